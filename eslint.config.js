@@ -1,0 +1,57 @@
+// Lint, including the import boundaries of docs/ARCHITECTURE (shared/design/ARCHITECTURE.md).
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+// A regex for an import path that enters one of our top-level parts (`../store/db.js`, `../../src/api/client.js`).
+const part = (...names) => `(^|/)(${names.join('|')})(/|$)`;
+// The operation table and record schemas are pure data (zod only), shared by the parser, the views and the sandbox.
+const apiExceptPureData = '(^|/)api/(?!operations\\.js$|records\\.js$)';
+const ioPackages = '^(undici|better-sqlite3|drizzle-orm.*|node-cron|@slack/.*|discord\\.js|node:(fs|http|https|net|child_process).*)$';
+
+const forbid = (files, rules) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      { patterns: rules.map(([regex, message]) => ({ regex, message })) },
+    ],
+  },
+});
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'coverage/', 'data/', 'migrations/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  forbid(['src/query/**', 'src/views/**'], [
+    [apiExceptPureData, 'query and views are pure: only api/operations and api/records (data) may be imported'],
+    [part('store', 'bot', 'alerts', 'digests', 'locations', 'sandbox', 'adapters'), 'query and views are pure: no I/O parts'],
+    [ioPackages, 'query and views are pure: no I/O packages'],
+  ]),
+  forbid(['src/api/**'], [
+    [part('store', 'bot', 'views', 'query', 'locations', 'alerts', 'digests', 'adapters'), 'api may import only zod and undici'],
+  ]),
+  forbid(['src/store/**'], [
+    [part('api', 'bot', 'alerts', 'digests', 'adapters'), 'store knows nothing of the api, the bot or chat'],
+  ]),
+  forbid(['src/bot/**', 'src/alerts/**', 'src/digests/**', 'src/locations/**'], [
+    [part('adapters'), 'the core never imports an adapter: use a port'],
+  ]),
+  forbid(['src/sandbox/**'], [
+    [apiExceptPureData, 'the sandbox shares only the pure operation table with the client'],
+    [part('store', 'bot', 'views', 'query', 'locations', 'alerts', 'digests', 'adapters'), 'the sandbox stands alone'],
+  ]),
+  ...['slack', 'discord', 'console'].map((name) =>
+    forbid([`adapters/${name}/**`], [
+      [part('store', 'api', 'sandbox'), 'adapters reach the service and the store only through the bot'],
+      [`(^|/)adapters/(?!${name}/)|^\\.\\./(?!${name}/|\\.\\./)`, 'adapters never import each other'],
+    ]),
+  ),
+);

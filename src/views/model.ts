@@ -1,0 +1,63 @@
+// The platform-neutral message model. Views build it; each adapter renders it within its own limits.
+// Text is plain (no platform markup): renderers escape it and add their own emphasis.
+
+/** A button. `action` names the handler; `token` is an opaque key to the state stored behind it. */
+export interface Button {
+  readonly label: string;
+  readonly action: ButtonAction;
+  readonly token: string;
+  readonly style?: 'primary' | 'danger';
+}
+
+export type ButtonAction = 'page' | 'save' | 'details' | 'choose' | 'unsave';
+
+/** A link button that opens a URL and needs no handler. */
+export interface LinkButton {
+  readonly label: string;
+  readonly url: string;
+}
+
+export interface Field {
+  readonly label: string;
+  readonly value: string;
+}
+
+/** One record shown as a card: a listing, a project, an agent... */
+export interface Card {
+  readonly title: string;
+  readonly url?: string;
+  readonly subtitle?: string;
+  /** Short free text under the title (a description, an address). */
+  readonly body?: string;
+  readonly fields: readonly Field[];
+  readonly imageUrl?: string;
+  /** Small labels such as "Super agent" or "Verified". */
+  readonly badges?: readonly string[];
+  readonly buttons?: readonly Button[];
+  readonly links?: readonly LinkButton[];
+}
+
+export type Block =
+  | { readonly kind: 'header'; readonly text: string }
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'context'; readonly text: string }
+  | { readonly kind: 'divider' }
+  | { readonly kind: 'card'; readonly card: Card }
+  /** A compact table; renderers may draw it as monospaced text. */
+  | { readonly kind: 'table'; readonly columns: readonly string[]; readonly rows: readonly (readonly string[])[] }
+  | { readonly kind: 'actions'; readonly buttons: readonly Button[] }
+  /** A location picker that searches as the person types (Slack external_select, Discord autocomplete). */
+  | { readonly kind: 'location-picker'; readonly token: string; readonly placeholder: string };
+
+/** What the bot answers to one request or one button press. */
+export interface Reply {
+  /** Plain-text fallback and notification text; always present. */
+  readonly text: string;
+  readonly blocks: readonly Block[];
+  /** Visible only to the person who asked (errors, hints). */
+  readonly ephemeral?: boolean;
+  /** For a button press: replace the message the button belongs to, rather than posting a new one. */
+  readonly replaceOriginal?: boolean;
+  /** A line shown at the bottom, e.g. "Sample data from the local sandbox". */
+  readonly footer?: string;
+}
