@@ -1,0 +1,32 @@
+// Slack's Block Kit limits, in one table the renderer clamps to (https://api.slack.com/reference/block-kit).
+// Lengths are in characters; we count UTF-16 code units (string.length), which is never fewer than Slack's count.
+export const SLACK_LIMITS = {
+  /** Blocks in one message. */
+  blocksPerMessage: 50,
+  /** Text of a section block, and of any mrkdwn/plain_text object without a tighter limit. */
+  sectionText: 3_000,
+  /** Fields in one section block, and the length of each. */
+  sectionFields: 10,
+  sectionFieldText: 2_000,
+  /** Header blocks take plain_text only. */
+  headerText: 150,
+  /** Elements in one context block. */
+  contextElements: 10,
+  /** Elements in one actions block. */
+  actionsElements: 25,
+  buttonText: 75,
+  buttonValue: 2_000,
+  buttonUrl: 3_000,
+  actionId: 255,
+  blockId: 255,
+  /** Placeholder of a select menu (plain_text). */
+  placeholderText: 150,
+  /** Options an external_select's options request may answer with. */
+  externalSelectOptions: 100,
+  imageUrl: 3_000,
+  imageAltText: 2_000,
+  /** The top-level `text` of a message; Slack truncates longer messages. */
+  fallbackText: 40_000,
+} as const;
+
+export type SlackLimits = typeof SLACK_LIMITS;

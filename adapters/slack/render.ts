@@ -1,0 +1,108 @@
+// The neutral Reply as a Block Kit message that Slack accepts: every text clamped, at most 50 blocks, a fallback always.
+import type { KnownBlock } from '@slack/types';
+import type { Block, Reply } from '../../src/views/model.js';
+import { SLACK_LIMITS as L } from './limits.js';
+import { ActionIds, actionsBlock, button, mrkdwn, plain, renderCard } from './render-card.js';
+import { tableText } from './render-table.js';
+import { clampMrkdwn, escapeMrkdwn } from './render-text.js';
+
+export interface SlackMessage {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+/** What one model block became, so whole cards can be dropped when the message is too long. */
+interface Unit {
+  kind: Block['kind'];
+  blocks: KnownBlock[];
+}
+
+const section = (text: string): KnownBlock => ({ type: 'section', text: mrkdwn(clampMrkdwn(text, L.sectionText)) });
+const context = (text: string): KnownBlock => ({ type: 'context', elements: [mrkdwn(clampMrkdwn(text, L.sectionText))] });
+
+class Renderer {
+  private readonly ids = new ActionIds();
+  private readonly blockIds = new Set<string>();
+  private picker = false;
+
+  render(block: Block): KnownBlock[] {
+    switch (block.kind) {
+      case 'header':
+        return block.text.trim() ? [{ type: 'header', text: plain(block.text, L.headerText, '') }] : [];
+      case 'text':
+        return block.text.trim() ? [section(escapeMrkdwn(block.text))] : [];
+      case 'context':
+        return block.text.trim() ? [context(escapeMrkdwn(block.text))] : [];
+      case 'divider':
+        return [{ type: 'divider' }];
+      case 'card':
+        return renderCard(block.card, this.ids);
+      case 'table': {
+        const text = tableText(block.columns, block.rows);
+        return text === undefined ? [] : [{ type: 'section', text: mrkdwn(text) }];
+      }
+      case 'actions':
+        return actionsBlock(block.buttons.map((b) => button(b, this.ids)));
+      case 'location-picker':
+        return this.locationPicker(block.token, block.placeholder);
+    }
+  }
+
+  /** The block_id is the picker's token: the pick handler reads it back. One picker per message (its action_id is fixed). */
+  private locationPicker(token: string, placeholder: string): KnownBlock[] {
+    if (this.picker || !token.trim() || token.length > L.blockId || this.blockIds.has(token)) return [];
+    this.picker = true;
+    this.blockIds.add(token);
+    return [{
+      type: 'actions',
+      block_id: token,
+      elements: [{
+        type: 'external_select',
+        action_id: 'manzil:location',
+        placeholder: plain(placeholder, L.placeholderText, 'Choose a location'),
+        min_query_length: 2,
+      }],
+    }];
+  }
+}
+
+const isControl = (kind: Block['kind']) => kind === 'actions' || kind === 'location-picker';
+
+/**
+ * Keeps within 50 blocks: drops whole units (cards first, as they come last) from the end of the body, says how many,
+ * and keeps the controls at the end of the reply (paging buttons) and the footer.
+ */
+function fit(units: Unit[], footer: KnownBlock[]): KnownBlock[] {
+  const all = units.flatMap((u) => u.blocks);
+  if (all.length + footer.length <= L.blocksPerMessage) return [...all, ...footer];
+
+  let split = units.length;
+  while (split > 0 && isControl(units[split - 1]!.kind)) split--;
+  const room = L.blocksPerMessage - footer.length - 1;
+  const controls = units.slice(split).flatMap((u) => u.blocks);
+  const tail = controls.slice(-room);
+  const body: KnownBlock[] = [];
+  let kept = 0;
+  for (const unit of units.slice(0, split)) {
+    if (body.length + unit.blocks.length + tail.length > room) break;
+    body.push(...unit.blocks);
+    kept++;
+  }
+  const dropped = units.slice(kept, split).filter((u) => u.blocks.length > 0);
+  const cards = dropped.filter((u) => u.kind === 'card').length;
+  const note = context(`…${cards || dropped.length + controls.length - tail.length} more not shown`);
+  return [...body, note, ...tail, ...footer];
+}
+
+function fallback(reply: Reply): string {
+  const firstText = reply.blocks.map((b) => ('text' in b ? b.text : b.kind === 'card' ? b.card.title : '')).find((t) => t.trim());
+  const text = [reply.text, firstText].find((t) => t !== undefined && t.trim()) ?? 'Manzil';
+  return clampMrkdwn(escapeMrkdwn(text), L.fallbackText);
+}
+
+export function renderSlack(reply: Reply): SlackMessage {
+  const renderer = new Renderer();
+  const units = reply.blocks.map((b): Unit => ({ kind: b.kind, blocks: renderer.render(b) }));
+  const footer = reply.footer?.trim() ? [context(escapeMrkdwn(reply.footer))] : [];
+  return { text: fallback(reply), blocks: fit(units, footer) };
+}
