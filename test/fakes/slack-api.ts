@@ -1,0 +1,223 @@
+// A fake Slack Web API on 127.0.0.1: answers what @slack/web-api sends, records every call, refuses blocks
+// Slack would refuse, can answer 429 with Retry-After, and serves response_urls.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkSlackMessage } from './slack-limits.js';
+
+export interface SlackCall {
+  method: string;
+  /** The arguments, with JSON-encoded form values (`blocks`, `attachments`...) parsed. */
+  args: Record<string, unknown>;
+  /** From `Authorization: Bearer` or the `token` field. */
+  token: string | undefined;
+  /** What the fake answered. */
+  status: number;
+  response: unknown;
+}
+
+export interface ResponseAttempt {
+  id: string;
+  payload: unknown;
+  accepted: boolean;
+  errors: string[];
+}
+
+export interface FailAnswer {
+  /** HTTP status; 429 (with Retry-After) unless only `error` is given. */
+  status?: number;
+  /** Seconds, sent as Retry-After with a 429; default 1. */
+  retryAfter?: number;
+  /** Answer HTTP 200 `{ ok: false, error }`, as Slack does for most failures. */
+  error?: string;
+}
+
+export interface FakeSlack {
+  /** For `clientOptions.slackApiUrl`; ends with `/api/`. */
+  apiUrl: string;
+  baseUrl: string;
+  calls: SlackCall[];
+  callsTo(method: string): SlackCall[];
+  /** A response_url served by this fake; a fresh one unless `id` is given. */
+  responseUrl(id?: string): string;
+  /** Payloads accepted at response_urls (what people saw), for one id or all. */
+  responses(id?: string): unknown[];
+  /** Every payload posted to response_urls, refused ones included. */
+  responseAttempts(id?: string): ResponseAttempt[];
+  /** The next `times` calls to `method` fail; `response_url` as the method fails response_url posts. */
+  failNext(method: string, answer: FailAnswer, times?: number): void;
+  waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export interface FakeSlackOptions {
+  /** The bot token the fake accepts; default `xoxb-test`. */
+  token?: string;
+}
+
+/** Form fields that @slack/web-api JSON-encodes because their values are objects or arrays. */
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'view', 'unfurls', 'user_auth_blocks']);
+/** Methods that post or edit a message: their payloads are checked like Slack checks them. */
+const MESSAGE_METHODS = new Set(['chat.postMessage', 'chat.update', 'chat.postEphemeral', 'chat.scheduleMessage']);
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseArgs(body: string, contentType: string | undefined): Record<string, unknown> {
+  if (contentType?.startsWith('application/json')) {
+    const parsed: unknown = body ? JSON.parse(body) : {};
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  }
+  const args: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(body)) {
+    if (!JSON_FIELDS.has(key)) {
+      args[key] = value;
+      continue;
+    }
+    try {
+      args[key] = JSON.parse(value);
+    } catch {
+      args[key] = value; // Slack would say invalid_blocks_format; the check below reports it as not an array.
+    }
+  }
+  return args;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const type = typeof body === 'string' ? 'text/plain' : 'application/json; charset=utf-8';
+  res.writeHead(status, { 'content-type': type, ...headers }).end(text);
+}
+
+export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const token = options.token ?? 'xoxb-test';
+  const calls: SlackCall[] = [];
+  const attempts: ResponseAttempt[] = [];
+  const failures = new Map<string, FailAnswer[]>();
+  let seq = 0;
+  const nextTs = () => `${1_700_000_000 + ++seq}.${String(seq).padStart(6, '0')}`;
+
+  /** A queued failure as [status, body, headers], or undefined to answer normally. */
+  function takeFailure(method: string): [number, unknown, Record<string, string>] | undefined {
+    const answer = failures.get(method)?.shift();
+    if (!answer) return undefined;
+    if (answer.error !== undefined && answer.status === undefined) return [200, { ok: false, error: answer.error }, {}];
+    const status = answer.status ?? 429;
+    const headers: Record<string, string> = status === 429 ? { 'retry-after': String(answer.retryAfter ?? 1) } : {};
+    return [status, { ok: false, error: answer.error ?? (status === 429 ? 'ratelimited' : 'fatal_error') }, headers];
+  }
+
+  function answer(method: string, args: Record<string, unknown>, callToken: string | undefined): [number, unknown, Record<string, string>] {
+    const failure = takeFailure(method);
+    if (failure) return failure;
+    if (callToken !== token) return [200, { ok: false, error: 'invalid_auth' }, {}];
+    if (MESSAGE_METHODS.has(method) || args.blocks !== undefined) {
+      const errors = checkSlackMessage({ text: args.text, blocks: args.blocks });
+      if (errors.length) return [200, { ok: false, error: args.blocks === undefined ? 'no_text' : 'invalid_blocks', errors }, {}];
+    }
+    const channel = typeof args.channel === 'string' ? args.channel : 'C0TEST';
+    switch (method) {
+      case 'auth.test':
+        return [200, { ok: true, url: 'https://manzil-test.slack.com/', team: 'Manzil Test', team_id: 'T0TEST', user: 'manzil', user_id: 'U0BOT', bot_id: 'B0BOT' }, {}];
+      case 'chat.postMessage': {
+        const ts = nextTs();
+        return [200, { ok: true, channel, ts, message: { type: 'message', user: 'U0BOT', bot_id: 'B0BOT', text: args.text, blocks: args.blocks, ts } }, {}];
+      }
+      case 'chat.update':
+        return [200, { ok: true, channel, ts: args.ts, text: args.text, message: { text: args.text, blocks: args.blocks } }, {}];
+      case 'chat.postEphemeral':
+        return [200, { ok: true, message_ts: nextTs() }, {}];
+      default:
+        return [200, { ok: true }, {}];
+    }
+  }
+
+  async function handleApi(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
+    let args: Record<string, unknown>;
+    try {
+      args = parseArgs(await readBody(req), req.headers['content-type']);
+    } catch {
+      return send(res, 200, { ok: false, error: 'invalid_json' });
+    }
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const callToken = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
+    const [status, body, headers] = answer(method, args, callToken);
+    calls.push({ method, args, token: callToken, status, response: body });
+    send(res, status, body, headers);
+  }
+
+  async function handleResponse(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(await readBody(req));
+    } catch {
+      attempts.push({ id, payload: undefined, accepted: false, errors: ['body is not JSON'] });
+      return send(res, 400, 'invalid_payload');
+    }
+    const failure = takeFailure('response_url');
+    if (failure) {
+      attempts.push({ id, payload, accepted: false, errors: ['failNext'] });
+      const [status, body, headers] = failure;
+      return send(res, status === 200 ? 500 : status, (body as { error: string }).error, headers);
+    }
+    const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
+    // Deleting the original needs no text; anything else is a message and is checked as one.
+    const errors = p.delete_original === true ? [] : checkSlackMessage({ text: p.text, blocks: p.blocks });
+    attempts.push({ id, payload, accepted: errors.length === 0, errors });
+    if (errors.length) return send(res, 400, 'invalid_blocks');
+    send(res, 200, 'ok');
+  }
+
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const api = /^\/api\/([\w.]+)$/.exec(path);
+    const response = /^\/response\/([^/]+)$/.exec(path);
+    const handled = req.method !== 'POST'
+      ? undefined
+      : api
+        ? handleApi(req, res, api[1]!)
+        : response
+          ? handleResponse(req, res, decodeURIComponent(response[1]!))
+          : undefined;
+    if (!handled) return send(res, 404, 'not_found');
+    handled.catch((e: unknown) => send(res, 500, String(e)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let responseSeq = 0;
+
+  return {
+    apiUrl: `${baseUrl}/api/`,
+    baseUrl,
+    calls,
+    callsTo: (method) => calls.filter((c) => c.method === method),
+    responseUrl: (id) => `${baseUrl}/response/${encodeURIComponent(id ?? `r${++responseSeq}`)}`,
+    responses: (id) => attempts.filter((a) => a.accepted && (id === undefined || a.id === id)).map((a) => a.payload),
+    responseAttempts: (id) => attempts.filter((a) => id === undefined || a.id === id),
+    failNext(method, answer, times = 1) {
+      const queue = failures.get(method) ?? [];
+      for (let i = 0; i < times; i++) queue.push(answer);
+      failures.set(method, queue);
+    },
+    async waitFor(predicate, timeoutMs = 5_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate()) {
+        if (Date.now() > deadline) throw new Error(`fake Slack: condition not met within ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+    reset() {
+      calls.length = 0;
+      attempts.length = 0;
+      failures.clear();
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((e) => (e ? reject(e) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
