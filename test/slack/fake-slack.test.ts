@@ -9,7 +9,7 @@ const client = (token = 'xoxb-test') =>
   new WebClient(token, { slackApiUrl: fake.apiUrl, logLevel: LogLevel.ERROR, retryConfig: { retries: 2, factor: 1, minTimeout: 10, maxTimeout: 10 } });
 const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text } });
 /** The answer Slack gave to a call the client rejected. */
-const errorOf = async (p: Promise<unknown>): Promise<WebAPICallResult> =>
+const errorOf = async (p: Promise<unknown>): Promise<WebAPICallResult & { error?: string }> =>
   (await p.then(() => undefined, (e: { data?: WebAPICallResult }) => e.data)) ?? { ok: true };
 
 beforeAll(async () => {
