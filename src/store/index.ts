@@ -1,0 +1,6 @@
+// The store's public surface.
+export { openStore, type Store } from './db.js';
+export { applyMigrations, ForeignKeyViolationError, type Violation } from './migrate.js';
+export { createButtonStateRepo, type ButtonStateRepo } from './button-state.js';
+export { createLocationCacheRepo, normaliseQuery, type LocationCacheRepo } from './location-cache.js';
+export * as schema from './schema.js';
