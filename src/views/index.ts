@@ -1,0 +1,14 @@
+// The views: pure functions from service records to the platform-neutral message model.
+export type * from './model.js';
+export * from './format.js';
+export { listingCard, type AnyListing, type ListingCardOptions } from './listing.js';
+export { propertyDetailsCard } from './details.js';
+export { projectCard, bedroomRange } from './project.js';
+export { agentCard, brokerCard } from './agent.js';
+export { developerCard, DEVELOPER_BODY_MAX } from './developer.js';
+export { transactionsView } from './transactions.js';
+export { adrecView, displayValue, ADREC_MAX_FIELDS } from './adrec.js';
+export { trendView, percentChange } from './trend.js';
+export { sparkline, SPARK_GAP } from './sparkline.js';
+export { locationList } from './locations.js';
+export { median } from './stats.js';

@@ -1,0 +1,43 @@
+// The new-project (off-plan) card.
+import type { NewProject } from '../api/records.js';
+import { formatAed, formatBeds, formatMonth, humanize } from './format.js';
+import type { Card } from './model.js';
+import { defined, fields, firstImage, httpUrl, textOf } from './parts.js';
+
+/** `Studio–3 beds`, `1–4 beds`, `2 beds`; undefined when no counts are given. */
+export function bedroomRange(counts: readonly number[] | null | undefined): string | undefined {
+  const valid = (counts ?? []).filter((n) => Number.isInteger(n) && n >= 0);
+  if (!valid.length) return undefined;
+  const min = Math.min(...valid);
+  const max = Math.max(...valid);
+  if (min === max) return formatBeds(min);
+  return `${min === 0 ? 'Studio' : min}–${formatBeds(max)}`;
+}
+
+function priceFrom(r: NewProject): string {
+  const value = [r.price_from, r.effective_price].find((n): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0);
+  return value === undefined ? 'Price on request' : `From ${formatAed(value)}`;
+}
+
+export function projectCard(record: NewProject): Card {
+  const phase = textOf(record.construction_phase);
+  const type = textOf(record.property_type);
+  const developer = textOf(record.developer_name);
+  return defined({
+    title: textOf(record.name) ?? 'New project',
+    // The contract has no URL for projects; use one if the service sends it anyway.
+    url: httpUrl(record['share_url'], record['project_url'], record['url']),
+    subtitle: developer && `by ${developer}`,
+    fields: fields(
+      ['Price', priceFrom(record)],
+      ['Handover', formatMonth(record.delivery_date)],
+      ['Developer', developer],
+      ['Bedrooms', bedroomRange(record.bedrooms)],
+      ['Phase', phase && humanize(phase)],
+      ['Type', type && humanize(type)],
+      ['Location', textOf(record.location?.full_name)],
+      ['Sales start', formatMonth(record.sales_start_date)],
+    ),
+    imageUrl: firstImage(record.images),
+  });
+}
