@@ -1,0 +1,37 @@
+// Location lookup: case-insensitive prefix of the name or of any word in it; exact name first,
+// then cities, communities and buildings in that order, at most 10.
+import type { Geography, Place } from './geography.js';
+
+const LEVEL_RANK = { city: 0, community: 1, building: 2 } as const;
+const MAX_RESULTS = 10;
+
+const words = (s: string) => s.toLowerCase().split(/[^a-z0-9']+/).filter(Boolean);
+
+/** 0 exact, 1 the name starts with the query, 2 every query word starts a word of the name; undefined: no match. */
+function matchRank(place: Place, query: string): number | undefined {
+  const name = place.name.toLowerCase();
+  if (name === query) return 0;
+  if (name.startsWith(query)) return 1;
+  const qWords = words(query);
+  const nWords = words(place.name);
+  if (qWords.length > 0 && qWords.every((q) => nWords.some((w) => w.startsWith(q)))) return 2;
+  return undefined;
+}
+
+export function autocomplete(geo: Geography, rawQuery: string) {
+  const query = rawQuery.trim().toLowerCase().replace(/\s+/g, ' ');
+  if (query === '') return [];
+  const hits: { place: Place; rank: number }[] = [];
+  for (const place of geo.places) {
+    const rank = matchRank(place, query);
+    if (rank !== undefined) hits.push({ place, rank });
+  }
+  hits.sort(
+    (a, b) =>
+      Number(b.rank === 0) - Number(a.rank === 0) ||
+      LEVEL_RANK[a.place.level] - LEVEL_RANK[b.place.level] ||
+      a.rank - b.rank ||
+      a.place.name.localeCompare(b.place.name),
+  );
+  return hits.slice(0, MAX_RESULTS).map(({ place }) => ({ id: place.id, name: place.name, coordinates: { lat: place.lat, lon: place.lon } }));
+}

@@ -1,0 +1,128 @@
+// The whole seeded market in memory, and the clock that moves it: same seed and same advances, same data.
+import { createGeography, type Geography, type Place } from './geography.js';
+import { makeListing, type Staffing } from './listings.js';
+import type { AdrecEntry, Agent, Broker, Developer, Listing, Project, Transaction } from './model.js';
+import { makeAgents, makeBrokers } from './people.js';
+import { makeDevelopers, makeProjects } from './projects.js';
+import { makeAdrec, makeTransactions } from './history.js';
+import { Rng, hash } from './random.js';
+
+const INITIAL_LISTINGS = 4200;
+/** New listings per minute of market time (about 12 an hour). */
+const LISTINGS_PER_MINUTE = 0.2;
+const MAX_ADDED_PER_ADVANCE = 600;
+
+export interface Dataset {
+  readonly seed: number;
+  readonly geo: Geography;
+  readonly brokers: readonly Broker[];
+  readonly agents: readonly Agent[];
+  readonly developers: readonly Developer[];
+  readonly projects: readonly Project[];
+  readonly transactions: readonly Transaction[];
+  readonly adrec: readonly AdrecEntry[];
+  /** Every listing ever made, withdrawn ones included (flagged). */
+  readonly listings: Listing[];
+  readonly listingById: Map<number, Listing>;
+  readonly brokerById: ReadonlyMap<number, Broker>;
+  readonly agentById: ReadonlyMap<number, Agent>;
+  readonly developerById: ReadonlyMap<string, Developer>;
+  /** The market clock, ms since epoch. */
+  now: number;
+  nextListingId: number;
+  advances: number;
+}
+
+export function buildDataset(seed: number, start: Date): Dataset {
+  const now = start.getTime();
+  const geo = createGeography();
+  const stream = (name: string) => new Rng(hash(seed, name));
+  const brokers = makeBrokers(stream('brokers'));
+  const agents = makeAgents(stream('agents'), brokers);
+  const developers = makeDevelopers(stream('developers'));
+  const ds: Dataset = {
+    seed,
+    geo,
+    brokers,
+    agents,
+    developers,
+    projects: makeProjects(stream('projects'), geo, developers, now),
+    transactions: makeTransactions(stream('transactions'), geo, now),
+    adrec: makeAdrec(stream('adrec'), now),
+    listings: [],
+    listingById: new Map(),
+    brokerById: new Map(brokers.map((b) => [b.id, b])),
+    agentById: new Map(agents.map((a) => [a.id, a])),
+    developerById: new Map(developers.map((d) => [d.id, d])),
+    now,
+    nextListingId: 16_100_000,
+    advances: 0,
+  };
+  const rng = stream('listings');
+  const staff = staffing(brokers, agents);
+  const communities = weightedCommunities(geo);
+  // Listed over the 120 days before the clock starts; ids grow with time as upstream.
+  const times = Array.from({ length: INITIAL_LISTINGS }, () => now - rng.int(1, 120 * 24 * 60) * 60_000).sort((a, b) => a - b);
+  for (const listedAt of times) {
+    ds.nextListingId += rng.int(1, 60);
+    addListing(ds, makeListing(rng, geo, staff, ds.nextListingId, listedAt, rng.weighted(communities)));
+  }
+  return ds;
+}
+
+function staffing(brokers: readonly Broker[], agents: readonly Agent[]): Staffing {
+  const brokersByEmirate = new Map<string, Broker[]>();
+  for (const b of brokers) brokersByEmirate.set(b.emirate, [...(brokersByEmirate.get(b.emirate) ?? []), b]);
+  const agentsByBroker = new Map<number, Agent[]>();
+  for (const a of agents) agentsByBroker.set(a.brokerId, [...(agentsByBroker.get(a.brokerId) ?? []), a]);
+  return { brokersByEmirate, agentsByBroker };
+}
+
+const weightedCommunities = (geo: Geography) =>
+  geo.places.filter((p) => p.level === 'community').map((p) => [p, p.weight] as const);
+
+function addListing(ds: Dataset, l: Listing) {
+  ds.listings.push(l);
+  ds.listingById.set(l.id, l);
+}
+
+export interface AdvanceResult {
+  added: number;
+  withdrawn: number;
+  repriced: number;
+}
+
+/**
+ * Moves the market clock: new listings (higher ids, listed at the new time, the first of each batch in Dubai
+ * Marina so searches there always see them), a third as many withdrawals and half as many price changes.
+ */
+export function advance(ds: Dataset, minutes: number): AdvanceResult {
+  if (!Number.isFinite(minutes) || minutes <= 0) throw new RangeError('minutes must be a positive number');
+  ds.advances++;
+  ds.now += Math.round(minutes * 60_000);
+  const rng = new Rng(hash(ds.seed, 'advance', ds.advances, ds.now));
+  const added = Math.min(MAX_ADDED_PER_ADVANCE, Math.max(1, Math.round(minutes * LISTINGS_PER_MINUTE)));
+  const geo = ds.geo;
+  const staff = staffing(ds.brokers, ds.agents);
+  const communities = weightedCommunities(geo);
+  const marina = geo.byId.get(50)!;
+  for (let i = 0; i < added; i++) {
+    ds.nextListingId += rng.int(1, 60);
+    const community: Place = i === 0 ? marina : rng.weighted(communities);
+    addListing(ds, makeListing(rng, geo, staff, ds.nextListingId, ds.now, community));
+  }
+  const active = ds.listings.filter((l) => !l.withdrawn && l.listedAt < ds.now);
+  const withdrawn = Math.min(active.length, Math.floor(added / 3));
+  const gone = rng.sample(active, withdrawn);
+  for (const l of gone) l.withdrawn = true;
+  const stillActive = active.filter((l) => !l.withdrawn);
+  const repriced = Math.min(stillActive.length, Math.floor(added / 2));
+  for (const l of rng.sample(stillActive, repriced)) {
+    const step = l.category.endsWith('sale') ? 1000 : 500;
+    // Mostly reductions, as on a real portal; never to the same price.
+    const next = Math.round((l.price * rng.between(0.9, 1.05)) / step) * step;
+    l.price = next === l.price ? l.price - step : Math.max(step, next);
+  }
+  return { added, withdrawn, repriced };
+}
+

@@ -1,0 +1,118 @@
+// The sandbox: a faithful local stand-in for the UAE Property Data Service, on 127.0.0.1.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { advance as advanceMarket, buildDataset } from './dataset.js';
+import { Faults, type FaultRule } from './faults.js';
+import { Quota } from './quota.js';
+import { RequestLog, type RequestLogEntry } from './request-log.js';
+import { requestListener, type ServerContext } from './server.js';
+
+export type { FaultRule } from './faults.js';
+export type { RequestLogEntry } from './request-log.js';
+export { runSandboxCli } from './cli.js';
+
+export interface SandboxOptions {
+  /** Default 'sandbox-key'. */
+  key?: string;
+  /** Default 'full'; 'basic' refuses the -detailed agent and brokerage searches with 403. */
+  plan?: 'basic' | 'full';
+  /** Default 1. */
+  seed?: number;
+  /** The market clock's start; default 2026-11-01T00:00:00Z so data is stable across days. */
+  start?: Date;
+  /** Transactions as the spec's flat array (default) or the nested shape real callers report. */
+  transactionShape?: 'flat' | 'nested';
+  /** Gateway quota headers and 429 when used up. Default: no quota. */
+  quota?: { perMinute?: number; perDay?: number };
+}
+
+export interface Sandbox {
+  listen(port?: number, host?: string): Promise<string>;
+  close(): Promise<void>;
+  readonly url: string | undefined;
+  readonly key: string;
+  now(): Date;
+  advance(minutes: number): { added: number; withdrawn: number; repriced: number };
+  addFault(rule: FaultRule): void;
+  clearFaults(): void;
+  requests(): RequestLogEntry[];
+  clearRequests(): void;
+  stats(): { locations: number; emirates: number; listings: number; projects: number; agents: number; brokers: number; developers: number; transactions: number; adrec: number };
+}
+
+export const DEFAULT_START = new Date('2026-11-01T00:00:00Z');
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const key = options.key ?? 'sandbox-key';
+  if (key.trim() === '') throw new RangeError('the sandbox key must not be empty');
+  const seed = options.seed ?? 1;
+  const ds = buildDataset(seed, options.start ?? DEFAULT_START);
+  const faults = new Faults(seed);
+  const log = new RequestLog(key);
+  const stats = () => ({
+    locations: ds.geo.places.length,
+    emirates: new Set(ds.geo.places.map((p) => p.emirate)).size,
+    listings: ds.listings.filter((l) => !l.withdrawn).length,
+    projects: ds.projects.length,
+    agents: ds.agents.length,
+    brokers: ds.brokers.length,
+    developers: ds.developers.length,
+    transactions: ds.transactions.length,
+    adrec: ds.adrec.length,
+  });
+  const ctx: ServerContext = {
+    ds,
+    key,
+    plan: options.plan ?? 'full',
+    transactionShape: options.transactionShape ?? 'flat',
+    faults,
+    log,
+    advance: (minutes) => advanceMarket(ds, minutes),
+    stats,
+    timers: new Set(),
+    ...(options.quota ? { quota: new Quota(options.quota) } : {}),
+  };
+  let server: Server | undefined;
+  let url: string | undefined;
+
+  return {
+    get url() {
+      return url;
+    },
+    key,
+    async listen(port = 0, host = '127.0.0.1') {
+      if (server) throw new Error(`the sandbox is already listening on ${url}`);
+      const s = createServer(requestListener(ctx));
+      server = s;
+      await new Promise<void>((resolve, reject) => {
+        s.once('error', reject);
+        s.listen(port, host, () => {
+          s.off('error', reject);
+          resolve();
+        });
+      });
+      const address = s.address() as AddressInfo;
+      url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+      return url;
+    },
+    async close() {
+      const s = server;
+      if (!s) return;
+      server = undefined;
+      url = undefined;
+      for (const t of ctx.timers) clearTimeout(t);
+      ctx.timers.clear();
+      await new Promise<void>((resolve) => {
+        s.close(() => resolve());
+        s.closeAllConnections();
+      });
+    },
+    now: () => new Date(ds.now),
+    advance: (minutes) => advanceMarket(ds, minutes),
+    addFault: (rule) => faults.add(rule),
+    clearFaults: () => faults.clear(),
+    requests: () => log.list(),
+    clearRequests: () => log.clear(),
+    stats,
+  };
+}
