@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { location, priceTrendPoint } from '../../src/api/records.js';
+import { locationList, percentChange, sparkline, trendView } from '../../src/views/index.js';
+
+const point = (bedroom_id: number, date: string, community_price: unknown, tower_price: unknown = null) =>
+  priceTrendPoint.parse({ bedroom_id, date, community_price, tower_price, period: '', time_frame: '1Y' });
+
+// Given out of date order, as nothing promises the service sorts them.
+const points = [
+  point(1, '2025-05-01T00:00:00Z', 2000),
+  point(1, '2025-02-01T00:00:00Z', 2000),
+  point(1, '2025-04-01T00:00:00Z', 2100),
+  point(1, '2025-03-01T00:00:00Z', 2050),
+  point(1, '2025-06-01T00:00:00Z', 2150),
+  point(1, '2026-01-01T00:00:00Z', 2200),
+  point(0, '2025-02-01T00:00:00Z', 1500),
+  point(0, '2025-07-01T00:00:00Z', null),
+  point(0, '2026-01-01T00:00:00Z', '1400'),
+  point(2, '2026-01-01T00:00:00Z', null, 1800),
+];
+
+describe('trendView', () => {
+  const blocks = trendView(points, 'Dubai Marina');
+
+  it('shows per bedroom count the latest AED/sqft, the change from first to last, and a sparkline in date order', () => {
+    expect(blocks[0]).toEqual({ kind: 'header', text: 'Price trend: Dubai Marina' });
+    expect(blocks[1]).toEqual({
+      kind: 'table',
+      columns: ['Beds', 'AED/sqft', 'Change', 'Trend'],
+      rows: [
+        ['Studio', '1,400', '−6.7%', '█·▁'],
+        ['1 bed', '2,200', '+10.0%', '▁▃▅▁▆█'],
+        ['2 beds', '1,800', '–', '▄'],
+      ],
+    });
+  });
+
+  it('states the unit and the period covered', () => {
+    expect(blocks[2]).toEqual({
+      kind: 'context',
+      text: 'AED per sqft, latest value; change from the first to the last point, Feb 2025 to Jan 2026.',
+    });
+  });
+
+  it('falls back on the period label when a point has no date', () => {
+    const labelled = [
+      priceTrendPoint.parse({ bedroom_id: 1, period: 'Mar 2025', community_price: 2100 }),
+      priceTrendPoint.parse({ bedroom_id: 1, period: 'Feb 2025', community_price: 2000 }),
+    ];
+    const table = trendView(labelled, 'Business Bay')[1];
+    expect(table).toMatchObject({ rows: [['1 bed', '2,100', '+5.0%', '▁█']] });
+  });
+
+  it('shows a dash when a bedroom count has no value at all', () => {
+    const table = trendView([point(3, '2025-02-01T00:00:00Z', null)], 'JVC')[1];
+    expect(table).toMatchObject({ rows: [['3 beds', '–', '–', '–']] });
+  });
+
+  it('says so when there are no points', () => {
+    expect(trendView([], 'Dubai Marina')).toEqual([{ kind: 'text', text: 'No price trend data was found for Dubai Marina.' }]);
+  });
+});
+
+describe('sparkline and percentChange', () => {
+  it('scales bars between the minimum and maximum, and marks gaps', () => {
+    expect(sparkline([1, 2, 3, 4, 5, 6, 7, 8])).toBe('▁▂▃▄▅▆▇█');
+    expect(sparkline([5, undefined, 5])).toBe('▄·▄');
+    expect(sparkline([])).toBe('');
+  });
+
+  it('rounds to one decimal with a sign', () => {
+    expect(percentChange(2000, 2200)).toBe('+10.0%');
+    expect(percentChange(1500, 1400)).toBe('−6.7%');
+    expect(percentChange(1000, 1000)).toBe('0.0%');
+    expect(percentChange(undefined, 1000)).toBeUndefined();
+  });
+});
+
+describe('locationList', () => {
+  it('lists the matches with their ids and coordinates, best first', () => {
+    const found = [
+      location.parse({ id: 50, name: 'Dubai Marina', coordinates: { lat: 25.0805, lon: 55.1403 } }),
+      location.parse({ id: 5460, name: 'Vida Residences Dubai Marina' }),
+    ];
+    expect(locationList(found)).toEqual([
+      {
+        kind: 'table',
+        columns: ['Location', 'ID', 'Coordinates'],
+        rows: [
+          ['Dubai Marina', '50', '25.0805, 55.1403'],
+          ['Vida Residences Dubai Marina', '5460', '–'],
+        ],
+      },
+    ]);
+  });
+
+  it('says so when nothing matches', () => {
+    expect(locationList([])).toEqual([{ kind: 'text', text: 'No matching locations were found.' }]);
+  });
+});
