@@ -1,0 +1,98 @@
+// `help` and `help <verb>`, written from the verb table, the operation table and the phrase tables,
+// so help never advertises a word the parser does not know.
+import { OPERATIONS, type OperationSpec } from '../api/operations.js';
+import { sortPhrases } from './build.js';
+import type { Verb } from './verbs.js';
+import { VERB_TABLE, findVerb } from './verbs.js';
+import {
+  ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, EMIRATE_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES, PERIOD_PHRASES,
+  SHORT_PERIODS, type PhraseTable,
+} from './vocabulary.js';
+
+/** The first phrase for each distinct value of a table. */
+function canonicalPhrases(table: PhraseTable): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const [phrase, effect] of table) {
+    const key = 'value' in effect ? effect.value : effect.kind;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(phrase);
+    }
+  }
+  return out;
+}
+
+const unique = (items: readonly string[]) => [...new Set(items)];
+
+/** Help lines for a verb's filters, in the order they are usually typed. */
+function filterLines(verb: Verb): string[] {
+  const specs: OperationSpec[] = verb.operations.map((op) => OPERATIONS[op]);
+  const has = (name: string) => specs.some((s) => Object.hasOwn(s.params, name));
+  const values = (name: string) =>
+    unique(specs.flatMap((s) => (s.params as Record<string, { values?: readonly string[] }>)[name]?.values ?? []));
+  const required = (name: string) => specs.every((s) => (s.params as Record<string, { required?: boolean }>)[name]?.required);
+  const lines: string[] = [];
+  const line = (label: string, text: string) => lines.push(`• ${label}: ${text}`);
+
+  if (has('location_id')) {
+    line('Place', `${required('location_id') ? 'required' : 'optional'}; the words left over ("marina", "jvc"), or any text in quotes ("Dubai Marina")`);
+  }
+  if (has('district')) line('Districts', 'names, comma-separated; quote them for exact spelling: "Al Reem Island", "Yas Island"');
+  if (has('transaction_type')) line('Type of deal', 'sold or rented (required): "sold", "sales", "rented", "rentals"');
+  if (has('property_type') && verb.family !== 'adrec') {
+    const types = values('property_type').map((t) => t.replace(/-/g, ' '));
+    const commercial = verb.operations.some((op) => op.includes('commercial'));
+    line('Property type', `${types.join(', ')}; also apt, flat, th, ph${commercial ? ', office, showroom, plot. A commercial-only type, or the word "commercial", searches commercial listings' : ''}`);
+  }
+  if (has('propertyType')) line('Property type', canonicalPhrases(ADREC_TYPES).join(', '));
+  if (has('bedrooms')) {
+    line('Bedrooms', verb.family === 'transactions' ? 'one count: 2br, 3 beds, studio' : '2br, 2 beds, 2 bedrooms, 2bhk, studio, 1-3 br, 1 to 3 br, 1 or 2 br, studio or 1br, 3+ br');
+  }
+  if (has('bathrooms')) line('Bathrooms', '2 baths, 2 ba, 1-2 bathrooms, 2+ baths');
+  if (has('price_max')) line('Price (AED)', 'under 120k, below 1.2m, over 80,000, 80k-120k, between 1m and 2m, 1.5 million; a bare amount is a maximum');
+  if (has('rent_frequency')) {
+    line('Rent period', `${canonicalPhrases(FREQUENCY_PHRASES).join(', ')} (also per month, /mo, pm, pa); commercial: ${values('rent_frequency').filter((v) => v === 'yearly' || v === 'monthly').join(' or ')} only`);
+  }
+  if (has('area_min')) line('Area', 'over 1,000 sqft, under 2000 sq ft, 800-1200 sqft, between 100 and 150 sqm (converted to sqft)');
+  if (has('furnishing')) line('Furnishing', canonicalPhrases(FURNISHING_PHRASES).join(', '));
+  if (has('completion_status')) line('Completion', canonicalPhrases(COMPLETION_PHRASES).join(', '));
+  if (has('amenities')) line('Amenities', canonicalPhrases(AMENITY_PHRASES).join(', '));
+  if (has('period')) line('Period', `${canonicalPhrases(PERIOD_PHRASES).join(', ')} (or ${canonicalPhrases(SHORT_PERIODS).join(', ')}, 1y)`);
+  if (has('category')) line('Category', 'rent, sale, commercial rent, commercial sale');
+  if (has('fromDate')) line('Dates', 'from 01/01/2024, to 31/03/2024 (DD/MM/YYYY)');
+  if (has('location') && verb.family === 'developers') line('Emirate', `${unique(EMIRATE_PHRASES.map(([p]) => p)).join(', ')} (Dubai unless you say)`);
+  const sorts = sortPhrases(verb.family);
+  if (has('sort') && sorts.length > 0) line('Sort', sorts.join(', '));
+  if (verb.operations.some((op) => op.endsWith('-detailed'))) line('More detail', 'add "detailed" for phone numbers and more');
+  if (specs.some((s) => s.firstPage !== undefined)) line('Page', 'page 2, p2');
+  return lines;
+}
+
+const usage = (verb: Verb) => `/${verb.name} ${verb.usage}`;
+const verbList = () => VERB_TABLE.map((v) => v.name).join(', ');
+
+/** `help` (every verb, one line each with an example) or `help <verb>` (its filters and examples). */
+export function helpText(verbText?: string): string {
+  if (verbText === undefined || verbText.trim() === '') {
+    return [
+      'Manzil searches the UAE property market. Start with /<verb> or /manzil <verb>:',
+      ...VERB_TABLE.map((v) => `• ${usage(v)}: ${v.description}. e.g. ${v.examples[0]}`),
+      'Say "help <verb>" for its filters, e.g. "help rent".',
+    ].join('\n');
+  }
+  const verb = findVerb(verbText);
+  if (!verb) return `I don't know "${verbText.trim()}". The verbs are: ${verbList()}. Say "help" for an example of each.`;
+  const also = verb.aliases.length > 0 ? ` (also ${verb.aliases.map((a) => `/${a}`).join(', ')})` : '';
+  const filters = filterLines(verb);
+  return [
+    `${usage(verb)}${also}: ${verb.description}.`,
+    ...(filters.length > 0 ? ['Filters, in any order:', ...filters] : []),
+    'Examples:',
+    ...verb.examples.map((e) => `• ${e}`),
+  ].join('\n');
+}
+
+/** The verbs, for registering chat commands: name, aliases, one-line description, examples. */
+export const VERBS: readonly { name: string; aliases: readonly string[]; description: string; examples: readonly string[] }[] =
+  VERB_TABLE.map(({ name, aliases, description, examples }) => ({ name, aliases, description, examples }));

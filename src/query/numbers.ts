@@ -1,0 +1,95 @@
+// Numbers as people type them: amounts (120k, 1.2m, 120,000 AED), areas (sqft, sqm) and room counts (2br, 1-3 br).
+
+export const MULTIPLIERS: Readonly<Record<string, number>> = {
+  k: 1_000, thousand: 1_000, m: 1_000_000, mn: 1_000_000, mil: 1_000_000, million: 1_000_000,
+};
+export const CURRENCIES = new Set(['aed', 'dhs', 'dh', 'dirham', 'dirhams']);
+
+/** Area units: the words, and the factor to square feet. */
+export const AREA_UNITS: readonly (readonly [phrase: string, toSqft: number])[] = [
+  ['sqft', 1], ['sq ft', 1], ['ft2', 1], ['square feet', 1], ['sq feet', 1], ['square foot', 1], ['sf', 1],
+  ['sqm', 10.7639], ['sq m', 10.7639], ['m2', 10.7639], ['square meters', 10.7639], ['square metres', 10.7639],
+  ['sq meters', 10.7639], ['sq metres', 10.7639],
+];
+
+const FUSED_UNITS: Readonly<Record<string, number>> = { sqft: 1, ft2: 1, sqm: 10.7639, m2: 10.7639 };
+
+// 120000 | 120,000 | 1.2 ; then an optional multiplier, then an optional area unit or currency, all in one word.
+const AMOUNT_WORD = /^(?:aed|dhs)?(\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(k|m|mn|mil|million|thousand)?(sqft|ft2|sqm|m2|aed|dhs)?$/;
+
+export interface AmountWord {
+  value: number;
+  /** The multiplier typed (1000 for `k`), else 1. */
+  multiplier: number;
+  currency: boolean;
+  /** Factor to sqft when an area unit was fused on (`100sqm`). */
+  area?: number;
+}
+
+/** One word as an amount, or undefined. */
+export function readAmountWord(word: string): AmountWord | undefined {
+  const m = AMOUNT_WORD.exec(word);
+  if (!m) return undefined;
+  const base = Number(m[1]!.replace(/,/g, ''));
+  const mult = m[2] ? MULTIPLIERS[m[2]]! : 1;
+  const suffix = m[3];
+  const area = suffix ? FUSED_UNITS[suffix] : undefined;
+  return {
+    value: base * mult,
+    multiplier: mult,
+    currency: word.startsWith('aed') || word.startsWith('dhs') || suffix === 'aed' || suffix === 'dhs',
+    ...(area !== undefined ? { area } : {}),
+  };
+}
+
+/** Amounts are sent as plain numbers, at most two decimals (1.1m is 1100000, not 1100000.0000000002). */
+export const amountText = (n: number): string => String(Math.round(n * 100) / 100);
+
+export const BEDROOM_UNITS = ['br', 'brs', 'bed', 'beds', 'bedroom', 'bedrooms', 'bhk', 'b/r', 'bdr'] as const;
+export const BATHROOM_UNITS = ['ba', 'bath', 'baths', 'bathroom', 'bathrooms'] as const;
+export type RoomUnit = 'bedrooms' | 'bathrooms';
+
+const UNIT_OF = new Map<string, RoomUnit>([
+  ...BEDROOM_UNITS.map((u) => [u, 'bedrooms'] as const),
+  ...BATHROOM_UNITS.map((u) => [u, 'bathrooms'] as const),
+]);
+// Longest units first, so `2beds` is 2 + beds rather than 2be + ds.
+const FUSED_ROOM = new RegExp(`^(.*?\\d.*?)-?(${[...UNIT_OF.keys()].sort((a, b) => b.length - a.length).map((u) => u.replace('/', '\\/')).join('|')})$`);
+
+export const roomUnit = (word: string): RoomUnit | undefined => UNIT_OF.get(word);
+
+/** `2br` -> { prefix: '2', unit }; `1-3br` is split earlier into `1 - 3br`. Only words with a digit before the unit. */
+export function splitRoomWord(word: string): { prefix: string; unit: RoomUnit } | undefined {
+  const m = FUSED_ROOM.exec(word);
+  return m ? { prefix: m[1]!, unit: UNIT_OF.get(m[2]!)! } : undefined;
+}
+
+/** The most rooms a search asks for; `3+` means 3 up to PLUS_UP_TO. */
+export const MAX_ROOMS = 20;
+export const PLUS_UP_TO = 7;
+
+/** One item of a room list: `2`, `3+`, `1,2`, `studio`. Undefined when it is not one. */
+export function readRoomItem(text: string): number[] | undefined {
+  if (text === 'studio' || text === 'studios') return [0];
+  if (/^\d+$/.test(text)) return [Number(text)];
+  if (/^\d+\+$/.test(text)) {
+    const from = Number(text.slice(0, -1));
+    return range(from, Math.max(from, PLUS_UP_TO));
+  }
+  if (/^\d+(,\d+)+$/.test(text)) return text.split(',').map(Number);
+  return undefined;
+}
+
+export const range = (from: number, to: number): number[] => {
+  const [lo, hi] = from <= to ? [from, to] : [to, from];
+  return Array.from({ length: hi - lo + 1 }, (_, k) => lo + k);
+};
+
+/** Sorted, without repeats: the form sent and the form compared. */
+export const countsText = (values: Iterable<number>): string => [...new Set(values)].sort((a, b) => a - b).join(',');
+
+/** Adds thousands separators for summaries: 120000 -> 120,000. */
+export const grouped = (n: number | string): string => {
+  const [whole, frac] = String(n).split('.');
+  return whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (frac ? `.${frac}` : '');
+};

@@ -1,0 +1,87 @@
+// Command text -> Query: the verb first, then the filters in any order, then the place.
+import { build } from './build.js';
+import { scan } from './scan.js';
+import { MAX_LENGTH, joinWords, tokenize, type Token } from './text.js';
+import { ParseError, fail, type Family, type ParseResult, type Query } from './types.js';
+import { VERB_TABLE, matchVerb } from './verbs.js';
+import {
+  ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, DEAL_PHRASES, EMIRATE_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES,
+  MARKER_PHRASES, PERIOD_PHRASES, PROPERTY_TYPES, PhraseIndex, SHORT_PERIODS, SORT_PHRASES,
+} from './vocabulary.js';
+
+const COMMON = [AMENITY_PHRASES, COMPLETION_PHRASES, DEAL_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES, MARKER_PHRASES, PERIOD_PHRASES, SORT_PHRASES];
+const GENERAL = new PhraseIndex([...COMMON, PROPERTY_TYPES]);
+// `6m` is six months in transactions and six million everywhere else.
+const TRANSACTIONS = new PhraseIndex([...COMMON, PROPERTY_TYPES, SHORT_PERIODS]);
+const ADREC = new PhraseIndex([...COMMON, ADREC_TYPES]);
+const DEVELOPERS = new PhraseIndex([...COMMON, PROPERTY_TYPES, EMIRATE_PHRASES]);
+
+const indexFor = (family: Family): PhraseIndex =>
+  family === 'transactions' ? TRANSACTIONS : family === 'adrec' ? ADREC : family === 'developers' ? DEVELOPERS : GENERAL;
+
+const VERB_NAMES = VERB_TABLE.map((v) => v.name).join(', ');
+const ID_FAMILIES = new Set<Family>(['agent', 'broker', 'property']);
+const ID_HINTS: Partial<Record<Family, string>> = {
+  agent: 'Try "/agent 12345"; find agents with "/agents marina".',
+  broker: 'Try "/broker 678"; find brokerages with "/brokers marina".',
+  property: 'Try "/property 16266089"; the number is on each listing.',
+};
+
+export function parseCommand(text: string): ParseResult {
+  try {
+    return { ok: true, query: parse(text) };
+  } catch (e) {
+    if (e instanceof ParseError) return { ok: false, error: e.message };
+    throw e;
+  }
+}
+
+function parse(text: string): Query {
+  if (text.length > MAX_LENGTH) {
+    fail(`That's ${text.length} characters; I read commands of up to ${MAX_LENGTH}. Try something shorter, like "/rent marina 2br under 120k".`);
+  }
+  const tokens = withoutPrefix(tokenize(text));
+  if (tokens.length === 0) fail('Tell me what to look for, like "/rent marina 2br under 120k". Say "help" to see everything I can do.');
+  const found = matchVerb(tokens.map((t) => (t.quoted ? '' : t.word)));
+  if (!found) fail(`I don't know "${tokens[0]!.raw}". Try one of: ${VERB_NAMES}. For example "/rent marina 2br under 120k".`);
+  let family = found!.verb.family;
+  let rest = tokens.slice(found!.length);
+
+  if (family === 'location') {
+    if (rest.length === 0) fail('Which place? Try "/location marina".');
+    const words = rest.filter((t) => t.word !== ',');
+    return { operation: 'autocomplete-location', params: { query: words.length === 1 && words[0]!.quoted ? words[0]!.raw : joinWords(words) }, location: null, unknownWords: [] };
+  }
+  // `/agents 123` can only mean one agent.
+  if ((family === 'agents' || family === 'brokers') && /^\d+$/.test(rest[0]?.word ?? '')) family = family === 'agents' ? 'agent' : 'broker';
+
+  let id: string | undefined;
+  if (ID_FAMILIES.has(family)) {
+    const first = rest[0];
+    if (!first || first.quoted || !/^\d+$/.test(first.word)) {
+      fail(`${first ? `"${first.raw}" is not a number. ` : ''}/${family} needs a number. ${ID_HINTS[family]}`);
+    }
+    id = first!.word;
+    rest = rest.slice(1);
+  }
+
+  const draft = scan(rest, indexFor(family), { dates: family === 'adrec' });
+  if (found!.deal) {
+    if (draft.deal && draft.deal.value !== found!.deal) fail(`You asked for both "${tokens[0]!.raw}" and "${draft.deal.text}". Pick one.`);
+    draft.deal ??= { value: found!.deal, text: tokens[0]!.word };
+  }
+  return build(family, draft, id);
+}
+
+/** `/rent ...`, `/manzil rent ...` and `rent ...` are the same command. */
+function withoutPrefix(tokens: Token[]): Token[] {
+  const out = [...tokens];
+  const first = out[0];
+  if (first && !first.quoted && first.word.startsWith('/')) {
+    const word = first.word.slice(1);
+    if (word === '') out.shift();
+    else out[0] = { ...first, raw: first.raw.slice(1), word };
+  }
+  if (out[0]?.word === 'manzil' && !out[0].quoted) out.shift();
+  return out;
+}

@@ -1,0 +1,381 @@
+// Tokens -> a Draft: every filter found, in any order, and the words left over for the location.
+// What a filter means for a given operation (and whether it is allowed there) is decided later, in build.ts.
+import {
+  AREA_UNITS, CURRENCIES, MAX_ROOMS, MULTIPLIERS, amountText, range, readAmountWord, readRoomItem, roomUnit, splitRoomWord,
+  type RoomUnit,
+} from './numbers.js';
+import { fail } from './types.js';
+import type { Token } from './text.js';
+import { FILLERS, type Effect, type PhraseIndex, type SortKey } from './vocabulary.js';
+
+/** A value and the words that asked for it, so a conflict or a refusal can quote the person. */
+export interface Said<T> {
+  value: T;
+  text: string;
+}
+
+export interface Bounds {
+  min?: Said<number>;
+  max?: Said<number>;
+}
+
+export interface Draft {
+  rooms: Partial<Record<RoomUnit, Said<number[]>>>;
+  price: Bounds;
+  area: Bounds;
+  frequency?: Said<string>;
+  types: Said<string>[];
+  adrecTypes: string[];
+  commercial?: string;
+  furnishing?: Said<string>;
+  completion?: Said<string>;
+  amenities: Set<string>;
+  amenityText?: string;
+  sort?: Said<SortKey>;
+  period?: Said<string>;
+  deal?: Said<'rent' | 'sale'>;
+  detailed?: string;
+  page?: Said<number>;
+  fromDate?: Said<string>;
+  toDate?: Said<string>;
+  emirate?: Said<string>;
+  /** Left over, in order: location words, quoted text and commas (which separate ADREC districts). */
+  words: Token[];
+}
+
+const newDraft = (): Draft => ({ rooms: {}, price: {}, area: {}, types: [], adrecTypes: [], amenities: new Set(), words: [] });
+
+/** Sets a field once; the same value twice is fine, two different ones is a question for the person. */
+function once<K extends 'frequency' | 'furnishing' | 'completion' | 'sort' | 'period' | 'deal' | 'page' | 'emirate' | 'fromDate' | 'toDate'>(
+  draft: Draft, key: K, said: NonNullable<Draft[K]>,
+): void {
+  const before = draft[key];
+  if (before && before.value !== said.value) fail(`You asked for both "${before.text}" and "${said.text}". Pick one.`);
+  draft[key] = said;
+}
+
+const text = (words: readonly string[], from: number, to: number) => words.slice(from, to).join(' ');
+
+export function scan(tokens: readonly Token[], index: PhraseIndex, options: { dates: boolean }): Draft {
+  const draft = newDraft();
+  // Quoted text never matches a phrase.
+  const words = tokens.map((t) => (t.quoted ? '\u0000' : t.word));
+  let i = 0;
+  while (i < tokens.length) {
+    const token = tokens[i]!;
+    if (token.quoted || token.word === ',') {
+      draft.words.push(token);
+      i++;
+      continue;
+    }
+    const used =
+      rooms(words, i, draft) ||
+      phrase(words, i, draft, index) ||
+      page(words, i, draft) ||
+      (options.dates ? date(words, i, draft) : 0) ||
+      quantity(words, i, draft, index);
+    if (used > 0) {
+      i += used;
+      continue;
+    }
+    if (!FILLERS.has(token.word)) draft.words.push(token);
+    i++;
+  }
+  return draft;
+}
+
+// --- Rooms: 2br, 2 beds, studio, 1-3 br, 1 to 3 br, 1,2 br, 1 or 2 br, studio or 1br, 3+ br --------------------
+
+const ROOM_SEPARATORS = new Set(['or', ',', 'and', 'to', '-']);
+const RANGE_SEPARATORS = new Set(['to', '-']);
+
+const unitWord = (unit: RoomUnit) => (unit === 'bedrooms' ? 'bedrooms' : 'bathrooms');
+const roomExample = (unit: RoomUnit) => (unit === 'bedrooms' ? '"2br" or "1-3 br"' : '"2 baths" or "1-2 baths"');
+const badCount = (what: string, unit: RoomUnit): never =>
+  fail(`I couldn't read "${what}" as a number of ${unitWord(unit)}. Try ${roomExample(unit)}.`);
+
+interface RoomItem {
+  values: number[];
+  unit?: RoomUnit;
+}
+
+function roomItem(word: string | undefined): RoomItem | undefined {
+  if (word === undefined) return undefined;
+  const fused = splitRoomWord(word);
+  if (fused) {
+    const values = readRoomItem(fused.prefix) ?? badCount(fused.prefix, fused.unit);
+    return { values, unit: fused.unit };
+  }
+  const values = readRoomItem(word);
+  return values ? { values } : undefined;
+}
+
+function rooms(words: readonly string[], i: number, draft: Draft): number {
+  const first = roomItem(words[i]);
+  if (!first) {
+    const unit = roomUnit(words[i + 1] ?? '');
+    if (unit && /\d/.test(words[i]!)) badCount(words[i]!, unit);
+    return 0;
+  }
+  // The longest run of items joined by separators, then an optional unit word.
+  const items: { item: RoomItem; range: boolean; end: number }[] = [{ item: first, range: false, end: i + 1 }];
+  let j = i + 1;
+  for (;;) {
+    const sep = words[j];
+    if (sep === undefined || !ROOM_SEPARATORS.has(sep)) break;
+    let next: RoomItem | undefined;
+    try {
+      next = roomItem(words[j + 1]);
+    } catch {
+      next = undefined;
+    }
+    if (!next) break;
+    items.push({ item: next, range: RANGE_SEPARATORS.has(sep), end: j + 2 });
+    j += 2;
+  }
+  let unit = roomUnit(words[j] ?? '');
+  let end = j;
+  if (unit) {
+    end = j + 1;
+  } else {
+    // No unit word: keep the run up to the last item that carried its own unit (`1br or 2br`).
+    let last = -1;
+    items.forEach((entry, k) => { if (entry.item.unit) last = k; });
+    if (last === -1) {
+      if (words[i] === 'studio' || words[i] === 'studios') return setRooms(draft, 'bedrooms', [0], words[i]!);
+      return 0;
+    }
+    items.length = last + 1;
+    unit = items[last]!.item.unit!;
+    end = items[last]!.end;
+  }
+  const values: number[] = [];
+  for (const [k, { item, range: isRange }] of items.entries()) {
+    if (item.unit && item.unit !== unit) fail(`"${text(words, i, end)}" mixes bedrooms and bathrooms. Write them apart, like "2br 2 baths".`);
+    const previous = k > 0 ? items[k - 1]!.item.values : undefined;
+    if (isRange && previous) values.push(...range(previous[previous.length - 1]!, item.values[0]!));
+    values.push(...item.values);
+  }
+  if (unit === 'bathrooms' && items.some(({ item }) => item.values.includes(0) && !item.unit && /studio/.test(words[i]!))) {
+    fail('"Studio" counts bedrooms, not bathrooms. Try "studio 1 bath".');
+  }
+  return setRooms(draft, unit, values, text(words, i, end), end - i);
+}
+
+function setRooms(draft: Draft, unit: RoomUnit, values: number[], said: string, used = 1): number {
+  const most = Math.max(...values);
+  if (most > MAX_ROOMS) fail(`${most} ${unitWord(unit)} is more than I can search for; the most is ${MAX_ROOMS}.`);
+  const before = draft.rooms[unit];
+  draft.rooms[unit] = before ? { value: [...before.value, ...values], text: `${before.text} ${said}` } : { value: values, text: said };
+  return used;
+}
+
+// --- Phrases: types, amenities, furnishing, sort, periods... -----------------------------------------------------
+
+function phrase(words: readonly string[], i: number, draft: Draft, index: PhraseIndex): number {
+  const found = index.match(words, i);
+  if (!found) return 0;
+  apply(draft, found.effect, text(words, i, i + found.length));
+  return found.length;
+}
+
+function apply(draft: Draft, effect: Effect, said: string): void {
+  switch (effect.kind) {
+    case 'type':
+      if (!draft.types.some((t) => t.value === effect.value)) draft.types.push({ value: effect.value, text: said });
+      return;
+    case 'adrecType':
+      if (!draft.adrecTypes.includes(effect.value)) draft.adrecTypes.push(effect.value);
+      return;
+    case 'amenity':
+      draft.amenities.add(effect.value);
+      draft.amenityText ??= said;
+      return;
+    case 'commercial':
+      draft.commercial = said;
+      return;
+    case 'residential':
+      return;
+    case 'detailed':
+      draft.detailed = said;
+      return;
+    case 'furnishing':
+      return once(draft, 'furnishing', { value: effect.value, text: said });
+    case 'completion':
+      return once(draft, 'completion', { value: effect.value, text: said });
+    case 'sort':
+      return once(draft, 'sort', { value: effect.value, text: said });
+    case 'period':
+      return once(draft, 'period', { value: effect.value, text: said });
+    case 'frequency':
+      return once(draft, 'frequency', { value: effect.value, text: said });
+    case 'deal':
+      return once(draft, 'deal', { value: effect.value, text: said });
+    case 'emirate':
+      return once(draft, 'emirate', { value: effect.value, text: said });
+  }
+}
+
+// --- Page: page 2, p2, pg 2 ---------------------------------------------------------------------------------------
+
+const PAGE_WORDS = new Set(['page', 'pg']);
+
+function page(words: readonly string[], i: number, draft: Draft): number {
+  const word = words[i]!;
+  const fused = /^(?:p|pg|page)(\d+)$/.exec(word);
+  let digits: string;
+  let used: number;
+  if (fused) {
+    digits = fused[1]!;
+    used = 1;
+  } else if (PAGE_WORDS.has(word)) {
+    const next = words[i + 1];
+    if (next === undefined || !/^\d+$/.test(next)) fail(`I couldn't read ${next === undefined ? 'a page number' : `"${next}" as a page number`}. Try "page 2".`);
+    digits = next!;
+    used = 2;
+  } else {
+    return 0;
+  }
+  const n = Number(digits);
+  if (n < 1) fail('Pages start at 1. Try "page 2".');
+  once(draft, 'page', { value: n, text: text(words, i, i + used) });
+  return used;
+}
+
+// --- Dates (ADREC): from DD/MM/YYYY, to DD/MM/YYYY ------------------------------------------------------------------
+
+const DATE_WORDS: Readonly<Record<string, 'fromDate' | 'toDate'>> = {
+  from: 'fromDate', since: 'fromDate', after: 'fromDate', to: 'toDate', until: 'toDate', till: 'toDate', before: 'toDate',
+};
+
+function date(words: readonly string[], i: number, draft: Draft): number {
+  const key = DATE_WORDS[words[i]!];
+  if (!key) return 0;
+  const next = words[i + 1];
+  const example = key === 'fromDate' ? 'from 01/01/2024' : 'to 31/12/2024';
+  if (next === undefined) fail(`"${words[i]}" what date? Try "${example}".`);
+  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(next!);
+  const day = Number(m?.[1]);
+  const month = Number(m?.[2]);
+  const year = Number(m?.[3]);
+  const real = m !== null && month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (!real) fail(`I couldn't read "${next}" as a date. Use DD/MM/YYYY, like "${example}".`);
+  const value = `${String(day).padStart(2, '0')}/${String(month).padStart(2, '0')}/${year}`;
+  once(draft, key, { value, text: `${words[i]} ${next}` });
+  return 2;
+}
+
+// --- Amounts and areas: under 120k, 80k-120k, between 1m and 2m, over 1,000 sqft, 100 sqm -------------------------
+
+type BoundKind = 'min' | 'max' | 'between';
+/** `soft` bound words may also be ordinary words ("from"), so a missing amount after them is not an error. */
+const BOUNDS: readonly (readonly [phrase: string, kind: BoundKind, soft?: true])[] = [
+  ['under', 'max'], ['below', 'max'], ['max', 'max'], ['maximum', 'max'], ['up to', 'max'], ['upto', 'max'],
+  ['less than', 'max'], ['<', 'max'], ['<=', 'max'], ['budget', 'max', true], ['within', 'max', true],
+  ['over', 'min'], ['above', 'min'], ['min', 'min'], ['minimum', 'min'], ['from', 'min', true], ['at least', 'min'],
+  ['more than', 'min'], ['>', 'min'], ['>=', 'min'], ['starting', 'min', true], ['between', 'between'],
+];
+
+/** The longest phrase of a small table that starts at words[i]. */
+function matchTable<T extends readonly [string, ...unknown[]]>(words: readonly string[], i: number, table: readonly T[]): { entry: T; length: number } | undefined {
+  let best: { entry: T; length: number } | undefined;
+  for (const entry of table) {
+    const parts = entry[0].split(' ');
+    if (parts.every((p, k) => words[i + k] === p) && (!best || parts.length > best.length)) best = { entry, length: parts.length };
+  }
+  return best;
+}
+
+interface Amount {
+  value: number;
+  /** The multiplier typed (1000 for k), or 1. */
+  multiplier: number;
+  currency: boolean;
+  area?: number;
+  end: number;
+}
+
+function readAmount(words: readonly string[], j: number): Amount | undefined {
+  let k = j;
+  let currency = false;
+  if (CURRENCIES.has(words[k] ?? '') && readAmountWord(words[k + 1] ?? '')) {
+    currency = true;
+    k++;
+  }
+  const word = readAmountWord(words[k] ?? '');
+  if (!word) return undefined;
+  k++;
+  let value = word.value;
+  let multiplier = word.multiplier;
+  let area = word.area;
+  const after = MULTIPLIERS[words[k] ?? ''];
+  if (multiplier === 1 && area === undefined && after !== undefined) {
+    value *= after;
+    multiplier = after;
+    k++;
+  }
+  if (area === undefined) {
+    const unit = matchTable(words, k, AREA_UNITS);
+    if (unit) {
+      area = unit.entry[1];
+      k += unit.length;
+    }
+  }
+  if (area === undefined && CURRENCIES.has(words[k] ?? '')) {
+    currency = true;
+    k++;
+  }
+  return { value, multiplier, currency: currency || word.currency, ...(area !== undefined ? { area } : {}), end: k };
+}
+
+function quantity(words: readonly string[], i: number, draft: Draft, index: PhraseIndex): number {
+  const bound = matchTable(words, i, BOUNDS);
+  const boundWords = bound ? text(words, i, i + bound.length) : '';
+  const start = i + (bound?.length ?? 0);
+  const first = readAmount(words, start);
+  if (!first) {
+    if (!bound || bound.entry[2]) return 0;
+    const next = words[start];
+    if (next === undefined) fail(`"${boundWords}" what? Add an amount, like "${boundWords} 120k".`);
+    fail(`I couldn't read "${next === '\u0000' ? 'the quoted text' : next}" as an amount. Try "${boundWords} 120k" or "${boundWords} 1.2m".`);
+  }
+  let j = first!.end;
+  let second: Amount | undefined;
+  const sep = words[j];
+  if (sep === '-' || sep === 'to' || (bound?.entry[1] === 'between' && sep === 'and')) {
+    second = readAmount(words, j + 1);
+    if (second) j = second.end;
+  }
+  if (bound?.entry[1] === 'between' && !second) {
+    fail(`Between ${text(words, start, first!.end)} and what? Try "between 80k and 120k".`);
+  }
+  const factor = first!.area ?? second?.area;
+  const isArea = factor !== undefined;
+  if (!bound && !second && !isArea) {
+    // A bare small number is more likely part of a name ("Al Barsha 1") than a price.
+    const frequencyNext = index.match(words, j)?.effect.kind === 'frequency';
+    if (first!.multiplier === 1 && !first!.currency && first!.value < 1000 && !frequencyNext) return 0;
+  }
+  let low = first!.value;
+  // `1-2m` means 1m to 2m; `50000-1.2m` keeps 50000.
+  if (second && first!.multiplier === 1 && second.multiplier > 1 && low * second.multiplier <= second.value) low *= second.multiplier;
+  const toUnit = (n: number) => (isArea ? (factor === 1 ? n : Math.round(n * factor)) : n);
+  const said = text(words, i, j);
+  const target = isArea ? draft.area : draft.price;
+  const what = isArea ? 'areas' : 'prices';
+  const set = (side: 'min' | 'max', value: number) => {
+    const before = target[side];
+    if (before && before.value !== value) fail(`You gave two ${side === 'min' ? 'minimum' : 'maximum'} ${what} ("${before.text}" and "${said}"). Keep one.`);
+    target[side] = { value: Number(amountText(toUnit(value))), text: said };
+  };
+  if (second) {
+    set('min', Math.min(low, second.value));
+    set('max', Math.max(low, second.value));
+  } else if (bound) {
+    set(bound.entry[1] === 'min' ? 'min' : 'max', low);
+  } else {
+    // A bare price is a budget (a maximum); a bare area is the space wanted (a minimum).
+    set(isArea ? 'min' : 'max', low);
+  }
+  return j - i;
+}

@@ -1,0 +1,38 @@
+// The parsed form of a command, shared by every part of the command language.
+import type { OperationName } from '../api/operations.js';
+
+/** JSON-serialisable (it is stored in SQLite for saved searches and buttons). */
+export interface Query {
+  operation: OperationName;
+  /** Every parameter that would be sent, as text, except location_id; unset ones absent. Includes page when given. */
+  params: Record<string, string>;
+  /** The location words as typed (quotes removed), or null. Includes unrecognised words. */
+  location: string | null;
+  /** Words that were not understood and were kept in `location` (so a failed resolution can name them). */
+  unknownWords: string[];
+}
+
+export type ParseResult = { ok: true; query: Query } | { ok: false; error: string };
+
+/** Groups of verbs that read their filters the same way. */
+export type Family =
+  | 'rent'
+  | 'buy'
+  | 'projects'
+  | 'transactions'
+  | 'adrec'
+  | 'trend'
+  | 'agents'
+  | 'brokers'
+  | 'agent'
+  | 'broker'
+  | 'property'
+  | 'developers'
+  | 'location';
+
+/** A message for the person who typed the command; thrown inside the parser, returned as `{ ok: false }`. */
+export class ParseError extends Error {}
+
+export const fail = (message: string): never => {
+  throw new ParseError(message);
+};

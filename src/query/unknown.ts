@@ -1,0 +1,44 @@
+// Which leftover words look like a filter that was not understood, so a failed location lookup can name them.
+// A place name rarely mixes digits and letters, is a bare unit ("br", "sqft"), or is one typo away from our words.
+import { AREA_UNITS, BATHROOM_UNITS, BEDROOM_UNITS, CURRENCIES, MULTIPLIERS } from './numbers.js';
+import {
+  ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES, PROPERTY_TYPES, SORT_PHRASES,
+} from './vocabulary.js';
+
+/** Words that mean nothing alone: a unit, a currency or a bound without its number. */
+const OUT_OF_PLACE = new Set<string>([
+  ...BEDROOM_UNITS, ...BATHROOM_UNITS, ...CURRENCIES, ...Object.keys(MULTIPLIERS).filter((m) => m.length > 1),
+  ...AREA_UNITS.map(([p]) => p).filter((p) => !p.includes(' ')),
+  'under', 'below', 'over', 'above', 'upto', 'between', 'maximum', 'minimum', 'page', 'pg',
+]);
+
+/** Single words of the language, for spotting typos ("furnishd", "bedrom", "apartmnt"). */
+const VOCABULARY = [
+  ...[PROPERTY_TYPES, ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES, SORT_PHRASES]
+    .flatMap((table) => table.map(([p]) => p).filter((p) => !p.includes(' '))),
+  ...OUT_OF_PLACE,
+].filter((w) => w.length >= 4);
+
+export function isUnknownWord(word: string): boolean {
+  if (OUT_OF_PLACE.has(word)) return true;
+  if (/\d/.test(word) && /\D/.test(word)) return true;
+  if (word.length < 4) return false;
+  return VOCABULARY.some((v) => v !== word && Math.abs(v.length - word.length) <= 1 && !isPlural(v, word) && withinOneEdit(v, word));
+}
+
+// "Gardens" is a place (Discovery Gardens), not a typo of "garden".
+const isPlural = (a: string, b: string) => a === `${b}s` || b === `${a}s`;
+
+/** True when one insertion, deletion, substitution or swap of neighbours turns a into b. */
+function withinOneEdit(a: string, b: string): boolean {
+  if (a.length === b.length) {
+    const diffs: number[] = [];
+    for (let k = 0; k < a.length && diffs.length <= 2; k++) if (a[k] !== b[k]) diffs.push(k);
+    if (diffs.length === 1) return true;
+    return diffs.length === 2 && diffs[1] === diffs[0]! + 1 && a[diffs[0]!] === b[diffs[1]!] && a[diffs[1]!] === b[diffs[0]!];
+  }
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  let k = 0;
+  while (k < short.length && short[k] === long[k]) k++;
+  return short.slice(k) === long.slice(k + 1);
+}
