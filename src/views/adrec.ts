@@ -9,7 +9,7 @@ export const ADREC_MAX_FIELDS = 10;
 const VALUE_MAX = 120;
 
 /** Keys whose numbers are labels, not quantities: no thousands separators. */
-const LABEL_NUMBER = /(^|[_\s])(id|year|code|number|no)$|Id$|Year$|Code$|Number$/i;
+const LABEL_NUMBER = /(^|[_\s-])(id|year|code|number|no)$|[a-z\d](Id|ID|Year|Code|Number|No)$/;
 /** Keys likely to name the record, in order of preference. */
 const TITLE_KEYS = [/project/i, /community/i, /district/i, /building/i, /name/i, /location/i, /area/i];
 
@@ -40,7 +40,7 @@ export function displayValue(key: string, value: unknown): string | undefined {
     }
     case 'number':
       if (!Number.isFinite(value)) return undefined;
-      return LABEL_NUMBER.test(key) ? String(value) : formatNumber(value, 2);
+      return LABEL_NUMBER.test(key) || LABEL_NUMBER.test(key.toLowerCase()) ? String(value) : formatNumber(value, 2);
     case 'bigint':
       return value.toString();
     case 'boolean':

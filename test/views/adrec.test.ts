@@ -29,6 +29,16 @@ describe('adrecView', () => {
     ]);
   });
 
+  it('keeps identifiers and years free of thousands separators, but not amounts that merely end in "id"', () => {
+    const [card] = cards(adrecView([adrecRecord.parse({ amountPaid: 1_250_000, PLOT_NO: 40213, year: 2024, unit_id: 99812 })]));
+    expect(card?.fields).toEqual([
+      { label: 'Amount paid', value: '1,250,000' },
+      { label: 'Plot no', value: '40213' },
+      { label: 'Year', value: '2024' },
+      { label: 'Unit ID', value: '99812' },
+    ]);
+  });
+
   it('never fails on odd types: null, NaN, nested objects, arrays, cycles, functions, bigint', () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic['self'] = cyclic;
