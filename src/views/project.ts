@@ -27,7 +27,6 @@ export function projectCard(record: NewProject): Card {
     title: textOf(record.name) ?? 'New project',
     // The contract has no URL for projects; use one if the service sends it anyway.
     url: httpUrl(record['share_url'], record['project_url'], record['url']),
-    subtitle: developer && `by ${developer}`,
     fields: fields(
       ['Price', priceFrom(record)],
       ['Handover', formatMonth(record.delivery_date)],
