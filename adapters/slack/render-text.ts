@@ -11,13 +11,12 @@ export function escapeMrkdwn(text: string): string {
 
 /** The longest prefix within `max` code units that ends on a grapheme boundary (no half emoji, no lone surrogate). */
 function prefixWithin(text: string, max: number): string {
-  let end = 0;
-  // Segment a little past the limit only: the text may be huge, and the last segment seen may be incomplete.
-  for (const { index, segment } of graphemes.segment(text.slice(0, max + 64))) {
-    if (index + segment.length > max) break;
-    end = index + segment.length;
-  }
-  return text.slice(0, end);
+  if (text.length <= max) return text;
+  if (max <= 0) return '';
+  // The cluster that holds the first code unit past the limit starts at the boundary we want. A little context past
+  // the limit is enough to know where that cluster starts; `containing` avoids walking the whole text.
+  const cluster = graphemes.segment(text.slice(0, max + 64)).containing(max);
+  return text.slice(0, cluster?.index ?? max);
 }
 
 /** Cuts plain text to `max` code units, ending in … when cut. */
