@@ -1,7 +1,7 @@
 // A Draft and its verb -> the operation and its parameters, refusing (with a way forward) whatever the
 // operation cannot take. Defaults are never sent: only what the person asked for.
 import {
-  AMENITIES, COMMERCIAL_RENT_FREQUENCY, COMMERCIAL_TYPES, OPERATIONS, RESIDENTIAL_TYPES,
+  AMENITIES, COMMERCIAL_RENT_FREQUENCY, EMIRATES, COMMERCIAL_TYPES, OPERATIONS, RESIDENTIAL_TYPES,
   type OperationName, type OperationSpec,
 } from '../api/operations.js';
 import { countsText, amountText, grouped } from './numbers.js';
@@ -10,7 +10,7 @@ import { joinWords, type Token } from './text.js';
 import { fail, type Family, type Query } from './types.js';
 import { isUnknownWord } from './unknown.js';
 import { verbByFamily } from './verbs.js';
-import { EMIRATE_PHRASES, SORT_PHRASES, type SortKey } from './vocabulary.js';
+import { EMIRATE_PHRASES, SORT_PHRASES, canonical, type SortKey } from './vocabulary.js';
 
 /** How each family names the sort meanings it supports. */
 export const SORTS_BY_FAMILY: Partial<Record<Family, Partial<Record<SortKey, string>>>> = {
@@ -254,7 +254,7 @@ function placeOf(family: Family, words: readonly Token[], example: string): { lo
   const quoted = words.filter((t) => t.quoted);
   if (family === 'adrec') return { location: null, unknown: [], districts: districts(words) };
   if (family === 'developers' && plain.length > 0) {
-    const emirates = [...new Set(EMIRATE_PHRASES.map(([p]) => p))].join(', ');
+    const emirates = EMIRATES.map((e) => canonical(EMIRATE_PHRASES, (x) => x.kind === 'emirate' && x.value === e)).join(', ');
     fail(`I don't know the emirate "${joinWords(plain)}". Try one of: ${emirates}.`);
   }
   if (!NEEDS_PLACE.has(family) && family !== 'agents' && family !== 'brokers') {

@@ -54,7 +54,8 @@ function once<K extends 'frequency' | 'furnishing' | 'completion' | 'sort' | 'pe
   draft[key] = said;
 }
 
-const text = (words: readonly string[], from: number, to: number) => words.slice(from, to).join(' ');
+// The words as the person would recognise them: `1 - 3br` was typed `1-3br`.
+const text = (words: readonly string[], from: number, to: number) => words.slice(from, to).join(' ').replace(/ - /g, '-');
 
 export function scan(tokens: readonly Token[], index: PhraseIndex, options: { dates: boolean }): Draft {
   const draft = newDraft();
