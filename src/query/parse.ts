@@ -48,8 +48,8 @@ function parse(text: string): Query {
   let rest = tokens.slice(found!.length);
 
   if (family === 'location') {
-    if (rest.length === 0) fail('Which place? Try "/location marina".');
     const words = rest.filter((t) => t.word !== ',');
+    if (words.length === 0) fail('Which place? Try "/location marina".');
     return { operation: 'autocomplete-location', params: { query: words.length === 1 && words[0]!.quoted ? words[0]!.raw : joinWords(words) }, location: null, unknownWords: [] };
   }
   // `/agents 123` can only mean one agent.
