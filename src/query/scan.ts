@@ -277,15 +277,31 @@ const BOUNDS: readonly (readonly [phrase: string, kind: BoundKind, soft?: true])
   ['more than', 'min'], ['>', 'min'], ['>=', 'min'], ['starting', 'min', true], ['between', 'between'],
 ];
 
-/** The longest phrase of a small table that starts at words[i]. */
-function matchTable<T extends readonly [string, ...unknown[]]>(words: readonly string[], i: number, table: readonly T[]): { entry: T; length: number } | undefined {
-  let best: { entry: T; length: number } | undefined;
+/** A small phrase table indexed by first word, longest phrases first. */
+function tableIndex<T extends readonly [string, ...unknown[]]>(table: readonly T[]): Map<string, { entry: T; words: string[] }[]> {
+  const index = new Map<string, { entry: T; words: string[] }[]>();
   for (const entry of table) {
-    const parts = entry[0].split(' ');
-    if (parts.every((p, k) => words[i + k] === p) && (!best || parts.length > best.length)) best = { entry, length: parts.length };
+    const words = entry[0].split(' ');
+    const list = index.get(words[0]!) ?? [];
+    list.push({ entry, words });
+    list.sort((a, b) => b.words.length - a.words.length);
+    index.set(words[0]!, list);
   }
-  return best;
+  return index;
 }
+
+/** The longest phrase of a small table that starts at words[i]. */
+function matchTable<T>(words: readonly string[], i: number, index: Map<string, { entry: T; words: string[] }[]>): { entry: T; length: number } | undefined {
+  const list = index.get(words[i] ?? '');
+  if (!list) return undefined;
+  for (const { entry, words: parts } of list) {
+    if (parts.every((p, k) => words[i + k] === p)) return { entry, length: parts.length };
+  }
+  return undefined;
+}
+
+const BOUND_INDEX = tableIndex(BOUNDS);
+const AREA_INDEX = tableIndex(AREA_UNITS);
 
 interface Amount {
   value: number;
@@ -316,7 +332,7 @@ function readAmount(words: readonly string[], j: number): Amount | undefined {
     k++;
   }
   if (area === undefined) {
-    const unit = matchTable(words, k, AREA_UNITS);
+    const unit = matchTable(words, k, AREA_INDEX);
     if (unit) {
       area = unit.entry[1];
       k += unit.length;
@@ -330,7 +346,7 @@ function readAmount(words: readonly string[], j: number): Amount | undefined {
 }
 
 function quantity(words: readonly string[], i: number, draft: Draft, index: PhraseIndex): number {
-  const bound = matchTable(words, i, BOUNDS);
+  const bound = matchTable(words, i, BOUND_INDEX);
   const boundWords = bound ? text(words, i, i + bound.length) : '';
   const start = i + (bound?.length ?? 0);
   const first = readAmount(words, start);

@@ -50,10 +50,11 @@ export function tokenize(text: string): Token[] {
       .replace(PER_SLASH, '$1 /')
       .replace(NUMBER_DASH, ' - ');
     for (const chunk of spaced.split(/\s+/)) {
-      chunk.split(LETTER_DASH).forEach((raw, i) => {
-        const word = raw.toLowerCase().replace(/\.+$/, '');
-        if (word !== '') tokens.push({ raw: raw.replace(/\.+$/, ''), word, quoted: false, dashBefore: i > 0 });
-      });
+      const pieces = chunk.includes('-') ? chunk.split(LETTER_DASH) : [chunk];
+      for (let i = 0; i < pieces.length; i++) {
+        const raw = pieces[i]!.endsWith('.') ? pieces[i]!.replace(/\.+$/, '') : pieces[i]!;
+        if (raw !== '') tokens.push({ raw, word: raw.toLowerCase(), quoted: false, dashBefore: i > 0 });
+      }
     }
   });
   return tokens;

@@ -30,8 +30,13 @@ export type Family =
   | 'developers'
   | 'location';
 
-/** A message for the person who typed the command; thrown inside the parser, returned as `{ ok: false }`. */
-export class ParseError extends Error {}
+/**
+ * A message for the person who typed the command; thrown inside the parser, returned as `{ ok: false }`.
+ * Not an Error: refusals are ordinary, and capturing a stack for each would halve the parser's speed.
+ */
+export class ParseError {
+  constructor(readonly message: string) {}
+}
 
 export const fail = (message: string): never => {
   throw new ParseError(message);

@@ -23,8 +23,14 @@ export function isUnknownWord(word: string): boolean {
   if (OUT_OF_PLACE.has(word)) return true;
   if (/\d/.test(word) && /\D/.test(word)) return true;
   if (word.length < 4) return false;
-  return VOCABULARY.some((v) => v !== word && Math.abs(v.length - word.length) <= 1 && !isPlural(v, word) && withinOneEdit(v, word));
+  for (let length = word.length - 1; length <= word.length + 1; length++) {
+    for (const v of BY_LENGTH.get(length) ?? []) if (v !== word && !isPlural(v, word) && withinOneEdit(v, word)) return true;
+  }
+  return false;
 }
+
+const BY_LENGTH = new Map<number, string[]>();
+for (const v of new Set(VOCABULARY)) BY_LENGTH.set(v.length, [...(BY_LENGTH.get(v.length) ?? []), v]);
 
 // "Gardens" is a place (Discovery Gardens), not a typo of "garden".
 const isPlural = (a: string, b: string) => a === `${b}s` || b === `${a}s`;

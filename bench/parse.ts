@@ -1,0 +1,60 @@
+// Parsing throughput of the command language, in one process, over a varied corpus (good and bad commands).
+import { VERBS, formatQuery, parseCommand, summarize } from '../src/query/index.js';
+
+const PLACES = ['marina', 'dubai marina', '"Business Bay"', 'jvc', 'al barsha 1', 'downtown', 'palm jumeirah', 'Al-Furjan', 'the springs'];
+const FILTERS = [
+  '2br', 'studio', '1-3 br', '3+ br', '1 or 2 beds', '2 baths', 'studio or 1br', '2 bedrooms',
+  'under 120k', 'over 1.2m', '80k-120k', 'between 1m and 2m', '120,000 aed', 'aed 90000', 'up to 2.5 million',
+  '1000-2000 sqft', 'over 100 sqm', 'monthly', '10k per month', '/yr',
+  'apartment', 'villa', 'townhouses', 'hotel apartments', 'furnished', 'semi-furnished', 'ready', 'off-plan',
+  'pool', 'gym', 'sea view', "maid's room", 'pets allowed', 'newest', 'cheapest', 'most expensive', 'page 2', 'p3',
+  'furnishd', '12x br', 'under',
+];
+const VERB_WORDS = ['/rent', '/buy', '/manzil rent', 'buy', '/projects', '/sold', '/txn rented', '/transactions', '/trend', '/agents', '/brokers detailed'];
+
+/** A deterministic pseudo-random corpus, so runs compare. */
+function corpus(size: number): string[] {
+  let seed = 42;
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  const out: string[] = VERBS.flatMap((v) => v.examples);
+  while (out.length < size) {
+    const words = [VERB_WORDS[next(VERB_WORDS.length)]!, PLACES[next(PLACES.length)]!];
+    for (let k = next(6); k > 0; k--) words.push(FILTERS[next(FILTERS.length)]!);
+    out.push(words.join(' '));
+  }
+  return out;
+}
+
+export async function run(): Promise<Record<string, string | number>> {
+  const commands = corpus(20_000);
+  for (const c of commands) parseCommand(c); // warm up the JIT
+  let ok = 0;
+  const rounds = 5;
+  const started = performance.now();
+  for (let r = 0; r < rounds; r++) {
+    for (const c of commands) if (parseCommand(c).ok) ok++;
+  }
+  const seconds = (performance.now() - started) / 1000;
+
+  // The whole round trip a chat reply makes: parse, summarise, write back.
+  const tripStart = performance.now();
+  for (const c of commands) {
+    const result = parseCommand(c);
+    if (result.ok) {
+      summarize(result.query);
+      formatQuery(result.query);
+    }
+  }
+  const tripSeconds = (performance.now() - tripStart) / 1000;
+
+  return {
+    'corpus commands': commands.length,
+    'understood / refused': `${ok / rounds} / ${commands.length - ok / rounds}`,
+    'parse commands/s': Math.round((commands.length * rounds) / seconds),
+    'parse µs per command': ((seconds * 1e6) / (commands.length * rounds)).toFixed(2),
+    'parse+summarize+format commands/s': Math.round(commands.length / tripSeconds),
+  };
+}
