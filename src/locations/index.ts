@@ -24,18 +24,55 @@ export const normalise = (words: string) => words.trim().toLowerCase().replace(/
 /** A location "sits inside" another when its name contains the other's name ("Vida Residences Dubai Marina"). */
 const inside = (a: Location, b: Location) => a.id !== b.id && normalise(a.name).includes(normalise(b.name));
 
+/** Words that only say which emirate or city a place is in: "Dubai Marina" is "marina" in Dubai. */
+const QUALIFIERS = new Set(['dubai', 'abu', 'dhabi', 'sharjah', 'ajman', 'umm', 'al', 'quwain', 'ras', 'khaimah', 'fujairah', 'ain', 'uae']);
+
+/** A strong match: the name is the words typed plus, at most, an emirate or city. */
+function isStrong(name: string, wanted: string): boolean {
+  const left = normalise(name).split(' ');
+  for (const word of wanted.split(' ')) {
+    const i = left.indexOf(word);
+    if (i === -1) return false;
+    left.splice(i, 1);
+  }
+  return left.every((w) => QUALIFIERS.has(w));
+}
+
+/**
+ * The best location for the words, in this order: an exact name; the only community the others sit inside;
+ * the service's highest-ranked strong match ("marina" -> Dubai Marina). Otherwise the choices ("jumeirah").
+ */
 export function pickBest(words: string, results: readonly Location[]): Resolution {
   if (results.length === 0) return { kind: 'none', suggestions: [] };
   const wanted = normalise(words);
+  const found = (best: Location): Resolution => ({ kind: 'found', location: best, alternatives: results.filter((r) => r !== best) });
   const exact = results.find((r) => normalise(r.name) === wanted);
-  if (exact) return { kind: 'found', location: exact, alternatives: results.filter((r) => r !== exact) };
+  if (exact) return found(exact);
   const topLevel = results.filter((r) => !results.some((other) => inside(r, other)));
-  if (topLevel.length === 1) {
-    const best = topLevel[0]!;
-    return { kind: 'found', location: best, alternatives: results.filter((r) => r !== best) };
-  }
+  if (topLevel.length === 1) return found(topLevel[0]!);
+  const strong = topLevel.find((r) => isStrong(r.name, wanted));
+  if (strong) return found(strong);
   return { kind: 'ambiguous', choices: topLevel.slice(0, 10) };
 }
+
+/** Abbreviations people in the UAE type, which the service's autocomplete does not know. */
+const ABBREVIATIONS: Readonly<Record<string, string>> = {
+  jvc: 'jumeirah village circle',
+  jvt: 'jumeirah village triangle',
+  jlt: 'jumeirah lake towers',
+  jbr: 'jumeirah beach residence',
+  difc: 'dubai international financial centre',
+  dso: 'dubai silicon oasis',
+  dip: 'dubai investments park',
+  dsc: 'dubai sports city',
+  impz: 'international media production zone',
+  'mbr city': 'mohammed bin rashid city',
+  'the palm': 'palm jumeirah',
+  'dubai hills': 'dubai hills estate',
+};
+
+/** The words to look up: abbreviations spelled out, case and spacing folded. */
+export const expandAbbreviations = (words: string) => ABBREVIATIONS[normalise(words)] ?? normalise(words);
 
 export class MemoryLocationCache implements LocationCache {
   private readonly entries = new Map<string, { results: unknown; expiresAt: number }>();
@@ -59,7 +96,8 @@ export class LocationResolver {
     private readonly ttlMs: number,
   ) {}
 
-  async resolve(words: string): Promise<Resolution> {
+  async resolve(typed: string): Promise<Resolution> {
+    const words = expandAbbreviations(typed);
     const resolution = pickBest(words, await this.lookup(words));
     if (resolution.kind !== 'none') return resolution;
     // Nothing matched: a shorter probe (the start of the longest word) finds the closest names.
