@@ -377,3 +377,8 @@ export function checkParams(op: OperationName, params: Readonly<Record<string, s
   }
   return problems;
 }
+
+/** One operation's spec, widened from the literal table so callers can read any field generically. */
+export function operationSpec(op: OperationName): OperationSpec {
+  return OPERATIONS[op];
+}

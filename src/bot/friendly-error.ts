@@ -1,0 +1,32 @@
+// Turning failures into words for chat. Chat gets a short, kind message; the log gets the precise error.
+import { ApiError } from '../api/errors.js';
+
+export interface FriendlyError {
+  text: string;
+  /** Log level: the operator must look at auth/plan problems, the rest is the weather. */
+  level: 'warn' | 'error';
+}
+
+export function friendlyError(e: unknown): FriendlyError {
+  if (!(e instanceof ApiError)) {
+    return { text: 'Something went wrong on our side. It has been logged; please try again.', level: 'error' };
+  }
+  if (e.kind === 'budget') {
+    const minutes = Math.max(1, Math.ceil((e.retryAfterSeconds ?? 60) / 60));
+    return { text: `Manzil has used its property-data allowance for now. Try again in about ${minutes} minute${minutes === 1 ? '' : 's'}.`, level: 'warn' };
+  }
+  if (e.kind === 'invalid-params') {
+    return { text: `That search can't be sent: ${e.problems.map((p) => p.message).join('; ')}.`, level: 'warn' };
+  }
+  if (e.kind === 'http' && (e.status === 401 || e.status === 403)) {
+    return {
+      text: e.status === 403
+        ? "This part of the property service isn't included in Manzil's current plan. The operator has been told."
+        : "Manzil can't sign in to the property service right now. The operator has been told.",
+      level: 'error',
+    };
+  }
+  if (e.kind === 'http' && e.status === 404) return { text: "The property service doesn't know that one (not found).", level: 'warn' };
+  if (e.kind === 'http' && e.status === 400) return { text: 'The property service refused that search as invalid. Try `help` for examples.', level: 'error' };
+  return { text: 'The property service is busy, try again in a minute.', level: 'warn' };
+}

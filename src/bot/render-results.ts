@@ -1,0 +1,65 @@
+// Which view shows which operation's records, and which operations page card by card.
+import type { OperationName, RecordOf } from '../api/operations.js';
+import type { Block, Button } from '../views/model.js';
+import {
+  adrecView,
+  agentCard,
+  brokerCard,
+  developerCard,
+  listingCard,
+  locationList,
+  projectCard,
+  propertyDetailsCard,
+  transactionsView,
+  trendView,
+} from '../views/index.js';
+
+/** Operations whose records are property listings: they get Details buttons and can be saved as alerts. */
+export const LISTING_OPERATIONS: ReadonlySet<OperationName> = new Set([
+  'search-buy', 'search-rent', 'search-commercial-rent', 'search-commercial-buy', 'agent-properties', 'broker-properties',
+]);
+
+/** Operations shown as one card per record, ten to a chat page; the others show the service's whole page. */
+export const CARD_OPERATIONS: ReadonlySet<OperationName> = new Set([
+  ...LISTING_OPERATIONS, 'search-new-projects', 'search-agents', 'search-agents-detailed', 'search-brokers',
+  'search-brokers-detailed', 'real-estate-developer',
+]);
+
+export interface RenderContext {
+  locationName: string;
+  /** Buttons for one listing card (Details), given its property id. */
+  listingButtons: (propertyId: string) => Button[];
+}
+
+export function renderRecords(operation: OperationName, records: readonly unknown[], ctx: RenderContext): Block[] {
+  const card = (c: ReturnType<typeof listingCard>): Block => ({ kind: 'card', card: c });
+  switch (operation) {
+    case 'search-buy':
+    case 'search-rent':
+    case 'search-commercial-rent':
+    case 'search-commercial-buy':
+    case 'agent-properties':
+    case 'broker-properties':
+      return (records as RecordOf<'search-buy'>[]).map((r) => card(listingCard(r, { buttons: ctx.listingButtons(r.property_id) })));
+    case 'search-new-projects':
+      return (records as RecordOf<'search-new-projects'>[]).map((r) => card(projectCard(r)));
+    case 'search-agents':
+    case 'search-agents-detailed':
+      return (records as RecordOf<'search-agents'>[]).map((r) => card(agentCard(r)));
+    case 'search-brokers':
+    case 'search-brokers-detailed':
+      return (records as RecordOf<'search-brokers'>[]).map((r) => card(brokerCard(r)));
+    case 'real-estate-developer':
+      return (records as RecordOf<'real-estate-developer'>[]).map((r) => card(developerCard(r)));
+    case 'get-get-transactions':
+      return transactionsView(records as RecordOf<'get-get-transactions'>[]);
+    case 'get-adrec-transactions':
+      return adrecView(records as RecordOf<'get-adrec-transactions'>[]);
+    case 'price-trend-of-location':
+      return trendView(records as RecordOf<'price-trend-of-location'>[], ctx.locationName);
+    case 'autocomplete-location':
+      return locationList(records as RecordOf<'autocomplete-location'>[]);
+    case 'property-details':
+      return (records as RecordOf<'property-details'>[]).map((r) => card(propertyDetailsCard(r)));
+  }
+}
