@@ -1,0 +1,76 @@
+// The Slack app: a real Bolt 5 app, over HTTP at POST /slack/events (commands, buttons and options alike),
+// or over Socket Mode when an app-level token is given.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, HTTPReceiver, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import type { Bot } from '../../src/bot/index.js';
+import type { Logger } from '../../src/log.js';
+import { registerListeners } from './listeners.js';
+
+export interface SlackAppOptions {
+  bot: Bot;
+  botToken: string;
+  signingSecret: string;
+  /** Socket Mode when set. */
+  appToken?: string;
+  /** The Web API base URL (tests and proxies); Slack's own when unset. */
+  apiUrl?: string;
+  logger: Logger;
+}
+
+export interface SlackApp {
+  app: App;
+  /** Starts serving; for HTTP, resolves to the port actually bound. */
+  start(port: number, host?: string): Promise<number | undefined>;
+  stop(): Promise<void>;
+}
+
+/** Bolt's own logs go through our logger, which masks tokens and secrets. */
+function boltLogger(logger: Logger): BoltLogger {
+  let level = LogLevel.WARN;
+  const log = logger.child({ part: 'slack' });
+  return {
+    debug: (...m: unknown[]) => log.debug(m.map(String).join(' ')),
+    info: (...m: unknown[]) => log.info(m.map(String).join(' ')),
+    warn: (...m: unknown[]) => log.warn(m.map(String).join(' ')),
+    error: (...m: unknown[]) => log.error(m.map(String).join(' ')),
+    setLevel: (l: LogLevel) => {
+      level = l;
+    },
+    getLevel: () => level,
+    setName: () => {},
+  };
+}
+
+export function createSlackApp(options: SlackAppOptions): SlackApp {
+  const logger = boltLogger(options.logger);
+  const clientOptions = options.apiUrl ? { slackApiUrl: options.apiUrl } : {};
+  const socketMode = Boolean(options.appToken);
+  const receiver = socketMode
+    ? undefined
+    : new HTTPReceiver({ signingSecret: options.signingSecret, endpoints: '/slack/events', logger, unhandledRequestTimeoutMillis: 2_500 });
+  const app = new App({
+    token: options.botToken,
+    ...(socketMode ? { appToken: options.appToken!, socketMode: true, signingSecret: options.signingSecret } : { receiver: receiver! }),
+    logger,
+    logLevel: LogLevel.WARN,
+    clientOptions,
+  });
+  registerListeners(app, options.bot, options.logger.child({ part: 'slack' }));
+  app.error(async (error) => {
+    options.logger.error('slack listener failed', { error });
+  });
+
+  return {
+    app,
+    async start(port, host = '0.0.0.0') {
+      if (socketMode) {
+        await app.start();
+        return undefined;
+      }
+      const server = (await app.start({ port, host })) as unknown as Server;
+      return (server.address() as AddressInfo).port;
+    },
+    stop: () => app.stop() as Promise<void>,
+  };
+}

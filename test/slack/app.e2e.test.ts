@@ -1,0 +1,228 @@
+// End to end: the real Bolt app (HTTP mode) started by the composition root, the sandbox as the property service,
+// and the fake Slack Web API for everything Slack would receive. Requests are signed exactly as Slack signs them.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startManzil, type Manzil } from '../../src/main.js';
+import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
+import { blockAction, blockSelect, blockSuggestion, signedPost, slashCommand } from '../fakes/slack-sign.js';
+
+const SECRET = 'test-signing-secret-0001';
+const KEY = 'sk-e2e-secret-key-7777';
+let sandbox: Sandbox;
+let slack: FakeSlack;
+let manzil: Manzil;
+let events: string;
+let dbPath: string;
+const logs: string[] = [];
+let seq = 0;
+
+async function boot() {
+  manzil = await startManzil({
+    env: {
+      UAE_API_KEY: KEY, UAE_API_BASE_URL: sandbox.url, UAE_API_RETRY_ATTEMPTS: '2', UAE_API_HEADERS_TIMEOUT_S: '8',
+      SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl,
+      PORT: '0', MANZIL_DB_PATH: dbPath, LOG_LEVEL: 'debug',
+    },
+    host: '127.0.0.1',
+    writeLog: (l) => logs.push(l),
+  });
+  events = `http://127.0.0.1:${manzil.slackPort}/slack/events`;
+}
+
+beforeAll(async () => {
+  sandbox = createSandbox({ key: KEY });
+  await sandbox.listen();
+  slack = await startFakeSlack();
+  dbPath = join(mkdtempSync(join(tmpdir(), 'manzil-e2e-')), 'manzil.db');
+  await boot();
+});
+afterAll(async () => {
+  await manzil.stop();
+  await slack.close();
+  await sandbox.close();
+});
+afterEach(() => sandbox.clearFaults());
+
+type Payload = { blocks?: { type: string; elements?: { action_id?: string; value?: string; type?: string }[]; block_id?: string; text?: { text: string } }[]; text: string; response_type?: string; replace_original?: boolean };
+
+/** Posts a slash command, expects the ack, and waits for the reply on its response_url. */
+async function command(cmd: string, text: string): Promise<Payload> {
+  const id = `r${++seq}`;
+  const res = await signedPost(events, SECRET, slashCommand(cmd, text, slack.responseUrl(id)));
+  expect(res.status).toBe(200);
+  await slack.waitFor(() => slack.responses(id).length > 0, 15_000);
+  return slack.responses(id).at(-1) as Payload;
+}
+
+async function click(actionId: string, value: string, blockId?: string): Promise<Payload> {
+  const id = `r${++seq}`;
+  const res = await signedPost(events, SECRET, blockAction(actionId, value, slack.responseUrl(id), blockId));
+  expect(res.status).toBe(200);
+  await slack.waitFor(() => slack.responses(id).length > 0, 15_000);
+  return slack.responses(id).at(-1) as Payload;
+}
+
+const buttons = (p: Payload) => (p.blocks ?? []).flatMap((b) => (b.type === 'actions' ? b.elements ?? [] : [])).filter((e) => e.type === 'button');
+const button = (p: Payload, label: RegExp) => {
+  const found = (p.blocks ?? []).flatMap((b) => (b.type === 'actions' ? b.elements ?? [] : [])).find((e) => label.test(JSON.stringify((e as { text?: unknown }).text)));
+  if (!found) throw new Error(`no button ${label} in ${JSON.stringify(p).slice(0, 500)}`);
+  return found as { action_id: string; value: string };
+};
+const allText = (p: Payload) => JSON.stringify(p);
+
+describe('slash commands', () => {
+  it('answers a rent search with listing cards, a summary and paging buttons, visible to the channel', async () => {
+    const reply = await command('/rent', 'marina 2br under 200k');
+    expect(reply.response_type).toBe('in_channel');
+    expect(allText(reply)).toMatch(/Dubai Marina/);
+    expect(allText(reply)).toMatch(/AED [\d,]+\/yr/);
+    expect(button(reply, /Next/)).toBeTruthy();
+    expect(button(reply, /Save as alert/)).toBeTruthy();
+    expect(reply.text.length).toBeGreaterThan(0);
+  });
+
+  const verbs: [string, string, RegExp][] = [
+    ['/buy', 'downtown 1br', /Downtown Dubai/],
+    ['/projects', 'business bay', /Business Bay/],
+    ['/transactions', 'sold marina 2br', /Dubai Marina/],
+    ['/trend', 'marina', /Dubai Marina/],
+    ['/agents', 'marina', /Dubai Marina|[Aa]gent/],
+    ['/brokers', '', /[Bb]rokerage|[Bb]roker/],
+    ['/developers', 'abu dhabi', /[Dd]evelopers?/],
+    ['/location', 'marina', /Dubai Marina/],
+    ['/manzil', 'rent business bay office', /Business Bay/],
+    ['/manzil', 'adrec', /ADREC|Abu Dhabi/],
+    ['/manzil', 'help', /rent/],
+    ['/rent', 'help', /bedroom|br/i],
+  ];
+  it.each(verbs)('%s %s gives a valid reply', async (cmd, text, expected) => {
+    const reply = await command(cmd, text);
+    expect(allText(reply)).toMatch(expected);
+    expect(reply.text.length).toBeGreaterThan(0);
+  });
+
+  it('shows one property, and one agent and one brokerage listings, by id', async () => {
+    const search = await command('/buy', 'marina');
+    const details = await click(button(search, /Details/).action_id, button(search, /Details/).value);
+    expect(details.response_type).toBe('ephemeral');
+    expect(allText(details)).toMatch(/AED|Price on request/);
+    const propertyId = /property\/(\d+)/.exec(allText(details))?.[1];
+    expect(propertyId).toBeDefined();
+    const byId = await command('/property', propertyId!);
+    expect(allText(byId)).toMatch(/AED|Price on request/);
+    const agents = await command('/agents', 'marina');
+    const agentId = /"id":"?(\d+)/.exec(JSON.stringify((await manzil.api.call('search-agents', { location_id: '50' })).records[0]))?.[1];
+    expect(agents.text).toBeTruthy();
+    expect(allText(await command('/manzil', `agent ${agentId}`))).toMatch(/AED|Price on request/);
+  });
+});
+
+describe('buttons', () => {
+  it('pages in place: Next replaces the message with other listings, Previous brings the first page back', async () => {
+    const first = await command('/rent', 'marina');
+    const page2 = await click(button(first, /Next/).action_id, button(first, /Next/).value);
+    expect(page2.replace_original).toBe(true);
+    const ids = (p: Payload) => [...allText(p).matchAll(/property\/(\d+)/g)].map((m) => m[1]);
+    expect(ids(page2).length).toBeGreaterThan(0);
+    expect(ids(page2).some((id) => ids(first).includes(id))).toBe(false);
+    const back = await click(button(page2, /Previous/).action_id, button(page2, /Previous/).value);
+    expect(ids(back)).toEqual(ids(first));
+  });
+
+  it('asks which place when the location is ambiguous, and runs the search on a choice', async () => {
+    const reply = await command('/rent', 'jumeirah 1br');
+    expect(allText(reply)).toMatch(/Which one did you mean/);
+    const choices = buttons(reply);
+    expect(choices.length).toBeGreaterThan(1);
+    const chosen = await click(choices[0]!.action_id!, choices[0]!.value!);
+    expect(chosen.replace_original).toBe(true);
+    expect(allText(chosen)).toMatch(/for rent/);
+  });
+
+  it('answers Save as alert honestly until alerts exist', async () => {
+    const reply = await command('/rent', 'marina 1br');
+    const saved = await click(button(reply, /Save as alert/).action_id, button(reply, /Save as alert/).value);
+    expect(saved.response_type).toBe('ephemeral');
+    expect(allText(saved)).toMatch(/[Aa]lerts are coming/);
+  });
+
+  it('keeps a button working after a restart', async () => {
+    const first = await command('/buy', 'marina');
+    const next = button(first, /Next/);
+    await manzil.stop();
+    await boot();
+    const page2 = await click(next.action_id, next.value);
+    expect(page2.replace_original).toBe(true);
+    expect(allText(page2)).toMatch(/property\/\d+/);
+  });
+
+  it('suggests locations for the Refine picker and reruns the search on a pick', async () => {
+    const reply = await command('/rent', 'marina 1br');
+    const picker = (reply.blocks ?? []).find((b) => b.elements?.some((e) => e.type === 'external_select'));
+    expect(picker).toBeDefined();
+    const blockId = picker!.block_id!;
+    const res = await signedPost(events, SECRET, blockSuggestion('manzil:location', blockId, 'down'));
+    expect(res.status).toBe(200);
+    const options = JSON.parse(res.text).options as { text: { text: string }; value: string }[];
+    expect(options.length).toBeGreaterThan(0);
+    expect(options.length).toBeLessThanOrEqual(100);
+    const downtown = options.find((o) => o.text.text === 'Downtown Dubai')!;
+    const id = `r${++seq}`;
+    await signedPost(events, SECRET, blockSelect('manzil:location', blockId, downtown.value, slack.responseUrl(id)));
+    await slack.waitFor(() => slack.responses(id).length > 0, 15_000);
+    expect(allText(slack.responses(id)[0] as Payload)).toMatch(/Downtown Dubai/);
+  });
+});
+
+describe('bad input and faults', () => {
+  it('explains a command it cannot understand, only to the person, with an example', async () => {
+    const reply = await command('/rent', 'marina 12x bedrooms');
+    expect(reply.response_type).toBe('ephemeral');
+    expect(reply.text.length).toBeGreaterThan(10);
+  });
+
+  it('names a place it cannot find, only to the person', async () => {
+    const reply = await command('/rent', 'zzyzx qwerty 2br');
+    expect(reply.response_type).toBe('ephemeral');
+    expect(reply.text).toMatch(/couldn't find a place called "zzyzx qwerty"/);
+  });
+
+  it('rejects a forged or stale signature with 401 and sends nothing', async () => {
+    const before = slack.calls.length;
+    const forged = await signedPost(events, SECRET, slashCommand('/rent', 'marina', slack.responseUrl('forged')), { secret: 'not-the-secret' });
+    expect(forged.status).toBe(401);
+    const stale = await signedPost(events, SECRET, slashCommand('/rent', 'marina', slack.responseUrl('stale')), { timestamp: Math.floor(Date.now() / 1000) - 600 });
+    expect(stale.status).toBe(401);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(slack.responses('forged')).toEqual([]);
+    expect(slack.responses('stale')).toEqual([]);
+    expect(slack.calls.length).toBe(before);
+  });
+
+  it('says the property service is busy when it keeps failing, never "no results"', async () => {
+    sandbox.addFault({ status: 503, count: 10 });
+    const reply = await command('/rent', 'business bay 3br');
+    expect(allText(reply)).toMatch(/property service is busy/);
+    expect(allText(reply)).not.toMatch(/No results/);
+    expect(reply.response_type).toBe('ephemeral');
+  });
+
+  it('acks before a slow service answers, then delivers the reply', async () => {
+    sandbox.addFault({ latencyMs: 4_000, count: 1 });
+    const id = `r${++seq}`;
+    const res = await signedPost(events, SECRET, slashCommand('/buy', 'business bay 2br', slack.responseUrl(id)));
+    expect(res.status).toBe(200);
+    expect(slack.responses(id)).toEqual([]); // acked while the service was still thinking
+    await slack.waitFor(() => slack.responses(id).length > 0, 15_000);
+    expect(allText(slack.responses(id)[0] as Payload)).toMatch(/Business Bay/);
+  });
+
+  it('never lets a key or token reach a log line or a reply', () => {
+    const everything = logs.join('\n') + JSON.stringify(slack.calls) + JSON.stringify(slack.responses());
+    expect(everything).not.toContain(KEY);
+    expect(everything).not.toContain(SECRET);
+  });
+});
