@@ -1,6 +1,78 @@
 // The `manzil` command line: one entry for every way of running the product.
-export async function runCli(args: string[]): Promise<number> {
-  const [command = 'start'] = args;
-  process.stderr.write(`manzil: "${command}" is not wired yet\n`);
-  return 1;
+import { createInterface } from 'node:readline';
+import { ConfigError } from './config.js';
+
+const USAGE = `Usage: manzil <command>
+
+  start                     run the bot: Slack when SLACK_* is set, else the terminal chat (default)
+  sandbox [--port N] [--key K] [--plan basic|full] [--seed S]
+                            run the local stand-in of the UAE Property Data Service
+  parse [--resolve] [text]  print what a command means as JSON; without text, one command per stdin line
+  bench                     run the benchmarks and print their figures
+  help                      this text`;
+
+type Out = (line: string) => void;
+
+export async function runCli(args: string[], out: Out = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+  const [command = 'start', ...rest] = args;
+  try {
+    switch (command) {
+      case 'start':
+        return await (await import('./main.js')).runStart();
+      case 'sandbox':
+        return await (await import('./sandbox/index.js')).runSandboxCli(rest, out);
+      case 'parse':
+        return await runParse(rest, out);
+      case 'bench':
+        return await (await import('../bench/index.js')).runBenchmarks(out);
+      case 'help':
+      case '--help':
+      case '-h':
+        out(USAGE);
+        return 0;
+      default:
+        process.stderr.write(`manzil: unknown command "${command}"\n\n${USAGE}\n`);
+        return 2;
+    }
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+async function runParse(args: string[], out: Out): Promise<number> {
+  const resolve = args.includes('--resolve');
+  const text = args.filter((a) => a !== '--resolve').join(' ');
+  const { parseCommand, parseToJson } = await import('./query/index.js');
+  let resolver: ((words: string) => Promise<Record<string, unknown>>) | undefined;
+  let stop = async () => {};
+  if (resolve) {
+    const { openResolver } = await import('./main.js');
+    const opened = await openResolver();
+    resolver = opened.resolveToFields;
+    stop = opened.close;
+  }
+  const one = async (line: string) => {
+    const json: Record<string, unknown> = parseToJson(line);
+    if (resolver && !('error' in json)) {
+      const parsed = parseCommand(line);
+      if (parsed.ok && parsed.query.location) Object.assign(json, await resolver(parsed.query.location));
+    }
+    out(JSON.stringify(json));
+  };
+  try {
+    if (text.trim() !== '') {
+      await one(text);
+    } else {
+      for await (const line of createInterface({ input: process.stdin, terminal: false })) {
+        if (line.trim() !== '') await one(line);
+      }
+    }
+  } finally {
+    await stop();
+  }
+  return 0;
 }
