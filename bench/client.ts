@@ -1,0 +1,51 @@
+// The client's own cost: the same request through ApiClient and through a bare undici pool, on loopback.
+// The sandbox runs in its own process, as the real service would, so the server's work does not queue
+// behind the client's on one event loop.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { ApiClient } from '../src/api/client.js';
+import { measure, ms } from './stats.js';
+
+const KEY = 'bench-key';
+
+async function startSandboxProcess() {
+  const bin = fileURLToPath(new URL('../bin/manzil.js', import.meta.url));
+  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--key', KEY], { stdio: ['ignore', 'pipe', 'inherit'] });
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
+    if (url) return { url, stop: async () => { child.kill('SIGTERM'); await once(child, 'exit'); } };
+  }
+  throw new Error('the sandbox process did not start');
+}
+
+export async function run(): Promise<Record<string, string | number>> {
+  const sandbox = await startSandboxProcess();
+  const url = sandbox.url;
+  const params = { location_id: '50', bedrooms: '1,2' };
+  const headers = { 'x-gateway-host': new URL(url).host, 'x-gateway-key': KEY };
+  const pool = new Pool(url, { connections: 16 });
+  const client = new ApiClient({ baseUrl: url, key: KEY });
+  const path = `/search-rent?${new URLSearchParams(params)}`;
+  const bare = async () => JSON.parse(await (await pool.request({ method: 'GET', path, headers })).body.text());
+  const viaClient = () => client.call('search-rent', params);
+
+  for (let i = 0; i < 200; i++) await Promise.all([bare(), viaClient()]); // warm up both paths and the JIT
+  const figures: Record<string, string | number> = {};
+  for (const concurrency of [1, 16]) {
+    const b = await measure(2000, concurrency, bare);
+    const c = await measure(2000, concurrency, viaClient);
+    figures[`c=${concurrency} bare undici req/s`] = b.rps;
+    figures[`c=${concurrency} client req/s`] = c.rps;
+    figures[`c=${concurrency} bare p50 / p99`] = `${ms(b.p50)} / ${ms(b.p99)}`;
+    figures[`c=${concurrency} client p50 / p99`] = `${ms(c.p50)} / ${ms(c.p99)}`;
+    figures[`c=${concurrency} client overhead at p50`] = ms(c.p50 - b.p50);
+  }
+  figures['records per answer'] = (await viaClient()).records.length;
+  await client.close();
+  await pool.close();
+  await sandbox.stop();
+  return figures;
+}

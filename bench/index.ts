@@ -1,0 +1,20 @@
+// `npm run bench`: runs each benchmark in turn and prints its figures. Timings live here, never in tests.
+type Bench = { run(): Promise<Record<string, string | number>> };
+
+const BENCHES: [string, () => Promise<Bench>][] = [
+  ['parse: command language throughput', () => import('./parse.js')],
+  ['sandbox: dataset memory', () => import('./sandbox.js')],
+  ['client: cost per request against the sandbox', () => import('./client.js')],
+  ['slack: ack latency of signed slash commands', () => import('./slack-ack.js')],
+];
+
+export async function runBenchmarks(out: (line: string) => void): Promise<number> {
+  const only = process.env.BENCH;
+  for (const [name, load] of BENCHES) {
+    if (only && !name.startsWith(only)) continue;
+    out(`\n# ${name}`);
+    const figures = await (await load()).run();
+    for (const [k, v] of Object.entries(figures)) out(`  ${k.padEnd(34)} ${v}`);
+  }
+  return 0;
+}
