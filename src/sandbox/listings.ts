@@ -120,7 +120,8 @@ export function makeListing(rng: Rng, geo: Geography, staff: Staffing, id: numbe
   const ppsf = place.ppsf * (TYPE_FACTOR[type] ?? 1) * (commercial ? 1 : BEDROOM_FACTOR[Math.min(bedrooms, 7)]!);
   const sale = category.endsWith('sale');
   const yieldRate = commercial ? 0.08 : place.rentYield;
-  const raw = sale ? size * ppsf * rng.between(0.93, 1.07) : size * ppsf * yieldRate * rng.between(0.96, 1.04);
+  // Rents spread wider than sale prices: building age, floor and view move them most (older Marina stock rents far below new towers).
+  const raw = sale ? size * ppsf * rng.between(0.93, 1.07) : size * ppsf * yieldRate * rng.between(0.7, 1.1);
   const price = Math.max(1000, Math.round(raw / (sale ? 1000 : 500)) * (sale ? 1000 : 500));
   const brokers = staff.brokersByEmirate.get(community.emirate) ?? [];
   const broker = rng.weighted(brokers.map((b) => [b, (staff.agentsByBroker.get(b.id)?.length ?? 1)] as const));
