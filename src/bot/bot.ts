@@ -29,6 +29,8 @@ export interface BotOptions {
 }
 
 export const CARDS_PER_PAGE = 10;
+/** The service's page size is not published (15 to 50 observed); a page shorter than this is surely the last. */
+const SMALLEST_FULL_PAGE = 10;
 
 /** Everything needed to show one chat page of a search again, even after a restart. */
 interface SearchState {
@@ -49,6 +51,8 @@ const EXAMPLE = 'Try `/rent marina 2br under 120k` or `/manzil help`.';
 
 export class Bot {
   private readonly results: ResultCache<ApiResult<unknown>>;
+  /** The longest page seen per operation: a shorter page is the last one, so it gets no Next button. */
+  private readonly fullPage = new Map<OperationName, number>();
 
   constructor(private readonly options: BotOptions) {
     this.results = new ResultCache(options.resultTtlMs ?? 5 * 60_000);
@@ -151,10 +155,11 @@ export class Bot {
   private async showPage(state: SearchState): Promise<Reply> {
     const { query, location } = state;
     const op = query.operation;
-    const params = toParams({ ...query, params: { ...query.params, ...(operationSpec(op).firstPage !== undefined ? { page: String(state.page) } : {}) } }, location?.id);
+    const spec = operationSpec(op);
+    const params = toParams({ ...query, params: { ...query.params, ...(spec.firstPage !== undefined ? { page: String(state.page) } : {}) } }, location?.id);
     const result = await this.results.get(`${op}?${new URLSearchParams(params)}`, () => this.options.api.call(op, params));
     const summary = summarize(query, location?.name);
-    const paged = operationSpec(op).firstPage !== undefined;
+    const paged = spec.firstPage !== undefined;
     const byCard = CARD_OPERATIONS.has(op);
     const total = result.records.length;
     const offset = !byCard ? 0 : state.offset === -1 ? Math.max(0, Math.floor((total - 1) / CARDS_PER_PAGE) * CARDS_PER_PAGE) : state.offset;
@@ -162,12 +167,14 @@ export class Bot {
 
     const blocks: Block[] = [{ kind: 'header', text: summary }];
     if (shown.length === 0) {
-      const text = state.page > (operationSpec(op).firstPage ?? 1) || offset > 0
+      const text = state.page > (spec.firstPage ?? 1) || offset > 0
         ? 'No more results.'
         : 'No results. Try fewer filters, a wider price range or a nearby area.';
       blocks.push({ kind: 'text', text });
     } else {
-      if (byCard) blocks.push({ kind: 'context', text: `Showing ${offset + 1}–${offset + shown.length}${result.dropped ? ` (${result.dropped} unreadable left out)` : ''}` });
+      // Numbered across service pages, whose size is the longest page seen so far.
+      const before = (state.page - (spec.firstPage ?? 1)) * Math.max(total, this.fullPage.get(op) ?? 0) + offset;
+      if (byCard) blocks.push({ kind: 'context', text: `Showing ${before + 1}–${before + shown.length}${result.dropped ? ` (${result.dropped} unreadable left out)` : ''}` });
       blocks.push(...renderRecords(op, shown, {
         locationName: location?.name ?? query.location ?? '',
         listingButtons: (propertyId) => [this.button('Details', 'details', 'details', { propertyId })],
@@ -178,16 +185,17 @@ export class Bot {
     if (paged) {
       const prev = previousPage(state, offset, byCard);
       if (prev) buttons.push(this.button('◀ Previous', 'page', 'search', prev));
-      if (shown.length > 0) {
-        const next: SearchState = byCard && offset + CARDS_PER_PAGE < total
-          ? { ...state, offset: offset + CARDS_PER_PAGE }
-          : { ...state, page: state.page + 1, offset: 0 };
-        buttons.push(this.button('Next ▶', 'page', 'search', next));
+      const full = Math.max(SMALLEST_FULL_PAGE, this.fullPage.get(op) ?? 0);
+      this.fullPage.set(op, Math.max(total, this.fullPage.get(op) ?? 0));
+      if (byCard && offset + CARDS_PER_PAGE < total) {
+        buttons.push(this.button('Next ▶', 'page', 'search', { ...state, offset: offset + CARDS_PER_PAGE }));
+      } else if (shown.length > 0 && total >= full) {
+        buttons.push(this.button('Next ▶', 'page', 'search', { ...state, page: state.page + 1, offset: 0 }));
       }
     }
     if (LISTING_OPERATIONS.has(op) && total > 0) buttons.push({ ...this.button('Save as alert', 'save', 'save', { query, location }), style: 'primary' });
     if (buttons.length > 0) blocks.push({ kind: 'actions', buttons });
-    if ('location_id' in operationSpec(op).params && location) {
+    if ('location_id' in spec.params && location) {
       blocks.push({ kind: 'location-picker', token: this.options.state.save('refine', { query }), placeholder: 'Refine: another location…' });
     }
     return this.finish({ text: shown.length > 0 ? `${summary}: ${shown.length} shown` : `${summary}: no results`, blocks });

@@ -132,6 +132,13 @@ describe('buttons', () => {
     expect(ids(back)).toEqual(ids(first));
   });
 
+  it('offers no Next when the service already sent its last page', async () => {
+    const reply = await command('/rent', 'marina 2br under 120k');
+    expect(allText(reply)).toMatch(/AED 1[01]\d,\d{3}\/yr/);
+    expect(() => button(reply, /Next/)).toThrow(/no button/);
+    expect(button(reply, /Save as alert/)).toBeTruthy();
+  });
+
   it('asks which place when the location is ambiguous, and runs the search on a choice', async () => {
     const reply = await command('/rent', 'jumeirah 1br');
     expect(allText(reply)).toMatch(/Which one did you mean/);
