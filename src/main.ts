@@ -9,6 +9,9 @@ import { createLogger, type Logger } from './log.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
 import { createButtonStateRepo, createLocationCacheRepo, openStore, type Store } from './store/index.js';
 
+/** How long a button keeps working after it was last used. */
+export const BUTTON_RETENTION_MS = 90 * 86_400_000;
+
 export const SANDBOX_FOOTER = 'Sample data from the local sandbox. Set UAE_API_KEY for live data.';
 
 export interface Manzil {
@@ -58,10 +61,15 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     logger,
   });
   const store: Store = openStore(config.dbPath);
+  const buttons = createButtonStateRepo(store);
+  const locationCache = createLocationCacheRepo(store);
+  // Buttons unused for BUTTON_RETENTION_MS stop working (the reply says so); expired lookups are only dead weight.
+  const pruned = { buttons: buttons.prune(BUTTON_RETENTION_MS), locations: locationCache.prune() };
+  if (pruned.buttons + pruned.locations > 0) logger.info('pruned old state', pruned);
   const bot = new Bot({
     api,
-    locations: new LocationResolver(api, createLocationCacheRepo(store), config.locationCacheTtlMs),
-    state: createButtonStateRepo(store),
+    locations: new LocationResolver(api, locationCache, config.locationCacheTtlMs),
+    state: buttons,
     logger,
     ...(sandbox ? { footer: SANDBOX_FOOTER } : {}),
   });
