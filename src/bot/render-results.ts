@@ -22,7 +22,7 @@ export const LISTING_OPERATIONS: ReadonlySet<OperationName> = new Set([
 /** Operations shown as one card per record, ten to a chat page; the others show the service's whole page. */
 export const CARD_OPERATIONS: ReadonlySet<OperationName> = new Set([
   ...LISTING_OPERATIONS, 'search-new-projects', 'search-agents', 'search-agents-detailed', 'search-brokers',
-  'search-brokers-detailed', 'real-estate-developer',
+  'search-brokers-detailed', 'real-estate-developer', 'get-adrec-transactions',
 ]);
 
 export interface RenderContext {

@@ -157,6 +157,8 @@ export function stripHtml(html: string | null | undefined): string {
   return html
     .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
     .replace(/<!--[\s\S]*?-->/g, ' ')
+    // List items would otherwise run together ("on-time handover flexible payment plans").
+    .replace(/<\/li\s*>\s*(?=<li\b)/gi, '; ')
     .replace(/<\/?[a-zA-Z][^>]*>/g, ' ')
     .replace(/&(#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});/g, decodeEntity)
     .replace(/\s+/g, ' ')

@@ -60,8 +60,7 @@ export function trendView(points: readonly PriceTrendPoint[], locationName: stri
   const to = periodLabel(ordered.at(-1));
   const range = from && to && from !== to ? `, ${from} to ${to}` : '';
   return [
-    { kind: 'header', text: `Price trend: ${place}` },
     { kind: 'table', columns: ['Beds', 'AED/sqft', 'Change', 'Trend'], rows },
-    { kind: 'context', text: `AED per sqft, latest value; change from the first to the last point${range}.` },
+    { kind: 'context', text: `${place}: AED per sqft, latest value; change from the first to the last point${range}.` },
   ];
 }

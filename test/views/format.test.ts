@@ -114,6 +114,10 @@ describe('stripHtml', () => {
     expect(stripHtml('<style>p{color:red}</style><script>alert(1)</script>A &amp;lt; B')).toBe('A &lt; B');
   });
 
+  it('keeps list items apart', () => {
+    expect(stripHtml('<p>Known for:</p><ul><li>on-time handover</li>\n<li>payment plans</li></ul>')).toBe('Known for: on-time handover; payment plans');
+  });
+
   it('returns empty text for missing input', () => {
     expect(stripHtml(undefined)).toBe('');
   });
