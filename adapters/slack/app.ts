@@ -2,7 +2,7 @@
 // or over Socket Mode when an app-level token is given.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from '@slack/bolt';
 import type { Bot } from '../../src/bot/index.js';
 import type { Logger } from '../../src/log.js';
 import { registerListeners } from './listeners.js';
@@ -46,16 +46,11 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const logger = boltLogger(options.logger);
   const clientOptions = options.apiUrl ? { slackApiUrl: options.apiUrl } : {};
   const socketMode = Boolean(options.appToken);
+  // Built here rather than by App, so that Socket Mode also honours SLACK_API_URL.
   const receiver = socketMode
-    ? undefined
+    ? new SocketModeReceiver({ appToken: options.appToken!, logger, installerOptions: { clientOptions } })
     : new HTTPReceiver({ signingSecret: options.signingSecret, endpoints: '/slack/events', logger, unhandledRequestTimeoutMillis: 2_500 });
-  const app = new App({
-    token: options.botToken,
-    ...(socketMode ? { appToken: options.appToken!, socketMode: true, signingSecret: options.signingSecret } : { receiver: receiver! }),
-    logger,
-    logLevel: LogLevel.WARN,
-    clientOptions,
-  });
+  const app = new App({ token: options.botToken, receiver, logger, logLevel: LogLevel.WARN, clientOptions });
   registerListeners(app, options.bot, options.logger.child({ part: 'slack' }));
   app.error(async (error) => {
     options.logger.error('slack listener failed', { error });

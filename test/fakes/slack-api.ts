@@ -53,6 +53,10 @@ export interface FakeSlack {
 export interface FakeSlackOptions {
   /** The bot token the fake accepts; default `xoxb-test`. */
   token?: string;
+  /** The app-level token for Socket Mode; default `xapp-test`. */
+  appToken?: string;
+  /** What `apps.connections.open` answers as the WebSocket URL (a fake Socket Mode server). */
+  socketModeUrl?: string;
 }
 
 /** Form fields that @slack/web-api JSON-encodes because their values are objects or arrays. */
@@ -113,6 +117,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   function answer(method: string, args: Record<string, unknown>, callToken: string | undefined): [number, unknown, Record<string, string>] {
     const failure = takeFailure(method);
     if (failure) return failure;
+    if (method === 'apps.connections.open') {
+      // Socket Mode: the app-level token opens a WebSocket; Slack says where.
+      if (callToken !== (options.appToken ?? 'xapp-test')) return [200, { ok: false, error: 'invalid_auth' }, {}];
+      return options.socketModeUrl ? [200, { ok: true, url: options.socketModeUrl }, {}] : [200, { ok: false, error: 'not_allowed_token_type' }, {}];
+    }
     if (callToken !== token) return [200, { ok: false, error: 'invalid_auth' }, {}];
     if (MESSAGE_METHODS.has(method) || args.blocks !== undefined) {
       const errors = checkSlackMessage({ text: args.text, blocks: args.blocks });
