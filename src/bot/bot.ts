@@ -9,6 +9,7 @@ import { helpText, parseCommand, summarize, toParams, type Query } from '../quer
 import type { Block, Button, Reply } from '../views/model.js';
 import { friendlyError } from './friendly-error.js';
 import { CARD_OPERATIONS, LISTING_OPERATIONS, renderRecords } from './render-results.js';
+import { planPage, type PagePosition } from './paging.js';
 import { ResultCache } from './result-cache.js';
 import type { ActionRequest, ButtonStateStore, CommandRequest, PickRequest, SuggestOption } from './types.js';
 
@@ -33,13 +34,9 @@ export const CARDS_PER_PAGE = 10;
 const SMALLEST_FULL_PAGE = 10;
 
 /** Everything needed to show one chat page of a search again, even after a restart. */
-interface SearchState {
+interface SearchState extends PagePosition {
   query: Query;
   location?: { id: number; name: string };
-  /** The service's page number (its own base: 1, or 0 for ADREC). */
-  page: number;
-  /** Index of the first record shown on this chat page; -1 means "the last chat page of that service page". */
-  offset: number;
 }
 
 interface ChooseState {
@@ -51,8 +48,8 @@ const EXAMPLE = 'Try `/rent marina 2br under 120k` or `/manzil help`.';
 
 export class Bot {
   private readonly results: ResultCache<ApiResult<unknown>>;
-  /** The longest page seen per operation: a shorter page is the last one, so it gets no Next button. */
-  private readonly fullPage = new Map<OperationName, number>();
+  /** The longest service page seen per operation: a shorter page is the last one, so it gets no Next button. */
+  private readonly longestPage = new Map<OperationName, number>();
 
   constructor(private readonly options: BotOptions) {
     this.results = new ResultCache(options.resultTtlMs ?? 5 * 60_000);
@@ -160,21 +157,22 @@ export class Bot {
     const result = await this.results.get(`${op}?${new URLSearchParams(params)}`, () => this.options.api.call(op, params));
     const summary = summarize(query, location?.name);
     const paged = spec.firstPage !== undefined;
-    const byCard = CARD_OPERATIONS.has(op);
     const total = result.records.length;
-    const offset = !byCard ? 0 : state.offset === -1 ? Math.max(0, Math.floor((total - 1) / CARDS_PER_PAGE) * CARDS_PER_PAGE) : state.offset;
-    const shown = byCard ? result.records.slice(offset, offset + CARDS_PER_PAGE) : result.records;
+    const longestPage = Math.max(total, this.longestPage.get(op) ?? 0);
+    if (paged) this.longestPage.set(op, longestPage);
+    const byCard = CARD_OPERATIONS.has(op);
+    const plan = planPage(state, {
+      total, firstPage: spec.firstPage ?? 1, byCard, perChatPage: CARDS_PER_PAGE, longestPage, smallestFullPage: SMALLEST_FULL_PAGE,
+    });
+    const shown = result.records.slice(plan.offset, plan.offset + plan.count);
 
     const blocks: Block[] = [{ kind: 'header', text: summary }];
     if (shown.length === 0) {
-      const text = state.page > (spec.firstPage ?? 1) || offset > 0
-        ? 'No more results.'
-        : 'No results. Try fewer filters, a wider price range or a nearby area.';
+      const text = plan.previous ? 'No more results.' : 'No results. Try fewer filters, a wider price range or a nearby area.';
       blocks.push({ kind: 'text', text });
     } else {
-      // Numbered across service pages, whose size is the longest page seen so far.
-      const before = (state.page - (spec.firstPage ?? 1)) * Math.max(total, this.fullPage.get(op) ?? 0) + offset;
-      if (byCard) blocks.push({ kind: 'context', text: `Showing ${before + 1}–${before + shown.length}${result.dropped ? ` (${result.dropped} unreadable left out)` : ''}` });
+      const unreadable = result.dropped ? ` (${result.dropped} unreadable left out)` : '';
+      if (byCard) blocks.push({ kind: 'context', text: `Showing ${plan.firstNumber}–${plan.firstNumber + shown.length - 1}${unreadable}` });
       blocks.push(...renderRecords(op, shown, {
         locationName: location?.name ?? query.location ?? '',
         listingButtons: (propertyId) => [this.button('Details', 'details', 'details', { propertyId })],
@@ -182,17 +180,8 @@ export class Bot {
     }
 
     const buttons: Button[] = [];
-    if (paged) {
-      const prev = previousPage(state, offset, byCard);
-      if (prev) buttons.push(this.button('◀ Previous', 'page', 'search', prev));
-      const full = Math.max(SMALLEST_FULL_PAGE, this.fullPage.get(op) ?? 0);
-      this.fullPage.set(op, Math.max(total, this.fullPage.get(op) ?? 0));
-      if (byCard && offset + CARDS_PER_PAGE < total) {
-        buttons.push(this.button('Next ▶', 'page', 'search', { ...state, offset: offset + CARDS_PER_PAGE }));
-      } else if (shown.length > 0 && total >= full) {
-        buttons.push(this.button('Next ▶', 'page', 'search', { ...state, page: state.page + 1, offset: 0 }));
-      }
-    }
+    if (paged && plan.previous) buttons.push(this.button('◀ Previous', 'page', 'search', { ...state, ...plan.previous }));
+    if (paged && plan.next) buttons.push(this.button('Next ▶', 'page', 'search', { ...state, ...plan.next }));
     if (LISTING_OPERATIONS.has(op) && total > 0) buttons.push({ ...this.button('Save as alert', 'save', 'save', { query, location }), style: 'primary' });
     if (buttons.length > 0) blocks.push({ kind: 'actions', buttons });
     if ('location_id' in spec.params && location) {
@@ -231,13 +220,6 @@ function firstPage(query: Query, location?: Location | { id: number; name: strin
   const first = operationSpec(query.operation).firstPage ?? 1;
   const page = query.params.page !== undefined ? Number(query.params.page) : first;
   return { query, ...(location ? { location: pick(location) } : {}), page, offset: 0 };
-}
-
-function previousPage(state: SearchState, offset: number, byCard: boolean): SearchState | undefined {
-  if (byCard && offset > 0) return { ...state, offset: Math.max(0, offset - CARDS_PER_PAGE) };
-  const first = operationSpec(state.query.operation).firstPage ?? 1;
-  if (state.page > first) return { ...state, page: state.page - 1, offset: byCard ? -1 : 0 };
-  return undefined;
 }
 
 const pick = (l: { id: number; name: string }) => ({ id: l.id, name: l.name });
