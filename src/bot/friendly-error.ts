@@ -12,8 +12,7 @@ export function friendlyError(e: unknown): FriendlyError {
     return { text: 'Something went wrong on our side. It has been logged; please try again.', level: 'error' };
   }
   if (e.kind === 'budget') {
-    const minutes = Math.max(1, Math.ceil((e.retryAfterSeconds ?? 60) / 60));
-    return { text: `Manzil has used its property-data allowance for now. Try again in about ${minutes} minute${minutes === 1 ? '' : 's'}.`, level: 'warn' };
+    return { text: `Manzil has used its property-data allowance for now. Try again in about ${roughly(e.retryAfterSeconds ?? 60)}.`, level: 'warn' };
   }
   if (e.kind === 'invalid-params') {
     return { text: `That search can't be sent: ${e.problems.map((p) => p.message).join('; ')}.`, level: 'warn' };
@@ -26,7 +25,17 @@ export function friendlyError(e: unknown): FriendlyError {
       level: 'error',
     };
   }
-  if (e.kind === 'http' && e.status === 404) return { text: "The property service doesn't know that one (not found).", level: 'warn' };
+  if (e.kind === 'http' && e.status === 404) {
+    return { text: 'The property service has nothing under that id. Check the number (it ends the listing\'s link) and try again.', level: 'warn' };
+  }
   if (e.kind === 'http' && e.status === 400) return { text: 'The property service refused that search as invalid. Try `help` for examples.', level: 'error' };
   return { text: 'The property service is busy, try again in a minute.', level: 'warn' };
+}
+
+/** "1 minute", "25 minutes", "3 hours": a wait as a person would say it. */
+export function roughly(seconds: number): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  if (minutes < 90) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.round(minutes / 60);
+  return `${hours} hours`;
 }
