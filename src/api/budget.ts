@@ -52,6 +52,16 @@ export class CallBudget {
     return this.limits.maxWaitMs;
   }
 
+  /**
+   * Takes a place for one call when the budget allows it now, in the same synchronous step as the check,
+   * so concurrent callers can never both take the last place. Otherwise says how long to wait.
+   */
+  reserve(operation: string): BudgetDecision {
+    const decision = this.check();
+    if (decision.waitMs <= 0) this.record(operation);
+    return decision;
+  }
+
   /** Records one call (each retry is a call: the gateway bills it). */
   record(operation: string): void {
     this.calls.push(this.now());

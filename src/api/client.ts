@@ -80,8 +80,7 @@ export class ApiClient {
       });
     }
     for (let attempt = 1; ; attempt++) {
-      await this.waitForBudget(operation, attempt);
-      this.budget.record(operation);
+      await this.reserveBudget(operation, attempt);
       const started = performance.now();
       let failure: ApiError;
       let waitMs: number | undefined;
@@ -138,9 +137,10 @@ export class ApiClient {
     return this.transport.close();
   }
 
-  private async waitForBudget(operation: string, attempt: number): Promise<void> {
+  /** Takes a place in the call budget, waiting for the next window when it is soon, else refusing. */
+  private async reserveBudget(operation: string, attempt: number): Promise<void> {
     for (;;) {
-      const { waitMs, reason } = this.budget.check();
+      const { waitMs, reason } = this.budget.reserve(operation);
       if (waitMs <= 0) return;
       if (waitMs > this.budget.maxWaitMs) {
         throw new ApiError(`${operation}: not sent, ${reason}; try again in ${Math.ceil(waitMs / 1000)} s`, {

@@ -264,6 +264,15 @@ describe('call budget', () => {
     await api.close();
   });
 
+  it('never exceeds the limit when calls race each other', async () => {
+    const api = client({ budget: { perMinute: 2, maxWaitMs: 0 } });
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => api.call('search-brokers', {})));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
+    expect(outcomes.filter((o) => o.status === 'rejected' && (o.reason as ApiError).kind === 'budget')).toHaveLength(3);
+    expect(sandbox.requests()).toHaveLength(2);
+    await api.close();
+  });
+
   it("obeys the gateway's quota headers once the plan is used up", async () => {
     const metered = createSandbox({ key: KEY, quota: { perDay: 2 } });
     const meteredUrl = await metered.listen();
