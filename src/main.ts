@@ -77,7 +77,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   let slack: SlackApp | undefined;
   let slackPort: number | undefined;
   if (config.slack) {
-    slack = createSlackApp({ bot, ...config.slack, appToken: config.slack.appToken, apiUrl: config.slack.apiUrl, logger } as Parameters<typeof createSlackApp>[0]);
+    const { botToken, signingSecret, appToken, apiUrl } = config.slack;
+    slack = createSlackApp({ bot, botToken, signingSecret, appToken, apiUrl, logger });
     slackPort = await slack.start(config.port, options.host);
     logger.info(config.slack.appToken ? 'slack: socket mode connected' : 'slack: serving POST /slack/events', { port: slackPort });
   }
