@@ -19,7 +19,9 @@ export type Resolution =
   | { kind: 'ambiguous'; choices: Location[] }
   | { kind: 'none'; suggestions: Location[] };
 
-export const normalise = (words: string) => words.trim().toLowerCase().replace(/\s+/g, ' ');
+/** Case and spacing folded; words with no letter or digit (an emoji, a stray dash) carry no place name. */
+export const normalise = (words: string) =>
+  words.toLowerCase().split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).join(' ');
 
 /** A location "sits inside" another when its name contains the other's name ("Vida Residences Dubai Marina"). */
 const inside = (a: Location, b: Location) => a.id !== b.id && normalise(a.name).includes(normalise(b.name));

@@ -52,6 +52,10 @@ describe('resolving location words', () => {
     expect(await resolver().resolve('jlt')).toMatchObject({ kind: 'found', location: { name: 'Jumeirah Lake Towers' } });
   });
 
+  it('ignores emoji and stray symbols among the place words', async () => {
+    expect(await resolver().resolve('🏠 marina !')).toMatchObject({ kind: 'found', location: { id: 50 } });
+  });
+
   it('returns the choices when several places fit equally', async () => {
     const r = await resolver().resolve('jumeirah');
     expect(r.kind).toBe('ambiguous');
