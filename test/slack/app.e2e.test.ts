@@ -197,6 +197,22 @@ describe('bad input and faults', () => {
     expect(reply.text).toMatch(/couldn't find a place called "zzyzx qwerty"/);
   });
 
+  it('resends without images when Slack refuses the blocks, and as plain text if it refuses again', async () => {
+    const hasImage = (p: unknown) => JSON.stringify(p).includes('"type":"image"');
+    slack.failNext('response_url', { status: 400, error: 'invalid_blocks' });
+    const reply = await command('/buy', 'downtown 2br');
+    const attempts = slack.responseAttempts().slice(-2);
+    expect(attempts.map((a) => a.accepted)).toEqual([false, true]);
+    expect(hasImage(attempts[0]!.payload)).toBe(true);
+    expect(hasImage(reply)).toBe(false);
+    expect(allText(reply)).toMatch(/AED [\d,]+/);
+
+    slack.failNext('response_url', { status: 400, error: 'invalid_blocks' }, 2);
+    const plain = await command('/buy', 'downtown 3br');
+    expect(plain.blocks).toBeUndefined();
+    expect(plain.text).toMatch(/Downtown Dubai/);
+  });
+
   it('rejects a forged or stale signature with 401 and sends nothing', async () => {
     const before = slack.calls.length;
     const forged = await signedPost(events, SECRET, slashCommand('/rent', 'marina', slack.responseUrl('forged')), { secret: 'not-the-secret' });
