@@ -93,10 +93,13 @@ export function typeLabel(slug: string): string {
   return slug.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
 }
 
-function titleFor(rng: Rng, type: string, bedrooms: number, commercial: boolean): string {
+function titleFor(rng: Rng, type: string, bedrooms: number, commercial: boolean, amenities: readonly string[]): string {
   if (commercial) return `${rng.pick(COMMERCIAL_HOOKS)} ${typeLabel(type)} | ${rng.pick(COMMERCIAL_HOOKS)}`;
   const beds = bedrooms === 0 ? 'Studio' : `${bedrooms} Bedroom`;
-  return `${rng.pick(ADJECTIVES)} ${beds} ${typeLabel(type)} | ${rng.pick(HOOKS)}`;
+  const adjective = rng.pick(ADJECTIVES);
+  const hook = rng.pick(HOOKS);
+  // Only a listing that has the water view may boast of it (JVC is inland).
+  return `${adjective} ${beds} ${typeLabel(type)} | ${hook === 'Sea View' && !amenities.includes('view_of_water') ? 'Community View' : hook}`;
 }
 
 /** Who lists where: brokers of an emirate and their agents, weighted by brokerage size. */
@@ -115,7 +118,9 @@ export function makeListing(rng: Rng, geo: Geography, staff: Staffing, id: numbe
   const inTower = commercial ? ['office-space', 'co-working-space', 'business-centre', 'half-floor'].includes(type) : ['apartment', 'penthouse', 'duplex', 'hotel-apartment'].includes(type);
   const place = buildings.length > 0 && inTower && rng.chance(commercial ? 0.3 : 0.6) ? rng.pick(buildings) : community;
   const bedrooms = commercial ? 0 : bedroomsFor(rng, type);
-  const bathrooms = commercial ? rng.int(1, 2) : Math.max(1, bedrooms + rng.int(0, 2) - (bedrooms >= 4 ? 1 : 0));
+  const extraBaths = rng.int(0, 2);
+  // A studio has one bathroom; draw anyway so the seeded sequence (and so the rest of the dataset) is unchanged.
+  const bathrooms = commercial ? 1 + Math.min(extraBaths, 1) : bedrooms === 0 ? 1 : Math.max(1, bedrooms + extraBaths - (bedrooms >= 4 ? 1 : 0));
   const size = sizeFor(rng, type, bedrooms, commercial);
   const ppsf = place.ppsf * (TYPE_FACTOR[type] ?? 1) * (commercial ? 1 : BEDROOM_FACTOR[Math.min(bedrooms, 7)]!);
   const sale = category.endsWith('sale');
@@ -126,6 +131,11 @@ export function makeListing(rng: Rng, geo: Geography, staff: Staffing, id: numbe
   const brokers = staff.brokersByEmirate.get(community.emirate) ?? [];
   const broker = rng.weighted(brokers.map((b) => [b, (staff.agentsByBroker.get(b.id)?.length ?? 1)] as const));
   const agent = rng.pick(staff.agentsByBroker.get(broker.id) ?? []);
+  // Drawn in this order, as the seeded dataset always has been.
+  const priceHidden = rng.chance(sale ? 0.05 : 0.02);
+  const furnishing = commercial ? (type === 'co-working-space' ? 'furnished' : 'unfurnished') : rng.weighted(FURNISHING.map((f) => [f, f === 'partly' ? 1 : 3] as const));
+  const completion = sale && rng.chance(commercial ? 0.05 : 0.18) ? 'off_plan' : 'ready';
+  const amenities = amenitiesFor(rng, type, bedrooms, commercial, community.id);
   return {
     id,
     category,
@@ -135,10 +145,10 @@ export function makeListing(rng: Rng, geo: Geography, staff: Staffing, id: numbe
     bathrooms,
     size,
     price,
-    priceHidden: rng.chance(sale ? 0.05 : 0.02),
-    furnishing: commercial ? (type === 'co-working-space' ? 'furnished' : 'unfurnished') : rng.weighted(FURNISHING.map((f) => [f, f === 'partly' ? 1 : 3] as const)),
-    completion: sale && rng.chance(commercial ? 0.05 : 0.18) ? 'off_plan' : 'ready',
-    amenities: amenitiesFor(rng, type, bedrooms, commercial, community.id),
+    priceHidden,
+    furnishing,
+    completion,
+    amenities,
     agentId: agent.id,
     brokerId: broker.id,
     agentHidden: rng.chance(0.03),
@@ -146,7 +156,7 @@ export function makeListing(rng: Rng, geo: Geography, staff: Staffing, id: numbe
     listedAt,
     boost: rng.next(),
     verified: rng.chance(0.6),
-    title: titleFor(rng, type, bedrooms, commercial),
+    title: titleFor(rng, type, bedrooms, commercial, amenities),
     withdrawn: false,
   };
 }
