@@ -78,7 +78,7 @@ export function helpText(verbText?: string): string {
     return [
       'Manzil searches the UAE property market. Start with /<verb> or /manzil <verb>:',
       ...VERB_TABLE.map((v) => `• ${usage(v)}: ${v.description}. e.g. ${v.examples[0]}`),
-      'Say "help <verb>" for its filters, e.g. "help rent".',
+      'Say "help <verb>" for its filters, e.g. "help rent". A verb without a slash command of its own works after /manzil: "/manzil adrec al reem island".',
     ].join('\n');
   }
   const verb = findVerb(verbText);
