@@ -4,7 +4,7 @@ import { runTerminalChat } from '../adapters/console/chat.js';
 import { ApiClient } from './api/client.js';
 import { Bot } from './bot/index.js';
 import { loadConfig, type Config } from './config.js';
-import { LocationResolver, MemoryLocationCache } from './locations/index.js';
+import { LocationResolver } from './locations/index.js';
 import { createLogger, type Logger } from './log.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
 import { createButtonStateRepo, createLocationCacheRepo, openStore, type Store } from './store/index.js';
@@ -34,24 +34,14 @@ export interface StartOptions {
   host?: string;
 }
 
-/** Builds everything from the environment and starts serving Slack when its tokens are set. */
-export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
-  const config = loadConfig(options.env ?? process.env);
-  const logger = createLogger({ level: config.logLevel, secrets: config.secrets, ...(options.writeLog ? { write: options.writeLog } : {}) });
-
-  let sandbox: Sandbox | undefined;
-  let baseUrl = config.api.baseUrl;
-  let key = config.api.key;
-  if (config.sandbox) {
-    sandbox = createSandbox();
-    baseUrl = await sandbox.listen(0, '127.0.0.1');
-    key = sandbox.key;
-    logger.warn('no UAE_API_KEY: using the embedded sandbox, sample data only', { url: baseUrl });
-  }
-
+/** The property service as configured: the real one with a key, else the embedded sandbox on loopback. */
+async function openService(config: Config, logger: Logger): Promise<{ api: ApiClient; sandbox: Sandbox | undefined }> {
+  const sandbox = config.sandbox ? createSandbox() : undefined;
+  const baseUrl = sandbox ? await sandbox.listen(0, '127.0.0.1') : config.api.baseUrl!;
+  if (sandbox) logger.warn('no UAE_API_KEY: using the embedded sandbox, sample data only', { url: baseUrl });
   const api = new ApiClient({
-    baseUrl: baseUrl!,
-    key: key!,
+    baseUrl,
+    key: sandbox ? sandbox.key : config.api.key!,
     ...(config.api.host ? { host: config.api.host } : {}),
     connectTimeoutSeconds: config.api.connectTimeoutSeconds,
     headersTimeoutSeconds: config.api.headersTimeoutSeconds,
@@ -60,6 +50,15 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     budget: { ...config.api.budget, maxWaitMs: config.api.budget.maxWaitSeconds * 1000 },
     logger,
   });
+  return { api, sandbox };
+}
+
+/** Builds everything from the environment and starts serving Slack when its tokens are set. */
+export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
+  const config = loadConfig(options.env ?? process.env);
+  const logger = createLogger({ level: config.logLevel, secrets: config.secrets, ...(options.writeLog ? { write: options.writeLog } : {}) });
+
+  const { api, sandbox } = await openService(config, logger);
   const store: Store = openStore(config.dbPath);
   const buttons = createButtonStateRepo(store);
   const locationCache = createLocationCacheRepo(store);
@@ -115,10 +114,11 @@ export async function runStart(): Promise<number> {
  */
 export async function openResolver(env: Record<string, string | undefined> = process.env) {
   const config = loadConfig(env);
-  const sandbox = config.sandbox ? createSandbox() : undefined;
-  const baseUrl = sandbox ? await sandbox.listen(0, '127.0.0.1') : config.api.baseUrl!;
-  const api = new ApiClient({ baseUrl, key: sandbox ? sandbox.key : config.api.key!, ...(config.api.host ? { host: config.api.host } : {}) });
-  const resolver = new LocationResolver(api, new MemoryLocationCache(), config.locationCacheTtlMs);
+  // Only problems are worth a line on stderr here: stdout carries the JSON answers.
+  const { api, sandbox } = await openService(config, createLogger({ level: 'error', secrets: config.secrets }));
+  // The cache lives only as long as this command, as before; the store's repository serves it in memory.
+  const store = openStore(':memory:');
+  const resolver = new LocationResolver(api, createLocationCacheRepo(store), config.locationCacheTtlMs);
   return {
     async resolveToFields(words: string): Promise<Record<string, unknown>> {
       const r = await resolver.resolve(words);
@@ -130,6 +130,7 @@ export async function openResolver(env: Record<string, string | undefined> = pro
     async close() {
       await api.close();
       await sandbox?.close();
+      store.close();
     },
   };
 }

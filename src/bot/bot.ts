@@ -154,7 +154,7 @@ export class Bot {
     const op = query.operation;
     const spec = operationSpec(op);
     const params = toParams({ ...query, params: { ...query.params, ...(spec.firstPage !== undefined ? { page: String(state.page) } : {}) } }, location?.id);
-    const result = await this.results.get(`${op}?${new URLSearchParams(params)}`, () => this.options.api.call(op, params));
+    const result = await this.fetch(op, params);
     const summary = summarize(query, location?.name);
     const paged = spec.firstPage !== undefined;
     const total = result.records.length;
@@ -191,10 +191,14 @@ export class Bot {
   }
 
   private async details({ propertyId }: { propertyId: string }): Promise<Reply> {
-    const params = { property_id: propertyId };
-    const result = await this.results.get(`property-details?${propertyId}`, () => this.options.api.call('property-details', params));
+    const result = await this.fetch('property-details', { property_id: propertyId });
     const blocks = renderRecords('property-details', result.records, { locationName: '', listingButtons: () => [] });
     return this.finish({ text: `Property ${propertyId}`, blocks, ephemeral: true });
+  }
+
+  /** One answer of the service, reused for a few minutes (paging back, Details twice) and shared by concurrent askers. */
+  private fetch(op: OperationName, params: Record<string, string>): Promise<ApiResult<unknown>> {
+    return this.results.get(`${op}?${new URLSearchParams(params)}`, () => this.options.api.call(op, params));
   }
 
   private button(label: string, action: Button['action'], kind: string, payload: unknown): Button {

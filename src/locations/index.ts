@@ -76,19 +76,6 @@ const ABBREVIATIONS: Readonly<Record<string, string>> = {
 /** The words to look up: abbreviations spelled out, case and spacing folded. */
 export const expandAbbreviations = (words: string) => ABBREVIATIONS[normalise(words)] ?? normalise(words);
 
-export class MemoryLocationCache implements LocationCache {
-  private readonly entries = new Map<string, { results: unknown; expiresAt: number }>();
-  constructor(private readonly now: () => number = Date.now) {}
-  get(query: string) {
-    const entry = this.entries.get(normalise(query));
-    if (!entry || entry.expiresAt <= this.now()) return undefined;
-    return { results: entry.results };
-  }
-  put(query: string, results: unknown, ttlMs: number) {
-    this.entries.set(normalise(query), { results, expiresAt: this.now() + ttlMs });
-  }
-}
-
 export class LocationResolver {
   private readonly inFlight = new Map<string, Promise<Location[]>>();
 

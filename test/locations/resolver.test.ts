@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/index.js';
-import { LocationResolver, MemoryLocationCache, pickBest } from '../../src/locations/index.js';
+import { LocationResolver, pickBest } from '../../src/locations/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createLocationCacheRepo, openStore } from '../../src/store/index.js';
 
@@ -22,7 +22,8 @@ afterAll(async () => {
 });
 beforeEach(() => sandbox.clearRequests());
 
-const resolver = () => new LocationResolver(api, new MemoryLocationCache(), DAY);
+// Each resolver gets a fresh cache: the store's own repository, on an in-memory database.
+const resolver = () => new LocationResolver(api, createLocationCacheRepo(openStore(':memory:')), DAY);
 const lookups = () => sandbox.requests().filter((r) => r.path === '/autocomplete-location').length;
 
 describe('resolving location words', () => {
