@@ -117,18 +117,6 @@ export class ApiClient {
     }
   }
 
-  /** property-details: the one record, or a 404 ApiError. */
-  async getProperty(propertyId: string): Promise<RecordOf<'property-details'>> {
-    const result = await this.call('property-details', { property_id: propertyId });
-    const record = result.records[0];
-    if (!record) {
-      throw new ApiError('property-details: the service sent a record that could not be read', {
-        operation: 'property-details', kind: 'malformed', retryable: false,
-      });
-    }
-    return record;
-  }
-
   stats(): ApiStats {
     return { calls: this.budget.counts(), retries: this.retries, failures: this.failures, dropped: this.dropped };
   }

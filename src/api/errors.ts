@@ -53,7 +53,3 @@ export class ApiError extends Error {
     return this.kind === 'http' && this.status === 404;
   }
 }
-
-export function isApiError(e: unknown): e is ApiError {
-  return e instanceof ApiError;
-}

@@ -170,7 +170,7 @@ describe('errors', () => {
 
   it('reports 404 for an unknown property, distinct from an empty result', async () => {
     const api = client();
-    const err = (await api.getProperty('999999999').catch((e: unknown) => e)) as ApiError;
+    const err = (await api.call('property-details', { property_id: '999999999' }).catch((e: unknown) => e)) as ApiError;
     expect(err.notFound).toBe(true);
     expect(sandbox.requests()).toHaveLength(1);
     await api.close();
