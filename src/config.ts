@@ -3,6 +3,10 @@ import { z } from 'zod';
 
 const seconds = (fallback: number) => z.coerce.number().positive().max(600).default(fallback);
 const optionalCount = z.coerce.number().int().positive().optional();
+const flag = z
+  .string()
+  .optional()
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes((v ?? '').trim().toLowerCase()));
 const optionalText = z
   .string()
   .optional()
@@ -19,7 +23,22 @@ const schema = z.object({
   UAE_API_MAX_RETRY_AFTER_S: seconds(30),
   UAE_API_BUDGET_PER_MINUTE: optionalCount,
   UAE_API_BUDGET_PER_DAY: optionalCount,
+  UAE_API_BUDGET_PER_MONTH: optionalCount,
   UAE_API_BUDGET_MAX_WAIT_S: z.coerce.number().min(0).max(600).default(20),
+  UAE_API_DEADLINE_S: seconds(25),
+  UAE_API_MAX_BODY_MB: z.coerce.number().positive().max(100).default(8),
+  UAE_API_BREAKER_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  UAE_API_BREAKER_COOLDOWN_S: seconds(30),
+  MANZIL_SANDBOX: flag,
+  SHUTDOWN_TIMEOUT_S: seconds(20),
+  ALERTS_CRON: z.string().trim().min(1).default('*/15 * * * *'),
+  MANZIL_TIMEZONE: z.string().trim().min(1).default('Asia/Dubai'),
+  ALERTS_DEADLINE_S: seconds(120),
+  ALERTS_MAX_PAGES: z.coerce.number().int().min(1).max(10).default(3),
+  ALERTS_PRICE_DROP_PCT: z.coerce.number().min(0).max(90).default(1),
+  ALERTS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  ALERTS_MAX_PER_CHANNEL: z.coerce.number().int().min(1).max(1000).default(25),
+  ALERTS_MAX_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
   MANZIL_DB_PATH: z.string().min(1).default('./data/manzil.db'),
   LOCATION_CACHE_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -41,7 +60,25 @@ export interface Config {
     bodyTimeoutSeconds: number;
     retryAttempts: number;
     maxRetryAfterSeconds: number;
-    budget: { perMinute?: number; perDay?: number; maxWaitSeconds: number };
+    budget: { perMinute?: number; perDay?: number; perMonth?: number; maxWaitSeconds: number };
+    /** One deadline for a chat request's call, across attempts and waits. */
+    deadlineSeconds: number;
+    maxBodyBytes: number;
+    breaker: { failures: number; cooldownSeconds: number };
+  };
+  /** MANZIL_SANDBOX=1: serve chat platforms on the sandbox's sample data on purpose. */
+  sandboxRequested: boolean;
+  shutdownTimeoutMs: number;
+  alerts: {
+    cron: string;
+    timezone: string;
+    /** The poller's deadline per upstream call: longer than chat's, nobody is waiting. */
+    deadlineSeconds: number;
+    maxPages: number;
+    priceDropPct: number;
+    maxAttempts: number;
+    maxPerPlace: number;
+    maxPerUser: number;
   };
   /** True when Manzil runs on the embedded sandbox's sample data. */
   sandbox: boolean;
@@ -74,9 +111,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push('SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET: set both to serve Slack, or neither');
   }
   if (e.SLACK_APP_TOKEN && !e.SLACK_BOT_TOKEN) problems.push('SLACK_APP_TOKEN: needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET too');
+  const sandbox = !e.UAE_API_KEY;
+  if (sandbox && e.SLACK_BOT_TOKEN && !e.MANZIL_SANDBOX) {
+    problems.push('UAE_API_KEY: missing, so Slack would be served sample data from the sandbox. Set UAE_API_KEY and UAE_API_BASE_URL for live data, or MANZIL_SANDBOX=1 to serve the sandbox on purpose');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
-  const sandbox = !e.UAE_API_KEY;
   return {
     api: {
       baseUrl: sandbox ? undefined : e.UAE_API_BASE_URL,
@@ -90,10 +130,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       budget: {
         ...(e.UAE_API_BUDGET_PER_MINUTE !== undefined ? { perMinute: e.UAE_API_BUDGET_PER_MINUTE } : {}),
         ...(e.UAE_API_BUDGET_PER_DAY !== undefined ? { perDay: e.UAE_API_BUDGET_PER_DAY } : {}),
+        ...(e.UAE_API_BUDGET_PER_MONTH !== undefined ? { perMonth: e.UAE_API_BUDGET_PER_MONTH } : {}),
         maxWaitSeconds: e.UAE_API_BUDGET_MAX_WAIT_S,
       },
+      deadlineSeconds: e.UAE_API_DEADLINE_S,
+      maxBodyBytes: Math.round(e.UAE_API_MAX_BODY_MB * 1024 * 1024),
+      breaker: { failures: e.UAE_API_BREAKER_FAILURES, cooldownSeconds: e.UAE_API_BREAKER_COOLDOWN_S },
     },
     sandbox,
+    sandboxRequested: e.MANZIL_SANDBOX,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_S * 1000,
+    alerts: {
+      cron: e.ALERTS_CRON,
+      timezone: e.MANZIL_TIMEZONE,
+      deadlineSeconds: e.ALERTS_DEADLINE_S,
+      maxPages: e.ALERTS_MAX_PAGES,
+      priceDropPct: e.ALERTS_PRICE_DROP_PCT,
+      maxAttempts: e.ALERTS_MAX_ATTEMPTS,
+      maxPerPlace: e.ALERTS_MAX_PER_CHANNEL,
+      maxPerUser: e.ALERTS_MAX_PER_USER,
+    },
     dbPath: e.MANZIL_DB_PATH,
     locationCacheTtlMs: e.LOCATION_CACHE_TTL_HOURS * 3_600_000,
     port: e.PORT,

@@ -1,5 +1,5 @@
 // Location autocomplete answers kept across restarts, keyed by the normalised query text.
-import { eq, lte } from 'drizzle-orm';
+import { and, eq, lte } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { locationCache } from './schema.js';
 
@@ -14,11 +14,12 @@ export interface LocationCacheRepo {
 /** "  Dubai   MARINA " and "dubai marina" are one entry. */
 export const normaliseQuery = (query: string) => query.trim().toLowerCase().replace(/\s+/g, ' ');
 
-export function createLocationCacheRepo(store: Store, now: () => number = Date.now): LocationCacheRepo {
+/** `service`: the property service's base URL; answers of one service are never served for another. */
+export function createLocationCacheRepo(store: Store, now: () => number = Date.now, service = ''): LocationCacheRepo {
   const { db } = store;
   return {
     get(query) {
-      const row = db.select().from(locationCache).where(eq(locationCache.query, normaliseQuery(query))).get();
+      const row = db.select().from(locationCache).where(and(eq(locationCache.service, service), eq(locationCache.query, normaliseQuery(query)))).get();
       if (!row || row.expiresAt <= now()) return undefined;
       return { results: JSON.parse(row.results) as unknown, fetchedAt: row.fetchedAt };
     },
@@ -26,8 +27,8 @@ export function createLocationCacheRepo(store: Store, now: () => number = Date.n
       const at = now();
       const values = { results: JSON.stringify(results ?? null), fetchedAt: at, expiresAt: at + ttlMs };
       db.insert(locationCache)
-        .values({ query: normaliseQuery(query), ...values })
-        .onConflictDoUpdate({ target: locationCache.query, set: values })
+        .values({ service, query: normaliseQuery(query), ...values })
+        .onConflictDoUpdate({ target: [locationCache.service, locationCache.query], set: values })
         .run();
     },
     prune() {

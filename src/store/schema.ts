@@ -1,5 +1,6 @@
 // The database tables. Times are integer milliseconds since the epoch; JSON columns hold text.
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+// `service` columns hold the property service's base URL, so the sandbox's sample ids never reach the real service.
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /** The state behind a chat button, so a button on a week-old message still works after a restart. */
 export const buttonState = sqliteTable(
@@ -7,6 +8,7 @@ export const buttonState = sqliteTable(
   {
     // Opaque, url-safe, at most 40 characters: fits Slack's button value and Discord's custom_id.
     token: text('token').primaryKey(),
+    service: text('service').notNull().default(''),
     kind: text('kind').notNull(),
     payload: text('payload').notNull(),
     createdAt: integer('created_at').notNull(),
@@ -16,14 +18,131 @@ export const buttonState = sqliteTable(
   (t) => [index('button_state_last_used_at_idx').on(t.lastUsedAt)],
 );
 
-/** Autocomplete answers per normalised query text, kept until they expire. */
+/** Autocomplete answers per service and normalised query text, kept until they expire. */
 export const locationCache = sqliteTable(
   'location_cache',
   {
-    query: text('query').primaryKey(),
+    service: text('service').notNull().default(''),
+    query: text('query').notNull(),
     results: text('results').notNull(),
     fetchedAt: integer('fetched_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
   },
-  (t) => [index('location_cache_expires_at_idx').on(t.expiresAt)],
+  (t) => [primaryKey({ columns: [t.service, t.query] }), index('location_cache_expires_at_idx').on(t.expiresAt)],
 );
+
+/** Calls made per service and calendar window ('day:2026-11-22', 'month:2026-11'), so a restart cannot reset the budget. */
+export const apiUsage = sqliteTable(
+  'api_usage',
+  {
+    service: text('service').notNull(),
+    window: text('window').notNull(),
+    calls: integer('calls').notNull().default(0),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.service, t.window] })],
+);
+
+/** A saved search: a channel's standing order for new listings. */
+export const savedSearch = sqliteTable(
+  'saved_search',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    service: text('service').notNull(),
+    /** The opaque chat place it posts to: `slack:T1:C1`, `discord:G:C`, `console:local`. */
+    place: text('place').notNull(),
+    /** Its number in that place, shown to people; stable (never reused while the place has alerts). */
+    number: integer('number').notNull(),
+    owner: text('owner').notNull(),
+    /** The command as typed. */
+    text: text('text').notNull(),
+    /** The parsed query and resolved location, versioned JSON. */
+    query: text('query').notNull(),
+    operation: text('operation').notNull(),
+    /** Canonical endpoint parameters (no page, no sort): searches with the same key are fetched once per run. */
+    paramsKey: text('params_key').notNull(),
+    summary: text('summary').notNull(),
+    paused: integer('paused', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull(),
+    /** Set by the first run, which records what exists and posts nothing. */
+    primedAt: integer('primed_at'),
+    lastRunAt: integer('last_run_at'),
+    nextRunAt: integer('next_run_at').notNull(),
+    lastError: text('last_error'),
+    errorSince: integer('error_since'),
+    /** True once the channel was told that this search keeps failing. */
+    errorReported: integer('error_reported', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [
+    uniqueIndex('saved_search_place_number_idx').on(t.place, t.number),
+    index('saved_search_owner_idx').on(t.owner),
+    index('saved_search_due_idx').on(t.paused, t.nextRunAt),
+    index('saved_search_params_idx').on(t.service, t.paramsKey),
+  ],
+);
+
+/** What each saved search has seen, with what is needed to spot a price drop or the same flat listed again. */
+export const searchSeen = sqliteTable(
+  'search_seen',
+  {
+    searchId: integer('search_id')
+      .notNull()
+      .references(() => savedSearch.id, { onDelete: 'cascade' }),
+    propertyId: text('property_id').notNull(),
+    firstSeenAt: integer('first_seen_at').notNull(),
+    lastSeenAt: integer('last_seen_at').notNull(),
+    lastPrice: real('last_price'),
+    /** For "the same flat from another agent": location, bedrooms and size of the listing. */
+    locationKey: text('location_key'),
+    bedrooms: text('bedrooms'),
+    size: real('size'),
+    /** True when a card was (or will be) posted for it; a listing merely recorded on the first run is false. */
+    posted: integer('posted', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.searchId, t.propertyId] })],
+);
+
+/** Deliveries waiting for, or done by, a chat platform: written with the seen rows, marked delivered after the ack. */
+export const outbox = sqliteTable(
+  'outbox',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    searchId: integer('search_id').references(() => savedSearch.id, { onDelete: 'cascade' }),
+    place: text('place').notNull(),
+    /** new | price_drop | summary | failing | recovered */
+    kind: text('kind').notNull(),
+    propertyId: text('property_id'),
+    /** One delivery per fact: `12:new:16266089`, `12:drop:16266089:115000`. */
+    dedupeKey: text('dedupe_key').notNull(),
+    /** What is needed to render the message (versioned JSON). */
+    payload: text('payload').notNull(),
+    /** pending | sending | delivered | failed */
+    state: text('state').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull(),
+    /** The instance that took it and until when (so several instances never send one entry twice). */
+    claimedBy: text('claimed_by'),
+    claimedUntil: integer('claimed_until'),
+    messageId: text('message_id'),
+    lastError: text('last_error'),
+    /** Re-sent after a crash without a way to check: may show twice. Counted, never hidden. */
+    possibleDuplicate: integer('possible_duplicate', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull(),
+    deliveredAt: integer('delivered_at'),
+  },
+  (t) => [
+    uniqueIndex('outbox_dedupe_key_idx').on(t.dedupeKey),
+    index('outbox_due_idx').on(t.state, t.nextAttemptAt),
+    index('outbox_place_idx').on(t.place, t.state),
+  ],
+);
+
+/** Leases on singleton jobs (the poller's run), so several instances take turns instead of running twice. */
+export const jobLease = sqliteTable('job_lease', {
+  name: text('name').primaryKey(),
+  holder: text('holder').notNull(),
+  until: integer('until').notNull(),
+  lastRunAt: integer('last_run_at'),
+  lastRunMs: integer('last_run_ms'),
+  lastRunOk: integer('last_run_ok', { mode: 'boolean' }),
+});
