@@ -1,10 +1,22 @@
 // The bot's public surface for adapters: what a request is, what they get back, and the ports it needs.
 import type { Reply } from '../views/model.js';
 
+/** What a platform can show in one message: the adapter says, the core lays replies out to fit. */
+export interface Surface {
+  /** Cards per chat page (Slack: 10 within 50 blocks; Discord: 10 embeds, fewer with buttons). */
+  cardsPerPage: number;
+  /** Buttons under one card (Discord: 5 per action row). */
+  buttonsPerCard: number;
+}
+
 /** A slash command, from any platform. `place` is an opaque chat place such as `slack:T0123:C0456`. */
 export interface CommandRequest {
   user: string;
   place: string;
+  /** The platform's limits; the core's defaults when unset. */
+  surface?: Surface;
+  /** True when the person may manage any alert in this place (a workspace admin or owner, Manage Server). */
+  isAdmin?: () => Promise<boolean>;
   /** The command text as typed, with or without the slash verb: `/rent marina 2br`, `rent marina 2br`. */
   text: string;
 }
@@ -13,6 +25,8 @@ export interface CommandRequest {
 export interface ActionRequest {
   user: string;
   place: string;
+  surface?: Surface;
+  isAdmin?: () => Promise<boolean>;
   action: string;
   token: string;
 }
