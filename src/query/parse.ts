@@ -1,7 +1,7 @@
 // Command text -> Query: the verb first, then the filters in any order, then the place.
 import { build } from './build.js';
 import { scan } from './scan.js';
-import { MAX_LENGTH, joinWords, tokenize, type Token } from './text.js';
+import { MAX_LENGTH, boundPlaceWords, joinWords, normalizeCommand, tokenize, type Token } from './text.js';
 import { ParseError, fail, type Family, type ParseResult, type Query } from './types.js';
 import { VERB_TABLE, matchVerb } from './verbs.js';
 import {
@@ -29,7 +29,8 @@ const ID_HINTS: Partial<Record<Family, string>> = {
 
 export function parseCommand(text: string): ParseResult {
   try {
-    return { ok: true, query: parse(text) };
+    // Normalised before parse() judges the length; place text bounded before anything is sent upstream.
+    return { ok: true, query: boundPlaceWords(parse(normalizeCommand(text))) };
   } catch (e) {
     if (e instanceof ParseError) return { ok: false, error: e.message };
     throw e;

@@ -1,7 +1,13 @@
-// Command text -> tokens. Case, extra spaces and Unicode dashes stop mattering here.
-import { fail } from './types.js';
+// Command text -> tokens. Case, extra spaces, Unicode dashes and full-width forms stop mattering here.
+import { fail, type Query } from './types.js';
 
+/** The longest command read, counted after normalisation (what the parser actually reads). */
 export const MAX_LENGTH = 500;
+/** Raw text beyond this is refused before normalising: NFKC never shrinks text this much, and it bounds the work. */
+export const RAW_MAX_LENGTH = MAX_LENGTH * 8;
+/** The longest place text sent upstream: real place names are a few words ("Jumeirah Village Circle"). */
+export const PLACE_MAX_CHARS = 80;
+export const PLACE_MAX_WORDS = 8;
 
 export interface Token {
   /** As typed (case kept), for location words. */
@@ -28,6 +34,37 @@ const NUMBER_DASH = /(?<=\d(?:k|m|mn)?|\d\+)-(?=\d)/gi;
 // Dates typed with dashes become DD/MM/YYYY before the dashes above are split.
 const DASH_DATE = /\b(\d{1,2})-(\d{1,2})-(\d{4})\b/g;
 const LETTER_DASH = /(?<=\p{L})-(?=\p{L})/u;
+
+const SHORTER = 'Try something shorter, like "/rent marina 2br under 120k".';
+
+/**
+ * The text the parser reads: NFKC (full-width `１２０ｋ` is `120k`, ligatures split, accents composed). Run before the length
+ * limit so a command is judged by the length it has once normalised, not by how it was typed.
+ */
+export function normalizeCommand(text: string): string {
+  if (text.length > RAW_MAX_LENGTH) fail(`That's ${text.length} characters; I read commands of up to ${MAX_LENGTH}. ${SHORTER}`);
+  return text.normalize('NFKC');
+}
+
+function checkPlace(place: string, unknownWords: readonly string[] = []): void {
+  const words = place.split(/\s+/).filter(Boolean).length;
+  if (place.length <= PLACE_MAX_CHARS && words <= PLACE_MAX_WORDS) return;
+  const size = place.length > PLACE_MAX_CHARS ? `${place.length} characters` : `${words} words`;
+  // Usually the place is long because words were not understood as filters: name them, so the person can fix them.
+  const unknown = unknownWords.length ? ` I didn't understand ${unknownWords.slice(0, 5).map((w) => `"${w}"`).join(', ')}.` : '';
+  fail(
+    `That place is ${size} long; I look places up by names of up to ${PLACE_MAX_CHARS} characters and ${PLACE_MAX_WORDS} words.${unknown} ` +
+      'Give the main name, like "Dubai Marina", and put filters such as "2br" or "under 120k" outside any quotes.',
+  );
+}
+
+/** Refuses a query whose place text (a location, a lookup, ADREC districts) is longer than a place name can be. */
+export function boundPlaceWords(query: Query): Query {
+  if (query.location !== null) checkPlace(query.location, query.unknownWords);
+  if (query.operation === 'autocomplete-location' && query.params.query !== undefined) checkPlace(query.params.query);
+  if (query.params.district !== undefined) for (const district of query.params.district.split(',')) checkPlace(district);
+  return query;
+}
 
 /** Splits text into tokens; quoted text becomes one token. Throws ParseError on unbalanced quotes. */
 export function tokenize(text: string): Token[] {

@@ -2,7 +2,7 @@
 import type { AgentDetailed, AgentSimple, BrokerDetailed, BrokerSimple } from '../api/records.js';
 import { formatNumber, shorten, stripHtml } from './format.js';
 import type { Card } from './model.js';
-import { defined, fields, httpUrl, textOf } from './parts.js';
+import { defined, fields, httpsUrl, textOf } from './parts.js';
 
 /** The fields of both shapes side by side; each record fills one naming. */
 interface AgentView {
@@ -37,7 +37,7 @@ export function agentCard(record: AgentSimple | AgentDetailed): Card {
       ['Languages', languages.length ? shorten(languages.join(', '), 200) : undefined],
       ['Phone', textOf(r.phone)],
     ),
-    imageUrl: httpUrl(r.image),
+    imageUrl: httpsUrl(r.image),
   });
 }
 
@@ -64,6 +64,6 @@ export function brokerCard(record: BrokerSimple | BrokerDetailed): Card {
       ['Address', textOf(r.address)],
       ['Phone', textOf(r.phone)],
     ),
-    imageUrl: httpUrl(r.logo),
+    imageUrl: httpsUrl(r.logo),
   });
 }

@@ -2,7 +2,7 @@
 import type { Developer } from '../api/records.js';
 import { formatNumber, parseDate, shorten, stripHtml } from './format.js';
 import type { Card } from './model.js';
-import { defined, fields, httpUrl, textOf } from './parts.js';
+import { defined, fields, httpsUrl, textOf } from './parts.js';
 
 export const DEVELOPER_BODY_MAX = 300;
 
@@ -22,6 +22,6 @@ export function developerCard(record: Developer): Card {
       ['Established', establishedYear(record.established_since)],
       ['Projects online', typeof projects === 'number' && projects >= 0 ? formatNumber(projects) : undefined],
     ),
-    imageUrl: httpUrl(record.logo_url),
+    imageUrl: httpsUrl(record.logo_url),
   });
 }

@@ -1,5 +1,6 @@
 // Money, area, counts, dates and text, formatted for people. Every function tolerates missing or odd input:
 // it returns undefined (so the caller leaves the field out) rather than "undefined", "NaN" or "Invalid Date".
+import { compile, type FormatCallback } from 'html-to-text';
 
 /** The price object of a listing, loosely: any part may be missing. */
 export interface PriceLike {
@@ -136,33 +137,52 @@ export function formatDate(input: string | null | undefined): string | undefined
   return formatWith(input, (d) => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`);
 }
 
-const ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ',
-  rsquo: '\u2019', lsquo: '\u2018', rdquo: '\u201d', ldquo: '\u201c', ndash: '\u2013', mdash: '\u2014', hellip: '\u2026',
+/** HTML longer than this is cut before converting: a description needs no more, and it bounds the work per record. */
+export const HTML_INPUT_MAX = 20_000;
+
+/** A list's items on one line, `; ` between them, as they read in a card ("on-time handover; payment plans"). */
+const inlineList: FormatCallback = (elem, walk, builder) => {
+  builder.openBlock({ leadingLineBreaks: 1 });
+  let first = true;
+  for (const child of elem.children ?? []) {
+    if (child.type !== 'tag' || child.name !== 'li') continue;
+    if (!first) builder.addLiteral('; ');
+    walk(child.children ?? [], builder);
+    first = false;
+  }
+  builder.closeBlock({ trailingLineBreaks: 1 });
 };
 
-function decodeEntity(entity: string, body: string): string {
-  if (body.startsWith('#')) {
-    const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-    return Number.isInteger(code) && code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff)
-      ? String.fromCodePoint(code)
-      : entity;
-  }
-  return ENTITIES[body.toLowerCase()] ?? entity;
-}
+const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } }));
+const htmlToPlain = compile({
+  wordwrap: false,
+  // Deeply nested markup would otherwise recurse until the stack overflows; real descriptions nest a few levels.
+  limits: { maxDepth: 64, maxChildNodes: 2_000, ellipsis: '…' },
+  formatters: { inlineList },
+  selectors: [
+    { selector: 'a', options: { ignoreHref: true } },
+    { selector: 'img', format: 'skip' },
+    { selector: 'script', format: 'skip' },
+    { selector: 'style', format: 'skip' },
+    { selector: 'ul', format: 'inlineList' },
+    { selector: 'ol', format: 'inlineList' },
+    { selector: 'table', format: 'block' },
+    ...HEADINGS,
+  ],
+});
 
-/** HTML to plain text: scripts and tags removed, entities decoded (in one pass, so `&amp;lt;` stays `&lt;`), whitespace collapsed. */
+/**
+ * HTML to plain text: scripts, styles, images and tags removed, entities decoded once (`&amp;lt;` stays `&lt;`), list items
+ * joined with `; `, whitespace collapsed. A real parser (html-to-text) rather than regular expressions keeps the work linear
+ * on broken markup such as thousands of unclosed tags; the input is capped at HTML_INPUT_MAX characters.
+ */
 export function stripHtml(html: string | null | undefined): string {
-  if (typeof html !== 'string') return '';
-  return html
-    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    // List items would otherwise run together ("on-time handover flexible payment plans").
-    .replace(/<\/li\s*>\s*(?=<li\b)/gi, '; ')
-    .replace(/<\/?[a-zA-Z][^>]*>/g, ' ')
-    .replace(/&(#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});/g, decodeEntity)
-    .replace(/\s+/g, ' ')
-    .trim();
+  if (typeof html !== 'string' || html === '') return '';
+  try {
+    return htmlToPlain(html.slice(0, HTML_INPUT_MAX)).replace(/\s+/g, ' ').trim();
+  } catch {
+    return ''; // markup the parser cannot take: leaving the description out beats failing the whole reply
+  }
 }
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });

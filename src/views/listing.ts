@@ -1,8 +1,8 @@
 // The listing card, from a search result, an agent's or a brokerage's listing, or a property's details.
 import type { AgentListing, BrokerListing, ListingSummary } from '../api/records.js';
-import { formatArea, formatBaths, formatBeds, formatNumber, formatPrice, toCount } from './format.js';
+import { formatArea, formatBaths, formatBeds, formatNumber, formatPrice, shorten, toCount } from './format.js';
 import type { Button, Card } from './model.js';
-import { defined, fields, firstImage, httpUrl, textOf } from './parts.js';
+import { LINK_FIELD, LINK_TEXT_MAX, defined, fields, firstImage, listingLink, textOf } from './parts.js';
 
 export type AnyListing = ListingSummary | AgentListing | BrokerListing;
 
@@ -38,7 +38,8 @@ function size(r: ListingView): string | undefined {
 
 export function listingCard(record: AnyListing, options: ListingCardOptions = {}): Card {
   const r = record as ListingView;
-  const url = httpUrl(r.property_url, r.share_url);
+  const link = listingLink(r.property_url, r.share_url);
+  const url = link?.linked ? link.url : undefined;
   const title = textOf(r.title);
   const badges = [
     ...(r.agent_details?.is_super_agent === true ? ['Super agent'] : []),
@@ -55,6 +56,7 @@ export function listingCard(record: AnyListing, options: ListingCardOptions = {}
       ['Size', size(r)],
       ['Location', locationName(r)],
       ['Agent', textOf(r.agent_details?.name) ?? textOf(r.agent_name)],
+      [LINK_FIELD, link && !link.linked ? shorten(link.url, LINK_TEXT_MAX) : undefined],
     ),
     imageUrl: firstImage(r.images),
     badges: badges.length ? badges : undefined,

@@ -1,8 +1,8 @@
 // The new-project (off-plan) card.
 import type { NewProject } from '../api/records.js';
-import { formatAed, formatBeds, formatMonth, humanize } from './format.js';
+import { formatAed, formatBeds, formatMonth, humanize, shorten } from './format.js';
 import type { Card } from './model.js';
-import { defined, fields, firstImage, httpUrl, textOf } from './parts.js';
+import { LINK_FIELD, LINK_TEXT_MAX, defined, fields, firstImage, listingLink, textOf } from './parts.js';
 
 /** `Studio–3 beds`, `1–4 beds`, `2 beds`; undefined when no counts are given. */
 export function bedroomRange(counts: readonly number[] | null | undefined): string | undefined {
@@ -23,10 +23,11 @@ export function projectCard(record: NewProject): Card {
   const phase = textOf(record.construction_phase);
   const type = textOf(record.property_type);
   const developer = textOf(record.developer_name);
+  // The contract has no URL for projects; use one if the service sends it anyway.
+  const link = listingLink(record['share_url'], record['project_url'], record['url']);
   return defined({
     title: textOf(record.name) ?? 'New project',
-    // The contract has no URL for projects; use one if the service sends it anyway.
-    url: httpUrl(record['share_url'], record['project_url'], record['url']),
+    url: link?.linked ? link.url : undefined,
     fields: fields(
       ['Price', priceFrom(record)],
       ['Handover', formatMonth(record.delivery_date)],
@@ -36,6 +37,7 @@ export function projectCard(record: NewProject): Card {
       ['Type', type && humanize(type)],
       ['Location', textOf(record.location?.full_name)],
       ['Sales start', formatMonth(record.sales_start_date)],
+      [LINK_FIELD, link && !link.linked ? shorten(link.url, LINK_TEXT_MAX) : undefined],
     ),
     imageUrl: firstImage(record.images),
   });

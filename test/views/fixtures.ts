@@ -26,7 +26,7 @@ export const searchResult = (over: Record<string, unknown> = {}) =>
     size: { value: 812, unit: 'sqft' },
     floor_plan_area: 812,
     title: 'Full marina view | Chiller free | High floor',
-    property_url: 'https://www.example.ae/en/plp/rent/apartment-for-rent-dubai-dubai-marina-16266089.html',
+    property_url: 'https://www.propertyfinder.ae/en/plp/rent/apartment-for-rent-dubai-dubai-marina-16266089.html',
     ...over,
   });
 
@@ -42,7 +42,7 @@ export const agentListingRecord = (over: Record<string, unknown> = {}) =>
     title: '',
     bedrooms: '4',
     bathrooms: '5',
-    share_url: 'https://www.example.ae/en/plp/buy/villa-15880412.html',
+    share_url: 'https://www.propertyfinder.ae/en/plp/buy/villa-15880412.html',
     size: { value: 3_120, unit: 'sqft' },
     ...over,
   });
@@ -59,7 +59,7 @@ export const brokerListingRecord = (over: Record<string, unknown> = {}) =>
     title: 'Spacious studio | Near Circle Mall',
     bedrooms: '0',
     bathrooms: '1',
-    share_url: 'https://www.example.ae/en/plp/rent/apartment-15990001.html',
+    share_url: 'https://www.propertyfinder.ae/en/plp/rent/apartment-15990001.html',
     agent_name: 'Omar Farouk',
     agent_id: '90112',
     ...over,

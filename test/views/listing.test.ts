@@ -21,7 +21,7 @@ describe('listingCard from a search result', () => {
   });
 
   it('links to the public listing and shows the first photo and the super-agent badge', () => {
-    const url = 'https://www.example.ae/en/plp/rent/apartment-for-rent-dubai-dubai-marina-16266089.html';
+    const url = 'https://www.propertyfinder.ae/en/plp/rent/apartment-for-rent-dubai-dubai-marina-16266089.html';
     expect(card.url).toBe(url);
     expect(card.links).toEqual([{ label: 'View listing', url }]);
     expect(card.imageUrl).toBe('https://static.example.ae/listing/16266089/416x272.jpg');
@@ -63,8 +63,8 @@ describe('listingCard from a search result', () => {
 describe('listingCard from agent and brokerage listings', () => {
   it('uses share_url and location when there is no property_url or address', () => {
     const card = listingCard(agentListingRecord());
-    expect(card.url).toBe('https://www.example.ae/en/plp/buy/villa-15880412.html');
-    expect(card.links).toEqual([{ label: 'View listing', url: 'https://www.example.ae/en/plp/buy/villa-15880412.html' }]);
+    expect(card.url).toBe('https://www.propertyfinder.ae/en/plp/buy/villa-15880412.html');
+    expect(card.links).toEqual([{ label: 'View listing', url: 'https://www.propertyfinder.ae/en/plp/buy/villa-15880412.html' }]);
     expect(field(card, 'Location')).toBe('Maple 2, Maple at Dubai Hills Estate, Dubai Hills Estate, Dubai');
     expect(field(card, 'Price')).toBe('AED 6,500,000');
   });
@@ -75,7 +75,7 @@ describe('listingCard from agent and brokerage listings', () => {
   });
 
   it('prefers property_url over share_url when both are present', () => {
-    const card = listingCard(searchResult({ share_url: 'https://www.example.ae/share/16266089' }));
+    const card = listingCard(searchResult({ share_url: 'https://www.propertyfinder.ae/share/16266089' }));
     expect(card.url).toContain('/plp/rent/');
   });
 
