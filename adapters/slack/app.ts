@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from '@slack/bolt';
 import type { Bot } from '../../src/bot/index.js';
 import type { Logger } from '../../src/log.js';
+import { SlackAdmins } from './admins.js';
 import { registerListeners } from './listeners.js';
+import { SlackPoster, postingClient } from './poster.js';
 
 export interface SlackAppOptions {
   bot: Bot;
@@ -16,10 +18,16 @@ export interface SlackAppOptions {
   /** The Web API base URL (tests and proxies); Slack's own when unset. */
   apiUrl?: string;
   logger: Logger;
+  /** How long an alert post may go unanswered before it counts as failed (default 30 s). */
+  postTimeoutMs?: number;
+  /** How long a person's admin status is remembered (default 5 minutes). */
+  adminCacheMs?: number;
 }
 
 export interface SlackApp {
   app: App;
+  /** The ChatPoster through which alerts reach Slack (places `slack:TEAM:CHANNEL`). */
+  poster: SlackPoster;
   /** Starts serving; for HTTP, resolves to the port actually bound. */
   start(port: number, host?: string): Promise<number | undefined>;
   stop(): Promise<void>;
@@ -51,13 +59,20 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ? new SocketModeReceiver({ appToken: options.appToken!, logger, installerOptions: { clientOptions } })
     : new HTTPReceiver({ signingSecret: options.signingSecret, endpoints: '/slack/events', logger, unhandledRequestTimeoutMillis: 2_500 });
   const app = new App({ token: options.botToken, receiver, logger, logLevel: LogLevel.WARN, clientOptions });
-  registerListeners(app, options.bot, options.logger.child({ part: 'slack' }));
+  const log = options.logger.child({ part: 'slack' });
+  const warn = (message: string, fields: Record<string, unknown>) => log.warn(message, fields);
+  // Posting and users.info go through a client that neither retries nor waits out 429s itself: the outbox retries,
+  // and an admin check must answer now or not at all.
+  const client = postingClient(options.botToken, { apiUrl: options.apiUrl, logger, timeoutMs: options.postTimeoutMs });
+  const admins = new SlackAdmins(client, warn, options.adminCacheMs);
+  registerListeners(app, options.bot, admins, log);
   app.error(async (error) => {
     options.logger.error('slack listener failed', { error });
   });
 
   return {
     app,
+    poster: new SlackPoster(client, warn),
     async start(port, host = '0.0.0.0') {
       if (socketMode) {
         await app.start();

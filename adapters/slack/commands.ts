@@ -11,14 +11,18 @@ export const SLASH_COMMANDS = [
   { command: '/developers', description: 'Developers by emirate', usage: 'abu dhabi' },
   { command: '/property', description: 'One property by id', usage: '16266089' },
   { command: '/location', description: 'Look up a location', usage: 'jumeirah' },
+  { command: '/alerts', description: 'Saved searches: /alerts add rent marina 2br, list, pause, resume, remove, test', usage: 'add <search> | list | pause | resume | remove | test' },
 ] as const;
+
+/** Slack sends `&`, `<` and `>` in command text as HTML entities, whatever `should_escape` says. */
+const ENTITIES: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&gt;': '>' };
+
+/** Undoes Slack's escaping in one pass, so `&amp;lt;` (a typed "&lt;") stays "&lt;". */
+export function unescapeSlack(text: string): string {
+  return text.replace(/&(?:amp|lt|gt);/g, (entity) => ENTITIES[entity]!);
+}
 
 /** The text the bot parses: the command and what followed it, as the person typed them. */
 export function commandText(command: string, text: string): string {
-  return `${command} ${text}`.trim();
-}
-
-/** The opaque chat place the core uses for a Slack channel. */
-export function slackPlace(teamId: string | undefined, channelId: string): string {
-  return `slack:${teamId ?? 'T0'}:${channelId}`;
+  return `${command} ${unescapeSlack(text)}`.trim();
 }

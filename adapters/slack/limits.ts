@@ -1,5 +1,7 @@
 // Slack's Block Kit limits, in one table the renderer clamps to (https://api.slack.com/reference/block-kit).
 // Lengths are in characters; we count UTF-16 code units (string.length), which is never fewer than Slack's count.
+import type { Surface } from '../../src/bot/index.js';
+
 export const SLACK_LIMITS = {
   /** Blocks in one message. */
   blocksPerMessage: 50,
@@ -30,3 +32,6 @@ export const SLACK_LIMITS = {
 } as const;
 
 export type SlackLimits = typeof SLACK_LIMITS;
+
+/** What one Slack reply holds, told to the core with every request: 10 cards fit in 50 blocks with their buttons. */
+export const SLACK_SURFACE: Surface = { cardsPerPage: 10, buttonsPerCard: 5 };

@@ -1,22 +1,44 @@
 // Bolt listeners: ack at once, hand the request to the bot, send back what it says. Nothing else lives here.
-import type { App, BlockAction, ButtonAction, SlackCommandMiddlewareArgs, SlackActionMiddlewareArgs, SlackOptionsMiddlewareArgs, StaticSelectAction } from '@slack/bolt';
+import type { App, BlockAction, ButtonAction, RespondFn, SlackCommandMiddlewareArgs, SlackActionMiddlewareArgs, SlackOptionsMiddlewareArgs, StaticSelectAction } from '@slack/bolt';
 import type { Bot } from '../../src/bot/index.js';
 import type { Logger } from '../../src/log.js';
-import { SLASH_COMMANDS, commandText, slackPlace } from './commands.js';
+import type { SlackAdmins } from './admins.js';
+import { SLASH_COMMANDS, commandText } from './commands.js';
+import { SLACK_SURFACE } from './limits.js';
+import { NO_PLACE_TEXT, slackPlace } from './place.js';
 import { sendReply } from './send.js';
 
 /** Slack gives an options request 3 s; answer within 2.5 s with what we have. */
 const SUGGEST_DEADLINE_MS = 2_500 - 300;
 
-export function registerListeners(app: App, bot: Bot, logger: Logger): void {
+/** Where a button press or a pick came from; DMs keep their D… channel. */
+const actionPlace = (body: BlockAction) =>
+  slackPlace({
+    teamId: body.team?.id,
+    enterpriseId: body.enterprise?.id ?? body.team?.enterprise_id,
+    userTeamId: body.user.team_id,
+    channelId: body.channel?.id ?? body.container?.channel_id,
+  });
+
+/** A request without a workspace or conversation is answered, only to the person, rather than given an invented place. */
+async function refuse(respond: RespondFn, logger: Logger, what: string): Promise<void> {
+  logger.warn('slack: request without a team or channel refused', { what });
+  await respond({ response_type: 'ephemeral', replace_original: false, text: NO_PLACE_TEXT });
+}
+
+export function registerListeners(app: App, bot: Bot, admins: SlackAdmins, logger: Logger): void {
   const log = (message: string, fields: Record<string, unknown>) => logger.warn(message, fields);
   const commands = new RegExp(`^(${SLASH_COMMANDS.map((c) => c.command.replace('/', '\\/')).join('|')})$`);
 
   app.command(commands, async ({ command, ack, respond }: SlackCommandMiddlewareArgs) => {
     await ack();
+    const place = slackPlace({ teamId: command.team_id, enterpriseId: command.enterprise_id, channelId: command.channel_id });
+    if (!place) return refuse(respond, logger, command.command);
     const reply = await bot.handleCommand({
       user: command.user_id,
-      place: slackPlace(command.team_id, command.channel_id),
+      place,
+      surface: SLACK_SURFACE,
+      isAdmin: admins.forUser(command.user_id),
       text: commandText(command.command, command.text),
     });
     await sendReply(respond, reply, { log });
@@ -24,9 +46,13 @@ export function registerListeners(app: App, bot: Bot, logger: Logger): void {
 
   app.action(/^manzil:(page|save|details|choose|unsave):/, async ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>>) => {
     await ack();
+    const place = actionPlace(body);
+    if (!place) return refuse(respond, logger, action.action_id);
     const reply = await bot.handleAction({
       user: body.user.id,
-      place: slackPlace(body.team?.id, body.channel?.id ?? body.user.id),
+      place,
+      surface: SLACK_SURFACE,
+      isAdmin: admins.forUser(body.user.id),
       action: action.action_id.split(':')[1]!,
       token: action.value ?? '',
     });
@@ -40,9 +66,11 @@ export function registerListeners(app: App, bot: Bot, logger: Logger): void {
 
   app.action('manzil:location', async ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<StaticSelectAction>>) => {
     await ack();
+    const place = actionPlace(body);
+    if (!place) return refuse(respond, logger, action.action_id);
     const reply = await bot.handlePick({
       user: body.user.id,
-      place: slackPlace(body.team?.id, body.channel?.id ?? body.user.id),
+      place,
       token: action.block_id,
       value: action.selected_option.value,
     });

@@ -1,13 +1,21 @@
-// Sending a Reply through respond(): Block Kit first; if Slack refuses the blocks (an image it cannot fetch, say),
-// the same reply without images, and at last plain text, so the person always gets an answer.
+// Sending a Reply to Slack, by respond() or chat.postMessage alike: Block Kit first; if Slack refuses the blocks (an image
+// it cannot fetch, say), the same reply without images, and at last plain text, so the person always gets an answer.
 import type { RespondArguments, RespondFn } from '@slack/bolt';
 import type { Reply } from '../../src/bot/index.js';
 import { renderSlack } from './render.js';
 
-export interface SendOptions {
-  /** For a button press: false to post a new (ephemeral) message instead of editing. */
-  replaceOriginal?: boolean;
-  log: (message: string, fields: Record<string, unknown>) => void;
+export type SendLog = (message: string, fields: Record<string, unknown>) => void;
+
+/** One rendering of a reply: with blocks, or plain text only (no `blocks` key at all). */
+export interface SlackPayload {
+  text: string;
+  blocks?: ReturnType<typeof renderSlack>['blocks'];
+}
+
+export interface FallbackOptions {
+  log: SendLog;
+  /** Whether a failure means Slack refused the content (try a plainer form) rather than the call; default: always. */
+  isContentRefusal?: (error: unknown) => boolean;
 }
 
 const withoutImages = (reply: Reply): Reply => ({
@@ -15,21 +23,44 @@ const withoutImages = (reply: Reply): Reply => ({
   blocks: reply.blocks.map((b) => (b.kind === 'card' ? { ...b, card: { ...b.card, imageUrl: undefined } } : b)),
 });
 
+/**
+ * Delivers the reply through `deliver`, each form after the last was refused: as is, without images, text only.
+ * Resolves with what the accepted delivery returned; throws the last error when every form failed, or at once
+ * when an error is not a refusal of the content (a rate limit, an unknown channel: a plainer message cannot help).
+ */
+export async function sendWithFallback<T>(reply: Reply, deliver: (payload: SlackPayload) => Promise<T>, options: FallbackOptions): Promise<T> {
+  const forms: (() => SlackPayload)[] = [
+    () => renderSlack(reply),
+    () => renderSlack(withoutImages(reply)),
+    () => ({ text: renderSlack(reply).text }),
+  ];
+  let last: unknown;
+  for (const [i, build] of forms.entries()) {
+    try {
+      return await deliver(build());
+    } catch (e) {
+      last = e;
+      options.log('slack refused a reply', { attempt: i + 1, error: e });
+      if (options.isContentRefusal && !options.isContentRefusal(e)) break;
+    }
+  }
+  throw last;
+}
+
+export interface SendOptions {
+  /** For a button press: false to post a new (ephemeral) message instead of editing. */
+  replaceOriginal?: boolean;
+  log: SendLog;
+}
+
+/** Answers through a response_url; a reply Slack refused in every form is logged, never thrown into Bolt. */
 export async function sendReply(respond: RespondFn, reply: Reply, options: SendOptions): Promise<void> {
   const envelope: Partial<RespondArguments> = reply.replaceOriginal && options.replaceOriginal !== false
     ? { replace_original: true }
     : { response_type: reply.ephemeral ? 'ephemeral' : 'in_channel', replace_original: false };
-  const attempts: (() => RespondArguments)[] = [
-    () => ({ ...envelope, ...renderSlack(reply) }) as RespondArguments,
-    () => ({ ...envelope, ...renderSlack(withoutImages(reply)) }) as RespondArguments,
-    () => ({ ...envelope, text: renderSlack(reply).text }) as RespondArguments,
-  ];
-  for (const [i, build] of attempts.entries()) {
-    try {
-      await respond(build());
-      return;
-    } catch (e) {
-      options.log('slack refused a reply', { attempt: i + 1, error: e });
-    }
+  try {
+    await sendWithFallback(reply, (payload) => respond({ ...envelope, ...payload } as RespondArguments), { log: options.log });
+  } catch {
+    // Already logged, attempt by attempt.
   }
 }

@@ -1,5 +1,7 @@
 // A fake Slack Web API on 127.0.0.1: answers what @slack/web-api sends, records every call, refuses blocks
-// Slack would refuse, can answer 429 with Retry-After, and serves response_urls.
+// Slack would refuse, can answer 429 with Retry-After, and serves response_urls. It keeps what was posted with
+// chat.postMessage per channel (metadata included) for conversations.history, knows a table of users for users.info,
+// and can accept a call but hold its answer, as when the network drops it or Manzil crashes mid-post.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkSlackMessage } from './slack-limits.js';
@@ -31,6 +33,33 @@ export interface FailAnswer {
   error?: string;
 }
 
+/** What users.info says about a person; unknown people are plain members of T0TEST. */
+export interface FakeUser {
+  is_admin?: boolean;
+  is_owner?: boolean;
+  team_id?: string;
+  name?: string;
+}
+
+/** A message as conversations.history returns it. */
+export interface FakeMessage {
+  type: 'message';
+  ts: string;
+  text: unknown;
+  blocks?: unknown;
+  user: string;
+  bot_id: string;
+  metadata?: { event_type: string; event_payload: unknown };
+}
+
+/** A call whose answer is held back. */
+export interface HeldCall {
+  /** Resolves once the call has arrived (and, for chat.postMessage, the message was posted). */
+  arrived: Promise<SlackCall>;
+  /** Sends the answer the call would have had. */
+  release(): void;
+}
+
 export interface FakeSlack {
   /** For `clientOptions.slackApiUrl`; ends with `/api/`. */
   apiUrl: string;
@@ -45,6 +74,14 @@ export interface FakeSlack {
   responseAttempts(id?: string): ResponseAttempt[];
   /** The next `times` calls to `method` fail; `response_url` as the method fails response_url posts. */
   failNext(method: string, answer: FailAnswer, times?: number): void;
+  /** The next call to `method` is carried out (a message is posted) but its answer is held until released, or forever. */
+  holdNext(method: string): HeldCall;
+  /** Sets what users.info answers for a person. */
+  setUser(id: string, user: FakeUser): void;
+  /** Calls to `method` answer `missing_scope` (the app was installed without the scope) until switched off. */
+  missingScope(method: string, on?: boolean): void;
+  /** What chat.postMessage posted to a channel, oldest first. */
+  messages(channel: string): FakeMessage[];
   waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
   reset(): void;
   close(): Promise<void>;
@@ -58,6 +95,9 @@ export interface FakeSlackOptions {
   /** What `apps.connections.open` answers as the WebSocket URL (a fake Socket Mode server). */
   socketModeUrl?: string;
 }
+
+/** The scope each history-like method needs, for missing_scope answers. */
+const SCOPE_OF: Record<string, string> = { 'conversations.history': 'channels:history,groups:history,im:history,mpim:history', 'users.info': 'users:read' };
 
 /** Form fields that @slack/web-api JSON-encodes because their values are objects or arrays. */
 const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'view', 'unfurls', 'user_auth_blocks']);
@@ -101,8 +141,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const calls: SlackCall[] = [];
   const attempts: ResponseAttempt[] = [];
   const failures = new Map<string, FailAnswer[]>();
+  const holds = new Map<string, ((call: SlackCall, flush: () => void) => void)[]>();
+  const held = new Set<() => void>();
+  const users = new Map<string, FakeUser>();
+  const scopesMissing = new Set<string>();
+  const posted = new Map<string, FakeMessage[]>();
   let seq = 0;
-  const nextTs = () => `${1_700_000_000 + ++seq}.${String(seq).padStart(6, '0')}`;
+  // Like Slack's: the posting time in seconds, then a counter, so ts are unique, increasing and comparable with `oldest`.
+  const nextTs = () => `${Math.floor(Date.now() / 1000)}.${String(++seq).padStart(6, '0')}`;
 
   /** A queued failure as [status, body, headers], or undefined to answer normally. */
   function takeFailure(method: string): [number, unknown, Record<string, string>] | undefined {
@@ -123,6 +169,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       return options.socketModeUrl ? [200, { ok: true, url: options.socketModeUrl }, {}] : [200, { ok: false, error: 'not_allowed_token_type' }, {}];
     }
     if (callToken !== token) return [200, { ok: false, error: 'invalid_auth' }, {}];
+    if (scopesMissing.has(method)) return [200, { ok: false, error: 'missing_scope', needed: SCOPE_OF[method] ?? 'unknown', provided: 'commands,chat:write' }, {}];
     if (MESSAGE_METHODS.has(method) || args.blocks !== undefined) {
       const errors = checkSlackMessage({ text: args.text, blocks: args.blocks });
       if (errors.length) return [200, { ok: false, error: args.blocks === undefined ? 'no_text' : 'invalid_blocks', errors }, {}];
@@ -132,8 +179,20 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       case 'auth.test':
         return [200, { ok: true, url: 'https://manzil-test.slack.com/', team: 'Manzil Test', team_id: 'T0TEST', user: 'manzil', user_id: 'U0BOT', bot_id: 'B0BOT' }, {}];
       case 'chat.postMessage': {
-        const ts = nextTs();
-        return [200, { ok: true, channel, ts, message: { type: 'message', user: 'U0BOT', bot_id: 'B0BOT', text: args.text, blocks: args.blocks, ts } }, {}];
+        const message: FakeMessage = { type: 'message', ts: nextTs(), text: args.text, user: 'U0BOT', bot_id: 'B0BOT' };
+        if (args.blocks !== undefined) message.blocks = args.blocks;
+        const metadata = args.metadata as FakeMessage['metadata'] | undefined;
+        if (metadata?.event_type) message.metadata = { event_type: metadata.event_type, event_payload: metadata.event_payload ?? {} };
+        posted.set(channel, [...(posted.get(channel) ?? []), message]);
+        const { metadata: _omitted, ...shown } = message; // Slack echoes the message without its metadata
+        return [200, { ok: true, channel, ts: message.ts, message: shown }, {}];
+      }
+      case 'conversations.history':
+        return [200, history(channel, args), {}];
+      case 'users.info': {
+        const id = String(args.user ?? '');
+        const user = users.get(id) ?? {};
+        return [200, { ok: true, user: { id, team_id: user.team_id ?? 'T0TEST', name: user.name ?? id.toLowerCase(), is_admin: user.is_admin ?? false, is_owner: user.is_owner ?? false, is_bot: false } }, {}];
       }
       case 'chat.update':
         return [200, { ok: true, channel, ts: args.ts, text: args.text, message: { text: args.text, blocks: args.blocks } }, {}];
@@ -142,6 +201,25 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       default:
         return [200, { ok: true }, {}];
     }
+  }
+
+  /** Newest first, after `oldest` (exclusive, as Slack does), paged by `limit` and an opaque cursor. */
+  function history(channel: string, args: Record<string, unknown>): unknown {
+    const oldest = Number(args.oldest ?? 0);
+    const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
+    const all = (posted.get(channel) ?? []).filter((m) => Number(m.ts) > oldest).reverse();
+    const start = args.cursor ? Number(Buffer.from(String(args.cursor), 'base64').toString('utf8').replace('offset:', '')) : 0;
+    const limit = Math.min(Math.max(Number(args.limit ?? 100), 1), 999);
+    const page = all.slice(start, start + limit).map((m) => {
+      if (withMetadata) return m;
+      const { metadata: _hidden, ...plain } = m;
+      return plain;
+    });
+    const more = start + limit < all.length;
+    return {
+      ok: true, messages: page, has_more: more, pin_count: 0,
+      response_metadata: { next_cursor: more ? Buffer.from(`offset:${start + limit}`).toString('base64') : '' },
+    };
   }
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
@@ -154,8 +232,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const callToken = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
     const [status, body, headers] = answer(method, args, callToken);
-    calls.push({ method, args, token: callToken, status, response: body });
-    send(res, status, body, headers);
+    const call: SlackCall = { method, args, token: callToken, status, response: body };
+    calls.push(call);
+    const hold = holds.get(method)?.shift();
+    if (!hold) return send(res, status, body, headers);
+    // Done, but the answer waits: the caller cannot know whether the message landed.
+    const flush = () => {
+      held.delete(flush);
+      if (!res.writableEnded && !res.destroyed) send(res, status, body, headers);
+    };
+    held.add(flush);
+    hold(call, flush);
   }
 
   async function handleResponse(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
@@ -211,6 +298,34 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       for (let i = 0; i < times; i++) queue.push(answer);
       failures.set(method, queue);
     },
+    holdNext(method) {
+      let release: () => void = () => {};
+      let released = false;
+      const arrived = new Promise<SlackCall>((resolve) => {
+        const queue = holds.get(method) ?? [];
+        queue.push((call, flush) => {
+          release = flush;
+          if (released) flush();
+          resolve(call);
+        });
+        holds.set(method, queue);
+      });
+      return {
+        arrived,
+        release() {
+          released = true;
+          release();
+        },
+      };
+    },
+    setUser(id, user) {
+      users.set(id, user);
+    },
+    missingScope(method, on = true) {
+      if (on) scopesMissing.add(method);
+      else scopesMissing.delete(method);
+    },
+    messages: (channel) => [...(posted.get(channel) ?? [])],
     async waitFor(predicate, timeoutMs = 5_000) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate()) {
@@ -222,6 +337,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       calls.length = 0;
       attempts.length = 0;
       failures.clear();
+      holds.clear();
+      for (const flush of [...held]) flush();
+      users.clear();
+      scopesMissing.clear();
+      posted.clear();
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -29,21 +29,28 @@ export async function signedPost(url: string, secret: string, form: Record<strin
   return { status: res.statusCode, text };
 }
 
+/** Slack sends `&`, `<` and `>` typed in a command as HTML entities (should_escape only governs @mentions and #channels). */
+export function escapeSlack(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A slash command as Slack posts it; `text` is what the person typed, escaped here as Slack escapes it. */
 export function slashCommand(command: string, text: string, responseUrl: string, overrides: Record<string, string> = {}) {
   return {
     token: 'legacy-verification-token', team_id: 'T0TEST', team_domain: 'manzil-test', channel_id: 'C0DEALS',
-    channel_name: 'deals', user_id: 'U0ALICE', user_name: 'alice', command, text, api_app_id: 'A0MANZIL',
+    channel_name: 'deals', user_id: 'U0ALICE', user_name: 'alice', command, text: escapeSlack(text), api_app_id: 'A0MANZIL',
     response_url: responseUrl, trigger_id: '1.2.3', ...overrides,
   };
 }
 
-export function blockAction(actionId: string, value: string, responseUrl: string, blockId = 'b1') {
+/** A button press; `overrides` replace top-level fields of the payload (`team: null`, a DM `channel`...). */
+export function blockAction(actionId: string, value: string, responseUrl: string, blockId = 'b1', overrides: Record<string, unknown> = {}) {
   return {
     payload: JSON.stringify({
       type: 'block_actions', user: { id: 'U0ALICE', username: 'alice', team_id: 'T0TEST' }, team: { id: 'T0TEST', domain: 'manzil-test' },
       channel: { id: 'C0DEALS', name: 'deals' }, api_app_id: 'A0MANZIL', token: 'legacy-verification-token', response_url: responseUrl,
       trigger_id: '1.2.3', container: { type: 'message', message_ts: '1700000000.000100', channel_id: 'C0DEALS' },
-      actions: [{ type: 'button', action_id: actionId, block_id: blockId, value, action_ts: '1700000001.000200' }],
+      actions: [{ type: 'button', action_id: actionId, block_id: blockId, value, action_ts: '1700000001.000200' }], ...overrides,
     }),
   };
 }

@@ -102,6 +102,64 @@ describe('fake Slack Web API', () => {
     await fake.waitFor(() => fake.responses().length === 1);
   });
 
+  it('keeps what chat.postMessage posted, metadata included, and serves it from conversations.history', async () => {
+    const web = client();
+    const metadata = { event_type: 'manzil_alert', event_payload: { delivery_id: 'd1' } };
+    const first = await web.chat.postMessage({ channel: 'C1', text: 'one', metadata });
+    const echoed = first.message as Record<string, unknown>;
+    expect(echoed.metadata).toBeUndefined();
+    await web.chat.postMessage({ channel: 'C1', text: 'two' });
+    await web.chat.postMessage({ channel: 'C2', text: 'elsewhere' });
+    expect(fake.messages('C1').map((m) => m.text)).toEqual(['one', 'two']);
+
+    const plain = await web.conversations.history({ channel: 'C1' });
+    expect(plain.messages!.map((m) => m.text)).toEqual(['two', 'one']);
+    expect(plain.messages!.some((m) => 'metadata' in m)).toBe(false);
+    const full = await web.conversations.history({ channel: 'C1', include_all_metadata: true });
+    expect(full.messages!.find((m) => m.ts === first.ts)!.metadata).toEqual(metadata);
+    const after = await web.conversations.history({ channel: 'C1', oldest: first.ts! });
+    expect(after.messages!.map((m) => m.text)).toEqual(['two']);
+    const paged = await web.conversations.history({ channel: 'C1', limit: 1 });
+    expect(paged.has_more).toBe(true);
+    const rest = await web.conversations.history({ channel: 'C1', limit: 1, cursor: paged.response_metadata!.next_cursor! });
+    expect(rest.messages!.map((m) => m.text)).toEqual(['one']);
+    expect(rest.has_more).toBe(false);
+  });
+
+  it('answers missing_scope while told to', async () => {
+    fake.missingScope('conversations.history');
+    expect((await errorOf(client().conversations.history({ channel: 'C1' }))).error).toBe('missing_scope');
+    fake.missingScope('conversations.history', false);
+    expect((await client().conversations.history({ channel: 'C1' })).ok).toBe(true);
+  });
+
+  it('answers users.info from its table of people; anyone else is a plain member', async () => {
+    fake.setUser('U0BOSS', { is_owner: true });
+    expect((await client().users.info({ user: 'U0BOSS' })).user).toMatchObject({ id: 'U0BOSS', is_owner: true, is_admin: false });
+    expect((await client().users.info({ user: 'U0ANY' })).user).toMatchObject({ id: 'U0ANY', is_owner: false, is_admin: false });
+  });
+
+  it('can post a message but hold the answer until released', async () => {
+    const held = fake.holdNext('chat.postMessage');
+    let answered = false;
+    const posting = client().chat.postMessage({ channel: 'C1', text: 'held' }).then((r) => ((answered = true), r));
+    const call = await held.arrived;
+    expect(call.args.text).toBe('held');
+    expect(fake.messages('C1')).toHaveLength(1); // posted, though the caller does not know yet
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answered).toBe(false);
+    held.release();
+    expect((await posting).ts).toBe(fake.messages('C1')[0]!.ts);
+    expect((await client().chat.postMessage({ channel: 'C1', text: 'next' })).ok).toBe(true); // only the next one was held
+  });
+
+  it('answers 500 on demand', async () => {
+    fake.failNext('chat.postMessage', { status: 500 });
+    const web = new WebClient('xoxb-test', { slackApiUrl: fake.apiUrl, logLevel: LogLevel.ERROR, retryConfig: { retries: 0 } });
+    const error = await web.chat.postMessage({ channel: 'C1', text: 'x' }).then(() => undefined, (e: { statusCode?: number }) => e);
+    expect(error?.statusCode).toBe(500);
+  });
+
   it('gives each response_url its own id unless one is chosen', () => {
     expect(fake.responseUrl()).not.toBe(fake.responseUrl());
     expect(fake.responseUrl('a')).toBe(`${fake.baseUrl}/response/a`);

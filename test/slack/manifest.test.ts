@@ -12,10 +12,14 @@ describe('Slack app manifest', () => {
       expect(c.url).toMatch(/^https:\/\/YOUR-MANZIL-HOST\/slack\/events$/);
       expect(c.description.length).toBeLessThanOrEqual(100);
     }
+    expect(declared.find((c) => c.command === '/alerts')?.description).toMatch(/Saved searches/);
   });
 
   it('asks for the scopes the bot uses and routes buttons and option menus to the same endpoint', () => {
-    expect(manifest.oauth_config.scopes.bot).toEqual(expect.arrayContaining(['commands', 'chat:write']));
+    // users:read for the admin check of /alerts; the history scopes let the alert outbox see whether a post landed.
+    expect(manifest.oauth_config.scopes.bot).toEqual(expect.arrayContaining([
+      'commands', 'chat:write', 'users:read', 'channels:history', 'groups:history', 'im:history', 'mpim:history',
+    ]));
     expect(manifest.settings.interactivity.request_url).toMatch(/\/slack\/events$/);
     expect(manifest.settings.interactivity.message_menu_options_url).toMatch(/\/slack\/events$/);
   });

@@ -1,0 +1,49 @@
+// The architecture's import boundaries are lint errors: ESLint with the project's own config, on code that crosses them.
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const cwd = fileURLToPath(new URL('../..', import.meta.url));
+const eslint = new ESLint({ cwd });
+
+/** The import-boundary errors ESLint reports for `code` as if it were the file at `filePath`. */
+async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports' && m.severity === 2).map((m) => m.message);
+}
+
+const importing = (path: string) => `import { thing } from '${path}';\nexport const x = thing;\n`;
+
+describe('import boundaries', () => {
+  it('refuses an adapter importing the parser or the bot internals', async () => {
+    const query = await boundaryErrors('adapters/slack/x.ts', importing('../../src/query/index.js'));
+    expect(query.join()).toMatch(/adapters may import from src only/);
+    const cache = await boundaryErrors('adapters/slack/x.ts', importing('../../src/bot/result-cache.js'));
+    expect(cache.join()).toMatch(/adapters may import from src only/);
+    // Type-only imports count too: they tie the adapter to the internals just the same.
+    expect(await boundaryErrors('adapters/console/x.ts', "import type { Query } from '../../src/query/types.js';\nexport type Q = Query;\n")).not.toEqual([]);
+  });
+
+  it('lets an adapter import the bot, the message model and the logger', async () => {
+    expect(await boundaryErrors('adapters/slack/x.ts', importing('../../src/bot/index.js'))).toEqual([]);
+    expect(await boundaryErrors('adapters/slack/x.ts', importing('../../src/views/model.js'))).toEqual([]);
+    expect(await boundaryErrors('adapters/console/x.ts', importing('../../src/log.js'))).toEqual([]);
+  });
+
+  it('refuses an adapter importing the store, the api client or another adapter', async () => {
+    expect(await boundaryErrors('adapters/slack/x.ts', importing('../../src/store/index.js'))).not.toEqual([]);
+    expect(await boundaryErrors('adapters/slack/x.ts', importing('../../src/api/client.js'))).not.toEqual([]);
+    expect(await boundaryErrors('adapters/slack/x.ts', importing('../console/render.js'))).not.toEqual([]);
+  });
+
+  it('keeps the parser pure: src/query may not import the store', async () => {
+    const errors = await boundaryErrors('src/query/x.ts', importing('../store/index.js'));
+    expect(errors.join()).toMatch(/query and views are pure/);
+  });
+
+  it('passes the adapters as they are', async () => {
+    const results = await eslint.lintFiles(['adapters/**/*.ts']);
+    const crossings = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => `${r.filePath}: ${m.message}`));
+    expect(crossings).toEqual([]);
+  });
+});
