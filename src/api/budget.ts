@@ -1,49 +1,113 @@
 // The call budget: every call costs the user money (free plans allow a few hundred a month), so the client
-// counts calls per operation, honours configured per-minute and per-day limits, and obeys the gateway's quota
-// headers. When a window is full it waits for the next one if that is soon, and otherwise refuses clearly.
+// counts calls per operation, honours configured per-minute, per-day and per-month limits, obeys the gateway's
+// quota headers and a Retry-After shared by every caller. When a window is full it waits for the next one if
+// that is soon, and otherwise refuses clearly.
+//
+// Day and month windows are UTC calendar periods (`day:2026-11-01`, `month:2026-11`), counted in a UsageLedger
+// so that a restart (or a crash loop) cannot spend the day's or the month's calls twice. The minute window is
+// kept in memory: a restart takes longer than the minute is worth.
 
 export interface BudgetLimits {
   perMinute?: number;
+  /** Calls per UTC calendar day. */
   perDay?: number;
+  /** Calls per UTC calendar month. */
+  perMonth?: number;
   /** The longest the client will wait for a window to open before refusing. */
   maxWaitMs: number;
+}
+
+/** Where calls are counted across restarts (the store implements it). Windows are UTC: see `usageWindows`. */
+export interface UsageLedger {
+  /** Adds one call, made at `at` (epoch ms), to each window. */
+  record(windows: string[], at: number): void;
+  /** Calls counted so far in one window; 0 when none. */
+  count(window: string): number;
 }
 
 export interface BudgetDecision {
   /** 0: go now. Otherwise wait this long (when allowed) or refuse. */
   waitMs: number;
   reason?: string;
+  /** `limit`: our limits or the gateway's quota; `retry-after`: the service asked every caller to wait. */
+  cause?: 'limit' | 'retry-after';
+}
+
+export interface BudgetOptions {
+  ledger?: UsageLedger;
+  /** Told when the ledger fails; the budget then counts in memory until it works again. */
+  onLedgerError?: (error: unknown) => void;
 }
 
 const MINUTE = 60_000;
-const DAY = 86_400_000;
+/** The longest a single Retry-After may hold every caller back, whatever the service says. */
+const MAX_HOLD_MS = 3_600_000;
+
+/** The UTC day and month windows a call at `t` counts in: `day:YYYY-MM-DD` and `month:YYYY-MM`. */
+export function usageWindows(t: number): { day: string; month: string } {
+  const iso = new Date(t).toISOString();
+  return { day: `day:${iso.slice(0, 10)}`, month: `month:${iso.slice(0, 7)}` };
+}
+
+function nextUtcDay(t: number): number {
+  const d = new Date(t);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
+}
+
+function nextUtcMonth(t: number): number {
+  const d = new Date(t);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+}
+
+/** Counts in memory: the ledger when none is given, and the fallback when the given one fails. */
+class MemoryLedger implements UsageLedger {
+  private readonly counts = new Map<string, number>();
+  record(windows: string[]): void {
+    for (const w of windows) this.counts.set(w, (this.counts.get(w) ?? 0) + 1);
+    if (this.counts.size > 64) this.counts.delete(this.counts.keys().next().value!); // old windows only
+  }
+  count(window: string): number {
+    return this.counts.get(window) ?? 0;
+  }
+}
 
 export class CallBudget {
-  private readonly calls: number[] = []; // timestamps of the last day's calls, oldest first
+  private readonly lastMinute: number[] = []; // timestamps of the last minute's calls, oldest first
   private readonly perOperation = new Map<string, number>();
-  /** The gateway said no calls remain until this time. */
+  private readonly memory = new MemoryLedger();
+  private readonly ledger: UsageLedger | undefined;
+  private readonly onLedgerError: (error: unknown) => void;
+  private ledgerFailing = false;
+  /** No call may be sent before this time (the gateway's quota headers or a Retry-After). */
   private blockedUntil = 0;
   private blockedReason = '';
+  private blockedCause: 'limit' | 'retry-after' = 'limit';
 
   constructor(
     private readonly limits: BudgetLimits,
     private readonly now: () => number = Date.now,
-  ) {}
+    options: BudgetOptions = {},
+  ) {
+    this.ledger = options.ledger;
+    this.onLedgerError = options.onLedgerError ?? (() => {});
+  }
 
   /** How long a new call must wait, and why. */
   check(): BudgetDecision {
     const t = this.now();
     this.forget(t);
-    if (this.blockedUntil > t) return { waitMs: this.blockedUntil - t, reason: this.blockedReason };
-    const { perMinute, perDay } = this.limits;
-    if (perDay !== undefined && this.calls.length >= perDay) {
-      return { waitMs: this.calls[this.calls.length - perDay]! + DAY - t, reason: `the daily limit of ${perDay} calls is reached` };
+    if (this.blockedUntil > t) return { waitMs: this.blockedUntil - t, reason: this.blockedReason, cause: this.blockedCause };
+    const { perMinute, perDay, perMonth } = this.limits;
+    const windows = usageWindows(t);
+    if (perMonth !== undefined && this.count(windows.month) >= perMonth) {
+      return { waitMs: nextUtcMonth(t) - t, reason: `the monthly limit of ${perMonth} calls is reached`, cause: 'limit' };
     }
-    if (perMinute !== undefined) {
-      const lastMinute = this.calls.filter((c) => c > t - MINUTE);
-      if (lastMinute.length >= perMinute) {
-        return { waitMs: lastMinute[lastMinute.length - perMinute]! + MINUTE - t, reason: `the limit of ${perMinute} calls a minute is reached` };
-      }
+    if (perDay !== undefined && this.count(windows.day) >= perDay) {
+      return { waitMs: nextUtcDay(t) - t, reason: `the daily limit of ${perDay} calls is reached`, cause: 'limit' };
+    }
+    if (perMinute !== undefined && this.lastMinute.length >= perMinute) {
+      const oldest = this.lastMinute[this.lastMinute.length - perMinute]!;
+      return { waitMs: oldest + MINUTE - t, reason: `the limit of ${perMinute} calls a minute is reached`, cause: 'limit' };
     }
     return { waitMs: 0 };
   }
@@ -64,8 +128,27 @@ export class CallBudget {
 
   /** Records one call (each retry is a call: the gateway bills it). */
   record(operation: string): void {
-    this.calls.push(this.now());
+    const t = this.now();
+    this.lastMinute.push(t);
     this.perOperation.set(operation, (this.perOperation.get(operation) ?? 0) + 1);
+    const { day, month } = usageWindows(t);
+    this.memory.record([day, month]);
+    this.useLedger(() => this.ledger?.record([day, month], t));
+  }
+
+  /** Calls left under the configured day and month limits; undefined when that window is unlimited. */
+  remaining(): { day?: number; month?: number } {
+    const windows = usageWindows(this.now());
+    const { perDay, perMonth } = this.limits;
+    return {
+      ...(perDay !== undefined ? { day: Math.max(0, perDay - this.count(windows.day)) } : {}),
+      ...(perMonth !== undefined ? { month: Math.max(0, perMonth - this.count(windows.month)) } : {}),
+    };
+  }
+
+  /** The service answered with Retry-After: no caller sends anything until then (held at most an hour). */
+  holdOff(waitMs: number, reason: string): void {
+    this.block(this.now() + Math.min(waitMs, MAX_HOLD_MS), reason, 'retry-after');
   }
 
   /** Reads the gateway's quota headers, when present, from an answer. */
@@ -74,31 +157,51 @@ export class CallBudget {
     const planRemaining = num(headers['x-ratelimit-requests-remaining']);
     if (planRemaining !== undefined && planRemaining <= 0) {
       // The plan's quota (daily or monthly) is spent; its reset time is not sent. Probe again in an hour.
-      this.block(t + 3_600_000, "the service plan's quota is used up");
+      this.block(t + 3_600_000, "the service plan's quota is used up", 'limit');
     }
     const minuteRemaining = num(headers['x-ratelimit-remaining']);
     if (minuteRemaining !== undefined && minuteRemaining <= 0) {
       const reset = num(headers['x-ratelimit-reset']);
       // Reset is seconds from now on most gateways; a value that looks like an epoch is taken as one.
       const until = reset === undefined ? t + MINUTE : reset > 1e9 ? reset * 1000 : t + reset * 1000;
-      this.block(until, "the service's per-minute rate limit is reached");
+      this.block(until, "the service's per-minute rate limit is reached", 'limit');
     }
   }
 
-  /** Calls made so far, per operation. */
+  /** Calls made so far by this process, per operation. */
   counts(): Record<string, number> {
     return Object.fromEntries(this.perOperation);
   }
 
-  private block(until: number, reason: string): void {
+  private count(window: string): number {
+    const stored = this.useLedger(() => this.ledger?.count(window));
+    return stored ?? this.memory.count(window);
+  }
+
+  /** Runs a ledger step; on failure reports it once and leaves the memory counts to decide. */
+  private useLedger<T>(step: () => T): T | undefined {
+    if (!this.ledger) return undefined;
+    try {
+      const value = step();
+      this.ledgerFailing = false;
+      return value;
+    } catch (error) {
+      if (!this.ledgerFailing) this.onLedgerError(error);
+      this.ledgerFailing = true;
+      return undefined;
+    }
+  }
+
+  private block(until: number, reason: string, cause: 'limit' | 'retry-after'): void {
     if (until > this.blockedUntil) {
       this.blockedUntil = until;
       this.blockedReason = reason;
+      this.blockedCause = cause;
     }
   }
 
   private forget(t: number): void {
-    while (this.calls.length > 0 && this.calls[0]! <= t - DAY) this.calls.shift();
+    while (this.lastMinute.length > 0 && this.lastMinute[0]! <= t - MINUTE) this.lastMinute.shift();
   }
 }
 

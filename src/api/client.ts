@@ -1,10 +1,13 @@
 // The UAE Property Data Service client: checks parameters against the operation table, sends one GET with the
-// gateway headers, retries what is transient, keeps to the call budget and returns validated records.
-import { CallBudget, type BudgetLimits } from './budget.js';
+// gateway headers, retries what is transient, keeps to the call budget and the circuit breaker, never runs past
+// the call's deadline, and returns validated records.
+import { CircuitOpen, DEFAULT_BREAKER, ServiceBreaker, type BreakerOptions } from './breaker.js';
+import { CallBudget, type BudgetLimits, type UsageLedger } from './budget.js';
+import { CallScope, CallStopped } from './deadline.js';
 import { readEnvelope } from './envelope.js';
 import { ApiError } from './errors.js';
 import { OPERATIONS, checkParams, type OperationName, type OperationSpec, type ParamsOf, type RecordOf } from './operations.js';
-import { DEFAULT_RETRY, backoffMs, isRetryableStatus, parseRetryAfterMs, sleep, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY, backoffMs, isRetryableStatus, parseRetryAfterMs, type RetryPolicy } from './retry.js';
 import { Transport, TransportError, type RawResponse } from './transport.js';
 import { maskSecrets, silentLogger, type Logger } from '../log.js';
 
@@ -14,14 +17,30 @@ export interface ApiClientOptions {
   /** `x-gateway-host`; defaults to the base URL's host. */
   host?: string;
   connectTimeoutSeconds?: number;
+  /** Per attempt: from its start (queueing for a connection included) to the answer's headers. */
   headersTimeoutSeconds?: number;
+  /** Per attempt: from the headers to the end of the whole body. */
   bodyTimeoutSeconds?: number;
   connections?: number;
+  /** One deadline per call, across its attempts, Retry-After and budget waits (default 25 s). */
+  deadlineMs?: number;
+  /** Bodies larger than this are not read to the end; the call fails with kind 'too-large' (default 8 MiB). */
+  maxBodyBytes?: number;
   retry?: Partial<RetryPolicy>;
   budget?: Partial<BudgetLimits>;
+  /** Counts calls per UTC day and month across restarts; without it they are counted in memory. */
+  ledger?: UsageLedger;
+  breaker?: Partial<BreakerOptions>;
   logger?: Logger;
   /** For tests: the source of jitter. */
   random?: () => number;
+}
+
+export interface CallOptions {
+  /** This call's deadline, instead of the client's (the alerts poller, with nobody waiting, allows longer). */
+  deadlineMs?: number;
+  /** Stops the call (kind 'cancelled'). */
+  signal?: AbortSignal;
 }
 
 export interface ApiResult<T> {
@@ -41,36 +60,65 @@ export interface ApiStats {
   dropped: number;
 }
 
+export interface BudgetLeft {
+  /** How long before a call would be sent (a Retry-After, a full window, an open circuit); 0: now. */
+  blockedForMs: number;
+  /** Calls left today (UTC) under the daily limit; undefined when there is none. */
+  day?: number;
+  /** Calls left this month (UTC) under the monthly limit; undefined when there is none. */
+  month?: number;
+}
+
+export const DEFAULT_DEADLINE_MS = 25_000;
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
 export class ApiClient {
   private readonly transport: Transport;
   private readonly budget: CallBudget;
+  private readonly breaker: ServiceBreaker;
   private readonly retry: RetryPolicy;
   private readonly headers: Record<string, string>;
   private readonly log: Logger;
   private readonly random: () => number;
   private readonly key: string;
+  private readonly deadlineMs: number;
+  private readonly maxBodyBytes: number;
+  /** Calls under way, stopped by close(). */
+  private readonly active = new Set<CallScope>();
+  private closing: Promise<void> | undefined;
   private retries = 0;
   private failures = 0;
   private dropped = 0;
 
   constructor(options: ApiClientOptions) {
     this.key = options.key;
+    this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.log = (options.logger ?? silentLogger).child({ part: 'api' });
     this.transport = new Transport({
       baseUrl: options.baseUrl,
       connections: options.connections ?? 16,
       connectTimeoutMs: (options.connectTimeoutSeconds ?? 5) * 1000,
       headersTimeoutMs: (options.headersTimeoutSeconds ?? 10) * 1000,
       bodyTimeoutMs: (options.bodyTimeoutSeconds ?? 10) * 1000,
+      maxBodyBytes: this.maxBodyBytes,
     });
-    this.budget = new CallBudget({ maxWaitMs: 20_000, ...options.budget });
+    this.budget = new CallBudget({ maxWaitMs: 20_000, ...options.budget }, Date.now, {
+      ...(options.ledger ? { ledger: options.ledger } : {}),
+      onLedgerError: (error) => this.log.error('the api usage ledger failed; counting calls in memory', { error }),
+    });
+    this.breaker = new ServiceBreaker({ ...DEFAULT_BREAKER, ...options.breaker });
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.headers = { 'x-gateway-host': options.host ?? new URL(options.baseUrl).host, 'x-gateway-key': options.key };
-    this.log = (options.logger ?? silentLogger).child({ part: 'api' });
     this.random = options.random ?? Math.random;
   }
 
   /** Calls one operation. Unset (undefined or empty) parameters are omitted, never sent empty. */
-  async call<Op extends OperationName>(operation: Op, params: ParamsOf<Op> = {} as ParamsOf<Op>): Promise<ApiResult<RecordOf<Op>>> {
+  async call<Op extends OperationName>(
+    operation: Op,
+    params: ParamsOf<Op> = {} as ParamsOf<Op>,
+    options: CallOptions = {},
+  ): Promise<ApiResult<RecordOf<Op>>> {
     const spec: OperationSpec = OPERATIONS[operation];
     const query = omitUnset(params as Record<string, string | undefined>);
     const problems = checkParams(operation, query);
@@ -79,41 +127,14 @@ export class ApiClient {
         operation, kind: 'invalid-params', retryable: false, problems,
       });
     }
-    for (let attempt = 1; ; attempt++) {
-      await this.reserveBudget(operation, attempt);
-      const started = performance.now();
-      let failure: ApiError;
-      let waitMs: number | undefined;
-      try {
-        const res = await this.transport.get(spec.path, query, this.headers);
-        this.budget.observe(res.headers);
-        const outcome = this.interpret(operation, spec, res, attempt);
-        if (!(outcome instanceof ApiError)) {
-          this.log.debug('call ok', { operation, attempt, ms: Math.round(performance.now() - started), records: outcome.records.length, dropped: outcome.dropped });
-          return outcome as ApiResult<RecordOf<Op>>;
-        }
-        failure = outcome;
-        waitMs = parseRetryAfterMs(res.headers['retry-after']);
-      } catch (e) {
-        if (!(e instanceof TransportError)) throw e;
-        failure = new ApiError(`${operation}: ${e.timeout ? 'the service did not answer in time' : `network error (${e.message})`}`, {
-          operation, kind: e.timeout ? 'timeout' : 'network', retryable: true, attempts: attempt,
-        });
-      }
-      if (!failure.retryable || attempt >= this.retry.attempts) {
-        this.failures++;
-        this.log.warn('call failed', { operation, attempt, kind: failure.kind, status: failure.status, error: failure.message });
-        throw failure;
-      }
-      if (waitMs !== undefined && waitMs > this.retry.maxRetryAfterMs) {
-        this.failures++;
-        this.log.warn('call failed: Retry-After beyond what we wait', { operation, attempt, retryAfterMs: waitMs });
-        throw failure;
-      }
-      const delay = waitMs ?? backoffMs(attempt, this.retry, this.random);
-      this.retries++;
-      this.log.info('retrying', { operation, attempt, delayMs: delay, kind: failure.kind, status: failure.status });
-      await sleep(delay);
+    if (this.closing) throw stoppedError(operation, new CallStopped('closed'), 0, 0);
+    const scope = new CallScope(options.deadlineMs ?? this.deadlineMs, options.signal);
+    this.active.add(scope);
+    try {
+      return (await this.attempts(operation, spec, query, scope)) as ApiResult<RecordOf<Op>>;
+    } finally {
+      scope.dispose();
+      this.active.delete(scope);
     }
   }
 
@@ -121,23 +142,120 @@ export class ApiClient {
     return { calls: this.budget.counts(), retries: this.retries, failures: this.failures, dropped: this.dropped };
   }
 
-  close(): Promise<void> {
-    return this.transport.close();
+  /** Cheap: whether a call would be sent now, and what is left of the day's and the month's limits. */
+  budgetLeft(): BudgetLeft {
+    const blockedForMs = this.closing ? Number.POSITIVE_INFINITY : Math.max(this.budget.check().waitMs, this.breaker.openForMs());
+    return { blockedForMs, ...this.budget.remaining() };
   }
 
-  /** Takes a place in the call budget, waiting for the next window when it is soon, else refusing. */
-  private async reserveBudget(operation: string, attempt: number): Promise<void> {
-    for (;;) {
-      const { waitMs, reason } = this.budget.reserve(operation);
-      if (waitMs <= 0) return;
-      if (waitMs > this.budget.maxWaitMs) {
-        throw new ApiError(`${operation}: not sent, ${reason}; try again in ${Math.ceil(waitMs / 1000)} s`, {
-          operation, kind: 'budget', retryable: true, retryAfterSeconds: Math.ceil(waitMs / 1000), attempts: attempt - 1,
+  /** Stops every call under way and refuses new ones (kind 'closed', not retryable). */
+  close(): Promise<void> {
+    if (!this.closing) {
+      for (const scope of this.active) scope.stop('closed');
+      this.closing = this.transport.close();
+    }
+    return this.closing;
+  }
+
+  /**
+   * The retry loop, by hand rather than a policy library's: besides errors it must retry a 200 whose body is
+   * malformed, reserve a place in the call budget for every attempt (the gateway bills each one), share a
+   * Retry-After with every caller through the budget, and log each retry. The breaker (cockatiel) wraps each attempt.
+   */
+  private async attempts(operation: string, spec: OperationSpec, query: Record<string, string>, scope: CallScope): Promise<ApiResult<unknown>> {
+    let sent = 0;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const openForMs = this.breaker.openForMs();
+        if (openForMs > 0) throw this.fail(unavailableError(operation, openForMs, sent));
+        await this.reserveBudget(operation, sent, scope);
+        sent = attempt;
+        const started = performance.now();
+        let outcome: ApiResult<unknown> | ApiError;
+        try {
+          outcome = await scope.race(this.breaker.run(() => this.attemptOnce(operation, spec, query, attempt, scope)));
+        } catch (e) {
+          if (e instanceof CircuitOpen) throw this.fail(unavailableError(operation, e.retryAfterMs, attempt - 1));
+          throw e;
+        }
+        if (!(outcome instanceof ApiError)) {
+          this.log.debug('call ok', { operation, attempt, ms: Math.round(performance.now() - started), records: outcome.records.length, dropped: outcome.dropped });
+          return outcome;
+        }
+        const failure = outcome;
+        const retryAfterMs = failure.retryAfterSeconds === undefined ? undefined : failure.retryAfterSeconds * 1000;
+        // The service asked to wait: every caller waits, not only this one (the budget holds them all).
+        if (retryAfterMs !== undefined && failure.retryable) this.budget.holdOff(retryAfterMs, `the service asked to wait (${failure.status})`);
+        if (!failure.retryable || attempt >= this.retry.attempts || scope.remainingMs() <= 0) throw this.fail(failure);
+        if (retryAfterMs !== undefined && retryAfterMs > this.retry.maxRetryAfterMs) {
+          throw this.fail(failure, 'Retry-After beyond what we wait');
+        }
+        const delay = retryAfterMs ?? backoffMs(attempt, this.retry, this.random);
+        if (delay >= scope.remainingMs()) throw this.fail(failure, 'the wait would pass the deadline');
+        this.retries++;
+        this.log.info('retrying', { operation, attempt, delayMs: delay, kind: failure.kind, status: failure.status });
+        // After a Retry-After the budget's hold does the waiting (in reserveBudget), shared with every caller.
+        if (retryAfterMs === undefined) await scope.sleep(delay);
+      }
+    } catch (e) {
+      if (e instanceof CallStopped) throw this.fail(stoppedError(operation, e, scope.deadlineMs, sent));
+      throw e;
+    }
+  }
+
+  /** One request and its answer: a result, or the failure as an ApiError. Throws CallStopped when cancelled or closed. */
+  private async attemptOnce(operation: string, spec: OperationSpec, query: Record<string, string>, attempt: number, scope: CallScope): Promise<ApiResult<unknown> | ApiError> {
+    try {
+      const res = await this.transport.get(spec.path, query, this.headers, scope.signal);
+      this.budget.observe(res.headers);
+      return this.interpret(operation, spec, res, attempt);
+    } catch (e) {
+      if (!(e instanceof TransportError)) throw e;
+      if (e.kind === 'stopped') {
+        const why = scope.stopped ?? new CallStopped('cancelled');
+        // A deadline that cuts an attempt short is a slow service: returned, so the breaker counts it.
+        if (why.kind === 'timeout') return stoppedError(operation, why, scope.deadlineMs, attempt);
+        throw why;
+      }
+      if (e.kind === 'closed') throw new CallStopped('closed');
+      if (e.kind === 'too-large') {
+        return new ApiError(`${operation}: the service sent an answer larger than the ${formatBytes(this.maxBodyBytes)} limit; it was not read`, {
+          operation, kind: 'too-large', retryable: false, attempts: attempt,
         });
       }
-      this.log.info('waiting for the call budget', { operation, waitMs, reason });
-      await sleep(waitMs);
+      return new ApiError(`${operation}: ${e.timeout ? `the service did not answer in time (${e.message})` : `network error (${e.message})`}`, {
+        operation, kind: e.timeout ? 'timeout' : 'network', retryable: true, attempts: attempt,
+      });
     }
+  }
+
+  /** Takes a place in the call budget, waiting for the next window when it is soon (and within the deadline), else refusing. */
+  private async reserveBudget(operation: string, sent: number, scope: CallScope): Promise<void> {
+    for (;;) {
+      const { waitMs, reason, cause } = this.budget.reserve(operation);
+      if (waitMs <= 0) return;
+      const longest = cause === 'retry-after' ? this.retry.maxRetryAfterMs : this.budget.maxWaitMs;
+      if (waitMs > longest || waitMs >= scope.remainingMs()) {
+        const seconds = Math.ceil(waitMs / 1000);
+        const common = { operation, retryable: true, retryAfterSeconds: seconds, attempts: sent };
+        throw this.fail(
+          cause === 'retry-after'
+            ? new ApiError(`${operation}: not sent, ${reason}; try again in ${seconds} s`, { ...common, kind: 'http', status: 429 })
+            : new ApiError(`${operation}: not sent, ${reason}; try again in ${seconds} s`, { ...common, kind: 'budget' }),
+        );
+      }
+      this.log.info('waiting for the call budget', { operation, waitMs, reason });
+      await scope.sleep(waitMs);
+    }
+  }
+
+  /** Counts and logs a failure that ends a call; returns it to throw. */
+  private fail(failure: ApiError, why?: string): ApiError {
+    if (failure.kind !== 'closed') this.failures++;
+    this.log.warn(why ? `call failed: ${why}` : 'call failed', {
+      operation: failure.operation, attempts: failure.attempts, kind: failure.kind, status: failure.status, error: failure.message,
+    });
+    return failure;
   }
 
   private interpret(operation: string, spec: OperationSpec, res: RawResponse, attempt: number): ApiResult<unknown> | ApiError {
@@ -145,14 +263,14 @@ export class ApiClient {
     try {
       json = JSON.parse(res.body);
     } catch {
-      if (res.status >= 400) return this.httpError(operation, res.status, undefined, attempt);
+      if (res.status >= 400) return this.httpError(operation, res, undefined, attempt);
       return new ApiError(`${operation}: the service sent an answer that is not valid JSON`, {
         operation, kind: 'malformed', retryable: true, status: res.status, attempts: attempt,
       });
     }
     const body = (typeof json === 'object' && json !== null ? json : {}) as { success?: unknown; error?: unknown; code?: unknown };
     if (res.status >= 400 || body.success === false) {
-      return this.httpError(operation, res.status, body, attempt);
+      return this.httpError(operation, res, body, attempt);
     }
     const envelope = readEnvelope(spec, json);
     if ('problem' in envelope) {
@@ -165,16 +283,38 @@ export class ApiClient {
     return envelope;
   }
 
-  private httpError(operation: string, status: number, body: { error?: unknown; code?: unknown } | undefined, attempt: number): ApiError {
+  private httpError(operation: string, res: RawResponse, body: { error?: unknown; code?: unknown } | undefined, attempt: number): ApiError {
     // The service's own words, with the key masked in case a gateway ever echoes it.
     const serviceError = typeof body?.error === 'string' ? maskSecrets(body.error, [this.key]).slice(0, 300) : undefined;
     const code = typeof body?.code === 'number' ? body.code : undefined;
-    const effective = status >= 400 ? status : (code ?? 500);
+    const effective = res.status >= 400 ? res.status : (code ?? 500);
+    const retryAfterMs = parseRetryAfterMs(res.headers['retry-after']);
     return new ApiError(`${operation}: the service answered ${effective}${serviceError ? ` (${serviceError})` : ''}`, {
       operation, kind: 'http', status: effective, retryable: isRetryableStatus(effective), attempts: attempt,
       ...(code !== undefined ? { code } : {}), ...(serviceError !== undefined ? { serviceError } : {}),
+      ...(retryAfterMs !== undefined ? { retryAfterSeconds: retryAfterMs / 1000 } : {}),
     });
   }
+}
+
+/** The error for a call stopped by its deadline, its caller or the client's close. */
+function stoppedError(operation: string, stop: CallStopped, deadlineMs: number, attempts: number): ApiError {
+  if (stop.kind === 'timeout') {
+    return new ApiError(`${operation}: no answer within the ${deadlineMs / 1000} s deadline`, { operation, kind: 'timeout', retryable: true, attempts });
+  }
+  if (stop.kind === 'cancelled') return new ApiError(`${operation}: cancelled by the caller`, { operation, kind: 'cancelled', retryable: true, attempts });
+  return new ApiError(`${operation}: not sent, the client is closed`, { operation, kind: 'closed', retryable: false, attempts });
+}
+
+function unavailableError(operation: string, openForMs: number, attempts: number): ApiError {
+  const seconds = Math.ceil(openForMs / 1000);
+  return new ApiError(`${operation}: not sent, the service failed repeatedly; trying again in ${seconds} s`, {
+    operation, kind: 'unavailable', retryable: true, retryAfterSeconds: seconds, attempts,
+  });
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${+(n / (1024 * 1024)).toFixed(1)} MiB` : n >= 1024 ? `${+(n / 1024).toFixed(1)} KiB` : `${n}-byte`;
 }
 
 function omitUnset(params: Record<string, string | undefined>): Record<string, string> {

@@ -10,6 +10,8 @@ export interface Envelope {
   summary?: Record<string, unknown>;
   totalItems?: number;
   totalPages?: number;
+  /** True when the service sent `data: null` (read as no records): an answer not worth caching. */
+  dataNull?: true;
 }
 
 export type EnvelopeProblem = { problem: string };
@@ -41,6 +43,7 @@ export function readEnvelope(spec: OperationSpec, json: unknown): Envelope | Env
     rows = json.data;
   } else if (json.data === null) {
     rows = [];
+    extra = { dataNull: true };
   } else {
     const nested = unwrapNested(json.data);
     if (!nested) return { problem: 'expected a list in "data"' };

@@ -5,9 +5,13 @@ export type ApiErrorKind =
   | 'invalid-params' // refused before sending
   | 'http' // the service answered with an error status
   | 'network' // connection refused, reset...
-  | 'timeout'
+  | 'timeout' // no complete answer within the call's deadline or an attempt's time limits
   | 'malformed' // a body that is not the JSON envelope
-  | 'budget'; // our own call budget or the gateway's quota is spent
+  | 'too-large' // a body over the configured size cap: not read to the end, not retried
+  | 'budget' // our own call budget or the gateway's quota is spent
+  | 'unavailable' // the circuit breaker is open after repeated failures: not sent, try later
+  | 'cancelled' // the caller's signal stopped the call
+  | 'closed'; // the client was closed: nothing more is sent
 
 export interface ApiErrorDetails {
   operation: string;

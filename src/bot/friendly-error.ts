@@ -29,6 +29,14 @@ export function friendlyError(e: unknown): FriendlyError {
     return { text: 'The property service has nothing under that id. Check the number (it ends the listing\'s link) and try again.', level: 'warn' };
   }
   if (e.kind === 'http' && e.status === 400) return { text: 'The property service refused that search as invalid. Try `help` for examples.', level: 'error' };
+  if (e.kind === 'too-large') {
+    return { text: 'The property service sent an answer too large to read. Try a narrower search. The operator has been told.', level: 'error' };
+  }
+  if (e.kind === 'closed') return { text: 'Manzil is restarting. Try again in a moment.', level: 'warn' };
+  // The breaker is open or the service asked every caller to wait: the service is busy, for about this long.
+  if ((e.kind === 'unavailable' || (e.kind === 'http' && e.status === 429)) && e.retryAfterSeconds !== undefined) {
+    return { text: `The property service is busy, try again in about ${roughly(e.retryAfterSeconds)}.`, level: 'warn' };
+  }
   return { text: 'The property service is busy, try again in a minute.', level: 'warn' };
 }
 

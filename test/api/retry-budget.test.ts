@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CallBudget } from '../../src/api/budget.js';
+import { CallBudget, usageWindows, type UsageLedger } from '../../src/api/budget.js';
 import { DEFAULT_RETRY, backoffMs, isRetryableStatus, parseRetryAfterMs } from '../../src/api/retry.js';
 
 describe('retry policy', () => {
@@ -54,5 +54,57 @@ describe('call budget', () => {
     expect(budget.check().waitMs).toBe(12_000);
     t += 12_000;
     expect(budget.check().waitMs).toBe(0);
+  });
+
+  it('opens the daily window again at the next UTC midnight, the monthly one on the first of the next UTC month', () => {
+    let t = Date.UTC(2026, 10, 30, 23, 59); // 30 November, a minute before midnight UTC
+    const daily = new CallBudget({ perDay: 1, maxWaitMs: 0 }, () => t);
+    const monthly = new CallBudget({ perMonth: 1, maxWaitMs: 0 }, () => t);
+    daily.record('search-buy');
+    monthly.record('search-buy');
+    expect(daily.check().waitMs).toBe(60_000);
+    expect(monthly.check()).toMatchObject({ waitMs: 60_000, reason: 'the monthly limit of 1 calls is reached' });
+    t += 60_000;
+    expect(daily.check().waitMs).toBe(0);
+    expect(monthly.check().waitMs).toBe(0);
+    expect(usageWindows(t)).toEqual({ day: 'day:2026-12-01', month: 'month:2026-12' });
+  });
+
+  it('counts in the ledger it is given, so a second budget on the same ledger sees the first one\'s calls', () => {
+    const counts = new Map<string, number>();
+    const ledger: UsageLedger = {
+      record: (windows) => windows.forEach((w) => counts.set(w, (counts.get(w) ?? 0) + 1)),
+      count: (w) => counts.get(w) ?? 0,
+    };
+    const t = Date.UTC(2026, 10, 5, 12);
+    new CallBudget({ perMonth: 3, maxWaitMs: 0 }, () => t, { ledger }).record('search-rent');
+    const later = new CallBudget({ perDay: 5, perMonth: 3, maxWaitMs: 0 }, () => t, { ledger });
+    expect(later.remaining()).toEqual({ day: 4, month: 2 });
+    expect(later.reserve('search-rent').waitMs).toBe(0);
+    expect(later.reserve('search-rent').waitMs).toBe(0);
+    expect(later.reserve('search-rent').reason).toMatch(/monthly limit of 3/);
+    expect(counts.get('month:2026-11')).toBe(3);
+  });
+
+  it('keeps counting in memory when the ledger fails, and reports the failure once', () => {
+    const errors: unknown[] = [];
+    const broken: UsageLedger = {
+      record: () => { throw new Error('disk I/O error'); },
+      count: () => { throw new Error('disk I/O error'); },
+    };
+    const budget = new CallBudget({ perDay: 2, maxWaitMs: 0 }, () => 0, { ledger: broken, onLedgerError: (e) => errors.push(e) });
+    expect(budget.reserve('search-buy').waitMs).toBe(0);
+    expect(budget.reserve('search-buy').waitMs).toBe(0);
+    expect(budget.reserve('search-buy').waitMs).toBeGreaterThan(0);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('holds every caller back for a Retry-After, and says so', () => {
+    let t = 0;
+    const budget = new CallBudget({ maxWaitMs: 0 }, () => t);
+    budget.holdOff(1500, 'the service asked to wait (429)');
+    expect(budget.reserve('search-buy')).toEqual({ waitMs: 1500, reason: 'the service asked to wait (429)', cause: 'retry-after' });
+    t += 1500;
+    expect(budget.reserve('search-buy').waitMs).toBe(0);
   });
 });

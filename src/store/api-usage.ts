@@ -1,0 +1,34 @@
+// Calls made to the property service, per UTC day and month window, kept across restarts so that a restart
+// (or a crash loop) cannot spend the day's or the month's budget twice. The api client reads it as its UsageLedger.
+import { and, eq, sql } from 'drizzle-orm';
+import type { Store } from './db.js';
+import { apiUsage } from './schema.js';
+
+export interface ApiUsageRepo {
+  /** Adds one call, made at `at` (epoch ms), to each window (`day:YYYY-MM-DD`, `month:YYYY-MM`, UTC). */
+  record(windows: string[], at: number): void;
+  /** Calls counted in one window; 0 when none. */
+  count(window: string): number;
+}
+
+/** `service`: the property service's base URL; each service has its own counts. */
+export function createApiUsageRepo(store: Store, service: string): ApiUsageRepo {
+  const { db } = store;
+  return {
+    record(windows, at) {
+      // One transaction: the day and the month always move together.
+      db.transaction((tx) => {
+        for (const window of windows) {
+          tx.insert(apiUsage)
+            .values({ service, window, calls: 1, updatedAt: at })
+            .onConflictDoUpdate({ target: [apiUsage.service, apiUsage.window], set: { calls: sql`${apiUsage.calls} + 1`, updatedAt: at } })
+            .run();
+        }
+      });
+    },
+    count(window) {
+      const row = db.select({ calls: apiUsage.calls }).from(apiUsage).where(and(eq(apiUsage.service, service), eq(apiUsage.window, window))).get();
+      return row?.calls ?? 0;
+    },
+  };
+}
