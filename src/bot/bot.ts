@@ -1,22 +1,32 @@
 // The conversation core: a command or a button press becomes a Reply of platform-neutral views.
 // It knows nothing of Slack or Discord; adapters hand it requests and render what it returns.
+// A search is fetched first (SearchRunner: no state written) and then presented: only the reply actually sent
+// stores state, one row for all of its buttons.
 import type { ApiResult } from '../api/client.js';
-import { operationSpec, type OperationName } from '../api/operations.js';
-import type { Location } from '../api/records.js';
+import { operationSpec } from '../api/operations.js';
 import type { LocationResolver } from '../locations/index.js';
 import type { Logger } from '../log.js';
-import { helpText, parseCommand, summarize, toParams, type Query } from '../query/index.js';
+import { helpText, parseCommand, summarize, type Query } from '../query/index.js';
 import type { Block, Button, Reply } from '../views/model.js';
+import {
+  DEFAULT_SURFACE,
+  MAX_PAGE,
+  PAYLOAD_VERSION,
+  firstPosition,
+  readButton,
+  splitToken,
+  type ChooseRow,
+  type PageRow,
+  type Place,
+  type Position,
+} from './button-payloads.js';
 import { friendlyError } from './friendly-error.js';
-import { CARD_OPERATIONS, LISTING_OPERATIONS, renderRecords } from './render-results.js';
-import { planPage, type PagePosition } from './paging.js';
-import { ResultCache } from './result-cache.js';
-import type { ActionRequest, ButtonStateStore, CommandRequest, PickRequest, SuggestOption } from './types.js';
+import { planPage } from './paging.js';
+import { CARD_OPERATIONS, LISTING_OPERATIONS, fitCardButtons, listingIds, renderRecords } from './render-results.js';
+import { SearchRunner, type SearchOutcome, type ServiceCaller } from './search.js';
+import type { ActionRequest, ButtonStateStore, CommandRequest, PickRequest, SuggestOption, Surface } from './types.js';
 
-/** The one thing the bot needs of the API client. */
-export interface ServiceCaller {
-  call<Op extends OperationName>(operation: Op, params: Record<string, string>): Promise<ApiResult<unknown>>;
-}
+export type { ServiceCaller } from './search.js';
 
 export interface BotOptions {
   api: ServiceCaller;
@@ -27,32 +37,39 @@ export interface BotOptions {
   footer?: string;
   /** How long an answer is reused for paging and details. */
   resultTtlMs?: number;
+  /** How many answers are kept at most (least recently used go first). */
+  resultCacheSize?: number;
+  /** The clock of the answer cache (tests drive it). */
+  now?: () => number;
 }
 
-export const CARDS_PER_PAGE = 10;
 /** The service's page size is not published (15 to 50 observed); a page shorter than this is surely the last. */
 const SMALLEST_FULL_PAGE = 10;
 
-/** Everything needed to show one chat page of a search again, even after a restart. */
-interface SearchState extends PagePosition {
-  query: Query;
-  location?: { id: number; name: string };
-}
-
-interface ChooseState {
-  query: Query;
-  location: { id: number; name: string };
-}
-
 const EXAMPLE = 'Try `/rent marina 2br under 120k` or `/manzil help`.';
+const EXPIRED = 'That button has expired. Run the command again to get fresh results.';
+const OLDER = 'That button is from an older version of Manzil. Run the command again.';
+const UNSUPPORTED = 'That button is no longer supported. Run the command again.';
+const TOO_FAR = `Manzil shows the first ${MAX_PAGE} pages of a search. Narrow it (a smaller area, a price range) to see other listings.`;
+
+/** One chat page to show: a search, where in it, and the surface it is laid out for. */
+interface PageView {
+  query: Query;
+  location?: Place | undefined;
+  position: Position;
+  surface: Surface;
+}
 
 export class Bot {
-  private readonly results: ResultCache<ApiResult<unknown>>;
-  /** The longest service page seen per operation: a shorter page is the last one, so it gets no Next button. */
-  private readonly longestPage = new Map<OperationName, number>();
+  /** Fetching without UI state: an alerts poller may share it (and its answer cache). */
+  readonly searches: SearchRunner;
 
   constructor(private readonly options: BotOptions) {
-    this.results = new ResultCache(options.resultTtlMs ?? 5 * 60_000);
+    this.searches = new SearchRunner(options.api, {
+      ttlMs: options.resultTtlMs ?? 5 * 60_000,
+      ...(options.resultCacheSize !== undefined ? { maxEntries: options.resultCacheSize } : {}),
+      ...(options.now ? { now: options.now } : {}),
+    });
   }
 
   /** A slash command. Never throws: every failure becomes a friendly reply and a precise log line. */
@@ -67,7 +84,7 @@ export class Bot {
         log.info('command not understood', { text: req.text.slice(0, 200), error: parsed.error });
         return this.ephemeral(parsed.error);
       }
-      const reply = await this.start(parsed.query);
+      const reply = await this.start(parsed.query, fitSurface(req.surface));
       log.info('command answered', { operation: parsed.query.operation, ms: Math.round(performance.now() - started) });
       return reply;
     } catch (e) {
@@ -79,22 +96,24 @@ export class Bot {
   async handleAction(req: ActionRequest): Promise<Reply> {
     const log = this.options.logger.child({ user: req.user, place: req.place, action: req.action });
     try {
-      const stored = this.options.state.load(req.token);
-      if (!stored) return this.ephemeral('That button has expired. Run the command again to get fresh results.');
-      switch (stored.kind) {
-        case 'search':
-          return { ...(await this.showPage(stored.payload as SearchState)), replaceOriginal: true };
-        case 'choose': {
-          const { query, location } = stored.payload as ChooseState;
-          return { ...(await this.showPage(firstPage(query, location))), replaceOriginal: true };
+      const { row, suffix } = splitToken(req.token);
+      const stored = this.options.state.load<unknown>(row);
+      if (!stored) return this.ephemeral(EXPIRED);
+      const intent = readButton(stored.kind, stored.payload, suffix);
+      switch (intent.kind) {
+        case 'show': {
+          const reply = await this.showPage(intent);
+          // A page replaces the page it came from; a place chosen in the (private) "which one?" prompt is posted anew.
+          return intent.replace && !reply.ephemeral ? { ...reply, replaceOriginal: true } : reply;
         }
         case 'details':
-          return await this.details(stored.payload as { propertyId: string });
+          return await this.details(intent.propertyId);
         case 'save':
           return this.ephemeral('Alerts are coming soon: saving a search as an alert will arrive in the next release of Manzil.');
-        default:
-          log.warn('unknown button state', { kind: stored.kind });
-          return this.ephemeral('That button is no longer supported. Run the command again.');
+        case 'refine':
+        case 'unusable':
+          log.warn('unusable button state', { kind: stored.kind, suffix, reason: intent.kind === 'unusable' ? intent.reason : 'refine' });
+          return this.ephemeral(intent.kind === 'unusable' && intent.reason === 'older' ? OLDER : UNSUPPORTED);
       }
     } catch (e) {
       return this.failure(e, log);
@@ -105,20 +124,24 @@ export class Bot {
   async handlePick(req: PickRequest): Promise<Reply> {
     const log = this.options.logger.child({ user: req.user, place: req.place, action: 'pick' });
     try {
-      const stored = this.options.state.load<{ query: Query }>(req.token);
+      const { row, suffix } = splitToken(req.token);
+      const stored = this.options.state.load<unknown>(row);
       const location = decodeLocationOption(req.value);
       if (!stored || !location) return this.ephemeral('That picker has expired. Run the command again.');
-      return { ...(await this.showPage(firstPage(stored.payload.query, location))), replaceOriginal: true };
+      const intent = readButton(stored.kind, stored.payload, suffix);
+      if (intent.kind !== 'refine') return this.ephemeral(intent.kind === 'unusable' && intent.reason === 'older' ? OLDER : UNSUPPORTED);
+      const reply = await this.showPage({ query: intent.query, location, position: firstPosition(intent.query), surface: intent.surface });
+      return reply.ephemeral ? reply : { ...reply, replaceOriginal: true };
     } catch (e) {
       return this.failure(e, log);
     }
   }
 
-  /** Location options for a picker, as the person types (at most 100, as Slack allows). */
+  /** Location options for a picker, as the person types (at most 100, as Slack allows); mostly from the cache. */
   async suggestLocations(typed: string): Promise<SuggestOption[]> {
     if (typed.trim().length < 2) return [];
     try {
-      const found = await this.options.locations.lookup(typed);
+      const found = await this.options.locations.suggest(typed);
       return found.slice(0, 100).map((l) => ({ label: l.name.slice(0, 75), value: encodeLocationOption(l) }));
     } catch (e) {
       this.options.logger.warn('location suggestions failed', { error: e });
@@ -126,46 +149,76 @@ export class Bot {
     }
   }
 
-  private async start(query: Query): Promise<Reply> {
+  /** Fetches one service page of a search; writes no state. */
+  async search(query: Query, location: Place | undefined, page: number): Promise<ApiResult<unknown>> {
+    return (await this.searches.search(query, location, page)).result;
+  }
+
+  private async start(query: Query, surface: Surface): Promise<Reply> {
+    // Checked before the place is looked up: a refused page should cost no call at all.
+    if (firstPosition(query).page > lastPage(query)) return this.ephemeral(TOO_FAR);
     const spec = operationSpec(query.operation);
     const needsLocation = 'location_id' in spec.params;
-    if (!needsLocation || !query.location) return this.showPage(firstPage(query));
+    if (!needsLocation || !query.location) return this.showPage({ query, position: firstPosition(query), surface });
     const resolution = await this.options.locations.resolve(query.location);
-    if (resolution.kind === 'found') return this.showPage(firstPage(query, resolution.location));
+    if (resolution.kind === 'found') return this.showPage({ query, location: pick(resolution.location), position: firstPosition(query), surface });
+    // "Which one?" and "did you mean?" go only to the person who typed: the channel sees the results.
     if (resolution.kind === 'ambiguous') {
-      const buttons = resolution.choices.map((c) => this.button(c.name, 'choose', 'choose', { query, location: pick(c) } satisfies ChooseState));
       const text = `"${query.location}" matches several places. Which one did you mean?`;
-      return this.finish({ text, blocks: [{ kind: 'text', text }, { kind: 'actions', buttons }] });
+      return this.finish({ text, blocks: [{ kind: 'text', text }, this.choices(query, surface, resolution.choices.map(pick))], ephemeral: true });
     }
     const unknown = query.unknownWords.length > 0 ? ` I also didn't understand ${query.unknownWords.map((w) => `"${w}"`).join(', ')}.` : '';
     const text = `I couldn't find a place called "${query.location}".${unknown}`;
     const blocks: Block[] = [{ kind: 'text', text }];
     if (resolution.suggestions.length > 0) {
       blocks.push({ kind: 'context', text: 'Did you mean one of these?' });
-      blocks.push({ kind: 'actions', buttons: resolution.suggestions.map((c) => this.button(c.name, 'choose', 'choose', { query, location: pick(c) } satisfies ChooseState)) });
+      blocks.push(this.choices(query, surface, resolution.suggestions.map(pick)));
     } else {
       blocks.push({ kind: 'context', text: EXAMPLE });
     }
     return this.finish({ text, blocks, ephemeral: true });
   }
 
-  private async showPage(state: SearchState): Promise<Reply> {
-    const { query, location } = state;
-    const op = query.operation;
+  /** One row for the places offered; each button carries its index. */
+  private choices(query: Query, surface: Surface, places: Place[]): Block {
+    const offered = places.slice(0, 25);
+    const row = this.options.state.save('choose', { v: PAYLOAD_VERSION, query, surface, choices: offered } satisfies ChooseRow);
+    return { kind: 'actions', buttons: offered.map((c, i) => ({ label: c.name, action: 'choose', token: `${row}.c${i}` })) };
+  }
+
+  private async showPage(view: PageView): Promise<Reply> {
+    if (view.position.page > lastPage(view.query)) return this.ephemeral(TOO_FAR);
+    const outcome = await this.searches.search(view.query, view.location, view.position.page);
+    return this.present(view, outcome);
+  }
+
+  /** Lays a fetched page out for the surface; stores one state row, and only when the reply has buttons. */
+  private present(view: PageView, { operation: op, result }: SearchOutcome): Reply {
+    const { query, location, surface } = view;
     const spec = operationSpec(op);
-    const params = toParams({ ...query, params: { ...query.params, ...(spec.firstPage !== undefined ? { page: String(state.page) } : {}) } }, location?.id);
-    const result = await this.fetch(op, params);
-    const summary = summarize(query, location?.name);
     const paged = spec.firstPage !== undefined;
     const total = result.records.length;
-    const longestPage = Math.max(total, this.longestPage.get(op) ?? 0);
-    if (paged) this.longestPage.set(op, longestPage);
     const byCard = CARD_OPERATIONS.has(op);
-    const plan = planPage(state, {
-      total, firstPage: spec.firstPage ?? 1, byCard, perChatPage: CARDS_PER_PAGE, longestPage, smallestFullPage: SMALLEST_FULL_PAGE,
+    const plan = planPage(view.position, {
+      total, firstPage: spec.firstPage ?? 1, byCard, perChatPage: surface.cardsPerPage,
+      longestPage: Math.max(total, this.searches.longestPage(op)), smallestFullPage: SMALLEST_FULL_PAGE,
     });
     const shown = result.records.slice(plan.offset, plan.offset + plan.count);
+    const next = paged && plan.next && plan.next.page <= lastPage(query) ? plan.next : undefined;
+    const previous = paged ? plan.previous : undefined;
+    const saveable = LISTING_OPERATIONS.has(op) && total > 0;
+    const picker = 'location_id' in spec.params && location !== undefined;
+    const details = surface.buttonsPerCard > 0 ? listingIds(op, shown) : [];
 
+    const stateful = next || previous || saveable || picker || details.length > 0;
+    const row = stateful
+      ? this.options.state.save('page', {
+        v: PAYLOAD_VERSION, query, ...(location ? { location } : {}), surface, details,
+        ...(next ? { next } : {}), ...(previous ? { previous } : {}),
+      } satisfies PageRow)
+      : '';
+
+    const summary = summarize(query, location?.name);
     const blocks: Block[] = [{ kind: 'header', text: summary }];
     if (shown.length === 0) {
       const text = plan.previous ? 'No more results.' : 'No results. Try fewer filters, a wider price range or a nearby area.';
@@ -173,36 +226,29 @@ export class Bot {
     } else {
       const unreadable = result.dropped ? ` (${result.dropped} unreadable left out)` : '';
       if (byCard) blocks.push({ kind: 'context', text: `Showing ${plan.firstNumber}–${plan.firstNumber + shown.length - 1}${unreadable}` });
-      blocks.push(...renderRecords(op, shown, {
+      const cards = renderRecords(op, shown, {
         locationName: location?.name ?? query.location ?? '',
-        listingButtons: (propertyId) => [this.button('Details', 'details', 'details', { propertyId })],
-      }));
+        listingButtons: (propertyId) => {
+          const i = details.indexOf(propertyId);
+          return i === -1 ? [] : [{ label: 'Details', action: 'details', token: `${row}.d${i}` }];
+        },
+      });
+      blocks.push(...fitCardButtons(cards, surface.buttonsPerCard));
     }
 
     const buttons: Button[] = [];
-    if (paged && plan.previous) buttons.push(this.button('◀ Previous', 'page', 'search', { ...state, ...plan.previous }));
-    if (paged && plan.next) buttons.push(this.button('Next ▶', 'page', 'search', { ...state, ...plan.next }));
-    if (LISTING_OPERATIONS.has(op) && total > 0) buttons.push({ ...this.button('Save as alert', 'save', 'save', { query, location }), style: 'primary' });
+    if (previous) buttons.push({ label: '◀ Previous', action: 'page', token: `${row}.p` });
+    if (next) buttons.push({ label: 'Next ▶', action: 'page', token: `${row}.n` });
+    if (saveable) buttons.push({ label: 'Save as alert', action: 'save', token: `${row}.s`, style: 'primary' });
     if (buttons.length > 0) blocks.push({ kind: 'actions', buttons });
-    if ('location_id' in spec.params && location) {
-      blocks.push({ kind: 'location-picker', token: this.options.state.save('refine', { query }), placeholder: 'Refine: another location…' });
-    }
+    if (picker) blocks.push({ kind: 'location-picker', token: `${row}.r`, placeholder: 'Refine: another location…' });
     return this.finish({ text: shown.length > 0 ? `${summary}: ${shown.length} shown` : `${summary}: no results`, blocks });
   }
 
-  private async details({ propertyId }: { propertyId: string }): Promise<Reply> {
-    const result = await this.fetch('property-details', { property_id: propertyId });
+  private async details(propertyId: string): Promise<Reply> {
+    const result = await this.searches.fetch('property-details', { property_id: propertyId });
     const blocks = renderRecords('property-details', result.records, { locationName: '', listingButtons: () => [] });
     return this.finish({ text: `Property ${propertyId}`, blocks, ephemeral: true });
-  }
-
-  /** One answer of the service, reused for a few minutes (paging back, Details twice) and shared by concurrent askers. */
-  private fetch(op: OperationName, params: Record<string, string>): Promise<ApiResult<unknown>> {
-    return this.results.get(`${op}?${new URLSearchParams(params)}`, () => this.options.api.call(op, params));
-  }
-
-  private button(label: string, action: Button['action'], kind: string, payload: unknown): Button {
-    return { label, action, token: this.options.state.save(kind, payload) };
   }
 
   private ephemeral(text: string): Reply {
@@ -220,13 +266,20 @@ export class Bot {
   }
 }
 
-function firstPage(query: Query, location?: Location | { id: number; name: string }): SearchState {
-  const first = operationSpec(query.operation).firstPage ?? 1;
-  const page = query.params.page !== undefined ? Number(query.params.page) : first;
-  return { query, ...(location ? { location: pick(location) } : {}), page, offset: 0 };
+/** The last service page Manzil asks for: MAX_PAGE pages as people count them (ADREC counts from 0). */
+const lastPage = (query: Query) => MAX_PAGE - 1 + (operationSpec(query.operation).firstPage ?? 1);
+
+/** The adapter's surface, within what any platform can show; the defaults when it says nothing. */
+function fitSurface(surface: Surface | undefined): Surface {
+  if (!surface) return DEFAULT_SURFACE;
+  const whole = (n: number, min: number, max: number, fallback: number) => (Number.isInteger(n) ? Math.min(max, Math.max(min, n)) : fallback);
+  return {
+    cardsPerPage: whole(surface.cardsPerPage, 1, 50, DEFAULT_SURFACE.cardsPerPage),
+    buttonsPerCard: whole(surface.buttonsPerCard, 0, 25, DEFAULT_SURFACE.buttonsPerCard),
+  };
 }
 
-const pick = (l: { id: number; name: string }) => ({ id: l.id, name: l.name });
+const pick = (l: { id: number; name: string }): Place => ({ id: l.id, name: l.name });
 
 /** Picker option values carry the id and the name, so a pick needs no further lookup. */
 export function encodeLocationOption(l: { id: number; name: string }): string {

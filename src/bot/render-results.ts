@@ -63,3 +63,23 @@ export function renderRecords(operation: OperationName, records: readonly unknow
       return (records as RecordOf<'property-details'>[]).map((r) => card(propertyDetailsCard(r)));
   }
 }
+
+/** The property ids of listing records, in order: what the Details buttons of a chat page lead to. */
+export function listingIds(operation: OperationName, records: readonly unknown[]): string[] {
+  if (!LISTING_OPERATIONS.has(operation)) return [];
+  return (records as RecordOf<'search-buy'>[]).map((r) => r.property_id);
+}
+
+/**
+ * Keeps each card within the buttons the platform shows under one card: the card's links (View listing) first,
+ * since they need no state, then its buttons (Details) in the room left.
+ */
+export function fitCardButtons(blocks: readonly Block[], buttonsPerCard: number): Block[] {
+  return blocks.map((b) => {
+    if (b.kind !== 'card') return b;
+    const links = (b.card.links ?? []).slice(0, buttonsPerCard);
+    const buttons = (b.card.buttons ?? []).slice(0, Math.max(0, buttonsPerCard - links.length));
+    const { links: _links, buttons: _buttons, ...rest } = b.card;
+    return { kind: 'card', card: { ...rest, ...(links.length ? { links } : {}), ...(buttons.length ? { buttons } : {}) } };
+  });
+}

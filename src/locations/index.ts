@@ -2,11 +2,33 @@
 // Picks the best match (exact name, then the one community the others sit inside) and otherwise returns
 // the choices, so chat can ask "Did you mean".
 import type { Location } from '../api/records.js';
+import { budgetLowFrom } from './budget.js';
+import { complete, narrow } from './prefix-filter.js';
+
+export { AUTOCOMPLETE_CAP, nameMatches } from './prefix-filter.js';
+export { budgetLowFrom, SUGGESTION_RESERVE } from './budget.js';
 
 /** The one call the resolver needs; ApiClient satisfies it. */
 export interface LocationLookup {
-  call(operation: 'autocomplete-location', params: { query: string }): Promise<{ records: Location[] }>;
+  /** `dataNull`: the service sent `data: null`, which is read as no records but never cached. */
+  call(operation: 'autocomplete-location', params: { query: string }): Promise<{ records: Location[]; dataNull?: boolean }>;
+  /**
+   * True when calls are scarce: suggestions then answer from the cache only. When absent, it is derived from
+   * a `budgetLeft()` method if the object has one (ApiClient).
+   */
+  budgetLow?: () => boolean;
 }
+
+export interface ResolverOptions {
+  /** How long an answer with no locations is kept: a new place may appear, and a typo should not stick for a week. */
+  emptyTtlMs?: number;
+}
+
+/** Ten minutes, not a week: see ResolverOptions.emptyTtlMs. */
+export const EMPTY_ANSWER_TTL_MS = 10 * 60_000;
+
+/** The shortest text worth a suggestion or a prefix answer. */
+const MIN_PREFIX = 2;
 
 /** Where answers are kept between lookups: in memory, or the store's location_cache table. */
 export interface LocationCache {
@@ -78,12 +100,18 @@ export const expandAbbreviations = (words: string) => ABBREVIATIONS[normalise(wo
 
 export class LocationResolver {
   private readonly inFlight = new Map<string, Promise<Location[]>>();
+  private readonly budgetLow: () => boolean;
+  private readonly emptyTtlMs: number;
 
   constructor(
     private readonly api: LocationLookup,
     private readonly cache: LocationCache,
     private readonly ttlMs: number,
-  ) {}
+    options: ResolverOptions = {},
+  ) {
+    this.budgetLow = api.budgetLow ? () => api.budgetLow?.() === true : (budgetLowFrom(api) ?? (() => false));
+    this.emptyTtlMs = Math.min(options.emptyTtlMs ?? EMPTY_ANSWER_TTL_MS, ttlMs);
+  }
 
   async resolve(typed: string): Promise<Resolution> {
     const words = expandAbbreviations(typed);
@@ -94,6 +122,22 @@ export class LocationResolver {
     const probe = longest.slice(0, 3);
     const suggestions = probe.length >= 2 && probe !== normalise(words) ? await this.lookup(probe) : [];
     return { kind: 'none', suggestions: suggestions.slice(0, 5) };
+  }
+
+  /**
+   * Suggestions as someone types, one request per keystroke: answered from the longest cached (or pending) prefix
+   * whose answer was not cut at the service's cap; from the service only when that cannot tell, and never when the
+   * call budget is low.
+   */
+  async suggest(typed: string): Promise<Location[]> {
+    const key = normalise(typed);
+    if (key.length < MIN_PREFIX) return [];
+    const cached = this.cache.get(key);
+    if (cached) return cached.results as Location[];
+    const prefix = await this.longestPrefixAnswer(key);
+    if (prefix && complete(prefix)) return narrow(prefix, key);
+    if (this.budgetLow()) return prefix ? narrow(prefix, key) : [];
+    return this.lookup(key);
   }
 
   /** Autocomplete results for the words: from the cache, or one upstream call shared by concurrent askers. */
@@ -107,12 +151,26 @@ export class LocationResolver {
       pending = this.api
         .call('autocomplete-location', { query: key })
         .then((r) => {
-          this.cache.put(key, r.records, this.ttlMs);
+          // `data: null` is not an answer to remember; an empty list is, briefly.
+          if (!r.dataNull) this.cache.put(key, r.records, r.records.length === 0 ? this.emptyTtlMs : this.ttlMs);
           return r.records;
         })
         .finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, pending);
     }
     return pending;
+  }
+
+  /** The answer for the longest prefix of the key already cached, or being fetched right now. */
+  private async longestPrefixAnswer(key: string): Promise<Location[] | undefined> {
+    for (let end = key.length - 1; end >= MIN_PREFIX; end--) {
+      const prefix = key.slice(0, end).trimEnd();
+      if (prefix.length < end) continue; // "business " is "business", tried next
+      const cached = this.cache.get(prefix);
+      if (cached) return cached.results as Location[];
+      const pending = this.inFlight.get(prefix);
+      if (pending) return pending.catch(() => undefined);
+    }
+    return undefined;
   }
 }

@@ -1,41 +1,63 @@
 // The state behind chat buttons: a short random token in the button, the payload here.
 import { randomBytes } from 'node:crypto';
-import { eq, lt } from 'drizzle-orm';
+import { and, eq, inArray, lt } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { buttonState } from './schema.js';
 
 export interface ButtonStateRepo {
   /** Stores the payload (JSON) and returns its token: 22 url-safe characters. */
   save(kind: string, payload: unknown): string;
-  /** The saved state, or undefined for an unknown (or pruned) token. Marks the token as used now. */
+  /**
+   * The saved state, or undefined for an unknown (or pruned) token or one saved under another service.
+   * Marks the token as used now.
+   */
   load<T = unknown>(token: string): { kind: string; payload: T } | undefined;
   /** Deletes states not used for `olderThanMs`; returns how many. */
   prune(olderThanMs: number): number;
 }
 
-export function createButtonStateRepo(store: Store, now: () => number = Date.now): ButtonStateRepo {
+/** Tokens are 22 url-safe characters; anything else is not worth a query. */
+const TOKEN = /^[A-Za-z0-9_-]{1,40}$/;
+
+/**
+ * `service`: the property service's base URL (or 'sandbox'); state saved under one service never loads under another,
+ * so the sandbox's sample ids never reach the real API. Rows from before the column existed (service '') belong to
+ * no service yet: the first service to load one adopts it.
+ */
+export function createButtonStateRepo(store: Store, now: () => number = Date.now, service = ''): ButtonStateRepo {
   const { db } = store;
+  const owners = service === '' ? [''] : [service, ''];
   return {
     save(kind, payload) {
       // 128 random bits: unguessable, so a token cannot be forged to reach someone else's state.
       const token = randomBytes(16).toString('base64url');
       const at = now();
       db.insert(buttonState)
-        .values({ token, kind, payload: JSON.stringify(payload ?? null), createdAt: at, lastUsedAt: at })
+        .values({ token, service, kind, payload: JSON.stringify(payload ?? null), createdAt: at, lastUsedAt: at })
         .run();
       return token;
     },
     load<T>(token: string) {
+      if (!TOKEN.test(token)) return undefined;
       const row = db
         .update(buttonState)
-        .set({ lastUsedAt: now() })
-        .where(eq(buttonState.token, token))
+        .set({ lastUsedAt: now(), service })
+        .where(and(eq(buttonState.token, token), inArray(buttonState.service, owners)))
         .returning({ kind: buttonState.kind, payload: buttonState.payload })
         .get();
-      return row ? { kind: row.kind, payload: JSON.parse(row.payload) as T } : undefined;
+      return row ? { kind: row.kind, payload: parseJson(row.payload) as T } : undefined;
     },
     prune(olderThanMs) {
       return db.delete(buttonState).where(lt(buttonState.lastUsedAt, now() - olderThanMs)).run().changes;
     },
   };
+}
+
+/** A damaged payload reads as undefined: the bot's schemas then refuse it politely instead of failing. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -66,4 +66,34 @@ describe('button state', () => {
     expect(repo.load(recent)).toEqual({ kind: 'page', payload: { n: 3 } });
     store.close();
   });
+
+  it('scopes state by service: a token saved under one service does not load under another', () => {
+    const store = openStore(path.join(tempDir(), 'manzil.db'));
+    const sandbox = createButtonStateRepo(store, Date.now, 'sandbox');
+    const live = createButtonStateRepo(store, Date.now, 'https://api.example.test');
+    const token = sandbox.save('page', { n: 1 });
+    expect(live.load(token)).toBeUndefined();
+    expect(sandbox.load(token)).toEqual({ kind: 'page', payload: { n: 1 } });
+    store.close();
+  });
+
+  it('lets the first service that loads a row from before scoping adopt it, and no other', () => {
+    const store = openStore(path.join(tempDir(), 'manzil.db'));
+    const legacy = createButtonStateRepo(store).save('search', { page: 2 });
+    const live = createButtonStateRepo(store, Date.now, 'https://api.example.test');
+    expect(live.load(legacy)).toEqual({ kind: 'search', payload: { page: 2 } });
+    expect(createButtonStateRepo(store, Date.now, 'sandbox').load(legacy)).toBeUndefined();
+    expect(live.load(legacy)).toBeDefined();
+    store.close();
+  });
+
+  it('reads a damaged payload as undefined rather than failing', () => {
+    const store = openStore(path.join(tempDir(), 'manzil.db'));
+    const repo = createButtonStateRepo(store, Date.now, 'sandbox');
+    const token = repo.save('page', { n: 1 });
+    store.sqlite.prepare(`UPDATE button_state SET payload = '{oops' WHERE token = ?`).run(token);
+    expect(repo.load(token)).toEqual({ kind: 'page', payload: undefined });
+    expect(repo.load('x'.repeat(500))).toBeUndefined();
+    store.close();
+  });
 });

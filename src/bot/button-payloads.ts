@@ -1,0 +1,152 @@
+// What is stored behind chat buttons, checked when read back: a row can be weeks old and from another release,
+// so it is parsed with a schema carrying a version `v`, migrated when it is an older shape, refused otherwise.
+// One row per reply: its buttons carry `<rowToken>.<suffix>` (`.n` next, `.p` previous, `.s` save, `.d3` details
+// of the 4th card, `.c1` the 2nd place offered, `.r` the Refine picker).
+import { z } from 'zod';
+import { OPERATION_NAMES, operationSpec, type OperationName } from '../api/operations.js';
+import type { Query } from '../query/index.js';
+import type { Surface } from './types.js';
+
+export const PAYLOAD_VERSION = 1;
+
+/** The pages Manzil will show: "page 5000" is a typo or a scraper, and each page costs a call. */
+export const MAX_PAGE = 100;
+
+export const DEFAULT_SURFACE: Surface = { cardsPerPage: 10, buttonsPerCard: 5 };
+
+const placeSchema = z.object({ id: z.number().int().nonnegative(), name: z.string().min(1).max(300) });
+
+export const querySchema = z.object({
+  operation: z.enum(OPERATION_NAMES as [OperationName, ...OperationName[]]),
+  params: z.record(z.string(), z.string()),
+  location: z.string().nullable(),
+  unknownWords: z.array(z.string()),
+}) satisfies z.ZodType<Query>;
+
+const positionSchema = z.object({ page: z.number().int().min(0).max(MAX_PAGE), offset: z.number().int().min(-1) });
+
+const surfaceSchema = z.object({
+  cardsPerPage: z.number().int().min(1).max(50),
+  buttonsPerCard: z.number().int().min(0).max(25),
+});
+
+/** A chat page of a search: where it is, what its buttons lead to, and the surface it was laid out for. */
+const pageRowSchema = z.object({
+  v: z.literal(PAYLOAD_VERSION),
+  query: querySchema,
+  location: placeSchema.optional(),
+  surface: surfaceSchema,
+  /** The property ids behind the Details buttons, in card order. */
+  details: z.array(z.string().max(64)).max(50),
+  next: positionSchema.optional(),
+  previous: positionSchema.optional(),
+});
+
+/** "Which place did you mean?": the search, and the places offered. */
+const chooseRowSchema = z.object({
+  v: z.literal(PAYLOAD_VERSION),
+  query: querySchema,
+  surface: surfaceSchema,
+  choices: z.array(placeSchema).max(25),
+});
+
+export type PageRow = z.infer<typeof pageRowSchema>;
+export type ChooseRow = z.infer<typeof chooseRowSchema>;
+export type Place = z.infer<typeof placeSchema>;
+export type Position = z.infer<typeof positionSchema>;
+
+/** What a pressed button asks for, once its row is read and checked. */
+export type ButtonIntent =
+  /** `replace`: the reply replaces the message the button is on (paging), rather than being posted anew. */
+  | { kind: 'show'; query: Query; location?: Place; position: Position; surface: Surface; replace: boolean }
+  | { kind: 'details'; propertyId: string }
+  | { kind: 'save'; query: Query; location?: Place }
+  | { kind: 'refine'; query: Query; surface: Surface }
+  | { kind: 'unusable'; reason: 'older' | 'unknown' };
+
+/** A button's token: the row's token and, after a dot, what the button does. Older tokens have no dot. */
+export function splitToken(token: string): { row: string; suffix: string | undefined } {
+  const dot = token.indexOf('.');
+  return dot === -1 ? { row: token, suffix: undefined } : { row: token.slice(0, dot), suffix: token.slice(dot + 1) };
+}
+
+/** Reads a stored row for the button that was pressed. Never throws; anything unreadable is 'unusable'. */
+export function readButton(kind: string, payload: unknown, suffix: string | undefined): ButtonIntent {
+  if (suffix === undefined) return readLegacy(kind, payload);
+  const index = (prefix: string) => (new RegExp(`^${prefix}(\\d{1,2})$`).exec(suffix)?.[1]);
+  if (kind === 'page') {
+    const row = pageRowSchema.safeParse(payload);
+    if (!row.success) return unusable(payload);
+    const { query, location, surface } = row.data;
+    const at = (position: Position | undefined): ButtonIntent =>
+      position ? { kind: 'show', query, ...(location ? { location } : {}), position, surface, replace: true } : { kind: 'unusable', reason: 'unknown' };
+    if (suffix === 'n') return at(row.data.next);
+    if (suffix === 'p') return at(row.data.previous);
+    if (suffix === 's') return { kind: 'save', query, ...(location ? { location } : {}) };
+    if (suffix === 'r') return { kind: 'refine', query, surface };
+    const d = index('d');
+    const propertyId = d !== undefined ? row.data.details[Number(d)] : undefined;
+    return propertyId !== undefined ? { kind: 'details', propertyId } : { kind: 'unusable', reason: 'unknown' };
+  }
+  if (kind === 'choose') {
+    const row = chooseRowSchema.safeParse(payload);
+    if (!row.success) return unusable(payload);
+    const c = index('c');
+    const location = c !== undefined ? row.data.choices[Number(c)] : undefined;
+    if (!location) return { kind: 'unusable', reason: 'unknown' };
+    // The "which one?" prompt is private: the results are posted for the channel, not in its place.
+    return { kind: 'show', query: row.data.query, location, position: firstPosition(row.data.query), surface: row.data.surface, replace: false };
+  }
+  return { kind: 'unusable', reason: 'unknown' };
+}
+
+/** A row that fails its schema: from an older release when it has no version, else simply unreadable. */
+function unusable(payload: unknown): ButtonIntent {
+  const versioned = typeof payload === 'object' && payload !== null && 'v' in payload;
+  return { kind: 'unusable', reason: versioned ? 'unknown' : 'older' };
+}
+
+// --- Rows from before versioning: one row per button, the token without a suffix. ---------------------------------
+
+const legacySearch = z.object({ query: querySchema, location: placeSchema.optional(), page: positionSchema.shape.page, offset: positionSchema.shape.offset });
+const legacyChoose = z.object({ query: querySchema, location: placeSchema });
+const legacyDetails = z.object({ propertyId: z.string().min(1).max(64) });
+const legacySave = z.object({ query: querySchema, location: placeSchema.optional() });
+const legacyRefine = z.object({ query: querySchema });
+
+function readLegacy(kind: string, payload: unknown): ButtonIntent {
+  const older = { kind: 'unusable', reason: 'older' } as const;
+  switch (kind) {
+    case 'search': {
+      const p = legacySearch.safeParse(payload);
+      if (!p.success) return older;
+      const { query, location, page, offset } = p.data;
+      return { kind: 'show', query, ...(location ? { location } : {}), position: { page, offset }, surface: DEFAULT_SURFACE, replace: true };
+    }
+    case 'choose': {
+      const p = legacyChoose.safeParse(payload);
+      // Older releases asked "which one?" in the channel, so the answer still takes the question's place.
+      return p.success ? { kind: 'show', query: p.data.query, location: p.data.location, position: firstPosition(p.data.query), surface: DEFAULT_SURFACE, replace: true } : older;
+    }
+    case 'details': {
+      const p = legacyDetails.safeParse(payload);
+      return p.success ? { kind: 'details', propertyId: p.data.propertyId } : older;
+    }
+    case 'save': {
+      const p = legacySave.safeParse(payload);
+      return p.success ? { kind: 'save', query: p.data.query, ...(p.data.location ? { location: p.data.location } : {}) } : older;
+    }
+    case 'refine': {
+      const p = legacyRefine.safeParse(payload);
+      return p.success ? { kind: 'refine', query: p.data.query, surface: DEFAULT_SURFACE } : older;
+    }
+    default:
+      return older;
+  }
+}
+
+/** The page a query asks for ("page 3"), or the operation's first page. */
+export function firstPosition(query: Query): Position {
+  const page = query.params.page !== undefined ? Number(query.params.page) : undefined;
+  return { page: page !== undefined && Number.isInteger(page) ? page : (operationSpec(query.operation).firstPage ?? 1), offset: 0 };
+}

@@ -1,0 +1,52 @@
+// Bounded growth: state behind old buttons and expired lookups are deleted at start and then on a timer,
+// so a bot that runs for months keeps a database and a memory of the same size as one that restarts daily.
+import type { Logger } from '../log.js';
+
+export interface MaintenanceOptions {
+  /** The button state repository: deletes rows unused for the given time. */
+  buttons: { prune(olderThanMs: number): number };
+  /** How long a button keeps working after it was last used. */
+  buttonRetentionMs: number;
+  /** The location cache: deletes expired answers. */
+  locations?: { prune(): number };
+  /** The bot's answer cache (`bot.searches`): drops expired answers. */
+  answers?: { purgeExpired(): void };
+  logger: Logger;
+}
+
+export interface PruneCounts {
+  buttons: number;
+  locations: number;
+}
+
+export class StateMaintenance {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: MaintenanceOptions) {}
+
+  /** One pass; never throws (a failed pass is logged and the next one tries again). */
+  runOnce(): PruneCounts {
+    const { buttons, buttonRetentionMs, locations, answers, logger } = this.options;
+    try {
+      const pruned = { buttons: buttons.prune(buttonRetentionMs), locations: locations?.prune() ?? 0 };
+      answers?.purgeExpired();
+      if (pruned.buttons + pruned.locations > 0) logger.info('pruned old state', { ...pruned });
+      return pruned;
+    } catch (e) {
+      logger.warn('pruning old state failed', { error: e });
+      return { buttons: 0, locations: 0 };
+    }
+  }
+
+  /** Runs a pass every `intervalMs` until `stop()`. The timer never keeps the process alive. */
+  startPruning(intervalMs: number): void {
+    this.stop();
+    this.timer = setInterval(() => this.runOnce(), intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,87 @@
+// Fetching a search's results, and nothing else: no buttons, no replies, no state written.
+// The bot presents what this returns; an alerts poller can use the same runner to fetch without touching UI state.
+import type { ApiResult } from '../api/client.js';
+import { operationSpec, type OperationName } from '../api/operations.js';
+import { toParams, type Query } from '../query/index.js';
+import { ResultCache } from './result-cache.js';
+
+/** The one thing a search needs of the API client. */
+export interface ServiceCaller {
+  call<Op extends OperationName>(operation: Op, params: Record<string, string>): Promise<ApiResult<unknown>>;
+}
+
+export interface PlaceRef {
+  id: number;
+  name: string;
+}
+
+export interface SearchOutcome {
+  operation: OperationName;
+  params: Record<string, string>;
+  result: ApiResult<unknown>;
+}
+
+/** The endpoint parameters of a query at a service page (the page is left out for operations without pages). */
+export function searchParams(query: Query, location: PlaceRef | undefined, page: number): Record<string, string> {
+  const spec = operationSpec(query.operation);
+  const params = { ...query.params };
+  if (spec.firstPage !== undefined) params.page = String(page);
+  return toParams({ ...query, params }, location?.id);
+}
+
+/** One uncached fetch of a query's service page. */
+export async function runSearch(api: ServiceCaller, query: Query, location: PlaceRef | undefined, page: number): Promise<SearchOutcome> {
+  const params = searchParams(query, location, page);
+  return { operation: query.operation, params, result: await api.call(query.operation, params) };
+}
+
+export interface SearchRunnerOptions {
+  /** How long an answer is reused (paging back, Details twice). */
+  ttlMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+/**
+ * Searches through a short-lived answer cache shared by concurrent askers. It also learns the longest page
+ * the service sends per operation, because a page shorter than that is the last one.
+ */
+export class SearchRunner {
+  private readonly results: ResultCache<ApiResult<unknown>>;
+  private readonly longest = new Map<OperationName, number>();
+
+  constructor(
+    private readonly api: ServiceCaller,
+    options: SearchRunnerOptions = {},
+  ) {
+    this.results = new ResultCache(options.ttlMs ?? 5 * 60_000, options.maxEntries ?? 500, options.now ?? Date.now);
+  }
+
+  async search(query: Query, location: PlaceRef | undefined, page: number): Promise<SearchOutcome> {
+    const params = searchParams(query, location, page);
+    const result = await this.fetch(query.operation, params);
+    if (operationSpec(query.operation).firstPage !== undefined) {
+      this.longest.set(query.operation, Math.max(result.records.length, this.longest.get(query.operation) ?? 0));
+    }
+    return { operation: query.operation, params, result };
+  }
+
+  /** One answer of the service, cached; the key is the operation and its parameters. */
+  fetch(op: OperationName, params: Record<string, string>): Promise<ApiResult<unknown>> {
+    return this.results.get(`${op}?${new URLSearchParams(params)}`, () => this.api.call(op, params));
+  }
+
+  /** The longest service page seen for the operation so far (0 when none). */
+  longestPage(op: OperationName): number {
+    return this.longest.get(op) ?? 0;
+  }
+
+  /** Answers held in the cache now. */
+  get cachedAnswers(): number {
+    return this.results.size;
+  }
+
+  purgeExpired(): void {
+    this.results.purgeExpired();
+  }
+}
