@@ -1,6 +1,12 @@
 // The `manzil` command line: one entry for every way of running the product.
+import { realpathSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { ConfigError } from './config.js';
+
+// The benchmarks are a development tool (they use the test fakes), so they stay out of the build:
+// a path tsc does not follow, found when running from source (`npm run bench`).
+const BENCHMARKS = '../bench/index.js';
 
 const USAGE = `Usage: manzil <command>
 
@@ -24,7 +30,7 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
       case 'parse':
         return await runParse(rest, out);
       case 'bench':
-        return await (await import('../bench/index.js')).runBenchmarks(out);
+        return await runBench(out);
       case 'help':
       case '--help':
       case '-h':
@@ -41,6 +47,18 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
     }
     throw e;
   }
+}
+
+async function runBench(out: Out): Promise<number> {
+  let bench: { runBenchmarks(out: Out): Promise<number> };
+  try {
+    bench = (await import(BENCHMARKS)) as typeof bench;
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw e;
+    process.stderr.write('manzil bench: the benchmarks run from the source, with the dev dependencies: npm run bench\n');
+    return 2;
+  }
+  return bench.runBenchmarks(out);
 }
 
 async function runParse(args: string[], out: Out): Promise<number> {
@@ -76,3 +94,13 @@ async function runParse(args: string[], out: Out): Promise<number> {
   }
   return 0;
 }
+
+// Run directly (`node dist/src/cli.js start`, as `npm start` does), not only imported by bin/manzil.js.
+function isEntryPoint(): boolean {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+if (isEntryPoint()) process.exitCode = await runCli(process.argv.slice(2));

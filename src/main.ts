@@ -2,15 +2,18 @@
 import { createSlackApp, type SlackApp } from '../adapters/slack/app.js';
 import { runTerminalChat } from '../adapters/console/chat.js';
 import { ApiClient } from './api/client.js';
-import { Bot } from './bot/index.js';
+import { Bot, StateMaintenance } from './bot/index.js';
 import { loadConfig, type Config } from './config.js';
 import { LocationResolver } from './locations/index.js';
+import { guardBot, Lifecycle } from './lifecycle.js';
 import { createLogger, type Logger } from './log.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
-import { createButtonStateRepo, createLocationCacheRepo, openStore, type Store } from './store/index.js';
+import { createApiUsageRepo, createButtonStateRepo, createLocationCacheRepo, openStore, type Store } from './store/index.js';
 
 /** How long a button keeps working after it was last used. */
 export const BUTTON_RETENTION_MS = 90 * 86_400_000;
+/** How often old button state and expired lookups are pruned while running. */
+export const PRUNE_INTERVAL_MS = 60 * 60_000;
 
 export const SANDBOX_FOOTER = 'Sample data from the local sandbox. Set UAE_API_KEY for live data.';
 
@@ -23,6 +26,11 @@ export interface Manzil {
   slack: SlackApp | undefined;
   /** The port Slack is served on (HTTP mode). */
   slackPort: number | undefined;
+  /** The stop steps, in order; other parts (the alerts poller, the outbox) add theirs with `lifecycle.onDrain` / `onStop`. */
+  lifecycle: Lifecycle;
+  /** The graceful stop a signal triggers: refuse new requests, finish those in flight (up to SHUTDOWN_TIMEOUT_S), close. */
+  shutdown(reason?: string): Promise<void>;
+  /** The same as `shutdown()`. */
   stop(): Promise<void>;
 }
 
@@ -35,7 +43,7 @@ export interface StartOptions {
 }
 
 /** The property service as configured: the real one with a key, else the embedded sandbox on loopback. */
-async function openService(config: Config, logger: Logger): Promise<{ api: ApiClient; sandbox: Sandbox | undefined }> {
+async function openService(config: Config, logger: Logger, store: Store): Promise<{ api: ApiClient; sandbox: Sandbox | undefined }> {
   const sandbox = config.sandbox ? createSandbox() : undefined;
   const baseUrl = sandbox ? await sandbox.listen(0, '127.0.0.1') : config.api.baseUrl!;
   if (sandbox) logger.warn('no UAE_API_KEY: using the embedded sandbox, sample data only', { url: baseUrl });
@@ -48,6 +56,11 @@ async function openService(config: Config, logger: Logger): Promise<{ api: ApiCl
     bodyTimeoutSeconds: config.api.bodyTimeoutSeconds,
     retry: { attempts: config.api.retryAttempts, maxRetryAfterMs: config.api.maxRetryAfterSeconds * 1000 },
     budget: { ...config.api.budget, maxWaitMs: config.api.budget.maxWaitSeconds * 1000 },
+    deadlineMs: config.api.deadlineSeconds * 1000,
+    maxBodyBytes: config.api.maxBodyBytes,
+    breaker: { failures: config.api.breaker.failures, cooldownMs: config.api.breaker.cooldownSeconds * 1000 },
+    // Calls per UTC day and month survive restarts, counted per service (the sandbox's port changes each run).
+    ledger: createApiUsageRepo(store, sandbox ? 'sandbox' : baseUrl),
     logger,
   });
   return { api, sandbox };
@@ -58,13 +71,12 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   const config = loadConfig(options.env ?? process.env);
   const logger = createLogger({ level: config.logLevel, secrets: config.secrets, ...(options.writeLog ? { write: options.writeLog } : {}) });
 
-  const { api, sandbox } = await openService(config, logger);
   const store: Store = openStore(config.dbPath);
-  const buttons = createButtonStateRepo(store);
-  const locationCache = createLocationCacheRepo(store);
-  // Buttons unused for BUTTON_RETENTION_MS stop working (the reply says so); expired lookups are only dead weight.
-  const pruned = { buttons: buttons.prune(BUTTON_RETENTION_MS), locations: locationCache.prune() };
-  if (pruned.buttons + pruned.locations > 0) logger.info('pruned old state', pruned);
+  const { api, sandbox } = await openService(config, logger, store);
+  // State is kept per service, so the sandbox's sample ids never reach the real API (the sandbox's port changes each run).
+  const service = sandbox ? 'sandbox' : (config.api.baseUrl ?? 'sandbox');
+  const buttons = createButtonStateRepo(store, Date.now, service);
+  const locationCache = createLocationCacheRepo(store, Date.now, service);
   const bot = new Bot({
     api,
     locations: new LocationResolver(api, locationCache, config.locationCacheTtlMs),
@@ -72,39 +84,71 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     logger,
     ...(sandbox ? { footer: SANDBOX_FOOTER } : {}),
   });
+  // Buttons unused for BUTTON_RETENTION_MS stop working (the reply says so); expired lookups are only dead weight.
+  const maintenance = new StateMaintenance({ buttons, buttonRetentionMs: BUTTON_RETENTION_MS, locations: locationCache, answers: bot.searches, logger });
+  maintenance.runOnce();
+  maintenance.startPruning(PRUNE_INTERVAL_MS);
+
+  // Adapters get the guarded bot: requests in flight are counted, and refused politely once shutdown begins.
+  const lifecycle = new Lifecycle({ timeoutMs: config.shutdownTimeoutMs, logger });
+  lifecycle.onStop('state pruning', () => maintenance.stop());
+  const chatBot = guardBot(bot, lifecycle);
 
   let slack: SlackApp | undefined;
   let slackPort: number | undefined;
   if (config.slack) {
     const { botToken, signingSecret, appToken, apiUrl } = config.slack;
-    slack = createSlackApp({ bot, botToken, signingSecret, appToken, apiUrl, logger });
+    slack = createSlackApp({ bot: chatBot, botToken, signingSecret, appToken, apiUrl, logger });
     slackPort = await slack.start(config.port, options.host);
     logger.info(config.slack.appToken ? 'slack: socket mode connected' : 'slack: serving POST /slack/events', { port: slackPort });
   }
 
-  return {
-    config, bot, api, logger, sandbox, slack, slackPort,
-    async stop() {
-      await slack?.stop();
-      await api.close();
-      await sandbox?.close();
-      store.close();
-    },
-  };
+  // The stop steps, in the order they run: finish the requests in flight, then close from the outside in.
+  lifecycle.onDrain('requests in flight', () => lifecycle.inFlight.idle());
+  if (slack) lifecycle.onStop('slack', () => slack?.stop());
+  lifecycle.onStop('api client', () => api.close());
+  if (sandbox) lifecycle.onStop('sandbox', () => sandbox.close());
+  lifecycle.onStop('database', () => store.close());
+
+  const shutdown = (reason?: string) => lifecycle.stop(reason);
+  return { config, bot: chatBot, api, logger, sandbox, slack, slackPort, lifecycle, shutdown, stop: () => shutdown() };
 }
 
-/** `npm start`: Slack when configured, otherwise the terminal chat on stdin/stdout. */
+/** After a clean stop, whatever still holds the process open (a reply being posted) gets this long. */
+const EXIT_GRACE_MS = 3_000;
+
+/**
+ * `npm start`: Slack when configured, otherwise the terminal chat on stdin/stdout.
+ * SIGTERM, SIGINT (and Ctrl+C in the terminal chat) stop gracefully; a second one exits at once.
+ */
 export async function runStart(): Promise<number> {
   const manzil = await startManzil();
-  const shutdown = async () => {
-    await manzil.stop();
-    process.exit(0);
+  const { lifecycle, logger } = manzil;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (lifecycle.isStopping) {
+      logger.warn('second signal: exiting now', { signal, inFlight: lifecycle.inFlight.size });
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
+    logger.info('signal received: finishing the requests in flight, then stopping', { signal });
+    void manzil.shutdown(signal);
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
-  if (manzil.slack) return new Promise<number>(() => {}); // serve until a signal
-  await runTerminalChat(manzil.bot, { sandbox: Boolean(manzil.sandbox) });
-  await manzil.stop();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    if (!manzil.slack) {
+      // The chat ends on quit, Ctrl+D, Ctrl+C (which counts as the first signal) or when shutdown begins.
+      await runTerminalChat(manzil.bot, { sandbox: Boolean(manzil.sandbox), signal: lifecycle.signal, onInterrupt: () => onSignal('SIGINT') });
+      await manzil.shutdown('chat ended');
+    }
+    await lifecycle.stopped(); // Slack serves until a signal
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  setTimeout(() => {
+    logger.warn('still running after a clean stop: exiting');
+    process.exit(0);
+  }, EXIT_GRACE_MS).unref();
   return 0;
 }
 
@@ -114,10 +158,10 @@ export async function runStart(): Promise<number> {
  */
 export async function openResolver(env: Record<string, string | undefined> = process.env) {
   const config = loadConfig(env);
-  // Only problems are worth a line on stderr here: stdout carries the JSON answers.
-  const { api, sandbox } = await openService(config, createLogger({ level: 'error', secrets: config.secrets }));
   // The cache lives only as long as this command, as before; the store's repository serves it in memory.
   const store = openStore(':memory:');
+  // Only problems are worth a line on stderr here: stdout carries the JSON answers.
+  const { api, sandbox } = await openService(config, createLogger({ level: 'error', secrets: config.secrets }), store);
   const resolver = new LocationResolver(api, createLocationCacheRepo(store), config.locationCacheTtlMs);
   return {
     async resolveToFields(words: string): Promise<Record<string, unknown>> {

@@ -13,8 +13,19 @@ export interface Store {
   close(): void;
 }
 
-// Resolved from this file, so it works from any working directory.
-const DEFAULT_MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url));
+// Found from this file, so it works from any working directory, and from src/ (tsx) or dist/src/ (compiled) alike:
+// migrations/ sits next to the nearest package.json above.
+function findMigrations(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!fs.existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('migrations: no package.json above src/store; pass migrationsFolder');
+    dir = parent;
+  }
+  return path.join(dir, 'migrations');
+}
+
+let defaultMigrations: string | undefined;
 
 export function openStore(file: string, options: { migrationsFolder?: string } = {}): Store {
   const inMemory = file === ':memory:' || file === '';
@@ -22,9 +33,11 @@ export function openStore(file: string, options: { migrationsFolder?: string } =
   const sqlite = new Database(file);
   try {
     sqlite.pragma('journal_mode = WAL');
+    // In WAL mode NORMAL survives any process crash; only an OS crash or power cut can lose the last commits.
+    sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    applyMigrations(sqlite, options.migrationsFolder ?? DEFAULT_MIGRATIONS);
+    applyMigrations(sqlite, options.migrationsFolder ?? (defaultMigrations ??= findMigrations()));
   } catch (error) {
     sqlite.close();
     throw error;

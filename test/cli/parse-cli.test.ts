@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../../bin/manzil.js', import.meta.url));
 const run = (args: string[], input?: string) => {
-  const r = spawnSync(process.execPath, [bin, ...args], { input, encoding: 'utf8', env: { ...process.env, UAE_API_KEY: '' }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [bin, ...args], { input, encoding: 'utf8', env: { ...process.env, UAE_API_KEY: '', MANZIL_FROM_SOURCE: '1' }, timeout: 60_000 });
   return { status: r.status, lines: r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>), stderr: r.stderr };
 };
 

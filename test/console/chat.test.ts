@@ -47,5 +47,18 @@ describe('terminal chat', () => {
     expect(out).toMatch(/rent/);
     expect(out).toMatch(/Dubai Marina/);
     expect(out).not.toMatch(/Downtown Dubai/); // nothing runs after quit
+    expect(out).toMatch(/Goodbye\.\n$/);
+  });
+
+  it('ends, saying goodbye, when shutdown begins while it waits for input', async () => {
+    const input = new PassThrough(); // left open: the person has not typed anything yet
+    const output = new PassThrough();
+    let text = '';
+    output.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const stopping = new AbortController();
+    const done = runTerminalChat(manzil.bot, { input, output, signal: stopping.signal });
+    stopping.abort();
+    await done;
+    expect(text).toMatch(/Goodbye\.\n$/);
   });
 });

@@ -1,0 +1,83 @@
+// Starts `manzil start` in a child process, as a person would: in a real terminal (a pty made by `script`
+// from util-linux) or with piped stdin. No keys, so it runs on the embedded sandbox; its own temp database.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const bin = fileURLToPath(new URL('../../bin/manzil.js', import.meta.url));
+
+export interface ChatProcess {
+  child: ChildProcessWithoutNullStreams;
+  /** Everything printed so far (stdout and stderr). */
+  output(): string;
+  /** Resolves when the output matches, or rejects after `ms`. */
+  waitFor(pattern: RegExp, ms?: number): Promise<RegExpExecArray>;
+  /** Resolves with the exit code, or rejects when the process is still running after `ms`. */
+  exit(ms: number): Promise<number | null>;
+  /** Injects a fault into the embedded sandbox, through its control API (its URL is in the log). */
+  addFault(rule: Record<string, unknown>): Promise<void>;
+  kill(): void;
+}
+
+export function spawnChat({ tty }: { tty: boolean }): ChatProcess {
+  const dir = mkdtempSync(join(tmpdir(), 'manzil-chat-'));
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: dir,
+    SHELL: '/bin/sh',
+    TERM: 'xterm',
+    MANZIL_DB_PATH: join(dir, 'm.db'),
+    MANZIL_FROM_SOURCE: '1', // the tests run the TypeScript source, never a build
+    LOG_LEVEL: 'info',
+  };
+  const child = tty
+    ? spawn('script', ['-qfec', `exec '${process.execPath}' '${bin}' start`, '/dev/null'], { env })
+    : spawn(process.execPath, [bin, 'start'], { env });
+  let text = '';
+  const listeners = new Set<() => void>();
+  const append = (chunk: Buffer) => {
+    text += chunk.toString();
+    for (const l of listeners) l();
+  };
+  child.stdout.on('data', append);
+  child.stderr.on('data', append);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const waitFor = (pattern: RegExp, ms = 20_000) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const m = pattern.exec(text);
+        if (!m) return;
+        listeners.delete(check);
+        clearTimeout(timer);
+        resolve(m);
+      };
+      const timer = setTimeout(() => {
+        listeners.delete(check);
+        reject(new Error(`timed out waiting for ${pattern} in:\n${text}`));
+      }, ms);
+      listeners.add(check);
+      check();
+    });
+
+  return {
+    child,
+    output: () => text,
+    waitFor,
+    exit: (ms) =>
+      Promise.race([
+        exited,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running after ${ms} ms:\n${text}`)), ms).unref()),
+      ]),
+    async addFault(rule) {
+      const url = (await waitFor(/"url":"(http:\/\/127\.0\.0\.1:\d+)"/))[1]!;
+      const res = await fetch(`${url}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
+      if (!res.ok) throw new Error(`fault refused: ${res.status}`);
+    },
+    kill: () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}

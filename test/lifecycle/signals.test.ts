@@ -1,0 +1,38 @@
+// `manzil start` under a process manager (piped stdin, as in Docker): SIGTERM lets the answer on its way
+// reach the person, then exits 0; a second SIGTERM exits at once.
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawnChat, type ChatProcess } from '../console/spawn-chat.js';
+
+const running: ChatProcess[] = [];
+afterEach(() => running.splice(0).forEach((p) => p.kill()));
+
+async function startWithSlowAnswer(latencyMs: number): Promise<ChatProcess> {
+  const p = spawnChat({ tty: false });
+  running.push(p);
+  await p.waitFor(/Manzil terminal chat/);
+  await p.addFault({ latencyMs, count: 1 });
+  p.child.stdin.write('rent marina 2br\n');
+  await new Promise((r) => setTimeout(r, 300)); // the slow upstream call is under way
+  return p;
+}
+
+describe('signals', () => {
+  it('SIGTERM finishes the answer in flight, closes everything and exits 0', async () => {
+    const p = await startWithSlowAnswer(1_200);
+    p.child.kill('SIGTERM');
+    expect(await p.exit(10_000)).toBe(0);
+    const out = p.output();
+    expect(out).toMatch(/"signal":"SIGTERM".*signal received/);
+    expect(out).toMatch(/== .*Dubai Marina.* ==/);
+    expect(out.search(/"msg":"stopped"/)).toBeGreaterThan(out.search(/== .*Dubai Marina.* ==/));
+  });
+
+  it('a second SIGTERM exits at once', async () => {
+    const p = await startWithSlowAnswer(30_000);
+    p.child.kill('SIGTERM');
+    await p.waitFor(/signal received/);
+    p.child.kill('SIGTERM');
+    expect(await p.exit(3_000)).toBe(143);
+    expect(p.output()).not.toMatch(/Dubai Marina ==/);
+  });
+});
