@@ -1,28 +1,15 @@
 // The client's own cost: the same request through ApiClient and through a bare undici pool, on loopback.
 // The sandbox runs in its own process, as the real service would, so the server's work does not queue
 // behind the client's on one event loop.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { ApiClient } from '../src/api/client.js';
+import { startSandboxProcess } from './sandbox-process.js';
 import { measure, ms } from './stats.js';
 
 const KEY = 'bench-key';
 
-async function startSandboxProcess() {
-  const bin = fileURLToPath(new URL('../bin/manzil.js', import.meta.url));
-  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--key', KEY], { stdio: ['ignore', 'pipe', 'inherit'] });
-  for await (const line of createInterface({ input: child.stdout! })) {
-    const url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
-    if (url) return { url, stop: async () => { child.kill('SIGTERM'); await once(child, 'exit'); } };
-  }
-  throw new Error('the sandbox process did not start');
-}
-
 export async function run(): Promise<Record<string, string | number>> {
-  const sandbox = await startSandboxProcess();
+  const sandbox = await startSandboxProcess(KEY);
   const url = sandbox.url;
   const params = { location_id: '50', bedrooms: '1,2' };
   const headers = { 'x-gateway-host': new URL(url).host, 'x-gateway-key': KEY };

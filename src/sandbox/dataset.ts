@@ -88,6 +88,8 @@ function addListing(ds: Dataset, l: Listing) {
 
 export interface AdvanceResult {
   added: number;
+  /** New listings that are another brokerage's copy of a flat listed in the same advance (as on real portals). */
+  relisted: number;
   withdrawn: number;
   repriced: number;
 }
@@ -106,11 +108,15 @@ export function advance(ds: Dataset, minutes: number): AdvanceResult {
   const staff = staffing(ds.brokers, ds.agents);
   const communities = weightedCommunities(geo);
   const marina = geo.byId.get(50)!;
+  const fresh: Listing[] = [];
   for (let i = 0; i < added; i++) {
     ds.nextListingId += rng.int(1, 60);
     const community: Place = i === 0 ? marina : rng.weighted(communities);
-    addListing(ds, makeListing(rng, geo, staff, ds.nextListingId, ds.now, community));
+    const listing = makeListing(rng, geo, staff, ds.nextListingId, ds.now, community);
+    addListing(ds, listing);
+    fresh.push(listing);
   }
+  const relisted = relist(ds, staff, fresh[0]!);
   const active = ds.listings.filter((l) => !l.withdrawn && l.listedAt < ds.now);
   const withdrawn = Math.min(active.length, Math.floor(added / 3));
   const gone = rng.sample(active, withdrawn);
@@ -123,6 +129,25 @@ export function advance(ds: Dataset, minutes: number): AdvanceResult {
     const next = Math.round((l.price * rng.between(0.9, 1.05)) / step) * step;
     l.price = next === l.price ? l.price - step : Math.max(step, next);
   }
-  return { added, withdrawn, repriced };
+  return { added, withdrawn, repriced, relisted };
+}
+
+/**
+ * The same flat listed again by another brokerage under its own id, within 1 % of the price: every advance's
+ * first (Dubai Marina) listing gets one copy, so alerts can be seen folding the two into one card. Drawn from a
+ * stream of its own, so the rest of the market moves exactly as before.
+ */
+function relist(ds: Dataset, staff: Staffing, original: Listing): number {
+  const rng = new Rng(hash(ds.seed, 'relist', ds.advances));
+  const emirate = ds.geo.byId.get(original.placeId)!.emirate;
+  const others = (staff.brokersByEmirate.get(emirate) ?? []).filter((b) => b.id !== original.brokerId && (staff.agentsByBroker.get(b.id)?.length ?? 0) > 0);
+  if (others.length === 0) return 0;
+  const broker = rng.pick(others);
+  const agent = rng.pick(staff.agentsByBroker.get(broker.id)!);
+  const step = original.category.endsWith('sale') ? 1000 : 500;
+  const price = Math.max(step, Math.round((original.price * rng.between(0.992, 1.008)) / step) * step);
+  ds.nextListingId += rng.int(1, 5);
+  addListing(ds, { ...original, id: ds.nextListingId, agentId: agent.id, brokerId: broker.id, price, boost: rng.between(0, 1), withdrawn: false });
+  return 1;
 }
 

@@ -32,7 +32,9 @@ export interface Sandbox {
   readonly url: string | undefined;
   readonly key: string;
   now(): Date;
-  advance(minutes: number): { added: number; withdrawn: number; repriced: number };
+  advance(minutes: number): { added: number; withdrawn: number; repriced: number; relisted: number };
+  /** Sets one listing's price (AED; the annual rent for rentals): a price drop on demand, for tests and demos. */
+  reprice(propertyId: string, price: number): boolean;
   addFault(rule: FaultRule): void;
   clearFaults(): void;
   requests(): RequestLogEntry[];
@@ -109,6 +111,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     now: () => new Date(ds.now),
     advance: (minutes) => advanceMarket(ds, minutes),
+    reprice(propertyId, price) {
+      const listing = ds.listingById.get(Number(propertyId));
+      if (!listing || !(price > 0)) return false;
+      listing.price = Math.round(price);
+      return true;
+    },
     addFault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
     requests: () => log.list(),

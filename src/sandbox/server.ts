@@ -16,7 +16,7 @@ export interface ServerContext {
   faults: Faults;
   quota?: Quota;
   log: RequestLog;
-  advance(minutes: number): { added: number; withdrawn: number; repriced: number };
+  advance(minutes: number): { added: number; withdrawn: number; repriced: number; relisted: number };
   stats(): Record<string, number>;
   /** Pending delayed answers, cleared on close so it never hangs. */
   timers: Set<NodeJS.Timeout>;

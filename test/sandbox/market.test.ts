@@ -83,7 +83,7 @@ describe('the market clock', () => {
       const lastNew = rent.findLastIndex((l) => Number(l.property_id) > maxBefore);
       expect(lastNew).toBeLessThan(firstOld === -1 ? Infinity : firstOld);
       if (rent[0] && Number(rent[0].property_id) > maxBefore) expect(rent[0].listed_date).toBe('2026-11-02T00:00:00.000Z');
-      expect(s.stats().listings).toBe(4200 + counts.added - counts.withdrawn);
+      expect(s.stats().listings).toBe(4200 + counts.added + counts.relisted - counts.withdrawn);
     } finally {
       await s.close();
     }
@@ -110,7 +110,7 @@ describe('the market clock', () => {
       expect(r.status).toBe(200);
       const counts = (await r.json()) as { added: number; withdrawn: number; repriced: number; now: string };
       expect(counts).toMatchObject({ added: 120, withdrawn: 40, repriced: 60, now: '2026-11-01T10:00:00.000Z' });
-      expect(s.stats().listings).toBe(4200 + 120 - 40);
+      expect(s.stats().listings).toBe(4200 + 120 + 1 - 40); // one relisted copy per advance
       expect((await fetch(`${url}/__sandbox/advance?minutes=-5`, { method: 'POST' })).status).toBe(400);
     } finally {
       await s.close();

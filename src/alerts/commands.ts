@@ -1,0 +1,211 @@
+// Alerts in chat, platform-neutral: `/alerts add|list|pause|resume|remove|test` and "Save as alert".
+// Every answer is a Reply; mistakes and refusals go only to the person who typed.
+import { formatDistanceStrict } from 'date-fns';
+import type { LocationResolver } from '../locations/index.js';
+import type { Logger } from '../log.js';
+import { parseCommand, summarize, type Query } from '../query/index.js';
+import type { AlertsRepo, SavedSearchRow } from '../store/index.js';
+import type { Block, Reply } from '../views/model.js';
+import { compare } from './compare.js';
+import { renderDelivery, decodePayload } from './messages.js';
+import { deliveriesFor, fetchListings, type AlertsApi } from './poller.js';
+import { canonicalParams, decodeSavedQuery, encodeSavedQuery, notAlertable, paramsKey, type SavedQuery } from './saved-query.js';
+
+export interface AlertContext {
+  user: string;
+  place: string;
+  isAdmin?: () => Promise<boolean>;
+}
+
+export interface AlertCommandsOptions {
+  repo: AlertsRepo;
+  api: AlertsApi;
+  locations: Pick<LocationResolver, 'resolve'>;
+  service: string;
+  logger: Logger;
+  limits: { perPlace: number; perOwner: number };
+  maxPages: number;
+  deadlineMs: number;
+  priceDropPct: number;
+  /** How often alerts are checked, in words ("every 15 minutes"). */
+  schedule: string;
+  now?: () => number;
+  /** Told when an alert was saved, so the poller can be woken (optional). */
+  onSaved?: (row: SavedSearchRow) => void;
+}
+
+export const ALERTS_HELP = [
+  'Alerts post new listings for a saved search to this channel, once each:',
+  '`/alerts add rent marina 2br under 120k`: save a search (or press "Save as alert" under any search)',
+  '`/alerts list`: the alerts of this channel, numbered',
+  '`/alerts pause 2`, `/alerts resume 2`, `/alerts remove 2`: only whoever saved it, or an admin',
+  '`/alerts test 2`: check now and show what would be posted, posting nothing',
+].join('\n');
+
+const ephemeral = (text: string): Reply => ({ text, blocks: [{ kind: 'text', text }], ephemeral: true });
+
+export class AlertCommands {
+  constructor(private readonly o: AlertCommandsOptions) {}
+
+  private get now(): number {
+    return (this.o.now ?? Date.now)();
+  }
+
+  /** The text after `alerts`: a subcommand and its argument. */
+  async handle(ctx: AlertContext, text: string): Promise<Reply> {
+    const [sub = '', ...rest] = text.trim().split(/\s+/).filter(Boolean);
+    const arg = rest.join(' ');
+    switch (sub.toLowerCase()) {
+      case '':
+      case 'help':
+        return ephemeral(ALERTS_HELP);
+      case 'add':
+      case 'save':
+      case 'new':
+        return this.add(ctx, arg);
+      case 'list':
+      case 'ls':
+        return this.list(ctx);
+      case 'pause':
+      case 'resume':
+      case 'remove':
+      case 'delete':
+      case 'rm':
+      case 'test':
+        return this.manage(ctx, sub.toLowerCase(), arg);
+      default:
+        return ephemeral(`I don't know "/alerts ${sub}".\n${ALERTS_HELP}`);
+    }
+  }
+
+  /** `/alerts add <search>`: the same language as the search commands. */
+  private async add(ctx: AlertContext, text: string): Promise<Reply> {
+    if (text.trim() === '') return ephemeral('What should I watch? For example `/alerts add rent marina 2br under 120k`.');
+    const parsed = parseCommand(text);
+    if (!parsed.ok) return ephemeral(parsed.error);
+    return this.save(ctx, parsed.query, undefined, text);
+  }
+
+  /** Saves a search as an alert: from `/alerts add`, or from the "Save as alert" button under a search reply. */
+  async save(ctx: AlertContext, query: Query, location: { id: number; name: string } | undefined, typed?: string): Promise<Reply> {
+    const why = notAlertable(query);
+    if (why) return ephemeral(`I can't save that as an alert. ${why}`);
+    let place = location;
+    if (!place) {
+      const r = await this.o.locations.resolve(query.location!);
+      if (r.kind === 'ambiguous') {
+        return ephemeral(`"${query.location}" matches several places: ${r.choices.slice(0, 5).map((c) => c.name).join(', ')}. Say which, in quotes: for example \`/alerts add ${query.operation.includes('rent') ? 'rent' : 'buy'} "${r.choices[0]!.name}"\`.`);
+      }
+      if (r.kind === 'none') {
+        const close = r.suggestions.slice(0, 3).map((c) => c.name).join(', ');
+        return ephemeral(`I couldn't find a place called "${query.location}".${close ? ` Did you mean ${close}?` : ''}`);
+      }
+      place = { id: r.location.id, name: r.location.name };
+    }
+    const saved: SavedQuery = { query: { ...query, params: withoutPage(query.params) }, location: place };
+    const summary = summarize(saved.query, place.name);
+    const created = this.o.repo.create(
+      {
+        service: this.o.service, place: ctx.place, owner: ctx.user, text: (typed ?? summary).slice(0, 500), query: encodeSavedQuery(saved),
+        operation: query.operation, paramsKey: paramsKey(saved), summary,
+      },
+      this.o.limits,
+    );
+    if (!created.ok) {
+      return ephemeral(
+        created.reason === 'place'
+          ? `This channel has ${this.o.limits.perPlace} alerts already, the most it can have. Remove one with \`/alerts remove <number>\` first (see \`/alerts list\`).`
+          : `You have ${this.o.limits.perOwner} alerts already, the most one person can have. Remove one with \`/alerts remove <number>\` first.`,
+      );
+    }
+    const row = created.row;
+    this.o.logger.info('alert saved', { search: row.id, place: ctx.place, user: ctx.user, operation: query.operation });
+    // The first look records what exists now and posts nothing, so the channel is not flooded.
+    let matching: string;
+    try {
+      const { listings } = await fetchListings(this.o.api, query.operation, canonicalParams(saved), this.o, () => true);
+      const cmp = compare([], listings, { primed: false, priceDropPct: this.o.priceDropPct });
+      this.o.repo.commitRun({ searchId: row.id, at: this.now, seen: cmp.seen, deliveries: [], primed: true, clearError: false });
+      matching = listings.length === 0 ? 'none match today' : `${cmp.seen.length}${listings.length >= 25 ? ' or more' : ''} match today`;
+    } catch (e) {
+      this.o.logger.warn('alert saved but its first look failed; the poller will take it', { search: row.id, error: e });
+      matching = 'I will take my first look on the next check';
+    }
+    this.o.onSaved?.(row);
+    const text = `Saved as alert #${row.number}: ${summary}. I'll post new listings here as they appear; ${matching}. Checked ${this.o.schedule}; see \`/alerts list\`.`;
+    return { text, blocks: [{ kind: 'text', text }] };
+  }
+
+  private list(ctx: AlertContext): Reply {
+    const rows = this.o.repo.listByPlace(ctx.place);
+    if (rows.length === 0) return ephemeral(`No alerts in this channel yet.\n${ALERTS_HELP}`);
+    const lines = rows.map((r) => {
+      const state = r.paused ? 'paused' : `checked ${this.o.schedule}`;
+      const last = r.lastRunAt ? `last checked ${formatDistanceStrict(r.lastRunAt, this.now)} ago` : 'not checked yet';
+      const error = r.lastError ? ` · ⚠️ failing${r.errorSince ? ` for ${formatDistanceStrict(r.errorSince, this.now)}` : ''}: ${r.lastError}` : '';
+      return `#${r.number} · ${r.summary} · ${state} · ${last}${error} · saved by ${r.owner === ctx.user ? 'you' : r.owner}`;
+    });
+    const text = `Alerts in this channel (${rows.length}):\n${lines.join('\n')}`;
+    return { text, blocks: [{ kind: 'header', text: `Alerts in this channel (${rows.length})` }, ...lines.map((t): Block => ({ kind: 'text', text: t })), { kind: 'context', text: 'Manage: `/alerts pause <n>`, `/alerts resume <n>`, `/alerts remove <n>`, `/alerts test <n>`' }], ephemeral: true };
+  }
+
+  private async manage(ctx: AlertContext, action: string, arg: string): Promise<Reply> {
+    const m = /^#?(\d{1,6})$/.exec(arg.trim());
+    if (!m) return ephemeral(`Which alert? Give its number: \`/alerts ${action} 2\` (see \`/alerts list\`).`);
+    const row = this.o.repo.byNumber(ctx.place, Number(m[1]));
+    if (!row) return ephemeral(`There is no alert #${m[1]} in this channel. See \`/alerts list\`.`);
+    if (action === 'test') return this.test(row);
+    const allowed = row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
+    if (!allowed) return ephemeral(`Only the person who saved alert #${row.number}, or a workspace or server admin, can ${action === 'rm' || action === 'delete' ? 'remove' : action} it.`);
+    switch (action) {
+      case 'pause':
+        if (row.paused) return ephemeral(`Alert #${row.number} is already paused.`);
+        this.o.repo.setPaused(row.id, true);
+        return ephemeral(`Paused alert #${row.number} (${row.summary}). \`/alerts resume ${row.number}\` starts it again.`);
+      case 'resume':
+        if (!row.paused) return ephemeral(`Alert #${row.number} is not paused.`);
+        this.o.repo.setPaused(row.id, false);
+        return ephemeral(`Resumed alert #${row.number} (${row.summary}).`);
+      default:
+        this.o.repo.remove(row.id);
+        this.o.logger.info('alert removed', { search: row.id, place: ctx.place, user: ctx.user });
+        return ephemeral(`Removed alert #${row.number} (${row.summary}).`);
+    }
+  }
+
+  /** Checks a saved search now and shows what would be posted, posting and recording nothing. */
+  private async test(row: SavedSearchRow): Promise<Reply> {
+    const saved = decodeSavedQuery(row.query);
+    if (!saved) return ephemeral(`Alert #${row.number} was saved by an older version of Manzil I can't read. Remove it and save the search again.`);
+    const seen = this.o.repo.seen(row.id);
+    const seenIds = new Set(seen.map((s) => s.propertyId));
+    const { listings } = await fetchListings(this.o.api, saved.query.operation, canonicalParams(saved), this.o, (records) => records.every((r) => !seenIds.has(r.property_id)));
+    const primed = row.primedAt !== null;
+    const cmp = compare(seen, listings, { primed, priceDropPct: this.o.priceDropPct });
+    const messages = deliveriesFor(row, cmp, 5, this.now).map((d) => decodePayload(d.payload)).filter((p) => p !== undefined);
+    const head = !primed
+      ? `Alert #${row.number} has not had its first look yet: that look records the ${listings.length} listings there are and posts nothing.`
+      : messages.length === 0
+        ? `Nothing new for alert #${row.number} since the last check (${listings.length} listings looked at). Nothing was posted.`
+        : `Alert #${row.number} would post ${messages.length} message${messages.length === 1 ? '' : 's'} now. This is a preview: nothing was posted.`;
+    const blocks: Block[] = [{ kind: 'text', text: head }];
+    for (const p of messages) blocks.push({ kind: 'divider' }, ...renderDelivery(p).blocks);
+    return { text: head, blocks, ephemeral: true };
+  }
+}
+
+function withoutPage(params: Record<string, string>): Record<string, string> {
+  const { page: _page, ...rest } = params;
+  return rest;
+}
+
+/** "every 15 minutes" for the common cron forms; the expression itself otherwise. */
+export function describeSchedule(cron: string, timezone: string): string {
+  const fields = cron.trim().split(/\s+/);
+  const [sec, min, ...rest] = fields.length === 6 ? fields : ['0', ...fields];
+  const everyMinute = rest.every((f) => f === '*');
+  if (everyMinute && sec === '0' && /^\*\/(\d+)$/.test(min!)) return `every ${min!.slice(2)} minutes`;
+  if (everyMinute && sec === '0' && min === '*') return 'every minute';
+  if (everyMinute && min === '*' && /^\*\/(\d+)$/.test(sec!)) return `every ${sec!.slice(2)} seconds`;
+  return `on the schedule \`${cron}\` (${timezone})`;
+}

@@ -1,0 +1,100 @@
+// The comparison step, pure: what a search has seen + what the service shows now -> what to record and post.
+// New ids become cards, a price that fell by the threshold becomes one price-drop card, and the same flat listed
+// again by another agent is folded into one card (in one run) or not posted again (in a later run).
+import type { ListingSummary } from '../api/records.js';
+import type { SeenRow, SeenUpdate } from '../store/index.js';
+
+export type Listing = ListingSummary;
+
+export interface NewGroup {
+  listing: Listing;
+  /** The same flat from other agents in this run. */
+  copies: Listing[];
+}
+
+export interface PriceDrop {
+  listing: Listing;
+  from: number;
+  to: number;
+}
+
+export interface Comparison {
+  seen: SeenUpdate[];
+  fresh: NewGroup[];
+  drops: PriceDrop[];
+}
+
+export interface CompareOptions {
+  /** False on a search's first run: everything is recorded, nothing posted. */
+  primed: boolean;
+  /** A drop of at least this many percent is posted. */
+  priceDropPct: number;
+}
+
+/** Two listings within this fraction of each other in size and price can be the same flat. */
+const SAME_FLAT_TOLERANCE = 0.02;
+
+interface Fingerprint {
+  locationKey: string | null;
+  bedrooms: string | null;
+  size: number | null;
+  price: number | null;
+}
+
+export function fingerprint(l: Listing): Fingerprint {
+  const where = l.location?.id ?? l.location?.full_name ?? l.address?.full_name;
+  return {
+    locationKey: where ? String(where).trim().toLowerCase() : null,
+    bedrooms: l.bedrooms ?? null,
+    size: typeof l.size?.value === 'number' && l.size.value > 0 ? l.size.value : null,
+    price: priceOf(l),
+  };
+}
+
+/** The asking price, or null when hidden ("price on request" is never 0). */
+export function priceOf(l: Listing): number | null {
+  const p = l.price;
+  return p && !p.is_hidden && typeof p.value === 'number' && p.value > 0 ? p.value : null;
+}
+
+const near = (a: number | null, b: number | null) => a !== null && b !== null && Math.abs(a - b) <= SAME_FLAT_TOLERANCE * Math.max(a, b);
+
+/** Same place, same bedrooms, size and price within 2 %: one flat, whoever lists it. */
+export function sameFlat(a: Fingerprint, b: Fingerprint): boolean {
+  return a.locationKey !== null && a.locationKey === b.locationKey && a.bedrooms === b.bedrooms && near(a.size, b.size) && near(a.price, b.price);
+}
+
+export function compare(seenRows: readonly SeenRow[], listings: readonly Listing[], options: CompareOptions): Comparison {
+  const seen = new Map(seenRows.map((s) => [s.propertyId, s]));
+  const postedFlats: Fingerprint[] = seenRows.filter((s) => s.posted).map((s) => ({ locationKey: s.locationKey, bedrooms: s.bedrooms, size: s.size, price: s.lastPrice }));
+  const out: Comparison = { seen: [], fresh: [], drops: [] };
+  const done = new Set<string>();
+  for (const listing of listings) {
+    const id = listing.property_id;
+    if (done.has(id)) continue; // the same id twice across pages: count it once
+    done.add(id);
+    const fp = fingerprint(listing);
+    const update: SeenUpdate = { propertyId: id, price: fp.price, locationKey: fp.locationKey, bedrooms: fp.bedrooms, size: fp.size, posted: false };
+    const before = seen.get(id);
+    // Only what is new or repriced is written: a quiet run over thousands of searches writes almost nothing.
+    if (!before || before.lastPrice !== fp.price) out.seen.push(update);
+    if (before) {
+      const threshold = 1 - options.priceDropPct / 100;
+      if (options.primed && before.lastPrice !== null && fp.price !== null && fp.price < before.lastPrice && fp.price <= before.lastPrice * threshold) {
+        out.drops.push({ listing, from: before.lastPrice, to: fp.price });
+      }
+      continue;
+    }
+    if (!options.primed) continue;
+    // Posted before under another agent's id: record it as covered, post nothing.
+    if (postedFlats.some((p) => sameFlat(p, fp))) {
+      update.posted = true;
+      continue;
+    }
+    update.posted = true;
+    const group = out.fresh.find((g) => sameFlat(fingerprint(g.listing), fp));
+    if (group) group.copies.push(listing);
+    else out.fresh.push({ listing, copies: [] });
+  }
+  return out;
+}

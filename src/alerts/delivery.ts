@@ -1,0 +1,196 @@
+// The outbox drainer: pending deliveries -> ChatPoster -> marked delivered only after the platform said ok.
+// An entry is claimed (`sending`) before its post, so a crash mid-post leaves a trace: the next start asks the
+// platform whether the message exists (Slack metadata) before sending again, or re-sends and counts a possible
+// duplicate where the platform cannot tell. One queue per channel, at most one message a second in each.
+import type { ChatPoster } from '../bot/types.js';
+import { PostFailure } from '../bot/types.js';
+import type { Logger } from '../log.js';
+import type { AlertsRepo, OutboxRow } from '../store/index.js';
+import type { Reply } from '../views/model.js';
+import { decodePayload, renderDelivery, type AlertButtons } from './messages.js';
+
+export interface DeliveryOptions {
+  maxAttempts: number;
+  /** How long a claim holds before another start may take the entry over (longer than any post takes). */
+  leaseMs?: number;
+  /** Spacing of messages in one channel. */
+  perPlaceIntervalMs?: number;
+  baseBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** Entries taken per pass. */
+  batch?: number;
+}
+
+export interface DeliveryDeps {
+  repo: AlertsRepo;
+  posters: readonly ChatPoster[];
+  logger: Logger;
+  options: DeliveryOptions;
+  buttons?: AlertButtons;
+  /** This instance's name on its claims. */
+  holder?: string;
+  now?: () => number;
+  /** Counters for metrics, optional. */
+  onDelivered?: (row: OutboxRow) => void;
+  onFailed?: (row: OutboxRow) => void;
+}
+
+export interface DrainReport {
+  delivered: number;
+  retried: number;
+  failed: number;
+  recoveredFound: number;
+  possibleDuplicates: number;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export class OutboxDrainer {
+  private readonly holder: string;
+  private readonly now: () => number;
+  private readonly lastPostAt = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private again = false;
+
+  constructor(private readonly deps: DeliveryDeps) {
+    this.holder = deps.holder ?? `pid-${process.pid}`;
+    this.now = deps.now ?? Date.now;
+  }
+
+  private get platforms(): string[] {
+    return this.deps.posters.map((p) => p.platform);
+  }
+
+  /** Delivers everything due now (and what becomes due while it works); resolves when nothing is left due. */
+  async drain(): Promise<DrainReport> {
+    const report: DrainReport = { delivered: 0, retried: 0, failed: 0, recoveredFound: 0, possibleDuplicates: 0 };
+    if (this.platforms.length === 0) return report;
+    const o = this.deps.options;
+    for (;;) {
+      if (this.stopped) return report;
+      const rows = this.deps.repo.claimDue(this.holder, this.now(), o.leaseMs ?? 60_000, o.batch ?? 200, this.platforms);
+      if (rows.length === 0) return report;
+      const byPlace = new Map<string, typeof rows>();
+      for (const r of rows) byPlace.set(r.place, [...(byPlace.get(r.place) ?? []), r]);
+      await Promise.all([...byPlace.entries()].map(([place, entries]) => this.drainPlace(place, entries, report)));
+    }
+  }
+
+  /** Keeps draining in the background: after each pass, sleeps until the next entry is due or `poke()`. */
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** New entries were queued: drain soon. */
+  poke(): void {
+    if (this.stopped) return;
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  /** Lets posts in flight finish, then gives unfinished claims back so the next start sends them at once. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+    const released = this.deps.repo.release(this.holder);
+    if (released > 0) this.deps.logger.info('outbox: claims released for the next start', { released });
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.running = this.drain()
+        .then(() => undefined, (e) => this.deps.logger.error('outbox drain failed', { error: e }))
+        .finally(() => {
+          this.running = undefined;
+          if (this.stopped) return;
+          const next = this.deps.repo.nextDue(this.platforms);
+          const wait = this.again ? 0 : next === undefined ? 30_000 : Math.max(0, next - this.now());
+          this.again = false;
+          this.schedule(Math.min(wait, 30_000));
+        });
+    }, delayMs);
+    this.timer.unref?.();
+  }
+
+  private poster(place: string): ChatPoster | undefined {
+    return this.deps.posters.find((p) => place.startsWith(`${p.platform}:`));
+  }
+
+  private async drainPlace(place: string, entries: (OutboxRow & { recovered: boolean })[], report: DrainReport): Promise<void> {
+    const o = this.deps.options;
+    const interval = o.perPlaceIntervalMs ?? 1_000;
+    for (const entry of entries) {
+      if (this.stopped) return;
+      // At most one message per interval in a channel, as Slack asks; the claim is kept alive while waiting.
+      const wait = (this.lastPostAt.get(place) ?? 0) + interval - this.now();
+      if (wait > 0) {
+        this.deps.repo.extendClaim(entry.id, this.holder, this.now() + wait + (o.leaseMs ?? 60_000));
+        await sleep(wait);
+      }
+      await this.deliver(entry, report);
+    }
+  }
+
+  private async deliver(entry: OutboxRow & { recovered: boolean }, report: DrainReport): Promise<void> {
+    const { repo, logger } = this.deps;
+    const log = logger.child({ part: 'outbox', delivery: entry.id, place: entry.place, kind: entry.kind });
+    const poster = this.poster(entry.place)!;
+    const deliveryId = String(entry.id);
+    let possibleDuplicate = false;
+    if (entry.recovered) {
+      // It was being posted when the process stopped: the platform may already show it.
+      const found = poster.findDelivered ? await poster.findDelivered(entry.place, deliveryId, entry.createdAt - 60_000).catch(() => undefined) : undefined;
+      if (typeof found === 'string') {
+        repo.markDelivered(entry.id, found, this.now());
+        report.recoveredFound++;
+        log.info('delivery found already posted after a restart; not sent again');
+        return;
+      }
+      possibleDuplicate = found === undefined;
+      if (possibleDuplicate) {
+        report.possibleDuplicates++;
+        log.warn('delivery interrupted by a restart and the platform cannot tell whether it arrived: sending again, counted as a possible duplicate');
+      }
+    }
+    const payload = decodePayload(entry.payload);
+    if (!payload) {
+      repo.markFailed(entry.id, 'unreadable payload', undefined);
+      report.failed++;
+      log.error('outbox entry has a payload this release cannot read; parked as failed');
+      return;
+    }
+    const reply: Reply = renderDelivery(payload, this.deps.buttons);
+    this.lastPostAt.set(entry.place, this.now());
+    try {
+      const { messageId } = await poster.post(entry.place, reply, deliveryId);
+      repo.markDelivered(entry.id, messageId, this.now(), possibleDuplicate);
+      report.delivered++;
+      this.deps.onDelivered?.(entry);
+    } catch (e) {
+      const failure = e instanceof PostFailure ? e : new PostFailure((e as Error)?.message ?? String(e));
+      const attempts = entry.attempts + 1;
+      const spent = failure.options.permanent || attempts >= this.deps.options.maxAttempts;
+      const retryAt = spent ? undefined : this.now() + (failure.options.retryAfterMs ?? this.backoff(attempts));
+      const row = repo.markFailed(entry.id, failure.message, retryAt, possibleDuplicate);
+      if (spent) {
+        report.failed++;
+        log.error('delivery failed for good; parked as failed', { attempts, error: failure.message, permanent: Boolean(failure.options.permanent) });
+        if (row) this.deps.onFailed?.(row);
+      } else {
+        report.retried++;
+        log.warn('delivery failed; will retry', { attempts, retryInMs: retryAt! - this.now(), error: failure.message });
+      }
+    }
+  }
+
+  private backoff(attempts: number): number {
+    const o = this.deps.options;
+    const ceiling = Math.min(o.maxBackoffMs ?? 15 * 60_000, (o.baseBackoffMs ?? 2_000) * 2 ** (attempts - 1));
+    return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+  }
+}

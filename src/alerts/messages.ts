@@ -1,0 +1,80 @@
+// What an outbox entry carries (versioned JSON, written by the poller) and the chat message it becomes.
+// Rendering happens at delivery time, so a message is built from what was recorded, not from a later fetch.
+import { z } from 'zod';
+import { formatAed } from '../views/format.js';
+import { listingCard } from '../views/listing.js';
+import type { Block, Button, Reply } from '../views/model.js';
+import type { Listing } from './compare.js';
+
+const searchRef = z.object({ id: z.number(), number: z.number(), summary: z.string() });
+
+const payloadSchema = z.discriminatedUnion('kind', [
+  z.object({ v: z.literal(1), kind: z.literal('new'), search: searchRef, listing: z.looseObject({ property_id: z.string() }), copies: z.number().default(0) }),
+  z.object({ v: z.literal(1), kind: z.literal('price_drop'), search: searchRef, listing: z.looseObject({ property_id: z.string() }), from: z.number(), to: z.number() }),
+  z.object({ v: z.literal(1), kind: z.literal('summary'), search: searchRef, more: z.number() }),
+  z.object({ v: z.literal(1), kind: z.literal('failing'), search: searchRef, error: z.string(), since: z.number() }),
+  z.object({ v: z.literal(1), kind: z.literal('recovered'), search: searchRef }),
+]);
+
+export type DeliveryPayload = z.output<typeof payloadSchema>;
+export type SearchRef = z.output<typeof searchRef>;
+export type DeliveryKind = DeliveryPayload['kind'];
+
+export const encodePayload = (p: DeliveryPayload): string => JSON.stringify(p);
+
+export function decodePayload(json: string): DeliveryPayload | undefined {
+  try {
+    const parsed = payloadSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Buttons under alert messages; they need the bot's button state, so the composition root provides them. */
+export interface AlertButtons {
+  /** Details of one listing. */
+  details?(propertyId: string): Button | undefined;
+  /** The saved search's newest results. */
+  showSearch?(searchId: number): Button | undefined;
+}
+
+const label = (s: SearchRef) => `Alert #${s.number} · ${s.summary}`;
+
+export function renderDelivery(payload: DeliveryPayload, buttons: AlertButtons = {}): Reply {
+  const head = (text: string): Block => ({ kind: 'context', text });
+  const card = (listing: Listing): Block => {
+    const details = buttons.details?.(listing.property_id);
+    return { kind: 'card', card: listingCard(listing, details ? { buttons: [details] } : {}) };
+  };
+  const listingTitle = (l: Listing) => l.title ?? `Property ${l.property_id}`;
+  switch (payload.kind) {
+    case 'new': {
+      const listing = payload.listing as Listing;
+      const blocks: Block[] = [head(`🔔 New listing · ${label(payload.search)}`), card(listing)];
+      if (payload.copies > 0) blocks.push(head(`Also listed by ${payload.copies} other agent${payload.copies === 1 ? '' : 's'}.`));
+      return { text: `New listing for alert #${payload.search.number}: ${listingTitle(listing)}`, blocks };
+    }
+    case 'price_drop': {
+      const listing = payload.listing as Listing;
+      const drop = `Price dropped from ${formatAed(payload.from)} to ${formatAed(payload.to)}`;
+      return {
+        text: `${drop} for alert #${payload.search.number}: ${listingTitle(listing)}`,
+        blocks: [head(`📉 ${drop} · ${label(payload.search)}`), card(listing)],
+      };
+    }
+    case 'summary': {
+      const text = `…and ${payload.more} more new listing${payload.more === 1 ? '' : 's'} for alert #${payload.search.number} (${payload.search.summary}).`;
+      const show = buttons.showSearch?.(payload.search.id);
+      return { text, blocks: [{ kind: 'text', text }, ...(show ? [{ kind: 'actions' as const, buttons: [show] }] : [])] };
+    }
+    case 'failing': {
+      const text = `⚠️ Alert #${payload.search.number} (${payload.search.summary}) has not been able to check for new listings since ${new Date(payload.since).toISOString().slice(0, 16).replace('T', ' ')} UTC: ${payload.error}. I'll keep trying and tell you when it works again.`;
+      return { text, blocks: [{ kind: 'text', text }] };
+    }
+    case 'recovered': {
+      const text = `✅ Alert #${payload.search.number} (${payload.search.summary}) is working again; new listings will appear here as before.`;
+      return { text, blocks: [{ kind: 'text', text }] };
+    }
+  }
+}

@@ -1,0 +1,239 @@
+// One poller run, in the order Fredy writes down: due searches -> coalesce identical queries -> fetch (newest first,
+// more pages only while everything is new) -> compare with what each search has seen -> record seen rows and queue
+// deliveries in one transaction. Delivery is the outbox drainer's job; nothing here talks to chat.
+import { ApiError } from '../api/errors.js';
+import type { ApiResult } from '../api/client.js';
+import type { OperationName } from '../api/operations.js';
+import type { Logger } from '../log.js';
+import type { AlertsRepo, NewDelivery, RunOutcome, SavedSearchRow } from '../store/index.js';
+import { compare, type Listing } from './compare.js';
+import { encodePayload, type SearchRef } from './messages.js';
+import { fromParamsKey } from './saved-query.js';
+
+/** What the poller needs of the API client. */
+export interface AlertsApi {
+  call(operation: OperationName, params: Record<string, string>, options?: { deadlineMs?: number }): Promise<ApiResult<unknown>>;
+  /** Calls left under the configured limits (undefined: unlimited), and how long the client is blocked. */
+  budgetLeft?(): { blockedForMs: number; day?: number; month?: number };
+}
+
+export interface PollerOptions {
+  maxPages: number;
+  priceDropPct: number;
+  /** The deadline of each upstream call: longer than chat's, nobody is waiting. */
+  deadlineMs: number;
+  /** Cards per search per run; the rest become one summary. */
+  cardsPerRun?: number;
+  /** Queries fetched at once. */
+  concurrency?: number;
+  /** A search failing this long is reported once in its channel. */
+  failingAfterMs?: number;
+}
+
+export interface PollerDeps {
+  api: AlertsApi;
+  repo: AlertsRepo;
+  /** The property service's base URL: only its saved searches are run. */
+  service: string;
+  logger: Logger;
+  options: PollerOptions;
+  /** This instance's name for the run lease. */
+  holder?: string;
+  now?: () => number;
+}
+
+export interface RunReport {
+  ran: boolean;
+  searches: number;
+  queries: number;
+  calls: number;
+  newListings: number;
+  priceDrops: number;
+  queued: number;
+  failedQueries: number;
+  /** Queries left for a later run because the call budget could not cover them. */
+  deferred: number;
+  ms: number;
+}
+
+export const POLL_JOB = 'alerts-poll';
+const DAY = 86_400_000;
+
+export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
+  const now = deps.now ?? Date.now;
+  const started = now();
+  const holder = deps.holder ?? `pid-${process.pid}`;
+  const log = deps.logger.child({ part: 'poller', run: started });
+  const report: RunReport = { ran: false, searches: 0, queries: 0, calls: 0, newListings: 0, priceDrops: 0, queued: 0, failedQueries: 0, deferred: 0, ms: 0 };
+  // Another instance sharing this database may be running: one run at a time across all of them.
+  const leaseMs = Math.max(10 * 60_000, deps.options.deadlineMs * deps.options.maxPages * 4);
+  if (!deps.repo.acquireLease(POLL_JOB, holder, started, leaseMs)) {
+    log.info('another instance is running the poller; skipping this tick');
+    return report;
+  }
+  report.ran = true;
+  let ok = true;
+  try {
+    const due = deps.repo.due(deps.service, started);
+    report.searches = due.length;
+    const groups = groupByQuery(due);
+    const budget = affordable(deps.api, groups.length);
+    if (budget < groups.length) {
+      report.deferred = groups.length - budget;
+      log.warn('call budget cannot cover every due query; the longest-waiting go first', { due: groups.length, affordable: budget });
+    }
+    const runnable = groups.slice(0, budget);
+    report.queries = runnable.length;
+    await eachLimited(runnable, deps.options.concurrency ?? 4, async (group) => {
+      const r = await runQuery(deps, group, log);
+      report.calls += r.calls;
+      report.newListings += r.newListings;
+      report.priceDrops += r.priceDrops;
+      report.queued += r.queued;
+      if (r.failed) report.failedQueries++;
+    });
+  } catch (e) {
+    ok = false;
+    throw e;
+  } finally {
+    report.ms = now() - started;
+    deps.repo.finishLease(POLL_JOB, holder, { at: started, ms: report.ms, ok: ok && report.failedQueries === 0 });
+    log.info('poller run finished', { ...report });
+  }
+  return report;
+}
+
+/** Due searches grouped by their canonical query, groups ordered by their longest wait (due() sorts that way). */
+function groupByQuery(due: SavedSearchRow[]): SavedSearchRow[][] {
+  const groups = new Map<string, SavedSearchRow[]>();
+  for (const s of due) groups.set(s.paramsKey, [...(groups.get(s.paramsKey) ?? []), s]);
+  return [...groups.values()];
+}
+
+/** How many queries the budget can pay for now (each costs at least one call). */
+function affordable(api: AlertsApi, wanted: number): number {
+  const left = api.budgetLeft?.();
+  if (!left) return wanted;
+  // A blocked client (rate limit, open breaker) is not a spent budget: its calls fail fast and are recorded.
+  const limits = [left.day, left.month].filter((n): n is number => n !== undefined);
+  return limits.length === 0 ? wanted : Math.max(0, Math.min(wanted, ...limits));
+}
+
+interface QueryResult {
+  calls: number;
+  newListings: number;
+  priceDrops: number;
+  queued: number;
+  failed: boolean;
+}
+
+async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger): Promise<QueryResult> {
+  const now = deps.now ?? Date.now;
+  const { operation, params } = fromParamsKey(group[0]!.paramsKey);
+  const result: QueryResult = { calls: 0, newListings: 0, priceDrops: 0, queued: 0, failed: false };
+  const seenRows = new Map(group.map((s) => [s.id, deps.repo.seen(s.id)]));
+  const seenBy = new Map(group.map((s) => [s.id, new Set(seenRows.get(s.id)!.map((r) => r.propertyId))]));
+  const primed = group.filter((s) => s.primedAt !== null);
+  let listings: Listing[];
+  try {
+    // Another page only while every listing on it is new to some primed search (or none is primed yet).
+    const allNew = (records: Listing[]) => primed.length === 0 || primed.some((s) => records.every((r) => !seenBy.get(s.id)!.has(r.property_id)));
+    const fetched = await fetchListings(deps.api, operation, params, deps.options, allNew);
+    listings = fetched.listings;
+    result.calls += fetched.calls;
+  } catch (e) {
+    const at = now();
+    if (e instanceof ApiError && e.kind === 'budget') {
+      log.warn('query deferred: call budget', { operation, searches: group.length, error: e.message });
+      return result;
+    }
+    result.failed = true;
+    const message = e instanceof ApiError ? describeFailure(e) : 'an unexpected error';
+    log.warn('query failed; nothing marked seen', { operation, searches: group.map((s) => s.id), error: e });
+    for (const s of group) {
+      const row = deps.repo.recordFailure(s.id, message, at);
+      if (row && !row.errorReported && row.errorSince !== null && at - row.errorSince >= (deps.options.failingAfterMs ?? DAY)) {
+        deps.repo.reportFailing(s.id, notice(s, 'failing', `${s.id}:failing:${row.errorSince}`, { error: message, since: row.errorSince }));
+      }
+    }
+    return result;
+  }
+
+  const at = now();
+  const outcomes: RunOutcome[] = group.map((search) => {
+    const isPrimed = search.primedAt !== null;
+    const cmp = compare(seenRows.get(search.id)!, listings, { primed: isPrimed, priceDropPct: deps.options.priceDropPct });
+    const deliveries = deliveriesFor(search, cmp, deps.options.cardsPerRun ?? 5, at);
+    result.newListings += cmp.fresh.length;
+    result.priceDrops += cmp.drops.length;
+    if (search.errorReported) deliveries.push(notice(search, 'recovered', `${search.id}:recovered:${search.errorSince ?? at}`, {}));
+    return { searchId: search.id, at, seen: cmp.seen, deliveries, primed: !isPrimed, clearError: search.lastError !== null };
+  });
+  result.queued += deps.repo.commitRuns(outcomes);
+  return result;
+}
+
+const ref = (s: SavedSearchRow): SearchRef => ({ id: s.id, number: s.number, summary: s.summary });
+
+function notice(s: SavedSearchRow, kind: 'failing' | 'recovered', dedupeKey: string, extra: Record<string, unknown>): NewDelivery {
+  return { searchId: s.id, place: s.place, kind, dedupeKey, payload: encodePayload({ v: 1, kind, search: ref(s), ...extra } as never) };
+}
+
+/** New listings first, then price drops: the first `cards` as cards, the rest as one summary. */
+export function deliveriesFor(search: SavedSearchRow, cmp: ReturnType<typeof compare>, cards: number, at: number): NewDelivery[] {
+  const all: NewDelivery[] = [
+    ...cmp.fresh.map((g) => ({
+      searchId: search.id, place: search.place, kind: 'new', propertyId: g.listing.property_id,
+      dedupeKey: `${search.id}:new:${g.listing.property_id}`,
+      payload: encodePayload({ v: 1, kind: 'new', search: ref(search), listing: g.listing, copies: g.copies.length }),
+    })),
+    ...cmp.drops.map((d) => ({
+      searchId: search.id, place: search.place, kind: 'price_drop', propertyId: d.listing.property_id,
+      dedupeKey: `${search.id}:drop:${d.listing.property_id}:${d.to}`,
+      payload: encodePayload({ v: 1, kind: 'price_drop', search: ref(search), listing: d.listing, from: d.from, to: d.to }),
+    })),
+  ];
+  if (all.length <= cards) return all;
+  const more = all.length - cards;
+  return [
+    ...all.slice(0, cards),
+    { searchId: search.id, place: search.place, kind: 'summary', dedupeKey: `${search.id}:summary:${at}`, payload: encodePayload({ v: 1, kind: 'summary', search: ref(search), more }) },
+  ];
+}
+
+function describeFailure(e: ApiError): string {
+  if (e.kind === 'http' && (e.status === 401 || e.status === 403)) return 'the property service refused our key or plan';
+  if (e.kind === 'http' && e.status === 429) return 'the property service is rate-limiting us';
+  if (e.kind === 'malformed') return 'the property service sent an answer I could not read';
+  return 'the property service is not answering';
+}
+
+/** Page 1, newest first, then further pages while `allNew` says every listing on the last page was new. */
+export async function fetchListings(
+  api: AlertsApi,
+  operation: OperationName,
+  params: Record<string, string>,
+  options: Pick<PollerOptions, 'maxPages' | 'deadlineMs'>,
+  allNew: (records: Listing[]) => boolean,
+): Promise<{ listings: Listing[]; calls: number }> {
+  const listings: Listing[] = [];
+  let calls = 0;
+  let firstPageLength = 0;
+  for (let page = 1; page <= options.maxPages; page++) {
+    const answer = await api.call(operation, { ...params, page: String(page) }, { deadlineMs: options.deadlineMs });
+    calls++;
+    const records = answer.records as Listing[];
+    listings.push(...records);
+    if (page === 1) firstPageLength = records.length;
+    if (records.length === 0 || records.length < firstPageLength || !allNew(records)) break;
+  }
+  return { listings, calls };
+}
+
+async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

@@ -1,0 +1,64 @@
+// What a saved search stores: the parsed query and its resolved place, versioned, and the canonical parameters
+// that decide which saved searches are one upstream query.
+import { z } from 'zod';
+import { OPERATIONS, type OperationName } from '../api/operations.js';
+import { toParams, type Query } from '../query/index.js';
+
+/** Listing searches the poller can run: sortable by newest, and keyed by property_id. */
+export const ALERTABLE: ReadonlySet<OperationName> = new Set(['search-rent', 'search-buy', 'search-commercial-rent', 'search-commercial-buy']);
+
+export interface SavedQuery {
+  query: Query;
+  location: { id: number; name: string };
+}
+
+const savedQueryV1 = z.object({
+  v: z.literal(1),
+  query: z.object({
+    operation: z.enum(Object.keys(OPERATIONS) as [OperationName, ...OperationName[]]),
+    params: z.record(z.string(), z.string()),
+    location: z.string().nullable(),
+    unknownWords: z.array(z.string()),
+  }),
+  location: z.object({ id: z.number().int().nonnegative(), name: z.string() }),
+});
+
+export const encodeSavedQuery = (s: SavedQuery): string => JSON.stringify({ v: 1, ...s });
+
+/** The stored JSON read back, or undefined when it is not a query this release understands. */
+export function decodeSavedQuery(json: string): SavedQuery | undefined {
+  try {
+    const parsed = savedQueryV1.safeParse(JSON.parse(json));
+    return parsed.success ? { query: parsed.data.query, location: parsed.data.location } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a search cannot be an alert, in words for chat; undefined when it can. */
+export function notAlertable(query: Query): string | undefined {
+  if (!ALERTABLE.has(query.operation)) {
+    return 'Only listing searches can be alerts: rent or buy, homes or commercial (for example `/alerts add rent marina 2br under 120k`).';
+  }
+  if (!query.location) return 'An alert needs a place, so I know where to look: for example `/alerts add rent marina 2br under 120k`.';
+  return undefined;
+}
+
+/**
+ * The endpoint parameters the poller sends for page 1: newest first, no page. Two saved searches with the same
+ * canonical parameters are the same upstream query, whoever saved them and in whichever words.
+ */
+export function canonicalParams(saved: SavedQuery): Record<string, string> {
+  const params = toParams(saved.query, saved.location.id);
+  delete params.page;
+  params.sort = 'newest';
+  return Object.fromEntries(Object.entries(params).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+export const paramsKey = (saved: SavedQuery): string => `${saved.query.operation}?${new URLSearchParams(canonicalParams(saved))}`;
+
+/** The operation and parameters back from a key. */
+export function fromParamsKey(key: string): { operation: OperationName; params: Record<string, string> } {
+  const q = key.indexOf('?');
+  return { operation: key.slice(0, q) as OperationName, params: Object.fromEntries(new URLSearchParams(key.slice(q + 1))) };
+}

@@ -1,0 +1,213 @@
+// The poller against the sandbox's market clock, the real client and a real SQLite file.
+import { describe, expect, it } from 'vitest';
+import { pollOnce } from '../../src/alerts/index.js';
+import { PostFailure } from '../../src/bot/index.js';
+import { alertsRig, ctx } from './helpers.js';
+
+const text = (r: { text: string }) => r.text;
+
+describe('saving a search as an alert', () => {
+  it('says what happens next and how many match today, and posts nothing on the first look', async () => {
+    const rig = await alertsRig();
+    const reply = await rig.commands.handle(ctx(), 'add rent marina 2br');
+    expect(text(reply)).toMatch(/^Saved as alert #1: .*Dubai Marina.*I'll post new listings here as they appear; \d+( or more)? match today/);
+    const report = await rig.poll();
+    expect(report.queued).toBe(0);
+    await rig.drainer.drain();
+    expect(rig.poster.posts).toHaveLength(0);
+  });
+
+  it('refuses what the poller cannot run, with the reason', async () => {
+    const rig = await alertsRig();
+    expect(text(await rig.commands.handle(ctx(), 'add agents marina'))).toMatch(/Only listing searches can be alerts/);
+    expect(text(await rig.commands.handle(ctx(), 'add rent 2br'))).toMatch(/Where\? Add a place/);
+    expect(text(await rig.commands.handle(ctx(), 'add rent zzqqxx 2br'))).toMatch(/couldn't find a place/);
+    expect(rig.repo.listByPlace('test:c1')).toHaveLength(0);
+  });
+});
+
+describe('new listings', () => {
+  it('posts each new listing exactly once over many runs, and never one that existed before the save', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent marina');
+    await rig.commands.handle(ctx(), 'add buy marina');
+    const savedAt = rig.sandbox.now().getTime();
+    for (let run = 0; run < 8; run++) {
+      rig.sandbox.advance(180);
+      await rig.poll();
+      await rig.drainer.drain();
+    }
+    const delivered = rig.repo.outbox({ state: 'delivered' }).filter((d) => d.kind === 'new');
+    const ids = delivered.map((d) => `${d.searchId}:${d.propertyId}`);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(rig.poster.posts.length).toBe(rig.repo.outbox({ state: 'delivered' }).length);
+    // Everything posted was listed after the alert was saved.
+    for (const d of delivered) {
+      const listing = JSON.parse(d.payload).listing as { listed_date: string };
+      expect(Date.parse(listing.listed_date)).toBeGreaterThan(savedAt);
+    }
+    // More runs with nothing new post nothing more.
+    const before = rig.poster.posts.length;
+    await rig.poll();
+    await rig.drainer.drain();
+    expect(rig.poster.posts.length).toBe(before);
+  });
+
+  it('folds the same flat from two agents into one card, and says so', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent marina');
+    await rig.commands.handle(ctx(), 'add buy marina');
+    await rig.commands.handle(ctx(), 'add rent commercial marina');
+    await rig.commands.handle(ctx(), 'add buy commercial marina');
+    for (let i = 0; i < 4; i++) {
+      rig.sandbox.advance(10);
+      await rig.poll();
+    }
+    await rig.drainer.drain();
+    const folded = rig.poster.posts.filter((p) => /Also listed by 1 other agent\./.test(JSON.stringify(p.reply.blocks)));
+    // Every advance lists its first Dubai Marina flat twice: four copies, four folded cards, no copy posted alone.
+    expect(folded).toHaveLength(4);
+    const news = rig.repo.outbox().filter((d) => d.kind === 'new');
+    const flats = news.map((d) => JSON.parse(d.payload).listing as { address: { full_name: string }; bedrooms: string; size: { value: number } });
+    const keys = flats.map((f) => `${f.address.full_name}|${f.bedrooms}|${f.size.value}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('30 new listings in one run: 5 cards and one summary, at most one message a second in the channel', async () => {
+    const rig = await alertsRig({ perPlaceIntervalMs: 1_000 });
+    await rig.commands.handle(ctx(), 'add rent dubai marina');
+    // A quiet market for a day and a half: new listings pile up for the next run.
+    for (let i = 0; i < 3; i++) rig.sandbox.advance(600);
+    const report = await rig.poll();
+    expect(report.newListings).toBeGreaterThan(5);
+    await rig.drainer.drain();
+    const posts = rig.poster.posts;
+    expect(posts).toHaveLength(6);
+    expect(posts.slice(0, 5).every((p) => p.reply.blocks.some((b) => b.kind === 'card'))).toBe(true);
+    expect(posts[5]!.reply.text).toMatch(new RegExp(`and ${report.newListings - 5} more new listings for alert #1`));
+    for (let i = 1; i < posts.length; i++) expect(posts[i]!.at - posts[i - 1]!.at).toBeGreaterThanOrEqual(990);
+  }, 20_000);
+});
+
+describe('price drops', () => {
+  it('posts a drop of at least the threshold once, and ignores a rise or a tiny change', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent marina 2br');
+    // The newest listings (page 1, which every run reads) have the highest ids.
+    const seen = rig.repo.seen(rig.repo.listByPlace('test:c1')[0]!.id).filter((s) => s.lastPrice !== null).sort((x, y) => Number(y.propertyId) - Number(x.propertyId));
+    const [a, b, c] = seen;
+    rig.sandbox.reprice(a!.propertyId, a!.lastPrice! * 0.9);
+    rig.sandbox.reprice(b!.propertyId, b!.lastPrice! * 1.1);
+    rig.sandbox.reprice(c!.propertyId, c!.lastPrice! * 0.998);
+    await rig.poll();
+    await rig.poll();
+    await rig.drainer.drain();
+    const drops = rig.poster.posts.filter((p) => /Price dropped/.test(p.reply.text));
+    expect(drops).toHaveLength(1);
+    expect(drops[0]!.reply.text).toContain(`Price dropped from AED ${a!.lastPrice!.toLocaleString('en-US')} to AED ${Math.round(a!.lastPrice! * 0.9).toLocaleString('en-US')}`);
+  });
+});
+
+describe('coalescing', () => {
+  it('two channels saving the same search in different words cost one upstream call per run', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx('test:c1', 'U1'), 'add rent marina 2br under 200k');
+    await rig.commands.handle(ctx('test:c2', 'U2'), 'add rent "Dubai Marina" 2 bed max 200000');
+    const rows = [...rig.repo.listByPlace('test:c1'), ...rig.repo.listByPlace('test:c2')];
+    expect(rows[0]!.paramsKey).toBe(rows[1]!.paramsKey);
+    rig.sandbox.clearRequests();
+    rig.sandbox.advance(60);
+    const report = await rig.poll();
+    expect(report.searches).toBe(2);
+    expect(report.queries).toBe(1);
+    expect(rig.upstreamCalls('/search-rent')).toBe(1);
+  });
+});
+
+describe('upstream trouble', () => {
+  it('a 503 marks nothing seen and records the error; the listing is posted once the service recovers', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent marina');
+    await rig.commands.handle(ctx(), 'add buy marina');
+    rig.sandbox.advance(60);
+    rig.sandbox.addFault({ status: 503, count: 100 });
+    const failing = await rig.poll();
+    expect(failing.failedQueries).toBe(2);
+    expect(failing.queued).toBe(0);
+    const listed = rig.repo.listByPlace('test:c1');
+    expect(listed.every((r) => r.lastError !== null && r.errorSince !== null)).toBe(true);
+    expect(await rig.commands.handle(ctx(), 'list').then(text)).toMatch(/failing/);
+    rig.sandbox.clearFaults();
+    const ok = await rig.poll();
+    expect(ok.newListings).toBeGreaterThan(0);
+    await rig.drainer.drain();
+    expect(rig.poster.posts.length).toBe(ok.newListings);
+    expect(rig.repo.listByPlace('test:c1').every((r) => r.lastError === null)).toBe(true);
+  });
+
+  it('a search failing for a day is reported once in its channel, and once more when it recovers', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent marina');
+    rig.sandbox.addFault({ status: 503, count: 1000 });
+    let t = Date.now();
+    const poll = () => pollOnce({ api: rig.api, repo: rig.repo, service: rig.sandbox.url!, logger: rig.logger, options: { maxPages: 1, priceDropPct: 1, deadlineMs: 2_000 }, now: () => t });
+    await poll();
+    t += 25 * 3_600_000;
+    await poll();
+    t += 3_600_000;
+    await poll();
+    await rig.drainer.drain();
+    expect(rig.poster.posts.map((p) => p.reply.text).filter((x) => /has not been able to check/.test(x))).toHaveLength(1);
+    rig.sandbox.clearFaults();
+    await new Promise((r) => setTimeout(r, 60)); // the client's circuit breaker closes after its cooldown
+    t += 3_600_000;
+    await poll();
+    await poll();
+    await rig.drainer.drain();
+    expect(rig.poster.posts.map((p) => p.reply.text).filter((x) => /is working again/.test(x))).toHaveLength(1);
+  });
+});
+
+describe('delivery', () => {
+  it('retries a failed post (rate limit, server error) and posts it once', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent marina');
+    await rig.commands.handle(ctx(), 'add buy marina');
+    rig.sandbox.advance(60);
+    const report = await rig.poll();
+    rig.poster.failNext(new PostFailure('ratelimited', { retryAfterMs: 30 }), new PostFailure('server error'));
+    for (let i = 0; i < 20 && rig.repo.stats().pending + rig.repo.stats().sending > 0; i++) {
+      await rig.drainer.drain();
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    expect(rig.poster.posts).toHaveLength(report.queued);
+    expect(new Set(rig.poster.posts.map((p) => p.deliveryId)).size).toBe(report.queued);
+    expect(rig.repo.stats().failed).toBe(0);
+  });
+
+  it('parks a delivery as failed after the last attempt, counted and logged, never silently dropped', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent marina');
+    rig.sandbox.advance(60);
+    await rig.poll();
+    rig.poster.failNext(new PostFailure('channel_not_found', { permanent: true }));
+    await rig.drainer.drain();
+    expect(rig.repo.stats().failed).toBe(1);
+    expect(rig.logs.some((l) => /delivery failed for good/.test(l))).toBe(true);
+  });
+
+  it('a restart resumes the outbox: entries queued before a stop are posted after it, once', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent marina');
+    rig.sandbox.advance(60);
+    const report = await rig.poll();
+    expect(report.queued).toBeGreaterThan(0);
+    rig.store.close(); // stopped before delivering anything
+    const again = rig.reopen();
+    await again.drainer.drain();
+    expect(again.poster.posts).toHaveLength(report.queued);
+    await again.drainer.drain();
+    expect(again.poster.posts).toHaveLength(report.queued);
+  });
+});
