@@ -13,6 +13,7 @@ const USAGE = `Usage: manzil <command>
   start                     run the bot: Slack when SLACK_* is set, else the terminal chat (default)
   sandbox [--port N] [--key K] [--plan basic|full] [--seed S]
                             run the local stand-in of the UAE Property Data Service
+  poll --once               run the alerts poller once, deliver what it found, and exit
   parse [--resolve] [text]  print what a command means as JSON; without text, one command per stdin line
   bench                     run the benchmarks and print their figures
   help                      this text`;
@@ -27,6 +28,12 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
         return await (await import('./main.js')).runStart();
       case 'sandbox':
         return await (await import('./sandbox/index.js')).runSandboxCli(rest, out);
+      case 'poll':
+        if (!rest.includes('--once')) {
+          process.stderr.write('manzil poll: only `manzil poll --once` exists (npm start runs the poller on its schedule)\n');
+          return 2;
+        }
+        return await (await import('./main.js')).runPollOnce(out);
       case 'parse':
         return await runParse(rest, out);
       case 'bench':

@@ -1,4 +1,5 @@
 // Environment -> typed configuration. Every problem is reported at once, and no secret is ever echoed.
+import cron from 'node-cron';
 import { z } from 'zod';
 
 const seconds = (fallback: number) => z.coerce.number().positive().max(600).default(fallback);
@@ -111,6 +112,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push('SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET: set both to serve Slack, or neither');
   }
   if (e.SLACK_APP_TOKEN && !e.SLACK_BOT_TOKEN) problems.push('SLACK_APP_TOKEN: needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET too');
+  if (!cron.validate(e.ALERTS_CRON)) problems.push(`ALERTS_CRON: "${e.ALERTS_CRON}" is not a cron expression (five fields, or six with seconds first)`);
+  if (!isTimeZone(e.MANZIL_TIMEZONE)) problems.push(`MANZIL_TIMEZONE: "${e.MANZIL_TIMEZONE}" is not a time zone name such as Asia/Dubai`);
   const sandbox = !e.UAE_API_KEY;
   if (sandbox && e.SLACK_BOT_TOKEN && !e.MANZIL_SANDBOX) {
     problems.push('UAE_API_KEY: missing, so Slack would be served sample data from the sandbox. Set UAE_API_KEY and UAE_API_BASE_URL for live data, or MANZIL_SANDBOX=1 to serve the sandbox on purpose');
@@ -160,4 +163,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     secrets: [e.UAE_API_KEY, e.SLACK_BOT_TOKEN, e.SLACK_SIGNING_SECRET, e.SLACK_APP_TOKEN].filter((s): s is string => Boolean(s)),
   };
+}
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,14 +1,16 @@
 // The composition root: the only file that wires the parts together.
 import { createSlackApp, type SlackApp } from '../adapters/slack/app.js';
 import { runTerminalChat } from '../adapters/console/chat.js';
+import { ConsolePoster } from '../adapters/console/poster.js';
+import { AlertCommands, AlertScheduler, OutboxDrainer, decodeSavedQuery, describeSchedule, pollOnce, type RunReport } from './alerts/index.js';
 import { ApiClient } from './api/client.js';
-import { Bot, StateMaintenance } from './bot/index.js';
+import { Bot, StateMaintenance, type ChatPoster } from './bot/index.js';
 import { loadConfig, type Config } from './config.js';
 import { LocationResolver } from './locations/index.js';
 import { guardBot, Lifecycle } from './lifecycle.js';
 import { createLogger, type Logger } from './log.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
-import { createApiUsageRepo, createButtonStateRepo, createLocationCacheRepo, openStore, type Store } from './store/index.js';
+import { createAlertsRepo, createApiUsageRepo, createButtonStateRepo, createLocationCacheRepo, openStore, type AlertsRepo, type Store } from './store/index.js';
 
 /** How long a button keeps working after it was last used. */
 export const BUTTON_RETENTION_MS = 90 * 86_400_000;
@@ -28,6 +30,8 @@ export interface Manzil {
   slackPort: number | undefined;
   /** The stop steps, in order; other parts (the alerts poller, the outbox) add theirs with `lifecycle.onDrain` / `onStop`. */
   lifecycle: Lifecycle;
+  /** Saved searches, one poller run on demand, and the outbox's drainer. */
+  alerts: { repo: AlertsRepo; poll(): Promise<RunReport>; drainer: OutboxDrainer };
   /** The graceful stop a signal triggers: refuse new requests, finish those in flight (up to SHUTDOWN_TIMEOUT_S), close. */
   shutdown(reason?: string): Promise<void>;
   /** The same as `shutdown()`. */
@@ -40,6 +44,10 @@ export interface StartOptions {
   writeLog?: (line: string) => void;
   /** Host to bind Slack's HTTP server to (tests use 127.0.0.1). */
   host?: string;
+  /** False for one-shot commands (`manzil poll --once`): no HTTP server, no scheduler, no background delivery. */
+  serve?: boolean;
+  /** The terminal chat's poster, used for alerts saved in the terminal when no chat platform is configured. */
+  terminal?: ConsolePoster;
 }
 
 /** The property service as configured: the real one with a key, else the embedded sandbox on loopback. */
@@ -77,11 +85,20 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   const service = sandbox ? 'sandbox' : (config.api.baseUrl ?? 'sandbox');
   const buttons = createButtonStateRepo(store, Date.now, service);
   const locationCache = createLocationCacheRepo(store, Date.now, service);
+  const locations = new LocationResolver(api, locationCache, config.locationCacheTtlMs);
+  const alertsRepo = createAlertsRepo(store);
+  const pollerOptions = { maxPages: config.alerts.maxPages, priceDropPct: config.alerts.priceDropPct, deadlineMs: config.alerts.deadlineSeconds * 1000 };
+  const alerts = new AlertCommands({
+    repo: alertsRepo, api, locations, service, logger, ...pollerOptions,
+    limits: { perPlace: config.alerts.maxPerPlace, perOwner: config.alerts.maxPerUser },
+    schedule: describeSchedule(config.alerts.cron, config.alerts.timezone),
+  });
   const bot = new Bot({
     api,
-    locations: new LocationResolver(api, locationCache, config.locationCacheTtlMs),
+    locations,
     state: buttons,
     logger,
+    alerts,
     ...(sandbox ? { footer: SANDBOX_FOOTER } : {}),
   });
   // Buttons unused for BUTTON_RETENTION_MS stop working (the reply says so); expired lookups are only dead weight.
@@ -94,24 +111,69 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   lifecycle.onStop('state pruning', () => maintenance.stop());
   const chatBot = guardBot(bot, lifecycle);
 
+  const serve = options.serve !== false;
   let slack: SlackApp | undefined;
   let slackPort: number | undefined;
   if (config.slack) {
     const { botToken, signingSecret, appToken, apiUrl } = config.slack;
     slack = createSlackApp({ bot: chatBot, botToken, signingSecret, appToken, apiUrl, logger });
-    slackPort = await slack.start(config.port, options.host);
-    logger.info(config.slack.appToken ? 'slack: socket mode connected' : 'slack: serving POST /slack/events', { port: slackPort });
+    if (serve) {
+      slackPort = await slack.start(config.port, options.host);
+      logger.info(config.slack.appToken ? 'slack: socket mode connected' : 'slack: serving POST /slack/events', { port: slackPort });
+    }
   }
 
-  // The stop steps, in the order they run: finish the requests in flight, then close from the outside in.
+  // Alerts: the poller queues deliveries; the drainer posts them through each platform's poster.
+  const posters: ChatPoster[] = [...(slack ? [slack.poster] : []), ...(options.terminal && !config.slack ? [options.terminal] : [])];
+  const drainer = new OutboxDrainer({
+    repo: alertsRepo, posters, logger, options: { maxAttempts: config.alerts.maxAttempts }, holder: INSTANCE,
+    buttons: bot.alertButtons((id) => savedSearchOf(alertsRepo, id)),
+  });
+  const poll = async (): Promise<RunReport> => {
+    const report = await pollOnce({ api, repo: alertsRepo, service, logger, options: pollerOptions, holder: INSTANCE });
+    if (report.queued > 0) drainer.poke();
+    return report;
+  };
+  const scheduler = new AlertScheduler({ cron: config.alerts.cron, timezone: config.alerts.timezone, logger, run: poll });
+  if (serve) {
+    scheduler.start();
+    drainer.start();
+    logger.info('alerts: poller scheduled', { cron: config.alerts.cron, timezone: config.alerts.timezone, platforms: posters.map((p) => p.platform) });
+  }
+
+  // The stop steps, in the order they run: finish the requests in flight and the poller's current run, let posts in
+  // flight finish (the rest stay in the outbox for the next start), then close from the outside in.
   lifecycle.onDrain('requests in flight', () => lifecycle.inFlight.idle());
+  lifecycle.onDrain('alerts poller', () => scheduler.stop());
+  lifecycle.onDrain('alerts delivery', () => drainer.stop());
   if (slack) lifecycle.onStop('slack', () => slack?.stop());
   lifecycle.onStop('api client', () => api.close());
   if (sandbox) lifecycle.onStop('sandbox', () => sandbox.close());
   lifecycle.onStop('database', () => store.close());
 
   const shutdown = (reason?: string) => lifecycle.stop(reason);
-  return { config, bot: chatBot, api, logger, sandbox, slack, slackPort, lifecycle, shutdown, stop: () => shutdown() };
+  return { config, bot: chatBot, api, logger, sandbox, slack, slackPort, lifecycle, alerts: { repo: alertsRepo, poll, drainer }, shutdown, stop: () => shutdown() };
+}
+
+/** This process's name on outbox claims and the poller's lease. */
+const INSTANCE = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+
+function savedSearchOf(repo: AlertsRepo, id: number) {
+  const row = repo.byId(id);
+  return row ? decodeSavedQuery(row.query) : undefined;
+}
+
+/** `manzil poll --once`: one poller run, then the outbox drained, then exit (for cron-style deployments). */
+export async function runPollOnce(out: (line: string) => void): Promise<number> {
+  const manzil = await startManzil({ serve: false });
+  try {
+    const report = await manzil.alerts.poll();
+    const delivered = await manzil.alerts.drainer.drain();
+    out(JSON.stringify({ poll: report, delivery: delivered, outbox: manzil.alerts.repo.stats() }));
+    return report.failedQueries > 0 || delivered.failed > 0 ? 1 : 0;
+  } finally {
+    await manzil.shutdown('poll --once done');
+  }
 }
 
 /** After a clean stop, whatever still holds the process open (a reply being posted) gets this long. */
@@ -122,7 +184,8 @@ const EXIT_GRACE_MS = 3_000;
  * SIGTERM, SIGINT (and Ctrl+C in the terminal chat) stop gracefully; a second one exits at once.
  */
 export async function runStart(): Promise<number> {
-  const manzil = await startManzil();
+  const terminal = new ConsolePoster();
+  const manzil = await startManzil({ terminal });
   const { lifecycle, logger } = manzil;
   const onSignal = (signal: NodeJS.Signals) => {
     if (lifecycle.isStopping) {
@@ -137,7 +200,7 @@ export async function runStart(): Promise<number> {
   try {
     if (!manzil.slack) {
       // The chat ends on quit, Ctrl+D, Ctrl+C (which counts as the first signal) or when shutdown begins.
-      await runTerminalChat(manzil.bot, { sandbox: Boolean(manzil.sandbox), signal: lifecycle.signal, onInterrupt: () => onSignal('SIGINT') });
+      await runTerminalChat(manzil.bot, { sandbox: Boolean(manzil.sandbox), signal: lifecycle.signal, onInterrupt: () => onSignal('SIGINT'), poster: terminal });
       await manzil.shutdown('chat ended');
     }
     await lifecycle.stopped(); // Slack serves until a signal

@@ -38,3 +38,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: 'eighty', UAE_API_BASE_URL: 'not a url' })).toThrow(/PORT[\s\S]*UAE_API_BASE_URL|UAE_API_BASE_URL[\s\S]*PORT/);
   });
 });
+
+describe('alerts configuration', () => {
+  it('defaults to every 15 minutes in Dubai time, and takes six-field expressions with seconds', () => {
+    expect(loadConfig({}).alerts).toMatchObject({ cron: '*/15 * * * *', timezone: 'Asia/Dubai', maxPages: 3, priceDropPct: 1, maxPerPlace: 25, maxPerUser: 10 });
+    expect(loadConfig({ ALERTS_CRON: '*/5 * * * * *' }).alerts.cron).toBe('*/5 * * * * *');
+  });
+
+  it('refuses a bad cron expression or time zone, naming the variable', () => {
+    expect(() => loadConfig({ ALERTS_CRON: 'every quarter hour', MANZIL_TIMEZONE: 'Mars/Olympus' })).toThrow(/ALERTS_CRON[\s\S]*MANZIL_TIMEZONE/);
+  });
+});

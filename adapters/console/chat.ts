@@ -2,6 +2,7 @@
 // One command per line; a number presses that button of the last reply; `quit`, Ctrl+D or Ctrl+C leaves.
 import { createInterface } from 'node:readline';
 import type { Bot } from '../../src/bot/index.js';
+import type { ConsolePoster } from './poster.js';
 import { renderText } from './render.js';
 import type { Button } from '../../src/views/model.js';
 
@@ -16,10 +17,14 @@ export interface TerminalChatOptions {
    * The caller starts its shutdown (aborting `signal`); without one, the chat simply ends.
    */
   onInterrupt?: () => void;
+  /** Alerts for this chat are printed through it as they arrive; their buttons become pressable. */
+  poster?: ConsolePoster;
 }
 
 const USER = 'terminal';
 const PLACE = 'console:local';
+/** Whoever sits at the terminal runs this Manzil: they may manage every alert in it. */
+const isAdmin = async () => true;
 export const GOODBYE = 'Goodbye.';
 
 export async function runTerminalChat(bot: Bot, options: TerminalChatOptions = {}): Promise<void> {
@@ -47,6 +52,12 @@ export async function runTerminalChat(bot: Bot, options: TerminalChatOptions = {
 
   say(`Manzil terminal chat${options.sandbox ? ' (sample data from the local sandbox)' : ''}. Type "help", a command such as "rent marina 2br under 120k", a button number, or "quit".`);
   let buttons: Button[] = [];
+  if (options.poster) {
+    options.poster.onPosted = (posted) => {
+      if (posted.length > 0) buttons = posted;
+      if (interactive && !busy && !ended) rl.prompt(true);
+    };
+  }
   rl.setPrompt('manzil> ');
   if (interactive) rl.prompt();
   try {
@@ -58,8 +69,8 @@ export async function runTerminalChat(bot: Bot, options: TerminalChatOptions = {
         const button = number !== undefined ? buttons[number - 1] : undefined;
         busy = true;
         const reply = await (button
-          ? bot.handleAction({ user: USER, place: PLACE, action: button.action, token: button.token })
-          : bot.handleCommand({ user: USER, place: PLACE, text: line })).finally(() => (busy = false));
+          ? bot.handleAction({ user: USER, place: PLACE, action: button.action, token: button.token, isAdmin })
+          : bot.handleCommand({ user: USER, place: PLACE, text: line, isAdmin })).finally(() => (busy = false));
         const rendered = renderText(reply);
         // An ephemeral hint keeps the buttons of the results above it usable.
         if (rendered.buttons.length > 0 || !reply.ephemeral) buttons = rendered.buttons;
@@ -69,6 +80,7 @@ export async function runTerminalChat(bot: Bot, options: TerminalChatOptions = {
       if (interactive) rl.prompt();
     }
   } finally {
+    if (options.poster) options.poster.onPosted = undefined;
     options.signal?.removeEventListener('abort', end);
     rl.close();
   }

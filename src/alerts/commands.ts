@@ -123,10 +123,10 @@ export class AlertCommands {
     // The first look records what exists now and posts nothing, so the channel is not flooded.
     let matching: string;
     try {
-      const { listings } = await fetchListings(this.o.api, query.operation, canonicalParams(saved), this.o, () => true);
+      const { listings, complete } = await fetchListings(this.o.api, query.operation, canonicalParams(saved), this.o, () => true);
       const cmp = compare([], listings, { primed: false, priceDropPct: this.o.priceDropPct });
       this.o.repo.commitRun({ searchId: row.id, at: this.now, seen: cmp.seen, deliveries: [], primed: true, clearError: false });
-      matching = listings.length === 0 ? 'none match today' : `${cmp.seen.length}${listings.length >= 25 ? ' or more' : ''} match today`;
+      matching = listings.length === 0 ? 'none match today' : `${cmp.seen.length}${complete ? '' : ' or more'} match today`;
     } catch (e) {
       this.o.logger.warn('alert saved but its first look failed; the poller will take it', { search: row.id, error: e });
       matching = 'I will take my first look on the next check';

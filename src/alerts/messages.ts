@@ -34,7 +34,7 @@ export function decodePayload(json: string): DeliveryPayload | undefined {
 /** Buttons under alert messages; they need the bot's button state, so the composition root provides them. */
 export interface AlertButtons {
   /** Details of one listing. */
-  details?(propertyId: string): Button | undefined;
+  details?(searchId: number, propertyId: string): Button | undefined;
   /** The saved search's newest results. */
   showSearch?(searchId: number): Button | undefined;
 }
@@ -43,8 +43,9 @@ const label = (s: SearchRef) => `Alert #${s.number} · ${s.summary}`;
 
 export function renderDelivery(payload: DeliveryPayload, buttons: AlertButtons = {}): Reply {
   const head = (text: string): Block => ({ kind: 'context', text });
+  const searchId = payload.search.id;
   const card = (listing: Listing): Block => {
-    const details = buttons.details?.(listing.property_id);
+    const details = buttons.details?.(searchId, listing.property_id);
     return { kind: 'card', card: listingCard(listing, details ? { buttons: [details] } : {}) };
   };
   const listingTitle = (l: Listing) => l.title ?? `Property ${l.property_id}`;

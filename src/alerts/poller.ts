@@ -215,7 +215,7 @@ export async function fetchListings(
   params: Record<string, string>,
   options: Pick<PollerOptions, 'maxPages' | 'deadlineMs'>,
   allNew: (records: Listing[]) => boolean,
-): Promise<{ listings: Listing[]; calls: number }> {
+): Promise<{ listings: Listing[]; calls: number; complete: boolean }> {
   const listings: Listing[] = [];
   let calls = 0;
   let firstPageLength = 0;
@@ -225,9 +225,11 @@ export async function fetchListings(
     const records = answer.records as Listing[];
     listings.push(...records);
     if (page === 1) firstPageLength = records.length;
-    if (records.length === 0 || records.length < firstPageLength || !allNew(records)) break;
+    // An empty or short page is the last one: every match has been seen.
+    if (records.length === 0 || records.length < firstPageLength) return { listings, calls, complete: true };
+    if (!allNew(records)) break;
   }
-  return { listings, calls };
+  return { listings, calls, complete: false };
 }
 
 async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {

@@ -24,7 +24,7 @@ import { friendlyError } from './friendly-error.js';
 import { planPage } from './paging.js';
 import { CARD_OPERATIONS, LISTING_OPERATIONS, fitCardButtons, listingIds, renderRecords } from './render-results.js';
 import { SearchRunner, type SearchOutcome, type ServiceCaller } from './search.js';
-import type { ActionRequest, ButtonStateStore, CommandRequest, PickRequest, SuggestOption, Surface } from './types.js';
+import type { ActionRequest, AlertsPort, ButtonStateStore, CommandRequest, PickRequest, SuggestOption, Surface } from './types.js';
 
 export type { ServiceCaller } from './search.js';
 
@@ -41,7 +41,11 @@ export interface BotOptions {
   resultCacheSize?: number;
   /** The clock of the answer cache (tests drive it). */
   now?: () => number;
+  /** Saved searches; without it, alert commands say alerts are off. */
+  alerts?: AlertsPort;
 }
+
+const ALERTS_OFF = 'Alerts are not enabled on this Manzil.';
 
 /** The service's page size is not published (15 to 50 observed); a page shorter than this is surely the last. */
 const SMALLEST_FULL_PAGE = 10;
@@ -72,11 +76,45 @@ export class Bot {
     });
   }
 
+  /**
+   * Buttons under alert messages (Details of the listing, the saved search's newest results), backed by the same
+   * versioned page rows as search replies. `find` gives a saved search's query and place by its id.
+   */
+  alertButtons(find: (searchId: number) => { query: Query; location: Place } | undefined): {
+    details(searchId: number, propertyId: string): Button | undefined;
+    showSearch(searchId: number): Button | undefined;
+  } {
+    const row = (searchId: number, details: string[], next?: Position) => {
+      const saved = find(searchId);
+      if (!saved) return undefined;
+      const query: Query = { ...saved.query, params: { ...saved.query.params, sort: 'newest' } };
+      return this.options.state.save('page', {
+        v: PAYLOAD_VERSION, query, location: saved.location, surface: DEFAULT_SURFACE, details, ...(next ? { next } : {}),
+      } satisfies PageRow);
+    };
+    return {
+      details: (searchId, propertyId) => {
+        const token = row(searchId, [propertyId]);
+        return token ? { label: 'Details', action: 'details', token: `${token}.d0` } : undefined;
+      },
+      showSearch: (searchId) => {
+        const saved = find(searchId);
+        const token = saved && row(searchId, [], firstPosition(saved.query));
+        return token ? { label: 'Show the newest', action: 'page', token: `${token}.n` } : undefined;
+      },
+    };
+  }
+
   /** A slash command. Never throws: every failure becomes a friendly reply and a precise log line. */
   async handleCommand(req: CommandRequest): Promise<Reply> {
     const started = performance.now();
     const log = this.options.logger.child({ user: req.user, place: req.place });
     try {
+      const alerts = alertsRequest(req.text);
+      if (alerts !== undefined) {
+        if (!this.options.alerts) return this.ephemeral(ALERTS_OFF);
+        return this.finish(await this.options.alerts.handle(requester(req), alerts));
+      }
       const help = helpRequest(req.text);
       if (help !== undefined) return this.finish({ text: helpText(help || undefined), blocks: [{ kind: 'text', text: helpText(help || undefined) }], ephemeral: true });
       const parsed = parseCommand(req.text);
@@ -109,7 +147,8 @@ export class Bot {
         case 'details':
           return await this.details(intent.propertyId);
         case 'save':
-          return this.ephemeral('Alerts are coming soon: saving a search as an alert will arrive in the next release of Manzil.');
+          if (!this.options.alerts) return this.ephemeral(ALERTS_OFF);
+          return this.finish(await this.options.alerts.save(requester(req), intent.query, intent.location));
         case 'refine':
         case 'unusable':
           log.warn('unusable button state', { kind: stored.kind, suffix, reason: intent.kind === 'unusable' ? intent.reason : 'refine' });
@@ -289,6 +328,16 @@ export function encodeLocationOption(l: { id: number; name: string }): string {
 export function decodeLocationOption(value: string): { id: number; name: string } | undefined {
   const m = /^(\d+):(.+)$/s.exec(value);
   return m ? { id: Number(m[1]), name: m[2]! } : undefined;
+}
+
+const requester = (req: { user: string; place: string; isAdmin?: () => Promise<boolean> }) => ({
+  user: req.user, place: req.place, ...(req.isAdmin ? { isAdmin: req.isAdmin } : {}),
+});
+
+/** `/alerts list`, `alerts add rent marina`, `/manzil alerts pause 2`: the text after `alerts`; undefined otherwise. */
+export function alertsRequest(text: string): string | undefined {
+  const m = /^\/?(?:manzil\s+)?\/?alerts?(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  return m ? (m[1] ?? '').trim() : undefined;
 }
 
 /**

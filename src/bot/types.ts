@@ -1,4 +1,5 @@
 // The bot's public surface for adapters: what a request is, what they get back, and the ports it needs.
+import type { Query } from '../query/index.js';
 import type { Reply } from '../views/model.js';
 
 /** What a platform can show in one message: the adapter says, the core lays replies out to fit. */
@@ -81,4 +82,19 @@ export class PostFailure extends Error {
   ) {
     super(message);
   }
+}
+
+/** Who is asking, for alert commands: alerts post to `place`, and only their creator or an admin manages them. */
+export interface AlertRequester {
+  user: string;
+  place: string;
+  isAdmin?: () => Promise<boolean>;
+}
+
+/** Saved searches, as the bot reaches them (src/alerts implements it; absent when alerts are off). */
+export interface AlertsPort {
+  /** `/alerts <text>`: add, list, pause, resume, remove, test, help. */
+  handle(who: AlertRequester, text: string): Promise<Reply>;
+  /** "Save as alert" under a search reply. */
+  save(who: AlertRequester, query: Query, location: { id: number; name: string } | undefined): Promise<Reply>;
 }
