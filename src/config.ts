@@ -1,4 +1,5 @@
 // Environment -> typed configuration. Every problem is reported at once, and no secret is ever echoed.
+import path from 'node:path';
 import cron from 'node-cron';
 import { z } from 'zod';
 
@@ -38,6 +39,7 @@ const schema = z.object({
   ALERTS_MAX_PAGES: z.coerce.number().int().min(1).max(10).default(3),
   ALERTS_PRICE_DROP_PCT: z.coerce.number().min(0).max(90).default(1),
   ALERTS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  ALERTS_DELIVERY_LEASE_S: z.coerce.number().positive().max(3600).default(60),
   ALERTS_MAX_PER_CHANNEL: z.coerce.number().int().min(1).max(1000).default(25),
   ALERTS_MAX_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
   MANZIL_DB_PATH: z.string().min(1).default('./data/manzil.db'),
@@ -48,7 +50,29 @@ const schema = z.object({
   SLACK_APP_TOKEN: optionalText,
   SLACK_API_URL: optionalText.pipe(z.url().optional()),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  MANZIL_LOG_FILE: optionalText,
+  OPS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
+
+/** Every variable Manzil reads (`.env.example` and `manzil config` list them all). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(schema.shape);
+
+/** Variables whose values are secrets: masked by `manzil config`, never echoed in a message. */
+export const isSecretVariable = (name: string) => /(TOKEN|SECRET|KEY|PASSWORD)$/.test(name);
+
+/** What each variable is for, in a few words: said after a problem with it ("PORT is not a number: the HTTP port ..."). */
+const MEANING: Record<string, string> = {
+  UAE_API_BASE_URL: "the property service's address",
+  UAE_API_KEY: "the property service's gateway key",
+  PORT: 'the HTTP port for Slack, /healthz and /metrics',
+  OPS_PORT: 'a separate port for /healthz and /metrics',
+  MANZIL_DB_PATH: 'the SQLite file',
+  ALERTS_CRON: 'how often saved searches are checked',
+  SHUTDOWN_TIMEOUT_S: 'how long a stop waits for requests in flight',
+  LOG_LEVEL: 'which log lines are written',
+  LOG_FORMAT: 'how log lines are written',
+};
 
 export interface Config {
   api: {
@@ -78,6 +102,8 @@ export interface Config {
     maxPages: number;
     priceDropPct: number;
     maxAttempts: number;
+    /** How long a post in flight is reserved for its instance; after a crash it is checked and resent after this. */
+    deliveryLeaseMs: number;
     maxPerPlace: number;
     maxPerUser: number;
   };
@@ -88,6 +114,12 @@ export interface Config {
   port: number;
   slack: { botToken: string; signingSecret: string; appToken: string | undefined; apiUrl: string | undefined } | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** 'auto': readable when stderr is a terminal, JSON lines otherwise. */
+  logFormat: 'auto' | 'json' | 'pretty';
+  /** Where the terminal chat writes its log (the database's folder by default: ./data/manzil.log). */
+  logFile: string;
+  /** Serve /healthz and /metrics on this port, apart from the chat platforms' port. */
+  opsPort: number | undefined;
   /** Values to mask wherever text leaves the process. */
   secrets: string[];
 }
@@ -95,28 +127,58 @@ export interface Config {
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
   constructor(readonly problems: string[]) {
-    super(`Configuration problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
+    super(`Manzil cannot start: ${count} in its configuration.\n${problems.map((p) => `  - ${p}`).join('\n')}\nEvery variable is listed in .env.example and in the README's configuration table.`);
   }
+}
+
+/** One zod issue in plain words, naming the variable and never its value (it may be a secret). */
+function plainProblem(issue: z.core.$ZodIssue): string {
+  const name = issue.path.map(String).join('.');
+  const meaning = MEANING[name] ? `: ${MEANING[name]}` : '';
+  const bound = (n: unknown) => (typeof n === 'bigint' || typeof n === 'number' ? String(n) : '?');
+  let what: string;
+  switch (issue.code) {
+    case 'invalid_type':
+      what = issue.expected === 'int' ? 'must be a whole number' : issue.expected === 'number' ? 'is not a number' : `is not valid (${issue.message})`;
+      break;
+    case 'too_small':
+      what = issue.inclusive ? `must be at least ${bound(issue.minimum)}` : `must be more than ${bound(issue.minimum)}`;
+      break;
+    case 'too_big':
+      what = issue.inclusive ? `must be at most ${bound(issue.maximum)}` : `must be less than ${bound(issue.maximum)}`;
+      break;
+    case 'invalid_format':
+      what = issue.format === 'url' ? 'is not a web address (https://…)' : 'is not in the expected form';
+      break;
+    case 'invalid_value':
+      what = `must be one of ${issue.values.map(String).join(', ')}`;
+      break;
+    default:
+      what = `is not valid (${issue.message})`;
+  }
+  return `${name} ${what}${meaning}`;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     // Name the variable and the rule, never the value (it may be a secret).
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+    throw new ConfigError(parsed.error.issues.map(plainProblem));
   }
   const e = parsed.data;
   const problems: string[] = [];
-  if (e.UAE_API_KEY && !e.UAE_API_BASE_URL) problems.push('UAE_API_BASE_URL: required when UAE_API_KEY is set');
-  if (Boolean(e.SLACK_BOT_TOKEN) !== Boolean(e.SLACK_SIGNING_SECRET)) {
-    problems.push('SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET: set both to serve Slack, or neither');
+  if (e.UAE_API_KEY && !e.UAE_API_BASE_URL) problems.push("UAE_API_BASE_URL is missing: UAE_API_KEY is set, and Manzil needs the service's address to use it");
+  if (e.SLACK_BOT_TOKEN && !e.SLACK_SIGNING_SECRET) problems.push('SLACK_SIGNING_SECRET is missing: Slack needs it to verify requests (SLACK_BOT_TOKEN is set)');
+  if (e.SLACK_SIGNING_SECRET && !e.SLACK_BOT_TOKEN) problems.push('SLACK_BOT_TOKEN is missing: Slack needs it to answer and post (SLACK_SIGNING_SECRET is set)');
+  if (e.SLACK_APP_TOKEN && !e.SLACK_BOT_TOKEN && !e.SLACK_SIGNING_SECRET) {
+    problems.push('SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET are missing: Socket Mode (SLACK_APP_TOKEN) needs them too');
   }
-  if (e.SLACK_APP_TOKEN && !e.SLACK_BOT_TOKEN) problems.push('SLACK_APP_TOKEN: needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET too');
-  if (!cron.validate(e.ALERTS_CRON)) problems.push(`ALERTS_CRON: "${e.ALERTS_CRON}" is not a cron expression (five fields, or six with seconds first)`);
-  if (!isTimeZone(e.MANZIL_TIMEZONE)) problems.push(`MANZIL_TIMEZONE: "${e.MANZIL_TIMEZONE}" is not a time zone name such as Asia/Dubai`);
+  if (!cron.validate(e.ALERTS_CRON)) problems.push(`ALERTS_CRON "${e.ALERTS_CRON}" is not a cron expression: five fields such as */15 * * * *, or six with seconds first`);
+  if (!isTimeZone(e.MANZIL_TIMEZONE)) problems.push(`MANZIL_TIMEZONE "${e.MANZIL_TIMEZONE}" is not a time zone: use a name such as Asia/Dubai`);
   const sandbox = !e.UAE_API_KEY;
   if (sandbox && e.SLACK_BOT_TOKEN && !e.MANZIL_SANDBOX) {
-    problems.push('UAE_API_KEY: missing, so Slack would be served sample data from the sandbox. Set UAE_API_KEY and UAE_API_BASE_URL for live data, or MANZIL_SANDBOX=1 to serve the sandbox on purpose');
+    problems.push('UAE_API_KEY is missing: without it Slack would be served the sandbox\'s sample data. Set UAE_API_KEY and UAE_API_BASE_URL for live data, or MANZIL_SANDBOX=1 to serve the sandbox on purpose');
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -150,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPages: e.ALERTS_MAX_PAGES,
       priceDropPct: e.ALERTS_PRICE_DROP_PCT,
       maxAttempts: e.ALERTS_MAX_ATTEMPTS,
+      deliveryLeaseMs: e.ALERTS_DELIVERY_LEASE_S * 1000,
       maxPerPlace: e.ALERTS_MAX_PER_CHANNEL,
       maxPerUser: e.ALERTS_MAX_PER_USER,
     },
@@ -161,6 +224,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? { botToken: e.SLACK_BOT_TOKEN, signingSecret: e.SLACK_SIGNING_SECRET, appToken: e.SLACK_APP_TOKEN, apiUrl: e.SLACK_API_URL }
         : undefined,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    logFile: e.MANZIL_LOG_FILE ?? path.join(e.MANZIL_DB_PATH === ':memory:' ? './data' : path.dirname(e.MANZIL_DB_PATH), 'manzil.log'),
+    opsPort: e.OPS_PORT,
     secrets: [e.UAE_API_KEY, e.SLACK_BOT_TOKEN, e.SLACK_SIGNING_SECRET, e.SLACK_APP_TOKEN].filter((s): s is string => Boolean(s)),
   };
 }

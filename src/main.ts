@@ -126,7 +126,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // Alerts: the poller queues deliveries; the drainer posts them through each platform's poster.
   const posters: ChatPoster[] = [...(slack ? [slack.poster] : []), ...(options.terminal && !config.slack ? [options.terminal] : [])];
   const drainer = new OutboxDrainer({
-    repo: alertsRepo, posters, logger, options: { maxAttempts: config.alerts.maxAttempts }, holder: INSTANCE,
+    repo: alertsRepo, posters, logger, options: { maxAttempts: config.alerts.maxAttempts, leaseMs: config.alerts.deliveryLeaseMs }, holder: INSTANCE,
     buttons: bot.alertButtons((id) => savedSearchOf(alertsRepo, id)),
   });
   const poll = async (): Promise<RunReport> => {

@@ -74,8 +74,11 @@ export interface FakeSlack {
   responseAttempts(id?: string): ResponseAttempt[];
   /** The next `times` calls to `method` fail; `response_url` as the method fails response_url posts. */
   failNext(method: string, answer: FailAnswer, times?: number): void;
-  /** The next call to `method` is carried out (a message is posted) but its answer is held until released, or forever. */
-  holdNext(method: string): HeldCall;
+  /**
+   * The next call to `method` is carried out (a message is posted) but its answer is held until released, or forever.
+   * With `carryOut: false` the call is held before Slack acts on it: as a post that never reached Slack.
+   */
+  holdNext(method: string, options?: { carryOut?: boolean }): HeldCall;
   /** Sets what users.info answers for a person. */
   setUser(id: string, user: FakeUser): void;
   /** Calls to `method` answer `missing_scope` (the app was installed without the scope) until switched off. */
@@ -142,6 +145,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const attempts: ResponseAttempt[] = [];
   const failures = new Map<string, FailAnswer[]>();
   const holds = new Map<string, ((call: SlackCall, flush: () => void) => void)[]>();
+  const notCarriedOut = new Map<string, ((call: SlackCall, flush: () => void) => void)[]>();
   const held = new Set<() => void>();
   const users = new Map<string, FakeUser>();
   const scopesMissing = new Set<string>();
@@ -231,6 +235,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     }
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const callToken = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
+    const early = notCarriedOut.get(method)?.shift();
+    if (early) return early({ method, args, token: callToken, status: 0, response: undefined }, () => {});
     const [status, body, headers] = answer(method, args, callToken);
     const call: SlackCall = { method, args, token: callToken, status, response: body };
     calls.push(call);
@@ -298,17 +304,18 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       for (let i = 0; i < times; i++) queue.push(answer);
       failures.set(method, queue);
     },
-    holdNext(method) {
+    holdNext(method, options = {}) {
       let release: () => void = () => {};
       let released = false;
+      const table = options.carryOut === false ? notCarriedOut : holds;
       const arrived = new Promise<SlackCall>((resolve) => {
-        const queue = holds.get(method) ?? [];
+        const queue = table.get(method) ?? [];
         queue.push((call, flush) => {
           release = flush;
           if (released) flush();
           resolve(call);
         });
-        holds.set(method, queue);
+        table.set(method, queue);
       });
       return {
         arrived,
@@ -338,6 +345,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       attempts.length = 0;
       failures.clear();
       holds.clear();
+      notCarriedOut.clear();
       for (const flush of [...held]) flush();
       users.clear();
       scopesMissing.clear();
