@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/query/index.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const section = readme.slice(readme.indexOf('## Talking to Manzil'), readme.indexOf('## Configuration'));
+const start = readme.indexOf('## Talking to Manzil');
+const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
 const examples = [
   ...[...section.matchAll(/^(\/\S.*)$/gm)].map((m) => m[1]!),
   ...[...section.matchAll(/\| `(\/[^`]+)` \|$/gm)].map((m) => m[1]!),
@@ -17,5 +18,17 @@ describe('README command examples', () => {
   it.each(examples)('%s parses', (text) => {
     const result = parseCommand(text);
     expect(result.ok ? 'ok' : result.error).toBe('ok');
+  });
+});
+
+describe('README alert examples', () => {
+  const alerts = readme.slice(readme.indexOf('## Alerts'), readme.indexOf('\n## ', readme.indexOf('## Alerts') + 1));
+  const searches = [...alerts.matchAll(/`\/alerts add ([^`]+)`/g)].map((m) => m[1]!);
+  it('has examples to check', () => {
+    expect(searches.length).toBeGreaterThan(0);
+  });
+  it.each(searches)('/alerts add %s is a search Manzil understands', (text) => {
+    const result = parseCommand(text);
+    expect(result.ok ? result.query.operation : result.error).toMatch(/^search-(rent|buy|commercial-rent|commercial-buy)$/);
   });
 });
