@@ -186,11 +186,11 @@ describe('buttons', () => {
     expect(records(chosen)).toBeGreaterThan(0);
   });
 
-  it('answers Save as alert honestly until alerts exist', async () => {
+  it('saves the search behind the reply as an alert, for the channel to see', async () => {
     const reply = await command('/rent', 'marina 1br');
     const saved = await click(button(reply, /Save as alert/).action_id, button(reply, /Save as alert/).value);
-    expect(saved.response_type).toBe('ephemeral');
-    expect(allText(saved)).toMatch(/[Aa]lerts are coming/);
+    expect(saved.response_type).toBe('in_channel');
+    expect(saved.text).toMatch(/^Saved as alert #\d+: 1-bedroom homes for rent in Dubai Marina\. I'll post new listings here as they appear/);
   });
 
   it('keeps a button working after a restart', async () => {
