@@ -39,6 +39,8 @@ export interface PollerDeps {
   options: PollerOptions;
   /** This instance's name for the run lease. */
   holder?: string;
+  /** Only searches saved in these platforms' places are run (those whose messages can be delivered); all when unset. */
+  platforms?: readonly string[];
   now?: () => number;
 }
 
@@ -57,6 +59,7 @@ export interface RunReport {
 }
 
 export const POLL_JOB = 'alerts-poll';
+const LEASE_MS = 2 * 60_000;
 const DAY = 86_400_000;
 
 export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
@@ -65,16 +68,19 @@ export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
   const holder = deps.holder ?? `pid-${process.pid}`;
   const log = deps.logger.child({ part: 'poller', run: started });
   const report: RunReport = { ran: false, searches: 0, queries: 0, calls: 0, newListings: 0, priceDrops: 0, queued: 0, failedQueries: 0, deferred: 0, ms: 0 };
-  // Another instance sharing this database may be running: one run at a time across all of them.
-  const leaseMs = Math.max(10 * 60_000, deps.options.deadlineMs * deps.options.maxPages * 4);
-  if (!deps.repo.acquireLease(POLL_JOB, holder, started, leaseMs)) {
+  // Another instance sharing this database may be running: one run at a time across all of them. The lease is
+  // short and renewed while the run lasts, so a crashed instance holds it back for two minutes at most.
+  if (!deps.repo.acquireLease(POLL_JOB, holder, started, LEASE_MS)) {
     log.info('another instance is running the poller; skipping this tick');
     return report;
   }
+  const renew = setInterval(() => deps.repo.acquireLease(POLL_JOB, holder, now(), LEASE_MS), LEASE_MS / 4);
+  renew.unref();
   report.ran = true;
   let ok = true;
   try {
-    const due = deps.repo.due(deps.service, started);
+    const platforms = deps.platforms;
+    const due = deps.repo.due(deps.service, started).filter((s) => !platforms || platforms.some((p) => s.place.startsWith(`${p}:`)));
     report.searches = due.length;
     const groups = groupByQuery(due);
     const budget = affordable(deps.api, groups.length);
@@ -96,6 +102,7 @@ export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
     ok = false;
     throw e;
   } finally {
+    clearInterval(renew);
     report.ms = now() - started;
     deps.repo.finishLease(POLL_JOB, holder, { at: started, ms: report.ms, ok: ok && report.failedQueries === 0 });
     log.info('poller run finished', { ...report });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { pollOnce } from '../../src/alerts/index.js';
 import { PostFailure } from '../../src/bot/index.js';
-import { alertsRig, ctx } from './helpers.js';
+import { alertsRig, ctx, POLLER } from './helpers.js';
 
 const text = (r: { text: string }) => r.text;
 
@@ -209,5 +209,27 @@ describe('delivery', () => {
     expect(again.poster.posts).toHaveLength(report.queued);
     await again.drainer.drain();
     expect(again.poster.posts).toHaveLength(report.queued);
+  });
+});
+
+describe('platforms and instances', () => {
+  it('runs only the searches whose platform can receive them', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx('test:c1'), 'add rent marina');
+    await rig.commands.handle(ctx('elsewhere:c9'), 'add buy marina');
+    rig.sandbox.clearRequests();
+    const report = await pollOnce({ api: rig.api, repo: rig.repo, service: rig.sandbox.url!, logger: rig.logger, options: POLLER, platforms: ['test'] });
+    expect(report.searches).toBe(1);
+    expect(rig.upstreamCalls('/search-buy')).toBe(0);
+  });
+
+  it('lets one instance run at a time, and the next one once the run is over', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent marina');
+    rig.sandbox.addFault({ latencyMs: 300, count: 1 });
+    const deps = { api: rig.api, repo: rig.repo, service: rig.sandbox.url!, logger: rig.logger, options: POLLER };
+    const [a, b] = await Promise.all([pollOnce({ ...deps, holder: 'one' }), pollOnce({ ...deps, holder: 'two' })]);
+    expect([a.ran, b.ran].sort()).toEqual([false, true]);
+    expect((await pollOnce({ ...deps, holder: 'two' })).ran).toBe(true);
   });
 });
