@@ -1,15 +1,20 @@
 // The terminal chat: the embedded default when no Slack or Discord token is configured.
 // One command per line; a number presses that button of the last reply; `quit`, Ctrl+D or Ctrl+C leaves.
-import { createInterface } from 'node:readline';
-import type { Bot } from '../../src/bot/index.js';
+import { clearScreenDown, createInterface, cursorTo } from 'node:readline';
+import pc from 'picocolors';
+import type { Bot, Reply } from '../../src/bot/index.js';
 import type { ConsolePoster } from './poster.js';
-import { renderText } from './render.js';
+import { colorFor, renderText } from './render.js';
 import type { Button } from '../../src/views/model.js';
 
 export interface TerminalChatOptions {
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
   sandbox?: boolean;
+  /** Demo mode: the sandbox's market moves every few seconds, so saved alerts fire soon; the banner says so. */
+  demo?: boolean;
+  /** Colour and weight; default: on for a terminal, off for a pipe or when NO_COLOR is set. */
+  color?: boolean;
   /** The chat ends when this is aborted (the process is shutting down). */
   signal?: AbortSignal;
   /**
@@ -19,6 +24,11 @@ export interface TerminalChatOptions {
   onInterrupt?: () => void;
   /** Alerts for this chat are printed through it as they arrive; their buttons become pressable. */
   poster?: ConsolePoster;
+  /**
+   * Runs once the chat has ended and before it says goodbye (the caller's shutdown): alerts still being delivered
+   * meanwhile are shown as usual, so nothing is printed after "Goodbye.".
+   */
+  beforeGoodbye?: () => Promise<void>;
 }
 
 const USER = 'terminal';
@@ -26,9 +36,22 @@ const PLACE = 'console:local';
 /** Whoever sits at the terminal runs this Manzil: they may manage every alert in it. */
 const isAdmin = async () => true;
 export const GOODBYE = 'Goodbye.';
+export const DEMO_BANNER = 'sample data; new listings appear every few seconds; connect Slack, Discord or a real API key: see README';
+
+function banner(options: TerminalChatOptions, color: boolean): string {
+  const c = pc.createColors(color);
+  const keys = 'Type "help", a command such as "rent marina 2br under 120k", a button number, or "quit".';
+  if (!options.demo) return `Manzil terminal chat${options.sandbox ? ' (sample data from the local sandbox)' : ''}. ${keys}`;
+  return [
+    `${c.bold('Manzil terminal chat')} ${c.yellow('(demo mode)')}: ${DEMO_BANNER}.`,
+    c.dim('Try "rent marina", then type the number of "Save as alert": a new listing arrives within a minute.'),
+    keys,
+  ].join('\n');
+}
 
 export async function runTerminalChat(bot: Bot, options: TerminalChatOptions = {}): Promise<void> {
   const output = options.output ?? process.stdout;
+  const color = options.color ?? colorFor(output);
   const input = options.input ?? process.stdin;
   const interactive = input === process.stdin && process.stdin.isTTY;
   const rl = createInterface({ input, output, terminal: interactive });
@@ -50,12 +73,23 @@ export async function runTerminalChat(bot: Bot, options: TerminalChatOptions = {
     end();
   });
 
-  say(`Manzil terminal chat${options.sandbox ? ' (sample data from the local sandbox)' : ''}. Type "help", a command such as "rent marina 2br under 120k", a button number, or "quit".`);
+  say(banner(options, color));
   let buttons: Button[] = [];
   if (options.poster) {
-    options.poster.onPosted = (posted) => {
-      if (posted.length > 0) buttons = posted;
-      if (interactive && !busy && !ended) rl.prompt(true);
+    // An alert arrives whenever it likes: it is printed above the prompt, which is then drawn again with whatever
+    // was typed so far, so the two never share a line. Its buttons are numbered after those already on screen, so
+    // the search's "Next" or "Save as alert" keep their numbers.
+    options.poster.display = (reply: Reply) => {
+      const rendered = renderText(reply, { color, firstNumber: buttons.length + 1 });
+      buttons = [...buttons, ...rendered.buttons];
+      if (interactive && !ended) {
+        cursorTo(output, 0);
+        clearScreenDown(output);
+        say(`${rendered.text}\n`);
+        if (!busy) rl.prompt(true);
+      } else {
+        say(`\n${rendered.text}`);
+      }
     };
   }
   rl.setPrompt('manzil> ');
@@ -71,18 +105,24 @@ export async function runTerminalChat(bot: Bot, options: TerminalChatOptions = {
         const reply = await (button
           ? bot.handleAction({ user: USER, place: PLACE, action: button.action, token: button.token, isAdmin })
           : bot.handleCommand({ user: USER, place: PLACE, text: line, isAdmin })).finally(() => (busy = false));
-        const rendered = renderText(reply);
-        // An ephemeral hint keeps the buttons of the results above it usable.
-        if (rendered.buttons.length > 0 || !reply.ephemeral) buttons = rendered.buttons;
+        const rendered = renderText(reply, { color });
+        // A reply without buttons (a hint, "Saved as alert", help) keeps those above it usable: they are still the
+        // last numbers on screen.
+        if (rendered.buttons.length > 0) buttons = rendered.buttons;
         say(rendered.text);
       }
       if (ended) break; // lines typed ahead are dropped once the chat was told to end
       if (interactive) rl.prompt();
     }
   } finally {
-    if (options.poster) options.poster.onPosted = undefined;
+    ended = true;
     options.signal?.removeEventListener('abort', end);
     rl.close();
   }
-  say(GOODBYE);
+  try {
+    await options.beforeGoodbye?.();
+  } finally {
+    if (options.poster) options.poster.display = undefined;
+    say(GOODBYE);
+  }
 }

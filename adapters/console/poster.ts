@@ -1,20 +1,21 @@
-// Alerts in the terminal chat: the console's ChatPoster prints an alert as it arrives, and its buttons become the
-// ones a number presses (as for any reply).
+// Alerts in the terminal chat: the console's ChatPoster. While the chat runs, it hands each alert to the chat, which
+// prints it above a redrawn prompt and makes its buttons the ones a number presses (as for any reply).
 import type { ChatPoster, Reply } from '../../src/bot/index.js';
-import type { Button } from '../../src/views/model.js';
-import { renderText } from './render.js';
+import { colorFor, renderText } from './render.js';
 
 export class ConsolePoster implements ChatPoster {
   readonly platform = 'console';
-  /** Set by the chat: shows the alert's buttons as the pressable ones and redraws the prompt. */
-  onPosted: ((buttons: Button[]) => void) | undefined;
+  /** Set by the chat while it runs: shows the alert without breaking the line being typed. */
+  display: ((reply: Reply) => void) | undefined;
 
-  constructor(private readonly output: NodeJS.WritableStream = process.stdout) {}
+  constructor(
+    private readonly output: NodeJS.WritableStream = process.stdout,
+    private readonly color: boolean = colorFor(output),
+  ) {}
 
   async post(_place: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }> {
-    const rendered = renderText(reply);
-    this.output.write(`\n${rendered.text}\n`);
-    this.onPosted?.(rendered.buttons);
+    if (this.display) this.display(reply);
+    else this.output.write(`\n${renderText(reply, { color: this.color }).text}\n`);
     return { messageId: `console-${deliveryId}` };
   }
 }

@@ -1,13 +1,30 @@
-// Replies as plain text for a terminal. Buttons are numbered so a person can type the number to press one.
+// Replies as text for a terminal. Buttons are numbered so a person can type the number to press one.
 // Every piece of text may come from the property service, so it is made inert before it reaches the terminal:
 // an escape sequence in a listing title could otherwise clear the screen, retitle the window or forge a link.
+// Our own colour codes are added only afterwards, around text that is already inert.
+import pc from 'picocolors';
 import type { Reply } from '../../src/bot/index.js';
-import type { Block, Button } from '../../src/views/model.js';
+import type { Block, Button, Card } from '../../src/views/model.js';
 
 export interface TextRender {
   text: string;
-  /** Button number (from 1) -> the button. */
+  /** The buttons in the order they are numbered (from `firstNumber`, 1 by default). */
   buttons: Button[];
+}
+
+export interface RenderOptions {
+  /** ANSI colour and weight (default off: plain text, as for a pipe or a file). */
+  color?: boolean;
+  /** The number of the first button: an alert's buttons are numbered after those of the reply still on screen. */
+  firstNumber?: number;
+}
+
+/**
+ * Colour only for a terminal, and never when NO_COLOR is set (to any value, see no-color.org) or TERM is `dumb`:
+ * piped or redirected output stays plain text.
+ */
+export function colorFor(output: NodeJS.WritableStream, env: Record<string, string | undefined> = process.env): boolean {
+  return env.NO_COLOR === undefined && env.TERM !== 'dumb' && (output as { isTTY?: boolean }).isTTY === true;
 }
 
 /* eslint-disable no-control-regex -- finding control characters is what these expressions are for */
@@ -42,22 +59,64 @@ export function inertLines(text: string): string {
     .replace(/\t/g, ' ');
 }
 
-function table(columns: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const head = columns.map(inert);
-  const body = rows.map((r) => head.map((_, i) => inert(r[i] ?? '')));
-  const widths = head.map((c, i) => Math.max(c.length, ...body.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
-  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)];
+/** The fields a person scans a list by: shown first on a card's top line, without their labels (the values say it). */
+const GLANCE = new Set(['Price', 'Beds', 'Bedrooms']);
+
+/** `Baths: 3 baths` says "bath" twice: the label is dropped when the value already names it. */
+function field(label: string, value: string): string {
+  const stem = label.toLowerCase().replace(/s$/, '');
+  return value.toLowerCase().includes(stem) ? value : `${label}: ${value}`;
 }
 
-export function renderText(reply: Reply): TextRender {
+/** The top line's price and beds, inert and uncoloured (so they can be measured and padded). */
+function glanceOf(card: Card): string {
+  return card.fields.filter((f) => GLANCE.has(inert(f.label))).map((f) => inert(f.value)).join(' · ');
+}
+
+function table(columns: readonly string[], rows: readonly (readonly string[])[], c: Colors): string[] {
+  const head = columns.map(inert);
+  const body = rows.map((r) => head.map((_, i) => inert(r[i] ?? '')));
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  return [c.bold(line(head)), c.dim(widths.map((w) => '-'.repeat(w)).join('  ')), ...body.map(line)];
+}
+
+type Colors = ReturnType<typeof pc.createColors>;
+
+export function renderText(reply: Reply, options: RenderOptions = {}): TextRender {
+  const c = pc.createColors(options.color === true);
+  const first = options.firstNumber ?? 1;
   const out: string[] = [];
   const buttons: Button[] = [];
-  const press = (list: readonly Button[]) => list.map((b) => `[${buttons.push(b)}] ${inert(b.label)}`).join('  ');
+  const press = (list: readonly Button[]) =>
+    list
+      .map((b) => {
+        const label = inert(b.label);
+        return `${c.bold(c.cyan(`[${first + buttons.push(b) - 1}]`))} ${b.style === 'primary' ? c.bold(c.green(label)) : label}`;
+      })
+      .join('  ');
+  // Cards in one reply line their titles up after the widest price-and-beds.
+  const glanceWidth = Math.max(0, ...reply.blocks.map((b) => (b.kind === 'card' ? glanceOf(b.card).length : 0)));
+  const card = (card: Card) => {
+    const glance = glanceOf(card);
+    const badges = card.badges?.length ? `  ${c.yellow(`(${card.badges.map(inert).join(', ')})`)}` : '';
+    const top = glance ? `${c.bold(c.green(glance))}${' '.repeat(glanceWidth - glance.length + 2)}${c.bold(inert(card.title))}` : c.bold(inert(card.title));
+    out.push(`* ${top}${badges}`);
+    const secondary = [
+      ...(card.subtitle ? [inert(card.subtitle)] : []),
+      ...card.fields.filter((f) => !GLANCE.has(inert(f.label))).map((f) => field(inert(f.label), inert(f.value))),
+    ];
+    if (secondary.length) out.push(`  ${c.dim(secondary.join(' · '))}`);
+    if (card.body) out.push(...inertLines(card.body).split('\n').map((l) => `  ${l}`));
+    if (card.url) out.push(`  ${c.dim(inert(card.url))}`);
+    // Link buttons have no number to press: show their address (the card's own URL is already above).
+    for (const link of card.links ?? []) if (link.url !== card.url) out.push(`  ${c.dim(`${inert(link.label)}: ${inert(link.url)}`)}`);
+    if (card.buttons?.length) out.push(`  ${press(card.buttons)}`);
+  };
   const render = (block: Block) => {
     switch (block.kind) {
       case 'header':
-        out.push(`== ${inert(block.text)} ==`);
+        out.push(c.bold(c.cyan(`== ${inert(block.text)} ==`)));
         break;
       case 'text':
       case 'context':
@@ -66,30 +125,21 @@ export function renderText(reply: Reply): TextRender {
       case 'divider':
         out.push('');
         break;
-      case 'card': {
-        const c = block.card;
-        out.push(`* ${inert(c.title)}${c.badges?.length ? `  (${c.badges.map(inert).join(', ')})` : ''}`);
-        if (c.subtitle) out.push(`  ${inert(c.subtitle)}`);
-        if (c.body) out.push(...inertLines(c.body).split('\n').map((l) => `  ${l}`));
-        if (c.fields.length) out.push(`  ${c.fields.map((f) => `${inert(f.label)}: ${inert(f.value)}`).join(' | ')}`);
-        if (c.url) out.push(`  ${inert(c.url)}`);
-        // Link buttons have no number to press: show their address (the card's own URL is already above).
-        for (const link of c.links ?? []) if (link.url !== c.url) out.push(`  ${inert(link.label)}: ${inert(link.url)}`);
-        if (c.buttons?.length) out.push(`  ${press(c.buttons)}`);
+      case 'card':
+        card(block.card);
         break;
-      }
       case 'table':
-        out.push(...table(block.columns, block.rows));
+        out.push(...table(block.columns, block.rows, c));
         break;
       case 'actions':
         out.push(press(block.buttons));
         break;
       case 'location-picker':
-        out.push('(To try another location, type the command again with the new place.)');
+        out.push(c.dim('(To try another location, type the command again with the new place.)'));
         break;
     }
   };
   reply.blocks.forEach(render);
-  if (reply.footer) out.push(`-- ${inert(reply.footer)}`);
+  if (reply.footer) out.push(c.dim(`-- ${inert(reply.footer)}`));
   return { text: out.join('\n'), buttons };
 }

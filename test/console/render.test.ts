@@ -52,10 +52,9 @@ describe('renderText', () => {
     const { text, buttons } = renderText(reply);
     expectInert(text);
     expect(text).toContain('== Homes in Dubai Marina ==');
-    expect(text).toContain('* Sea view 2BR  (Verified)');
+    expect(text).toContain('* AED 120,000/yr  Sea view 2BR  (Verified)');
     expect(text).toContain('  Apartment');
     expect(text).toContain('  Bright and\n  spacious');
-    expect(text).toContain('Price: AED 120,000/yr');
     expect(text).toContain('  https://www.propertyfinder.ae/en/plp/1.html');
     expect(text).toContain('  Map: https://www.google.com/maps?q=25.08,55.14');
     expect(text).toContain('[1] Details');

@@ -21,7 +21,11 @@ export interface ChatProcess {
   kill(): void;
 }
 
-export function spawnChat({ tty }: { tty: boolean }): ChatProcess {
+/** Colour codes (SGR): `waitFor` matches the output with and without them. */
+// eslint-disable-next-line no-control-regex -- the escape character is what is looked for
+export const SGR = /\x1b\[[0-9;]*m/g;
+
+export function spawnChat({ tty, env: extra = {} }: { tty: boolean; env?: Record<string, string> }): ChatProcess {
   const dir = mkdtempSync(join(tmpdir(), 'manzil-chat-'));
   const env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -31,6 +35,7 @@ export function spawnChat({ tty }: { tty: boolean }): ChatProcess {
     MANZIL_DB_PATH: join(dir, 'm.db'),
     MANZIL_FROM_SOURCE: '1', // the tests run the TypeScript source, never a build
     LOG_LEVEL: 'info',
+    ...extra,
   };
   const child = tty
     ? spawn('script', ['-qfec', `exec '${process.execPath}' '${bin}' start`, '/dev/null'], { env })
@@ -48,7 +53,7 @@ export function spawnChat({ tty }: { tty: boolean }): ChatProcess {
   const waitFor = (pattern: RegExp, ms = 20_000) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
       const check = () => {
-        const m = pattern.exec(text);
+        const m = pattern.exec(text) ?? pattern.exec(text.replace(SGR, ''));
         if (!m) return;
         listeners.delete(check);
         clearTimeout(timer);

@@ -1,0 +1,110 @@
+// Demo mode: on a first run (the embedded sandbox, the terminal chat, no keys) the sample market moves every few
+// seconds and alerts are checked often, so a newcomer's saved alert fires within a minute.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConsolePoster } from '../../adapters/console/poster.js';
+import { renderText } from '../../adapters/console/render.js';
+import { loadConfig } from '../../src/config.js';
+import { DEMO_MINUTES_PER_TICK, DemoClock } from '../../src/demo.js';
+import { silentLogger } from '../../src/log.js';
+import { startManzil, type Manzil } from '../../src/main.js';
+import { advance, buildDataset } from '../../src/sandbox/dataset.js';
+import { createSandbox, DEFAULT_START } from '../../src/sandbox/index.js';
+
+const started: Manzil[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((m) => m.stop()));
+});
+
+/** Manzil as `npm start` builds it with the terminal chat: no keys, its own database, these variables only. */
+async function firstRun(env: Record<string, string> = {}): Promise<Manzil> {
+  const dir = mkdtempSync(join(tmpdir(), 'manzil-demo-'));
+  const manzil = await startManzil({ env: { MANZIL_DB_PATH: join(dir, 'm.db'), ...env }, writeLog: () => {}, terminal: new ConsolePoster(new PassThrough(), false) });
+  started.push(manzil);
+  return manzil;
+}
+
+/** Searches, presses "Save as alert" and returns the confirmation as the terminal shows it. */
+async function saveAlert(manzil: Manzil, command: string): Promise<string> {
+  const who = { user: 'terminal', place: 'console:local', isAdmin: async () => true };
+  const { buttons } = renderText(await manzil.bot.handleCommand({ ...who, text: command }));
+  const save = buttons.find((b) => b.label === 'Save as alert');
+  expect(save).toBeDefined();
+  return renderText(await manzil.bot.handleAction({ ...who, action: save!.action, token: save!.token })).text;
+}
+
+const waitUntil = async (ok: () => boolean, ms: number) => {
+  for (const end = Date.now() + ms; !ok(); ) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('the demo clock', () => {
+  it('moves the sandbox market on every tick and stands still once stopped', async () => {
+    const sandbox = createSandbox();
+    const clock = new DemoClock({ market: sandbox, tickMs: 10, logger: silentLogger });
+    const t0 = sandbox.now().getTime();
+    clock.start();
+    await waitUntil(() => clock.moved >= 3, 2_000);
+    clock.stop();
+    const moved = clock.moved;
+    expect(sandbox.now().getTime() - t0).toBe(moved * DEMO_MINUTES_PER_TICK * 60_000);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(clock.moved).toBe(moved);
+  });
+
+  it('with the default tick, a rental and a sale in Dubai Marina appear well within a minute, all along', () => {
+    // The sandbox is seeded: this is the market a newcomer's demo sees, tick after tick, for its first 50 minutes.
+    const { demo } = loadConfig({});
+    expect(demo.tickSeconds).toBe(5);
+    const ds = buildDataset(1, DEFAULT_START);
+    const marina = (placeId: number): boolean => {
+      const place = ds.geo.byId.get(placeId);
+      return place !== undefined && (place.id === 50 || (place.parentId !== undefined && marina(place.parentId)));
+    };
+    const gaps = { residential_rent: 0, residential_sale: 0 };
+    const longest = { residential_rent: 0, residential_sale: 0 };
+    for (let tick = 0; tick < 600; tick++) {
+      const before = ds.listings.length;
+      advance(ds, DEMO_MINUTES_PER_TICK);
+      const fresh = ds.listings.slice(before).filter((l) => marina(l.placeId));
+      for (const category of ['residential_rent', 'residential_sale'] as const) {
+        gaps[category] = fresh.some((l) => l.category === category) ? 0 : gaps[category] + 1;
+        longest[category] = Math.max(longest[category], gaps[category]);
+      }
+    }
+    // The longest wait for a new listing, plus one alerts period (every 10 seconds in demo mode), stays under a minute.
+    for (const gap of Object.values(longest)) expect((gap + 1) * demo.tickSeconds + 10).toBeLessThan(60);
+  });
+});
+
+describe('demo mode in npm start', () => {
+  it('is on for the terminal chat on the sandbox: the market moves and alerts are checked every 10 seconds', async () => {
+    const manzil = await firstRun({ MANZIL_DEMO_TICK_S: '0.02' });
+    expect(manzil.demo).toBeDefined();
+    const t0 = manzil.sandbox!.now().getTime();
+    await waitUntil(() => manzil.sandbox!.now().getTime() > t0, 2_000);
+    expect(await saveAlert(manzil, 'rent marina')).toMatch(/Saved as alert #1: .*Checked every 10 seconds/);
+  });
+
+  it('keeps ALERTS_CRON when it is set', async () => {
+    const manzil = await firstRun({ ALERTS_CRON: '*/30 * * * * *' });
+    expect(manzil.demo).toBeDefined();
+    expect(await saveAlert(manzil, 'buy marina')).toMatch(/Checked every 30 seconds/);
+  });
+
+  it('is off with MANZIL_DEMO_TICK_S=0: the market stands still and alerts keep their usual schedule', async () => {
+    const manzil = await firstRun({ MANZIL_DEMO_TICK_S: '0' });
+    expect(manzil.demo).toBeUndefined();
+    expect(await saveAlert(manzil, 'rent marina')).toMatch(/Checked every 15 minutes/);
+  });
+
+  it('refuses a demo tick that is not a number of seconds', () => {
+    expect(() => loadConfig({ MANZIL_DEMO_TICK_S: 'fast' })).toThrow(/MANZIL_DEMO_TICK_S/);
+    expect(() => loadConfig({ MANZIL_DEMO_TICK_S: '-1' })).toThrow(/MANZIL_DEMO_TICK_S/);
+  });
+});
