@@ -1,4 +1,4 @@
-// Parsing throughput of the command language, in one process, over a varied corpus (good and bad commands).
+// Parsing throughput of the command language, in one process, over a varied corpus (good and bad commands, terse and sentences).
 import { VERBS, formatQuery, parseCommand, summarize } from '../src/query/index.js';
 
 const PLACES = ['marina', 'dubai marina', '"Business Bay"', 'jvc', 'al barsha 1', 'downtown', 'palm jumeirah', 'Al-Furjan', 'the springs'];
@@ -11,9 +11,13 @@ const FILTERS = [
   'furnishd', '12x br', 'under',
 ];
 const VERB_WORDS = ['/rent', '/buy', '/manzil rent', 'buy', '/projects', '/sold', '/txn rented', '/transactions', '/trend', '/agents', '/brokers detailed'];
+// One command in ten is a sentence: chat words around it, the verb inside, typos and numbers in words.
+const OPENERS = ['/manzil can you find', '/manzil show me', "/manzil i'm after", '/manzil is there anything', '/manzil'];
+const SENTENCE_VERBS = ['for rent', 'to buy', 'for sale', 'to rent', 'rented', 'sold', 'new projects', 'price trend'];
+const SENTENCE_WORDS = ['three beds', 'furnshed', 'two bedrooms', 'under half a million', '120k max', 'townhose', '2br + maid', 'thanks'];
 
 /** A deterministic pseudo-random corpus, so runs compare. */
-function corpus(size: number): string[] {
+export function corpus(size: number): string[] {
   let seed = 42;
   const next = (n: number) => {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
@@ -21,6 +25,12 @@ function corpus(size: number): string[] {
   };
   const out: string[] = VERBS.flatMap((v) => v.examples);
   while (out.length < size) {
+    if (next(10) === 0) {
+      const words = [OPENERS[next(OPENERS.length)]!, SENTENCE_WORDS[next(SENTENCE_WORDS.length)]!, SENTENCE_VERBS[next(SENTENCE_VERBS.length)]!, 'in', PLACES[next(PLACES.length)]!];
+      for (let k = next(3); k > 0; k--) words.push(k % 2 ? SENTENCE_WORDS[next(SENTENCE_WORDS.length)]! : FILTERS[next(FILTERS.length)]!);
+      out.push(words.join(' '));
+      continue;
+    }
     const words = [VERB_WORDS[next(VERB_WORDS.length)]!, PLACES[next(PLACES.length)]!];
     for (let k = next(6); k > 0; k--) words.push(FILTERS[next(FILTERS.length)]!);
     out.push(words.join(' '));

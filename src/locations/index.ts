@@ -3,10 +3,13 @@
 // the choices, so chat can ask "Did you mean".
 import type { Location } from '../api/records.js';
 import { budgetLowFrom } from './budget.js';
+import { QUALIFIERS, SUGGESTION_COUNT, rankPlaces } from './did-you-mean.js';
 import { complete, narrow } from './prefix-filter.js';
 
 export { AUTOCOMPLETE_CAP, nameMatches } from './prefix-filter.js';
 export { budgetLowFrom, SUGGESTION_RESERVE } from './budget.js';
+export { SUGGESTION_COUNT, rankPlaces } from './did-you-mean.js';
+export { KNOWN_PLACES, type KnownPlace } from './known-places.js';
 
 /** The one call the resolver needs; ApiClient satisfies it. */
 export interface LocationLookup {
@@ -26,6 +29,9 @@ export interface ResolverOptions {
 
 /** Ten minutes, not a week: see ResolverOptions.emptyTtlMs. */
 export const EMPTY_ANSWER_TTL_MS = 10 * 60_000;
+
+/** How many place names seen in answers are kept for "did you mean" (the newest; a few hundred bytes each). */
+const SEEN_CAP = 2_000;
 
 /** The shortest text worth a suggestion or a prefix answer. */
 const MIN_PREFIX = 2;
@@ -48,8 +54,6 @@ export const normalise = (words: string) =>
 /** A location "sits inside" another when its name contains the other's name ("Vida Residences Dubai Marina"). */
 const inside = (a: Location, b: Location) => a.id !== b.id && normalise(a.name).includes(normalise(b.name));
 
-/** Words that only say which emirate or city a place is in: "Dubai Marina" is "marina" in Dubai. */
-const QUALIFIERS = new Set(['dubai', 'abu', 'dhabi', 'sharjah', 'ajman', 'umm', 'al', 'quwain', 'ras', 'khaimah', 'fujairah', 'ain', 'uae']);
 
 /** A strong match: the name is the words typed plus, at most, an emirate or city. */
 function isStrong(name: string, wanted: string): boolean {
@@ -100,6 +104,8 @@ export const expandAbbreviations = (words: string) => ABBREVIATIONS[normalise(wo
 
 export class LocationResolver {
   private readonly inFlight = new Map<string, Promise<Location[]>>();
+  /** Places seen in autocomplete answers (fresh or cached), by folded name: what "did you mean" ranks besides the shipped list. */
+  private readonly seen = new Map<string, Location>();
   private readonly budgetLow: () => boolean;
   private readonly emptyTtlMs: number;
 
@@ -117,11 +123,43 @@ export class LocationResolver {
     const words = expandAbbreviations(typed);
     const resolution = pickBest(words, await this.lookup(words));
     if (resolution.kind !== 'none') return resolution;
-    // Nothing matched: a shorter probe (the start of the longest word) finds the closest names.
-    const longest = normalise(words).split(' ').sort((a, b) => b.length - a.length)[0] ?? '';
+    // Nothing matched: a shorter probe (the start of the longest word) finds names that start alike, and the names
+    // already known (seen in answers, or shipped) are ranked by string distance: "marnia" -> Dubai Marina.
+    const wanted = normalise(words);
+    const longest = wanted.split(' ').sort((a, b) => b.length - a.length)[0] ?? '';
     const probe = longest.slice(0, 3);
-    const suggestions = probe.length >= 2 && probe !== normalise(words) ? await this.lookup(probe) : [];
-    return { kind: 'none', suggestions: suggestions.slice(0, 5) };
+    const probed = probe.length >= 2 && probe !== wanted ? await this.lookup(probe) : [];
+    return { kind: 'none', suggestions: await this.didYouMean(wanted, probed) };
+  }
+
+  /** The best few places for words that found nothing, each with its id: a shipped name is looked up (cached) first. */
+  private async didYouMean(wanted: string, probed: readonly Location[]): Promise<Location[]> {
+    const ranked = rankPlaces(wanted, probed, this.seen.values());
+    const out: Location[] = [];
+    for (const candidate of ranked) {
+      let location = candidate.location;
+      // A shipped name costs a call unless cached; when calls are scarce, only names with ids are offered.
+      if (!location && (this.cache.get(normalise(candidate.name)) || !this.budgetLow())) {
+        const answer = pickBest(candidate.name, await this.lookup(candidate.name));
+        if (answer.kind === 'found' && normalise(answer.location.name) === normalise(candidate.name)) location = answer.location;
+      }
+      if (location && !out.some((l) => l.id === location.id)) out.push(location);
+      if (out.length === SUGGESTION_COUNT) break;
+    }
+    return out;
+  }
+
+  /** Remembers the places of an answer for "did you mean", the newest last, at most SEEN_CAP. */
+  private remember(records: readonly Location[]): void {
+    for (const r of records) {
+      const key = normalise(r.name);
+      this.seen.delete(key);
+      this.seen.set(key, r);
+    }
+    for (const key of this.seen.keys()) {
+      if (this.seen.size <= SEEN_CAP) break;
+      this.seen.delete(key);
+    }
   }
 
   /**
@@ -145,7 +183,10 @@ export class LocationResolver {
     const key = normalise(words);
     if (key === '') return [];
     const cached = this.cache.get(key);
-    if (cached) return cached.results as Location[];
+    if (cached) {
+      this.remember(cached.results as Location[]);
+      return cached.results as Location[];
+    }
     let pending = this.inFlight.get(key);
     if (!pending) {
       pending = this.api
@@ -153,6 +194,7 @@ export class LocationResolver {
         .then((r) => {
           // `data: null` is not an answer to remember; an empty list is, briefly.
           if (!r.dataNull) this.cache.put(key, r.records, r.records.length === 0 ? this.emptyTtlMs : this.ttlMs);
+          this.remember(r.records);
           return r.records;
         })
         .finally(() => this.inFlight.delete(key));

@@ -104,6 +104,15 @@ export function build(family: Family, draft: Draft, id?: string): Query {
   if (draft.frequency) put('rent_frequency', draft.frequency.value, 'rent period', draft.frequency.text);
   if (draft.furnishing) put('furnishing', draft.furnishing.value, 'furnishing', draft.furnishing.text);
   if (draft.completion) put('completion_status', draft.completion.value, 'ready or off-plan', draft.completion.text);
+  // "2br + maid": the maid's room is an amenity where the operation has amenities; elsewhere, and for a study, left out, said so.
+  for (const extra of draft.extras) {
+    if (extra.value !== '' && Object.hasOwn(spec.params, 'amenities')) {
+      draft.amenities.add(extra.value);
+      draft.amenityText ??= extra.text;
+    } else {
+      draft.notes.push(extra.value === '' ? `left out "${extra.text}": there is no filter for it` : `left out "${extra.text}": ${label.toLowerCase()} have no amenity filter`);
+    }
+  }
   if (draft.amenities.size > 0) {
     put('amenities', AMENITIES.filter((a) => draft.amenities.has(a)).join(','), 'amenities', draft.amenityText ?? '');
   }

@@ -47,10 +47,14 @@ function filterLines(verb: Verb): string[] {
   }
   if (has('propertyType')) line('Property type', canonicalPhrases(ADREC_TYPES).join(', '));
   if (has('bedrooms')) {
-    line('Bedrooms', verb.family === 'transactions' ? 'one count: 2br, 3 beds, studio' : '2br, 2 beds, 2 bedrooms, 2bhk, studio, 1-3 br, 1 to 3 br, 1 or 2 br, studio or 1br, 3+ br');
+    line('Bedrooms', verb.family === 'transactions' ? 'one count: 2br, 3 beds, three beds, studio' : '2br, 2 beds, three bedrooms, 2bhk, studio, 1-3 br, 1 to 3 br, 1 or 2 br, studio or 1br, 3+ br, 2 beds or more' +
+      (has('amenities') ? ', 2br + maid (a maid\'s room)' : ''));
   }
   if (has('bathrooms')) line('Bathrooms', '2 baths, 2 ba, 1-2 bathrooms, 2+ baths');
-  if (has('price_max')) line('Price (AED)', 'under 120k, below 1.2m, over 80,000, 80k-120k, between 1m and 2m, 1.5 million; a bare amount is a maximum');
+  if (has('price_max')) {
+    line('Price (AED)', 'under 120k, below 1.2m, over 80,000, 80k-120k, between 1m and 2m, 1.5 million, 120k max, 1m or more, 1.5m+, half a million; ' +
+      'a bare amount is a maximum; a range written backwards (120k-80k) is read the right way round, and the summary says so');
+  }
   if (has('rent_frequency')) {
     line('Rent period', `${canonicalPhrases(FREQUENCY_PHRASES).join(', ')} (also per month, /mo, pm, pa); commercial: ${values('rent_frequency').filter((v) => v === 'yearly' || v === 'monthly').join(' or ')} only`);
   }
@@ -69,6 +73,9 @@ function filterLines(verb: Verb): string[] {
   return lines;
 }
 
+/** The sentence help shows (checked by the tests to parse). */
+export const SENTENCE_EXAMPLE = '/manzil can you find 3 bedroom villas for sale in arabian ranches';
+
 const usage = (verb: Verb) => `/${verb.name} ${verb.usage}`;
 const verbList = () => VERB_TABLE.map((v) => v.name).join(', ');
 
@@ -79,6 +86,7 @@ export function helpText(verbText?: string): string {
       'Manzil searches the UAE property market. Start with /<verb> or /manzil <verb>:',
       ...VERB_TABLE.map((v) => `• ${usage(v)}: ${v.description}. e.g. ${v.examples[0]}`),
       'Say "help <verb>" for its filters, e.g. "help rent". A verb without a slash command of its own works after /manzil: "/manzil adrec al reem island".',
+      `Sentences work too, e.g. "${SENTENCE_EXAMPLE}"; numbers may be spelled out ("three beds", "half a million"), and a misspelt filter word in a sentence is corrected, as the summary says.`,
     ].join('\n');
   }
   const verb = findVerb(verbText);

@@ -1,9 +1,11 @@
 // Command text -> Query: the verb first, then the filters in any order, then the place.
 import { build } from './build.js';
-import { scan } from './scan.js';
+import { spellOutNumbers } from './number-words.js';
+import { scan, type Draft, type ScanOptions } from './scan.js';
+import { SENTENCE_FILLERS, readVerb } from './sentence.js';
 import { MAX_LENGTH, boundPlaceWords, joinWords, normalizeCommand, tokenize, type Token } from './text.js';
 import { ParseError, fail, type Family, type ParseResult, type Query } from './types.js';
-import { VERB_TABLE, matchVerb } from './verbs.js';
+import { correctionFor } from './typos.js';
 import {
   ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, DEAL_PHRASES, EMIRATE_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES,
   MARKER_PHRASES, PERIOD_PHRASES, PROPERTY_TYPES, PhraseIndex, SHORT_PERIODS, SORT_PHRASES,
@@ -19,7 +21,6 @@ const DEVELOPERS = new PhraseIndex([...COMMON, PROPERTY_TYPES, EMIRATE_PHRASES])
 const indexFor = (family: Family): PhraseIndex =>
   family === 'transactions' ? TRANSACTIONS : family === 'adrec' ? ADREC : family === 'developers' ? DEVELOPERS : GENERAL;
 
-const VERB_NAMES = VERB_TABLE.map((v) => v.name).join(', ');
 const ID_FAMILIES = new Set<Family>(['agent', 'broker', 'property']);
 const ID_HINTS: Partial<Record<Family, string>> = {
   agent: 'Try "/agent 12345"; find agents with "/agents marina".',
@@ -41,12 +42,11 @@ function parse(text: string): Query {
   if (text.length > MAX_LENGTH) {
     fail(`That's ${text.length} characters; I read commands of up to ${MAX_LENGTH}. Try something shorter, like "/rent marina 2br under 120k".`);
   }
-  const tokens = withoutPrefix(tokenize(text));
+  const tokens = spellOutNumbers(withoutPrefix(tokenize(text)));
   if (tokens.length === 0) fail('Tell me what to look for, like "/rent marina 2br under 120k". Say "help" to see everything I can do.');
-  const found = matchVerb(tokens.map((t) => (t.quoted ? '' : t.word)));
-  if (!found) fail(`I don't know "${tokens[0]!.raw}". Try one of: ${VERB_NAMES}. For example "/rent marina 2br under 120k".`);
-  let family = found!.verb.family;
-  let rest = tokens.slice(found!.length);
+  const reading = readVerb(tokens);
+  let family = reading.family;
+  let rest = reading.rest;
 
   if (family === 'location') {
     const words = rest.filter((t) => t.word !== ',');
@@ -66,12 +66,43 @@ function parse(text: string): Query {
     rest = rest.slice(1);
   }
 
-  const draft = scan(rest, indexFor(family), { dates: family === 'adrec' });
-  if (found!.deal) {
-    if (draft.deal && draft.deal.value !== found!.deal) fail(`You asked for both "${tokens[0]!.raw}" and "${draft.deal.text}". Pick one.`);
-    draft.deal ??= { value: found!.deal, text: tokens[0]!.word };
+  const index = indexFor(family);
+  const options = { dates: family === 'adrec', ...(reading.sentence ? { fillers: SENTENCE_FILLERS } : {}) };
+  // Typos are corrected in sentences only: in a terse command an unknown word stays in the place, named (see README).
+  const { draft, corrections } = reading.sentence ? scanCorrecting(rest, index, options) : { draft: scan(rest, index, options), corrections: [] };
+  if (reading.deal) {
+    if (draft.deal && draft.deal.value !== reading.deal.value) fail(`You asked for both "${reading.deal.text}" and "${draft.deal.text}". Pick one.`);
+    draft.deal ??= reading.deal;
   }
-  return build(family, draft, id);
+  const query = build(family, draft, id);
+  const notes = [...corrections, ...draft.notes];
+  return notes.length > 0 ? { ...query, corrections: notes } : query;
+}
+
+/**
+ * Scans with typos corrected: each leftover word close to one filter word is read as it, and kept only when the
+ * corrected word is then understood as a filter. A word that would still be left over stays as typed, in the place.
+ */
+function scanCorrecting(tokens: readonly Token[], index: PhraseIndex, options: ScanOptions): { draft: Draft; corrections: string[] } {
+  let draft = scan(tokens, index, options);
+  const fixed = new Map<Token, Token>();
+  for (const token of draft.words) {
+    if (token.quoted) continue;
+    const target = correctionFor(token.word);
+    if (target) fixed.set(token, { ...token, word: target });
+  }
+  if (fixed.size === 0) return { draft, corrections: [] };
+  for (let round = 0; round < 2 && fixed.size > 0; round++) {
+    const corrected = tokens.map((t) => fixed.get(t) ?? t);
+    const next = scan(corrected, index, options);
+    const stillLeft = [...fixed].filter(([, to]) => next.words.includes(to));
+    if (stillLeft.length === 0) {
+      draft = next;
+      return { draft, corrections: [...fixed].map(([from, to]) => `read "${from.raw}" as ${to.word}`) };
+    }
+    for (const [from] of stillLeft) fixed.delete(from);
+  }
+  return { draft, corrections: [] };
 }
 
 /** `/rent ...`, `/manzil rent ...` and `rent ...` are the same command. */

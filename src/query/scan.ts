@@ -1,8 +1,8 @@
 // Tokens -> a Draft: every filter found, in any order, and the words left over for the location.
 // What a filter means for a given operation (and whether it is allowed there) is decided later, in build.ts.
 import {
-  AREA_UNITS, CURRENCIES, MAX_ROOMS, MULTIPLIERS, amountText, range, readAmountWord, readRoomItem, roomUnit, splitRoomWord,
-  type RoomUnit,
+  AREA_UNITS, CURRENCIES, MAX_ROOMS, MULTIPLIERS, PLUS_UP_TO, amountText, grouped, range, readAmountWord, readRoomItem, roomUnit,
+  splitRoomWord, type RoomUnit,
 } from './numbers.js';
 import { fail } from './types.js';
 import type { Token } from './text.js';
@@ -39,11 +39,25 @@ export interface Draft {
   fromDate?: Said<string>;
   toDate?: Said<string>;
   emirate?: Said<string>;
+  /** Rooms with extras ("2br + maid"): an amenity where the operation has amenities, else left out with a note. */
+  extras: Said<string>[];
+  /** What the person should know about how the command was read ("read "120k-80k" as AED 80,000 to 120,000"). */
+  notes: string[];
   /** Left over, in order: location words, quoted text and commas (which separate ADREC districts). */
   words: Token[];
 }
 
-const newDraft = (): Draft => ({ rooms: {}, price: {}, area: {}, types: [], adrecTypes: [], amenities: new Set(), words: [] });
+const newDraft = (): Draft => ({ rooms: {}, price: {}, area: {}, types: [], adrecTypes: [], amenities: new Set(), extras: [], notes: [], words: [] });
+
+export interface ScanOptions {
+  /** ADREC's from/to dates. */
+  dates: boolean;
+  /** Words dropped besides the usual ones ("in", "the"): the chat words of a sentence. */
+  fillers?: ReadonlySet<string>;
+}
+
+/** Separators between filters ("marina | 2br - furnished"): never part of a place. */
+const SEPARATORS = new Set(['-', '|', '+', '&', '/', '•', '·', '~', ':']);
 
 /** Sets a field once; the same value twice is fine, two different ones is a question for the person. */
 function once<K extends 'frequency' | 'furnishing' | 'completion' | 'sort' | 'period' | 'deal' | 'page' | 'emirate' | 'fromDate' | 'toDate'>(
@@ -57,7 +71,7 @@ function once<K extends 'frequency' | 'furnishing' | 'completion' | 'sort' | 'pe
 // The words as the person would recognise them: `1 - 3br` was typed `1-3br`.
 const text = (words: readonly string[], from: number, to: number) => words.slice(from, to).join(' ').replace(/ - /g, '-');
 
-export function scan(tokens: readonly Token[], index: PhraseIndex, options: { dates: boolean }): Draft {
+export function scan(tokens: readonly Token[], index: PhraseIndex, options: ScanOptions): Draft {
   const draft = newDraft();
   // Quoted text never matches a phrase.
   const words = tokens.map((t) => (t.quoted ? '\u0000' : t.word));
@@ -70,6 +84,7 @@ export function scan(tokens: readonly Token[], index: PhraseIndex, options: { da
       continue;
     }
     const used =
+      negative(words, i) ||
       rooms(words, i, draft) ||
       phrase(words, i, draft, index) ||
       page(words, i, draft) ||
@@ -79,7 +94,7 @@ export function scan(tokens: readonly Token[], index: PhraseIndex, options: { da
       i += used;
       continue;
     }
-    if (!FILLERS.has(token.word)) draft.words.push(token);
+    if (!FILLERS.has(token.word) && !SEPARATORS.has(token.word) && !options.fillers?.has(token.word)) draft.words.push(token);
     i++;
   }
   return draft;
@@ -111,12 +126,58 @@ function roomItem(word: string | undefined): RoomItem | undefined {
   return values ? { values } : undefined;
 }
 
+/** "at least 2 beds", "min 3 br": the count and up, as "3+ br". */
+const ROOM_MINIMA = tableIndex([['at least'], ['min'], ['minimum']] as const);
+/** After a count: "2 beds or more", "3br and above". */
+const ROOM_OR_MORE = tableIndex([['or more'], ['and more'], ['or above'], ['and above'], ['and up'], ['or bigger']] as const);
+/** "2br + maid", "2 bed plus study": the words joining an extra room to the count, and the extras. */
+const EXTRA_JOINERS = new Set(['+', 'plus', '&', 'and', 'with']);
+const EXTRAS = tableIndex([
+  ['maid', 'maids_room'], ['maids', 'maids_room'], ["maid's", 'maids_room'], ['maid room', 'maids_room'], ['maids room', 'maids_room'],
+  ["maid's room", 'maids_room'], ['maid rooms', 'maids_room'], ['study', ''], ['study room', ''], ['storage', ''], ['storage room', ''],
+  ['laundry', ''], ['laundry room', ''], ['office', ''],
+] as const);
+
 function rooms(words: readonly string[], i: number, draft: Draft): number {
+  const minimum = matchTable(words, i, ROOM_MINIMA);
+  if (minimum) {
+    const start = i + minimum.length;
+    const counted = roomItem(words[start]);
+    const unit = counted?.unit ?? roomUnit(words[start + 1] ?? '');
+    if (!counted || !unit || counted.values.length !== 1) return 0;
+    const end = start + (counted.unit ? 1 : 2);
+    return setRooms(draft, unit, range(counted.values[0]!, Math.max(counted.values[0]!, PLUS_UP_TO)), text(words, i, end), end - i);
+  }
+  const run = roomRun(words, i, draft);
+  if (!run) return 0;
+  const unit = run.unit;
+  let end = i + run.used;
+  // "2 beds or more": the last count and up.
+  const more = matchTable(words, end, ROOM_OR_MORE);
+  if (more) {
+    const said = draft.rooms[unit]!;
+    const most = Math.max(...said.value);
+    said.value = [...new Set([...said.value, ...range(most, Math.max(most, PLUS_UP_TO))])];
+    said.text = `${said.text} ${text(words, end, end + more.length)}`;
+    end += more.length;
+  }
+  // "2br + maid + study": extras, joined to the bedrooms.
+  while (unit === 'bedrooms' && EXTRA_JOINERS.has(words[end] ?? '')) {
+    const extra = matchTable(words, end + 1, EXTRAS);
+    if (!extra) break;
+    draft.extras.push({ value: extra.entry[1], text: text(words, end + 1, end + 1 + extra.length) });
+    end += 1 + extra.length;
+  }
+  return end - i;
+}
+
+/** A run of counts and its unit ("1 or 2 br", "studio"): how many words, and bedrooms or bathrooms. */
+function roomRun(words: readonly string[], i: number, draft: Draft): { used: number; unit: RoomUnit } | undefined {
   const first = roomItem(words[i]);
   if (!first) {
     const unit = roomUnit(words[i + 1] ?? '');
     if (unit && /\d/.test(words[i]!)) badCount(words[i]!, unit);
-    return 0;
+    return undefined;
   }
   // The longest run of items joined by separators, then an optional unit word.
   const items: { item: RoomItem; range: boolean; end: number }[] = [{ item: first, range: false, end: i + 1 }];
@@ -143,8 +204,8 @@ function rooms(words: readonly string[], i: number, draft: Draft): number {
     let last = -1;
     items.forEach((entry, k) => { if (entry.item.unit) last = k; });
     if (last === -1) {
-      if (words[i] === 'studio' || words[i] === 'studios') return setRooms(draft, 'bedrooms', [0], words[i]!);
-      return 0;
+      if (words[i] === 'studio' || words[i] === 'studios') return { used: setRooms(draft, 'bedrooms', [0], words[i]!), unit: 'bedrooms' };
+      return undefined;
     }
     items.length = last + 1;
     unit = items[last]!.item.unit!;
@@ -160,7 +221,7 @@ function rooms(words: readonly string[], i: number, draft: Draft): number {
   if (unit === 'bathrooms' && items.some(({ item }) => item.values.includes(0) && !item.unit && /studio/.test(words[i]!))) {
     fail('"Studio" counts bedrooms, not bathrooms. Try "studio 1 bath".');
   }
-  return setRooms(draft, unit, values, text(words, i, end), end - i);
+  return { used: setRooms(draft, unit, values, text(words, i, end), end - i), unit };
 }
 
 function setRooms(draft: Draft, unit: RoomUnit, values: number[], said: string, used = 1): number {
@@ -275,6 +336,8 @@ const BOUNDS: readonly (readonly [phrase: string, kind: BoundKind, soft?: true])
   ['less than', 'max'], ['<', 'max'], ['<=', 'max'], ['budget', 'max', true], ['within', 'max', true],
   ['over', 'min'], ['above', 'min'], ['min', 'min'], ['minimum', 'min'], ['from', 'min', true], ['at least', 'min'],
   ['more than', 'min'], ['>', 'min'], ['>=', 'min'], ['starting', 'min', true], ['between', 'between'],
+  ['budget of', 'max', true], ['budget is', 'max', true], ['max budget', 'max'], ['maximum budget', 'max'], ['no more than', 'max'],
+  ['not more than', 'max'], ['no less than', 'min'], ['starting from', 'min', true], ['starting at', 'min', true],
 ];
 
 /** A small phrase table indexed by first word, longest phrases first. */
@@ -309,17 +372,27 @@ interface Amount {
   multiplier: number;
   currency: boolean;
   area?: number;
+  /** "1.5m+", "1000+ sqft": this much or more. */
+  plus?: boolean;
   end: number;
+}
+
+/** An amount word, or one with a `+` fused on ("1.5m+"). */
+function amountWord(word: string): (ReturnType<typeof readAmountWord> & { plus?: boolean }) | undefined {
+  const plain = readAmountWord(word);
+  if (plain || !word.endsWith('+')) return plain;
+  const base = readAmountWord(word.slice(0, -1));
+  return base ? { ...base, plus: true } : undefined;
 }
 
 function readAmount(words: readonly string[], j: number): Amount | undefined {
   let k = j;
   let currency = false;
-  if (CURRENCIES.has(words[k] ?? '') && readAmountWord(words[k + 1] ?? '')) {
+  if (CURRENCIES.has(words[k] ?? '') && amountWord(words[k + 1] ?? '')) {
     currency = true;
     k++;
   }
-  const word = readAmountWord(words[k] ?? '');
+  const word = amountWord(words[k] ?? '');
   if (!word) return undefined;
   k++;
   let value = word.value;
@@ -342,7 +415,26 @@ function readAmount(words: readonly string[], j: number): Amount | undefined {
     currency = true;
     k++;
   }
-  return { value, multiplier, currency: currency || word.currency, ...(area !== undefined ? { area } : {}), end: k };
+  return { value, multiplier, currency: currency || word.currency, ...(area !== undefined ? { area } : {}), ...(word.plus ? { plus: true } : {}), end: k };
+}
+
+/** Bounds said after the amount: "120k max", "90k or less", "1,000 sqft or more", "2m+". */
+const TRAILING_BOUNDS = tableIndex([
+  ['max', 'max'], ['maximum', 'max'], ['tops', 'max'], ['at most', 'max'], ['or less', 'max'], ['or lower', 'max'], ['or below', 'max'],
+  ['or under', 'max'], ['and under', 'max'], ['and below', 'max'], ['or cheaper', 'max'], ['or smaller', 'max'],
+  ['min', 'min'], ['minimum', 'min'], ['or more', 'min'], ['or above', 'min'], ['or over', 'min'], ['or higher', 'min'],
+  ['and above', 'min'], ['and up', 'min'], ['and over', 'min'], ['or bigger', 'min'], ['or larger', 'min'], ['plus', 'min'], ['+', 'min'],
+] as const);
+
+/** "-5000", "under -5k": refused, with what a price or an area can be. */
+function negative(words: readonly string[], i: number): number {
+  const word = words[i]!;
+  if (!word.startsWith('-') || !readAmountWord(word.slice(1))) return 0;
+  const fused = readAmountWord(word.slice(1))!;
+  const isArea = fused.area !== undefined || matchTable(words, i + 1, AREA_INDEX) !== undefined;
+  return isArea
+    ? fail(`An area can't be negative ("${word}"). Try "over 1000 sqft".`)
+    : fail(`A price can't be negative ("${word}"). Try "under 120k" or "between 80k and 120k".`);
 }
 
 function quantity(words: readonly string[], i: number, draft: Draft, index: PhraseIndex): number {
@@ -352,6 +444,7 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
   const first = readAmount(words, start);
   if (!first) {
     if (!bound || bound.entry[2]) return 0;
+    if (words[start] !== undefined) negative(words, start);
     const next = words[start];
     if (next === undefined) fail(`"${boundWords}" what? Add an amount, like "${boundWords} 120k".`);
     fail(`I couldn't read "${next === '\u0000' ? 'the quoted text' : next}" as an amount. Try "${boundWords} 120k" or "${boundWords} 1.2m".`);
@@ -363,6 +456,16 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
     second = readAmount(words, j + 1);
     if (second) j = second.end;
   }
+  // "120k max", "90k or less", "2m+": a bound after the amount, unless it starts another amount ("120k min 1000 sqft").
+  let after: 'min' | 'max' | undefined;
+  if (!bound && !second) {
+    const trailing = matchTable(words, j, TRAILING_BOUNDS);
+    if (first!.plus) after = 'min';
+    else if (trailing && !readAmount(words, j + trailing.length)) {
+      after = trailing.entry[1];
+      j += trailing.length;
+    }
+  }
   if (bound?.entry[1] === 'between' && !second) {
     fail(`Between ${text(words, start, first!.end)} and what? Try "between 80k and 120k".`);
   }
@@ -372,6 +475,10 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
     // A bare small number is more likely part of a name ("Al Barsha 1") than a price.
     const frequencyNext = index.match(words, j)?.effect.kind === 'frequency';
     if (first!.multiplier === 1 && !first!.currency && first!.value < 1000 && !frequencyNext) return 0;
+  }
+  if (!bound && !second && !after && first!.value === 0) {
+    // "0 sqft" or "AED 0" on its own: nothing can match.
+    fail(isArea ? `An area of 0 sqft can't match a property. Try "over 1000 sqft".` : `A price of AED 0 can't match a listing. Try "under 120k".`);
   }
   let low = first!.value;
   // `1-2m` means 1m to 2m; `50000-1.2m` keeps 50000.
@@ -386,8 +493,15 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
     target[side] = { value: Number(amountText(toUnit(value))), text: said };
   };
   if (second) {
+    if (low > second.value) {
+      // Ends reversed ("120k-80k"): read the right way round, and said so in the summary.
+      const [lo, hi] = [second.value, low].map((n) => grouped(amountText(toUnit(n))));
+      draft.notes.push(`read "${said}" as ${isArea ? `${lo} to ${hi} sqft` : `AED ${lo} to ${hi}`}`);
+    }
     set('min', Math.min(low, second.value));
     set('max', Math.max(low, second.value));
+  } else if (after) {
+    set(after, low);
   } else if (bound) {
     set(bound.entry[1] === 'min' ? 'min' : 'max', low);
   } else {

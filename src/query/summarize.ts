@@ -69,8 +69,16 @@ function bounds(min: string | undefined, max: string | undefined, before: string
   return undefined;
 }
 
-/** One line for a Query. locationName is the resolved name, else the typed words. */
+/**
+ * One line for a Query. locationName is the resolved name, else the typed words. How the command was read where it
+ * differs from what was typed follows in brackets: (read "furnshed" as furnished).
+ */
 export function summarize(query: Query, locationName?: string): string {
+  const line = describe(query, locationName);
+  return query.corrections?.length ? `${line} (${query.corrections.join('; ')})` : line;
+}
+
+function describe(query: Query, locationName?: string): string {
   const p = query.params;
   const spec: OperationSpec = OPERATIONS[query.operation];
   const place = locationName ?? query.location ?? undefined;

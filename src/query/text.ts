@@ -34,6 +34,10 @@ const NUMBER_DASH = /(?<=\d(?:k|m|mn)?|\d\+)-(?=\d)/gi;
 // Dates typed with dashes become DD/MM/YYYY before the dashes above are split.
 const DASH_DATE = /\b(\d{1,2})-(\d{1,2})-(\d{4})\b/g;
 const LETTER_DASH = /(?<=\p{L})-(?=\p{L})/u;
+// `2br+maid` -> `2br + maid`, `1.5m+` -> `1.5m +`; `3+br` and `1000+` keep theirs (a count and up).
+const LETTER_PLUS = /(?<=\p{L})\+/gu;
+// Pipes and bullets separate filters: `marina | 2br | furnished`.
+const BARS = /[|\u2022\u00B7]/g;
 
 const SHORTER = 'Try something shorter, like "/rent marina 2br under 120k".';
 
@@ -81,6 +85,8 @@ export function tokenize(text: string): Token[] {
     }
     const spaced = part
       .replace(NOISE, ' ')
+      .replace(BARS, ' | ')
+      .replace(LETTER_PLUS, ' + ')
       .replace(DASH_DATE, '$1/$2/$3')
       .replace(SEPARATOR_COMMA, ' , ')
       .replace(COMPARISON, ' $1 ')

@@ -10,6 +10,11 @@ export interface Query {
   location: string | null;
   /** Words that were not understood and were kept in `location` (so a failed resolution can name them). */
   unknownWords: string[];
+  /**
+   * How the command was read where it differed from what was typed, for the summary: a typo corrected
+   * (`read "furnshed" as furnished`), a range read the right way round, an extra left out. Absent when there is none.
+   */
+  corrections?: string[];
 }
 
 export type ParseResult = { ok: true; query: Query } | { ok: false; error: string };

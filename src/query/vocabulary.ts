@@ -112,8 +112,11 @@ export const SORT_PHRASES: PhraseTable = [
   ...sort('featured', 'featured'),
   ...sort('price_asc', 'cheapest', 'lowest price', 'price low to high', 'low to high', 'cheapest first'),
   ...sort('price_desc', 'most expensive', 'priciest', 'highest price', 'price high to low', 'high to low'),
-  ...sort('delivery_earliest', 'earliest handover', 'delivery soonest', 'soonest handover', 'earliest delivery'),
-  ...sort('delivery_latest', 'latest handover', 'latest delivery'),
+  ...sort('delivery_earliest', 'earliest handover', 'delivery soonest', 'soonest handover', 'earliest delivery',
+    'handover soonest', 'earliest completion', 'soonest completion', 'completion soonest', 'soonest delivery', 'delivery earliest',
+    'handover earliest', 'completion earliest'),
+  ...sort('delivery_latest', 'latest handover', 'latest delivery', 'latest completion', 'handover latest', 'delivery latest',
+    'completion latest'),
   ...sort('most_sales', 'most sales'),
   ...sort('most_rentals', 'most rentals'),
   ...sort('most_properties', 'most properties', 'most listings'),
@@ -122,12 +125,22 @@ export const SORT_PHRASES: PhraseTable = [
 
 const period = (value: string, ...phrases: string[]): [string, Effect][] => phrases.map((p) => [p, { kind: 'period', value }]);
 
+const PERIOD_WORDS: readonly (readonly [value: string, words: readonly string[]])[] = [
+  ['1y', ['year', '12 months']], ['6m', ['6 months']], ['3m', ['3 months', 'quarter']], ['1m', ['month', '30 days']],
+];
+// "over the past year": `over` is otherwise a price bound, so these are phrases of their own.
+const OVER_PERIODS = PERIOD_WORDS.flatMap(([value, words]) =>
+  period(value, ...['over the', 'over', 'within the', 'during the'].flatMap((lead) => ['past', 'last'].flatMap((when) => words.map((w) => `${lead} ${when} ${w}`)))),
+);
+
 /** Transaction periods in words; `6m`, `3m`, `1m` are in SHORT_PERIODS since elsewhere they are millions. */
 export const PERIOD_PHRASES: PhraseTable = [
   ...period('1y', 'last year', 'past year', '12 months', 'last 12 months', 'past 12 months', '1y', '1 year', '1yr'),
   ...period('6m', '6 months', 'last 6 months', 'past 6 months'),
   ...period('3m', '3 months', 'last 3 months', 'past 3 months', 'last quarter'),
   ...period('1m', 'last month', 'past month', '30 days', 'last 30 days', 'past 30 days', '1 month'),
+  ...period('3m', 'past quarter'),
+  ...OVER_PERIODS,
 ];
 export const SHORT_PERIODS: PhraseTable = [...period('6m', '6m'), ...period('3m', '3m'), ...period('1m', '1m')];
 

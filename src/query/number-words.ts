@@ -1,0 +1,136 @@
+// Numbers spelled out ("three beds", "two million", "half a million", "one and a half million") become the digits
+// the rest of the parser reads. A number word is only a number when it counts something: a scale word (hundred,
+// thousand, million) is part of it, or a unit follows (beds, baths, sqft, AED...). "One JLT" and "Marina One" stay names.
+import { AREA_UNITS, CURRENCIES, MULTIPLIERS, amountText, roomUnit } from './numbers.js';
+import type { Token } from './text.js';
+
+const UNITS: Readonly<Record<string, number>> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+};
+const TENS: Readonly<Record<string, number>> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+const SCALES: Readonly<Record<string, number>> = { thousand: 1_000, k: 1_000, million: 1_000_000, mil: 1_000_000, mn: 1_000_000, m: 1_000_000 };
+
+/** Words that can start a spelled-out number: checked first, so commands without one cost a set lookup per word. */
+const STARTS = new Set([...Object.keys(UNITS), ...Object.keys(TENS), 'a', 'an', 'half', 'hundred']);
+
+/** Area unit phrases by first word, for "two thousand square feet". */
+const AREA_FIRST = new Set(AREA_UNITS.map(([p]) => p.split(' ')[0]!));
+/** Words that may sit between two counts: "two or three beds", "one to three bedrooms". */
+const JOINERS = new Set(['or', 'to', '-', ',', 'and']);
+
+interface Spelled {
+  value: number;
+  /** How many words it took. */
+  length: number;
+  /** 1, 1000 or 1000000: the scale said, so "two million" reads as 2m. */
+  multiplier: number;
+  /** A scale word (hundred, thousand, million) or "half" was part of it: surely an amount. */
+  scaled: boolean;
+}
+
+/** A number of one to a few words at words[i] ("twenty five", "a hundred thousand", "one and a half million"). */
+export function readSpelled(words: readonly string[], i: number): Spelled | undefined {
+  let k = i;
+  const at = (n: number) => words[n] ?? '';
+  // "half a million", "half million"
+  if (at(k) === 'half') {
+    const skip = at(k + 1) === 'a' ? 1 : 0;
+    const scale = SCALES[at(k + 1 + skip)];
+    if (scale === undefined || scale === 1_000 && at(k + 1 + skip) === 'k') return undefined;
+    return { value: scale / 2, length: 2 + skip, multiplier: scale, scaled: true };
+  }
+  let value: number;
+  let scaled = false;
+  if ((at(k) === 'a' || at(k) === 'an') && (at(k + 1) === 'hundred' || at(k + 1) === 'thousand' || at(k + 1) === 'million')) {
+    value = 1;
+    k++;
+  } else if (UNITS[at(k)] !== undefined) {
+    value = UNITS[at(k)]!;
+    k++;
+  } else if (TENS[at(k)] !== undefined) {
+    value = TENS[at(k)]!;
+    k++;
+    if (UNITS[at(k)] !== undefined && UNITS[at(k)]! < 10) value += UNITS[at(k++)]!;
+  } else if (at(k) === 'hundred') {
+    value = 1;
+  } else {
+    return undefined;
+  }
+  if (at(k) === 'hundred') {
+    value *= 100;
+    scaled = true;
+    k++;
+    // "one hundred and fifty thousand", "two hundred fifty k"
+    const andSkip = at(k) === 'and' && (UNITS[at(k + 1)] !== undefined || TENS[at(k + 1)] !== undefined) ? 1 : 0;
+    const rest = readSpelled(words, k + andSkip);
+    if (rest && !rest.scaled) {
+      value += rest.value;
+      k += andSkip + rest.length;
+    }
+  }
+  // "one and a half million"
+  let half = 0;
+  if (at(k) === 'and' && at(k + 1) === 'a' && at(k + 2) === 'half' && SCALES[at(k + 3)] !== undefined) {
+    half = 0.5;
+    k += 3;
+  }
+  const scale = SCALES[at(k)];
+  // A bare "k" or "m" after a spelled number ("ten k") counts; it is the unit people type.
+  if (scale !== undefined) {
+    return { value: (value + half) * scale, length: k + 1 - i, multiplier: scale, scaled: true };
+  }
+  if (half) return undefined;
+  return { value, length: k - i, multiplier: 1, scaled };
+}
+
+/** Spans of time a count may be of: "last three months". */
+const TIME_UNITS = new Set(['month', 'months', 'year', 'years', 'days', 'weeks']);
+/** Words after which a number is meant: "page two", "under ninety thousand", "between two and three million". */
+const BEFORE_NUMBER = new Set(['page', 'pg', 'under', 'below', 'over', 'above', 'between', 'max', 'min', 'upto', 'maximum', 'minimum', 'than', 'least', 'budget']);
+
+/** True when words[j] is what a count is of: a room unit, an area unit, a currency, a multiplier or a span of time. */
+function isUnitAt(words: readonly string[], j: number): boolean {
+  const w = words[j];
+  if (w === undefined) return false;
+  return roomUnit(w) !== undefined || AREA_FIRST.has(w) || CURRENCIES.has(w) || MULTIPLIERS[w] !== undefined || TIME_UNITS.has(w);
+}
+
+const isNumberAt = (words: readonly string[], j: number) => /^\d/.test(words[j] ?? '') || readSpelled(words, j) !== undefined;
+
+/** After a count, its unit, possibly after more counts ("two or three beds"): then the count is a number, not a name. */
+function countsSomething(words: readonly string[], end: number): boolean {
+  let j = end;
+  for (let guard = 0; guard < 6; guard++) {
+    if (isUnitAt(words, j)) return true;
+    if (!JOINERS.has(words[j] ?? '') || !isNumberAt(words, j + 1)) return false;
+    const next = readSpelled(words, j + 1);
+    j += 1 + (next ? next.length : 1);
+  }
+  return false;
+}
+
+/** The spelled-out number as the parser's own digits: 3, 500, 100k, 1.5m. */
+function digits(n: Spelled): string {
+  if (n.multiplier === 1) return amountText(n.value);
+  return `${amountText(n.value / n.multiplier)}${n.multiplier === 1_000 ? 'k' : 'm'}`;
+}
+
+/** The tokens with every spelled-out count replaced by digits; the same array when there is none. */
+export function spellOutNumbers(tokens: readonly Token[]): readonly Token[] {
+  if (!tokens.some((t) => !t.quoted && STARTS.has(t.word))) return tokens;
+  const words = tokens.map((t) => (t.quoted ? '\u0000' : t.word));
+  const out: Token[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    const n = token.quoted || !STARTS.has(token.word) ? undefined : readSpelled(words, i);
+    if (n && (n.scaled || BEFORE_NUMBER.has(words[i - 1] ?? '') || countsSomething(words, i + n.length))) {
+      const text = digits(n);
+      out.push({ raw: text, word: text, quoted: false, dashBefore: false });
+      i += n.length - 1;
+    } else {
+      out.push(token);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,178 @@
+// Commands written as sentences: "/manzil can you find 3 bedroom villas for sale in arabian ranches".
+// Chat words at the start and the end are dropped, and the verb may come anywhere, in the forms people use
+// ("for rent", "to buy", "sold", "price trend", "new projects", "off plan"). What is left is read as a terse command.
+import type { Token } from './text.js';
+import { fail, type Family } from './types.js';
+import { VERB_TABLE, matchVerb } from './verbs.js';
+import { FILLERS } from './vocabulary.js';
+
+/** Words that open a request rather than say what is wanted: "can you find", "show me", "I'm after", "is there". */
+const OPENERS = new Set([
+  'can', 'could', 'would', 'will', 'you', 'please', 'pls', 'plz', 'kindly', 'find', 'show', 'me', 'us', 'get', 'give', 'search',
+  'look', 'looking', 'for', 'i', 'im', "i'm", "i'd", 'id', 'we', "we're", 'were', 'am', 'are', 'is', 'there', 'any', 'anything',
+  'something', 'some', 'what', 'whats', "what's", 'which', 'who', 'manzil', 'after', 'want', 'need', 'like', 'to', 'do', 'have', 'has',
+  'got', 'list', 'tell', 'about', 'a', 'an', 'the', 'all', 'just', 'ok', 'okay', 'so', 'also', 'still', 'currently', 'now',
+  'let', 'know', 'see', 'help', 'interested', 'in', 'of', 'options', 'available',
+]);
+/** Greetings are dropped too, but a command that is only a greeting and a word is not a sentence: "/hello marina". */
+const GREETINGS = new Set(['hi', 'hey', 'hello', 'hiya', 'salam', 'salaam', 'morning', 'good']);
+
+/** Politeness at the end: "thanks", "thank you", "please". */
+const CLOSERS: readonly (readonly string[])[] = [
+  ['thank', 'you', 'very', 'much'], ['thanks', 'a', 'lot'], ['many', 'thanks'], ['thank', 'you'], ['thanks'], ['thx'], ['ty'],
+  ['please'], ['pls'], ['plz'], ['cheers'], ['asap'], ['mate'], ['guys'],
+];
+
+/** Chat words inside a sentence, dropped like "in" and "the" are in terse commands. */
+export const SENTENCE_FILLERS: ReadonlySet<string> = new Set([
+  // Not "after" (a date word), "like" or "of" ("Mall of the Emirates").
+  ...[...OPENERS].filter((w) => w !== 'after' && w !== 'like' && w !== 'of'),
+  ...GREETINGS, 'ideally', 'preferably', 'that', 'where', 'thanks', 'thank', 'please', 'properties', 'property', 'listings',
+  'units', 'homes', 'home', 'or', 'so', 'but', 'close', 'nearby', 'next',
+]);
+
+type Strength = 'noun' | 'trend' | 'projects' | 'transactions' | 'deal' | 'weak';
+
+interface SentenceVerb {
+  words: readonly string[];
+  family: Family;
+  strength: Strength;
+  deal?: 'rent' | 'sale';
+}
+
+const verbs = (phrases: readonly string[], family: Family, strength: Strength, deal?: 'rent' | 'sale'): SentenceVerb[] =>
+  phrases.map((p) => ({ words: p.split(' '), family, strength, ...(deal ? { deal } : {}) }));
+
+/** Verbs as sentences say them, anywhere in the text. Stronger kinds decide over weaker ones ("agents for rent"). */
+const SENTENCE_VERBS: readonly SentenceVerb[] = [
+  ...verbs(['agents'], 'agents', 'noun'),
+  ...verbs(['brokers', 'brokerages'], 'brokers', 'noun'),
+  ...verbs(['developers'], 'developers', 'noun'),
+  ...verbs(['price trends of', 'price trend of', 'trends of', 'trend of', 'price trends', 'price trend', 'trends', 'trend'], 'trend', 'trend'),
+  ...verbs(['new projects', 'new project', 'new launches', 'new developments', 'projects', 'project'], 'projects', 'projects'),
+  ...verbs(['sold'], 'transactions', 'transactions', 'sale'),
+  ...verbs(['rented', 'leased'], 'transactions', 'transactions', 'rent'),
+  ...verbs(['for rent', 'to rent', 'for lease', 'to lease', 'rentals', 'rental', 'renting', 'rent', 'lease'], 'rent', 'deal'),
+  ...verbs(['for sale', 'to buy', 'to purchase', 'on sale', 'buying', 'buy', 'purchase', 'sale'], 'buy', 'deal'),
+  ...verbs(['off plan', 'offplan'], 'projects', 'weak'),
+].sort((a, b) => b.words.length - a.words.length);
+
+/** By first word, longest first: a sentence is searched word by word. */
+const VERBS_BY_FIRST = new Map<string, SentenceVerb[]>();
+for (const v of SENTENCE_VERBS) VERBS_BY_FIRST.set(v.words[0]!, [...(VERBS_BY_FIRST.get(v.words[0]!) ?? []), v]);
+
+const STRENGTH_ORDER: readonly Strength[] = ['noun', 'trend', 'projects', 'transactions', 'deal', 'weak'];
+
+export interface Reading {
+  family: Family;
+  /** Rent or sale said by the verb itself ("sold", "rented"). */
+  deal?: { value: 'rent' | 'sale'; text: string };
+  /** The words after the verb (or around it, in a sentence), chat words dropped. */
+  rest: Token[];
+  /** Written as a sentence (chat words, or the verb not first): typos are then corrected and chat words inside dropped. */
+  sentence: boolean;
+}
+
+const VERB_NAMES = VERB_TABLE.map((v) => v.name).join(', ');
+const wordsOf = (tokens: readonly Token[]) => tokens.map((t) => (t.quoted ? '' : t.word));
+
+/** After a terse verb, only words that cannot be a filter open a request: not "to" (a date), "for" or "after". */
+const OPENERS_AFTER_VERB = new Set([...OPENERS].filter((w) => !FILLERS.has(w) && !['to', 'after', 'any', 'all', 'some', 'like'].includes(w)));
+
+/** Chat words dropped from the start; `chatty` when any went that is not a greeting or an ordinary filler ("in", "the"). */
+function trimStart(tokens: readonly Token[], openers: ReadonlySet<string>): { tokens: Token[]; chatty: boolean; greeted: boolean } {
+  let start = 0;
+  let chatty = false;
+  let greeted = false;
+  while (start < tokens.length && !tokens[start]!.quoted) {
+    const word = tokens[start]!.word;
+    if (!GREETINGS.has(word) && !openers.has(word)) break;
+    // A verb is never an opener: "rent" in "to rent" is where the request begins ("for sale" is a verb too).
+    if (word !== 'to' && word !== 'for' && matchVerb(wordsOf(tokens.slice(start, start + 3)))) break;
+    if (GREETINGS.has(word)) greeted = true;
+    else if (openers.has(word)) chatty ||= !FILLERS.has(word);
+    else break;
+    start++;
+  }
+  return { tokens: tokens.slice(start), chatty, greeted };
+}
+
+/** Politeness dropped from the end of a sentence. Terse commands keep theirs: the place words are reported as typed. */
+function trimEnd(tokens: readonly Token[]): Token[] {
+  let end = tokens.length;
+  for (let again = true; again;) {
+    again = false;
+    for (const closer of CLOSERS) {
+      if (end - closer.length < 0) continue;
+      if (closer.every((w, k) => !tokens[end - closer.length + k]!.quoted && tokens[end - closer.length + k]!.word === w)) {
+        end -= closer.length;
+        again = true;
+        break;
+      }
+    }
+  }
+  return tokens.slice(0, end);
+}
+
+/** Where the verb is and what it says: first (a terse command), after chat words, or anywhere in a sentence. */
+export function readVerb(tokens: readonly Token[]): Reading {
+  const first = matchVerb(wordsOf(tokens));
+  if (first) {
+    const family = first.verb.family;
+    const after = tokens.slice(first.length);
+    const deal = first.deal ? { value: first.deal, text: tokens[0]!.word } : undefined;
+    // Location lookups and ids take their words as they are.
+    if (family === 'location' || family === 'agent' || family === 'broker' || family === 'property') {
+      return { family, rest: after, sentence: false, ...(deal ? { deal } : {}) };
+    }
+    // "/rent can you find me a 2br in marina": a terse verb, then a sentence.
+    const trimmed = trimStart(after, OPENERS_AFTER_VERB);
+    const sentence = trimmed.chatty || trimmed.greeted;
+    return { family, rest: sentence ? trimEnd(trimmed.tokens) : trimmed.tokens, sentence, ...(deal ? { deal } : {}) };
+  }
+  const trimmed = trimStart(tokens, OPENERS);
+  const rest = trimEnd(trimmed.tokens);
+  const again = matchVerb(wordsOf(rest));
+  if (again && rest.length > 0) {
+    const deal = again.deal ? { value: again.deal, text: rest[0]!.word } : undefined;
+    return { family: again.verb.family, rest: rest.slice(again.length), sentence: true, ...(deal ? { deal } : {}) };
+  }
+  if (rest.length === 0 && (trimmed.chatty || trimmed.greeted) && tokens.length > 1) {
+    fail('Tell me what to look for, like "/manzil 2 bed flats to rent in marina". Say "help" to see everything I can do.');
+  }
+  const found = findSentenceVerb(rest);
+  if (!found) {
+    if (trimmed.chatty && rest.length > 0) {
+      fail(`I couldn't tell whether you want to rent, buy, or something else. Say it, like "/manzil 2 bed flats to rent in marina", or start with one of: ${VERB_NAMES}.`);
+    }
+    fail(`I don't know "${tokens[0]!.raw}". Try one of: ${VERB_NAMES}. For example "/rent marina 2br under 120k".`);
+  }
+  return { ...found!, sentence: true };
+}
+
+/** The verb of a sentence, its phrases taken out of the words; a question when two verbs disagree. */
+function findSentenceVerb(tokens: readonly Token[]): Omit<Reading, 'sentence'> | undefined {
+  const words = wordsOf(tokens);
+  const hits: { start: number; length: number; verb: SentenceVerb }[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const verb = VERBS_BY_FIRST.get(words[i]!)?.find((v) => v.words.every((w, k) => words[i + k] === w));
+    if (verb) {
+      hits.push({ start: i, length: verb.words.length, verb });
+      i += verb.words.length - 1;
+    }
+  }
+  if (hits.length === 0) return undefined;
+  const strongest = STRENGTH_ORDER.find((s) => hits.some((h) => h.verb.strength === s))!;
+  const chosen = hits.filter((h) => h.verb.strength === strongest);
+  const text = (h: (typeof hits)[number]) => tokens.slice(h.start, h.start + h.length).map((t) => t.word).join(' ');
+  const clash = chosen.find((h) => h.verb.family !== chosen[0]!.verb.family || h.verb.deal !== chosen[0]!.verb.deal);
+  if (clash) fail(`You asked for both "${text(chosen[0]!)}" and "${text(clash)}". Pick one.`);
+  const head = chosen[0]!;
+  const taken = new Set(chosen.flatMap((h) => Array.from({ length: h.length }, (_, k) => h.start + k)));
+  // "off plan" next to a rent or sale verb is a completion status, not the projects verb: left for the filters.
+  return {
+    family: head.verb.family,
+    rest: tokens.filter((_, k) => !taken.has(k)),
+    ...(head.verb.deal ? { deal: { value: head.verb.deal, text: text(head) } } : {}),
+  };
+}
