@@ -67,10 +67,12 @@ export async function runTerminalChat(bot: Bot, options: TerminalChatOptions = {
   options.signal?.addEventListener('abort', end, { once: true });
   // In raw mode Ctrl+C reaches readline, not the process: it ends the chat here and starts the caller's shutdown.
   rl.on('SIGINT', () => {
-    // Closing readline leaves raw mode, so a second Ctrl+C is a real SIGINT (and the caller exits at once).
-    say(busy ? '\n(Ctrl+C: finishing the answer on its way; Ctrl+C again quits at once)' : '');
-    options.onInterrupt?.();
+    // Closing readline leaves raw mode, so a second Ctrl+C is a real SIGINT (and the caller exits at once). It is
+    // closed before the message is printed: a second Ctrl+C typed on reading it must not be swallowed in raw mode.
+    const wasBusy = busy;
     end();
+    say(wasBusy ? '\n(Ctrl+C: finishing the answer on its way; Ctrl+C again quits at once)' : '');
+    options.onInterrupt?.();
   });
 
   say(banner(options, color));

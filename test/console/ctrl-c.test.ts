@@ -33,10 +33,9 @@ describe('terminal chat in a real terminal', () => {
   it('Ctrl+C while an answer is on its way shows the answer first, then exits 0', async () => {
     const chat = chatInTerminal();
     await chat.waitFor(PROMPT);
-    await chat.addFault({ latencyMs: 1_500, count: 1 });
+    await chat.addFault({ latencyMs: 1_500, count: 1, path: '/search-rent' });
     chat.child.stdin.write('rent marina 2br\r');
-    await chat.waitFor(/"inFlight":1|rent marina 2br/); // typed (echoed); give it a moment to reach the sandbox
-    await new Promise((r) => setTimeout(r, 300));
+    await chat.reached('/search-rent');
     chat.child.stdin.write('\x03');
     await chat.waitFor(/finishing the answer on its way/, 5_000);
     expect(await chat.exit(10_000)).toBe(0);
@@ -48,9 +47,9 @@ describe('terminal chat in a real terminal', () => {
   it('a second Ctrl+C quits at once, without waiting for the answer', async () => {
     const chat = chatInTerminal();
     await chat.waitFor(PROMPT);
-    await chat.addFault({ latencyMs: 30_000, count: 1 });
+    await chat.addFault({ latencyMs: 30_000, count: 1, path: '/search-rent' });
     chat.child.stdin.write('rent marina 2br\r');
-    await new Promise((r) => setTimeout(r, 300));
+    await chat.reached('/search-rent');
     chat.child.stdin.write('\x03');
     await chat.waitFor(/finishing the answer on its way/, 5_000);
     const t0 = Date.now();

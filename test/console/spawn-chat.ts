@@ -18,6 +18,8 @@ export interface ChatProcess {
   exit(ms: number): Promise<number | null>;
   /** Injects a fault into the embedded sandbox, through its control API (its URL is in the log). */
   addFault(rule: Record<string, unknown>): Promise<void>;
+  /** Resolves once the embedded sandbox has received a request to `path` (the command is then surely in flight). */
+  reached(path: string, ms?: number): Promise<void>;
   kill(): void;
 }
 
@@ -80,6 +82,16 @@ export function spawnChat({ tty, env: extra = {} }: { tty: boolean; env?: Record
       const url = (await waitFor(/"url":"(http:\/\/127\.0\.0\.1:\d+)"/))[1]!;
       const res = await fetch(`${url}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
       if (!res.ok) throw new Error(`fault refused: ${res.status}`);
+    },
+    async reached(path, ms = 20_000) {
+      const url = (await waitFor(/"url":"(http:\/\/127\.0\.0\.1:\d+)"/))[1]!;
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const log = (await (await fetch(`${url}/__sandbox/requests`)).json()) as { path: string }[];
+        if (log.some((r) => r.path === path)) return;
+        if (Date.now() > deadline) throw new Error(`the sandbox saw no request to ${path} within ${ms} ms`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
     },
     kill: () => {
       if (child.exitCode === null) child.kill('SIGKILL');
