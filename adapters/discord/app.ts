@@ -1,0 +1,86 @@
+// The Discord bot: a real discord.js 14 gateway client (intents: Guilds only, nothing privileged) whose interactions all
+// go through one listener into the chat core, and whose REST manager also carries the alerts (DiscordPoster).
+import { Client, Events, GatewayIntentBits } from 'discord.js';
+import type { Bot } from '../../src/bot/index.js';
+import type { Logger } from '../../src/log.js';
+import { DISCORD_LIMITS } from './limits.js';
+import { registerListeners } from './listeners.js';
+import { DiscordPoster } from './poster.js';
+import { describeError } from './send.js';
+
+export interface DiscordAppOptions {
+  bot: Bot;
+  token: string;
+  /** The REST base given to discord.js as `rest.api` (tests and proxies: `http://127.0.0.1:PORT/api`); Discord's when unset. */
+  apiUrl?: string | undefined;
+  logger: Logger;
+  /** How long a location autocomplete waits for the service (default 2.5 s of Discord's 3). */
+  autocompleteDeadlineMs?: number;
+  /** How long one REST request may take before it fails (default 15 s, discord.js's own). */
+  restTimeoutMs?: number;
+  /** How long start() waits for the gateway's READY (default 30 s). */
+  readyTimeoutMs?: number;
+}
+
+export interface DiscordApp {
+  client: Client;
+  /** The ChatPoster through which alerts reach Discord (places `discord:GUILD:CHANNEL`). */
+  poster: DiscordPoster;
+  /** Logs in and resolves once the gateway said READY; rejects (and cleans up) when login fails. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
+  const log = options.logger.child({ part: 'discord' });
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds],
+    // 429s wait in discord.js's queue (X-RateLimit-Reset-After, global limits): rejectOnRateLimit is left unset, so a
+    // rate-limited reply or alert is late, never lost.
+    rest: { ...(options.apiUrl ? { api: options.apiUrl } : {}), ...(options.restTimeoutMs ? { timeout: options.restTimeoutMs } : {}) },
+    allowedMentions: { parse: [] },
+  });
+  registerListeners(client, {
+    bot: options.bot,
+    logger: options.logger,
+    autocompleteDeadlineMs: options.autocompleteDeadlineMs ?? DISCORD_LIMITS.autocompleteDeadlineMs,
+  });
+  client.on(Events.Error, (e) => log.error('discord client error', { error: describeError(e) }));
+  client.on(Events.Warn, (message) => log.warn('discord warning', { message }));
+  client.on(Events.ShardDisconnect, (event, shard) => log.warn('discord gateway disconnected', { code: event.code, shard }));
+  client.on(Events.ShardResume, (shard, replayed) => log.info('discord gateway resumed', { shard, replayed }));
+  // An interaction's token is in its webhook route: it stays out of the logs.
+  client.rest.on('rateLimited', (info) => log.info('discord rate limit: waiting', {
+    route: info.route.replace(/\/webhooks\/[^/]+\/[^/]+/, '/webhooks/:id/:token'), ms: info.timeToReset, global: info.global,
+  }));
+
+  // Set now, not only at login: `manzil poll --once` posts alerts without ever opening the gateway.
+  client.rest.setToken(options.token);
+  const poster = new DiscordPoster(client.rest, (message, fields) => log.warn(message, fields));
+
+  return {
+    client,
+    poster,
+    async start() {
+      const ready = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('discord: no READY from the gateway in time')), options.readyTimeoutMs ?? 30_000);
+        client.once(Events.ClientReady, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      try {
+        await client.login(options.token);
+        await ready;
+      } catch (e) {
+        await client.destroy();
+        // discord.js's errors never carry the token; ours says only what failed.
+        throw new Error(`discord: login failed (${describeError(e)})`);
+      }
+      log.info('discord: connected to the gateway', { user: client.user?.tag, guilds: client.guilds.cache.size });
+    },
+    async stop() {
+      await client.destroy();
+    },
+  };
+}

@@ -1,0 +1,131 @@
+// discord.js listeners: answer within Discord's 3 s (defer at once), hand the request to the bot, send back what it says.
+// Nothing else lives here: no service or store calls of their own.
+import {
+  Events,
+  MessageFlags,
+  PermissionFlagsBits,
+  type AutocompleteInteraction,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type Client,
+  type Interaction,
+} from 'discord.js';
+import type { Bot, Reply } from '../../src/bot/index.js';
+import type { Logger } from '../../src/log.js';
+import { locationChoices, queryChoices } from './autocomplete.js';
+import { COMMAND_NAMES, commandText } from './commands.js';
+import { DISCORD_SURFACE } from './limits.js';
+import { NO_PLACE_TEXT, discordPlace } from './place.js';
+import { readCustomId } from './render.js';
+import { describeError, messageOptions, sendWithFallback, type SendLog } from './send.js';
+
+export interface ListenerOptions {
+  bot: Bot;
+  logger: Logger;
+  /** How long a location autocomplete may wait for the service before answering with what it has. */
+  autocompleteDeadlineMs: number;
+}
+
+const BUTTON_ACTIONS = new Set(['page', 'save', 'details', 'choose', 'unsave']);
+
+/** Alert management answers only the person; known before deferring, so no public "thinking…" flickers by. */
+const privateByNature = (i: ChatInputCommandInteraction) => i.commandName === 'alerts' && i.options.getSubcommand(false) !== 'add';
+
+/** Manage Server in this channel's guild; never in a DM. Discord sends the member's permissions with the interaction. */
+const adminCheck = (i: Interaction) => () => Promise.resolve(i.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false);
+
+const placeOf = (i: Interaction) => discordPlace(i.guildId, i.channelId);
+
+const notice = (text: string): Reply => ({ text, blocks: [{ kind: 'text', text }], ephemeral: true });
+
+export function registerListeners(client: Client, options: ListenerOptions): void {
+  const log = options.logger.child({ part: 'discord' });
+  const warn: SendLog = (message, fields) => log.warn(message, fields);
+
+  client.on(Events.InteractionCreate, (interaction) => {
+    void route(interaction).catch((e: unknown) => log.error('discord interaction failed', { error: describeError(e), type: interaction.type }));
+  });
+
+  async function route(i: Interaction): Promise<void> {
+    if (i.isAutocomplete()) return autocomplete(i);
+    if (i.isChatInputCommand() && COMMAND_NAMES.has(i.commandName)) return command(i);
+    if (i.isButton() && i.customId.startsWith('manzil:')) return button(i);
+  }
+
+  async function command(i: ChatInputCommandInteraction): Promise<void> {
+    const deferredPrivate = privateByNature(i);
+    await i.deferReply(deferredPrivate ? { flags: MessageFlags.Ephemeral } : {});
+    const place = placeOf(i);
+    const reply = place
+      ? await options.bot.handleCommand({
+        user: i.user.id,
+        place,
+        surface: DISCORD_SURFACE,
+        isAdmin: adminCheck(i),
+        text: commandText({
+          name: i.commandName,
+          subcommand: i.options.getSubcommand(false),
+          query: i.options.getString('query'),
+          location: i.options.getString('location'),
+          number: i.options.getInteger('number'),
+        }),
+      })
+      : notice(NO_PLACE_TEXT);
+    await answerCommand(i, reply, deferredPrivate);
+  }
+
+  /**
+   * A deferred reply keeps the visibility it was deferred with: an edit cannot make it private (or public). When the
+   * answer turns out to need the other visibility (a mistake, an error), the deferred "thinking…" is deleted first (the
+   * first follow-up after a defer would otherwise fill it, visibility and all), then the answer goes as a follow-up.
+   */
+  async function answerCommand(i: ChatInputCommandInteraction, reply: Reply, deferredPrivate: boolean): Promise<void> {
+    const wantPrivate = reply.ephemeral === true;
+    if (wantPrivate === deferredPrivate) {
+      await sendWithFallback(reply, (m) => i.editReply(messageOptions(m)), warn);
+      return;
+    }
+    await i.deleteReply().catch((e: unknown) => warn('discord: could not delete the deferred reply', { error: describeError(e) }));
+    await sendWithFallback(reply, (m) => i.followUp({ ...messageOptions(m), ...(wantPrivate ? { flags: MessageFlags.Ephemeral } : {}) }), warn);
+  }
+
+  async function button(i: ButtonInteraction): Promise<void> {
+    const parsed = readCustomId(i.customId);
+    // Acknowledged without a new message: paging then edits the message the button is on.
+    await i.deferUpdate();
+    if (!parsed || !BUTTON_ACTIONS.has(parsed.action)) return;
+    const place = placeOf(i);
+    const reply = place
+      ? await options.bot.handleAction({
+        user: i.user.id,
+        place,
+        surface: DISCORD_SURFACE,
+        isAdmin: adminCheck(i),
+        action: parsed.action,
+        token: parsed.token,
+      })
+      : notice(NO_PLACE_TEXT);
+    if (reply.replaceOriginal && !reply.ephemeral) {
+      await sendWithFallback(reply, (m) => i.editReply(messageOptions(m)), warn);
+    } else {
+      await sendWithFallback(reply, (m) => i.followUp({ ...messageOptions(m), ...(reply.ephemeral ? { flags: MessageFlags.Ephemeral } : {}) }), warn);
+    }
+  }
+
+  async function autocomplete(i: AutocompleteInteraction): Promise<void> {
+    const focused = i.options.getFocused(true);
+    const typed = String(focused.value ?? '');
+    const choices = focused.name === 'location'
+      ? await locationChoices(options.bot, typed, options.autocompleteDeadlineMs)
+      : focused.name === 'query'
+        ? queryChoices(options.bot, {
+          command: i.commandName,
+          subcommand: i.options.getSubcommand(false),
+          typed,
+          location: i.options.getString('location'),
+        })
+        : [];
+    // Past Discord's 3 s the interaction is gone (10062): nothing to tell anyone.
+    await i.respond(choices).catch((e: unknown) => log.debug('discord: autocomplete answer not taken', { error: describeError(e) }));
+  }
+}

@@ -1,0 +1,58 @@
+// `manzil register-discord-commands`: puts the command definitions on Discord over REST alone. Logging in to the
+// gateway would start a second session of the bot, and Discord sends every event to every session.
+import { OAuth2Scopes, PermissionFlagsBits, REST, Routes } from 'discord.js';
+import { commandDefinitions } from './commands.js';
+import { describeError } from './send.js';
+
+/** What Manzil needs in a channel: to see it, to post there (alerts), and to show embeds. */
+export const BOT_PERMISSIONS = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks;
+
+/** The link that adds the bot to a server, with its commands and the permissions above. */
+export function inviteUrl(applicationId: string): string {
+  const params = new URLSearchParams({
+    client_id: applicationId,
+    scope: [OAuth2Scopes.Bot, OAuth2Scopes.ApplicationsCommands].join(' '),
+    permissions: BOT_PERMISSIONS.toString(),
+  });
+  return `https://discord.com/oauth2/authorize?${params.toString()}`;
+}
+
+export interface RegisterOptions {
+  token: string;
+  applicationId: string;
+  /** One server (the commands appear at once), else global. */
+  guildId?: string | undefined;
+  /** The REST base, as for the bot (`…/api`); Discord's when unset. */
+  apiUrl?: string | undefined;
+}
+
+/** Overwrites the application's commands (guild or global) with Manzil's; resolves with how many Discord now has. */
+export async function registerDiscordCommands(options: RegisterOptions): Promise<{ count: number; scope: 'guild' | 'global' }> {
+  // The builders validate every definition here, before anything is sent.
+  const body = commandDefinitions();
+  const rest = new REST(options.apiUrl ? { api: options.apiUrl } : {}).setToken(options.token);
+  try {
+    const route = options.guildId
+      ? Routes.applicationGuildCommands(options.applicationId, options.guildId)
+      : Routes.applicationCommands(options.applicationId);
+    const created = (await rest.put(route, { body })) as unknown[];
+    return { count: created.length, scope: options.guildId ? 'guild' : 'global' };
+  } catch (e) {
+    throw new Error(`Discord refused the commands: ${describeError(e)}`);
+  } finally {
+    // The sweepers are intervals: cleared, so the command exits when done.
+    rest.clearHashSweeper();
+    rest.clearHandlerSweeper();
+  }
+}
+
+/** The CLI's part: register, then print what happened and the invite URL. Resolves with the exit code. */
+export async function runRegisterCommands(options: RegisterOptions, out: (line: string) => void): Promise<number> {
+  const { count, scope } = await registerDiscordCommands(options);
+  out(scope === 'guild'
+    ? `Registered ${count} commands in server ${options.guildId}; they are available there now.`
+    : `Registered ${count} commands globally; Discord may take a while to show them in every server.`);
+  out(`Invite Manzil to a server (scopes bot and applications.commands; permissions View Channel, Send Messages, Embed Links):`);
+  out(inviteUrl(options.applicationId));
+  return 0;
+}
