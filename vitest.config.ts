@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Many tests wait on child processes and loopback servers rather than the CPU: more workers than cores pay off.
+    maxWorkers: 4,
   },
 });

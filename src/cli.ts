@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from './config.js';
+import { applyEnvFile, type EnvFile } from './ops/env-file.js';
 
 // The benchmarks are a development tool (they use the test fakes), so they stay out of the build:
 // a path tsc does not follow, found when running from source (`npm run bench`).
@@ -10,22 +11,41 @@ const BENCHMARKS = '../bench/index.js';
 
 const USAGE = `Usage: manzil <command>
 
-  start                     run the bot: Slack when SLACK_* is set, else the terminal chat (default)
+  start                     run the bot: Slack and/or Discord when SLACK_* / DISCORD_* are set, else the terminal chat (default)
+  start --ops               also serve GET /healthz and /metrics on PORT with the terminal chat alone
   sandbox [--port N] [--key K] [--plan basic|full] [--seed S]
                             run the local stand-in of the UAE Property Data Service
   poll --once               run the alerts poller once, deliver what it found, and exit
+  register-discord-commands register the Discord slash commands (in DISCORD_GUILD_ID, else globally)
+                            and print the invite URL
   parse [--resolve] [text]  print what a command means as JSON; without text, one command per stdin line
+  config                    print the effective configuration (environment, .env, defaults), secrets masked
+  backup <file> [--force]   copy the database to <file> while Manzil runs (SQLite's online backup)
   bench                     run the benchmarks and print their figures
   help                      this text`;
 
 type Out = (line: string) => void;
 
+/** The commands that read the configuration, and so the optional `.env` file first. */
+const READS_CONFIG = new Set(['start', 'poll', 'parse', 'config', 'backup', 'register-discord-commands']);
+
 export async function runCli(args: string[], out: Out = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
   const [command = 'start', ...rest] = args;
   try {
+    const envFile: EnvFile | undefined = READS_CONFIG.has(command) ? applyEnvFile() : undefined;
     switch (command) {
       case 'start':
-        return await (await import('./main.js')).runStart();
+        return await (await import('./main.js')).runStart(rest);
+      case 'config': {
+        const { describeConfig } = await import('./ops/show-config.js');
+        for (const line of describeConfig({ env: process.env, ...(envFile ? { envFile } : {}) })) out(line);
+        return 0;
+      }
+      case 'backup': {
+        const [{ loadConfig }, { runBackupCli }] = await Promise.all([import('./config.js'), import('./ops/backup.js')]);
+        const dbPath = loadConfig(process.env).dbPath;
+        return await runBackupCli(rest, dbPath, out, (line) => process.stderr.write(`${line}\n`));
+      }
       case 'sandbox':
         return await (await import('./sandbox/index.js')).runSandboxCli(rest, out);
       case 'poll':
@@ -36,6 +56,8 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
         return await (await import('./main.js')).runPollOnce(out);
       case 'parse':
         return await runParse(rest, out);
+      case 'register-discord-commands':
+        return await runRegisterDiscord(out);
       case 'bench':
         return await runBench(out);
       case 'help':
@@ -49,11 +71,25 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
     }
   } catch (e) {
     if (e instanceof ConfigError) {
+      // Exit 1: the configuration is wrong (2 stays for a mistyped command line).
       process.stderr.write(`${e.message}\n`);
-      return 2;
+      return 1;
     }
     throw e;
   }
+}
+
+/** REST only, no gateway login; needs DISCORD_TOKEN and DISCORD_APPLICATION_ID. */
+async function runRegisterDiscord(out: Out): Promise<number> {
+  const { loadConfig } = await import('./config.js');
+  // Registering never touches the property service, so the sandbox rule for serving Discord does not apply here.
+  const discord = loadConfig({ ...process.env, MANZIL_SANDBOX: '1' }).discord;
+  if (!discord?.applicationId) {
+    process.stderr.write('manzil register-discord-commands: set DISCORD_TOKEN and DISCORD_APPLICATION_ID (and DISCORD_GUILD_ID for one server)\n');
+    return 1;
+  }
+  const { runRegisterCommands } = await import('../adapters/discord/register.js');
+  return runRegisterCommands({ token: discord.token, applicationId: discord.applicationId, guildId: discord.guildId, apiUrl: discord.apiUrl }, out);
 }
 
 async function runBench(out: Out): Promise<number> {

@@ -32,6 +32,7 @@ const schema = z.object({
   UAE_API_BREAKER_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
   UAE_API_BREAKER_COOLDOWN_S: seconds(30),
   MANZIL_SANDBOX: flag,
+  MANZIL_DEMO_TICK_S: z.coerce.number().min(0).max(3600).default(5),
   SHUTDOWN_TIMEOUT_S: seconds(20),
   ALERTS_CRON: z.string().trim().min(1).default('*/15 * * * *'),
   MANZIL_TIMEZONE: z.string().trim().min(1).default('Asia/Dubai'),
@@ -49,6 +50,10 @@ const schema = z.object({
   SLACK_SIGNING_SECRET: optionalText,
   SLACK_APP_TOKEN: optionalText,
   SLACK_API_URL: optionalText.pipe(z.url().optional()),
+  DISCORD_TOKEN: optionalText,
+  DISCORD_APPLICATION_ID: optionalText.pipe(z.string().regex(/^\d{1,25}$/, 'a numeric id').optional()),
+  DISCORD_GUILD_ID: optionalText.pipe(z.string().regex(/^\d{1,25}$/, 'a numeric id').optional()),
+  DISCORD_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   MANZIL_LOG_FILE: optionalText,
@@ -57,6 +62,11 @@ const schema = z.object({
 
 /** Every variable Manzil reads (`.env.example` and `manzil config` list them all). */
 export const ENV_VARIABLES: readonly string[] = Object.keys(schema.shape);
+
+/** Each variable's value when it is not set (undefined: none), as `manzil config` shows it. */
+export function envDefaults(): Record<string, unknown> {
+  return schema.parse({}) as Record<string, unknown>;
+}
 
 /** Variables whose values are secrets: masked by `manzil config`, never echoed in a message. */
 export const isSecretVariable = (name: string) => /(TOKEN|SECRET|KEY|PASSWORD)$/.test(name);
@@ -69,9 +79,13 @@ const MEANING: Record<string, string> = {
   OPS_PORT: 'a separate port for /healthz and /metrics',
   MANZIL_DB_PATH: 'the SQLite file',
   ALERTS_CRON: 'how often saved searches are checked',
+  MANZIL_DEMO_TICK_S: "how often the demo's sample market moves, in seconds (0: never)",
   SHUTDOWN_TIMEOUT_S: 'how long a stop waits for requests in flight',
   LOG_LEVEL: 'which log lines are written',
   LOG_FORMAT: 'how log lines are written',
+  DISCORD_APPLICATION_ID: "the Discord application's id (General Information → Application ID)",
+  DISCORD_GUILD_ID: 'the Discord server to register the commands in (right-click the server → Copy Server ID)',
+  DISCORD_API_URL: "Discord's REST base, such as http://127.0.0.1:8080/api",
 };
 
 export interface Config {
@@ -93,6 +107,11 @@ export interface Config {
   };
   /** MANZIL_SANDBOX=1: serve chat platforms on the sandbox's sample data on purpose. */
   sandboxRequested: boolean;
+  /**
+   * Demo mode (the sandbox with the terminal chat only): the sample market moves every `tickSeconds` (0: demo off),
+   * and alerts are checked on `alertsCron` (ALERTS_CRON when set, else every 10 seconds).
+   */
+  demo: { tickSeconds: number; alertsCron: string };
   shutdownTimeoutMs: number;
   alerts: {
     cron: string;
@@ -113,16 +132,21 @@ export interface Config {
   locationCacheTtlMs: number;
   port: number;
   slack: { botToken: string; signingSecret: string; appToken: string | undefined; apiUrl: string | undefined } | undefined;
+  /** Set when DISCORD_TOKEN is: serve Discord. `apiUrl` is the REST base (`…/api`); the gateway comes from its /gateway/bot. */
+  discord: { token: string; applicationId: string | undefined; guildId: string | undefined; apiUrl: string | undefined } | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** 'auto': readable when stderr is a terminal, JSON lines otherwise. */
   logFormat: 'auto' | 'json' | 'pretty';
-  /** Where the terminal chat writes its log (the database's folder by default: ./data/manzil.log). */
+  /** Where the terminal chat writes its log (the database's folder by default: ./data/manzil.log); '-': stderr, no file. */
   logFile: string;
   /** Serve /healthz and /metrics on this port, apart from the chat platforms' port. */
   opsPort: number | undefined;
   /** Values to mask wherever text leaves the process. */
   secrets: string[];
 }
+
+/** Alerts in demo mode, unless ALERTS_CRON says otherwise: every 10 seconds, so a saved alert fires within a minute. */
+export const DEMO_ALERTS_CRON = '*/10 * * * * *';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -149,7 +173,7 @@ function plainProblem(issue: z.core.$ZodIssue): string {
       what = issue.inclusive ? `must be at most ${bound(issue.maximum)}` : `must be less than ${bound(issue.maximum)}`;
       break;
     case 'invalid_format':
-      what = issue.format === 'url' ? 'is not a web address (https://…)' : 'is not in the expected form';
+      what = issue.format === 'url' ? 'is not a web address (https://…)' : /^invalid/i.test(issue.message) ? 'is not in the expected form' : `is not ${issue.message}`;
       break;
     case 'invalid_value':
       what = `must be one of ${issue.values.map(String).join(', ')}`;
@@ -160,13 +184,17 @@ function plainProblem(issue: z.core.$ZodIssue): string {
   return `${name} ${what}${meaning}`;
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(given: Record<string, string | undefined> = process.env): Config {
+  // An empty value means unset (a copied .env.example is full of them), never 0 or "".
+  const env = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined && v.trim() !== ''));
   const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    // Name the variable and the rule, never the value (it may be a secret).
-    throw new ConfigError(parsed.error.issues.map(plainProblem));
-  }
-  const e = parsed.data;
+  // A value the schema refuses is reported (by name and rule, never its value: it may be a secret), and the rest is
+  // still checked as if it were unset, so that every problem is reported at once.
+  const refused = parsed.success ? [] : parsed.error.issues;
+  const refusedNames = new Set(refused.map((i) => String(i.path[0])));
+  const rest = parsed.success ? parsed : schema.safeParse(Object.fromEntries(Object.entries(env).filter(([k]) => !refusedNames.has(k))));
+  if (!rest.success) throw new ConfigError(refused.map(plainProblem));
+  const e = rest.data;
   const problems: string[] = [];
   if (e.UAE_API_KEY && !e.UAE_API_BASE_URL) problems.push("UAE_API_BASE_URL is missing: UAE_API_KEY is set, and Manzil needs the service's address to use it");
   if (e.SLACK_BOT_TOKEN && !e.SLACK_SIGNING_SECRET) problems.push('SLACK_SIGNING_SECRET is missing: Slack needs it to verify requests (SLACK_BOT_TOKEN is set)');
@@ -176,11 +204,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (!cron.validate(e.ALERTS_CRON)) problems.push(`ALERTS_CRON "${e.ALERTS_CRON}" is not a cron expression: five fields such as */15 * * * *, or six with seconds first`);
   if (!isTimeZone(e.MANZIL_TIMEZONE)) problems.push(`MANZIL_TIMEZONE "${e.MANZIL_TIMEZONE}" is not a time zone: use a name such as Asia/Dubai`);
+  if (!e.DISCORD_TOKEN && (e.DISCORD_APPLICATION_ID || e.DISCORD_GUILD_ID || e.DISCORD_API_URL)) {
+    problems.push('DISCORD_TOKEN is missing: DISCORD_APPLICATION_ID, DISCORD_GUILD_ID and DISCORD_API_URL are used only with it');
+  }
   const sandbox = !e.UAE_API_KEY;
+  if (sandbox && e.DISCORD_TOKEN && !e.MANZIL_SANDBOX) {
+    problems.push('UAE_API_KEY is missing: without it Discord would be served the sandbox\'s sample data. Set UAE_API_KEY and UAE_API_BASE_URL for live data, or MANZIL_SANDBOX=1 to serve the sandbox on purpose');
+  }
   if (sandbox && e.SLACK_BOT_TOKEN && !e.MANZIL_SANDBOX) {
     problems.push('UAE_API_KEY is missing: without it Slack would be served the sandbox\'s sample data. Set UAE_API_KEY and UAE_API_BASE_URL for live data, or MANZIL_SANDBOX=1 to serve the sandbox on purpose');
   }
-  if (problems.length > 0) throw new ConfigError(problems);
+  const all = [...refused.map(plainProblem), ...problems.filter((p) => !refusedNames.has(p.split(' ')[0]!))];
+  if (all.length > 0) throw new ConfigError(all);
 
   return {
     api: {
@@ -204,6 +239,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     sandbox,
     sandboxRequested: e.MANZIL_SANDBOX,
+    demo: { tickSeconds: e.MANZIL_DEMO_TICK_S, alertsCron: env.ALERTS_CRON?.trim() ? e.ALERTS_CRON : DEMO_ALERTS_CRON },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_S * 1000,
     alerts: {
       cron: e.ALERTS_CRON,
@@ -223,11 +259,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.SLACK_BOT_TOKEN && e.SLACK_SIGNING_SECRET
         ? { botToken: e.SLACK_BOT_TOKEN, signingSecret: e.SLACK_SIGNING_SECRET, appToken: e.SLACK_APP_TOKEN, apiUrl: e.SLACK_API_URL }
         : undefined,
+    discord: e.DISCORD_TOKEN
+      ? { token: e.DISCORD_TOKEN, applicationId: e.DISCORD_APPLICATION_ID, guildId: e.DISCORD_GUILD_ID, apiUrl: e.DISCORD_API_URL }
+      : undefined,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     logFile: e.MANZIL_LOG_FILE ?? path.join(e.MANZIL_DB_PATH === ':memory:' ? './data' : path.dirname(e.MANZIL_DB_PATH), 'manzil.log'),
     opsPort: e.OPS_PORT,
-    secrets: [e.UAE_API_KEY, e.SLACK_BOT_TOKEN, e.SLACK_SIGNING_SECRET, e.SLACK_APP_TOKEN].filter((s): s is string => Boolean(s)),
+    secrets: [e.UAE_API_KEY, e.SLACK_BOT_TOKEN, e.SLACK_SIGNING_SECRET, e.SLACK_APP_TOKEN, e.DISCORD_TOKEN].filter((s): s is string => Boolean(s)),
   };
 }
 

@@ -1,8 +1,14 @@
-// Structured logging on pino: JSON lines on stderr. Two guards keep secrets out of the logs:
+// Structured logging on pino: JSON lines on stderr, readable ones (pino-pretty) when stderr is a terminal, and in the
+// terminal chat a log file with only warnings and errors on the screen. Two guards keep secrets out of the logs:
 // - redact paths blank out fields whose *name* says they hold a secret (a token, a key, a response_url), configured or not;
 // - every line is scanned for each configured secret *value*, in its raw and its JSON-escaped form, so a key that slips
 //   into an error message (or contains a quote or a backslash, which JSON escapes) still never reaches the logs.
+import { randomInt } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createColors } from 'picocolors';
 import { pino, type DestinationStream } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 
@@ -20,7 +26,21 @@ export interface LoggerOptions {
   /** Receives each line (no trailing newline), synchronously. Default: stderr. */
   write?: (line: string) => void;
   base?: Record<string, unknown>;
+  /**
+   * 'json': one JSON object per line; 'pretty': readable, several lines for an error (pino-pretty);
+   * 'auto' (the default): pretty when the lines go to stderr and stderr is a terminal, JSON otherwise.
+   */
+  format?: LogFormat;
+  /**
+   * The terminal chat's mode, so log lines never interleave with the conversation: every line (JSON) is appended to
+   * this file, and warnings and errors are also shown on `screen`, one readable line each.
+   */
+  logFile?: string;
+  /** Where those one-line warnings and errors go (default stderr). */
+  screen?: (line: string) => void;
 }
+
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 export const MASK = '***';
 
@@ -74,9 +94,68 @@ function described(fields: Record<string, unknown> | undefined): Record<string, 
   return out;
 }
 
-function destination(write: LoggerOptions['write']): DestinationStream {
-  if (write) return { write: (chunk: string) => write(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk) };
-  return { write: (chunk: string) => void process.stderr.write(chunk) };
+const stripNewline = (chunk: string) => (chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk);
+
+/** Where the (already masked) JSON lines go, and in which form. */
+function destination(options: LoggerOptions): DestinationStream {
+  if (options.logFile) return fileDestination(options.logFile, options.screen);
+  const format = options.format ?? 'auto';
+  const pretty = format === 'pretty' || (format === 'auto' && !options.write && process.stderr.isTTY === true);
+  const toText = pretty ? prettyFactory({ colorize: !options.write && colourOn(), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : undefined;
+  const write = options.write ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  return { write: (chunk: string) => write(toText ? stripNewline(toText(chunk)) : stripNewline(chunk)) };
+}
+
+/** Every line appended to the file; warnings and errors also on the screen as one readable line. */
+function fileDestination(file: string, screen: LoggerOptions['screen']): DestinationStream {
+  const show = screen ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const colours = createColors(!screen && colourOn());
+  let fd: number | undefined;
+  try {
+    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    fd = fs.openSync(file, 'a', 0o600);
+  } catch (e) {
+    show(`${colours.yellow('WARN')} cannot write the log file ${file} (${(e as Error).message}); warnings and errors only, here`);
+  }
+  return {
+    write: (chunk: string) => {
+      if (fd !== undefined) {
+        try {
+          fs.writeSync(fd, chunk.endsWith('\n') ? chunk : `${chunk}\n`);
+        } catch {
+          // A full disk must not stop the chat; warnings still reach the screen.
+        }
+      }
+      // pino writes the level first: no need to parse the lines that stay in the file.
+      if (chunk.startsWith('{"level":"warn"') || chunk.startsWith('{"level":"error"')) show(oneLine(chunk, colours));
+    },
+  };
+}
+
+const colourOn = () => process.stderr.isTTY === true && !('NO_COLOR' in process.env);
+
+/** `12:04:05 WARN the message {"field":"value"}`: an error as its message only (its stack stays in the file). */
+export function oneLine(json: string, colours = createColors(false)): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return stripNewline(json);
+  }
+  const { level, time, msg, ...fields } = entry;
+  for (const [k, v] of Object.entries(fields)) {
+    if (v && typeof v === 'object' && 'message' in v && 'name' in v) fields[k] = (v as { message: unknown }).message;
+  }
+  const clock = typeof time === 'string' ? time.slice(11, 19) : '';
+  const label = String(level).toUpperCase();
+  const painted = level === 'error' ? colours.red(label) : level === 'warn' ? colours.yellow(label) : label;
+  const rest = Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
+  return `${colours.dim(clock)} ${painted} ${String(msg ?? '')}${rest}`.replace(/[\r\n]+/g, ' ').trim();
+}
+
+/** A short id for one request or one poller run: on every log line it produces and in error replies ("ref k3x9q2"). */
+export function newRequestId(): string {
+  return randomInt(36 ** 6).toString(36).padStart(6, '0');
 }
 
 function wrap(p: pino.Logger): Logger {
@@ -108,7 +187,7 @@ function build(options: LoggerOptions, level: Level | 'silent'): Logger {
       // Runs on the finished line, so it also catches secrets inside messages, error texts and stacks.
       hooks: { streamWrite: (line) => maskForms(line, forms) },
     },
-    destination(options.write),
+    destination(options),
   );
   return wrap(p);
 }

@@ -1,14 +1,19 @@
 // The composition root: the only file that wires the parts together.
 import { createSlackApp, type SlackApp } from '../adapters/slack/app.js';
+import { createDiscordApp, type DiscordApp, type DiscordAppOptions } from '../adapters/discord/app.js';
 import { runTerminalChat } from '../adapters/console/chat.js';
 import { ConsolePoster } from '../adapters/console/poster.js';
-import { AlertCommands, AlertScheduler, OutboxDrainer, decodeSavedQuery, describeSchedule, pollOnce, type RunReport } from './alerts/index.js';
+import { AlertCommands, AlertScheduler, OutboxDrainer, POLL_JOB, decodeSavedQuery, describeSchedule, pollOnce, type RunReport } from './alerts/index.js';
 import { ApiClient } from './api/client.js';
 import { Bot, StateMaintenance, type ChatPoster } from './bot/index.js';
 import { loadConfig, type Config } from './config.js';
+import { DemoClock } from './demo.js';
 import { LocationResolver } from './locations/index.js';
 import { guardBot, Lifecycle } from './lifecycle.js';
-import { createLogger, type Logger } from './log.js';
+import { createLogger, newRequestId, type Logger } from './log.js';
+import { Health, cronPeriodMs } from './ops/health.js';
+import { opsRoutes, startOpsServer, type OpsServer } from './ops/http.js';
+import { Metrics, countRequests, type UpstreamCall } from './ops/metrics.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
 import { createAlertsRepo, createApiUsageRepo, createButtonStateRepo, createLocationCacheRepo, openStore, type AlertsRepo, type Store } from './store/index.js';
 
@@ -25,9 +30,13 @@ export interface Manzil {
   api: ApiClient;
   logger: Logger;
   sandbox: Sandbox | undefined;
+  /** Demo mode's market clock: set on the sandbox with the terminal chat as the only chat (a first run). */
+  demo: DemoClock | undefined;
   slack: SlackApp | undefined;
   /** The port Slack is served on (HTTP mode). */
   slackPort: number | undefined;
+  /** The Discord bot, when DISCORD_TOKEN is set (logged in to the gateway when serving). */
+  discord: DiscordApp | undefined;
   /** The stop steps, in order; other parts (the alerts poller, the outbox) add theirs with `lifecycle.onDrain` / `onStop`. */
   lifecycle: Lifecycle;
   /** Saved searches, one poller run on demand, and the outbox's drainer. */
@@ -36,6 +45,11 @@ export interface Manzil {
   shutdown(reason?: string): Promise<void>;
   /** The same as `shutdown()`. */
   stop(): Promise<void>;
+  /** Prometheus metrics (GET /metrics) and the health check (GET /healthz). */
+  metrics: Metrics;
+  health: Health;
+  /** The port of the operator's own HTTP server, when it runs (not when Slack's HTTP port serves the routes). */
+  opsPort: number | undefined;
 }
 
 export interface StartOptions {
@@ -48,10 +62,16 @@ export interface StartOptions {
   serve?: boolean;
   /** The terminal chat's poster, used for alerts saved in the terminal when no chat platform is configured. */
   terminal?: ConsolePoster;
+  /** Discord's timings (tests make them short). */
+  discord?: Pick<DiscordAppOptions, 'autocompleteDeadlineMs' | 'restTimeoutMs' | 'readyTimeoutMs'>;
+  /** Serve GET /healthz and /metrics on PORT even with no chat platform (`manzil start --ops`); OPS_PORT does too. */
+  ops?: boolean;
+  /** With the terminal chat, where the one-line warnings and errors go (default stderr); the full log goes to its file. */
+  logScreen?: (line: string) => void;
 }
 
 /** The property service as configured: the real one with a key, else the embedded sandbox on loopback. */
-async function openService(config: Config, logger: Logger, store: Store): Promise<{ api: ApiClient; sandbox: Sandbox | undefined }> {
+async function openService(config: Config, logger: Logger, store: Store, onCall?: (call: UpstreamCall) => void): Promise<{ api: ApiClient; sandbox: Sandbox | undefined }> {
   const sandbox = config.sandbox ? createSandbox() : undefined;
   const baseUrl = sandbox ? await sandbox.listen(0, '127.0.0.1') : config.api.baseUrl!;
   if (sandbox) logger.warn('no UAE_API_KEY: using the embedded sandbox, sample data only', { url: baseUrl });
@@ -70,6 +90,7 @@ async function openService(config: Config, logger: Logger, store: Store): Promis
     // Calls per UTC day and month survive restarts, counted per service (the sandbox's port changes each run).
     ledger: createApiUsageRepo(store, sandbox ? 'sandbox' : baseUrl),
     logger,
+    ...(onCall ? { onCall } : {}),
   });
   return { api, sandbox };
 }
@@ -77,12 +98,27 @@ async function openService(config: Config, logger: Logger, store: Store): Promis
 /** Builds everything from the environment and starts serving Slack when its tokens are set. */
 export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   const config = loadConfig(options.env ?? process.env);
-  const logger = createLogger({ level: config.logLevel, secrets: config.secrets, ...(options.writeLog ? { write: options.writeLog } : {}) });
+  // The terminal chat runs (no chat platform): log lines go to a file, so they never interleave with the conversation.
+  const chatPlatform = Boolean(config.slack) || ('discord' in config && Boolean(config.discord));
+  // MANZIL_LOG_FILE=- keeps them on stderr as usual.
+  const terminalChat = Boolean(options.terminal) && !chatPlatform && options.serve !== false && config.logFile !== '-';
+  const logger = createLogger({
+    level: config.logLevel, secrets: config.secrets, format: config.logFormat,
+    ...(options.writeLog ? { write: options.writeLog } : terminalChat ? { logFile: config.logFile, ...(options.logScreen ? { screen: options.logScreen } : {}) } : {}),
+  });
+  const metrics = new Metrics();
 
   const store: Store = openStore(config.dbPath);
-  const { api, sandbox } = await openService(config, logger, store);
+  const { api, sandbox } = await openService(config, logger, store, metrics.upstream);
   // State is kept per service, so the sandbox's sample ids never reach the real API (the sandbox's port changes each run).
   const service = sandbox ? 'sandbox' : (config.api.baseUrl ?? 'sandbox');
+  // Demo mode, a first run with no keys (the sandbox, only the terminal chat): the sample market moves every few seconds
+  // and alerts are checked often, so a saved alert fires within a minute. Any chat platform configured turns it off.
+  const demo =
+    options.serve !== false && sandbox && options.terminal && !chatPlatform && config.demo.tickSeconds > 0
+      ? new DemoClock({ market: sandbox, tickMs: config.demo.tickSeconds * 1000, logger })
+      : undefined;
+  const alertsCron = demo ? config.demo.alertsCron : config.alerts.cron;
   const buttons = createButtonStateRepo(store, Date.now, service);
   const locationCache = createLocationCacheRepo(store, Date.now, service);
   const locations = new LocationResolver(api, locationCache, config.locationCacheTtlMs);
@@ -91,7 +127,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   const alerts = new AlertCommands({
     repo: alertsRepo, api, locations, service, logger, ...pollerOptions,
     limits: { perPlace: config.alerts.maxPerPlace, perOwner: config.alerts.maxPerUser },
-    schedule: describeSchedule(config.alerts.cron, config.alerts.timezone),
+    schedule: describeSchedule(alertsCron, config.alerts.timezone),
   });
   const bot = new Bot({
     api,
@@ -109,50 +145,90 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // Adapters get the guarded bot: requests in flight are counted, and refused politely once shutdown begins.
   const lifecycle = new Lifecycle({ timeoutMs: config.shutdownTimeoutMs, logger });
   lifecycle.onStop('state pruning', () => maintenance.stop());
-  const chatBot = guardBot(bot, lifecycle);
+  const chatBot = guardBot(countRequests(bot, metrics), lifecycle);
+
+  // The operator's endpoints: on Slack's HTTP port when Slack is served over HTTP, else on a small server of their own.
+  const health = new Health({
+    sqlite: store.sqlite,
+    poller: { lastRun: () => alertsRepo.lastRun(POLL_JOB), alerts: () => alertsRepo.count(service) },
+    maxPollerAgeMs: 3 * cronPeriodMs(alertsCron, config.alerts.timezone),
+    upstream: { sandbox: Boolean(sandbox), budgetLeft: () => api.budgetLeft() },
+    stopping: () => lifecycle.isStopping,
+    startedAt: Date.now(),
+  });
+  metrics.watch({ outbox: () => alertsRepo.stats(), budget: () => api.budgetLeft() });
+  const routes = opsRoutes(health, metrics, logger);
 
   const serve = options.serve !== false;
   let slack: SlackApp | undefined;
   let slackPort: number | undefined;
   if (config.slack) {
     const { botToken, signingSecret, appToken, apiUrl } = config.slack;
-    slack = createSlackApp({ bot: chatBot, botToken, signingSecret, appToken, apiUrl, logger });
+    slack = createSlackApp({ bot: chatBot, botToken, signingSecret, appToken, apiUrl, logger, ...(config.opsPort === undefined ? { routes } : {}) });
     if (serve) {
       slackPort = await slack.start(config.port, options.host);
       logger.info(config.slack.appToken ? 'slack: socket mode connected' : 'slack: serving POST /slack/events', { port: slackPort });
     }
   }
 
+  // Discord alongside Slack when both are configured: one process, one bot, one outbox.
+  let discord: DiscordApp | undefined;
+  if (config.discord) {
+    discord = createDiscordApp({ bot: chatBot, token: config.discord.token, apiUrl: config.discord.apiUrl, logger, ...options.discord });
+    if (serve) await discord.start();
+  }
+
   // Alerts: the poller queues deliveries; the drainer posts them through each platform's poster.
-  const posters: ChatPoster[] = [...(slack ? [slack.poster] : []), ...(options.terminal && !config.slack ? [options.terminal] : [])];
+  const posters: ChatPoster[] = [
+    ...(slack ? [slack.poster] : []),
+    ...(discord ? [discord.poster] : []),
+    ...(options.terminal && !chatPlatform ? [options.terminal] : []),
+  ];
   const drainer = new OutboxDrainer({
     repo: alertsRepo, posters, logger, options: { maxAttempts: config.alerts.maxAttempts, leaseMs: config.alerts.deliveryLeaseMs }, holder: INSTANCE,
+    onDelivered: (row) => metrics.alertDelivered(row.place, row.kind), onFailed: (row) => metrics.alertFailed(row.place, row.kind),
     buttons: bot.alertButtons((id) => savedSearchOf(alertsRepo, id)),
   });
   const poll = async (): Promise<RunReport> => {
-    const report = await pollOnce({ api, repo: alertsRepo, service, logger, options: pollerOptions, holder: INSTANCE });
+    // Each run's log lines carry a `req` id of their own, as a chat request's do.
+    const report = await pollOnce({ api, repo: alertsRepo, service, logger: logger.child({ req: newRequestId() }), options: pollerOptions, holder: INSTANCE, platforms: posters.map((p) => p.platform) });
+    if (report.ran) metrics.pollerRun(report.failedQueries === 0);
     if (report.queued > 0) drainer.poke();
     return report;
   };
-  const scheduler = new AlertScheduler({ cron: config.alerts.cron, timezone: config.alerts.timezone, logger, run: poll });
+  const scheduler = new AlertScheduler({ cron: alertsCron, timezone: config.alerts.timezone, logger, run: poll });
   if (serve) {
     scheduler.start();
     drainer.start();
-    logger.info('alerts: poller scheduled', { cron: config.alerts.cron, timezone: config.alerts.timezone, platforms: posters.map((p) => p.platform) });
+    demo?.start();
+    logger.info('alerts: poller scheduled', { cron: alertsCron, timezone: config.alerts.timezone, platforms: posters.map((p) => p.platform) });
+  }
+
+  // Slack over HTTP serves /healthz and /metrics itself; otherwise a server of their own, when something is served.
+  let opsServer: OpsServer | undefined;
+  const slackHttp = Boolean(config.slack && !config.slack.appToken) && config.opsPort === undefined;
+  if (serve && slackHttp) logger.info('ops: GET /healthz and GET /metrics on the Slack port', { port: slackPort });
+  if (serve && !slackHttp && (config.opsPort !== undefined || options.ops || chatPlatform)) {
+    opsServer = await startOpsServer(routes, config.opsPort ?? config.port, options.host);
+    logger.info('ops: serving GET /healthz and GET /metrics', { port: opsServer.port });
   }
 
   // The stop steps, in the order they run: finish the requests in flight and the poller's current run, let posts in
   // flight finish (the rest stay in the outbox for the next start), then close from the outside in.
   lifecycle.onDrain('requests in flight', () => lifecycle.inFlight.idle());
+  if (demo) lifecycle.onDrain('demo clock', () => demo.stop());
   lifecycle.onDrain('alerts poller', () => scheduler.stop());
   lifecycle.onDrain('alerts delivery', () => drainer.stop());
+  // Closed after the drains, so /healthz says "stopping" (503) while they run.
+  if (opsServer) lifecycle.onStop('ops http', () => opsServer?.close());
   if (slack) lifecycle.onStop('slack', () => slack?.stop());
+  if (discord) lifecycle.onStop('discord', () => discord?.stop());
   lifecycle.onStop('api client', () => api.close());
   if (sandbox) lifecycle.onStop('sandbox', () => sandbox.close());
   lifecycle.onStop('database', () => store.close());
 
   const shutdown = (reason?: string) => lifecycle.stop(reason);
-  return { config, bot: chatBot, api, logger, sandbox, slack, slackPort, lifecycle, alerts: { repo: alertsRepo, poll, drainer }, shutdown, stop: () => shutdown() };
+  return { config, bot: chatBot, api, logger, sandbox, demo, slack, slackPort, discord, lifecycle, alerts: { repo: alertsRepo, poll, drainer }, shutdown, stop: () => shutdown(), metrics, health, opsPort: opsServer?.port };
 }
 
 /** This process's name on outbox claims and the poller's lease. */
@@ -180,12 +256,12 @@ export async function runPollOnce(out: (line: string) => void): Promise<number> 
 const EXIT_GRACE_MS = 3_000;
 
 /**
- * `npm start`: Slack when configured, otherwise the terminal chat on stdin/stdout.
+ * `npm start`: Slack and/or Discord when configured, otherwise the terminal chat on stdin/stdout.
  * SIGTERM, SIGINT (and Ctrl+C in the terminal chat) stop gracefully; a second one exits at once.
  */
-export async function runStart(): Promise<number> {
+export async function runStart(args: readonly string[] = []): Promise<number> {
   const terminal = new ConsolePoster();
-  const manzil = await startManzil({ terminal });
+  const manzil = await startManzil({ terminal, ops: args.includes('--ops') });
   const { lifecycle, logger } = manzil;
   const onSignal = (signal: NodeJS.Signals) => {
     if (lifecycle.isStopping) {
@@ -198,12 +274,13 @@ export async function runStart(): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    if (!manzil.slack) {
+    // With Slack or Discord configured, serve them (a service manager gives no stdin); else the terminal chat.
+    if (!manzil.slack && !manzil.discord) {
       // The chat ends on quit, Ctrl+D, Ctrl+C (which counts as the first signal) or when shutdown begins.
-      await runTerminalChat(manzil.bot, { sandbox: Boolean(manzil.sandbox), signal: lifecycle.signal, onInterrupt: () => onSignal('SIGINT'), poster: terminal });
+      await runTerminalChat(manzil.bot, { sandbox: Boolean(manzil.sandbox), demo: Boolean(manzil.demo), signal: lifecycle.signal, onInterrupt: () => onSignal('SIGINT'), poster: terminal, beforeGoodbye: () => manzil.shutdown('chat ended') });
       await manzil.shutdown('chat ended');
     }
-    await lifecycle.stopped(); // Slack serves until a signal
+    await lifecycle.stopped(); // Slack and Discord serve until a signal
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -49,3 +49,46 @@ describe('alerts configuration', () => {
     expect(() => loadConfig({ ALERTS_CRON: 'every quarter hour', MANZIL_TIMEZONE: 'Mars/Olympus' })).toThrow(/ALERTS_CRON[\s\S]*MANZIL_TIMEZONE/);
   });
 });
+
+describe('configuration problems in plain words', () => {
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (e) {
+      if (e instanceof ConfigError) return e.problems;
+      throw e;
+    }
+    return [];
+  };
+
+  it('says what is missing and why it is needed', () => {
+    expect(problems({ SLACK_BOT_TOKEN: 'xoxb-1234', MANZIL_SANDBOX: '1' })).toEqual(['SLACK_SIGNING_SECRET is missing: Slack needs it to verify requests (SLACK_BOT_TOKEN is set)']);
+    expect(problems({ SLACK_SIGNING_SECRET: 'sign-1234', MANZIL_SANDBOX: '1' })).toEqual(['SLACK_BOT_TOKEN is missing: Slack needs it to answer and post (SLACK_SIGNING_SECRET is set)']);
+  });
+
+  it('reports values the schema refuses and the rules between variables together, once each', () => {
+    const found = problems({ PORT: '70000', UAE_API_RETRY_ATTEMPTS: '2.5', LOG_LEVEL: 'loud', UAE_API_BASE_URL: 'ftp://x', UAE_API_KEY: 'k-1234', SLACK_BOT_TOKEN: 'xoxb-1234' });
+    expect(found).toEqual([
+      'UAE_API_BASE_URL is not a web address (https://…): the property service\'s address',
+      'UAE_API_RETRY_ATTEMPTS must be a whole number',
+      'PORT must be at most 65535: the HTTP port for Slack, /healthz and /metrics',
+      'LOG_LEVEL must be one of debug, info, warn, error: which log lines are written',
+      'SLACK_SIGNING_SECRET is missing: Slack needs it to verify requests (SLACK_BOT_TOKEN is set)',
+    ]);
+  });
+
+  it('takes an empty value as unset, as in a copied .env.example', () => {
+    const config = loadConfig({ PORT: '', OPS_PORT: ' ', UAE_API_BUDGET_PER_DAY: '', UAE_API_KEY: '', SLACK_BOT_TOKEN: '' });
+    expect(config.port).toBe(3000);
+    expect(config.opsPort).toBeUndefined();
+    expect(config.api.budget.perDay).toBeUndefined();
+    expect(config.sandbox).toBe(true);
+  });
+
+  it('puts the terminal chat log beside the database unless MANZIL_LOG_FILE says otherwise', () => {
+    expect(loadConfig({}).logFile).toBe('data/manzil.log');
+    expect(loadConfig({ MANZIL_DB_PATH: '/var/lib/manzil/m.db' }).logFile).toBe('/var/lib/manzil/manzil.log');
+    expect(loadConfig({ MANZIL_LOG_FILE: '/tmp/x.log' }).logFile).toBe('/tmp/x.log');
+    expect(loadConfig({ LOG_FORMAT: 'json', OPS_PORT: '9100' })).toMatchObject({ logFormat: 'json', opsPort: 9100 });
+  });
+});

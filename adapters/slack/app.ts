@@ -1,6 +1,6 @@
 // The Slack app: a real Bolt 5 app, over HTTP at POST /slack/events (commands, buttons and options alike),
 // or over Socket Mode when an app-level token is given.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from '@slack/bolt';
 import type { Bot } from '../../src/bot/index.js';
@@ -22,6 +22,8 @@ export interface SlackAppOptions {
   postTimeoutMs?: number;
   /** How long a person's admin status is remembered (default 5 minutes). */
   adminCacheMs?: number;
+  /** More routes on the HTTP port (the operator's /healthz and /metrics); ignored in Socket Mode. */
+  routes?: { path: string; method: string; handler: (req: IncomingMessage, res: ServerResponse) => void }[];
 }
 
 export interface SlackApp {
@@ -57,7 +59,10 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   // Built here rather than by App, so that Socket Mode also honours SLACK_API_URL.
   const receiver = socketMode
     ? new SocketModeReceiver({ appToken: options.appToken!, logger, installerOptions: { clientOptions } })
-    : new HTTPReceiver({ signingSecret: options.signingSecret, endpoints: '/slack/events', logger, unhandledRequestTimeoutMillis: 2_500 });
+    : new HTTPReceiver({
+      signingSecret: options.signingSecret, endpoints: '/slack/events', logger, unhandledRequestTimeoutMillis: 2_500,
+      ...(options.routes?.length ? { customRoutes: options.routes } : {}),
+    });
   const app = new App({ token: options.botToken, receiver, logger, logLevel: LogLevel.WARN, clientOptions });
   const log = options.logger.child({ part: 'slack' });
   const warn = (message: string, fields: Record<string, unknown>) => log.warn(message, fields);

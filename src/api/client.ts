@@ -34,6 +34,17 @@ export interface ApiClientOptions {
   logger?: Logger;
   /** For tests: the source of jitter. */
   random?: () => number;
+  /** Told of every attempt sent (its status and time) and every call refused unsent (budget, breaker): for metrics. */
+  onCall?: (event: CallEvent) => void;
+}
+
+/** One attempt, for an observer: `status` is the HTTP status or what happened instead ('timeout', 'budget'...). */
+export interface CallEvent {
+  operation: string;
+  status: string;
+  ms: number;
+  /** 'refused': nothing was sent (the call budget or the open circuit said no). */
+  outcome: 'ok' | 'error' | 'refused';
 }
 
 export interface CallOptions {
@@ -67,6 +78,8 @@ export interface BudgetLeft {
   day?: number;
   /** Calls left this month (UTC) under the monthly limit; undefined when there is none. */
   month?: number;
+  /** Set while the circuit breaker is open (the service failed repeatedly): how long it stays open. */
+  breakerOpenForMs?: number;
 }
 
 export const DEFAULT_DEADLINE_MS = 25_000;
@@ -80,6 +93,7 @@ export class ApiClient {
   private readonly headers: Record<string, string>;
   private readonly log: Logger;
   private readonly random: () => number;
+  private readonly onCall: ((event: CallEvent) => void) | undefined;
   private readonly key: string;
   private readonly deadlineMs: number;
   private readonly maxBodyBytes: number;
@@ -111,6 +125,7 @@ export class ApiClient {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.headers = { 'x-gateway-host': options.host ?? new URL(options.baseUrl).host, 'x-gateway-key': options.key };
     this.random = options.random ?? Math.random;
+    this.onCall = options.onCall;
   }
 
   /** Calls one operation. Unset (undefined or empty) parameters are omitted, never sent empty. */
@@ -144,8 +159,9 @@ export class ApiClient {
 
   /** Cheap: whether a call would be sent now, and what is left of the day's and the month's limits. */
   budgetLeft(): BudgetLeft {
-    const blockedForMs = this.closing ? Number.POSITIVE_INFINITY : Math.max(this.budget.check().waitMs, this.breaker.openForMs());
-    return { blockedForMs, ...this.budget.remaining() };
+    const breakerOpenForMs = this.breaker.openForMs();
+    const blockedForMs = this.closing ? Number.POSITIVE_INFINITY : Math.max(this.budget.check().waitMs, breakerOpenForMs);
+    return { blockedForMs, ...this.budget.remaining(), ...(breakerOpenForMs > 0 ? { breakerOpenForMs } : {}) };
   }
 
   /** Stops every call under way and refuses new ones (kind 'closed', not retryable). */
@@ -167,7 +183,7 @@ export class ApiClient {
     try {
       for (let attempt = 1; ; attempt++) {
         const openForMs = this.breaker.openForMs();
-        if (openForMs > 0) throw this.fail(unavailableError(operation, openForMs, sent));
+        if (openForMs > 0) throw this.fail(this.refused(unavailableError(operation, openForMs, sent)));
         await this.reserveBudget(operation, sent, scope);
         sent = attempt;
         const started = performance.now();
@@ -175,7 +191,7 @@ export class ApiClient {
         try {
           outcome = await scope.race(this.breaker.run(() => this.attemptOnce(operation, spec, query, attempt, scope)));
         } catch (e) {
-          if (e instanceof CircuitOpen) throw this.fail(unavailableError(operation, e.retryAfterMs, attempt - 1));
+          if (e instanceof CircuitOpen) throw this.fail(this.refused(unavailableError(operation, e.retryAfterMs, attempt - 1)));
           throw e;
         }
         if (!(outcome instanceof ApiError)) {
@@ -205,11 +221,15 @@ export class ApiClient {
 
   /** One request and its answer: a result, or the failure as an ApiError. Throws CallStopped when cancelled or closed. */
   private async attemptOnce(operation: string, spec: OperationSpec, query: Record<string, string>, attempt: number, scope: CallScope): Promise<ApiResult<unknown> | ApiError> {
+    const started = performance.now();
     try {
       const res = await this.transport.get(spec.path, query, this.headers, scope.signal);
       this.budget.observe(res.headers);
-      return this.interpret(operation, spec, res, attempt);
+      const outcome = this.interpret(operation, spec, res, attempt);
+      this.observe(operation, String(res.status), started, outcome instanceof ApiError ? 'error' : 'ok');
+      return outcome;
     } catch (e) {
+      if (this.onCall) this.observe(operation, e instanceof TransportError ? e.kind : 'error', started, 'error');
       if (!(e instanceof TransportError)) throw e;
       if (e.kind === 'stopped') {
         const why = scope.stopped ?? new CallStopped('cancelled');
@@ -238,15 +258,31 @@ export class ApiClient {
       if (waitMs > longest || waitMs >= scope.remainingMs()) {
         const seconds = Math.ceil(waitMs / 1000);
         const common = { operation, retryable: true, retryAfterSeconds: seconds, attempts: sent };
-        throw this.fail(
+        throw this.fail(this.refused(
           cause === 'retry-after'
             ? new ApiError(`${operation}: not sent, ${reason}; try again in ${seconds} s`, { ...common, kind: 'http', status: 429 })
             : new ApiError(`${operation}: not sent, ${reason}; try again in ${seconds} s`, { ...common, kind: 'budget' }),
-        );
+        ));
       }
       this.log.info('waiting for the call budget', { operation, waitMs, reason });
       await scope.sleep(waitMs);
     }
+  }
+
+  /** Tells the observer of one attempt; an observer's failure never fails the call. */
+  private observe(operation: string, status: string, started: number, outcome: CallEvent['outcome']): void {
+    if (!this.onCall) return;
+    try {
+      this.onCall({ operation, status, ms: performance.now() - started, outcome });
+    } catch (e) {
+      this.log.warn('call observer failed', { error: e });
+    }
+  }
+
+  /** A call refused before anything was sent (budget, breaker): told to the observer; returned to throw. */
+  private refused(failure: ApiError): ApiError {
+    this.observe(failure.operation, failure.kind === 'http' ? 'retry-after' : failure.kind, performance.now(), 'refused');
+    return failure;
   }
 
   /** Counts and logs a failure that ends a call; returns it to throw. */

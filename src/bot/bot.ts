@@ -5,7 +5,7 @@
 import type { ApiResult } from '../api/client.js';
 import { operationSpec } from '../api/operations.js';
 import type { LocationResolver } from '../locations/index.js';
-import type { Logger } from '../log.js';
+import { newRequestId, type Logger } from '../log.js';
 import { helpText, parseCommand, summarize, type Query } from '../query/index.js';
 import type { Block, Button, Reply } from '../views/model.js';
 import {
@@ -108,7 +108,8 @@ export class Bot {
   /** A slash command. Never throws: every failure becomes a friendly reply and a precise log line. */
   async handleCommand(req: CommandRequest): Promise<Reply> {
     const started = performance.now();
-    const log = this.options.logger.child({ user: req.user, place: req.place });
+    const ref = newRequestId();
+    const log = this.options.logger.child({ req: ref, user: req.user, place: req.place });
     try {
       const alerts = alertsRequest(req.text);
       if (alerts !== undefined) {
@@ -126,13 +127,14 @@ export class Bot {
       log.info('command answered', { operation: parsed.query.operation, ms: Math.round(performance.now() - started) });
       return reply;
     } catch (e) {
-      return this.failure(e, log, { text: req.text.slice(0, 200) });
+      return this.failure(e, log, ref, { text: req.text.slice(0, 200) });
     }
   }
 
   /** A button press. Never throws. */
   async handleAction(req: ActionRequest): Promise<Reply> {
-    const log = this.options.logger.child({ user: req.user, place: req.place, action: req.action });
+    const ref = newRequestId();
+    const log = this.options.logger.child({ req: ref, user: req.user, place: req.place, action: req.action });
     try {
       const { row, suffix } = splitToken(req.token);
       const stored = this.options.state.load<unknown>(row);
@@ -155,13 +157,14 @@ export class Bot {
           return this.ephemeral(intent.kind === 'unusable' && intent.reason === 'older' ? OLDER : UNSUPPORTED);
       }
     } catch (e) {
-      return this.failure(e, log);
+      return this.failure(e, log, ref);
     }
   }
 
   /** A location chosen in the Refine picker: the same search, in that place. */
   async handlePick(req: PickRequest): Promise<Reply> {
-    const log = this.options.logger.child({ user: req.user, place: req.place, action: 'pick' });
+    const ref = newRequestId();
+    const log = this.options.logger.child({ req: ref, user: req.user, place: req.place, action: 'pick' });
     try {
       const { row, suffix } = splitToken(req.token);
       const stored = this.options.state.load<unknown>(row);
@@ -172,7 +175,7 @@ export class Bot {
       const reply = await this.showPage({ query: intent.query, location, position: firstPosition(intent.query), surface: intent.surface });
       return reply.ephemeral ? reply : { ...reply, replaceOriginal: true };
     } catch (e) {
-      return this.failure(e, log);
+      return this.failure(e, log, ref);
     }
   }
 
@@ -186,6 +189,15 @@ export class Bot {
       this.options.logger.warn('location suggestions failed', { error: e });
       return [];
     }
+  }
+
+  /**
+   * How a command would be understood, in one line ("2-bedroom homes for rent in Dubai Marina, …"), without running it:
+   * for autocomplete as the person types. Undefined when the text is not (yet) a command. Pure: no call, no state.
+   */
+  describe(text: string): string | undefined {
+    const parsed = parseCommand(text);
+    return parsed.ok ? summarize(parsed.query) : undefined;
   }
 
   /** Fetches one service page of a search; writes no state. */
@@ -207,10 +219,12 @@ export class Bot {
       return this.finish({ text, blocks: [{ kind: 'text', text }, this.choices(query, surface, resolution.choices.map(pick))], ephemeral: true });
     }
     const unknown = query.unknownWords.length > 0 ? ` I also didn't understand ${query.unknownWords.map((w) => `"${w}"`).join(', ')}.` : '';
-    const text = `I couldn't find a place called "${query.location}".${unknown}`;
+    // "Did you mean Dubai Marina?": the resolver's best few, named in the text and offered as buttons.
+    const names = resolution.suggestions.map((s) => s.name);
+    const question = names.length > 0 ? ` Did you mean ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`}?` : '';
+    const text = `I couldn't find a place called "${query.location}".${question}${unknown}`;
     const blocks: Block[] = [{ kind: 'text', text }];
     if (resolution.suggestions.length > 0) {
-      blocks.push({ kind: 'context', text: 'Did you mean one of these?' });
       blocks.push(this.choices(query, surface, resolution.suggestions.map(pick)));
     } else {
       blocks.push({ kind: 'context', text: EXAMPLE });
@@ -294,8 +308,9 @@ export class Bot {
     return this.finish({ text, blocks: [{ kind: 'text', text }], ephemeral: true });
   }
 
-  private failure(e: unknown, log: Logger, fields: Record<string, unknown> = {}): Reply {
-    const friendly = friendlyError(e);
+  /** `ref` is the request's id (`req` on its log lines), shown to the person as "(ref …)" to quote to the operator. */
+  private failure(e: unknown, log: Logger, ref: string, fields: Record<string, unknown> = {}): Reply {
+    const friendly = friendlyError(e, ref);
     log[friendly.level]('request failed', { ...fields, error: e });
     return this.ephemeral(friendly.text);
   }

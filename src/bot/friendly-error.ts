@@ -7,7 +7,23 @@ export interface FriendlyError {
   level: 'warn' | 'error';
 }
 
-export function friendlyError(e: unknown): FriendlyError {
+/**
+ * The friendly words, and, when `ref` is given and the failure is one the operator may be asked about (the service or
+ * Manzil failed, not the person's input), " (ref k3x9q2)": the request id on every log line of that request.
+ */
+export function friendlyError(e: unknown, ref?: string): FriendlyError {
+  const friendly = words(e);
+  if (!ref || !worthAReference(e)) return friendly;
+  return { ...friendly, text: `${friendly.text} (ref ${ref})` };
+}
+
+/** Not for what the person can fix themselves (a bad search, an unknown id) or a restart. */
+function worthAReference(e: unknown): boolean {
+  if (!(e instanceof ApiError)) return true;
+  return e.kind !== 'invalid-params' && e.kind !== 'closed' && !(e.kind === 'http' && e.status === 404);
+}
+
+function words(e: unknown): FriendlyError {
   if (!(e instanceof ApiError)) {
     return { text: 'Something went wrong on our side. It has been logged; please try again.', level: 'error' };
   }

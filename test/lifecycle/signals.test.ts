@@ -7,7 +7,7 @@ const running: ChatProcess[] = [];
 afterEach(() => running.splice(0).forEach((p) => p.kill()));
 
 async function startWithSlowAnswer(latencyMs: number): Promise<ChatProcess> {
-  const p = spawnChat({ tty: false });
+  const p = spawnChat({ tty: false, env: { MANZIL_LOG_FILE: '-' } }); // the log on stderr, where these tests read it
   running.push(p);
   await p.waitFor(/Manzil terminal chat/);
   await p.addFault({ latencyMs, count: 1 });

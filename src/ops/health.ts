@@ -1,0 +1,109 @@
+// GET /healthz: is this Manzil able to do its job? Cheap enough to be asked every few seconds: one tiny write to the
+// database, reads of the poller's last run and the client's breaker and budget, and no billed upstream call.
+import type Database from 'better-sqlite3';
+import cron from 'node-cron';
+
+export interface HealthDeps {
+  /** The live connection: a write through it proves the database takes writes. */
+  sqlite: Database.Database;
+  /** The last poller run (shared by every instance on this database) and how many alerts it serves. */
+  poller: { lastRun(): { at: number; ms: number; ok: boolean } | undefined; alerts(): number };
+  /** Older than this while alerts exist: the poller is stuck (3 periods of ALERTS_CRON). */
+  maxPollerAgeMs: number;
+  upstream: { sandbox: boolean; budgetLeft(): { blockedForMs: number; day?: number; month?: number; breakerOpenForMs?: number } };
+  /** True once shutdown began: load balancers should stop sending work here. */
+  stopping(): boolean;
+  /** When this process started: with no poller run yet, its age counts from here. */
+  startedAt: number;
+  now?: () => number;
+}
+
+export interface HealthReport {
+  status: 'ok' | 'failing' | 'stopping';
+  checks: {
+    database: { ok: boolean; error?: string };
+    poller: { ok: boolean; alerts: number; lastRunAt: string | null; lastRunAgeSeconds: number | null; lastRunOk: boolean | null; maxAgeSeconds: number };
+    upstream: { ok: boolean; service: 'sandbox' | 'live'; breakerOpenForSeconds: number; blockedForSeconds: number };
+    budget: { ok: true; callsLeftToday?: number; callsLeftThisMonth?: number };
+  };
+}
+
+export class Health {
+  private readonly now: () => number;
+  private readonly probe: Database.Statement;
+
+  constructor(private readonly deps: HealthDeps) {
+    this.now = deps.now ?? Date.now;
+    // A real committed write (one row in the job table, name 'healthz'): a read-only file, a full disk or a
+    // read-only connection all fail it.
+    this.probe = deps.sqlite.prepare(
+      `INSERT INTO job_lease (name, holder, until, last_run_at, last_run_ms, last_run_ok) VALUES ('healthz', 'healthz', 0, @at, 0, 1)
+       ON CONFLICT (name) DO UPDATE SET last_run_at = excluded.last_run_at`,
+    );
+  }
+
+  check(): HealthReport {
+    const at = this.now();
+    const seconds = (ms: number) => Math.round(ms / 100) / 10;
+    const database = this.database(at);
+
+    const run = safely(() => this.deps.poller.lastRun(), undefined);
+    const alerts = safely(() => this.deps.poller.alerts(), 0);
+    const age = at - (run?.at ?? this.deps.startedAt);
+    const poller = {
+      ok: alerts === 0 || age <= this.deps.maxPollerAgeMs,
+      alerts,
+      lastRunAt: run ? new Date(run.at).toISOString() : null,
+      lastRunAgeSeconds: run ? seconds(at - run.at) : null,
+      lastRunOk: run ? run.ok : null,
+      maxAgeSeconds: seconds(this.deps.maxPollerAgeMs),
+    };
+
+    const left = this.deps.upstream.budgetLeft();
+    const breakerOpenForMs = left.breakerOpenForMs ?? 0;
+    const upstream = {
+      ok: breakerOpenForMs === 0,
+      service: this.deps.upstream.sandbox ? ('sandbox' as const) : ('live' as const),
+      breakerOpenForSeconds: seconds(breakerOpenForMs),
+      blockedForSeconds: Number.isFinite(left.blockedForMs) ? seconds(left.blockedForMs) : -1,
+    };
+    const budget = {
+      ok: true as const,
+      ...(left.day !== undefined ? { callsLeftToday: left.day } : {}),
+      ...(left.month !== undefined ? { callsLeftThisMonth: left.month } : {}),
+    };
+
+    const status = this.deps.stopping() ? 'stopping' : database.ok && poller.ok && upstream.ok ? 'ok' : 'failing';
+    return { status, checks: { database, poller, upstream, budget } };
+  }
+
+  private database(at: number): { ok: boolean; error?: string } {
+    try {
+      this.probe.run({ at });
+      return { ok: true };
+    } catch (e) {
+      return { ok: false, error: (e as Error).message };
+    }
+  }
+}
+
+function safely<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+}
+
+/** The longest gap between the schedule's next runs: "every 15 minutes" is 15 minutes, "daily at 9" a day. */
+export function cronPeriodMs(expression: string, timezone: string): number {
+  const task = cron.createTask(expression, () => {}, { timezone });
+  try {
+    const runs = task.getNextRuns(6).map((d) => d.getTime());
+    let longest = 0;
+    for (let i = 1; i < runs.length; i++) longest = Math.max(longest, runs[i]! - runs[i - 1]!);
+    return longest || 15 * 60_000;
+  } finally {
+    void task.destroy();
+  }
+}

@@ -1,0 +1,160 @@
+// Prometheus metrics (prom-client 15) on a registry of Manzil's own, so that two instances in one process (tests)
+// never mix their counters. Counters move where things happen (an upstream attempt, a command, a delivery); the
+// gauges (outbox depth, quota left) are read from their sources when /metrics is scraped.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { alertsRequest, helpRequest, type Bot } from '../bot/bot.js';
+import { parseCommand } from '../query/index.js';
+
+/** One upstream attempt, as the API client reports it (`onCall`). */
+export interface UpstreamCall {
+  operation: string;
+  /** The HTTP status ('200', '503'), or what happened instead ('timeout', 'network', 'budget', 'unavailable'...). */
+  status: string;
+  ms: number;
+  /** 'refused': not sent at all (the budget or the breaker said no). */
+  outcome: 'ok' | 'error' | 'refused';
+}
+
+/** Read at scrape time. */
+export interface MetricSources {
+  outbox?: () => { pending: number; sending: number; failed: number; oldestPendingMs: number };
+  budget?: () => { blockedForMs: number; day?: number; month?: number };
+}
+
+export class Metrics {
+  readonly registry = new Registry();
+  private sources: MetricSources = {};
+  private readonly upstreamCalls = new Counter({
+    name: 'manzil_upstream_calls_total', help: 'Requests to the property service, by operation and HTTP status (or failure kind)',
+    labelNames: ['operation', 'status'] as const, registers: [this.registry],
+  });
+  private readonly upstreamLatency = new Histogram({
+    name: 'manzil_upstream_request_duration_seconds', help: 'Time from sending a request to the property service to its whole answer',
+    labelNames: ['operation'] as const, buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 25], registers: [this.registry],
+  });
+  private readonly commands = new Counter({
+    name: 'manzil_commands_total', help: 'Chat commands, by what they asked for (the operation, alerts, help, or not-understood)',
+    labelNames: ['verb'] as const, registers: [this.registry],
+  });
+  private readonly buttons = new Counter({
+    name: 'manzil_button_presses_total', help: 'Buttons pressed, by action', labelNames: ['action'] as const, registers: [this.registry],
+  });
+  private readonly delivered = new Counter({
+    name: 'manzil_alerts_delivered_total', help: 'Alert messages the chat platform accepted', labelNames: ['platform', 'kind'] as const, registers: [this.registry],
+  });
+  private readonly failed = new Counter({
+    name: 'manzil_alerts_failed_total', help: 'Alert messages given up on after their last attempt', labelNames: ['platform', 'kind'] as const, registers: [this.registry],
+  });
+  private readonly pollerRuns = new Counter({
+    name: 'manzil_poller_runs_total', help: 'Alert poller runs, by result', labelNames: ['result'] as const, registers: [this.registry],
+  });
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    this.gauge('manzil_outbox_depth', 'Alert messages waiting to be posted (pending or being posted)', () => {
+      const s = this.sources.outbox?.();
+      return s && s.pending + s.sending;
+    });
+    this.gauge('manzil_outbox_failed', 'Alert messages parked as failed', () => this.sources.outbox?.().failed);
+    this.gauge('manzil_outbox_oldest_age_seconds', 'Age of the oldest alert message not yet posted (0 when none)', () => {
+      const s = this.sources.outbox?.();
+      return s && s.oldestPendingMs / 1000;
+    });
+    this.gauge('manzil_upstream_blocked_seconds', 'How long before a call would be sent (rate limit, Retry-After, open circuit); 0: now; -1: closed', () => {
+      const left = this.sources.budget?.();
+      return left && (Number.isFinite(left.blockedForMs) ? left.blockedForMs / 1000 : -1);
+    });
+    const quota: Gauge<'window'> = new Gauge({
+      name: 'manzil_upstream_quota_remaining', help: "Calls left under Manzil's own daily and monthly limits (absent when unlimited)",
+      labelNames: ['window'] as const, registers: [this.registry],
+      collect: () => {
+        const left = this.sources.budget?.();
+        quota.reset();
+        if (left?.day !== undefined) quota.set({ window: 'day' }, left.day);
+        if (left?.month !== undefined) quota.set({ window: 'month' }, left.month);
+      },
+    });
+  }
+
+  /** A gauge read from its source at each scrape; undefined leaves it unset. */
+  private gauge(name: string, help: string, read: () => number | undefined): void {
+    const g: Gauge = new Gauge({
+      name, help, registers: [this.registry],
+      collect: () => {
+        const value = read();
+        if (value !== undefined) g.set(value);
+      },
+    });
+  }
+
+  /** Where the gauges read from (the store and the client exist after the metrics do). */
+  watch(sources: MetricSources): void {
+    this.sources = { ...this.sources, ...sources };
+  }
+
+  /** For the API client's `onCall`. */
+  readonly upstream = (call: UpstreamCall): void => {
+    this.upstreamCalls.inc({ operation: call.operation, status: call.status });
+    if (call.outcome !== 'refused') this.upstreamLatency.observe({ operation: call.operation }, call.ms / 1000);
+  };
+
+  command(text: string): void {
+    this.commands.inc({ verb: commandVerb(text) });
+  }
+
+  button(action: string): void {
+    this.buttons.inc({ action: /^[a-z-]{1,20}$/.test(action) ? action : 'other' });
+  }
+
+  alertDelivered(place: string, kind: string): void {
+    this.delivered.inc({ platform: platformOf(place), kind });
+  }
+
+  alertFailed(place: string, kind: string): void {
+    this.failed.inc({ platform: platformOf(place), kind });
+  }
+
+  pollerRun(ok: boolean): void {
+    this.pollerRuns.inc({ result: ok ? 'ok' : 'failed' });
+  }
+
+  /** The text exposition of every metric. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+/** What a command asked for, from a small fixed set of labels: the operation, 'alerts', 'help' or 'not-understood'. */
+export function commandVerb(text: string): string {
+  if (alertsRequest(text) !== undefined) return 'alerts';
+  if (helpRequest(text) !== undefined) return 'help';
+  const parsed = parseCommand(text);
+  return parsed.ok ? parsed.query.operation : 'not-understood';
+}
+
+const platformOf = (place: string) => place.slice(0, Math.max(0, place.indexOf(':'))) || 'unknown';
+
+/** The bot with its commands and button presses counted; everything else passes through. */
+export function countRequests(bot: Bot, metrics: Metrics): Bot {
+  const counted: Pick<Bot, 'handleCommand' | 'handleAction'> = {
+    handleCommand: (req) => {
+      metrics.command(req.text);
+      return bot.handleCommand(req);
+    },
+    handleAction: (req) => {
+      metrics.button(req.action);
+      return bot.handleAction(req);
+    },
+  };
+  return new Proxy(bot, {
+    get(target, prop) {
+      if (Object.hasOwn(counted, prop)) return counted[prop as keyof typeof counted];
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}

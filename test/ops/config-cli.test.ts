@@ -1,0 +1,102 @@
+// The configuration as an operator meets it: `manzil start` with a bad environment says every problem in plain words
+// and exits 1; `manzil config` shows what is in effect with secrets masked; `.env` is read under the environment;
+// `.env.example` lists every variable.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ENV_VARIABLES } from '../../src/config.js';
+import { tempDir } from './helpers.js';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(repo, 'bin/manzil.js');
+
+function manzil(args: string[], env: Record<string, string>, cwd = tempDir()): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, MANZIL_FROM_SOURCE: '1', MANZIL_DB_PATH: join(cwd, 'm.db'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+}
+
+describe('a bad configuration at start', () => {
+  it('names every problem at once in plain words, never a value, and exits 1', async () => {
+    const r = await manzil(['start'], { SLACK_BOT_TOKEN: 'xoxb-very-secret-1', PORT: 'eighty', ALERTS_CRON: 'hourly' });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('Manzil cannot start: 4 problems in its configuration.');
+    expect(r.stderr).toContain('SLACK_SIGNING_SECRET is missing: Slack needs it to verify requests');
+    expect(r.stderr).toContain('PORT is not a number');
+    expect(r.stderr).toContain('ALERTS_CRON "hourly" is not a cron expression');
+    expect(r.stderr).toMatch(/UAE_API_KEY is missing: without it Slack would be served the sandbox's sample data/);
+    expect(r.stderr).not.toContain('xoxb-very-secret-1');
+    expect(r.stderr).not.toMatch(/at .*\.ts:\d+/); // a message, not a stack trace
+  });
+
+  it('refuses a MANZIL_ENV_FILE that is not there', async () => {
+    const r = await manzil(['start'], { MANZIL_ENV_FILE: '/nonexistent/manzil.env' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/MANZIL_ENV_FILE names \/nonexistent\/manzil\.env, which cannot be read/);
+  });
+});
+
+describe('manzil config', () => {
+  it('prints every variable with its value and source, secrets masked, reading .env under the environment', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, '.env'), [
+      '# a comment',
+      'SLACK_BOT_TOKEN=xoxb-from-the-file-123',
+      'SLACK_SIGNING_SECRET="signing secret from the file"',
+      'MANZIL_SANDBOX=1',
+      'ALERTS_MAX_PAGES=5',
+      'LOG_LEVEL=debug',
+    ].join('\n'));
+    const r = await manzil(['config'], { LOG_LEVEL: 'warn', UAE_API_BUDGET_PER_DAY: '250' }, dir);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const out = r.stdout;
+    for (const name of ENV_VARIABLES) expect(out).toMatch(new RegExp(`^${name} +=`, 'm'));
+    expect(out).not.toContain('xoxb-from-the-file-123');
+    expect(out).not.toContain('signing secret from the file');
+    expect(out).toMatch(/^SLACK_BOT_TOKEN +=\s+\*\*\* \(set\) +# \.env$/m);
+    expect(out).toMatch(/^ALERTS_MAX_PAGES +=\s+5 +# \.env$/m);
+    expect(out).toMatch(/^LOG_LEVEL +=\s+warn +# environment$/m); // the environment wins over the file
+    expect(out).toMatch(/^UAE_API_BUDGET_PER_DAY +=\s+250 +# environment$/m);
+    expect(out).toMatch(/^ALERTS_CRON +=\s+\*\/15 \* \* \* \* +# default$/m);
+    expect(out).toMatch(/^UAE_API_KEY +=\s+# unset$/m);
+    expect(out).toMatch(/^# chat: Slack \(HTTP on port 3000\)/m);
+    expect(out).toMatch(/^# property data: the embedded sandbox/m);
+  });
+
+  it('reports a bad configuration as start does', async () => {
+    const r = await manzil(['config'], { UAE_API_KEY: 'k-secret-999' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("UAE_API_BASE_URL is missing: UAE_API_KEY is set, and Manzil needs the service's address to use it");
+    expect(r.stderr).not.toContain('k-secret-999');
+  });
+});
+
+describe('.env.example', () => {
+  const example = readFileSync(join(repo, '.env.example'), 'utf8');
+
+  it('lists every variable Manzil reads, each with a comment above its group', () => {
+    const listed = Object.keys(parseEnv(example));
+    expect([...listed].sort()).toEqual([...ENV_VARIABLES].sort());
+  });
+
+  it('works as it is: copied to .env unchanged, Manzil starts on its defaults', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, '.env'), example);
+    const r = await manzil(['config'], {}, dir);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^# chat: the terminal chat/m);
+  });
+});
