@@ -5,7 +5,7 @@ import {
   type OperationName, type OperationSpec,
 } from '../api/operations.js';
 import { countsText, amountText, grouped } from './numbers.js';
-import type { Draft, Said } from './scan.js';
+import type { Draft } from './scan.js';
 import { joinWords, type Token } from './text.js';
 import { fail, type Family, type Query } from './types.js';
 import { isUnknownWord } from './unknown.js';
@@ -59,11 +59,7 @@ export function build(family: Family, draft: Draft, id?: string): Query {
   const spec: OperationSpec = OPERATIONS[operation];
   const params: Record<string, string> = {};
   const label = LABELS[operation];
-  const refuse = (what: string, said: string): never => fail(`${label} can't be filtered by ${what} ("${said}"). Try "${example}".`);
-  const put = (name: string, value: string, what: string, said: string) => {
-    if (!Object.hasOwn(spec.params, name)) refuse(what, said);
-    params[name] = value;
-  };
+  const ctx: Target = { spec, params, label, example };
 
   if (id !== undefined) params[family === 'agent' ? 'agent_id' : family === 'broker' ? 'broker_id' : 'property_id'] = id;
 
@@ -72,13 +68,13 @@ export function build(family: Family, draft: Draft, id?: string): Query {
   if (types.length > 1) fail(`One property type at a time, please: you asked for ${quoteAll(types.map((t) => t.text))}. Try "${example}".`);
   const type = types[0];
   if (type) {
-    put('property_type', type.value, 'property type', type.text);
+    put(ctx, 'property_type', type.value, 'property type', type.text);
     const allowed = (spec.params as Record<string, { values?: readonly string[] }>).property_type?.values ?? [];
     if (!allowed.includes(type.value)) {
       fail(`${label} don't cover "${type.text}". Types here: ${allowed.map((t) => t.replace(/-/g, ' ')).join(', ')}.`);
     }
   }
-  if (draft.adrecTypes.length > 0) put('propertyType', draft.adrecTypes.join(','), 'ADREC property type', draft.adrecTypes.join(' '));
+  if (draft.adrecTypes.length > 0) put(ctx, 'propertyType', draft.adrecTypes.join(','), 'ADREC property type', draft.adrecTypes.join(' '));
 
   // Rooms.
   const beds = draft.rooms.bedrooms;
@@ -87,23 +83,17 @@ export function build(family: Family, draft: Draft, id?: string): Query {
     if (operation === 'get-get-transactions' && text.includes(',')) {
       fail(`Transactions take one bedroom count, not "${beds.text}". Try "2br" or "studio".`);
     }
-    put('bedrooms', text, 'bedrooms', beds.text);
+    put(ctx, 'bedrooms', text, 'bedrooms', beds.text);
   }
-  if (draft.rooms.bathrooms) put('bathrooms', countsText(draft.rooms.bathrooms.value), 'bathrooms', draft.rooms.bathrooms.text);
+  if (draft.rooms.bathrooms) put(ctx, 'bathrooms', countsText(draft.rooms.bathrooms.value), 'bathrooms', draft.rooms.bathrooms.text);
 
   // Price and area bounds.
-  bounds(draft.price, 'price', (min, max) => {
-    if (min) put('price_min', amountText(min.value), 'price', min.text);
-    if (max) put('price_max', amountText(max.value), 'price', max.text);
-  }, (n) => `AED ${grouped(n)}`, 'between 80k and 120k');
-  bounds(draft.area, 'area', (min, max) => {
-    if (min) put('area_min', amountText(min.value), 'area', min.text);
-    if (max) put('area_max', amountText(max.value), 'area', max.text);
-  }, (n) => `${grouped(n)} sqft`, 'between 1000 and 2000 sqft');
+  bounds(ctx, draft.price, 'price', 'price_min', 'price_max', showPrice, 'between 80k and 120k');
+  bounds(ctx, draft.area, 'area', 'area_min', 'area_max', showArea, 'between 1000 and 2000 sqft');
 
-  if (draft.frequency) put('rent_frequency', draft.frequency.value, 'rent period', draft.frequency.text);
-  if (draft.furnishing) put('furnishing', draft.furnishing.value, 'furnishing', draft.furnishing.text);
-  if (draft.completion) put('completion_status', draft.completion.value, 'ready or off-plan', draft.completion.text);
+  if (draft.frequency) put(ctx, 'rent_frequency', draft.frequency.value, 'rent period', draft.frequency.text);
+  if (draft.furnishing) put(ctx, 'furnishing', draft.furnishing.value, 'furnishing', draft.furnishing.text);
+  if (draft.completion) put(ctx, 'completion_status', draft.completion.value, 'ready or off-plan', draft.completion.text);
   // "2br + maid": the maid's room is an amenity where the operation has amenities; elsewhere, and for a study, left out, said so.
   for (const extra of draft.extras) {
     if (extra.value !== '' && Object.hasOwn(spec.params, 'amenities')) {
@@ -114,15 +104,15 @@ export function build(family: Family, draft: Draft, id?: string): Query {
     }
   }
   if (draft.amenities.size > 0) {
-    put('amenities', AMENITIES.filter((a) => draft.amenities.has(a)).join(','), 'amenities', draft.amenityText ?? '');
+    put(ctx, 'amenities', AMENITIES.filter((a) => draft.amenities.has(a)).join(','), 'amenities', draft.amenityText ?? '');
   }
-  if (draft.period) put('period', draft.period.value, 'time period', draft.period.text);
-  if (draft.fromDate) put('fromDate', draft.fromDate.value, 'date', draft.fromDate.text);
-  if (draft.toDate) put('toDate', draft.toDate.value, 'date', draft.toDate.text);
+  if (draft.period) put(ctx, 'period', draft.period.value, 'time period', draft.period.text);
+  if (draft.fromDate) put(ctx, 'fromDate', draft.fromDate.value, 'date', draft.fromDate.text);
+  if (draft.toDate) put(ctx, 'toDate', draft.toDate.value, 'date', draft.toDate.text);
   if (draft.fromDate && draft.toDate && dmyKey(draft.fromDate.value) > dmyKey(draft.toDate.value)) {
     fail(`The start date ${draft.fromDate.value} is after the end date ${draft.toDate.value}. Try "from 01/01/2024 to 31/03/2024".`);
   }
-  if (draft.emirate) put('location', draft.emirate.value, 'emirate', draft.emirate.text);
+  if (draft.emirate) put(ctx, 'location', draft.emirate.value, 'emirate', draft.emirate.text);
   if (draft.detailed && !operation.endsWith('-detailed')) {
     fail(`"detailed" works with /agents and /brokers only. Try "/agents detailed marina".`);
   }
@@ -135,11 +125,11 @@ export function build(family: Family, draft: Draft, id?: string): Query {
         ? `${label} can't be sorted ("${draft.sort.text}"). Try "${example}".`
         : `${label} can't be sorted by "${draft.sort.text}". Try one of: ${choices.join(', ')}.`);
     }
-    put('sort', value!, 'sort order', draft.sort.text);
+    put(ctx, 'sort', value!, 'sort order', draft.sort.text);
   }
 
   // The deal word: a transaction type, an agent's category, or a check on rent/buy.
-  dealParams(family, draft, put, label, example);
+  dealParams(family, draft, ctx);
 
   if (draft.page) {
     if (spec.firstPage === undefined) fail(`${label} have no pages ("${draft.page.text}"). Try "${example}".`);
@@ -196,9 +186,8 @@ function chooseOperation(family: Family, draft: Draft, example: string): Operati
   }
 }
 
-function dealParams(
-  family: Family, draft: Draft, put: (name: string, value: string, what: string, said: string) => void, label: string, example: string,
-): void {
+function dealParams(family: Family, draft: Draft, ctx: Target): void {
+  const { label, example } = ctx;
   const deal = draft.deal;
   const commercial = draft.commercial;
   switch (family) {
@@ -211,13 +200,13 @@ function dealParams(
       return;
     case 'transactions':
       if (commercial) fail(`Transactions are residential only ("${commercial}"). Try "${example}".`);
-      put('transaction_type', deal!.value === 'sale' ? 'sold' : 'rented', 'transaction type', deal!.text);
+      put(ctx, 'transaction_type', deal!.value === 'sale' ? 'sold' : 'rented', 'transaction type', deal!.text);
       return;
     case 'agents':
     case 'agent':
     case 'broker':
       if (deal) {
-        put('category', `${commercial ? 'commercial' : 'residential'}_${deal.value}`, 'rent or sale', deal.text);
+        put(ctx, 'category', `${commercial ? 'commercial' : 'residential'}_${deal.value}`, 'rent or sale', deal.text);
       } else if (commercial) {
         fail(`Commercial rent or commercial sale? Try "${family === 'agents' ? '/agents marina' : `/${family} 12345`} commercial rent".`);
       }
@@ -233,12 +222,30 @@ function dealParams(
 }
 
 function bounds(
-  b: Draft['price'], what: string, emit: (min?: Said<number>, max?: Said<number>) => void, show: (n: number) => string, hint: string,
+  ctx: Target, b: Draft['price'], what: string, minName: string, maxName: string, show: (n: number) => string, hint: string,
 ): void {
   if (b.min && b.max && b.min.value > b.max.value) {
     fail(`The minimum ${what} (${show(b.min.value)}) is above the maximum (${show(b.max.value)}). Try "${hint}".`);
   }
-  emit(b.min, b.max);
+  if (b.min) put(ctx, minName, amountText(b.min.value), what, b.min.text);
+  if (b.max) put(ctx, maxName, amountText(b.max.value), what, b.max.text);
+}
+
+const showPrice = (n: number) => `AED ${grouped(n)}`;
+const showArea = (n: number) => `${grouped(n)} sqft`;
+
+/** Where build() puts the parameters, and how it words a refusal. */
+interface Target {
+  spec: OperationSpec;
+  params: Record<string, string>;
+  label: string;
+  example: string;
+}
+
+// At module level rather than closures in build(): made on every call, they cost more than the calls (tsx names each one).
+function put(ctx: Target, name: string, value: string, what: string, said: string): void {
+  if (!Object.hasOwn(ctx.spec.params, name)) fail(`${ctx.label} can't be filtered by ${what} ("${said}"). Try "${ctx.example}".`);
+  ctx.params[name] = value;
 }
 
 const dmyKey = (dmy: string) => dmy.split('/').reverse().join('');

@@ -30,39 +30,41 @@ interface Spelled {
 }
 
 /** A number of one to a few words at words[i] ("twenty five", "a hundred thousand", "one and a half million"). */
+// At module level rather than a closure in readSpelled(): made on every call, it cost more than the calls (tsx names each one).
+const wordAt = (words: readonly string[], n: number) => words[n] ?? '';
+
 export function readSpelled(words: readonly string[], i: number): Spelled | undefined {
   let k = i;
-  const at = (n: number) => words[n] ?? '';
   // "half a million", "half million"
-  if (at(k) === 'half') {
-    const skip = at(k + 1) === 'a' ? 1 : 0;
-    const scale = SCALES[at(k + 1 + skip)];
-    if (scale === undefined || scale === 1_000 && at(k + 1 + skip) === 'k') return undefined;
+  if (wordAt(words, k) === 'half') {
+    const skip = wordAt(words, k + 1) === 'a' ? 1 : 0;
+    const scale = SCALES[wordAt(words, k + 1 + skip)];
+    if (scale === undefined || scale === 1_000 && wordAt(words, k + 1 + skip) === 'k') return undefined;
     return { value: scale / 2, length: 2 + skip, multiplier: scale, scaled: true };
   }
   let value: number;
   let scaled = false;
-  if ((at(k) === 'a' || at(k) === 'an') && (at(k + 1) === 'hundred' || at(k + 1) === 'thousand' || at(k + 1) === 'million')) {
+  if ((wordAt(words, k) === 'a' || wordAt(words, k) === 'an') && (wordAt(words, k + 1) === 'hundred' || wordAt(words, k + 1) === 'thousand' || wordAt(words, k + 1) === 'million')) {
     value = 1;
     k++;
-  } else if (UNITS[at(k)] !== undefined) {
-    value = UNITS[at(k)]!;
+  } else if (UNITS[wordAt(words, k)] !== undefined) {
+    value = UNITS[wordAt(words, k)]!;
     k++;
-  } else if (TENS[at(k)] !== undefined) {
-    value = TENS[at(k)]!;
+  } else if (TENS[wordAt(words, k)] !== undefined) {
+    value = TENS[wordAt(words, k)]!;
     k++;
-    if (UNITS[at(k)] !== undefined && UNITS[at(k)]! < 10) value += UNITS[at(k++)]!;
-  } else if (at(k) === 'hundred') {
+    if (UNITS[wordAt(words, k)] !== undefined && UNITS[wordAt(words, k)]! < 10) value += UNITS[wordAt(words, k++)]!;
+  } else if (wordAt(words, k) === 'hundred') {
     value = 1;
   } else {
     return undefined;
   }
-  if (at(k) === 'hundred') {
+  if (wordAt(words, k) === 'hundred') {
     value *= 100;
     scaled = true;
     k++;
     // "one hundred and fifty thousand", "two hundred fifty k"
-    const andSkip = at(k) === 'and' && (UNITS[at(k + 1)] !== undefined || TENS[at(k + 1)] !== undefined) ? 1 : 0;
+    const andSkip = wordAt(words, k) === 'and' && (UNITS[wordAt(words, k + 1)] !== undefined || TENS[wordAt(words, k + 1)] !== undefined) ? 1 : 0;
     const rest = readSpelled(words, k + andSkip);
     if (rest && !rest.scaled) {
       value += rest.value;
@@ -71,11 +73,11 @@ export function readSpelled(words: readonly string[], i: number): Spelled | unde
   }
   // "one and a half million"
   let half = 0;
-  if (at(k) === 'and' && at(k + 1) === 'a' && at(k + 2) === 'half' && SCALES[at(k + 3)] !== undefined) {
+  if (wordAt(words, k) === 'and' && wordAt(words, k + 1) === 'a' && wordAt(words, k + 2) === 'half' && SCALES[wordAt(words, k + 3)] !== undefined) {
     half = 0.5;
     k += 3;
   }
-  const scale = SCALES[at(k)];
+  const scale = SCALES[wordAt(words, k)];
   // A bare "k" or "m" after a spelled number ("ten k") counts; it is the unit people type.
   if (scale !== undefined) {
     return { value: (value + half) * scale, length: k + 1 - i, multiplier: scale, scaled: true };

@@ -67,7 +67,7 @@ function parse(text: string): Query {
   }
 
   const index = indexFor(family);
-  const options = { dates: family === 'adrec', ...(reading.sentence ? { fillers: SENTENCE_FILLERS } : {}) };
+  const options: ScanOptions = reading.sentence ? { dates: family === 'adrec', fillers: SENTENCE_FILLERS } : { dates: family === 'adrec' };
   // Typos are corrected in sentences only: in a terse command an unknown word stays in the place, named (see README).
   const { draft, corrections } = reading.sentence ? scanCorrecting(rest, index, options) : { draft: scan(rest, index, options), corrections: [] };
   if (reading.deal) {
@@ -75,8 +75,8 @@ function parse(text: string): Query {
     draft.deal ??= reading.deal;
   }
   const query = build(family, draft, id);
-  const notes = [...corrections, ...draft.notes];
-  return notes.length > 0 ? { ...query, corrections: notes } : query;
+  if (corrections.length === 0 && draft.notes.length === 0) return query;
+  return { ...query, corrections: [...corrections, ...draft.notes] };
 }
 
 /**

@@ -69,7 +69,14 @@ function once<K extends 'frequency' | 'furnishing' | 'completion' | 'sort' | 'pe
 }
 
 // The words as the person would recognise them: `1 - 3br` was typed `1-3br`.
-const text = (words: readonly string[], from: number, to: number) => words.slice(from, to).join(' ').replace(/ - /g, '-');
+function text(words: readonly string[], from: number, to: number): string {
+  // Words have no spaces, so " - " can only come from a word that is a lone dash: without one, a plain join is the same.
+  if (to - from === 1 && from < words.length) return words[from]!;
+  let dash = false;
+  for (let k = from; k < to && k < words.length; k++) if (words[k] === '-') dash = true;
+  const joined = words.slice(from, to).join(' ');
+  return dash ? joined.replace(/ - /g, '-') : joined;
+}
 
 export function scan(tokens: readonly Token[], index: PhraseIndex, options: ScanOptions): Draft {
   const draft = newDraft();
@@ -115,8 +122,11 @@ interface RoomItem {
   unit?: RoomUnit;
 }
 
+const DIGIT = /\d/;
+
 function roomItem(word: string | undefined): RoomItem | undefined {
-  if (word === undefined) return undefined;
+  // Every room count but "studio" has a digit; most words have none, and the fused-unit pattern is the costly part.
+  if (word === undefined || (!DIGIT.test(word) && word !== 'studio' && word !== 'studios')) return undefined;
   const fused = splitRoomWord(word);
   if (fused) {
     const values = readRoomItem(fused.prefix) ?? badCount(fused.prefix, fused.unit);
@@ -357,8 +367,9 @@ function tableIndex<T extends readonly [string, ...unknown[]]>(table: readonly T
 function matchTable<T>(words: readonly string[], i: number, index: Map<string, { entry: T; words: string[] }[]>): { entry: T; length: number } | undefined {
   const list = index.get(words[i] ?? '');
   if (!list) return undefined;
-  for (const { entry, words: parts } of list) {
-    if (parts.every((p, k) => words[i + k] === p)) return { entry, length: parts.length };
+  outer: for (const { entry, words: parts } of list) {
+    for (let k = 1; k < parts.length; k++) if (words[i + k] !== parts[k]) continue outer;
+    return { entry, length: parts.length };
   }
   return undefined;
 }
@@ -483,30 +494,34 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
   let low = first!.value;
   // `1-2m` means 1m to 2m; `50000-1.2m` keeps 50000.
   if (second && first!.multiplier === 1 && second.multiplier > 1 && low * second.multiplier <= second.value) low *= second.multiplier;
-  const toUnit = (n: number) => (isArea ? (factor === 1 ? n : Math.round(n * factor)) : n);
   const said = text(words, i, j);
   const target = isArea ? draft.area : draft.price;
-  const what = isArea ? 'areas' : 'prices';
-  const set = (side: 'min' | 'max', value: number) => {
-    const before = target[side];
-    if (before && before.value !== value) fail(`You gave two ${side === 'min' ? 'minimum' : 'maximum'} ${what} ("${before.text}" and "${said}"). Keep one.`);
-    target[side] = { value: Number(amountText(toUnit(value))), text: said };
-  };
   if (second) {
     if (low > second.value) {
       // Ends reversed ("120k-80k"): read the right way round, and said so in the summary.
-      const [lo, hi] = [second.value, low].map((n) => grouped(amountText(toUnit(n))));
+      const [lo, hi] = [second.value, low].map((n) => grouped(amountText(toUnit(n, factor))));
       draft.notes.push(`read "${said}" as ${isArea ? `${lo} to ${hi} sqft` : `AED ${lo} to ${hi}`}`);
     }
-    set('min', Math.min(low, second.value));
-    set('max', Math.max(low, second.value));
+    setBound(target, 'min', Math.min(low, second.value), factor, said);
+    setBound(target, 'max', Math.max(low, second.value), factor, said);
   } else if (after) {
-    set(after, low);
+    setBound(target, after, low, factor, said);
   } else if (bound) {
-    set(bound.entry[1] === 'min' ? 'min' : 'max', low);
+    setBound(target, bound.entry[1] === 'min' ? 'min' : 'max', low, factor, said);
   } else {
     // A bare price is a budget (a maximum); a bare area is the space wanted (a minimum).
-    set(isArea ? 'min' : 'max', low);
+    setBound(target, isArea ? 'min' : 'max', low, factor, said);
   }
   return j - i;
+}
+
+// At module level rather than closures in quantity(): made on every call, they cost more than the calls (tsx names each one).
+/** An amount in the unit sent: square feet for an area (`factor` to sqft), AED for a price (no factor). */
+const toUnit = (n: number, factor: number | undefined) => (factor !== undefined ? (factor === 1 ? n : Math.round(n * factor)) : n);
+
+function setBound(target: Bounds, side: 'min' | 'max', value: number, factor: number | undefined, said: string): void {
+  const before = target[side];
+  const what = factor !== undefined ? 'areas' : 'prices';
+  if (before && before.value !== value) fail(`You gave two ${side === 'min' ? 'minimum' : 'maximum'} ${what} ("${before.text}" and "${said}"). Keep one.`);
+  target[side] = { value: Number(amountText(toUnit(value, factor))), text: said };
 }

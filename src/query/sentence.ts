@@ -3,7 +3,7 @@
 // ("for rent", "to buy", "sold", "price trend", "new projects", "off plan"). What is left is read as a terse command.
 import type { Token } from './text.js';
 import { fail, type Family } from './types.js';
-import { VERB_TABLE, matchVerb } from './verbs.js';
+import { VERB_MAX_WORDS, VERB_TABLE, matchVerb } from './verbs.js';
 import { FILLERS } from './vocabulary.js';
 
 /** Words that open a request rather than say what is wanted: "can you find", "show me", "I'm after", "is there". */
@@ -76,6 +76,13 @@ export interface Reading {
 const VERB_NAMES = VERB_TABLE.map((v) => v.name).join(', ');
 const wordsOf = (tokens: readonly Token[]) => tokens.map((t) => (t.quoted ? '' : t.word));
 
+/** The verb starting at tokens[start]: only the words a verb phrase can take are looked at, not all of them copied. */
+function verbAt(tokens: readonly Token[], start: number): ReturnType<typeof matchVerb> {
+  const words: string[] = [];
+  for (let k = start; k < tokens.length && k < start + VERB_MAX_WORDS; k++) words.push(tokens[k]!.quoted ? '' : tokens[k]!.word);
+  return matchVerb(words);
+}
+
 /** After a terse verb, only words that cannot be a filter open a request: not "to" (a date), "for" or "after". */
 const OPENERS_AFTER_VERB = new Set([...OPENERS].filter((w) => !FILLERS.has(w) && !['to', 'after', 'any', 'all', 'some', 'like'].includes(w)));
 
@@ -88,7 +95,7 @@ function trimStart(tokens: readonly Token[], openers: ReadonlySet<string>): { to
     const word = tokens[start]!.word;
     if (!GREETINGS.has(word) && !openers.has(word)) break;
     // A verb is never an opener: "rent" in "to rent" is where the request begins ("for sale" is a verb too).
-    if (word !== 'to' && word !== 'for' && matchVerb(wordsOf(tokens.slice(start, start + 3)))) break;
+    if (word !== 'to' && word !== 'for' && verbAt(tokens, start)) break;
     if (GREETINGS.has(word)) greeted = true;
     else if (openers.has(word)) chatty ||= !FILLERS.has(word);
     else break;
@@ -97,11 +104,15 @@ function trimStart(tokens: readonly Token[], openers: ReadonlySet<string>): { to
   return { tokens: tokens.slice(start), chatty, greeted };
 }
 
+/** The last word of each closer: a sentence ending in none of them has nothing to trim. */
+const CLOSER_ENDS = new Set(CLOSERS.map((c) => c[c.length - 1]!));
+
 /** Politeness dropped from the end of a sentence. Terse commands keep theirs: the place words are reported as typed. */
 function trimEnd(tokens: readonly Token[]): Token[] {
   let end = tokens.length;
   for (let again = true; again;) {
     again = false;
+    if (end === 0 || tokens[end - 1]!.quoted || !CLOSER_ENDS.has(tokens[end - 1]!.word)) break;
     for (const closer of CLOSERS) {
       if (end - closer.length < 0) continue;
       if (closer.every((w, k) => !tokens[end - closer.length + k]!.quoted && tokens[end - closer.length + k]!.word === w)) {
@@ -116,7 +127,7 @@ function trimEnd(tokens: readonly Token[]): Token[] {
 
 /** Where the verb is and what it says: first (a terse command), after chat words, or anywhere in a sentence. */
 export function readVerb(tokens: readonly Token[]): Reading {
-  const first = matchVerb(wordsOf(tokens));
+  const first = verbAt(tokens, 0);
   if (first) {
     const family = first.verb.family;
     const after = tokens.slice(first.length);
@@ -132,7 +143,7 @@ export function readVerb(tokens: readonly Token[]): Reading {
   }
   const trimmed = trimStart(tokens, OPENERS);
   const rest = trimEnd(trimmed.tokens);
-  const again = matchVerb(wordsOf(rest));
+  const again = verbAt(rest, 0);
   if (again && rest.length > 0) {
     const deal = again.deal ? { value: again.deal, text: rest[0]!.word } : undefined;
     return { family: again.verb.family, rest: rest.slice(again.length), sentence: true, ...(deal ? { deal } : {}) };
@@ -150,12 +161,27 @@ export function readVerb(tokens: readonly Token[]): Reading {
   return { ...found!, sentence: true };
 }
 
+/** The longest sentence verb starting at words[i]. */
+function sentenceVerbAt(words: readonly string[], i: number): SentenceVerb | undefined {
+  const list = VERBS_BY_FIRST.get(words[i]!);
+  if (!list) return undefined;
+  outer: for (const v of list) {
+    for (let k = 1; k < v.words.length; k++) if (words[i + k] !== v.words[k]) continue outer;
+    return v;
+  }
+  return undefined;
+}
+
+// At module level: a closure made on each call costs more than the call (tsx names every one).
+const hitText = (tokens: readonly Token[], h: { start: number; length: number }) =>
+  tokens.slice(h.start, h.start + h.length).map((t) => t.word).join(' ');
+
 /** The verb of a sentence, its phrases taken out of the words; a question when two verbs disagree. */
 function findSentenceVerb(tokens: readonly Token[]): Omit<Reading, 'sentence'> | undefined {
   const words = wordsOf(tokens);
   const hits: { start: number; length: number; verb: SentenceVerb }[] = [];
   for (let i = 0; i < words.length; i++) {
-    const verb = VERBS_BY_FIRST.get(words[i]!)?.find((v) => v.words.every((w, k) => words[i + k] === w));
+    const verb = sentenceVerbAt(words, i);
     if (verb) {
       hits.push({ start: i, length: verb.words.length, verb });
       i += verb.words.length - 1;
@@ -164,15 +190,14 @@ function findSentenceVerb(tokens: readonly Token[]): Omit<Reading, 'sentence'> |
   if (hits.length === 0) return undefined;
   const strongest = STRENGTH_ORDER.find((s) => hits.some((h) => h.verb.strength === s))!;
   const chosen = hits.filter((h) => h.verb.strength === strongest);
-  const text = (h: (typeof hits)[number]) => tokens.slice(h.start, h.start + h.length).map((t) => t.word).join(' ');
   const clash = chosen.find((h) => h.verb.family !== chosen[0]!.verb.family || h.verb.deal !== chosen[0]!.verb.deal);
-  if (clash) fail(`You asked for both "${text(chosen[0]!)}" and "${text(clash)}". Pick one.`);
+  if (clash) fail(`You asked for both "${hitText(tokens, chosen[0]!)}" and "${hitText(tokens, clash)}". Pick one.`);
   const head = chosen[0]!;
   const taken = new Set(chosen.flatMap((h) => Array.from({ length: h.length }, (_, k) => h.start + k)));
   // "off plan" next to a rent or sale verb is a completion status, not the projects verb: left for the filters.
   return {
     family: head.verb.family,
     rest: tokens.filter((_, k) => !taken.has(k)),
-    ...(head.verb.deal ? { deal: { value: head.verb.deal, text: text(head) } } : {}),
+    ...(head.verb.deal ? { deal: { value: head.verb.deal, text: hitText(tokens, head) } } : {}),
   };
 }

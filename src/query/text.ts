@@ -47,10 +47,17 @@ const SHORTER = 'Try something shorter, like "/rent marina 2br under 120k".';
  */
 export function normalizeCommand(text: string): string {
   if (text.length > RAW_MAX_LENGTH) fail(`That's ${text.length} characters; I read commands of up to ${MAX_LENGTH}. ${SHORTER}`);
-  return text.normalize('NFKC');
+  return nfkc(text);
 }
 
+// ASCII is its own NFKC form, and most commands are printable ASCII: skipping ICU for them is a measurable share of a parse.
+// Anything else (control characters too, to keep the class readable) takes the full path.
+const NON_ASCII = /[^ -~\t\n\r]/;
+const nfkc = (text: string): string => (NON_ASCII.test(text) ? text.normalize('NFKC') : text);
+
 function checkPlace(place: string, unknownWords: readonly string[] = []): void {
+  // A text of 2n characters has at most n words: short places, nearly all of them, need no counting.
+  if (place.length <= 2 * PLACE_MAX_WORDS && place.length <= PLACE_MAX_CHARS) return;
   const words = place.split(/\s+/).filter(Boolean).length;
   if (place.length <= PLACE_MAX_CHARS && words <= PLACE_MAX_WORDS) return;
   const size = place.length > PLACE_MAX_CHARS ? `${place.length} characters` : `${words} words`;
@@ -72,35 +79,58 @@ export function boundPlaceWords(query: Query): Query {
 
 /** Splits text into tokens; quoted text becomes one token. Throws ParseError on unbalanced quotes. */
 export function tokenize(text: string): Token[] {
-  const clean = text.normalize('NFKC').replace(DASHES, '-').replace(DOUBLE_QUOTES, '"').replace(SINGLE_QUOTES, "'");
+  // Each replacement only when its character is there: most commands have none of them, and a regex pass costs more than a search.
+  let clean = nfkc(text);
+  if (NON_ASCII.test(clean)) clean = clean.replace(DASHES, '-').replace(DOUBLE_QUOTES, '"').replace(SINGLE_QUOTES, "'");
+  else if (clean.includes('`')) clean = clean.replace(SINGLE_QUOTES, "'");
   const parts = clean.split('"');
   if (parts.length % 2 === 0) fail('There is an opening quote without a closing one. Put the place in quotes like "Dubai Marina".');
   const tokens: Token[] = [];
-  parts.forEach((part, index) => {
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index]!;
     if (index % 2 === 1) {
       const raw = part.trim().replace(/\s+/g, ' ');
       if (raw === '') fail('The quotes are empty. Put a place inside them, like "Dubai Marina".');
       tokens.push({ raw, word: raw.toLowerCase(), quoted: true, dashBefore: false });
-      return;
+      continue;
     }
-    const spaced = part
-      .replace(NOISE, ' ')
-      .replace(BARS, ' | ')
-      .replace(LETTER_PLUS, ' + ')
-      .replace(DASH_DATE, '$1/$2/$3')
-      .replace(SEPARATOR_COMMA, ' , ')
-      .replace(COMPARISON, ' $1 ')
-      .replace(PER_SLASH, '$1 /')
-      .replace(NUMBER_DASH, ' - ');
-    for (const chunk of spaced.split(/\s+/)) {
-      const pieces = chunk.includes('-') ? chunk.split(LETTER_DASH) : [chunk];
-      for (let i = 0; i < pieces.length; i++) {
-        const raw = pieces[i]!.endsWith('.') ? pieces[i]!.replace(/\.+$/, '') : pieces[i]!;
-        if (raw !== '') tokens.push({ raw, word: raw.toLowerCase(), quoted: false, dashBefore: i > 0 });
-      }
-    }
-  });
+    splitPart(part, tokens);
+  }
   return tokens;
+}
+
+// The checks follow the order of the replacements, each on the text as the previous ones left it.
+const NOISE_CHARS = /[!?;()[\]{}]/;
+const BAR_CHARS = /[|\u2022\u00B7]/;
+
+/** Unquoted text into tokens, pushed onto `tokens`. */
+function splitPart(part: string, tokens: Token[]): void {
+  let spaced = part;
+  if (NOISE_CHARS.test(spaced)) spaced = spaced.replace(NOISE, ' ');
+  if (BAR_CHARS.test(spaced)) spaced = spaced.replace(BARS, ' | ');
+  if (spaced.includes('+')) spaced = spaced.replace(LETTER_PLUS, ' + ');
+  const dashed = spaced.includes('-');
+  if (dashed) spaced = spaced.replace(DASH_DATE, '$1/$2/$3');
+  if (spaced.includes(',')) spaced = spaced.replace(SEPARATOR_COMMA, ' , ');
+  if (spaced.includes('<') || spaced.includes('>')) spaced = spaced.replace(COMPARISON, ' $1 ');
+  // A slash with a digit before it: the one of `/rent` at the start never is.
+  if (spaced.indexOf('/', 1) !== -1) spaced = spaced.replace(PER_SLASH, '$1 /');
+  if (dashed && spaced.includes('-')) spaced = spaced.replace(NUMBER_DASH, ' - ');
+  for (const chunk of spaced.split(WHITESPACE)) {
+    if (chunk.includes('-')) {
+      const pieces = chunk.split(LETTER_DASH);
+      for (let i = 0; i < pieces.length; i++) pushWord(tokens, pieces[i]!, i > 0);
+    } else {
+      pushWord(tokens, chunk, false);
+    }
+  }
+}
+
+const WHITESPACE = /\s+/;
+
+function pushWord(tokens: Token[], piece: string, dashBefore: boolean): void {
+  const raw = piece.endsWith('.') ? piece.replace(/\.+$/, '') : piece;
+  if (raw !== '') tokens.push({ raw, word: raw.toLowerCase(), quoted: false, dashBefore });
 }
 
 /** Location words back into text, as typed: single spaces, dashes kept where they joined words. */

@@ -32,19 +32,27 @@ export function isUnknownWord(word: string): boolean {
 const BY_LENGTH = new Map<number, string[]>();
 for (const v of new Set(VOCABULARY)) BY_LENGTH.set(v.length, [...(BY_LENGTH.get(v.length) ?? []), v]);
 
-// "Gardens" is a place (Discovery Gardens), not a typo of "garden".
-const isPlural = (a: string, b: string) => a === `${b}s` || b === `${a}s`;
+// "Gardens" is a place (Discovery Gardens), not a typo of "garden". Compared in place: building `${b}s` per pair was most of the cost.
+const isPlural = (a: string, b: string) =>
+  (a.length === b.length + 1 && a.endsWith('s') && a.startsWith(b)) || (b.length === a.length + 1 && b.endsWith('s') && b.startsWith(a));
 
-/** True when one insertion, deletion, substitution or swap of neighbours turns a into b. */
+/** True when one insertion, deletion, substitution or swap of neighbours turns a into b. Without allocating: it runs per vocabulary word. */
 function withinOneEdit(a: string, b: string): boolean {
   if (a.length === b.length) {
-    const diffs: number[] = [];
-    for (let k = 0; k < a.length && diffs.length <= 2; k++) if (a[k] !== b[k]) diffs.push(k);
-    if (diffs.length === 1) return true;
-    return diffs.length === 2 && diffs[1] === diffs[0]! + 1 && a[diffs[0]!] === b[diffs[1]!] && a[diffs[1]!] === b[diffs[0]!];
+    let first = -1;
+    let second = -1;
+    for (let k = 0; k < a.length; k++) {
+      if (a.charCodeAt(k) === b.charCodeAt(k)) continue;
+      if (first === -1) first = k;
+      else if (second === -1) second = k;
+      else return false;
+    }
+    if (first !== -1 && second === -1) return true;
+    return second !== -1 && second === first + 1 && a[first] === b[second] && a[second] === b[first];
   }
   const [short, long] = a.length < b.length ? [a, b] : [b, a];
   let k = 0;
   while (k < short.length && short[k] === long[k]) k++;
-  return short.slice(k) === long.slice(k + 1);
+  for (; k < short.length; k++) if (short.charCodeAt(k) !== long.charCodeAt(k + 1)) return false;
+  return true;
 }

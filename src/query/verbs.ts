@@ -106,18 +106,32 @@ const PHRASES = VERB_TABLE.flatMap((verb) =>
   [verb.name, ...verb.aliases, ...(verb.quiet ?? [])].map((phrase) => ({ words: phrase.split(/[\s-]+/), verb, phrase })),
 ).sort((a, b) => b.words.length - a.words.length);
 
+/** The most words a verb phrase has. */
+export const VERB_MAX_WORDS = PHRASES[0]!.words.length;
+
+/** The phrases by first word, in the order above: only phrases sharing the first word can compete, and the first one wins. */
+const PHRASES_BY_FIRST = new Map<string, { words: readonly string[]; match: { verb: Verb; length: number; deal?: 'rent' | 'sale' } }[]>();
+for (const { words, verb } of PHRASES) {
+  const deal = verb.deals?.[words.join(' ')];
+  const list = PHRASES_BY_FIRST.get(words[0]!) ?? [];
+  list.push({ words, match: { verb, length: words.length, ...(deal ? { deal } : {}) } });
+  PHRASES_BY_FIRST.set(words[0]!, list);
+}
+
 /** The verb at the start of the words, with how many words it took. */
 export function matchVerb(words: readonly string[]): { verb: Verb; length: number; deal?: 'rent' | 'sale' } | undefined {
-  for (const { words: phrase, verb } of PHRASES) {
-    if (phrase.every((w, k) => words[k] === w)) {
-      const deal = verb.deals?.[phrase.join(' ')];
-      return { verb, length: phrase.length, ...(deal ? { deal } : {}) };
-    }
+  const first = words[0];
+  const list = first === undefined ? undefined : PHRASES_BY_FIRST.get(first);
+  if (!list) return undefined;
+  outer: for (const { words: phrase, match } of list) {
+    for (let k = 1; k < phrase.length; k++) if (words[k] !== phrase[k]) continue outer;
+    return { ...match };
   }
   return undefined;
 }
 
-export const verbByFamily = (family: Family): Verb => VERB_TABLE.find((v) => v.family === family)!;
+const BY_FAMILY = new Map(VERB_TABLE.map((v) => [v.family, v]));
+export const verbByFamily = (family: Family): Verb => BY_FAMILY.get(family)!;
 
 /** A verb by name or alias, for `help <verb>`. */
 export function findVerb(text: string): Verb | undefined {
