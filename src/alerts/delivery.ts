@@ -124,12 +124,13 @@ export class OutboxDrainer {
   private async drainPlace(place: string, entries: (OutboxRow & { recovered: boolean })[], report: DrainReport): Promise<void> {
     const o = this.deps.options;
     const interval = o.perPlaceIntervalMs ?? 1_000;
-    for (const entry of entries) {
+    for (const [i, entry] of entries.entries()) {
       if (this.stopped) return;
-      // At most one message per interval in a channel, as Slack asks; the claim is kept alive while waiting.
+      // At most one message per interval in a channel, as Slack asks. Every entry still queued here keeps its claim
+      // for as long as its turn is away, or another drainer would take it over as abandoned and post it too.
       const wait = (this.lastPostAt.get(place) ?? 0) + interval - this.now();
       if (wait > 0) {
-        this.deps.repo.extendClaim(entry.id, this.holder, this.now() + wait + (o.leaseMs ?? 60_000));
+        entries.slice(i).forEach((queued, k) => this.deps.repo.extendClaim(queued.id, this.holder, this.now() + wait + k * interval + (o.leaseMs ?? 60_000)));
         await sleep(wait);
       }
       await this.deliver(entry, report);

@@ -1,6 +1,6 @@
 // The poller against the sandbox's market clock, the real client and a real SQLite file.
 import { describe, expect, it } from 'vitest';
-import { pollOnce } from '../../src/alerts/index.js';
+import { OutboxDrainer, pollOnce } from '../../src/alerts/index.js';
 import { PostFailure } from '../../src/bot/index.js';
 import { alertsRig, ctx, POLLER } from './helpers.js';
 
@@ -231,5 +231,23 @@ describe('platforms and instances', () => {
     const [a, b] = await Promise.all([pollOnce({ ...deps, holder: 'one' }), pollOnce({ ...deps, holder: 'two' })]);
     expect([a.ran, b.ran].sort()).toEqual([false, true]);
     expect((await pollOnce({ ...deps, holder: 'two' })).ran).toBe(true);
+  });
+});
+
+describe('two drainers on one outbox', () => {
+  it('never post one entry twice, even when a channel queue outlasts the claim', async () => {
+    const rig = await alertsRig({ perPlaceIntervalMs: 150 });
+    await rig.commands.handle(ctx(), 'add rent dubai marina');
+    for (let i = 0; i < 3; i++) rig.sandbox.advance(600);
+    const report = await rig.poll();
+    expect(report.queued).toBe(6);
+    // The rig's claim (200 ms) is shorter than the queue (6 posts 150 ms apart): the second drainer starts mid-queue.
+    const other = new OutboxDrainer({ repo: rig.repo, posters: [rig.poster], logger: rig.logger, holder: 'other', options: { maxAttempts: 3, perPlaceIntervalMs: 150, leaseMs: 200 } });
+    const first = rig.drainer.drain();
+    await new Promise((r) => setTimeout(r, 450));
+    await Promise.all([first, other.drain()]);
+    const ids = rig.poster.posts.map((p) => p.deliveryId);
+    expect(ids).toHaveLength(6);
+    expect(new Set(ids).size).toBe(6);
   });
 });
