@@ -66,6 +66,8 @@ export interface StartOptions {
   discord?: Pick<DiscordAppOptions, 'autocompleteDeadlineMs' | 'restTimeoutMs' | 'readyTimeoutMs'>;
   /** Serve GET /healthz and /metrics on PORT even with no chat platform (`manzil start --ops`); OPS_PORT does too. */
   ops?: boolean;
+  /** The terminal chat runs alongside Slack or Discord (`manzil start --console`): its poster joins theirs. */
+  consoleChat?: boolean;
   /** With the terminal chat, where the one-line warnings and errors go (default stderr); the full log goes to its file. */
   logScreen?: (line: string) => void;
 }
@@ -100,8 +102,10 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   const config = loadConfig(options.env ?? process.env);
   // The terminal chat runs (no chat platform): log lines go to a file, so they never interleave with the conversation.
   const chatPlatform = Boolean(config.slack) || ('discord' in config && Boolean(config.discord));
+  // The terminal's poster delivers alerts when the terminal chat runs: alone, or alongside a platform with --console.
+  const withTerminal = Boolean(options.terminal) && (!chatPlatform || options.consoleChat === true);
   // MANZIL_LOG_FILE=- keeps them on stderr as usual.
-  const terminalChat = Boolean(options.terminal) && !chatPlatform && options.serve !== false && config.logFile !== '-';
+  const terminalChat = withTerminal && options.serve !== false && config.logFile !== '-';
   const logger = createLogger({
     level: config.logLevel, secrets: config.secrets, format: config.logFormat,
     ...(options.writeLog ? { write: options.writeLog } : terminalChat ? { logFile: config.logFile, ...(options.logScreen ? { screen: options.logScreen } : {}) } : {}),
@@ -182,7 +186,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   const posters: ChatPoster[] = [
     ...(slack ? [slack.poster] : []),
     ...(discord ? [discord.poster] : []),
-    ...(options.terminal && !chatPlatform ? [options.terminal] : []),
+    ...(options.terminal && withTerminal ? [options.terminal] : []),
   ];
   const drainer = new OutboxDrainer({
     repo: alertsRepo, posters, logger, options: { maxAttempts: config.alerts.maxAttempts, leaseMs: config.alerts.deliveryLeaseMs }, holder: INSTANCE,
@@ -261,7 +265,8 @@ const EXIT_GRACE_MS = 3_000;
  */
 export async function runStart(args: readonly string[] = []): Promise<number> {
   const terminal = new ConsolePoster();
-  const manzil = await startManzil({ terminal, ops: args.includes('--ops') });
+  const consoleChat = args.includes('--console');
+  const manzil = await startManzil({ terminal, ops: args.includes('--ops'), consoleChat });
   const { lifecycle, logger } = manzil;
   const onSignal = (signal: NodeJS.Signals) => {
     if (lifecycle.isStopping) {
@@ -275,7 +280,8 @@ export async function runStart(args: readonly string[] = []): Promise<number> {
   process.on('SIGTERM', onSignal);
   try {
     // With Slack or Discord configured, serve them (a service manager gives no stdin); else the terminal chat.
-    if (!manzil.slack && !manzil.discord) {
+    // `--console` runs the terminal chat alongside them; quitting it stops the whole process.
+    if (consoleChat || (!manzil.slack && !manzil.discord)) {
       // The chat ends on quit, Ctrl+D, Ctrl+C (which counts as the first signal) or when shutdown begins.
       await runTerminalChat(manzil.bot, { sandbox: Boolean(manzil.sandbox), demo: Boolean(manzil.demo), signal: lifecycle.signal, onInterrupt: () => onSignal('SIGINT'), poster: terminal, beforeGoodbye: () => manzil.shutdown('chat ended') });
       await manzil.shutdown('chat ended');
