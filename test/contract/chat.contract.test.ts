@@ -1,0 +1,109 @@
+// The chat contract: the same conversations, as a person has them, in the terminal chat, on Slack and on Discord.
+// Each platform renders differently; what a person can see and do must not differ. Drivers live in ./drivers.ts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { drivers, type ChatDriver, type DriverFactory, type Seen } from './drivers.js';
+
+const KEY = 'sk-contract-key-9090';
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = createSandbox({ key: KEY });
+  await sandbox.listen();
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+/** The listings a reply shows, by the id in their link. */
+const listingIds = (s: Seen) => [...new Set([...s.text.matchAll(/property\/(\d+)/g)].map((m) => m[1]!))];
+const exactly = (label: string) => new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+
+describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
+  let chat: ChatDriver;
+  beforeAll(async () => {
+    chat = await factory.start({ sandbox, key: KEY });
+  }, 20_000);
+  afterAll(async () => {
+    sandbox.clearFaults();
+    await chat?.close();
+  });
+
+  it('answers a search with listing cards: place, prices, and buttons to page, see details and save', async () => {
+    const reply = await chat.command('rent marina 2br under 200k');
+    expect(reply.text).toMatch(/2-bedroom homes for rent in Dubai Marina/);
+    expect(reply.text).toMatch(/AED [\d,]+\/yr/);
+    expect(listingIds(reply).length).toBeGreaterThan(1);
+    expect(reply.buttons.map((b) => b.label)).toEqual(expect.arrayContaining([expect.stringMatching(/Next/), expect.stringMatching(/Save as alert/), expect.stringMatching(/Details/)]));
+    expect(reply.private).toBe(false);
+  });
+
+  it('pages: Next shows other listings', async () => {
+    const first = await chat.command('rent marina');
+    const second = await chat.press(/Next/, first);
+    expect(listingIds(second).length).toBeGreaterThan(0);
+    expect(listingIds(second).some((id) => listingIds(first).includes(id))).toBe(false);
+    expect(second.text).toMatch(/Dubai Marina/);
+  });
+
+  it('shows the details of a listing', async () => {
+    const search = await chat.command('buy marina');
+    const details = await chat.press(/Details/, search);
+    expect(details.text).toMatch(/AED [\d,]+|Price on request/);
+    expect(listingIds(details)).toHaveLength(1);
+    expect(listingIds(search)).toContain(listingIds(details)[0]);
+  });
+
+  it('asks which place an ambiguous name means, and runs the search in the one chosen', async () => {
+    const prompt = await chat.command('rent jumeirah 1br');
+    expect(prompt.text).toMatch(/Which one did you mean/);
+    expect(prompt.buttons.length).toBeGreaterThan(1);
+    const choice = prompt.buttons[0]!.label;
+    const chosen = await chat.press(exactly(choice), prompt);
+    expect(chosen.text).toMatch(/1-bedroom homes for rent in Jumeirah/);
+    expect(listingIds(chosen).length).toBeGreaterThan(0);
+    expect(chosen.private).toBe(false);
+  });
+
+  it("answers bad input with a friendly message, shown only to the person where the platform can", async () => {
+    const reply = await chat.command('rent marina 2br under');
+    expect(reply.text).toMatch(/"under" what\?/);
+    expect(reply.text).not.toMatch(/Error|\bat .+:\d+:\d+/);
+    expect(reply.private).toBe(chat.privateReplies);
+  });
+
+  it('saves a search as an alert and posts a new listing in that place exactly once', async () => {
+    const search = await chat.command('rent marina');
+    const saved = await chat.press(/Save as alert/, search);
+    expect(saved.text).toMatch(/Saved as alert #1: Homes for rent in Dubai Marina/);
+    await chat.manzil.alerts.poll();
+    await chat.manzil.alerts.drainer.drain();
+    expect(await chat.alerts()).toEqual([]); // what was already listed is not news
+
+    sandbox.advance(60);
+    const report = await chat.manzil.alerts.poll();
+    expect(report.queued).toBeGreaterThan(0);
+    await chat.manzil.alerts.drainer.drain();
+    const posted = await chat.alerts();
+    expect(posted).toHaveLength(report.queued);
+    expect(posted.every((t) => /Alert #1|alert #1/.test(t))).toBe(true);
+    expect(new Set(posted).size).toBe(posted.length);
+
+    await chat.manzil.alerts.poll();
+    await chat.manzil.alerts.drainer.drain();
+    expect(await chat.alerts()).toEqual(posted); // nothing twice
+  });
+
+  it('says the property service is busy when it keeps failing, never a stack or the key', async () => {
+    sandbox.addFault({ status: 503, count: 20 });
+    try {
+      const reply = await chat.command('rent business bay 3br');
+      expect(reply.text).toMatch(/property service is busy/);
+      expect(reply.text).not.toMatch(/No results|Error:|\bat .+:\d+:\d+|503/);
+      expect(reply.private).toBe(chat.privateReplies);
+      expect(reply.text + chat.logs.join('\n')).not.toContain(KEY);
+    } finally {
+      sandbox.clearFaults();
+    }
+  });
+});

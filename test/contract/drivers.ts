@@ -1,0 +1,267 @@
+// One way to talk to Manzil per chat platform, so the same scenarios run against each: the terminal chat (the real
+// chat loop on in-memory streams), Slack (signed requests to the real Bolt app, replies on the fake response_url) and
+// Discord (the real discord.js client logged in to the fake Discord). Each driver starts its own Manzil with its own
+// SQLite file against the one shared sandbox.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { runTerminalChat } from '../../adapters/console/chat.js';
+import { ConsolePoster } from '../../adapters/console/poster.js';
+import { startManzil, type Manzil } from '../../src/main.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { startFakeDiscord, type DiscordJson } from '../fakes/discord.js';
+import { startFakeSlack } from '../fakes/slack-api.js';
+import { blockAction, signedPost, slashCommand } from '../fakes/slack-sign.js';
+
+/** What a person sees of one reply. */
+export interface Seen {
+  /** All the visible text: titles, fields, links, messages. */
+  text: string;
+  buttons: { label: string }[];
+  /** Seen only by the person who asked. */
+  private: boolean;
+}
+
+export interface ChatDriver {
+  name: string;
+  /** Whether the platform can show a reply to one person only (the terminal has one person). */
+  privateReplies: boolean;
+  manzil: Manzil;
+  /** Log lines written so far (LOG_LEVEL warn). */
+  logs: string[];
+  /** A command as typed in the terminal: "rent marina 2br"; chat platforms get the verb as the slash command. */
+  command(text: string): Promise<Seen>;
+  /** Presses the first button whose label matches, on a reply seen before; resolves with the reply it brings. */
+  press(label: RegExp, on: Seen): Promise<Seen>;
+  /** The texts of the alert messages posted in the place the commands come from, in order. */
+  alerts(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export interface DriverContext {
+  sandbox: Sandbox;
+  key: string;
+}
+
+export type DriverFactory = { name: string; start: (ctx: DriverContext) => Promise<ChatDriver> };
+
+const WAIT_MS = 10_000;
+
+function tempDb(name: string): string {
+  return join(mkdtempSync(join(tmpdir(), `manzil-contract-${name}-`)), 'manzil.db');
+}
+
+function baseEnv(ctx: DriverContext, name: string): Record<string, string> {
+  if (!ctx.sandbox.url) throw new Error('start the sandbox (listen) before the drivers');
+  return { UAE_API_KEY: ctx.key, UAE_API_BASE_URL: ctx.sandbox.url, UAE_API_RETRY_ATTEMPTS: '2', MANZIL_DB_PATH: tempDb(name), LOG_LEVEL: 'warn', PORT: '0' };
+}
+
+async function until(predicate: () => boolean, what: string, timeoutMs = WAIT_MS): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function find<T extends { label: string }>(buttons: readonly T[], label: RegExp, seen: Seen): T {
+  const found = buttons.find((b) => label.test(b.label));
+  if (!found) throw new Error(`no button ${label} among [${buttons.map((b) => b.label).join(', ')}] in: ${seen.text.slice(0, 300)}`);
+  return found;
+}
+
+/** "rent marina 2br" → ["rent", "marina 2br"]; anything not a slash command goes to /manzil whole. */
+const VERBS = new Set(['rent', 'buy', 'projects', 'transactions', 'trend', 'agents', 'brokers', 'developers', 'property', 'location', 'alerts']);
+function split(text: string): [string, string] {
+  const [verb = '', ...rest] = text.trim().split(/\s+/);
+  return VERBS.has(verb) ? [verb, rest.join(' ')] : ['manzil', text.trim()];
+}
+
+// ---- terminal ------------------------------------------------------------------------------------------------
+
+const terminal: DriverFactory = {
+  name: 'terminal',
+  async start(ctx) {
+    const logs: string[] = [];
+    const chunks: string[] = [];
+    const output = new Writable({
+      write(chunk, _enc, done) {
+        chunks.push(String(chunk));
+        done();
+      },
+    });
+    const input = new PassThrough();
+    const poster = new ConsolePoster(output, false);
+    const manzil = await startManzil({ env: baseEnv(ctx, 'terminal'), host: '127.0.0.1', terminal: poster, writeLog: (l) => logs.push(l) });
+    const chat = runTerminalChat(manzil.bot, { input, output, poster, color: false });
+    await until(() => chunks.length > 0, 'the banner');
+    // With piped input the chat prints an alert as "\n" + its text, and a reply as its text alone.
+    const isAlert = (chunk: string) => chunk.startsWith('\n');
+    const numbers = new WeakMap<Seen, Map<string, number>>();
+    const seen = (text: string): Seen => {
+      const byLabel = new Map<string, number>();
+      for (const m of text.matchAll(/\[(\d+)\] (.+?)(?=\s{2}\[\d+\]|\n|$)/g)) if (!byLabel.has(m[2]!.trim())) byLabel.set(m[2]!.trim(), Number(m[1]));
+      const s: Seen = { text, buttons: [...byLabel.keys()].map((label) => ({ label })), private: false };
+      numbers.set(s, byLabel);
+      return s;
+    };
+    const send = async (line: string): Promise<Seen> => {
+      const from = chunks.length;
+      input.write(`${line}\n`);
+      await until(() => chunks.slice(from).some((c) => !isAlert(c)), `the answer to "${line}"`);
+      return seen(chunks.slice(from).find((c) => !isAlert(c))!);
+    };
+    return {
+      name: 'terminal', privateReplies: false, manzil, logs,
+      command: send,
+      press: (label, on) => {
+        const byLabel = numbers.get(on)!;
+        const found = find([...byLabel.keys()].map((l) => ({ label: l })), label, on);
+        return send(String(byLabel.get(found.label)));
+      },
+      alerts: async () => chunks.filter(isAlert).map((c) => c.trim()),
+      async close() {
+        input.end();
+        await chat;
+        await manzil.stop();
+      },
+    };
+  },
+};
+
+// ---- Slack ---------------------------------------------------------------------------------------------------
+
+type SlackPayload = { text?: string; response_type?: string; blocks?: SlackBlock[] };
+type SlackElement = { type?: string; action_id?: string; value?: string; text?: { text?: string } };
+type SlackBlock = { type: string; elements?: SlackElement[]; accessory?: SlackElement };
+
+/** Every `text` string in a Slack payload: the fallback, mrkdwn sections, fields, context and button labels. */
+function slackText(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(slackText);
+  if (node === null || typeof node !== 'object') return [];
+  return Object.entries(node).flatMap(([k, v]) => (k === 'text' && typeof v === 'string' ? [v] : slackText(v)));
+}
+
+const slack: DriverFactory = {
+  name: 'Slack',
+  async start(ctx) {
+    const SECRET = 'contract-signing-secret-01';
+    const CHANNEL = 'C0DEALS'; // where the signed requests of test/fakes/slack-sign.ts come from
+    const logs: string[] = [];
+    const fake = await startFakeSlack();
+    const manzil = await startManzil({
+      env: { ...baseEnv(ctx, 'slack'), SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: fake.apiUrl },
+      host: '127.0.0.1',
+      writeLog: (l) => logs.push(l),
+    });
+    const events = `http://127.0.0.1:${manzil.slackPort}/slack/events`;
+    const payloads = new WeakMap<Seen, SlackPayload>();
+    let seq = 0;
+    const answer = async (post: (responseUrl: string) => Promise<{ status: number }>): Promise<Seen> => {
+      const id = `c${++seq}`;
+      const res = await post(fake.responseUrl(id));
+      if (res.status !== 200) throw new Error(`Slack request answered ${res.status}`);
+      await fake.waitFor(() => fake.responses(id).length > 0, WAIT_MS);
+      const p = fake.responses(id).at(-1) as SlackPayload;
+      const s: Seen = { text: slackText(p).join('\n'), buttons: slackButtons(p).map((b) => ({ label: b.text?.text ?? '' })), private: p.response_type === 'ephemeral' };
+      payloads.set(s, p);
+      return s;
+    };
+    const slackButtons = (p: SlackPayload): SlackElement[] =>
+      (p.blocks ?? []).flatMap((b) => [...(b.type === 'actions' ? b.elements ?? [] : []), ...(b.accessory ? [b.accessory] : [])]).filter((e) => e.type === 'button' && e.action_id);
+    return {
+      name: 'Slack', privateReplies: true, manzil, logs,
+      command: (text) => {
+        const [verb, rest] = split(text);
+        return answer((url) => signedPost(events, SECRET, slashCommand(`/${verb}`, rest, url)));
+      },
+      press: (label, on) => {
+        const p = payloads.get(on)!;
+        const b = find(slackButtons(p).map((e) => ({ ...e, label: e.text?.text ?? '' })), label, on);
+        return answer((url) => signedPost(events, SECRET, blockAction(b.action_id!, b.value ?? '', url)));
+      },
+      alerts: async () => fake.messages(CHANNEL).filter((m) => m.metadata?.event_type === 'manzil_alert').map((m) => slackText(m).join('\n')),
+      async close() {
+        await manzil.stop();
+        await fake.close();
+      },
+    };
+  },
+};
+
+// ---- Discord -------------------------------------------------------------------------------------------------
+
+/** What a Discord message shows: its content, and each embed's title, link, text, fields and footer. */
+function discordText(m: DiscordJson): string {
+  const embeds = (m?.embeds ?? []) as DiscordJson[];
+  return [
+    m?.content ?? '',
+    ...embeds.flatMap((e) => [e.author?.name, e.title, e.url, e.description, ...(e.fields ?? []).flatMap((f: DiscordJson) => [f.name, f.value]), e.footer?.text]),
+  ].filter((s): s is string => typeof s === 'string' && s !== '').join('\n');
+}
+const discordButtons = (m: DiscordJson): { label: string; custom_id?: string }[] =>
+  ((m?.components ?? []) as DiscordJson[]).flatMap((row) => row.components ?? []).filter((c: DiscordJson) => c.type === 2 && c.custom_id);
+
+const discord: DriverFactory = {
+  name: 'Discord',
+  async start(ctx) {
+    const logs: string[] = [];
+    const fake = await startFakeDiscord();
+    const manzil = await startManzil({
+      env: { ...baseEnv(ctx, 'discord'), DISCORD_TOKEN: fake.botToken, DISCORD_API_URL: fake.apiUrl, SHUTDOWN_TIMEOUT_S: '0.5' },
+      host: '127.0.0.1',
+      writeLog: (l) => logs.push(l),
+      discord: { autocompleteDeadlineMs: 400 },
+    });
+    await fake.ready();
+    /** Which message a Seen is (for pressing its buttons): a message id, or an interaction token for its @original. */
+    const refs = new WeakMap<Seen, { ref: string; message: DiscordJson }>();
+    const make = (message: DiscordJson, ref: string, ephemeral: boolean): Seen => {
+      const s: Seen = { text: discordText(message), buttons: discordButtons(message).map((b) => ({ label: b.label })), private: ephemeral };
+      refs.set(s, { ref, message });
+      return s;
+    };
+    /** The bot's answer to an interaction: a follow-up (the ephemeral path), an edit of a message, or an update callback. */
+    const answerTo = async (token: string, sourceRef?: string): Promise<Seen> => {
+      const done = () => fake.responses(token).some((r) => r.kind === 'edit' || r.kind === 'followup' || (r.kind === 'callback' && (r.type === 4 || r.type === 7)));
+      await fake.waitFor(done, WAIT_MS);
+      const log = fake.responses(token);
+      const followUp = log.filter((r) => r.kind === 'followup').at(-1);
+      if (followUp) return make(followUp.body, followUp.messageId!, followUp.ephemeral);
+      const reply = log.find((r) => r.kind === 'callback' && r.type === 4);
+      if (reply) return make(fake.original(token) ?? reply.body, token, reply.ephemeral);
+      const edit = log.filter((r) => r.kind === 'edit').at(-1);
+      if (edit) {
+        const ref = edit.messageId ?? sourceRef ?? token;
+        return make(fake.message(ref) ?? fake.original(token) ?? edit.body, ref, edit.ephemeral);
+      }
+      const update = log.find((r) => r.kind === 'callback' && r.type === 7)!;
+      return make(fake.message(sourceRef!) ?? update.body, sourceRef!, update.ephemeral);
+    };
+    return {
+      name: 'Discord', privateReplies: true, manzil, logs,
+      async command(text) {
+        const [verb, rest] = split(text);
+        const { token } = await fake.slashCommand(verb, [{ name: 'query', type: 3, value: rest }]);
+        return answerTo(token);
+      },
+      async press(label, on) {
+        const { ref, message } = refs.get(on)!;
+        const b = find(discordButtons(message), label, on);
+        const { token } = await fake.clickButton(b.custom_id!, { id: ref });
+        return answerTo(token, ref);
+      },
+      async alerts() {
+        await fake.waitFor(() => manzil.alerts.repo.stats().pending + manzil.alerts.repo.stats().sending === 0, WAIT_MS);
+        return fake.messages(fake.channelId).map((m) => discordText(m.body));
+      },
+      async close() {
+        await manzil.stop();
+        await fake.close();
+      },
+    };
+  },
+};
+
+export const drivers: DriverFactory[] = [terminal, slack, discord];
