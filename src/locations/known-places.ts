@@ -52,4 +52,9 @@ export const KNOWN_PLACES: readonly KnownPlace[] = [
   place('Aljada', 'al jada', 'aljadah'),
   place('Al Marjan Island', 'marjan island', 'al marjan'),
   place('Al Hamra Village', 'al hamra', 'hamra village'),
+  // Names whose words sit close to filter words ("park" and "port" to "part", "bateen" to "between").
+  place('Jumeirah Park', 'jumeira park', 'jumeirah prk'),
+  place('Jumeirah Golf Estates', 'jge', 'jumeirah golf', 'jumeira golf estates'),
+  place('Port de La Mer', 'la mer', 'port de lamer'),
+  place('Al Bateen', 'bateen', 'al batin'),
 ];

@@ -47,6 +47,8 @@ function verbWords(query: Query): string {
 }
 
 function between(min: string | undefined, max: string | undefined, unit: string): string | undefined {
+  // The parser refuses a maximum of 0 as people type it ("under 0"); "<= 0" is the literal form it still reads back.
+  if (max === '0') return [min !== undefined ? `>= ${min}${unit}` : undefined, `<= 0${unit}`].filter(Boolean).join(' ');
   if (min !== undefined && max !== undefined) return `between ${min} and ${max}${unit}`;
   if (max !== undefined) return `under ${max}${unit}`;
   if (min !== undefined) return `over ${min}${unit}`;

@@ -8,6 +8,10 @@ const UNITS: Readonly<Record<string, number>> = {
   one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
   thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
 };
+/** The digits after "point": "two point five million", "one point two five million". */
+const DIGITS: Readonly<Record<string, string>> = {
+  zero: '0', oh: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9',
+};
 const TENS: Readonly<Record<string, number>> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
 const SCALES: Readonly<Record<string, number>> = { thousand: 1_000, k: 1_000, million: 1_000_000, mil: 1_000_000, mn: 1_000_000, m: 1_000_000 };
 
@@ -71,11 +75,19 @@ export function readSpelled(words: readonly string[], i: number): Spelled | unde
       k += andSkip + rest.length;
     }
   }
-  // "one and a half million"
+  // "one and a half million", "two point five million"
   let half = 0;
   if (wordAt(words, k) === 'and' && wordAt(words, k + 1) === 'a' && wordAt(words, k + 2) === 'half' && SCALES[wordAt(words, k + 3)] !== undefined) {
     half = 0.5;
     k += 3;
+  } else if (wordAt(words, k) === 'point') {
+    let digits = '';
+    while (DIGITS[wordAt(words, k + 1 + digits.length)] !== undefined) digits += DIGITS[wordAt(words, k + 1 + digits.length)];
+    if (digits === '') return undefined;
+    k += 1 + digits.length;
+    // Without a scale, "two point five" is 2.5, read as the digits would be ("2.5 baths").
+    if (SCALES[wordAt(words, k)] === undefined) return { value: Number(`${value}.${digits}`), length: k - i, multiplier: 1, scaled };
+    half = Number(`0.${digits}`);
   }
   const scale = SCALES[wordAt(words, k)];
   // A bare "k" or "m" after a spelled number ("ten k") counts; it is the unit people type.

@@ -45,7 +45,7 @@ export function readAmountWord(word: string): AmountWord | undefined {
 /** Amounts are sent as plain numbers, at most two decimals (1.1m is 1100000, not 1100000.0000000002). */
 export const amountText = (n: number): string => String(Math.round(n * 100) / 100);
 
-export const BEDROOM_UNITS = ['br', 'brs', 'bed', 'beds', 'bedroom', 'bedrooms', 'bhk', 'b/r', 'bdr'] as const;
+export const BEDROOM_UNITS = ['br', 'brs', 'bed', 'beds', 'bedroom', 'bedrooms', 'bhk', 'b/r', 'bdr', 'bdrm', 'bdrms', 'bedrm'] as const;
 export const BATHROOM_UNITS = ['ba', 'bath', 'baths', 'bathroom', 'bathrooms'] as const;
 export type RoomUnit = 'bedrooms' | 'bathrooms';
 

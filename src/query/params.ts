@@ -23,10 +23,15 @@ export function withPage(query: Query, page: number): Query {
   return { ...query, params: { ...query.params, page: String(page - 1 + first) } };
 }
 
-/** The `manzil parse` JSON line: {"operation","params","location"} or {"error"}. */
-export function parseToJson(text: string): { operation: string; params: Record<string, string>; location: string | null } | { error: string } {
+/**
+ * The `manzil parse` JSON line: {"operation","params","location"}, with "corrections" when the command was read other
+ * than as typed (a typo, a range the wrong way round), or {"error"}.
+ */
+export function parseToJson(
+  text: string,
+): { operation: string; params: Record<string, string>; location: string | null; corrections?: string[] } | { error: string } {
   const parsed = parseCommand(text);
   if (!parsed.ok) return { error: parsed.error };
-  const { operation, params, location } = parsed.query;
-  return { operation, params, location };
+  const { operation, params, location, corrections } = parsed.query;
+  return { operation, params, location, ...(corrections ? { corrections } : {}) };
 }

@@ -2,10 +2,10 @@
 import { build } from './build.js';
 import { spellOutNumbers } from './number-words.js';
 import { scan, type Draft, type ScanOptions } from './scan.js';
-import { SENTENCE_FILLERS, readVerb } from './sentence.js';
+import { SENTENCE_FILLERS, readVerb, type Reading } from './sentence.js';
 import { MAX_LENGTH, boundPlaceWords, joinWords, normalizeCommand, tokenize, type Token } from './text.js';
 import { ParseError, fail, type Family, type ParseResult, type Query } from './types.js';
-import { correctionFor } from './typos.js';
+import { correctionFor, isFilterWord, isWholeFilter } from './typos.js';
 import {
   ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, DEAL_PHRASES, EMIRATE_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES,
   MARKER_PHRASES, PERIOD_PHRASES, PROPERTY_TYPES, PhraseIndex, SHORT_PERIODS, SORT_PHRASES,
@@ -69,7 +69,24 @@ function parse(text: string): Query {
   const index = indexFor(family);
   const options: ScanOptions = reading.sentence ? { dates: family === 'adrec', fillers: SENTENCE_FILLERS } : { dates: family === 'adrec' };
   // Typos are corrected in sentences only: in a terse command an unknown word stays in the place, named (see README).
-  const { draft, corrections } = reading.sentence ? scanCorrecting(rest, index, options) : { draft: scan(rest, index, options), corrections: [] };
+  const plain = scan(rest, index, options);
+  const corrected = reading.sentence ? scanCorrecting(rest, plain, index, options) : undefined;
+  if (!corrected) return finish(family, reading, id, plain, []);
+  try {
+    return finish(family, reading, id, corrected.draft, corrected.corrections);
+  } catch (e) {
+    // A correction is kept only when the command is then understood: "la vila" read as a second type is a place again.
+    if (!(e instanceof ParseError)) throw e;
+    try {
+      return finish(family, reading, id, plain, []);
+    } catch {
+      throw e;
+    }
+  }
+}
+
+/** The Query of a scanned command: the verb's own deal word checked against the filters', then built. */
+function finish(family: Family, reading: Pick<Reading, 'deal'>, id: string | undefined, draft: Draft, corrections: readonly string[]): Query {
   if (reading.deal) {
     if (draft.deal && draft.deal.value !== reading.deal.value) fail(`You asked for both "${reading.deal.text}" and "${draft.deal.text}". Pick one.`);
     draft.deal ??= reading.deal;
@@ -81,28 +98,51 @@ function parse(text: string): Query {
 
 /**
  * Scans with typos corrected: each leftover word close to one filter word is read as it, and kept only when the
- * corrected word is then understood as a filter. A word that would still be left over stays as typed, in the place.
+ * corrected word is then understood as a filter. A word that would still be left over stays as typed, in the place,
+ * and so does a word among place words ("Jumeirah Park furnished" is not "Jumeirah, part furnished"). Undefined when
+ * nothing was corrected.
  */
-function scanCorrecting(tokens: readonly Token[], index: PhraseIndex, options: ScanOptions): { draft: Draft; corrections: string[] } {
-  let draft = scan(tokens, index, options);
+function scanCorrecting(tokens: readonly Token[], plain: Draft, index: PhraseIndex, options: ScanOptions): { draft: Draft; corrections: string[] } | undefined {
   const fixed = new Map<Token, Token>();
-  for (const token of draft.words) {
+  for (const token of plain.words) {
     if (token.quoted) continue;
     const target = correctionFor(token.word);
-    if (target) fixed.set(token, { ...token, word: target });
+    if (target && (isWholeFilter(target) ? !betweenPlaceWords(tokens, token, plain) : !nextToPlaceWord(tokens, token, plain))) {
+      fixed.set(token, { ...token, word: target });
+    }
   }
-  if (fixed.size === 0) return { draft, corrections: [] };
   for (let round = 0; round < 2 && fixed.size > 0; round++) {
     const corrected = tokens.map((t) => fixed.get(t) ?? t);
-    const next = scan(corrected, index, options);
-    const stillLeft = [...fixed].filter(([, to]) => next.words.includes(to));
-    if (stillLeft.length === 0) {
-      draft = next;
-      return { draft, corrections: [...fixed].map(([from, to]) => `read "${from.raw}" as ${to.word}`) };
+    let next: Draft;
+    try {
+      next = scan(corrected, index, options);
+    } catch (e) {
+      // "Al Bateen" read as "al between" asks "between what?": the words were a place, not a typo.
+      if (e instanceof ParseError) return undefined;
+      throw e;
     }
+    const stillLeft = [...fixed].filter(([, to]) => next.words.includes(to));
+    if (stillLeft.length === 0) return { draft: next, corrections: [...fixed].map(([from, to]) => `read "${from.raw}" as ${to.word}`) };
     for (const [from] of stillLeft) fixed.delete(from);
   }
-  return { draft, corrections: [] };
+  return undefined;
+}
+
+/** A word left over that is no number, no filter's word and no typo of one: a word of the place. */
+const isPlaceWord = (token: Token | undefined, draft: Draft): boolean =>
+  token !== undefined && token.word !== ',' && draft.words.includes(token) &&
+  (token.quoted || (!/\d/.test(token.word) && !isFilterWord(token.word) && !correctionFor(token.word)));
+
+/** Next to a place word: "park" in "Jumeirah Park", "port" in "Port de La Mer", "bateen" in "Al Bateen". */
+function nextToPlaceWord(tokens: readonly Token[], token: Token, draft: Draft): boolean {
+  const k = tokens.indexOf(token);
+  return isPlaceWord(tokens[k - 1], draft) || isPlaceWord(tokens[k + 1], draft);
+}
+
+/** Inside a run of place words, with place words on both sides. */
+function betweenPlaceWords(tokens: readonly Token[], token: Token, draft: Draft): boolean {
+  const k = tokens.indexOf(token);
+  return isPlaceWord(tokens[k - 1], draft) && isPlaceWord(tokens[k + 1], draft);
 }
 
 /** `/rent ...`, `/manzil rent ...` and `rent ...` are the same command. */

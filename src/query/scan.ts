@@ -92,6 +92,7 @@ export function scan(tokens: readonly Token[], index: PhraseIndex, options: Scan
     }
     const used =
       negative(words, i) ||
+      handoverYear(words, i) ||
       rooms(words, i, draft) ||
       phrase(words, i, draft, index) ||
       page(words, i, draft) ||
@@ -105,6 +106,26 @@ export function scan(tokens: readonly Token[], index: PhraseIndex, options: Scan
     i++;
   }
   return draft;
+}
+
+// --- Handover years: "handover 2026" is a year, not a price of AED 2,026 -------------------------------------------
+
+const HANDOVER_WORDS = new Set(['handover', 'delivery', 'completion', 'completing', 'completed', 'delivered', 'ready']);
+const YEAR = /^20\d\d$/;
+
+/** "handover 2026", "completion in q4 2027", "2026 handover": refused, since no search filters by handover year. */
+function handoverYear(words: readonly string[], i: number): number {
+  let end = i + 2;
+  if (HANDOVER_WORDS.has(words[i]!)) {
+    let k = i + 1;
+    if (words[k] === 'in' || words[k] === 'by') k++;
+    if (/^q[1-4]$/.test(words[k] ?? '')) k++;
+    if (!YEAR.test(words[k] ?? '')) return 0;
+    end = k + 1;
+  } else if (words[i]!.length !== 4 || !YEAR.test(words[i]!) || !HANDOVER_WORDS.has(words[i + 1] ?? '')) {
+    return 0;
+  }
+  return fail(`I can't search by handover year ("${text(words, i, end)}"). To see the soonest first, sort by it, like "/projects dubai hills earliest handover".`);
 }
 
 // --- Rooms: 2br, 2 beds, studio, 1-3 br, 1 to 3 br, 1,2 br, 1 or 2 br, studio or 1br, 3+ br --------------------
@@ -225,13 +246,25 @@ function roomRun(words: readonly string[], i: number, draft: Draft): { used: num
   for (const [k, { item, range: isRange }] of items.entries()) {
     if (item.unit && item.unit !== unit) fail(`"${text(words, i, end)}" mixes bedrooms and bathrooms. Write them apart, like "2br 2 baths".`);
     const previous = k > 0 ? items[k - 1]!.item.values : undefined;
-    if (isRange && previous) values.push(...range(previous[previous.length - 1]!, item.values[0]!));
+    if (isRange && previous) {
+      const [from, to] = [previous[previous.length - 1]!, item.values[0]!];
+      // Ends reversed ("5 to 2 bedrooms"): read the right way round and said so, as for prices and areas.
+      if (from > to) draft.notes.push(`read "${text(words, i, end)}" as ${to === 0 ? 'studio' : to} to ${from} ${unitWord(unit)}`);
+      values.push(...range(from, to));
+    }
     values.push(...item.values);
   }
   if (unit === 'bathrooms' && items.some(({ item }) => item.values.includes(0) && !item.unit && /studio/.test(words[i]!))) {
     fail('"Studio" counts bedrooms, not bathrooms. Try "studio 1 bath".');
   }
   return { used: setRooms(draft, unit, values, text(words, i, end), end - i), unit };
+}
+
+/** True when a count of rooms starts at words[k] ("1 bed", "1 or 2 beds", "1-3br"), without reading it into a draft. */
+function roomsAt(words: readonly string[], k: number): boolean {
+  let j = k;
+  while (readRoomItem(words[j] ?? '') && ROOM_SEPARATORS.has(words[j + 1] ?? '') && /\d/.test(words[j + 2] ?? '')) j += 2;
+  return roomUnit(words[j + 1] ?? '') !== undefined || (readRoomItem(words[j] ?? '') === undefined && splitRoomWord(words[j] ?? '') !== undefined);
 }
 
 function setRooms(draft: Draft, unit: RoomUnit, values: number[], said: string, used = 1): number {
@@ -244,10 +277,15 @@ function setRooms(draft: Draft, unit: RoomUnit, values: number[], said: string, 
 
 // --- Phrases: types, amenities, furnishing, sort, periods... -----------------------------------------------------
 
+/** What "this year" and the like are read as: the service's periods count back from today. */
+const ROLLING: Readonly<Record<string, string>> = { '1y': 'the last 12 months', '3m': 'the last 3 months', '1m': 'the last month' };
+
 function phrase(words: readonly string[], i: number, draft: Draft, index: PhraseIndex): number {
   const found = index.match(words, i);
   if (!found) return 0;
-  apply(draft, found.effect, text(words, i, i + found.length));
+  const said = text(words, i, i + found.length);
+  apply(draft, found.effect, said);
+  if (found.effect.kind === 'period' && words[i] === 'this') draft.notes.push(`read "${said}" as ${ROLLING[found.effect.value]}`);
   return found.length;
 }
 
@@ -442,6 +480,8 @@ function negative(words: readonly string[], i: number): number {
   const word = words[i]!;
   if (!word.startsWith('-') || !readAmountWord(word.slice(1))) return 0;
   const fused = readAmountWord(word.slice(1))!;
+  const unit = roomUnit(words[i + 1] ?? '');
+  if (unit) fail(`A number of ${unitWord(unit)} can't be negative ("${word}"). Try ${roomExample(unit)}.`);
   const isArea = fused.area !== undefined || matchTable(words, i + 1, AREA_INDEX) !== undefined;
   return isArea
     ? fail(`An area can't be negative ("${word}"). Try "over 1000 sqft".`)
@@ -465,16 +505,27 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
   const sep = words[j];
   if (sep === '-' || sep === 'to' || (bound?.entry[1] === 'between' && sep === 'and')) {
     second = readAmount(words, j + 1);
+    // "90k - 1 bed": a count of rooms never ends a price or area range; the dash separated two filters. (After a bare
+    // small number, "under 1-3 br" keeps the first edition's reading.)
+    const surelyAmount = first!.multiplier > 1 || first!.currency || first!.area !== undefined || first!.value >= 1000;
+    if (second && surelyAmount && roomsAt(words, j + 1)) second = undefined;
     if (second) j = second.end;
   }
   // "120k max", "90k or less", "2m+": a bound after the amount, unless it starts another amount ("120k min 1000 sqft").
   let after: 'min' | 'max' | undefined;
+  const amountEnd = j;
+  // "10k per month or less": the bound may follow the rent period, which is then read here too.
+  let rentPeriod: ReturnType<PhraseIndex['match']>;
   if (!bound && !second) {
-    const trailing = matchTable(words, j, TRAILING_BOUNDS);
+    const period = index.match(words, j);
+    const k = period?.effect.kind === 'frequency' ? j + period.length : j;
+    const trailing = matchTable(words, k, TRAILING_BOUNDS);
     if (first!.plus) after = 'min';
-    else if (trailing && !readAmount(words, j + trailing.length)) {
+    // Only a bound word that may also lead ("min") can start the next amount instead: "120k min 1000 sqft".
+    else if (trailing && (!matchTable(words, k, BOUND_INDEX) || !readAmount(words, k + trailing.length))) {
       after = trailing.entry[1];
-      j += trailing.length;
+      if (k > j) rentPeriod = period;
+      j = k + trailing.length;
     }
   }
   if (bound?.entry[1] === 'between' && !second) {
@@ -484,16 +535,19 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
   const isArea = factor !== undefined;
   if (!bound && !second && !isArea) {
     // A bare small number is more likely part of a name ("Al Barsha 1") than a price.
-    const frequencyNext = index.match(words, j)?.effect.kind === 'frequency';
+    const frequencyNext = rentPeriod !== undefined || index.match(words, j)?.effect.kind === 'frequency';
     if (first!.multiplier === 1 && !first!.currency && first!.value < 1000 && !frequencyNext) return 0;
-  }
-  if (!bound && !second && !after && first!.value === 0) {
-    // "0 sqft" or "AED 0" on its own: nothing can match.
-    fail(isArea ? `An area of 0 sqft can't match a property. Try "over 1000 sqft".` : `A price of AED 0 can't match a listing. Try "under 120k".`);
   }
   let low = first!.value;
   // `1-2m` means 1m to 2m; `50000-1.2m` keeps 50000.
   if (second && first!.multiplier === 1 && second.multiplier > 1 && low * second.multiplier <= second.value) low *= second.multiplier;
+  // "AED 0", "0 sqft" on their own, or 0 as the most ("under 0", "max 0k"): nothing can match. A range may start at 0,
+  // and "<= 0", which nobody types in chat, is how formatQuery writes a zero maximum, so any Query reads back.
+  const side = second ? 'max' : after ?? bound?.entry[1];
+  if ((second ? Math.max(low, second.value) : low) === 0 && side !== 'min' && bound?.entry[0] !== '<=') {
+    fail(isArea ? `An area of 0 sqft can't match a property. Try "over 1000 sqft".` : `A price of AED 0 can't match a listing. Try "under 120k".`);
+  }
+  if (rentPeriod) apply(draft, rentPeriod.effect, text(words, amountEnd, amountEnd + rentPeriod.length));
   const said = text(words, i, j);
   const target = isArea ? draft.area : draft.price;
   if (second) {

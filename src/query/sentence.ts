@@ -29,6 +29,9 @@ export const SENTENCE_FILLERS: ReadonlySet<string> = new Set([
   ...[...OPENERS].filter((w) => w !== 'after' && w !== 'like' && w !== 'of'),
   ...GREETINGS, 'ideally', 'preferably', 'that', 'where', 'thanks', 'thank', 'please', 'properties', 'property', 'listings',
   'units', 'homes', 'home', 'or', 'so', 'but', 'close', 'nearby', 'next',
+  // Questions about the past and about who is best: "what was rented", "what's been sold lately", "how many villas",
+  // "upcoming projects", "the top brokers". "Lately" and "recently" leave the default period.
+  'was', 'been', 'had', 'how', 'many', 'much', 'upcoming', 'top', 'best', 'lately', 'recently',
 ]);
 
 type Strength = 'noun' | 'trend' | 'projects' | 'transactions' | 'deal' | 'weak';

@@ -128,8 +128,11 @@ function splitPart(part: string, tokens: Token[]): void {
 
 const WHITESPACE = /\s+/;
 
+// A colon ending a word is punctuation between filters, like a full stop: "for sale: villa", "jlt: 1 bed".
+const TRAILING_STOPS = /[.:]+$/;
+
 function pushWord(tokens: Token[], piece: string, dashBefore: boolean): void {
-  const raw = piece.endsWith('.') ? piece.replace(/\.+$/, '') : piece;
+  const raw = piece.endsWith('.') || piece.endsWith(':') ? piece.replace(TRAILING_STOPS, '') : piece;
   if (raw !== '') tokens.push({ raw, word: raw.toLowerCase(), quoted: false, dashBefore });
 }
 

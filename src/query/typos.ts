@@ -26,18 +26,40 @@ for (const table of [PROPERTY_TYPES, ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PH
     for (const w of words) mean(w, words.length === 1 ? `${effect.kind}:${'value' in effect ? effect.value : ''}` : `word:${w}`);
   }
 }
-for (const u of BEDROOM_UNITS) mean(u, 'bedrooms');
+// Not abbreviations without vowels ("bdrms"): "bedrms" reads better as bedrooms than as bdrms.
+for (const u of BEDROOM_UNITS) if (/[aeiou]/.test(u)) mean(u, 'bedrooms');
+mean('studio', 'bedrooms:0');
 for (const u of BATHROOM_UNITS) mean(u, 'bathrooms');
 for (const [p] of AREA_UNITS) for (const w of p.split(' ')) mean(w, 'area');
 for (const w of BOUND_WORDS) mean(w, `bound:${w}`);
 
 /** Words the language knows as they are: never corrected. */
 const KNOWN = new Set<string>([
-  ...MEANINGS.keys(), ...wordsOf([DEAL_PHRASES, EMIRATE_PHRASES, PERIOD_PHRASES]), ...FILLERS, ...CURRENCIES, ...Object.keys(MULTIPLIERS),
+  ...MEANINGS.keys(), ...BEDROOM_UNITS, ...wordsOf([DEAL_PHRASES, EMIRATE_PHRASES, PERIOD_PHRASES]), ...FILLERS, ...CURRENCIES, ...Object.keys(MULTIPLIERS),
 ]);
 
 const BY_FIRST = new Map<string, string[]>();
 for (const t of MEANINGS.keys()) BY_FIRST.set(t[0]!, [...(BY_FIRST.get(t[0]!) ?? []), t]);
+
+/**
+ * True when the word is a filter on its own ("villa", "cheapest"), not a unit needing a count, a bound needing an
+ * amount, or one word of a longer phrase ("part" of "part furnished"): next to a place word, only these are corrected.
+ */
+export function isWholeFilter(word: string): boolean {
+  const meaning = MEANINGS.get(word);
+  return meaning !== undefined && meaning.includes(':') && !meaning.startsWith('word:') && !meaning.startsWith('bound:');
+}
+
+/** A word of the language's filters ("first" of "newest first"), which is never a word of a place. */
+export const isFilterWord = (word: string): boolean => MEANINGS.has(word);
+
+/** Two neighbouring letters swapped ("stuido", "balocny"): one slip of the fingers, though Levenshtein counts two. */
+function isSwap(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let k = 0;
+  while (k < a.length && a[k] === b[k]) k++;
+  return k < a.length - 1 && a[k] === b[k + 1] && a[k + 1] === b[k] && a.slice(k + 2) === b.slice(k + 2);
+}
 
 // "Gardens" is a place (Discovery Gardens), not a typo of "garden".
 const isPlural = (a: string, b: string) => a === `${b}s` || b === `${a}s` || a === `${b}es` || b === `${a}es`;
@@ -51,7 +73,7 @@ export function correctionFor(word: string): string | undefined {
   let tie = false;
   for (const target of BY_FIRST.get(word[0]!) ?? []) {
     if (Math.abs(target.length - word.length) > most || isPlural(target, word)) continue;
-    const d = distance(word, target);
+    const d = isSwap(word, target) ? 1 : distance(word, target);
     // Two edits only for letters left out ("bedrms") or in long words ("furnsihed"): "village" is not "villas".
     if (d > most || (d === 2 && target.length <= word.length && word.length < 8)) continue;
     // Of two spellings of one meaning, the longer reads better: "bedrooms", not "beds".

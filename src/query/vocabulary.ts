@@ -141,6 +141,8 @@ export const PERIOD_PHRASES: PhraseTable = [
   ...period('1m', 'last month', 'past month', '30 days', 'last 30 days', 'past 30 days', '1 month'),
   ...period('3m', 'past quarter'),
   ...OVER_PERIODS,
+  // The service counts back from today only: a calendar span is read as the span that covers it (scan.ts says so).
+  ...period('1y', 'this year'), ...period('3m', 'this quarter'), ...period('1m', 'this month'),
 ];
 export const SHORT_PERIODS: PhraseTable = [...period('6m', '6m'), ...period('3m', '3m'), ...period('1m', '1m')];
 

@@ -99,3 +99,54 @@ describe('place names are never corrected', () => {
     );
   });
 });
+
+describe('place names beyond the shipped list are never corrected', () => {
+  // Real multi-word names whose words sit close to filter words ("park" and "port" to "part", "bateen" to "between").
+  const NAMES = [
+    'Jumeirah Park', 'Port de La Mer', 'Al Bateen', 'Dubai Hills Park', 'Jumeirah Golf Estates', 'Motor City', 'Sports City',
+    'Port Saeed', 'Al Bateen Villas', 'Park Heights', 'Mina Rashid', 'Bluewaters Island', 'City Walk', 'Al Barari', 'Tilal Al Ghaf',
+    'Sobha Hartland', 'Emaar Beachfront', 'Umm Suqeim', 'Jumeirah Islands', 'Mudon', 'Al Khail Gate', 'Barsha Heights',
+  ];
+  const FILTERS = ['furnished', 'unfurnished', 'apartment', 'townhouse', 'villa', 'balcony', 'cheapest', 'newest', 'studio'];
+  const typo = fc.tuple(fc.constantFrom(...FILTERS), fc.nat(), fc.constantFrom('drop', 'swap', 'none')).map(([w, n, kind]) => {
+    const k = 1 + (n % (w.length - 2));
+    if (kind === 'drop') return w.slice(0, k) + w.slice(k + 1);
+    if (kind === 'swap') return w.slice(0, k) + w[k + 1] + w[k] + w.slice(k + 2);
+    return w;
+  });
+
+  it('the place words stay exactly as typed, before or after typos and filter words', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('', 'can you find', 'show me'), typo, fc.constantFrom('for rent', 'to buy'), fc.constantFrom(...NAMES),
+        fc.array(typo, { maxLength: 2 }), fc.boolean(), (open, word, deal, name, more, placeFirst) => {
+          const text = placeFirst ? `/manzil ${open} ${name} ${word} ${deal} ${more.join(' ')}` : `/manzil ${open} ${word} ${deal} in ${name} ${more.join(' ')}`;
+          const result = parseCommand(text);
+          if (!result.ok) return; // two types, or "studio" with a type the operation refuses
+          const placeTyped = parsed(`/rent ${name}`).location!.toLowerCase();
+          // Typos not corrected (a second type, say) stay beside the place, as typed; the place itself is whole.
+          expect(result.query.location?.toLowerCase().includes(placeTyped), text).toBe(true);
+          for (const note of result.query.corrections ?? []) {
+            const from = /^read "([^"]+)"/.exec(note)?.[1];
+            if (from) expect(placeTyped.split(' '), text).not.toContain(from.toLowerCase());
+          }
+        }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('reads a filter after the place, and the place whole', () => {
+    const q = parsed('/manzil villas to rent in jumeirah park furnished');
+    expect(q.params).toEqual({ property_type: 'villa', furnishing: 'furnished' });
+    expect(q.location).toBe('jumeirah park');
+    expect(q.corrections).toBeUndefined();
+    expect(parsed('/manzil villas to rent in dubai hills park furnished').location).toBe('dubai hills park');
+    expect(parsed('/manzil flats for sale in port de la mer part furnished').params).toEqual({ property_type: 'apartment', furnishing: 'partly' });
+    const bateen = parsed('/manzil vila to rent in al bateen');
+    expect(bateen.location).toBe('al bateen');
+    expect(bateen.corrections).toEqual(['read "vila" as villa']);
+    // A typo next to the place is still corrected when it is a filter on its own.
+    expect(parsed('/manzil flats to rent in jumeirah park furnshed')).toMatchObject({ params: { furnishing: 'furnished' }, location: 'jumeirah park' });
+    // A correction that would make the command refused is not made: "La Vila" is a second place word, not a second type.
+    expect(parsed('/manzil flats for rent in la vila')).toMatchObject({ params: { property_type: 'apartment' }, location: 'la vila' });
+  });
+});
