@@ -37,9 +37,10 @@ export function toPostFailure(e: unknown): PostFailure {
     const permanent = PERMANENT_CODES.has(Number(e.code)) || e.status === 401 || e.status === 403 || e.status === 404 || isContentRefusal(e);
     return new PostFailure(`discord: ${describeError(e)}`, permanent ? { permanent: true } : {});
   }
-  // 5xx after discord.js's own retries, a timeout, a reset connection: try again later.
-  if (e instanceof HTTPError) return new PostFailure(`discord: HTTP ${e.status}`);
-  return new PostFailure(`discord: ${describeError(e)}`);
+  // 5xx after discord.js's own retries, a timeout, a reset connection: try again later. It may have been posted: the
+  // outbox asks findDelivered first (the nonce makes a re-send within its window safe).
+  if (e instanceof HTTPError) return new PostFailure(`discord: HTTP ${e.status}`, { maybeDelivered: true });
+  return new PostFailure(`discord: ${describeError(e)}`, { maybeDelivered: true });
 }
 
 export class DiscordPoster implements ChatPoster {

@@ -34,9 +34,10 @@ export function toPostFailure(e: unknown): PostFailure {
   const code = platformError(e);
   if (code === 'ratelimited') return new PostFailure('slack: ratelimited');
   if (code !== undefined) return new PostFailure(`slack: ${code}`, PERMANENT_ERRORS.has(code) ? { permanent: true } : {});
-  if (e instanceof webApi.WebAPIHTTPError) return new PostFailure(`slack: HTTP ${e.statusCode}`);
-  if (e instanceof webApi.WebAPIRequestError) return new PostFailure(`slack: request failed (${e.original.message})`);
-  return new PostFailure(`slack: ${e instanceof Error ? e.message : String(e)}`);
+  // A 5xx, a timeout or a dropped connection: Slack may have posted the message before the answer was lost.
+  if (e instanceof webApi.WebAPIHTTPError) return new PostFailure(`slack: HTTP ${e.statusCode}`, e.statusCode >= 500 ? { maybeDelivered: true } : {});
+  if (e instanceof webApi.WebAPIRequestError) return new PostFailure(`slack: request failed (${e.original.message})`, { maybeDelivered: true });
+  return new PostFailure(`slack: ${e instanceof Error ? e.message : String(e)}`, { maybeDelivered: true });
 }
 
 /** Where a place's messages go, or a permanent failure for a place that is not Slack's. */
@@ -75,7 +76,10 @@ export class SlackPoster implements ChatPoster {
     }
   }
 
-  /** The ts of a message in the place tagged with this delivery; null when none; undefined when Slack cannot say. */
+  /**
+   * The ts of a message in the place tagged with this delivery; null when none; undefined when Slack cannot say. Asked
+   * after a crash mid-post and before re-sending a post that timed out (it may have landed).
+   */
   async findDelivered(place: string, deliveryId: string, sinceMs: number): Promise<string | null | undefined> {
     const channel = parseSlackPlace(place)?.channelId;
     if (!channel) return undefined;

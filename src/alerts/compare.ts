@@ -1,6 +1,7 @@
 // The comparison step, pure: what a search has seen + what the service shows now -> what to record and post.
-// New ids become cards, a price that fell by the threshold becomes one price-drop card, and the same flat listed
-// again by another agent is folded into one card (in one run) or not posted again (in a later run).
+// New ids become cards, a price that fell by the threshold below the price the channel was last told becomes one
+// price-drop card (so several small cuts add up), and the same flat listed again by another agent is folded into one
+// card (in one run) or not posted again (in a later run).
 import type { ListingSummary } from '../api/records.js';
 import type { SeenRow, SeenUpdate } from '../store/index.js';
 
@@ -76,15 +77,20 @@ export function compare(seenRows: readonly SeenRow[], listings: readonly Listing
     const fp = fingerprint(listing);
     const update: SeenUpdate = { propertyId: id, price: fp.price, locationKey: fp.locationKey, bedrooms: fp.bedrooms, size: fp.size, posted: false };
     const before = seen.get(id);
-    // Only what is new or repriced is written: a quiet run over thousands of searches writes almost nothing.
-    if (!before || before.lastPrice !== fp.price) out.seen.push(update);
+    // Only what is new or repriced is written (last_seen_at of the rest is touched in one statement per query).
+    if (!before) update.reportedPrice = fp.price;
     if (before) {
+      // Measured from the price the channel knows (first seen, or the last drop posted), not the last one read.
+      const reference = before.reportedPrice ?? before.lastPrice;
       const threshold = 1 - options.priceDropPct / 100;
-      if (options.primed && before.lastPrice !== null && fp.price !== null && fp.price < before.lastPrice && fp.price <= before.lastPrice * threshold) {
-        out.drops.push({ listing, from: before.lastPrice, to: fp.price });
+      if (options.primed && reference !== null && fp.price !== null && fp.price < reference && fp.price <= reference * threshold) {
+        out.drops.push({ listing, from: reference, to: fp.price });
+        update.reportedPrice = fp.price;
       }
+      if (before.lastPrice !== fp.price || update.reportedPrice !== undefined) out.seen.push(update);
       continue;
     }
+    out.seen.push(update);
     if (!options.primed) continue;
     // Posted before under another agent's id: record it as covered, post nothing.
     if (postedFlats.some((p) => sameFlat(p, fp))) {

@@ -1,7 +1,10 @@
 // The outbox drainer: pending deliveries -> ChatPoster -> marked delivered only after the platform said ok.
-// An entry is claimed (`sending`) before its post, so a crash mid-post leaves a trace: the next start asks the
-// platform whether the message exists (Slack metadata) before sending again, or re-sends and counts a possible
-// duplicate where the platform cannot tell. One queue per channel, at most one message a second in each.
+// A batch is claimed (`claimed`), and each entry is marked `sending` right before its own post, so a crash mid-post
+// leaves a trace on that entry only: the next start asks the platform whether the message exists (Slack metadata)
+// before sending it again, or re-sends and counts a possible duplicate where the platform cannot tell. A post that
+// failed in a way that may have posted it all the same (a timeout, a 5xx) is asked about the same way before its
+// retry. One queue per channel, at most one message a second in each; a platform 429 holds the whole channel until
+// its Retry-After has passed, in order.
 import type { ChatPoster } from '../bot/types.js';
 import { PostFailure } from '../bot/types.js';
 import type { Logger } from '../log.js';
@@ -49,6 +52,8 @@ export class OutboxDrainer {
   private readonly holder: string;
   private readonly now: () => number;
   private readonly lastPostAt = new Map<string, number>();
+  /** Channels the platform asked us to leave alone (429 Retry-After) until the given time. */
+  private readonly heldUntil = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
@@ -126,6 +131,12 @@ export class OutboxDrainer {
     const interval = o.perPlaceIntervalMs ?? 1_000;
     for (const [i, entry] of entries.entries()) {
       if (this.stopped) return;
+      // The platform rate-limited this channel: the rest of its queue waits too, in order, until Retry-After is over.
+      const held = this.heldUntil.get(place) ?? 0;
+      if (held > this.now()) {
+        this.deps.repo.requeue(entries.slice(i).map((e) => e.id), this.holder, held);
+        return;
+      }
       // At most one message per interval in a channel, as Slack asks. Every entry still queued here keeps its claim
       // for as long as its turn is away, or another drainer would take it over as abandoned and post it too.
       const wait = (this.lastPostAt.get(place) ?? 0) + interval - this.now();
@@ -133,29 +144,37 @@ export class OutboxDrainer {
         entries.slice(i).forEach((queued, k) => this.deps.repo.extendClaim(queued.id, this.holder, this.now() + wait + k * interval + (o.leaseMs ?? 60_000)));
         await sleep(wait);
       }
-      await this.deliver(entry, report);
+      const retryAfterMs = await this.deliver(entry, report);
+      if (retryAfterMs !== undefined) {
+        const until = this.now() + retryAfterMs;
+        this.heldUntil.set(place, until);
+        this.deps.repo.requeue(entries.slice(i + 1).map((e) => e.id), this.holder, until);
+        this.deps.logger.warn('outbox: the platform is rate-limiting this channel; its queue waits', { place, retryAfterMs, waiting: entries.length - i });
+        return;
+      }
     }
   }
 
-  private async deliver(entry: OutboxRow & { recovered: boolean }, report: DrainReport): Promise<void> {
+  /** Posts one entry; returns the platform's Retry-After when it refused with a rate limit (the channel then waits). */
+  private async deliver(entry: OutboxRow & { recovered: boolean }, report: DrainReport): Promise<number | undefined> {
     const { repo, logger } = this.deps;
     const log = logger.child({ part: 'outbox', delivery: entry.id, place: entry.place, kind: entry.kind });
     const poster = this.poster(entry.place)!;
     const deliveryId = String(entry.id);
     let possibleDuplicate = false;
     if (entry.recovered) {
-      // It was being posted when the process stopped: the platform may already show it.
+      // It was being posted when the process stopped, or its last post timed out: the platform may already show it.
       const found = poster.findDelivered ? await poster.findDelivered(entry.place, deliveryId, entry.createdAt - 60_000).catch(() => undefined) : undefined;
       if (typeof found === 'string') {
         repo.markDelivered(entry.id, found, this.now());
         report.recoveredFound++;
-        log.info('delivery found already posted after a restart; not sent again');
+        log.info('delivery found already posted (after a restart or a post that got no answer); not sent again');
         return;
       }
       possibleDuplicate = found === undefined;
       if (possibleDuplicate) {
         report.possibleDuplicates++;
-        log.warn('delivery interrupted by a restart and the platform cannot tell whether it arrived: sending again, counted as a possible duplicate');
+        log.warn('delivery interrupted (a restart or a post that got no answer) and the platform cannot tell whether it arrived: sending again, counted as a possible duplicate');
       }
     }
     const payload = decodePayload(entry.payload);
@@ -163,9 +182,14 @@ export class OutboxDrainer {
       repo.markFailed(entry.id, 'unreadable payload', undefined);
       report.failed++;
       log.error('outbox entry has a payload this release cannot read; parked as failed');
-      return;
+      return undefined;
     }
     const reply: Reply = renderDelivery(payload, this.deps.buttons);
+    // In flight from here: only this entry, so that a crash leaves exactly one entry to look for on the platform.
+    if (!repo.markPosting(entry.id, this.holder, this.now() + (this.deps.options.leaseMs ?? 60_000))) {
+      log.warn('outbox entry no longer claimed by this instance (its claim ran out); left to the instance that took it');
+      return undefined;
+    }
     this.lastPostAt.set(entry.place, this.now());
     try {
       const { messageId } = await poster.post(entry.place, reply, deliveryId);
@@ -177,16 +201,20 @@ export class OutboxDrainer {
       const attempts = entry.attempts + 1;
       const spent = failure.options.permanent || attempts >= this.deps.options.maxAttempts;
       const retryAt = spent ? undefined : this.now() + (failure.options.retryAfterMs ?? this.backoff(attempts));
-      const row = repo.markFailed(entry.id, failure.message, retryAt, possibleDuplicate);
+      // A failure that is not the platform's own refusal may have posted it: ask before the retry.
+      const maybeDelivered = e instanceof PostFailure ? failure.options.maybeDelivered === true : true;
+      const row = repo.markFailed(entry.id, failure.message, retryAt, possibleDuplicate, maybeDelivered);
       if (spent) {
         report.failed++;
         log.error('delivery failed for good; parked as failed', { attempts, error: failure.message, permanent: Boolean(failure.options.permanent) });
         if (row) this.deps.onFailed?.(row);
       } else {
         report.retried++;
-        log.warn('delivery failed; will retry', { attempts, retryInMs: retryAt! - this.now(), error: failure.message });
+        log.warn('delivery failed; will retry', { attempts, retryInMs: retryAt! - this.now(), error: failure.message, maybeDelivered });
       }
+      return spent ? undefined : failure.options.retryAfterMs;
     }
+    return undefined;
   }
 
   private backoff(attempts: number): number {

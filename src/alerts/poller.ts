@@ -42,6 +42,11 @@ export interface PollerDeps {
   /** Only searches saved in these platforms' places are run (those whose messages can be delivered); all when unset. */
   platforms?: readonly string[];
   now?: () => number;
+  /**
+   * Shutdown: once aborted, no further query (or page) starts; the queries under way finish and are recorded, each
+   * in its own transaction, and the searches not reached stay due for the next run.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RunReport {
@@ -55,6 +60,8 @@ export interface RunReport {
   failedQueries: number;
   /** Queries left for a later run because the call budget could not cover them. */
   deferred: number;
+  /** Queries not started because the run was aborted (shutdown); their searches stay due. */
+  skipped: number;
   ms: number;
 }
 
@@ -67,7 +74,8 @@ export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
   const started = now();
   const holder = deps.holder ?? `pid-${process.pid}`;
   const log = deps.logger.child({ part: 'poller', run: started });
-  const report: RunReport = { ran: false, searches: 0, queries: 0, calls: 0, newListings: 0, priceDrops: 0, queued: 0, failedQueries: 0, deferred: 0, ms: 0 };
+  const report: RunReport = { ran: false, searches: 0, queries: 0, calls: 0, newListings: 0, priceDrops: 0, queued: 0, failedQueries: 0, deferred: 0, skipped: 0, ms: 0 };
+  if (deps.signal?.aborted) return report;
   // Another instance sharing this database may be running: one run at a time across all of them. The lease is
   // short and renewed while the run lasts, so a crashed instance holds it back for two minutes at most.
   if (!deps.repo.acquireLease(POLL_JOB, holder, started, LEASE_MS)) {
@@ -83,21 +91,49 @@ export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
     const due = deps.repo.due(deps.service, started).filter((s) => !platforms || platforms.some((p) => s.place.startsWith(`${p}:`)));
     report.searches = due.length;
     const groups = groupByQuery(due);
-    const budget = affordable(deps.api, groups.length);
-    if (budget < groups.length) {
-      report.deferred = groups.length - budget;
-      log.warn('call budget cannot cover every due query; the longest-waiting go first', { due: groups.length, affordable: budget });
-    }
-    const runnable = groups.slice(0, budget);
-    report.queries = runnable.length;
-    await eachLimited(runnable, deps.options.concurrency ?? 4, async (group) => {
-      const r = await runQuery(deps, group, log);
+    // The budget counts calls, and a query costs one call per page it reads (up to maxPages). Before each query starts,
+    // the calls left, less the pages reserved by the queries under way, decide how many pages it may read (at least
+    // one, or it waits for a later run). Groups start in order: the longest-waiting first.
+    const budget = new PageBudget(deps.api, deps.options.maxPages);
+    let ran = 0;
+    let exhausted = false;
+    await eachLimited(groups, deps.options.concurrency ?? 4, async (group) => {
+      if (deps.signal?.aborted) {
+        report.skipped++;
+        return;
+      }
+      // Once one query has to wait, every later one waits too, even if pages reserved come back unused: oldest first.
+      const pages = exhausted ? 0 : await budget.reserve();
+      if (pages === 0) {
+        exhausted = true;
+        report.deferred++;
+        return;
+      }
+      if (deps.signal?.aborted) {
+        budget.release(pages, 0);
+        report.skipped++;
+        return;
+      }
+      ran++;
+      report.queries++;
+      let r: QueryResult | undefined;
+      try {
+        r = await runQuery(deps, group, log, pages);
+      } finally {
+        budget.release(pages, r?.calls ?? pages);
+      }
       report.calls += r.calls;
       report.newListings += r.newListings;
       report.priceDrops += r.priceDrops;
       report.queued += r.queued;
       if (r.failed) report.failedQueries++;
     });
+    if (report.deferred > 0) {
+      log.warn('call budget cannot cover every due query; the longest-waiting went first, the rest wait for a later run', {
+        due: groups.length, ran, deferred: report.deferred, maxPages: deps.options.maxPages, budgetLeft: deps.api.budgetLeft?.(),
+      });
+    }
+    if (report.skipped > 0) log.info('run stopped early (shutdown); the queries not started stay due', { skipped: report.skipped, ran });
   } catch (e) {
     ok = false;
     throw e;
@@ -117,13 +153,55 @@ function groupByQuery(due: SavedSearchRow[]): SavedSearchRow[][] {
   return [...groups.values()];
 }
 
-/** How many queries the budget can pay for now (each costs at least one call). */
-function affordable(api: AlertsApi, wanted: number): number {
-  const left = api.budgetLeft?.();
-  if (!left) return wanted;
-  // A blocked client (rate limit, open breaker) is not a spent budget: its calls fail fast and are recorded.
-  const limits = [left.day, left.month].filter((n): n is number => n !== undefined);
-  return limits.length === 0 ? wanted : Math.max(0, Math.min(wanted, ...limits));
+/**
+ * The calls a run may still make, as pages: a query costs one call per page it reads, up to maxPages. A query starts
+ * when the calls left, less the pages reserved by the queries under way, cover maxPages; or, with none under way,
+ * when at least one call is left (it then reads at most that many pages). Otherwise it waits for one under way to
+ * finish, or, with none under way and nothing left, it is deferred. The count of calls left is read from the client
+ * whenever nothing is under way (exact, retries included) and otherwise follows the pages read. A blocked client (rate
+ * limit, open breaker) is not a spent budget: its calls fail fast and are recorded.
+ */
+class PageBudget {
+  private left: number | undefined;
+  private reserved = 0;
+  private inFlight = 0;
+  private waiters: (() => void)[] = [];
+  constructor(
+    private readonly api: AlertsApi,
+    private readonly maxPages: number,
+  ) {
+    this.left = this.read();
+  }
+
+  private read(): number | undefined {
+    const left = this.api.budgetLeft?.();
+    const limits = left ? [left.day, left.month].filter((n): n is number => n !== undefined) : [];
+    return limits.length === 0 ? undefined : Math.max(0, Math.min(...limits));
+  }
+
+  /** Pages the next query may read (0: none, it waits for a later run); reserved until `release`. */
+  async reserve(): Promise<number> {
+    for (;;) {
+      if (this.left === undefined) return this.maxPages;
+      const free = this.left - this.reserved;
+      if (free >= this.maxPages || (this.inFlight === 0 && free >= 1)) {
+        const pages = Math.min(this.maxPages, free);
+        this.reserved += pages;
+        this.inFlight++;
+        return pages;
+      }
+      if (this.inFlight === 0) return 0;
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  release(pages: number, used: number): void {
+    if (this.left === undefined) return;
+    this.reserved -= pages;
+    this.inFlight--;
+    this.left = this.inFlight === 0 ? this.read() : Math.max(0, this.left - used);
+    for (const wake of this.waiters.splice(0)) wake();
+  }
 }
 
 interface QueryResult {
@@ -134,7 +212,7 @@ interface QueryResult {
   failed: boolean;
 }
 
-async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger): Promise<QueryResult> {
+async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, maxPages: number): Promise<QueryResult> {
   const now = deps.now ?? Date.now;
   const { operation, params } = fromParamsKey(group[0]!.paramsKey);
   const result: QueryResult = { calls: 0, newListings: 0, priceDrops: 0, queued: 0, failed: false };
@@ -145,7 +223,8 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger):
   try {
     // Another page only while every listing on it is new to some primed search (or none is primed yet).
     const allNew = (records: Listing[]) => primed.length === 0 || primed.some((s) => records.every((r) => !seenBy.get(s.id)!.has(r.property_id)));
-    const fetched = await fetchListings(deps.api, operation, params, deps.options, allNew);
+    const fetched = await fetchListings(deps.api, operation, params, { ...deps.options, maxPages }, allNew, deps.signal);
+    if (fetched.pagesCut && maxPages < deps.options.maxPages) log.info('query read fewer pages than allowed: call budget', { operation, maxPages });
     listings = fetched.listings;
     result.calls += fetched.calls;
   } catch (e) {
@@ -176,7 +255,7 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger):
     if (search.errorReported) deliveries.push(notice(search, 'recovered', `${search.id}:recovered:${search.errorSince ?? at}`, {}));
     return { searchId: search.id, at, seen: cmp.seen, deliveries, primed: !isPrimed, clearError: search.lastError !== null };
   });
-  result.queued += deps.repo.commitRuns(outcomes);
+  result.queued += deps.repo.commitRuns(outcomes, listings.map((l) => l.property_id));
   return result;
 }
 
@@ -222,11 +301,14 @@ export async function fetchListings(
   params: Record<string, string>,
   options: Pick<PollerOptions, 'maxPages' | 'deadlineMs'>,
   allNew: (records: Listing[]) => boolean,
-): Promise<{ listings: Listing[]; calls: number; complete: boolean }> {
+  signal?: AbortSignal,
+): Promise<{ listings: Listing[]; calls: number; complete: boolean; pagesCut?: boolean }> {
   const listings: Listing[] = [];
   let calls = 0;
   let firstPageLength = 0;
   for (let page = 1; page <= options.maxPages; page++) {
+    // Shutdown: what was read is kept (and recorded by the caller); no further page is asked for.
+    if (page > 1 && signal?.aborted) break;
     const answer = await api.call(operation, { ...params, page: String(page) }, { deadlineMs: options.deadlineMs });
     calls++;
     const records = answer.records as Listing[];
@@ -234,9 +316,9 @@ export async function fetchListings(
     if (page === 1) firstPageLength = records.length;
     // An empty or short page is the last one: every match has been seen.
     if (records.length === 0 || records.length < firstPageLength) return { listings, calls, complete: true };
-    if (!allNew(records)) break;
+    if (!allNew(records)) return { listings, calls, complete: false };
   }
-  return { listings, calls, complete: false };
+  return { listings, calls, complete: false, pagesCut: true };
 }
 
 async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {

@@ -11,12 +11,16 @@ export interface MaintenanceOptions {
   locations?: { prune(): number };
   /** The bot's answer cache (`bot.searches`): drops expired answers. */
   answers?: { purgeExpired(): void };
+  /** Alerts: seen rows of listings gone for long, old delivered or failed outbox entries. */
+  alerts?: { prune(): { seen: number; outbox: number } };
   logger: Logger;
 }
 
 export interface PruneCounts {
   buttons: number;
   locations: number;
+  /** Present when alerts are pruned. */
+  alerts?: { seen: number; outbox: number };
 }
 
 export class StateMaintenance {
@@ -26,11 +30,11 @@ export class StateMaintenance {
 
   /** One pass; never throws (a failed pass is logged and the next one tries again). */
   runOnce(): PruneCounts {
-    const { buttons, buttonRetentionMs, locations, answers, logger } = this.options;
+    const { buttons, buttonRetentionMs, locations, answers, alerts, logger } = this.options;
     try {
-      const pruned = { buttons: buttons.prune(buttonRetentionMs), locations: locations?.prune() ?? 0 };
+      const pruned: PruneCounts = { buttons: buttons.prune(buttonRetentionMs), locations: locations?.prune() ?? 0, ...(alerts ? { alerts: alerts.prune() } : {}) };
       answers?.purgeExpired();
-      if (pruned.buttons + pruned.locations > 0) logger.info('pruned old state', { ...pruned });
+      if (pruned.buttons + pruned.locations + (pruned.alerts ? pruned.alerts.seen + pruned.alerts.outbox : 0) > 0) logger.info('pruned old state', { ...pruned });
       return pruned;
     } catch (e) {
       logger.warn('pruning old state failed', { error: e });

@@ -1,6 +1,6 @@
 // Saved searches, what each has seen, and the outbox of deliveries. src/alerts decides; this file only stores,
 // and every multi-row change it offers is one transaction, so a crash leaves either all of it or none.
-import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { jobLease, outbox, savedSearch, searchSeen } from './schema.js';
 
@@ -22,6 +22,8 @@ export interface NewSavedSearch {
 export interface SeenUpdate {
   propertyId: string;
   price: number | null;
+  /** The price the channel now knows: set when the listing is first recorded or a drop is posted; kept otherwise. */
+  reportedPrice?: number | null;
   locationKey: string | null;
   bedrooms: string | null;
   size: number | null;
@@ -51,7 +53,10 @@ export interface RunOutcome {
 
 export interface OutboxStats {
   pending: number;
+  /** Taken by a drainer: waiting their turn in a channel (claimed) or with their post in flight. */
   sending: number;
+  /** Of those, the posts in flight. */
+  inFlight: number;
   failed: number;
   delivered: number;
   possibleDuplicates: number;
@@ -64,9 +69,18 @@ export function createAlertsRepo(store: Store, now: () => number = Date.now) {
   const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
   // The poller's hot path (one row per new or repriced listing per search): a prepared statement, not a query build.
   const upsertSeen = sqlite.prepare(
-    `INSERT INTO search_seen (search_id, property_id, first_seen_at, last_seen_at, last_price, location_key, bedrooms, size, posted)
-     VALUES (@searchId, @propertyId, @at, @at, @price, @locationKey, @bedrooms, @size, @posted)
-     ON CONFLICT (search_id, property_id) DO UPDATE SET last_seen_at = @at, last_price = @price, posted = max(posted, @posted)`,
+    `INSERT INTO search_seen (search_id, property_id, first_seen_at, last_seen_at, last_price, reported_price, location_key, bedrooms, size, posted)
+     VALUES (@searchId, @propertyId, @at, @at, @price, @reported, @locationKey, @bedrooms, @size, @posted)
+     ON CONFLICT (search_id, property_id) DO UPDATE SET last_seen_at = @at, last_price = @price,
+       reported_price = CASE WHEN @keepReported THEN coalesce(reported_price, last_price) ELSE @reported END, posted = max(posted, @posted)`,
+  );
+  // Every listing a run read is "seen" now, changed or not: one statement per coalesced query, not one per row.
+  const touchSeen = sqlite.prepare(
+    `UPDATE search_seen SET last_seen_at = @at
+     WHERE search_id IN (SELECT value FROM json_each(@searches)) AND property_id IN (SELECT value FROM json_each(@ids)) AND last_seen_at < @at`,
+  );
+  const nextNumber = sqlite.prepare(
+    `INSERT INTO alert_number (place, last) VALUES (@place, @next) ON CONFLICT (place) DO UPDATE SET last = max(last + 1, @next) RETURNING last`,
   );
 
   return {
@@ -77,9 +91,11 @@ export function createAlertsRepo(store: Store, now: () => number = Date.now) {
         if (inPlace >= limits.perPlace) return { ok: false as const, reason: 'place' as const };
         const byOwner = db.select({ n: sql<number>`count(*)` }).from(savedSearch).where(eq(savedSearch.owner, input.owner)).get()!.n;
         if (byOwner >= limits.perOwner) return { ok: false as const, reason: 'owner' as const };
+        // Numbers are never reused in a place: a counter per place, seeded from the alerts there (databases from before it).
         const top = db.select({ n: sql<number | null>`max(${savedSearch.number})` }).from(savedSearch).where(eq(savedSearch.place, input.place)).get()!.n;
+        const { last: number } = nextNumber.get({ place: input.place, next: (top ?? 0) + 1 }) as { last: number };
         const at = now();
-        const row = db.insert(savedSearch).values({ ...input, number: (top ?? 0) + 1, createdAt: at, nextRunAt: at }).returning().get();
+        const row = db.insert(savedSearch).values({ ...input, number, createdAt: at, nextRunAt: at }).returning().get();
         return { ok: true as const, row };
       });
     },
@@ -129,9 +145,18 @@ export function createAlertsRepo(store: Store, now: () => number = Date.now) {
       return tx(() => commit(outcome));
     },
 
-    /** Several searches' runs (one coalesced query) in one transaction. */
-    commitRuns(outcomes: readonly RunOutcome[]): number {
-      return tx(() => outcomes.reduce((n, o) => n + commit(o), 0));
+    /**
+     * Several searches' runs (one coalesced query) in one transaction. `read` are the ids the query returned: their
+     * seen rows get `last_seen_at` = the run's time, changed or not (one statement).
+     */
+    commitRuns(outcomes: readonly RunOutcome[], read: readonly string[] = []): number {
+      return tx(() => {
+        const queued = outcomes.reduce((n, o) => n + commit(o), 0);
+        if (read.length > 0 && outcomes.length > 0) {
+          touchSeen.run({ at: outcomes[0]!.at, searches: JSON.stringify(outcomes.map((o) => o.searchId)), ids: JSON.stringify(read) });
+        }
+        return queued;
+      });
     },
 
     /** A run that could not fetch: the error is kept (and since when), nothing is marked seen. */
@@ -155,9 +180,11 @@ export function createAlertsRepo(store: Store, now: () => number = Date.now) {
     enqueue: (d: NewDelivery) => enqueue(d, now()),
 
     /**
-     * Takes up to `limit` entries due now for this instance: pending ones, and ones left `sending` by an instance
-     * whose claim has run out (it crashed mid-post). Each is marked `sending`, claimed until `at + leaseMs`, before
-     * anything is posted.
+     * Takes up to `limit` entries due now for this instance: pending ones, ones left `claimed` (never posted) by an
+     * instance whose claim has run out, and ones left `sending` (posted when it stopped) by one. Each is marked
+     * `claimed` until `at + leaseMs`; `markPosting` marks the one whose post starts. `recovered` is true for an entry
+     * that may already be on the platform: its post was in flight at a crash, or its last attempt failed in a way that
+     * may have posted it (a timeout): the platform is asked before it is sent again.
      */
     claimDue(holder: string, at: number, leaseMs: number, limit: number, platforms: readonly string[]): (OutboxRow & { recovered: boolean })[] {
       return tx(() => {
@@ -170,7 +197,7 @@ export function createAlertsRepo(store: Store, now: () => number = Date.now) {
               platformFilter,
               or(
                 and(eq(outbox.state, 'pending'), lte(outbox.nextAttemptAt, at)),
-                and(eq(outbox.state, 'sending'), lte(outbox.claimedUntil, at)),
+                and(inArray(outbox.state, ['claimed', 'sending']), lte(outbox.claimedUntil, at)),
               ),
             ),
           )
@@ -179,10 +206,10 @@ export function createAlertsRepo(store: Store, now: () => number = Date.now) {
           .all();
         if (rows.length === 0) return [];
         db.update(outbox)
-          .set({ state: 'sending', claimedBy: holder, claimedUntil: at + leaseMs })
+          .set({ state: 'claimed', claimedBy: holder, claimedUntil: at + leaseMs })
           .where(inArray(outbox.id, rows.map((r) => r.id)))
           .run();
-        return rows.map((r) => ({ ...r, recovered: r.state === 'sending' }));
+        return rows.map((r) => ({ ...r, recovered: r.state === 'sending' || r.maybeDelivered }));
       });
     },
 
@@ -191,15 +218,44 @@ export function createAlertsRepo(store: Store, now: () => number = Date.now) {
       db.update(outbox).set({ claimedUntil: until }).where(and(eq(outbox.id, id), eq(outbox.claimedBy, holder))).run();
     },
 
+    /**
+     * Its post starts now: `sending` until `until`. A crash from here on leaves it `sending`, and the next start asks
+     * the platform before sending it again. The check for an earlier uncertain attempt is done by then: cleared.
+     * False when this instance no longer holds the claim (another took it over): then it must not post.
+     */
+    markPosting(id: number, holder: string, until: number): boolean {
+      return (
+        db.update(outbox)
+          .set({ state: 'sending', claimedUntil: until, maybeDelivered: false })
+          .where(and(eq(outbox.id, id), eq(outbox.claimedBy, holder), eq(outbox.state, 'claimed')))
+          .run().changes === 1
+      );
+    },
+
+    /**
+     * Gives claimed entries back to the queue, unposted and without spending an attempt, due at `at` at the earliest
+     * (a channel held by the platform's Retry-After keeps its order: every entry waits, not only the refused one).
+     */
+    requeue(ids: readonly number[], holder: string, at: number): void {
+      if (ids.length === 0) return;
+      db.update(outbox)
+        .set({ state: 'pending', claimedBy: null, claimedUntil: null, nextAttemptAt: sql`max(${outbox.nextAttemptAt}, ${at})` })
+        .where(and(inArray(outbox.id, [...ids]), eq(outbox.claimedBy, holder), eq(outbox.state, 'claimed')))
+        .run();
+    },
+
     markDelivered(id: number, messageId: string, at: number, possibleDuplicate = false): void {
       db.update(outbox)
-        .set({ state: 'delivered', messageId, deliveredAt: at, claimedBy: null, claimedUntil: null, ...(possibleDuplicate ? { possibleDuplicate: true } : {}) })
+        .set({ state: 'delivered', messageId, deliveredAt: at, claimedBy: null, claimedUntil: null, maybeDelivered: false, ...(possibleDuplicate ? { possibleDuplicate: true } : {}) })
         .where(eq(outbox.id, id))
         .run();
     },
 
-    /** A failed attempt: back to pending for `retryAt`, or parked as failed when attempts are spent. */
-    markFailed(id: number, error: string, retryAt: number | undefined, possibleDuplicate = false): OutboxRow | undefined {
+    /**
+     * A failed attempt: back to pending for `retryAt`, or parked as failed when attempts are spent. `maybeDelivered`:
+     * the attempt may have posted it all the same (a timeout...), so the platform is asked before the next one.
+     */
+    markFailed(id: number, error: string, retryAt: number | undefined, possibleDuplicate = false, maybeDelivered = false): OutboxRow | undefined {
       return db
         .update(outbox)
         .set({
@@ -209,15 +265,36 @@ export function createAlertsRepo(store: Store, now: () => number = Date.now) {
           claimedUntil: null,
           ...(retryAt === undefined ? { state: 'failed' } : { state: 'pending', nextAttemptAt: retryAt }),
           ...(possibleDuplicate ? { possibleDuplicate: true } : {}),
+          maybeDelivered,
         })
         .where(eq(outbox.id, id))
         .returning()
         .get();
     },
 
-    /** Gives back unfinished claims at shutdown, so the next start sends them without waiting for the lease. */
+    /**
+     * Gives back unfinished claims at shutdown, so the next start sends them without waiting for the lease. A post
+     * still in flight may land after this: it goes back marked maybe delivered, so the next start asks first.
+     */
     release(holder: string): number {
-      return db.update(outbox).set({ state: 'pending', claimedBy: null, claimedUntil: null }).where(and(eq(outbox.claimedBy, holder), eq(outbox.state, 'sending'))).run().changes;
+      return tx(() => {
+        const inFlight = db.update(outbox).set({ state: 'pending', claimedBy: null, claimedUntil: null, maybeDelivered: true }).where(and(eq(outbox.claimedBy, holder), eq(outbox.state, 'sending'))).run().changes;
+        return inFlight + db.update(outbox).set({ state: 'pending', claimedBy: null, claimedUntil: null }).where(and(eq(outbox.claimedBy, holder), eq(outbox.state, 'claimed'))).run().changes;
+      });
+    },
+
+    /**
+     * Bounded growth: seen rows of listings no run has read for `seenMaxAgeMs` (a listing gone from the service), and
+     * delivered or failed entries older than `outboxMaxAgeMs`. Returns what was deleted.
+     */
+    prune(at: number, options: { seenMaxAgeMs: number; outboxMaxAgeMs: number }): { seen: number; outbox: number } {
+      return tx(() => ({
+        seen: db.delete(searchSeen).where(lt(searchSeen.lastSeenAt, at - options.seenMaxAgeMs)).run().changes,
+        outbox: db
+          .delete(outbox)
+          .where(and(inArray(outbox.state, ['delivered', 'failed']), lt(sql`coalesce(${outbox.deliveredAt}, ${outbox.createdAt})`, at - options.outboxMaxAgeMs)))
+          .run().changes,
+      }));
     },
 
     outbox(filter: { place?: string; state?: string } = {}): OutboxRow[] {
@@ -231,7 +308,7 @@ export function createAlertsRepo(store: Store, now: () => number = Date.now) {
       const row = db
         .select({ t: sql<number | null>`min(case when ${outbox.state} = 'pending' then ${outbox.nextAttemptAt} else ${outbox.claimedUntil} end)` })
         .from(outbox)
-        .where(and(platformFilter, inArray(outbox.state, ['pending', 'sending'])))
+        .where(and(platformFilter, inArray(outbox.state, ['pending', 'claimed', 'sending'])))
         .get();
       return row?.t ?? undefined;
     },
@@ -243,10 +320,11 @@ export function createAlertsRepo(store: Store, now: () => number = Date.now) {
         .groupBy(outbox.state)
         .all();
       const by = (s: string) => rows.find((r) => r.state === s);
-      const oldest = Math.min(...['pending', 'sending'].map((s) => by(s)?.oldest ?? Infinity));
+      const oldest = Math.min(...['pending', 'claimed', 'sending'].map((s) => by(s)?.oldest ?? Infinity));
       return {
         pending: by('pending')?.n ?? 0,
-        sending: by('sending')?.n ?? 0,
+        sending: (by('claimed')?.n ?? 0) + (by('sending')?.n ?? 0),
+        inFlight: by('sending')?.n ?? 0,
         failed: by('failed')?.n ?? 0,
         delivered: by('delivered')?.n ?? 0,
         possibleDuplicates: rows.reduce((sum, r) => sum + (r.dups ?? 0), 0),
@@ -287,7 +365,11 @@ export function createAlertsRepo(store: Store, now: () => number = Date.now) {
     const { searchId, at } = outcome;
     if (!db.select({ id: savedSearch.id }).from(savedSearch).where(eq(savedSearch.id, searchId)).get()) return 0; // removed meanwhile
     for (const s of outcome.seen) {
-      upsertSeen.run({ searchId, propertyId: s.propertyId, at, price: s.price, locationKey: s.locationKey, bedrooms: s.bedrooms, size: s.size, posted: s.posted ? 1 : 0 });
+      const keepReported = s.reportedPrice === undefined;
+      upsertSeen.run({
+        searchId, propertyId: s.propertyId, at, price: s.price, reported: keepReported ? s.price : s.reportedPrice, keepReported: keepReported ? 1 : 0,
+        locationKey: s.locationKey, bedrooms: s.bedrooms, size: s.size, posted: s.posted ? 1 : 0,
+      });
     }
     let queued = 0;
     for (const d of outcome.deliveries) queued += enqueue(d, now());

@@ -51,7 +51,7 @@ export const savedSearch = sqliteTable(
     service: text('service').notNull(),
     /** The opaque chat place it posts to: `slack:T1:C1`, `discord:G:C`, `console:local`. */
     place: text('place').notNull(),
-    /** Its number in that place, shown to people; stable (never reused while the place has alerts). */
+    /** Its number in that place, shown to people; stable, and never reused in that place (see alertNumber). */
     number: integer('number').notNull(),
     owner: text('owner').notNull(),
     /** The command as typed. */
@@ -91,7 +91,13 @@ export const searchSeen = sqliteTable(
     propertyId: text('property_id').notNull(),
     firstSeenAt: integer('first_seen_at').notNull(),
     lastSeenAt: integer('last_seen_at').notNull(),
+    /** The price the last run read. */
     lastPrice: real('last_price'),
+    /**
+     * The price the channel was last told (when first seen, or in the last price-drop card): drops are measured from it,
+     * so several small cuts add up to one reported drop. Null on rows from before it existed: lastPrice stands in.
+     */
+    reportedPrice: real('reported_price'),
     /** For "the same flat from another agent": location, bedrooms and size of the listing. */
     locationKey: text('location_key'),
     bedrooms: text('bedrooms'),
@@ -116,7 +122,10 @@ export const outbox = sqliteTable(
     dedupeKey: text('dedupe_key').notNull(),
     /** What is needed to render the message (versioned JSON). */
     payload: text('payload').notNull(),
-    /** pending | sending | delivered | failed */
+    /**
+     * pending | claimed (taken by a drainer, waiting its turn in the channel) | sending (its post is in flight, set just
+     * before it) | delivered | failed
+     */
     state: text('state').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: integer('next_attempt_at').notNull(),
@@ -127,6 +136,11 @@ export const outbox = sqliteTable(
     lastError: text('last_error'),
     /** Re-sent after a crash without a way to check: may show twice. Counted, never hidden. */
     possibleDuplicate: integer('possible_duplicate', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * The last attempt failed in a way that may have posted it all the same (a timeout, a dropped connection, a 5xx):
+     * the platform is asked (findDelivered) before it is sent again, as for an entry found in flight after a crash.
+     */
+    maybeDelivered: integer('maybe_delivered', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at').notNull(),
     deliveredAt: integer('delivered_at'),
   },
@@ -136,6 +150,12 @@ export const outbox = sqliteTable(
     index('outbox_place_idx').on(t.place, t.state),
   ],
 );
+
+/** The last alert number given out in each chat place: numbers are never reused there, even after a removal. */
+export const alertNumber = sqliteTable('alert_number', {
+  place: text('place').primaryKey(),
+  last: integer('last').notNull(),
+});
 
 /** Leases on singleton jobs (the poller's run), so several instances take turns instead of running twice. */
 export const jobLease = sqliteTable('job_lease', {

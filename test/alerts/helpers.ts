@@ -23,6 +23,8 @@ export interface Post {
 /** A platform that records posts; it can be told to fail the next posts. */
 export class RecordingPoster implements ChatPoster {
   readonly posts: Post[] = [];
+  /** Every attempt, refused ones included. */
+  readonly attempts: { place: string; deliveryId: string; at: number; ok: boolean }[] = [];
   private failures: PostFailure[] = [];
   constructor(readonly platform = 'test') {}
   failNext(...failures: PostFailure[]) {
@@ -30,6 +32,7 @@ export class RecordingPoster implements ChatPoster {
   }
   async post(place: string, reply: Reply, deliveryId: string) {
     const failure = this.failures.shift();
+    this.attempts.push({ place, deliveryId, at: Date.now(), ok: !failure });
     if (failure) throw failure;
     this.posts.push({ place, deliveryId, reply, at: Date.now() });
     return { messageId: `m${this.posts.length}` };
@@ -56,7 +59,8 @@ export interface Rig {
   dbFile: string;
   logs: string[];
   logger: ReturnType<typeof createLogger>;
-  poll(): ReturnType<typeof pollOnce>;
+  service: string;
+  poll(options?: Partial<PollerOptions>): ReturnType<typeof pollOnce>;
   upstreamCalls(path?: string): number;
   reopen(): Rig;
 }
@@ -93,8 +97,8 @@ export async function alertsRig(options: { dbFile?: string; sandbox?: Sandbox; p
     const poster = new RecordingPoster();
     const drainer = new OutboxDrainer({ repo, posters: [poster], logger, options: { maxAttempts: 3, perPlaceIntervalMs: options.perPlaceIntervalMs ?? 0, baseBackoffMs: 1, maxBackoffMs: 2, leaseMs: 200 } });
     return {
-      sandbox, api, store, repo, commands, poster, drainer, dbFile, logs, logger,
-      poll: () => pollOnce({ api, repo, service, logger, options: POLLER }),
+      sandbox, api, store, repo, commands, poster, drainer, dbFile, logs, logger, service,
+      poll: (o: Partial<PollerOptions> = {}) => pollOnce({ api, repo, service, logger, options: { ...POLLER, ...o } }),
       upstreamCalls: (p?: string) => sandbox.requests().filter((r) => !p || r.path === p).length,
       reopen: build,
     };

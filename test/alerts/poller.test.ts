@@ -176,14 +176,22 @@ describe('delivery', () => {
     await rig.commands.handle(ctx(), 'add buy marina');
     rig.sandbox.advance(60);
     const report = await rig.poll();
-    rig.poster.failNext(new PostFailure('ratelimited', { retryAfterMs: 30 }), new PostFailure('server error'));
-    for (let i = 0; i < 20 && rig.repo.stats().pending + rig.repo.stats().sending > 0; i++) {
+    expect(report.queued).toBeGreaterThan(0);
+    // Retry-After (300 ms) is far longer than the backoff (1-2 ms) and than the polling below (5 ms): if it were
+    // ignored, the refused entry, or the rest of its channel, would be posted within a few milliseconds.
+    rig.poster.failNext(new PostFailure('ratelimited', { retryAfterMs: 300 }), new PostFailure('server error'));
+    for (let i = 0; i < 400 && rig.repo.stats().pending + rig.repo.stats().sending > 0; i++) {
       await rig.drainer.drain();
-      await new Promise((r) => setTimeout(r, 40));
+      await new Promise((r) => setTimeout(r, 5));
     }
     expect(rig.poster.posts).toHaveLength(report.queued);
     expect(new Set(rig.poster.posts.map((p) => p.deliveryId)).size).toBe(report.queued);
     expect(rig.repo.stats().failed).toBe(0);
+    const [limited, ...rest] = rig.poster.attempts;
+    expect(limited!.ok).toBe(false);
+    // Nothing in that channel, the refused entry included, went out before Retry-After had passed.
+    expect(rest.length).toBe(report.queued + 1); // the server error's retry, and each entry once
+    for (const a of rest) expect(a.at - limited!.at).toBeGreaterThanOrEqual(295);
   });
 
   it('parks a delivery as failed after the last attempt, counted and logged, never silently dropped', async () => {

@@ -41,6 +41,14 @@ describe('import boundaries', () => {
     expect(errors.join()).toMatch(/query and views are pure/);
   });
 
+  it('keeps SQL out of src/alerts: no drizzle-orm or better-sqlite3, only the store repositories; still no adapters', async () => {
+    expect((await boundaryErrors('src/alerts/x.ts', importing('drizzle-orm'))).join()).toMatch(/alerts write no SQL of their own/);
+    expect((await boundaryErrors('src/alerts/x.ts', importing('drizzle-orm/sqlite-core'))).join()).toMatch(/alerts write no SQL/);
+    expect((await boundaryErrors('src/alerts/x.ts', importing('better-sqlite3'))).join()).toMatch(/alerts write no SQL/);
+    expect(await boundaryErrors('src/alerts/x.ts', importing('../../adapters/slack/poster.js'))).not.toEqual([]);
+    expect(await boundaryErrors('src/alerts/x.ts', importing('../store/index.js'))).toEqual([]);
+  });
+
   it('passes the adapters as they are', async () => {
     const results = await eslint.lintFiles(['adapters/**/*.ts']);
     const crossings = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => `${r.filePath}: ${m.message}`));

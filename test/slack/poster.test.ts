@@ -1,6 +1,13 @@
 // SlackPoster, the ChatPoster through which alerts reach Slack: a real WebClient (built as the app builds it) against
 // the fake Slack Web API.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { OutboxDrainer } from '../../src/alerts/index.js';
+import { encodePayload } from '../../src/alerts/messages.js';
+import { createLogger } from '../../src/log.js';
+import { createAlertsRepo, openStore, type AlertsRepo } from '../../src/store/index.js';
 import { PostFailure, type Reply } from '../../src/bot/index.js';
 import { SlackPoster, postingClient } from '../../adapters/slack/poster.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
@@ -147,5 +154,87 @@ describe('SlackPoster.findDelivered', () => {
     fake.failNext('conversations.history', { status: 500 });
     expect(await poster.findDelivered(PLACE, 'dlv-d', 0)).toBeUndefined();
     expect(await poster.findDelivered(PLACE, 'dlv-d', 0)).toBe(fake.messages('C0ALERTS')[0]!.ts);
+  });
+});
+
+// Through the outbox drainer: a real SQLite file, the real SlackPoster and the fake Slack.
+describe('SlackPoster under the outbox drainer', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const logger = createLogger({ level: 'error', write: () => {} });
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  function outboxRepo() {
+    const dir = mkdtempSync(join(tmpdir(), 'manzil-poster-outbox-'));
+    dirs.push(dir);
+    const store = openStore(join(dir, 'alerts.db'));
+    return { store, repo: createAlertsRepo(store) };
+  }
+  /** `n` messages queued for a channel; their delivery ids in order. */
+  function queue(repo: AlertsRepo, channel: string, n: number): string[] {
+    for (let i = 0; i < n; i++) {
+      const search = { id: i + 1, number: i + 1, summary: `Homes in ${channel} #${i}` };
+      repo.enqueue({ searchId: null, place: `slack:T0TEST:${channel}`, kind: 'recovered', dedupeKey: `${channel}:${i}`, payload: encodePayload({ v: 1, kind: 'recovered', search }) });
+    }
+    return repo.outbox({ place: `slack:T0TEST:${channel}` }).map((r) => String(r.id));
+  }
+  const tagged = (channel: string) => fake.messages(channel).map((m) => (m.metadata?.event_payload as { delivery_id: string }).delivery_id);
+  const drainer = (repo: AlertsRepo, slack: SlackPoster) =>
+    new OutboxDrainer({ repo, posters: [slack], logger, options: { maxAttempts: 5, perPlaceIntervalMs: 0, baseBackoffMs: 100, maxBackoffMs: 100, leaseMs: 5_000 } });
+
+  it('a post that timed out after Slack took it is found in the history before any retry: one message, delivered, no duplicate', async () => {
+    const { store, repo } = outboxRepo();
+    const [id] = queue(repo, 'C0TIMEOUT', 1);
+    const impatient = new SlackPoster(postingClient('xoxb-test', { apiUrl: fake.apiUrl, timeoutMs: 300 }));
+    const held = fake.holdNext('chat.postMessage'); // Slack posts it; its answer never comes
+    const d = drainer(repo, impatient);
+    expect(await d.drain()).toMatchObject({ delivered: 0, retried: 1 });
+    expect(repo.outbox()[0]).toMatchObject({ state: 'pending', maybeDelivered: true });
+    await sleep(150); // the backoff
+    expect(await d.drain()).toMatchObject({ delivered: 0, recoveredFound: 1, possibleDuplicates: 0 });
+    expect(tagged('C0TIMEOUT')).toEqual([id]);
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
+    expect(repo.outbox()[0]).toMatchObject({ state: 'delivered', messageId: fake.messages('C0TIMEOUT')[0]!.ts, possibleDuplicate: false, maybeDelivered: false });
+    expect(repo.stats()).toMatchObject({ delivered: 1, pending: 0, sending: 0, possibleDuplicates: 0 });
+    held.release();
+    store.close();
+  });
+
+  it('without the history scope, the retry of a timed-out post is sent and counted as a possible duplicate', async () => {
+    const { store, repo } = outboxRepo();
+    queue(repo, 'C0NOSCOPE', 1);
+    const impatient = new SlackPoster(postingClient('xoxb-test', { apiUrl: fake.apiUrl, timeoutMs: 300 }));
+    const held = fake.holdNext('chat.postMessage');
+    fake.missingScope('conversations.history');
+    const d = drainer(repo, impatient);
+    await d.drain();
+    await sleep(150);
+    expect(await d.drain()).toMatchObject({ delivered: 1, possibleDuplicates: 1 });
+    expect(fake.messages('C0NOSCOPE')).toHaveLength(2);
+    expect(repo.stats()).toMatchObject({ delivered: 1, possibleDuplicates: 1 });
+    fake.missingScope('conversations.history', false);
+    held.release();
+    store.close();
+  });
+
+  it('a 429 with Retry-After holds the whole channel until it has passed, then posts its queue in order; other channels go on', async () => {
+    const { store, repo } = outboxRepo();
+    const ids = queue(repo, 'C0LIMITED', 3);
+    const [other] = queue(repo, 'C0OTHER', 1);
+    fake.failNext('chat.postMessage', { status: 429, retryAfter: 1 });
+    const d = drainer(repo, poster);
+    const refusedAt = Date.now();
+    await d.drain();
+    // The refused channel waits, the rest of its queue included; the other channel is not held.
+    expect(tagged('C0LIMITED')).toEqual([]);
+    expect(tagged('C0OTHER')).toEqual([other]);
+    expect(repo.outbox({ place: 'slack:T0TEST:C0LIMITED' }).every((r) => r.state === 'pending' && r.nextAttemptAt >= refusedAt + 1_000)).toBe(true);
+    await sleep(1_050);
+    await d.drain();
+    expect(tagged('C0LIMITED')).toEqual(ids);
+    const posts = fake.callsTo('chat.postMessage').filter((c) => c.args.channel === 'C0LIMITED');
+    expect(posts).toHaveLength(4); // the refused one and three posts after Retry-After
+    expect(repo.stats()).toMatchObject({ delivered: 4, pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
+    store.close();
   });
 });

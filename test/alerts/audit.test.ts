@@ -1,0 +1,306 @@
+// The outbox's claims, alert numbers, price drops, pruning, shutdown mid-run, and the poller's paging and budget:
+// the sandbox, the real client and a real SQLite file.
+import { describe, expect, it } from 'vitest';
+import { AlertScheduler, OutboxDrainer, pollOnce, pruneAlerts } from '../../src/alerts/index.js';
+import { ApiClient } from '../../src/api/index.js';
+import { StateMaintenance } from '../../src/bot/index.js';
+import { createLogger } from '../../src/log.js';
+import { alertsRig, ctx, POLLER, RecordingPoster } from './helpers.js';
+
+const text = (r: { text: string }) => r.text;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const DAY = 86_400_000;
+
+/** A platform whose posts hang (the process "dies" mid-post) and one that answers findDelivered and records it. */
+class HangingPoster extends RecordingPoster {
+  readonly started: string[] = [];
+  override async post(_place: string, _reply: unknown, deliveryId: string): Promise<{ messageId: string }> {
+    this.started.push(deliveryId);
+    return new Promise(() => {});
+  }
+}
+class CheckingPoster extends RecordingPoster {
+  readonly asked: string[] = [];
+  async findDelivered(_place: string, deliveryId: string): Promise<string | null> {
+    this.asked.push(deliveryId);
+    return null;
+  }
+}
+
+describe('outbox claims', () => {
+  it('after a crash mid-post only the entry whose post was in flight is looked for; the rest of the claimed batch is just sent', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent dubai marina');
+    for (let i = 0; i < 3; i++) rig.sandbox.advance(600);
+    const report = await rig.poll();
+    expect(report.queued).toBeGreaterThan(2);
+    const hanging = new HangingPoster();
+    const dying = new OutboxDrainer({ repo: rig.repo, posters: [hanging], logger: rig.logger, holder: 'dying', options: { maxAttempts: 3, perPlaceIntervalMs: 0, leaseMs: 150 } });
+    void dying.drain();
+    while (hanging.started.length === 0) await sleep(5);
+    // The whole batch is claimed, one entry is in flight.
+    expect(rig.repo.stats()).toMatchObject({ sending: report.queued, inFlight: 1 });
+    expect(rig.repo.outbox({ state: 'sending' }).map((r) => String(r.id))).toEqual(hanging.started);
+    await sleep(200); // the dead instance's claim runs out
+    const checking = new CheckingPoster('test');
+    const next = new OutboxDrainer({ repo: rig.repo, posters: [checking], logger: rig.logger, holder: 'next', options: { maxAttempts: 3, perPlaceIntervalMs: 0, leaseMs: 150 } });
+    const drained = await next.drain();
+    expect(checking.asked).toEqual(hanging.started);
+    expect(drained).toMatchObject({ delivered: report.queued, possibleDuplicates: 0 });
+    expect(new Set(checking.posts.map((p) => p.deliveryId)).size).toBe(report.queued);
+  });
+});
+
+describe('alert numbers', () => {
+  it('are never reused in a channel: save 1, 2, 3, remove 3, save: #4', async () => {
+    const rig = await alertsRig();
+    expect(text(await rig.commands.handle(ctx(), 'add rent marina'))).toMatch(/^Saved as alert #1/);
+    expect(text(await rig.commands.handle(ctx(), 'add buy marina'))).toMatch(/^Saved as alert #2/);
+    expect(text(await rig.commands.handle(ctx(), 'add rent jvc'))).toMatch(/^Saved as alert #3/);
+    expect(text(await rig.commands.handle(ctx(), 'remove 3'))).toMatch(/Removed alert #3/);
+    expect(text(await rig.commands.handle(ctx(), 'add rent jlt'))).toMatch(/^Saved as alert #4/);
+    // Another channel counts on its own; a restart keeps the count.
+    expect(text(await rig.commands.handle(ctx('test:c2'), 'add rent jlt'))).toMatch(/^Saved as alert #1/);
+    expect(text(await rig.commands.handle(ctx(), 'remove 4'))).toMatch(/Removed alert #4/);
+    rig.store.close();
+    const again = rig.reopen();
+    expect(text(await again.commands.handle(ctx(), 'add buy jvc'))).toMatch(/^Saved as alert #5/);
+    expect(again.repo.listByPlace('test:c1').map((r) => r.number)).toEqual([1, 2, 5]);
+  });
+});
+
+describe('price drops and last seen', () => {
+  it('three 0.5 % cuts add up to one drop card, measured from the price the channel was told', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent marina 2br');
+    const search = rig.repo.listByPlace('test:c1')[0]!;
+    const newest = rig.repo.seen(search.id).filter((s) => s.lastPrice !== null).sort((x, y) => Number(y.propertyId) - Number(x.propertyId))[0]!;
+    const told = newest.lastPrice!;
+    let price = told;
+    for (let cut = 1; cut <= 3; cut++) {
+      price = Math.round(price * 0.995);
+      rig.sandbox.reprice(newest.propertyId, price);
+      const report = await rig.poll();
+      expect(report.priceDrops, `after cut ${cut}`).toBe(cut < 3 ? 0 : 1);
+    }
+    await rig.drainer.drain();
+    const drops = rig.poster.posts.filter((p) => /Price dropped/.test(p.reply.text));
+    expect(drops).toHaveLength(1);
+    expect(drops[0]!.reply.text).toContain(`Price dropped from AED ${told.toLocaleString('en-US')} to AED ${price.toLocaleString('en-US')}`);
+    // The next small cut is measured from the price just posted: not a drop yet.
+    rig.sandbox.reprice(newest.propertyId, Math.round(price * 0.995));
+    expect((await rig.poll()).priceDrops).toBe(0);
+  });
+
+  it('updates last_seen_at of every listing a run reads, changed or not', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent marina 2br');
+    const search = rig.repo.listByPlace('test:c1')[0]!;
+    const later = Date.now() + 3_600_000;
+    rig.sandbox.clearRequests();
+    await pollOnce({ api: rig.api, repo: rig.repo, service: rig.service, logger: rig.logger, options: { ...POLLER, maxPages: 1 }, now: () => later });
+    const read = new Set(rig.sandbox.requests().length > 0 ? rig.repo.seen(search.id).filter((s) => s.lastSeenAt === later).map((s) => s.propertyId) : []);
+    // Page 1 (25 listings, none changed) was read: each of them is seen now.
+    expect(read.size).toBe(25);
+  });
+});
+
+describe('pruning', () => {
+  it('deletes seen rows of listings unread for 90 days and delivered entries older than 30 days, on the maintenance pass', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent marina');
+    rig.sandbox.advance(60);
+    const t0 = Date.now();
+    await rig.poll();
+    await rig.drainer.drain();
+    const search = rig.repo.listByPlace('test:c1')[0]!;
+    const seenBefore = rig.repo.seen(search.id).length;
+    const delivered = rig.repo.outbox({ state: 'delivered' }).length;
+    expect(delivered).toBeGreaterThan(0);
+    // Sixty days later a run reads page 1 again: those rows are fresh, the rest keep their old last_seen_at.
+    await pollOnce({ api: rig.api, repo: rig.repo, service: rig.service, logger: rig.logger, options: { ...POLLER, maxPages: 1 }, now: () => t0 + 60 * DAY });
+    const reread = rig.repo.seen(search.id).filter((s) => s.lastSeenAt === t0 + 60 * DAY).length;
+    expect(reread).toBe(25);
+    expect(seenBefore).toBeGreaterThan(reread);
+    rig.repo.enqueue({ searchId: search.id, place: 'test:c1', kind: 'recovered', dedupeKey: 'still-pending', payload: '{}' });
+
+    // 89 days after t0: nothing is old enough to go.
+    expect(pruneAlerts(rig.repo, t0 + 29 * DAY)).toEqual({ seen: 0, outbox: 0 });
+    // On the maintenance pass 100 days after t0: the rows unread since t0 go, the re-read ones stay; old deliveries go.
+    const maintenance = new StateMaintenance({
+      buttons: { prune: () => 0 }, buttonRetentionMs: DAY, logger: rig.logger, alerts: { prune: () => pruneAlerts(rig.repo, t0 + 100 * DAY) },
+    });
+    expect(maintenance.runOnce()).toEqual({ buttons: 0, locations: 0, alerts: { seen: seenBefore - reread, outbox: delivered } });
+    expect(rig.repo.seen(search.id)).toHaveLength(reread);
+    expect(rig.repo.outbox().map((r) => r.dedupeKey)).toEqual(['still-pending']);
+  });
+});
+
+describe('a shutdown mid-run', () => {
+  it('starts no query after the abort, records the one under way whole, and the rest run next time', async () => {
+    const rig = await alertsRig();
+    for (const q of ['rent marina', 'buy marina', 'rent jvc', 'buy jvc']) await rig.commands.handle(ctx(), `add ${q}`);
+    rig.sandbox.advance(60);
+    rig.sandbox.clearRequests();
+    rig.sandbox.addFault({ latencyMs: 300, count: 100 });
+    const aborter = new AbortController();
+    const at = Date.now() + 60_000;
+    const started = Date.now();
+    const run = pollOnce({ api: rig.api, repo: rig.repo, service: rig.service, logger: rig.logger, options: { ...POLLER, concurrency: 1 }, now: () => at, signal: aborter.signal });
+    while (rig.sandbox.requests().length === 0) await sleep(5);
+    aborter.abort();
+    const report = await run;
+    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(report).toMatchObject({ queries: 1, skipped: 3 });
+    const rows = rig.repo.listByPlace('test:c1');
+    const ran = rows.filter((r) => r.lastRunAt === at);
+    expect(ran).toHaveLength(1);
+    // The query under way read its page(s) and recorded them with its search's bookkeeping, in one transaction.
+    expect(rig.repo.seen(ran[0]!.id).some((s) => s.lastSeenAt === at)).toBe(true);
+    rig.sandbox.clearFaults();
+    // The next run takes the three not reached (the one that ran is not due again until its next turn).
+    const next = await rig.poll();
+    expect(next).toMatchObject({ searches: 3, queries: 3, skipped: 0 });
+    expect(rig.repo.listByPlace('test:c1').filter((r) => r.id !== ran[0]!.id).every((r) => r.lastRunAt! > started && r.lastRunAt !== at)).toBe(true);
+  });
+});
+
+describe('the scheduler', () => {
+  it('never overlaps runs on a six-field (seconds) cron; an overrun tick is logged and skipped', async () => {
+    const logs: string[] = [];
+    const logger = createLogger({ level: 'debug', write: (l) => logs.push(l) });
+    let running = 0;
+    let most = 0;
+    let runs = 0;
+    const scheduler = new AlertScheduler({
+      cron: '* * * * * *', timezone: 'Asia/Dubai', logger,
+      run: async () => {
+        runs++;
+        most = Math.max(most, ++running);
+        await sleep(1_600);
+        running--;
+      },
+    });
+    scheduler.start();
+    await sleep(3_300);
+    await scheduler.stop();
+    expect(runs).toBeGreaterThanOrEqual(1);
+    expect(most).toBe(1);
+    expect(logs.some((l) => /still going at the next tick/.test(l))).toBe(true);
+  }, 10_000);
+});
+
+describe('the call budget', () => {
+  it('counts pages, not queries: the oldest-run queries go first, the rest wait, and the shortfall is logged', async () => {
+    const rig = await alertsRig();
+    // Alert #1's first look fails: unprimed, it reads every page it may (3) on its first run, and it is the oldest-run.
+    rig.sandbox.addFault({ status: 503, count: 4, path: '/search-rent' });
+    expect(text(await rig.commands.handle(ctx(), 'add rent marina'))).toMatch(/first look on the next check/);
+    rig.sandbox.clearFaults();
+    await sleep(60); // the client's breaker cools down
+    await rig.commands.handle(ctx(), 'add buy marina');
+    await rig.commands.handle(ctx(), 'add buy jvc');
+    const [oldest, middle, newest] = rig.repo.listByPlace('test:c1');
+    const budgeted = new ApiClient({ baseUrl: rig.sandbox.url!, key: rig.sandbox.key, budget: { perDay: 4, maxWaitMs: 0 }, logger: rig.logger });
+    try {
+      rig.sandbox.clearRequests();
+      const at = Date.now() + 1_000;
+      const report = await pollOnce({ api: budgeted, repo: rig.repo, service: rig.service, logger: rig.logger, options: POLLER, now: () => at });
+      // #1 costs 3 calls, #2 the fourth; #3 waits for the next run instead of failing mid-way.
+      expect(rig.sandbox.requests()).toHaveLength(4);
+      expect(report).toMatchObject({ queries: 2, deferred: 1, failedQueries: 0 });
+      const after = rig.repo.listByPlace('test:c1');
+      expect(after.find((r) => r.id === oldest!.id)!.lastRunAt).toBe(at);
+      expect(after.find((r) => r.id === middle!.id)!.lastRunAt).toBe(at);
+      expect(after.find((r) => r.id === newest!.id)!.lastRunAt).toBe(newest!.lastRunAt);
+      expect(rig.logs.some((l) => /call budget cannot cover every due query/.test(l))).toBe(true);
+      expect(rig.logs.some((l) => /not sent/.test(l))).toBe(false);
+    } finally {
+      await budgeted.close();
+    }
+  });
+});
+
+describe('paging', () => {
+  it('reads the next page only while every listing is new, up to maxPages', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent marina');
+    const search = rig.repo.listByPlace('test:c1')[0]!;
+    // Quiet: page 1 has seen listings, so one call.
+    rig.sandbox.clearRequests();
+    await rig.poll({ maxPages: 3 });
+    expect(rig.upstreamCalls('/search-rent')).toBe(1);
+    // A few new listings: page 1 is not all new, still one call.
+    rig.sandbox.advance(60);
+    rig.sandbox.clearRequests();
+    await rig.poll({ maxPages: 3 });
+    expect(rig.upstreamCalls('/search-rent')).toBe(1);
+    // Forget what it has seen (pruned): every page is all new, so it reads up to maxPages, and no further.
+    pruneAlerts(rig.repo, Date.now() + 1_000, { seenMaxAgeMs: 0 });
+    expect(rig.repo.seen(search.id)).toHaveLength(0);
+    rig.sandbox.clearRequests();
+    await rig.poll({ maxPages: 2 });
+    expect(rig.sandbox.requests().filter((r) => r.path === '/search-rent').map((r) => r.params.page)).toEqual(['1', '2']);
+  });
+});
+
+describe('upstream 429', () => {
+  it('marks nothing seen and the listing is posted after recovery', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent marina');
+    const search = rig.repo.listByPlace('test:c1')[0]!;
+    const seenBefore = rig.repo.seen(search.id).length;
+    rig.sandbox.advance(60);
+    rig.sandbox.addFault({ status: 429, retryAfter: 0, count: 100 });
+    const failing = await rig.poll();
+    expect(failing).toMatchObject({ failedQueries: 1, queued: 0 });
+    expect(rig.repo.seen(search.id)).toHaveLength(seenBefore);
+    expect(rig.repo.listByPlace('test:c1')[0]!.lastError).toMatch(/rate-limiting/);
+    rig.sandbox.clearFaults();
+    await sleep(60);
+    const ok = await rig.poll();
+    expect(ok.newListings).toBeGreaterThan(0);
+    await rig.drainer.drain();
+    expect(rig.poster.posts).toHaveLength(ok.queued);
+    expect(rig.repo.seen(search.id).length).toBeGreaterThan(seenBefore);
+  });
+});
+
+describe('/alerts test and pause', () => {
+  it('`/alerts test <n>` shows what would be posted and posts and records nothing', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent marina');
+    rig.sandbox.advance(60);
+    const search = rig.repo.listByPlace('test:c1')[0]!;
+    const seen = rig.repo.seen(search.id).length;
+    const preview = await rig.commands.handle(ctx('test:c1', 'U2'), 'test 1');
+    const m = /would post (\d+) messages? now\. This is a preview: nothing was posted\./.exec(preview.text);
+    expect(m).not.toBeNull();
+    expect(preview.ephemeral).toBe(true);
+    const cards = preview.blocks.filter((b) => b.kind === 'card').length;
+    expect(cards).toBeGreaterThan(0);
+    await rig.drainer.drain();
+    expect(rig.poster.posts).toHaveLength(0);
+    expect(rig.repo.outbox()).toHaveLength(0);
+    expect(rig.repo.seen(search.id)).toHaveLength(seen);
+    // The run that follows posts exactly what the preview showed.
+    const report = await rig.poll();
+    expect(report.queued).toBe(Number(m![1]));
+  });
+
+  it('a paused alert is not polled, and a resumed one is', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent marina');
+    await rig.commands.handle(ctx(), 'add buy marina');
+    expect(text(await rig.commands.handle(ctx(), 'pause 2'))).toMatch(/Paused alert #2/);
+    rig.sandbox.advance(60);
+    rig.sandbox.clearRequests();
+    const paused = await rig.poll();
+    expect(paused.searches).toBe(1);
+    expect(rig.upstreamCalls('/search-buy')).toBe(0);
+    expect(text(await rig.commands.handle(ctx(), 'resume 2'))).toMatch(/Resumed alert #2/);
+    const resumed = await rig.poll();
+    expect(resumed.searches).toBe(2);
+    expect(rig.upstreamCalls('/search-buy')).toBe(1);
+  });
+});
