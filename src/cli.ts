@@ -90,7 +90,8 @@ async function runRegisterDiscord(out: Out): Promise<number> {
     return 1;
   }
   const { runRegisterCommands } = await import('../adapters/discord/register.js');
-  return runRegisterCommands({ token: discord.token, applicationId: discord.applicationId, guildId: discord.guildId, apiUrl: discord.apiUrl }, out);
+  const options = { token: discord.token, applicationId: discord.applicationId, guildId: discord.guildId, apiUrl: discord.apiUrl };
+  return runRegisterCommands(options, out, (line) => process.stderr.write(`${line}\n`));
 }
 
 async function runBench(out: Out): Promise<number> {

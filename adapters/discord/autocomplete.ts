@@ -1,7 +1,7 @@
 // What Discord shows under an option as it is typed: for `location`, places from the service (cached, and never later
 // than the deadline: then what is cached, or nothing); for `query`, how the text so far will be understood.
 import type { Bot } from '../../src/bot/index.js';
-import { ALERT_SUBCOMMANDS, OTHER_COMMANDS, SEARCH_COMMANDS, commandText } from './commands.js';
+import { ALERT_SUBCOMMANDS, OTHER_COMMANDS, SEARCH_COMMANDS, chosenLocation, commandText } from './commands.js';
 import { DISCORD_LIMITS as L } from './limits.js';
 import { clampPlain } from './render-text.js';
 
@@ -10,8 +10,18 @@ export interface Choice {
   value: string;
 }
 
-/** The bot's location options carry `<id>:<name>`; the command's `location` option takes the name. */
-const nameOf = (value: string, label: string) => /^\d+:(.+)$/s.exec(value)?.[1] ?? label;
+/**
+ * The bot's location options carry `<id>:<name>`, and so does a choice's value (within Discord's 100 characters: a long
+ * name is cut, the id is what counts), so that the place picked is the one searched even when two share a name.
+ */
+function choiceOf(value: string): Choice | undefined {
+  const m = /^(\d+):(.+)$/s.exec(value);
+  if (!m) return undefined;
+  const [, id, raw] = m as unknown as [string, string, string];
+  const name = raw.replace(/\s+/g, ' ').trim();
+  if (!name || id.length + 2 > L.choiceValue) return undefined;
+  return { name: clampPlain(name, L.choiceName), value: `${id}:${clampPlain(name, L.choiceValue - id.length - 1)}` };
+}
 
 /** Places matching what was typed, answered within `deadlineMs` whatever the service does. */
 export async function locationChoices(bot: Pick<Bot, 'suggestLocations'>, typed: string, deadlineMs: number): Promise<Choice[]> {
@@ -23,11 +33,10 @@ export async function locationChoices(bot: Pick<Bot, 'suggestLocations'>, typed:
     const seen = new Set<string>();
     const choices: Choice[] = [];
     for (const o of options) {
-      const name = nameOf(o.value, o.label).trim();
-      // A cut name would not be found again: a place whose name is too long for a choice is left out.
-      if (!name || name.length > L.choiceValue || seen.has(name)) continue;
-      seen.add(name);
-      choices.push({ name: clampPlain(name, L.choiceName), value: name });
+      const choice = choiceOf(o.value);
+      if (!choice || seen.has(choice.value)) continue;
+      seen.add(choice.value);
+      choices.push(choice);
       if (choices.length === L.autocompleteChoices) break;
     }
     return choices;
@@ -60,8 +69,9 @@ export function queryChoices(bot: Pick<Bot, 'describe'>, ctx: QueryContext): Cho
   if (!typed) return example ? [{ name: clampPlain(`e.g. ${example}`, L.choiceName), value: example }] : [];
   // A choice's value is what gets sent; text longer than a value can hold is sent as typed, with no choice shown.
   if (typed.length > L.choiceValue) return [];
-  const text = alerts ? typed : commandText({ name: ctx.command, query: typed, location: ctx.location });
-  const summary = bot.describe(text);
+  const input = { name: ctx.command, query: typed, location: ctx.location };
+  // Read as the command will be: the same text, and the `location` picked beside it (which wins over a place typed).
+  const summary = alerts ? bot.describe(typed) : bot.describe(commandText(input), chosenLocation(input));
   const name = summary ?? `${typed}: not understood yet${example ? ` (e.g. ${example})` : ''}`;
   return [{ name: clampPlain(name, L.choiceName), value: typed }];
 }

@@ -74,15 +74,9 @@ export interface CommandInput {
   number?: number | null | undefined;
 }
 
-/** A place name in quotes, so the parser takes it whole as the place; quotes inside it would end it early. */
-function quoted(location: string): string {
-  const name = location.replace(/["“”]/g, ' ').replace(/\s+/g, ' ').trim();
-  return name ? `"${name}"` : '';
-}
-
 /**
- * The text the bot parses, as if typed in Slack: `/rent marina 2br`, `/rent 2br "Dubai Marina"` when the location
- * option is given, `/manzil adrec`, `/alerts add rent marina`, `/alerts pause 2`.
+ * The text the bot parses, as if typed in Slack: `/rent marina 2br`, `/manzil adrec`, `/alerts add rent marina`,
+ * `/alerts pause 2`. The `location` option is not part of it: it goes to the bot apart (chosenLocation).
  */
 export function commandText(input: CommandInput): string {
   const query = (input.query ?? '').trim();
@@ -91,6 +85,14 @@ export function commandText(input: CommandInput): string {
     const arg = sub === 'add' ? query : input.number != null ? String(input.number) : '';
     return `/alerts ${sub} ${arg}`.trim();
   }
-  const location = SEARCH_NAMES.has(input.name) && input.location ? quoted(input.location) : '';
-  return [`/${input.name}`, query, location].filter(Boolean).join(' ');
+  return [`/${input.name}`, query].filter(Boolean).join(' ');
+}
+
+/**
+ * The place picked in the `location` option of a search command (`<id>:<name>` when picked from the list, else the
+ * text typed), for the bot's CommandRequest.location; undefined on other commands or when blank.
+ */
+export function chosenLocation(input: CommandInput): string | undefined {
+  const location = input.location?.trim();
+  return SEARCH_NAMES.has(input.name) && location ? location : undefined;
 }

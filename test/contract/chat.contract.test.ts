@@ -1,6 +1,6 @@
 // The chat contract: the same conversations, as a person has them, in the terminal chat, on Slack and on Discord.
 // Each platform renders differently; what a person can see and do must not differ. Drivers live in ./drivers.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { drivers, type ChatDriver, type DriverFactory, type Seen } from './drivers.js';
 
@@ -27,6 +27,10 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
   afterAll(async () => {
     sandbox.clearFaults();
     await chat?.close();
+  });
+  // Each scenario sent only what the platform accepts and shows as meant (Discord: the fake's limit checks).
+  afterEach(() => {
+    expect(chat.violations()).toEqual([]);
   });
 
   it('answers a search with listing cards: place, prices, and buttons to page, see details and save', async () => {

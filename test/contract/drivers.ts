@@ -36,6 +36,11 @@ export interface ChatDriver {
   press(label: RegExp, on: Seen): Promise<Seen>;
   /** The texts of the alert messages posted in the place the commands come from, in order. */
   alerts(): Promise<string[]>;
+  /**
+   * What the platform's fake found wrong in everything sent so far (payloads over its limits, answers out of turn);
+   * empty when all was valid. Where the fake refuses a bad payload outright, the scenario fails there instead.
+   */
+  violations(): string[];
   close(): Promise<void>;
 }
 
@@ -121,6 +126,7 @@ const terminal: DriverFactory = {
         return send(String(byLabel.get(found.label)));
       },
       alerts: async () => chunks.filter(isAlert).map((c) => c.trim()),
+      violations: () => [], // a terminal has no payload limits
       async close() {
         input.end();
         await chat;
@@ -182,6 +188,7 @@ const slack: DriverFactory = {
         return answer((url) => signedPost(events, SECRET, blockAction(b.action_id!, b.value ?? '', url)));
       },
       alerts: async () => fake.messages(CHANNEL).filter((m) => m.metadata?.event_type === 'manzil_alert').map((m) => slackText(m).join('\n')),
+      violations: () => [], // the fake Slack refuses invalid blocks outright (invalid_blocks), failing the scenario there
       async close() {
         await manzil.stop();
         await fake.close();
@@ -256,6 +263,7 @@ const discord: DriverFactory = {
         await fake.waitFor(() => manzil.alerts.repo.stats().pending + manzil.alerts.repo.stats().sending === 0, WAIT_MS);
         return fake.messages(fake.channelId).map((m) => discordText(m.body));
       },
+      violations: () => fake.violations(),
       async close() {
         await manzil.stop();
         await fake.close();

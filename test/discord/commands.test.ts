@@ -1,11 +1,29 @@
 // The slash command definitions, the text the bot gets from an interaction, and `manzil register-discord-commands`
 // against the fake Discord's REST (no gateway login).
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALERT_SUBCOMMANDS, commandDefinitions, commandText } from '../../adapters/discord/commands.js';
+import { ALERT_SUBCOMMANDS, chosenLocation, commandDefinitions, commandText } from '../../adapters/discord/commands.js';
 import { BOT_PERMISSIONS, inviteUrl, registerDiscordCommands } from '../../adapters/discord/register.js';
 import { runCli } from '../../src/cli.js';
 import { checkCommands } from '../fakes/discord-limits.js';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
+
+const bin = fileURLToPath(new URL('../../bin/manzil.js', import.meta.url));
+
+/** A loopback port nothing listens on: bound, read, closed. */
+async function unusedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 describe('command definitions', () => {
   const defs = commandDefinitions();
@@ -43,16 +61,19 @@ describe('command definitions', () => {
   });
 });
 
-describe('commandText: what the bot parses', () => {
-  it('is the command and its query, with the location in quotes so the parser takes it whole as the place', () => {
+describe('commandText and chosenLocation: what the bot gets', () => {
+  it('is the command and its query as typed; the location option goes apart, never into the text', () => {
     expect(commandText({ name: 'rent', query: 'marina 2br' })).toBe('/rent marina 2br');
-    expect(commandText({ name: 'rent', query: '2br under 120k', location: 'Dubai Marina' })).toBe('/rent 2br under 120k "Dubai Marina"');
-    expect(commandText({ name: 'trend', query: 'villa', location: 'Al "Barsha"' })).toBe('/trend villa "Al Barsha"');
+    expect(commandText({ name: 'rent', query: '2br under 120k', location: '5:Dubai Marina' })).toBe('/rent 2br under 120k');
+    expect(chosenLocation({ name: 'rent', query: '2br under 120k', location: ' 5:Dubai Marina ' })).toBe('5:Dubai Marina');
+    expect(chosenLocation({ name: 'trend', query: 'villa', location: 'Al "Barsha"' })).toBe('Al "Barsha"');
+    expect(chosenLocation({ name: 'rent', query: '2br', location: '  ' })).toBeUndefined();
     expect(commandText({ name: 'manzil', query: 'adrec al reem' })).toBe('/manzil adrec al reem');
   });
 
   it('ignores a location on commands that have none', () => {
     expect(commandText({ name: 'agents', query: 'marina', location: 'Downtown Dubai' })).toBe('/agents marina');
+    expect(chosenLocation({ name: 'agents', query: 'marina', location: 'Downtown Dubai' })).toBeUndefined();
   });
 
   it('reads /alerts subcommands as typed in Slack', () => {
@@ -104,9 +125,44 @@ describe('manzil register-discord-commands', () => {
 
   it('says why when Discord refuses, without the token', async () => {
     const refused = registerDiscordCommands({ token: 'wrong-token', applicationId: fake.applicationId, apiUrl: fake.apiUrl });
-    await expect(refused).rejects.toThrow(/Discord refused the commands: HTTP 401/);
+    await expect(refused).rejects.toThrow(/^Discord refused: 401 Unauthorized$/);
     await expect(refused).rejects.not.toThrow(/wrong-token/);
   });
+
+  /** `manzil register-discord-commands` as a person runs it: a real process, its exit code and everything it printed. */
+  async function runRegisterProcess(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = spawn(process.execPath, [bin, 'register-discord-commands'], {
+      // A temporary directory: no .env of the checkout's is read.
+      cwd: mkdtempSync(join(tmpdir(), 'manzil-register-')),
+      env: { ...process.env, MANZIL_FROM_SOURCE: '1', UAE_API_KEY: '', DISCORD_GUILD_ID: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    return { code, stdout, stderr };
+  }
+
+  it('prints one plain line and exits 1 when Discord cannot be reached: no stack, no token', async () => {
+    const port = await unusedPort();
+    const apiUrl = `http://127.0.0.1:${port}/api`;
+    const token = 'unreachable-test-token.abc';
+    const run = await runRegisterProcess({ DISCORD_TOKEN: token, DISCORD_APPLICATION_ID: fake.applicationId, DISCORD_API_URL: apiUrl });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(`manzil register-discord-commands: could not reach Discord at ${apiUrl} (ECONNREFUSED)\n`);
+    expect(run.stderr + run.stdout).not.toContain(token);
+  }, 30_000);
+
+  it('prints one plain line and exits 1 when Discord refuses the token (401): no stack, no token', async () => {
+    const run = await runRegisterProcess({ DISCORD_TOKEN: 'wrong-token.xyz', DISCORD_APPLICATION_ID: fake.applicationId, DISCORD_API_URL: fake.apiUrl });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe('manzil register-discord-commands: Discord refused: 401 Unauthorized\n');
+    expect(run.stderr).not.toContain('wrong-token');
+  }, 30_000);
 
   it('runs from the CLI with DISCORD_* and prints the invite URL with both scopes and the permissions', async () => {
     const lines: string[] = [];

@@ -8,6 +8,7 @@ import {
 import { Server, Socket, type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { PRIVILEGED_INTENTS, startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
+import { checkMessage } from '../fakes/discord-limits.js';
 
 type Handler = (interaction: Interaction) => Promise<void>;
 
@@ -400,5 +401,29 @@ describe('login failures and clean shutdown', () => {
     await fake.close();
     await new Promise((r) => setTimeout(r, 20));
     expect(onPort()).toBe(0);
+  });
+});
+
+describe('the limits the fake checks with the builders’ validators', () => {
+  test('embed field, footer and author texts and the field count: over the limit or empty is refused', () => {
+    const found = checkMessage({
+      embeds: [{
+        title: 'Listing',
+        fields: [
+          ...Array.from({ length: 25 }, (_, n) => ({ name: `F${n}`, value: 'v' })),
+          { name: '', value: 'x'.repeat(1_025), inline: 'yes' },
+        ],
+        footer: { text: 'f'.repeat(2_049) },
+        author: { name: 'a'.repeat(257) },
+      }],
+    }, { where: 'test' });
+    const all = found.errors.join('\n');
+    expect(all).toMatch(/embeds\[0\]\.fields: 26 fields, over Discord's limit of 25/);
+    expect(all).toMatch(/fields\[25\]\.name: must not be empty/);
+    expect(all).toMatch(/fields\[25\]\.value: 1025 characters, over Discord's limit of 1024/);
+    expect(all).toMatch(/fields\[25\]\.inline: must be a boolean/);
+    expect(all).toMatch(/footer\.text: 2049 characters, over Discord's limit of 2048/);
+    expect(all).toMatch(/author\.name: 257 characters, over Discord's limit of 256/);
+    expect(checkMessage({ embeds: [{ title: 'T'.repeat(256), description: 'd'.repeat(4_096) }] }, { where: 'test' }).errors).toEqual([]);
   });
 });

@@ -13,6 +13,8 @@ import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { signedPost, slashCommand } from '../fakes/slack-sign.js';
 
 const bin = fileURLToPath(new URL('../../bin/manzil.js', import.meta.url));
+/** Where the signed Slack requests of test/fakes/slack-sign.ts come from. */
+const SLACK_CHANNEL = 'C0DEALS';
 let fake: FakeDiscord;
 const tempDb = () => join(mkdtempSync(join(tmpdir(), 'manzil-discord-start-')), 'manzil.db');
 
@@ -52,6 +54,7 @@ describe('manzil start with only Discord configured', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
     expect(out).not.toContain(fake.botToken);
+    expect(fake.violations()).toEqual([]);
   }, 40_000);
 });
 
@@ -62,7 +65,7 @@ describe('Slack and Discord configured together', () => {
   });
   afterAll(() => slack.close());
 
-  it('serves both from one process, and delivers alerts to both', async () => {
+  it('serves both from one process, and delivers an alert saved on each platform there, each listing once', async () => {
     const secret = 'both-signing-secret-0001';
     const logs: string[] = [];
     const manzil = await startManzil({
@@ -85,6 +88,43 @@ describe('Slack and Discord configured together', () => {
       // The operator's log line names the platforms alerts are delivered to.
       const scheduled = logs.map((l) => JSON.parse(l) as { msg: string; platforms?: string[] }).find((l) => l.msg === 'alerts: poller scheduled');
       expect(scheduled?.platforms).toEqual(['slack', 'discord']);
+
+      // The same search saved as an alert on each platform: new listings reach both, once each.
+      const saveOnSlack = await signedPost(`http://127.0.0.1:${manzil.slackPort}/slack/events`, secret, slashCommand('/alerts', 'add rent marina', slack.responseUrl('save')));
+      expect(saveOnSlack.status).toBe(200);
+      await slack.waitFor(() => slack.responses('save').length > 0, 15_000);
+      expect(JSON.stringify(slack.responses('save'))).toMatch(/Saved as alert #\d+: Homes for rent in Dubai Marina/);
+      const saveOnDiscord = await fake.slashCommand('alerts', [{ name: 'add', type: 1, options: [{ name: 'query', type: 3, value: 'rent marina' }] }]);
+      await answered(saveOnDiscord.token);
+      expect(JSON.stringify(fake.original(saveOnDiscord.token))).toMatch(/Saved as alert #\d+: Homes for rent in Dubai Marina/);
+
+      const slackAlerts = () => slack.messages(SLACK_CHANNEL).filter((m) => m.metadata?.event_type === 'manzil_alert');
+      const settled = () => manzil.alerts.repo.stats().pending + manzil.alerts.repo.stats().sending === 0;
+      await manzil.alerts.poll(); // what is listed now is not news
+      await manzil.alerts.drainer.drain();
+      const before = { slack: slackAlerts().length, discord: fake.messages(fake.channelId).length };
+      manzil.sandbox!.advance(60);
+      const report = await manzil.alerts.poll();
+      await manzil.alerts.drainer.drain();
+      await fake.waitFor(settled, 15_000);
+      const onSlack = slackAlerts().slice(before.slack);
+      const onDiscord = fake.messages(fake.channelId).slice(before.discord);
+      expect(onSlack.length).toBeGreaterThan(0);
+      expect(onDiscord.length).toBe(onSlack.length); // the same search: the same new listings on each
+      expect(onSlack.length + onDiscord.length).toBe(report.queued);
+      // Once each: no listing twice on a platform.
+      const listings = (texts: string[]) => texts.map((t) => /property\/(\d+)/.exec(t)?.[1]);
+      const slackListings = listings(onSlack.map((m) => JSON.stringify(m.blocks ?? m.text)));
+      const discordListings = listings(onDiscord.map((m) => JSON.stringify(m.body)));
+      expect([...slackListings, ...discordListings].every(Boolean)).toBe(true);
+      expect(new Set(slackListings).size).toBe(onSlack.length);
+      expect(new Set(discordListings).size).toBe(onDiscord.length);
+      expect(new Set(onDiscord.map((m) => m.nonce)).size).toBe(onDiscord.length);
+      await manzil.alerts.poll(); // nothing new since: nothing more
+      await manzil.alerts.drainer.drain();
+      expect(slackAlerts().slice(before.slack)).toHaveLength(onSlack.length);
+      expect(fake.messages(fake.channelId).slice(before.discord)).toHaveLength(onDiscord.length);
+      expect(fake.violations()).toEqual([]);
     } finally {
       await manzil.stop();
     }

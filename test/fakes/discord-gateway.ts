@@ -35,6 +35,8 @@ export class FakeGateway {
   private readonly sessions = new Map<string, Session>();
   private current: Session | undefined;
   private readonly counts = { identified: 0, resumed: 0 };
+  /** Every IDENTIFY's `d` as the client sent it, the token left out. */
+  private readonly identifyPayloads: Record<string, unknown>[] = [];
   private readyWaiters: (() => void)[] = [];
   private reconnectWaiters: (() => void)[] = [];
   private isReady = false;
@@ -51,6 +53,11 @@ export class FakeGateway {
 
   stats(): { identified: number; resumed: number } {
     return { ...this.counts };
+  }
+
+  /** The IDENTIFY payloads received so far (accepted or not), without their token. */
+  identifies(): Record<string, unknown>[] {
+    return this.identifyPayloads.map((d) => structuredClone(d));
   }
 
   ready(): Promise<void> {
@@ -126,6 +133,8 @@ export class FakeGateway {
   }
 
   private identify(socket: WebSocket, d: Record<string, unknown>): Session | undefined {
+    const { token: _token, ...sent } = d;
+    this.identifyPayloads.push(sent);
     if (d.token !== this.options.token) {
       socket.close(4004, 'Authentication failed');
       return undefined;

@@ -114,7 +114,12 @@ export class Faults {
   private readonly holds: HoldRule[] = [];
   private readonly pending = new Set<() => void>();
 
-  rateLimit(method: string, path: RegExp, retryAfterSeconds: number, times: number, global: boolean): void {
+  /**
+   * `resetAfterSeconds` goes in X-RateLimit-Reset-After (and X-RateLimit-Reset); `retryAfterSeconds` in Retry-After and
+   * the body's `retry_after`. Discord usually sends one value in both; a test may make them differ to see which one
+   * the client waits.
+   */
+  rateLimit(method: string, path: RegExp, resetAfterSeconds: number, retryAfterSeconds: number, times: number, global: boolean): void {
     const bucket = `fake-bucket-${this.rules.length + 1}`;
     this.rules.push({
       method: method.toUpperCase(), path, remaining: times,
@@ -126,8 +131,8 @@ export class Faults {
           'retry-after': String(retryAfterSeconds),
           'x-ratelimit-limit': '5',
           'x-ratelimit-remaining': '0',
-          'x-ratelimit-reset': String((Date.now() / 1000 + retryAfterSeconds).toFixed(3)),
-          'x-ratelimit-reset-after': String(retryAfterSeconds),
+          'x-ratelimit-reset': String((Date.now() / 1000 + resetAfterSeconds).toFixed(3)),
+          'x-ratelimit-reset-after': String(resetAfterSeconds),
           'x-ratelimit-bucket': bucket,
           'x-ratelimit-scope': global ? 'global' : 'user',
           ...(global ? { 'x-ratelimit-global': 'true' } : {}),

@@ -1,6 +1,7 @@
 // Discord's limits on what a bot sends, checked the way Discord checks them: messages (content, embeds, components),
 // autocomplete choices and application commands. The builders' own validators (@discordjs/builders, re-exported by
-// discord.js) decide what they cover (lengths, URLs, button rules); the numbers Discord enforces across a whole message
+// discord.js) decide what they cover (embed title, description, field, footer and author lengths, field count, URLs,
+// colours, button rules); the numbers Discord enforces across a whole message
 // (6,000 characters over all embeds, 10 embeds, 5 rows of 5 buttons, unique custom_ids) are counted here.
 // Errors are what Discord refuses with 400; warnings are what it accepts but shows badly (embeds sharing a URL are
 // merged into one, an http image is not shown by every client).
@@ -74,6 +75,23 @@ class Checker implements Findings {
     if (value.length > max) this.error(where, `${value.length} characters, over Discord's limit of ${max}`);
   }
 
+  /**
+   * A text one of the builders' validators checks (a string of 1 to `max` characters): the validator decides, `max`
+   * only names Discord's limit in the finding.
+   */
+  validated(where: string, value: unknown, validator: { parse(value: unknown): unknown }, max: number, { required = false } = {}): void {
+    if (value === undefined || value === null) {
+      if (required) this.error(where, 'is required');
+      return;
+    }
+    // Discord refuses an empty text where some of the builders' validators let it pass (a field name).
+    if (value === '') return this.error(where, 'must not be empty');
+    if (!refused(() => validator.parse(value))) return;
+    if (typeof value !== 'string') this.error(where, 'must be a string');
+    else if (value.length === 0) this.error(where, 'must not be empty');
+    else this.error(where, `${value.length} characters, over Discord's limit of ${max}`);
+  }
+
   /** A link (embed url, author url): http or https, well formed. */
   link(where: string, value: unknown): void {
     if (value === undefined || value === null) return;
@@ -93,8 +111,8 @@ const short = (v: unknown) => JSON.stringify(typeof v === 'string' && v.length >
 
 function checkEmbed(c: Checker, where: string, embed: unknown): void {
   if (!isObject(embed)) return c.error(where, 'must be an object');
-  c.text(`${where}.title`, embed.title, MAX.title);
-  c.text(`${where}.description`, embed.description, MAX.description);
+  c.validated(`${where}.title`, embed.title, EmbedAssertions.titlePredicate, MAX.title);
+  c.validated(`${where}.description`, embed.description, EmbedAssertions.descriptionPredicate, MAX.description);
   c.link(`${where}.url`, embed.url);
   if (embed.color !== undefined && embed.color !== null && refused(() => EmbedAssertions.colorPredicate.parse(embed.color))) {
     c.error(`${where}.color`, `must be an integer from 0 to 0xFFFFFF, got ${short(embed.color)}`);
@@ -105,14 +123,14 @@ function checkEmbed(c: Checker, where: string, embed: unknown): void {
   if (embed.footer !== undefined) {
     if (!isObject(embed.footer)) c.error(`${where}.footer`, 'must be an object');
     else {
-      c.text(`${where}.footer.text`, embed.footer.text, MAX.footer, { required: true });
+      c.validated(`${where}.footer.text`, embed.footer.text, EmbedAssertions.footerTextPredicate, MAX.footer, { required: true });
       c.image(`${where}.footer.icon_url`, embed.footer.icon_url);
     }
   }
   if (embed.author !== undefined) {
     if (!isObject(embed.author)) c.error(`${where}.author`, 'must be an object');
     else {
-      c.text(`${where}.author.name`, embed.author.name, MAX.author, { required: true });
+      c.validated(`${where}.author.name`, embed.author.name, EmbedAssertions.authorNamePredicate, MAX.author, { required: true });
       c.link(`${where}.author.url`, embed.author.url);
       c.image(`${where}.author.icon_url`, embed.author.icon_url);
     }
@@ -124,14 +142,17 @@ function checkEmbed(c: Checker, where: string, embed: unknown): void {
     else c.image(`${where}.${key}.url`, media.url);
   }
   if (embed.fields !== undefined) {
-    if (!Array.isArray(embed.fields)) return c.error(`${where}.fields`, 'must be an array');
-    if (embed.fields.length > MAX.fields) c.error(`${where}.fields`, `${embed.fields.length} fields, over Discord's limit of ${MAX.fields}`);
-    embed.fields.forEach((field: unknown, i) => {
+    const fields = embed.fields;
+    if (!Array.isArray(fields)) return c.error(`${where}.fields`, 'must be an array');
+    if (refused(() => EmbedAssertions.fieldLengthPredicate.parse(fields.length))) {
+      c.error(`${where}.fields`, `${fields.length} fields, over Discord's limit of ${MAX.fields}`);
+    }
+    fields.forEach((field: unknown, i) => {
       const at = `${where}.fields[${i}]`;
       if (!isObject(field)) return c.error(at, 'must be an object');
-      c.text(`${at}.name`, field.name, MAX.fieldName, { required: true });
-      c.text(`${at}.value`, field.value, MAX.fieldValue, { required: true });
-      if (field.inline !== undefined && typeof field.inline !== 'boolean') c.error(`${at}.inline`, 'must be a boolean');
+      c.validated(`${at}.name`, field.name, EmbedAssertions.fieldNamePredicate, MAX.fieldName, { required: true });
+      c.validated(`${at}.value`, field.value, EmbedAssertions.fieldValuePredicate, MAX.fieldValue, { required: true });
+      if (field.inline !== undefined && refused(() => EmbedAssertions.fieldInlinePredicate.parse(field.inline))) c.error(`${at}.inline`, 'must be a boolean');
     });
   }
 }

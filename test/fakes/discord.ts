@@ -114,9 +114,11 @@ export interface FakeDiscord {
   /**
    * The next `times` (default 1) requests matching method and a regex on the path under /api/v10 answer 429 with
    * `retry_after` (seconds) in the body and Retry-After plus X-RateLimit-* headers (Reset-After included); `global`
-   * adds X-RateLimit-Global and the body's `global: true`. The request is not carried out.
+   * adds X-RateLimit-Global and the body's `global: true`. The request is not carried out. `opts.retryAfterSeconds`
+   * puts another value in Retry-After and the body than in X-RateLimit-Reset-After (`seconds`), as a test of which one
+   * the client waits.
    */
-  rateLimitNext(method: string, path: RegExp, retryAfterSeconds: number, opts?: { times?: number; global?: boolean }): void;
+  rateLimitNext(method: string, path: RegExp, seconds: number, opts?: { times?: number; global?: boolean; retryAfterSeconds?: number }): void;
   /** The next `times` (default 1) matching requests fail with this status and are not carried out. */
   failNext(method: string, path: RegExp, status: number, times?: number): void;
   /** The next matching request is carried out (a message is created) but its answer waits for release(), or forever. */
@@ -129,6 +131,8 @@ export interface FakeDiscord {
   dropConnection(code?: number): Promise<void>;
   /** How many gateway sessions identified and how many resumes so far. */
   sessions(): { identified: number; resumed: number };
+  /** The IDENTIFY payloads (`d`: intents, properties, shard…) the client sent, in order, without the token. */
+  identifies(): Record<string, DiscordJson>[];
   /** Limit violations in what the bot sent (refused payloads, and accepted ones Discord shows badly); empty if all valid. */
   violations(): string[];
   close(): Promise<void>;
@@ -758,8 +762,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         await new Promise((r) => setTimeout(r, 10));
       }
     },
-    rateLimitNext(method, path, retryAfterSeconds, opts = {}) {
-      faults.rateLimit(method, path, retryAfterSeconds, opts.times ?? 1, opts.global ?? false);
+    rateLimitNext(method, path, seconds, opts = {}) {
+      faults.rateLimit(method, path, seconds, opts.retryAfterSeconds ?? seconds, opts.times ?? 1, opts.global ?? false);
     },
     failNext(method, path, status, times = 1) {
       faults.fail(method, path, status, times);
@@ -767,6 +771,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     holdNext: (method, path) => faults.hold(method, path),
     dropConnection: (code = 1006) => gateway.drop(code),
     sessions: () => gateway.stats(),
+    identifies: () => gateway.identifies(),
     violations: () => [...found],
     async close() {
       for (const timer of timers) clearTimeout(timer);
