@@ -2,7 +2,7 @@
 // text and table (at most 10, 6,000 characters across them), and buttons in at most 5 rows of 5. Every text is clamped
 // to DISCORD_LIMITS; a card's buttons are numbered, since components sit under all the embeds, never beside one.
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed, type APIEmbedField } from 'discord.js';
-import type { Block, Button, Card, LinkButton, Reply } from '../../src/views/model.js';
+import type { Block, Button, Card, Field, LinkButton, Reply } from '../../src/views/model.js';
 import { DISCORD_LIMITS as L } from './limits.js';
 import { tableText } from './render-table.js';
 import { BLANK, clampMarkdown, clampPlain, escapeText, imageUrl, linkUrl, markdown, orElse } from './render-text.js';
@@ -54,6 +54,15 @@ export function embedLength(e: APIEmbed): number {
     (e.fields ?? []).reduce((n, f) => n + f.name.length + f.value.length, 0);
 }
 
+/**
+ * A field's value as markdown. An inert one (an address the core does not trust) goes in inline code, where Discord
+ * makes no link of it; a backtick inside it is percent-encoded, since inline code has no escape.
+ */
+function fieldValue(f: Field, max: number): string {
+  if (!f.inert) return markdown(orElse(f.value, '—'), max);
+  return `\`${clampPlain(orElse(f.value, '—').replace(/`/g, '%60'), max - 2)}\``;
+}
+
 function cardEmbed(card: Card): APIEmbed {
   const fields = card.fields.filter((f) => f.label.trim() || f.value.trim());
   const shown = fields.slice(0, L.embedFields);
@@ -63,7 +72,7 @@ function cardEmbed(card: Card): APIEmbed {
     card.body?.trim() ? part(card.body) : undefined,
     card.badges?.some((b) => b.trim()) ? `*${part(card.badges.filter((b) => b.trim()).join(' · '))}*` : undefined,
     // Fields beyond Discord's 25 go into the text rather than vanish.
-    ...fields.slice(L.embedFields, L.embedFields + 20).map((f) => `**${markdown(f.label, 100)}**: ${markdown(f.value, 200)}`),
+    ...fields.slice(L.embedFields, L.embedFields + 20).map((f) => `**${markdown(f.label, 100)}**: ${fieldValue(f, 200)}`),
   ].filter((s) => s !== undefined).join('\n');
   const embed: APIEmbed = { color: COLOR, title: markdown(orElse(card.title, 'Untitled'), L.embedTitle) };
   const url = linkUrl(card.url);
@@ -71,7 +80,7 @@ function cardEmbed(card: Card): APIEmbed {
   if (description) embed.description = clampMarkdown(description, CARD_DESCRIPTION_MAX);
   if (shown.length) {
     embed.fields = shown.map((f): APIEmbedField => {
-      const value = markdown(orElse(f.value, '—'), FIELD_VALUE_MAX);
+      const value = fieldValue(f, FIELD_VALUE_MAX);
       return { name: f.label.trim() ? markdown(f.label, L.fieldName) : BLANK, value, inline: value.length <= INLINE_MAX };
     });
   }

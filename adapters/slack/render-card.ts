@@ -1,6 +1,6 @@
 // Cards and buttons as Block Kit: a section (title, text, fields, image) and an actions block for its buttons.
 import type { ActionsBlockElement, Button as SlackButton, KnownBlock, MrkdwnElement, PlainTextElement, SectionBlock } from '@slack/types';
-import type { Button, Card, LinkButton } from '../../src/views/model.js';
+import type { Button, Card, Field, LinkButton } from '../../src/views/model.js';
 import { SLACK_LIMITS as L } from './limits.js';
 import { clampMrkdwn, clampPlain, cutValue, escapeMrkdwn, imageUrl, linkUrl, mrkdwnLink, orElse } from './render-text.js';
 
@@ -25,6 +25,8 @@ export const plain = (text: string, max: number, fallback: string): PlainTextEle
 });
 
 export const mrkdwn = (text: string): MrkdwnElement => ({ type: 'mrkdwn', text });
+/** mrkdwn that Slack shows as written: no auto-linking of URLs, channel names or mentions. */
+const verbatimMrkdwn = (text: string): MrkdwnElement => ({ type: 'mrkdwn', text, verbatim: true });
 
 export function button(b: Button, ids: ActionIds): SlackButton {
   const el: SlackButton = { type: 'button', text: plain(b.label, L.buttonText, b.action || 'Open'), action_id: ids.next(b.action) };
@@ -53,16 +55,22 @@ function titleLine(card: Card): string {
   return `*${mrkdwnLink(url, clampPlain(title, TITLE_MAX / 5))}*`;
 }
 
-const fieldText = (label: string, value: string, separator = '\n') => {
-  const head = label.trim() ? `*${clampMrkdwn(escapeMrkdwn(label), FIELD_LABEL_MAX)}*${separator}` : '';
-  return head + escapeMrkdwn(orElse(value, '—'));
+/**
+ * An address to read, not follow: inline code (Slack links nothing inside it), with the characters that would end the
+ * code span or start a link percent-encoded. The text object carrying it is also sent with `verbatim: true`.
+ */
+const inertText = (value: string) => `\`${escapeMrkdwn(orElse(value, '—').replace(/[`<>|\s]/g, encodeURIComponent))}\``;
+
+const fieldText = (field: Field, separator = '\n') => {
+  const head = field.label.trim() ? `*${clampMrkdwn(escapeMrkdwn(field.label), FIELD_LABEL_MAX)}*${separator}` : '';
+  return head + (field.inert ? inertText(field.value) : escapeMrkdwn(orElse(field.value, '—')));
 };
 
 export function renderCard(card: Card, ids: ActionIds): KnownBlock[] {
   const fields = card.fields.filter((f) => f.label.trim() || f.value.trim());
   const shown = fields.slice(0, L.sectionFields);
   // Fields beyond Slack's ten go into the text rather than vanish.
-  const extra = fields.slice(L.sectionFields).map((f) => fieldText(f.label, f.value, ': '));
+  const extra = fields.slice(L.sectionFields).map((f) => fieldText(f, ': '));
   const rest = [
     card.subtitle?.trim() ? escapeMrkdwn(card.subtitle) : undefined,
     card.body?.trim() ? escapeMrkdwn(card.body) : undefined,
@@ -72,8 +80,11 @@ export function renderCard(card: Card, ids: ActionIds): KnownBlock[] {
   const head = titleLine(card);
   const text = rest ? `${head}\n${clampMrkdwn(rest, L.sectionText - head.length - 1)}` : head;
 
-  const section: SectionBlock = { type: 'section', text: mrkdwn(text) };
-  if (shown.length) section.fields = shown.map((f) => mrkdwn(clampMrkdwn(fieldText(f.label, f.value), L.sectionFieldText)));
+  const inertExtra = fields.slice(L.sectionFields).some((f) => f.inert);
+  const section: SectionBlock = { type: 'section', text: inertExtra ? verbatimMrkdwn(text) : mrkdwn(text) };
+  if (shown.length) {
+    section.fields = shown.map((f) => (f.inert ? verbatimMrkdwn : mrkdwn)(clampMrkdwn(fieldText(f), L.sectionFieldText)));
+  }
   const image = imageUrl(card.imageUrl);
   if (image) section.accessory = { type: 'image', image_url: image, alt_text: clampPlain(orElse(card.title, 'Photo'), L.imageAltText) };
 

@@ -11,9 +11,22 @@ export interface ApiUsageRepo {
   count(window: string): number;
 }
 
+/**
+ * The ledger's key for a service: a base URL in its canonical form (`new URL`, no trailing slash), so
+ * `https://api.example.ae/` and `https://API.example.ae` count together; anything else (`sandbox`) as given.
+ */
+export function serviceKey(service: string): string {
+  try {
+    return new URL(service.trim()).href.replace(/\/+$/, '');
+  } catch {
+    return service; // not a URL
+  }
+}
+
 /** `service`: the property service's base URL; each service has its own counts. */
-export function createApiUsageRepo(store: Store, service: string): ApiUsageRepo {
+export function createApiUsageRepo(store: Store, baseUrl: string): ApiUsageRepo {
   const { db } = store;
+  const service = serviceKey(baseUrl);
   return {
     record(windows, at) {
       // One transaction: the day and the month always move together.

@@ -21,12 +21,13 @@ const TOKEN = /^[A-Za-z0-9_-]{1,40}$/;
 
 /**
  * `service`: the property service's base URL (or 'sandbox'); state saved under one service never loads under another,
- * so the sandbox's sample ids never reach the real API. Rows from before the column existed (service '') belong to
- * no service yet: the first service to load one adopts it.
+ * so the sandbox's sample ids never reach the real API. Rows from before the column existed (service '') could only
+ * have been saved on the sandbox or on a service we cannot tell apart, so only the sandbox adopts them; any other
+ * service reads them as unknown (the bot answers as for any expired button).
  */
 export function createButtonStateRepo(store: Store, now: () => number = Date.now, service = ''): ButtonStateRepo {
   const { db } = store;
-  const owners = service === '' ? [''] : [service, ''];
+  const owners = service === 'sandbox' ? [service, ''] : [service];
   return {
     save(kind, payload) {
       // 128 random bits: unguessable, so a token cannot be forged to reach someone else's state.

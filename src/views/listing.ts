@@ -56,7 +56,7 @@ export function listingCard(record: AnyListing, options: ListingCardOptions = {}
       ['Size', size(r)],
       ['Location', locationName(r)],
       ['Agent', textOf(r.agent_details?.name) ?? textOf(r.agent_name)],
-      [LINK_FIELD, link && !link.linked ? shorten(link.url, LINK_TEXT_MAX) : undefined],
+      [LINK_FIELD, link && !link.linked ? shorten(link.url, LINK_TEXT_MAX) : undefined, 'inert'],
     ),
     imageUrl: firstImage(r.images),
     badges: badges.length ? badges : undefined,

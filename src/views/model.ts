@@ -20,6 +20,11 @@ export interface LinkButton {
 export interface Field {
   readonly label: string;
   readonly value: string;
+  /**
+   * The value is an address to be read, not followed (an untrusted or plain-http listing link): renderers must show it
+   * as inert text that the platform will not turn into a link (Slack: verbatim inline code; Discord: inline code).
+   */
+  readonly inert?: true;
 }
 
 /** One record shown as a card: a listing, a project, an agent... */

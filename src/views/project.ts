@@ -37,7 +37,7 @@ export function projectCard(record: NewProject): Card {
       ['Type', type && humanize(type)],
       ['Location', textOf(record.location?.full_name)],
       ['Sales start', formatMonth(record.sales_start_date)],
-      [LINK_FIELD, link && !link.linked ? shorten(link.url, LINK_TEXT_MAX) : undefined],
+      [LINK_FIELD, link && !link.linked ? shorten(link.url, LINK_TEXT_MAX) : undefined, 'inert'],
     ),
     imageUrl: firstImage(record.images),
   });

@@ -18,9 +18,9 @@ afterAll(() => sandbox.close());
 afterEach(() => sandbox.clearRequests());
 
 /** One run of Manzil: a store on `file` and a client whose budget counts in it. */
-function run(file: string, budget: Partial<BudgetLimits>) {
+function run(file: string, budget: Partial<BudgetLimits>, baseUrl = sandbox.url!) {
   const store = openStore(file);
-  const api = new ApiClient({ baseUrl: sandbox.url!, key: KEY, budget: { maxWaitMs: 0, ...budget }, ledger: createApiUsageRepo(store, sandbox.url!) });
+  const api = new ApiClient({ baseUrl, key: KEY, budget: { maxWaitMs: 0, ...budget }, ledger: createApiUsageRepo(store, baseUrl) });
   return { api, stop: async () => { await api.close(); store.close(); } };
 }
 
@@ -64,6 +64,20 @@ describe('the ledger', () => {
     expect(other.budgetLeft().day).toBe(5);
     await other.close();
     store.close();
+  });
+
+  it('counts a service the same however its base URL is written (a trailing slash, the host\'s case)', async () => {
+    const file = path.join(tempDir(), 'manzil.db');
+    const url = sandbox.url!.replace(/\/+$/, '');
+    const a = run(file, { perDay: 3, perMonth: 10 }, url);
+    await a.api.call('search-brokers', {});
+    await a.api.call('search-brokers', {});
+    await a.stop();
+    for (const written of [`${url}/`, `${url.replace(/^http:/, 'HTTP:')}/`]) {
+      const b = run(file, { perDay: 3, perMonth: 10 }, written);
+      expect(b.api.budgetLeft()).toEqual({ blockedForMs: 0, day: 1, month: 8 });
+      await b.stop();
+    }
   });
 
   it('says nothing is left under no limit, and that nothing blocks', async () => {

@@ -126,6 +126,25 @@ describe('payloads from other releases', () => {
     expect(refined.text).toMatch(/Downtown Dubai/);
   });
 
+  it('on a real service, answers a button from before state was scoped as expired and sends nothing upstream', async () => {
+    // Saved on the sandbox before the service column: its ids are sample ids, never to reach a paid service.
+    const dbPath = tempDbPath();
+    const before = make({ dbPath, service: 'sandbox' });
+    const q = query('rent marina');
+    const tokens = [
+      createButtonStateRepo(before.store, Date.now, '').save('search', { query: q, location: MARINA, page: 1, offset: 10 }),
+      createButtonStateRepo(before.store, Date.now, '').save('details', { propertyId: '101' }),
+    ];
+    const live = make({ dbPath, service: 'https://api.example.test' });
+    sandbox.clearRequests();
+    for (const [label, action, token] of [['Next', 'page', tokens[0]!], ['Details', 'details', tokens[1]!]] as const) {
+      const reply = await press(live.bot, { label, action, token });
+      expect(reply.ephemeral).toBe(true);
+      expect(reply.text).toBe('That button has expired. Run the command again to get fresh results.');
+    }
+    expect(sandbox.requests()).toEqual([]);
+  });
+
   it('refuses politely what it cannot read, and sends nothing upstream', async () => {
     const h = make();
     sandbox.clearRequests();

@@ -4,8 +4,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DISCORD_SURFACE } from '../../adapters/discord/limits.js';
 import { embedLength, readCustomId, renderDiscord } from '../../adapters/discord/render.js';
+import { listingCard, projectCard } from '../../src/views/index.js';
 import type { Block, Button, Card, Reply } from '../../src/views/model.js';
 import { checkMessage } from '../fakes/discord-limits.js';
+import { project, searchResult } from '../views/fixtures.js';
 
 const reply = (blocks: Block[], extra: Partial<Reply> = {}): Reply => ({ text: 'Results', blocks, ...extra });
 const render = (blocks: Block[], extra: Partial<Reply> = {}) => renderDiscord(reply(blocks, extra));
@@ -171,5 +173,44 @@ describe('renderDiscord: what Discord would refuse or show badly', () => {
 describe('renderDiscord: commands in the text', () => {
   it('keeps `inline code` as code, as the core writes commands', () => {
     expect(render([{ kind: 'text', text: 'Try `/alerts pause 2` (see `/alerts list`).' }]).content).toBe('Try `/alerts pause 2` (see `/alerts list`).');
+  });
+});
+
+describe('renderDiscord: untrusted listing links', () => {
+  /** Every place a URL could be made a link of: the embed's own URL, link buttons, and bare text outside inline code. */
+  const linked = (m: ReturnType<typeof renderDiscord>, host: string) => [
+    ...m.embeds.map((e) => e.url ?? '').filter((u) => u.includes(host)),
+    ...m.components.flatMap((r) => r.components.map((c) => ('url' in c ? (c.url ?? '') : ''))).filter((u) => u.includes(host)),
+    ...m.embeds.flatMap((e) => [e.description ?? '', ...(e.fields ?? []).map((f) => f.value)])
+      .map((t) => t.replace(/`[^`]*`/g, ''))
+      .filter((t) => t.includes(host)),
+  ];
+
+  it.each([
+    ['an unknown host', 'https://evil.example/phish?x=1'],
+    ['plain http on a portal', 'http://www.propertyfinder.ae/en/plp/rent/apartment-1.html'],
+  ])('shows %s as inline code, never as a link or a button', (_what, url) => {
+    const host = new URL(url).host;
+    for (const card of [listingCard(searchResult({ property_url: url })), projectCard(project({ share_url: url }))]) {
+      const m = render([{ kind: 'card', card }]);
+      const values = m.embeds.flatMap((e) => (e.fields ?? []).map((f) => f.value)).filter((v) => v.includes(host));
+      expect(values).toEqual([`\`${new URL(url).href}\``]);
+      expect(linked(m, host)).toEqual([]);
+      expect(problems(m)).toEqual([]);
+    }
+  });
+
+  it('keeps a trusted https link as the embed\'s linked title, not as code', () => {
+    const url = 'https://www.bayut.com/property/details-1.html';
+    const m = render([{ kind: 'card', card: listingCard(searchResult({ property_url: url })) }]);
+    expect(m.embeds[0]!.url).toBe(url);
+    expect(JSON.stringify(m.embeds[0]!.fields)).not.toContain('`');
+  });
+
+  it('cannot be broken out of its inline code by a backtick', () => {
+    const m = render([{ kind: 'card', card: { title: 'x', fields: [{ label: 'Link', value: 'https://evil.example/`[a](https://x.example)`', inert: true } ] } }]);
+    const value = m.embeds[0]!.fields![0]!.value;
+    expect(value.match(/`/g)).toHaveLength(2);
+    expect(value).toContain('%60');
   });
 });

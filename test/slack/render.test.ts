@@ -4,7 +4,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderSlack } from '../../adapters/slack/render.js';
 import type { Block, Button, Card, Reply } from '../../src/views/model.js';
+import { listingCard, projectCard } from '../../src/views/index.js';
 import { checkSlackMessage } from '../fakes/slack-limits.js';
+import { project, searchResult } from '../views/fixtures.js';
 
 const reply = (blocks: Block[], extra: Partial<Reply> = {}): Reply => ({ text: 'Results', blocks, ...extra });
 const render = (blocks: Block[], extra: Partial<Reply> = {}) => renderSlack(reply(blocks, extra));
@@ -247,5 +249,52 @@ describe('renderSlack: properties', () => {
     expect(out.text.length).toBeLessThanOrEqual(40_000);
     expect(out.text.endsWith('…')).toBe(true);
     expect(checkSlackMessage(out)).toEqual([]);
+  });
+});
+
+describe('renderSlack: untrusted listing links', () => {
+  type Text = { type: string; text: string; verbatim?: boolean };
+  /** Every text object in the rendered blocks, wherever it sits. */
+  const texts = (node: unknown): Text[] => {
+    if (Array.isArray(node)) return node.flatMap(texts);
+    if (!node || typeof node !== 'object') return [];
+    const o = node as Record<string, unknown>;
+    const self = typeof o['type'] === 'string' && typeof o['text'] === 'string' ? [o as unknown as Text] : [];
+    return [...self, ...Object.values(o).flatMap(texts)];
+  };
+  /** What Slack would make a link of: a mrkdwn text (not verbatim) holding a bare URL, or an explicit `<url>` anywhere. */
+  const autoLinkable = (blocks: unknown, host: string) =>
+    texts(blocks).filter((t) => t.text.includes(host) && (t.text.includes(`<http`) || (t.type === 'mrkdwn' && t.verbatim !== true)));
+
+  it.each([
+    ['an unknown host', 'https://evil.example/phish?x=1'],
+    ['plain http on a portal', 'http://www.propertyfinder.ae/en/plp/rent/apartment-1.html'],
+  ])('shows %s as verbatim inline code, never as a link or a button', (_what, url) => {
+    const host = new URL(url).host;
+    const listing = listingCard(searchResult({ property_url: url }));
+    const projectUrl = projectCard(project({ share_url: url }));
+    for (const card of [listing, projectUrl]) {
+      const blocks = JSON.parse(JSON.stringify(render([{ kind: 'card', card }]).blocks)) as unknown;
+      const shown = texts(blocks).filter((t) => t.text.includes(host));
+      expect(shown).toHaveLength(1);
+      expect(shown[0]).toMatchObject({ type: 'mrkdwn', verbatim: true });
+      expect(shown[0]!.text).toMatch(new RegExp('`' + new URL(url).href.replace(/[.?*+^$()[\]{}|\\/]/g, '\\$&').replace(/&/g, '&amp;') + '`'));
+      expect(autoLinkable(blocks, host)).toEqual([]);
+      expect(elementsOf(render([{ kind: 'card', card }]).blocks).filter((e) => e.url)).toEqual([]);
+    }
+  });
+
+  it('keeps a trusted https link as a button and a linked title', () => {
+    const url = 'https://www.bayut.com/property/details-1.html';
+    const blocks = render([{ kind: 'card', card: listingCard(searchResult({ property_url: url })) }]).blocks;
+    expect(elementsOf(blocks).filter((e) => e.url).map((e) => e.url)).toEqual([url]);
+    expect(texts(blocks).some((t) => t.text.includes(`<${url}|`))).toBe(true);
+  });
+
+  it('keeps an inert address beyond the tenth field verbatim too', () => {
+    const fields = [...Array.from({ length: 10 }, (_, i) => ({ label: `F${i}`, value: `v${i}` })), { label: 'Link', value: 'https://evil.example/x', inert: true as const }];
+    const [section] = only([{ kind: 'card', card: { title: 'Many', fields } }]);
+    expect(section?.text).toMatchObject({ type: 'mrkdwn', verbatim: true });
+    expect(section?.text.text).toContain('`https://evil.example/x`');
   });
 });

@@ -77,13 +77,15 @@ describe('button state', () => {
     store.close();
   });
 
-  it('lets the first service that loads a row from before scoping adopt it, and no other', () => {
+  it('never lets a real service load a row from before scoping (it may hold sandbox ids): only the sandbox adopts it', () => {
     const store = openStore(path.join(tempDir(), 'manzil.db'));
     const legacy = createButtonStateRepo(store).save('search', { page: 2 });
     const live = createButtonStateRepo(store, Date.now, 'https://api.example.test');
-    expect(live.load(legacy)).toEqual({ kind: 'search', payload: { page: 2 } });
-    expect(createButtonStateRepo(store, Date.now, 'sandbox').load(legacy)).toBeUndefined();
-    expect(live.load(legacy)).toBeDefined();
+    expect(live.load(legacy)).toBeUndefined();
+    const sandbox = createButtonStateRepo(store, Date.now, 'sandbox');
+    expect(sandbox.load(legacy)).toEqual({ kind: 'search', payload: { page: 2 } });
+    expect(sandbox.load(legacy)).toBeDefined(); // adopted: still the sandbox's
+    expect(live.load(legacy)).toBeUndefined();
     store.close();
   });
 
