@@ -33,7 +33,8 @@ const schema = z.object({
   UAE_API_BREAKER_COOLDOWN_S: seconds(30),
   MANZIL_SANDBOX: flag,
   MANZIL_DEMO_TICK_S: z.coerce.number().min(0).max(3600).default(5),
-  SHUTDOWN_TIMEOUT_S: seconds(20),
+  // Unset: the chat deadline plus time to post the answer (at least 30 s), so a stop never cuts a request short.
+  SHUTDOWN_TIMEOUT_S: z.coerce.number().positive().max(600).optional(),
   ALERTS_CRON: z.string().trim().min(1).default('*/15 * * * *'),
   MANZIL_TIMEZONE: z.string().trim().min(1).default('Asia/Dubai'),
   ALERTS_DEADLINE_S: seconds(120),
@@ -240,7 +241,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
     sandbox,
     sandboxRequested: e.MANZIL_SANDBOX,
     demo: { tickSeconds: e.MANZIL_DEMO_TICK_S, alertsCron: env.ALERTS_CRON?.trim() ? e.ALERTS_CRON : DEMO_ALERTS_CRON },
-    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_S * 1000,
+    shutdownTimeoutMs: (e.SHUTDOWN_TIMEOUT_S ?? Math.max(30, e.UAE_API_DEADLINE_S + 5)) * 1000,
     alerts: {
       cron: e.ALERTS_CRON,
       timezone: e.MANZIL_TIMEZONE,

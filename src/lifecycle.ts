@@ -1,5 +1,6 @@
 // Graceful shutdown: stop taking requests, let the ones in flight finish (up to a deadline), then run the
 // registered stop steps (drainers and closers) in the order they were registered.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Bot, Reply } from './bot/index.js';
 import type { Logger } from './log.js';
 
@@ -46,6 +47,8 @@ export interface LifecycleOptions {
 
 export class Lifecycle {
   readonly inFlight = new InFlight();
+  /** Set inside a request an adapter admitted before shutdown began: the bot serves it to the end. */
+  private readonly admitted = new AsyncLocalStorage<true>();
   private readonly steps: { name: string; run: StopStep; drain: boolean }[] = [];
   private readonly aborter = new AbortController();
   private stopping: Promise<void> | undefined;
@@ -61,6 +64,21 @@ export class Lifecycle {
 
   get isStopping(): boolean {
     return this.stopping !== undefined;
+  }
+
+  /**
+   * An adapter's whole handling of one request, from its arrival to the reply's delivery: counted in flight, and, when
+   * it arrived before shutdown began, served to the end even if the stop starts before it reaches the bot (a Discord
+   * interaction already deferred must get its answer, not "restarting").
+   */
+  admit<T>(work: () => Promise<T>): Promise<T> {
+    if (this.isStopping) return work();
+    return this.inFlight.track(() => this.admitted.run(true, work));
+  }
+
+  /** True inside a request admitted before shutdown began. */
+  get isAdmitted(): boolean {
+    return this.admitted.getStore() === true;
   }
 
   /** Adds a closer. Drainers and closers run one after another, in the order they were added. */
@@ -120,12 +138,12 @@ type Handler = 'handleCommand' | 'handleAction' | 'handlePick' | 'suggestLocatio
 
 /**
  * The bot as adapters see it during a run: each request is counted while it runs, and once shutdown has
- * begun new ones get a polite refusal instead. Everything else passes through to the bot untouched.
+ * begun new ones (those no adapter admitted before it began) get a polite refusal instead. Everything else passes through to the bot untouched.
  */
 export function guardBot(bot: Bot, lifecycle: Lifecycle): Bot {
   const refusal: Reply = { text: RESTARTING_TEXT, blocks: [{ kind: 'text', text: RESTARTING_TEXT }], ephemeral: true };
   const guard = <T>(work: () => Promise<T>, refused: T): Promise<T> =>
-    lifecycle.isStopping ? Promise.resolve(refused) : lifecycle.inFlight.track(work);
+    lifecycle.isStopping && !lifecycle.isAdmitted ? Promise.resolve(refused) : lifecycle.inFlight.track(work);
   const handlers: Pick<Bot, Handler> = {
     handleCommand: (req) => guard(() => bot.handleCommand(req), refusal),
     handleAction: (req) => guard(() => bot.handleAction(req), refusal),

@@ -10,6 +10,13 @@ describe('configuration', () => {
     expect(config.slack).toBeUndefined();
   });
 
+  it('waits on a stop at least as long as a chat request may take, plus time to post its answer', () => {
+    const { shutdownTimeoutMs, api } = loadConfig({});
+    expect(shutdownTimeoutMs).toBeGreaterThan(api.deadlineSeconds * 1000);
+    expect(loadConfig({ UAE_API_DEADLINE_S: '60' }).shutdownTimeoutMs).toBeGreaterThan(60_000);
+    expect(loadConfig({ SHUTDOWN_TIMEOUT_S: '7' }).shutdownTimeoutMs).toBe(7_000); // as the operator says
+  });
+
   it('uses the real service when a key and a base URL are given', () => {
     const config = loadConfig({ UAE_API_KEY: 'k-123456', UAE_API_BASE_URL: 'https://api.example.test/v1', UAE_API_BUDGET_PER_DAY: '25' });
     expect(config.sandbox).toBe(false);

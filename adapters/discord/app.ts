@@ -1,7 +1,7 @@
 // The Discord bot: a real discord.js 14 gateway client (intents: Guilds only, nothing privileged) whose interactions all
 // go through one listener into the chat core, and whose REST manager also carries the alerts (DiscordPoster).
 import { Client, Events, GatewayIntentBits } from 'discord.js';
-import type { Bot } from '../../src/bot/index.js';
+import type { Bot, TrackRequest } from '../../src/bot/index.js';
 import type { Logger } from '../../src/log.js';
 import { DISCORD_LIMITS } from './limits.js';
 import { registerListeners } from './listeners.js';
@@ -20,6 +20,8 @@ export interface DiscordAppOptions {
   restTimeoutMs?: number;
   /** How long start() waits for the gateway's READY (default 30 s). */
   readyTimeoutMs?: number;
+  /** Counts each interaction until its reply is sent (see ListenerOptions.track). */
+  track?: TrackRequest;
 }
 
 export interface DiscordApp {
@@ -44,6 +46,7 @@ export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
     bot: options.bot,
     logger: options.logger,
     autocompleteDeadlineMs: options.autocompleteDeadlineMs ?? DISCORD_LIMITS.autocompleteDeadlineMs,
+    ...(options.track ? { track: options.track } : {}),
   });
   client.on(Events.Error, (e) => log.error('discord client error', { error: describeError(e) }));
   client.on(Events.Warn, (message) => log.warn('discord warning', { message }));

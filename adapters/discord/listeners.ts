@@ -1,4 +1,5 @@
-// discord.js listeners: answer within Discord's 3 s (defer at once), hand the request to the bot, send back what it says.
+// discord.js listeners: answer within Discord's 3 s (at once, or defer at once), hand the request to the bot, send back
+// what it says.
 // Nothing else lives here: no service or store calls of their own.
 import {
   Events,
@@ -10,10 +11,10 @@ import {
   type Client,
   type Interaction,
 } from 'discord.js';
-import type { Bot, Reply } from '../../src/bot/index.js';
+import type { Bot, CommandRequest, Reply, TrackRequest } from '../../src/bot/index.js';
 import type { Logger } from '../../src/log.js';
 import { locationChoices, queryChoices } from './autocomplete.js';
-import { COMMAND_NAMES, commandText } from './commands.js';
+import { COMMAND_NAMES, chosenLocation, commandText } from './commands.js';
 import { DISCORD_SURFACE } from './limits.js';
 import { NO_PLACE_TEXT, discordPlace } from './place.js';
 import { readCustomId } from './render.js';
@@ -24,6 +25,8 @@ export interface ListenerOptions {
   logger: Logger;
   /** How long a location autocomplete may wait for the service before answering with what it has. */
   autocompleteDeadlineMs: number;
+  /** Counts an interaction from its arrival to its last reply, so a graceful stop waits for delivery (main.ts's lifecycle). */
+  track?: TrackRequest;
 }
 
 const BUTTON_ACTIONS = new Set(['page', 'save', 'details', 'choose', 'unsave']);
@@ -42,8 +45,9 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
   const log = options.logger.child({ part: 'discord' });
   const warn: SendLog = (message, fields) => log.warn(message, fields);
 
+  const track: TrackRequest = options.track ?? ((work) => work());
   client.on(Events.InteractionCreate, (interaction) => {
-    void route(interaction).catch((e: unknown) => log.error('discord interaction failed', { error: describeError(e), type: interaction.type }));
+    void track(() => route(interaction)).catch((e: unknown) => log.error('discord interaction failed', { error: describeError(e), type: interaction.type }));
   });
 
   async function route(i: Interaction): Promise<void> {
@@ -53,25 +57,30 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
   }
 
   async function command(i: ChatInputCommandInteraction): Promise<void> {
+    const place = placeOf(i);
+    if (!place) return answerAtOnce(i, notice(NO_PLACE_TEXT));
+    const input = {
+      name: i.commandName,
+      subcommand: i.options.getSubcommand(false),
+      query: i.options.getString('query'),
+      location: i.options.getString('location'),
+      number: i.options.getInteger('number'),
+    };
+    const location = chosenLocation(input);
+    const request: CommandRequest = {
+      user: i.user.id, place, surface: DISCORD_SURFACE, isAdmin: adminCheck(i), text: commandText(input), ...(location ? { location } : {}),
+    };
+    // What the bot can answer without a call (help, a mistake) goes at once, with no public "thinking…" before it.
+    const immediate = options.bot.immediateReply(request);
+    if (immediate) return answerAtOnce(i, immediate);
     const deferredPrivate = privateByNature(i);
     await i.deferReply(deferredPrivate ? { flags: MessageFlags.Ephemeral } : {});
-    const place = placeOf(i);
-    const reply = place
-      ? await options.bot.handleCommand({
-        user: i.user.id,
-        place,
-        surface: DISCORD_SURFACE,
-        isAdmin: adminCheck(i),
-        text: commandText({
-          name: i.commandName,
-          subcommand: i.options.getSubcommand(false),
-          query: i.options.getString('query'),
-          location: i.options.getString('location'),
-          number: i.options.getInteger('number'),
-        }),
-      })
-      : notice(NO_PLACE_TEXT);
-    await answerCommand(i, reply, deferredPrivate);
+    await answerCommand(i, await options.bot.handleCommand(request), deferredPrivate);
+  }
+
+  /** The interaction's reply itself (callback type 4), with the visibility the reply asks for. */
+  async function answerAtOnce(i: ChatInputCommandInteraction, reply: Reply): Promise<void> {
+    await sendWithFallback(reply, (m) => i.reply({ ...messageOptions(m), ...(reply.ephemeral ? { flags: MessageFlags.Ephemeral } : {}) }), warn);
   }
 
   /**

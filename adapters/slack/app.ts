@@ -3,7 +3,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from '@slack/bolt';
-import type { Bot } from '../../src/bot/index.js';
+import type { Bot, TrackRequest } from '../../src/bot/index.js';
 import type { Logger } from '../../src/log.js';
 import { SlackAdmins } from './admins.js';
 import { registerListeners } from './listeners.js';
@@ -22,6 +22,8 @@ export interface SlackAppOptions {
   postTimeoutMs?: number;
   /** How long a person's admin status is remembered (default 5 minutes). */
   adminCacheMs?: number;
+  /** Counts each listener's whole run, the reply to Slack included, so a graceful stop waits for it (the lifecycle's). */
+  track?: TrackRequest;
   /** More routes on the HTTP port (the operator's /healthz and /metrics); ignored in Socket Mode. */
   routes?: { path: string; method: string; handler: (req: IncomingMessage, res: ServerResponse) => void }[];
 }
@@ -70,7 +72,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   // and an admin check must answer now or not at all.
   const client = postingClient(options.botToken, { apiUrl: options.apiUrl, logger, timeoutMs: options.postTimeoutMs });
   const admins = new SlackAdmins(client, warn, options.adminCacheMs);
-  registerListeners(app, options.bot, admins, log);
+  registerListeners(app, options.bot, admins, log, options.track);
   app.error(async (error) => {
     options.logger.error('slack listener failed', { error });
   });

@@ -1,6 +1,6 @@
 // Bolt listeners: ack at once, hand the request to the bot, send back what it says. Nothing else lives here.
 import type { App, BlockAction, ButtonAction, RespondFn, SlackCommandMiddlewareArgs, SlackActionMiddlewareArgs, SlackOptionsMiddlewareArgs, StaticSelectAction } from '@slack/bolt';
-import type { Bot } from '../../src/bot/index.js';
+import type { Bot, TrackRequest } from '../../src/bot/index.js';
 import type { Logger } from '../../src/log.js';
 import type { SlackAdmins } from './admins.js';
 import { SLASH_COMMANDS, commandText } from './commands.js';
@@ -26,11 +26,18 @@ async function refuse(respond: RespondFn, logger: Logger, what: string): Promise
   await respond({ response_type: 'ephemeral', replace_original: false, text: NO_PLACE_TEXT });
 }
 
-export function registerListeners(app: App, bot: Bot, admins: SlackAdmins, logger: Logger): void {
+/** Without a tracker, a listener just runs. */
+const untracked: TrackRequest = (work) => work();
+
+/**
+ * `track` counts each listener from the ack to the reply's delivery (respond() to the response_url), so a graceful
+ * stop waits for the answer to reach Slack, not only for the bot to have one.
+ */
+export function registerListeners(app: App, bot: Bot, admins: SlackAdmins, logger: Logger, track: TrackRequest = untracked): void {
   const log = (message: string, fields: Record<string, unknown>) => logger.warn(message, fields);
   const commands = new RegExp(`^(${SLASH_COMMANDS.map((c) => c.command.replace('/', '\\/')).join('|')})$`);
 
-  app.command(commands, async ({ command, ack, respond }: SlackCommandMiddlewareArgs) => {
+  app.command(commands, ({ command, ack, respond }: SlackCommandMiddlewareArgs) => track(async () => {
     await ack();
     const place = slackPlace({ teamId: command.team_id, enterpriseId: command.enterprise_id, channelId: command.channel_id });
     if (!place) return refuse(respond, logger, command.command);
@@ -42,9 +49,9 @@ export function registerListeners(app: App, bot: Bot, admins: SlackAdmins, logge
       text: commandText(command.command, command.text),
     });
     await sendReply(respond, reply, { log });
-  });
+  }));
 
-  app.action(/^manzil:(page|save|details|choose|unsave):/, async ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>>) => {
+  app.action(/^manzil:(page|save|details|choose|unsave):/, ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>>) => track(async () => {
     await ack();
     const place = actionPlace(body);
     if (!place) return refuse(respond, logger, action.action_id);
@@ -57,14 +64,14 @@ export function registerListeners(app: App, bot: Bot, admins: SlackAdmins, logge
       token: action.value ?? '',
     });
     await sendReply(respond, reply, { log });
-  });
+  }));
 
   // Link buttons open their URL in the browser; Slack still sends the click, which only needs an ack.
   app.action(/^manzil:link:/, async ({ ack }) => {
     await ack();
   });
 
-  app.action('manzil:location', async ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<StaticSelectAction>>) => {
+  app.action('manzil:location', ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<StaticSelectAction>>) => track(async () => {
     await ack();
     const place = actionPlace(body);
     if (!place) return refuse(respond, logger, action.action_id);
@@ -75,7 +82,7 @@ export function registerListeners(app: App, bot: Bot, admins: SlackAdmins, logge
       value: action.selected_option.value,
     });
     await sendReply(respond, reply, { log });
-  });
+  }));
 
   app.options('manzil:location', async ({ ack, options }: SlackOptionsMiddlewareArgs<'block_suggestion'>) => {
     const timeout = new Promise<[]>((resolve) => setTimeout(() => resolve([]), SUGGEST_DEADLINE_MS).unref());

@@ -111,24 +111,45 @@ export class Bot {
     const ref = newRequestId();
     const log = this.options.logger.child({ req: ref, user: req.user, place: req.place });
     try {
-      const alerts = alertsRequest(req.text);
-      if (alerts !== undefined) {
-        if (!this.options.alerts) return this.ephemeral(ALERTS_OFF);
-        return this.finish(await this.options.alerts.handle(requester(req), alerts));
-      }
-      const help = helpRequest(req.text);
-      if (help !== undefined) return this.finish({ text: helpText(help || undefined), blocks: [{ kind: 'text', text: helpText(help || undefined) }], ephemeral: true });
-      const parsed = parseCommand(req.text);
-      if (!parsed.ok) {
-        log.info('command not understood', { text: req.text.slice(0, 200), error: parsed.error });
-        return this.ephemeral(parsed.error);
-      }
-      const reply = await this.start(parsed.query, fitSurface(req.surface));
-      log.info('command answered', { operation: parsed.query.operation, ms: Math.round(performance.now() - started) });
-      return reply;
+      const plan = this.plan(req, log);
+      if ('reply' in plan) return plan.reply;
+      if ('alerts' in plan) return this.finish(await this.options.alerts!.handle(requester(req), plan.alerts));
+      const reply = await this.start(plan.search, fitSurface(req.surface));
+      log.info('command answered', { operation: plan.search.query.operation, ms: Math.round(performance.now() - started) });
+      return plan.search.note ? withNote(reply, plan.search.note) : reply;
     } catch (e) {
       return this.failure(e, log, ref, { text: req.text.slice(0, 200) });
     }
+  }
+
+  /**
+   * The reply to a command when it needs no I/O (help, text that does not parse, a page too far, alerts off), so that
+   * an adapter can answer at once, privately, without a public "thinking…" first. Undefined when the command has to
+   * run (handleCommand). Pure and cheap: no call, no state written. Never throws.
+   */
+  immediateReply(req: CommandRequest): Reply | undefined {
+    try {
+      const plan = this.plan(req, this.options.logger.child({ req: newRequestId(), user: req.user, place: req.place }));
+      return 'reply' in plan ? plan.reply : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** What a command comes to before any I/O: a reply already, an alerts request, or a search to run. */
+  private plan(req: CommandRequest, log: Logger): { reply: Reply } | { alerts: string } | { search: PlannedSearch } {
+    const alerts = alertsRequest(req.text);
+    if (alerts !== undefined) return this.options.alerts ? { alerts } : { reply: this.ephemeral(ALERTS_OFF) };
+    const help = helpRequest(req.text);
+    if (help !== undefined) return { reply: this.finish({ text: helpText(help || undefined), blocks: [{ kind: 'text', text: helpText(help || undefined) }], ephemeral: true }) };
+    const search = planSearch(req.text, req.location);
+    if ('error' in search) {
+      log.info('command not understood', { text: req.text.slice(0, 200), error: search.error });
+      return { reply: this.ephemeral(search.error) };
+    }
+    // Checked before the place is looked up: a refused page should cost no call at all.
+    if (firstPosition(search.query).page > lastPage(search.query)) return { reply: this.ephemeral(TOO_FAR) };
+    return { search };
   }
 
   /** A button press. Never throws. */
@@ -193,11 +214,14 @@ export class Bot {
 
   /**
    * How a command would be understood, in one line ("2-bedroom homes for rent in Dubai Marina, …"), without running it:
-   * for autocomplete as the person types. Undefined when the text is not (yet) a command. Pure: no call, no state.
+   * for autocomplete as the person types. Undefined when the text is not (yet) a command. `location` is a place chosen
+   * apart from the text (CommandRequest.location), read as handleCommand reads it. Pure: no call, no state.
    */
-  describe(text: string): string | undefined {
-    const parsed = parseCommand(text);
-    return parsed.ok ? summarize(parsed.query) : undefined;
+  describe(text: string, location?: string): string | undefined {
+    const search = planSearch(text, location);
+    if ('error' in search) return undefined;
+    const summary = summarize(search.query, search.chosen?.name);
+    return search.leftOut ? `${summary} (the location picked; "${search.leftOut}" left out)` : summary;
   }
 
   /** Fetches one service page of a search; writes no state. */
@@ -205,12 +229,12 @@ export class Bot {
     return (await this.searches.search(query, location, page)).result;
   }
 
-  private async start(query: Query, surface: Surface): Promise<Reply> {
-    // Checked before the place is looked up: a refused page should cost no call at all.
-    if (firstPosition(query).page > lastPage(query)) return this.ephemeral(TOO_FAR);
+  private async start({ query, chosen }: PlannedSearch, surface: Surface): Promise<Reply> {
     const spec = operationSpec(query.operation);
     const needsLocation = 'location_id' in spec.params;
     if (!needsLocation || !query.location) return this.showPage({ query, position: firstPosition(query), surface });
+    // A place picked from a list carries its id: searched there, with no second lookup (two places may share a name).
+    if (chosen?.id !== undefined) return this.showPage({ query, location: { id: chosen.id, name: chosen.name }, position: firstPosition(query), surface });
     const resolution = await this.options.locations.resolve(query.location);
     if (resolution.kind === 'found') return this.showPage({ query, location: pick(resolution.location), position: firstPosition(query), surface });
     // "Which one?" and "did you mean?" go only to the person who typed: the channel sees the results.
@@ -259,7 +283,8 @@ export class Bot {
     const shown = result.records.slice(plan.offset, plan.offset + plan.count);
     const next = paged && plan.next && plan.next.page <= lastPage(query) ? plan.next : undefined;
     const previous = paged ? plan.previous : undefined;
-    const saveable = LISTING_OPERATIONS.has(op) && total > 0;
+    // An empty search is exactly what people want to watch: Save as alert is offered with no results too.
+    const saveable = LISTING_OPERATIONS.has(op);
     const picker = 'location_id' in spec.params && location !== undefined;
     const details = surface.buttonsPerCard > 0 ? listingIds(op, shown) : [];
 
@@ -274,7 +299,11 @@ export class Bot {
     const summary = summarize(query, location?.name);
     const blocks: Block[] = [{ kind: 'header', text: summary }];
     if (shown.length === 0) {
-      const text = plan.previous ? 'No more results.' : 'No results. Try fewer filters, a wider price range or a nearby area.';
+      const text = plan.previous
+        ? 'No more results.'
+        : saveable
+          ? 'Nothing matches today. Save as alert to hear when something does.'
+          : 'No results. Try fewer filters, a wider price range or a nearby area.';
       blocks.push({ kind: 'text', text });
     } else {
       const unreadable = result.dropped ? ` (${result.dropped} unreadable left out)` : '';
@@ -334,6 +363,59 @@ function fitSurface(surface: Surface | undefined): Surface {
 }
 
 const pick = (l: { id: number; name: string }): Place => ({ id: l.id, name: l.name });
+
+/** A search ready to run: the query, the place chosen apart from the text, and what to tell the person about it. */
+interface PlannedSearch {
+  query: Query;
+  chosen?: { id?: number; name: string } | undefined;
+  /** The place words of the text that the chosen place replaced. */
+  leftOut?: string | undefined;
+  /** Said under the reply's summary. */
+  note?: string | undefined;
+}
+
+/**
+ * The text parsed, with the place chosen apart from it (CommandRequest.location) as the query's place. When the text
+ * names another place, the chosen one wins: it was picked from a list, on purpose; the words it replaced are named.
+ */
+function planSearch(text: string, location: string | undefined): PlannedSearch | { error: string } {
+  const chosen = chosenPlace(location);
+  let parsed = parseCommand(text);
+  if (!parsed.ok && chosen) {
+    // A command that needs a place ("Where?") has it now: read again with the place chosen, as if typed in quotes.
+    // Anything else wrong is wrong either way, and said as the text alone has it.
+    const withPlace = parseCommand(`${text} "${chosen.name.replace(/["“”]/g, ' ').replace(/\s+/g, ' ').trim()}"`);
+    if (withPlace.ok) parsed = { ok: true, query: { ...withPlace.query, location: null } };
+  }
+  if (!parsed.ok) return { error: parsed.error };
+  if (!chosen || !('location_id' in operationSpec(parsed.query.operation).params)) return { query: parsed.query };
+  const typed = parsed.query.location;
+  const query: Query = { ...parsed.query, location: chosen.name, unknownWords: [] };
+  if (!typed || samePlace(typed, chosen.name)) return { query, chosen };
+  return { query, chosen, leftOut: typed, note: `Searching ${chosen.name}, the location you picked; "${typed}" in the query was left out.` };
+}
+
+/** `<id>:<name>` (a picked option) or a name as typed; undefined when blank. */
+function chosenPlace(location: string | undefined): { id?: number; name: string } | undefined {
+  const value = location?.trim();
+  if (!value) return undefined;
+  const option = decodeLocationOption(value);
+  if (option && Number.isSafeInteger(option.id) && option.id > 0 && option.name.trim()) return { id: option.id, name: option.name.trim() };
+  return { name: value };
+}
+
+/** "marina" and the picked "Dubai Marina" speak of one place: every word typed is in the name picked. */
+function samePlace(typed: string, name: string): boolean {
+  const words = (s: string) => s.toLowerCase().split(/[\s,]+/).filter(Boolean);
+  const inName = new Set(words(name));
+  return words(typed).every((w) => inName.has(w));
+}
+
+/** The note in a small line under the reply's summary (its first block), before what follows. */
+function withNote(reply: Reply, note: string): Reply {
+  const [first, ...rest] = reply.blocks;
+  return { ...reply, blocks: first ? [first, { kind: 'context', text: note }, ...rest] : [{ kind: 'context', text: note }] };
+}
 
 /** Picker option values carry the id and the name, so a pick needs no further lookup. */
 export function encodeLocationOption(l: { id: number; name: string }): string {

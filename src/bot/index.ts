@@ -2,5 +2,5 @@
 export { Bot, type BotOptions, type ServiceCaller } from './bot.js';
 export { SearchRunner, runSearch, searchParams, type SearchOutcome } from './search.js';
 export { StateMaintenance, type MaintenanceOptions, type PruneCounts } from './maintenance.js';
-export { PostFailure, type ActionRequest, type ButtonStateStore, type ChatPoster, type CommandRequest, type PickRequest, type SuggestOption, type Surface } from './types.js';
+export { PostFailure, type ActionRequest, type ButtonStateStore, type ChatPoster, type CommandRequest, type PickRequest, type SuggestOption, type Surface, type TrackRequest } from './types.js';
 export type { Reply } from '../views/model.js';

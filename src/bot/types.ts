@@ -20,6 +20,12 @@ export interface CommandRequest {
   isAdmin?: () => Promise<boolean>;
   /** The command text as typed, with or without the slash verb: `/rent marina 2br`, `rent marina 2br`. */
   text: string;
+  /**
+   * A place chosen apart from the text, as Discord's `location` option picks one: `<id>:<name>` as suggestLocations
+   * offers it (searched by that id, with no lookup), or a name (looked up as a place typed in the text is). When the
+   * text names a place too, the chosen one wins and the reply says which words were left out.
+   */
+  location?: string;
 }
 
 /** A button press: the button's action and the token of the state stored behind it. */
@@ -39,6 +45,12 @@ export interface PickRequest {
   token: string;
   value: string;
 }
+
+/**
+ * Counts one request's whole handling while it runs, the reply's delivery included, so that a graceful stop waits
+ * for it (the composition root passes the lifecycle's in-flight counter; adapters wrap each listener body in it).
+ */
+export type TrackRequest = <T>(work: () => Promise<T>) => Promise<T>;
 
 export interface SuggestOption {
   label: string;
@@ -73,12 +85,16 @@ export interface ChatPoster {
   findDelivered?(place: string, deliveryId: string, sinceMs: number): Promise<string | null | undefined>;
 }
 
-/** Why a post failed: `retryAfterMs` from the platform's rate limit; `permanent` when retrying cannot help. */
+/**
+ * Why a post failed: `retryAfterMs` from the platform's rate limit; `permanent` when retrying cannot help;
+ * `maybeDelivered` when the message may have been posted all the same (a timeout, a dropped connection, a 5xx): the
+ * outbox then asks `findDelivered` before sending it again.
+ */
 export class PostFailure extends Error {
   override readonly name = 'PostFailure';
   constructor(
     message: string,
-    readonly options: { retryAfterMs?: number; permanent?: boolean } = {},
+    readonly options: { retryAfterMs?: number; permanent?: boolean; maybeDelivered?: boolean } = {},
   ) {
     super(message);
   }

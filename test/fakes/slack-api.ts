@@ -77,6 +77,7 @@ export interface FakeSlack {
   /**
    * The next call to `method` is carried out (a message is posted) but its answer is held until released, or forever.
    * With `carryOut: false` the call is held before Slack acts on it: as a post that never reached Slack.
+   * `response_url` holds the answer to the next post to a response_url (carried out only).
    */
   holdNext(method: string, options?: { carryOut?: boolean }): HeldCall;
   /** Sets what users.info answers for a person. */
@@ -270,7 +271,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const errors = p.delete_original === true ? [] : checkSlackMessage({ text: p.text, blocks: p.blocks });
     attempts.push({ id, payload, accepted: errors.length === 0, errors });
     if (errors.length) return send(res, 400, 'invalid_blocks');
-    send(res, 200, 'ok');
+    const hold = holds.get('response_url')?.shift();
+    if (!hold) return send(res, 200, 'ok');
+    // Shown to the person, but the poster waits for the answer (a slow Slack): `holdNext('response_url')`.
+    const flush = () => {
+      held.delete(flush);
+      if (!res.writableEnded && !res.destroyed) send(res, 200, 'ok');
+    };
+    held.add(flush);
+    hold({ method: 'response_url', args: p, token: undefined, status: 200, response: 'ok' }, flush);
   }
 
   const server = createServer((req, res) => {
