@@ -1,13 +1,15 @@
 // The composition root: the only file that wires the parts together.
+import { fstatSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { createSlackApp, type SlackApp } from '../adapters/slack/app.js';
 import { createDiscordApp, type DiscordApp, type DiscordAppOptions } from '../adapters/discord/app.js';
 import { runTerminalChat } from '../adapters/console/chat.js';
 import { ConsolePoster } from '../adapters/console/poster.js';
-import { AlertCommands, AlertScheduler, OutboxDrainer, POLL_JOB, decodeSavedQuery, describeSchedule, pollOnce, type RunReport } from './alerts/index.js';
+import { AlertCommands, AlertScheduler, OutboxDrainer, POLL_JOB, decodeSavedQuery, describeSchedule, pollOnce, pruneAlerts, type RunReport } from './alerts/index.js';
 import { ApiClient } from './api/client.js';
 import { Bot, StateMaintenance, type ChatPoster } from './bot/index.js';
-import { loadConfig, type Config } from './config.js';
-import { DemoClock } from './demo.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { DemoClock, demoClockFile } from './demo.js';
 import { LocationResolver } from './locations/index.js';
 import { guardBot, Lifecycle } from './lifecycle.js';
 import { createLogger, newRequestId, type Logger } from './log.js';
@@ -76,7 +78,9 @@ export interface StartOptions {
 async function openService(config: Config, logger: Logger, store: Store, onCall?: (call: UpstreamCall) => void): Promise<{ api: ApiClient; sandbox: Sandbox | undefined }> {
   const sandbox = config.sandbox ? createSandbox() : undefined;
   const baseUrl = sandbox ? await sandbox.listen(0, '127.0.0.1') : config.api.baseUrl!;
-  if (sandbox) logger.warn('no UAE_API_KEY: using the embedded sandbox, sample data only', { url: baseUrl });
+  // Worth a warning when Slack or Discord are served sample data; on a first run in the terminal the banner says it already.
+  const servesPlatform = Boolean(config.slack) || Boolean(config.discord);
+  if (sandbox) logger[servesPlatform ? 'warn' : 'info']('no UAE_API_KEY: using the embedded sandbox, sample data only', { url: baseUrl });
   const api = new ApiClient({
     baseUrl,
     key: sandbox ? sandbox.key : config.api.key!,
@@ -120,7 +124,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // and alerts are checked often, so a saved alert fires within a minute. Any chat platform configured turns it off.
   const demo =
     options.serve !== false && sandbox && options.terminal && !chatPlatform && config.demo.tickSeconds > 0
-      ? new DemoClock({ market: sandbox, tickMs: config.demo.tickSeconds * 1000, logger })
+      ? new DemoClock({ market: sandbox, tickMs: config.demo.tickSeconds * 1000, logger, stateFile: demoClockFile(config.dbPath) })
       : undefined;
   const alertsCron = demo ? config.demo.alertsCron : config.alerts.cron;
   const buttons = createButtonStateRepo(store, Date.now, service);
@@ -142,7 +146,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     ...(sandbox ? { footer: SANDBOX_FOOTER } : {}),
   });
   // Buttons unused for BUTTON_RETENTION_MS stop working (the reply says so); expired lookups are only dead weight.
-  const maintenance = new StateMaintenance({ buttons, buttonRetentionMs: BUTTON_RETENTION_MS, locations: locationCache, answers: bot.searches, logger });
+  const maintenance = new StateMaintenance({ buttons, buttonRetentionMs: BUTTON_RETENTION_MS, locations: locationCache, answers: bot.searches, alerts: { prune: () => pruneAlerts(alertsRepo) }, logger });
   maintenance.runOnce();
   maintenance.startPruning(PRUNE_INTERVAL_MS);
 
@@ -160,7 +164,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     stopping: () => lifecycle.isStopping,
     startedAt: Date.now(),
   });
-  metrics.watch({ outbox: () => alertsRepo.stats(), budget: () => api.budgetLeft() });
+  metrics.watch({ outbox: () => alertsRepo.stats(), budget: () => api.budgetLeft(), serviceQuota: () => api.serviceQuota() });
   const routes = opsRoutes(health, metrics, logger);
 
   const serve = options.serve !== false;
@@ -168,7 +172,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   let slackPort: number | undefined;
   if (config.slack) {
     const { botToken, signingSecret, appToken, apiUrl } = config.slack;
-    slack = createSlackApp({ bot: chatBot, botToken, signingSecret, appToken, apiUrl, logger, ...(config.opsPort === undefined ? { routes } : {}) });
+    // `track`: the listener's whole run (the reply to Slack included) counts as in flight, so a stop waits for delivery.
+    slack = createSlackApp({ bot: chatBot, botToken, signingSecret, appToken, apiUrl, logger, track: (work) => lifecycle.admit(work), ...(config.opsPort === undefined ? { routes } : {}) });
     if (serve) {
       slackPort = await slack.start(config.port, options.host);
       logger.info(config.slack.appToken ? 'slack: socket mode connected' : 'slack: serving POST /slack/events', { port: slackPort });
@@ -178,7 +183,9 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // Discord alongside Slack when both are configured: one process, one bot, one outbox.
   let discord: DiscordApp | undefined;
   if (config.discord) {
-    discord = createDiscordApp({ bot: chatBot, token: config.discord.token, apiUrl: config.discord.apiUrl, logger, ...options.discord });
+    discord = createDiscordApp({
+      bot: chatBot, token: config.discord.token, apiUrl: config.discord.apiUrl, logger, track: (work) => lifecycle.admit(work), ...options.discord,
+    });
     if (serve) await discord.start();
   }
 
@@ -195,7 +202,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   });
   const poll = async (): Promise<RunReport> => {
     // Each run's log lines carry a `req` id of their own, as a chat request's do.
-    const report = await pollOnce({ api, repo: alertsRepo, service, logger: logger.child({ req: newRequestId() }), options: pollerOptions, holder: INSTANCE, platforms: posters.map((p) => p.platform) });
+    const report = await pollOnce({ api, repo: alertsRepo, service, logger: logger.child({ req: newRequestId() }), options: pollerOptions, holder: INSTANCE, platforms: posters.map((p) => p.platform), signal: lifecycle.signal });
     if (report.ran) metrics.pollerRun(report.failedQueries === 0);
     if (report.queued > 0) drainer.poke();
     return report;
@@ -256,6 +263,19 @@ export async function runPollOnce(out: (line: string) => void): Promise<number> 
   }
 }
 
+export const NO_PLATFORM = 'No chat platform is configured: set SLACK_* or DISCORD_* (the terminal chat needs a terminal, or input piped to it)';
+
+/** Whether the terminal chat can read a conversation from `fd`: a terminal, a pipe or a file; not /dev/null, not closed. */
+export function canChatOn(fd: number): boolean {
+  if (isatty(fd)) return true;
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFIFO() || stat.isSocket() || stat.isFile();
+  } catch {
+    return false; // no stdin at all
+  }
+}
+
 /** After a clean stop, whatever still holds the process open (a reply being posted) gets this long. */
 const EXIT_GRACE_MS = 3_000;
 
@@ -264,6 +284,10 @@ const EXIT_GRACE_MS = 3_000;
  * SIGTERM, SIGINT (and Ctrl+C in the terminal chat) stop gracefully; a second one exits at once.
  */
 export async function runStart(args: readonly string[] = []): Promise<number> {
+  // With no chat platform the terminal chat is all there is; on /dev/null (a container, a service manager) it would end
+  // at once, exit 0 and be restarted in a loop with no port open: say what is missing instead.
+  const configured = loadConfig(process.env);
+  if (!configured.slack && !configured.discord && !canChatOn(0)) throw new ConfigError([NO_PLATFORM]);
   const terminal = new ConsolePoster();
   const consoleChat = args.includes('--console');
   const manzil = await startManzil({ terminal, ops: args.includes('--ops'), consoleChat });

@@ -71,6 +71,12 @@ class MemoryLedger implements UsageLedger {
   }
 }
 
+/** The gateway's quota headers: `x-ratelimit-requests-remaining` (the plan) and `x-ratelimit-remaining` (per minute). */
+export interface ServiceQuota {
+  plan?: number;
+  minute?: number;
+}
+
 export class CallBudget {
   private readonly lastMinute: number[] = []; // timestamps of the last minute's calls, oldest first
   private readonly perOperation = new Map<string, number>();
@@ -82,6 +88,8 @@ export class CallBudget {
   private blockedUntil = 0;
   private blockedReason = '';
   private blockedCause: 'limit' | 'retry-after' = 'limit';
+  /** What the gateway's quota headers said last: calls left on the plan and in its minute window. */
+  private lastQuota: ServiceQuota = {};
 
   constructor(
     private readonly limits: BudgetLimits,
@@ -155,6 +163,13 @@ export class CallBudget {
   observe(headers: Record<string, string>): void {
     const t = this.now();
     const planRemaining = num(headers['x-ratelimit-requests-remaining']);
+    const minuteLeft = num(headers['x-ratelimit-remaining']);
+    if (planRemaining !== undefined || minuteLeft !== undefined) {
+      this.lastQuota = {
+        ...(planRemaining !== undefined ? { plan: planRemaining } : {}),
+        ...(minuteLeft !== undefined ? { minute: minuteLeft } : {}),
+      };
+    }
     if (planRemaining !== undefined && planRemaining <= 0) {
       // The plan's quota (daily or monthly) is spent; its reset time is not sent. Probe again in an hour.
       this.block(t + 3_600_000, "the service plan's quota is used up", 'limit');
@@ -166,6 +181,11 @@ export class CallBudget {
       const until = reset === undefined ? t + MINUTE : reset > 1e9 ? reset * 1000 : t + reset * 1000;
       this.block(until, "the service's per-minute rate limit is reached", 'limit');
     }
+  }
+
+  /** The service's own quota as its last answer told it (absent before any answer with quota headers). */
+  serviceQuota(): ServiceQuota {
+    return { ...this.lastQuota };
   }
 
   /** Calls made so far by this process, per operation. */

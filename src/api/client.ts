@@ -2,7 +2,7 @@
 // gateway headers, retries what is transient, keeps to the call budget and the circuit breaker, never runs past
 // the call's deadline, and returns validated records.
 import { CircuitOpen, DEFAULT_BREAKER, ServiceBreaker, type BreakerOptions } from './breaker.js';
-import { CallBudget, type BudgetLimits, type UsageLedger } from './budget.js';
+import { CallBudget, type BudgetLimits, type ServiceQuota, type UsageLedger } from './budget.js';
 import { CallScope, CallStopped } from './deadline.js';
 import { readEnvelope } from './envelope.js';
 import { ApiError } from './errors.js';
@@ -162,6 +162,11 @@ export class ApiClient {
     const breakerOpenForMs = this.breaker.openForMs();
     const blockedForMs = this.closing ? Number.POSITIVE_INFINITY : Math.max(this.budget.check().waitMs, breakerOpenForMs);
     return { blockedForMs, ...this.budget.remaining(), ...(breakerOpenForMs > 0 ? { breakerOpenForMs } : {}) };
+  }
+
+  /** Calls left on the service's own quota, as its last answer's headers said (unlike budgetLeft, not our limits). */
+  serviceQuota(): ServiceQuota {
+    return this.budget.serviceQuota();
   }
 
   /** Stops every call under way and refuses new ones (kind 'closed', not retryable). */

@@ -19,6 +19,8 @@ export interface UpstreamCall {
 export interface MetricSources {
   outbox?: () => { pending: number; sending: number; failed: number; oldestPendingMs: number };
   budget?: () => { blockedForMs: number; day?: number; month?: number };
+  /** The service's own quota headers, as last seen. */
+  serviceQuota?: () => { plan?: number; minute?: number };
 }
 
 export class Metrics {
@@ -72,6 +74,17 @@ export class Metrics {
         quota.reset();
         if (left?.day !== undefined) quota.set({ window: 'day' }, left.day);
         if (left?.month !== undefined) quota.set({ window: 'month' }, left.month);
+      },
+    });
+    const serviceQuota: Gauge<'window'> = new Gauge({
+      name: 'manzil_upstream_service_quota_remaining',
+      help: "Calls left on the property service's own quota, as its last answer's headers said: window plan (x-ratelimit-requests-remaining) or minute (x-ratelimit-remaining)",
+      labelNames: ['window'] as const, registers: [this.registry],
+      collect: () => {
+        const left = this.sources.serviceQuota?.();
+        serviceQuota.reset();
+        if (left?.plan !== undefined) serviceQuota.set({ window: 'plan' }, left.plan);
+        if (left?.minute !== undefined) serviceQuota.set({ window: 'minute' }, left.minute);
       },
     });
   }

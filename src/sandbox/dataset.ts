@@ -1,6 +1,6 @@
 // The whole seeded market in memory, and the clock that moves it: same seed and same advances, same data.
 import { createGeography, type Geography, type Place } from './geography.js';
-import { makeListing, type Staffing } from './listings.js';
+import { MARINA_BATCH_CYCLE, makeListing, type Staffing } from './listings.js';
 import type { AdrecEntry, Agent, Broker, Developer, Listing, Project, Transaction } from './model.js';
 import { makeAgents, makeBrokers } from './people.js';
 import { makeDevelopers, makeProjects } from './projects.js';
@@ -112,7 +112,12 @@ export function advance(ds: Dataset, minutes: number): AdvanceResult {
   for (let i = 0; i < added; i++) {
     ds.nextListingId += rng.int(1, 60);
     const community: Place = i === 0 ? marina : rng.weighted(communities);
-    const listing = makeListing(rng, geo, staff, ds.nextListingId, ds.now, community);
+    const drawn = makeListing(rng, geo, staff, ds.nextListingId, ds.now, community);
+    // The Marina listing takes its kind in turn (MARINA_BATCH_CYCLE), drawn from a stream of its own: the main
+    // stream is used exactly as before, so the rest of the market moves as it always has.
+    const listing = i === 0
+      ? makeListing(new Rng(hash(ds.seed, 'marina', ds.advances)), geo, staff, ds.nextListingId, ds.now, marina, MARINA_BATCH_CYCLE[(ds.advances - 1) % MARINA_BATCH_CYCLE.length])
+      : drawn;
     addListing(ds, listing);
     fresh.push(listing);
   }

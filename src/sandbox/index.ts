@@ -33,6 +33,13 @@ export interface Sandbox {
   readonly key: string;
   now(): Date;
   advance(minutes: number): { added: number; withdrawn: number; repriced: number; relisted: number };
+  /** How far the market clock has moved since the start, and the next listing id: what a later run resumes from. */
+  clock(): MarketClock;
+  /**
+   * Resumes a market a previous run moved (demo mode across restarts): ids continue past the ones it handed out, then
+   * the clock moves by the saved minutes (the listings of that time arrive as one batch). Before anyone has seen it.
+   */
+  resume(clock: MarketClock): void;
   /** Sets one listing's price (AED; the annual rent for rentals): a price drop on demand, for tests and demos. */
   reprice(propertyId: string, price: number): boolean;
   addFault(rule: FaultRule): void;
@@ -44,11 +51,19 @@ export interface Sandbox {
 
 export const DEFAULT_START = new Date('2026-11-01T00:00:00Z');
 
+export interface MarketClock {
+  /** Market minutes since the start. */
+  minutes: number;
+  /** Listing ids below this were handed out already. */
+  nextListingId: number;
+}
+
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const key = options.key ?? 'sandbox-key';
   if (key.trim() === '') throw new RangeError('the sandbox key must not be empty');
   const seed = options.seed ?? 1;
-  const ds = buildDataset(seed, options.start ?? DEFAULT_START);
+  const start = (options.start ?? DEFAULT_START).getTime();
+  const ds = buildDataset(seed, new Date(start));
   const faults = new Faults(seed);
   const log = new RequestLog(key);
   const stats = () => ({
@@ -111,6 +126,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     now: () => new Date(ds.now),
     advance: (minutes) => advanceMarket(ds, minutes),
+    clock: () => ({ minutes: Math.round((ds.now - start) / 60_000), nextListingId: ds.nextListingId }),
+    resume(clock) {
+      const minutes = Math.round(clock.minutes - (ds.now - start) / 60_000);
+      if (Number.isSafeInteger(clock.nextListingId)) ds.nextListingId = Math.max(ds.nextListingId, clock.nextListingId);
+      if (Number.isFinite(minutes) && minutes > 0) advanceMarket(ds, minutes);
+    },
     reprice(propertyId, price) {
       const listing = ds.listingById.get(Number(propertyId));
       if (!listing || !(price > 0)) return false;

@@ -110,29 +110,56 @@ export interface Staffing {
 
 const CATEGORIES: Weighted<Category> = [['residential_sale', 42], ['residential_rent', 40], ['commercial_sale', 7], ['commercial_rent', 11]];
 
-export function makeListing(rng: Rng, geo: Geography, staff: Staffing, id: number, listedAt: number, community: Place): Listing {
-  const category = rng.weighted(CATEGORIES);
+/** A listing of a given kind rather than a drawn one: the market clock's Dubai Marina listing of each batch. */
+export interface ListingShape {
+  category: Category;
+  type: string;
+  bedrooms: number;
+  /** The size range (sqft) instead of the type's usual one. */
+  size?: [number, number];
+  /** The spread of rents around size x price per sqft x yield; default 0.7-1.1. */
+  rentSpread?: [number, number];
+}
+
+/**
+ * What the first (Dubai Marina) listing of each market batch is, in turn: apartments to rent and to buy, studio to
+ * three bedrooms, so the searches a newcomer tries first (`rent marina 2br under 120k`, `rent marina`, `buy marina`)
+ * each see a new listing within a few batches. The 2-bedroom rental is older, smaller stock, which rents at the low
+ * end of the Marina's range (AED 106-118k a year).
+ */
+export const MARINA_BATCH_CYCLE: readonly ListingShape[] = [
+  { category: 'residential_rent', type: 'apartment', bedrooms: 2, size: [1050, 1100], rentSpread: [0.7, 0.74] },
+  { category: 'residential_rent', type: 'apartment', bedrooms: 1 },
+  { category: 'residential_rent', type: 'apartment', bedrooms: 0 },
+  { category: 'residential_sale', type: 'apartment', bedrooms: 1 },
+  { category: 'residential_sale', type: 'apartment', bedrooms: 2 },
+  { category: 'residential_sale', type: 'apartment', bedrooms: 3 },
+];
+
+export function makeListing(rng: Rng, geo: Geography, staff: Staffing, id: number, listedAt: number, community: Place, shape?: ListingShape): Listing {
+  const category = shape?.category ?? rng.weighted(CATEGORIES);
   const commercial = category.startsWith('commercial');
-  const type = rng.weighted((commercial ? COMMERCIAL_BY_STYLE : RESIDENTIAL_BY_STYLE)[community.style]);
+  const type = shape?.type ?? rng.weighted((commercial ? COMMERCIAL_BY_STYLE : RESIDENTIAL_BY_STYLE)[community.style]);
   const buildings = geo.buildingsOf(community.id);
   const inTower = commercial ? ['office-space', 'co-working-space', 'business-centre', 'half-floor'].includes(type) : ['apartment', 'penthouse', 'duplex', 'hotel-apartment'].includes(type);
   const place = buildings.length > 0 && inTower && rng.chance(commercial ? 0.3 : 0.6) ? rng.pick(buildings) : community;
-  const bedrooms = commercial ? 0 : bedroomsFor(rng, type);
+  const bedrooms = shape?.bedrooms ?? (commercial ? 0 : bedroomsFor(rng, type));
   const extraBaths = rng.int(0, 2);
   // A studio has one bathroom; draw anyway so the seeded sequence (and so the rest of the dataset) is unchanged.
   const bathrooms = commercial ? 1 + Math.min(extraBaths, 1) : bedrooms === 0 ? 1 : Math.max(1, bedrooms + extraBaths - (bedrooms >= 4 ? 1 : 0));
-  const size = sizeFor(rng, type, bedrooms, commercial);
+  const size = shape?.size ? Math.round(rng.between(...shape.size) / 5) * 5 : sizeFor(rng, type, bedrooms, commercial);
   const ppsf = place.ppsf * (TYPE_FACTOR[type] ?? 1) * (commercial ? 1 : BEDROOM_FACTOR[Math.min(bedrooms, 7)]!);
   const sale = category.endsWith('sale');
   const yieldRate = commercial ? 0.08 : place.rentYield;
   // Rents spread wider than sale prices: building age, floor and view move them most (older Marina stock rents far below new towers).
-  const raw = sale ? size * ppsf * rng.between(0.93, 1.07) : size * ppsf * yieldRate * rng.between(0.7, 1.1);
+  const raw = sale ? size * ppsf * rng.between(0.93, 1.07) : size * ppsf * yieldRate * rng.between(...(shape?.rentSpread ?? [0.7, 1.1]));
   const price = Math.max(1000, Math.round(raw / (sale ? 1000 : 500)) * (sale ? 1000 : 500));
   const brokers = staff.brokersByEmirate.get(community.emirate) ?? [];
   const broker = rng.weighted(brokers.map((b) => [b, (staff.agentsByBroker.get(b.id)?.length ?? 1)] as const));
   const agent = rng.pick(staff.agentsByBroker.get(broker.id) ?? []);
   // Drawn in this order, as the seeded dataset always has been.
-  const priceHidden = rng.chance(sale ? 0.05 : 0.02);
+  // The batch's Marina listing always shows its price: it is there to be found by a price-bounded search.
+  const priceHidden = rng.chance(sale ? 0.05 : 0.02) && !shape;
   const furnishing = commercial ? (type === 'co-working-space' ? 'furnished' : 'unfurnished') : rng.weighted(FURNISHING.map((f) => [f, f === 'partly' ? 1 : 3] as const));
   const completion = sale && rng.chance(commercial ? 0.05 : 0.18) ? 'off_plan' : 'ready';
   const amenities = amenitiesFor(rng, type, bedrooms, commercial, community.id);

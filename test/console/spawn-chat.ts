@@ -1,7 +1,7 @@
 // Starts `manzil start` in a child process, as a person would: in a real terminal (a pty made by `script`
 // from util-linux) or with piped stdin. No keys, so it runs on the embedded sandbox; its own temp database.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +69,26 @@ export function spawnChat({ tty, env: extra = {} }: { tty: boolean; env?: Record
       check();
     });
 
+  /**
+   * The embedded sandbox's URL, from the log line that names it: on the screen when it is a warning (Slack or Discord on
+   * the sandbox), else in the terminal chat's log file beside the database.
+   */
+  const sandboxUrl = async (ms = 20_000): Promise<string> => {
+    const pattern = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/;
+    for (const end = Date.now() + ms; ; ) {
+      let file = '';
+      try {
+        file = readFileSync(join(dir, 'manzil.log'), 'utf8');
+      } catch {
+        // not written yet
+      }
+      const m = pattern.exec(text) ?? pattern.exec(file);
+      if (m) return m[1]!;
+      if (Date.now() > end) throw new Error(`no sandbox URL in the output or the log within ${ms} ms:\n${text}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+
   return {
     child,
     output: () => text,
@@ -79,12 +99,12 @@ export function spawnChat({ tty, env: extra = {} }: { tty: boolean; env?: Record
         new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running after ${ms} ms:\n${text}`)), ms).unref()),
       ]),
     async addFault(rule) {
-      const url = (await waitFor(/"url":"(http:\/\/127\.0\.0\.1:\d+)"/))[1]!;
+      const url = await sandboxUrl();
       const res = await fetch(`${url}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
       if (!res.ok) throw new Error(`fault refused: ${res.status}`);
     },
     async reached(path, ms = 20_000) {
-      const url = (await waitFor(/"url":"(http:\/\/127\.0\.0\.1:\d+)"/))[1]!;
+      const url = await sandboxUrl();
       const deadline = Date.now() + ms;
       for (;;) {
         const log = (await (await fetch(`${url}/__sandbox/requests`)).json()) as { path: string }[];

@@ -2,27 +2,29 @@
 // and exits 1; `manzil config` shows what is in effect with secrets masked; `.env` is read under the environment;
 // `.env.example` lists every variable.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ENV_VARIABLES } from '../../src/config.js';
+import { canChatOn } from '../../src/main.js';
 import { tempDir } from './helpers.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(repo, 'bin/manzil.js');
 
-function manzil(args: string[], env: Record<string, string>, cwd = tempDir()): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function manzil(args: string[], env: Record<string, string>, cwd = tempDir(), stdin: 'ignore' | 'pipe' = 'ignore'): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [bin, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, MANZIL_FROM_SOURCE: '1', MANZIL_DB_PATH: join(cwd, 'm.db'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [stdin, 'pipe', 'pipe'],
   });
+  child.stdin?.end('quit\n');
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
 }
 
@@ -44,6 +46,39 @@ describe('a bad configuration at start', () => {
     const r = await manzil(['start'], { MANZIL_ENV_FILE: '/nonexistent/manzil.env' });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/MANZIL_ENV_FILE names \/nonexistent\/manzil\.env, which cannot be read/);
+  });
+});
+
+describe('no chat platform and no terminal (a container, a service manager)', () => {
+  it('refuses to start, saying what to configure, and exits 1 rather than ending at once to be restarted in a loop', async () => {
+    // stdin is /dev/null, as in `docker run` without -i or under a service manager; NODE_ENV as the image sets it.
+    const cwd = tempDir();
+    const r = await manzil(['start'], { NODE_ENV: 'production' }, cwd);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('Manzil cannot start: a problem in its configuration.');
+    expect(r.stderr).toContain('No chat platform is configured: set SLACK_* or DISCORD_* (the terminal chat needs a terminal');
+    expect(r.stdout).toBe(''); // no banner, no chat
+    expect(existsSync(join(cwd, 'm.db'))).toBe(false); // refused before anything was opened
+  });
+
+  it('still runs the terminal chat on input piped to it', async () => {
+    const r = await manzil(['start'], {}, tempDir(), 'pipe');
+    expect(r.stderr).not.toContain('No chat platform');
+    expect(r.stdout).toMatch(/sample data/i);
+    expect(r.status).toBe(0);
+  });
+
+  it('tells /dev/null and a closed stdin from a terminal, a pipe or a file', () => {
+    const devNull = openSync('/dev/null', 'r');
+    const file = openSync(join(tempDir(), 'input.txt'), 'w+');
+    try {
+      expect(canChatOn(devNull)).toBe(false);
+      expect(canChatOn(file)).toBe(true);
+      expect(canChatOn(1_000_000)).toBe(false);
+    } finally {
+      closeSync(devNull);
+      closeSync(file);
+    }
   });
 });
 

@@ -3,6 +3,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ConsolePoster } from '../../adapters/console/poster.js';
+import { PostFailure } from '../../src/bot/index.js';
+import { createSandbox } from '../../src/sandbox/index.js';
 import { ask, boot, sample } from './helpers.js';
 
 const scrape = async (url: string) => {
@@ -69,6 +71,74 @@ describe('GET /metrics', () => {
     expect(sample(text, 'manzil_outbox_oldest_age_seconds')).toBe(0);
     expect(sample(text, 'manzil_poller_runs_total', { result: 'ok' })).toBe(runs);
     expect(sample(text, 'manzil_commands_total', { verb: 'alerts' })).toBe(2);
+  });
+});
+
+describe('GET /metrics: the service\'s own quota and a failing platform', () => {
+  it('shows the quota the service\'s headers report, apart from Manzil\'s own limits', async () => {
+    // The property service as a gateway runs it: quota headers on every answer (x-ratelimit-requests-remaining...).
+    const service = createSandbox({ key: 'sk-quota-metrics-1', quota: { perDay: 500, perMinute: 40 } });
+    const url = await service.listen(0, '127.0.0.1');
+    try {
+      const booted = await boot({ UAE_API_KEY: 'sk-quota-metrics-1', UAE_API_BASE_URL: url });
+      const before = await scrape(booted.url('/metrics'));
+      expect(before).not.toMatch(/^manzil_upstream_service_quota_remaining\{/m); // nothing said yet
+      await ask(booted.manzil, 'rent marina 2br');
+      const after = await scrape(booted.url('/metrics'));
+      const calls = sample(after, 'manzil_upstream_calls_total');
+      expect(calls).toBeGreaterThan(0);
+      expect(sample(after, 'manzil_upstream_service_quota_remaining', { window: 'plan' })).toBe(500 - calls);
+      expect(sample(after, 'manzil_upstream_service_quota_remaining', { window: 'minute' })).toBe(40 - calls);
+      expect(after).not.toMatch(/^manzil_upstream_quota_remaining\{/m); // no limits of our own configured
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('shows the outbox filling and ageing while a post hangs, then the failure once the platform refuses it', async () => {
+    /** The terminal's poster, but the platform hangs on each post until released, then refuses it for good. */
+    class RefusingPoster extends ConsolePoster {
+      private open!: () => void;
+      readonly released = new Promise<void>((resolve) => (this.open = resolve));
+      posts = 0;
+      release(): void {
+        this.open();
+      }
+      override async post(): Promise<{ messageId: string }> {
+        this.posts++;
+        await this.released;
+        throw new PostFailure('channel_not_found', { permanent: true });
+      }
+    }
+    const output = new PassThrough();
+    output.resume();
+    const poster = new RefusingPoster(output, false);
+    const { manzil, url } = await boot({}, { terminal: poster });
+    await ask(manzil, 'alerts add rent marina');
+    await ask(manzil, 'alerts add buy marina');
+    await manzil.alerts.poll(); // the first run only learns what exists
+    for (let runs = 0, queued = 0; queued === 0 && runs < 6; runs++) {
+      manzil.sandbox!.advance(120);
+      queued = (await manzil.alerts.poll()).queued;
+    }
+    for (const end = Date.now() + 5_000; poster.posts === 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 10));
+    expect(poster.posts).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 50));
+    const held = await scrape(url('/metrics'));
+    expect(sample(held, 'manzil_outbox_depth')).toBeGreaterThan(0);
+    expect(sample(held, 'manzil_outbox_oldest_age_seconds')).toBeGreaterThan(0);
+    expect(sample(held, 'manzil_alerts_failed_total')).toBe(0);
+
+    poster.release();
+    await manzil.alerts.drainer.drain();
+    const after = await scrape(url('/metrics'));
+    const failed = manzil.alerts.repo.stats().failed;
+    expect(failed).toBeGreaterThan(0);
+    expect(sample(after, 'manzil_alerts_failed_total', { platform: 'console' })).toBe(failed);
+    expect(sample(after, 'manzil_outbox_failed')).toBe(failed);
+    expect(sample(after, 'manzil_outbox_depth')).toBe(0);
+    expect(sample(after, 'manzil_outbox_oldest_age_seconds')).toBe(0);
+    expect(sample(after, 'manzil_alerts_delivered_total')).toBe(0);
   });
 });
 
