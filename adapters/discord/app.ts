@@ -1,6 +1,6 @@
 // The Discord bot: a real discord.js 14 gateway client (intents: Guilds only, nothing privileged) whose interactions all
 // go through one listener into the chat core, and whose REST manager also carries the alerts (DiscordPoster).
-import { Client, Events, GatewayIntentBits } from 'discord.js';
+import { Client, Events, GatewayIntentBits, type RESTOptions } from 'discord.js';
 import type { Bot, TrackRequest } from '../../src/bot/index.js';
 import type { Logger } from '../../src/log.js';
 import { DISCORD_LIMITS } from './limits.js';
@@ -33,13 +33,23 @@ export interface DiscordApp {
   stop(): Promise<void>;
 }
 
+/**
+ * discord.js's REST options. Requests go through Node's own fetch rather than @discordjs/rest's default, its nested
+ * undici 6: that one sends through the process's global undici dispatcher, which the project's undici 7 installs
+ * when it loads, and undici 7 cannot read undici 6's multipart bodies ("action is not a function"), so every message
+ * with a file (a chart, say) would fail. Node's fetch encodes the body itself before any dispatcher sees it.
+ */
+export function discordRestOptions(apiUrl?: string, timeoutMs?: number): Partial<RESTOptions> {
+  return { makeRequest: fetch as RESTOptions['makeRequest'], ...(apiUrl ? { api: apiUrl } : {}), ...(timeoutMs ? { timeout: timeoutMs } : {}) };
+}
+
 export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
   const log = options.logger.child({ part: 'discord' });
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
     // 429s wait in discord.js's queue (X-RateLimit-Reset-After, global limits): rejectOnRateLimit is left unset, so a
     // rate-limited reply or alert is late, never lost.
-    rest: { ...(options.apiUrl ? { api: options.apiUrl } : {}), ...(options.restTimeoutMs ? { timeout: options.restTimeoutMs } : {}) },
+    rest: discordRestOptions(options.apiUrl, options.restTimeoutMs),
     allowedMentions: { parse: [] },
   });
   registerListeners(client, {

@@ -7,6 +7,7 @@ import {
 } from 'discord.js';
 import { Server, Socket, type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { discordRestOptions } from '../../adapters/discord/app.js';
 import { PRIVILEGED_INTENTS, startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
 import { checkMessage } from '../fakes/discord-limits.js';
 
@@ -14,7 +15,7 @@ type Handler = (interaction: Interaction) => Promise<void>;
 
 /** A logged-in client whose interactions go to whatever handler the current test installs. */
 async function connect(fake: FakeDiscord): Promise<{ client: Client; handle: (h: Handler) => void; errors: unknown[] }> {
-  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: fake.apiUrl } });
+  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: discordRestOptions(fake.apiUrl) });
   let handler: Handler = async () => {};
   const errors: unknown[] = [];
   client.on(Events.InteractionCreate, (interaction) => {
@@ -351,7 +352,7 @@ describe('the real discord.js client against the fake', () => {
 describe('login failures and clean shutdown', () => {
   test('asking for a privileged intent the app was not granted fails the login (close 4014)', async () => {
     const fake = await startFakeDiscord();
-    const client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.MessageContent], rest: { api: fake.apiUrl } });
+    const client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.MessageContent], rest: discordRestOptions(fake.apiUrl) });
     try {
       await expect(client.login(fake.botToken)).rejects.toThrow(/disallowed intents/i);
       expect(fake.sessions()).toEqual({ identified: 0, resumed: 0 });
@@ -363,7 +364,7 @@ describe('login failures and clean shutdown', () => {
 
   test('a granted privileged intent logs in', async () => {
     const fake = await startFakeDiscord({ allowedIntents: PRIVILEGED_INTENTS });
-    const client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.MessageContent], rest: { api: fake.apiUrl } });
+    const client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.MessageContent], rest: discordRestOptions(fake.apiUrl) });
     try {
       await client.login(fake.botToken);
       await fake.ready();
