@@ -66,27 +66,18 @@ export class Metrics {
       const left = this.sources.budget?.();
       return left && (Number.isFinite(left.blockedForMs) ? left.blockedForMs / 1000 : -1);
     });
-    const quota: Gauge<'window'> = new Gauge({
-      name: 'manzil_upstream_quota_remaining', help: "Calls left under Manzil's own daily and monthly limits (absent when unlimited)",
-      labelNames: ['window'] as const, registers: [this.registry],
-      collect: () => {
-        const left = this.sources.budget?.();
-        quota.reset();
-        if (left?.day !== undefined) quota.set({ window: 'day' }, left.day);
-        if (left?.month !== undefined) quota.set({ window: 'month' }, left.month);
-      },
+    this.windowGauge('manzil_upstream_quota_remaining', "Calls left under Manzil's own daily and monthly limits (absent when unlimited)", () => {
+      const left = this.sources.budget?.();
+      return { day: left?.day, month: left?.month };
     });
-    const serviceQuota: Gauge<'window'> = new Gauge({
-      name: 'manzil_upstream_service_quota_remaining',
-      help: "Calls left on the property service's own quota, as its last answer's headers said: window plan (x-ratelimit-requests-remaining) or minute (x-ratelimit-remaining)",
-      labelNames: ['window'] as const, registers: [this.registry],
-      collect: () => {
+    this.windowGauge(
+      'manzil_upstream_service_quota_remaining',
+      "Calls left on the property service's own quota, as its last answer's headers said: window plan (x-ratelimit-requests-remaining) or minute (x-ratelimit-remaining)",
+      () => {
         const left = this.sources.serviceQuota?.();
-        serviceQuota.reset();
-        if (left?.plan !== undefined) serviceQuota.set({ window: 'plan' }, left.plan);
-        if (left?.minute !== undefined) serviceQuota.set({ window: 'minute' }, left.minute);
+        return { plan: left?.plan, minute: left?.minute };
       },
-    });
+    );
   }
 
   /** A gauge read from its source at each scrape; undefined leaves it unset. */
@@ -96,6 +87,17 @@ export class Metrics {
       collect: () => {
         const value = read();
         if (value !== undefined) g.set(value);
+      },
+    });
+  }
+
+  /** A gauge with one series per window that has a value now; a window without one is absent, not 0. */
+  private windowGauge(name: string, help: string, read: () => Record<string, number | undefined>): void {
+    const g: Gauge<'window'> = new Gauge({
+      name, help, labelNames: ['window'] as const, registers: [this.registry],
+      collect: () => {
+        g.reset();
+        for (const [window, value] of Object.entries(read())) if (value !== undefined) g.set({ window }, value);
       },
     });
   }
