@@ -47,6 +47,8 @@ export interface PollerDeps {
    * in its own transaction, and the searches not reached stay due for the next run.
    */
   signal?: AbortSignal;
+  /** How long the run lease lasts unrenewed (default 2 minutes; it is renewed every quarter of it). */
+  leaseMs?: number;
 }
 
 export interface RunReport {
@@ -78,12 +80,22 @@ export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
   if (deps.signal?.aborted) return report;
   // Another instance sharing this database may be running: one run at a time across all of them. The lease is
   // short and renewed while the run lasts, so a crashed instance holds it back for two minutes at most.
-  if (!deps.repo.acquireLease(POLL_JOB, holder, started, LEASE_MS)) {
+  const leaseMs = deps.leaseMs ?? LEASE_MS;
+  if (!deps.repo.acquireLease(POLL_JOB, holder, started, leaseMs)) {
     log.info('another instance is running the poller; skipping this tick');
     return report;
   }
-  const renew = setInterval(() => deps.repo.acquireLease(POLL_JOB, holder, now(), LEASE_MS), LEASE_MS / 4);
+  // A renewal that fails means another instance took the lease over (this one stalled past it): this run stops as at
+  // a shutdown, so two instances never compare the same searches at once.
+  const leaseLost = new AbortController();
+  const renew = setInterval(() => {
+    if (leaseLost.signal.aborted || deps.repo.acquireLease(POLL_JOB, holder, now(), leaseMs)) return;
+    log.warn('another instance took over the poller lease; this run stops starting queries');
+    leaseLost.abort();
+  }, leaseMs / 4);
   renew.unref();
+  const signal = deps.signal ? AbortSignal.any([deps.signal, leaseLost.signal]) : leaseLost.signal;
+  const run: PollerDeps = { ...deps, signal };
   report.ran = true;
   let ok = true;
   try {
@@ -98,7 +110,7 @@ export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
     let ran = 0;
     let exhausted = false;
     await eachLimited(groups, deps.options.concurrency ?? 4, async (group) => {
-      if (deps.signal?.aborted) {
+      if (signal.aborted) {
         report.skipped++;
         return;
       }
@@ -109,7 +121,7 @@ export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
         report.deferred++;
         return;
       }
-      if (deps.signal?.aborted) {
+      if (signal.aborted) {
         budget.release(pages, 0);
         report.skipped++;
         return;
@@ -118,7 +130,7 @@ export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
       report.queries++;
       let r: QueryResult | undefined;
       try {
-        r = await runQuery(deps, group, log, pages);
+        r = await runQuery(run, group, log, pages);
       } finally {
         budget.release(pages, r?.calls ?? pages);
       }
@@ -133,7 +145,7 @@ export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
         due: groups.length, ran, deferred: report.deferred, maxPages: deps.options.maxPages, budgetLeft: deps.api.budgetLeft?.(),
       });
     }
-    if (report.skipped > 0) log.info('run stopped early (shutdown); the queries not started stay due', { skipped: report.skipped, ran });
+    if (report.skipped > 0) log.info('run stopped early (shutdown, or the lease lost); the queries not started stay due', { skipped: report.skipped, ran });
   } catch (e) {
     ok = false;
     throw e;

@@ -1,7 +1,7 @@
 // The outbox's claims, alert numbers, price drops, pruning, shutdown mid-run, and the poller's paging and budget:
 // the sandbox, the real client and a real SQLite file.
 import { describe, expect, it } from 'vitest';
-import { AlertScheduler, OutboxDrainer, pollOnce, pruneAlerts } from '../../src/alerts/index.js';
+import { AlertScheduler, OutboxDrainer, POLL_JOB, pollOnce, pruneAlerts } from '../../src/alerts/index.js';
 import { ApiClient } from '../../src/api/index.js';
 import { StateMaintenance } from '../../src/bot/index.js';
 import { createLogger } from '../../src/log.js';
@@ -162,6 +162,28 @@ describe('a shutdown mid-run', () => {
     const next = await rig.poll();
     expect(next).toMatchObject({ searches: 3, queries: 3, skipped: 0 });
     expect(rig.repo.listByPlace('test:c1').filter((r) => r.id !== ran[0]!.id).every((r) => r.lastRunAt! > started && r.lastRunAt !== at)).toBe(true);
+  });
+});
+
+describe('an instance that loses the poller lease mid-run', () => {
+  it('starts no further query once another instance has taken the lease over, and leaves the lease to it', async () => {
+    const rig = await alertsRig();
+    for (const q of ['rent marina', 'buy marina', 'rent jvc', 'buy jvc']) await rig.commands.handle(ctx(), `add ${q}`);
+    rig.sandbox.clearRequests();
+    rig.sandbox.addFault({ latencyMs: 300, count: 100 });
+    const at = Date.now() + 60_000;
+    const leaseMs = 400; // renewed every 100 ms
+    const run = pollOnce({ api: rig.api, repo: rig.repo, service: rig.service, logger: rig.logger, options: { ...POLLER, concurrency: 1 }, now: () => at, leaseMs, holder: 'stalled' });
+    while (rig.sandbox.requests().length === 0) await sleep(5);
+    // This instance stalled past its lease (as seen from the other one's clock), and the other took the lease over.
+    expect(rig.repo.acquireLease(POLL_JOB, 'other', at + leaseMs + 1, 60_000)).toBe(true);
+    const report = await run;
+    expect(report.queries).toBeLessThan(4);
+    expect(report.skipped).toBe(4 - report.queries);
+    expect(rig.logs.join('\n')).toMatch(/another instance took over the poller lease/);
+    // The lease stays the other instance's: the stalled one cannot take it back before it runs out.
+    expect(rig.repo.acquireLease(POLL_JOB, 'stalled', at, leaseMs)).toBe(false);
+    rig.sandbox.clearFaults();
   });
 });
 
