@@ -174,8 +174,7 @@ export class CallBudget {
       // The plan's quota (daily or monthly) is spent; its reset time is not sent. Probe again in an hour.
       this.block(t + 3_600_000, "the service plan's quota is used up", 'limit');
     }
-    const minuteRemaining = num(headers['x-ratelimit-remaining']);
-    if (minuteRemaining !== undefined && minuteRemaining <= 0) {
+    if (minuteLeft !== undefined && minuteLeft <= 0) {
       const reset = num(headers['x-ratelimit-reset']);
       // Reset is seconds from now on most gateways; a value that looks like an epoch is taken as one.
       const until = reset === undefined ? t + MINUTE : reset > 1e9 ? reset * 1000 : t + reset * 1000;

@@ -11,6 +11,9 @@ import { DEFAULT_RETRY, backoffMs, isRetryableStatus, parseRetryAfterMs, type Re
 import { Transport, TransportError, type RawResponse } from './transport.js';
 import { maskSecrets, silentLogger, type Logger } from '../log.js';
 
+/** The most a caller held by Retry-After waits past it, at random, so the held callers do not all send at once. */
+const MAX_RETRY_AFTER_SPREAD_MS = 1_000;
+
 export interface ApiClientOptions {
   baseUrl: string;
   key: string;
@@ -269,8 +272,11 @@ export class ApiClient {
             : new ApiError(`${operation}: not sent, ${reason}; try again in ${seconds} s`, { ...common, kind: 'budget' }),
         ));
       }
+      // Callers held by one Retry-After would all send in the same millisecond it ends: each waits a little longer, at
+      // random (up to half the wait, a second at most, never past its deadline), so they arrive spread out.
+      const spread = cause === 'retry-after' ? this.random() * Math.min(waitMs / 2, MAX_RETRY_AFTER_SPREAD_MS, scope.remainingMs() - waitMs) : 0;
       this.log.info('waiting for the call budget', { operation, waitMs, reason });
-      await scope.sleep(waitMs);
+      await scope.sleep(waitMs + spread);
     }
   }
 

@@ -28,7 +28,7 @@ afterEach(async () => {
 });
 
 describe('Retry-After is shared by every caller', () => {
-  it('holds 30 callers back after one 429 with Retry-After: 1, then they all succeed', { timeout: 8000 }, async () => {
+  it('holds 30 callers back after one 429 with Retry-After: 1, then they all succeed, arriving spread out', { timeout: 8000 }, async () => {
     sandbox.addFault({ status: 429, retryAfter: 1, count: 1 });
     const api = client();
     const first = api.call('search-brokers', {});
@@ -42,6 +42,9 @@ describe('Retry-After is shared by every caller', () => {
     expect(after).toHaveLength(31);
     // Nothing reached the service before its Retry-After had passed (times in whole ms, hence the 1 ms).
     for (const t of after) expect(t).toBeGreaterThanOrEqual(refused! + 1000 - 1);
+    // Nor did they all arrive at once when it ended: each waited a random part of half a second more.
+    expect(Math.max(...after) - Math.min(...after)).toBeGreaterThan(200);
+    expect(Math.max(...after)).toBeLessThanOrEqual(refused! + 1500 + 100);
   });
 
   it('refuses at once, without sending, the callers whose deadline ends before the Retry-After', { timeout: 5000 }, async () => {
