@@ -76,6 +76,13 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
       process.stderr.write(`${e.message}\n`);
       return 1;
     }
+    if (e instanceof Error && e.name === 'StartError') {
+      // The configuration was fine but a platform or the machine said no: one line, no stack (the log has the detail).
+      process.stderr.write(`Manzil could not start: ${e.message}\n`);
+      // Everything of Manzil's is closed by now, but a library may still hold a retry timer (Bolt's auth.test when
+      // Slack cannot be reached): exit rather than linger with nothing to serve.
+      process.exit(1);
+    }
     throw e;
   }
 }

@@ -168,16 +168,15 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   const routes = opsRoutes(health, metrics, logger);
 
   const serve = options.serve !== false;
+  // Built first, started last: the stop steps are registered before anything starts, so a start that fails (a wrong
+  // Discord token, a port in use) closes whatever was already opened and the process can exit.
   let slack: SlackApp | undefined;
   let slackPort: number | undefined;
+  let slackStarted = false;
   if (config.slack) {
     const { botToken, signingSecret, appToken, apiUrl } = config.slack;
     // `track`: the listener's whole run (the reply to Slack included) counts as in flight, so a stop waits for delivery.
     slack = createSlackApp({ bot: chatBot, botToken, signingSecret, appToken, apiUrl, logger, track: (work) => lifecycle.admit(work), ...(config.opsPort === undefined ? { routes } : {}) });
-    if (serve) {
-      slackPort = await slack.start(config.port, options.host);
-      logger.info(config.slack.appToken ? 'slack: socket mode connected' : 'slack: serving POST /slack/events', { port: slackPort });
-    }
   }
 
   // Discord alongside Slack when both are configured: one process, one bot, one outbox.
@@ -186,7 +185,6 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     discord = createDiscordApp({
       bot: chatBot, token: config.discord.token, apiUrl: config.discord.apiUrl, logger, track: (work) => lifecycle.admit(work), ...options.discord,
     });
-    if (serve) await discord.start();
   }
 
   // Alerts: the poller queues deliveries; the drainer posts them through each platform's poster.
@@ -208,21 +206,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     return report;
   };
   const scheduler = new AlertScheduler({ cron: alertsCron, timezone: config.alerts.timezone, logger, run: poll });
-  if (serve) {
-    scheduler.start();
-    drainer.start();
-    demo?.start();
-    logger.info('alerts: poller scheduled', { cron: alertsCron, timezone: config.alerts.timezone, platforms: posters.map((p) => p.platform) });
-  }
-
-  // Slack over HTTP serves /healthz and /metrics itself; otherwise a server of their own, when something is served.
   let opsServer: OpsServer | undefined;
-  const slackHttp = Boolean(config.slack && !config.slack.appToken) && config.opsPort === undefined;
-  if (serve && slackHttp) logger.info('ops: GET /healthz and GET /metrics on the Slack port', { port: slackPort });
-  if (serve && !slackHttp && (config.opsPort !== undefined || options.ops || chatPlatform)) {
-    opsServer = await startOpsServer(routes, config.opsPort ?? config.port, options.host);
-    logger.info('ops: serving GET /healthz and GET /metrics', { port: opsServer.port });
-  }
 
   // The stop steps, in the order they run: finish the requests in flight and the poller's current run, let posts in
   // flight finish (the rest stay in the outbox for the next start), then close from the outside in.
@@ -231,15 +215,47 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   lifecycle.onDrain('alerts poller', () => scheduler.stop());
   lifecycle.onDrain('alerts delivery', () => drainer.stop());
   // Closed after the drains, so /healthz says "stopping" (503) while they run.
-  if (opsServer) lifecycle.onStop('ops http', () => opsServer?.close());
-  if (slack) lifecycle.onStop('slack', () => slack?.stop());
+  lifecycle.onStop('ops http', () => opsServer?.close());
+  if (slack) lifecycle.onStop('slack', () => slackStarted && slack?.stop());
   if (discord) lifecycle.onStop('discord', () => discord?.stop());
   lifecycle.onStop('api client', () => api.close());
   if (sandbox) lifecycle.onStop('sandbox', () => sandbox.close());
   lifecycle.onStop('database', () => store.close());
 
+  if (serve) {
+    try {
+      if (slack && config.slack) {
+        slackPort = await slack.start(config.port, options.host);
+        slackStarted = true;
+        logger.info(config.slack.appToken ? 'slack: socket mode connected' : 'slack: serving POST /slack/events', { port: slackPort });
+      }
+      await discord?.start();
+      scheduler.start();
+      drainer.start();
+      demo?.start();
+      logger.info('alerts: poller scheduled', { cron: alertsCron, timezone: config.alerts.timezone, platforms: posters.map((p) => p.platform) });
+
+      // Slack over HTTP serves /healthz and /metrics itself; otherwise a server of their own, when something is served.
+      const slackHttp = Boolean(config.slack && !config.slack.appToken) && config.opsPort === undefined;
+      if (slackHttp) logger.info('ops: GET /healthz and GET /metrics on the Slack port', { port: slackPort });
+      if (!slackHttp && (config.opsPort !== undefined || options.ops || chatPlatform)) {
+        opsServer = await startOpsServer(routes, config.opsPort ?? config.port, options.host);
+        logger.info('ops: serving GET /healthz and GET /metrics', { port: opsServer.port });
+      }
+    } catch (e) {
+      logger.error('start failed; closing what was opened', { error: e });
+      await lifecycle.stop('start failed');
+      throw new StartError(e instanceof Error ? e.message : String(e));
+    }
+  }
+
   const shutdown = (reason?: string) => lifecycle.stop(reason);
   return { config, bot: chatBot, api, logger, sandbox, demo, slack, slackPort, discord, lifecycle, alerts: { repo: alertsRepo, poll, drainer }, shutdown, stop: () => shutdown(), metrics, health, opsPort: opsServer?.port };
+}
+
+/** Starting failed after the configuration was accepted (a platform refused the login, a port is taken): said in one line. */
+export class StartError extends Error {
+  override readonly name = 'StartError';
 }
 
 /** This process's name on outbox claims and the poller's lease. */

@@ -75,12 +75,10 @@ export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
     client,
     poster,
     async start() {
+      let timer: NodeJS.Timeout | undefined;
       const ready = new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('discord: no READY from the gateway in time')), options.readyTimeoutMs ?? 30_000);
-        client.once(Events.ClientReady, () => {
-          clearTimeout(timer);
-          resolve();
-        });
+        timer = setTimeout(() => reject(new Error('discord: no READY from the gateway in time')), options.readyTimeoutMs ?? 30_000);
+        client.once(Events.ClientReady, () => resolve());
       });
       try {
         await client.login(options.token);
@@ -89,6 +87,9 @@ export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
         await client.destroy();
         // discord.js's errors never carry the token; ours says only what failed.
         throw new Error(`discord: login failed (${describeError(e)})`);
+      } finally {
+        // Cleared on failure too: a pending timer would keep a process that could not start alive for its length.
+        clearTimeout(timer);
       }
       log.info('discord: connected to the gateway', { user: client.user?.tag, guilds: client.guilds.cache.size });
     },
