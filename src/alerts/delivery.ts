@@ -179,7 +179,7 @@ export class OutboxDrainer {
     }
     const payload = decodePayload(entry.payload);
     if (!payload) {
-      repo.markFailed(entry.id, 'unreadable payload', undefined);
+      repo.markFailed(entry.id, 'unreadable payload');
       report.failed++;
       log.error('outbox entry has a payload this release cannot read; parked as failed');
       return undefined;
@@ -198,12 +198,14 @@ export class OutboxDrainer {
       this.deps.onDelivered?.(entry);
     } catch (e) {
       const failure = e instanceof PostFailure ? e : new PostFailure((e as Error)?.message ?? String(e));
-      const attempts = entry.attempts + 1;
-      const spent = failure.options.permanent || attempts >= this.deps.options.maxAttempts;
+      // A rate limit is the platform saying "not now": it spends no attempt, so throttling never parks an alert.
+      const rateLimited = failure.options.retryAfterMs !== undefined && !failure.options.permanent;
+      const attempts = rateLimited ? entry.attempts : entry.attempts + 1;
+      const spent = !rateLimited && (failure.options.permanent || attempts >= this.deps.options.maxAttempts);
       const retryAt = spent ? undefined : this.now() + (failure.options.retryAfterMs ?? this.backoff(attempts));
       // A failure that is not the platform's own refusal may have posted it: ask before the retry.
       const maybeDelivered = e instanceof PostFailure ? failure.options.maybeDelivered === true : true;
-      const row = repo.markFailed(entry.id, failure.message, retryAt, possibleDuplicate, maybeDelivered);
+      const row = repo.markFailed(entry.id, failure.message, { retryAt, possibleDuplicate, maybeDelivered, rateLimited });
       if (spent) {
         report.failed++;
         log.error('delivery failed for good; parked as failed', { attempts, error: failure.message, permanent: Boolean(failure.options.permanent) });

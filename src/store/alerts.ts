@@ -205,8 +205,11 @@ export function createAlertsRepo(store: Store, now: () => number = Date.now) {
           .limit(limit)
           .all();
         if (rows.length === 0) return [];
+        // A post found in flight (a crash) is recorded as maybe delivered, not only remembered here: if the entry goes
+        // back to the queue before its turn (a channel held by a 429, a shutdown, a claim run out), the next claim
+        // still asks the platform before sending it.
         db.update(outbox)
-          .set({ state: 'claimed', claimedBy: holder, claimedUntil: at + leaseMs })
+          .set({ state: 'claimed', claimedBy: holder, claimedUntil: at + leaseMs, maybeDelivered: sql`${outbox.maybeDelivered} or ${outbox.state} = 'sending'` })
           .where(inArray(outbox.id, rows.map((r) => r.id)))
           .run();
         return rows.map((r) => ({ ...r, recovered: r.state === 'sending' || r.maybeDelivered }));
@@ -252,14 +255,20 @@ export function createAlertsRepo(store: Store, now: () => number = Date.now) {
     },
 
     /**
-     * A failed attempt: back to pending for `retryAt`, or parked as failed when attempts are spent. `maybeDelivered`:
-     * the attempt may have posted it all the same (a timeout...), so the platform is asked before the next one.
+     * A failed attempt: back to pending for `retryAt`, or parked as failed when attempts are spent (no `retryAt`).
+     * `maybeDelivered`: the attempt may have posted it all the same (a timeout...), so the platform is asked before the
+     * next one. `rateLimited`: the platform only said "not now" (a 429), which spends no attempt.
      */
-    markFailed(id: number, error: string, retryAt: number | undefined, possibleDuplicate = false, maybeDelivered = false): OutboxRow | undefined {
+    markFailed(
+      id: number,
+      error: string,
+      o: { retryAt?: number | undefined; possibleDuplicate?: boolean; maybeDelivered?: boolean; rateLimited?: boolean } = {},
+    ): OutboxRow | undefined {
+      const { retryAt, possibleDuplicate = false, maybeDelivered = false, rateLimited = false } = o;
       return db
         .update(outbox)
         .set({
-          attempts: sql`${outbox.attempts} + 1`,
+          ...(rateLimited ? {} : { attempts: sql`${outbox.attempts} + 1` }),
           lastError: error.slice(0, 500),
           claimedBy: null,
           claimedUntil: null,

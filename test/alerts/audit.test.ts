@@ -51,6 +51,29 @@ describe('outbox claims', () => {
   });
 });
 
+describe('a post found in flight after a crash, given back before its turn', () => {
+  it('is still looked for on the platform at its next claim, not sent blindly', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent dubai marina');
+    for (let i = 0; i < 3; i++) rig.sandbox.advance(600);
+    expect((await rig.poll()).queued).toBeGreaterThan(1);
+    const hanging = new HangingPoster();
+    const dying = new OutboxDrainer({ repo: rig.repo, posters: [hanging], logger: rig.logger, holder: 'dying', options: { maxAttempts: 3, perPlaceIntervalMs: 0, leaseMs: 150 } });
+    void dying.drain();
+    while (hanging.started.length === 0) await sleep(5);
+    await sleep(200); // the dead instance's claim runs out
+    // The next instance claims the batch, the one found in flight among it, and gives it all back before posting
+    // anything (a shutdown; a channel held by a 429 does the same).
+    const claimed = rig.repo.claimDue('between', Date.now(), 60_000, 200, ['test']);
+    expect(claimed.filter((e) => e.recovered).map((e) => String(e.id))).toEqual(hanging.started);
+    rig.repo.release('between');
+    const checking = new CheckingPoster('test');
+    const next = new OutboxDrainer({ repo: rig.repo, posters: [checking], logger: rig.logger, holder: 'next', options: { maxAttempts: 3, perPlaceIntervalMs: 0, leaseMs: 150 } });
+    await next.drain();
+    expect(checking.asked).toEqual(hanging.started);
+  });
+});
+
 describe('alert numbers', () => {
   it('are never reused in a channel: save 1, 2, 3, remove 3, save: #4', async () => {
     const rig = await alertsRig();

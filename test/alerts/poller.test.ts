@@ -194,6 +194,22 @@ describe('delivery', () => {
     for (const a of rest) expect(a.at - limited!.at).toBeGreaterThanOrEqual(295);
   });
 
+  it('never parks an alert for being rate-limited: a 429 spends no attempt, however often it comes', async () => {
+    const rig = await alertsRig(); // maxAttempts 3
+    await rig.commands.handle(ctx(), 'add rent marina');
+    rig.sandbox.advance(60);
+    const report = await rig.poll();
+    expect(report.queued).toBeGreaterThan(0);
+    rig.poster.failNext(...Array.from({ length: 5 }, () => new PostFailure('ratelimited', { retryAfterMs: 5 })));
+    for (let i = 0; i < 400 && rig.repo.stats().pending + rig.repo.stats().sending > 0; i++) {
+      await rig.drainer.drain();
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(rig.poster.attempts.filter((a) => !a.ok)).toHaveLength(5);
+    expect(rig.repo.stats().failed).toBe(0);
+    expect(new Set(rig.poster.posts.map((p) => p.deliveryId)).size).toBe(report.queued);
+  });
+
   it('parks a delivery as failed after the last attempt, counted and logged, never silently dropped', async () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina');
