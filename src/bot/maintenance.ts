@@ -11,8 +11,8 @@ export interface MaintenanceOptions {
   locations?: { prune(): number };
   /** The bot's answer cache (`bot.searches`): drops expired answers. */
   answers?: { purgeExpired(): void };
-  /** Alerts: seen rows of listings gone for long, old delivered or failed outbox entries. */
-  alerts?: { prune(): { seen: number; outbox: number } };
+  /** Alerts: old delivered or failed outbox entries. */
+  alerts?: { prune(): { outbox: number } };
   logger: Logger;
 }
 
@@ -20,7 +20,7 @@ export interface PruneCounts {
   buttons: number;
   locations: number;
   /** Present when alerts are pruned. */
-  alerts?: { seen: number; outbox: number };
+  alerts?: { outbox: number };
 }
 
 export class StateMaintenance {
@@ -34,7 +34,7 @@ export class StateMaintenance {
     try {
       const pruned: PruneCounts = { buttons: buttons.prune(buttonRetentionMs), locations: locations?.prune() ?? 0, ...(alerts ? { alerts: alerts.prune() } : {}) };
       answers?.purgeExpired();
-      if (pruned.buttons + pruned.locations + (pruned.alerts ? pruned.alerts.seen + pruned.alerts.outbox : 0) > 0) logger.info('pruned old state', { ...pruned });
+      if (pruned.buttons + pruned.locations + (pruned.alerts?.outbox ?? 0) > 0) logger.info('pruned old state', { ...pruned });
       return pruned;
     } catch (e) {
       logger.warn('pruning old state failed', { error: e });

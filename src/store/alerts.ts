@@ -293,17 +293,18 @@ export function createAlertsRepo(store: Store, now: () => number = Date.now) {
     },
 
     /**
-     * Bounded growth: seen rows of listings no run has read for `seenMaxAgeMs` (a listing gone from the service), and
-     * delivered or failed entries older than `outboxMaxAgeMs`. Returns what was deleted.
+     * Bounded growth: delivered or failed entries older than `outboxMaxAgeMs` go (pending ones never do). What a search
+     * has seen is kept as long as the search: a listing no run read for months may still be live deeper in the results,
+     * and comes back to page 1 when newer ones are withdrawn; forgotten, it would be posted as new. It goes with the
+     * search (cascade). Returns how many entries were deleted.
      */
-    prune(at: number, options: { seenMaxAgeMs: number; outboxMaxAgeMs: number }): { seen: number; outbox: number } {
-      return tx(() => ({
-        seen: db.delete(searchSeen).where(lt(searchSeen.lastSeenAt, at - options.seenMaxAgeMs)).run().changes,
+    prune(at: number, options: { outboxMaxAgeMs: number }): { outbox: number } {
+      return {
         outbox: db
           .delete(outbox)
           .where(and(inArray(outbox.state, ['delivered', 'failed']), lt(sql`coalesce(${outbox.deliveredAt}, ${outbox.createdAt})`, at - options.outboxMaxAgeMs)))
           .run().changes,
-      }));
+      };
     },
 
     outbox(filter: { place?: string; state?: string } = {}): OutboxRow[] {
