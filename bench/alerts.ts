@@ -78,10 +78,10 @@ async function measure(): Promise<Record<string, string | number>> {
   let writeMs = 0;
   const repo: typeof base = {
     ...base,
-    commitRuns: (outcomes, read) => {
+    commitRuns: (outcomes, read, lease) => {
       const t = performance.now();
       try {
-        return base.commitRuns(outcomes, read);
+        return base.commitRuns(outcomes, read, lease);
       } finally {
         writeMs += performance.now() - t;
       }

@@ -95,7 +95,7 @@ export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
   }, leaseMs / 4);
   renew.unref();
   const signal = deps.signal ? AbortSignal.any([deps.signal, leaseLost.signal]) : leaseLost.signal;
-  const run: PollerDeps = { ...deps, signal };
+  const run: PollerDeps = { ...deps, signal, holder };
   report.ran = true;
   let ok = true;
   try {
@@ -258,16 +258,25 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
   }
 
   const at = now();
+  let fresh = 0;
+  let drops = 0;
   const outcomes: RunOutcome[] = group.map((search) => {
     const isPrimed = search.primedAt !== null;
     const cmp = compare(seenRows.get(search.id)!, listings, { primed: isPrimed, priceDropPct: deps.options.priceDropPct });
     const deliveries = deliveriesFor(search, cmp, deps.options.cardsPerRun ?? 5, at);
-    result.newListings += cmp.fresh.length;
-    result.priceDrops += cmp.drops.length;
+    fresh += cmp.fresh.length;
+    drops += cmp.drops.length;
     if (search.errorReported) deliveries.push(notice(search, 'recovered', `${search.id}:recovered:${search.errorSince ?? at}`, {}));
     return { searchId: search.id, at, seen: cmp.seen, deliveries, primed: !isPrimed, clearError: search.lastError !== null };
   });
-  result.queued += deps.repo.commitRuns(outcomes, listings.map((l) => l.property_id));
+  const queued = deps.repo.commitRuns(outcomes, listings.map((l) => l.property_id), deps.holder ? { name: POLL_JOB, holder: deps.holder } : undefined);
+  if (queued === undefined) {
+    log.warn('the poller lease was taken over during this query: its results are not recorded (the other instance runs it)', { searches: group.length });
+    return result;
+  }
+  result.queued += queued;
+  result.newListings += fresh;
+  result.priceDrops += drops;
   return result;
 }
 

@@ -147,10 +147,13 @@ export function createAlertsRepo(store: Store, now: () => number = Date.now) {
 
     /**
      * Several searches' runs (one coalesced query) in one transaction. `read` are the ids the query returned: their
-     * seen rows get `last_seen_at` = the run's time, changed or not (one statement).
+     * seen rows get `last_seen_at` = the run's time, changed or not (one statement). With `lease`, see below.
      */
-    commitRuns(outcomes: readonly RunOutcome[], read: readonly string[] = []): number {
+    commitRuns(outcomes: readonly RunOutcome[], read: readonly string[] = [], lease?: { name: string; holder: string }): number | undefined {
       return tx(() => {
+        // Only while this instance still holds the run's lease: one that stalled past it and was taken over records
+        // nothing (undefined), so two instances never record the same search's listings.
+        if (lease && db.select().from(jobLease).where(eq(jobLease.name, lease.name)).get()?.holder !== lease.holder) return undefined;
         const queued = outcomes.reduce((n, o) => n + commit(o), 0);
         if (read.length > 0 && outcomes.length > 0) {
           touchSeen.run({ at: outcomes[0]!.at, searches: JSON.stringify(outcomes.map((o) => o.searchId)), ids: JSON.stringify(read) });

@@ -189,11 +189,11 @@ describe('a shutdown mid-run', () => {
 });
 
 describe('an instance that loses the poller lease mid-run', () => {
-  it('starts no further query once another instance has taken the lease over, and leaves the lease to it', async () => {
+  it('starts no further query and records none once another instance has taken the lease over, and leaves the lease to it', async () => {
     const rig = await alertsRig();
     for (const q of ['rent marina', 'buy marina', 'rent jvc', 'buy jvc']) await rig.commands.handle(ctx(), `add ${q}`);
     rig.sandbox.clearRequests();
-    rig.sandbox.addFault({ latencyMs: 300, count: 100 });
+    rig.sandbox.addFault({ latencyMs: 600, count: 100 }); // a query outlasts several renewals
     const at = Date.now() + 60_000;
     const leaseMs = 400; // renewed every 100 ms
     const run = pollOnce({ api: rig.api, repo: rig.repo, service: rig.service, logger: rig.logger, options: { ...POLLER, concurrency: 1 }, now: () => at, leaseMs, holder: 'stalled' });
@@ -204,6 +204,9 @@ describe('an instance that loses the poller lease mid-run', () => {
     expect(report.queries).toBeLessThan(4);
     expect(report.skipped).toBe(4 - report.queries);
     expect(rig.logs.join('\n')).toMatch(/another instance took over the poller lease/);
+    // Not even the query that was under way is recorded: the other instance runs those searches.
+    expect(rig.repo.listByPlace('test:c1').filter((r) => r.lastRunAt === at)).toEqual([]);
+    expect(report.queued).toBe(0);
     // The lease stays the other instance's: the stalled one cannot take it back before it runs out.
     expect(rig.repo.acquireLease(POLL_JOB, 'stalled', at, leaseMs)).toBe(false);
     rig.sandbox.clearFaults();
