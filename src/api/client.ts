@@ -273,8 +273,9 @@ export class ApiClient {
         ));
       }
       // Callers held by one Retry-After would all send in the same millisecond it ends: each waits a little longer, at
-      // random (up to half the wait, a second at most, never past its deadline), so they arrive spread out.
-      const spread = cause === 'retry-after' ? this.random() * Math.min(waitMs / 2, MAX_RETRY_AFTER_SPREAD_MS, scope.remainingMs() - waitMs) : 0;
+      // random (up to half the wait, a second at most, and at most half the time its deadline leaves after the wait, so
+      // the attempt keeps time to run), so they arrive spread out.
+      const spread = cause === 'retry-after' ? this.random() * Math.min(waitMs / 2, MAX_RETRY_AFTER_SPREAD_MS, (scope.remainingMs() - waitMs) / 2) : 0;
       this.log.info('waiting for the call budget', { operation, waitMs, reason });
       await scope.sleep(waitMs + spread);
     }
