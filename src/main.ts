@@ -17,7 +17,7 @@ import { Health, cronPeriodMs } from './ops/health.js';
 import { opsRoutes, startOpsServer, type OpsServer } from './ops/http.js';
 import { Metrics, countRequests, type UpstreamCall } from './ops/metrics.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
-import { createAlertsRepo, createApiUsageRepo, createButtonStateRepo, createLocationCacheRepo, openStore, type AlertsRepo, type Store } from './store/index.js';
+import { adoptServiceSpellings, createAlertsRepo, createApiUsageRepo, createButtonStateRepo, createLocationCacheRepo, openStore, serviceKey, type AlertsRepo, type Store } from './store/index.js';
 
 /** How long a button keeps working after it was last used. */
 export const BUTTON_RETENTION_MS = 90 * 86_400_000;
@@ -119,7 +119,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   const store: Store = openStore(config.dbPath);
   const { api, sandbox } = await openService(config, logger, store, metrics.upstream);
   // State is kept per service, so the sandbox's sample ids never reach the real API (the sandbox's port changes each run).
-  const service = sandbox ? 'sandbox' : (config.api.baseUrl ?? 'sandbox');
+  const service = sandbox ? 'sandbox' : serviceKey(config.api.baseUrl ?? 'sandbox');
+  if (!sandbox) adoptServiceSpellings(store, service);
   // Demo mode, a first run with no keys (the sandbox, only the terminal chat): the sample market moves every few seconds
   // and alerts are checked often, so a saved alert fires within a minute. Any chat platform configured turns it off.
   const demo =

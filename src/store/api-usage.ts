@@ -3,24 +3,13 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { apiUsage } from './schema.js';
+import { serviceKey } from './service-key.js';
 
 export interface ApiUsageRepo {
   /** Adds one call, made at `at` (epoch ms), to each window (`day:YYYY-MM-DD`, `month:YYYY-MM`, UTC). */
   record(windows: string[], at: number): void;
   /** Calls counted in one window; 0 when none. */
   count(window: string): number;
-}
-
-/**
- * The ledger's key for a service: a base URL in its canonical form (`new URL`, no trailing slash), so
- * `https://api.example.ae/` and `https://API.example.ae` count together; anything else (`sandbox`) as given.
- */
-export function serviceKey(service: string): string {
-  try {
-    return new URL(service.trim()).href.replace(/\/+$/, '');
-  } catch {
-    return service; // not a URL
-  }
 }
 
 /** `service`: the property service's base URL; each service has its own counts. */
