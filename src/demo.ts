@@ -5,6 +5,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Logger } from './log.js';
+import type { MarketClock } from './sandbox/index.js';
 
 /** Market minutes per tick: 30 minutes bring 6 new listings, the first of each batch in Dubai Marina. */
 export const DEMO_MINUTES_PER_TICK = 30;
@@ -14,18 +15,12 @@ export function demoClockFile(dbPath: string): string | undefined {
   return dbPath === ':memory:' || dbPath.startsWith('file::memory:') ? undefined : join(dirname(dbPath), 'demo-clock.json');
 }
 
-/** The market's clock as the sandbox reports it and resumes from. */
-export interface MarketClockState {
-  minutes: number;
-  nextListingId: number;
-}
-
 export interface DemoClockOptions {
   /** The sandbox's market clock. */
   market: {
     advance(minutes: number): { added: number; withdrawn: number; repriced: number; relisted: number };
-    clock(): MarketClockState;
-    resume(clock: MarketClockState): void;
+    clock(): MarketClock;
+    resume(clock: MarketClock): void;
   };
   tickMs: number;
   minutesPerTick?: number;
@@ -49,7 +44,7 @@ export class DemoClock {
   }
 
   /** Moves the market to where the last run left it (once; `start` does it first). */
-  restore(): void {
+  private restore(): void {
     if (this.restored || !this.o.stateFile) return;
     this.restored = true;
     let saved: unknown;
@@ -59,7 +54,7 @@ export class DemoClock {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.o.logger.warn('demo: the saved market clock could not be read; starting afresh', { file: this.o.stateFile, error: e });
       return;
     }
-    const clock = saved as Partial<MarketClockState> | null;
+    const clock = saved as Partial<MarketClock> | null;
     if (!clock || !Number.isSafeInteger(clock.minutes) || !Number.isSafeInteger(clock.nextListingId) || clock.minutes! < 0) {
       this.o.logger.warn('demo: the saved market clock is not one Manzil wrote; starting afresh', { file: this.o.stateFile });
       return;
@@ -85,14 +80,19 @@ export class DemoClock {
   }
 
   private tick(): void {
+    // A demo nicety must never take the chat down.
     try {
       const moved = this.o.market.advance(this.o.minutesPerTick ?? DEMO_MINUTES_PER_TICK);
       this.ticks++;
       this.o.logger.debug('demo: the sandbox market moved', { tick: this.ticks, ...moved });
+    } catch (e) {
+      this.o.logger.warn('demo: the sandbox market could not move', { error: e });
+      return;
+    }
+    try {
       this.save();
     } catch (e) {
-      // A demo nicety must never take the chat down.
-      this.o.logger.warn('demo: the sandbox market could not move', { error: e });
+      this.o.logger.warn('demo: the market clock could not be saved; a restart will begin the sample market afresh', { file: this.o.stateFile, error: e });
     }
   }
 

@@ -12,7 +12,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { DemoClock, demoClockFile } from './demo.js';
 import { LocationResolver } from './locations/index.js';
 import { guardBot, Lifecycle } from './lifecycle.js';
-import { createLogger, newRequestId, type Logger } from './log.js';
+import { createLogger, maskSecrets, newRequestId, type Logger } from './log.js';
 import { Health, cronPeriodMs } from './ops/health.js';
 import { opsRoutes, startOpsServer, type OpsServer } from './ops/http.js';
 import { Metrics, countRequests, type UpstreamCall } from './ops/metrics.js';
@@ -55,6 +55,8 @@ export interface Manzil {
 }
 
 export interface StartOptions {
+  /** The configuration, when the caller has loaded it already (`npm start` checks it first); else read from `env`. */
+  config?: Config;
   env?: Record<string, string | undefined>;
   /** Where log lines go (default stderr). */
   writeLog?: (line: string) => void;
@@ -103,7 +105,7 @@ async function openService(config: Config, logger: Logger, store: Store, onCall?
 
 /** Builds everything from the environment and starts serving Slack when its tokens are set. */
 export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
-  const config = loadConfig(options.env ?? process.env);
+  const config = options.config ?? loadConfig(options.env ?? process.env);
   // The terminal chat runs (no chat platform): log lines go to a file, so they never interleave with the conversation.
   const chatPlatform = Boolean(config.slack) || ('discord' in config && Boolean(config.discord));
   // The terminal's poster delivers alerts when the terminal chat runs: alone, or alongside a platform with --console.
@@ -246,7 +248,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     } catch (e) {
       logger.error('start failed; closing what was opened', { error: e });
       await lifecycle.stop('start failed');
-      throw new StartError(e instanceof Error ? e.message : String(e));
+      // Printed as it is: masked like every log line, whatever a library put in its message.
+      throw new StartError(maskSecrets(e instanceof Error ? e.message : String(e), config.secrets));
     }
   }
 
@@ -307,7 +310,7 @@ export async function runStart(args: readonly string[] = []): Promise<number> {
   if (!configured.slack && !configured.discord && !canChatOn(0)) throw new ConfigError([NO_PLATFORM]);
   const terminal = new ConsolePoster();
   const consoleChat = args.includes('--console');
-  const manzil = await startManzil({ terminal, ops: args.includes('--ops'), consoleChat });
+  const manzil = await startManzil({ config: configured, terminal, ops: args.includes('--ops'), consoleChat });
   const { lifecycle, logger } = manzil;
   const onSignal = (signal: NodeJS.Signals) => {
     if (lifecycle.isStopping) {

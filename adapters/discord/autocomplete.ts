@@ -1,6 +1,6 @@
 // What Discord shows under an option as it is typed: for `location`, places from the service (cached, and never later
 // than the deadline: then what is cached, or nothing); for `query`, how the text so far will be understood.
-import type { Bot } from '../../src/bot/index.js';
+import { decodeLocationOption, type Bot } from '../../src/bot/index.js';
 import { ALERT_SUBCOMMANDS, OTHER_COMMANDS, SEARCH_COMMANDS, chosenLocation, commandText } from './commands.js';
 import { DISCORD_LIMITS as L } from './limits.js';
 import { clampPlain } from './render-text.js';
@@ -15,10 +15,10 @@ export interface Choice {
  * name is cut, the id is what counts), so that the place picked is the one searched even when two share a name.
  */
 function choiceOf(value: string): Choice | undefined {
-  const m = /^(\d+):(.+)$/s.exec(value);
-  if (!m) return undefined;
-  const [, id, raw] = m as unknown as [string, string, string];
-  const name = raw.replace(/\s+/g, ' ').trim();
+  const option = decodeLocationOption(value);
+  if (!option) return undefined;
+  const id = String(option.id);
+  const name = option.name.replace(/\s+/g, ' ').trim();
   if (!name || id.length + 2 > L.choiceValue) return undefined;
   return { name: clampPlain(name, L.choiceName), value: `${id}:${clampPlain(name, L.choiceValue - id.length - 1)}` };
 }

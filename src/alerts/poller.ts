@@ -329,7 +329,7 @@ export async function fetchListings(
   let firstPageLength = 0;
   for (let page = 1; page <= options.maxPages; page++) {
     // Shutdown: what was read is kept (and recorded by the caller); no further page is asked for.
-    if (page > 1 && signal?.aborted) break;
+    if (page > 1 && signal?.aborted) return { listings, calls, complete: false };
     const answer = await api.call(operation, { ...params, page: String(page) }, { deadlineMs: options.deadlineMs });
     calls++;
     const records = answer.records as Listing[];
