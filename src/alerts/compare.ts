@@ -78,7 +78,6 @@ export function compare(seenRows: readonly SeenRow[], listings: readonly Listing
     const update: SeenUpdate = { propertyId: id, price: fp.price, locationKey: fp.locationKey, bedrooms: fp.bedrooms, size: fp.size, posted: false };
     const before = seen.get(id);
     // Only what is new or repriced is written (last_seen_at of the rest is touched in one statement per query).
-    if (!before) update.reportedPrice = fp.price;
     if (before) {
       // Measured from the price the channel knows (first seen, or the last drop posted), not the last one read.
       const reference = before.reportedPrice ?? before.lastPrice;
@@ -90,6 +89,7 @@ export function compare(seenRows: readonly SeenRow[], listings: readonly Listing
       if (before.lastPrice !== fp.price || update.reportedPrice !== undefined) out.seen.push(update);
       continue;
     }
+    update.reportedPrice = fp.price; // the price the channel knows from now on
     out.seen.push(update);
     if (!options.primed) continue;
     // Posted before under another agent's id: record it as covered, post nothing.
