@@ -283,7 +283,7 @@ export async function runPollOnce(out: (line: string) => void): Promise<number> 
   }
 }
 
-export const NO_PLATFORM = 'No chat platform is configured: set SLACK_* or DISCORD_* (the terminal chat needs a terminal, or input piped to it)';
+const NO_PLATFORM = 'No chat platform is configured: set SLACK_* or DISCORD_* (the terminal chat needs a terminal, or input piped to it)';
 
 /** Whether the terminal chat can read a conversation from `fd`: a terminal, a pipe or a file; not /dev/null, not closed. */
 export function canChatOn(fd: number): boolean {

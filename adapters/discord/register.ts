@@ -26,7 +26,7 @@ export interface RegisterOptions {
 }
 
 /** Why registering failed, in one plain line for the person at the terminal (never the token: it is in no URL). */
-export class RegisterError extends Error {
+class RegisterError extends Error {
   override readonly name = 'RegisterError';
 }
 
