@@ -9,7 +9,7 @@ const part = (...names) => `(^|/)(${names.join('|')})(/|$)`;
 const apiExceptPureData = '(^|/)api/(?!operations\\.js$|records\\.js$)';
 // What an adapter may take from src: the bot's public surface, the message model's types and the logger. Nothing else,
 // so that the bot's internals (result cache, paging) and the parser stay free to change.
-const adapterEntryPoints = '(^|/)src/(?!(bot/index|views/model|log)\\.js$)';
+const adapterEntryPoints = '(^|/)src/(?!(bot/index|ports/index|views/model|log)\\.js$)';
 const ioPackages = '^(undici|better-sqlite3|drizzle-orm.*|node-cron|@slack/.*|discord\\.js|node:(fs|http|https|net|child_process).*)$';
 
 const forbid = (files, rules) => ({
@@ -59,7 +59,7 @@ export default tseslint.config(
   ...['slack', 'discord', 'console'].map((name) =>
     forbid([`adapters/${name}/**`], [
       [part('store', 'api', 'sandbox'), 'adapters reach the service and the store only through the bot'],
-      [adapterEntryPoints, 'adapters may import from src only bot/index.js (the bot and its ports), views/model.js (the message model) and log.js'],
+      [adapterEntryPoints, 'adapters may import from src only bot/index.js (the bot), ports/index.js (the ports), views/model.js (the message model) and log.js'],
       [`(^|/)adapters/(?!${name}/)|^\\.\\./(?!${name}/|\\.\\./)`, 'adapters never import each other'],
     ]),
   ),

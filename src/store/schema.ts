@@ -143,6 +143,17 @@ export const outbox = sqliteTable(
     maybeDelivered: integer('maybe_delivered', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at').notNull(),
     deliveredAt: integer('delivered_at'),
+    /**
+     * The database id (db_meta) current when the entry was written: with the id, the delivery id the platform sees
+     * (`<origin>-<id>`), unique across databases, so a database restored from a backup that reissues ids never matches
+     * an older, different message.
+     */
+    origin: text('origin').notNull().default(''),
+    /** Fencing: the generation of the claim that holds it; every change by a drainer checks it. */
+    claimToken: integer('claim_token'),
+    /** When the first and the last attempt to post it started: retries give up by time, lookups look from there. */
+    firstAttemptAt: integer('first_attempt_at'),
+    lastAttemptAt: integer('last_attempt_at'),
   },
   (t) => [
     uniqueIndex('outbox_dedupe_key_idx').on(t.dedupeKey),
@@ -162,7 +173,36 @@ export const jobLease = sqliteTable('job_lease', {
   name: text('name').primaryKey(),
   holder: text('holder').notNull(),
   until: integer('until').notNull(),
+  /** Fencing: a new generation at each take-over; a renewal or a commit by an older generation changes nothing. */
+  token: integer('token').notNull().default(0),
   lastRunAt: integer('last_run_at'),
   lastRunMs: integer('last_run_ms'),
   lastRunOk: integer('last_run_ok', { mode: 'boolean' }),
+});
+
+/** Each running instance's heartbeat: the claims of an instance whose heartbeat lapsed are taken over at once. */
+export const instance = sqliteTable('instance', {
+  id: text('id').primaryKey(),
+  host: text('host').notNull(),
+  pid: integer('pid').notNull(),
+  startedAt: integer('started_at').notNull(),
+  heartbeatAt: integer('heartbeat_at').notNull(),
+});
+
+/**
+ * The database's own facts: `db_id` (random, made at its creation, made anew by `manzil restore`) and `generation`
+ * (the counter behind fencing tokens).
+ */
+export const dbMeta = sqliteTable('db_meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+/** A chat place that cannot receive (the app removed, the channel archived): its queue is held, its alerts wait. */
+export const placeHold = sqliteTable('place_hold', {
+  place: text('place').primaryKey(),
+  reason: text('reason').notNull(),
+  since: integer('since').notNull(),
+  /** When the held queue is tried again. */
+  retryAt: integer('retry_at').notNull(),
 });

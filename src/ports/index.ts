@@ -1,0 +1,2 @@
+// The interfaces the core offers adapters and asks of them.
+export { PostFailure, type ChatPoster, type CredentialsCheck, type FailureOutcome, type LookupRequest, type LookupResult } from './chat-poster.js';
