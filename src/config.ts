@@ -40,7 +40,7 @@ const schema = z.object({
   ALERTS_DEADLINE_S: seconds(120),
   ALERTS_MAX_PAGES: z.coerce.number().int().min(1).max(10).default(3),
   ALERTS_PRICE_DROP_PCT: z.coerce.number().min(0).max(90).default(1),
-  ALERTS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  DELIVERY_GIVE_UP_H: z.coerce.number().positive().max(24 * 30).default(48),
   ALERTS_DELIVERY_LEASE_S: z.coerce.number().positive().max(3600).default(60),
   ALERTS_MAX_PER_CHANNEL: z.coerce.number().int().min(1).max(1000).default(25),
   ALERTS_MAX_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
@@ -80,6 +80,7 @@ const MEANING: Record<string, string> = {
   OPS_PORT: 'a separate port for /healthz and /metrics',
   MANZIL_DB_PATH: 'the SQLite file',
   ALERTS_CRON: 'how often saved searches are checked',
+  DELIVERY_GIVE_UP_H: 'how many hours an alert or digest that cannot be posted is retried before it is parked',
   MANZIL_DEMO_TICK_S: "how often the demo's sample market moves, in seconds (0: never)",
   SHUTDOWN_TIMEOUT_S: 'how long a stop waits for requests in flight',
   LOG_LEVEL: 'which log lines are written',
@@ -121,7 +122,8 @@ export interface Config {
     deadlineSeconds: number;
     maxPages: number;
     priceDropPct: number;
-    maxAttempts: number;
+    /** An alert or digest that cannot be posted is retried this long after its first attempt, then parked. */
+    giveUpMs: number;
     /** How long a post in flight is reserved for its instance; after a crash it is checked and resent after this. */
     deliveryLeaseMs: number;
     maxPerPlace: number;
@@ -248,7 +250,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       deadlineSeconds: e.ALERTS_DEADLINE_S,
       maxPages: e.ALERTS_MAX_PAGES,
       priceDropPct: e.ALERTS_PRICE_DROP_PCT,
-      maxAttempts: e.ALERTS_MAX_ATTEMPTS,
+      giveUpMs: e.DELIVERY_GIVE_UP_H * 3_600_000,
       deliveryLeaseMs: e.ALERTS_DELIVERY_LEASE_S * 1000,
       maxPerPlace: e.ALERTS_MAX_PER_CHANNEL,
       maxPerUser: e.ALERTS_MAX_PER_USER,

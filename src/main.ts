@@ -5,24 +5,28 @@ import { createSlackApp, type SlackApp } from '../adapters/slack/app.js';
 import { createDiscordApp, type DiscordApp, type DiscordAppOptions } from '../adapters/discord/app.js';
 import { runTerminalChat } from '../adapters/console/chat.js';
 import { ConsolePoster } from '../adapters/console/poster.js';
-import { AlertCommands, AlertScheduler, OutboxDrainer, POLL_JOB, decodeSavedQuery, describeSchedule, pollOnce, pruneAlerts, type RunReport } from './alerts/index.js';
+import { ALERT_KINDS, AlertCommands, POLL_JOB, alertKind, decodeSavedQuery, describeSchedule, pollOnce, type RunReport } from './alerts/index.js';
 import { ApiClient } from './api/client.js';
-import { Bot, StateMaintenance, type ChatPoster } from './bot/index.js';
+import { Bot, StateMaintenance } from './bot/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { DemoClock, demoClockFile } from './demo.js';
 import { LocationResolver } from './locations/index.js';
 import { guardBot, Lifecycle } from './lifecycle.js';
 import { createLogger, maskSecrets, newRequestId, type Logger } from './log.js';
+import { Heartbeat, JobScheduler } from './jobs/index.js';
 import { Health, cronPeriodMs } from './ops/health.js';
 import { opsRoutes, startOpsServer, type OpsServer } from './ops/http.js';
 import { Metrics, countRequests, type UpstreamCall } from './ops/metrics.js';
+import { KindRegistry, OutboxDrainer, pruneOutbox } from './outbox/index.js';
+import type { ChatPoster } from './ports/index.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
-import { adoptServiceSpellings, createAlertsRepo, createApiUsageRepo, createButtonStateRepo, createLocationCacheRepo, openStore, serviceKey, type AlertsRepo, type Store } from './store/index.js';
+import {
+  adoptServiceSpellings, createAlertsRepo, createApiUsageRepo, createButtonStateRepo, createLeaseRepo, createLocationCacheRepo, createOutboxRepo, openStore, serviceKey,
+  type AlertsRepo, type LeaseRepo, type OutboxRepo, type Store,
+} from './store/index.js';
 
 /** How long a button keeps working after it was last used. */
 export const BUTTON_RETENTION_MS = 90 * 86_400_000;
-/** How often old button state and expired lookups are pruned while running. */
-export const PRUNE_INTERVAL_MS = 60 * 60_000;
 
 export const SANDBOX_FOOTER = 'Sample data from the local sandbox. Set UAE_API_KEY for live data.';
 
@@ -42,7 +46,10 @@ export interface Manzil {
   /** The stop steps, in order; other parts (the alerts poller, the outbox) add theirs with `lifecycle.onDrain` / `onStop`. */
   lifecycle: Lifecycle;
   /** Saved searches, one poller run on demand, and the outbox's drainer. */
-  alerts: { repo: AlertsRepo; poll(): Promise<RunReport>; drainer: OutboxDrainer };
+  alerts: { repo: AlertsRepo; poll(): Promise<RunReport>; drainer: OutboxDrainer; outbox: OutboxRepo; leases: LeaseRepo };
+  /** The named jobs (the alerts poller, maintenance) and this instance's heartbeat. */
+  jobs: JobScheduler;
+  heartbeat: Heartbeat;
   /** The graceful stop a signal triggers: refuse new requests, finish those in flight (up to SHUTDOWN_TIMEOUT_S), close. */
   shutdown(reason?: string): Promise<void>;
   /** The same as `shutdown()`. */
@@ -134,12 +141,21 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   const locationCache = createLocationCacheRepo(store, Date.now, service);
   const locations = new LocationResolver(api, locationCache, config.locationCacheTtlMs);
   const alertsRepo = createAlertsRepo(store);
+  const outbox = createOutboxRepo(store);
+  const leases = createLeaseRepo(store);
+  const heartbeat = new Heartbeat(leases, INSTANCE);
+  const scheduler = new JobScheduler({ timezone: config.alerts.timezone, logger });
   const pollerOptions = { maxPages: config.alerts.maxPages, priceDropPct: config.alerts.priceDropPct, deadlineMs: config.alerts.deadlineSeconds * 1000 };
   const alerts = new AlertCommands({
-    repo: alertsRepo, api, locations, service, logger, ...pollerOptions,
+    repo: alertsRepo, leases, holder: INSTANCE, outbox, api, locations, service, logger, ...pollerOptions,
     limits: { perPlace: config.alerts.maxPerPlace, perOwner: config.alerts.maxPerUser },
     schedule: describeSchedule(alertsCron, config.alerts.timezone),
+    // A first look that could not take the poller's lease (a run held it) is taken by a run right after.
+    onSaved: () => scheduler.runSoon(POLL_JOB),
   });
+  // Saved alerts of another property service are not run: said plainly at start (and in /alerts list and /healthz).
+  const elsewhere = alertsRepo.countElsewhere(service);
+  if (elsewhere > 0) logger.warn('saved alerts belong to another property service than UAE_API_BASE_URL and are not checked', { alerts: elsewhere, service });
   const bot = new Bot({
     api,
     locations,
@@ -149,25 +165,25 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     ...(sandbox ? { footer: SANDBOX_FOOTER } : {}),
   });
   // Buttons unused for BUTTON_RETENTION_MS stop working (the reply says so); expired lookups are only dead weight.
-  const maintenance = new StateMaintenance({ buttons, buttonRetentionMs: BUTTON_RETENTION_MS, locations: locationCache, answers: bot.searches, alerts: { prune: () => pruneAlerts(alertsRepo) }, logger });
+  const maintenance = new StateMaintenance({ buttons, buttonRetentionMs: BUTTON_RETENTION_MS, locations: locationCache, answers: bot.searches, alerts: { prune: () => pruneOutbox(outbox) }, logger });
   maintenance.runOnce();
-  maintenance.startPruning(PRUNE_INTERVAL_MS);
+  scheduler.register({ name: MAINTENANCE_JOB, cron: MAINTENANCE_CRON, run: async () => maintenance.runOnce() });
 
   // Adapters get the guarded bot: requests in flight are counted, and refused politely once shutdown begins.
   const lifecycle = new Lifecycle({ timeoutMs: config.shutdownTimeoutMs, logger });
-  lifecycle.onStop('state pruning', () => maintenance.stop());
   const chatBot = guardBot(countRequests(bot, metrics), lifecycle);
 
   // The operator's endpoints: on Slack's HTTP port when Slack is served over HTTP, else on a small server of their own.
   const health = new Health({
     sqlite: store.sqlite,
-    poller: { lastRun: () => alertsRepo.lastRun(POLL_JOB), alerts: () => alertsRepo.count(service) },
+    poller: { lastRun: () => leases.lastRun(POLL_JOB), alerts: () => alertsRepo.count(service), elsewhere: () => alertsRepo.countElsewhere(service) },
+    platforms: () => drainer.gate.status(),
     maxPollerAgeMs: 3 * cronPeriodMs(alertsCron, config.alerts.timezone),
     upstream: { sandbox: Boolean(sandbox), budgetLeft: () => api.budgetLeft() },
     stopping: () => lifecycle.isStopping,
     startedAt: Date.now(),
   });
-  metrics.watch({ outbox: () => alertsRepo.stats(), budget: () => api.budgetLeft(), serviceQuota: () => api.serviceQuota() });
+  metrics.watch({ outbox: () => outbox.stats(), platforms: () => drainer.gate.status(), budget: () => api.budgetLeft(), serviceQuota: () => api.serviceQuota() });
   const routes = opsRoutes(health, metrics, logger);
 
   const serve = options.serve !== false;
@@ -196,26 +212,28 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     ...(discord ? [discord.poster] : []),
     ...(options.terminal && withTerminal ? [options.terminal] : []),
   ];
+  // Each kind of message the outbox carries registers its decoder and renderer; the drainer knows none of them.
+  const kinds = new KindRegistry().register(ALERT_KINDS, alertKind(bot.alertButtons((id) => savedSearchOf(alertsRepo, id))));
   const drainer = new OutboxDrainer({
-    repo: alertsRepo, posters, logger, options: { maxAttempts: config.alerts.maxAttempts, leaseMs: config.alerts.deliveryLeaseMs }, holder: INSTANCE,
+    outbox, kinds, posters, logger, holder: INSTANCE, lapsed: () => heartbeat.lapsed(),
+    options: { giveUpMs: config.alerts.giveUpMs, leaseMs: config.alerts.deliveryLeaseMs },
     onDelivered: (row) => metrics.alertDelivered(row.place, row.kind), onFailed: (row) => metrics.alertFailed(row.place, row.kind),
-    buttons: bot.alertButtons((id) => savedSearchOf(alertsRepo, id)),
   });
   const poll = async (): Promise<RunReport> => {
     // Each run's log lines carry a `req` id of their own, as a chat request's do.
-    const report = await pollOnce({ api, repo: alertsRepo, service, logger: logger.child({ req: newRequestId() }), options: pollerOptions, holder: INSTANCE, platforms: posters.map((p) => p.platform), signal: lifecycle.signal });
+    const report = await pollOnce({ api, repo: alertsRepo, leases, service, logger: logger.child({ req: newRequestId() }), options: pollerOptions, holder: INSTANCE, platforms: posters.map((p) => p.platform), signal: lifecycle.signal });
     if (report.ran) metrics.pollerRun(report.failedQueries === 0);
     if (report.queued > 0) drainer.poke();
     return report;
   };
-  const scheduler = new AlertScheduler({ cron: alertsCron, timezone: config.alerts.timezone, logger, run: poll });
+  scheduler.register({ name: POLL_JOB, cron: alertsCron, run: poll });
   let opsServer: OpsServer | undefined;
 
   // The stop steps, in the order they run: finish the requests in flight and the poller's current run, let posts in
   // flight finish (the rest stay in the outbox for the next start), then close from the outside in.
   lifecycle.onDrain('requests in flight', () => lifecycle.inFlight.idle());
   if (demo) lifecycle.onDrain('demo clock', () => demo.stop());
-  lifecycle.onDrain('alerts poller', () => scheduler.stop());
+  lifecycle.onDrain('jobs', () => scheduler.stop());
   lifecycle.onDrain('alerts delivery', () => drainer.stop());
   // Closed after the drains, so /healthz says "stopping" (503) while they run.
   lifecycle.onStop('ops http', () => opsServer?.close());
@@ -223,6 +241,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   if (discord) lifecycle.onStop('discord', () => discord?.stop());
   lifecycle.onStop('api client', () => api.close());
   if (sandbox) lifecycle.onStop('sandbox', () => sandbox.close());
+  lifecycle.onStop('heartbeat', () => heartbeat.stop());
   lifecycle.onStop('database', () => store.close());
 
   if (serve) {
@@ -233,6 +252,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
         logger.info(config.slack.appToken ? 'slack: socket mode connected' : 'slack: serving POST /slack/events', { port: slackPort });
       }
       await discord?.start();
+      heartbeat.start();
       scheduler.start();
       drainer.start();
       demo?.start();
@@ -254,7 +274,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   }
 
   const shutdown = (reason?: string) => lifecycle.stop(reason);
-  return { config, bot: chatBot, api, logger, sandbox, demo, slack, slackPort, discord, lifecycle, alerts: { repo: alertsRepo, poll, drainer }, shutdown, stop: () => shutdown(), metrics, health, opsPort: opsServer?.port };
+  return { config, bot: chatBot, api, logger, sandbox, demo, slack, slackPort, discord, lifecycle, alerts: { repo: alertsRepo, poll, drainer, outbox, leases }, jobs: scheduler, heartbeat, shutdown, stop: () => shutdown(), metrics, health, opsPort: opsServer?.port };
 }
 
 /** Starting failed after the configuration was accepted (a platform refused the login, a port is taken): said in one line. */
@@ -262,8 +282,11 @@ export class StartError extends Error {
   override readonly name = 'StartError';
 }
 
-/** This process's name on outbox claims and the poller's lease. */
+/** This process's name on outbox claims, job leases and its heartbeat. */
 const INSTANCE = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+/** Old button state, expired lookups and old outbox entries are pruned hourly. */
+const MAINTENANCE_JOB = 'maintenance';
+const MAINTENANCE_CRON = '17 * * * *';
 
 function savedSearchOf(repo: AlertsRepo, id: number) {
   const row = repo.byId(id);
@@ -276,7 +299,7 @@ export async function runPollOnce(out: (line: string) => void): Promise<number> 
   try {
     const report = await manzil.alerts.poll();
     const delivered = await manzil.alerts.drainer.drain();
-    out(JSON.stringify({ poll: report, delivery: delivered, outbox: manzil.alerts.repo.stats() }));
+    out(JSON.stringify({ poll: report, delivery: delivered, outbox: manzil.alerts.outbox.stats() }));
     return report.failedQueries > 0 || delivered.failed > 0 ? 1 : 0;
   } finally {
     await manzil.shutdown('poll --once done');

@@ -4,11 +4,12 @@ import { formatDistanceStrict } from 'date-fns';
 import type { LocationResolver } from '../locations/index.js';
 import type { Logger } from '../log.js';
 import { parseCommand, summarize, type Query } from '../query/index.js';
-import type { AlertsRepo, SavedSearchRow } from '../store/index.js';
+import { runLeased } from '../jobs/index.js';
+import type { AlertsRepo, LeaseRepo, OutboxRepo, SavedSearchRow } from '../store/index.js';
 import type { Block, Reply } from '../views/model.js';
 import { compare } from './compare.js';
 import { renderDelivery, decodePayload } from './messages.js';
-import { deliveriesFor, fetchListings, type AlertsApi } from './poller.js';
+import { deliveriesFor, fetchListings, POLL_JOB, type AlertsApi } from './poller.js';
 import { canonicalParams, decodeSavedQuery, encodeSavedQuery, notAlertable, paramsKey, type SavedQuery } from './saved-query.js';
 
 export interface AlertContext {
@@ -19,6 +20,12 @@ export interface AlertContext {
 
 export interface AlertCommandsOptions {
   repo: AlertsRepo;
+  /** The poller's lease: a new alert's first look is recorded under it, never between a run's fetch and its commit. */
+  leases: LeaseRepo;
+  /** This instance's name on that lease. */
+  holder: string;
+  /** Held channels (they cannot receive): shown in the list, and released by `/alerts resume`. */
+  outbox?: Pick<OutboxRepo, 'heldPlace' | 'releasePlace'>;
   api: AlertsApi;
   locations: Pick<LocationResolver, 'resolve'>;
   service: string;
@@ -111,6 +118,14 @@ export class AlertCommands {
       },
       this.o.limits,
     );
+    if (!created.ok && created.reason === 'duplicate') {
+      const n = created.existing.number;
+      return ephemeral(
+        created.existing.paused
+          ? `That search is already alert #${n} in this channel, paused. \`/alerts resume ${n}\` starts it again.`
+          : `That search is already alert #${n} in this channel: nothing new was saved. See \`/alerts list\`.`,
+      );
+    }
     if (!created.ok) {
       return ephemeral(
         created.reason === 'place'
@@ -121,15 +136,19 @@ export class AlertCommands {
     const row = created.row;
     this.o.logger.info('alert saved', { search: row.id, place: ctx.place, user: ctx.user, operation: query.operation });
     // The first look records what exists now and posts nothing, so the channel is not flooded.
-    let matching: string;
+    // It is taken under the poller's lease: a run in progress could otherwise fetch before this look and commit after
+    // it. When a run holds the lease, the run right after it takes the first look (onSaved asks for it).
+    let matching = 'I will take my first look on the next check';
     try {
-      const { listings, complete } = await fetchListings(this.o.api, query.operation, canonicalParams(saved), this.o, () => true);
-      const cmp = compare([], listings, { primed: false, priceDropPct: this.o.priceDropPct });
-      this.o.repo.commitRun({ searchId: row.id, at: this.now, seen: cmp.seen, deliveries: [], primed: true, clearError: false });
-      matching = listings.length === 0 ? 'none match today' : `${cmp.seen.length}${complete ? '' : ' or more'} match today`;
+      const look = await runLeased({ leases: this.o.leases, name: POLL_JOB, holder: this.o.holder, logger: this.o.logger, ttlMs: 60_000, record: false }, async (fence) => {
+        const { listings, complete } = await fetchListings(this.o.api, query.operation, canonicalParams(saved), this.o, () => true);
+        const cmp = compare([], listings, { primed: false, priceDropPct: this.o.priceDropPct });
+        const recorded = this.o.repo.commitRun({ searchId: row.id, at: this.now, seen: cmp.seen, deliveries: [], primed: true, clearError: false }, fence);
+        return { recorded: recorded !== undefined, text: listings.length === 0 ? 'none match today' : `${cmp.seen.length}${complete ? '' : ' or more'} match today` };
+      });
+      if (look.ran && look.result.recorded) matching = look.result.text;
     } catch (e) {
       this.o.logger.warn('alert saved but its first look failed; the poller will take it', { search: row.id, error: e });
-      matching = 'I will take my first look on the next check';
     }
     this.o.onSaved?.(row);
     const text = `Saved as alert #${row.number}: ${summary}. I'll post new listings here as they appear; ${matching}. Checked ${this.o.schedule}; see \`/alerts list\`.`;
@@ -140,16 +159,28 @@ export class AlertCommands {
     const rows = this.o.repo.listByPlace(ctx.place);
     if (rows.length === 0) return ephemeral(`No alerts in this channel yet.\n${ALERTS_HELP}`);
     const lines = rows.map((r) => {
-      const state = r.paused ? 'paused' : `checked ${this.o.schedule}`;
+      const state = r.service !== this.o.service ? 'not checked: another property service' : r.paused ? 'paused' : `checked ${this.o.schedule}`;
       const last = r.lastRunAt ? `last checked ${formatDistanceStrict(r.lastRunAt, this.now)} ago` : 'not checked yet';
       const error = r.lastError ? ` · ⚠️ failing${r.errorSince ? ` for ${formatDistanceStrict(r.errorSince, this.now)}` : ''}: ${r.lastError}` : '';
       return `#${r.number} · ${r.summary} · ${state} · ${last}${error} · saved by ${r.owner === ctx.user ? 'you' : r.owner}`;
     });
-    const text = `Alerts in this channel (${rows.length}):\n${lines.join('\n')}`;
-    return { text, blocks: [{ kind: 'header', text: `Alerts in this channel (${rows.length})` }, ...lines.map((t): Block => ({ kind: 'text', text: t })), { kind: 'context', text: 'Manage: `/alerts pause <n>`, `/alerts resume <n>`, `/alerts remove <n>`, `/alerts test <n>`' }], ephemeral: true };
+    const notes: string[] = [];
+    const held = this.o.outbox?.heldPlace(ctx.place);
+    if (held) notes.push(`⚠️ I could not post here since ${formatDistanceStrict(held.since, this.now)} ago (${held.reason}): alerts wait and nothing is lost. Add me to the channel again, then \`/alerts resume\` (or wait: I try again every 15 minutes).`);
+    const elsewhere = rows.filter((r) => r.service !== this.o.service).length;
+    if (elsewhere > 0) notes.push(`⚠️ ${elsewhere} of these ${elsewhere === 1 ? 'was' : 'were'} saved for another property service than the one configured (UAE_API_BASE_URL changed) and ${elsewhere === 1 ? 'is' : 'are'} not checked; save ${elsewhere === 1 ? 'it' : 'them'} again, or set UAE_API_BASE_URL back.`);
+    const all = [...notes, ...lines];
+    const text = `Alerts in this channel (${rows.length}):\n${all.join('\n')}`;
+    return { text, blocks: [{ kind: 'header', text: `Alerts in this channel (${rows.length})` }, ...all.map((t): Block => ({ kind: 'text', text: t })), { kind: 'context', text: 'Manage: `/alerts pause <n>`, `/alerts resume <n>`, `/alerts remove <n>`, `/alerts test <n>`' }], ephemeral: true };
   }
 
   private async manage(ctx: AlertContext, action: string, arg: string): Promise<Reply> {
+    // `/alerts resume` alone, in a channel held because it could not receive: try it again now.
+    if (action === 'resume' && arg.trim() === '' && this.o.outbox?.heldPlace(ctx.place)) {
+      this.o.outbox.releasePlace(ctx.place);
+      this.o.onSaved?.(this.o.repo.listByPlace(ctx.place)[0]!);
+      return ephemeral('I will try posting here again now. If I still cannot, `/alerts list` will say so.');
+    }
     const m = /^#?(\d{1,6})$/.exec(arg.trim());
     if (!m) return ephemeral(`Which alert? Give its number: \`/alerts ${action} 2\` (see \`/alerts list\`).`);
     const row = this.o.repo.byNumber(ctx.place, Number(m[1]));

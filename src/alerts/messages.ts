@@ -41,6 +41,11 @@ export interface AlertButtons {
 
 const label = (s: SearchRef) => `Alert #${s.number} · ${s.summary}`;
 
+/** The outbox kinds alerts write; main registers them with `alertKind` (src/outbox/registry.ts's DeliveryKind). */
+export const ALERT_KINDS = ['new', 'price_drop', 'summary', 'failing', 'recovered'] as const;
+
+export const alertKind = (buttons: AlertButtons = {}) => ({ decode: decodePayload, render: (p: DeliveryPayload) => renderDelivery(p, buttons) });
+
 export function renderDelivery(payload: DeliveryPayload, buttons: AlertButtons = {}): Reply {
   const head = (text: string): Block => ({ kind: 'context', text });
   const searchId = payload.search.id;

@@ -5,7 +5,8 @@ import { ApiError } from '../api/errors.js';
 import type { ApiResult } from '../api/client.js';
 import type { OperationName } from '../api/operations.js';
 import type { Logger } from '../log.js';
-import type { AlertsRepo, NewDelivery, RunOutcome, SavedSearchRow } from '../store/index.js';
+import { runLeased } from '../jobs/index.js';
+import type { AlertsRepo, Fence, LeaseRepo, NewDelivery, RunOutcome, SavedSearchRow } from '../store/index.js';
 import { compare, type Listing } from './compare.js';
 import { encodePayload, type SearchRef } from './messages.js';
 import { fromParamsKey } from './saved-query.js';
@@ -33,11 +34,13 @@ export interface PollerOptions {
 export interface PollerDeps {
   api: AlertsApi;
   repo: AlertsRepo;
+  /** The job leases: one run at a time across instances. */
+  leases: LeaseRepo;
   /** The property service's base URL: only its saved searches are run. */
   service: string;
   logger: Logger;
   options: PollerOptions;
-  /** This instance's name for the run lease. */
+  /** This instance's name on the run's lease. */
   holder?: string;
   /** Only searches saved in these platforms' places are run (those whose messages can be delivered); all when unset. */
   platforms?: readonly string[];
@@ -76,85 +79,80 @@ export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
   const started = now();
   const holder = deps.holder ?? `pid-${process.pid}`;
   const log = deps.logger.child({ part: 'poller', run: started });
-  const report: RunReport = { ran: false, searches: 0, queries: 0, calls: 0, newListings: 0, priceDrops: 0, queued: 0, failedQueries: 0, deferred: 0, skipped: 0, ms: 0 };
-  if (deps.signal?.aborted) return report;
-  // Another instance sharing this database may be running: one run at a time across all of them. The lease is
-  // short and renewed while the run lasts, so a crashed instance holds it back for two minutes at most.
-  const leaseMs = deps.leaseMs ?? LEASE_MS;
-  if (!deps.repo.acquireLease(POLL_JOB, holder, started, leaseMs)) {
+  const empty: RunReport = { ran: false, searches: 0, queries: 0, calls: 0, newListings: 0, priceDrops: 0, queued: 0, failedQueries: 0, deferred: 0, skipped: 0, ms: 0 };
+  if (deps.signal?.aborted) return empty;
+  // Another instance sharing this database may be running: one run at a time across all of them, under a fenced lease
+  // (short and renewed while the run lasts, so a crashed instance holds it back for two minutes at most). A run whose
+  // lease was taken over stops starting queries, and what it would still record is refused by the store.
+  const leased = await runLeased(
+    { leases: deps.leases, name: POLL_JOB, holder, logger: log, ttlMs: deps.leaseMs ?? LEASE_MS, now, ...(deps.signal ? { signal: deps.signal } : {}) },
+    async (fence, signal) => {
+      const report = await pollUnder({ ...deps, signal, holder }, fence, log);
+      return { ...report, ok: report.failedQueries === 0 };
+    },
+  );
+  if (!leased.ran) {
     log.info('another instance is running the poller; skipping this tick');
-    return report;
+    return empty;
   }
-  // A renewal that fails means another instance took the lease over (this one stalled past it): this run stops as at
-  // a shutdown, so two instances never compare the same searches at once.
-  const leaseLost = new AbortController();
-  const renew = setInterval(() => {
-    if (leaseLost.signal.aborted || deps.repo.acquireLease(POLL_JOB, holder, now(), leaseMs)) return;
-    log.warn('another instance took over the poller lease; this run stops starting queries');
-    leaseLost.abort();
-  }, leaseMs / 4);
-  renew.unref();
-  const signal = deps.signal ? AbortSignal.any([deps.signal, leaseLost.signal]) : leaseLost.signal;
-  const run: PollerDeps = { ...deps, signal, holder };
-  report.ran = true;
-  let ok = true;
-  try {
-    const platforms = deps.platforms;
-    const due = deps.repo.due(deps.service, started).filter((s) => !platforms || platforms.some((p) => s.place.startsWith(`${p}:`)));
-    report.searches = due.length;
-    const groups = groupByQuery(due);
-    // The budget counts calls, and a query costs one call per page it reads (up to maxPages). Before each query starts,
-    // the calls left, less the pages reserved by the queries under way, decide how many pages it may read (at least
-    // one, or it waits for a later run). Groups start in order: the longest-waiting first.
-    const budget = new PageBudget(deps.api, deps.options.maxPages);
-    let ran = 0;
-    let exhausted = false;
-    await eachLimited(groups, deps.options.concurrency ?? 4, async (group) => {
-      if (signal.aborted) {
-        report.skipped++;
-        return;
-      }
-      // Once one query has to wait, every later one waits too, even if pages reserved come back unused: oldest first.
-      const pages = exhausted ? 0 : await budget.reserve();
-      if (pages === 0) {
-        exhausted = true;
-        report.deferred++;
-        return;
-      }
-      if (signal.aborted) {
-        budget.release(pages, 0);
-        report.skipped++;
-        return;
-      }
-      ran++;
-      report.queries++;
-      let r: QueryResult | undefined;
-      try {
-        r = await runQuery(run, group, log, pages);
-      } finally {
-        budget.release(pages, r?.calls ?? pages);
-      }
-      report.calls += r.calls;
-      report.newListings += r.newListings;
-      report.priceDrops += r.priceDrops;
-      report.queued += r.queued;
-      if (r.failed) report.failedQueries++;
-    });
-    if (report.deferred > 0) {
-      log.warn('call budget cannot cover every due query; the longest-waiting went first, the rest wait for a later run', {
-        due: groups.length, ran, deferred: report.deferred, maxPages: deps.options.maxPages, budgetLeft: deps.api.budgetLeft?.(),
-      });
+  const { ok: _ok, ...report } = leased.result;
+  report.ms = now() - started;
+  log.info('poller run finished', { ...report });
+  return report;
+}
+
+async function pollUnder(deps: PollerDeps & { signal: AbortSignal }, fence: Fence, log: Logger): Promise<RunReport> {
+  const now = deps.now ?? Date.now;
+  const started = now();
+  const signal = deps.signal;
+  const report: RunReport = { ran: true, searches: 0, queries: 0, calls: 0, newListings: 0, priceDrops: 0, queued: 0, failedQueries: 0, deferred: 0, skipped: 0, ms: 0 };
+  const platforms = deps.platforms;
+  const due = deps.repo.due(deps.service, started).filter((s) => !platforms || platforms.some((p) => s.place.startsWith(`${p}:`)));
+  report.searches = due.length;
+  const groups = groupByQuery(due);
+  // The budget counts calls, and a query costs one call per page it reads (up to maxPages). Before each query starts,
+  // the calls left, less the pages reserved by the queries under way, decide how many pages it may read (at least
+  // one, or it waits for a later run). Groups start in order: the longest-waiting first.
+  const budget = new PageBudget(deps.api, deps.options.maxPages);
+  let ran = 0;
+  let exhausted = false;
+  await eachLimited(groups, deps.options.concurrency ?? 4, async (group) => {
+    if (signal.aborted) {
+      report.skipped++;
+      return;
     }
-    if (report.skipped > 0) log.info('run stopped early (shutdown, or the lease lost); the queries not started stay due', { skipped: report.skipped, ran });
-  } catch (e) {
-    ok = false;
-    throw e;
-  } finally {
-    clearInterval(renew);
-    report.ms = now() - started;
-    deps.repo.finishLease(POLL_JOB, holder, { at: started, ms: report.ms, ok: ok && report.failedQueries === 0 });
-    log.info('poller run finished', { ...report });
+    // Once one query has to wait, every later one waits too, even if pages reserved come back unused: oldest first.
+    const pages = exhausted ? 0 : await budget.reserve();
+    if (pages === 0) {
+      exhausted = true;
+      report.deferred++;
+      return;
+    }
+    if (signal.aborted) {
+      budget.release(pages, 0);
+      report.skipped++;
+      return;
+    }
+    ran++;
+    report.queries++;
+    let r: QueryResult | undefined;
+    try {
+      r = await runQuery(deps, group, log, pages, fence);
+    } finally {
+      budget.release(pages, r?.calls ?? pages);
+    }
+    report.calls += r.calls;
+    report.newListings += r.newListings;
+    report.priceDrops += r.priceDrops;
+    report.queued += r.queued;
+    if (r.failed) report.failedQueries++;
+  });
+  if (report.deferred > 0) {
+    log.warn('call budget cannot cover every due query; the longest-waiting went first, the rest wait for a later run', {
+      due: groups.length, ran, deferred: report.deferred, maxPages: deps.options.maxPages, budgetLeft: deps.api.budgetLeft?.(),
+    });
   }
+  if (report.skipped > 0) log.info('run stopped early (shutdown, or the lease lost); the queries not started stay due', { skipped: report.skipped, ran });
   return report;
 }
 
@@ -224,7 +222,7 @@ interface QueryResult {
   failed: boolean;
 }
 
-async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, maxPages: number): Promise<QueryResult> {
+async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, maxPages: number, fence: Fence): Promise<QueryResult> {
   const now = deps.now ?? Date.now;
   const { operation, params } = fromParamsKey(group[0]!.paramsKey);
   const result: QueryResult = { calls: 0, newListings: 0, priceDrops: 0, queued: 0, failed: false };
@@ -269,7 +267,7 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
     if (search.errorReported) deliveries.push(notice(search, 'recovered', `${search.id}:recovered:${search.errorSince ?? at}`, {}));
     return { searchId: search.id, at, seen: cmp.seen, deliveries, primed: !isPrimed, clearError: search.lastError !== null };
   });
-  const queued = deps.repo.commitRuns(outcomes, listings.map((l) => l.property_id), deps.holder ? { name: POLL_JOB, holder: deps.holder } : undefined);
+  const queued = deps.repo.commitRuns(outcomes, listings.map((l) => l.property_id), fence);
   if (queued === undefined) {
     log.warn('the poller lease was taken over during this query: its results are not recorded (the other instance runs it)', { searches: group.length });
     return result;
@@ -347,5 +345,8 @@ async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) 
   const worker = async () => {
     while (next < items.length) await fn(items[next++]!);
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  // Every worker is waited for, even when one throws: none is left running behind the caller's back.
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }

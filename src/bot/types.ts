@@ -65,41 +65,6 @@ export interface ButtonStateStore {
 
 export type { Reply };
 
-/**
- * The port through which alerts and digests reach chat: each adapter implements it for its platform.
- * `place` is the opaque chat place the alert was saved in (`slack:T1:C1`, `discord:G:C`, `console:local`).
- */
-export interface ChatPoster {
-  /** The place prefix this poster serves: 'slack', 'discord', 'console'. */
-  readonly platform: string;
-  /**
-   * Posts one message and resolves once the platform acknowledged it, with the platform's message id.
-   * `deliveryId` is stable across retries: platforms that can (Slack metadata, Discord nonce) tag the message with it.
-   * Throws a PostFailure when the platform refused or could not be reached.
-   */
-  post(place: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }>;
-  /**
-   * After a crash mid-post: the id of a message already carrying this delivery, null when surely none,
-   * undefined when the platform cannot tell (then the entry is re-sent and counted as a possible duplicate).
-   */
-  findDelivered?(place: string, deliveryId: string, sinceMs: number): Promise<string | null | undefined>;
-}
-
-/**
- * Why a post failed: `retryAfterMs` from the platform's rate limit; `permanent` when retrying cannot help;
- * `maybeDelivered` when the message may have been posted all the same (a timeout, a dropped connection, a 5xx): the
- * outbox then asks `findDelivered` before sending it again.
- */
-export class PostFailure extends Error {
-  override readonly name = 'PostFailure';
-  constructor(
-    message: string,
-    readonly options: { retryAfterMs?: number; permanent?: boolean; maybeDelivered?: boolean } = {},
-  ) {
-    super(message);
-  }
-}
-
 /** Who is asking, for alert commands: alerts post to `place`, and only their creator or an admin manages them. */
 export interface AlertRequester {
   user: string;

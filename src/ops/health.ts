@@ -7,7 +7,9 @@ export interface HealthDeps {
   /** The live connection: a write through it proves the database takes writes. */
   sqlite: Database.Database;
   /** The last poller run (shared by every instance on this database) and how many alerts it serves. */
-  poller: { lastRun(): { at: number; ms: number; ok: boolean } | undefined; alerts(): number };
+  poller: { lastRun(): { at: number; ms: number; ok: boolean } | undefined; alerts(): number; elsewhere?(): number };
+  /** Chat platforms, paused while they refuse our credentials. */
+  platforms?: () => { platform: string; paused: boolean; since?: number; reason?: string }[];
   /** Older than this while alerts exist: the poller is stuck (3 periods of ALERTS_CRON). */
   maxPollerAgeMs: number;
   upstream: { sandbox: boolean; budgetLeft(): { blockedForMs: number; day?: number; month?: number; breakerOpenForMs?: number } };
@@ -22,9 +24,11 @@ export interface HealthReport {
   status: 'ok' | 'failing' | 'stopping';
   checks: {
     database: { ok: boolean; error?: string };
-    poller: { ok: boolean; alerts: number; lastRunAt: string | null; lastRunAgeSeconds: number | null; lastRunOk: boolean | null; maxAgeSeconds: number };
+    poller: { ok: boolean; alerts: number; otherServiceAlerts: number; lastRunAt: string | null; lastRunAgeSeconds: number | null; lastRunOk: boolean | null; maxAgeSeconds: number };
     upstream: { ok: boolean; service: 'sandbox' | 'live'; breakerOpenForSeconds: number; blockedForSeconds: number };
     budget: { ok: true; callsLeftToday?: number; callsLeftThisMonth?: number };
+    /** A paused platform fails the check: nothing reaches its channels until its credentials work again. */
+    platforms: { ok: boolean; paused: { platform: string; sinceSeconds: number; reason: string }[] };
   };
 }
 
@@ -53,6 +57,8 @@ export class Health {
     const poller = {
       ok: alerts === 0 || age <= this.deps.maxPollerAgeMs,
       alerts,
+      // Saved for another property service (UAE_API_BASE_URL changed): kept, but not checked.
+      otherServiceAlerts: safely(() => this.deps.poller.elsewhere?.() ?? 0, 0),
       lastRunAt: run ? new Date(run.at).toISOString() : null,
       lastRunAgeSeconds: run ? seconds(at - run.at) : null,
       lastRunOk: run ? run.ok : null,
@@ -73,8 +79,10 @@ export class Health {
       ...(left.month !== undefined ? { callsLeftThisMonth: left.month } : {}),
     };
 
-    const status = this.deps.stopping() ? 'stopping' : database.ok && poller.ok && upstream.ok ? 'ok' : 'failing';
-    return { status, checks: { database, poller, upstream, budget } };
+    const paused = safely(() => this.deps.platforms?.() ?? [], []).filter((p) => p.paused);
+    const platforms = { ok: paused.length === 0, paused: paused.map((p) => ({ platform: p.platform, sinceSeconds: seconds(at - (p.since ?? at)), reason: p.reason ?? '' })) };
+    const status = this.deps.stopping() ? 'stopping' : database.ok && poller.ok && upstream.ok && platforms.ok ? 'ok' : 'failing';
+    return { status, checks: { database, poller, upstream, budget, platforms } };
   }
 
   private database(at: number): { ok: boolean; error?: string } {

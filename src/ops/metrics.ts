@@ -17,7 +17,9 @@ export interface UpstreamCall {
 
 /** Read at scrape time. */
 export interface MetricSources {
-  outbox?: () => { pending: number; sending: number; failed: number; oldestPendingMs: number };
+  outbox?: () => { pending: number; sending: number; failed: number; oldestPendingMs: number; heldPlaces?: number };
+  /** Chat platforms and whether their deliveries are paused (credentials refused). */
+  platforms?: () => { platform: string; paused: boolean }[];
   budget?: () => { blockedForMs: number; day?: number; month?: number };
   /** The service's own quota headers, as last seen. */
   serviceQuota?: () => { plan?: number; minute?: number };
@@ -61,6 +63,15 @@ export class Metrics {
     this.gauge('manzil_outbox_oldest_age_seconds', 'Age of the oldest alert message not yet posted (0 when none)', () => {
       const s = this.sources.outbox?.();
       return s && s.oldestPendingMs / 1000;
+    });
+    this.gauge('manzil_outbox_held_channels', 'Chat channels that cannot receive (the app removed, archived): their messages wait', () => this.sources.outbox?.().heldPlaces);
+    const paused: Gauge<'platform'> = new Gauge({
+      name: 'manzil_platform_paused', help: '1 while a chat platform refuses our credentials and its deliveries are paused, else 0',
+      labelNames: ['platform'] as const, registers: [this.registry],
+      collect: () => {
+        paused.reset();
+        for (const p of this.sources.platforms?.() ?? []) paused.set({ platform: p.platform }, p.paused ? 1 : 0);
+      },
     });
     this.gauge('manzil_upstream_blocked_seconds', 'How long before a call would be sent (rate limit, Retry-After, open circuit); 0: now; -1: closed', () => {
       const left = this.sources.budget?.();

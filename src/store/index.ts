@@ -1,4 +1,4 @@
-// The store's public surface.
+// The store's public surface: one repository per concern, each behind its named interface.
 export { openStore, type Store } from './db.js';
 export { applyMigrations, ForeignKeyViolationError, type Violation } from './migrate.js';
 export { createButtonStateRepo, type ButtonStateRepo } from './button-state.js';
@@ -6,4 +6,9 @@ export { createLocationCacheRepo, normaliseQuery, type LocationCacheRepo } from 
 export { createApiUsageRepo, type ApiUsageRepo } from './api-usage.js';
 export { adoptServiceSpellings, serviceKey } from './service-key.js';
 export * as schema from './schema.js';
-export { createAlertsRepo, type AlertsRepo, type NewDelivery, type OutboxRow, type OutboxStats, type RunOutcome, type SavedSearchRow, type SeenRow, type SeenUpdate } from './alerts.js';
+export { createSavedSearchRepo, type CreateResult, type NewSavedSearch, type SavedSearchRepo, type SavedSearchRow } from './saved-searches.js';
+export { createSeenRepo, type RunOutcome, type SeenRepo, type SeenRow, type SeenUpdate } from './seen.js';
+export { createOutboxRepo, deliveryIdOf, type ClaimedEntry, type ClaimOptions, type FailedAttempt, type NewDelivery, type OutboxRepo, type OutboxRow, type OutboxStats } from './outbox.js';
+export { createLeaseRepo, type Fence, type InstanceInfo, type LeaseRepo } from './leases.js';
+export { readDbId, renewDbId } from './meta.js';
+export { createAlertsRepo, type AlertsRepo } from './alerts.js';

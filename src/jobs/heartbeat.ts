@@ -1,0 +1,52 @@
+// This instance's heartbeat in the database. Another instance (or this one's successor after a crash) takes over the
+// claims of an instance whose heartbeat lapsed at once, instead of waiting out their lease.
+import { hostname } from 'node:os';
+import type { InstanceInfo, LeaseRepo } from '../store/index.js';
+
+/** How often the heartbeat is written, and after how long without one an instance counts as gone. */
+export const HEARTBEAT_MS = 5_000;
+export const LAPSE_MS = 15_000;
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+export class Heartbeat {
+  readonly self: InstanceInfo;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly leases: Pick<LeaseRepo, 'heartbeat' | 'lapsed' | 'forget'>,
+    id: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.self = { id, host: hostname(), pid: process.pid };
+  }
+
+  beat(): void {
+    this.leases.heartbeat(this.self, this.now());
+  }
+
+  start(): void {
+    this.beat();
+    // Instances gone for a day are forgotten (their claims were taken over long ago).
+    this.leases.forget({ olderThan: this.now() - 86_400_000 });
+    this.timer = setInterval(() => this.beat(), HEARTBEAT_MS);
+    this.timer.unref();
+  }
+
+  /** The instances whose claims may be taken over now. */
+  lapsed(): string[] {
+    return this.leases.lapsed(this.self, this.now(), LAPSE_MS, alive);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.leases.forget([this.self.id]);
+  }
+}

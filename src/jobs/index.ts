@@ -1,0 +1,4 @@
+// Named scheduled jobs, their fenced leases, and this instance's heartbeat.
+export { Heartbeat, HEARTBEAT_MS, LAPSE_MS } from './heartbeat.js';
+export { runLeased, type LeasedRun, type LeasedRunOptions } from './lease.js';
+export { isValidCron, JobScheduler, type Job } from './scheduler.js';

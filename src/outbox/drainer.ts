@@ -1,0 +1,362 @@
+// The outbox drainer: due entries -> the kind's renderer -> ChatPoster -> marked delivered only after the platform
+// said ok, every change under the claim's fencing token. The platform's answer comes as an outcome (its adapter's
+// outcome table decides which), and each outcome has one rule here:
+// - posted: delivered. retry: backoff, a few minutes apart at most, until DELIVERY_GIVE_UP_H; then parked.
+// - maybe posted: looked for on the platform once it has had time to store a slow post, and re-sent only when it is
+//   surely not there (or a look is impossible: then counted as a possible duplicate).
+// - wait (a rate limit): the whole channel waits, in order; no attempt spent.
+// - channel cannot receive: the channel is held (its alerts wait) and tried again later; nothing is lost.
+// - credentials refused: the whole platform is paused and probed until they work again; nothing is lost.
+// - rejected (the message itself, in every plainer form): parked at once.
+// One worker per channel, at most one message a second in each; a slow or throttled channel never holds the others.
+import type { Logger } from '../log.js';
+import { PostFailure, type ChatPoster, type FailureOutcome, type LookupResult } from '../ports/index.js';
+import type { ClaimedEntry, OutboxRepo, OutboxRow } from '../store/index.js';
+import { PlatformGate, type GateOptions } from './platform-gate.js';
+import type { KindRegistry } from './registry.js';
+
+export interface DeliveryOptions {
+  /** Retries stop and the entry is parked this long after its first attempt (DELIVERY_GIVE_UP_H). */
+  giveUpMs: number;
+  /** How long a claim holds before another instance may take the entry over (longer than any post takes). */
+  leaseMs?: number;
+  /** Spacing of messages in one channel. */
+  perPlaceIntervalMs?: number;
+  baseBackoffMs?: number;
+  /** The longest wait between two retries. */
+  maxBackoffMs?: number;
+  /** A safety cap on attempts, far beyond what the time limit allows. */
+  maxAttempts?: number;
+  /** A channel that cannot receive is tried again after this long. */
+  heldPlaceRetryMs?: number;
+  /** A look that failed (the platform's 429, a 5xx) is tried again after this long at least. */
+  lookupRetryMs?: number;
+  /** Entries per channel, and channels, in one claim. */
+  perPlace?: number;
+  places?: number;
+  /** The paused platform's probes. */
+  gate?: GateOptions;
+}
+
+export interface DeliveryDeps {
+  outbox: OutboxRepo;
+  kinds: KindRegistry;
+  posters: readonly ChatPoster[];
+  logger: Logger;
+  options: DeliveryOptions;
+  /** This instance's name on its claims. */
+  holder?: string;
+  /** Instances whose claims may be taken over at once (their heartbeat lapsed). */
+  lapsed?: () => string[];
+  now?: () => number;
+  /** Counters for metrics, optional. */
+  onDelivered?: (row: OutboxRow) => void;
+  onFailed?: (row: OutboxRow) => void;
+  /** A channel was found unable to receive (said once), or can receive again. */
+  onPlaceHeld?: (place: string, reason: string) => void;
+}
+
+export interface DrainReport {
+  delivered: number;
+  retried: number;
+  /** Parked: given up by time, or refused for good. */
+  failed: number;
+  recoveredFound: number;
+  possibleDuplicates: number;
+  /** Looks deferred: too soon after the attempt, or the look itself failed. */
+  lookupsDeferred: number;
+}
+
+/** What a channel's worker does after one entry: go on, or hold the rest of the channel's queue until a time. */
+type Next = { holdUntil?: number };
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** Per-channel state idle this long is forgotten (the maps stay bounded). */
+const IDLE_MS = 60 * 60_000;
+
+export class OutboxDrainer {
+  readonly gate: PlatformGate;
+  private readonly holder: string;
+  private readonly now: () => number;
+  private readonly lastPostAt = new Map<string, number>();
+  /** Channels the platform asked us to leave alone (429 Retry-After) until the given time. */
+  private readonly heldUntil = new Map<string, number>();
+  private lastSweep = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private again = false;
+
+  constructor(private readonly deps: DeliveryDeps) {
+    this.holder = deps.holder ?? `pid-${process.pid}`;
+    this.now = deps.now ?? Date.now;
+    this.gate = new PlatformGate(deps.posters, deps.logger.child({ part: 'outbox' }), () => this.poke(), { ...deps.options.gate, now: this.now });
+  }
+
+  /** Delivers everything due now (and what becomes due while it works); resolves when nothing is left due. */
+  async drain(): Promise<DrainReport> {
+    const report: DrainReport = { delivered: 0, retried: 0, failed: 0, recoveredFound: 0, possibleDuplicates: 0, lookupsDeferred: 0 };
+    const o = this.deps.options;
+    this.sweep();
+    const active = new Map<string, Promise<void>>();
+    for (;;) {
+      const open = this.stopped ? [] : this.gate.open();
+      const room = (o.places ?? 500) - active.size;
+      const rows = open.length > 0 && room > 0
+        ? this.deps.outbox.claimDue({
+            holder: this.holder, at: this.now(), leaseMs: o.leaseMs ?? 60_000, perPlace: o.perPlace ?? 10, places: room, platforms: open,
+            busy: [...active.keys()], lapsed: this.deps.lapsed?.() ?? [],
+          })
+        : [];
+      const byPlace = new Map<string, ClaimedEntry[]>();
+      for (const r of rows) byPlace.set(r.place, [...(byPlace.get(r.place) ?? []), r]);
+      for (const [place, entries] of byPlace) {
+        const worker = this.drainPlace(place, entries, report)
+          .catch((e) => this.deps.logger.error('outbox: a channel’s worker failed; its entries go back to the queue', { place, error: e }))
+          .finally(() => active.delete(place));
+        active.set(place, worker);
+      }
+      if (active.size === 0) return report;
+      // A channel done (or new room): claim again, for it and for any other channel that became due.
+      await Promise.race(active.values());
+    }
+  }
+
+  /** Keeps draining in the background: after each pass, sleeps until the next entry is due or `poke()`. */
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** New entries were queued: drain soon. */
+  poke(): void {
+    if (this.stopped) return;
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  /** Lets posts in flight finish, then gives unfinished claims back so the next start sends them at once. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.gate.stop();
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+    const released = this.deps.outbox.release(this.holder);
+    if (released > 0) this.deps.logger.info('outbox: claims released for the next start', { released });
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.running = this.drain()
+        .then(() => undefined, (e) => this.deps.logger.error('outbox drain failed', { error: e }))
+        .finally(() => {
+          this.running = undefined;
+          if (this.stopped) return;
+          const next = this.deps.outbox.nextDue(this.gate.open());
+          const wait = this.again ? 0 : next === undefined ? 30_000 : Math.max(0, next - this.now());
+          this.again = false;
+          this.schedule(Math.min(wait, 30_000));
+        });
+    }, delayMs);
+    this.timer.unref?.();
+  }
+
+  /** Forgets per-channel state of channels idle for an hour. */
+  private sweep(): void {
+    const now = this.now();
+    if (now - this.lastSweep < 60_000) return;
+    this.lastSweep = now;
+    for (const [place, at] of this.lastPostAt) if (at < now - IDLE_MS) this.lastPostAt.delete(place);
+    for (const [place, until] of this.heldUntil) if (until < now) this.heldUntil.delete(place);
+  }
+
+  /** Channel sizes of the per-channel state, for tests and metrics. */
+  trackedChannels(): number {
+    return new Set([...this.lastPostAt.keys(), ...this.heldUntil.keys()]).size;
+  }
+
+  private poster(place: string): ChatPoster | undefined {
+    return this.deps.posters.find((p) => place.startsWith(`${p.platform}:`));
+  }
+
+  private async drainPlace(place: string, entries: ClaimedEntry[], report: DrainReport): Promise<void> {
+    const { outbox, options: o } = this.deps;
+    const interval = o.perPlaceIntervalMs ?? 1_000;
+    for (const [i, entry] of entries.entries()) {
+      const rest = entries.slice(i);
+      if (this.stopped) return; // stop() gives the claims back
+      // The platform rate-limited this channel: the rest of its queue waits too, in order, until Retry-After is over.
+      const held = this.heldUntil.get(place) ?? 0;
+      if (held > this.now()) return outbox.requeue(rest, held);
+      if (this.gate.isPaused(this.poster(place)!.platform)) return outbox.requeue(rest, this.now());
+      // At most one message per interval in a channel, as Slack asks. Every entry still queued here keeps its claim
+      // for as long as its turn is away, or another drainer would take it over as abandoned and post it too.
+      const wait = (this.lastPostAt.get(place) ?? 0) + interval - this.now();
+      if (wait > 0) {
+        rest.forEach((queued, k) => outbox.extendClaim(queued.id, queued.token, this.now() + wait + k * interval + (o.leaseMs ?? 60_000)));
+        await sleep(wait);
+        if (this.stopped) return;
+      }
+      const next = await this.deliver(entry, report);
+      if (next.holdUntil !== undefined) return outbox.requeue(entries.slice(i + 1), next.holdUntil);
+    }
+  }
+
+  /** Looks for, then posts, one entry. */
+  private async deliver(entry: ClaimedEntry, report: DrainReport): Promise<Next> {
+    const { outbox, logger } = this.deps;
+    const log = logger.child({ part: 'outbox', delivery: entry.id, place: entry.place, kind: entry.kind });
+    const poster = this.poster(entry.place)!;
+    let possibleDuplicate = entry.possibleDuplicate;
+    if (entry.recovered) {
+      const look = await this.lookFor(entry, poster, report, log);
+      if (look === 'done') return {};
+      if (look === 'cannot_tell') possibleDuplicate = true;
+    }
+    const reply = this.deps.kinds.render(entry.kind, entry.payload);
+    if (!reply) {
+      this.park(entry, 'unreadable payload or unknown kind', report, log);
+      return {};
+    }
+    // In flight from here: only this entry, so that a crash leaves exactly one entry to look for on the platform.
+    const at = this.now();
+    if (!outbox.markPosting(entry.id, entry.token, at, at + (this.deps.options.leaseMs ?? 60_000))) {
+      log.warn('outbox entry no longer claimed by this instance (its claim ran out); left to the instance that took it');
+      return {};
+    }
+    this.lastPostAt.set(entry.place, at);
+    try {
+      const { messageId } = await poster.post(entry.place, reply, entry.deliveryId);
+      if (!outbox.markDelivered(entry.id, entry.token, messageId, this.now(), possibleDuplicate)) {
+        log.warn('posted, but another instance had taken the entry over meanwhile: recorded by it, not here');
+        return {};
+      }
+      report.delivered++;
+      this.deps.onDelivered?.(entry);
+      if (outbox.releasePlace(entry.place)) {
+        log.info('the channel receives messages again: its alerts resume');
+        this.deps.onPlaceHeld?.(entry.place, '');
+      }
+      return {};
+    } catch (e) {
+      const failure = e instanceof PostFailure ? e : new PostFailure(e instanceof Error ? e.message : String(e), 'maybe_posted');
+      return this.failed(entry, { ...entry, firstAttemptAt: entry.firstAttemptAt ?? at }, failure, possibleDuplicate, report, log);
+    }
+  }
+
+  /**
+   * Before an entry that may be on the platform is sent again: 'done' when it was found (delivered) or the look must
+   * wait (requeued); 'send' when it is surely not there; 'cannot_tell' when a look cannot answer (sent, counted).
+   */
+  private async lookFor(entry: ClaimedEntry, poster: ChatPoster, report: DrainReport, log: Logger): Promise<'done' | 'send' | 'cannot_tell'> {
+    const { outbox, options: o } = this.deps;
+    const now = this.now();
+    const settleAt = (entry.lastAttemptAt ?? 0) + (poster.settleMs ?? 0);
+    if (now < settleAt) {
+      // A slow platform may not have stored the post yet: an early look would wrongly say "not there".
+      outbox.markFailed(entry.id, entry.token, { error: entry.lastError ?? 'waiting to look for an earlier attempt', retryAt: settleAt, spendAttempt: false, maybeDelivered: true });
+      report.lookupsDeferred++;
+      return 'done';
+    }
+    const look: LookupResult = poster.findDelivered
+      ? await poster
+          .findDelivered({ place: entry.place, deliveryId: entry.deliveryId, firstAttemptAt: entry.firstAttemptAt ?? entry.createdAt, lastAttemptAt: entry.lastAttemptAt ?? entry.createdAt, now })
+          .catch((e: unknown) => ({ kind: 'failed' as const, reason: e instanceof Error ? e.message : String(e) }))
+      : { kind: 'cannot_tell', reason: 'this platform cannot look for a message' };
+    switch (look.kind) {
+      case 'found':
+        if (outbox.markDelivered(entry.id, entry.token, look.messageId, this.now(), entry.possibleDuplicate)) {
+          report.recoveredFound++;
+          this.deps.onDelivered?.(entry);
+          log.info('delivery found already posted (an attempt that got no answer, or a restart); not sent again');
+        }
+        return 'done';
+      case 'absent':
+        return 'send';
+      case 'cannot_tell':
+        report.possibleDuplicates++;
+        log.warn('an earlier attempt may have posted this and the platform cannot tell: sending again, counted as a possible duplicate', { reason: look.reason });
+        return 'cannot_tell';
+      case 'failed': {
+        // Nothing is sent on a look that could not answer: the entry keeps its flag and spends no attempt.
+        report.lookupsDeferred++;
+        const retryAt = this.now() + Math.max(look.retryAfterMs ?? 0, o.lookupRetryMs ?? 30_000);
+        if (this.expired(entry)) this.park(entry, `could not look for an earlier attempt: ${look.reason}`, report, log);
+        else outbox.markFailed(entry.id, entry.token, { error: `look failed: ${look.reason}`, retryAt, spendAttempt: false, maybeDelivered: true });
+        log.warn('could not look for an earlier attempt; the entry waits and is looked for again', { reason: look.reason, retryInMs: retryAt - this.now() });
+        return 'done';
+      }
+    }
+  }
+
+  private failed(entry: ClaimedEntry, timed: ClaimedEntry, failure: PostFailure, possibleDuplicate: boolean, report: DrainReport, log: Logger): Next {
+    const { outbox, options: o } = this.deps;
+    const now = this.now();
+    const outcome: FailureOutcome = failure.outcome;
+    const base = { error: failure.message, possibleDuplicate };
+    switch (outcome) {
+      case 'wait': {
+        const until = now + (failure.retryAfterMs ?? 30_000);
+        this.heldUntil.set(entry.place, until);
+        outbox.markFailed(entry.id, entry.token, { ...base, retryAt: until, spendAttempt: false });
+        log.warn('the platform is rate-limiting this channel; its queue waits', { retryAfterMs: until - now });
+        return { holdUntil: until };
+      }
+      case 'credentials_refused': {
+        outbox.markFailed(entry.id, entry.token, { ...base, retryAt: now, spendAttempt: false });
+        this.gate.pause(this.poster(entry.place)!.platform, failure.message);
+        return { holdUntil: now };
+      }
+      case 'channel_unavailable': {
+        if (this.expired(timed)) {
+          this.park(entry, failure.message, report, log);
+          return {};
+        }
+        const retryAt = now + (o.heldPlaceRetryMs ?? 15 * 60_000);
+        outbox.markFailed(entry.id, entry.token, { ...base, retryAt, spendAttempt: false });
+        if (outbox.holdPlace(entry.place, failure.message, now, retryAt)) {
+          log.warn('this channel cannot receive messages: its queue is held and its alerts wait until it can (nothing is lost)', { error: failure.message });
+          this.deps.onPlaceHeld?.(entry.place, failure.message);
+        }
+        return { holdUntil: retryAt };
+      }
+      case 'rejected':
+        this.park(entry, failure.message, report, log);
+        return {};
+      case 'retry':
+      case 'maybe_posted': {
+        const attempts = entry.attempts + 1;
+        if (this.expired(timed) || attempts >= (o.maxAttempts ?? 10_000)) {
+          this.park(entry, failure.message, report, log);
+          return {};
+        }
+        const maybe = outcome === 'maybe_posted';
+        const retryAt = now + Math.max(this.backoff(attempts), maybe ? (this.poster(entry.place)?.settleMs ?? 0) : 0);
+        outbox.markFailed(entry.id, entry.token, { ...base, retryAt, maybeDelivered: maybe });
+        report.retried++;
+        log.warn('delivery failed; will retry', { attempts, retryInMs: retryAt - now, error: failure.message, maybePosted: maybe });
+        return {};
+      }
+    }
+  }
+
+  /** Past DELIVERY_GIVE_UP_H since its first attempt (or since it was written, when it was never tried). */
+  private expired(entry: Pick<OutboxRow, 'firstAttemptAt' | 'createdAt'>): boolean {
+    return this.now() - (entry.firstAttemptAt ?? entry.createdAt) >= this.deps.options.giveUpMs;
+  }
+
+  private park(entry: ClaimedEntry, error: string, report: DrainReport, log: Logger): void {
+    const row = this.deps.outbox.markFailed(entry.id, entry.token, { error, retryAt: undefined });
+    if (!row) return;
+    report.failed++;
+    log.error('delivery parked: `manzil outbox` lists it, `manzil outbox retry` sends it again', { attempts: row.attempts, error });
+    this.deps.onFailed?.(row);
+  }
+
+  private backoff(attempts: number): number {
+    const o = this.deps.options;
+    const ceiling = Math.min(o.maxBackoffMs ?? 5 * 60_000, (o.baseBackoffMs ?? 2_000) * 2 ** (attempts - 1));
+    return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+  }
+}

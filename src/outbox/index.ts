@@ -1,0 +1,5 @@
+// The delivery core: the drainer, the kinds' registry, and the platforms' pause and probe.
+export { OutboxDrainer, type DeliveryDeps, type DeliveryOptions, type DrainReport } from './drainer.js';
+export { KindRegistry, type DeliveryKind } from './registry.js';
+export { PlatformGate, type GateOptions } from './platform-gate.js';
+export { pruneOutbox } from './prune.js';

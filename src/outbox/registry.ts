@@ -1,0 +1,33 @@
+// What each kind of outbox entry is: its payload's decoder and its renderer. Alerts register theirs, digests theirs,
+// without touching each other's files or the drainer.
+import type { Reply } from '../views/model.js';
+
+export interface DeliveryKind<P = unknown> {
+  /** The payload as written (versioned JSON), or undefined when this release cannot read it. */
+  decode(json: string): P | undefined;
+  /** The chat message, built from what was recorded (not from a later fetch). */
+  render(payload: P): Reply;
+}
+
+export class KindRegistry {
+  private readonly kinds = new Map<string, DeliveryKind>();
+
+  register<P>(names: string | readonly string[], kind: DeliveryKind<P>): this {
+    for (const name of typeof names === 'string' ? [names] : names) {
+      if (this.kinds.has(name)) throw new Error(`outbox kind "${name}" is registered already`);
+      this.kinds.set(name, kind as DeliveryKind);
+    }
+    return this;
+  }
+
+  /** The message for an entry, or undefined when its kind is unknown or its payload unreadable. */
+  render(kind: string, payload: string): Reply | undefined {
+    const k = this.kinds.get(kind);
+    const decoded = k?.decode(payload);
+    return decoded === undefined ? undefined : k!.render(decoded);
+  }
+
+  has(kind: string): boolean {
+    return this.kinds.has(kind);
+  }
+}

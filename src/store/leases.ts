@@ -1,0 +1,111 @@
+// Leases on named jobs (one poller run at a time across instances sharing the database) and each instance's
+// heartbeat. A lease carries a fencing token, new at each take-over: renewing, finishing or committing under it checks
+// the token, so an instance that stalled past its lease and lost it can change nothing.
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Store } from './db.js';
+import { nextGeneration } from './meta.js';
+import { instance, jobLease } from './schema.js';
+
+/** Who holds a lease, and under which token. */
+export interface Fence {
+  name: string;
+  holder: string;
+  token: number;
+}
+
+export interface InstanceInfo {
+  id: string;
+  host: string;
+  pid: number;
+}
+
+export function createLeaseRepo(store: Store) {
+  const { db, sqlite } = store;
+  const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
+
+  const holds = (fence: Fence): boolean => {
+    const row = db.select().from(jobLease).where(eq(jobLease.name, fence.name)).get();
+    return row !== undefined && row.holder === fence.holder && row.token === fence.token;
+  };
+
+  return {
+    /** Takes the lease when it is free or expired: a new token. Undefined while another holds it. */
+    acquire(name: string, holder: string, at: number, ttlMs: number): Fence | undefined {
+      return tx(() => {
+        const row = db.select().from(jobLease).where(eq(jobLease.name, name)).get();
+        if (row && row.until > at) return undefined;
+        const token = nextGeneration(sqlite);
+        db.insert(jobLease)
+          .values({ name, holder, until: at + ttlMs, token })
+          .onConflictDoUpdate({ target: jobLease.name, set: { holder, until: at + ttlMs, token } })
+          .run();
+        return { name, holder, token };
+      });
+    },
+
+    /** Extends the lease; only its holder under the same token can. False: it was lost (taken over). */
+    renew(fence: Fence, at: number, ttlMs: number): boolean {
+      return (
+        db.update(jobLease)
+          .set({ until: at + ttlMs })
+          .where(and(eq(jobLease.name, fence.name), eq(jobLease.holder, fence.holder), eq(jobLease.token, fence.token)))
+          .run().changes === 1
+      );
+    },
+
+    /** Runs `fn` in one transaction while the fence still holds; undefined (and nothing done) when it does not. */
+    whileHolding<T>(fence: Fence, fn: () => T): T | undefined {
+      return tx(() => (holds(fence) ? fn() : undefined));
+    },
+
+    holds,
+
+    /** Ends the run: frees the lease and records it, only under the same token (a stale run records nothing). */
+    finish(fence: Fence, run: { at: number; ms: number; ok: boolean } | undefined): boolean {
+      return (
+        db.update(jobLease)
+          .set({ until: 0, ...(run ? { lastRunAt: run.at, lastRunMs: run.ms, lastRunOk: run.ok } : {}) })
+          .where(and(eq(jobLease.name, fence.name), eq(jobLease.holder, fence.holder), eq(jobLease.token, fence.token)))
+          .run().changes === 1
+      );
+    },
+
+    lastRun(name: string): { at: number; ms: number; ok: boolean } | undefined {
+      const row = db.select().from(jobLease).where(eq(jobLease.name, name)).get();
+      return row?.lastRunAt != null ? { at: row.lastRunAt, ms: row.lastRunMs ?? 0, ok: Boolean(row.lastRunOk) } : undefined;
+    },
+
+    /** This instance is alive. */
+    heartbeat(self: InstanceInfo, at: number): void {
+      db.insert(instance)
+        .values({ ...self, startedAt: at, heartbeatAt: at })
+        .onConflictDoUpdate({ target: instance.id, set: { heartbeatAt: at } })
+        .run();
+    },
+
+    /**
+     * Instances that are surely gone: their heartbeat lapsed, or they ran on this host under a process id that no longer
+     * runs (or is this very process: a container restarted under the same pid). Their claims are taken over at once.
+     */
+    lapsed(self: InstanceInfo, at: number, lapseMs: number, isAlive: (pid: number) => boolean): string[] {
+      return db
+        .select()
+        .from(instance)
+        .all()
+        .filter((i) => i.id !== self.id && (i.heartbeatAt < at - lapseMs || (i.host === self.host && (i.pid === self.pid || !isAlive(i.pid)))))
+        .map((i) => i.id);
+    },
+
+    /** Forgets instances gone for longer than `olderThanMs` (bounded growth), and this one at a clean stop. */
+    forget(ids: readonly string[] | { olderThan: number }): number {
+      if (Array.isArray(ids)) return ids.reduce((n, id) => n + db.delete(instance).where(eq(instance.id, id)).run().changes, 0);
+      return db.delete(instance).where(lt(instance.heartbeatAt, (ids as { olderThan: number }).olderThan)).run().changes;
+    },
+
+    instances(): (typeof instance.$inferSelect)[] {
+      return db.select().from(instance).orderBy(sql`${instance.heartbeatAt} desc`).all();
+    },
+  };
+}
+
+export type LeaseRepo = ReturnType<typeof createLeaseRepo>;

@@ -1,0 +1,301 @@
+// The outbox: deliveries of any kind (alert cards, notices, digests) waiting for, or done by, a chat platform.
+// src/outbox decides; this file only stores. Fencing: a claim carries a token (a new generation per claim), and every
+// change a drainer makes checks it, so an instance that lost its claim (it stalled, another took the entry over) can
+// change nothing.
+import { and, asc, eq, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
+import type { Store } from './db.js';
+import { nextGeneration, readDbId } from './meta.js';
+import { outbox, placeHold } from './schema.js';
+
+export type OutboxRow = typeof outbox.$inferSelect;
+
+export interface NewDelivery {
+  /** The saved search it comes from, when it does (its undelivered entries go with it); null for other kinds. */
+  searchId?: number | null;
+  place: string;
+  kind: string;
+  propertyId?: string | null;
+  /** One delivery per fact: `12:new:16266089`, `digest:3:2026-11-30`. */
+  dedupeKey: string;
+  payload: string;
+}
+
+/** An entry taken by a drainer. */
+export interface ClaimedEntry extends OutboxRow {
+  /** This claim's fencing token: pass it to every change. */
+  token: number;
+  /** The id the platform sees (Slack metadata, Discord nonce): unique across databases. */
+  deliveryId: string;
+  /** It may already be on the platform (in flight at a crash, or its last attempt may have posted it): look first. */
+  recovered: boolean;
+}
+
+export interface OutboxStats {
+  pending: number;
+  /** Taken by a drainer: waiting their turn in a channel (claimed) or with their post in flight. */
+  sending: number;
+  /** Of those, the posts in flight. */
+  inFlight: number;
+  /** Parked: given up after DELIVERY_GIVE_UP_H, or refused for good by the platform; `manzil outbox retry` puts them back. */
+  failed: number;
+  delivered: number;
+  possibleDuplicates: number;
+  /** Age of the oldest entry not yet delivered (ms), 0 when none. */
+  oldestPendingMs: number;
+  /** Chat places held because they cannot receive. */
+  heldPlaces: number;
+}
+
+export interface ClaimOptions {
+  holder: string;
+  at: number;
+  leaseMs: number;
+  /** Entries per channel in one claim (a channel posts about one a second, so a few are plenty). */
+  perPlace: number;
+  /** Channels per claim. */
+  places: number;
+  platforms: readonly string[];
+  /** Channels this drainer is working on already: not claimed again until their worker is done. */
+  busy?: readonly string[];
+  /** Instances whose heartbeat lapsed: their claims are taken over at once, not after their lease. */
+  lapsed?: readonly string[];
+}
+
+export interface FailedAttempt {
+  error: string;
+  /** Back to pending then; parked (state `failed`) when undefined. */
+  retryAt?: number | undefined;
+  /** Counts an attempt (a rate limit, a paused platform or a held channel spend none). */
+  spendAttempt?: boolean;
+  /** It may have posted all the same: looked for before the next attempt. */
+  maybeDelivered?: boolean;
+  /** It was sent again without a way to check an earlier attempt: kept on the row. */
+  possibleDuplicate?: boolean;
+}
+
+export const deliveryIdOf = (row: Pick<OutboxRow, 'id' | 'origin'>): string => (row.origin ? `${row.origin}-${row.id}` : String(row.id));
+
+const platformFilter = (platforms: readonly string[]) => or(...platforms.map((p) => sql`${outbox.place} like ${`${p}:%`}`));
+
+export function createOutboxRepo(store: Store, now: () => number = Date.now) {
+  const { db, sqlite } = store;
+  const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
+  const owned = (id: number, token: number) => and(eq(outbox.id, id), eq(outbox.claimToken, token), inArray(outbox.state, ['claimed', 'sending']));
+  const release = { claimedBy: null, claimedUntil: null, claimToken: null } as const;
+
+  /** Inserts a delivery unless one with the same dedupe key exists: the same fact is never queued twice. */
+  function enqueue(d: NewDelivery, at: number = now()): number {
+    return db
+      .insert(outbox)
+      .values({
+        searchId: d.searchId ?? null, place: d.place, kind: d.kind, propertyId: d.propertyId ?? null, dedupeKey: d.dedupeKey, payload: d.payload,
+        createdAt: at, nextAttemptAt: at, origin: readDbId(sqlite),
+      })
+      .onConflictDoNothing({ target: outbox.dedupeKey })
+      .run().changes;
+  }
+
+  return {
+    enqueue,
+
+    /**
+     * Takes entries due now, at most `perPlace` per channel over at most `places` channels, oldest first: pending ones
+     * due, ones whose claim ran out or whose holder's heartbeat lapsed (`claimed`: never posted; `sending`: posted when
+     * it stopped, so recorded as maybe delivered). Held channels and `busy` ones are left alone.
+     */
+    claimDue(o: ClaimOptions): ClaimedEntry[] {
+      if (o.platforms.length === 0) return [];
+      return tx(() => {
+        const lapsed = [...(o.lapsed ?? [])];
+        const claimable = or(
+          and(eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} <= ${o.at}`),
+          and(inArray(outbox.state, ['claimed', 'sending']), or(sql`${outbox.claimedUntil} <= ${o.at}`, lapsed.length > 0 ? inArray(outbox.claimedBy, lapsed) : undefined)),
+        );
+        const held = db.select({ place: placeHold.place }).from(placeHold).where(sql`${placeHold.retryAt} > ${o.at}`);
+        const where = and(platformFilter(o.platforms), claimable, notInArray(outbox.place, held), o.busy?.length ? notInArray(outbox.place, [...o.busy]) : undefined);
+        // Oldest first per channel, and channels by their oldest entry: one busy channel never fills a whole claim.
+        const ranked = db
+          .select({ id: outbox.id, place: outbox.place, n: sql<number>`row_number() over (partition by ${outbox.place} order by ${outbox.id})`.as('n') })
+          .from(outbox)
+          .where(where)
+          .as('ranked');
+        const picked = db.select({ id: ranked.id, place: ranked.place }).from(ranked).where(sql`${ranked.n} <= ${o.perPlace}`).orderBy(asc(ranked.id)).all();
+        const places = new Set<string>();
+        const ids: number[] = [];
+        for (const r of picked) {
+          if (!places.has(r.place) && places.size >= o.places) continue;
+          places.add(r.place);
+          ids.push(r.id);
+        }
+        if (ids.length === 0) return [];
+        const rows = db.select().from(outbox).where(inArray(outbox.id, ids)).orderBy(asc(outbox.id)).all();
+        const token = nextGeneration(sqlite);
+        // A post found in flight (a crash) is recorded as maybe delivered, not only remembered here: if the entry goes
+        // back to the queue before its turn, the next claim still looks for it before sending.
+        db.update(outbox)
+          .set({ state: 'claimed', claimedBy: o.holder, claimedUntil: o.at + o.leaseMs, claimToken: token, maybeDelivered: sql`${outbox.maybeDelivered} or ${outbox.state} = 'sending'` })
+          .where(inArray(outbox.id, ids))
+          .run();
+        return rows.map((r) => ({ ...r, token, deliveryId: deliveryIdOf(r), recovered: r.state === 'sending' || r.maybeDelivered, maybeDelivered: r.maybeDelivered || r.state === 'sending' }));
+      });
+    },
+
+    /** Extends a claim while its entry waits its turn in a channel's queue. */
+    extendClaim(id: number, token: number, until: number): boolean {
+      return db.update(outbox).set({ claimedUntil: until }).where(and(owned(id, token), eq(outbox.state, 'claimed'))).run().changes === 1;
+    },
+
+    /**
+     * Its post starts now: `sending` until `until`. A crash from here on leaves it `sending`, and the next claim looks for
+     * it before sending it again. False when the claim is no longer this token's: then it must not post.
+     */
+    markPosting(id: number, token: number, at: number, until: number): boolean {
+      return (
+        db.update(outbox)
+          .set({ state: 'sending', claimedUntil: until, maybeDelivered: false, firstAttemptAt: sql`coalesce(${outbox.firstAttemptAt}, ${at})`, lastAttemptAt: at })
+          .where(and(owned(id, token), eq(outbox.state, 'claimed')))
+          .run().changes === 1
+      );
+    },
+
+    /** The platform has it. Only by the claim's holder: a stalled instance's late answer changes nothing. */
+    markDelivered(id: number, token: number, messageId: string, at: number, possibleDuplicate = false): boolean {
+      return (
+        db.update(outbox)
+          .set({ state: 'delivered', messageId, deliveredAt: at, ...release, maybeDelivered: false, ...(possibleDuplicate ? { possibleDuplicate: true } : {}) })
+          .where(owned(id, token))
+          .run().changes === 1
+      );
+    },
+
+    /** A failed attempt or a look that could not answer: back to pending for `retryAt`, or parked. Fenced. */
+    markFailed(id: number, token: number, f: FailedAttempt): OutboxRow | undefined {
+      return db
+        .update(outbox)
+        .set({
+          ...(f.spendAttempt === false ? {} : { attempts: sql`${outbox.attempts} + 1` }),
+          lastError: f.error.slice(0, 500),
+          ...release,
+          ...(f.retryAt === undefined ? { state: 'failed' } : { state: 'pending', nextAttemptAt: f.retryAt }),
+          maybeDelivered: f.maybeDelivered ?? false,
+          ...(f.possibleDuplicate ? { possibleDuplicate: true } : {}),
+        })
+        .where(owned(id, token))
+        .returning()
+        .get();
+    },
+
+    /**
+     * Gives claimed entries back unposted and without spending an attempt, due at `at` at the earliest (a channel held by
+     * a Retry-After keeps its order: every entry waits, not only the refused one). Their maybe-delivered flag stays.
+     */
+    requeue(entries: readonly { id: number; token: number }[], at: number): void {
+      if (entries.length === 0) return;
+      tx(() => {
+        for (const e of entries) {
+          db.update(outbox)
+            .set({ state: 'pending', ...release, nextAttemptAt: sql`max(${outbox.nextAttemptAt}, ${at})` })
+            .where(and(owned(e.id, e.token), eq(outbox.state, 'claimed')))
+            .run();
+        }
+      });
+    },
+
+    /**
+     * Gives back an instance's unfinished claims at shutdown, so the next start sends them without waiting. A post still
+     * in flight may land after this: it goes back marked maybe delivered, so it is looked for first.
+     */
+    release(holder: string): number {
+      return tx(() => {
+        const inFlight = db.update(outbox).set({ state: 'pending', ...release, maybeDelivered: true }).where(and(eq(outbox.claimedBy, holder), eq(outbox.state, 'sending'))).run().changes;
+        return inFlight + db.update(outbox).set({ state: 'pending', ...release }).where(and(eq(outbox.claimedBy, holder), eq(outbox.state, 'claimed'))).run().changes;
+      });
+    },
+
+    /** Parked entries back to the queue (one by id, or all): `manzil outbox retry`. Returns how many. */
+    retryParked(which: number | 'all', at: number = now()): number {
+      return db
+        .update(outbox)
+        .set({ state: 'pending', nextAttemptAt: at, firstAttemptAt: null, attempts: 0, ...release })
+        .where(and(eq(outbox.state, 'failed'), which === 'all' ? undefined : eq(outbox.id, which)))
+        .run().changes;
+    },
+
+    /** Holds a channel that cannot receive until `retryAt`; true when it was not held before (say so once). */
+    holdPlace(place: string, reason: string, at: number, retryAt: number): boolean {
+      return tx(() => {
+        const before = db.select().from(placeHold).where(eq(placeHold.place, place)).get();
+        db.insert(placeHold)
+          .values({ place, reason: reason.slice(0, 300), since: at, retryAt })
+          .onConflictDoUpdate({ target: placeHold.place, set: { reason: reason.slice(0, 300), retryAt } })
+          .run();
+        return before === undefined;
+      });
+    },
+
+    /** The channel received a message: no longer held. True when it was. */
+    releasePlace(place: string): boolean {
+      return db.delete(placeHold).where(eq(placeHold.place, place)).run().changes > 0;
+    },
+
+    heldPlace(place: string): { reason: string; since: number } | undefined {
+      return db.select({ reason: placeHold.reason, since: placeHold.since }).from(placeHold).where(eq(placeHold.place, place)).get();
+    },
+
+    /**
+     * Bounded growth: delivered or parked entries older than `outboxMaxAgeMs` go (pending ones never do).
+     * Returns how many entries were deleted.
+     */
+    prune(at: number, options: { outboxMaxAgeMs: number }): { outbox: number } {
+      return {
+        outbox: db
+          .delete(outbox)
+          .where(and(inArray(outbox.state, ['delivered', 'failed']), lt(sql`coalesce(${outbox.deliveredAt}, ${outbox.createdAt})`, at - options.outboxMaxAgeMs)))
+          .run().changes,
+      };
+    },
+
+    list(filter: { place?: string; state?: string | readonly string[] } = {}): OutboxRow[] {
+      const states = filter.state === undefined ? undefined : typeof filter.state === 'string' ? [filter.state] : [...filter.state];
+      const where = and(filter.place ? eq(outbox.place, filter.place) : undefined, states ? inArray(outbox.state, states) : undefined);
+      return db.select().from(outbox).where(where).orderBy(asc(outbox.id)).all();
+    },
+
+    byId(id: number): OutboxRow | undefined {
+      return db.select().from(outbox).where(eq(outbox.id, id)).get();
+    },
+
+    /** The earliest time an entry of these platforms becomes due, if any. */
+    nextDue(platforms: readonly string[]): number | undefined {
+      if (platforms.length === 0) return undefined;
+      const row = db
+        .select({ t: sql<number | null>`min(case when ${outbox.state} = 'pending' then max(${outbox.nextAttemptAt}, coalesce((select ${placeHold.retryAt} from ${placeHold} where ${placeHold.place} = ${outbox.place}), 0)) else ${outbox.claimedUntil} end)` })
+        .from(outbox)
+        .where(and(platformFilter(platforms), inArray(outbox.state, ['pending', 'claimed', 'sending'])))
+        .get();
+      return row?.t ?? undefined;
+    },
+
+    stats(at: number = now()): OutboxStats {
+      const rows = db
+        .select({ state: outbox.state, n: sql<number>`count(*)`, oldest: sql<number | null>`min(${outbox.createdAt})`, dups: sql<number>`sum(${outbox.possibleDuplicate})` })
+        .from(outbox)
+        .groupBy(outbox.state)
+        .all();
+      const by = (s: string) => rows.find((r) => r.state === s);
+      const oldest = Math.min(...['pending', 'claimed', 'sending'].map((s) => by(s)?.oldest ?? Infinity));
+      return {
+        pending: by('pending')?.n ?? 0,
+        sending: (by('claimed')?.n ?? 0) + (by('sending')?.n ?? 0),
+        inFlight: by('sending')?.n ?? 0,
+        failed: by('failed')?.n ?? 0,
+        delivered: by('delivered')?.n ?? 0,
+        possibleDuplicates: rows.reduce((sum, r) => sum + (r.dups ?? 0), 0),
+        oldestPendingMs: Number.isFinite(oldest) ? Math.max(0, at - oldest) : 0,
+        heldPlaces: db.select({ n: sql<number>`count(*)` }).from(placeHold).get()!.n,
+      };
+    },
+  };
+}
+
+export type OutboxRepo = ReturnType<typeof createOutboxRepo>;

@@ -1,0 +1,120 @@
+// Saved searches: a channel's standing orders for new listings. src/alerts decides; this file only stores.
+import { and, asc, eq, lte, ne, notInArray, sql } from 'drizzle-orm';
+import type { Store } from './db.js';
+import { createOutboxRepo, type NewDelivery } from './outbox.js';
+import { placeHold, savedSearch } from './schema.js';
+
+export type SavedSearchRow = typeof savedSearch.$inferSelect;
+
+export interface NewSavedSearch {
+  service: string;
+  place: string;
+  owner: string;
+  text: string;
+  query: string;
+  operation: string;
+  paramsKey: string;
+  summary: string;
+}
+
+export type CreateResult = { ok: true; row: SavedSearchRow } | { ok: false; reason: 'place' | 'owner' } | { ok: false; reason: 'duplicate'; existing: SavedSearchRow };
+
+export function createSavedSearchRepo(store: Store, now: () => number = Date.now) {
+  const { db, sqlite } = store;
+  const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
+  const outbox = createOutboxRepo(store, now);
+  const nextNumber = sqlite.prepare(
+    `INSERT INTO alert_number (place, last) VALUES (@place, @next) ON CONFLICT (place) DO UPDATE SET last = max(last + 1, @next) RETURNING last`,
+  );
+  const count = (where: ReturnType<typeof eq>) => db.select({ n: sql<number>`count(*)` }).from(savedSearch).where(where).get()!.n;
+
+  return {
+    /**
+     * Saves a search with the next free number in its place. In the same transaction: the same search (same service
+     * and canonical query) already saved in this place is refused (a double click on "Save as alert"), then the limits.
+     */
+    create(input: NewSavedSearch, limits: { perPlace: number; perOwner: number }): CreateResult {
+      return tx((): CreateResult => {
+        const same = db
+          .select()
+          .from(savedSearch)
+          .where(and(eq(savedSearch.place, input.place), eq(savedSearch.service, input.service), eq(savedSearch.paramsKey, input.paramsKey)))
+          .get();
+        if (same) return { ok: false, reason: 'duplicate', existing: same };
+        if (count(eq(savedSearch.place, input.place)) >= limits.perPlace) return { ok: false, reason: 'place' };
+        if (count(eq(savedSearch.owner, input.owner)) >= limits.perOwner) return { ok: false, reason: 'owner' };
+        // Numbers are never reused in a place: a counter per place, seeded from the alerts there (databases from before it).
+        const top = db.select({ n: sql<number | null>`max(${savedSearch.number})` }).from(savedSearch).where(eq(savedSearch.place, input.place)).get()!.n;
+        const { last: number } = nextNumber.get({ place: input.place, next: (top ?? 0) + 1 }) as { last: number };
+        const at = now();
+        const row = db.insert(savedSearch).values({ ...input, number, createdAt: at, nextRunAt: at }).returning().get();
+        return { ok: true, row };
+      });
+    },
+
+    listByPlace(place: string): SavedSearchRow[] {
+      return db.select().from(savedSearch).where(eq(savedSearch.place, place)).orderBy(asc(savedSearch.number)).all();
+    },
+
+    byNumber(place: string, number: number): SavedSearchRow | undefined {
+      return db.select().from(savedSearch).where(and(eq(savedSearch.place, place), eq(savedSearch.number, number))).get();
+    },
+
+    byId(id: number): SavedSearchRow | undefined {
+      return db.select().from(savedSearch).where(eq(savedSearch.id, id)).get();
+    },
+
+    setPaused(id: number, paused: boolean): void {
+      db.update(savedSearch).set({ paused, ...(paused ? {} : { nextRunAt: now() }) }).where(eq(savedSearch.id, id)).run();
+    },
+
+    /** Removes a search with its seen set and its undelivered entries (cascade). */
+    remove(id: number): void {
+      db.delete(savedSearch).where(eq(savedSearch.id, id)).run();
+    },
+
+    /**
+     * Active searches of this service whose turn has come, the longest-waiting first. Searches of a channel held because
+     * it cannot receive wait with it: their listings would only pile up.
+     */
+    due(service: string, at: number): SavedSearchRow[] {
+      const held = db.select({ place: placeHold.place }).from(placeHold);
+      return db
+        .select()
+        .from(savedSearch)
+        .where(and(eq(savedSearch.service, service), eq(savedSearch.paused, false), lte(savedSearch.nextRunAt, at), notInArray(savedSearch.place, held)))
+        .orderBy(sql`coalesce(${savedSearch.lastRunAt}, 0)`, asc(savedSearch.id))
+        .all();
+    },
+
+    count(service?: string): number {
+      const q = db.select({ n: sql<number>`count(*)` }).from(savedSearch);
+      return (service ? q.where(eq(savedSearch.service, service)) : q).get()!.n;
+    },
+
+    /** Saved searches that belong to another property service than `service` (they are not run), in all or one place. */
+    countElsewhere(service: string, place?: string): number {
+      return count(and(ne(savedSearch.service, service), place ? eq(savedSearch.place, place) : undefined) as ReturnType<typeof eq>);
+    },
+
+    /** A run that could not fetch: the error is kept (and since when), nothing is marked seen. */
+    recordFailure(searchId: number, error: string, at: number): SavedSearchRow | undefined {
+      return db
+        .update(savedSearch)
+        .set({ lastError: error.slice(0, 500), errorSince: sql`coalesce(${savedSearch.errorSince}, ${at})`, lastRunAt: at, nextRunAt: at })
+        .where(eq(savedSearch.id, searchId))
+        .returning()
+        .get();
+    },
+
+    /** Queues the "this search keeps failing" notice once. */
+    reportFailing(searchId: number, delivery: NewDelivery): void {
+      tx(() => {
+        db.update(savedSearch).set({ errorReported: true }).where(eq(savedSearch.id, searchId)).run();
+        outbox.enqueue(delivery);
+      });
+    },
+  };
+}
+
+export type SavedSearchRepo = ReturnType<typeof createSavedSearchRepo>;

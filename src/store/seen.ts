@@ -1,0 +1,108 @@
+// What each saved search has seen, and a poller run's record: seen rows upserted and deliveries queued in one
+// transaction, so a crash leaves either all of it or none.
+import { eq } from 'drizzle-orm';
+import type { Store } from './db.js';
+import type { Fence } from './leases.js';
+import { createOutboxRepo, type NewDelivery } from './outbox.js';
+import { jobLease, savedSearch, searchSeen } from './schema.js';
+
+export type SeenRow = typeof searchSeen.$inferSelect;
+
+export interface SeenUpdate {
+  propertyId: string;
+  price: number | null;
+  /** The price the channel now knows: set when the listing is first recorded or a drop is posted; kept otherwise. */
+  reportedPrice?: number | null;
+  locationKey: string | null;
+  bedrooms: string | null;
+  size: number | null;
+  posted: boolean;
+}
+
+/** What one poller run learned about one saved search, written in a single transaction. */
+export interface RunOutcome {
+  searchId: number;
+  at: number;
+  seen: SeenUpdate[];
+  deliveries: NewDelivery[];
+  /** Set on the first run. */
+  primed?: boolean;
+  /** When the search had been failing and the channel was told, it is told again that it recovered. */
+  clearError: boolean;
+}
+
+export function createSeenRepo(store: Store, now: () => number = Date.now) {
+  const { db, sqlite } = store;
+  const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
+  const outbox = createOutboxRepo(store, now);
+  // The poller's hot path (one row per new or repriced listing per search): a prepared statement, not a query build.
+  const upsertSeen = sqlite.prepare(
+    `INSERT INTO search_seen (search_id, property_id, first_seen_at, last_seen_at, last_price, reported_price, location_key, bedrooms, size, posted)
+     VALUES (@searchId, @propertyId, @at, @at, @price, @reported, @locationKey, @bedrooms, @size, @posted)
+     ON CONFLICT (search_id, property_id) DO UPDATE SET last_seen_at = @at, last_price = @price,
+       reported_price = CASE WHEN @keepReported THEN coalesce(reported_price, last_price) ELSE @reported END, posted = max(posted, @posted)`,
+  );
+  // Every listing a run read is "seen" now, changed or not: one statement per coalesced query, not one per row.
+  const touchSeen = sqlite.prepare(
+    `UPDATE search_seen SET last_seen_at = @at
+     WHERE search_id IN (SELECT value FROM json_each(@searches)) AND property_id IN (SELECT value FROM json_each(@ids)) AND last_seen_at < @at`,
+  );
+  const holds = (fence: Fence) => {
+    const row = db.select().from(jobLease).where(eq(jobLease.name, fence.name)).get();
+    return row?.holder === fence.holder && row.token === fence.token;
+  };
+
+  function commit(outcome: RunOutcome): number {
+    const { searchId, at } = outcome;
+    if (!db.select({ id: savedSearch.id }).from(savedSearch).where(eq(savedSearch.id, searchId)).get()) return 0; // removed meanwhile
+    for (const s of outcome.seen) {
+      const keepReported = s.reportedPrice === undefined;
+      upsertSeen.run({
+        searchId, propertyId: s.propertyId, at, price: s.price, reported: keepReported ? s.price : s.reportedPrice, keepReported: keepReported ? 1 : 0,
+        locationKey: s.locationKey, bedrooms: s.bedrooms, size: s.size, posted: s.posted ? 1 : 0,
+      });
+    }
+    let queued = 0;
+    for (const d of outcome.deliveries) queued += outbox.enqueue(d);
+    db.update(savedSearch)
+      .set({
+        lastRunAt: at,
+        nextRunAt: at,
+        ...(outcome.primed ? { primedAt: at } : {}),
+        ...(outcome.clearError ? { lastError: null, errorSince: null, errorReported: false } : {}),
+      })
+      .where(eq(savedSearch.id, searchId))
+      .run();
+    return queued;
+  }
+
+  /**
+   * Several searches' runs (one coalesced query) in one transaction. `read` are the ids the query returned: their seen
+   * rows get `last_seen_at` = the run's time, changed or not (one statement). With a `fence`, only while it still holds
+   * the poller's lease: an instance that stalled past it and was taken over records nothing (undefined).
+   */
+  function commitRuns(outcomes: readonly RunOutcome[], read: readonly string[] = [], fence?: Fence): number | undefined {
+    return tx(() => {
+      if (fence && !holds(fence)) return undefined;
+      const queued = outcomes.reduce((n, o) => n + commit(o), 0);
+      if (read.length > 0 && outcomes.length > 0) {
+        touchSeen.run({ at: outcomes[0]!.at, searches: JSON.stringify(outcomes.map((o) => o.searchId)), ids: JSON.stringify(read) });
+      }
+      return queued;
+    });
+  }
+
+  return {
+    seen(searchId: number): SeenRow[] {
+      return db.select().from(searchSeen).where(eq(searchSeen.searchId, searchId)).all();
+    },
+
+    commitRuns,
+
+    commitRun(outcome: RunOutcome, fence?: Fence): number | undefined {
+      return commitRuns([outcome], [], fence);
+    },
+  };
+}
+
+export type SeenRepo = ReturnType<typeof createSeenRepo>;
