@@ -151,7 +151,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     limits: { perPlace: config.alerts.maxPerPlace, perOwner: config.alerts.maxPerUser },
     schedule: describeSchedule(alertsCron, config.alerts.timezone),
     // A first look that could not take the poller's lease (a run held it) is taken by a run right after.
-    onSaved: () => scheduler.runSoon(POLL_JOB),
+    needsFirstLook: () => scheduler.runSoon(POLL_JOB),
+    onReleased: () => drainer.poke(),
   });
   // Saved alerts of another property service are not run: said plainly at start (and in /alerts list and /healthz).
   const elsewhere = alertsRepo.countElsewhere(service);

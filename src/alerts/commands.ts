@@ -37,8 +37,10 @@ export interface AlertCommandsOptions {
   /** How often alerts are checked, in words ("every 15 minutes"). */
   schedule: string;
   now?: () => number;
-  /** Told when an alert was saved, so the poller can be woken (optional). */
-  onSaved?: (row: SavedSearchRow) => void;
+  /** Told when a new alert's first look could not be taken now (a poller run held the lease): a run should follow. */
+  needsFirstLook?: () => void;
+  /** Told when a held channel was released by hand: its queue is due again. */
+  onReleased?: () => void;
 }
 
 export const ALERTS_HELP = [
@@ -147,10 +149,10 @@ export class AlertCommands {
         return { recorded: recorded !== undefined, text: listings.length === 0 ? 'none match today' : `${cmp.seen.length}${complete ? '' : ' or more'} match today` };
       });
       if (look.ran && look.result.recorded) matching = look.result.text;
+      else this.o.needsFirstLook?.();
     } catch (e) {
       this.o.logger.warn('alert saved but its first look failed; the poller will take it', { search: row.id, error: e });
     }
-    this.o.onSaved?.(row);
     const text = `Saved as alert #${row.number}: ${summary}. I'll post new listings here as they appear; ${matching}. Checked ${this.o.schedule}; see \`/alerts list\`.`;
     return { text, blocks: [{ kind: 'text', text }] };
   }
@@ -178,7 +180,7 @@ export class AlertCommands {
     // `/alerts resume` alone, in a channel held because it could not receive: try it again now.
     if (action === 'resume' && arg.trim() === '' && this.o.outbox?.heldPlace(ctx.place)) {
       this.o.outbox.releasePlace(ctx.place);
-      this.o.onSaved?.(this.o.repo.listByPlace(ctx.place)[0]!);
+      this.o.onReleased?.();
       return ephemeral('I will try posting here again now. If I still cannot, `/alerts list` will say so.');
     }
     const m = /^#?(\d{1,6})$/.exec(arg.trim());

@@ -252,13 +252,6 @@ export class OutboxDrainer {
   private async lookFor(entry: ClaimedEntry, poster: ChatPoster, report: DrainReport, log: Logger): Promise<'done' | 'send' | 'cannot_tell'> {
     const { outbox, options: o } = this.deps;
     const now = this.now();
-    const settleAt = (entry.lastAttemptAt ?? 0) + (poster.settleMs ?? 0);
-    if (now < settleAt) {
-      // A slow platform may not have stored the post yet: an early look would wrongly say "not there".
-      outbox.markFailed(entry.id, entry.token, { error: entry.lastError ?? 'waiting to look for an earlier attempt', retryAt: settleAt, spendAttempt: false, maybeDelivered: true });
-      report.lookupsDeferred++;
-      return 'done';
-    }
     const look: LookupResult = poster.findDelivered
       ? await poster
           .findDelivered({ place: entry.place, deliveryId: entry.deliveryId, firstAttemptAt: entry.firstAttemptAt ?? entry.createdAt, lastAttemptAt: entry.lastAttemptAt ?? entry.createdAt, now })
@@ -272,8 +265,15 @@ export class OutboxDrainer {
           log.info('delivery found already posted (an attempt that got no answer, or a restart); not sent again');
         }
         return 'done';
-      case 'absent':
-        return 'send';
+      case 'absent': {
+        // A slow platform may not have stored the post yet: "not there" is trusted only once it has had time to.
+        // (A look that finds it is trusted at once, so a restart finds the post that was in flight in seconds.)
+        const settleAt = (entry.lastAttemptAt ?? 0) + (poster.settleMs ?? 0);
+        if (now >= settleAt) return 'send';
+        outbox.markFailed(entry.id, entry.token, { error: entry.lastError ?? 'waiting to look again for an earlier attempt', retryAt: settleAt, spendAttempt: false, maybeDelivered: true });
+        report.lookupsDeferred++;
+        return 'done';
+      }
       case 'cannot_tell':
         report.possibleDuplicates++;
         log.warn('an earlier attempt may have posted this and the platform cannot tell: sending again, counted as a possible duplicate', { reason: look.reason });

@@ -13,10 +13,12 @@ const DIGITS: Readonly<Record<string, string>> = {
   zero: '0', oh: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9',
 };
 const TENS: Readonly<Record<string, number>> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
-const SCALES: Readonly<Record<string, number>> = { thousand: 1_000, k: 1_000, million: 1_000_000, mil: 1_000_000, mn: 1_000_000, m: 1_000_000 };
+const SCALES: Readonly<Record<string, number>> = {
+  thousand: 1_000, grand: 1_000, k: 1_000, million: 1_000_000, mil: 1_000_000, mn: 1_000_000, m: 1_000_000,
+};
 
 /** Words that can start a spelled-out number: checked first, so commands without one cost a set lookup per word. */
-const STARTS = new Set([...Object.keys(UNITS), ...Object.keys(TENS), 'a', 'an', 'half', 'hundred']);
+export const STARTS: ReadonlySet<string> = new Set([...Object.keys(UNITS), ...Object.keys(TENS), 'a', 'an', 'half', 'hundred']);
 
 /** Area unit phrases by first word, for "two thousand square feet". */
 const AREA_FIRST = new Set(AREA_UNITS.map(([p]) => p.split(' ')[0]!));

@@ -1,21 +1,27 @@
 // Numbers as people type them: amounts (120k, 1.2m, 120,000 AED), areas (sqft, sqm) and room counts (2br, 1-3 br).
 
+// "grand" is a thousand ("75 grand"); the Arabic words for a thousand and a million are read too ("٧٥ ألف").
 export const MULTIPLIERS: Readonly<Record<string, number>> = {
-  k: 1_000, thousand: 1_000, m: 1_000_000, mn: 1_000_000, mil: 1_000_000, million: 1_000_000,
+  k: 1_000, thousand: 1_000, grand: 1_000, m: 1_000_000, mn: 1_000_000, mil: 1_000_000, million: 1_000_000,
+  'ألف': 1_000, 'الف': 1_000, 'مليون': 1_000_000,
 };
-export const CURRENCIES = new Set(['aed', 'dhs', 'dh', 'dirham', 'dirhams']);
+export const CURRENCIES = new Set(['aed', 'dhs', 'dh', 'dirham', 'dirhams', 'درهم']);
 
 /** Area units: the words, and the factor to square feet. */
+// Written with dots too ("sq.ft.", "sq. ft." are `sq.ft` and `sq ft` once a word's last dot is dropped); `ft²` and `m²`
+// are `ft2` and `m2` after NFKC.
+export const SQM = 10.7639;
 export const AREA_UNITS: readonly (readonly [phrase: string, toSqft: number])[] = [
-  ['sqft', 1], ['sq ft', 1], ['ft2', 1], ['square feet', 1], ['sq feet', 1], ['square foot', 1], ['sf', 1],
-  ['sqm', 10.7639], ['sq m', 10.7639], ['m2', 10.7639], ['square meters', 10.7639], ['square metres', 10.7639],
-  ['sq meters', 10.7639], ['sq metres', 10.7639],
+  ['sqft', 1], ['sq ft', 1], ['ft2', 1], ['square feet', 1], ['sq feet', 1], ['square foot', 1], ['sf', 1], ['sq.ft', 1],
+  ['sq.feet', 1],
+  ['sqm', SQM], ['sq m', SQM], ['m2', SQM], ['square meters', SQM], ['square metres', SQM], ['square meter', SQM],
+  ['square metre', SQM], ['sq meters', SQM], ['sq metres', SQM], ['sq.m', SQM], ['sq.mt', SQM], ['sqmt', SQM], ['sq mt', SQM],
 ];
 
-const FUSED_UNITS: Readonly<Record<string, number>> = { sqft: 1, ft2: 1, sqm: 10.7639, m2: 10.7639 };
+const FUSED_UNITS: Readonly<Record<string, number>> = { sqft: 1, 'sq.ft': 1, ft2: 1, sqm: SQM, 'sq.m': SQM, m2: SQM };
 
 // 120000 | 120,000 | 1.2 ; then an optional multiplier, then an optional area unit or currency, all in one word.
-const AMOUNT_WORD = /^(?:aed|dhs)?(\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(k|m|mn|mil|million|thousand)?(sqft|ft2|sqm|m2|aed|dhs)?$/;
+const AMOUNT_WORD = /^(?:aed|dhs)?(\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(k|m|mn|mil|million|thousand)?(sqft|sq\.ft|ft2|sqm|sq\.m|m2|aed|dhs)?$/;
 
 export interface AmountWord {
   value: number;

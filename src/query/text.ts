@@ -34,6 +34,15 @@ const NUMBER_DASH = /(?<=\d(?:k|m|mn)?|\d\+)-(?=\d)/gi;
 // Dates typed with dashes become DD/MM/YYYY before the dashes above are split.
 const DASH_DATE = /\b(\d{1,2})-(\d{1,2})-(\d{4})\b/g;
 const LETTER_DASH = /(?<=\p{L})-(?=\p{L})/u;
+// Arabic-Indic (٠-٩) and Persian (۰-۹) digits, the Arabic decimal (٫) and thousands (٬) separators, the Arabic comma
+// and question mark: read as their Latin forms wherever numbers are read. Letters of any script are left as typed.
+const ARABIC_NUMERALS = /[\u0660-\u066C\u06F0-\u06F9\u060C\u061F]/g;
+const latinNumeral = (c: string): string => {
+  const code = c.charCodeAt(0);
+  if (code >= 0x0660 && code <= 0x0669) return String(code - 0x0660);
+  if (code >= 0x06f0 && code <= 0x06f9) return String(code - 0x06f0);
+  return c === '\u066B' ? '.' : c === '\u066C' || c === '\u060C' ? ',' : c === '\u061F' ? '?' : c;
+};
 // `2br+maid` -> `2br + maid`, `1.5m+` -> `1.5m +`; `3+br` and `1000+` keep theirs (a count and up).
 const LETTER_PLUS = /(?<=\p{L})\+/gu;
 // Pipes and bullets separate filters: `marina | 2br | furnished`.
@@ -81,7 +90,9 @@ export function boundPlaceWords(query: Query): Query {
 export function tokenize(text: string): Token[] {
   // Each replacement only when its character is there: most commands have none of them, and a regex pass costs more than a search.
   let clean = nfkc(text);
-  if (NON_ASCII.test(clean)) clean = clean.replace(DASHES, '-').replace(DOUBLE_QUOTES, '"').replace(SINGLE_QUOTES, "'");
+  if (NON_ASCII.test(clean)) {
+    clean = clean.replace(DASHES, '-').replace(DOUBLE_QUOTES, '"').replace(SINGLE_QUOTES, "'").replace(ARABIC_NUMERALS, latinNumeral);
+  }
   else if (clean.includes('`')) clean = clean.replace(SINGLE_QUOTES, "'");
   const parts = clean.split('"');
   if (parts.length % 2 === 0) fail('There is an opening quote without a closing one. Put the place in quotes like "Dubai Marina".');

@@ -7,7 +7,8 @@ import {
 
 /** Words that mean nothing alone: a unit, a currency or a bound without its number. */
 const OUT_OF_PLACE = new Set<string>([
-  ...BEDROOM_UNITS, ...BATHROOM_UNITS, ...CURRENCIES, ...Object.keys(MULTIPLIERS).filter((m) => m.length > 1),
+  // Not "grand": it is also a word of names ("Grand Bleu Tower").
+  ...BEDROOM_UNITS, ...BATHROOM_UNITS, ...CURRENCIES, ...Object.keys(MULTIPLIERS).filter((m) => m.length > 1 && m !== 'grand'),
   ...AREA_UNITS.map(([p]) => p).filter((p) => !p.includes(' ')),
   'under', 'below', 'over', 'above', 'upto', 'between', 'maximum', 'minimum', 'page', 'pg',
 ]);

@@ -1,7 +1,11 @@
 // The outbox's claims, alert numbers, price drops, pruning, shutdown mid-run, and the poller's paging and budget:
 // the sandbox, the real client and a real SQLite file.
 import { describe, expect, it } from 'vitest';
-import { AlertScheduler, OutboxDrainer, POLL_JOB, pollOnce, pruneAlerts } from '../../src/alerts/index.js';
+import { POLL_JOB, pollOnce } from '../../src/alerts/index.js';
+import { JobScheduler } from '../../src/jobs/index.js';
+import { pruneOutbox } from '../../src/outbox/index.js';
+import type { LookupRequest, LookupResult } from '../../src/ports/index.js';
+import { deliveryIdOf } from '../../src/store/index.js';
 import { ApiClient } from '../../src/api/index.js';
 import { StateMaintenance } from '../../src/bot/index.js';
 import { createLogger } from '../../src/log.js';
@@ -21,9 +25,9 @@ class HangingPoster extends RecordingPoster {
 }
 class CheckingPoster extends RecordingPoster {
   readonly asked: string[] = [];
-  async findDelivered(_place: string, deliveryId: string): Promise<string | null> {
-    this.asked.push(deliveryId);
-    return null;
+  async findDelivered(request: LookupRequest): Promise<LookupResult> {
+    this.asked.push(request.deliveryId);
+    return { kind: 'absent' };
   }
 }
 
@@ -35,15 +39,15 @@ describe('outbox claims', () => {
     const report = await rig.poll();
     expect(report.queued).toBeGreaterThan(2);
     const hanging = new HangingPoster();
-    const dying = new OutboxDrainer({ repo: rig.repo, posters: [hanging], logger: rig.logger, holder: 'dying', options: { maxAttempts: 3, perPlaceIntervalMs: 0, leaseMs: 150 } });
+    const dying = rig.newDrainer({ posters: [hanging], holder: 'dying', options: { leaseMs: 150 } });
     void dying.drain();
     while (hanging.started.length === 0) await sleep(5);
     // The whole batch is claimed, one entry is in flight.
-    expect(rig.repo.stats()).toMatchObject({ sending: report.queued, inFlight: 1 });
-    expect(rig.repo.outbox({ state: 'sending' }).map((r) => String(r.id))).toEqual(hanging.started);
+    expect(rig.outbox.stats()).toMatchObject({ sending: report.queued, inFlight: 1 });
+    expect(rig.outbox.list({ state: 'sending' }).map(deliveryIdOf)).toEqual(hanging.started);
     await sleep(200); // the dead instance's claim runs out
     const checking = new CheckingPoster('test');
-    const next = new OutboxDrainer({ repo: rig.repo, posters: [checking], logger: rig.logger, holder: 'next', options: { maxAttempts: 3, perPlaceIntervalMs: 0, leaseMs: 150 } });
+    const next = rig.newDrainer({ posters: [checking], holder: 'next', options: { leaseMs: 150 } });
     const drained = await next.drain();
     expect(checking.asked).toEqual(hanging.started);
     expect(drained).toMatchObject({ delivered: report.queued, possibleDuplicates: 0 });
@@ -58,17 +62,17 @@ describe('a post found in flight after a crash, given back before its turn', () 
     for (let i = 0; i < 3; i++) rig.sandbox.advance(600);
     expect((await rig.poll()).queued).toBeGreaterThan(1);
     const hanging = new HangingPoster();
-    const dying = new OutboxDrainer({ repo: rig.repo, posters: [hanging], logger: rig.logger, holder: 'dying', options: { maxAttempts: 3, perPlaceIntervalMs: 0, leaseMs: 150 } });
+    const dying = rig.newDrainer({ posters: [hanging], holder: 'dying', options: { leaseMs: 150 } });
     void dying.drain();
     while (hanging.started.length === 0) await sleep(5);
     await sleep(200); // the dead instance's claim runs out
     // The next instance claims the batch, the one found in flight among it, and gives it all back before posting
     // anything (a shutdown; a channel held by a 429 does the same).
-    const claimed = rig.repo.claimDue('between', Date.now(), 60_000, 200, ['test']);
-    expect(claimed.filter((e) => e.recovered).map((e) => String(e.id))).toEqual(hanging.started);
-    rig.repo.release('between');
+    const claimed = rig.outbox.claimDue({ holder: 'between', at: Date.now(), leaseMs: 60_000, perPlace: 200, places: 100, platforms: ['test'] });
+    expect(claimed.filter((e) => e.recovered).map((e) => e.deliveryId)).toEqual(hanging.started);
+    rig.outbox.release('between');
     const checking = new CheckingPoster('test');
-    const next = new OutboxDrainer({ repo: rig.repo, posters: [checking], logger: rig.logger, holder: 'next', options: { maxAttempts: 3, perPlaceIntervalMs: 0, leaseMs: 150 } });
+    const next = rig.newDrainer({ posters: [checking], holder: 'next', options: { leaseMs: 150 } });
     await next.drain();
     expect(checking.asked).toEqual(hanging.started);
   });
@@ -121,7 +125,7 @@ describe('price drops and last seen', () => {
     const search = rig.repo.listByPlace('test:c1')[0]!;
     const later = Date.now() + 3_600_000;
     rig.sandbox.clearRequests();
-    await pollOnce({ api: rig.api, repo: rig.repo, service: rig.service, logger: rig.logger, options: { ...POLLER, maxPages: 1 }, now: () => later });
+    await pollOnce({ api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.service, logger: rig.logger, options: { ...POLLER, maxPages: 1 }, now: () => later });
     const read = new Set(rig.sandbox.requests().length > 0 ? rig.repo.seen(search.id).filter((s) => s.lastSeenAt === later).map((s) => s.propertyId) : []);
     // Page 1 (25 listings, none changed) was read: each of them is seen now.
     expect(read.size).toBe(25);
@@ -138,24 +142,24 @@ describe('pruning', () => {
     await rig.drainer.drain();
     const search = rig.repo.listByPlace('test:c1')[0]!;
     const seenBefore = rig.repo.seen(search.id).length;
-    const delivered = rig.repo.outbox({ state: 'delivered' }).length;
+    const delivered = rig.outbox.list({ state: 'delivered' }).length;
     expect(delivered).toBeGreaterThan(0);
     // Sixty days later a run reads page 1 again; the listings deeper down are not read, yet may still be live.
-    await pollOnce({ api: rig.api, repo: rig.repo, service: rig.service, logger: rig.logger, options: { ...POLLER, maxPages: 1 }, now: () => t0 + 60 * DAY });
+    await pollOnce({ api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.service, logger: rig.logger, options: { ...POLLER, maxPages: 1 }, now: () => t0 + 60 * DAY });
     expect(rig.repo.seen(search.id).filter((s) => s.lastSeenAt === t0 + 60 * DAY)).toHaveLength(25);
     expect(seenBefore).toBeGreaterThan(25);
-    rig.repo.enqueue({ searchId: search.id, place: 'test:c1', kind: 'recovered', dedupeKey: 'still-pending', payload: '{}' });
+    rig.outbox.enqueue({ searchId: search.id, place: 'test:c1', kind: 'recovered', dedupeKey: 'still-pending', payload: '{}' });
 
     // 29 days after the deliveries: nothing is old enough to go.
-    expect(pruneAlerts(rig.repo, t0 + 29 * DAY)).toEqual({ outbox: 0 });
+    expect(pruneOutbox(rig.outbox, t0 + 29 * DAY)).toEqual({ outbox: 0 });
     // On the maintenance pass 100 days after t0: old deliveries go, the pending entry stays, and the seen set is whole:
     // a listing unread for 100 days that comes back to page 1 is not posted as new.
     const maintenance = new StateMaintenance({
-      buttons: { prune: () => 0 }, buttonRetentionMs: DAY, logger: rig.logger, alerts: { prune: () => pruneAlerts(rig.repo, t0 + 100 * DAY) },
+      buttons: { prune: () => 0 }, buttonRetentionMs: DAY, logger: rig.logger, alerts: { prune: () => pruneOutbox(rig.outbox, t0 + 100 * DAY) },
     });
     expect(maintenance.runOnce()).toEqual({ buttons: 0, locations: 0, alerts: { outbox: delivered } });
     expect(rig.repo.seen(search.id)).toHaveLength(seenBefore);
-    expect(rig.repo.outbox().map((r) => r.dedupeKey)).toEqual(['still-pending']);
+    expect(rig.outbox.list().map((r) => r.dedupeKey)).toEqual(['still-pending']);
   });
 });
 
@@ -169,7 +173,7 @@ describe('a shutdown mid-run', () => {
     const aborter = new AbortController();
     const at = Date.now() + 60_000;
     const started = Date.now();
-    const run = pollOnce({ api: rig.api, repo: rig.repo, service: rig.service, logger: rig.logger, options: { ...POLLER, concurrency: 1 }, now: () => at, signal: aborter.signal });
+    const run = pollOnce({ api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.service, logger: rig.logger, options: { ...POLLER, concurrency: 1 }, now: () => at, signal: aborter.signal });
     while (rig.sandbox.requests().length === 0) await sleep(5);
     aborter.abort();
     const report = await run;
@@ -197,19 +201,19 @@ describe('an instance that loses the poller lease mid-run', () => {
     rig.sandbox.addFault({ latencyMs: 600, count: 100 }); // a query outlasts several renewals
     const at = Date.now() + 60_000;
     const leaseMs = 400; // renewed every 100 ms
-    const run = pollOnce({ api: rig.api, repo: rig.repo, service: rig.service, logger: rig.logger, options: { ...POLLER, concurrency: 1 }, now: () => at, leaseMs, holder: 'stalled' });
+    const run = pollOnce({ api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.service, logger: rig.logger, options: { ...POLLER, concurrency: 1 }, now: () => at, leaseMs, holder: 'stalled' });
     while (rig.sandbox.requests().length === 0) await sleep(5);
     // This instance stalled past its lease (as seen from the other one's clock), and the other took the lease over.
-    expect(rig.repo.acquireLease(POLL_JOB, 'other', at + leaseMs + 1, 60_000)).toBe(true);
+    expect(rig.leases.acquire(POLL_JOB, 'other', at + leaseMs + 1, 60_000)).toBeDefined();
     const report = await run;
     expect(report.queries).toBeLessThan(4);
     expect(report.skipped).toBe(4 - report.queries);
-    expect(rig.logs.join('\n')).toMatch(/another instance took over the poller lease/);
+    expect(rig.logs.join('\n')).toMatch(/another instance took over this job’s lease/);
     // Not even the query that was under way is recorded: the other instance runs those searches.
     expect(rig.repo.listByPlace('test:c1').filter((r) => r.lastRunAt === at)).toEqual([]);
     expect(report.queued).toBe(0);
     // The lease stays the other instance's: the stalled one cannot take it back before it runs out.
-    expect(rig.repo.acquireLease(POLL_JOB, 'stalled', at, leaseMs)).toBe(false);
+    expect(rig.leases.acquire(POLL_JOB, 'stalled', at, leaseMs)).toBeUndefined();
     rig.sandbox.clearFaults();
   });
 });
@@ -221,8 +225,9 @@ describe('the scheduler', () => {
     let running = 0;
     let most = 0;
     let runs = 0;
-    const scheduler = new AlertScheduler({
-      cron: '* * * * * *', timezone: 'Asia/Dubai', logger,
+    const scheduler = new JobScheduler({ timezone: 'Asia/Dubai', logger });
+    scheduler.register({
+      name: 'every-second', cron: '* * * * * *',
       run: async () => {
         runs++;
         most = Math.max(most, ++running);
@@ -235,7 +240,7 @@ describe('the scheduler', () => {
     await scheduler.stop();
     expect(runs).toBeGreaterThanOrEqual(1);
     expect(most).toBe(1);
-    expect(logs.some((l) => /still going at the next tick/.test(l))).toBe(true);
+    expect(logs.some((l) => /still going at its next tick/.test(l))).toBe(true);
   }, 10_000);
 });
 
@@ -254,7 +259,7 @@ describe('the call budget', () => {
     try {
       rig.sandbox.clearRequests();
       const at = Date.now() + 1_000;
-      const report = await pollOnce({ api: budgeted, repo: rig.repo, service: rig.service, logger: rig.logger, options: POLLER, now: () => at });
+      const report = await pollOnce({ api: budgeted, repo: rig.repo, leases: rig.leases, service: rig.service, logger: rig.logger, options: POLLER, now: () => at });
       // #1 costs 3 calls, #2 the fourth; #3 waits for the next run instead of failing mid-way.
       expect(rig.sandbox.requests()).toHaveLength(4);
       expect(report).toMatchObject({ queries: 2, deferred: 1, failedQueries: 0 });
@@ -330,7 +335,7 @@ describe('/alerts test and pause', () => {
     expect(cards).toBeGreaterThan(0);
     await rig.drainer.drain();
     expect(rig.poster.posts).toHaveLength(0);
-    expect(rig.repo.outbox()).toHaveLength(0);
+    expect(rig.outbox.list()).toHaveLength(0);
     expect(rig.repo.seen(search.id)).toHaveLength(seen);
     // The run that follows posts exactly what the preview showed.
     const report = await rig.poll();

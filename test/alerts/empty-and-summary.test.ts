@@ -1,7 +1,8 @@
 // "Save as alert" under a search with no results, on every chat (terminal, Slack, Discord, through their renderers),
 // and the summary card's button, which shows the listings it stands for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboxDrainer, decodeSavedQuery } from '../../src/alerts/index.js';
+import { ALERT_KINDS, alertKind, decodeSavedQuery } from '../../src/alerts/index.js';
+import { KindRegistry, OutboxDrainer } from '../../src/outbox/index.js';
 import { Bot } from '../../src/bot/index.js';
 import { LocationResolver } from '../../src/locations/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -53,7 +54,7 @@ describe('the summary card', () => {
       const row = rig.repo.byId(id);
       return row ? decodeSavedQuery(row.query) : undefined;
     });
-    await new OutboxDrainer({ repo: rig.repo, posters: [poster], logger: rig.logger, buttons, options: { maxAttempts: 3, perPlaceIntervalMs: 0 } }).drain();
+    await new OutboxDrainer({ outbox: rig.outbox, kinds: new KindRegistry().register(ALERT_KINDS, alertKind(buttons)), posters: [poster], logger: rig.logger, options: { giveUpMs: 3_600_000, perPlaceIntervalMs: 0 } }).drain();
     const summary = poster.posts.find((p) => /more new listings/.test(p.reply.text))!;
     const button = summary.reply.blocks.flatMap((b) => (b.kind === 'actions' ? b.buttons : []))[0]!;
     expect(button.label).toBe('Show the newest');

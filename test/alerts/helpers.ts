@@ -4,14 +4,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { AlertCommands, OutboxDrainer, pollOnce, type PollerOptions } from '../../src/alerts/index.js';
+import { ALERT_KINDS, AlertCommands, alertKind, pollOnce, type PollerOptions } from '../../src/alerts/index.js';
 import { ApiClient } from '../../src/api/index.js';
-import type { PostFailure} from '../../src/bot/index.js';
-import { type ChatPoster, type Reply } from '../../src/bot/index.js';
+import { KindRegistry, OutboxDrainer, type DeliveryOptions } from '../../src/outbox/index.js';
+import type { ChatPoster, PostFailure } from '../../src/ports/index.js';
+import type { Reply } from '../../src/views/model.js';
 import { LocationResolver } from '../../src/locations/index.js';
 import { createLogger } from '../../src/log.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createAlertsRepo, createLocationCacheRepo, openStore, type Store } from '../../src/store/index.js';
+import { createAlertsRepo, createLeaseRepo, createLocationCacheRepo, createOutboxRepo, openStore, type LeaseRepo, type OutboxRepo, type Store } from '../../src/store/index.js';
 
 export interface Post {
   place: string;
@@ -53,6 +54,10 @@ export interface Rig {
   api: ApiClient;
   store: Store;
   repo: ReturnType<typeof createAlertsRepo>;
+  outbox: OutboxRepo;
+  leases: LeaseRepo;
+  /** A drainer on this rig's outbox with other posters or options (a second instance, a platform that fails). */
+  newDrainer(o?: { posters?: ChatPoster[]; holder?: string; options?: Partial<DeliveryOptions>; now?: () => number; lapsed?: () => string[] }): OutboxDrainer;
   commands: AlertCommands;
   poster: RecordingPoster;
   drainer: OutboxDrainer;
@@ -89,16 +94,24 @@ export async function alertsRig(options: { dbFile?: string; sandbox?: Sandbox; p
       store.close();
     });
     const repo = createAlertsRepo(store);
+    const outbox = createOutboxRepo(store);
+    const leases = createLeaseRepo(store);
     const service = sandbox.url!;
     const commands = new AlertCommands({
-      repo, api, service, logger, locations: new LocationResolver(api, createLocationCacheRepo(store, Date.now, service), 3_600_000),
+      repo, leases, holder: 'rig', outbox, api, service, logger, locations: new LocationResolver(api, createLocationCacheRepo(store, Date.now, service), 3_600_000),
       limits: options.limits ?? { perPlace: 25, perOwner: 10 }, schedule: 'every 15 minutes', ...POLLER,
     });
     const poster = new RecordingPoster();
-    const drainer = new OutboxDrainer({ repo, posters: [poster], logger, options: { maxAttempts: 3, perPlaceIntervalMs: options.perPlaceIntervalMs ?? 0, baseBackoffMs: 1, maxBackoffMs: 2, leaseMs: 200 } });
+    const kinds = new KindRegistry().register(ALERT_KINDS, alertKind());
+    const newDrainer: Rig['newDrainer'] = (o = {}) =>
+      new OutboxDrainer({
+        outbox, kinds, posters: o.posters ?? [poster], logger, ...(o.holder ? { holder: o.holder } : {}), ...(o.now ? { now: o.now } : {}), ...(o.lapsed ? { lapsed: o.lapsed } : {}),
+        options: { giveUpMs: 48 * 3_600_000, perPlaceIntervalMs: options.perPlaceIntervalMs ?? 0, baseBackoffMs: 1, maxBackoffMs: 2, leaseMs: 200, lookupRetryMs: 1, ...o.options },
+      });
+    const drainer = newDrainer();
     return {
-      sandbox, api, store, repo, commands, poster, drainer, dbFile, logs, logger, service,
-      poll: (o: Partial<PollerOptions> = {}) => pollOnce({ api, repo, service, logger, options: { ...POLLER, ...o } }),
+      sandbox, api, store, repo, outbox, leases, newDrainer, commands, poster, drainer, dbFile, logs, logger, service,
+      poll: (o: Partial<PollerOptions> = {}) => pollOnce({ api, repo, leases, service, logger, options: { ...POLLER, ...o } }),
       upstreamCalls: (p?: string) => sandbox.requests().filter((r) => !p || r.path === p).length,
       reopen: build,
     };

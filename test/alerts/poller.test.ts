@@ -1,7 +1,7 @@
 // The poller against the sandbox's market clock, the real client and a real SQLite file.
 import { describe, expect, it } from 'vitest';
-import { OutboxDrainer, pollOnce } from '../../src/alerts/index.js';
-import { PostFailure } from '../../src/bot/index.js';
+import { pollOnce } from '../../src/alerts/index.js';
+import { PostFailure } from '../../src/ports/index.js';
 import { alertsRig, ctx, POLLER } from './helpers.js';
 
 const text = (r: { text: string }) => r.text;
@@ -37,11 +37,11 @@ describe('new listings', () => {
       await rig.poll();
       await rig.drainer.drain();
     }
-    const delivered = rig.repo.outbox({ state: 'delivered' }).filter((d) => d.kind === 'new');
+    const delivered = rig.outbox.list({ state: 'delivered' }).filter((d) => d.kind === 'new');
     const ids = delivered.map((d) => `${d.searchId}:${d.propertyId}`);
     expect(ids.length).toBeGreaterThan(0);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(rig.poster.posts.length).toBe(rig.repo.outbox({ state: 'delivered' }).length);
+    expect(rig.poster.posts.length).toBe(rig.outbox.list({ state: 'delivered' }).length);
     // Everything posted was listed after the alert was saved.
     for (const d of delivered) {
       const listing = JSON.parse(d.payload).listing as { listed_date: string };
@@ -68,7 +68,7 @@ describe('new listings', () => {
     const folded = rig.poster.posts.filter((p) => /Also listed by 1 other agent\./.test(JSON.stringify(p.reply.blocks)));
     // Every advance lists its first Dubai Marina flat twice: four copies, four folded cards, no copy posted alone.
     expect(folded).toHaveLength(4);
-    const news = rig.repo.outbox().filter((d) => d.kind === 'new');
+    const news = rig.outbox.list().filter((d) => d.kind === 'new');
     const flats = news.map((d) => JSON.parse(d.payload).listing as { address: { full_name: string }; bedrooms: string; size: { value: number } });
     const keys = flats.map((f) => `${f.address.full_name}|${f.bedrooms}|${f.size.value}`);
     expect(new Set(keys).size).toBe(keys.length);
@@ -151,7 +151,7 @@ describe('upstream trouble', () => {
     await rig.commands.handle(ctx(), 'add rent marina');
     rig.sandbox.addFault({ status: 503, count: 1000 });
     let t = Date.now();
-    const poll = () => pollOnce({ api: rig.api, repo: rig.repo, service: rig.sandbox.url!, logger: rig.logger, options: { maxPages: 1, priceDropPct: 1, deadlineMs: 2_000 }, now: () => t });
+    const poll = () => pollOnce({ api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.sandbox.url!, logger: rig.logger, options: { maxPages: 1, priceDropPct: 1, deadlineMs: 2_000 }, now: () => t });
     await poll();
     t += 25 * 3_600_000;
     await poll();
@@ -179,14 +179,14 @@ describe('delivery', () => {
     expect(report.queued).toBeGreaterThan(0);
     // Retry-After (300 ms) is far longer than the backoff (1-2 ms) and than the polling below (5 ms): if it were
     // ignored, the refused entry, or the rest of its channel, would be posted within a few milliseconds.
-    rig.poster.failNext(new PostFailure('ratelimited', { retryAfterMs: 300 }), new PostFailure('server error'));
-    for (let i = 0; i < 400 && rig.repo.stats().pending + rig.repo.stats().sending > 0; i++) {
+    rig.poster.failNext(new PostFailure('ratelimited', 'wait', 300), new PostFailure('server error', 'retry'));
+    for (let i = 0; i < 400 && rig.outbox.stats().pending + rig.outbox.stats().sending > 0; i++) {
       await rig.drainer.drain();
       await new Promise((r) => setTimeout(r, 5));
     }
     expect(rig.poster.posts).toHaveLength(report.queued);
     expect(new Set(rig.poster.posts.map((p) => p.deliveryId)).size).toBe(report.queued);
-    expect(rig.repo.stats().failed).toBe(0);
+    expect(rig.outbox.stats().failed).toBe(0);
     const [limited, ...rest] = rig.poster.attempts;
     expect(limited!.ok).toBe(false);
     // Nothing in that channel, the refused entry included, went out before Retry-After had passed.
@@ -195,30 +195,30 @@ describe('delivery', () => {
   });
 
   it('never parks an alert for being rate-limited: a 429 spends no attempt, however often it comes', async () => {
-    const rig = await alertsRig(); // maxAttempts 3
+    const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina');
     rig.sandbox.advance(60);
     const report = await rig.poll();
     expect(report.queued).toBeGreaterThan(0);
-    rig.poster.failNext(...Array.from({ length: 5 }, () => new PostFailure('ratelimited', { retryAfterMs: 5 })));
-    for (let i = 0; i < 400 && rig.repo.stats().pending + rig.repo.stats().sending > 0; i++) {
+    rig.poster.failNext(...Array.from({ length: 5 }, () => new PostFailure('ratelimited', 'wait', 5)));
+    for (let i = 0; i < 400 && rig.outbox.stats().pending + rig.outbox.stats().sending > 0; i++) {
       await rig.drainer.drain();
       await new Promise((r) => setTimeout(r, 5));
     }
     expect(rig.poster.attempts.filter((a) => !a.ok)).toHaveLength(5);
-    expect(rig.repo.stats().failed).toBe(0);
+    expect(rig.outbox.stats().failed).toBe(0);
     expect(new Set(rig.poster.posts.map((p) => p.deliveryId)).size).toBe(report.queued);
   });
 
-  it('parks a delivery as failed after the last attempt, counted and logged, never silently dropped', async () => {
+  it('parks a message the platform refuses for good at once, counted and logged, never silently dropped', async () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina');
     rig.sandbox.advance(60);
     await rig.poll();
-    rig.poster.failNext(new PostFailure('channel_not_found', { permanent: true }));
+    rig.poster.failNext(new PostFailure('msg_too_long', 'rejected'));
     await rig.drainer.drain();
-    expect(rig.repo.stats().failed).toBe(1);
-    expect(rig.logs.some((l) => /delivery failed for good/.test(l))).toBe(true);
+    expect(rig.outbox.stats().failed).toBe(1);
+    expect(rig.logs.some((l) => /delivery parked/.test(l))).toBe(true);
   });
 
   it('a restart resumes the outbox: entries queued before a stop are posted after it, once', async () => {
@@ -242,7 +242,7 @@ describe('platforms and instances', () => {
     await rig.commands.handle(ctx('test:c1'), 'add rent marina');
     await rig.commands.handle(ctx('elsewhere:c9'), 'add buy marina');
     rig.sandbox.clearRequests();
-    const report = await pollOnce({ api: rig.api, repo: rig.repo, service: rig.sandbox.url!, logger: rig.logger, options: POLLER, platforms: ['test'] });
+    const report = await pollOnce({ api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.sandbox.url!, logger: rig.logger, options: POLLER, platforms: ['test'] });
     expect(report.searches).toBe(1);
     expect(rig.upstreamCalls('/search-buy')).toBe(0);
   });
@@ -251,7 +251,7 @@ describe('platforms and instances', () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina');
     rig.sandbox.addFault({ latencyMs: 300, count: 1 });
-    const deps = { api: rig.api, repo: rig.repo, service: rig.sandbox.url!, logger: rig.logger, options: POLLER };
+    const deps = { api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.sandbox.url!, logger: rig.logger, options: POLLER };
     const [a, b] = await Promise.all([pollOnce({ ...deps, holder: 'one' }), pollOnce({ ...deps, holder: 'two' })]);
     expect([a.ran, b.ran].sort()).toEqual([false, true]);
     expect((await pollOnce({ ...deps, holder: 'two' })).ran).toBe(true);
@@ -266,7 +266,7 @@ describe('two drainers on one outbox', () => {
     const report = await rig.poll();
     expect(report.queued).toBe(6);
     // The rig's claim (200 ms) is shorter than the queue (6 posts 150 ms apart): the second drainer starts mid-queue.
-    const other = new OutboxDrainer({ repo: rig.repo, posters: [rig.poster], logger: rig.logger, holder: 'other', options: { maxAttempts: 3, perPlaceIntervalMs: 150, leaseMs: 200 } });
+    const other = rig.newDrainer({ holder: 'other', options: { perPlaceIntervalMs: 150, leaseMs: 200 } });
     const first = rig.drainer.drain();
     await new Promise((r) => setTimeout(r, 450));
     await Promise.all([first, other.drain()]);

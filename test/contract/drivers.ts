@@ -260,7 +260,7 @@ const discord: DriverFactory = {
         return answerTo(token, ref);
       },
       async alerts() {
-        await fake.waitFor(() => manzil.alerts.repo.stats().pending + manzil.alerts.repo.stats().sending === 0, WAIT_MS);
+        await fake.waitFor(() => manzil.alerts.outbox.stats().pending + manzil.alerts.outbox.stats().sending === 0, WAIT_MS);
         return fake.messages(fake.channelId).map((m) => discordText(m.body));
       },
       violations: () => fake.violations(),

@@ -43,7 +43,7 @@ const deliveryIds = () =>
 
 /** Nothing left to send: every entry delivered or parked. */
 const settled = (manzil: Manzil) => {
-  const stats = manzil.alerts.repo.stats();
+  const stats = manzil.alerts.outbox.stats();
   return stats.pending + stats.sending === 0;
 };
 
@@ -93,7 +93,7 @@ describe('a shutdown with deliveries in flight', () => {
     const ids = deliveryIds();
     expect(ids).toHaveLength(queued);
     expect(new Set(ids).size).toBe(queued);
-    expect(second.alerts.repo.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, delivered: queued, possibleDuplicates: 0 });
+    expect(second.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, delivered: queued, possibleDuplicates: 0 });
   }, 20_000);
 
   it('a post still unanswered when the stop runs out of time is found on Slack after the restart, not sent again', async () => {
@@ -111,7 +111,7 @@ describe('a shutdown with deliveries in flight', () => {
     const ids = deliveryIds();
     expect(ids).toHaveLength(queued);
     expect(new Set(ids).size).toBe(queued);
-    expect(second.alerts.repo.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, delivered: queued, possibleDuplicates: 0 });
+    expect(second.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, delivered: queued, possibleDuplicates: 0 });
     held.release();
   }, 20_000);
 });

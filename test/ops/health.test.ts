@@ -34,7 +34,7 @@ describe('GET /healthz', () => {
     const readOnly = new Database(dbPath, { readonly: true, fileMustExist: true });
     const health = new Health({
       sqlite: readOnly,
-      poller: { lastRun: () => manzil.alerts.repo.lastRun(POLL_JOB), alerts: () => manzil.alerts.repo.count() },
+      poller: { lastRun: () => manzil.alerts.leases.lastRun(POLL_JOB), alerts: () => manzil.alerts.repo.count() },
       maxPollerAgeMs: 45 * 60_000,
       upstream: { sandbox: true, budgetLeft: () => manzil.api.budgetLeft() },
       stopping: () => false,
@@ -60,8 +60,8 @@ describe('GET /healthz', () => {
 
     // The last run, as the poller records it, 16 minutes ago (3 periods of 5 minutes are 15).
     const at = Date.now() - 16 * 60_000;
-    expect(manzil.alerts.repo.acquireLease(POLL_JOB, 'another-instance', at, 60_000)).toBe(true);
-    manzil.alerts.repo.finishLease(POLL_JOB, 'another-instance', { at, ms: 1200, ok: true });
+    const fence = manzil.alerts.leases.acquire(POLL_JOB, 'another-instance', at, 60_000)!;
+    manzil.alerts.leases.finish(fence, { at, ms: 1200, ok: true });
     const r = await healthz(url('/healthz'));
     expect(r.status).toBe(503);
     expect(r.body.checks.poller).toMatchObject({ ok: false, alerts: 1, lastRunOk: true, maxAgeSeconds: 900 });
