@@ -48,7 +48,7 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
         return await runBackupCli(rest, dbPath, out, (line) => process.stderr.write(`${line}\n`));
       }
       case 'sandbox':
-        return await (await import('./sandbox/index.js')).runSandboxCli(rest, out);
+        return await (await import('./sandbox/cli.js')).runSandboxCli(rest, out);
       case 'poll':
         if (!rest.includes('--once')) {
           process.stderr.write('manzil poll: only `manzil poll --once` exists (npm start runs the poller on its schedule)\n');

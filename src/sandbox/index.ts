@@ -9,7 +9,6 @@ import { requestListener, type ServerContext } from './server.js';
 
 export type { FaultRule } from './faults.js';
 export type { RequestLogEntry } from './request-log.js';
-export { runSandboxCli } from './cli.js';
 
 export interface SandboxOptions {
   /** Default 'sandbox-key'. */

@@ -12,6 +12,12 @@ async function boundaryErrors(filePath: string, code: string): Promise<string[]>
   return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports' && m.severity === 2).map((m) => m.message);
 }
 
+/** The errors of one rule ESLint reports for `code` as if it were the file at `filePath`. */
+async function ruleErrors(rule: string, filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages.filter((m) => m.ruleId === rule && m.severity === 2).map((m) => m.message);
+}
+
 const importing = (path: string) => `import { thing } from '${path}';\nexport const x = thing;\n`;
 
 describe('import boundaries', () => {
@@ -53,5 +59,27 @@ describe('import boundaries', () => {
     const results = await eslint.lintFiles(['adapters/**/*.ts']);
     const crossings = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => `${r.filePath}: ${m.message}`));
     expect(crossings).toEqual([]);
+  });
+
+  it('keeps the outbox free of any kind of message, and the ports free of implementations', async () => {
+    expect((await boundaryErrors('src/outbox/x.ts', importing('../alerts/index.js'))).join()).toMatch(/the outbox knows no kind of message/);
+    expect((await boundaryErrors('src/outbox/x.ts', importing('drizzle-orm'))).join()).toMatch(/the outbox writes no SQL/);
+    expect(await boundaryErrors('src/outbox/x.ts', importing('../store/index.js'))).toEqual([]);
+    expect((await boundaryErrors('src/ports/x.ts', importing('../store/index.js'))).join()).toMatch(/ports are interfaces/);
+    expect(await boundaryErrors('adapters/discord/x.ts', importing('../../src/ports/index.js'))).toEqual([]);
+  });
+});
+
+describe('size and cycles', () => {
+  it('refuses a source file over 400 lines, but not one on the named list of exceptions', async () => {
+    const long = Array.from({ length: 401 }, (_, i) => `export const v${i} = ${i};`).join('\n');
+    expect((await ruleErrors('max-lines', 'src/outbox/x.ts', long)).join()).toMatch(/Maximum allowed is 400/);
+    expect(await ruleErrors('max-lines', 'src/api/operations.ts', long)).toEqual([]);
+  });
+
+  it('refuses an import cycle: the store meta module importing the outbox repository, which imports it', async () => {
+    const code = "import { createOutboxRepo } from './outbox.js';\nexport const x = createOutboxRepo;\n";
+    expect((await ruleErrors('import-x/no-cycle', 'src/store/meta.ts', code)).join()).toMatch(/cycle/i);
+    expect(await ruleErrors('import-x/no-cycle', 'src/store/x.ts', code)).toEqual([]);
   });
 });
