@@ -9,7 +9,9 @@ import type { AlertsRepo, LeaseRepo, OutboxRepo, SavedSearchRow } from '../store
 import type { Block, Reply } from '../views/model.js';
 import { compare } from './compare.js';
 import { renderDelivery, decodePayload } from './messages.js';
-import { deliveriesFor, fetchListings, POLL_JOB, type AlertsApi } from './poller.js';
+import { fetchListings, type AlertsApi } from './fetch.js';
+import { deliveriesFor } from './plan.js';
+import { POLL_JOB } from './poller.js';
 import { canonicalParams, decodeSavedQuery, encodeSavedQuery, notAlertable, paramsKey, type SavedQuery } from './saved-query.js';
 
 export interface AlertContext {

@@ -1,5 +1,6 @@
 // Alerts: saved searches, the poller, the kinds of message they post, and their chat commands.
 export { AlertCommands, ALERTS_HELP, describeSchedule, type AlertContext, type AlertCommandsOptions } from './commands.js';
 export { ALERT_KINDS, alertKind, renderDelivery, type AlertButtons, type DeliveryPayload } from './messages.js';
-export { pollOnce, POLL_JOB, type AlertsApi, type PollerDeps, type PollerOptions, type RunReport } from './poller.js';
+export { type AlertsApi } from './fetch.js';
+export { pollOnce, POLL_JOB, type PollerDeps, type PollerOptions, type RunReport } from './poller.js';
 export { ALERTABLE, canonicalParams, decodeSavedQuery, notAlertable, paramsKey, type SavedQuery } from './saved-query.js';

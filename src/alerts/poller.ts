@@ -2,21 +2,14 @@
 // more pages only while everything is new) -> compare with what each search has seen -> record seen rows and queue
 // deliveries in one transaction. Delivery is the outbox drainer's job; nothing here talks to chat.
 import { ApiError } from '../api/errors.js';
-import type { ApiResult } from '../api/client.js';
-import type { OperationName } from '../api/operations.js';
 import type { Logger } from '../log.js';
 import { runLeased } from '../jobs/index.js';
-import type { AlertsRepo, Fence, LeaseRepo, NewDelivery, RunOutcome, SavedSearchRow } from '../store/index.js';
+import type { AlertsRepo, Fence, LeaseRepo, RunOutcome, SavedSearchRow } from '../store/index.js';
 import { compare, type Listing } from './compare.js';
-import { encodePayload, type SearchRef } from './messages.js';
+import { fetchListings, type AlertsApi } from './fetch.js';
+import { PageBudget } from './page-budget.js';
+import { deliveriesFor, notice } from './plan.js';
 import { fromParamsKey } from './saved-query.js';
-
-/** What the poller needs of the API client. */
-export interface AlertsApi {
-  call(operation: OperationName, params: Record<string, string>, options?: { deadlineMs?: number }): Promise<ApiResult<unknown>>;
-  /** Calls left under the configured limits (undefined: unlimited), and how long the client is blocked. */
-  budgetLeft?(): { blockedForMs: number; day?: number; month?: number };
-}
 
 export interface PollerOptions {
   maxPages: number;
@@ -163,57 +156,6 @@ function groupByQuery(due: SavedSearchRow[]): SavedSearchRow[][] {
   return [...groups.values()];
 }
 
-/**
- * The calls a run may still make, as pages: a query costs one call per page it reads, up to maxPages. A query starts
- * when the calls left, less the pages reserved by the queries under way, cover maxPages; or, with none under way,
- * when at least one call is left (it then reads at most that many pages). Otherwise it waits for one under way to
- * finish, or, with none under way and nothing left, it is deferred. The count of calls left is read from the client
- * whenever nothing is under way (exact, retries included) and otherwise follows the pages read. A blocked client (rate
- * limit, open breaker) is not a spent budget: its calls fail fast and are recorded.
- */
-class PageBudget {
-  private left: number | undefined;
-  private reserved = 0;
-  private inFlight = 0;
-  private waiters: (() => void)[] = [];
-  constructor(
-    private readonly api: AlertsApi,
-    private readonly maxPages: number,
-  ) {
-    this.left = this.read();
-  }
-
-  private read(): number | undefined {
-    const left = this.api.budgetLeft?.();
-    const limits = left ? [left.day, left.month].filter((n): n is number => n !== undefined) : [];
-    return limits.length === 0 ? undefined : Math.max(0, Math.min(...limits));
-  }
-
-  /** Pages the next query may read (0: none, it waits for a later run); reserved until `release`. */
-  async reserve(): Promise<number> {
-    for (;;) {
-      if (this.left === undefined) return this.maxPages;
-      const free = this.left - this.reserved;
-      if (free >= this.maxPages || (this.inFlight === 0 && free >= 1)) {
-        const pages = Math.min(this.maxPages, free);
-        this.reserved += pages;
-        this.inFlight++;
-        return pages;
-      }
-      if (this.inFlight === 0) return 0;
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
-  }
-
-  release(pages: number, used: number): void {
-    if (this.left === undefined) return;
-    this.reserved -= pages;
-    this.inFlight--;
-    this.left = this.inFlight === 0 ? this.read() : Math.max(0, this.left - used);
-    for (const wake of this.waiters.splice(0)) wake();
-  }
-}
-
 interface QueryResult {
   calls: number;
   newListings: number;
@@ -278,66 +220,11 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
   return result;
 }
 
-const ref = (s: SavedSearchRow): SearchRef => ({ id: s.id, number: s.number, summary: s.summary });
-
-function notice(s: SavedSearchRow, kind: 'failing' | 'recovered', dedupeKey: string, extra: Record<string, unknown>): NewDelivery {
-  return { searchId: s.id, place: s.place, kind, dedupeKey, payload: encodePayload({ v: 1, kind, search: ref(s), ...extra } as never) };
-}
-
-/** New listings first, then price drops: the first `cards` as cards, the rest as one summary. */
-export function deliveriesFor(search: SavedSearchRow, cmp: ReturnType<typeof compare>, cards: number, at: number): NewDelivery[] {
-  const all: NewDelivery[] = [
-    ...cmp.fresh.map((g) => ({
-      searchId: search.id, place: search.place, kind: 'new', propertyId: g.listing.property_id,
-      dedupeKey: `${search.id}:new:${g.listing.property_id}`,
-      payload: encodePayload({ v: 1, kind: 'new', search: ref(search), listing: g.listing, copies: g.copies.length }),
-    })),
-    ...cmp.drops.map((d) => ({
-      searchId: search.id, place: search.place, kind: 'price_drop', propertyId: d.listing.property_id,
-      dedupeKey: `${search.id}:drop:${d.listing.property_id}:${d.to}`,
-      payload: encodePayload({ v: 1, kind: 'price_drop', search: ref(search), listing: d.listing, from: d.from, to: d.to }),
-    })),
-  ];
-  if (all.length <= cards) return all;
-  const more = all.length - cards;
-  return [
-    ...all.slice(0, cards),
-    { searchId: search.id, place: search.place, kind: 'summary', dedupeKey: `${search.id}:summary:${at}`, payload: encodePayload({ v: 1, kind: 'summary', search: ref(search), more }) },
-  ];
-}
-
 function describeFailure(e: ApiError): string {
   if (e.kind === 'http' && (e.status === 401 || e.status === 403)) return 'the property service refused our key or plan';
   if (e.kind === 'http' && e.status === 429) return 'the property service is rate-limiting us';
   if (e.kind === 'malformed') return 'the property service sent an answer I could not read';
   return 'the property service is not answering';
-}
-
-/** Page 1, newest first, then further pages while `allNew` says every listing on the last page was new. */
-export async function fetchListings(
-  api: AlertsApi,
-  operation: OperationName,
-  params: Record<string, string>,
-  options: Pick<PollerOptions, 'maxPages' | 'deadlineMs'>,
-  allNew: (records: Listing[]) => boolean,
-  signal?: AbortSignal,
-): Promise<{ listings: Listing[]; calls: number; complete: boolean; pagesCut?: boolean }> {
-  const listings: Listing[] = [];
-  let calls = 0;
-  let firstPageLength = 0;
-  for (let page = 1; page <= options.maxPages; page++) {
-    // Shutdown: what was read is kept (and recorded by the caller); no further page is asked for.
-    if (page > 1 && signal?.aborted) return { listings, calls, complete: false };
-    const answer = await api.call(operation, { ...params, page: String(page) }, { deadlineMs: options.deadlineMs });
-    calls++;
-    const records = answer.records as Listing[];
-    listings.push(...records);
-    if (page === 1) firstPageLength = records.length;
-    // An empty or short page is the last one: every match has been seen.
-    if (records.length === 0 || records.length < firstPageLength) return { listings, calls, complete: true };
-    if (!allNew(records)) return { listings, calls, complete: false };
-  }
-  return { listings, calls, complete: false, pagesCut: true };
 }
 
 async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {

@@ -1,0 +1,39 @@
+// Reading a saved search's listings: page 1 newest first, and further pages only while everything on them is new.
+import type { ApiResult } from '../api/client.js';
+import type { OperationName } from '../api/operations.js';
+import type { Listing } from './compare.js';
+import type { PollerOptions } from './poller.js';
+
+/** What the poller needs of the API client. */
+export interface AlertsApi {
+  call(operation: OperationName, params: Record<string, string>, options?: { deadlineMs?: number }): Promise<ApiResult<unknown>>;
+  /** Calls left under the configured limits (undefined: unlimited), and how long the client is blocked. */
+  budgetLeft?(): { blockedForMs: number; day?: number; month?: number };
+}
+
+/** Page 1, newest first, then further pages while `allNew` says every listing on the last page was new. */
+export async function fetchListings(
+  api: AlertsApi,
+  operation: OperationName,
+  params: Record<string, string>,
+  options: Pick<PollerOptions, 'maxPages' | 'deadlineMs'>,
+  allNew: (records: Listing[]) => boolean,
+  signal?: AbortSignal,
+): Promise<{ listings: Listing[]; calls: number; complete: boolean; pagesCut?: boolean }> {
+  const listings: Listing[] = [];
+  let calls = 0;
+  let firstPageLength = 0;
+  for (let page = 1; page <= options.maxPages; page++) {
+    // Shutdown: what was read is kept (and recorded by the caller); no further page is asked for.
+    if (page > 1 && signal?.aborted) return { listings, calls, complete: false };
+    const answer = await api.call(operation, { ...params, page: String(page) }, { deadlineMs: options.deadlineMs });
+    calls++;
+    const records = answer.records as Listing[];
+    listings.push(...records);
+    if (page === 1) firstPageLength = records.length;
+    // An empty or short page is the last one: every match has been seen.
+    if (records.length === 0 || records.length < firstPageLength) return { listings, calls, complete: true };
+    if (!allNew(records)) return { listings, calls, complete: false };
+  }
+  return { listings, calls, complete: false, pagesCut: true };
+}
