@@ -102,6 +102,12 @@ interface Rule {
   answer: () => Answer;
 }
 
+interface StickyRule {
+  method: string;
+  path: RegExp;
+  answer: Answer;
+}
+
 interface HoldRule {
   method: string;
   path: RegExp;
@@ -111,6 +117,7 @@ interface HoldRule {
 /** The faults a test queued, matched by method and a regex on the path under /api/v10, first queued first. */
 export class Faults {
   private readonly rules: Rule[] = [];
+  private readonly sticky: StickyRule[] = [];
   private readonly holds: HoldRule[] = [];
   private readonly pending = new Set<() => void>();
 
@@ -148,6 +155,20 @@ export class Faults {
     });
   }
 
+  /**
+   * Until the returned function is called, requests matching method (`*` for any) and path answer `status` with
+   * Discord's error body (`code`, 0 unless given) and are not carried out.
+   */
+  failUntilOff(method: string, path: RegExp, status: number, code = 0, message?: string): () => void {
+    const text = message ?? (code !== 0 ? `Discord error ${code}` : `${status}: ${status === 401 ? 'Unauthorized' : status >= 500 ? 'Service Unavailable' : 'Injected failure'}`);
+    const rule: StickyRule = { method: method.toUpperCase(), path, answer: { status, body: discordError(code, text) } };
+    this.sticky.push(rule);
+    return () => {
+      const i = this.sticky.indexOf(rule);
+      if (i >= 0) this.sticky.splice(i, 1);
+    };
+  }
+
   hold(method: string, path: RegExp): { arrived: Promise<void>; release(): void } {
     let flush: (() => void) | undefined;
     let released = false;
@@ -176,6 +197,8 @@ export class Faults {
 
   /** The injected answer for this request, if a rule matches (and uses up one of its times). */
   takeAnswer(method: string, path: string): Answer | undefined {
+    const stuck = this.sticky.find((r) => (r.method === '*' || r.method === method) && r.path.test(path));
+    if (stuck) return stuck.answer;
     const rule = this.rules.find((r) => r.remaining > 0 && r.method === method && r.path.test(path));
     if (!rule) return undefined;
     rule.remaining--;

@@ -121,6 +121,12 @@ export interface FakeDiscord {
   rateLimitNext(method: string, path: RegExp, seconds: number, opts?: { times?: number; global?: boolean; retryAfterSeconds?: number }): void;
   /** The next `times` (default 1) matching requests fail with this status and are not carried out. */
   failNext(method: string, path: RegExp, status: number, times?: number): void;
+  /**
+   * Until switched off (the returned function), requests matching method (`*` for any) and path answer `status` with
+   * Discord's JSON error `code` (0 unless given) and are not carried out: `failUntilOff('POST', /messages$/, 403, 50001)`
+   * for Missing Access, `failUntilOff('*', /./, 401)` for a token refused everywhere (GET /users/@me included).
+   */
+  failUntilOff(method: string, path: RegExp, status: number, code?: number): () => void;
   /** The next matching request is carried out (a message is created) but its answer waits for release(), or forever. */
   holdNext(method: string, path: RegExp): { arrived: Promise<void>; release(): void };
   /**
@@ -768,6 +774,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     failNext(method, path, status, times = 1) {
       faults.fail(method, path, status, times);
     },
+    failUntilOff: (method, path, status, code) => faults.failUntilOff(method, path, status, code),
     holdNext: (method, path) => faults.hold(method, path),
     dropConnection: (code = 1006) => gateway.drop(code),
     sessions: () => gateway.stats(),

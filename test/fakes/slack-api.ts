@@ -1,7 +1,8 @@
 // A fake Slack Web API on 127.0.0.1: answers what @slack/web-api sends, records every call, refuses blocks
 // Slack would refuse, can answer 429 with Retry-After, and serves response_urls. It keeps what was posted with
 // chat.postMessage per channel (metadata included) for conversations.history, knows a table of users for users.info,
-// and can accept a call but hold its answer, as when the network drops it or Manzil crashes mid-post.
+// and can accept a call but hold its answer, as when the network drops it or Manzil crashes mid-post. Outages: every
+// call answering one HTTP status, connections refused, every token refused (`invalid_auth`), until switched off.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkSlackMessage } from './slack-limits.js';
@@ -31,6 +32,11 @@ export interface FailAnswer {
   retryAfter?: number;
   /** Answer HTTP 200 `{ ok: false, error }`, as Slack does for most failures. */
   error?: string;
+  /**
+   * Carry the call out first (a message is posted and kept for history), then answer the failure: Slack's
+   * `internal_error` after it stored the message. Default false: the call fails before Slack acts on it.
+   */
+  carryOut?: boolean;
 }
 
 /** What users.info says about a person; unknown people are plain members of T0TEST. */
@@ -86,6 +92,20 @@ export interface FakeSlack {
   missingScope(method: string, on?: boolean): void;
   /** What chat.postMessage posted to a channel, oldest first. */
   messages(channel: string): FakeMessage[];
+  /**
+   * Every Web API call answers this HTTP status (a 503 outage, say; 429 with Retry-After `retryAfter` s, default 1) and
+   * is not carried out, until switched off with `undefined`. Calls are still recorded.
+   */
+  outage(status: number | undefined, options?: { retryAfter?: number }): void;
+  /**
+   * Refuses connections (the listening socket is closed and open connections destroyed: callers get ECONNREFUSED) until
+   * switched off, when it listens again on the same port. Resolves once done.
+   */
+  refuseConnections(on?: boolean): Promise<void>;
+  /** Every Web API call, auth.test included, answers `invalid_auth` whatever its token, until switched off. */
+  refuseAuth(on?: boolean): void;
+  /** The scopes auth.test reports in X-OAuth-Scopes (default: what the manifest asks for); undefined sends no header. */
+  grantScopes(scopes: string[] | undefined): void;
   waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
   reset(): void;
   close(): Promise<void>;
@@ -98,7 +118,12 @@ export interface FakeSlackOptions {
   appToken?: string;
   /** What `apps.connections.open` answers as the WebSocket URL (a fake Socket Mode server). */
   socketModeUrl?: string;
+  /** Every request is handled this long after it arrived, as over a real network (the benchmarks); default 0. */
+  latencyMs?: number;
 }
+
+/** What the app's manifest asks for, as auth.test reports it. */
+export const DEFAULT_SLACK_SCOPES = ['commands', 'chat:write', 'channels:history', 'groups:history', 'im:history', 'mpim:history', 'users:read'];
 
 /** The scope each history-like method needs, for missing_scope answers. */
 const SCOPE_OF: Record<string, string> = { 'conversations.history': 'channels:history,groups:history,im:history,mpim:history', 'users.info': 'users:read' };
@@ -134,6 +159,11 @@ function parseArgs(body: string, contentType: string | undefined): Record<string
   return args;
 }
 
+/** A request handler that starts `ms` after each request arrived (at once when 0 or unset). */
+function delayed(ms: number | undefined, handle: (req: IncomingMessage, res: ServerResponse) => void) {
+  return ms ? (req: IncomingMessage, res: ServerResponse) => void setTimeout(() => handle(req, res), ms) : handle;
+}
+
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   const type = typeof body === 'string' ? 'text/plain' : 'application/json; charset=utf-8';
@@ -151,13 +181,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const users = new Map<string, FakeUser>();
   const scopesMissing = new Set<string>();
   const posted = new Map<string, FakeMessage[]>();
+  let outage: { status: number; retryAfter: number } | undefined;
+  let authRefused = false;
+  let refusing = false;
+  let scopes: string[] | undefined = DEFAULT_SLACK_SCOPES;
   let seq = 0;
   // Like Slack's: the posting time in seconds, then a counter, so ts are unique, increasing and comparable with `oldest`.
   const nextTs = () => `${Math.floor(Date.now() / 1000)}.${String(++seq).padStart(6, '0')}`;
 
   /** A queued failure as [status, body, headers], or undefined to answer normally. */
-  function takeFailure(method: string): [number, unknown, Record<string, string>] | undefined {
-    const answer = failures.get(method)?.shift();
+  function takeFailure(method: string, answer = failures.get(method)?.shift()): [number, unknown, Record<string, string>] | undefined {
     if (!answer) return undefined;
     if (answer.error !== undefined && answer.status === undefined) return [200, { ok: false, error: answer.error }, {}];
     const status = answer.status ?? 429;
@@ -166,8 +199,23 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   }
 
   function answer(method: string, args: Record<string, unknown>, callToken: string | undefined): [number, unknown, Record<string, string>] {
-    const failure = takeFailure(method);
+    if (outage) {
+      const headers: Record<string, string> = outage.status === 429 ? { 'retry-after': String(outage.retryAfter) } : {};
+      return [outage.status, outage.status === 429 ? { ok: false, error: 'ratelimited' } : `fake Slack outage: HTTP ${outage.status}`, headers];
+    }
+    if (authRefused) return [200, { ok: false, error: 'invalid_auth' }, {}];
+    const queued = failures.get(method)?.shift();
+    if (queued?.carryOut) {
+      // Done first, then failed: the message is in the history, the caller hears only the failure.
+      const done = carryOut(method, args, callToken);
+      return (done[1] as { ok?: unknown }).ok === true ? takeFailure(method, queued)! : done;
+    }
+    const failure = takeFailure(method, queued);
     if (failure) return failure;
+    return carryOut(method, args, callToken);
+  }
+
+  function carryOut(method: string, args: Record<string, unknown>, callToken: string | undefined): [number, unknown, Record<string, string>] {
     if (method === 'apps.connections.open') {
       // Socket Mode: the app-level token opens a WebSocket; Slack says where.
       if (callToken !== (options.appToken ?? 'xapp-test')) return [200, { ok: false, error: 'invalid_auth' }, {}];
@@ -182,7 +230,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const channel = typeof args.channel === 'string' ? args.channel : 'C0TEST';
     switch (method) {
       case 'auth.test':
-        return [200, { ok: true, url: 'https://manzil-test.slack.com/', team: 'Manzil Test', team_id: 'T0TEST', user: 'manzil', user_id: 'U0BOT', bot_id: 'B0BOT' }, {}];
+        return [
+          200, { ok: true, url: 'https://manzil-test.slack.com/', team: 'Manzil Test', team_id: 'T0TEST', user: 'manzil', user_id: 'U0BOT', bot_id: 'B0BOT' },
+          scopes ? { 'x-oauth-scopes': scopes.join(',') } : {},
+        ];
       case 'chat.postMessage': {
         const message: FakeMessage = { type: 'message', ts: nextTs(), text: args.text, user: 'U0BOT', bot_id: 'B0BOT' };
         if (args.blocks !== undefined) message.blocks = args.blocks;
@@ -282,7 +333,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     hold({ method: 'response_url', args: p, token: undefined, status: 200, response: 'ok' }, flush);
   }
 
-  const server = createServer((req, res) => {
+  const server = createServer(delayed(options.latencyMs, (req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     const api = /^\/api\/([\w.]+)$/.exec(path);
     const response = /^\/response\/([^/]+)$/.exec(path);
@@ -295,9 +346,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           : undefined;
     if (!handled) return send(res, 404, 'not_found');
     handled.catch((e: unknown) => send(res, 500, String(e)));
-  });
+  }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  const baseUrl = `http://127.0.0.1:${port}`;
   let responseSeq = 0;
 
   return {
@@ -342,6 +394,28 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       else scopesMissing.delete(method);
     },
     messages: (channel) => [...(posted.get(channel) ?? [])],
+    outage(status, options = {}) {
+      outage = status === undefined ? undefined : { status, retryAfter: options.retryAfter ?? 1 };
+    },
+    async refuseConnections(on = true) {
+      if (on === refusing) return;
+      refusing = on;
+      if (on) {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+        // The client's pooled sockets see their end before the next call, so that it connects (and is refused) anew.
+        await new Promise((r) => setTimeout(r, 20));
+      } else {
+        await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+      }
+    },
+    refuseAuth(on = true) {
+      authRefused = on;
+    },
+    grantScopes(granted) {
+      scopes = granted;
+    },
     async waitFor(predicate, timeoutMs = 5_000) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate()) {
@@ -359,9 +433,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       users.clear();
       scopesMissing.clear();
       posted.clear();
+      outage = undefined;
+      authRefused = false;
+      scopes = DEFAULT_SLACK_SCOPES;
+      if (refusing) {
+        refusing = false;
+        server.listen(port, '127.0.0.1');
+      }
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
+        if (refusing) return resolve();
         server.close((e) => (e ? reject(e) : resolve()));
         server.closeAllConnections();
       }),
