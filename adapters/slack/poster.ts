@@ -1,7 +1,9 @@
 // Alerts and digests reach Slack here: the ChatPoster port, over chat.postMessage, each message tagged with its
 // delivery id (message metadata) so that after a crash the outbox can ask whether a delivery already landed.
 import { webApi } from '@slack/bolt';
-import { PostFailure, type ChatPoster, type Reply } from '../../src/bot/index.js';
+import type { Reply } from '../../src/bot/index.js';
+import { PostFailure, type ChatPoster, type CredentialsCheck, type LookupRequest, type LookupResult } from '../../src/ports/index.js';
+import { SLACK_ERROR_CODES, ruleForCode, slackErrorCode, slackOutcome } from './outcomes.js';
 import { parseSlackPlace } from './place.js';
 import { sendWithFallback, type SendLog } from './send.js';
 
@@ -10,40 +12,19 @@ type WebClient = webApi.WebClient;
 /** The metadata event every alert carries; findDelivered looks for it. */
 export const ALERT_EVENT_TYPE = 'manzil_alert';
 
-/** Slack refused the message itself: a plainer form of the same reply may pass. */
-const CONTENT_ERRORS = new Set(['invalid_blocks', 'invalid_blocks_format', 'msg_too_long', 'msg_blocks_too_long', 'no_text', 'invalid_attachments', 'too_many_attachments']);
-/** Retrying cannot help until a person acts (invite the app, unarchive, reinstall). */
-const PERMANENT_ERRORS = new Set([
-  'channel_not_found', 'not_in_channel', 'is_archived', 'invalid_auth', 'not_authed', 'account_inactive', 'token_revoked',
-  'token_expired', 'no_permission', 'missing_scope', 'restricted_action', 'team_access_not_granted', 'ekm_access_denied',
-  'invalid_metadata_format', 'invalid_metadata_schema', 'metadata_too_large', 'invalid_arguments',
-  ...CONTENT_ERRORS,
-]);
 /** conversations.history pages read when looking for a delivery, at most (200 messages each). */
 const HISTORY_PAGES = 10;
+/** The history looked through starts this long before the first attempt: a host clock some minutes off still finds it. */
+export const HISTORY_MARGIN_MS = 15 * 60_000;
+/** A lookup is trusted only this long after an attempt: a slow Slack may store a post that timed out a while later. */
+export const SLACK_SETTLE_MS = 2 * 60_000;
+/** The scope posting needs; a token without it is refused as a whole. */
+const POSTING_SCOPE = 'chat:write';
 
-const platformError = (e: unknown): string | undefined =>
-  e instanceof webApi.WebAPIPlatformError ? e.data.error : undefined;
-
-/** Any Web API failure as a PostFailure, with Slack's error code and never a token. */
-export function toPostFailure(e: unknown): PostFailure {
-  if (e instanceof PostFailure) return e;
-  if (e instanceof webApi.WebAPIRateLimitedError) {
-    return new PostFailure(`slack: rate limited for ${e.retryAfter} s`, { retryAfterMs: e.retryAfter * 1000 });
-  }
-  const code = platformError(e);
-  if (code === 'ratelimited') return new PostFailure('slack: ratelimited');
-  if (code !== undefined) return new PostFailure(`slack: ${code}`, PERMANENT_ERRORS.has(code) ? { permanent: true } : {});
-  // A 5xx, a timeout or a dropped connection: Slack may have posted the message before the answer was lost.
-  if (e instanceof webApi.WebAPIHTTPError) return new PostFailure(`slack: HTTP ${e.statusCode}`, e.statusCode >= 500 ? { maybeDelivered: true } : {});
-  if (e instanceof webApi.WebAPIRequestError) return new PostFailure(`slack: request failed (${e.original.message})`, { maybeDelivered: true });
-  return new PostFailure(`slack: ${e instanceof Error ? e.message : String(e)}`, { maybeDelivered: true });
-}
-
-/** Where a place's messages go, or a permanent failure for a place that is not Slack's. */
+/** Where a place's messages go, or a rejection for a place that is not Slack's (it would never post). */
 function channelOf(place: string): string {
   const parsed = parseSlackPlace(place);
-  if (!parsed) throw new PostFailure('slack: not a Slack place', { permanent: true });
+  if (!parsed) throw new PostFailure('slack: not a Slack place', 'rejected');
   return parsed.channelId;
 }
 
@@ -52,8 +33,34 @@ interface HistoryMessage {
   metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
 }
 
+/** Why a local clock cannot be trusted to place the look in time, or undefined when its times agree. */
+function clockDisagreement(request: LookupRequest): string | undefined {
+  const { firstAttemptAt, lastAttemptAt, now } = request;
+  if (![firstAttemptAt, lastAttemptAt, now].every(Number.isFinite)) return 'the times are not numbers';
+  if (lastAttemptAt < firstAttemptAt) return 'the last attempt is before the first';
+  if (now < lastAttemptAt) return 'now is before the last attempt: the local clock went back';
+  return undefined;
+}
+
+/** A history call that failed: "failed" (ask again later) when a later look can answer, else "cannot tell". */
+function lookupFailure(e: unknown): LookupResult {
+  const code = slackErrorCode(e);
+  if (code !== undefined) {
+    // missing_scope: the app was installed before it asked for history; no later look will answer either.
+    if (code === 'missing_scope') return { kind: 'cannot_tell', reason: 'slack: no history scope (missing_scope)' };
+    // Rate limits, Slack failing midway, refused credentials: a later look can answer. Any other code (the channel is
+    // gone, a code we do not know) may never change, and waiting on it would hold the delivery until it is given up.
+    const transient = Object.hasOwn(SLACK_ERROR_CODES, code) && ['wait', 'maybe_posted', 'retry', 'credentials_refused'].includes(ruleForCode(code).outcome);
+    if (!transient) return { kind: 'cannot_tell', reason: `slack: history answered ${code}` };
+  }
+  // A 429, a 5xx, a timeout, a refused or reset connection: the look itself failed; asked again later.
+  const failure = slackOutcome(e);
+  return { kind: 'failed', reason: failure.message, ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}) };
+}
+
 export class SlackPoster implements ChatPoster {
   readonly platform = 'slack';
+  readonly settleMs = SLACK_SETTLE_MS;
 
   /** `client` must not retry by itself and must reject rate-limited calls: the outbox retries (see postingClient). */
   constructor(
@@ -67,44 +74,67 @@ export class SlackPoster implements ChatPoster {
     try {
       const res = await sendWithFallback(reply, (payload) => this.client.chat.postMessage({ channel, ...payload, metadata }), {
         log: this.log,
-        isContentRefusal: (e) => CONTENT_ERRORS.has(platformError(e) ?? ''),
+        isContentRefusal: (e) => {
+          const code = slackErrorCode(e);
+          return code !== undefined && ruleForCode(code).plainerMayPass === true;
+        },
       });
-      if (!res.ts) throw new PostFailure('slack: chat.postMessage answered without a ts');
+      // ok: true without a ts: Slack took it, we cannot say as what.
+      if (!res.ts) throw new PostFailure('slack: chat.postMessage answered ok without a ts', 'maybe_posted');
       return { messageId: res.ts };
     } catch (e) {
-      throw toPostFailure(e);
+      throw slackOutcome(e);
     }
   }
 
   /**
-   * The ts of a message in the place tagged with this delivery; null when none; undefined when Slack cannot say. Asked
-   * after a crash mid-post and before re-sending a post that timed out (it may have landed).
+   * Whether a message in the place carries this delivery: read from conversations.history, from 15 minutes before the
+   * first attempt on. "Cannot tell" when the app may not read history, when there is more history than it reads, or
+   * when the local clock disagrees with the row's times; "failed" when the look itself failed (asked again later).
    */
-  async findDelivered(place: string, deliveryId: string, sinceMs: number): Promise<string | null | undefined> {
-    const channel = parseSlackPlace(place)?.channelId;
-    if (!channel) return undefined;
+  async findDelivered(request: LookupRequest): Promise<LookupResult> {
+    const channel = parseSlackPlace(request.place)?.channelId;
+    if (!channel) return { kind: 'cannot_tell', reason: 'slack: not a Slack place' };
+    const skew = clockDisagreement(request);
+    if (skew) return { kind: 'cannot_tell', reason: `slack: ${skew}` };
+    const oldest = Math.max(0, request.firstAttemptAt - HISTORY_MARGIN_MS);
     let cursor: string | undefined;
     try {
       for (let page = 0; page < HISTORY_PAGES; page++) {
         const res = await this.client.conversations.history({
           channel,
-          oldest: (sinceMs / 1000).toFixed(6),
+          oldest: (oldest / 1000).toFixed(6),
           include_all_metadata: true,
           limit: 200,
           ...(cursor ? { cursor } : {}),
         });
         const found = ((res.messages ?? []) as HistoryMessage[]).find(
-          (m) => m.metadata?.event_type === ALERT_EVENT_TYPE && m.metadata.event_payload?.delivery_id === deliveryId,
+          (m) => m.metadata?.event_type === ALERT_EVENT_TYPE && m.metadata.event_payload?.delivery_id === request.deliveryId,
         );
-        if (found?.ts) return found.ts;
+        if (found?.ts) return { kind: 'found', messageId: found.ts };
         cursor = res.response_metadata?.next_cursor || undefined;
-        if (!res.has_more || !cursor) return null;
+        // Trusted by the outbox only once Slack has had settleMs to store a slow post.
+        if (!res.has_more) return { kind: 'absent' };
+        if (!cursor) return { kind: 'cannot_tell', reason: 'slack: history has more but gave no cursor' };
       }
-      return undefined; // more history than we read: cannot tell
+      return { kind: 'cannot_tell', reason: `slack: more history since the first attempt than ${HISTORY_PAGES} pages` };
     } catch (e) {
-      // missing_scope (the app was installed before it asked for history) or any failure: the outbox re-sends.
-      this.log('slack: could not read history to find a delivery', { error: platformError(e) ?? toPostFailure(e).message });
-      return undefined;
+      const result = lookupFailure(e);
+      this.log('slack: could not read history to find a delivery', { result: result.kind, error: 'reason' in result ? result.reason : undefined });
+      return result;
+    }
+  }
+
+  /** auth.test: ok, refused (the token, or a token without chat:write), or unreachable (the network, a 5xx, a 429). */
+  async checkCredentials(): Promise<CredentialsCheck> {
+    try {
+      const res = await this.client.auth.test();
+      const scopes = res.response_metadata?.scopes;
+      if (scopes && !scopes.includes(POSTING_SCOPE)) return { kind: 'refused', reason: `slack: the token lacks ${POSTING_SCOPE}` };
+      return { kind: 'ok' };
+    } catch (e) {
+      const failure = slackOutcome(e);
+      return failure.outcome === 'credentials_refused' ? { kind: 'refused', reason: failure.message } : { kind: 'unreachable', reason: failure.message };
     }
   }
 }

@@ -1,15 +1,9 @@
 // SlackPoster, the ChatPoster through which alerts reach Slack: a real WebClient (built as the app builds it) against
-// the fake Slack Web API.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// the fake Slack Web API. Every outcome of the table, end to end, is in test/contract/outcomes.contract.test.ts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { OutboxDrainer } from '../../src/alerts/index.js';
-import { encodePayload } from '../../src/alerts/messages.js';
-import { createLogger } from '../../src/log.js';
-import { createAlertsRepo, openStore, type AlertsRepo } from '../../src/store/index.js';
-import { PostFailure, type Reply } from '../../src/bot/index.js';
-import { SlackPoster, postingClient } from '../../adapters/slack/poster.js';
+import type { Reply } from '../../src/bot/index.js';
+import { PostFailure, type LookupRequest } from '../../src/ports/index.js';
+import { HISTORY_MARGIN_MS, SLACK_SETTLE_MS, SlackPoster, postingClient } from '../../adapters/slack/poster.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 
 let fake: FakeSlack;
@@ -28,6 +22,11 @@ async function failure(p: Promise<unknown>): Promise<PostFailure> {
   const error = await p.then(() => undefined, (e: unknown) => e);
   expect(error).toBeInstanceOf(PostFailure);
   return error as PostFailure;
+}
+
+/** A lookup for a delivery first and last tried at `at` (default: long enough ago for Slack to have settled). */
+function lookup(deliveryId: string, at = Date.now() - SLACK_SETTLE_MS, now = Math.max(Date.now(), at + SLACK_SETTLE_MS)): LookupRequest {
+  return { place: PLACE, deliveryId, firstAttemptAt: at, lastAttemptAt: at, now };
 }
 
 beforeAll(async () => {
@@ -63,28 +62,36 @@ describe('SlackPoster.post', () => {
     expect(fake.messages('C0ALERTS').map((m) => m.metadata?.event_payload)).toEqual([{ delivery_id: 'dlv-2' }]);
   });
 
-  it('turns a 429 into a PostFailure with Slack’s Retry-After, at once and without retrying itself', async () => {
+  it('turns a 429 into a wait for Slack’s Retry-After, at once and without retrying itself', async () => {
     fake.failNext('chat.postMessage', { status: 429, retryAfter: 7 });
     const started = Date.now();
     const e = await failure(poster.post(PLACE, reply, 'dlv-3'));
-    expect(e.options).toEqual({ retryAfterMs: 7_000 });
+    expect({ outcome: e.outcome, retryAfterMs: e.retryAfterMs }).toEqual({ outcome: 'wait', retryAfterMs: 7_000 });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
   });
 
-  it('turns a 500 into a retryable PostFailure, tried once', async () => {
+  it('turns a 500 into maybe posted (looked for before any re-send), tried once', async () => {
     fake.failNext('chat.postMessage', { status: 500 });
     const e = await failure(poster.post(PLACE, reply, 'dlv-4'));
-    expect(e.options.permanent).toBeFalsy();
-    expect(e.options.retryAfterMs).toBeUndefined();
+    expect(e.outcome).toBe('maybe_posted');
+    expect(e.retryAfterMs).toBeUndefined();
     expect(e.message).toMatch(/500/);
     expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
   });
 
-  it.each(['channel_not_found', 'not_in_channel', 'is_archived', 'invalid_auth'])('turns %s into a permanent PostFailure, tried once', async (error) => {
+  it.each([
+    ['channel_not_found', 'channel_unavailable'],
+    ['not_in_channel', 'channel_unavailable'],
+    ['is_archived', 'channel_unavailable'],
+    ['invalid_auth', 'credentials_refused'],
+    ['token_revoked', 'credentials_refused'],
+    ['ratelimited', 'wait'],
+    ['internal_error', 'maybe_posted'],
+  ])('turns %s into %s, tried once', async (error, outcome) => {
     fake.failNext('chat.postMessage', { error });
     const e = await failure(poster.post(PLACE, reply, 'dlv-5'));
-    expect(e.options.permanent).toBe(true);
+    expect(e.outcome).toBe(outcome);
     expect(e.message).toContain(error);
     expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
   });
@@ -92,24 +99,32 @@ describe('SlackPoster.post', () => {
   it('never puts the token in a failure', async () => {
     const wrong = new SlackPoster(postingClient('xoxb-not-the-token-123', { apiUrl: fake.apiUrl }));
     const e = await failure(wrong.post(PLACE, reply, 'dlv-6'));
-    expect(e.options.permanent).toBe(true);
-    expect(JSON.stringify({ message: e.message, stack: e.stack, options: e.options })).not.toContain('xoxb-not-the-token-123');
+    expect(e.outcome).toBe('credentials_refused');
+    expect(JSON.stringify({ message: e.message, stack: e.stack, outcome: e.outcome })).not.toContain('xoxb-not-the-token-123');
   });
 
-  it('refuses a place that is not Slack’s, permanently, without calling Slack', async () => {
+  it('rejects a place that is not Slack’s without calling Slack', async () => {
     const e = await failure(poster.post('discord:1:2', reply, 'dlv-7'));
-    expect(e.options.permanent).toBe(true);
+    expect(e.outcome).toBe('rejected');
     expect(fake.calls).toEqual([]);
   });
 
-  it('fails a post whose answer never comes after the timeout, retryably', async () => {
+  it('fails a post whose answer never comes after the timeout as maybe posted', async () => {
     const quick = new SlackPoster(postingClient('xoxb-test', { apiUrl: fake.apiUrl, timeoutMs: 200 }));
     const held = fake.holdNext('chat.postMessage');
     const e = await failure(quick.post(PLACE, reply, 'dlv-8'));
-    expect(e.options.permanent).toBeFalsy();
+    expect(e.outcome).toBe('maybe_posted');
     held.release();
     // It did land, though: this is what findDelivered is for.
-    expect(await quick.findDelivered(PLACE, 'dlv-8', 0)).toBe(fake.messages('C0ALERTS')[0]!.ts);
+    expect(await quick.findDelivered(lookup('dlv-8'))).toEqual({ kind: 'found', messageId: fake.messages('C0ALERTS')[0]!.ts });
+  });
+
+  it('after internal_error from a Slack that stored the message, the look finds it: nothing is sent twice', async () => {
+    fake.failNext('chat.postMessage', { error: 'internal_error', carryOut: true });
+    const e = await failure(poster.post(PLACE, reply, 'dlv-9'));
+    expect(e.outcome).toBe('maybe_posted');
+    expect(await poster.findDelivered(lookup('dlv-9'))).toEqual({ kind: 'found', messageId: fake.messages('C0ALERTS')[0]!.ts });
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
   });
 });
 
@@ -120,121 +135,80 @@ describe('SlackPoster.findDelivered', () => {
     const held = fake.holdNext('chat.postMessage');
     const lost = poster.post(PLACE, reply, 'dlv-b');
     await held.arrived;
-    const found = await poster.findDelivered(PLACE, 'dlv-b', 0);
-    expect(found).toBe(fake.messages('C0ALERTS')[1]!.ts);
+    const found = await poster.findDelivered(lookup('dlv-b', since));
+    expect(found).toEqual({ kind: 'found', messageId: fake.messages('C0ALERTS')[1]!.ts });
     held.release();
-    expect((await lost).messageId).toBe(found);
-    expect(await poster.findDelivered(PLACE, 'dlv-a', since)).toBe(fake.messages('C0ALERTS')[0]!.ts);
+    expect((await lost).messageId).toBe(fake.messages('C0ALERTS')[1]!.ts);
+    expect(await poster.findDelivered(lookup('dlv-a', since))).toEqual({ kind: 'found', messageId: fake.messages('C0ALERTS')[0]!.ts });
     const [history] = fake.callsTo('conversations.history');
-    expect(history!.args).toMatchObject({ channel: 'C0ALERTS', include_all_metadata: 'true', oldest: '0.000000' });
+    expect(history!.args).toMatchObject({ channel: 'C0ALERTS', include_all_metadata: 'true', oldest: ((since - HISTORY_MARGIN_MS) / 1000).toFixed(6) });
   });
 
-  it('answers null when no message carries the delivery id, and looks only after sinceMs', async () => {
+  it('answers absent when no message carries the delivery id, and looks from 15 minutes before the first attempt', async () => {
     await poster.post(PLACE, reply, 'dlv-c');
-    expect(await poster.findDelivered(PLACE, 'dlv-other', 0)).toBeNull();
+    expect(await poster.findDelivered(lookup('dlv-other'))).toEqual({ kind: 'absent' });
     const ts = fake.messages('C0ALERTS')[0]!.ts;
-    const after = Math.round(Number(ts) * 1000) + 1;
-    expect(await poster.findDelivered(PLACE, 'dlv-c', after)).toBeNull();
-    expect(fake.callsTo('conversations.history').at(-1)!.args.oldest).toBe((after / 1000).toFixed(6));
+    const oldest = Math.round(Number(ts) * 1000) + 1;
+    expect(await poster.findDelivered(lookup('dlv-c', oldest + HISTORY_MARGIN_MS))).toEqual({ kind: 'absent' });
+    expect(fake.callsTo('conversations.history').at(-1)!.args.oldest).toBe((oldest / 1000).toFixed(6));
+    // A host clock up to 15 minutes fast when it tried still finds it.
+    expect(await poster.findDelivered(lookup('dlv-c', oldest + HISTORY_MARGIN_MS - 2_000))).toMatchObject({ kind: 'found' });
+  });
+
+  it('cannot tell when the local clock disagrees with the delivery’s times, and asks Slack nothing', async () => {
+    const now = Date.now();
+    expect(await poster.findDelivered({ place: PLACE, deliveryId: 'dlv-x', firstAttemptAt: now - 1_000, lastAttemptAt: now + 60_000, now })).toMatchObject({ kind: 'cannot_tell' });
+    expect(await poster.findDelivered({ place: PLACE, deliveryId: 'dlv-x', firstAttemptAt: now, lastAttemptAt: now - 1_000, now })).toMatchObject({ kind: 'cannot_tell' });
+    expect(fake.callsTo('conversations.history')).toEqual([]);
   });
 
   it('reads past the first page of history', async () => {
     await poster.post(PLACE, reply, 'dlv-old');
     const plain = postingClient('xoxb-test', { apiUrl: fake.apiUrl });
     for (let i = 0; i < 205; i++) await plain.chat.postMessage({ channel: 'C0ALERTS', text: `chatter ${i}` });
-    expect(await poster.findDelivered(PLACE, 'dlv-old', 0)).toBe(fake.messages('C0ALERTS')[0]!.ts);
+    expect(await poster.findDelivered(lookup('dlv-old'))).toEqual({ kind: 'found', messageId: fake.messages('C0ALERTS')[0]!.ts });
     expect(fake.callsTo('conversations.history')).toHaveLength(2);
   });
 
-  it('answers undefined (cannot tell) when the app lacks the history scope or Slack fails', async () => {
+  it('cannot tell when the app lacks the history scope; a look that failed (500, 429) is asked again, then finds it', async () => {
     await poster.post(PLACE, reply, 'dlv-d');
     fake.missingScope('conversations.history');
-    expect(await poster.findDelivered(PLACE, 'dlv-d', 0)).toBeUndefined();
+    expect(await poster.findDelivered(lookup('dlv-d'))).toMatchObject({ kind: 'cannot_tell', reason: expect.stringMatching(/missing_scope/) });
     fake.missingScope('conversations.history', false);
     fake.failNext('conversations.history', { status: 500 });
-    expect(await poster.findDelivered(PLACE, 'dlv-d', 0)).toBeUndefined();
-    expect(await poster.findDelivered(PLACE, 'dlv-d', 0)).toBe(fake.messages('C0ALERTS')[0]!.ts);
+    expect(await poster.findDelivered(lookup('dlv-d'))).toMatchObject({ kind: 'failed' });
+    fake.failNext('conversations.history', { status: 429, retryAfter: 4 }, 3);
+    for (let i = 0; i < 3; i++) expect(await poster.findDelivered(lookup('dlv-d'))).toMatchObject({ kind: 'failed', retryAfterMs: 4_000 });
+    expect(await poster.findDelivered(lookup('dlv-d'))).toEqual({ kind: 'found', messageId: fake.messages('C0ALERTS')[0]!.ts });
   });
-});
 
-// Through the outbox drainer: a real SQLite file, the real SlackPoster and the fake Slack.
-describe('SlackPoster under the outbox drainer', () => {
-  const dirs: string[] = [];
-  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-  const logger = createLogger({ level: 'error', write: () => {} });
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-  function outboxRepo() {
-    const dir = mkdtempSync(join(tmpdir(), 'manzil-poster-outbox-'));
-    dirs.push(dir);
-    const store = openStore(join(dir, 'alerts.db'));
-    return { store, repo: createAlertsRepo(store) };
-  }
-  /** `n` messages queued for a channel; their delivery ids in order. */
-  function queue(repo: AlertsRepo, channel: string, n: number): string[] {
-    for (let i = 0; i < n; i++) {
-      const search = { id: i + 1, number: i + 1, summary: `Homes in ${channel} #${i}` };
-      repo.enqueue({ searchId: null, place: `slack:T0TEST:${channel}`, kind: 'recovered', dedupeKey: `${channel}:${i}`, payload: encodePayload({ v: 1, kind: 'recovered', search }) });
+  it('cannot tell when there is more history since the first attempt than it reads', async () => {
+    const plain = postingClient('xoxb-test', { apiUrl: fake.apiUrl });
+    await poster.post(PLACE, reply, 'dlv-buried');
+    for (let batch = 0; batch < 21; batch++) {
+      await Promise.all(Array.from({ length: 100 }, (_, i) => plain.chat.postMessage({ channel: 'C0ALERTS', text: `chatter ${batch}.${i}` })));
     }
-    return repo.outbox({ place: `slack:T0TEST:${channel}` }).map((r) => String(r.id));
-  }
-  const tagged = (channel: string) => fake.messages(channel).map((m) => (m.metadata?.event_payload as { delivery_id: string }).delivery_id);
-  const drainer = (repo: AlertsRepo, slack: SlackPoster) =>
-    new OutboxDrainer({ repo, posters: [slack], logger, options: { maxAttempts: 5, perPlaceIntervalMs: 0, baseBackoffMs: 100, maxBackoffMs: 100, leaseMs: 5_000 } });
-
-  it('a post that timed out after Slack took it is found in the history before any retry: one message, delivered, no duplicate', async () => {
-    const { store, repo } = outboxRepo();
-    const [id] = queue(repo, 'C0TIMEOUT', 1);
-    const impatient = new SlackPoster(postingClient('xoxb-test', { apiUrl: fake.apiUrl, timeoutMs: 300 }));
-    const held = fake.holdNext('chat.postMessage'); // Slack posts it; its answer never comes
-    const d = drainer(repo, impatient);
-    expect(await d.drain()).toMatchObject({ delivered: 0, retried: 1 });
-    expect(repo.outbox()[0]).toMatchObject({ state: 'pending', maybeDelivered: true });
-    await sleep(150); // the backoff
-    expect(await d.drain()).toMatchObject({ delivered: 0, recoveredFound: 1, possibleDuplicates: 0 });
-    expect(tagged('C0TIMEOUT')).toEqual([id]);
-    expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
-    expect(repo.outbox()[0]).toMatchObject({ state: 'delivered', messageId: fake.messages('C0TIMEOUT')[0]!.ts, possibleDuplicate: false, maybeDelivered: false });
-    expect(repo.stats()).toMatchObject({ delivered: 1, pending: 0, sending: 0, possibleDuplicates: 0 });
-    held.release();
-    store.close();
-  });
-
-  it('without the history scope, the retry of a timed-out post is sent and counted as a possible duplicate', async () => {
-    const { store, repo } = outboxRepo();
-    queue(repo, 'C0NOSCOPE', 1);
-    const impatient = new SlackPoster(postingClient('xoxb-test', { apiUrl: fake.apiUrl, timeoutMs: 300 }));
-    const held = fake.holdNext('chat.postMessage');
-    fake.missingScope('conversations.history');
-    const d = drainer(repo, impatient);
-    await d.drain();
-    await sleep(150);
-    expect(await d.drain()).toMatchObject({ delivered: 1, possibleDuplicates: 1 });
-    expect(fake.messages('C0NOSCOPE')).toHaveLength(2);
-    expect(repo.stats()).toMatchObject({ delivered: 1, possibleDuplicates: 1 });
-    fake.missingScope('conversations.history', false);
-    held.release();
-    store.close();
-  });
-
-  it('a 429 with Retry-After holds the whole channel until it has passed, then posts its queue in order; other channels go on', async () => {
-    const { store, repo } = outboxRepo();
-    const ids = queue(repo, 'C0LIMITED', 3);
-    const [other] = queue(repo, 'C0OTHER', 1);
-    fake.failNext('chat.postMessage', { status: 429, retryAfter: 1 });
-    const d = drainer(repo, poster);
-    const refusedAt = Date.now();
-    await d.drain();
-    // The refused channel waits, the rest of its queue included; the other channel is not held.
-    expect(tagged('C0LIMITED')).toEqual([]);
-    expect(tagged('C0OTHER')).toEqual([other]);
-    expect(repo.outbox({ place: 'slack:T0TEST:C0LIMITED' }).every((r) => r.state === 'pending' && r.nextAttemptAt >= refusedAt + 1_000)).toBe(true);
-    await sleep(1_050);
-    await d.drain();
-    expect(tagged('C0LIMITED')).toEqual(ids);
-    const posts = fake.callsTo('chat.postMessage').filter((c) => c.args.channel === 'C0LIMITED');
-    expect(posts).toHaveLength(4); // the refused one and three posts after Retry-After
-    expect(repo.stats()).toMatchObject({ delivered: 4, pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
-    store.close();
+    expect(await poster.findDelivered(lookup('dlv-buried'))).toMatchObject({ kind: 'cannot_tell', reason: expect.stringMatching(/more history/) });
   });
 });
+
+describe('SlackPoster.checkCredentials', () => {
+  it('is ok with a working token, refused while Slack refuses it (or it lacks chat:write), unreachable in an outage', async () => {
+    expect(await poster.checkCredentials()).toEqual({ kind: 'ok' });
+    fake.refuseAuth();
+    expect(await poster.checkCredentials()).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/invalid_auth/) });
+    fake.refuseAuth(false);
+    fake.grantScopes(['commands']);
+    expect(await poster.checkCredentials()).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/chat:write/) });
+    fake.grantScopes(undefined); // no X-OAuth-Scopes header: nothing to check
+    expect(await poster.checkCredentials()).toEqual({ kind: 'ok' });
+    fake.outage(503);
+    expect(await poster.checkCredentials()).toMatchObject({ kind: 'unreachable' });
+    fake.outage(undefined);
+    expect(fake.callsTo('auth.test')).toHaveLength(5);
+  });
+  it('settles for 2 minutes before a lookup is trusted', () => {
+    expect(poster.settleMs).toBe(2 * 60_000);
+  });
+});
+
