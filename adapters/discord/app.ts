@@ -1,6 +1,6 @@
 // The Discord bot: a real discord.js 14 gateway client (intents: Guilds only, nothing privileged) whose interactions all
 // go through one listener into the chat core, and whose REST manager also carries the alerts (DiscordPoster).
-import { Client, Events, GatewayIntentBits, type RESTOptions } from 'discord.js';
+import { Client, Events, GatewayIntentBits, type RateLimitData, type RESTOptions } from 'discord.js';
 import type { Bot, TrackRequest } from '../../src/bot/index.js';
 import type { Logger } from '../../src/log.js';
 import { DISCORD_LIMITS } from './limits.js';
@@ -40,15 +40,32 @@ export interface DiscordApp {
  * with a file (a chart, say) would fail. Node's fetch encodes the body itself before any dispatcher sees it.
  */
 export function discordRestOptions(apiUrl?: string, timeoutMs?: number): Partial<RESTOptions> {
-  return { makeRequest: fetch as RESTOptions['makeRequest'], ...(apiUrl ? { api: apiUrl } : {}), ...(timeoutMs ? { timeout: timeoutMs } : {}) };
+  return {
+    makeRequest: fetch as RESTOptions['makeRequest'],
+    rejectOnRateLimit: rejectLongWaitsForChannelMessages,
+    ...(apiUrl ? { api: apiUrl } : {}),
+    ...(timeoutMs ? { timeout: timeoutMs } : {}),
+  };
+}
+
+/** A channel message rate limited for longer than this fails as `wait` (see outcomes.ts) instead of waiting in the queue. */
+const QUEUED_RATE_LIMIT_MS = 10_000;
+
+/**
+ * discord.js waits out 429s in its queue. For replies that is right, and for an alert a short wait too; but an alert post
+ * held for minutes would hold a delivery worker with it, so a long wait on POST /channels/:id/messages rejects instead:
+ * the outbox holds that channel for the time Discord asked, and the other channels go on.
+ */
+function rejectLongWaitsForChannelMessages(data: RateLimitData): boolean {
+  return data.method.toUpperCase() === 'POST' && data.route === '/channels/:id/messages' && Math.max(data.timeToReset, data.retryAfter) > QUEUED_RATE_LIMIT_MS;
 }
 
 export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
   const log = options.logger.child({ part: 'discord' });
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
-    // 429s wait in discord.js's queue (X-RateLimit-Reset-After, global limits): rejectOnRateLimit is left unset, so a
-    // rate-limited reply or alert is late, never lost.
+    // 429s wait in discord.js's queue (X-RateLimit-Reset-After, global limits), so a rate-limited reply or alert is late,
+    // never lost; only an alert facing a long wait fails at once, as `wait` (see discordRestOptions).
     rest: discordRestOptions(options.apiUrl, options.restTimeoutMs),
     allowedMentions: { parse: [] },
   });
@@ -69,7 +86,7 @@ export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
 
   // Set now, not only at login: `manzil poll --once` posts alerts without ever opening the gateway.
   client.rest.setToken(options.token);
-  const poster = new DiscordPoster(client.rest, (message, fields) => log.warn(message, fields));
+  const poster = new DiscordPoster(client.rest, (message, fields) => log.warn(message, fields), options.token);
 
   return {
     client,

@@ -1,27 +1,19 @@
 // Alerts and digests reach Discord here: the ChatPoster port, over POST /channels/{id}/messages, each message carrying a
 // nonce derived from its delivery id with `enforce_nonce: true`, so that a post retried after a crash is not shown twice.
 import { createHash } from 'node:crypto';
-import { DiscordAPIError, HTTPError, Routes, type REST, type RESTPostAPIChannelMessageResult } from 'discord.js';
-import { PostFailure, type ChatPoster, type Reply } from '../../src/bot/index.js';
+import { Routes, type REST, type RESTPostAPIChannelMessageResult } from 'discord.js';
+import type { Reply } from '../../src/bot/index.js';
+import { PostFailure, type ChatPoster, type CredentialsCheck, type LookupRequest, type LookupResult } from '../../src/ports/index.js';
 import { DISCORD_LIMITS as L } from './limits.js';
+import { discordOutcome } from './outcomes.js';
 import { parseDiscordPlace } from './place.js';
-import { describeError, isContentRefusal, sendWithFallback, type SendLog } from './send.js';
+import { sendWithFallback, type SendLog } from './send.js';
 
 /**
  * How long Discord is relied on to dedupe by nonce. Its documentation says "the past few minutes" without a number;
  * three minutes is the part of that we trust.
  */
 export const NONCE_WINDOW_MS = 3 * 60_000;
-
-/** Retrying cannot help until a person acts: invite the bot back, give it the channel, fix the token. */
-const PERMANENT_CODES = new Set([
-  10003, // Unknown Channel
-  10004, // Unknown Guild
-  50001, // Missing Access
-  50007, // Cannot send messages to this user
-  50013, // Missing Permissions
-  40001, // Unauthorized
-]);
 
 /** The message nonce for a delivery: `m<id>`, hashed when the id is too long for Discord's 25 characters. */
 export function deliveryNonce(deliveryId: string): string {
@@ -30,35 +22,24 @@ export function deliveryNonce(deliveryId: string): string {
   return `h${createHash('sha256').update(deliveryId).digest('base64url').slice(0, L.nonce - 1)}`;
 }
 
-/** Any REST failure as a PostFailure, with Discord's code and never a token. */
-export function toPostFailure(e: unknown): PostFailure {
-  if (e instanceof PostFailure) return e;
-  if (e instanceof DiscordAPIError) {
-    const permanent = PERMANENT_CODES.has(Number(e.code)) || e.status === 401 || e.status === 403 || e.status === 404 || isContentRefusal(e);
-    return new PostFailure(`discord: ${describeError(e)}`, permanent ? { permanent: true } : {});
-  }
-  // 5xx after discord.js's own retries, a timeout, a reset connection: try again later. It may have been posted: the
-  // outbox asks findDelivered first (the nonce makes a re-send within its window safe).
-  if (e instanceof HTTPError) return new PostFailure(`discord: HTTP ${e.status}`, { maybeDelivered: true });
-  return new PostFailure(`discord: ${describeError(e)}`, { maybeDelivered: true });
-}
-
 export class DiscordPoster implements ChatPoster {
   readonly platform = 'discord';
+  /** A lookup needs no waiting: within the nonce window a re-send cannot duplicate, past it nothing can tell. */
+  readonly settleMs = 0;
 
   /**
-   * `rest` is the client's REST manager: its queue honours 429s (`X-RateLimit-Reset-After`, global limits) by waiting,
-   * so a rate-limited alert is late, never lost. `now` is for tests.
+   * `rest` is the client's REST manager: its queue honours short 429s by waiting (see discordRestOptions). `token`, when
+   * given, is set again before a credentials probe: discord.js drops it after a 401.
    */
   constructor(
     private readonly rest: REST,
     private readonly log: SendLog = () => {},
-    private readonly now: () => number = Date.now,
+    private readonly token?: string,
   ) {}
 
   async post(place: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }> {
     const target = parseDiscordPlace(place);
-    if (!target) throw new PostFailure('discord: not a Discord place', { permanent: true });
+    if (!target) throw new PostFailure('discord: not a Discord place', 'rejected');
     const nonce = deliveryNonce(deliveryId);
     try {
       const message = await sendWithFallback(
@@ -68,19 +49,37 @@ export class DiscordPoster implements ChatPoster {
       );
       return { messageId: message.id };
     } catch (e) {
-      throw toPostFailure(e);
+      throw discordOutcome(e);
     }
   }
 
   /**
-   * After a crash mid-post. Discord never returns a message's nonce when messages are read back, so the message cannot
-   * be looked for. But re-posting with the same nonce and `enforce_nonce` returns the message already created instead of
-   * a second one, for a few minutes: within that window, "none" (null) is the truthful answer for the outbox, because
-   * the re-send it triggers cannot duplicate. The post that crashed was made after `sinceMs`, so when `sinceMs` is within
-   * the window, so is the post. Past it, Discord cannot tell (undefined): re-sent, counted as a possible duplicate.
+   * Discord never returns a message's nonce when messages are read back, so a message cannot be looked for. But
+   * re-posting with the same nonce and `enforce_nonce` returns the message already created instead of a second one, for
+   * a few minutes: within that window of the last attempt, "absent" is the truthful answer for the outbox, because the
+   * re-send it triggers cannot duplicate. Past it, or when the local clock disagrees with the row's times, Discord
+   * cannot tell: re-sent, counted as a possible duplicate. The window is counted from the last attempt: this relies on
+   * the outbox looking (and re-sending at once) after every attempt that may have posted, so that a message an earlier
+   * attempt created was either returned by a later one or is still within the window of the last.
    */
-  async findDelivered(place: string, _deliveryId: string, sinceMs: number): Promise<string | null | undefined> {
-    if (!parseDiscordPlace(place)) return undefined;
-    return this.now() - sinceMs <= NONCE_WINDOW_MS ? null : undefined;
+  async findDelivered(request: LookupRequest): Promise<LookupResult> {
+    if (!parseDiscordPlace(request.place)) return { kind: 'cannot_tell', reason: 'discord: not a Discord place' };
+    const { firstAttemptAt, lastAttemptAt, now } = request;
+    if (![firstAttemptAt, lastAttemptAt, now].every(Number.isFinite) || lastAttemptAt < firstAttemptAt || now < lastAttemptAt) {
+      return { kind: 'cannot_tell', reason: 'discord: the local clock disagrees with the delivery’s times' };
+    }
+    return now - lastAttemptAt <= NONCE_WINDOW_MS ? { kind: 'absent' } : { kind: 'cannot_tell', reason: 'discord: past the nonce window' };
+  }
+
+  /** GET /users/@me: ok, refused (401), or unreachable. The token is set again first: discord.js drops it after a 401. */
+  async checkCredentials(): Promise<CredentialsCheck> {
+    if (this.token) this.rest.setToken(this.token);
+    try {
+      await this.rest.get(Routes.user('@me'));
+      return { kind: 'ok' };
+    } catch (e) {
+      const failure = discordOutcome(e);
+      return failure.outcome === 'credentials_refused' ? { kind: 'refused', reason: failure.message } : { kind: 'unreachable', reason: failure.message };
+    }
   }
 }

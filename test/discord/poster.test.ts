@@ -1,8 +1,10 @@
-// DiscordPoster: alerts over the real discord.js REST manager to the fake Discord's POST /channels/{id}/messages.
+// DiscordPoster: alerts over the real discord.js REST manager to the fake Discord's POST /channels/{id}/messages. Every
+// outcome of the table, end to end, is in test/contract/outcomes.contract.test.ts.
 import { REST } from 'discord.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordPoster, NONCE_WINDOW_MS, deliveryNonce } from '../../adapters/discord/poster.js';
-import { PostFailure, type Reply } from '../../src/bot/index.js';
+import type { Reply } from '../../src/bot/index.js';
+import { PostFailure, type LookupRequest } from '../../src/ports/index.js';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
 
 let fake: FakeDiscord;
@@ -23,7 +25,7 @@ const alert = (n: number, over: Partial<Reply> = {}): Reply => ({
 beforeAll(async () => {
   fake = await startFakeDiscord();
   rest = new REST({ api: fake.apiUrl, retries: 1, timeout: 2_000 }).setToken(fake.botToken);
-  poster = new DiscordPoster(rest, (m, f) => logged.push(`${m} ${JSON.stringify(f)}`));
+  poster = new DiscordPoster(rest, (m, f) => logged.push(`${m} ${JSON.stringify(f)}`), fake.botToken);
   place = `discord:${fake.guildId}:${fake.channelId}`;
 });
 afterAll(async () => {
@@ -60,21 +62,29 @@ describe('DiscordPoster.post', () => {
     expect(fake.messages(fake.channelId).filter((m) => m.nonce === 'm43')).toHaveLength(1);
   });
 
-  it('turns a 5xx that outlasts discord.js’s retries into a retryable PostFailure', async () => {
+  it('turns a 5xx that outlasts discord.js’s retries into maybe posted', async () => {
     fake.failNext('POST', /^\/channels\/\d+\/messages$/, 503, 2);
     const failure = await poster.post(place, alert(4), '44').catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(PostFailure);
-    expect((failure as PostFailure).options.permanent).toBeFalsy();
+    expect((failure as PostFailure).outcome).toBe('maybe_posted');
     expect((failure as PostFailure).message).toMatch(/HTTP 503/);
   });
 
-  it('fails permanently for a channel Discord does not know, and for a place that is not Discord’s', async () => {
+  it('holds the channel for a channel Discord does not know, and rejects a place that is not Discord’s', async () => {
     const unknown = await poster.post(`discord:${fake.guildId}:999`, alert(5), '45').catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(PostFailure);
-    expect((unknown as PostFailure).options.permanent).toBe(true);
+    expect((unknown as PostFailure).outcome).toBe('channel_unavailable');
     expect((unknown as PostFailure).message).toMatch(/10003/);
     const foreign = await poster.post('slack:T1:C1', alert(5), '45').catch((e: unknown) => e);
-    expect((foreign as PostFailure).options.permanent).toBe(true);
+    expect((foreign as PostFailure).outcome).toBe('rejected');
+  });
+
+  it('holds the channel on Missing Access until it is given back', async () => {
+    const off = fake.failUntilOff('POST', /^\/channels\/\d+\/messages$/, 403, 50001);
+    const failure = (await poster.post(place, alert(8), '48').catch((e: unknown) => e)) as PostFailure;
+    expect(failure.outcome).toBe('channel_unavailable');
+    off();
+    await expect(poster.post(place, alert(8), '48')).resolves.toMatchObject({ messageId: expect.any(String) });
   });
 
   it('posts to a DM place by its channel', async () => {
@@ -87,7 +97,7 @@ describe('DiscordPoster.post', () => {
     const failure = await bad.post(place, alert(7), '47').catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(PostFailure);
     expect(String((failure as Error).message)).not.toContain('secret-token-123');
-    expect((failure as PostFailure).options.permanent).toBe(true);
+    expect((failure as PostFailure).outcome).toBe('credentials_refused');
   });
 });
 
@@ -102,13 +112,60 @@ describe('deliveryNonce', () => {
 });
 
 describe('DiscordPoster.findDelivered', () => {
-  it('answers "none" while Discord still dedupes the nonce, and "cannot tell" after', async () => {
-    let now = 1_000_000_000;
-    const clocked = new DiscordPoster(rest, () => {}, () => now);
-    const since = now - 60_000;
-    expect(await clocked.findDelivered(place, '41', since)).toBeNull();
-    now = since + NONCE_WINDOW_MS + 1;
-    expect(await clocked.findDelivered(place, '41', since)).toBeUndefined();
-    expect(await clocked.findDelivered('slack:T:C', '41', since)).toBeUndefined();
+  const lookup = (lastAttemptAt: number, now: number, over: Partial<LookupRequest> = {}): LookupRequest =>
+    ({ place, deliveryId: '41', firstAttemptAt: lastAttemptAt - 1_000, lastAttemptAt, now, ...over });
+
+  it('answers "absent" while Discord still dedupes the nonce, and "cannot tell" after; it needs no settling', async () => {
+    const now = 1_000_000_000;
+    expect(poster.settleMs).toBe(0);
+    expect(await poster.findDelivered(lookup(now - 60_000, now))).toEqual({ kind: 'absent' });
+    expect(await poster.findDelivered(lookup(now - NONCE_WINDOW_MS - 1, now))).toMatchObject({ kind: 'cannot_tell', reason: expect.stringMatching(/nonce window/) });
+    expect(await poster.findDelivered(lookup(now - 60_000, now, { place: 'slack:T:C' }))).toMatchObject({ kind: 'cannot_tell' });
+  });
+
+  it('cannot tell when the local clock disagrees with the delivery’s times', async () => {
+    const now = 1_000_000_000;
+    expect(await poster.findDelivered(lookup(now + 5_000, now))).toMatchObject({ kind: 'cannot_tell', reason: expect.stringMatching(/clock/) });
+    expect(await poster.findDelivered(lookup(now - 5_000, now, { firstAttemptAt: now - 1_000 }))).toMatchObject({ kind: 'cannot_tell' });
+  });
+
+  it('a re-send within the window after an answer was lost shows the message once', async () => {
+    const held = fake.holdNext('POST', /^\/channels\/\d+\/messages$/);
+    const quick = new DiscordPoster(new REST({ api: fake.apiUrl, retries: 0, timeout: 200 }).setToken(fake.botToken));
+    const at = Date.now();
+    const failure = (await quick.post(place, alert(9), '49').catch((e: unknown) => e)) as PostFailure;
+    expect(failure.outcome).toBe('maybe_posted');
+    expect(await quick.findDelivered(lookup(at, Date.now(), { deliveryId: '49' }))).toEqual({ kind: 'absent' });
+    const again = await poster.post(place, alert(9), '49');
+    held.release();
+    expect(fake.messages(fake.channelId).filter((m) => m.nonce === 'm49').map((m) => m.id)).toEqual([again.messageId]);
+  });
+});
+
+describe('DiscordPoster.checkCredentials', () => {
+  it('is ok with a working token, refused on a 401, unreachable on a 5xx', async () => {
+    expect(await poster.checkCredentials()).toEqual({ kind: 'ok' });
+    const off = fake.failUntilOff('GET', /^\/users\/@me$/, 503);
+    expect(await poster.checkCredentials()).toMatchObject({ kind: 'unreachable' });
+    off();
+    const refusing = new DiscordPoster(new REST({ api: fake.apiUrl, retries: 0 }).setToken('not-the-token'));
+    expect(await refusing.checkCredentials()).toMatchObject({ kind: 'refused' });
+  });
+
+  it('after a 401, posts fail as credentials refused without calling Discord, until a probe with the token succeeds', async () => {
+    const own = new REST({ api: fake.apiUrl, retries: 0 }).setToken(fake.botToken);
+    const probing = new DiscordPoster(own, () => {}, fake.botToken);
+    const off = fake.failUntilOff('*', /./, 401);
+    expect(((await probing.post(place, alert(10), '50').catch((e: unknown) => e)) as PostFailure).outcome).toBe('credentials_refused');
+    const sent = fake.requests().length;
+    // discord.js dropped the token: refused locally, nothing more reaches Discord.
+    expect(((await probing.post(place, alert(10), '50').catch((e: unknown) => e)) as PostFailure).outcome).toBe('credentials_refused');
+    expect(fake.requests()).toHaveLength(sent);
+    expect(await probing.checkCredentials()).toMatchObject({ kind: 'refused' });
+    off();
+    expect(await probing.checkCredentials()).toEqual({ kind: 'ok' });
+    await expect(probing.post(place, alert(10), '50')).resolves.toMatchObject({ messageId: expect.any(String) });
+    own.clearHashSweeper();
+    own.clearHandlerSweeper();
   });
 });
