@@ -1,6 +1,7 @@
 // Alerts in the terminal chat: the console's ChatPoster. While the chat runs, it hands each alert to the chat, which
 // prints it above a redrawn prompt and makes its buttons the ones a number presses (as for any reply).
-import type { ChatPoster, Reply } from '../../src/bot/index.js';
+import type { Reply } from '../../src/bot/index.js';
+import type { ChatPoster } from '../../src/ports/index.js';
 import { colorFor, renderText } from './render.js';
 
 export class ConsolePoster implements ChatPoster {
