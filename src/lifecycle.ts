@@ -1,7 +1,8 @@
 // Graceful shutdown: stop taking requests, let the ones in flight finish (up to a deadline), then run the
 // registered stop steps (drainers and closers) in the order they were registered.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Bot, Reply } from './bot/index.js';
+import type { ChatCore } from './ports/index.js';
+import type { Reply } from './views/model.js';
 import type { Logger } from './log.js';
 
 /** What a request gets once shutdown has begun. */
@@ -134,27 +135,20 @@ async function withinMs(work: Promise<unknown>, ms: number): Promise<boolean> {
   }
 }
 
-type Handler = 'handleCommand' | 'handleAction' | 'handlePick' | 'suggestLocations';
-
 /**
- * The bot as adapters see it during a run: each request is counted while it runs, and once shutdown has
- * begun new ones (those no adapter admitted before it began) get a polite refusal instead. Everything else passes through to the bot untouched.
+ * The core as adapters see it during a run: each request is counted while it runs, and once shutdown has begun new ones
+ * (those no adapter admitted before it began) get a polite refusal instead. The replies that need no I/O pass through.
  */
-export function guardBot(bot: Bot, lifecycle: Lifecycle): Bot {
+export function guardBot(bot: ChatCore, lifecycle: Lifecycle): ChatCore {
   const refusal: Reply = { text: RESTARTING_TEXT, blocks: [{ kind: 'text', text: RESTARTING_TEXT }], ephemeral: true };
   const guard = <T>(work: () => Promise<T>, refused: T): Promise<T> =>
     lifecycle.isStopping && !lifecycle.isAdmitted ? Promise.resolve(refused) : lifecycle.inFlight.track(work);
-  const handlers: Pick<Bot, Handler> = {
+  return {
     handleCommand: (req) => guard(() => bot.handleCommand(req), refusal),
     handleAction: (req) => guard(() => bot.handleAction(req), refusal),
     handlePick: (req) => guard(() => bot.handlePick(req), refusal),
     suggestLocations: (typed) => guard(() => bot.suggestLocations(typed), []),
+    immediateReply: (req) => bot.immediateReply(req),
+    describe: (text, location) => bot.describe(text, location),
   };
-  return new Proxy(bot, {
-    get(target, prop) {
-      if (Object.hasOwn(handlers, prop)) return handlers[prop as Handler];
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }

@@ -18,7 +18,7 @@ import { Health, cronPeriodMs } from './ops/health.js';
 import { opsRoutes, startOpsServer, type OpsServer } from './ops/http.js';
 import { Metrics, countRequests, type UpstreamCall } from './ops/metrics.js';
 import { KindRegistry, OutboxDrainer, pruneOutbox } from './outbox/index.js';
-import type { ChatPoster } from './ports/index.js';
+import type { ChatCore, ChatPoster } from './ports/index.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
 import {
   adoptServiceSpellings, createAlertsRepo, createApiUsageRepo, createButtonStateRepo, createLeaseRepo, createLocationCacheRepo, createOutboxRepo, openStore, serviceKey,
@@ -32,7 +32,7 @@ export const SANDBOX_FOOTER = 'Sample data from the local sandbox. Set UAE_API_K
 
 export interface Manzil {
   config: Config;
-  bot: Bot;
+  bot: ChatCore;
   api: ApiClient;
   logger: Logger;
   sandbox: Sandbox | undefined;

@@ -2,7 +2,8 @@
 // One command per line; a number presses that button of the last reply; `quit`, Ctrl+D or Ctrl+C leaves.
 import { clearScreenDown, createInterface, cursorTo } from 'node:readline';
 import pc from 'picocolors';
-import type { Bot, Reply } from '../../src/bot/index.js';
+import type { ChatCore } from '../../src/ports/index.js';
+import type { Reply } from '../../src/views/model.js';
 import type { ConsolePoster } from './poster.js';
 import { colorFor, renderText } from './render.js';
 import type { Button } from '../../src/views/model.js';
@@ -49,7 +50,7 @@ function banner(options: TerminalChatOptions, color: boolean): string {
   ].join('\n');
 }
 
-export async function runTerminalChat(bot: Bot, options: TerminalChatOptions = {}): Promise<void> {
+export async function runTerminalChat(bot: ChatCore, options: TerminalChatOptions = {}): Promise<void> {
   const output = options.output ?? process.stdout;
   const color = options.color ?? colorFor(output);
   const input = options.input ?? process.stdin;

@@ -1,7 +1,7 @@
 // The Discord bot: a real discord.js 14 gateway client (intents: Guilds only, nothing privileged) whose interactions all
 // go through one listener into the chat core, and whose REST manager also carries the alerts (DiscordPoster).
 import { Client, Events, GatewayIntentBits, type RateLimitData, type RESTOptions } from 'discord.js';
-import type { Bot, TrackRequest } from '../../src/bot/index.js';
+import type { ChatCore, TrackRequest } from '../../src/ports/index.js';
 import type { Logger } from '../../src/log.js';
 import { DISCORD_LIMITS } from './limits.js';
 import { registerListeners } from './listeners.js';
@@ -9,7 +9,7 @@ import { DiscordPoster } from './poster.js';
 import { describeError } from './send.js';
 
 export interface DiscordAppOptions {
-  bot: Bot;
+  bot: ChatCore;
   token: string;
   /** The REST base given to discord.js as `rest.api` (tests and proxies: `http://127.0.0.1:PORT/api`); Discord's when unset. */
   apiUrl?: string | undefined;

@@ -1,6 +1,7 @@
 // What Discord shows under an option as it is typed: for `location`, places from the service (cached, and never later
 // than the deadline: then what is cached, or nothing); for `query`, how the text so far will be understood.
-import { decodeLocationOption, type Bot } from '../../src/bot/index.js';
+import { decodeLocationOption } from '../../src/bot/index.js';
+import type { ChatCore } from '../../src/ports/index.js';
 import { ALERT_SUBCOMMANDS, OTHER_COMMANDS, SEARCH_COMMANDS, chosenLocation, commandText } from './commands.js';
 import { DISCORD_LIMITS as L } from './limits.js';
 import { clampPlain } from './render-text.js';
@@ -24,7 +25,7 @@ function choiceOf(value: string): Choice | undefined {
 }
 
 /** Places matching what was typed, answered within `deadlineMs` whatever the service does. */
-export async function locationChoices(bot: Pick<Bot, 'suggestLocations'>, typed: string, deadlineMs: number): Promise<Choice[]> {
+export async function locationChoices(bot: Pick<ChatCore, 'suggestLocations'>, typed: string, deadlineMs: number): Promise<Choice[]> {
   let timer: NodeJS.Timeout | undefined;
   // The lookup goes on after the deadline, and what it finds is cached for the next keystroke.
   const late = new Promise<[]>((resolve) => (timer = setTimeout(() => resolve([]), deadlineMs)));
@@ -61,7 +62,7 @@ export interface QueryContext {
  * The first (and only) choice under `query`: the text so far, named by what it will mean ("2-bedroom homes for rent in
  * Dubai Marina, …"), or an example while nothing is typed. Pure: no call, so it is always in time.
  */
-export function queryChoices(bot: Pick<Bot, 'describe'>, ctx: QueryContext): Choice[] {
+export function queryChoices(bot: Pick<ChatCore, 'describe'>, ctx: QueryContext): Choice[] {
   const typed = ctx.typed.trim();
   const alerts = ctx.command === 'alerts';
   if (alerts && !(ALERT_SUBCOMMANDS as readonly string[]).includes(ctx.subcommand ?? '')) return [];

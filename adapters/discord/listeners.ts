@@ -11,7 +11,8 @@ import {
   type Client,
   type Interaction,
 } from 'discord.js';
-import type { Bot, CommandRequest, Reply, TrackRequest } from '../../src/bot/index.js';
+import type { ChatCore, CommandRequest, TrackRequest } from '../../src/ports/index.js';
+import type { Reply } from '../../src/views/model.js';
 import type { Logger } from '../../src/log.js';
 import { locationChoices, queryChoices } from './autocomplete.js';
 import { COMMAND_NAMES, chosenLocation, commandText } from './commands.js';
@@ -21,7 +22,7 @@ import { readCustomId } from './render.js';
 import { describeError, messageOptions, sendWithFallback, type SendLog } from './send.js';
 
 export interface ListenerOptions {
-  bot: Bot;
+  bot: ChatCore;
   logger: Logger;
   /** How long a location autocomplete may wait for the service before answering with what it has. */
   autocompleteDeadlineMs: number;

@@ -3,14 +3,14 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from '@slack/bolt';
-import type { Bot, TrackRequest } from '../../src/bot/index.js';
+import type { ChatCore, TrackRequest } from '../../src/ports/index.js';
 import type { Logger } from '../../src/log.js';
 import { SlackAdmins } from './admins.js';
 import { registerListeners } from './listeners.js';
 import { SlackPoster, postingClient } from './poster.js';
 
 export interface SlackAppOptions {
-  bot: Bot;
+  bot: ChatCore;
   botToken: string;
   signingSecret: string;
   /** Socket Mode when set. */

@@ -1,6 +1,6 @@
 // Bolt listeners: ack at once, hand the request to the bot, send back what it says. Nothing else lives here.
 import type { App, BlockAction, ButtonAction, RespondFn, SlackCommandMiddlewareArgs, SlackActionMiddlewareArgs, SlackOptionsMiddlewareArgs, StaticSelectAction } from '@slack/bolt';
-import type { Bot, TrackRequest } from '../../src/bot/index.js';
+import type { ChatCore, TrackRequest } from '../../src/ports/index.js';
 import type { Logger } from '../../src/log.js';
 import type { SlackAdmins } from './admins.js';
 import { SLASH_COMMANDS, commandText } from './commands.js';
@@ -33,7 +33,7 @@ const untracked: TrackRequest = (work) => work();
  * `track` counts each listener from the ack to the reply's delivery (respond() to the response_url), so a graceful
  * stop waits for the answer to reach Slack, not only for the bot to have one.
  */
-export function registerListeners(app: App, bot: Bot, admins: SlackAdmins, logger: Logger, track: TrackRequest = untracked): void {
+export function registerListeners(app: App, bot: ChatCore, admins: SlackAdmins, logger: Logger, track: TrackRequest = untracked): void {
   const log = (message: string, fields: Record<string, unknown>) => logger.warn(message, fields);
   const commands = new RegExp(`^(${SLASH_COMMANDS.map((c) => c.command.replace('/', '\\/')).join('|')})$`);
 

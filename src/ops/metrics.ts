@@ -2,7 +2,8 @@
 // never mix their counters. Counters move where things happen (an upstream attempt, a command, a delivery); the
 // gauges (outbox depth, quota left) are read from their sources when /metrics is scraped.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { alertsRequest, helpRequest, type Bot } from '../bot/bot.js';
+import { alertsRequest, helpRequest } from '../bot/bot.js';
+import type { ChatCore } from '../ports/index.js';
 import { parseCommand } from '../query/index.js';
 
 /** One upstream attempt, as the API client reports it (`onCall`). */
@@ -165,8 +166,9 @@ export function commandVerb(text: string): string {
 const platformOf = (place: string) => place.slice(0, Math.max(0, place.indexOf(':'))) || 'unknown';
 
 /** The bot with its commands and button presses counted; everything else passes through. */
-export function countRequests(bot: Bot, metrics: Metrics): Bot {
-  const counted: Pick<Bot, 'handleCommand' | 'handleAction'> = {
+export function countRequests(bot: ChatCore, metrics: Metrics): ChatCore {
+  return {
+    ...bindAll(bot),
     handleCommand: (req) => {
       metrics.command(req.text);
       return bot.handleCommand(req);
@@ -176,11 +178,16 @@ export function countRequests(bot: Bot, metrics: Metrics): Bot {
       return bot.handleAction(req);
     },
   };
-  return new Proxy(bot, {
-    get(target, prop) {
-      if (Object.hasOwn(counted, prop)) return counted[prop as keyof typeof counted];
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+}
+
+/** The interface's methods of `bot`, bound to it (a class instance's methods live on its prototype, not spread). */
+function bindAll(bot: ChatCore): ChatCore {
+  return {
+    handleCommand: (req) => bot.handleCommand(req),
+    handleAction: (req) => bot.handleAction(req),
+    handlePick: (req) => bot.handlePick(req),
+    suggestLocations: (typed) => bot.suggestLocations(typed),
+    immediateReply: (req) => bot.immediateReply(req),
+    describe: (text, location) => bot.describe(text, location),
+  };
 }

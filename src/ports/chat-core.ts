@@ -1,0 +1,71 @@
+// The interface adapters reach the core through: what a request is, and what they get back. The bot implements it;
+// the lifecycle (counting requests, refusing new ones at a stop) and the metrics wrap it, each as a plain object.
+import type { Reply } from '../views/model.js';
+
+/** What a platform can show in one message: the adapter says, the core lays replies out to fit. */
+export interface Surface {
+  /** Cards per chat page (Slack: 10 within 50 blocks; Discord: 10 embeds, fewer with buttons). */
+  cardsPerPage: number;
+  /** Buttons under one card (Discord: 5 per action row). */
+  buttonsPerCard: number;
+}
+
+/** A slash command, from any platform. `place` is an opaque chat place such as `slack:T0123:C0456`. */
+export interface CommandRequest {
+  user: string;
+  place: string;
+  /** The platform's limits; the core's defaults when unset. */
+  surface?: Surface;
+  /** True when the person may manage any alert in this place (a workspace admin or owner, Manage Server). */
+  isAdmin?: () => Promise<boolean>;
+  /** The command text as typed, with or without the slash verb: `/rent marina 2br`, `rent marina 2br`. */
+  text: string;
+  /**
+   * A place chosen apart from the text, as Discord's `location` option picks one: `<id>:<name>` as suggestLocations
+   * offers it (searched by that id, with no lookup), or a name (looked up as a place typed in the text is). When the
+   * text names a place too, the chosen one wins and the reply says which words were left out.
+   */
+  location?: string;
+}
+
+/** A button press: the button's action and the token of the state stored behind it. */
+export interface ActionRequest {
+  user: string;
+  place: string;
+  surface?: Surface;
+  isAdmin?: () => Promise<boolean>;
+  action: string;
+  token: string;
+}
+
+/** A location chosen in a picker: the picker's token and the chosen option's value. */
+export interface PickRequest {
+  user: string;
+  place: string;
+  token: string;
+  value: string;
+}
+
+/**
+ * Counts one request's whole handling while it runs, the reply's delivery included, so that a graceful stop waits
+ * for it (the composition root passes the lifecycle's in-flight counter; adapters wrap each listener body in it).
+ */
+export type TrackRequest = <T>(work: () => Promise<T>) => Promise<T>;
+
+export interface SuggestOption {
+  label: string;
+  value: string;
+}
+
+/** The core as every adapter sees it. */
+export interface ChatCore {
+  handleCommand(req: CommandRequest): Promise<Reply>;
+  handleAction(req: ActionRequest): Promise<Reply>;
+  handlePick(req: PickRequest): Promise<Reply>;
+  /** Places matching what was typed so far (Slack's external select, Discord's autocomplete). */
+  suggestLocations(typed: string): Promise<SuggestOption[]>;
+  /** A reply that needs no I/O (help, a mistake), so an adapter can answer within its deadline without deferring. */
+  immediateReply(req: CommandRequest): Reply | undefined;
+  /** What a command would search for, in words (Discord's autocomplete of the query option). */
+  describe(text: string, location?: string): string | undefined;
+}
