@@ -22,13 +22,16 @@ const USAGE = `Usage: manzil <command>
   parse [--resolve] [text]  print what a command means as JSON; without text, one command per stdin line
   config                    print the effective configuration (environment, .env, defaults), secrets masked
   backup <file> [--force]   copy the database to <file> while Manzil runs (SQLite's online backup)
+  restore <file> [--force] [--json]
+                            put a backup in place of the database (stop Manzil first); undelivered alerts are
+                            looked for on their platform before any is sent again
   bench                     run the benchmarks and print their figures
   help                      this text`;
 
 type Out = (line: string) => void;
 
 /** The commands that read the configuration, and so the optional `.env` file first. */
-const READS_CONFIG = new Set(['start', 'poll', 'parse', 'config', 'backup', 'register-discord-commands']);
+const READS_CONFIG = new Set(['start', 'poll', 'parse', 'config', 'backup', 'restore', 'register-discord-commands']);
 
 export async function runCli(args: string[], out: Out = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
   const [command = 'start', ...rest] = args;
@@ -46,6 +49,10 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
         const [{ loadConfig }, { runBackupCli }] = await Promise.all([import('./config.js'), import('./ops/backup.js')]);
         const dbPath = loadConfig(process.env).dbPath;
         return await runBackupCli(rest, dbPath, out, (line) => process.stderr.write(`${line}\n`));
+      }
+      case 'restore': {
+        const [{ loadConfig }, { runRestoreCli }] = await Promise.all([import('./config.js'), import('./ops/restore.js')]);
+        return await runRestoreCli(rest, loadConfig(process.env).dbPath, out, (line) => process.stderr.write(`${line}\n`));
       }
       case 'sandbox':
         return await (await import('./sandbox/cli.js')).runSandboxCli(rest, out);
