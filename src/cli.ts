@@ -25,13 +25,16 @@ const USAGE = `Usage: manzil <command>
   restore <file> [--force] [--json]
                             put a backup in place of the database (stop Manzil first); undelivered alerts are
                             looked for on their platform before any is sent again
+  outbox [--limit N] [--json]
+                            list parked and waiting deliveries, with a summary
+  outbox retry <id>|--all   put parked deliveries back in the queue
   bench                     run the benchmarks and print their figures
   help                      this text`;
 
 type Out = (line: string) => void;
 
 /** The commands that read the configuration, and so the optional `.env` file first. */
-const READS_CONFIG = new Set(['start', 'poll', 'parse', 'config', 'backup', 'restore', 'register-discord-commands']);
+const READS_CONFIG = new Set(['start', 'poll', 'parse', 'config', 'backup', 'restore', 'outbox', 'register-discord-commands']);
 
 export async function runCli(args: string[], out: Out = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
   const [command = 'start', ...rest] = args;
@@ -53,6 +56,10 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
       case 'restore': {
         const [{ loadConfig }, { runRestoreCli }] = await Promise.all([import('./config.js'), import('./ops/restore.js')]);
         return await runRestoreCli(rest, loadConfig(process.env).dbPath, out, (line) => process.stderr.write(`${line}\n`));
+      }
+      case 'outbox': {
+        const [{ loadConfig }, { runOutboxCli }] = await Promise.all([import('./config.js'), import('./ops/outbox-cli.js')]);
+        return await runOutboxCli(rest, loadConfig(process.env).dbPath, out, (line) => process.stderr.write(`${line}\n`));
       }
       case 'sandbox':
         return await (await import('./sandbox/cli.js')).runSandboxCli(rest, out);
