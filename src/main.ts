@@ -81,6 +81,8 @@ export interface StartOptions {
   consoleChat?: boolean;
   /** With the terminal chat, where the one-line warnings and errors go (default stderr); the full log goes to its file. */
   logScreen?: (line: string) => void;
+  /** The delivery core's clock (tests drive hours of retries without waiting them out); Date.now by default. */
+  clock?: () => number;
 }
 
 /** The property service as configured: the real one with a key, else the embedded sandbox on loopback. */
@@ -216,7 +218,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // Each kind of message the outbox carries registers its decoder and renderer; the drainer knows none of them.
   const kinds = new KindRegistry().register(ALERT_KINDS, alertKind(bot.alertButtons((id) => savedSearchOf(alertsRepo, id))));
   const drainer = new OutboxDrainer({
-    outbox, kinds, posters, logger, holder: INSTANCE, lapsed: () => heartbeat.lapsed(),
+    outbox, kinds, posters, logger, holder: INSTANCE, lapsed: () => heartbeat.lapsed(), ...(options.clock ? { now: options.clock } : {}),
     options: { giveUpMs: config.alerts.giveUpMs, leaseMs: config.alerts.deliveryLeaseMs },
     onDelivered: (row) => metrics.alertDelivered(row.place, row.kind), onFailed: (row) => metrics.alertFailed(row.place, row.kind),
   });

@@ -56,19 +56,18 @@ export class DiscordPoster implements ChatPoster {
   /**
    * Discord never returns a message's nonce when messages are read back, so a message cannot be looked for. But
    * re-posting with the same nonce and `enforce_nonce` returns the message already created instead of a second one, for
-   * a few minutes: within that window of the last attempt, "absent" is the truthful answer for the outbox, because the
-   * re-send it triggers cannot duplicate. Past it, or when the local clock disagrees with the row's times, Discord
-   * cannot tell: re-sent, counted as a possible duplicate. The window is counted from the last attempt: this relies on
-   * the outbox looking (and re-sending at once) after every attempt that may have posted, so that a message an earlier
-   * attempt created was either returned by a later one or is still within the window of the last.
+   * a few minutes: within that window of the earliest attempt that may have posted it (`uncertainSince`, kept by the
+   * outbox until the entry is delivered), "absent" is the truthful answer, because the re-send it triggers cannot
+   * duplicate. Past it, or when the local clock disagrees with the row's times, Discord cannot tell: re-sent, counted as
+   * a possible duplicate.
    */
   async findDelivered(request: LookupRequest): Promise<LookupResult> {
     if (!parseDiscordPlace(request.place)) return { kind: 'cannot_tell', reason: 'discord: not a Discord place' };
-    const { firstAttemptAt, lastAttemptAt, now } = request;
-    if (![firstAttemptAt, lastAttemptAt, now].every(Number.isFinite) || lastAttemptAt < firstAttemptAt || now < lastAttemptAt) {
+    const { firstAttemptAt, lastAttemptAt, uncertainSince, now } = request;
+    if (![firstAttemptAt, lastAttemptAt, uncertainSince, now].every(Number.isFinite) || lastAttemptAt < firstAttemptAt || now < lastAttemptAt || now < uncertainSince) {
       return { kind: 'cannot_tell', reason: 'discord: the local clock disagrees with the delivery’s times' };
     }
-    return now - lastAttemptAt <= NONCE_WINDOW_MS ? { kind: 'absent' } : { kind: 'cannot_tell', reason: 'discord: past the nonce window' };
+    return now - uncertainSince <= NONCE_WINDOW_MS ? { kind: 'absent' } : { kind: 'cannot_tell', reason: 'discord: past the nonce window' };
   }
 
   /** GET /users/@me: ok, refused (401), or unreachable. The token is set again first: discord.js drops it after a 401. */

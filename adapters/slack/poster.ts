@@ -35,8 +35,9 @@ interface HistoryMessage {
 
 /** Why a local clock cannot be trusted to place the look in time, or undefined when its times agree. */
 function clockDisagreement(request: LookupRequest): string | undefined {
-  const { firstAttemptAt, lastAttemptAt, now } = request;
-  if (![firstAttemptAt, lastAttemptAt, now].every(Number.isFinite)) return 'the times are not numbers';
+  const { firstAttemptAt, lastAttemptAt, uncertainSince, now } = request;
+  if (![firstAttemptAt, lastAttemptAt, uncertainSince, now].every(Number.isFinite)) return 'the times are not numbers';
+  if (now < uncertainSince) return 'the local clock is behind the attempt that may have posted it';
   if (lastAttemptAt < firstAttemptAt) return 'the last attempt is before the first';
   if (now < lastAttemptAt) return 'now is before the last attempt: the local clock went back';
   return undefined;
@@ -97,7 +98,7 @@ export class SlackPoster implements ChatPoster {
     if (!channel) return { kind: 'cannot_tell', reason: 'slack: not a Slack place' };
     const skew = clockDisagreement(request);
     if (skew) return { kind: 'cannot_tell', reason: `slack: ${skew}` };
-    const oldest = Math.max(0, request.firstAttemptAt - HISTORY_MARGIN_MS);
+    const oldest = Math.max(0, Math.min(request.firstAttemptAt, request.uncertainSince) - HISTORY_MARGIN_MS);
     let cursor: string | undefined;
     try {
       for (let page = 0; page < HISTORY_PAGES; page++) {

@@ -14,7 +14,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { LAPSE_MS } from '../jobs/heartbeat.js';
-import { openStore, renewDbId, schema, type Store } from '../store/index.js';
+import { markRestored, openStore, renewDbId, schema, type Store } from '../store/index.js';
 
 export interface RestoreReport {
   backup: string;
@@ -161,9 +161,18 @@ function prepare(file: string, migrationsBefore: number, currentGeneration: numb
     const { outbox, instance, jobLease, dbMeta, savedSearch } = schema;
     const result = sqlite.transaction(() => {
       const dbId = renewDbId(sqlite);
+      // The backup's newest write: facts the replaced database queued after it may have been posted since.
+      const backupAt = Math.max(
+        db.select({ t: sql<number | null>`max(max(${outbox.createdAt}, coalesce(${outbox.deliveredAt}, 0)))` }).from(outbox).get()?.t ?? 0,
+        db.select({ t: sql<number | null>`max(coalesce(${savedSearch.lastRunAt}, ${savedSearch.createdAt}))` }).from(savedSearch).get()?.t ?? 0,
+      );
+      markRestored(sqlite, { at, backupAt });
       const toLookFor = db
         .update(outbox)
-        .set({ state: 'pending', claimedBy: null, claimedUntil: null, claimToken: null, maybeDelivered: true, nextAttemptAt: sql`min(${outbox.nextAttemptAt}, ${at})` })
+        .set({
+          state: 'pending', claimedBy: null, claimedUntil: null, claimToken: null, maybeDelivered: true, nextAttemptAt: sql`min(${outbox.nextAttemptAt}, ${at})`,
+          uncertainSince: sql`coalesce(${outbox.uncertainSince}, ${outbox.firstAttemptAt}, ${outbox.createdAt})`,
+        })
         .where(inArray(outbox.state, UNDELIVERED))
         .run().changes;
       const parked = db.update(outbox).set({ maybeDelivered: true }).where(eq(outbox.state, 'failed')).run().changes;

@@ -71,6 +71,8 @@ export interface DrainReport {
 type Next = { holdUntil?: number };
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** How long after an attempt cut off by a crash or a stop "not there" is trusted. */
+const INTERRUPTED_SETTLE_MS = 5_000;
 /** Per-channel state idle this long is forgotten (the maps stay bounded). */
 const IDLE_MS = 60 * 60_000;
 
@@ -254,7 +256,12 @@ export class OutboxDrainer {
     const now = this.now();
     const look: LookupResult = poster.findDelivered
       ? await poster
-          .findDelivered({ place: entry.place, deliveryId: entry.deliveryId, firstAttemptAt: entry.firstAttemptAt ?? entry.createdAt, lastAttemptAt: entry.lastAttemptAt ?? entry.createdAt, now })
+          .findDelivered({
+            place: entry.place, deliveryId: entry.deliveryId, now,
+            firstAttemptAt: entry.firstAttemptAt ?? entry.createdAt,
+            lastAttemptAt: entry.lastAttemptAt ?? entry.createdAt,
+            uncertainSince: entry.uncertainSince ?? entry.firstAttemptAt ?? entry.createdAt,
+          })
           .catch((e: unknown) => ({ kind: 'failed' as const, reason: e instanceof Error ? e.message : String(e) }))
       : { kind: 'cannot_tell', reason: 'this platform cannot look for a message' };
     switch (look.kind) {
@@ -266,9 +273,11 @@ export class OutboxDrainer {
         }
         return 'done';
       case 'absent': {
-        // A slow platform may not have stored the post yet: "not there" is trusted only once it has had time to.
-        // (A look that finds it is trusted at once, so a restart finds the post that was in flight in seconds.)
-        const settleAt = (entry.lastAttemptAt ?? 0) + (poster.settleMs ?? 0);
+        // A slow platform may not have stored the post yet: "not there" is trusted only once it has had time to (a look
+        // that finds it is trusted at once). A post cut off at our end by a crash or a stop was cut while Slack was
+        // answering normally, so seconds are enough; one that timed out on a slow platform gets its full settle time.
+        const settle = entry.interrupted ? Math.min(poster.settleMs ?? 0, INTERRUPTED_SETTLE_MS) : (poster.settleMs ?? 0);
+        const settleAt = (entry.lastAttemptAt ?? 0) + settle;
         if (now >= settleAt) return 'send';
         outbox.markFailed(entry.id, entry.token, { error: entry.lastError ?? 'waiting to look again for an earlier attempt', retryAt: settleAt, spendAttempt: false, maybeDelivered: true });
         report.lookupsDeferred++;

@@ -55,6 +55,8 @@ export interface LookupRequest {
   firstAttemptAt: number;
   /** When the last attempt started. */
   lastAttemptAt: number;
+  /** When the earliest attempt that may have posted it started (a crash mid-post, a timeout, a 5xx). */
+  uncertainSince: number;
   /** Now, on the same clock. */
   now: number;
 }

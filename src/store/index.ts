@@ -10,5 +10,5 @@ export { createSavedSearchRepo, type CreateResult, type NewSavedSearch, type Sav
 export { createSeenRepo, type RunOutcome, type SeenRepo, type SeenRow, type SeenUpdate } from './seen.js';
 export { createOutboxRepo, deliveryIdOf, type ClaimedEntry, type ClaimOptions, type FailedAttempt, type NewDelivery, type OutboxRepo, type OutboxRow, type OutboxStats } from './outbox.js';
 export { createLeaseRepo, type Fence, type InstanceInfo, type LeaseRepo } from './leases.js';
-export { readDbId, renewDbId } from './meta.js';
+export { markRestored, readDbId, readLineage, readRestore, renewDbId } from './meta.js';
 export { createAlertsRepo, type AlertsRepo } from './alerts.js';

@@ -4,6 +4,31 @@ import type Database from 'better-sqlite3';
 
 const ids = new WeakMap<Database.Database, string>();
 
+const read = (sqlite: Database.Database, key: string): string | undefined =>
+  (sqlite.prepare(`SELECT value FROM db_meta WHERE key = ?`).get(key) as { value: string } | undefined)?.value;
+
+/**
+ * The database's lineage: random, made at its creation and kept by a restore (a restored database carries on the same
+ * conversation with the platforms). Delivery ids are made of it and the fact they deliver (the dedupe key), so the
+ * same fact queued again after a restore carries the same id and is found on the platform, not posted twice.
+ */
+export function readLineage(sqlite: Database.Database): string {
+  return read(sqlite, 'lineage') ?? readDbId(sqlite);
+}
+
+/** When this database was restored from a backup, and when that backup's newest write was. */
+export function readRestore(sqlite: Database.Database): { at: number; backupAt: number } | undefined {
+  const at = read(sqlite, 'restored_at');
+  return at === undefined ? undefined : { at: Number(at), backupAt: Number(read(sqlite, 'backup_at') ?? 0) };
+}
+
+/** Records a restore (call inside the restore's transaction). */
+export function markRestored(sqlite: Database.Database, restore: { at: number; backupAt: number }): void {
+  const put = sqlite.prepare(`INSERT INTO db_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+  put.run('restored_at', String(restore.at));
+  put.run('backup_at', String(restore.backupAt));
+}
+
 /** The database's random id, made at its creation (and anew by a restore): part of every delivery id. */
 export function readDbId(sqlite: Database.Database): string {
   let id = ids.get(sqlite);

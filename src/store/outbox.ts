@@ -4,7 +4,8 @@
 // change nothing.
 import { and, asc, eq, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
-import { nextGeneration, readDbId } from './meta.js';
+import { createHash } from 'node:crypto';
+import { nextGeneration, readLineage } from './meta.js';
 import { outbox, placeHold } from './schema.js';
 
 export type OutboxRow = typeof outbox.$inferSelect;
@@ -18,6 +19,11 @@ export interface NewDelivery {
   /** One delivery per fact: `12:new:16266089`, `digest:3:2026-11-30`. */
   dedupeKey: string;
   payload: string;
+  /**
+   * Set when this fact may already have been posted by a database this one was restored over: the platform is asked
+   * before it is sent, looking back to this time.
+   */
+  uncertainSince?: number;
 }
 
 /** An entry taken by a drainer. */
@@ -26,9 +32,14 @@ export interface ClaimedEntry extends OutboxRow {
   token: number;
   /** The id the platform sees (Slack metadata, Discord nonce): unique across databases. */
   deliveryId: string;
-  /** It may already be on the platform (in flight at a crash, or its last attempt may have posted it): look first. */
+  /** It may already be on the platform (in flight at a crash, or an attempt may have posted it): look first. */
   recovered: boolean;
+  /** Its post was cut off by a crash or a stop (not one that timed out on a slow platform). */
+  interrupted: boolean;
 }
+
+/** The error recorded on a post given back in flight at a stop. */
+export const INTERRUPTED = 'interrupted: the process stopped while this was being posted';
 
 export interface OutboxStats {
   pending: number;
@@ -67,13 +78,18 @@ export interface FailedAttempt {
   retryAt?: number | undefined;
   /** Counts an attempt (a rate limit, a paused platform or a held channel spend none). */
   spendAttempt?: boolean;
-  /** It may have posted all the same: looked for before the next attempt. */
+  /** It may have posted all the same: looked for before every later attempt, until delivered or found. */
   maybeDelivered?: boolean;
   /** It was sent again without a way to check an earlier attempt: kept on the row. */
   possibleDuplicate?: boolean;
 }
 
-export const deliveryIdOf = (row: Pick<OutboxRow, 'id' | 'origin'>): string => (row.origin ? `${row.origin}-${row.id}` : String(row.id));
+/**
+ * The id the platform sees: the database's lineage and a hash of the fact (the dedupe key), so it is unique across
+ * databases and the same for the same fact queued again after a restore. Rows from before it carry their row id.
+ */
+export const deliveryIdOf = (row: Pick<OutboxRow, 'id' | 'origin' | 'dedupeKey'>): string =>
+  row.origin ? `${row.origin}-${createHash('sha256').update(row.dedupeKey).digest('hex').slice(0, 12)}` : String(row.id);
 
 const platformFilter = (platforms: readonly string[]) => or(...platforms.map((p) => sql`${outbox.place} like ${`${p}:%`}`));
 
@@ -89,7 +105,8 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
       .insert(outbox)
       .values({
         searchId: d.searchId ?? null, place: d.place, kind: d.kind, propertyId: d.propertyId ?? null, dedupeKey: d.dedupeKey, payload: d.payload,
-        createdAt: at, nextAttemptAt: at, origin: readDbId(sqlite),
+        createdAt: at, nextAttemptAt: at, origin: readLineage(sqlite),
+        ...(d.uncertainSince !== undefined ? { maybeDelivered: true, uncertainSince: d.uncertainSince } : {}),
       })
       .onConflictDoNothing({ target: outbox.dedupeKey })
       .run().changes;
@@ -133,10 +150,20 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
         // A post found in flight (a crash) is recorded as maybe delivered, not only remembered here: if the entry goes
         // back to the queue before its turn, the next claim still looks for it before sending.
         db.update(outbox)
-          .set({ state: 'claimed', claimedBy: o.holder, claimedUntil: o.at + o.leaseMs, claimToken: token, maybeDelivered: sql`${outbox.maybeDelivered} or ${outbox.state} = 'sending'` })
+          .set({
+            state: 'claimed', claimedBy: o.holder, claimedUntil: o.at + o.leaseMs, claimToken: token,
+            maybeDelivered: sql`${outbox.maybeDelivered} or ${outbox.state} = 'sending'`,
+            uncertainSince: sql`case when ${outbox.state} = 'sending' then coalesce(${outbox.uncertainSince}, ${outbox.lastAttemptAt}, ${outbox.createdAt}) else ${outbox.uncertainSince} end`,
+          })
           .where(inArray(outbox.id, ids))
           .run();
-        return rows.map((r) => ({ ...r, token, deliveryId: deliveryIdOf(r), recovered: r.state === 'sending' || r.maybeDelivered, maybeDelivered: r.maybeDelivered || r.state === 'sending' }));
+        return rows.map((r) => {
+          const crashed = r.state === 'sending';
+          return {
+            ...r, token, deliveryId: deliveryIdOf(r), recovered: crashed || r.maybeDelivered, maybeDelivered: crashed || r.maybeDelivered,
+            uncertainSince: crashed ? (r.uncertainSince ?? r.lastAttemptAt ?? r.createdAt) : r.uncertainSince, interrupted: crashed || r.lastError === INTERRUPTED,
+          };
+        });
       });
     },
 
@@ -152,7 +179,7 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
     markPosting(id: number, token: number, at: number, until: number): boolean {
       return (
         db.update(outbox)
-          .set({ state: 'sending', claimedUntil: until, maybeDelivered: false, firstAttemptAt: sql`coalesce(${outbox.firstAttemptAt}, ${at})`, lastAttemptAt: at })
+          .set({ state: 'sending', claimedUntil: until, firstAttemptAt: sql`coalesce(${outbox.firstAttemptAt}, ${at})`, lastAttemptAt: at })
           .where(and(owned(id, token), eq(outbox.state, 'claimed')))
           .run().changes === 1
       );
@@ -162,7 +189,7 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
     markDelivered(id: number, token: number, messageId: string, at: number, possibleDuplicate = false): boolean {
       return (
         db.update(outbox)
-          .set({ state: 'delivered', messageId, deliveredAt: at, ...release, maybeDelivered: false, ...(possibleDuplicate ? { possibleDuplicate: true } : {}) })
+          .set({ state: 'delivered', messageId, deliveredAt: at, ...release, maybeDelivered: false, uncertainSince: null, ...(possibleDuplicate ? { possibleDuplicate: true } : {}) })
           .where(owned(id, token))
           .run().changes === 1
       );
@@ -177,7 +204,9 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
           lastError: f.error.slice(0, 500),
           ...release,
           ...(f.retryAt === undefined ? { state: 'failed' } : { state: 'pending', nextAttemptAt: f.retryAt }),
-          maybeDelivered: f.maybeDelivered ?? false,
+          // An earlier attempt that may have posted stays unresolved until the entry is delivered (or found).
+          maybeDelivered: sql`${outbox.maybeDelivered} or ${f.maybeDelivered ? 1 : 0}`,
+          ...(f.maybeDelivered ? { uncertainSince: sql`coalesce(${outbox.uncertainSince}, ${outbox.lastAttemptAt}, ${outbox.createdAt})` } : {}),
           ...(f.possibleDuplicate ? { possibleDuplicate: true } : {}),
         })
         .where(owned(id, token))
@@ -207,7 +236,11 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
      */
     release(holder: string): number {
       return tx(() => {
-        const inFlight = db.update(outbox).set({ state: 'pending', ...release, maybeDelivered: true }).where(and(eq(outbox.claimedBy, holder), eq(outbox.state, 'sending'))).run().changes;
+        const inFlight = db
+          .update(outbox)
+          .set({ state: 'pending', ...release, maybeDelivered: true, lastError: INTERRUPTED, uncertainSince: sql`coalesce(${outbox.uncertainSince}, ${outbox.lastAttemptAt}, ${outbox.createdAt})` })
+          .where(and(eq(outbox.claimedBy, holder), eq(outbox.state, 'sending')))
+          .run().changes;
         return inFlight + db.update(outbox).set({ state: 'pending', ...release }).where(and(eq(outbox.claimedBy, holder), eq(outbox.state, 'claimed'))).run().changes;
       });
     },

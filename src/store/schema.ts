@@ -154,6 +154,11 @@ export const outbox = sqliteTable(
     /** When the first and the last attempt to post it started: retries give up by time, lookups look from there. */
     firstAttemptAt: integer('first_attempt_at'),
     lastAttemptAt: integer('last_attempt_at'),
+    /**
+     * When the earliest attempt that may have posted it started (kept until it is delivered): a platform whose re-send
+     * is safe only for a while after such an attempt (Discord's nonce) counts from here.
+     */
+    uncertainSince: integer('uncertain_since'),
   },
   (t) => [
     uniqueIndex('outbox_dedupe_key_idx').on(t.dedupeKey),

@@ -3,6 +3,7 @@
 import { eq } from 'drizzle-orm';
 import type { Store } from './db.js';
 import type { Fence } from './leases.js';
+import { readRestore } from './meta.js';
 import { createOutboxRepo, type NewDelivery } from './outbox.js';
 import { jobLease, savedSearch, searchSeen } from './schema.js';
 
@@ -47,6 +48,9 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
     `UPDATE search_seen SET last_seen_at = @at
      WHERE search_id IN (SELECT value FROM json_each(@searches)) AND property_id IN (SELECT value FROM json_each(@ids)) AND last_seen_at < @at`,
   );
+  // After a restore, a search's first run may queue facts the replaced database had already posted: they are looked for
+  // on the platform first, back to the backup's time.
+  const restore = readRestore(sqlite);
   const holds = (fence: Fence) => {
     const row = db.select().from(jobLease).where(eq(jobLease.name, fence.name)).get();
     return row?.holder === fence.holder && row.token === fence.token;
@@ -54,7 +58,9 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
 
   function commit(outcome: RunOutcome): number {
     const { searchId, at } = outcome;
-    if (!db.select({ id: savedSearch.id }).from(savedSearch).where(eq(savedSearch.id, searchId)).get()) return 0; // removed meanwhile
+    const search = db.select({ lastRunAt: savedSearch.lastRunAt }).from(savedSearch).where(eq(savedSearch.id, searchId)).get();
+    if (!search) return 0; // removed meanwhile
+    const uncertain = restore && (search.lastRunAt ?? 0) < restore.at ? { uncertainSince: restore.backupAt } : {};
     for (const s of outcome.seen) {
       const keepReported = s.reportedPrice === undefined;
       upsertSeen.run({
@@ -63,7 +69,7 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
       });
     }
     let queued = 0;
-    for (const d of outcome.deliveries) queued += outbox.enqueue(d);
+    for (const d of outcome.deliveries) queued += outbox.enqueue({ ...d, ...uncertain });
     db.update(savedSearch)
       .set({
         lastRunAt: at,

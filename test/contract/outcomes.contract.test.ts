@@ -108,7 +108,7 @@ function slack(): Platform {
   const place = `slack:T0TEST:${channel}`;
   const client = (options: { apiUrl?: string; timeoutMs?: number } = {}) => postingClient('xoxb-test', { apiUrl: options.apiUrl ?? fake.apiUrl, timeoutMs: options.timeoutMs ?? 2_000 });
   /** A lookup of a delivery whose only attempt was `ago` ms before `now`. */
-  const request = (deliveryId: string, ago = SLACK_SETTLE_MS, now = Date.now()): LookupRequest => ({ place, deliveryId, firstAttemptAt: now - ago, lastAttemptAt: now - ago, now });
+  const request = (deliveryId: string, ago = SLACK_SETTLE_MS, now = Date.now()): LookupRequest => ({ place, deliveryId, firstAttemptAt: now - ago, lastAttemptAt: now - ago, uncertainSince: now - ago, now });
   /** Posts a delivery that Slack stores but answers `internal_error` for; resolves with its id. */
   const storedButFailed = async () => {
     const deliveryId = nextDelivery();
@@ -216,7 +216,7 @@ function slack(): Platform {
         arrange: async () => {
           const deliveryId = await storedButFailed();
           const fast = Date.now() + 10 * 60_000;
-          return { request: { place, deliveryId, firstAttemptAt: fast, lastAttemptAt: fast, now: fast + SLACK_SETTLE_MS } };
+          return { request: { place, deliveryId, firstAttemptAt: fast, lastAttemptAt: fast, uncertainSince: fast, now: fast + SLACK_SETTLE_MS } };
         },
       },
       { kind: 'absent', how: 'a delivery no message carries, after the settle time', arrange: async () => ({ request: request(nextDelivery()) }) },
@@ -326,7 +326,7 @@ function discord(): Platform {
     return r;
   };
   const place = () => `discord:${fake.guildId}:${fake.channelId}`;
-  const request = (ago: number, now = Date.now()): LookupRequest => ({ place: place(), deliveryId: nextDelivery(), firstAttemptAt: now - ago, lastAttemptAt: now - ago, now });
+  const request = (ago: number, now = Date.now()): LookupRequest => ({ place: place(), deliveryId: nextDelivery(), firstAttemptAt: now - ago, lastAttemptAt: now - ago, uncertainSince: now - ago, now });
   const until = (off: () => void): Arranged => ({ undo: off });
 
   const codes: FailureCase[] = Object.entries(DISCORD_JSON_CODES).map(([code, rule]) => ({
@@ -401,7 +401,7 @@ function discord(): Platform {
         kind: 'cannot_tell', how: 'a last attempt before the first',
         arrange: async () => {
           const now = Date.now();
-          return { request: { place: place(), deliveryId: nextDelivery(), firstAttemptAt: now - 1_000, lastAttemptAt: now - 2_000, now } };
+          return { request: { place: place(), deliveryId: nextDelivery(), firstAttemptAt: now - 1_000, lastAttemptAt: now - 2_000, uncertainSince: now - 2_000, now } };
         },
       },
     ],

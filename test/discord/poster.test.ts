@@ -113,7 +113,7 @@ describe('deliveryNonce', () => {
 
 describe('DiscordPoster.findDelivered', () => {
   const lookup = (lastAttemptAt: number, now: number, over: Partial<LookupRequest> = {}): LookupRequest =>
-    ({ place, deliveryId: '41', firstAttemptAt: lastAttemptAt - 1_000, lastAttemptAt, now, ...over });
+    ({ place, deliveryId: '41', firstAttemptAt: lastAttemptAt - 1_000, lastAttemptAt, uncertainSince: lastAttemptAt, now, ...over });
 
   it('answers "absent" while Discord still dedupes the nonce, and "cannot tell" after; it needs no settling', async () => {
     const now = 1_000_000_000;
@@ -121,6 +121,9 @@ describe('DiscordPoster.findDelivered', () => {
     expect(await poster.findDelivered(lookup(now - 60_000, now))).toEqual({ kind: 'absent' });
     expect(await poster.findDelivered(lookup(now - NONCE_WINDOW_MS - 1, now))).toMatchObject({ kind: 'cannot_tell', reason: expect.stringMatching(/nonce window/) });
     expect(await poster.findDelivered(lookup(now - 60_000, now, { place: 'slack:T:C' }))).toMatchObject({ kind: 'cannot_tell' });
+    // The window counts from the earliest attempt that may have posted, not the last one: a refused connection after a
+    // timed-out post does not restart it.
+    expect(await poster.findDelivered(lookup(now - 10_000, now, { firstAttemptAt: now - 10 * 60_000, uncertainSince: now - NONCE_WINDOW_MS - 1 }))).toMatchObject({ kind: 'cannot_tell' });
   });
 
   it('cannot tell when the local clock disagrees with the delivery’s times', async () => {

@@ -26,7 +26,7 @@ async function failure(p: Promise<unknown>): Promise<PostFailure> {
 
 /** A lookup for a delivery first and last tried at `at` (default: long enough ago for Slack to have settled). */
 function lookup(deliveryId: string, at = Date.now() - SLACK_SETTLE_MS, now = Math.max(Date.now(), at + SLACK_SETTLE_MS)): LookupRequest {
-  return { place: PLACE, deliveryId, firstAttemptAt: at, lastAttemptAt: at, now };
+  return { place: PLACE, deliveryId, firstAttemptAt: at, lastAttemptAt: at, uncertainSince: at, now };
 }
 
 beforeAll(async () => {
@@ -157,8 +157,8 @@ describe('SlackPoster.findDelivered', () => {
 
   it('cannot tell when the local clock disagrees with the delivery’s times, and asks Slack nothing', async () => {
     const now = Date.now();
-    expect(await poster.findDelivered({ place: PLACE, deliveryId: 'dlv-x', firstAttemptAt: now - 1_000, lastAttemptAt: now + 60_000, now })).toMatchObject({ kind: 'cannot_tell' });
-    expect(await poster.findDelivered({ place: PLACE, deliveryId: 'dlv-x', firstAttemptAt: now, lastAttemptAt: now - 1_000, now })).toMatchObject({ kind: 'cannot_tell' });
+    expect(await poster.findDelivered({ place: PLACE, deliveryId: 'dlv-x', firstAttemptAt: now - 1_000, lastAttemptAt: now + 60_000, uncertainSince: now - 1_000, now })).toMatchObject({ kind: 'cannot_tell' });
+    expect(await poster.findDelivered({ place: PLACE, deliveryId: 'dlv-x', firstAttemptAt: now, lastAttemptAt: now - 1_000, uncertainSince: now, now })).toMatchObject({ kind: 'cannot_tell' });
     expect(fake.callsTo('conversations.history')).toEqual([]);
   });
 
