@@ -92,6 +92,8 @@ export function build(family: Family, draft: Draft, id?: string): Query {
   bounds(ctx, draft.area, 'area', 'area_min', 'area_max', showArea, 'between 1000 and 2000 sqft');
 
   if (draft.frequency) put(ctx, 'rent_frequency', draft.frequency.value, 'rent period', draft.frequency.text);
+  // Dubai quotes commercial rents by the year (the service would read a monthly amount): yearly unless a month is said.
+  else if (operation === 'search-commercial-rent') params.rent_frequency = 'yearly';
   if (draft.furnishing) put(ctx, 'furnishing', draft.furnishing.value, 'furnishing', draft.furnishing.text);
   if (draft.completion) put(ctx, 'completion_status', draft.completion.value, 'ready or off-plan', draft.completion.text);
   // "2br + maid": the maid's room is an amenity where the operation has amenities; elsewhere, and for a study, left out, said so.
@@ -137,7 +139,7 @@ export function build(family: Family, draft: Draft, id?: string): Query {
     params.page = String(draft.page.value - 1 + spec.firstPage!);
   }
 
-  const place = placeOf(family, draft.words, example);
+  const place = placeOf(family, draft.words, example, draft.known);
   if (family === 'adrec') {
     if (place.districts.length > 0) params.district = place.districts.join(',');
     return { operation, params, location: null, unknownWords: [] };
@@ -265,7 +267,9 @@ export function sortPhrases(family: Family): string[] {
 }
 
 /** The leftover words: one place (or ADREC districts), with the words that look like failed filters marked. */
-function placeOf(family: Family, words: readonly Token[], example: string): { location: string | null; unknown: string[]; districts: string[] } {
+function placeOf(
+  family: Family, words: readonly Token[], example: string, known: ReadonlySet<Token> | undefined,
+): { location: string | null; unknown: string[]; districts: string[] } {
   const plain = words.filter((t) => !t.quoted && t.word !== ',');
   const quoted = words.filter((t) => t.quoted);
   if (family === 'adrec') return { location: null, unknown: [], districts: districts(words) };
@@ -283,7 +287,7 @@ function placeOf(family: Family, words: readonly Token[], example: string): { lo
     return { location: quoted[0]!.raw, unknown: [], districts: [] };
   }
   if (plain.length === 0) return { location: null, unknown: [], districts: [] };
-  return { location: joinWords(plain), unknown: plain.filter((t) => isUnknownWord(t.word)).map((t) => t.raw), districts: [] };
+  return { location: joinWords(plain), unknown: plain.filter((t) => !known?.has(t) && isUnknownWord(t.word)).map((t) => t.raw), districts: [] };
 }
 
 /** ADREC districts: comma-separated; each quoted text is one district. All-lower-case names get capitals, as ADREC spells them. */

@@ -69,6 +69,8 @@ export function formatQuery(query: Query): string {
   parts.push(between(p.price_min, p.price_max, ''));
   parts.push(between(p.area_min, p.area_max, ' sqft'));
   if (p.rent_frequency) parts.push(phraseFor(FREQUENCY_PHRASES, 'frequency', p.rent_frequency));
+  // A commercial rent saved before rents were yearly unless said was sent without one: the service read it monthly.
+  else if (query.operation === 'search-commercial-rent') parts.push(phraseFor(FREQUENCY_PHRASES, 'frequency', 'monthly'));
   if (p.furnishing) parts.push(phraseFor(FURNISHING_PHRASES, 'furnishing', p.furnishing));
   if (p.completion_status) parts.push(phraseFor(COMPLETION_PHRASES, 'completion', p.completion_status));
   if (p.amenities) parts.push(...p.amenities.split(',').map((a) => phraseFor(AMENITY_PHRASES, 'amenity', a)));

@@ -56,15 +56,18 @@ function filterLines(verb: Verb): string[] {
       'a bare amount is a maximum; a range written backwards (120k-80k) is read the right way round, and the summary says so');
   }
   if (has('rent_frequency')) {
-    line('Rent period', `${canonicalPhrases(FREQUENCY_PHRASES).join(', ')} (also per month, /mo, pm, pa); commercial: ${values('rent_frequency').filter((v) => v === 'yearly' || v === 'monthly').join(' or ')} only`);
+    line('Rent period', `${canonicalPhrases(FREQUENCY_PHRASES).join(', ')} (also per month, /mo, pm, pa); commercial: ${values('rent_frequency').filter((v) => v === 'yearly' || v === 'monthly').join(' or ')} only, yearly unless you say a month`);
   }
-  if (has('area_min')) line('Area', 'over 1,000 sqft, under 2000 sq ft, 800-1200 sqft, between 100 and 150 sqm (converted to sqft)');
+  if (has('area_min')) line('Area', 'over 1,000 sqft, under 2000 sq ft, 1200 sq.ft., 800-1200 sqft, between 100 and 150 sqm or m² (converted to sqft, as the summary says)');
   if (has('furnishing')) line('Furnishing', canonicalPhrases(FURNISHING_PHRASES).join(', '));
   if (has('completion_status')) line('Completion', canonicalPhrases(COMPLETION_PHRASES).join(', '));
   if (has('amenities')) line('Amenities', canonicalPhrases(AMENITY_PHRASES).join(', '));
-  if (has('period')) line('Period', `${canonicalPhrases(PERIOD_PHRASES).join(', ')} (or ${canonicalPhrases(SHORT_PERIODS).join(', ')}, 1y)`);
+  if (has('period')) {
+    line('Period', `${canonicalPhrases(PERIOD_PHRASES).join(', ')} (or ${canonicalPhrases(SHORT_PERIODS).join(', ')}, 1y); ` +
+      'any other span ("last 4 months", "past 2 weeks") is read as the nearest period that covers it, as the summary says');
+  }
   if (has('category')) line('Category', 'rent, sale, commercial rent, commercial sale');
-  if (has('fromDate')) line('Dates', 'from 01/01/2024, to 31/03/2024 (DD/MM/YYYY)');
+  if (has('fromDate')) line('Dates', 'from 01/01/2024, to 31/03/2024, since 01/01/2024, between 01/01/2024 and 31/03/2024 (DD/MM/YYYY), or a year: since 2024');
   if (has('location') && verb.family === 'developers') line('Emirate', `${unique(EMIRATE_PHRASES.map(([p]) => p)).join(', ')} (Dubai unless you say)`);
   const sorts = sortPhrases(verb.family);
   if (has('sort') && sorts.length > 0) line('Sort', sorts.join(', '));
@@ -86,7 +89,9 @@ export function helpText(verbText?: string): string {
       'Manzil searches the UAE property market. Start with /<verb> or /manzil <verb>:',
       ...VERB_TABLE.map((v) => `• ${usage(v)}: ${v.description}. e.g. ${v.examples[0]}`),
       'Say "help <verb>" for its filters, e.g. "help rent". A verb without a slash command of its own works after /manzil: "/manzil adrec al reem island".',
-      `Sentences work too, e.g. "${SENTENCE_EXAMPLE}"; numbers may be spelled out ("three beds", "half a million"), and a misspelt filter word in a sentence is corrected, as the summary says.`,
+      `Sentences work too, e.g. "${SENTENCE_EXAMPLE}"; numbers may be spelled out ("three beds", "half a million"), and a misspelt filter word is corrected, as the summary says.`,
+      'Also: digits in Arabic or Persian script ("٣br under ٩٥k"), "75 grand", areas in sq.ft. or sqm; known places read whole ("Villa Lantana", "Damac Hills 2"); ' +
+        'questions about the past ("what did 2br in jlt sell for", "rentals in jvc last 4 months"); a price too small to be one is asked about ("did you mean 80,000?").',
     ].join('\n');
   }
   const verb = findVerb(verbText);

@@ -132,13 +132,22 @@ function digits(n: Spelled): string {
   return `${amountText(n.value / n.multiplier)}${n.multiplier === 1_000 ? 'k' : 'm'}`;
 }
 
-/** The tokens with every spelled-out count replaced by digits; the same array when there is none. */
-export function spellOutNumbers(tokens: readonly Token[]): readonly Token[] {
+/**
+ * The tokens with every spelled-out count replaced by digits; the same array when there is none. `kept(words, i)` says how
+ * many words from i are a name to leave as typed ("Between Two Bridges" is a place, not "between 2").
+ */
+export function spellOutNumbers(tokens: readonly Token[], kept?: (words: readonly string[], i: number) => number): readonly Token[] {
   if (!tokens.some((t) => !t.quoted && STARTS.has(t.word))) return tokens;
   const words = tokens.map((t) => (t.quoted ? '\u0000' : t.word));
   const out: Token[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
+    const name = kept ? kept(words, i) : 0;
+    if (name > 0) {
+      out.push(...tokens.slice(i, i + name));
+      i += name - 1;
+      continue;
+    }
     const n = token.quoted || !STARTS.has(token.word) ? undefined : readSpelled(words, i);
     if (n && (n.scaled || BEFORE_NUMBER.has(words[i - 1] ?? '') || countsSomething(words, i + n.length))) {
       const text = digits(n);

@@ -1,7 +1,8 @@
 // Command text -> Query: the verb first, then the filters in any order, then the place.
 import { build } from './build.js';
 import { spellOutNumbers } from './number-words.js';
-import { scan, type Draft, type ScanOptions } from './scan.js';
+import { amountText, grouped } from './numbers.js';
+import { isKnownPlaceWord, knownPlaceAt, scan, type Draft, type ScanOptions } from './scan.js';
 import { SENTENCE_FILLERS, readVerb, type Reading } from './sentence.js';
 import { MAX_LENGTH, boundPlaceWords, joinWords, normalizeCommand, tokenize, type Token } from './text.js';
 import { ParseError, fail, type Family, type ParseResult, type Query } from './types.js';
@@ -33,7 +34,7 @@ export function parseCommand(text: string): ParseResult {
     // Normalised before parse() judges the length; place text bounded before anything is sent upstream.
     return { ok: true, query: boundPlaceWords(parse(normalizeCommand(text))) };
   } catch (e) {
-    if (e instanceof ParseError) return { ok: false, error: e.message };
+    if (e instanceof ParseError) return { ok: false, error: e.message, ...(e.suggestion ? { suggestion: e.suggestion } : {}) };
     throw e;
   }
 }
@@ -42,7 +43,7 @@ function parse(text: string): Query {
   if (text.length > MAX_LENGTH) {
     fail(`That's ${text.length} characters; I read commands of up to ${MAX_LENGTH}. Try something shorter, like "/rent marina 2br under 120k".`);
   }
-  const tokens = spellOutNumbers(withoutPrefix(tokenize(text)));
+  const tokens = spellOutNumbers(withoutPrefix(tokenize(text)), knownPlaceAt);
   if (tokens.length === 0) fail('Tell me what to look for, like "/rent marina 2br under 120k". Say "help" to see everything I can do.');
   const reading = readVerb(tokens);
   let family = reading.family;
@@ -66,24 +67,38 @@ function parse(text: string): Query {
     rest = rest.slice(1);
   }
 
-  const index = indexFor(family);
-  const options: ScanOptions = reading.sentence ? { dates: family === 'adrec', fillers: SENTENCE_FILLERS } : { dates: family === 'adrec' };
-  // Typos are corrected in sentences only: in a terse command an unknown word stays in the place, named (see README).
-  const plain = scan(rest, index, options);
-  const corrected = reading.sentence ? scanCorrecting(rest, plain, index, options) : undefined;
-  if (!corrected) return finish(family, reading, id, plain, []);
+  let index = indexFor(family);
+  const fillers = family === 'adrec' ? (reading.sentence ? ADREC_SENTENCE_FILLERS : ADREC_FILLERS) : reading.sentence ? SENTENCE_FILLERS : undefined;
+  const options: ScanOptions = { dates: family === 'adrec', ...(fillers ? { fillers } : {}) };
+  let plain = scan(rest, index, options);
+  let deal: Pick<Reading, 'deal'> = reading;
+  // "rentals in jvc over the last few months", "sales in downtown last 6 months": a question about the past.
+  if (reading.sentence && (family === 'rent' || family === 'buy') && plain.period) {
+    deal = { deal: reading.deal ?? (family === 'rent' ? { value: 'rent', text: 'rentals' } : { value: 'sale', text: 'sales' }) };
+    family = 'transactions';
+    index = indexFor(family);
+    plain = scan(rest, index, options);
+  }
+  // Typos are corrected in every command, terse or a sentence, and the summary says so.
+  const corrected = scanCorrecting(rest, plain, index, options);
+  if (!corrected) return finish(family, deal, id, plain, []);
   try {
-    return finish(family, reading, id, corrected.draft, corrected.corrections);
+    return finish(family, deal, id, corrected.draft, corrected.corrections);
   } catch (e) {
     // A correction is kept only when the command is then understood: "la vila" read as a second type is a place again.
     if (!(e instanceof ParseError)) throw e;
     try {
-      return finish(family, reading, id, plain, []);
+      return finish(family, deal, id, plain, []);
     } catch {
       throw e;
     }
   }
 }
+
+/** Words of ADREC requests that name no district: "adrec transactions in yas island", "records for al reem". */
+const ADREC_WORDS = ['transactions', 'transaction', 'records', 'record', 'data', 'deals', 'official', 'district', 'districts'];
+const ADREC_FILLERS: ReadonlySet<string> = new Set(ADREC_WORDS);
+const ADREC_SENTENCE_FILLERS: ReadonlySet<string> = new Set([...SENTENCE_FILLERS, ...ADREC_WORDS]);
 
 /** The Query of a scanned command: the verb's own deal word checked against the filters', then built. */
 function finish(family: Family, reading: Pick<Reading, 'deal'>, id: string | undefined, draft: Draft, corrections: readonly string[]): Query {
@@ -91,9 +106,53 @@ function finish(family: Family, reading: Pick<Reading, 'deal'>, id: string | und
     if (draft.deal && draft.deal.value !== reading.deal.value) fail(`You asked for both "${reading.deal.text}" and "${draft.deal.text}". Pick one.`);
     draft.deal ??= reading.deal;
   }
-  const query = build(family, draft, id);
-  if (corrections.length === 0 && draft.notes.length === 0) return query;
-  return { ...query, corrections: [...corrections, ...draft.notes] };
+  const built = build(family, draft, id);
+  const query = corrections.length === 0 && draft.notes.length === 0 ? built : { ...built, corrections: [...corrections, ...draft.notes] };
+  checkFloors(query, draft);
+  return query;
+}
+
+// --- Prices too small to be prices ------------------------------------------------------------------------------------
+
+/** The least a home rents for in a year, and sells for: below these a number was surely not meant as the price. */
+export const RENT_FLOOR = 1_000;
+export const SALE_FLOOR = 10_000;
+const PER_YEAR: Readonly<Record<string, number>> = { yearly: 1, monthly: 12, weekly: 52, daily: 365 };
+const PER_NAME: Readonly<Record<string, string>> = { yearly: 'a year', monthly: 'a month', weekly: 'a week', daily: 'a day' };
+const RENT_OPERATIONS = new Set(['search-rent', 'search-commercial-rent']);
+const tooSmall = (n: number | undefined, least: number) => n !== undefined && n > 0 && n < least;
+/** An amount too small scaled by a thousand, or by a million when a thousand is still too small (a sale "under 2"). */
+const scaledUp = (n: number | undefined, least: number) =>
+  tooSmall(n, least) ? [1_000, 1_000_000].map((f) => n! * f).find((x) => !tooSmall(x, least)) : n;
+const amountsText = (a: number | undefined, b: number | undefined) =>
+  a !== undefined && b !== undefined ? `${grouped(amountText(a))} to ${grouped(amountText(b))}` : grouped(amountText((a ?? b)!));
+const SALE_OPERATIONS = new Set(['search-buy', 'search-commercial-buy', 'search-new-projects']);
+
+/**
+ * A rent under AED 1,000 a year or a sale price under AED 10,000 is not searched: "under 75" was surely 75,000. Refused with
+ * the question and the search that would run ("Did you mean 75,000?"), never searched as typed.
+ */
+function checkFloors(query: Query, draft: Draft): void {
+  const rent = RENT_OPERATIONS.has(query.operation);
+  if (!rent && !SALE_OPERATIONS.has(query.operation)) return;
+  const min = query.params.price_min !== undefined ? Number(query.params.price_min) : undefined;
+  const max = query.params.price_max !== undefined ? Number(query.params.price_max) : undefined;
+  if (min === undefined && max === undefined) return;
+  const frequency = query.params.rent_frequency ?? 'yearly';
+  const least = rent ? RENT_FLOOR / (PER_YEAR[frequency] ?? 1) : SALE_FLOOR;
+  if (!tooSmall(min, least) && !tooSmall(max, least)) return;
+  const [newMin, newMax] = [scaledUp(min, least), scaledUp(max, least)];
+  const said = draft.price.max?.text ?? draft.price.min!.text;
+  const typed = `AED ${amountsText(min, max)}${rent ? ` ${PER_NAME[frequency] ?? ''}` : ''}`;
+  const what = rent ? 'any rent' : 'any sale price';
+  const usable = (min === undefined || newMin !== undefined) && (max === undefined || newMax !== undefined) && (newMin ?? 0) <= (newMax ?? Infinity);
+  if (!usable) fail(`"${said}" reads as ${typed}, less than ${what}, so I didn't search. Write the amount in full, like "under 75k" or "under 1.2m".`);
+  const meant = `${amountsText(newMin, newMax)}${rent && frequency !== 'yearly' ? ` ${PER_NAME[frequency] ?? ''}` : ''}`;
+  const params = { ...query.params };
+  if (newMin !== undefined) params.price_min = amountText(newMin);
+  if (newMax !== undefined) params.price_max = amountText(newMax);
+  const suggestion: Query = { ...query, params, corrections: [...(query.corrections ?? []), `read "${said}" as AED ${meant}`] };
+  throw new ParseError(`"${said}" reads as ${typed}, less than ${what}, so I didn't search. Did you mean ${meant}?`, { label: `Yes, ${meant}`, query: suggestion });
 }
 
 /**
@@ -105,7 +164,8 @@ function finish(family: Family, reading: Pick<Reading, 'deal'>, id: string | und
 function scanCorrecting(tokens: readonly Token[], plain: Draft, index: PhraseIndex, options: ScanOptions): { draft: Draft; corrections: string[] } | undefined {
   const fixed = new Map<Token, Token>();
   for (const token of plain.words) {
-    if (token.quoted) continue;
+    // A word of a known place ("park" of Jumeirah Park) is no typo, inside the place or out of it.
+    if (token.quoted || plain.known?.has(token) || isKnownPlaceWord(token.word)) continue;
     const target = correctionFor(token.word);
     if (target && (isWholeFilter(target) ? !betweenPlaceWords(tokens, token, plain) : !nextToPlaceWord(tokens, token, plain))) {
       fixed.set(token, { ...token, word: target });
@@ -121,6 +181,9 @@ function scanCorrecting(tokens: readonly Token[], plain: Draft, index: PhraseInd
       if (e instanceof ParseError) return undefined;
       throw e;
     }
+    // A correction never takes a word out of the place: "Wadi Al Safa 5 bedroooms" is not 5 bedrooms in "Wadi Al Safa".
+    const placeWords = plain.words.filter((t) => !fixed.has(t) && isPlaceWord(t, plain));
+    if (placeWords.some((t) => !next.words.includes(t))) return undefined;
     const stillLeft = [...fixed].filter(([, to]) => next.words.includes(to));
     if (stillLeft.length === 0) return { draft: next, corrections: [...fixed].map(([from, to]) => `read "${from.raw}" as ${to.word}`) };
     for (const [from] of stillLeft) fixed.delete(from);
@@ -131,7 +194,7 @@ function scanCorrecting(tokens: readonly Token[], plain: Draft, index: PhraseInd
 /** A word left over that is no number, no filter's word and no typo of one: a word of the place. */
 const isPlaceWord = (token: Token | undefined, draft: Draft): boolean =>
   token !== undefined && token.word !== ',' && draft.words.includes(token) &&
-  (token.quoted || (!/\d/.test(token.word) && !isFilterWord(token.word) && !correctionFor(token.word)));
+  (token.quoted || draft.known?.has(token) === true || (!/\d/.test(token.word) && !isFilterWord(token.word) && !correctionFor(token.word)));
 
 /** Next to a place word: "park" in "Jumeirah Park", "port" in "Port de La Mer", "bateen" in "Al Bateen". */
 function nextToPlaceWord(tokens: readonly Token[], token: Token, draft: Draft): boolean {

@@ -1,12 +1,21 @@
 // Tokens -> a Draft: every filter found, in any order, and the words left over for the location.
 // What a filter means for a given operation (and whether it is allowed there) is decided later, in build.ts.
+import { KNOWN_PLACES } from './known-places.js';
+import { STARTS as NUMBER_WORDS } from './number-words.js';
 import {
-  AREA_UNITS, CURRENCIES, MAX_ROOMS, MULTIPLIERS, PLUS_UP_TO, amountText, grouped, range, readAmountWord, readRoomItem, roomUnit,
-  splitRoomWord, type RoomUnit,
+  AREA_UNITS, BATHROOM_UNITS, BEDROOM_UNITS, CURRENCIES, MAX_ROOMS, MULTIPLIERS, PLUS_UP_TO, amountText, grouped, range, readAmountWord,
+  readRoomItem, roomUnit, splitRoomWord, type RoomUnit,
 } from './numbers.js';
+import { PlaceBook } from './places.js';
+import { SENTENCE_FILLERS } from './sentence.js';
 import { fail } from './types.js';
 import type { Token } from './text.js';
-import { FILLERS, type Effect, type PhraseIndex, type SortKey } from './vocabulary.js';
+import { correctionFor } from './typos.js';
+import { VERB_TABLE } from './verbs.js';
+import {
+  ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, DEAL_PHRASES, FILLERS, FREQUENCY_PHRASES, FURNISHING_PHRASES, MARKER_PHRASES,
+  PERIOD_PHRASES, PROPERTY_TYPES, SHORT_PERIODS, SORT_PHRASES, type Effect, type PhraseIndex, type SortKey,
+} from './vocabulary.js';
 
 /** A value and the words that asked for it, so a conflict or a refusal can quote the person. */
 export interface Said<T> {
@@ -45,6 +54,8 @@ export interface Draft {
   notes: string[];
   /** Left over, in order: location words, quoted text and commas (which separate ADREC districts). */
   words: Token[];
+  /** The words of `words` that are a known place's ("Villa Lantana"): never a typo, never an unknown word. */
+  known?: Set<Token>;
 }
 
 const newDraft = (): Draft => ({ rooms: {}, price: {}, area: {}, types: [], adrecTypes: [], amenities: new Set(), extras: [], notes: [], words: [] });
@@ -90,6 +101,17 @@ export function scan(tokens: readonly Token[], index: PhraseIndex, options: Scan
       i++;
       continue;
     }
+    // A known place before any filter: "Villa Lantana", "Damac Hills 2", "Dubai Studio City".
+    const place = knownPlaceAt(words, i);
+    if (place > 0) {
+      draft.known ??= new Set();
+      for (let k = i; k < i + place; k++) {
+        draft.words.push(tokens[k]!);
+        draft.known.add(tokens[k]!);
+      }
+      i += place;
+      continue;
+    }
     const used =
       negative(words, i) ||
       handoverYear(words, i) ||
@@ -97,7 +119,8 @@ export function scan(tokens: readonly Token[], index: PhraseIndex, options: Scan
       phrase(words, i, draft, index) ||
       page(words, i, draft) ||
       (options.dates ? date(words, i, draft) : 0) ||
-      quantity(words, i, draft, index);
+      span(words, i, draft) ||
+      quantity(words, i, draft, index, options);
     if (used > 0) {
       i += used;
       continue;
@@ -278,7 +301,9 @@ function setRooms(draft: Draft, unit: RoomUnit, values: number[], said: string, 
 // --- Phrases: types, amenities, furnishing, sort, periods... -----------------------------------------------------
 
 /** What "this year" and the like are read as: the service's periods count back from today. */
-const ROLLING: Readonly<Record<string, string>> = { '1y': 'the last 12 months', '3m': 'the last 3 months', '1m': 'the last month' };
+const ROLLING: Readonly<Record<string, string>> = {
+  '1y': 'the last 12 months', '6m': 'the last 6 months', '3m': 'the last 3 months', '1m': 'the last month',
+};
 
 function phrase(words: readonly string[], i: number, draft: Draft, index: PhraseIndex): number {
   const found = index.match(words, i);
@@ -358,21 +383,83 @@ const DATE_WORDS: Readonly<Record<string, 'fromDate' | 'toDate'>> = {
   from: 'fromDate', since: 'fromDate', after: 'fromDate', to: 'toDate', until: 'toDate', till: 'toDate', before: 'toDate',
 };
 
+const DMY = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+/** A year alone ("since 2024"): its first day, or its last after "to"/"until" ("before 2024" is up to 31/12/2023). */
+const YEAR_ALONE = /^(19|20)\d\d$/;
+
 function date(words: readonly string[], i: number, draft: Draft): number {
+  // "between 01/01/2024 and 31/03/2024", "between 2023 and 2024": dates, not amounts.
+  if (words[i] === 'between') {
+    const [from, and, to] = [words[i + 1], words[i + 2], words[i + 3]];
+    if (and !== 'and' || !isDateWord(from) || !isDateWord(to)) return 0;
+    once(draft, 'fromDate', { value: dateValue(from!, 'from', 'from 01/01/2024'), text: text(words, i, i + 4) });
+    once(draft, 'toDate', { value: dateValue(to!, 'to', 'to 31/12/2024'), text: text(words, i, i + 4) });
+    return 4;
+  }
   const key = DATE_WORDS[words[i]!];
   if (!key) return 0;
   const next = words[i + 1];
   const example = key === 'fromDate' ? 'from 01/01/2024' : 'to 31/12/2024';
   if (next === undefined) fail(`"${words[i]}" what date? Try "${example}".`);
-  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(next!);
+  once(draft, key, { value: dateValue(next!, words[i]!, example), text: `${words[i]} ${next}` });
+  return 2;
+}
+
+const isDateWord = (word: string | undefined) => word !== undefined && (DMY.test(word) || YEAR_ALONE.test(word));
+
+/** DD/MM/YYYY of a typed date or year, read after `lead` ("since", "before"...). */
+function dateValue(typed: string, lead: string, example: string): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  if (YEAR_ALONE.test(typed)) {
+    const year = Number(typed);
+    if (lead === 'after') return `01/01/${year + 1}`;
+    if (lead === 'before') return `31/12/${year - 1}`;
+    return DATE_WORDS[lead] === 'toDate' ? `31/12/${year}` : `01/01/${year}`;
+  }
+  const m = DMY.exec(typed);
   const day = Number(m?.[1]);
   const month = Number(m?.[2]);
   const year = Number(m?.[3]);
   const real = m !== null && month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (!real) fail(`I couldn't read "${next}" as a date. Use DD/MM/YYYY, like "${example}".`);
-  const value = `${String(day).padStart(2, '0')}/${String(month).padStart(2, '0')}/${year}`;
-  once(draft, key, { value, text: `${words[i]} ${next}` });
-  return 2;
+  if (!real) fail(`I couldn't read "${typed}" as a date. Use DD/MM/YYYY, like "${example}".`);
+  return `${pad(day)}/${pad(month)}/${year}`;
+}
+
+// --- Spans of time: "last 4 months", "over the past 2 weeks", "in the last few months" --------------------------------
+
+const SPAN_LEADS = tableIndex(['last', 'past', 'previous'].flatMap((when) =>
+  [[when], ...['over', 'within', 'during', 'in', 'for'].map((lead) => [`${lead} the ${when}`])]) as [string][]);
+/** Counts said in words: "a few" is about three months, "a couple" two, "several" six. */
+const SPAN_COUNTS: Readonly<Record<string, number>> = { few: 3, couple: 2, several: 6 };
+/** Units of a span, in months. */
+const SPAN_UNITS: Readonly<Record<string, number>> = {
+  day: 1 / 30, days: 1 / 30, week: 7 / 30, weeks: 7 / 30, wk: 7 / 30, wks: 7 / 30, month: 1, months: 1, mo: 1, mos: 1, mth: 1,
+  mths: 1, year: 12, years: 12, yr: 12, yrs: 12,
+};
+/** The periods transactions are kept for, in months, shortest first: a span is read as the shortest that covers it. */
+const PERIODS: readonly (readonly [months: number, value: string])[] = [[1, '1m'], [3, '3m'], [6, '6m'], [12, '1y']];
+
+function span(words: readonly string[], i: number, draft: Draft): number {
+  const lead = matchTable(words, i, SPAN_LEADS);
+  if (!lead) return 0;
+  let k = i + lead.length;
+  const said = words[k] ?? '';
+  let count: number;
+  if (/^\d+$/.test(said)) count = Number(said);
+  else if (SPAN_COUNTS[said] !== undefined) count = SPAN_COUNTS[said]!;
+  else return 0; // "last year", "past month": phrases of their own
+  k++;
+  if (words[k] === 'of') k++;
+  const unit = SPAN_UNITS[words[k] ?? ''];
+  if (unit === undefined) return 0;
+  k++;
+  const months = count * unit;
+  const period = PERIODS.find(([m]) => months <= m + 1e-9);
+  const typed = text(words, i, k);
+  if (!period) return fail(`Transactions go back 12 months at most ("${typed}"). Try "last year".`);
+  once(draft, 'period', { value: period[1], text: typed });
+  if (unit < 1 || months !== period[0] || SPAN_COUNTS[said] !== undefined) draft.notes.push(`read "${typed}" as ${ROLLING[period[1]]}`);
+  return k - i;
 }
 
 // --- Amounts and areas: under 120k, 80k-120k, between 1m and 2m, over 1,000 sqft, 100 sqm -------------------------
@@ -488,11 +575,17 @@ function negative(words: readonly string[], i: number): number {
     : fail(`A price can't be negative ("${word}"). Try "under 120k" or "between 80k and 120k".`);
 }
 
-function quantity(words: readonly string[], i: number, draft: Draft, index: PhraseIndex): number {
+function quantity(words: readonly string[], i: number, draft: Draft, index: PhraseIndex, options: ScanOptions): number {
   const bound = matchTable(words, i, BOUND_INDEX);
   const boundWords = bound ? text(words, i, i + bound.length) : '';
   const start = i + (bound?.length ?? 0);
   const first = readAmount(words, start);
+  // "under 2 baths", "over 3 beds": a count of rooms after a bound is not a price of AED 2.
+  if (bound && first && isPlainAmount(first) && first.area === undefined && roomsAt(words, start)) {
+    const count = roomCountEnd(words, start);
+    const hint = count.unit === 'bathrooms' ? '"1-2 baths" or "2+ baths"' : '"1-2 br" or "3+ br"';
+    fail(`I can't read "${text(words, i, count.end)}" as a price, and rooms are counted rather than bounded: try ${hint}.`);
+  }
   if (!first) {
     if (!bound || bound.entry[2]) return 0;
     if (words[start] !== undefined) negative(words, start);
@@ -538,6 +631,17 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
     const frequencyNext = rentPeriod !== undefined || index.match(words, j)?.effect.kind === 'frequency';
     if (first!.multiplier === 1 && !first!.currency && first!.value < 1000 && !frequencyNext) return 0;
   }
+  // "under 75 grnd", "1200 sqfeet": a plain number followed by a word that is no unit, filter or place is not a price.
+  if (!isArea && isPlainAmount(first) && (second === undefined || isPlainAmount(second)) && isUnknownAfterAmount(words[j], index, options)) {
+    const typed = text(words, i, j + 1);
+    const number = text(words, start, first!.end);
+    if (SPAN_UNITS[words[j]!] !== undefined) {
+      fail(`I can't read "${typed}" as a price: "${words[j]}" counts time. Past sales and rentals take a period, like "/sold marina last 6 months".`);
+    }
+    const asPrice = first!.value < 1000 ? `"${number}k" or "${grouped(amountText(first!.value * 1000))} aed"` : `"${grouped(number)} aed"`;
+    fail(`I couldn't read "${typed}": "${words[j]}" is no unit I know. For a price, write ${asPrice}; for an area, "${number} sqft"; ` +
+      `if "${words[j]}" is part of the place, put the place first or in quotes.`);
+  }
   let low = first!.value;
   // `1-2m` means 1m to 2m; `50000-1.2m` keeps 50000.
   if (second && first!.multiplier === 1 && second.multiplier > 1 && low * second.multiplier <= second.value) low *= second.multiplier;
@@ -566,10 +670,26 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
     // A bare price is a budget (a maximum); a bare area is the space wanted (a minimum).
     setBound(target, isArea ? 'min' : 'max', low, factor, said);
   }
+  // "over 100 sqm": sent in square feet, and said so (a range written backwards has said it already).
+  if (factor !== undefined && factor !== 1 && !(second && low > second.value)) {
+    const ends = second ? [Math.min(low, second.value), Math.max(low, second.value)] : [low];
+    draft.notes.push(`read "${said}" as ${ends.map((n) => grouped(amountText(toUnit(n, factor)))).join(' to ')} sqft`);
+  }
   return j - i;
 }
 
 // At module level rather than closures in quantity(): made on every call, they cost more than the calls (tsx names each one).
+/** A number with nothing to say it is money or an area: no multiplier ("k"), no currency. */
+const isPlainAmount = (a: Amount | undefined) => a !== undefined && a.multiplier === 1 && !a.currency;
+
+/** Where a count of rooms that starts at words[k] ends (after its unit word), and its unit. */
+function roomCountEnd(words: readonly string[], k: number): { end: number; unit: RoomUnit | undefined } {
+  for (let j = k; j < words.length && j < k + 7; j++) {
+    const unit = roomUnit(words[j]!) ?? splitRoomWord(words[j]!)?.unit;
+    if (unit) return { end: j + 1, unit };
+  }
+  return { end: Math.min(words.length, k + 2), unit: undefined };
+}
 /** An amount in the unit sent: square feet for an area (`factor` to sqft), AED for a price (no factor). */
 const toUnit = (n: number, factor: number | undefined) => (factor !== undefined ? (factor === 1 ? n : Math.round(n * factor)) : n);
 
@@ -578,4 +698,58 @@ function setBound(target: Bounds, side: 'min' | 'max', value: number, factor: nu
   const what = factor !== undefined ? 'areas' : 'prices';
   if (before && before.value !== value) fail(`You gave two ${side === 'min' ? 'minimum' : 'maximum'} ${what} ("${before.text}" and "${said}"). Keep one.`);
   target[side] = { value: Number(amountText(toUnit(value, factor))), text: said };
+}
+
+// --- Known places, and the words a number may be followed by ------------------------------------------------------
+
+/** Words that a filter starts with, or that the scanner drops: a known name holding one must be read as a whole. */
+const TAKEN = new Set<string>([
+  ...[PROPERTY_TYPES, ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, DEAL_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES,
+    MARKER_PHRASES, PERIOD_PHRASES, SHORT_PERIODS, SORT_PHRASES].flatMap((table) => table.map(([p]) => p.split(' ')[0]!)),
+  ...BOUNDS.map(([p]) => p.split(' ')[0]!), ...[...TRAILING_BOUNDS.keys()], ...ROOM_MINIMA.keys(), ...ROOM_OR_MORE.keys(),
+  ...EXTRAS.keys(), ...EXTRA_JOINERS, ...BEDROOM_UNITS, ...BATHROOM_UNITS, ...AREA_INDEX.keys(), ...Object.keys(MULTIPLIERS),
+  ...CURRENCIES, ...FILLERS, ...SEPARATORS, ...PAGE_WORDS, ...Object.keys(DATE_WORDS), ...HANDOVER_WORDS, ...NUMBER_WORDS,
+  ...SPAN_LEADS.keys(), 'studio', 'studios', 'between',
+]);
+const takes = (word: string): boolean => DIGIT.test(word) || TAKEN.has(word);
+
+/** The known places: the shipped list and, once src/locations has taught them, every name the lookup has answered. */
+const PLACES = new PlaceBook(takes);
+PLACES.add(KNOWN_PLACES.flatMap((p) => [p.name, ...p.spellings]));
+
+/** Teaches the parser place names (from location lookups): read as places before filter words from now on. */
+export function learnPlaceNames(names: Iterable<string>): void {
+  PLACES.add(names);
+}
+
+/** True for a word of a known place name: never a typo of a filter word. */
+export const isKnownPlaceWord = (word: string): boolean => PLACES.hasWord(word);
+
+/**
+ * How many words from words[i] are a known place that holds a filter's word or a number; 0 for none. A number ending the
+ * name that starts a count of rooms is read as the count, as before: "Damac Hills 2 bed" is two bedrooms in Damac Hills.
+ */
+export function knownPlaceAt(words: readonly string[], i: number): number {
+  const length = PLACES.at(words, i);
+  if (length === 0) return 0;
+  const last = i + length - 1;
+  return /^\d+$/.test(words[last]!) && roomsAt(words, last) ? 0 : length;
+}
+
+/** Words a plain number may be followed by: units, bounds, filters, fillers, chat words, verbs. */
+const WORDS_AFTER_AMOUNT = new Set<string>([
+  ...TAKEN, ...SENTENCE_FILLERS, ...VERB_TABLE.flatMap((v) => [v.name, ...v.aliases, ...(v.quiet ?? [])].map((p) => p.split(/[\s-]+/)[0]!)),
+  'or', 'to', 'and', 'only', 'thanks', 'thx', 'pls', 'plz', 'cheers', 'asap',
+]);
+const LATIN_LETTER = /[a-z]/;
+
+/**
+ * True when the word after a number is one the language does not know: no unit, filter, filler, known place word or
+ * typo of a filter word. Words in other scripts are place words (an Arabic name is looked up as typed).
+ */
+function isUnknownAfterAmount(word: string | undefined, index: PhraseIndex, options: ScanOptions): boolean {
+  if (word === undefined || word === '\u0000' || word === ',' || DIGIT.test(word) || !LATIN_LETTER.test(word)) return false;
+  if (SPAN_UNITS[word] !== undefined) return true; // "upto 3 months": time, not money
+  if (WORDS_AFTER_AMOUNT.has(word) || options.fillers?.has(word) || PLACES.hasWord(word) || index.starts(word)) return false;
+  return correctionFor(word) === undefined;
 }

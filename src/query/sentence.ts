@@ -12,7 +12,7 @@ const OPENERS = new Set([
   'look', 'looking', 'for', 'i', 'im', "i'm", "i'd", 'id', 'we', "we're", 'were', 'am', 'are', 'is', 'there', 'any', 'anything',
   'something', 'some', 'what', 'whats', "what's", 'which', 'who', 'manzil', 'after', 'want', 'need', 'like', 'to', 'do', 'have', 'has',
   'got', 'list', 'tell', 'about', 'a', 'an', 'the', 'all', 'just', 'ok', 'okay', 'so', 'also', 'still', 'currently', 'now',
-  'let', 'know', 'see', 'help', 'interested', 'in', 'of', 'options', 'available',
+  'let', 'know', 'see', 'help', 'interested', 'in', 'of', 'options', 'available', 'did', 'does',
 ]);
 /** Greetings are dropped too, but a command that is only a greeting and a word is not a sentence: "/hello marina". */
 const GREETINGS = new Set(['hi', 'hey', 'hello', 'hiya', 'salam', 'salaam', 'morning', 'good']);
@@ -56,7 +56,7 @@ const SENTENCE_VERBS: readonly SentenceVerb[] = [
   ...verbs(['sold'], 'transactions', 'transactions', 'sale'),
   ...verbs(['rented', 'leased'], 'transactions', 'transactions', 'rent'),
   ...verbs(['for rent', 'to rent', 'for lease', 'to lease', 'rentals', 'rental', 'renting', 'rent', 'lease'], 'rent', 'deal'),
-  ...verbs(['for sale', 'to buy', 'to purchase', 'on sale', 'buying', 'buy', 'purchase', 'sale'], 'buy', 'deal'),
+  ...verbs(['for sale', 'to buy', 'to purchase', 'on sale', 'buying', 'buy', 'purchase', 'sale', 'sales'], 'buy', 'deal'),
   ...verbs(['off plan', 'offplan'], 'projects', 'weak'),
 ].sort((a, b) => b.words.length - a.words.length);
 
@@ -154,7 +154,8 @@ export function readVerb(tokens: readonly Token[]): Reading {
   if (rest.length === 0 && (trimmed.chatty || trimmed.greeted) && tokens.length > 1) {
     fail('Tell me what to look for, like "/manzil 2 bed flats to rent in marina". Say "help" to see everything I can do.');
   }
-  const found = findSentenceVerb(rest);
+  // "What did …": the "did" was dropped with the chat words, but still says the question is about the past.
+  const found = findSentenceVerb(rest, tokens.slice(0, tokens.length - trimmed.tokens.length).some((t) => t.word === 'did'));
   if (!found) {
     if (trimmed.chatty && rest.length > 0) {
       fail(`I couldn't tell whether you want to rent, buy, or something else. Say it, like "/manzil 2 bed flats to rent in marina", or start with one of: ${VERB_NAMES}.`);
@@ -179,12 +180,22 @@ function sentenceVerbAt(words: readonly string[], i: number): SentenceVerb | und
 const hitText = (tokens: readonly Token[], h: { start: number; length: number }) =>
   tokens.slice(h.start, h.start + h.length).map((t) => t.word).join(' ');
 
+/** "What did … sell for", "how much did … rent for": after "did", a deal verb ending the question asks about the past. */
+const PAST_DEALS: Readonly<Record<string, SentenceVerb>> = {
+  sell: { words: ['sell'], family: 'transactions', strength: 'transactions', deal: 'sale' },
+  rent: { words: ['rent'], family: 'transactions', strength: 'transactions', deal: 'rent' },
+  lease: { words: ['lease'], family: 'transactions', strength: 'transactions', deal: 'rent' },
+};
+
 /** The verb of a sentence, its phrases taken out of the words; a question when two verbs disagree. */
-function findSentenceVerb(tokens: readonly Token[]): Omit<Reading, 'sentence'> | undefined {
+function findSentenceVerb(tokens: readonly Token[], asked: boolean): Omit<Reading, 'sentence'> | undefined {
   const words = wordsOf(tokens);
   const hits: { start: number; length: number; verb: SentenceVerb }[] = [];
+  let past = asked;
   for (let i = 0; i < words.length; i++) {
-    const verb = sentenceVerbAt(words, i);
+    past ||= words[i] === 'did';
+    const ends = words[i + 1] === undefined || words[i + 1] === 'for' || words[i + 1] === 'at';
+    const verb = (past && ends ? PAST_DEALS[words[i]!] : undefined) ?? sentenceVerbAt(words, i);
     if (verb) {
       hits.push({ start: i, length: verb.words.length, verb });
       i += verb.words.length - 1;

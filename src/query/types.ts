@@ -17,7 +17,14 @@ export interface Query {
   corrections?: string[];
 }
 
-export type ParseResult = { ok: true; query: Query } | { ok: false; error: string };
+/** What a refusal offers instead, when it can tell: "Did you mean 75,000?" and the search that would run. */
+export interface Suggestion {
+  /** A button's label: "Yes, 75,000". */
+  label: string;
+  query: Query;
+}
+
+export type ParseResult = { ok: true; query: Query } | { ok: false; error: string; suggestion?: Suggestion };
 
 /** Groups of verbs that read their filters the same way. */
 export type Family =
@@ -40,7 +47,10 @@ export type Family =
  * Not an Error: refusals are ordinary, and capturing a stack for each would halve the parser's speed.
  */
 export class ParseError {
-  constructor(readonly message: string) {}
+  constructor(
+    readonly message: string,
+    readonly suggestion?: Suggestion,
+  ) {}
 }
 
 export const fail = (message: string): never => {

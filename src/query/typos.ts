@@ -64,9 +64,21 @@ function isSwap(a: string, b: string): boolean {
 // "Gardens" is a place (Discovery Gardens), not a typo of "garden".
 const isPlural = (a: string, b: string) => a === `${b}s` || b === `${a}s` || a === `${b}es` || b === `${a}es`;
 
+/** Answers already worked out: the same few hundred words recur, and each answer costs a Levenshtein pass. */
+const CORRECTIONS = new Map<string, string | undefined>();
+const CORRECTIONS_CAP = 20_000;
+
 /** The filter word a typo stands for, or undefined when the word is known, too short, or not close to exactly one. */
 export function correctionFor(word: string): string | undefined {
   if (word.length < 4 || KNOWN.has(word) || !/^[a-z']+$/.test(word)) return undefined;
+  if (CORRECTIONS.has(word)) return CORRECTIONS.get(word);
+  const answer = closestFilterWord(word);
+  if (CORRECTIONS.size >= CORRECTIONS_CAP) CORRECTIONS.clear();
+  CORRECTIONS.set(word, answer);
+  return answer;
+}
+
+function closestFilterWord(word: string): string | undefined {
   const most = word.length >= 6 ? 2 : 1;
   let best: string | undefined;
   let bestDistance = Infinity;

@@ -213,6 +213,11 @@ export class PhraseIndex {
     return undefined;
   }
 
+  /** True when a phrase starts with this word. */
+  starts(word: string): boolean {
+    return this.byFirst.has(word);
+  }
+
   /** Every single word the index knows, for spotting typos. */
   words(): string[] {
     return [...this.byFirst.keys()];

@@ -84,7 +84,7 @@ describe('price', () => {
     ['/rent marina aed 120,000', R, { price_max: '120000' }],
     ['/rent marina 120k aed', R, { price_max: '120000' }],
     ['/rent marina 120000 dhs', R, { price_max: '120000' }],
-    ['/rent marina dhs 500', R, { price_max: '500' }],
+    ['/rent marina dhs 5000', R, { price_max: '5000' }],
     ['/rent marina 90000', R, { price_max: '90000' }],
   ];
   it.each(rows)('%s', (...row) => expectRow(row));
@@ -147,21 +147,21 @@ describe('property type', () => {
     ['/rent marina duplexes', R, { property_type: 'duplex' }],
     ['/rent marina bungalow', R, { property_type: 'bungalow' }],
     ['/rent marina compound', R, { property_type: 'compound' }],
-    ['/rent deira office', 'search-commercial-rent', { property_type: 'office-space' }],
-    ['/rent deira office space', 'search-commercial-rent', { property_type: 'office-space' }],
-    ['/rent deira showroom', 'search-commercial-rent', { property_type: 'show-room' }],
-    ['/rent deira show rooms', 'search-commercial-rent', { property_type: 'show-room' }],
+    ['/rent deira office', 'search-commercial-rent', { property_type: 'office-space', rent_frequency: 'yearly' }],
+    ['/rent deira office space', 'search-commercial-rent', { property_type: 'office-space', rent_frequency: 'yearly' }],
+    ['/rent deira showroom', 'search-commercial-rent', { property_type: 'show-room', rent_frequency: 'yearly' }],
+    ['/rent deira show rooms', 'search-commercial-rent', { property_type: 'show-room', rent_frequency: 'yearly' }],
     ['/buy deira plot', 'search-commercial-buy', { property_type: 'land' }],
     ['/buy deira land', 'search-commercial-buy', { property_type: 'land' }],
-    ['/rent jebel ali labour camp', 'search-commercial-rent', { property_type: 'labor-camp' }],
-    ['/rent jebel ali labor camps', 'search-commercial-rent', { property_type: 'labor-camp' }],
-    ['/rent business bay coworking', 'search-commercial-rent', { property_type: 'co-working-space' }],
-    ['/rent business bay co-working space', 'search-commercial-rent', { property_type: 'co-working-space' }],
-    ['/rent business bay business centre', 'search-commercial-rent', { property_type: 'business-centre' }],
+    ['/rent jebel ali labour camp', 'search-commercial-rent', { property_type: 'labor-camp', rent_frequency: 'yearly' }],
+    ['/rent jebel ali labor camps', 'search-commercial-rent', { property_type: 'labor-camp', rent_frequency: 'yearly' }],
+    ['/rent business bay coworking', 'search-commercial-rent', { property_type: 'co-working-space', rent_frequency: 'yearly' }],
+    ['/rent business bay co-working space', 'search-commercial-rent', { property_type: 'co-working-space', rent_frequency: 'yearly' }],
+    ['/rent business bay business centre', 'search-commercial-rent', { property_type: 'business-centre', rent_frequency: 'yearly' }],
     ['/buy jebel ali factories', 'search-commercial-buy', { property_type: 'factory' }],
-    ['/rent al quoz staff accommodation', 'search-commercial-rent', { property_type: 'staff-accommodation' }],
+    ['/rent al quoz staff accommodation', 'search-commercial-rent', { property_type: 'staff-accommodation', rent_frequency: 'yearly' }],
     ['/buy al ain farm', 'search-commercial-buy', { property_type: 'farm' }],
-    ['/rent deira retail', 'search-commercial-rent', { property_type: 'retail' }],
+    ['/rent deira retail', 'search-commercial-rent', { property_type: 'retail', rent_frequency: 'yearly' }],
   ];
   it.each(rows)('%s', (...row) => expectRow(row));
 });
@@ -290,9 +290,10 @@ describe('location words', () => {
 
 describe('words that are not understood stay in the location, named', () => {
   const rows: [string, string, string[]][] = [
-    ['/rent marina 2br furnishd', 'marina furnishd', ['furnishd']],
+    // A typo of a filter word is corrected, except from inside a run of place words, where it stays and is named.
+    ['/rent dubai furnishd marina 2br', 'dubai furnishd marina', ['furnishd']],
     ['/rent marina bedrom 2br', 'marina bedrom', ['bedrom']],
-    ['/rent marina apartmnt', 'marina apartmnt', ['apartmnt']],
+    ['/rent al apartmnt barsha', 'al apartmnt barsha', ['apartmnt']],
     ['/rent marina 3bd', 'marina 3bd', ['3bd']],
     ['/rent marina sqft', 'marina sqft', ['sqft']],
     ['/rent marina br', 'marina br', ['br']],

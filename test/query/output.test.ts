@@ -12,7 +12,7 @@ describe('summarize', () => {
     ['/rent marina monthly', 'Dubai Marina', 'Homes for rent in Dubai Marina, paid monthly'],
     ['/buy palm villa 4+ br over 10m sea view page 2', 'Palm Jumeirah', '4+ bedroom villas for sale in Palm Jumeirah, from AED 10,000,000, with a water view, page 2'],
     ['/buy downtown studio or 1br off-plan cheapest', 'Downtown Dubai', 'Studio and 1-bedroom homes for sale in Downtown Dubai, off-plan, cheapest first'],
-    ['/rent office business bay under 20k 1000-2000 sqft', 'Business Bay', 'Offices for rent in Business Bay, up to AED 20,000 a month, 1,000 to 2,000 sqft'],
+    ['/rent office business bay under 20k 1000-2000 sqft', 'Business Bay', 'Offices for rent in Business Bay, up to AED 20,000 a year, 1,000 to 2,000 sqft'],
     ['/buy commercial al quoz over 5000 sqft', 'Al Quoz', 'Commercial properties for sale in Al Quoz, at least 5,000 sqft'],
     ['/projects dubai hills 2br under 2m earliest handover', 'Dubai Hills Estate', 'New projects in Dubai Hills Estate, 2-bedroom homes, up to AED 2,000,000, earliest handover first'],
     ['/transactions sold marina 2br 6m', 'Dubai Marina', 'Sold transactions in Dubai Marina, 2 bedrooms, last 6 months'],

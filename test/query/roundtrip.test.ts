@@ -9,12 +9,14 @@ const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9'.-]{0,11}$/);
 /** Place names as the parser keeps them: single spaces, no quotes. */
 const place = fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
 const amount = fc.oneof(fc.integer({ min: 0, max: 2_000_000_000 }), fc.integer({ min: 0, max: 10_000_000 }).map((n) => n / 100));
+/** Prices the parser searches: none below AED 10,000 (a sale) or 1,000 a year (a rent) is searched, it is asked about instead. */
+const price = fc.oneof(fc.constant(0), fc.integer({ min: 10_000, max: 2_000_000_000 }), fc.integer({ min: 1_000_000, max: 10_000_000 }).map((n) => n / 100));
 const dmy = fc.date({ min: new Date(Date.UTC(2000, 0, 1)), max: new Date(Date.UTC(2030, 11, 31)), noInvalidDate: true });
 const dmyText = (d: Date) => `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
 
 /** One optional pair of bounds, min <= max. */
-const bounds = (lo: string, hi: string) =>
-  fc.tuple(fc.option(amount), fc.option(amount)).map(([a, b]) => {
+const bounds = (lo: string, hi: string, value: fc.Arbitrary<number> = amount) =>
+  fc.tuple(fc.option(value), fc.option(value)).map(([a, b]) => {
     const out: Record<string, string> = {};
     const [min, max] = a !== null && b !== null && a > b ? [b, a] : [a, b];
     if (min !== null) out[lo] = String(min);
@@ -48,7 +50,8 @@ function queryArbitrary(op: OperationName): fc.Arbitrary<Query> {
     const arb = paramArbitrary(op, name, spec);
     if (!arb) continue;
     singles[name] = arb;
-    if (spec.required) required.push(name);
+    // A commercial rent always says its period now (yearly unless a month is said).
+    if (spec.required || (op === 'search-commercial-rent' && name === 'rent_frequency')) required.push(name);
   }
   const location = specs.location_id ? (specs.location_id.required ? place : fc.option(place)) : fc.constant(null);
   const dates = specs.fromDate
@@ -60,7 +63,7 @@ function queryArbitrary(op: OperationName): fc.Arbitrary<Query> {
   return fc
     .tuple(
       fc.record(singles, { requiredKeys: required }),
-      specs.price_min ? bounds('price_min', 'price_max') : fc.constant({}),
+      specs.price_min ? bounds('price_min', 'price_max', price) : fc.constant({}),
       specs.area_min ? bounds('area_min', 'area_max') : fc.constant({}),
       dates,
       location,

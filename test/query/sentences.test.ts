@@ -33,7 +33,7 @@ describe('sentences: the verb anywhere, chat words ignored', () => {
   it('reads the examples of the issue', () => {
     expectRow(['/manzil can you find 3 bedroom villas for sale in arabian ranches', B, { bedrooms: '3', property_type: 'villa' }, 'arabian ranches']);
     expectRow(['/manzil is there anything to rent in jlt for 1 bed under 90k?', R, { bedrooms: '1', price_max: '90000' }, 'jlt']);
-    expectRow(['/manzil office space to rent near dubai internet city', 'search-commercial-rent', { property_type: 'office-space' }, 'dubai internet city']);
+    expectRow(['/manzil office space to rent near dubai internet city', 'search-commercial-rent', { property_type: 'office-space', rent_frequency: 'yearly' }, 'dubai internet city']);
     expectRow(['/manzil what rented in jvc over the past year', T, { transaction_type: 'rented', period: '1y' }, 'jvc']);
   });
 

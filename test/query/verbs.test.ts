@@ -10,9 +10,10 @@ const rows: Row[] = [
   ['/buy marina', 'search-buy', {}, 'marina'],
   ['/sale marina', 'search-buy', {}, 'marina'],
   ['/manzil for sale marina', 'search-buy', {}, 'marina'],
-  ['/rent office business bay', 'search-commercial-rent', { property_type: 'office-space' }, 'business bay'],
-  ['/rent commercial business bay', 'search-commercial-rent', {}, 'business bay'],
-  ['/rent commercial villa jumeirah', 'search-commercial-rent', { property_type: 'villa' }, 'jumeirah'],
+  // Commercial rents are yearly unless a month is said (Dubai quotes them by the year).
+  ['/rent office business bay', 'search-commercial-rent', { property_type: 'office-space', rent_frequency: 'yearly' }, 'business bay'],
+  ['/rent commercial business bay', 'search-commercial-rent', { rent_frequency: 'yearly' }, 'business bay'],
+  ['/rent commercial villa jumeirah', 'search-commercial-rent', { property_type: 'villa', rent_frequency: 'yearly' }, 'jumeirah'],
   ['/rent villa jumeirah', 'search-rent', { property_type: 'villa' }, 'jumeirah'],
   ['/buy warehouse al quoz', 'search-commercial-buy', { property_type: 'warehouse' }, 'al quoz'],
   ['/buy commercial full floor business bay', 'search-commercial-buy', { property_type: 'full-floor' }, 'business bay'],
