@@ -2,6 +2,7 @@
 // Picks the best match (exact name, then the one community the others sit inside) and otherwise returns
 // the choices, so chat can ask "Did you mean".
 import type { Location } from '../api/records.js';
+import { learnPlaceNames } from '../query/index.js';
 import { budgetLowFrom } from './budget.js';
 import { QUALIFIERS, SUGGESTION_COUNT, rankPlaces } from './did-you-mean.js';
 import { complete, narrow } from './prefix-filter.js';
@@ -40,6 +41,14 @@ const MIN_PREFIX = 2;
 export interface LocationCache {
   get(query: string): { results: unknown } | undefined;
   put(query: string, results: unknown, ttlMs: number): void;
+  /** Every answer kept (the store's, across restarts): the place names the parser and "did you mean" learn at start. */
+  answers?(): Iterable<unknown>;
+}
+
+/** The locations of a cached answer, or none when it is not a list of them (an older or damaged row). */
+function locationsOf(results: unknown): Location[] {
+  if (!Array.isArray(results)) return [];
+  return results.filter((r): r is Location => typeof r === 'object' && r !== null && typeof (r as Location).name === 'string' && typeof (r as Location).id === 'number');
 }
 
 export type Resolution =
@@ -117,6 +126,21 @@ export class LocationResolver {
   ) {
     this.budgetLow = api.budgetLow ? () => api.budgetLow?.() === true : (budgetLowFrom(api) ?? (() => false));
     this.emptyTtlMs = Math.min(options.emptyTtlMs ?? EMPTY_ANSWER_TTL_MS, ttlMs);
+    // Every name the lookup has answered before, kept across restarts: read as a place from the first command on.
+    const answers = [...(cache.answers?.() ?? [])].map(locationsOf);
+    // Oldest first, so the newest end up last in `seen` (the ones kept when it is full).
+    for (const records of answers.reverse()) this.remember(records);
+  }
+
+  /**
+   * The place the words resolve to, from cached answers only (never a call): for describing a command as it is typed.
+   * Undefined when nothing is cached for them.
+   */
+  cached(typed: string): Resolution | undefined {
+    const words = expandAbbreviations(typed);
+    const key = normalise(words);
+    const hit = key === '' ? undefined : this.cache.get(key);
+    return hit ? pickBest(words, locationsOf(hit.results)) : undefined;
   }
 
   async resolve(typed: string): Promise<Resolution> {
@@ -149,8 +173,9 @@ export class LocationResolver {
     return out;
   }
 
-  /** Remembers the places of an answer for "did you mean", the newest last, at most SEEN_CAP. */
+  /** Remembers the places of an answer for "did you mean" (the newest last, at most SEEN_CAP) and for the parser. */
   private remember(records: readonly Location[]): void {
+    learnPlaceNames(records.map((r) => r.name));
     for (const r of records) {
       const key = normalise(r.name);
       this.seen.delete(key);

@@ -1,5 +1,5 @@
 // Location autocomplete answers kept across restarts, keyed by the normalised query text.
-import { and, eq, lte } from 'drizzle-orm';
+import { and, desc, eq, lte } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { locationCache } from './schema.js';
 
@@ -7,6 +7,11 @@ export interface LocationCacheRepo {
   /** The cached results, or undefined when missing or expired. */
   get(query: string): { results: unknown; fetchedAt: number } | undefined;
   put(query: string, results: unknown, ttlMs: number): void;
+  /**
+   * Every answer kept for this service, expired or not (a name the lookup once answered is still a place), newest
+   * first, at most `limit`: what the parser and "did you mean" learn place names from at start.
+   */
+  answers(limit?: number): unknown[];
   /** Deletes expired entries; returns how many. */
   prune(): number;
 }
@@ -30,6 +35,19 @@ export function createLocationCacheRepo(store: Store, now: () => number = Date.n
         .values({ service, query: normaliseQuery(query), ...values })
         .onConflictDoUpdate({ target: [locationCache.service, locationCache.query], set: values })
         .run();
+    },
+    answers(limit = 10_000) {
+      const rows = db.select({ results: locationCache.results }).from(locationCache).where(eq(locationCache.service, service))
+        .orderBy(desc(locationCache.fetchedAt)).limit(limit).all();
+      const out: unknown[] = [];
+      for (const row of rows) {
+        try {
+          out.push(JSON.parse(row.results) as unknown);
+        } catch {
+          // A row that is not JSON teaches nothing; the next lookup replaces it.
+        }
+      }
+      return out;
     },
     prune() {
       return db.delete(locationCache).where(lte(locationCache.expiresAt, now())).run().changes;
