@@ -12,3 +12,4 @@ export { createOutboxRepo, deliveryIdOf, type ClaimedEntry, type ClaimOptions, t
 export { createLeaseRepo, type Fence, type InstanceInfo, type LeaseRepo } from './leases.js';
 export { markRestored, readDbId, readLineage, readRestore, renewDbId } from './meta.js';
 export { createAlertsRepo, type AlertsRepo } from './alerts.js';
+export { createDigestRepo, digestKey, type DigestRepo, type DigestRow, type NewDigest } from './digests.js';

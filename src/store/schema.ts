@@ -211,3 +211,39 @@ export const placeHold = sqliteTable('place_hold', {
   /** When the held queue is tried again. */
   retryAt: integer('retry_at').notNull(),
 });
+
+/** A channel's market digest: the places it follows, when it is posted, and what the last run did. */
+export const digest = sqliteTable(
+  'digest',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    service: text('service').notNull(),
+    /** The opaque chat place it posts to. */
+    place: text('place').notNull(),
+    /** Its number in that place, shown to people; never reused there (digest_number). */
+    number: integer('number').notNull(),
+    owner: text('owner').notNull(),
+    /** The places followed: JSON `[{ "id": 5002, "name": "Dubai Marina" }]`. */
+    places: text('places').notNull(),
+    /** JSON: `{ "every": "week", "day": 1, "time": "09:00" }` (src/digests/schedule.ts). */
+    schedule: text('schedule').notNull(),
+    timezone: text('timezone').notNull(),
+    paused: integer('paused', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull(),
+    /** The next due time (a slot): composed and queued once per slot. */
+    nextRunAt: integer('next_run_at').notNull(),
+    /** The slot last composed and queued, and when. */
+    lastSlot: integer('last_slot'),
+    lastRunAt: integer('last_run_at'),
+    /** Upstream calls the last run cost. */
+    lastCalls: integer('last_calls'),
+    lastError: text('last_error'),
+  },
+  (t) => [uniqueIndex('digest_place_number_idx').on(t.place, t.number), index('digest_due_idx').on(t.paused, t.nextRunAt)],
+);
+
+/** The last digest number given out in each chat place (never reused there). */
+export const digestNumber = sqliteTable('digest_number', {
+  place: text('place').primaryKey(),
+  last: integer('last').notNull(),
+});

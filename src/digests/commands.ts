@@ -1,0 +1,182 @@
+// Digests in chat, platform-neutral: `/digest add|list|remove|pause|resume|now|help`. Every answer is a Reply;
+// mistakes and refusals go only to the person who typed. A digest itself is posted by the job, through the outbox.
+import { formatDistanceStrict } from 'date-fns';
+import type { LocationResolver } from '../locations/index.js';
+import type { Logger } from '../log.js';
+import type { DigestRepo, DigestRow } from '../store/index.js';
+import type { Block, Reply } from '../views/model.js';
+import { decodePlaces, decodeSchedule, type FollowedPlace } from './codec.js';
+import { describeSchedule, nextSlot, parseSchedule, shortDate } from './schedule.js';
+
+export interface DigestContext {
+  user: string;
+  place: string;
+  isAdmin?: () => Promise<boolean>;
+}
+
+export interface DigestCommandsOptions {
+  repo: DigestRepo;
+  locations: Pick<LocationResolver, 'resolve'>;
+  service: string;
+  logger: Logger;
+  timezone: string;
+  limits: { perPlace: number; placesPerDigest: number };
+  /** Upstream calls one place costs per run, about (shown in `/digest list`). */
+  callsPerPlace: number;
+  /** `/digest now`: composes and queues a digest for this channel at once (the job does it; see DigestJob.now). */
+  postNow(place: string, places: FollowedPlace[], user: string): Promise<{ queued: boolean; reason?: string }>;
+  now?: () => number;
+}
+
+export const DIGEST_HELP = [
+  'A digest posts a summary of the places this channel follows, with a chart, on a schedule:',
+  '`/digest add dubai marina, business bay`: every Monday at 09:00; or add `daily`, `weekly on friday`, `monthly`, `at 18:30`',
+  '`/digest list`: the digests of this channel, with their next time and cost',
+  '`/digest pause 2`, `/digest resume 2`, `/digest remove 2`: only whoever added it, or an admin',
+  '`/digest now dubai marina`: a digest of a place, posted here at once for everyone',
+].join('\n');
+
+const ephemeral = (text: string): Reply => ({ text, blocks: [{ kind: 'text', text }], ephemeral: true });
+
+export class DigestCommands {
+  constructor(private readonly o: DigestCommandsOptions) {}
+
+  private get now(): number {
+    return (this.o.now ?? Date.now)();
+  }
+
+  /** The text after `digest`: a subcommand and its argument. */
+  async handle(ctx: DigestContext, text: string): Promise<Reply> {
+    const [sub = '', ...rest] = text.trim().split(/\s+/).filter(Boolean);
+    const arg = rest.join(' ');
+    switch (sub.toLowerCase()) {
+      case '':
+      case 'help':
+        return ephemeral(DIGEST_HELP);
+      case 'add':
+      case 'follow':
+      case 'new':
+        return this.add(ctx, arg);
+      case 'list':
+      case 'ls':
+        return this.list(ctx);
+      case 'now':
+        return this.postNow(ctx, arg);
+      case 'pause':
+      case 'resume':
+      case 'remove':
+      case 'delete':
+      case 'rm':
+        return this.manage(ctx, sub.toLowerCase(), arg);
+      default:
+        return ephemeral(`I don't know "/digest ${sub}".\n${DIGEST_HELP}`);
+    }
+  }
+
+  /** Places typed as `dubai marina, business bay and jvc`, each resolved; or the friendly reason why not. */
+  private async resolvePlaces(text: string): Promise<{ places: FollowedPlace[] } | { error: string }> {
+    const words = text
+      .split(/\s*,\s*|\s+and\s+|\s*;\s*/i)
+      .map((w) => w.replace(/^["“”']+|["“”']+$/g, '').trim())
+      .filter(Boolean);
+    if (words.length === 0) return { error: 'Which places? For example `/digest add dubai marina, business bay`.' };
+    if (words.length > this.o.limits.placesPerDigest) {
+      return { error: `A digest follows at most ${this.o.limits.placesPerDigest} places; split them over two digests.` };
+    }
+    const places: FollowedPlace[] = [];
+    for (const word of words) {
+      const r = await this.o.locations.resolve(word);
+      if (r.kind === 'ambiguous') {
+        return { error: `"${word}" matches several places: ${r.choices.slice(0, 5).map((c) => c.name).join(', ')}. Say which, in quotes: for example \`/digest add "${r.choices[0]!.name}"\`.` };
+      }
+      if (r.kind === 'none') {
+        const close = r.suggestions.slice(0, 3).map((c) => c.name).join(', ');
+        return { error: `I couldn't find a place called "${word}".${close ? ` Did you mean ${close}?` : ''} Nothing was saved.` };
+      }
+      if (!places.some((p) => p.id === r.location.id)) places.push({ id: r.location.id, name: r.location.name });
+    }
+    return { places };
+  }
+
+  private async add(ctx: DigestContext, text: string): Promise<Reply> {
+    const parsed = parseSchedule(text);
+    if (!parsed.ok) return ephemeral(`${parsed.error} Nothing was saved.`);
+    const resolved = await this.resolvePlaces(parsed.rest);
+    if ('error' in resolved) return ephemeral(resolved.error);
+    const { timezone } = this.o;
+    const nextRunAt = nextSlot(parsed.schedule, timezone, this.now);
+    const created = this.o.repo.create(
+      { service: this.o.service, place: ctx.place, owner: ctx.user, places: JSON.stringify(resolved.places), schedule: JSON.stringify(parsed.schedule), timezone, nextRunAt },
+      { perPlace: this.o.limits.perPlace },
+    );
+    if (!created.ok) return ephemeral(`This channel has ${this.o.limits.perPlace} digests already, the most it can have. Remove one with \`/digest remove <number>\` first (see \`/digest list\`).`);
+    const row = created.row;
+    this.o.logger.info('digest saved', { digest: row.id, place: ctx.place, user: ctx.user, places: resolved.places.length });
+    const names = resolved.places.map((p) => p.name).join(', ');
+    const text2 = `Saved digest #${row.number}: ${names}, ${describeSchedule(parsed.schedule, timezone)}; the first on ${shortDate(nextRunAt, timezone)}.`;
+    return { text: text2, blocks: [{ kind: 'text', text: text2 }] };
+  }
+
+  private list(ctx: DigestContext): Reply {
+    const rows = this.o.repo.listByPlace(ctx.place);
+    if (rows.length === 0) return ephemeral(`No digests in this channel yet.\n${DIGEST_HELP}`);
+    const lines = rows.map((r) => this.describe(r, ctx.user));
+    const text = `Digests in this channel (${rows.length}):\n${lines.join('\n')}`;
+    return {
+      text,
+      blocks: [
+        { kind: 'header', text: `Digests in this channel (${rows.length})` },
+        ...lines.map((t): Block => ({ kind: 'text', text: t })),
+        { kind: 'context', text: 'Manage: `/digest pause <n>`, `/digest resume <n>`, `/digest remove <n>`; `/digest now <place>` posts one now' },
+      ],
+      ephemeral: true,
+    };
+  }
+
+  private describe(r: DigestRow, user: string): string {
+    const places = decodePlaces(r.places);
+    const schedule = decodeSchedule(r.schedule);
+    const when = schedule ? describeSchedule(schedule, r.timezone) : 'on a schedule this release cannot read';
+    const next = r.paused ? 'paused' : `next ${shortDate(r.nextRunAt, r.timezone, true)}`;
+    const last = r.lastSlot ? `last posted ${formatDistanceStrict(r.lastRunAt ?? r.lastSlot, this.now)} ago` : 'not posted yet';
+    const cost = `about ${r.lastCalls ?? places.length * this.o.callsPerPlace} calls a run`;
+    const error = r.lastError ? ` · ⚠️ ${r.lastError}` : '';
+    return `#${r.number} · ${places.map((p) => p.name).join(', ')} · ${when} · ${next} · ${last} · ${cost}${error} · added by ${r.owner === user ? 'you' : r.owner}`;
+  }
+
+  private async manage(ctx: DigestContext, action: string, arg: string): Promise<Reply> {
+    const m = /^#?(\d{1,6})$/.exec(arg.trim());
+    if (!m) return ephemeral(`Which digest? Give its number: \`/digest ${action} 2\` (see \`/digest list\`).`);
+    const row = this.o.repo.byNumber(ctx.place, Number(m[1]));
+    if (!row) return ephemeral(`There is no digest #${m[1]} in this channel. See \`/digest list\`.`);
+    const allowed = row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
+    const verb = action === 'rm' || action === 'delete' ? 'remove' : action;
+    if (!allowed) return ephemeral(`Only the person who added digest #${row.number}, or a workspace or server admin, can ${verb} it.`);
+    switch (verb) {
+      case 'pause':
+        if (row.paused) return ephemeral(`Digest #${row.number} is already paused.`);
+        this.o.repo.setPaused(row.id, true);
+        return ephemeral(`Paused digest #${row.number}. \`/digest resume ${row.number}\` starts it again.`);
+      case 'resume': {
+        if (!row.paused) return ephemeral(`Digest #${row.number} is not paused.`);
+        const schedule = decodeSchedule(row.schedule);
+        // Resumed from now on: the slots missed while paused are not posted late.
+        const next = schedule ? nextSlot(schedule, row.timezone, this.now) : this.now;
+        this.o.repo.setPaused(row.id, false, next);
+        return ephemeral(`Resumed digest #${row.number}; the next on ${shortDate(next, row.timezone, true)}.`);
+      }
+      default:
+        this.o.repo.remove(row.id);
+        this.o.logger.info('digest removed', { digest: row.id, place: ctx.place, user: ctx.user });
+        return ephemeral(`Removed digest #${row.number} (${decodePlaces(row.places).map((p) => p.name).join(', ')}).`);
+    }
+  }
+
+  private async postNow(ctx: DigestContext, text: string): Promise<Reply> {
+    const resolved = await this.resolvePlaces(text);
+    if ('error' in resolved) return ephemeral(resolved.error.replace(' Nothing was saved.', '').replace('/digest add', '/digest now'));
+    const r = await this.o.postNow(ctx.place, resolved.places, ctx.user);
+    if (!r.queued) return ephemeral(`I can't post that digest now: ${r.reason ?? 'something went wrong'}.`);
+    return ephemeral(`Composing the digest of ${resolved.places.map((p) => p.name).join(', ')}; it will appear here in a moment, for everyone.`);
+  }
+}

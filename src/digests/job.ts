@@ -1,0 +1,106 @@
+// The digests job (checked every minute): each due digest is composed once for its slot and queued in the outbox in
+// the transaction that moves it to its next slot, under the job's fenced lease. So a digest is posted once per period,
+// across restarts, crashes and instances; slots missed while Manzil was down are not posted late (only the latest).
+import { runLeased } from '../jobs/index.js';
+import type { Logger } from '../log.js';
+import type { DigestRepo, DigestRow, LeaseRepo } from '../store/index.js';
+import { digestKey } from '../store/index.js';
+import { decodePlaces, decodeSchedule, type FollowedPlace } from './codec.js';
+import { currentSlot, nextSlot, shortDate } from './schedule.js';
+
+export const DIGEST_JOB = 'digests';
+/** The outbox kinds digests write. */
+export const DIGEST_KIND = 'digest';
+export const DIGEST_NOTICE_KIND = 'digest_notice';
+
+/** What a run needs to make a digest: the payload (versioned JSON) and what it cost. */
+export interface DigestComposer {
+  compose(request: { places: FollowedPlace[]; since: number; now: number; title: string }): Promise<{ payload: string; calls: number }>;
+  /** Whether the call budget covers a digest of this many places now. */
+  canAfford(places: number): boolean;
+}
+
+export interface DigestJobDeps {
+  repo: DigestRepo;
+  leases: LeaseRepo;
+  composer: DigestComposer;
+  service: string;
+  holder: string;
+  logger: Logger;
+  now?: () => number;
+  signal?: AbortSignal;
+  /** New entries were queued: deliver soon. */
+  onQueued?: () => void;
+}
+
+export interface DigestRunReport {
+  ran: boolean;
+  due: number;
+  queued: number;
+  postponed: number;
+  calls: number;
+}
+
+const WEEK = 7 * 86_400_000;
+/** A digest the budget could not cover is tried again this much later (one notice per slot). */
+const POSTPONE_MS = 60 * 60_000;
+/** A run that failed unexpectedly tries the same slot again this much later. */
+const RETRY_MS = 15 * 60_000;
+
+const title = (places: FollowedPlace[]) => `Market digest: ${places.map((p) => p.name).join(', ')}`;
+
+export async function runDigests(deps: DigestJobDeps): Promise<DigestRunReport> {
+  const now = deps.now ?? Date.now;
+  const report: DigestRunReport = { ran: false, due: 0, queued: 0, postponed: 0, calls: 0 };
+  const leased = await runLeased(
+    { leases: deps.leases, name: DIGEST_JOB, holder: deps.holder, logger: deps.logger, ttlMs: 2 * 60_000, now, ...(deps.signal ? { signal: deps.signal } : {}) },
+    async (fence, signal) => {
+      report.ran = true;
+      const due = deps.repo.due(deps.service, now());
+      report.due = due.length;
+      for (const row of due) {
+        if (signal.aborted) break;
+        await runOne(deps, row, fence, report);
+      }
+      return report;
+    },
+  );
+  if (report.queued > 0) deps.onQueued?.();
+  if (leased.ran && report.due > 0) deps.logger.info('digests run finished', { ...report });
+  return report;
+}
+
+async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<DigestRepo['recordRun']>[2], report: DigestRunReport): Promise<void> {
+  const now = (deps.now ?? Date.now)();
+  const log = deps.logger.child({ part: 'digests', digest: row.id, place: row.place });
+  const schedule = decodeSchedule(row.schedule);
+  const places = decodePlaces(row.places);
+  if (!schedule || places.length === 0) {
+    deps.repo.postpone(row.id, now + WEEK, 'saved by a release that cannot be read: remove it and add it again', undefined, fence);
+    log.error('digest unreadable; skipped for a week');
+    return;
+  }
+  const slot = Math.max(row.nextRunAt, currentSlot(schedule, row.timezone, now));
+  const next = nextSlot(schedule, row.timezone, Math.max(now, slot));
+  if (!deps.composer.canAfford(places.length)) {
+    const notice = {
+      place: row.place, kind: DIGEST_NOTICE_KIND, dedupeKey: `${digestKey(row.id, slot)}:postponed`,
+      payload: JSON.stringify({ v: 1, kind: DIGEST_NOTICE_KIND, text: `⏳ Digest #${row.number} is postponed: the property service's call budget for today is spent. I'll post it as soon as it allows (the schedule stays ${shortDate(next, row.timezone, true)} for the next one).` }),
+    };
+    deps.repo.postpone(row.id, now + POSTPONE_MS, 'postponed: the call budget cannot cover it now', notice, fence);
+    report.postponed++;
+    log.warn('digest postponed: the call budget cannot cover it');
+    return;
+  }
+  try {
+    const since = row.lastSlot ?? slot - WEEK;
+    const { payload, calls } = await deps.composer.compose({ places, since, now, title: title(places) });
+    report.calls += calls;
+    const recorded = deps.repo.recordRun(row.id, { slot, nextRunAt: next, at: now, calls, delivery: { place: row.place, kind: DIGEST_KIND, dedupeKey: digestKey(row.id, slot), payload } }, fence);
+    if (recorded) report.queued++;
+    else log.warn('the digests lease was taken over during this run: not recorded here (the other instance runs it)');
+  } catch (e) {
+    deps.repo.postpone(row.id, now + RETRY_MS, 'the last try failed; trying again', undefined, fence);
+    log.error('digest could not be composed; the same period is tried again', { error: e, retryInMs: RETRY_MS });
+  }
+}

@@ -1,0 +1,112 @@
+// When a digest is due: daily, weekly on a day, or monthly (on the 1st), at a local time in a timezone. Pure: no I/O.
+// Each due time is a "slot"; a digest is composed and queued once per slot, so it is posted once per period.
+import { TZDate } from '@date-fns/tz';
+
+export type Schedule =
+  | { every: 'day'; time: string }
+  | { every: 'week'; day: number; time: string }
+  | { every: 'month'; time: string };
+
+export const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
+const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const SHORT_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+export const DEFAULT_SCHEDULE: Schedule = { every: 'week', day: 1, time: '09:00' };
+
+/** A day word: `monday`, `mon`, `mondays`. */
+function dayOf(word: string): number | undefined {
+  const w = word.toLowerCase().replace(/s$/, '');
+  const i = DAYS.findIndex((d) => d === w || d.slice(0, 3) === w || (w.length >= 3 && d.startsWith(w)));
+  return i === -1 ? undefined : i;
+}
+
+/** `HH:MM`, `9`, `9am`, `9:30pm`, `21:00` as `HH:MM`; undefined when it is no time of day (25:00, 9:75). */
+export function parseTime(text: string): string | undefined {
+  const m = /^(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm)?$/i.exec(text.trim());
+  if (!m) return undefined;
+  let hours = Number(m[1]);
+  const minutes = m[2] === undefined ? 0 : Number(m[2]);
+  const half = m[3]?.toLowerCase();
+  if (half) {
+    if (hours < 1 || hours > 12) return undefined;
+    hours = (hours % 12) + (half === 'pm' ? 12 : 0);
+  }
+  if (hours > 23 || minutes > 59) return undefined;
+  return `${String(hours).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`;
+}
+
+export type ScheduleParse = { ok: true; schedule: Schedule; rest: string } | { ok: false; error: string };
+
+/**
+ * Reads a schedule from the end of `/digest add` words: `daily`, `weekly`, `weekly on monday`, `every tuesday`,
+ * `monthly`, each optionally `at HH:MM`. What is left (the places) is returned as `rest`. Nothing said: weekly, Monday
+ * 09:00. An unknown schedule word (`hourly`) or an impossible time (`at 25:00`) is an error, never a guess.
+ */
+export function parseSchedule(text: string): ScheduleParse {
+  let rest = text.trim();
+  let time: string | undefined;
+  const at = /\s*(?:^|\s)at\s+(\S+(?:\s*[ap]m)?)\s*$/i.exec(rest);
+  if (at) {
+    time = parseTime(at[1]!);
+    if (!time) return { ok: false, error: `"${at[1]}" is not a time of day: say for example \`at 09:00\` or \`at 6pm\`.` };
+    rest = rest.slice(0, at.index).trim();
+  }
+  const words = rest.split(/\s+/);
+  const last = (n: number) => words.slice(-n).join(' ').toLowerCase();
+  const take = (n: number) => {
+    rest = words.slice(0, -n).join(' ').trim();
+  };
+  let schedule: Schedule = { ...DEFAULT_SCHEDULE, time: time ?? DEFAULT_SCHEDULE.time };
+  const weeklyOn = /^(?:weekly|every week)(?: on)? (\w+)$/.exec(last(3)) ?? /^(?:weekly)(?: on)? (\w+)$/.exec(last(2)) ?? /^(?:every|on) (\w+)$/.exec(last(2));
+  if (weeklyOn && dayOf(weeklyOn[1]!) !== undefined) {
+    schedule = { every: 'week', day: dayOf(weeklyOn[1]!)!, time: schedule.time };
+    take(weeklyOn[0].split(' ').length);
+  } else if (/^(daily|every day)$/.test(last(1)) || last(2) === 'every day') {
+    schedule = { every: 'day', time: schedule.time };
+    take(last(2) === 'every day' ? 2 : 1);
+  } else if (/^(weekly)$/.test(last(1)) || last(2) === 'every week') {
+    take(last(2) === 'every week' ? 2 : 1);
+  } else if (/^(monthly)$/.test(last(1)) || last(2) === 'every month') {
+    schedule = { every: 'month', time: schedule.time };
+    take(last(2) === 'every month' ? 2 : 1);
+  } else if (/^(hourly|every hour|yearly|annually|every minute|fortnightly|biweekly|quarterly)$/.test(last(1)) || /^every (hour|minute|year|quarter)$/.test(last(2))) {
+    return { ok: false, error: `I can post a digest daily, weekly (on a day) or monthly, not "${last(/^every/.test(last(2)) ? 2 : 1)}".` };
+  }
+  rest = rest.replace(/[,\s]+$/, '');
+  return { ok: true, schedule, rest };
+}
+
+const [hh, mm] = [(t: string) => Number(t.slice(0, 2)), (t: string) => Number(t.slice(3, 5))];
+
+/** The first due time strictly after `after` (ms), in `timezone`. */
+export function nextSlot(schedule: Schedule, timezone: string, after: number): number {
+  const local = new TZDate(after, timezone);
+  for (let i = 0; i < 400; i++) {
+    const day = new TZDate(local.getFullYear(), local.getMonth(), local.getDate() + i, hh(schedule.time), mm(schedule.time), timezone);
+    const matches = schedule.every === 'day' || (schedule.every === 'week' && day.getDay() === schedule.day) || (schedule.every === 'month' && day.getDate() === 1);
+    if (matches && day.getTime() > after) return day.getTime();
+  }
+  throw new Error('no due time within 400 days'); // unreachable for these schedules
+}
+
+/** The due time at or before `at` (the slot a due digest belongs to): the one before the next after `at`. */
+export function currentSlot(schedule: Schedule, timezone: string, at: number): number {
+  // Every schedule repeats within 31 days: step back a month and walk forward.
+  let slot = nextSlot(schedule, timezone, at - 32 * 86_400_000);
+  for (let next = nextSlot(schedule, timezone, slot); next <= at; next = nextSlot(schedule, timezone, slot)) slot = next;
+  return slot;
+}
+
+/** "every Monday at 09:00 (Asia/Dubai)", "daily at 07:30 (Asia/Dubai)", "monthly, on the 1st at 09:00 (Asia/Dubai)". */
+export function describeSchedule(schedule: Schedule, timezone: string): string {
+  const when = schedule.every === 'day' ? 'daily' : schedule.every === 'week' ? `every ${DAY_NAMES[schedule.day]}` : 'monthly, on the 1st,';
+  return `${when} at ${schedule.time} (${timezone})`;
+}
+
+/** "Mon 30 Nov" (with the time when `withTime`), in the timezone. */
+export function shortDate(at: number, timezone: string, withTime = false): string {
+  const d = new TZDate(at, timezone);
+  const date = `${SHORT_DAYS[d.getDay()]} ${d.getDate()} ${MONTHS[d.getMonth()]}`;
+  return withTime ? `${date} ${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}` : date;
+}

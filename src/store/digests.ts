@@ -1,0 +1,122 @@
+// Market digests: which places a channel follows and when each digest is due. src/digests decides; this file stores.
+// A run's record (the digest queued in the outbox and the next due time) is one transaction under the job's fence,
+// so a digest is queued once per slot, across crashes and instances.
+import { and, asc, eq, inArray, like, lte, sql } from 'drizzle-orm';
+import type { Store } from './db.js';
+import type { Fence } from './leases.js';
+import { createOutboxRepo, type NewDelivery } from './outbox.js';
+import { digest, digestNumber, jobLease, outbox } from './schema.js';
+
+export type DigestRow = typeof digest.$inferSelect;
+
+export interface NewDigest {
+  service: string;
+  place: string;
+  owner: string;
+  /** JSON of the places followed. */
+  places: string;
+  /** JSON of the schedule. */
+  schedule: string;
+  timezone: string;
+  nextRunAt: number;
+}
+
+/** The dedupe key prefix of a digest's outbox entries: `digest:<id>:<slot>`. */
+export const digestKey = (id: number, slot: number) => `digest:${id}:${slot}`;
+
+export function createDigestRepo(store: Store, now: () => number = Date.now) {
+  const { db, sqlite } = store;
+  const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
+  const outbox_ = createOutboxRepo(store, now);
+  const holds = (fence: Fence) => {
+    const row = db.select().from(jobLease).where(eq(jobLease.name, fence.name)).get();
+    return row?.holder === fence.holder && row.token === fence.token;
+  };
+
+  return {
+    /** Saves a digest with the next free number in its place, unless the place has `perPlace` already. */
+    create(input: NewDigest, limits: { perPlace: number }): { ok: true; row: DigestRow } | { ok: false; reason: 'place' } {
+      return tx(() => {
+        const count = db.select({ n: sql<number>`count(*)` }).from(digest).where(eq(digest.place, input.place)).get()!.n;
+        if (count >= limits.perPlace) return { ok: false as const, reason: 'place' as const };
+        const top = db.select({ n: sql<number | null>`max(${digest.number})` }).from(digest).where(eq(digest.place, input.place)).get()!.n;
+        const { last: number } = db
+          .insert(digestNumber)
+          .values({ place: input.place, last: (top ?? 0) + 1 })
+          .onConflictDoUpdate({ target: digestNumber.place, set: { last: sql`max(${digestNumber.last} + 1, ${(top ?? 0) + 1})` } })
+          .returning()
+          .get();
+        const row = db.insert(digest).values({ ...input, number, createdAt: now() }).returning().get();
+        return { ok: true as const, row };
+      });
+    },
+
+    listByPlace(place: string): DigestRow[] {
+      return db.select().from(digest).where(eq(digest.place, place)).orderBy(asc(digest.number)).all();
+    },
+
+    byNumber(place: string, number: number): DigestRow | undefined {
+      return db.select().from(digest).where(and(eq(digest.place, place), eq(digest.number, number))).get();
+    },
+
+    byId(id: number): DigestRow | undefined {
+      return db.select().from(digest).where(eq(digest.id, id)).get();
+    },
+
+    setPaused(id: number, paused: boolean, nextRunAt?: number): void {
+      db.update(digest).set({ paused, ...(nextRunAt !== undefined ? { nextRunAt } : {}) }).where(eq(digest.id, id)).run();
+    },
+
+    /** Removes a digest and its digests not yet posted. */
+    remove(id: number): void {
+      tx(() => {
+        db.delete(outbox).where(and(like(outbox.dedupeKey, `digest:${id}:%`), inArray(outbox.state, ['pending', 'failed']))).run();
+        db.delete(digest).where(eq(digest.id, id)).run();
+      });
+    },
+
+    /** Active digests of this service whose slot has come, the longest-waiting first. */
+    due(service: string, at: number): DigestRow[] {
+      return db
+        .select()
+        .from(digest)
+        .where(and(eq(digest.service, service), eq(digest.paused, false), lte(digest.nextRunAt, at)))
+        .orderBy(asc(digest.nextRunAt), asc(digest.id))
+        .all();
+    },
+
+    count(service?: string): number {
+      const q = db.select({ n: sql<number>`count(*)` }).from(digest);
+      return (service ? q.where(eq(digest.service, service)) : q).get()!.n;
+    },
+
+    /**
+     * A run composed the digest of `slot`: it is queued (once: its dedupe key is the slot) and the digest moves on to
+     * `nextRunAt`, in one transaction, only while `fence` still holds the digests job. False when it no longer does.
+     */
+    recordRun(id: number, run: { slot: number; nextRunAt: number; at: number; calls: number; delivery: NewDelivery | undefined; error?: string }, fence?: Fence): boolean {
+      return tx(() => {
+        if (fence && !holds(fence)) return false;
+        if (!db.select({ id: digest.id }).from(digest).where(eq(digest.id, id)).get()) return true; // removed meanwhile
+        if (run.delivery) outbox_.enqueue(run.delivery, run.at);
+        db.update(digest)
+          .set({ lastSlot: run.slot, lastRunAt: run.at, lastCalls: run.calls, nextRunAt: run.nextRunAt, lastError: run.error ?? null })
+          .where(eq(digest.id, id))
+          .run();
+        return true;
+      });
+    },
+
+    /** Moves a digest's next try (postponed for the call budget) without recording a run. */
+    postpone(id: number, nextRunAt: number, reason: string, notice: NewDelivery | undefined, fence?: Fence): boolean {
+      return tx(() => {
+        if (fence && !holds(fence)) return false;
+        if (notice) outbox_.enqueue(notice);
+        db.update(digest).set({ nextRunAt, lastError: reason.slice(0, 300) }).where(eq(digest.id, id)).run();
+        return true;
+      });
+    },
+  };
+}
+
+export type DigestRepo = ReturnType<typeof createDigestRepo>;
