@@ -4,7 +4,7 @@
 // Our own colour codes are added only afterwards, around text that is already inert.
 import pc from 'picocolors';
 import type { Reply } from '../../src/bot/index.js';
-import type { Block, Button, Card } from '../../src/views/model.js';
+import { imageFallback, type Block, type Button, type Card } from '../../src/views/model.js';
 
 export interface TextRender {
   text: string;
@@ -136,6 +136,9 @@ export function renderText(reply: Reply, options: RenderOptions = {}): TextRende
         break;
       case 'location-picker':
         out.push(c.dim('(To try another location, type the command again with the new place.)'));
+        break;
+      case 'image':
+        out.push(inertLines(imageFallback(block.image)));
         break;
     }
   };

@@ -2,7 +2,7 @@
 // text and table (at most 10, 6,000 characters across them), and buttons in at most 5 rows of 5. Every text is clamped
 // to DISCORD_LIMITS; a card's buttons are numbered, since components sit under all the embeds, never beside one.
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed, type APIEmbedField } from 'discord.js';
-import type { Block, Button, Card, Field, LinkButton, Reply } from '../../src/views/model.js';
+import { imageFallback, type Block, type Button, type Card, type Field, type LinkButton, type Reply } from '../../src/views/model.js';
 import { DISCORD_LIMITS as L } from './limits.js';
 import { tableText } from './render-table.js';
 import { BLANK, clampMarkdown, clampPlain, escapeText, imageUrl, linkUrl, markdown, orElse } from './render-text.js';
@@ -198,6 +198,9 @@ export function renderDiscord(reply: Reply): DiscordMessage {
         if (block.buttons.length) controls.push([...block.buttons]);
         return;
       case 'divider':
+        return;
+      case 'image':
+        units.push(...textEmbeds(imageFallback(block.image)).map((embed) => ({ embed })));
         return;
       case 'location-picker':
         // Discord has no select menu that searches as you type inside a message: a search is refined with the

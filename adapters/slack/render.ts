@@ -1,6 +1,6 @@
 // The neutral Reply as a Block Kit message that Slack accepts: every text clamped, at most 50 blocks, a fallback always.
 import type { KnownBlock } from '@slack/types';
-import type { Block, Reply } from '../../src/views/model.js';
+import { imageFallback, type Block, type Reply } from '../../src/views/model.js';
 import { SLACK_LIMITS as L } from './limits.js';
 import { ActionIds, actionsBlock, button, mrkdwn, plain, renderCard } from './render-card.js';
 import { tableText } from './render-table.js';
@@ -45,6 +45,8 @@ class Renderer {
         return actionsBlock(block.buttons.map((b) => button(b, this.ids)));
       case 'location-picker':
         return this.locationPicker(block.token, block.placeholder);
+      case 'image':
+        return [section(escapeMrkdwn(imageFallback(block.image)))];
     }
   }
 

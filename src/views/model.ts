@@ -52,7 +52,28 @@ export type Block =
   | { readonly kind: 'table'; readonly columns: readonly string[]; readonly rows: readonly (readonly string[])[] }
   | { readonly kind: 'actions'; readonly buttons: readonly Button[] }
   /** A location picker that searches as the person types (Slack external_select, Discord autocomplete). */
-  | { readonly kind: 'location-picker'; readonly token: string; readonly placeholder: string };
+  | { readonly kind: 'location-picker'; readonly token: string; readonly placeholder: string }
+  /**
+   * A picture made by Manzil (a chart) as a file. Where the platform or the way of answering cannot carry a file, the
+   * renderer shows `imageFallback(block)` instead: the core owns that text.
+   */
+  | { readonly kind: 'image'; readonly image: ImageFile };
+
+/** A PNG made by Manzil, with its words. */
+export interface ImageFile {
+  /** The file name, e.g. `digest-dubai-marina.png`. */
+  readonly name: string;
+  readonly title: string;
+  /** A short description (alt text). */
+  readonly alt: string;
+  /** What stands in for the picture as text: a sparkline per series, say. */
+  readonly fallback: string;
+  /** The PNG, base64. */
+  readonly pngBase64: string;
+}
+
+/** The text that stands in for an image where no file can be shown. */
+export const imageFallback = (image: ImageFile): string => [`📈 ${image.title}`, image.fallback].filter(Boolean).join('\n');
 
 /** What the bot answers to one request or one button press. */
 export interface Reply {
