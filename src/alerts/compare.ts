@@ -4,6 +4,7 @@
 // card (in one run) or not posted again (in a later run).
 import type { ListingSummary } from '../api/records.js';
 import type { SeenRow, SeenUpdate } from '../store/index.js';
+import { fingerprint, sameFlat, type Fingerprint } from '../views/same-flat.js';
 
 export type Listing = ListingSummary;
 
@@ -30,39 +31,6 @@ export interface CompareOptions {
   primed: boolean;
   /** A drop of at least this many percent is posted. */
   priceDropPct: number;
-}
-
-/** Two listings within this fraction of each other in size and price can be the same flat. */
-const SAME_FLAT_TOLERANCE = 0.02;
-
-interface Fingerprint {
-  locationKey: string | null;
-  bedrooms: string | null;
-  size: number | null;
-  price: number | null;
-}
-
-export function fingerprint(l: Listing): Fingerprint {
-  const where = l.location?.id ?? l.location?.full_name ?? l.address?.full_name;
-  return {
-    locationKey: where ? String(where).trim().toLowerCase() : null,
-    bedrooms: l.bedrooms ?? null,
-    size: typeof l.size?.value === 'number' && l.size.value > 0 ? l.size.value : null,
-    price: priceOf(l),
-  };
-}
-
-/** The asking price, or null when hidden ("price on request" is never 0). */
-export function priceOf(l: Listing): number | null {
-  const p = l.price;
-  return p && !p.is_hidden && typeof p.value === 'number' && p.value > 0 ? p.value : null;
-}
-
-const near = (a: number | null, b: number | null) => a !== null && b !== null && Math.abs(a - b) <= SAME_FLAT_TOLERANCE * Math.max(a, b);
-
-/** Same place, same bedrooms, size and price within 2 %: one flat, whoever lists it. */
-export function sameFlat(a: Fingerprint, b: Fingerprint): boolean {
-  return a.locationKey !== null && a.locationKey === b.locationKey && a.bedrooms === b.bedrooms && near(a.size, b.size) && near(a.price, b.price);
 }
 
 export function compare(seenRows: readonly SeenRow[], listings: readonly Listing[], options: CompareOptions): Comparison {

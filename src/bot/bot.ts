@@ -19,10 +19,11 @@ import {
   type PageRow,
   type Place,
   type Position,
+  type RunRow,
 } from './button-payloads.js';
 import { friendlyError } from './friendly-error.js';
 import { planPage } from './paging.js';
-import { CARD_OPERATIONS, LISTING_OPERATIONS, fitCardButtons, listingIds, renderRecords } from './render-results.js';
+import { CARD_OPERATIONS, LISTING_OPERATIONS, cardGroups, fitCardButtons, groupListingIds, renderGroups, renderRecords } from './render-results.js';
 import { SearchRunner, type SearchOutcome, type ServiceCaller } from './search.js';
 import type { ActionRequest, AlertsPort, ButtonStateStore, CommandRequest, PickRequest, SuggestOption, Surface } from './types.js';
 
@@ -114,6 +115,7 @@ export class Bot {
       const plan = this.plan(req, log);
       if ('reply' in plan) return plan.reply;
       if ('alerts' in plan) return this.finish(await this.options.alerts!.handle(requester(req), plan.alerts));
+      if ('doubt' in plan) return this.doubt(plan.doubt, fitSurface(req.surface));
       const reply = await this.start(plan.search, fitSurface(req.surface));
       log.info('command answered', { operation: plan.search.query.operation, ms: Math.round(performance.now() - started) });
       return plan.search.note ? withNote(reply, plan.search.note) : reply;
@@ -136,8 +138,8 @@ export class Bot {
     }
   }
 
-  /** What a command comes to before any I/O: a reply already, an alerts request, or a search to run. */
-  private plan(req: CommandRequest, log: Logger): { reply: Reply } | { alerts: string } | { search: PlannedSearch } {
+  /** What a command comes to before any I/O: a reply already, an alerts request, a question with a button, or a search. */
+  private plan(req: CommandRequest, log: Logger): { reply: Reply } | { alerts: string } | { doubt: Doubt } | { search: PlannedSearch } {
     const alerts = alertsRequest(req.text);
     if (alerts !== undefined) return this.options.alerts ? { alerts } : { reply: this.ephemeral(ALERTS_OFF) };
     const help = helpRequest(req.text);
@@ -145,7 +147,8 @@ export class Bot {
     const search = planSearch(req.text, req.location);
     if ('error' in search) {
       log.info('command not understood', { text: req.text.slice(0, 200), error: search.error });
-      return { reply: this.ephemeral(search.error) };
+      // "Did you mean 80,000?" needs a button, so a row: not an immediate reply.
+      return search.retry ? { doubt: { text: search.error, ...search.retry } } : { reply: this.ephemeral(search.error) };
     }
     // Checked before the place is looked up: a refused page should cost no call at all.
     if (firstPosition(search.query).page > lastPage(search.query)) return { reply: this.ephemeral(TOO_FAR) };
@@ -169,6 +172,8 @@ export class Bot {
         }
         case 'details':
           return await this.details(intent.propertyId);
+        case 'run':
+          return await this.start({ query: intent.query, chosen: intent.chosen }, intent.surface);
         case 'save':
           if (!this.options.alerts) return this.ephemeral(ALERTS_OFF);
           return this.finish(await this.options.alerts.save(requester(req), intent.query, intent.location));
@@ -220,8 +225,24 @@ export class Bot {
   describe(text: string, location?: string): string | undefined {
     const search = planSearch(text, location);
     if ('error' in search) return undefined;
-    const summary = summarize(search.query, search.chosen?.name);
+    const summary = summarize(search.query, search.chosen?.name ?? this.cachedPlace(search.query));
     return search.leftOut ? `${summary} (the location picked; "${search.leftOut}" left out)` : summary;
+  }
+
+  /**
+   * How the place words of a query read, from the location cache alone (never a call: this runs per keystroke): the
+   * place's name when known ("Dubai Marina"), "marina (4 places match)" when several do; undefined when not cached.
+   */
+  private cachedPlace(query: Query): string | undefined {
+    if (!query.location || !('location_id' in operationSpec(query.operation).params)) return undefined;
+    try {
+      const known = this.options.locations.cached(query.location);
+      if (known?.kind === 'found') return known.location.name;
+      if (known?.kind === 'ambiguous') return `${query.location} (${known.choices.length} places match)`;
+    } catch (e) {
+      this.options.logger.warn('location cache unreadable for a description', { error: e });
+    }
+    return undefined;
   }
 
   /** Fetches one service page of a search; writes no state. */
@@ -256,6 +277,13 @@ export class Bot {
     return this.finish({ text, blocks, ephemeral: true });
   }
 
+  /** "Did you mean 80,000?", privately, with a button that runs that search (its place looked up as for a command). */
+  private doubt({ text, label, search }: Doubt, surface: Surface): Reply {
+    const chosen = search.chosen ? { chosen: { ...(search.chosen.id !== undefined ? { id: search.chosen.id } : {}), name: search.chosen.name } } : {};
+    const row = this.options.state.save('run', { v: PAYLOAD_VERSION, query: search.query, surface, ...chosen } satisfies RunRow);
+    return this.finish({ text, blocks: [{ kind: 'text', text }, { kind: 'actions', buttons: [{ label, action: 'choose', token: `${row}.y`, style: 'primary' }] }], ephemeral: true });
+  }
+
   /** One row for the places offered; each button carries its index. */
   private choices(query: Query, surface: Surface, places: Place[]): Block {
     const offered = places.slice(0, 25);
@@ -274,19 +302,22 @@ export class Bot {
     const { query, location, surface } = view;
     const spec = operationSpec(op);
     const paged = spec.firstPage !== undefined;
-    const total = result.records.length;
+    // The same flat from several agents is one card, as in alerts.
+    const groups = cardGroups(op, result.records);
+    const records = result.records.length;
     const byCard = CARD_OPERATIONS.has(op);
     const plan = planPage(view.position, {
-      total, firstPage: spec.firstPage ?? 1, byCard, perChatPage: surface.cardsPerPage,
-      longestPage: Math.max(total, this.searches.longestPage(op)), smallestFullPage: SMALLEST_FULL_PAGE,
+      total: groups.length, records, firstPage: spec.firstPage ?? 1, byCard, perChatPage: surface.cardsPerPage,
+      longestPage: Math.max(records, this.searches.longestPage(op)), smallestFullPage: SMALLEST_FULL_PAGE,
     });
-    const shown = result.records.slice(plan.offset, plan.offset + plan.count);
+    const shownGroups = groups.slice(plan.offset, plan.offset + plan.count);
+    const shown = shownGroups.map((g) => g.listing);
     const next = paged && plan.next && plan.next.page <= lastPage(query) ? plan.next : undefined;
     const previous = paged ? plan.previous : undefined;
     // An empty search is exactly what people want to watch: Save as alert is offered with no results too.
     const saveable = LISTING_OPERATIONS.has(op);
     const picker = 'location_id' in spec.params && location !== undefined;
-    const details = surface.buttonsPerCard > 0 ? listingIds(op, shown) : [];
+    const details = surface.buttonsPerCard > 0 ? groupListingIds(op, shownGroups) : [];
 
     const stateful = next || previous || saveable || picker || details.length > 0;
     const row = stateful
@@ -308,7 +339,7 @@ export class Bot {
     } else {
       const unreadable = result.dropped ? ` (${result.dropped} unreadable left out)` : '';
       if (byCard) blocks.push({ kind: 'context', text: `Showing ${plan.firstNumber}–${plan.firstNumber + shown.length - 1}${unreadable}` });
-      const cards = renderRecords(op, shown, {
+      const cards = renderGroups(op, shownGroups, {
         locationName: location?.name ?? query.location ?? '',
         listingButtons: (propertyId) => {
           const i = details.indexOf(propertyId);
@@ -364,6 +395,13 @@ function fitSurface(surface: Surface | undefined): Surface {
 
 const pick = (l: { id: number; name: string }): Place => ({ id: l.id, name: l.name });
 
+/** A command refused with a question: the refusal, the button's label and the search it runs. */
+interface Doubt {
+  text: string;
+  label: string;
+  search: PlannedSearch;
+}
+
 /** A search ready to run: the query, the place chosen apart from the text, and what to tell the person about it. */
 interface PlannedSearch {
   query: Query;
@@ -378,7 +416,7 @@ interface PlannedSearch {
  * The text parsed, with the place chosen apart from it (CommandRequest.location) as the query's place. When the text
  * names another place, the chosen one wins: it was picked from a list, on purpose; the words it replaced are named.
  */
-function planSearch(text: string, location: string | undefined): PlannedSearch | { error: string } {
+function planSearch(text: string, location: string | undefined): PlannedSearch | { error: string; retry?: Omit<Doubt, 'text'> } {
   const chosen = chosenPlace(location);
   let parsed = parseCommand(text);
   if (!parsed.ok && chosen) {
@@ -386,11 +424,20 @@ function planSearch(text: string, location: string | undefined): PlannedSearch |
     // Anything else wrong is wrong either way, and said as the text alone has it.
     const withPlace = parseCommand(`${text} "${chosen.name.replace(/["“”]/g, ' ').replace(/\s+/g, ' ').trim()}"`);
     if (withPlace.ok) parsed = { ok: true, query: { ...withPlace.query, location: null } };
+    else if (withPlace.suggestion && !parsed.suggestion) parsed = { ...withPlace, suggestion: { ...withPlace.suggestion, query: { ...withPlace.suggestion.query, location: null } } };
   }
-  if (!parsed.ok) return { error: parsed.error };
-  if (!chosen || !('location_id' in operationSpec(parsed.query.operation).params)) return { query: parsed.query };
-  const typed = parsed.query.location;
-  const query: Query = { ...parsed.query, location: chosen.name, unknownWords: [] };
+  if (!parsed.ok) {
+    const suggested = parsed.suggestion;
+    return suggested ? { error: parsed.error, retry: { label: suggested.label, search: withChosen(suggested.query, chosen) } } : { error: parsed.error };
+  }
+  return withChosen(parsed.query, chosen);
+}
+
+/** A query with the place chosen apart from its text, which wins over a place typed (the words it replaced are named). */
+function withChosen(parsed: Query, chosen: { id?: number; name: string } | undefined): PlannedSearch {
+  if (!chosen || !('location_id' in operationSpec(parsed.operation).params)) return { query: parsed };
+  const typed = parsed.location;
+  const query: Query = { ...parsed, location: chosen.name, unknownWords: [] };
   if (!typed || samePlace(typed, chosen.name)) return { query, chosen };
   return { query, chosen, leftOut: typed, note: `Searching ${chosen.name}, the location you picked; "${typed}" in the query was left out.` };
 }

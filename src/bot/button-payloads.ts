@@ -1,7 +1,7 @@
 // What is stored behind chat buttons, checked when read back: a row can be weeks old and from another release,
 // so it is parsed with a schema carrying a version `v`, migrated when it is an older shape, refused otherwise.
 // One row per reply: its buttons carry `<rowToken>.<suffix>` (`.n` next, `.p` previous, `.s` save, `.d3` details
-// of the 4th card, `.c1` the 2nd place offered, `.r` the Refine picker).
+// of the 4th card, `.c1` the 2nd place offered, `.r` the Refine picker, `.y` yes to "did you mean 80,000?").
 import { z } from 'zod';
 import { OPERATION_NAMES, operationSpec, type OperationName } from '../api/operations.js';
 import type { Query } from '../query/index.js';
@@ -21,6 +21,8 @@ export const querySchema = z.object({
   params: z.record(z.string(), z.string()),
   location: z.string().nullable(),
   unknownWords: z.array(z.string()),
+  // How the command was read ("read "furnishd" as furnished"): the summary of every page says it again.
+  corrections: z.array(z.string().max(300)).max(20).optional(),
 }) satisfies z.ZodType<Query>;
 
 const positionSchema = z.object({ page: z.number().int().min(0).max(MAX_PAGE), offset: z.number().int().min(-1) });
@@ -50,7 +52,16 @@ const chooseRowSchema = z.object({
   choices: z.array(placeSchema).max(25),
 });
 
+/** "Did you mean 80,000?": the search that would run, and the place picked beside the command, if any. */
+const runRowSchema = z.object({
+  v: z.literal(PAYLOAD_VERSION),
+  query: querySchema,
+  surface: surfaceSchema,
+  chosen: z.object({ id: z.number().int().nonnegative().optional(), name: z.string().min(1).max(300) }).optional(),
+});
+
 export type PageRow = z.infer<typeof pageRowSchema>;
+export type RunRow = z.infer<typeof runRowSchema>;
 export type ChooseRow = z.infer<typeof chooseRowSchema>;
 export type Place = z.infer<typeof placeSchema>;
 export type Position = z.infer<typeof positionSchema>;
@@ -62,6 +73,8 @@ export type ButtonIntent =
   | { kind: 'details'; propertyId: string }
   | { kind: 'save'; query: Query; location?: Place }
   | { kind: 'refine'; query: Query; surface: Surface }
+  /** A search to run as a new command would (its place looked up): the yes of "did you mean 80,000?". */
+  | { kind: 'run'; query: Query; surface: Surface; chosen?: { id?: number; name: string } }
   | { kind: 'unusable'; reason: 'older' | 'unknown' };
 
 /** A button's token: the row's token and, after a dot, what the button does. Older tokens have no dot. */
@@ -96,6 +109,13 @@ export function readButton(kind: string, payload: unknown, suffix: string | unde
     if (!location) return { kind: 'unusable', reason: 'unknown' };
     // The "which one?" prompt is private: the results are posted for the channel, not in its place.
     return { kind: 'show', query: row.data.query, location, position: firstPosition(row.data.query), surface: row.data.surface, replace: false };
+  }
+  if (kind === 'run') {
+    const row = runRowSchema.safeParse(payload);
+    if (!row.success) return unusable(payload);
+    if (suffix !== 'y') return { kind: 'unusable', reason: 'unknown' };
+    const { query, surface, chosen } = row.data;
+    return { kind: 'run', query, surface, ...(chosen ? { chosen } : {}) };
   }
   return { kind: 'unusable', reason: 'unknown' };
 }

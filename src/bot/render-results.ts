@@ -6,12 +6,15 @@ import {
   agentCard,
   brokerCard,
   developerCard,
+  foldSameFlats,
   listingCard,
+  listingGroupCard,
   locationList,
   projectCard,
   propertyDetailsCard,
   transactionsView,
   trendView,
+  type FlatGroup,
 } from '../views/index.js';
 
 /** Operations whose records are property listings: they get Details buttons and can be saved as alerts. */
@@ -68,6 +71,38 @@ export function renderRecords(operation: OperationName, records: readonly unknow
 export function listingIds(operation: OperationName, records: readonly unknown[]): string[] {
   if (!LISTING_OPERATIONS.has(operation)) return [];
   return (records as RecordOf<'search-buy'>[]).map((r) => r.property_id);
+}
+
+/** Most Details buttons one page stores (its row's schema allows 50). */
+const MAX_DETAILS = 50;
+
+/**
+ * The records of a service page as the cards to show: listings of the same flat from several agents folded into one
+ * (the rule alerts use, views/same-flat.ts); any other record is a card of its own.
+ */
+export function cardGroups(operation: OperationName, records: readonly unknown[]): FlatGroup<unknown>[] {
+  if (!LISTING_OPERATIONS.has(operation)) return records.map((listing) => ({ listing, copies: [] }));
+  return foldSameFlats(records as RecordOf<'search-buy'>[]);
+}
+
+/** The property ids behind a page's Details buttons: each card's listing, then the copies folded into them (the Details of a copy with no link). */
+export function groupListingIds(operation: OperationName, groups: readonly FlatGroup<unknown>[]): string[] {
+  if (!LISTING_OPERATIONS.has(operation)) return [];
+  const ids = listingIds(operation, groups.map((g) => g.listing));
+  for (const g of groups) for (const id of listingIds(operation, g.copies)) if (ids.length < MAX_DETAILS) ids.push(id);
+  return ids;
+}
+
+/** The cards of a page of groups: one per flat for listings ("also listed by N other agents"), else as renderRecords. */
+export function renderGroups(operation: OperationName, groups: readonly FlatGroup<unknown>[], ctx: RenderContext): Block[] {
+  if (!LISTING_OPERATIONS.has(operation)) return renderRecords(operation, groups.map((g) => g.listing), ctx);
+  return (groups as FlatGroup<RecordOf<'search-buy'>>[]).map((g): Block => ({
+    kind: 'card',
+    card: listingGroupCard(g.listing, g.copies, {
+      buttons: ctx.listingButtons(g.listing.property_id),
+      copyButtons: (copy) => ctx.listingButtons((copy as RecordOf<'search-buy'>).property_id),
+    }),
+  }));
 }
 
 /**

@@ -1,7 +1,8 @@
 // The views: pure functions from service records to the platform-neutral message model.
 export type * from './model.js';
 export * from './format.js';
-export { listingCard, type AnyListing, type ListingCardOptions } from './listing.js';
+export { listingCard, listingGroupCard, type AnyListing, type ListingCardOptions, type ListingGroupOptions } from './listing.js';
+export { fingerprint, foldSameFlats, priceOf, sameFlat, type FlatGroup, type Fingerprint } from './same-flat.js';
 export { propertyDetailsCard } from './details.js';
 export { projectCard, bedroomRange } from './project.js';
 export { agentCard, brokerCard } from './agent.js';

@@ -64,3 +64,39 @@ export function listingCard(record: AnyListing, options: ListingCardOptions = {}
     links: url ? [{ label: 'View listing', url }] : undefined,
   });
 }
+
+export interface ListingGroupOptions {
+  /** Buttons of the listing shown (Details). */
+  readonly buttons?: readonly Button[];
+  /** Buttons of each copy (its Details), labelled with its agent on the card: for a copy with no link to follow. */
+  readonly copyButtons?: (copy: AnyListing) => readonly Button[];
+}
+
+const agentOf = (r: ListingView): string | undefined => textOf(r.agent_details?.name) ?? textOf(r.agent_name);
+
+/**
+ * One card for the same flat listed by several agents (views/same-flat.ts): the first listing, "also listed by N other
+ * agents", and each copy's link, or its Details button when it has no link to follow.
+ */
+export function listingGroupCard(record: AnyListing, copies: readonly AnyListing[], options: ListingGroupOptions = {}): Card {
+  const card = listingCard(record, options.buttons ? { buttons: options.buttons } : {});
+  if (copies.length === 0) return card;
+  const agents = copies.map((c, k) => agentOf(c as ListingView) ?? `agent ${k + 2}`);
+  const also = `${copies.length} other agent${copies.length === 1 ? '' : 's'}: ${agents.join(', ')}`;
+  const links: { label: string; url: string }[] = [];
+  const buttons: Button[] = [];
+  copies.forEach((c, k) => {
+    const r = c as ListingView;
+    const link = listingLink(r.property_url, r.share_url);
+    if (link?.linked) links.push({ label: `Listing by ${agents[k]}`, url: link.url });
+    else buttons.push(...(options.copyButtons?.(c) ?? []).map((b) => ({ ...b, label: `${b.label} (${agents[k]})` })));
+  });
+  const allLinks = [...(card.links ?? []), ...links];
+  const allButtons = [...(card.buttons ?? []), ...buttons];
+  return defined({
+    ...card,
+    fields: [...card.fields, { label: 'Also listed by', value: also }],
+    links: allLinks.length ? allLinks : undefined,
+    buttons: allButtons.length ? allButtons : undefined,
+  });
+}
