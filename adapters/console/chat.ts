@@ -50,6 +50,13 @@ function banner(options: TerminalChatOptions, color: boolean): string {
   ].join('\n');
 }
 
+/** What a number with no button behind it gets: the numbers there are to press, or that there are none. */
+export function noSuchButton(pressed: number, count: number): string {
+  if (count === 0) return `There is no button ${pressed}: no buttons are on screen. Type a command, like "rent marina 2br under 120k", or "help".`;
+  if (count === 1) return `There is no button ${pressed} on screen; the only one is 1. Type 1, or a command.`;
+  return `There is no button ${pressed} on screen; the buttons are numbered 1 to ${count}. Type one of those, or a command.`;
+}
+
 export async function runTerminalChat(bot: ChatCore, options: TerminalChatOptions = {}): Promise<void> {
   const output = options.output ?? process.stdout;
   const color = options.color ?? colorFor(output);
@@ -101,7 +108,10 @@ export async function runTerminalChat(bot: ChatCore, options: TerminalChatOption
     for await (const raw of rl) {
       const line = raw.trim();
       if (line === 'quit' || line === 'exit') break;
-      if (line !== '') {
+      if (line !== '' && /^\d+$/.test(line) && buttons[Number(line) - 1] === undefined) {
+        // A number is a button press: one that is not on screen is answered with the ones that are, not sent as a command.
+        say(noSuchButton(Number(line), buttons.length));
+      } else if (line !== '') {
         const number = /^\d+$/.test(line) ? Number(line) : undefined;
         const button = number !== undefined ? buttons[number - 1] : undefined;
         busy = true;
