@@ -60,7 +60,9 @@ export interface QueryContext {
 
 /**
  * The first (and only) choice under `query`: the text so far, named by what it will mean ("2-bedroom homes for rent in
- * Dubai Marina, …"), or an example while nothing is typed. Pure: no call, so it is always in time.
+ * Dubai Marina, …"), or an example while nothing is typed. The place is named as the location cache knows it
+ * ("in Dubai Marina", or "in jumeirah (4 places match)"): the bot reads the cache, never the service. No call, so it is
+ * always in time.
  */
 export function queryChoices(bot: Pick<ChatCore, 'describe'>, ctx: QueryContext): Choice[] {
   const typed = ctx.typed.trim();
