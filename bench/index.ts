@@ -7,6 +7,7 @@ const BENCHES: [string, () => Promise<Bench>][] = [
   ['client: cost per request against the sandbox', () => import('./client.js')],
   ['slack: ack latency of signed slash commands', () => import('./slack-ack.js')],
   ['alerts: one poller run over 10,000 saved searches', () => import('./alerts.js')],
+  ['charts: rendering alone, a place chart and a comparison chart to PNG', () => import('./charts.js')],
 ];
 
 export async function runBenchmarks(out: (line: string) => void): Promise<number> {

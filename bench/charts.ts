@@ -1,0 +1,49 @@
+// Chart rendering alone (no upstream, no upload): a digest's per-place chart (5 bedroom lines over 12 months) and its
+// comparison chart (3 places), each rendered one after another ~30 times after a warm-up; p50/p95 per chart and the
+// PNG's bytes. Also the first chart of a process, which loads Vega and Vega-Lite.
+import type { Chart, NoChart } from '../src/charts/index.js';
+import { COMPARISON, MARINA } from '../test/charts/fixtures.js';
+import { ms, percentile } from './stats.js';
+
+const ROUNDS = 30;
+
+function drawn(result: Chart | NoChart): Chart {
+  if (result.empty) throw new Error(`bench chart drew nothing: ${result.altText}`);
+  return result;
+}
+
+async function time(render: () => Promise<Chart | NoChart>) {
+  await render(); // warm-up
+  const latencies: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < ROUNDS; i++) {
+    const t = performance.now();
+    bytes = drawn(await render()).png.length;
+    latencies.push(performance.now() - t);
+  }
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), bytes };
+}
+
+export async function run(): Promise<Record<string, string | number>> {
+  const coldStart = performance.now();
+  const { renderComparisonChart, renderTrendChart } = await import('../src/charts/index.js');
+  const first = drawn(await renderTrendChart(MARINA));
+  const cold = performance.now() - coldStart;
+
+  const trend = await time(() => renderTrendChart(MARINA));
+  const comparison = await time(() => renderComparisonChart(COMPARISON));
+  // Five places' charts at once, as a digest of five places might ask for them.
+  const five = performance.now();
+  await Promise.all(Array.from({ length: 5 }, () => renderTrendChart(MARINA)));
+  const fiveMs = performance.now() - five;
+
+  return {
+    'first chart (loads Vega)': ms(cold),
+    'place chart p50 / p95': `${ms(trend.p50)} / ${ms(trend.p95)} (${ROUNDS} renders, ${first.width}x${first.height})`,
+    'place chart PNG': `${trend.bytes} bytes`,
+    'comparison chart p50 / p95': `${ms(comparison.p50)} / ${ms(comparison.p95)}`,
+    'comparison chart PNG': `${comparison.bytes} bytes`,
+    '5 place charts at once': ms(fiveMs),
+  };
+}
