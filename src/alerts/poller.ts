@@ -189,9 +189,9 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
     const message = e instanceof ApiError ? describeFailure(e) : 'an unexpected error';
     log.warn('query failed; nothing marked seen', { operation, searches: group.map((s) => s.id), error: e });
     for (const s of group) {
-      const row = deps.repo.recordFailure(s.id, message, at);
+      const row = deps.repo.recordFailure(s.id, message, at, fence);
       if (row && !row.errorReported && row.errorSince !== null && at - row.errorSince >= (deps.options.failingAfterMs ?? DAY)) {
-        deps.repo.reportFailing(s.id, notice(s, 'failing', `${s.id}:failing:${row.errorSince}`, { error: message, since: row.errorSince }));
+        deps.repo.reportFailing(s.id, notice(s, 'failing', `${s.id}:failing:${row.errorSince}`, { error: message, since: row.errorSince }), fence);
       }
     }
     return result;

@@ -114,13 +114,16 @@ export class OutboxDrainer {
       for (const r of rows) byPlace.set(r.place, [...(byPlace.get(r.place) ?? []), r]);
       for (const [place, entries] of byPlace) {
         const worker = this.drainPlace(place, entries, report)
-          .catch((e) => this.deps.logger.error('outbox: a channel’s worker failed; its entries go back to the queue', { place, error: e }))
+          .catch((e) => {
+            this.deps.logger.error('outbox: a channel’s worker failed; its entries go back to the queue', { place, error: e });
+            this.deps.outbox.requeue(entries, this.now());
+          })
           .finally(() => active.delete(place));
         active.set(place, worker);
       }
       if (active.size === 0) return report;
-      // A channel done (or new room): claim again, for it and for any other channel that became due.
-      await Promise.race(active.values());
+      // A channel done, or new entries queued (poke): claim again, for any channel that became due; busy ones wait.
+      await Promise.race([...active.values(), this.nextWake()]);
     }
   }
 
@@ -130,11 +133,23 @@ export class OutboxDrainer {
     this.schedule(0);
   }
 
-  /** New entries were queued: drain soon. */
+  /** New entries were queued: drain soon (a pass under way claims them at once for the channels it is not busy with). */
   poke(): void {
     if (this.stopped) return;
+    this.wake?.();
     if (this.running) this.again = true;
     else this.schedule(0);
+  }
+
+  private wake: (() => void) | undefined;
+
+  private nextWake(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.wake = () => {
+        this.wake = undefined;
+        resolve();
+      };
+    });
   }
 
   /** Lets posts in flight finish, then gives unfinished claims back so the next start sends them at once. */
@@ -216,7 +231,14 @@ export class OutboxDrainer {
       if (look === 'done') return {};
       if (look === 'cannot_tell') possibleDuplicate = true;
     }
-    const reply = this.deps.kinds.render(entry.kind, entry.payload);
+    let reply;
+    try {
+      reply = this.deps.kinds.render(entry.kind, entry.payload);
+    } catch (e) {
+      // A renderer that throws on this payload will throw every time: parked, so the channel's queue goes on.
+      this.park(entry, `its message could not be rendered: ${e instanceof Error ? e.message : String(e)}`, report, log);
+      return {};
+    }
     if (!reply) {
       this.park(entry, 'unreadable payload or unknown kind', report, log);
       return {};

@@ -266,9 +266,13 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
       });
     },
 
-    /** The channel received a message: no longer held. True when it was. */
-    releasePlace(place: string): boolean {
-      return db.delete(placeHold).where(eq(placeHold.place, place)).run().changes > 0;
+    /** The channel can receive again (a post went through, or a person said so): no longer held, its queue due now. */
+    releasePlace(place: string, at: number = now()): boolean {
+      return tx(() => {
+        const held = db.delete(placeHold).where(eq(placeHold.place, place)).run().changes > 0;
+        if (held) db.update(outbox).set({ nextAttemptAt: at }).where(and(eq(outbox.place, place), eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} > ${at}`)).run();
+        return held;
+      });
     },
 
     heldPlace(place: string): { reason: string; since: number } | undefined {

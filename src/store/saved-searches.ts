@@ -2,7 +2,8 @@
 import { and, asc, eq, lte, ne, notInArray, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { createOutboxRepo, type NewDelivery } from './outbox.js';
-import { placeHold, savedSearch } from './schema.js';
+import type { Fence } from './leases.js';
+import { jobLease, placeHold, savedSearch } from './schema.js';
 
 export type SavedSearchRow = typeof savedSearch.$inferSelect;
 
@@ -26,6 +27,11 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
   const nextNumber = sqlite.prepare(
     `INSERT INTO alert_number (place, last) VALUES (@place, @next) ON CONFLICT (place) DO UPDATE SET last = max(last + 1, @next) RETURNING last`,
   );
+  const holds = (fence: Fence | undefined) => {
+    if (!fence) return true;
+    const row = db.select().from(jobLease).where(eq(jobLease.name, fence.name)).get();
+    return row?.holder === fence.holder && row.token === fence.token;
+  };
   const count = (where: ReturnType<typeof eq>) => db.select({ n: sql<number>`count(*)` }).from(savedSearch).where(where).get()!.n;
 
   return {
@@ -97,19 +103,27 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
       return count(and(ne(savedSearch.service, service), place ? eq(savedSearch.place, place) : undefined) as ReturnType<typeof eq>);
     },
 
-    /** A run that could not fetch: the error is kept (and since when), nothing is marked seen. */
-    recordFailure(searchId: number, error: string, at: number): SavedSearchRow | undefined {
-      return db
-        .update(savedSearch)
-        .set({ lastError: error.slice(0, 500), errorSince: sql`coalesce(${savedSearch.errorSince}, ${at})`, lastRunAt: at, nextRunAt: at })
-        .where(eq(savedSearch.id, searchId))
-        .returning()
-        .get();
+    /**
+     * A run that could not fetch: the error is kept (and since when), nothing is marked seen. With a `fence`, only while
+     * it still holds the poller's lease (undefined otherwise: a stale run records nothing).
+     */
+    recordFailure(searchId: number, error: string, at: number, fence?: Fence): SavedSearchRow | undefined {
+      return tx(() =>
+        holds(fence)
+          ? db
+              .update(savedSearch)
+              .set({ lastError: error.slice(0, 500), errorSince: sql`coalesce(${savedSearch.errorSince}, ${at})`, lastRunAt: at, nextRunAt: at })
+              .where(eq(savedSearch.id, searchId))
+              .returning()
+              .get()
+          : undefined,
+      );
     },
 
-    /** Queues the "this search keeps failing" notice once. */
-    reportFailing(searchId: number, delivery: NewDelivery): void {
+    /** Queues the "this search keeps failing" notice once (under the fence, when given). */
+    reportFailing(searchId: number, delivery: NewDelivery, fence?: Fence): void {
       tx(() => {
+        if (!holds(fence)) return;
         db.update(savedSearch).set({ errorReported: true }).where(eq(savedSearch.id, searchId)).run();
         outbox.enqueue(delivery);
       });

@@ -68,7 +68,7 @@ describe('a platform that keeps failing (retry)', () => {
     expect(await drainer.drain()).toMatchObject({ delivered: 1, failed: 0 });
     expect(platform.posts.map((p) => labelOf(p.text))).toEqual(['stubborn']);
     expect(rig.outbox.byId(entry!.id)).toMatchObject({ state: 'delivered' });
-  });
+  }, 60_000); // about 800 passes of the real drainer over real SQLite
 });
 
 describe('a rate limit (wait)', () => {
