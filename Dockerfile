@@ -2,7 +2,7 @@
 # (better-sqlite3) is compiled once, against the very Node and glibc the final image runs:
 #   toolchain -> build      every dependency, the TypeScript compiled to dist/
 #   toolchain -> prod-deps  `npm ci --omit=dev`: the runtime dependencies only
-#   runtime                 dist/ + the prod node_modules + migrations, no compiler, a non-root user, tini as PID 1
+#   runtime                 dist/ + the prod node_modules + migrations + the chart fonts, no compiler, a non-root user, tini as PID 1
 # Build: docker build -t manzil .    Run: see docker-compose.yml and the README's Operations section.
 
 FROM node:22-bookworm-slim AS toolchain
@@ -26,9 +26,9 @@ RUN npm ci --omit=dev \
  && npm cache clean --force
 
 FROM node:22-bookworm-slim AS runtime
-# tini reaps children and passes SIGTERM on, so the graceful shutdown runs; DejaVu is the font the charts use.
+# tini reaps children and passes SIGTERM on, so the graceful shutdown runs. Charts use the fonts shipped in assets/.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tini fonts-dejavu-core \
+ && apt-get install -y --no-install-recommends tini \
  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     MANZIL_DB_PATH=/data/manzil.db \
@@ -40,6 +40,7 @@ COPY --from=build /app/dist ./dist
 COPY package.json package-lock.json ./
 COPY bin ./bin
 COPY migrations ./migrations
+COPY assets ./assets
 RUN mkdir -p /data \
  && chown node:node /data
 # The image's own unprivileged user (uid 1000); the database lives on the /data volume.

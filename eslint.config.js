@@ -65,13 +65,21 @@ export default tseslint.config(
   forbid(['src/store/**'], [
     [part('api', 'bot', 'alerts', 'digests', 'adapters', 'outbox', 'jobs'), 'store knows nothing of the api, the bot or chat'],
   ]),
-  forbid(['src/bot/**', 'src/digests/**', 'src/locations/**', 'src/jobs/**'], [
+  forbid(['src/bot/**', 'src/locations/**', 'src/jobs/**'], [
     [part('adapters'), 'the core never imports an adapter: use a port'],
+  ]),
+  forbid(['src/digests/**', 'src/market/**'], [
+    [part('adapters'), 'the core never imports an adapter: use a port'],
+    ['^(better-sqlite3|drizzle-orm.*|node:sqlite)$', 'digests and market figures write no SQL of their own: use the repositories in src/store'],
   ]),
   forbid(['src/outbox/**'], [
     [part('adapters'), 'the core never imports an adapter: use a port'],
     [part('alerts', 'digests', 'bot', 'api', 'query'), 'the outbox knows no kind of message: kinds register their renderers'],
     ['^(better-sqlite3|drizzle-orm.*|node:sqlite)$', 'the outbox writes no SQL of its own: use the repositories in src/store'],
+  ]),
+  forbid(['src/charts/**'], [
+    [part('store', 'api', 'bot', 'adapters', 'alerts', 'digests', 'outbox', 'jobs', 'sandbox', 'query', 'views', 'locations', 'market'), 'charts are a pure rendering utility: data in, PNG out'],
+    ['^(undici|better-sqlite3|drizzle-orm.*|node-cron|@slack/.*|discord\\.js|node:(http|https|net|child_process).*)$', 'charts do no I/O beyond reading their fonts'],
   ]),
   forbid(['src/ports/**'], [
     [part('adapters', 'store', 'api', 'alerts', 'digests', 'outbox', 'jobs', 'sandbox'), 'ports are interfaces: they import only the message model and the bot’s request types'],
