@@ -13,13 +13,13 @@ import { encodeSavedQuery } from '../src/alerts/saved-query.js';
 import { ApiClient } from '../src/api/client.js';
 import { silentLogger } from '../src/log.js';
 import type { Query } from '../src/query/index.js';
-import { createAlertsRepo, openStore } from '../src/store/index.js';
+import { createAlertsRepo, createLeaseRepo, openStore, type AlertsRepo } from '../src/store/index.js';
 import { startSandboxProcess } from './sandbox-process.js';
 
-const SEARCHES = 10_000;
+export const SEARCHES = 10_000;
 const DISTINCT = 1_000;
-const CHANNELS = 40;
-const LATENCY_MS = 50;
+export const CHANNELS = 40;
+export const LATENCY_MS = 50;
 
 async function locationIds(url: string, key: string): Promise<number[]> {
   const ids = new Set<number>();
@@ -49,8 +49,28 @@ function distinctQueries(locations: number[]): SavedQuery[] {
   return out;
 }
 
+/**
+ * Saves SEARCHES searches over DISTINCT queries in CHANNELS channels (`placePrefix` + n), each query in 10 channels and
+ * never twice in one (a channel refuses the same search saved twice). Returns the distinct queries.
+ */
+export async function saveSearches(repo: Pick<AlertsRepo, 'create'>, url: string, key: string, o: { service: string; placePrefix: string }): Promise<SavedQuery[]> {
+  const queries = distinctQueries(await locationIds(url, key));
+  const limits = { perPlace: SEARCHES, perOwner: SEARCHES };
+  const perChannel = SEARCHES / CHANNELS;
+  for (let i = 0; i < SEARCHES; i++) {
+    const saved = queries[i % queries.length]!;
+    const place = `${o.placePrefix}${Math.floor(i / perChannel)}`;
+    const made = repo.create(
+      { service: o.service, place, owner: `U${i % 500}`, text: 'bench', query: encodeSavedQuery(saved), operation: saved.query.operation, paramsKey: paramsKey(saved), summary: 'bench' },
+      limits,
+    );
+    if (!made.ok) throw new Error(`bench: saved search ${i} refused (${made.reason})`);
+  }
+  return queries;
+}
+
 /** As main.ts runs the poller (config defaults: ALERTS_MAX_PAGES 3, ALERTS_PRICE_DROP_PCT 1; no concurrency given). */
-const PRODUCTION: PollerOptions = { maxPages: 3, priceDropPct: 1, deadlineMs: 30_000 };
+export const PRODUCTION: PollerOptions = { maxPages: 3, priceDropPct: 1, deadlineMs: 30_000 };
 const CHILD_FLAG = '--alerts-bench-child';
 
 /** Runs the measuring in a child process and returns its figures. */
@@ -78,10 +98,10 @@ async function measure(): Promise<Record<string, string | number>> {
   let writeMs = 0;
   const repo: typeof base = {
     ...base,
-    commitRuns: (outcomes, read, lease) => {
+    commitRuns: (outcomes, read, fence) => {
       const t = performance.now();
       try {
-        return base.commitRuns(outcomes, read, lease);
+        return base.commitRuns(outcomes, read, fence);
       } finally {
         writeMs += performance.now() - t;
       }
@@ -89,16 +109,8 @@ async function measure(): Promise<Record<string, string | number>> {
   };
   const api = new ApiClient({ baseUrl: url, key: KEY, connections: 16, logger: silentLogger });
   try {
-    const queries = distinctQueries(await locationIds(url, KEY));
-    const limits = { perPlace: SEARCHES, perOwner: SEARCHES };
-    for (let i = 0; i < SEARCHES; i++) {
-      const saved = queries[i % queries.length]!;
-      repo.create(
-        { service: url, place: `bench:C${i % CHANNELS}`, owner: `U${i % 500}`, text: 'bench', query: encodeSavedQuery(saved), operation: saved.query.operation, paramsKey: paramsKey(saved), summary: 'bench' },
-        limits,
-      );
-    }
-    const deps = { api, repo, service: url, logger: silentLogger };
+    const queries = await saveSearches(repo, url, KEY, { service: url, placePrefix: 'bench:C' });
+    const deps = { api, repo, leases: createLeaseRepo(store), service: url, logger: silentLogger };
     // The first look primes every search (one page each), untimed.
     await pollOnce({ ...deps, options: { ...PRODUCTION, maxPages: 1 } });
     await sandbox.control('POST', 'faults', { latencyMs: LATENCY_MS, count: 1_000_000 });
