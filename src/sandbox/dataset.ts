@@ -4,7 +4,7 @@ import { MARINA_BATCH_CYCLE, makeListing, type Staffing } from './listings.js';
 import type { AdrecEntry, Agent, Broker, Developer, Listing, Project, Transaction } from './model.js';
 import { makeAgents, makeBrokers } from './people.js';
 import { makeDevelopers, makeProjects } from './projects.js';
-import { makeAdrec, makeTransactions } from './history.js';
+import { TX_HISTORY_DAYS, dayOf, makeAdrec, transactionsOfDay } from './history.js';
 import { Rng, hash } from './random.js';
 
 const INITIAL_LISTINGS = 4200;
@@ -19,7 +19,8 @@ export interface Dataset {
   readonly agents: readonly Agent[];
   readonly developers: readonly Developer[];
   readonly projects: readonly Project[];
-  readonly transactions: readonly Transaction[];
+  /** Made a day at a time up to the clock's day (see addTransactionDays); answered once their time has come. */
+  readonly transactions: Transaction[];
   readonly adrec: readonly AdrecEntry[];
   /** Every listing ever made, withdrawn ones included (flagged). */
   readonly listings: Listing[];
@@ -29,6 +30,10 @@ export interface Dataset {
   readonly developerById: ReadonlyMap<string, Developer>;
   /** The market clock, ms since epoch. */
   now: number;
+  /** Where the clock started: the trend's prices are counted from its month. */
+  readonly start: number;
+  /** The last UTC day (days since the epoch) whose transactions are made. */
+  transactionsThrough: number;
   nextListingId: number;
   advances: number;
 }
@@ -47,7 +52,7 @@ export function buildDataset(seed: number, start: Date): Dataset {
     agents,
     developers,
     projects: makeProjects(stream('projects'), geo, developers, now),
-    transactions: makeTransactions(stream('transactions'), geo, now),
+    transactions: [],
     adrec: makeAdrec(stream('adrec'), now),
     listings: [],
     listingById: new Map(),
@@ -55,9 +60,12 @@ export function buildDataset(seed: number, start: Date): Dataset {
     agentById: new Map(agents.map((a) => [a.id, a])),
     developerById: new Map(developers.map((d) => [d.id, d])),
     now,
+    start: now,
+    transactionsThrough: dayOf(now) - TX_HISTORY_DAYS - 1,
     nextListingId: 16_100_000,
     advances: 0,
   };
+  addTransactionDays(ds);
   const rng = stream('listings');
   const staff = staffing(brokers, agents);
   const communities = weightedCommunities(geo);
@@ -81,6 +89,12 @@ function staffing(brokers: readonly Broker[], agents: readonly Agent[]): Staffin
 const weightedCommunities = (geo: Geography) =>
   geo.places.filter((p) => p.level === 'community').map((p) => [p, p.weight] as const);
 
+/** Makes the transactions of every day up to the clock's (those of its later hours wait for the clock). */
+function addTransactionDays(ds: Dataset) {
+  for (let day = ds.transactionsThrough + 1; day <= dayOf(ds.now); day++) ds.transactions.push(...transactionsOfDay(ds.seed, ds.geo, day, ds.start));
+  ds.transactionsThrough = Math.max(ds.transactionsThrough, dayOf(ds.now));
+}
+
 function addListing(ds: Dataset, l: Listing) {
   ds.listings.push(l);
   ds.listingById.set(l.id, l);
@@ -95,7 +109,7 @@ export interface AdvanceResult {
 }
 
 /**
- * Moves the market clock: new listings (higher ids, listed at the new time, the first of each batch in Dubai
+ * Moves the market clock: the sales and lettings of the days it enters (see transactionsOfDay), new listings (higher ids, listed at the new time, the first of each batch in Dubai
  * Marina so searches there always see them), a third as many withdrawals and half as many price changes.
  */
 export function advance(ds: Dataset, minutes: number): AdvanceResult {
@@ -122,6 +136,7 @@ export function advance(ds: Dataset, minutes: number): AdvanceResult {
     fresh.push(listing);
   }
   const relisted = relist(ds, staff, fresh[0]!);
+  addTransactionDays(ds);
   const active = ds.listings.filter((l) => !l.withdrawn && l.listedAt < ds.now);
   const withdrawn = Math.min(active.length, Math.floor(added / 3));
   const gone = rng.sample(active, withdrawn);

@@ -167,11 +167,12 @@ function searchTransactions(ds: Dataset, p: Params, txShape: TransactionShape): 
       (!p.property_type || t.type === p.property_type) &&
       (bedrooms === undefined || t.bedrooms === bedrooms) &&
       t.date >= from &&
-      t.date <= today,
+      t.date <= today &&
+      t.at <= ds.now,
   );
   const by: Record<string, (a: Transaction, b: Transaction) => number> = {
-    newest: (a, b) => b.date.localeCompare(a.date),
-    oldest: (a, b) => a.date.localeCompare(b.date),
+    newest: (a, b) => b.at - a.at,
+    oldest: (a, b) => a.at - b.at,
     high_price: (a, b) => b.price - a.price,
     low_price: (a, b) => a.price - b.price,
   };
@@ -266,7 +267,7 @@ export function handle(ds: Dataset, op: OperationName, p: Params, txShape: Trans
       return developers(ds, p);
     case 'price-trend-of-location': {
       const place = ds.geo.byId.get(Number(p.location_id));
-      return ok(place ? priceTrend(ds.seed, ds.geo, place, p.property_type ?? 'apartment', ds.now) : []);
+      return ok(place ? priceTrend(ds.seed, ds.geo, place, p.property_type ?? 'apartment', ds.now, ds.start) : []);
     }
   }
 }

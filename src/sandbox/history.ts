@@ -3,7 +3,7 @@
 import type { ADREC_PROPERTY_TYPES } from '../api/operations.js';
 import type { Geography, Place } from './geography.js';
 import type { AdrecEntry, Transaction } from './model.js';
-import { type Rng, unit } from './random.js';
+import { Rng, hash, unit } from './random.js';
 
 const DAY = 86_400_000;
 const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
@@ -15,21 +15,62 @@ const TX_TYPES: Record<string, readonly (readonly [string, number])[]> = {
 };
 const HOUSE = new Set(['villa', 'townhouse']);
 
-export function makeTransactions(rng: Rng, geo: Geography, now: number): Transaction[] {
+/**
+ * Transactions a day per unit of a community's listing weight (its share of the market's listings): Dubai Marina
+ * (weight 10) closes about 24 sales and 30 lettings in 30 days, about one for every twenty of its new listings at
+ * the market clock's pace; a small emirate's community (weight 1) about 2 and 3, too few for a median of its own.
+ */
+export const TX_PER_WEIGHT_DAY = { sold: 0.08, rented: 0.1 } as const;
+/** The days of transactions made before the clock's start (so the `1y` period is full from the first request). */
+export const TX_HISTORY_DAYS = 365;
+
+/** The UTC day number of a time (days since the epoch). */
+export const dayOf = (t: number) => Math.floor(t / DAY);
+
+const communityCache = new WeakMap<Geography, [Place, readonly Place[]][]>();
+/** Every community with its buildings (kept per geography: asked for every day of the market). */
+function communitiesOf(geo: Geography): [Place, readonly Place[]][] {
+  let list = communityCache.get(geo);
+  if (!list) {
+    list = geo.places.filter((p) => p.level === 'community').map((c) => [c, geo.buildingsOf(c.id)]);
+    communityCache.set(geo, list);
+  }
+  return list;
+}
+
+/** A Poisson draw (Knuth's method: fine for the small means used here). */
+function poisson(rng: Rng, mean: number): number {
+  const limit = Math.exp(-mean);
+  let k = 0;
+  for (let p = rng.next(); p > limit; p *= rng.next()) k++;
+  return k;
+}
+
+/**
+ * The sale and rental transactions of one UTC day, each at a time inside it: drawn from a stream of their own per
+ * day, community and kind, so a day's transactions are the same however the clock got there (one advance of 60 days
+ * or 2,880 ticks of 30 minutes). Prices follow the place's price trend for the month, type and bedroom count (so a
+ * digest's medians, the trend and the yields agree), with a sale's spread of 7 % and a rent's of 10 %.
+ */
+export function transactionsOfDay(seed: number, geo: Geography, day: number, anchor: number): Transaction[] {
   const out: Transaction[] = [];
-  for (const community of geo.places.filter((p) => p.level === 'community')) {
-    const buildings = geo.buildingsOf(community.id);
+  const dayStart = day * DAY;
+  for (const [community, buildings] of communitiesOf(geo)) {
     for (const kind of ['sold', 'rented'] as const) {
-      const count = 24 + community.weight * 6;
+      const rng = new Rng(hash(seed, 'tx', kind, community.id, day));
+      const count = poisson(rng, community.weight * TX_PER_WEIGHT_DAY[kind]);
       for (let i = 0; i < count; i++) {
         const type = rng.weighted(TX_TYPES[community.style]!);
         const house = HOUSE.has(type);
         const place: Place = !house && buildings.length > 0 && rng.chance(0.6) ? rng.pick(buildings) : community;
         const bedrooms = house ? rng.int(2, 5) : type === 'penthouse' ? rng.int(3, 4) : rng.weighted([[0, 15], [1, 35], [2, 30], [3, 15], [4, 5]]);
         const size = Math.round(house ? 1500 + bedrooms * 700 * rng.between(0.8, 1.3) : [450, 780, 1250, 1800, 2700][bedrooms]! * rng.between(0.85, 1.15));
-        const sale = size * place.ppsf * rng.between(0.9, 1.08);
-        const price = kind === 'sold' ? Math.round(sale / 1000) * 1000 : Math.round((sale * place.rentYield) / 500) * 500;
-        out.push({ id: rng.hex(24), kind, placeId: place.id, bedrooms, type, price, size, date: isoDay(now - rng.int(0, 364) * DAY) });
+        const at = dayStart + rng.int(0, DAY / 1000 - 1) * 1000;
+        const sale = size * trendPrice(seed, place, type, bedrooms, monthOf(at), anchor);
+        const price = kind === 'sold'
+          ? Math.round((sale * rng.between(0.93, 1.07)) / 1000) * 1000
+          : Math.round((sale * place.rentYield * rng.between(0.9, 1.1)) / 500) * 500;
+        out.push({ id: rng.hex(24), kind, placeId: place.id, bedrooms, type, price, size, date: isoDay(at), at });
       }
     }
   }
@@ -108,6 +149,31 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 const TREND_TYPE_FACTOR: Record<string, number> = { villa: 0.95, townhouse: 0.88, penthouse: 1.35, duplex: 1.1, 'hotel-apartment': 1.1 };
 const TREND_BED_FACTOR = [1.08, 1.03, 1, 0.97, 0.95];
 
+/** The first instant (UTC) of a time's month. */
+const monthOf = (t: number) => {
+  const d = new Date(t);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+};
+const monthsBetween = (from: number, to: number) => {
+  const a = new Date(from);
+  const b = new Date(to);
+  return (b.getUTCFullYear() - a.getUTCFullYear()) * 12 + b.getUTCMonth() - a.getUTCMonth();
+};
+
+/**
+ * A place's AED per sqft in one month, for a type and bedroom count (4 and more share the 4's): its community's
+ * growth (0.4 to 1 % a month) counted from the month of `anchor` (the clock's start, where the price is the place's
+ * own), and a monthly wobble of 1.5 % either way. Fixed for a given month, so a month already passed keeps its price
+ * as the clock moves on.
+ */
+export function trendPrice(seed: number, place: Place, type: string, bedrooms: number, month: number, anchor: number): number {
+  const growth = 0.004 + unit(seed, 'growth', place.level === 'building' ? place.parentId! : place.id) * 0.006;
+  const bed = Math.max(0, Math.min(4, bedrooms));
+  return Math.round(
+    place.ppsf * (TREND_TYPE_FACTOR[type] ?? 1) * TREND_BED_FACTOR[bed]! * (1 + growth) ** monthsBetween(monthOf(anchor), month) * (0.985 + 0.03 * unit(seed, place.id, type, bed, month)),
+  );
+}
+
 export interface TrendPoint {
   bedroom_id: number;
   community_price: number;
@@ -117,22 +183,19 @@ export interface TrendPoint {
   time_frame: string;
 }
 
-/** 12 monthly points per bedroom count (0..4), ending at the clock's month; AED per sqft. */
-export function priceTrend(seed: number, geo: Geography, place: Place, type: string, now: number): TrendPoint[] {
+/** 12 monthly points per bedroom count (0..4), ending at the clock's month; AED per sqft (see trendPrice). */
+export function priceTrend(seed: number, geo: Geography, place: Place, type: string, now: number, anchor: number): TrendPoint[] {
   const community = geo.communityOf(place.id) ?? place;
   const end = new Date(now);
   const points: TrendPoint[] = [];
-  const growth = 0.004 + unit(seed, 'growth', community.id) * 0.006; // 0.4 to 1 % a month
   for (let bed = 0; bed <= 4; bed++) {
     for (let back = 11; back >= 0; back--) {
       const month = Date.UTC(end.getUTCFullYear(), end.getUTCMonth() - back, 1);
       const m = new Date(month);
-      const at = (p: Place) =>
-        Math.round(p.ppsf * (TREND_TYPE_FACTOR[type] ?? 1) * TREND_BED_FACTOR[bed]! * (1 + growth) ** -back * (0.985 + 0.03 * unit(seed, p.id, type, bed, month)));
       points.push({
         bedroom_id: bed,
-        community_price: at(community),
-        tower_price: at(place),
+        community_price: trendPrice(seed, community, type, bed, month, anchor),
+        tower_price: trendPrice(seed, place, type, bed, month, anchor),
         date: m.toISOString(),
         period: `${MONTHS[m.getUTCMonth()]} ${m.getUTCFullYear()}`,
         time_frame: '1Y',

@@ -73,7 +73,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     agents: ds.agents.length,
     brokers: ds.brokers.length,
     developers: ds.developers.length,
-    transactions: ds.transactions.length,
+    transactions: ds.transactions.filter((t) => t.at <= ds.now).length,
     adrec: ds.adrec.length,
   });
   const ctx: ServerContext = {

@@ -103,6 +103,8 @@ export interface Transaction {
   size: number;
   /** YYYY-MM-DD */
   date: string;
+  /** ms since epoch on the market clock: answered only once the clock has passed it. */
+  at: number;
 }
 
 export interface AdrecEntry {

@@ -117,3 +117,47 @@ describe('the market clock', () => {
     }
   });
 });
+
+describe('transactions as the clock moves', () => {
+  const sold = async (url: string, key: string, location = '2') =>
+    (await (await fetch(`${url}/get-get-transactions?location_id=${location}&transaction_type=sold&period=1m`, { headers: { 'x-gateway-key': key } })).json()) as { data: { id: string; transaction_date: string }[] };
+
+  it('arrive each day, dated at the market clock, the same however the clock got there', async () => {
+    const a = createSandbox({ seed: 5 });
+    const b = createSandbox({ seed: 5 });
+    const [ua, ub] = await Promise.all([a.listen(), b.listen()]);
+    try {
+      const before = a.stats().transactions;
+      a.advance(3 * 24 * 60 + 12 * 60);
+      for (let i = 0; i < 7 * 24; i++) b.advance(30);
+      expect(a.now()).toEqual(b.now());
+      expect(a.stats().transactions).toBe(b.stats().transactions);
+      expect(a.stats().transactions).toBeGreaterThan(before);
+      const [sa, sb2] = [await sold(ua, a.key), await sold(ub, b.key)];
+      expect(sa).toEqual(sb2);
+      // Those of the clock's day so far are there, none of its later hours.
+      expect(sa.data[0]!.transaction_date).toBe('2026-11-04');
+      const later = a.stats().transactions;
+      a.advance(6 * 60);
+      expect(a.stats().transactions).toBeGreaterThan(later);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('the price trend keeps its past months as the clock moves into the next', async () => {
+    const s = createSandbox();
+    const url = await s.listen();
+    try {
+      const trend = async () => ((await (await fetch(`${url}/price-trend-of-location?location_id=50`, { headers: { 'x-gateway-key': s.key } })).json()) as { data: { bedroom_id: number; period: string; community_price: number }[] }).data;
+      const nov = await trend();
+      s.advance(31 * 24 * 60);
+      const dec = await trend();
+      const at = (points: typeof nov, period: string) => points.find((p) => p.bedroom_id === 2 && p.period === period)?.community_price;
+      expect(at(dec, 'Nov 2026')).toBe(at(nov, 'Nov 2026'));
+      expect(dec.filter((p) => p.bedroom_id === 2).at(-1)!.period).toBe('Dec 2026');
+    } finally {
+      await s.close();
+    }
+  });
+});
