@@ -312,7 +312,7 @@ describe('alerts on Discord', () => {
     await fake.waitFor(() => manzil.alerts.outbox.stats().pending + manzil.alerts.outbox.stats().sending === 0, 15_000);
     const posts = channelPosts().slice(before);
     expect(posts).toHaveLength(report.queued);
-    expect(posts.every((p) => /^m[0-9a-f]{10}-\d+$/.test(p.nonce ?? '') && p.body.enforce_nonce === true)).toBe(true);
+    expect(posts.every((p) => /^m[0-9a-f]{10}-[0-9a-f]{12}$/.test(p.nonce ?? '') && p.body.enforce_nonce === true)).toBe(true);
     expect(text(posts[0]!.body)).toMatch(/New listing · Alert #1|Price dropped/);
   });
 

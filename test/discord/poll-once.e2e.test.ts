@@ -23,7 +23,7 @@ const env = () => ({
   UAE_API_KEY: KEY, UAE_API_BASE_URL: sandbox.url!, DISCORD_TOKEN: fake.botToken, DISCORD_API_URL: fake.apiUrl,
   PORT: '0', MANZIL_DB_PATH: dbPath, LOG_LEVEL: 'warn', ALERTS_DELIVERY_LEASE_S: '1',
 });
-const alertPosts = () => fake.messages(fake.channelId).filter((m) => /^m[0-9a-f]{10}-\d+$/.test(m.nonce ?? ''));
+const alertPosts = () => fake.messages(fake.channelId).filter((m) => /^m[0-9a-f]{10}-[0-9a-f]{12}$/.test(m.nonce ?? ''));
 
 function pollOnce() {
   const child = spawn(process.execPath, [bin, 'poll', '--once'], { env: { PATH: process.env.PATH, HOME: tmpdir(), ...env(), MANZIL_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -253,6 +253,7 @@ describe('manzil restore', () => {
     const old = join(dir, 'migrations-then');
     cpSync(join(repo, 'migrations'), old, { recursive: true });
     const journal = JSON.parse(readFileSync(join(old, 'meta/_journal.json'), 'utf8')) as { entries: { idx: number }[] };
+    const newer = journal.entries.filter((e) => e.idx > 2).length;
     journal.entries = journal.entries.filter((e) => e.idx <= 2);
     writeFileSync(join(old, 'meta/_journal.json'), JSON.stringify(journal));
     const backup = join(dir, 'old.db');
@@ -274,7 +275,7 @@ describe('manzil restore', () => {
     writer.close();
 
     const report = await restoreDatabase(backup, dbPath);
-    expect(report).toMatchObject({ toLookFor: 1, parked: 0, migrationsApplied: 1 });
+    expect(report).toMatchObject({ toLookFor: 1, parked: 0, migrationsApplied: newer });
     expect(existsSync(`${dbPath}-wal`) && readFileSync(`${dbPath}-wal`).length > 0).toBe(false);
 
     // The database it replaced opens on its own with the write that was only in its WAL.
