@@ -20,7 +20,21 @@ const VOCABULARY = [
   ...OUT_OF_PLACE,
 ].filter((w) => w.length >= 4);
 
+/** Answers already worked out: place words recur ("marina", "jvc"), and each answer costs a pass over the vocabulary. */
+const ANSWERS = new Map<string, boolean>();
+const ANSWERS_CAP = 20_000;
+
 export function isUnknownWord(word: string): boolean {
+  let answer = ANSWERS.get(word);
+  if (answer === undefined) {
+    answer = looksLikeAFilter(word);
+    if (ANSWERS.size >= ANSWERS_CAP) ANSWERS.clear();
+    ANSWERS.set(word, answer);
+  }
+  return answer;
+}
+
+function looksLikeAFilter(word: string): boolean {
   if (OUT_OF_PLACE.has(word)) return true;
   if (/\d/.test(word) && /\D/.test(word)) return true;
   if (word.length < 4) return false;
