@@ -120,6 +120,8 @@ export interface FakeSlackOptions {
   socketModeUrl?: string;
   /** Every request is handled this long after it arrived, as over a real network (the benchmarks); default 0. */
   latencyMs?: number;
+  /** Slack's clock for message ts (and so for `oldest` in conversations.history): a test's fake clock; Date.now by default. */
+  clock?: () => number;
 }
 
 /** What the app's manifest asks for, as auth.test reports it. */
@@ -187,7 +189,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   let scopes: string[] | undefined = DEFAULT_SLACK_SCOPES;
   let seq = 0;
   // Like Slack's: the posting time in seconds, then a counter, so ts are unique, increasing and comparable with `oldest`.
-  const nextTs = () => `${Math.floor(Date.now() / 1000)}.${String(++seq).padStart(6, '0')}`;
+  const nextTs = () => `${Math.floor((options.clock ?? Date.now)() / 1000)}.${String(++seq).padStart(6, '0')}`;
 
   /** A queued failure as [status, body, headers], or undefined to answer normally. */
   function takeFailure(method: string, answer = failures.get(method)?.shift()): [number, unknown, Record<string, string>] | undefined {
