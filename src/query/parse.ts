@@ -120,13 +120,13 @@ export const SALE_FLOOR = 10_000;
 const PER_YEAR: Readonly<Record<string, number>> = { yearly: 1, monthly: 12, weekly: 52, daily: 365 };
 const PER_NAME: Readonly<Record<string, string>> = { yearly: 'a year', monthly: 'a month', weekly: 'a week', daily: 'a day' };
 const RENT_OPERATIONS = new Set(['search-rent', 'search-commercial-rent']);
+const SALE_OPERATIONS = new Set(['search-buy', 'search-commercial-buy', 'search-new-projects']);
 const tooSmall = (n: number | undefined, least: number) => n !== undefined && n > 0 && n < least;
 /** An amount too small scaled by a thousand, or by a million when a thousand is still too small (a sale "under 2"). */
 const scaledUp = (n: number | undefined, least: number) =>
   tooSmall(n, least) ? [1_000, 1_000_000].map((f) => n! * f).find((x) => !tooSmall(x, least)) : n;
 const amountsText = (a: number | undefined, b: number | undefined) =>
   a !== undefined && b !== undefined ? `${grouped(amountText(a))} to ${grouped(amountText(b))}` : grouped(amountText((a ?? b)!));
-const SALE_OPERATIONS = new Set(['search-buy', 'search-commercial-buy', 'search-new-projects']);
 
 /**
  * A rent under AED 1,000 a year or a sale price under AED 10,000 is not searched: "under 75" was surely 75,000. Refused with
