@@ -39,6 +39,8 @@ export interface FakeDiscordOptions {
   callbackDeadlineMs?: number;
   /** How long a nonce is remembered for `enforce_nonce`; default 5 minutes ("a few minutes" on Discord). */
   nonceWindowMs?: number;
+  /** The files of one request may weigh this much at most (bytes); more answers 413 with code 40005. Default 10 MiB. */
+  attachmentSizeLimit?: number;
 }
 
 export interface RecordedRequest {
@@ -130,6 +132,14 @@ export interface FakeDiscord {
   /** The next matching request is carried out (a message is created) but its answer waits for release(), or forever. */
   holdNext(method: string, path: RegExp): { arrived: Promise<void>; release(): void };
   /**
+   * Until switched off (the returned function), requests that carry files answer `status` with Discord's JSON error
+   * `code` and are not carried out, while the same message without files is taken: `refuseFiles(403, 50013)` for a bot
+   * without Attach Files.
+   */
+  refuseFiles(status: number, code: number): () => void;
+  /** The bytes of a file the bot attached to a message, by the attachment's id; undefined if none. */
+  attachmentBytes(id: string): Buffer | undefined;
+  /**
    * Closes the gateway connection: 1006 (default) tears it down with no close frame, as a network failure does, and
    * discord.js resumes at resume_gateway_url. Resolves once the client resumed (or identified again); for fatal codes
    * (4004, 4010-4014) once closed.
@@ -207,6 +217,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const interactionsById = new Map<string, Interaction>();
   const commandSets = new Map<string, DiscordJson[]>();
   const attachments = new Map<string, UploadedFile>();
+  const fileRefusals: Answer[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let baseUrl = '';
 
@@ -596,6 +607,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     if (chosen.auth && req.authorization !== `Bot ${botToken}`) return { status: 401, body: discordError(0, '401: Unauthorized') };
     const injected = faults.takeAnswer(req.method, req.path);
     if (injected) return injected;
+    if (req.files.length > 0) {
+      if (fileRefusals[0]) return fileRefusals[0];
+      const size = req.files.reduce((n, f) => n + f.size, 0);
+      if (size > (options.attachmentSizeLimit ?? 10_485_760)) return { status: 413, body: discordError(40005, 'Request entity too large') };
+    }
     return chosen.handle(req, chosen.pattern.exec(req.path)!.slice(0));
   }
 
@@ -776,6 +792,15 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     },
     failUntilOff: (method, path, status, code) => faults.failUntilOff(method, path, status, code),
     holdNext: (method, path) => faults.hold(method, path),
+    refuseFiles(status, code) {
+      const answer: Answer = { status, body: discordError(code, `Discord error ${code}`) };
+      fileRefusals.push(answer);
+      return () => {
+        const i = fileRefusals.indexOf(answer);
+        if (i >= 0) fileRefusals.splice(i, 1);
+      };
+    },
+    attachmentBytes: (id) => attachments.get(id)?.data,
     dropConnection: (code = 1006) => gateway.drop(code),
     sessions: () => gateway.stats(),
     identifies: () => gateway.identifies(),

@@ -3,6 +3,9 @@
 // chat.postMessage per channel (metadata included) for conversations.history, knows a table of users for users.info,
 // and can accept a call but hold its answer, as when the network drops it or Manzil crashes mid-post. Outages: every
 // call answering one HTTP status, connections refused, every token refused (`invalid_auth`), until switched off.
+// Files upload v2: files.getUploadURLExternal gives an upload URL on the fake itself, the POST there stores the bytes,
+// files.completeUploadExternal completes the file; a message's image block whose `slack_file` is unknown, incomplete or
+// still processing is refused (`invalid_blocks`), as Slack does. Uploads are kept (bytes included) for tests.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkSlackMessage } from './slack-limits.js';
@@ -58,6 +61,32 @@ export interface FakeMessage {
   metadata?: { event_type: string; event_payload: unknown };
 }
 
+/** A file of the upload v2 flow, as the fake holds it. */
+export interface FakeUpload {
+  id: string;
+  /** As given to files.getUploadURLExternal. */
+  filename: string;
+  length: number;
+  altText?: string;
+  /** The bytes POSTed to the upload URL; undefined until then. */
+  bytes?: Buffer;
+  /** Set by files.completeUploadExternal. */
+  complete: boolean;
+  title?: string;
+  /** The channel it was shared to on completion; undefined for a private file. */
+  channelId?: string;
+}
+
+/** An upload POST held before the fake stores its bytes (a client mid-upload). */
+export interface HeldUpload {
+  /** Resolves once the POST has arrived (its body read). */
+  arrived: Promise<void>;
+  /** Stores the bytes and answers, as if the network had only been slow. */
+  release(): void;
+  /** Drops the connection without storing anything: the client died mid-upload. */
+  abandon(): void;
+}
+
 /** A call whose answer is held back. */
 export interface HeldCall {
   /** Resolves once the call has arrived (and, for chat.postMessage, the message was posted). */
@@ -92,6 +121,12 @@ export interface FakeSlack {
   missingScope(method: string, on?: boolean): void;
   /** What chat.postMessage posted to a channel, oldest first. */
   messages(channel: string): FakeMessage[];
+  /** Every file of the upload v2 flow, in the order their upload URLs were given (`failNext('upload', …)` fails a POST of bytes). */
+  uploads(): FakeUpload[];
+  /** The next POST of bytes to an upload URL is held before its bytes are stored, until released or abandoned. */
+  holdUpload(): HeldUpload;
+  /** Files completed from now on can be shown in a message only `ms` later (Slack processes uploads); default 0. */
+  fileProcessing(ms: number): void;
   /**
    * Every Web API call answers this HTTP status (a 503 outage, say; 429 with Retry-After `retryAfter` s, default 1) and
    * is not carried out, until switched off with `undefined`. Calls are still recorded.
@@ -125,20 +160,50 @@ export interface FakeSlackOptions {
 }
 
 /** What the app's manifest asks for, as auth.test reports it. */
-export const DEFAULT_SLACK_SCOPES = ['commands', 'chat:write', 'channels:history', 'groups:history', 'im:history', 'mpim:history', 'users:read'];
+export const DEFAULT_SLACK_SCOPES = ['commands', 'chat:write', 'channels:history', 'groups:history', 'im:history', 'mpim:history', 'users:read', 'files:write'];
+
+/** The file methods of the upload v2 flow: they need `files:write` among the granted scopes. */
+const FILE_METHODS = new Set(['files.getUploadURLExternal', 'files.completeUploadExternal']);
 
 /** The scope each history-like method needs, for missing_scope answers. */
 const SCOPE_OF: Record<string, string> = { 'conversations.history': 'channels:history,groups:history,im:history,mpim:history', 'users.info': 'users:read' };
 
 /** Form fields that @slack/web-api JSON-encodes because their values are objects or arrays. */
-const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'view', 'unfurls', 'user_auth_blocks']);
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'view', 'unfurls', 'user_auth_blocks', 'files']);
 /** Methods that post or edit a message: their payloads are checked like Slack checks them. */
 const MESSAGE_METHODS = new Set(['chat.postMessage', 'chat.update', 'chat.postEphemeral', 'chat.scheduleMessage']);
 
 async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readRawBody(req)).toString('utf8');
+}
+
+async function readRawBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** The bytes of an upload: the raw body, or the first file of a multipart body (both are what Slack takes). */
+async function uploadedBytes(raw: Buffer, contentType: string | undefined): Promise<Buffer> {
+  if (!contentType?.startsWith('multipart/form-data')) return raw;
+  const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+  for (const value of form.values()) if (typeof value !== 'string') return Buffer.from(await value.arrayBuffer());
+  return Buffer.alloc(0);
+}
+
+const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Top-level image blocks that show a Slack file, with `image_url` standing in for `slack_file` so that the Block Kit
+ * check (slack-limits.ts, which knows image URLs only) checks the rest of them; the files are checked by the fake.
+ */
+function withFilesAsUrls(blocks: unknown): unknown {
+  if (!Array.isArray(blocks)) return blocks;
+  return blocks.map((b: unknown) => {
+    if (!isJsonObject(b) || b.type !== 'image' || b.slack_file === undefined || b.image_url !== undefined) return b;
+    const { slack_file: _file, ...rest } = b;
+    return { ...rest, image_url: 'https://files.slack.com/files-pri/fake/chart.png' };
+  });
 }
 
 function parseArgs(body: string, contentType: string | undefined): Record<string, unknown> {
@@ -183,11 +248,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const users = new Map<string, FakeUser>();
   const scopesMissing = new Set<string>();
   const posted = new Map<string, FakeMessage[]>();
+  const uploads = new Map<string, FakeUpload & { usableAt: number }>();
+  const heldUploads: ((flush: (store: boolean) => void) => void)[] = [];
+  let processingMs = 0;
+  let fileSeq = 0;
   let outage: { status: number; retryAfter: number } | undefined;
   let authRefused = false;
   let refusing = false;
   let scopes: string[] | undefined = DEFAULT_SLACK_SCOPES;
   let seq = 0;
+  let baseUrl = '';
   // Like Slack's: the posting time in seconds, then a counter, so ts are unique, increasing and comparable with `oldest`.
   const nextTs = () => `${Math.floor((options.clock ?? Date.now)() / 1000)}.${String(++seq).padStart(6, '0')}`;
 
@@ -225,8 +295,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     }
     if (callToken !== token) return [200, { ok: false, error: 'invalid_auth' }, {}];
     if (scopesMissing.has(method)) return [200, { ok: false, error: 'missing_scope', needed: SCOPE_OF[method] ?? 'unknown', provided: 'commands,chat:write' }, {}];
+    if (FILE_METHODS.has(method) && scopes && !scopes.includes('files:write')) {
+      return [200, { ok: false, error: 'missing_scope', needed: 'files:write', provided: scopes.join(',') }, {}];
+    }
     if (MESSAGE_METHODS.has(method) || args.blocks !== undefined) {
-      const errors = checkSlackMessage({ text: args.text, blocks: args.blocks });
+      const errors = [...checkSlackMessage({ text: args.text, blocks: withFilesAsUrls(args.blocks) }), ...slackFileErrors(args.blocks)];
       if (errors.length) return [200, { ok: false, error: args.blocks === undefined ? 'no_text' : 'invalid_blocks', errors }, {}];
     }
     const channel = typeof args.channel === 'string' ? args.channel : 'C0TEST';
@@ -256,6 +329,31 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         return [200, { ok: true, channel, ts: args.ts, text: args.text, message: { text: args.text, blocks: args.blocks } }, {}];
       case 'chat.postEphemeral':
         return [200, { ok: true, message_ts: nextTs() }, {}];
+      case 'files.getUploadURLExternal': {
+        const length = Number(args.length);
+        if (typeof args.filename !== 'string' || !args.filename.trim() || !Number.isInteger(length) || length <= 0) {
+          return [200, { ok: false, error: 'invalid_arguments' }, {}];
+        }
+        const id = `F0FAKE${String(++fileSeq).padStart(6, '0')}`;
+        uploads.set(id, {
+          id, filename: args.filename, length, complete: false, usableAt: Infinity,
+          ...(typeof args.alt_text === 'string' ? { altText: args.alt_text } : {}),
+        });
+        return [200, { ok: true, upload_url: `${baseUrl}/upload/v1/${id}`, file_id: id }, {}];
+      }
+      case 'files.completeUploadExternal': {
+        const files = Array.isArray(args.files) ? (args.files as unknown[]) : [];
+        if (files.length === 0) return [200, { ok: false, error: 'invalid_arguments' }, {}];
+        const found = files.map((f) => (isJsonObject(f) && typeof f.id === 'string' ? uploads.get(f.id) : undefined));
+        // A file never uploaded (or with other bytes than its declared length): the fake's answer, as Slack gives no detail.
+        if (found.some((u) => !u?.bytes || u.bytes.length !== u.length)) return [200, { ok: false, error: 'file_not_found' }, {}];
+        const channelId = typeof args.channel_id === 'string' ? args.channel_id : undefined;
+        found.forEach((u, i) => {
+          const title = (files[i] as Record<string, unknown>).title;
+          Object.assign(u!, { complete: true, usableAt: Date.now() + processingMs, ...(typeof title === 'string' ? { title } : {}), ...(channelId ? { channelId } : {}) });
+        });
+        return [200, { ok: true, files: found.map((u) => ({ id: u!.id, name: u!.filename, title: u!.title ?? u!.filename, size: u!.length })) }, {}];
+      }
       default:
         return [200, { ok: true }, {}];
     }
@@ -278,6 +376,53 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       ok: true, messages: page, has_more: more, pin_count: 0,
       response_metadata: { next_cursor: more ? Buffer.from(`offset:${start + limit}`).toString('base64') : '' },
     };
+  }
+
+  /** Slack's refusal of each top-level image block whose `slack_file` is not a completed, processed upload. */
+  function slackFileErrors(blocks: unknown): string[] {
+    if (!Array.isArray(blocks)) return [];
+    return blocks.flatMap((b: unknown, i) => {
+      if (!isJsonObject(b) || b.type !== 'image' || b.slack_file === undefined) return [];
+      const file = b.slack_file;
+      const pointer = `[json-pointer:/blocks/${i}/slack_file]`;
+      if (!isJsonObject(file) || (file.id === undefined) === (file.url === undefined) || b.image_url !== undefined) return [`invalid slack file ${pointer}`];
+      const upload = typeof file.id === 'string' ? uploads.get(file.id) : undefined;
+      return upload?.complete && Date.now() >= upload.usableAt ? [] : [`invalid slack file ${pointer}`];
+    });
+  }
+
+  /** A POST of bytes to an upload URL: stored for a file the fake gave the URL of, answered as Slack does (`OK - n`). */
+  async function handleUpload(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
+    const raw = await readRawBody(req);
+    const bytes = await uploadedBytes(raw, req.headers['content-type']);
+    const upload = uploads.get(id);
+    const record = (status: number, response: unknown) => calls.push({ method: 'upload', args: { file_id: id, size: bytes.length }, token: undefined, status, response });
+    if (outage) {
+      record(outage.status, 'outage');
+      return send(res, outage.status, `fake Slack outage: HTTP ${outage.status}`, outage.status === 429 ? { 'retry-after': String(outage.retryAfter) } : {});
+    }
+    const failure = failures.get('upload')?.shift();
+    if (failure) {
+      const status = failure.status ?? 500;
+      record(status, failure.error ?? 'failed');
+      return send(res, status, failure.error ?? `fake upload failure: HTTP ${status}`, status === 429 ? { 'retry-after': String(failure.retryAfter ?? 1) } : {});
+    }
+    if (!upload || upload.complete) {
+      record(404, 'not_found');
+      return send(res, 404, 'not_found');
+    }
+    const finish = (store: boolean) => {
+      if (!store) {
+        res.socket?.destroy();
+        return;
+      }
+      upload.bytes = bytes;
+      record(200, `OK - ${bytes.length}`);
+      if (!res.writableEnded && !res.destroyed) send(res, 200, `OK - ${bytes.length}`);
+    };
+    const hold = heldUploads.shift();
+    if (hold) hold(finish);
+    else finish(true);
   }
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
@@ -339,19 +484,22 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     const api = /^\/api\/([\w.]+)$/.exec(path);
     const response = /^\/response\/([^/]+)$/.exec(path);
+    const upload = /^\/upload\/v1\/([\w-]+)$/.exec(path);
     const handled = req.method !== 'POST'
       ? undefined
       : api
         ? handleApi(req, res, api[1]!)
         : response
           ? handleResponse(req, res, decodeURIComponent(response[1]!))
-          : undefined;
+          : upload
+            ? handleUpload(req, res, upload[1]!)
+            : undefined;
     if (!handled) return send(res, 404, 'not_found');
     handled.catch((e: unknown) => send(res, 500, String(e)));
   }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  const baseUrl = `http://127.0.0.1:${port}`;
+  baseUrl = `http://127.0.0.1:${port}`;
   let responseSeq = 0;
 
   return {
@@ -396,6 +544,27 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       else scopesMissing.delete(method);
     },
     messages: (channel) => [...(posted.get(channel) ?? [])],
+    uploads: () => [...uploads.values()].map(({ usableAt: _usableAt, ...u }) => ({ ...u })),
+    holdUpload() {
+      let flush: ((store: boolean) => void) | undefined;
+      let decided: boolean | undefined;
+      let arrivedNow: () => void = () => {};
+      const arrived = new Promise<void>((resolve) => (arrivedNow = resolve));
+      heldUploads.push((f) => {
+        flush = f;
+        arrivedNow();
+        if (decided !== undefined) f(decided);
+      });
+      const decide = (store: boolean) => {
+        if (decided !== undefined) return;
+        decided = store;
+        flush?.(store);
+      };
+      return { arrived, release: () => decide(true), abandon: () => decide(false) };
+    },
+    fileProcessing(ms) {
+      processingMs = ms;
+    },
     outage(status, options = {}) {
       outage = status === undefined ? undefined : { status, retryAfter: options.retryAfter ?? 1 };
     },
@@ -435,6 +604,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       users.clear();
       scopesMissing.clear();
       posted.clear();
+      uploads.clear();
+      heldUploads.length = 0;
+      processingMs = 0;
       outage = undefined;
       authRefused = false;
       scopes = DEFAULT_SLACK_SCOPES;
