@@ -1,13 +1,36 @@
 // Alerts and digests reach Discord here: the ChatPoster port, over POST /channels/{id}/messages, each message carrying a
 // nonce derived from its delivery id with `enforce_nonce: true`, so that a post retried after a crash is not shown twice.
+// A chart goes in the same request, as a file (multipart) that its embed shows: the upload and the message are one.
 import { createHash } from 'node:crypto';
-import { Routes, type REST, type RESTPostAPIChannelMessageResult } from 'discord.js';
+import { DiscordAPIError, Routes, type REST, type RESTPostAPIChannelMessageResult } from 'discord.js';
 import type { Reply } from '../../src/bot/index.js';
 import { PostFailure, type ChatPoster, type CredentialsCheck, type LookupRequest, type LookupResult } from '../../src/ports/index.js';
+import type { Block } from '../../src/views/model.js';
 import { DISCORD_LIMITS as L } from './limits.js';
 import { discordOutcome } from './outcomes.js';
 import { parseDiscordPlace } from './place.js';
-import { sendWithFallback, type SendLog } from './send.js';
+import { renderDiscordWithFiles } from './render.js';
+import { describeError, isContentRefusal, sendWithFallback, type SendLog } from './send.js';
+
+/** What the message says where its chart could not be attached. */
+export const CHART_NOT_ATTACHED = '(the chart could not be attached)';
+
+/**
+ * Discord's JSON codes that refuse a message's files rather than the message: too large (40005, 50045), an upload it
+ * lost (50146), or Missing Permissions (50013: Attach Files, when the bot may still send text; if it may not, the
+ * message without files is refused too, and that answer is the outcome).
+ */
+const FILE_REFUSAL_CODES = new Set([40005, 50045, 50146, 50013]);
+
+/** Discord refused the files, or the message with them (a 400): the message is sent again without them. */
+function refusesFiles(e: unknown): boolean {
+  return isContentRefusal(e) || (e instanceof DiscordAPIError && (e.status === 413 || FILE_REFUSAL_CODES.has(Number(e.code))));
+}
+
+/** The reply with each chart shown as its text fallback, followed by a note that it could not be attached. */
+function withChartsNoted(reply: Reply): Reply {
+  return { ...reply, blocks: reply.blocks.flatMap((b): Block[] => (b.kind === 'image' ? [b, { kind: 'context', text: CHART_NOT_ATTACHED }] : [b])) };
+}
 
 /**
  * How long Discord is relied on to dedupe by nonce. Its documentation says "the past few minutes" without a number;
@@ -41,10 +64,25 @@ export class DiscordPoster implements ChatPoster {
     const target = parseDiscordPlace(place);
     if (!target) throw new PostFailure('discord: not a Discord place', 'rejected');
     const nonce = deliveryNonce(deliveryId);
+    const route = Routes.channelMessages(target.channelId);
     try {
+      if (reply.blocks.some((b) => b.kind === 'image')) {
+        // The charts as files in the message's own request: one nonce covers the files and the message.
+        const { message, files } = renderDiscordWithFiles(reply);
+        if (files.length > 0) {
+          try {
+            const posted = (await this.rest.post(route, { body: { ...message, nonce, enforce_nonce: true }, files })) as RESTPostAPIChannelMessageResult;
+            return { messageId: posted.id };
+          } catch (e) {
+            if (!refusesFiles(e)) throw e;
+            this.log('discord refused a message with its charts; it is posted with their text', { error: describeError(e) });
+          }
+        }
+        reply = withChartsNoted(reply);
+      }
       const message = await sendWithFallback(
         reply,
-        (m) => this.rest.post(Routes.channelMessages(target.channelId), { body: { ...m, nonce, enforce_nonce: true } }) as Promise<RESTPostAPIChannelMessageResult>,
+        (m) => this.rest.post(route, { body: { ...m, nonce, enforce_nonce: true } }) as Promise<RESTPostAPIChannelMessageResult>,
         this.log,
       );
       return { messageId: message.id };

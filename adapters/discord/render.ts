@@ -2,7 +2,7 @@
 // text and table (at most 10, 6,000 characters across them), and buttons in at most 5 rows of 5. Every text is clamped
 // to DISCORD_LIMITS; a card's buttons are numbered, since components sit under all the embeds, never beside one.
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed, type APIEmbedField } from 'discord.js';
-import { imageFallback, type Block, type Button, type Card, type Field, type LinkButton, type Reply } from '../../src/views/model.js';
+import { imageFallback, type Block, type Button, type Card, type Field, type ImageFile, type LinkButton, type Reply } from '../../src/views/model.js';
 import { DISCORD_LIMITS as L } from './limits.js';
 import { tableText } from './render-table.js';
 import { BLANK, clampMarkdown, clampPlain, escapeText, imageUrl, linkUrl, markdown, orElse } from './render-text.js';
@@ -15,6 +15,14 @@ export interface DiscordMessage {
   components: DiscordRow[];
   /** Nothing in a listing may ping a channel: no @everyone, no roles, no users. */
   allowed_mentions: { parse: [] };
+  /** The files sent with the message (multipart `files[id]`), with their alt text: charts, see renderDiscordWithFiles. */
+  attachments?: { id: number; filename: string; description?: string }[];
+}
+
+/** A file to send with a message, as discord.js's REST `files` option takes it. */
+export interface DiscordFile {
+  name: string;
+  data: Buffer;
 }
 
 /** Manzil's colour on the left edge of its embeds. */
@@ -46,6 +54,23 @@ export function readCustomId(id: string): { action: string; token: string } | un
 interface Unit {
   embed: APIEmbed;
   card?: Card;
+  /** A chart attached to the message and shown in this embed. */
+  file?: { name: string; image: ImageFile };
+}
+
+/** Attachment descriptions (alt text) are at most this long. */
+const ATTACHMENT_DESCRIPTION_MAX = 1_024;
+
+/**
+ * A chart's file name as Discord keeps it, so `attachment://` finds it: letters, digits, `.`, `_` and `-` only, ending
+ * in .png, never the same twice in one message.
+ */
+function attachmentName(name: string, taken: Set<string>): string {
+  const base = name.replace(/\.png$/i, '').replace(/[^\w.-]+/g, '_').replace(/^[._]+/, '').slice(0, 80) || 'chart';
+  let candidate = `${base}.png`;
+  for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${base}-${n}.png`;
+  taken.add(candidate.toLowerCase());
+  return candidate;
 }
 
 /** Characters Discord counts towards the 6,000 of a message. */
@@ -156,7 +181,21 @@ function rows(components: readonly (APIButtonComponent | undefined)[]): DiscordR
 
 const subtext = (text: string) => `-# ${markdown(text.replace(/\s*\n\s*/g, ' '), 500)}`;
 
+/**
+ * The reply as a message that carries its charts as files: each image block becomes an embed showing its attachment
+ * (`attachment://name`), and `files` holds the PNGs of the charts kept (a chart whose embed did not fit is not sent).
+ * For channel posts; an interaction's answer (renderDiscord) shows a chart's text fallback.
+ */
+export function renderDiscordWithFiles(reply: Reply): { message: DiscordMessage; files: DiscordFile[] } {
+  return render(reply, true);
+}
+
 export function renderDiscord(reply: Reply): DiscordMessage {
+  return render(reply, false).message;
+}
+
+function render(reply: Reply, attach: boolean): { message: DiscordMessage; files: DiscordFile[] } {
+  const names = new Set<string>();
   const content: string[] = [];
   const units: Unit[] = [];
   const controls: Button[][] = [];
@@ -166,8 +205,8 @@ export function renderDiscord(reply: Reply): DiscordMessage {
     last.footer = { text: clampPlain([last.footer?.text, text].filter(Boolean).join('\n'), L.footerText) };
   };
 
-  for (const block of reply.blocks) render(block);
-  function render(block: Block): void {
+  for (const block of reply.blocks) renderBlock(block);
+  function renderBlock(block: Block): void {
     switch (block.kind) {
       case 'header':
         if (block.text.trim()) content.push(`**${markdown(block.text, 400)}**`);
@@ -199,9 +238,17 @@ export function renderDiscord(reply: Reply): DiscordMessage {
         return;
       case 'divider':
         return;
-      case 'image':
-        units.push(...textEmbeds(imageFallback(block.image)).map((embed) => ({ embed })));
+      case 'image': {
+        if (!attach || !block.image.pngBase64) {
+          units.push(...textEmbeds(imageFallback(block.image)).map((embed) => ({ embed })));
+          return;
+        }
+        const name = attachmentName(block.image.name, names);
+        const embed: APIEmbed = { color: COLOR, image: { url: `attachment://${name}` } };
+        if (block.image.title.trim()) embed.title = markdown(block.image.title, L.embedTitle);
+        units.push({ embed, file: { name, image: block.image } });
         return;
+      }
       case 'location-picker':
         // Discord has no select menu that searches as you type inside a message: a search is refined with the
         // `location` option of the command, which does.
@@ -262,12 +309,19 @@ export function renderDiscord(reply: Reply): DiscordMessage {
   let body = clampMarkdown(content.join('\n'), room);
   if (!body.trim() && kept.length === 0) body = markdown(orElse(reply.text, 'Manzil'), room);
   const text = [body, tail].filter((t) => t.trim()).join('\n');
-  return {
+  const attached = kept.flatMap((u) => (u.file ? [u.file] : []));
+  const message: DiscordMessage = {
     content: text,
     embeds: kept.map((u) => u.embed),
     components: [...cardRows, ...controlRows],
     allowed_mentions: { parse: [] },
   };
+  if (attached.length) {
+    message.attachments = attached.map((f, id) => ({
+      id, filename: f.name, ...(f.image.alt.trim() ? { description: clampPlain(f.image.alt.trim(), ATTACHMENT_DESCRIPTION_MAX) } : {}),
+    }));
+  }
+  return { message, files: attached.map((f) => ({ name: f.name, data: Buffer.from(f.image.pngBase64, 'base64') })) };
 }
 
 /** The reply without its photos: what is sent again when Discord refuses a message. */
