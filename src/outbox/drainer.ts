@@ -11,7 +11,7 @@
 // One worker per channel, at most one message a second in each; a slow or throttled channel never holds the others.
 import type { Logger } from '../log.js';
 import { PostFailure, type ChatPoster, type FailureOutcome, type LookupResult } from '../ports/index.js';
-import type { ClaimedEntry, OutboxRepo, OutboxRow } from '../store/index.js';
+import { INTERRUPTED, type ClaimedEntry, type OutboxRepo, type OutboxRow } from '../store/index.js';
 import { PlatformGate, type GateOptions } from './platform-gate.js';
 import type { KindRegistry } from './registry.js';
 
@@ -301,7 +301,9 @@ export class OutboxDrainer {
         const settle = entry.interrupted ? Math.min(poster.settleMs ?? 0, INTERRUPTED_SETTLE_MS) : (poster.settleMs ?? 0);
         const settleAt = (entry.lastAttemptAt ?? 0) + settle;
         if (now >= settleAt) return 'send';
-        outbox.markFailed(entry.id, entry.token, { error: entry.lastError ?? 'waiting to look again for an earlier attempt', retryAt: settleAt, spendAttempt: false, maybeDelivered: true });
+        // The reason stays as it was (INTERRUPTED above all: the next look keeps the short settle time of a crash).
+        const error = entry.interrupted ? INTERRUPTED : (entry.lastError ?? 'waiting to look again for an earlier attempt');
+        outbox.markFailed(entry.id, entry.token, { error, retryAt: settleAt, spendAttempt: false, maybeDelivered: true });
         report.lookupsDeferred++;
         return 'done';
       }
@@ -312,7 +314,9 @@ export class OutboxDrainer {
       case 'failed': {
         // Nothing is sent on a look that could not answer: the entry keeps its flag and spends no attempt.
         report.lookupsDeferred++;
-        const retryAt = this.now() + Math.max(look.retryAfterMs ?? 0, o.lookupRetryMs ?? 30_000);
+        // Looks back off too: 30 s at first, growing with the time since the attempt, at most 5 minutes apart.
+        const backoff = Math.min(o.maxBackoffMs ?? 5 * 60_000, Math.max(o.lookupRetryMs ?? 30_000, (now - (entry.lastAttemptAt ?? now)) / 4));
+        const retryAt = this.now() + Math.max(look.retryAfterMs ?? 0, backoff);
         if (this.expired(entry)) this.park(entry, `could not look for an earlier attempt: ${look.reason}`, report, log);
         else outbox.markFailed(entry.id, entry.token, { error: `look failed: ${look.reason}`, retryAt, spendAttempt: false, maybeDelivered: true });
         log.warn('could not look for an earlier attempt; the entry waits and is looked for again', { reason: look.reason, retryInMs: retryAt - this.now() });

@@ -1,0 +1,164 @@
+// Issue 15, acceptance: a process killed with SIGKILL mid-post and restarted delivers (or finds) the post that was in
+// flight within 10 s of the restart, with the claim's lease at its default (60 s): the restarted process sees the
+// dead one's heartbeat and takes its claims over at once. Real processes running the composition root (serve-child.ts)
+// against the fake Slack and a sandbox in this process; the first one is killed while Slack holds its post: before
+// Slack acted on it, and after Slack stored it (its answer never came back). The second one, its modules loaded
+// already, starts the moment the first one is dead. Then the same restart in this process on the delivery clock, to
+// show step by step where a post Slack never got waits.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startManzil, type Manzil } from '../../src/main.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
+import { hostname } from 'node:os';
+import { FakeClock, alertPosts, bootSlack, deliveryIdOf, driveByHand, queueNewListings, saveAlerts, slackPlace, SECRET } from './helpers.js';
+
+const KEY = 'sk-delivery-restart-4242';
+const CHILD = fileURLToPath(new URL('./serve-child.ts', import.meta.url));
+let sandbox: Sandbox;
+let slack: FakeSlack;
+const children: ChildProcessWithoutNullStreams[] = [];
+const opened: Manzil[] = [];
+
+beforeAll(async () => {
+  sandbox = createSandbox({ key: KEY });
+  await sandbox.listen();
+  slack = await startFakeSlack();
+});
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const m of opened.splice(0)) await m.stop();
+});
+afterAll(async () => {
+  await slack.close();
+  await sandbox.close();
+});
+
+/** The configuration every process shares; the lease of a claim at its default (60 s). */
+const envFor = (dbPath: string): Record<string, string> => ({
+  UAE_API_KEY: KEY, UAE_API_BASE_URL: sandbox.url!, SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl,
+  PORT: '0', MANZIL_DB_PATH: dbPath, LOG_LEVEL: 'info', ALERTS_CRON: '0 0 1 1 *',
+});
+
+/** Alerts in `channel` and new listings queued for them, by a process that posts nothing; it stays open to read the outbox. */
+async function queued(channel: string): Promise<{ outbox: Manzil['alerts']['outbox']; dbPath: string; count: number }> {
+  const dbPath = join(mkdtempSync(join(tmpdir(), 'manzil-restart-')), 'manzil.db');
+  const reader = await startManzil({ env: envFor(dbPath), serve: false, writeLog: () => {} });
+  opened.push(reader);
+  driveByHand(reader);
+  await saveAlerts(reader, [slackPlace(channel)]);
+  let count = 0;
+  for (let runs = 0; runs < 10 && count < 2; runs++) {
+    sandbox.advance(120);
+    count += (await reader.alerts.poll()).queued;
+  }
+  expect(count).toBeGreaterThan(1); // one in flight at the crash, and one queued behind it
+  return { outbox: reader.alerts.outbox, dbPath, count };
+}
+
+/** A Manzil process, its modules loaded; `start()` starts it. */
+function spawnManzil(dbPath: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { env: { ...process.env, ...envFor(dbPath) }, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
+  let log = '';
+  child.stdout.on('data', (d) => (log += d));
+  child.stderr.on('data', (d) => (log += d));
+  const loaded = new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', () => log.includes('{"loaded":true}') && resolve());
+    child.once('exit', (code) => reject(new Error(`manzil exited (${code}) before it loaded\n${log}`)));
+  });
+  return { child, log: () => log, loaded, start: () => child.stdin.write('start\n') };
+}
+
+const waitUntil = async (what: string, cond: () => boolean, ms: number, log: () => string) => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}\n${log()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('a process killed with SIGKILL mid-post, then restarted', () => {
+  for (const [when, carryOut] of [['before Slack acted on the post', false], ['after Slack stored the post, before it answered', true]] as const) {
+    it(`killed ${when}: the post in flight is delivered or found within 10 s of the restart, once`, async () => {
+      const channel = carryOut ? 'C0RESTART2' : 'C0RESTART1';
+      const { outbox, dbPath, count } = await queued(channel);
+      const held = slack.holdNext('chat.postMessage', { carryOut });
+      const [first, second] = [spawnManzil(dbPath), spawnManzil(dbPath)];
+      await Promise.all([first.loaded, second.loaded]);
+      first.start();
+      const call = await held.arrived;
+      const inFlight = deliveryIdOf(call);
+      first.child.kill('SIGKILL');
+      await once(first.child, 'exit');
+      const row = outbox.list({ place: slackPlace(channel) }).find((r) => r.state === 'sending');
+      expect(row).toBeDefined();
+      expect(alertPosts(slack, channel).filter((m) => deliveryIdOf(m) === inFlight)).toHaveLength(carryOut ? 1 : 0);
+
+      const restartedAt = Date.now();
+      second.start();
+      const state = () => `${second.log()}\nthe entry now: ${JSON.stringify({ ...outbox.byId(row!.id), payload: undefined })}`;
+      await waitUntil('the post in flight delivered or found', () => outbox.byId(row!.id)?.state === 'delivered', 10_000, state);
+      expect(Date.now() - restartedAt).toBeLessThan(10_000);
+      expect(outbox.byId(row!.id)!.deliveredAt! - restartedAt).toBeLessThan(10_000);
+
+      // Everything queued is in the channel exactly once; the one in flight was found (not re-sent) when Slack had it.
+      await waitUntil('the rest delivered', () => outbox.stats().delivered === count, 15_000, state);
+      const ids = alertPosts(slack, channel).map(deliveryIdOf);
+      expect(ids).toHaveLength(count);
+      expect(new Set(ids).size).toBe(count);
+      expect(ids.filter((id) => id === inFlight)).toHaveLength(1);
+      // Slack answered one post of it: the one it stored before the crash, or the one sent after the restart (the fake
+      // records no call it never acted on).
+      expect(slack.callsTo('chat.postMessage').filter((c) => deliveryIdOf(c) === inFlight)).toHaveLength(1);
+      expect(outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
+
+      second.child.kill('SIGTERM');
+      await once(second.child, 'exit');
+    }, 45_000);
+  }
+});
+
+describe('the same restart, step by step on the delivery clock', () => {
+  it('a post Slack never got, cut off by a crash: looked for after the restart, then sent once the crash’s 5 s are up (not after 2 minutes)', async () => {
+    const clock = new FakeClock();
+    const fake = await startFakeSlack({ clock: clock.now });
+    const { manzil } = await bootSlack(fake, clock);
+    opened.push(manzil);
+    driveByHand(manzil);
+    const channel = 'C0RESTART3';
+    await saveAlerts(manzil, [slackPlace(channel)]);
+    expect(await queueNewListings(manzil, 120)).toBeGreaterThan(0);
+    try {
+      // An instance that ran here claimed the queue and was posting the first entry when it died (its pid is gone).
+      const { outbox, leases } = manzil.alerts;
+      const crashAt = clock.now();
+      leases.heartbeat({ id: 'crashed', host: hostname(), pid: 2 ** 22 + 4321 }, Date.now());
+      const [inFlight] = outbox.claimDue({ holder: 'crashed', at: crashAt, leaseMs: 60_000, perPlace: 10, places: 10, platforms: ['slack'] });
+      expect(outbox.markPosting(inFlight!.id, inFlight!.token, crashAt, crashAt + 60_000)).toBe(true);
+
+      // Restarted a second later: its claims are taken over at once; the entry is looked for, and Slack has not got it.
+      clock.advance(1_000);
+      const atRestart = await manzil.alerts.drainer.drain();
+      expect(atRestart.lookupsDeferred).toBe(1); // too soon after the cut-off attempt to trust "not there"
+      expect(fake.callsTo('conversations.history')).toHaveLength(1);
+
+      // Five seconds after the crash "not there" is trusted for a post cut off by a crash: it is sent now.
+      clock.advance(5_000);
+      await manzil.alerts.drainer.drain();
+      const entry = outbox.byId(inFlight!.id)!;
+      expect(
+        { state: entry.state, retryInSeconds: entry.state === 'pending' ? Math.round((entry.nextAttemptAt - clock.now()) / 1000) : 0 },
+        'the post cut off by the crash waits for the 2-minute settle time of a slow Slack on its second look',
+      ).toEqual({ state: 'delivered', retryInSeconds: 0 });
+      expect(alertPosts(fake, channel).filter((m) => deliveryIdOf(m) === inFlight!.deliveryId)).toHaveLength(1);
+    } finally {
+      await fake.close();
+    }
+  });
+});
