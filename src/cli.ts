@@ -42,7 +42,7 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
     const envFile: EnvFile | undefined = READS_CONFIG.has(command) ? applyEnvFile() : undefined;
     switch (command) {
       case 'start':
-        return await (await import('./main.js')).runStart(rest);
+        return await (await import('./run.js')).runStart(rest);
       case 'config': {
         const { describeConfig } = await import('./ops/show-config.js');
         for (const line of describeConfig({ env: process.env, ...(envFile ? { envFile } : {}) })) out(line);
@@ -68,7 +68,7 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
           process.stderr.write('manzil poll: only `manzil poll --once` exists (npm start runs the poller on its schedule)\n');
           return 2;
         }
-        return await (await import('./main.js')).runPollOnce(out);
+        return await (await import('./run.js')).runPollOnce(out);
       case 'parse':
         return await runParse(rest, out);
       case 'register-discord-commands':

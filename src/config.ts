@@ -41,6 +41,10 @@ const schema = z.object({
   ALERTS_MAX_PAGES: z.coerce.number().int().min(1).max(10).default(3),
   ALERTS_PRICE_DROP_PCT: z.coerce.number().min(0).max(90).default(1),
   DELIVERY_GIVE_UP_H: z.coerce.number().positive().max(24 * 30).default(48),
+  MARKET_CACHE_H: z.coerce.number().positive().max(168).default(6),
+  DIGEST_MAX_PAGES: z.coerce.number().int().min(1).max(50).default(8),
+  DIGESTS_MAX_PER_CHANNEL: z.coerce.number().int().min(1).max(100).default(5),
+  DIGESTS_CRON: z.string().trim().min(1).default('* * * * *'),
   ALERTS_DELIVERY_LEASE_S: z.coerce.number().positive().max(3600).default(60),
   ALERTS_MAX_PER_CHANNEL: z.coerce.number().int().min(1).max(1000).default(25),
   ALERTS_MAX_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
@@ -80,6 +84,9 @@ const MEANING: Record<string, string> = {
   OPS_PORT: 'a separate port for /healthz and /metrics',
   MANZIL_DB_PATH: 'the SQLite file',
   ALERTS_CRON: 'how often saved searches are checked',
+  MARKET_CACHE_H: 'how many hours market data (transactions, trends, projects) is reused',
+  DIGEST_MAX_PAGES: 'the most pages of one period of transactions a digest reads',
+  DIGESTS_CRON: 'how often due digests are looked for',
   DELIVERY_GIVE_UP_H: 'how many hours an alert or digest that cannot be posted is retried before it is parked',
   MANZIL_DEMO_TICK_S: "how often the demo's sample market moves, in seconds (0: never)",
   SHUTDOWN_TIMEOUT_S: 'how long a stop waits for requests in flight',
@@ -129,6 +136,9 @@ export interface Config {
     maxPerPlace: number;
     maxPerUser: number;
   };
+  /** Market data shared by digests and listing cards; digests themselves. */
+  market: { cacheTtlMs: number; maxPages: number };
+  digests: { cron: string; maxPerPlace: number; placesPerDigest: number };
   /** True when Manzil runs on the embedded sandbox's sample data. */
   sandbox: boolean;
   dbPath: string;
@@ -205,6 +215,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
   if (e.SLACK_APP_TOKEN && !e.SLACK_BOT_TOKEN && !e.SLACK_SIGNING_SECRET) {
     problems.push('SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET are missing: Socket Mode (SLACK_APP_TOKEN) needs them too');
   }
+  if (!cron.validate(e.DIGESTS_CRON)) problems.push(`DIGESTS_CRON "${e.DIGESTS_CRON}" is not a cron expression: five fields such as * * * * *, or six with seconds first`);
   if (!cron.validate(e.ALERTS_CRON)) problems.push(`ALERTS_CRON "${e.ALERTS_CRON}" is not a cron expression: five fields such as */15 * * * *, or six with seconds first`);
   if (!isTimeZone(e.MANZIL_TIMEZONE)) problems.push(`MANZIL_TIMEZONE "${e.MANZIL_TIMEZONE}" is not a time zone: use a name such as Asia/Dubai`);
   if (!e.DISCORD_TOKEN && (e.DISCORD_APPLICATION_ID || e.DISCORD_GUILD_ID || e.DISCORD_API_URL)) {
@@ -255,6 +266,8 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       maxPerPlace: e.ALERTS_MAX_PER_CHANNEL,
       maxPerUser: e.ALERTS_MAX_PER_USER,
     },
+    market: { cacheTtlMs: e.MARKET_CACHE_H * 3_600_000, maxPages: e.DIGEST_MAX_PAGES },
+    digests: { cron: e.DIGESTS_CRON, maxPerPlace: e.DIGESTS_MAX_PER_CHANNEL, placesPerDigest: 5 },
     dbPath: e.MANZIL_DB_PATH,
     locationCacheTtlMs: e.LOCATION_CACHE_TTL_HOURS * 3_600_000,
     port: e.PORT,

@@ -1,19 +1,18 @@
 // The composition root: the only file that wires the parts together.
-import { fstatSync } from 'node:fs';
-import { isatty } from 'node:tty';
 import { createSlackApp, type SlackApp } from '../adapters/slack/app.js';
 import { createDiscordApp, type DiscordApp, type DiscordAppOptions } from '../adapters/discord/app.js';
-import { runTerminalChat } from '../adapters/console/chat.js';
-import { ConsolePoster } from '../adapters/console/poster.js';
+import type { ConsolePoster } from '../adapters/console/poster.js';
 import { ALERT_KINDS, AlertCommands, POLL_JOB, alertKind, decodeSavedQuery, describeSchedule, pollOnce, type RunReport } from './alerts/index.js';
 import { ApiClient } from './api/client.js';
 import { Bot, StateMaintenance } from './bot/index.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { loadConfig, type Config } from './config.js';
 import { DemoClock, demoClockFile } from './demo.js';
 import { LocationResolver } from './locations/index.js';
 import { guardBot, Lifecycle } from './lifecycle.js';
 import { createLogger, maskSecrets, newRequestId, type Logger } from './log.js';
+import { DIGEST_JOB, DIGEST_KIND, DIGEST_NOTICE_KIND, DigestCommands, MarketDigestComposer, digestKind, digestNoticeKind, postDigestNow, runDigests } from './digests/index.js';
 import { Heartbeat, JobScheduler } from './jobs/index.js';
+import { MarketData } from './market/index.js';
 import { Health, cronPeriodMs } from './ops/health.js';
 import { opsRoutes, startOpsServer, type OpsServer } from './ops/http.js';
 import { Metrics, countRequests, type UpstreamCall } from './ops/metrics.js';
@@ -21,8 +20,8 @@ import { KindRegistry, OutboxDrainer, pruneOutbox } from './outbox/index.js';
 import type { ChatCore, ChatPoster } from './ports/index.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
 import {
-  adoptServiceSpellings, createAlertsRepo, createApiUsageRepo, createButtonStateRepo, createLeaseRepo, createLocationCacheRepo, createOutboxRepo, openStore, serviceKey,
-  type AlertsRepo, type LeaseRepo, type OutboxRepo, type Store,
+  adoptServiceSpellings, createAlertsRepo, createApiUsageRepo, createButtonStateRepo, createDigestRepo, createLeaseRepo, createLocationCacheRepo, createOutboxRepo, openStore, serviceKey,
+  type AlertsRepo, type DigestRepo, type LeaseRepo, type OutboxRepo, type Store,
 } from './store/index.js';
 
 /** How long a button keeps working after it was last used. */
@@ -47,7 +46,9 @@ export interface Manzil {
   lifecycle: Lifecycle;
   /** Saved searches, one poller run on demand, and the outbox's drainer. */
   alerts: { repo: AlertsRepo; poll(): Promise<RunReport>; drainer: OutboxDrainer; outbox: OutboxRepo; leases: LeaseRepo };
-  /** The named jobs (the alerts poller, maintenance) and this instance's heartbeat. */
+  /** Market digests: the repository, one run of the job on demand, and the shared market data. */
+  digests: { repo: DigestRepo; run(): ReturnType<typeof runDigests>; market: MarketData };
+  /** The named jobs (the alerts poller, digests, maintenance) and this instance's heartbeat. */
   jobs: JobScheduler;
   heartbeat: Heartbeat;
   /** The graceful stop a signal triggers: refuse new requests, finish those in flight (up to SHUTDOWN_TIMEOUT_S), close. */
@@ -156,6 +157,16 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     needsFirstLook: () => scheduler.runSoon(POLL_JOB),
     onReleased: () => drainer.poke(),
   });
+  // Digests: market figures per place (cached for hours, shared by every channel), composed with their charts by the
+  // digests job, and posted through the outbox like alerts.
+  const market = new MarketData(api, { cacheTtlMs: config.market.cacheTtlMs, maxPages: config.market.maxPages });
+  const digestRepo = createDigestRepo(store);
+  const composer = new MarketDigestComposer(market, config.alerts.timezone);
+  const digests = new DigestCommands({
+    repo: digestRepo, locations, service, logger, timezone: config.alerts.timezone, callsPerPlace: 10,
+    limits: { perPlace: config.digests.maxPerPlace, placesPerDigest: config.digests.placesPerDigest },
+    postNow: (place, places) => postDigestNow({ composer, enqueue: (d) => outbox.enqueue(d), logger, onQueued: () => drainer.poke() }, place, places),
+  });
   // Saved alerts of another property service are not run: said plainly at start (and in /alerts list and /healthz).
   const elsewhere = alertsRepo.countElsewhere(service);
   if (elsewhere > 0) logger.warn('saved alerts belong to another property service than UAE_API_BASE_URL and are not checked', { alerts: elsewhere, service });
@@ -165,6 +176,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     state: buttons,
     logger,
     alerts,
+    digests,
     ...(sandbox ? { footer: SANDBOX_FOOTER } : {}),
   });
   // Buttons unused for BUTTON_RETENTION_MS stop working (the reply says so); expired lookups are only dead weight.
@@ -216,7 +228,10 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     ...(options.terminal && withTerminal ? [options.terminal] : []),
   ];
   // Each kind of message the outbox carries registers its decoder and renderer; the drainer knows none of them.
-  const kinds = new KindRegistry().register(ALERT_KINDS, alertKind(bot.alertButtons((id) => savedSearchOf(alertsRepo, id))));
+  const kinds = new KindRegistry()
+    .register(ALERT_KINDS, alertKind(bot.alertButtons((id) => savedSearchOf(alertsRepo, id))))
+    .register(DIGEST_KIND, digestKind)
+    .register(DIGEST_NOTICE_KIND, digestNoticeKind);
   const drainer = new OutboxDrainer({
     outbox, kinds, posters, logger, holder: INSTANCE, lapsed: () => heartbeat.lapsed(), ...(options.clock ? { now: options.clock } : {}),
     options: { giveUpMs: config.alerts.giveUpMs, leaseMs: config.alerts.deliveryLeaseMs },
@@ -230,6 +245,9 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     return report;
   };
   scheduler.register({ name: POLL_JOB, cron: alertsCron, run: poll });
+  const digestRun = () =>
+    runDigests({ repo: digestRepo, leases, composer, service, holder: INSTANCE, logger: logger.child({ req: newRequestId() }), signal: lifecycle.signal, onQueued: () => drainer.poke() });
+  scheduler.register({ name: DIGEST_JOB, cron: config.digests.cron, run: digestRun });
   let opsServer: OpsServer | undefined;
 
   // The stop steps, in the order they run: finish the requests in flight and the poller's current run, let posts in
@@ -277,7 +295,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   }
 
   const shutdown = (reason?: string) => lifecycle.stop(reason);
-  return { config, bot: chatBot, api, logger, sandbox, demo, slack, slackPort, discord, lifecycle, alerts: { repo: alertsRepo, poll, drainer, outbox, leases }, jobs: scheduler, heartbeat, shutdown, stop: () => shutdown(), metrics, health, opsPort: opsServer?.port };
+  return { config, bot: chatBot, api, logger, sandbox, demo, slack, slackPort, discord, lifecycle, alerts: { repo: alertsRepo, poll, drainer, outbox, leases }, digests: { repo: digestRepo, run: digestRun, market }, jobs: scheduler, heartbeat, shutdown, stop: () => shutdown(), metrics, health, opsPort: opsServer?.port };
 }
 
 /** Starting failed after the configuration was accepted (a platform refused the login, a port is taken): said in one line. */
@@ -294,90 +312,6 @@ const MAINTENANCE_CRON = '17 * * * *';
 function savedSearchOf(repo: AlertsRepo, id: number) {
   const row = repo.byId(id);
   return row ? decodeSavedQuery(row.query) : undefined;
-}
-
-/** How long `manzil poll --once` waits for deliveries that become due soon (a look deferred a few seconds). */
-const POLL_ONCE_WAIT_MS = 10_000;
-
-/** `manzil poll --once`: one poller run, then the outbox drained, then exit (for cron-style deployments). */
-export async function runPollOnce(out: (line: string) => void): Promise<number> {
-  const manzil = await startManzil({ serve: false });
-  try {
-    const report = await manzil.alerts.poll();
-    const delivered = await manzil.alerts.drainer.drain();
-    // A post cut off by an earlier run's crash is trusted "not there" a few seconds after its attempt: wait for what
-    // becomes due that soon rather than leave it to the next run (longer waits, such as a slow platform's, are left).
-    for (let round = 0; round < 3; round++) {
-      const next = manzil.alerts.outbox.nextDue(manzil.alerts.drainer.gate.open());
-      if (next === undefined || next - Date.now() > POLL_ONCE_WAIT_MS) break;
-      await new Promise((r) => setTimeout(r, Math.max(0, next - Date.now())));
-      const more = await manzil.alerts.drainer.drain();
-      for (const key of Object.keys(delivered) as (keyof typeof delivered)[]) delivered[key] += more[key];
-    }
-    out(JSON.stringify({ poll: report, delivery: delivered, outbox: manzil.alerts.outbox.stats() }));
-    return report.failedQueries > 0 || delivered.failed > 0 ? 1 : 0;
-  } finally {
-    await manzil.shutdown('poll --once done');
-  }
-}
-
-const NO_PLATFORM = 'No chat platform is configured: set SLACK_* or DISCORD_* (the terminal chat needs a terminal, or input piped to it)';
-
-/** Whether the terminal chat can read a conversation from `fd`: a terminal, a pipe or a file; not /dev/null, not closed. */
-export function canChatOn(fd: number): boolean {
-  if (isatty(fd)) return true;
-  try {
-    const stat = fstatSync(fd);
-    return stat.isFIFO() || stat.isSocket() || stat.isFile();
-  } catch {
-    return false; // no stdin at all
-  }
-}
-
-/** After a clean stop, whatever still holds the process open (a reply being posted) gets this long. */
-const EXIT_GRACE_MS = 3_000;
-
-/**
- * `npm start`: Slack and/or Discord when configured, otherwise the terminal chat on stdin/stdout.
- * SIGTERM, SIGINT (and Ctrl+C in the terminal chat) stop gracefully; a second one exits at once.
- */
-export async function runStart(args: readonly string[] = []): Promise<number> {
-  // With no chat platform the terminal chat is all there is; on /dev/null (a container, a service manager) it would end
-  // at once, exit 0 and be restarted in a loop with no port open: say what is missing instead.
-  const configured = loadConfig(process.env);
-  if (!configured.slack && !configured.discord && !canChatOn(0)) throw new ConfigError([NO_PLATFORM]);
-  const terminal = new ConsolePoster();
-  const consoleChat = args.includes('--console');
-  const manzil = await startManzil({ config: configured, terminal, ops: args.includes('--ops'), consoleChat });
-  const { lifecycle, logger } = manzil;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (lifecycle.isStopping) {
-      logger.warn('second signal: exiting now', { signal, inFlight: lifecycle.inFlight.size });
-      process.exit(signal === 'SIGINT' ? 130 : 143);
-    }
-    logger.info('signal received: finishing the requests in flight, then stopping', { signal });
-    void manzil.shutdown(signal);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    // With Slack or Discord configured, serve them (a service manager gives no stdin); else the terminal chat.
-    // `--console` runs the terminal chat alongside them; quitting it stops the whole process.
-    if (consoleChat || (!manzil.slack && !manzil.discord)) {
-      // The chat ends on quit, Ctrl+D, Ctrl+C (which counts as the first signal) or when shutdown begins.
-      await runTerminalChat(manzil.bot, { sandbox: Boolean(manzil.sandbox), demo: Boolean(manzil.demo), signal: lifecycle.signal, onInterrupt: () => onSignal('SIGINT'), poster: terminal, beforeGoodbye: () => manzil.shutdown('chat ended') });
-      await manzil.shutdown('chat ended');
-    }
-    await lifecycle.stopped(); // Slack and Discord serve until a signal
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
-  setTimeout(() => {
-    logger.warn('still running after a clean stop: exiting');
-    process.exit(0);
-  }, EXIT_GRACE_MS).unref();
-  return 0;
 }
 
 /**

@@ -25,7 +25,7 @@ import { friendlyError } from './friendly-error.js';
 import { planPage } from './paging.js';
 import { CARD_OPERATIONS, LISTING_OPERATIONS, cardGroups, fitCardButtons, groupListingIds, renderGroups, renderRecords } from './render-results.js';
 import { SearchRunner, type SearchOutcome, type ServiceCaller } from './search.js';
-import type { ActionRequest, AlertsPort, ButtonStateStore, CommandRequest, PickRequest, SuggestOption, Surface } from './types.js';
+import type { ActionRequest, AlertsPort, ButtonStateStore, CommandRequest, DigestsPort, PickRequest, SuggestOption, Surface } from './types.js';
 
 export type { ServiceCaller } from './search.js';
 
@@ -44,9 +44,12 @@ export interface BotOptions {
   now?: () => number;
   /** Saved searches; without it, alert commands say alerts are off. */
   alerts?: AlertsPort;
+  /** Market digests; without it, digest commands say digests are off. */
+  digests?: DigestsPort;
 }
 
 const ALERTS_OFF = 'Alerts are not enabled on this Manzil.';
+const DIGESTS_OFF = 'Digests are not enabled on this Manzil.';
 
 /** The service's page size is not published (15 to 50 observed); a page shorter than this is surely the last. */
 const SMALLEST_FULL_PAGE = 10;
@@ -115,6 +118,7 @@ export class Bot {
       const plan = this.plan(req, log);
       if ('reply' in plan) return plan.reply;
       if ('alerts' in plan) return this.finish(await this.options.alerts!.handle(requester(req), plan.alerts));
+      if ('digests' in plan) return this.finish(await this.options.digests!.handle(requester(req), plan.digests));
       if ('doubt' in plan) return this.doubt(plan.doubt, fitSurface(req.surface));
       const reply = await this.start(plan.search, fitSurface(req.surface));
       log.info('command answered', { operation: plan.search.query.operation, ms: Math.round(performance.now() - started) });
@@ -139,9 +143,11 @@ export class Bot {
   }
 
   /** What a command comes to before any I/O: a reply already, an alerts request, a question with a button, or a search. */
-  private plan(req: CommandRequest, log: Logger): { reply: Reply } | { alerts: string } | { doubt: Doubt } | { search: PlannedSearch } {
+  private plan(req: CommandRequest, log: Logger): { reply: Reply } | { alerts: string } | { digests: string } | { doubt: Doubt } | { search: PlannedSearch } {
     const alerts = alertsRequest(req.text);
     if (alerts !== undefined) return this.options.alerts ? { alerts } : { reply: this.ephemeral(ALERTS_OFF) };
+    const digests = digestsRequest(req.text);
+    if (digests !== undefined) return this.options.digests ? { digests } : { reply: this.ephemeral(DIGESTS_OFF) };
     const help = helpRequest(req.text);
     if (help !== undefined) return { reply: this.finish({ text: helpText(help || undefined), blocks: [{ kind: 'text', text: helpText(help || undefined) }], ephemeral: true }) };
     const search = planSearch(req.text, req.location);
@@ -481,6 +487,12 @@ const requester = (req: { user: string; place: string; isAdmin?: () => Promise<b
 /** `/alerts list`, `alerts add rent marina`, `/manzil alerts pause 2`: the text after `alerts`; undefined otherwise. */
 export function alertsRequest(text: string): string | undefined {
   const m = /^\/?(?:manzil\s+)?\/?alerts?(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  return m ? (m[1] ?? '').trim() : undefined;
+}
+
+/** `/digest list`, `digest add marina`, `/manzil digests now jvc`: the text after `digest`; undefined otherwise. */
+export function digestsRequest(text: string): string | undefined {
+  const m = /^\/?(?:manzil\s+)?\/?digests?(?:\s+([\s\S]*))?$/i.exec(text.trim());
   return m ? (m[1] ?? '').trim() : undefined;
 }
 

@@ -26,3 +26,9 @@ export interface AlertsPort {
   /** "Save as alert" under a search reply. */
   save(who: AlertRequester, query: Query, location: { id: number; name: string } | undefined): Promise<Reply>;
 }
+
+/** Market digests, as the bot reaches them (src/digests implements it; absent when digests are off). */
+export interface DigestsPort {
+  /** `/digest <text>`: add, list, pause, resume, remove, now, help. */
+  handle(who: AlertRequester, text: string): Promise<Reply>;
+}

@@ -3,7 +3,7 @@
 // across restarts, crashes and instances; slots missed while Manzil was down are not posted late (only the latest).
 import { runLeased } from '../jobs/index.js';
 import type { Logger } from '../log.js';
-import type { DigestRepo, DigestRow, LeaseRepo } from '../store/index.js';
+import type { DigestRepo, DigestRow, LeaseRepo, NewDelivery } from '../store/index.js';
 import { digestKey } from '../store/index.js';
 import { decodePlaces, decodeSchedule, type FollowedPlace } from './codec.js';
 import { currentSlot, nextSlot, shortDate } from './schedule.js';
@@ -15,9 +15,9 @@ export const DIGEST_NOTICE_KIND = 'digest_notice';
 
 /** What a run needs to make a digest: the payload (versioned JSON) and what it cost. */
 export interface DigestComposer {
-  compose(request: { places: FollowedPlace[]; since: number; now: number; title: string }): Promise<{ payload: string; calls: number }>;
-  /** Whether the call budget covers a digest of this many places now. */
-  canAfford(places: number): boolean;
+  compose(request: { places: FollowedPlace[]; since: number; now: number; title: string; signal?: AbortSignal }): Promise<{ payload: string; calls: number }>;
+  /** Whether the call budget covers a digest of these places now (what is cached costs nothing). */
+  canAfford(places: readonly FollowedPlace[]): boolean;
 }
 
 export interface DigestJobDeps {
@@ -47,7 +47,7 @@ const POSTPONE_MS = 60 * 60_000;
 /** A run that failed unexpectedly tries the same slot again this much later. */
 const RETRY_MS = 15 * 60_000;
 
-const title = (places: FollowedPlace[]) => `Market digest: ${places.map((p) => p.name).join(', ')}`;
+export const digestTitle = (places: readonly FollowedPlace[]) => `Market digest: ${places.map((p) => p.name).join(', ')}`;
 
 export async function runDigests(deps: DigestJobDeps): Promise<DigestRunReport> {
   const now = deps.now ?? Date.now;
@@ -82,7 +82,7 @@ async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<Dig
   }
   const slot = Math.max(row.nextRunAt, currentSlot(schedule, row.timezone, now));
   const next = nextSlot(schedule, row.timezone, Math.max(now, slot));
-  if (!deps.composer.canAfford(places.length)) {
+  if (!deps.composer.canAfford(places)) {
     const notice = {
       place: row.place, kind: DIGEST_NOTICE_KIND, dedupeKey: `${digestKey(row.id, slot)}:postponed`,
       payload: JSON.stringify({ v: 1, kind: DIGEST_NOTICE_KIND, text: `⏳ Digest #${row.number} is postponed: the property service's call budget for today is spent. I'll post it as soon as it allows (the schedule stays ${shortDate(next, row.timezone, true)} for the next one).` }),
@@ -94,7 +94,7 @@ async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<Dig
   }
   try {
     const since = row.lastSlot ?? slot - WEEK;
-    const { payload, calls } = await deps.composer.compose({ places, since, now, title: title(places) });
+    const { payload, calls } = await deps.composer.compose({ places, since, now, title: digestTitle(places) });
     report.calls += calls;
     const recorded = deps.repo.recordRun(row.id, { slot, nextRunAt: next, at: now, calls, delivery: { place: row.place, kind: DIGEST_KIND, dedupeKey: digestKey(row.id, slot), payload } }, fence);
     if (recorded) report.queued++;
@@ -102,5 +102,28 @@ async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<Dig
   } catch (e) {
     deps.repo.postpone(row.id, now + RETRY_MS, 'the last try failed; trying again', undefined, fence);
     log.error('digest could not be composed; the same period is tried again', { error: e, retryInMs: RETRY_MS });
+  }
+}
+
+/**
+ * `/digest now`: the digest of these places, composed now (the command waits for it, as a search does) and posted in
+ * the channel through the outbox, like a scheduled one. New listings are counted over the last 7 days.
+ */
+export async function postDigestNow(
+  deps: { composer: DigestComposer; enqueue: (d: NewDelivery) => number; logger: Logger; now?: () => number; onQueued?: () => void },
+  place: string,
+  places: FollowedPlace[],
+): Promise<{ queued: boolean; reason?: string }> {
+  const now = (deps.now ?? Date.now)();
+  if (!deps.composer.canAfford(places)) return { queued: false, reason: 'the property service’s call budget cannot cover it now; try again later' };
+  try {
+    const { payload, calls } = await deps.composer.compose({ places, since: now - WEEK, now, title: digestTitle(places) });
+    deps.enqueue({ place, kind: DIGEST_KIND, dedupeKey: `digest-now:${place}:${now}`, payload });
+    deps.logger.info('digest composed on request', { place, places: places.length, calls });
+    deps.onQueued?.();
+    return { queued: true };
+  } catch (e) {
+    deps.logger.error('digest on request could not be composed', { place, error: e });
+    return { queued: false, reason: 'something went wrong while composing it; the log has the details' };
   }
 }

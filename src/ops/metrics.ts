@@ -2,7 +2,7 @@
 // never mix their counters. Counters move where things happen (an upstream attempt, a command, a delivery); the
 // gauges (outbox depth, quota left) are read from their sources when /metrics is scraped.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { alertsRequest, helpRequest } from '../bot/bot.js';
+import { alertsRequest, digestsRequest, helpRequest } from '../bot/bot.js';
 import type { ChatCore } from '../ports/index.js';
 import { parseCommand } from '../query/index.js';
 
@@ -158,6 +158,7 @@ export class Metrics {
 /** What a command asked for, from a small fixed set of labels: the operation, 'alerts', 'help' or 'not-understood'. */
 export function commandVerb(text: string): string {
   if (alertsRequest(text) !== undefined) return 'alerts';
+  if (digestsRequest(text) !== undefined) return 'digest';
   if (helpRequest(text) !== undefined) return 'help';
   const parsed = parseCommand(text);
   return parsed.ok ? parsed.query.operation : 'not-understood';

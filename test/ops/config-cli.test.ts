@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ENV_VARIABLES } from '../../src/config.js';
-import { canChatOn } from '../../src/main.js';
+import { canChatOn } from '../../src/run.js';
 import { tempDir } from './helpers.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));

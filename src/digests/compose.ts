@@ -1,0 +1,88 @@
+// A digest made from the market figures of each place (src/market, cached and shared) and its charts (src/charts),
+// as the payload the outbox keeps: the figures and the PNGs are fixed at composing, so a retried post shows the same.
+import { renderComparisonChart, renderTrendChart, textSparkline, type Chart, type NoChart } from '../charts/index.js';
+import { CallMeter, composePlaceDigest, type MarketData, type PlaceDigest, type TrendBucket } from '../market/index.js';
+import type { ImageFile } from '../views/model.js';
+import type { FollowedPlace } from './codec.js';
+import type { DigestComposer } from './job.js';
+import { DIGEST_KIND } from './job.js';
+
+export interface DigestPayload {
+  v: 1;
+  kind: typeof DIGEST_KIND;
+  title: string;
+  since: number;
+  now: number;
+  timezone: string;
+  places: PlaceDigest[];
+  /** One chart per place with a trend, then one comparing the places (2 bedrooms) when there are several. */
+  charts: ImageFile[];
+}
+
+const BUCKET_NAMES: Record<string, string> = { studio: 'Studio', '1': '1 bed', '2': '2 bed', '3': '3 bed', '4+': '4+ bed' };
+
+/** `YYYY-MM` of a trend point (its date, else its "Nov 2026" label). */
+function monthOf(p: { date?: string; period: string }): string | undefined {
+  if (p.date) return p.date.slice(0, 7);
+  const d = new Date(`1 ${p.period} UTC`);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString().slice(0, 7);
+}
+
+const points = (b: TrendBucket) => b.series.flatMap((p) => (monthOf(p) ? [{ month: monthOf(p)!, value: p.ppsf }] : []));
+const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'place';
+
+function imageOf(chart: Chart | NoChart, name: string, title: string, fallback: string): ImageFile | undefined {
+  if (chart.empty) return undefined;
+  return { name, title, alt: chart.altText, fallback, pngBase64: chart.png.toString('base64') };
+}
+
+export class MarketDigestComposer implements DigestComposer {
+  constructor(
+    private readonly market: MarketData,
+    private readonly timezone: string,
+  ) {}
+
+  canAfford(places: readonly FollowedPlace[]): boolean {
+    return this.market.coverage(places.map((p) => p.id)).ok;
+  }
+
+  async compose(request: { places: FollowedPlace[]; since: number; now: number; title: string; signal?: AbortSignal }): Promise<{ payload: string; calls: number }> {
+    const meter = new CallMeter();
+    const places: PlaceDigest[] = [];
+    // One place after another: they share the cache, and a digest of five places is a background job, not a chat reply.
+    for (const p of request.places) {
+      places.push(
+        await composePlaceDigest(this.market, { id: p.id, name: p.name }, {
+          since: new Date(request.since), now: new Date(request.now), meter, skipBudgetCheck: true, ...(request.signal ? { signal: request.signal } : {}),
+        }),
+      );
+    }
+    const payload: DigestPayload = { v: 1, kind: DIGEST_KIND, title: request.title, since: request.since, now: request.now, timezone: this.timezone, places, charts: await this.charts(places) };
+    return { payload: JSON.stringify(payload), calls: meter.calls };
+  }
+
+  private async charts(places: PlaceDigest[]): Promise<ImageFile[]> {
+    const images: ImageFile[] = [];
+    for (const p of places) {
+      const buckets = p.trend.data?.buckets ?? [];
+      if (buckets.length === 0) continue;
+      const title = `AED per sqft in ${p.place.name}`;
+      const fallback = buckets.map((b) => `${BUCKET_NAMES[b.bucket]} ${textSparkline(b.series.map((s) => s.ppsf))}`).join('\n');
+      const chart = await renderTrendChart({ title, series: buckets.map((b) => ({ name: BUCKET_NAMES[b.bucket]!, points: points(b) })), yLabel: 'AED per sqft', xLabel: 'Month', legendTitle: 'Bedrooms' });
+      const image = imageOf(chart, `digest-${slug(p.place.name)}.png`, title, fallback);
+      if (image) images.push(image);
+    }
+    const twoBed = places.flatMap((p) => {
+      const b = p.trend.data?.buckets.find((x) => x.bucket === '2');
+      return b ? [{ name: p.place.name, bucket: b }] : [];
+    });
+    if (twoBed.length > 1) {
+      const title = '2-bedroom AED per sqft, compared';
+      const chart = await renderComparisonChart({ title, places: twoBed.map((x) => ({ name: x.name, points: points(x.bucket) })), yLabel: 'AED per sqft', xLabel: 'Month' });
+      const fallback = twoBed.map((x) => `${x.name} ${textSparkline(x.bucket.series.map((s) => s.ppsf))}`).join('\n');
+      const image = imageOf(chart, 'digest-comparison.png', title, fallback);
+      if (image) images.push(image);
+    }
+    return images;
+  }
+}
