@@ -1,6 +1,7 @@
 // The ways a process runs Manzil: `npm start` (the chat platforms, or the terminal chat) with its signals, and
 // `manzil poll --once`. The wiring itself is the composition root's (main.ts).
 import { fstatSync } from 'node:fs';
+import path from 'node:path';
 import { isatty } from 'node:tty';
 import { runTerminalChat } from '../adapters/console/chat.js';
 import { ConsolePoster } from '../adapters/console/poster.js';
@@ -59,7 +60,9 @@ export async function runStart(args: readonly string[] = []): Promise<number> {
   // at once, exit 0 and be restarted in a loop with no port open: say what is missing instead.
   const configured = loadConfig(process.env);
   if (!configured.slack && !configured.discord && !canChatOn(0)) throw new ConfigError([NO_PLATFORM]);
-  const terminal = new ConsolePoster();
+  // Charts in the terminal are saved beside the database (./data/charts) and their path printed.
+  const chartsDir = path.join(configured.dbPath === ':memory:' ? './data' : path.dirname(configured.dbPath), 'charts');
+  const terminal = new ConsolePoster(process.stdout, undefined, { chartsDir });
   const consoleChat = args.includes('--console');
   const manzil = await startManzil({ config: configured, terminal, ops: args.includes('--ops'), consoleChat });
   const { lifecycle, logger } = manzil;

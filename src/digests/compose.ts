@@ -40,6 +40,8 @@ export class MarketDigestComposer implements DigestComposer {
   constructor(
     private readonly market: MarketData,
     private readonly timezone: string,
+    /** The market's own clock when it is not the wall clock's (the sandbox's market time): periods keep their length. */
+    private readonly marketNow?: () => number,
   ) {}
 
   canAfford(places: readonly FollowedPlace[]): boolean {
@@ -49,6 +51,8 @@ export class MarketDigestComposer implements DigestComposer {
   async compose(request: { places: FollowedPlace[]; since: number; now: number; title: string; signal?: AbortSignal }): Promise<{ payload: string; calls: number }> {
     const meter = new CallMeter();
     const places: PlaceDigest[] = [];
+    const shift = this.marketNow ? this.marketNow() - request.now : 0;
+    request = { ...request, since: request.since + shift, now: request.now + shift };
     // One place after another: they share the cache, and a digest of five places is a background job, not a chat reply.
     for (const p of request.places) {
       places.push(
