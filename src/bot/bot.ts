@@ -6,7 +6,7 @@ import type { ApiResult } from '../api/client.js';
 import { operationSpec } from '../api/operations.js';
 import type { LocationResolver } from '../locations/index.js';
 import { newRequestId, type Logger } from '../log.js';
-import { helpText, parseCommand, summarize, type Query } from '../query/index.js';
+import { helpText, summarize, type Query } from '../query/index.js';
 import type { Block, Button, Reply } from '../views/model.js';
 import {
   DEFAULT_SURFACE,
@@ -22,9 +22,13 @@ import {
   type RunRow,
 } from './button-payloads.js';
 import { friendlyError } from './friendly-error.js';
-import { planPage } from './paging.js';
-import { CARD_OPERATIONS, LISTING_OPERATIONS, cardGroups, fitCardButtons, groupListingIds, renderGroups, renderRecords } from './render-results.js';
-import { SearchRunner, type SearchOutcome, type ServiceCaller } from './search.js';
+import { renderRecords } from './render-results.js';
+import { fitSurface, lastPage, presentPage, type PageView } from './present.js';
+import {
+  alertsRequest, decodeLocationOption, digestsRequest, encodeLocationOption, helpRequest, pick, planSearch, requester, withNote,
+  type Doubt, type PlannedSearch,
+} from './requests.js';
+import { SearchRunner, type ServiceCaller } from './search.js';
 import type { ActionRequest, AlertsPort, ButtonStateStore, CommandRequest, DigestsPort, PickRequest, SuggestOption, Surface } from './types.js';
 
 export type { ServiceCaller } from './search.js';
@@ -51,22 +55,12 @@ export interface BotOptions {
 const ALERTS_OFF = 'Alerts are not enabled on this Manzil.';
 const DIGESTS_OFF = 'Digests are not enabled on this Manzil.';
 
-/** The service's page size is not published (15 to 50 observed); a page shorter than this is surely the last. */
-const SMALLEST_FULL_PAGE = 10;
 
 const EXAMPLE = 'Try `/rent marina 2br under 120k` or `/manzil help`.';
 const EXPIRED = 'That button has expired. Run the command again to get fresh results.';
 const OLDER = 'That button is from an older version of Manzil. Run the command again.';
 const UNSUPPORTED = 'That button is no longer supported. Run the command again.';
 const TOO_FAR = `Manzil shows the first ${MAX_PAGE} pages of a search. Narrow it (a smaller area, a price range) to see other listings.`;
-
-/** One chat page to show: a search, where in it, and the surface it is laid out for. */
-interface PageView {
-  query: Query;
-  location?: Place | undefined;
-  position: Position;
-  surface: Surface;
-}
 
 export class Bot {
   /** Fetching without UI state: an alerts poller may share it (and its answer cache). */
@@ -300,68 +294,7 @@ export class Bot {
   private async showPage(view: PageView): Promise<Reply> {
     if (view.position.page > lastPage(view.query)) return this.ephemeral(TOO_FAR);
     const outcome = await this.searches.search(view.query, view.location, view.position.page);
-    return this.present(view, outcome);
-  }
-
-  /** Lays a fetched page out for the surface; stores one state row, and only when the reply has buttons. */
-  private present(view: PageView, { operation: op, result }: SearchOutcome): Reply {
-    const { query, location, surface } = view;
-    const spec = operationSpec(op);
-    const paged = spec.firstPage !== undefined;
-    // The same flat from several agents is one card, as in alerts.
-    const groups = cardGroups(op, result.records);
-    const records = result.records.length;
-    const byCard = CARD_OPERATIONS.has(op);
-    const plan = planPage(view.position, {
-      total: groups.length, records, firstPage: spec.firstPage ?? 1, byCard, perChatPage: surface.cardsPerPage,
-      longestPage: Math.max(records, this.searches.longestPage(op)), smallestFullPage: SMALLEST_FULL_PAGE,
-    });
-    const shownGroups = groups.slice(plan.offset, plan.offset + plan.count);
-    const shown = shownGroups.map((g) => g.listing);
-    const next = paged && plan.next && plan.next.page <= lastPage(query) ? plan.next : undefined;
-    const previous = paged ? plan.previous : undefined;
-    // An empty search is exactly what people want to watch: Save as alert is offered with no results too.
-    const saveable = LISTING_OPERATIONS.has(op);
-    const picker = 'location_id' in spec.params && location !== undefined;
-    const details = surface.buttonsPerCard > 0 ? groupListingIds(op, shownGroups) : [];
-
-    const stateful = next || previous || saveable || picker || details.length > 0;
-    const row = stateful
-      ? this.options.state.save('page', {
-        v: PAYLOAD_VERSION, query, ...(location ? { location } : {}), surface, details,
-        ...(next ? { next } : {}), ...(previous ? { previous } : {}),
-      } satisfies PageRow)
-      : '';
-
-    const summary = summarize(query, location?.name);
-    const blocks: Block[] = [{ kind: 'header', text: summary }];
-    if (shown.length === 0) {
-      const text = plan.previous
-        ? 'No more results.'
-        : saveable
-          ? 'Nothing matches today. Save as alert to hear when something does.'
-          : 'No results. Try fewer filters, a wider price range or a nearby area.';
-      blocks.push({ kind: 'text', text });
-    } else {
-      const unreadable = result.dropped ? ` (${result.dropped} unreadable left out)` : '';
-      if (byCard) blocks.push({ kind: 'context', text: `Showing ${plan.firstNumber}–${plan.firstNumber + shown.length - 1}${unreadable}` });
-      const cards = renderGroups(op, shownGroups, {
-        locationName: location?.name ?? query.location ?? '',
-        listingButtons: (propertyId) => {
-          const i = details.indexOf(propertyId);
-          return i === -1 ? [] : [{ label: 'Details', action: 'details', token: `${row}.d${i}` }];
-        },
-      });
-      blocks.push(...fitCardButtons(cards, surface.buttonsPerCard));
-    }
-
-    const buttons: Button[] = [];
-    if (previous) buttons.push({ label: '◀ Previous', action: 'page', token: `${row}.p` });
-    if (next) buttons.push({ label: 'Next ▶', action: 'page', token: `${row}.n` });
-    if (saveable) buttons.push({ label: 'Save as alert', action: 'save', token: `${row}.s`, style: 'primary' });
-    if (buttons.length > 0) blocks.push({ kind: 'actions', buttons });
-    if (picker) blocks.push({ kind: 'location-picker', token: `${row}.r`, placeholder: 'Refine: another location…' });
-    return this.finish({ text: shown.length > 0 ? `${summary}: ${shown.length} shown` : `${summary}: no results`, blocks });
+    return presentPage(view, outcome, { state: this.options.state, longestPage: (op) => this.searches.longestPage(op), finish: (r) => this.finish(r) });
   }
 
   private async details(propertyId: string): Promise<Reply> {
@@ -384,128 +317,4 @@ export class Bot {
   private finish(reply: Reply): Reply {
     return this.options.footer ? { ...reply, footer: this.options.footer } : reply;
   }
-}
-
-/** The last service page Manzil asks for: MAX_PAGE pages as people count them (ADREC counts from 0). */
-const lastPage = (query: Query) => MAX_PAGE - 1 + (operationSpec(query.operation).firstPage ?? 1);
-
-/** The adapter's surface, within what any platform can show; the defaults when it says nothing. */
-function fitSurface(surface: Surface | undefined): Surface {
-  if (!surface) return DEFAULT_SURFACE;
-  const whole = (n: number, min: number, max: number, fallback: number) => (Number.isInteger(n) ? Math.min(max, Math.max(min, n)) : fallback);
-  return {
-    cardsPerPage: whole(surface.cardsPerPage, 1, 50, DEFAULT_SURFACE.cardsPerPage),
-    buttonsPerCard: whole(surface.buttonsPerCard, 0, 25, DEFAULT_SURFACE.buttonsPerCard),
-  };
-}
-
-const pick = (l: { id: number; name: string }): Place => ({ id: l.id, name: l.name });
-
-/** A command refused with a question: the refusal, the button's label and the search it runs. */
-interface Doubt {
-  text: string;
-  label: string;
-  search: PlannedSearch;
-}
-
-/** A search ready to run: the query, the place chosen apart from the text, and what to tell the person about it. */
-interface PlannedSearch {
-  query: Query;
-  chosen?: { id?: number; name: string } | undefined;
-  /** The place words of the text that the chosen place replaced. */
-  leftOut?: string | undefined;
-  /** Said under the reply's summary. */
-  note?: string | undefined;
-}
-
-/**
- * The text parsed, with the place chosen apart from it (CommandRequest.location) as the query's place. When the text
- * names another place, the chosen one wins: it was picked from a list, on purpose; the words it replaced are named.
- */
-function planSearch(text: string, location: string | undefined): PlannedSearch | { error: string; retry?: Omit<Doubt, 'text'> } {
-  const chosen = chosenPlace(location);
-  let parsed = parseCommand(text);
-  if (!parsed.ok && chosen) {
-    // A command that needs a place ("Where?") has it now: read again with the place chosen, as if typed in quotes.
-    // Anything else wrong is wrong either way, and said as the text alone has it.
-    const withPlace = parseCommand(`${text} "${chosen.name.replace(/["“”]/g, ' ').replace(/\s+/g, ' ').trim()}"`);
-    if (withPlace.ok) parsed = { ok: true, query: { ...withPlace.query, location: null } };
-    else if (withPlace.suggestion && !parsed.suggestion) parsed = { ...withPlace, suggestion: { ...withPlace.suggestion, query: { ...withPlace.suggestion.query, location: null } } };
-  }
-  if (!parsed.ok) {
-    const suggested = parsed.suggestion;
-    return suggested ? { error: parsed.error, retry: { label: suggested.label, search: withChosen(suggested.query, chosen) } } : { error: parsed.error };
-  }
-  return withChosen(parsed.query, chosen);
-}
-
-/** A query with the place chosen apart from its text, which wins over a place typed (the words it replaced are named). */
-function withChosen(parsed: Query, chosen: { id?: number; name: string } | undefined): PlannedSearch {
-  if (!chosen || !('location_id' in operationSpec(parsed.operation).params)) return { query: parsed };
-  const typed = parsed.location;
-  const query: Query = { ...parsed, location: chosen.name, unknownWords: [] };
-  if (!typed || samePlace(typed, chosen.name)) return { query, chosen };
-  return { query, chosen, leftOut: typed, note: `Searching ${chosen.name}, the location you picked; "${typed}" in the query was left out.` };
-}
-
-/** `<id>:<name>` (a picked option) or a name as typed; undefined when blank. */
-function chosenPlace(location: string | undefined): { id?: number; name: string } | undefined {
-  const value = location?.trim();
-  if (!value) return undefined;
-  const option = decodeLocationOption(value);
-  if (option && Number.isSafeInteger(option.id) && option.id > 0 && option.name.trim()) return { id: option.id, name: option.name.trim() };
-  return { name: value };
-}
-
-/** "marina" and the picked "Dubai Marina" speak of one place: every word typed is in the name picked. */
-function samePlace(typed: string, name: string): boolean {
-  const words = (s: string) => s.toLowerCase().split(/[\s,]+/).filter(Boolean);
-  const inName = new Set(words(name));
-  return words(typed).every((w) => inName.has(w));
-}
-
-/** The note in a small line under the reply's summary (its first block), before what follows. */
-function withNote(reply: Reply, note: string): Reply {
-  const [first, ...rest] = reply.blocks;
-  return { ...reply, blocks: first ? [first, { kind: 'context', text: note }, ...rest] : [{ kind: 'context', text: note }] };
-}
-
-/** Picker option values carry the id and the name, so a pick needs no further lookup. */
-export function encodeLocationOption(l: { id: number; name: string }): string {
-  return `${l.id}:${l.name}`.slice(0, 150);
-}
-
-export function decodeLocationOption(value: string): { id: number; name: string } | undefined {
-  const m = /^(\d+):(.+)$/s.exec(value);
-  return m ? { id: Number(m[1]), name: m[2]! } : undefined;
-}
-
-const requester = (req: { user: string; place: string; isAdmin?: () => Promise<boolean> }) => ({
-  user: req.user, place: req.place, ...(req.isAdmin ? { isAdmin: req.isAdmin } : {}),
-});
-
-/** `/alerts list`, `alerts add rent marina`, `/manzil alerts pause 2`: the text after `alerts`; undefined otherwise. */
-export function alertsRequest(text: string): string | undefined {
-  const m = /^\/?(?:manzil\s+)?\/?alerts?(?:\s+([\s\S]*))?$/i.exec(text.trim());
-  return m ? (m[1] ?? '').trim() : undefined;
-}
-
-/** `/digest list`, `digest add marina`, `/manzil digests now jvc`: the text after `digest`; undefined otherwise. */
-export function digestsRequest(text: string): string | undefined {
-  const m = /^\/?(?:manzil\s+)?\/?digests?(?:\s+([\s\S]*))?$/i.exec(text.trim());
-  return m ? (m[1] ?? '').trim() : undefined;
-}
-
-/**
- * `help`, `/manzil help rent`, `/rent help`, or a bare `/manzil`: the verb asked about ('' for all);
- * undefined when the text is not a request for help.
- */
-export function helpRequest(text: string): string | undefined {
-  const words = text.trim().replace(/^\//, '').split(/\s+/).filter(Boolean);
-  if (words[0]?.toLowerCase() === 'manzil') words.shift();
-  if (words.length === 0) return '';
-  const [first, second] = words.map((w) => w.toLowerCase());
-  if (first === 'help' || first === '?') return words.slice(1).join(' ').toLowerCase();
-  if (second === 'help' && words.length === 2) return first;
-  return undefined;
 }

@@ -2,7 +2,7 @@
 // never mix their counters. Counters move where things happen (an upstream attempt, a command, a delivery); the
 // gauges (outbox depth, quota left) are read from their sources when /metrics is scraped.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { alertsRequest, digestsRequest, helpRequest } from '../bot/bot.js';
+import { alertsRequest, digestsRequest, helpRequest } from '../bot/requests.js';
 import type { ChatCore } from '../ports/index.js';
 import { parseCommand } from '../query/index.js';
 

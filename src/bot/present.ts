@@ -1,0 +1,104 @@
+// A fetched page laid out as a reply for the adapter's surface: the cards of this chat page, paging, Save as alert, the
+// Refine picker; one state row behind all of its buttons, and only when it has any.
+import { operationSpec } from '../api/operations.js';
+import { summarize, type Query } from '../query/index.js';
+import type { Block, Button, Reply } from '../views/model.js';
+import { DEFAULT_SURFACE, MAX_PAGE, PAYLOAD_VERSION, type PageRow, type Place, type Position } from './button-payloads.js';
+import { planPage } from './paging.js';
+import { CARD_OPERATIONS, LISTING_OPERATIONS, cardGroups, fitCardButtons, groupListingIds, renderGroups } from './render-results.js';
+import type { SearchOutcome } from './search.js';
+import type { ButtonStateStore, Surface } from './types.js';
+
+/** The service's page size is not published (15 to 50 observed); a page shorter than this is surely the last. */
+const SMALLEST_FULL_PAGE = 10;
+
+export /** One chat page to show: a search, where in it, and the surface it is laid out for. */
+interface PageView {
+  query: Query;
+  location?: Place | undefined;
+  position: Position;
+  surface: Surface;
+}
+
+export interface PresentDeps {
+  state: ButtonStateStore;
+  /** The longest page this operation has answered so far. */
+  longestPage(operation: SearchOutcome['operation']): number;
+  /** Adds the footer every reply carries. */
+  finish(reply: Reply): Reply;
+}
+
+/** Lays a fetched page out for the surface; stores one state row, and only when the reply has buttons. */
+export function presentPage(view: PageView, { operation: op, result }: SearchOutcome, deps: PresentDeps): Reply {
+  const { query, location, surface } = view;
+  const spec = operationSpec(op);
+  const paged = spec.firstPage !== undefined;
+  // The same flat from several agents is one card, as in alerts.
+  const groups = cardGroups(op, result.records);
+  const records = result.records.length;
+  const byCard = CARD_OPERATIONS.has(op);
+  const plan = planPage(view.position, {
+    total: groups.length, records, firstPage: spec.firstPage ?? 1, byCard, perChatPage: surface.cardsPerPage,
+    longestPage: Math.max(records, deps.longestPage(op)), smallestFullPage: SMALLEST_FULL_PAGE,
+  });
+  const shownGroups = groups.slice(plan.offset, plan.offset + plan.count);
+  const shown = shownGroups.map((g) => g.listing);
+  const next = paged && plan.next && plan.next.page <= lastPage(query) ? plan.next : undefined;
+  const previous = paged ? plan.previous : undefined;
+  // An empty search is exactly what people want to watch: Save as alert is offered with no results too.
+  const saveable = LISTING_OPERATIONS.has(op);
+  const picker = 'location_id' in spec.params && location !== undefined;
+  const details = surface.buttonsPerCard > 0 ? groupListingIds(op, shownGroups) : [];
+
+  const stateful = next || previous || saveable || picker || details.length > 0;
+  const row = stateful
+    ? deps.state.save('page', {
+      v: PAYLOAD_VERSION, query, ...(location ? { location } : {}), surface, details,
+      ...(next ? { next } : {}), ...(previous ? { previous } : {}),
+    } satisfies PageRow)
+    : '';
+
+  const summary = summarize(query, location?.name);
+  const blocks: Block[] = [{ kind: 'header', text: summary }];
+  if (shown.length === 0) {
+    const text = plan.previous
+      ? 'No more results.'
+      : saveable
+        ? 'Nothing matches today. Save as alert to hear when something does.'
+        : 'No results. Try fewer filters, a wider price range or a nearby area.';
+    blocks.push({ kind: 'text', text });
+  } else {
+    const unreadable = result.dropped ? ` (${result.dropped} unreadable left out)` : '';
+    if (byCard) blocks.push({ kind: 'context', text: `Showing ${plan.firstNumber}–${plan.firstNumber + shown.length - 1}${unreadable}` });
+    const cards = renderGroups(op, shownGroups, {
+      locationName: location?.name ?? query.location ?? '',
+      listingButtons: (propertyId) => {
+        const i = details.indexOf(propertyId);
+        return i === -1 ? [] : [{ label: 'Details', action: 'details', token: `${row}.d${i}` }];
+      },
+    });
+    blocks.push(...fitCardButtons(cards, surface.buttonsPerCard));
+  }
+
+  const buttons: Button[] = [];
+  if (previous) buttons.push({ label: '◀ Previous', action: 'page', token: `${row}.p` });
+  if (next) buttons.push({ label: 'Next ▶', action: 'page', token: `${row}.n` });
+  if (saveable) buttons.push({ label: 'Save as alert', action: 'save', token: `${row}.s`, style: 'primary' });
+  if (buttons.length > 0) blocks.push({ kind: 'actions', buttons });
+  if (picker) blocks.push({ kind: 'location-picker', token: `${row}.r`, placeholder: 'Refine: another location…' });
+  return deps.finish({ text: shown.length > 0 ? `${summary}: ${shown.length} shown` : `${summary}: no results`, blocks });
+}
+
+/** The last service page Manzil asks for: MAX_PAGE pages as people count them (ADREC counts from 0). */
+export const lastPage = (query: Query) => MAX_PAGE - 1 + (operationSpec(query.operation).firstPage ?? 1);
+
+/** The adapter's surface, within what any platform can show; the defaults when it says nothing. */
+export function fitSurface(surface: Surface | undefined): Surface {
+  if (!surface) return DEFAULT_SURFACE;
+  const whole = (n: number, min: number, max: number, fallback: number) => (Number.isInteger(n) ? Math.min(max, Math.max(min, n)) : fallback);
+  return {
+    cardsPerPage: whole(surface.cardsPerPage, 1, 50, DEFAULT_SURFACE.cardsPerPage),
+    buttonsPerCard: whole(surface.buttonsPerCard, 0, 25, DEFAULT_SURFACE.buttonsPerCard),
+  };
+}
+

@@ -1,0 +1,117 @@
+// Command text into what the bot does with it (pure): a search planned from the text and a place chosen apart from it,
+// or the text of an /alerts, /digest or help request. Routing them is bot.ts's job.
+import { operationSpec } from '../api/operations.js';
+import { parseCommand, type Query } from '../query/index.js';
+import type { Reply } from '../views/model.js';
+import type { Place } from './button-payloads.js';
+
+export const pick = (l: { id: number; name: string }): Place => ({ id: l.id, name: l.name });
+
+/** A command refused with a question: the refusal, the button's label and the search it runs. */
+export interface Doubt {
+  text: string;
+  label: string;
+  search: PlannedSearch;
+}
+
+/** A search ready to run: the query, the place chosen apart from the text, and what to tell the person about it. */
+export interface PlannedSearch {
+  query: Query;
+  chosen?: { id?: number; name: string } | undefined;
+  /** The place words of the text that the chosen place replaced. */
+  leftOut?: string | undefined;
+  /** Said under the reply's summary. */
+  note?: string | undefined;
+}
+
+/**
+ * The text parsed, with the place chosen apart from it (CommandRequest.location) as the query's place. When the text
+ * names another place, the chosen one wins: it was picked from a list, on purpose; the words it replaced are named.
+ */
+export function planSearch(text: string, location: string | undefined): PlannedSearch | { error: string; retry?: Omit<Doubt, 'text'> } {
+  const chosen = chosenPlace(location);
+  let parsed = parseCommand(text);
+  if (!parsed.ok && chosen) {
+    // A command that needs a place ("Where?") has it now: read again with the place chosen, as if typed in quotes.
+    // Anything else wrong is wrong either way, and said as the text alone has it.
+    const withPlace = parseCommand(`${text} "${chosen.name.replace(/["“”]/g, ' ').replace(/\s+/g, ' ').trim()}"`);
+    if (withPlace.ok) parsed = { ok: true, query: { ...withPlace.query, location: null } };
+    else if (withPlace.suggestion && !parsed.suggestion) parsed = { ...withPlace, suggestion: { ...withPlace.suggestion, query: { ...withPlace.suggestion.query, location: null } } };
+  }
+  if (!parsed.ok) {
+    const suggested = parsed.suggestion;
+    return suggested ? { error: parsed.error, retry: { label: suggested.label, search: withChosen(suggested.query, chosen) } } : { error: parsed.error };
+  }
+  return withChosen(parsed.query, chosen);
+}
+
+/** A query with the place chosen apart from its text, which wins over a place typed (the words it replaced are named). */
+function withChosen(parsed: Query, chosen: { id?: number; name: string } | undefined): PlannedSearch {
+  if (!chosen || !('location_id' in operationSpec(parsed.operation).params)) return { query: parsed };
+  const typed = parsed.location;
+  const query: Query = { ...parsed, location: chosen.name, unknownWords: [] };
+  if (!typed || samePlace(typed, chosen.name)) return { query, chosen };
+  return { query, chosen, leftOut: typed, note: `Searching ${chosen.name}, the location you picked; "${typed}" in the query was left out.` };
+}
+
+/** `<id>:<name>` (a picked option) or a name as typed; undefined when blank. */
+function chosenPlace(location: string | undefined): { id?: number; name: string } | undefined {
+  const value = location?.trim();
+  if (!value) return undefined;
+  const option = decodeLocationOption(value);
+  if (option && Number.isSafeInteger(option.id) && option.id > 0 && option.name.trim()) return { id: option.id, name: option.name.trim() };
+  return { name: value };
+}
+
+/** "marina" and the picked "Dubai Marina" speak of one place: every word typed is in the name picked. */
+function samePlace(typed: string, name: string): boolean {
+  const words = (s: string) => s.toLowerCase().split(/[\s,]+/).filter(Boolean);
+  const inName = new Set(words(name));
+  return words(typed).every((w) => inName.has(w));
+}
+
+/** The note in a small line under the reply's summary (its first block), before what follows. */
+export function withNote(reply: Reply, note: string): Reply {
+  const [first, ...rest] = reply.blocks;
+  return { ...reply, blocks: first ? [first, { kind: 'context', text: note }, ...rest] : [{ kind: 'context', text: note }] };
+}
+
+/** Picker option values carry the id and the name, so a pick needs no further lookup. */
+export function encodeLocationOption(l: { id: number; name: string }): string {
+  return `${l.id}:${l.name}`.slice(0, 150);
+}
+
+export function decodeLocationOption(value: string): { id: number; name: string } | undefined {
+  const m = /^(\d+):(.+)$/s.exec(value);
+  return m ? { id: Number(m[1]), name: m[2]! } : undefined;
+}
+
+export const requester = (req: { user: string; place: string; isAdmin?: () => Promise<boolean> }) => ({
+  user: req.user, place: req.place, ...(req.isAdmin ? { isAdmin: req.isAdmin } : {}),
+});
+
+/** `/alerts list`, `alerts add rent marina`, `/manzil alerts pause 2`: the text after `alerts`; undefined otherwise. */
+export function alertsRequest(text: string): string | undefined {
+  const m = /^\/?(?:manzil\s+)?\/?alerts?(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  return m ? (m[1] ?? '').trim() : undefined;
+}
+
+/** `/digest list`, `digest add marina`, `/manzil digests now jvc`: the text after `digest`; undefined otherwise. */
+export function digestsRequest(text: string): string | undefined {
+  const m = /^\/?(?:manzil\s+)?\/?digests?(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  return m ? (m[1] ?? '').trim() : undefined;
+}
+
+/**
+ * `help`, `/manzil help rent`, `/rent help`, or a bare `/manzil`: the verb asked about ('' for all);
+ * undefined when the text is not a request for help.
+ */
+export function helpRequest(text: string): string | undefined {
+  const words = text.trim().replace(/^\//, '').split(/\s+/).filter(Boolean);
+  if (words[0]?.toLowerCase() === 'manzil') words.shift();
+  if (words.length === 0) return '';
+  const [first, second] = words.map((w) => w.toLowerCase());
+  if (first === 'help' || first === '?') return words.slice(1).join(' ').toLowerCase();
+  if (second === 'help' && words.length === 2) return first;
+  return undefined;
+}
