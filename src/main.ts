@@ -12,7 +12,8 @@ import { guardBot, Lifecycle } from './lifecycle.js';
 import { createLogger, maskSecrets, newRequestId, type Logger } from './log.js';
 import { DIGEST_JOB, DIGEST_KIND, DIGEST_NOTICE_KIND, DigestCommands, MarketDigestComposer, digestKind, digestNoticeKind, postDigestNow, runDigests } from './digests/index.js';
 import { Heartbeat, JobScheduler } from './jobs/index.js';
-import { MarketData } from './market/index.js';
+import { MarketData, contextText } from './market/index.js';
+import type { ListingSummary } from './api/records.js';
 import { Health, cronPeriodMs } from './ops/health.js';
 import { opsRoutes, startOpsServer, type OpsServer } from './ops/http.js';
 import { Metrics, countRequests, type UpstreamCall } from './ops/metrics.js';
@@ -177,6 +178,12 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     logger,
     alerts,
     digests,
+    market: {
+      listingContext: async (place, listing) => {
+        const c = await market.listingContext(place, listing as ListingSummary);
+        return c && contextText(c);
+      },
+    },
     ...(sandbox ? { footer: SANDBOX_FOOTER } : {}),
   });
   // Buttons unused for BUTTON_RETENTION_MS stop working (the reply says so); expired lookups are only dead weight.

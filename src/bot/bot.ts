@@ -22,14 +22,14 @@ import {
   type RunRow,
 } from './button-payloads.js';
 import { friendlyError } from './friendly-error.js';
-import { renderRecords } from './render-results.js';
+import { LISTING_OPERATIONS, renderRecords } from './render-results.js';
 import { fitSurface, lastPage, presentPage, type PageView } from './present.js';
 import {
   alertsRequest, decodeLocationOption, digestsRequest, encodeLocationOption, helpRequest, pick, planSearch, requester, withNote,
   type Doubt, type PlannedSearch,
 } from './requests.js';
-import { SearchRunner, type ServiceCaller } from './search.js';
-import type { ActionRequest, AlertsPort, ButtonStateStore, CommandRequest, DigestsPort, PickRequest, SuggestOption, Surface } from './types.js';
+import { SearchRunner, type SearchOutcome, type ServiceCaller } from './search.js';
+import type { ActionRequest, AlertsPort, ButtonStateStore, CommandRequest, DigestsPort, MarketContextPort, PickRequest, SuggestOption, Surface } from './types.js';
 
 export type { ServiceCaller } from './search.js';
 
@@ -50,9 +50,13 @@ export interface BotOptions {
   alerts?: AlertsPort;
   /** Market digests; without it, digest commands say digests are off. */
   digests?: DigestsPort;
+  /** Market context on listing cards; none without it. */
+  market?: MarketContextPort;
 }
 
 const ALERTS_OFF = 'Alerts are not enabled on this Manzil.';
+/** How long a search's answer waits for market context on its cards (a first look-up in a place may take a call). */
+const MARKET_CONTEXT_WAIT_MS = 1_500;
 const DIGESTS_OFF = 'Digests are not enabled on this Manzil.';
 
 
@@ -294,7 +298,33 @@ export class Bot {
   private async showPage(view: PageView): Promise<Reply> {
     if (view.position.page > lastPage(view.query)) return this.ephemeral(TOO_FAR);
     const outcome = await this.searches.search(view.query, view.location, view.position.page);
-    return presentPage(view, outcome, { state: this.options.state, longestPage: (op) => this.searches.longestPage(op), finish: (r) => this.finish(r) });
+    const context = await this.marketContext(view, outcome);
+    return presentPage(view, outcome, {
+      state: this.options.state, longestPage: (op) => this.searches.longestPage(op), finish: (r) => this.finish(r),
+      ...(context.size > 0 ? { marketContext: (id: string) => context.get(id) } : {}),
+    });
+  }
+
+  /**
+   * Market context for the listings of a page, from the shared market cache (at most a call or two per place a day).
+   * It never holds the answer up: what is not known within MARKET_CONTEXT_WAIT_MS is left out.
+   */
+  private async marketContext(view: PageView, outcome: SearchOutcome): Promise<Map<string, string>> {
+    const market = this.options.market;
+    const out = new Map<string, string>();
+    if (!market || !view.location || !LISTING_OPERATIONS.has(outcome.operation)) return out;
+    const place = view.location;
+    const look = async (r: { property_id?: string }) => {
+      const text = r.property_id ? await market.listingContext(place, r).catch(() => undefined) : undefined;
+      if (text && r.property_id) out.set(r.property_id, text);
+    };
+    // The first look fetches what the place needs (once a day at most); the others then read it from the cache.
+    const [first, ...rest] = outcome.result.records as { property_id?: string }[];
+    const all = first ? look(first).then(() => Promise.allSettled(rest.map(look))) : Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, MARKET_CONTEXT_WAIT_MS)))]);
+    clearTimeout(timer);
+    return new Map(out);
   }
 
   private async details(propertyId: string): Promise<Reply> {

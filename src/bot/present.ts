@@ -12,8 +12,8 @@ import type { ButtonStateStore, Surface } from './types.js';
 /** The service's page size is not published (15 to 50 observed); a page shorter than this is surely the last. */
 const SMALLEST_FULL_PAGE = 10;
 
-export /** One chat page to show: a search, where in it, and the surface it is laid out for. */
-interface PageView {
+/** One chat page to show: a search, where in it, and the surface it is laid out for. */
+export interface PageView {
   query: Query;
   location?: Place | undefined;
   position: Position;
@@ -26,6 +26,8 @@ export interface PresentDeps {
   longestPage(operation: SearchOutcome['operation']): number;
   /** Adds the footer every reply carries. */
   finish(reply: Reply): Reply;
+  /** Market context per listing shown, looked up before the layout (no I/O here). */
+  marketContext?: (propertyId: string) => string | undefined;
 }
 
 /** Lays a fetched page out for the surface; stores one state row, and only when the reply has buttons. */
@@ -72,6 +74,7 @@ export function presentPage(view: PageView, { operation: op, result }: SearchOut
     if (byCard) blocks.push({ kind: 'context', text: `Showing ${plan.firstNumber}–${plan.firstNumber + shown.length - 1}${unreadable}` });
     const cards = renderGroups(op, shownGroups, {
       locationName: location?.name ?? query.location ?? '',
+      ...(deps.marketContext ? { marketContext: deps.marketContext } : {}),
       listingButtons: (propertyId) => {
         const i = details.indexOf(propertyId);
         return i === -1 ? [] : [{ label: 'Details', action: 'details', token: `${row}.d${i}` }];

@@ -32,6 +32,8 @@ export interface RenderContext {
   locationName: string;
   /** Buttons for one listing card (Details), given its property id. */
   listingButtons: (propertyId: string) => Button[];
+  /** Where a listing stands in its market ("8 % below Dubai Marina's 2-bed average of AED 2,230/sqft"), when known. */
+  marketContext?: (propertyId: string) => string | undefined;
 }
 
 export function renderRecords(operation: OperationName, records: readonly unknown[], ctx: RenderContext): Block[] {
@@ -96,13 +98,14 @@ export function groupListingIds(operation: OperationName, groups: readonly FlatG
 /** The cards of a page of groups: one per flat for listings ("also listed by N other agents"), else as renderRecords. */
 export function renderGroups(operation: OperationName, groups: readonly FlatGroup<unknown>[], ctx: RenderContext): Block[] {
   if (!LISTING_OPERATIONS.has(operation)) return renderRecords(operation, groups.map((g) => g.listing), ctx);
-  return (groups as FlatGroup<RecordOf<'search-buy'>>[]).map((g): Block => ({
-    kind: 'card',
-    card: listingGroupCard(g.listing, g.copies, {
+  return (groups as FlatGroup<RecordOf<'search-buy'>>[]).map((g): Block => {
+    const card = listingGroupCard(g.listing, g.copies, {
       buttons: ctx.listingButtons(g.listing.property_id),
       copyButtons: (copy) => ctx.listingButtons((copy as RecordOf<'search-buy'>).property_id),
-    }),
-  }));
+    });
+    const market = ctx.marketContext?.(g.listing.property_id);
+    return { kind: 'card', card: market ? { ...card, fields: [...card.fields, { label: 'Market', value: market }] } : card };
+  });
 }
 
 /**

@@ -32,3 +32,11 @@ export interface DigestsPort {
   /** `/digest <text>`: add, list, pause, resume, remove, now, help. */
   handle(who: AlertRequester, text: string): Promise<Reply>;
 }
+
+/**
+ * Where a listing stands in its place's market, in words, from cached market data (src/market through the composition
+ * root); undefined when the data is thin, the budget low, or nothing is known. Never a guess.
+ */
+export interface MarketContextPort {
+  listingContext(place: { id: number; name: string }, listing: unknown): Promise<string | undefined>;
+}
