@@ -149,13 +149,17 @@ async function measure(): Promise<Figures> {
     const gaps = runs.slice(0, starts.length - 1).map((r, i) => starts[i + 1]! - r.end);
     const pollerCovered = starts.length > 0 && starts[0]! <= window.start && (running !== undefined || runs.at(-1)!.end >= window.end);
     const l = acks.latencies;
+    // Percentiles over every command sent: one not acked within GIVE_UP_MS counts as the slowest.
+    const all = acks.series.map((x) => (x < 0 ? Infinity : x)).sort((a, b) => a - b);
+    const at = (p: number) => ((x) => (x === Infinity ? `> ${GIVE_UP_MS} ms (no ack)` : ms(x)))(percentile(all, p));
     return {
       'load': LOAD,
       'commands sent / acks 200 / failed': `${acks.sent} / ${l.length} / ${acks.failed} (${SECONDS} s at 50/s, from a process of their own)`,
-      'ack p50': ms(percentile(l, 50)),
-      'ack p99': `${ms(percentile(l, 99))} (goal: under 50 ms)`,
-      'ack max': ms(l.at(-1) ?? NaN),
-      'ack p99 by 5 s of sending': bySlice(acks.series, 250).map((x) => ms(percentile(x, 99))).join(', '),
+      'ack p50': at(50),
+      'ack p99': `${at(99)} (goal: under 50 ms)`,
+      'ack max': at(100),
+      'ack p99 of the acked only': ms(percentile(l, 99)),
+      'ack p99 by 5 s of sending (acked only)': bySlice(acks.series, 250).map((x) => ms(percentile(x, 99))).join(', '),
       'acks over 50 ms / over 3 s (Slack gives up)': `${l.filter((x) => x > 50).length} / ${l.filter((x) => x > 3_000).length + acks.failed} of ${acks.sent}`,
       'ack window (from the load start)': `${sec(window.start, t0)}–${sec(window.end, t0)}`,
       'delivery drain': `${ENTRIES} entries over ${CHANNELS} channels queued in ${queuedAt - t0} ms; first post ${sec(drainStart, t0)}, ${inWindow.ok} posted by the window's end, ${

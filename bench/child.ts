@@ -32,22 +32,26 @@ export function childMain(flag: string, measure: () => Promise<Figures>): void {
 }
 
 /**
- * Wraps `names` methods of `target` in place, adding up the synchronous time each takes (SQLite calls block the loop),
- * and keeping the calls that took `longMs` or more, with when they ended (Date.now()).
+ * Wraps `names` methods of `target` in place, adding up the synchronous time each takes (SQLite calls block the loop):
+ * wall time, and this process's CPU time (which time the host gave to other processes does not inflate). Keeps the
+ * calls that took `longMs` or more of wall time, with when they ended (Date.now()).
  */
 export function timeMethods<T extends object>(target: T, names: readonly (keyof T & string)[], longMs = 20) {
-  const spent = new Map<string, { calls: number; totalMs: number; maxMs: number }>();
+  const spent = new Map<string, { calls: number; totalMs: number; maxMs: number; cpuMs: number }>();
   const long: { name: string; at: number; ms: number }[] = [];
   for (const name of names) {
     const original = target[name] as unknown as (...args: unknown[]) => unknown;
-    const s = { calls: 0, totalMs: 0, maxMs: 0 };
+    const s = { calls: 0, totalMs: 0, maxMs: 0, cpuMs: 0 };
     spent.set(name, s);
     (target as Record<string, unknown>)[name] = (...args: unknown[]) => {
       const t = performance.now();
+      const cpu = process.cpuUsage();
       try {
         return original.apply(target, args);
       } finally {
         const d = performance.now() - t;
+        const used = process.cpuUsage(cpu);
+        s.cpuMs += (used.user + used.system) / 1000;
         s.calls++;
         s.totalMs += d;
         s.maxMs = Math.max(s.maxMs, d);
@@ -56,13 +60,13 @@ export function timeMethods<T extends object>(target: T, names: readonly (keyof 
     };
   }
   return {
-    /** `name calls× mean (max, total)` for each method called, the most time first. */
+    /** `name calls× mean CPU per call, total CPU (wall: total, longest)` for each method called, the most CPU first. */
     describe: () =>
       [...spent]
         .filter(([, s]) => s.calls > 0)
-        .sort((a, b) => b[1].totalMs - a[1].totalMs)
-        .map(([n, s]) => `${n} ${s.calls}× ${(s.totalMs / s.calls).toFixed(2)} ms (max ${s.maxMs.toFixed(0)}, total ${(s.totalMs / 1000).toFixed(2)} s)`),
-    totalMs: () => [...spent.values()].reduce((sum, s) => sum + s.totalMs, 0),
+        .sort((a, b) => b[1].cpuMs - a[1].cpuMs)
+        .map(([n, s]) => `${n} ${s.calls}× ${(s.cpuMs / s.calls).toFixed(2)} ms CPU = ${(s.cpuMs / 1000).toFixed(1)} s (wall ${(s.totalMs / 1000).toFixed(1)} s, longest ${s.maxMs.toFixed(0)} ms)`),
+    cpuMs: () => [...spent.values()].reduce((sum, s) => sum + s.cpuMs, 0),
     /** The calls of `longMs` or more that ended between `from` and `to` (Date.now()), by method: count and longest. */
     long: (from = 0, to = Infinity) => {
       const by = new Map<string, { n: number; max: number }>();
@@ -73,7 +77,7 @@ export function timeMethods<T extends object>(target: T, names: readonly (keyof 
       return [...by].map(([n, b]) => `${n} ${b.n}× (longest ${b.max.toFixed(0)} ms)`);
     },
     reset: () => {
-      spent.forEach((s) => Object.assign(s, { calls: 0, totalMs: 0, maxMs: 0 }));
+      spent.forEach((s) => Object.assign(s, { calls: 0, totalMs: 0, maxMs: 0, cpuMs: 0 }));
       long.length = 0;
     },
   };
