@@ -93,11 +93,20 @@ export default tseslint.config(
     [apiExceptPureData, 'the sandbox shares only the pure operation table with the client'],
     [part('store', 'bot', 'views', 'query', 'locations', 'alerts', 'digests', 'adapters'), 'the sandbox stands alone'],
   ]),
+  // Every adapter may import the helpers they share (adapters/shared: clamping, tables, link checks, the send fallback);
+  // never another adapter.
   ...['slack', 'discord', 'console'].map((name) =>
     forbid([`adapters/${name}/**`], [
       [part('store', 'api', 'sandbox'), 'adapters reach the service and the store only through the bot'],
       [adapterEntryPoints, 'adapters may import from src only bot/index.js (the bot), ports/index.js (the ports), views/model.js (the message model) and log.js'],
-      [`(^|/)adapters/(?!${name}/)|^\\.\\./(?!${name}/|\\.\\./)`, 'adapters never import each other'],
+      [`(^|/)adapters/(?!(${name}|shared)/)|^\\.\\./(?!(${name}|shared)/|\\.\\./)`, 'adapters never import each other: only adapters/shared'],
     ]),
   ),
+  // The shared helpers know no platform: each adapter passes its markup and limits in.
+  forbid(['adapters/shared/**'], [
+    [part('store', 'api', 'sandbox'), 'adapters reach the service and the store only through the bot'],
+    [adapterEntryPoints, 'adapters may import from src only bot/index.js (the bot), ports/index.js (the ports), views/model.js (the message model) and log.js'],
+    ['(^|/)adapters/(?!shared/)|^\\.\\./(?!\\.\\./)', 'adapters/shared imports no adapter: the adapters import it'],
+    ['^(@slack/.*|discord\\.js|picocolors)$', 'adapters/shared knows no platform: no Slack, Discord or terminal library'],
+  ]),
 );

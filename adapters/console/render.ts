@@ -5,6 +5,7 @@
 import pc from 'picocolors';
 import type { Reply } from '../../src/bot/index.js';
 import { imageFallback, type Block, type Button, type Card } from '../../src/views/model.js';
+import { tableText } from '../shared/table.js';
 
 export interface TextRender {
   text: string;
@@ -73,12 +74,11 @@ function glanceOf(card: Card): string {
   return card.fields.filter((f) => GLANCE.has(inert(f.label))).map((f) => inert(f.value)).join(' · ');
 }
 
+/** A table in full (a terminal scrolls): cells inert and whole, a row's cells past the columns left out, the header bold. */
 function table(columns: readonly string[], rows: readonly (readonly string[])[], c: Colors): string[] {
-  const head = columns.map(inert);
-  const body = rows.map((r) => head.map((_, i) => inert(r[i] ?? '')));
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
-  return [c.bold(line(head)), c.dim(widths.map((w) => '-'.repeat(w)).join('  ')), ...body.map(line)];
+  const body = rows.map((r) => columns.map((_, i) => r[i] ?? ''));
+  const text = tableText(columns, body, { cell: (s) => inert(s ?? ''), measure: (s) => s.length, style: { head: c.bold, rule: c.dim } });
+  return text === undefined ? [] : [text];
 }
 
 type Colors = ReturnType<typeof pc.createColors>;

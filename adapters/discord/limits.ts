@@ -32,8 +32,6 @@ export const DISCORD_LIMITS = {
   autocompleteDeadlineMs: 2_500,
 } as const;
 
-export type DiscordLimits = typeof DISCORD_LIMITS;
-
 /**
  * What one Discord reply holds, told to the core with every request. Components sit under all the embeds, never beside a
  * card, so a card's buttons are numbered ("Details 3") and packed into the rows left after the message's own controls:

@@ -3,9 +3,12 @@
 // to DISCORD_LIMITS; a card's buttons are numbered, since components sit under all the embeds, never beside one.
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed, type APIEmbedField } from 'discord.js';
 import { imageFallback, type Block, type Button, type Card, type Field, type ImageFile, type LinkButton, type Reply } from '../../src/views/model.js';
+import { fallbackText } from '../shared/fallback.js';
+import { inertCode } from '../shared/links.js';
+import { tableCell, tableText } from '../shared/table.js';
+import { clampPlain, orElse } from '../shared/text.js';
 import { DISCORD_LIMITS as L } from './limits.js';
-import { tableText } from './render-table.js';
-import { BLANK, clampMarkdown, clampPlain, escapeText, imageUrl, linkUrl, markdown, orElse } from './render-text.js';
+import { BLANK, clampMarkdown, codeSafe, escapeText, imageUrl, linkUrl, markdown } from './render-text.js';
 
 export type DiscordRow = APIActionRowComponent<APIButtonComponent>;
 
@@ -84,8 +87,7 @@ export function embedLength(e: APIEmbed): number {
  * makes no link of it; a backtick inside it is percent-encoded, since inline code has no escape.
  */
 function fieldValue(f: Field, max: number): string {
-  if (!f.inert) return markdown(orElse(f.value, '—'), max);
-  return `\`${clampPlain(orElse(f.value, '—').replace(/`/g, '%60'), max - 2)}\``;
+  return f.inert ? inertCode(f.value, { encode: /`/g, max }) : markdown(orElse(f.value, '—'), max);
 }
 
 function cardEmbed(card: Card): APIEmbed {
@@ -226,7 +228,7 @@ function render(reply: Reply, attach: boolean): { message: DiscordMessage; files
         return;
       }
       case 'table': {
-        const description = tableText(block.columns, block.rows, TABLE_MAX);
+        const description = tableText(block.columns, block.rows, { max: TABLE_MAX, fence: true, cell: (c) => codeSafe(tableCell(c)) });
         if (description) units.push({ embed: { color: COLOR, description } });
         return;
       }
@@ -307,7 +309,7 @@ function render(reply: Reply, attach: boolean): { message: DiscordMessage; files
   const tail = notes.join('\n');
   const room = L.content - (tail ? tail.length + 1 : 0);
   let body = clampMarkdown(content.join('\n'), room);
-  if (!body.trim() && kept.length === 0) body = markdown(orElse(reply.text, 'Manzil'), room);
+  if (!body.trim() && kept.length === 0) body = markdown(fallbackText(reply), room);
   const text = [body, tail].filter((t) => t.trim()).join('\n');
   const attached = kept.flatMap((u) => (u.file ? [u.file] : []));
   const message: DiscordMessage = {
@@ -324,12 +326,7 @@ function render(reply: Reply, attach: boolean): { message: DiscordMessage; files
   return { message, files: attached.map((f) => ({ name: f.name, data: Buffer.from(f.image.pngBase64, 'base64') })) };
 }
 
-/** The reply without its photos: what is sent again when Discord refuses a message. */
-export function withoutImages(reply: Reply): Reply {
-  return { ...reply, blocks: reply.blocks.map((b) => (b.kind === 'card' ? { ...b, card: { ...b.card, imageUrl: undefined } } : b)) };
-}
-
 /** The reply as plain text only: the last resort. */
 export function plainText(reply: Reply): DiscordMessage {
-  return { content: markdown(orElse(reply.text, 'Manzil'), L.content), embeds: [], components: [], allowed_mentions: { parse: [] } };
+  return { content: markdown(fallbackText(reply), L.content), embeds: [], components: [], allowed_mentions: { parse: [] } };
 }

@@ -1,9 +1,11 @@
 // Sending a Reply to Discord, as an interaction's answer or a channel message alike: embeds first; if Discord refuses the
 // message (400: a field it will not take, an image URL it dislikes), the same reply without images, then plain text,
-// so the person always gets an answer.
+// so the person always gets an answer. The chain itself is shared (adapters/shared/fallback); Discord gives it its
+// forms, what counts as a refusal, and its log line.
 import { DiscordAPIError, type BaseMessageOptions } from 'discord.js';
 import type { Reply } from '../../src/bot/index.js';
-import { plainText, renderDiscord, withoutImages, type DiscordMessage } from './render.js';
+import { sendWithFallback as sendForms, type Forms } from '../shared/fallback.js';
+import { plainText, renderDiscord, type DiscordMessage } from './render.js';
 
 export type SendLog = (message: string, fields: Record<string, unknown>) => void;
 
@@ -19,23 +21,17 @@ export function describeError(e: unknown): string {
   return String(e);
 }
 
+const DISCORD_FORMS: Forms<DiscordMessage> = { render: renderDiscord, textOnly: plainText };
+
 /**
  * Delivers the reply through `deliver`, each form after the last was refused: as is, without images, text only.
  * Throws at once when a failure is not a refusal of the content (a plainer message cannot help), else the last error.
  */
-export async function sendWithFallback<T>(reply: Reply, deliver: (message: DiscordMessage) => Promise<T>, log: SendLog): Promise<T> {
-  const forms: (() => DiscordMessage)[] = [() => renderDiscord(reply), () => renderDiscord(withoutImages(reply)), () => plainText(reply)];
-  let last: unknown;
-  for (const [i, build] of forms.entries()) {
-    try {
-      return await deliver(build());
-    } catch (e) {
-      last = e;
-      log('discord refused a message', { attempt: i + 1, error: describeError(e) });
-      if (!isContentRefusal(e)) break;
-    }
-  }
-  throw last;
+export function sendWithFallback<T>(reply: Reply, deliver: (message: DiscordMessage) => Promise<T>, log: SendLog): Promise<T> {
+  return sendForms(reply, DISCORD_FORMS, deliver, {
+    isContentRefusal,
+    onFailure: (error, attempt) => log('discord refused a message', { attempt, error: describeError(error) }),
+  });
 }
 
 /** The message as discord.js's interaction methods take it (they build the JSON body themselves). */

@@ -31,7 +31,5 @@ export const SLACK_LIMITS = {
   fallbackText: 40_000,
 } as const;
 
-export type SlackLimits = typeof SLACK_LIMITS;
-
 /** What one Slack reply holds, told to the core with every request: 10 cards fit in 50 blocks with their buttons. */
 export const SLACK_SURFACE: Surface = { cardsPerPage: 10, buttonsPerCard: 5 };

@@ -8,12 +8,13 @@ import { webApi } from '@slack/bolt';
 import type { Reply } from '../../src/bot/index.js';
 import { PostFailure, type ChatPoster, type CredentialsCheck, type LookupRequest, type LookupResult } from '../../src/ports/index.js';
 import { imageFallback, type Block, type ImageFile } from '../../src/views/model.js';
+import { clampPlain, orElse } from '../shared/text.js';
 import { SLACK_LIMITS as L } from './limits.js';
 import { SLACK_ERROR_CODES, ruleForCode, slackErrorCode, slackOutcome } from './outcomes.js';
 import { parseSlackPlace } from './place.js';
 import { plain } from './render-card.js';
 import { renderSlack } from './render.js';
-import { clampPlain, escapeMrkdwn, orElse } from './render-text.js';
+import { escapeMrkdwn } from './render-text.js';
 import { sendWithFallback, type SendLog, type SlackPayload } from './send.js';
 import { CHART_NOT_ATTACHED, uploadImage } from './upload.js';
 

@@ -2,7 +2,9 @@
 import type { ActionsBlockElement, Button as SlackButton, KnownBlock, MrkdwnElement, PlainTextElement, SectionBlock } from '@slack/types';
 import type { Button, Card, Field, LinkButton } from '../../src/views/model.js';
 import { SLACK_LIMITS as L } from './limits.js';
-import { clampMrkdwn, clampPlain, cutValue, escapeMrkdwn, imageUrl, linkUrl, mrkdwnLink, orElse } from './render-text.js';
+import { inertCode } from '../shared/links.js';
+import { clampPlain, cutValue, orElse } from '../shared/text.js';
+import { clampMrkdwn, escapeMrkdwn, imageUrl, linkUrl, mrkdwnLink } from './render-text.js';
 
 /** Hands out action_ids unique within one message. */
 export class ActionIds {
@@ -59,7 +61,7 @@ function titleLine(card: Card): string {
  * An address to read, not follow: inline code (Slack links nothing inside it), with the characters that would end the
  * code span or start a link percent-encoded. The text object carrying it is also sent with `verbatim: true`.
  */
-const inertText = (value: string) => `\`${escapeMrkdwn(orElse(value, '—').replace(/[`<>|\s]/g, encodeURIComponent))}\``;
+const inertText = (value: string) => inertCode(value, { encode: /[`<>|\s]/g, escape: escapeMrkdwn });
 
 const fieldText = (field: Field, separator = '\n') => {
   const head = field.label.trim() ? `*${clampMrkdwn(escapeMrkdwn(field.label), FIELD_LABEL_MAX)}*${separator}` : '';

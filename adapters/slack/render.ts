@@ -1,9 +1,10 @@
 // The neutral Reply as a Block Kit message that Slack accepts: every text clamped, at most 50 blocks, a fallback always.
 import type { KnownBlock } from '@slack/types';
 import { imageFallback, type Block, type Reply } from '../../src/views/model.js';
+import { fallbackText } from '../shared/fallback.js';
+import { tableText } from '../shared/table.js';
 import { SLACK_LIMITS as L } from './limits.js';
 import { ActionIds, actionsBlock, button, mrkdwn, plain, renderCard } from './render-card.js';
-import { tableText } from './render-table.js';
 import { clampMrkdwn, escapeMrkdwn } from './render-text.js';
 
 export interface SlackMessage {
@@ -19,6 +20,12 @@ interface Unit {
 
 const section = (text: string): KnownBlock => ({ type: 'section', text: mrkdwn(clampMrkdwn(text, L.sectionText)) });
 const context = (text: string): KnownBlock => ({ type: 'context', elements: [mrkdwn(clampMrkdwn(text, L.sectionText))] });
+
+/** A table's line: leaves room in the section for the header, the rule and at least one row. */
+const TABLE_LINE_MAX = 900;
+/** A table as monospaced mrkdwn: padded columns in a code block, as many rows as fit in one section. */
+const table = (columns: readonly string[], rows: readonly (readonly string[])[]) =>
+  tableText(columns, rows, { max: L.sectionText, fence: true, escape: (line) => clampMrkdwn(escapeMrkdwn(line), TABLE_LINE_MAX) });
 
 class Renderer {
   private readonly ids = new ActionIds();
@@ -38,7 +45,7 @@ class Renderer {
       case 'card':
         return renderCard(block.card, this.ids);
       case 'table': {
-        const text = tableText(block.columns, block.rows);
+        const text = table(block.columns, block.rows);
         return text === undefined ? [] : [{ type: 'section', text: mrkdwn(text) }];
       }
       case 'actions':
@@ -96,11 +103,8 @@ function fit(units: Unit[], footer: KnownBlock[]): KnownBlock[] {
   return [...body, note, ...tail, ...footer];
 }
 
-function fallback(reply: Reply): string {
-  const firstText = reply.blocks.map((b) => ('text' in b ? b.text : b.kind === 'card' ? b.card.title : '')).find((t) => t.trim());
-  const text = [reply.text, firstText].find((t) => t !== undefined && t.trim()) ?? 'Manzil';
-  return clampMrkdwn(escapeMrkdwn(text), L.fallbackText);
-}
+/** The message's top-level text (notifications, and the text-only form): the reply's text, else its first words. */
+const fallback = (reply: Reply): string => clampMrkdwn(escapeMrkdwn(fallbackText(reply, { fromBlocks: true })), L.fallbackText);
 
 export function renderSlack(reply: Reply): SlackMessage {
   const renderer = new Renderer();

@@ -1,7 +1,9 @@
 // Sending a Reply to Slack, by respond() or chat.postMessage alike: Block Kit first; if Slack refuses the blocks (an image
 // it cannot fetch, say), the same reply without images, and at last plain text, so the person always gets an answer.
+// The chain itself is shared (adapters/shared/fallback); Slack gives it its forms and its log line.
 import type { RespondArguments, RespondFn } from '@slack/bolt';
 import type { Reply } from '../../src/bot/index.js';
+import { sendWithFallback as sendForms, type Forms } from '../shared/fallback.js';
 import { renderSlack } from './render.js';
 
 export type SendLog = (message: string, fields: Record<string, unknown>) => void;
@@ -18,33 +20,18 @@ export interface FallbackOptions {
   isContentRefusal?: (error: unknown) => boolean;
 }
 
-const withoutImages = (reply: Reply): Reply => ({
-  ...reply,
-  blocks: reply.blocks.map((b) => (b.kind === 'card' ? { ...b, card: { ...b.card, imageUrl: undefined } } : b)),
-});
+const SLACK_FORMS: Forms<SlackPayload> = { render: renderSlack, textOnly: (reply) => ({ text: renderSlack(reply).text }) };
 
 /**
  * Delivers the reply through `deliver`, each form after the last was refused: as is, without images, text only.
  * Resolves with what the accepted delivery returned; throws the last error when every form failed, or at once
  * when an error is not a refusal of the content (a rate limit, an unknown channel: a plainer message cannot help).
  */
-export async function sendWithFallback<T>(reply: Reply, deliver: (payload: SlackPayload) => Promise<T>, options: FallbackOptions): Promise<T> {
-  const forms: (() => SlackPayload)[] = [
-    () => renderSlack(reply),
-    () => renderSlack(withoutImages(reply)),
-    () => ({ text: renderSlack(reply).text }),
-  ];
-  let last: unknown;
-  for (const [i, build] of forms.entries()) {
-    try {
-      return await deliver(build());
-    } catch (e) {
-      last = e;
-      options.log('slack refused a reply', { attempt: i + 1, error: e });
-      if (options.isContentRefusal && !options.isContentRefusal(e)) break;
-    }
-  }
-  throw last;
+export function sendWithFallback<T>(reply: Reply, deliver: (payload: SlackPayload) => Promise<T>, options: FallbackOptions): Promise<T> {
+  return sendForms(reply, SLACK_FORMS, deliver, {
+    isContentRefusal: options.isContentRefusal,
+    onFailure: (error, attempt) => options.log('slack refused a reply', { attempt, error }),
+  });
 }
 
 export interface SendOptions {

@@ -7,7 +7,7 @@ import type { webApi } from '@slack/bolt';
 import type { ImageFile } from '../../src/views/model.js';
 import { PostFailure } from '../../src/ports/index.js';
 import { SLACK_DEFAULT_WAIT_MS, ruleForCode, slackErrorCode, slackOutcome } from './outcomes.js';
-import { clampPlain } from './render-text.js';
+import { clampPlain } from '../shared/text.js';
 
 type WebClient = webApi.WebClient;
 
