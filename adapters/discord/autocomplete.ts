@@ -1,7 +1,7 @@
 // What Discord shows under an option as it is typed: for `location`, places from the service (cached, and never later
 // than the deadline: then what is cached, or nothing); for `query`, how the text so far will be understood.
 import { decodeLocationOption } from '../../src/bot/index.js';
-import type { ChatCore } from '../../src/ports/index.js';
+import type { ChatCore, SuggestOption } from '../../src/ports/index.js';
 import { ALERT_SUBCOMMANDS, OTHER_COMMANDS, SEARCH_COMMANDS, chosenLocation, commandText } from './commands.js';
 import { DISCORD_LIMITS as L } from './limits.js';
 import { clampPlain } from './render-text.js';
@@ -24,26 +24,52 @@ function choiceOf(value: string): Choice | undefined {
   return { name: clampPlain(name, L.choiceName), value: `${id}:${clampPlain(name, L.choiceValue - id.length - 1)}` };
 }
 
-/** Places matching what was typed, answered within `deadlineMs` whatever the service does. */
-export async function locationChoices(bot: Pick<ChatCore, 'suggestLocations'>, typed: string, deadlineMs: number): Promise<Choice[]> {
+/** The service's places for what was typed, or none once `deadlineMs` has passed. */
+async function suggestWithin(bot: Pick<ChatCore, 'suggestLocations'>, typed: string, deadlineMs: number): Promise<SuggestOption[]> {
   let timer: NodeJS.Timeout | undefined;
   // The lookup goes on after the deadline, and what it finds is cached for the next keystroke.
   const late = new Promise<[]>((resolve) => (timer = setTimeout(() => resolve([]), deadlineMs)));
   try {
-    const options = await Promise.race([bot.suggestLocations(typed), late]);
-    const seen = new Set<string>();
-    const choices: Choice[] = [];
-    for (const o of options) {
-      const choice = choiceOf(o.value);
-      if (!choice || seen.has(choice.value)) continue;
-      seen.add(choice.value);
-      choices.push(choice);
-      if (choices.length === L.autocompleteChoices) break;
-    }
-    return choices;
+    return await Promise.race([bot.suggestLocations(typed), late]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Distinct choices, at most as many as Discord shows. */
+function distinct(candidates: Iterable<Choice | undefined>): Choice[] {
+  const seen = new Set<string>();
+  const choices: Choice[] = [];
+  for (const choice of candidates) {
+    if (!choice || seen.has(choice.value)) continue;
+    seen.add(choice.value);
+    choices.push(choice);
+    if (choices.length === L.autocompleteChoices) break;
+  }
+  return choices;
+}
+
+/** Places matching what was typed, answered within `deadlineMs` whatever the service does. */
+export async function locationChoices(bot: Pick<ChatCore, 'suggestLocations'>, typed: string, deadlineMs: number): Promise<Choice[]> {
+  const options = await suggestWithin(bot, typed, deadlineMs);
+  return distinct(options.map((o) => choiceOf(o.value)));
+}
+
+/**
+ * `/digest add` and `/digest now` take places as text, comma-separated (`dubai marina, business bay`), read by name by
+ * the core: each choice is the whole text with its last part completed to a place's name, within the deadline. A name
+ * that the core would split (a comma, a semicolon, " and ") or a text over a choice's 100 characters is not offered.
+ */
+export async function placeListChoices(bot: Pick<ChatCore, 'suggestLocations'>, typed: string, deadlineMs: number): Promise<Choice[]> {
+  const cut = typed.lastIndexOf(',');
+  const before = cut < 0 ? [] : typed.slice(0, cut).split(',').map((p) => p.trim()).filter(Boolean);
+  const options = await suggestWithin(bot, typed.slice(cut + 1).trim(), deadlineMs);
+  return distinct(options.map((o) => {
+    const name = decodeLocationOption(o.value)?.name.replace(/\s+/g, ' ').trim();
+    if (!name || /[,;]|\sand\s/i.test(name)) return undefined;
+    const value = [...before, name].join(', ');
+    return value.length > L.choiceValue ? undefined : { name: value, value };
+  }));
 }
 
 const EXAMPLES: Readonly<Record<string, string>> = Object.fromEntries(

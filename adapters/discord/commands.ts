@@ -1,36 +1,36 @@
 // The slash commands Manzil registers in Discord, built with discord.js builders so that Discord's rules are checked
 // before anything is sent, and the text the bot parses, rebuilt from an interaction's options.
 import { SlashCommandBuilder, type RESTPostAPIChatInputApplicationCommandsJSONBody, type SlashCommandSubcommandBuilder } from 'discord.js';
+import { SLASH_COMMANDS, type SlashCommand } from '../../src/bot/index.js';
+
+// The commands themselves (names, descriptions, examples, subcommands) come from the one list in src/query/commands.ts,
+// shared with help and Slack's manifest; only Discord's options are decided here.
 
 /** Commands whose `query` is a search in a place: they also take a `location` option, completed as it is typed. */
-export const SEARCH_COMMANDS = [
-  { name: 'rent', description: 'Homes and commercial space for rent', example: 'marina 2br under 120k' },
-  { name: 'buy', description: 'Property for sale', example: 'downtown 1-2 br ready under 2.5m' },
-  { name: 'projects', description: 'Off-plan and new projects', example: 'business bay 2br earliest handover' },
-  { name: 'transactions', description: 'Sold and rented transactions', example: 'sold marina 2br last 6 months' },
-  { name: 'trend', description: 'Price trend of a location', example: 'jvc villa' },
-] as const;
+export const SEARCH_COMMANDS = SLASH_COMMANDS.filter((c) => c.kind === 'search');
 
-export const OTHER_COMMANDS = [
-  { name: 'agents', description: 'Agents in an area', example: 'marina most sales' },
-  { name: 'brokers', description: 'Brokerages in an area', example: 'downtown most listings' },
-  { name: 'developers', description: 'Developers by emirate', example: 'abu dhabi' },
-  { name: 'property', description: 'One property by id', example: '16266089' },
-  { name: 'location', description: 'Look up a location', example: 'jumeirah' },
-  { name: 'manzil', description: 'Everything: rent marina 2br, adrec al reem, help', example: 'help' },
-] as const;
+/** The other verb-backed commands, `/manzil` among them: one `query` option. */
+export const OTHER_COMMANDS = SLASH_COMMANDS.filter((c) => c.kind === 'other');
 
-export const ALERT_SUBCOMMANDS = ['add', 'list', 'pause', 'resume', 'remove', 'test'] as const;
+const subcommandNames = (name: string): readonly string[] => SLASH_COMMANDS.find((c) => c.name === name)?.subcommands?.map((s) => s.name) ?? [];
+export const ALERT_SUBCOMMANDS = subcommandNames('alerts');
+export const DIGEST_SUBCOMMANDS = subcommandNames('digest');
+
+/** `/digest add`'s choices, as the core reads them (`weekly on friday`). */
+export const DIGEST_SCHEDULES = ['daily', 'weekly', 'monthly'] as const;
+export const DIGEST_DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
 /** The parser reads at most 500 characters; Discord's own cap on a string option is 6,000. */
 const QUERY_MAX = 500;
 const LOCATION_MAX = 100;
 
-const ALL = [...SEARCH_COMMANDS, ...OTHER_COMMANDS];
-export const COMMAND_NAMES: ReadonlySet<string> = new Set([...ALL.map((c) => c.name), 'alerts']);
+/** `09:00`, `6:30 pm`: the core reads the time and says when it is not one. */
+const TIME_MAX = 8;
+
+export const COMMAND_NAMES: ReadonlySet<string> = new Set(SLASH_COMMANDS.map((c) => c.name));
 const SEARCH_NAMES: ReadonlySet<string> = new Set(SEARCH_COMMANDS.map((c) => c.name));
 
-function queryCommand(c: (typeof ALL)[number], withLocation: boolean): SlashCommandBuilder {
+function queryCommand(c: SlashCommand, withLocation: boolean): SlashCommandBuilder {
   const b = new SlashCommandBuilder().setName(c.name).setDescription(c.description);
   b.addStringOption((o) =>
       o.setName('query').setDescription(`What to look for, e.g. ${c.example}`).setRequired(true).setAutocomplete(true).setMaxLength(QUERY_MAX));
@@ -41,28 +41,63 @@ function queryCommand(c: (typeof ALL)[number], withLocation: boolean): SlashComm
   return b;
 }
 
-function alertsCommand(): SlashCommandBuilder {
-  const numbered = (name: string, description: string) => (s: SlashCommandSubcommandBuilder) =>
-    s.setName(name).setDescription(description)
-      .addIntegerOption((o) => o.setName('number').setDescription('The alert number from /alerts list').setRequired(true).setMinValue(1).setMaxValue(10_000));
-  const b = new SlashCommandBuilder().setName('alerts').setDescription('Saved searches that post new listings to this channel');
-  b.addSubcommand((s) => s.setName('add').setDescription('Save a search as an alert, e.g. rent marina 2br under 120k')
-    .addStringOption((o) => o.setName('query').setDescription('The search, e.g. rent marina 2br under 120k').setRequired(true).setAutocomplete(true).setMaxLength(QUERY_MAX)));
-  b.addSubcommand((s) => s.setName('list').setDescription('The alerts of this channel, numbered'));
-  b.addSubcommand(numbered('pause', 'Pause an alert (its creator or Manage Server)'));
-  b.addSubcommand(numbered('resume', 'Resume a paused alert'));
-  b.addSubcommand(numbered('remove', 'Remove an alert (its creator or Manage Server)'));
-  b.addSubcommand(numbered('test', 'Check an alert now and show what would be posted'));
+type SubcommandOptions = (s: SlashCommandSubcommandBuilder) => SlashCommandSubcommandBuilder;
+
+const numbered = (what: string): SubcommandOptions => (s) =>
+  s.addIntegerOption((o) => o.setName('number').setDescription(`The ${what} number from /${what === 'alert' ? 'alerts' : what} list`)
+    .setRequired(true).setMinValue(1).setMaxValue(10_000));
+
+const places: SubcommandOptions = (s) =>
+  s.addStringOption((o) => o.setName('places').setDescription('Places, comma-separated, e.g. dubai marina, business bay (chosen as you type)')
+    .setRequired(true).setAutocomplete(true).setMaxLength(QUERY_MAX));
+
+/** The options of each subcommand; a subcommand not named here takes none. */
+const SUBCOMMAND_OPTIONS: Readonly<Record<'alerts' | 'digest', Readonly<Record<string, SubcommandOptions>>>> = {
+  alerts: {
+    add: (s) => s.addStringOption((o) =>
+      o.setName('query').setDescription('The search, e.g. rent marina 2br under 120k').setRequired(true).setAutocomplete(true).setMaxLength(QUERY_MAX)),
+    pause: numbered('alert'), resume: numbered('alert'), remove: numbered('alert'), test: numbered('alert'),
+  },
+  digest: {
+    add: (s) => places(s)
+      .addStringOption((o) => o.setName('schedule').setDescription('How often: weekly unless you say')
+        .addChoices(...DIGEST_SCHEDULES.map((v) => ({ name: v, value: v }))))
+      .addStringOption((o) => o.setName('day').setDescription('The day of a weekly digest: Monday unless you say')
+        .addChoices(...DIGEST_DAYS.map((v) => ({ name: v, value: v }))))
+      .addStringOption((o) => o.setName('time').setDescription('The time of day, HH:MM (09:00 unless you say)').setMaxLength(TIME_MAX)),
+    now: places,
+    pause: numbered('digest'), resume: numbered('digest'), remove: numbered('digest'),
+  },
+};
+
+/** `/alerts` and `/digest`: one subcommand each, with the options above. */
+function subcommandsCommand(c: SlashCommand, kind: 'alerts' | 'digest'): SlashCommandBuilder {
+  const b = new SlashCommandBuilder().setName(c.name).setDescription(c.description);
+  for (const sub of c.subcommands ?? []) {
+    const options = SUBCOMMAND_OPTIONS[kind][sub.name];
+    b.addSubcommand((s) => {
+      s.setName(sub.name).setDescription(sub.description);
+      return options ? options(s) : s;
+    });
+  }
   return b;
+}
+
+function definition(c: SlashCommand): SlashCommandBuilder {
+  switch (c.kind) {
+    case 'search':
+      return queryCommand(c, true);
+    case 'other':
+      return queryCommand(c, false);
+    case 'alerts':
+    case 'digest':
+      return subcommandsCommand(c, c.kind);
+  }
 }
 
 /** Every command definition as Discord's JSON; the builders' validators run here and throw on a broken definition. */
 export function commandDefinitions(): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
-  return [
-    ...SEARCH_COMMANDS.map((c) => queryCommand(c, true).toJSON()),
-    ...OTHER_COMMANDS.map((c) => queryCommand(c, false).toJSON()),
-    alertsCommand().toJSON(),
-  ];
+  return SLASH_COMMANDS.map((c) => definition(c).toJSON());
 }
 
 /** What an interaction said, as plain values (the listener reads them off discord.js's option resolver). */
@@ -72,11 +107,37 @@ export interface CommandInput {
   query?: string | null | undefined;
   location?: string | null | undefined;
   number?: number | null | undefined;
+  /** `/digest add` and `/digest now`: the places, comma-separated; with add, the schedule, day and time of day. */
+  places?: string | null | undefined;
+  schedule?: string | null | undefined;
+  day?: string | null | undefined;
+  time?: string | null | undefined;
+}
+
+/**
+ * `weekly on friday`, `daily`: a day makes a digest weekly unless another schedule is picked, which wins (Discord cannot
+ * tie one option to another; the reply says the schedule saved).
+ */
+function scheduleText(input: CommandInput): string {
+  const schedule = input.schedule?.trim().toLowerCase() ?? '';
+  const day = input.day?.trim().toLowerCase() ?? '';
+  return day && (schedule === '' || schedule === 'weekly') ? `weekly on ${day}` : schedule;
+}
+
+/** `/digest add dubai marina, business bay weekly on friday at 18:30`, `/digest now jvc`, `/digest pause 2`. */
+function digestText(input: CommandInput): string {
+  const sub = input.subcommand ?? '';
+  if (input.number != null) return `/digest ${sub} ${input.number}`;
+  const places = (input.places ?? '').trim().replace(/[,;\s]+$/, '');
+  const time = input.time?.trim();
+  const when = sub === 'add' ? [scheduleText(input), time ? `at ${time}` : ''] : [];
+  return ['/digest', sub, places, ...when].filter(Boolean).join(' ');
 }
 
 /**
  * The text the bot parses, as if typed in Slack: `/rent marina 2br`, `/manzil adrec`, `/alerts add rent marina`,
- * `/alerts pause 2`. The `location` option is not part of it: it goes to the bot apart (chosenLocation).
+ * `/alerts pause 2`, `/digest add marina weekly on friday at 18:30`. The `location` option is not part of it: it goes
+ * to the bot apart (chosenLocation).
  */
 export function commandText(input: CommandInput): string {
   const query = (input.query ?? '').trim();
@@ -85,6 +146,7 @@ export function commandText(input: CommandInput): string {
     const arg = sub === 'add' ? query : input.number != null ? String(input.number) : '';
     return `/alerts ${sub} ${arg}`.trim();
   }
+  if (input.name === 'digest') return digestText(input);
   return [`/${input.name}`, query].filter(Boolean).join(' ');
 }
 

@@ -14,7 +14,7 @@ import {
 import type { ChatCore, CommandRequest, TrackRequest } from '../../src/ports/index.js';
 import type { Reply } from '../../src/views/model.js';
 import type { Logger } from '../../src/log.js';
-import { locationChoices, queryChoices } from './autocomplete.js';
+import { locationChoices, placeListChoices, queryChoices } from './autocomplete.js';
 import { COMMAND_NAMES, chosenLocation, commandText } from './commands.js';
 import { DISCORD_SURFACE } from './limits.js';
 import { NO_PLACE_TEXT, discordPlace } from './place.js';
@@ -32,8 +32,12 @@ export interface ListenerOptions {
 
 const BUTTON_ACTIONS = new Set(['page', 'save', 'details', 'choose', 'unsave']);
 
-/** Alert management answers only the person; known before deferring, so no public "thinking…" flickers by. */
-const privateByNature = (i: ChatInputCommandInteraction) => i.commandName === 'alerts' && i.options.getSubcommand(false) !== 'add';
+/**
+ * Alert and digest management answers only the person (`/digest now` too: the digest itself comes through the outbox);
+ * known before deferring, so no public "thinking…" flickers by.
+ */
+const privateByNature = (i: ChatInputCommandInteraction) =>
+  (i.commandName === 'alerts' || i.commandName === 'digest') && i.options.getSubcommand(false) !== 'add';
 
 /** Manage Server in this channel's guild; never in a DM. Discord sends the member's permissions with the interaction. */
 const adminCheck = (i: Interaction) => () => Promise.resolve(i.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false);
@@ -66,6 +70,10 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
       query: i.options.getString('query'),
       location: i.options.getString('location'),
       number: i.options.getInteger('number'),
+      places: i.options.getString('places'),
+      schedule: i.options.getString('schedule'),
+      day: i.options.getString('day'),
+      time: i.options.getString('time'),
     };
     const location = chosenLocation(input);
     const request: CommandRequest = {
@@ -134,7 +142,9 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
           typed,
           location: i.options.getString('location'),
         })
-        : [];
+        : focused.name === 'places'
+          ? await placeListChoices(options.bot, typed, options.autocompleteDeadlineMs)
+          : [];
     // Past Discord's 3 s the interaction is gone (10062): nothing to tell anyone.
     await i.respond(choices).catch((e: unknown) => log.debug('discord: autocomplete answer not taken', { error: describeError(e) }));
   }

@@ -3,8 +3,12 @@
 import { DefaultRestOptions, DiscordAPIError, HTTPError, OAuth2Scopes, PermissionFlagsBits, REST, Routes } from 'discord.js';
 import { commandDefinitions } from './commands.js';
 
-/** What Manzil needs in a channel: to see it, to post there (alerts), and to show embeds. */
-export const BOT_PERMISSIONS = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks;
+/**
+ * What Manzil needs in a channel: to see it, to post there (alerts, digests), to show embeds, and to attach files (a
+ * digest's chart is a PNG attached and shown in its embed). 52224.
+ */
+export const BOT_PERMISSIONS =
+  PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.AttachFiles;
 
 /** The link that adds the bot to a server, with its commands and the permissions above. */
 export function inviteUrl(applicationId: string): string {
@@ -80,7 +84,7 @@ export async function runRegisterCommands(options: RegisterOptions, out: (line: 
   out(scope === 'guild'
     ? `Registered ${count} commands in server ${options.guildId}; they are available there now.`
     : `Registered ${count} commands globally; Discord may take a while to show them in every server.`);
-  out(`Invite Manzil to a server (scopes bot and applications.commands; permissions View Channel, Send Messages, Embed Links):`);
+  out(`Invite Manzil to a server (scopes bot and applications.commands; permissions View Channel, Send Messages, Embed Links, Attach Files):`);
   out(inviteUrl(options.applicationId));
   return 0;
 }

@@ -7,3 +7,5 @@ export { type ActionRequest, type ButtonStateStore, type CommandRequest, type Pi
 export type { Reply } from '../views/model.js';
 // The delivery port lives in src/ports; re-exported while adapters move to it.
 export { PostFailure, type ChatPoster } from '../ports/index.js';
+// The slash commands (one list for help, Slack's manifest and Discord's definitions): pure data, for the adapters.
+export { SLASH_COMMANDS, type CommandKind, type SlashCommand, type Subcommand } from '../query/commands.js';

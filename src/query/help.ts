@@ -2,6 +2,7 @@
 // so help never advertises a word the parser does not know.
 import { OPERATIONS, type OperationSpec } from '../api/operations.js';
 import { sortPhrases } from './build.js';
+import { SLASH_COMMANDS, findSlashCommand, subcommandHelp } from './commands.js';
 import type { Verb } from './verbs.js';
 import { VERB_TABLE, findVerb } from './verbs.js';
 import {
@@ -82,18 +83,27 @@ export const SENTENCE_EXAMPLE = '/manzil can you find 3 bedroom villas for sale 
 const usage = (verb: Verb) => `/${verb.name} ${verb.usage}`;
 const verbList = () => VERB_TABLE.map((v) => v.name).join(', ');
 
-/** `help` (every verb, one line each with an example) or `help <verb>` (its filters and examples). */
+/** The verbs with no slash command of their own (commands.ts), typed after /manzil. */
+const withoutCommand = () => VERB_TABLE.filter((v) => !SLASH_COMMANDS.some((c) => c.verb === v.name)).map((v) => v.name);
+/** The commands that manage what is posted to a channel (alerts, digests), from commands.ts. */
+const managed = () => SLASH_COMMANDS.filter((c) => c.subcommands);
+
+/** `help` (every verb and command, one line each with an example), `help <verb>` (its filters and examples), `help alerts`. */
 export function helpText(verbText?: string): string {
   if (verbText === undefined || verbText.trim() === '') {
     return [
       'Manzil searches the UAE property market. Start with /<verb> or /manzil <verb>:',
       ...VERB_TABLE.map((v) => `• ${usage(v)}: ${v.description}. e.g. ${v.examples[0]}`),
-      'Say "help <verb>" for its filters, e.g. "help rent". A verb without a slash command of its own works after /manzil: "/manzil adrec al reem island".',
+      `Say "help <verb>" for its filters, e.g. "help rent". A verb without a slash command of its own (${withoutCommand().join(', ')}) works after /manzil: "/manzil adrec al reem island".`,
+      'Alerts and digests post to this channel; say "help alerts" or "help digest" for their commands:',
+      ...managed().map((c) => `• /${c.name} ${c.subcommands!.map((s) => s.name).join('|')}: ${c.description}. e.g. /${c.name} ${c.example}`),
       `Sentences work too, e.g. "${SENTENCE_EXAMPLE}"; numbers may be spelled out ("three beds", "half a million"), and a misspelt filter word is corrected, as the summary says.`,
       'Also: digits in Arabic or Persian script ("٣br under ٩٥k"), "75 grand", areas in sq.ft. or sqm; known places read whole ("Villa Lantana", "Damac Hills 2"); ' +
         'questions about the past ("what did 2br in jlt sell for", "rentals in jvc last 4 months"); a price too small to be one is asked about ("did you mean 80,000?").',
     ].join('\n');
   }
+  const command = managed().find((c) => c === findSlashCommand(verbText));
+  if (command) return subcommandHelp(command);
   const verb = findVerb(verbText);
   if (!verb) return `I don't know "${verbText.trim()}". The verbs are: ${verbList()}. Say "help" for an example of each.`;
   const also = verb.aliases.length > 0 ? ` (also ${verb.aliases.map((a) => `/${a}`).join(', ')})` : '';

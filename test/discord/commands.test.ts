@@ -31,7 +31,7 @@ describe('command definitions', () => {
 
   it('mirror Slack: every verb with a required `query`, search commands with an autocompleted `location`', () => {
     expect([...byName.keys()].sort()).toEqual(
-      ['agents', 'alerts', 'brokers', 'buy', 'developers', 'location', 'manzil', 'projects', 'property', 'rent', 'transactions', 'trend'],
+      ['agents', 'alerts', 'brokers', 'buy', 'developers', 'digest', 'location', 'manzil', 'projects', 'property', 'rent', 'transactions', 'trend'],
     );
     for (const name of ['rent', 'buy', 'projects', 'transactions', 'trend']) {
       expect(byName.get(name)!.options).toEqual([
@@ -109,8 +109,8 @@ describe('manzil register-discord-commands', () => {
 
   it('puts every definition in the guild over REST alone, without logging in to the gateway', async () => {
     const result = await registerDiscordCommands({ token: fake.botToken, applicationId: fake.applicationId, guildId: fake.guildId, apiUrl: fake.apiUrl });
-    expect(result).toEqual({ count: 12, scope: 'guild' });
-    expect(fake.commands(fake.guildId).map((c) => c.name).sort()).toContain('alerts');
+    expect(result).toEqual({ count: 13, scope: 'guild' });
+    expect(fake.commands(fake.guildId).map((c) => c.name).sort()).toEqual(expect.arrayContaining(['alerts', 'digest']));
     expect(fake.commands()).toEqual([]);
     expect(fake.sessions().identified).toBe(0);
     expect(fake.requests().some((r) => r.path === '/gateway/bot')).toBe(false);
@@ -120,7 +120,7 @@ describe('manzil register-discord-commands', () => {
   it('registers globally without DISCORD_GUILD_ID, and again without duplicates', async () => {
     await registerDiscordCommands({ token: fake.botToken, applicationId: fake.applicationId, apiUrl: fake.apiUrl });
     await registerDiscordCommands({ token: fake.botToken, applicationId: fake.applicationId, apiUrl: fake.apiUrl });
-    expect(fake.commands()).toHaveLength(12);
+    expect(fake.commands()).toHaveLength(13);
   });
 
   it('says why when Discord refuses, without the token', async () => {
@@ -168,14 +168,17 @@ describe('manzil register-discord-commands', () => {
     const lines: string[] = [];
     const vars = { DISCORD_TOKEN: fake.botToken, DISCORD_APPLICATION_ID: fake.applicationId, DISCORD_GUILD_ID: fake.guildId, DISCORD_API_URL: fake.apiUrl, UAE_API_KEY: undefined };
     expect(await withEnv(vars, () => runCli(['register-discord-commands'], (l) => lines.push(l)))).toBe(0);
-    expect(lines[0]).toMatch(/Registered 12 commands in server \d+; they are available there now/);
+    expect(lines[0]).toMatch(/Registered 13 commands in server \d+; they are available there now/);
     const url = new URL(lines.at(-1)!);
     expect(url.origin + url.pathname).toBe('https://discord.com/oauth2/authorize');
     expect(url.searchParams.get('client_id')).toBe(fake.applicationId);
     expect(url.searchParams.get('scope')).toBe('bot applications.commands');
     expect(url.searchParams.get('permissions')).toBe(String(BOT_PERMISSIONS));
-    // View Channel, Send Messages, Embed Links.
-    expect(BOT_PERMISSIONS).toBe((1n << 10n) | (1n << 11n) | (1n << 14n));
+    // View Channel, Send Messages, Embed Links, and Attach Files since digests attach their chart (a PNG shown in the
+    // embed): 1024 + 2048 + 16384 + 32768.
+    expect(BOT_PERMISSIONS).toBe((1n << 10n) | (1n << 11n) | (1n << 14n) | (1n << 15n));
+    expect(url.searchParams.get('permissions')).toBe('52224');
+    expect(lines.join('\n')).toContain('Attach Files');
     expect(inviteUrl('42')).toContain('client_id=42');
   });
 

@@ -1,0 +1,164 @@
+// `/digest` on Discord (issue 16): its definition (subcommands, option types, choices, autocomplete, Discord's limits),
+// the text the bot gets from each subcommand, and the places autocomplete, which completes the last comma-separated
+// part within the deadline whatever the service does. The definitions come from the one command list.
+import { describe, expect, it } from 'vitest';
+import { placeListChoices } from '../../adapters/discord/autocomplete.js';
+import {
+  ALERT_SUBCOMMANDS, DIGEST_DAYS, DIGEST_SCHEDULES, DIGEST_SUBCOMMANDS, commandDefinitions, commandText,
+} from '../../adapters/discord/commands.js';
+import { parseSchedule } from '../../src/digests/schedule.js';
+import { SLASH_COMMANDS } from '../../src/query/commands.js';
+import { checkCommands } from '../fakes/discord-limits.js';
+
+type Option = {
+  name: string; type: number; description: string; required?: boolean; autocomplete?: boolean;
+  choices?: { name: string; value: string }[]; options?: Option[]; max_length?: number; min_value?: number;
+};
+const SUBCOMMAND = 1;
+const STRING = 3;
+const INTEGER = 4;
+
+const defs = commandDefinitions();
+const digest = defs.find((d) => d.name === 'digest')!;
+const subs = digest.options as Option[];
+const sub = (name: string) => subs.find((s) => s.name === name)!;
+
+describe('the Discord definitions come from the one command list', () => {
+  it('one command per entry, in its order, with its description', () => {
+    expect(defs.map((d) => d.name)).toEqual(SLASH_COMMANDS.map((c) => c.name));
+    expect(defs.map((d) => d.description)).toEqual(SLASH_COMMANDS.map((c) => c.description));
+  });
+
+  it('/alerts and /digest have the subcommands of the list, with its descriptions', () => {
+    for (const name of ['alerts', 'digest']) {
+      const listed = SLASH_COMMANDS.find((c) => c.name === name)!.subcommands!;
+      const defined = defs.find((d) => d.name === name)!.options as Option[];
+      expect(defined.map((s) => [s.name, s.type, s.description])).toEqual(listed.map((s) => [s.name, SUBCOMMAND, s.description]));
+    }
+    expect(ALERT_SUBCOMMANDS).toEqual(['add', 'list', 'pause', 'resume', 'remove', 'test']);
+    expect(DIGEST_SUBCOMMANDS).toEqual(['add', 'list', 'remove', 'pause', 'resume', 'now']);
+  });
+
+  it('every command, subcommand, option and choice within Discord\'s limits', () => {
+    expect(checkCommands(defs, 'definitions')).toEqual({ errors: [], warnings: [] });
+    const walk = (options: Option[] | undefined, visit: (o: Option) => void) =>
+      (options ?? []).forEach((o) => {
+        visit(o);
+        walk(o.options, visit);
+      });
+    for (const d of defs) {
+      expect(d.name).toMatch(/^[a-z]{1,32}$/);
+      expect(d.description.length).toBeLessThanOrEqual(100);
+      walk(d.options as Option[], (o) => {
+        expect(o.name).toMatch(/^[a-z_-]{1,32}$/);
+        expect(o.description.length).toBeGreaterThan(0);
+        expect(o.description.length).toBeLessThanOrEqual(100);
+        expect((o.choices ?? []).length).toBeLessThanOrEqual(25);
+        expect(o.options?.length ?? 0).toBeLessThanOrEqual(25);
+        if (o.autocomplete) expect(o.choices ?? []).toEqual([]);
+      });
+    }
+  });
+});
+
+describe('/digest', () => {
+  it('add: places (required, completed as typed), then schedule and day as choices and a time, all optional', () => {
+    expect(sub('add').options).toEqual([
+      expect.objectContaining({ name: 'places', type: STRING, required: true, autocomplete: true, max_length: 500 }),
+      expect.objectContaining({ name: 'schedule', type: STRING, required: false, choices: DIGEST_SCHEDULES.map((v) => ({ name: v, value: v })) }),
+      expect.objectContaining({ name: 'day', type: STRING, required: false, choices: DIGEST_DAYS.map((v) => ({ name: v, value: v })) }),
+      expect.objectContaining({ name: 'time', type: STRING, required: false }),
+    ]);
+    expect(sub('add').options!.find((o) => o.name === 'time')!.autocomplete).toBeFalsy();
+    expect(DIGEST_DAYS).toHaveLength(7);
+  });
+
+  it('now takes places, completed as typed; list nothing; remove, pause and resume a digest number', () => {
+    expect(sub('now').options).toEqual([expect.objectContaining({ name: 'places', type: STRING, required: true, autocomplete: true })]);
+    expect(sub('list').options ?? []).toEqual([]);
+    for (const name of ['remove', 'pause', 'resume']) {
+      expect(sub(name).options).toEqual([expect.objectContaining({ name: 'number', type: INTEGER, required: true, min_value: 1 })]);
+      expect(sub(name).options![0]!.description).toMatch(/digest number from \/digest list/);
+    }
+  });
+});
+
+describe('commandText for /digest: the words the core reads, as typed in Slack', () => {
+  const text = (subcommand: string, options: Record<string, string | number> = {}) => commandText({ name: 'digest', subcommand, ...options });
+
+  it('add with places alone, and with each of schedule, day and time', () => {
+    expect(text('add', { places: 'dubai marina, business bay' })).toBe('/digest add dubai marina, business bay');
+    expect(text('add', { places: 'dubai marina, business bay', schedule: 'weekly', day: 'friday', time: '18:30' }))
+      .toBe('/digest add dubai marina, business bay weekly on friday at 18:30');
+    expect(text('add', { places: 'jvc', schedule: 'daily' })).toBe('/digest add jvc daily');
+    expect(text('add', { places: 'jvc', schedule: 'monthly', time: '07:00' })).toBe('/digest add jvc monthly at 07:00');
+    expect(text('add', { places: 'jvc', time: ' 6:30 pm ' })).toBe('/digest add jvc at 6:30 pm');
+  });
+
+  it('a day alone makes it weekly; a daily or monthly schedule picked wins over a day', () => {
+    expect(text('add', { places: 'jvc', day: 'sunday' })).toBe('/digest add jvc weekly on sunday');
+    expect(text('add', { places: 'jvc', schedule: 'daily', day: 'sunday' })).toBe('/digest add jvc daily');
+  });
+
+  it('drops a trailing comma left by the places autocomplete', () => {
+    expect(text('add', { places: 'dubai marina, ', schedule: 'weekly' })).toBe('/digest add dubai marina weekly');
+  });
+
+  it('list, remove, pause, resume and now', () => {
+    expect(text('list')).toBe('/digest list');
+    expect(text('remove', { number: 2 })).toBe('/digest remove 2');
+    expect(text('pause', { number: 3 })).toBe('/digest pause 3');
+    expect(text('resume', { number: 3 })).toBe('/digest resume 3');
+    expect(text('now', { places: 'dubai marina, jvc' })).toBe('/digest now dubai marina, jvc');
+    // A schedule has no place in `now`, should one ever arrive.
+    expect(text('now', { places: 'jvc', schedule: 'daily', time: '09:00' })).toBe('/digest now jvc');
+  });
+});
+
+describe('the places autocomplete', () => {
+  const places: Record<string, { id: number; name: string }[]> = {
+    'dubai mar': [{ id: 5, name: 'Dubai Marina' }, { id: 6, name: 'Dubai Marina Mall' }],
+    'business b': [{ id: 7, name: 'Business Bay' }, { id: 8, name: 'Business Bay, Tower A' }, { id: 9, name: 'Bay Square and Park' }, { id: 7, name: 'Business Bay' }],
+  };
+  const bot = (delayMs = 0) => ({
+    suggestLocations: async (typed: string) => {
+      await new Promise((r) => setTimeout(r, delayMs));
+      return (places[typed] ?? []).map((l) => ({ label: l.name, value: `${l.id}:${l.name}` }));
+    },
+  });
+
+  it('offers the places for what is typed, as text the core reads by name', async () => {
+    expect(await placeListChoices(bot(), 'dubai mar', 1_000)).toEqual([
+      { name: 'Dubai Marina', value: 'Dubai Marina' },
+      { name: 'Dubai Marina Mall', value: 'Dubai Marina Mall' },
+    ]);
+  });
+
+  it('completes the last comma-separated part and keeps the ones before; no duplicates, no name the core would split', async () => {
+    expect(await placeListChoices(bot(), 'Dubai Marina,  business b', 1_000)).toEqual([{ name: 'Dubai Marina, Business Bay', value: 'Dubai Marina, Business Bay' }]);
+  });
+
+  it('offers nothing for a text that would be over a choice\'s 100 characters', async () => {
+    const long = `${'x'.repeat(90)}, dubai mar`;
+    expect(await placeListChoices(bot(), long, 1_000)).toEqual([]);
+  });
+
+  it('answers within the deadline when the service is slow, with nothing', async () => {
+    const started = Date.now();
+    expect(await placeListChoices(bot(2_000), 'dubai mar', 100)).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe('the choices read as the core reads a schedule', () => {
+  it('each schedule and each day, with a time', () => {
+    for (const schedule of DIGEST_SCHEDULES) {
+      const read = parseSchedule(commandText({ name: 'digest', subcommand: 'add', places: 'jvc', schedule, time: '07:15' }).replace(/^\/digest add /, ''));
+      expect(read).toMatchObject({ ok: true, rest: 'jvc', schedule: { every: { daily: 'day', weekly: 'week', monthly: 'month' }[schedule], time: '07:15' } });
+    }
+    DIGEST_DAYS.forEach((day) => {
+      const read = parseSchedule(commandText({ name: 'digest', subcommand: 'add', places: 'jvc', day }).replace(/^\/digest add /, ''));
+      expect(read).toMatchObject({ ok: true, rest: 'jvc', schedule: { every: 'week', day: (DIGEST_DAYS.indexOf(day) + 1) % 7 } });
+    });
+  });
+});
