@@ -10,6 +10,7 @@ const BENCHES: [string, () => Promise<Bench>][] = [
   ['delivery: 10,000 outbox entries over 500 Slack channels at one a second each', () => import('./delivery.js')],
   ['ack under load: slack acks while a 10,000-search poller run and the delivery drain are in progress', () => import('./ack-under-load.js')],
   ['charts: rendering alone, a place chart and a comparison chart to PNG', () => import('./charts.js')],
+  ['digest: composing and rendering one digest of 5 places on the sandbox, cold and warm cache', () => import('./digest.js')],
 ];
 
 export async function runBenchmarks(out: (line: string) => void): Promise<number> {
