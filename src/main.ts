@@ -162,7 +162,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // digests job, and posted through the outbox like alerts.
   const market = new MarketData(api, { cacheTtlMs: config.market.cacheTtlMs, maxPages: config.market.maxPages });
   const digestRepo = createDigestRepo(store);
-  const composer = new MarketDigestComposer(market, config.alerts.timezone, sandbox ? () => sandbox.now().getTime() : undefined);
+  const composer = new MarketDigestComposer(market, config.alerts.timezone, sandbox ? () => sandbox.now().getTime() : undefined, config.api.breaker.cooldownSeconds * 1000);
   const digests = new DigestCommands({
     repo: digestRepo, locations, service, logger, timezone: config.alerts.timezone, callsPerPlace: 10,
     limits: { perPlace: config.digests.maxPerPlace, placesPerDigest: config.digests.placesPerDigest },

@@ -36,33 +36,49 @@ function imageOf(chart: Chart | NoChart, name: string, title: string, fallback: 
   return { name, title, alt: chart.altText, fallback, pngBase64: chart.png.toString('base64') };
 }
 
+const PARTS = ['sold', 'rented', 'trend', 'newListings', 'projects'] as const;
+/** A part could not be fetched because the client's circuit was open (not sent), not because the service failed it. */
+const partsRefused = (d: PlaceDigest) => d.state === 'ok' && PARTS.some((k) => d[k].state === 'unavailable' && /not sent/i.test(d[k].reason ?? ''));
+
 export class MarketDigestComposer implements DigestComposer {
   constructor(
     private readonly market: MarketData,
     private readonly timezone: string,
     /** The market's own clock when it is not the wall clock's (the sandbox's market time): periods keep their length. */
     private readonly marketNow?: () => number,
+    /** How long an open circuit is waited out when the client does not say (UAE_API_BREAKER_COOLDOWN_S). */
+    private readonly breakerWaitMs = 30_000,
   ) {}
 
   canAfford(places: readonly FollowedPlace[]): boolean {
     return this.market.coverage(places.map((p) => p.id)).ok;
   }
 
-  async compose(request: { places: FollowedPlace[]; since: number; now: number; title: string; signal?: AbortSignal }): Promise<{ payload: string; calls: number }> {
+  async compose(request: { places: FollowedPlace[]; since: number; now: number; title: string; signal?: AbortSignal; patient?: boolean }): Promise<{ payload: string; calls: number; failed: number }> {
     const meter = new CallMeter();
     const places: PlaceDigest[] = [];
     const shift = this.marketNow ? this.marketNow() - request.now : 0;
     request = { ...request, since: request.since + shift, now: request.now + shift };
     // One place after another: they share the cache, and a digest of five places is a background job, not a chat reply.
-    for (const p of request.places) {
-      places.push(
-        await composePlaceDigest(this.market, { id: p.id, name: p.name }, {
-          since: new Date(request.since), now: new Date(request.now), meter, skipBudgetCheck: true, ...(request.signal ? { signal: request.signal } : {}),
-        }),
-      );
+    const one = (p: FollowedPlace) =>
+      composePlaceDigest(this.market, { id: p.id, name: p.name }, {
+        since: new Date(request.since), now: new Date(request.now), meter, skipBudgetCheck: true, ...(request.signal ? { signal: request.signal } : {}),
+      });
+    for (const p of request.places) places.push(await one(p));
+    // One failing place can open the client's circuit for the places after it: a patient run waits that out (a minute at
+    // most, up to three times) and tries those places again, so a place is left out only for its own failure.
+    for (let round = 0; request.patient && round < 3; round++) {
+      // Refused by the open circuit: the whole place, or some of its parts (a half-open circuit lets one call through).
+      const refused = places.flatMap((d, i) => (d.failure?.kind === 'unavailable' || partsRefused(d) ? [i] : []));
+      if (refused.length === 0) break;
+      const wait = Math.min(60_000, Math.max(...refused.map((i) => places[i]!.failure?.retryInMs ?? this.breakerWaitMs)));
+      await new Promise((r) => setTimeout(r, wait));
+      // The last refused first: the place whose failures opened the circuit is usually the first of them, and would
+      // open it again before the others had their turn.
+      for (const i of refused.reverse()) places[i] = await one(request.places[i]!);
     }
     const payload: DigestPayload = { v: 1, kind: DIGEST_KIND, title: request.title, since: request.since, now: request.now, timezone: this.timezone, places, charts: await this.charts(places) };
-    return { payload: JSON.stringify(payload), calls: meter.calls };
+    return { payload: JSON.stringify(payload), calls: meter.calls, failed: places.filter((p) => p.state === 'failed').length };
   }
 
   private async charts(places: PlaceDigest[]): Promise<ImageFile[]> {

@@ -15,7 +15,11 @@ export const DIGEST_NOTICE_KIND = 'digest_notice';
 
 /** What a run needs to make a digest: the payload (versioned JSON) and what it cost. */
 export interface DigestComposer {
-  compose(request: { places: FollowedPlace[]; since: number; now: number; title: string; signal?: AbortSignal }): Promise<{ payload: string; calls: number }>;
+  /**
+   * `patient`: the caller can wait (a scheduled run, not a person): a place refused by a wait the service asked for (an
+   * open circuit after another place's failures, a Retry-After) is tried once more after it. `failed`: places left out.
+   */
+  compose(request: { places: FollowedPlace[]; since: number; now: number; title: string; signal?: AbortSignal; patient?: boolean }): Promise<{ payload: string; calls: number; failed: number }>;
   /** Whether the call budget covers a digest of these places now (what is cached costs nothing). */
   canAfford(places: readonly FollowedPlace[]): boolean;
 }
@@ -80,7 +84,8 @@ async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<Dig
     log.error('digest unreadable; skipped for a week');
     return;
   }
-  const slot = Math.max(row.nextRunAt, currentSlot(schedule, row.timezone, now));
+  // The slot is the schedule's (not `nextRunAt`, which a postponement moves): one digest and one notice per slot.
+  const slot = currentSlot(schedule, row.timezone, now);
   const next = nextSlot(schedule, row.timezone, Math.max(now, slot));
   if (!deps.composer.canAfford(places)) {
     const notice = {
@@ -94,8 +99,14 @@ async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<Dig
   }
   try {
     const since = row.lastSlot ?? slot - WEEK;
-    const { payload, calls } = await deps.composer.compose({ places, since, now, title: digestTitle(places) });
+    const { payload, calls, failed } = await deps.composer.compose({ places, since, now, title: digestTitle(places), patient: true });
     report.calls += calls;
+    if (failed === places.length) {
+      // Nothing could be fetched (the service is down): the period is not spent on an empty digest; tried again.
+      deps.repo.postpone(row.id, now + RETRY_MS, 'the property service could not be reached; trying again', undefined, fence);
+      log.warn('digest: no place could be fetched; the same period is tried again', { retryInMs: RETRY_MS });
+      return;
+    }
     const recorded = deps.repo.recordRun(row.id, { slot, nextRunAt: next, at: now, calls, delivery: { place: row.place, kind: DIGEST_KIND, dedupeKey: digestKey(row.id, slot), payload } }, fence);
     if (recorded) report.queued++;
     else log.warn('the digests lease was taken over during this run: not recorded here (the other instance runs it)');

@@ -130,8 +130,9 @@ export function renderDigest(payload: DigestPayload): Reply {
   const blocks: Block[] = [
     { kind: 'header', text: payload.title },
     { kind: 'context', text: `${shortDate(payload.now, payload.timezone, true)} (${payload.timezone}) · transactions of the last 30 days, trends of the last 12 months · UAE Property Data Service` },
-    ...places.flatMap((p) => [...placeBlocks(p, withCards, payload.timezone), { kind: 'divider' } as Block]),
+    // The charts first: a platform that must shorten a long message cuts from the end, and cards matter less.
     ...payload.charts.map((image): Block => ({ kind: 'image', image })),
+    ...places.flatMap((p) => [...placeBlocks(p, withCards, payload.timezone), { kind: 'divider' } as Block]),
   ];
   const text = `${payload.title}${left.length ? ` (left out: ${left.join(', ')})` : ''}`;
   return { text, blocks };

@@ -36,7 +36,13 @@ export class Heartbeat {
     this.beat();
     // Instances gone for a day are forgotten (their claims were taken over long ago).
     this.leases.forget({ olderThan: this.now() - 86_400_000 });
-    this.timer = setInterval(() => this.beat(), HEARTBEAT_MS);
+    this.timer = setInterval(() => {
+      try {
+        this.beat();
+      } catch {
+        // The database is closing (a stop) or briefly busy: the next beat tries again; a lapse only hands claims over.
+      }
+    }, HEARTBEAT_MS);
     this.timer.unref();
   }
 

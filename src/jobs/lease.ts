@@ -31,8 +31,14 @@ export async function runLeased<T>(
   if (!fence) return { ran: false };
   const lost = new AbortController();
   const renew = setInterval(() => {
-    if (lost.signal.aborted || o.leases.renew(fence, now(), o.ttlMs)) return;
-    o.logger.warn('another instance took over this job’s lease; this run stops', { job: o.name });
+    if (lost.signal.aborted) return;
+    try {
+      if (o.leases.renew(fence, now(), o.ttlMs)) return;
+      o.logger.warn('another instance took over this job’s lease; this run stops', { job: o.name });
+    } catch (e) {
+      // A timer must never throw (it would end the process): a renewal that cannot be written stops the run.
+      o.logger.error('the job’s lease could not be renewed; this run stops', { job: o.name, error: e });
+    }
     lost.abort();
   }, o.ttlMs / 4);
   renew.unref();
@@ -44,6 +50,10 @@ export async function runLeased<T>(
     return { ran: true, result };
   } finally {
     clearInterval(renew);
-    o.leases.finish(fence, o.record === false ? undefined : { at: started, ms: now() - started, ok });
+    try {
+      o.leases.finish(fence, o.record === false ? undefined : { at: started, ms: now() - started, ok });
+    } catch (e) {
+      o.logger.error('the job’s run could not be recorded', { job: o.name, error: e });
+    }
   }
 }

@@ -13,6 +13,7 @@ import type { Logger } from '../log.js';
 import { PostFailure, type ChatPoster, type FailureOutcome, type LookupResult } from '../ports/index.js';
 import { INTERRUPTED, type ClaimedEntry, type OutboxRepo, type OutboxRow } from '../store/index.js';
 import { PlatformGate, type GateOptions } from './platform-gate.js';
+import { backoff, expired } from './timing.js';
 import type { KindRegistry } from './registry.js';
 
 export interface DeliveryOptions {
@@ -170,7 +171,12 @@ export class OutboxDrainer {
         .finally(() => {
           this.running = undefined;
           if (this.stopped) return;
-          const next = this.deps.outbox.nextDue(this.gate.open());
+          let next: number | undefined;
+          try {
+            next = this.deps.outbox.nextDue(this.gate.open());
+          } catch (e) {
+            this.deps.logger.error('outbox: could not read when the next entry is due; trying again in 30 s', { error: e });
+          }
           const wait = this.again ? 0 : next === undefined ? 30_000 : Math.max(0, next - this.now());
           this.again = false;
           this.schedule(Math.min(wait, 30_000));
@@ -317,7 +323,7 @@ export class OutboxDrainer {
         // Looks back off too: 30 s at first, growing with the time since the attempt, at most 5 minutes apart.
         const backoff = Math.min(o.maxBackoffMs ?? 5 * 60_000, Math.max(o.lookupRetryMs ?? 30_000, (now - (entry.lastAttemptAt ?? now)) / 4));
         const retryAt = this.now() + Math.max(look.retryAfterMs ?? 0, backoff);
-        if (this.expired(entry)) this.park(entry, `could not look for an earlier attempt: ${look.reason}`, report, log);
+        if (expired(entry, this.now(), this.deps.options.giveUpMs)) this.park(entry, `could not look for an earlier attempt: ${look.reason}`, report, log);
         else outbox.markFailed(entry.id, entry.token, { error: `look failed: ${look.reason}`, retryAt, spendAttempt: false, maybeDelivered: true });
         log.warn('could not look for an earlier attempt; the entry waits and is looked for again', { reason: look.reason, retryInMs: retryAt - this.now() });
         return 'done';
@@ -344,7 +350,7 @@ export class OutboxDrainer {
         return { holdUntil: now };
       }
       case 'channel_unavailable': {
-        if (this.expired(timed)) {
+        if (expired(timed, this.now(), this.deps.options.giveUpMs)) {
           this.park(entry, failure.message, report, log);
           return {};
         }
@@ -362,12 +368,12 @@ export class OutboxDrainer {
       case 'retry':
       case 'maybe_posted': {
         const attempts = entry.attempts + 1;
-        if (this.expired(timed) || attempts >= (o.maxAttempts ?? 10_000)) {
+        if (expired(timed, this.now(), this.deps.options.giveUpMs) || attempts >= (o.maxAttempts ?? 10_000)) {
           this.park(entry, failure.message, report, log);
           return {};
         }
         const maybe = outcome === 'maybe_posted';
-        const retryAt = now + Math.max(this.backoff(attempts), maybe ? (this.poster(entry.place)?.settleMs ?? 0) : 0);
+        const retryAt = now + Math.max(backoff(attempts, this.deps.options), maybe ? (this.poster(entry.place)?.settleMs ?? 0) : 0);
         outbox.markFailed(entry.id, entry.token, { ...base, retryAt, maybeDelivered: maybe });
         report.retried++;
         log.warn('delivery failed; will retry', { attempts, retryInMs: retryAt - now, error: failure.message, maybePosted: maybe });
@@ -376,22 +382,11 @@ export class OutboxDrainer {
     }
   }
 
-  /** Past DELIVERY_GIVE_UP_H since its first attempt (or since it was written, when it was never tried). */
-  private expired(entry: Pick<OutboxRow, 'firstAttemptAt' | 'createdAt'>): boolean {
-    return this.now() - (entry.firstAttemptAt ?? entry.createdAt) >= this.deps.options.giveUpMs;
-  }
-
   private park(entry: ClaimedEntry, error: string, report: DrainReport, log: Logger): void {
     const row = this.deps.outbox.markFailed(entry.id, entry.token, { error, retryAt: undefined });
     if (!row) return;
     report.failed++;
     log.error('delivery parked: `manzil outbox` lists it, `manzil outbox retry` sends it again', { attempts: row.attempts, error });
     this.deps.onFailed?.(row);
-  }
-
-  private backoff(attempts: number): number {
-    const o = this.deps.options;
-    const ceiling = Math.min(o.maxBackoffMs ?? 5 * 60_000, (o.baseBackoffMs ?? 2_000) * 2 ** (attempts - 1));
-    return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
   }
 }

@@ -87,9 +87,11 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
 
   const instance: DigestRig['instance'] = (holder, io = {}) => {
     const store = openStore(dbFile);
-    const api = new ApiClient({ baseUrl: io.baseUrl ?? sandbox.url!, key: sandbox.key, retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 }, logger, ...io.client });
+    // A short circuit-breaker cooldown, waited out by a patient run as the production one is (30 s there).
+    const breaker = { cooldownMs: 50, ...io.client?.breaker };
+    const api = new ApiClient({ baseUrl: io.baseUrl ?? sandbox.url!, key: sandbox.key, retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 }, logger, ...io.client, breaker });
     const market = new MarketData(api, io.market);
-    const composer = new MarketDigestComposer(market, 'Asia/Dubai');
+    const composer = new MarketDigestComposer(market, 'Asia/Dubai', undefined, breaker.cooldownMs + 10);
     const repo = createDigestRepo(store, clock.now);
     const leases = createLeaseRepo(store);
     const outbox = createOutboxRepo(store, clock.now);
