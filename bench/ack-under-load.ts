@@ -91,7 +91,7 @@ async function measure(): Promise<Figures> {
     // A second of commands first, untimed: the first ones compile and warm the command path (a few hundred ms).
     await sendCommandsFromChild({ url: `http://127.0.0.1:${manzil.slackPort}/slack/events`, secret: SECRET, seconds: 1, responseUrlBase: slack.baseUrl });
 
-    const sql = timeMethods(outbox, ['claimDue', 'extendClaim', 'markPosting', 'markDelivered', 'releasePlace', 'requeue', 'markFailed', 'stats']);
+    const sql = timeMethods(outbox, ['claimDue', 'extendClaims', 'markPosting', 'markDelivered', 'releasePlace', 'requeue', 'markFailed', 'stats']);
     const pollerSql = timeMethods(repo, ['commitRuns', 'due', 'seen']);
     globalThis.gc?.();
 

@@ -143,7 +143,7 @@ async function measure(): Promise<Figures> {
       outbox, kinds, posters: [poster], logger, holder: 'bench',
       options: { giveUpMs: config.alerts.giveUpMs, leaseMs: config.alerts.deliveryLeaseMs, ...(PER_PLACE ? { perPlace: PER_PLACE } : {}) },
     });
-    const sql = timeMethods(outbox, ['claimDue', 'extendClaim', 'markPosting', 'markDelivered', 'releasePlace', 'requeue', 'markFailed']);
+    const sql = timeMethods(outbox, ['claimDue', 'extendClaims', 'markPosting', 'markDelivered', 'releasePlace', 'requeue', 'markFailed']);
     // Rendering a card saves its Details button's state and reads its saved search: SQLite too.
     const rendering = timeMethods(kinds, ['render']);
 

@@ -72,6 +72,8 @@ export interface DrainReport {
 type Next = { holdUntil?: number };
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** Workers finishing within this long of each other share one claim. */
+const CLAIM_COALESCE_MS = 20;
 /** How long after an attempt cut off by a crash or a stop "not there" is trusted. */
 const INTERRUPTED_SETTLE_MS = 5_000;
 /** Per-channel state idle this long is forgotten (the maps stay bounded). */
@@ -124,7 +126,9 @@ export class OutboxDrainer {
       }
       if (active.size === 0) return report;
       // A channel done, or new entries queued (poke): claim again, for any channel that became due; busy ones wait.
+      // Channels finishing in the same few milliseconds share one claim (a claim is a transaction over the queue).
       await Promise.race([...active.values(), this.nextWake()]);
+      await new Promise((r) => setTimeout(r, CLAIM_COALESCE_MS));
     }
   }
 
@@ -217,7 +221,7 @@ export class OutboxDrainer {
       // for as long as its turn is away, or another drainer would take it over as abandoned and post it too.
       const wait = (this.lastPostAt.get(place) ?? 0) + interval - this.now();
       if (wait > 0) {
-        rest.forEach((queued, k) => outbox.extendClaim(queued.id, queued.token, this.now() + wait + k * interval + (o.leaseMs ?? 60_000)));
+        outbox.extendClaims(rest, this.now() + wait + rest.length * interval + (o.leaseMs ?? 60_000));
         await sleep(wait);
         if (this.stopped) return;
       }

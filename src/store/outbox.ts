@@ -100,6 +100,21 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
   const release = { claimedBy: null, claimedUntil: null, claimToken: null } as const;
 
   /** Inserts a delivery unless one with the same dedupe key exists: the same fact is never queued twice. */
+  // The drainer's hot path (a few statements per post): prepared once, not built per call.
+  const extendStmt = sqlite.prepare(
+    `UPDATE outbox SET claimed_until = @until WHERE claim_token = @token AND state = 'claimed' AND id IN (SELECT value FROM json_each(@ids))`,
+  );
+  const postingStmt = sqlite.prepare(
+    `UPDATE outbox SET state = 'sending', claimed_until = @until, first_attempt_at = coalesce(first_attempt_at, @at), last_attempt_at = @at
+     WHERE id = @id AND claim_token = @token AND state = 'claimed'`,
+  );
+  const deliveredStmt = sqlite.prepare(
+    `UPDATE outbox SET state = 'delivered', message_id = @messageId, delivered_at = @at, claimed_by = NULL, claimed_until = NULL,
+       claim_token = NULL, maybe_delivered = 0, uncertain_since = NULL, possible_duplicate = max(possible_duplicate, @dup)
+     WHERE id = @id AND claim_token = @token AND state IN ('claimed', 'sending')`,
+  );
+  const unholdStmt = sqlite.prepare(`DELETE FROM place_hold WHERE place = ?`);
+
   function enqueue(d: NewDelivery, at: number = now()): number {
     return db
       .insert(outbox)
@@ -167,9 +182,14 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
       });
     },
 
-    /** Extends a claim while its entry waits its turn in a channel's queue. */
-    extendClaim(id: number, token: number, until: number): boolean {
-      return db.update(outbox).set({ claimedUntil: until }).where(and(owned(id, token), eq(outbox.state, 'claimed'))).run().changes === 1;
+    /** Extends claims while their entries wait their turn in a channel's queue (one statement for the whole queue). */
+    extendClaims(entries: readonly { id: number; token: number }[], until: number): number {
+      if (entries.length === 0) return 0;
+      const byToken = new Map<number, number[]>();
+      for (const e of entries) byToken.set(e.token, [...(byToken.get(e.token) ?? []), e.id]);
+      let n = 0;
+      for (const [token, ids] of byToken) n += extendStmt.run({ token, until, ids: JSON.stringify(ids) }).changes;
+      return n;
     },
 
     /**
@@ -177,22 +197,12 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
      * it before sending it again. False when the claim is no longer this token's: then it must not post.
      */
     markPosting(id: number, token: number, at: number, until: number): boolean {
-      return (
-        db.update(outbox)
-          .set({ state: 'sending', claimedUntil: until, firstAttemptAt: sql`coalesce(${outbox.firstAttemptAt}, ${at})`, lastAttemptAt: at })
-          .where(and(owned(id, token), eq(outbox.state, 'claimed')))
-          .run().changes === 1
-      );
+      return postingStmt.run({ id, token, at, until }).changes === 1;
     },
 
     /** The platform has it. Only by the claim's holder: a stalled instance's late answer changes nothing. */
     markDelivered(id: number, token: number, messageId: string, at: number, possibleDuplicate = false): boolean {
-      return (
-        db.update(outbox)
-          .set({ state: 'delivered', messageId, deliveredAt: at, ...release, maybeDelivered: false, uncertainSince: null, ...(possibleDuplicate ? { possibleDuplicate: true } : {}) })
-          .where(owned(id, token))
-          .run().changes === 1
-      );
+      return deliveredStmt.run({ id, token, messageId, at, dup: possibleDuplicate ? 1 : 0 }).changes === 1;
     },
 
     /** A failed attempt or a look that could not answer: back to pending for `retryAt`, or parked. Fenced. */
@@ -268,11 +278,10 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
 
     /** The channel can receive again (a post went through, or a person said so): no longer held, its queue due now. */
     releasePlace(place: string, at: number = now()): boolean {
-      return tx(() => {
-        const held = db.delete(placeHold).where(eq(placeHold.place, place)).run().changes > 0;
-        if (held) db.update(outbox).set({ nextAttemptAt: at }).where(and(eq(outbox.place, place), eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} > ${at}`)).run();
-        return held;
-      });
+      // Called after every delivered post: a plain prepared delete when the channel was not held (nearly always).
+      if (unholdStmt.run(place).changes === 0) return false;
+      db.update(outbox).set({ nextAttemptAt: at }).where(and(eq(outbox.place, place), eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} > ${at}`)).run();
+      return true;
     },
 
     heldPlace(place: string): { reason: string; since: number } | undefined {

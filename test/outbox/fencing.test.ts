@@ -45,7 +45,7 @@ describe('two drainers on one database, one stalled past its claim', () => {
     expect(rig.outbox.markFailed(id, staleToken, { error: 'late failure, parked', retryAt: undefined })).toBeUndefined();
     expect(rig.outbox.markFailed(id, inFlight.claimToken! + 1, { error: 'late failure', retryAt: clock.t })).toBeUndefined();
     expect(rig.outbox.markPosting(id, staleToken, clock.t, clock.t + 60_000)).toBe(false);
-    expect(rig.outbox.extendClaim(id, staleToken, clock.t + 60_000)).toBe(false);
+    expect(rig.outbox.extendClaims([{ id, token: staleToken }], clock.t + 60_000)).toBe(0);
     rig.outbox.requeue([{ id, token: staleToken }], clock.t);
     expect(rig.outbox.byId(id)).toEqual(delivered);
 
