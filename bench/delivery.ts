@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { SLACK_SETTLE_MS, SlackPoster, postingClient } from '../adapters/slack/poster.js';
-import { ALERT_KINDS, alertKind, decodeSavedQuery, paramsKey, type SavedQuery } from '../src/alerts/index.js';
+import { ALERT_KINDS, alertKind, paramsKey, savedQueryLookup, type SavedQuery } from '../src/alerts/index.js';
 import type { Listing } from '../src/alerts/compare.js';
 import { encodePayload } from '../src/alerts/messages.js';
 import { encodeSavedQuery } from '../src/alerts/saved-query.js';
@@ -133,10 +133,8 @@ async function measure(): Promise<Figures> {
     const queued = store.sqlite.transaction(() => queueDeliveries(outbox, saveDeliverySearches(repo, 'sandbox'), listings))();
     // Wired as main.ts wires it: the Details button's state is saved when a card is rendered.
     const bot = new Bot({ api, locations: new LocationResolver(api, createLocationCacheRepo(store), 60_000), state: createButtonStateRepo(store, Date.now, 'sandbox'), logger: keepingLogger() });
-    const kinds = new KindRegistry().register(ALERT_KINDS, alertKind(bot.alertButtons((id) => {
-      const row = repo.byId(id);
-      return row ? decodeSavedQuery(row.query) : undefined;
-    })));
+    // As the composition root wires it (src/main.ts).
+    const kinds = new KindRegistry().register(ALERT_KINDS, alertKind(bot.alertButtons(savedQueryLookup((id) => repo.byId(id)))));
     const logger = keepingLogger();
     const poster = new SlackPoster(postingClient('xoxb-test', { apiUrl: slack.apiUrl }), (msg, fields) => void logger.problems.push(`slack: ${msg}${describeError(fields)}`));
     const drainer = new OutboxDrainer({

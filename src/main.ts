@@ -2,7 +2,7 @@
 import { createSlackApp, type SlackApp } from '../adapters/slack/app.js';
 import { createDiscordApp, type DiscordApp, type DiscordAppOptions } from '../adapters/discord/app.js';
 import type { ConsolePoster } from '../adapters/console/poster.js';
-import { ALERT_KINDS, AlertCommands, POLL_JOB, alertKind, decodeSavedQuery, describeSchedule, pollOnce, type RunReport } from './alerts/index.js';
+import { ALERT_KINDS, AlertCommands, POLL_JOB, alertKind, describeSchedule, pollOnce, savedQueryLookup, type RunReport } from './alerts/index.js';
 import { ApiClient } from './api/client.js';
 import { Bot, StateMaintenance } from './bot/index.js';
 import { loadConfig, type Config } from './config.js';
@@ -236,7 +236,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   ];
   // Each kind of message the outbox carries registers its decoder and renderer; the drainer knows none of them.
   const kinds = new KindRegistry()
-    .register(ALERT_KINDS, alertKind(bot.alertButtons((id) => savedSearchOf(alertsRepo, id))))
+    .register(ALERT_KINDS, alertKind(bot.alertButtons(savedQueryLookup((id) => alertsRepo.byId(id)))))
     .register(DIGEST_KIND, digestKind)
     .register(DIGEST_NOTICE_KIND, digestNoticeKind);
   const drainer = new OutboxDrainer({
@@ -316,10 +316,7 @@ const INSTANCE = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 const MAINTENANCE_JOB = 'maintenance';
 const MAINTENANCE_CRON = '17 * * * *';
 
-function savedSearchOf(repo: AlertsRepo, id: number) {
-  const row = repo.byId(id);
-  return row ? decodeSavedQuery(row.query) : undefined;
-}
+
 
 /**
  * For `manzil parse --resolve`: a resolver on the configured service (or the embedded sandbox),

@@ -3,4 +3,4 @@ export { AlertCommands, ALERTS_HELP, describeSchedule, type AlertContext, type A
 export { ALERT_KINDS, alertKind, renderDelivery, type AlertButtons, type DeliveryPayload } from './messages.js';
 export { type AlertsApi } from './fetch.js';
 export { pollOnce, POLL_JOB, type PollerDeps, type PollerOptions, type RunReport } from './poller.js';
-export { ALERTABLE, canonicalParams, decodeSavedQuery, notAlertable, paramsKey, type SavedQuery } from './saved-query.js';
+export { ALERTABLE, canonicalParams, decodeSavedQuery, notAlertable, paramsKey, savedQueryLookup, type SavedQuery } from './saved-query.js';

@@ -1,5 +1,6 @@
 // What a saved search stores: the parsed query and its resolved place, versioned, and the canonical parameters
 // that decide which saved searches are one upstream query.
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { OPERATIONS, type OperationName } from '../api/operations.js';
 import { toParams, type Query } from '../query/index.js';
@@ -61,4 +62,20 @@ export const paramsKey = (saved: SavedQuery): string => `${saved.query.operation
 export function fromParamsKey(key: string): { operation: OperationName; params: Record<string, string> } {
   const q = key.indexOf('?');
   return { operation: key.slice(0, q) as OperationName, params: Object.fromEntries(new URLSearchParams(key.slice(q + 1))) };
+}
+
+/**
+ * The saved query of a search by its id, read once and then kept (a saved query never changes once saved): the cards
+ * of a busy run do not each read and decode it again.
+ */
+export function savedQueryLookup(byId: (id: number) => { query: string } | undefined, max = 2_000): (id: number) => SavedQuery | undefined {
+  const cache = new LRUCache<number, SavedQuery>({ max, ttl: 5 * 60_000 });
+  return (id) => {
+    const cached = cache.get(id);
+    if (cached) return cached;
+    const row = byId(id);
+    const saved = row ? decodeSavedQuery(row.query) : undefined;
+    if (saved) cache.set(id, saved);
+    return saved;
+  };
 }

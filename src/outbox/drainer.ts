@@ -4,9 +4,8 @@
 // - posted: delivered. retry: backoff, a few minutes apart at most, until DELIVERY_GIVE_UP_H; then parked.
 // - maybe posted: looked for on the platform once it has had time to store a slow post, and re-sent only when it is
 //   surely not there (or a look is impossible: then counted as a possible duplicate).
-// - wait (a rate limit): the whole channel waits, in order; no attempt spent.
-// - channel cannot receive: the channel is held (its alerts wait) and tried again later; nothing is lost.
-// - credentials refused: the whole platform is paused and probed until they work again; nothing is lost.
+// - wait (a rate limit): the channel waits, in order. Channel cannot receive: held, its alerts wait. Credentials
+//   refused: the platform is paused and probed. None of these spends an attempt or loses anything.
 // - rejected (the message itself, in every plainer form): parked at once.
 // One worker per channel, at most one message a second in each; a slow or throttled channel never holds the others.
 import type { Logger } from '../log.js';
@@ -72,6 +71,8 @@ export interface DrainReport {
 type Next = { holdUntil?: number };
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** Channels claimed in one transaction at most. */
+const CLAIM_PLACES = 100;
 /** Workers finishing within this long of each other share one claim. */
 const CLAIM_COALESCE_MS = 20;
 /** How long after an attempt cut off by a crash or a stop "not there" is trusted. */
@@ -106,7 +107,8 @@ export class OutboxDrainer {
     const active = new Map<string, Promise<void>>();
     for (;;) {
       const open = this.stopped ? [] : this.gate.open();
-      const room = (o.places ?? 500) - active.size;
+      // At most `places` channels at once, claimed at most CLAIM_PLACES at a time (a claim is one transaction).
+      const room = Math.min(CLAIM_PLACES, (o.places ?? 500) - active.size);
       const rows = open.length > 0 && room > 0
         ? this.deps.outbox.claimDue({
             holder: this.holder, at: this.now(), leaseMs: o.leaseMs ?? 60_000, perPlace: o.perPlace ?? 10, places: room, platforms: open,
@@ -125,6 +127,8 @@ export class OutboxDrainer {
         active.set(place, worker);
       }
       if (active.size === 0) return report;
+      // A full claim may have left channels due: claim again at once (up to `places` channels at a time).
+      if (byPlace.size === CLAIM_PLACES && active.size < (o.places ?? 500)) continue;
       // A channel done, or new entries queued (poke): claim again, for any channel that became due; busy ones wait.
       // Channels finishing in the same few milliseconds share one claim (a claim is a transaction over the queue).
       await Promise.race([...active.values(), this.nextWake()]);
@@ -198,10 +202,8 @@ export class OutboxDrainer {
     for (const [place, until] of this.heldUntil) if (until < now) this.heldUntil.delete(place);
   }
 
-  /** Channel sizes of the per-channel state, for tests and metrics. */
-  trackedChannels(): number {
-    return new Set([...this.lastPostAt.keys(), ...this.heldUntil.keys()]).size;
-  }
+  /** Channels with per-channel state (for tests and metrics). */
+  trackedChannels = (): number => new Set([...this.lastPostAt.keys(), ...this.heldUntil.keys()]).size;
 
   private poster(place: string): ChatPoster | undefined {
     return this.deps.posters.find((p) => place.startsWith(`${p.platform}:`));
@@ -210,6 +212,9 @@ export class OutboxDrainer {
   private async drainPlace(place: string, entries: ClaimedEntry[], report: DrainReport): Promise<void> {
     const { outbox, options: o } = this.deps;
     const interval = o.perPlaceIntervalMs ?? 1_000;
+    // Every entry queued here keeps its claim for as long as its turn is away, or another drainer would take it over as
+    // abandoned and post it too: one extension for the whole queue, at its start.
+    outbox.extendClaims(entries, this.now() + (entries.length + 1) * interval + (o.leaseMs ?? 60_000));
     for (const [i, entry] of entries.entries()) {
       const rest = entries.slice(i);
       if (this.stopped) return; // stop() gives the claims back
@@ -217,11 +222,9 @@ export class OutboxDrainer {
       const held = this.heldUntil.get(place) ?? 0;
       if (held > this.now()) return outbox.requeue(rest, held);
       if (this.gate.isPaused(this.poster(place)!.platform)) return outbox.requeue(rest, this.now());
-      // At most one message per interval in a channel, as Slack asks. Every entry still queued here keeps its claim
-      // for as long as its turn is away, or another drainer would take it over as abandoned and post it too.
+      // At most one message per interval in a channel, as Slack asks.
       const wait = (this.lastPostAt.get(place) ?? 0) + interval - this.now();
       if (wait > 0) {
-        outbox.extendClaims(rest, this.now() + wait + rest.length * interval + (o.leaseMs ?? 60_000));
         await sleep(wait);
         if (this.stopped) return;
       }
