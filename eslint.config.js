@@ -25,10 +25,7 @@ const ioPackages = '^(undici|better-sqlite3|drizzle-orm.*|node-cron|@slack/.*|di
 const forbid = (files, rules) => ({
   files,
   rules: {
-    'no-restricted-imports': [
-      'error',
-      { patterns: rules.map(([regex, message]) => ({ regex, message })) },
-    ],
+    'no-restricted-imports': ['error', { patterns: rules.map(([regex, message]) => ({ regex, message })) }],
   },
 });
 
@@ -53,60 +50,84 @@ export default tseslint.config(
     },
   },
   { files: OVER_MAX_LINES, rules: { 'max-lines': 'off' } },
-  forbid(['src/query/**', 'src/views/**'], [
-    [apiExceptPureData, 'query and views are pure: only api/operations and api/records (data) may be imported'],
-    [part('store', 'bot', 'alerts', 'digests', 'locations', 'sandbox', 'adapters', 'outbox', 'jobs'), 'query and views are pure: no I/O parts'],
-    [ioPackages, 'query and views are pure: no I/O packages'],
-  ]),
-  forbid(['src/api/**'], [
-    [part('store', 'bot', 'views', 'query', 'locations', 'alerts', 'digests', 'adapters'), 'api may import only zod and undici'],
-  ]),
-  forbid(['src/store/**'], [
-    [part('api', 'bot', 'alerts', 'digests', 'adapters', 'outbox', 'jobs'), 'store knows nothing of the api, the bot or chat'],
-  ]),
-  forbid(['src/bot/**', 'src/locations/**', 'src/jobs/**'], [
-    [part('adapters'), 'the core never imports an adapter: use a port'],
-  ]),
-  forbid(['src/digests/**', 'src/market/**'], [
-    [part('adapters'), 'the core never imports an adapter: use a port'],
-    ['^(better-sqlite3|drizzle-orm.*|node:sqlite)$', 'digests and market figures write no SQL of their own: use the repositories in src/store'],
-  ]),
-  forbid(['src/outbox/**'], [
-    [part('adapters'), 'the core never imports an adapter: use a port'],
-    [part('alerts', 'digests', 'bot', 'api', 'query'), 'the outbox knows no kind of message: kinds register their renderers'],
-    ['^(better-sqlite3|drizzle-orm.*|node:sqlite)$', 'the outbox writes no SQL of its own: use the repositories in src/store'],
-  ]),
-  forbid(['src/charts/**'], [
-    [part('store', 'api', 'bot', 'adapters', 'alerts', 'digests', 'outbox', 'jobs', 'sandbox', 'query', 'views', 'locations', 'market'), 'charts are a pure rendering utility: data in, PNG out'],
-    ['^(undici|better-sqlite3|drizzle-orm.*|node-cron|@slack/.*|discord\\.js|node:(http|https|net|child_process).*)$', 'charts do no I/O beyond reading their fonts'],
-  ]),
-  forbid(['src/ports/**'], [
-    [part('adapters', 'store', 'api', 'alerts', 'digests', 'outbox', 'jobs', 'sandbox'), 'ports are interfaces: they import only the message model and the bot’s request types'],
-    [ioPackages, 'ports are interfaces: no I/O packages'],
-  ]),
+  forbid(
+    ['src/query/**', 'src/views/**'],
+    [
+      [apiExceptPureData, 'query and views are pure: only api/operations and api/records (data) may be imported'],
+      [part('store', 'bot', 'alerts', 'digests', 'locations', 'sandbox', 'adapters', 'outbox', 'jobs'), 'query and views are pure: no I/O parts'],
+      [ioPackages, 'query and views are pure: no I/O packages'],
+    ],
+  ),
+  forbid(['src/api/**'], [[part('store', 'bot', 'views', 'query', 'locations', 'alerts', 'digests', 'adapters'), 'api may import only zod and undici']]),
+  forbid(['src/store/**'], [[part('api', 'bot', 'alerts', 'digests', 'adapters', 'outbox', 'jobs'), 'store knows nothing of the api, the bot or chat']]),
+  forbid(['src/bot/**', 'src/locations/**', 'src/jobs/**'], [[part('adapters'), 'the core never imports an adapter: use a port']]),
+  forbid(
+    ['src/digests/**', 'src/market/**'],
+    [
+      [part('adapters'), 'the core never imports an adapter: use a port'],
+      ['^(better-sqlite3|drizzle-orm.*|node:sqlite)$', 'digests and market figures write no SQL of their own: use the repositories in src/store'],
+    ],
+  ),
+  forbid(
+    ['src/outbox/**'],
+    [
+      [part('adapters'), 'the core never imports an adapter: use a port'],
+      [part('alerts', 'digests', 'bot', 'api', 'query'), 'the outbox knows no kind of message: kinds register their renderers'],
+      ['^(better-sqlite3|drizzle-orm.*|node:sqlite)$', 'the outbox writes no SQL of its own: use the repositories in src/store'],
+    ],
+  ),
+  forbid(
+    ['src/charts/**'],
+    [
+      [
+        part('store', 'api', 'bot', 'adapters', 'alerts', 'digests', 'outbox', 'jobs', 'sandbox', 'query', 'views', 'locations', 'market'),
+        'charts are a pure rendering utility: data in, PNG out',
+      ],
+      ['^(undici|better-sqlite3|drizzle-orm.*|node-cron|@slack/.*|discord\\.js|node:(http|https|net|child_process).*)$', 'charts do no I/O beyond reading their fonts'],
+    ],
+  ),
+  forbid(
+    ['src/ports/**'],
+    [
+      [part('adapters', 'store', 'api', 'alerts', 'digests', 'outbox', 'jobs', 'sandbox'), 'ports are interfaces: they import only the message model and the bot’s request types'],
+      [ioPackages, 'ports are interfaces: no I/O packages'],
+    ],
+  ),
   // One block per file set: a later block for the same files would replace this rule, not add to it.
-  forbid(['src/alerts/**'], [
-    [part('adapters'), 'the core never imports an adapter: use a port'],
-    ['^(better-sqlite3|drizzle-orm.*|node:sqlite)$', 'alerts write no SQL of their own: use the repositories in src/store'],
-  ]),
-  forbid(['src/sandbox/**'], [
-    [apiExceptPureData, 'the sandbox shares only the pure operation table with the client'],
-    [part('store', 'bot', 'views', 'query', 'locations', 'alerts', 'digests', 'adapters'), 'the sandbox stands alone'],
-  ]),
+  forbid(
+    ['src/alerts/**'],
+    [
+      [part('adapters'), 'the core never imports an adapter: use a port'],
+      ['^(better-sqlite3|drizzle-orm.*|node:sqlite)$', 'alerts write no SQL of their own: use the repositories in src/store'],
+    ],
+  ),
+  forbid(
+    ['src/sandbox/**'],
+    [
+      [apiExceptPureData, 'the sandbox shares only the pure operation table with the client'],
+      [part('store', 'bot', 'views', 'query', 'locations', 'alerts', 'digests', 'adapters'), 'the sandbox stands alone'],
+    ],
+  ),
   // Every adapter may import the helpers they share (adapters/shared: clamping, tables, link checks, the send fallback);
   // never another adapter.
   ...['slack', 'discord', 'console'].map((name) =>
-    forbid([`adapters/${name}/**`], [
-      [part('store', 'api', 'sandbox'), 'adapters reach the service and the store only through the bot'],
-      [adapterEntryPoints, 'adapters may import from src only bot/index.js (the bot), ports/index.js (the ports), views/model.js (the message model) and log.js'],
-      [`(^|/)adapters/(?!(${name}|shared)/)|^\\.\\./(?!(${name}|shared)/|\\.\\./)`, 'adapters never import each other: only adapters/shared'],
-    ]),
+    forbid(
+      [`adapters/${name}/**`],
+      [
+        [part('store', 'api', 'sandbox'), 'adapters reach the service and the store only through the bot'],
+        [adapterEntryPoints, 'adapters may import from src only bot/index.js (the bot), ports/index.js (the ports), views/model.js (the message model) and log.js'],
+        [`(^|/)adapters/(?!(${name}|shared)/)|^\\.\\./(?!(${name}|shared)/|\\.\\./)`, 'adapters never import each other: only adapters/shared'],
+      ],
+    ),
   ),
   // The shared helpers know no platform: each adapter passes its markup and limits in.
-  forbid(['adapters/shared/**'], [
-    [part('store', 'api', 'sandbox'), 'adapters reach the service and the store only through the bot'],
-    [adapterEntryPoints, 'adapters may import from src only bot/index.js (the bot), ports/index.js (the ports), views/model.js (the message model) and log.js'],
-    ['(^|/)adapters/(?!shared/)|^\\.\\./(?!\\.\\./)', 'adapters/shared imports no adapter: the adapters import it'],
-    ['^(@slack/.*|discord\\.js|picocolors)$', 'adapters/shared knows no platform: no Slack, Discord or terminal library'],
-  ]),
+  forbid(
+    ['adapters/shared/**'],
+    [
+      [part('store', 'api', 'sandbox'), 'adapters reach the service and the store only through the bot'],
+      [adapterEntryPoints, 'adapters may import from src only bot/index.js (the bot), ports/index.js (the ports), views/model.js (the message model) and log.js'],
+      ['(^|/)adapters/(?!shared/)|^\\.\\./(?!\\.\\./)', 'adapters/shared imports no adapter: the adapters import it'],
+      ['^(@slack/.*|discord\\.js|picocolors)$', 'adapters/shared knows no platform: no Slack, Discord or terminal library'],
+    ],
+  ),
 );

@@ -38,7 +38,12 @@ export async function run(): Promise<Figures> {
 
 /** The latencies in slices of `n` commands (in the order sent), each sorted. */
 const bySlice = (series: number[], n: number) =>
-  Array.from({ length: Math.ceil(series.length / n) }, (_, k) => series.slice(k * n, (k + 1) * n).filter((x) => x >= 0).sort((a, b) => a - b));
+  Array.from({ length: Math.ceil(series.length / n) }, (_, k) =>
+    series
+      .slice(k * n, (k + 1) * n)
+      .filter((x) => x >= 0)
+      .sort((a, b) => a - b),
+  );
 
 /** A log line's message (JSON lines), for counting warnings by kind. */
 const messageOf = (line: string) => {
@@ -64,8 +69,14 @@ async function measure(): Promise<Figures> {
   const logged = keepingLogger();
   const manzil = await startManzil({
     env: {
-      UAE_API_KEY: KEY, UAE_API_BASE_URL: sandbox.url, SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl,
-      PORT: '0', MANZIL_DB_PATH: path.join(dir, 'm.db'), LOG_LEVEL: 'warn',
+      UAE_API_KEY: KEY,
+      UAE_API_BASE_URL: sandbox.url,
+      SLACK_BOT_TOKEN: 'xoxb-test',
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      MANZIL_DB_PATH: path.join(dir, 'm.db'),
+      LOG_LEVEL: 'warn',
       // The bench starts the poller's runs itself; the schedule never fires during it.
       ALERTS_CRON: '0 0 1 1 *',
     },
@@ -119,7 +130,13 @@ async function measure(): Promise<Figures> {
     sql.reset();
     pollerSql.reset();
     const cpu = process.cpuUsage();
-    const acks = await sendCommandsFromChild({ url: `http://127.0.0.1:${manzil.slackPort}/slack/events`, secret: SECRET, seconds: SECONDS, responseUrlBase: slack.baseUrl, giveUpMs: GIVE_UP_MS });
+    const acks = await sendCommandsFromChild({
+      url: `http://127.0.0.1:${manzil.slackPort}/slack/events`,
+      secret: SECRET,
+      seconds: SECONDS,
+      responseUrlBase: slack.baseUrl,
+      giveUpMs: GIVE_UP_MS,
+    });
     const cpuMs = ((u) => (u.user + u.system) / 1000)(process.cpuUsage(cpu));
     loop.disable();
     windowOver = true;
@@ -153,13 +170,15 @@ async function measure(): Promise<Figures> {
     const all = acks.series.map((x) => (x < 0 ? Infinity : x)).sort((a, b) => a - b);
     const at = (p: number) => ((x) => (x === Infinity ? `> ${GIVE_UP_MS} ms (no ack)` : ms(x)))(percentile(all, p));
     return {
-      'load': LOAD,
+      load: LOAD,
       'commands sent / acks 200 / failed': `${acks.sent} / ${l.length} / ${acks.failed} (${SECONDS} s at 50/s, from a process of their own)`,
       'ack p50': at(50),
       'ack p99': `${at(99)} (goal: under 50 ms)`,
       'ack max': at(100),
       'ack p99 of the acked only': ms(percentile(l, 99)),
-      'ack p99 by 5 s of sending (acked only)': bySlice(acks.series, 250).map((x) => ms(percentile(x, 99))).join(', '),
+      'ack p99 by 5 s of sending (acked only)': bySlice(acks.series, 250)
+        .map((x) => ms(percentile(x, 99)))
+        .join(', '),
       'acks over 50 ms / over 3 s (Slack gives up)': `${l.filter((x) => x > 50).length} / ${l.filter((x) => x > 3_000).length + acks.failed} of ${acks.sent}`,
       'ack window (from the load start)': `${sec(window.start, t0)}–${sec(window.end, t0)}`,
       'delivery drain': `${ENTRIES} entries over ${CHANNELS} channels queued in ${queuedAt - t0} ms; first post ${sec(drainStart, t0)}, ${inWindow.ok} posted by the window's end, ${
@@ -172,7 +191,7 @@ async function measure(): Promise<Figures> {
       'CPU of this process in the window': `${(cpuMs / 1000).toFixed(1)} s of ${((window.end - window.start) / 1000).toFixed(1)} s (${Math.round((100 * cpuMs) / (window.end - window.start))} % of one core)`,
       'synchronous store time in the window': storeLine,
       'store calls over 20 ms in the window': longCalls,
-      'host': `${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}`,
+      host: `${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}`,
       'warnings / errors logged': logged.problems.length === 0 ? 0 : `${logged.problems.length}: ${countBy(logged.problems).slice(0, 4).join(' | ')}`,
     };
   } finally {

@@ -61,7 +61,16 @@ export async function saveSearches(repo: Pick<AlertsRepo, 'create'>, url: string
     const saved = queries[i % queries.length]!;
     const place = `${o.placePrefix}${Math.floor(i / perChannel)}`;
     const made = repo.create(
-      { service: o.service, place, owner: `U${i % 500}`, text: 'bench', query: encodeSavedQuery(saved), operation: saved.query.operation, paramsKey: paramsKey(saved), summary: 'bench' },
+      {
+        service: o.service,
+        place,
+        owner: `U${i % 500}`,
+        text: 'bench',
+        query: encodeSavedQuery(saved),
+        operation: saved.query.operation,
+        paramsKey: paramsKey(saved),
+        summary: 'bench',
+      },
       limits,
     );
     if (!made.ok) throw new Error(`bench: saved search ${i} refused (${made.reason})`);

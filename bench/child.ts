@@ -65,7 +65,10 @@ export function timeMethods<T extends object>(target: T, names: readonly (keyof 
       [...spent]
         .filter(([, s]) => s.calls > 0)
         .sort((a, b) => b[1].cpuMs - a[1].cpuMs)
-        .map(([n, s]) => `${n} ${s.calls}× ${(s.cpuMs / s.calls).toFixed(2)} ms CPU = ${(s.cpuMs / 1000).toFixed(1)} s (wall ${(s.totalMs / 1000).toFixed(1)} s, longest ${s.maxMs.toFixed(0)} ms)`),
+        .map(
+          ([n, s]) =>
+            `${n} ${s.calls}× ${(s.cpuMs / s.calls).toFixed(2)} ms CPU = ${(s.cpuMs / 1000).toFixed(1)} s (wall ${(s.totalMs / 1000).toFixed(1)} s, longest ${s.maxMs.toFixed(0)} ms)`,
+        ),
     cpuMs: () => [...spent.values()].reduce((sum, s) => sum + s.cpuMs, 0),
     /** The calls of `longMs` or more that ended between `from` and `to` (Date.now()), by method: count and longest. */
     long: (from = 0, to = Infinity) => {

@@ -19,7 +19,18 @@ import { loadConfig } from '../src/config.js';
 import { LocationResolver } from '../src/locations/index.js';
 import type { Logger } from '../src/log.js';
 import { KindRegistry, OutboxDrainer } from '../src/outbox/index.js';
-import { createAlertsRepo, createButtonStateRepo, createLocationCacheRepo, createOutboxRepo, deliveryIdOf, openStore, type AlertsRepo, type OutboxRepo, type SavedSearchRow, type Store } from '../src/store/index.js';
+import {
+  createAlertsRepo,
+  createButtonStateRepo,
+  createLocationCacheRepo,
+  createOutboxRepo,
+  deliveryIdOf,
+  openStore,
+  type AlertsRepo,
+  type OutboxRepo,
+  type SavedSearchRow,
+  type Store,
+} from '../src/store/index.js';
 import { childMain, runInChild, timeMethods, type Figures } from './child.js';
 import { startFakeSlackProcess } from './fake-slack-process.js';
 import { startSandboxProcess } from './sandbox-process.js';
@@ -68,7 +79,16 @@ const SAVED: SavedQuery = {
 export function saveDeliverySearches(repo: Pick<AlertsRepo, 'create'>, service: string): SavedSearchRow[] {
   return Array.from({ length: CHANNELS }, (_, n) => {
     const made = repo.create(
-      { service, place: `slack:T1:${CHANNEL_PREFIX}${n}`, owner: `U${n}`, text: 'marina 1br under 150k', query: encodeSavedQuery(SAVED), operation: SAVED.query.operation, paramsKey: paramsKey(SAVED), summary: 'Rent · Dubai Marina · 1 bedroom · up to AED 150,000' },
+      {
+        service,
+        place: `slack:T1:${CHANNEL_PREFIX}${n}`,
+        owner: `U${n}`,
+        text: 'marina 1br under 150k',
+        query: encodeSavedQuery(SAVED),
+        operation: SAVED.query.operation,
+        paramsKey: paramsKey(SAVED),
+        summary: 'Rent · Dubai Marina · 1 bedroom · up to AED 150,000',
+      },
       { perPlace: 1_000, perOwner: 1_000 },
     );
     if (!made.ok) throw new Error(`bench: saved search refused (${made.reason})`);
@@ -83,7 +103,11 @@ export function queueDeliveries(outbox: Pick<OutboxRepo, 'enqueue'>, searches: r
     const search = searches[i % searches.length]!;
     const listing = listings[i % listings.length]!;
     queued += outbox.enqueue({
-      searchId: search.id, place: search.place, kind: 'new', propertyId: listing.property_id, dedupeKey: `${search.id}:new:${listing.property_id}:${i}`,
+      searchId: search.id,
+      place: search.place,
+      kind: 'new',
+      propertyId: listing.property_id,
+      dedupeKey: `${search.id}:new:${listing.property_id}:${i}`,
       payload: encodePayload({ v: 1, kind: 'new', search: { id: search.id, number: search.number, summary: search.summary }, listing, copies: i % 7 === 0 ? 2 : 0 }),
     });
   }
@@ -132,13 +156,22 @@ async function measure(): Promise<Figures> {
     const outbox = createOutboxRepo(store);
     const queued = store.sqlite.transaction(() => queueDeliveries(outbox, saveDeliverySearches(repo, 'sandbox'), listings))();
     // Wired as main.ts wires it: the Details button's state is saved when a card is rendered.
-    const bot = new Bot({ api, locations: new LocationResolver(api, createLocationCacheRepo(store), 60_000), state: createButtonStateRepo(store, Date.now, 'sandbox'), logger: keepingLogger() });
+    const bot = new Bot({
+      api,
+      locations: new LocationResolver(api, createLocationCacheRepo(store), 60_000),
+      state: createButtonStateRepo(store, Date.now, 'sandbox'),
+      logger: keepingLogger(),
+    });
     // As the composition root wires it (src/main.ts).
     const kinds = new KindRegistry().register(ALERT_KINDS, alertKind(bot.alertButtons(savedQueryLookup((id) => repo.byId(id)))));
     const logger = keepingLogger();
     const poster = new SlackPoster(postingClient('xoxb-test', { apiUrl: slack.apiUrl }), (msg, fields) => void logger.problems.push(`slack: ${msg}${describeError(fields)}`));
     const drainer = new OutboxDrainer({
-      outbox, kinds, posters: [poster], logger, holder: 'bench',
+      outbox,
+      kinds,
+      posters: [poster],
+      logger,
+      holder: 'bench',
       options: { giveUpMs: config.alerts.giveUpMs, leaseMs: config.alerts.deliveryLeaseMs, ...(PER_PLACE ? { perPlace: PER_PLACE } : {}) },
     });
     const sql = timeMethods(outbox, ['claimDue', 'extendClaims', 'markPosting', 'markDelivered', 'releasePlace', 'requeue', 'markFailed']);
@@ -171,7 +204,11 @@ async function measure(): Promise<Figures> {
     const after = process.memoryUsage();
 
     const seen = await slack.posts(CHANNEL_PREFIX, { ids: true });
-    const expected = store.sqlite.prepare(`select id, origin, dedupe_key as dedupeKey from outbox where place like 'slack:T1:${CHANNEL_PREFIX}%'`).all() as { id: number; origin: string; dedupeKey: string }[];
+    const expected = store.sqlite.prepare(`select id, origin, dedupe_key as dedupeKey from outbox where place like 'slack:T1:${CHANNEL_PREFIX}%'`).all() as {
+      id: number;
+      origin: string;
+      dedupeKey: string;
+    }[];
     const ids = new Set(seen.ids);
     const missing = expected.filter((r) => !ids.has(deliveryIdOf(r))).length;
     const stats = outbox.stats();
@@ -181,7 +218,7 @@ async function measure(): Promise<Figures> {
       'entries / channels': `${queued} / ${CHANNELS} (${PER_CHANNEL} each), fake Slack latency ${SLACK_LATENCY_MS} ms, ${INTERVAL_MS} ms spacing${PER_PLACE ? `, perPlace ${PER_PLACE} (BENCH_DELIVERY_PER_PLACE)` : ''}`,
       'entries delivered': `${report.delivered} (outbox: ${stats.delivered} delivered, ${stats.pending} pending, ${stats.failed} parked; retried ${report.retried})`,
       'wall time': s(wallMs),
-      'floor': `${s(FLOOR_MS)} = (${PER_CHANNEL} - 1) × ${INTERVAL_MS} ms spacing + ${SLACK_LATENCY_MS} ms latency of the last post`,
+      floor: `${s(FLOOR_MS)} = (${PER_CHANNEL} - 1) × ${INTERVAL_MS} ms spacing + ${SLACK_LATENCY_MS} ms latency of the last post`,
       'ratio to floor': `${(wallMs / FLOOR_MS).toFixed(3)} (goal: within 10 %, ≤ 1.100)`,
       'posts per second': `${Math.round(ENTRIES / (wallMs / 1000))} (floor rate ${Math.round(ENTRIES / (FLOOR_MS / 1000))})`,
       'exactly once (at the fake)': `${exactlyOnce ? 'yes' : seen.duplicates.length === 0 ? 'none twice, but not all within the drain' : 'NO: posted twice'}: ${seen.calls} chat.postMessage calls, ${seen.ok} ok, ${seen.distinct} distinct delivery ids, ${seen.duplicates.length} repeated, ${missing} not posted by the drain's end${
@@ -193,7 +230,7 @@ async function measure(): Promise<Figures> {
       'CPU of this process during the drain': `${s(cpuMs)} (${(cpuMs / report.delivered).toFixed(2)} ms per post; the floor leaves ${(FLOOR_MS / ENTRIES).toFixed(2)} ms of one core per post), ${Math.round((100 * cpuMs) / wallMs)} % of the wall time`,
       'CPU per post, by part': `${perPost(sql.cpuMs())} outbox calls (SQLite through drizzle), ${perPost(rendering.cpuMs())} rendering (a saved search read, a button state written), ${perPost(cpuMs - sql.cpuMs() - rendering.cpuMs())} the rest (WebClient and HTTP, the drainer, GC)`,
       'CPU time against the floor': `${(cpuMs / FLOOR_MS).toFixed(2)} (over 1: the drain needs more CPU than the floor leaves, so even an idle host cannot reach the floor; GC's helper threads are counted too)`,
-      'host': `${os.cpus().length} CPUs, load average ${load.toFixed(1)} when the drain started (other work on the host slows the wall time)`,
+      host: `${os.cpus().length} CPUs, load average ${load.toFixed(1)} when the drain started (other work on the host slows the wall time)`,
       'event-loop delay during the drain': loopDelay(loop),
       'synchronous time: outbox calls': sql.describe().join('; '),
       'synchronous time: rendering': `${rendering.describe().join('')} (a card: its saved search read, its Details button's state saved)`,

@@ -50,7 +50,11 @@ async function once(composer: MarketDigestComposer, places = PLACES): Promise<Ro
   };
 }
 
-const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 export async function run(): Promise<Record<string, string | number>> {
   const sandbox = await startSandboxProcess(KEY);

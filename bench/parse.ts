@@ -3,12 +3,47 @@ import { VERBS, formatQuery, parseCommand, summarize } from '../src/query/index.
 
 const PLACES = ['marina', 'dubai marina', '"Business Bay"', 'jvc', 'al barsha 1', 'downtown', 'palm jumeirah', 'Al-Furjan', 'the springs'];
 const FILTERS = [
-  '2br', 'studio', '1-3 br', '3+ br', '1 or 2 beds', '2 baths', 'studio or 1br', '2 bedrooms',
-  'under 120k', 'over 1.2m', '80k-120k', 'between 1m and 2m', '120,000 aed', 'aed 90000', 'up to 2.5 million',
-  '1000-2000 sqft', 'over 100 sqm', 'monthly', '10k per month', '/yr',
-  'apartment', 'villa', 'townhouses', 'hotel apartments', 'furnished', 'semi-furnished', 'ready', 'off-plan',
-  'pool', 'gym', 'sea view', "maid's room", 'pets allowed', 'newest', 'cheapest', 'most expensive', 'page 2', 'p3',
-  'furnishd', '12x br', 'under',
+  '2br',
+  'studio',
+  '1-3 br',
+  '3+ br',
+  '1 or 2 beds',
+  '2 baths',
+  'studio or 1br',
+  '2 bedrooms',
+  'under 120k',
+  'over 1.2m',
+  '80k-120k',
+  'between 1m and 2m',
+  '120,000 aed',
+  'aed 90000',
+  'up to 2.5 million',
+  '1000-2000 sqft',
+  'over 100 sqm',
+  'monthly',
+  '10k per month',
+  '/yr',
+  'apartment',
+  'villa',
+  'townhouses',
+  'hotel apartments',
+  'furnished',
+  'semi-furnished',
+  'ready',
+  'off-plan',
+  'pool',
+  'gym',
+  'sea view',
+  "maid's room",
+  'pets allowed',
+  'newest',
+  'cheapest',
+  'most expensive',
+  'page 2',
+  'p3',
+  'furnishd',
+  '12x br',
+  'under',
 ];
 const VERB_WORDS = ['/rent', '/buy', '/manzil rent', 'buy', '/projects', '/sold', '/txn rented', '/transactions', '/trend', '/agents', '/brokers detailed'];
 // One command in ten is a sentence: chat words around it, the verb inside, typos and numbers in words.
@@ -26,7 +61,13 @@ export function corpus(size: number): string[] {
   const out: string[] = VERBS.flatMap((v) => v.examples);
   while (out.length < size) {
     if (next(10) === 0) {
-      const words = [OPENERS[next(OPENERS.length)]!, SENTENCE_WORDS[next(SENTENCE_WORDS.length)]!, SENTENCE_VERBS[next(SENTENCE_VERBS.length)]!, 'in', PLACES[next(PLACES.length)]!];
+      const words = [
+        OPENERS[next(OPENERS.length)]!,
+        SENTENCE_WORDS[next(SENTENCE_WORDS.length)]!,
+        SENTENCE_VERBS[next(SENTENCE_VERBS.length)]!,
+        'in',
+        PLACES[next(PLACES.length)]!,
+      ];
       for (let k = next(3); k > 0; k--) words.push(k % 2 ? SENTENCE_WORDS[next(SENTENCE_WORDS.length)]! : FILTERS[next(FILTERS.length)]!);
       out.push(words.join(' '));
       continue;

@@ -58,8 +58,17 @@ const SENDER_FLAG = '--ack-sender-child';
  * sendCommands from a process of its own, as Slack sends them: a loop stalled in the measured process then delays the
  * acks, not the sending of the commands (which would hide the stall from the latencies).
  */
-export async function sendCommandsFromChild(o: { url: string; secret: string; seconds: number; responseUrlBase: string; giveUpMs?: number }): Promise<Awaited<ReturnType<typeof sendCommands>>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), SENDER_FLAG, JSON.stringify(o)], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+export async function sendCommandsFromChild(o: {
+  url: string;
+  secret: string;
+  seconds: number;
+  responseUrlBase: string;
+  giveUpMs?: number;
+}): Promise<Awaited<ReturnType<typeof sendCommands>>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), SENDER_FLAG, JSON.stringify(o)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: process.env,
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -82,8 +91,14 @@ export async function run(): Promise<Record<string, string | number>> {
   const slack = await startFakeSlack();
   const manzil = await startManzil({
     env: {
-      UAE_API_KEY: sandbox.key, UAE_API_BASE_URL: sandbox.url, SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.apiUrl, PORT: '0', MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-bench-')), 'm.db'), LOG_LEVEL: 'error',
+      UAE_API_KEY: sandbox.key,
+      UAE_API_BASE_URL: sandbox.url,
+      SLACK_BOT_TOKEN: 'xoxb-test',
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-bench-')), 'm.db'),
+      LOG_LEVEL: 'error',
     },
     host: '127.0.0.1',
     writeLog: () => {},

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`'s first step: the type check and the lint at once (each mostly waits on one core), failing when either
+// `npm test`'s first step: the type check, the lint and the formatting check at once (each mostly waits on one core), failing when either
 // fails. Each one's output is printed whole, after it ends, so the two never interleave.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -8,17 +8,24 @@ const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, impo
 const checks = [
   ['typecheck', bin('tsc'), ['--noEmit']],
   ['lint', bin('eslint'), ['.']],
+  // The formatting, as `npm run format` writes it (.prettierrc.json, .prettierignore).
+  ['format', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
 ];
 
-const results = await Promise.all(checks.map(([name, command, args]) => new Promise((resolve) => {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  child.on('error', (e) => (out += `${e.message}\n`));
-  child.on('close', (code) => {
-    process.stdout.write(`> ${name}: ${code === 0 ? 'ok' : `failed (exit ${code})`}\n${out}`);
-    resolve(code === 0);
-  });
-})));
+const results = await Promise.all(
+  checks.map(
+    ([name, command, args]) =>
+      new Promise((resolve) => {
+        const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.stderr.on('data', (d) => (out += d));
+        child.on('error', (e) => (out += `${e.message}\n`));
+        child.on('close', (code) => {
+          process.stdout.write(`> ${name}: ${code === 0 ? 'ok' : `failed (exit ${code})`}\n${out}`);
+          resolve(code === 0);
+        });
+      }),
+  ),
+);
 process.exit(results.every(Boolean) ? 0 : 1);

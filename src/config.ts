@@ -40,7 +40,11 @@ const schema = z.object({
   ALERTS_DEADLINE_S: seconds(120),
   ALERTS_MAX_PAGES: z.coerce.number().int().min(1).max(10).default(3),
   ALERTS_PRICE_DROP_PCT: z.coerce.number().min(0).max(90).default(1),
-  DELIVERY_GIVE_UP_H: z.coerce.number().positive().max(24 * 30).default(48),
+  DELIVERY_GIVE_UP_H: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(48),
   MARKET_CACHE_H: z.coerce.number().positive().max(168).default(6),
   DIGEST_MAX_PAGES: z.coerce.number().int().min(1).max(50).default(8),
   DIGESTS_MAX_PER_CHANNEL: z.coerce.number().int().min(1).max(100).default(5),
@@ -49,15 +53,28 @@ const schema = z.object({
   ALERTS_MAX_PER_CHANNEL: z.coerce.number().int().min(1).max(1000).default(25),
   ALERTS_MAX_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
   MANZIL_DB_PATH: z.string().min(1).default('./data/manzil.db'),
-  LOCATION_CACHE_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
+  LOCATION_CACHE_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 7),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   SLACK_BOT_TOKEN: optionalText,
   SLACK_SIGNING_SECRET: optionalText,
   SLACK_APP_TOKEN: optionalText,
   SLACK_API_URL: optionalText.pipe(z.url().optional()),
   DISCORD_TOKEN: optionalText,
-  DISCORD_APPLICATION_ID: optionalText.pipe(z.string().regex(/^\d{1,25}$/, 'a numeric id').optional()),
-  DISCORD_GUILD_ID: optionalText.pipe(z.string().regex(/^\d{1,25}$/, 'a numeric id').optional()),
+  DISCORD_APPLICATION_ID: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{1,25}$/, 'a numeric id')
+      .optional(),
+  ),
+  DISCORD_GUILD_ID: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{1,25}$/, 'a numeric id')
+      .optional(),
+  ),
   DISCORD_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
@@ -165,7 +182,9 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
   constructor(readonly problems: string[]) {
     const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
-    super(`Manzil cannot start: ${count} in its configuration.\n${problems.map((p) => `  - ${p}`).join('\n')}\nEvery variable is listed in .env.example and in the README's configuration table.`);
+    super(
+      `Manzil cannot start: ${count} in its configuration.\n${problems.map((p) => `  - ${p}`).join('\n')}\nEvery variable is listed in .env.example and in the README's configuration table.`,
+    );
   }
 }
 
@@ -223,10 +242,14 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
   }
   const sandbox = !e.UAE_API_KEY;
   if (sandbox && e.DISCORD_TOKEN && !e.MANZIL_SANDBOX) {
-    problems.push('UAE_API_KEY is missing: without it Discord would be served the sandbox\'s sample data. Set UAE_API_KEY and UAE_API_BASE_URL for live data, or MANZIL_SANDBOX=1 to serve the sandbox on purpose');
+    problems.push(
+      "UAE_API_KEY is missing: without it Discord would be served the sandbox's sample data. Set UAE_API_KEY and UAE_API_BASE_URL for live data, or MANZIL_SANDBOX=1 to serve the sandbox on purpose",
+    );
   }
   if (sandbox && e.SLACK_BOT_TOKEN && !e.MANZIL_SANDBOX) {
-    problems.push('UAE_API_KEY is missing: without it Slack would be served the sandbox\'s sample data. Set UAE_API_KEY and UAE_API_BASE_URL for live data, or MANZIL_SANDBOX=1 to serve the sandbox on purpose');
+    problems.push(
+      "UAE_API_KEY is missing: without it Slack would be served the sandbox's sample data. Set UAE_API_KEY and UAE_API_BASE_URL for live data, or MANZIL_SANDBOX=1 to serve the sandbox on purpose",
+    );
   }
   const all = [...refused.map(plainProblem), ...problems.filter((p) => !refusedNames.has(p.split(' ')[0]!))];
   if (all.length > 0) throw new ConfigError(all);
@@ -275,9 +298,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       e.SLACK_BOT_TOKEN && e.SLACK_SIGNING_SECRET
         ? { botToken: e.SLACK_BOT_TOKEN, signingSecret: e.SLACK_SIGNING_SECRET, appToken: e.SLACK_APP_TOKEN, apiUrl: e.SLACK_API_URL }
         : undefined,
-    discord: e.DISCORD_TOKEN
-      ? { token: e.DISCORD_TOKEN, applicationId: e.DISCORD_APPLICATION_ID, guildId: e.DISCORD_GUILD_ID, apiUrl: e.DISCORD_API_URL }
-      : undefined,
+    discord: e.DISCORD_TOKEN ? { token: e.DISCORD_TOKEN, applicationId: e.DISCORD_APPLICATION_ID, guildId: e.DISCORD_GUILD_ID, apiUrl: e.DISCORD_API_URL } : undefined,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     logFile: e.MANZIL_LOG_FILE ?? path.join(e.MANZIL_DB_PATH === ':memory:' ? './data' : path.dirname(e.MANZIL_DB_PATH), 'manzil.log'),

@@ -51,7 +51,8 @@ export class DemoClock {
     try {
       saved = JSON.parse(readFileSync(this.o.stateFile, 'utf8'));
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.o.logger.warn('demo: the saved market clock could not be read; starting afresh', { file: this.o.stateFile, error: e });
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.o.logger.warn('demo: the saved market clock could not be read; starting afresh', { file: this.o.stateFile, error: e });
       return;
     }
     const clock = saved as Partial<MarketClock> | null;

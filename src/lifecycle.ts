@@ -141,8 +141,7 @@ async function withinMs(work: Promise<unknown>, ms: number): Promise<boolean> {
  */
 export function guardBot(bot: ChatCore, lifecycle: Lifecycle): ChatCore {
   const refusal: Reply = { text: RESTARTING_TEXT, blocks: [{ kind: 'text', text: RESTARTING_TEXT }], ephemeral: true };
-  const guard = <T>(work: () => Promise<T>, refused: T): Promise<T> =>
-    lifecycle.isStopping && !lifecycle.isAdmitted ? Promise.resolve(refused) : lifecycle.inFlight.track(work);
+  const guard = <T>(work: () => Promise<T>, refused: T): Promise<T> => (lifecycle.isStopping && !lifecycle.isAdmitted ? Promise.resolve(refused) : lifecycle.inFlight.track(work));
   return {
     handleCommand: (req) => guard(() => bot.handleCommand(req), refusal),
     handleAction: (req) => guard(() => bot.handleAction(req), refusal),

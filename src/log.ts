@@ -46,9 +46,30 @@ export const MASK = '***';
 
 /** Field names that hold a secret wherever they appear (top level or one or two objects deep). */
 const SECRET_NAMES = [
-  'token', 'botToken', 'appToken', 'accessToken', 'refreshToken', 'bot_token', 'app_token', 'access_token',
-  'key', 'apiKey', 'api_key', 'signingSecret', 'signing_secret', 'clientSecret', 'client_secret', 'secret', 'password',
-  'response_url', 'responseUrl', 'authorization', 'Authorization', 'cookie', '["x-gateway-key"]', '["x-api-key"]',
+  'token',
+  'botToken',
+  'appToken',
+  'accessToken',
+  'refreshToken',
+  'bot_token',
+  'app_token',
+  'access_token',
+  'key',
+  'apiKey',
+  'api_key',
+  'signingSecret',
+  'signing_secret',
+  'clientSecret',
+  'client_secret',
+  'secret',
+  'password',
+  'response_url',
+  'responseUrl',
+  'authorization',
+  'Authorization',
+  'cookie',
+  '["x-gateway-key"]',
+  '["x-api-key"]',
 ];
 const AT_ANY_DEPTH = (name: string) => (name.startsWith('[') ? [`*${name}`, `*.*${name}`] : [name, `*.${name}`, `*.*.${name}`]);
 /** `headers["x-gateway-key"]` is covered by `*["x-gateway-key"]`. */
@@ -155,7 +176,9 @@ export function oneLine(json: string, colours = createColors(false)): string {
 
 /** A short id for one request or one poller run: on every log line it produces and in error replies ("ref k3x9q2"). */
 export function newRequestId(): string {
-  return randomInt(36 ** 6).toString(36).padStart(6, '0');
+  return randomInt(36 ** 6)
+    .toString(36)
+    .padStart(6, '0');
 }
 
 function wrap(p: pino.Logger): Logger {

@@ -81,7 +81,14 @@ export async function runStart(args: readonly string[] = []): Promise<number> {
     // `--console` runs the terminal chat alongside them; quitting it stops the whole process.
     if (consoleChat || (!manzil.slack && !manzil.discord)) {
       // The chat ends on quit, Ctrl+D, Ctrl+C (which counts as the first signal) or when shutdown begins.
-      await runTerminalChat(manzil.bot, { sandbox: Boolean(manzil.sandbox), demo: Boolean(manzil.demo), signal: lifecycle.signal, onInterrupt: () => onSignal('SIGINT'), poster: terminal, beforeGoodbye: () => manzil.shutdown('chat ended') });
+      await runTerminalChat(manzil.bot, {
+        sandbox: Boolean(manzil.sandbox),
+        demo: Boolean(manzil.demo),
+        signal: lifecycle.signal,
+        onInterrupt: () => onSignal('SIGINT'),
+        poster: terminal,
+        beforeGoodbye: () => manzil.shutdown('chat ended'),
+      });
       await manzil.shutdown('chat ended');
     }
     await lifecycle.stopped(); // Slack and Discord serve until a signal
@@ -95,4 +102,3 @@ export async function runStart(args: readonly string[] = []): Promise<number> {
   }, EXIT_GRACE_MS).unref();
   return 0;
 }
-

@@ -69,14 +69,18 @@ describe('configuration problems in plain words', () => {
   };
 
   it('says what is missing and why it is needed', () => {
-    expect(problems({ SLACK_BOT_TOKEN: 'xoxb-1234', MANZIL_SANDBOX: '1' })).toEqual(['SLACK_SIGNING_SECRET is missing: Slack needs it to verify requests (SLACK_BOT_TOKEN is set)']);
-    expect(problems({ SLACK_SIGNING_SECRET: 'sign-1234', MANZIL_SANDBOX: '1' })).toEqual(['SLACK_BOT_TOKEN is missing: Slack needs it to answer and post (SLACK_SIGNING_SECRET is set)']);
+    expect(problems({ SLACK_BOT_TOKEN: 'xoxb-1234', MANZIL_SANDBOX: '1' })).toEqual([
+      'SLACK_SIGNING_SECRET is missing: Slack needs it to verify requests (SLACK_BOT_TOKEN is set)',
+    ]);
+    expect(problems({ SLACK_SIGNING_SECRET: 'sign-1234', MANZIL_SANDBOX: '1' })).toEqual([
+      'SLACK_BOT_TOKEN is missing: Slack needs it to answer and post (SLACK_SIGNING_SECRET is set)',
+    ]);
   });
 
   it('reports values the schema refuses and the rules between variables together, once each', () => {
     const found = problems({ PORT: '70000', UAE_API_RETRY_ATTEMPTS: '2.5', LOG_LEVEL: 'loud', UAE_API_BASE_URL: 'ftp://x', UAE_API_KEY: 'k-1234', SLACK_BOT_TOKEN: 'xoxb-1234' });
     expect(found).toEqual([
-      'UAE_API_BASE_URL is not a web address (https://…): the property service\'s address',
+      "UAE_API_BASE_URL is not a web address (https://…): the property service's address",
       'UAE_API_RETRY_ATTEMPTS must be a whole number',
       'PORT must be at most 65535: the HTTP port for Slack, /healthz and /metrics',
       'LOG_LEVEL must be one of debug, info, warn, error: which log lines are written',

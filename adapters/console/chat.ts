@@ -115,9 +115,11 @@ export async function runTerminalChat(bot: ChatCore, options: TerminalChatOption
         const number = /^\d+$/.test(line) ? Number(line) : undefined;
         const button = number !== undefined ? buttons[number - 1] : undefined;
         busy = true;
-        const reply = await (button
-          ? bot.handleAction({ user: USER, place: PLACE, action: button.action, token: button.token, isAdmin })
-          : bot.handleCommand({ user: USER, place: PLACE, text: line, isAdmin })).finally(() => (busy = false));
+        const reply = await (
+          button
+            ? bot.handleAction({ user: USER, place: PLACE, action: button.action, token: button.token, isAdmin })
+            : bot.handleCommand({ user: USER, place: PLACE, text: line, isAdmin })
+        ).finally(() => (busy = false));
         const rendered = renderText(reply, { color });
         // A reply without buttons (a hint, "Saved as alert", help) keeps those above it usable: they are still the
         // last numbers on screen.

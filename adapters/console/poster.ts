@@ -19,7 +19,12 @@ export interface ConsolePosterOptions {
  * delivery posted again writes the same file while two digests never overwrite each other.
  */
 export function chartFileName(image: ImageFile, deliveryId: string, index: number): string {
-  const base = image.name.replace(/\.png$/i, '').replace(/[^\w.-]+/g, '-').replace(/^[.-]+/, '').slice(0, 80) || 'chart';
+  const base =
+    image.name
+      .replace(/\.png$/i, '')
+      .replace(/[^\w.-]+/g, '-')
+      .replace(/^[.-]+/, '')
+      .slice(0, 80) || 'chart';
   const tag = createHash('sha256').update(`${deliveryId}\n${index}`).digest('hex').slice(0, 8);
   return `${base}-${tag}.png`;
 }

@@ -50,14 +50,7 @@ export function inert(text: string): string {
 
 /** Text made safe for a terminal; line breaks are kept (as `\n`) for text that is laid out in lines. */
 export function inertLines(text: string): string {
-  return text
-    .replace(LINE_BREAK, '\n')
-    .replace(ESCAPE_STRING, '')
-    .replace(CSI, '')
-    .replace(OTHER_ESCAPE, '')
-    .replace(CONTROL, '')
-    .replace(BIDI, '')
-    .replace(/\t/g, ' ');
+  return text.replace(LINE_BREAK, '\n').replace(ESCAPE_STRING, '').replace(CSI, '').replace(OTHER_ESCAPE, '').replace(CONTROL, '').replace(BIDI, '').replace(/\t/g, ' ');
 }
 
 /** The fields a person scans a list by: shown first on a card's top line, without their labels (the values say it). */
@@ -71,7 +64,10 @@ function field(label: string, value: string): string {
 
 /** The top line's price and beds, inert and uncoloured (so they can be measured and padded). */
 function glanceOf(card: Card): string {
-  return card.fields.filter((f) => GLANCE.has(inert(f.label))).map((f) => inert(f.value)).join(' · ');
+  return card.fields
+    .filter((f) => GLANCE.has(inert(f.label)))
+    .map((f) => inert(f.value))
+    .join(' · ');
 }
 
 /** A table in full (a terminal scrolls): cells inert and whole, a row's cells past the columns left out, the header bold. */
@@ -107,7 +103,12 @@ export function renderText(reply: Reply, options: RenderOptions = {}): TextRende
       ...card.fields.filter((f) => !GLANCE.has(inert(f.label))).map((f) => field(inert(f.label), inert(f.value))),
     ];
     if (secondary.length) out.push(`  ${c.dim(secondary.join(' · '))}`);
-    if (card.body) out.push(...inertLines(card.body).split('\n').map((l) => `  ${l}`));
+    if (card.body)
+      out.push(
+        ...inertLines(card.body)
+          .split('\n')
+          .map((l) => `  ${l}`),
+      );
     if (card.url) out.push(`  ${c.dim(inert(card.url))}`);
     // Link buttons have no number to press: show their address (the card's own URL is already above).
     for (const link of card.links ?? []) if (link.url !== card.url) out.push(`  ${c.dim(`${inert(link.label)}: ${inert(link.url)}`)}`);

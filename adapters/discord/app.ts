@@ -80,9 +80,13 @@ export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
   client.on(Events.ShardDisconnect, (event, shard) => log.warn('discord gateway disconnected', { code: event.code, shard }));
   client.on(Events.ShardResume, (shard, replayed) => log.info('discord gateway resumed', { shard, replayed }));
   // An interaction's token is in its webhook route: it stays out of the logs.
-  client.rest.on('rateLimited', (info) => log.info('discord rate limit: waiting', {
-    route: info.route.replace(/\/webhooks\/[^/]+\/[^/]+/, '/webhooks/:id/:token'), ms: info.timeToReset, global: info.global,
-  }));
+  client.rest.on('rateLimited', (info) =>
+    log.info('discord rate limit: waiting', {
+      route: info.route.replace(/\/webhooks\/[^/]+\/[^/]+/, '/webhooks/:id/:token'),
+      ms: info.timeToReset,
+      global: info.global,
+    }),
+  );
 
   // Set now, not only at login: `manzil poll --once` posts alerts without ever opening the gateway.
   client.rest.setToken(options.token);

@@ -62,19 +62,26 @@ export async function locationChoices(bot: Pick<ChatCore, 'suggestLocations'>, t
  */
 export async function placeListChoices(bot: Pick<ChatCore, 'suggestLocations'>, typed: string, deadlineMs: number): Promise<Choice[]> {
   const cut = typed.lastIndexOf(',');
-  const before = cut < 0 ? [] : typed.slice(0, cut).split(',').map((p) => p.trim()).filter(Boolean);
+  const before =
+    cut < 0
+      ? []
+      : typed
+          .slice(0, cut)
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean);
   const options = await suggestWithin(bot, typed.slice(cut + 1).trim(), deadlineMs);
-  return distinct(options.map((o) => {
-    const name = decodeLocationOption(o.value)?.name.replace(/\s+/g, ' ').trim();
-    if (!name || /[,;]|\sand\s/i.test(name)) return undefined;
-    const value = [...before, name].join(', ');
-    return value.length > L.choiceValue ? undefined : { name: value, value };
-  }));
+  return distinct(
+    options.map((o) => {
+      const name = decodeLocationOption(o.value)?.name.replace(/\s+/g, ' ').trim();
+      if (!name || /[,;]|\sand\s/i.test(name)) return undefined;
+      const value = [...before, name].join(', ');
+      return value.length > L.choiceValue ? undefined : { name: value, value };
+    }),
+  );
 }
 
-const EXAMPLES: Readonly<Record<string, string>> = Object.fromEntries(
-  [...SEARCH_COMMANDS, ...OTHER_COMMANDS].map((c) => [c.name, c.example]),
-);
+const EXAMPLES: Readonly<Record<string, string>> = Object.fromEntries([...SEARCH_COMMANDS, ...OTHER_COMMANDS].map((c) => [c.name, c.example]));
 const ALERT_EXAMPLE = 'rent marina 2br under 120k';
 
 export interface QueryContext {

@@ -32,41 +32,67 @@ const SEARCH_NAMES: ReadonlySet<string> = new Set(SEARCH_COMMANDS.map((c) => c.n
 
 function queryCommand(c: SlashCommand, withLocation: boolean): SlashCommandBuilder {
   const b = new SlashCommandBuilder().setName(c.name).setDescription(c.description);
-  b.addStringOption((o) =>
-      o.setName('query').setDescription(`What to look for, e.g. ${c.example}`).setRequired(true).setAutocomplete(true).setMaxLength(QUERY_MAX));
+  b.addStringOption((o) => o.setName('query').setDescription(`What to look for, e.g. ${c.example}`).setRequired(true).setAutocomplete(true).setMaxLength(QUERY_MAX));
   if (withLocation) {
-    b.addStringOption((o) =>
-      o.setName('location').setDescription('The place, chosen from the list as you type').setAutocomplete(true).setMaxLength(LOCATION_MAX));
+    b.addStringOption((o) => o.setName('location').setDescription('The place, chosen from the list as you type').setAutocomplete(true).setMaxLength(LOCATION_MAX));
   }
   return b;
 }
 
 type SubcommandOptions = (s: SlashCommandSubcommandBuilder) => SlashCommandSubcommandBuilder;
 
-const numbered = (what: string): SubcommandOptions => (s) =>
-  s.addIntegerOption((o) => o.setName('number').setDescription(`The ${what} number from /${what === 'alert' ? 'alerts' : what} list`)
-    .setRequired(true).setMinValue(1).setMaxValue(10_000));
+const numbered =
+  (what: string): SubcommandOptions =>
+  (s) =>
+    s.addIntegerOption((o) =>
+      o
+        .setName('number')
+        .setDescription(`The ${what} number from /${what === 'alert' ? 'alerts' : what} list`)
+        .setRequired(true)
+        .setMinValue(1)
+        .setMaxValue(10_000),
+    );
 
 const places: SubcommandOptions = (s) =>
-  s.addStringOption((o) => o.setName('places').setDescription('Places, comma-separated, e.g. dubai marina, business bay (chosen as you type)')
-    .setRequired(true).setAutocomplete(true).setMaxLength(QUERY_MAX));
+  s.addStringOption((o) =>
+    o
+      .setName('places')
+      .setDescription('Places, comma-separated, e.g. dubai marina, business bay (chosen as you type)')
+      .setRequired(true)
+      .setAutocomplete(true)
+      .setMaxLength(QUERY_MAX),
+  );
 
 /** The options of each subcommand; a subcommand not named here takes none. */
 const SUBCOMMAND_OPTIONS: Readonly<Record<'alerts' | 'digest', Readonly<Record<string, SubcommandOptions>>>> = {
   alerts: {
-    add: (s) => s.addStringOption((o) =>
-      o.setName('query').setDescription('The search, e.g. rent marina 2br under 120k').setRequired(true).setAutocomplete(true).setMaxLength(QUERY_MAX)),
-    pause: numbered('alert'), resume: numbered('alert'), remove: numbered('alert'), test: numbered('alert'),
+    add: (s) =>
+      s.addStringOption((o) => o.setName('query').setDescription('The search, e.g. rent marina 2br under 120k').setRequired(true).setAutocomplete(true).setMaxLength(QUERY_MAX)),
+    pause: numbered('alert'),
+    resume: numbered('alert'),
+    remove: numbered('alert'),
+    test: numbered('alert'),
   },
   digest: {
-    add: (s) => places(s)
-      .addStringOption((o) => o.setName('schedule').setDescription('How often: weekly unless you say')
-        .addChoices(...DIGEST_SCHEDULES.map((v) => ({ name: v, value: v }))))
-      .addStringOption((o) => o.setName('day').setDescription('The day of a weekly digest: Monday unless you say')
-        .addChoices(...DIGEST_DAYS.map((v) => ({ name: v, value: v }))))
-      .addStringOption((o) => o.setName('time').setDescription('The time of day, HH:MM (09:00 unless you say)').setMaxLength(TIME_MAX)),
+    add: (s) =>
+      places(s)
+        .addStringOption((o) =>
+          o
+            .setName('schedule')
+            .setDescription('How often: weekly unless you say')
+            .addChoices(...DIGEST_SCHEDULES.map((v) => ({ name: v, value: v }))),
+        )
+        .addStringOption((o) =>
+          o
+            .setName('day')
+            .setDescription('The day of a weekly digest: Monday unless you say')
+            .addChoices(...DIGEST_DAYS.map((v) => ({ name: v, value: v }))),
+        )
+        .addStringOption((o) => o.setName('time').setDescription('The time of day, HH:MM (09:00 unless you say)').setMaxLength(TIME_MAX)),
     now: places,
-    pause: numbered('digest'), resume: numbered('digest'), remove: numbered('digest'),
+    pause: numbered('digest'),
+    resume: numbered('digest'),
+    remove: numbered('digest'),
   },
 };
 

@@ -36,8 +36,7 @@ const BUTTON_ACTIONS = new Set(['page', 'save', 'details', 'choose', 'unsave']);
  * Alert and digest management answers only the person (`/digest now` too: the digest itself comes through the outbox);
  * known before deferring, so no public "thinking…" flickers by.
  */
-const privateByNature = (i: ChatInputCommandInteraction) =>
-  (i.commandName === 'alerts' || i.commandName === 'digest') && i.options.getSubcommand(false) !== 'add';
+const privateByNature = (i: ChatInputCommandInteraction) => (i.commandName === 'alerts' || i.commandName === 'digest') && i.options.getSubcommand(false) !== 'add';
 
 /** Manage Server in this channel's guild; never in a DM. Discord sends the member's permissions with the interaction. */
 const adminCheck = (i: Interaction) => () => Promise.resolve(i.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false);
@@ -77,7 +76,12 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
     };
     const location = chosenLocation(input);
     const request: CommandRequest = {
-      user: i.user.id, place, surface: DISCORD_SURFACE, isAdmin: adminCheck(i), text: commandText(input), ...(location ? { location } : {}),
+      user: i.user.id,
+      place,
+      surface: DISCORD_SURFACE,
+      isAdmin: adminCheck(i),
+      text: commandText(input),
+      ...(location ? { location } : {}),
     };
     // What the bot can answer without a call (help, a mistake) goes at once, with no public "thinking…" before it.
     const immediate = options.bot.immediateReply(request);
@@ -115,13 +119,13 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
     const place = placeOf(i);
     const reply = place
       ? await options.bot.handleAction({
-        user: i.user.id,
-        place,
-        surface: DISCORD_SURFACE,
-        isAdmin: adminCheck(i),
-        action: parsed.action,
-        token: parsed.token,
-      })
+          user: i.user.id,
+          place,
+          surface: DISCORD_SURFACE,
+          isAdmin: adminCheck(i),
+          action: parsed.action,
+          token: parsed.token,
+        })
       : notice(NO_PLACE_TEXT);
     if (reply.replaceOriginal && !reply.ephemeral) {
       await sendWithFallback(reply, (m) => i.editReply(messageOptions(m)), warn);
@@ -133,18 +137,19 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
   async function autocomplete(i: AutocompleteInteraction): Promise<void> {
     const focused = i.options.getFocused(true);
     const typed = String(focused.value ?? '');
-    const choices = focused.name === 'location'
-      ? await locationChoices(options.bot, typed, options.autocompleteDeadlineMs)
-      : focused.name === 'query'
-        ? queryChoices(options.bot, {
-          command: i.commandName,
-          subcommand: i.options.getSubcommand(false),
-          typed,
-          location: i.options.getString('location'),
-        })
-        : focused.name === 'places'
-          ? await placeListChoices(options.bot, typed, options.autocompleteDeadlineMs)
-          : [];
+    const choices =
+      focused.name === 'location'
+        ? await locationChoices(options.bot, typed, options.autocompleteDeadlineMs)
+        : focused.name === 'query'
+          ? queryChoices(options.bot, {
+              command: i.commandName,
+              subcommand: i.options.getSubcommand(false),
+              typed,
+              location: i.options.getString('location'),
+            })
+          : focused.name === 'places'
+            ? await placeListChoices(options.bot, typed, options.autocompleteDeadlineMs)
+            : [];
     // Past Discord's 3 s the interaction is gone (10062): nothing to tell anyone.
     await i.respond(choices).catch((e: unknown) => log.debug('discord: autocomplete answer not taken', { error: describeError(e) }));
   }

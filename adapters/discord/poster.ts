@@ -42,7 +42,10 @@ export const NONCE_WINDOW_MS = 3 * 60_000;
 export function deliveryNonce(deliveryId: string): string {
   const plain = `m${deliveryId}`;
   if (plain.length <= L.nonce && /^[\w-]+$/.test(deliveryId)) return plain;
-  return `h${createHash('sha256').update(deliveryId).digest('base64url').slice(0, L.nonce - 1)}`;
+  return `h${createHash('sha256')
+    .update(deliveryId)
+    .digest('base64url')
+    .slice(0, L.nonce - 1)}`;
 }
 
 export class DiscordPoster implements ChatPoster {

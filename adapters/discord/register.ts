@@ -7,8 +7,7 @@ import { commandDefinitions } from './commands.js';
  * What Manzil needs in a channel: to see it, to post there (alerts, digests), to show embeds, and to attach files (a
  * digest's chart is a PNG attached and shown in its embed). 52224.
  */
-export const BOT_PERMISSIONS =
-  PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.AttachFiles;
+export const BOT_PERMISSIONS = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.AttachFiles;
 
 /** The link that adds the bot to a server, with its commands and the permissions above. */
 export function inviteUrl(applicationId: string): string {
@@ -36,7 +35,11 @@ class RegisterError extends Error {
 
 /** Discord answered with an error (401, 403, 400 Invalid Form Body…), or was never reached (refused, timed out, DNS). */
 function registerError(e: unknown, apiUrl: string): RegisterError {
-  const oneLine = (text: string) => text.split(/\s*\n\s*/).filter(Boolean).join('; ');
+  const oneLine = (text: string) =>
+    text
+      .split(/\s*\n\s*/)
+      .filter(Boolean)
+      .join('; ');
   if (e instanceof DiscordAPIError || e instanceof HTTPError) {
     // discord.js's message for a bare 401 is "401: Unauthorized": the status is said once.
     return new RegisterError(`Discord refused: ${e.status} ${oneLine(e.message.replace(new RegExp(`^${e.status}: `), ''))}`);
@@ -53,9 +56,7 @@ export async function registerDiscordCommands(options: RegisterOptions): Promise
   const body = commandDefinitions();
   const rest = new REST(options.apiUrl ? { api: options.apiUrl } : {}).setToken(options.token);
   try {
-    const route = options.guildId
-      ? Routes.applicationGuildCommands(options.applicationId, options.guildId)
-      : Routes.applicationCommands(options.applicationId);
+    const route = options.guildId ? Routes.applicationGuildCommands(options.applicationId, options.guildId) : Routes.applicationCommands(options.applicationId);
     const created = (await rest.put(route, { body })) as unknown[];
     return { count: created.length, scope: options.guildId ? 'guild' : 'global' };
   } catch (e) {
@@ -81,9 +82,11 @@ export async function runRegisterCommands(options: RegisterOptions, out: (line: 
     err(`manzil register-discord-commands: ${e.message}`);
     return 1;
   }
-  out(scope === 'guild'
-    ? `Registered ${count} commands in server ${options.guildId}; they are available there now.`
-    : `Registered ${count} commands globally; Discord may take a while to show them in every server.`);
+  out(
+    scope === 'guild'
+      ? `Registered ${count} commands in server ${options.guildId}; they are available there now.`
+      : `Registered ${count} commands globally; Discord may take a while to show them in every server.`,
+  );
   out(`Invite Manzil to a server (scopes bot and applications.commands; permissions View Channel, Send Messages, Embed Links, Attach Files):`);
   out(inviteUrl(options.applicationId));
   return 0;

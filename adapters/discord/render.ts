@@ -69,7 +69,12 @@ const ATTACHMENT_DESCRIPTION_MAX = 1_024;
  * in .png, never the same twice in one message.
  */
 function attachmentName(name: string, taken: Set<string>): string {
-  const base = name.replace(/\.png$/i, '').replace(/[^\w.-]+/g, '_').replace(/^[._]+/, '').slice(0, 80) || 'chart';
+  const base =
+    name
+      .replace(/\.png$/i, '')
+      .replace(/[^\w.-]+/g, '_')
+      .replace(/^[._]+/, '')
+      .slice(0, 80) || 'chart';
   let candidate = `${base}.png`;
   for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${base}-${n}.png`;
   taken.add(candidate.toLowerCase());
@@ -78,8 +83,13 @@ function attachmentName(name: string, taken: Set<string>): string {
 
 /** Characters Discord counts towards the 6,000 of a message. */
 export function embedLength(e: APIEmbed): number {
-  return (e.title?.length ?? 0) + (e.description?.length ?? 0) + (e.footer?.text.length ?? 0) + (e.author?.name.length ?? 0) +
-    (e.fields ?? []).reduce((n, f) => n + f.name.length + f.value.length, 0);
+  return (
+    (e.title?.length ?? 0) +
+    (e.description?.length ?? 0) +
+    (e.footer?.text.length ?? 0) +
+    (e.author?.name.length ?? 0) +
+    (e.fields ?? []).reduce((n, f) => n + f.name.length + f.value.length, 0)
+  );
 }
 
 /**
@@ -100,7 +110,9 @@ function cardEmbed(card: Card): APIEmbed {
     card.badges?.some((b) => b.trim()) ? `*${part(card.badges.filter((b) => b.trim()).join(' · '))}*` : undefined,
     // Fields beyond Discord's 25 go into the text rather than vanish.
     ...fields.slice(L.embedFields, L.embedFields + 20).map((f) => `**${markdown(f.label, 100)}**: ${fieldValue(f, 200)}`),
-  ].filter((s) => s !== undefined).join('\n');
+  ]
+    .filter((s) => s !== undefined)
+    .join('\n');
   const embed: APIEmbed = { color: COLOR, title: markdown(orElse(card.title, 'Untitled'), L.embedTitle) };
   const url = linkUrl(card.url);
   if (url) embed.url = url;
@@ -320,7 +332,9 @@ function render(reply: Reply, attach: boolean): { message: DiscordMessage; files
   };
   if (attached.length) {
     message.attachments = attached.map((f, id) => ({
-      id, filename: f.name, ...(f.image.alt.trim() ? { description: clampPlain(f.image.alt.trim(), ATTACHMENT_DESCRIPTION_MAX) } : {}),
+      id,
+      filename: f.name,
+      ...(f.image.alt.trim() ? { description: clampPlain(f.image.alt.trim(), ATTACHMENT_DESCRIPTION_MAX) } : {}),
     }));
   }
   return { message, files: attached.map((f) => ({ name: f.name, data: Buffer.from(f.image.pngBase64, 'base64') })) };

@@ -12,9 +12,7 @@ export interface FallbackTextOptions {
 
 /** The words that stand for a reply where its blocks are not shown (a notification, a text-only message), unescaped. */
 export function fallbackText(reply: Reply, options: FallbackTextOptions = {}): string {
-  const first = options.fromBlocks
-    ? reply.blocks.map((b) => ('text' in b ? b.text : b.kind === 'card' ? b.card.title : '')).find((t) => t.trim())
-    : undefined;
+  const first = options.fromBlocks ? reply.blocks.map((b) => ('text' in b ? b.text : b.kind === 'card' ? b.card.title : '')).find((t) => t.trim()) : undefined;
   return [reply.text, first].find((t) => t !== undefined && t.trim()) ?? DEFAULT_TEXT;
 }
 

@@ -37,10 +37,15 @@ export function tableText(columns: readonly string[], rows: readonly (readonly s
   const widths = head.map(measure);
   for (const r of body) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, measure(c))));
   const line = (cells: readonly string[]) =>
-    escape(widths.map((w, i) => {
-      const c = cells[i] ?? '';
-      return c + ' '.repeat(Math.max(0, w - measure(c)));
-    }).join('  ').trimEnd());
+    escape(
+      widths
+        .map((w, i) => {
+          const c = cells[i] ?? '';
+          return c + ' '.repeat(Math.max(0, w - measure(c)));
+        })
+        .join('  ')
+        .trimEnd(),
+    );
 
   const lines = [(style.head ?? String)(line(head)), (style.rule ?? String)(escape(widths.map((w) => '-'.repeat(w)).join('  ')))];
   const text = (ls: readonly string[]) => (fence ? '```\n' + ls.join('\n') + '\n```' : ls.join('\n'));

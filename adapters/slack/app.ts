@@ -62,9 +62,12 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const receiver = socketMode
     ? new SocketModeReceiver({ appToken: options.appToken!, logger, installerOptions: { clientOptions } })
     : new HTTPReceiver({
-      signingSecret: options.signingSecret, endpoints: '/slack/events', logger, unhandledRequestTimeoutMillis: 2_500,
-      ...(options.routes?.length ? { customRoutes: options.routes } : {}),
-    });
+        signingSecret: options.signingSecret,
+        endpoints: '/slack/events',
+        logger,
+        unhandledRequestTimeoutMillis: 2_500,
+        ...(options.routes?.length ? { customRoutes: options.routes } : {}),
+      });
   const app = new App({ token: options.botToken, receiver, logger, logLevel: LogLevel.WARN, clientOptions });
   const log = options.logger.child({ part: 'slack' });
   const warn = (message: string, fields: Record<string, unknown>) => log.warn(message, fields);

@@ -2,8 +2,11 @@
 // from the one list in src/query/commands.ts, which manifest.json must match (test/slack/manifest.test.ts).
 import { SLASH_COMMANDS as COMMANDS } from '../../src/bot/index.js';
 
-export const SLASH_COMMANDS: readonly { command: string; description: string; usage: string }[] =
-  COMMANDS.map((c) => ({ command: `/${c.name}`, description: c.description, usage: c.usage }));
+export const SLASH_COMMANDS: readonly { command: string; description: string; usage: string }[] = COMMANDS.map((c) => ({
+  command: `/${c.name}`,
+  description: c.description,
+  usage: c.usage,
+}));
 
 /** Slack sends `&`, `<` and `>` in command text as HTML entities, whatever `should_escape` says. */
 const ENTITIES: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&gt;': '>' };

@@ -37,52 +37,58 @@ export function registerListeners(app: App, bot: ChatCore, admins: SlackAdmins, 
   const log = (message: string, fields: Record<string, unknown>) => logger.warn(message, fields);
   const commands = new RegExp(`^(${SLASH_COMMANDS.map((c) => c.command.replace('/', '\\/')).join('|')})$`);
 
-  app.command(commands, ({ command, ack, respond }: SlackCommandMiddlewareArgs) => track(async () => {
-    await ack();
-    const place = slackPlace({ teamId: command.team_id, enterpriseId: command.enterprise_id, channelId: command.channel_id });
-    if (!place) return refuse(respond, logger, command.command);
-    const reply = await bot.handleCommand({
-      user: command.user_id,
-      place,
-      surface: SLACK_SURFACE,
-      isAdmin: admins.forUser(command.user_id),
-      text: commandText(command.command, command.text),
-    });
-    await sendReply(respond, reply, { log });
-  }));
+  app.command(commands, ({ command, ack, respond }: SlackCommandMiddlewareArgs) =>
+    track(async () => {
+      await ack();
+      const place = slackPlace({ teamId: command.team_id, enterpriseId: command.enterprise_id, channelId: command.channel_id });
+      if (!place) return refuse(respond, logger, command.command);
+      const reply = await bot.handleCommand({
+        user: command.user_id,
+        place,
+        surface: SLACK_SURFACE,
+        isAdmin: admins.forUser(command.user_id),
+        text: commandText(command.command, command.text),
+      });
+      await sendReply(respond, reply, { log });
+    }),
+  );
 
-  app.action(/^manzil:(page|save|details|choose|unsave):/, ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>>) => track(async () => {
-    await ack();
-    const place = actionPlace(body);
-    if (!place) return refuse(respond, logger, action.action_id);
-    const reply = await bot.handleAction({
-      user: body.user.id,
-      place,
-      surface: SLACK_SURFACE,
-      isAdmin: admins.forUser(body.user.id),
-      action: action.action_id.split(':')[1]!,
-      token: action.value ?? '',
-    });
-    await sendReply(respond, reply, { log });
-  }));
+  app.action(/^manzil:(page|save|details|choose|unsave):/, ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>>) =>
+    track(async () => {
+      await ack();
+      const place = actionPlace(body);
+      if (!place) return refuse(respond, logger, action.action_id);
+      const reply = await bot.handleAction({
+        user: body.user.id,
+        place,
+        surface: SLACK_SURFACE,
+        isAdmin: admins.forUser(body.user.id),
+        action: action.action_id.split(':')[1]!,
+        token: action.value ?? '',
+      });
+      await sendReply(respond, reply, { log });
+    }),
+  );
 
   // Link buttons open their URL in the browser; Slack still sends the click, which only needs an ack.
   app.action(/^manzil:link:/, async ({ ack }) => {
     await ack();
   });
 
-  app.action('manzil:location', ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<StaticSelectAction>>) => track(async () => {
-    await ack();
-    const place = actionPlace(body);
-    if (!place) return refuse(respond, logger, action.action_id);
-    const reply = await bot.handlePick({
-      user: body.user.id,
-      place,
-      token: action.block_id,
-      value: action.selected_option.value,
-    });
-    await sendReply(respond, reply, { log });
-  }));
+  app.action('manzil:location', ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<StaticSelectAction>>) =>
+    track(async () => {
+      await ack();
+      const place = actionPlace(body);
+      if (!place) return refuse(respond, logger, action.action_id);
+      const reply = await bot.handlePick({
+        user: body.user.id,
+        place,
+        token: action.block_id,
+        value: action.selected_option.value,
+      });
+      await sendReply(respond, reply, { log });
+    }),
+  );
 
   app.options('manzil:location', async ({ ack, options }: SlackOptionsMiddlewareArgs<'block_suggestion'>) => {
     const timeout = new Promise<[]>((resolve) => setTimeout(() => resolve([]), SUGGEST_DEADLINE_MS).unref());

@@ -198,11 +198,12 @@ export function slackOutcome(error: unknown): PostFailure {
   if (code !== undefined) return failure(ruleForCode(code), code);
   if (error instanceof webApi.WebAPIHTTPError) {
     const status = error.statusCode;
-    const rule = status === 429 ? SLACK_HTTP_STATUS['429']! : SLACK_HTTP_STATUS[`${Math.floor(status / 100)}xx`] ?? SLACK_UNKNOWN_FAILURE;
+    const rule = status === 429 ? SLACK_HTTP_STATUS['429']! : (SLACK_HTTP_STATUS[`${Math.floor(status / 100)}xx`] ?? SLACK_UNKNOWN_FAILURE);
     return failure(rule, `HTTP ${status}`);
   }
   // A 429 whose Retry-After the client could not read: it throws a plain Error saying so.
-  if (error instanceof Error && /Retry header did not contain a valid timeout/.test(error.message)) return failure(SLACK_HTTP_STATUS['429']!, 'HTTP 429 without a valid Retry-After');
+  if (error instanceof Error && /Retry header did not contain a valid timeout/.test(error.message))
+    return failure(SLACK_HTTP_STATUS['429']!, 'HTTP 429 without a valid Retry-After');
   // The client refuses redirects (`redirect: 'error'`): fetch fails with "unexpected redirect" as the cause.
   if ([...causes(error)].some((e) => e.message === 'unexpected redirect')) return failure(SLACK_HTTP_STATUS['3xx']!, 'a redirect');
   const network = networkCode(error);

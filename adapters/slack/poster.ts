@@ -163,7 +163,11 @@ export class SlackPoster implements ChatPoster {
       if (shown.posted) return shown.result;
     }
     // Without the charts: each shows its text fallback and says it could not be attached; plainer forms after that.
-    return sendWithFallback(notingCharts(reply, () => true), send, { log: this.log, isContentRefusal });
+    return sendWithFallback(
+      notingCharts(reply, () => true),
+      send,
+      { log: this.log, isContentRefusal },
+    );
   }
 
   /**
@@ -171,18 +175,26 @@ export class SlackPoster implements ChatPoster {
    * invalid `slack_file`: posted again after a short wait (a refused post posted nothing). Resolves `posted: false` when
    * Slack refused the content all the same (the caller posts without the charts); throws any other failure.
    */
-  private async postShowingFiles<T>(reply: Reply, files: ReadonlyMap<number, string>, send: (payload: SlackPayload) => Promise<T>): Promise<{ posted: true; result: T } | { posted: false }> {
+  private async postShowingFiles<T>(
+    reply: Reply,
+    files: ReadonlyMap<number, string>,
+    send: (payload: SlackPayload) => Promise<T>,
+  ): Promise<{ posted: true; result: T } | { posted: false }> {
     // renderSlack draws every image block as its text fallback: each uploaded chart goes in as a stand-in whose text is
     // a unique mark, and the section that shows the mark becomes the image block (whatever else render.ts cut or kept).
     const mark = `manzil-chart-${randomUUID()}-`;
     const images = new Map<string, { image: ImageFile; fileId: string }>();
-    const marked = notingCharts(reply, (i) => !files.has(i), (block, i) => {
-      const fileId = files.get(i);
-      if (fileId === undefined) return block;
-      const stand = { ...block.image, title: `${mark}${i}`, fallback: '' };
-      images.set(escapeMrkdwn(imageFallback(stand)), { image: block.image, fileId });
-      return { kind: 'image', image: stand };
-    });
+    const marked = notingCharts(
+      reply,
+      (i) => !files.has(i),
+      (block, i) => {
+        const fileId = files.get(i);
+        if (fileId === undefined) return block;
+        const stand = { ...block.image, title: `${mark}${i}`, fallback: '' };
+        images.set(escapeMrkdwn(imageFallback(stand)), { image: block.image, fileId });
+        return { kind: 'image', image: stand };
+      },
+    );
     const rendered = renderSlack(marked);
     const blocks = rendered.blocks.map((b): KnownBlock => {
       const found = b.type === 'section' && b.text ? images.get(b.text.text) : undefined;

@@ -78,7 +78,9 @@ export function renderCard(card: Card, ids: ActionIds): KnownBlock[] {
     card.body?.trim() ? escapeMrkdwn(card.body) : undefined,
     card.badges?.some((b) => b.trim()) ? `_${escapeMrkdwn(card.badges.filter((b) => b.trim()).join(' · '))}_` : undefined,
     ...extra,
-  ].filter((s) => s !== undefined).join('\n');
+  ]
+    .filter((s) => s !== undefined)
+    .join('\n');
   const head = titleLine(card);
   const text = rest ? `${head}\n${clampMrkdwn(rest, L.sectionText - head.length - 1)}` : head;
 

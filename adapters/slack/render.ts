@@ -62,16 +62,20 @@ class Renderer {
     if (this.picker || !token.trim() || token.length > L.blockId || this.blockIds.has(token)) return [];
     this.picker = true;
     this.blockIds.add(token);
-    return [{
-      type: 'actions',
-      block_id: token,
-      elements: [{
-        type: 'external_select',
-        action_id: 'manzil:location',
-        placeholder: plain(placeholder, L.placeholderText, 'Choose a location'),
-        min_query_length: 2,
-      }],
-    }];
+    return [
+      {
+        type: 'actions',
+        block_id: token,
+        elements: [
+          {
+            type: 'external_select',
+            action_id: 'manzil:location',
+            placeholder: plain(placeholder, L.placeholderText, 'Choose a location'),
+            min_query_length: 2,
+          },
+        ],
+      },
+    ];
   }
 }
 

@@ -42,9 +42,10 @@ export interface SendOptions {
 
 /** Answers through a response_url; a reply Slack refused in every form is logged, never thrown into Bolt. */
 export async function sendReply(respond: RespondFn, reply: Reply, options: SendOptions): Promise<void> {
-  const envelope: Partial<RespondArguments> = reply.replaceOriginal && options.replaceOriginal !== false
-    ? { replace_original: true }
-    : { response_type: reply.ephemeral ? 'ephemeral' : 'in_channel', replace_original: false };
+  const envelope: Partial<RespondArguments> =
+    reply.replaceOriginal && options.replaceOriginal !== false
+      ? { replace_original: true }
+      : { response_type: reply.ephemeral ? 'ephemeral' : 'in_channel', replace_original: false };
   try {
     await sendWithFallback(reply, (payload) => respond({ ...envelope, ...payload } as RespondArguments), { log: options.log });
   } catch {

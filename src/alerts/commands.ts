@@ -105,10 +105,18 @@ export class AlertCommands {
     if (!place) {
       const r = await this.o.locations.resolve(query.location!);
       if (r.kind === 'ambiguous') {
-        return ephemeral(`"${query.location}" matches several places: ${r.choices.slice(0, 5).map((c) => c.name).join(', ')}. Say which, in quotes: for example \`/alerts add ${query.operation.includes('rent') ? 'rent' : 'buy'} "${r.choices[0]!.name}"\`.`);
+        return ephemeral(
+          `"${query.location}" matches several places: ${r.choices
+            .slice(0, 5)
+            .map((c) => c.name)
+            .join(', ')}. Say which, in quotes: for example \`/alerts add ${query.operation.includes('rent') ? 'rent' : 'buy'} "${r.choices[0]!.name}"\`.`,
+        );
       }
       if (r.kind === 'none') {
-        const close = r.suggestions.slice(0, 3).map((c) => c.name).join(', ');
+        const close = r.suggestions
+          .slice(0, 3)
+          .map((c) => c.name)
+          .join(', ');
         return ephemeral(`I couldn't find a place called "${query.location}".${close ? ` Did you mean ${close}?` : ''}`);
       }
       place = { id: r.location.id, name: r.location.name };
@@ -117,8 +125,14 @@ export class AlertCommands {
     const summary = summarize(saved.query, place.name);
     const created = this.o.repo.create(
       {
-        service: this.o.service, place: ctx.place, owner: ctx.user, text: (typed ?? summary).slice(0, 500), query: encodeSavedQuery(saved),
-        operation: query.operation, paramsKey: paramsKey(saved), summary,
+        service: this.o.service,
+        place: ctx.place,
+        owner: ctx.user,
+        text: (typed ?? summary).slice(0, 500),
+        query: encodeSavedQuery(saved),
+        operation: query.operation,
+        paramsKey: paramsKey(saved),
+        summary,
       },
       this.o.limits,
     );
@@ -170,12 +184,26 @@ export class AlertCommands {
     });
     const notes: string[] = [];
     const held = this.o.outbox?.heldPlace(ctx.place);
-    if (held) notes.push(`⚠️ I could not post here since ${formatDistanceStrict(held.since, this.now)} ago (${held.reason}): alerts wait and nothing is lost. Add me to the channel again, then \`/alerts resume\` (or wait: I try again every 15 minutes).`);
+    if (held)
+      notes.push(
+        `⚠️ I could not post here since ${formatDistanceStrict(held.since, this.now)} ago (${held.reason}): alerts wait and nothing is lost. Add me to the channel again, then \`/alerts resume\` (or wait: I try again every 15 minutes).`,
+      );
     const elsewhere = rows.filter((r) => r.service !== this.o.service).length;
-    if (elsewhere > 0) notes.push(`⚠️ ${elsewhere} of these ${elsewhere === 1 ? 'was' : 'were'} saved for another property service than the one configured (UAE_API_BASE_URL changed) and ${elsewhere === 1 ? 'is' : 'are'} not checked; save ${elsewhere === 1 ? 'it' : 'them'} again, or set UAE_API_BASE_URL back.`);
+    if (elsewhere > 0)
+      notes.push(
+        `⚠️ ${elsewhere} of these ${elsewhere === 1 ? 'was' : 'were'} saved for another property service than the one configured (UAE_API_BASE_URL changed) and ${elsewhere === 1 ? 'is' : 'are'} not checked; save ${elsewhere === 1 ? 'it' : 'them'} again, or set UAE_API_BASE_URL back.`,
+      );
     const all = [...notes, ...lines];
     const text = `Alerts in this channel (${rows.length}):\n${all.join('\n')}`;
-    return { text, blocks: [{ kind: 'header', text: `Alerts in this channel (${rows.length})` }, ...all.map((t): Block => ({ kind: 'text', text: t })), { kind: 'context', text: 'Manage: `/alerts pause <n>`, `/alerts resume <n>`, `/alerts remove <n>`, `/alerts test <n>`' }], ephemeral: true };
+    return {
+      text,
+      blocks: [
+        { kind: 'header', text: `Alerts in this channel (${rows.length})` },
+        ...all.map((t): Block => ({ kind: 'text', text: t })),
+        { kind: 'context', text: 'Manage: `/alerts pause <n>`, `/alerts resume <n>`, `/alerts remove <n>`, `/alerts test <n>`' },
+      ],
+      ephemeral: true,
+    };
   }
 
   private async manage(ctx: AlertContext, action: string, arg: string): Promise<Reply> {
@@ -191,7 +219,8 @@ export class AlertCommands {
     if (!row) return ephemeral(`There is no alert #${m[1]} in this channel. See \`/alerts list\`.`);
     if (action === 'test') return this.test(row);
     const allowed = row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
-    if (!allowed) return ephemeral(`Only the person who saved alert #${row.number}, or a workspace or server admin, can ${action === 'rm' || action === 'delete' ? 'remove' : action} it.`);
+    if (!allowed)
+      return ephemeral(`Only the person who saved alert #${row.number}, or a workspace or server admin, can ${action === 'rm' || action === 'delete' ? 'remove' : action} it.`);
     switch (action) {
       case 'pause':
         if (row.paused) return ephemeral(`Alert #${row.number} is already paused.`);
@@ -217,7 +246,9 @@ export class AlertCommands {
     const { listings } = await fetchListings(this.o.api, saved.query.operation, canonicalParams(saved), this.o, (records) => records.every((r) => !seenIds.has(r.property_id)));
     const primed = row.primedAt !== null;
     const cmp = compare(seen, listings, { primed, priceDropPct: this.o.priceDropPct });
-    const messages = deliveriesFor(row, cmp, 5, this.now).map((d) => decodePayload(d.payload)).filter((p) => p !== undefined);
+    const messages = deliveriesFor(row, cmp, 5, this.now)
+      .map((d) => decodePayload(d.payload))
+      .filter((p) => p !== undefined);
     const head = !primed
       ? `Alert #${row.number} has not had its first look yet: that look records the ${listings.length} listings there are and posts nothing.`
       : messages.length === 0

@@ -14,12 +14,18 @@ export function notice(s: SavedSearchRow, kind: 'failing' | 'recovered', dedupeK
 export function deliveriesFor(search: SavedSearchRow, cmp: ReturnType<typeof compare>, cards: number, at: number): NewDelivery[] {
   const all: NewDelivery[] = [
     ...cmp.fresh.map((g) => ({
-      searchId: search.id, place: search.place, kind: 'new', propertyId: g.listing.property_id,
+      searchId: search.id,
+      place: search.place,
+      kind: 'new',
+      propertyId: g.listing.property_id,
       dedupeKey: `${search.id}:new:${g.listing.property_id}`,
       payload: encodePayload({ v: 1, kind: 'new', search: ref(search), listing: g.listing, copies: g.copies.length }),
     })),
     ...cmp.drops.map((d) => ({
-      searchId: search.id, place: search.place, kind: 'price_drop', propertyId: d.listing.property_id,
+      searchId: search.id,
+      place: search.place,
+      kind: 'price_drop',
+      propertyId: d.listing.property_id,
       dedupeKey: `${search.id}:drop:${d.listing.property_id}:${d.to}`,
       payload: encodePayload({ v: 1, kind: 'price_drop', search: ref(search), listing: d.listing, from: d.from, to: d.to }),
     })),
@@ -28,6 +34,12 @@ export function deliveriesFor(search: SavedSearchRow, cmp: ReturnType<typeof com
   const more = all.length - cards;
   return [
     ...all.slice(0, cards),
-    { searchId: search.id, place: search.place, kind: 'summary', dedupeKey: `${search.id}:summary:${at}`, payload: encodePayload({ v: 1, kind: 'summary', search: ref(search), more }) },
+    {
+      searchId: search.id,
+      place: search.place,
+      kind: 'summary',
+      dedupeKey: `${search.id}:summary:${at}`,
+      payload: encodePayload({ v: 1, kind: 'summary', search: ref(search), more }),
+    },
   ];
 }

@@ -142,7 +142,11 @@ async function pollUnder(deps: PollerDeps & { signal: AbortSignal }, fence: Fenc
   });
   if (report.deferred > 0) {
     log.warn('call budget cannot cover every due query; the longest-waiting went first, the rest wait for a later run', {
-      due: groups.length, ran, deferred: report.deferred, maxPages: deps.options.maxPages, budgetLeft: deps.api.budgetLeft?.(),
+      due: groups.length,
+      ran,
+      deferred: report.deferred,
+      maxPages: deps.options.maxPages,
+      budgetLeft: deps.api.budgetLeft?.(),
     });
   }
   if (report.skipped > 0) log.info('run stopped early (shutdown, or the lease lost); the queries not started stay due', { skipped: report.skipped, ran });
@@ -209,7 +213,11 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
     if (search.errorReported) deliveries.push(notice(search, 'recovered', `${search.id}:recovered:${search.errorSince ?? at}`, {}));
     return { searchId: search.id, at, seen: cmp.seen, deliveries, primed: !isPrimed, clearError: search.lastError !== null };
   });
-  const queued = deps.repo.commitRuns(outcomes, listings.map((l) => l.property_id), fence);
+  const queued = deps.repo.commitRuns(
+    outcomes,
+    listings.map((l) => l.property_id),
+    fence,
+  );
   if (queued === undefined) {
     log.warn('the poller lease was taken over during this query: its results are not recorded (the other instance runs it)', { searches: group.length });
     return result;

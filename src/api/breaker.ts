@@ -31,10 +31,13 @@ export class ServiceBreaker {
   private openedAt = 0;
 
   constructor(private readonly options: BreakerOptions) {
-    this.policy = circuitBreaker(handleWhen((e) => e instanceof ApiError && isOutage(e)), {
-      halfOpenAfter: options.cooldownMs,
-      breaker: new ConsecutiveBreaker(options.failures),
-    });
+    this.policy = circuitBreaker(
+      handleWhen((e) => e instanceof ApiError && isOutage(e)),
+      {
+        halfOpenAfter: options.cooldownMs,
+        breaker: new ConsecutiveBreaker(options.failures),
+      },
+    );
     this.policy.onBreak(() => (this.openedAt = Date.now()));
   }
 

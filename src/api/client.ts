@@ -132,17 +132,16 @@ export class ApiClient {
   }
 
   /** Calls one operation. Unset (undefined or empty) parameters are omitted, never sent empty. */
-  async call<Op extends OperationName>(
-    operation: Op,
-    params: ParamsOf<Op> = {} as ParamsOf<Op>,
-    options: CallOptions = {},
-  ): Promise<ApiResult<RecordOf<Op>>> {
+  async call<Op extends OperationName>(operation: Op, params: ParamsOf<Op> = {} as ParamsOf<Op>, options: CallOptions = {}): Promise<ApiResult<RecordOf<Op>>> {
     const spec: OperationSpec = OPERATIONS[operation];
     const query = omitUnset(params as Record<string, string | undefined>);
     const problems = checkParams(operation, query);
     if (problems.length > 0) {
       throw new ApiError(`${operation}: ${problems.map((p) => p.message).join('; ')}`, {
-        operation, kind: 'invalid-params', retryable: false, problems,
+        operation,
+        kind: 'invalid-params',
+        retryable: false,
+        problems,
       });
     }
     if (this.closing) throw stoppedError(operation, new CallStopped('closed'), 0, 0);
@@ -248,11 +247,17 @@ export class ApiClient {
       if (e.kind === 'closed') throw new CallStopped('closed');
       if (e.kind === 'too-large') {
         return new ApiError(`${operation}: the service sent an answer larger than the ${formatBytes(this.maxBodyBytes)} limit; it was not read`, {
-          operation, kind: 'too-large', retryable: false, attempts: attempt,
+          operation,
+          kind: 'too-large',
+          retryable: false,
+          attempts: attempt,
         });
       }
       return new ApiError(`${operation}: ${e.timeout ? `the service did not answer in time (${e.message})` : `network error (${e.message})`}`, {
-        operation, kind: e.timeout ? 'timeout' : 'network', retryable: true, attempts: attempt,
+        operation,
+        kind: e.timeout ? 'timeout' : 'network',
+        retryable: true,
+        attempts: attempt,
       });
     }
   }
@@ -266,11 +271,13 @@ export class ApiClient {
       if (waitMs > longest || waitMs >= scope.remainingMs()) {
         const seconds = Math.ceil(waitMs / 1000);
         const common = { operation, retryable: true, retryAfterSeconds: seconds, attempts: sent };
-        throw this.fail(this.refused(
-          cause === 'retry-after'
-            ? new ApiError(`${operation}: not sent, ${reason}; try again in ${seconds} s`, { ...common, kind: 'http', status: 429 })
-            : new ApiError(`${operation}: not sent, ${reason}; try again in ${seconds} s`, { ...common, kind: 'budget' }),
-        ));
+        throw this.fail(
+          this.refused(
+            cause === 'retry-after'
+              ? new ApiError(`${operation}: not sent, ${reason}; try again in ${seconds} s`, { ...common, kind: 'http', status: 429 })
+              : new ApiError(`${operation}: not sent, ${reason}; try again in ${seconds} s`, { ...common, kind: 'budget' }),
+          ),
+        );
       }
       // Callers held by one Retry-After would all send in the same millisecond it ends: each waits a little longer, at
       // random (up to half the wait, a second at most, and at most half the time its deadline leaves after the wait, so
@@ -301,7 +308,11 @@ export class ApiClient {
   private fail(failure: ApiError, why?: string): ApiError {
     if (failure.kind !== 'closed') this.failures++;
     this.log.warn(why ? `call failed: ${why}` : 'call failed', {
-      operation: failure.operation, attempts: failure.attempts, kind: failure.kind, status: failure.status, error: failure.message,
+      operation: failure.operation,
+      attempts: failure.attempts,
+      kind: failure.kind,
+      status: failure.status,
+      error: failure.message,
     });
     return failure;
   }
@@ -313,7 +324,11 @@ export class ApiClient {
     } catch {
       if (res.status >= 400) return this.httpError(operation, res, undefined, attempt);
       return new ApiError(`${operation}: the service sent an answer that is not valid JSON`, {
-        operation, kind: 'malformed', retryable: true, status: res.status, attempts: attempt,
+        operation,
+        kind: 'malformed',
+        retryable: true,
+        status: res.status,
+        attempts: attempt,
       });
     }
     const body = (typeof json === 'object' && json !== null ? json : {}) as { success?: unknown; error?: unknown; code?: unknown };
@@ -338,8 +353,13 @@ export class ApiClient {
     const effective = res.status >= 400 ? res.status : (code ?? 500);
     const retryAfterMs = parseRetryAfterMs(res.headers['retry-after']);
     return new ApiError(`${operation}: the service answered ${effective}${serviceError ? ` (${serviceError})` : ''}`, {
-      operation, kind: 'http', status: effective, retryable: isRetryableStatus(effective), attempts: attempt,
-      ...(code !== undefined ? { code } : {}), ...(serviceError !== undefined ? { serviceError } : {}),
+      operation,
+      kind: 'http',
+      status: effective,
+      retryable: isRetryableStatus(effective),
+      attempts: attempt,
+      ...(code !== undefined ? { code } : {}),
+      ...(serviceError !== undefined ? { serviceError } : {}),
       ...(retryAfterMs !== undefined ? { retryAfterSeconds: retryAfterMs / 1000 } : {}),
     });
   }
@@ -357,7 +377,11 @@ function stoppedError(operation: string, stop: CallStopped, deadlineMs: number, 
 function unavailableError(operation: string, openForMs: number, attempts: number): ApiError {
   const seconds = Math.ceil(openForMs / 1000);
   return new ApiError(`${operation}: not sent, the service failed repeatedly; trying again in ${seconds} s`, {
-    operation, kind: 'unavailable', retryable: true, retryAfterSeconds: seconds, attempts,
+    operation,
+    kind: 'unavailable',
+    retryable: true,
+    retryAfterSeconds: seconds,
+    attempts,
   });
 }
 

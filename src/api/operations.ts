@@ -19,18 +19,55 @@ import {
 } from './records.js';
 
 export const RESIDENTIAL_TYPES = [
-  'apartment', 'villa', 'townhouse', 'penthouse', 'compound', 'duplex', 'full-floor', 'half-floor',
-  'whole-building', 'bulk-rent-unit', 'bungalow', 'hotel-apartment',
+  'apartment',
+  'villa',
+  'townhouse',
+  'penthouse',
+  'compound',
+  'duplex',
+  'full-floor',
+  'half-floor',
+  'whole-building',
+  'bulk-rent-unit',
+  'bungalow',
+  'hotel-apartment',
 ] as const;
 export const COMMERCIAL_TYPES = [
-  'office-space', 'retail', 'warehouse', 'shop', 'villa', 'show-room', 'full-floor', 'half-floor',
-  'whole-building', 'land', 'bulk-rent-unit', 'factory', 'labor-camp', 'staff-accommodation',
-  'business-centre', 'co-working-space', 'farm',
+  'office-space',
+  'retail',
+  'warehouse',
+  'shop',
+  'villa',
+  'show-room',
+  'full-floor',
+  'half-floor',
+  'whole-building',
+  'land',
+  'bulk-rent-unit',
+  'factory',
+  'labor-camp',
+  'staff-accommodation',
+  'business-centre',
+  'co-working-space',
+  'farm',
 ] as const;
 export const AMENITIES = [
-  'central_ac', 'balcony', 'maids_room', 'shared_pool', 'shared_gym', 'covered_parking', 'pets_allowed',
-  'private_garden', 'private_pool', 'security', 'built_in_wardrobes', 'view_of_water', 'view_of_landmark',
-  'concierge', 'childrens_play_area', 'bbq_area',
+  'central_ac',
+  'balcony',
+  'maids_room',
+  'shared_pool',
+  'shared_gym',
+  'covered_parking',
+  'pets_allowed',
+  'private_garden',
+  'private_pool',
+  'security',
+  'built_in_wardrobes',
+  'view_of_water',
+  'view_of_landmark',
+  'concierge',
+  'childrens_play_area',
+  'bbq_area',
 ] as const;
 export const LISTING_SORT = ['newest', 'featured', 'price_asc', 'price_desc'] as const;
 export const CATEGORY = ['residential_sale', 'residential_rent', 'commercial_sale', 'commercial_rent'] as const;
@@ -44,14 +81,24 @@ export const TRANSACTION_SORT = ['newest', 'oldest', 'high_price', 'low_price'] 
 export const TRANSACTION_PERIOD = ['1y', '6m', '3m', '1m'] as const;
 export const AGENT_SORT = ['most_sales', 'most_rentals', 'featured'] as const;
 export const BROKER_SORT = ['featured', 'most_properties', 'most_agents'] as const;
-export const EMIRATES = [
-  'dubai', 'abu-dhabi', 'sharjah', 'ajman', 'ras-al-khaimah', 'fujairah', 'umm-al-quwain', 'al-ain',
-] as const;
+export const EMIRATES = ['dubai', 'abu-dhabi', 'sharjah', 'ajman', 'ras-al-khaimah', 'fujairah', 'umm-al-quwain', 'al-ain'] as const;
 export const ADREC_PROPERTY_TYPES = [
-  'apartment', 'duplex', 'penthouse', 'villa', 'townhouse',
-  'residential-complex', 'residential-complex-staff',
-  'plot-residential', 'plot-residential-staff', 'plot-townhouse', 'plot-villa', 'plot-other',
-  'office', 'retail', 'warehouse', 'workshop',
+  'apartment',
+  'duplex',
+  'penthouse',
+  'villa',
+  'townhouse',
+  'residential-complex',
+  'residential-complex-staff',
+  'plot-residential',
+  'plot-residential-staff',
+  'plot-townhouse',
+  'plot-villa',
+  'plot-other',
+  'office',
+  'retail',
+  'warehouse',
+  'workshop',
 ] as const;
 
 /** How a parameter's text is checked before anything is sent. */

@@ -9,7 +9,13 @@ const soft = <T extends z.ZodType>(schema: T) => schema.nullish().catch(undefine
 const text = z.string();
 /** Numeric text that some records send as a number ("16266089" or 16266089). */
 const numericText = z.union([z.string(), z.number()]).transform(String);
-const num = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/).transform(Number)]);
+const num = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?$/)
+    .transform(Number),
+]);
 const int = num.pipe(z.number().int());
 const bool = z.boolean();
 const coordinates = z.looseObject({ lat: soft(num), lon: soft(num) });

@@ -72,8 +72,7 @@ export class Transport {
     if (this.closed) throw new TransportError('the client is closed', 'closed');
     const qs = new URLSearchParams(query).toString();
     const attempt = new AbortController();
-    const expire = (phase: string, ms: number) => () =>
-      attempt.abort(new TransportError(`timed out: no complete ${phase} within ${ms} ms`, 'timeout'));
+    const expire = (phase: string, ms: number) => () => attempt.abort(new TransportError(`timed out: no complete ${phase} within ${ms} ms`, 'timeout'));
     let timer = setTimeout(expire('headers', this.options.headersTimeoutMs), this.options.headersTimeoutMs);
     const onStop = () => attempt.abort(new TransportError('stopped', 'stopped'));
     if (stop?.aborted) onStop();

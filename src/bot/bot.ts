@@ -25,8 +25,17 @@ import { friendlyError } from './friendly-error.js';
 import { LISTING_OPERATIONS, renderRecords } from './render-results.js';
 import { fitSurface, lastPage, presentPage, type PageView } from './present.js';
 import {
-  alertsRequest, decodeLocationOption, digestsRequest, encodeLocationOption, helpRequest, pick, planSearch, requester, withNote,
-  type Doubt, type PlannedSearch,
+  alertsRequest,
+  decodeLocationOption,
+  digestsRequest,
+  encodeLocationOption,
+  helpRequest,
+  pick,
+  planSearch,
+  requester,
+  withNote,
+  type Doubt,
+  type PlannedSearch,
 } from './requests.js';
 import { SearchRunner, type SearchOutcome, type ServiceCaller } from './search.js';
 import type { ActionRequest, AlertsPort, ButtonStateStore, CommandRequest, DigestsPort, MarketContextPort, PickRequest, SuggestOption, Surface } from './types.js';
@@ -59,7 +68,6 @@ const ALERTS_OFF = 'Alerts are not enabled on this Manzil.';
 const MARKET_CONTEXT_WAIT_MS = 1_500;
 const DIGESTS_OFF = 'Digests are not enabled on this Manzil.';
 
-
 const EXAMPLE = 'Try `/rent marina 2br under 120k` or `/manzil help`.';
 const EXPIRED = 'That button has expired. Run the command again to get fresh results.';
 const OLDER = 'That button is from an older version of Manzil. Run the command again.';
@@ -91,7 +99,12 @@ export class Bot {
       if (!saved) return undefined;
       const query: Query = { ...saved.query, params: { ...saved.query.params, sort: 'newest' } };
       return this.options.state.save('page', {
-        v: PAYLOAD_VERSION, query, location: saved.location, surface: DEFAULT_SURFACE, details, ...(next ? { next } : {}),
+        v: PAYLOAD_VERSION,
+        query,
+        location: saved.location,
+        surface: DEFAULT_SURFACE,
+        details,
+        ...(next ? { next } : {}),
       } satisfies PageRow);
     };
     return {
@@ -285,7 +298,14 @@ export class Bot {
   private doubt({ text, label, search }: Doubt, surface: Surface): Reply {
     const chosen = search.chosen ? { chosen: { ...(search.chosen.id !== undefined ? { id: search.chosen.id } : {}), name: search.chosen.name } } : {};
     const row = this.options.state.save('run', { v: PAYLOAD_VERSION, query: search.query, surface, ...chosen } satisfies RunRow);
-    return this.finish({ text, blocks: [{ kind: 'text', text }, { kind: 'actions', buttons: [{ label, action: 'choose', token: `${row}.y`, style: 'primary' }] }], ephemeral: true });
+    return this.finish({
+      text,
+      blocks: [
+        { kind: 'text', text },
+        { kind: 'actions', buttons: [{ label, action: 'choose', token: `${row}.y`, style: 'primary' }] },
+      ],
+      ephemeral: true,
+    });
   }
 
   /** One row for the places offered; each button carries its index. */
@@ -300,7 +320,9 @@ export class Bot {
     const outcome = await this.searches.search(view.query, view.location, view.position.page);
     const context = await this.marketContext(view, outcome);
     return presentPage(view, outcome, {
-      state: this.options.state, longestPage: (op) => this.searches.longestPage(op), finish: (r) => this.finish(r),
+      state: this.options.state,
+      longestPage: (op) => this.searches.longestPage(op),
+      finish: (r) => this.finish(r),
       ...(context.size > 0 ? { marketContext: (id: string) => context.get(id) } : {}),
     });
   }

@@ -86,7 +86,7 @@ export function splitToken(token: string): { row: string; suffix: string | undef
 /** Reads a stored row for the button that was pressed. Never throws; anything unreadable is 'unusable'. */
 export function readButton(kind: string, payload: unknown, suffix: string | undefined): ButtonIntent {
   if (suffix === undefined) return readLegacy(kind, payload);
-  const index = (prefix: string) => (new RegExp(`^${prefix}(\\d{1,2})$`).exec(suffix)?.[1]);
+  const index = (prefix: string) => new RegExp(`^${prefix}(\\d{1,2})$`).exec(suffix)?.[1];
   if (kind === 'page') {
     const row = pageRowSchema.safeParse(payload);
     if (!row.success) return unusable(payload);

@@ -35,14 +35,15 @@ function words(e: unknown): FriendlyError {
   }
   if (e.kind === 'http' && (e.status === 401 || e.status === 403)) {
     return {
-      text: e.status === 403
-        ? "This part of the property service isn't included in Manzil's current plan. The operator has been told."
-        : "Manzil can't sign in to the property service right now. The operator has been told.",
+      text:
+        e.status === 403
+          ? "This part of the property service isn't included in Manzil's current plan. The operator has been told."
+          : "Manzil can't sign in to the property service right now. The operator has been told.",
       level: 'error',
     };
   }
   if (e.kind === 'http' && e.status === 404) {
-    return { text: 'The property service has nothing under that id. Check the number (it ends the listing\'s link) and try again.', level: 'warn' };
+    return { text: "The property service has nothing under that id. Check the number (it ends the listing's link) and try again.", level: 'warn' };
   }
   if (e.kind === 'http' && e.status === 400) return { text: 'The property service refused that search as invalid. Try `help` for examples.', level: 'error' };
   if (e.kind === 'too-large') {

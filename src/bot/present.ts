@@ -40,8 +40,13 @@ export function presentPage(view: PageView, { operation: op, result }: SearchOut
   const records = result.records.length;
   const byCard = CARD_OPERATIONS.has(op);
   const plan = planPage(view.position, {
-    total: groups.length, records, firstPage: spec.firstPage ?? 1, byCard, perChatPage: surface.cardsPerPage,
-    longestPage: Math.max(records, deps.longestPage(op)), smallestFullPage: SMALLEST_FULL_PAGE,
+    total: groups.length,
+    records,
+    firstPage: spec.firstPage ?? 1,
+    byCard,
+    perChatPage: surface.cardsPerPage,
+    longestPage: Math.max(records, deps.longestPage(op)),
+    smallestFullPage: SMALLEST_FULL_PAGE,
   });
   const shownGroups = groups.slice(plan.offset, plan.offset + plan.count);
   const shown = shownGroups.map((g) => g.listing);
@@ -55,9 +60,14 @@ export function presentPage(view: PageView, { operation: op, result }: SearchOut
   const stateful = next || previous || saveable || picker || details.length > 0;
   const row = stateful
     ? deps.state.save('page', {
-      v: PAYLOAD_VERSION, query, ...(location ? { location } : {}), surface, details,
-      ...(next ? { next } : {}), ...(previous ? { previous } : {}),
-    } satisfies PageRow)
+        v: PAYLOAD_VERSION,
+        query,
+        ...(location ? { location } : {}),
+        surface,
+        details,
+        ...(next ? { next } : {}),
+        ...(previous ? { previous } : {}),
+      } satisfies PageRow)
     : '';
 
   const summary = summarize(query, location?.name);
@@ -104,4 +114,3 @@ export function fitSurface(surface: Surface | undefined): Surface {
     buttonsPerCard: whole(surface.buttonsPerCard, 0, 25, DEFAULT_SURFACE.buttonsPerCard),
   };
 }
-

@@ -19,13 +19,24 @@ import {
 
 /** Operations whose records are property listings: they get Details buttons and can be saved as alerts. */
 export const LISTING_OPERATIONS: ReadonlySet<OperationName> = new Set([
-  'search-buy', 'search-rent', 'search-commercial-rent', 'search-commercial-buy', 'agent-properties', 'broker-properties',
+  'search-buy',
+  'search-rent',
+  'search-commercial-rent',
+  'search-commercial-buy',
+  'agent-properties',
+  'broker-properties',
 ]);
 
 /** Operations shown as one card per record, ten to a chat page; the others show the service's whole page. */
 export const CARD_OPERATIONS: ReadonlySet<OperationName> = new Set([
-  ...LISTING_OPERATIONS, 'search-new-projects', 'search-agents', 'search-agents-detailed', 'search-brokers',
-  'search-brokers-detailed', 'real-estate-developer', 'get-adrec-transactions',
+  ...LISTING_OPERATIONS,
+  'search-new-projects',
+  'search-agents',
+  'search-agents-detailed',
+  'search-brokers',
+  'search-brokers-detailed',
+  'real-estate-developer',
+  'get-adrec-transactions',
 ]);
 
 export interface RenderContext {
@@ -90,14 +101,22 @@ export function cardGroups(operation: OperationName, records: readonly unknown[]
 /** The property ids behind a page's Details buttons: each card's listing, then the copies folded into them (the Details of a copy with no link). */
 export function groupListingIds(operation: OperationName, groups: readonly FlatGroup<unknown>[]): string[] {
   if (!LISTING_OPERATIONS.has(operation)) return [];
-  const ids = listingIds(operation, groups.map((g) => g.listing));
+  const ids = listingIds(
+    operation,
+    groups.map((g) => g.listing),
+  );
   for (const g of groups) for (const id of listingIds(operation, g.copies)) if (ids.length < MAX_DETAILS) ids.push(id);
   return ids;
 }
 
 /** The cards of a page of groups: one per flat for listings ("also listed by N other agents"), else as renderRecords. */
 export function renderGroups(operation: OperationName, groups: readonly FlatGroup<unknown>[], ctx: RenderContext): Block[] {
-  if (!LISTING_OPERATIONS.has(operation)) return renderRecords(operation, groups.map((g) => g.listing), ctx);
+  if (!LISTING_OPERATIONS.has(operation))
+    return renderRecords(
+      operation,
+      groups.map((g) => g.listing),
+      ctx,
+    );
   return (groups as FlatGroup<RecordOf<'search-buy'>>[]).map((g): Block => {
     const card = listingGroupCard(g.listing, g.copies, {
       buttons: ctx.listingButtons(g.listing.property_id),

@@ -36,7 +36,8 @@ export function planSearch(text: string, location: string | undefined): PlannedS
     // Anything else wrong is wrong either way, and said as the text alone has it.
     const withPlace = parseCommand(`${text} "${chosen.name.replace(/["“”]/g, ' ').replace(/\s+/g, ' ').trim()}"`);
     if (withPlace.ok) parsed = { ok: true, query: { ...withPlace.query, location: null } };
-    else if (withPlace.suggestion && !parsed.suggestion) parsed = { ...withPlace, suggestion: { ...withPlace.suggestion, query: { ...withPlace.suggestion.query, location: null } } };
+    else if (withPlace.suggestion && !parsed.suggestion)
+      parsed = { ...withPlace, suggestion: { ...withPlace.suggestion, query: { ...withPlace.suggestion.query, location: null } } };
   }
   if (!parsed.ok) {
     const suggested = parsed.suggestion;
@@ -65,7 +66,11 @@ function chosenPlace(location: string | undefined): { id?: number; name: string 
 
 /** "marina" and the picked "Dubai Marina" speak of one place: every word typed is in the name picked. */
 function samePlace(typed: string, name: string): boolean {
-  const words = (s: string) => s.toLowerCase().split(/[\s,]+/).filter(Boolean);
+  const words = (s: string) =>
+    s
+      .toLowerCase()
+      .split(/[\s,]+/)
+      .filter(Boolean);
   const inName = new Set(words(name));
   return words(typed).every((w) => inName.has(w));
 }
@@ -87,7 +92,9 @@ export function decodeLocationOption(value: string): { id: number; name: string 
 }
 
 export const requester = (req: { user: string; place: string; isAdmin?: () => Promise<boolean> }) => ({
-  user: req.user, place: req.place, ...(req.isAdmin ? { isAdmin: req.isAdmin } : {}),
+  user: req.user,
+  place: req.place,
+  ...(req.isAdmin ? { isAdmin: req.isAdmin } : {}),
 });
 
 /** `/alerts list`, `alerts add rent marina`, `/manzil alerts pause 2`: the text after `alerts`; undefined otherwise. */

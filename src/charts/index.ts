@@ -108,8 +108,7 @@ export function renderComparisonChart(input: ComparisonChartInput): Promise<Char
   return renderTrendChart({ ...rest, series: places });
 }
 
-const size = (v: number | undefined, fallback: number) =>
-  v === undefined || !Number.isFinite(v) ? fallback : Math.round(Math.min(MAX_SIZE, Math.max(MIN_SIZE, v)));
+const size = (v: number | undefined, fallback: number) => (v === undefined || !Number.isFinite(v) ? fallback : Math.round(Math.min(MAX_SIZE, Math.max(MIN_SIZE, v))));
 
 type Vega = typeof VegaModule;
 type VegaLite = typeof VegaLiteModule;

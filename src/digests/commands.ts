@@ -87,10 +87,18 @@ export class DigestCommands {
     for (const word of words) {
       const r = await this.o.locations.resolve(word);
       if (r.kind === 'ambiguous') {
-        return { error: `"${word}" matches several places: ${r.choices.slice(0, 5).map((c) => c.name).join(', ')}. Say which, in quotes: for example \`/digest add "${r.choices[0]!.name}"\`.` };
+        return {
+          error: `"${word}" matches several places: ${r.choices
+            .slice(0, 5)
+            .map((c) => c.name)
+            .join(', ')}. Say which, in quotes: for example \`/digest add "${r.choices[0]!.name}"\`.`,
+        };
       }
       if (r.kind === 'none') {
-        const close = r.suggestions.slice(0, 3).map((c) => c.name).join(', ');
+        const close = r.suggestions
+          .slice(0, 3)
+          .map((c) => c.name)
+          .join(', ');
         return { error: `I couldn't find a place called "${word}".${close ? ` Did you mean ${close}?` : ''} Nothing was saved.` };
       }
       if (!places.some((p) => p.id === r.location.id)) places.push({ id: r.location.id, name: r.location.name });
@@ -109,7 +117,10 @@ export class DigestCommands {
       { service: this.o.service, place: ctx.place, owner: ctx.user, places: JSON.stringify(resolved.places), schedule: JSON.stringify(parsed.schedule), timezone, nextRunAt },
       { perPlace: this.o.limits.perPlace },
     );
-    if (!created.ok) return ephemeral(`This channel has ${this.o.limits.perPlace} digests already, the most it can have. Remove one with \`/digest remove <number>\` first (see \`/digest list\`).`);
+    if (!created.ok)
+      return ephemeral(
+        `This channel has ${this.o.limits.perPlace} digests already, the most it can have. Remove one with \`/digest remove <number>\` first (see \`/digest list\`).`,
+      );
     const row = created.row;
     this.o.logger.info('digest saved', { digest: row.id, place: ctx.place, user: ctx.user, places: resolved.places.length });
     const names = resolved.places.map((p) => p.name).join(', ');
@@ -168,7 +179,11 @@ export class DigestCommands {
       default:
         this.o.repo.remove(row.id);
         this.o.logger.info('digest removed', { digest: row.id, place: ctx.place, user: ctx.user });
-        return ephemeral(`Removed digest #${row.number} (${decodePlaces(row.places).map((p) => p.name).join(', ')}).`);
+        return ephemeral(
+          `Removed digest #${row.number} (${decodePlaces(row.places)
+            .map((p) => p.name)
+            .join(', ')}).`,
+        );
     }
   }
 

@@ -29,7 +29,11 @@ function monthOf(p: { date?: string; period: string }): string | undefined {
 }
 
 const points = (b: TrendBucket) => b.series.flatMap((p) => (monthOf(p) ? [{ month: monthOf(p)!, value: p.ppsf }] : []));
-const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'place';
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'place';
 
 function imageOf(chart: Chart | NoChart, name: string, title: string, fallback: string): ImageFile | undefined {
   if (chart.empty) return undefined;
@@ -54,16 +58,31 @@ export class MarketDigestComposer implements DigestComposer {
     return this.market.coverage(places.map((p) => p.id)).ok;
   }
 
-  async compose(request: { places: FollowedPlace[]; since: number; now: number; title: string; signal?: AbortSignal; patient?: boolean }): Promise<{ payload: string; calls: number; failed: number }> {
+  async compose(request: {
+    places: FollowedPlace[];
+    since: number;
+    now: number;
+    title: string;
+    signal?: AbortSignal;
+    patient?: boolean;
+  }): Promise<{ payload: string; calls: number; failed: number }> {
     const meter = new CallMeter();
     const places: PlaceDigest[] = [];
     const shift = this.marketNow ? this.marketNow() - request.now : 0;
     request = { ...request, since: request.since + shift, now: request.now + shift };
     // One place after another: they share the cache, and a digest of five places is a background job, not a chat reply.
     const one = (p: FollowedPlace) =>
-      composePlaceDigest(this.market, { id: p.id, name: p.name }, {
-        since: new Date(request.since), now: new Date(request.now), meter, skipBudgetCheck: true, ...(request.signal ? { signal: request.signal } : {}),
-      });
+      composePlaceDigest(
+        this.market,
+        { id: p.id, name: p.name },
+        {
+          since: new Date(request.since),
+          now: new Date(request.now),
+          meter,
+          skipBudgetCheck: true,
+          ...(request.signal ? { signal: request.signal } : {}),
+        },
+      );
     for (const p of request.places) places.push(await one(p));
     // One failing place can open the client's circuit for the places after it: a patient run waits that out (a minute at
     // most, up to three times) and tries those places again, so a place is left out only for its own failure.
@@ -77,7 +96,16 @@ export class MarketDigestComposer implements DigestComposer {
       // open it again before the others had their turn.
       for (const i of refused.reverse()) places[i] = await one(request.places[i]!);
     }
-    const payload: DigestPayload = { v: 1, kind: DIGEST_KIND, title: request.title, since: request.since, now: request.now, timezone: this.timezone, places, charts: await this.charts(places) };
+    const payload: DigestPayload = {
+      v: 1,
+      kind: DIGEST_KIND,
+      title: request.title,
+      since: request.since,
+      now: request.now,
+      timezone: this.timezone,
+      places,
+      charts: await this.charts(places),
+    };
     return { payload: JSON.stringify(payload), calls: meter.calls, failed: places.filter((p) => p.state === 'failed').length };
   }
 
@@ -88,7 +116,13 @@ export class MarketDigestComposer implements DigestComposer {
       if (buckets.length === 0) continue;
       const title = `AED per sqft in ${p.place.name}`;
       const fallback = buckets.map((b) => `${BUCKET_NAMES[b.bucket]} ${textSparkline(b.series.map((s) => s.ppsf))}`).join('\n');
-      const chart = await renderTrendChart({ title, series: buckets.map((b) => ({ name: BUCKET_NAMES[b.bucket]!, points: points(b) })), yLabel: 'AED per sqft', xLabel: 'Month', legendTitle: 'Bedrooms' });
+      const chart = await renderTrendChart({
+        title,
+        series: buckets.map((b) => ({ name: BUCKET_NAMES[b.bucket]!, points: points(b) })),
+        yLabel: 'AED per sqft',
+        xLabel: 'Month',
+        legendTitle: 'Bedrooms',
+      });
       const image = imageOf(chart, `digest-${slug(p.place.name)}.png`, title, fallback);
       if (image) images.push(image);
     }

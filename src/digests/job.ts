@@ -19,7 +19,14 @@ export interface DigestComposer {
    * `patient`: the caller can wait (a scheduled run, not a person): a place refused by a wait the service asked for (an
    * open circuit after another place's failures, a Retry-After) is tried once more after it. `failed`: places left out.
    */
-  compose(request: { places: FollowedPlace[]; since: number; now: number; title: string; signal?: AbortSignal; patient?: boolean }): Promise<{ payload: string; calls: number; failed: number }>;
+  compose(request: {
+    places: FollowedPlace[];
+    since: number;
+    now: number;
+    title: string;
+    signal?: AbortSignal;
+    patient?: boolean;
+  }): Promise<{ payload: string; calls: number; failed: number }>;
   /** Whether the call budget covers a digest of these places now (what is cached costs nothing). */
   canAfford(places: readonly FollowedPlace[]): boolean;
 }
@@ -89,8 +96,14 @@ async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<Dig
   const next = nextSlot(schedule, row.timezone, Math.max(now, slot));
   if (!deps.composer.canAfford(places)) {
     const notice = {
-      place: row.place, kind: DIGEST_NOTICE_KIND, dedupeKey: `${digestKey(row.id, slot)}:postponed`,
-      payload: JSON.stringify({ v: 1, kind: DIGEST_NOTICE_KIND, text: `⏳ Digest #${row.number} is postponed: the property service's call budget for today is spent. I'll post it as soon as it allows (the schedule stays ${shortDate(next, row.timezone, true)} for the next one).` }),
+      place: row.place,
+      kind: DIGEST_NOTICE_KIND,
+      dedupeKey: `${digestKey(row.id, slot)}:postponed`,
+      payload: JSON.stringify({
+        v: 1,
+        kind: DIGEST_NOTICE_KIND,
+        text: `⏳ Digest #${row.number} is postponed: the property service's call budget for today is spent. I'll post it as soon as it allows (the schedule stays ${shortDate(next, row.timezone, true)} for the next one).`,
+      }),
     };
     deps.repo.postpone(row.id, now + POSTPONE_MS, 'postponed: the call budget cannot cover it now', notice, fence);
     report.postponed++;
@@ -107,7 +120,11 @@ async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<Dig
       log.warn('digest: no place could be fetched; the same period is tried again', { retryInMs: RETRY_MS });
       return;
     }
-    const recorded = deps.repo.recordRun(row.id, { slot, nextRunAt: next, at: now, calls, delivery: { place: row.place, kind: DIGEST_KIND, dedupeKey: digestKey(row.id, slot), payload } }, fence);
+    const recorded = deps.repo.recordRun(
+      row.id,
+      { slot, nextRunAt: next, at: now, calls, delivery: { place: row.place, kind: DIGEST_KIND, dedupeKey: digestKey(row.id, slot), payload } },
+      fence,
+    );
     if (recorded) report.queued++;
     else log.warn('the digests lease was taken over during this run: not recorded here (the other instance runs it)');
   } catch (e) {

@@ -23,14 +23,16 @@ const payloadSchema = z.object({
 });
 const noticeSchema = z.object({ v: z.literal(1), kind: z.literal(DIGEST_NOTICE_KIND), text: z.string() });
 
-const decodeWith = <T>(schema: z.ZodType<T>) => (json: string): T | undefined => {
-  try {
-    const r = schema.safeParse(JSON.parse(json));
-    return r.success ? r.data : undefined;
-  } catch {
-    return undefined;
-  }
-};
+const decodeWith =
+  <T>(schema: z.ZodType<T>) =>
+  (json: string): T | undefined => {
+    try {
+      const r = schema.safeParse(JSON.parse(json));
+      return r.success ? r.data : undefined;
+    } catch {
+      return undefined;
+    }
+  };
 
 const BUCKET_HEAD: Record<string, string> = { studio: 'Studio', '1': '1 bed', '2': '2 beds', '3': '3 beds', '4+': '4+ beds' };
 const pct = (n: number | undefined) => (n === undefined ? '–' : `${n > 0 ? '+' : ''}${n.toFixed(1)} %`);
@@ -56,7 +58,10 @@ function transactionsBlocks(part: DigestPart<TransactionFigures>, name: string, 
   if (part.state === 'unavailable' || !f) return unavailable(part, name);
   const total = `${f.atLeast ? 'at least ' : ''}${formatNumber(f.total)}`;
   return [
-    { kind: 'text', text: `${name}: ${total} in the ${part.period.label.toLowerCase()}${f.median !== undefined && !f.thin ? `, median ${formatAed(Math.round(f.median))}` : f.thin ? ' (too little data for a median)' : ''}` },
+    {
+      kind: 'text',
+      text: `${name}: ${total} in the ${part.period.label.toLowerCase()}${f.median !== undefined && !f.thin ? `, median ${formatAed(Math.round(f.median))}` : f.thin ? ' (too little data for a median)' : ''}`,
+    },
     {
       kind: 'table',
       columns: ['Bedrooms', 'Count', priceHead],
@@ -69,7 +74,10 @@ function transactionsBlocks(part: DigestPart<TransactionFigures>, name: string, 
 function placeBlocks(p: PlaceDigest, withCards: boolean, timezone: string): Block[] {
   const blocks: Block[] = [{ kind: 'header', text: p.place.name }];
   if (p.state === 'failed') {
-    return [...blocks, { kind: 'text', text: `⚠️ ${p.place.name} is left out this time: ${p.failure?.reason ?? 'its data could not be fetched'}. The rest of the digest is below.` }];
+    return [
+      ...blocks,
+      { kind: 'text', text: `⚠️ ${p.place.name} is left out this time: ${p.failure?.reason ?? 'its data could not be fetched'}. The rest of the digest is below.` },
+    ];
   }
   blocks.push(...transactionsBlocks(p.sold, 'Sold', 'Median price', 'sales'));
   blocks.push(...transactionsBlocks(p.rented, 'Rented', 'Median annual rent', 'lettings'));
@@ -94,7 +102,12 @@ function placeBlocks(p: PlaceDigest, withCards: boolean, timezone: string): Bloc
       {
         kind: 'table',
         columns: ['Bedrooms', 'Yield', 'Median rent (lettings)', 'Median price (sales)'],
-        rows: yields.map((y) => [BUCKET_HEAD[y.bucket]!, `${y.grossYieldPct.toFixed(1)} %`, `${formatAed(Math.round(y.medianRent))} (${y.rentedCount})`, `${formatAed(Math.round(y.medianPrice))} (${y.soldCount})`]),
+        rows: yields.map((y) => [
+          BUCKET_HEAD[y.bucket]!,
+          `${y.grossYieldPct.toFixed(1)} %`,
+          `${formatAed(Math.round(y.medianRent))} (${y.rentedCount})`,
+          `${formatAed(Math.round(y.medianPrice))} (${y.soldCount})`,
+        ]),
       },
     );
   } else blocks.push({ kind: 'text', text: 'Gross yield estimate: too little data (a median sale price and a median rent of the same bedroom count are needed).' });
@@ -129,7 +142,10 @@ export function renderDigest(payload: DigestPayload): Reply {
   const withCards = places.length <= MAX_CARD_PLACES;
   const blocks: Block[] = [
     { kind: 'header', text: payload.title },
-    { kind: 'context', text: `${shortDate(payload.now, payload.timezone, true)} (${payload.timezone}) · transactions of the last 30 days, trends of the last 12 months · UAE Property Data Service` },
+    {
+      kind: 'context',
+      text: `${shortDate(payload.now, payload.timezone, true)} (${payload.timezone}) · transactions of the last 30 days, trends of the last 12 months · UAE Property Data Service`,
+    },
     // The charts first: a platform that must shorten a long message cuts from the end, and cards matter less.
     ...payload.charts.map((image): Block => ({ kind: 'image', image })),
     ...places.flatMap((p) => [...placeBlocks(p, withCards, payload.timezone), { kind: 'divider' } as Block]),
@@ -140,4 +156,7 @@ export function renderDigest(payload: DigestPayload): Reply {
 
 /** The outbox kinds digests register: the digest itself, and its notices (postponed). */
 export const digestKind = { decode: decodeWith(payloadSchema), render: (p: z.output<typeof payloadSchema>) => renderDigest(p as unknown as DigestPayload) };
-export const digestNoticeKind = { decode: decodeWith(noticeSchema), render: (p: z.output<typeof noticeSchema>): Reply => ({ text: p.text, blocks: [{ kind: 'text', text: p.text }] }) };
+export const digestNoticeKind = {
+  decode: decodeWith(noticeSchema),
+  render: (p: z.output<typeof noticeSchema>): Reply => ({ text: p.text, blocks: [{ kind: 'text', text: p.text }] }),
+};

@@ -2,10 +2,7 @@
 // Each due time is a "slot"; a digest is composed and queued once per slot, so it is posted once per period.
 import { TZDate } from '@date-fns/tz';
 
-export type Schedule =
-  | { every: 'day'; time: string }
-  | { every: 'week'; day: number; time: string }
-  | { every: 'month'; time: string };
+export type Schedule = { every: 'day'; time: string } | { every: 'week'; day: number; time: string } | { every: 'month'; time: string };
 
 export const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];

@@ -10,8 +10,15 @@ export const SUGGESTION_COUNT = 3;
 /** Words that only say which emirate or city a place is in: "Dubai Marina" is also "marina". */
 export const QUALIFIERS = new Set(['dubai', 'abu', 'dhabi', 'sharjah', 'ajman', 'umm', 'al', 'quwain', 'ras', 'khaimah', 'fujairah', 'ain', 'uae', 'the']);
 
-const fold = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}']+/u).filter(Boolean);
-const unqualified = (name: string) => fold(name).filter((w) => !QUALIFIERS.has(w)).join(' ');
+const fold = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}']+/u)
+    .filter(Boolean);
+const unqualified = (name: string) =>
+  fold(name)
+    .filter((w) => !QUALIFIERS.has(w))
+    .join(' ');
 
 /** The most edits that still look like the same name: one for short text, two for a word, three for longer text. */
 const tolerance = (text: string) => (text.length <= 4 ? 1 : text.length <= 9 ? 2 : 3);
@@ -71,8 +78,6 @@ export function rankPlaces(typed: string, probed: readonly Location[], seen: Ite
 
   const all = [...byName.values()];
   const close = all.filter((c) => c.nameDistance <= tolerance(typed)).sort((a, b) => a.nameDistance - b.nameDistance);
-  const related = all
-    .filter((c) => !close.includes(c) && c.wordDistance < 100)
-    .sort((a, b) => a.wordDistance - b.wordDistance);
+  const related = all.filter((c) => !close.includes(c) && c.wordDistance < 100).sort((a, b) => a.wordDistance - b.wordDistance);
   return [...close, ...related].slice(0, SUGGESTION_COUNT);
 }

@@ -51,18 +51,18 @@ function locationsOf(results: unknown): Location[] {
   return results.filter((r): r is Location => typeof r === 'object' && r !== null && typeof (r as Location).name === 'string' && typeof (r as Location).id === 'number');
 }
 
-export type Resolution =
-  | { kind: 'found'; location: Location; alternatives: Location[] }
-  | { kind: 'ambiguous'; choices: Location[] }
-  | { kind: 'none'; suggestions: Location[] };
+export type Resolution = { kind: 'found'; location: Location; alternatives: Location[] } | { kind: 'ambiguous'; choices: Location[] } | { kind: 'none'; suggestions: Location[] };
 
 /** Case and spacing folded; words with no letter or digit (an emoji, a stray dash) carry no place name. */
 export const normalise = (words: string) =>
-  words.toLowerCase().split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).join(' ');
+  words
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => /[\p{L}\p{N}]/u.test(w))
+    .join(' ');
 
 /** A location "sits inside" another when its name contains the other's name ("Vida Residences Dubai Marina"). */
 const inside = (a: Location, b: Location) => a.id !== b.id && normalise(a.name).includes(normalise(b.name));
-
 
 /** A strong match: the name is the words typed plus, at most, an emirate or city. */
 function isStrong(name: string, wanted: string): boolean {

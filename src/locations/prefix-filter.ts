@@ -6,7 +6,11 @@ import type { Location } from '../api/records.js';
 /** The service answers at most this many locations (10 observed); an answer this long may have been cut. */
 export const AUTOCOMPLETE_CAP = 10;
 
-const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}']+/u).filter(Boolean);
+const words = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}']+/u)
+    .filter(Boolean);
 
 /**
  * Whether a location's name answers what was typed, as autocomplete matches: the name starts with the text,

@@ -6,10 +6,7 @@ import { ApiError } from '../api/errors.js';
 import { OPERATIONS, type OperationName } from '../api/operations.js';
 import type { ListingSummary, NewProject } from '../api/records.js';
 import { CallMeter, type MarketData, type NewListingsKind } from './data.js';
-import {
-  listingFacts, saleContext, transactionFigures, trendFigures, yieldFigures,
-  type Bucket, type TransactionFigures, type TrendFigures, type YieldFigure,
-} from './figures.js';
+import { listingFacts, saleContext, transactionFigures, trendFigures, yieldFigures, type Bucket, type TransactionFigures, type TrendFigures, type YieldFigure } from './figures.js';
 
 const DAY = 86_400_000;
 
@@ -122,7 +119,8 @@ function source(operation: OperationName, params: Record<string, string>, fetche
 function reasonOf(error: unknown): { reason: string; kind: string; retryInMs?: number } {
   if (error instanceof ApiError) {
     return {
-      reason: error.message.replace(/^[\w-]+: /, ''), kind: error.kind,
+      reason: error.message.replace(/^[\w-]+: /, ''),
+      kind: error.kind,
       ...(error.retryAfterSeconds !== undefined ? { retryInMs: error.retryAfterSeconds * 1000 } : {}),
     };
   }
@@ -130,7 +128,11 @@ function reasonOf(error: unknown): { reason: string; kind: string; retryInMs?: n
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
-const settle = <T>(p: Promise<T>): Promise<Settled<T>> => p.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+const settle = <T>(p: Promise<T>): Promise<Settled<T>> =>
+  p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
 
 /** Composes one place's digest. Never throws for the service's failures: parts, or the whole place, say so. */
 export async function composePlaceDigest(market: MarketData, place: { id: string | number; name: string }, options: ComposeOptions): Promise<PlaceDigest> {
@@ -176,14 +178,24 @@ export async function composePlaceDigest(market: MarketData, place: { id: string
   let trendFig: TrendFigures | undefined;
   let trendPart: DigestPart<TrendFigures>;
   if (!trend.ok) {
-    trendPart = { state: 'unavailable', period: { label: '12 months' }, sources: [source('price-trend-of-location', { location_id: id })], reason: `could not fetch: ${reasonOf(trend.error).reason}` };
+    trendPart = {
+      state: 'unavailable',
+      period: { label: '12 months' },
+      sources: [source('price-trend-of-location', { location_id: id })],
+      reason: `could not fetch: ${reasonOf(trend.error).reason}`,
+    };
   } else {
     trendFig = trendFigures(trend.value.points, trend.value.propertyType);
-    const period: DigestPeriod = { label: trendFig.from && trendFig.to ? `${trendFig.from} to ${trendFig.to}` : '12 months', ...(trendFig.from ? { from: trendFig.from } : {}), ...(trendFig.to ? { to: trendFig.to } : {}) };
+    const period: DigestPeriod = {
+      label: trendFig.from && trendFig.to ? `${trendFig.from} to ${trendFig.to}` : '12 months',
+      ...(trendFig.from ? { from: trendFig.from } : {}),
+      ...(trendFig.to ? { to: trendFig.to } : {}),
+    };
     const sources = [source('price-trend-of-location', { location_id: id }, trend.value.fetchedAt)];
-    trendPart = trendFig.buckets.length === 0
-      ? { state: 'thin', period, sources, data: trendFig, reason: 'too little data: the service has no price trend for this place' }
-      : { state: 'ok', period, sources, data: trendFig };
+    trendPart =
+      trendFig.buckets.length === 0
+        ? { state: 'thin', period, sources, data: trendFig, reason: 'too little data: the service has no price trend for this place' }
+        : { state: 'ok', period, sources, data: trendFig };
   }
 
   const yieldsPart = ((): DigestPart<YieldFigure[]> => {
@@ -195,19 +207,33 @@ export async function composePlaceDigest(market: MarketData, place: { id: string
       : { state: 'ok', period: txPeriod, sources, data };
   })();
 
-  const listingSources = (fetchedAt?: number) => [source('search-buy', { location_id: id, sort: 'newest' }, fetchedAt), source('search-rent', { location_id: id, sort: 'newest' }, fetchedAt)];
+  const listingSources = (fetchedAt?: number) => [
+    source('search-buy', { location_id: id, sort: 'newest' }, fetchedAt),
+    source('search-rent', { location_id: id, sort: 'newest' }, fetchedAt),
+  ];
   const listingsPart = ((): DigestPart<NewListingsFigures> => {
     if (!listings.ok) return { state: 'unavailable', period: listingPeriod, sources: listingSources(), reason: `could not fetch: ${reasonOf(listings.error).reason}` };
     const { sale, rent, fetchedAt } = listings.value;
     const strip = ({ listings: _, ...rest }: NewListingsKind) => rest;
     const cheapest = trendFig ? cheapestAgainstTrend(sale.listings, trendFig, place.name) : [];
-    const cheapestNote = sale.count === 0 || cheapest.length > 0 ? undefined : trendFig ? 'no new sale lists a size and a bedroom count the price trend covers' : 'the price trend could not be fetched';
-    return { state: 'ok', period: listingPeriod, sources: listingSources(fetchedAt), data: { sale: strip(sale), rent: strip(rent), cheapest, ...(cheapestNote ? { cheapestNote } : {}) } };
+    const cheapestNote =
+      sale.count === 0 || cheapest.length > 0
+        ? undefined
+        : trendFig
+          ? 'no new sale lists a size and a bedroom count the price trend covers'
+          : 'the price trend could not be fetched';
+    return {
+      state: 'ok',
+      period: listingPeriod,
+      sources: listingSources(fetchedAt),
+      data: { sale: strip(sale), rent: strip(rent), cheapest, ...(cheapestNote ? { cheapestNote } : {}) },
+    };
   })();
 
   const projectsPart = ((): DigestPart<ProjectsFigures> => {
     const params = { location_id: id, sort: 'newest' };
-    if (!projects.ok) return { state: 'unavailable', period: projectPeriod, sources: [source('search-new-projects', params)], reason: `could not fetch: ${reasonOf(projects.error).reason}` };
+    if (!projects.ok)
+      return { state: 'unavailable', period: projectPeriod, sources: [source('search-new-projects', params)], reason: `could not fetch: ${reasonOf(projects.error).reason}` };
     const records = projects.value.records;
     const launchedSince = records.filter((p) => typeof p.sales_start_date === 'string' && Date.parse(p.sales_start_date) >= since).length;
     const data: ProjectsFigures = { count: records.length, atLeast: projects.value.atLeast, launchedSince, first: records.slice(0, 3).map(projectCard) };
@@ -241,27 +267,39 @@ export function cheapestAgainstTrend(sales: readonly ListingSummary[], trend: Tr
 function projectCard(p: NewProject): ProjectCard {
   const opt = <K extends string, V>(k: K, v: V | null | undefined) => (v === undefined || v === null ? {} : ({ [k]: v } as Record<K, V>));
   return {
-    id: p.listing_id, project: p,
-    ...opt('name', p.name), ...opt('developer', p.developer_name), ...opt('handover', p.delivery_date),
-    ...opt('salesStart', p.sales_start_date), ...opt('priceFrom', p.price_from), ...opt('bedrooms', p.bedrooms),
+    id: p.listing_id,
+    project: p,
+    ...opt('name', p.name),
+    ...opt('developer', p.developer_name),
+    ...opt('handover', p.delivery_date),
+    ...opt('salesStart', p.sales_start_date),
+    ...opt('priceFrom', p.price_from),
+    ...opt('bedrooms', p.bedrooms),
   };
 }
 
 function failedDigest(
   head: { place: { id: string; name: string }; since: string; now: string },
   failure: { reason: string; kind: string; retryInMs?: number },
-  txPeriod: DigestPeriod, listingPeriod: DigestPeriod, projectPeriod: DigestPeriod, id: string,
+  txPeriod: DigestPeriod,
+  listingPeriod: DigestPeriod,
+  projectPeriod: DigestPeriod,
+  id: string,
 ): PlaceDigest {
   const reason = `not fetched: ${failure.reason}`;
   const part = <T>(period: DigestPeriod, sources: DigestSource[]): DigestPart<T> => ({ state: 'unavailable', period, sources, reason });
   const tx = (type: string) => [source('get-get-transactions', { location_id: id, transaction_type: type, period: '1m' })];
   return {
-    ...head, state: 'failed', failure,
-    sold: part(txPeriod, tx('sold')), rented: part(txPeriod, tx('rented')),
+    ...head,
+    state: 'failed',
+    failure,
+    sold: part(txPeriod, tx('sold')),
+    rented: part(txPeriod, tx('rented')),
     trend: part({ label: '12 months' }, [source('price-trend-of-location', { location_id: id })]),
     yields: part(txPeriod, [...tx('sold'), ...tx('rented')]),
     newListings: part(listingPeriod, [source('search-buy', { location_id: id, sort: 'newest' }), source('search-rent', { location_id: id, sort: 'newest' })]),
     projects: part(projectPeriod, [source('search-new-projects', { location_id: id, sort: 'newest' })]),
-    calls: 0, callsByOperation: {},
+    calls: 0,
+    callsByOperation: {},
   };
 }

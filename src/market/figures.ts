@@ -176,8 +176,14 @@ export function trendFigures(points: readonly PriceTrendPoint[], propertyType = 
     const c3 = changePct(back(3)?.ppsf, latest.point.ppsf);
     const cs = series.length > 1 ? changePct(first.point.ppsf, latest.point.ppsf) : undefined;
     buckets.push({
-      bucket, bedroomId: id, first: first.out, latest: latest.out, series: series.map((s) => s.out),
-      ...(c1 !== undefined ? { change1m: c1 } : {}), ...(c3 !== undefined ? { change3m: c3 } : {}), ...(cs !== undefined ? { changeSeries: cs } : {}),
+      bucket,
+      bedroomId: id,
+      first: first.out,
+      latest: latest.out,
+      series: series.map((s) => s.out),
+      ...(c1 !== undefined ? { change1m: c1 } : {}),
+      ...(c3 !== undefined ? { change3m: c3 } : {}),
+      ...(cs !== undefined ? { changeSeries: cs } : {}),
     });
     if (!from || (first.point.month ?? 0) < monthOf(from)) from = first.out;
     if (!to || (latest.point.month ?? 0) > monthOf(to)) to = latest.out;
@@ -207,8 +213,16 @@ function seriesOf(points: readonly PriceTrendPoint[]): SeriesEntry[] {
       if (seen.has(month)) continue;
       seen.add(month);
     }
-    const label = typeof p.period === 'string' && p.period.trim() !== '' ? p.period.trim() : month !== undefined ? `${MONTHS[new Date(month).getUTCMonth()]} ${new Date(month).getUTCFullYear()}` : '';
-    entries.push({ point: { ...(month !== undefined ? { month } : {}), ppsf }, out: { ...(month !== undefined ? { date: new Date(month).toISOString() } : {}), period: label, ppsf } });
+    const label =
+      typeof p.period === 'string' && p.period.trim() !== ''
+        ? p.period.trim()
+        : month !== undefined
+          ? `${MONTHS[new Date(month).getUTCMonth()]} ${new Date(month).getUTCFullYear()}`
+          : '';
+    entries.push({
+      point: { ...(month !== undefined ? { month } : {}), ppsf },
+      out: { ...(month !== undefined ? { date: new Date(month).toISOString() } : {}), period: label, ppsf },
+    });
   }
   return dated ? entries.sort((a, b) => a.point.month! - b.point.month!) : entries;
 }
@@ -278,8 +292,10 @@ export function listingFacts(listing: Pick<ListingSummary, 'price' | 'bedrooms' 
   const size = listing.size && positive(listing.size.value) && (!unit || unit === 'sqft') ? listing.size.value : undefined;
   const bedrooms = bedroomCount(listing.bedrooms);
   return {
-    kind: k, price: price.value * perYear,
-    ...(bedrooms !== undefined ? { bedrooms } : {}), ...(size !== undefined ? { sizeSqft: size } : {}),
+    kind: k,
+    price: price.value * perYear,
+    ...(bedrooms !== undefined ? { bedrooms } : {}),
+    ...(size !== undefined ? { sizeSqft: size } : {}),
     ...(listing.property_type ? { propertyType: typeSlug(listing.property_type) } : {}),
   };
 }
@@ -317,7 +333,16 @@ export function saleContext(facts: ListingFacts, trend: TrendFigures, placeName:
   const t = trendPriceFor(trend, facts.bedrooms);
   if (!t) return undefined;
   const ppsf = facts.price / facts.sizeSqft;
-  return { kind: 'sale', placeName, bucket: t.bucket, ppsf, benchmark: t.latest.ppsf, month: t.latest.period, diffPct: (ppsf / t.latest.ppsf - 1) * 100, source: 'price-trend-of-location' };
+  return {
+    kind: 'sale',
+    placeName,
+    bucket: t.bucket,
+    ppsf,
+    benchmark: t.latest.ppsf,
+    month: t.latest.period,
+    diffPct: (ppsf / t.latest.ppsf - 1) * 100,
+    source: 'price-trend-of-location',
+  };
 }
 
 /** A rent against the median of the last 30 days' lettings of its bucket (and type, when known); none when thin. */
@@ -327,7 +352,16 @@ export function rentContext(facts: ListingFacts, rented: readonly Transaction[],
   const same = rented.filter((t) => bucketOf(t.bedrooms) === bucket && (facts.propertyType === undefined || !t.property_type || typeSlug(t.property_type) === facts.propertyType));
   const f = priceFigure(same.map((t) => t.price));
   if (f.median === undefined) return undefined;
-  return { kind: 'rent', placeName, bucket, annualRent: facts.price, benchmark: f.median, count: f.priced, diffPct: (facts.price / f.median - 1) * 100, source: 'get-get-transactions' };
+  return {
+    kind: 'rent',
+    placeName,
+    bucket,
+    annualRent: facts.price,
+    benchmark: f.median,
+    count: f.priced,
+    diffPct: (facts.price / f.median - 1) * 100,
+    source: 'get-get-transactions',
+  };
 }
 
 const aed = (n: number) => `AED ${Math.round(n).toLocaleString('en-US')}`;

@@ -1,14 +1,34 @@
 // Market figures per place (medians, trends, yields, listing context) from cached, shared service answers:
 // used by digests and listing cards. No chat knowledge here.
 export {
-  CallMeter, DEFAULT_CACHE_HOURS, DEFAULT_MAX_PAGES, MarketData,
-  type Coverage, type MarketApi, type MarketOptions, type NewListings, type NewListingsKind, type Paged,
-  type TransactionPeriod, type TransactionType, type TransactionsResult, type Use,
+  CallMeter,
+  DEFAULT_CACHE_HOURS,
+  DEFAULT_MAX_PAGES,
+  MarketData,
+  type Coverage,
+  type MarketApi,
+  type MarketOptions,
+  type NewListings,
+  type NewListingsKind,
+  type Paged,
+  type TransactionPeriod,
+  type TransactionType,
+  type TransactionsResult,
+  type Use,
 } from './data.js';
 export {
-  cheapestAgainstTrend, composePlaceDigest,
-  type CheapListing, type ComposeOptions, type DigestPart, type DigestPeriod, type DigestSource, type NewListingsFigures,
-  type PartState, type PlaceDigest, type ProjectCard, type ProjectsFigures,
+  cheapestAgainstTrend,
+  composePlaceDigest,
+  type CheapListing,
+  type ComposeOptions,
+  type DigestPart,
+  type DigestPeriod,
+  type DigestSource,
+  type NewListingsFigures,
+  type PartState,
+  type PlaceDigest,
+  type ProjectCard,
+  type ProjectsFigures,
 } from './digest.js';
 export * from './figures.js';
 export { MARKET_VARIABLES, marketSettingsFromEnv, type MarketSettings } from './settings.js';

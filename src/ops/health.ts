@@ -24,7 +24,15 @@ export interface HealthReport {
   status: 'ok' | 'failing' | 'stopping';
   checks: {
     database: { ok: boolean; error?: string };
-    poller: { ok: boolean; alerts: number; otherServiceAlerts: number; lastRunAt: string | null; lastRunAgeSeconds: number | null; lastRunOk: boolean | null; maxAgeSeconds: number };
+    poller: {
+      ok: boolean;
+      alerts: number;
+      otherServiceAlerts: number;
+      lastRunAt: string | null;
+      lastRunAgeSeconds: number | null;
+      lastRunOk: boolean | null;
+      maxAgeSeconds: number;
+    };
     upstream: { ok: boolean; service: 'sandbox' | 'live'; breakerOpenForSeconds: number; blockedForSeconds: number };
     budget: { ok: true; callsLeftToday?: number; callsLeftThisMonth?: number };
     /** A paused platform fails the check: nothing reaches its channels until its credentials work again. */

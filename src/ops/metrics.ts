@@ -30,28 +30,47 @@ export class Metrics {
   readonly registry = new Registry();
   private sources: MetricSources = {};
   private readonly upstreamCalls = new Counter({
-    name: 'manzil_upstream_calls_total', help: 'Requests to the property service, by operation and HTTP status (or failure kind)',
-    labelNames: ['operation', 'status'] as const, registers: [this.registry],
+    name: 'manzil_upstream_calls_total',
+    help: 'Requests to the property service, by operation and HTTP status (or failure kind)',
+    labelNames: ['operation', 'status'] as const,
+    registers: [this.registry],
   });
   private readonly upstreamLatency = new Histogram({
-    name: 'manzil_upstream_request_duration_seconds', help: 'Time from sending a request to the property service to its whole answer',
-    labelNames: ['operation'] as const, buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 25], registers: [this.registry],
+    name: 'manzil_upstream_request_duration_seconds',
+    help: 'Time from sending a request to the property service to its whole answer',
+    labelNames: ['operation'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 25],
+    registers: [this.registry],
   });
   private readonly commands = new Counter({
-    name: 'manzil_commands_total', help: 'Chat commands, by what they asked for (the operation, alerts, help, or not-understood)',
-    labelNames: ['verb'] as const, registers: [this.registry],
+    name: 'manzil_commands_total',
+    help: 'Chat commands, by what they asked for (the operation, alerts, help, or not-understood)',
+    labelNames: ['verb'] as const,
+    registers: [this.registry],
   });
   private readonly buttons = new Counter({
-    name: 'manzil_button_presses_total', help: 'Buttons pressed, by action', labelNames: ['action'] as const, registers: [this.registry],
+    name: 'manzil_button_presses_total',
+    help: 'Buttons pressed, by action',
+    labelNames: ['action'] as const,
+    registers: [this.registry],
   });
   private readonly delivered = new Counter({
-    name: 'manzil_alerts_delivered_total', help: 'Alert messages the chat platform accepted', labelNames: ['platform', 'kind'] as const, registers: [this.registry],
+    name: 'manzil_alerts_delivered_total',
+    help: 'Alert messages the chat platform accepted',
+    labelNames: ['platform', 'kind'] as const,
+    registers: [this.registry],
   });
   private readonly failed = new Counter({
-    name: 'manzil_alerts_failed_total', help: 'Alert messages given up on after their last attempt', labelNames: ['platform', 'kind'] as const, registers: [this.registry],
+    name: 'manzil_alerts_failed_total',
+    help: 'Alert messages given up on after their last attempt',
+    labelNames: ['platform', 'kind'] as const,
+    registers: [this.registry],
   });
   private readonly pollerRuns = new Counter({
-    name: 'manzil_poller_runs_total', help: 'Alert poller runs, by result', labelNames: ['result'] as const, registers: [this.registry],
+    name: 'manzil_poller_runs_total',
+    help: 'Alert poller runs, by result',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
   });
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
@@ -67,8 +86,10 @@ export class Metrics {
     });
     this.gauge('manzil_outbox_held_channels', 'Chat channels that cannot receive (the app removed, archived): their messages wait', () => this.sources.outbox?.().heldPlaces);
     const paused: Gauge<'platform'> = new Gauge({
-      name: 'manzil_platform_paused', help: '1 while a chat platform refuses our credentials and its deliveries are paused, else 0',
-      labelNames: ['platform'] as const, registers: [this.registry],
+      name: 'manzil_platform_paused',
+      help: '1 while a chat platform refuses our credentials and its deliveries are paused, else 0',
+      labelNames: ['platform'] as const,
+      registers: [this.registry],
       collect: () => {
         paused.reset();
         for (const p of this.sources.platforms?.() ?? []) paused.set({ platform: p.platform }, p.paused ? 1 : 0);
@@ -95,7 +116,9 @@ export class Metrics {
   /** A gauge read from its source at each scrape; undefined leaves it unset. */
   private gauge(name: string, help: string, read: () => number | undefined): void {
     const g: Gauge = new Gauge({
-      name, help, registers: [this.registry],
+      name,
+      help,
+      registers: [this.registry],
       collect: () => {
         const value = read();
         if (value !== undefined) g.set(value);
@@ -106,7 +129,10 @@ export class Metrics {
   /** A gauge with one series per window that has a value now; a window without one is absent, not 0. */
   private windowGauge(name: string, help: string, read: () => Record<string, number | undefined>): void {
     const g: Gauge<'window'> = new Gauge({
-      name, help, labelNames: ['window'] as const, registers: [this.registry],
+      name,
+      help,
+      labelNames: ['window'] as const,
+      registers: [this.registry],
       collect: () => {
         g.reset();
         for (const [window, value] of Object.entries(read())) if (value !== undefined) g.set({ window }, value);

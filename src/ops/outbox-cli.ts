@@ -58,9 +58,17 @@ export async function runOutboxCli(args: string[], dbPath: string, out: Out, err
     const stats = outbox.stats(at);
     if (listing!.json) {
       const entry = (r: OutboxRow) => ({
-        id: r.id, place: r.place, kind: r.kind, state: r.state, attempts: r.attempts, createdAt: r.createdAt, ageMs: at - r.createdAt,
+        id: r.id,
+        place: r.place,
+        kind: r.kind,
+        state: r.state,
+        attempts: r.attempts,
+        createdAt: r.createdAt,
+        ageMs: at - r.createdAt,
         nextAttemptAt: r.state === 'pending' ? Math.max(r.nextAttemptAt, heldUntil.get(r.place) ?? 0) : null,
-        lastError: r.lastError, possibleDuplicate: r.possibleDuplicate, maybeDelivered: r.maybeDelivered,
+        lastError: r.lastError,
+        possibleDuplicate: r.possibleDuplicate,
+        maybeDelivered: r.maybeDelivered,
       });
       out(JSON.stringify({ stats, held, parked: parked.map(entry), waiting: waiting.map(entry) }));
       return 0;
@@ -68,7 +76,13 @@ export async function runOutboxCli(args: string[], dbPath: string, out: Out, err
     const table = (rows: OutboxRow[]) => {
       const shown = rows.slice(0, listing!.limit);
       const cells = shown.map((r) => [
-        `#${r.id}`, r.place, r.kind, r.state, String(r.attempts), duration(at - r.createdAt), next(r, at, heldUntil.get(r.place)),
+        `#${r.id}`,
+        r.place,
+        r.kind,
+        r.state,
+        String(r.attempts),
+        duration(at - r.createdAt),
+        next(r, at, heldUntil.get(r.place)),
         [r.possibleDuplicate ? 'dup' : '', r.maybeDelivered ? 'look' : ''].filter(Boolean).join(',') || '-',
         trim(r.lastError),
       ]);
@@ -87,7 +101,8 @@ export async function runOutboxCli(args: string[], dbPath: string, out: Out, err
       out(`Waiting (${waiting.length}):`);
       table(waiting);
     }
-    for (const h of held) out(`Held channel ${h.place} since ${duration(at - h.since)} ago (${trim(h.reason)}): tried again ${h.retryAt > at ? `in ${duration(h.retryAt - at)}` : 'now'}.`);
+    for (const h of held)
+      out(`Held channel ${h.place} since ${duration(at - h.since)} ago (${trim(h.reason)}): tried again ${h.retryAt > at ? `in ${duration(h.retryAt - at)}` : 'now'}.`);
     if (parked.length + waiting.length > 0) out('Flags: dup = may show twice (re-sent without a way to check); look = looked for on the platform before it is sent again.');
     out(summary(stats));
     return 0;

@@ -46,7 +46,8 @@ export interface RestoreOptions {
 const UNDELIVERED = ['pending', 'claimed', 'sending'];
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const tableExists = (db: Database.Database, name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
-const migrationCount = (db: Database.Database) => (tableExists(db, '__drizzle_migrations') ? (db.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number }).n : 0);
+const migrationCount = (db: Database.Database) =>
+  tableExists(db, '__drizzle_migrations') ? (db.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number }).n : 0;
 const siblings = (file: string) => [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
 const removeAll = (file: string) => siblings(file).forEach((f) => fs.rmSync(f, { force: true }));
 
@@ -101,7 +102,8 @@ function inspectBackup(file: string): { migrations: number } {
     db = new Database(file, { readonly: true, fileMustExist: true });
     const verdict = db.pragma('integrity_check', { simple: true });
     if (verdict !== 'ok') throw new RestoreError(`${file} failed SQLite's integrity check (${String(verdict)}): nothing was changed`);
-    if (!tableExists(db, 'outbox') || !tableExists(db, 'saved_search')) throw new RestoreError(`${file} is an SQLite file but not a Manzil database (it has no outbox): nothing was changed`);
+    if (!tableExists(db, 'outbox') || !tableExists(db, 'saved_search'))
+      throw new RestoreError(`${file} is an SQLite file but not a Manzil database (it has no outbox): nothing was changed`);
     return { migrations: migrationCount(db) };
   } catch (e) {
     if (e instanceof RestoreError) throw e;
@@ -159,33 +161,49 @@ function prepare(file: string, migrationsBefore: number, currentGeneration: numb
   try {
     const { db, sqlite } = store;
     const { outbox, instance, jobLease, dbMeta, savedSearch } = schema;
-    const result = sqlite.transaction(() => {
-      const dbId = renewDbId(sqlite);
-      // The backup's newest write: facts the replaced database queued after it may have been posted since.
-      const backupAt = Math.max(
-        db.select({ t: sql<number | null>`max(max(${outbox.createdAt}, coalesce(${outbox.deliveredAt}, 0)))` }).from(outbox).get()?.t ?? 0,
-        db.select({ t: sql<number | null>`max(coalesce(${savedSearch.lastRunAt}, ${savedSearch.createdAt}))` }).from(savedSearch).get()?.t ?? 0,
-      );
-      markRestored(sqlite, { at, backupAt });
-      const toLookFor = db
-        .update(outbox)
-        .set({
-          state: 'pending', claimedBy: null, claimedUntil: null, claimToken: null, maybeDelivered: true, nextAttemptAt: sql`min(${outbox.nextAttemptAt}, ${at})`,
-          uncertainSince: sql`coalesce(${outbox.uncertainSince}, ${outbox.firstAttemptAt}, ${outbox.createdAt})`,
-        })
-        .where(inArray(outbox.state, UNDELIVERED))
-        .run().changes;
-      const parked = db.update(outbox).set({ maybeDelivered: true }).where(eq(outbox.state, 'failed')).run().changes;
-      db.delete(instance).run();
-      db.update(jobLease).set({ until: 0 }).run();
-      // Fencing tokens go on from beyond both databases' counters.
-      db.update(dbMeta)
-        .set({ value: sql`max(cast(${dbMeta.value} as integer), ${currentGeneration})` })
-        .where(eq(dbMeta.key, 'generation'))
-        .run();
-      const savedSearches = db.select({ n: sql<number>`count(*)` }).from(savedSearch).get()!.n;
-      return { dbId, toLookFor, parked, savedSearches };
-    }).immediate();
+    const result = sqlite
+      .transaction(() => {
+        const dbId = renewDbId(sqlite);
+        // The backup's newest write: facts the replaced database queued after it may have been posted since.
+        const backupAt = Math.max(
+          db
+            .select({ t: sql<number | null>`max(max(${outbox.createdAt}, coalesce(${outbox.deliveredAt}, 0)))` })
+            .from(outbox)
+            .get()?.t ?? 0,
+          db
+            .select({ t: sql<number | null>`max(coalesce(${savedSearch.lastRunAt}, ${savedSearch.createdAt}))` })
+            .from(savedSearch)
+            .get()?.t ?? 0,
+        );
+        markRestored(sqlite, { at, backupAt });
+        const toLookFor = db
+          .update(outbox)
+          .set({
+            state: 'pending',
+            claimedBy: null,
+            claimedUntil: null,
+            claimToken: null,
+            maybeDelivered: true,
+            nextAttemptAt: sql`min(${outbox.nextAttemptAt}, ${at})`,
+            uncertainSince: sql`coalesce(${outbox.uncertainSince}, ${outbox.firstAttemptAt}, ${outbox.createdAt})`,
+          })
+          .where(inArray(outbox.state, UNDELIVERED))
+          .run().changes;
+        const parked = db.update(outbox).set({ maybeDelivered: true }).where(eq(outbox.state, 'failed')).run().changes;
+        db.delete(instance).run();
+        db.update(jobLease).set({ until: 0 }).run();
+        // Fencing tokens go on from beyond both databases' counters.
+        db.update(dbMeta)
+          .set({ value: sql`max(cast(${dbMeta.value} as integer), ${currentGeneration})` })
+          .where(eq(dbMeta.key, 'generation'))
+          .run();
+        const savedSearches = db
+          .select({ n: sql<number>`count(*)` })
+          .from(savedSearch)
+          .get()!.n;
+        return { dbId, toLookFor, parked, savedSearches };
+      })
+      .immediate();
     sqlite.pragma('wal_checkpoint(TRUNCATE)');
     return { ...result, migrationsApplied: migrationCount(sqlite) - migrationsBefore };
   } finally {
@@ -206,7 +224,10 @@ function keepAside(dbPath: string, at: number): string {
   } catch {
     // Unreadable (that may be why it is restored): its files are moved as they are, together.
   }
-  const stamp = new Date(at).toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+  const stamp = new Date(at)
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/[-:]/g, '');
   let aside = `${dbPath}.before-restore-${stamp}`;
   for (let n = 2; siblings(aside).some((f) => fs.existsSync(f)); n++) aside = `${dbPath}.before-restore-${stamp}-${n}`;
   for (const [from, to] of siblings(dbPath).map((f, i) => [f, siblings(aside)[i]!] as const)) if (fs.existsSync(from)) fs.renameSync(from, to);

@@ -21,7 +21,9 @@ export function describeConfig({ env, envFile }: ShowConfigOptions): string[] {
   lines.push(`# Manzil's effective configuration${envFile?.file ? ` (environment, then ${envFile.file})` : ' (environment; no .env file)'}`);
   lines.push(`# property data: ${config.sandbox ? 'the embedded sandbox (sample data)' : `${config.api.baseUrl} with a key`}`);
   lines.push(`# chat: ${serving.length > 0 ? serving.join(' and ') : 'the terminal chat'}; database: ${config.dbPath}`);
-  lines.push(`# health and metrics: ${config.opsPort !== undefined ? `port ${config.opsPort}` : serving.length > 0 ? `port ${config.port}` : 'not served (set OPS_PORT or start with --ops)'}`);
+  lines.push(
+    `# health and metrics: ${config.opsPort !== undefined ? `port ${config.opsPort}` : serving.length > 0 ? `port ${config.port}` : 'not served (set OPS_PORT or start with --ops)'}`,
+  );
   const width = Math.max(...ENV_VARIABLES.map((n) => n.length));
   for (const name of ENV_VARIABLES) {
     const raw = env[name];

@@ -39,10 +39,7 @@ export class PostFailure extends Error {
  * - `failed`: the look itself failed (a 429, a 5xx, a timeout): asked again later, nothing sent, no attempt spent.
  */
 export type LookupResult =
-  | { kind: 'found'; messageId: string }
-  | { kind: 'absent' }
-  | { kind: 'cannot_tell'; reason: string }
-  | { kind: 'failed'; reason: string; retryAfterMs?: number };
+  { kind: 'found'; messageId: string } | { kind: 'absent' } | { kind: 'cannot_tell'; reason: string } | { kind: 'failed'; reason: string; retryAfterMs?: number };
 
 /** Whether the platform accepts our credentials now (a paused platform is probed with this). */
 export type CredentialsCheck = { kind: 'ok' } | { kind: 'refused'; reason: string } | { kind: 'unreachable'; reason: string };

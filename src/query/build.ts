@@ -1,9 +1,6 @@
 // A Draft and its verb -> the operation and its parameters, refusing (with a way forward) whatever the
 // operation cannot take. Defaults are never sent: only what the person asked for.
-import {
-  AMENITIES, COMMERCIAL_RENT_FREQUENCY, EMIRATES, COMMERCIAL_TYPES, OPERATIONS, RESIDENTIAL_TYPES,
-  type OperationName, type OperationSpec,
-} from '../api/operations.js';
+import { AMENITIES, COMMERCIAL_RENT_FREQUENCY, EMIRATES, COMMERCIAL_TYPES, OPERATIONS, RESIDENTIAL_TYPES, type OperationName, type OperationSpec } from '../api/operations.js';
 import { countsText, amountText, grouped } from './numbers.js';
 import type { Draft } from './scan.js';
 import { joinWords, type Token } from './text.js';
@@ -17,8 +14,12 @@ export const SORTS_BY_FAMILY: Partial<Record<Family, Partial<Record<SortKey, str
   rent: { newest: 'newest', featured: 'featured', price_asc: 'price_asc', price_desc: 'price_desc' },
   buy: { newest: 'newest', featured: 'featured', price_asc: 'price_asc', price_desc: 'price_desc' },
   projects: {
-    featured: 'featured', newest: 'newest', price_asc: 'price_asc', price_desc: 'price_desc',
-    delivery_earliest: 'delivery_earliest', delivery_latest: 'delivery_latest',
+    featured: 'featured',
+    newest: 'newest',
+    price_asc: 'price_asc',
+    price_desc: 'price_desc',
+    delivery_earliest: 'delivery_earliest',
+    delivery_latest: 'delivery_latest',
   },
   transactions: { newest: 'newest', oldest: 'oldest', price_desc: 'high_price', price_asc: 'low_price' },
   agents: { most_sales: 'most_sales', most_rentals: 'most_rentals', featured: 'featured' },
@@ -123,9 +124,11 @@ export function build(family: Family, draft: Draft, id?: string): Query {
     const value = SORTS_BY_FAMILY[family]?.[draft.sort.value];
     if (value === undefined) {
       const choices = sortPhrases(family);
-      fail(choices.length === 0
-        ? `${label} can't be sorted ("${draft.sort.text}"). Try "${example}".`
-        : `${label} can't be sorted by "${draft.sort.text}". Try one of: ${choices.join(', ')}.`);
+      fail(
+        choices.length === 0
+          ? `${label} can't be sorted ("${draft.sort.text}"). Try "${example}".`
+          : `${label} can't be sorted by "${draft.sort.text}". Try one of: ${choices.join(', ')}.`,
+      );
     }
     put(ctx, 'sort', value!, 'sort order', draft.sort.text);
   }
@@ -171,18 +174,27 @@ function chooseOperation(family: Family, draft: Draft, example: string): Operati
       }
       return family === 'rent' ? 'search-commercial-rent' : 'search-commercial-buy';
     }
-    case 'projects': return 'search-new-projects';
+    case 'projects':
+      return 'search-new-projects';
     case 'transactions':
       if (!draft.deal) fail('Sold or rented? Try "/transactions sold marina 2br".');
       return 'get-get-transactions';
-    case 'adrec': return 'get-adrec-transactions';
-    case 'trend': return 'price-trend-of-location';
-    case 'agents': return draft.detailed ? 'search-agents-detailed' : 'search-agents';
-    case 'brokers': return draft.detailed ? 'search-brokers-detailed' : 'search-brokers';
-    case 'agent': return 'agent-properties';
-    case 'broker': return 'broker-properties';
-    case 'property': return 'property-details';
-    case 'developers': return 'real-estate-developer';
+    case 'adrec':
+      return 'get-adrec-transactions';
+    case 'trend':
+      return 'price-trend-of-location';
+    case 'agents':
+      return draft.detailed ? 'search-agents-detailed' : 'search-agents';
+    case 'brokers':
+      return draft.detailed ? 'search-brokers-detailed' : 'search-brokers';
+    case 'agent':
+      return 'agent-properties';
+    case 'broker':
+      return 'broker-properties';
+    case 'property':
+      return 'property-details';
+    case 'developers':
+      return 'real-estate-developer';
     case 'location':
       return fail(`Try "${example}".`);
   }
@@ -223,9 +235,7 @@ function dealParams(family: Family, draft: Draft, ctx: Target): void {
   }
 }
 
-function bounds(
-  ctx: Target, b: Draft['price'], what: string, minName: string, maxName: string, show: (n: number) => string, hint: string,
-): void {
+function bounds(ctx: Target, b: Draft['price'], what: string, minName: string, maxName: string, show: (n: number) => string, hint: string): void {
   if (b.min && b.max && b.min.value > b.max.value) {
     fail(`The minimum ${what} (${show(b.min.value)}) is above the maximum (${show(b.max.value)}). Try "${hint}".`);
   }
@@ -268,7 +278,10 @@ export function sortPhrases(family: Family): string[] {
 
 /** The leftover words: one place (or ADREC districts), with the words that look like failed filters marked. */
 function placeOf(
-  family: Family, words: readonly Token[], example: string, known: ReadonlySet<Token> | undefined,
+  family: Family,
+  words: readonly Token[],
+  example: string,
+  known: ReadonlySet<Token> | undefined,
 ): { location: string | null; unknown: string[]; districts: string[] } {
   const plain = words.filter((t) => !t.quoted && t.word !== ',');
   const quoted = words.filter((t) => t.quoted);

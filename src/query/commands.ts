@@ -41,7 +41,8 @@ export const ALERT_SUBCOMMANDS: readonly Subcommand[] = [
 
 export const DIGEST_SUBCOMMANDS: readonly Subcommand[] = [
   {
-    name: 'add', usage: 'add <place>[, <place>...] [daily | weekly [on] <day> | monthly] [at HH:MM]',
+    name: 'add',
+    usage: 'add <place>[, <place>...] [daily | weekly [on] <day> | monthly] [at HH:MM]',
     description: 'Follow places in this channel: every Monday at 09:00 unless you say',
   },
   { name: 'list', usage: 'list', description: 'The digests of this channel, with their next time and cost' },
@@ -56,17 +57,29 @@ const usageOf = (subs: readonly Subcommand[]) => subs.map((s) => s.usage).join('
 /** Every slash command, in the order Slack's manifest lists them. */
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
-    name: 'manzil', kind: 'other', description: 'Everything: /manzil rent marina 2br, /manzil help', usage: '<verb> [filters] | help', example: 'help',
+    name: 'manzil',
+    kind: 'other',
+    description: 'Everything: /manzil rent marina 2br, /manzil help',
+    usage: '<verb> [filters] | help',
+    example: 'help',
   },
   { name: 'rent', kind: 'search', verb: 'rent', description: 'Homes and commercial space for rent', usage: 'marina 2br under 120k', example: 'marina 2br under 120k' },
   { name: 'buy', kind: 'search', verb: 'buy', description: 'Property for sale', usage: 'downtown 1-2 br ready under 2.5m', example: 'downtown 1-2 br ready under 2.5m' },
   {
-    name: 'projects', kind: 'search', verb: 'projects', description: 'Off-plan and new projects',
-    usage: 'business bay 2br earliest handover', example: 'business bay 2br earliest handover',
+    name: 'projects',
+    kind: 'search',
+    verb: 'projects',
+    description: 'Off-plan and new projects',
+    usage: 'business bay 2br earliest handover',
+    example: 'business bay 2br earliest handover',
   },
   {
-    name: 'transactions', kind: 'search', verb: 'transactions', description: 'Sold and rented transactions',
-    usage: 'sold marina 2br last 6 months', example: 'sold marina 2br last 6 months',
+    name: 'transactions',
+    kind: 'search',
+    verb: 'transactions',
+    description: 'Sold and rented transactions',
+    usage: 'sold marina 2br last 6 months',
+    example: 'sold marina 2br last 6 months',
   },
   { name: 'trend', kind: 'search', verb: 'trend', description: 'Price trend of a location', usage: 'jvc villa', example: 'jvc villa' },
   { name: 'agents', kind: 'other', verb: 'agents', description: 'Agents in an area', usage: 'marina most sales', example: 'marina most sales' },
@@ -75,12 +88,20 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'property', kind: 'other', verb: 'property', description: 'One property by id', usage: '16266089', example: '16266089' },
   { name: 'location', kind: 'other', verb: 'location', description: 'Look up a location', usage: 'jumeirah', example: 'jumeirah' },
   {
-    name: 'alerts', kind: 'alerts', description: 'Saved searches that post new listings to this channel',
-    usage: usageOf(ALERT_SUBCOMMANDS), example: 'add rent marina 2br under 120k', subcommands: ALERT_SUBCOMMANDS,
+    name: 'alerts',
+    kind: 'alerts',
+    description: 'Saved searches that post new listings to this channel',
+    usage: usageOf(ALERT_SUBCOMMANDS),
+    example: 'add rent marina 2br under 120k',
+    subcommands: ALERT_SUBCOMMANDS,
   },
   {
-    name: 'digest', kind: 'digest', description: 'Market digests: a summary of the places this channel follows, with a chart, on a schedule',
-    usage: usageOf(DIGEST_SUBCOMMANDS), example: 'add dubai marina, business bay weekly on friday at 18:30', subcommands: DIGEST_SUBCOMMANDS,
+    name: 'digest',
+    kind: 'digest',
+    description: 'Market digests: a summary of the places this channel follows, with a chart, on a schedule',
+    usage: usageOf(DIGEST_SUBCOMMANDS),
+    example: 'add dubai marina, business bay weekly on friday at 18:30',
+    subcommands: DIGEST_SUBCOMMANDS,
   },
 ];
 

@@ -4,45 +4,84 @@ import { OPERATIONS, type OperationName, type OperationSpec } from '../api/opera
 import { SORTS_BY_FAMILY, sortPhrase } from './build.js';
 import type { Family, Query } from './types.js';
 import {
-  AMENITY_PHRASES, COMPLETION_PHRASES, EMIRATE_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES, PERIOD_PHRASES,
-  canonical, type Effect, type PhraseTable, type SortKey,
+  AMENITY_PHRASES,
+  COMPLETION_PHRASES,
+  EMIRATE_PHRASES,
+  FREQUENCY_PHRASES,
+  FURNISHING_PHRASES,
+  PERIOD_PHRASES,
+  canonical,
+  type Effect,
+  type PhraseTable,
+  type SortKey,
 } from './vocabulary.js';
 
 export const FAMILY_OF: Record<OperationName, Family> = {
-  'search-rent': 'rent', 'search-commercial-rent': 'rent', 'search-buy': 'buy', 'search-commercial-buy': 'buy',
-  'search-new-projects': 'projects', 'get-get-transactions': 'transactions', 'get-adrec-transactions': 'adrec',
-  'price-trend-of-location': 'trend', 'search-agents': 'agents', 'search-agents-detailed': 'agents',
-  'search-brokers': 'brokers', 'search-brokers-detailed': 'brokers', 'agent-properties': 'agent', 'broker-properties': 'broker',
-  'property-details': 'property', 'real-estate-developer': 'developers', 'autocomplete-location': 'location',
+  'search-rent': 'rent',
+  'search-commercial-rent': 'rent',
+  'search-buy': 'buy',
+  'search-commercial-buy': 'buy',
+  'search-new-projects': 'projects',
+  'get-get-transactions': 'transactions',
+  'get-adrec-transactions': 'adrec',
+  'price-trend-of-location': 'trend',
+  'search-agents': 'agents',
+  'search-agents-detailed': 'agents',
+  'search-brokers': 'brokers',
+  'search-brokers-detailed': 'brokers',
+  'agent-properties': 'agent',
+  'broker-properties': 'broker',
+  'property-details': 'property',
+  'real-estate-developer': 'developers',
+  'autocomplete-location': 'location',
 };
 
-const phraseFor = (table: PhraseTable, kind: Effect['kind'], value: string): string =>
-  canonical(table, (e) => e.kind === kind && 'value' in e && e.value === value) ?? value;
+const phraseFor = (table: PhraseTable, kind: Effect['kind'], value: string): string => canonical(table, (e) => e.kind === kind && 'value' in e && e.value === value) ?? value;
 
 const CATEGORY_WORDS: Record<string, string> = {
-  residential_rent: 'rent', residential_sale: 'sale', commercial_rent: 'commercial rent', commercial_sale: 'commercial sale',
+  residential_rent: 'rent',
+  residential_sale: 'sale',
+  commercial_rent: 'commercial rent',
+  commercial_sale: 'commercial sale',
 };
 
 function verbWords(query: Query): string {
   const p = query.params;
   switch (query.operation) {
-    case 'search-rent': return 'rent';
-    case 'search-commercial-rent': return 'rent commercial';
-    case 'search-buy': return 'buy';
-    case 'search-commercial-buy': return 'buy commercial';
-    case 'search-new-projects': return 'projects';
-    case 'get-get-transactions': return `transactions ${p.transaction_type ?? ''}`.trim();
-    case 'get-adrec-transactions': return 'adrec';
-    case 'price-trend-of-location': return 'trend';
-    case 'search-agents': return 'agents';
-    case 'search-agents-detailed': return 'agents detailed';
-    case 'search-brokers': return 'brokers';
-    case 'search-brokers-detailed': return 'brokers detailed';
-    case 'agent-properties': return `agent ${p.agent_id}`;
-    case 'broker-properties': return `broker ${p.broker_id}`;
-    case 'property-details': return `property ${p.property_id}`;
-    case 'real-estate-developer': return 'developers';
-    case 'autocomplete-location': return `location "${p.query}"`;
+    case 'search-rent':
+      return 'rent';
+    case 'search-commercial-rent':
+      return 'rent commercial';
+    case 'search-buy':
+      return 'buy';
+    case 'search-commercial-buy':
+      return 'buy commercial';
+    case 'search-new-projects':
+      return 'projects';
+    case 'get-get-transactions':
+      return `transactions ${p.transaction_type ?? ''}`.trim();
+    case 'get-adrec-transactions':
+      return 'adrec';
+    case 'price-trend-of-location':
+      return 'trend';
+    case 'search-agents':
+      return 'agents';
+    case 'search-agents-detailed':
+      return 'agents detailed';
+    case 'search-brokers':
+      return 'brokers';
+    case 'search-brokers-detailed':
+      return 'brokers detailed';
+    case 'agent-properties':
+      return `agent ${p.agent_id}`;
+    case 'broker-properties':
+      return `broker ${p.broker_id}`;
+    case 'property-details':
+      return `property ${p.property_id}`;
+    case 'real-estate-developer':
+      return 'developers';
+    case 'autocomplete-location':
+      return `location "${p.query}"`;
   }
 }
 
@@ -61,9 +100,21 @@ export function formatQuery(query: Query): string {
   const spec: OperationSpec = OPERATIONS[query.operation];
   const parts: (string | undefined)[] = [verbWords(query)];
   if (query.location !== null) parts.push(`"${query.location}"`);
-  if (p.district) parts.push(p.district.split(',').map((d) => `"${d}"`).join(', '));
+  if (p.district)
+    parts.push(
+      p.district
+        .split(',')
+        .map((d) => `"${d}"`)
+        .join(', '),
+    );
   if (p.property_type) parts.push(p.property_type.replace(/-/g, ' '));
-  if (p.propertyType) parts.push(p.propertyType.split(',').map((t) => t.replace(/-/g, ' ')).join(' '));
+  if (p.propertyType)
+    parts.push(
+      p.propertyType
+        .split(',')
+        .map((t) => t.replace(/-/g, ' '))
+        .join(' '),
+    );
   if (p.bedrooms) parts.push(`${p.bedrooms} br`);
   if (p.bathrooms) parts.push(`${p.bathrooms} baths`);
   parts.push(between(p.price_min, p.price_max, ''));

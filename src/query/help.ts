@@ -6,8 +6,15 @@ import { SLASH_COMMANDS, findSlashCommand, subcommandHelp } from './commands.js'
 import type { Verb } from './verbs.js';
 import { VERB_TABLE, findVerb } from './verbs.js';
 import {
-  ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, EMIRATE_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES, PERIOD_PHRASES,
-  SHORT_PERIODS, type PhraseTable,
+  ADREC_TYPES,
+  AMENITY_PHRASES,
+  COMPLETION_PHRASES,
+  EMIRATE_PHRASES,
+  FREQUENCY_PHRASES,
+  FURNISHING_PHRASES,
+  PERIOD_PHRASES,
+  SHORT_PERIODS,
+  type PhraseTable,
 } from './vocabulary.js';
 
 /** The first phrase for each distinct value of a table. */
@@ -30,8 +37,7 @@ const unique = (items: readonly string[]) => [...new Set(items)];
 function filterLines(verb: Verb): string[] {
   const specs: OperationSpec[] = verb.operations.map((op) => OPERATIONS[op]);
   const has = (name: string) => specs.some((s) => Object.hasOwn(s.params, name));
-  const values = (name: string) =>
-    unique(specs.flatMap((s) => (s.params as Record<string, { values?: readonly string[] }>)[name]?.values ?? []));
+  const values = (name: string) => unique(specs.flatMap((s) => (s.params as Record<string, { values?: readonly string[] }>)[name]?.values ?? []));
   const required = (name: string) => specs.every((s) => (s.params as Record<string, { required?: boolean }>)[name]?.required);
   const lines: string[] = [];
   const line = (label: string, text: string) => lines.push(`• ${label}: ${text}`);
@@ -44,28 +50,47 @@ function filterLines(verb: Verb): string[] {
   if (has('property_type') && verb.family !== 'adrec') {
     const types = values('property_type').map((t) => t.replace(/-/g, ' '));
     const commercial = verb.operations.some((op) => op.includes('commercial'));
-    line('Property type', `${types.join(', ')}; also apt, flat, th, ph${commercial ? ', office, showroom, plot. A commercial-only type, or the word "commercial", searches commercial listings' : ''}`);
+    line(
+      'Property type',
+      `${types.join(', ')}; also apt, flat, th, ph${commercial ? ', office, showroom, plot. A commercial-only type, or the word "commercial", searches commercial listings' : ''}`,
+    );
   }
   if (has('propertyType')) line('Property type', canonicalPhrases(ADREC_TYPES).join(', '));
   if (has('bedrooms')) {
-    line('Bedrooms', verb.family === 'transactions' ? 'one count: 2br, 3 beds, three beds, studio' : '2br, 2 beds, three bedrooms, 2bhk, studio, 1-3 br, 1 to 3 br, 1 or 2 br, studio or 1br, 3+ br, 2 beds or more' +
-      (has('amenities') ? ', 2br + maid (a maid\'s room)' : ''));
+    line(
+      'Bedrooms',
+      verb.family === 'transactions'
+        ? 'one count: 2br, 3 beds, three beds, studio'
+        : '2br, 2 beds, three bedrooms, 2bhk, studio, 1-3 br, 1 to 3 br, 1 or 2 br, studio or 1br, 3+ br, 2 beds or more' +
+            (has('amenities') ? ", 2br + maid (a maid's room)" : ''),
+    );
   }
   if (has('bathrooms')) line('Bathrooms', '2 baths, 2 ba, 1-2 bathrooms, 2+ baths');
   if (has('price_max')) {
-    line('Price (AED)', 'under 120k, below 1.2m, over 80,000, 80k-120k, between 1m and 2m, 1.5 million, 120k max, 1m or more, 1.5m+, half a million; ' +
-      'a bare amount is a maximum; a range written backwards (120k-80k) is read the right way round, and the summary says so');
+    line(
+      'Price (AED)',
+      'under 120k, below 1.2m, over 80,000, 80k-120k, between 1m and 2m, 1.5 million, 120k max, 1m or more, 1.5m+, half a million; ' +
+        'a bare amount is a maximum; a range written backwards (120k-80k) is read the right way round, and the summary says so',
+    );
   }
   if (has('rent_frequency')) {
-    line('Rent period', `${canonicalPhrases(FREQUENCY_PHRASES).join(', ')} (also per month, /mo, pm, pa); commercial: ${values('rent_frequency').filter((v) => v === 'yearly' || v === 'monthly').join(' or ')} only, yearly unless you say a month`);
+    line(
+      'Rent period',
+      `${canonicalPhrases(FREQUENCY_PHRASES).join(', ')} (also per month, /mo, pm, pa); commercial: ${values('rent_frequency')
+        .filter((v) => v === 'yearly' || v === 'monthly')
+        .join(' or ')} only, yearly unless you say a month`,
+    );
   }
   if (has('area_min')) line('Area', 'over 1,000 sqft, under 2000 sq ft, 1200 sq.ft., 800-1200 sqft, between 100 and 150 sqm or m² (converted to sqft, as the summary says)');
   if (has('furnishing')) line('Furnishing', canonicalPhrases(FURNISHING_PHRASES).join(', '));
   if (has('completion_status')) line('Completion', canonicalPhrases(COMPLETION_PHRASES).join(', '));
   if (has('amenities')) line('Amenities', canonicalPhrases(AMENITY_PHRASES).join(', '));
   if (has('period')) {
-    line('Period', `${canonicalPhrases(PERIOD_PHRASES).join(', ')} (or ${canonicalPhrases(SHORT_PERIODS).join(', ')}, 1y); ` +
-      'any other span ("last 4 months", "past 2 weeks") is read as the nearest period that covers it, as the summary says');
+    line(
+      'Period',
+      `${canonicalPhrases(PERIOD_PHRASES).join(', ')} (or ${canonicalPhrases(SHORT_PERIODS).join(', ')}, 1y); ` +
+        'any other span ("last 4 months", "past 2 weeks") is read as the nearest period that covers it, as the summary says',
+    );
   }
   if (has('category')) line('Category', 'rent, sale, commercial rent, commercial sale');
   if (has('fromDate')) line('Dates', 'from 01/01/2024, to 31/03/2024, since 01/01/2024, between 01/01/2024 and 31/03/2024 (DD/MM/YYYY), or a year: since 2024');
@@ -117,5 +142,6 @@ export function helpText(verbText?: string): string {
 }
 
 /** The verbs, for registering chat commands: name, aliases, one-line description, examples. */
-export const VERBS: readonly { name: string; aliases: readonly string[]; description: string; examples: readonly string[] }[] =
-  VERB_TABLE.map(({ name, aliases, description, examples }) => ({ name, aliases, description, examples }));
+export const VERBS: readonly { name: string; aliases: readonly string[]; description: string; examples: readonly string[] }[] = VERB_TABLE.map(
+  ({ name, aliases, description, examples }) => ({ name, aliases, description, examples }),
+);

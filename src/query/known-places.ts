@@ -13,7 +13,9 @@ export interface KnownPlace {
   readonly emirate: KnownEmirate;
 }
 
-const in_ = (emirate: KnownEmirate) => (name: string, ...spellings: string[]): KnownPlace => ({ name, spellings, emirate });
+const in_ =
+  (emirate: KnownEmirate) =>
+  (name: string, ...spellings: string[]): KnownPlace => ({ name, spellings, emirate });
 const dubai = in_('dubai');
 const abuDhabi = in_('abu-dhabi');
 const sharjah = in_('sharjah');

@@ -5,16 +5,49 @@ import { AREA_UNITS, CURRENCIES, MULTIPLIERS, amountText, roomUnit } from './num
 import type { Token } from './text.js';
 
 const UNITS: Readonly<Record<string, number>> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
 };
 /** The digits after "point": "two point five million", "one point two five million". */
 const DIGITS: Readonly<Record<string, string>> = {
-  zero: '0', oh: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9',
+  zero: '0',
+  oh: '0',
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
 };
 const TENS: Readonly<Record<string, number>> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
 const SCALES: Readonly<Record<string, number>> = {
-  thousand: 1_000, grand: 1_000, k: 1_000, million: 1_000_000, mil: 1_000_000, mn: 1_000_000, m: 1_000_000,
+  thousand: 1_000,
+  grand: 1_000,
+  k: 1_000,
+  million: 1_000_000,
+  mil: 1_000_000,
+  mn: 1_000_000,
+  m: 1_000_000,
 };
 
 /** Words that can start a spelled-out number: checked first, so commands without one cost a set lookup per word. */
@@ -45,12 +78,15 @@ export function readSpelled(words: readonly string[], i: number): Spelled | unde
   if (wordAt(words, k) === 'half') {
     const skip = wordAt(words, k + 1) === 'a' ? 1 : 0;
     const scale = SCALES[wordAt(words, k + 1 + skip)];
-    if (scale === undefined || scale === 1_000 && wordAt(words, k + 1 + skip) === 'k') return undefined;
+    if (scale === undefined || (scale === 1_000 && wordAt(words, k + 1 + skip) === 'k')) return undefined;
     return { value: scale / 2, length: 2 + skip, multiplier: scale, scaled: true };
   }
   let value: number;
   let scaled = false;
-  if ((wordAt(words, k) === 'a' || wordAt(words, k) === 'an') && (wordAt(words, k + 1) === 'hundred' || wordAt(words, k + 1) === 'thousand' || wordAt(words, k + 1) === 'million')) {
+  if (
+    (wordAt(words, k) === 'a' || wordAt(words, k) === 'an') &&
+    (wordAt(words, k + 1) === 'hundred' || wordAt(words, k + 1) === 'thousand' || wordAt(words, k + 1) === 'million')
+  ) {
     value = 1;
     k++;
   } else if (UNITS[wordAt(words, k)] !== undefined) {

@@ -2,8 +2,16 @@
 
 // "grand" is a thousand ("75 grand"); the Arabic words for a thousand and a million are read too ("٧٥ ألف").
 export const MULTIPLIERS: Readonly<Record<string, number>> = {
-  k: 1_000, thousand: 1_000, grand: 1_000, m: 1_000_000, mn: 1_000_000, mil: 1_000_000, million: 1_000_000,
-  'ألف': 1_000, 'الف': 1_000, 'مليون': 1_000_000,
+  k: 1_000,
+  thousand: 1_000,
+  grand: 1_000,
+  m: 1_000_000,
+  mn: 1_000_000,
+  mil: 1_000_000,
+  million: 1_000_000,
+  ألف: 1_000,
+  الف: 1_000,
+  مليون: 1_000_000,
 };
 export const CURRENCIES = new Set(['aed', 'dhs', 'dh', 'dirham', 'dirhams', 'درهم']);
 
@@ -12,10 +20,28 @@ export const CURRENCIES = new Set(['aed', 'dhs', 'dh', 'dirham', 'dirhams', 'د�
 // are `ft2` and `m2` after NFKC.
 export const SQM = 10.7639;
 export const AREA_UNITS: readonly (readonly [phrase: string, toSqft: number])[] = [
-  ['sqft', 1], ['sq ft', 1], ['ft2', 1], ['square feet', 1], ['sq feet', 1], ['square foot', 1], ['sf', 1], ['sq.ft', 1],
+  ['sqft', 1],
+  ['sq ft', 1],
+  ['ft2', 1],
+  ['square feet', 1],
+  ['sq feet', 1],
+  ['square foot', 1],
+  ['sf', 1],
+  ['sq.ft', 1],
   ['sq.feet', 1],
-  ['sqm', SQM], ['sq m', SQM], ['m2', SQM], ['square meters', SQM], ['square metres', SQM], ['square meter', SQM],
-  ['square metre', SQM], ['sq meters', SQM], ['sq metres', SQM], ['sq.m', SQM], ['sq.mt', SQM], ['sqmt', SQM], ['sq mt', SQM],
+  ['sqm', SQM],
+  ['sq m', SQM],
+  ['m2', SQM],
+  ['square meters', SQM],
+  ['square metres', SQM],
+  ['square meter', SQM],
+  ['square metre', SQM],
+  ['sq meters', SQM],
+  ['sq metres', SQM],
+  ['sq.m', SQM],
+  ['sq.mt', SQM],
+  ['sqmt', SQM],
+  ['sq mt', SQM],
 ];
 
 const FUSED_UNITS: Readonly<Record<string, number>> = { sqft: 1, 'sq.ft': 1, ft2: 1, sqm: SQM, 'sq.m': SQM, m2: SQM };
@@ -55,12 +81,14 @@ export const BEDROOM_UNITS = ['br', 'brs', 'bed', 'beds', 'bedroom', 'bedrooms',
 export const BATHROOM_UNITS = ['ba', 'bath', 'baths', 'bathroom', 'bathrooms'] as const;
 export type RoomUnit = 'bedrooms' | 'bathrooms';
 
-const UNIT_OF = new Map<string, RoomUnit>([
-  ...BEDROOM_UNITS.map((u) => [u, 'bedrooms'] as const),
-  ...BATHROOM_UNITS.map((u) => [u, 'bathrooms'] as const),
-]);
+const UNIT_OF = new Map<string, RoomUnit>([...BEDROOM_UNITS.map((u) => [u, 'bedrooms'] as const), ...BATHROOM_UNITS.map((u) => [u, 'bathrooms'] as const)]);
 // Longest units first, so `2beds` is 2 + beds rather than 2be + ds.
-const FUSED_ROOM = new RegExp(`^(.*?\\d.*?)-?(${[...UNIT_OF.keys()].sort((a, b) => b.length - a.length).map((u) => u.replace('/', '\\/')).join('|')})$`);
+const FUSED_ROOM = new RegExp(
+  `^(.*?\\d.*?)-?(${[...UNIT_OF.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map((u) => u.replace('/', '\\/'))
+    .join('|')})$`,
+);
 
 export const roomUnit = (word: string): RoomUnit | undefined => UNIT_OF.get(word);
 

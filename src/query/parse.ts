@@ -8,8 +8,19 @@ import { MAX_LENGTH, boundPlaceWords, joinWords, normalizeCommand, tokenize, typ
 import { ParseError, fail, type Family, type ParseResult, type Query } from './types.js';
 import { correctionFor, isFilterWord, isWholeFilter } from './typos.js';
 import {
-  ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, DEAL_PHRASES, EMIRATE_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES,
-  MARKER_PHRASES, PERIOD_PHRASES, PROPERTY_TYPES, PhraseIndex, SHORT_PERIODS, SORT_PHRASES,
+  ADREC_TYPES,
+  AMENITY_PHRASES,
+  COMPLETION_PHRASES,
+  DEAL_PHRASES,
+  EMIRATE_PHRASES,
+  FREQUENCY_PHRASES,
+  FURNISHING_PHRASES,
+  MARKER_PHRASES,
+  PERIOD_PHRASES,
+  PROPERTY_TYPES,
+  PhraseIndex,
+  SHORT_PERIODS,
+  SORT_PHRASES,
 } from './vocabulary.js';
 
 const COMMON = [AMENITY_PHRASES, COMPLETION_PHRASES, DEAL_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES, MARKER_PHRASES, PERIOD_PHRASES, SORT_PHRASES];
@@ -19,8 +30,7 @@ const TRANSACTIONS = new PhraseIndex([...COMMON, PROPERTY_TYPES, SHORT_PERIODS])
 const ADREC = new PhraseIndex([...COMMON, ADREC_TYPES]);
 const DEVELOPERS = new PhraseIndex([...COMMON, PROPERTY_TYPES, EMIRATE_PHRASES]);
 
-const indexFor = (family: Family): PhraseIndex =>
-  family === 'transactions' ? TRANSACTIONS : family === 'adrec' ? ADREC : family === 'developers' ? DEVELOPERS : GENERAL;
+const indexFor = (family: Family): PhraseIndex => (family === 'transactions' ? TRANSACTIONS : family === 'adrec' ? ADREC : family === 'developers' ? DEVELOPERS : GENERAL);
 
 const ID_FAMILIES = new Set<Family>(['agent', 'broker', 'property']);
 const ID_HINTS: Partial<Record<Family, string>> = {
@@ -123,8 +133,7 @@ const RENT_OPERATIONS = new Set(['search-rent', 'search-commercial-rent']);
 const SALE_OPERATIONS = new Set(['search-buy', 'search-commercial-buy', 'search-new-projects']);
 const tooSmall = (n: number | undefined, least: number) => n !== undefined && n > 0 && n < least;
 /** An amount too small scaled by a thousand, or by a million when a thousand is still too small (a sale "under 2"). */
-const scaledUp = (n: number | undefined, least: number) =>
-  tooSmall(n, least) ? [1_000, 1_000_000].map((f) => n! * f).find((x) => !tooSmall(x, least)) : n;
+const scaledUp = (n: number | undefined, least: number) => (tooSmall(n, least) ? [1_000, 1_000_000].map((f) => n! * f).find((x) => !tooSmall(x, least)) : n);
 const amountsText = (a: number | undefined, b: number | undefined) =>
   a !== undefined && b !== undefined ? `${grouped(amountText(a))} to ${grouped(amountText(b))}` : grouped(amountText((a ?? b)!));
 
@@ -193,7 +202,9 @@ function scanCorrecting(tokens: readonly Token[], plain: Draft, index: PhraseInd
 
 /** A word left over that is no number, no filter's word and no typo of one: a word of the place. */
 const isPlaceWord = (token: Token | undefined, draft: Draft): boolean =>
-  token !== undefined && token.word !== ',' && draft.words.includes(token) &&
+  token !== undefined &&
+  token.word !== ',' &&
+  draft.words.includes(token) &&
   (token.quoted || draft.known?.has(token) === true || (!/\d/.test(token.word) && !isFilterWord(token.word) && !correctionFor(token.word)));
 
 /** Next to a place word: "park" in "Jumeirah Park", "port" in "Port de La Mer", "bateen" in "Al Bateen". */

@@ -9,7 +9,9 @@ const MAX_NAMES = 50_000;
 /** A known name as words, as the parser reads words: lower case, dashes split, trailing dots dropped. */
 function wordsOf(name: string): string[] {
   try {
-    return tokenize(name).filter((t) => !t.quoted && t.word !== ',').map((t) => t.word);
+    return tokenize(name)
+      .filter((t) => !t.quoted && t.word !== ',')
+      .map((t) => t.word);
   } catch {
     return []; // a name with an odd quote: not one the parser could meet unquoted
   }

@@ -3,8 +3,21 @@
 import { KNOWN_PLACES } from './known-places.js';
 import { STARTS as NUMBER_WORDS } from './number-words.js';
 import {
-  AREA_UNITS, BATHROOM_UNITS, BEDROOM_UNITS, CURRENCIES, MAX_ROOMS, MULTIPLIERS, PLUS_UP_TO, amountText, grouped, range, readAmountWord,
-  readRoomItem, roomUnit, splitRoomWord, type RoomUnit,
+  AREA_UNITS,
+  BATHROOM_UNITS,
+  BEDROOM_UNITS,
+  CURRENCIES,
+  MAX_ROOMS,
+  MULTIPLIERS,
+  PLUS_UP_TO,
+  amountText,
+  grouped,
+  range,
+  readAmountWord,
+  readRoomItem,
+  roomUnit,
+  splitRoomWord,
+  type RoomUnit,
 } from './numbers.js';
 import { PlaceBook } from './places.js';
 import { SENTENCE_FILLERS } from './sentence.js';
@@ -13,8 +26,21 @@ import type { Token } from './text.js';
 import { correctionFor } from './typos.js';
 import { VERB_TABLE } from './verbs.js';
 import {
-  ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, DEAL_PHRASES, FILLERS, FREQUENCY_PHRASES, FURNISHING_PHRASES, MARKER_PHRASES,
-  PERIOD_PHRASES, PROPERTY_TYPES, SHORT_PERIODS, SORT_PHRASES, type Effect, type PhraseIndex, type SortKey,
+  ADREC_TYPES,
+  AMENITY_PHRASES,
+  COMPLETION_PHRASES,
+  DEAL_PHRASES,
+  FILLERS,
+  FREQUENCY_PHRASES,
+  FURNISHING_PHRASES,
+  MARKER_PHRASES,
+  PERIOD_PHRASES,
+  PROPERTY_TYPES,
+  SHORT_PERIODS,
+  SORT_PHRASES,
+  type Effect,
+  type PhraseIndex,
+  type SortKey,
 } from './vocabulary.js';
 
 /** A value and the words that asked for it, so a conflict or a refusal can quote the person. */
@@ -72,7 +98,9 @@ const SEPARATORS = new Set(['-', '|', '+', '&', '/', '•', '·', '~', ':']);
 
 /** Sets a field once; the same value twice is fine, two different ones is a question for the person. */
 function once<K extends 'frequency' | 'furnishing' | 'completion' | 'sort' | 'period' | 'deal' | 'page' | 'emirate' | 'fromDate' | 'toDate'>(
-  draft: Draft, key: K, said: NonNullable<Draft[K]>,
+  draft: Draft,
+  key: K,
+  said: NonNullable<Draft[K]>,
 ): void {
   const before = draft[key];
   if (before && before.value !== said.value) fail(`You asked for both "${before.text}" and "${said.text}". Pick one.`);
@@ -158,8 +186,7 @@ const RANGE_SEPARATORS = new Set(['to', '-']);
 
 const unitWord = (unit: RoomUnit) => (unit === 'bedrooms' ? 'bedrooms' : 'bathrooms');
 const roomExample = (unit: RoomUnit) => (unit === 'bedrooms' ? '"2br" or "1-3 br"' : '"2 baths" or "1-2 baths"');
-const badCount = (what: string, unit: RoomUnit): never =>
-  fail(`I couldn't read "${what}" as a number of ${unitWord(unit)}. Try ${roomExample(unit)}.`);
+const badCount = (what: string, unit: RoomUnit): never => fail(`I couldn't read "${what}" as a number of ${unitWord(unit)}. Try ${roomExample(unit)}.`);
 
 interface RoomItem {
   values: number[];
@@ -187,9 +214,20 @@ const ROOM_OR_MORE = tableIndex([['or more'], ['and more'], ['or above'], ['and 
 /** "2br + maid", "2 bed plus study": the words joining an extra room to the count, and the extras. */
 const EXTRA_JOINERS = new Set(['+', 'plus', '&', 'and', 'with']);
 const EXTRAS = tableIndex([
-  ['maid', 'maids_room'], ['maids', 'maids_room'], ["maid's", 'maids_room'], ['maid room', 'maids_room'], ['maids room', 'maids_room'],
-  ["maid's room", 'maids_room'], ['maid rooms', 'maids_room'], ['study', ''], ['study room', ''], ['storage', ''], ['storage room', ''],
-  ['laundry', ''], ['laundry room', ''], ['office', ''],
+  ['maid', 'maids_room'],
+  ['maids', 'maids_room'],
+  ["maid's", 'maids_room'],
+  ['maid room', 'maids_room'],
+  ['maids room', 'maids_room'],
+  ["maid's room", 'maids_room'],
+  ['maid rooms', 'maids_room'],
+  ['study', ''],
+  ['study room', ''],
+  ['storage', ''],
+  ['storage room', ''],
+  ['laundry', ''],
+  ['laundry room', ''],
+  ['office', ''],
 ] as const);
 
 function rooms(words: readonly string[], i: number, draft: Draft): number {
@@ -256,7 +294,9 @@ function roomRun(words: readonly string[], i: number, draft: Draft): { used: num
   } else {
     // No unit word: keep the run up to the last item that carried its own unit (`1br or 2br`).
     let last = -1;
-    items.forEach((entry, k) => { if (entry.item.unit) last = k; });
+    items.forEach((entry, k) => {
+      if (entry.item.unit) last = k;
+    });
     if (last === -1) {
       if (words[i] === 'studio' || words[i] === 'studios') return { used: setRooms(draft, 'bedrooms', [0], words[i]!), unit: 'bedrooms' };
       return undefined;
@@ -302,7 +342,10 @@ function setRooms(draft: Draft, unit: RoomUnit, values: number[], said: string, 
 
 /** What "this year" and the like are read as: the service's periods count back from today. */
 const ROLLING: Readonly<Record<string, string>> = {
-  '1y': 'the last 12 months', '6m': 'the last 6 months', '3m': 'the last 3 months', '1m': 'the last month',
+  '1y': 'the last 12 months',
+  '6m': 'the last 6 months',
+  '3m': 'the last 3 months',
+  '1m': 'the last month',
 };
 
 function phrase(words: readonly string[], i: number, draft: Draft, index: PhraseIndex): number {
@@ -380,7 +423,13 @@ function page(words: readonly string[], i: number, draft: Draft): number {
 // --- Dates (ADREC): from DD/MM/YYYY, to DD/MM/YYYY ------------------------------------------------------------------
 
 const DATE_WORDS: Readonly<Record<string, 'fromDate' | 'toDate'>> = {
-  from: 'fromDate', since: 'fromDate', after: 'fromDate', to: 'toDate', until: 'toDate', till: 'toDate', before: 'toDate',
+  from: 'fromDate',
+  since: 'fromDate',
+  after: 'fromDate',
+  to: 'toDate',
+  until: 'toDate',
+  till: 'toDate',
+  before: 'toDate',
 };
 
 const DMY = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
@@ -427,17 +476,37 @@ function dateValue(typed: string, lead: string, example: string): string {
 
 // --- Spans of time: "last 4 months", "over the past 2 weeks", "in the last few months" --------------------------------
 
-const SPAN_LEADS = tableIndex(['last', 'past', 'previous'].flatMap((when) =>
-  [[when], ...['over', 'within', 'during', 'in', 'for'].map((lead) => [`${lead} the ${when}`])]) as [string][]);
+const SPAN_LEADS = tableIndex(
+  ['last', 'past', 'previous'].flatMap((when) => [[when], ...['over', 'within', 'during', 'in', 'for'].map((lead) => [`${lead} the ${when}`])]) as [string][],
+);
 /** Counts said in words: "a few" is about three months, "a couple" two, "several" six. */
 const SPAN_COUNTS: Readonly<Record<string, number>> = { few: 3, couple: 2, several: 6 };
 /** Units of a span, in months. */
 const SPAN_UNITS: Readonly<Record<string, number>> = {
-  day: 1 / 30, days: 1 / 30, week: 7 / 30, weeks: 7 / 30, wk: 7 / 30, wks: 7 / 30, month: 1, months: 1, mo: 1, mos: 1, mth: 1,
-  mths: 1, year: 12, years: 12, yr: 12, yrs: 12,
+  day: 1 / 30,
+  days: 1 / 30,
+  week: 7 / 30,
+  weeks: 7 / 30,
+  wk: 7 / 30,
+  wks: 7 / 30,
+  month: 1,
+  months: 1,
+  mo: 1,
+  mos: 1,
+  mth: 1,
+  mths: 1,
+  year: 12,
+  years: 12,
+  yr: 12,
+  yrs: 12,
 };
 /** The periods transactions are kept for, in months, shortest first: a span is read as the shortest that covers it. */
-const PERIODS: readonly (readonly [months: number, value: string])[] = [[1, '1m'], [3, '3m'], [6, '6m'], [12, '1y']];
+const PERIODS: readonly (readonly [months: number, value: string])[] = [
+  [1, '1m'],
+  [3, '3m'],
+  [6, '6m'],
+  [12, '1y'],
+];
 
 function span(words: readonly string[], i: number, draft: Draft): number {
   const lead = matchTable(words, i, SPAN_LEADS);
@@ -467,12 +536,37 @@ function span(words: readonly string[], i: number, draft: Draft): number {
 type BoundKind = 'min' | 'max' | 'between';
 /** `soft` bound words may also be ordinary words ("from"), so a missing amount after them is not an error. */
 const BOUNDS: readonly (readonly [phrase: string, kind: BoundKind, soft?: true])[] = [
-  ['under', 'max'], ['below', 'max'], ['max', 'max'], ['maximum', 'max'], ['up to', 'max'], ['upto', 'max'],
-  ['less than', 'max'], ['<', 'max'], ['<=', 'max'], ['budget', 'max', true], ['within', 'max', true],
-  ['over', 'min'], ['above', 'min'], ['min', 'min'], ['minimum', 'min'], ['from', 'min', true], ['at least', 'min'],
-  ['more than', 'min'], ['>', 'min'], ['>=', 'min'], ['starting', 'min', true], ['between', 'between'],
-  ['budget of', 'max', true], ['budget is', 'max', true], ['max budget', 'max'], ['maximum budget', 'max'], ['no more than', 'max'],
-  ['not more than', 'max'], ['no less than', 'min'], ['starting from', 'min', true], ['starting at', 'min', true],
+  ['under', 'max'],
+  ['below', 'max'],
+  ['max', 'max'],
+  ['maximum', 'max'],
+  ['up to', 'max'],
+  ['upto', 'max'],
+  ['less than', 'max'],
+  ['<', 'max'],
+  ['<=', 'max'],
+  ['budget', 'max', true],
+  ['within', 'max', true],
+  ['over', 'min'],
+  ['above', 'min'],
+  ['min', 'min'],
+  ['minimum', 'min'],
+  ['from', 'min', true],
+  ['at least', 'min'],
+  ['more than', 'min'],
+  ['>', 'min'],
+  ['>=', 'min'],
+  ['starting', 'min', true],
+  ['between', 'between'],
+  ['budget of', 'max', true],
+  ['budget is', 'max', true],
+  ['max budget', 'max'],
+  ['maximum budget', 'max'],
+  ['no more than', 'max'],
+  ['not more than', 'max'],
+  ['no less than', 'min'],
+  ['starting from', 'min', true],
+  ['starting at', 'min', true],
 ];
 
 /** A small phrase table indexed by first word, longest phrases first. */
@@ -556,10 +650,31 @@ function readAmount(words: readonly string[], j: number): Amount | undefined {
 
 /** Bounds said after the amount: "120k max", "90k or less", "1,000 sqft or more", "2m+". */
 const TRAILING_BOUNDS = tableIndex([
-  ['max', 'max'], ['maximum', 'max'], ['tops', 'max'], ['at most', 'max'], ['or less', 'max'], ['or lower', 'max'], ['or below', 'max'],
-  ['or under', 'max'], ['and under', 'max'], ['and below', 'max'], ['or cheaper', 'max'], ['or smaller', 'max'],
-  ['min', 'min'], ['minimum', 'min'], ['or more', 'min'], ['or above', 'min'], ['or over', 'min'], ['or higher', 'min'],
-  ['and above', 'min'], ['and up', 'min'], ['and over', 'min'], ['or bigger', 'min'], ['or larger', 'min'], ['plus', 'min'], ['+', 'min'],
+  ['max', 'max'],
+  ['maximum', 'max'],
+  ['tops', 'max'],
+  ['at most', 'max'],
+  ['or less', 'max'],
+  ['or lower', 'max'],
+  ['or below', 'max'],
+  ['or under', 'max'],
+  ['and under', 'max'],
+  ['and below', 'max'],
+  ['or cheaper', 'max'],
+  ['or smaller', 'max'],
+  ['min', 'min'],
+  ['minimum', 'min'],
+  ['or more', 'min'],
+  ['or above', 'min'],
+  ['or over', 'min'],
+  ['or higher', 'min'],
+  ['and above', 'min'],
+  ['and up', 'min'],
+  ['and over', 'min'],
+  ['or bigger', 'min'],
+  ['or larger', 'min'],
+  ['plus', 'min'],
+  ['+', 'min'],
 ] as const);
 
 /** "-5000", "under -5k": refused, with what a price or an area can be. */
@@ -570,9 +685,7 @@ function negative(words: readonly string[], i: number): number {
   const unit = roomUnit(words[i + 1] ?? '');
   if (unit) fail(`A number of ${unitWord(unit)} can't be negative ("${word}"). Try ${roomExample(unit)}.`);
   const isArea = fused.area !== undefined || matchTable(words, i + 1, AREA_INDEX) !== undefined;
-  return isArea
-    ? fail(`An area can't be negative ("${word}"). Try "over 1000 sqft".`)
-    : fail(`A price can't be negative ("${word}"). Try "under 120k" or "between 80k and 120k".`);
+  return isArea ? fail(`An area can't be negative ("${word}"). Try "over 1000 sqft".`) : fail(`A price can't be negative ("${word}"). Try "under 120k" or "between 80k and 120k".`);
 }
 
 function quantity(words: readonly string[], i: number, draft: Draft, index: PhraseIndex, options: ScanOptions): number {
@@ -639,15 +752,17 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
       fail(`I can't read "${typed}" as a price: "${words[j]}" counts time. Past sales and rentals take a period, like "/sold marina last 6 months".`);
     }
     const asPrice = first!.value < 1000 ? `"${number}k" or "${grouped(amountText(first!.value * 1000))} aed"` : `"${grouped(number)} aed"`;
-    fail(`I couldn't read "${typed}": "${words[j]}" is no unit I know. For a price, write ${asPrice}; for an area, "${number} sqft"; ` +
-      `if "${words[j]}" is part of the place, put the place first or in quotes.`);
+    fail(
+      `I couldn't read "${typed}": "${words[j]}" is no unit I know. For a price, write ${asPrice}; for an area, "${number} sqft"; ` +
+        `if "${words[j]}" is part of the place, put the place first or in quotes.`,
+    );
   }
   let low = first!.value;
   // `1-2m` means 1m to 2m; `50000-1.2m` keeps 50000.
   if (second && first!.multiplier === 1 && second.multiplier > 1 && low * second.multiplier <= second.value) low *= second.multiplier;
   // "AED 0", "0 sqft" on their own, or 0 as the most ("under 0", "max 0k"): nothing can match. A range may start at 0,
   // and "<= 0", which nobody types in chat, is how formatQuery writes a zero maximum, so any Query reads back.
-  const side = second ? 'max' : after ?? bound?.entry[1];
+  const side = second ? 'max' : (after ?? bound?.entry[1]);
   if ((second ? Math.max(low, second.value) : low) === 0 && side !== 'min' && bound?.entry[0] !== '<=') {
     fail(isArea ? `An area of 0 sqft can't match a property. Try "over 1000 sqft".` : `A price of AED 0 can't match a listing. Try "under 120k".`);
   }
@@ -704,12 +819,40 @@ function setBound(target: Bounds, side: 'min' | 'max', value: number, factor: nu
 
 /** Words that a filter starts with, or that the scanner drops: a known name holding one must be read as a whole. */
 const TAKEN = new Set<string>([
-  ...[PROPERTY_TYPES, ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, DEAL_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES,
-    MARKER_PHRASES, PERIOD_PHRASES, SHORT_PERIODS, SORT_PHRASES].flatMap((table) => table.map(([p]) => p.split(' ')[0]!)),
-  ...BOUNDS.map(([p]) => p.split(' ')[0]!), ...[...TRAILING_BOUNDS.keys()], ...ROOM_MINIMA.keys(), ...ROOM_OR_MORE.keys(),
-  ...EXTRAS.keys(), ...EXTRA_JOINERS, ...BEDROOM_UNITS, ...BATHROOM_UNITS, ...AREA_INDEX.keys(), ...Object.keys(MULTIPLIERS),
-  ...CURRENCIES, ...FILLERS, ...SEPARATORS, ...PAGE_WORDS, ...Object.keys(DATE_WORDS), ...HANDOVER_WORDS, ...NUMBER_WORDS,
-  ...SPAN_LEADS.keys(), 'studio', 'studios', 'between',
+  ...[
+    PROPERTY_TYPES,
+    ADREC_TYPES,
+    AMENITY_PHRASES,
+    COMPLETION_PHRASES,
+    DEAL_PHRASES,
+    FREQUENCY_PHRASES,
+    FURNISHING_PHRASES,
+    MARKER_PHRASES,
+    PERIOD_PHRASES,
+    SHORT_PERIODS,
+    SORT_PHRASES,
+  ].flatMap((table) => table.map(([p]) => p.split(' ')[0]!)),
+  ...BOUNDS.map(([p]) => p.split(' ')[0]!),
+  ...[...TRAILING_BOUNDS.keys()],
+  ...ROOM_MINIMA.keys(),
+  ...ROOM_OR_MORE.keys(),
+  ...EXTRAS.keys(),
+  ...EXTRA_JOINERS,
+  ...BEDROOM_UNITS,
+  ...BATHROOM_UNITS,
+  ...AREA_INDEX.keys(),
+  ...Object.keys(MULTIPLIERS),
+  ...CURRENCIES,
+  ...FILLERS,
+  ...SEPARATORS,
+  ...PAGE_WORDS,
+  ...Object.keys(DATE_WORDS),
+  ...HANDOVER_WORDS,
+  ...NUMBER_WORDS,
+  ...SPAN_LEADS.keys(),
+  'studio',
+  'studios',
+  'between',
 ]);
 const takes = (word: string): boolean => DIGIT.test(word) || TAKEN.has(word);
 
@@ -738,8 +881,19 @@ export function knownPlaceAt(words: readonly string[], i: number): number {
 
 /** Words a plain number may be followed by: units, bounds, filters, fillers, chat words, verbs. */
 const WORDS_AFTER_AMOUNT = new Set<string>([
-  ...TAKEN, ...SENTENCE_FILLERS, ...VERB_TABLE.flatMap((v) => [v.name, ...v.aliases, ...(v.quiet ?? [])].map((p) => p.split(/[\s-]+/)[0]!)),
-  'or', 'to', 'and', 'only', 'thanks', 'thx', 'pls', 'plz', 'cheers', 'asap',
+  ...TAKEN,
+  ...SENTENCE_FILLERS,
+  ...VERB_TABLE.flatMap((v) => [v.name, ...v.aliases, ...(v.quiet ?? [])].map((p) => p.split(/[\s-]+/)[0]!)),
+  'or',
+  'to',
+  'and',
+  'only',
+  'thanks',
+  'thx',
+  'pls',
+  'plz',
+  'cheers',
+  'asap',
 ]);
 const LATIN_LETTER = /[a-z]/;
 

@@ -8,30 +8,141 @@ import { FILLERS } from './vocabulary.js';
 
 /** Words that open a request rather than say what is wanted: "can you find", "show me", "I'm after", "is there". */
 const OPENERS = new Set([
-  'can', 'could', 'would', 'will', 'you', 'please', 'pls', 'plz', 'kindly', 'find', 'show', 'me', 'us', 'get', 'give', 'search',
-  'look', 'looking', 'for', 'i', 'im', "i'm", "i'd", 'id', 'we', "we're", 'were', 'am', 'are', 'is', 'there', 'any', 'anything',
-  'something', 'some', 'what', 'whats', "what's", 'which', 'who', 'manzil', 'after', 'want', 'need', 'like', 'to', 'do', 'have', 'has',
-  'got', 'list', 'tell', 'about', 'a', 'an', 'the', 'all', 'just', 'ok', 'okay', 'so', 'also', 'still', 'currently', 'now',
-  'let', 'know', 'see', 'help', 'interested', 'in', 'of', 'options', 'available', 'did', 'does',
+  'can',
+  'could',
+  'would',
+  'will',
+  'you',
+  'please',
+  'pls',
+  'plz',
+  'kindly',
+  'find',
+  'show',
+  'me',
+  'us',
+  'get',
+  'give',
+  'search',
+  'look',
+  'looking',
+  'for',
+  'i',
+  'im',
+  "i'm",
+  "i'd",
+  'id',
+  'we',
+  "we're",
+  'were',
+  'am',
+  'are',
+  'is',
+  'there',
+  'any',
+  'anything',
+  'something',
+  'some',
+  'what',
+  'whats',
+  "what's",
+  'which',
+  'who',
+  'manzil',
+  'after',
+  'want',
+  'need',
+  'like',
+  'to',
+  'do',
+  'have',
+  'has',
+  'got',
+  'list',
+  'tell',
+  'about',
+  'a',
+  'an',
+  'the',
+  'all',
+  'just',
+  'ok',
+  'okay',
+  'so',
+  'also',
+  'still',
+  'currently',
+  'now',
+  'let',
+  'know',
+  'see',
+  'help',
+  'interested',
+  'in',
+  'of',
+  'options',
+  'available',
+  'did',
+  'does',
 ]);
 /** Greetings are dropped too, but a command that is only a greeting and a word is not a sentence: "/hello marina". */
 const GREETINGS = new Set(['hi', 'hey', 'hello', 'hiya', 'salam', 'salaam', 'morning', 'good']);
 
 /** Politeness at the end: "thanks", "thank you", "please". */
 const CLOSERS: readonly (readonly string[])[] = [
-  ['thank', 'you', 'very', 'much'], ['thanks', 'a', 'lot'], ['many', 'thanks'], ['thank', 'you'], ['thanks'], ['thx'], ['ty'],
-  ['please'], ['pls'], ['plz'], ['cheers'], ['asap'], ['mate'], ['guys'],
+  ['thank', 'you', 'very', 'much'],
+  ['thanks', 'a', 'lot'],
+  ['many', 'thanks'],
+  ['thank', 'you'],
+  ['thanks'],
+  ['thx'],
+  ['ty'],
+  ['please'],
+  ['pls'],
+  ['plz'],
+  ['cheers'],
+  ['asap'],
+  ['mate'],
+  ['guys'],
 ];
 
 /** Chat words inside a sentence, dropped like "in" and "the" are in terse commands. */
 export const SENTENCE_FILLERS: ReadonlySet<string> = new Set([
   // Not "after" (a date word), "like" or "of" ("Mall of the Emirates").
   ...[...OPENERS].filter((w) => w !== 'after' && w !== 'like' && w !== 'of'),
-  ...GREETINGS, 'ideally', 'preferably', 'that', 'where', 'thanks', 'thank', 'please', 'properties', 'property', 'listings',
-  'units', 'homes', 'home', 'or', 'so', 'but', 'close', 'nearby', 'next',
+  ...GREETINGS,
+  'ideally',
+  'preferably',
+  'that',
+  'where',
+  'thanks',
+  'thank',
+  'please',
+  'properties',
+  'property',
+  'listings',
+  'units',
+  'homes',
+  'home',
+  'or',
+  'so',
+  'but',
+  'close',
+  'nearby',
+  'next',
   // Questions about the past and about who is best: "what was rented", "what's been sold lately", "how many villas",
   // "upcoming projects", "the top brokers". "Lately" and "recently" leave the default period.
-  'was', 'been', 'had', 'how', 'many', 'much', 'upcoming', 'top', 'best', 'lately', 'recently',
+  'was',
+  'been',
+  'had',
+  'how',
+  'many',
+  'much',
+  'upcoming',
+  'top',
+  'best',
+  'lately',
+  'recently',
 ]);
 
 type Strength = 'noun' | 'trend' | 'projects' | 'transactions' | 'deal' | 'weak';
@@ -155,7 +266,10 @@ export function readVerb(tokens: readonly Token[]): Reading {
     fail('Tell me what to look for, like "/manzil 2 bed flats to rent in marina". Say "help" to see everything I can do.');
   }
   // "What did …": the "did" was dropped with the chat words, but still says the question is about the past.
-  const found = findSentenceVerb(rest, tokens.slice(0, tokens.length - trimmed.tokens.length).some((t) => t.word === 'did'));
+  const found = findSentenceVerb(
+    rest,
+    tokens.slice(0, tokens.length - trimmed.tokens.length).some((t) => t.word === 'did'),
+  );
   if (!found) {
     if (trimmed.chatty && rest.length > 0) {
       fail(`I couldn't tell whether you want to rent, buy, or something else. Say it, like "/manzil 2 bed flats to rent in marina", or start with one of: ${VERB_NAMES}.`);
@@ -178,7 +292,10 @@ function sentenceVerbAt(words: readonly string[], i: number): SentenceVerb | und
 
 // At module level: a closure made on each call costs more than the call (tsx names every one).
 const hitText = (tokens: readonly Token[], h: { start: number; length: number }) =>
-  tokens.slice(h.start, h.start + h.length).map((t) => t.word).join(' ');
+  tokens
+    .slice(h.start, h.start + h.length)
+    .map((t) => t.word)
+    .join(' ');
 
 /** "What did … sell for", "how much did … rent for": after "did", a deal verb ending the question asks about the past. */
 const PAST_DEALS: Readonly<Record<string, SentenceVerb>> = {

@@ -1,39 +1,80 @@
 // Query -> one line saying back what was understood:
 // "2-bedroom apartments for rent in Dubai Marina, up to AED 120,000 a year, newest first".
-import type { AMENITIES} from '../api/operations.js';
+import type { AMENITIES } from '../api/operations.js';
 import { OPERATIONS, type OperationSpec } from '../api/operations.js';
 import { grouped, PLUS_UP_TO } from './numbers.js';
 import type { Query } from './types.js';
 import { EMIRATE_PHRASES } from './vocabulary.js';
 
 const TYPE_NAMES: Record<string, string> = {
-  apartment: 'apartments', villa: 'villas', townhouse: 'townhouses', penthouse: 'penthouses', compound: 'compounds',
-  duplex: 'duplexes', 'full-floor': 'full floors', 'half-floor': 'half floors', 'whole-building': 'whole buildings',
-  'bulk-rent-unit': 'bulk rent units', bungalow: 'bungalows', 'hotel-apartment': 'hotel apartments',
-  'office-space': 'offices', retail: 'retail spaces', warehouse: 'warehouses', shop: 'shops', 'show-room': 'showrooms',
-  land: 'plots of land', factory: 'factories', 'labor-camp': 'labour camps', 'staff-accommodation': 'staff accommodation',
-  'business-centre': 'business centres', 'co-working-space': 'co-working spaces', farm: 'farms',
+  apartment: 'apartments',
+  villa: 'villas',
+  townhouse: 'townhouses',
+  penthouse: 'penthouses',
+  compound: 'compounds',
+  duplex: 'duplexes',
+  'full-floor': 'full floors',
+  'half-floor': 'half floors',
+  'whole-building': 'whole buildings',
+  'bulk-rent-unit': 'bulk rent units',
+  bungalow: 'bungalows',
+  'hotel-apartment': 'hotel apartments',
+  'office-space': 'offices',
+  retail: 'retail spaces',
+  warehouse: 'warehouses',
+  shop: 'shops',
+  'show-room': 'showrooms',
+  land: 'plots of land',
+  factory: 'factories',
+  'labor-camp': 'labour camps',
+  'staff-accommodation': 'staff accommodation',
+  'business-centre': 'business centres',
+  'co-working-space': 'co-working spaces',
+  farm: 'farms',
 };
 
 const AMENITY_NAMES: Record<(typeof AMENITIES)[number], string> = {
-  central_ac: 'central A/C', balcony: 'a balcony', maids_room: "a maid's room", shared_pool: 'a pool', shared_gym: 'a gym',
-  covered_parking: 'covered parking', pets_allowed: 'pets allowed', private_garden: 'a private garden',
-  private_pool: 'a private pool', security: 'security', built_in_wardrobes: 'built-in wardrobes',
-  view_of_water: 'a water view', view_of_landmark: 'a landmark view', concierge: 'a concierge',
-  childrens_play_area: "a children's play area", bbq_area: 'a BBQ area',
+  central_ac: 'central A/C',
+  balcony: 'a balcony',
+  maids_room: "a maid's room",
+  shared_pool: 'a pool',
+  shared_gym: 'a gym',
+  covered_parking: 'covered parking',
+  pets_allowed: 'pets allowed',
+  private_garden: 'a private garden',
+  private_pool: 'a private pool',
+  security: 'security',
+  built_in_wardrobes: 'built-in wardrobes',
+  view_of_water: 'a water view',
+  view_of_landmark: 'a landmark view',
+  concierge: 'a concierge',
+  childrens_play_area: "a children's play area",
+  bbq_area: 'a BBQ area',
 };
 
 const SORT_NAMES: Record<string, string> = {
-  newest: 'newest first', oldest: 'oldest first', featured: 'featured first', price_asc: 'cheapest first',
-  price_desc: 'most expensive first', low_price: 'lowest price first', high_price: 'highest price first',
-  delivery_earliest: 'earliest handover first', delivery_latest: 'latest handover first',
-  most_sales: 'most sales', most_rentals: 'most rentals', most_properties: 'most listings', most_agents: 'most agents',
+  newest: 'newest first',
+  oldest: 'oldest first',
+  featured: 'featured first',
+  price_asc: 'cheapest first',
+  price_desc: 'most expensive first',
+  low_price: 'lowest price first',
+  high_price: 'highest price first',
+  delivery_earliest: 'earliest handover first',
+  delivery_latest: 'latest handover first',
+  most_sales: 'most sales',
+  most_rentals: 'most rentals',
+  most_properties: 'most listings',
+  most_agents: 'most agents',
 };
 
 const FREQUENCY_NAMES: Record<string, string> = { yearly: 'a year', monthly: 'a month', weekly: 'a week', daily: 'a day' };
 const PERIOD_NAMES: Record<string, string> = { '1y': 'last 12 months', '6m': 'last 6 months', '3m': 'last 3 months', '1m': 'last month' };
 const CATEGORY_NAMES: Record<string, string> = {
-  residential_sale: 'residential sale', residential_rent: 'residential rent', commercial_sale: 'commercial sale', commercial_rent: 'commercial rent',
+  residential_sale: 'residential sale',
+  residential_rent: 'residential rent',
+  commercial_sale: 'commercial sale',
+  commercial_rent: 'commercial rent',
 };
 const FURNISHING_NAMES: Record<string, string> = { furnished: 'furnished', unfurnished: 'unfurnished', partly: 'partly furnished' };
 
@@ -84,8 +125,8 @@ function describe(query: Query, locationName?: string): string {
   const place = locationName ?? query.location ?? undefined;
   const inPlace = place ? ` in ${place}` : '';
   const page = p.page !== undefined ? `page ${Number(p.page) + 1 - (spec.firstPage ?? 1)}` : undefined;
-  const sort = p.sort ? SORT_NAMES[p.sort] ?? p.sort : undefined;
-  const type = p.property_type ? TYPE_NAMES[p.property_type] ?? p.property_type : undefined;
+  const sort = p.sort ? (SORT_NAMES[p.sort] ?? p.sort) : undefined;
+  const type = p.property_type ? (TYPE_NAMES[p.property_type] ?? p.property_type) : undefined;
   const join = (head: string, parts: readonly (string | undefined)[]) => [head, ...parts.filter((x): x is string => !!x)].join(', ');
 
   switch (query.operation) {
@@ -96,7 +137,7 @@ function describe(query: Query, locationName?: string): string {
       const commercial = query.operation.includes('commercial');
       const rent = query.operation.endsWith('rent');
       const studios = p.bedrooms === '0' && !type;
-      const noun = studios ? 'studios' : type ?? (commercial ? 'commercial properties' : 'homes');
+      const noun = studios ? 'studios' : (type ?? (commercial ? 'commercial properties' : 'homes'));
       const beds = p.bedrooms && !studios ? `${bedroomWords(p.bedrooms)} ` : '';
       // A rent is per some period: the one asked for, else the service's default.
       const frequency = rent ? (p.rent_frequency ?? (spec.params as Record<string, { default?: string }>).rent_frequency?.default ?? 'yearly') : undefined;

@@ -71,7 +71,12 @@ function checkPlace(place: string, unknownWords: readonly string[] = []): void {
   if (place.length <= PLACE_MAX_CHARS && words <= PLACE_MAX_WORDS) return;
   const size = place.length > PLACE_MAX_CHARS ? `${place.length} characters` : `${words} words`;
   // Usually the place is long because words were not understood as filters: name them, so the person can fix them.
-  const unknown = unknownWords.length ? ` I didn't understand ${unknownWords.slice(0, 5).map((w) => `"${w}"`).join(', ')}.` : '';
+  const unknown = unknownWords.length
+    ? ` I didn't understand ${unknownWords
+        .slice(0, 5)
+        .map((w) => `"${w}"`)
+        .join(', ')}.`
+    : '';
   fail(
     `That place is ${size} long; I look places up by names of up to ${PLACE_MAX_CHARS} characters and ${PLACE_MAX_WORDS} words.${unknown} ` +
       'Give the main name, like "Dubai Marina", and put filters such as "2br" or "under 120k" outside any quotes.',
@@ -92,8 +97,7 @@ export function tokenize(text: string): Token[] {
   let clean = nfkc(text);
   if (NON_ASCII.test(clean)) {
     clean = clean.replace(DASHES, '-').replace(DOUBLE_QUOTES, '"').replace(SINGLE_QUOTES, "'").replace(ARABIC_NUMERALS, latinNumeral);
-  }
-  else if (clean.includes('`')) clean = clean.replace(SINGLE_QUOTES, "'");
+  } else if (clean.includes('`')) clean = clean.replace(SINGLE_QUOTES, "'");
   const parts = clean.split('"');
   if (parts.length % 2 === 0) fail('There is an opening quote without a closing one. Put the place in quotes like "Dubai Marina".');
   const tokens: Token[] = [];

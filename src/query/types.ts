@@ -27,20 +27,7 @@ export interface Suggestion {
 export type ParseResult = { ok: true; query: Query } | { ok: false; error: string; suggestion?: Suggestion };
 
 /** Groups of verbs that read their filters the same way. */
-export type Family =
-  | 'rent'
-  | 'buy'
-  | 'projects'
-  | 'transactions'
-  | 'adrec'
-  | 'trend'
-  | 'agents'
-  | 'brokers'
-  | 'agent'
-  | 'broker'
-  | 'property'
-  | 'developers'
-  | 'location';
+export type Family = 'rent' | 'buy' | 'projects' | 'transactions' | 'adrec' | 'trend' | 'agents' | 'brokers' | 'agent' | 'broker' | 'property' | 'developers' | 'location';
 
 /**
  * A message for the person who typed the command; thrown inside the parser, returned as `{ ok: false }`.

@@ -4,8 +4,19 @@
 import { distance } from 'fastest-levenshtein';
 import { AREA_UNITS, BATHROOM_UNITS, BEDROOM_UNITS, CURRENCIES, MULTIPLIERS } from './numbers.js';
 import {
-  ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, DEAL_PHRASES, EMIRATE_PHRASES, FILLERS, FREQUENCY_PHRASES, FURNISHING_PHRASES,
-  MARKER_PHRASES, PERIOD_PHRASES, PROPERTY_TYPES, SORT_PHRASES, type PhraseTable,
+  ADREC_TYPES,
+  AMENITY_PHRASES,
+  COMPLETION_PHRASES,
+  DEAL_PHRASES,
+  EMIRATE_PHRASES,
+  FILLERS,
+  FREQUENCY_PHRASES,
+  FURNISHING_PHRASES,
+  MARKER_PHRASES,
+  PERIOD_PHRASES,
+  PROPERTY_TYPES,
+  SORT_PHRASES,
+  type PhraseTable,
 } from './vocabulary.js';
 
 const wordsOf = (tables: readonly PhraseTable[]) => tables.flatMap((t) => t.flatMap(([p]) => p.split(' ')));
@@ -35,7 +46,12 @@ for (const w of BOUND_WORDS) mean(w, `bound:${w}`);
 
 /** Words the language knows as they are: never corrected. */
 const KNOWN = new Set<string>([
-  ...MEANINGS.keys(), ...BEDROOM_UNITS, ...wordsOf([DEAL_PHRASES, EMIRATE_PHRASES, PERIOD_PHRASES]), ...FILLERS, ...CURRENCIES, ...Object.keys(MULTIPLIERS),
+  ...MEANINGS.keys(),
+  ...BEDROOM_UNITS,
+  ...wordsOf([DEAL_PHRASES, EMIRATE_PHRASES, PERIOD_PHRASES]),
+  ...FILLERS,
+  ...CURRENCIES,
+  ...Object.keys(MULTIPLIERS),
 ]);
 
 const BY_FIRST = new Map<string, string[]>();

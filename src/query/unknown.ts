@@ -1,22 +1,33 @@
 // Which leftover words look like a filter that was not understood, so a failed location lookup can name them.
 // A place name rarely mixes digits and letters, is a bare unit ("br", "sqft"), or is one typo away from our words.
 import { AREA_UNITS, BATHROOM_UNITS, BEDROOM_UNITS, CURRENCIES, MULTIPLIERS } from './numbers.js';
-import {
-  ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES, PROPERTY_TYPES, SORT_PHRASES,
-} from './vocabulary.js';
+import { ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES, PROPERTY_TYPES, SORT_PHRASES } from './vocabulary.js';
 
 /** Words that mean nothing alone: a unit, a currency or a bound without its number. */
 const OUT_OF_PLACE = new Set<string>([
   // Not "grand": it is also a word of names ("Grand Bleu Tower").
-  ...BEDROOM_UNITS, ...BATHROOM_UNITS, ...CURRENCIES, ...Object.keys(MULTIPLIERS).filter((m) => m.length > 1 && m !== 'grand'),
+  ...BEDROOM_UNITS,
+  ...BATHROOM_UNITS,
+  ...CURRENCIES,
+  ...Object.keys(MULTIPLIERS).filter((m) => m.length > 1 && m !== 'grand'),
   ...AREA_UNITS.map(([p]) => p).filter((p) => !p.includes(' ')),
-  'under', 'below', 'over', 'above', 'upto', 'between', 'maximum', 'minimum', 'page', 'pg',
+  'under',
+  'below',
+  'over',
+  'above',
+  'upto',
+  'between',
+  'maximum',
+  'minimum',
+  'page',
+  'pg',
 ]);
 
 /** Single words of the language, for spotting typos ("furnishd", "bedrom", "apartmnt"). */
 const VOCABULARY = [
-  ...[PROPERTY_TYPES, ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES, SORT_PHRASES]
-    .flatMap((table) => table.map(([p]) => p).filter((p) => !p.includes(' '))),
+  ...[PROPERTY_TYPES, ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES, SORT_PHRASES].flatMap((table) =>
+    table.map(([p]) => p).filter((p) => !p.includes(' ')),
+  ),
   ...OUT_OF_PLACE,
 ].filter((w) => w.length >= 4);
 
@@ -48,8 +59,7 @@ const BY_LENGTH = new Map<number, string[]>();
 for (const v of new Set(VOCABULARY)) BY_LENGTH.set(v.length, [...(BY_LENGTH.get(v.length) ?? []), v]);
 
 // "Gardens" is a place (Discovery Gardens), not a typo of "garden". Compared in place: building `${b}s` per pair was most of the cost.
-const isPlural = (a: string, b: string) =>
-  (a.length === b.length + 1 && a.endsWith('s') && a.startsWith(b)) || (b.length === a.length + 1 && b.endsWith('s') && b.startsWith(a));
+const isPlural = (a: string, b: string) => (a.length === b.length + 1 && a.endsWith('s') && a.startsWith(b)) || (b.length === a.length + 1 && b.endsWith('s') && b.startsWith(a));
 
 /** True when one insertion, deletion, substitution or swap of neighbours turns a into b. Without allocating: it runs per vocabulary word. */
 function withinOneEdit(a: string, b: string): boolean {

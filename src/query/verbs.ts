@@ -21,80 +21,131 @@ export interface Verb {
 
 export const VERB_TABLE: readonly Verb[] = [
   {
-    name: 'rent', aliases: [], family: 'rent', usage: '<place> [filters]',
+    name: 'rent',
+    aliases: [],
+    family: 'rent',
+    usage: '<place> [filters]',
     description: 'Homes (or commercial space) for rent',
     operations: ['search-rent', 'search-commercial-rent'],
     examples: ['/rent marina 2br under 120k', '/rent jvc studio furnished under 6k monthly', '/rent office business bay 1000-2000 sqft', '/rent downtown 1-3 br pool gym cheapest'],
   },
   {
-    name: 'buy', aliases: ['sale', 'for sale'], family: 'buy', usage: '<place> [filters]',
+    name: 'buy',
+    aliases: ['sale', 'for sale'],
+    family: 'buy',
+    usage: '<place> [filters]',
     description: 'Homes (or commercial space) for sale',
     operations: ['search-buy', 'search-commercial-buy'],
-    examples: ['/buy downtown 2 bed under 2.5m', '/buy palm jumeirah villa 4+ br sea view', '/buy dubai hills townhouse off-plan newest', '/buy commercial warehouse al quoz over 5,000 sqft'],
+    examples: [
+      '/buy downtown 2 bed under 2.5m',
+      '/buy palm jumeirah villa 4+ br sea view',
+      '/buy dubai hills townhouse off-plan newest',
+      '/buy commercial warehouse al quoz over 5,000 sqft',
+    ],
   },
   {
-    name: 'projects', aliases: ['offplan', 'off-plan', 'new projects'], quiet: ['project', 'off plan'], family: 'projects', usage: '<place> [filters]',
+    name: 'projects',
+    aliases: ['offplan', 'off-plan', 'new projects'],
+    quiet: ['project', 'off plan'],
+    family: 'projects',
+    usage: '<place> [filters]',
     description: 'New off-plan projects',
     operations: ['search-new-projects'],
     examples: ['/projects dubai hills 2br under 2m', '/projects business bay earliest handover', '/offplan jvc apartments cheapest'],
   },
   {
-    name: 'transactions', aliases: ['txn', 'sold', 'rented'], quiet: ['transaction', 'txns'], family: 'transactions', usage: 'sold|rented <place> [filters]',
+    name: 'transactions',
+    aliases: ['txn', 'sold', 'rented'],
+    quiet: ['transaction', 'txns'],
+    family: 'transactions',
+    usage: 'sold|rented <place> [filters]',
     description: 'Past sales or rentals in a place',
     operations: ['get-get-transactions'],
     deals: { sold: 'sale', rented: 'rent' },
     examples: ['/transactions sold marina 2br', '/sold downtown villa last 6 months highest price', '/txn rented jvc studio 3m'],
   },
   {
-    name: 'adrec', aliases: [], family: 'adrec', usage: '[districts, comma-separated] [filters]',
+    name: 'adrec',
+    aliases: [],
+    family: 'adrec',
+    usage: '[districts, comma-separated] [filters]',
     description: 'Official Abu Dhabi transaction records',
     operations: ['get-adrec-transactions'],
     examples: ['/adrec al reem island', '/adrec "Al Reem Island", "Yas Island" apartment from 01/01/2024 to 31/03/2024', '/adrec saadiyat island villa page 2'],
   },
   {
-    name: 'trend', aliases: [], quiet: ['trends', 'price trend'], family: 'trend', usage: '<place> [type]',
+    name: 'trend',
+    aliases: [],
+    quiet: ['trends', 'price trend'],
+    family: 'trend',
+    usage: '<place> [type]',
     description: 'Price trend of a place',
     operations: ['price-trend-of-location'],
     examples: ['/trend marina', '/trend dubai hills villa', '/trend business bay apartments'],
   },
   {
-    name: 'agents', aliases: [], family: 'agents', usage: '[place] [filters]',
+    name: 'agents',
+    aliases: [],
+    family: 'agents',
+    usage: '[place] [filters]',
     description: 'Agents, optionally in a place',
     operations: ['search-agents', 'search-agents-detailed'],
     examples: ['/agents business bay most sales', '/agents marina rent', '/agents detailed downtown commercial sale'],
   },
   {
-    name: 'brokers', aliases: [], quiet: ['brokerages'], family: 'brokers', usage: '[place] [filters]',
+    name: 'brokers',
+    aliases: [],
+    quiet: ['brokerages'],
+    family: 'brokers',
+    usage: '[place] [filters]',
     description: 'Brokerages, optionally in a place',
     operations: ['search-brokers', 'search-brokers-detailed'],
     examples: ['/brokers marina', '/brokers dubai most agents', '/brokers detailed business bay most listings'],
   },
   {
-    name: 'agent', aliases: [], family: 'agent', usage: '<id> [filters]',
+    name: 'agent',
+    aliases: [],
+    family: 'agent',
+    usage: '<id> [filters]',
     description: "One agent's listings",
     operations: ['agent-properties'],
     examples: ['/agent 12345', '/agent 12345 rent cheapest', '/agent 12345 commercial sale page 2'],
   },
   {
-    name: 'broker', aliases: [], quiet: ['brokerage'], family: 'broker', usage: '<id> [filters]',
+    name: 'broker',
+    aliases: [],
+    quiet: ['brokerage'],
+    family: 'broker',
+    usage: '<id> [filters]',
     description: "One brokerage's listings",
     operations: ['broker-properties'],
     examples: ['/broker 678', '/broker 678 sale most expensive', '/broker 678 commercial rent page 3'],
   },
   {
-    name: 'property', aliases: [], family: 'property', usage: '<id>',
+    name: 'property',
+    aliases: [],
+    family: 'property',
+    usage: '<id>',
     description: 'One property in full',
     operations: ['property-details'],
     examples: ['/property 16266089', '/property 12345678', '/manzil property 987654'],
   },
   {
-    name: 'developers', aliases: [], quiet: ['developer'], family: 'developers', usage: '[emirate]',
+    name: 'developers',
+    aliases: [],
+    quiet: ['developer'],
+    family: 'developers',
+    usage: '[emirate]',
     description: 'Developers in an emirate (Dubai unless you say)',
     operations: ['real-estate-developer'],
     examples: ['/developers', '/developers abu dhabi', '/developers rak page 2'],
   },
   {
-    name: 'location', aliases: [], quiet: ['locations', 'where'], family: 'location', usage: '<words>',
+    name: 'location',
+    aliases: [],
+    quiet: ['locations', 'where'],
+    family: 'location',
+    usage: '<words>',
     description: 'Look up a place by name',
     operations: ['autocomplete-location'],
     examples: ['/location marina', '/location jumeirah village', '/location "Business Bay"'],
@@ -102,9 +153,9 @@ export const VERB_TABLE: readonly Verb[] = [
 ];
 
 /** Verb phrases by their words (`for sale` -> ['for', 'sale']), longest first. Dashes are spaces, as in tokens. */
-const PHRASES = VERB_TABLE.flatMap((verb) =>
-  [verb.name, ...verb.aliases, ...(verb.quiet ?? [])].map((phrase) => ({ words: phrase.split(/[\s-]+/), verb, phrase })),
-).sort((a, b) => b.words.length - a.words.length);
+const PHRASES = VERB_TABLE.flatMap((verb) => [verb.name, ...verb.aliases, ...(verb.quiet ?? [])].map((phrase) => ({ words: phrase.split(/[\s-]+/), verb, phrase }))).sort(
+  (a, b) => b.words.length - a.words.length,
+);
 
 /** The most words a verb phrase has. */
 export const VERB_MAX_WORDS = PHRASES[0]!.words.length;
@@ -135,5 +186,11 @@ export const verbByFamily = (family: Family): Verb => BY_FAMILY.get(family)!;
 
 /** A verb by name or alias, for `help <verb>`. */
 export function findVerb(text: string): Verb | undefined {
-  return matchVerb(text.trim().toLowerCase().replace(/^\//, '').split(/[\s-]+/))?.verb;
+  return matchVerb(
+    text
+      .trim()
+      .toLowerCase()
+      .replace(/^\//, '')
+      .split(/[\s-]+/),
+  )?.verb;
 }

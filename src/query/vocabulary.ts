@@ -1,12 +1,11 @@
 // The words of the command language, as tables. The parser, the canonical writer and help all read these;
 // the first phrase of each meaning is its canonical spelling.
-import type { AMENITIES} from '../api/operations.js';
+import type { AMENITIES } from '../api/operations.js';
 import { ADREC_PROPERTY_TYPES, COMMERCIAL_TYPES, RESIDENTIAL_TYPES } from '../api/operations.js';
 
 /** Sort meanings; each family maps them onto its own sort values (see SORTS_BY_FAMILY in build.ts). */
 export type SortKey =
-  | 'newest' | 'oldest' | 'featured' | 'price_asc' | 'price_desc' | 'delivery_earliest' | 'delivery_latest'
-  | 'most_sales' | 'most_rentals' | 'most_properties' | 'most_agents';
+  'newest' | 'oldest' | 'featured' | 'price_asc' | 'price_desc' | 'delivery_earliest' | 'delivery_latest' | 'most_sales' | 'most_rentals' | 'most_properties' | 'most_agents';
 
 export type Effect =
   | { kind: 'type'; value: string }
@@ -35,7 +34,13 @@ const plural = (phrase: string): string => {
 
 /** A phrase and its plural, for nouns. */
 const nouns = (phrases: readonly string[], effect: Effect): [string, Effect][] =>
-  phrases.flatMap((p) => [[p, effect], [plural(p), effect]] as [string, Effect][]);
+  phrases.flatMap(
+    (p) =>
+      [
+        [p, effect],
+        [plural(p), effect],
+      ] as [string, Effect][],
+  );
 
 const TYPE_ALIASES: Record<string, readonly string[]> = {
   apartment: ['apt', 'flat'],
@@ -53,19 +58,14 @@ const TYPE_ALIASES: Record<string, readonly string[]> = {
 const allTypes = [...new Set<string>([...RESIDENTIAL_TYPES, ...COMMERCIAL_TYPES])];
 
 /** Every residential and commercial type, singular or plural, spaces for dashes, and the usual short names. */
-export const PROPERTY_TYPES: PhraseTable = allTypes.flatMap((value) =>
-  nouns([value.replace(/-/g, ' '), ...(TYPE_ALIASES[value] ?? [])], { kind: 'type', value }),
-);
+export const PROPERTY_TYPES: PhraseTable = allTypes.flatMap((value) => nouns([value.replace(/-/g, ' '), ...(TYPE_ALIASES[value] ?? [])], { kind: 'type', value }));
 
 const ADREC_ALIASES: Record<string, readonly string[]> = { apartment: ['apt', 'flat'], townhouse: ['th'], penthouse: ['ph'] };
 
 /** ADREC has its own type values (`plot-villa`, `workshop`...). */
-export const ADREC_TYPES: PhraseTable = ADREC_PROPERTY_TYPES.flatMap((value) =>
-  nouns([value.replace(/-/g, ' '), ...(ADREC_ALIASES[value] ?? [])], { kind: 'adrecType', value }),
-);
+export const ADREC_TYPES: PhraseTable = ADREC_PROPERTY_TYPES.flatMap((value) => nouns([value.replace(/-/g, ' '), ...(ADREC_ALIASES[value] ?? [])], { kind: 'adrecType', value }));
 
-const amenity = (value: (typeof AMENITIES)[number], ...phrases: string[]): [string, Effect][] =>
-  phrases.map((p) => [p, { kind: 'amenity', value }]);
+const amenity = (value: (typeof AMENITIES)[number], ...phrases: string[]): [string, Effect][] => phrases.map((p) => [p, { kind: 'amenity', value }]);
 
 export const AMENITY_PHRASES: PhraseTable = [
   ...amenity('central_ac', 'central ac', 'central a/c', 'central air'),
@@ -112,11 +112,22 @@ export const SORT_PHRASES: PhraseTable = [
   ...sort('featured', 'featured'),
   ...sort('price_asc', 'cheapest', 'lowest price', 'price low to high', 'low to high', 'cheapest first'),
   ...sort('price_desc', 'most expensive', 'priciest', 'highest price', 'price high to low', 'high to low'),
-  ...sort('delivery_earliest', 'earliest handover', 'delivery soonest', 'soonest handover', 'earliest delivery',
-    'handover soonest', 'earliest completion', 'soonest completion', 'completion soonest', 'soonest delivery', 'delivery earliest',
-    'handover earliest', 'completion earliest'),
-  ...sort('delivery_latest', 'latest handover', 'latest delivery', 'latest completion', 'handover latest', 'delivery latest',
-    'completion latest'),
+  ...sort(
+    'delivery_earliest',
+    'earliest handover',
+    'delivery soonest',
+    'soonest handover',
+    'earliest delivery',
+    'handover soonest',
+    'earliest completion',
+    'soonest completion',
+    'completion soonest',
+    'soonest delivery',
+    'delivery earliest',
+    'handover earliest',
+    'completion earliest',
+  ),
+  ...sort('delivery_latest', 'latest handover', 'latest delivery', 'latest completion', 'handover latest', 'delivery latest', 'completion latest'),
   ...sort('most_sales', 'most sales'),
   ...sort('most_rentals', 'most rentals'),
   ...sort('most_properties', 'most properties', 'most listings'),
@@ -126,7 +137,10 @@ export const SORT_PHRASES: PhraseTable = [
 const period = (value: string, ...phrases: string[]): [string, Effect][] => phrases.map((p) => [p, { kind: 'period', value }]);
 
 const PERIOD_WORDS: readonly (readonly [value: string, words: readonly string[]])[] = [
-  ['1y', ['year', '12 months']], ['6m', ['6 months']], ['3m', ['3 months', 'quarter']], ['1m', ['month', '30 days']],
+  ['1y', ['year', '12 months']],
+  ['6m', ['6 months']],
+  ['3m', ['3 months', 'quarter']],
+  ['1m', ['month', '30 days']],
 ];
 // "over the past year": `over` is otherwise a price bound, so these are phrases of their own.
 const OVER_PERIODS = PERIOD_WORDS.flatMap(([value, words]) =>
@@ -142,12 +156,13 @@ export const PERIOD_PHRASES: PhraseTable = [
   ...period('3m', 'past quarter'),
   ...OVER_PERIODS,
   // The service counts back from today only: a calendar span is read as the span that covers it (scan.ts says so).
-  ...period('1y', 'this year'), ...period('3m', 'this quarter'), ...period('1m', 'this month'),
+  ...period('1y', 'this year'),
+  ...period('3m', 'this quarter'),
+  ...period('1m', 'this month'),
 ];
 export const SHORT_PERIODS: PhraseTable = [...period('6m', '6m'), ...period('3m', '3m'), ...period('1m', '1m')];
 
-const frequency = (value: string, ...phrases: string[]): [string, Effect][] =>
-  phrases.map((p) => [p, { kind: 'frequency', value }]);
+const frequency = (value: string, ...phrases: string[]): [string, Effect][] => phrases.map((p) => [p, { kind: 'frequency', value }]);
 
 export const FREQUENCY_PHRASES: PhraseTable = [
   ...frequency('yearly', 'yearly', 'per year', 'a year', '/yr', '/year', 'pa', 'p.a', 'per annum', 'annually', 'annual'),

@@ -5,7 +5,11 @@ import type { Geography, Place } from './geography.js';
 const LEVEL_RANK = { city: 0, community: 1, building: 2 } as const;
 const MAX_RESULTS = 10;
 
-const words = (s: string) => s.toLowerCase().split(/[^a-z0-9']+/).filter(Boolean);
+const words = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[^a-z0-9']+/)
+    .filter(Boolean);
 
 /** 0 exact, 1 the name starts with the query, 2 every query word starts a word of the name; undefined: no match. */
 function matchRank(place: Place, query: string): number | undefined {
@@ -27,11 +31,7 @@ export function autocomplete(geo: Geography, rawQuery: string) {
     if (rank !== undefined) hits.push({ place, rank });
   }
   hits.sort(
-    (a, b) =>
-      Number(b.rank === 0) - Number(a.rank === 0) ||
-      LEVEL_RANK[a.place.level] - LEVEL_RANK[b.place.level] ||
-      a.rank - b.rank ||
-      a.place.name.localeCompare(b.place.name),
+    (a, b) => Number(b.rank === 0) - Number(a.rank === 0) || LEVEL_RANK[a.place.level] - LEVEL_RANK[b.place.level] || a.rank - b.rank || a.place.name.localeCompare(b.place.name),
   );
   return hits.slice(0, MAX_RESULTS).map(({ place }) => ({ id: place.id, name: place.name, coordinates: { lat: place.lat, lon: place.lon } }));
 }

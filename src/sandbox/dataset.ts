@@ -86,8 +86,7 @@ function staffing(brokers: readonly Broker[], agents: readonly Agent[]): Staffin
   return { brokersByEmirate, agentsByBroker };
 }
 
-const weightedCommunities = (geo: Geography) =>
-  geo.places.filter((p) => p.level === 'community').map((p) => [p, p.weight] as const);
+const weightedCommunities = (geo: Geography) => geo.places.filter((p) => p.level === 'community').map((p) => [p, p.weight] as const);
 
 /** Makes the transactions of every day up to the clock's (those of its later hours wait for the clock). */
 function addTransactionDays(ds: Dataset) {
@@ -129,9 +128,18 @@ export function advance(ds: Dataset, minutes: number): AdvanceResult {
     const drawn = makeListing(rng, geo, staff, ds.nextListingId, ds.now, community);
     // The Marina listing takes its kind in turn (MARINA_BATCH_CYCLE), drawn from a stream of its own: the main
     // stream is used exactly as before, so the rest of the market moves as it always has.
-    const listing = i === 0
-      ? makeListing(new Rng(hash(ds.seed, 'marina', ds.advances)), geo, staff, ds.nextListingId, ds.now, marina, MARINA_BATCH_CYCLE[(ds.advances - 1) % MARINA_BATCH_CYCLE.length])
-      : drawn;
+    const listing =
+      i === 0
+        ? makeListing(
+            new Rng(hash(ds.seed, 'marina', ds.advances)),
+            geo,
+            staff,
+            ds.nextListingId,
+            ds.now,
+            marina,
+            MARINA_BATCH_CYCLE[(ds.advances - 1) % MARINA_BATCH_CYCLE.length],
+          )
+        : drawn;
     addListing(ds, listing);
     fresh.push(listing);
   }
@@ -170,4 +178,3 @@ function relist(ds: Dataset, staff: Staffing, original: Listing): number {
   addListing(ds, { ...original, id: ds.nextListingId, agentId: agent.id, brokerId: broker.id, price, boost: rng.between(0, 1), withdrawn: false });
   return 1;
 }
-

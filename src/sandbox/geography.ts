@@ -139,9 +139,18 @@ function build(): Place[] {
     const dLat = (((id * 37) % 19) - 9) / 2000;
     const dLon = (((id * 53) % 17) - 8) / 2000;
     add({
-      id, name, level: 'building', parentId: communityId, emirate: c.emirate, city: c.city,
-      lat: +(c.lat + dLat).toFixed(5), lon: +(c.lon + dLon).toFixed(5),
-      ppsf: Math.round(c.ppsf * factor), rentYield: c.rentYield, style: 'towers', weight: 0,
+      id,
+      name,
+      level: 'building',
+      parentId: communityId,
+      emirate: c.emirate,
+      city: c.city,
+      lat: +(c.lat + dLat).toFixed(5),
+      lon: +(c.lon + dLon).toFixed(5),
+      ppsf: Math.round(c.ppsf * factor),
+      rentYield: c.rentYield,
+      style: 'towers',
+      weight: 0,
     });
   }
   return places;
@@ -196,7 +205,11 @@ export function createGeography(): Geography {
     return p.level === 'community' ? p : byId.get(p.parentId!);
   };
   return {
-    places, byId, within, fullName, communityOf,
+    places,
+    byId,
+    within,
+    fullName,
+    communityOf,
     buildingsOf: (communityId) => (children.get(communityId) ?? []).filter((p) => p.level === 'building'),
   };
 }

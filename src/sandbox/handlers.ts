@@ -207,13 +207,7 @@ function searchAdrec(ds: Dataset, p: Params): Answer {
   const from = p.fromDate ? fromDmy(p.fromDate) : -Infinity;
   const to = p.toDate ? fromDmy(p.toDate) : Infinity;
   const hits = ds.adrec
-    .filter(
-      (e) =>
-        (!districts || districts.has(String(e.record.district))) &&
-        (!types || types.has(String(e.record.propertyType))) &&
-        e.time >= from &&
-        e.time <= to,
-    )
+    .filter((e) => (!districts || districts.has(String(e.record.district))) && (!types || types.has(String(e.record.propertyType))) && e.time >= from && e.time <= to)
     .sort((a, b) => b.time - a.time);
   const data = pageOf(hits, Number(p.page ?? '0'), size).map((e) => ({ ...e.record }));
   return { status: 200, body: { success: true, message: 'ADREC transactions fetched successfully', data } };

@@ -9,9 +9,21 @@ const DAY = 86_400_000;
 const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 const TX_TYPES: Record<string, readonly (readonly [string, number])[]> = {
-  towers: [['apartment', 88], ['penthouse', 4], ['duplex', 4], ['hotel-apartment', 4]],
-  villas: [['villa', 60], ['townhouse', 40]],
-  mixed: [['apartment', 55], ['villa', 25], ['townhouse', 20]],
+  towers: [
+    ['apartment', 88],
+    ['penthouse', 4],
+    ['duplex', 4],
+    ['hotel-apartment', 4],
+  ],
+  villas: [
+    ['villa', 60],
+    ['townhouse', 40],
+  ],
+  mixed: [
+    ['apartment', 55],
+    ['villa', 25],
+    ['townhouse', 20],
+  ],
 };
 const HOUSE = new Set(['villa', 'townhouse']);
 
@@ -63,13 +75,21 @@ export function transactionsOfDay(seed: number, geo: Geography, day: number, anc
         const type = rng.weighted(TX_TYPES[community.style]!);
         const house = HOUSE.has(type);
         const place: Place = !house && buildings.length > 0 && rng.chance(0.6) ? rng.pick(buildings) : community;
-        const bedrooms = house ? rng.int(2, 5) : type === 'penthouse' ? rng.int(3, 4) : rng.weighted([[0, 15], [1, 35], [2, 30], [3, 15], [4, 5]]);
+        const bedrooms = house
+          ? rng.int(2, 5)
+          : type === 'penthouse'
+            ? rng.int(3, 4)
+            : rng.weighted([
+                [0, 15],
+                [1, 35],
+                [2, 30],
+                [3, 15],
+                [4, 5],
+              ]);
         const size = Math.round(house ? 1500 + bedrooms * 700 * rng.between(0.8, 1.3) : [450, 780, 1250, 1800, 2700][bedrooms]! * rng.between(0.85, 1.15));
         const at = dayStart + rng.int(0, DAY / 1000 - 1) * 1000;
         const sale = size * trendPrice(seed, place, type, bedrooms, monthOf(at), anchor);
-        const price = kind === 'sold'
-          ? Math.round((sale * rng.between(0.93, 1.07)) / 1000) * 1000
-          : Math.round((sale * place.rentYield * rng.between(0.9, 1.1)) / 500) * 500;
+        const price = kind === 'sold' ? Math.round((sale * rng.between(0.93, 1.07)) / 1000) * 1000 : Math.round((sale * place.rentYield * rng.between(0.9, 1.1)) / 500) * 500;
         out.push({ id: rng.hex(24), kind, placeId: place.id, bedrooms, type, price, size, date: isoDay(at), at });
       }
     }
@@ -101,13 +121,34 @@ const ADREC_DISTRICTS: [string, string[], number][] = [
 export const ADREC_DISTRICT_NAMES = ADREC_DISTRICTS.map(([d]) => d);
 
 const ADREC_WEIGHTS: Partial<Record<(typeof ADREC_PROPERTY_TYPES)[number], number>> = {
-  apartment: 45, villa: 18, townhouse: 12, duplex: 3, penthouse: 2, 'plot-residential': 4, 'plot-villa': 4,
-  'residential-complex': 1, office: 4, retail: 3, warehouse: 2, workshop: 1, 'plot-other': 1,
+  apartment: 45,
+  villa: 18,
+  townhouse: 12,
+  duplex: 3,
+  penthouse: 2,
+  'plot-residential': 4,
+  'plot-villa': 4,
+  'residential-complex': 1,
+  office: 4,
+  retail: 3,
+  warehouse: 2,
+  workshop: 1,
+  'plot-other': 1,
 };
 const SQM: Record<string, [number, number]> = {
-  apartment: [40, 180], duplex: [140, 260], penthouse: [200, 450], villa: [280, 700], townhouse: [180, 320],
-  'plot-residential': [400, 1500], 'plot-villa': [500, 1200], 'residential-complex': [2000, 8000], office: [60, 900],
-  retail: [40, 600], warehouse: [500, 5000], workshop: [200, 1500], 'plot-other': [1000, 10000],
+  apartment: [40, 180],
+  duplex: [140, 260],
+  penthouse: [200, 450],
+  villa: [280, 700],
+  townhouse: [180, 320],
+  'plot-residential': [400, 1500],
+  'plot-villa': [500, 1200],
+  'residential-complex': [2000, 8000],
+  office: [60, 900],
+  retail: [40, 600],
+  warehouse: [500, 5000],
+  workshop: [200, 1500],
+  'plot-other': [1000, 10000],
 };
 
 const dmy = (t: number) => {
@@ -132,12 +173,19 @@ export function makeAdrec(rng: Rng, now: number): AdrecEntry[] {
           district,
           community: rng.pick(communities),
           propertyType,
-          transactionType: rng.weighted([['Sale', 80], ['Mortgage', 15], ['Gift', 5]]),
+          transactionType: rng.weighted([
+            ['Sale', 80],
+            ['Mortgage', 15],
+            ['Gift', 5],
+          ]),
           transactionDate: dmy(time),
           price: Math.round((areaSqm * aedPerSqm * (plot ? 0.4 : 1) * rng.between(0.88, 1.12)) / 1000) * 1000,
           areaSqm,
           rooms: ['apartment', 'villa', 'townhouse', 'duplex', 'penthouse'].includes(propertyType) ? rng.int(propertyType === 'apartment' ? 0 : 2, 5) : null,
-          sequence: rng.weighted([['Primary', 35], ['Secondary', 65]]),
+          sequence: rng.weighted([
+            ['Primary', 35],
+            ['Secondary', 65],
+          ]),
         },
       });
     }
@@ -170,7 +218,11 @@ export function trendPrice(seed: number, place: Place, type: string, bedrooms: n
   const growth = 0.004 + unit(seed, 'growth', place.level === 'building' ? place.parentId! : place.id) * 0.006;
   const bed = Math.max(0, Math.min(4, bedrooms));
   return Math.round(
-    place.ppsf * (TREND_TYPE_FACTOR[type] ?? 1) * TREND_BED_FACTOR[bed]! * (1 + growth) ** monthsBetween(monthOf(anchor), month) * (0.985 + 0.03 * unit(seed, place.id, type, bed, month)),
+    place.ppsf *
+      (TREND_TYPE_FACTOR[type] ?? 1) *
+      TREND_BED_FACTOR[bed]! *
+      (1 + growth) ** monthsBetween(monthOf(anchor), month) *
+      (0.985 + 0.03 * unit(seed, place.id, type, bed, month)),
   );
 }
 

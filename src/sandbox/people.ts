@@ -4,29 +4,152 @@ import type { Agent, Broker } from './model.js';
 import type { Rng } from './random.js';
 
 const BROKERS_PER_EMIRATE: [Emirate, string, number][] = [
-  ['dubai', 'Dubai', 18], ['abu-dhabi', 'Abu Dhabi', 8], ['sharjah', 'Sharjah', 5], ['ajman', 'Ajman', 3],
-  ['ras-al-khaimah', 'Ras Al Khaimah', 3], ['fujairah', 'Fujairah', 2], ['umm-al-quwain', 'Umm Al Quwain', 2],
+  ['dubai', 'Dubai', 18],
+  ['abu-dhabi', 'Abu Dhabi', 8],
+  ['sharjah', 'Sharjah', 5],
+  ['ajman', 'Ajman', 3],
+  ['ras-al-khaimah', 'Ras Al Khaimah', 3],
+  ['fujairah', 'Fujairah', 2],
+  ['umm-al-quwain', 'Umm Al Quwain', 2],
 ];
-const BROKER_WORDS = ['Crescent', 'Falcon', 'Pearl', 'Oasis', 'Dhow', 'Skyline', 'Golden Sands', 'Palm Gate', 'Desert Rose', 'Azure', 'Saffron', 'Harbour', 'Lighthouse', 'Cedar', 'Majlis', 'Sandstone', 'Horizon', 'Gulf Breeze', 'Coral', 'Minaret', 'Date Palm', 'Silver Dune', 'Bluewater', 'Ghaf Tree', 'Seven Sands', 'Arabian Key', 'Sail', 'Lagoon', 'Summit', 'Emerald'];
+const BROKER_WORDS = [
+  'Crescent',
+  'Falcon',
+  'Pearl',
+  'Oasis',
+  'Dhow',
+  'Skyline',
+  'Golden Sands',
+  'Palm Gate',
+  'Desert Rose',
+  'Azure',
+  'Saffron',
+  'Harbour',
+  'Lighthouse',
+  'Cedar',
+  'Majlis',
+  'Sandstone',
+  'Horizon',
+  'Gulf Breeze',
+  'Coral',
+  'Minaret',
+  'Date Palm',
+  'Silver Dune',
+  'Bluewater',
+  'Ghaf Tree',
+  'Seven Sands',
+  'Arabian Key',
+  'Sail',
+  'Lagoon',
+  'Summit',
+  'Emerald',
+];
 const BROKER_SUFFIXES = ['Properties', 'Real Estate', 'Realty', 'Homes', 'Estates', 'Property Brokers'];
-const STREETS = ['Sheikh Zayed Road', 'Al Wasl Road', 'Marina Walk', 'Corniche Road', 'Al Khaleej Street', 'Hamdan Street', 'King Faisal Street', 'Al Ittihad Road', 'Al Qasimi Street'];
+const STREETS = [
+  'Sheikh Zayed Road',
+  'Al Wasl Road',
+  'Marina Walk',
+  'Corniche Road',
+  'Al Khaleej Street',
+  'Hamdan Street',
+  'King Faisal Street',
+  'Al Ittihad Road',
+  'Al Qasimi Street',
+];
 
-const FIRST = ['Ahmed', 'Fatima', 'Omar', 'Aisha', 'Rahul', 'Priya', 'James', 'Sophie', 'Olga', 'Dmitri', 'Maria', 'Jose', 'Hassan', 'Layla', 'Yusuf', 'Mariam', 'Arjun', 'Sara', 'Daniel', 'Emma', 'Ali', 'Noor', 'Ivan', 'Chloe', 'Karim', 'Hana', 'Vikram', 'Anna', 'Tariq', 'Leila', 'Marco', 'Elena'];
-const LAST = ['Al Mansouri', 'Khan', 'Sharma', 'Smith', 'Petrova', 'Haddad', 'Santos', 'Nair', 'Ivanov', 'Rahman', 'Al Suwaidi', 'Williams', 'Farouk', 'Kapoor', 'Dubois', 'Mueller', 'Rossi', 'Hussain', 'Cruz', 'Baker', 'Qureshi', 'Volkova'];
+const FIRST = [
+  'Ahmed',
+  'Fatima',
+  'Omar',
+  'Aisha',
+  'Rahul',
+  'Priya',
+  'James',
+  'Sophie',
+  'Olga',
+  'Dmitri',
+  'Maria',
+  'Jose',
+  'Hassan',
+  'Layla',
+  'Yusuf',
+  'Mariam',
+  'Arjun',
+  'Sara',
+  'Daniel',
+  'Emma',
+  'Ali',
+  'Noor',
+  'Ivan',
+  'Chloe',
+  'Karim',
+  'Hana',
+  'Vikram',
+  'Anna',
+  'Tariq',
+  'Leila',
+  'Marco',
+  'Elena',
+];
+const LAST = [
+  'Al Mansouri',
+  'Khan',
+  'Sharma',
+  'Smith',
+  'Petrova',
+  'Haddad',
+  'Santos',
+  'Nair',
+  'Ivanov',
+  'Rahman',
+  'Al Suwaidi',
+  'Williams',
+  'Farouk',
+  'Kapoor',
+  'Dubois',
+  'Mueller',
+  'Rossi',
+  'Hussain',
+  'Cruz',
+  'Baker',
+  'Qureshi',
+  'Volkova',
+];
 const NATIONALITIES: { code: string; name: string }[] = [
-  { code: 'AE', name: 'United Arab Emirates' }, { code: 'IN', name: 'India' }, { code: 'PK', name: 'Pakistan' },
-  { code: 'GB', name: 'United Kingdom' }, { code: 'RU', name: 'Russia' }, { code: 'EG', name: 'Egypt' },
-  { code: 'LB', name: 'Lebanon' }, { code: 'PH', name: 'Philippines' }, { code: 'FR', name: 'France' },
-  { code: 'DE', name: 'Germany' }, { code: 'JO', name: 'Jordan' }, { code: 'IT', name: 'Italy' },
+  { code: 'AE', name: 'United Arab Emirates' },
+  { code: 'IN', name: 'India' },
+  { code: 'PK', name: 'Pakistan' },
+  { code: 'GB', name: 'United Kingdom' },
+  { code: 'RU', name: 'Russia' },
+  { code: 'EG', name: 'Egypt' },
+  { code: 'LB', name: 'Lebanon' },
+  { code: 'PH', name: 'Philippines' },
+  { code: 'FR', name: 'France' },
+  { code: 'DE', name: 'Germany' },
+  { code: 'JO', name: 'Jordan' },
+  { code: 'IT', name: 'Italy' },
 ];
 const LANGUAGES = [
-  { id: 1, name: 'English' }, { id: 2, name: 'Arabic' }, { id: 3, name: 'Hindi' }, { id: 4, name: 'Urdu' },
-  { id: 5, name: 'Russian' }, { id: 6, name: 'French' }, { id: 7, name: 'Tagalog' }, { id: 8, name: 'Persian' },
-  { id: 9, name: 'German' }, { id: 10, name: 'Mandarin' }, { id: 11, name: 'Italian' }, { id: 12, name: 'Spanish' },
+  { id: 1, name: 'English' },
+  { id: 2, name: 'Arabic' },
+  { id: 3, name: 'Hindi' },
+  { id: 4, name: 'Urdu' },
+  { id: 5, name: 'Russian' },
+  { id: 6, name: 'French' },
+  { id: 7, name: 'Tagalog' },
+  { id: 8, name: 'Persian' },
+  { id: 9, name: 'German' },
+  { id: 10, name: 'Mandarin' },
+  { id: 11, name: 'Italian' },
+  { id: 12, name: 'Spanish' },
 ];
 const POSITIONS = ['Property Consultant', 'Senior Property Consultant', 'Sales Manager', 'Leasing Specialist', 'Investment Advisor', 'Team Leader'];
 
-export const slugify = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+export const slugify = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 const phone = (rng: Rng, mobile: boolean) => (mobile ? `+9715${rng.int(0, 8)}${rng.int(1000000, 9999999)}` : `+971${rng.int(2, 9)}${rng.int(1000000, 9999999)}`);
 
 export function makeBrokers(rng: Rng): Broker[] {

@@ -34,7 +34,10 @@ export class Quota {
   private readonly minute?: Window;
   private readonly day?: Window;
 
-  constructor(options: QuotaOptions, private readonly clock: () => number = Date.now) {
+  constructor(
+    options: QuotaOptions,
+    private readonly clock: () => number = Date.now,
+  ) {
     for (const [k, v] of Object.entries(options)) {
       if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw new RangeError(`quota.${k} must be a whole number from 1`);
     }

@@ -29,7 +29,11 @@ export function createApiUsageRepo(store: Store, baseUrl: string): ApiUsageRepo 
       });
     },
     count(window) {
-      const row = db.select({ calls: apiUsage.calls }).from(apiUsage).where(and(eq(apiUsage.service, service), eq(apiUsage.window, window))).get();
+      const row = db
+        .select({ calls: apiUsage.calls })
+        .from(apiUsage)
+        .where(and(eq(apiUsage.service, service), eq(apiUsage.window, window)))
+        .get();
       return row?.calls ?? 0;
     },
   };

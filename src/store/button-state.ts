@@ -49,7 +49,10 @@ export function createButtonStateRepo(store: Store, now: () => number = Date.now
       return row ? { kind: row.kind, payload: parseJson(row.payload) as T } : undefined;
     },
     prune(olderThanMs) {
-      return db.delete(buttonState).where(lt(buttonState.lastUsedAt, now() - olderThanMs)).run().changes;
+      return db
+        .delete(buttonState)
+        .where(lt(buttonState.lastUsedAt, now() - olderThanMs))
+        .run().changes;
     },
   };
 }

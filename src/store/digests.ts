@@ -37,16 +37,28 @@ export function createDigestRepo(store: Store, now: () => number = Date.now) {
     /** Saves a digest with the next free number in its place, unless the place has `perPlace` already. */
     create(input: NewDigest, limits: { perPlace: number }): { ok: true; row: DigestRow } | { ok: false; reason: 'place' } {
       return tx(() => {
-        const count = db.select({ n: sql<number>`count(*)` }).from(digest).where(eq(digest.place, input.place)).get()!.n;
+        const count = db
+          .select({ n: sql<number>`count(*)` })
+          .from(digest)
+          .where(eq(digest.place, input.place))
+          .get()!.n;
         if (count >= limits.perPlace) return { ok: false as const, reason: 'place' as const };
-        const top = db.select({ n: sql<number | null>`max(${digest.number})` }).from(digest).where(eq(digest.place, input.place)).get()!.n;
+        const top = db
+          .select({ n: sql<number | null>`max(${digest.number})` })
+          .from(digest)
+          .where(eq(digest.place, input.place))
+          .get()!.n;
         const { last: number } = db
           .insert(digestNumber)
           .values({ place: input.place, last: (top ?? 0) + 1 })
           .onConflictDoUpdate({ target: digestNumber.place, set: { last: sql`max(${digestNumber.last} + 1, ${(top ?? 0) + 1})` } })
           .returning()
           .get();
-        const row = db.insert(digest).values({ ...input, number, createdAt: now() }).returning().get();
+        const row = db
+          .insert(digest)
+          .values({ ...input, number, createdAt: now() })
+          .returning()
+          .get();
         return { ok: true as const, row };
       });
     },
@@ -56,7 +68,11 @@ export function createDigestRepo(store: Store, now: () => number = Date.now) {
     },
 
     byNumber(place: string, number: number): DigestRow | undefined {
-      return db.select().from(digest).where(and(eq(digest.place, place), eq(digest.number, number))).get();
+      return db
+        .select()
+        .from(digest)
+        .where(and(eq(digest.place, place), eq(digest.number, number)))
+        .get();
     },
 
     byId(id: number): DigestRow | undefined {
@@ -64,13 +80,18 @@ export function createDigestRepo(store: Store, now: () => number = Date.now) {
     },
 
     setPaused(id: number, paused: boolean, nextRunAt?: number): void {
-      db.update(digest).set({ paused, ...(nextRunAt !== undefined ? { nextRunAt } : {}) }).where(eq(digest.id, id)).run();
+      db.update(digest)
+        .set({ paused, ...(nextRunAt !== undefined ? { nextRunAt } : {}) })
+        .where(eq(digest.id, id))
+        .run();
     },
 
     /** Removes a digest and its digests not yet posted. */
     remove(id: number): void {
       tx(() => {
-        db.delete(outbox).where(and(like(outbox.dedupeKey, `digest:${id}:%`), inArray(outbox.state, ['pending', 'failed']))).run();
+        db.delete(outbox)
+          .where(and(like(outbox.dedupeKey, `digest:${id}:%`), inArray(outbox.state, ['pending', 'failed'])))
+          .run();
         db.delete(digest).where(eq(digest.id, id)).run();
       });
     },
@@ -112,7 +133,10 @@ export function createDigestRepo(store: Store, now: () => number = Date.now) {
       return tx(() => {
         if (fence && !holds(fence)) return false;
         if (notice) outbox_.enqueue(notice);
-        db.update(digest).set({ nextRunAt, lastError: reason.slice(0, 300) }).where(eq(digest.id, id)).run();
+        db.update(digest)
+          .set({ nextRunAt, lastError: reason.slice(0, 300) })
+          .where(eq(digest.id, id))
+          .run();
         return true;
       });
     },

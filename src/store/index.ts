@@ -8,7 +8,18 @@ export { adoptServiceSpellings, serviceKey } from './service-key.js';
 export * as schema from './schema.js';
 export { createSavedSearchRepo, type CreateResult, type NewSavedSearch, type SavedSearchRepo, type SavedSearchRow } from './saved-searches.js';
 export { createSeenRepo, type RunOutcome, type SeenRepo, type SeenRow, type SeenUpdate } from './seen.js';
-export { createOutboxRepo, deliveryIdOf, INTERRUPTED, type ClaimedEntry, type ClaimOptions, type FailedAttempt, type NewDelivery, type OutboxRepo, type OutboxRow, type OutboxStats } from './outbox.js';
+export {
+  createOutboxRepo,
+  deliveryIdOf,
+  INTERRUPTED,
+  type ClaimedEntry,
+  type ClaimOptions,
+  type FailedAttempt,
+  type NewDelivery,
+  type OutboxRepo,
+  type OutboxRow,
+  type OutboxStats,
+} from './outbox.js';
 export { createLeaseRepo, type Fence, type InstanceInfo, type LeaseRepo } from './leases.js';
 export { markRestored, readDbId, readLineage, readRestore, renewDbId } from './meta.js';
 export { createAlertsRepo, type AlertsRepo } from './alerts.js';

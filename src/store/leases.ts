@@ -46,7 +46,8 @@ export function createLeaseRepo(store: Store) {
     /** Extends the lease; only its holder under the same token can. False: it was lost (taken over). */
     renew(fence: Fence, at: number, ttlMs: number): boolean {
       return (
-        db.update(jobLease)
+        db
+          .update(jobLease)
           .set({ until: at + ttlMs })
           .where(and(eq(jobLease.name, fence.name), eq(jobLease.holder, fence.holder), eq(jobLease.token, fence.token)))
           .run().changes === 1
@@ -63,7 +64,8 @@ export function createLeaseRepo(store: Store) {
     /** Ends the run: frees the lease and records it, only under the same token (a stale run records nothing). */
     finish(fence: Fence, run: { at: number; ms: number; ok: boolean } | undefined): boolean {
       return (
-        db.update(jobLease)
+        db
+          .update(jobLease)
           .set({ until: 0, ...(run ? { lastRunAt: run.at, lastRunMs: run.ms, lastRunOk: run.ok } : {}) })
           .where(and(eq(jobLease.name, fence.name), eq(jobLease.holder, fence.holder), eq(jobLease.token, fence.token)))
           .run().changes === 1
@@ -99,11 +101,18 @@ export function createLeaseRepo(store: Store) {
     /** Forgets instances gone for longer than `olderThanMs` (bounded growth), and this one at a clean stop. */
     forget(ids: readonly string[] | { olderThan: number }): number {
       if (Array.isArray(ids)) return ids.reduce((n, id) => n + db.delete(instance).where(eq(instance.id, id)).run().changes, 0);
-      return db.delete(instance).where(lt(instance.heartbeatAt, (ids as { olderThan: number }).olderThan)).run().changes;
+      return db
+        .delete(instance)
+        .where(lt(instance.heartbeatAt, (ids as { olderThan: number }).olderThan))
+        .run().changes;
     },
 
     instances(): (typeof instance.$inferSelect)[] {
-      return db.select().from(instance).orderBy(sql`${instance.heartbeatAt} desc`).all();
+      return db
+        .select()
+        .from(instance)
+        .orderBy(sql`${instance.heartbeatAt} desc`)
+        .all();
     },
   };
 }

@@ -24,7 +24,11 @@ export function createLocationCacheRepo(store: Store, now: () => number = Date.n
   const { db } = store;
   return {
     get(query) {
-      const row = db.select().from(locationCache).where(and(eq(locationCache.service, service), eq(locationCache.query, normaliseQuery(query)))).get();
+      const row = db
+        .select()
+        .from(locationCache)
+        .where(and(eq(locationCache.service, service), eq(locationCache.query, normaliseQuery(query))))
+        .get();
       if (!row || row.expiresAt <= now()) return undefined;
       return { results: JSON.parse(row.results) as unknown, fetchedAt: row.fetchedAt };
     },
@@ -37,8 +41,13 @@ export function createLocationCacheRepo(store: Store, now: () => number = Date.n
         .run();
     },
     answers(limit = 10_000) {
-      const rows = db.select({ results: locationCache.results }).from(locationCache).where(eq(locationCache.service, service))
-        .orderBy(desc(locationCache.fetchedAt)).limit(limit).all();
+      const rows = db
+        .select({ results: locationCache.results })
+        .from(locationCache)
+        .where(eq(locationCache.service, service))
+        .orderBy(desc(locationCache.fetchedAt))
+        .limit(limit)
+        .all();
       const out: unknown[] = [];
       for (const row of rows) {
         try {

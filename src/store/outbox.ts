@@ -101,9 +101,7 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
 
   /** Inserts a delivery unless one with the same dedupe key exists: the same fact is never queued twice. */
   // The drainer's hot path (a few statements per post): prepared once, not built per call.
-  const extendStmt = sqlite.prepare(
-    `UPDATE outbox SET claimed_until = @until WHERE claim_token = @token AND state = 'claimed' AND id IN (SELECT value FROM json_each(@ids))`,
-  );
+  const extendStmt = sqlite.prepare(`UPDATE outbox SET claimed_until = @until WHERE claim_token = @token AND state = 'claimed' AND id IN (SELECT value FROM json_each(@ids))`);
   const postingStmt = sqlite.prepare(
     `UPDATE outbox SET state = 'sending', claimed_until = @until, first_attempt_at = coalesce(first_attempt_at, @at), last_attempt_at = @at
      WHERE id = @id AND claim_token = @token AND state = 'claimed'`,
@@ -119,8 +117,15 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
     return db
       .insert(outbox)
       .values({
-        searchId: d.searchId ?? null, place: d.place, kind: d.kind, propertyId: d.propertyId ?? null, dedupeKey: d.dedupeKey, payload: d.payload,
-        createdAt: at, nextAttemptAt: at, origin: readLineage(sqlite),
+        searchId: d.searchId ?? null,
+        place: d.place,
+        kind: d.kind,
+        propertyId: d.propertyId ?? null,
+        dedupeKey: d.dedupeKey,
+        payload: d.payload,
+        createdAt: at,
+        nextAttemptAt: at,
+        origin: readLineage(sqlite),
         ...(d.uncertainSince !== undefined ? { maybeDelivered: true, uncertainSince: d.uncertainSince } : {}),
       })
       .onConflictDoNothing({ target: outbox.dedupeKey })
@@ -143,7 +148,10 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
           and(eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} <= ${o.at}`),
           and(inArray(outbox.state, ['claimed', 'sending']), or(sql`${outbox.claimedUntil} <= ${o.at}`, lapsed.length > 0 ? inArray(outbox.claimedBy, lapsed) : undefined)),
         );
-        const held = db.select({ place: placeHold.place }).from(placeHold).where(sql`${placeHold.retryAt} > ${o.at}`);
+        const held = db
+          .select({ place: placeHold.place })
+          .from(placeHold)
+          .where(sql`${placeHold.retryAt} > ${o.at}`);
         const where = and(platformFilter(o.platforms), claimable, notInArray(outbox.place, held), o.busy?.length ? notInArray(outbox.place, [...o.busy]) : undefined);
         // Oldest first per channel, and channels by their oldest entry: one busy channel never fills a whole claim.
         const ranked = db
@@ -151,7 +159,12 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
           .from(outbox)
           .where(where)
           .as('ranked');
-        const picked = db.select({ id: ranked.id, place: ranked.place }).from(ranked).where(sql`${ranked.n} <= ${o.perPlace}`).orderBy(asc(ranked.id)).all();
+        const picked = db
+          .select({ id: ranked.id, place: ranked.place })
+          .from(ranked)
+          .where(sql`${ranked.n} <= ${o.perPlace}`)
+          .orderBy(asc(ranked.id))
+          .all();
         const places = new Set<string>();
         const ids: number[] = [];
         for (const r of picked) {
@@ -166,7 +179,10 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
         // back to the queue before its turn, the next claim still looks for it before sending.
         db.update(outbox)
           .set({
-            state: 'claimed', claimedBy: o.holder, claimedUntil: o.at + o.leaseMs, claimToken: token,
+            state: 'claimed',
+            claimedBy: o.holder,
+            claimedUntil: o.at + o.leaseMs,
+            claimToken: token,
             maybeDelivered: sql`${outbox.maybeDelivered} or ${outbox.state} = 'sending'`,
             uncertainSince: sql`case when ${outbox.state} = 'sending' then coalesce(${outbox.uncertainSince}, ${outbox.lastAttemptAt}, ${outbox.createdAt}) else ${outbox.uncertainSince} end`,
           })
@@ -175,8 +191,13 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
         return rows.map((r) => {
           const crashed = r.state === 'sending';
           return {
-            ...r, token, deliveryId: deliveryIdOf(r), recovered: crashed || r.maybeDelivered, maybeDelivered: crashed || r.maybeDelivered,
-            uncertainSince: crashed ? (r.uncertainSince ?? r.lastAttemptAt ?? r.createdAt) : r.uncertainSince, interrupted: crashed || r.lastError === INTERRUPTED,
+            ...r,
+            token,
+            deliveryId: deliveryIdOf(r),
+            recovered: crashed || r.maybeDelivered,
+            maybeDelivered: crashed || r.maybeDelivered,
+            uncertainSince: crashed ? (r.uncertainSince ?? r.lastAttemptAt ?? r.createdAt) : r.uncertainSince,
+            interrupted: crashed || r.lastError === INTERRUPTED,
           };
         });
       });
@@ -248,10 +269,23 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
       return tx(() => {
         const inFlight = db
           .update(outbox)
-          .set({ state: 'pending', ...release, maybeDelivered: true, lastError: INTERRUPTED, uncertainSince: sql`coalesce(${outbox.uncertainSince}, ${outbox.lastAttemptAt}, ${outbox.createdAt})` })
+          .set({
+            state: 'pending',
+            ...release,
+            maybeDelivered: true,
+            lastError: INTERRUPTED,
+            uncertainSince: sql`coalesce(${outbox.uncertainSince}, ${outbox.lastAttemptAt}, ${outbox.createdAt})`,
+          })
           .where(and(eq(outbox.claimedBy, holder), eq(outbox.state, 'sending')))
           .run().changes;
-        return inFlight + db.update(outbox).set({ state: 'pending', ...release }).where(and(eq(outbox.claimedBy, holder), eq(outbox.state, 'claimed'))).run().changes;
+        return (
+          inFlight +
+          db
+            .update(outbox)
+            .set({ state: 'pending', ...release })
+            .where(and(eq(outbox.claimedBy, holder), eq(outbox.state, 'claimed')))
+            .run().changes
+        );
       });
     },
 
@@ -280,7 +314,10 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
     releasePlace(place: string, at: number = now()): boolean {
       // Called after every delivered post: a plain prepared delete when the channel was not held (nearly always).
       if (unholdStmt.run(place).changes === 0) return false;
-      db.update(outbox).set({ nextAttemptAt: at }).where(and(eq(outbox.place, place), eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} > ${at}`)).run();
+      db.update(outbox)
+        .set({ nextAttemptAt: at })
+        .where(and(eq(outbox.place, place), eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} > ${at}`))
+        .run();
       return true;
     },
 
@@ -315,7 +352,11 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
     nextDue(platforms: readonly string[]): number | undefined {
       if (platforms.length === 0) return undefined;
       const row = db
-        .select({ t: sql<number | null>`min(case when ${outbox.state} = 'pending' then max(${outbox.nextAttemptAt}, coalesce((select ${placeHold.retryAt} from ${placeHold} where ${placeHold.place} = ${outbox.place}), 0)) else ${outbox.claimedUntil} end)` })
+        .select({
+          t: sql<
+            number | null
+          >`min(case when ${outbox.state} = 'pending' then max(${outbox.nextAttemptAt}, coalesce((select ${placeHold.retryAt} from ${placeHold} where ${placeHold.place} = ${outbox.place}), 0)) else ${outbox.claimedUntil} end)`,
+        })
         .from(outbox)
         .where(and(platformFilter(platforms), inArray(outbox.state, ['pending', 'claimed', 'sending'])))
         .get();
@@ -338,7 +379,10 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
         delivered: by('delivered')?.n ?? 0,
         possibleDuplicates: rows.reduce((sum, r) => sum + (r.dups ?? 0), 0),
         oldestPendingMs: Number.isFinite(oldest) ? Math.max(0, at - oldest) : 0,
-        heldPlaces: db.select({ n: sql<number>`count(*)` }).from(placeHold).get()!.n,
+        heldPlaces: db
+          .select({ n: sql<number>`count(*)` })
+          .from(placeHold)
+          .get()!.n,
       };
     },
   };

@@ -24,15 +24,18 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
   const { db, sqlite } = store;
   const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
   const outbox = createOutboxRepo(store, now);
-  const nextNumber = sqlite.prepare(
-    `INSERT INTO alert_number (place, last) VALUES (@place, @next) ON CONFLICT (place) DO UPDATE SET last = max(last + 1, @next) RETURNING last`,
-  );
+  const nextNumber = sqlite.prepare(`INSERT INTO alert_number (place, last) VALUES (@place, @next) ON CONFLICT (place) DO UPDATE SET last = max(last + 1, @next) RETURNING last`);
   const holds = (fence: Fence | undefined) => {
     if (!fence) return true;
     const row = db.select().from(jobLease).where(eq(jobLease.name, fence.name)).get();
     return row?.holder === fence.holder && row.token === fence.token;
   };
-  const count = (where: ReturnType<typeof eq>) => db.select({ n: sql<number>`count(*)` }).from(savedSearch).where(where).get()!.n;
+  const count = (where: ReturnType<typeof eq>) =>
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(savedSearch)
+      .where(where)
+      .get()!.n;
 
   return {
     /**
@@ -50,10 +53,18 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
         if (count(eq(savedSearch.place, input.place)) >= limits.perPlace) return { ok: false, reason: 'place' };
         if (count(eq(savedSearch.owner, input.owner)) >= limits.perOwner) return { ok: false, reason: 'owner' };
         // Numbers are never reused in a place: a counter per place, seeded from the alerts there (databases from before it).
-        const top = db.select({ n: sql<number | null>`max(${savedSearch.number})` }).from(savedSearch).where(eq(savedSearch.place, input.place)).get()!.n;
+        const top = db
+          .select({ n: sql<number | null>`max(${savedSearch.number})` })
+          .from(savedSearch)
+          .where(eq(savedSearch.place, input.place))
+          .get()!.n;
         const { last: number } = nextNumber.get({ place: input.place, next: (top ?? 0) + 1 }) as { last: number };
         const at = now();
-        const row = db.insert(savedSearch).values({ ...input, number, createdAt: at, nextRunAt: at }).returning().get();
+        const row = db
+          .insert(savedSearch)
+          .values({ ...input, number, createdAt: at, nextRunAt: at })
+          .returning()
+          .get();
         return { ok: true, row };
       });
     },
@@ -63,7 +74,11 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
     },
 
     byNumber(place: string, number: number): SavedSearchRow | undefined {
-      return db.select().from(savedSearch).where(and(eq(savedSearch.place, place), eq(savedSearch.number, number))).get();
+      return db
+        .select()
+        .from(savedSearch)
+        .where(and(eq(savedSearch.place, place), eq(savedSearch.number, number)))
+        .get();
     },
 
     byId(id: number): SavedSearchRow | undefined {
@@ -71,7 +86,10 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
     },
 
     setPaused(id: number, paused: boolean): void {
-      db.update(savedSearch).set({ paused, ...(paused ? {} : { nextRunAt: now() }) }).where(eq(savedSearch.id, id)).run();
+      db.update(savedSearch)
+        .set({ paused, ...(paused ? {} : { nextRunAt: now() }) })
+        .where(eq(savedSearch.id, id))
+        .run();
     },
 
     /** Removes a search with its seen set and its undelivered entries (cascade). */

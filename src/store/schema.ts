@@ -160,11 +160,7 @@ export const outbox = sqliteTable(
      */
     uncertainSince: integer('uncertain_since'),
   },
-  (t) => [
-    uniqueIndex('outbox_dedupe_key_idx').on(t.dedupeKey),
-    index('outbox_due_idx').on(t.state, t.nextAttemptAt),
-    index('outbox_place_idx').on(t.place, t.state),
-  ],
+  (t) => [uniqueIndex('outbox_dedupe_key_idx').on(t.dedupeKey), index('outbox_due_idx').on(t.state, t.nextAttemptAt), index('outbox_place_idx').on(t.place, t.state)],
 );
 
 /** The last alert number given out in each chat place: numbers are never reused there, even after a removal. */

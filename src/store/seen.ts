@@ -64,8 +64,16 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
     for (const s of outcome.seen) {
       const keepReported = s.reportedPrice === undefined;
       upsertSeen.run({
-        searchId, propertyId: s.propertyId, at, price: s.price, reported: keepReported ? s.price : s.reportedPrice, keepReported: keepReported ? 1 : 0,
-        locationKey: s.locationKey, bedrooms: s.bedrooms, size: s.size, posted: s.posted ? 1 : 0,
+        searchId,
+        propertyId: s.propertyId,
+        at,
+        price: s.price,
+        reported: keepReported ? s.price : s.reportedPrice,
+        keepReported: keepReported ? 1 : 0,
+        locationKey: s.locationKey,
+        bedrooms: s.bedrooms,
+        size: s.size,
+        posted: s.posted ? 1 : 0,
       });
     }
     let queued = 0;

@@ -34,9 +34,7 @@ export function displayValue(key: string, value: unknown): string | undefined {
       const text = value.replace(/\s+/g, ' ').trim();
       if (!text) return undefined;
       // Dates in ISO or DD/MM/YYYY form read better as `12 Mar 2026`.
-      return /^\d{4}-\d{2}-\d{2}|^\d{1,2}\/\d{1,2}\/\d{4}$/.test(text) && parseDate(text)
-        ? formatDate(text)
-        : shorten(text, VALUE_MAX);
+      return /^\d{4}-\d{2}-\d{2}|^\d{1,2}\/\d{1,2}\/\d{4}$/.test(text) && parseDate(text) ? formatDate(text) : shorten(text, VALUE_MAX);
     }
     case 'number':
       if (!Number.isFinite(value)) return undefined;
@@ -67,9 +65,7 @@ function adrecCard(record: AdrecRecord, index: number): Card {
     const text = displayValue(key, value);
     if (text !== undefined) shown.push({ label: humanize(key) || key, value: text });
   }
-  const titleIndex = TITLE_KEYS.map((pattern) =>
-    entries.findIndex(([key, value]) => pattern.test(key) && typeof value === 'string' && value.trim() !== ''),
-  ).find((i) => i >= 0);
+  const titleIndex = TITLE_KEYS.map((pattern) => entries.findIndex(([key, value]) => pattern.test(key) && typeof value === 'string' && value.trim() !== '')).find((i) => i >= 0);
   const titleEntry = titleIndex === undefined ? undefined : entries[titleIndex];
   const title = titleEntry ? shorten(String(titleEntry[1]).trim(), 150) : `Record ${index + 1}`;
   const titleLabel = titleEntry ? humanize(titleEntry[0]) : undefined;

@@ -58,12 +58,7 @@ export function brokerCard(record: BrokerSimple | BrokerDetailed): Card {
   return defined({
     title: textOf(r.name) ?? `Brokerage ${record.id}`,
     body: description && shorten(description, 300),
-    fields: fields(
-      ['Listings', count(r.total_properties ?? r.totalProperties)],
-      ['Location', textOf(r.location)],
-      ['Address', textOf(r.address)],
-      ['Phone', textOf(r.phone)],
-    ),
+    fields: fields(['Listings', count(r.total_properties ?? r.totalProperties)], ['Location', textOf(r.location)], ['Address', textOf(r.address)], ['Phone', textOf(r.phone)]),
     imageUrl: httpsUrl(r.logo),
   });
 }

@@ -30,11 +30,23 @@ export function formatAed(n: number): string {
 }
 
 const PERIOD_SUFFIX: Readonly<Record<string, string>> = {
-  yearly: '/yr', year: '/yr', annual: '/yr', annually: '/yr', yr: '/yr',
-  monthly: '/mo', month: '/mo', mo: '/mo',
-  weekly: '/wk', week: '/wk', wk: '/wk',
-  daily: '/day', day: '/day',
-  sell: '', sale: '', buy: '', '': '',
+  yearly: '/yr',
+  year: '/yr',
+  annual: '/yr',
+  annually: '/yr',
+  yr: '/yr',
+  monthly: '/mo',
+  month: '/mo',
+  mo: '/mo',
+  weekly: '/wk',
+  week: '/wk',
+  wk: '/wk',
+  daily: '/day',
+  day: '/day',
+  sell: '',
+  sale: '',
+  buy: '',
+  '': '',
 };
 
 /** `AED 120,000/yr`, `AED 1,850,000`; `Price on request` when hidden or without a usable value (never `AED 0`). */

@@ -18,9 +18,7 @@ function describedTitle(r: ListingView): string {
   const beds = toCount(r.bedrooms);
   const type = textOf(r.property_type)?.toLowerCase();
   const where = locationName(r);
-  const what = [beds === 0 ? 'studio' : beds !== undefined ? `${formatNumber(beds, 2)}-bed` : undefined, type]
-    .filter(Boolean)
-    .join(' ');
+  const what = [beds === 0 ? 'studio' : beds !== undefined ? `${formatNumber(beds, 2)}-bed` : undefined, type].filter(Boolean).join(' ');
   const sentence = [what || 'property', where && `in ${where}`].filter(Boolean).join(' ');
   return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }
@@ -41,10 +39,7 @@ export function listingCard(record: AnyListing, options: ListingCardOptions = {}
   const link = listingLink(r.property_url, r.share_url);
   const url = link?.linked ? link.url : undefined;
   const title = textOf(r.title);
-  const badges = [
-    ...(r.agent_details?.is_super_agent === true ? ['Super agent'] : []),
-    ...(r.is_verified === true ? ['Verified'] : []),
-  ];
+  const badges = [...(r.agent_details?.is_super_agent === true ? ['Super agent'] : []), ...(r.is_verified === true ? ['Verified'] : [])];
   return defined({
     title: title ?? describedTitle(r),
     url,

@@ -3,8 +3,7 @@ import type { Field } from './model.js';
 
 /** Fields from label/value pairs, leaving out the ones with no value; a third element `'inert'` marks an address shown as text. */
 export function fields(...pairs: readonly (readonly [string, string | undefined, 'inert'?])[]): Field[] {
-  return pairs.flatMap(([label, value, inert]): Field[] =>
-    value !== undefined && value.trim() !== '' ? [inert ? { label, value, inert: true } : { label, value }] : []);
+  return pairs.flatMap(([label, value, inert]): Field[] => (value !== undefined && value.trim() !== '' ? [inert ? { label, value, inert: true } : { label, value }] : []));
 }
 
 /** The first candidate that is an https URL: renderers link and load nothing else (plain http would leak and can be altered). */

@@ -7,8 +7,7 @@ import { median } from './stats.js';
 
 const NONE = '–';
 
-const priceOf = (t: Transaction): number | undefined =>
-  typeof t.price === 'number' && Number.isFinite(t.price) && t.price > 0 ? t.price : undefined;
+const priceOf = (t: Transaction): number | undefined => (typeof t.price === 'number' && Number.isFinite(t.price) && t.price > 0 ? t.price : undefined);
 
 function summary(records: readonly Transaction[]): string {
   const prices = records.map(priceOf).filter((p): p is number => p !== undefined);
@@ -27,9 +26,7 @@ function perBedroom(records: readonly Transaction[]): string | undefined {
     groups.set(t.bedrooms, [...(groups.get(t.bedrooms) ?? []), price]);
   }
   if (!groups.size) return undefined;
-  const parts = [...groups.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([beds, prices]) => `${formatBeds(beds)} ${formatAed(median(prices)!)} (${prices.length})`);
+  const parts = [...groups.entries()].sort(([a], [b]) => a - b).map(([beds, prices]) => `${formatBeds(beds)} ${formatAed(median(prices)!)} (${prices.length})`);
   return `Median by bedrooms: ${parts.join(' · ')}`;
 }
 
@@ -37,12 +34,7 @@ export function transactionsView(records: readonly Transaction[]): Block[] {
   if (!records.length) return [{ kind: 'text', text: 'No transactions were found for this search.' }];
   const rows = records.map((t) => {
     const price = priceOf(t);
-    return [
-      formatDate(t.transaction_date) ?? NONE,
-      textOf(t.property_type) ?? NONE,
-      formatBeds(t.bedrooms) ?? NONE,
-      price === undefined ? NONE : formatAed(price),
-    ];
+    return [formatDate(t.transaction_date) ?? NONE, textOf(t.property_type) ?? NONE, formatBeds(t.bedrooms) ?? NONE, price === undefined ? NONE : formatAed(price)];
   });
   const byBedroom = perBedroom(records);
   return [

@@ -18,9 +18,7 @@ function timeOf(p: PriceTrendPoint): number | undefined {
 
 /** Dated points in date order; when none is dated, the order received. */
 function chronological(points: readonly PriceTrendPoint[]): PriceTrendPoint[] {
-  const dated = points
-    .map((p) => ({ p, t: timeOf(p) }))
-    .filter((x): x is { p: PriceTrendPoint; t: number } => x.t !== undefined);
+  const dated = points.map((p) => ({ p, t: timeOf(p) })).filter((x): x is { p: PriceTrendPoint; t: number } => x.t !== undefined);
   return dated.length ? dated.sort((a, b) => a.t - b.t).map((x) => x.p) : [...points];
 }
 

@@ -62,11 +62,15 @@ const discord: Sender<DiscordMessage> = {
 async function run<P>(sender: Sender<P>, failures: number, fail: () => unknown) {
   const seen: P[] = [];
   const logged: Record<string, unknown>[] = [];
-  const result = sender.send(reply, async (payload) => {
-    seen.push(payload);
-    if (seen.length <= failures) throw fail();
-    return 'posted';
-  }, (_m, fields) => logged.push(fields));
+  const result = sender.send(
+    reply,
+    async (payload) => {
+      seen.push(payload);
+      if (seen.length <= failures) throw fail();
+      return 'posted';
+    },
+    (_m, fields) => logged.push(fields),
+  );
   return { result, seen, logged };
 }
 
@@ -109,11 +113,22 @@ describe.each([slack, discord] as Sender<unknown>[])('the send-with-fallback cha
 describe('the shared chain itself', () => {
   it('builds each form only when it is needed, and tries every form when no refusal test is given', async () => {
     const built: string[] = [];
-    const forms = { render: (r: Reply) => (built.push(r.blocks.some((b) => b.kind === 'card' && b.card.imageUrl) ? 'full' : 'plain'), 'blocks'), textOnly: () => (built.push('text'), 'text') };
+    const forms = {
+      render: (r: Reply) => (built.push(r.blocks.some((b) => b.kind === 'card' && b.card.imageUrl) ? 'full' : 'plain'), 'blocks'),
+      textOnly: () => (built.push('text'), 'text'),
+    };
     await expect(sendWithFallback(reply, forms, async () => 'ok', { onFailure: () => {} })).resolves.toBe('ok');
     expect(built).toEqual(['full']);
     let n = 0;
-    await sendWithFallback(reply, forms, async (p) => { if (++n < 3) throw new Error('no'); return p; }, { onFailure: () => {} });
+    await sendWithFallback(
+      reply,
+      forms,
+      async (p) => {
+        if (++n < 3) throw new Error('no');
+        return p;
+      },
+      { onFailure: () => {} },
+    );
     expect(built).toEqual(['full', 'full', 'plain', 'text']);
   });
 
@@ -240,21 +255,23 @@ const splitsCharacter = (cut: string) => /[\uD800-\uDBFF]$/.test(cut.replace(/�
 describe('clamping', () => {
   it('never exceeds max, ends in … when cut, and never splits a character, for every adapter’s clamp', () => {
     const clamps = { plain: clampPlain, slack: (t: string, m: number) => clampMrkdwn(escapeMrkdwn(t), m), discord: clampMarkdown };
-    fc.assert(fc.property(anyText, fc.integer({ min: 1, max: 60 }), (text, max) => {
-      for (const [name, cut] of Object.entries(clamps)) {
-        const out = cut(text, max);
-        const input = name === 'slack' ? escapeMrkdwn(text) : text;
-        if (input.length <= max) expect(out).toBe(input);
-        else {
-          expect(out.length, name).toBeLessThanOrEqual(max);
-          expect(out.endsWith('…'), name).toBe(true);
-          expect(splitsCharacter(out), name).toBe(false);
-          expect(input.startsWith(out.slice(0, -1)), name).toBe(true);
+    fc.assert(
+      fc.property(anyText, fc.integer({ min: 1, max: 60 }), (text, max) => {
+        for (const [name, cut] of Object.entries(clamps)) {
+          const out = cut(text, max);
+          const input = name === 'slack' ? escapeMrkdwn(text) : text;
+          if (input.length <= max) expect(out).toBe(input);
+          else {
+            expect(out.length, name).toBeLessThanOrEqual(max);
+            expect(out.endsWith('…'), name).toBe(true);
+            expect(splitsCharacter(out), name).toBe(false);
+            expect(input.startsWith(out.slice(0, -1)), name).toBe(true);
+          }
+          if (name === 'slack') expect(out, name).not.toMatch(/&[a-z]{0,3}…$/);
+          if (name === 'discord' && out !== input) expect((/\\+…$/.exec(out)?.[0].length ?? 1) % 2, name).toBe(1);
         }
-        if (name === 'slack') expect(out, name).not.toMatch(/&[a-z]{0,3}…$/);
-        if (name === 'discord' && out !== input) expect((/\\+…$/.exec(out)?.[0].length ?? 1) % 2, name).toBe(1);
-      }
-    }));
+      }),
+    );
   });
 
   it('cuts opaque values without an ellipsis, fills blanks, and measures width in characters', () => {

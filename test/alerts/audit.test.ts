@@ -101,7 +101,10 @@ describe('price drops and last seen', () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina 2br');
     const search = rig.repo.listByPlace('test:c1')[0]!;
-    const newest = rig.repo.seen(search.id).filter((s) => s.lastPrice !== null).sort((x, y) => Number(y.propertyId) - Number(x.propertyId))[0]!;
+    const newest = rig.repo
+      .seen(search.id)
+      .filter((s) => s.lastPrice !== null)
+      .sort((x, y) => Number(y.propertyId) - Number(x.propertyId))[0]!;
     const told = newest.lastPrice!;
     let price = told;
     for (let cut = 1; cut <= 3; cut++) {
@@ -126,7 +129,14 @@ describe('price drops and last seen', () => {
     const later = Date.now() + 3_600_000;
     rig.sandbox.clearRequests();
     await pollOnce({ api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.service, logger: rig.logger, options: { ...POLLER, maxPages: 1 }, now: () => later });
-    const read = new Set(rig.sandbox.requests().length > 0 ? rig.repo.seen(search.id).filter((s) => s.lastSeenAt === later).map((s) => s.propertyId) : []);
+    const read = new Set(
+      rig.sandbox.requests().length > 0
+        ? rig.repo
+            .seen(search.id)
+            .filter((s) => s.lastSeenAt === later)
+            .map((s) => s.propertyId)
+        : [],
+    );
     // Page 1 (25 listings, none changed) was read: each of them is seen now.
     expect(read.size).toBe(25);
   });
@@ -155,7 +165,10 @@ describe('pruning', () => {
     // On the maintenance pass 100 days after t0: old deliveries go, the pending entry stays, and the seen set is whole:
     // a listing unread for 100 days that comes back to page 1 is not posted as new.
     const maintenance = new StateMaintenance({
-      buttons: { prune: () => 0 }, buttonRetentionMs: DAY, logger: rig.logger, alerts: { prune: () => pruneOutbox(rig.outbox, t0 + 100 * DAY) },
+      buttons: { prune: () => 0 },
+      buttonRetentionMs: DAY,
+      logger: rig.logger,
+      alerts: { prune: () => pruneOutbox(rig.outbox, t0 + 100 * DAY) },
     });
     expect(maintenance.runOnce()).toEqual({ buttons: 0, locations: 0, alerts: { outbox: delivered } });
     expect(rig.repo.seen(search.id)).toHaveLength(seenBefore);
@@ -173,7 +186,16 @@ describe('a shutdown mid-run', () => {
     const aborter = new AbortController();
     const at = Date.now() + 60_000;
     const started = Date.now();
-    const run = pollOnce({ api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.service, logger: rig.logger, options: { ...POLLER, concurrency: 1 }, now: () => at, signal: aborter.signal });
+    const run = pollOnce({
+      api: rig.api,
+      repo: rig.repo,
+      leases: rig.leases,
+      service: rig.service,
+      logger: rig.logger,
+      options: { ...POLLER, concurrency: 1 },
+      now: () => at,
+      signal: aborter.signal,
+    });
     while (rig.sandbox.requests().length === 0) await sleep(5);
     aborter.abort();
     const report = await run;
@@ -189,7 +211,12 @@ describe('a shutdown mid-run', () => {
     // The next run takes the three not reached (the one that ran is not due again until its next turn).
     const next = await rig.poll();
     expect(next).toMatchObject({ searches: 3, queries: 3, skipped: 0 });
-    expect(rig.repo.listByPlace('test:c1').filter((r) => r.id !== ran[0]!.id).every((r) => r.lastRunAt! > started && r.lastRunAt !== at)).toBe(true);
+    expect(
+      rig.repo
+        .listByPlace('test:c1')
+        .filter((r) => r.id !== ran[0]!.id)
+        .every((r) => r.lastRunAt! > started && r.lastRunAt !== at),
+    ).toBe(true);
   });
 });
 
@@ -201,7 +228,17 @@ describe('an instance that loses the poller lease mid-run', () => {
     rig.sandbox.addFault({ latencyMs: 600, count: 100 }); // a query outlasts several renewals
     const at = Date.now() + 60_000;
     const leaseMs = 400; // renewed every 100 ms
-    const run = pollOnce({ api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.service, logger: rig.logger, options: { ...POLLER, concurrency: 1 }, now: () => at, leaseMs, holder: 'stalled' });
+    const run = pollOnce({
+      api: rig.api,
+      repo: rig.repo,
+      leases: rig.leases,
+      service: rig.service,
+      logger: rig.logger,
+      options: { ...POLLER, concurrency: 1 },
+      now: () => at,
+      leaseMs,
+      holder: 'stalled',
+    });
     while (rig.sandbox.requests().length === 0) await sleep(5);
     // This instance stalled past its lease (as seen from the other one's clock), and the other took the lease over.
     expect(rig.leases.acquire(POLL_JOB, 'other', at + leaseMs + 1, 60_000)).toBeDefined();
@@ -227,7 +264,8 @@ describe('the scheduler', () => {
     let runs = 0;
     const scheduler = new JobScheduler({ timezone: 'Asia/Dubai', logger });
     scheduler.register({
-      name: 'every-second', cron: '* * * * * *',
+      name: 'every-second',
+      cron: '* * * * * *',
       run: async () => {
         runs++;
         most = Math.max(most, ++running);
@@ -294,7 +332,12 @@ describe('paging', () => {
     expect(rig.repo.seen(search.id)).toHaveLength(0);
     rig.sandbox.clearRequests();
     await rig.poll({ maxPages: 2 });
-    expect(rig.sandbox.requests().filter((r) => r.path === '/search-rent').map((r) => r.params.page)).toEqual(['1', '2']);
+    expect(
+      rig.sandbox
+        .requests()
+        .filter((r) => r.path === '/search-rent')
+        .map((r) => r.params.page),
+    ).toEqual(['1', '2']);
   });
 });
 

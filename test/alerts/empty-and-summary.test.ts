@@ -46,7 +46,9 @@ describe('the summary card', () => {
     const report = await rig.poll();
     expect(report.newListings).toBeGreaterThan(5);
     const bot = new Bot({
-      api: rig.api, logger: rig.logger, state: createButtonStateRepo(rig.store, Date.now, rig.service),
+      api: rig.api,
+      logger: rig.logger,
+      state: createButtonStateRepo(rig.store, Date.now, rig.service),
       locations: new LocationResolver(rig.api, createLocationCacheRepo(rig.store, Date.now, rig.service), 3_600_000),
     });
     const poster = new RecordingPoster();
@@ -54,7 +56,13 @@ describe('the summary card', () => {
       const row = rig.repo.byId(id);
       return row ? decodeSavedQuery(row.query) : undefined;
     });
-    await new OutboxDrainer({ outbox: rig.outbox, kinds: new KindRegistry().register(ALERT_KINDS, alertKind(buttons)), posters: [poster], logger: rig.logger, options: { giveUpMs: 3_600_000, perPlaceIntervalMs: 0 } }).drain();
+    await new OutboxDrainer({
+      outbox: rig.outbox,
+      kinds: new KindRegistry().register(ALERT_KINDS, alertKind(buttons)),
+      posters: [poster],
+      logger: rig.logger,
+      options: { giveUpMs: 3_600_000, perPlaceIntervalMs: 0 },
+    }).drain();
     const summary = poster.posts.find((p) => /more new listings/.test(p.reply.text))!;
     const button = summary.reply.blocks.flatMap((b) => (b.kind === 'actions' ? b.buttons : []))[0]!;
     expect(button.label).toBe('Show the newest');

@@ -98,19 +98,47 @@ export async function alertsRig(options: { dbFile?: string; sandbox?: Sandbox; p
     const leases = createLeaseRepo(store);
     const service = sandbox.url!;
     const commands = new AlertCommands({
-      repo, leases, holder: 'rig', outbox, api, service, logger, locations: new LocationResolver(api, createLocationCacheRepo(store, Date.now, service), 3_600_000),
-      limits: options.limits ?? { perPlace: 25, perOwner: 10 }, schedule: 'every 15 minutes', ...POLLER,
+      repo,
+      leases,
+      holder: 'rig',
+      outbox,
+      api,
+      service,
+      logger,
+      locations: new LocationResolver(api, createLocationCacheRepo(store, Date.now, service), 3_600_000),
+      limits: options.limits ?? { perPlace: 25, perOwner: 10 },
+      schedule: 'every 15 minutes',
+      ...POLLER,
     });
     const poster = new RecordingPoster();
     const kinds = new KindRegistry().register(ALERT_KINDS, alertKind());
     const newDrainer: Rig['newDrainer'] = (o = {}) =>
       new OutboxDrainer({
-        outbox, kinds, posters: o.posters ?? [poster], logger, ...(o.holder ? { holder: o.holder } : {}), ...(o.now ? { now: o.now } : {}), ...(o.lapsed ? { lapsed: o.lapsed } : {}),
+        outbox,
+        kinds,
+        posters: o.posters ?? [poster],
+        logger,
+        ...(o.holder ? { holder: o.holder } : {}),
+        ...(o.now ? { now: o.now } : {}),
+        ...(o.lapsed ? { lapsed: o.lapsed } : {}),
         options: { giveUpMs: 48 * 3_600_000, perPlaceIntervalMs: options.perPlaceIntervalMs ?? 0, baseBackoffMs: 1, maxBackoffMs: 2, leaseMs: 200, lookupRetryMs: 1, ...o.options },
       });
     const drainer = newDrainer();
     return {
-      sandbox, api, store, repo, outbox, leases, newDrainer, commands, poster, drainer, dbFile, logs, logger, service,
+      sandbox,
+      api,
+      store,
+      repo,
+      outbox,
+      leases,
+      newDrainer,
+      commands,
+      poster,
+      drainer,
+      dbFile,
+      logs,
+      logger,
+      service,
       poll: (o: Partial<PollerOptions> = {}) => pollOnce({ api, repo, leases, service, logger, options: { ...POLLER, ...o } }),
       upstreamCalls: (p?: string) => sandbox.requests().filter((r) => !p || r.path === p).length,
       reopen: build,

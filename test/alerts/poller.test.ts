@@ -95,7 +95,10 @@ describe('price drops', () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina 2br');
     // The newest listings (page 1, which every run reads) have the highest ids.
-    const seen = rig.repo.seen(rig.repo.listByPlace('test:c1')[0]!.id).filter((s) => s.lastPrice !== null).sort((x, y) => Number(y.propertyId) - Number(x.propertyId));
+    const seen = rig.repo
+      .seen(rig.repo.listByPlace('test:c1')[0]!.id)
+      .filter((s) => s.lastPrice !== null)
+      .sort((x, y) => Number(y.propertyId) - Number(x.propertyId));
     const [a, b, c] = seen;
     rig.sandbox.reprice(a!.propertyId, a!.lastPrice! * 0.9);
     rig.sandbox.reprice(b!.propertyId, b!.lastPrice! * 1.1);
@@ -151,7 +154,16 @@ describe('upstream trouble', () => {
     await rig.commands.handle(ctx(), 'add rent marina');
     rig.sandbox.addFault({ status: 503, count: 1000 });
     let t = Date.now();
-    const poll = () => pollOnce({ api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.sandbox.url!, logger: rig.logger, options: { maxPages: 1, priceDropPct: 1, deadlineMs: 2_000 }, now: () => t });
+    const poll = () =>
+      pollOnce({
+        api: rig.api,
+        repo: rig.repo,
+        leases: rig.leases,
+        service: rig.sandbox.url!,
+        logger: rig.logger,
+        options: { maxPages: 1, priceDropPct: 1, deadlineMs: 2_000 },
+        now: () => t,
+      });
     await poll();
     t += 25 * 3_600_000;
     await poll();

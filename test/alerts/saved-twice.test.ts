@@ -55,9 +55,22 @@ describe('alerts saved for another property service', () => {
     await rig.commands.handle(ctx(), 'add rent marina 2br');
     const [mine] = rig.repo.listByPlace('test:c1');
     const old = 'https://old-property-service.example';
-    for (const [place, number] of [['test:c1', 0], ['test:c1', 1], ['test:c2', 0]] as const) {
+    for (const [place, number] of [
+      ['test:c1', 0],
+      ['test:c1', 1],
+      ['test:c2', 0],
+    ] as const) {
       const created = rig.repo.create(
-        { service: old, place, owner: 'U9', text: `old ${number}`, query: mine!.query, operation: mine!.operation, paramsKey: number === 0 ? mine!.paramsKey : `${mine!.paramsKey}&n=${number}`, summary: `old search ${number}` },
+        {
+          service: old,
+          place,
+          owner: 'U9',
+          text: `old ${number}`,
+          query: mine!.query,
+          operation: mine!.operation,
+          paramsKey: number === 0 ? mine!.paramsKey : `${mine!.paramsKey}&n=${number}`,
+          summary: `old search ${number}`,
+        },
         { perPlace: 25, perOwner: 10 },
       );
       expect(created.ok).toBe(true);

@@ -21,7 +21,13 @@ afterEach(() => sandbox.clearRequests());
 function run(file: string, budget: Partial<BudgetLimits>, baseUrl = sandbox.url!) {
   const store = openStore(file);
   const api = new ApiClient({ baseUrl, key: KEY, budget: { maxWaitMs: 0, ...budget }, ledger: createApiUsageRepo(store, baseUrl) });
-  return { api, stop: async () => { await api.close(); store.close(); } };
+  return {
+    api,
+    stop: async () => {
+      await api.close();
+      store.close();
+    },
+  };
 }
 
 describe.each([
@@ -66,7 +72,7 @@ describe('the ledger', () => {
     store.close();
   });
 
-  it('counts a service the same however its base URL is written (a trailing slash, the host\'s case)', async () => {
+  it("counts a service the same however its base URL is written (a trailing slash, the host's case)", async () => {
     const file = path.join(tempDir(), 'manzil.db');
     const url = sandbox.url!.replace(/\/+$/, '');
     const a = run(file, { perDay: 3, perMonth: 10 }, url);

@@ -98,7 +98,11 @@ describe('paging and filters', () => {
   it('applies each filter family through the client', async () => {
     const api = client();
     const rent = await api.call('search-rent', {
-      location_id: '50', bedrooms: '1,2', price_max: '150000', property_type: 'apartment', sort: 'price_asc',
+      location_id: '50',
+      bedrooms: '1,2',
+      price_max: '150000',
+      property_type: 'apartment',
+      sort: 'price_asc',
     });
     expect(rent.records.length).toBeGreaterThan(0);
     for (const r of rent.records) {

@@ -18,7 +18,9 @@ const client = (baseUrl: string, extra: Partial<ApiClientOptions> = {}) => {
 async function failure(work: Promise<unknown>): Promise<{ error: ApiError; ms: number }> {
   const started = performance.now();
   const error = await work.then(
-    () => { throw new Error('expected the call to fail'); },
+    () => {
+      throw new Error('expected the call to fail');
+    },
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(ApiError);
@@ -98,7 +100,10 @@ describe('one deadline per call', () => {
     const outcomes = await Promise.all(
       Array.from({ length: 48 }, async () => {
         const t0 = performance.now();
-        const kind = await api.call('search-brokers', {}).then(() => 'ok', (e: unknown) => (e as ApiError).kind);
+        const kind = await api.call('search-brokers', {}).then(
+          () => 'ok',
+          (e: unknown) => (e as ApiError).kind,
+        );
         return { kind, ms: performance.now() - t0 };
       }),
     );

@@ -3,7 +3,10 @@ import { readEnvelope } from '../../src/api/envelope.js';
 import { OPERATIONS } from '../../src/api/operations.js';
 
 const listing = (id: unknown, extra: Record<string, unknown> = {}) => ({
-  property_id: id, title: 'Marina view 1BR', price: { value: 95000, currency: 'AED', period: 'yearly', is_hidden: false }, ...extra,
+  property_id: id,
+  title: 'Marina view 1BR',
+  price: { value: 95000, currency: 'AED', period: 'yearly', is_hidden: false },
+  ...extra,
 });
 
 describe('readEnvelope', () => {

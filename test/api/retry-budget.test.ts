@@ -70,7 +70,7 @@ describe('call budget', () => {
     expect(usageWindows(t)).toEqual({ day: 'day:2026-12-01', month: 'month:2026-12' });
   });
 
-  it('counts in the ledger it is given, so a second budget on the same ledger sees the first one\'s calls', () => {
+  it("counts in the ledger it is given, so a second budget on the same ledger sees the first one's calls", () => {
     const counts = new Map<string, number>();
     const ledger: UsageLedger = {
       record: (windows) => windows.forEach((w) => counts.set(w, (counts.get(w) ?? 0) + 1)),
@@ -89,8 +89,12 @@ describe('call budget', () => {
   it('keeps counting in memory when the ledger fails, and reports the failure once', () => {
     const errors: unknown[] = [];
     const broken: UsageLedger = {
-      record: () => { throw new Error('disk I/O error'); },
-      count: () => { throw new Error('disk I/O error'); },
+      record: () => {
+        throw new Error('disk I/O error');
+      },
+      count: () => {
+        throw new Error('disk I/O error');
+      },
     };
     const budget = new CallBudget({ perDay: 2, maxWaitMs: 0 }, () => 0, { ledger: broken, onLedgerError: (e) => errors.push(e) });
     expect(budget.reserve('search-buy').waitMs).toBe(0);

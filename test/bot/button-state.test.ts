@@ -137,7 +137,10 @@ describe('payloads from other releases', () => {
     ];
     const live = make({ dbPath, service: 'https://api.example.test' });
     sandbox.clearRequests();
-    for (const [label, action, token] of [['Next', 'page', tokens[0]!], ['Details', 'details', tokens[1]!]] as const) {
+    for (const [label, action, token] of [
+      ['Next', 'page', tokens[0]!],
+      ['Details', 'details', tokens[1]!],
+    ] as const) {
       const reply = await press(live.bot, { label, action, token });
       expect(reply.ephemeral).toBe(true);
       expect(reply.text).toBe('That button has expired. Run the command again to get fresh results.');

@@ -30,7 +30,13 @@ afterAll(async () => {
 
 async function manzil(env: Record<string, string>) {
   const m = await startManzil({
-    env: { UAE_API_BASE_URL: sandbox.url, UAE_API_KEY: 'right-key-1234', UAE_API_RETRY_ATTEMPTS: '2', MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-f-')), 'm.db'), ...env },
+    env: {
+      UAE_API_BASE_URL: sandbox.url,
+      UAE_API_KEY: 'right-key-1234',
+      UAE_API_RETRY_ATTEMPTS: '2',
+      MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-f-')), 'm.db'),
+      ...env,
+    },
     writeLog: (l) => logs.push(l),
   });
   running.push(m);
@@ -57,7 +63,7 @@ describe('failures, as the person sees them', () => {
     expect(logs.join('\n')).not.toContain('wrong-key-5678');
   });
 
-  it("says an operation is outside the plan (403) rather than that nothing was found", async () => {
+  it('says an operation is outside the plan (403) rather than that nothing was found', async () => {
     const m = await manzil({ UAE_API_BASE_URL: basic.url! });
     expect(text(await ask(m, '/agents detailed marina'))).toMatch(/isn't included in Manzil's current plan/);
     expect(text(await ask(m, '/agents marina'))).toMatch(/Agents/);

@@ -47,7 +47,9 @@ export function harness(sandbox: Sandbox, options: HarnessOptions = {}): Harness
   const locations = new LocationResolver(options.lookup ? options.lookup(api) : api, createLocationCacheRepo(store, now, service), 7 * DAY);
   const bot = new Bot({ api, locations, state: createButtonStateRepo(store, now, service), logger: silentLogger, ...options.bot });
   return {
-    bot, store, api,
+    bot,
+    store,
+    api,
     async close() {
       await api.close();
       store.close();

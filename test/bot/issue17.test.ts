@@ -75,7 +75,10 @@ describe('the same flat from several agents', () => {
     expect(card.fields).toContainEqual({ label: 'Also listed by', value: `1 other agent: ${other.agent_details!.name}` });
     expect(card.links).toContainEqual({ label: `Listing by ${other.agent_details!.name}`, url: urlOf(other) });
     // Its own Details still opens the listing shown.
-    const opened = await press(h.bot, (card.buttons ?? []).find((b) => b.label === 'Details')!);
+    const opened = await press(
+      h.bot,
+      (card.buttons ?? []).find((b) => b.label === 'Details')!,
+    );
     expect(opened.text).toMatch(/^Property \d+$/);
   });
 });

@@ -2,14 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { planPage, type PageInputs } from '../../src/bot/paging.js';
 
 const cards = (total: number, longestPage = total): PageInputs => ({
-  total, firstPage: 1, byCard: true, perChatPage: 10, longestPage, smallestFullPage: 10,
+  total,
+  firstPage: 1,
+  byCard: true,
+  perChatPage: 10,
+  longestPage,
+  smallestFullPage: 10,
 });
 
 describe('planPage', () => {
   it('shows ten cards at a time within a service page, then moves to the next service page', () => {
     expect(planPage({ page: 1, offset: 0 }, cards(25))).toEqual({ offset: 0, count: 10, firstNumber: 1, next: { page: 1, offset: 10 } });
     expect(planPage({ page: 1, offset: 20 }, cards(25))).toEqual({
-      offset: 20, count: 5, firstNumber: 21, previous: { page: 1, offset: 10 }, next: { page: 2, offset: 0 },
+      offset: 20,
+      count: 5,
+      firstNumber: 21,
+      previous: { page: 1, offset: 10 },
+      next: { page: 2, offset: 0 },
     });
   });
 

@@ -134,9 +134,7 @@ describe('thin data', () => {
     expect(chart.svg).toContain('>2 bed<');
     expect(chart.svg).toContain('>Studio<');
     expect(chart.svg).not.toContain('>4+ bed<');
-    expect(chart.altText).toBe(
-      'AED per sqft in Dubai Marina, Dec 2025 to Nov 2026: 2 bed from 2,100 to 2,230 (+6.2 %); Studio 1,702 (Nov 2026 only); 4+ bed: no data.',
-    );
+    expect(chart.altText).toBe('AED per sqft in Dubai Marina, Dec 2025 to Nov 2026: 2 bed from 2,100 to 2,230 (+6.2 %); Studio 1,702 (Nov 2026 only); 4+ bed: no data.');
   });
 
   it('drops bad points, sorts months, keeps the last value given for a month and fills missing months on the axis', async () => {

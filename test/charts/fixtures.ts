@@ -23,13 +23,7 @@ export const MARINA: TrendChartInput = {
   yLabel: 'AED per sqft',
   xLabel: 'Month',
   legendTitle: 'Bedrooms',
-  series: [
-    series('Studio', 1650, 1702),
-    series('1 bed', 1880, 1955),
-    series('2 bed', 2100, 2230),
-    series('3 bed', 2310, 2290),
-    series('4+ bed', 2580, 2490),
-  ],
+  series: [series('Studio', 1650, 1702), series('1 bed', 1880, 1955), series('2 bed', 2100, 2230), series('3 bed', 2310, 2290), series('4+ bed', 2580, 2490)],
 };
 
 export const COMPARISON = {

@@ -6,7 +6,15 @@ import { describe, expect, it } from 'vitest';
 const bin = fileURLToPath(new URL('../../bin/manzil.js', import.meta.url));
 const run = (args: string[], input?: string) => {
   const r = spawnSync(process.execPath, [bin, ...args], { input, encoding: 'utf8', env: { ...process.env, UAE_API_KEY: '', MANZIL_FROM_SOURCE: '1' }, timeout: 60_000 });
-  return { status: r.status, lines: r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>), stderr: r.stderr };
+  return {
+    status: r.status,
+    lines: r.stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>),
+    stderr: r.stderr,
+  };
 };
 
 describe('manzil parse', () => {

@@ -36,7 +36,7 @@ describe('numbers with no button', () => {
     sandbox.clearRequests();
     const out = await chat(['12']);
     expect(out).toContain('There is no button 12: no buttons are on screen. Type a command, like "rent marina 2br under 120k", or "help".');
-    expect(out).not.toContain('I don\'t know');
+    expect(out).not.toContain("I don't know");
     expect(sandbox.requests()).toEqual([]);
   });
 

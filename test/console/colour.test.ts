@@ -31,7 +31,13 @@ const results: Reply = {
     { kind: 'header', text: 'Homes for rent in Dubai Marina' },
     { kind: 'card', card: listing('Sea view 2BR', 'AED 120,000/yr', '2 beds') },
     { kind: 'card', card: listing('Cosy studio', 'AED 54,500/yr', 'Studio') },
-    { kind: 'actions', buttons: [{ label: 'Next ▶', action: 'page', token: 'p' }, { label: 'Save as alert', action: 'save', token: 's', style: 'primary' }] },
+    {
+      kind: 'actions',
+      buttons: [
+        { label: 'Next ▶', action: 'page', token: 'p' },
+        { label: 'Save as alert', action: 'save', token: 's', style: 'primary' },
+      ],
+    },
   ],
   footer: 'Sample data from the local sandbox.',
 };
@@ -46,7 +52,7 @@ describe('cards in the terminal', () => {
     expect(lines).toContain('[3] Next ▶  [4] Save as alert');
   });
 
-  it('number buttons on from a given number: an alert\'s after those of the reply still on screen', () => {
+  it("number buttons on from a given number: an alert's after those of the reply still on screen", () => {
     const alert: Reply = { text: 'New listing', blocks: [{ kind: 'card', card: listing('Sea view 2BR', 'AED 120,000/yr', '2 beds') }] };
     const { text, buttons } = renderText(alert, { firstNumber: 5 });
     expect(text).toContain('  [5] Details');

@@ -65,15 +65,19 @@ describe('renderText', () => {
   it('keeps table cells on one line and aligned once the escapes are gone', () => {
     const { text } = renderText({
       text: '',
-      blocks: [{ kind: 'table', columns: ['Date', dirty('Type')], rows: [['1 Mar 2026', dirty('Villa\nwith pool')], ['2 Mar 2026', 'Flat']] }],
+      blocks: [
+        {
+          kind: 'table',
+          columns: ['Date', dirty('Type')],
+          rows: [
+            ['1 Mar 2026', dirty('Villa\nwith pool')],
+            ['2 Mar 2026', 'Flat'],
+          ],
+        },
+      ],
     });
     expectInert(text);
-    expect(text.split('\n')).toEqual([
-      'Date        Type',
-      '----------  ---------------',
-      '1 Mar 2026  Villa with pool',
-      '2 Mar 2026  Flat',
-    ]);
+    expect(text.split('\n')).toEqual(['Date        Type', '----------  ---------------', '1 Mar 2026  Villa with pool', '2 Mar 2026  Flat']);
   });
 
   it('keeps the line layout of our own text blocks and button rows', () => {

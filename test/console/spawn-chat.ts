@@ -39,9 +39,7 @@ export function spawnChat({ tty, env: extra = {} }: { tty: boolean; env?: Record
     LOG_LEVEL: 'info',
     ...extra,
   };
-  const child = tty
-    ? spawn('script', ['-qfec', `exec '${process.execPath}' '${bin}' start`, '/dev/null'], { env })
-    : spawn(process.execPath, [bin, 'start'], { env });
+  const child = tty ? spawn('script', ['-qfec', `exec '${process.execPath}' '${bin}' start`, '/dev/null'], { env }) : spawn(process.execPath, [bin, 'start'], { env });
   let text = '';
   const listeners = new Set<() => void>();
   const append = (chunk: Buffer) => {
@@ -75,7 +73,7 @@ export function spawnChat({ tty, env: extra = {} }: { tty: boolean; env?: Record
    */
   const sandboxUrl = async (ms = 20_000): Promise<string> => {
     const pattern = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/;
-    for (const end = Date.now() + ms; ; ) {
+    for (const end = Date.now() + ms; ;) {
       let file = '';
       try {
         file = readFileSync(join(dir, 'manzil.log'), 'utf8');
@@ -93,11 +91,7 @@ export function spawnChat({ tty, env: extra = {} }: { tty: boolean; env?: Record
     child,
     output: () => text,
     waitFor,
-    exit: (ms) =>
-      Promise.race([
-        exited,
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running after ${ms} ms:\n${text}`)), ms).unref()),
-      ]),
+    exit: (ms) => Promise.race([exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running after ${ms} ms:\n${text}`)), ms).unref())]),
     async addFault(rule) {
       const url = await sandboxUrl();
       const res = await fetch(`${url}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });

@@ -38,7 +38,9 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
     expect(reply.text).toMatch(/2-bedroom homes for rent in Dubai Marina/);
     expect(reply.text).toMatch(/AED [\d,]+\/yr/);
     expect(listingIds(reply).length).toBeGreaterThan(1);
-    expect(reply.buttons.map((b) => b.label)).toEqual(expect.arrayContaining([expect.stringMatching(/Next/), expect.stringMatching(/Save as alert/), expect.stringMatching(/Details/)]));
+    expect(reply.buttons.map((b) => b.label)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/Next/), expect.stringMatching(/Save as alert/), expect.stringMatching(/Details/)]),
+    );
     expect(reply.private).toBe(false);
   });
 
@@ -69,7 +71,7 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
     expect(chosen.private).toBe(false);
   });
 
-  it("answers bad input with a friendly message, shown only to the person where the platform can", async () => {
+  it('answers bad input with a friendly message, shown only to the person where the platform can', async () => {
     const reply = await chat.command('rent marina 2br under');
     expect(reply.text).toMatch(/"under" what\?/);
     expect(reply.text).not.toMatch(/Error|\bat .+:\d+:\d+/);

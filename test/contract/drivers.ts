@@ -118,11 +118,18 @@ const terminal: DriverFactory = {
       return seen(chunks.slice(from).find((c) => !isAlert(c))!);
     };
     return {
-      name: 'terminal', privateReplies: false, manzil, logs,
+      name: 'terminal',
+      privateReplies: false,
+      manzil,
+      logs,
       command: send,
       press: (label, on) => {
         const byLabel = numbers.get(on)!;
-        const found = find([...byLabel.keys()].map((l) => ({ label: l })), label, on);
+        const found = find(
+          [...byLabel.keys()].map((l) => ({ label: l })),
+          label,
+          on,
+        );
         return send(String(byLabel.get(found.label)));
       },
       alerts: async () => chunks.filter(isAlert).map((c) => c.trim()),
@@ -175,19 +182,32 @@ const slack: DriverFactory = {
       return s;
     };
     const slackButtons = (p: SlackPayload): SlackElement[] =>
-      (p.blocks ?? []).flatMap((b) => [...(b.type === 'actions' ? b.elements ?? [] : []), ...(b.accessory ? [b.accessory] : [])]).filter((e) => e.type === 'button' && e.action_id);
+      (p.blocks ?? [])
+        .flatMap((b) => [...(b.type === 'actions' ? (b.elements ?? []) : []), ...(b.accessory ? [b.accessory] : [])])
+        .filter((e) => e.type === 'button' && e.action_id);
     return {
-      name: 'Slack', privateReplies: true, manzil, logs,
+      name: 'Slack',
+      privateReplies: true,
+      manzil,
+      logs,
       command: (text) => {
         const [verb, rest] = split(text);
         return answer((url) => signedPost(events, SECRET, slashCommand(`/${verb}`, rest, url)));
       },
       press: (label, on) => {
         const p = payloads.get(on)!;
-        const b = find(slackButtons(p).map((e) => ({ ...e, label: e.text?.text ?? '' })), label, on);
+        const b = find(
+          slackButtons(p).map((e) => ({ ...e, label: e.text?.text ?? '' })),
+          label,
+          on,
+        );
         return answer((url) => signedPost(events, SECRET, blockAction(b.action_id!, b.value ?? '', url)));
       },
-      alerts: async () => fake.messages(CHANNEL).filter((m) => m.metadata?.event_type === 'manzil_alert').map((m) => slackText(m).join('\n')),
+      alerts: async () =>
+        fake
+          .messages(CHANNEL)
+          .filter((m) => m.metadata?.event_type === 'manzil_alert')
+          .map((m) => slackText(m).join('\n')),
       violations: () => [], // the fake Slack refuses invalid blocks outright (invalid_blocks), failing the scenario there
       async close() {
         await manzil.stop();
@@ -205,7 +225,9 @@ function discordText(m: DiscordJson): string {
   return [
     m?.content ?? '',
     ...embeds.flatMap((e) => [e.author?.name, e.title, e.url, e.description, ...(e.fields ?? []).flatMap((f: DiscordJson) => [f.name, f.value]), e.footer?.text]),
-  ].filter((s): s is string => typeof s === 'string' && s !== '').join('\n');
+  ]
+    .filter((s): s is string => typeof s === 'string' && s !== '')
+    .join('\n');
 }
 const discordButtons = (m: DiscordJson): { label: string; custom_id?: string }[] =>
   ((m?.components ?? []) as DiscordJson[]).flatMap((row) => row.components ?? []).filter((c: DiscordJson) => c.type === 2 && c.custom_id);
@@ -247,7 +269,10 @@ const discord: DriverFactory = {
       return make(fake.message(sourceRef!) ?? update.body, sourceRef!, update.ephemeral);
     };
     return {
-      name: 'Discord', privateReplies: true, manzil, logs,
+      name: 'Discord',
+      privateReplies: true,
+      manzil,
+      logs,
       async command(text) {
         const [verb, rest] = split(text);
         const { token } = await fake.slashCommand(verb, [{ name: 'query', type: 3, value: rest }]);

@@ -69,7 +69,10 @@ const reply: Reply = {
   text: 'New listing for alert #7',
   blocks: [
     { kind: 'header', text: 'New in Dubai Marina' },
-    { kind: 'card', card: { title: 'Marina Gate 2BR', url: 'https://example.com/property/1', imageUrl: 'https://cdn.example.com/1.jpg', fields: [{ label: 'Price', value: 'AED 150,000/yr' }] } },
+    {
+      kind: 'card',
+      card: { title: 'Marina Gate 2BR', url: 'https://example.com/property/1', imageUrl: 'https://cdn.example.com/1.jpg', fields: [{ label: 'Price', value: 'AED 150,000/yr' }] },
+    },
   ],
 };
 
@@ -93,7 +96,10 @@ async function resettingServer(): Promise<{ url: string; server: Server }> {
 }
 
 async function postFailure(poster: ChatPoster, place: string): Promise<PostFailure> {
-  const error = await poster.post(place, reply, nextDelivery()).then(() => undefined, (e: unknown) => e);
+  const error = await poster.post(place, reply, nextDelivery()).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(PostFailure);
   return error as PostFailure;
 }
@@ -106,14 +112,25 @@ function slack(): Platform {
   let resetting: { url: string; server: Server };
   const channel = 'C0OUTCOMES';
   const place = `slack:T0TEST:${channel}`;
-  const client = (options: { apiUrl?: string; timeoutMs?: number } = {}) => postingClient('xoxb-test', { apiUrl: options.apiUrl ?? fake.apiUrl, timeoutMs: options.timeoutMs ?? 2_000 });
+  const client = (options: { apiUrl?: string; timeoutMs?: number } = {}) =>
+    postingClient('xoxb-test', { apiUrl: options.apiUrl ?? fake.apiUrl, timeoutMs: options.timeoutMs ?? 2_000 });
   /** A lookup of a delivery whose only attempt was `ago` ms before `now`. */
-  const request = (deliveryId: string, ago = SLACK_SETTLE_MS, now = Date.now()): LookupRequest => ({ place, deliveryId, firstAttemptAt: now - ago, lastAttemptAt: now - ago, uncertainSince: now - ago, now });
+  const request = (deliveryId: string, ago = SLACK_SETTLE_MS, now = Date.now()): LookupRequest => ({
+    place,
+    deliveryId,
+    firstAttemptAt: now - ago,
+    lastAttemptAt: now - ago,
+    uncertainSince: now - ago,
+    now,
+  });
   /** Posts a delivery that Slack stores but answers `internal_error` for; resolves with its id. */
   const storedButFailed = async () => {
     const deliveryId = nextDelivery();
     fake.failNext('chat.postMessage', { error: 'internal_error', carryOut: true });
-    const failure = await poster.post(place, reply, deliveryId).then(() => undefined, (e: unknown) => e as PostFailure);
+    const failure = await poster.post(place, reply, deliveryId).then(
+      () => undefined,
+      (e: unknown) => e as PostFailure,
+    );
     expect(failure?.outcome).toBe('maybe_posted');
     return deliveryId;
   };
@@ -146,14 +163,16 @@ function slack(): Platform {
     secret: () => 'xoxb-test',
     failures: [
       {
-        outcome: 'retry', how: 'connections refused',
+        outcome: 'retry',
+        how: 'connections refused',
         arrange: async () => {
           await fake.refuseConnections();
           return { undo: () => fake.refuseConnections(false) };
         },
       },
       {
-        outcome: 'maybe_posted', how: 'internal_error after Slack stored the message',
+        outcome: 'maybe_posted',
+        how: 'internal_error after Slack stored the message',
         arrange: () => {
           fake.failNext('chat.postMessage', { error: 'internal_error', carryOut: true });
           return {};
@@ -161,7 +180,8 @@ function slack(): Platform {
         after: () => expect(fake.messages(channel).at(-1)?.metadata?.event_payload).toEqual({ delivery_id: `oc${delivery}` }),
       },
       {
-        outcome: 'maybe_posted', how: 'an outage answering 503',
+        outcome: 'maybe_posted',
+        how: 'an outage answering 503',
         arrange: () => {
           fake.outage(503);
           return { undo: () => fake.outage(undefined) };
@@ -171,7 +191,8 @@ function slack(): Platform {
       { outcome: 'maybe_posted', how: 'a 502', arrange: () => (fake.failNext('chat.postMessage', { status: 502 }), {}) },
       { outcome: 'maybe_posted', how: 'a 504', arrange: () => (fake.failNext('chat.postMessage', { status: 504 }), {}) },
       {
-        outcome: 'maybe_posted', how: 'no answer before the timeout',
+        outcome: 'maybe_posted',
+        how: 'no answer before the timeout',
         arrange: () => {
           const held = fake.holdNext('chat.postMessage');
           return { poster: new SlackPoster(client({ timeoutMs: 200 })), undo: () => held.release() };
@@ -180,7 +201,9 @@ function slack(): Platform {
       { outcome: 'maybe_posted', how: 'a connection reset mid-call', arrange: () => ({ poster: new SlackPoster(client({ apiUrl: `${resetting.url}/api/` })) }) },
       { outcome: 'wait', how: 'a 429 with Retry-After', retryAfterMs: 7_000, arrange: () => (fake.failNext('chat.postMessage', { status: 429, retryAfter: 7 }), {}) },
       {
-        outcome: 'wait', how: 'an outage answering 429 with Retry-After', retryAfterMs: 12_000,
+        outcome: 'wait',
+        how: 'an outage answering 429 with Retry-After',
+        retryAfterMs: 12_000,
         arrange: () => {
           fake.outage(429, { retryAfter: 12 });
           return { undo: () => fake.outage(undefined) };
@@ -190,7 +213,8 @@ function slack(): Platform {
       { outcome: 'retry', how: 'a 404 from something in between', arrange: () => (fake.failNext('chat.postMessage', { status: 404 }), {}) },
       { outcome: 'retry', how: 'an error code no table knows', arrange: () => (fake.failNext('chat.postMessage', { error: 'brand_new_error' }), {}) },
       {
-        outcome: 'credentials_refused', how: 'invalid_auth on every call',
+        outcome: 'credentials_refused',
+        how: 'invalid_auth on every call',
         arrange: () => {
           fake.refuseAuth();
           return { undo: () => fake.refuseAuth(false) };
@@ -198,7 +222,8 @@ function slack(): Platform {
       },
       { outcome: 'credentials_refused', how: 'a wrong token', arrange: () => ({ poster: new SlackPoster(postingClient('xoxb-wrong', { apiUrl: fake.apiUrl })) }) },
       {
-        outcome: 'channel_unavailable', how: 'missing access to the channel (not_in_channel)',
+        outcome: 'channel_unavailable',
+        how: 'missing access to the channel (not_in_channel)',
         arrange: () => (fake.failNext('chat.postMessage', { error: 'not_in_channel' }), {}),
       },
       { outcome: 'rejected', how: 'blocks refused in every form', arrange: () => (fake.failNext('chat.postMessage', { error: 'invalid_blocks' }, 3), {}) },
@@ -207,12 +232,14 @@ function slack(): Platform {
     lookupKinds: ['found', 'absent', 'cannot_tell', 'failed'],
     lookups: [
       {
-        kind: 'found', how: 'a message Slack stored though it answered internal_error',
+        kind: 'found',
+        how: 'a message Slack stored though it answered internal_error',
         arrange: async () => ({ request: request(await storedButFailed()) }),
         check: (result) => expect(result).toEqual({ kind: 'found', messageId: fake.messages(channel).at(-1)!.ts }),
       },
       {
-        kind: 'found', how: 'with a host clock 10 minutes fast when it posted (the window starts 15 minutes before)',
+        kind: 'found',
+        how: 'with a host clock 10 minutes fast when it posted (the window starts 15 minutes before)',
         arrange: async () => {
           const deliveryId = await storedButFailed();
           const fast = Date.now() + 10 * 60_000;
@@ -221,18 +248,21 @@ function slack(): Platform {
       },
       { kind: 'absent', how: 'a delivery no message carries, after the settle time', arrange: async () => ({ request: request(nextDelivery()) }) },
       {
-        kind: 'cannot_tell', how: 'no history scope',
+        kind: 'cannot_tell',
+        how: 'no history scope',
         arrange: async () => {
           fake.missingScope('conversations.history');
           return { request: request(nextDelivery()), undo: () => fake.missingScope('conversations.history', false) };
         },
       },
       {
-        kind: 'cannot_tell', how: 'a local clock that went back since the attempt',
+        kind: 'cannot_tell',
+        how: 'a local clock that went back since the attempt',
         arrange: async () => ({ request: request(nextDelivery(), -60_000) }),
       },
       {
-        kind: 'failed', how: 'history answering 429',
+        kind: 'failed',
+        how: 'history answering 429',
         arrange: async () => {
           fake.failNext('conversations.history', { status: 429, retryAfter: 3 });
           return { request: request(nextDelivery()) };
@@ -240,7 +270,8 @@ function slack(): Platform {
         check: (result) => expect(result).toMatchObject({ kind: 'failed', retryAfterMs: 3_000 }),
       },
       {
-        kind: 'failed', how: 'history answering ratelimited',
+        kind: 'failed',
+        how: 'history answering ratelimited',
         arrange: async () => {
           fake.failNext('conversations.history', { error: 'ratelimited' });
           return { request: request(nextDelivery()) };
@@ -248,21 +279,24 @@ function slack(): Platform {
         check: (result) => expect(result).toMatchObject({ kind: 'failed', retryAfterMs: SLACK_DEFAULT_WAIT_MS }),
       },
       {
-        kind: 'failed', how: 'an outage answering 503',
+        kind: 'failed',
+        how: 'an outage answering 503',
         arrange: async () => {
           fake.outage(503);
           return { request: request(nextDelivery()), undo: () => fake.outage(undefined) };
         },
       },
       {
-        kind: 'failed', how: 'connections refused',
+        kind: 'failed',
+        how: 'connections refused',
         arrange: async () => {
           await fake.refuseConnections();
           return { request: request(nextDelivery()), undo: () => fake.refuseConnections(false) };
         },
       },
       {
-        kind: 'failed', how: 'no answer before the timeout',
+        kind: 'failed',
+        how: 'no answer before the timeout',
         arrange: async () => {
           const held = fake.holdNext('conversations.history');
           return { request: request(nextDelivery()), poster: new SlackPoster(client({ timeoutMs: 200 })), undo: () => held.release() };
@@ -272,28 +306,32 @@ function slack(): Platform {
     credentials: [
       { kind: 'ok', how: 'a working token', arrange: () => ({}) },
       {
-        kind: 'refused', how: 'invalid_auth on every call',
+        kind: 'refused',
+        how: 'invalid_auth on every call',
         arrange: () => {
           fake.refuseAuth();
           return { undo: () => fake.refuseAuth(false) };
         },
       },
       {
-        kind: 'refused', how: 'a token without chat:write',
+        kind: 'refused',
+        how: 'a token without chat:write',
         arrange: () => {
           fake.grantScopes(['commands', 'users:read']);
           return { undo: () => fake.grantScopes(DEFAULT_SLACK_SCOPES) };
         },
       },
       {
-        kind: 'unreachable', how: 'an outage answering 503',
+        kind: 'unreachable',
+        how: 'an outage answering 503',
         arrange: () => {
           fake.outage(503);
           return { undo: () => fake.outage(undefined) };
         },
       },
       {
-        kind: 'unreachable', how: 'connections refused',
+        kind: 'unreachable',
+        how: 'connections refused',
         arrange: async () => {
           await fake.refuseConnections();
           return { undo: () => fake.refuseConnections(false) };
@@ -326,7 +364,14 @@ function discord(): Platform {
     return r;
   };
   const place = () => `discord:${fake.guildId}:${fake.channelId}`;
-  const request = (ago: number, now = Date.now()): LookupRequest => ({ place: place(), deliveryId: nextDelivery(), firstAttemptAt: now - ago, lastAttemptAt: now - ago, uncertainSince: now - ago, now });
+  const request = (ago: number, now = Date.now()): LookupRequest => ({
+    place: place(),
+    deliveryId: nextDelivery(),
+    firstAttemptAt: now - ago,
+    lastAttemptAt: now - ago,
+    uncertainSince: now - ago,
+    now,
+  });
   const until = (off: () => void): Arranged => ({ undo: off });
 
   const codes: FailureCase[] = Object.entries(DISCORD_JSON_CODES).map(([code, rule]) => ({
@@ -362,7 +407,8 @@ function discord(): Platform {
       { outcome: 'maybe_posted', how: 'a 503 that outlasts discord.js’s retries', arrange: () => until(fake.failUntilOff('POST', messages, 503)) },
       { outcome: 'maybe_posted', how: 'a 500', arrange: () => until(fake.failUntilOff('POST', messages, 500)) },
       {
-        outcome: 'maybe_posted', how: 'no answer before the timeout',
+        outcome: 'maybe_posted',
+        how: 'no answer before the timeout',
         arrange: () => {
           const held = fake.holdNext('POST', messages);
           return { poster: new DiscordPoster(rest(fake.apiUrl, { timeoutMs: 200, retries: 0 })), undo: () => held.release() };
@@ -370,7 +416,9 @@ function discord(): Platform {
       },
       { outcome: 'maybe_posted', how: 'a connection reset mid-call', arrange: () => ({ poster: new DiscordPoster(rest(`${resetting.url}/api`, { retries: 0 })) }) },
       {
-        outcome: 'wait', how: 'a 429 for longer than discord.js queues', retryAfterMs: 30_000,
+        outcome: 'wait',
+        how: 'a 429 for longer than discord.js queues',
+        retryAfterMs: 30_000,
         arrange: () => {
           fake.rateLimitNext('POST', messages, 30);
           // Its own REST manager: this one now knows the bucket is exhausted for 30 s.
@@ -378,7 +426,8 @@ function discord(): Platform {
         },
       },
       {
-        outcome: 'credentials_refused', how: 'HTTP 401 on every call (discord.js then drops the token until a probe)',
+        outcome: 'credentials_refused',
+        how: 'HTTP 401 on every call (discord.js then drops the token until a probe)',
         arrange: () => until(fake.failUntilOff('*', /./, 401)),
         after: async () => {
           const before = fake.requests().length;
@@ -398,7 +447,8 @@ function discord(): Platform {
       { kind: 'cannot_tell', how: 'past the nonce window', arrange: async () => ({ request: request(NONCE_WINDOW_MS + 1) }) },
       { kind: 'cannot_tell', how: 'a local clock that went back since the attempt', arrange: async () => ({ request: request(-60_000) }) },
       {
-        kind: 'cannot_tell', how: 'a last attempt before the first',
+        kind: 'cannot_tell',
+        how: 'a last attempt before the first',
         arrange: async () => {
           const now = Date.now();
           return { request: { place: place(), deliveryId: nextDelivery(), firstAttemptAt: now - 1_000, lastAttemptAt: now - 2_000, uncertainSince: now - 2_000, now } };
@@ -466,9 +516,10 @@ describe.each([slack(), discord()])('post outcomes on $name', (platform) => {
     }
     for (const c of [...platform.lookups, ...platform.credentials]) {
       const arranged = await c.arrange();
-      const answer = 'request' in arranged
-        ? await (arranged.poster ?? platform.poster()).findDelivered(arranged.request as LookupRequest)
-        : await (arranged.poster ?? platform.poster()).checkCredentials();
+      const answer =
+        'request' in arranged
+          ? await (arranged.poster ?? platform.poster()).findDelivered(arranged.request as LookupRequest)
+          : await (arranged.poster ?? platform.poster()).checkCredentials();
       texts.push(JSON.stringify(answer));
       await arranged.undo?.();
     }

@@ -93,7 +93,10 @@ let delivery = 0;
 const nextDelivery = () => `up${++delivery}`;
 
 async function postFailure(poster: ChatPoster, place: string, what: Reply): Promise<PostFailure> {
-  const error = await poster.post(place, what, nextDelivery()).then(() => undefined, (e: unknown) => e);
+  const error = await poster.post(place, what, nextDelivery()).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(PostFailure);
   return error as PostFailure;
 }
@@ -182,7 +185,11 @@ function slack(): Platform {
     transients: [
       { how: 'files.getUploadURLExternal answering HTTP 500', outcomes: ['retry'], arrange: () => (fake.failNext('files.getUploadURLExternal', { status: 500 }), {}) },
       { how: 'files.getUploadURLExternal answering ratelimited', outcomes: ['wait'], arrange: () => (fake.failNext('files.getUploadURLExternal', { error: 'ratelimited' }), {}) },
-      { how: 'files.getUploadURLExternal answering 429 with Retry-After', outcomes: ['wait'], arrange: () => (fake.failNext('files.getUploadURLExternal', { status: 429, retryAfter: 5 }), {}) },
+      {
+        how: 'files.getUploadURLExternal answering 429 with Retry-After',
+        outcomes: ['wait'],
+        arrange: () => (fake.failNext('files.getUploadURLExternal', { status: 429, retryAfter: 5 }), {}),
+      },
       { how: 'the upload URL answering HTTP 503', outcomes: ['retry'], arrange: () => (fake.failNext('upload', { status: 503 }), {}) },
       {
         how: 'no answer from the upload URL before the timeout',
@@ -192,7 +199,11 @@ function slack(): Platform {
           return { poster: make({ uploadTimeoutMs: 200 }), undo: () => held.abandon() };
         },
       },
-      { how: 'files.completeUploadExternal answering internal_error', outcomes: ['retry'], arrange: () => (fake.failNext('files.completeUploadExternal', { error: 'internal_error' }), {}) },
+      {
+        how: 'files.completeUploadExternal answering internal_error',
+        outcomes: ['retry'],
+        arrange: () => (fake.failNext('files.completeUploadExternal', { error: 'internal_error' }), {}),
+      },
       {
         how: 'an outage answering 503',
         outcomes: ['retry'],
@@ -240,7 +251,12 @@ function slack(): Platform {
           const held = fake.holdNext('chat.postMessage');
           const id = nextDelivery();
           const t0 = Date.now();
-          const first = await make({ timeoutMs: 300 }).post(place, reply, id).then(() => undefined, (e: unknown) => e as PostFailure);
+          const first = await make({ timeoutMs: 300 })
+            .post(place, reply, id)
+            .then(
+              () => undefined,
+              (e: unknown) => e as PostFailure,
+            );
           expect(first?.outcome).toBe('maybe_posted');
           const look = await poster.findDelivered({ place, deliveryId: id, firstAttemptAt: t0, lastAttemptAt: t0, uncertainSince: t0, now: Date.now() });
           expect(look).toEqual({ kind: 'found', messageId: fake.messages(channel)[0]!.ts });
@@ -286,8 +302,7 @@ function discord(): Platform {
     return found!;
   };
   /** All the text a Discord message shows: content, embed titles, descriptions and footers. */
-  const shownText = (body: DiscordJson) =>
-    [body.content, ...(body.embeds ?? []).flatMap((e: DiscordJson) => [e.title, e.description, e.footer?.text])].filter(Boolean).join('\n');
+  const shownText = (body: DiscordJson) => [body.content, ...(body.embeds ?? []).flatMap((e: DiscordJson) => [e.title, e.description, e.footer?.text])].filter(Boolean).join('\n');
   const until = (off: () => void): Arranged => ({ undo: off });
 
   return {

@@ -70,7 +70,12 @@ describe('Slack answering invalid_auth for 10 minutes, then accepting the token 
     }
     // The probe (auth.test) is refused too, and the platform stays paused.
     await slack.waitFor(() => slack!.callsTo('auth.test').length > probesAtPause, 10_000);
-    expect(slack.callsTo('auth.test').slice(probesAtPause).every((c) => (c.response as { error?: string }).error === 'invalid_auth')).toBe(true);
+    expect(
+      slack
+        .callsTo('auth.test')
+        .slice(probesAtPause)
+        .every((c) => (c.response as { error?: string }).error === 'invalid_auth'),
+    ).toBe(true);
     expect(manzil.alerts.drainer.gate.isPaused('slack')).toBe(true);
     const attemptsDuringPause = slack.callsTo('chat.postMessage');
     expect(attemptsDuringPause).toHaveLength(postsAtPause);
@@ -105,7 +110,11 @@ describe('Discord answering 401 for a while, then fixed', () => {
     const logs: Booted['logs'] = [];
     manzil = await startManzil({
       env: {
-        MANZIL_SANDBOX: '1', DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl, PORT: '0', LOG_LEVEL: 'info',
+        MANZIL_SANDBOX: '1',
+        DISCORD_TOKEN: discord.botToken,
+        DISCORD_API_URL: discord.apiUrl,
+        PORT: '0',
+        LOG_LEVEL: 'info',
         MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-delivery-')), 'manzil.db'),
       },
       host: '127.0.0.1',

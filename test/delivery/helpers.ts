@@ -39,8 +39,14 @@ export async function bootSlack(slack: FakeSlack, clock: FakeClock | undefined, 
   const logs: Booted['logs'] = [];
   const manzil = await startManzil({
     env: {
-      MANZIL_SANDBOX: '1', SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl,
-      PORT: '0', MANZIL_DB_PATH: dbPath, LOG_LEVEL: 'info', ...options.env,
+      MANZIL_SANDBOX: '1',
+      SLACK_BOT_TOKEN: 'xoxb-test',
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      MANZIL_DB_PATH: dbPath,
+      LOG_LEVEL: 'info',
+      ...options.env,
     },
     host: '127.0.0.1',
     serve: options.serve ?? false,
@@ -79,9 +85,7 @@ export const slackPlace = (channel: string) => `slack:T0TEST:${channel}`;
 /** The alerts a channel shows. */
 export const alertPosts = (slack: FakeSlack, channel: string): FakeMessage[] => slack.messages(channel).filter((m) => m.metadata?.event_type === 'manzil_alert');
 export const deliveryIdOf = (m: { metadata?: { event_payload: unknown } } | { args: Record<string, unknown> }): string =>
-  'args' in m
-    ? (m.args.metadata as { event_payload: { delivery_id: string } }).event_payload.delivery_id
-    : (m.metadata!.event_payload as { delivery_id: string }).delivery_id;
+  'args' in m ? (m.args.metadata as { event_payload: { delivery_id: string } }).event_payload.delivery_id : (m.metadata!.event_payload as { delivery_id: string }).delivery_id;
 
 /** Nothing left to deliver: nothing pending, nothing claimed or in flight. */
 export const settled = (manzil: Manzil): boolean => {

@@ -6,9 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Manzil } from '../../src/main.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
-import {
-  FakeClock, HOUR, MINUTE, alertPosts, bootSlack, deliveryIdOf, drainUntilSettled, driveByHand, queueNewListings, saveAlerts, slackPlace, type Booted,
-} from './helpers.js';
+import { FakeClock, HOUR, MINUTE, alertPosts, bootSlack, deliveryIdOf, drainUntilSettled, driveByHand, queueNewListings, saveAlerts, slackPlace, type Booted } from './helpers.js';
 
 const CHANNELS = ['C0OUTAGE1', 'C0OUTAGE2'];
 const OUTAGE_MS = 6 * HOUR;

@@ -41,8 +41,15 @@ afterAll(async () => {
 
 /** The configuration every process shares; the lease of a claim at its default (60 s). */
 const envFor = (dbPath: string): Record<string, string> => ({
-  UAE_API_KEY: KEY, UAE_API_BASE_URL: sandbox.url!, SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl,
-  PORT: '0', MANZIL_DB_PATH: dbPath, LOG_LEVEL: 'info', ALERTS_CRON: '0 0 1 1 *',
+  UAE_API_KEY: KEY,
+  UAE_API_BASE_URL: sandbox.url!,
+  SLACK_BOT_TOKEN: 'xoxb-test',
+  SLACK_SIGNING_SECRET: SECRET,
+  SLACK_API_URL: slack.apiUrl,
+  PORT: '0',
+  MANZIL_DB_PATH: dbPath,
+  LOG_LEVEL: 'info',
+  ALERTS_CRON: '0 0 1 1 *',
 });
 
 /** Alerts in `channel` and new listings queued for them, by a process that posts nothing; it stays open to read the outbox. */
@@ -84,7 +91,10 @@ const waitUntil = async (what: string, cond: () => boolean, ms: number, log: () 
 };
 
 describe('a process killed with SIGKILL mid-post, then restarted', () => {
-  for (const [when, carryOut] of [['before Slack acted on the post', false], ['after Slack stored the post, before it answered', true]] as const) {
+  for (const [when, carryOut] of [
+    ['before Slack acted on the post', false],
+    ['after Slack stored the post, before it answered', true],
+  ] as const) {
     it(`killed ${when}: the post in flight is delivered or found within 10 s of the restart, once`, async () => {
       const channel = carryOut ? 'C0RESTART2' : 'C0RESTART1';
       const { outbox, dbPath, count } = await queued(channel);

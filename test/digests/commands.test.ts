@@ -42,8 +42,12 @@ describe('/digest add', () => {
     expect((await commands.handle(ctx(), 'add marina')).text).toMatch(/; the first on Mon 30 Nov\.$/);
     rig.clock.set('2026-11-30T05:00:00Z'); // Monday 09:00
     expect((await commands.handle(ctx(), 'add marina')).text).toMatch(/; the first on Mon 7 Dec\.$/);
-    expect((await commands.handle(ctx(), 'add marina weekly on friday at 18:30')).text).toBe('Saved digest #3: Dubai Marina, every Friday at 18:30 (Asia/Dubai); the first on Fri 4 Dec.');
-    expect((await commands.handle(ctx(), 'add business bay monthly')).text).toBe('Saved digest #4: Business Bay, monthly, on the 1st, at 09:00 (Asia/Dubai); the first on Tue 1 Dec.');
+    expect((await commands.handle(ctx(), 'add marina weekly on friday at 18:30')).text).toBe(
+      'Saved digest #3: Dubai Marina, every Friday at 18:30 (Asia/Dubai); the first on Fri 4 Dec.',
+    );
+    expect((await commands.handle(ctx(), 'add business bay monthly')).text).toBe(
+      'Saved digest #4: Business Bay, monthly, on the 1st, at 09:00 (Asia/Dubai); the first on Tue 1 Dec.',
+    );
   });
 
   it.each([
@@ -92,7 +96,9 @@ describe('/digest list', () => {
     expect(report.calls).toBe(calls);
     rig.clock.advance(2 * HOUR);
     const after = (await commands.handle(ctx(), 'list')).text.split('\n');
-    expect(after[2]).toBe(`#2 · Jumeirah Village Circle · daily at 07:30 (Asia/Dubai) · next Thu 26 Nov 07:30 · last posted 2 hours ago · about ${calls} calls a run · added by U2`);
+    expect(after[2]).toBe(
+      `#2 · Jumeirah Village Circle · daily at 07:30 (Asia/Dubai) · next Thu 26 Nov 07:30 · last posted 2 hours ago · about ${calls} calls a run · added by U2`,
+    );
     // Other channels' digests are not listed.
     expect((await commands.handle(ctx('test:c9'), 'list')).text).toMatch(/^No digests in this channel yet\./);
   });

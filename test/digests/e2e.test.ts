@@ -28,9 +28,15 @@ describe('on Slack', () => {
     slack = await startFakeSlack();
     manzil = await startManzil({
       env: {
-        MANZIL_SANDBOX: '1', SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl,
-        PORT: '0', MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-digests-e2e-')), 'manzil.db'), LOG_LEVEL: 'warn',
-        ALERTS_CRON: NEVER, DIGESTS_CRON: NEVER,
+        MANZIL_SANDBOX: '1',
+        SLACK_BOT_TOKEN: 'xoxb-test',
+        SLACK_SIGNING_SECRET: SECRET,
+        SLACK_API_URL: slack.apiUrl,
+        PORT: '0',
+        MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-digests-e2e-')), 'manzil.db'),
+        LOG_LEVEL: 'warn',
+        ALERTS_CRON: NEVER,
+        DIGESTS_CRON: NEVER,
       },
       host: '127.0.0.1',
       writeLog: () => {},
@@ -102,9 +108,10 @@ describe('on Slack', () => {
     const [message] = slack.messages(channel);
     expect(message!.text).toMatch(/^Market digest: Dubai Marina, Business Bay, Jumeirah Village Circle/);
     const uploaded = slack.uploads().slice(before);
-    expect(shownCharts(message!).map((c) => c.block.title?.text), `${uploaded.length} charts uploaded for this message`).toEqual([
-      'AED per sqft in Dubai Marina', 'AED per sqft in Business Bay', 'AED per sqft in Jumeirah Village Circle', '2-bedroom AED per sqft, compared',
-    ]);
+    expect(
+      shownCharts(message!).map((c) => c.block.title?.text),
+      `${uploaded.length} charts uploaded for this message`,
+    ).toEqual(['AED per sqft in Dubai Marina', 'AED per sqft in Business Bay', 'AED per sqft in Jumeirah Village Circle', '2-bedroom AED per sqft, compared']);
   });
 });
 
@@ -116,9 +123,15 @@ describe('on Discord', () => {
     fake = await startFakeDiscord();
     manzil = await startManzil({
       env: {
-        MANZIL_SANDBOX: '1', DISCORD_TOKEN: fake.botToken, DISCORD_API_URL: fake.apiUrl,
-        PORT: '0', MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-digests-discord-')), 'manzil.db'), LOG_LEVEL: 'warn',
-        SHUTDOWN_TIMEOUT_S: '0.5', ALERTS_CRON: NEVER, DIGESTS_CRON: NEVER,
+        MANZIL_SANDBOX: '1',
+        DISCORD_TOKEN: fake.botToken,
+        DISCORD_API_URL: fake.apiUrl,
+        PORT: '0',
+        MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-digests-discord-')), 'manzil.db'),
+        LOG_LEVEL: 'warn',
+        SHUTDOWN_TIMEOUT_S: '0.5',
+        ALERTS_CRON: NEVER,
+        DIGESTS_CRON: NEVER,
       },
       host: '127.0.0.1',
       writeLog: () => {},

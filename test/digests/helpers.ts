@@ -14,7 +14,18 @@ import { LocationResolver } from '../../src/locations/index.js';
 import { createLogger } from '../../src/log.js';
 import { MarketData, type MarketOptions } from '../../src/market/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createDigestRepo, createLeaseRepo, createLocationCacheRepo, createOutboxRepo, openStore, type DigestRepo, type LeaseRepo, type OutboxRepo, type OutboxRow, type Store } from '../../src/store/index.js';
+import {
+  createDigestRepo,
+  createLeaseRepo,
+  createLocationCacheRepo,
+  createOutboxRepo,
+  openStore,
+  type DigestRepo,
+  type LeaseRepo,
+  type OutboxRepo,
+  type OutboxRow,
+  type Store,
+} from '../../src/store/index.js';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -104,11 +115,23 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
     };
     cleanups.push(close);
     return {
-      store, repo, leases, outbox, api, market, composer, close,
+      store,
+      repo,
+      leases,
+      outbox,
+      api,
+      market,
+      composer,
+      close,
       run: (ro = {}) => runDigests({ repo, leases, composer: ro.composer ?? composer, service: SERVICE, holder, logger, now: clock.now }),
       commands: (co = {}) =>
         new DigestCommands({
-          repo, service: SERVICE, logger, timezone: co.timezone ?? 'Asia/Dubai', callsPerPlace: 10, now: clock.now,
+          repo,
+          service: SERVICE,
+          logger,
+          timezone: co.timezone ?? 'Asia/Dubai',
+          callsPerPlace: 10,
+          now: clock.now,
           locations: new LocationResolver(api, createLocationCacheRepo(store, clock.now, SERVICE), HOUR),
           limits: { perPlace: co.perPlace ?? 5, placesPerDigest: 5 },
           postNow: (place, places) => postDigestNow({ composer, enqueue: (d) => outbox.enqueue(d), logger, now: clock.now }, place, places),
@@ -119,14 +142,21 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
   const read = (kind: string) => {
     const store = openStore(dbFile);
     try {
-      return createOutboxRepo(store).list().filter((r) => r.kind === kind).sort((a, b) => a.id - b.id);
+      return createOutboxRepo(store)
+        .list()
+        .filter((r) => r.kind === kind)
+        .sort((a, b) => a.id - b.id);
     } finally {
       store.close();
     }
   };
   const headers = { 'x-gateway-key': sandbox.key };
   return {
-    sandbox, clock, dbFile, logs, instance,
+    sandbox,
+    clock,
+    dbFile,
+    logs,
+    instance,
     digests: () => read('digest'),
     notices: () => read('digest_notice'),
     upstream: (p?: string) => sandbox.requests().filter((r) => !p || r.path === p).length,
@@ -172,10 +202,13 @@ export async function failingProxy(sandbox: Sandbox, failing: Set<string>, statu
     })().catch((e: unknown) => res.writeHead(500).end(String(e)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  cleanups.push(() => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, failed: () => failed };
 }
 
@@ -190,9 +223,20 @@ export function med(xs: readonly number[]): number | undefined {
 export const bucketOf = (beds: number) => (beds === 0 ? 'studio' : beds >= 4 ? '4+' : String(beds));
 
 /** A new schedule row for a place (a channel), as `/digest add` would save it. */
-export function saveDigest(repo: DigestRepo, o: { place?: string; places?: { id: number; name: string }[]; schedule: object; timezone: string; nextRunAt: number; owner?: string }) {
+export function saveDigest(
+  repo: DigestRepo,
+  o: { place?: string; places?: { id: number; name: string }[]; schedule: object; timezone: string; nextRunAt: number; owner?: string },
+) {
   const created = repo.create(
-    { service: SERVICE, place: o.place ?? 'test:c1', owner: o.owner ?? 'U1', places: JSON.stringify(o.places ?? [MARINA]), schedule: JSON.stringify(o.schedule), timezone: o.timezone, nextRunAt: o.nextRunAt },
+    {
+      service: SERVICE,
+      place: o.place ?? 'test:c1',
+      owner: o.owner ?? 'U1',
+      places: JSON.stringify(o.places ?? [MARINA]),
+      schedule: JSON.stringify(o.schedule),
+      timezone: o.timezone,
+      nextRunAt: o.nextRunAt,
+    },
     { perPlace: 100 },
   );
   if (!created.ok) throw new Error('not saved');

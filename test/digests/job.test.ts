@@ -41,13 +41,66 @@ async function drive(rig: DigestRig, at: number[]) {
 
 describe('one digest per slot, driven by the clock', () => {
   const cases: { name: string; tz: string; words: string; from: string; to: string; slots: string[]; coarse?: number }[] = [
-    { name: 'daily at 09:00 in Dubai, three days', tz: 'Asia/Dubai', words: 'daily at 09:00', from: '2026-11-24T10:00:00Z', to: '2026-11-27T12:00:00Z', slots: ['2026-11-25T05:00:00Z', '2026-11-26T05:00:00Z', '2026-11-27T05:00:00Z'] },
-    { name: 'weekly on Friday at 18:30 in Dubai, three weeks', tz: 'Asia/Dubai', words: 'weekly on friday at 18:30', from: '2026-11-24T10:00:00Z', to: '2026-12-12T00:00:00Z', slots: ['2026-11-27T14:30:00Z', '2026-12-04T14:30:00Z', '2026-12-11T14:30:00Z'], coarse: HOUR },
-    { name: 'monthly at 09:00 in Dubai, three months', tz: 'Asia/Dubai', words: 'monthly', from: '2026-11-24T10:00:00Z', to: '2027-02-02T00:00:00Z', slots: ['2026-12-01T05:00:00Z', '2027-01-01T05:00:00Z', '2027-02-01T05:00:00Z'], coarse: 2 * HOUR },
-    { name: 'daily at 09:00 in London across the March change', tz: 'Europe/London', words: 'daily at 09:00', from: '2027-03-26T12:00:00Z', to: '2027-03-30T12:00:00Z', slots: ['2027-03-27T09:00:00Z', '2027-03-28T08:00:00Z', '2027-03-29T08:00:00Z', '2027-03-30T08:00:00Z'] },
-    { name: 'daily at 01:30 in London, a time the March change skips', tz: 'Europe/London', words: 'daily at 01:30', from: '2027-03-26T12:00:00Z', to: '2027-03-29T12:00:00Z', slots: ['2027-03-27T01:30:00Z', '2027-03-28T01:30:00Z', '2027-03-29T00:30:00Z'] },
-    { name: 'weekly on Sunday at 09:00 in London across the October change', tz: 'Europe/London', words: 'every sunday at 09:00', from: '2027-10-20T00:00:00Z', to: '2027-11-08T00:00:00Z', slots: ['2027-10-24T08:00:00Z', '2027-10-31T09:00:00Z', '2027-11-07T09:00:00Z'], coarse: HOUR },
-    { name: 'monthly at 09:00 in London, GMT then BST', tz: 'Europe/London', words: 'monthly at 09:00', from: '2027-02-20T00:00:00Z', to: '2027-05-02T00:00:00Z', slots: ['2027-03-01T09:00:00Z', '2027-04-01T08:00:00Z', '2027-05-01T08:00:00Z'], coarse: 2 * HOUR },
+    {
+      name: 'daily at 09:00 in Dubai, three days',
+      tz: 'Asia/Dubai',
+      words: 'daily at 09:00',
+      from: '2026-11-24T10:00:00Z',
+      to: '2026-11-27T12:00:00Z',
+      slots: ['2026-11-25T05:00:00Z', '2026-11-26T05:00:00Z', '2026-11-27T05:00:00Z'],
+    },
+    {
+      name: 'weekly on Friday at 18:30 in Dubai, three weeks',
+      tz: 'Asia/Dubai',
+      words: 'weekly on friday at 18:30',
+      from: '2026-11-24T10:00:00Z',
+      to: '2026-12-12T00:00:00Z',
+      slots: ['2026-11-27T14:30:00Z', '2026-12-04T14:30:00Z', '2026-12-11T14:30:00Z'],
+      coarse: HOUR,
+    },
+    {
+      name: 'monthly at 09:00 in Dubai, three months',
+      tz: 'Asia/Dubai',
+      words: 'monthly',
+      from: '2026-11-24T10:00:00Z',
+      to: '2027-02-02T00:00:00Z',
+      slots: ['2026-12-01T05:00:00Z', '2027-01-01T05:00:00Z', '2027-02-01T05:00:00Z'],
+      coarse: 2 * HOUR,
+    },
+    {
+      name: 'daily at 09:00 in London across the March change',
+      tz: 'Europe/London',
+      words: 'daily at 09:00',
+      from: '2027-03-26T12:00:00Z',
+      to: '2027-03-30T12:00:00Z',
+      slots: ['2027-03-27T09:00:00Z', '2027-03-28T08:00:00Z', '2027-03-29T08:00:00Z', '2027-03-30T08:00:00Z'],
+    },
+    {
+      name: 'daily at 01:30 in London, a time the March change skips',
+      tz: 'Europe/London',
+      words: 'daily at 01:30',
+      from: '2027-03-26T12:00:00Z',
+      to: '2027-03-29T12:00:00Z',
+      slots: ['2027-03-27T01:30:00Z', '2027-03-28T01:30:00Z', '2027-03-29T00:30:00Z'],
+    },
+    {
+      name: 'weekly on Sunday at 09:00 in London across the October change',
+      tz: 'Europe/London',
+      words: 'every sunday at 09:00',
+      from: '2027-10-20T00:00:00Z',
+      to: '2027-11-08T00:00:00Z',
+      slots: ['2027-10-24T08:00:00Z', '2027-10-31T09:00:00Z', '2027-11-07T09:00:00Z'],
+      coarse: HOUR,
+    },
+    {
+      name: 'monthly at 09:00 in London, GMT then BST',
+      tz: 'Europe/London',
+      words: 'monthly at 09:00',
+      from: '2027-02-20T00:00:00Z',
+      to: '2027-05-02T00:00:00Z',
+      slots: ['2027-03-01T09:00:00Z', '2027-04-01T08:00:00Z', '2027-05-01T08:00:00Z'],
+      coarse: 2 * HOUR,
+    },
   ];
   for (const c of cases) {
     it(c.name, async () => {
@@ -76,7 +129,12 @@ describe('one digest per slot, driven by the clock', () => {
     rig.clock.set('2026-11-28T11:00:00Z'); // four due times missed
     expect((await one.run()).queued).toBe(1);
     expect((await one.run()).queued).toBe(0);
-    expect(rig.digests().map((r) => r.dedupeKey.split(':')[2]).map((t) => iso(Number(t)))).toEqual(['2026-11-28T05:00:00Z']);
+    expect(
+      rig
+        .digests()
+        .map((r) => r.dedupeKey.split(':')[2])
+        .map((t) => iso(Number(t))),
+    ).toEqual(['2026-11-28T05:00:00Z']);
     expect(iso(one.repo.byNumber('test:c1', 1)!.nextRunAt)).toBe('2026-11-29T05:00:00Z');
   });
 });
@@ -123,7 +181,10 @@ describe("a digest's numbers, checked against the sandbox's own answers", () => 
       const blocks = section(reply, place.name);
       const id = String(place.id);
       const stats: Record<string, Record<string, number | undefined>> = {};
-      for (const [type, head, priceHead] of [['sold', 'Sold:', 'Median price'], ['rented', 'Rented:', 'Median annual rent']] as const) {
+      for (const [type, head, priceHead] of [
+        ['sold', 'Sold:', 'Median price'],
+        ['rented', 'Rented:', 'Median annual rent'],
+      ] as const) {
         const rows = (await rig.raw('/get-get-transactions', { location_id: id, transaction_type: type, period: '1m' })) as { bedrooms: number; price: number }[];
         expect(rows.length, `${place.name} ${type}`).toBeGreaterThan(5);
         const table = tableAfter(blocks, head);
@@ -134,10 +195,12 @@ describe("a digest's numbers, checked against the sandbox's own answers", () => 
           return prices.length === 0 ? [] : [[LABEL[b]!, String(prices.length), prices.length >= 3 ? aed(med(prices)!) : `too little data (${prices.length})`]];
         });
         expect(table.rows, `${place.name} ${type}`).toEqual(expected);
-        stats[type] = Object.fromEntries(BUCKETS.map((b) => {
-          const prices = rows.filter((t) => bucketOf(t.bedrooms) === b).map((t) => t.price);
-          return [b, prices.length >= 3 ? med(prices) : undefined];
-        }));
+        stats[type] = Object.fromEntries(
+          BUCKETS.map((b) => {
+            const prices = rows.filter((t) => bucketOf(t.bedrooms) === b).map((t) => t.price);
+            return [b, prices.length >= 3 ? med(prices) : undefined];
+          }),
+        );
       }
 
       const points = (await rig.raw('/price-trend-of-location', { location_id: id })) as { bedroom_id: number; date: string; period: string; community_price: number }[];
@@ -146,14 +209,25 @@ describe("a digest's numbers, checked against the sandbox's own answers", () => 
       const first = series(0)[0]!.period;
       const last = series(0).at(-1)!.period;
       expect(trend.columns).toEqual(['Bedrooms', `Latest (${last})`, '1 month', '3 months', `Since ${first}`]);
-      expect(trend.rows).toEqual([0, 1, 2, 3, 4].filter((bed) => series(bed).length > 0).map((bed) => {
-        const s = series(bed).map((p) => p.community_price);
-        return [LABEL[bucketOf(bed)]!, Math.round(s.at(-1)!).toLocaleString('en-US'), pct((s.at(-1)! / s.at(-2)! - 1) * 100), pct((s.at(-1)! / s.at(-4)! - 1) * 100), pct((s.at(-1)! / s[0]! - 1) * 100)];
-      }));
+      expect(trend.rows).toEqual(
+        [0, 1, 2, 3, 4]
+          .filter((bed) => series(bed).length > 0)
+          .map((bed) => {
+            const s = series(bed).map((p) => p.community_price);
+            return [
+              LABEL[bucketOf(bed)]!,
+              Math.round(s.at(-1)!).toLocaleString('en-US'),
+              pct((s.at(-1)! / s.at(-2)! - 1) * 100),
+              pct((s.at(-1)! / s.at(-4)! - 1) * 100),
+              pct((s.at(-1)! / s[0]! - 1) * 100),
+            ];
+          }),
+      );
 
       const yields = tableAfter(blocks, 'Gross yield estimate');
       const counts = async (type: string, b: string) =>
-        ((await rig.raw('/get-get-transactions', { location_id: id, transaction_type: type, period: '1m' })) as { bedrooms: number }[]).filter((t) => bucketOf(t.bedrooms) === b).length;
+        ((await rig.raw('/get-get-transactions', { location_id: id, transaction_type: type, period: '1m' })) as { bedrooms: number }[]).filter((t) => bucketOf(t.bedrooms) === b)
+          .length;
       const expectedYields: string[][] = [];
       for (const b of BUCKETS) {
         const [sold, rent] = [stats.sold![b], stats.rented![b]];
@@ -171,7 +245,10 @@ describe("a digest's numbers, checked against the sandbox's own answers", () => 
 });
 
 describe('a place failing upstream', () => {
-  for (const order of [[MARINA, BUSINESS_BAY], [BUSINESS_BAY, MARINA]]) {
+  for (const order of [
+    [MARINA, BUSINESS_BAY],
+    [BUSINESS_BAY, MARINA],
+  ]) {
     it(`is left out and named, the other posted (${order.map((p) => p.name).join(', ')})`, async () => {
       const rig = await digestRig({ start: '2026-11-29T12:00:00Z' });
       const proxy = await failingProxy(rig.sandbox, new Set([String(BUSINESS_BAY.id)]), 503);
@@ -201,7 +278,10 @@ describe('a place failing upstream', () => {
     rig.sandbox.addFault({ status: 503 });
     rig.clock.set('2026-11-30T05:00:00Z');
     await one.run();
-    expect(rig.digests().map((r) => renderDigest(payloadOf(r)).text), 'a digest in which every place is left out').toEqual([]);
+    expect(
+      rig.digests().map((r) => renderDigest(payloadOf(r)).text),
+      'a digest in which every place is left out',
+    ).toEqual([]);
     rig.sandbox.clearFaults();
     await new Promise((r) => setTimeout(r, 60)); // the breaker's cooldown
     for (let t = ms('2026-11-30T05:01:00Z'); t <= ms('2026-11-30T07:00:00Z'); t += 5 * MINUTE) {
@@ -226,7 +306,10 @@ describe('the call budget', () => {
     expect(rig.upstream(), 'nothing is fetched for a digest that cannot be covered').toBe(0);
     expect(rig.digests()).toHaveLength(0);
     const notices = rig.notices();
-    expect(notices.map((n) => (JSON.parse(n.payload) as { text: string }).text), 'one notice in the channel').toEqual([
+    expect(
+      notices.map((n) => (JSON.parse(n.payload) as { text: string }).text),
+      'one notice in the channel',
+    ).toEqual([
       "⏳ Digest #1 is postponed: the property service's call budget for today is spent. I'll post it as soon as it allows (the schedule stays Tue 1 Dec 09:00 for the next one).",
     ]);
     expect(notices[0]!.place).toBe('test:c1');

@@ -34,8 +34,15 @@ afterAll(async () => {
 });
 
 const envFor = (dbPath: string): Record<string, string> => ({
-  MANZIL_SANDBOX: '1', SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: 'digests-restart-secret', SLACK_API_URL: slack.apiUrl,
-  PORT: '0', MANZIL_DB_PATH: dbPath, LOG_LEVEL: 'info', ALERTS_CRON: NEVER, DIGESTS_CRON: NEVER,
+  MANZIL_SANDBOX: '1',
+  SLACK_BOT_TOKEN: 'xoxb-test',
+  SLACK_SIGNING_SECRET: 'digests-restart-secret',
+  SLACK_API_URL: slack.apiUrl,
+  PORT: '0',
+  MANZIL_DB_PATH: dbPath,
+  LOG_LEVEL: 'info',
+  ALERTS_CRON: NEVER,
+  DIGESTS_CRON: NEVER,
 });
 
 /** `digest now dubai marina` in `channel` by a process that posts nothing; it stays open to read the outbox. */
@@ -126,7 +133,12 @@ describe('a digest delivered across a SIGKILL', () => {
     await waitUntil('the digest found', () => outbox.byId(id)?.state === 'delivered', 25_000, state);
     await new Promise((r) => setTimeout(r, 500));
     expect(slack.messages(channel)).toHaveLength(1);
-    expect(slack.uploads().slice(uploadsBefore).filter((u) => u.complete)).toHaveLength(1);
+    expect(
+      slack
+        .uploads()
+        .slice(uploadsBefore)
+        .filter((u) => u.complete),
+    ).toHaveLength(1);
     expect(outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
   }, 45_000);
 });

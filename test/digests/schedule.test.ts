@@ -93,7 +93,12 @@ describe('nextSlot in Asia/Dubai (UTC+4 all year)', () => {
   });
 
   it('monthly: the 1st at the time, across a year end and February', () => {
-    expect(slots({ every: 'month', time: '09:00' }, TZ, '2026-11-24T10:00:00Z', 4)).toEqual(['2026-12-01T05:00:00Z', '2027-01-01T05:00:00Z', '2027-02-01T05:00:00Z', '2027-03-01T05:00:00Z']);
+    expect(slots({ every: 'month', time: '09:00' }, TZ, '2026-11-24T10:00:00Z', 4)).toEqual([
+      '2026-12-01T05:00:00Z',
+      '2027-01-01T05:00:00Z',
+      '2027-02-01T05:00:00Z',
+      '2027-03-01T05:00:00Z',
+    ]);
     // 00:30 on the 1st in Dubai is 20:30 UTC on the last day of the month before.
     expect(slots({ every: 'month', time: '00:30' }, TZ, '2027-01-15T00:00:00Z', 2)).toEqual(['2027-01-31T20:30:00Z', '2027-02-28T20:30:00Z']);
   });
@@ -102,7 +107,12 @@ describe('nextSlot in Asia/Dubai (UTC+4 all year)', () => {
 describe('nextSlot in Europe/London across the clock changes (28 Mar and 31 Oct 2027)', () => {
   const TZ = 'Europe/London';
   it('daily at 09:00: 09:00 UTC in winter, 08:00 UTC in summer, changing on the day', () => {
-    expect(slots({ every: 'day', time: '09:00' }, TZ, '2027-03-26T12:00:00Z', 4)).toEqual(['2027-03-27T09:00:00Z', '2027-03-28T08:00:00Z', '2027-03-29T08:00:00Z', '2027-03-30T08:00:00Z']);
+    expect(slots({ every: 'day', time: '09:00' }, TZ, '2027-03-26T12:00:00Z', 4)).toEqual([
+      '2027-03-27T09:00:00Z',
+      '2027-03-28T08:00:00Z',
+      '2027-03-29T08:00:00Z',
+      '2027-03-30T08:00:00Z',
+    ]);
     expect(slots({ every: 'day', time: '09:00' }, TZ, '2027-10-29T12:00:00Z', 3)).toEqual(['2027-10-30T08:00:00Z', '2027-10-31T09:00:00Z', '2027-11-01T09:00:00Z']);
   });
 

@@ -21,9 +21,18 @@ const logs: string[] = [];
 async function boot() {
   manzil = await startManzil({
     env: {
-      UAE_API_KEY: KEY, UAE_API_BASE_URL: sandbox.url, UAE_API_RETRY_ATTEMPTS: '2', UAE_API_HEADERS_TIMEOUT_S: '2',
-      DISCORD_TOKEN: fake.botToken, DISCORD_API_URL: fake.apiUrl,
-      PORT: '0', MANZIL_DB_PATH: dbPath, LOG_LEVEL: 'debug', LOG_FORMAT: 'json', SHUTDOWN_TIMEOUT_S: '0.5', ALERTS_DELIVERY_LEASE_S: '1',
+      UAE_API_KEY: KEY,
+      UAE_API_BASE_URL: sandbox.url,
+      UAE_API_RETRY_ATTEMPTS: '2',
+      UAE_API_HEADERS_TIMEOUT_S: '2',
+      DISCORD_TOKEN: fake.botToken,
+      DISCORD_API_URL: fake.apiUrl,
+      PORT: '0',
+      MANZIL_DB_PATH: dbPath,
+      LOG_LEVEL: 'debug',
+      LOG_FORMAT: 'json',
+      SHUTDOWN_TIMEOUT_S: '0.5',
+      ALERTS_DELIVERY_LEASE_S: '1',
     },
     host: '127.0.0.1',
     writeLog: (l) => logs.push(l),
@@ -68,15 +77,18 @@ async function pickedLocation(typed: string, name: string): Promise<string> {
 }
 
 const text = (m: DiscordJson) => JSON.stringify(m);
-const allButtons = (m: DiscordJson): { label: string; custom_id?: string; url?: string }[] =>
-  (m?.components ?? []).flatMap((row: DiscordJson) => row.components ?? []);
+const allButtons = (m: DiscordJson): { label: string; custom_id?: string; url?: string }[] => (m?.components ?? []).flatMap((row: DiscordJson) => row.components ?? []);
 const buttonId = (m: DiscordJson, label: RegExp): string => {
   const found = allButtons(m).find((b) => label.test(b.label));
   if (!found?.custom_id) throw new Error(`no button ${label} in ${text(m).slice(0, 400)}`);
   return found.custom_id;
 };
 /** The last follow-up of an interaction (where ephemeral answers go). */
-const lastFollowUp = (token: string) => fake.responses(token).filter((r) => r.kind === 'followup').at(-1);
+const lastFollowUp = (token: string) =>
+  fake
+    .responses(token)
+    .filter((r) => r.kind === 'followup')
+    .at(-1);
 
 describe('slash commands', () => {
   it('defers at once, then edits the reply with one embed per listing: photo, link, price and beds as fields', async () => {
@@ -126,7 +138,14 @@ describe('slash commands', () => {
     sandbox.clearRequests();
     // As if Downtown Dubai were also called "Dubai Marina": the choice's id is what is searched, not the name.
     await slash('rent', [query('2br'), location(`${downtown}:Dubai Marina`)]);
-    expect(new Set(sandbox.requests().filter((r) => r.params.location_id !== undefined).map((r) => r.params.location_id))).toEqual(new Set([downtown]));
+    expect(
+      new Set(
+        sandbox
+          .requests()
+          .filter((r) => r.params.location_id !== undefined)
+          .map((r) => r.params.location_id),
+      ),
+    ).toEqual(new Set([downtown]));
   });
 
   it('when the query names a place and `location` picks another, searches the one picked and says so', async () => {

@@ -27,9 +27,17 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'manzil-discord-digest-'));
   manzil = await startManzil({
     env: {
-      UAE_API_KEY: KEY, UAE_API_BASE_URL: sandbox.url, UAE_API_RETRY_ATTEMPTS: '2', UAE_API_HEADERS_TIMEOUT_S: '2',
-      DISCORD_TOKEN: fake.botToken, DISCORD_API_URL: fake.apiUrl,
-      PORT: '0', MANZIL_DB_PATH: join(dir, 'manzil.db'), LOG_LEVEL: 'warn', LOG_FORMAT: 'json', SHUTDOWN_TIMEOUT_S: '0.5',
+      UAE_API_KEY: KEY,
+      UAE_API_BASE_URL: sandbox.url,
+      UAE_API_RETRY_ATTEMPTS: '2',
+      UAE_API_HEADERS_TIMEOUT_S: '2',
+      DISCORD_TOKEN: fake.botToken,
+      DISCORD_API_URL: fake.apiUrl,
+      PORT: '0',
+      MANZIL_DB_PATH: join(dir, 'manzil.db'),
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      SHUTDOWN_TIMEOUT_S: '0.5',
     },
     host: '127.0.0.1',
     writeLog: () => {},
@@ -60,7 +68,7 @@ function answer(token: string): { text: string; ephemeral: boolean } {
   const log = fake.responses(token);
   const last = [...log].reverse().find((r) => r.kind === 'followup' || r.kind === 'edit' || (r.kind === 'callback' && r.type === 4))!;
   const ephemeral = last.kind === 'edit' ? log[0]!.ephemeral : last.ephemeral;
-  const body: DiscordJson = last.kind === 'edit' ? fake.original(token) ?? last.body : last.body;
+  const body: DiscordJson = last.kind === 'edit' ? (fake.original(token) ?? last.body) : last.body;
   return { text: JSON.stringify(body), ephemeral };
 }
 
@@ -92,9 +100,11 @@ describe('/digest add places: autocomplete', () => {
 
 describe('/digest through the gateway to the core', () => {
   it('add saves the digest with its schedule and says so in the channel', async () => {
-    const token = await slash('digest', digest('add', [
-      string('places', 'Dubai Marina, Business Bay'), string('schedule', 'weekly'), string('day', 'friday'), string('time', '18:30'),
-    ]), { user: OWNER });
+    const token = await slash(
+      'digest',
+      digest('add', [string('places', 'Dubai Marina, Business Bay'), string('schedule', 'weekly'), string('day', 'friday'), string('time', '18:30')]),
+      { user: OWNER },
+    );
     const saved = answer(token);
     expect(saved.text).toMatch(/Saved digest #1: Dubai Marina, Business Bay, every Friday at 18:30 \(Asia\/Dubai\); the first on /);
     expect(saved.ephemeral).toBe(false);

@@ -3,16 +3,21 @@
 // part within the deadline whatever the service does. The definitions come from the one command list.
 import { describe, expect, it } from 'vitest';
 import { placeListChoices } from '../../adapters/discord/autocomplete.js';
-import {
-  ALERT_SUBCOMMANDS, DIGEST_DAYS, DIGEST_SCHEDULES, DIGEST_SUBCOMMANDS, commandDefinitions, commandText,
-} from '../../adapters/discord/commands.js';
+import { ALERT_SUBCOMMANDS, DIGEST_DAYS, DIGEST_SCHEDULES, DIGEST_SUBCOMMANDS, commandDefinitions, commandText } from '../../adapters/discord/commands.js';
 import { parseSchedule } from '../../src/digests/schedule.js';
 import { SLASH_COMMANDS } from '../../src/query/commands.js';
 import { checkCommands } from '../fakes/discord-limits.js';
 
 type Option = {
-  name: string; type: number; description: string; required?: boolean; autocomplete?: boolean;
-  choices?: { name: string; value: string }[]; options?: Option[]; max_length?: number; min_value?: number;
+  name: string;
+  type: number;
+  description: string;
+  required?: boolean;
+  autocomplete?: boolean;
+  choices?: { name: string; value: string }[];
+  options?: Option[];
+  max_length?: number;
+  min_value?: number;
 };
 const SUBCOMMAND = 1;
 const STRING = 3;
@@ -39,7 +44,7 @@ describe('the Discord definitions come from the one command list', () => {
     expect(DIGEST_SUBCOMMANDS).toEqual(['add', 'list', 'remove', 'pause', 'resume', 'now']);
   });
 
-  it('every command, subcommand, option and choice within Discord\'s limits', () => {
+  it("every command, subcommand, option and choice within Discord's limits", () => {
     expect(checkCommands(defs, 'definitions')).toEqual({ errors: [], warnings: [] });
     const walk = (options: Option[] | undefined, visit: (o: Option) => void) =>
       (options ?? []).forEach((o) => {
@@ -88,8 +93,9 @@ describe('commandText for /digest: the words the core reads, as typed in Slack',
 
   it('add with places alone, and with each of schedule, day and time', () => {
     expect(text('add', { places: 'dubai marina, business bay' })).toBe('/digest add dubai marina, business bay');
-    expect(text('add', { places: 'dubai marina, business bay', schedule: 'weekly', day: 'friday', time: '18:30' }))
-      .toBe('/digest add dubai marina, business bay weekly on friday at 18:30');
+    expect(text('add', { places: 'dubai marina, business bay', schedule: 'weekly', day: 'friday', time: '18:30' })).toBe(
+      '/digest add dubai marina, business bay weekly on friday at 18:30',
+    );
     expect(text('add', { places: 'jvc', schedule: 'daily' })).toBe('/digest add jvc daily');
     expect(text('add', { places: 'jvc', schedule: 'monthly', time: '07:00' })).toBe('/digest add jvc monthly at 07:00');
     expect(text('add', { places: 'jvc', time: ' 6:30 pm ' })).toBe('/digest add jvc at 6:30 pm');
@@ -117,8 +123,16 @@ describe('commandText for /digest: the words the core reads, as typed in Slack',
 
 describe('the places autocomplete', () => {
   const places: Record<string, { id: number; name: string }[]> = {
-    'dubai mar': [{ id: 5, name: 'Dubai Marina' }, { id: 6, name: 'Dubai Marina Mall' }],
-    'business b': [{ id: 7, name: 'Business Bay' }, { id: 8, name: 'Business Bay, Tower A' }, { id: 9, name: 'Bay Square and Park' }, { id: 7, name: 'Business Bay' }],
+    'dubai mar': [
+      { id: 5, name: 'Dubai Marina' },
+      { id: 6, name: 'Dubai Marina Mall' },
+    ],
+    'business b': [
+      { id: 7, name: 'Business Bay' },
+      { id: 8, name: 'Business Bay, Tower A' },
+      { id: 9, name: 'Bay Square and Park' },
+      { id: 7, name: 'Business Bay' },
+    ],
   };
   const bot = (delayMs = 0) => ({
     suggestLocations: async (typed: string) => {
@@ -138,7 +152,7 @@ describe('the places autocomplete', () => {
     expect(await placeListChoices(bot(), 'Dubai Marina,  business b', 1_000)).toEqual([{ name: 'Dubai Marina, Business Bay', value: 'Dubai Marina, Business Bay' }]);
   });
 
-  it('offers nothing for a text that would be over a choice\'s 100 characters', async () => {
+  it("offers nothing for a text that would be over a choice's 100 characters", async () => {
     const long = `${'x'.repeat(90)}, dubai mar`;
     expect(await placeListChoices(bot(), long, 1_000)).toEqual([]);
   });

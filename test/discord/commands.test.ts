@@ -30,9 +30,21 @@ describe('command definitions', () => {
   const byName = new Map(defs.map((d) => [d.name, d]));
 
   it('mirror Slack: every verb with a required `query`, search commands with an autocompleted `location`', () => {
-    expect([...byName.keys()].sort()).toEqual(
-      ['agents', 'alerts', 'brokers', 'buy', 'developers', 'digest', 'location', 'manzil', 'projects', 'property', 'rent', 'transactions', 'trend'],
-    );
+    expect([...byName.keys()].sort()).toEqual([
+      'agents',
+      'alerts',
+      'brokers',
+      'buy',
+      'developers',
+      'digest',
+      'location',
+      'manzil',
+      'projects',
+      'property',
+      'rent',
+      'transactions',
+      'trend',
+    ]);
     for (const name of ['rent', 'buy', 'projects', 'transactions', 'trend']) {
       expect(byName.get(name)!.options).toEqual([
         expect.objectContaining({ name: 'query', type: 3, required: true, autocomplete: true }),
@@ -110,7 +122,12 @@ describe('manzil register-discord-commands', () => {
   it('puts every definition in the guild over REST alone, without logging in to the gateway', async () => {
     const result = await registerDiscordCommands({ token: fake.botToken, applicationId: fake.applicationId, guildId: fake.guildId, apiUrl: fake.apiUrl });
     expect(result).toEqual({ count: 13, scope: 'guild' });
-    expect(fake.commands(fake.guildId).map((c) => c.name).sort()).toEqual(expect.arrayContaining(['alerts', 'digest']));
+    expect(
+      fake
+        .commands(fake.guildId)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(expect.arrayContaining(['alerts', 'digest']));
     expect(fake.commands()).toEqual([]);
     expect(fake.sessions().identified).toBe(0);
     expect(fake.requests().some((r) => r.path === '/gateway/bot')).toBe(false);

@@ -15,11 +15,17 @@ const problems = (env: Record<string, string>) => {
 describe('Discord configuration', () => {
   it('serves Discord with DISCORD_TOKEN; the token is a secret', () => {
     const config = loadConfig({
-      DISCORD_TOKEN: 'discord-token-1', DISCORD_APPLICATION_ID: '1180000000000000001', DISCORD_GUILD_ID: '1180000000000000002',
-      DISCORD_API_URL: 'http://127.0.0.1:8080/api', MANZIL_SANDBOX: '1',
+      DISCORD_TOKEN: 'discord-token-1',
+      DISCORD_APPLICATION_ID: '1180000000000000001',
+      DISCORD_GUILD_ID: '1180000000000000002',
+      DISCORD_API_URL: 'http://127.0.0.1:8080/api',
+      MANZIL_SANDBOX: '1',
     });
     expect(config.discord).toEqual({
-      token: 'discord-token-1', applicationId: '1180000000000000001', guildId: '1180000000000000002', apiUrl: 'http://127.0.0.1:8080/api',
+      token: 'discord-token-1',
+      applicationId: '1180000000000000001',
+      guildId: '1180000000000000002',
+      apiUrl: 'http://127.0.0.1:8080/api',
     });
     expect(config.secrets).toContain('discord-token-1');
     expect(loadConfig({}).discord).toBeUndefined();

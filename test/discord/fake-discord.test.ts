@@ -2,8 +2,20 @@
 // replies land here, the adapter's end-to-end tests exercise what Discord would. Each test states what a person in the
 // channel (or an operator) would notice.
 import {
-  ActionRowBuilder, ButtonBuilder, ButtonStyle, Client, DiscordAPIError, Events, GatewayIntentBits, MessageFlags,
-  PermissionFlagsBits, REST, Routes, SlashCommandBuilder, type Interaction, type TextChannel,
+  ActionRowBuilder,
+  ButtonBuilder,
+  ButtonStyle,
+  Client,
+  DiscordAPIError,
+  Events,
+  GatewayIntentBits,
+  MessageFlags,
+  PermissionFlagsBits,
+  REST,
+  Routes,
+  SlashCommandBuilder,
+  type Interaction,
+  type TextChannel,
 } from 'discord.js';
 import { Server, Socket, type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -64,8 +76,13 @@ describe('the real discord.js client against the fake', () => {
     handle(async (i) => {
       if (!i.isChatInputCommand()) return;
       Object.assign(seen, {
-        name: i.commandName, query: i.options.getString('query'), user: i.user.id, channel: i.channelId, guild: i.guildId,
-        manage: i.memberPermissions?.has(PermissionFlagsBits.ManageGuild), canEmbed: i.appPermissions.has(PermissionFlagsBits.EmbedLinks),
+        name: i.commandName,
+        query: i.options.getString('query'),
+        user: i.user.id,
+        channel: i.channelId,
+        guild: i.guildId,
+        manage: i.memberPermissions?.has(PermissionFlagsBits.ManageGuild),
+        canEmbed: i.appPermissions.has(PermissionFlagsBits.EmbedLinks),
       });
       await i.deferReply();
       await i.editReply({ embeds: [{ title: 'Marina Gate, 2 beds', url: 'https://example.com/l/1', fields: [{ name: 'Price', value: 'AED 120,000' }] }] });
@@ -117,10 +134,19 @@ describe('the real discord.js client against the fake', () => {
       if (!i.isAutocomplete()) return;
       const typed = i.options.getFocused(true);
       if (typed.value === 'silence') return;
-      await i.respond([{ name: `Dubai Marina (${typed.name})`, value: 'dubai-marina' }, { name: 'Marina Gate', value: 'marina-gate' }]);
+      await i.respond([
+        { name: `Dubai Marina (${typed.name})`, value: 'dubai-marina' },
+        { name: 'Marina Gate', value: 'marina-gate' },
+      ]);
     });
-    const answer = await fake.autocomplete('rent', [{ name: 'query', type: 3, value: '2br' }, { name: 'location', type: 3, value: 'mari' }]);
-    expect(answer.choices).toEqual([{ name: 'Dubai Marina (location)', value: 'dubai-marina' }, { name: 'Marina Gate', value: 'marina-gate' }]);
+    const answer = await fake.autocomplete('rent', [
+      { name: 'query', type: 3, value: '2br' },
+      { name: 'location', type: 3, value: 'mari' },
+    ]);
+    expect(answer.choices).toEqual([
+      { name: 'Dubai Marina (location)', value: 'dubai-marina' },
+      { name: 'Marina Gate', value: 'marina-gate' },
+    ]);
     expect(answer.ms).toBeLessThan(2_500);
     await expect(fake.autocomplete('rent', [{ name: 'location', type: 3, value: 'silence', focused: true }], 150)).rejects.toThrow(/no autocomplete answer/);
   });
@@ -186,7 +212,11 @@ describe('the real discord.js client against the fake', () => {
     });
     const { token } = await fake.slashCommand('rent', query('atlantis'));
     await fake.waitFor(() => fake.responses(token).length === 3);
-    expect(fake.responses(token).map((r) => [r.kind, r.ephemeral])).toEqual([['callback', false], ['delete', false], ['followup', true]]);
+    expect(fake.responses(token).map((r) => [r.kind, r.ephemeral])).toEqual([
+      ['callback', false],
+      ['delete', false],
+      ['followup', true],
+    ]);
     expect(fake.original(token)).toBeUndefined();
   });
 
@@ -201,7 +231,7 @@ describe('the real discord.js client against the fake', () => {
     expect(listed.map((m) => m.id)).toEqual([first.id]);
   });
 
-  test('a nonce longer than 25 characters is refused with Discord\'s error', async () => {
+  test("a nonce longer than 25 characters is refused with Discord's error", async () => {
     const post = client.rest.post(Routes.channelMessages(fake.channelId), { body: { content: 'x', nonce: 'delivery-0123456789abcdef0123', enforce_nonce: true } });
     await expect(post).rejects.toMatchObject({ status: 400, code: 50035 });
     expect(fake.violations().some((v) => v.includes('.nonce'))).toBe(true);
@@ -229,7 +259,12 @@ describe('the real discord.js client against the fake', () => {
     const sent = await channel.send({ content: 'Price drop: Marina Gate', nonce: 'd43-1', enforceNonce: true });
     const posts = fake.requests().filter((r) => r.method === 'POST' && r.path === `/channels/${fake.channelId}/messages` && (r.body as { nonce?: string }).nonce === 'd43-1');
     expect(posts.map((r) => r.status)).toEqual([429, 500, 200]);
-    expect(fake.messages(fake.channelId).filter((m) => m.nonce === 'd43-1').map((m) => m.id)).toEqual([sent.id]);
+    expect(
+      fake
+        .messages(fake.channelId)
+        .filter((m) => m.nonce === 'd43-1')
+        .map((m) => m.id),
+    ).toEqual([sent.id]);
   });
 
   test('a held answer: the message exists before the bot hears back, and a retry with the nonce does not duplicate it', async () => {
@@ -249,14 +284,17 @@ describe('the real discord.js client against the fake', () => {
 
   test('files arrive as multipart (payload_json + files[n]) and become attachments', async () => {
     const channel = client.channels.cache.get(fake.channelId) as TextChannel;
-    const sent = await channel.send({ embeds: [{ title: 'Trend', image: { url: 'attachment://trend.png' } }], files: [{ attachment: Buffer.from('png-bytes'), name: 'trend.png' }] });
+    const sent = await channel.send({
+      embeds: [{ title: 'Trend', image: { url: 'attachment://trend.png' } }],
+      files: [{ attachment: Buffer.from('png-bytes'), name: 'trend.png' }],
+    });
     const request = fake.requests().findLast((r) => r.method === 'POST' && r.path === `/channels/${fake.channelId}/messages`)!;
     expect(request.files).toEqual([{ field: 'files[0]', name: 'trend.png', size: 9 }]);
     expect(sent.attachments.first()?.name).toBe('trend.png');
     expect(fake.violations()).not.toContainEqual(expect.stringContaining('trend.png'));
   });
 
-  test('a payload over Discord\'s limits is refused and every broken limit is reported', async () => {
+  test("a payload over Discord's limits is refused and every broken limit is reported", async () => {
     let refusal: unknown;
     handle(async (i) => {
       if (!i.isChatInputCommand()) return;
@@ -308,19 +346,28 @@ describe('the real discord.js client against the fake', () => {
 
   test('commands registered in bulk over REST come back with ids; an invalid one is refused', async () => {
     const rest = new REST({ api: fake.apiUrl }).setToken(fake.botToken);
-    const rent = new SlashCommandBuilder().setName('rent').setDescription('Homes for rent')
+    const rent = new SlashCommandBuilder()
+      .setName('rent')
+      .setDescription('Homes for rent')
       .addStringOption((o) => o.setName('query').setDescription('What you are looking for').setRequired(true))
       .addStringOption((o) => o.setName('location').setDescription('Where').setAutocomplete(true));
     const saved = (await rest.put(Routes.applicationGuildCommands(fake.applicationId, fake.guildId), { body: [rent.toJSON()] })) as { id: string; name: string }[];
     expect(saved).toHaveLength(1);
     expect(fake.commands(fake.guildId)).toEqual([expect.objectContaining({ id: saved[0]!.id, name: 'rent', guild_id: fake.guildId })]);
     expect(fake.commands()).toEqual([]);
-    const bad = { name: 'Rent', description: 'x', options: [{ name: 'a', description: 'a', type: 3 }, { name: 'b', description: 'b', type: 3, required: true }] };
+    const bad = {
+      name: 'Rent',
+      description: 'x',
+      options: [
+        { name: 'a', description: 'a', type: 3 },
+        { name: 'b', description: 'b', type: 3, required: true },
+      ],
+    };
     await expect(rest.put(Routes.applicationCommands(fake.applicationId), { body: [bad] })).rejects.toMatchObject({ status: 400 });
     expect(fake.violations().join('\n')).toMatch(/must be lower case[\s\S]*required options must come before optional ones/);
   });
 
-  test('a wrong token gets 401 and an unknown route 404, both in Discord\'s error shape', async () => {
+  test("a wrong token gets 401 and an unknown route 404, both in Discord's error shape", async () => {
     await expect(new REST({ api: fake.apiUrl }).setToken('not-the-token').get(Routes.gatewayBot())).rejects.toMatchObject({ status: 401 });
     await expect(client.rest.get('/no/such/route' as `/${string}`)).rejects.toMatchObject({ status: 404, rawError: { message: '404: Not Found', code: 0 } });
   });
@@ -393,9 +440,10 @@ describe('login failures and clean shutdown', () => {
     const port = Number(new URL(fake.apiUrl).port);
     // Node's own list of what keeps the process alive: servers and sockets on the fake's port must all be gone.
     const handles = () => (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
-    const onPort = () => handles().filter((h) =>
-      (h instanceof Socket && (h.remotePort === port || h.localPort === port)) ||
-      (h instanceof Server && (h.address() as AddressInfo | null)?.port === port)).length;
+    const onPort = () =>
+      handles().filter(
+        (h) => (h instanceof Socket && (h.remotePort === port || h.localPort === port)) || (h instanceof Server && (h.address() as AddressInfo | null)?.port === port),
+      ).length;
     const { client } = await connect(fake);
     expect(onPort()).toBeGreaterThan(0);
     await client.destroy();
@@ -407,17 +455,19 @@ describe('login failures and clean shutdown', () => {
 
 describe('the limits the fake checks with the builders’ validators', () => {
   test('embed field, footer and author texts and the field count: over the limit or empty is refused', () => {
-    const found = checkMessage({
-      embeds: [{
-        title: 'Listing',
-        fields: [
-          ...Array.from({ length: 25 }, (_, n) => ({ name: `F${n}`, value: 'v' })),
-          { name: '', value: 'x'.repeat(1_025), inline: 'yes' },
+    const found = checkMessage(
+      {
+        embeds: [
+          {
+            title: 'Listing',
+            fields: [...Array.from({ length: 25 }, (_, n) => ({ name: `F${n}`, value: 'v' })), { name: '', value: 'x'.repeat(1_025), inline: 'yes' }],
+            footer: { text: 'f'.repeat(2_049) },
+            author: { name: 'a'.repeat(257) },
+          },
         ],
-        footer: { text: 'f'.repeat(2_049) },
-        author: { name: 'a'.repeat(257) },
-      }],
-    }, { where: 'test' });
+      },
+      { where: 'test' },
+    );
     const all = found.errors.join('\n');
     expect(all).toMatch(/embeds\[0\]\.fields: 26 fields, over Discord's limit of 25/);
     expect(all).toMatch(/fields\[25\]\.name: must not be empty/);

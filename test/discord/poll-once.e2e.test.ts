@@ -20,13 +20,22 @@ let fake: FakeDiscord;
 let dbPath: string;
 
 const env = () => ({
-  UAE_API_KEY: KEY, UAE_API_BASE_URL: sandbox.url!, DISCORD_TOKEN: fake.botToken, DISCORD_API_URL: fake.apiUrl,
-  PORT: '0', MANZIL_DB_PATH: dbPath, LOG_LEVEL: 'warn', ALERTS_DELIVERY_LEASE_S: '1',
+  UAE_API_KEY: KEY,
+  UAE_API_BASE_URL: sandbox.url!,
+  DISCORD_TOKEN: fake.botToken,
+  DISCORD_API_URL: fake.apiUrl,
+  PORT: '0',
+  MANZIL_DB_PATH: dbPath,
+  LOG_LEVEL: 'warn',
+  ALERTS_DELIVERY_LEASE_S: '1',
 });
 const alertPosts = () => fake.messages(fake.channelId).filter((m) => /^m[0-9a-f]{10}-[0-9a-f]{12}$/.test(m.nonce ?? ''));
 
 function pollOnce() {
-  const child = spawn(process.execPath, [bin, 'poll', '--once'], { env: { PATH: process.env.PATH, HOME: tmpdir(), ...env(), MANZIL_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'poll', '--once'], {
+    env: { PATH: process.env.PATH, HOME: tmpdir(), ...env(), MANZIL_FROM_SOURCE: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -85,7 +94,12 @@ describe('manzil poll --once with Discord', () => {
     expect(posts.filter((p) => p.nonce === interrupted.nonce)).toHaveLength(1);
     expect(new Set(posts.map((p) => p.nonce)).size).toBe(posts.length);
     // Its summary: the interrupted entry delivered (re-sent within the nonce window: no duplicate), none left over.
-    const summary = JSON.parse(again.output().split('\n').find((l) => l.startsWith('{"poll"'))!) as { delivery: { delivered: number; possibleDuplicates: number }; outbox: { pending: number; sending: number; failed: number } };
+    const summary = JSON.parse(
+      again
+        .output()
+        .split('\n')
+        .find((l) => l.startsWith('{"poll"'))!,
+    ) as { delivery: { delivered: number; possibleDuplicates: number }; outbox: { pending: number; sending: number; failed: number } };
     expect(summary.delivery).toMatchObject({ possibleDuplicates: 0 });
     expect(summary.delivery.delivered).toBeGreaterThan(0);
     expect(summary.outbox).toMatchObject({ pending: 0, sending: 0, failed: 0 });

@@ -17,7 +17,15 @@ const alert = (n: number, over: Partial<Reply> = {}): Reply => ({
   text: `New listing for alert #${n}`,
   blocks: [
     { kind: 'context', text: `🔔 New listing · Alert #${n}` },
-    { kind: 'card', card: { title: `Marina Gate ${n}`, url: `https://property.example.ae/${n}`, imageUrl: `https://cdn.example.ae/${n}.jpg`, fields: [{ label: 'Price', value: 'AED 1,000,000' }] } },
+    {
+      kind: 'card',
+      card: {
+        title: `Marina Gate ${n}`,
+        url: `https://property.example.ae/${n}`,
+        imageUrl: `https://cdn.example.ae/${n}.jpg`,
+        fields: [{ label: 'Price', value: 'AED 1,000,000' }],
+      },
+    },
   ],
   ...over,
 });
@@ -112,8 +120,15 @@ describe('deliveryNonce', () => {
 });
 
 describe('DiscordPoster.findDelivered', () => {
-  const lookup = (lastAttemptAt: number, now: number, over: Partial<LookupRequest> = {}): LookupRequest =>
-    ({ place, deliveryId: '41', firstAttemptAt: lastAttemptAt - 1_000, lastAttemptAt, uncertainSince: lastAttemptAt, now, ...over });
+  const lookup = (lastAttemptAt: number, now: number, over: Partial<LookupRequest> = {}): LookupRequest => ({
+    place,
+    deliveryId: '41',
+    firstAttemptAt: lastAttemptAt - 1_000,
+    lastAttemptAt,
+    uncertainSince: lastAttemptAt,
+    now,
+    ...over,
+  });
 
   it('answers "absent" while Discord still dedupes the nonce, and "cannot tell" after; it needs no settling', async () => {
     const now = 1_000_000_000;
@@ -123,7 +138,9 @@ describe('DiscordPoster.findDelivered', () => {
     expect(await poster.findDelivered(lookup(now - 60_000, now, { place: 'slack:T:C' }))).toMatchObject({ kind: 'cannot_tell' });
     // The window counts from the earliest attempt that may have posted, not the last one: a refused connection after a
     // timed-out post does not restart it.
-    expect(await poster.findDelivered(lookup(now - 10_000, now, { firstAttemptAt: now - 10 * 60_000, uncertainSince: now - NONCE_WINDOW_MS - 1 }))).toMatchObject({ kind: 'cannot_tell' });
+    expect(await poster.findDelivered(lookup(now - 10_000, now, { firstAttemptAt: now - 10 * 60_000, uncertainSince: now - NONCE_WINDOW_MS - 1 }))).toMatchObject({
+      kind: 'cannot_tell',
+    });
   });
 
   it('cannot tell when the local clock disagrees with the delivery’s times', async () => {
@@ -141,7 +158,12 @@ describe('DiscordPoster.findDelivered', () => {
     expect(await quick.findDelivered(lookup(at, Date.now(), { deliveryId: '49' }))).toEqual({ kind: 'absent' });
     const again = await poster.post(place, alert(9), '49');
     held.release();
-    expect(fake.messages(fake.channelId).filter((m) => m.nonce === 'm49').map((m) => m.id)).toEqual([again.messageId]);
+    expect(
+      fake
+        .messages(fake.channelId)
+        .filter((m) => m.nonce === 'm49')
+        .map((m) => m.id),
+    ).toEqual([again.messageId]);
   });
 });
 

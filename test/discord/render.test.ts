@@ -21,7 +21,11 @@ const listing = (n: number, over: Partial<Card> = {}): Card => ({
   title: `Sea view 2BR in Marina Gate #${n}`,
   url: `https://property.example.ae/listing/${n}`,
   subtitle: 'Apartment',
-  fields: [{ label: 'Price', value: 'AED 120,000/yr' }, { label: 'Beds', value: '2' }, { label: 'Agent', value: 'Sara' }],
+  fields: [
+    { label: 'Price', value: 'AED 120,000/yr' },
+    { label: 'Beds', value: '2' },
+    { label: 'Agent', value: 'Sara' },
+  ],
   imageUrl: `https://cdn.example.ae/photos/${n}.jpg`,
   badges: ['Verified'],
   buttons: [{ label: 'Details', action: 'details', token: `row${n}.d${n}` }],
@@ -38,13 +42,16 @@ const paging: Block = {
 };
 
 describe('renderDiscord: a page of listings', () => {
-  const page = render([
-    { kind: 'header', text: '2-bedroom homes for rent in Dubai Marina' },
-    { kind: 'context', text: 'Showing 1–8' },
-    ...Array.from({ length: DISCORD_SURFACE.cardsPerPage }, (_, i): Block => ({ kind: 'card', card: listing(i + 1) })),
-    paging,
-    { kind: 'location-picker', token: 'row.r', placeholder: 'Refine' },
-  ], { footer: 'Sample data from the local sandbox.' });
+  const page = render(
+    [
+      { kind: 'header', text: '2-bedroom homes for rent in Dubai Marina' },
+      { kind: 'context', text: 'Showing 1–8' },
+      ...Array.from({ length: DISCORD_SURFACE.cardsPerPage }, (_, i): Block => ({ kind: 'card', card: listing(i + 1) })),
+      paging,
+      { kind: 'location-picker', token: 'row.r', placeholder: 'Refine' },
+    ],
+    { footer: 'Sample data from the local sandbox.' },
+  );
 
   it('puts the summary in the content and each listing in an embed: linked title, photo, price and beds as fields', () => {
     expect(page.content).toBe('**2-bedroom homes for rent in Dubai Marina**\n-# Showing 1–8');
@@ -87,7 +94,10 @@ describe('renderDiscord: what Discord would refuse or show badly', () => {
   });
 
   it('gives each URL to one embed only (Discord merges embeds that share one)', () => {
-    const m = render([{ kind: 'card', card: listing(1) }, { kind: 'card', card: listing(2, { url: 'https://property.example.ae/listing/1' }) }]);
+    const m = render([
+      { kind: 'card', card: listing(1) },
+      { kind: 'card', card: listing(2, { url: 'https://property.example.ae/listing/1' }) },
+    ]);
     expect(m.embeds.map((e) => e.url)).toEqual(['https://property.example.ae/listing/1', undefined]);
   });
 
@@ -105,11 +115,12 @@ describe('renderDiscord: what Discord would refuse or show badly', () => {
   });
 
   it('keeps at most 10 embeds and 6,000 characters, says how many cards were left out, and keeps the controls', () => {
-    const huge = (n: number) => listing(n, {
-      title: 'T'.repeat(400),
-      body: 'B'.repeat(5_000),
-      fields: Array.from({ length: 30 }, (_, i) => ({ label: 'L'.repeat(300), value: `V${i}`.repeat(400) })),
-    });
+    const huge = (n: number) =>
+      listing(n, {
+        title: 'T'.repeat(400),
+        body: 'B'.repeat(5_000),
+        fields: Array.from({ length: 30 }, (_, i) => ({ label: 'L'.repeat(300), value: `V${i}`.repeat(400) })),
+      });
     const m = render([{ kind: 'header', text: 'Many' }, ...Array.from({ length: 14 }, (_, i): Block => ({ kind: 'card', card: huge(i) })), paging], { footer: 'F'.repeat(3_000) });
     expect(m.embeds.length).toBeGreaterThan(0);
     expect(m.embeds.length).toBeLessThanOrEqual(10);
@@ -121,7 +132,10 @@ describe('renderDiscord: what Discord would refuse or show badly', () => {
 
   it('gives 25 "which one?" choices all five rows', () => {
     const choices = Array.from({ length: 25 }, (_, i): Button => ({ label: `Place ${i}`, action: 'choose', token: `row.c${i}` }));
-    const m = render([{ kind: 'text', text: 'Which one did you mean?' }, { kind: 'actions', buttons: choices }]);
+    const m = render([
+      { kind: 'text', text: 'Which one did you mean?' },
+      { kind: 'actions', buttons: choices },
+    ]);
     expect(m.components).toHaveLength(5);
     expect(problems(m)).toEqual([]);
   });
@@ -142,11 +156,19 @@ describe('renderDiscord: what Discord would refuse or show badly', () => {
 
   it('never produces a message Discord refuses, whatever the views hold', () => {
     const text = fc.string({ maxLength: 3_000, unit: 'grapheme' });
-    const button = fc.record({ label: text, action: fc.constantFrom('page', 'details', 'save', 'choose'), token: fc.string({ minLength: 0, maxLength: 120 }) }) as fc.Arbitrary<Button>;
+    const button = fc.record({
+      label: text,
+      action: fc.constantFrom('page', 'details', 'save', 'choose'),
+      token: fc.string({ minLength: 0, maxLength: 120 }),
+    }) as fc.Arbitrary<Button>;
     const card = fc.record({
-      title: text, url: fc.option(fc.webUrl(), { nil: undefined }), subtitle: fc.option(text, { nil: undefined }), body: fc.option(text, { nil: undefined }),
+      title: text,
+      url: fc.option(fc.webUrl(), { nil: undefined }),
+      subtitle: fc.option(text, { nil: undefined }),
+      body: fc.option(text, { nil: undefined }),
       fields: fc.array(fc.record({ label: text, value: text }), { maxLength: 30 }),
-      imageUrl: fc.option(fc.webUrl(), { nil: undefined }), badges: fc.option(fc.array(text, { maxLength: 4 }), { nil: undefined }),
+      imageUrl: fc.option(fc.webUrl(), { nil: undefined }),
+      badges: fc.option(fc.array(text, { maxLength: 4 }), { nil: undefined }),
       buttons: fc.option(fc.array(button, { maxLength: 6 }), { nil: undefined }),
       links: fc.option(fc.array(fc.record({ label: text, url: fc.webUrl() }), { maxLength: 3 }), { nil: undefined }),
     }) as fc.Arbitrary<Card>;
@@ -181,7 +203,8 @@ describe('renderDiscord: untrusted listing links', () => {
   const linked = (m: ReturnType<typeof renderDiscord>, host: string) => [
     ...m.embeds.map((e) => e.url ?? '').filter((u) => u.includes(host)),
     ...m.components.flatMap((r) => r.components.map((c) => ('url' in c ? (c.url ?? '') : ''))).filter((u) => u.includes(host)),
-    ...m.embeds.flatMap((e) => [e.description ?? '', ...(e.fields ?? []).map((f) => f.value)])
+    ...m.embeds
+      .flatMap((e) => [e.description ?? '', ...(e.fields ?? []).map((f) => f.value)])
       .map((t) => t.replace(/`[^`]*`/g, ''))
       .filter((t) => t.includes(host)),
   ];
@@ -200,7 +223,7 @@ describe('renderDiscord: untrusted listing links', () => {
     }
   });
 
-  it('keeps a trusted https link as the embed\'s linked title, not as code', () => {
+  it("keeps a trusted https link as the embed's linked title, not as code", () => {
     const url = 'https://www.bayut.com/property/details-1.html';
     const m = render([{ kind: 'card', card: listingCard(searchResult({ property_url: url })) }]);
     expect(m.embeds[0]!.url).toBe(url);
@@ -208,7 +231,7 @@ describe('renderDiscord: untrusted listing links', () => {
   });
 
   it('cannot be broken out of its inline code by a backtick', () => {
-    const m = render([{ kind: 'card', card: { title: 'x', fields: [{ label: 'Link', value: 'https://evil.example/`[a](https://x.example)`', inert: true } ] } }]);
+    const m = render([{ kind: 'card', card: { title: 'x', fields: [{ label: 'Link', value: 'https://evil.example/`[a](https://x.example)`', inert: true }] } }]);
     const value = m.embeds[0]!.fields![0]!.value;
     expect(value.match(/`/g)).toHaveLength(2);
     expect(value).toContain('%60');

@@ -23,15 +23,23 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const answered = async (token: string) =>
-  fake.waitFor(() => fake.responses(token).some((r) => r.kind === 'edit' || r.kind === 'followup'), 15_000);
+const answered = async (token: string) => fake.waitFor(() => fake.responses(token).some((r) => r.kind === 'edit' || r.kind === 'followup'), 15_000);
 
 describe('manzil start with only Discord configured', () => {
   it('keeps serving with no stdin, answers a command, and stops cleanly on SIGTERM', async () => {
     const child = spawn(process.execPath, [bin, 'start'], {
       env: {
-        ...process.env, MANZIL_FROM_SOURCE: '1', MANZIL_SANDBOX: '1', UAE_API_KEY: '', SLACK_BOT_TOKEN: '', SLACK_SIGNING_SECRET: '',
-        DISCORD_TOKEN: fake.botToken, DISCORD_API_URL: fake.apiUrl, MANZIL_DB_PATH: tempDb(), PORT: '0', LOG_FORMAT: 'json',
+        ...process.env,
+        MANZIL_FROM_SOURCE: '1',
+        MANZIL_SANDBOX: '1',
+        UAE_API_KEY: '',
+        SLACK_BOT_TOKEN: '',
+        SLACK_SIGNING_SECRET: '',
+        DISCORD_TOKEN: fake.botToken,
+        DISCORD_API_URL: fake.apiUrl,
+        MANZIL_DB_PATH: tempDb(),
+        PORT: '0',
+        LOG_FORMAT: 'json',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -70,8 +78,16 @@ describe('Slack and Discord configured together', () => {
     const logs: string[] = [];
     const manzil = await startManzil({
       env: {
-        MANZIL_SANDBOX: '1', SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: secret, SLACK_API_URL: slack.apiUrl,
-        DISCORD_TOKEN: fake.botToken, DISCORD_API_URL: fake.apiUrl, PORT: '0', MANZIL_DB_PATH: tempDb(), LOG_LEVEL: 'info', LOG_FORMAT: 'json',
+        MANZIL_SANDBOX: '1',
+        SLACK_BOT_TOKEN: 'xoxb-test',
+        SLACK_SIGNING_SECRET: secret,
+        SLACK_API_URL: slack.apiUrl,
+        DISCORD_TOKEN: fake.botToken,
+        DISCORD_API_URL: fake.apiUrl,
+        PORT: '0',
+        MANZIL_DB_PATH: tempDb(),
+        LOG_LEVEL: 'info',
+        LOG_FORMAT: 'json',
       },
       host: '127.0.0.1',
       writeLog: (l) => logs.push(l),

@@ -6,10 +6,7 @@ import { parseCommand } from '../../src/query/index.js';
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const start = readme.indexOf('## Talking to Manzil');
 const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
-const examples = [
-  ...[...section.matchAll(/^(\/\S.*)$/gm)].map((m) => m[1]!),
-  ...[...section.matchAll(/\| `(\/[^`]+)` \|$/gm)].map((m) => m[1]!),
-];
+const examples = [...[...section.matchAll(/^(\/\S.*)$/gm)].map((m) => m[1]!), ...[...section.matchAll(/\| `(\/[^`]+)` \|$/gm)].map((m) => m[1]!)];
 
 describe('README command examples', () => {
   it('has examples to check', () => {

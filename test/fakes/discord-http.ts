@@ -57,13 +57,16 @@ export class BadBody extends Error {}
 export async function parseRequest(req: IncomingMessage, prefix: string): Promise<ParsedRequest> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const rawPath = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || '/' : url.pathname;
-  const path = rawPath.split('/').map((segment) => {
-    try {
-      return decodeURIComponent(segment);
-    } catch {
-      return segment;
-    }
-  }).join('/');
+  const path = rawPath
+    .split('/')
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    })
+    .join('/');
   const raw = await readBody(req);
   const contentType = req.headers['content-type'] ?? '';
   let body: unknown;
@@ -75,7 +78,11 @@ export async function parseRequest(req: IncomingMessage, prefix: string): Promis
     throw new BadBody('the body could not be parsed');
   }
   return {
-    method: (req.method ?? 'GET').toUpperCase(), path, query: Object.fromEntries(url.searchParams), body, files,
+    method: (req.method ?? 'GET').toUpperCase(),
+    path,
+    query: Object.fromEntries(url.searchParams),
+    body,
+    files,
     authorization: req.headers.authorization,
   };
 }
@@ -129,7 +136,9 @@ export class Faults {
   rateLimit(method: string, path: RegExp, resetAfterSeconds: number, retryAfterSeconds: number, times: number, global: boolean): void {
     const bucket = `fake-bucket-${this.rules.length + 1}`;
     this.rules.push({
-      method: method.toUpperCase(), path, remaining: times,
+      method: method.toUpperCase(),
+      path,
+      remaining: times,
       answer: () => ({
         status: 429,
         body: { message: 'You are being rate limited.', retry_after: retryAfterSeconds, global, ...(global ? { code: 0 } : {}) },
@@ -150,7 +159,9 @@ export class Faults {
 
   fail(method: string, path: RegExp, status: number, times: number): void {
     this.rules.push({
-      method: method.toUpperCase(), path, remaining: times,
+      method: method.toUpperCase(),
+      path,
+      remaining: times,
       answer: () => ({ status, body: discordError(0, `${status}: ${status >= 500 ? 'Internal Server Error' : 'Injected failure'}`) }),
     });
   }
@@ -174,7 +185,8 @@ export class Faults {
     let released = false;
     const arrived = new Promise<void>((resolve) => {
       this.holds.push({
-        method: method.toUpperCase(), path,
+        method: method.toUpperCase(),
+        path,
         onArrive: (f) => {
           flush = () => {
             this.pending.delete(flush!);

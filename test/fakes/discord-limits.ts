@@ -163,7 +163,9 @@ function countedLength(embed: unknown): number {
   const str = (v: unknown) => (typeof v === 'string' ? v : '');
   const fields = Array.isArray(embed.fields) ? embed.fields.filter(isObject).map((f) => ({ name: str(f.name), value: str(f.value) })) : undefined;
   return embedLength({
-    title: str(embed.title), description: str(embed.description), fields,
+    title: str(embed.title),
+    description: str(embed.description),
+    fields,
     footer: isObject(embed.footer) ? { text: str(embed.footer.text) } : undefined,
     author: isObject(embed.author) ? { name: str(embed.author.name) } : undefined,
   });
@@ -192,7 +194,12 @@ function checkButton(c: Checker, where: string, button: Json): void {
   }
   try {
     ComponentAssertions.validateRequiredButtonParameters(
-      button.style as never, label as never, button.emoji as never, button.custom_id as never, button.sku_id as never, button.url as never,
+      button.style as never,
+      label as never,
+      button.emoji as never,
+      button.custom_id as never,
+      button.sku_id as never,
+      button.url as never,
     );
   } catch (e) {
     c.error(where, (e as Error).message);

@@ -23,9 +23,7 @@ export const DEFAULT_IDS = {
 };
 
 /** What the bot may do in the test channel: View Channel, Send Messages, Embed Links, Attach Files, Read History... */
-export const APP_PERMISSIONS = (
-  (1n << 10n) | (1n << 11n) | (1n << 14n) | (1n << 15n) | (1n << 16n) | (1n << 6n) | (1n << 18n) | (1n << 31n) | (1n << 38n)
-).toString();
+export const APP_PERMISSIONS = ((1n << 10n) | (1n << 11n) | (1n << 14n) | (1n << 15n) | (1n << 16n) | (1n << 6n) | (1n << 18n) | (1n << 31n) | (1n << 38n)).toString();
 
 export interface World {
   applicationId: string;
@@ -37,7 +35,18 @@ export interface World {
 
 export function botUser(applicationId: string) {
   // A bot's user id equals its application id for every application created since 2019.
-  return { id: applicationId, username: 'Manzil', discriminator: '0000', global_name: null, avatar: null, bot: true, verified: true, mfa_enabled: false, flags: 0, public_flags: 0 };
+  return {
+    id: applicationId,
+    username: 'Manzil',
+    discriminator: '0000',
+    global_name: null,
+    avatar: null,
+    bot: true,
+    verified: true,
+    mfa_enabled: false,
+    flags: 0,
+    public_flags: 0,
+  };
 }
 
 export function humanUser(id: string) {
@@ -46,46 +55,122 @@ export function humanUser(id: string) {
 
 export function member(user: object, permissions: string, joinedAt: string) {
   return {
-    user, roles: [], nick: null, avatar: null, banner: null, joined_at: joinedAt, premium_since: null, deaf: false, mute: false,
-    flags: 0, pending: false, communication_disabled_until: null, permissions,
+    user,
+    roles: [],
+    nick: null,
+    avatar: null,
+    banner: null,
+    joined_at: joinedAt,
+    premium_since: null,
+    deaf: false,
+    mute: false,
+    flags: 0,
+    pending: false,
+    communication_disabled_until: null,
+    permissions,
   };
 }
 
 export function textChannel(world: World, id: string, position: number) {
   return {
-    id, type: 0, guild_id: world.guildId, name: position === 0 ? 'property-chat' : `channel-${position}`, position,
-    permission_overwrites: [], parent_id: null, nsfw: false, topic: null, last_message_id: null, rate_limit_per_user: 0, flags: 0,
+    id,
+    type: 0,
+    guild_id: world.guildId,
+    name: position === 0 ? 'property-chat' : `channel-${position}`,
+    position,
+    permission_overwrites: [],
+    parent_id: null,
+    nsfw: false,
+    topic: null,
+    last_message_id: null,
+    rate_limit_per_user: 0,
+    flags: 0,
   };
 }
 
 export function guild(world: World) {
   const everyone = {
-    id: world.guildId, name: '@everyone', color: 0, colors: { primary_color: 0, secondary_color: null, tertiary_color: null }, hoist: false,
-    icon: null, unicode_emoji: null, position: 0, permissions: ((1n << 10n) | (1n << 11n) | (1n << 31n)).toString(), managed: false,
-    mentionable: false, flags: 0,
+    id: world.guildId,
+    name: '@everyone',
+    color: 0,
+    colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+    hoist: false,
+    icon: null,
+    unicode_emoji: null,
+    position: 0,
+    permissions: ((1n << 10n) | (1n << 11n) | (1n << 31n)).toString(),
+    managed: false,
+    mentionable: false,
+    flags: 0,
   };
   return {
-    id: world.guildId, name: 'Manzil Test Server', icon: null, splash: null, discovery_splash: null, owner_id: '1180000000000000099',
-    afk_channel_id: null, afk_timeout: 300, verification_level: 0, default_message_notifications: 0, explicit_content_filter: 0,
-    roles: [everyone], emojis: [], stickers: [], features: [], mfa_level: 0, application_id: null, system_channel_id: null,
-    system_channel_flags: 0, rules_channel_id: null, max_members: 500_000, vanity_url_code: null, description: null, banner: null,
-    premium_tier: 0, premium_subscription_count: 0, preferred_locale: 'en-US', public_updates_channel_id: null,
-    max_video_channel_users: 25, max_stage_video_channel_users: 50, nsfw_level: 0, premium_progress_bar_enabled: false,
-    safety_alerts_channel_id: null, incidents_data: null,
+    id: world.guildId,
+    name: 'Manzil Test Server',
+    icon: null,
+    splash: null,
+    discovery_splash: null,
+    owner_id: '1180000000000000099',
+    afk_channel_id: null,
+    afk_timeout: 300,
+    verification_level: 0,
+    default_message_notifications: 0,
+    explicit_content_filter: 0,
+    roles: [everyone],
+    emojis: [],
+    stickers: [],
+    features: [],
+    mfa_level: 0,
+    application_id: null,
+    system_channel_id: null,
+    system_channel_flags: 0,
+    rules_channel_id: null,
+    max_members: 500_000,
+    vanity_url_code: null,
+    description: null,
+    banner: null,
+    premium_tier: 0,
+    premium_subscription_count: 0,
+    preferred_locale: 'en-US',
+    public_updates_channel_id: null,
+    max_video_channel_users: 25,
+    max_stage_video_channel_users: 50,
+    nsfw_level: 0,
+    premium_progress_bar_enabled: false,
+    safety_alerts_channel_id: null,
+    incidents_data: null,
     // GUILD_CREATE extras
-    joined_at: world.createdAt, large: false, unavailable: false, member_count: 2, voice_states: [],
-    members: [member(world.botUser, APP_PERMISSIONS, world.createdAt)], presences: [],
-    channels: world.channelIds.map((id, i) => textChannel(world, id, i)), threads: [], stage_instances: [],
-    guild_scheduled_events: [], soundboard_sounds: [],
+    joined_at: world.createdAt,
+    large: false,
+    unavailable: false,
+    member_count: 2,
+    voice_states: [],
+    members: [member(world.botUser, APP_PERMISSIONS, world.createdAt)],
+    presences: [],
+    channels: world.channelIds.map((id, i) => textChannel(world, id, i)),
+    threads: [],
+    stage_instances: [],
+    guild_scheduled_events: [],
+    soundboard_sounds: [],
   };
 }
 
 export function ready(world: World, sessionId: string, resumeUrl: string) {
   return {
-    v: 10, user: world.botUser, guilds: [{ id: world.guildId, unavailable: true }], session_id: sessionId,
-    resume_gateway_url: resumeUrl, session_type: 'normal', shard: [0, 1], application: { id: world.applicationId, flags: 0 },
-    private_channels: [], presences: [], relationships: [], guild_join_requests: [], user_settings: {},
-    geo_ordered_rtc_regions: ['dubai'], _trace: ['["fake-discord",{"micros":0}]'],
+    v: 10,
+    user: world.botUser,
+    guilds: [{ id: world.guildId, unavailable: true }],
+    session_id: sessionId,
+    resume_gateway_url: resumeUrl,
+    session_type: 'normal',
+    shard: [0, 1],
+    application: { id: world.applicationId, flags: 0 },
+    private_channels: [],
+    presences: [],
+    relationships: [],
+    guild_join_requests: [],
+    user_settings: {},
+    geo_ordered_rtc_regions: ['dubai'],
+    _trace: ['["fake-discord",{"micros":0}]'],
   };
 }
 
@@ -105,38 +190,69 @@ export function interaction(world: World, input: InteractionInput) {
   const user = humanUser(input.userId);
   const channelIndex = Math.max(0, world.channelIds.indexOf(input.channelId));
   return {
-    id: input.id, application_id: world.applicationId, type: input.type, data: input.data, token: input.token, version: 1,
-    guild_id: world.guildId, guild: { id: world.guildId, locale: 'en-US', features: [] }, guild_locale: 'en-US', locale: 'en-US',
-    channel_id: input.channelId, channel: { ...textChannel(world, input.channelId, channelIndex), permissions: APP_PERMISSIONS },
-    member: member(user, input.permissions, world.createdAt), app_permissions: APP_PERMISSIONS, entitlements: [],
-    authorizing_integration_owners: { '0': world.guildId }, context: 0, attachment_size_limit: 10_485_760,
+    id: input.id,
+    application_id: world.applicationId,
+    type: input.type,
+    data: input.data,
+    token: input.token,
+    version: 1,
+    guild_id: world.guildId,
+    guild: { id: world.guildId, locale: 'en-US', features: [] },
+    guild_locale: 'en-US',
+    locale: 'en-US',
+    channel_id: input.channelId,
+    channel: { ...textChannel(world, input.channelId, channelIndex), permissions: APP_PERMISSIONS },
+    member: member(user, input.permissions, world.createdAt),
+    app_permissions: APP_PERMISSIONS,
+    entitlements: [],
+    authorizing_integration_owners: { '0': world.guildId },
+    context: 0,
+    attachment_size_limit: 10_485_760,
     ...(input.message ? { message: input.message } : {}),
   };
 }
 
 /** A message as Discord answers it, built from what the bot sent (the nonce is added to the create answer only). */
-export function message(world: World, fields: {
-  id: string;
-  channelId: string;
-  body: Record<string, unknown>;
-  flags: number;
-  /** For interaction replies: the interaction and who used it. */
-  interaction?: { id: string; type: number; userId: string; name?: string };
-  attachments?: object[];
-}) {
+export function message(
+  world: World,
+  fields: {
+    id: string;
+    channelId: string;
+    body: Record<string, unknown>;
+    flags: number;
+    /** For interaction replies: the interaction and who used it. */
+    interaction?: { id: string; type: number; userId: string; name?: string };
+    attachments?: object[];
+  },
+) {
   const b = fields.body;
   const embeds = Array.isArray(b.embeds) ? (b.embeds as object[]).map((e) => ({ type: 'rich', ...e })) : [];
   return {
-    id: fields.id, type: fields.interaction?.type === 2 ? 20 : 0, channel_id: fields.channelId, guild_id: world.guildId,
-    author: world.botUser, content: typeof b.content === 'string' ? b.content : '', embeds,
-    components: Array.isArray(b.components) ? b.components : [], attachments: fields.attachments ?? [], mentions: [],
-    mention_roles: [], mention_everyone: false, pinned: false, tts: Boolean(b.tts), timestamp: new Date().toISOString(),
-    edited_timestamp: null, flags: fields.flags,
+    id: fields.id,
+    type: fields.interaction?.type === 2 ? 20 : 0,
+    channel_id: fields.channelId,
+    guild_id: world.guildId,
+    author: world.botUser,
+    content: typeof b.content === 'string' ? b.content : '',
+    embeds,
+    components: Array.isArray(b.components) ? b.components : [],
+    attachments: fields.attachments ?? [],
+    mentions: [],
+    mention_roles: [],
+    mention_everyone: false,
+    pinned: false,
+    tts: Boolean(b.tts),
+    timestamp: new Date().toISOString(),
+    edited_timestamp: null,
+    flags: fields.flags,
     ...(fields.interaction
       ? {
-          application_id: world.applicationId, webhook_id: world.applicationId,
+          application_id: world.applicationId,
+          webhook_id: world.applicationId,
           interaction_metadata: {
-            id: fields.interaction.id, type: fields.interaction.type, user: humanUser(fields.interaction.userId),
+            id: fields.interaction.id,
+            type: fields.interaction.type,
+            user: humanUser(fields.interaction.userId),
             authorizing_integration_owners: { '0': world.guildId },
             ...(fields.interaction.name ? { name: fields.interaction.name } : {}),
           },

@@ -204,7 +204,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const callbackDeadlineMs = options.callbackDeadlineMs ?? 3_000;
   const nonceWindowMs = options.nonceWindowMs ?? 5 * 60_000;
   const world: payload.World = {
-    applicationId, guildId, channelIds: [channelId, ...(options.extraChannelIds ?? [])], botUser: payload.botUser(applicationId),
+    applicationId,
+    guildId,
+    channelIds: [channelId, ...(options.extraChannelIds ?? [])],
+    botUser: payload.botUser(applicationId),
     createdAt: new Date().toISOString(),
   };
 
@@ -222,7 +225,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   let baseUrl = '';
 
   const gateway = new FakeGateway({
-    world, token: botToken, heartbeatIntervalMs: options.heartbeatIntervalMs ?? 1_000, allowedIntents: options.allowedIntents ?? 0,
+    world,
+    token: botToken,
+    heartbeatIntervalMs: options.heartbeatIntervalMs ?? 1_000,
+    allowedIntents: options.allowedIntents ?? 0,
   });
 
   // ---- findings -----------------------------------------------------------------------------------------------
@@ -268,11 +274,20 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const id = payload.snowflake();
     const i = fields.interaction;
     const json = payload.message(world, {
-      id, channelId: fields.channelId, body: fields.body, flags, attachments: saveAttachments(fields.files),
+      id,
+      channelId: fields.channelId,
+      body: fields.body,
+      flags,
+      attachments: saveAttachments(fields.files),
       ...(i ? { interaction: { id: i.id, type: i.type, userId: i.userId, ...(i.name ? { name: i.name } : {}) } } : {}),
     });
     const message: StoredMessage = {
-      json, body: { ...fields.body }, channelId: fields.channelId, ephemeral: fields.ephemeral, deleted: false, createdAt: Date.now(),
+      json,
+      body: { ...fields.body },
+      channelId: fields.channelId,
+      ephemeral: fields.ephemeral,
+      deleted: false,
+      createdAt: Date.now(),
       ...(fields.nonce !== undefined ? { nonce: fields.nonce } : {}),
     };
     stored.set(id, message);
@@ -355,7 +370,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     let list = [...stored.values()].filter((m) => m.channelId === channel && !m.deleted && !m.ephemeral);
     if (req.query.before) list = list.filter((m) => BigInt(m.json.id) < BigInt(req.query.before!));
     if (req.query.after) list = list.filter((m) => BigInt(m.json.id) > BigInt(req.query.after!));
-    return ok(list.reverse().slice(0, limit).map((m) => m.json));
+    return ok(
+      list
+        .reverse()
+        .slice(0, limit)
+        .map((m) => m.json),
+    );
   }
 
   // ---- interactions -------------------------------------------------------------------------------------------
@@ -429,8 +449,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     if (req.query.with_response !== 'true') return { status: 204 };
     return ok({
       interaction: {
-        id: interaction.id, type: interaction.type, activity_instance_id: null, response_message_id: messageId ?? null,
-        response_message_loading: type === 5, response_message_ephemeral: stayed?.ephemeral ?? false,
+        id: interaction.id,
+        type: interaction.type,
+        activity_instance_id: null,
+        response_message_id: messageId ?? null,
+        response_message_loading: type === 5,
+        response_message_ephemeral: stayed?.ephemeral ?? false,
       },
       ...(stayed ? { resource: { type, message: stayed.json } } : {}),
     });
@@ -457,7 +481,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     if (interaction.awaitingFirstFollowup && original && !original.deleted && original.json.flags & LOADING) {
       // The first follow-up after a deferred reply fills the "thinking" message and keeps the defer's visibility.
       if (wantsEphemeral !== original.ephemeral) {
-        found.push(`${where}: asked to be ${wantsEphemeral ? 'ephemeral' : 'public'} but fills the deferred reply, which is ${original.ephemeral ? 'ephemeral' : 'public'} (accepted by Discord)`);
+        found.push(
+          `${where}: asked to be ${wantsEphemeral ? 'ephemeral' : 'public'} but fills the deferred reply, which is ${original.ephemeral ? 'ephemeral' : 'public'} (accepted by Discord)`,
+        );
       }
       const answer = editMessage(original, body, req.files, where);
       if (answer.status !== 200) return answer;
@@ -502,8 +528,15 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   function withIds(command: Record<string, DiscordJson>, scope: string, existing: DiscordJson[]): Record<string, DiscordJson> {
     const same = existing.find((c) => c.name === command.name && (c.type ?? 1) === (command.type ?? 1));
     return {
-      type: 1, default_member_permissions: null, nsfw: false, contexts: null, integration_types: [0], ...command,
-      id: same?.id ?? payload.snowflake(), application_id: applicationId, version: payload.snowflake(),
+      type: 1,
+      default_member_permissions: null,
+      nsfw: false,
+      contexts: null,
+      integration_types: [0],
+      ...command,
+      id: same?.id ?? payload.snowflake(),
+      application_id: applicationId,
+      version: payload.snowflake(),
       ...(scope === 'global' ? {} : { guild_id: scope }),
     };
   }
@@ -516,7 +549,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       const command = existing.find((c) => c.id === commandId);
       if (!command) return { status: 404, body: discordError(10063, 'Unknown application command') };
       if (req.method === 'DELETE') {
-        commandSets.set(scope, existing.filter((c) => c !== command));
+        commandSets.set(
+          scope,
+          existing.filter((c) => c !== command),
+        );
         return { status: 204 };
       }
       return ok(command);
@@ -538,15 +574,27 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   // ---- routing ------------------------------------------------------------------------------------------------
 
   const application = () => ({
-    id: applicationId, name: 'Manzil', icon: null, description: 'The UAE property market in chat', summary: '', type: null,
-    bot_public: true, bot_require_code_grant: false, verify_key: '0'.repeat(64), flags: 0, team: null, bot: world.botUser,
+    id: applicationId,
+    name: 'Manzil',
+    icon: null,
+    description: 'The UAE property market in chat',
+    summary: '',
+    type: null,
+    bot_public: true,
+    bot_require_code_grant: false,
+    verify_key: '0'.repeat(64),
+    flags: 0,
+    team: null,
+    bot: world.botUser,
     owner: payload.humanUser('1180000000000000099'),
   });
 
   type Route = { method: string; pattern: RegExp; auth: boolean; handle: (req: ParsedRequest, m: string[]) => Answer };
   const routes: Route[] = [
     {
-      method: 'GET', pattern: /^\/gateway\/bot$/, auth: true,
+      method: 'GET',
+      pattern: /^\/gateway\/bot$/,
+      auth: true,
       handle: () => ok({ url: gateway.url, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 } }),
     },
     { method: 'GET', pattern: /^\/gateway$/, auth: false, handle: () => ok({ url: gateway.url }) },
@@ -555,11 +603,15 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     { method: 'POST', pattern: /^\/interactions\/([^/]+)\/([^/]+)\/callback$/, auth: false, handle: (req, m) => callback(req, m[1]!, m[2]!) },
     { method: 'POST', pattern: /^\/webhooks\/([^/]+)\/([^/]+)$/, auth: false, handle: (req, m) => followUp(req, m[1]!, m[2]!) },
     ...['GET', 'PATCH', 'DELETE'].map((method) => ({
-      method, pattern: /^\/webhooks\/([^/]+)\/([^/]+)\/messages\/([^/]+)$/, auth: false,
+      method,
+      pattern: /^\/webhooks\/([^/]+)\/([^/]+)\/messages\/([^/]+)$/,
+      auth: false,
       handle: (req: ParsedRequest, m: string[]) => webhookMessage(req, m[1]!, m[2]!, m[3]!),
     })),
     {
-      method: 'GET', pattern: /^\/channels\/(\d+)$/, auth: true,
+      method: 'GET',
+      pattern: /^\/channels\/(\d+)$/,
+      auth: true,
       handle: (_req, m) => {
         const index = world.channelIds.indexOf(m[1]!);
         return index < 0 ? unknownChannel : ok(payload.textChannel(world, m[1]!, index));
@@ -568,7 +620,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     { method: 'POST', pattern: /^\/channels\/(\d+)\/messages$/, auth: true, handle: (req, m) => postChannelMessage(req, m[1]!) },
     { method: 'GET', pattern: /^\/channels\/(\d+)\/messages$/, auth: true, handle: (req, m) => listChannelMessages(req, m[1]!) },
     ...['GET', 'PATCH', 'DELETE'].map((method) => ({
-      method, pattern: /^\/channels\/(\d+)\/messages\/(\d+)$/, auth: true,
+      method,
+      pattern: /^\/channels\/(\d+)\/messages\/(\d+)$/,
+      auth: true,
       handle: (req: ParsedRequest, m: string[]) => {
         const message = stored.get(m[2]!);
         if (!message || message.deleted || message.ephemeral || message.channelId !== m[1]) return unknownMessage;
@@ -582,16 +636,33 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       },
     })),
     {
-      method: 'GET', pattern: /^\/guilds\/(\d+)$/, auth: true,
+      method: 'GET',
+      pattern: /^\/guilds\/(\d+)$/,
+      auth: true,
       handle: (_req, m) => (m[1] === guildId ? ok(payload.guild(world)) : { status: 404, body: discordError(10004, 'Unknown Guild') }),
     },
     ...['GET', 'PUT', 'POST'].flatMap((method) => [
       { method, pattern: /^\/applications\/(\d+)\/commands$/, auth: true, handle: (req: ParsedRequest, m: string[]) => appGuard(m[1]!) ?? commandsRoute(req, 'global') },
-      { method, pattern: /^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/, auth: true, handle: (req: ParsedRequest, m: string[]) => appGuard(m[1]!) ?? commandsRoute(req, m[2]!) },
+      {
+        method,
+        pattern: /^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/,
+        auth: true,
+        handle: (req: ParsedRequest, m: string[]) => appGuard(m[1]!) ?? commandsRoute(req, m[2]!),
+      },
     ]),
     ...['GET', 'DELETE'].flatMap((method) => [
-      { method, pattern: /^\/applications\/(\d+)\/commands\/(\d+)$/, auth: true, handle: (req: ParsedRequest, m: string[]) => appGuard(m[1]!) ?? commandsRoute(req, 'global', m[2]!) },
-      { method, pattern: /^\/applications\/(\d+)\/guilds\/(\d+)\/commands\/(\d+)$/, auth: true, handle: (req: ParsedRequest, m: string[]) => appGuard(m[1]!) ?? commandsRoute(req, m[2]!, m[3]!) },
+      {
+        method,
+        pattern: /^\/applications\/(\d+)\/commands\/(\d+)$/,
+        auth: true,
+        handle: (req: ParsedRequest, m: string[]) => appGuard(m[1]!) ?? commandsRoute(req, 'global', m[2]!),
+      },
+      {
+        method,
+        pattern: /^\/applications\/(\d+)\/guilds\/(\d+)\/commands\/(\d+)$/,
+        auth: true,
+        handle: (req: ParsedRequest, m: string[]) => appGuard(m[1]!) ?? commandsRoute(req, m[2]!, m[3]!),
+      },
     ]),
   ];
 
@@ -625,7 +696,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     }
     const answer = route(req);
     recorded.push({
-      method: req.method, path: req.path, query: req.query, body: req.body, at: Date.now(), status: answer.status,
+      method: req.method,
+      path: req.path,
+      query: req.query,
+      body: req.body,
+      at: Date.now(),
+      status: answer.status,
       ...(req.files.length ? { files: req.files.map((f) => ({ field: f.field, name: f.name, size: f.size })) } : {}),
     });
     const reply = () => send(res, answer.status, answer.body, answer.headers);
@@ -660,16 +736,33 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const id = payload.snowflake();
     const token = `fake-itoken.${id}.${randomBytes(24).toString('base64url')}`;
     const interaction: Interaction = {
-      id, token, type, userId: opts.user ?? payload.DEFAULT_IDS.userId, channelId: extra.message?.channelId ?? opts.channelId ?? channelId,
-      createdAt: Date.now(), awaitingFirstFollowup: false, messageIds: new Set(), log: [], ...(name ? { name } : {}),
+      id,
+      token,
+      type,
+      userId: opts.user ?? payload.DEFAULT_IDS.userId,
+      channelId: extra.message?.channelId ?? opts.channelId ?? channelId,
+      createdAt: Date.now(),
+      awaitingFirstFollowup: false,
+      messageIds: new Set(),
+      log: [],
+      ...(name ? { name } : {}),
       ...(extra.message ? { sourceMessageId: extra.message.json.id } : {}),
     };
     interactions.set(token, interaction);
     interactionsById.set(id, interaction);
-    gateway.dispatch('INTERACTION_CREATE', payload.interaction(world, {
-      id, token, type, data: extra.data, userId: interaction.userId, permissions: opts.permissions ?? '0', channelId: interaction.channelId,
-      ...(extra.message ? { message: extra.message.json } : {}),
-    }));
+    gateway.dispatch(
+      'INTERACTION_CREATE',
+      payload.interaction(world, {
+        id,
+        token,
+        type,
+        data: extra.data,
+        userId: interaction.userId,
+        permissions: opts.permissions ?? '0',
+        channelId: interaction.channelId,
+        ...(extra.message ? { message: extra.message.json } : {}),
+      }),
+    );
     return interaction;
   }
 
@@ -679,7 +772,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const registered = [...commandScope(guildId), ...commandScope('global')].find((c) => c.name === name && (c.type ?? 1) === 1);
     if (!madeUpCommandIds.has(name)) madeUpCommandIds.set(name, payload.snowflake());
     return {
-      id: registered?.id ?? madeUpCommandIds.get(name), name, type: 1, options,
+      id: registered?.id ?? madeUpCommandIds.get(name),
+      name,
+      type: 1,
+      options,
       ...(registered?.guild_id ? { guild_id: registered.guild_id } : {}),
     };
   }

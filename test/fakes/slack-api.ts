@@ -306,7 +306,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     switch (method) {
       case 'auth.test':
         return [
-          200, { ok: true, url: 'https://manzil-test.slack.com/', team: 'Manzil Test', team_id: 'T0TEST', user: 'manzil', user_id: 'U0BOT', bot_id: 'B0BOT' },
+          200,
+          { ok: true, url: 'https://manzil-test.slack.com/', team: 'Manzil Test', team_id: 'T0TEST', user: 'manzil', user_id: 'U0BOT', bot_id: 'B0BOT' },
           scopes ? { 'x-oauth-scopes': scopes.join(',') } : {},
         ];
       case 'chat.postMessage': {
@@ -323,7 +324,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       case 'users.info': {
         const id = String(args.user ?? '');
         const user = users.get(id) ?? {};
-        return [200, { ok: true, user: { id, team_id: user.team_id ?? 'T0TEST', name: user.name ?? id.toLowerCase(), is_admin: user.is_admin ?? false, is_owner: user.is_owner ?? false, is_bot: false } }, {}];
+        return [
+          200,
+          {
+            ok: true,
+            user: { id, team_id: user.team_id ?? 'T0TEST', name: user.name ?? id.toLowerCase(), is_admin: user.is_admin ?? false, is_owner: user.is_owner ?? false, is_bot: false },
+          },
+          {},
+        ];
       }
       case 'chat.update':
         return [200, { ok: true, channel, ts: args.ts, text: args.text, message: { text: args.text, blocks: args.blocks } }, {}];
@@ -336,7 +344,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         }
         const id = `F0FAKE${String(++fileSeq).padStart(6, '0')}`;
         uploads.set(id, {
-          id, filename: args.filename, length, complete: false, usableAt: Infinity,
+          id,
+          filename: args.filename,
+          length,
+          complete: false,
+          usableAt: Infinity,
           ...(typeof args.alt_text === 'string' ? { altText: args.alt_text } : {}),
         });
         return [200, { ok: true, upload_url: `${baseUrl}/upload/v1/${id}`, file_id: id }, {}];
@@ -373,7 +385,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     });
     const more = start + limit < all.length;
     return {
-      ok: true, messages: page, has_more: more, pin_count: 0,
+      ok: true,
+      messages: page,
+      has_more: more,
+      pin_count: 0,
       response_metadata: { next_cursor: more ? Buffer.from(`offset:${start + limit}`).toString('base64') : '' },
     };
   }
@@ -480,23 +495,26 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     hold({ method: 'response_url', args: p, token: undefined, status: 200, response: 'ok' }, flush);
   }
 
-  const server = createServer(delayed(options.latencyMs, (req, res) => {
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    const api = /^\/api\/([\w.]+)$/.exec(path);
-    const response = /^\/response\/([^/]+)$/.exec(path);
-    const upload = /^\/upload\/v1\/([\w-]+)$/.exec(path);
-    const handled = req.method !== 'POST'
-      ? undefined
-      : api
-        ? handleApi(req, res, api[1]!)
-        : response
-          ? handleResponse(req, res, decodeURIComponent(response[1]!))
-          : upload
-            ? handleUpload(req, res, upload[1]!)
-            : undefined;
-    if (!handled) return send(res, 404, 'not_found');
-    handled.catch((e: unknown) => send(res, 500, String(e)));
-  }));
+  const server = createServer(
+    delayed(options.latencyMs, (req, res) => {
+      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+      const api = /^\/api\/([\w.]+)$/.exec(path);
+      const response = /^\/response\/([^/]+)$/.exec(path);
+      const upload = /^\/upload\/v1\/([\w-]+)$/.exec(path);
+      const handled =
+        req.method !== 'POST'
+          ? undefined
+          : api
+            ? handleApi(req, res, api[1]!)
+            : response
+              ? handleResponse(req, res, decodeURIComponent(response[1]!))
+              : upload
+                ? handleUpload(req, res, upload[1]!)
+                : undefined;
+      if (!handled) return send(res, 404, 'not_found');
+      handled.catch((e: unknown) => send(res, 500, String(e)));
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   baseUrl = `http://127.0.0.1:${port}`;

@@ -37,9 +37,19 @@ export function escapeSlack(text: string): string {
 /** A slash command as Slack posts it; `text` is what the person typed, escaped here as Slack escapes it. */
 export function slashCommand(command: string, text: string, responseUrl: string, overrides: Record<string, string> = {}) {
   return {
-    token: 'legacy-verification-token', team_id: 'T0TEST', team_domain: 'manzil-test', channel_id: 'C0DEALS',
-    channel_name: 'deals', user_id: 'U0ALICE', user_name: 'alice', command, text: escapeSlack(text), api_app_id: 'A0MANZIL',
-    response_url: responseUrl, trigger_id: '1.2.3', ...overrides,
+    token: 'legacy-verification-token',
+    team_id: 'T0TEST',
+    team_domain: 'manzil-test',
+    channel_id: 'C0DEALS',
+    channel_name: 'deals',
+    user_id: 'U0ALICE',
+    user_name: 'alice',
+    command,
+    text: escapeSlack(text),
+    api_app_id: 'A0MANZIL',
+    response_url: responseUrl,
+    trigger_id: '1.2.3',
+    ...overrides,
   };
 }
 
@@ -47,10 +57,17 @@ export function slashCommand(command: string, text: string, responseUrl: string,
 export function blockAction(actionId: string, value: string, responseUrl: string, blockId = 'b1', overrides: Record<string, unknown> = {}) {
   return {
     payload: JSON.stringify({
-      type: 'block_actions', user: { id: 'U0ALICE', username: 'alice', team_id: 'T0TEST' }, team: { id: 'T0TEST', domain: 'manzil-test' },
-      channel: { id: 'C0DEALS', name: 'deals' }, api_app_id: 'A0MANZIL', token: 'legacy-verification-token', response_url: responseUrl,
-      trigger_id: '1.2.3', container: { type: 'message', message_ts: '1700000000.000100', channel_id: 'C0DEALS' },
-      actions: [{ type: 'button', action_id: actionId, block_id: blockId, value, action_ts: '1700000001.000200' }], ...overrides,
+      type: 'block_actions',
+      user: { id: 'U0ALICE', username: 'alice', team_id: 'T0TEST' },
+      team: { id: 'T0TEST', domain: 'manzil-test' },
+      channel: { id: 'C0DEALS', name: 'deals' },
+      api_app_id: 'A0MANZIL',
+      token: 'legacy-verification-token',
+      response_url: responseUrl,
+      trigger_id: '1.2.3',
+      container: { type: 'message', message_ts: '1700000000.000100', channel_id: 'C0DEALS' },
+      actions: [{ type: 'button', action_id: actionId, block_id: blockId, value, action_ts: '1700000001.000200' }],
+      ...overrides,
     }),
   };
 }
@@ -58,10 +75,24 @@ export function blockAction(actionId: string, value: string, responseUrl: string
 export function blockSelect(actionId: string, blockId: string, selectedValue: string, responseUrl: string) {
   return {
     payload: JSON.stringify({
-      type: 'block_actions', user: { id: 'U0ALICE', username: 'alice', team_id: 'T0TEST' }, team: { id: 'T0TEST', domain: 'manzil-test' },
-      channel: { id: 'C0DEALS', name: 'deals' }, api_app_id: 'A0MANZIL', token: 'legacy-verification-token', response_url: responseUrl,
-      trigger_id: '1.2.3', container: { type: 'message', message_ts: '1700000000.000100', channel_id: 'C0DEALS' },
-      actions: [{ type: 'external_select', action_id: actionId, block_id: blockId, selected_option: { text: { type: 'plain_text', text: 'x' }, value: selectedValue }, action_ts: '1700000001.000200' }],
+      type: 'block_actions',
+      user: { id: 'U0ALICE', username: 'alice', team_id: 'T0TEST' },
+      team: { id: 'T0TEST', domain: 'manzil-test' },
+      channel: { id: 'C0DEALS', name: 'deals' },
+      api_app_id: 'A0MANZIL',
+      token: 'legacy-verification-token',
+      response_url: responseUrl,
+      trigger_id: '1.2.3',
+      container: { type: 'message', message_ts: '1700000000.000100', channel_id: 'C0DEALS' },
+      actions: [
+        {
+          type: 'external_select',
+          action_id: actionId,
+          block_id: blockId,
+          selected_option: { text: { type: 'plain_text', text: 'x' }, value: selectedValue },
+          action_ts: '1700000001.000200',
+        },
+      ],
     }),
   };
 }
@@ -69,9 +100,16 @@ export function blockSelect(actionId: string, blockId: string, selectedValue: st
 export function blockSuggestion(actionId: string, blockId: string, value: string) {
   return {
     payload: JSON.stringify({
-      type: 'block_suggestion', user: { id: 'U0ALICE', team_id: 'T0TEST' }, team: { id: 'T0TEST', domain: 'manzil-test' },
-      channel: { id: 'C0DEALS' }, api_app_id: 'A0MANZIL', token: 'legacy-verification-token', action_id: actionId, block_id: blockId,
-      value, container: { type: 'message', message_ts: '1700000000.000100', channel_id: 'C0DEALS' },
+      type: 'block_suggestion',
+      user: { id: 'U0ALICE', team_id: 'T0TEST' },
+      team: { id: 'T0TEST', domain: 'manzil-test' },
+      channel: { id: 'C0DEALS' },
+      api_app_id: 'A0MANZIL',
+      token: 'legacy-verification-token',
+      action_id: actionId,
+      block_id: blockId,
+      value,
+      container: { type: 'message', message_ts: '1700000000.000100', channel_id: 'C0DEALS' },
     }),
   };
 }

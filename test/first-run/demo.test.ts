@@ -37,7 +37,7 @@ async function saveAlert(manzil: Manzil, command: string): Promise<string> {
 }
 
 const waitUntil = async (ok: () => boolean, ms: number) => {
-  for (const end = Date.now() + ms; !ok(); ) {
+  for (const end = Date.now() + ms; !ok();) {
     if (Date.now() > end) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -109,7 +109,7 @@ describe('demo mode in npm start', () => {
   });
 });
 
-describe('demo mode across restarts and for the README\'s first alert', () => {
+describe("demo mode across restarts and for the README's first alert", () => {
   const who = { user: 'terminal', place: 'console:local', isAdmin: async () => true };
   /** `npm start` on a data directory that may have run before; alerts are polled by the test, not on a schedule. */
   async function boot(dir: string, logs: string[] = []): Promise<Manzil> {

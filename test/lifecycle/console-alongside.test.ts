@@ -27,8 +27,17 @@ describe('manzil start --console', () => {
     const dir = mkdtempSync(join(tmpdir(), 'manzil-console-'));
     const child = spawn(process.execPath, [bin, 'start', '--console'], {
       env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, MANZIL_FROM_SOURCE: '1', MANZIL_SANDBOX: '1', MANZIL_DB_PATH: join(dir, 'm.db'),
-        MANZIL_LOG_FILE: '-', LOG_LEVEL: 'info', PORT: '0', SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl,
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: dir,
+        MANZIL_FROM_SOURCE: '1',
+        MANZIL_SANDBOX: '1',
+        MANZIL_DB_PATH: join(dir, 'm.db'),
+        MANZIL_LOG_FILE: '-',
+        LOG_LEVEL: 'info',
+        PORT: '0',
+        SLACK_BOT_TOKEN: 'xoxb-test',
+        SLACK_SIGNING_SECRET: SECRET,
+        SLACK_API_URL: slack.apiUrl,
       },
     });
     let text = '';

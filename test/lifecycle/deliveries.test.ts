@@ -20,8 +20,16 @@ const running: Manzil[] = [];
 const boot = async (dbPath: string, env: Record<string, string> = {}) => {
   const manzil = await startManzil({
     env: {
-      UAE_API_KEY: KEY, UAE_API_BASE_URL: sandbox.url, SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl,
-      PORT: '0', MANZIL_DB_PATH: dbPath, LOG_LEVEL: 'warn', ALERTS_DELIVERY_LEASE_S: '1', ...env,
+      UAE_API_KEY: KEY,
+      UAE_API_BASE_URL: sandbox.url,
+      SLACK_BOT_TOKEN: 'xoxb-test',
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      MANZIL_DB_PATH: dbPath,
+      LOG_LEVEL: 'warn',
+      ALERTS_DELIVERY_LEASE_S: '1',
+      ...env,
     },
     host: '127.0.0.1',
     writeLog: () => {},
@@ -39,7 +47,10 @@ async function saveAlert(manzil: Manzil, text: string): Promise<void> {
 }
 
 const deliveryIds = () =>
-  slack.messages(CHANNEL).filter((m) => m.metadata?.event_type === 'manzil_alert').map((m) => (m.metadata!.event_payload as { delivery_id: string }).delivery_id);
+  slack
+    .messages(CHANNEL)
+    .filter((m) => m.metadata?.event_type === 'manzil_alert')
+    .map((m) => (m.metadata!.event_payload as { delivery_id: string }).delivery_id);
 
 /** Nothing left to send: every entry delivered or parked. */
 const settled = (manzil: Manzil) => {

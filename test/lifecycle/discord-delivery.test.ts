@@ -15,7 +15,11 @@ beforeAll(async () => {
   fake = await startFakeDiscord();
   manzil = await startManzil({
     env: {
-      DISCORD_TOKEN: fake.botToken, DISCORD_API_URL: fake.apiUrl, MANZIL_SANDBOX: '1', PORT: '0', SHUTDOWN_TIMEOUT_S: '10',
+      DISCORD_TOKEN: fake.botToken,
+      DISCORD_API_URL: fake.apiUrl,
+      MANZIL_SANDBOX: '1',
+      PORT: '0',
+      SHUTDOWN_TIMEOUT_S: '10',
       MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-discord-stop-')), 'manzil.db'),
     },
     host: '127.0.0.1',

@@ -20,8 +20,13 @@ beforeAll(async () => {
   const dbPath = join(mkdtempSync(join(tmpdir(), 'manzil-slack-stop-')), 'manzil.db');
   manzil = await startManzil({
     env: {
-      SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, PORT: '0', MANZIL_DB_PATH: dbPath,
-      MANZIL_SANDBOX: '1', SHUTDOWN_TIMEOUT_S: '10',
+      SLACK_BOT_TOKEN: 'xoxb-test',
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      MANZIL_DB_PATH: dbPath,
+      MANZIL_SANDBOX: '1',
+      SHUTDOWN_TIMEOUT_S: '10',
     },
     host: '127.0.0.1',
     writeLog: (l) => logs.push(l),

@@ -23,7 +23,11 @@ afterAll(async () => {
 beforeEach(() => sandbox.clearRequests());
 
 const resolver = (lookup: LocationLookup = api) => new LocationResolver(lookup, createLocationCacheRepo(openStore(':memory:')), DAY);
-const lookups = () => sandbox.requests().filter((r) => r.path === '/autocomplete-location').map((r) => r.params.query);
+const lookups = () =>
+  sandbox
+    .requests()
+    .filter((r) => r.path === '/autocomplete-location')
+    .map((r) => r.params.query);
 const suggested = async (typed: string, r = resolver()) => {
   const answer = await r.resolve(typed);
   expect(answer.kind, typed).toBe('none');
@@ -69,7 +73,10 @@ describe('did you mean', () => {
   });
 
   it('ranks names seen in earlier answers too', () => {
-    const seen = [{ id: 7, name: 'Marina Gate' }, { id: 8, name: 'Marina Promenade' }];
+    const seen = [
+      { id: 7, name: 'Marina Gate' },
+      { id: 8, name: 'Marina Promenade' },
+    ];
     expect(rankPlaces('marina gat', [], seen).map((c) => c.name)[0]).toBe('Marina Gate');
     expect(rankPlaces('qqqq', [], seen)).toEqual([]);
   });

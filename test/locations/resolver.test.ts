@@ -91,10 +91,18 @@ describe('caching', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'manzil-loc-')), 'm.db');
     let now = 1_000_000;
     const first = openStore(file);
-    await new LocationResolver(api, createLocationCacheRepo(first, () => now), DAY).resolve('business bay');
+    await new LocationResolver(
+      api,
+      createLocationCacheRepo(first, () => now),
+      DAY,
+    ).resolve('business bay');
     first.close();
     const second = openStore(file);
-    const again = new LocationResolver(api, createLocationCacheRepo(second, () => now), DAY);
+    const again = new LocationResolver(
+      api,
+      createLocationCacheRepo(second, () => now),
+      DAY,
+    );
     await again.resolve('business bay');
     expect(lookups()).toBe(1);
     now += DAY + 1;

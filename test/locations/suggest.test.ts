@@ -24,7 +24,11 @@ afterAll(async () => {
 });
 beforeEach(() => sandbox.clearRequests());
 
-const lookups = () => sandbox.requests().filter((r) => r.path === '/autocomplete-location').map((r) => r.params.query);
+const lookups = () =>
+  sandbox
+    .requests()
+    .filter((r) => r.path === '/autocomplete-location')
+    .map((r) => r.params.query);
 
 function botOn(lookup: LocationLookup = api, now: () => number = Date.now) {
   const store = openStore(':memory:');
@@ -87,7 +91,7 @@ describe('suggestions while typing', () => {
     }
   });
 
-  it('reads a low budget from the client\'s budgetLeft(), whatever else it reports', () => {
+  it("reads a low budget from the client's budgetLeft(), whatever else it reports", () => {
     const low = (report: unknown) => budgetLowFrom({ budgetLeft: () => report })!();
     expect(low({ blockedForMs: 0 })).toBe(false);
     expect(low({ blockedForMs: 0, day: 500, month: 9000 })).toBe(false);

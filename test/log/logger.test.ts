@@ -71,7 +71,10 @@ describe('createLogger', () => {
     log.info('more noise');
     log.warn('worth a look');
     log.error('broken');
-    expect(entries().map((e) => [e.level, e.msg])).toEqual([['warn', 'worth a look'], ['error', 'broken']]);
+    expect(entries().map((e) => [e.level, e.msg])).toEqual([
+      ['warn', 'worth a look'],
+      ['error', 'broken'],
+    ]);
   });
 
   it('describes an expected error by name, message and status, without a stack', () => {

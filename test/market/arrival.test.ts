@@ -63,7 +63,10 @@ describe('market context on a listing card', () => {
     const s = await rig.market.listingContext(MARINA, sale);
     expect(rig.upstream()).toBe(1);
     const points = await rig.raw('/price-trend-of-location', { location_id: '50' });
-    const latest = points.filter((p) => p.bedroom_id === 2).sort((a, b) => a.date.localeCompare(b.date)).at(-1).community_price;
+    const latest = points
+      .filter((p) => p.bedroom_id === 2)
+      .sort((a, b) => a.date.localeCompare(b.date))
+      .at(-1).community_price;
     const ppsf = sale.price!.value! / sale.size!.value!;
     expect(s).toMatchObject({ kind: 'sale', bucket: '2', benchmark: latest, month: 'Nov 2026' });
     expect(s!.diffPct).toBeCloseTo((ppsf / latest - 1) * 100, 9);
@@ -87,7 +90,8 @@ describe('market context on a listing card', () => {
     const now = rig.sandbox.now();
     await composePlaceDigest(rig.market, MARINA, { since: new Date(now.getTime() - 7 * DAY), now });
     const month = (await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'rented', period: '1m' }))
-      .filter((t) => BUCKET_OF(t.bedrooms) === '1' && t.property_type === 'Apartment').map((t) => t.price);
+      .filter((t) => BUCKET_OF(t.bedrooms) === '1' && t.property_type === 'Apartment')
+      .map((t) => t.price);
     rig.sandbox.clearRequests();
     expect(await rig.market.listingContext(MARINA, rent)).toMatchObject({ kind: 'rent', benchmark: med(month), count: month.length });
     expect(rig.upstream()).toBe(0);

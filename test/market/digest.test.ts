@@ -52,7 +52,9 @@ describe('a place digest checked against the sandbox', () => {
 
     const sold = perBucket(await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'sold', period: '1m' }));
     const rented = perBucket(await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'rented', period: '1m' }));
-    const yields = ['studio', '1', '2', '3', '4+'].filter((b) => sold[b]!.median && rented[b]!.median).map((b) => ({ bucket: b, pct: (rented[b]!.median! / sold[b]!.median!) * 100 }));
+    const yields = ['studio', '1', '2', '3', '4+']
+      .filter((b) => sold[b]!.median && rented[b]!.median)
+      .map((b) => ({ bucket: b, pct: (rented[b]!.median! / sold[b]!.median!) * 100 }));
     expect(yields.length).toBeGreaterThanOrEqual(2);
     expect(d.yields.data!.map((y) => ({ bucket: y.bucket, pct: y.grossYieldPct }))).toEqual(yields);
     // Believable: the sandbox's Marina yields 6.5 % gross.
@@ -63,7 +65,10 @@ describe('a place digest checked against the sandbox', () => {
     expect(d.trend.state).toBe('ok');
     expect(d.trend.period.label).toBe('Dec 2025 to Nov 2026');
     for (let bed = 0; bed <= 4; bed++) {
-      const series = points.filter((p) => p.bedroom_id === bed).sort((a, b) => a.date.localeCompare(b.date)).map((p) => p.community_price as number);
+      const series = points
+        .filter((p) => p.bedroom_id === bed)
+        .sort((a, b) => a.date.localeCompare(b.date))
+        .map((p) => p.community_price as number);
       const b = d.trend.data!.buckets.find((x) => x.bucket === BUCKET_OF(bed))!;
       expect(b.latest.ppsf).toBe(series.at(-1));
       expect(b.change1m).toBeCloseTo((series.at(-1)! / series.at(-2)! - 1) * 100, 9);
@@ -77,7 +82,10 @@ describe('a place digest checked against the sandbox', () => {
     expect(Math.abs(med(twoBed)! / trend2 - 1)).toBeLessThan(0.08);
 
     const since = now.getTime() - 7 * DAY;
-    for (const [kind, path] of [['sale', '/search-buy'], ['rent', '/search-rent']] as const) {
+    for (const [kind, path] of [
+      ['sale', '/search-buy'],
+      ['rent', '/search-rent'],
+    ] as const) {
       const fresh = (await rig.raw(path, { location_id: '50', sort: 'newest' })).filter((l) => Date.parse(l.listed_date) >= since);
       expect(d.newListings.data![kind]).toEqual({ count: fresh.length, atLeast: false, undated: 0 });
       if (kind !== 'sale') continue;
@@ -188,7 +196,8 @@ describe('failures and the budget', () => {
     const failed = await compose(rig.market, MARINA, rig.sandbox.now());
     expect(failed.state).toBe('failed');
     expect(failed.failure).toMatchObject({ kind: 'http', reason: expect.stringContaining('503') });
-    for (const part of [failed.sold, failed.rented, failed.trend, failed.yields, failed.newListings, failed.projects] as PlaceDigest['sold'][]) expect(part.state).toBe('unavailable');
+    for (const part of [failed.sold, failed.rented, failed.trend, failed.yields, failed.newListings, failed.projects] as PlaceDigest['sold'][])
+      expect(part.state).toBe('unavailable');
     rig.sandbox.clearFaults();
     expect((await compose(rig.market, { id: '86', name: 'Business Bay' }, rig.sandbox.now())).state).toBe('ok');
   });

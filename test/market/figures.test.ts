@@ -1,9 +1,7 @@
 // Pure market figures: medians, buckets, too little data, trend changes, yields, and one listing against its place.
 import { describe, expect, it } from 'vitest';
 import { listingSummary, priceTrendPoint, transaction } from '../../src/api/records.js';
-import {
-  bucketOf, changePct, contextText, listingFacts, median, rentContext, saleContext, transactionFigures, trendFigures, yieldFigures,
-} from '../../src/market/index.js';
+import { bucketOf, changePct, contextText, listingFacts, median, rentContext, saleContext, transactionFigures, trendFigures, yieldFigures } from '../../src/market/index.js';
 
 const tx = (bedrooms: number | undefined, price: number | undefined, type = 'Apartment') =>
   transaction.parse({ id: Math.random().toString(16).slice(2), bedrooms, price, property_type: type, transaction_date: '2026-10-20' });
@@ -19,9 +17,20 @@ describe('median and buckets', () => {
   });
 
   it('groups bedroom counts into studio, 1, 2, 3 and 4+', () => {
-    expect([0, 1, 2, 3, 4, 7, '0', '2', 'Studio', undefined, -1, '1.5'].map((b) => bucketOf(b as never))).toEqual(
-      ['studio', '1', '2', '3', '4+', '4+', 'studio', '2', 'studio', undefined, undefined, undefined],
-    );
+    expect([0, 1, 2, 3, 4, 7, '0', '2', 'Studio', undefined, -1, '1.5'].map((b) => bucketOf(b as never))).toEqual([
+      'studio',
+      '1',
+      '2',
+      '3',
+      '4+',
+      '4+',
+      'studio',
+      '2',
+      'studio',
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('counts per bucket with their medians, and says too little data under 3 priced transactions', () => {
@@ -68,7 +77,9 @@ describe('yields and listing context', () => {
   const rented = transactionFigures([tx(1, 70_000), tx(1, 80_000), tx(1, 75_000), tx(2, 120_000), tx(2, 110_000), tx(2, 130_000)]);
 
   it('gross yield per bucket where both medians exist, with the counts behind it', () => {
-    expect(yieldFigures(sold, rented)).toEqual([{ bucket: '1', grossYieldPct: (75_000 / 1_100_000) * 100, medianRent: 75_000, medianPrice: 1_100_000, rentedCount: 3, soldCount: 3 }]);
+    expect(yieldFigures(sold, rented)).toEqual([
+      { bucket: '1', grossYieldPct: (75_000 / 1_100_000) * 100, medianRent: 75_000, medianPrice: 1_100_000, rentedCount: 3, soldCount: 3 },
+    ]);
   });
 
   const trend = trendFigures(Array.from({ length: 12 }, (_, i) => point(2, i - 1, 2000 + 20 * i)));

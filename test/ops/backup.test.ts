@@ -14,7 +14,8 @@ const bin = join(repo, 'bin/manzil.js');
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [bin, ...args], {
-    cwd: tempDir(), env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tempDir(), MANZIL_FROM_SOURCE: '1', ...env },
+    cwd: tempDir(),
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tempDir(), MANZIL_FROM_SOURCE: '1', ...env },
   });
   let stdout = '';
   let stderr = '';

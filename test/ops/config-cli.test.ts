@@ -14,7 +14,12 @@ import { tempDir } from './helpers.js';
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(repo, 'bin/manzil.js');
 
-function manzil(args: string[], env: Record<string, string>, cwd = tempDir(), stdin: 'ignore' | 'pipe' = 'ignore'): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function manzil(
+  args: string[],
+  env: Record<string, string>,
+  cwd = tempDir(),
+  stdin: 'ignore' | 'pipe' = 'ignore',
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [bin, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, MANZIL_FROM_SOURCE: '1', MANZIL_DB_PATH: join(cwd, 'm.db'), ...env },
@@ -85,14 +90,17 @@ describe('no chat platform and no terminal (a container, a service manager)', ()
 describe('manzil config', () => {
   it('prints every variable with its value and source, secrets masked, reading .env under the environment', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, '.env'), [
-      '# a comment',
-      'SLACK_BOT_TOKEN=xoxb-from-the-file-123',
-      'SLACK_SIGNING_SECRET="signing secret from the file"',
-      'MANZIL_SANDBOX=1',
-      'ALERTS_MAX_PAGES=5',
-      'LOG_LEVEL=debug',
-    ].join('\n'));
+    writeFileSync(
+      join(dir, '.env'),
+      [
+        '# a comment',
+        'SLACK_BOT_TOKEN=xoxb-from-the-file-123',
+        'SLACK_SIGNING_SECRET="signing secret from the file"',
+        'MANZIL_SANDBOX=1',
+        'ALERTS_MAX_PAGES=5',
+        'LOG_LEVEL=debug',
+      ].join('\n'),
+    );
     const r = await manzil(['config'], { LOG_LEVEL: 'warn', UAE_API_BUDGET_PER_DAY: '250' }, dir);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);

@@ -105,8 +105,12 @@ describe('GET /healthz', () => {
     const slack = await startFakeSlack({ token: 'xoxb-test-ops' });
     try {
       const { manzil } = await boot({
-        OPS_PORT: '', PORT: '0', MANZIL_SANDBOX: '1',
-        SLACK_BOT_TOKEN: 'xoxb-test-ops', SLACK_SIGNING_SECRET: 'ops-signing-secret-1', SLACK_API_URL: slack.apiUrl,
+        OPS_PORT: '',
+        PORT: '0',
+        MANZIL_SANDBOX: '1',
+        SLACK_BOT_TOKEN: 'xoxb-test-ops',
+        SLACK_SIGNING_SECRET: 'ops-signing-secret-1',
+        SLACK_API_URL: slack.apiUrl,
       });
       expect(manzil.opsPort).toBeUndefined();
       const res = await fetch(`http://127.0.0.1:${manzil.slackPort}/healthz`);

@@ -16,7 +16,10 @@ describe('the terminal chat log (logFile)', () => {
     log.warn('call failed', { operation: 'search-rent', status: 503, key: 'sk-live-secret-42' });
     log.error('handler crashed', { error: new TypeError('cannot read sk-live-secret-42\nsecond line') });
 
-    const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => l.msg)).toEqual(['details', 'command answered', 'call failed', 'handler crashed']);
     expect(lines[1]).toMatchObject({ level: 'info', req: 'abc123' });
     expect(JSON.stringify(lines)).not.toContain('sk-live-secret-42');

@@ -74,8 +74,8 @@ describe('GET /metrics', () => {
   });
 });
 
-describe('GET /metrics: the service\'s own quota and a failing platform', () => {
-  it('shows the quota the service\'s headers report, apart from Manzil\'s own limits', async () => {
+describe("GET /metrics: the service's own quota and a failing platform", () => {
+  it("shows the quota the service's headers report, apart from Manzil's own limits", async () => {
     // The property service as a gateway runs it: quota headers on every answer (x-ratelimit-requests-remaining...).
     const service = createSandbox({ key: 'sk-quota-metrics-1', quota: { perDay: 500, perMinute: 40 } });
     const url = await service.listen(0, '127.0.0.1');
@@ -121,7 +121,7 @@ describe('GET /metrics: the service\'s own quota and a failing platform', () => 
       manzil.sandbox!.advance(120);
       queued = (await manzil.alerts.poll()).queued;
     }
-    for (const end = Date.now() + 5_000; poster.posts === 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 10));
+    for (const end = Date.now() + 5_000; poster.posts === 0 && Date.now() < end;) await new Promise((r) => setTimeout(r, 10));
     expect(poster.posts).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 50));
     const held = await scrape(url('/metrics'));

@@ -38,7 +38,13 @@ function fixture() {
 async function run(args: string[], dbPath: string) {
   const out: string[] = [];
   const err: string[] = [];
-  const status = await runOutboxCli(args, dbPath, (l) => out.push(l), (l) => err.push(l), { now: () => NOW });
+  const status = await runOutboxCli(
+    args,
+    dbPath,
+    (l) => out.push(l),
+    (l) => err.push(l),
+    { now: () => NOW },
+  );
   return { status, out, err };
 }
 
@@ -71,7 +77,11 @@ describe('manzil outbox', () => {
 
   it('answers JSON with --json, and shows at most --limit entries of each list', async () => {
     const dbPath = fixture();
-    const json = JSON.parse((await run(['--json'], dbPath)).out[0]!) as { stats: { failed: number; heldPlaces: number }; parked: { id: number }[]; waiting: { id: number; nextAttemptAt: number | null; possibleDuplicate: boolean }[] };
+    const json = JSON.parse((await run(['--json'], dbPath)).out[0]!) as {
+      stats: { failed: number; heldPlaces: number };
+      parked: { id: number }[];
+      waiting: { id: number; nextAttemptAt: number | null; possibleDuplicate: boolean }[];
+    };
     expect(json.stats).toMatchObject({ failed: 1, pending: 1, sending: 2, inFlight: 1, delivered: 1, heldPlaces: 1 });
     expect(json.parked.map((e) => e.id)).toEqual([1]);
     expect(json.waiting).toEqual([
@@ -86,7 +96,9 @@ describe('manzil outbox', () => {
   it('says only the summary when nothing waits', async () => {
     const dbPath = join(tempDir('manzil-outbox-'), 'manzil.db');
     openStore(dbPath).close();
-    expect((await run([], dbPath)).out).toEqual(['Outbox: 0 waiting (0 pending, 0 claimed, 0 in flight), 0 parked, 0 delivered; 0 possible duplicates; oldest waiting -; 0 held channels.']);
+    expect((await run([], dbPath)).out).toEqual([
+      'Outbox: 0 waiting (0 pending, 0 claimed, 0 in flight), 0 parked, 0 delivered; 0 possible duplicates; oldest waiting -; 0 held channels.',
+    ]);
   });
 
   it('refuses a wrong command line (exit 2) and a database that is not there (exit 1), creating nothing', async () => {
@@ -121,7 +133,9 @@ describe('manzil outbox retry', () => {
 
   it('--all puts every parked entry back and says how many', async () => {
     const dbPath = fixture();
-    expect((await run(['retry', '--all'], dbPath)).out).toEqual(['1 parked delivery is back in the queue: a running Manzil sends them within about 30 s, else the next start does.']);
+    expect((await run(['retry', '--all'], dbPath)).out).toEqual([
+      '1 parked delivery is back in the queue: a running Manzil sends them within about 30 s, else the next start does.',
+    ]);
     expect((await run(['retry', '--all'], dbPath)).out).toEqual(['No parked deliveries: nothing to retry.']);
     expect(stateOf(dbPath, 1)!.state).toBe('pending');
   });
@@ -130,7 +144,9 @@ describe('manzil outbox retry', () => {
     const dbPath = fixture();
     const bin = (...args: string[]) =>
       spawnSync(process.execPath, [join(repo, 'bin/manzil.js'), 'outbox', ...args], {
-        cwd: tempDir(), encoding: 'utf8', timeout: 60_000,
+        cwd: tempDir(),
+        encoding: 'utf8',
+        timeout: 60_000,
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tempDir(), MANZIL_FROM_SOURCE: '1', MANZIL_DB_PATH: dbPath },
       });
     const listed = bin();

@@ -44,13 +44,21 @@ class Platform implements ChatPoster {
 }
 
 const notice = (searchId: number, dedupeKey: string, place = 'test:c2') => ({
-  place, kind: 'recovered', dedupeKey, payload: JSON.stringify({ v: 1, kind: 'recovered', search: { id: searchId, number: 1, summary: 'rent marina' } }),
+  place,
+  kind: 'recovered',
+  dedupeKey,
+  payload: JSON.stringify({ v: 1, kind: 'recovered', search: { id: searchId, number: 1, summary: 'rent marina' } }),
 });
 
 const cli = async (args: string[], dbPath: string) => {
   const out: string[] = [];
   const err: string[] = [];
-  const status = await runRestoreCli(args, dbPath, (l) => out.push(l), (l) => err.push(l));
+  const status = await runRestoreCli(
+    args,
+    dbPath,
+    (l) => out.push(l),
+    (l) => err.push(l),
+  );
   return { status, out, err };
 };
 
@@ -179,13 +187,19 @@ describe('manzil restore', () => {
     const refused = await cli([backup], dbPath);
     expect(refused.status).toBe(1);
     expect(refused.out).toEqual([]);
-    expect(refused.err).toEqual([expect.stringMatching(/^manzil restore: Manzil is running on .*manzil\.db \(instance pid-4242 on box, pid 4242, heartbeat 3 s ago\): stop it first/)]);
+    expect(refused.err).toEqual([
+      expect.stringMatching(/^manzil restore: Manzil is running on .*manzil\.db \(instance pid-4242 on box, pid 4242, heartbeat 3 s ago\): stop it first/),
+    ]);
     expect(readFileSync(dbPath).equals(before)).toBe(true);
     expect(readdirSync(dir).filter((f) => /before-restore|restoring/.test(f))).toEqual([]);
 
     const forced = await cli([backup, '--force'], dbPath);
     expect(forced.status).toBe(0);
-    expect(forced.out).toEqual([expect.stringMatching(/^Restored .*backup\.db into .*manzil\.db \(the database it replaced is kept as .*manzil\.db\.before-restore-\d{8}T\d{6}Z\): 1 undelivered entry to look for on the platform before sending, 0 parked entries, 0 saved searches; new database id [0-9a-f]{10}\. Start Manzil again\.$/)]);
+    expect(forced.out).toEqual([
+      expect.stringMatching(
+        /^Restored .*backup\.db into .*manzil\.db \(the database it replaced is kept as .*manzil\.db\.before-restore-\d{8}T\d{6}Z\): 1 undelivered entry to look for on the platform before sending, 0 parked entries, 0 saved searches; new database id [0-9a-f]{10}\. Start Manzil again\.$/,
+      ),
+    ]);
   });
 
   it('goes ahead once the heartbeat is older than 15 s (an instance that crashed), and forgets instances and leases', async () => {
@@ -240,7 +254,11 @@ describe('manzil restore', () => {
     writeFileSync(dbPath, 'damaged '.repeat(600));
     const refused = await cli([backup], dbPath);
     expect(refused.status).toBe(1);
-    expect(refused.err).toEqual([expect.stringMatching(/the current database \(.*manzil\.db\) cannot be read \(file is not a database\), so whether Manzil runs on it cannot be checked: stop Manzil, then add --force$/)]);
+    expect(refused.err).toEqual([
+      expect.stringMatching(
+        /the current database \(.*manzil\.db\) cannot be read \(file is not a database\), so whether Manzil runs on it cannot be checked: stop Manzil, then add --force$/,
+      ),
+    ]);
     expect(readdirSync(dir).sort()).toEqual(['backup.db', 'manzil.db']);
     const forced = await restoreDatabase(backup, dbPath, { force: true });
     expect(readFileSync(forced.keptAs!, 'utf8')).toBe('damaged '.repeat(600));
@@ -259,7 +277,9 @@ describe('manzil restore', () => {
     const backup = join(dir, 'old.db');
     const then = openStore(backup, { migrationsFolder: old });
     then.sqlite
-      .prepare("INSERT INTO outbox (place, kind, dedupe_key, payload, state, attempts, next_attempt_at, claimed_by, claimed_until, created_at) VALUES ('test:c1', 'recovered', 'k1', '{}', 'sending', 1, 0, 'pid-1', ?, 0)")
+      .prepare(
+        "INSERT INTO outbox (place, kind, dedupe_key, payload, state, attempts, next_attempt_at, claimed_by, claimed_until, created_at) VALUES ('test:c1', 'recovered', 'k1', '{}', 'sending', 1, 0, 'pid-1', ?, 0)",
+      )
       .run(Date.now() + 60_000);
     then.sqlite.pragma('journal_mode = DELETE');
     then.close();
@@ -300,7 +320,9 @@ describe('manzil restore', () => {
   it('runs as `manzil restore` through the real bin', async () => {
     const { dir, dbPath, backup } = await dbWithBackup();
     const r = spawnSync(process.execPath, [join(repo, 'bin/manzil.js'), 'restore', backup], {
-      cwd: dir, encoding: 'utf8', timeout: 60_000,
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 60_000,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, MANZIL_FROM_SOURCE: '1', MANZIL_DB_PATH: dbPath },
     });
     expect(r.stderr).toBe('');

@@ -147,7 +147,17 @@ describe('the poller’s lease', () => {
   async function staleRun(rig: Awaited<ReturnType<typeof pollerWithNews>>['rig']) {
     const clock = new Clock();
     const leaseMs = 400; // renewed every 100 ms
-    const run = pollOnce({ api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.service, logger: rig.logger, options: { ...POLLER, concurrency: 2 }, now: clock.now, leaseMs, holder: 'stalled' });
+    const run = pollOnce({
+      api: rig.api,
+      repo: rig.repo,
+      leases: rig.leases,
+      service: rig.service,
+      logger: rig.logger,
+      options: { ...POLLER, concurrency: 2 },
+      now: clock.now,
+      leaseMs,
+      holder: 'stalled',
+    });
     await until(() => rig.sandbox.requests().length >= 2);
     clock.advance(leaseMs + 1);
     const other = rig.leases.acquire(POLL_JOB, 'other', clock.t, 60_000);
@@ -175,8 +185,9 @@ describe('the poller’s lease', () => {
     rig.sandbox.clearFaults();
     expect(report.queued).toBe(0);
     expect(rig.leases.lastRun(POLL_JOB)).toEqual(lastRun);
-    expect(rig.repo.listByPlace('test:c1').map((s) => ({ lastError: s.lastError, errorSince: s.errorSince, lastRunAt: s.lastRunAt, nextRunAt: s.nextRunAt })))
-      .toEqual(searches.map((s) => ({ lastError: s.lastError, errorSince: s.errorSince, lastRunAt: s.lastRunAt, nextRunAt: s.nextRunAt })));
+    expect(rig.repo.listByPlace('test:c1').map((s) => ({ lastError: s.lastError, errorSince: s.errorSince, lastRunAt: s.lastRunAt, nextRunAt: s.nextRunAt }))).toEqual(
+      searches.map((s) => ({ lastError: s.lastError, errorSince: s.errorSince, lastRunAt: s.lastRunAt, nextRunAt: s.nextRunAt })),
+    );
     const list = await rig.commands.handle(ctx(), 'list');
     expect(list.text).not.toMatch(/failing/);
   });

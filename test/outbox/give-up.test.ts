@@ -49,7 +49,7 @@ describe('a platform that keeps failing (retry)', () => {
     // Every attempt reached the platform once; all of them are counted on the row.
     expect(platform.attempts.get('test:c1')).toBe(gaps.length + 1);
     expect(parked.attempts).toBe(gaps.length + 1);
-    expect(gaps.length).toBeGreaterThan(48 * 60 / 5);
+    expect(gaps.length).toBeGreaterThan((48 * 60) / 5);
 
     // Counted and logged once, also after more passes.
     expect(failed).toBe(1);

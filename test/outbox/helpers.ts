@@ -41,7 +41,10 @@ export class Platform implements ChatPoster {
   behave: Behaviour | undefined;
   settleMs?: number;
 
-  constructor(readonly platform = 'test', behave?: Behaviour) {
+  constructor(
+    readonly platform = 'test',
+    behave?: Behaviour,
+  ) {
     this.behave = behave;
   }
 
@@ -73,7 +76,10 @@ export class Platform implements ChatPoster {
 
 /** An entry alerts can render ("alert is working again"), its text naming `label`; not tied to a saved search. */
 export const notice = (place: string, label: string, searchId: number | null = null): NewDelivery => ({
-  place, kind: 'recovered', dedupeKey: `test:${place}:${label}`, searchId,
+  place,
+  kind: 'recovered',
+  dedupeKey: `test:${place}:${label}`,
+  searchId,
   payload: JSON.stringify({ v: 1, kind: 'recovered', search: { id: searchId ?? 0, number: 1, summary: label } }),
 });
 

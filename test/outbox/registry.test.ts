@@ -30,7 +30,10 @@ const alertsOnly = () => new KindRegistry().register(ALERT_KINDS, alertKind());
 
 function drainerWith(rig: Rig, kinds: KindRegistry, platform: Platform): OutboxDrainer {
   return new OutboxDrainer({
-    outbox: rig.outbox, kinds, posters: [platform], logger: rig.logger,
+    outbox: rig.outbox,
+    kinds,
+    posters: [platform],
+    logger: rig.logger,
     options: { giveUpMs: 48 * 3_600_000, perPlaceIntervalMs: 0, leaseMs: 200, baseBackoffMs: 1, maxBackoffMs: 2 },
   });
 }

@@ -9,7 +9,10 @@ const ARABIC_INDIC = '٠١٢٣٤٥٦٧٨٩';
 const PERSIAN = '۰۱۲۳۴۵۶۷۸۹';
 /** The text with its digits in another script, and the decimal and thousands separators between digits too. */
 const inScript = (text: string, digits: string) =>
-  text.replace(/(?<=\d)\.(?=\d)/g, '٫').replace(/(?<=\d),(?=\d)/g, '٬').replace(/\d/g, (d) => digits[Number(d)]!);
+  text
+    .replace(/(?<=\d)\.(?=\d)/g, '٫')
+    .replace(/(?<=\d),(?=\d)/g, '٬')
+    .replace(/\d/g, (d) => digits[Number(d)]!);
 
 describe('digits in any script', () => {
   it('reads the issue\'s example: "٣br under ٩٥k" (the second edition refused it)', () => {

@@ -7,7 +7,10 @@ const WHERE_RENT = 'Where? Add a place, like "/rent marina 2br under 120k".';
 const cases: [text: string, error: string][] = [
   ['', 'Tell me what to look for, like "/rent marina 2br under 120k". Say "help" to see everything I can do.'],
   ['/manzil', 'Tell me what to look for, like "/rent marina 2br under 120k". Say "help" to see everything I can do.'],
-  ['/hello marina', 'I don\'t know "hello". Try one of: rent, buy, projects, transactions, adrec, trend, agents, brokers, agent, broker, property, developers, location. For example "/rent marina 2br under 120k".'],
+  [
+    '/hello marina',
+    'I don\'t know "hello". Try one of: rent, buy, projects, transactions, adrec, trend, agents, brokers, agent, broker, property, developers, location. For example "/rent marina 2br under 120k".',
+  ],
   ['/rent', WHERE_RENT],
   ['/rent 2br under 120k', WHERE_RENT],
   ['/buy', 'Where? Add a place, like "/buy downtown 2 bed under 2.5m".'],
@@ -61,7 +64,10 @@ const cases: [text: string, error: string][] = [
   ['/adrec under 1m', 'ADREC records can\'t be filtered by price ("under 1m"). Try "/adrec al reem island".'],
   ['/adrec "Al Reem, Yas"', 'District names have no commas ("Al Reem, Yas"). Quote each one: "Al Reem Island", "Yas Island".'],
   ['/trend marina 2br', 'Price trends can\'t be filtered by bedrooms ("2br"). Try "/trend marina".'],
-  ['/trend marina office', 'Price trends don\'t cover "office". Types here: apartment, villa, townhouse, penthouse, compound, duplex, full floor, half floor, whole building, bulk rent unit, bungalow, hotel apartment.'],
+  [
+    '/trend marina office',
+    'Price trends don\'t cover "office". Types here: apartment, villa, townhouse, penthouse, compound, duplex, full floor, half floor, whole building, bulk rent unit, bungalow, hotel apartment.',
+  ],
   ['/rent "Dubai Marina', 'There is an opening quote without a closing one. Put the place in quotes like "Dubai Marina".'],
   ['/rent "" 2br', 'The quotes are empty. Put a place inside them, like "Dubai Marina".'],
   ['/rent "Dubai Marina" "JBR"', 'One place at a time, please: "Dubai Marina", "JBR". Try "/rent marina 2br under 120k".'],

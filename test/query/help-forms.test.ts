@@ -5,9 +5,21 @@ import { parsed } from './helpers.js';
 
 describe('help on digits, units, known places, the past and prices too small', () => {
   it('has a line on them, whose examples read as it says', () => {
-    const line = helpText().split('\n').find((l) => l.startsWith('Also:'));
+    const line = helpText()
+      .split('\n')
+      .find((l) => l.startsWith('Also:'));
     expect(line).toBeDefined();
-    for (const example of ['٣br under ٩٥k', '75 grand', 'sq.ft.', 'sqm', 'Villa Lantana', 'Damac Hills 2', 'what did 2br in jlt sell for', 'rentals in jvc last 4 months', 'did you mean 80,000?']) {
+    for (const example of [
+      '٣br under ٩٥k',
+      '75 grand',
+      'sq.ft.',
+      'sqm',
+      'Villa Lantana',
+      'Damac Hills 2',
+      'what did 2br in jlt sell for',
+      'rentals in jvc last 4 months',
+      'did you mean 80,000?',
+    ]) {
       expect(line).toContain(example);
     }
     expect(parsed('/rent marina ٣br under ٩٥k').params).toEqual({ bedrooms: '3', price_max: '95000' });

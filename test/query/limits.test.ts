@@ -29,7 +29,9 @@ describe('normalisation before the length limit', () => {
   it('refuses a command within the limit as typed but over it once normalised (ligatures expand)', () => {
     const text = `/location ${'\uFB00'.repeat(300)}`; // each 'ﬀ' becomes 'ff'
     expect(text.length).toBeLessThanOrEqual(MAX_LENGTH);
-    expect(refusal(text)).toBe(`That's ${text.normalize('NFKC').length} characters; I read commands of up to ${MAX_LENGTH}. Try something shorter, like "/rent marina 2br under 120k".`);
+    expect(refusal(text)).toBe(
+      `That's ${text.normalize('NFKC').length} characters; I read commands of up to ${MAX_LENGTH}. Try something shorter, like "/rent marina 2br under 120k".`,
+    );
   });
 
   it('refuses enormous input without normalising it, with the same message', () => {

@@ -34,7 +34,8 @@ describe('the misreadings of the issue', () => {
   it('a number followed by a word it does not know is not taken as a price', () => {
     expect(refused('/rent jlt 1br under 75 grnd').error).toBe(
       'I couldn\'t read "under 75 grnd": "grnd" is no unit I know. For a price, write "75k" or "75,000 aed"; for an area, "75 sqft"; ' +
-        'if "grnd" is part of the place, put the place first or in quotes.');
+        'if "grnd" is part of the place, put the place first or in quotes.',
+    );
     expect(refused('/rent marina 1200 sqfeet').error).toMatch(/^I couldn't read "1200 sqfeet": "sqfeet" is no unit I know/);
     expect(refused('/rent 2br 120000 springfield').error).toMatch(/if "springfield" is part of the place, put the place first or in quotes/);
     // The place first, or a unit the language knows, and it reads.
@@ -49,8 +50,7 @@ describe('the misreadings of the issue', () => {
   });
 
   it('a count of rooms or a span of time after a bound is not a price of a few dirhams', () => {
-    expect(refused('/rent marina under 2 baths').error).toBe(
-      'I can\'t read "under 2 baths" as a price, and rooms are counted rather than bounded: try "1-2 baths" or "2+ baths".');
+    expect(refused('/rent marina under 2 baths').error).toBe('I can\'t read "under 2 baths" as a price, and rooms are counted rather than bounded: try "1-2 baths" or "2+ baths".');
     expect(refused('/buy marina under 1-3 br').error).toMatch(/^I can't read "under 1-3 br" as a price/);
     expect(refused('/projects dubai hills upto 3 months').error).toMatch(/^I can't read "upto 3 months" as a price: "months" counts time/);
   });
@@ -58,8 +58,12 @@ describe('the misreadings of the issue', () => {
 
 describe('areas in every spelling', () => {
   const feet: [string, string][] = [
-    ['/rent marina 1000 sqft', '1000'], ['/rent marina 1000 sq ft', '1000'], ['/rent marina 1000 square feet', '1000'],
-    ['/rent marina 1000 ft²', '1000'], ['/rent marina 1000 sq.ft.', '1000'], ['/rent marina 1000 sq. ft.', '1000'],
+    ['/rent marina 1000 sqft', '1000'],
+    ['/rent marina 1000 sq ft', '1000'],
+    ['/rent marina 1000 square feet', '1000'],
+    ['/rent marina 1000 ft²', '1000'],
+    ['/rent marina 1000 sq.ft.', '1000'],
+    ['/rent marina 1000 sq. ft.', '1000'],
   ];
   it.each(feet)('%s is square feet, as typed', (text, sqft) => {
     const q = parsed(text);
@@ -68,8 +72,12 @@ describe('areas in every spelling', () => {
   });
 
   const metres: [string, string][] = [
-    ['/rent marina 100 sqm', '100 sqm'], ['/rent marina 100 sq m', '100 sq m'], ['/rent marina 100 m2', '100 m2'],
-    ['/rent marina 100 m²', '100 m2'], ['/rent marina 100 square metres', '100 square metres'], ['/rent marina 100sqm', '100sqm'],
+    ['/rent marina 100 sqm', '100 sqm'],
+    ['/rent marina 100 sq m', '100 sq m'],
+    ['/rent marina 100 m2', '100 m2'],
+    ['/rent marina 100 m²', '100 m2'],
+    ['/rent marina 100 square metres', '100 square metres'],
+    ['/rent marina 100sqm', '100sqm'],
   ];
   it.each(metres)('%s is converted to square feet (x 10.7639, rounded), and the summary says so', (text, said) => {
     const q = parsed(text);
@@ -90,8 +98,7 @@ describe('a price too small to be one is not searched: "did you mean …?"', () 
     expect(result.error).toBe('"under 80" reads as AED 80 a year, less than any rent, so I didn\'t search. Did you mean 80,000?');
     expect(result.suggestion?.label).toBe('Yes, 80,000');
     expect(result.suggestion?.query).toMatchObject({ operation: 'search-rent', params: { bedrooms: '2', price_max: '80000' }, location: 'marina' });
-    expect(summarize(result.suggestion!.query, 'Dubai Marina')).toBe(
-      '2-bedroom homes for rent in Dubai Marina, up to AED 80,000 a year (read "under 80" as AED 80,000)');
+    expect(summarize(result.suggestion!.query, 'Dubai Marina')).toBe('2-bedroom homes for rent in Dubai Marina, up to AED 80,000 a year (read "under 80" as AED 80,000)');
   });
 
   it('a monthly rent is compared by the year, and the suggestion keeps the month', () => {
@@ -121,7 +128,11 @@ describe('a price too small to be one is not searched: "did you mean …?"', () 
 
   it('property: no command with an unknown word after a number yields a price below the floors without saying so', () => {
     const word = fc.stringMatching(/^[a-z]{3,9}$/);
-    const amount = fc.oneof(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 1, max: 99_999 }), fc.integer({ min: 1, max: 99 }).map((n) => n / 10));
+    const amount = fc.oneof(
+      fc.integer({ min: 1, max: 999 }),
+      fc.integer({ min: 1, max: 99_999 }),
+      fc.integer({ min: 1, max: 99 }).map((n) => n / 10),
+    );
     const verb = fc.constantFrom('/rent', '/buy', '/projects', '/manzil rent', '/rent office', '/buy commercial');
     const place = fc.constantFrom('marina', 'jvc', 'al barsha 1', '"Business Bay"', 'downtown', '');
     const bound = fc.constantFrom('', 'under ', 'over ', 'max ', 'upto ', 'between 1 and ', 'aed ');

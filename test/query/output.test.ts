@@ -14,10 +14,18 @@ describe('summarize', () => {
     ['/buy downtown studio or 1br off-plan cheapest', 'Downtown Dubai', 'Studio and 1-bedroom homes for sale in Downtown Dubai, off-plan, cheapest first'],
     ['/rent office business bay under 20k 1000-2000 sqft', 'Business Bay', 'Offices for rent in Business Bay, up to AED 20,000 a year, 1,000 to 2,000 sqft'],
     ['/buy commercial al quoz over 5000 sqft', 'Al Quoz', 'Commercial properties for sale in Al Quoz, at least 5,000 sqft'],
-    ['/projects dubai hills 2br under 2m earliest handover', 'Dubai Hills Estate', 'New projects in Dubai Hills Estate, 2-bedroom homes, up to AED 2,000,000, earliest handover first'],
+    [
+      '/projects dubai hills 2br under 2m earliest handover',
+      'Dubai Hills Estate',
+      'New projects in Dubai Hills Estate, 2-bedroom homes, up to AED 2,000,000, earliest handover first',
+    ],
     ['/transactions sold marina 2br 6m', 'Dubai Marina', 'Sold transactions in Dubai Marina, 2 bedrooms, last 6 months'],
     ['/rented jvc villa oldest', 'Jumeirah Village Circle', 'Rental transactions in Jumeirah Village Circle, villas, last 12 months, oldest first'],
-    ['/adrec al reem island, yas island apartment villa from 01/01/2024 to 31/03/2024 page 1', undefined, 'Abu Dhabi (ADREC) transactions in Al Reem Island and Yas Island, apartments and villas, 01/01/2024 to 31/03/2024, page 1'],
+    [
+      '/adrec al reem island, yas island apartment villa from 01/01/2024 to 31/03/2024 page 1',
+      undefined,
+      'Abu Dhabi (ADREC) transactions in Al Reem Island and Yas Island, apartments and villas, 01/01/2024 to 31/03/2024, page 1',
+    ],
     ['/adrec', undefined, 'Abu Dhabi (ADREC) transactions, all districts'],
     ['/trend marina', 'Dubai Marina', 'Price trend for apartments in Dubai Marina'],
     ['/trend marina townhouses', 'Dubai Marina', 'Price trend for townhouses in Dubai Marina'],
@@ -107,7 +115,9 @@ describe('help', () => {
     expect(helpText('/offplan')).toBe(helpText('projects'));
   });
   it('names the verbs when asked about one it does not know', () => {
-    expect(helpText('fly')).toBe('I don\'t know "fly". The verbs are: rent, buy, projects, transactions, adrec, trend, agents, brokers, agent, broker, property, developers, location. Say "help" for an example of each.');
+    expect(helpText('fly')).toBe(
+      'I don\'t know "fly". The verbs are: rent, buy, projects, transactions, adrec, trend, agents, brokers, agent, broker, property, developers, location. Say "help" for an example of each.',
+    );
   });
   it('every example in the verb table parses', () => {
     for (const verb of VERBS) {

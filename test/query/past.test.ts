@@ -12,21 +12,44 @@ describe('questions about the past', () => {
   const rows: [text: string, params: Record<string, string>, location: string, summary: string][] = [
     ['/manzil what did 2br in marina sell for', { bedrooms: '2', transaction_type: 'sold' }, 'marina', 'Sold transactions in Dubai Marina, 2 bedrooms, last 12 months'],
     ['/manzil how much did 1br in jvc rent for', { bedrooms: '1', transaction_type: 'rented' }, 'jvc', 'Rental transactions in Dubai Marina, 1 bedroom, last 12 months'],
-    ['/manzil what did villas in arabian ranches sell for last year', { property_type: 'villa', period: '1y', transaction_type: 'sold' }, 'arabian ranches',
-      'Sold transactions in Dubai Marina, villas, last 12 months'],
-    ['/manzil sold in marina last 4 months', { period: '6m', transaction_type: 'sold' }, 'marina',
-      'Sold transactions in Dubai Marina, last 6 months (read "last 4 months" as the last 6 months)'],
-    ['/manzil rented in jvc last 2 months', { period: '3m', transaction_type: 'rented' }, 'jvc',
-      'Rental transactions in Dubai Marina, last 3 months (read "last 2 months" as the last 3 months)'],
-    ['/manzil rentals in jvc over the last few months', { period: '3m', transaction_type: 'rented' }, 'jvc',
-      'Rental transactions in Dubai Marina, last 3 months (read "over the last few months" as the last 3 months)'],
+    [
+      '/manzil what did villas in arabian ranches sell for last year',
+      { property_type: 'villa', period: '1y', transaction_type: 'sold' },
+      'arabian ranches',
+      'Sold transactions in Dubai Marina, villas, last 12 months',
+    ],
+    [
+      '/manzil sold in marina last 4 months',
+      { period: '6m', transaction_type: 'sold' },
+      'marina',
+      'Sold transactions in Dubai Marina, last 6 months (read "last 4 months" as the last 6 months)',
+    ],
+    [
+      '/manzil rented in jvc last 2 months',
+      { period: '3m', transaction_type: 'rented' },
+      'jvc',
+      'Rental transactions in Dubai Marina, last 3 months (read "last 2 months" as the last 3 months)',
+    ],
+    [
+      '/manzil rentals in jvc over the last few months',
+      { period: '3m', transaction_type: 'rented' },
+      'jvc',
+      'Rental transactions in Dubai Marina, last 3 months (read "over the last few months" as the last 3 months)',
+    ],
     ['/manzil sales in downtown last 6 months', { period: '6m', transaction_type: 'sold' }, 'downtown', 'Sold transactions in Dubai Marina, last 6 months'],
-    ['/manzil what have 1 beds in jlt sold for this year', { bedrooms: '1', period: '1y', transaction_type: 'sold' }, 'jlt',
-      'Sold transactions in Dubai Marina, 1 bedroom, last 12 months (read "this year" as the last 12 months)'],
-    ['/sold marina last 2 weeks', { period: '1m', transaction_type: 'sold' }, 'marina',
-      'Sold transactions in Dubai Marina, last month (read "last 2 weeks" as the last month)'],
-    ['/txn rented jvc studio in the past 8 months', { bedrooms: '0', period: '1y', transaction_type: 'rented' }, 'jvc',
-      'Rental transactions in Dubai Marina, studios, last 12 months (read "in the past 8 months" as the last 12 months)'],
+    [
+      '/manzil what have 1 beds in jlt sold for this year',
+      { bedrooms: '1', period: '1y', transaction_type: 'sold' },
+      'jlt',
+      'Sold transactions in Dubai Marina, 1 bedroom, last 12 months (read "this year" as the last 12 months)',
+    ],
+    ['/sold marina last 2 weeks', { period: '1m', transaction_type: 'sold' }, 'marina', 'Sold transactions in Dubai Marina, last month (read "last 2 weeks" as the last month)'],
+    [
+      '/txn rented jvc studio in the past 8 months',
+      { bedrooms: '0', period: '1y', transaction_type: 'rented' },
+      'jvc',
+      'Rental transactions in Dubai Marina, studios, last 12 months (read "in the past 8 months" as the last 12 months)',
+    ],
   ];
   it.each(rows)('%s', (text, params, location, summary) => {
     const q = parsed(text);

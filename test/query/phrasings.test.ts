@@ -12,8 +12,12 @@ const P = 'search-new-projects';
 
 describe('a dash after an amount or an area, before rooms, separates filters', () => {
   const rows: Row[] = [
-    ['/manzil flats for rent dubai marina under 100k - 2 bed - balcony', R,
-      { property_type: 'apartment', bedrooms: '2', price_max: '100000', amenities: 'balcony' }, 'dubai marina'],
+    [
+      '/manzil flats for rent dubai marina under 100k - 2 bed - balcony',
+      R,
+      { property_type: 'apartment', bedrooms: '2', price_max: '100000', amenities: 'balcony' },
+      'dubai marina',
+    ],
     ['/manzil flats to rent in jlt 90k - 1 bed', R, { property_type: 'apartment', bedrooms: '1', price_max: '90000' }, 'jlt'],
     ['/buy downtown 1.2m - 3 beds', B, { bedrooms: '3', price_max: '1200000' }, 'downtown'],
     ['/buy jvc 1000 sqft - 2 baths', B, { bathrooms: '2', area_min: '1000' }, 'jvc'],
@@ -57,8 +61,7 @@ describe('chat words in questions about the past and the best', () => {
     ["/manzil what's been sold in jvc lately", T, { transaction_type: 'sold' }, 'jvc'],
     ['/manzil what has recently been rented in the greens?', T, { transaction_type: 'rented' }, 'greens'],
     ['/manzil how many villas rented in mira last year', T, { transaction_type: 'rented', property_type: 'villa', period: '1y' }, 'mira'],
-    ['/manzil how much were 2br flats sold for in jvc in the past 6 months', T,
-      { transaction_type: 'sold', bedrooms: '2', property_type: 'apartment', period: '6m' }, 'jvc'],
+    ['/manzil how much were 2br flats sold for in jvc in the past 6 months', T, { transaction_type: 'sold', bedrooms: '2', property_type: 'apartment', period: '6m' }, 'jvc'],
     ['/manzil upcoming projects in jvc', P, {}, 'jvc'],
     ['/manzil who are the top brokers in downtown', 'search-brokers', {}, 'downtown'],
     ['/manzil best agents in marina for rentals', 'search-agents', { category: 'residential_rent' }, 'marina'],
@@ -69,8 +72,7 @@ describe('chat words in questions about the past and the best', () => {
     const q = parsed('/manzil what has been rented in jvc this year');
     expect(q.params).toEqual({ transaction_type: 'rented', period: '1y' });
     expect(q.location).toBe('jvc');
-    expect(summarize(q, 'Jumeirah Village Circle'))
-      .toBe('Rental transactions in Jumeirah Village Circle, last 12 months (read "this year" as the last 12 months)');
+    expect(summarize(q, 'Jumeirah Village Circle')).toBe('Rental transactions in Jumeirah Village Circle, last 12 months (read "this year" as the last 12 months)');
     expect(parsed('/sold marina villa this month')).toMatchObject({ params: { period: '1m' }, corrections: ['read "this month" as the last month'] });
   });
 });
@@ -95,8 +97,7 @@ describe('"or less" and "or more" after a rent period or before more filters', (
     ['/manzil flats to rent in marina 10k per month or less', R, { property_type: 'apartment', price_max: '10000', rent_frequency: 'monthly' }, 'marina'],
     ['/rent jvc studio 4,500 a month or under', R, { bedrooms: '0', price_max: '4500', rent_frequency: 'monthly' }, 'jvc'],
     ['/rent jlt 60k per year or more', R, { price_min: '60000', rent_frequency: 'yearly' }, 'jlt'],
-    ['/manzil villas for sale in the springs 1,500 sqft or more two million max', B,
-      { property_type: 'villa', area_min: '1500', price_max: '2000000' }, 'springs'],
+    ['/manzil villas for sale in the springs 1,500 sqft or more two million max', B, { property_type: 'villa', area_min: '1500', price_max: '2000000' }, 'springs'],
     ['/buy marina 2m or less 1000 sqft', B, { price_max: '2000000', area_min: '1000' }, 'marina'],
   ];
   it.each(rows)('%s', (...row) => expectRow(row));
@@ -157,7 +158,10 @@ describe('"point" in number words', () => {
 describe('parseToJson', () => {
   it('includes the corrections when there are any', () => {
     expect(parseToJson('/manzil 2 bedrms to rent in marina')).toEqual({
-      operation: R, params: { bedrooms: '2' }, location: 'marina', corrections: ['read "bedrms" as bedrooms'],
+      operation: R,
+      params: { bedrooms: '2' },
+      location: 'marina',
+      corrections: ['read "bedrms" as bedrooms'],
     });
     expect(parseToJson('/rent marina 120k-80k')).toMatchObject({ corrections: ['read "120k-80k" as AED 80,000 to 120,000'] });
     expect(parseToJson('/rent marina 2br')).not.toHaveProperty('corrections');

@@ -8,9 +8,16 @@ import { formatQuery, parseCommand, toParams, type Query } from '../../src/query
 const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9'.-]{0,11}$/);
 /** Place names as the parser keeps them: single spaces, no quotes. */
 const place = fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
-const amount = fc.oneof(fc.integer({ min: 0, max: 2_000_000_000 }), fc.integer({ min: 0, max: 10_000_000 }).map((n) => n / 100));
+const amount = fc.oneof(
+  fc.integer({ min: 0, max: 2_000_000_000 }),
+  fc.integer({ min: 0, max: 10_000_000 }).map((n) => n / 100),
+);
 /** Prices the parser searches: none below AED 10,000 (a sale) or 1,000 a year (a rent) is searched, it is asked about instead. */
-const price = fc.oneof(fc.constant(0), fc.integer({ min: 10_000, max: 2_000_000_000 }), fc.integer({ min: 1_000_000, max: 10_000_000 }).map((n) => n / 100));
+const price = fc.oneof(
+  fc.constant(0),
+  fc.integer({ min: 10_000, max: 2_000_000_000 }),
+  fc.integer({ min: 1_000_000, max: 10_000_000 }).map((n) => n / 100),
+);
 const dmy = fc.date({ min: new Date(Date.UTC(2000, 0, 1)), max: new Date(Date.UTC(2030, 11, 31)), noInvalidDate: true });
 const dmyText = (d: Date) => `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
 
@@ -56,9 +63,9 @@ function queryArbitrary(op: OperationName): fc.Arbitrary<Query> {
   const location = specs.location_id ? (specs.location_id.required ? place : fc.option(place)) : fc.constant(null);
   const dates = specs.fromDate
     ? fc.tuple(fc.option(dmy), fc.option(dmy)).map(([a, b]) => {
-      const [from, to] = a && b && a > b ? [b, a] : [a, b];
-      return { ...(from ? { fromDate: dmyText(from) } : {}), ...(to ? { toDate: dmyText(to) } : {}) };
-    })
+        const [from, to] = a && b && a > b ? [b, a] : [a, b];
+        return { ...(from ? { fromDate: dmyText(from) } : {}), ...(to ? { toDate: dmyText(to) } : {}) };
+      })
     : fc.constant({});
   return fc
     .tuple(
@@ -85,8 +92,11 @@ describe('formatQuery', () => {
         const text = formatQuery(query);
         const again = parseCommand(text);
         if (!again.ok) throw new Error(`"${text}" was refused: ${again.error}`);
-        expect({ operation: again.query.operation, params: again.query.params, location: again.query.location })
-          .toEqual({ operation: query.operation, params: query.params, location: query.location });
+        expect({ operation: again.query.operation, params: again.query.params, location: again.query.location }).toEqual({
+          operation: query.operation,
+          params: query.params,
+          location: query.location,
+        });
       }),
       { numRuns: 3000 },
     );
@@ -95,18 +105,106 @@ describe('formatQuery', () => {
 
 // Fragments people type, good and bad, to be combined at random.
 const FRAGMENTS = [
-  'marina', 'dubai marina', '"Business Bay"', 'jvc', 'al barsha 1', 'in', 'the', 'and', ',', 'with',
-  '2br', 'studio', '1-3 br', '3+ br', '1 or 2 beds', '2 baths', '12x br', '2.5 baths', 'studio or 1br',
-  'under 120k', 'over 1.2m', '80k-120k', 'between 1m and 2m', '120,000 aed', 'aed 90000', 'upto', 'under',
-  '1000-2000 sqft', 'over 100 sqm', 'monthly', '10k per month', 'weekly', 'pa',
-  'apartment', 'villa', 'office', 'warehouse', 'th', 'hotel apartments', 'plot', 'commercial', 'residential',
-  'furnished', 'unfurnished', 'semi-furnished', 'ready', 'off-plan', 'pool', 'gym', 'sea view', "maid's room",
-  'newest', 'cheapest', 'most expensive', 'earliest handover', 'oldest', 'most sales', 'most agents', 'featured',
-  'last year', '6m', '3 months', 'last month', 'page 2', 'p3', 'page 0', 'sold', 'rented', 'rent', 'sale', 'detailed',
-  'from 01/02/2024', 'to 28/02/2024', 'abu dhabi', 'rak', 'furnishd', '???', '—', '12345',
+  'marina',
+  'dubai marina',
+  '"Business Bay"',
+  'jvc',
+  'al barsha 1',
+  'in',
+  'the',
+  'and',
+  ',',
+  'with',
+  '2br',
+  'studio',
+  '1-3 br',
+  '3+ br',
+  '1 or 2 beds',
+  '2 baths',
+  '12x br',
+  '2.5 baths',
+  'studio or 1br',
+  'under 120k',
+  'over 1.2m',
+  '80k-120k',
+  'between 1m and 2m',
+  '120,000 aed',
+  'aed 90000',
+  'upto',
+  'under',
+  '1000-2000 sqft',
+  'over 100 sqm',
+  'monthly',
+  '10k per month',
+  'weekly',
+  'pa',
+  'apartment',
+  'villa',
+  'office',
+  'warehouse',
+  'th',
+  'hotel apartments',
+  'plot',
+  'commercial',
+  'residential',
+  'furnished',
+  'unfurnished',
+  'semi-furnished',
+  'ready',
+  'off-plan',
+  'pool',
+  'gym',
+  'sea view',
+  "maid's room",
+  'newest',
+  'cheapest',
+  'most expensive',
+  'earliest handover',
+  'oldest',
+  'most sales',
+  'most agents',
+  'featured',
+  'last year',
+  '6m',
+  '3 months',
+  'last month',
+  'page 2',
+  'p3',
+  'page 0',
+  'sold',
+  'rented',
+  'rent',
+  'sale',
+  'detailed',
+  'from 01/02/2024',
+  'to 28/02/2024',
+  'abu dhabi',
+  'rak',
+  'furnishd',
+  '???',
+  '—',
+  '12345',
 ];
-const VERB_WORDS = ['/rent', '/buy', '/projects', '/transactions', '/sold', '/txn rented', '/adrec', '/trend', '/agents', '/brokers',
-  '/agent 123', '/broker 45', '/property 99', '/developers', '/location', '/manzil rent', 'buy', '/offplan'];
+const VERB_WORDS = [
+  '/rent',
+  '/buy',
+  '/projects',
+  '/transactions',
+  '/sold',
+  '/txn rented',
+  '/adrec',
+  '/trend',
+  '/agents',
+  '/brokers',
+  '/agent 123',
+  '/broker 45',
+  '/property 99',
+  '/developers',
+  '/location',
+  '/manzil rent',
+  'buy',
+  '/offplan',
+];
 
 describe('parseCommand over random commands', () => {
   it('never throws, and whatever it accepts passes the operation table with a location id', () => {

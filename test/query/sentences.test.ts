@@ -33,7 +33,12 @@ describe('sentences: the verb anywhere, chat words ignored', () => {
   it('reads the examples of the issue', () => {
     expectRow(['/manzil can you find 3 bedroom villas for sale in arabian ranches', B, { bedrooms: '3', property_type: 'villa' }, 'arabian ranches']);
     expectRow(['/manzil is there anything to rent in jlt for 1 bed under 90k?', R, { bedrooms: '1', price_max: '90000' }, 'jlt']);
-    expectRow(['/manzil office space to rent near dubai internet city', 'search-commercial-rent', { property_type: 'office-space', rent_frequency: 'yearly' }, 'dubai internet city']);
+    expectRow([
+      '/manzil office space to rent near dubai internet city',
+      'search-commercial-rent',
+      { property_type: 'office-space', rent_frequency: 'yearly' },
+      'dubai internet city',
+    ]);
     expectRow(['/manzil what rented in jvc over the past year', T, { transaction_type: 'rented', period: '1y' }, 'jvc']);
   });
 
@@ -48,7 +53,10 @@ describe('sentences: the verb anywhere, chat words ignored', () => {
     const none = parseCommand('/manzil can you find me something nice in marina');
     expect(none).toMatchObject({ ok: false });
     if (!none.ok) expect(none.error).toMatch(/^I couldn't tell whether you want to rent, buy, or something else/);
-    expect(parseCommand('/manzil hello there')).toEqual({ ok: false, error: 'Tell me what to look for, like "/manzil 2 bed flats to rent in marina". Say "help" to see everything I can do.' });
+    expect(parseCommand('/manzil hello there')).toEqual({
+      ok: false,
+      error: 'Tell me what to look for, like "/manzil 2 bed flats to rent in marina". Say "help" to see everything I can do.',
+    });
   });
 });
 
@@ -72,7 +80,7 @@ describe('numbers in words', () => {
   it.each(rows)('%s', (...row) => expectRow(row));
 
   it('leaves number words that count nothing in the place', () => {
-    expect(parsed('/buy one za\'abeel 2br').location).toBe("one za'abeel");
+    expect(parsed("/buy one za'abeel 2br").location).toBe("one za'abeel");
     expect(parsed('/rent marina one').location).toBe('marina one');
     expect(parsed('/buy district one villa').location).toBe('district one');
   });
@@ -102,7 +110,13 @@ describe('money and units in more forms', () => {
   it.each(rows)('%s', (...row) => expectRow([...row, 'marina'].slice(0, 4) as Row));
 
   it('never lets a separator into the place', () => {
-    for (const text of ['/rent marina, 2br, furnished', '/rent marina - 2br - furnished', '/rent marina | 2br | furnished', '/rent marina • 2br • furnished', '/rent marina / 2br / furnished']) {
+    for (const text of [
+      '/rent marina, 2br, furnished',
+      '/rent marina - 2br - furnished',
+      '/rent marina | 2br | furnished',
+      '/rent marina • 2br • furnished',
+      '/rent marina / 2br / furnished',
+    ]) {
       const q = parsed(text);
       expect(q.location, text).toBe('marina');
       expect(q.params, text).toEqual({ bedrooms: '2', furnishing: 'furnished' });
@@ -125,8 +139,9 @@ describe('bedrooms with extras', () => {
 
   it('says what it left out, in the summary', () => {
     expect(summarize(parsed('/rent marina 2 bed + study'), 'Dubai Marina')).toBe('2-bedroom homes for rent in Dubai Marina (left out "study": there is no filter for it)');
-    expect(summarize(parsed('/projects dubai hills 2br + maid'), 'Dubai Hills Estate'))
-      .toBe('New projects in Dubai Hills Estate, 2-bedroom homes (left out "maid": new projects have no amenity filter)');
+    expect(summarize(parsed('/projects dubai hills 2br + maid'), 'Dubai Hills Estate')).toBe(
+      'New projects in Dubai Hills Estate, 2-bedroom homes (left out "maid": new projects have no amenity filter)',
+    );
   });
 });
 
@@ -160,8 +175,9 @@ describe('impossible values are refused, with a way forward', () => {
     const q = parsed('/rent marina 120k-80k');
     expect(q.params).toEqual({ price_min: '80000', price_max: '120000' });
     expect(summarize(q, 'Dubai Marina')).toBe('Homes for rent in Dubai Marina, AED 80,000 to 120,000 a year (read "120k-80k" as AED 80,000 to 120,000)');
-    expect(summarize(parsed('/buy marina 2000 to 1000 sqft'), 'Dubai Marina'))
-      .toBe('Homes for sale in Dubai Marina, 1,000 to 2,000 sqft (read "2000 to 1000 sqft" as 1,000 to 2,000 sqft)');
+    expect(summarize(parsed('/buy marina 2000 to 1000 sqft'), 'Dubai Marina')).toBe(
+      'Homes for sale in Dubai Marina, 1,000 to 2,000 sqft (read "2000 to 1000 sqft" as 1,000 to 2,000 sqft)',
+    );
     expect(helpText('rent')).toContain('a range written backwards (120k-80k) is read the right way round');
   });
 });

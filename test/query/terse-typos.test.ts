@@ -7,8 +7,12 @@ import { parsed } from './helpers.js';
 describe('typos in terse commands', () => {
   // On the second edition each of these fell into the place: "I couldn't find a place called ...".
   const rows: [text: string, params: Record<string, string>, location: string, summary: string][] = [
-    ['/rent jlt 1br semi furnishd', { bedrooms: '1', furnishing: 'partly' }, 'jlt',
-      '1-bedroom homes for rent in Jumeirah Lake Towers, partly furnished (read "furnishd" as furnished)'],
+    [
+      '/rent jlt 1br semi furnishd',
+      { bedrooms: '1', furnishing: 'partly' },
+      'jlt',
+      '1-bedroom homes for rent in Jumeirah Lake Towers, partly furnished (read "furnishd" as furnished)',
+    ],
     ['/buy jvc townhose', { property_type: 'townhouse' }, 'jvc', 'Townhouses for sale in Jumeirah Village Circle (read "townhose" as townhouse)'],
     ['/rent marina 2br balcny', { bedrooms: '2', amenities: 'balcony' }, 'marina', '2-bedroom homes for rent in Dubai Marina, with a balcony (read "balcny" as balcony)'],
   ];

@@ -87,10 +87,21 @@ describe('terse commands of the first edition', () => {
 
   it('canonical text of any query parses back to exactly that query', () => {
     // Every operation, with its own typical filters: what "Run again" buttons and saved searches write.
-    const samples = ['/rent marina 2br under 120k furnished pool newest page 2', '/buy "Dubai Hills Estate" 3+ br villa between 3m and 5m',
-      '/projects dubai hills 2br under 2m earliest handover', '/sold downtown villa last 6 months highest price', '/adrec yas island villa',
-      '/trend marina villa', '/agents detailed marina commercial rent', '/brokers marina most agents', '/agent 12 rent', '/broker 4 sale',
-      '/property 16266089', '/developers rak page 2', '/location jumeirah'];
+    const samples = [
+      '/rent marina 2br under 120k furnished pool newest page 2',
+      '/buy "Dubai Hills Estate" 3+ br villa between 3m and 5m',
+      '/projects dubai hills 2br under 2m earliest handover',
+      '/sold downtown villa last 6 months highest price',
+      '/adrec yas island villa',
+      '/trend marina villa',
+      '/agents detailed marina commercial rent',
+      '/brokers marina most agents',
+      '/agent 12 rent',
+      '/broker 4 sale',
+      '/property 16266089',
+      '/developers rak page 2',
+      '/location jumeirah',
+    ];
     for (const text of samples) {
       const first = parseCommand(text);
       if (!first.ok) expect.fail(first.error);

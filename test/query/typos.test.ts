@@ -10,14 +10,26 @@ import { parsed } from './helpers.js';
 describe('typos of filter words, in sentences', () => {
   const rows: [text: string, params: Record<string, string>, location: string, summary: string][] = [
     ['/manzil 2 bedrms to rent in marina', { bedrooms: '2' }, 'marina', '2-bedroom homes for rent in Dubai Marina (read "bedrms" as bedrooms)'],
-    ['/manzil furnshed flats to rent in jvc', { property_type: 'apartment', furnishing: 'furnished' }, 'jvc',
-      'Apartments for rent in Dubai Marina, furnished (read "furnshed" as furnished)'],
+    [
+      '/manzil furnshed flats to rent in jvc',
+      { property_type: 'apartment', furnishing: 'furnished' },
+      'jvc',
+      'Apartments for rent in Dubai Marina, furnished (read "furnshed" as furnished)',
+    ],
     ['/manzil townhose for sale in arabian ranches', { property_type: 'townhouse' }, 'arabian ranches', 'Townhouses for sale in Dubai Marina (read "townhose" as townhouse)'],
     ['/manzil any penthose for sale in downtown?', { property_type: 'penthouse' }, 'downtown', 'Penthouses for sale in Dubai Marina (read "penthose" as penthouse)'],
-    ['/manzil apartmen to rent in business bay with a balcny', { property_type: 'apartment', amenities: 'balcony' }, 'business bay',
-      'Apartments for rent in Dubai Marina, with a balcony (read "apartmen" as apartment; read "balcny" as balcony)'],
-    ['/manzil 3 bedroom vilas for sale in the springs cheapst', { bedrooms: '3', property_type: 'villa', sort: 'price_asc' }, 'springs',
-      '3-bedroom villas for sale in Dubai Marina, cheapest first (read "vilas" as villas; read "cheapst" as cheapest)'],
+    [
+      '/manzil apartmen to rent in business bay with a balcny',
+      { property_type: 'apartment', amenities: 'balcony' },
+      'business bay',
+      'Apartments for rent in Dubai Marina, with a balcony (read "apartmen" as apartment; read "balcny" as balcony)',
+    ],
+    [
+      '/manzil 3 bedroom vilas for sale in the springs cheapst',
+      { bedrooms: '3', property_type: 'villa', sort: 'price_asc' },
+      'springs',
+      '3-bedroom villas for sale in Dubai Marina, cheapest first (read "vilas" as villas; read "cheapst" as cheapest)',
+    ],
   ];
   it.each(rows)('%s', (text, params, location, summary) => {
     const q = parsed(text);
@@ -106,9 +118,28 @@ describe('place names are never corrected', () => {
 describe('place names beyond the shipped list are never corrected', () => {
   // Real multi-word names whose words sit close to filter words ("park" and "port" to "part", "bateen" to "between").
   const NAMES = [
-    'Jumeirah Park', 'Port de La Mer', 'Al Bateen', 'Dubai Hills Park', 'Jumeirah Golf Estates', 'Motor City', 'Sports City',
-    'Port Saeed', 'Al Bateen Villas', 'Park Heights', 'Mina Rashid', 'Bluewaters Island', 'City Walk', 'Al Barari', 'Tilal Al Ghaf',
-    'Sobha Hartland', 'Emaar Beachfront', 'Umm Suqeim', 'Jumeirah Islands', 'Mudon', 'Al Khail Gate', 'Barsha Heights',
+    'Jumeirah Park',
+    'Port de La Mer',
+    'Al Bateen',
+    'Dubai Hills Park',
+    'Jumeirah Golf Estates',
+    'Motor City',
+    'Sports City',
+    'Port Saeed',
+    'Al Bateen Villas',
+    'Park Heights',
+    'Mina Rashid',
+    'Bluewaters Island',
+    'City Walk',
+    'Al Barari',
+    'Tilal Al Ghaf',
+    'Sobha Hartland',
+    'Emaar Beachfront',
+    'Umm Suqeim',
+    'Jumeirah Islands',
+    'Mudon',
+    'Al Khail Gate',
+    'Barsha Heights',
   ];
   const FILTERS = ['furnished', 'unfurnished', 'apartment', 'townhouse', 'villa', 'balcony', 'cheapest', 'newest', 'studio'];
   const typo = fc.tuple(fc.constantFrom(...FILTERS), fc.nat(), fc.constantFrom('drop', 'swap', 'none')).map(([w, n, kind]) => {
@@ -120,8 +151,14 @@ describe('place names beyond the shipped list are never corrected', () => {
 
   it('the place words stay exactly as typed, before or after typos and filter words', () => {
     fc.assert(
-      fc.property(fc.constantFrom('', 'can you find', 'show me'), typo, fc.constantFrom('for rent', 'to buy'), fc.constantFrom(...NAMES),
-        fc.array(typo, { maxLength: 2 }), fc.boolean(), (open, word, deal, name, more, placeFirst) => {
+      fc.property(
+        fc.constantFrom('', 'can you find', 'show me'),
+        typo,
+        fc.constantFrom('for rent', 'to buy'),
+        fc.constantFrom(...NAMES),
+        fc.array(typo, { maxLength: 2 }),
+        fc.boolean(),
+        (open, word, deal, name, more, placeFirst) => {
           const text = placeFirst ? `/manzil ${open} ${name} ${word} ${deal} ${more.join(' ')}` : `/manzil ${open} ${word} ${deal} in ${name} ${more.join(' ')}`;
           const result = parseCommand(text);
           if (!result.ok) return; // two types, or "studio" with a type the operation refuses
@@ -132,7 +169,8 @@ describe('place names beyond the shipped list are never corrected', () => {
             const from = /^read "([^"]+)"/.exec(note)?.[1];
             if (from) expect(placeTyped.split(' '), text).not.toContain(from.toLowerCase());
           }
-        }),
+        },
+      ),
       { numRuns: 1500 },
     );
   });

@@ -19,7 +19,14 @@ describe('the dataset', () => {
   });
 
   it('prices each area like the 2026 market (median AED per sqft of homes for sale)', async () => {
-    const expected: [string, number][] = [['41', 4150], ['51', 3150], ['86', 2550], ['42', 2430], ['50', 2230], ['43', 1480]];
+    const expected: [string, number][] = [
+      ['41', 4150],
+      ['51', 3150],
+      ['86', 2550],
+      ['42', 2430],
+      ['50', 2230],
+      ['43', 1480],
+    ];
     for (const [id, ppsf] of expected) {
       const sales = await sb.all('/search-buy', { location_id: id });
       const m = median(sales.filter((l) => !l.price.is_hidden).map((l) => l.price.value / l.size.value));
@@ -66,7 +73,8 @@ describe('the market clock', () => {
     const s = createSandbox();
     const url = await s.listen();
     try {
-      const newest = async () => (await (await fetch(`${url}/search-rent?location_id=50`, { headers: { 'x-gateway-key': s.key } })).json()) as { data: { property_id: string; listed_date: string }[] };
+      const newest = async () =>
+        (await (await fetch(`${url}/search-rent?location_id=50`, { headers: { 'x-gateway-key': s.key } })).json()) as { data: { property_id: string; listed_date: string }[] };
       const buy = async () => (await (await fetch(`${url}/search-buy?location_id=50`, { headers: { 'x-gateway-key': s.key } })).json()) as { data: { property_id: string }[] };
       const before = [...(await newest()).data, ...(await buy()).data];
       const maxBefore = Math.max(...before.map((l) => Number(l.property_id)));
@@ -120,7 +128,9 @@ describe('the market clock', () => {
 
 describe('transactions as the clock moves', () => {
   const sold = async (url: string, key: string, location = '2') =>
-    (await (await fetch(`${url}/get-get-transactions?location_id=${location}&transaction_type=sold&period=1m`, { headers: { 'x-gateway-key': key } })).json()) as { data: { id: string; transaction_date: string }[] };
+    (await (await fetch(`${url}/get-get-transactions?location_id=${location}&transaction_type=sold&period=1m`, { headers: { 'x-gateway-key': key } })).json()) as {
+      data: { id: string; transaction_date: string }[];
+    };
 
   it('arrive each day, dated at the market clock, the same however the clock got there', async () => {
     const a = createSandbox({ seed: 5 });
@@ -149,7 +159,12 @@ describe('transactions as the clock moves', () => {
     const s = createSandbox();
     const url = await s.listen();
     try {
-      const trend = async () => ((await (await fetch(`${url}/price-trend-of-location?location_id=50`, { headers: { 'x-gateway-key': s.key } })).json()) as { data: { bedroom_id: number; period: string; community_price: number }[] }).data;
+      const trend = async () =>
+        (
+          (await (await fetch(`${url}/price-trend-of-location?location_id=50`, { headers: { 'x-gateway-key': s.key } })).json()) as {
+            data: { bedroom_id: number; period: string; community_price: number }[];
+          }
+        ).data;
       const nov = await trend();
       s.advance(31 * 24 * 60);
       const dec = await trend();

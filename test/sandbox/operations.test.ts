@@ -85,7 +85,8 @@ describe('record shapes follow the spec', () => {
       expect(l.property_url).toBe(`https://www.sandbox-manzil.example/property/${l.property_id}`);
       for (const img of l.images) expect(img).toMatch(/^https:\/\/[a-z.-]+\.example\//);
       expect(typeof l.broker_id).toBe('string');
-      if (l.agent_details) expect(l.agent_details).toMatchObject({ id: expect.any(String), name: expect.any(String), is_super_agent: expect.any(Boolean), languages: expect.any(Array) });
+      if (l.agent_details)
+        expect(l.agent_details).toMatchObject({ id: expect.any(String), name: expect.any(String), is_super_agent: expect.any(Boolean), languages: expect.any(Array) });
     }
     const sale = (await sb.api('/search-buy', { location_id: '50' })).json.data[0];
     expect(sale.price.period).toBe('sell');

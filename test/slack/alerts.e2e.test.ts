@@ -23,9 +23,17 @@ let dbPath: string;
 let seq = 0;
 
 const env = () => ({
-  UAE_API_KEY: KEY, UAE_API_BASE_URL: sandbox.url, UAE_API_RETRY_ATTEMPTS: '2',
-  SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl,
-  PORT: '0', MANZIL_DB_PATH: dbPath, LOG_LEVEL: 'warn', ALERTS_MAX_PER_USER: '3', ALERTS_DELIVERY_LEASE_S: '1',
+  UAE_API_KEY: KEY,
+  UAE_API_BASE_URL: sandbox.url,
+  UAE_API_RETRY_ATTEMPTS: '2',
+  SLACK_BOT_TOKEN: 'xoxb-test',
+  SLACK_SIGNING_SECRET: SECRET,
+  SLACK_API_URL: slack.apiUrl,
+  PORT: '0',
+  MANZIL_DB_PATH: dbPath,
+  LOG_LEVEL: 'warn',
+  ALERTS_MAX_PER_USER: '3',
+  ALERTS_DELIVERY_LEASE_S: '1',
 });
 
 async function boot() {
@@ -122,7 +130,10 @@ describe('a crash mid-post (SIGKILL), then a restart: posted exactly once', () =
     return { child, output: () => out };
   };
 
-  for (const [name, carryOut] of [['before Slack got the post', false], ['after Slack accepted it, before it answered', true]] as const) {
+  for (const [name, carryOut] of [
+    ['before Slack got the post', false],
+    ['after Slack accepted it, before it answered', true],
+  ] as const) {
     it(`killed ${name}`, async () => {
       sandbox.advance(60);
       const before = new Set(deliveryIds());
@@ -141,7 +152,10 @@ describe('a crash mid-post (SIGKILL), then a restart: posted exactly once', () =
       expect(ids.filter((id) => id === interrupted)).toHaveLength(1);
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids.filter((id) => !before.has(id)).length).toBeGreaterThan(0);
-      const summary = JSON.parse(again.output().trim().split('\n').at(-1)!) as { delivery: { recoveredFound: number; possibleDuplicates: number }; outbox: { pending: number; sending: number } };
+      const summary = JSON.parse(again.output().trim().split('\n').at(-1)!) as {
+        delivery: { recoveredFound: number; possibleDuplicates: number };
+        outbox: { pending: number; sending: number };
+      };
       expect(summary.delivery.recoveredFound).toBe(carryOut ? 1 : 0);
       expect(summary.delivery.possibleDuplicates).toBe(0);
       expect(summary.outbox.pending + summary.outbox.sending).toBe(0);

@@ -23,9 +23,16 @@ async function boot() {
   manzil = await startManzil({
     env: {
       // A short headers timeout so the slow-service test takes seconds, not tens of them; loopback answers in ms.
-      UAE_API_KEY: KEY, UAE_API_BASE_URL: sandbox.url, UAE_API_RETRY_ATTEMPTS: '2', UAE_API_HEADERS_TIMEOUT_S: '2',
-      SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl,
-      PORT: '0', MANZIL_DB_PATH: dbPath, LOG_LEVEL: 'debug',
+      UAE_API_KEY: KEY,
+      UAE_API_BASE_URL: sandbox.url,
+      UAE_API_RETRY_ATTEMPTS: '2',
+      UAE_API_HEADERS_TIMEOUT_S: '2',
+      SLACK_BOT_TOKEN: 'xoxb-test',
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      MANZIL_DB_PATH: dbPath,
+      LOG_LEVEL: 'debug',
     },
     host: '127.0.0.1',
     writeLog: (l) => logs.push(l),
@@ -47,7 +54,12 @@ afterAll(async () => {
 });
 afterEach(() => sandbox.clearFaults());
 
-type Payload = { blocks?: { type: string; elements?: { action_id?: string; value?: string; type?: string }[]; block_id?: string; text?: { text: string } }[]; text: string; response_type?: string; replace_original?: boolean };
+type Payload = {
+  blocks?: { type: string; elements?: { action_id?: string; value?: string; type?: string }[]; block_id?: string; text?: { text: string } }[];
+  text: string;
+  response_type?: string;
+  replace_original?: boolean;
+};
 
 /** Posts a slash command, expects the ack, and waits for the reply on its response_url. */
 async function command(cmd: string, text: string): Promise<Payload> {
@@ -66,9 +78,9 @@ async function click(actionId: string, value: string, blockId?: string): Promise
   return slack.responses(id).at(-1) as Payload;
 }
 
-const buttons = (p: Payload) => (p.blocks ?? []).flatMap((b) => (b.type === 'actions' ? b.elements ?? [] : [])).filter((e) => e.type === 'button');
+const buttons = (p: Payload) => (p.blocks ?? []).flatMap((b) => (b.type === 'actions' ? (b.elements ?? []) : [])).filter((e) => e.type === 'button');
 const button = (p: Payload, label: RegExp) => {
-  const found = (p.blocks ?? []).flatMap((b) => (b.type === 'actions' ? b.elements ?? [] : [])).find((e) => label.test(JSON.stringify((e as { text?: unknown }).text)));
+  const found = (p.blocks ?? []).flatMap((b) => (b.type === 'actions' ? (b.elements ?? []) : [])).find((e) => label.test(JSON.stringify((e as { text?: unknown }).text)));
   if (!found) throw new Error(`no button ${label} in ${JSON.stringify(p).slice(0, 500)}`);
   return found as { action_id: string; value: string };
 };
@@ -121,7 +133,10 @@ describe('slash commands', () => {
     expect(reply.text.length).toBeGreaterThan(0);
   });
 
-  it.each([['/manzil', 'help', /rent/], ['/rent', 'help', /bedroom|br/i]] as const)('%s %s explains the verbs', async (cmd, text, expected) => {
+  it.each([
+    ['/manzil', 'help', /rent/],
+    ['/rent', 'help', /bedroom|br/i],
+  ] as const)('%s %s explains the verbs', async (cmd, text, expected) => {
     const reply = await command(cmd, text);
     expect(allText(reply)).toMatch(expected);
     expect(reply.text.length).toBeGreaterThan(0);

@@ -10,7 +10,10 @@ const client = (token = 'xoxb-test') =>
 const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text } });
 /** The answer Slack gave to a call the client rejected. */
 const errorOf = async (p: Promise<unknown>): Promise<WebAPICallResult & { error?: string }> =>
-  (await p.then(() => undefined, (e: { data?: WebAPICallResult }) => e.data)) ?? { ok: true };
+  (await p.then(
+    () => undefined,
+    (e: { data?: WebAPICallResult }) => e.data,
+  )) ?? { ok: true };
 
 beforeAll(async () => {
   fake = await startFakeSlack();
@@ -142,7 +145,9 @@ describe('fake Slack Web API', () => {
   it('can post a message but hold the answer until released', async () => {
     const held = fake.holdNext('chat.postMessage');
     let answered = false;
-    const posting = client().chat.postMessage({ channel: 'C1', text: 'held' }).then((r) => ((answered = true), r));
+    const posting = client()
+      .chat.postMessage({ channel: 'C1', text: 'held' })
+      .then((r) => ((answered = true), r));
     const call = await held.arrived;
     expect(call.args.text).toBe('held');
     expect(fake.messages('C1')).toHaveLength(1); // posted, though the caller does not know yet
@@ -156,7 +161,10 @@ describe('fake Slack Web API', () => {
   it('answers 500 on demand', async () => {
     fake.failNext('chat.postMessage', { status: 500 });
     const web = new WebClient('xoxb-test', { slackApiUrl: fake.apiUrl, logLevel: LogLevel.ERROR, retryConfig: { retries: 0 } });
-    const error = await web.chat.postMessage({ channel: 'C1', text: 'x' }).then(() => undefined, (e: { statusCode?: number }) => e);
+    const error = await web.chat.postMessage({ channel: 'C1', text: 'x' }).then(
+      () => undefined,
+      (e: { statusCode?: number }) => e,
+    );
     expect(error?.statusCode).toBe(500);
   });
 
@@ -185,8 +193,18 @@ describe('the Block Kit limits check', () => {
   });
 
   it('refuses duplicate action_ids and block_ids', () => {
-    expect(ok([{ type: 'actions', elements: [button('a')] }, { type: 'actions', elements: [button('a')] }]).join()).toMatch(/duplicate/);
-    expect(ok([{ ...section('x'), block_id: 'b' }, { ...section('y'), block_id: 'b' }]).join()).toMatch(/duplicate/);
+    expect(
+      ok([
+        { type: 'actions', elements: [button('a')] },
+        { type: 'actions', elements: [button('a')] },
+      ]).join(),
+    ).toMatch(/duplicate/);
+    expect(
+      ok([
+        { ...section('x'), block_id: 'b' },
+        { ...section('y'), block_id: 'b' },
+      ]).join(),
+    ).toMatch(/duplicate/);
   });
 
   it('refuses http and WebP images', () => {

@@ -11,9 +11,15 @@ describe('Slack app manifest', () => {
   it('declares exactly the commands of the one command list (src/query/commands.ts), with its descriptions and usage hints', () => {
     // On a mismatch: the list is the source; copy its descriptions and usage hints into manifest.json (the app's
     // settings in Slack take the manifest as it is).
-    expect(declared).toEqual(COMMANDS.map((c) => ({
-      command: `/${c.name}`, url: 'https://YOUR-MANZIL-HOST/slack/events', description: c.description, usage_hint: c.usage, should_escape: false,
-    })));
+    expect(declared).toEqual(
+      COMMANDS.map((c) => ({
+        command: `/${c.name}`,
+        url: 'https://YOUR-MANZIL-HOST/slack/events',
+        description: c.description,
+        usage_hint: c.usage,
+        should_escape: false,
+      })),
+    );
     expect(declared.map((c) => c.command)).toContain('/digest');
     expect(declared.find((c) => c.command === '/alerts')?.description).toMatch(/Saved searches/);
   });
@@ -22,7 +28,7 @@ describe('Slack app manifest', () => {
     expect(SLASH_COMMANDS.map((c) => c.command)).toEqual(declared.map((c) => c.command));
   });
 
-  it('within Slack\'s limits: each pointing at /slack/events, a name of at most 32 characters, descriptions of 100, hints of 1,000', () => {
+  it("within Slack's limits: each pointing at /slack/events, a name of at most 32 characters, descriptions of 100, hints of 1,000", () => {
     expect(declared.length).toBeLessThanOrEqual(50);
     for (const c of declared) {
       expect(c.url).toMatch(/^https:\/\/YOUR-MANZIL-HOST\/slack\/events$/);
@@ -39,9 +45,9 @@ describe('Slack app manifest', () => {
   it('asks for the scopes the bot uses and routes buttons and option menus to the same endpoint', () => {
     // users:read for the admin check of /alerts and /digest; the history scopes let the outbox see whether a post
     // landed; files:write for a digest's chart (files upload v2).
-    expect(manifest.oauth_config.scopes.bot).toEqual(expect.arrayContaining([
-      'commands', 'chat:write', 'users:read', 'channels:history', 'groups:history', 'im:history', 'mpim:history', 'files:write',
-    ]));
+    expect(manifest.oauth_config.scopes.bot).toEqual(
+      expect.arrayContaining(['commands', 'chat:write', 'users:read', 'channels:history', 'groups:history', 'im:history', 'mpim:history', 'files:write']),
+    );
     expect(manifest.settings.interactivity.request_url).toMatch(/\/slack\/events$/);
     expect(manifest.settings.interactivity.message_menu_options_url).toMatch(/\/slack\/events$/);
   });

@@ -13,13 +13,19 @@ const reply: Reply = {
   text: '2 new listings for "rent marina 2br"',
   blocks: [
     { kind: 'header', text: 'New in Dubai Marina' },
-    { kind: 'card', card: { title: 'Marina Gate 2BR', url: 'https://example.com/property/1', fields: [{ label: 'Price', value: 'AED 150,000/yr' }], imageUrl: 'https://cdn.example.com/1.jpg' } },
+    {
+      kind: 'card',
+      card: { title: 'Marina Gate 2BR', url: 'https://example.com/property/1', fields: [{ label: 'Price', value: 'AED 150,000/yr' }], imageUrl: 'https://cdn.example.com/1.jpg' },
+    },
   ],
 };
 
 /** The PostFailure a post threw. */
 async function failure(p: Promise<unknown>): Promise<PostFailure> {
-  const error = await p.then(() => undefined, (e: unknown) => e);
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(PostFailure);
   return error as PostFailure;
 }
@@ -157,8 +163,12 @@ describe('SlackPoster.findDelivered', () => {
 
   it('cannot tell when the local clock disagrees with the delivery’s times, and asks Slack nothing', async () => {
     const now = Date.now();
-    expect(await poster.findDelivered({ place: PLACE, deliveryId: 'dlv-x', firstAttemptAt: now - 1_000, lastAttemptAt: now + 60_000, uncertainSince: now - 1_000, now })).toMatchObject({ kind: 'cannot_tell' });
-    expect(await poster.findDelivered({ place: PLACE, deliveryId: 'dlv-x', firstAttemptAt: now, lastAttemptAt: now - 1_000, uncertainSince: now, now })).toMatchObject({ kind: 'cannot_tell' });
+    expect(
+      await poster.findDelivered({ place: PLACE, deliveryId: 'dlv-x', firstAttemptAt: now - 1_000, lastAttemptAt: now + 60_000, uncertainSince: now - 1_000, now }),
+    ).toMatchObject({ kind: 'cannot_tell' });
+    expect(await poster.findDelivered({ place: PLACE, deliveryId: 'dlv-x', firstAttemptAt: now, lastAttemptAt: now - 1_000, uncertainSince: now, now })).toMatchObject({
+      kind: 'cannot_tell',
+    });
     expect(fake.callsTo('conversations.history')).toEqual([]);
   });
 
@@ -211,4 +221,3 @@ describe('SlackPoster.checkCredentials', () => {
     expect(poster.settleMs).toBe(2 * 60_000);
   });
 });
-

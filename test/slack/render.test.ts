@@ -20,16 +20,24 @@ const listing: Card = {
   url: 'https://property.example.ae/listing/42?ref=bot&lang=en',
   subtitle: 'AED 120,000/yr',
   body: 'Balcony, gym & pool',
-  fields: [{ label: 'Beds', value: '2' }, { label: 'Size', value: '1,250 sqft' }],
+  fields: [
+    { label: 'Beds', value: '2' },
+    { label: 'Size', value: '1,250 sqft' },
+  ],
   imageUrl: 'https://cdn.example.ae/photos/42.jpg',
   badges: ['Super agent', 'Verified'],
-  buttons: [{ label: 'Details', action: 'details', token: 'tok-details-42' }, { label: 'Save', action: 'save', token: 'tok-save-42', style: 'primary' }],
+  buttons: [
+    { label: 'Details', action: 'details', token: 'tok-details-42' },
+    { label: 'Save', action: 'save', token: 'tok-save-42', style: 'primary' },
+  ],
   links: [{ label: 'Open listing', url: 'https://property.example.ae/listing/42' }],
 };
 
 describe('renderSlack: each block kind', () => {
   it('renders header, text, context and divider', () => {
-    expect(only([{ kind: 'header', text: 'Rent in Dubai Marina' }, { kind: 'text', text: 'Found *2* flats' }, { kind: 'context', text: 'Page 1 of 3' }, { kind: 'divider' }])).toEqual([
+    expect(
+      only([{ kind: 'header', text: 'Rent in Dubai Marina' }, { kind: 'text', text: 'Found *2* flats' }, { kind: 'context', text: 'Page 1 of 3' }, { kind: 'divider' }]),
+    ).toEqual([
       { type: 'header', text: { type: 'plain_text', text: 'Rent in Dubai Marina', emoji: true } },
       { type: 'section', text: { type: 'mrkdwn', text: 'Found *2* flats' } },
       { type: 'context', elements: [{ type: 'mrkdwn', text: 'Page 1 of 3' }] },
@@ -42,7 +50,10 @@ describe('renderSlack: each block kind', () => {
     expect(section?.text.text).toBe(
       '*<https://property.example.ae/listing/42?ref=bot&lang=en|Sea view 2BR in Marina Gate>*\nAED 120,000/yr\nBalcony, gym &amp; pool\n_Super agent · Verified_',
     );
-    expect(section?.fields).toEqual([{ type: 'mrkdwn', text: '*Beds*\n2' }, { type: 'mrkdwn', text: '*Size*\n1,250 sqft' }]);
+    expect(section?.fields).toEqual([
+      { type: 'mrkdwn', text: '*Beds*\n2' },
+      { type: 'mrkdwn', text: '*Size*\n1,250 sqft' },
+    ]);
     expect(section?.accessory).toEqual({ type: 'image', image_url: 'https://cdn.example.ae/photos/42.jpg', alt_text: 'Sea view 2BR in Marina Gate' });
     expect(actions?.elements).toEqual([
       { type: 'button', text: { type: 'plain_text', text: 'Details', emoji: true }, action_id: 'manzil:details:1', value: 'tok-details-42' },
@@ -56,7 +67,7 @@ describe('renderSlack: each block kind', () => {
     expect(blocks).toEqual([{ type: 'section', text: { type: 'mrkdwn', text: '*Emaar*' } }]);
   });
 
-  it('keeps fields beyond Slack\'s ten in the card text rather than dropping them', () => {
+  it("keeps fields beyond Slack's ten in the card text rather than dropping them", () => {
     const fields = Array.from({ length: 12 }, (_, i) => ({ label: `F${i + 1}`, value: `v${i + 1}` }));
     const [section] = only([{ kind: 'card', card: { title: 'Many', fields } }]);
     expect(section?.fields).toHaveLength(10);
@@ -64,12 +75,21 @@ describe('renderSlack: each block kind', () => {
   });
 
   it('renders a table as padded monospaced columns', () => {
-    const [section] = only([{ kind: 'table', columns: ['Date', 'Price'], rows: [['2024-01-05', '1,200,000'], ['2024-02-11', '950,000']] }]);
+    const [section] = only([
+      {
+        kind: 'table',
+        columns: ['Date', 'Price'],
+        rows: [
+          ['2024-01-05', '1,200,000'],
+          ['2024-02-11', '950,000'],
+        ],
+      },
+    ]);
     expect(section?.text.text).toBe('```\nDate        Price\n----------  ---------\n2024-01-05  1,200,000\n2024-02-11  950,000\n```');
   });
 
   it('cuts a long table to fit one section and says how many rows were left out', () => {
-    const rows = Array.from({ length: 500 }, (_, i) => [`2024-01-${String(i % 28 + 1).padStart(2, '0')}`, `AED ${1_000_000 + i}`, 'Dubai Marina']);
+    const rows = Array.from({ length: 500 }, (_, i) => [`2024-01-${String((i % 28) + 1).padStart(2, '0')}`, `AED ${1_000_000 + i}`, 'Dubai Marina']);
     const [section] = only([{ kind: 'table', columns: ['Date', 'Price', 'Area'], rows }]);
     const text: string = section?.text.text;
     expect(text.length).toBeLessThanOrEqual(3_000);
@@ -105,10 +125,13 @@ describe('renderSlack: each block kind', () => {
 
 describe('renderSlack: escaping and unsafe content', () => {
   it('escapes &, < and > in every user text placed in mrkdwn', () => {
-    const out = render([
-      { kind: 'text', text: 'Tom & Jerry <b>2BR</b>' },
-      { kind: 'card', card: { title: 'A&B <Tower>', subtitle: '1 < 2', fields: [{ label: 'R&D', value: '<x>' }] } },
-    ], { text: 'Deals & <more>', footer: 'a > b' });
+    const out = render(
+      [
+        { kind: 'text', text: 'Tom & Jerry <b>2BR</b>' },
+        { kind: 'card', card: { title: 'A&B <Tower>', subtitle: '1 < 2', fields: [{ label: 'R&D', value: '<x>' }] } },
+      ],
+      { text: 'Deals & <more>', footer: 'a > b' },
+    );
     const json = JSON.stringify(out);
     expect(out.text).toBe('Deals &amp; &lt;more&gt;');
     expect(json).toContain('Tom &amp; Jerry &lt;b&gt;2BR&lt;/b&gt;');
@@ -128,7 +151,19 @@ describe('renderSlack: escaping and unsafe content', () => {
       const [section] = only([{ kind: 'card', card: { title: 'x', fields: [], imageUrl } }]);
       expect(section?.accessory, imageUrl).toBeUndefined();
     }
-    const [, actions] = only([{ kind: 'card', card: { title: 'x', fields: [], links: [{ label: 'bad', url: 'javascript:alert(1)' }, { label: 'ok', url: 'https://ok.example' }] } }]);
+    const [, actions] = only([
+      {
+        kind: 'card',
+        card: {
+          title: 'x',
+          fields: [],
+          links: [
+            { label: 'bad', url: 'javascript:alert(1)' },
+            { label: 'ok', url: 'https://ok.example' },
+          ],
+        },
+      },
+    ]);
     expect(actions?.elements.map((e: { text: { text: string } }) => e.text.text)).toEqual(['ok']);
   });
 
@@ -143,10 +178,16 @@ describe('renderSlack: escaping and unsafe content', () => {
 });
 
 describe('renderSlack: at most 50 blocks', () => {
-  const paging: Button[] = [{ label: 'Previous', action: 'page', token: 'page-1' }, { label: 'Next', action: 'page', token: 'page-3' }];
+  const paging: Button[] = [
+    { label: 'Previous', action: 'page', token: 'page-1' },
+    { label: 'Next', action: 'page', token: 'page-3' },
+  ];
   const many = (n: number): Block[] => [
     { kind: 'header', text: 'Rent in Dubai Marina' },
-    ...Array.from({ length: n }, (_, i): Block => ({ kind: 'card', card: { ...listing, title: `Flat ${i + 1}`, buttons: [{ label: 'Details', action: 'details', token: `d${i + 1}` }] } })),
+    ...Array.from({ length: n }, (_, i): Block => ({
+      kind: 'card',
+      card: { ...listing, title: `Flat ${i + 1}`, buttons: [{ label: 'Details', action: 'details', token: `d${i + 1}` }] },
+    })),
     { kind: 'actions', buttons: paging },
   ];
 
@@ -194,7 +235,11 @@ describe('renderSlack: properties', () => {
   );
   const card: fc.Arbitrary<Card> = fc.record(
     {
-      title: text, url, subtitle: text, body: text, imageUrl: url,
+      title: text,
+      url,
+      subtitle: text,
+      body: text,
+      imageUrl: url,
       fields: fc.array(fc.record({ label: text, value: text }), { maxLength: 14, size: 'max' }),
       badges: fc.array(text, { maxLength: 4 }),
       buttons: fc.array(button, { maxLength: 28, size: 'max' }),
@@ -233,7 +278,15 @@ describe('renderSlack: properties', () => {
     const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
     fc.assert(
       fc.property(fc.constantFrom(...samples.filter((x) => x.trim()), '&', '<b>'), fc.integer({ min: 50, max: 2_000 }), (s, n) => {
-        const out = renderSlack(reply([{ kind: 'header', text: s.repeat(n) }, { kind: 'text', text: s.repeat(n * 3) }], { text: s.repeat(n * 30) }));
+        const out = renderSlack(
+          reply(
+            [
+              { kind: 'header', text: s.repeat(n) },
+              { kind: 'text', text: s.repeat(n * 3) },
+            ],
+            { text: s.repeat(n * 30) },
+          ),
+        );
         const [header, section] = out.blocks as unknown as [{ text: { text: string } }, { text: { text: string } }];
         const all = [out.text, header.text.text, section.text.text];
         expect(all.some((t) => loneSurrogate.test(t))).toBe(false);
@@ -287,7 +340,11 @@ describe('renderSlack: untrusted listing links', () => {
   it('keeps a trusted https link as a button and a linked title', () => {
     const url = 'https://www.bayut.com/property/details-1.html';
     const blocks = render([{ kind: 'card', card: listingCard(searchResult({ property_url: url })) }]).blocks;
-    expect(elementsOf(blocks).filter((e) => e.url).map((e) => e.url)).toEqual([url]);
+    expect(
+      elementsOf(blocks)
+        .filter((e) => e.url)
+        .map((e) => e.url),
+    ).toEqual([url]);
     expect(texts(blocks).some((t) => t.text.includes(`<${url}|`))).toBe(true);
   });
 

@@ -20,7 +20,11 @@ let actions: MockInstance<Bot['handleAction']>;
 let seq = 0;
 
 const slackEnv = (dbPath: string) => ({
-  SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, PORT: '0', MANZIL_DB_PATH: dbPath,
+  SLACK_BOT_TOKEN: 'xoxb-test',
+  SLACK_SIGNING_SECRET: SECRET,
+  SLACK_API_URL: slack.apiUrl,
+  PORT: '0',
+  MANZIL_DB_PATH: dbPath,
 });
 
 beforeAll(async () => {
@@ -127,7 +131,12 @@ describe('the admin check', () => {
     slack.setUser('U0OWNER', { is_owner: true });
     expect(await Promise.all([admin(), admin(), owner(), member()])).toEqual([true, true, true, false]);
     expect(await admin()).toBe(true);
-    expect(slack.callsTo('users.info').map((c) => c.args.user).sort()).toEqual(['U0ADMIN', 'U0MEMBER', 'U0OWNER']);
+    expect(
+      slack
+        .callsTo('users.info')
+        .map((c) => c.args.user)
+        .sort(),
+    ).toEqual(['U0ADMIN', 'U0MEMBER', 'U0OWNER']);
   });
 
   it('is false, not an error, when Slack cannot answer, and asks again next time', async () => {

@@ -21,8 +21,13 @@ beforeAll(async () => {
   slack = await startFakeSlack({ socketModeUrl: socket.url });
   manzil = await startManzil({
     env: {
-      UAE_API_KEY: sandbox.key, UAE_API_BASE_URL: sandbox.url, SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: 'unused-in-socket-mode',
-      SLACK_APP_TOKEN: 'xapp-test', SLACK_API_URL: slack.apiUrl, MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-sm-')), 'm.db'),
+      UAE_API_KEY: sandbox.key,
+      UAE_API_BASE_URL: sandbox.url,
+      SLACK_BOT_TOKEN: 'xoxb-test',
+      SLACK_SIGNING_SECRET: 'unused-in-socket-mode',
+      SLACK_APP_TOKEN: 'xapp-test',
+      SLACK_API_URL: slack.apiUrl,
+      MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-sm-')), 'm.db'),
     },
     writeLog: () => {},
   });

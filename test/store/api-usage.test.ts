@@ -17,7 +17,11 @@ describe('api usage', () => {
     expect(usage.count('day:2026-11-02')).toBe(1);
     expect(usage.count('month:2026-11')).toBe(3);
     expect(usage.count('month:2026-12')).toBe(0);
-    const row = store.db.select().from(schema.apiUsage).all().find((r) => r.window === 'month:2026-11');
+    const row = store.db
+      .select()
+      .from(schema.apiUsage)
+      .all()
+      .find((r) => r.window === 'month:2026-11');
     expect(row).toEqual({ service: SERVICE, window: 'month:2026-11', calls: 3, updatedAt: Date.UTC(2026, 10, 2, 9) });
     store.close();
   });

@@ -5,7 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { adoptServiceSpellings, createAlertsRepo, createButtonStateRepo, openStore, serviceKey } from '../../src/store/index.js';
 import { tempDir } from './helpers.js';
 
-const saved = (service: string) => ({ service, place: 'slack:T1:C1', owner: 'U1', text: 'rent marina', query: '{}', operation: 'search-rent', paramsKey: 'k', summary: 'Homes for rent in Dubai Marina' });
+const saved = (service: string) => ({
+  service,
+  place: 'slack:T1:C1',
+  owner: 'U1',
+  text: 'rent marina',
+  query: '{}',
+  operation: 'search-rent',
+  paramsKey: 'k',
+  summary: 'Homes for rent in Dubai Marina',
+});
 const limits = { perPlace: 25, perOwner: 10 };
 
 describe('service keys', () => {

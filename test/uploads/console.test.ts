@@ -14,7 +14,11 @@ const png = makePng(24, 16);
 const image = chartImage(png);
 const reply: Reply = {
   text: 'Weekly digest: Dubai Marina',
-  blocks: [{ kind: 'header', text: 'Dubai Marina' }, { kind: 'image', image }, { kind: 'text', text: 'Sold in the last 30 days: 42.' }],
+  blocks: [
+    { kind: 'header', text: 'Dubai Marina' },
+    { kind: 'image', image },
+    { kind: 'text', text: 'Sold in the last 30 days: 42.' },
+  ],
 };
 
 function terminal(chartsDir?: string) {

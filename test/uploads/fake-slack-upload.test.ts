@@ -37,7 +37,12 @@ describe('fake Slack: files upload v2', () => {
     const form = new FormData();
     form.append('filename', new Blob([png]), 'c.png');
     const id = await upload(png, { body: form });
-    expect(fake.uploads().find((u) => u.id === id)!.bytes!.equals(png)).toBe(true);
+    expect(
+      fake
+        .uploads()
+        .find((u) => u.id === id)!
+        .bytes!.equals(png),
+    ).toBe(true);
   });
 
   it('refuses a message showing a file that is unknown, not completed, or still processing, then shows it once ready', async () => {
@@ -65,7 +70,10 @@ describe('fake Slack: files upload v2', () => {
   it('holds an upload until released, or drops it as a client that died', async () => {
     const held = fake.holdUpload();
     const res = await client().files.getUploadURLExternal({ filename: 'c.png', length: png.length });
-    const sent = fetch(res.upload_url!, { method: 'POST', body: png }).then((r) => r.status, (e: unknown) => e);
+    const sent = fetch(res.upload_url!, { method: 'POST', body: png }).then(
+      (r) => r.status,
+      (e: unknown) => e,
+    );
     await held.arrived;
     held.abandon();
     expect(await sent).toBeInstanceOf(Error);

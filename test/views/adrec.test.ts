@@ -75,10 +75,7 @@ describe('adrecView', () => {
   });
 
   it('gives one card per record and says so when there are none', () => {
-    expect(cards(adrecView([adrecRecord.parse({ community: 'Yas Island' }), adrecRecord.parse({})])).map((c) => c.title)).toEqual([
-      'Yas Island',
-      'Record 2',
-    ]);
+    expect(cards(adrecView([adrecRecord.parse({ community: 'Yas Island' }), adrecRecord.parse({})])).map((c) => c.title)).toEqual(['Yas Island', 'Record 2']);
     expect(adrecView([])).toEqual([{ kind: 'text', text: 'No ADREC transactions were found for this search.' }]);
   });
 });

@@ -112,7 +112,11 @@ export const detailedAgent = agentDetailed.parse({
   position: 'Senior Property Consultant',
   nationality: { code: 'LB', name: 'Lebanon' },
   broker: { id: 4471, name: 'Gulf Homes Real Estate' },
-  languages: [{ id: 1, name: 'English' }, { id: 2, name: 'Arabic' }, { id: 3, name: 'French' }],
+  languages: [
+    { id: 1, name: 'English' },
+    { id: 2, name: 'Arabic' },
+    { id: 3, name: 'French' },
+  ],
 });
 
 export const simpleBroker = brokerSimple.parse({

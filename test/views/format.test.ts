@@ -1,18 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { price } from '../../src/api/records.js';
-import {
-  formatAed,
-  formatArea,
-  formatBaths,
-  formatBeds,
-  formatDate,
-  formatMonth,
-  formatPrice,
-  humanize,
-  shorten,
-  stripHtml,
-} from '../../src/views/index.js';
+import { formatAed, formatArea, formatBaths, formatBeds, formatDate, formatMonth, formatPrice, humanize, shorten, stripHtml } from '../../src/views/index.js';
 
 describe('formatPrice', () => {
   it.each([
@@ -105,7 +94,8 @@ describe('dates', () => {
 
 describe('stripHtml', () => {
   it('removes tags, decodes entities and collapses whitespace', () => {
-    const html = '<p>Emaar&nbsp;Properties &amp; partners</p>\n<ul><li>Prices &lt; AED 1m &gt; expected</li></ul><br/>' +
+    const html =
+      '<p>Emaar&nbsp;Properties &amp; partners</p>\n<ul><li>Prices &lt; AED 1m &gt; expected</li></ul><br/>' +
       '<p>&quot;Iconic&quot; towers &#39;since&#39; 1997 &#x2014; Dubai</p>';
     expect(stripHtml(html)).toBe('Emaar Properties & partners Prices < AED 1m > expected "Iconic" towers \'since\' 1997 — Dubai');
   });

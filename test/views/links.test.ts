@@ -75,8 +75,7 @@ describe('listing links', () => {
 
 describe('images', () => {
   it('loads only https images', () => {
-    expect(listingCard(searchResult({ images: ['http://static.example.ae/1.jpg', 'https://static.example.ae/2.jpg'] })).imageUrl)
-      .toBe('https://static.example.ae/2.jpg');
+    expect(listingCard(searchResult({ images: ['http://static.example.ae/1.jpg', 'https://static.example.ae/2.jpg'] })).imageUrl).toBe('https://static.example.ae/2.jpg');
     expect(agentCard({ ...simpleAgent, image: 'http://static.example.ae/a.jpg' })).not.toHaveProperty('imageUrl');
     expect(brokerCard({ ...simpleBroker, logo: 'http://static.example.ae/b.png' })).not.toHaveProperty('imageUrl');
     expect(developerCard(developerRecord({ logo_url: 'http://static.example.ae/d.png' }))).not.toHaveProperty('imageUrl');

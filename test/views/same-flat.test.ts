@@ -28,14 +28,19 @@ describe('folding the same flat', () => {
   it('folds listings of the same place, bedrooms, and size and price within 2 % into the first one, in order', () => {
     const groups = foldSameFlats(listings);
     expect(groups.map((g) => [g.listing.property_id, g.copies.map((c) => c.property_id)])).toEqual([
-      ['1', ['3']], ['2', []], ['4', []], ['5', []], ['6', []],
+      ['1', ['3']],
+      ['2', []],
+      ['4', []],
+      ['5', []],
+      ['6', []],
     ]);
   });
 
   it('is the rule alerts fold new listings by: the same groups on the same listings', () => {
     const alerts = compare([], listings, { primed: true, priceDropPct: 5 }).fresh;
-    expect(alerts.map((g) => [g.listing.property_id, g.copies.map((c) => c.property_id)]))
-      .toEqual(foldSameFlats(listings).map((g) => [g.listing.property_id, g.copies.map((c) => c.property_id)]));
+    expect(alerts.map((g) => [g.listing.property_id, g.copies.map((c) => c.property_id)])).toEqual(
+      foldSameFlats(listings).map((g) => [g.listing.property_id, g.copies.map((c) => c.property_id)]),
+    );
   });
 
   it('never folds listings without a place, a size or a shown price', () => {
@@ -50,7 +55,8 @@ describe('the card of a flat listed by several agents', () => {
 
   it('says "also listed by N other agents" and links each copy', () => {
     const card = listingGroupCard(flat('1', 'Sara Haddad', 120_000), [flat('3', 'Lina Aziz', 121_500), flat('7', 'Omar Khan', 120_000)], {
-      buttons: details('1'), copyButtons: (c) => details((c as ListingSummary).property_id),
+      buttons: details('1'),
+      copyButtons: (c) => details((c as ListingSummary).property_id),
     });
     expect(card.fields).toContainEqual({ label: 'Also listed by', value: '2 other agents: Lina Aziz, Omar Khan' });
     expect(card.links).toEqual([
@@ -63,7 +69,8 @@ describe('the card of a flat listed by several agents', () => {
 
   it('offers the Details of a copy with no link to follow, named by its agent', () => {
     const card = listingGroupCard(flat('1', 'Sara Haddad', 120_000), [flat('3', 'Lina Aziz', 121_500, { property_url: 'http://evil.example/3' })], {
-      buttons: details('1'), copyButtons: (c) => details((c as ListingSummary).property_id),
+      buttons: details('1'),
+      copyButtons: (c) => details((c as ListingSummary).property_id),
     });
     expect(card.fields).toContainEqual({ label: 'Also listed by', value: '1 other agent: Lina Aziz' });
     expect(card.buttons).toEqual([...details('1'), { label: 'Details (Lina Aziz)', action: 'details', token: 'row.3' }]);

@@ -26,9 +26,7 @@ describe('transactionsView', () => {
   });
 
   it('gives the median per bedroom count, studios first, with how many sales each', () => {
-    expect(texts(blocks, 'context')).toEqual([
-      'Median by bedrooms: Studio AED 55,000 (2) · 1 bed AED 100,000 (3) · 2 beds AED 150,000 (1)',
-    ]);
+    expect(texts(blocks, 'context')).toEqual(['Median by bedrooms: Studio AED 55,000 (2) · 1 bed AED 100,000 (3) · 2 beds AED 150,000 (1)']);
   });
 
   it('shows a compact table of date, type, beds and price, with dashes for what is missing', () => {
