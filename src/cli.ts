@@ -134,7 +134,7 @@ async function runParse(args: string[], out: Out): Promise<number> {
   let resolver: ((words: string) => Promise<Record<string, unknown>>) | undefined;
   let stop = async () => {};
   if (resolve) {
-    const { openResolver } = await import('./main.js');
+    const { openResolver } = await import('./service.js');
     const opened = await openResolver();
     resolver = opened.resolveToFields;
     stop = opened.close;

@@ -3,7 +3,7 @@ import { createSlackApp, type SlackApp } from '../adapters/slack/app.js';
 import { createDiscordApp, type DiscordApp, type DiscordAppOptions } from '../adapters/discord/app.js';
 import type { ConsolePoster } from '../adapters/console/poster.js';
 import { ALERT_KINDS, AlertCommands, POLL_JOB, alertKind, describeSchedule, pollOnce, savedQueryLookup, type RunReport } from './alerts/index.js';
-import { ApiClient } from './api/client.js';
+import type { ApiClient } from './api/client.js';
 import { Bot, StateMaintenance } from './bot/index.js';
 import { loadConfig, type Config } from './config.js';
 import { DemoClock, demoClockFile } from './demo.js';
@@ -16,13 +16,26 @@ import { MarketData, contextText } from './market/index.js';
 import type { ListingSummary } from './api/records.js';
 import { Health, cronPeriodMs } from './ops/health.js';
 import { opsRoutes, startOpsServer, type OpsServer } from './ops/http.js';
-import { Metrics, countRequests, type UpstreamCall } from './ops/metrics.js';
+import { Metrics, countRequests } from './ops/metrics.js';
 import { KindRegistry, OutboxDrainer, pruneOutbox } from './outbox/index.js';
 import type { ChatCore, ChatPoster } from './ports/index.js';
-import { createSandbox, type Sandbox } from './sandbox/index.js';
+import type { Sandbox } from './sandbox/index.js';
+import { openService } from './service.js';
 import {
-  adoptServiceSpellings, createAlertsRepo, createApiUsageRepo, createButtonStateRepo, createDigestRepo, createLeaseRepo, createLocationCacheRepo, createOutboxRepo, openStore, serviceKey,
-  type AlertsRepo, type DigestRepo, type LeaseRepo, type OutboxRepo, type Store,
+  adoptServiceSpellings,
+  createAlertsRepo,
+  createButtonStateRepo,
+  createDigestRepo,
+  createLeaseRepo,
+  createLocationCacheRepo,
+  createOutboxRepo,
+  openStore,
+  serviceKey,
+  type AlertsRepo,
+  type DigestRepo,
+  type LeaseRepo,
+  type OutboxRepo,
+  type Store,
 } from './store/index.js';
 
 /** How long a button keeps working after it was last used. */
@@ -87,33 +100,6 @@ export interface StartOptions {
   clock?: () => number;
 }
 
-/** The property service as configured: the real one with a key, else the embedded sandbox on loopback. */
-async function openService(config: Config, logger: Logger, store: Store, onCall?: (call: UpstreamCall) => void): Promise<{ api: ApiClient; sandbox: Sandbox | undefined }> {
-  const sandbox = config.sandbox ? createSandbox() : undefined;
-  const baseUrl = sandbox ? await sandbox.listen(0, '127.0.0.1') : config.api.baseUrl!;
-  // Worth a warning when Slack or Discord are served sample data; on a first run in the terminal the banner says it already.
-  const servesPlatform = Boolean(config.slack) || Boolean(config.discord);
-  if (sandbox) logger[servesPlatform ? 'warn' : 'info']('no UAE_API_KEY: using the embedded sandbox, sample data only', { url: baseUrl });
-  const api = new ApiClient({
-    baseUrl,
-    key: sandbox ? sandbox.key : config.api.key!,
-    ...(config.api.host ? { host: config.api.host } : {}),
-    connectTimeoutSeconds: config.api.connectTimeoutSeconds,
-    headersTimeoutSeconds: config.api.headersTimeoutSeconds,
-    bodyTimeoutSeconds: config.api.bodyTimeoutSeconds,
-    retry: { attempts: config.api.retryAttempts, maxRetryAfterMs: config.api.maxRetryAfterSeconds * 1000 },
-    budget: { ...config.api.budget, maxWaitMs: config.api.budget.maxWaitSeconds * 1000 },
-    deadlineMs: config.api.deadlineSeconds * 1000,
-    maxBodyBytes: config.api.maxBodyBytes,
-    breaker: { failures: config.api.breaker.failures, cooldownMs: config.api.breaker.cooldownSeconds * 1000 },
-    // Calls per UTC day and month survive restarts, counted per service (the sandbox's port changes each run).
-    ledger: createApiUsageRepo(store, sandbox ? 'sandbox' : baseUrl),
-    logger,
-    ...(onCall ? { onCall } : {}),
-  });
-  return { api, sandbox };
-}
-
 /** Builds everything from the environment and starts serving Slack when its tokens are set. */
 export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   const config = options.config ?? loadConfig(options.env ?? process.env);
@@ -124,7 +110,9 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // MANZIL_LOG_FILE=- keeps them on stderr as usual.
   const terminalChat = withTerminal && options.serve !== false && config.logFile !== '-';
   const logger = createLogger({
-    level: config.logLevel, secrets: config.secrets, format: config.logFormat,
+    level: config.logLevel,
+    secrets: config.secrets,
+    format: config.logFormat,
     ...(options.writeLog ? { write: options.writeLog } : terminalChat ? { logFile: config.logFile, ...(options.logScreen ? { screen: options.logScreen } : {}) } : {}),
   });
   const metrics = new Metrics();
@@ -151,7 +139,15 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   const scheduler = new JobScheduler({ timezone: config.alerts.timezone, logger });
   const pollerOptions = { maxPages: config.alerts.maxPages, priceDropPct: config.alerts.priceDropPct, deadlineMs: config.alerts.deadlineSeconds * 1000 };
   const alerts = new AlertCommands({
-    repo: alertsRepo, leases, holder: INSTANCE, outbox, api, locations, service, logger, ...pollerOptions,
+    repo: alertsRepo,
+    leases,
+    holder: INSTANCE,
+    outbox,
+    api,
+    locations,
+    service,
+    logger,
+    ...pollerOptions,
     limits: { perPlace: config.alerts.maxPerPlace, perOwner: config.alerts.maxPerUser },
     schedule: describeSchedule(alertsCron, config.alerts.timezone),
     // A first look that could not take the poller's lease (a run held it) is taken by a run right after.
@@ -164,7 +160,12 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   const digestRepo = createDigestRepo(store);
   const composer = new MarketDigestComposer(market, config.alerts.timezone, sandbox ? () => sandbox.now().getTime() : undefined, config.api.breaker.cooldownSeconds * 1000);
   const digests = new DigestCommands({
-    repo: digestRepo, locations, service, logger, timezone: config.alerts.timezone, callsPerPlace: 10,
+    repo: digestRepo,
+    locations,
+    service,
+    logger,
+    timezone: config.alerts.timezone,
+    callsPerPlace: 10,
     limits: { perPlace: config.digests.maxPerPlace, placesPerDigest: config.digests.placesPerDigest },
     postNow: (place, places) => postDigestNow({ composer, enqueue: (d) => outbox.enqueue(d), logger, onQueued: () => drainer.poke() }, place, places),
   });
@@ -187,7 +188,14 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     ...(sandbox ? { footer: SANDBOX_FOOTER } : {}),
   });
   // Buttons unused for BUTTON_RETENTION_MS stop working (the reply says so); expired lookups are only dead weight.
-  const maintenance = new StateMaintenance({ buttons, buttonRetentionMs: BUTTON_RETENTION_MS, locations: locationCache, answers: bot.searches, alerts: { prune: () => pruneOutbox(outbox) }, logger });
+  const maintenance = new StateMaintenance({
+    buttons,
+    buttonRetentionMs: BUTTON_RETENTION_MS,
+    locations: locationCache,
+    answers: bot.searches,
+    alerts: { prune: () => pruneOutbox(outbox) },
+    logger,
+  });
   maintenance.runOnce();
   scheduler.register({ name: MAINTENANCE_JOB, cron: MAINTENANCE_CRON, run: async () => maintenance.runOnce() });
 
@@ -217,43 +225,79 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   if (config.slack) {
     const { botToken, signingSecret, appToken, apiUrl } = config.slack;
     // `track`: the listener's whole run (the reply to Slack included) counts as in flight, so a stop waits for delivery.
-    slack = createSlackApp({ bot: chatBot, botToken, signingSecret, appToken, apiUrl, logger, track: (work) => lifecycle.admit(work), ...(config.opsPort === undefined ? { routes } : {}) });
+    slack = createSlackApp({
+      bot: chatBot,
+      botToken,
+      signingSecret,
+      appToken,
+      apiUrl,
+      logger,
+      track: (work) => lifecycle.admit(work),
+      ...(config.opsPort === undefined ? { routes } : {}),
+    });
   }
 
   // Discord alongside Slack when both are configured: one process, one bot, one outbox.
   let discord: DiscordApp | undefined;
   if (config.discord) {
     discord = createDiscordApp({
-      bot: chatBot, token: config.discord.token, apiUrl: config.discord.apiUrl, logger, track: (work) => lifecycle.admit(work), ...options.discord,
+      bot: chatBot,
+      token: config.discord.token,
+      apiUrl: config.discord.apiUrl,
+      logger,
+      track: (work) => lifecycle.admit(work),
+      ...options.discord,
     });
   }
 
   // Alerts: the poller queues deliveries; the drainer posts them through each platform's poster.
-  const posters: ChatPoster[] = [
-    ...(slack ? [slack.poster] : []),
-    ...(discord ? [discord.poster] : []),
-    ...(options.terminal && withTerminal ? [options.terminal] : []),
-  ];
+  const posters: ChatPoster[] = [...(slack ? [slack.poster] : []), ...(discord ? [discord.poster] : []), ...(options.terminal && withTerminal ? [options.terminal] : [])];
   // Each kind of message the outbox carries registers its decoder and renderer; the drainer knows none of them.
   const kinds = new KindRegistry()
     .register(ALERT_KINDS, alertKind(bot.alertButtons(savedQueryLookup((id) => alertsRepo.byId(id)))))
     .register(DIGEST_KIND, digestKind)
     .register(DIGEST_NOTICE_KIND, digestNoticeKind);
   const drainer = new OutboxDrainer({
-    outbox, kinds, posters, logger, holder: INSTANCE, lapsed: () => heartbeat.lapsed(), ...(options.clock ? { now: options.clock } : {}),
+    outbox,
+    kinds,
+    posters,
+    logger,
+    holder: INSTANCE,
+    lapsed: () => heartbeat.lapsed(),
+    ...(options.clock ? { now: options.clock } : {}),
     options: { giveUpMs: config.alerts.giveUpMs, leaseMs: config.alerts.deliveryLeaseMs },
-    onDelivered: (row) => metrics.alertDelivered(row.place, row.kind), onFailed: (row) => metrics.alertFailed(row.place, row.kind),
+    onDelivered: (row) => metrics.alertDelivered(row.place, row.kind),
+    onFailed: (row) => metrics.alertFailed(row.place, row.kind),
   });
   const poll = async (): Promise<RunReport> => {
     // Each run's log lines carry a `req` id of their own, as a chat request's do.
-    const report = await pollOnce({ api, repo: alertsRepo, leases, service, logger: logger.child({ req: newRequestId() }), options: pollerOptions, holder: INSTANCE, platforms: posters.map((p) => p.platform), signal: lifecycle.signal });
+    const report = await pollOnce({
+      api,
+      repo: alertsRepo,
+      leases,
+      service,
+      logger: logger.child({ req: newRequestId() }),
+      options: pollerOptions,
+      holder: INSTANCE,
+      platforms: posters.map((p) => p.platform),
+      signal: lifecycle.signal,
+    });
     if (report.ran) metrics.pollerRun(report.failedQueries === 0);
     if (report.queued > 0) drainer.poke();
     return report;
   };
   scheduler.register({ name: POLL_JOB, cron: alertsCron, run: poll });
   const digestRun = () =>
-    runDigests({ repo: digestRepo, leases, composer, service, holder: INSTANCE, logger: logger.child({ req: newRequestId() }), signal: lifecycle.signal, onQueued: () => drainer.poke() });
+    runDigests({
+      repo: digestRepo,
+      leases,
+      composer,
+      service,
+      holder: INSTANCE,
+      logger: logger.child({ req: newRequestId() }),
+      signal: lifecycle.signal,
+      onQueued: () => drainer.poke(),
+    });
   scheduler.register({ name: DIGEST_JOB, cron: config.digests.cron, run: digestRun });
   let opsServer: OpsServer | undefined;
 
@@ -302,7 +346,27 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   }
 
   const shutdown = (reason?: string) => lifecycle.stop(reason);
-  return { config, bot: chatBot, api, logger, sandbox, demo, slack, slackPort, discord, lifecycle, alerts: { repo: alertsRepo, poll, drainer, outbox, leases }, digests: { repo: digestRepo, run: digestRun, market }, jobs: scheduler, heartbeat, shutdown, stop: () => shutdown(), metrics, health, opsPort: opsServer?.port };
+  return {
+    config,
+    bot: chatBot,
+    api,
+    logger,
+    sandbox,
+    demo,
+    slack,
+    slackPort,
+    discord,
+    lifecycle,
+    alerts: { repo: alertsRepo, poll, drainer, outbox, leases },
+    digests: { repo: digestRepo, run: digestRun, market },
+    jobs: scheduler,
+    heartbeat,
+    shutdown,
+    stop: () => shutdown(),
+    metrics,
+    health,
+    opsPort: opsServer?.port,
+  };
 }
 
 /** Starting failed after the configuration was accepted (a platform refused the login, a port is taken): said in one line. */
@@ -315,32 +379,3 @@ const INSTANCE = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 /** Old button state, expired lookups and old outbox entries are pruned hourly. */
 const MAINTENANCE_JOB = 'maintenance';
 const MAINTENANCE_CRON = '17 * * * *';
-
-
-
-/**
- * For `manzil parse --resolve`: a resolver on the configured service (or the embedded sandbox),
- * giving `location_id` and the resolved name, or an error with the alternatives.
- */
-export async function openResolver(env: Record<string, string | undefined> = process.env) {
-  const config = loadConfig(env);
-  // The cache lives only as long as this command, as before; the store's repository serves it in memory.
-  const store = openStore(':memory:');
-  // Only problems are worth a line on stderr here: stdout carries the JSON answers.
-  const { api, sandbox } = await openService(config, createLogger({ level: 'error', secrets: config.secrets }), store);
-  const resolver = new LocationResolver(api, createLocationCacheRepo(store), config.locationCacheTtlMs);
-  return {
-    async resolveToFields(words: string): Promise<Record<string, unknown>> {
-      const r = await resolver.resolve(words);
-      if (r.kind === 'found') return { location_id: String(r.location.id), location_name: r.location.name };
-      if (r.kind === 'ambiguous') return { error: `"${words}" matches several places: ${r.choices.map((c) => c.name).join(', ')}` };
-      const close = r.suggestions.map((c) => c.name).join(', ');
-      return { error: `I couldn't find a place called "${words}".${close ? ` Did you mean: ${close}?` : ''}` };
-    },
-    async close() {
-      await api.close();
-      await sandbox?.close();
-      store.close();
-    },
-  };
-}

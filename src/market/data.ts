@@ -3,114 +3,40 @@
 // (MARKET_CACHE_H), keyed by operation and parameters; concurrent readers of the same thing share its calls, so ten
 // channels following one place cost one set. Each reader can carry a CallMeter that counts the calls it caused.
 import { LRUCache } from 'lru-cache';
-import type { ApiResult, BudgetLeft, CallOptions } from '../api/client.js';
-import { OPERATIONS, type OperationName, type ParamsOf, type RecordOf } from '../api/operations.js';
+import type { BudgetLeft, CallOptions } from '../api/client.js';
+import { OPERATIONS, type OperationName, type ParamsOf } from '../api/operations.js';
 import type { ListingSummary, NewProject, PriceTrendPoint, Transaction } from '../api/records.js';
 import { listingFacts, rentContext, saleContext, trendFigures, type ListingContext } from './figures.js';
+import {
+  DEFAULT_CACHE_HOURS,
+  DEFAULT_MAX_PAGES,
+  type Coverage,
+  type MarketApi,
+  type MarketOptions,
+  type NewListings,
+  type NewListingsKind,
+  type Paged,
+  type TransactionPeriod,
+  type TransactionsResult,
+  type TransactionType,
+  type Use,
+} from './types.js';
 
-/** What MarketData needs of the API client (ApiClient has it). */
-export interface MarketApi {
-  call<Op extends OperationName>(operation: Op, params?: ParamsOf<Op>, options?: CallOptions): Promise<ApiResult<RecordOf<Op>>>;
-  budgetLeft(): BudgetLeft;
-}
-
-export type TransactionType = 'sold' | 'rented';
-export type TransactionPeriod = '1m' | '3m' | '6m' | '1y';
-
-export const DEFAULT_CACHE_HOURS = 6;
-export const DEFAULT_MAX_PAGES = 8;
-
-export interface MarketOptions {
-  /** How long answers are used (MARKET_CACHE_H; default 6 h). */
-  cacheTtlMs?: number;
-  /** Pages read at most per period of transactions (DIGEST_MAX_PAGES; default 8). */
-  maxPages?: number;
-  /** Pages of newest listings read at most per search (sale, rent) for "new since" (default 2). */
-  listingPages?: number;
-  /** How long the newest listings are used: new ones arrive all day (default 15 min, at most cacheTtlMs). */
-  listingTtlMs?: number;
-  /** Pages of projects read (default 1: the newest). */
-  projectPages?: number;
-  /** Card context: the oldest answer a listing card may use, and at most one fetch per place and kind this often (default 24 h). */
-  contextMaxAgeMs?: number;
-  /** Card context: pages of rented transactions a card may fetch (default 1). */
-  contextPages?: number;
-  /** Card context fetches nothing when fewer calls than this are left today or this month (default 50). */
-  contextMinCallsLeft?: number;
-  /** The calls one place's digest is expected to cost when nothing is cached (default 10). */
-  callsPerPlace?: number;
-  /** Answers kept at most (default 2000). */
-  maxEntries?: number;
-  /** Deadline of each call (default: the client's). */
-  deadlineMs?: number;
-  now?: () => number;
-}
-
-/** Counts the calls made on behalf of one use (a digest run, a card): pages requested, failed ones included. */
-export class CallMeter {
-  calls = 0;
-  failed = 0;
-  readonly byOperation: Record<string, number> = {};
-  add(operation: string, ok: boolean): void {
-    this.calls++;
-    if (!ok) this.failed++;
-    this.byOperation[operation] = (this.byOperation[operation] ?? 0) + 1;
-  }
-}
-
-export interface Use {
-  meter?: CallMeter;
-  signal?: AbortSignal;
-  /** Answers older than this are fetched again (default: the cache's TTL for the kind). */
-  maxAgeMs?: number;
-}
-
-/** What a read of pages gave. */
-export interface Paged<T> {
-  records: T[];
-  /** Pages read (by this reader or earlier ones sharing the answer). */
-  pages: number;
-  /** Every page was read (the last was short or empty, or total_pages was reached). */
-  complete: boolean;
-  totalItems?: number;
-  totalPages?: number;
-  /** When the first page was fetched (ms). */
-  fetchedAt: number;
-}
-
-export interface TransactionsResult extends Paged<Transaction> {
-  /** The period's count: total_items when the service gives it, else the records read. */
-  count: number;
-  /** The page cap stopped the reading and the service gave no total: the count is a lower bound. */
-  atLeast: boolean;
-}
-
-export interface NewListingsKind {
-  /** Listings with a listed date at or after `since`. */
-  listings: ListingSummary[];
-  count: number;
-  /** The page cap was hit while the listings were still newer than `since`. */
-  atLeast: boolean;
-  /** Listings read without a listed date (not counted). */
-  undated: number;
-}
-
-export interface NewListings {
-  sale: NewListingsKind;
-  rent: NewListingsKind;
-  fetchedAt: number;
-}
-
-export interface Coverage {
-  ok: boolean;
-  /** Calls the places are expected to cost now (0 for what is cached). */
-  needed: number;
-  /** Calls left under the day's and month's limits; undefined when unlimited. */
-  left?: number;
-  reason?: string;
-  /** When a wait (rate limit, open circuit) is the reason: how long. */
-  retryInMs?: number;
-}
+export {
+  CallMeter,
+  DEFAULT_CACHE_HOURS,
+  DEFAULT_MAX_PAGES,
+  type Coverage,
+  type MarketApi,
+  type MarketOptions,
+  type NewListings,
+  type NewListingsKind,
+  type Paged,
+  type TransactionPeriod,
+  type TransactionsResult,
+  type TransactionType,
+  type Use,
+} from './types.js';
 
 /** One answer being read page by page, shared by every reader of it. */
 interface Entry {
@@ -172,9 +98,15 @@ export class MarketData {
 
   /** Every page of a period's sold or rented transactions, newest first, within the page cap. */
   async transactions(locationId: string | number, type: TransactionType, period: TransactionPeriod, use: Use & { maxPages?: number } = {}): Promise<TransactionsResult> {
-    const read = await this.read('get-get-transactions', { location_id: String(locationId), transaction_type: type, period, sort: 'newest' }, {
-      maxPages: use.maxPages ?? this.maxPages, maxAgeMs: use.maxAgeMs ?? this.ttlMs, use,
-    });
+    const read = await this.read(
+      'get-get-transactions',
+      { location_id: String(locationId), transaction_type: type, period, sort: 'newest' },
+      {
+        maxPages: use.maxPages ?? this.maxPages,
+        maxAgeMs: use.maxAgeMs ?? this.ttlMs,
+        use,
+      },
+    );
     const records = uniqueBy(read.records as Transaction[], (t) => t.id);
     const count = Math.max(read.totalItems ?? 0, records.length);
     return { ...read, records, count, atLeast: !read.complete && read.totalItems === undefined };
@@ -191,7 +123,11 @@ export class MarketData {
 
   /** The place's off-plan projects, newest sales launch first (projectPages pages). */
   async newProjects(locationId: string | number, use: Use = {}): Promise<Paged<NewProject> & { atLeast: boolean }> {
-    const read = await this.read('search-new-projects', { location_id: String(locationId), sort: 'newest' }, { maxPages: this.projectPages, maxAgeMs: use.maxAgeMs ?? this.ttlMs, use });
+    const read = await this.read(
+      'search-new-projects',
+      { location_id: String(locationId), sort: 'newest' },
+      { maxPages: this.projectPages, maxAgeMs: use.maxAgeMs ?? this.ttlMs, use },
+    );
     const records = uniqueBy(read.records as NewProject[], (p) => p.listing_id);
     return { ...read, records, atLeast: !read.complete };
   }
@@ -283,7 +219,12 @@ export class MarketData {
       return { ok: false, ...base, reason: 'the property service failed repeatedly and is not being called for now', retryInMs: budget.breakerOpenForMs };
     }
     if (left !== undefined && left < needed) {
-      return { ok: false, ...base, reason: `about ${needed} calls are needed and ${left} are left under the call budget`, ...(Number.isFinite(budget.blockedForMs) && budget.blockedForMs > 0 ? { retryInMs: budget.blockedForMs } : {}) };
+      return {
+        ok: false,
+        ...base,
+        reason: `about ${needed} calls are needed and ${left} are left under the call budget`,
+        ...(Number.isFinite(budget.blockedForMs) && budget.blockedForMs > 0 ? { retryInMs: budget.blockedForMs } : {}),
+      };
     }
     // A wait the client would not sit through (a full minute window, a long Retry-After, a closed client).
     if (budget.blockedForMs > 60_000) {
@@ -311,7 +252,11 @@ export class MarketData {
    * Reads an answer's pages into its shared entry until it is complete, `enough` says so, or maxPages are read.
    * An entry older than maxAgeMs is replaced by a fresh one; a failed page is not kept (the next reader tries again).
    */
-  private async read(op: OperationName, params: Record<string, string>, o: { maxPages: number; maxAgeMs: number; enough?: (records: unknown[]) => boolean; use: Use }): Promise<Paged<unknown>> {
+  private async read(
+    op: OperationName,
+    params: Record<string, string>,
+    o: { maxPages: number; maxAgeMs: number; enough?: (records: unknown[]) => boolean; use: Use },
+  ): Promise<Paged<unknown>> {
     const key = keyOf(op, params);
     let entry = this.cache.get(key);
     if (entry && (this.now() - entry.fetchedAt > o.maxAgeMs || (entry.pages.length === 0 && !entry.loading))) entry = undefined;
@@ -326,8 +271,12 @@ export class MarketData {
       await this.nextPage(entry, key, o.use);
     }
     return {
-      records: flat(entry), pages: entry.pages.length, complete: entry.done, fetchedAt: entry.fetchedAt,
-      ...(entry.totalItems !== undefined ? { totalItems: entry.totalItems } : {}), ...(entry.totalPages !== undefined ? { totalPages: entry.totalPages } : {}),
+      records: flat(entry),
+      pages: entry.pages.length,
+      complete: entry.done,
+      fetchedAt: entry.fetchedAt,
+      ...(entry.totalItems !== undefined ? { totalItems: entry.totalItems } : {}),
+      ...(entry.totalPages !== undefined ? { totalPages: entry.totalPages } : {}),
     };
   }
 
@@ -340,27 +289,30 @@ export class MarketData {
     const params = paged ? { ...entry.params, page: String(page) } : entry.params;
     const options: CallOptions = { ...(this.deadlineMs !== undefined ? { deadlineMs: this.deadlineMs } : {}), ...(use.signal ? { signal: use.signal } : {}) };
     this.calls++;
-    const loading = this.api.call(entry.op, params as ParamsOf<typeof entry.op>, options).then(
-      (result) => {
-        use.meter?.add(entry.op, true);
-        const length = result.records.length + result.dropped;
-        const largest = Math.max(this.pageSize.get(entry.op) ?? 0, length);
-        this.pageSize.set(entry.op, largest);
-        if (entry.pages.length === 0) entry.fetchedAt = this.now();
-        entry.pages.push(result.records);
-        if (result.totalItems !== undefined) entry.totalItems = result.totalItems;
-        if (result.totalPages !== undefined) entry.totalPages = result.totalPages;
-        // The last page: not paged, empty, past total_pages, or shorter than the largest page seen of this operation.
-        entry.done = !paged || length === 0 || (entry.totalPages !== undefined && entry.pages.length >= entry.totalPages) || length < largest;
-      },
-      (error: unknown) => {
-        use.meter?.add(entry.op, false);
-        if (entry.pages.length === 0 && this.cache.get(key, { updateAgeOnGet: false }) === entry) this.cache.delete(key);
-        throw error;
-      },
-    ).finally(() => {
-      entry.loading = undefined;
-    });
+    const loading = this.api
+      .call(entry.op, params as ParamsOf<typeof entry.op>, options)
+      .then(
+        (result) => {
+          use.meter?.add(entry.op, true);
+          const length = result.records.length + result.dropped;
+          const largest = Math.max(this.pageSize.get(entry.op) ?? 0, length);
+          this.pageSize.set(entry.op, largest);
+          if (entry.pages.length === 0) entry.fetchedAt = this.now();
+          entry.pages.push(result.records);
+          if (result.totalItems !== undefined) entry.totalItems = result.totalItems;
+          if (result.totalPages !== undefined) entry.totalPages = result.totalPages;
+          // The last page: not paged, empty, past total_pages, or shorter than the largest page seen of this operation.
+          entry.done = !paged || length === 0 || (entry.totalPages !== undefined && entry.pages.length >= entry.totalPages) || length < largest;
+        },
+        (error: unknown) => {
+          use.meter?.add(entry.op, false);
+          if (entry.pages.length === 0 && this.cache.get(key, { updateAgeOnGet: false }) === entry) this.cache.delete(key);
+          throw error;
+        },
+      )
+      .finally(() => {
+        entry.loading = undefined;
+      });
     entry.loading = loading;
     return loading;
   }
@@ -368,7 +320,10 @@ export class MarketData {
 
 /** The cache key: the operation and its parameters in name order. */
 function keyOf(op: string, params: Record<string, string>): string {
-  return `${op}?${Object.keys(params).sort().map((k) => `${k}=${encodeURIComponent(params[k]!)}`).join('&')}`;
+  return `${op}?${Object.keys(params)
+    .sort()
+    .map((k) => `${k}=${encodeURIComponent(params[k]!)}`)
+    .join('&')}`;
 }
 
 function uniqueBy<T>(items: readonly T[], id: (item: T) => string): T[] {

@@ -10,62 +10,12 @@
 // One worker per channel, at most one message a second in each; a slow or throttled channel never holds the others.
 import type { Logger } from '../log.js';
 import { PostFailure, type ChatPoster, type FailureOutcome, type LookupResult } from '../ports/index.js';
-import { INTERRUPTED, type ClaimedEntry, type OutboxRepo, type OutboxRow } from '../store/index.js';
-import { PlatformGate, type GateOptions } from './platform-gate.js';
+import { INTERRUPTED, type ClaimedEntry } from '../store/index.js';
+import { PlatformGate } from './platform-gate.js';
 import { backoff, expired } from './timing.js';
-import type { KindRegistry } from './registry.js';
+import type { DeliveryDeps, DrainReport } from './types.js';
 
-export interface DeliveryOptions {
-  /** Retries stop and the entry is parked this long after its first attempt (DELIVERY_GIVE_UP_H). */
-  giveUpMs: number;
-  /** How long a claim holds before another instance may take the entry over (longer than any post takes). */
-  leaseMs?: number;
-  /** Spacing of messages in one channel. */
-  perPlaceIntervalMs?: number;
-  baseBackoffMs?: number;
-  /** The longest wait between two retries. */
-  maxBackoffMs?: number;
-  /** A safety cap on attempts, far beyond what the time limit allows. */
-  maxAttempts?: number;
-  /** A channel that cannot receive is tried again after this long. */
-  heldPlaceRetryMs?: number;
-  /** A look that failed (the platform's 429, a 5xx) is tried again after this long at least. */
-  lookupRetryMs?: number;
-  /** Entries per channel, and channels, in one claim. */
-  perPlace?: number;
-  places?: number;
-  /** The paused platform's probes. */
-  gate?: GateOptions;
-}
-
-export interface DeliveryDeps {
-  outbox: OutboxRepo;
-  kinds: KindRegistry;
-  posters: readonly ChatPoster[];
-  logger: Logger;
-  options: DeliveryOptions;
-  /** This instance's name on its claims. */
-  holder?: string;
-  /** Instances whose claims may be taken over at once (their heartbeat lapsed). */
-  lapsed?: () => string[];
-  now?: () => number;
-  /** Counters for metrics, optional. */
-  onDelivered?: (row: OutboxRow) => void;
-  onFailed?: (row: OutboxRow) => void;
-  /** A channel was found unable to receive (said once), or can receive again. */
-  onPlaceHeld?: (place: string, reason: string) => void;
-}
-
-export interface DrainReport {
-  delivered: number;
-  retried: number;
-  /** Parked: given up by time, or refused for good. */
-  failed: number;
-  recoveredFound: number;
-  possibleDuplicates: number;
-  /** Looks deferred: too soon after the attempt, or the look itself failed. */
-  lookupsDeferred: number;
-}
+export type { DeliveryDeps, DeliveryOptions, DrainReport } from './types.js';
 
 /** What a channel's worker does after one entry: go on, or hold the rest of the channel's queue until a time. */
 type Next = { holdUntil?: number };
@@ -109,12 +59,19 @@ export class OutboxDrainer {
       const open = this.stopped ? [] : this.gate.open();
       // At most `places` channels at once, claimed at most CLAIM_PLACES at a time (a claim is one transaction).
       const room = Math.min(CLAIM_PLACES, (o.places ?? 500) - active.size);
-      const rows = open.length > 0 && room > 0
-        ? this.deps.outbox.claimDue({
-            holder: this.holder, at: this.now(), leaseMs: o.leaseMs ?? 60_000, perPlace: o.perPlace ?? 10, places: room, platforms: open,
-            busy: [...active.keys()], lapsed: this.deps.lapsed?.() ?? [],
-          })
-        : [];
+      const rows =
+        open.length > 0 && room > 0
+          ? this.deps.outbox.claimDue({
+              holder: this.holder,
+              at: this.now(),
+              leaseMs: o.leaseMs ?? 60_000,
+              perPlace: o.perPlace ?? 10,
+              places: room,
+              platforms: open,
+              busy: [...active.keys()],
+              lapsed: this.deps.lapsed?.() ?? [],
+            })
+          : [];
       const byPlace = new Map<string, ClaimedEntry[]>();
       for (const r of rows) byPlace.set(r.place, [...(byPlace.get(r.place) ?? []), r]);
       for (const [place, entries] of byPlace) {
@@ -175,7 +132,10 @@ export class OutboxDrainer {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.running = this.drain()
-        .then(() => undefined, (e) => this.deps.logger.error('outbox drain failed', { error: e }))
+        .then(
+          () => undefined,
+          (e) => this.deps.logger.error('outbox drain failed', { error: e }),
+        )
         .finally(() => {
           this.running = undefined;
           if (this.stopped) return;
@@ -292,7 +252,9 @@ export class OutboxDrainer {
     const look: LookupResult = poster.findDelivered
       ? await poster
           .findDelivered({
-            place: entry.place, deliveryId: entry.deliveryId, now,
+            place: entry.place,
+            deliveryId: entry.deliveryId,
+            now,
             firstAttemptAt: entry.firstAttemptAt ?? entry.createdAt,
             lastAttemptAt: entry.lastAttemptAt ?? entry.createdAt,
             uncertainSince: entry.uncertainSince ?? entry.firstAttemptAt ?? entry.createdAt,

@@ -22,19 +22,19 @@ const cards = (r: Reply): Card[] => r.blocks.flatMap((b) => (b.kind === 'card' ?
 const marketOf = (c: Card) => c.fields.find((f) => f.label === 'Market')?.value;
 
 function withMarket(budget?: { perDay: number }) {
-  let market: MarketData | undefined;
+  const ref: { market?: MarketData } = {};
   const h = harness(sandbox, {
     bot: {
       market: {
         listingContext: async (place, listing) => {
-          const c = await market!.listingContext(place, listing as ListingSummary);
+          const c = await ref.market!.listingContext(place, listing as ListingSummary);
           return c && contextText(c);
         },
       },
     },
   });
-  market = new MarketData(budget ? { call: h.api.call.bind(h.api), budgetLeft: () => ({ blockedForMs: 0, day: budget.perDay }) } : h.api);
-  return { ...h, market: () => market! };
+  ref.market = new MarketData(budget ? { call: h.api.call.bind(h.api), budgetLeft: () => ({ blockedForMs: 0, day: budget.perDay }) } : h.api);
+  return { ...h, market: () => ref.market! };
 }
 
 describe('market context on listing cards', () => {

@@ -1,0 +1,58 @@
+// The drainer's options, what it needs, and what one pass reports.
+import type { Logger } from '../log.js';
+import type { ChatPoster } from '../ports/index.js';
+import type { OutboxRepo, OutboxRow } from '../store/index.js';
+import type { GateOptions } from './platform-gate.js';
+import type { KindRegistry } from './registry.js';
+
+export interface DeliveryOptions {
+  /** Retries stop and the entry is parked this long after its first attempt (DELIVERY_GIVE_UP_H). */
+  giveUpMs: number;
+  /** How long a claim holds before another instance may take the entry over (longer than any post takes). */
+  leaseMs?: number;
+  /** Spacing of messages in one channel. */
+  perPlaceIntervalMs?: number;
+  baseBackoffMs?: number;
+  /** The longest wait between two retries. */
+  maxBackoffMs?: number;
+  /** A safety cap on attempts, far beyond what the time limit allows. */
+  maxAttempts?: number;
+  /** A channel that cannot receive is tried again after this long. */
+  heldPlaceRetryMs?: number;
+  /** A look that failed (the platform's 429, a 5xx) is tried again after this long at least. */
+  lookupRetryMs?: number;
+  /** Entries per channel, and channels, in one claim. */
+  perPlace?: number;
+  places?: number;
+  /** The paused platform's probes. */
+  gate?: GateOptions;
+}
+
+export interface DeliveryDeps {
+  outbox: OutboxRepo;
+  kinds: KindRegistry;
+  posters: readonly ChatPoster[];
+  logger: Logger;
+  options: DeliveryOptions;
+  /** This instance's name on its claims. */
+  holder?: string;
+  /** Instances whose claims may be taken over at once (their heartbeat lapsed). */
+  lapsed?: () => string[];
+  now?: () => number;
+  /** Counters for metrics, optional. */
+  onDelivered?: (row: OutboxRow) => void;
+  onFailed?: (row: OutboxRow) => void;
+  /** A channel was found unable to receive (said once), or can receive again. */
+  onPlaceHeld?: (place: string, reason: string) => void;
+}
+
+export interface DrainReport {
+  delivered: number;
+  retried: number;
+  /** Parked: given up by time, or refused for good. */
+  failed: number;
+  recoveredFound: number;
+  possibleDuplicates: number;
+  /** Looks deferred: too soon after the attempt, or the look itself failed. */
+  lookupsDeferred: number;
+}

@@ -1,0 +1,63 @@
+// The property service as configured: the real one with a key, else the embedded sandbox on loopback; and a location
+// resolver on it for `manzil parse --resolve`.
+import { ApiClient } from './api/client.js';
+import { loadConfig, type Config } from './config.js';
+import { LocationResolver } from './locations/index.js';
+import { createLogger, type Logger } from './log.js';
+import type { UpstreamCall } from './ops/metrics.js';
+import { createSandbox, type Sandbox } from './sandbox/index.js';
+import { createApiUsageRepo, createLocationCacheRepo, openStore, type Store } from './store/index.js';
+
+/** The property service as configured: the real one with a key, else the embedded sandbox on loopback. */
+export async function openService(config: Config, logger: Logger, store: Store, onCall?: (call: UpstreamCall) => void): Promise<{ api: ApiClient; sandbox: Sandbox | undefined }> {
+  const sandbox = config.sandbox ? createSandbox() : undefined;
+  const baseUrl = sandbox ? await sandbox.listen(0, '127.0.0.1') : config.api.baseUrl!;
+  // Worth a warning when Slack or Discord are served sample data; on a first run in the terminal the banner says it already.
+  const servesPlatform = Boolean(config.slack) || Boolean(config.discord);
+  if (sandbox) logger[servesPlatform ? 'warn' : 'info']('no UAE_API_KEY: using the embedded sandbox, sample data only', { url: baseUrl });
+  const api = new ApiClient({
+    baseUrl,
+    key: sandbox ? sandbox.key : config.api.key!,
+    ...(config.api.host ? { host: config.api.host } : {}),
+    connectTimeoutSeconds: config.api.connectTimeoutSeconds,
+    headersTimeoutSeconds: config.api.headersTimeoutSeconds,
+    bodyTimeoutSeconds: config.api.bodyTimeoutSeconds,
+    retry: { attempts: config.api.retryAttempts, maxRetryAfterMs: config.api.maxRetryAfterSeconds * 1000 },
+    budget: { ...config.api.budget, maxWaitMs: config.api.budget.maxWaitSeconds * 1000 },
+    deadlineMs: config.api.deadlineSeconds * 1000,
+    maxBodyBytes: config.api.maxBodyBytes,
+    breaker: { failures: config.api.breaker.failures, cooldownMs: config.api.breaker.cooldownSeconds * 1000 },
+    // Calls per UTC day and month survive restarts, counted per service (the sandbox's port changes each run).
+    ledger: createApiUsageRepo(store, sandbox ? 'sandbox' : baseUrl),
+    logger,
+    ...(onCall ? { onCall } : {}),
+  });
+  return { api, sandbox };
+}
+
+/**
+ * For `manzil parse --resolve`: a resolver on the configured service (or the embedded sandbox),
+ * giving `location_id` and the resolved name, or an error with the alternatives.
+ */
+export async function openResolver(env: Record<string, string | undefined> = process.env) {
+  const config = loadConfig(env);
+  // The cache lives only as long as this command, as before; the store's repository serves it in memory.
+  const store = openStore(':memory:');
+  // Only problems are worth a line on stderr here: stdout carries the JSON answers.
+  const { api, sandbox } = await openService(config, createLogger({ level: 'error', secrets: config.secrets }), store);
+  const resolver = new LocationResolver(api, createLocationCacheRepo(store), config.locationCacheTtlMs);
+  return {
+    async resolveToFields(words: string): Promise<Record<string, unknown>> {
+      const r = await resolver.resolve(words);
+      if (r.kind === 'found') return { location_id: String(r.location.id), location_name: r.location.name };
+      if (r.kind === 'ambiguous') return { error: `"${words}" matches several places: ${r.choices.map((c) => c.name).join(', ')}` };
+      const close = r.suggestions.map((c) => c.name).join(', ');
+      return { error: `I couldn't find a place called "${words}".${close ? ` Did you mean: ${close}?` : ''}` };
+    },
+    async close() {
+      await api.close();
+      await sandbox?.close();
+      store.close();
+    },
+  };
+}
