@@ -22,22 +22,6 @@ import {
   type Use,
 } from './types.js';
 
-export {
-  CallMeter,
-  DEFAULT_CACHE_HOURS,
-  DEFAULT_MAX_PAGES,
-  type Coverage,
-  type MarketApi,
-  type MarketOptions,
-  type NewListings,
-  type NewListingsKind,
-  type Paged,
-  type TransactionPeriod,
-  type TransactionsResult,
-  type TransactionType,
-  type Use,
-} from './types.js';
-
 /** One answer being read page by page, shared by every reader of it. */
 interface Entry {
   op: OperationName;

@@ -5,7 +5,8 @@
 import { ApiError } from '../api/errors.js';
 import { OPERATIONS, type OperationName } from '../api/operations.js';
 import type { ListingSummary, NewProject } from '../api/records.js';
-import { CallMeter, type MarketData, type NewListingsKind } from './data.js';
+import type { MarketData } from './data.js';
+import { CallMeter, type NewListingsKind } from './types.js';
 import { listingFacts, saleContext, transactionFigures, trendFigures, yieldFigures, type Bucket, type TransactionFigures, type TrendFigures, type YieldFigure } from './figures.js';
 
 const DAY = 86_400_000;

@@ -1,10 +1,10 @@
 // Market figures per place (medians, trends, yields, listing context) from cached, shared service answers:
 // used by digests and listing cards. No chat knowledge here.
+export { MarketData } from './data.js';
 export {
   CallMeter,
   DEFAULT_CACHE_HOURS,
   DEFAULT_MAX_PAGES,
-  MarketData,
   type Coverage,
   type MarketApi,
   type MarketOptions,
@@ -15,7 +15,7 @@ export {
   type TransactionType,
   type TransactionsResult,
   type Use,
-} from './data.js';
+} from './types.js';
 export {
   cheapestAgainstTrend,
   composePlaceDigest,

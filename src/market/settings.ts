@@ -1,6 +1,6 @@
 // The market cache's settings from the environment: MARKET_CACHE_H (hours answers are used, default 6) and
 // DIGEST_MAX_PAGES (pages of one period's transactions read at most, default 8). Problems are reported, not guessed.
-import { DEFAULT_CACHE_HOURS, DEFAULT_MAX_PAGES, type MarketOptions } from './data.js';
+import { DEFAULT_CACHE_HOURS, DEFAULT_MAX_PAGES, type MarketOptions } from './types.js';
 
 export const MARKET_VARIABLES = ['MARKET_CACHE_H', 'DIGEST_MAX_PAGES'] as const;
 
