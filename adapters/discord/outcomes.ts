@@ -3,24 +3,15 @@
 // HTTP statuses for codes not listed, network failures by the code Node and undici give them. An unknown JSON code is
 // retried, never guessed rejected; a failure not recognised at all may have reached Discord: the nonce covers a re-send.
 import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
-import { PostFailure, type FailureOutcome } from '../../src/ports/index.js';
+import { PostFailure } from '../../src/ports/index.js';
 import { describeError } from './send.js';
 
-export interface OutcomeRule {
-  outcome: FailureOutcome;
-  /** Why, in a few words. */
-  why: string;
-}
+import { channel, credentials, maybe, networkCode, networkErrors, rejected, retry, wait, type OutcomeRule } from '../shared/outcomes.js';
+
+export type { OutcomeRule } from '../shared/outcomes.js';
 
 /** How long a channel waits on a 429 or a write limit that named no wait. */
 export const DISCORD_DEFAULT_WAIT_MS = 10_000;
-
-const channel = (why: string): OutcomeRule => ({ outcome: 'channel_unavailable', why });
-const credentials = (why: string): OutcomeRule => ({ outcome: 'credentials_refused', why });
-const rejected = (why: string): OutcomeRule => ({ outcome: 'rejected', why });
-const maybe = (why: string): OutcomeRule => ({ outcome: 'maybe_posted', why });
-const retry = (why: string): OutcomeRule => ({ outcome: 'retry', why });
-const wait = (why: string): OutcomeRule => ({ outcome: 'wait', why });
 
 /** Discord's JSON error codes (https://discord.com/developers/docs/topics/opcodes-and-status-codes#json). */
 export const DISCORD_JSON_CODES: Readonly<Record<number, OutcomeRule>> = {
@@ -70,29 +61,8 @@ const DISCORD_HTTP_STATUS: Readonly<Record<string, OutcomeRule>> = {
   '4xx': retry('a 4xx with a code not in the table: not posted'),
 };
 
-/** Failures with no HTTP answer, by the `code` (or `name`) Node and undici give them. */
-const DISCORD_NETWORK_ERRORS: Readonly<Record<string, OutcomeRule>> = {
-  ECONNREFUSED: retry('the connection was refused: nothing was sent'),
-  ENOTFOUND: retry('the host name did not resolve: nothing was sent'),
-  EAI_AGAIN: retry('the host name did not resolve: nothing was sent'),
-  EHOSTUNREACH: retry('the host is unreachable: nothing was sent'),
-  ENETUNREACH: retry('the network is unreachable: nothing was sent'),
-  EADDRNOTAVAIL: retry('no local address: nothing was sent'),
-  UND_ERR_CONNECT_TIMEOUT: retry('connecting timed out: nothing was sent'),
-  CERT_HAS_EXPIRED: retry('the TLS handshake failed: nothing was sent'),
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: retry('the TLS handshake failed: nothing was sent'),
-  ERR_TLS_CERT_ALTNAME_INVALID: retry('the TLS handshake failed: nothing was sent'),
-  AbortError: maybe('no answer in time (discord.js’s timeout): Discord may have created it'),
-  TimeoutError: maybe('no answer in time: Discord may have created it'),
-  ETIMEDOUT: maybe('the connection timed out: Discord may have created it'),
-  UND_ERR_HEADERS_TIMEOUT: maybe('no answer in time: Discord may have created it'),
-  UND_ERR_BODY_TIMEOUT: maybe('the answer stalled: Discord may have created it'),
-  ECONNRESET: maybe('the connection was reset: Discord may have created it'),
-  EPIPE: maybe('the connection broke: Discord may have created it'),
-  UND_ERR_SOCKET: maybe('the connection closed: Discord may have created it'),
-  UND_ERR_CLOSED: maybe('the connection closed: Discord may have created it'),
-  ECONNABORTED: maybe('the connection was aborted: Discord may have created it'),
-};
+/** Failures with no HTTP answer (the table every platform shares). */
+const DISCORD_NETWORK_ERRORS = networkErrors('Discord may have created it');
 
 /**
  * discord.js forgets the token after a 401 (`REST.setToken(null)`) and then fails every call locally with this message,
@@ -110,29 +80,6 @@ function ruleFor(status: number, code: number | string): OutcomeRule {
   if (Number.isInteger(numeric) && numeric !== 0 && Object.hasOwn(DISCORD_JSON_CODES, numeric)) return DISCORD_JSON_CODES[numeric]!;
   if (status === 401 || status === 429) return DISCORD_HTTP_STATUS[String(status)]!;
   return DISCORD_HTTP_STATUS[`${Math.floor(status / 100)}xx`] ?? DISCORD_HTTP_STATUS['4xx']!;
-}
-
-/** An error and its causes, breadth first (`fetch failed` hides the socket's error in `cause`). */
-function* causes(error: unknown): Generator<{ code?: unknown; name?: unknown }> {
-  const seen = new Set<unknown>();
-  const queue: unknown[] = [error];
-  while (queue.length) {
-    const e = queue.shift();
-    if (typeof e !== 'object' || e === null || seen.has(e)) continue;
-    seen.add(e);
-    const { cause, errors } = e as { cause?: unknown; errors?: unknown };
-    yield e;
-    queue.push(cause, ...(Array.isArray(errors) ? errors : []));
-  }
-}
-
-/** The first network code (or name) in the table found along an error's causes. */
-function networkCode(error: unknown): string | undefined {
-  for (const { code, name } of causes(error)) {
-    if (typeof code === 'string' && Object.hasOwn(DISCORD_NETWORK_ERRORS, code)) return code;
-    if (typeof name === 'string' && Object.hasOwn(DISCORD_NETWORK_ERRORS, name)) return name;
-  }
-  return undefined;
 }
 
 function failure(rule: OutcomeRule, what: string, retryAfterMs?: number): PostFailure {
@@ -154,7 +101,7 @@ export function discordOutcome(error: unknown): PostFailure {
   }
   if (error instanceof HTTPError) return failure(ruleFor(error.status, 0), `HTTP ${error.status}`);
   if (error instanceof Error && error.message === NO_TOKEN_MESSAGE) return failure(DISCORD_NO_TOKEN, 'no token');
-  const network = networkCode(error);
+  const network = networkCode(error, DISCORD_NETWORK_ERRORS);
   if (network !== undefined) return failure(DISCORD_NETWORK_ERRORS[network]!, network);
   return failure(DISCORD_UNKNOWN_FAILURE, describeError(error));
 }

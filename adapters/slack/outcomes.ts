@@ -3,26 +3,14 @@
 // ones); HTTP statuses; network failures by the code Node and undici give them. A code not listed is retried, never
 // guessed rejected; a failure not recognised at all may have reached Slack, so it is looked for before a re-send.
 import { webApi } from '@slack/bolt';
-import { PostFailure, type FailureOutcome } from '../../src/ports/index.js';
+import { PostFailure } from '../../src/ports/index.js';
 
-export interface OutcomeRule {
-  outcome: FailureOutcome;
-  /** Why, in a few words (a reader of the table, and the tests, see it). */
-  why: string;
-  /** Slack refused the message's content: send.ts tries a plainer form of the same reply before giving up. */
-  plainerMayPass?: true;
-}
+import { causes, channel, content, credentials, maybe, networkCode, networkErrors, rejected, retry, wait, type OutcomeRule } from '../shared/outcomes.js';
+
+export type { OutcomeRule } from '../shared/outcomes.js';
 
 /** How long to wait when Slack says `ratelimited` in a 200 answer, which carries no Retry-After. */
 export const SLACK_DEFAULT_WAIT_MS = 30_000;
-
-const channel = (why: string): OutcomeRule => ({ outcome: 'channel_unavailable', why });
-const credentials = (why: string): OutcomeRule => ({ outcome: 'credentials_refused', why });
-const rejected = (why: string): OutcomeRule => ({ outcome: 'rejected', why });
-const content = (why: string): OutcomeRule => ({ outcome: 'rejected', why, plainerMayPass: true });
-const maybe = (why: string): OutcomeRule => ({ outcome: 'maybe_posted', why });
-const retry = (why: string): OutcomeRule => ({ outcome: 'retry', why });
-const wait = (why: string): OutcomeRule => ({ outcome: 'wait', why });
 
 /** `{ ok: false, error }` answers, by error code. */
 export const SLACK_ERROR_CODES: Readonly<Record<string, OutcomeRule>> = {
@@ -124,31 +112,8 @@ const SLACK_HTTP_STATUS: Readonly<Record<string, OutcomeRule>> = {
   '3xx': retry('a redirect, refused by the client: not posted'),
 };
 
-/** Failures with no HTTP answer, by the `code` (or `name`) Node and undici give them. */
-const SLACK_NETWORK_ERRORS: Readonly<Record<string, OutcomeRule>> = {
-  ECONNREFUSED: retry('the connection was refused: nothing was sent'),
-  ENOTFOUND: retry('the host name did not resolve: nothing was sent'),
-  EAI_AGAIN: retry('the host name did not resolve: nothing was sent'),
-  EHOSTUNREACH: retry('the host is unreachable: nothing was sent'),
-  ENETUNREACH: retry('the network is unreachable: nothing was sent'),
-  EADDRNOTAVAIL: retry('no local address: nothing was sent'),
-  UND_ERR_CONNECT_TIMEOUT: retry('connecting timed out: nothing was sent'),
-  CERT_HAS_EXPIRED: retry('the TLS handshake failed: nothing was sent'),
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: retry('the TLS handshake failed: nothing was sent'),
-  SELF_SIGNED_CERT_IN_CHAIN: retry('the TLS handshake failed: nothing was sent'),
-  DEPTH_ZERO_SELF_SIGNED_CERT: retry('the TLS handshake failed: nothing was sent'),
-  ERR_TLS_CERT_ALTNAME_INVALID: retry('the TLS handshake failed: nothing was sent'),
-  TimeoutError: maybe('no answer in time: Slack may have posted it'),
-  AbortError: maybe('the call was aborted: Slack may have posted it'),
-  ETIMEDOUT: maybe('the connection timed out: Slack may have posted it'),
-  UND_ERR_HEADERS_TIMEOUT: maybe('no answer in time: Slack may have posted it'),
-  UND_ERR_BODY_TIMEOUT: maybe('the answer stalled: Slack may have posted it'),
-  ECONNRESET: maybe('the connection was reset: Slack may have posted it'),
-  EPIPE: maybe('the connection broke: Slack may have posted it'),
-  UND_ERR_SOCKET: maybe('the connection closed: Slack may have posted it'),
-  UND_ERR_CLOSED: maybe('the connection closed: Slack may have posted it'),
-  ECONNABORTED: maybe('the connection was aborted: Slack may have posted it'),
-};
+/** Failures with no HTTP answer (the table every platform shares). */
+const SLACK_NETWORK_ERRORS = networkErrors('Slack may have posted it');
 
 /** Anything else (an error the client never documented): it may have reached Slack, so it is looked for first. */
 const SLACK_UNKNOWN_FAILURE: OutcomeRule = maybe('an unrecognised failure: Slack may have posted it');
@@ -161,29 +126,6 @@ export function slackErrorCode(error: unknown): string | undefined {
 /** The rule for an error code (the unknown-code rule when the table has none). */
 export function ruleForCode(code: string): OutcomeRule {
   return Object.hasOwn(SLACK_ERROR_CODES, code) ? SLACK_ERROR_CODES[code]! : SLACK_UNKNOWN_CODE;
-}
-
-/** An error and its causes, breadth first: `fetch failed` hides the socket's error in `cause`, the client in `original`. */
-function* causes(error: unknown): Generator<{ code?: unknown; name?: unknown; message?: unknown }> {
-  const seen = new Set<unknown>();
-  const queue: unknown[] = [error];
-  while (queue.length) {
-    const e = queue.shift();
-    if (typeof e !== 'object' || e === null || seen.has(e)) continue;
-    seen.add(e);
-    const { cause, errors, original } = e as { cause?: unknown; errors?: unknown; original?: unknown };
-    yield e;
-    queue.push(original, cause, ...(Array.isArray(errors) ? errors : []));
-  }
-}
-
-/** The first network code (or name) in the table found along an error's causes. */
-function networkCode(error: unknown): string | undefined {
-  for (const { code, name } of causes(error)) {
-    if (typeof code === 'string' && Object.hasOwn(SLACK_NETWORK_ERRORS, code)) return code;
-    if (typeof name === 'string' && Object.hasOwn(SLACK_NETWORK_ERRORS, name)) return name;
-  }
-  return undefined;
 }
 
 function failure(rule: OutcomeRule, what: string, retryAfterMs?: number): PostFailure {
@@ -206,7 +148,7 @@ export function slackOutcome(error: unknown): PostFailure {
     return failure(SLACK_HTTP_STATUS['429']!, 'HTTP 429 without a valid Retry-After');
   // The client refuses redirects (`redirect: 'error'`): fetch fails with "unexpected redirect" as the cause.
   if ([...causes(error)].some((e) => e.message === 'unexpected redirect')) return failure(SLACK_HTTP_STATUS['3xx']!, 'a redirect');
-  const network = networkCode(error);
+  const network = networkCode(error, SLACK_NETWORK_ERRORS);
   if (network !== undefined) return failure(SLACK_NETWORK_ERRORS[network]!, network);
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return failure(SLACK_UNKNOWN_FAILURE, message.replace(/xox[a-z]-[\w-]+/g, 'xox…'));
