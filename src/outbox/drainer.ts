@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import { PostFailure, type ChatPoster, type FailureOutcome, type LookupResult } from '../ports/index.js';
 import { INTERRUPTED, type ClaimedEntry } from '../store/index.js';
 import { PlatformGate } from './platform-gate.js';
+import { LoopLag } from './loop-lag.js';
 import { backoff, expired } from './timing.js';
 import type { DeliveryDeps, DrainReport } from './types.js';
 
@@ -21,6 +22,8 @@ export type { DeliveryDeps, DeliveryOptions, DrainReport } from './types.js';
 type Next = { holdUntil?: number };
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** Event-loop lateness above which posts wait (chat's acknowledgements need the loop). */
+const LAG_LIMIT_MS = 30;
 /** Channels claimed in one transaction at most. */
 const CLAIM_PLACES = 100;
 /** Workers finishing within this long of each other share one claim. */
@@ -38,6 +41,7 @@ export class OutboxDrainer {
   /** Channels the platform asked us to leave alone (429 Retry-After) until the given time. */
   private readonly heldUntil = new Map<string, number>();
   private lastSweep = 0;
+  private readonly lag = new LoopLag();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
@@ -52,8 +56,17 @@ export class OutboxDrainer {
   /** Delivers everything due now (and what becomes due while it works); resolves when nothing is left due. */
   async drain(): Promise<DrainReport> {
     const report: DrainReport = { delivered: 0, retried: 0, failed: 0, recoveredFound: 0, possibleDuplicates: 0, lookupsDeferred: 0 };
-    const o = this.deps.options;
     this.sweep();
+    this.lag.start();
+    try {
+      return await this.drainAll(report);
+    } finally {
+      this.lag.stop();
+    }
+  }
+
+  private async drainAll(report: DrainReport): Promise<DrainReport> {
+    const o = this.deps.options;
     const active = new Map<string, Promise<void>>();
     for (;;) {
       const open = this.stopped ? [] : this.gate.open();
@@ -188,6 +201,8 @@ export class OutboxDrainer {
         await sleep(wait);
         if (this.stopped) return;
       }
+      // Chat comes first: while the loop runs late (the drain itself, a poller's commit), the next post waits a little.
+      for (let k = 0; k < 20 && this.lag.ms > LAG_LIMIT_MS && !this.stopped; k++) await sleep(this.lag.ms);
       const next = await this.deliver(entry, report);
       if (next.holdUntil !== undefined) return outbox.requeue(entries.slice(i + 1), next.holdUntil);
     }
