@@ -16,7 +16,8 @@ const scheduleSchema = z.discriminatedUnion('every', [
   z.object({ every: z.literal('month'), time }),
 ]);
 
-const parse = <T>(schema: z.ZodType<T>, json: string): T | undefined => {
+/** JSON checked against `schema`; undefined when it is not JSON or not that shape (never throws). */
+export const parseJson = <T>(schema: z.ZodType<T>, json: string): T | undefined => {
   try {
     const r = schema.safeParse(JSON.parse(json));
     return r.success ? r.data : undefined;
@@ -25,5 +26,5 @@ const parse = <T>(schema: z.ZodType<T>, json: string): T | undefined => {
   }
 };
 
-export const decodePlaces = (json: string): FollowedPlace[] => parse(placesSchema, json) ?? [];
-export const decodeSchedule = (json: string): Schedule | undefined => parse(scheduleSchema, json);
+export const decodePlaces = (json: string): FollowedPlace[] => parseJson(placesSchema, json) ?? [];
+export const decodeSchedule = (json: string): Schedule | undefined => parseJson(scheduleSchema, json);

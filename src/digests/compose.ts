@@ -4,7 +4,7 @@ import { renderComparisonChart, renderTrendChart, textSparkline, type Chart, typ
 import { CallMeter, composePlaceDigest, type MarketData, type PlaceDigest, type TrendBucket } from '../market/index.js';
 import type { ImageFile } from '../views/model.js';
 import type { FollowedPlace } from './codec.js';
-import type { DigestComposer } from './job.js';
+import type { ComposeRequest, DigestComposer } from './job.js';
 import { DIGEST_KIND } from './job.js';
 
 export interface DigestPayload {
@@ -58,14 +58,7 @@ export class MarketDigestComposer implements DigestComposer {
     return this.market.coverage(places.map((p) => p.id)).ok;
   }
 
-  async compose(request: {
-    places: FollowedPlace[];
-    since: number;
-    now: number;
-    title: string;
-    signal?: AbortSignal;
-    patient?: boolean;
-  }): Promise<{ payload: string; calls: number; failed: number }> {
+  async compose(request: ComposeRequest): Promise<{ payload: string; calls: number; failed: number }> {
     const meter = new CallMeter();
     const places: PlaceDigest[] = [];
     const shift = this.marketNow ? this.marketNow() - request.now : 0;

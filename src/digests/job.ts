@@ -13,20 +13,23 @@ export const DIGEST_JOB = 'digests';
 export const DIGEST_KIND = 'digest';
 export const DIGEST_NOTICE_KIND = 'digest_notice';
 
+/** A digest to compose: its places, the period (new listings since `since`) and its title. */
+export interface ComposeRequest {
+  places: FollowedPlace[];
+  since: number;
+  now: number;
+  title: string;
+  signal?: AbortSignal;
+  patient?: boolean;
+}
+
 /** What a run needs to make a digest: the payload (versioned JSON) and what it cost. */
 export interface DigestComposer {
   /**
    * `patient`: the caller can wait (a scheduled run, not a person): a place refused by a wait the service asked for (an
    * open circuit after another place's failures, a Retry-After) is tried once more after it. `failed`: places left out.
    */
-  compose(request: {
-    places: FollowedPlace[];
-    since: number;
-    now: number;
-    title: string;
-    signal?: AbortSignal;
-    patient?: boolean;
-  }): Promise<{ payload: string; calls: number; failed: number }>;
+  compose(request: ComposeRequest): Promise<{ payload: string; calls: number; failed: number }>;
   /** Whether the call budget covers a digest of these places now (what is cached costs nothing). */
   canAfford(places: readonly FollowedPlace[]): boolean;
 }

@@ -7,6 +7,7 @@ import { formatAed, formatNumber } from '../views/format.js';
 import { listingCard } from '../views/listing.js';
 import type { Block, Reply } from '../views/model.js';
 import type { DigestPayload } from './compose.js';
+import { parseJson } from './codec.js';
 import { DIGEST_KIND, DIGEST_NOTICE_KIND } from './job.js';
 import { shortDate } from './schedule.js';
 
@@ -25,14 +26,8 @@ const noticeSchema = z.object({ v: z.literal(1), kind: z.literal(DIGEST_NOTICE_K
 
 const decodeWith =
   <T>(schema: z.ZodType<T>) =>
-  (json: string): T | undefined => {
-    try {
-      const r = schema.safeParse(JSON.parse(json));
-      return r.success ? r.data : undefined;
-    } catch {
-      return undefined;
-    }
-  };
+  (json: string): T | undefined =>
+    parseJson(schema, json);
 
 const BUCKET_HEAD: Record<string, string> = { studio: 'Studio', '1': '1 bed', '2': '2 beds', '3': '3 beds', '4+': '4+ beds' };
 const pct = (n: number | undefined) => (n === undefined ? '–' : `${n > 0 ? '+' : ''}${n.toFixed(1)} %`);

@@ -3,9 +3,9 @@
 // so a digest is queued once per slot, across crashes and instances.
 import { and, asc, eq, inArray, like, lte, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
-import type { Fence } from './leases.js';
+import { holdsLease, type Fence } from './leases.js';
 import { createOutboxRepo, type NewDelivery } from './outbox.js';
-import { digest, digestNumber, jobLease, outbox } from './schema.js';
+import { digest, digestNumber, outbox } from './schema.js';
 
 export type DigestRow = typeof digest.$inferSelect;
 
@@ -28,10 +28,7 @@ export function createDigestRepo(store: Store, now: () => number = Date.now) {
   const { db, sqlite } = store;
   const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
   const outbox_ = createOutboxRepo(store, now);
-  const holds = (fence: Fence) => {
-    const row = db.select().from(jobLease).where(eq(jobLease.name, fence.name)).get();
-    return row?.holder === fence.holder && row.token === fence.token;
-  };
+  const holds = (fence: Fence | undefined) => holdsLease(store, fence);
 
   return {
     /** Saves a digest with the next free number in its place, unless the place has `perPlace` already. */

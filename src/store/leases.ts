@@ -19,14 +19,18 @@ export interface InstanceInfo {
   pid: number;
 }
 
+/** Whether `fence` still holds its lease (no fence: nothing to check). Call inside the transaction it guards. */
+export function holdsLease(store: Pick<Store, 'db'>, fence: Fence | undefined): boolean {
+  if (!fence) return true;
+  const row = store.db.select().from(jobLease).where(eq(jobLease.name, fence.name)).get();
+  return row !== undefined && row.holder === fence.holder && row.token === fence.token;
+}
+
 export function createLeaseRepo(store: Store) {
   const { db, sqlite } = store;
   const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
 
-  const holds = (fence: Fence): boolean => {
-    const row = db.select().from(jobLease).where(eq(jobLease.name, fence.name)).get();
-    return row !== undefined && row.holder === fence.holder && row.token === fence.token;
-  };
+  const holds = (fence: Fence): boolean => holdsLease(store, fence);
 
   return {
     /** Takes the lease when it is free or expired: a new token. Undefined while another holds it. */

@@ -2,8 +2,8 @@
 import { and, asc, eq, lte, ne, notInArray, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { createOutboxRepo, type NewDelivery } from './outbox.js';
-import type { Fence } from './leases.js';
-import { jobLease, placeHold, savedSearch } from './schema.js';
+import { holdsLease, type Fence } from './leases.js';
+import { placeHold, savedSearch } from './schema.js';
 
 export type SavedSearchRow = typeof savedSearch.$inferSelect;
 
@@ -25,11 +25,7 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
   const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
   const outbox = createOutboxRepo(store, now);
   const nextNumber = sqlite.prepare(`INSERT INTO alert_number (place, last) VALUES (@place, @next) ON CONFLICT (place) DO UPDATE SET last = max(last + 1, @next) RETURNING last`);
-  const holds = (fence: Fence | undefined) => {
-    if (!fence) return true;
-    const row = db.select().from(jobLease).where(eq(jobLease.name, fence.name)).get();
-    return row?.holder === fence.holder && row.token === fence.token;
-  };
+  const holds = (fence: Fence | undefined) => holdsLease(store, fence);
   const count = (where: ReturnType<typeof eq>) =>
     db
       .select({ n: sql<number>`count(*)` })

@@ -2,10 +2,10 @@
 // transaction, so a crash leaves either all of it or none.
 import { eq } from 'drizzle-orm';
 import type { Store } from './db.js';
-import type { Fence } from './leases.js';
+import { holdsLease, type Fence } from './leases.js';
 import { readRestore } from './meta.js';
 import { createOutboxRepo, type NewDelivery } from './outbox.js';
-import { jobLease, savedSearch, searchSeen } from './schema.js';
+import { savedSearch, searchSeen } from './schema.js';
 
 export type SeenRow = typeof searchSeen.$inferSelect;
 
@@ -51,10 +51,7 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
   // After a restore, a search's first run may queue facts the replaced database had already posted: they are looked for
   // on the platform first, back to the backup's time.
   const restore = readRestore(sqlite);
-  const holds = (fence: Fence) => {
-    const row = db.select().from(jobLease).where(eq(jobLease.name, fence.name)).get();
-    return row?.holder === fence.holder && row.token === fence.token;
-  };
+  const holds = (fence: Fence | undefined) => holdsLease(store, fence);
 
   function commit(outcome: RunOutcome): number {
     const { searchId, at } = outcome;
