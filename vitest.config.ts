@@ -6,9 +6,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Test files in one worker share its loaded modules (Bolt, discord.js, the sources) instead of loading them again
-    // per file: the suite needs about half the CPU. Tests keep no state in modules, so nothing leaks between files.
-    isolate: false,
+    // Each test file loads its modules afresh. Sharing them (isolate: false) halved the CPU but once failed a worker's
+    // discord.js import mid-run ("string \"Set()\" is not iterable"); a suite that passes every time is worth the minute.
+    isolate: true,
     // Many tests wait on child processes and loopback servers rather than the CPU: more workers than cores pay off.
     maxWorkers: 4,
   },
