@@ -40,6 +40,7 @@ const schema = z.object({
   ALERTS_DEADLINE_S: seconds(120),
   ALERTS_MAX_PAGES: z.coerce.number().int().min(1).max(10).default(3),
   ALERTS_PRICE_DROP_PCT: z.coerce.number().min(0).max(90).default(1),
+  DELIVERY_THREAD: z.enum(['on', 'off'], { error: 'DELIVERY_THREAD must be on or off' }).optional().default('on'),
   DELIVERY_GIVE_UP_H: z.coerce
     .number()
     .positive()
@@ -104,6 +105,7 @@ const MEANING: Record<string, string> = {
   MARKET_CACHE_H: 'how many hours market data (transactions, trends, projects) is reused',
   DIGEST_MAX_PAGES: 'the most pages of one period of transactions a digest reads',
   DIGESTS_CRON: 'how often due digests are looked for',
+  DELIVERY_THREAD: 'whether alerts and digests are polled and posted in a thread of their own',
   DELIVERY_GIVE_UP_H: 'how many hours an alert or digest that cannot be posted is retried before it is parked',
   MANZIL_DEMO_TICK_S: "how often the demo's sample market moves, in seconds (0: never)",
   SHUTDOWN_TIMEOUT_S: 'how long a stop waits for requests in flight',
@@ -150,6 +152,8 @@ export interface Config {
     giveUpMs: number;
     /** How long a post in flight is reserved for its instance; after a crash it is checked and resent after this. */
     deliveryLeaseMs: number;
+    /** `manzil start` runs the drainer, the poller and the digests in a thread of their own (DELIVERY_THREAD, default on). */
+    thread: boolean;
     maxPerPlace: number;
     maxPerUser: number;
   };
@@ -286,6 +290,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       priceDropPct: e.ALERTS_PRICE_DROP_PCT,
       giveUpMs: e.DELIVERY_GIVE_UP_H * 3_600_000,
       deliveryLeaseMs: e.ALERTS_DELIVERY_LEASE_S * 1000,
+      thread: e.DELIVERY_THREAD === 'on',
       maxPerPlace: e.ALERTS_MAX_PER_CHANNEL,
       maxPerUser: e.ALERTS_MAX_PER_USER,
     },

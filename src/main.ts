@@ -1,23 +1,26 @@
-// The composition root: the only file that wires the parts together.
+// The composition root: the only file that wires the parts together (and src/background/worker.ts, the delivery thread's).
+import { threadId } from 'node:worker_threads';
 import { createSlackApp, type SlackApp } from '../adapters/slack/app.js';
 import { createDiscordApp, type DiscordApp, type DiscordAppOptions } from '../adapters/discord/app.js';
 import type { ConsolePoster } from '../adapters/console/poster.js';
-import { ALERT_KINDS, AlertCommands, POLL_JOB, alertKind, describeSchedule, pollOnce, savedQueryLookup, type RunReport } from './alerts/index.js';
+import { AlertCommands, POLL_JOB, describeSchedule, type RunReport } from './alerts/index.js';
 import type { ApiClient } from './api/client.js';
 import { Bot, StateMaintenance } from './bot/index.js';
 import { loadConfig, type Config } from './config.js';
 import { DemoClock, demoClockFile } from './demo.js';
 import { LocationResolver } from './locations/index.js';
 import { guardBot, Lifecycle } from './lifecycle.js';
-import { createLogger, maskSecrets, newRequestId, type Logger } from './log.js';
-import { DIGEST_JOB, DIGEST_KIND, DIGEST_NOTICE_KIND, DigestCommands, MarketDigestComposer, digestKind, digestNoticeKind, postDigestNow, runDigests } from './digests/index.js';
+import { createLogger, maskSecrets, type Logger } from './log.js';
+import { composeBackground, digestComposer, pollerOptionsOf, splitMinuteBudget } from './background/compose.js';
+import { DeliveryThread, threadLogFormat } from './background/thread.js';
+import { DigestCommands, postDigestNow, type runDigests } from './digests/index.js';
 import { Heartbeat, JobScheduler } from './jobs/index.js';
-import { MarketData, contextText } from './market/index.js';
+import { contextText, type MarketData } from './market/index.js';
 import type { ListingSummary } from './api/records.js';
 import { Health, cronPeriodMs } from './ops/health.js';
 import { opsRoutes, startOpsServer, type OpsServer } from './ops/http.js';
 import { Metrics, countRequests } from './ops/metrics.js';
-import { KindRegistry, OutboxDrainer, pruneOutbox } from './outbox/index.js';
+import { pruneOutbox, type Delivery } from './outbox/index.js';
 import type { ChatCore, ChatPoster } from './ports/index.js';
 import type { Sandbox } from './sandbox/index.js';
 import { openService } from './service.js';
@@ -31,6 +34,7 @@ import {
   createOutboxRepo,
   openStore,
   serviceKey,
+  WriteLock,
   type AlertsRepo,
   type DigestRepo,
   type LeaseRepo,
@@ -58,8 +62,13 @@ export interface Manzil {
   discord: DiscordApp | undefined;
   /** The stop steps, in order; other parts (the alerts poller, the outbox) add theirs with `lifecycle.onDrain` / `onStop`. */
   lifecycle: Lifecycle;
-  /** Saved searches, one poller run on demand, and the outbox's drainer. */
-  alerts: { repo: AlertsRepo; poll(): Promise<RunReport>; drainer: OutboxDrainer; outbox: OutboxRepo; leases: LeaseRepo };
+  /**
+   * Saved searches, one poller run on demand, and delivery: the outbox's drainer in this thread, or the handle of the
+   * delivery thread that runs it (and the poller and digests) when `deliveryThread` is on.
+   */
+  alerts: { repo: AlertsRepo; poll(): Promise<RunReport>; drainer: Delivery; outbox: OutboxRepo; leases: LeaseRepo };
+  /** Whether the drainer, the poller and the digests run in a thread of their own. */
+  deliveryThread: boolean;
   /** Market digests: the repository, one run of the job on demand, and the shared market data. */
   digests: { repo: DigestRepo; run(): ReturnType<typeof runDigests>; market: MarketData };
   /** The named jobs (the alerts poller, digests, maintenance) and this instance's heartbeat. */
@@ -98,6 +107,12 @@ export interface StartOptions {
   logScreen?: (line: string) => void;
   /** The delivery core's clock (tests drive hours of retries without waiting them out); Date.now by default. */
   clock?: () => number;
+  /**
+   * Run the drainer, the poller and the digests in a thread of their own (`manzil start` does, unless DELIVERY_THREAD=off),
+   * so that their work never delays a chat answer. Only when serving a chat platform from a database file on the real
+   * service; the embedded sandbox, the terminal chat, an in-memory database and a test clock keep them in this thread.
+   */
+  deliveryThread?: boolean;
 }
 
 /** Builds everything from the environment and starts serving Slack when its tokens are set. */
@@ -116,9 +131,15 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     ...(options.writeLog ? { write: options.writeLog } : terminalChat ? { logFile: config.logFile, ...(options.logScreen ? { screen: options.logScreen } : {}) } : {}),
   });
   const metrics = new Metrics();
+  const serve = options.serve !== false;
+  // The drainer, the poller and the digests in a thread of their own: another instance on the same database file.
+  const threaded = options.deliveryThread === true && serve && chatPlatform && !config.sandbox && !withTerminal && !options.clock && config.dbPath !== ':memory:';
+  const budgets = splitMinuteBudget(config, threaded);
 
-  const store: Store = openStore(config.dbPath);
-  const { api, sandbox } = await openService(config, logger, store, metrics.upstream);
+  // With the delivery thread, the two threads' writes take turns, chat's first (see store/write-lock.ts).
+  const writeLock = threaded ? new WriteLock(WriteLock.buffer(), threadId, true) : undefined;
+  const store: Store = openStore(config.dbPath, writeLock ? { writeLock } : {});
+  const { api, sandbox } = await openService(budgets.chat, logger, store, metrics.upstream);
   // State is kept per service, so the sandbox's sample ids never reach the real API (the sandbox's port changes each run).
   const service = sandbox ? 'sandbox' : serviceKey(config.api.baseUrl ?? 'sandbox');
   if (!sandbox) adoptServiceSpellings(store, service);
@@ -137,7 +158,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   const leases = createLeaseRepo(store);
   const heartbeat = new Heartbeat(leases, INSTANCE);
   const scheduler = new JobScheduler({ timezone: config.alerts.timezone, logger });
-  const pollerOptions = { maxPages: config.alerts.maxPages, priceDropPct: config.alerts.priceDropPct, deadlineMs: config.alerts.deadlineSeconds * 1000 };
+  const pollerOptions = pollerOptionsOf(config);
   const alerts = new AlertCommands({
     repo: alertsRepo,
     leases,
@@ -151,14 +172,13 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     limits: { perPlace: config.alerts.maxPerPlace, perOwner: config.alerts.maxPerUser },
     schedule: describeSchedule(alertsCron, config.alerts.timezone),
     // A first look that could not take the poller's lease (a run held it) is taken by a run right after.
-    needsFirstLook: () => scheduler.runSoon(POLL_JOB),
-    onReleased: () => drainer.poke(),
+    needsFirstLook: () => (thread ? thread.runSoon(POLL_JOB) : scheduler.runSoon(POLL_JOB)),
+    onReleased: () => delivery.poke(),
   });
   // Digests: market figures per place (cached for hours, shared by every channel), composed with their charts by the
   // digests job, and posted through the outbox like alerts.
-  const market = new MarketData(api, { cacheTtlMs: config.market.cacheTtlMs, maxPages: config.market.maxPages });
+  const { market, composer } = digestComposer(config, api, sandbox ? () => sandbox.now().getTime() : undefined);
   const digestRepo = createDigestRepo(store);
-  const composer = new MarketDigestComposer(market, config.alerts.timezone, sandbox ? () => sandbox.now().getTime() : undefined, config.api.breaker.cooldownSeconds * 1000);
   const digests = new DigestCommands({
     repo: digestRepo,
     locations,
@@ -167,7 +187,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     timezone: config.alerts.timezone,
     callsPerPlace: 10,
     limits: { perPlace: config.digests.maxPerPlace, placesPerDigest: config.digests.placesPerDigest },
-    postNow: (place, places) => postDigestNow({ composer, enqueue: (d) => outbox.enqueue(d), logger, onQueued: () => drainer.poke() }, place, places),
+    postNow: (place, places) => postDigestNow({ composer, enqueue: (d) => outbox.enqueue(d), logger, onQueued: () => delivery.poke() }, place, places),
   });
   // Saved alerts of another property service are not run: said plainly at start (and in /alerts list and /healthz).
   const elsewhere = alertsRepo.countElsewhere(service);
@@ -207,16 +227,15 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   const health = new Health({
     sqlite: store.sqlite,
     poller: { lastRun: () => leases.lastRun(POLL_JOB), alerts: () => alertsRepo.count(service), elsewhere: () => alertsRepo.countElsewhere(service) },
-    platforms: () => drainer.gate.status(),
+    platforms: () => delivery.gate.status(),
     maxPollerAgeMs: 3 * cronPeriodMs(alertsCron, config.alerts.timezone),
     upstream: { sandbox: Boolean(sandbox), budgetLeft: () => api.budgetLeft() },
     stopping: () => lifecycle.isStopping,
     startedAt: Date.now(),
   });
-  metrics.watch({ outbox: () => outbox.stats(), platforms: () => drainer.gate.status(), budget: () => api.budgetLeft(), serviceQuota: () => api.serviceQuota() });
+  metrics.watch({ outbox: () => outbox.stats(), platforms: () => delivery.gate.status(), budget: () => api.budgetLeft(), serviceQuota: () => api.serviceQuota() });
   const routes = opsRoutes(health, metrics, logger);
 
-  const serve = options.serve !== false;
   // Built first, started last: the stop steps are registered before anything starts, so a start that fails (a wrong
   // Discord token, a port in use) closes whatever was already opened and the process can exit.
   let slack: SlackApp | undefined;
@@ -252,53 +271,47 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
 
   // Alerts: the poller queues deliveries; the drainer posts them through each platform's poster.
   const posters: ChatPoster[] = [...(slack ? [slack.poster] : []), ...(discord ? [discord.poster] : []), ...(options.terminal && withTerminal ? [options.terminal] : [])];
-  // Each kind of message the outbox carries registers its decoder and renderer; the drainer knows none of them.
-  const kinds = new KindRegistry()
-    .register(ALERT_KINDS, alertKind(bot.alertButtons(savedQueryLookup((id) => alertsRepo.byId(id)))))
-    .register(DIGEST_KIND, digestKind)
-    .register(DIGEST_NOTICE_KIND, digestNoticeKind);
-  const drainer = new OutboxDrainer({
-    outbox,
-    kinds,
-    posters,
-    logger,
-    holder: INSTANCE,
-    lapsed: () => heartbeat.lapsed(),
-    ...(options.clock ? { now: options.clock } : {}),
-    options: { giveUpMs: config.alerts.giveUpMs, leaseMs: config.alerts.deliveryLeaseMs },
-    onDelivered: (row) => metrics.alertDelivered(row.place, row.kind),
-    onFailed: (row) => metrics.alertFailed(row.place, row.kind),
-  });
-  const poll = async (): Promise<RunReport> => {
-    // Each run's log lines carry a `req` id of their own, as a chat request's do.
-    const report = await pollOnce({
-      api,
-      repo: alertsRepo,
-      leases,
-      service,
-      logger: logger.child({ req: newRequestId() }),
-      options: pollerOptions,
-      holder: INSTANCE,
-      platforms: posters.map((p) => p.platform),
-      signal: lifecycle.signal,
-    });
-    if (report.ran) metrics.pollerRun(report.failedQueries === 0);
-    if (report.queued > 0) drainer.poke();
-    return report;
+  const events = {
+    delivered: (place: string, kind: string) => metrics.alertDelivered(place, kind),
+    failed: (place: string, kind: string) => metrics.alertFailed(place, kind),
+    pollerRun: (ok: boolean) => metrics.pollerRun(ok),
   };
-  scheduler.register({ name: POLL_JOB, cron: alertsCron, run: poll });
-  const digestRun = () =>
-    runDigests({
-      repo: digestRepo,
-      leases,
-      composer,
-      service,
-      holder: INSTANCE,
-      logger: logger.child({ req: newRequestId() }),
-      signal: lifecycle.signal,
-      onQueued: () => drainer.poke(),
-    });
-  scheduler.register({ name: DIGEST_JOB, cron: config.digests.cron, run: digestRun });
+  // In the delivery thread, or here: the drainer, and the poller and digests jobs that feed it.
+  const thread = threaded
+    ? new DeliveryThread({
+        init: { config: budgets.background, service, alertsCron, logFormat: threadLogFormat(config, options.writeLog !== undefined), writeLock: writeLock!.buffer },
+        instancePrefix: INSTANCE,
+        logger,
+        writeLog: options.writeLog ?? ((line) => void process.stderr.write(`${line}\n`)),
+        events: { ...events, upstream: metrics.upstream },
+        onDied: (id, threadId) => {
+          writeLock?.releaseIfHeldBy(threadId);
+          heartbeat.markGone(id);
+        },
+      })
+    : undefined;
+  const here = thread
+    ? undefined
+    : composeBackground({
+        config,
+        api,
+        service,
+        repos: { alerts: alertsRepo, outbox, leases, digests: digestRepo },
+        bot,
+        composer,
+        posters,
+        logger,
+        instance: INSTANCE,
+        heartbeat,
+        scheduler,
+        alertsCron,
+        signal: lifecycle.signal,
+        events,
+        ...(options.clock ? { clock: options.clock } : {}),
+      });
+  const delivery: Delivery = thread ?? here!.drainer;
+  const poll = thread ? () => thread.poll() : here!.poll;
+  const digestRun = thread ? () => thread.digests() : here!.digests;
   let opsServer: OpsServer | undefined;
 
   // The stop steps, in the order they run: finish the requests in flight and the poller's current run, let posts in
@@ -306,7 +319,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   lifecycle.onDrain('requests in flight', () => lifecycle.inFlight.idle());
   if (demo) lifecycle.onDrain('demo clock', () => demo.stop());
   lifecycle.onDrain('jobs', () => scheduler.stop());
-  lifecycle.onDrain('alerts delivery', () => drainer.stop());
+  lifecycle.onDrain('alerts delivery', () => delivery.stop());
   // Closed after the drains, so /healthz says "stopping" (503) while they run.
   lifecycle.onStop('ops http', () => opsServer?.close());
   if (slack) lifecycle.onStop('slack', () => slackStarted && slack?.stop());
@@ -324,11 +337,12 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
         logger.info(config.slack.appToken ? 'slack: socket mode connected' : 'slack: serving POST /slack/events', { port: slackPort });
       }
       await discord?.start();
+      await thread?.open();
       heartbeat.start();
       scheduler.start();
-      drainer.start();
+      delivery.start();
       demo?.start();
-      logger.info('alerts: poller scheduled', { cron: alertsCron, timezone: config.alerts.timezone, platforms: posters.map((p) => p.platform) });
+      logger.info('alerts: poller scheduled', { cron: alertsCron, timezone: config.alerts.timezone, platforms: posters.map((p) => p.platform), deliveryThread: threaded });
 
       // Slack over HTTP serves /healthz and /metrics itself; otherwise a server of their own, when something is served.
       const slackHttp = Boolean(config.slack && !config.slack.appToken) && config.opsPort === undefined;
@@ -357,7 +371,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     slackPort,
     discord,
     lifecycle,
-    alerts: { repo: alertsRepo, poll, drainer, outbox, leases },
+    alerts: { repo: alertsRepo, poll, drainer: delivery, outbox, leases },
+    deliveryThread: threaded,
     digests: { repo: digestRepo, run: digestRun, market },
     jobs: scheduler,
     heartbeat,

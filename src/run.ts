@@ -64,7 +64,7 @@ export async function runStart(args: readonly string[] = []): Promise<number> {
   const chartsDir = path.join(configured.dbPath === ':memory:' ? './data' : path.dirname(configured.dbPath), 'charts');
   const terminal = new ConsolePoster(process.stdout, undefined, { chartsDir });
   const consoleChat = args.includes('--console');
-  const manzil = await startManzil({ config: configured, terminal, ops: args.includes('--ops'), consoleChat });
+  const manzil = await startManzil({ config: configured, terminal, ops: args.includes('--ops'), consoleChat, deliveryThread: configured.alerts.thread });
   const { lifecycle, logger } = manzil;
   const onSignal = (signal: NodeJS.Signals) => {
     if (lifecycle.isStopping) {

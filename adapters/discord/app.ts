@@ -1,6 +1,6 @@
 // The Discord bot: a real discord.js 14 gateway client (intents: Guilds only, nothing privileged) whose interactions all
 // go through one listener into the chat core, and whose REST manager also carries the alerts (DiscordPoster).
-import { Client, Events, GatewayIntentBits, type RateLimitData, type RESTOptions } from 'discord.js';
+import { Client, Events, GatewayIntentBits, REST, type RateLimitData, type RESTOptions } from 'discord.js';
 import type { ChatCore, TrackRequest } from '../../src/ports/index.js';
 import type { Logger } from '../../src/log.js';
 import { DISCORD_LIMITS } from './limits.js';
@@ -60,6 +60,25 @@ function rejectLongWaitsForChannelMessages(data: RateLimitData): boolean {
   return data.method.toUpperCase() === 'POST' && data.route === '/channels/:id/messages' && Math.max(data.timeToReset, data.retryAfter) > QUEUED_RATE_LIMIT_MS;
 }
 
+/** The poster on a REST manager of its own: the delivery thread posts alerts and digests without the gateway. */
+export function createDiscordPoster(options: Pick<DiscordAppOptions, 'token' | 'apiUrl' | 'logger' | 'restTimeoutMs'>): DiscordPoster {
+  return posterOn(new REST(discordRestOptions(options.apiUrl, options.restTimeoutMs)), options.token, options.logger.child({ part: 'discord' }));
+}
+
+/** The token set on `rest` now, not only at login (`manzil poll --once` posts without the gateway), and its 429s logged. */
+function posterOn(rest: REST, token: string, log: Logger): DiscordPoster {
+  // An interaction's token is in its webhook route: it stays out of the logs.
+  rest.on('rateLimited', (info) =>
+    log.info('discord rate limit: waiting', {
+      route: info.route.replace(/\/webhooks\/[^/]+\/[^/]+/, '/webhooks/:id/:token'),
+      ms: info.timeToReset,
+      global: info.global,
+    }),
+  );
+  rest.setToken(token);
+  return new DiscordPoster(rest, (message, fields) => log.warn(message, fields), token);
+}
+
 export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
   const log = options.logger.child({ part: 'discord' });
   const client = new Client({
@@ -79,18 +98,7 @@ export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
   client.on(Events.Warn, (message) => log.warn('discord warning', { message }));
   client.on(Events.ShardDisconnect, (event, shard) => log.warn('discord gateway disconnected', { code: event.code, shard }));
   client.on(Events.ShardResume, (shard, replayed) => log.info('discord gateway resumed', { shard, replayed }));
-  // An interaction's token is in its webhook route: it stays out of the logs.
-  client.rest.on('rateLimited', (info) =>
-    log.info('discord rate limit: waiting', {
-      route: info.route.replace(/\/webhooks\/[^/]+\/[^/]+/, '/webhooks/:id/:token'),
-      ms: info.timeToReset,
-      global: info.global,
-    }),
-  );
-
-  // Set now, not only at login: `manzil poll --once` posts alerts without ever opening the gateway.
-  client.rest.setToken(options.token);
-  const poster = new DiscordPoster(client.rest, (message, fields) => log.warn(message, fields), options.token);
+  const poster = posterOn(client.rest, options.token, log);
 
   return {
     client,

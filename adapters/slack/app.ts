@@ -54,6 +54,15 @@ function boltLogger(logger: Logger): BoltLogger {
   };
 }
 
+/**
+ * The poster alone, with the app's client settings: the delivery thread posts alerts and digests without serving Slack.
+ */
+export function createSlackPoster(options: Pick<SlackAppOptions, 'botToken' | 'apiUrl' | 'logger' | 'postTimeoutMs'>): SlackPoster {
+  const log = options.logger.child({ part: 'slack' });
+  const client = postingClient(options.botToken, { apiUrl: options.apiUrl, logger: boltLogger(options.logger), timeoutMs: options.postTimeoutMs });
+  return new SlackPoster(client, (message, fields) => log.warn(message, fields));
+}
+
 export function createSlackApp(options: SlackAppOptions): SlackApp {
   const logger = boltLogger(options.logger);
   const clientOptions = options.apiUrl ? { slackApiUrl: options.apiUrl } : {};

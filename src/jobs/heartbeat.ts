@@ -7,6 +7,9 @@ import type { InstanceInfo, LeaseRepo } from '../store/index.js';
 export const HEARTBEAT_MS = 5_000;
 export const LAPSE_MS = 15_000;
 
+/** When this process started (the same in each of its threads): instances of this pid from before it are gone. */
+const PROCESS_STARTED_AT = Date.now() - Math.ceil(process.uptime() * 1000);
+
 const alive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
@@ -21,7 +24,7 @@ export class Heartbeat {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly leases: Pick<LeaseRepo, 'heartbeat' | 'lapsed' | 'forget'>,
+    private readonly leases: Pick<LeaseRepo, 'heartbeat' | 'lapsed' | 'forget' | 'markGone'>,
     id: string,
     private readonly now: () => number = Date.now,
   ) {
@@ -48,7 +51,13 @@ export class Heartbeat {
 
   /** The instances whose claims may be taken over now. */
   lapsed(): string[] {
-    return this.leases.lapsed(this.self, this.now(), LAPSE_MS, alive);
+    return this.leases.lapsed(this.self, this.now(), LAPSE_MS, alive, PROCESS_STARTED_AT);
+  }
+
+  /** Another instance of this process known to be gone (its delivery thread died): its claims are taken over at once. */
+  markGone(id: string): void {
+    // Lapsed, not a day old: instances gone for a day are forgotten, and then their claims would wait out their lease.
+    this.leases.markGone(id, this.now() - LAPSE_MS - 1);
   }
 
   stop(): void {

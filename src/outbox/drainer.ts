@@ -14,7 +14,7 @@ import { INTERRUPTED, type ClaimedEntry } from '../store/index.js';
 import { PlatformGate } from './platform-gate.js';
 import { LoopLag } from './loop-lag.js';
 import { backoff, expired } from './timing.js';
-import type { DeliveryDeps, DrainReport } from './types.js';
+import type { Delivery, DeliveryDeps, DrainReport } from './types.js';
 
 export type { DeliveryDeps, DeliveryOptions, DrainReport } from './types.js';
 
@@ -33,7 +33,7 @@ const INTERRUPTED_SETTLE_MS = 5_000;
 /** Per-channel state idle this long is forgotten (the maps stay bounded). */
 const IDLE_MS = 60 * 60_000;
 
-export class OutboxDrainer {
+export class OutboxDrainer implements Delivery {
   readonly gate: PlatformGate;
   private readonly holder: string;
   private readonly now: () => number;

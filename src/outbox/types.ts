@@ -56,3 +56,27 @@ export interface DrainReport {
   /** Looks deferred: too soon after the attempt, or the look itself failed. */
   lookupsDeferred: number;
 }
+
+/** A platform's pause state, as /healthz and /metrics show it. */
+export interface PlatformStatus {
+  platform: string;
+  paused: boolean;
+  since?: number;
+  reason?: string;
+}
+
+/**
+ * What the rest of the process needs of delivery: the drainer itself when it runs in this thread, or the delivery
+ * thread's handle (src/background) when it runs in a thread of its own.
+ */
+export interface Delivery {
+  readonly gate: { isPaused(platform: string): boolean; open(): string[]; status(): PlatformStatus[] };
+  /** Delivers everything due now; resolves with what it did. */
+  drain(): Promise<DrainReport>;
+  /** Keeps delivering in the background. */
+  start(): void;
+  /** New entries were queued: deliver soon. */
+  poke(): void;
+  /** Lets posts in flight finish and gives the rest back to the outbox. */
+  stop(): Promise<void>;
+}

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { applyMigrations } from './migrate.js';
 import * as schema from './schema.js';
+import type { WriteLock } from './write-lock.js';
 
 export interface Store {
   db: BetterSQLite3Database<typeof schema>;
@@ -27,7 +28,13 @@ function findMigrations(): string {
 
 let defaultMigrations: string | undefined;
 
-export function openStore(file: string, options: { migrationsFolder?: string } = {}): Store {
+export interface StoreOptions {
+  migrationsFolder?: string;
+  /** Taken around every write, when several threads of this process write to the file (see write-lock.ts). */
+  writeLock?: WriteLock;
+}
+
+export function openStore(file: string, options: StoreOptions = {}): Store {
   const inMemory = file === ':memory:' || file === '';
   if (!inMemory) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new Database(file);
@@ -42,5 +49,33 @@ export function openStore(file: string, options: { migrationsFolder?: string } =
     sqlite.close();
     throw error;
   }
+  if (options.writeLock) guardWrites(sqlite, options.writeLock);
   return { db: drizzle(sqlite, { schema }), sqlite, close: () => sqlite.close() };
+}
+
+/**
+ * Every write of this connection under `lock`: transactions (drizzle's too), statements that write, and exec. Reads
+ * take no lock (WAL lets them run beside a write).
+ */
+function guardWrites(sqlite: Database.Database, lock: WriteLock): void {
+  const under =
+    <A extends unknown[], R>(f: (...args: A) => R) =>
+    (...args: A): R =>
+      lock.run(() => f(...args));
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((source: string) => {
+    const statement = prepare(source);
+    if (statement.readonly) return statement;
+    statement.run = under(statement.run.bind(statement));
+    statement.get = under(statement.get.bind(statement));
+    statement.all = under(statement.all.bind(statement));
+    return statement;
+  }) as typeof sqlite.prepare;
+  const transaction = sqlite.transaction.bind(sqlite);
+  sqlite.transaction = ((fn: (...args: unknown[]) => unknown) => {
+    const t = transaction(fn);
+    return Object.assign(under(t), { default: under(t.default), deferred: under(t.deferred), immediate: under(t.immediate), exclusive: under(t.exclusive) });
+  }) as typeof sqlite.transaction;
+  const exec = sqlite.exec.bind(sqlite);
+  sqlite.exec = (source: string) => lock.run(() => exec(source));
 }

@@ -1,5 +1,6 @@
 // The store's public surface: one repository per concern, each behind its named interface.
-export { openStore, type Store } from './db.js';
+export { openStore, type Store, type StoreOptions } from './db.js';
+export { WriteLock } from './write-lock.js';
 export { applyMigrations, ForeignKeyViolationError, type Violation } from './migrate.js';
 export { createButtonStateRepo, type ButtonStateRepo } from './button-state.js';
 export { createLocationCacheRepo, normaliseQuery, type LocationCacheRepo } from './location-cache.js';

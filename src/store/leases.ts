@@ -91,15 +91,23 @@ export function createLeaseRepo(store: Store) {
 
     /**
      * Instances that are surely gone: their heartbeat lapsed, or they ran on this host under a process id that no longer
-     * runs (or is this very process: a container restarted under the same pid). Their claims are taken over at once.
+     * runs, or under this very process's id but before it started (a container restarted under the same pid; another
+     * instance started since, such as the delivery thread, is a sibling). Their claims are taken over at once.
      */
-    lapsed(self: InstanceInfo, at: number, lapseMs: number, isAlive: (pid: number) => boolean): string[] {
+    lapsed(self: InstanceInfo, at: number, lapseMs: number, isAlive: (pid: number) => boolean, processStartedAt = Infinity): string[] {
+      const gone = (i: typeof instance.$inferSelect) =>
+        i.heartbeatAt < at - lapseMs || (i.host === self.host && (i.pid === self.pid ? i.startedAt < processStartedAt : !isAlive(i.pid)));
       return db
         .select()
         .from(instance)
         .all()
-        .filter((i) => i.id !== self.id && (i.heartbeatAt < at - lapseMs || (i.host === self.host && (i.pid === self.pid || !isAlive(i.pid)))))
+        .filter((i) => i.id !== self.id && gone(i))
         .map((i) => i.id);
+    },
+
+    /** An instance known to be gone (a delivery thread that died): its heartbeat set back to `lapsedAt`, a lapsed time. */
+    markGone(id: string, lapsedAt: number): void {
+      db.update(instance).set({ heartbeatAt: lapsedAt }).where(eq(instance.id, id)).run();
     },
 
     /** Forgets instances gone for longer than `olderThanMs` (bounded growth), and this one at a clean stop. */

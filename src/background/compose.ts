@@ -1,0 +1,122 @@
+// The background work of one instance: the outbox's drainer and the scheduled jobs that feed it (the alerts poller, the
+// digests). Wired the same way in the main thread (embedded runs, tests) and in the delivery thread (`manzil start`).
+import { ALERT_KINDS, POLL_JOB, alertKind, pollOnce, savedQueryLookup, type RunReport } from '../alerts/index.js';
+import type { ApiClient } from '../api/client.js';
+import type { Bot } from '../bot/index.js';
+import type { Config } from '../config.js';
+import { DIGEST_JOB, DIGEST_KIND, DIGEST_NOTICE_KIND, MarketDigestComposer, digestKind, digestNoticeKind, runDigests } from '../digests/index.js';
+import type { Heartbeat, JobScheduler } from '../jobs/index.js';
+import { newRequestId, type Logger } from '../log.js';
+import { MarketData } from '../market/index.js';
+import { KindRegistry, OutboxDrainer } from '../outbox/index.js';
+import type { ChatPoster } from '../ports/index.js';
+import type { AlertsRepo, DigestRepo, LeaseRepo, OutboxRepo } from '../store/index.js';
+
+/** The poller's settings, as the first look of a new alert uses them too. */
+export const pollerOptionsOf = (config: Config) => ({
+  maxPages: config.alerts.maxPages,
+  priceDropPct: config.alerts.priceDropPct,
+  deadlineMs: config.alerts.deadlineSeconds * 1000,
+});
+
+/**
+ * The share of UAE_API_BUDGET_PER_MINUTE each thread counts against (the minute window is counted in memory): with a
+ * delivery thread, a quarter is kept for chat lookups, so a poller run can never take the whole minute from them.
+ */
+export function splitMinuteBudget(config: Config, threaded: boolean): { chat: Config; background: Config } {
+  const perMinute = config.api.budget.perMinute;
+  if (!threaded || perMinute === undefined) return { chat: config, background: config };
+  const chat = Math.max(1, Math.ceil(perMinute / 4));
+  const withMinute = (n: number): Config => ({ ...config, api: { ...config.api, budget: { ...config.api.budget, perMinute: n } } });
+  return { chat: withMinute(chat), background: withMinute(Math.max(1, perMinute - chat)) };
+}
+
+/** Market figures per place (cached for hours, shared by every channel) and the digest composer on them. */
+export function digestComposer(config: Config, api: ApiClient, sandboxNow?: () => number) {
+  const market = new MarketData(api, { cacheTtlMs: config.market.cacheTtlMs, maxPages: config.market.maxPages });
+  const composer = new MarketDigestComposer(market, config.alerts.timezone, sandboxNow, config.api.breaker.cooldownSeconds * 1000);
+  return { market, composer };
+}
+
+/** What the background's counters report, wherever they are kept (the main thread's /metrics). */
+export interface BackgroundEvents {
+  delivered(place: string, kind: string): void;
+  failed(place: string, kind: string): void;
+  pollerRun(ok: boolean): void;
+}
+
+export interface BackgroundDeps {
+  config: Config;
+  api: ApiClient;
+  /** The service the saved searches are kept under (`sandbox`, or the API's base URL). */
+  service: string;
+  repos: { alerts: AlertsRepo; outbox: OutboxRepo; leases: LeaseRepo; digests: DigestRepo };
+  /** Renders an alert card's buttons (their state is saved as each card is rendered). */
+  bot: Pick<Bot, 'alertButtons'>;
+  composer: MarketDigestComposer;
+  posters: ChatPoster[];
+  logger: Logger;
+  /** This instance's name on claims and leases. */
+  instance: string;
+  heartbeat: Heartbeat;
+  scheduler: JobScheduler;
+  alertsCron: string;
+  /** Aborted when the instance stops: a poller or digests run in progress ends early. */
+  signal: AbortSignal;
+  events: BackgroundEvents;
+  /** The delivery core's clock (tests drive hours of retries without waiting them out). */
+  clock?: () => number;
+}
+
+/** Builds the drainer and registers the poller and digests jobs on the scheduler; starting them is the caller's. */
+export function composeBackground(d: BackgroundDeps) {
+  const { config, repos, logger } = d;
+  // Each kind of message the outbox carries registers its decoder and renderer; the drainer knows none of them.
+  const kinds = new KindRegistry()
+    .register(ALERT_KINDS, alertKind(d.bot.alertButtons(savedQueryLookup((id) => repos.alerts.byId(id)))))
+    .register(DIGEST_KIND, digestKind)
+    .register(DIGEST_NOTICE_KIND, digestNoticeKind);
+  const drainer = new OutboxDrainer({
+    outbox: repos.outbox,
+    kinds,
+    posters: d.posters,
+    logger,
+    holder: d.instance,
+    lapsed: () => d.heartbeat.lapsed(),
+    ...(d.clock ? { now: d.clock } : {}),
+    options: { giveUpMs: config.alerts.giveUpMs, leaseMs: config.alerts.deliveryLeaseMs },
+    onDelivered: (row) => d.events.delivered(row.place, row.kind),
+    onFailed: (row) => d.events.failed(row.place, row.kind),
+  });
+  const poll = async (): Promise<RunReport> => {
+    // Each run's log lines carry a `req` id of their own, as a chat request's do.
+    const report = await pollOnce({
+      api: d.api,
+      repo: repos.alerts,
+      leases: repos.leases,
+      service: d.service,
+      logger: logger.child({ req: newRequestId() }),
+      options: pollerOptionsOf(config),
+      holder: d.instance,
+      platforms: d.posters.map((p) => p.platform),
+      signal: d.signal,
+    });
+    if (report.ran) d.events.pollerRun(report.failedQueries === 0);
+    if (report.queued > 0) drainer.poke();
+    return report;
+  };
+  d.scheduler.register({ name: POLL_JOB, cron: d.alertsCron, run: poll });
+  const digests = () =>
+    runDigests({
+      repo: repos.digests,
+      leases: repos.leases,
+      composer: d.composer,
+      service: d.service,
+      holder: d.instance,
+      logger: logger.child({ req: newRequestId() }),
+      signal: d.signal,
+      onQueued: () => drainer.poke(),
+    });
+  d.scheduler.register({ name: DIGEST_JOB, cron: config.digests.cron, run: digests });
+  return { drainer, poll, digests };
+}

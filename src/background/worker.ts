@@ -1,0 +1,121 @@
+// The delivery thread's entry: the drainer, the poller and the digests on a SQLite connection and chat clients of their
+// own, so that posting and polling never hold up the main thread's event loop, which answers chat within Slack's 3 s.
+// It is another instance on the same database: claims, leases and the heartbeat fence it as they fence two processes.
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
+import { createDiscordPoster } from '../../adapters/discord/app.js';
+import { createSlackPoster } from '../../adapters/slack/app.js';
+import { Bot } from '../bot/index.js';
+import { Heartbeat, JobScheduler } from '../jobs/index.js';
+import { LocationResolver } from '../locations/index.js';
+import { createLogger } from '../log.js';
+import type { ChatPoster } from '../ports/index.js';
+import { openService } from '../service.js';
+import { createAlertsRepo, createButtonStateRepo, createDigestRepo, createLeaseRepo, createLocationCacheRepo, createOutboxRepo, openStore, WriteLock } from '../store/index.js';
+import { composeBackground, digestComposer } from './compose.js';
+import type { FromWorker, ToWorker, WorkerInit } from './protocol.js';
+
+const port = parentPort!;
+const init = workerData as WorkerInit;
+const { config, service, instance } = init;
+const send = (m: FromWorker) => port.postMessage(m);
+
+const logger = createLogger({ level: config.logLevel, secrets: config.secrets, format: init.logFormat, write: (line) => send({ t: 'log', line }), base: { thread: 'delivery' } });
+/**
+ * Linux gives each thread its own nice value: this one yields the CPU to the main thread, so a busy drain or poller run
+ * on a small host delays chat answers by microseconds, not by the tens of milliseconds a shared core would cost.
+ * Elsewhere (no /proc/thread-self) the thread runs at the process's priority.
+ */
+function yieldToChat(): void {
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), THREAD_NICE);
+  } catch (e) {
+    logger.debug('delivery thread: runs at the process priority', { error: e });
+  }
+}
+const THREAD_NICE = 10;
+yieldToChat();
+
+const store = openStore(config.dbPath, { writeLock: new WriteLock(init.writeLock, threadId, false) });
+const { api } = await openService(config, logger, store, (call) => send({ t: 'upstream', call }));
+const locations = new LocationResolver(api, createLocationCacheRepo(store, Date.now, service), config.locationCacheTtlMs);
+const bot = new Bot({ api, locations, state: createButtonStateRepo(store, Date.now, service), logger });
+const posters: ChatPoster[] = [
+  ...(config.slack ? [createSlackPoster({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl, logger })] : []),
+  ...(config.discord ? [createDiscordPoster({ token: config.discord.token, apiUrl: config.discord.apiUrl, logger })] : []),
+];
+const repos = { alerts: createAlertsRepo(store), outbox: createOutboxRepo(store), leases: createLeaseRepo(store), digests: createDigestRepo(store) };
+const heartbeat = new Heartbeat(repos.leases, instance);
+const scheduler = new JobScheduler({ timezone: config.alerts.timezone, logger });
+const stopping = new AbortController();
+const { drainer, poll, digests } = composeBackground({
+  config,
+  api,
+  service,
+  repos,
+  bot,
+  composer: digestComposer(config, api).composer,
+  posters,
+  logger,
+  instance,
+  heartbeat,
+  scheduler,
+  alertsCron: init.alertsCron,
+  signal: stopping.signal,
+  events: {
+    delivered: (place, kind) => send({ t: 'delivered', place, kind }),
+    failed: (place, kind) => send({ t: 'failed', place, kind }),
+    pollerRun: (ok) => send({ t: 'pollerRun', ok }),
+  },
+});
+
+// The platforms' pause state, told to the main thread when it changes (its /healthz and /metrics read it).
+let told = '';
+const tellPlatforms = () => {
+  const status = drainer.gate.status();
+  const now = JSON.stringify(status);
+  if (now !== told) send({ t: 'platforms', status });
+  told = now;
+};
+const watch = setInterval(tellPlatforms, 250);
+
+const calls = { drain: () => drainer.drain(), poll, digests };
+
+async function stop(): Promise<void> {
+  clearInterval(watch);
+  stopping.abort();
+  await scheduler.stop();
+  await drainer.stop();
+  heartbeat.stop();
+  await api.close();
+  store.close();
+}
+
+port.on('message', (m: ToWorker) => {
+  switch (m.t) {
+    case 'start':
+      heartbeat.start();
+      scheduler.start();
+      drainer.start();
+      return;
+    case 'poke':
+      return drainer.poke();
+    case 'runSoon':
+      return scheduler.runSoon(m.job);
+    case 'call':
+      return void calls[m.name]().then(
+        (value) => send({ t: 'result', id: m.id, value }),
+        (e: unknown) => send({ t: 'result', id: m.id, error: e instanceof Error ? e.message : String(e) }),
+      );
+    case 'stop':
+      return void stop()
+        .catch((e: unknown) => logger.error('delivery thread: stop failed', { error: e }))
+        .finally(() => {
+          send({ t: 'stopped' });
+          port.close();
+        });
+  }
+});
+tellPlatforms();
+send({ t: 'ready' });

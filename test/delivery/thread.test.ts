@@ -1,0 +1,155 @@
+// The delivery thread (`manzil start`'s default): the drainer, the poller and the digests in a worker thread on a
+// SQLite connection and chat clients of their own, while the main thread answers chat. Real composition root, real
+// worker thread (its TypeScript loaded through tsx), the fake Slack and a sandbox on loopback.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { DeliveryThread } from '../../src/background/thread.js';
+import { startManzil, type Manzil } from '../../src/main.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
+import { alertPosts, deliveryIdOf, saveAlerts, slackPlace, SECRET } from './helpers.js';
+
+const KEY = 'sk-delivery-thread-1818';
+let sandbox: Sandbox;
+let slack: FakeSlack;
+let manzil: Manzil | undefined;
+let logs: string[] = [];
+
+beforeAll(async () => {
+  sandbox = createSandbox({ key: KEY });
+  await sandbox.listen();
+  slack = await startFakeSlack();
+});
+afterEach(async () => {
+  await manzil?.stop();
+  manzil = undefined;
+  slack.reset();
+  slack.refuseAuth(false);
+});
+afterAll(async () => {
+  await slack.close();
+  await sandbox.close();
+});
+
+async function boot(env: Record<string, string> = {}, deliveryThread = true): Promise<Manzil> {
+  logs = [];
+  manzil = await startManzil({
+    env: {
+      UAE_API_KEY: KEY,
+      UAE_API_BASE_URL: sandbox.url!,
+      SLACK_BOT_TOKEN: 'xoxb-test',
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-thread-')), 'manzil.db'),
+      LOG_LEVEL: 'info',
+      ALERTS_CRON: '0 0 1 1 *',
+      ...env,
+    },
+    host: '127.0.0.1',
+    deliveryThread,
+    writeLog: (line) => logs.push(line),
+  });
+  return manzil;
+}
+
+const parsed = () => logs.map((l) => JSON.parse(l) as { msg: string; thread?: string; [k: string]: unknown });
+
+/** Polls (in the thread) until a run queues something: the market moves two hours before each. */
+async function queueSome(m: Manzil): Promise<number> {
+  let queued = 0;
+  for (let runs = 0; runs < 10 && queued === 0; runs++) {
+    sandbox.advance(120);
+    queued += (await m.alerts.poll()).queued;
+  }
+  expect(queued).toBeGreaterThan(0);
+  return queued;
+}
+
+describe('the delivery thread', () => {
+  it('polls and posts every new listing once from its own thread, its log lines in the main log', async () => {
+    const m = await boot();
+    expect(m.deliveryThread).toBe(true);
+    const channel = 'C0THREAD1';
+    await saveAlerts(m, [slackPlace(channel)]);
+    const queued = await queueSome(m);
+    // The thread was poked by its own run: nobody drains here.
+    await slack.waitFor(() => alertPosts(slack, channel).length === queued, 15_000);
+    const ids = alertPosts(slack, channel).map(deliveryIdOf);
+    expect(new Set(ids).size).toBe(queued);
+    // Recorded by the thread just after Slack answered.
+    await slack.waitFor(() => m.alerts.outbox.stats().delivered === queued, 5_000);
+    expect(m.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0 });
+    // The run and its posts are the thread's: its lines carry `thread: delivery`, and its counters reach /metrics here.
+    expect(parsed().some((l) => l.thread === 'delivery' && /poller run finished/.test(l.msg))).toBe(true);
+    expect(await m.metrics.text()).toMatch(new RegExp(`manzil_alerts_delivered_total\\{[^}]*\\} ${queued}`));
+    // The main thread keeps answering chat.
+    const reply = await m.bot.handleCommand({ user: 'U0ALICE', place: slackPlace(channel), text: 'alerts list' });
+    expect(reply.text).toMatch(/#1/);
+  }, 40_000);
+
+  it('a platform refusing the token is shown paused on /healthz, then resumes by itself; nothing lost, nothing twice', async () => {
+    const m = await boot();
+    const channel = 'C0THREAD2';
+    await saveAlerts(m, [slackPlace(channel)]);
+    slack.refuseAuth(true);
+    const queued = await queueSome(m);
+    await slack.waitFor(() => m.alerts.drainer.gate.isPaused('slack'), 10_000);
+    expect(m.health.check().checks.platforms).toMatchObject({ ok: false, paused: [expect.objectContaining({ platform: 'slack' })] });
+    expect(alertPosts(slack, channel)).toHaveLength(0);
+    slack.refuseAuth(false);
+    // The thread's first probe comes 5 s after the pause.
+    await slack.waitFor(() => alertPosts(slack, channel).length === queued, 20_000);
+    await slack.waitFor(() => !m.alerts.drainer.gate.isPaused('slack'), 5_000);
+    expect(new Set(alertPosts(slack, channel).map(deliveryIdOf)).size).toBe(queued);
+    expect(parsed().filter((l) => l.thread === 'delivery' && /paus/.test(l.msg)).length).toBeGreaterThanOrEqual(1);
+  }, 40_000);
+
+  it('a stop ends the thread cleanly, giving back what it had not posted; the next start posts it, once', async () => {
+    const m = await boot();
+    const channel = 'C0THREAD3';
+    await saveAlerts(m, [slackPlace(channel)]);
+    // Rate limited: the thread holds the channel and spends no attempt (nothing here may have been posted).
+    slack.outage(429, { retryAfter: 1 });
+    const queued = await queueSome(m);
+    await slack.waitFor(() => slack.callsTo('chat.postMessage').length > 0, 10_000);
+    const dbPath = m.config.dbPath;
+    await m.stop();
+    manzil = undefined;
+    expect(parsed().some((l) => /delivery thread exited/.test(l.msg))).toBe(false);
+    slack.outage(undefined);
+    const again = await boot({ MANZIL_DB_PATH: dbPath });
+    expect(again.deliveryThread).toBe(true);
+    await slack.waitFor(() => alertPosts(slack, channel).length === queued, 15_000);
+    await slack.waitFor(() => again.alerts.outbox.stats().delivered === queued, 5_000);
+    expect(new Set(alertPosts(slack, channel).map(deliveryIdOf)).size).toBe(queued);
+    expect(again.alerts.outbox.stats()).toMatchObject({ failed: 0, possibleDuplicates: 0 });
+  }, 40_000);
+
+  it('a thread that dies mid-post is started again at once; the post it had in flight is found, not sent twice', async () => {
+    const m = await boot();
+    const channel = 'C0THREAD4';
+    await saveAlerts(m, [slackPlace(channel)]);
+    // Slack stores the first post but its answer never comes back: the thread dies waiting for it.
+    const held = slack.holdNext('chat.postMessage', { carryOut: true });
+    const queued = await queueSome(m);
+    const inFlight = deliveryIdOf(await held.arrived);
+    const diedAt = Date.now();
+    await (m.alerts.drainer as DeliveryThread).terminate();
+    await slack.waitFor(() => m.alerts.outbox.stats().delivered === queued, 15_000);
+    // Its claims were handed over at once (not after the 60 s lease), by the thread started in its place.
+    expect(Date.now() - diedAt).toBeLessThan(10_000);
+    const ids = alertPosts(slack, channel).map(deliveryIdOf);
+    expect(ids).toHaveLength(queued);
+    expect(ids.filter((id) => id === inFlight)).toHaveLength(1);
+    expect(m.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
+    expect(parsed().filter((l) => /delivery thread exited; starting it again/.test(l.msg))).toHaveLength(1);
+  }, 40_000);
+
+  it('is not used where it cannot be: an in-memory database keeps delivery in the main thread', async () => {
+    const m = await boot({ MANZIL_DB_PATH: ':memory:' });
+    expect(m.deliveryThread).toBe(false);
+  }, 20_000);
+});
