@@ -20,7 +20,7 @@ function open(lock: WriteLock, file = join(mkdtempSync(join(tmpdir(), 'manzil-lo
   return { store, file };
 }
 
-const holder = (lock: WriteLock) => new Int32Array(lock.buffer)[0];
+const holder = (lock: WriteLock) => new Int32Array(lock.buffer)[0]!;
 
 /** A worker thread that opens `file` with the lock (not first) and runs `script` (its `store`, `lock` and `port` in scope). */
 function worker(file: string, buffer: SharedArrayBuffer, script: string): Worker {
