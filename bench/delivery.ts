@@ -46,6 +46,9 @@ export const CHANNEL_PREFIX = 'C';
 const CHILD_FLAG = '--delivery-bench-child';
 /** Entries per channel in one claim; unset: the drainer's default, as production runs it (for experiments only). */
 const PER_PLACE = Number(process.env.BENCH_DELIVERY_PER_PLACE) || undefined;
+const SHARED = process.env.BENCH_DELIVERY_SHARED === '1';
+/** Times the outbox calls and the rendering one by one: two clock reads per call, which cost CPU the drain then lacks. */
+const PARTS = process.env.BENCH_DELIVERY_PARTS === '1';
 
 /**
  * The floor of the rate: a channel's first post goes at once and each next one at least INTERVAL_MS after the one
@@ -172,11 +175,18 @@ async function measure(): Promise<Figures> {
       posters: [poster],
       logger,
       holder: 'bench',
-      options: { giveUpMs: config.alerts.giveUpMs, leaseMs: config.alerts.deliveryLeaseMs, ...(PER_PLACE ? { perPlace: PER_PLACE } : {}) },
+      // As the delivery thread runs it (`manzil start`'s default): no chat shares its loop, so no post waits for the loop.
+      // BENCH_DELIVERY_SHARED=1: as it runs sharing the loop with chat (DELIVERY_THREAD=off, the terminal chat).
+      options: {
+        giveUpMs: config.alerts.giveUpMs,
+        leaseMs: config.alerts.deliveryLeaseMs,
+        ...(SHARED ? {} : { holdWhileLateMs: 0 }),
+        ...(PER_PLACE ? { perPlace: PER_PLACE } : {}),
+      },
     });
-    const sql = timeMethods(outbox, ['claimDue', 'extendClaims', 'markPosting', 'markDelivered', 'releasePlace', 'requeue', 'markFailed']);
+    const sql = PARTS ? timeMethods(outbox, ['claimDue', 'extendClaims', 'markPosting', 'markDelivered', 'releasePlace', 'requeue', 'markFailed']) : undefined;
     // Rendering a card saves its Details button's state and reads its saved search: SQLite too.
-    const rendering = timeMethods(kinds, ['render']);
+    const rendering = PARTS ? timeMethods(kinds, ['render']) : undefined;
 
     globalThis.gc?.();
     const baseline = process.memoryUsage();
@@ -215,7 +225,7 @@ async function measure(): Promise<Figures> {
     const perPost = (ms: number) => `${(ms / report.delivered).toFixed(2)} ms`;
     const exactlyOnce = seen.calls === ENTRIES && seen.ok === ENTRIES && seen.distinct === ENTRIES && seen.duplicates.length === 0 && missing === 0;
     return {
-      'entries / channels': `${queued} / ${CHANNELS} (${PER_CHANNEL} each), fake Slack latency ${SLACK_LATENCY_MS} ms, ${INTERVAL_MS} ms spacing${PER_PLACE ? `, perPlace ${PER_PLACE} (BENCH_DELIVERY_PER_PLACE)` : ''}`,
+      'entries / channels': `${queued} / ${CHANNELS} (${PER_CHANNEL} each), fake Slack latency ${SLACK_LATENCY_MS} ms, ${INTERVAL_MS} ms spacing, ${SHARED ? 'posts held while the loop runs late (chat shares it)' : 'as in the delivery thread (no chat on its loop)'}${PER_PLACE ? `, perPlace ${PER_PLACE} (BENCH_DELIVERY_PER_PLACE)` : ''}`,
       'entries delivered': `${report.delivered} (outbox: ${stats.delivered} delivered, ${stats.pending} pending, ${stats.failed} parked; retried ${report.retried})`,
       'wall time': s(wallMs),
       floor: `${s(FLOOR_MS)} = (${PER_CHANNEL} - 1) × ${INTERVAL_MS} ms spacing + ${SLACK_LATENCY_MS} ms latency of the last post`,
@@ -228,13 +238,17 @@ async function measure(): Promise<Figures> {
       'peak RSS (this bench process)': `${mb(process.resourceUsage().maxRSS * 1024)} (OS maxRSS; during the drain: baseline ${mb(baseline.rss)}, peak ${mb(peakRss)})`,
       'heap used': `baseline ${mb(baseline.heapUsed)}, peak ${mb(peakHeap)} during the drain (garbage included), ${mb(after.heapUsed)} after it and a full GC`,
       'CPU of this process during the drain': `${s(cpuMs)} (${(cpuMs / report.delivered).toFixed(2)} ms per post; the floor leaves ${(FLOOR_MS / ENTRIES).toFixed(2)} ms of one core per post), ${Math.round((100 * cpuMs) / wallMs)} % of the wall time`,
-      'CPU per post, by part': `${perPost(sql.cpuMs())} outbox calls (SQLite through drizzle), ${perPost(rendering.cpuMs())} rendering (a saved search read, a button state written), ${perPost(cpuMs - sql.cpuMs() - rendering.cpuMs())} the rest (WebClient and HTTP, the drainer, GC)`,
       'CPU time against the floor': `${(cpuMs / FLOOR_MS).toFixed(2)} (over 1: the drain needs more CPU than the floor leaves, so even an idle host cannot reach the floor; GC's helper threads are counted too)`,
       host: `${os.cpus().length} CPUs, load average ${load.toFixed(1)} when the drain started (other work on the host slows the wall time)`,
       'event-loop delay during the drain': loopDelay(loop),
-      'synchronous time: outbox calls': sql.describe().join('; '),
-      'synchronous time: rendering': `${rendering.describe().join('')} (a card: its saved search read, its Details button's state saved)`,
-      'calls over 20 ms (GC pauses fall in them too)': [...sql.long(), ...rendering.long()].join('; ') || 'none',
+      ...(sql && rendering
+        ? {
+            'CPU per post, by part': `${perPost(sql.cpuMs())} outbox calls (SQLite through drizzle), ${perPost(rendering.cpuMs())} rendering (a saved search read, a button state written), ${perPost(cpuMs - sql.cpuMs() - rendering.cpuMs())} the rest (WebClient and HTTP, the drainer, GC, this timing itself)`,
+            'synchronous time: outbox calls': sql.describe().join('; '),
+            'synchronous time: rendering': `${rendering.describe().join('')} (a card: its saved search read, its Details button's state saved)`,
+            'calls over 20 ms (GC pauses fall in them too)': [...sql.long(), ...rendering.long()].join('; ') || 'none',
+          }
+        : { 'CPU per post, by part': 'BENCH_DELIVERY_PARTS=1 times the outbox calls and the rendering one by one (the timing costs CPU, so it is off here)' }),
       'warnings / errors logged': logger.problems.length === 0 ? 0 : `${logger.problems.length}: ${[...new Set(logger.problems)].slice(0, 3).join(' | ')}`,
     };
   } finally {

@@ -66,6 +66,8 @@ export interface BackgroundDeps {
   events: BackgroundEvents;
   /** The delivery core's clock (tests drive hours of retries without waiting them out). */
   clock?: () => number;
+  /** In the delivery thread: no chat shares its event loop, so posts never wait for the loop to catch up. */
+  ownThread?: boolean;
 }
 
 /** Builds the drainer and registers the poller and digests jobs on the scheduler; starting them is the caller's. */
@@ -84,7 +86,7 @@ export function composeBackground(d: BackgroundDeps) {
     holder: d.instance,
     lapsed: () => d.heartbeat.lapsed(),
     ...(d.clock ? { now: d.clock } : {}),
-    options: { giveUpMs: config.alerts.giveUpMs, leaseMs: config.alerts.deliveryLeaseMs },
+    options: { giveUpMs: config.alerts.giveUpMs, leaseMs: config.alerts.deliveryLeaseMs, ...(d.ownThread ? { holdWhileLateMs: 0 } : {}) },
     onDelivered: (row) => d.events.delivered(row.place, row.kind),
     onFailed: (row) => d.events.failed(row.place, row.kind),
   });

@@ -63,6 +63,7 @@ const { drainer, poll, digests } = composeBackground({
   scheduler,
   alertsCron: init.alertsCron,
   signal: stopping.signal,
+  ownThread: true,
   events: {
     delivered: (place, kind) => send({ t: 'delivered', place, kind }),
     failed: (place, kind) => send({ t: 'failed', place, kind }),

@@ -202,7 +202,8 @@ export class OutboxDrainer implements Delivery {
         if (this.stopped) return;
       }
       // Chat comes first: while the loop runs late (the drain itself, a poller's commit), the next post waits a little.
-      for (let k = 0; k < 20 && this.lag.ms > LAG_LIMIT_MS && !this.stopped; k++) await sleep(this.lag.ms);
+      const late = this.deps.options.holdWhileLateMs ?? LAG_LIMIT_MS;
+      for (let k = 0; k < 20 && late > 0 && this.lag.ms > late && !this.stopped; k++) await sleep(this.lag.ms);
       const next = await this.deliver(entry, report);
       if (next.holdUntil !== undefined) return outbox.requeue(entries.slice(i + 1), next.holdUntil);
     }

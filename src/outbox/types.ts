@@ -26,6 +26,11 @@ export interface DeliveryOptions {
   places?: number;
   /** The paused platform's probes. */
   gate?: GateOptions;
+  /**
+   * The next post waits while this thread's event loop runs later than this (default 30 ms), so that chat sharing the
+   * loop answers first. 0: never (the delivery thread, where no chat waits on the loop).
+   */
+  holdWhileLateMs?: number;
 }
 
 export interface DeliveryDeps {

@@ -1,6 +1,6 @@
 // The state behind chat buttons: a short random token in the button, the payload here.
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, lt } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { buttonState } from './schema.js';
 
@@ -28,14 +28,16 @@ const TOKEN = /^[A-Za-z0-9_-]{1,40}$/;
 export function createButtonStateRepo(store: Store, now: () => number = Date.now, service = ''): ButtonStateRepo {
   const { db } = store;
   const owners = service === 'sandbox' ? [service, ''] : [service];
+  // Every card the outbox posts saves its buttons' state: built once, not per card.
+  const insert = db
+    .insert(buttonState)
+    .values({ token: sql.placeholder('token'), service, kind: sql.placeholder('kind'), payload: sql.placeholder('payload'), createdAt: sql.placeholder('at'), lastUsedAt: sql.placeholder('at') })
+    .prepare();
   return {
     save(kind, payload) {
       // 128 random bits: unguessable, so a token cannot be forged to reach someone else's state.
       const token = randomBytes(16).toString('base64url');
-      const at = now();
-      db.insert(buttonState)
-        .values({ token, service, kind, payload: JSON.stringify(payload ?? null), createdAt: at, lastUsedAt: at })
-        .run();
+      insert.run({ token, kind, payload: JSON.stringify(payload ?? null), at: now() });
       return token;
     },
     load<T>(token: string) {
