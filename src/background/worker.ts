@@ -1,8 +1,6 @@
 // The delivery thread's entry: the drainer, the poller and the digests on a SQLite connection and chat clients of their
 // own, so that posting and polling never hold up the main thread's event loop, which answers chat within Slack's 3 s.
 // It is another instance on the same database: claims, leases and the heartbeat fence it as they fence two processes.
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { createDiscordPoster } from '../../adapters/discord/app.js';
 import { createSlackPoster } from '../../adapters/slack/app.js';
@@ -22,21 +20,6 @@ const { config, service, instance } = init;
 const send = (m: FromWorker) => port.postMessage(m);
 
 const logger = createLogger({ level: config.logLevel, secrets: config.secrets, format: init.logFormat, write: (line) => send({ t: 'log', line }), base: { thread: 'delivery' } });
-/**
- * Linux gives each thread its own nice value: this one yields the CPU to the main thread, so a busy drain or poller run
- * on a small host delays chat answers by microseconds, not by the tens of milliseconds a shared core would cost.
- * Elsewhere (no /proc/thread-self) the thread runs at the process's priority.
- */
-function yieldToChat(): void {
-  try {
-    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), THREAD_NICE);
-  } catch (e) {
-    logger.debug('delivery thread: runs at the process priority', { error: e });
-  }
-}
-const THREAD_NICE = 10;
-yieldToChat();
-
 const store = openStore(config.dbPath, { writeLock: new WriteLock(init.writeLock, threadId, false) });
 const { api } = await openService(config, logger, store, (call) => send({ t: 'upstream', call }));
 const locations = new LocationResolver(api, createLocationCacheRepo(store, Date.now, service), config.locationCacheTtlMs);
