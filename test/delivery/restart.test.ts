@@ -69,8 +69,8 @@ async function queued(channel: string): Promise<{ outbox: Manzil['alerts']['outb
 }
 
 /** A Manzil process, its modules loaded; `start()` starts it. */
-function spawnManzil(dbPath: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { env: { ...process.env, ...envFor(dbPath) }, stdio: ['pipe', 'pipe', 'pipe'] });
+function spawnManzil(dbPath: string, thread: 'on' | 'off') {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { env: { ...process.env, ...envFor(dbPath), DELIVERY_THREAD: thread }, stdio: ['pipe', 'pipe', 'pipe'] });
   children.push(child);
   let log = '';
   child.stdout.on('data', (d) => (log += d));
@@ -91,15 +91,17 @@ const waitUntil = async (what: string, cond: () => boolean, ms: number, log: () 
 };
 
 describe('a process killed with SIGKILL mid-post, then restarted', () => {
-  for (const [when, carryOut] of [
-    ['before Slack acted on the post', false],
-    ['after Slack stored the post, before it answered', true],
+  for (const [when, carryOut, thread] of [
+    ['before Slack acted on the post', false, 'off'],
+    ['after Slack stored the post, before it answered', true, 'off'],
+    ['before Slack acted on the post, posting from its delivery thread', false, 'on'],
+    ['after Slack stored the post, before it answered, posting from its delivery thread', true, 'on'],
   ] as const) {
     it(`killed ${when}: the post in flight is delivered or found within 10 s of the restart, once`, async () => {
-      const channel = carryOut ? 'C0RESTART2' : 'C0RESTART1';
+      const channel = `C0RESTART${carryOut ? 2 : 1}${thread === 'on' ? 'T' : ''}`;
       const { outbox, dbPath, count } = await queued(channel);
       const held = slack.holdNext('chat.postMessage', { carryOut });
-      const [first, second] = [spawnManzil(dbPath), spawnManzil(dbPath)];
+      const [first, second] = [spawnManzil(dbPath, thread), spawnManzil(dbPath, thread)];
       await Promise.all([first.loaded, second.loaded]);
       first.start();
       const call = await held.arrived;

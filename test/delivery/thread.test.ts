@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryThread } from '../../src/background/thread.js';
 import { startManzil, type Manzil } from '../../src/main.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startFakeDiscord } from '../fakes/discord.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { alertPosts, deliveryIdOf, saveAlerts, slackPlace, SECRET } from './helpers.js';
 
@@ -146,6 +147,27 @@ describe('the delivery thread', () => {
     expect(ids.filter((id) => id === inFlight)).toHaveLength(1);
     expect(m.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
     expect(parsed().filter((l) => /delivery thread exited; starting it again/.test(l.msg))).toHaveLength(1);
+  }, 40_000);
+
+  it('posts to Discord over a REST client of its own, with the nonce of each delivery, while the gateway stays here', async () => {
+    const discord = await startFakeDiscord();
+    try {
+      const m = await boot({ DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl });
+      const place = `discord:${discord.guildId}:${discord.channelId}`;
+      await saveAlerts(m, [place]);
+      const queued = await queueSome(m);
+      await discord.waitFor(() => m.alerts.outbox.stats().delivered === queued, 15_000);
+      const posts = discord.messages(discord.channelId).filter((p) => p.nonce);
+      expect(posts).toHaveLength(queued);
+      expect(new Set(posts.map((p) => p.nonce)).size).toBe(queued);
+      expect(discord.violations()).toEqual([]);
+      // One gateway session: the thread never logs in to the gateway.
+      expect(discord.sessions().identified).toBe(1);
+    } finally {
+      await manzil?.stop();
+      manzil = undefined;
+      await discord.close();
+    }
   }, 40_000);
 
   it('is not used where it cannot be: an in-memory database keeps delivery in the main thread', async () => {
