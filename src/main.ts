@@ -228,6 +228,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     sqlite: store.sqlite,
     poller: { lastRun: () => leases.lastRun(POLL_JOB), alerts: () => alertsRepo.count(service), elsewhere: () => alertsRepo.countElsewhere(service) },
     platforms: () => delivery.gate.status(),
+    delivery: () => ({ thread: threaded, running: thread ? thread.running : true }),
     maxPollerAgeMs: 3 * cronPeriodMs(alertsCron, config.alerts.timezone),
     upstream: { sandbox: Boolean(sandbox), budgetLeft: () => api.budgetLeft() },
     stopping: () => lifecycle.isStopping,

@@ -10,6 +10,8 @@ export interface HealthDeps {
   poller: { lastRun(): { at: number; ms: number; ok: boolean } | undefined; alerts(): number; elsewhere?(): number };
   /** Chat platforms, paused while they refuse our credentials. */
   platforms?: () => { platform: string; paused: boolean; since?: number; reason?: string }[];
+  /** Where delivery runs, and whether the delivery thread is up (it is down between a crash and its restart). */
+  delivery?: () => { thread: boolean; running: boolean };
   /** Older than this while alerts exist: the poller is stuck (3 periods of ALERTS_CRON). */
   maxPollerAgeMs: number;
   upstream: { sandbox: boolean; budgetLeft(): { blockedForMs: number; day?: number; month?: number; breakerOpenForMs?: number } };
@@ -37,6 +39,8 @@ export interface HealthReport {
     budget: { ok: true; callsLeftToday?: number; callsLeftThisMonth?: number };
     /** A paused platform fails the check: nothing reaches its channels until its credentials work again. */
     platforms: { ok: boolean; paused: { platform: string; sinceSeconds: number; reason: string }[] };
+    /** The delivery thread died and is being started again: nothing is polled or posted meanwhile (nothing is lost). */
+    delivery: { ok: boolean; thread: boolean; running: boolean };
   };
 }
 
@@ -89,8 +93,10 @@ export class Health {
 
     const paused = safely(() => this.deps.platforms?.() ?? [], []).filter((p) => p.paused);
     const platforms = { ok: paused.length === 0, paused: paused.map((p) => ({ platform: p.platform, sinceSeconds: seconds(at - (p.since ?? at)), reason: p.reason ?? '' })) };
-    const status = this.deps.stopping() ? 'stopping' : database.ok && poller.ok && upstream.ok && platforms.ok ? 'ok' : 'failing';
-    return { status, checks: { database, poller, upstream, budget, platforms } };
+    const where = safely(() => this.deps.delivery?.() ?? { thread: false, running: true }, { thread: false, running: false });
+    const delivery = { ok: where.running, ...where };
+    const status = this.deps.stopping() ? 'stopping' : database.ok && poller.ok && upstream.ok && platforms.ok && delivery.ok ? 'ok' : 'failing';
+    return { status, checks: { database, poller, upstream, budget, platforms, delivery } };
   }
 
   private database(at: number): { ok: boolean; error?: string } {

@@ -138,7 +138,11 @@ describe('the delivery thread', () => {
     const queued = await queueSome(m);
     const inFlight = deliveryIdOf(await held.arrived);
     const diedAt = Date.now();
+    expect(m.health.check().checks.delivery).toEqual({ ok: true, thread: true, running: true });
     await (m.alerts.drainer as DeliveryThread).terminate();
+    // Down until it is started again (a second later): /healthz says so.
+    await slack.waitFor(() => m.health.check().checks.delivery.running === false, 900);
+    expect(m.health.check().status).toBe('failing');
     await slack.waitFor(() => m.alerts.outbox.stats().delivered === queued, 15_000);
     // Its claims were handed over at once (not after the 60 s lease), by the thread started in its place.
     expect(Date.now() - diedAt).toBeLessThan(10_000);
@@ -147,6 +151,7 @@ describe('the delivery thread', () => {
     expect(ids.filter((id) => id === inFlight)).toHaveLength(1);
     expect(m.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
     expect(parsed().filter((l) => /delivery thread exited; starting it again/.test(l.msg))).toHaveLength(1);
+    expect(m.health.check().checks.delivery.ok).toBe(true);
   }, 40_000);
 
   it('posts to Discord over a REST client of its own, with the nonce of each delivery, while the gateway stays here', async () => {
