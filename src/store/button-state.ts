@@ -31,7 +31,14 @@ export function createButtonStateRepo(store: Store, now: () => number = Date.now
   // Every card the outbox posts saves its buttons' state: built once, not per card.
   const insert = db
     .insert(buttonState)
-    .values({ token: sql.placeholder('token'), service, kind: sql.placeholder('kind'), payload: sql.placeholder('payload'), createdAt: sql.placeholder('at'), lastUsedAt: sql.placeholder('at') })
+    .values({
+      token: sql.placeholder('token'),
+      service,
+      kind: sql.placeholder('kind'),
+      payload: sql.placeholder('payload'),
+      createdAt: sql.placeholder('at'),
+      lastUsedAt: sql.placeholder('at'),
+    })
     .prepare();
   return {
     save(kind, payload) {
