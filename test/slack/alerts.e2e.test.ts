@@ -122,6 +122,9 @@ describe('alerts on Slack', () => {
 });
 
 describe('a crash mid-post (SIGKILL), then a restart: posted exactly once', () => {
+  // Only the `poll --once` processes deliver here: the serving instance above would otherwise take the dead process's
+  // claim over too (its lease is 1 s), and which of the two found the post would be a race.
+  beforeAll(() => manzil.stop());
   const bin = fileURLToPath(new URL('../../bin/manzil.js', import.meta.url));
   const pollOnce = () => {
     const child = spawn(process.execPath, [bin, 'poll', '--once'], { env: { ...process.env, ...env(), MANZIL_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
