@@ -2,6 +2,7 @@
 import path from 'node:path';
 import cron from 'node-cron';
 import { z } from 'zod';
+import { parseKey } from './store/sealing.js';
 
 const seconds = (fallback: number) => z.coerce.number().positive().max(600).default(fallback);
 const optionalCount = z.coerce.number().int().positive().optional();
@@ -62,6 +63,11 @@ const schema = z.object({
   SLACK_BOT_TOKEN: optionalText,
   SLACK_SIGNING_SECRET: optionalText,
   SLACK_APP_TOKEN: optionalText,
+  SLACK_CLIENT_ID: optionalText,
+  SLACK_CLIENT_SECRET: optionalText,
+  SLACK_STATE_SECRET: optionalText,
+  MANZIL_ENCRYPTION_KEY: optionalText,
+  MANZIL_ENCRYPTION_KEY_PREVIOUS: optionalText,
   SLACK_API_URL: optionalText.pipe(z.url().optional()),
   DISCORD_TOKEN: optionalText,
   DISCORD_APPLICATION_ID: optionalText.pipe(
@@ -165,7 +171,21 @@ export interface Config {
   dbPath: string;
   locationCacheTtlMs: number;
   port: number;
-  slack: { botToken: string; signingSecret: string; appToken: string | undefined; apiUrl: string | undefined } | undefined;
+  /**
+   * One workspace (`botToken`), or any workspace that adds the app (`oauth`: "Add to Slack", the installations kept in
+   * the database, sealed with `encryption`).
+   */
+  slack:
+    | {
+        botToken: string | undefined;
+        signingSecret: string;
+        appToken: string | undefined;
+        apiUrl: string | undefined;
+        oauth: { clientId: string; clientSecret: string; stateSecret: string } | undefined;
+      }
+    | undefined;
+  /** MANZIL_ENCRYPTION_KEY (seals), and the previous keys that still open what they sealed (64 hex digits or base64). */
+  encryption: { key: string; previous: string[] } | undefined;
   /** Set when DISCORD_TOKEN is: serve Discord. `apiUrl` is the REST base (`…/api`); the gateway comes from its /gateway/bot. */
   discord: { token: string; applicationId: string | undefined; guildId: string | undefined; apiUrl: string | undefined } | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
@@ -177,6 +197,33 @@ export interface Config {
   opsPort: number | undefined;
   /** Values to mask wherever text leaves the process. */
   secrets: string[];
+}
+
+const splitList = (v: string | undefined): string[] =>
+  (v ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** "Add to Slack": the three OAuth values together, the signing secret, a usable encryption key, and no single token. */
+function oauthProblems(e: { [k: string]: unknown }): string[] {
+  const problems: string[] = [];
+  const missing = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET', 'SLACK_SIGNING_SECRET'].filter((k) => !e[k]);
+  if (missing.length)
+    problems.push(
+      `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing: Add to Slack needs SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET and SLACK_SIGNING_SECRET`,
+    );
+  if (e.SLACK_BOT_TOKEN) problems.push('SLACK_BOT_TOKEN is set along with SLACK_CLIENT_ID: use one workspace (the token) or Add to Slack (OAuth), not both');
+  if (e.SLACK_APP_TOKEN) problems.push('SLACK_APP_TOKEN is set along with SLACK_CLIENT_ID: Add to Slack needs Slack to reach Manzil over HTTP, not Socket Mode');
+  if (!e.MANZIL_ENCRYPTION_KEY)
+    problems.push("MANZIL_ENCRYPTION_KEY is missing: Add to Slack keeps each workspace's token in the database, sealed with it (make one: openssl rand -hex 32)");
+  for (const [name, value] of [
+    ['MANZIL_ENCRYPTION_KEY', e.MANZIL_ENCRYPTION_KEY],
+    ...splitList(e.MANZIL_ENCRYPTION_KEY_PREVIOUS as string | undefined).map((v) => ['MANZIL_ENCRYPTION_KEY_PREVIOUS', v]),
+  ] as [string, unknown][]) {
+    if (typeof value === 'string' && !parseKey(value)) problems.push(`${name} is not a 32-byte key: give 64 hex digits or 44 characters of base64 (openssl rand -hex 32)`);
+  }
+  return problems;
 }
 
 /** Alerts in demo mode, unless ALERTS_CRON says otherwise: every 10 seconds, so a saved alert fires within a minute. */
@@ -234,7 +281,13 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
   const problems: string[] = [];
   if (e.UAE_API_KEY && !e.UAE_API_BASE_URL) problems.push("UAE_API_BASE_URL is missing: UAE_API_KEY is set, and Manzil needs the service's address to use it");
   if (e.SLACK_BOT_TOKEN && !e.SLACK_SIGNING_SECRET) problems.push('SLACK_SIGNING_SECRET is missing: Slack needs it to verify requests (SLACK_BOT_TOKEN is set)');
-  if (e.SLACK_SIGNING_SECRET && !e.SLACK_BOT_TOKEN) problems.push('SLACK_BOT_TOKEN is missing: Slack needs it to answer and post (SLACK_SIGNING_SECRET is set)');
+  const oauth = Boolean(e.SLACK_CLIENT_ID || e.SLACK_CLIENT_SECRET || e.SLACK_STATE_SECRET);
+  if (e.SLACK_SIGNING_SECRET && !e.SLACK_BOT_TOKEN && !oauth) {
+    problems.push(
+      'SLACK_BOT_TOKEN is missing: Slack needs it to answer and post (SLACK_SIGNING_SECRET is set); or set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET for Add to Slack',
+    );
+  }
+  if (oauth) problems.push(...oauthProblems(e));
   if (e.SLACK_APP_TOKEN && !e.SLACK_BOT_TOKEN && !e.SLACK_SIGNING_SECRET) {
     problems.push('SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET are missing: Socket Mode (SLACK_APP_TOKEN) needs them too');
   }
@@ -301,14 +354,33 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
     port: e.PORT,
     slack:
       e.SLACK_BOT_TOKEN && e.SLACK_SIGNING_SECRET
-        ? { botToken: e.SLACK_BOT_TOKEN, signingSecret: e.SLACK_SIGNING_SECRET, appToken: e.SLACK_APP_TOKEN, apiUrl: e.SLACK_API_URL }
-        : undefined,
+        ? { botToken: e.SLACK_BOT_TOKEN, signingSecret: e.SLACK_SIGNING_SECRET, appToken: e.SLACK_APP_TOKEN, apiUrl: e.SLACK_API_URL, oauth: undefined }
+        : e.SLACK_SIGNING_SECRET && e.SLACK_CLIENT_ID && e.SLACK_CLIENT_SECRET && e.SLACK_STATE_SECRET
+          ? {
+              botToken: undefined,
+              signingSecret: e.SLACK_SIGNING_SECRET,
+              appToken: undefined,
+              apiUrl: e.SLACK_API_URL,
+              oauth: { clientId: e.SLACK_CLIENT_ID, clientSecret: e.SLACK_CLIENT_SECRET, stateSecret: e.SLACK_STATE_SECRET },
+            }
+          : undefined,
     discord: e.DISCORD_TOKEN ? { token: e.DISCORD_TOKEN, applicationId: e.DISCORD_APPLICATION_ID, guildId: e.DISCORD_GUILD_ID, apiUrl: e.DISCORD_API_URL } : undefined,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     logFile: e.MANZIL_LOG_FILE ?? path.join(e.MANZIL_DB_PATH === ':memory:' ? './data' : path.dirname(e.MANZIL_DB_PATH), 'manzil.log'),
     opsPort: e.OPS_PORT,
-    secrets: [e.UAE_API_KEY, e.SLACK_BOT_TOKEN, e.SLACK_SIGNING_SECRET, e.SLACK_APP_TOKEN, e.DISCORD_TOKEN].filter((s): s is string => Boolean(s)),
+    encryption: e.MANZIL_ENCRYPTION_KEY ? { key: e.MANZIL_ENCRYPTION_KEY, previous: splitList(e.MANZIL_ENCRYPTION_KEY_PREVIOUS) } : undefined,
+    secrets: [
+      e.UAE_API_KEY,
+      e.SLACK_BOT_TOKEN,
+      e.SLACK_SIGNING_SECRET,
+      e.SLACK_APP_TOKEN,
+      e.SLACK_CLIENT_SECRET,
+      e.SLACK_STATE_SECRET,
+      e.MANZIL_ENCRYPTION_KEY,
+      ...splitList(e.MANZIL_ENCRYPTION_KEY_PREVIOUS),
+      e.DISCORD_TOKEN,
+    ].filter((s): s is string => Boolean(s)),
   };
 }
 

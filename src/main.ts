@@ -33,7 +33,9 @@ import {
   createLocationCacheRepo,
   createOutboxRepo,
   openStore,
+  sealerFrom,
   serviceKey,
+  slackInstallations,
   WriteLock,
   type AlertsRepo,
   type DigestRepo,
@@ -243,11 +245,13 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   let slackPort: number | undefined;
   let slackStarted = false;
   if (config.slack) {
-    const { botToken, signingSecret, appToken, apiUrl } = config.slack;
+    const { botToken, signingSecret, appToken, apiUrl, oauth } = config.slack;
     // `track`: the listener's whole run (the reply to Slack included) counts as in flight, so a stop waits for delivery.
     slack = createSlackApp({
       bot: chatBot,
       botToken,
+      // Add to Slack: each workspace's installation, sealed in the database; a removal holds its channels.
+      oauth: oauth && { ...oauth, installations: slackInstallations(store, sealerFrom(config.encryption!), { logger }) },
       signingSecret,
       appToken,
       apiUrl,
@@ -272,11 +276,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
 
   // Alerts: the poller queues deliveries; the drainer posts them through each platform's poster.
   const posters: ChatPoster[] = [...(slack ? [slack.poster] : []), ...(discord ? [discord.poster] : []), ...(options.terminal && withTerminal ? [options.terminal] : [])];
-  const events = {
-    delivered: (place: string, kind: string) => metrics.alertDelivered(place, kind),
-    failed: (place: string, kind: string) => metrics.alertFailed(place, kind),
-    pollerRun: (ok: boolean) => metrics.pollerRun(ok),
-  };
+  const events = { delivered: metrics.alertDelivered.bind(metrics), failed: metrics.alertFailed.bind(metrics), pollerRun: metrics.pollerRun.bind(metrics) };
   // In the delivery thread, or here: the drainer, and the poller and digests jobs that feed it.
   const thread = threaded
     ? new DeliveryThread({

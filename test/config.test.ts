@@ -73,7 +73,7 @@ describe('configuration problems in plain words', () => {
       'SLACK_SIGNING_SECRET is missing: Slack needs it to verify requests (SLACK_BOT_TOKEN is set)',
     ]);
     expect(problems({ SLACK_SIGNING_SECRET: 'sign-1234', MANZIL_SANDBOX: '1' })).toEqual([
-      'SLACK_BOT_TOKEN is missing: Slack needs it to answer and post (SLACK_SIGNING_SECRET is set)',
+      'SLACK_BOT_TOKEN is missing: Slack needs it to answer and post (SLACK_SIGNING_SECRET is set); or set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET for Add to Slack',
     ]);
   });
 
@@ -101,5 +101,40 @@ describe('configuration problems in plain words', () => {
     expect(loadConfig({ MANZIL_DB_PATH: '/var/lib/manzil/m.db' }).logFile).toBe('/var/lib/manzil/manzil.log');
     expect(loadConfig({ MANZIL_LOG_FILE: '/tmp/x.log' }).logFile).toBe('/tmp/x.log');
     expect(loadConfig({ LOG_FORMAT: 'json', OPS_PORT: '9100' })).toMatchObject({ logFormat: 'json', opsPort: 9100 });
+  });
+});
+
+describe('Add to Slack configuration', () => {
+  const live = { UAE_API_KEY: 'k', UAE_API_BASE_URL: 'http://127.0.0.1:9' };
+  const oauth = { SLACK_CLIENT_ID: '1.2', SLACK_CLIENT_SECRET: 'client-secret-x', SLACK_STATE_SECRET: 'state-secret-x', SLACK_SIGNING_SECRET: 'sign-x' };
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+      return [];
+    } catch (e) {
+      return (e as ConfigError).problems;
+    }
+  };
+
+  it('serves any workspace with the three OAuth values, the signing secret and an encryption key, and masks them all', () => {
+    const key = 'ab'.repeat(32);
+    const config = loadConfig({ ...live, ...oauth, MANZIL_ENCRYPTION_KEY: key });
+    expect(config.slack).toMatchObject({ botToken: undefined, oauth: { clientId: '1.2', clientSecret: 'client-secret-x', stateSecret: 'state-secret-x' } });
+    expect(config.encryption).toEqual({ key, previous: [] });
+    expect(config.secrets).toEqual(expect.arrayContaining(['client-secret-x', 'state-secret-x', key]));
+  });
+
+  it('says what is missing or wrong, never a value', () => {
+    expect(problems({ ...live, ...oauth })).toEqual([expect.stringMatching(/^MANZIL_ENCRYPTION_KEY is missing/)]);
+    expect(problems({ ...live, SLACK_CLIENT_ID: '1.2', SLACK_SIGNING_SECRET: 's', MANZIL_ENCRYPTION_KEY: 'ab'.repeat(32) })).toEqual([
+      expect.stringMatching(/^SLACK_CLIENT_SECRET, SLACK_STATE_SECRET are missing/),
+    ]);
+    const both = problems({ ...live, ...oauth, SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1', MANZIL_ENCRYPTION_KEY: 'not-a-key-value' });
+    expect(both).toEqual([
+      expect.stringMatching(/SLACK_BOT_TOKEN is set along with SLACK_CLIENT_ID/),
+      expect.stringMatching(/SLACK_APP_TOKEN is set along with SLACK_CLIENT_ID/),
+      expect.stringMatching(/MANZIL_ENCRYPTION_KEY is not a 32-byte key/),
+    ]);
+    expect(both.join(' ')).not.toContain('not-a-key-value');
   });
 });

@@ -1,17 +1,30 @@
 // The Slack app: a real Bolt 5 app, over HTTP at POST /slack/events (commands, buttons and options alike),
-// or over Socket Mode when an app-level token is given.
+// or over Socket Mode when an app-level token is given. One workspace (a bot token), or any workspace that adds the app
+// (Add to Slack: Bolt's installer at /slack/install and /slack/oauth_redirect, each workspace answered with its own token).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from '@slack/bolt';
-import type { ChatCore, TrackRequest } from '../../src/ports/index.js';
+import type { ChatCore, SlackInstallations, TrackRequest } from '../../src/ports/index.js';
 import type { Logger } from '../../src/log.js';
 import { SlackAdmins } from './admins.js';
-import { registerListeners } from './listeners.js';
-import { SlackPoster, postingClient } from './poster.js';
+import { installationStore, installedClients } from './installations.js';
+import { registerListeners, registerUninstall } from './listeners.js';
+import { SlackPoster, postingClient, singleClient, type SlackClients } from './poster.js';
+import { SLACK_SCOPES } from './scopes.js';
+
+/** Add to Slack: the app's OAuth credentials and where installations are kept. */
+export interface SlackOAuth {
+  clientId: string;
+  clientSecret: string;
+  stateSecret: string;
+  installations: SlackInstallations;
+}
 
 export interface SlackAppOptions {
   bot: ChatCore;
-  botToken: string;
+  /** One workspace's bot token; or `oauth`, for any workspace that adds the app. */
+  botToken?: string | undefined;
+  oauth?: SlackOAuth | undefined;
   signingSecret: string;
   /** Socket Mode when set. */
   appToken?: string;
@@ -57,10 +70,34 @@ function boltLogger(logger: Logger): BoltLogger {
 /**
  * The poster alone, with the app's client settings: the delivery thread posts alerts and digests without serving Slack.
  */
-export function createSlackPoster(options: Pick<SlackAppOptions, 'botToken' | 'apiUrl' | 'logger' | 'postTimeoutMs'>): SlackPoster {
+export function createSlackPoster(options: ClientOptions): SlackPoster {
   const log = options.logger.child({ part: 'slack' });
-  const client = postingClient(options.botToken, { apiUrl: options.apiUrl, logger: boltLogger(options.logger), timeoutMs: options.postTimeoutMs });
-  return new SlackPoster(client, (message, fields) => log.warn(message, fields));
+  return new SlackPoster(slackClients(options), (message, fields) => log.warn(message, fields));
+}
+
+type ClientOptions = Pick<SlackAppOptions, 'botToken' | 'apiUrl' | 'logger' | 'postTimeoutMs'> & { installations?: SlackInstallations | undefined };
+
+/**
+ * Posting and users.info go through clients that neither retry nor wait out 429s themselves: the outbox retries, and
+ * an admin check must answer now or not at all. One for the one token, or one per workspace from its installation.
+ */
+function slackClients(options: ClientOptions): SlackClients {
+  const clientOptions = { apiUrl: options.apiUrl, logger: boltLogger(options.logger), timeoutMs: options.postTimeoutMs };
+  if (options.installations) return installedClients(options.installations, clientOptions);
+  if (!options.botToken) throw new Error('slack: a bot token or Add to Slack (oauth) is needed');
+  return singleClient(postingClient(options.botToken, clientOptions));
+}
+
+/** Bolt's installer: "Add to Slack" at /slack/install, Slack's redirect back at /slack/oauth_redirect. */
+function installer(oauth: SlackOAuth, clientOptions: { slackApiUrl?: string }) {
+  return {
+    clientId: oauth.clientId,
+    clientSecret: oauth.clientSecret,
+    stateSecret: oauth.stateSecret,
+    scopes: [...SLACK_SCOPES],
+    installationStore: installationStore(oauth.installations),
+    installerOptions: { directInstall: true, installPath: '/slack/install', redirectUriPath: '/slack/oauth_redirect', clientOptions },
+  };
 }
 
 export function createSlackApp(options: SlackAppOptions): SlackApp {
@@ -76,22 +113,22 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         logger,
         unhandledRequestTimeoutMillis: 2_500,
         ...(options.routes?.length ? { customRoutes: options.routes } : {}),
+        ...(options.oauth ? installer(options.oauth, clientOptions) : {}),
       });
-  const app = new App({ token: options.botToken, receiver, logger, logLevel: LogLevel.WARN, clientOptions });
+  const app = new App({ ...(options.oauth ? {} : { token: options.botToken }), receiver, logger, logLevel: LogLevel.WARN, clientOptions });
   const log = options.logger.child({ part: 'slack' });
   const warn = (message: string, fields: Record<string, unknown>) => log.warn(message, fields);
-  // Posting and users.info go through a client that neither retries nor waits out 429s itself: the outbox retries,
-  // and an admin check must answer now or not at all.
-  const client = postingClient(options.botToken, { apiUrl: options.apiUrl, logger, timeoutMs: options.postTimeoutMs });
-  const admins = new SlackAdmins(client, warn, options.adminCacheMs);
+  const clients = slackClients({ ...options, installations: options.oauth?.installations });
+  const admins = new SlackAdmins(clients, warn, options.adminCacheMs);
   registerListeners(app, options.bot, admins, log, options.track);
+  if (options.oauth) registerUninstall(app, options.oauth.installations, log);
   app.error(async (error) => {
     options.logger.error('slack listener failed', { error });
   });
 
   return {
     app,
-    poster: new SlackPoster(client, warn),
+    poster: new SlackPoster(clients, warn),
     async start(port, host = '0.0.0.0') {
       if (socketMode) {
         await app.start();

@@ -1,6 +1,6 @@
 // Bolt listeners: ack at once, hand the request to the bot, send back what it says. Nothing else lives here.
 import type { App, BlockAction, ButtonAction, RespondFn, SlackCommandMiddlewareArgs, SlackActionMiddlewareArgs, SlackOptionsMiddlewareArgs, StaticSelectAction } from '@slack/bolt';
-import type { ChatCore, TrackRequest } from '../../src/ports/index.js';
+import type { ChatCore, SlackInstallations, TrackRequest } from '../../src/ports/index.js';
 import type { Logger } from '../../src/log.js';
 import type { SlackAdmins } from './admins.js';
 import { SLASH_COMMANDS, commandText } from './commands.js';
@@ -46,7 +46,7 @@ export function registerListeners(app: App, bot: ChatCore, admins: SlackAdmins, 
         user: command.user_id,
         place,
         surface: SLACK_SURFACE,
-        isAdmin: admins.forUser(command.user_id),
+        isAdmin: admins.forUser(command.team_id, command.user_id),
         text: commandText(command.command, command.text),
       });
       await sendReply(respond, reply, { log });
@@ -62,7 +62,7 @@ export function registerListeners(app: App, bot: ChatCore, admins: SlackAdmins, 
         user: body.user.id,
         place,
         surface: SLACK_SURFACE,
-        isAdmin: admins.forUser(body.user.id),
+        isAdmin: admins.forUser(body.team?.id ?? body.user.team_id ?? '', body.user.id),
         action: action.action_id.split(':')[1]!,
         token: action.value ?? '',
       });
@@ -94,5 +94,21 @@ export function registerListeners(app: App, bot: ChatCore, admins: SlackAdmins, 
     const timeout = new Promise<[]>((resolve) => setTimeout(() => resolve([]), SUGGEST_DEADLINE_MS).unref());
     const found = await Promise.race([bot.suggestLocations(options.value), timeout]);
     await ack({ options: found.map((o) => ({ text: { type: 'plain_text' as const, text: o.label }, value: o.value })) });
+  });
+}
+
+/**
+ * Add to Slack: a workspace that removes the app (or revokes its bot token) loses its installation at once, and its
+ * alerts and digests wait (Bolt leaves this to the app). Added again, they go on.
+ */
+export function registerUninstall(app: App, installations: SlackInstallations, logger: Logger): void {
+  const remove = async (body: { team_id?: string; enterprise_id?: string }, why: string) => {
+    await installations.remove({ teamId: body.team_id, enterpriseId: body.enterprise_id }, why);
+    logger.info('slack: a workspace removed Manzil; its installation is deleted and its alerts and digests wait', { team: body.team_id, why });
+  };
+  app.event('app_uninstalled', async ({ body }) => remove(body, 'app_uninstalled'));
+  app.event('tokens_revoked', async ({ body, event }) => {
+    // Only the bot's token matters: a person revoking their own user token leaves the workspace's alerts alone.
+    if ((event.tokens.bot ?? []).length > 0) await remove(body, 'tokens_revoked');
   });
 }

@@ -117,16 +117,45 @@ function notingCharts(reply: Reply, noted: (index: number) => boolean, image: (b
   return { ...reply, blocks };
 }
 
+/** The Web API client of each workspace: one for every workspace (a single token), or each one's own (Add to Slack). */
+export interface SlackClients {
+  /** Undefined when the workspace has not added Manzil (or removed it). */
+  forTeam(teamId: string): Promise<WebClient | undefined>;
+  /** The one token's client; undefined with Add to Slack, where each workspace's token stands alone. */
+  readonly single: WebClient | undefined;
+}
+
+export const singleClient = (client: WebClient): SlackClients => ({ forTeam: async () => client, single: client });
+
 export class SlackPoster implements ChatPoster {
   readonly platform = 'slack';
   readonly settleMs = SLACK_SETTLE_MS;
+  private readonly clients: SlackClients;
 
-  /** `client` must not retry by itself and must reject rate-limited calls: the outbox retries (see postingClient). */
+  /** Clients must not retry by themselves and must reject rate-limited calls: the outbox retries (see postingClient). */
   constructor(
-    private readonly client: WebClient,
+    clients: SlackClients | WebClient,
     private readonly log: SendLog = () => {},
     private readonly options: SlackPosterOptions = {},
-  ) {}
+  ) {
+    this.clients = 'forTeam' in clients ? clients : singleClient(clients);
+  }
+
+  /**
+   * The client for a place's workspace. With Add to Slack a workspace that has no installation, or whose token is
+   * refused, cannot receive: its channel is held (and its alerts wait), while every other workspace goes on.
+   */
+  private async clientFor(place: string): Promise<WebClient> {
+    const teamId = parseSlackPlace(place)?.teamId;
+    const client = teamId ? await this.clients.forTeam(teamId) : undefined;
+    if (!client) throw new PostFailure(`slack: workspace ${teamId ?? '?'} has not added Manzil`, 'channel_unavailable');
+    return client;
+  }
+
+  private perWorkspace(failure: PostFailure): PostFailure {
+    if (this.clients.single || failure.outcome !== 'credentials_refused') return failure;
+    return new PostFailure(`${failure.message} (this workspace's token: Manzil removed, or its token revoked)`, 'channel_unavailable');
+  }
 
   /**
    * A reply with charts: each is uploaded as a private file first, then one chat.postMessage shows them (image blocks
@@ -137,24 +166,25 @@ export class SlackPoster implements ChatPoster {
   async post(place: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }> {
     const channel = channelOf(place);
     const metadata = { event_type: ALERT_EVENT_TYPE, event_payload: { delivery_id: deliveryId } };
-    const send = (payload: SlackPayload) => this.client.chat.postMessage({ channel, ...payload, metadata });
+    const client = await this.clientFor(place);
+    const send = (payload: SlackPayload) => client.chat.postMessage({ channel, ...payload, metadata });
     try {
       const hasImages = reply.blocks.some((b) => b.kind === 'image');
-      const res = hasImages ? await this.postWithImages(reply, send) : await sendWithFallback(reply, send, { log: this.log, isContentRefusal });
+      const res = hasImages ? await this.postWithImages(client, reply, send) : await sendWithFallback(reply, send, { log: this.log, isContentRefusal });
       // ok: true without a ts: Slack took it, we cannot say as what.
       if (!res.ts) throw new PostFailure('slack: chat.postMessage answered ok without a ts', 'maybe_posted');
       return { messageId: res.ts };
     } catch (e) {
-      throw slackOutcome(e);
+      throw this.perWorkspace(slackOutcome(e));
     }
   }
 
-  private async postWithImages<T>(reply: Reply, send: (payload: SlackPayload) => Promise<T>): Promise<T> {
+  private async postWithImages<T>(client: WebClient, reply: Reply, send: (payload: SlackPayload) => Promise<T>): Promise<T> {
     // Uploaded one by one: a failure that throws leaves at most the files before it as orphans, never a message.
     const files = new Map<number, string>();
     for (const [i, block] of reply.blocks.entries()) {
       if (block.kind !== 'image') continue;
-      const upload = await uploadImage(this.client, block.image, { timeoutMs: this.options.uploadTimeoutMs });
+      const upload = await uploadImage(client, block.image, { timeoutMs: this.options.uploadTimeoutMs });
       if (upload.kind === 'uploaded') files.set(i, upload.fileId);
       else this.log('slack: a chart could not be attached; it is posted as text', { chart: block.image.name, reason: upload.reason });
     }
@@ -226,8 +256,9 @@ export class SlackPoster implements ChatPoster {
     const oldest = Math.max(0, Math.min(request.firstAttemptAt, request.uncertainSince) - HISTORY_MARGIN_MS);
     let cursor: string | undefined;
     try {
+      const client = await this.clientFor(request.place);
       for (let page = 0; page < HISTORY_PAGES; page++) {
-        const res = await this.client.conversations.history({
+        const res = await client.conversations.history({
           channel,
           oldest: (oldest / 1000).toFixed(6),
           include_all_metadata: true,
@@ -253,8 +284,10 @@ export class SlackPoster implements ChatPoster {
 
   /** auth.test: ok, refused (the token, or a token without chat:write), or unreachable (the network, a 5xx, a 429). */
   async checkCredentials(): Promise<CredentialsCheck> {
+    // With Add to Slack no one token speaks for the platform: a workspace whose token is refused holds its own channels.
+    if (!this.clients.single) return { kind: 'ok' };
     try {
-      const res = await this.client.auth.test();
+      const res = await this.clients.single.auth.test();
       const scopes = res.response_metadata?.scopes;
       if (scopes && !scopes.includes(POSTING_SCOPE)) return { kind: 'refused', reason: `slack: the token lacks ${POSTING_SCOPE}` };
       return { kind: 'ok' };

@@ -10,7 +10,18 @@ import { LocationResolver } from '../locations/index.js';
 import { createLogger } from '../log.js';
 import type { ChatPoster } from '../ports/index.js';
 import { openService } from '../service.js';
-import { createAlertsRepo, createButtonStateRepo, createDigestRepo, createLeaseRepo, createLocationCacheRepo, createOutboxRepo, openStore, WriteLock } from '../store/index.js';
+import {
+  createAlertsRepo,
+  createButtonStateRepo,
+  createDigestRepo,
+  createLeaseRepo,
+  createLocationCacheRepo,
+  createOutboxRepo,
+  openStore,
+  sealerFrom,
+  slackInstallations,
+  WriteLock,
+} from '../store/index.js';
 import { composeBackground, digestComposer } from './compose.js';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol.js';
 
@@ -25,7 +36,16 @@ const { api } = await openService(config, logger, store, (call) => send({ t: 'up
 const locations = new LocationResolver(api, createLocationCacheRepo(store, Date.now, service), config.locationCacheTtlMs);
 const bot = new Bot({ api, locations, state: createButtonStateRepo(store, Date.now, service), logger });
 const posters: ChatPoster[] = [
-  ...(config.slack ? [createSlackPoster({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl, logger })] : []),
+  ...(config.slack
+    ? [
+        createSlackPoster({
+          botToken: config.slack.botToken,
+          apiUrl: config.slack.apiUrl,
+          logger,
+          installations: config.slack.oauth && slackInstallations(store, sealerFrom(config.encryption!)),
+        }),
+      ]
+    : []),
   ...(config.discord ? [createDiscordPoster({ token: config.discord.token, apiUrl: config.discord.apiUrl, logger })] : []),
 ];
 const repos = { alerts: createAlertsRepo(store), outbox: createOutboxRepo(store), leases: createLeaseRepo(store), digests: createDigestRepo(store) };

@@ -1,3 +1,4 @@
 // The interfaces the core offers adapters and asks of them.
 export { PostFailure, type ChatPoster, type CredentialsCheck, type FailureOutcome, type LookupRequest, type LookupResult } from './chat-poster.js';
 export type { ActionRequest, ChatCore, CommandRequest, PickRequest, SuggestOption, Surface, TrackRequest } from './chat-core.js';
+export type { SlackInstallations, WorkspaceKey } from './slack-installations.js';

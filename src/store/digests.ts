@@ -1,11 +1,11 @@
 // Market digests: which places a channel follows and when each digest is due. src/digests decides; this file stores.
 // A run's record (the digest queued in the outbox and the next due time) is one transaction under the job's fence,
 // so a digest is queued once per slot, across crashes and instances.
-import { and, asc, eq, inArray, like, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, like, lte, notInArray, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { holdsLease, type Fence } from './leases.js';
 import { createOutboxRepo, type NewDelivery } from './outbox.js';
-import { digest, digestNumber, outbox } from './schema.js';
+import { digest, digestNumber, outbox, placeHold } from './schema.js';
 
 export type DigestRow = typeof digest.$inferSelect;
 
@@ -95,12 +95,17 @@ export function createDigestRepo(store: Store, now: () => number = Date.now) {
 
     /** Active digests of this service whose slot has come, the longest-waiting first. */
     due(service: string, at: number): DigestRow[] {
-      return db
-        .select()
-        .from(digest)
-        .where(and(eq(digest.service, service), eq(digest.paused, false), lte(digest.nextRunAt, at)))
-        .orderBy(asc(digest.nextRunAt), asc(digest.id))
-        .all();
+      return (
+        db
+          .select()
+          .from(digest)
+          // A channel held because it cannot receive (or whose workspace removed Manzil) waits: no digest piles up for it.
+          .where(
+            and(eq(digest.service, service), eq(digest.paused, false), lte(digest.nextRunAt, at), notInArray(digest.place, db.select({ place: placeHold.place }).from(placeHold))),
+          )
+          .orderBy(asc(digest.nextRunAt), asc(digest.id))
+          .all()
+      );
     },
 
     count(service?: string): number {

@@ -25,3 +25,13 @@ export { createLeaseRepo, type Fence, type InstanceInfo, type LeaseRepo } from '
 export { markRestored, readDbId, readLineage, readRestore, renewDbId } from './meta.js';
 export { createAlertsRepo, type AlertsRepo } from './alerts.js';
 export { createDigestRepo, digestKey, type DigestRepo, type DigestRow, type NewDigest } from './digests.js';
+export {
+  createSlackInstallationRepo,
+  holdWorkspace,
+  releaseWorkspace,
+  REMOVED_REASON,
+  slackInstallations,
+  type InstallationKey,
+  type SlackInstallationRepo,
+} from './installations.js';
+export { keyIdOf, parseKey, Sealer, sealerFrom } from './sealing.js';

@@ -243,3 +243,20 @@ export const digestNumber = sqliteTable('digest_number', {
   place: text('place').primaryKey(),
   last: integer('last').notNull(),
 });
+
+/**
+ * A Slack workspace that added Manzil ("Add to Slack"): Bolt's installation, sealed with MANZIL_ENCRYPTION_KEY
+ * (AES-256-GCM, src/store/sealing.ts), so the database alone never gives away a token. Keyed by enterprise and team.
+ */
+export const slackInstallation = sqliteTable('slack_installation', {
+  /** `<enterprise id or ->:<team id or ->`. */
+  key: text('key').primaryKey(),
+  teamId: text('team_id'),
+  enterpriseId: text('enterprise_id'),
+  /** Bolt's Installation as JSON, sealed. */
+  sealed: text('sealed').notNull(),
+  /** Which key sealed it (the first 8 hex digits of its SHA-256), for rotation. */
+  keyId: text('key_id').notNull(),
+  installedAt: integer('installed_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});

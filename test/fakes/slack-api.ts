@@ -139,6 +139,15 @@ export interface FakeSlack {
   refuseConnections(on?: boolean): Promise<void>;
   /** Every Web API call, auth.test included, answers `invalid_auth` whatever its token, until switched off. */
   refuseAuth(on?: boolean): void;
+  /**
+   * Add to Slack: a person of `teamId` approves the app on Slack's authorize page; the code Slack then hands to the
+   * app's redirect URL (exchanged once by oauth.v2.access for a bot token of that workspace).
+   */
+  approve(teamId: string, teamName?: string, user?: string): string;
+  /** The workspace's bot tokens stop working (the app removed, or its token revoked). */
+  revokeWorkspace(teamId: string): void;
+  /** The bot token of a workspace, the latest given; undefined when it has none. */
+  tokenOf(teamId: string): string | undefined;
   /** The scopes auth.test reports in X-OAuth-Scopes (default: what the manifest asks for); undefined sends no header. */
   grantScopes(scopes: string[] | undefined): void;
   waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
@@ -157,6 +166,8 @@ export interface FakeSlackOptions {
   latencyMs?: number;
   /** Slack's clock for message ts (and so for `oldest` in conversations.history): a test's fake clock; Date.now by default. */
   clock?: () => number;
+  /** Add to Slack: the app's credentials that oauth.v2.access checks. */
+  oauth?: { clientId: string; clientSecret: string };
 }
 
 /** What the app's manifest asks for, as auth.test reports it. */
@@ -239,6 +250,10 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
   const token = options.token ?? 'xoxb-test';
+  // Add to Slack: each workspace's bot token, the default one's first; codes Slack gave out at the approval, not yet used.
+  const workspaces = new Map<string, { teamId: string; teamName: string }>([[token, { teamId: 'T0TEST', teamName: 'Manzil Test' }]]);
+  const codes = new Map<string, { teamId: string; teamName: string; user: string }>();
+  let issued = 0;
   const calls: SlackCall[] = [];
   const attempts: ResponseAttempt[] = [];
   const failures = new Map<string, FailAnswer[]>();
@@ -260,6 +275,33 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   let baseUrl = '';
   // Like Slack's: the posting time in seconds, then a counter, so ts are unique, increasing and comparable with `oldest`.
   const nextTs = () => `${Math.floor((options.clock ?? Date.now)() / 1000)}.${String(++seq).padStart(6, '0')}`;
+
+  /** oauth.v2.access: a code from an approval, exchanged once (with the app's credentials) for a new bot token. */
+  function exchangeCode(args: Record<string, unknown>): [number, unknown, Record<string, string>] {
+    const approval = codes.get(String(args.code ?? ''));
+    if (!approval) return [200, { ok: false, error: 'invalid_code' }, {}];
+    if (options.oauth && (args.client_id !== options.oauth.clientId || args.client_secret !== options.oauth.clientSecret))
+      return [200, { ok: false, error: 'invalid_client_id' }, {}];
+    codes.delete(String(args.code));
+    const botToken = `xoxb-${approval.teamId}-${++issued}`;
+    workspaces.set(botToken, { teamId: approval.teamId, teamName: approval.teamName });
+    return [
+      200,
+      {
+        ok: true,
+        app_id: 'A0MANZIL',
+        authed_user: { id: approval.user },
+        scope: DEFAULT_SLACK_SCOPES.join(','),
+        token_type: 'bot',
+        access_token: botToken,
+        bot_user_id: 'U0BOT',
+        team: { id: approval.teamId, name: approval.teamName },
+        enterprise: null,
+        is_enterprise_install: false,
+      },
+      {},
+    ];
+  }
 
   /** A queued failure as [status, body, headers], or undefined to answer normally. */
   function takeFailure(method: string, answer = failures.get(method)?.shift()): [number, unknown, Record<string, string>] | undefined {
@@ -293,7 +335,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       if (callToken !== (options.appToken ?? 'xapp-test')) return [200, { ok: false, error: 'invalid_auth' }, {}];
       return options.socketModeUrl ? [200, { ok: true, url: options.socketModeUrl }, {}] : [200, { ok: false, error: 'not_allowed_token_type' }, {}];
     }
-    if (callToken !== token) return [200, { ok: false, error: 'invalid_auth' }, {}];
+    if (method === 'oauth.v2.access') return exchangeCode(args);
+    const workspace = callToken === undefined ? undefined : workspaces.get(callToken);
+    if (!workspace) return [200, { ok: false, error: 'invalid_auth' }, {}];
     if (scopesMissing.has(method)) return [200, { ok: false, error: 'missing_scope', needed: SCOPE_OF[method] ?? 'unknown', provided: 'commands,chat:write' }, {}];
     if (FILE_METHODS.has(method) && scopes && !scopes.includes('files:write')) {
       return [200, { ok: false, error: 'missing_scope', needed: 'files:write', provided: scopes.join(',') }, {}];
@@ -307,7 +351,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       case 'auth.test':
         return [
           200,
-          { ok: true, url: 'https://manzil-test.slack.com/', team: 'Manzil Test', team_id: 'T0TEST', user: 'manzil', user_id: 'U0BOT', bot_id: 'B0BOT' },
+          { ok: true, url: 'https://manzil-test.slack.com/', team: workspace.teamName, team_id: workspace.teamId, user: 'manzil', user_id: 'U0BOT', bot_id: 'B0BOT' },
           scopes ? { 'x-oauth-scopes': scopes.join(',') } : {},
         ];
       case 'chat.postMessage': {
@@ -601,6 +645,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     refuseAuth(on = true) {
       authRefused = on;
+    },
+    approve(teamId, teamName = `Workspace ${teamId}`, user = 'U0INSTALLER') {
+      const code = `code-${teamId}-${codes.size + issued + 1}`;
+      codes.set(code, { teamId, teamName, user });
+      return code;
+    },
+    revokeWorkspace(teamId) {
+      for (const [t, w] of workspaces) if (w.teamId === teamId) workspaces.delete(t);
+    },
+    tokenOf(teamId) {
+      return [...workspaces].filter(([, w]) => w.teamId === teamId).at(-1)?.[0];
     },
     grantScopes(granted) {
       scopes = granted;

@@ -1,0 +1,15 @@
+// The bot scopes Manzil asks for, in manifest.json and at Add to Slack alike (test/slack/manifest.test.ts keeps them equal).
+export const SLACK_SCOPES = [
+  'commands',
+  'chat:write',
+  'chat:write.public',
+  'users:read',
+  'channels:history',
+  'groups:history',
+  'im:history',
+  'mpim:history',
+  'files:write',
+] as const;
+
+/** The events Add to Slack listens to: a workspace removing the app, or revoking its token. */
+export const SLACK_BOT_EVENTS = ['app_uninstalled', 'tokens_revoked'] as const;

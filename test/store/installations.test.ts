@@ -1,0 +1,97 @@
+// Add to Slack's store: installations sealed with MANZIL_ENCRYPTION_KEY (AES-256-GCM), key rotation, and the hold a
+// removed workspace puts on its channels. A real SQLite file.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createOutboxRepo,
+  createSlackInstallationRepo,
+  holdWorkspace,
+  openStore,
+  releaseWorkspace,
+  REMOVED_REASON,
+  Sealer,
+  sealerFrom,
+  slackInstallations,
+  type Store,
+} from '../../src/store/index.js';
+
+const opened: Store[] = [];
+afterEach(() => {
+  for (const s of opened.splice(0)) s.close();
+});
+const open = () => {
+  const store = openStore(join(mkdtempSync(join(tmpdir(), 'manzil-install-')), 'm.db'));
+  opened.push(store);
+  return store;
+};
+const key = () => randomBytes(32);
+const INSTALLATION = { team: { id: 'T1', name: 'One' }, bot: { token: 'xoxb-T1-secret', userId: 'U0BOT', scopes: ['chat:write'] }, isEnterpriseInstall: false };
+
+describe('sealing', () => {
+  it('opens what it sealed, and refuses a value tampered with or sealed with a key it does not have', () => {
+    const sealer = new Sealer(key());
+    const { sealed } = sealer.seal('xoxb-secret');
+    expect(sealed).not.toContain('xoxb-secret');
+    expect(sealer.open(sealed)).toBe('xoxb-secret');
+    const parts = sealed.split('.');
+    parts[4] = Buffer.from('xoxb-forged').toString('base64url');
+    expect(() => sealer.open(parts.join('.'))).toThrow();
+    const other = key();
+    expect(() => new Sealer(other).open(sealed)).toThrow(/sealed with key [0-9a-f]{8}, which is not MANZIL_ENCRYPTION_KEY/);
+  });
+
+  it('takes a key as 64 hex digits or base64, and nothing shorter', () => {
+    const k = key();
+    expect(sealerFrom({ key: k.toString('hex'), previous: [] }).keyId).toBe(sealerFrom({ key: k.toString('base64'), previous: [] }).keyId);
+    expect(() => sealerFrom({ key: 'too-short', previous: [] })).toThrow(/32 bytes/);
+  });
+});
+
+describe('installations', () => {
+  it('are kept sealed, read back whole, replaced by a new install and deleted by a removal', () => {
+    const store = open();
+    const repo = createSlackInstallationRepo(store, new Sealer(key()));
+    expect(repo.save({ teamId: 'T1' }, INSTALLATION)).toBe(true);
+    expect(repo.save({ teamId: 'T1' }, { ...INSTALLATION, bot: { ...INSTALLATION.bot, token: 'xoxb-T1-new' } })).toBe(false);
+    expect(repo.fetch({ teamId: 'T1' })).toMatchObject({ bot: { token: 'xoxb-T1-new' } });
+    expect(JSON.stringify(store.sqlite.prepare('select * from slack_installation').all())).not.toContain('xoxb-T1');
+    expect(repo.fetch({ teamId: 'T2' })).toBeUndefined();
+    expect(repo.delete({ teamId: 'T1' })).toBe(true);
+    expect(repo.fetch({ teamId: 'T1' })).toBeUndefined();
+  });
+
+  it('rotate: with the new key current and the old one previous, a start seals everything again; then the old key can go', async () => {
+    const store = open();
+    const [oldKey, newKey] = [key(), key()];
+    createSlackInstallationRepo(store, new Sealer(oldKey)).save({ teamId: 'T1' }, INSTALLATION);
+    expect(() => createSlackInstallationRepo(store, new Sealer(newKey)).fetch({ teamId: 'T1' })).toThrow(/not MANZIL_ENCRYPTION_KEY/);
+    const said: unknown[] = [];
+    const port = slackInstallations(store, new Sealer(newKey, [oldKey]), { logger: { info: (...a: unknown[]) => void said.push(a) } });
+    expect(said).toHaveLength(1);
+    expect(await port.fetch({ teamId: 'T1' })).toMatchObject({ bot: { token: 'xoxb-T1-secret' } });
+    const alone = createSlackInstallationRepo(store, new Sealer(newKey));
+    expect(alone.list()).toEqual([expect.objectContaining({ teamId: 'T1', keyId: new Sealer(newKey).keyId })]);
+    expect(alone.fetch({ teamId: 'T1' })).toMatchObject({ bot: { token: 'xoxb-T1-secret' } });
+  });
+});
+
+describe('a removed workspace', () => {
+  it('holds every channel of that workspace with its alerts, digests or queued messages, and no other; adding the app again releases only those', () => {
+    const store = open();
+    const outbox = createOutboxRepo(store);
+    for (const place of ['slack:T1:C1', 'slack:T1:C2', 'slack:T2:C1']) {
+      outbox.enqueue({ place, kind: 'new', dedupeKey: `${place}:x`, payload: '{}' });
+    }
+    // A channel of T1 that cannot receive for its own reason stays held after the app comes back.
+    outbox.holdPlace('slack:T1:C9', 'channel_not_found', Date.now(), Date.now() + 60_000);
+    expect(holdWorkspace(store, 'slack:T1:')).toBe(2);
+    expect(outbox.heldPlace('slack:T1:C1')?.reason).toBe(REMOVED_REASON);
+    expect(outbox.heldPlace('slack:T2:C1')).toBeUndefined();
+    expect(releaseWorkspace(store, 'slack:T1:')).toBe(2);
+    expect(outbox.heldPlace('slack:T1:C1')).toBeUndefined();
+    expect(outbox.heldPlace('slack:T1:C9')?.reason).toBe('channel_not_found');
+  });
+});
