@@ -68,13 +68,15 @@ export function fromParamsKey(key: string): { operation: OperationName; params: 
  * The saved query of a search by its id, read once and then kept (a saved query never changes once saved): the cards
  * of a busy run do not each read and decode it again.
  */
-export function savedQueryLookup(byId: (id: number) => { query: string } | undefined, max = 2_000): (id: number) => SavedQuery | undefined {
-  const cache = new LRUCache<number, SavedQuery>({ max, ttl: 5 * 60_000 });
+export function savedQueryLookup(byId: (id: number) => { query: string; place: string } | undefined, max = 2_000): (id: number) => (SavedQuery & { place: string }) | undefined {
+  const cache = new LRUCache<number, SavedQuery & { place: string }>({ max, ttl: 5 * 60_000 });
   return (id) => {
     const cached = cache.get(id);
     if (cached) return cached;
     const row = byId(id);
-    const saved = row ? decodeSavedQuery(row.query) : undefined;
+    const decoded = row ? decodeSavedQuery(row.query) : undefined;
+    // With its channel: the buttons under its cards work there only.
+    const saved = decoded && { ...decoded, place: row!.place };
     if (saved) cache.set(id, saved);
     return saved;
   };

@@ -38,7 +38,18 @@ import {
   type PlannedSearch,
 } from './requests.js';
 import { SearchRunner, type SearchOutcome, type ServiceCaller } from './search.js';
-import type { ActionRequest, AlertsPort, ButtonStateStore, CommandRequest, DigestsPort, MarketContextPort, PickRequest, SuggestOption, Surface } from './types.js';
+import {
+  scopedState,
+  type ActionRequest,
+  type AlertsPort,
+  type ButtonStateStore,
+  type CommandRequest,
+  type DigestsPort,
+  type MarketContextPort,
+  type PickRequest,
+  type SuggestOption,
+  type Surface,
+} from './types.js';
 
 export type { ServiceCaller } from './search.js';
 
@@ -90,7 +101,7 @@ export class Bot {
    * Buttons under alert messages (Details of the listing, the saved search's newest results), backed by the same
    * versioned page rows as search replies. `find` gives a saved search's query and place by its id.
    */
-  alertButtons(find: (searchId: number) => { query: Query; location: Place } | undefined): {
+  alertButtons(find: (searchId: number) => { query: Query; location: Place; place: string } | undefined): {
     details(searchId: number, propertyId: string): Button | undefined;
     showSearch(searchId: number): Button | undefined;
   } {
@@ -98,7 +109,8 @@ export class Bot {
       const saved = find(searchId);
       if (!saved) return undefined;
       const query: Query = { ...saved.query, params: { ...saved.query.params, sort: 'newest' } };
-      return this.options.state.save('page', {
+      // Bound to the alert's channel, as a search's buttons are to theirs.
+      return scopedState(this.options.state, saved.place).save('page', {
         v: PAYLOAD_VERSION,
         query,
         location: saved.location,
@@ -130,8 +142,9 @@ export class Bot {
       if ('reply' in plan) return plan.reply;
       if ('alerts' in plan) return this.finish(await this.options.alerts!.handle(requester(req), plan.alerts));
       if ('digests' in plan) return this.finish(await this.options.digests!.handle(requester(req), plan.digests));
-      if ('doubt' in plan) return this.doubt(plan.doubt, fitSurface(req.surface));
-      const reply = await this.start(plan.search, fitSurface(req.surface));
+      const state = scopedState(this.options.state, req.place);
+      if ('doubt' in plan) return this.doubt(plan.doubt, fitSurface(req.surface), state);
+      const reply = await this.start(plan.search, fitSurface(req.surface), state);
       log.info('command answered', { operation: plan.search.query.operation, ms: Math.round(performance.now() - started) });
       return plan.search.note ? withNote(reply, plan.search.note) : reply;
     } catch (e) {
@@ -178,19 +191,20 @@ export class Bot {
     const log = this.options.logger.child({ req: ref, user: req.user, place: req.place, action: req.action });
     try {
       const { row, suffix } = splitToken(req.token);
-      const stored = this.options.state.load<unknown>(row);
+      const state = scopedState(this.options.state, req.place);
+      const stored = state.load<unknown>(row);
       if (!stored) return this.ephemeral(EXPIRED);
       const intent = readButton(stored.kind, stored.payload, suffix);
       switch (intent.kind) {
         case 'show': {
-          const reply = await this.showPage(intent);
+          const reply = await this.showPage(intent, state);
           // A page replaces the page it came from; a place chosen in the (private) "which one?" prompt is posted anew.
           return intent.replace && !reply.ephemeral ? { ...reply, replaceOriginal: true } : reply;
         }
         case 'details':
           return await this.details(intent.propertyId);
         case 'run':
-          return await this.start({ query: intent.query, chosen: intent.chosen }, intent.surface);
+          return await this.start({ query: intent.query, chosen: intent.chosen }, intent.surface, state);
         case 'save':
           if (!this.options.alerts) return this.ephemeral(ALERTS_OFF);
           return this.finish(await this.options.alerts.save(requester(req), intent.query, intent.location));
@@ -210,12 +224,13 @@ export class Bot {
     const log = this.options.logger.child({ req: ref, user: req.user, place: req.place, action: 'pick' });
     try {
       const { row, suffix } = splitToken(req.token);
-      const stored = this.options.state.load<unknown>(row);
+      const state = scopedState(this.options.state, req.place);
+      const stored = state.load<unknown>(row);
       const location = decodeLocationOption(req.value);
       if (!stored || !location) return this.ephemeral('That picker has expired. Run the command again.');
       const intent = readButton(stored.kind, stored.payload, suffix);
       if (intent.kind !== 'refine') return this.ephemeral(intent.kind === 'unusable' && intent.reason === 'older' ? OLDER : UNSUPPORTED);
-      const reply = await this.showPage({ query: intent.query, location, position: firstPosition(intent.query), surface: intent.surface });
+      const reply = await this.showPage({ query: intent.query, location, position: firstPosition(intent.query), surface: intent.surface }, state);
       return reply.ephemeral ? reply : { ...reply, replaceOriginal: true };
     } catch (e) {
       return this.failure(e, log, ref);
@@ -267,18 +282,18 @@ export class Bot {
     return (await this.searches.search(query, location, page)).result;
   }
 
-  private async start({ query, chosen }: PlannedSearch, surface: Surface): Promise<Reply> {
+  private async start({ query, chosen }: PlannedSearch, surface: Surface, state: ButtonStateStore): Promise<Reply> {
     const spec = operationSpec(query.operation);
     const needsLocation = 'location_id' in spec.params;
-    if (!needsLocation || !query.location) return this.showPage({ query, position: firstPosition(query), surface });
+    if (!needsLocation || !query.location) return this.showPage({ query, position: firstPosition(query), surface }, state);
     // A place picked from a list carries its id: searched there, with no second lookup (two places may share a name).
-    if (chosen?.id !== undefined) return this.showPage({ query, location: { id: chosen.id, name: chosen.name }, position: firstPosition(query), surface });
+    if (chosen?.id !== undefined) return this.showPage({ query, location: { id: chosen.id, name: chosen.name }, position: firstPosition(query), surface }, state);
     const resolution = await this.options.locations.resolve(query.location);
-    if (resolution.kind === 'found') return this.showPage({ query, location: pick(resolution.location), position: firstPosition(query), surface });
+    if (resolution.kind === 'found') return this.showPage({ query, location: pick(resolution.location), position: firstPosition(query), surface }, state);
     // "Which one?" and "did you mean?" go only to the person who typed: the channel sees the results.
     if (resolution.kind === 'ambiguous') {
       const text = `"${query.location}" matches several places. Which one did you mean?`;
-      return this.finish({ text, blocks: [{ kind: 'text', text }, this.choices(query, surface, resolution.choices.map(pick))], ephemeral: true });
+      return this.finish({ text, blocks: [{ kind: 'text', text }, this.choices(query, surface, resolution.choices.map(pick), state)], ephemeral: true });
     }
     const unknown = query.unknownWords.length > 0 ? ` I also didn't understand ${query.unknownWords.map((w) => `"${w}"`).join(', ')}.` : '';
     // "Did you mean Dubai Marina?": the resolver's best few, named in the text and offered as buttons.
@@ -287,7 +302,7 @@ export class Bot {
     const text = `I couldn't find a place called "${query.location}".${question}${unknown}`;
     const blocks: Block[] = [{ kind: 'text', text }];
     if (resolution.suggestions.length > 0) {
-      blocks.push(this.choices(query, surface, resolution.suggestions.map(pick)));
+      blocks.push(this.choices(query, surface, resolution.suggestions.map(pick), state));
     } else {
       blocks.push({ kind: 'context', text: EXAMPLE });
     }
@@ -295,9 +310,9 @@ export class Bot {
   }
 
   /** "Did you mean 80,000?", privately, with a button that runs that search (its place looked up as for a command). */
-  private doubt({ text, label, search }: Doubt, surface: Surface): Reply {
+  private doubt({ text, label, search }: Doubt, surface: Surface, state: ButtonStateStore): Reply {
     const chosen = search.chosen ? { chosen: { ...(search.chosen.id !== undefined ? { id: search.chosen.id } : {}), name: search.chosen.name } } : {};
-    const row = this.options.state.save('run', { v: PAYLOAD_VERSION, query: search.query, surface, ...chosen } satisfies RunRow);
+    const row = state.save('run', { v: PAYLOAD_VERSION, query: search.query, surface, ...chosen } satisfies RunRow);
     return this.finish({
       text,
       blocks: [
@@ -309,18 +324,18 @@ export class Bot {
   }
 
   /** One row for the places offered; each button carries its index. */
-  private choices(query: Query, surface: Surface, places: Place[]): Block {
+  private choices(query: Query, surface: Surface, places: Place[], state: ButtonStateStore): Block {
     const offered = places.slice(0, 25);
-    const row = this.options.state.save('choose', { v: PAYLOAD_VERSION, query, surface, choices: offered } satisfies ChooseRow);
+    const row = state.save('choose', { v: PAYLOAD_VERSION, query, surface, choices: offered } satisfies ChooseRow);
     return { kind: 'actions', buttons: offered.map((c, i) => ({ label: c.name, action: 'choose', token: `${row}.c${i}` })) };
   }
 
-  private async showPage(view: PageView): Promise<Reply> {
+  private async showPage(view: PageView, state: ButtonStateStore): Promise<Reply> {
     if (view.position.page > lastPage(view.query)) return this.ephemeral(TOO_FAR);
     const outcome = await this.searches.search(view.query, view.location, view.position.page);
     const context = await this.marketContext(view, outcome);
     return presentPage(view, outcome, {
-      state: this.options.state,
+      state,
       longestPage: (op) => this.searches.longestPage(op),
       finish: (r) => this.finish(r),
       ...(context.size > 0 ? { marketContext: (id: string) => context.get(id) } : {}),

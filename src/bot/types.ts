@@ -6,8 +6,24 @@ export type { ActionRequest, CommandRequest, PickRequest, SuggestOption, Surface
 
 /** Where the state behind buttons lives (the store's button_state table in production). */
 export interface ButtonStateStore {
-  save(kind: string, payload: unknown): string;
-  load<T = unknown>(token: string): { kind: string; payload: T } | undefined;
+  /** `scope`: the conversation the button is posted in (`scopeOf`); pressed anywhere else it does nothing. */
+  save(kind: string, payload: unknown, scope?: string): string;
+  load<T = unknown>(token: string, scope?: string): { kind: string; payload: T } | undefined;
+}
+
+/** The button state of one conversation: what it saves is bound to it, and it loads only what is. */
+export const scopedState = (state: ButtonStateStore, place: string): ButtonStateStore => {
+  const scope = scopeOf(place);
+  return { save: (kind, payload) => state.save(kind, payload, scope), load: (token) => state.load(token, scope) };
+};
+
+/**
+ * The conversation of a chat place: `<platform>:<workspace>:<conversation>` gives `<platform>:<conversation>` (Slack
+ * channel and Discord channel ids are unique on their platform); a place of another shape is its own scope.
+ */
+export function scopeOf(place: string): string {
+  const parts = place.split(':');
+  return parts.length >= 3 ? `${parts[0]}:${parts.at(-1)}` : place;
 }
 
 export type { Reply };

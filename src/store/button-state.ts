@@ -1,17 +1,18 @@
 // The state behind chat buttons: a short random token in the button, the payload here.
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { buttonState } from './schema.js';
 
 export interface ButtonStateRepo {
   /** Stores the payload (JSON) and returns its token: 22 url-safe characters. */
-  save(kind: string, payload: unknown): string;
+  /** `scope`: the conversation it is posted in (the bot's `scopeOf(place)`); pressed anywhere else it does nothing. */
+  save(kind: string, payload: unknown, scope?: string): string;
   /**
    * The saved state, or undefined for an unknown (or pruned) token or one saved under another service.
    * Marks the token as used now.
    */
-  load<T = unknown>(token: string): { kind: string; payload: T } | undefined;
+  load<T = unknown>(token: string, scope?: string): { kind: string; payload: T } | undefined;
   /** Deletes states not used for `olderThanMs`; returns how many. */
   prune(olderThanMs: number): number;
 }
@@ -34,6 +35,7 @@ export function createButtonStateRepo(store: Store, now: () => number = Date.now
     .values({
       token: sql.placeholder('token'),
       service,
+      scope: sql.placeholder('scope'),
       kind: sql.placeholder('kind'),
       payload: sql.placeholder('payload'),
       createdAt: sql.placeholder('at'),
@@ -41,18 +43,20 @@ export function createButtonStateRepo(store: Store, now: () => number = Date.now
     })
     .prepare();
   return {
-    save(kind, payload) {
+    save(kind, payload, scope = '') {
       // 128 random bits: unguessable, so a token cannot be forged to reach someone else's state.
       const token = randomBytes(16).toString('base64url');
-      insert.run({ token, kind, payload: JSON.stringify(payload ?? null), at: now() });
+      insert.run({ token, scope, kind, payload: JSON.stringify(payload ?? null), at: now() });
       return token;
     },
-    load<T>(token: string) {
+    load<T>(token: string, scope?: string) {
       if (!TOKEN.test(token)) return undefined;
+      // A button pressed in another conversation than its own (a payload crafted with a token seen elsewhere) is unknown.
+      const inScope = scope === undefined ? undefined : or(eq(buttonState.scope, ''), eq(buttonState.scope, scope));
       const row = db
         .update(buttonState)
         .set({ lastUsedAt: now(), service })
-        .where(and(eq(buttonState.token, token), inArray(buttonState.service, owners)))
+        .where(and(eq(buttonState.token, token), inArray(buttonState.service, owners), inScope))
         .returning({ kind: buttonState.kind, payload: buttonState.payload })
         .get();
       return row ? { kind: row.kind, payload: parseJson(row.payload) as T } : undefined;

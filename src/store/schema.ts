@@ -9,6 +9,11 @@ export const buttonState = sqliteTable(
     // Opaque, url-safe, at most 40 characters: fits Slack's button value and Discord's custom_id.
     token: text('token').primaryKey(),
     service: text('service').notNull().default(''),
+    /**
+     * The conversation the button was posted in (`slack:C123`, `discord:456`): pressed anywhere else it does nothing.
+     * Not the team: in a channel shared between workspaces each presses from its own. '' for rows from before.
+     */
+    scope: text('scope').notNull().default(''),
     kind: text('kind').notNull(),
     payload: text('payload').notNull(),
     createdAt: integer('created_at').notNull(),

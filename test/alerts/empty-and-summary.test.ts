@@ -54,7 +54,8 @@ describe('the summary card', () => {
     const poster = new RecordingPoster();
     const buttons = bot.alertButtons((id) => {
       const row = rig.repo.byId(id);
-      return row ? decodeSavedQuery(row.query) : undefined;
+      const saved = row && decodeSavedQuery(row.query);
+      return saved && { ...saved, place: row.place };
     });
     await new OutboxDrainer({
       outbox: rig.outbox,

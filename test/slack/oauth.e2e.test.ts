@@ -1,6 +1,7 @@
 // Add to Slack, end to end: the real Bolt installer (/slack/install, /slack/oauth_redirect with its state cookie) and
 // oauth.v2.access at the fake Slack, two workspaces answered and posted to with their own tokens, a workspace that
 // removes the app (app_uninstalled) losing its token and its alerts waiting, then coming back. Tokens sealed at rest.
+// And isolation: one workspace can never list, change, receive or press another's alerts or buttons.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { startManzil, type Manzil } from '../../src/main.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createSlackInstallationRepo, openStore, sealerFrom } from '../../src/store/index.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
-import { sign, signedPost, slashCommand } from '../fakes/slack-sign.js';
+import { blockAction, sign, signedPost, slashCommand } from '../fakes/slack-sign.js';
 
 const SECRET = 'oauth-signing-secret-18';
 const KEY = 'sk-oauth-e2e-1818';
@@ -198,5 +199,55 @@ describe('Add to Slack', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(slack.responses(id)).toEqual([]);
     expect(slack.calls.slice(calls)).toEqual([]);
+  });
+});
+
+/** A button press from `team` in `channel`, with the value (token) of a button Manzil made. */
+async function press(team: string, channel: string, action: string, value: string, user = 'U0ALICE') {
+  const id = `o${++seq}`;
+  const payload = blockAction(`manzil:${action}:0`, value, slack.responseUrl(id), 'b1', {
+    user: { id: user, username: user, team_id: team },
+    team: { id: team, domain: team.toLowerCase() },
+    channel: { id: channel, name: channel },
+    container: { type: 'message', message_ts: '1700000000.000100', channel_id: channel },
+  });
+  await signedPost(`${base()}/slack/events`, SECRET, payload);
+  await slack.waitFor(() => slack.responses(id).length > 0, 15_000);
+  return slack.responses(id).at(-1) as { text: string };
+}
+
+/** The value of the first button of an action named `action` in an alert card posted to `channel`. */
+const buttonOf = (channel: string, action: string): string | undefined => {
+  for (const call of postsTo(channel)) {
+    for (const block of (call.args.blocks ?? []) as { type: string; elements?: { action_id?: string; value?: string }[] }[]) {
+      const found = block.elements?.find((e) => e.action_id?.startsWith(`manzil:${action}:`));
+      if (found?.value) return found.value;
+    }
+  }
+  return undefined;
+};
+
+describe('isolation between workspaces', () => {
+  it('the same channel id in two workspaces keeps two separate sets of alerts: numbers, lists and changes stay in their own', async () => {
+    expect((await (await command('T0ALPHA', 'C0SAME', 'add buy marina')).reply()).text).toMatch(/Saved as alert #1/);
+    expect((await (await command('T0BETA', 'C0SAME', 'add rent jvc', 'U0BOB')).reply()).text).toMatch(/Saved as alert #1/);
+    const betaList = (await (await command('T0BETA', 'C0SAME', 'list', 'U0BOB')).reply()).text;
+    expect(betaList).toMatch(/JVC|Jumeirah Village/i);
+    expect(betaList).not.toMatch(/for sale in Dubai Marina/i);
+    // Beta removing "#1" removes its own, never Alpha's.
+    expect((await (await command('T0BETA', 'C0SAME', 'remove 1', 'U0BOB')).reply()).text).toMatch(/Removed alert #1/);
+    expect((await (await command('T0ALPHA', 'C0SAME', 'list')).reply()).text).toMatch(/#1 · .*Dubai Marina/);
+  });
+
+  it('a button of one workspace’s message, pressed from another workspace’s channel, does nothing there', async () => {
+    const details = buttonOf('C0ALPHA', 'details');
+    expect(details).toBeDefined();
+    // Pressed where it was posted: it works.
+    expect((await press('T0ALPHA', 'C0ALPHA', 'details', details!)).text).not.toMatch(/no longer works|expired/i);
+    // The same value, crafted into a press from Beta's channel: as for a button that no longer works.
+    const calls = slack.calls.length;
+    const crafted = await press('T0BETA', 'C0BETA', 'details', details!, 'U0BOB');
+    expect(crafted.text).toMatch(/no longer works|expired|Run the command again/i);
+    expect(slack.calls.slice(calls).filter((c) => c.method !== 'users.info')).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 // Button state: a button on a week-old message still works after a restart; old, unused state is pruned.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scopeOf } from '../../src/bot/types.js';
 import { createButtonStateRepo, openStore } from '../../src/store/index.js';
 import { tempDir } from './helpers.js';
 
@@ -74,6 +75,21 @@ describe('button state', () => {
     const token = sandbox.save('page', { n: 1 });
     expect(live.load(token)).toBeUndefined();
     expect(sandbox.load(token)).toEqual({ kind: 'page', payload: { n: 1 } });
+    store.close();
+  });
+
+  it('binds state to the conversation it was posted in: pressed in another it is unknown; rows from before load anywhere', () => {
+    const store = openStore(path.join(tempDir(), 'manzil.db'));
+    const repo = createButtonStateRepo(store, Date.now, 'sandbox');
+    const token = repo.save('page', { n: 1 }, 'slack:C1');
+    expect(repo.load(token, 'slack:C2')).toBeUndefined();
+    expect(repo.load(token, 'discord:C1')).toBeUndefined();
+    expect(repo.load(token, 'slack:C1')).toEqual({ kind: 'page', payload: { n: 1 } });
+    const before = repo.save('page', { n: 2 });
+    expect(repo.load(before, 'slack:C9')).toEqual({ kind: 'page', payload: { n: 2 } });
+    expect(scopeOf('slack:T1:C1')).toBe('slack:C1');
+    expect(scopeOf('discord:G1:123')).toBe('discord:123');
+    expect(scopeOf('console:local')).toBe('console:local');
     store.close();
   });
 

@@ -1,0 +1,1 @@
+ALTER TABLE `button_state` ADD `scope` text DEFAULT '' NOT NULL;
