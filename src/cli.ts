@@ -28,13 +28,16 @@ const USAGE = `Usage: manzil <command>
   outbox [--limit N] [--json]
                             list parked and waiting deliveries, with a summary
   outbox retry <id>|--all   put parked deliveries back in the queue
+  teams [--json]            every team (Slack workspace, Discord server): alerts, digests, calls this month, share
+  teams set <team> <calls>|default
+                            give one team its own monthly share of calls
   bench                     run the benchmarks and print their figures
   help                      this text`;
 
 type Out = (line: string) => void;
 
 /** The commands that read the configuration, and so the optional `.env` file first. */
-const READS_CONFIG = new Set(['start', 'poll', 'parse', 'config', 'backup', 'restore', 'outbox', 'register-discord-commands']);
+const READS_CONFIG = new Set(['start', 'poll', 'parse', 'config', 'backup', 'restore', 'outbox', 'teams', 'register-discord-commands']);
 
 export async function runCli(args: string[], out: Out = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
   const [command = 'start', ...rest] = args;
@@ -60,6 +63,10 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
       case 'outbox': {
         const [{ loadConfig }, { runOutboxCli }] = await Promise.all([import('./config.js'), import('./ops/outbox-cli.js')]);
         return await runOutboxCli(rest, loadConfig(process.env).dbPath, out, (line) => process.stderr.write(`${line}\n`));
+      }
+      case 'teams': {
+        const [{ loadConfig }, { runTeamsCli }] = await Promise.all([import('./config.js'), import('./ops/teams-cli.js')]);
+        return await runTeamsCli(rest, loadConfig(process.env), out, (line) => process.stderr.write(`${line}\n`));
       }
       case 'sandbox':
         return await (await import('./sandbox/cli.js')).runSandboxCli(rest, out);

@@ -27,6 +27,8 @@ const schema = z.object({
   UAE_API_BUDGET_PER_MINUTE: optionalCount,
   UAE_API_BUDGET_PER_DAY: optionalCount,
   UAE_API_BUDGET_PER_MONTH: optionalCount,
+  TEAM_SHARE_PCT: z.coerce.number().min(1).max(100).default(100),
+  CHAT_RESERVE_PCT: z.coerce.number().min(0).max(90).default(10),
   UAE_API_BUDGET_MAX_WAIT_S: z.coerce.number().min(0).max(600).default(20),
   UAE_API_DEADLINE_S: seconds(25),
   UAE_API_MAX_BODY_MB: z.coerce.number().positive().max(100).default(8),
@@ -165,6 +167,8 @@ export interface Config {
   };
   /** Market data shared by digests and listing cards; digests themselves. */
   market: { cacheTtlMs: number; maxPages: number };
+  /** Each team's share of UAE_API_BUDGET_PER_MONTH, and the end of the month kept for chat lookups (percent). */
+  teams: { sharePct: number; chatReservePct: number };
   digests: { cron: string; maxPerPlace: number; placesPerDigest: number };
   /** True when Manzil runs on the embedded sandbox's sample data. */
   sandbox: boolean;
@@ -348,6 +352,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       maxPerUser: e.ALERTS_MAX_PER_USER,
     },
     market: { cacheTtlMs: e.MARKET_CACHE_H * 3_600_000, maxPages: e.DIGEST_MAX_PAGES },
+    teams: { sharePct: e.TEAM_SHARE_PCT, chatReservePct: e.CHAT_RESERVE_PCT },
     digests: { cron: e.DIGESTS_CRON, maxPerPlace: e.DIGESTS_MAX_PER_CHANNEL, placesPerDigest: 5 },
     dbPath: e.MANZIL_DB_PATH,
     locationCacheTtlMs: e.LOCATION_CACHE_TTL_HOURS * 3_600_000,

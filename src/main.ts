@@ -24,6 +24,7 @@ import { pruneOutbox, type Delivery } from './outbox/index.js';
 import type { ChatCore, ChatPoster } from './ports/index.js';
 import type { Sandbox } from './sandbox/index.js';
 import { openService } from './service.js';
+import { payingChat } from './teams/index.js';
 import {
   adoptServiceSpellings,
   createAlertsRepo,
@@ -141,7 +142,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // With the delivery thread, the two threads' writes take turns, chat's first (see store/write-lock.ts).
   const writeLock = threaded ? new WriteLock(WriteLock.buffer(), threadId, true) : undefined;
   const store: Store = openStore(config.dbPath, writeLock ? { writeLock } : {});
-  const { api, sandbox } = await openService(budgets.chat, logger, store, metrics.upstream);
+  const { api, sandbox, shares } = await openService(budgets.chat, logger, store, metrics.upstream);
   // State is kept per service, so the sandbox's sample ids never reach the real API (the sandbox's port changes each run).
   const service = sandbox ? 'sandbox' : serviceKey(config.api.baseUrl ?? 'sandbox');
   if (!sandbox) adoptServiceSpellings(store, service);
@@ -223,7 +224,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
 
   // Adapters get the guarded bot: requests in flight are counted, and refused politely once shutdown begins.
   const lifecycle = new Lifecycle({ timeoutMs: config.shutdownTimeoutMs, logger });
-  const chatBot = guardBot(countRequests(bot, metrics), lifecycle);
+  // Each request's calls are its team's (a fair share of the month's quota: src/teams).
+  const chatBot = guardBot(countRequests(payingChat(bot), metrics), lifecycle);
 
   // The operator's endpoints: on Slack's HTTP port when Slack is served over HTTP, else on a small server of their own.
   const health = new Health({
@@ -306,6 +308,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
         heartbeat,
         scheduler,
         alertsCron,
+        shares,
         signal: lifecycle.signal,
         events,
         ...(options.clock ? { clock: options.clock } : {}),

@@ -6,15 +6,31 @@ import { LocationResolver } from './locations/index.js';
 import { createLogger, type Logger } from './log.js';
 import type { UpstreamCall } from './ops/metrics.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
-import { createApiUsageRepo, createLocationCacheRepo, openStore, type Store } from './store/index.js';
+import { createApiUsageRepo, createLocationCacheRepo, createTeamRepo, openStore, type Store } from './store/index.js';
+import { monthWindow, TeamShares } from './teams/index.js';
 
 /** The property service as configured: the real one with a key, else the embedded sandbox on loopback. */
-export async function openService(config: Config, logger: Logger, store: Store, onCall?: (call: UpstreamCall) => void): Promise<{ api: ApiClient; sandbox: Sandbox | undefined }> {
+export async function openService(
+  config: Config,
+  logger: Logger,
+  store: Store,
+  onCall?: (call: UpstreamCall) => void,
+): Promise<{ api: ApiClient; sandbox: Sandbox | undefined; shares: TeamShares }> {
   const sandbox = config.sandbox ? createSandbox() : undefined;
   const baseUrl = sandbox ? await sandbox.listen(0, '127.0.0.1') : config.api.baseUrl!;
   // Worth a warning when Slack or Discord are served sample data; on a first run in the terminal the banner says it already.
   const servesPlatform = Boolean(config.slack) || Boolean(config.discord);
   if (sandbox) logger[servesPlatform ? 'warn' : 'info']('no UAE_API_KEY: using the embedded sandbox, sample data only', { url: baseUrl });
+  // Calls per UTC day and month survive restarts, counted per service (the sandbox's port changes each run).
+  const ledger = createApiUsageRepo(store, sandbox ? 'sandbox' : baseUrl);
+  // Each team's calls are counted, and refused once its share of the month is spent (src/teams).
+  const teams = createTeamRepo(store);
+  const shares = new TeamShares(teams, {
+    perMonth: config.api.budget.perMonth,
+    sharePct: config.teams.sharePct,
+    chatReservePct: config.teams.chatReservePct,
+    monthSpent: () => ledger.count(monthWindow(Date.now())),
+  });
   const api = new ApiClient({
     baseUrl,
     key: sandbox ? sandbox.key : config.api.key!,
@@ -27,12 +43,15 @@ export async function openService(config: Config, logger: Logger, store: Store, 
     deadlineMs: config.api.deadlineSeconds * 1000,
     maxBodyBytes: config.api.maxBodyBytes,
     breaker: { failures: config.api.breaker.failures, cooldownMs: config.api.breaker.cooldownSeconds * 1000 },
-    // Calls per UTC day and month survive restarts, counted per service (the sandbox's port changes each run).
-    ledger: createApiUsageRepo(store, sandbox ? 'sandbox' : baseUrl),
+    ledger,
     logger,
-    ...(onCall ? { onCall } : {}),
+    share: shares.check,
+    onCall: (call) => {
+      if (call.teams && call.outcome !== 'refused') teams.charge(call.teams);
+      onCall?.(call);
+    },
   });
-  return { api, sandbox };
+  return { api, sandbox, shares };
 }
 
 /**

@@ -2,9 +2,10 @@
 // more pages only while everything is new) -> compare with what each search has seen -> record seen rows and queue
 // deliveries in one transaction. Delivery is the outbox drainer's job; nothing here talks to chat.
 import { ApiError } from '../api/errors.js';
+import { payingFor } from '../api/payer.js';
 import type { Logger } from '../log.js';
 import { runLeased } from '../jobs/index.js';
-import type { AlertsRepo, Fence, LeaseRepo, RunOutcome, SavedSearchRow } from '../store/index.js';
+import { teamOf, type AlertsRepo, type Fence, type LeaseRepo, type RunOutcome, type SavedSearchRow } from '../store/index.js';
 import { compare, type Listing } from './compare.js';
 import { fetchListings, type AlertsApi } from './fetch.js';
 import { PageBudget } from './page-budget.js';
@@ -45,6 +46,8 @@ export interface PollerDeps {
   signal?: AbortSignal;
   /** How long the run lease lasts unrenewed (default 2 minutes; it is renewed every quarter of it). */
   leaseMs?: number;
+  /** Whether a team (`slack:T123`) may still spend calls this month: its searches wait when not; all run when unset. */
+  teamAllows?: (team: string) => boolean;
 }
 
 export interface RunReport {
@@ -100,7 +103,13 @@ async function pollUnder(deps: PollerDeps & { signal: AbortSignal }, fence: Fenc
   const signal = deps.signal;
   const report: RunReport = { ran: true, searches: 0, queries: 0, calls: 0, newListings: 0, priceDrops: 0, queued: 0, failedQueries: 0, deferred: 0, skipped: 0, ms: 0 };
   const platforms = deps.platforms;
-  const due = deps.repo.due(deps.service, started).filter((s) => !platforms || platforms.some((p) => s.place.startsWith(`${p}:`)));
+  const deliverable = deps.repo.due(deps.service, started).filter((s) => !platforms || platforms.some((p) => s.place.startsWith(`${p}:`)));
+  // A team that has used its share of the month waits for the next (or for the operator to raise it): asked once a team.
+  const allowed = new Map<string, boolean>();
+  const allows = (team: string) => allowed.get(team) ?? allowed.set(team, deps.teamAllows?.(team) ?? true).get(team)!;
+  const due = deliverable.filter((s) => allows(teamOf(s.place)));
+  const waiting = [...allowed].filter(([, ok]) => !ok).map(([team]) => team);
+  if (waiting.length) log.info('searches of teams over their share of the month wait', { teams: waiting, searches: deliverable.length - due.length });
   report.searches = due.length;
   const groups = groupByQuery(due);
   // The budget counts calls, and a query costs one call per page it reads (up to maxPages). Before each query starts,
@@ -179,13 +188,15 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
   try {
     // Another page only while every listing on it is new to some primed search (or none is primed yet).
     const allNew = (records: Listing[]) => primed.length === 0 || primed.some((s) => records.every((r) => !seenBy.get(s.id)!.has(r.property_id)));
-    const fetched = await fetchListings(deps.api, operation, params, { ...deps.options, maxPages }, allNew, deps.signal);
+    // Its calls are the teams' whose searches it serves (each charged one: its share pays for what it alone would cost).
+    const teams = [...new Set(group.map((s) => teamOf(s.place)))];
+    const fetched = await payingFor({ teams, purpose: 'background' }, () => fetchListings(deps.api, operation, params, { ...deps.options, maxPages }, allNew, deps.signal));
     if (fetched.pagesCut && maxPages < deps.options.maxPages) log.info('query read fewer pages than allowed: call budget', { operation, maxPages });
     listings = fetched.listings;
     result.calls += fetched.calls;
   } catch (e) {
     const at = now();
-    if (e instanceof ApiError && e.kind === 'budget') {
+    if (e instanceof ApiError && (e.kind === 'budget' || e.kind === 'share')) {
       log.warn('query deferred: call budget', { operation, searches: group.length, error: e.message });
       return result;
     }

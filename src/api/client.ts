@@ -5,7 +5,8 @@ import { CircuitOpen, DEFAULT_BREAKER, ServiceBreaker, type BreakerOptions } fro
 import { CallBudget, type BudgetLimits, type ServiceQuota, type UsageLedger } from './budget.js';
 import { CallScope, CallStopped } from './deadline.js';
 import { readEnvelope } from './envelope.js';
-import { ApiError } from './errors.js';
+import { ApiError, shareError, stoppedError, unavailableError } from './errors.js';
+import { currentPayer, type Payer, type ShareRefusal } from './payer.js';
 import { OPERATIONS, checkParams, type OperationName, type OperationSpec, type ParamsOf, type RecordOf } from './operations.js';
 import { DEFAULT_RETRY, backoffMs, isRetryableStatus, parseRetryAfterMs, type RetryPolicy } from './retry.js';
 import { Transport, TransportError, type RawResponse } from './transport.js';
@@ -39,6 +40,8 @@ export interface ApiClientOptions {
   random?: () => number;
   /** Told of every attempt sent (its status and time) and every call refused unsent (budget, breaker): for metrics. */
   onCall?: (event: CallEvent) => void;
+  /** Whether the teams a call is for (payer.ts) may spend one more call this month; a refusal is not sent. */
+  share?: (payer: Payer | undefined) => ShareRefusal | undefined;
 }
 
 /** One attempt, for an observer: `status` is the HTTP status or what happened instead ('timeout', 'budget'...). */
@@ -48,6 +51,8 @@ export interface CallEvent {
   ms: number;
   /** 'refused': nothing was sent (the call budget or the open circuit said no). */
   outcome: 'ok' | 'error' | 'refused';
+  /** The teams the call was made for (payer.ts), when it was made for any. */
+  teams?: readonly string[];
 }
 
 export interface CallOptions {
@@ -97,6 +102,7 @@ export class ApiClient {
   private readonly log: Logger;
   private readonly random: () => number;
   private readonly onCall: ((event: CallEvent) => void) | undefined;
+  private readonly share: ((payer: Payer | undefined) => ShareRefusal | undefined) | undefined;
   private readonly key: string;
   private readonly deadlineMs: number;
   private readonly maxBodyBytes: number;
@@ -129,6 +135,7 @@ export class ApiClient {
     this.headers = { 'x-gateway-host': options.host ?? new URL(options.baseUrl).host, 'x-gateway-key': options.key };
     this.random = options.random ?? Math.random;
     this.onCall = options.onCall;
+    this.share = options.share;
   }
 
   /** Calls one operation. Unset (undefined or empty) parameters are omitted, never sent empty. */
@@ -264,6 +271,8 @@ export class ApiClient {
 
   /** Takes a place in the call budget, waiting for the next window when it is soon (and within the deadline), else refusing. */
   private async reserveBudget(operation: string, sent: number, scope: CallScope): Promise<void> {
+    const refused = this.share?.(currentPayer());
+    if (refused) throw this.fail(this.refused(shareError(operation, refused, sent)));
     for (;;) {
       const { waitMs, reason, cause } = this.budget.reserve(operation);
       if (waitMs <= 0) return;
@@ -292,7 +301,8 @@ export class ApiClient {
   private observe(operation: string, status: string, started: number, outcome: CallEvent['outcome']): void {
     if (!this.onCall) return;
     try {
-      this.onCall({ operation, status, ms: performance.now() - started, outcome });
+      const teams = currentPayer()?.teams;
+      this.onCall({ operation, status, ms: performance.now() - started, outcome, ...(teams ? { teams } : {}) });
     } catch (e) {
       this.log.warn('call observer failed', { error: e });
     }
@@ -363,26 +373,6 @@ export class ApiClient {
       ...(retryAfterMs !== undefined ? { retryAfterSeconds: retryAfterMs / 1000 } : {}),
     });
   }
-}
-
-/** The error for a call stopped by its deadline, its caller or the client's close. */
-function stoppedError(operation: string, stop: CallStopped, deadlineMs: number, attempts: number): ApiError {
-  if (stop.kind === 'timeout') {
-    return new ApiError(`${operation}: no answer within the ${deadlineMs / 1000} s deadline`, { operation, kind: 'timeout', retryable: true, attempts });
-  }
-  if (stop.kind === 'cancelled') return new ApiError(`${operation}: cancelled by the caller`, { operation, kind: 'cancelled', retryable: true, attempts });
-  return new ApiError(`${operation}: not sent, the client is closed`, { operation, kind: 'closed', retryable: false, attempts });
-}
-
-function unavailableError(operation: string, openForMs: number, attempts: number): ApiError {
-  const seconds = Math.ceil(openForMs / 1000);
-  return new ApiError(`${operation}: not sent, the service failed repeatedly; trying again in ${seconds} s`, {
-    operation,
-    kind: 'unavailable',
-    retryable: true,
-    retryAfterSeconds: seconds,
-    attempts,
-  });
 }
 
 function formatBytes(n: number): string {

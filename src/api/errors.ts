@@ -1,5 +1,7 @@
 // Typed errors of the API client. Messages name the operation and what went wrong, never the key.
+import type { CallStopped } from './deadline.js';
 import type { ParamProblem } from './operations.js';
+import type { ShareRefusal } from './payer.js';
 
 export type ApiErrorKind =
   | 'invalid-params' // refused before sending
@@ -9,6 +11,7 @@ export type ApiErrorKind =
   | 'malformed' // a body that is not the JSON envelope
   | 'too-large' // a body over the configured size cap: not read to the end, not retried
   | 'budget' // our own call budget or the gateway's quota is spent
+  | 'share' // this team's share of the month's calls is spent (or the rest is kept for chat)
   | 'unavailable' // the circuit breaker is open after repeated failures: not sent, try later
   | 'cancelled' // the caller's signal stopped the call
   | 'closed'; // the client was closed: nothing more is sent
@@ -56,4 +59,29 @@ export class ApiError extends Error {
   get notFound(): boolean {
     return this.kind === 'http' && this.status === 404;
   }
+}
+
+/** The error for a call stopped by its deadline, its caller or the client's close. */
+export function stoppedError(operation: string, stop: CallStopped, deadlineMs: number, attempts: number): ApiError {
+  if (stop.kind === 'timeout') {
+    return new ApiError(`${operation}: no answer within the ${deadlineMs / 1000} s deadline`, { operation, kind: 'timeout', retryable: true, attempts });
+  }
+  if (stop.kind === 'cancelled') return new ApiError(`${operation}: cancelled by the caller`, { operation, kind: 'cancelled', retryable: true, attempts });
+  return new ApiError(`${operation}: not sent, the client is closed`, { operation, kind: 'closed', retryable: false, attempts });
+}
+
+export function unavailableError(operation: string, openForMs: number, attempts: number): ApiError {
+  const seconds = Math.ceil(openForMs / 1000);
+  return new ApiError(`${operation}: not sent, the service failed repeatedly; trying again in ${seconds} s`, {
+    operation,
+    kind: 'unavailable',
+    retryable: true,
+    retryAfterSeconds: seconds,
+    attempts,
+  });
+}
+
+/** The error for a call whose team has used its share of the month (payer.ts): not sent. */
+export function shareError(operation: string, refusal: ShareRefusal, attempts: number): ApiError {
+  return new ApiError(`${operation}: not sent, ${refusal.reason}`, { operation, kind: 'share', retryable: false, retryAfterSeconds: refusal.retryAfterSeconds, attempts });
 }

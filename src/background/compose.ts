@@ -11,6 +11,7 @@ import { MarketData } from '../market/index.js';
 import { KindRegistry, OutboxDrainer } from '../outbox/index.js';
 import type { ChatPoster } from '../ports/index.js';
 import type { AlertsRepo, DigestRepo, LeaseRepo, OutboxRepo } from '../store/index.js';
+import type { TeamShares } from '../teams/index.js';
 
 /** The poller's settings, as the first look of a new alert uses them too. */
 export const pollerOptionsOf = (config: Config) => ({
@@ -61,6 +62,8 @@ export interface BackgroundDeps {
   heartbeat: Heartbeat;
   scheduler: JobScheduler;
   alertsCron: string;
+  /** Each team's share of the month: the searches and digests of a team that spent it wait. */
+  shares: Pick<TeamShares, 'allows'>;
   /** Aborted when the instance stops: a poller or digests run in progress ends early. */
   signal: AbortSignal;
   events: BackgroundEvents;
@@ -102,6 +105,7 @@ export function composeBackground(d: BackgroundDeps) {
       holder: d.instance,
       platforms: d.posters.map((p) => p.platform),
       signal: d.signal,
+      teamAllows: (team) => d.shares.allows(team),
     });
     if (report.ran) d.events.pollerRun(report.failedQueries === 0);
     if (report.queued > 0) drainer.poke();
@@ -118,6 +122,7 @@ export function composeBackground(d: BackgroundDeps) {
       logger: logger.child({ req: newRequestId() }),
       signal: d.signal,
       onQueued: () => drainer.poke(),
+      teamAllows: (team) => d.shares.allows(team),
     });
   d.scheduler.register({ name: DIGEST_JOB, cron: config.digests.cron, run: digests });
   return { drainer, poll, digests };

@@ -32,7 +32,7 @@ const send = (m: FromWorker) => port.postMessage(m);
 
 const logger = createLogger({ level: config.logLevel, secrets: config.secrets, format: init.logFormat, write: (line) => send({ t: 'log', line }), base: { thread: 'delivery' } });
 const store = openStore(config.dbPath, { writeLock: new WriteLock(init.writeLock, threadId, false) });
-const { api } = await openService(config, logger, store, (call) => send({ t: 'upstream', call }));
+const { api, shares } = await openService(config, logger, store, (call) => send({ t: 'upstream', call }));
 const locations = new LocationResolver(api, createLocationCacheRepo(store, Date.now, service), config.locationCacheTtlMs);
 const bot = new Bot({ api, locations, state: createButtonStateRepo(store, Date.now, service), logger });
 const posters: ChatPoster[] = [
@@ -65,6 +65,7 @@ const { drainer, poll, digests } = composeBackground({
   heartbeat,
   scheduler,
   alertsCron: init.alertsCron,
+  shares,
   signal: stopping.signal,
   ownThread: true,
   events: {

@@ -27,6 +27,12 @@ function words(e: unknown): FriendlyError {
   if (!(e instanceof ApiError)) {
     return { text: 'Something went wrong on our side. It has been logged; please try again.', level: 'error' };
   }
+  if (e.kind === 'share') {
+    return {
+      text: "This workspace has used its share of this month's property lookups. It renews on the 1st of the month (UTC); whoever runs Manzil can raise it.",
+      level: 'warn',
+    };
+  }
   if (e.kind === 'budget') {
     return { text: `Manzil has used its property-data allowance for now. Try again in about ${roughly(e.retryAfterSeconds ?? 60)}.`, level: 'warn' };
   }

@@ -4,7 +4,8 @@
 import { runLeased } from '../jobs/index.js';
 import type { Logger } from '../log.js';
 import type { DigestRepo, DigestRow, LeaseRepo, NewDelivery } from '../store/index.js';
-import { digestKey } from '../store/index.js';
+import { digestKey, teamOf } from '../store/index.js';
+import { payingFor } from '../api/payer.js';
 import { decodePlaces, decodeSchedule, type FollowedPlace } from './codec.js';
 import { currentSlot, nextSlot, shortDate } from './schedule.js';
 
@@ -45,6 +46,8 @@ export interface DigestJobDeps {
   signal?: AbortSignal;
   /** New entries were queued: deliver soon. */
   onQueued?: () => void;
+  /** Whether a team (`slack:T123`) may still spend calls this month; every team may when unset. */
+  teamAllows?: (team: string) => boolean;
 }
 
 export interface DigestRunReport {
@@ -74,7 +77,8 @@ export async function runDigests(deps: DigestJobDeps): Promise<DigestRunReport> 
       report.due = due.length;
       for (const row of due) {
         if (signal.aborted) break;
-        await runOne(deps, row, fence, report);
+        // Its calls are its team's (a share of the month's quota; payer.ts).
+        await payingFor({ teams: [teamOf(row.place)], purpose: 'background' }, () => runOne(deps, row, fence, report));
       }
       return report;
     },
@@ -97,7 +101,11 @@ async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<Dig
   // The slot is the schedule's (not `nextRunAt`, which a postponement moves): one digest and one notice per slot.
   const slot = currentSlot(schedule, row.timezone, now);
   const next = nextSlot(schedule, row.timezone, Math.max(now, slot));
-  if (!deps.composer.canAfford(places)) {
+  const overShare = deps.teamAllows !== undefined && !deps.teamAllows(teamOf(row.place));
+  if (overShare || !deps.composer.canAfford(places)) {
+    const why = overShare
+      ? "this workspace has used its share of this month's property lookups (it renews on the 1st, UTC)"
+      : "the property service's call budget for today is spent";
     const notice = {
       place: row.place,
       kind: DIGEST_NOTICE_KIND,
@@ -105,12 +113,18 @@ async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<Dig
       payload: JSON.stringify({
         v: 1,
         kind: DIGEST_NOTICE_KIND,
-        text: `⏳ Digest #${row.number} is postponed: the property service's call budget for today is spent. I'll post it as soon as it allows (the schedule stays ${shortDate(next, row.timezone, true)} for the next one).`,
+        text: `⏳ Digest #${row.number} is postponed: ${why}. I'll post it as soon as it allows (the schedule stays ${shortDate(next, row.timezone, true)} for the next one).`,
       }),
     };
-    deps.repo.postpone(row.id, now + POSTPONE_MS, 'postponed: the call budget cannot cover it now', notice, fence);
+    deps.repo.postpone(
+      row.id,
+      now + POSTPONE_MS,
+      overShare ? "postponed: the workspace's share of the month is spent" : 'postponed: the call budget cannot cover it now',
+      notice,
+      fence,
+    );
     report.postponed++;
-    log.warn('digest postponed: the call budget cannot cover it');
+    log.warn(overShare ? "digest postponed: its team's share of the month is spent" : 'digest postponed: the call budget cannot cover it');
     return;
   }
   try {

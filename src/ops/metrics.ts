@@ -14,6 +14,8 @@ export interface UpstreamCall {
   ms: number;
   /** 'refused': not sent at all (the budget or the breaker said no). */
   outcome: 'ok' | 'error' | 'refused';
+  /** The teams it was made for (`slack:T123`), when any. */
+  teams?: readonly string[];
 }
 
 /** Read at scrape time. */
@@ -33,6 +35,12 @@ export class Metrics {
     name: 'manzil_upstream_calls_total',
     help: 'Requests to the property service, by operation and HTTP status (or failure kind)',
     labelNames: ['operation', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly teamCalls = new Counter({
+    name: 'manzil_team_upstream_calls_total',
+    help: 'Upstream calls made for each team (a Slack workspace, a Discord server): its spend of the shared quota',
+    labelNames: ['team'],
     registers: [this.registry],
   });
   private readonly upstreamLatency = new Histogram({
@@ -148,6 +156,7 @@ export class Metrics {
   /** For the API client's `onCall`. */
   readonly upstream = (call: UpstreamCall): void => {
     this.upstreamCalls.inc({ operation: call.operation, status: call.status });
+    if (call.outcome !== 'refused') for (const team of call.teams ?? []) this.teamCalls.inc({ team });
     if (call.outcome !== 'refused') this.upstreamLatency.observe({ operation: call.operation }, call.ms / 1000);
   };
 

@@ -35,3 +35,4 @@ export {
   type SlackInstallationRepo,
 } from './installations.js';
 export { keyIdOf, parseKey, Sealer, sealerFrom } from './sealing.js';
+export { createTeamRepo, monthOf, teamOf, type TeamRepo } from './teams.js';

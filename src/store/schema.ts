@@ -265,3 +265,21 @@ export const slackInstallation = sqliteTable('slack_installation', {
   installedAt: integer('installed_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
+
+/** Upstream calls made for each team (`slack:T123`, `discord:456`) in each UTC month: its share of the quota spent. */
+export const teamUsage = sqliteTable(
+  'team_usage',
+  {
+    team: text('team').notNull(),
+    /** `YYYY-MM`, UTC. */
+    month: text('month').notNull(),
+    calls: integer('calls').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.team, t.month] })],
+);
+
+/** A team's own monthly share of calls, set by the operator (`manzil teams set`); others get TEAM_SHARE_PCT. */
+export const teamBudget = sqliteTable('team_budget', {
+  team: text('team').primaryKey(),
+  monthlyCalls: integer('monthly_calls').notNull(),
+});

@@ -1,0 +1,70 @@
+// Each team's spend of upstream calls per UTC month, its own share when the operator set one, and the teams known
+// from their alerts, digests and spend (`manzil teams`).
+import { and, eq, sql } from 'drizzle-orm';
+import type { Store } from './db.js';
+import { digest, savedSearch, teamBudget, teamUsage } from './schema.js';
+
+/** `YYYY-MM` of `at`, UTC: the window a call counts in. */
+export const monthOf = (at: number): string => new Date(at).toISOString().slice(0, 7);
+
+export function createTeamRepo(store: Store, now: () => number = Date.now) {
+  const { db } = store;
+  const add = db
+    .insert(teamUsage)
+    .values({ team: sql.placeholder('team'), month: sql.placeholder('month'), calls: 1 })
+    .onConflictDoUpdate({ target: [teamUsage.team, teamUsage.month], set: { calls: sql`${teamUsage.calls} + 1` } })
+    .prepare();
+  return {
+    /** One call made for each of `teams`. */
+    charge(teams: readonly string[]): void {
+      const month = monthOf(now());
+      store.sqlite.transaction(() => {
+        for (const team of new Set(teams)) add.run({ team, month });
+      })();
+    },
+
+    spent(team: string, month = monthOf(now())): number {
+      return (
+        db
+          .select({ calls: teamUsage.calls })
+          .from(teamUsage)
+          .where(and(eq(teamUsage.team, team), eq(teamUsage.month, month)))
+          .get()?.calls ?? 0
+      );
+    },
+
+    /** The team's own monthly share, when the operator set one. */
+    budget(team: string): number | undefined {
+      return db.select({ calls: teamBudget.monthlyCalls }).from(teamBudget).where(eq(teamBudget.team, team)).get()?.calls;
+    },
+
+    /** Sets the team's own monthly share, or (undefined) gives it the default share again. */
+    setBudget(team: string, calls: number | undefined): void {
+      if (calls === undefined) db.delete(teamBudget).where(eq(teamBudget.team, team)).run();
+      else
+        db.insert(teamBudget)
+          .values({ team, monthlyCalls: calls })
+          .onConflictDoUpdate({ target: teamBudget.team, set: { monthlyCalls: calls } })
+          .run();
+    },
+
+    /** Every team known: from its alerts, digests, spend this month or own share; with its counts. */
+    list(month = monthOf(now())): { team: string; alerts: number; digests: number; calls: number; budget: number | undefined }[] {
+      const teams = new Map<string, { team: string; alerts: number; digests: number; calls: number; budget: number | undefined }>();
+      const entry = (team: string) => teams.get(team) ?? teams.set(team, { team, alerts: 0, digests: 0, calls: 0, budget: undefined }).get(team)!;
+      for (const r of db.select({ place: savedSearch.place }).from(savedSearch).all()) entry(teamOf(r.place)).alerts++;
+      for (const r of db.select({ place: digest.place }).from(digest).all()) entry(teamOf(r.place)).digests++;
+      for (const r of db.select().from(teamUsage).where(eq(teamUsage.month, month)).all()) entry(r.team).calls = r.calls;
+      for (const r of db.select().from(teamBudget).all()) entry(r.team).budget = r.monthlyCalls;
+      return [...teams.values()].sort((a, b) => b.calls - a.calls || a.team.localeCompare(b.team));
+    },
+  };
+}
+
+export type TeamRepo = ReturnType<typeof createTeamRepo>;
+
+/** The team of a chat place (`<platform>:<workspace>:<conversation>`): `slack:T123`; another shape is its own team. */
+export function teamOf(place: string): string {
+  const parts = place.split(':');
+  return parts.length >= 3 ? `${parts[0]}:${parts[1]}` : place;
+}

@@ -1,0 +1,3 @@
+// Teams (a Slack workspace, a Discord server) and their fair share of the operator's quota.
+export { monthWindow, TeamShares, type ShareOptions } from './shares.js';
+export { payingChat } from './paying-chat.js';

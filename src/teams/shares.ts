@@ -1,0 +1,67 @@
+// A fair share of the operator's monthly quota for each team: every team's searches, digests and lookups spend one
+// operator's calls. A team may spend TEAM_SHARE_PCT of UAE_API_BUDGET_PER_MONTH (or its own share, set with
+// `manzil teams set`); and the poller and digests stop once only CHAT_RESERVE_PCT of the month is left, so that
+// chat lookups, where a person waits, are never starved by background work.
+import { usageWindows } from '../api/budget.js';
+import type { Payer, ShareRefusal } from '../api/payer.js';
+import type { TeamRepo } from '../store/index.js';
+
+export interface ShareOptions {
+  /** The operator's calls a month (UAE_API_BUDGET_PER_MONTH); without it only teams with their own share are limited. */
+  perMonth: number | undefined;
+  /** Each team's default share of `perMonth`, in percent. */
+  sharePct: number;
+  /** What background work leaves to chat lookups at the end of the month, in percent of `perMonth`. */
+  chatReservePct: number;
+  /** The operator's calls so far this month (the usage ledger), every team together. */
+  monthSpent: () => number;
+  now?: () => number;
+}
+
+export class TeamShares {
+  private readonly now: () => number;
+
+  constructor(
+    private readonly teams: Pick<TeamRepo, 'spent' | 'budget'>,
+    private readonly o: ShareOptions,
+  ) {
+    this.now = o.now ?? Date.now;
+  }
+
+  /** The team's monthly share: its own, else the default share; undefined when nothing limits it. */
+  shareOf(team: string): number | undefined {
+    const own = this.teams.budget(team);
+    if (own !== undefined) return own;
+    return this.o.perMonth === undefined || this.o.sharePct >= 100 ? undefined : Math.floor((this.o.perMonth * this.o.sharePct) / 100);
+  }
+
+  /** Whether the team may spend another call this month. */
+  allows(team: string): boolean {
+    const share = this.shareOf(team);
+    return share === undefined || this.teams.spent(team) < share;
+  }
+
+  /** For the API client (`share`): why a call for `payer` may not be sent now, or undefined when it may. */
+  readonly check = (payer: Payer | undefined): ShareRefusal | undefined => {
+    if (!payer) return undefined;
+    const renews = Math.ceil((nextMonth(this.now()) - this.now()) / 1000);
+    const { perMonth, chatReservePct } = this.o;
+    if (payer.purpose === 'background' && perMonth !== undefined && chatReservePct > 0 && this.o.monthSpent() >= perMonth * (1 - chatReservePct / 100)) {
+      return { reason: `the last ${chatReservePct} % of this month's calls are kept for chat lookups (CHAT_RESERVE_PCT)`, retryAfterSeconds: renews };
+    }
+    for (const team of payer.teams) {
+      const share = this.shareOf(team);
+      const spent = share === undefined ? 0 : this.teams.spent(team);
+      if (share !== undefined && spent >= share) return { reason: `${team} has used its share of this month's calls (${spent} of ${share})`, retryAfterSeconds: renews };
+    }
+    return undefined;
+  };
+}
+
+/** The operator's spend this month, from the usage ledger's month window. */
+export const monthWindow = (now: number) => usageWindows(now).month;
+
+function nextMonth(t: number): number {
+  const d = new Date(t);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+}

@@ -1,0 +1,140 @@
+// A fair share of the operator's monthly quota for each team: the real composition root on a sandbox over loopback,
+// commands from two Slack workspaces, the poller, /metrics and `manzil teams`. One team spends its share: it is told so
+// plainly and its alerts wait; the other is untouched; the operator raises the share and it goes on.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startManzil, type Manzil } from '../../src/main.js';
+import { runTeamsCli } from '../../src/ops/teams-cli.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { createTeamRepo, openStore, teamOf } from '../../src/store/index.js';
+import { TeamShares } from '../../src/teams/index.js';
+import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
+
+const KEY = 'sk-fair-share-1818';
+let sandbox: Sandbox;
+let slack: FakeSlack;
+let manzil: Manzil;
+const HOT = 'slack:T0HOT:C0HOT';
+const COOL = 'slack:T0COOL:C0COOL';
+
+beforeAll(async () => {
+  sandbox = createSandbox({ key: KEY });
+  await sandbox.listen();
+  slack = await startFakeSlack();
+  manzil = await startManzil({
+    env: {
+      UAE_API_KEY: KEY,
+      UAE_API_BASE_URL: sandbox.url!,
+      SLACK_BOT_TOKEN: 'xoxb-test',
+      SLACK_SIGNING_SECRET: 'fair-share-secret',
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-teams-')), 'manzil.db'),
+      LOG_LEVEL: 'warn',
+      ALERTS_CRON: '0 0 1 1 *',
+      // 200 calls a month for everyone; each team may spend a tenth of them: 20.
+      UAE_API_BUDGET_PER_MONTH: '200',
+      TEAM_SHARE_PCT: '10',
+    },
+    host: '127.0.0.1',
+    writeLog: () => {},
+  });
+});
+afterAll(async () => {
+  await manzil?.stop();
+  await slack.close();
+  await sandbox.close();
+});
+
+const ask = (place: string, text: string) => manzil.bot.handleCommand({ user: 'U0ALICE', place, text });
+const SPENT = /This workspace has used its share of this month's property lookups/;
+
+describe('a fair share of the quota for each team', () => {
+  it('counts each team’s calls; a team that spends its share is told so plainly, while the other is answered', async () => {
+    expect((await ask(HOT, 'alerts add rent marina')).text).toMatch(/Saved as alert #1/);
+    expect((await ask(COOL, 'alerts add rent marina')).text).toMatch(/Saved as alert #1/);
+    let last = '';
+    for (let page = 0; page < 40 && !SPENT.test(last); page++) last = (await ask(HOT, `rent marina ${page % 2 ? '1br' : '2br'} under ${100 + page}k`)).text;
+    expect(last).toMatch(SPENT);
+    expect(last).not.toMatch(/T0HOT|slack:/); // no internals in chat
+    expect((await ask(COOL, 'rent marina 3br')).text).not.toMatch(SPENT);
+    const spent = createTeamRepo(openStore(manzil.config.dbPath));
+    expect(spent.spent('slack:T0HOT')).toBe(20);
+    expect(spent.spent('slack:T0COOL')).toBeGreaterThan(0);
+    expect(await manzil.metrics.text()).toMatch(/manzil_team_upstream_calls_total\{team="slack:T0HOT"\} 20/);
+  });
+
+  it('the spent team’s alerts wait while the other’s are checked; `manzil teams` shows why', async () => {
+    sandbox.advance(120);
+    const report = await manzil.alerts.poll();
+    expect(report.searches).toBe(1); // only the cool team's alert was due to run
+    const lines: string[] = [];
+    expect(
+      await runTeamsCli(
+        [],
+        manzil.config,
+        (l) => lines.push(l),
+        () => {},
+      ),
+    ).toBe(0);
+    expect(lines.find((l) => l.includes('slack:T0HOT'))).toMatch(/20\s+20 {2}SPENT: its alerts and digests wait/);
+    expect(lines.find((l) => l.includes('slack:T0COOL'))).not.toMatch(/SPENT/);
+  });
+
+  it('the operator raises one team’s share (manzil teams set): it is answered again, and its alerts run', async () => {
+    const lines: string[] = [];
+    expect(
+      await runTeamsCli(
+        ['set', 'slack:T0HOT', '500'],
+        manzil.config,
+        (l) => lines.push(l),
+        () => {},
+      ),
+    ).toBe(0);
+    expect(lines).toEqual(['slack:T0HOT may spend 500 calls a month.']);
+    expect((await ask(HOT, 'rent marina 4br')).text).not.toMatch(SPENT);
+    sandbox.advance(120);
+    expect((await manzil.alerts.poll()).searches).toBe(2);
+    expect(
+      await runTeamsCli(
+        ['set', 'slack:T0HOT'],
+        manzil.config,
+        () => {},
+        () => {},
+      ),
+    ).toBe(2); // a usage error
+  });
+});
+
+describe('the share policy', () => {
+  const store = () => openStore(':memory:');
+  it('leaves teams unlimited without a monthly quota, unless the operator set their own share', () => {
+    const teams = createTeamRepo(store());
+    const shares = new TeamShares(teams, { perMonth: undefined, sharePct: 10, chatReservePct: 10, monthSpent: () => 0 });
+    expect(shares.shareOf('slack:T1')).toBeUndefined();
+    teams.setBudget('slack:T1', 2);
+    teams.charge(['slack:T1']);
+    teams.charge(['slack:T1', 'slack:T2']);
+    expect(shares.check({ teams: ['slack:T1'], purpose: 'chat' })?.reason).toMatch(/slack:T1 has used its share of this month's calls \(2 of 2\)/);
+    expect(shares.check({ teams: ['slack:T2'], purpose: 'chat' })).toBeUndefined();
+    expect(shares.check(undefined)).toBeUndefined();
+  });
+
+  it('keeps the end of the month for chat: background work stops there, chat lookups go on', () => {
+    let spent = 0;
+    const shares = new TeamShares(createTeamRepo(store()), { perMonth: 1_000, sharePct: 100, chatReservePct: 10, monthSpent: () => spent });
+    spent = 899;
+    expect(shares.check({ teams: ['slack:T1'], purpose: 'background' })).toBeUndefined();
+    spent = 900;
+    expect(shares.check({ teams: ['slack:T1'], purpose: 'background' })?.reason).toMatch(/kept for chat lookups/);
+    expect(shares.check({ teams: ['slack:T1'], purpose: 'chat' })).toBeUndefined();
+  });
+
+  it('names the team of a place by its platform and workspace', () => {
+    expect(teamOf('slack:T1:C1')).toBe('slack:T1');
+    expect(teamOf('discord:G1:123')).toBe('discord:G1');
+    expect(teamOf('console:local')).toBe('console:local');
+  });
+});
