@@ -2,7 +2,7 @@
 import path from 'node:path';
 import cron from 'node-cron';
 import { z } from 'zod';
-import { parseKey } from './store/sealing.js';
+import { oauthProblems, splitList } from './config-oauth.js';
 
 const seconds = (fallback: number) => z.coerce.number().positive().max(600).default(fallback);
 const optionalCount = z.coerce.number().int().positive().optional();
@@ -15,6 +15,7 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+const count = (fallback: number) => z.coerce.number().int().min(1).max(100_000).default(fallback);
 const schema = z.object({
   UAE_API_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   UAE_API_KEY: optionalText,
@@ -29,6 +30,8 @@ const schema = z.object({
   UAE_API_BUDGET_PER_MONTH: optionalCount,
   TEAM_SHARE_PCT: z.coerce.number().min(1).max(100).default(100),
   CHAT_RESERVE_PCT: z.coerce.number().min(0).max(90).default(10),
+  PERSON_PAGES_PER_HOUR: count(60),
+  PERSON_RUNS_PER_HOUR: count(6),
   UAE_API_BUDGET_MAX_WAIT_S: z.coerce.number().min(0).max(600).default(20),
   UAE_API_DEADLINE_S: seconds(25),
   UAE_API_MAX_BODY_MB: z.coerce.number().positive().max(100).default(8),
@@ -168,7 +171,7 @@ export interface Config {
   /** Market data shared by digests and listing cards; digests themselves. */
   market: { cacheTtlMs: number; maxPages: number };
   /** Each team's share of UAE_API_BUDGET_PER_MONTH, and the end of the month kept for chat lookups (percent). */
-  teams: { sharePct: number; chatReservePct: number };
+  teams: { sharePct: number; chatReservePct: number; pagesPerHour: number; runsPerHour: number };
   digests: { cron: string; maxPerPlace: number; placesPerDigest: number };
   /** True when Manzil runs on the embedded sandbox's sample data. */
   sandbox: boolean;
@@ -201,33 +204,6 @@ export interface Config {
   opsPort: number | undefined;
   /** Values to mask wherever text leaves the process. */
   secrets: string[];
-}
-
-const splitList = (v: string | undefined): string[] =>
-  (v ?? '')
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean);
-
-/** "Add to Slack": the three OAuth values together, the signing secret, a usable encryption key, and no single token. */
-function oauthProblems(e: { [k: string]: unknown }): string[] {
-  const problems: string[] = [];
-  const missing = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET', 'SLACK_SIGNING_SECRET'].filter((k) => !e[k]);
-  if (missing.length)
-    problems.push(
-      `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing: Add to Slack needs SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET and SLACK_SIGNING_SECRET`,
-    );
-  if (e.SLACK_BOT_TOKEN) problems.push('SLACK_BOT_TOKEN is set along with SLACK_CLIENT_ID: use one workspace (the token) or Add to Slack (OAuth), not both');
-  if (e.SLACK_APP_TOKEN) problems.push('SLACK_APP_TOKEN is set along with SLACK_CLIENT_ID: Add to Slack needs Slack to reach Manzil over HTTP, not Socket Mode');
-  if (!e.MANZIL_ENCRYPTION_KEY)
-    problems.push("MANZIL_ENCRYPTION_KEY is missing: Add to Slack keeps each workspace's token in the database, sealed with it (make one: openssl rand -hex 32)");
-  for (const [name, value] of [
-    ['MANZIL_ENCRYPTION_KEY', e.MANZIL_ENCRYPTION_KEY],
-    ...splitList(e.MANZIL_ENCRYPTION_KEY_PREVIOUS as string | undefined).map((v) => ['MANZIL_ENCRYPTION_KEY_PREVIOUS', v]),
-  ] as [string, unknown][]) {
-    if (typeof value === 'string' && !parseKey(value)) problems.push(`${name} is not a 32-byte key: give 64 hex digits or 44 characters of base64 (openssl rand -hex 32)`);
-  }
-  return problems;
 }
 
 /** Alerts in demo mode, unless ALERTS_CRON says otherwise: every 10 seconds, so a saved alert fires within a minute. */
@@ -352,7 +328,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       maxPerUser: e.ALERTS_MAX_PER_USER,
     },
     market: { cacheTtlMs: e.MARKET_CACHE_H * 3_600_000, maxPages: e.DIGEST_MAX_PAGES },
-    teams: { sharePct: e.TEAM_SHARE_PCT, chatReservePct: e.CHAT_RESERVE_PCT },
+    teams: { sharePct: e.TEAM_SHARE_PCT, chatReservePct: e.CHAT_RESERVE_PCT, pagesPerHour: e.PERSON_PAGES_PER_HOUR, runsPerHour: e.PERSON_RUNS_PER_HOUR },
     digests: { cron: e.DIGESTS_CRON, maxPerPlace: e.DIGESTS_MAX_PER_CHANNEL, placesPerDigest: 5 },
     dbPath: e.MANZIL_DB_PATH,
     locationCacheTtlMs: e.LOCATION_CACHE_TTL_HOURS * 3_600_000,

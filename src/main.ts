@@ -24,7 +24,7 @@ import { pruneOutbox, type Delivery } from './outbox/index.js';
 import type { ChatCore, ChatPoster } from './ports/index.js';
 import type { Sandbox } from './sandbox/index.js';
 import { openService } from './service.js';
-import { payingChat } from './teams/index.js';
+import { limitingPeople, payingChat } from './teams/index.js';
 import {
   adoptServiceSpellings,
   createAlertsRepo,
@@ -224,8 +224,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
 
   // Adapters get the guarded bot: requests in flight are counted, and refused politely once shutdown begins.
   const lifecycle = new Lifecycle({ timeoutMs: config.shutdownTimeoutMs, logger });
-  // Each request's calls are its team's (a fair share of the month's quota: src/teams).
-  const chatBot = guardBot(countRequests(payingChat(bot), metrics), lifecycle);
+  // Each request's calls are its team's (its fair share of the month: src/teams); one person's costly asks are limited.
+  const chatBot = guardBot(countRequests(limitingPeople(payingChat(bot), config.teams), metrics), lifecycle);
 
   // The operator's endpoints: on Slack's HTTP port when Slack is served over HTTP, else on a small server of their own.
   const health = new Health({

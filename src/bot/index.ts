@@ -1,6 +1,6 @@
 // The bot's public surface: what adapters and the composition root may use.
 export { Bot, type BotOptions, type ServiceCaller } from './bot.js';
-export { decodeLocationOption } from './requests.js';
+export { alertsRequest, decodeLocationOption, digestsRequest } from './requests.js';
 export { SearchRunner, runSearch, searchParams, type SearchOutcome } from './search.js';
 export { StateMaintenance, type MaintenanceOptions, type PruneCounts } from './maintenance.js';
 export { type ActionRequest, type ButtonStateStore, type CommandRequest, type PickRequest, type SuggestOption, type Surface, type TrackRequest } from './types.js';

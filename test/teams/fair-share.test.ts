@@ -9,7 +9,8 @@ import { startManzil, type Manzil } from '../../src/main.js';
 import { runTeamsCli } from '../../src/ops/teams-cli.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createTeamRepo, openStore, teamOf } from '../../src/store/index.js';
-import { TeamShares } from '../../src/teams/index.js';
+import { limitingPeople, TeamShares } from '../../src/teams/index.js';
+import type { ChatCore } from '../../src/ports/index.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 
 const KEY = 'sk-fair-share-1818';
@@ -136,5 +137,42 @@ describe('the share policy', () => {
     expect(teamOf('slack:T1:C1')).toBe('slack:T1');
     expect(teamOf('discord:G1:123')).toBe('discord:G1');
     expect(teamOf('console:local')).toBe('console:local');
+  });
+});
+
+describe('per-person limits on the costliest asks', () => {
+  /** A core that answers every request, and counts what reached it. */
+  const counting = () => {
+    const reached: string[] = [];
+    const reply = async (what: string) => (reached.push(what), { text: `ran ${what}`, blocks: [] });
+    const core: ChatCore = {
+      handleCommand: (req) => reply(req.text),
+      handleAction: (req) => reply(req.action),
+      handlePick: () => reply('pick'),
+      suggestLocations: async () => [],
+      immediateReply: () => undefined,
+      describe: () => undefined,
+    };
+    return { core, reached };
+  };
+
+  it('lets one person page, test alerts and ask for digests up to the hour’s limit, then says when to try again; others go on', async () => {
+    let t = Date.UTC(2026, 10, 24, 9);
+    const { core, reached } = counting();
+    const limited = limitingPeople(core, { pagesPerHour: 3, runsPerHour: 2, now: () => t });
+    const page = (user: string, place = HOT) => limited.handleAction({ user, place, action: 'page', token: 'x' });
+    for (let i = 0; i < 3; i++) expect((await page('U1')).text).toBe('ran page');
+    const refused = await page('U1');
+    expect(refused).toMatchObject({ ephemeral: true, text: expect.stringMatching(/You've asked for 3 pages of results in the last hour.*Try again in about 60 minutes/) });
+    expect((await page('U2')).text).toBe('ran page'); // another person of the same team
+    expect((await page('U1', COOL)).text).toBe('ran page'); // the same id in another workspace is another person
+    // Tests of alerts and digests on request share one limit; searches and other commands have none here.
+    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'alerts test 1' })).text).toBe('ran alerts test 1');
+    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: '/digest now marina' })).text).toBe('ran /digest now marina');
+    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'alerts test 2' })).text).toMatch(/2 alert tests and digests on request/);
+    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'rent marina' })).text).toBe('ran rent marina');
+    t += 3_600_001; // an hour on
+    expect((await page('U1')).text).toBe('ran page');
+    expect(reached.filter((r) => r === 'page')).toHaveLength(6);
   });
 });
