@@ -1,7 +1,7 @@
 // The composition root: the only file that wires the parts together (and src/background/worker.ts, the delivery thread's).
 import { threadId } from 'node:worker_threads';
-import { createSlackApp, type SlackApp } from '../adapters/slack/app.js';
-import { createDiscordApp, type DiscordApp, type DiscordAppOptions } from '../adapters/discord/app.js';
+import type { SlackApp } from '../adapters/slack/app.js';
+import type { DiscordApp, DiscordAppOptions } from '../adapters/discord/app.js';
 import type { ConsolePoster } from '../adapters/console/poster.js';
 import { AlertCommands, POLL_JOB, describeSchedule, type RunReport } from './alerts/index.js';
 import type { ApiClient } from './api/client.js';
@@ -23,6 +23,7 @@ import { Metrics, countRequests } from './ops/metrics.js';
 import { pruneOutbox, type Delivery } from './outbox/index.js';
 import type { ChatCore, ChatPoster } from './ports/index.js';
 import type { Sandbox } from './sandbox/index.js';
+import { buildPlatforms } from './platforms.js';
 import { openService } from './service.js';
 import { limitingPeople, payingChat } from './teams/index.js';
 import {
@@ -34,9 +35,7 @@ import {
   createLocationCacheRepo,
   createOutboxRepo,
   openStore,
-  sealerFrom,
   serviceKey,
-  slackInstallations,
   WriteLock,
   type AlertsRepo,
   type DigestRepo,
@@ -243,38 +242,18 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
 
   // Built first, started last: the stop steps are registered before anything starts, so a start that fails (a wrong
   // Discord token, a port in use) closes whatever was already opened and the process can exit.
-  let slack: SlackApp | undefined;
   let slackPort: number | undefined;
   let slackStarted = false;
-  if (config.slack) {
-    const { botToken, signingSecret, appToken, apiUrl, oauth } = config.slack;
-    // `track`: the listener's whole run (the reply to Slack included) counts as in flight, so a stop waits for delivery.
-    slack = createSlackApp({
-      bot: chatBot,
-      botToken,
-      // Add to Slack: each workspace's installation, sealed in the database; a removal holds its channels.
-      oauth: oauth && { ...oauth, installations: slackInstallations(store, sealerFrom(config.encryption!), { logger }) },
-      signingSecret,
-      appToken,
-      apiUrl,
-      logger,
-      track: (work) => lifecycle.admit(work),
-      ...(config.opsPort === undefined ? { routes } : {}),
-    });
-  }
-
-  // Discord alongside Slack when both are configured: one process, one bot, one outbox.
-  let discord: DiscordApp | undefined;
-  if (config.discord) {
-    discord = createDiscordApp({
-      bot: chatBot,
-      token: config.discord.token,
-      apiUrl: config.discord.apiUrl,
-      logger,
-      track: (work) => lifecycle.admit(work),
-      ...options.discord,
-    });
-  }
+  const { slack, discord, gateway } = buildPlatforms({
+    config,
+    bot: chatBot,
+    store,
+    logger,
+    track: (work) => lifecycle.admit(work),
+    ...(config.opsPort === undefined ? { routes } : {}),
+    ...(options.discord ? { discordTimings: options.discord } : {}),
+    leadership: { leases, holder: INSTANCE, lapsed: () => heartbeat.lapsed() },
+  });
 
   // Alerts: the poller queues deliveries; the drainer posts them through each platform's poster.
   const posters: ChatPoster[] = [...(slack ? [slack.poster] : []), ...(discord ? [discord.poster] : []), ...(options.terminal && withTerminal ? [options.terminal] : [])];
@@ -327,7 +306,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // Closed after the drains, so /healthz says "stopping" (503) while they run.
   lifecycle.onStop('ops http', () => opsServer?.close());
   if (slack) lifecycle.onStop('slack', () => slackStarted && slack?.stop());
-  if (discord) lifecycle.onStop('discord', () => discord?.stop());
+  if (discord) lifecycle.onStop('discord', async () => (await gateway?.stop(), await discord?.stop()));
   lifecycle.onStop('api client', () => api.close());
   if (sandbox) lifecycle.onStop('sandbox', () => sandbox.close());
   lifecycle.onStop('heartbeat', () => heartbeat.stop());
@@ -340,7 +319,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
         slackStarted = true;
         logger.info(config.slack.appToken ? 'slack: socket mode connected' : 'slack: serving POST /slack/events', { port: slackPort });
       }
-      await discord?.start();
+      // One gateway connection per bot token: the instance that leads connects, the others stand by (and post over REST).
+      await gateway?.start();
       await thread?.open();
       heartbeat.start();
       scheduler.start();

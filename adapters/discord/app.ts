@@ -30,6 +30,8 @@ export interface DiscordApp {
   poster: DiscordPoster;
   /** Logs in and resolves once the gateway said READY; rejects (and cleans up) when login fails. */
   start(): Promise<void>;
+  /** Leaves the gateway to another instance; alerts and digests are still posted over REST. */
+  standDown(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -121,6 +123,12 @@ export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
         clearTimeout(timer);
       }
       log.info('discord: connected to the gateway', { user: client.user?.tag, guilds: client.guilds.cache.size });
+    },
+    async standDown() {
+      await client.destroy();
+      // destroy() takes the token from the REST manager too, which still posts this instance's alerts and digests.
+      client.rest.setToken(options.token);
+      log.info('discord: left the gateway to another instance; posting over REST only');
     },
     async stop() {
       await client.destroy();

@@ -2,3 +2,4 @@
 export { Heartbeat, HEARTBEAT_MS, LAPSE_MS } from './heartbeat.js';
 export { runLeased, type LeasedRun, type LeasedRunOptions } from './lease.js';
 export { isValidCron, JobScheduler, type Job } from './scheduler.js';
+export { Leadership, type LeadershipOptions } from './leadership.js';

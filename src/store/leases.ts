@@ -33,11 +33,14 @@ export function createLeaseRepo(store: Store) {
   const holds = (fence: Fence): boolean => holdsLease(store, fence);
 
   return {
-    /** Takes the lease when it is free or expired: a new token. Undefined while another holds it. */
-    acquire(name: string, holder: string, at: number, ttlMs: number): Fence | undefined {
+    /**
+     * Takes the lease when it is free or expired, or held by one of `gone` (instances whose heartbeat lapsed): a new
+     * token. Undefined while another holds it.
+     */
+    acquire(name: string, holder: string, at: number, ttlMs: number, gone: readonly string[] = []): Fence | undefined {
       return tx(() => {
         const row = db.select().from(jobLease).where(eq(jobLease.name, name)).get();
-        if (row && row.until > at) return undefined;
+        if (row && row.until > at && !gone.includes(row.holder)) return undefined;
         const token = nextGeneration(sqlite);
         db.insert(jobLease)
           .values({ name, holder, until: at + ttlMs, token })
