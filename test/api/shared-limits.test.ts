@@ -44,7 +44,8 @@ describe('Retry-After is shared by every caller', () => {
     for (const t of after) expect(t).toBeGreaterThanOrEqual(refused! + 1000 - 1);
     // Nor did they all arrive at once when it ended: each waited a random part of half a second more.
     expect(Math.max(...after) - Math.min(...after)).toBeGreaterThan(200);
-    expect(Math.max(...after)).toBeLessThanOrEqual(refused! + 1500 + 100);
+    // At most half the wait more, with room for a busy host's scheduling (400 ms: CI once needed 108 ms past 100).
+    expect(Math.max(...after)).toBeLessThanOrEqual(refused! + 1500 + 400);
   });
 
   it('refuses at once, without sending, the callers whose deadline ends before the Retry-After', { timeout: 5000 }, async () => {
