@@ -251,3 +251,26 @@ describe('isolation between workspaces', () => {
     expect(slack.calls.slice(calls).filter((c) => c.method !== 'users.info')).toEqual([]);
   });
 });
+
+describe('Add to Slack with the delivery thread (as manzil start runs it)', () => {
+  it('posts each workspace’s alerts from the thread with that workspace’s token, read from the sealed store', async () => {
+    await manzil.stop();
+    manzil = await startManzil({ env: env(), host: '127.0.0.1', writeLog: () => {}, deliveryThread: true });
+    expect(manzil.deliveryThread).toBe(true);
+    const before = { alpha: postsTo('C0ALPHA').length, beta: postsTo('C0BETA').length };
+    const settled = () => manzil.alerts.outbox.stats().pending + manzil.alerts.outbox.stats().sending === 0;
+    // The market moves until both workspaces' alerts have had something new, posted by the thread (nobody drains here).
+    for (let runs = 0; runs < 10 && (postsTo('C0ALPHA').length === before.alpha || postsTo('C0BETA').length === before.beta); runs++) {
+      sandbox.advance(120);
+      if ((await manzil.alerts.poll()).queued > 0) await slack.waitFor(settled, 15_000);
+    }
+    for (const [team, channel, was] of [
+      ['T0ALPHA', 'C0ALPHA', before.alpha],
+      ['T0BETA', 'C0BETA', before.beta],
+    ] as const) {
+      const posts = postsTo(channel).slice(was);
+      expect(posts.length).toBeGreaterThan(0);
+      expect(new Set(posts.map((c) => c.token))).toEqual(new Set([slack.tokenOf(team)]));
+    }
+  }, 40_000);
+});
