@@ -243,12 +243,12 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // Built first, started last: the stop steps are registered before anything starts, so a start that fails (a wrong
   // Discord token, a port in use) closes whatever was already opened and the process can exit.
   let slackPort: number | undefined;
-  let slackStarted = false;
-  const { slack, discord, gateway } = buildPlatforms({
+  const platforms = buildPlatforms({
     config,
     bot: chatBot,
     store,
     logger,
+    host: options.host,
     track: (work) => lifecycle.admit(work),
     ...(config.opsPort === undefined ? { routes } : {}),
     ...(options.discord ? { discordTimings: options.discord } : {}),
@@ -256,7 +256,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   });
 
   // Alerts: the poller queues deliveries; the drainer posts them through each platform's poster.
-  const posters: ChatPoster[] = [...(slack ? [slack.poster] : []), ...(discord ? [discord.poster] : []), ...(options.terminal && withTerminal ? [options.terminal] : [])];
+  const posters: ChatPoster[] = [...platforms.list.map((p) => p.poster), ...(options.terminal && withTerminal ? [options.terminal] : [])];
   const events = { delivered: metrics.alertDelivered.bind(metrics), failed: metrics.alertFailed.bind(metrics), pollerRun: metrics.pollerRun.bind(metrics) };
   // In the delivery thread, or here: the drainer, and the poller and digests jobs that feed it.
   const thread = threaded
@@ -305,8 +305,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   lifecycle.onDrain('alerts delivery', () => delivery.stop());
   // Closed after the drains, so /healthz says "stopping" (503) while they run.
   lifecycle.onStop('ops http', () => opsServer?.close());
-  if (slack) lifecycle.onStop('slack', () => slackStarted && slack?.stop());
-  if (discord) lifecycle.onStop('discord', async () => (await gateway?.stop(), await discord?.stop()));
+  for (const platform of platforms.list) lifecycle.onStop(platform.name, () => platform.stop());
   lifecycle.onStop('api client', () => api.close());
   if (sandbox) lifecycle.onStop('sandbox', () => sandbox.close());
   lifecycle.onStop('heartbeat', () => heartbeat.stop());
@@ -314,13 +313,10 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
 
   if (serve) {
     try {
-      if (slack && config.slack) {
-        slackPort = await slack.start(config.port, options.host);
-        slackStarted = true;
-        logger.info(config.slack.appToken ? 'slack: socket mode connected' : 'slack: serving POST /slack/events', { port: slackPort });
+      for (const platform of platforms.list) {
+        const port = await platform.start();
+        if (platform.name === 'slack') slackPort = port;
       }
-      // One gateway connection per bot token: the instance that leads connects, the others stand by (and post over REST).
-      await gateway?.start();
       await thread?.open();
       heartbeat.start();
       scheduler.start();
@@ -351,9 +347,9 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     logger,
     sandbox,
     demo,
-    slack,
+    slack: platforms.slack,
     slackPort,
-    discord,
+    discord: platforms.discord,
     lifecycle,
     alerts: { repo: alertsRepo, poll, drainer: delivery, outbox, leases },
     deliveryThread: threaded,

@@ -1,11 +1,12 @@
-// The chat platforms configured, built for the composition root: Slack's app (one workspace, or Add to Slack) and
-// Discord's bot, whose gateway one instance at a time connects to (Leadership), while every instance posts over REST.
-import { createDiscordApp, type DiscordApp, type DiscordAppOptions } from '../adapters/discord/app.js';
-import { createSlackApp, type SlackApp, type SlackAppOptions } from '../adapters/slack/app.js';
+// The registry of chat platforms: each one once, with what the composition root needs of it: whether it is
+// configured, its app (serving requests, starting, stopping, posting) and its poster alone (the delivery thread posts
+// without serving). main.ts and background/worker.ts loop over it instead of naming Slack and Discord.
+import { createDiscordApp, createDiscordPoster, type DiscordApp, type DiscordAppOptions } from '../adapters/discord/app.js';
+import { createSlackApp, createSlackPoster, type SlackApp, type SlackAppOptions } from '../adapters/slack/app.js';
 import type { Config } from './config.js';
 import { Leadership } from './jobs/index.js';
 import type { Logger } from './log.js';
-import type { ChatCore, TrackRequest } from './ports/index.js';
+import type { ChatCore, ChatPoster, TrackRequest } from './ports/index.js';
 import { sealerFrom, slackInstallations, type LeaseRepo, type Store } from './store/index.js';
 
 export interface PlatformDeps {
@@ -15,48 +16,95 @@ export interface PlatformDeps {
   logger: Logger;
   /** Counts each request until its answer is sent, so a stop waits for it. */
   track: TrackRequest;
+  /** Where Slack's HTTP server listens (tests: 127.0.0.1). */
+  host?: string | undefined;
   /** The operator's routes on Slack's HTTP port. */
   routes?: SlackAppOptions['routes'];
   discordTimings?: Pick<DiscordAppOptions, 'autocompleteDeadlineMs' | 'restTimeoutMs' | 'readyTimeoutMs'>;
   leadership: { leases: Pick<LeaseRepo, 'acquire' | 'renew' | 'finish'>; holder: string; lapsed: () => string[] };
 }
 
-export interface Platforms {
-  slack: SlackApp | undefined;
-  discord: DiscordApp | undefined;
-  /** Who holds Discord's gateway: started in place of `discord.start()`. */
-  gateway: Leadership | undefined;
+/** A configured platform, as the composition root runs it. */
+export interface ChatPlatform {
+  readonly name: string;
+  readonly poster: ChatPoster;
+  /** Serves from now on; resolves with the HTTP port it serves on, when it has one. A failure fails the start. */
+  start(): Promise<number | undefined>;
+  stop(): Promise<void>;
 }
 
-/** Built first, started by the caller: its stop steps are registered before anything starts. */
+export interface Platforms {
+  /** Every configured platform, in a fixed order (Slack, then Discord). */
+  list: ChatPlatform[];
+  /** The apps themselves, for callers that need one (tests, the terminal's decision to run). */
+  slack: SlackApp | undefined;
+  discord: DiscordApp | undefined;
+}
+
+/** Add to Slack's installations, sealed in the database, when Add to Slack is configured. */
+const installationsOf = (config: Config, store: Store, logger?: Logger) =>
+  config.slack?.oauth ? slackInstallations(store, sealerFrom(config.encryption!), logger ? { logger } : {}) : undefined;
+
+/** Built first, started by the caller: every stop step is registered before anything starts. */
 export function buildPlatforms(d: PlatformDeps): Platforms {
   const { config, logger } = d;
-  const slack = config.slack
-    ? createSlackApp({
-        bot: d.bot,
-        botToken: config.slack.botToken,
-        // Add to Slack: each workspace's installation, sealed in the database; a removal holds its channels.
-        oauth: config.slack.oauth && { ...config.slack.oauth, installations: slackInstallations(d.store, sealerFrom(config.encryption!), { logger }) },
-        signingSecret: config.slack.signingSecret,
-        appToken: config.slack.appToken,
-        apiUrl: config.slack.apiUrl,
-        logger,
-        track: d.track,
-        ...(d.routes ? { routes: d.routes } : {}),
-      })
-    : undefined;
-  // Discord alongside Slack when both are configured: one process, one bot, one outbox.
-  const discord = config.discord
-    ? createDiscordApp({ bot: d.bot, token: config.discord.token, apiUrl: config.discord.apiUrl, logger, track: d.track, ...d.discordTimings })
-    : undefined;
-  const gateway =
-    discord &&
-    new Leadership({
+  const list: ChatPlatform[] = [];
+  let slack: SlackApp | undefined;
+  if (config.slack) {
+    const app = createSlackApp({
+      bot: d.bot,
+      botToken: config.slack.botToken,
+      // Add to Slack: each workspace's installation, sealed in the database; a removal holds its channels.
+      oauth: config.slack.oauth && { ...config.slack.oauth, installations: installationsOf(config, d.store, logger)! },
+      signingSecret: config.slack.signingSecret,
+      appToken: config.slack.appToken,
+      apiUrl: config.slack.apiUrl,
+      logger,
+      track: d.track,
+      ...(d.routes ? { routes: d.routes } : {}),
+    });
+    const socketMode = Boolean(config.slack.appToken);
+    let started = false;
+    slack = app;
+    list.push({
+      name: 'slack',
+      poster: app.poster,
+      async start() {
+        const port = await app.start(config.port, d.host);
+        started = true;
+        logger.info(socketMode ? 'slack: socket mode connected' : 'slack: serving POST /slack/events', { port });
+        return port;
+      },
+      stop: async () => void (started && (await app.stop())),
+    });
+  }
+  // Discord alongside Slack when both are configured: one process, one bot, one outbox. One gateway connection per
+  // bot token: the instance that leads connects, the others stand by (and post over REST).
+  let discord: DiscordApp | undefined;
+  if (config.discord) {
+    const app = createDiscordApp({ bot: d.bot, token: config.discord.token, apiUrl: config.discord.apiUrl, logger, track: d.track, ...d.discordTimings });
+    const gateway = new Leadership({
       ...d.leadership,
       name: 'discord-gateway',
-      lead: () => discord.start(),
-      standDown: () => discord.standDown(),
+      lead: () => app.start(),
+      standDown: () => app.standDown(),
       logger: logger.child({ part: 'discord' }),
     });
-  return { slack, discord, gateway };
+    discord = app;
+    list.push({
+      name: 'discord',
+      poster: app.poster,
+      start: async () => (await gateway.start(), undefined),
+      stop: async () => (await gateway.stop(), await app.stop()),
+    });
+  }
+  return { list, slack, discord };
+}
+
+/** The posters alone, for the delivery thread: the same clients' settings as the apps', without serving anything. */
+export function buildPosters(config: Config, store: Store, logger: Logger): ChatPoster[] {
+  return [
+    ...(config.slack ? [createSlackPoster({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl, logger, installations: installationsOf(config, store) })] : []),
+    ...(config.discord ? [createDiscordPoster({ token: config.discord.token, apiUrl: config.discord.apiUrl, logger })] : []),
+  ];
 }

@@ -2,26 +2,13 @@
 // own, so that posting and polling never hold up the main thread's event loop, which answers chat within Slack's 3 s.
 // It is another instance on the same database: claims, leases and the heartbeat fence it as they fence two processes.
 import { parentPort, threadId, workerData } from 'node:worker_threads';
-import { createDiscordPoster } from '../../adapters/discord/app.js';
-import { createSlackPoster } from '../../adapters/slack/app.js';
 import { Bot } from '../bot/index.js';
 import { Heartbeat, JobScheduler } from '../jobs/index.js';
 import { LocationResolver } from '../locations/index.js';
 import { createLogger } from '../log.js';
-import type { ChatPoster } from '../ports/index.js';
+import { buildPosters } from '../platforms.js';
 import { openService } from '../service.js';
-import {
-  createAlertsRepo,
-  createButtonStateRepo,
-  createDigestRepo,
-  createLeaseRepo,
-  createLocationCacheRepo,
-  createOutboxRepo,
-  openStore,
-  sealerFrom,
-  slackInstallations,
-  WriteLock,
-} from '../store/index.js';
+import { createAlertsRepo, createButtonStateRepo, createDigestRepo, createLeaseRepo, createLocationCacheRepo, createOutboxRepo, openStore, WriteLock } from '../store/index.js';
 import { composeBackground, digestComposer } from './compose.js';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol.js';
 
@@ -35,19 +22,7 @@ const store = openStore(config.dbPath, { writeLock: new WriteLock(init.writeLock
 const { api, shares } = await openService(config, logger, store, (call) => send({ t: 'upstream', call }));
 const locations = new LocationResolver(api, createLocationCacheRepo(store, Date.now, service), config.locationCacheTtlMs);
 const bot = new Bot({ api, locations, state: createButtonStateRepo(store, Date.now, service), logger });
-const posters: ChatPoster[] = [
-  ...(config.slack
-    ? [
-        createSlackPoster({
-          botToken: config.slack.botToken,
-          apiUrl: config.slack.apiUrl,
-          logger,
-          installations: config.slack.oauth && slackInstallations(store, sealerFrom(config.encryption!)),
-        }),
-      ]
-    : []),
-  ...(config.discord ? [createDiscordPoster({ token: config.discord.token, apiUrl: config.discord.apiUrl, logger })] : []),
-];
+const posters = buildPosters(config, store, logger);
 const repos = { alerts: createAlertsRepo(store), outbox: createOutboxRepo(store), leases: createLeaseRepo(store), digests: createDigestRepo(store) };
 const heartbeat = new Heartbeat(repos.leases, instance);
 const scheduler = new JobScheduler({ timezone: config.alerts.timezone, logger });
