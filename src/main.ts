@@ -36,6 +36,7 @@ import {
   createOutboxRepo,
   openStore,
   serviceKey,
+  teamOf,
   WriteLock,
   type AlertsRepo,
   type DigestRepo,
@@ -176,6 +177,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     // A first look that could not take the poller's lease (a run held it) is taken by a run right after.
     needsFirstLook: () => (thread ? thread.runSoon(POLL_JOB) : scheduler.runSoon(POLL_JOB)),
     onReleased: () => delivery.poke(),
+    teamAllows: (place) => shares.allows(teamOf(place)),
   });
   // Digests: market figures per place (cached for hours, shared by every channel), composed with their charts by the
   // digests job, and posted through the outbox like alerts.

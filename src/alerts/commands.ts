@@ -43,6 +43,8 @@ export interface AlertCommandsOptions {
   needsFirstLook?: () => void;
   /** Told when a held channel was released by hand: its queue is due again. */
   onReleased?: () => void;
+  /** Whether the team of a place may still spend calls this month (its alerts wait when not); always when unset. */
+  teamAllows?: (place: string) => boolean;
 }
 
 export const ALERTS_HELP = [
@@ -187,6 +189,10 @@ export class AlertCommands {
     if (held)
       notes.push(
         `⚠️ I could not post here since ${formatDistanceStrict(held.since, this.now)} ago (${held.reason}): alerts wait and nothing is lost. Add me to the channel again, then \`/alerts resume\` (or wait: I try again every 15 minutes).`,
+      );
+    if (this.o.teamAllows && !this.o.teamAllows(ctx.place))
+      notes.push(
+        "⏳ This workspace has used its share of this month's property lookups: its alerts are not checked until the month turns (UTC) or whoever runs Manzil raises it. Nothing is lost.",
       );
     const elsewhere = rows.filter((r) => r.service !== this.o.service).length;
     if (elsewhere > 0)

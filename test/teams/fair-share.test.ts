@@ -82,6 +82,9 @@ describe('a fair share of the quota for each team', () => {
     ).toBe(0);
     expect(lines.find((l) => l.includes('slack:T0HOT'))).toMatch(/20\s+20 {2}SPENT: its alerts and digests wait/);
     expect(lines.find((l) => l.includes('slack:T0COOL'))).not.toMatch(/SPENT/);
+    // And the channel says why its alerts went quiet; the other's does not.
+    expect((await ask(HOT, 'alerts list')).text).toMatch(/This workspace has used its share of this month's property lookups: its alerts are not checked/);
+    expect((await ask(COOL, 'alerts list')).text).not.toMatch(/used its share/);
   });
 
   it('the operator raises one team’s share (manzil teams set): it is answered again, and its alerts run', async () => {
