@@ -117,11 +117,16 @@ function described(fields: Record<string, unknown> | undefined): Record<string, 
 
 const stripNewline = (chunk: string) => (chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk);
 
+/** 'auto' made definite: readable when the lines go to stderr and stderr is a terminal, JSON otherwise. */
+export function resolveFormat(format: LogFormat = 'auto', toCaller = false): 'json' | 'pretty' {
+  if (format !== 'auto') return format;
+  return !toCaller && process.stderr.isTTY === true ? 'pretty' : 'json';
+}
+
 /** Where the (already masked) JSON lines go, and in which form. */
 function destination(options: LoggerOptions): DestinationStream {
   if (options.logFile) return fileDestination(options.logFile, options.screen);
-  const format = options.format ?? 'auto';
-  const pretty = format === 'pretty' || (format === 'auto' && !options.write && process.stderr.isTTY === true);
+  const pretty = resolveFormat(options.format, options.write !== undefined) === 'pretty';
   const toText = pretty ? prettyFactory({ colorize: !options.write && colourOn(), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : undefined;
   const write = options.write ?? ((line: string) => void process.stderr.write(`${line}\n`));
   return { write: (chunk: string) => write(toText ? stripNewline(toText(chunk)) : stripNewline(chunk)) };

@@ -10,9 +10,9 @@ import { loadConfig, type Config } from './config.js';
 import { DemoClock, demoClockFile } from './demo.js';
 import { LocationResolver } from './locations/index.js';
 import { guardBot, Lifecycle } from './lifecycle.js';
-import { createLogger, maskSecrets, type Logger } from './log.js';
+import { createLogger, maskSecrets, resolveFormat, type Logger } from './log.js';
 import { composeBackground, digestComposer, pollerOptionsOf, splitMinuteBudget } from './background/compose.js';
-import { DeliveryThread, threadLogFormat } from './background/thread.js';
+import { DeliveryThread } from './background/thread.js';
 import { DigestCommands, postDigestNow, type runDigests } from './digests/index.js';
 import { Heartbeat, JobScheduler } from './jobs/index.js';
 import { contextText, type MarketData } from './market/index.js';
@@ -21,7 +21,7 @@ import { Health, cronPeriodMs } from './ops/health.js';
 import { opsRoutes, startOpsServer, type OpsServer } from './ops/http.js';
 import { Metrics, countRequests } from './ops/metrics.js';
 import { pruneOutbox, type Delivery } from './outbox/index.js';
-import type { ChatCore, ChatPoster } from './ports/index.js';
+import { teamOf, type ChatCore, type ChatPoster } from './ports/index.js';
 import type { Sandbox } from './sandbox/index.js';
 import { buildPlatforms } from './platforms.js';
 import { openService } from './service.js';
@@ -36,7 +36,6 @@ import {
   createOutboxRepo,
   openStore,
   serviceKey,
-  teamOf,
   WriteLock,
   type AlertsRepo,
   type DigestRepo,
@@ -263,7 +262,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // In the delivery thread, or here: the drainer, and the poller and digests jobs that feed it.
   const thread = threaded
     ? new DeliveryThread({
-        init: { config: budgets.background, service, alertsCron, logFormat: threadLogFormat(config, options.writeLog !== undefined), writeLock: writeLock!.buffer },
+        init: { config: budgets.background, service, alertsCron, logFormat: resolveFormat(config.logFormat, options.writeLog !== undefined), writeLock: writeLock!.buffer },
         instancePrefix: INSTANCE,
         logger,
         writeLog: options.writeLog ?? ((line) => void process.stderr.write(`${line}\n`)),

@@ -3,7 +3,6 @@
 import { Worker } from 'node:worker_threads';
 import type { RunReport } from '../alerts/index.js';
 import type { runDigests } from '../digests/index.js';
-import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Delivery, DrainReport, PlatformStatus } from '../outbox/index.js';
 import type { UpstreamCall } from '../ops/metrics.js';
@@ -41,12 +40,6 @@ function spawn(init: WorkerInit): Worker {
   // A worker does not inherit the TypeScript loader: it registers tsx (a dev dependency) before importing its entry.
   const boot = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(url.href)});`;
   return new Worker(boot, { eval: true, workerData: init });
-}
-
-/** The delivery thread's lines in the format of the main thread's own (written as they are, by the main thread). */
-export function threadLogFormat(config: Config, toCaller: boolean): 'json' | 'pretty' {
-  if (config.logFormat !== 'auto') return config.logFormat;
-  return !toCaller && process.stderr.isTTY === true ? 'pretty' : 'json';
 }
 
 export class DeliveryThread implements Delivery {

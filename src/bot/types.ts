@@ -1,4 +1,5 @@
 // The bot's own types: the ports it needs (button state, alerts); the requests adapters send live in src/ports.
+import { scopeOf } from '../ports/place.js';
 import type { Query } from '../query/index.js';
 import type { Reply } from '../views/model.js';
 
@@ -16,15 +17,6 @@ export const scopedState = (state: ButtonStateStore, place: string): ButtonState
   const scope = scopeOf(place);
   return { save: (kind, payload) => state.save(kind, payload, scope), load: (token) => state.load(token, scope) };
 };
-
-/**
- * The conversation of a chat place: `<platform>:<workspace>:<conversation>` gives `<platform>:<conversation>` (Slack
- * channel and Discord channel ids are unique on their platform); a place of another shape is its own scope.
- */
-export function scopeOf(place: string): string {
-  const parts = place.split(':');
-  return parts.length >= 3 ? `${parts[0]}:${parts.at(-1)}` : place;
-}
 
 export type { Reply };
 

@@ -4,7 +4,8 @@
 import { runLeased } from '../jobs/index.js';
 import type { Logger } from '../log.js';
 import type { DigestRepo, DigestRow, LeaseRepo, NewDelivery } from '../store/index.js';
-import { digestKey, teamOf } from '../store/index.js';
+import { digestKey } from '../store/index.js';
+import { teamOf } from '../ports/index.js';
 import { payingFor } from '../api/payer.js';
 import { decodePlaces, decodeSchedule, type FollowedPlace } from './codec.js';
 import { currentSlot, nextSlot, shortDate } from './schedule.js';

@@ -3,7 +3,7 @@
 // gauges (outbox depth, quota left) are read from their sources when /metrics is scraped.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { alertsRequest, digestsRequest, helpRequest } from '../bot/requests.js';
-import type { ChatCore } from '../ports/index.js';
+import { delegateTo, type ChatCore } from '../ports/index.js';
 import { parseCommand } from '../query/index.js';
 
 /** One upstream attempt, as the API client reports it (`onCall`). */
@@ -204,7 +204,7 @@ const platformOf = (place: string) => place.slice(0, Math.max(0, place.indexOf('
 /** The bot with its commands and button presses counted; everything else passes through. */
 export function countRequests(bot: ChatCore, metrics: Metrics): ChatCore {
   return {
-    ...bindAll(bot),
+    ...delegateTo(bot),
     handleCommand: (req) => {
       metrics.command(req.text);
       return bot.handleCommand(req);
@@ -213,17 +213,5 @@ export function countRequests(bot: ChatCore, metrics: Metrics): ChatCore {
       metrics.button(req.action);
       return bot.handleAction(req);
     },
-  };
-}
-
-/** The interface's methods of `bot`, bound to it (a class instance's methods live on its prototype, not spread). */
-function bindAll(bot: ChatCore): ChatCore {
-  return {
-    handleCommand: (req) => bot.handleCommand(req),
-    handleAction: (req) => bot.handleAction(req),
-    handlePick: (req) => bot.handlePick(req),
-    suggestLocations: (typed) => bot.suggestLocations(typed),
-    immediateReply: (req) => bot.immediateReply(req),
-    describe: (text, location) => bot.describe(text, location),
   };
 }

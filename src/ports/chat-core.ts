@@ -69,3 +69,18 @@ export interface ChatCore {
   /** What a command would search for, in words (Discord's autocomplete of the query option). */
   describe(text: string, location?: string): string | undefined;
 }
+
+/**
+ * Every method of `core`, bound to it (a class instance's methods live on its prototype, not spread): a wrapper spreads
+ * this and replaces only what it changes.
+ */
+export function delegateTo(core: ChatCore): ChatCore {
+  return {
+    handleCommand: (req) => core.handleCommand(req),
+    handleAction: (req) => core.handleAction(req),
+    handlePick: (req) => core.handlePick(req),
+    suggestLocations: (typed) => core.suggestLocations(typed),
+    immediateReply: (req) => core.immediateReply(req),
+    describe: (text, location) => core.describe(text, location),
+  };
+}

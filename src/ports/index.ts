@@ -2,3 +2,5 @@
 export { PostFailure, type ChatPoster, type CredentialsCheck, type FailureOutcome, type LookupRequest, type LookupResult } from './chat-poster.js';
 export type { ActionRequest, ChatCore, CommandRequest, PickRequest, SuggestOption, Surface, TrackRequest } from './chat-core.js';
 export type { SlackInstallations, WorkspaceKey } from './slack-installations.js';
+export { scopeOf, teamOf } from './place.js';
+export { delegateTo } from './chat-core.js';

@@ -35,4 +35,4 @@ export {
   type SlackInstallationRepo,
 } from './installations.js';
 export { keyIdOf, parseKey, Sealer, sealerFrom } from './sealing.js';
-export { createTeamRepo, monthOf, teamOf, type TeamRepo } from './teams.js';
+export { createTeamRepo, monthOf, type TeamRepo } from './teams.js';

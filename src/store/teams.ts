@@ -1,6 +1,7 @@
 // Each team's spend of upstream calls per UTC month, its own share when the operator set one, and the teams known
 // from their alerts, digests and spend (`manzil teams`).
 import { and, eq, sql } from 'drizzle-orm';
+import { teamOf } from '../ports/place.js';
 import type { Store } from './db.js';
 import { digest, savedSearch, teamBudget, teamUsage } from './schema.js';
 
@@ -62,9 +63,3 @@ export function createTeamRepo(store: Store, now: () => number = Date.now) {
 }
 
 export type TeamRepo = ReturnType<typeof createTeamRepo>;
-
-/** The team of a chat place (`<platform>:<workspace>:<conversation>`): `slack:T123`; another shape is its own team. */
-export function teamOf(place: string): string {
-  const parts = place.split(':');
-  return parts.length >= 3 ? `${parts[0]}:${parts[1]}` : place;
-}

@@ -4,8 +4,7 @@
 import { LRUCache } from 'lru-cache';
 import { alertsRequest, digestsRequest } from '../bot/index.js';
 import type { Reply } from '../bot/index.js';
-import type { ChatCore } from '../ports/index.js';
-import { teamOf } from '../store/index.js';
+import { delegateTo, teamOf, type ChatCore } from '../ports/index.js';
 
 export interface PersonLimits {
   /** Pages of results (Next, Previous) one person may ask for in an hour. */
@@ -48,11 +47,8 @@ export function limitingPeople(core: ChatCore, limits: PersonLimits): ChatCore {
     return undefined;
   };
   return {
+    ...delegateTo(core),
     handleCommand: async (req) => refuse(req.place, req.user, costOfCommand(req.text)) ?? core.handleCommand(req),
     handleAction: async (req) => refuse(req.place, req.user, req.action === 'page' ? 'page' : undefined) ?? core.handleAction(req),
-    handlePick: (req) => core.handlePick(req),
-    suggestLocations: (typed) => core.suggestLocations(typed),
-    immediateReply: (req) => core.immediateReply(req),
-    describe: (text, location) => core.describe(text, location),
   };
 }

@@ -1,7 +1,7 @@
 // Button state: a button on a week-old message still works after a restart; old, unused state is pruned.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scopeOf } from '../../src/bot/types.js';
+import { scopeOf } from '../../src/ports/index.js';
 import { createButtonStateRepo, openStore } from '../../src/store/index.js';
 import { tempDir } from './helpers.js';
 
