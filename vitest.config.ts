@@ -11,5 +11,7 @@ export default defineConfig({
     isolate: true,
     // Many tests wait on child processes and loopback servers rather than the CPU: more workers than cores pay off.
     maxWorkers: 4,
+    // One embedded Postgres for the whole run (about 1 s to start); tests take a database each (test/support/postgres.ts).
+    globalSetup: ['test/support/postgres-global.ts'],
   },
 });

@@ -15,7 +15,7 @@ export interface Store {
 }
 
 // Found from this file, so it works from any working directory, and from src/ (tsx) or dist/src/ (compiled) alike:
-// migrations/ sits next to the nearest package.json above.
+// migrations/sqlite/ sits next to the nearest package.json above.
 function findMigrations(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!fs.existsSync(path.join(dir, 'package.json'))) {
@@ -23,7 +23,7 @@ function findMigrations(): string {
     if (parent === dir) throw new Error('migrations: no package.json above src/store; pass migrationsFolder');
     dir = parent;
   }
-  return path.join(dir, 'migrations');
+  return path.join(dir, 'migrations', 'sqlite');
 }
 
 let defaultMigrations: string | undefined;

@@ -1,0 +1,211 @@
+// The database tables on Postgres, mirroring ../schema.ts (which tells what each holds) table for table and column for
+// column, so one store's rows read the same from either. Times are integer milliseconds: bigint, read as numbers.
+import { bigint, boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+
+// A time in milliseconds since the epoch: past integer's 2^31, so bigint, read as a number (exact up to 2^53).
+const ms = (name: string) => bigint(name, { mode: 'number' });
+
+export const buttonState = pgTable(
+  'button_state',
+  {
+    token: text('token').primaryKey(),
+    service: text('service').notNull().default(''),
+    scope: text('scope').notNull().default(''),
+    kind: text('kind').notNull(),
+    payload: text('payload').notNull(),
+    createdAt: ms('created_at').notNull(),
+    lastUsedAt: ms('last_used_at').notNull(),
+  },
+  (t) => [index('button_state_last_used_at_idx').on(t.lastUsedAt)],
+);
+
+export const locationCache = pgTable(
+  'location_cache',
+  {
+    service: text('service').notNull().default(''),
+    query: text('query').notNull(),
+    results: text('results').notNull(),
+    fetchedAt: ms('fetched_at').notNull(),
+    expiresAt: ms('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.service, t.query] }), index('location_cache_expires_at_idx').on(t.expiresAt)],
+);
+
+export const apiUsage = pgTable(
+  'api_usage',
+  {
+    service: text('service').notNull(),
+    window: text('window').notNull(),
+    calls: integer('calls').notNull().default(0),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.service, t.window] })],
+);
+
+export const savedSearch = pgTable(
+  'saved_search',
+  {
+    // Autoincrement ids: identity BY DEFAULT, Postgres's advice over serial, and rows copied in from SQLite keep their ids.
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    service: text('service').notNull(),
+    place: text('place').notNull(),
+    number: integer('number').notNull(),
+    owner: text('owner').notNull(),
+    text: text('text').notNull(),
+    query: text('query').notNull(),
+    operation: text('operation').notNull(),
+    paramsKey: text('params_key').notNull(),
+    summary: text('summary').notNull(),
+    paused: boolean('paused').notNull().default(false),
+    createdAt: ms('created_at').notNull(),
+    primedAt: ms('primed_at'),
+    lastRunAt: ms('last_run_at'),
+    nextRunAt: ms('next_run_at').notNull(),
+    lastError: text('last_error'),
+    errorSince: ms('error_since'),
+    errorReported: boolean('error_reported').notNull().default(false),
+  },
+  (t) => [
+    uniqueIndex('saved_search_place_number_idx').on(t.place, t.number),
+    index('saved_search_owner_idx').on(t.owner),
+    index('saved_search_due_idx').on(t.paused, t.nextRunAt),
+    index('saved_search_params_idx').on(t.service, t.paramsKey),
+  ],
+);
+
+export const searchSeen = pgTable(
+  'search_seen',
+  {
+    searchId: integer('search_id')
+      .notNull()
+      .references(() => savedSearch.id, { onDelete: 'cascade' }),
+    propertyId: text('property_id').notNull(),
+    firstSeenAt: ms('first_seen_at').notNull(),
+    lastSeenAt: ms('last_seen_at').notNull(),
+    lastPrice: doublePrecision('last_price'),
+    reportedPrice: doublePrecision('reported_price'),
+    locationKey: text('location_key'),
+    bedrooms: text('bedrooms'),
+    size: doublePrecision('size'),
+    posted: boolean('posted').notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.searchId, t.propertyId] })],
+);
+
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    searchId: integer('search_id').references(() => savedSearch.id, { onDelete: 'cascade' }),
+    place: text('place').notNull(),
+    kind: text('kind').notNull(),
+    propertyId: text('property_id'),
+    dedupeKey: text('dedupe_key').notNull(),
+    payload: text('payload').notNull(),
+    state: text('state').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ms('next_attempt_at').notNull(),
+    claimedBy: text('claimed_by'),
+    claimedUntil: ms('claimed_until'),
+    messageId: text('message_id'),
+    lastError: text('last_error'),
+    possibleDuplicate: boolean('possible_duplicate').notNull().default(false),
+    maybeDelivered: boolean('maybe_delivered').notNull().default(false),
+    createdAt: ms('created_at').notNull(),
+    deliveredAt: ms('delivered_at'),
+    origin: text('origin').notNull().default(''),
+    claimToken: integer('claim_token'),
+    firstAttemptAt: ms('first_attempt_at'),
+    lastAttemptAt: ms('last_attempt_at'),
+    uncertainSince: ms('uncertain_since'),
+  },
+  (t) => [uniqueIndex('outbox_dedupe_key_idx').on(t.dedupeKey), index('outbox_due_idx').on(t.state, t.nextAttemptAt), index('outbox_place_idx').on(t.place, t.state)],
+);
+
+export const alertNumber = pgTable('alert_number', {
+  place: text('place').primaryKey(),
+  last: integer('last').notNull(),
+});
+
+export const jobLease = pgTable('job_lease', {
+  name: text('name').primaryKey(),
+  holder: text('holder').notNull(),
+  until: ms('until').notNull(),
+  token: integer('token').notNull().default(0),
+  lastRunAt: ms('last_run_at'),
+  lastRunMs: integer('last_run_ms'),
+  lastRunOk: boolean('last_run_ok'),
+});
+
+export const instance = pgTable('instance', {
+  id: text('id').primaryKey(),
+  host: text('host').notNull(),
+  pid: integer('pid').notNull(),
+  startedAt: ms('started_at').notNull(),
+  heartbeatAt: ms('heartbeat_at').notNull(),
+});
+
+export const dbMeta = pgTable('db_meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export const placeHold = pgTable('place_hold', {
+  place: text('place').primaryKey(),
+  reason: text('reason').notNull(),
+  since: ms('since').notNull(),
+  retryAt: ms('retry_at').notNull(),
+});
+
+export const digest = pgTable(
+  'digest',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    service: text('service').notNull(),
+    place: text('place').notNull(),
+    number: integer('number').notNull(),
+    owner: text('owner').notNull(),
+    places: text('places').notNull(),
+    schedule: text('schedule').notNull(),
+    timezone: text('timezone').notNull(),
+    paused: boolean('paused').notNull().default(false),
+    createdAt: ms('created_at').notNull(),
+    nextRunAt: ms('next_run_at').notNull(),
+    // A slot is a time.
+    lastSlot: ms('last_slot'),
+    lastRunAt: ms('last_run_at'),
+    lastCalls: integer('last_calls'),
+    lastError: text('last_error'),
+  },
+  (t) => [uniqueIndex('digest_place_number_idx').on(t.place, t.number), index('digest_due_idx').on(t.paused, t.nextRunAt)],
+);
+
+export const digestNumber = pgTable('digest_number', {
+  place: text('place').primaryKey(),
+  last: integer('last').notNull(),
+});
+
+export const slackInstallation = pgTable('slack_installation', {
+  key: text('key').primaryKey(),
+  teamId: text('team_id'),
+  enterpriseId: text('enterprise_id'),
+  sealed: text('sealed').notNull(),
+  keyId: text('key_id').notNull(),
+  installedAt: ms('installed_at').notNull(),
+  updatedAt: ms('updated_at').notNull(),
+});
+
+export const teamUsage = pgTable(
+  'team_usage',
+  {
+    team: text('team').notNull(),
+    month: text('month').notNull(),
+    calls: integer('calls').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.team, t.month] })],
+);
+
+export const teamBudget = pgTable('team_budget', {
+  team: text('team').primaryKey(),
+  monthlyCalls: integer('monthly_calls').notNull(),
+});

@@ -1,0 +1,35 @@
+// A new, empty Postgres database per test, on the run's embedded Postgres (postgres-global.ts). Names carry the
+// worker's pid, a counter and random digits, so the parallel workers never collide.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+
+let counter = 0;
+
+async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: inject('postgresUrl') });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Makes a database of its own for a test; `drop()` ends its connections and removes it. */
+export async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `t_${process.pid}_${++counter}_${randomBytes(4).toString('hex')}`;
+  // FILE_COPY: with fsync off, copying template1's files is quicker than writing them through the WAL.
+  await admin((client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)} STRATEGY FILE_COPY`));
+  const url = new URL(inject('postgresUrl'));
+  url.pathname = `/${name}`;
+  let dropped = false;
+  return {
+    url: url.toString(),
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      await admin((client) => client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`));
+    },
+  };
+}
