@@ -95,7 +95,7 @@ async function measure(): Promise<Figures> {
     // service so that the poller leaves them alone (their cards still render with their Details buttons).
     const listings = await sampleListings(sandbox.url, KEY);
     await saveSearches(repo, sandbox.url, KEY, { service: serviceKey(sandbox.url), placePrefix: 'slack:T1:A' });
-    const deliverySearches = saveDeliverySearches(repo, 'bench-delivery');
+    const deliverySearches = await saveDeliverySearches(repo, 'bench-delivery');
     // The first look primes every search, untimed; then the sandbox slows down and its market moves a day.
     const primed = await manzil.alerts.poll();
     if (primed.searches < 10_000) throw new Error(`bench: the priming run saw ${primed.searches} searches`);
@@ -112,7 +112,7 @@ async function measure(): Promise<Figures> {
     // The load: the deliveries queued (one synchronous batch, as a run's commit would) and the drainer woken; poller runs.
     const t0 = Date.now();
     const withDrain = LOAD === 'both' || LOAD === 'drain';
-    if (withDrain) queueDeliveries(outbox, deliverySearches, listings);
+    if (withDrain) await queueDeliveries(outbox, deliverySearches, listings);
     const queuedAt = Date.now();
     drainer.poke();
     const runs: { start: number; end: number; report: RunReport }[] = [];

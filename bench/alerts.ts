@@ -60,7 +60,7 @@ export async function saveSearches(repo: Pick<AlertsRepo, 'create'>, url: string
   for (let i = 0; i < SEARCHES; i++) {
     const saved = queries[i % queries.length]!;
     const place = `${o.placePrefix}${Math.floor(i / perChannel)}`;
-    const made = repo.create(
+    const made = await repo.create(
       {
         service: o.service,
         place,

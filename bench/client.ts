@@ -15,7 +15,7 @@ export async function run(): Promise<Record<string, string | number>> {
   const headers = { 'x-gateway-host': new URL(url).host, 'x-gateway-key': KEY };
   const pool = new Pool(url, { connections: 16 });
   const client = new ApiClient({ baseUrl: url, key: KEY });
-  const path = `/search-rent?${new URLSearchParams(params)}`;
+  const path = `/search-rent?${new URLSearchParams(params).toString()}`;
   const bare = async () => JSON.parse(await (await pool.request({ method: 'GET', path, headers })).body.text());
   const viaClient = () => client.call('search-rent', params);
 

@@ -79,9 +79,10 @@ const SAVED: SavedQuery = {
 };
 
 /** One saved search (under `service`) in each of the CHANNELS channels `slack:T1:C<n>`: the alerts the cards belong to. */
-export function saveDeliverySearches(repo: Pick<AlertsRepo, 'create'>, service: string): SavedSearchRow[] {
-  return Array.from({ length: CHANNELS }, (_, n) => {
-    const made = repo.create(
+export async function saveDeliverySearches(repo: Pick<AlertsRepo, 'create'>, service: string): Promise<SavedSearchRow[]> {
+  const rows: SavedSearchRow[] = [];
+  for (let n = 0; n < CHANNELS; n++) {
+    const made = await repo.create(
       {
         service,
         place: `slack:T1:${CHANNEL_PREFIX}${n}`,
@@ -95,17 +96,18 @@ export function saveDeliverySearches(repo: Pick<AlertsRepo, 'create'>, service: 
       { perPlace: 1_000, perOwner: 1_000 },
     );
     if (!made.ok) throw new Error(`bench: saved search refused (${made.reason})`);
-    return made.row;
-  });
+    rows.push(made.row);
+  }
+  return rows;
 }
 
 /** Queues ENTRIES 'new' alert cards, PER_CHANNEL in each search's channel, interleaved as a run over many channels writes them. */
-export function queueDeliveries(outbox: Pick<OutboxRepo, 'enqueue'>, searches: readonly SavedSearchRow[], listings: readonly Listing[]): number {
+export async function queueDeliveries(outbox: Pick<OutboxRepo, 'enqueue'>, searches: readonly SavedSearchRow[], listings: readonly Listing[]): Promise<number> {
   let queued = 0;
   for (let i = 0; i < ENTRIES; i++) {
     const search = searches[i % searches.length]!;
     const listing = listings[i % listings.length]!;
-    queued += outbox.enqueue({
+    queued += await outbox.enqueue({
       searchId: search.id,
       place: search.place,
       kind: 'new',
@@ -157,7 +159,7 @@ async function measure(): Promise<Figures> {
     const config = loadConfig({});
     const repo = createAlertsRepo(store);
     const outbox = createOutboxRepo(store);
-    const queued = store.sqlite.transaction(() => queueDeliveries(outbox, saveDeliverySearches(repo, 'sandbox'), listings))();
+    const queued = await queueDeliveries(outbox, await saveDeliverySearches(repo, 'sandbox'), listings);
     // Wired as main.ts wires it: the Details button's state is saved when a card is rendered.
     const bot = new Bot({
       api,
@@ -166,7 +168,7 @@ async function measure(): Promise<Figures> {
       logger: keepingLogger(),
     });
     // As the composition root wires it (src/main.ts).
-    const kinds = new KindRegistry().register(ALERT_KINDS, alertKind(bot.alertButtons(savedQueryLookup((id) => repo.byId(id)))));
+    const kinds = new KindRegistry().register(ALERT_KINDS, alertKind(bot.alertButtons(savedQueryLookup(async (id) => repo.byId(id)))));
     const logger = keepingLogger();
     const poster = new SlackPoster(postingClient('xoxb-test', { apiUrl: slack.apiUrl }), (msg, fields) => void logger.problems.push(`slack: ${msg}${describeError(fields)}`));
     const drainer = new OutboxDrainer({
@@ -221,7 +223,7 @@ async function measure(): Promise<Figures> {
     }[];
     const ids = new Set(seen.ids);
     const missing = expected.filter((r) => !ids.has(deliveryIdOf(r))).length;
-    const stats = outbox.stats();
+    const stats = await outbox.stats();
     const perPost = (ms: number) => `${(ms / report.delivered).toFixed(2)} ms`;
     const exactlyOnce = seen.calls === ENTRIES && seen.ok === ENTRIES && seen.distinct === ENTRIES && seen.duplicates.length === 0 && missing === 0;
     return {

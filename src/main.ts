@@ -23,7 +23,7 @@ import { Metrics, countRequests } from './ops/metrics.js';
 import { pruneOutbox, type Delivery } from './outbox/index.js';
 import { teamOf, type ChatCore, type ChatPoster } from './ports/index.js';
 import type { Sandbox } from './sandbox/index.js';
-import { buildPlatforms } from './platforms.js';
+import { buildPlatforms, resealAtStart } from './platforms.js';
 import { openService } from './service.js';
 import { limitingPeople, payingChat } from './teams/index.js';
 import {
@@ -155,6 +155,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   const buttons = createButtonStateRepo(store, Date.now, service);
   const locationCache = createLocationCacheRepo(store, Date.now, service);
   const locations = new LocationResolver(api, locationCache, config.locationCacheTtlMs);
+  await locations.ready;
   const alertsRepo = createAlertsRepo(store);
   const outbox = createOutboxRepo(store);
   const leases = createLeaseRepo(store);
@@ -193,7 +194,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     postNow: (place, places) => postDigestNow({ composer, enqueue: (d) => outbox.enqueue(d), logger, onQueued: () => delivery.poke() }, place, places),
   });
   // Saved alerts of another property service are not run: said plainly at start (and in /alerts list and /healthz).
-  const elsewhere = alertsRepo.countElsewhere(service);
+  const elsewhere = await alertsRepo.countElsewhere(service);
   if (elsewhere > 0) logger.warn('saved alerts belong to another property service than UAE_API_BASE_URL and are not checked', { alerts: elsewhere, service });
   const bot = new Bot({
     api,
@@ -219,8 +220,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     alerts: { prune: () => pruneOutbox(outbox) },
     logger,
   });
-  maintenance.runOnce();
-  scheduler.register({ name: MAINTENANCE_JOB, cron: MAINTENANCE_CRON, run: async () => maintenance.runOnce() });
+  await maintenance.runOnce();
+  scheduler.register({ name: MAINTENANCE_JOB, cron: MAINTENANCE_CRON, run: () => maintenance.runOnce() });
 
   // Adapters get the guarded bot: requests in flight are counted, and refused politely once shutdown begins.
   const lifecycle = new Lifecycle({ timeoutMs: config.shutdownTimeoutMs, logger });
@@ -229,7 +230,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
 
   // The operator's endpoints: on Slack's HTTP port when Slack is served over HTTP, else on a small server of their own.
   const health = new Health({
-    sqlite: store.sqlite,
+    probe: (at) => leases.probe(at),
     poller: { lastRun: () => leases.lastRun(POLL_JOB), alerts: () => alertsRepo.count(service), elsewhere: () => alertsRepo.countElsewhere(service) },
     platforms: () => delivery.gate.status(),
     delivery: () => ({ thread: threaded, running: thread ? thread.running : true }),
@@ -244,6 +245,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // Built first, started last: the stop steps are registered before anything starts, so a start that fails (a wrong
   // Discord token, a port in use) closes whatever was already opened and the process can exit.
   let slackPort: number | undefined;
+  await resealAtStart(config, store, logger);
   const platforms = buildPlatforms({
     config,
     bot: chatBot,
@@ -269,7 +271,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
         events: { ...events, upstream: metrics.upstream },
         onDied: (id, threadId) => {
           writeLock?.releaseIfHeldBy(threadId);
-          heartbeat.markGone(id);
+          heartbeat.markGone(id).catch((error: unknown) => logger.error('could not mark the dead delivery thread gone; its claims wait out their lease', { error }));
         },
       })
     : undefined;
@@ -319,7 +321,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
         if (platform.name === 'slack') slackPort = port;
       }
       await thread?.open();
-      heartbeat.start();
+      await heartbeat.start();
       scheduler.start();
       delivery.start();
       demo?.start();

@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { Leadership } from './jobs/index.js';
 import type { Logger } from './log.js';
 import type { ChatCore, ChatPoster, TrackRequest } from './ports/index.js';
-import { sealerFrom, slackInstallations, type LeaseRepo, type Store } from './store/index.js';
+import { createSlackInstallationRepo, resealInstallations, sealerFrom, slackInstallations, type LeaseRepo, type Store } from './store/index.js';
 
 export interface PlatformDeps {
   config: Config;
@@ -21,7 +21,7 @@ export interface PlatformDeps {
   /** The operator's routes on Slack's HTTP port. */
   routes?: SlackAppOptions['routes'];
   discordTimings?: Pick<DiscordAppOptions, 'autocompleteDeadlineMs' | 'restTimeoutMs' | 'readyTimeoutMs'>;
-  leadership: { leases: Pick<LeaseRepo, 'acquire' | 'renew' | 'finish'>; holder: string; lapsed: () => string[] };
+  leadership: { leases: Pick<LeaseRepo, 'acquire' | 'renew' | 'finish'>; holder: string; lapsed: () => Promise<string[]> };
 }
 
 /** A configured platform, as the composition root runs it. */
@@ -41,9 +41,15 @@ export interface Platforms {
   discord: DiscordApp | undefined;
 }
 
+const installationRepo = (config: Config, store: Store) => createSlackInstallationRepo(store, sealerFrom(config.encryption!));
+
 /** Add to Slack's installations, sealed in the database, when Add to Slack is configured. */
-const installationsOf = (config: Config, store: Store, logger?: Logger) =>
-  config.slack?.oauth ? slackInstallations(store, sealerFrom(config.encryption!), logger ? { logger } : {}) : undefined;
+const installationsOf = (config: Config, store: Store) => (config.slack?.oauth ? slackInstallations(installationRepo(config, store)) : undefined);
+
+/** At start, with Add to Slack: installations sealed with MANZIL_ENCRYPTION_KEY_PREVIOUS are sealed again with the current key. */
+export async function resealAtStart(config: Config, store: Store, logger: Logger): Promise<void> {
+  if (config.slack?.oauth) await resealInstallations(installationRepo(config, store), logger);
+}
 
 /** Built first, started by the caller: every stop step is registered before anything starts. */
 export function buildPlatforms(d: PlatformDeps): Platforms {
@@ -55,7 +61,7 @@ export function buildPlatforms(d: PlatformDeps): Platforms {
       bot: d.bot,
       botToken: config.slack.botToken,
       // Add to Slack: each workspace's installation, sealed in the database; a removal holds its channels.
-      oauth: config.slack.oauth && { ...config.slack.oauth, installations: installationsOf(config, d.store, logger)! },
+      oauth: config.slack.oauth && { ...config.slack.oauth, installations: installationsOf(config, d.store)! },
       signingSecret: config.slack.signingSecret,
       appToken: config.slack.appToken,
       apiUrl: config.slack.apiUrl,

@@ -15,20 +15,20 @@ const POLL_ONCE_WAIT_MS = 10_000;
 export async function runPollOnce(out: (line: string) => void): Promise<number> {
   const manzil = await startManzil({ serve: false });
   // Its claims are this run's: a run killed mid-post hands them over at once to the next (a lapsed heartbeat).
-  manzil.heartbeat.start();
+  await manzil.heartbeat.start();
   try {
     const report = await manzil.alerts.poll();
     const delivered = await manzil.alerts.drainer.drain();
     // A post cut off by an earlier run's crash is trusted "not there" a few seconds after its attempt: wait for what
     // becomes due that soon rather than leave it to the next run (longer waits, such as a slow platform's, are left).
     for (let round = 0; round < 3; round++) {
-      const next = manzil.alerts.outbox.nextDue(manzil.alerts.drainer.gate.open());
+      const next = await manzil.alerts.outbox.nextDue(manzil.alerts.drainer.gate.open());
       if (next === undefined || next - Date.now() > POLL_ONCE_WAIT_MS) break;
       await new Promise((r) => setTimeout(r, Math.max(0, next - Date.now())));
       const more = await manzil.alerts.drainer.drain();
       for (const key of Object.keys(delivered) as (keyof typeof delivered)[]) delivered[key] += more[key];
     }
-    out(JSON.stringify({ poll: report, delivery: delivered, outbox: manzil.alerts.outbox.stats() }));
+    out(JSON.stringify({ poll: report, delivery: delivered, outbox: await manzil.alerts.outbox.stats() }));
     return report.failedQueries > 0 || delivered.failed > 0 ? 1 : 0;
   } finally {
     await manzil.shutdown('poll --once done');

@@ -47,10 +47,14 @@ export async function openService(
     logger,
     share: shares.check,
     onCall: (call) => {
-      if (call.teams && call.outcome !== 'refused') teams.charge(call.teams);
+      // Not awaited: the call is made; a charge that cannot be written is logged, and the team spends it unseen.
+      if (call.teams && call.outcome !== 'refused')
+        teams.charge(call.teams).catch((error: unknown) => logger.error('a team’s call could not be counted', { teams: call.teams, error }));
       onCall?.(call);
     },
   });
+  // What earlier runs and other instances spent counts from the first call on.
+  await api.refreshBudget();
   return { api, sandbox, shares };
 }
 

@@ -97,7 +97,7 @@ export interface QueryContext {
  * ("in Dubai Marina", or "in jumeirah (4 places match)"): the bot reads the cache, never the service. No call, so it is
  * always in time.
  */
-export function queryChoices(bot: Pick<ChatCore, 'describe'>, ctx: QueryContext): Choice[] {
+export async function queryChoices(bot: Pick<ChatCore, 'describe'>, ctx: QueryContext): Promise<Choice[]> {
   const typed = ctx.typed.trim();
   const alerts = ctx.command === 'alerts';
   if (alerts && !(ALERT_SUBCOMMANDS as readonly string[]).includes(ctx.subcommand ?? '')) return [];
@@ -107,7 +107,7 @@ export function queryChoices(bot: Pick<ChatCore, 'describe'>, ctx: QueryContext)
   if (typed.length > L.choiceValue) return [];
   const input = { name: ctx.command, query: typed, location: ctx.location };
   // Read as the command will be: the same text, and the `location` picked beside it (which wins over a place typed).
-  const summary = alerts ? bot.describe(typed) : bot.describe(commandText(input), chosenLocation(input));
+  const summary = await (alerts ? bot.describe(typed) : bot.describe(commandText(input), chosenLocation(input)));
   const name = summary ?? `${typed}: not understood yet${example ? ` (e.g. ${example})` : ''}`;
   return [{ name: clampPlain(name, L.choiceName), value: typed }];
 }

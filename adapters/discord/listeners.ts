@@ -141,7 +141,7 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
       focused.name === 'location'
         ? await locationChoices(options.bot, typed, options.autocompleteDeadlineMs)
         : focused.name === 'query'
-          ? queryChoices(options.bot, {
+          ? await queryChoices(options.bot, {
               command: i.commandName,
               subcommand: i.options.getSubcommand(false),
               typed,

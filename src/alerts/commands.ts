@@ -44,7 +44,7 @@ export interface AlertCommandsOptions {
   /** Told when a held channel was released by hand: its queue is due again. */
   onReleased?: () => void;
   /** Whether the team of a place may still spend calls this month (its alerts wait when not); always when unset. */
-  teamAllows?: (place: string) => boolean;
+  teamAllows?: (place: string) => Promise<boolean>;
 }
 
 export const ALERTS_HELP = [
@@ -125,7 +125,7 @@ export class AlertCommands {
     }
     const saved: SavedQuery = { query: { ...query, params: withoutPage(query.params) }, location: place };
     const summary = summarize(saved.query, place.name);
-    const created = this.o.repo.create(
+    const created = await this.o.repo.create(
       {
         service: this.o.service,
         place: ctx.place,
@@ -163,7 +163,7 @@ export class AlertCommands {
       const look = await runLeased({ leases: this.o.leases, name: POLL_JOB, holder: this.o.holder, logger: this.o.logger, ttlMs: 60_000, record: false }, async (fence) => {
         const { listings, complete } = await fetchListings(this.o.api, query.operation, canonicalParams(saved), this.o, () => true);
         const cmp = compare([], listings, { primed: false, priceDropPct: this.o.priceDropPct });
-        const recorded = this.o.repo.commitRun({ searchId: row.id, at: this.now, seen: cmp.seen, deliveries: [], primed: true, clearError: false }, fence);
+        const recorded = await this.o.repo.commitRun({ searchId: row.id, at: this.now, seen: cmp.seen, deliveries: [], primed: true, clearError: false }, fence);
         return { recorded: recorded !== undefined, text: listings.length === 0 ? 'none match today' : `${cmp.seen.length}${complete ? '' : ' or more'} match today` };
       });
       if (look.ran && look.result.recorded) matching = look.result.text;
@@ -175,8 +175,8 @@ export class AlertCommands {
     return { text, blocks: [{ kind: 'text', text }] };
   }
 
-  private list(ctx: AlertContext): Reply {
-    const rows = this.o.repo.listByPlace(ctx.place);
+  private async list(ctx: AlertContext): Promise<Reply> {
+    const rows = await this.o.repo.listByPlace(ctx.place);
     if (rows.length === 0) return ephemeral(`No alerts in this channel yet.\n${ALERTS_HELP}`);
     const lines = rows.map((r) => {
       const state = r.service !== this.o.service ? 'not checked: another property service' : r.paused ? 'paused' : `checked ${this.o.schedule}`;
@@ -185,12 +185,12 @@ export class AlertCommands {
       return `#${r.number} · ${r.summary} · ${state} · ${last}${error} · saved by ${r.owner === ctx.user ? 'you' : r.owner}`;
     });
     const notes: string[] = [];
-    const held = this.o.outbox?.heldPlace(ctx.place);
+    const held = await this.o.outbox?.heldPlace(ctx.place);
     if (held)
       notes.push(
         `⚠️ I could not post here since ${formatDistanceStrict(held.since, this.now)} ago (${held.reason}): alerts wait and nothing is lost. Add me to the channel again, then \`/alerts resume\` (or wait: I try again every 15 minutes).`,
       );
-    if (this.o.teamAllows && !this.o.teamAllows(ctx.place))
+    if (this.o.teamAllows && !(await this.o.teamAllows(ctx.place)))
       notes.push(
         "⏳ This workspace has used its share of this month's property lookups: its alerts are not checked until the month turns (UTC) or whoever runs Manzil raises it. Nothing is lost.",
       );
@@ -214,14 +214,14 @@ export class AlertCommands {
 
   private async manage(ctx: AlertContext, action: string, arg: string): Promise<Reply> {
     // `/alerts resume` alone, in a channel held because it could not receive: try it again now.
-    if (action === 'resume' && arg.trim() === '' && this.o.outbox?.heldPlace(ctx.place)) {
-      this.o.outbox.releasePlace(ctx.place);
+    if (action === 'resume' && arg.trim() === '' && this.o.outbox && (await this.o.outbox.heldPlace(ctx.place))) {
+      await this.o.outbox.releasePlace(ctx.place);
       this.o.onReleased?.();
       return ephemeral('I will try posting here again now. If I still cannot, `/alerts list` will say so.');
     }
     const m = /^#?(\d{1,6})$/.exec(arg.trim());
     if (!m) return ephemeral(`Which alert? Give its number: \`/alerts ${action} 2\` (see \`/alerts list\`).`);
-    const row = this.o.repo.byNumber(ctx.place, Number(m[1]));
+    const row = await this.o.repo.byNumber(ctx.place, Number(m[1]));
     if (!row) return ephemeral(`There is no alert #${m[1]} in this channel. See \`/alerts list\`.`);
     if (action === 'test') return this.test(row);
     const allowed = row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
@@ -230,14 +230,14 @@ export class AlertCommands {
     switch (action) {
       case 'pause':
         if (row.paused) return ephemeral(`Alert #${row.number} is already paused.`);
-        this.o.repo.setPaused(row.id, true);
+        await this.o.repo.setPaused(row.id, true);
         return ephemeral(`Paused alert #${row.number} (${row.summary}). \`/alerts resume ${row.number}\` starts it again.`);
       case 'resume':
         if (!row.paused) return ephemeral(`Alert #${row.number} is not paused.`);
-        this.o.repo.setPaused(row.id, false);
+        await this.o.repo.setPaused(row.id, false);
         return ephemeral(`Resumed alert #${row.number} (${row.summary}).`);
       default:
-        this.o.repo.remove(row.id);
+        await this.o.repo.remove(row.id);
         this.o.logger.info('alert removed', { search: row.id, place: ctx.place, user: ctx.user });
         return ephemeral(`Removed alert #${row.number} (${row.summary}).`);
     }
@@ -247,7 +247,7 @@ export class AlertCommands {
   private async test(row: SavedSearchRow): Promise<Reply> {
     const saved = decodeSavedQuery(row.query);
     if (!saved) return ephemeral(`Alert #${row.number} was saved by an older version of Manzil I can't read. Remove it and save the search again.`);
-    const seen = this.o.repo.seen(row.id);
+    const seen = await this.o.repo.seen(row.id);
     const seenIds = new Set(seen.map((s) => s.propertyId));
     const { listings } = await fetchListings(this.o.api, saved.query.operation, canonicalParams(saved), this.o, (records) => records.every((r) => !seenIds.has(r.property_id)));
     const primed = row.primedAt !== null;
@@ -261,7 +261,7 @@ export class AlertCommands {
         ? `Nothing new for alert #${row.number} since the last check (${listings.length} listings looked at). Nothing was posted.`
         : `Alert #${row.number} would post ${messages.length} message${messages.length === 1 ? '' : 's'} now. This is a preview: nothing was posted.`;
     const blocks: Block[] = [{ kind: 'text', text: head }];
-    for (const p of messages) blocks.push({ kind: 'divider' }, ...renderDelivery(p).blocks);
+    for (const p of messages) blocks.push({ kind: 'divider' }, ...(await renderDelivery(p)).blocks);
     return { text: head, blocks, ephemeral: true };
   }
 }

@@ -34,9 +34,9 @@ export function decodePayload(json: string): DeliveryPayload | undefined {
 /** Buttons under alert messages; they need the bot's button state, so the composition root provides them. */
 export interface AlertButtons {
   /** Details of one listing. */
-  details?(searchId: number, propertyId: string): Button | undefined;
+  details?(searchId: number, propertyId: string): Promise<Button | undefined>;
   /** The saved search's newest results. */
-  showSearch?(searchId: number): Button | undefined;
+  showSearch?(searchId: number): Promise<Button | undefined>;
 }
 
 const label = (s: SearchRef) => `Alert #${s.number} · ${s.summary}`;
@@ -46,18 +46,18 @@ export const ALERT_KINDS = ['new', 'price_drop', 'summary', 'failing', 'recovere
 
 export const alertKind = (buttons: AlertButtons = {}) => ({ decode: decodePayload, render: (p: DeliveryPayload) => renderDelivery(p, buttons) });
 
-export function renderDelivery(payload: DeliveryPayload, buttons: AlertButtons = {}): Reply {
+export async function renderDelivery(payload: DeliveryPayload, buttons: AlertButtons = {}): Promise<Reply> {
   const head = (text: string): Block => ({ kind: 'context', text });
   const searchId = payload.search.id;
-  const card = (listing: Listing): Block => {
-    const details = buttons.details?.(searchId, listing.property_id);
+  const card = async (listing: Listing): Promise<Block> => {
+    const details = await buttons.details?.(searchId, listing.property_id);
     return { kind: 'card', card: listingCard(listing, details ? { buttons: [details] } : {}) };
   };
   const listingTitle = (l: Listing) => l.title ?? `Property ${l.property_id}`;
   switch (payload.kind) {
     case 'new': {
       const listing = payload.listing as Listing;
-      const blocks: Block[] = [head(`🔔 New listing · ${label(payload.search)}`), card(listing)];
+      const blocks: Block[] = [head(`🔔 New listing · ${label(payload.search)}`), await card(listing)];
       if (payload.copies > 0) blocks.push(head(`Also listed by ${payload.copies} other agent${payload.copies === 1 ? '' : 's'}.`));
       return { text: `New listing for alert #${payload.search.number}: ${listingTitle(listing)}`, blocks };
     }
@@ -66,12 +66,12 @@ export function renderDelivery(payload: DeliveryPayload, buttons: AlertButtons =
       const drop = `Price dropped from ${formatAed(payload.from)} to ${formatAed(payload.to)}`;
       return {
         text: `${drop} for alert #${payload.search.number}: ${listingTitle(listing)}`,
-        blocks: [head(`📉 ${drop} · ${label(payload.search)}`), card(listing)],
+        blocks: [head(`📉 ${drop} · ${label(payload.search)}`), await card(listing)],
       };
     }
     case 'summary': {
       const text = `…and ${payload.more} more new listing${payload.more === 1 ? '' : 's'} for alert #${payload.search.number} (${payload.search.summary}).`;
-      const show = buttons.showSearch?.(payload.search.id);
+      const show = await buttons.showSearch?.(payload.search.id);
       return { text, blocks: [{ kind: 'text', text }, ...(show ? [{ kind: 'actions' as const, buttons: [show] }] : [])] };
     }
     case 'failing': {

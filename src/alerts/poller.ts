@@ -48,7 +48,7 @@ export interface PollerDeps {
   /** How long the run lease lasts unrenewed (default 2 minutes; it is renewed every quarter of it). */
   leaseMs?: number;
   /** Whether a team (`slack:T123`) may still spend calls this month: its searches wait when not; all run when unset. */
-  teamAllows?: (team: string) => boolean;
+  teamAllows?: (team: string) => Promise<boolean>;
 }
 
 export interface RunReport {
@@ -104,11 +104,11 @@ async function pollUnder(deps: PollerDeps & { signal: AbortSignal }, fence: Fenc
   const signal = deps.signal;
   const report: RunReport = { ran: true, searches: 0, queries: 0, calls: 0, newListings: 0, priceDrops: 0, queued: 0, failedQueries: 0, deferred: 0, skipped: 0, ms: 0 };
   const platforms = deps.platforms;
-  const deliverable = deps.repo.due(deps.service, started).filter((s) => !platforms || platforms.some((p) => s.place.startsWith(`${p}:`)));
+  const deliverable = (await deps.repo.due(deps.service, started)).filter((s) => !platforms || platforms.some((p) => s.place.startsWith(`${p}:`)));
   // A team that has used its share of the month waits for the next (or for the operator to raise it): asked once a team.
   const allowed = new Map<string, boolean>();
-  const allows = (team: string) => allowed.get(team) ?? allowed.set(team, deps.teamAllows?.(team) ?? true).get(team)!;
-  const due = deliverable.filter((s) => allows(teamOf(s.place)));
+  for (const team of new Set(deliverable.map((s) => teamOf(s.place)))) allowed.set(team, (await deps.teamAllows?.(team)) ?? true);
+  const due = deliverable.filter((s) => allowed.get(teamOf(s.place)));
   const waiting = [...allowed].filter(([, ok]) => !ok).map(([team]) => team);
   if (waiting.length) log.info('searches of teams over their share of the month wait', { teams: waiting, searches: deliverable.length - due.length });
   report.searches = due.length;
@@ -182,7 +182,7 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
   const now = deps.now ?? Date.now;
   const { operation, params } = fromParamsKey(group[0]!.paramsKey);
   const result: QueryResult = { calls: 0, newListings: 0, priceDrops: 0, queued: 0, failed: false };
-  const seenRows = new Map(group.map((s) => [s.id, deps.repo.seen(s.id)]));
+  const seenRows = new Map(await Promise.all(group.map(async (s) => [s.id, await deps.repo.seen(s.id)] as const)));
   const seenBy = new Map(group.map((s) => [s.id, new Set(seenRows.get(s.id)!.map((r) => r.propertyId))]));
   const primed = group.filter((s) => s.primedAt !== null);
   let listings: Listing[];
@@ -205,9 +205,9 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
     const message = e instanceof ApiError ? describeFailure(e) : 'an unexpected error';
     log.warn('query failed; nothing marked seen', { operation, searches: group.map((s) => s.id), error: e });
     for (const s of group) {
-      const row = deps.repo.recordFailure(s.id, message, at, fence);
+      const row = await deps.repo.recordFailure(s.id, message, at, fence);
       if (row && !row.errorReported && row.errorSince !== null && at - row.errorSince >= (deps.options.failingAfterMs ?? DAY)) {
-        deps.repo.reportFailing(s.id, notice(s, 'failing', `${s.id}:failing:${row.errorSince}`, { error: message, since: row.errorSince }), fence);
+        await deps.repo.reportFailing(s.id, notice(s, 'failing', `${s.id}:failing:${row.errorSince}`, { error: message, since: row.errorSince }), fence);
       }
     }
     return result;
@@ -225,7 +225,7 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
     if (search.errorReported) deliveries.push(notice(search, 'recovered', `${search.id}:recovered:${search.errorSince ?? at}`, {}));
     return { searchId: search.id, at, seen: cmp.seen, deliveries, primed: !isPrimed, clearError: search.lastError !== null };
   });
-  const queued = deps.repo.commitRuns(
+  const queued = await deps.repo.commitRuns(
     outcomes,
     listings.map((l) => l.property_id),
     fence,

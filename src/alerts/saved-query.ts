@@ -56,7 +56,7 @@ export function canonicalParams(saved: SavedQuery): Record<string, string> {
   return Object.fromEntries(Object.entries(params).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-export const paramsKey = (saved: SavedQuery): string => `${saved.query.operation}?${new URLSearchParams(canonicalParams(saved))}`;
+export const paramsKey = (saved: SavedQuery): string => `${saved.query.operation}?${new URLSearchParams(canonicalParams(saved)).toString()}`;
 
 /** The operation and parameters back from a key. */
 export function fromParamsKey(key: string): { operation: OperationName; params: Record<string, string> } {
@@ -68,12 +68,15 @@ export function fromParamsKey(key: string): { operation: OperationName; params: 
  * The saved query of a search by its id, read once and then kept (a saved query never changes once saved): the cards
  * of a busy run do not each read and decode it again.
  */
-export function savedQueryLookup(byId: (id: number) => { query: string; place: string } | undefined, max = 2_000): (id: number) => (SavedQuery & { place: string }) | undefined {
+export function savedQueryLookup(
+  byId: (id: number) => Promise<{ query: string; place: string } | undefined>,
+  max = 2_000,
+): (id: number) => Promise<(SavedQuery & { place: string }) | undefined> {
   const cache = new LRUCache<number, SavedQuery & { place: string }>({ max, ttl: 5 * 60_000 });
-  return (id) => {
+  return async (id) => {
     const cached = cache.get(id);
     if (cached) return cached;
-    const row = byId(id);
+    const row = await byId(id);
     const decoded = row ? decodeSavedQuery(row.query) : undefined;
     // With its channel: the buttons under its cards work there only.
     const saved = decoded && { ...decoded, place: row!.place };

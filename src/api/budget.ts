@@ -17,12 +17,16 @@ export interface BudgetLimits {
   maxWaitMs: number;
 }
 
-/** Where calls are counted across restarts (the store implements it). Windows are UTC: see `usageWindows`. */
+/**
+ * Where calls are counted across restarts and instances (the store implements it). Windows are UTC: see
+ * `usageWindows`. The budget decides from what it last read of it (`refresh`) plus its own calls since, so a decision
+ * never waits on the database.
+ */
 export interface UsageLedger {
-  /** Adds one call, made at `at` (epoch ms), to each window. */
-  record(windows: string[], at: number): void;
-  /** Calls counted so far in one window; 0 when none. */
-  count(window: string): number;
+  /** Adds one call, made at `at` (epoch ms), to each window; each window's count after it. */
+  record(windows: string[], at: number): Promise<Record<string, number>>;
+  /** Calls counted so far in one window (every instance's); 0 when none. */
+  count(window: string): Promise<number>;
 }
 
 export interface BudgetDecision {
@@ -59,17 +63,24 @@ function nextUtcMonth(t: number): number {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 }
 
-/** Counts in memory: the ledger when none is given, and the fallback when the given one fails. */
-class MemoryLedger implements UsageLedger {
+/** Counts per window, kept in memory (only the few newest windows). */
+class WindowCounts {
   private readonly counts = new Map<string, number>();
-  record(windows: string[]): void {
-    for (const w of windows) this.counts.set(w, (this.counts.get(w) ?? 0) + 1);
+  add(window: string, n = 1): void {
+    this.counts.set(window, (this.counts.get(window) ?? 0) + n);
     if (this.counts.size > 64) this.counts.delete(this.counts.keys().next().value!); // old windows only
   }
-  count(window: string): number {
+  /** Raises a window to `n` (counts only grow within a window: an older read never lowers one). */
+  raise(window: string, n: number): void {
+    if (n > this.get(window)) this.counts.set(window, n);
+  }
+  get(window: string): number {
     return this.counts.get(window) ?? 0;
   }
 }
+
+/** How often, at most, the ledger is read again for other instances' calls. */
+const REFRESH_MS = 1_000;
 
 /** The gateway's quota headers: `x-ratelimit-requests-remaining` (the plan) and `x-ratelimit-remaining` (per minute). */
 export interface ServiceQuota {
@@ -80,10 +91,18 @@ export interface ServiceQuota {
 export class CallBudget {
   private readonly lastMinute: number[] = []; // timestamps of the last minute's calls, oldest first
   private readonly perOperation = new Map<string, number>();
-  private readonly memory = new MemoryLedger();
+  /** This process's calls: the counts when there is no ledger, and when it fails. */
+  private readonly memory = new WindowCounts();
+  /** What the ledger last said (every instance's calls), and this process's calls it has not confirmed yet. */
+  private readonly stored = new WindowCounts();
+  private readonly unconfirmed = new WindowCounts();
   private readonly ledger: UsageLedger | undefined;
   private readonly onLedgerError: (error: unknown) => void;
   private ledgerFailing = false;
+  private refreshing: Promise<void> | undefined;
+  /** Ledger writes under way. */
+  private readonly writing = new Set<Promise<unknown>>();
+  private refreshedAt = -Infinity;
   /** No call may be sent before this time (the gateway's quota headers or a Retry-After). */
   private blockedUntil = 0;
   private blockedReason = '';
@@ -140,8 +159,56 @@ export class CallBudget {
     this.lastMinute.push(t);
     this.perOperation.set(operation, (this.perOperation.get(operation) ?? 0) + 1);
     const { day, month } = usageWindows(t);
-    this.memory.record([day, month]);
-    this.useLedger(() => this.ledger?.record([day, month], t));
+    this.memory.add(day);
+    this.memory.add(month);
+    if (!this.ledger) return;
+    this.unconfirmed.add(day);
+    this.unconfirmed.add(month);
+    const write = this.ledger
+      .record([day, month], t)
+      .then(
+        (counts) => {
+          this.ledgerWorks();
+          for (const [window, n] of Object.entries(counts)) this.stored.raise(window, n);
+        },
+        (error: unknown) => this.ledgerFailed(error),
+      )
+      .finally(() => {
+        this.unconfirmed.add(day, -1);
+        this.unconfirmed.add(month, -1);
+        this.writing.delete(write);
+      });
+    this.writing.add(write);
+  }
+
+  /** Settles once every ledger write under way has (never rejects: a failed write is reported as it fails). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.writing]);
+  }
+
+  /**
+   * Reads the ledger's counts for now's windows (other instances' calls, and those of earlier runs): at once when
+   * `force`, else at most once a second. Never rejects: a failing ledger leaves the memory counts to decide.
+   */
+  refresh(force = false): Promise<void> {
+    if (!this.ledger) return Promise.resolve();
+    if (this.refreshing) return this.refreshing;
+    const t = this.now();
+    if (!force && t - this.refreshedAt < REFRESH_MS) return Promise.resolve();
+    const ledger = this.ledger;
+    const { day, month } = usageWindows(t);
+    this.refreshing = Promise.all([ledger.count(day), ledger.count(month)])
+      .then(
+        ([d, m]) => {
+          this.ledgerWorks();
+          this.stored.raise(day, d);
+          this.stored.raise(month, m);
+          this.refreshedAt = t;
+        },
+        (error: unknown) => this.ledgerFailed(error),
+      )
+      .finally(() => (this.refreshing = undefined));
+    return this.refreshing;
   }
 
   /** Calls left under the configured day and month limits; undefined when that window is unlimited. */
@@ -192,23 +259,24 @@ export class CallBudget {
     return Object.fromEntries(this.perOperation);
   }
 
+  /**
+   * Calls in a window: the ledger's last word plus this process's calls it has not confirmed; this process's own
+   * count when that is higher (the ledger failing, or read before these calls).
+   */
   private count(window: string): number {
-    const stored = this.useLedger(() => this.ledger?.count(window));
-    return stored ?? this.memory.count(window);
+    const memory = this.memory.get(window);
+    if (!this.ledger || this.ledgerFailing) return memory;
+    return Math.max(this.stored.get(window) + this.unconfirmed.get(window), memory);
   }
 
-  /** Runs a ledger step; on failure reports it once and leaves the memory counts to decide. */
-  private useLedger<T>(step: () => T): T | undefined {
-    if (!this.ledger) return undefined;
-    try {
-      const value = step();
-      this.ledgerFailing = false;
-      return value;
-    } catch (error) {
-      if (!this.ledgerFailing) this.onLedgerError(error);
-      this.ledgerFailing = true;
-      return undefined;
-    }
+  private ledgerWorks(): void {
+    this.ledgerFailing = false;
+  }
+
+  /** Reported once per failing spell; the memory counts decide meanwhile. */
+  private ledgerFailed(error: unknown): void {
+    if (!this.ledgerFailing) this.onLedgerError(error);
+    this.ledgerFailing = true;
   }
 
   private block(until: number, reason: string, cause: 'limit' | 'retry-after'): void {

@@ -41,7 +41,7 @@ export interface ApiClientOptions {
   /** Told of every attempt sent (its status and time) and every call refused unsent (budget, breaker): for metrics. */
   onCall?: (event: CallEvent) => void;
   /** Whether the teams a call is for (payer.ts) may spend one more call this month; a refusal is not sent. */
-  share?: (payer: Payer | undefined) => ShareRefusal | undefined;
+  share?: (payer: Payer | undefined) => Promise<ShareRefusal | undefined>;
 }
 
 /** One attempt, for an observer: `status` is the HTTP status or what happened instead ('timeout', 'budget'...). */
@@ -102,7 +102,7 @@ export class ApiClient {
   private readonly log: Logger;
   private readonly random: () => number;
   private readonly onCall: ((event: CallEvent) => void) | undefined;
-  private readonly share: ((payer: Payer | undefined) => ShareRefusal | undefined) | undefined;
+  private readonly share: ((payer: Payer | undefined) => Promise<ShareRefusal | undefined>) | undefined;
   private readonly key: string;
   private readonly deadlineMs: number;
   private readonly maxBodyBytes: number;
@@ -166,7 +166,15 @@ export class ApiClient {
     return { calls: this.budget.counts(), retries: this.retries, failures: this.failures, dropped: this.dropped };
   }
 
-  /** Cheap: whether a call would be sent now, and what is left of the day's and the month's limits. */
+  /**
+   * Reads the usage ledger now (other instances' calls, and earlier runs'): at start, so that `budgetLeft` and the
+   * first calls know them. Calls read it again on their own, at most once a second.
+   */
+  refreshBudget(): Promise<void> {
+    return this.budget.refresh(true);
+  }
+
+  /** Cheap: whether a call would be sent now, and what is left of the day's and the month's limits (as last read). */
   budgetLeft(): BudgetLeft {
     const breakerOpenForMs = this.breaker.openForMs();
     const blockedForMs = this.closing ? Number.POSITIVE_INFINITY : Math.max(this.budget.check().waitMs, breakerOpenForMs);
@@ -182,7 +190,8 @@ export class ApiClient {
   close(): Promise<void> {
     if (!this.closing) {
       for (const scope of this.active) scope.stop('closed');
-      this.closing = this.transport.close();
+      // Calls already made are written to the ledger before the store closes behind the client.
+      this.closing = Promise.all([this.transport.close(), this.budget.settled()]).then(() => undefined);
     }
     return this.closing;
   }
@@ -271,8 +280,10 @@ export class ApiClient {
 
   /** Takes a place in the call budget, waiting for the next window when it is soon (and within the deadline), else refusing. */
   private async reserveBudget(operation: string, sent: number, scope: CallScope): Promise<void> {
-    const refused = this.share?.(currentPayer());
+    const refused = await this.share?.(currentPayer());
     if (refused) throw this.fail(this.refused(shareError(operation, refused, sent)));
+    // Other instances' calls (and earlier runs') count too: read at most once a second, never holding the decision.
+    await this.budget.refresh();
     for (;;) {
       const { waitMs, reason, cause } = this.budget.reserve(operation);
       if (waitMs <= 0) return;

@@ -21,6 +21,7 @@ const logger = createLogger({ level: config.logLevel, secrets: config.secrets, f
 const store = openStore(config.dbPath, { writeLock: new WriteLock(init.writeLock, threadId, false) });
 const { api, shares } = await openService(config, logger, store, (call) => send({ t: 'upstream', call }));
 const locations = new LocationResolver(api, createLocationCacheRepo(store, Date.now, service), config.locationCacheTtlMs);
+await locations.ready;
 const bot = new Bot({ api, locations, state: createButtonStateRepo(store, Date.now, service), logger });
 const posters = buildPosters(config, store, logger);
 const repos = { alerts: createAlertsRepo(store), outbox: createOutboxRepo(store), leases: createLeaseRepo(store), digests: createDigestRepo(store) };
@@ -67,7 +68,7 @@ async function stop(): Promise<void> {
   stopping.abort();
   await scheduler.stop();
   await drainer.stop();
-  heartbeat.stop();
+  await heartbeat.stop();
   await api.close();
   store.close();
 }
@@ -75,9 +76,14 @@ async function stop(): Promise<void> {
 port.on('message', (m: ToWorker) => {
   switch (m.t) {
     case 'start':
-      heartbeat.start();
-      scheduler.start();
-      drainer.start();
+      // The heartbeat row first: a claim is only safe once this instance is known alive.
+      heartbeat.start().then(
+        () => {
+          scheduler.start();
+          drainer.start();
+        },
+        (error: unknown) => logger.error('the delivery thread could not start its heartbeat', { error }),
+      );
       return;
     case 'poke':
       return drainer.poke();

@@ -101,12 +101,12 @@ export class Bot {
    * Buttons under alert messages (Details of the listing, the saved search's newest results), backed by the same
    * versioned page rows as search replies. `find` gives a saved search's query and place by its id.
    */
-  alertButtons(find: (searchId: number) => { query: Query; location: Place; place: string } | undefined): {
-    details(searchId: number, propertyId: string): Button | undefined;
-    showSearch(searchId: number): Button | undefined;
+  alertButtons(find: (searchId: number) => Promise<{ query: Query; location: Place; place: string } | undefined>): {
+    details(searchId: number, propertyId: string): Promise<Button | undefined>;
+    showSearch(searchId: number): Promise<Button | undefined>;
   } {
-    const row = (searchId: number, details: string[], next?: Position) => {
-      const saved = find(searchId);
+    const row = async (searchId: number, details: string[], next?: Position) => {
+      const saved = await find(searchId);
       if (!saved) return undefined;
       const query: Query = { ...saved.query, params: { ...saved.query.params, sort: 'newest' } };
       // Bound to the alert's channel, as a search's buttons are to theirs.
@@ -120,13 +120,13 @@ export class Bot {
       } satisfies PageRow);
     };
     return {
-      details: (searchId, propertyId) => {
-        const token = row(searchId, [propertyId]);
+      details: async (searchId, propertyId) => {
+        const token = await row(searchId, [propertyId]);
         return token ? { label: 'Details', action: 'details', token: `${token}.d0` } : undefined;
       },
-      showSearch: (searchId) => {
-        const saved = find(searchId);
-        const token = saved && row(searchId, [], firstPosition(saved.query));
+      showSearch: async (searchId) => {
+        const saved = await find(searchId);
+        const token = saved && (await row(searchId, [], firstPosition(saved.query)));
         return token ? { label: 'Show the newest', action: 'page', token: `${token}.n` } : undefined;
       },
     };
@@ -143,7 +143,7 @@ export class Bot {
       if ('alerts' in plan) return this.finish(await this.options.alerts!.handle(requester(req), plan.alerts));
       if ('digests' in plan) return this.finish(await this.options.digests!.handle(requester(req), plan.digests));
       const state = scopedState(this.options.state, req.place);
-      if ('doubt' in plan) return this.doubt(plan.doubt, fitSurface(req.surface), state);
+      if ('doubt' in plan) return await this.doubt(plan.doubt, fitSurface(req.surface), state);
       const reply = await this.start(plan.search, fitSurface(req.surface), state);
       log.info('command answered', { operation: plan.search.query.operation, ms: Math.round(performance.now() - started) });
       return plan.search.note ? withNote(reply, plan.search.note) : reply;
@@ -192,7 +192,7 @@ export class Bot {
     try {
       const { row, suffix } = splitToken(req.token);
       const state = scopedState(this.options.state, req.place);
-      const stored = state.load<unknown>(row);
+      const stored = await state.load(row);
       if (!stored) return this.ephemeral(EXPIRED);
       const intent = readButton(stored.kind, stored.payload, suffix);
       switch (intent.kind) {
@@ -225,7 +225,7 @@ export class Bot {
     try {
       const { row, suffix } = splitToken(req.token);
       const state = scopedState(this.options.state, req.place);
-      const stored = state.load<unknown>(row);
+      const stored = await state.load(row);
       const location = decodeLocationOption(req.value);
       if (!stored || !location) return this.ephemeral('That picker has expired. Run the command again.');
       const intent = readButton(stored.kind, stored.payload, suffix);
@@ -252,12 +252,13 @@ export class Bot {
   /**
    * How a command would be understood, in one line ("2-bedroom homes for rent in Dubai Marina, …"), without running it:
    * for autocomplete as the person types. Undefined when the text is not (yet) a command. `location` is a place chosen
-   * apart from the text (CommandRequest.location), read as handleCommand reads it. Pure: no call, no state.
+   * apart from the text (CommandRequest.location), read as handleCommand reads it. No call and no state: the place
+   * name comes from the location cache alone.
    */
-  describe(text: string, location?: string): string | undefined {
+  async describe(text: string, location?: string): Promise<string | undefined> {
     const search = planSearch(text, location);
     if ('error' in search) return undefined;
-    const summary = summarize(search.query, search.chosen?.name ?? this.cachedPlace(search.query));
+    const summary = summarize(search.query, search.chosen?.name ?? (await this.cachedPlace(search.query)));
     return search.leftOut ? `${summary} (the location picked; "${search.leftOut}" left out)` : summary;
   }
 
@@ -265,10 +266,10 @@ export class Bot {
    * How the place words of a query read, from the location cache alone (never a call: this runs per keystroke): the
    * place's name when known ("Dubai Marina"), "marina (4 places match)" when several do; undefined when not cached.
    */
-  private cachedPlace(query: Query): string | undefined {
+  private async cachedPlace(query: Query): Promise<string | undefined> {
     if (!query.location || !('location_id' in operationSpec(query.operation).params)) return undefined;
     try {
-      const known = this.options.locations.cached(query.location);
+      const known = await this.options.locations.cached(query.location);
       if (known?.kind === 'found') return known.location.name;
       if (known?.kind === 'ambiguous') return `${query.location} (${known.choices.length} places match)`;
     } catch (e) {
@@ -293,7 +294,7 @@ export class Bot {
     // "Which one?" and "did you mean?" go only to the person who typed: the channel sees the results.
     if (resolution.kind === 'ambiguous') {
       const text = `"${query.location}" matches several places. Which one did you mean?`;
-      return this.finish({ text, blocks: [{ kind: 'text', text }, this.choices(query, surface, resolution.choices.map(pick), state)], ephemeral: true });
+      return this.finish({ text, blocks: [{ kind: 'text', text }, await this.choices(query, surface, resolution.choices.map(pick), state)], ephemeral: true });
     }
     const unknown = query.unknownWords.length > 0 ? ` I also didn't understand ${query.unknownWords.map((w) => `"${w}"`).join(', ')}.` : '';
     // "Did you mean Dubai Marina?": the resolver's best few, named in the text and offered as buttons.
@@ -302,7 +303,7 @@ export class Bot {
     const text = `I couldn't find a place called "${query.location}".${question}${unknown}`;
     const blocks: Block[] = [{ kind: 'text', text }];
     if (resolution.suggestions.length > 0) {
-      blocks.push(this.choices(query, surface, resolution.suggestions.map(pick), state));
+      blocks.push(await this.choices(query, surface, resolution.suggestions.map(pick), state));
     } else {
       blocks.push({ kind: 'context', text: EXAMPLE });
     }
@@ -310,9 +311,9 @@ export class Bot {
   }
 
   /** "Did you mean 80,000?", privately, with a button that runs that search (its place looked up as for a command). */
-  private doubt({ text, label, search }: Doubt, surface: Surface, state: ButtonStateStore): Reply {
+  private async doubt({ text, label, search }: Doubt, surface: Surface, state: ButtonStateStore): Promise<Reply> {
     const chosen = search.chosen ? { chosen: { ...(search.chosen.id !== undefined ? { id: search.chosen.id } : {}), name: search.chosen.name } } : {};
-    const row = state.save('run', { v: PAYLOAD_VERSION, query: search.query, surface, ...chosen } satisfies RunRow);
+    const row = await state.save('run', { v: PAYLOAD_VERSION, query: search.query, surface, ...chosen } satisfies RunRow);
     return this.finish({
       text,
       blocks: [
@@ -324,9 +325,9 @@ export class Bot {
   }
 
   /** One row for the places offered; each button carries its index. */
-  private choices(query: Query, surface: Surface, places: Place[], state: ButtonStateStore): Block {
+  private async choices(query: Query, surface: Surface, places: Place[], state: ButtonStateStore): Promise<Block> {
     const offered = places.slice(0, 25);
-    const row = state.save('choose', { v: PAYLOAD_VERSION, query, surface, choices: offered } satisfies ChooseRow);
+    const row = await state.save('choose', { v: PAYLOAD_VERSION, query, surface, choices: offered } satisfies ChooseRow);
     return { kind: 'actions', buttons: offered.map((c, i) => ({ label: c.name, action: 'choose', token: `${row}.c${i}` })) };
   }
 

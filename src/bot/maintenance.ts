@@ -4,15 +4,15 @@ import type { Logger } from '../log.js';
 
 export interface MaintenanceOptions {
   /** The button state repository: deletes rows unused for the given time. */
-  buttons: { prune(olderThanMs: number): number };
+  buttons: { prune(olderThanMs: number): number | Promise<number> };
   /** How long a button keeps working after it was last used. */
   buttonRetentionMs: number;
   /** The location cache: deletes expired answers. */
-  locations?: { prune(): number };
+  locations?: { prune(): number | Promise<number> };
   /** The bot's answer cache (`bot.searches`): drops expired answers. */
   answers?: { purgeExpired(): void };
   /** Alerts: old delivered or failed outbox entries. */
-  alerts?: { prune(): { outbox: number } };
+  alerts?: { prune(): Promise<{ outbox: number }> };
   logger: Logger;
 }
 
@@ -29,10 +29,14 @@ export class StateMaintenance {
   constructor(private readonly options: MaintenanceOptions) {}
 
   /** One pass; never throws (a failed pass is logged and the next one tries again). */
-  runOnce(): PruneCounts {
+  async runOnce(): Promise<PruneCounts> {
     const { buttons, buttonRetentionMs, locations, answers, alerts, logger } = this.options;
     try {
-      const pruned: PruneCounts = { buttons: buttons.prune(buttonRetentionMs), locations: locations?.prune() ?? 0, ...(alerts ? { alerts: alerts.prune() } : {}) };
+      const pruned: PruneCounts = {
+        buttons: await buttons.prune(buttonRetentionMs),
+        locations: (await locations?.prune()) ?? 0,
+        ...(alerts ? { alerts: await alerts.prune() } : {}),
+      };
       answers?.purgeExpired();
       if (pruned.buttons + pruned.locations + (pruned.alerts?.outbox ?? 0) > 0) logger.info('pruned old state', { ...pruned });
       return pruned;
@@ -45,7 +49,7 @@ export class StateMaintenance {
   /** Runs a pass every `intervalMs` until `stop()`. The timer never keeps the process alive. */
   startPruning(intervalMs: number): void {
     this.stop();
-    this.timer = setInterval(() => this.runOnce(), intervalMs);
+    this.timer = setInterval(() => void this.runOnce(), intervalMs);
     this.timer.unref();
   }
 

@@ -31,7 +31,7 @@ export interface PresentDeps {
 }
 
 /** Lays a fetched page out for the surface; stores one state row, and only when the reply has buttons. */
-export function presentPage(view: PageView, { operation: op, result }: SearchOutcome, deps: PresentDeps): Reply {
+export async function presentPage(view: PageView, { operation: op, result }: SearchOutcome, deps: PresentDeps): Promise<Reply> {
   const { query, location, surface } = view;
   const spec = operationSpec(op);
   const paged = spec.firstPage !== undefined;
@@ -59,7 +59,7 @@ export function presentPage(view: PageView, { operation: op, result }: SearchOut
 
   const stateful = next || previous || saveable || picker || details.length > 0;
   const row = stateful
-    ? deps.state.save('page', {
+    ? await deps.state.save('page', {
         v: PAYLOAD_VERSION,
         query,
         ...(location ? { location } : {}),

@@ -68,7 +68,7 @@ export class SearchRunner {
 
   /** One answer of the service, cached; the key is the operation and its parameters. */
   fetch(op: OperationName, params: Record<string, string>): Promise<ApiResult<unknown>> {
-    return this.results.get(`${op}?${new URLSearchParams(params)}`, () => this.api.call(op, params));
+    return this.results.get(`${op}?${new URLSearchParams(params).toString()}`, () => this.api.call(op, params));
   }
 
   /** The longest service page seen for the operation so far (0 when none). */

@@ -8,8 +8,8 @@ export type { ActionRequest, CommandRequest, PickRequest, SuggestOption, Surface
 /** Where the state behind buttons lives (the store's button_state table in production). */
 export interface ButtonStateStore {
   /** `scope`: the conversation the button is posted in (`scopeOf`); pressed anywhere else it does nothing. */
-  save(kind: string, payload: unknown, scope?: string): string;
-  load<T = unknown>(token: string, scope?: string): { kind: string; payload: T } | undefined;
+  save(kind: string, payload: unknown, scope?: string): Promise<string>;
+  load(token: string, scope?: string): Promise<{ kind: string; payload: unknown } | undefined>;
 }
 
 /** The button state of one conversation: what it saves is bound to it, and it loads only what is. */

@@ -113,7 +113,7 @@ export class DigestCommands {
     if ('error' in resolved) return ephemeral(resolved.error);
     const { timezone } = this.o;
     const nextRunAt = nextSlot(parsed.schedule, timezone, this.now);
-    const created = this.o.repo.create(
+    const created = await this.o.repo.create(
       { service: this.o.service, place: ctx.place, owner: ctx.user, places: JSON.stringify(resolved.places), schedule: JSON.stringify(parsed.schedule), timezone, nextRunAt },
       { perPlace: this.o.limits.perPlace },
     );
@@ -128,8 +128,8 @@ export class DigestCommands {
     return { text: text2, blocks: [{ kind: 'text', text: text2 }] };
   }
 
-  private list(ctx: DigestContext): Reply {
-    const rows = this.o.repo.listByPlace(ctx.place);
+  private async list(ctx: DigestContext): Promise<Reply> {
+    const rows = await this.o.repo.listByPlace(ctx.place);
     if (rows.length === 0) return ephemeral(`No digests in this channel yet.\n${DIGEST_HELP}`);
     const lines = rows.map((r) => this.describe(r, ctx.user));
     const text = `Digests in this channel (${rows.length}):\n${lines.join('\n')}`;
@@ -158,7 +158,7 @@ export class DigestCommands {
   private async manage(ctx: DigestContext, action: string, arg: string): Promise<Reply> {
     const m = /^#?(\d{1,6})$/.exec(arg.trim());
     if (!m) return ephemeral(`Which digest? Give its number: \`/digest ${action} 2\` (see \`/digest list\`).`);
-    const row = this.o.repo.byNumber(ctx.place, Number(m[1]));
+    const row = await this.o.repo.byNumber(ctx.place, Number(m[1]));
     if (!row) return ephemeral(`There is no digest #${m[1]} in this channel. See \`/digest list\`.`);
     const allowed = row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
     const verb = action === 'rm' || action === 'delete' ? 'remove' : action;
@@ -166,18 +166,18 @@ export class DigestCommands {
     switch (verb) {
       case 'pause':
         if (row.paused) return ephemeral(`Digest #${row.number} is already paused.`);
-        this.o.repo.setPaused(row.id, true);
+        await this.o.repo.setPaused(row.id, true);
         return ephemeral(`Paused digest #${row.number}. \`/digest resume ${row.number}\` starts it again.`);
       case 'resume': {
         if (!row.paused) return ephemeral(`Digest #${row.number} is not paused.`);
         const schedule = decodeSchedule(row.schedule);
         // Resumed from now on: the slots missed while paused are not posted late.
         const next = schedule ? nextSlot(schedule, row.timezone, this.now) : this.now;
-        this.o.repo.setPaused(row.id, false, next);
+        await this.o.repo.setPaused(row.id, false, next);
         return ephemeral(`Resumed digest #${row.number}; the next on ${shortDate(next, row.timezone, true)}.`);
       }
       default:
-        this.o.repo.remove(row.id);
+        await this.o.repo.remove(row.id);
         this.o.logger.info('digest removed', { digest: row.id, place: ctx.place, user: ctx.user });
         return ephemeral(
           `Removed digest #${row.number} (${decodePlaces(row.places)

@@ -48,7 +48,7 @@ export interface DigestJobDeps {
   /** New entries were queued: deliver soon. */
   onQueued?: () => void;
   /** Whether a team (`slack:T123`) may still spend calls this month; every team may when unset. */
-  teamAllows?: (team: string) => boolean;
+  teamAllows?: (team: string) => Promise<boolean>;
 }
 
 export interface DigestRunReport {
@@ -74,7 +74,7 @@ export async function runDigests(deps: DigestJobDeps): Promise<DigestRunReport> 
     { leases: deps.leases, name: DIGEST_JOB, holder: deps.holder, logger: deps.logger, ttlMs: 2 * 60_000, now, ...(deps.signal ? { signal: deps.signal } : {}) },
     async (fence, signal) => {
       report.ran = true;
-      const due = deps.repo.due(deps.service, now());
+      const due = await deps.repo.due(deps.service, now());
       report.due = due.length;
       for (const row of due) {
         if (signal.aborted) break;
@@ -95,14 +95,14 @@ async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<Dig
   const schedule = decodeSchedule(row.schedule);
   const places = decodePlaces(row.places);
   if (!schedule || places.length === 0) {
-    deps.repo.postpone(row.id, now + WEEK, 'saved by a release that cannot be read: remove it and add it again', undefined, fence);
+    await deps.repo.postpone(row.id, now + WEEK, 'saved by a release that cannot be read: remove it and add it again', undefined, fence);
     log.error('digest unreadable; skipped for a week');
     return;
   }
   // The slot is the schedule's (not `nextRunAt`, which a postponement moves): one digest and one notice per slot.
   const slot = currentSlot(schedule, row.timezone, now);
   const next = nextSlot(schedule, row.timezone, Math.max(now, slot));
-  const overShare = deps.teamAllows !== undefined && !deps.teamAllows(teamOf(row.place));
+  const overShare = deps.teamAllows !== undefined && !(await deps.teamAllows(teamOf(row.place)));
   if (overShare || !deps.composer.canAfford(places)) {
     const why = overShare
       ? "this workspace has used its share of this month's property lookups (it renews on the 1st, UTC)"
@@ -117,7 +117,7 @@ async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<Dig
         text: `⏳ Digest #${row.number} is postponed: ${why}. I'll post it as soon as it allows (the schedule stays ${shortDate(next, row.timezone, true)} for the next one).`,
       }),
     };
-    deps.repo.postpone(
+    await deps.repo.postpone(
       row.id,
       now + POSTPONE_MS,
       overShare ? "postponed: the workspace's share of the month is spent" : 'postponed: the call budget cannot cover it now',
@@ -134,11 +134,11 @@ async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<Dig
     report.calls += calls;
     if (failed === places.length) {
       // Nothing could be fetched (the service is down): the period is not spent on an empty digest; tried again.
-      deps.repo.postpone(row.id, now + RETRY_MS, 'the property service could not be reached; trying again', undefined, fence);
+      await deps.repo.postpone(row.id, now + RETRY_MS, 'the property service could not be reached; trying again', undefined, fence);
       log.warn('digest: no place could be fetched; the same period is tried again', { retryInMs: RETRY_MS });
       return;
     }
-    const recorded = deps.repo.recordRun(
+    const recorded = await deps.repo.recordRun(
       row.id,
       { slot, nextRunAt: next, at: now, calls, delivery: { place: row.place, kind: DIGEST_KIND, dedupeKey: digestKey(row.id, slot), payload } },
       fence,
@@ -146,7 +146,7 @@ async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<Dig
     if (recorded) report.queued++;
     else log.warn('the digests lease was taken over during this run: not recorded here (the other instance runs it)');
   } catch (e) {
-    deps.repo.postpone(row.id, now + RETRY_MS, 'the last try failed; trying again', undefined, fence);
+    await deps.repo.postpone(row.id, now + RETRY_MS, 'the last try failed; trying again', undefined, fence);
     log.error('digest could not be composed; the same period is tried again', { error: e, retryInMs: RETRY_MS });
   }
 }
@@ -156,7 +156,7 @@ async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<Dig
  * the channel through the outbox, like a scheduled one. New listings are counted over the last 7 days.
  */
 export async function postDigestNow(
-  deps: { composer: DigestComposer; enqueue: (d: NewDelivery) => number; logger: Logger; now?: () => number; onQueued?: () => void },
+  deps: { composer: DigestComposer; enqueue: (d: NewDelivery) => Promise<number>; logger: Logger; now?: () => number; onQueued?: () => void },
   place: string,
   places: FollowedPlace[],
 ): Promise<{ queued: boolean; reason?: string }> {
@@ -164,7 +164,7 @@ export async function postDigestNow(
   if (!deps.composer.canAfford(places)) return { queued: false, reason: 'the property service’s call budget cannot cover it now; try again later' };
   try {
     const { payload, calls } = await deps.composer.compose({ places, since: now - WEEK, now, title: digestTitle(places) });
-    deps.enqueue({ place, kind: DIGEST_KIND, dedupeKey: `digest-now:${place}:${now}`, payload });
+    await deps.enqueue({ place, kind: DIGEST_KIND, dedupeKey: `digest-now:${place}:${now}`, payload });
     deps.logger.info('digest composed on request', { place, places: places.length, calls });
     deps.onQueued?.();
     return { queued: true };

@@ -31,37 +31,35 @@ export class Heartbeat {
     this.self = { id, host: hostname(), pid: process.pid };
   }
 
-  beat(): void {
-    this.leases.heartbeat(this.self, this.now());
+  async beat(): Promise<void> {
+    await this.leases.heartbeat(this.self, this.now());
   }
 
-  start(): void {
-    this.beat();
+  async start(): Promise<void> {
+    await this.beat();
     // Instances gone for a day are forgotten (their claims were taken over long ago).
-    this.leases.forget({ olderThan: this.now() - 86_400_000 });
+    await this.leases.forget({ olderThan: this.now() - 86_400_000 });
     this.timer = setInterval(() => {
-      try {
-        this.beat();
-      } catch {
+      this.beat().catch(() => {
         // The database is closing (a stop) or briefly busy: the next beat tries again; a lapse only hands claims over.
-      }
+      });
     }, HEARTBEAT_MS);
     this.timer.unref();
   }
 
   /** The instances whose claims may be taken over now. */
-  lapsed(): string[] {
+  lapsed(): Promise<string[]> {
     return this.leases.lapsed(this.self, this.now(), LAPSE_MS, alive, PROCESS_STARTED_AT);
   }
 
   /** Another instance of this process known to be gone (its delivery thread died): its claims are taken over at once. */
-  markGone(id: string): void {
+  async markGone(id: string): Promise<void> {
     // Lapsed, not a day old: instances gone for a day are forgotten, and then their claims would wait out their lease.
-    this.leases.markGone(id, this.now() - LAPSE_MS - 1);
+    await this.leases.markGone(id, this.now() - LAPSE_MS - 1);
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    this.leases.forget([this.self.id]);
+    await this.leases.forget([this.self.id]);
   }
 }

@@ -10,7 +10,7 @@ export interface LeadershipOptions {
   name: string;
   holder: string;
   /** Instances gone (their heartbeat lapsed): a lease they hold is taken over at once. */
-  lapsed: () => string[];
+  lapsed: () => Promise<string[]>;
   /** Takes the role up (connects); a failure gives the lease back and is tried again. */
   lead: () => Promise<void>;
   /** Lays the role down (disconnects): another instance took it over, or this one stops. */
@@ -56,7 +56,7 @@ export class Leadership {
   }
 
   private async seek(first: boolean): Promise<void> {
-    const fence = this.o.leases.acquire(this.o.name, this.o.holder, this.now(), this.ttlMs, this.o.lapsed());
+    const fence = await this.o.leases.acquire(this.o.name, this.o.holder, this.now(), this.ttlMs, await this.o.lapsed());
     if (!fence) {
       if (first) this.o.logger.info('another instance leads; standing by to take over', { role: this.o.name });
       return;
@@ -66,14 +66,14 @@ export class Leadership {
       this.fence = fence;
       this.o.logger.info('leading', { role: this.o.name });
     } catch (e) {
-      this.o.leases.finish(fence, undefined);
+      await this.o.leases.finish(fence, undefined);
       if (first) throw e;
       this.o.logger.error('could not take the role up; trying again', { role: this.o.name, error: e });
     }
   }
 
   private async renew(): Promise<void> {
-    if (this.o.leases.renew(this.fence!, this.now(), this.ttlMs)) return;
+    if (await this.o.leases.renew(this.fence!, this.now(), this.ttlMs)) return;
     // Taken over (this instance stalled past its lease): the other leads now.
     this.fence = undefined;
     this.o.logger.warn('the role was taken over by another instance; standing down', { role: this.o.name });
@@ -88,7 +88,7 @@ export class Leadership {
     if (fence) {
       await this.o.standDown();
       // Given back at once: a standing-by instance takes over at its next turn, not after the lease expires.
-      this.o.leases.finish(fence, undefined);
+      await this.o.leases.finish(fence, undefined);
     }
   }
 }

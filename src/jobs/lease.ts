@@ -24,20 +24,21 @@ export type LeasedRun<T> = { ran: false } | { ran: true; result: T };
 export async function runLeased<T>(o: LeasedRunOptions, run: (fence: Fence, signal: AbortSignal) => Promise<T>): Promise<LeasedRun<T>> {
   const now = o.now ?? Date.now;
   const started = now();
-  const fence = o.leases.acquire(o.name, o.holder, started, o.ttlMs);
+  const fence = await o.leases.acquire(o.name, o.holder, started, o.ttlMs);
   if (!fence) return { ran: false };
   const lost = new AbortController();
-  const renew = setInterval(() => {
+  const renewOnce = async () => {
     if (lost.signal.aborted) return;
     try {
-      if (o.leases.renew(fence, now(), o.ttlMs)) return;
+      if (await o.leases.renew(fence, now(), o.ttlMs)) return;
       o.logger.warn('another instance took over this job’s lease; this run stops', { job: o.name });
     } catch (e) {
-      // A timer must never throw (it would end the process): a renewal that cannot be written stops the run.
+      // A renewal that cannot be written stops the run.
       o.logger.error('the job’s lease could not be renewed; this run stops', { job: o.name, error: e });
     }
     lost.abort();
-  }, o.ttlMs / 4);
+  };
+  const renew = setInterval(() => void renewOnce(), o.ttlMs / 4);
   renew.unref();
   const signal = o.signal ? AbortSignal.any([o.signal, lost.signal]) : lost.signal;
   let ok = false;
@@ -48,7 +49,7 @@ export async function runLeased<T>(o: LeasedRunOptions, run: (fence: Fence, sign
   } finally {
     clearInterval(renew);
     try {
-      o.leases.finish(fence, o.record === false ? undefined : { at: started, ms: now() - started, ok });
+      await o.leases.finish(fence, o.record === false ? undefined : { at: started, ms: now() - started, ok });
     } catch (e) {
       o.logger.error('the job’s run could not be recorded', { job: o.name, error: e });
     }

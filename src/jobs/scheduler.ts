@@ -31,9 +31,9 @@ export class JobScheduler {
     if (this.jobs.has(job.name)) throw new Error(`job ${job.name} is registered already`);
     const task = cron.schedule(job.cron, () => this.tick(job.name), { timezone: this.o.timezone, noOverlap: true, name: job.name });
     task.on('execution:overlap', () => this.o.logger.warn('a job’s run still going at its next tick; that tick is skipped', { job: job.name, cron: job.cron }));
-    task.stop();
+    void task.stop();
     this.jobs.set(job.name, { job, task, current: undefined, again: false });
-    if (this.started) task.start();
+    if (this.started) void task.start();
   }
 
   names(): string[] {
@@ -42,7 +42,7 @@ export class JobScheduler {
 
   start(): void {
     this.started = true;
-    for (const s of this.jobs.values()) s.task.start();
+    for (const s of this.jobs.values()) void s.task.start();
   }
 
   /** Runs a job now (or right after its current run), outside its schedule: a new alert wants its first look. */

@@ -39,10 +39,10 @@ const MIN_PREFIX = 2;
 
 /** Where answers are kept between lookups: in memory, or the store's location_cache table. */
 export interface LocationCache {
-  get(query: string): { results: unknown } | undefined;
-  put(query: string, results: unknown, ttlMs: number): void;
+  get(query: string): Promise<{ results: unknown } | undefined>;
+  put(query: string, results: unknown, ttlMs: number): Promise<void>;
   /** Every answer kept (the store's, across restarts): the place names the parser and "did you mean" learn at start. */
-  answers?(): Iterable<unknown>;
+  answers?(): Promise<Iterable<unknown>>;
 }
 
 /** The locations of a cached answer, or none when it is not a list of them (an older or damaged row). */
@@ -126,20 +126,34 @@ export class LocationResolver {
   ) {
     this.budgetLow = api.budgetLow ? () => api.budgetLow?.() === true : (budgetLowFrom(api) ?? (() => false));
     this.emptyTtlMs = Math.min(options.emptyTtlMs ?? EMPTY_ANSWER_TTL_MS, ttlMs);
-    // Every name the lookup has answered before, kept across restarts: read as a place from the first command on.
-    const answers = [...(cache.answers?.() ?? [])].map(locationsOf);
-    // Oldest first, so the newest end up last in `seen` (the ones kept when it is full).
-    for (const records of answers.reverse()) this.remember(records);
+    this.ready = this.learn();
+  }
+
+  /**
+   * Settles once every name the lookup has answered before (kept across restarts) is learnt: the composition root
+   * awaits it before serving, so such names read as places from the first command on. Never rejects: an unreadable
+   * cache only means fewer names known.
+   */
+  readonly ready: Promise<void>;
+
+  private async learn(): Promise<void> {
+    try {
+      const answers = [...((await this.cache.answers?.()) ?? [])].map(locationsOf);
+      // Oldest first, so the newest end up last in `seen` (the ones kept when it is full).
+      for (const records of answers.reverse()) this.remember(records);
+    } catch {
+      // Nothing learnt from the store; lookups still work and are learnt as they come.
+    }
   }
 
   /**
    * The place the words resolve to, from cached answers only (never a call): for describing a command as it is typed.
    * Undefined when nothing is cached for them.
    */
-  cached(typed: string): Resolution | undefined {
+  async cached(typed: string): Promise<Resolution | undefined> {
     const words = expandAbbreviations(typed);
     const key = normalise(words);
-    const hit = key === '' ? undefined : this.cache.get(key);
+    const hit = key === '' ? undefined : await this.cache.get(key);
     return hit ? pickBest(words, locationsOf(hit.results)) : undefined;
   }
 
@@ -163,7 +177,7 @@ export class LocationResolver {
     for (const candidate of ranked) {
       let location = candidate.location;
       // A shipped name costs a call unless cached; when calls are scarce, only names with ids are offered.
-      if (!location && (this.cache.get(normalise(candidate.name)) || !this.budgetLow())) {
+      if (!location && ((await this.cache.get(normalise(candidate.name))) || !this.budgetLow())) {
         const answer = pickBest(candidate.name, await this.lookup(candidate.name));
         if (answer.kind === 'found' && normalise(answer.location.name) === normalise(candidate.name)) location = answer.location;
       }
@@ -195,7 +209,7 @@ export class LocationResolver {
   async suggest(typed: string): Promise<Location[]> {
     const key = normalise(typed);
     if (key.length < MIN_PREFIX) return [];
-    const cached = this.cache.get(key);
+    const cached = await this.cache.get(key);
     if (cached) return cached.results as Location[];
     const prefix = await this.longestPrefixAnswer(key);
     if (prefix && complete(prefix)) return narrow(prefix, key);
@@ -207,7 +221,7 @@ export class LocationResolver {
   async lookup(words: string): Promise<Location[]> {
     const key = normalise(words);
     if (key === '') return [];
-    const cached = this.cache.get(key);
+    const cached = await this.cache.get(key);
     if (cached) {
       this.remember(cached.results as Location[]);
       return cached.results as Location[];
@@ -216,9 +230,9 @@ export class LocationResolver {
     if (!pending) {
       pending = this.api
         .call('autocomplete-location', { query: key })
-        .then((r) => {
+        .then(async (r) => {
           // `data: null` is not an answer to remember; an empty list is, briefly.
-          if (!r.dataNull) this.cache.put(key, r.records, r.records.length === 0 ? this.emptyTtlMs : this.ttlMs);
+          if (!r.dataNull) await this.cache.put(key, r.records, r.records.length === 0 ? this.emptyTtlMs : this.ttlMs);
           this.remember(r.records);
           return r.records;
         })
@@ -233,7 +247,7 @@ export class LocationResolver {
     for (let end = key.length - 1; end >= MIN_PREFIX; end--) {
       const prefix = key.slice(0, end).trimEnd();
       if (prefix.length < end) continue; // "business " is "business", tried next
-      const cached = this.cache.get(prefix);
+      const cached = await this.cache.get(prefix);
       if (cached) return cached.results as Location[];
       const pending = this.inFlight.get(prefix);
       if (pending) return pending.catch(() => undefined);

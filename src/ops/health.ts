@@ -1,13 +1,12 @@
 // GET /healthz: is this Manzil able to do its job? Cheap enough to be asked every few seconds: one tiny write to the
 // database, reads of the poller's last run and the client's breaker and budget, and no billed upstream call.
-import type Database from 'better-sqlite3';
 import cron from 'node-cron';
 
 export interface HealthDeps {
-  /** The live connection: a write through it proves the database takes writes. */
-  sqlite: Database.Database;
+  /** A real committed write through the live connection (the store's `probeWrite`): it proves the database takes writes. */
+  probe(at: number): Promise<void>;
   /** The last poller run (shared by every instance on this database) and how many alerts it serves. */
-  poller: { lastRun(): { at: number; ms: number; ok: boolean } | undefined; alerts(): number; elsewhere?(): number };
+  poller: { lastRun(): Promise<{ at: number; ms: number; ok: boolean } | undefined>; alerts(): Promise<number>; elsewhere?(): Promise<number> };
   /** Chat platforms, paused while they refuse our credentials. */
   platforms?: () => { platform: string; paused: boolean; since?: number; reason?: string }[];
   /** Where delivery runs, and whether the delivery thread is up (it is down between a crash and its restart). */
@@ -46,31 +45,24 @@ export interface HealthReport {
 
 export class Health {
   private readonly now: () => number;
-  private readonly probe: Database.Statement;
 
   constructor(private readonly deps: HealthDeps) {
     this.now = deps.now ?? Date.now;
-    // A real committed write (one row in the job table, name 'healthz'): a read-only file, a full disk or a
-    // read-only connection all fail it.
-    this.probe = deps.sqlite.prepare(
-      `INSERT INTO job_lease (name, holder, until, last_run_at, last_run_ms, last_run_ok) VALUES ('healthz', 'healthz', 0, @at, 0, 1)
-       ON CONFLICT (name) DO UPDATE SET last_run_at = excluded.last_run_at`,
-    );
   }
 
-  check(): HealthReport {
+  async check(): Promise<HealthReport> {
     const at = this.now();
     const seconds = (ms: number) => Math.round(ms / 100) / 10;
-    const database = this.database(at);
+    const database = await this.database(at);
 
-    const run = safely(() => this.deps.poller.lastRun(), undefined);
-    const alerts = safely(() => this.deps.poller.alerts(), 0);
+    const run = await safely(() => this.deps.poller.lastRun(), undefined);
+    const alerts = await safely(() => this.deps.poller.alerts(), 0);
     const age = at - (run?.at ?? this.deps.startedAt);
     const poller = {
       ok: alerts === 0 || age <= this.deps.maxPollerAgeMs,
       alerts,
       // Saved for another property service (UAE_API_BASE_URL changed): kept, but not checked.
-      otherServiceAlerts: safely(() => this.deps.poller.elsewhere?.() ?? 0, 0),
+      otherServiceAlerts: await safely(async () => (await this.deps.poller.elsewhere?.()) ?? 0, 0),
       lastRunAt: run ? new Date(run.at).toISOString() : null,
       lastRunAgeSeconds: run ? seconds(at - run.at) : null,
       lastRunOk: run ? run.ok : null,
@@ -91,17 +83,17 @@ export class Health {
       ...(left.month !== undefined ? { callsLeftThisMonth: left.month } : {}),
     };
 
-    const paused = safely(() => this.deps.platforms?.() ?? [], []).filter((p) => p.paused);
+    const paused = (await safely(async () => this.deps.platforms?.() ?? [], [])).filter((p) => p.paused);
     const platforms = { ok: paused.length === 0, paused: paused.map((p) => ({ platform: p.platform, sinceSeconds: seconds(at - (p.since ?? at)), reason: p.reason ?? '' })) };
-    const where = safely(() => this.deps.delivery?.() ?? { thread: false, running: true }, { thread: false, running: false });
+    const where = await safely(async () => this.deps.delivery?.() ?? { thread: false, running: true }, { thread: false, running: false });
     const delivery = { ok: where.running, ...where };
     const status = this.deps.stopping() ? 'stopping' : database.ok && poller.ok && upstream.ok && platforms.ok && delivery.ok ? 'ok' : 'failing';
     return { status, checks: { database, poller, upstream, budget, platforms, delivery } };
   }
 
-  private database(at: number): { ok: boolean; error?: string } {
+  private async database(at: number): Promise<{ ok: boolean; error?: string }> {
     try {
-      this.probe.run({ at });
+      await this.deps.probe(at);
       return { ok: true };
     } catch (e) {
       return { ok: false, error: (e as Error).message };
@@ -109,9 +101,9 @@ export class Health {
   }
 }
 
-function safely<T>(read: () => T, fallback: T): T {
+async function safely<T>(read: () => T | Promise<T>, fallback: T): Promise<T> {
   try {
-    return read();
+    return await read();
   } catch {
     return fallback;
   }

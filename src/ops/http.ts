@@ -23,13 +23,13 @@ export function opsRoutes(health: Health, metrics: Metrics, logger: Logger): Ops
       path: '/healthz',
       method: 'GET',
       handler: (_req, res) => {
-        try {
-          const report = health.check();
-          res.writeHead(report.status === 'ok' ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-          res.end(`${JSON.stringify(report)}\n`);
-        } catch (e) {
-          fail(res, e);
-        }
+        health.check().then(
+          (report) => {
+            res.writeHead(report.status === 'ok' ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+            res.end(`${JSON.stringify(report)}\n`);
+          },
+          (e: unknown) => fail(res, e),
+        );
       },
     },
     {

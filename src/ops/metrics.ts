@@ -20,7 +20,7 @@ export interface UpstreamCall {
 
 /** Read at scrape time. */
 export interface MetricSources {
-  outbox?: () => { pending: number; sending: number; failed: number; oldestPendingMs: number; heldPlaces?: number };
+  outbox?: () => Promise<{ pending: number; sending: number; failed: number; oldestPendingMs: number; heldPlaces?: number }>;
   /** Chat platforms and whether their deliveries are paused (credentials refused). */
   platforms?: () => { platform: string; paused: boolean }[];
   budget?: () => { blockedForMs: number; day?: number; month?: number };
@@ -83,16 +83,20 @@ export class Metrics {
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
-    this.gauge('manzil_outbox_depth', 'Alert messages waiting to be posted (pending or being posted)', () => {
-      const s = this.sources.outbox?.();
+    this.gauge('manzil_outbox_depth', 'Alert messages waiting to be posted (pending or being posted)', async () => {
+      const s = await this.sources.outbox?.();
       return s && s.pending + s.sending;
     });
-    this.gauge('manzil_outbox_failed', 'Alert messages parked as failed', () => this.sources.outbox?.().failed);
-    this.gauge('manzil_outbox_oldest_age_seconds', 'Age of the oldest alert message not yet posted (0 when none)', () => {
-      const s = this.sources.outbox?.();
+    this.gauge('manzil_outbox_failed', 'Alert messages parked as failed', async () => (await this.sources.outbox?.())?.failed);
+    this.gauge('manzil_outbox_oldest_age_seconds', 'Age of the oldest alert message not yet posted (0 when none)', async () => {
+      const s = await this.sources.outbox?.();
       return s && s.oldestPendingMs / 1000;
     });
-    this.gauge('manzil_outbox_held_channels', 'Chat channels that cannot receive (the app removed, archived): their messages wait', () => this.sources.outbox?.().heldPlaces);
+    this.gauge(
+      'manzil_outbox_held_channels',
+      'Chat channels that cannot receive (the app removed, archived): their messages wait',
+      async () => (await this.sources.outbox?.())?.heldPlaces,
+    );
     const paused: Gauge<'platform'> = new Gauge({
       name: 'manzil_platform_paused',
       help: '1 while a chat platform refuses our credentials and its deliveries are paused, else 0',
@@ -122,13 +126,13 @@ export class Metrics {
   }
 
   /** A gauge read from its source at each scrape; undefined leaves it unset. */
-  private gauge(name: string, help: string, read: () => number | undefined): void {
+  private gauge(name: string, help: string, read: () => number | undefined | Promise<number | undefined>): void {
     const g: Gauge = new Gauge({
       name,
       help,
       registers: [this.registry],
-      collect: () => {
-        const value = read();
+      collect: async () => {
+        const value = await read();
         if (value !== undefined) g.set(value);
       },
     });

@@ -2,7 +2,7 @@
 // <id>` and `manzil outbox retry --all` put parked ones back in the queue (a running Manzil picks them up within its
 // next pass, about 30 s at most). Safe while Manzil runs: SQLite in WAL mode lets this read and write beside it.
 import fs from 'node:fs';
-import { openStore, createOutboxRepo, schema, type OutboxRow, type OutboxStats } from '../store/index.js';
+import { openStore, createOutboxRepo, type OutboxRepo, type OutboxRow, type OutboxStats } from '../store/index.js';
 
 type Out = (line: string) => void;
 
@@ -49,13 +49,13 @@ export async function runOutboxCli(args: string[], dbPath: string, out: Out, err
   const store = openStore(dbPath);
   try {
     const outbox = createOutboxRepo(store, now);
-    if (retry) return retryParked(outbox, which!, out, err);
+    if (retry) return await retryParked(outbox, which!, out, err);
     const at = now();
-    const held = store.db.select().from(schema.placeHold).all();
+    const held = await outbox.heldPlaces();
     const heldUntil = new Map(held.map((h) => [h.place, h.retryAt]));
-    const parked = outbox.list({ state: 'failed' });
-    const waiting = outbox.list({ state: WAITING });
-    const stats = outbox.stats(at);
+    const parked = await outbox.list({ state: 'failed' });
+    const waiting = await outbox.list({ state: WAITING });
+    const stats = await outbox.stats(at);
     if (listing!.json) {
       const entry = (r: OutboxRow) => ({
         id: r.id,
@@ -130,14 +130,14 @@ function parseRetry(args: string[]): number | 'all' | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-function retryParked(outbox: ReturnType<typeof createOutboxRepo>, which: number | 'all', out: Out, err: Out): number {
+async function retryParked(outbox: OutboxRepo, which: number | 'all', out: Out, err: Out): Promise<number> {
   const soon = (it: string) => `a running Manzil sends ${it} within about 30 s, else the next start does`;
   if (which === 'all') {
-    const n = outbox.retryParked('all');
+    const n = await outbox.retryParked('all');
     out(n === 0 ? 'No parked deliveries: nothing to retry.' : `${n} parked ${n === 1 ? 'delivery is' : 'deliveries are'} back in the queue: ${soon('them')}.`);
     return 0;
   }
-  const row = outbox.byId(which);
+  const row = await outbox.byId(which);
   if (!row) {
     err(`manzil outbox retry: there is no outbox entry #${which} (\`manzil outbox\` lists them)`);
     return 1;
@@ -147,7 +147,7 @@ function retryParked(outbox: ReturnType<typeof createOutboxRepo>, which: number 
     err(`manzil outbox retry: entry #${which} ${what}, not parked: only parked entries can be retried`);
     return 1;
   }
-  outbox.retryParked(which);
+  await outbox.retryParked(which);
   out(`Entry #${which} is back in the queue: ${soon('it')}${row.maybeDelivered ? ' (it is looked for on the platform first)' : ''}.`);
   return 0;
 }

@@ -28,7 +28,7 @@ export async function runTeamsCli(args: string[], config: Pick<Config, 'dbPath' 
   try {
     const teams = createTeamRepo(store, now);
     if (set) {
-      teams.setBudget(args[1]!, calls === 'default' ? undefined : (calls as number));
+      await teams.setBudget(args[1]!, calls === 'default' ? undefined : (calls as number));
       out(calls === 'default' ? `${args[1]} has the default share again.` : `${args[1]} may spend ${calls} calls a month.`);
       return 0;
     }
@@ -36,10 +36,10 @@ export async function runTeamsCli(args: string[], config: Pick<Config, 'dbPath' 
       perMonth: config.api.budget.perMonth,
       sharePct: config.teams.sharePct,
       chatReservePct: config.teams.chatReservePct,
-      monthSpent: () => 0,
+      monthSpent: async () => 0,
       now,
     });
-    const rows = teams.list().map((t) => ({ ...t, share: shares.shareOf(t.team) ?? null, own: t.budget !== undefined }));
+    const rows = await Promise.all((await teams.list()).map(async (t) => ({ ...t, share: (await shares.shareOf(t.team)) ?? null, own: t.budget !== undefined })));
     if (json) {
       out(JSON.stringify({ month: monthOf(now()), teams: rows.map(({ budget: _own, ...r }) => r) }));
       return 0;

@@ -74,7 +74,7 @@ export class OutboxDrainer implements Delivery {
       const room = Math.min(CLAIM_PLACES, (o.places ?? 500) - active.size);
       const rows =
         open.length > 0 && room > 0
-          ? this.deps.outbox.claimDue({
+          ? await this.deps.outbox.claimDue({
               holder: this.holder,
               at: this.now(),
               leaseMs: o.leaseMs ?? 60_000,
@@ -82,16 +82,19 @@ export class OutboxDrainer implements Delivery {
               places: room,
               platforms: open,
               busy: [...active.keys()],
-              lapsed: this.deps.lapsed?.() ?? [],
+              lapsed: (await this.deps.lapsed?.()) ?? [],
             })
           : [];
       const byPlace = new Map<string, ClaimedEntry[]>();
       for (const r of rows) byPlace.set(r.place, [...(byPlace.get(r.place) ?? []), r]);
       for (const [place, entries] of byPlace) {
         const worker = this.drainPlace(place, entries, report)
-          .catch((e) => {
+          .catch(async (e) => {
             this.deps.logger.error('outbox: a channel’s worker failed; its entries go back to the queue', { place, error: e });
-            this.deps.outbox.requeue(entries, this.now());
+            await this.deps.outbox.requeue(entries, this.now()).catch((error: unknown) => {
+              // Their claims lapse after the lease instead, and another pass takes them.
+              this.deps.logger.error('outbox: could not give a failed channel’s entries back', { place, error });
+            });
           })
           .finally(() => active.delete(place));
         active.set(place, worker);
@@ -137,7 +140,7 @@ export class OutboxDrainer implements Delivery {
     this.gate.stop();
     if (this.timer) clearTimeout(this.timer);
     await this.running;
-    const released = this.deps.outbox.release(this.holder);
+    const released = await this.deps.outbox.release(this.holder);
     if (released > 0) this.deps.logger.info('outbox: claims released for the next start', { released });
   }
 
@@ -149,12 +152,12 @@ export class OutboxDrainer implements Delivery {
           () => undefined,
           (e) => this.deps.logger.error('outbox drain failed', { error: e }),
         )
-        .finally(() => {
+        .finally(async () => {
           this.running = undefined;
           if (this.stopped) return;
           let next: number | undefined;
           try {
-            next = this.deps.outbox.nextDue(this.gate.open());
+            next = await this.deps.outbox.nextDue(this.gate.open());
           } catch (e) {
             this.deps.logger.error('outbox: could not read when the next entry is due; trying again in 30 s', { error: e });
           }
@@ -187,7 +190,7 @@ export class OutboxDrainer implements Delivery {
     const interval = o.perPlaceIntervalMs ?? 1_000;
     // Every entry queued here keeps its claim for as long as its turn is away, or another drainer would take it over as
     // abandoned and post it too: one extension for the whole queue, at its start.
-    outbox.extendClaims(entries, this.now() + (entries.length + 1) * interval + (o.leaseMs ?? 60_000));
+    await outbox.extendClaims(entries, this.now() + (entries.length + 1) * interval + (o.leaseMs ?? 60_000));
     for (const [i, entry] of entries.entries()) {
       const rest = entries.slice(i);
       if (this.stopped) return; // stop() gives the claims back
@@ -222,32 +225,32 @@ export class OutboxDrainer implements Delivery {
     }
     let reply;
     try {
-      reply = this.deps.kinds.render(entry.kind, entry.payload);
+      reply = await this.deps.kinds.render(entry.kind, entry.payload);
     } catch (e) {
       // A renderer that throws on this payload will throw every time: parked, so the channel's queue goes on.
-      this.park(entry, `its message could not be rendered: ${e instanceof Error ? e.message : String(e)}`, report, log);
+      await this.park(entry, `its message could not be rendered: ${e instanceof Error ? e.message : String(e)}`, report, log);
       return {};
     }
     if (!reply) {
-      this.park(entry, 'unreadable payload or unknown kind', report, log);
+      await this.park(entry, 'unreadable payload or unknown kind', report, log);
       return {};
     }
     // In flight from here: only this entry, so that a crash leaves exactly one entry to look for on the platform.
     const at = this.now();
-    if (!outbox.markPosting(entry.id, entry.token, at, at + (this.deps.options.leaseMs ?? 60_000))) {
+    if (!(await outbox.markPosting(entry.id, entry.token, at, at + (this.deps.options.leaseMs ?? 60_000)))) {
       log.warn('outbox entry no longer claimed by this instance (its claim ran out); left to the instance that took it');
       return {};
     }
     this.lastPostAt.set(entry.place, at);
     try {
       const { messageId } = await poster.post(entry.place, reply, entry.deliveryId);
-      if (!outbox.markDelivered(entry.id, entry.token, messageId, this.now(), possibleDuplicate)) {
+      if (!(await outbox.markDelivered(entry.id, entry.token, messageId, this.now(), possibleDuplicate))) {
         log.warn('posted, but another instance had taken the entry over meanwhile: recorded by it, not here');
         return {};
       }
       report.delivered++;
       this.deps.onDelivered?.(entry);
-      if (outbox.releasePlace(entry.place)) {
+      if (await outbox.releasePlace(entry.place)) {
         log.info('the channel receives messages again: its alerts resume');
         this.deps.onPlaceHeld?.(entry.place, '');
       }
@@ -279,7 +282,7 @@ export class OutboxDrainer implements Delivery {
       : { kind: 'cannot_tell', reason: 'this platform cannot look for a message' };
     switch (look.kind) {
       case 'found':
-        if (outbox.markDelivered(entry.id, entry.token, look.messageId, this.now(), entry.possibleDuplicate)) {
+        if (await outbox.markDelivered(entry.id, entry.token, look.messageId, this.now(), entry.possibleDuplicate)) {
           report.recoveredFound++;
           this.deps.onDelivered?.(entry);
           log.info('delivery found already posted (an attempt that got no answer, or a restart); not sent again');
@@ -294,7 +297,7 @@ export class OutboxDrainer implements Delivery {
         if (now >= settleAt) return 'send';
         // The reason stays as it was (INTERRUPTED above all: the next look keeps the short settle time of a crash).
         const error = entry.interrupted ? INTERRUPTED : (entry.lastError ?? 'waiting to look again for an earlier attempt');
-        outbox.markFailed(entry.id, entry.token, { error, retryAt: settleAt, spendAttempt: false, maybeDelivered: true });
+        await outbox.markFailed(entry.id, entry.token, { error, retryAt: settleAt, spendAttempt: false, maybeDelivered: true });
         report.lookupsDeferred++;
         return 'done';
       }
@@ -308,15 +311,15 @@ export class OutboxDrainer implements Delivery {
         // Looks back off too: 30 s at first, growing with the time since the attempt, at most 5 minutes apart.
         const backoff = Math.min(o.maxBackoffMs ?? 5 * 60_000, Math.max(o.lookupRetryMs ?? 30_000, (now - (entry.lastAttemptAt ?? now)) / 4));
         const retryAt = this.now() + Math.max(look.retryAfterMs ?? 0, backoff);
-        if (expired(entry, this.now(), this.deps.options.giveUpMs)) this.park(entry, `could not look for an earlier attempt: ${look.reason}`, report, log);
-        else outbox.markFailed(entry.id, entry.token, { error: `look failed: ${look.reason}`, retryAt, spendAttempt: false, maybeDelivered: true });
+        if (expired(entry, this.now(), this.deps.options.giveUpMs)) await this.park(entry, `could not look for an earlier attempt: ${look.reason}`, report, log);
+        else await outbox.markFailed(entry.id, entry.token, { error: `look failed: ${look.reason}`, retryAt, spendAttempt: false, maybeDelivered: true });
         log.warn('could not look for an earlier attempt; the entry waits and is looked for again', { reason: look.reason, retryInMs: retryAt - this.now() });
         return 'done';
       }
     }
   }
 
-  private failed(entry: ClaimedEntry, timed: ClaimedEntry, failure: PostFailure, possibleDuplicate: boolean, report: DrainReport, log: Logger): Next {
+  private async failed(entry: ClaimedEntry, timed: ClaimedEntry, failure: PostFailure, possibleDuplicate: boolean, report: DrainReport, log: Logger): Promise<Next> {
     const { outbox, options: o } = this.deps;
     const now = this.now();
     const outcome: FailureOutcome = failure.outcome;
@@ -325,41 +328,41 @@ export class OutboxDrainer implements Delivery {
       case 'wait': {
         const until = now + (failure.retryAfterMs ?? 30_000);
         this.heldUntil.set(entry.place, until);
-        outbox.markFailed(entry.id, entry.token, { ...base, retryAt: until, spendAttempt: false });
+        await outbox.markFailed(entry.id, entry.token, { ...base, retryAt: until, spendAttempt: false });
         log.warn('the platform is rate-limiting this channel; its queue waits', { retryAfterMs: until - now });
         return { holdUntil: until };
       }
       case 'credentials_refused': {
-        outbox.markFailed(entry.id, entry.token, { ...base, retryAt: now, spendAttempt: false });
+        await outbox.markFailed(entry.id, entry.token, { ...base, retryAt: now, spendAttempt: false });
         this.gate.pause(this.poster(entry.place)!.platform, failure.message);
         return { holdUntil: now };
       }
       case 'channel_unavailable': {
         if (expired(timed, this.now(), this.deps.options.giveUpMs)) {
-          this.park(entry, failure.message, report, log);
+          await this.park(entry, failure.message, report, log);
           return {};
         }
         const retryAt = now + (o.heldPlaceRetryMs ?? 15 * 60_000);
-        outbox.markFailed(entry.id, entry.token, { ...base, retryAt, spendAttempt: false });
-        if (outbox.holdPlace(entry.place, failure.message, now, retryAt)) {
+        await outbox.markFailed(entry.id, entry.token, { ...base, retryAt, spendAttempt: false });
+        if (await outbox.holdPlace(entry.place, failure.message, now, retryAt)) {
           log.warn('this channel cannot receive messages: its queue is held and its alerts wait until it can (nothing is lost)', { error: failure.message });
           this.deps.onPlaceHeld?.(entry.place, failure.message);
         }
         return { holdUntil: retryAt };
       }
       case 'rejected':
-        this.park(entry, failure.message, report, log);
+        await this.park(entry, failure.message, report, log);
         return {};
       case 'retry':
       case 'maybe_posted': {
         const attempts = entry.attempts + 1;
         if (expired(timed, this.now(), this.deps.options.giveUpMs) || attempts >= (o.maxAttempts ?? 10_000)) {
-          this.park(entry, failure.message, report, log);
+          await this.park(entry, failure.message, report, log);
           return {};
         }
         const maybe = outcome === 'maybe_posted';
         const retryAt = now + Math.max(backoff(attempts, this.deps.options), maybe ? (this.poster(entry.place)?.settleMs ?? 0) : 0);
-        outbox.markFailed(entry.id, entry.token, { ...base, retryAt, maybeDelivered: maybe });
+        await outbox.markFailed(entry.id, entry.token, { ...base, retryAt, maybeDelivered: maybe });
         report.retried++;
         log.warn('delivery failed; will retry', { attempts, retryInMs: retryAt - now, error: failure.message, maybePosted: maybe });
         return {};
@@ -367,8 +370,8 @@ export class OutboxDrainer implements Delivery {
     }
   }
 
-  private park(entry: ClaimedEntry, error: string, report: DrainReport, log: Logger): void {
-    const row = this.deps.outbox.markFailed(entry.id, entry.token, { error, retryAt: undefined });
+  private async park(entry: ClaimedEntry, error: string, report: DrainReport, log: Logger): Promise<void> {
+    const row = await this.deps.outbox.markFailed(entry.id, entry.token, { error, retryAt: undefined });
     if (!row) return;
     report.failed++;
     log.error('delivery parked: `manzil outbox` lists it, `manzil outbox retry` sends it again', { attempts: row.attempts, error });

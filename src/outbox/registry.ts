@@ -6,7 +6,7 @@ export interface DeliveryKind<P = unknown> {
   /** The payload as written (versioned JSON), or undefined when this release cannot read it. */
   decode(json: string): P | undefined;
   /** The chat message, built from what was recorded (not from a later fetch). */
-  render(payload: P): Reply;
+  render(payload: P): Reply | Promise<Reply>;
 }
 
 export class KindRegistry {
@@ -21,7 +21,7 @@ export class KindRegistry {
   }
 
   /** The message for an entry, or undefined when its kind is unknown or its payload unreadable. */
-  render(kind: string, payload: string): Reply | undefined {
+  async render(kind: string, payload: string): Promise<Reply | undefined> {
     const k = this.kinds.get(kind);
     const decoded = k?.decode(payload);
     return decoded === undefined ? undefined : k!.render(decoded);

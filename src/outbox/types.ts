@@ -42,7 +42,7 @@ export interface DeliveryDeps {
   /** This instance's name on its claims. */
   holder?: string;
   /** Instances whose claims may be taken over at once (their heartbeat lapsed). */
-  lapsed?: () => string[];
+  lapsed?: () => Promise<string[]>;
   now?: () => number;
   /** Counters for metrics, optional. */
   onDelivered?: (row: OutboxRow) => void;

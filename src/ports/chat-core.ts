@@ -67,7 +67,7 @@ export interface ChatCore {
   /** A reply that needs no I/O (help, a mistake), so an adapter can answer within its deadline without deferring. */
   immediateReply(req: CommandRequest): Reply | undefined;
   /** What a command would search for, in words (Discord's autocomplete of the query option). */
-  describe(text: string, location?: string): string | undefined;
+  describe(text: string, location?: string): Promise<string | undefined>;
 }
 
 /**

@@ -4,8 +4,8 @@ import type { Store } from './db.js';
 import { createSavedSearchRepo, type SavedSearchRepo } from './saved-searches.js';
 import { createSeenRepo, type SeenRepo } from './seen.js';
 
-export type AlertsRepo = SavedSearchRepo & SeenRepo;
+export type SyncAlertsRepo = SavedSearchRepo & SeenRepo;
 
-export function createAlertsRepo(store: Store, now: () => number = Date.now): AlertsRepo {
+export function createAlertsRepo(store: Store, now: () => number = Date.now): SyncAlertsRepo {
   return { ...createSavedSearchRepo(store, now), ...createSeenRepo(store, now) };
 }

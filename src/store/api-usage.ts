@@ -5,27 +5,34 @@ import type { Store } from './db.js';
 import { apiUsage } from './schema.js';
 import { serviceKey } from './service-key.js';
 
-export interface ApiUsageRepo {
-  /** Adds one call, made at `at` (epoch ms), to each window (`day:YYYY-MM-DD`, `month:YYYY-MM`, UTC). */
-  record(windows: string[], at: number): void;
+export interface SyncApiUsageRepo {
+  /**
+   * Adds one call, made at `at` (epoch ms), to each window (`day:YYYY-MM-DD`, `month:YYYY-MM`, UTC); returns each
+   * window's count after it (every instance's calls, this one included).
+   */
+  record(windows: string[], at: number): Record<string, number>;
   /** Calls counted in one window; 0 when none. */
   count(window: string): number;
 }
 
 /** `service`: the property service's base URL; each service has its own counts. */
-export function createApiUsageRepo(store: Store, baseUrl: string): ApiUsageRepo {
+export function createApiUsageRepo(store: Store, baseUrl: string): SyncApiUsageRepo {
   const { db } = store;
   const service = serviceKey(baseUrl);
   return {
     record(windows, at) {
       // One transaction: the day and the month always move together.
-      db.transaction((tx) => {
+      return db.transaction((tx) => {
+        const counts: Record<string, number> = {};
         for (const window of windows) {
-          tx.insert(apiUsage)
+          counts[window] = tx
+            .insert(apiUsage)
             .values({ service, window, calls: 1, updatedAt: at })
             .onConflictDoUpdate({ target: [apiUsage.service, apiUsage.window], set: { calls: sql`${apiUsage.calls} + 1`, updatedAt: at } })
-            .run();
+            .returning({ calls: apiUsage.calls })
+            .get()!.calls;
         }
+        return counts;
       });
     },
     count(window) {

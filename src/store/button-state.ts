@@ -1,10 +1,10 @@
 // The state behind chat buttons: a short random token in the button, the payload here.
-import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { buttonState } from './schema.js';
+import { buttonOwners, jsonText, newButtonToken, parseJsonOrUndefined } from './state-rules.js';
 
-export interface ButtonStateRepo {
+export interface SyncButtonStateRepo {
   /** Stores the payload (JSON) and returns its token: 22 url-safe characters. */
   /** `scope`: the conversation it is posted in (the bot's `scopeOf(place)`); pressed anywhere else it does nothing. */
   save(kind: string, payload: unknown, scope?: string): string;
@@ -18,7 +18,7 @@ export interface ButtonStateRepo {
 }
 
 /** Tokens are 22 url-safe characters; anything else is not worth a query. */
-const TOKEN = /^[A-Za-z0-9_-]{1,40}$/;
+export const TOKEN = /^[A-Za-z0-9_-]{1,40}$/;
 
 /**
  * `service`: the property service's base URL (or 'sandbox'); state saved under one service never loads under another,
@@ -26,9 +26,9 @@ const TOKEN = /^[A-Za-z0-9_-]{1,40}$/;
  * have been saved on the sandbox or on a service we cannot tell apart, so only the sandbox adopts them; any other
  * service reads them as unknown (the bot answers as for any expired button).
  */
-export function createButtonStateRepo(store: Store, now: () => number = Date.now, service = ''): ButtonStateRepo {
+export function createButtonStateRepo(store: Store, now: () => number = Date.now, service = ''): SyncButtonStateRepo {
   const { db } = store;
-  const owners = service === 'sandbox' ? [service, ''] : [service];
+  const owners = buttonOwners(service);
   // Every card the outbox posts saves its buttons' state: built once, not per card.
   const insert = db
     .insert(buttonState)
@@ -44,9 +44,8 @@ export function createButtonStateRepo(store: Store, now: () => number = Date.now
     .prepare();
   return {
     save(kind, payload, scope = '') {
-      // 128 random bits: unguessable, so a token cannot be forged to reach someone else's state.
-      const token = randomBytes(16).toString('base64url');
-      insert.run({ token, scope, kind, payload: JSON.stringify(payload ?? null), at: now() });
+      const token = newButtonToken();
+      insert.run({ token, scope, kind, payload: jsonText(payload), at: now() });
       return token;
     },
     load<T>(token: string, scope?: string) {
@@ -59,7 +58,7 @@ export function createButtonStateRepo(store: Store, now: () => number = Date.now
         .where(and(eq(buttonState.token, token), inArray(buttonState.service, owners), inScope))
         .returning({ kind: buttonState.kind, payload: buttonState.payload })
         .get();
-      return row ? { kind: row.kind, payload: parseJson(row.payload) as T } : undefined;
+      return row ? { kind: row.kind, payload: parseJsonOrUndefined(row.payload) as T } : undefined;
     },
     prune(olderThanMs) {
       return db
@@ -68,13 +67,4 @@ export function createButtonStateRepo(store: Store, now: () => number = Date.now
         .run().changes;
     },
   };
-}
-
-/** A damaged payload reads as undefined: the bot's schemas then refuse it politely instead of failing. */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

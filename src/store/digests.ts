@@ -5,6 +5,7 @@ import { and, asc, eq, inArray, like, lte, notInArray, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { holdsLease, type Fence } from './leases.js';
 import { createOutboxRepo, type NewDelivery } from './outbox.js';
+import { digestPostponed, digestRunDone, firstFreeNumber } from './rules.js';
 import { digest, digestNumber, outbox, placeHold } from './schema.js';
 
 export type DigestRow = typeof digest.$inferSelect;
@@ -47,8 +48,8 @@ export function createDigestRepo(store: Store, now: () => number = Date.now) {
           .get()!.n;
         const { last: number } = db
           .insert(digestNumber)
-          .values({ place: input.place, last: (top ?? 0) + 1 })
-          .onConflictDoUpdate({ target: digestNumber.place, set: { last: sql`max(${digestNumber.last} + 1, ${(top ?? 0) + 1})` } })
+          .values({ place: input.place, last: firstFreeNumber(top) })
+          .onConflictDoUpdate({ target: digestNumber.place, set: { last: sql`max(${digestNumber.last} + 1, ${firstFreeNumber(top)})` } })
           .returning()
           .get();
         const row = db
@@ -122,10 +123,7 @@ export function createDigestRepo(store: Store, now: () => number = Date.now) {
         if (fence && !holds(fence)) return false;
         if (!db.select({ id: digest.id }).from(digest).where(eq(digest.id, id)).get()) return true; // removed meanwhile
         if (run.delivery) outbox_.enqueue(run.delivery, run.at);
-        db.update(digest)
-          .set({ lastSlot: run.slot, lastRunAt: run.at, lastCalls: run.calls, nextRunAt: run.nextRunAt, lastError: run.error ?? null })
-          .where(eq(digest.id, id))
-          .run();
+        db.update(digest).set(digestRunDone(run)).where(eq(digest.id, id)).run();
         return true;
       });
     },
@@ -135,14 +133,11 @@ export function createDigestRepo(store: Store, now: () => number = Date.now) {
       return tx(() => {
         if (fence && !holds(fence)) return false;
         if (notice) outbox_.enqueue(notice);
-        db.update(digest)
-          .set({ nextRunAt, lastError: reason.slice(0, 300) })
-          .where(eq(digest.id, id))
-          .run();
+        db.update(digest).set(digestPostponed(nextRunAt, reason)).where(eq(digest.id, id)).run();
         return true;
       });
     },
   };
 }
 
-export type DigestRepo = ReturnType<typeof createDigestRepo>;
+export type SyncDigestRepo = ReturnType<typeof createDigestRepo>;

@@ -2,37 +2,39 @@
 export { openStore, type Store, type StoreOptions } from './db.js';
 export { WriteLock } from './write-lock.js';
 export { applyMigrations, ForeignKeyViolationError, type Violation } from './migrate.js';
-export { createButtonStateRepo, type ButtonStateRepo } from './button-state.js';
-export { createLocationCacheRepo, normaliseQuery, type LocationCacheRepo } from './location-cache.js';
-export { createApiUsageRepo, type ApiUsageRepo } from './api-usage.js';
+export { normaliseQuery } from './location-cache.js';
 export { adoptServiceSpellings, serviceKey } from './service-key.js';
 export * as schema from './schema.js';
 export { createSavedSearchRepo, type CreateResult, type NewSavedSearch, type SavedSearchRepo, type SavedSearchRow } from './saved-searches.js';
 export { createSeenRepo, type RunOutcome, type SeenRepo, type SeenRow, type SeenUpdate } from './seen.js';
-export {
-  createOutboxRepo,
-  deliveryIdOf,
-  INTERRUPTED,
-  type ClaimedEntry,
-  type ClaimOptions,
-  type FailedAttempt,
-  type NewDelivery,
-  type OutboxRepo,
-  type OutboxRow,
-  type OutboxStats,
-} from './outbox.js';
-export { createLeaseRepo, type Fence, type InstanceInfo, type LeaseRepo } from './leases.js';
+export { deliveryIdOf, INTERRUPTED, type ClaimedEntry, type ClaimOptions, type FailedAttempt, type NewDelivery, type OutboxRow, type OutboxStats } from './outbox.js';
+export { type Fence, type InstanceInfo } from './leases.js';
 export { markRestored, readDbId, readLineage, readRestore, renewDbId } from './meta.js';
-export { createAlertsRepo, type AlertsRepo } from './alerts.js';
-export { createDigestRepo, digestKey, type DigestRepo, type DigestRow, type NewDigest } from './digests.js';
-export {
-  createSlackInstallationRepo,
-  holdWorkspace,
-  releaseWorkspace,
-  REMOVED_REASON,
-  slackInstallations,
-  type InstallationKey,
-  type SlackInstallationRepo,
-} from './installations.js';
+export { digestKey, type DigestRow, type NewDigest } from './digests.js';
+export { REMOVED_REASON, resealInstallations, slackInstallations, type InstallationKey } from './installations.js';
 export { keyIdOf, parseKey, Sealer, sealerFrom } from './sealing.js';
-export { createTeamRepo, monthOf, type TeamRepo } from './teams.js';
+export { monthOf } from './teams.js';
+export {
+  promised,
+  type AlertsRepo,
+  type ApiUsageRepo,
+  type ButtonStateRepo,
+  type DigestRepo,
+  type LeaseRepo,
+  type LocationCacheRepo,
+  type OutboxRepo,
+  type Promised,
+  type SlackInstallationRepo,
+  type TeamRepo,
+} from './ports.js';
+export {
+  createAlertsRepo,
+  createApiUsageRepo,
+  createButtonStateRepo,
+  createDigestRepo,
+  createLeaseRepo,
+  createLocationCacheRepo,
+  createOutboxRepo,
+  createSlackInstallationRepo,
+  createTeamRepo,
+} from './sqlite-repos.js';

@@ -4,8 +4,10 @@ import { and, eq, like, sql } from 'drizzle-orm';
 import type { Logger } from '../log.js';
 import type { SlackInstallations } from '../ports/index.js';
 import type { Store } from './db.js';
+import type { SlackInstallationRepo } from './ports.js';
 import type { Sealer } from './sealing.js';
 import { digest, outbox, placeHold, savedSearch, slackInstallation } from './schema.js';
+import { resealed } from './state-rules.js';
 
 export interface InstallationKey {
   teamId?: string | undefined;
@@ -15,9 +17,9 @@ export interface InstallationKey {
 /** The reason held channels of a removed workspace show (`/alerts list`, `manzil outbox`). */
 export const REMOVED_REASON = 'Manzil was removed from this workspace; its alerts and digests resume when it is added again';
 /** A removed workspace's channels are not tried again on a timer: adding Manzil again releases them. */
-const NEVER = Number.MAX_SAFE_INTEGER;
+export const NEVER = Number.MAX_SAFE_INTEGER;
 
-const keyOf = (k: InstallationKey) => `${k.enterpriseId ?? '-'}:${k.teamId ?? '-'}`;
+export const keyOf = (k: InstallationKey) => `${k.enterpriseId ?? '-'}:${k.teamId ?? '-'}`;
 
 export function createSlackInstallationRepo(store: Store, sealer: Sealer, now: () => number = Date.now) {
   const { db } = store;
@@ -69,84 +71,87 @@ export function createSlackInstallationRepo(store: Store, sealer: Sealer, now: (
       return store.sqlite.transaction(() => {
         let n = 0;
         for (const row of db.select().from(slackInstallation).all()) {
-          if (row.keyId === sealer.keyId) continue;
-          const { sealed, keyId } = sealer.seal(sealer.open(row.sealed));
-          db.update(slackInstallation).set({ sealed, keyId, updatedAt: now() }).where(eq(slackInstallation.key, row.key)).run();
+          const again = resealed(sealer, row);
+          if (!again) continue;
+          db.update(slackInstallation)
+            .set({ ...again, updatedAt: now() })
+            .where(eq(slackInstallation.key, row.key))
+            .run();
           n++;
         }
         return n;
       })();
     },
+
+    /**
+     * Holds every channel of a workspace (`slack:T123:`) that has alerts, digests or queued messages: nothing is
+     * polled, composed or posted there until `releaseWorkspace`. Returns how many channels.
+     */
+    holdWorkspace(prefix: string, at: number = now()): number {
+      return store.sqlite.transaction(() => {
+        const places = new Set<string>();
+        for (const table of [savedSearch, digest, outbox] as const) {
+          for (const r of db
+            .selectDistinct({ place: table.place })
+            .from(table)
+            .where(like(table.place, `${prefix}%`))
+            .all())
+            places.add(r.place);
+        }
+        for (const place of places) {
+          db.insert(placeHold)
+            .values({ place, reason: REMOVED_REASON, since: at, retryAt: NEVER })
+            .onConflictDoUpdate({ target: placeHold.place, set: { reason: REMOVED_REASON, retryAt: NEVER } })
+            .run();
+        }
+        return places.size;
+      })();
+    },
+
+    /** The workspace added Manzil again: its channels held for its removal go on, their queued messages due now. */
+    releaseWorkspace(prefix: string, at: number = now()): number {
+      return store.sqlite.transaction(() => {
+        const held = db
+          .delete(placeHold)
+          .where(and(like(placeHold.place, `${prefix}%`), eq(placeHold.reason, REMOVED_REASON)))
+          .returning({ place: placeHold.place })
+          .all();
+        for (const { place } of held) {
+          db.update(outbox)
+            .set({ nextAttemptAt: at })
+            .where(and(eq(outbox.place, place), eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} > ${at}`))
+            .run();
+        }
+        return held.length;
+      })();
+    },
   };
 }
 
-export type SlackInstallationRepo = ReturnType<typeof createSlackInstallationRepo>;
+export type SyncSlackInstallationRepo = ReturnType<typeof createSlackInstallationRepo>;
 
 /**
- * Holds every channel of a workspace (`slack:T123:`) that has alerts, digests or queued messages: nothing is polled,
- * composed or posted there until `releaseWorkspace`. Returns how many channels.
+ * Key rotation, at start: installations sealed with a previous key are sealed again with the current one, so the
+ * previous key can then be dropped. Returns how many.
  */
-export function holdWorkspace(store: Store, prefix: string, at: number = Date.now()): number {
-  const { db } = store;
-  return store.sqlite.transaction(() => {
-    const places = new Set<string>();
-    for (const table of [savedSearch, digest, outbox] as const) {
-      for (const r of db
-        .selectDistinct({ place: table.place })
-        .from(table)
-        .where(like(table.place, `${prefix}%`))
-        .all())
-        places.add(r.place);
-    }
-    for (const place of places) {
-      db.insert(placeHold)
-        .values({ place, reason: REMOVED_REASON, since: at, retryAt: NEVER })
-        .onConflictDoUpdate({ target: placeHold.place, set: { reason: REMOVED_REASON, retryAt: NEVER } })
-        .run();
-    }
-    return places.size;
-  })();
+export async function resealInstallations(repo: SlackInstallationRepo, logger: Pick<Logger, 'info'>): Promise<number> {
+  const n = await repo.reseal();
+  if (n > 0) logger.info('slack: installations sealed again with the current MANZIL_ENCRYPTION_KEY; the previous key can go', { installations: n });
+  return n;
 }
 
-/** The workspace added Manzil again: its channels held for its removal go on, their queued messages due now. */
-export function releaseWorkspace(store: Store, prefix: string, at: number = Date.now()): number {
-  const { db } = store;
-  return store.sqlite.transaction(() => {
-    const held = db
-      .delete(placeHold)
-      .where(and(like(placeHold.place, `${prefix}%`), eq(placeHold.reason, REMOVED_REASON)))
-      .returning({ place: placeHold.place })
-      .all();
-    for (const { place } of held) {
-      db.update(outbox)
-        .set({ nextAttemptAt: at })
-        .where(and(eq(outbox.place, place), eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} > ${at}`))
-        .run();
-    }
-    return held.length;
-  })();
-}
-
-/**
- * The core's side of Add to Slack (the port the Slack adapter uses): installations kept sealed, removals held. With a
- * `logger` (the main thread's), installations sealed with a previous key are sealed again with the current one now,
- * so the previous key can be dropped (key rotation).
- */
-export function slackInstallations(store: Store, sealer: Sealer, o: { now?: () => number; logger?: Pick<Logger, 'info'> } = {}): SlackInstallations {
-  const now = o.now ?? Date.now;
-  const repo = createSlackInstallationRepo(store, sealer, now);
-  const resealed = o.logger ? repo.reseal() : 0;
-  if (resealed > 0) o.logger?.info('slack: installations sealed again with the current MANZIL_ENCRYPTION_KEY; the previous key can go', { installations: resealed });
+/** The core's side of Add to Slack (the port the Slack adapter uses): installations kept sealed, removals held. */
+export function slackInstallations(repo: SlackInstallationRepo, now: () => number = Date.now): SlackInstallations {
   const prefix = (k: InstallationKey) => `slack:${k.teamId ?? k.enterpriseId}:`;
   return {
     async save(k, installation) {
-      repo.save(k, installation);
-      releaseWorkspace(store, prefix(k), now());
+      await repo.save(k, installation);
+      await repo.releaseWorkspace(prefix(k), now());
     },
-    fetch: async (k) => repo.fetch(k),
+    fetch: (k) => repo.fetch(k),
     async remove(k) {
-      repo.delete(k);
-      holdWorkspace(store, prefix(k), now());
+      await repo.delete(k);
+      await repo.holdWorkspace(prefix(k), now());
     },
   };
 }

@@ -2,6 +2,7 @@
 // heartbeat. A lease carries a fencing token, new at each take-over: renewing, finishing or committing under it checks
 // the token, so an instance that stalled past its lease and lost it can change nothing.
 import { and, eq, lt, sql } from 'drizzle-orm';
+import { lapsedIds } from './claim-rules.js';
 import type { Store } from './db.js';
 import { nextGeneration } from './meta.js';
 import { instance, jobLease } from './schema.js';
@@ -61,11 +62,6 @@ export function createLeaseRepo(store: Store) {
       );
     },
 
-    /** Runs `fn` in one transaction while the fence still holds; undefined (and nothing done) when it does not. */
-    whileHolding<T>(fence: Fence, fn: () => T): T | undefined {
-      return tx(() => (holds(fence) ? fn() : undefined));
-    },
-
     holds,
 
     /** Ends the run: frees the lease and records it, only under the same token (a stale run records nothing). */
@@ -77,6 +73,17 @@ export function createLeaseRepo(store: Store) {
           .where(and(eq(jobLease.name, fence.name), eq(jobLease.holder, fence.holder), eq(jobLease.token, fence.token)))
           .run().changes === 1
       );
+    },
+
+    /**
+     * A real committed write (the job table's row named 'healthz'), for /healthz: a read-only file, a full disk or a
+     * read-only connection all fail it.
+     */
+    probe(at: number): void {
+      db.insert(jobLease)
+        .values({ name: 'healthz', holder: 'healthz', until: 0, lastRunAt: at, lastRunMs: 0, lastRunOk: true })
+        .onConflictDoUpdate({ target: jobLease.name, set: { lastRunAt: at } })
+        .run();
     },
 
     lastRun(name: string): { at: number; ms: number; ok: boolean } | undefined {
@@ -98,14 +105,7 @@ export function createLeaseRepo(store: Store) {
      * instance started since, such as the delivery thread, is a sibling). Their claims are taken over at once.
      */
     lapsed(self: InstanceInfo, at: number, lapseMs: number, isAlive: (pid: number) => boolean, processStartedAt = Infinity): string[] {
-      const gone = (i: typeof instance.$inferSelect) =>
-        i.heartbeatAt < at - lapseMs || (i.host === self.host && (i.pid === self.pid ? i.startedAt < processStartedAt : !isAlive(i.pid)));
-      return db
-        .select()
-        .from(instance)
-        .all()
-        .filter((i) => i.id !== self.id && gone(i))
-        .map((i) => i.id);
+      return lapsedIds(db.select().from(instance).all(), self, at, lapseMs, isAlive, processStartedAt);
     },
 
     /** An instance known to be gone (a delivery thread that died): its heartbeat set back to `lapsedAt`, a lapsed time. */
@@ -132,4 +132,4 @@ export function createLeaseRepo(store: Store) {
   };
 }
 
-export type LeaseRepo = ReturnType<typeof createLeaseRepo>;
+export type SyncLeaseRepo = ReturnType<typeof createLeaseRepo>;

@@ -2,8 +2,9 @@
 import { and, desc, eq, lte } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { locationCache } from './schema.js';
+import { cachedAnswers, cacheEntry, cacheHit } from './state-rules.js';
 
-export interface LocationCacheRepo {
+export interface SyncLocationCacheRepo {
   /** The cached results, or undefined when missing or expired. */
   get(query: string): { results: unknown; fetchedAt: number } | undefined;
   put(query: string, results: unknown, ttlMs: number): void;
@@ -20,7 +21,7 @@ export interface LocationCacheRepo {
 export const normaliseQuery = (query: string) => query.trim().toLowerCase().replace(/\s+/g, ' ');
 
 /** `service`: the property service's base URL; answers of one service are never served for another. */
-export function createLocationCacheRepo(store: Store, now: () => number = Date.now, service = ''): LocationCacheRepo {
+export function createLocationCacheRepo(store: Store, now: () => number = Date.now, service = ''): SyncLocationCacheRepo {
   const { db } = store;
   return {
     get(query) {
@@ -29,12 +30,10 @@ export function createLocationCacheRepo(store: Store, now: () => number = Date.n
         .from(locationCache)
         .where(and(eq(locationCache.service, service), eq(locationCache.query, normaliseQuery(query))))
         .get();
-      if (!row || row.expiresAt <= now()) return undefined;
-      return { results: JSON.parse(row.results) as unknown, fetchedAt: row.fetchedAt };
+      return cacheHit(row, now());
     },
     put(query, results, ttlMs) {
-      const at = now();
-      const values = { results: JSON.stringify(results ?? null), fetchedAt: at, expiresAt: at + ttlMs };
+      const values = cacheEntry(results, now(), ttlMs);
       db.insert(locationCache)
         .values({ service, query: normaliseQuery(query), ...values })
         .onConflictDoUpdate({ target: [locationCache.service, locationCache.query], set: values })
@@ -48,15 +47,7 @@ export function createLocationCacheRepo(store: Store, now: () => number = Date.n
         .orderBy(desc(locationCache.fetchedAt))
         .limit(limit)
         .all();
-      const out: unknown[] = [];
-      for (const row of rows) {
-        try {
-          out.push(JSON.parse(row.results) as unknown);
-        } catch {
-          // A row that is not JSON teaches nothing; the next lookup replaces it.
-        }
-      }
-      return out;
+      return cachedAnswers(rows);
     },
     prune() {
       return db.delete(locationCache).where(lte(locationCache.expiresAt, now())).run().changes;

@@ -2,9 +2,9 @@
 // src/outbox decides; this file only stores. Fencing: a claim carries a token (a new generation per claim), and every
 // change a drainer makes checks it, so an instance that lost its claim (it stalled, another took the entry over) can
 // change nothing.
-import { and, asc, eq, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, ne, notInArray, or, sql } from 'drizzle-orm';
+import { claimedEntry, deliveryIdOf, firstPlaces, INTERRUPTED, statsOf } from './claim-rules.js';
 import type { Store } from './db.js';
-import { createHash } from 'node:crypto';
 import { nextGeneration, readLineage } from './meta.js';
 import { outbox, placeHold } from './schema.js';
 
@@ -38,8 +38,8 @@ export interface ClaimedEntry extends OutboxRow {
   interrupted: boolean;
 }
 
-/** The error recorded on a post given back in flight at a stop. */
-export const INTERRUPTED = 'interrupted: the process stopped while this was being posted';
+// Pure rules shared with the Postgres outbox (./claim-rules.ts), exported from here as before.
+export { deliveryIdOf, INTERRUPTED };
 
 export interface OutboxStats {
   pending: number;
@@ -83,13 +83,6 @@ export interface FailedAttempt {
   /** It was sent again without a way to check an earlier attempt: kept on the row. */
   possibleDuplicate?: boolean;
 }
-
-/**
- * The id the platform sees: the database's lineage and a hash of the fact (the dedupe key), so it is unique across
- * databases and the same for the same fact queued again after a restore. Rows from before it carry their row id.
- */
-export const deliveryIdOf = (row: Pick<OutboxRow, 'id' | 'origin' | 'dedupeKey'>): string =>
-  row.origin ? `${row.origin}-${createHash('sha256').update(row.dedupeKey).digest('hex').slice(0, 12)}` : String(row.id);
 
 const platformFilter = (platforms: readonly string[]) => or(...platforms.map((p) => sql`${outbox.place} like ${`${p}:%`}`));
 
@@ -152,7 +145,25 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
           .select({ place: placeHold.place })
           .from(placeHold)
           .where(sql`${placeHold.retryAt} > ${o.at}`);
-        const where = and(platformFilter(o.platforms), claimable, notInArray(outbox.place, held), o.busy?.length ? notInArray(outbox.place, [...o.busy]) : undefined);
+        // A channel another holder is still working on waits for it: one drainer posts a channel, in order.
+        const taken = db
+          .select({ place: outbox.place })
+          .from(outbox)
+          .where(
+            and(
+              inArray(outbox.state, ['claimed', 'sending']),
+              sql`${outbox.claimedUntil} > ${o.at}`,
+              ne(outbox.claimedBy, o.holder),
+              lapsed.length > 0 ? notInArray(outbox.claimedBy, lapsed) : undefined,
+            ),
+          );
+        const where = and(
+          platformFilter(o.platforms),
+          claimable,
+          notInArray(outbox.place, held),
+          notInArray(outbox.place, taken),
+          o.busy?.length ? notInArray(outbox.place, [...o.busy]) : undefined,
+        );
         // Oldest first per channel, and channels by their oldest entry: one busy channel never fills a whole claim.
         const ranked = db
           .select({ id: outbox.id, place: outbox.place, n: sql<number>`row_number() over (partition by ${outbox.place} order by ${outbox.id})`.as('n') })
@@ -165,13 +176,7 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
           .where(sql`${ranked.n} <= ${o.perPlace}`)
           .orderBy(asc(ranked.id))
           .all();
-        const places = new Set<string>();
-        const ids: number[] = [];
-        for (const r of picked) {
-          if (!places.has(r.place) && places.size >= o.places) continue;
-          places.add(r.place);
-          ids.push(r.id);
-        }
+        const ids = firstPlaces(picked, o.places);
         if (ids.length === 0) return [];
         const rows = db.select().from(outbox).where(inArray(outbox.id, ids)).orderBy(asc(outbox.id)).all();
         const token = nextGeneration(sqlite);
@@ -188,18 +193,7 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
           })
           .where(inArray(outbox.id, ids))
           .run();
-        return rows.map((r) => {
-          const crashed = r.state === 'sending';
-          return {
-            ...r,
-            token,
-            deliveryId: deliveryIdOf(r),
-            recovered: crashed || r.maybeDelivered,
-            maybeDelivered: crashed || r.maybeDelivered,
-            uncertainSince: crashed ? (r.uncertainSince ?? r.lastAttemptAt ?? r.createdAt) : r.uncertainSince,
-            interrupted: crashed || r.lastError === INTERRUPTED,
-          };
-        });
+        return rows.map((r) => claimedEntry(r, token));
       });
     },
 
@@ -321,6 +315,11 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
       return true;
     },
 
+    /** Every held channel, with when it is tried again. */
+    heldPlaces(): { place: string; reason: string; since: number; retryAt: number }[] {
+      return db.select().from(placeHold).all();
+    },
+
     heldPlace(place: string): { reason: string; since: number } | undefined {
       return db.select({ reason: placeHold.reason, since: placeHold.since }).from(placeHold).where(eq(placeHold.place, place)).get();
     },
@@ -369,23 +368,13 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
         .from(outbox)
         .groupBy(outbox.state)
         .all();
-      const by = (s: string) => rows.find((r) => r.state === s);
-      const oldest = Math.min(...['pending', 'claimed', 'sending'].map((s) => by(s)?.oldest ?? Infinity));
-      return {
-        pending: by('pending')?.n ?? 0,
-        sending: (by('claimed')?.n ?? 0) + (by('sending')?.n ?? 0),
-        inFlight: by('sending')?.n ?? 0,
-        failed: by('failed')?.n ?? 0,
-        delivered: by('delivered')?.n ?? 0,
-        possibleDuplicates: rows.reduce((sum, r) => sum + (r.dups ?? 0), 0),
-        oldestPendingMs: Number.isFinite(oldest) ? Math.max(0, at - oldest) : 0,
-        heldPlaces: db
-          .select({ n: sql<number>`count(*)` })
-          .from(placeHold)
-          .get()!.n,
-      };
+      const held = db
+        .select({ n: sql<number>`count(*)` })
+        .from(placeHold)
+        .get()!.n;
+      return statsOf(rows, held, at);
     },
   };
 }
 
-export type OutboxRepo = ReturnType<typeof createOutboxRepo>;
+export type SyncOutboxRepo = ReturnType<typeof createOutboxRepo>;

@@ -3,6 +3,7 @@ import { and, asc, eq, lte, ne, notInArray, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { createOutboxRepo, type NewDelivery } from './outbox.js';
 import { holdsLease, type Fence } from './leases.js';
+import { failureText, firstFreeNumber, pausedSet } from './rules.js';
 import { placeHold, savedSearch } from './schema.js';
 
 export type SavedSearchRow = typeof savedSearch.$inferSelect;
@@ -54,7 +55,7 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
           .from(savedSearch)
           .where(eq(savedSearch.place, input.place))
           .get()!.n;
-        const { last: number } = nextNumber.get({ place: input.place, next: (top ?? 0) + 1 }) as { last: number };
+        const { last: number } = nextNumber.get({ place: input.place, next: firstFreeNumber(top) }) as { last: number };
         const at = now();
         const row = db
           .insert(savedSearch)
@@ -82,10 +83,7 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
     },
 
     setPaused(id: number, paused: boolean): void {
-      db.update(savedSearch)
-        .set({ paused, ...(paused ? {} : { nextRunAt: now() }) })
-        .where(eq(savedSearch.id, id))
-        .run();
+      db.update(savedSearch).set(pausedSet(paused, now())).where(eq(savedSearch.id, id)).run();
     },
 
     /** Removes a search with its seen set and its undelivered entries (cascade). */
@@ -126,7 +124,7 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
         holds(fence)
           ? db
               .update(savedSearch)
-              .set({ lastError: error.slice(0, 500), errorSince: sql`coalesce(${savedSearch.errorSince}, ${at})`, lastRunAt: at, nextRunAt: at })
+              .set({ lastError: failureText(error), errorSince: sql`coalesce(${savedSearch.errorSince}, ${at})`, lastRunAt: at, nextRunAt: at })
               .where(eq(savedSearch.id, searchId))
               .returning()
               .get()

@@ -5,6 +5,7 @@ import type { Store } from './db.js';
 import { holdsLease, type Fence } from './leases.js';
 import { readRestore } from './meta.js';
 import { createOutboxRepo, type NewDelivery } from './outbox.js';
+import { runDone, seenWrites, uncertainAfterRestore } from './rules.js';
 import { savedSearch, searchSeen } from './schema.js';
 
 export type SeenRow = typeof searchSeen.$inferSelect;
@@ -54,36 +55,14 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
   const holds = (fence: Fence | undefined) => holdsLease(store, fence);
 
   function commit(outcome: RunOutcome): number {
-    const { searchId, at } = outcome;
+    const { searchId } = outcome;
     const search = db.select({ lastRunAt: savedSearch.lastRunAt }).from(savedSearch).where(eq(savedSearch.id, searchId)).get();
     if (!search) return 0; // removed meanwhile
-    const uncertain = restore && (search.lastRunAt ?? 0) < restore.at ? { uncertainSince: restore.backupAt } : {};
-    for (const s of outcome.seen) {
-      const keepReported = s.reportedPrice === undefined;
-      upsertSeen.run({
-        searchId,
-        propertyId: s.propertyId,
-        at,
-        price: s.price,
-        reported: keepReported ? s.price : s.reportedPrice,
-        keepReported: keepReported ? 1 : 0,
-        locationKey: s.locationKey,
-        bedrooms: s.bedrooms,
-        size: s.size,
-        posted: s.posted ? 1 : 0,
-      });
-    }
+    const uncertain = uncertainAfterRestore(restore, search.lastRunAt);
+    for (const w of seenWrites(outcome)) upsertSeen.run({ ...w, keepReported: w.keepReported ? 1 : 0, posted: w.posted ? 1 : 0 });
     let queued = 0;
     for (const d of outcome.deliveries) queued += outbox.enqueue({ ...d, ...uncertain });
-    db.update(savedSearch)
-      .set({
-        lastRunAt: at,
-        nextRunAt: at,
-        ...(outcome.primed ? { primedAt: at } : {}),
-        ...(outcome.clearError ? { lastError: null, errorSince: null, errorReported: false } : {}),
-      })
-      .where(eq(savedSearch.id, searchId))
-      .run();
+    db.update(savedSearch).set(runDone(outcome)).where(eq(savedSearch.id, searchId)).run();
     return queued;
   }
 

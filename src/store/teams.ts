@@ -1,9 +1,9 @@
 // Each team's spend of upstream calls per UTC month, its own share when the operator set one, and the teams known
 // from their alerts, digests and spend (`manzil teams`).
 import { and, eq, sql } from 'drizzle-orm';
-import { teamOf } from '../ports/place.js';
 import type { Store } from './db.js';
 import { digest, savedSearch, teamBudget, teamUsage } from './schema.js';
+import { teamLines, type TeamLine } from './state-rules.js';
 
 /** `YYYY-MM` of `at`, UTC: the window a call counts in. */
 export const monthOf = (at: number): string => new Date(at).toISOString().slice(0, 7);
@@ -50,16 +50,15 @@ export function createTeamRepo(store: Store, now: () => number = Date.now) {
     },
 
     /** Every team known: from its alerts, digests, spend this month or own share; with its counts. */
-    list(month = monthOf(now())): { team: string; alerts: number; digests: number; calls: number; budget: number | undefined }[] {
-      const teams = new Map<string, { team: string; alerts: number; digests: number; calls: number; budget: number | undefined }>();
-      const entry = (team: string) => teams.get(team) ?? teams.set(team, { team, alerts: 0, digests: 0, calls: 0, budget: undefined }).get(team)!;
-      for (const r of db.select({ place: savedSearch.place }).from(savedSearch).all()) entry(teamOf(r.place)).alerts++;
-      for (const r of db.select({ place: digest.place }).from(digest).all()) entry(teamOf(r.place)).digests++;
-      for (const r of db.select().from(teamUsage).where(eq(teamUsage.month, month)).all()) entry(r.team).calls = r.calls;
-      for (const r of db.select().from(teamBudget).all()) entry(r.team).budget = r.monthlyCalls;
-      return [...teams.values()].sort((a, b) => b.calls - a.calls || a.team.localeCompare(b.team));
+    list(month = monthOf(now())): TeamLine[] {
+      return teamLines(
+        db.select({ place: savedSearch.place }).from(savedSearch).all(),
+        db.select({ place: digest.place }).from(digest).all(),
+        db.select().from(teamUsage).where(eq(teamUsage.month, month)).all(),
+        db.select().from(teamBudget).all(),
+      );
     },
   };
 }
 
-export type TeamRepo = ReturnType<typeof createTeamRepo>;
+export type SyncTeamRepo = ReturnType<typeof createTeamRepo>;

@@ -14,7 +14,7 @@ export interface ShareOptions {
   /** What background work leaves to chat lookups at the end of the month, in percent of `perMonth`. */
   chatReservePct: number;
   /** The operator's calls so far this month (the usage ledger), every team together. */
-  monthSpent: () => number;
+  monthSpent: () => Promise<number>;
   now?: () => number;
 }
 
@@ -29,29 +29,32 @@ export class TeamShares {
   }
 
   /** The team's monthly share: its own, else the default share; undefined when nothing limits it. */
-  shareOf(team: string): number | undefined {
-    const own = this.teams.budget(team);
+  async shareOf(team: string): Promise<number | undefined> {
+    const own = await this.teams.budget(team);
     if (own !== undefined) return own;
     return this.o.perMonth === undefined || this.o.sharePct >= 100 ? undefined : Math.floor((this.o.perMonth * this.o.sharePct) / 100);
   }
 
   /** Whether the team may spend another call this month. */
-  allows(team: string): boolean {
-    const share = this.shareOf(team);
-    return share === undefined || this.teams.spent(team) < share;
+  async allows(team: string): Promise<boolean> {
+    const share = await this.shareOf(team);
+    return share === undefined || (await this.teams.spent(team)) < share;
   }
 
-  /** For the API client (`share`): why a call for `payer` may not be sent now, or undefined when it may. */
-  readonly check = (payer: Payer | undefined): ShareRefusal | undefined => {
+  /**
+   * For the API client (`share`): why a call for `payer` may not be sent now, or undefined when it may. Read before
+   * each call, not reserved: calls of one team already under way may take it a few calls past its share.
+   */
+  readonly check = async (payer: Payer | undefined): Promise<ShareRefusal | undefined> => {
     if (!payer) return undefined;
     const renews = Math.ceil((nextMonth(this.now()) - this.now()) / 1000);
     const { perMonth, chatReservePct } = this.o;
-    if (payer.purpose === 'background' && perMonth !== undefined && chatReservePct > 0 && this.o.monthSpent() >= perMonth * (1 - chatReservePct / 100)) {
+    if (payer.purpose === 'background' && perMonth !== undefined && chatReservePct > 0 && (await this.o.monthSpent()) >= perMonth * (1 - chatReservePct / 100)) {
       return { reason: `the last ${chatReservePct} % of this month's calls are kept for chat lookups (CHAT_RESERVE_PCT)`, retryAfterSeconds: renews };
     }
     for (const team of payer.teams) {
-      const share = this.shareOf(team);
-      const spent = share === undefined ? 0 : this.teams.spent(team);
+      const share = await this.shareOf(team);
+      const spent = share === undefined ? 0 : await this.teams.spent(team);
       if (share !== undefined && spent >= share) return { reason: `${team} has used its share of this month's calls (${spent} of ${share})`, retryAfterSeconds: renews };
     }
     return undefined;

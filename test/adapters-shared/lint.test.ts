@@ -1,11 +1,9 @@
 // adapters/shared is the one place every adapter may import besides its own folder; it imports no adapter and no
 // platform library. ESLint with the project's own config, on code that crosses (or keeps to) the boundary.
-import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { projectEslint } from '../lint/eslint.js';
 
-const cwd = fileURLToPath(new URL('../..', import.meta.url));
-const eslint = new ESLint({ cwd });
+const eslint = projectEslint();
 
 /** The import-boundary errors ESLint reports for `code` as if it were the file at `filePath`. */
 async function boundaryErrors(filePath: string, code: string): Promise<string[]> {

@@ -43,8 +43,8 @@ describe('outbox claims', () => {
     void dying.drain();
     while (hanging.started.length === 0) await sleep(5);
     // The whole batch is claimed, one entry is in flight.
-    expect(rig.outbox.stats()).toMatchObject({ sending: report.queued, inFlight: 1 });
-    expect(rig.outbox.list({ state: 'sending' }).map(deliveryIdOf)).toEqual(hanging.started);
+    expect(await rig.outbox.stats()).toMatchObject({ sending: report.queued, inFlight: 1 });
+    expect((await rig.outbox.list({ state: 'sending' })).map(deliveryIdOf)).toEqual(hanging.started);
     await sleep(200); // the dead instance's claim runs out
     const checking = new CheckingPoster('test');
     const next = rig.newDrainer({ posters: [checking], holder: 'next', options: { leaseMs: 150 } });
@@ -68,9 +68,9 @@ describe('a post found in flight after a crash, given back before its turn', () 
     await sleep(200); // the dead instance's claim runs out
     // The next instance claims the batch, the one found in flight among it, and gives it all back before posting
     // anything (a shutdown; a channel held by a 429 does the same).
-    const claimed = rig.outbox.claimDue({ holder: 'between', at: Date.now(), leaseMs: 60_000, perPlace: 200, places: 100, platforms: ['test'] });
+    const claimed = await rig.outbox.claimDue({ holder: 'between', at: Date.now(), leaseMs: 60_000, perPlace: 200, places: 100, platforms: ['test'] });
     expect(claimed.filter((e) => e.recovered).map((e) => e.deliveryId)).toEqual(hanging.started);
-    rig.outbox.release('between');
+    await rig.outbox.release('between');
     const checking = new CheckingPoster('test');
     const next = rig.newDrainer({ posters: [checking], holder: 'next', options: { leaseMs: 150 } });
     await next.drain();
@@ -92,7 +92,7 @@ describe('alert numbers', () => {
     rig.store.close();
     const again = rig.reopen();
     expect(text(await again.commands.handle(ctx(), 'add buy jvc'))).toMatch(/^Saved as alert #5/);
-    expect(again.repo.listByPlace('test:c1').map((r) => r.number)).toEqual([1, 2, 5]);
+    expect((await again.repo.listByPlace('test:c1')).map((r) => r.number)).toEqual([1, 2, 5]);
   });
 });
 
@@ -100,11 +100,8 @@ describe('price drops and last seen', () => {
   it('three 0.5 % cuts add up to one drop card, measured from the price the channel was told', async () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina 2br');
-    const search = rig.repo.listByPlace('test:c1')[0]!;
-    const newest = rig.repo
-      .seen(search.id)
-      .filter((s) => s.lastPrice !== null)
-      .sort((x, y) => Number(y.propertyId) - Number(x.propertyId))[0]!;
+    const search = (await rig.repo.listByPlace('test:c1'))[0]!;
+    const newest = (await rig.repo.seen(search.id)).filter((s) => s.lastPrice !== null).sort((x, y) => Number(y.propertyId) - Number(x.propertyId))[0]!;
     const told = newest.lastPrice!;
     let price = told;
     for (let cut = 1; cut <= 3; cut++) {
@@ -125,18 +122,11 @@ describe('price drops and last seen', () => {
   it('updates last_seen_at of every listing a run reads, changed or not', async () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina 2br');
-    const search = rig.repo.listByPlace('test:c1')[0]!;
+    const search = (await rig.repo.listByPlace('test:c1'))[0]!;
     const later = Date.now() + 3_600_000;
     rig.sandbox.clearRequests();
     await pollOnce({ api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.service, logger: rig.logger, options: { ...POLLER, maxPages: 1 }, now: () => later });
-    const read = new Set(
-      rig.sandbox.requests().length > 0
-        ? rig.repo
-            .seen(search.id)
-            .filter((s) => s.lastSeenAt === later)
-            .map((s) => s.propertyId)
-        : [],
-    );
+    const read = new Set(rig.sandbox.requests().length > 0 ? (await rig.repo.seen(search.id)).filter((s) => s.lastSeenAt === later).map((s) => s.propertyId) : []);
     // Page 1 (25 listings, none changed) was read: each of them is seen now.
     expect(read.size).toBe(25);
   });
@@ -150,18 +140,18 @@ describe('pruning', () => {
     const t0 = Date.now();
     await rig.poll();
     await rig.drainer.drain();
-    const search = rig.repo.listByPlace('test:c1')[0]!;
-    const seenBefore = rig.repo.seen(search.id).length;
-    const delivered = rig.outbox.list({ state: 'delivered' }).length;
+    const search = (await rig.repo.listByPlace('test:c1'))[0]!;
+    const seenBefore = (await rig.repo.seen(search.id)).length;
+    const delivered = (await rig.outbox.list({ state: 'delivered' })).length;
     expect(delivered).toBeGreaterThan(0);
     // Sixty days later a run reads page 1 again; the listings deeper down are not read, yet may still be live.
     await pollOnce({ api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.service, logger: rig.logger, options: { ...POLLER, maxPages: 1 }, now: () => t0 + 60 * DAY });
-    expect(rig.repo.seen(search.id).filter((s) => s.lastSeenAt === t0 + 60 * DAY)).toHaveLength(25);
+    expect((await rig.repo.seen(search.id)).filter((s) => s.lastSeenAt === t0 + 60 * DAY)).toHaveLength(25);
     expect(seenBefore).toBeGreaterThan(25);
-    rig.outbox.enqueue({ searchId: search.id, place: 'test:c1', kind: 'recovered', dedupeKey: 'still-pending', payload: '{}' });
+    await rig.outbox.enqueue({ searchId: search.id, place: 'test:c1', kind: 'recovered', dedupeKey: 'still-pending', payload: '{}' });
 
     // 29 days after the deliveries: nothing is old enough to go.
-    expect(pruneOutbox(rig.outbox, t0 + 29 * DAY)).toEqual({ outbox: 0 });
+    expect(await pruneOutbox(rig.outbox, t0 + 29 * DAY)).toEqual({ outbox: 0 });
     // On the maintenance pass 100 days after t0: old deliveries go, the pending entry stays, and the seen set is whole:
     // a listing unread for 100 days that comes back to page 1 is not posted as new.
     const maintenance = new StateMaintenance({
@@ -170,9 +160,9 @@ describe('pruning', () => {
       logger: rig.logger,
       alerts: { prune: () => pruneOutbox(rig.outbox, t0 + 100 * DAY) },
     });
-    expect(maintenance.runOnce()).toEqual({ buttons: 0, locations: 0, alerts: { outbox: delivered } });
-    expect(rig.repo.seen(search.id)).toHaveLength(seenBefore);
-    expect(rig.outbox.list().map((r) => r.dedupeKey)).toEqual(['still-pending']);
+    expect(await maintenance.runOnce()).toEqual({ buttons: 0, locations: 0, alerts: { outbox: delivered } });
+    expect(await rig.repo.seen(search.id)).toHaveLength(seenBefore);
+    expect((await rig.outbox.list()).map((r) => r.dedupeKey)).toEqual(['still-pending']);
   });
 });
 
@@ -202,21 +192,16 @@ describe('a shutdown mid-run', () => {
     // Only the query under way was run: the three others were never sent upstream.
     expect(report).toMatchObject({ queries: 1, skipped: 3 });
     expect(rig.sandbox.requests().filter((r) => r.path.startsWith('/search-'))).toHaveLength(report.calls);
-    const rows = rig.repo.listByPlace('test:c1');
+    const rows = await rig.repo.listByPlace('test:c1');
     const ran = rows.filter((r) => r.lastRunAt === at);
     expect(ran).toHaveLength(1);
     // The query under way read its page(s) and recorded them with its search's bookkeeping, in one transaction.
-    expect(rig.repo.seen(ran[0]!.id).some((s) => s.lastSeenAt === at)).toBe(true);
+    expect((await rig.repo.seen(ran[0]!.id)).some((s) => s.lastSeenAt === at)).toBe(true);
     rig.sandbox.clearFaults();
     // The next run takes the three not reached (the one that ran is not due again until its next turn).
     const next = await rig.poll();
     expect(next).toMatchObject({ searches: 3, queries: 3, skipped: 0 });
-    expect(
-      rig.repo
-        .listByPlace('test:c1')
-        .filter((r) => r.id !== ran[0]!.id)
-        .every((r) => r.lastRunAt! > started && r.lastRunAt !== at),
-    ).toBe(true);
+    expect((await rig.repo.listByPlace('test:c1')).filter((r) => r.id !== ran[0]!.id).every((r) => r.lastRunAt! > started && r.lastRunAt !== at)).toBe(true);
   });
 });
 
@@ -241,16 +226,16 @@ describe('an instance that loses the poller lease mid-run', () => {
     });
     while (rig.sandbox.requests().length === 0) await sleep(5);
     // This instance stalled past its lease (as seen from the other one's clock), and the other took the lease over.
-    expect(rig.leases.acquire(POLL_JOB, 'other', at + leaseMs + 1, 60_000)).toBeDefined();
+    expect(await rig.leases.acquire(POLL_JOB, 'other', at + leaseMs + 1, 60_000)).toBeDefined();
     const report = await run;
     expect(report.queries).toBeLessThan(4);
     expect(report.skipped).toBe(4 - report.queries);
     expect(rig.logs.join('\n')).toMatch(/another instance took over this job’s lease/);
     // Not even the query that was under way is recorded: the other instance runs those searches.
-    expect(rig.repo.listByPlace('test:c1').filter((r) => r.lastRunAt === at)).toEqual([]);
+    expect((await rig.repo.listByPlace('test:c1')).filter((r) => r.lastRunAt === at)).toEqual([]);
     expect(report.queued).toBe(0);
     // The lease stays the other instance's: the stalled one cannot take it back before it runs out.
-    expect(rig.leases.acquire(POLL_JOB, 'stalled', at, leaseMs)).toBeUndefined();
+    expect(await rig.leases.acquire(POLL_JOB, 'stalled', at, leaseMs)).toBeUndefined();
     rig.sandbox.clearFaults();
   });
 });
@@ -292,7 +277,7 @@ describe('the call budget', () => {
     await sleep(60); // the client's breaker cools down
     await rig.commands.handle(ctx(), 'add buy marina');
     await rig.commands.handle(ctx(), 'add buy jvc');
-    const [oldest, middle, newest] = rig.repo.listByPlace('test:c1');
+    const [oldest, middle, newest] = await rig.repo.listByPlace('test:c1');
     const budgeted = new ApiClient({ baseUrl: rig.sandbox.url!, key: rig.sandbox.key, budget: { perDay: 4, maxWaitMs: 0 }, logger: rig.logger });
     try {
       rig.sandbox.clearRequests();
@@ -301,7 +286,7 @@ describe('the call budget', () => {
       // #1 costs 3 calls, #2 the fourth; #3 waits for the next run instead of failing mid-way.
       expect(rig.sandbox.requests()).toHaveLength(4);
       expect(report).toMatchObject({ queries: 2, deferred: 1, failedQueries: 0 });
-      const after = rig.repo.listByPlace('test:c1');
+      const after = await rig.repo.listByPlace('test:c1');
       expect(after.find((r) => r.id === oldest!.id)!.lastRunAt).toBe(at);
       expect(after.find((r) => r.id === middle!.id)!.lastRunAt).toBe(at);
       expect(after.find((r) => r.id === newest!.id)!.lastRunAt).toBe(newest!.lastRunAt);
@@ -317,7 +302,7 @@ describe('paging', () => {
   it('reads the next page only while every listing is new, up to maxPages', async () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina');
-    const search = rig.repo.listByPlace('test:c1')[0]!;
+    const search = (await rig.repo.listByPlace('test:c1'))[0]!;
     // Quiet: page 1 has seen listings, so one call.
     rig.sandbox.clearRequests();
     await rig.poll({ maxPages: 3 });
@@ -329,7 +314,7 @@ describe('paging', () => {
     expect(rig.upstreamCalls('/search-rent')).toBe(1);
     // Forget what it has seen: every page is all new, so it reads up to maxPages, and no further.
     rig.store.sqlite.prepare('delete from search_seen').run();
-    expect(rig.repo.seen(search.id)).toHaveLength(0);
+    expect(await rig.repo.seen(search.id)).toHaveLength(0);
     rig.sandbox.clearRequests();
     await rig.poll({ maxPages: 2 });
     expect(
@@ -345,21 +330,21 @@ describe('upstream 429', () => {
   it('marks nothing seen and the listing is posted after recovery', async () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina');
-    const search = rig.repo.listByPlace('test:c1')[0]!;
-    const seenBefore = rig.repo.seen(search.id).length;
+    const search = (await rig.repo.listByPlace('test:c1'))[0]!;
+    const seenBefore = (await rig.repo.seen(search.id)).length;
     rig.sandbox.advance(60);
     rig.sandbox.addFault({ status: 429, retryAfter: 0, count: 100 });
     const failing = await rig.poll();
     expect(failing).toMatchObject({ failedQueries: 1, queued: 0 });
-    expect(rig.repo.seen(search.id)).toHaveLength(seenBefore);
-    expect(rig.repo.listByPlace('test:c1')[0]!.lastError).toMatch(/rate-limiting/);
+    expect(await rig.repo.seen(search.id)).toHaveLength(seenBefore);
+    expect((await rig.repo.listByPlace('test:c1'))[0]!.lastError).toMatch(/rate-limiting/);
     rig.sandbox.clearFaults();
     await sleep(60);
     const ok = await rig.poll();
     expect(ok.newListings).toBeGreaterThan(0);
     await rig.drainer.drain();
     expect(rig.poster.posts).toHaveLength(ok.queued);
-    expect(rig.repo.seen(search.id).length).toBeGreaterThan(seenBefore);
+    expect((await rig.repo.seen(search.id)).length).toBeGreaterThan(seenBefore);
   });
 });
 
@@ -368,8 +353,8 @@ describe('/alerts test and pause', () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina');
     rig.sandbox.advance(60);
-    const search = rig.repo.listByPlace('test:c1')[0]!;
-    const seen = rig.repo.seen(search.id).length;
+    const search = (await rig.repo.listByPlace('test:c1'))[0]!;
+    const seen = (await rig.repo.seen(search.id)).length;
     const preview = await rig.commands.handle(ctx('test:c1', 'U2'), 'test 1');
     const m = /would post (\d+) messages? now\. This is a preview: nothing was posted\./.exec(preview.text);
     expect(m).not.toBeNull();
@@ -378,8 +363,8 @@ describe('/alerts test and pause', () => {
     expect(cards).toBeGreaterThan(0);
     await rig.drainer.drain();
     expect(rig.poster.posts).toHaveLength(0);
-    expect(rig.outbox.list()).toHaveLength(0);
-    expect(rig.repo.seen(search.id)).toHaveLength(seen);
+    expect(await rig.outbox.list()).toHaveLength(0);
+    expect(await rig.repo.seen(search.id)).toHaveLength(seen);
     // The run that follows posts exactly what the preview showed.
     const report = await rig.poll();
     expect(report.queued).toBe(Number(m![1]));

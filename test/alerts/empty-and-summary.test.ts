@@ -52,8 +52,8 @@ describe('the summary card', () => {
       locations: new LocationResolver(rig.api, createLocationCacheRepo(rig.store, Date.now, rig.service), 3_600_000),
     });
     const poster = new RecordingPoster();
-    const buttons = bot.alertButtons((id) => {
-      const row = rig.repo.byId(id);
+    const buttons = bot.alertButtons(async (id) => {
+      const row = await rig.repo.byId(id);
       const saved = row && decodeSavedQuery(row.query);
       return saved && { ...saved, place: row.place };
     });

@@ -57,7 +57,7 @@ export interface Rig {
   outbox: OutboxRepo;
   leases: LeaseRepo;
   /** A drainer on this rig's outbox with other posters or options (a second instance, a platform that fails). */
-  newDrainer(o?: { posters?: ChatPoster[]; holder?: string; options?: Partial<DeliveryOptions>; now?: () => number; lapsed?: () => string[] }): OutboxDrainer;
+  newDrainer(o?: { posters?: ChatPoster[]; holder?: string; options?: Partial<DeliveryOptions>; now?: () => number; lapsed?: () => Promise<string[]> }): OutboxDrainer;
   commands: AlertCommands;
   poster: RecordingPoster;
   drainer: OutboxDrainer;

@@ -13,7 +13,7 @@ describe('alert limits', () => {
     // Anyone in the channel is refused, whoever saved the others.
     const refused = text(await rig.commands.handle(ctx('test:c1', 'U3'), 'add rent jvc'));
     expect(refused).toMatch(/^This channel has 2 alerts already, the most it can have\. Remove one with `\/alerts remove <number>` first/);
-    expect(rig.repo.count(rig.sandbox.url!)).toBe(2);
+    expect(await rig.repo.count(rig.sandbox.url!)).toBe(2);
 
     // Another channel is not affected.
     expect(text(await rig.commands.handle(ctx('test:c2', 'U3'), 'add rent jvc'))).toMatch(/^Saved as alert #1/);

@@ -22,7 +22,7 @@ describe('saving a search as an alert', () => {
     expect(text(await rig.commands.handle(ctx(), 'add agents marina'))).toMatch(/Only listing searches can be alerts/);
     expect(text(await rig.commands.handle(ctx(), 'add rent 2br'))).toMatch(/Where\? Add a place/);
     expect(text(await rig.commands.handle(ctx(), 'add rent zzqqxx 2br'))).toMatch(/couldn't find a place/);
-    expect(rig.repo.listByPlace('test:c1')).toHaveLength(0);
+    expect(await rig.repo.listByPlace('test:c1')).toHaveLength(0);
   });
 });
 
@@ -37,11 +37,11 @@ describe('new listings', () => {
       await rig.poll();
       await rig.drainer.drain();
     }
-    const delivered = rig.outbox.list({ state: 'delivered' }).filter((d) => d.kind === 'new');
+    const delivered = (await rig.outbox.list({ state: 'delivered' })).filter((d) => d.kind === 'new');
     const ids = delivered.map((d) => `${d.searchId}:${d.propertyId}`);
     expect(ids.length).toBeGreaterThan(0);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(rig.poster.posts.length).toBe(rig.outbox.list({ state: 'delivered' }).length);
+    expect(rig.poster.posts.length).toBe((await rig.outbox.list({ state: 'delivered' })).length);
     // Everything posted was listed after the alert was saved.
     for (const d of delivered) {
       const listing = JSON.parse(d.payload).listing as { listed_date: string };
@@ -68,7 +68,7 @@ describe('new listings', () => {
     const folded = rig.poster.posts.filter((p) => /Also listed by 1 other agent\./.test(JSON.stringify(p.reply.blocks)));
     // Every advance lists its first Dubai Marina flat twice: four copies, four folded cards, no copy posted alone.
     expect(folded).toHaveLength(4);
-    const news = rig.outbox.list().filter((d) => d.kind === 'new');
+    const news = (await rig.outbox.list()).filter((d) => d.kind === 'new');
     const flats = news.map((d) => JSON.parse(d.payload).listing as { address: { full_name: string }; bedrooms: string; size: { value: number } });
     const keys = flats.map((f) => `${f.address.full_name}|${f.bedrooms}|${f.size.value}`);
     expect(new Set(keys).size).toBe(keys.length);
@@ -95,8 +95,7 @@ describe('price drops', () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina 2br');
     // The newest listings (page 1, which every run reads) have the highest ids.
-    const seen = rig.repo
-      .seen(rig.repo.listByPlace('test:c1')[0]!.id)
+    const seen = (await rig.repo.seen((await rig.repo.listByPlace('test:c1'))[0]!.id))
       .filter((s) => s.lastPrice !== null)
       .sort((x, y) => Number(y.propertyId) - Number(x.propertyId));
     const [a, b, c] = seen;
@@ -117,7 +116,7 @@ describe('coalescing', () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx('test:c1', 'U1'), 'add rent marina 2br under 200k');
     await rig.commands.handle(ctx('test:c2', 'U2'), 'add rent "Dubai Marina" 2 bed max 200000');
-    const rows = [...rig.repo.listByPlace('test:c1'), ...rig.repo.listByPlace('test:c2')];
+    const rows = [...(await rig.repo.listByPlace('test:c1')), ...(await rig.repo.listByPlace('test:c2'))];
     expect(rows[0]!.paramsKey).toBe(rows[1]!.paramsKey);
     rig.sandbox.clearRequests();
     rig.sandbox.advance(60);
@@ -138,7 +137,7 @@ describe('upstream trouble', () => {
     const failing = await rig.poll();
     expect(failing.failedQueries).toBe(2);
     expect(failing.queued).toBe(0);
-    const listed = rig.repo.listByPlace('test:c1');
+    const listed = await rig.repo.listByPlace('test:c1');
     expect(listed.every((r) => r.lastError !== null && r.errorSince !== null)).toBe(true);
     expect(await rig.commands.handle(ctx(), 'list').then(text)).toMatch(/failing/);
     rig.sandbox.clearFaults();
@@ -146,7 +145,7 @@ describe('upstream trouble', () => {
     expect(ok.newListings).toBeGreaterThan(0);
     await rig.drainer.drain();
     expect(rig.poster.posts.length).toBe(ok.newListings);
-    expect(rig.repo.listByPlace('test:c1').every((r) => r.lastError === null)).toBe(true);
+    expect((await rig.repo.listByPlace('test:c1')).every((r) => r.lastError === null)).toBe(true);
   });
 
   it('a search failing for a day is reported once in its channel, and once more when it recovers', async () => {
@@ -192,13 +191,13 @@ describe('delivery', () => {
     // Retry-After (300 ms) is far longer than the backoff (1-2 ms) and than the polling below (5 ms): if it were
     // ignored, the refused entry, or the rest of its channel, would be posted within a few milliseconds.
     rig.poster.failNext(new PostFailure('ratelimited', 'wait', 300), new PostFailure('server error', 'retry'));
-    for (let i = 0; i < 400 && rig.outbox.stats().pending + rig.outbox.stats().sending > 0; i++) {
+    for (let i = 0; i < 400 && (await rig.outbox.stats()).pending + (await rig.outbox.stats()).sending > 0; i++) {
       await rig.drainer.drain();
       await new Promise((r) => setTimeout(r, 5));
     }
     expect(rig.poster.posts).toHaveLength(report.queued);
     expect(new Set(rig.poster.posts.map((p) => p.deliveryId)).size).toBe(report.queued);
-    expect(rig.outbox.stats().failed).toBe(0);
+    expect((await rig.outbox.stats()).failed).toBe(0);
     const [limited, ...rest] = rig.poster.attempts;
     expect(limited!.ok).toBe(false);
     // Nothing in that channel, the refused entry included, went out before Retry-After had passed.
@@ -213,12 +212,12 @@ describe('delivery', () => {
     const report = await rig.poll();
     expect(report.queued).toBeGreaterThan(0);
     rig.poster.failNext(...Array.from({ length: 5 }, () => new PostFailure('ratelimited', 'wait', 5)));
-    for (let i = 0; i < 400 && rig.outbox.stats().pending + rig.outbox.stats().sending > 0; i++) {
+    for (let i = 0; i < 400 && (await rig.outbox.stats()).pending + (await rig.outbox.stats()).sending > 0; i++) {
       await rig.drainer.drain();
       await new Promise((r) => setTimeout(r, 5));
     }
     expect(rig.poster.attempts.filter((a) => !a.ok)).toHaveLength(5);
-    expect(rig.outbox.stats().failed).toBe(0);
+    expect((await rig.outbox.stats()).failed).toBe(0);
     expect(new Set(rig.poster.posts.map((p) => p.deliveryId)).size).toBe(report.queued);
   });
 
@@ -229,7 +228,7 @@ describe('delivery', () => {
     await rig.poll();
     rig.poster.failNext(new PostFailure('msg_too_long', 'rejected'));
     await rig.drainer.drain();
-    expect(rig.outbox.stats().failed).toBe(1);
+    expect((await rig.outbox.stats()).failed).toBe(1);
     expect(rig.logs.some((l) => /delivery parked/.test(l))).toBe(true);
   });
 

@@ -15,10 +15,10 @@ describe('saving the same search twice in a channel', () => {
       expect(reply.text).toMatch(/already alert #1 in this channel: nothing new was saved/);
       expect(reply.ephemeral).toBe(true);
     }
-    expect(rig.repo.listByPlace('test:c1')).toHaveLength(1);
+    expect(await rig.repo.listByPlace('test:c1')).toHaveLength(1);
     // A different search is a new alert.
     expect((await rig.commands.handle(ctx(), 'add rent marina 3br')).text).toMatch(/^Saved as alert #2:/);
-    expect(rig.repo.listByPlace('test:c1')).toHaveLength(2);
+    expect(await rig.repo.listByPlace('test:c1')).toHaveLength(2);
   });
 
   it('a double click on "Save as alert" (two saves at once) makes one alert', async () => {
@@ -27,7 +27,7 @@ describe('saving the same search twice in a channel', () => {
     if (!parsed.ok) throw new Error(parsed.error);
     const replies = await Promise.all([rig.commands.save(ctx(), parsed.query, undefined), rig.commands.save(ctx(), parsed.query, undefined)]);
     expect(replies.map((r) => r.text).sort()).toEqual([expect.stringMatching(/^Saved as alert #1:/), expect.stringMatching(/already alert #1/)].sort());
-    expect(rig.repo.listByPlace('test:c1')).toHaveLength(1);
+    expect(await rig.repo.listByPlace('test:c1')).toHaveLength(1);
   });
 
   it('when that alert is paused, offers `/alerts resume 1`', async () => {
@@ -36,16 +36,16 @@ describe('saving the same search twice in a channel', () => {
     expect((await rig.commands.handle(ctx(), 'pause 1')).text).toMatch(/Paused alert #1/);
     const reply = await rig.commands.handle(ctx(), 'add rent marina 2 bed');
     expect(reply.text).toMatch(/already alert #1 in this channel, paused\. `\/alerts resume 1` starts it again/);
-    expect(rig.repo.listByPlace('test:c1')).toHaveLength(1);
-    expect(rig.repo.byNumber('test:c1', 1)?.paused).toBe(true);
+    expect(await rig.repo.listByPlace('test:c1')).toHaveLength(1);
+    expect((await rig.repo.byNumber('test:c1', 1))?.paused).toBe(true);
   });
 
   it('another channel can save the same search', async () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx('test:c1'), 'add rent marina 2br');
     expect((await rig.commands.handle(ctx('test:c2'), 'add rent marina 2br')).text).toMatch(/^Saved as alert #1:/);
-    expect(rig.repo.listByPlace('test:c2')).toHaveLength(1);
-    expect(rig.repo.count(rig.service)).toBe(2);
+    expect(await rig.repo.listByPlace('test:c2')).toHaveLength(1);
+    expect(await rig.repo.count(rig.service)).toBe(2);
   });
 });
 
@@ -53,14 +53,14 @@ describe('alerts saved for another property service', () => {
   it('are counted and said in /alerts list of their channel, and counted by /healthz; they do not block saving the search again', async () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina 2br');
-    const [mine] = rig.repo.listByPlace('test:c1');
+    const [mine] = await rig.repo.listByPlace('test:c1');
     const old = 'https://old-property-service.example';
     for (const [place, number] of [
       ['test:c1', 0],
       ['test:c1', 1],
       ['test:c2', 0],
     ] as const) {
-      const created = rig.repo.create(
+      const created = await rig.repo.create(
         {
           service: old,
           place,
@@ -75,8 +75,8 @@ describe('alerts saved for another property service', () => {
       );
       expect(created.ok).toBe(true);
     }
-    expect(rig.repo.countElsewhere(rig.service)).toBe(3);
-    expect(rig.repo.countElsewhere(rig.service, 'test:c1')).toBe(2);
+    expect(await rig.repo.countElsewhere(rig.service)).toBe(3);
+    expect(await rig.repo.countElsewhere(rig.service, 'test:c1')).toBe(2);
 
     const list = (await rig.commands.handle(ctx('test:c1'), 'list')).text;
     expect(list).toMatch(/Alerts in this channel \(3\)/);
@@ -85,20 +85,20 @@ describe('alerts saved for another property service', () => {
     expect((await rig.commands.handle(ctx('test:c2'), 'list')).text).toMatch(/1 of these was saved for another property service/);
     // Saving it again, as the note says, works: the old one (same query, another service) does not count as the same.
     expect((await rig.commands.handle(ctx('test:c2'), 'add rent marina 2br')).text).toMatch(/^Saved as alert #2:/);
-    rig.repo.remove(rig.repo.byNumber('test:c2', 2)!.id);
+    await rig.repo.remove((await rig.repo.byNumber('test:c2', 2))!.id);
 
     // The poller runs only this service's alert.
-    expect(rig.repo.due(rig.service, Date.now() + 86_400_000).map((s) => s.id)).toEqual([mine!.id]);
+    expect((await rig.repo.due(rig.service, Date.now() + 86_400_000)).map((s) => s.id)).toEqual([mine!.id]);
 
     // /healthz counts them (as main wires it).
     const health = new Health({
-      sqlite: rig.store.sqlite,
-      poller: { lastRun: () => undefined, alerts: () => rig.repo.count(rig.service), elsewhere: () => rig.repo.countElsewhere(rig.service) },
+      probe: async () => {},
+      poller: { lastRun: async () => undefined, alerts: async () => rig.repo.count(rig.service), elsewhere: async () => rig.repo.countElsewhere(rig.service) },
       maxPollerAgeMs: 3_600_000,
       upstream: { sandbox: true, budgetLeft: () => ({ blockedForMs: 0 }) },
       stopping: () => false,
       startedAt: Date.now(),
     });
-    expect(health.check().checks.poller).toMatchObject({ alerts: 1, otherServiceAlerts: 3 });
+    expect((await health.check()).checks.poller).toMatchObject({ alerts: 1, otherServiceAlerts: 3 });
   });
 });

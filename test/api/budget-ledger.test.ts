@@ -18,9 +18,11 @@ afterAll(() => sandbox.close());
 afterEach(() => sandbox.clearRequests());
 
 /** One run of Manzil: a store on `file` and a client whose budget counts in it. */
-function run(file: string, budget: Partial<BudgetLimits>, baseUrl = sandbox.url!) {
+async function run(file: string, budget: Partial<BudgetLimits>, baseUrl = sandbox.url!) {
   const store = openStore(file);
   const api = new ApiClient({ baseUrl, key: KEY, budget: { maxWaitMs: 0, ...budget }, ledger: createApiUsageRepo(store, baseUrl) });
+  // As a start does (openService): what earlier runs spent counts from the first call.
+  await api.refreshBudget();
   return {
     api,
     stop: async () => {
@@ -36,14 +38,14 @@ describe.each([
 ])('the $window limit after a restart', ({ window, limits, left }) => {
   it('refuses the next call without contacting the service', async () => {
     const file = path.join(tempDir(), 'manzil.db');
-    const a = run(file, limits);
+    const a = await run(file, limits);
     expect(a.api.budgetLeft()[left]).toBe(2);
     await a.api.call('search-brokers', {});
     await a.api.call('search-brokers', {});
     await a.stop();
     expect(sandbox.requests()).toHaveLength(2);
 
-    const b = run(file, limits);
+    const b = await run(file, limits);
     expect(b.api.budgetLeft()[left]).toBe(0);
     expect(b.api.budgetLeft().blockedForMs).toBeGreaterThan(0);
     const err = (await b.api.call('search-brokers', {}).catch((e: unknown) => e)) as ApiError;
@@ -60,7 +62,7 @@ describe('the ledger', () => {
   it('counts every attempt, retries included, and keeps each service apart', async () => {
     const file = path.join(tempDir(), 'manzil.db');
     sandbox.addFault({ status: 503, count: 1 });
-    const a = run(file, { perDay: 5, perMonth: 10 });
+    const a = await run(file, { perDay: 5, perMonth: 10 });
     await a.api.call('search-brokers', {}); // 503, then 200: two billed calls
     expect(a.api.budgetLeft()).toEqual({ blockedForMs: 0, day: 3, month: 8 });
     await a.stop();
@@ -75,19 +77,19 @@ describe('the ledger', () => {
   it("counts a service the same however its base URL is written (a trailing slash, the host's case)", async () => {
     const file = path.join(tempDir(), 'manzil.db');
     const url = sandbox.url!.replace(/\/+$/, '');
-    const a = run(file, { perDay: 3, perMonth: 10 }, url);
+    const a = await run(file, { perDay: 3, perMonth: 10 }, url);
     await a.api.call('search-brokers', {});
     await a.api.call('search-brokers', {});
     await a.stop();
     for (const written of [`${url}/`, `${url.replace(/^http:/, 'HTTP:')}/`]) {
-      const b = run(file, { perDay: 3, perMonth: 10 }, written);
+      const b = await run(file, { perDay: 3, perMonth: 10 }, written);
       expect(b.api.budgetLeft()).toEqual({ blockedForMs: 0, day: 1, month: 8 });
       await b.stop();
     }
   });
 
   it('says nothing is left under no limit, and that nothing blocks', async () => {
-    const a = run(path.join(tempDir(), 'manzil.db'), {});
+    const a = await run(path.join(tempDir(), 'manzil.db'), {});
     expect(a.api.budgetLeft()).toEqual({ blockedForMs: 0 });
     await a.stop();
   });

@@ -55,9 +55,9 @@ export function endless() {
 }
 
 /** Polls `condition` every 5 ms until it holds (or throws after `timeoutMs`). */
-export async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
+export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
   const started = Date.now();
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 5));
   }

@@ -70,15 +70,16 @@ describe('call budget', () => {
     expect(usageWindows(t)).toEqual({ day: 'day:2026-12-01', month: 'month:2026-12' });
   });
 
-  it("counts in the ledger it is given, so a second budget on the same ledger sees the first one's calls", () => {
+  it("counts in the ledger it is given, so a second budget on the same ledger sees the first one's calls", async () => {
     const counts = new Map<string, number>();
     const ledger: UsageLedger = {
-      record: (windows) => windows.forEach((w) => counts.set(w, (counts.get(w) ?? 0) + 1)),
-      count: (w) => counts.get(w) ?? 0,
+      record: async (windows) => Object.fromEntries(windows.map((w) => [w, counts.set(w, (counts.get(w) ?? 0) + 1).get(w)!])),
+      count: async (w) => counts.get(w) ?? 0,
     };
     const t = Date.UTC(2026, 10, 5, 12);
     new CallBudget({ perMonth: 3, maxWaitMs: 0 }, () => t, { ledger }).record('search-rent');
     const later = new CallBudget({ perDay: 5, perMonth: 3, maxWaitMs: 0 }, () => t, { ledger });
+    await later.refresh(true);
     expect(later.remaining()).toEqual({ day: 4, month: 2 });
     expect(later.reserve('search-rent').waitMs).toBe(0);
     expect(later.reserve('search-rent').waitMs).toBe(0);
@@ -86,21 +87,20 @@ describe('call budget', () => {
     expect(counts.get('month:2026-11')).toBe(3);
   });
 
-  it('keeps counting in memory when the ledger fails, and reports the failure once', () => {
+  it('keeps counting in memory when the ledger fails, and reports the failure once', async () => {
     const errors: unknown[] = [];
     const broken: UsageLedger = {
-      record: () => {
-        throw new Error('disk I/O error');
-      },
-      count: () => {
-        throw new Error('disk I/O error');
-      },
+      record: () => Promise.reject(new Error('disk I/O error')),
+      count: () => Promise.reject(new Error('disk I/O error')),
     };
     const budget = new CallBudget({ perDay: 2, maxWaitMs: 0 }, () => 0, { ledger: broken, onLedgerError: (e) => errors.push(e) });
     expect(budget.reserve('search-buy').waitMs).toBe(0);
     expect(budget.reserve('search-buy').waitMs).toBe(0);
     expect(budget.reserve('search-buy').waitMs).toBeGreaterThan(0);
+    await budget.refresh(true);
+    await new Promise((r) => setImmediate(r));
     expect(errors).toHaveLength(1);
+    expect(budget.reserve('search-buy').waitMs).toBeGreaterThan(0);
   });
 
   it('holds every caller back for a Retry-After, and says so', () => {

@@ -111,18 +111,18 @@ describe('payloads from other releases', () => {
   it('migrates the unversioned buttons of the previous release', async () => {
     const h = make();
     const q = query('rent marina');
-    const page2 = await press(h.bot, { label: 'Next', action: 'page', token: legacy(h, 'search', { query: q, location: MARINA, page: 1, offset: 10 }) });
+    const page2 = await press(h.bot, { label: 'Next', action: 'page', token: await legacy(h, 'search', { query: q, location: MARINA, page: 1, offset: 10 }) });
     expect(page2.replaceOriginal).toBe(true);
     expect(JSON.stringify(page2.blocks)).toContain('Showing 11–20');
 
     const first = await ask(h.bot, 'rent marina');
     const id = /property\/(\d+)/.exec(JSON.stringify(cards(first)[0]))![1]!;
-    expect((await press(h.bot, { label: 'Details', action: 'details', token: legacy(h, 'details', { propertyId: id }) })).text).toBe(`Property ${id}`);
-    const saved = await press(h.bot, { label: 'Save', action: 'save', token: legacy(h, 'save', { query: q, location: MARINA }) });
+    expect((await press(h.bot, { label: 'Details', action: 'details', token: await legacy(h, 'details', { propertyId: id }) })).text).toBe(`Property ${id}`);
+    const saved = await press(h.bot, { label: 'Save', action: 'save', token: await legacy(h, 'save', { query: q, location: MARINA }) });
     expect(saved.text).toMatch(/Alerts are not enabled/); // read as a save (this bot has no alerts), not refused as old
-    const chose = await press(h.bot, { label: 'Dubai Marina', action: 'choose', token: legacy(h, 'choose', { query: q, location: MARINA }) });
+    const chose = await press(h.bot, { label: 'Dubai Marina', action: 'choose', token: await legacy(h, 'choose', { query: q, location: MARINA }) });
     expect(chose.text).toMatch(/Dubai Marina/);
-    const refined = await h.bot.handlePick({ user: 'U1', place: 'test:1', token: legacy(h, 'refine', { query: q }), value: '51:Downtown Dubai' });
+    const refined = await h.bot.handlePick({ user: 'U1', place: 'test:1', token: await legacy(h, 'refine', { query: q }), value: '51:Downtown Dubai' });
     expect(refined.text).toMatch(/Downtown Dubai/);
   });
 
@@ -132,8 +132,8 @@ describe('payloads from other releases', () => {
     const before = make({ dbPath, service: 'sandbox' });
     const q = query('rent marina');
     const tokens = [
-      createButtonStateRepo(before.store, Date.now, '').save('search', { query: q, location: MARINA, page: 1, offset: 10 }),
-      createButtonStateRepo(before.store, Date.now, '').save('details', { propertyId: '101' }),
+      await createButtonStateRepo(before.store, Date.now, '').save('search', { query: q, location: MARINA, page: 1, offset: 10 }),
+      await createButtonStateRepo(before.store, Date.now, '').save('details', { propertyId: '101' }),
     ];
     const live = make({ dbPath, service: 'https://api.example.test' });
     sandbox.clearRequests();
@@ -152,9 +152,9 @@ describe('payloads from other releases', () => {
     const h = make();
     sandbox.clearRequests();
     const refusals = [
-      legacy(h, 'search', { query: { operation: 'search-rent', text: 'rent 2 bed marina' }, page: 1, offset: 0 }),
-      legacy(h, 'details', { id: 5 }),
-      legacy(h, 'search', 'rent marina'),
+      await legacy(h, 'search', { query: { operation: 'search-rent', text: 'rent 2 bed marina' }, page: 1, offset: 0 }),
+      await legacy(h, 'details', { id: 5 }),
+      await legacy(h, 'search', 'rent marina'),
     ];
     h.store.sqlite.prepare(`UPDATE button_state SET payload = '{not json' WHERE token = ?`).run(refusals[2]);
     for (const token of refusals) {
@@ -163,7 +163,7 @@ describe('payloads from other releases', () => {
       expect(reply.text).toBe('That button is from an older version of Manzil. Run the command again.');
     }
     // A row a later release wrote, and a suffix this row does not have.
-    const newer = createButtonStateRepo(h.store, Date.now, 'sandbox').save('page', { v: 2, cursor: 'abc' });
+    const newer = await createButtonStateRepo(h.store, Date.now, 'sandbox').save('page', { v: 2, cursor: 'abc' });
     expect((await press(h.bot, { label: 'Next', action: 'page', token: `${newer}.n` })).text).toMatch(/no longer supported/);
     const reply = await ask(h.bot, 'rent marina 2br under 120k');
     const row = button(reply, /Save/).token.split('.')[0]!;

@@ -93,20 +93,20 @@ describe('pruning', () => {
     const store = openStore(tempDbPath());
     const time = clock(Date.UTC(2026, 0, 1));
     const repo = createButtonStateRepo(store, time.now, 'sandbox');
-    repo.save('page', { n: 1 });
+    await repo.save('page', { n: 1 });
     time.advance(40 * DAY);
-    const kept = repo.save('page', { n: 2 });
+    const kept = await repo.save('page', { n: 2 });
     const maintenance = new StateMaintenance({ buttons: repo, buttonRetentionMs: 30 * DAY, logger: silentLogger });
-    expect(maintenance.runOnce()).toEqual({ buttons: 1, locations: 0 });
+    expect(await maintenance.runOnce()).toEqual({ buttons: 1, locations: 0 });
 
     maintenance.startPruning(10);
-    repo.save('page', { n: 3 });
+    await repo.save('page', { n: 3 });
     time.advance(31 * DAY);
     await vi.waitFor(() => expect(buttonRows(store).n).toBe(0), { timeout: 1000, interval: 5 });
-    expect(repo.load(kept)).toBeUndefined();
+    expect(await repo.load(kept)).toBeUndefined();
 
     maintenance.stop();
-    repo.save('page', { n: 4 });
+    await repo.save('page', { n: 4 });
     time.advance(31 * DAY);
     await new Promise((r) => setTimeout(r, 40));
     expect(buttonRows(store).n).toBe(1);

@@ -62,9 +62,9 @@ function baseEnv(ctx: DriverContext, name: string): Record<string, string> {
   return { UAE_API_KEY: ctx.key, UAE_API_BASE_URL: ctx.sandbox.url, UAE_API_RETRY_ATTEMPTS: '2', MANZIL_DB_PATH: tempDb(name), LOG_LEVEL: 'warn', PORT: '0' };
 }
 
-async function until(predicate: () => boolean, what: string, timeoutMs = WAIT_MS): Promise<void> {
+async function until(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = WAIT_MS): Promise<void> {
   const end = Date.now() + timeoutMs;
-  while (!predicate()) {
+  while (!(await predicate())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -285,7 +285,7 @@ const discord: DriverFactory = {
         return answerTo(token, ref);
       },
       async alerts() {
-        await fake.waitFor(() => manzil.alerts.outbox.stats().pending + manzil.alerts.outbox.stats().sending === 0, WAIT_MS);
+        await fake.waitFor(async () => (await manzil.alerts.outbox.stats()).pending + (await manzil.alerts.outbox.stats()).sending === 0, WAIT_MS);
         return fake.messages(fake.channelId).map((m) => discordText(m.body));
       },
       violations: () => fake.violations(),

@@ -82,7 +82,7 @@ describe('Slack answering invalid_auth for 10 minutes, then accepting the token 
     expect(attemptsDuringPause.length).toBeGreaterThan(0);
     expect(attemptsDuringPause.length).toBeLessThanOrEqual(3);
     expect(channelPosts(slack, channels)).toEqual([]);
-    expect(manzil.alerts.outbox.stats()).toMatchObject({ failed: 0, delivered: 0 });
+    expect(await manzil.alerts.outbox.stats()).toMatchObject({ failed: 0, delivered: 0 });
 
     // The token works again: the next probe sees it, Slack resumes, and the queue is delivered with no restart.
     slack.refuseAuth(false);
@@ -91,9 +91,9 @@ describe('Slack answering invalid_auth for 10 minutes, then accepting the token 
     const ids = posts.map(deliveryIdOf);
     expect(new Set(ids).size).toBe(ids.length);
     expect(posts).toHaveLength(queued);
-    expect(manzil.alerts.outbox.stats()).toMatchObject({ delivered: queued, failed: 0, possibleDuplicates: 0 });
+    expect(await manzil.alerts.outbox.stats()).toMatchObject({ delivered: queued, failed: 0, possibleDuplicates: 0 });
     // Pausing spent no attempt of any alert.
-    expect(manzil.alerts.outbox.list().map((r) => r.attempts)).toEqual(manzil.alerts.outbox.list().map(() => 0));
+    expect((await manzil.alerts.outbox.list()).map((r) => r.attempts)).toEqual((await manzil.alerts.outbox.list()).map(() => 0));
 
     expect(await health(port)).toMatchObject({ status: 200, body: { checks: { platforms: { ok: true, paused: [] } } } });
     expect(await pausedGauge(port, 'slack')).toBe('0');
@@ -151,8 +151,8 @@ describe('Discord answering 401 for a while, then fixed', () => {
     const messages = discord.messages(discord.channelId);
     expect(messages).toHaveLength(queued);
     expect(new Set(messages.map((m) => m.nonce)).size).toBe(queued);
-    expect(manzil.alerts.outbox.stats()).toMatchObject({ delivered: queued, failed: 0, possibleDuplicates: 0 });
-    expect(manzil.alerts.outbox.list().every((r) => r.attempts === 0)).toBe(true);
+    expect(await manzil.alerts.outbox.stats()).toMatchObject({ delivered: queued, failed: 0, possibleDuplicates: 0 });
+    expect((await manzil.alerts.outbox.list()).every((r) => r.attempts === 0)).toBe(true);
     expect((await health(port)).body.checks.platforms).toMatchObject({ ok: true, paused: [] });
     expect(await pausedGauge(port, 'discord')).toBe('0');
     expect(lines(logs, PAUSED, 'discord')).toHaveLength(1);

@@ -88,15 +88,15 @@ export const deliveryIdOf = (m: { metadata?: { event_payload: unknown } } | { ar
   'args' in m ? (m.args.metadata as { event_payload: { delivery_id: string } }).event_payload.delivery_id : (m.metadata!.event_payload as { delivery_id: string }).delivery_id;
 
 /** Nothing left to deliver: nothing pending, nothing claimed or in flight. */
-export const settled = (manzil: Manzil): boolean => {
-  const s = manzil.alerts.outbox.stats();
+export const settled = async (manzil: Manzil): Promise<boolean> => {
+  const s = await manzil.alerts.outbox.stats();
   return s.pending + s.sending === 0;
 };
 
 /** Drains, moves the clock `stepMs`, and again, until nothing is left to deliver (or `maxSteps`). */
 export async function drainUntilSettled(manzil: Manzil, clock: FakeClock, stepMs = MINUTE, maxSteps = 30): Promise<void> {
-  for (let i = 0; i < maxSteps && !settled(manzil); i++) {
+  for (let i = 0; i < maxSteps && !(await settled(manzil)); i++) {
     await manzil.alerts.drainer.drain();
-    if (!settled(manzil)) clock.advance(stepMs);
+    if (!(await settled(manzil))) clock.advance(stepMs);
   }
 }

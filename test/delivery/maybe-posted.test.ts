@@ -65,7 +65,7 @@ describe('Slack answering internal_error after it stored the message', () => {
     expect(slack!.callsTo('chat.postMessage')).toHaveLength(queued);
     expect(postsOf(id)).toHaveLength(1);
     expect(alertPosts(slack!, CHANNEL)).toHaveLength(queued);
-    expect(manzil!.alerts.outbox.stats()).toMatchObject({ delivered: queued, pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
+    expect(await manzil!.alerts.outbox.stats()).toMatchObject({ delivered: queued, pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
   });
 });
 
@@ -79,7 +79,7 @@ describe('a post cut off mid-way, then the history lookup answering 429 three ti
     const call = await held.arrived;
     const id = deliveryIdOf(call);
     expect(postsOf(id)).toHaveLength(1);
-    const entry = manzil!.alerts.outbox.list({ state: 'sending' });
+    const entry = await manzil!.alerts.outbox.list({ state: 'sending' });
     expect(entry).toHaveLength(1);
 
     // Its claim runs out; another pass takes the entry over and must look before anything is posted again.
@@ -90,7 +90,7 @@ describe('a post cut off mid-way, then the history lookup answering 429 three ti
       reports.push(await manzil!.alerts.drainer.drain());
       if (look < 3) {
         expect(slack!.callsTo('conversations.history')).toHaveLength(look + 1);
-        expect(manzil!.alerts.outbox.byId(entry[0]!.id)).toMatchObject({ state: 'pending', attempts: 0, maybeDelivered: true });
+        expect(await manzil!.alerts.outbox.byId(entry[0]!.id)).toMatchObject({ state: 'pending', attempts: 0, maybeDelivered: true });
       }
       clock.advance(31_000);
     }
@@ -99,13 +99,13 @@ describe('a post cut off mid-way, then the history lookup answering 429 three ti
     expect(sum(reports, 'lookupsDeferred')).toBe(3);
     expect(sum(reports, 'recoveredFound')).toBe(1);
     expect(slack!.callsTo('chat.postMessage').filter((c) => deliveryIdOf(c) === id)).toHaveLength(1);
-    expect(manzil!.alerts.outbox.byId(entry[0]!.id)).toMatchObject({ state: 'delivered', attempts: 0, messageId: (call.response as { ts: string }).ts });
+    expect(await manzil!.alerts.outbox.byId(entry[0]!.id)).toMatchObject({ state: 'delivered', attempts: 0, messageId: (call.response as { ts: string }).ts });
 
     // The late answer to the cut-off post changes nothing.
     held.release();
     await stalled;
     expect(postsOf(id)).toHaveLength(1);
-    expect(manzil!.alerts.outbox.byId(entry[0]!.id)).toMatchObject({ state: 'delivered', attempts: 0 });
-    expect(manzil!.alerts.outbox.stats()).toMatchObject({ failed: 0, possibleDuplicates: 0 });
+    expect(await manzil!.alerts.outbox.byId(entry[0]!.id)).toMatchObject({ state: 'delivered', attempts: 0 });
+    expect(await manzil!.alerts.outbox.stats()).toMatchObject({ failed: 0, possibleDuplicates: 0 });
   });
 });

@@ -57,7 +57,7 @@ async function rideOut(outage: Outage) {
   expect(queued).toBeGreaterThanOrEqual(CHANNELS.length * 3); // something queued at each of the three times, everywhere
   // Nothing could be posted meanwhile, and nothing was given up on.
   expect(CHANNELS.flatMap((c) => alertPosts(slack!, c))).toEqual([]);
-  expect(manzil.alerts.outbox.stats()).toMatchObject({ failed: 0, delivered: 0, pending: queued });
+  expect(await manzil.alerts.outbox.stats()).toMatchObject({ failed: 0, delivered: 0, pending: queued });
   const retries = booted.logs.filter((l) => l.msg === 'delivery failed; will retry') as unknown as { delivery: number; retryInMs: number; attempts: number }[];
   const duringOutage = { posts: slack.callsTo('chat.postMessage').length, looks: slack.callsTo('conversations.history').length, retries };
 
@@ -67,12 +67,12 @@ async function rideOut(outage: Outage) {
 }
 
 /** Every alert queued is in its channel exactly once; none parked, none counted as a possible duplicate. */
-function expectEachPostedOnce(queued: number): void {
+async function expectEachPostedOnce(queued: number): Promise<void> {
   const posts = CHANNELS.flatMap((c) => alertPosts(slack!, c));
   const ids = posts.map(deliveryIdOf);
   expect(new Set(ids).size).toBe(ids.length);
   expect(posts).toHaveLength(queued);
-  expect(manzil!.alerts.outbox.stats()).toMatchObject({ delivered: queued, failed: 0, pending: 0, sending: 0, possibleDuplicates: 0 });
+  expect(await manzil!.alerts.outbox.stats()).toMatchObject({ delivered: queued, failed: 0, pending: 0, sending: 0, possibleDuplicates: 0 });
 }
 
 /** Attempts spaced by the backoff: never more than its ceiling apart, and no more of them per entry than it allows. */
@@ -90,7 +90,7 @@ function expectSpacedAttempts(retries: { delivery: number; retryInMs: number }[]
 describe('Slack answering 503 for 6 hours', () => {
   it('posts every alert queued meanwhile exactly once afterwards, parks none, and makes no storm of attempts', async () => {
     const { queued, duringOutage } = await rideOut({ begin: (s) => s.outage(503), end: (s) => s.outage(undefined), tickMs: 0, stepMs: 3 * MINUTE });
-    expectEachPostedOnce(queued);
+    await expectEachPostedOnce(queued);
     // A 503 may have posted: each entry is posted once, then looked for in the history (which also answers 503)
     // before it is ever posted again, so the outage saw about one post per entry, not one per minute.
     expect(duringOutage.posts).toBeLessThanOrEqual(queued);
@@ -103,7 +103,7 @@ describe('Slack answering 503 for 6 hours', () => {
 describe('Slack refusing connections for 6 hours', () => {
   it('posts every alert queued meanwhile exactly once afterwards, parks none, and backs off to minutes apart', async () => {
     const { queued, duringOutage } = await rideOut({ begin: (s) => s.refuseConnections(true), end: (s) => s.refuseConnections(false), tickMs: 500, stepMs: 2 * MINUTE });
-    expectEachPostedOnce(queued);
+    await expectEachPostedOnce(queued);
     // Refused connections reach no fake: what Manzil made of them is in its log, one line per failed attempt.
     expect(duringOutage.posts).toBe(0);
     expectSpacedAttempts(duringOutage.retries, queued);

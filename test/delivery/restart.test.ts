@@ -82,10 +82,10 @@ function spawnManzil(dbPath: string, thread: 'on' | 'off') {
   return { child, log: () => log, loaded, start: () => child.stdin.write('start\n') };
 }
 
-const waitUntil = async (what: string, cond: () => boolean, ms: number, log: () => string) => {
+const waitUntil = async (what: string, cond: () => boolean | Promise<boolean>, ms: number, log: () => string | Promise<string>) => {
   const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}\n${log()}`);
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}\n${await log()}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 };
@@ -108,19 +108,19 @@ describe('a process killed with SIGKILL mid-post, then restarted', () => {
       const inFlight = deliveryIdOf(call);
       first.child.kill('SIGKILL');
       await once(first.child, 'exit');
-      const row = outbox.list({ place: slackPlace(channel) }).find((r) => r.state === 'sending');
+      const row = (await outbox.list({ place: slackPlace(channel) })).find((r) => r.state === 'sending');
       expect(row).toBeDefined();
       expect(alertPosts(slack, channel).filter((m) => deliveryIdOf(m) === inFlight)).toHaveLength(carryOut ? 1 : 0);
 
       const restartedAt = Date.now();
       second.start();
-      const state = () => `${second.log()}\nthe entry now: ${JSON.stringify({ ...outbox.byId(row!.id), payload: undefined })}`;
-      await waitUntil('the post in flight delivered or found', () => outbox.byId(row!.id)?.state === 'delivered', 10_000, state);
+      const state = async () => `${second.log()}\nthe entry now: ${JSON.stringify({ ...(await outbox.byId(row!.id)), payload: undefined })}`;
+      await waitUntil('the post in flight delivered or found', async () => (await outbox.byId(row!.id))?.state === 'delivered', 10_000, state);
       expect(Date.now() - restartedAt).toBeLessThan(10_000);
-      expect(outbox.byId(row!.id)!.deliveredAt! - restartedAt).toBeLessThan(10_000);
+      expect((await outbox.byId(row!.id))!.deliveredAt! - restartedAt).toBeLessThan(10_000);
 
       // Everything queued is in the channel exactly once; the one in flight was found (not re-sent) when Slack had it.
-      await waitUntil('the rest delivered', () => outbox.stats().delivered === count, 15_000, state);
+      await waitUntil('the rest delivered', async () => (await outbox.stats()).delivered === count, 15_000, state);
       const ids = alertPosts(slack, channel).map(deliveryIdOf);
       expect(ids).toHaveLength(count);
       expect(new Set(ids).size).toBe(count);
@@ -128,7 +128,7 @@ describe('a process killed with SIGKILL mid-post, then restarted', () => {
       // Slack answered one post of it: the one it stored before the crash, or the one sent after the restart (the fake
       // records no call it never acted on).
       expect(slack.callsTo('chat.postMessage').filter((c) => deliveryIdOf(c) === inFlight)).toHaveLength(1);
-      expect(outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
+      expect(await outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
 
       second.child.kill('SIGTERM');
       await once(second.child, 'exit');
@@ -150,9 +150,9 @@ describe('the same restart, step by step on the delivery clock', () => {
       // An instance that ran here claimed the queue and was posting the first entry when it died (its pid is gone).
       const { outbox, leases } = manzil.alerts;
       const crashAt = clock.now();
-      leases.heartbeat({ id: 'crashed', host: hostname(), pid: 2 ** 22 + 4321 }, Date.now());
-      const [inFlight] = outbox.claimDue({ holder: 'crashed', at: crashAt, leaseMs: 60_000, perPlace: 10, places: 10, platforms: ['slack'] });
-      expect(outbox.markPosting(inFlight!.id, inFlight!.token, crashAt, crashAt + 60_000)).toBe(true);
+      await leases.heartbeat({ id: 'crashed', host: hostname(), pid: 2 ** 22 + 4321 }, Date.now());
+      const [inFlight] = await outbox.claimDue({ holder: 'crashed', at: crashAt, leaseMs: 60_000, perPlace: 10, places: 10, platforms: ['slack'] });
+      expect(await outbox.markPosting(inFlight!.id, inFlight!.token, crashAt, crashAt + 60_000)).toBe(true);
 
       // Restarted a second later: its claims are taken over at once; the entry is looked for, and Slack has not got it.
       clock.advance(1_000);
@@ -163,7 +163,7 @@ describe('the same restart, step by step on the delivery clock', () => {
       // Five seconds after the crash "not there" is trusted for a post cut off by a crash: it is sent now.
       clock.advance(5_000);
       await manzil.alerts.drainer.drain();
-      const entry = outbox.byId(inFlight!.id)!;
+      const entry = (await outbox.byId(inFlight!.id))!;
       expect(
         { state: entry.state, retryInSeconds: entry.state === 'pending' ? Math.round((entry.nextAttemptAt - clock.now()) / 1000) : 0 },
         'the post cut off by the crash waits for the 2-minute settle time of a slow Slack on its second look',

@@ -81,8 +81,8 @@ describe('the delivery thread', () => {
     const ids = alertPosts(slack, channel).map(deliveryIdOf);
     expect(new Set(ids).size).toBe(queued);
     // Recorded by the thread just after Slack answered.
-    await slack.waitFor(() => m.alerts.outbox.stats().delivered === queued, 5_000);
-    expect(m.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0 });
+    await slack.waitFor(async () => (await m.alerts.outbox.stats()).delivered === queued, 5_000);
+    expect(await m.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0 });
     // The run and its posts are the thread's: its lines carry `thread: delivery`, and its counters reach /metrics here.
     expect(parsed().some((l) => l.thread === 'delivery' && /poller run finished/.test(l.msg))).toBe(true);
     expect(await m.metrics.text()).toMatch(new RegExp(`manzil_alerts_delivered_total\\{[^}]*\\} ${queued}`));
@@ -98,7 +98,7 @@ describe('the delivery thread', () => {
     slack.refuseAuth(true);
     const queued = await queueSome(m);
     await slack.waitFor(() => m.alerts.drainer.gate.isPaused('slack'), 10_000);
-    expect(m.health.check().checks.platforms).toMatchObject({ ok: false, paused: [expect.objectContaining({ platform: 'slack' })] });
+    expect((await m.health.check()).checks.platforms).toMatchObject({ ok: false, paused: [expect.objectContaining({ platform: 'slack' })] });
     expect(alertPosts(slack, channel)).toHaveLength(0);
     slack.refuseAuth(false);
     // The thread's first probe comes 5 s after the pause.
@@ -124,9 +124,9 @@ describe('the delivery thread', () => {
     const again = await boot({ MANZIL_DB_PATH: dbPath });
     expect(again.deliveryThread).toBe(true);
     await slack.waitFor(() => alertPosts(slack, channel).length === queued, 15_000);
-    await slack.waitFor(() => again.alerts.outbox.stats().delivered === queued, 5_000);
+    await slack.waitFor(async () => (await again.alerts.outbox.stats()).delivered === queued, 5_000);
     expect(new Set(alertPosts(slack, channel).map(deliveryIdOf)).size).toBe(queued);
-    expect(again.alerts.outbox.stats()).toMatchObject({ failed: 0, possibleDuplicates: 0 });
+    expect(await again.alerts.outbox.stats()).toMatchObject({ failed: 0, possibleDuplicates: 0 });
   }, 40_000);
 
   it('a thread that dies mid-post is started again at once; the post it had in flight is found, not sent twice', async () => {
@@ -138,20 +138,20 @@ describe('the delivery thread', () => {
     const queued = await queueSome(m);
     const inFlight = deliveryIdOf(await held.arrived);
     const diedAt = Date.now();
-    expect(m.health.check().checks.delivery).toEqual({ ok: true, thread: true, running: true });
+    expect((await m.health.check()).checks.delivery).toEqual({ ok: true, thread: true, running: true });
     await (m.alerts.drainer as DeliveryThread).terminate();
     // Down until it is started again (a second later): /healthz says so.
-    await slack.waitFor(() => m.health.check().checks.delivery.running === false, 900);
-    expect(m.health.check().status).toBe('failing');
-    await slack.waitFor(() => m.alerts.outbox.stats().delivered === queued, 15_000);
+    await slack.waitFor(async () => (await m.health.check()).checks.delivery.running === false, 900);
+    expect((await m.health.check()).status).toBe('failing');
+    await slack.waitFor(async () => (await m.alerts.outbox.stats()).delivered === queued, 15_000);
     // Its claims were handed over at once (not after the 60 s lease), by the thread started in its place.
     expect(Date.now() - diedAt).toBeLessThan(10_000);
     const ids = alertPosts(slack, channel).map(deliveryIdOf);
     expect(ids).toHaveLength(queued);
     expect(ids.filter((id) => id === inFlight)).toHaveLength(1);
-    expect(m.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
+    expect(await m.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
     expect(parsed().filter((l) => /delivery thread exited; starting it again/.test(l.msg))).toHaveLength(1);
-    expect(m.health.check().checks.delivery.ok).toBe(true);
+    expect((await m.health.check()).checks.delivery.ok).toBe(true);
   }, 40_000);
 
   it('posts to Discord over a REST client of its own, with the nonce of each delivery, while the gateway stays here', async () => {
@@ -161,7 +161,7 @@ describe('the delivery thread', () => {
       const place = `discord:${discord.guildId}:${discord.channelId}`;
       await saveAlerts(m, [place]);
       const queued = await queueSome(m);
-      await discord.waitFor(() => m.alerts.outbox.stats().delivered === queued, 15_000);
+      await discord.waitFor(async () => (await m.alerts.outbox.stats()).delivered === queued, 15_000);
       const posts = discord.messages(discord.channelId).filter((p) => p.nonce);
       expect(posts).toHaveLength(queued);
       expect(new Set(posts.map((p) => p.nonce)).size).toBe(queued);

@@ -28,7 +28,7 @@ describe('/digest add', () => {
     const expected = nextMondayNine(rig.clock.t);
     expect(expected.words).toBe('Mon 30 Nov');
     expect(reply.text).toBe('Saved digest #2: Dubai Marina, Business Bay, every Monday at 09:00 (Asia/Dubai); the first on Mon 30 Nov.');
-    const row = one.repo.byNumber('test:c1', 2)!;
+    const row = (await one.repo.byNumber('test:c1', 2))!;
     expect(JSON.parse(row.places)).toEqual([MARINA, BUSINESS_BAY]);
     expect(row.nextRunAt).toBe(expected.at);
     expect(row.owner).toBe('U1');
@@ -66,7 +66,7 @@ describe('/digest add', () => {
     expect(reply.text).toMatch(answer);
     expect(reply.ephemeral).toBe(true);
     expect(reply.text).not.toMatch(/error|exception|undefined|\[object/i);
-    expect(one.repo.listByPlace('test:c1')).toEqual([]);
+    expect(await one.repo.listByPlace('test:c1')).toEqual([]);
     if (/hour|25:00/.test(text)) expect(rig.upstream()).toBe(0);
   });
 });
@@ -115,7 +115,7 @@ describe('/digest remove, pause and resume', () => {
       expect(refused.text).toBe(`Only the person who added digest #1, or a workspace or server admin, can ${verb} it.`);
       expect(refused.ephemeral).toBe(true);
     }
-    expect(one.repo.byNumber('test:c1', 1)!.paused).toBe(false);
+    expect((await one.repo.byNumber('test:c1', 1))!.paused).toBe(false);
 
     expect((await commands.handle(ctx('test:c1', 'U0CAROL', true), 'pause 1')).text).toBe('Paused digest #1. `/digest resume 1` starts it again.');
     expect((await commands.handle(ctx('test:c1', 'U0ALICE'), 'pause #1')).text).toBe('Digest #1 is already paused.');
@@ -126,7 +126,7 @@ describe('/digest remove, pause and resume', () => {
       rig.clock.set(at);
       expect((await one.run()).due).toBe(0);
     }
-    expect(rig.digests()).toHaveLength(0);
+    expect(await rig.digests()).toHaveLength(0);
 
     // Resumed on the 26th at 10:00 local: the next is the 27th, the missed ones are not posted late.
     rig.clock.set('2026-11-26T06:00:00Z');
@@ -134,16 +134,16 @@ describe('/digest remove, pause and resume', () => {
     expect((await one.run()).due).toBe(0);
     rig.clock.set('2026-11-27T05:00:00Z');
     expect((await one.run()).queued).toBe(1);
-    expect(rig.digests().map((r) => r.dedupeKey)).toEqual([`digest:${one.repo.byNumber('test:c1', 1)!.id}:${Date.parse('2026-11-27T05:00:00Z')}`]);
+    expect((await rig.digests()).map((r) => r.dedupeKey)).toEqual([`digest:${(await one.repo.byNumber('test:c1', 1))!.id}:${Date.parse('2026-11-27T05:00:00Z')}`]);
 
     expect((await commands.handle(ctx('test:c1', 'U0ALICE'), 'remove 2')).text).toBe('There is no digest #2 in this channel. See `/digest list`.');
     expect((await commands.handle(ctx('test:c1', 'U0ALICE'), 'remove')).text).toMatch(/Which digest\? Give its number/);
     expect((await commands.handle(ctx('test:c1', 'U0ALICE'), 'remove 1')).text).toBe('Removed digest #1 (Dubai Marina).');
-    expect(one.repo.listByPlace('test:c1')).toEqual([]);
+    expect(await one.repo.listByPlace('test:c1')).toEqual([]);
     // A number of another channel is not this channel's.
     await commands.handle(ctx('test:c2', 'U0BOB'), 'add jvc');
     expect((await commands.handle(ctx('test:c1', 'U0BOB'), 'remove 1')).text).toBe('There is no digest #1 in this channel. See `/digest list`.');
-    expect(one.repo.listByPlace('test:c2')).toHaveLength(1);
+    expect(await one.repo.listByPlace('test:c2')).toHaveLength(1);
   });
 
   it('an admin check that fails counts as not an admin', async () => {
@@ -189,9 +189,9 @@ describe('limits and numbers', () => {
     await commands.handle(ctx(), 'add marina daily');
     rig.clock.set('2026-11-25T05:00:00Z');
     expect((await one.run()).queued).toBe(1);
-    expect(rig.digests()).toHaveLength(1);
+    expect(await rig.digests()).toHaveLength(1);
     await commands.handle(ctx(), 'remove 1');
-    expect(rig.digests()).toHaveLength(0);
+    expect(await rig.digests()).toHaveLength(0);
   });
 
   it('/digest help and an unknown subcommand answer with the commands, privately', async () => {

@@ -75,8 +75,8 @@ export interface DigestRig {
   /** A new instance on the same database file (a second process, or this one restarted). */
   instance(holder: string, o?: { client?: Partial<ApiClientOptions>; market?: MarketOptions; baseUrl?: string }): Instance;
   /** Digests queued in the outbox (kind `digest`), oldest first, read with a fresh connection. */
-  digests(): OutboxRow[];
-  notices(): OutboxRow[];
+  digests(): Promise<OutboxRow[]>;
+  notices(): Promise<OutboxRow[]>;
   /** Upstream requests the sandbox saw (to one path), since the last clearRequests. */
   upstream(path?: string): number;
   /** Every page of an operation until an empty one, over raw HTTP (not through the client or the cache). */
@@ -134,18 +134,15 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
           now: clock.now,
           locations: new LocationResolver(api, createLocationCacheRepo(store, clock.now, SERVICE), HOUR),
           limits: { perPlace: co.perPlace ?? 5, placesPerDigest: 5 },
-          postNow: (place, places) => postDigestNow({ composer, enqueue: (d) => outbox.enqueue(d), logger, now: clock.now }, place, places),
+          postNow: (place, places) => postDigestNow({ composer, enqueue: async (d) => outbox.enqueue(d), logger, now: clock.now }, place, places),
         }),
     };
   };
 
-  const read = (kind: string) => {
+  const read = async (kind: string) => {
     const store = openStore(dbFile);
     try {
-      return createOutboxRepo(store)
-        .list()
-        .filter((r) => r.kind === kind)
-        .sort((a, b) => a.id - b.id);
+      return (await createOutboxRepo(store).list()).filter((r) => r.kind === kind).sort((a, b) => a.id - b.id);
     } finally {
       store.close();
     }
@@ -165,7 +162,7 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
       const paged = p !== '/price-trend-of-location';
       for (let page = 1; page < 500; page++) {
         const qs = new URLSearchParams(paged ? { ...params, page: String(page) } : params);
-        const body = (await (await fetch(`${sandbox.url}${p}?${qs}`, { headers })).json()) as { data: unknown };
+        const body = (await (await fetch(`${sandbox.url}${p}?${qs.toString()}`, { headers })).json()) as { data: unknown };
         const rows = body.data as Record<string, unknown>[];
         if (!Array.isArray(rows)) throw new Error(`${p}: not an array of records`);
         if (rows.length === 0 || !paged) return [...out, ...rows];
@@ -223,11 +220,11 @@ export function med(xs: readonly number[]): number | undefined {
 export const bucketOf = (beds: number) => (beds === 0 ? 'studio' : beds >= 4 ? '4+' : String(beds));
 
 /** A new schedule row for a place (a channel), as `/digest add` would save it. */
-export function saveDigest(
+export async function saveDigest(
   repo: DigestRepo,
   o: { place?: string; places?: { id: number; name: string }[]; schedule: object; timezone: string; nextRunAt: number; owner?: string },
 ) {
-  const created = repo.create(
+  const created = await repo.create(
     {
       service: SERVICE,
       place: o.place ?? 'test:c1',

@@ -108,15 +108,15 @@ describe('one digest per slot, driven by the clock', () => {
       const setup = rig.instance('setup');
       const saved = await setup.commands({ timezone: c.tz }).handle(ctx(), `add dubai marina ${c.words}`);
       expect(saved.text).toMatch(/^Saved digest #1: Dubai Marina, /);
-      const id = setup.repo.byNumber('test:c1', 1)!.id;
+      const id = (await setup.repo.byNumber('test:c1', 1))!.id;
       await drive(rig, instants(c.from, c.to, c.slots, c.coarse));
-      const queued = rig.digests();
+      const queued = await rig.digests();
       // One per slot, keyed by the slot, queued at the slot's very minute.
       expect(queued.map((r) => r.dedupeKey)).toEqual(c.slots.map((s) => `digest:${id}:${ms(s)}`));
       expect(queued.map((r) => iso(r.createdAt))).toEqual(c.slots);
       expect(queued.every((r) => r.place === 'test:c1' && r.state === 'pending')).toBe(true);
       // What the channel is told next.
-      const row = setup.repo.byId(id)!;
+      const row = (await setup.repo.byId(id))!;
       expect(row.lastSlot).toBe(ms(c.slots.at(-1)!));
       expect(row.nextRunAt).toBeGreaterThan(ms(c.to) - (c.coarse ?? 30 * MINUTE));
     });
@@ -129,13 +129,8 @@ describe('one digest per slot, driven by the clock', () => {
     rig.clock.set('2026-11-28T11:00:00Z'); // four due times missed
     expect((await one.run()).queued).toBe(1);
     expect((await one.run()).queued).toBe(0);
-    expect(
-      rig
-        .digests()
-        .map((r) => r.dedupeKey.split(':')[2])
-        .map((t) => iso(Number(t))),
-    ).toEqual(['2026-11-28T05:00:00Z']);
-    expect(iso(one.repo.byNumber('test:c1', 1)!.nextRunAt)).toBe('2026-11-29T05:00:00Z');
+    expect((await rig.digests()).map((r) => r.dedupeKey.split(':')[2]).map((t) => iso(Number(t)))).toEqual(['2026-11-28T05:00:00Z']);
+    expect(iso((await one.repo.byNumber('test:c1', 1))!.nextRunAt)).toBe('2026-11-29T05:00:00Z');
   });
 });
 
@@ -173,7 +168,7 @@ describe("a digest's numbers, checked against the sandbox's own answers", () => 
     // One place costs about ten calls, not more; every call counted is one the sandbox saw.
     expect(report.calls).toBe(rig.upstream());
     expect(report.calls).toBeLessThanOrEqual(2 * 12);
-    const [row] = rig.digests();
+    const [row] = await rig.digests();
     const reply = renderDigest(payloadOf(row!));
     expect(reply.text).toBe('Market digest: Dubai Marina, Business Bay');
 
@@ -258,7 +253,7 @@ describe('a place failing upstream', () => {
       rig.clock.set('2026-11-30T05:00:00Z');
       expect((await one.run()).queued).toBe(1);
       expect(proxy.failed()).toBeGreaterThan(0);
-      const reply = renderDigest(payloadOf(rig.digests()[0]!));
+      const reply = renderDigest(payloadOf((await rig.digests())[0]!));
       expect(reply.text).toBe(`Market digest: ${names} (left out: Business Bay)`);
       const bay = section(reply, 'Business Bay');
       expect(bay).toHaveLength(1);
@@ -279,7 +274,7 @@ describe('a place failing upstream', () => {
     rig.clock.set('2026-11-30T05:00:00Z');
     await one.run();
     expect(
-      rig.digests().map((r) => renderDigest(payloadOf(r)).text),
+      (await rig.digests()).map((r) => renderDigest(payloadOf(r)).text),
       'a digest in which every place is left out',
     ).toEqual([]);
     rig.sandbox.clearFaults();
@@ -288,7 +283,7 @@ describe('a place failing upstream', () => {
       rig.clock.set(t);
       await one.run();
     }
-    const posted = rig.digests().map((r) => renderDigest(payloadOf(r)));
+    const posted = (await rig.digests()).map((r) => renderDigest(payloadOf(r)));
     expect(posted.map((r) => r.text)).toEqual(['Market digest: Dubai Marina']);
   });
 });
@@ -304,8 +299,8 @@ describe('the call budget', () => {
       await poor.run();
     }
     expect(rig.upstream(), 'nothing is fetched for a digest that cannot be covered').toBe(0);
-    expect(rig.digests()).toHaveLength(0);
-    const notices = rig.notices();
+    expect(await rig.digests()).toHaveLength(0);
+    const notices = await rig.notices();
     expect(
       notices.map((n) => (JSON.parse(n.payload) as { text: string }).text),
       'one notice in the channel',
@@ -321,9 +316,9 @@ describe('the call budget', () => {
       rig.clock.set(t);
       await rich.run();
     }
-    expect(rig.digests().map((r) => renderDigest(payloadOf(r)).text)).toEqual(['Market digest: Dubai Marina']);
-    expect(rig.notices()).toHaveLength(1);
-    expect(iso(rich.repo.byNumber('test:c1', 1)!.nextRunAt)).toBe('2026-12-01T05:00:00Z');
+    expect((await rig.digests()).map((r) => renderDigest(payloadOf(r)).text)).toEqual(['Market digest: Dubai Marina']);
+    expect(await rig.notices()).toHaveLength(1);
+    expect(iso((await rich.repo.byNumber('test:c1', 1))!.nextRunAt)).toBe('2026-12-01T05:00:00Z');
   });
 });
 
@@ -359,19 +354,19 @@ describe('exactly once across restarts and instances', () => {
 
     const restarted = rig.instance('restarted-process');
     expect((await restarted.run()).ran, 'the dead run’s lease holds for its two minutes').toBe(false);
-    expect(rig.digests()).toHaveLength(0);
+    expect(await rig.digests()).toHaveLength(0);
     for (let t = slot + MINUTE; t <= slot + 10 * MINUTE; t += MINUTE) {
       rig.clock.set(t);
       await restarted.run();
     }
-    const id = restarted.repo.byNumber('test:c1', 1)!.id;
-    expect(rig.digests().map((r) => r.dedupeKey)).toEqual([`digest:${id}:${slot}`]);
+    const id = (await restarted.repo.byNumber('test:c1', 1))!.id;
+    expect((await rig.digests()).map((r) => r.dedupeKey)).toEqual([`digest:${id}:${slot}`]);
     // And once more after another restart, at the same instant and later: nothing new.
     const again = rig.instance('restarted-again');
     await again.run();
     rig.clock.advance(HOUR);
     await again.run();
-    expect(rig.digests()).toHaveLength(1);
+    expect(await rig.digests()).toHaveLength(1);
   });
 
   it('killed after recording: the restarted process finds nothing due for that slot', async () => {
@@ -386,7 +381,7 @@ describe('exactly once across restarts and instances', () => {
       rig.clock.set(t);
       expect((await restarted.run()).queued).toBe(0);
     }
-    expect(rig.digests()).toHaveLength(1);
+    expect(await rig.digests()).toHaveLength(1);
   });
 
   it('an instance that stalled past its lease records nothing: the one that took over queued the slot, once', async () => {
@@ -402,8 +397,8 @@ describe('exactly once across restarts and instances', () => {
     expect((await b.run()).queued).toBe(1);
     stalled.release();
     expect((await slow).queued).toBe(0);
-    expect(rig.digests()).toHaveLength(1);
+    expect(await rig.digests()).toHaveLength(1);
     expect(rig.logs.some((l) => l.includes('the digests lease was taken over during this run'))).toBe(true);
-    expect(iso(b.repo.byNumber('test:c1', 1)!.nextRunAt)).toBe('2026-12-07T05:00:00Z');
+    expect(iso((await b.repo.byNumber('test:c1', 1))!.nextRunAt)).toBe('2026-12-07T05:00:00Z');
   });
 });

@@ -53,7 +53,7 @@ async function queuedDigest(channel: string) {
   reader.alerts.drainer.poke = () => {};
   const reply = await reader.bot.handleCommand({ user: 'U0ALICE', place: `slack:T0TEST:${channel}`, text: 'digest now dubai marina' });
   expect(reply.text).toBe('Composing the digest of Dubai Marina; it will appear here in a moment, for everyone.');
-  const [row] = reader.alerts.outbox.list({ place: `slack:T0TEST:${channel}` });
+  const [row] = await reader.alerts.outbox.list({ place: `slack:T0TEST:${channel}` });
   expect(row).toMatchObject({ kind: 'digest', state: 'pending' });
   return { outbox: reader.alerts.outbox, dbPath, id: row!.id };
 }
@@ -71,10 +71,10 @@ function spawnManzil(dbPath: string) {
   return { child, log: () => log, loaded, start: () => child.stdin.write('start\n') };
 }
 
-const waitUntil = async (what: string, cond: () => boolean, ms: number, log: () => string) => {
+const waitUntil = async (what: string, cond: () => boolean | Promise<boolean>, ms: number, log: () => string | Promise<string>) => {
   const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}\n${log()}`);
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}\n${await log()}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 };
@@ -94,14 +94,14 @@ describe('a digest delivered across a SIGKILL', () => {
     await held.arrived;
     first.child.kill('SIGKILL');
     await once(first.child, 'exit');
-    expect(outbox.byId(id)!.state).toBe('sending');
+    expect((await outbox.byId(id))!.state).toBe('sending');
     expect(slack.messages(channel)).toEqual([]);
     const cut = slack.uploads().slice(uploadsBefore);
     expect(cut.map((u) => ({ complete: u.complete, stored: u.bytes !== undefined }))).toEqual([{ complete: false, stored: false }]);
 
     second.start();
-    const state = () => `${second.log()}\nthe entry now: ${JSON.stringify({ ...outbox.byId(id), payload: undefined })}`;
-    await waitUntil('the digest delivered', () => outbox.byId(id)?.state === 'delivered', 25_000, state);
+    const state = async () => `${second.log()}\nthe entry now: ${JSON.stringify({ ...(await outbox.byId(id)), payload: undefined })}`;
+    await waitUntil('the digest delivered', async () => (await outbox.byId(id))?.state === 'delivered', 25_000, state);
     await new Promise((r) => setTimeout(r, 500));
     const messages = slack.messages(channel);
     expect(messages).toHaveLength(1);
@@ -112,7 +112,7 @@ describe('a digest delivered across a SIGKILL', () => {
     expect(upload).toMatchObject({ complete: true, filename: 'digest-dubai-marina.png' });
     expect(upload!.id).not.toBe(cut[0]!.id);
     expect(pngSize(upload!.bytes!)).toEqual({ width: 1000, height: 560 });
-    expect(outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
+    expect(await outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
   }, 45_000);
 
   it('killed after Slack stored the message, before it answered: found after the restart, not posted or uploaded again', async () => {
@@ -129,8 +129,8 @@ describe('a digest delivered across a SIGKILL', () => {
     expect(slack.messages(channel)).toHaveLength(1);
 
     second.start();
-    const state = () => `${second.log()}\nthe entry now: ${JSON.stringify({ ...outbox.byId(id), payload: undefined })}`;
-    await waitUntil('the digest found', () => outbox.byId(id)?.state === 'delivered', 25_000, state);
+    const state = async () => `${second.log()}\nthe entry now: ${JSON.stringify({ ...(await outbox.byId(id)), payload: undefined })}`;
+    await waitUntil('the digest found', async () => (await outbox.byId(id))?.state === 'delivered', 25_000, state);
     await new Promise((r) => setTimeout(r, 500));
     expect(slack.messages(channel)).toHaveLength(1);
     expect(
@@ -139,6 +139,6 @@ describe('a digest delivered across a SIGKILL', () => {
         .slice(uploadsBefore)
         .filter((u) => u.complete),
     ).toHaveLength(1);
-    expect(outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
+    expect(await outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
   }, 45_000);
 });

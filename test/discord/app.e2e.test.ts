@@ -330,7 +330,7 @@ describe('alerts on Discord', () => {
     const report = await manzil.alerts.poll();
     expect(report.queued).toBeGreaterThan(0);
     await manzil.alerts.drainer.drain();
-    await fake.waitFor(() => manzil.alerts.outbox.stats().pending + manzil.alerts.outbox.stats().sending === 0, 15_000);
+    await fake.waitFor(async () => (await manzil.alerts.outbox.stats()).pending + (await manzil.alerts.outbox.stats()).sending === 0, 15_000);
     const posts = channelPosts().slice(before);
     expect(posts).toHaveLength(report.queued);
     expect(posts.every((p) => /^m[0-9a-f]{10}-[0-9a-f]{12}$/.test(p.nonce ?? '') && p.body.enforce_nonce === true)).toBe(true);
@@ -350,13 +350,13 @@ describe('alerts on Discord', () => {
     await new Promise((r) => setTimeout(r, 1_100)); // its claim runs out (ALERTS_DELIVERY_LEASE_S=1)
     await boot();
     await manzil.alerts.drainer.drain();
-    await fake.waitFor(() => manzil.alerts.outbox.stats().pending + manzil.alerts.outbox.stats().sending === 0, 15_000);
+    await fake.waitFor(async () => (await manzil.alerts.outbox.stats()).pending + (await manzil.alerts.outbox.stats()).sending === 0, 15_000);
     const posts = channelPosts().slice(before);
     expect(posts.filter((p) => p.nonce === interrupted.nonce)).toHaveLength(1);
     expect(posts).toHaveLength(report.queued);
     const resent = fake.requests().filter((r) => r.method === 'POST' && (r.body as { nonce?: string })?.nonce === interrupted.nonce);
     expect(resent.length).toBeGreaterThanOrEqual(2); // sent twice, shown once
-    expect(manzil.alerts.outbox.stats().possibleDuplicates).toBe(0);
+    expect((await manzil.alerts.outbox.stats()).possibleDuplicates).toBe(0);
   });
 });
 

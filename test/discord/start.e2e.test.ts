@@ -115,7 +115,7 @@ describe('Slack and Discord configured together', () => {
       expect(JSON.stringify(fake.original(saveOnDiscord.token))).toMatch(/Saved as alert #\d+: Homes for rent in Dubai Marina/);
 
       const slackAlerts = () => slack.messages(SLACK_CHANNEL).filter((m) => m.metadata?.event_type === 'manzil_alert');
-      const settled = () => manzil.alerts.outbox.stats().pending + manzil.alerts.outbox.stats().sending === 0;
+      const settled = async () => (await manzil.alerts.outbox.stats()).pending + (await manzil.alerts.outbox.stats()).sending === 0;
       await manzil.alerts.poll(); // what is listed now is not news
       await manzil.alerts.drainer.drain();
       const before = { slack: slackAlerts().length, discord: fake.messages(fake.channelId).length };

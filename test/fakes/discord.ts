@@ -112,7 +112,7 @@ export interface FakeDiscord {
   /** Every REST request, for assertions. */
   requests(): RecordedRequest[];
   /** Polls until the predicate holds; rejects after `timeoutMs` (default 5,000). */
-  waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
+  waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs?: number): Promise<void>;
   /**
    * The next `times` (default 1) requests matching method and a regex on the path under /api/v10 answer 429 with
    * `retry_after` (seconds) in the body and Retry-After plus X-RateLimit-* headers (Reset-After included); `global`
@@ -875,7 +875,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     requests: () => [...recorded],
     async waitFor(predicate, timeoutMs = 5_000) {
       const deadline = Date.now() + timeoutMs;
-      while (!predicate()) {
+      while (!(await predicate())) {
         if (Date.now() > deadline) throw new Error(`fake Discord: condition not met within ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 10));
       }

@@ -150,7 +150,7 @@ export interface FakeSlack {
   tokenOf(teamId: string): string | undefined;
   /** The scopes auth.test reports in X-OAuth-Scopes (default: what the manifest asks for); undefined sends no header. */
   grantScopes(scopes: string[] | undefined): void;
-  waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
+  waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs?: number): Promise<void>;
   reset(): void;
   close(): Promise<void>;
 }
@@ -662,7 +662,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     async waitFor(predicate, timeoutMs = 5_000) {
       const deadline = Date.now() + timeoutMs;
-      while (!predicate()) {
+      while (!(await predicate())) {
         if (Date.now() > deadline) throw new Error(`fake Slack: condition not met within ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 10));
       }

@@ -53,8 +53,8 @@ const deliveryIds = () =>
     .map((m) => (m.metadata!.event_payload as { delivery_id: string }).delivery_id);
 
 /** Nothing left to send: every entry delivered or parked. */
-const settled = (manzil: Manzil) => {
-  const stats = manzil.alerts.outbox.stats();
+const settled = async (manzil: Manzil) => {
+  const stats = await manzil.alerts.outbox.stats();
   return stats.pending + stats.sending === 0;
 };
 
@@ -104,7 +104,7 @@ describe('a shutdown with deliveries in flight', () => {
     const ids = deliveryIds();
     expect(ids).toHaveLength(queued);
     expect(new Set(ids).size).toBe(queued);
-    expect(second.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, delivered: queued, possibleDuplicates: 0 });
+    expect(await second.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, delivered: queued, possibleDuplicates: 0 });
   }, 20_000);
 
   it('a post still unanswered when the stop runs out of time is found on Slack after the restart, not sent again', async () => {
@@ -122,7 +122,7 @@ describe('a shutdown with deliveries in flight', () => {
     const ids = deliveryIds();
     expect(ids).toHaveLength(queued);
     expect(new Set(ids).size).toBe(queued);
-    expect(second.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, delivered: queued, possibleDuplicates: 0 });
+    expect(await second.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, delivered: queued, possibleDuplicates: 0 });
     held.release();
   }, 20_000);
 });

@@ -1,10 +1,8 @@
 // The architecture's import boundaries are lint errors: ESLint with the project's own config, on code that crosses them.
-import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { projectEslint } from './eslint.js';
 
-const cwd = fileURLToPath(new URL('../..', import.meta.url));
-const eslint = new ESLint({ cwd });
+const eslint = projectEslint();
 
 /** The import-boundary errors ESLint reports for `code` as if it were the file at `filePath`. */
 async function boundaryErrors(filePath: string, code: string): Promise<string[]> {

@@ -34,15 +34,16 @@ describe('names the lookup answered, kept across restarts', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'manzil-places-')), 'm.db');
     // An earlier run's answer, as its resolver left it in the location cache (a name made of filter words and its own).
     const before = openStore(path);
-    createLocationCacheRepo(before, Date.now, 'svc').put('quasar', [{ id: 9901, name: 'Quasar Pool Villas', type: 'building' }], DAY);
+    await createLocationCacheRepo(before, Date.now, 'svc').put('quasar', [{ id: 9901, name: 'Quasar Pool Villas', type: 'building' }], DAY);
     // Answers of another service are never taught.
-    createLocationCacheRepo(before, Date.now, 'other').put('nebula', [{ id: 9902, name: 'Nebula Studio Gardens', type: 'building' }], DAY);
+    await createLocationCacheRepo(before, Date.now, 'other').put('nebula', [{ id: 9902, name: 'Nebula Studio Gardens', type: 'building' }], DAY);
     before.close();
     expect(placeOf('/rent quasar pool villas 2br')).toBe('quasar');
 
     // The restart: a new process opens the same file.
     const store = openStore(path);
     const resolver = new LocationResolver(api, createLocationCacheRepo(store, Date.now, 'svc'), DAY);
+    await resolver.ready;
     expect(placeOf('/rent quasar pool villas 2br')).toBe('quasar pool villas');
     expect(placeOf('/rent nebula studio gardens')).toBe('nebula gardens');
 
@@ -52,16 +53,16 @@ describe('names the lookup answered, kept across restarts', () => {
     store.close();
   });
 
-  it('the store lists every answer of its service, newest first, damaged rows left out', () => {
+  it('the store lists every answer of its service, newest first, damaged rows left out', async () => {
     let now = 1_000;
     const store = openStore(':memory:');
     const repo = createLocationCacheRepo(store, () => now, 'svc');
-    repo.put('a', [{ id: 1, name: 'A' }], 10);
+    await repo.put('a', [{ id: 1, name: 'A' }], 10);
     now = 2_000; // the first has expired by now: a name once answered is still a place
-    repo.put('b', [{ id: 2, name: 'B' }], DAY);
+    await repo.put('b', [{ id: 2, name: 'B' }], DAY);
     store.sqlite.prepare("INSERT INTO location_cache (service, query, results, fetched_at, expires_at) VALUES ('svc', 'c', 'not json', 1500, 9999999)").run();
-    expect(repo.answers()).toEqual([[{ id: 2, name: 'B' }], [{ id: 1, name: 'A' }]]);
-    expect(repo.answers(1)).toEqual([[{ id: 2, name: 'B' }]]);
+    expect(await repo.answers()).toEqual([[{ id: 2, name: 'B' }], [{ id: 1, name: 'A' }]]);
+    expect(await repo.answers(1)).toEqual([[{ id: 2, name: 'B' }]]);
     store.close();
   });
 
@@ -76,8 +77,8 @@ describe('names the lookup answered, kept across restarts', () => {
     const resolver = new LocationResolver(api, createLocationCacheRepo(openStore(':memory:')), DAY);
     await resolver.resolve('marina');
     sandbox.clearRequests();
-    expect(resolver.cached('marina')).toMatchObject({ kind: 'found', location: { id: 50, name: 'Dubai Marina' } });
-    expect(resolver.cached('business')).toBeUndefined();
+    expect(await resolver.cached('marina')).toMatchObject({ kind: 'found', location: { id: 50, name: 'Dubai Marina' } });
+    expect(await resolver.cached('business')).toBeUndefined();
     expect(lookups()).toBe(0);
   });
 });

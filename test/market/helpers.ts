@@ -44,7 +44,7 @@ export async function marketRig(o: { sandbox?: SandboxOptions; client?: Partial<
       for (let page = 1; page < 500; page++) {
         const paged = path !== '/price-trend-of-location';
         const qs = new URLSearchParams(paged ? { ...params, page: String(page) } : params);
-        const body = (await (await fetch(`${sandbox.url}${path}?${qs}`, { headers })).json()) as { data: unknown };
+        const body = (await (await fetch(`${sandbox.url}${path}?${qs.toString()}`, { headers })).json()) as { data: unknown };
         const rows = Array.isArray(body.data) ? body.data : (body.data as { data: { attributes: { transactions: unknown[] } } }).data.attributes.transactions;
         if (rows.length === 0) return out;
         out.push(...rows);

@@ -20,7 +20,7 @@ const finalStage = stages.at(-1)!;
 
 describe('Dockerfile', () => {
   it('passes the dockerfile-utils validator with no errors or warnings', () => {
-    const problems = validate(dockerfile).map((d) => `line ${d.range.start.line + 1}: ${d.message}`);
+    const problems = validate(dockerfile).map((d) => `line ${d.range.start.line + 1}: ${typeof d.message === 'string' ? d.message : d.message.value}`);
     expect(problems).toEqual([]);
   });
 

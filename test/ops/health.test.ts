@@ -2,11 +2,13 @@
 // 503 when it cannot (the database refuses writes, the poller is stuck while alerts exist, the upstream breaker is
 // open) and while it is stopping.
 import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { POLL_JOB } from '../../src/alerts/index.js';
 import { Health } from '../../src/ops/health.js';
 import { opsRoutes, startOpsServer } from '../../src/ops/http.js';
 import { Metrics } from '../../src/ops/metrics.js';
+import { createLeaseRepo, schema } from '../../src/store/index.js';
 import { silentLogger } from '../../src/log.js';
 import { ask, boot } from './helpers.js';
 
@@ -33,8 +35,8 @@ describe('GET /healthz', () => {
     // The same database file, opened read-only: every write through this connection fails as on a read-only disk.
     const readOnly = new Database(dbPath, { readonly: true, fileMustExist: true });
     const health = new Health({
-      sqlite: readOnly,
-      poller: { lastRun: () => manzil.alerts.leases.lastRun(POLL_JOB), alerts: () => manzil.alerts.repo.count() },
+      probe: async (at) => createLeaseRepo({ db: drizzle(readOnly, { schema }), sqlite: readOnly, close: () => readOnly.close() }).probe(at),
+      poller: { lastRun: async () => manzil.alerts.leases.lastRun(POLL_JOB), alerts: async () => manzil.alerts.repo.count() },
       maxPollerAgeMs: 45 * 60_000,
       upstream: { sandbox: true, budgetLeft: () => manzil.api.budgetLeft() },
       stopping: () => false,
@@ -60,8 +62,8 @@ describe('GET /healthz', () => {
 
     // The last run, as the poller records it, 16 minutes ago (3 periods of 5 minutes are 15).
     const at = Date.now() - 16 * 60_000;
-    const fence = manzil.alerts.leases.acquire(POLL_JOB, 'another-instance', at, 60_000)!;
-    manzil.alerts.leases.finish(fence, { at, ms: 1200, ok: true });
+    const fence = (await manzil.alerts.leases.acquire(POLL_JOB, 'another-instance', at, 60_000))!;
+    await manzil.alerts.leases.finish(fence, { at, ms: 1200, ok: true });
     const r = await healthz(url('/healthz'));
     expect(r.status).toBe(503);
     expect(r.body.checks.poller).toMatchObject({ ok: false, alerts: 1, lastRunOk: true, maxAgeSeconds: 900 });

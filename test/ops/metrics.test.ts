@@ -65,7 +65,7 @@ describe('GET /metrics', () => {
     const text = await scrape(url('/metrics'));
     const delivered = sample(text, 'manzil_alerts_delivered_total', { platform: 'console' });
     expect(delivered).toBeGreaterThan(0);
-    expect(delivered).toBe(manzil.alerts.outbox.stats().delivered);
+    expect(delivered).toBe((await manzil.alerts.outbox.stats()).delivered);
     expect(sample(text, 'manzil_alerts_failed_total')).toBe(0);
     expect(sample(text, 'manzil_outbox_depth')).toBe(0);
     expect(sample(text, 'manzil_outbox_oldest_age_seconds')).toBe(0);
@@ -132,7 +132,7 @@ describe("GET /metrics: the service's own quota and a failing platform", () => {
     poster.release();
     await manzil.alerts.drainer.drain();
     const after = await scrape(url('/metrics'));
-    const failed = manzil.alerts.outbox.stats().failed;
+    const failed = (await manzil.alerts.outbox.stats()).failed;
     expect(failed).toBeGreaterThan(0);
     expect(sample(after, 'manzil_alerts_failed_total', { platform: 'console' })).toBe(failed);
     expect(sample(after, 'manzil_outbox_failed')).toBe(failed);

@@ -18,19 +18,19 @@ const entry = (n: number, place = 'slack:T1:C1') => ({ place, kind: n === 4 ? 's
  * Five entries written 3 h ago: #1 parked after a refusal with a long error, #2 waiting for a retry (a possible
  * duplicate, to be looked for first), #3 in flight, #4 claimed and waiting its turn, #5 delivered. A channel is held.
  */
-function fixture() {
+async function fixture() {
   const dbPath = join(tempDir('manzil-outbox-'), 'manzil.db');
   const store = openStore(dbPath);
   const outbox = createOutboxRepo(store, () => NOW);
-  for (let n = 1; n <= 5; n++) outbox.enqueue(entry(n, n === 2 ? 'discord:G1:C2' : 'slack:T1:C1'), NOW - 180 * MIN);
-  const claim = outbox.claimDue({ holder: 'pid-1', at: NOW - 60 * MIN, leaseMs: 600 * MIN, perPlace: 10, places: 10, platforms: ['slack', 'discord'] });
+  for (let n = 1; n <= 5; n++) await outbox.enqueue(entry(n, n === 2 ? 'discord:G1:C2' : 'slack:T1:C1'), NOW - 180 * MIN);
+  const claim = await outbox.claimDue({ holder: 'pid-1', at: NOW - 60 * MIN, leaseMs: 600 * MIN, perPlace: 10, places: 10, platforms: ['slack', 'discord'] });
   const [e1, e2, e3, , e5] = claim;
-  outbox.markFailed(e1!.id, e1!.token, { error: 'msg_too_long: the platform\nrefused this message in every plainer form that was tried, for good', retryAt: undefined });
-  outbox.markFailed(e2!.id, e2!.token, { error: 'timeout', retryAt: NOW + 5 * MIN, maybeDelivered: true, possibleDuplicate: true });
-  outbox.markPosting(e3!.id, e3!.token, NOW - MIN, NOW + MIN);
-  outbox.markPosting(e5!.id, e5!.token, NOW - MIN, NOW + MIN);
-  outbox.markDelivered(e5!.id, e5!.token, 'ts-5', NOW);
-  outbox.holdPlace('slack:T1:C9', 'channel_not_found', NOW - 30 * MIN, NOW + 15 * MIN);
+  await outbox.markFailed(e1!.id, e1!.token, { error: 'msg_too_long: the platform\nrefused this message in every plainer form that was tried, for good', retryAt: undefined });
+  await outbox.markFailed(e2!.id, e2!.token, { error: 'timeout', retryAt: NOW + 5 * MIN, maybeDelivered: true, possibleDuplicate: true });
+  await outbox.markPosting(e3!.id, e3!.token, NOW - MIN, NOW + MIN);
+  await outbox.markPosting(e5!.id, e5!.token, NOW - MIN, NOW + MIN);
+  await outbox.markDelivered(e5!.id, e5!.token, 'ts-5', NOW);
+  await outbox.holdPlace('slack:T1:C9', 'channel_not_found', NOW - 30 * MIN, NOW + 15 * MIN);
   store.close();
   return dbPath;
 }
@@ -48,10 +48,10 @@ async function run(args: string[], dbPath: string) {
   return { status, out, err };
 }
 
-const stateOf = (dbPath: string, id: number) => {
+const stateOf = async (dbPath: string, id: number) => {
   const store = openStore(dbPath);
   try {
-    return createOutboxRepo(store).byId(id);
+    return await createOutboxRepo(store).byId(id);
   } finally {
     store.close();
   }
@@ -59,7 +59,7 @@ const stateOf = (dbPath: string, id: number) => {
 
 describe('manzil outbox', () => {
   it('lists parked entries, then waiting ones, with their age, next attempt, flags and last error trimmed; then a summary', async () => {
-    const dbPath = fixture();
+    const dbPath = await fixture();
     const { status, out, err } = await run([], dbPath);
     expect(err).toEqual([]);
     expect(status).toBe(0);
@@ -76,7 +76,7 @@ describe('manzil outbox', () => {
   });
 
   it('answers JSON with --json, and shows at most --limit entries of each list', async () => {
-    const dbPath = fixture();
+    const dbPath = await fixture();
     const json = JSON.parse((await run(['--json'], dbPath)).out[0]!) as {
       stats: { failed: number; heldPlaces: number };
       parked: { id: number }[];
@@ -103,9 +103,9 @@ describe('manzil outbox', () => {
 
   it('refuses a wrong command line (exit 2) and a database that is not there (exit 1), creating nothing', async () => {
     const dir = tempDir('manzil-outbox-');
-    expect((await run(['--limit'], fixture())).status).toBe(2);
-    expect((await run(['retry'], fixture())).status).toBe(2);
-    expect((await run(['retry', 'x1'], fixture())).status).toBe(2);
+    expect((await run(['--limit'], await fixture())).status).toBe(2);
+    expect((await run(['retry'], await fixture())).status).toBe(2);
+    expect((await run(['retry', 'x1'], await fixture())).status).toBe(2);
     const missing = await run([], join(dir, 'none.db'));
     expect(missing).toMatchObject({ status: 1, err: [expect.stringMatching(/there is no database at .*none\.db \(MANZIL_DB_PATH\)$/)] });
     expect((await run([], ':memory:')).status).toBe(1);
@@ -114,34 +114,34 @@ describe('manzil outbox', () => {
 
 describe('manzil outbox retry', () => {
   it('puts one parked entry back (as new, looked for first when it may have been posted) and says so', async () => {
-    const dbPath = fixture();
+    const dbPath = await fixture();
     const r = await run(['retry', '1'], dbPath);
     expect(r).toMatchObject({ status: 0, err: [], out: ['Entry #1 is back in the queue: a running Manzil sends it within about 30 s, else the next start does.'] });
-    expect(stateOf(dbPath, 1)).toMatchObject({ state: 'pending', attempts: 0, firstAttemptAt: null, nextAttemptAt: NOW });
+    expect(await stateOf(dbPath, 1)).toMatchObject({ state: 'pending', attempts: 0, firstAttemptAt: null, nextAttemptAt: NOW });
     // Now it is no longer parked.
     expect((await run(['retry', '#1'], dbPath)).err).toEqual(['manzil outbox retry: entry #1 is waiting (pending), not parked: only parked entries can be retried']);
   });
 
   it('refuses an unknown id or one not parked, clearly, with exit 1 and nothing changed', async () => {
-    const dbPath = fixture();
+    const dbPath = await fixture();
     expect(await run(['retry', '99'], dbPath)).toMatchObject({ status: 1, out: [], err: ['manzil outbox retry: there is no outbox entry #99 (`manzil outbox` lists them)'] });
     expect((await run(['retry', '3'], dbPath)).err).toEqual(['manzil outbox retry: entry #3 is being sent (sending), not parked: only parked entries can be retried']);
     expect((await run(['retry', '5'], dbPath)).err).toEqual(['manzil outbox retry: entry #5 was delivered, not parked: only parked entries can be retried']);
-    expect(stateOf(dbPath, 3)!.state).toBe('sending');
-    expect(stateOf(dbPath, 1)!.state).toBe('failed');
+    expect((await stateOf(dbPath, 3))!.state).toBe('sending');
+    expect((await stateOf(dbPath, 1))!.state).toBe('failed');
   });
 
   it('--all puts every parked entry back and says how many', async () => {
-    const dbPath = fixture();
+    const dbPath = await fixture();
     expect((await run(['retry', '--all'], dbPath)).out).toEqual([
       '1 parked delivery is back in the queue: a running Manzil sends them within about 30 s, else the next start does.',
     ]);
     expect((await run(['retry', '--all'], dbPath)).out).toEqual(['No parked deliveries: nothing to retry.']);
-    expect(stateOf(dbPath, 1)!.state).toBe('pending');
+    expect((await stateOf(dbPath, 1))!.state).toBe('pending');
   });
 
-  it('runs through the real bin, reading MANZIL_DB_PATH like `manzil backup`', () => {
-    const dbPath = fixture();
+  it('runs through the real bin, reading MANZIL_DB_PATH like `manzil backup`', async () => {
+    const dbPath = await fixture();
     const bin = (...args: string[]) =>
       spawnSync(process.execPath, [join(repo, 'bin/manzil.js'), 'outbox', ...args], {
         cwd: tempDir(),

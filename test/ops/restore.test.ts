@@ -67,7 +67,7 @@ async function dbWithBackup() {
   const dir = tempDir('manzil-restore-');
   const dbPath = join(dir, 'manzil.db');
   const store = openStore(dbPath);
-  createOutboxRepo(store).enqueue(notice(1, 'n1'));
+  await createOutboxRepo(store).enqueue(notice(1, 'n1'));
   store.close();
   const backup = join(dir, 'backup.db');
   await backupDatabase(dbPath, backup);
@@ -81,14 +81,14 @@ describe('manzil restore', () => {
     await rig.commands.handle(ctx(), 'add rent marina');
     await rig.commands.handle(ctx(), 'add buy marina');
     await rig.poll(); // the first look records what exists and posts nothing
-    for (let i = 0; i < 10 && rig.outbox.list({ state: 'pending' }).length < 6; i++) {
+    for (let i = 0; i < 10 && (await rig.outbox.list({ state: 'pending' })).length < 6; i++) {
       rig.sandbox.advance(180);
       await rig.poll();
     }
     // One entry is in flight at the backup: another instance has started posting it.
-    const [inFlight] = rig.outbox.claimDue({ holder: 'other', at: Date.now(), leaseMs: 60_000, perPlace: 1, places: 1, platforms: ['test'] });
-    expect(rig.outbox.markPosting(inFlight!.id, inFlight!.token, Date.now(), Date.now() + 60_000)).toBe(true);
-    const queued = rig.outbox.list();
+    const [inFlight] = await rig.outbox.claimDue({ holder: 'other', at: Date.now(), leaseMs: 60_000, perPlace: 1, places: 1, platforms: ['test'] });
+    expect(await rig.outbox.markPosting(inFlight!.id, inFlight!.token, Date.now(), Date.now() + 60_000)).toBe(true);
+    const queued = await rig.outbox.list();
     expect(queued.length).toBeGreaterThanOrEqual(6);
     const backup = join(tempDir('manzil-restore-'), 'before.db');
     await backupDatabase(rig.dbFile, backup);
@@ -96,11 +96,11 @@ describe('manzil restore', () => {
     // After the backup: the in-flight post lands, three more are delivered, and the database writes a notice (an id the
     // restored database will give out again) that is delivered too. The rest waits (the channel is rate-limited).
     await platform.post(inFlight!.place, { text: 'in flight', blocks: [] }, inFlight!.deliveryId);
-    expect(rig.outbox.markDelivered(inFlight!.id, inFlight!.token, 'm1', Date.now())).toBe(true);
+    expect(await rig.outbox.markDelivered(inFlight!.id, inFlight!.token, 'm1', Date.now())).toBe(true);
     platform.budget = 3;
     expect((await rig.newDrainer({ posters: [platform] }).drain()).delivered).toBe(3);
-    rig.outbox.enqueue(notice(1, 'after-backup'));
-    const afterBackup = rig.outbox.list().at(-1)!;
+    await rig.outbox.enqueue(notice(1, 'after-backup'));
+    const afterBackup = (await rig.outbox.list()).at(-1)!;
     platform.budget = 1;
     expect((await rig.newDrainer({ posters: [platform] }).drain()).delivered).toBe(1);
     expect(platform.timesPosted(deliveryIdOf(afterBackup))).toBe(1);
@@ -121,21 +121,21 @@ describe('manzil restore', () => {
 
     // Manzil starts again on it and drains: the four delivered after the backup are found, the rest posted once.
     const again = rig.reopen();
-    expect(again.outbox.list({ state: ['claimed', 'sending'] })).toEqual([]);
-    expect(again.outbox.list({ state: 'pending' }).every((r) => r.maybeDelivered)).toBe(true);
+    expect(await again.outbox.list({ state: ['claimed', 'sending'] })).toEqual([]);
+    expect((await again.outbox.list({ state: 'pending' })).every((r) => r.maybeDelivered)).toBe(true);
     platform.budget = Infinity;
     const drained = await again.newDrainer({ posters: [platform] }).drain();
     expect(drained).toMatchObject({ recoveredFound: 4, delivered: queued.length - 4, failed: 0, possibleDuplicates: 0 });
     for (const q of queued) expect(platform.timesPosted(deliveryIdOf(q))).toBe(1);
     expect(new Set(platform.posts.map((p) => p.deliveryId)).size).toBe(platform.posts.length);
-    expect(again.outbox.list().map((r) => [r.id, r.state])).toEqual(queued.map((q) => [q.id, 'delivered']));
+    expect((await again.outbox.list()).map((r) => [r.id, r.state])).toEqual(queued.map((q) => [q.id, 'delivered']));
     // Those found keep the message id the platform has.
-    for (const q of deliveredAfterBackup) expect(again.outbox.byId(q.id)!.messageId).toBe(platform.posts.find((p) => p.deliveryId === deliveryIdOf(q))!.messageId);
+    for (const q of deliveredAfterBackup) expect((await again.outbox.byId(q.id))!.messageId).toBe(platform.posts.find((p) => p.deliveryId === deliveryIdOf(q))!.messageId);
 
     // A new entry after the restore takes the same row id as the notice written after the backup, but not its delivery
     // id: it is posted, not taken for the notice already on the platform.
-    again.outbox.enqueue(notice(1, 'after-restore'));
-    const fresh = again.outbox.list().at(-1)!;
+    await again.outbox.enqueue(notice(1, 'after-restore'));
+    const fresh = (await again.outbox.list()).at(-1)!;
     expect(fresh.id).toBe(afterBackup.id);
     expect(idsUsed.has(deliveryIdOf(fresh))).toBe(false);
     expect(await again.newDrainer({ posters: [platform] }).drain()).toMatchObject({ delivered: 1, recoveredFound: 0 });
@@ -180,7 +180,7 @@ describe('manzil restore', () => {
   it('refuses while a Manzil instance runs on the database, and says so; --force overrides', async () => {
     const { dir, dbPath, backup } = await dbWithBackup();
     const store = openStore(dbPath);
-    createLeaseRepo(store).heartbeat({ id: 'pid-4242', host: 'box', pid: 4242 }, Date.now() - 3_000);
+    await createLeaseRepo(store).heartbeat({ id: 'pid-4242', host: 'box', pid: 4242 }, Date.now() - 3_000);
     store.close();
     const before = readFileSync(dbPath);
 
@@ -207,21 +207,21 @@ describe('manzil restore', () => {
     // The backup itself holds a live-looking instance and a held job lease (it was taken while Manzil ran).
     const b = openStore(backup);
     const leases = createLeaseRepo(b);
-    leases.heartbeat({ id: 'then', host: 'box', pid: 1 }, Date.now());
-    leases.acquire('alerts-poll', 'then', Date.now(), 3_600_000);
+    await leases.heartbeat({ id: 'then', host: 'box', pid: 1 }, Date.now());
+    await leases.acquire('alerts-poll', 'then', Date.now(), 3_600_000);
     b.sqlite.pragma('journal_mode = DELETE');
     b.close();
     const store = openStore(dbPath);
-    createLeaseRepo(store).heartbeat({ id: 'crashed', host: 'box', pid: 4242 }, Date.now() - 16_000);
-    for (let i = 0; i < 40; i++) createLeaseRepo(store).acquire(`job-${i}`, 'x', 0, 1); // the current database's tokens ran further
+    await createLeaseRepo(store).heartbeat({ id: 'crashed', host: 'box', pid: 4242 }, Date.now() - 16_000);
+    for (let i = 0; i < 40; i++) await createLeaseRepo(store).acquire(`job-${i}`, 'x', 0, 1); // the current database's tokens ran further
     const generation = Number((store.sqlite.prepare("SELECT value FROM db_meta WHERE key = 'generation'").get() as { value: string }).value);
     store.close();
 
     expect((await cli([backup], dbPath)).status).toBe(0);
     const after = openStore(dbPath);
     try {
-      expect(createLeaseRepo(after).instances()).toEqual([]);
-      expect(createLeaseRepo(after).acquire('alerts-poll', 'now', Date.now(), 60_000)!.token).toBeGreaterThan(generation);
+      expect(await createLeaseRepo(after).instances()).toEqual([]);
+      expect((await createLeaseRepo(after).acquire('alerts-poll', 'now', Date.now(), 60_000))!.token).toBeGreaterThan(generation);
     } finally {
       after.close();
     }
@@ -269,7 +269,7 @@ describe('manzil restore', () => {
     const dir = tempDir('manzil-restore-');
     // A backup from the release before the delivery core: migrations 0000-0002 only, an entry in flight when it was taken.
     const old = join(dir, 'migrations-then');
-    cpSync(join(repo, 'migrations'), old, { recursive: true });
+    cpSync(join(repo, 'migrations', 'sqlite'), old, { recursive: true });
     const journal = JSON.parse(readFileSync(join(old, 'meta/_journal.json'), 'utf8')) as { entries: { idx: number }[] };
     const newer = journal.entries.filter((e) => e.idx > 2).length;
     journal.entries = journal.entries.filter((e) => e.idx <= 2);
@@ -288,7 +288,7 @@ describe('manzil restore', () => {
     const live = join(dir, 'live.db');
     const writer = openStore(live);
     writer.sqlite.pragma('wal_autocheckpoint = 0');
-    createOutboxRepo(writer).enqueue(notice(1, 'only-in-wal'));
+    await createOutboxRepo(writer).enqueue(notice(1, 'only-in-wal'));
     const dbPath = join(dir, 'manzil.db');
     copyFileSync(live, dbPath);
     copyFileSync(`${live}-wal`, `${dbPath}-wal`);
@@ -309,7 +309,7 @@ describe('manzil restore', () => {
     const store = openStore(dbPath);
     try {
       expect(readDbId(store.sqlite)).toBe(report.dbId);
-      const [row] = createOutboxRepo(store).list();
+      const [row] = await createOutboxRepo(store).list();
       expect(row).toMatchObject({ state: 'pending', maybeDelivered: true, claimedBy: null, claimedUntil: null, origin: '', attempts: 1 });
       expect(deliveryIdOf(row!)).toBe(String(row!.id));
     } finally {

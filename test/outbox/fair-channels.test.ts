@@ -12,8 +12,8 @@ describe('a channel whose posts are slow', () => {
     const rig = await alertsRig();
     const platform = new Platform('test', (place) => (place === 'test:slow' ? sleep(SLOW_MS) : undefined));
     // The slow channel's entries first (the oldest), then more for the other one than one claim takes (10 a channel).
-    for (let i = 0; i < 2; i++) rig.outbox.enqueue(notice('test:slow', `slow ${i}`));
-    for (let i = 0; i < 12; i++) rig.outbox.enqueue(notice('test:fast', `fast ${i}`));
+    for (let i = 0; i < 2; i++) await rig.outbox.enqueue(notice('test:slow', `slow ${i}`));
+    for (let i = 0; i < 12; i++) await rig.outbox.enqueue(notice('test:fast', `fast ${i}`));
     const drainer = rig.newDrainer({ posters: [platform], options: { perPlaceIntervalMs: 0, leaseMs: 60_000 } });
     const started = Date.now();
     const report = await drainer.drain();
@@ -30,14 +30,14 @@ describe('a channel whose posts are slow', () => {
   it('does not hold an entry queued for another channel while it is still posting (the drainer running in the background)', async () => {
     const rig = await alertsRig();
     const platform = new Platform('test', (place) => (place === 'test:slow' ? sleep(SLOW_MS) : undefined));
-    rig.outbox.enqueue(notice('test:slow', 'slow 0'));
+    await rig.outbox.enqueue(notice('test:slow', 'slow 0'));
     const drainer = rig.newDrainer({ posters: [platform], options: { perPlaceIntervalMs: 0, leaseMs: 60_000 } });
     drainer.start();
     try {
       await until(() => platform.events.length === 1); // the slow post is in flight
       // A poller run queues an alert for another channel and pokes the drainer, as main does.
       const queuedAt = Date.now();
-      rig.outbox.enqueue(notice('test:fast', 'fast 0'));
+      await rig.outbox.enqueue(notice('test:fast', 'fast 0'));
       drainer.poke();
       await until(() => platform.posts.length === 2, 3 * SLOW_MS);
       const fast = platform.posts.find((p) => p.place === 'test:fast')!;
@@ -56,21 +56,21 @@ describe('a channel rate-limited by the platform', () => {
     const clock = new Clock();
     const platform = new Platform('test', (place, _id, n) => (place === 'test:limited' && n === 1 ? new PostFailure('ratelimited', 'wait', 10_000) : undefined));
     for (let i = 0; i < 3; i++) {
-      rig.outbox.enqueue(notice('test:limited', `limited ${i}`), clock.t);
-      rig.outbox.enqueue(notice('test:free', `free ${i}`), clock.t);
+      await rig.outbox.enqueue(notice('test:limited', `limited ${i}`), clock.t);
+      await rig.outbox.enqueue(notice('test:free', `free ${i}`), clock.t);
     }
     const drainer = rig.newDrainer({ posters: [platform], now: clock.now, options: { perPlaceIntervalMs: 0 } });
     expect(await drainer.drain()).toMatchObject({ delivered: 3, failed: 0 });
     expect(platform.postsIn('test:free').map(labelOf)).toEqual(['free 0', 'free 1', 'free 2']);
     // One attempt in the limited channel: the rest of its queue was not tried, and none of it spent an attempt.
     expect(platform.attempts.get('test:limited')).toBe(1);
-    const held = rig.outbox.list({ place: 'test:limited' });
+    const held = await rig.outbox.list({ place: 'test:limited' });
     expect(held.map((r) => ({ state: r.state, attempts: r.attempts }))).toEqual(Array(3).fill({ state: 'pending', attempts: 0 }));
     expect(held.every((r) => r.nextAttemptAt >= clock.t + 10_000)).toBe(true);
 
     // Meanwhile another channel's new entry is posted at once; the limited one is still not tried.
     clock.advance(5_000);
-    rig.outbox.enqueue(notice('test:free', 'free 3'), clock.t);
+    await rig.outbox.enqueue(notice('test:free', 'free 3'), clock.t);
     expect(await drainer.drain()).toMatchObject({ delivered: 1 });
     expect(platform.attempts.get('test:limited')).toBe(1);
 
@@ -86,14 +86,14 @@ describe('the drainer’s per-channel state', () => {
     const rig = await alertsRig();
     const clock = new Clock();
     const platform = new Platform('test');
-    for (let i = 0; i < 60; i++) rig.outbox.enqueue(notice(`test:c${i}`, `hello ${i}`), clock.t);
+    for (let i = 0; i < 60; i++) await rig.outbox.enqueue(notice(`test:c${i}`, `hello ${i}`), clock.t);
     const drainer = rig.newDrainer({ posters: [platform], now: clock.now });
     expect(await drainer.drain()).toMatchObject({ delivered: 60 });
     expect(drainer.trackedChannels()).toBe(60);
 
     // Half an hour later one channel posts again; nobody has been idle an hour yet.
     clock.advance(30 * 60_000);
-    rig.outbox.enqueue(notice('test:c0', 'again'), clock.t);
+    await rig.outbox.enqueue(notice('test:c0', 'again'), clock.t);
     await drainer.drain();
     expect(drainer.trackedChannels()).toBe(60);
 

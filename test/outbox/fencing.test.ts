@@ -11,15 +11,15 @@ describe('two drainers on one database, one stalled past its claim', () => {
   it('the entry is posted once, by the one that took it over; the stalled one’s late answer changes nothing', async () => {
     const rig = await alertsRig();
     const clock = new Clock();
-    rig.outbox.enqueue(notice('test:c1', 'one alert'), clock.t);
-    const [queued] = rig.outbox.list();
+    await rig.outbox.enqueue(notice('test:c1', 'one alert'), clock.t);
+    const [queued] = await rig.outbox.list();
     // Instance A's post hangs (the network stalled): nothing reaches the platform until it gives up, much later.
     let giveUp!: (f: PostFailure) => void;
     const stalled = new Platform('test', () => new Promise<PostFailure>((r) => (giveUp = r)));
     const a = rig.newDrainer({ posters: [stalled], holder: 'a', now: clock.now, options: { leaseMs: 60_000 } });
     const aDrain = a.drain();
     await until(() => stalled.events.length === 1);
-    const inFlight = rig.outbox.byId(queued!.id)!;
+    const inFlight = (await rig.outbox.byId(queued!.id))!;
     expect(inFlight).toMatchObject({ state: 'sending', claimedBy: 'a' });
     const staleToken = inFlight.claimToken!;
 
@@ -29,48 +29,48 @@ describe('two drainers on one database, one stalled past its claim', () => {
     const b = rig.newDrainer({ posters: [platform], holder: 'b', now: clock.now, options: { leaseMs: 60_000 } });
     expect(await b.drain()).toMatchObject({ delivered: 1, failed: 0 });
     expect(platform.events.map((e) => e.split(':')[0])).toEqual(['look', 'post']);
-    const delivered = rig.outbox.byId(queued!.id)!;
+    const delivered = (await rig.outbox.byId(queued!.id))!;
     expect(delivered).toMatchObject({ state: 'delivered', messageId: 'm1', claimedBy: null });
 
     // A's post finally gives up ("maybe posted"): its drainer records the failure under its old token. Nothing changes.
     giveUp(new PostFailure('timed out', 'maybe_posted'));
     const aReport = await aDrain;
     expect(aReport.delivered).toBe(0);
-    expect(rig.outbox.byId(queued!.id)).toEqual(delivered);
+    expect(await rig.outbox.byId(queued!.id)).toEqual(delivered);
 
     // Every other late change with the old token is refused too, and so is a late markFailed under the new one.
     const id = queued!.id;
-    expect(rig.outbox.markDelivered(id, staleToken, 'late-message', clock.t)).toBe(false);
-    expect(rig.outbox.markFailed(id, staleToken, { error: 'late failure', retryAt: clock.t })).toBeUndefined();
-    expect(rig.outbox.markFailed(id, staleToken, { error: 'late failure, parked', retryAt: undefined })).toBeUndefined();
-    expect(rig.outbox.markFailed(id, inFlight.claimToken! + 1, { error: 'late failure', retryAt: clock.t })).toBeUndefined();
-    expect(rig.outbox.markPosting(id, staleToken, clock.t, clock.t + 60_000)).toBe(false);
-    expect(rig.outbox.extendClaims([{ id, token: staleToken }], clock.t + 60_000)).toBe(0);
-    rig.outbox.requeue([{ id, token: staleToken }], clock.t);
-    expect(rig.outbox.byId(id)).toEqual(delivered);
+    expect(await rig.outbox.markDelivered(id, staleToken, 'late-message', clock.t)).toBe(false);
+    expect(await rig.outbox.markFailed(id, staleToken, { error: 'late failure', retryAt: clock.t })).toBeUndefined();
+    expect(await rig.outbox.markFailed(id, staleToken, { error: 'late failure, parked', retryAt: undefined })).toBeUndefined();
+    expect(await rig.outbox.markFailed(id, inFlight.claimToken! + 1, { error: 'late failure', retryAt: clock.t })).toBeUndefined();
+    expect(await rig.outbox.markPosting(id, staleToken, clock.t, clock.t + 60_000)).toBe(false);
+    expect(await rig.outbox.extendClaims([{ id, token: staleToken }], clock.t + 60_000)).toBe(0);
+    await rig.outbox.requeue([{ id, token: staleToken }], clock.t);
+    expect(await rig.outbox.byId(id)).toEqual(delivered);
 
     // And nothing is ever posted again by either.
     clock.advance(3_600_000);
     await Promise.all([a.drain(), b.drain()]);
     expect(stalled.posts).toHaveLength(0);
     expect(platform.posts).toHaveLength(1);
-    expect(rig.outbox.stats(clock.t)).toMatchObject({ delivered: 1, pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
+    expect(await rig.outbox.stats(clock.t)).toMatchObject({ delivered: 1, pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
   });
 
   it('an entry that waited its turn past its claim is not posted by the stalled instance once another took it', async () => {
     const rig = await alertsRig();
     const clock = new Clock();
-    rig.outbox.enqueue(notice('test:c1', 'waiting its turn'), clock.t);
+    await rig.outbox.enqueue(notice('test:c1', 'waiting its turn'), clock.t);
     // A claims it, then stalls before posting (its event loop blocked, a long GC): its claim runs out.
-    const [mine] = rig.outbox.claimDue({ holder: 'a', at: clock.t, leaseMs: 1_000, perPlace: 10, places: 10, platforms: ['test'] });
+    const [mine] = await rig.outbox.claimDue({ holder: 'a', at: clock.t, leaseMs: 1_000, perPlace: 10, places: 10, platforms: ['test'] });
     clock.advance(1_001);
     const platform = new Platform('test');
     expect(await rig.newDrainer({ posters: [platform], holder: 'b', now: clock.now }).drain()).toMatchObject({ delivered: 1 });
     // A wakes up: it may not start its post, and its late give-back or failure changes nothing.
-    expect(rig.outbox.markPosting(mine!.id, mine!.token, clock.t, clock.t + 1_000)).toBe(false);
-    rig.outbox.requeue([mine!], clock.t);
-    expect(rig.outbox.markFailed(mine!.id, mine!.token, { error: 'late', retryAt: clock.t })).toBeUndefined();
-    expect(rig.outbox.byId(mine!.id)).toMatchObject({ state: 'delivered', messageId: 'm1' });
+    expect(await rig.outbox.markPosting(mine!.id, mine!.token, clock.t, clock.t + 1_000)).toBe(false);
+    await rig.outbox.requeue([mine!], clock.t);
+    expect(await rig.outbox.markFailed(mine!.id, mine!.token, { error: 'late', retryAt: clock.t })).toBeUndefined();
+    expect(await rig.outbox.byId(mine!.id)).toMatchObject({ state: 'delivered', messageId: 'm1' });
     expect(platform.posts).toHaveLength(1);
   });
 });
@@ -79,34 +79,31 @@ describe('the poller’s lease', () => {
   it('is renewed only by its holder under its token; once taken over, the old fence renews, commits and records nothing', async () => {
     const { leases } = await alertsRig();
     const t = 1_000_000;
-    const a = leases.acquire(POLL_JOB, 'a', t, 1_000)!;
+    const a = (await leases.acquire(POLL_JOB, 'a', t, 1_000))!;
     expect(a).toBeDefined();
-    expect(leases.acquire(POLL_JOB, 'b', t + 500, 1_000)).toBeUndefined();
+    expect(await leases.acquire(POLL_JOB, 'b', t + 500, 1_000)).toBeUndefined();
     // Another instance cannot extend it, under A's name with another token or under its own name with A's token.
-    expect(leases.renew({ ...a, holder: 'b' }, t + 500, 60_000)).toBe(false);
-    expect(leases.renew({ ...a, token: a.token + 1 }, t + 500, 60_000)).toBe(false);
-    expect(leases.acquire(POLL_JOB, 'b', t + 999, 1_000)).toBeUndefined();
+    expect(await leases.renew({ ...a, holder: 'b' }, t + 500, 60_000)).toBe(false);
+    expect(await leases.renew({ ...a, token: a.token + 1 }, t + 500, 60_000)).toBe(false);
+    expect(await leases.acquire(POLL_JOB, 'b', t + 999, 1_000)).toBeUndefined();
     // A itself can (to t + 1000 here), and then it runs out: B takes it.
-    expect(leases.renew(a, t + 200, 800)).toBe(true);
-    expect(leases.acquire(POLL_JOB, 'b', t + 999, 1_000)).toBeUndefined();
-    expect(leases.acquire(POLL_JOB, 'b', t + 1_000, 1_000)).toBeDefined();
+    expect(await leases.renew(a, t + 200, 800)).toBe(true);
+    expect(await leases.acquire(POLL_JOB, 'b', t + 999, 1_000)).toBeUndefined();
+    expect(await leases.acquire(POLL_JOB, 'b', t + 1_000, 1_000)).toBeDefined();
     // (B now holds it; A's renewal is refused from here on, however late.)
-    expect(leases.renew(a, t + 1_001, 60_000)).toBe(false);
-    expect(leases.holds(a)).toBe(false);
-    let ran = false;
-    expect(leases.whileHolding(a, () => (ran = true))).toBeUndefined();
-    expect(ran).toBe(false);
-    expect(leases.finish(a, { at: t, ms: 1_234, ok: true })).toBe(false);
-    expect(leases.lastRun(POLL_JOB)).toBeUndefined();
+    expect(await leases.renew(a, t + 1_001, 60_000)).toBe(false);
+    expect(await leases.holds(a)).toBe(false);
+    expect(await leases.finish(a, { at: t, ms: 1_234, ok: true })).toBe(false);
+    expect(await leases.lastRun(POLL_JOB)).toBeUndefined();
   });
 
   it('a run that stalled past its lease is told to stop, and its finish records no run: the last run stays the other’s', async () => {
     const rig = await alertsRig();
     const clock = new Clock();
     // An earlier run, recorded.
-    const earlier = rig.leases.acquire(POLL_JOB, 'b', clock.t, 60_000)!;
-    expect(rig.leases.finish(earlier, { at: clock.t, ms: 42, ok: true })).toBe(true);
-    const before = rig.leases.lastRun(POLL_JOB);
+    const earlier = (await rig.leases.acquire(POLL_JOB, 'b', clock.t, 60_000))!;
+    expect(await rig.leases.finish(earlier, { at: clock.t, ms: 42, ok: true })).toBe(true);
+    const before = await rig.leases.lastRun(POLL_JOB);
     expect(before).toEqual({ at: clock.t, ms: 42, ok: true });
 
     let proceed!: () => void;
@@ -119,14 +116,14 @@ describe('the poller’s lease', () => {
     await sleep(10);
     // A stalls (as the other instance's clock sees it): its lease runs out and B takes it over.
     clock.advance(10_000);
-    expect(rig.leases.acquire(POLL_JOB, 'b', clock.t, 60_000)).toBeDefined();
+    expect(await rig.leases.acquire(POLL_JOB, 'b', clock.t, 60_000)).toBeDefined();
     await until(() => rig.logs.some((l) => /another instance took over this job’s lease/.test(l)));
     proceed();
     expect(await run).toMatchObject({ ran: true });
     expect(aborted).toBe(true);
-    expect(rig.leases.lastRun(POLL_JOB)).toEqual(before);
+    expect(await rig.leases.lastRun(POLL_JOB)).toEqual(before);
     // The lease is still B's: A cannot take it back before it runs out.
-    expect(rig.leases.acquire(POLL_JOB, 'a', clock.t + 1_000, 60_000)).toBeUndefined();
+    expect(await rig.leases.acquire(POLL_JOB, 'a', clock.t + 1_000, 60_000)).toBeUndefined();
   });
 
   /** A primed alert with new listings waiting, and an earlier run recorded; the lease free. */
@@ -136,8 +133,8 @@ describe('the poller’s lease', () => {
     await rig.commands.handle(ctx(), 'add buy dubai marina');
     await rig.poll();
     for (let i = 0; i < 3; i++) rig.sandbox.advance(600);
-    const searches = rig.repo.listByPlace('test:c1');
-    const lastRun = rig.leases.lastRun(POLL_JOB);
+    const searches = await rig.repo.listByPlace('test:c1');
+    const lastRun = await rig.leases.lastRun(POLL_JOB);
     expect(lastRun).toBeDefined();
     rig.sandbox.clearRequests();
     return { rig, searches, lastRun };
@@ -160,7 +157,7 @@ describe('the poller’s lease', () => {
     });
     await until(() => rig.sandbox.requests().length >= 2);
     clock.advance(leaseMs + 1);
-    const other = rig.leases.acquire(POLL_JOB, 'other', clock.t, 60_000);
+    const other = await rig.leases.acquire(POLL_JOB, 'other', clock.t, 60_000);
     expect(other).toBeDefined();
     return { report: await run, other: other!, at: clock.t };
   }
@@ -170,11 +167,11 @@ describe('the poller’s lease', () => {
     rig.sandbox.addFault({ latencyMs: 600, count: 2 });
     const { report, other } = await staleRun(rig);
     expect(report.queued).toBe(0);
-    expect(rig.outbox.list()).toEqual([]);
-    expect(rig.repo.listByPlace('test:c1')).toEqual(searches);
-    expect(rig.leases.lastRun(POLL_JOB)).toEqual(lastRun);
+    expect(await rig.outbox.list()).toEqual([]);
+    expect(await rig.repo.listByPlace('test:c1')).toEqual(searches);
+    expect(await rig.leases.lastRun(POLL_JOB)).toEqual(lastRun);
     // The instance that took over runs them (so the stale run had something to record).
-    expect(rig.leases.finish(other, undefined)).toBe(true);
+    expect(await rig.leases.finish(other, undefined)).toBe(true);
     expect((await rig.poll()).queued).toBeGreaterThan(0);
   });
 
@@ -184,8 +181,8 @@ describe('the poller’s lease', () => {
     const { report } = await staleRun(rig);
     rig.sandbox.clearFaults();
     expect(report.queued).toBe(0);
-    expect(rig.leases.lastRun(POLL_JOB)).toEqual(lastRun);
-    expect(rig.repo.listByPlace('test:c1').map((s) => ({ lastError: s.lastError, errorSince: s.errorSince, lastRunAt: s.lastRunAt, nextRunAt: s.nextRunAt }))).toEqual(
+    expect(await rig.leases.lastRun(POLL_JOB)).toEqual(lastRun);
+    expect((await rig.repo.listByPlace('test:c1')).map((s) => ({ lastError: s.lastError, errorSince: s.errorSince, lastRunAt: s.lastRunAt, nextRunAt: s.nextRunAt }))).toEqual(
       searches.map((s) => ({ lastError: s.lastError, errorSince: s.errorSince, lastRunAt: s.lastRunAt, nextRunAt: s.nextRunAt })),
     );
     const list = await rig.commands.handle(ctx(), 'list');

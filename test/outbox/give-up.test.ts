@@ -18,8 +18,8 @@ describe('a platform that keeps failing (retry)', () => {
     const rig = await alertsRig();
     const clock = new Clock();
     const start = clock.t;
-    rig.outbox.enqueue(notice('test:c1', 'stubborn'), start);
-    const [entry] = rig.outbox.list();
+    await rig.outbox.enqueue(notice('test:c1', 'stubborn'), start);
+    const [entry] = await rig.outbox.list();
     const platform = new Platform('test', () => new PostFailure('HTTP 503', 'retry'));
     const drainer = rig.newDrainer({ posters: [platform], now: clock.now, options: { giveUpMs: GIVE_UP, ...BACKOFF } });
 
@@ -28,7 +28,7 @@ describe('a platform that keeps failing (retry)', () => {
     for (let i = 0; i < 10_000; i++) {
       const report = await drainer.drain();
       failed += report.failed;
-      const row = rig.outbox.byId(entry!.id)!;
+      const row = (await rig.outbox.byId(entry!.id))!;
       if (row.state === 'failed') break;
       // Still waiting for its next attempt, never parked before the time limit.
       expect(row.state).toBe('pending');
@@ -36,7 +36,7 @@ describe('a platform that keeps failing (retry)', () => {
       gaps.push(row.nextAttemptAt - clock.t);
       clock.t = row.nextAttemptAt;
     }
-    const parked = rig.outbox.byId(entry!.id)!;
+    const parked = (await rig.outbox.byId(entry!.id))!;
     expect(parked.state).toBe('failed');
     // Parked at the first attempt past 48 h, not before, and not much later.
     expect(clock.t - start).toBeGreaterThanOrEqual(GIVE_UP);
@@ -53,7 +53,7 @@ describe('a platform that keeps failing (retry)', () => {
 
     // Counted and logged once, also after more passes.
     expect(failed).toBe(1);
-    expect(rig.outbox.stats(clock.t)).toMatchObject({ failed: 1, pending: 0 });
+    expect(await rig.outbox.stats(clock.t)).toMatchObject({ failed: 1, pending: 0 });
     for (let i = 0; i < 3; i++) {
       clock.advance(HOUR);
       expect(await drainer.drain()).toMatchObject({ failed: 0, delivered: 0 });
@@ -62,12 +62,12 @@ describe('a platform that keeps failing (retry)', () => {
     expect(linesMatching(rig.logs, /delivery parked/)).toHaveLength(1);
 
     // `manzil outbox retry --all`: back in the queue, and posted once the platform works again.
-    expect(rig.outbox.retryParked('all')).toBe(1);
-    expect(rig.outbox.stats(clock.t)).toMatchObject({ failed: 0, pending: 1 });
+    expect(await rig.outbox.retryParked('all')).toBe(1);
+    expect(await rig.outbox.stats(clock.t)).toMatchObject({ failed: 0, pending: 1 });
     platform.behave = undefined;
     expect(await drainer.drain()).toMatchObject({ delivered: 1, failed: 0 });
     expect(platform.posts.map((p) => labelOf(p.text))).toEqual(['stubborn']);
-    expect(rig.outbox.byId(entry!.id)).toMatchObject({ state: 'delivered' });
+    expect(await rig.outbox.byId(entry!.id)).toMatchObject({ state: 'delivered' });
   }, 60_000); // about 800 passes of the real drainer over real SQLite
 });
 
@@ -76,14 +76,14 @@ describe('a rate limit (wait)', () => {
     const rig = await alertsRig();
     const clock = new Clock();
     const start = clock.t;
-    rig.outbox.enqueue(notice('test:c1', 'throttled'), start);
-    const [entry] = rig.outbox.list();
+    await rig.outbox.enqueue(notice('test:c1', 'throttled'), start);
+    const [entry] = await rig.outbox.list();
     // Rate-limited for 10 hours at a time, six times over: 60 hours, past the time limit.
     const platform = new Platform('test', (_place, _id, n) => (n <= 6 ? new PostFailure('ratelimited', 'wait', 10 * HOUR) : undefined));
     const drainer = rig.newDrainer({ posters: [platform], now: clock.now, options: { giveUpMs: GIVE_UP, ...BACKOFF } });
     for (let n = 1; n <= 6; n++) {
       expect(await drainer.drain()).toMatchObject({ failed: 0, delivered: 0 });
-      const row = rig.outbox.byId(entry!.id)!;
+      const row = (await rig.outbox.byId(entry!.id))!;
       expect(row).toMatchObject({ state: 'pending', attempts: 0, nextAttemptAt: clock.t + 10 * HOUR });
       // Nothing is tried before the platform's time.
       clock.advance(10 * HOUR - 1);
@@ -93,7 +93,7 @@ describe('a rate limit (wait)', () => {
     }
     expect(clock.t - start).toBeGreaterThan(GIVE_UP);
     expect(await drainer.drain()).toMatchObject({ delivered: 1, failed: 0 });
-    expect(rig.outbox.byId(entry!.id)).toMatchObject({ state: 'delivered', attempts: 0 });
+    expect(await rig.outbox.byId(entry!.id)).toMatchObject({ state: 'delivered', attempts: 0 });
     expect(linesMatching(rig.logs, /delivery parked/)).toHaveLength(0);
   });
 });
@@ -102,12 +102,12 @@ describe('a message the platform refuses for good (rejected)', () => {
   it('is parked at once, counted and logged, and not tried again', async () => {
     const rig = await alertsRig();
     const clock = new Clock();
-    rig.outbox.enqueue(notice('test:c1', 'refused'), clock.t);
+    await rig.outbox.enqueue(notice('test:c1', 'refused'), clock.t);
     const platform = new Platform('test', () => new PostFailure('invalid_blocks', 'rejected'));
     const drainer = rig.newDrainer({ posters: [platform], now: clock.now, options: { giveUpMs: GIVE_UP, ...BACKOFF } });
     expect(await drainer.drain()).toMatchObject({ failed: 1, delivered: 0, retried: 0 });
-    expect(rig.outbox.list()[0]).toMatchObject({ state: 'failed', attempts: 1, lastError: 'invalid_blocks' });
-    expect(rig.outbox.stats(clock.t)).toMatchObject({ failed: 1, pending: 0 });
+    expect((await rig.outbox.list())[0]).toMatchObject({ state: 'failed', attempts: 1, lastError: 'invalid_blocks' });
+    expect(await rig.outbox.stats(clock.t)).toMatchObject({ failed: 1, pending: 0 });
     clock.advance(HOUR);
     expect(await drainer.drain()).toMatchObject({ failed: 0 });
     expect(platform.attempts.get('test:c1')).toBe(1);

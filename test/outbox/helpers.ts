@@ -7,9 +7,9 @@ import type { Reply } from '../../src/views/model.js';
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Waits (real time) until `cond` holds, or fails after `ms`. */
-export async function until(cond: () => boolean, ms = 5_000): Promise<void> {
+export async function until(cond: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
   const end = Date.now() + ms;
-  while (!cond()) {
+  while (!(await cond())) {
     if (Date.now() > end) throw new Error('timed out waiting for a condition');
     await sleep(2);
   }

@@ -44,29 +44,29 @@ describe('entries no registered kind can read', () => {
   it('an unknown kind and an unreadable payload are parked (kept, counted, logged), and the rest of the channel is posted', async () => {
     const rig = await alertsRig();
     const platform = new Platform('test');
-    rig.outbox.enqueue(notice('test:c1', 'before'));
-    rig.outbox.enqueue(entry('test:c1', 'weekly_report', 'unknown-kind', JSON.stringify({ v: 1, anything: true })));
-    rig.outbox.enqueue(entry('test:c1', 'new', 'unreadable', '{"v": 1, "kind": "new", "sear'));
-    rig.outbox.enqueue(entry('test:c1', 'summary', 'newer-version', JSON.stringify({ v: 2, kind: 'summary', more: 3 })));
-    rig.outbox.enqueue(notice('test:c1', 'after'));
+    await rig.outbox.enqueue(notice('test:c1', 'before'));
+    await rig.outbox.enqueue(entry('test:c1', 'weekly_report', 'unknown-kind', JSON.stringify({ v: 1, anything: true })));
+    await rig.outbox.enqueue(entry('test:c1', 'new', 'unreadable', '{"v": 1, "kind": "new", "sear'));
+    await rig.outbox.enqueue(entry('test:c1', 'summary', 'newer-version', JSON.stringify({ v: 2, kind: 'summary', more: 3 })));
+    await rig.outbox.enqueue(notice('test:c1', 'after'));
     const report = await drainerWith(rig, alertsOnly(), platform).drain();
     expect(report).toMatchObject({ delivered: 2, failed: 3 });
     expect(platform.postsIn('test:c1').map(labelOf)).toEqual(['before', 'after']);
-    const parked = rig.outbox.list({ state: 'failed' });
+    const parked = await rig.outbox.list({ state: 'failed' });
     expect(parked.map((r) => r.dedupeKey)).toEqual(['unknown-kind', 'unreadable', 'newer-version']);
     expect(parked.every((r) => /unknown kind|unreadable/.test(r.lastError ?? ''))).toBe(true);
-    expect(rig.outbox.stats()).toMatchObject({ failed: 3, delivered: 2, pending: 0, sending: 0 });
+    expect(await rig.outbox.stats()).toMatchObject({ failed: 3, delivered: 2, pending: 0, sending: 0 });
     expect(linesMatching(rig.logs, /delivery parked/)).toHaveLength(3);
   });
 
   it('a parked entry of a kind this release did not know is posted after an upgrade that registers it and `outbox retry`', async () => {
     const rig = await alertsRig();
     const platform = new Platform('test');
-    rig.outbox.enqueue(entry('test:c1', 'digest_test', 'digest:1', JSON.stringify({ v: 1, area: 'Dubai Marina', listings: 12 })));
+    await rig.outbox.enqueue(entry('test:c1', 'digest_test', 'digest:1', JSON.stringify({ v: 1, area: 'Dubai Marina', listings: 12 })));
     expect(await drainerWith(rig, alertsOnly(), platform).drain()).toMatchObject({ failed: 1 });
     expect(platform.events).toEqual([]);
     const upgraded = alertsOnly().register('digest_test', digestKind);
-    expect(rig.outbox.retryParked('all')).toBe(1);
+    expect(await rig.outbox.retryParked('all')).toBe(1);
     expect(await drainerWith(rig, upgraded, platform).drain()).toMatchObject({ delivered: 1, failed: 0 });
     expect(platform.postsIn('test:c1')).toEqual(['Digest for Dubai Marina: 12 new listings this week']);
   });
@@ -79,8 +79,8 @@ describe('entries no registered kind can read', () => {
       render: (p) => ({ text: `Digest for ${p.area!.toUpperCase()}`, blocks: [] }),
     };
     const kinds = alertsOnly().register('fragile', fragile);
-    rig.outbox.enqueue(entry('test:c1', 'fragile', 'fragile:1', JSON.stringify({ area: null })));
-    rig.outbox.enqueue(notice('test:c1', 'after it'));
+    await rig.outbox.enqueue(entry('test:c1', 'fragile', 'fragile:1', JSON.stringify({ area: null })));
+    await rig.outbox.enqueue(notice('test:c1', 'after it'));
     const drainer = drainerWith(rig, kinds, platform);
     await drainer.drain();
     // Its claim (200 ms here) long run out, and another pass or two: the channel's next entry must have gone out.
@@ -89,7 +89,7 @@ describe('entries no registered kind can read', () => {
     await new Promise((r) => setTimeout(r, 300));
     await drainer.drain();
     expect(platform.postsIn('test:c1').map(labelOf)).toEqual(['after it']);
-    expect(rig.outbox.list({ state: 'failed' }).map((r) => r.dedupeKey)).toEqual(['fragile:1']);
+    expect((await rig.outbox.list({ state: 'failed' })).map((r) => r.dedupeKey)).toEqual(['fragile:1']);
   });
 });
 
@@ -99,10 +99,10 @@ describe('a second kind registered by another module', () => {
     const platform = new Platform('test');
     const kinds = alertsOnly().register('digest_test', digestKind);
     expect(kinds.has('digest_test') && kinds.has('new')).toBe(true);
-    rig.outbox.enqueue(notice('test:c1', 'alert first'));
-    rig.outbox.enqueue(entry('test:c1', 'digest_test', 'digest:c1:w48', JSON.stringify({ v: 1, area: 'JVC', listings: 7 })));
-    rig.outbox.enqueue(entry('test:c2', 'digest_test', 'digest:c2:w48', JSON.stringify({ v: 1, area: 'Downtown Dubai', listings: 3 })));
-    rig.outbox.enqueue(notice('test:c1', 'alert after'));
+    await rig.outbox.enqueue(notice('test:c1', 'alert first'));
+    await rig.outbox.enqueue(entry('test:c1', 'digest_test', 'digest:c1:w48', JSON.stringify({ v: 1, area: 'JVC', listings: 7 })));
+    await rig.outbox.enqueue(entry('test:c2', 'digest_test', 'digest:c2:w48', JSON.stringify({ v: 1, area: 'Downtown Dubai', listings: 3 })));
+    await rig.outbox.enqueue(notice('test:c1', 'alert after'));
     expect(await drainerWith(rig, kinds, platform).drain()).toMatchObject({ delivered: 4, failed: 0 });
     expect(platform.postsIn('test:c1')).toEqual([
       expect.stringMatching(/\(alert first\) is working again/),
@@ -111,7 +111,7 @@ describe('a second kind registered by another module', () => {
     ]);
     expect(platform.postsIn('test:c2')).toEqual(['Digest for Downtown Dubai: 3 new listings this week']);
     // The same fact is queued once.
-    expect(rig.outbox.enqueue(entry('test:c2', 'digest_test', 'digest:c2:w48', JSON.stringify({ v: 1, area: 'Downtown Dubai', listings: 3 })))).toBe(0);
+    expect(await rig.outbox.enqueue(entry('test:c2', 'digest_test', 'digest:c2:w48', JSON.stringify({ v: 1, area: 'Downtown Dubai', listings: 3 })))).toBe(0);
   });
 
   it('cannot take a name another module registered', () => {

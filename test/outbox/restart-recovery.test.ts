@@ -13,24 +13,25 @@ const GONE_PID = 2 ** 22 + 12345;
 const LEASE_MS = 60_000;
 
 /**
- * Three entries claimed by instance `holder` 10 s ago with a 60 s lease, the first one's post in flight at its crash.
+ * Three entries claimed by instance `holder` 10 s ago with a 60 s lease, the first one's post in flight at its crash,
+ * in two channels (`test:c1`, `test:c2`, or others under `prefix`: a channel is claimed by one holder at a time).
  * Returns them in claim order.
  */
-function crashedInstance(rig: Rig, holder: string): ClaimedEntry[] {
+async function crashedInstance(rig: Rig, holder: string, prefix = 'test:c'): Promise<ClaimedEntry[]> {
   const crashAt = Date.now() - 10_000;
-  rig.outbox.enqueue(notice('test:c1', `${holder}: in flight`), crashAt - 1_000);
-  rig.outbox.enqueue(notice('test:c1', `${holder}: queued behind it`), crashAt - 1_000);
-  rig.outbox.enqueue(notice('test:c2', `${holder}: another channel`), crashAt - 1_000);
-  const claimed = rig.outbox.claimDue({ holder, at: crashAt, leaseMs: LEASE_MS, perPlace: 10, places: 10, platforms: ['test'] });
+  await rig.outbox.enqueue(notice(`${prefix}1`, `${holder}: in flight`), crashAt - 1_000);
+  await rig.outbox.enqueue(notice(`${prefix}1`, `${holder}: queued behind it`), crashAt - 1_000);
+  await rig.outbox.enqueue(notice(`${prefix}2`, `${holder}: another channel`), crashAt - 1_000);
+  const claimed = await rig.outbox.claimDue({ holder, at: crashAt, leaseMs: LEASE_MS, perPlace: 10, places: 10, platforms: ['test'] });
   expect(claimed).toHaveLength(3);
-  expect(rig.outbox.markPosting(claimed[0]!.id, claimed[0]!.token, crashAt, crashAt + LEASE_MS)).toBe(true);
+  expect(await rig.outbox.markPosting(claimed[0]!.id, claimed[0]!.token, crashAt, crashAt + LEASE_MS)).toBe(true);
   return claimed;
 }
 
 /** The restarted instance: its heartbeat, and a drainer that takes over the claims of lapsed instances. */
-function restarted(rig: Rig, platform: Platform) {
+async function restarted(rig: Rig, platform: Platform) {
   const heartbeat = new Heartbeat(rig.leases, 'restarted');
-  heartbeat.beat();
+  await heartbeat.beat();
   const drainer = rig.newDrainer({ posters: [platform], holder: 'restarted', options: { leaseMs: LEASE_MS }, lapsed: () => heartbeat.lapsed() });
   return { heartbeat, drainer };
 }
@@ -38,13 +39,13 @@ function restarted(rig: Rig, platform: Platform) {
 describe('a restart', () => {
   it('takes over at once the claims of an instance that ran here under a pid that no longer runs, looking for the in-flight post first', async () => {
     const rig = await alertsRig();
-    const claimed = crashedInstance(rig, 'dead');
+    const claimed = await crashedInstance(rig, 'dead');
     // Its heartbeat is fresh (it died a moment ago): only its pid tells it is gone.
-    rig.leases.heartbeat({ id: 'dead', host: os.hostname(), pid: GONE_PID }, Date.now());
+    await rig.leases.heartbeat({ id: 'dead', host: os.hostname(), pid: GONE_PID }, Date.now());
     const platform = new Platform('test');
     platform.settleMs = 120_000; // a Slack-like platform: a slow post may take minutes to show up
-    const { heartbeat, drainer } = restarted(rig, platform);
-    expect(heartbeat.lapsed()).toEqual(['dead']);
+    const { heartbeat, drainer } = await restarted(rig, platform);
+    expect(await heartbeat.lapsed()).toEqual(['dead']);
 
     const started = Date.now();
     const report = await drainer.drain();
@@ -61,30 +62,30 @@ describe('a restart', () => {
 
   it('takes over at once the claims of an instance on another host whose heartbeat lapsed; a post that had landed is found, not sent twice', async () => {
     const rig = await alertsRig();
-    const claimed = crashedInstance(rig, 'elsewhere');
-    rig.leases.heartbeat({ id: 'elsewhere', host: 'another-host', pid: process.pid }, Date.now() - LAPSE_MS - 5_000);
+    const claimed = await crashedInstance(rig, 'elsewhere');
+    await rig.leases.heartbeat({ id: 'elsewhere', host: 'another-host', pid: process.pid }, Date.now() - LAPSE_MS - 5_000);
     const platform = new Platform('test');
     // Its post reached the platform just before it died.
     await platform.post('test:c1', { text: 'posted before the crash', blocks: [] }, claimed[0]!.deliveryId);
-    const { drainer } = restarted(rig, platform);
+    const { drainer } = await restarted(rig, platform);
     const report = await drainer.drain();
     expect(report).toMatchObject({ delivered: 2, recoveredFound: 1, possibleDuplicates: 0 });
     expect(platform.timesPosted(claimed[0]!.deliveryId)).toBe(1);
-    expect(rig.outbox.byId(claimed[0]!.id)).toMatchObject({ state: 'delivered', messageId: 'm1' });
-    expect(rig.outbox.stats()).toMatchObject({ delivered: 3, pending: 0, sending: 0 });
+    expect(await rig.outbox.byId(claimed[0]!.id)).toMatchObject({ state: 'delivered', messageId: 'm1' });
+    expect(await rig.outbox.stats()).toMatchObject({ delivered: 3, pending: 0, sending: 0 });
   });
 
   it('leaves alone, until their lease runs out, the claims of an instance that is alive (fresh heartbeat, its process running)', async () => {
     const rig = await alertsRig();
-    crashedInstance(rig, 'busy-elsewhere');
-    rig.leases.heartbeat({ id: 'busy-elsewhere', host: 'another-host', pid: GONE_PID }, Date.now());
-    crashedInstance(rig, 'busy-here');
-    rig.leases.heartbeat({ id: 'busy-here', host: os.hostname(), pid: process.ppid }, Date.now());
+    await crashedInstance(rig, 'busy-elsewhere');
+    await rig.leases.heartbeat({ id: 'busy-elsewhere', host: 'another-host', pid: GONE_PID }, Date.now());
+    await crashedInstance(rig, 'busy-here', 'test:d');
+    await rig.leases.heartbeat({ id: 'busy-here', host: os.hostname(), pid: process.ppid }, Date.now());
     const platform = new Platform('test');
-    const { heartbeat, drainer } = restarted(rig, platform);
-    expect(heartbeat.lapsed()).toEqual([]);
+    const { heartbeat, drainer } = await restarted(rig, platform);
+    expect(await heartbeat.lapsed()).toEqual([]);
     expect(await drainer.drain()).toMatchObject({ delivered: 0 });
     expect(platform.events).toEqual([]);
-    expect(rig.outbox.stats()).toMatchObject({ sending: 6, inFlight: 2 });
+    expect(await rig.outbox.stats()).toMatchObject({ sending: 6, inFlight: 2 });
   });
 });

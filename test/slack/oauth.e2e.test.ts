@@ -110,12 +110,7 @@ describe('Add to Slack', () => {
     const store = openStore(dbPath);
     try {
       const repo = createSlackInstallationRepo(store, sealerFrom({ key: ENCRYPTION_KEY, previous: [] }));
-      expect(
-        repo
-          .list()
-          .map((r) => r.teamId)
-          .sort(),
-      ).toEqual(['T0ALPHA', 'T0BETA']);
+      expect((await repo.list()).map((r) => r.teamId).sort()).toEqual(['T0ALPHA', 'T0BETA']);
     } finally {
       store.close();
     }
@@ -168,11 +163,8 @@ describe('Add to Slack', () => {
     expect((await event('T0BETA', 'app_uninstalled')).status).toBe(200);
     const store = openStore(dbPath);
     try {
-      expect(
-        createSlackInstallationRepo(store, sealerFrom({ key: ENCRYPTION_KEY, previous: [] }))
-          .list()
-          .map((r) => r.teamId),
-      ).toEqual(['T0ALPHA']);
+      const installed = await createSlackInstallationRepo(store, sealerFrom({ key: ENCRYPTION_KEY, previous: [] })).list();
+      expect(installed.map((r) => r.teamId)).toEqual(['T0ALPHA']);
     } finally {
       store.close();
     }
@@ -181,7 +173,7 @@ describe('Add to Slack', () => {
     expect(postsTo('C0ALPHA').length).toBeGreaterThan(alphaBefore);
     // Beta's alert was not even checked: nothing queued for it, nothing tried.
     expect(slack.callsTo('chat.postMessage').filter((c) => c.args.channel === 'C0BETA')).toHaveLength(betaBefore);
-    expect(manzil.alerts.outbox.list({ place: 'slack:T0BETA:C0BETA' }).filter((r) => r.state === 'pending')).toHaveLength(0);
+    expect((await manzil.alerts.outbox.list({ place: 'slack:T0BETA:C0BETA' })).filter((r) => r.state === 'pending')).toHaveLength(0);
 
     // Beta adds Manzil again: its alert goes on, posted with its new token.
     expect((await install('T0BETA')).status).toBe(200);
@@ -258,7 +250,7 @@ describe('Add to Slack with the delivery thread (as manzil start runs it)', () =
     manzil = await startManzil({ env: env(), host: '127.0.0.1', writeLog: () => {}, deliveryThread: true });
     expect(manzil.deliveryThread).toBe(true);
     const before = { alpha: postsTo('C0ALPHA').length, beta: postsTo('C0BETA').length };
-    const settled = () => manzil.alerts.outbox.stats().pending + manzil.alerts.outbox.stats().sending === 0;
+    const settled = async () => (await manzil.alerts.outbox.stats()).pending + (await manzil.alerts.outbox.stats()).sending === 0;
     // The market moves until both workspaces' alerts have had something new, posted by the thread (nobody drains here).
     for (let runs = 0; runs < 10 && (postsTo('C0ALPHA').length === before.alpha || postsTo('C0BETA').length === before.beta); runs++) {
       sandbox.advance(120);

@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scopeOf } from '../../src/ports/index.js';
-import { createButtonStateRepo, openStore } from '../../src/store/index.js';
+import { createButtonStateRepo } from '../../src/store/button-state.js';
+import { openStore } from '../../src/store/index.js';
 import { tempDir } from './helpers.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -50,7 +51,7 @@ describe('button state', () => {
     store.close();
   });
 
-  it('prunes only state not used for the given time, counting use as well as creation', () => {
+  it('prunes only state not used for the given time, counting use as well as creation', async () => {
     const store = openStore(path.join(tempDir(), 'manzil.db'));
     const time = clock();
     const repo = createButtonStateRepo(store, time.now);

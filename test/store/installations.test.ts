@@ -8,12 +8,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   createOutboxRepo,
   createSlackInstallationRepo,
-  holdWorkspace,
   openStore,
-  releaseWorkspace,
   REMOVED_REASON,
   Sealer,
   sealerFrom,
+  resealInstallations,
   slackInstallations,
   type Store,
 } from '../../src/store/index.js';
@@ -51,47 +50,49 @@ describe('sealing', () => {
 });
 
 describe('installations', () => {
-  it('are kept sealed, read back whole, replaced by a new install and deleted by a removal', () => {
+  it('are kept sealed, read back whole, replaced by a new install and deleted by a removal', async () => {
     const store = open();
     const repo = createSlackInstallationRepo(store, new Sealer(key()));
-    expect(repo.save({ teamId: 'T1' }, INSTALLATION)).toBe(true);
-    expect(repo.save({ teamId: 'T1' }, { ...INSTALLATION, bot: { ...INSTALLATION.bot, token: 'xoxb-T1-new' } })).toBe(false);
-    expect(repo.fetch({ teamId: 'T1' })).toMatchObject({ bot: { token: 'xoxb-T1-new' } });
+    expect(await repo.save({ teamId: 'T1' }, INSTALLATION)).toBe(true);
+    expect(await repo.save({ teamId: 'T1' }, { ...INSTALLATION, bot: { ...INSTALLATION.bot, token: 'xoxb-T1-new' } })).toBe(false);
+    expect(await repo.fetch({ teamId: 'T1' })).toMatchObject({ bot: { token: 'xoxb-T1-new' } });
     expect(JSON.stringify(store.sqlite.prepare('select * from slack_installation').all())).not.toContain('xoxb-T1');
-    expect(repo.fetch({ teamId: 'T2' })).toBeUndefined();
-    expect(repo.delete({ teamId: 'T1' })).toBe(true);
-    expect(repo.fetch({ teamId: 'T1' })).toBeUndefined();
+    expect(await repo.fetch({ teamId: 'T2' })).toBeUndefined();
+    expect(await repo.delete({ teamId: 'T1' })).toBe(true);
+    expect(await repo.fetch({ teamId: 'T1' })).toBeUndefined();
   });
 
   it('rotate: with the new key current and the old one previous, a start seals everything again; then the old key can go', async () => {
     const store = open();
     const [oldKey, newKey] = [key(), key()];
-    createSlackInstallationRepo(store, new Sealer(oldKey)).save({ teamId: 'T1' }, INSTALLATION);
-    expect(() => createSlackInstallationRepo(store, new Sealer(newKey)).fetch({ teamId: 'T1' })).toThrow(/not MANZIL_ENCRYPTION_KEY/);
+    await createSlackInstallationRepo(store, new Sealer(oldKey)).save({ teamId: 'T1' }, INSTALLATION);
+    await expect(createSlackInstallationRepo(store, new Sealer(newKey)).fetch({ teamId: 'T1' })).rejects.toThrow(/not MANZIL_ENCRYPTION_KEY/);
     const said: unknown[] = [];
-    const port = slackInstallations(store, new Sealer(newKey, [oldKey]), { logger: { info: (...a: unknown[]) => void said.push(a) } });
+    const both = createSlackInstallationRepo(store, new Sealer(newKey, [oldKey]));
+    expect(await resealInstallations(both, { info: (...a: unknown[]) => void said.push(a) })).toBe(1);
     expect(said).toHaveLength(1);
-    expect(await port.fetch({ teamId: 'T1' })).toMatchObject({ bot: { token: 'xoxb-T1-secret' } });
+    expect(await slackInstallations(both).fetch({ teamId: 'T1' })).toMatchObject({ bot: { token: 'xoxb-T1-secret' } });
     const alone = createSlackInstallationRepo(store, new Sealer(newKey));
-    expect(alone.list()).toEqual([expect.objectContaining({ teamId: 'T1', keyId: new Sealer(newKey).keyId })]);
-    expect(alone.fetch({ teamId: 'T1' })).toMatchObject({ bot: { token: 'xoxb-T1-secret' } });
+    expect(await alone.list()).toEqual([expect.objectContaining({ teamId: 'T1', keyId: new Sealer(newKey).keyId })]);
+    expect(await alone.fetch({ teamId: 'T1' })).toMatchObject({ bot: { token: 'xoxb-T1-secret' } });
   });
 });
 
 describe('a removed workspace', () => {
-  it('holds every channel of that workspace with its alerts, digests or queued messages, and no other; adding the app again releases only those', () => {
+  it('holds every channel of that workspace with its alerts, digests or queued messages, and no other; adding the app again releases only those', async () => {
     const store = open();
     const outbox = createOutboxRepo(store);
     for (const place of ['slack:T1:C1', 'slack:T1:C2', 'slack:T2:C1']) {
-      outbox.enqueue({ place, kind: 'new', dedupeKey: `${place}:x`, payload: '{}' });
+      await outbox.enqueue({ place, kind: 'new', dedupeKey: `${place}:x`, payload: '{}' });
     }
     // A channel of T1 that cannot receive for its own reason stays held after the app comes back.
-    outbox.holdPlace('slack:T1:C9', 'channel_not_found', Date.now(), Date.now() + 60_000);
-    expect(holdWorkspace(store, 'slack:T1:')).toBe(2);
-    expect(outbox.heldPlace('slack:T1:C1')?.reason).toBe(REMOVED_REASON);
-    expect(outbox.heldPlace('slack:T2:C1')).toBeUndefined();
-    expect(releaseWorkspace(store, 'slack:T1:')).toBe(2);
-    expect(outbox.heldPlace('slack:T1:C1')).toBeUndefined();
-    expect(outbox.heldPlace('slack:T1:C9')?.reason).toBe('channel_not_found');
+    await outbox.holdPlace('slack:T1:C9', 'channel_not_found', Date.now(), Date.now() + 60_000);
+    const installations = createSlackInstallationRepo(store, new Sealer(key()));
+    expect(await installations.holdWorkspace('slack:T1:')).toBe(2);
+    expect((await outbox.heldPlace('slack:T1:C1'))?.reason).toBe(REMOVED_REASON);
+    expect(await outbox.heldPlace('slack:T2:C1')).toBeUndefined();
+    expect(await installations.releaseWorkspace('slack:T1:')).toBe(2);
+    expect(await outbox.heldPlace('slack:T1:C1')).toBeUndefined();
+    expect((await outbox.heldPlace('slack:T1:C9'))?.reason).toBe('channel_not_found');
   });
 });

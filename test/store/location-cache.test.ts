@@ -1,7 +1,8 @@
 // Location cache: answers come back until they expire, under any spelling of the same words, across restarts.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createLocationCacheRepo, openStore } from '../../src/store/index.js';
+import { openStore } from '../../src/store/index.js';
+import { createLocationCacheRepo } from '../../src/store/location-cache.js';
 import { tempDir } from './helpers.js';
 
 const HOUR = 60 * 60 * 1000;

@@ -63,8 +63,8 @@ describe('a fair share of the quota for each team', () => {
     expect(last).not.toMatch(/T0HOT|slack:/); // no internals in chat
     expect((await ask(COOL, 'rent marina 3br')).text).not.toMatch(SPENT);
     const spent = createTeamRepo(openStore(manzil.config.dbPath));
-    expect(spent.spent('slack:T0HOT')).toBe(20);
-    expect(spent.spent('slack:T0COOL')).toBeGreaterThan(0);
+    expect(await spent.spent('slack:T0HOT')).toBe(20);
+    expect(await spent.spent('slack:T0COOL')).toBeGreaterThan(0);
     expect(await manzil.metrics.text()).toMatch(/manzil_team_upstream_calls_total\{team="slack:T0HOT"\} 20/);
   });
 
@@ -115,26 +115,26 @@ describe('a fair share of the quota for each team', () => {
 
 describe('the share policy', () => {
   const store = () => openStore(':memory:');
-  it('leaves teams unlimited without a monthly quota, unless the operator set their own share', () => {
+  it('leaves teams unlimited without a monthly quota, unless the operator set their own share', async () => {
     const teams = createTeamRepo(store());
-    const shares = new TeamShares(teams, { perMonth: undefined, sharePct: 10, chatReservePct: 10, monthSpent: () => 0 });
-    expect(shares.shareOf('slack:T1')).toBeUndefined();
-    teams.setBudget('slack:T1', 2);
-    teams.charge(['slack:T1']);
-    teams.charge(['slack:T1', 'slack:T2']);
-    expect(shares.check({ teams: ['slack:T1'], purpose: 'chat' })?.reason).toMatch(/slack:T1 has used its share of this month's calls \(2 of 2\)/);
-    expect(shares.check({ teams: ['slack:T2'], purpose: 'chat' })).toBeUndefined();
-    expect(shares.check(undefined)).toBeUndefined();
+    const shares = new TeamShares(teams, { perMonth: undefined, sharePct: 10, chatReservePct: 10, monthSpent: async () => 0 });
+    expect(await shares.shareOf('slack:T1')).toBeUndefined();
+    await teams.setBudget('slack:T1', 2);
+    await teams.charge(['slack:T1']);
+    await teams.charge(['slack:T1', 'slack:T2']);
+    expect((await shares.check({ teams: ['slack:T1'], purpose: 'chat' }))?.reason).toMatch(/slack:T1 has used its share of this month's calls \(2 of 2\)/);
+    expect(await shares.check({ teams: ['slack:T2'], purpose: 'chat' })).toBeUndefined();
+    expect(await shares.check(undefined)).toBeUndefined();
   });
 
-  it('keeps the end of the month for chat: background work stops there, chat lookups go on', () => {
+  it('keeps the end of the month for chat: background work stops there, chat lookups go on', async () => {
     let spent = 0;
-    const shares = new TeamShares(createTeamRepo(store()), { perMonth: 1_000, sharePct: 100, chatReservePct: 10, monthSpent: () => spent });
+    const shares = new TeamShares(createTeamRepo(store()), { perMonth: 1_000, sharePct: 100, chatReservePct: 10, monthSpent: async () => spent });
     spent = 899;
-    expect(shares.check({ teams: ['slack:T1'], purpose: 'background' })).toBeUndefined();
+    expect(await shares.check({ teams: ['slack:T1'], purpose: 'background' })).toBeUndefined();
     spent = 900;
-    expect(shares.check({ teams: ['slack:T1'], purpose: 'background' })?.reason).toMatch(/kept for chat lookups/);
-    expect(shares.check({ teams: ['slack:T1'], purpose: 'chat' })).toBeUndefined();
+    expect((await shares.check({ teams: ['slack:T1'], purpose: 'background' }))?.reason).toMatch(/kept for chat lookups/);
+    expect(await shares.check({ teams: ['slack:T1'], purpose: 'chat' })).toBeUndefined();
   });
 
   it('names the team of a place by its platform and workspace', () => {
@@ -155,7 +155,7 @@ describe('per-person limits on the costliest asks', () => {
       handlePick: () => reply('pick'),
       suggestLocations: async () => [],
       immediateReply: () => undefined,
-      describe: () => undefined,
+      describe: async () => undefined,
     };
     return { core, reached };
   };

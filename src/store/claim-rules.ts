@@ -1,0 +1,94 @@
+// How claims are decided, once for both databases: which of the due entries a claim takes, what a claimed entry tells
+// its drainer, how the outbox's counts read, and whose heartbeat lapsed. SQLite (./outbox.ts, ./leases.ts) and
+// Postgres (./pg/outbox.ts, ./pg/leases.ts) run different statements around these, so the answers cannot drift.
+// Pure: no database, no clock.
+import { createHash } from 'node:crypto';
+import type { InstanceInfo } from './leases.js';
+import type { ClaimedEntry, OutboxRow, OutboxStats } from './outbox.js';
+
+/** The error recorded on a post given back in flight at a stop. */
+export const INTERRUPTED = 'interrupted: the process stopped while this was being posted';
+
+/**
+ * The id the platform sees: the database's lineage and a hash of the fact (the dedupe key), so it is unique across
+ * databases and the same for the same fact queued again after a restore. Rows from before it carry their row id.
+ */
+export const deliveryIdOf = (row: Pick<OutboxRow, 'id' | 'origin' | 'dedupeKey'>): string =>
+  row.origin ? `${row.origin}-${createHash('sha256').update(row.dedupeKey).digest('hex').slice(0, 12)}` : String(row.id);
+
+/**
+ * Of the entries picked (oldest first overall, at most perPlace per channel), the ids of those in the first `places`
+ * channels to appear: channels by their oldest entry, so one busy channel never fills a whole claim.
+ */
+export function firstPlaces(picked: readonly { id: number; place: string }[], places: number): number[] {
+  const taken = new Set<string>();
+  const ids: number[] = [];
+  for (const r of picked) {
+    if (!taken.has(r.place) && taken.size >= places) continue;
+    taken.add(r.place);
+    ids.push(r.id);
+  }
+  return ids;
+}
+
+/**
+ * An entry as its claim hands it over, from its row before the claim: one found in flight (`sending`: a crash) may be
+ * on the platform already and was cut off; one given back at a stop while in flight was cut off too.
+ */
+export function claimedEntry(r: OutboxRow, token: number): ClaimedEntry {
+  const crashed = r.state === 'sending';
+  return {
+    ...r,
+    token,
+    deliveryId: deliveryIdOf(r),
+    recovered: crashed || r.maybeDelivered,
+    maybeDelivered: crashed || r.maybeDelivered,
+    uncertainSince: crashed ? (r.uncertainSince ?? r.lastAttemptAt ?? r.createdAt) : r.uncertainSince,
+    interrupted: crashed || r.lastError === INTERRUPTED,
+  };
+}
+
+/** The outbox's counts per state (`oldest`: the oldest entry's creation time; `dups`: its possible duplicates). */
+export interface StateCount {
+  state: string;
+  n: number;
+  oldest: number | null;
+  dups: number | null;
+}
+
+export function statsOf(rows: readonly StateCount[], heldPlaces: number, at: number): OutboxStats {
+  const by = (s: string) => rows.find((r) => r.state === s);
+  const oldest = Math.min(...['pending', 'claimed', 'sending'].map((s) => by(s)?.oldest ?? Infinity));
+  return {
+    pending: by('pending')?.n ?? 0,
+    sending: (by('claimed')?.n ?? 0) + (by('sending')?.n ?? 0),
+    inFlight: by('sending')?.n ?? 0,
+    failed: by('failed')?.n ?? 0,
+    delivered: by('delivered')?.n ?? 0,
+    possibleDuplicates: rows.reduce((sum, r) => sum + (r.dups ?? 0), 0),
+    oldestPendingMs: Number.isFinite(oldest) ? Math.max(0, at - oldest) : 0,
+    heldPlaces,
+  };
+}
+
+/** An instance as its heartbeat row records it. */
+export interface InstanceRow extends InstanceInfo {
+  startedAt: number;
+  heartbeatAt: number;
+}
+
+/**
+ * The ids of instances surely gone: their heartbeat lapsed, or they ran on this host under a process id that no longer
+ * runs, or under this very process's id but before it started (see ./leases.ts, `lapsed`).
+ */
+export function lapsedIds(
+  instances: readonly InstanceRow[],
+  self: InstanceInfo,
+  at: number,
+  lapseMs: number,
+  isAlive: (pid: number) => boolean,
+  processStartedAt: number,
+): string[] {
+  const gone = (i: InstanceRow) => i.heartbeatAt < at - lapseMs || (i.host === self.host && (i.pid === self.pid ? i.startedAt < processStartedAt : !isAlive(i.pid)));
+  return instances.filter((i) => i.id !== self.id && gone(i)).map((i) => i.id);
+}

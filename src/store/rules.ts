@@ -1,0 +1,74 @@
+// What the saved-search, seen and digest repositories write, decided once for both databases: SQLite (../store/*.ts)
+// and Postgres (./pg/*.ts) run different statements, but the values they write come from here, so they cannot drift.
+// Pure: no database, no clock.
+import type { RunOutcome } from './seen.js';
+
+/** A search or a digest numbered in its place: the first number after the highest there (the counter may be higher). */
+export const firstFreeNumber = (top: number | null | undefined): number => (top ?? 0) + 1;
+
+/** Pausing keeps the next run; resuming makes it due now (a paused search catches up at once, not after an interval). */
+export const pausedSet = (paused: boolean, at: number) => ({ paused, ...(paused ? {} : { nextRunAt: at }) });
+
+/** The error a failed run keeps on its search, bounded. */
+export const failureText = (error: string): string => error.slice(0, 500);
+
+/** One seen row as a run writes it, with how an existing row's reported price is treated. */
+export interface SeenWrite {
+  searchId: number;
+  propertyId: string;
+  at: number;
+  price: number | null;
+  /** The reported price a new row gets; an existing row gets it too unless `keepReported`. */
+  reported: number | null;
+  /** No reported price given: an existing row keeps the one it has (or its last price, on rows from before it). */
+  keepReported: boolean;
+  locationKey: string | null;
+  bedrooms: string | null;
+  size: number | null;
+  posted: boolean;
+}
+
+/** The seen rows of one run, in its order. */
+export function seenWrites(outcome: Pick<RunOutcome, 'searchId' | 'at' | 'seen'>): SeenWrite[] {
+  return outcome.seen.map((s) => {
+    const keepReported = s.reportedPrice === undefined;
+    return {
+      searchId: outcome.searchId,
+      propertyId: s.propertyId,
+      at: outcome.at,
+      price: s.price,
+      reported: keepReported ? s.price : (s.reportedPrice ?? null),
+      keepReported,
+      locationKey: s.locationKey,
+      bedrooms: s.bedrooms,
+      size: s.size,
+      posted: s.posted,
+    };
+  });
+}
+
+/**
+ * After a restore, a search's first run since may queue facts the replaced database had already posted: they are
+ * marked to be looked for on the platform first, back to the backup's time.
+ */
+export function uncertainAfterRestore(restore: { at: number; backupAt: number } | undefined, lastRunAt: number | null): { uncertainSince?: number } {
+  return restore && (lastRunAt ?? 0) < restore.at ? { uncertainSince: restore.backupAt } : {};
+}
+
+/** What a recorded run changes on its search. */
+export function runDone(outcome: Pick<RunOutcome, 'at' | 'primed' | 'clearError'>) {
+  return {
+    lastRunAt: outcome.at,
+    nextRunAt: outcome.at,
+    ...(outcome.primed ? { primedAt: outcome.at } : {}),
+    ...(outcome.clearError ? { lastError: null, errorSince: null, errorReported: false } : {}),
+  };
+}
+
+/** What a digest's recorded run changes on it. */
+export function digestRunDone(run: { slot: number; nextRunAt: number; at: number; calls: number; error?: string }) {
+  return { lastSlot: run.slot, lastRunAt: run.at, lastCalls: run.calls, nextRunAt: run.nextRunAt, lastError: run.error ?? null };
+}
+
+/** What postponing a digest changes on it. */
+export const digestPostponed = (nextRunAt: number, reason: string) => ({ nextRunAt, lastError: reason.slice(0, 300) });

@@ -1,0 +1,35 @@
+// The SQLite repositories behind the core's promised ports (ports.ts). Inside the store they stay synchronous, so one
+// repository can take part in another's transaction (a run's seen rows and its outbox entries commit together).
+import { createAlertsRepo as alertsOn } from './alerts.js';
+import { createApiUsageRepo as usageOn } from './api-usage.js';
+import { createButtonStateRepo as buttonsOn } from './button-state.js';
+import type { Store } from './db.js';
+import { createDigestRepo as digestsOn } from './digests.js';
+import { createSlackInstallationRepo as installationsOn } from './installations.js';
+import { createLeaseRepo as leasesOn } from './leases.js';
+import { createLocationCacheRepo as locationsOn } from './location-cache.js';
+import { createOutboxRepo as outboxOn } from './outbox.js';
+import {
+  promised,
+  type AlertsRepo,
+  type ApiUsageRepo,
+  type ButtonStateRepo,
+  type DigestRepo,
+  type LeaseRepo,
+  type LocationCacheRepo,
+  type OutboxRepo,
+  type SlackInstallationRepo,
+  type TeamRepo,
+} from './ports.js';
+import type { Sealer } from './sealing.js';
+import { createTeamRepo as teamsOn } from './teams.js';
+
+export const createAlertsRepo = (store: Store, now?: () => number): AlertsRepo => promised(alertsOn(store, now));
+export const createOutboxRepo = (store: Store, now?: () => number): OutboxRepo => promised(outboxOn(store, now));
+export const createLeaseRepo = (store: Store): LeaseRepo => promised(leasesOn(store));
+export const createDigestRepo = (store: Store, now?: () => number): DigestRepo => promised(digestsOn(store, now));
+export const createButtonStateRepo = (store: Store, now?: () => number, service?: string): ButtonStateRepo => promised(buttonsOn(store, now, service));
+export const createLocationCacheRepo = (store: Store, now?: () => number, service?: string): LocationCacheRepo => promised(locationsOn(store, now, service));
+export const createApiUsageRepo = (store: Store, baseUrl: string): ApiUsageRepo => promised(usageOn(store, baseUrl));
+export const createTeamRepo = (store: Store, now?: () => number): TeamRepo => promised(teamsOn(store, now));
+export const createSlackInstallationRepo = (store: Store, sealer: Sealer, now?: () => number): SlackInstallationRepo => promised(installationsOn(store, sealer, now));

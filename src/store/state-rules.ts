@@ -1,0 +1,82 @@
+// What the button-state, location-cache, team and installation repositories decide, once for both databases: SQLite
+// (./button-state.ts, ./location-cache.ts, ./teams.ts, ./installations.ts) and Postgres (./pg/*.ts) run different
+// statements around these, so the answers cannot drift. No database, no clock.
+import { randomBytes } from 'node:crypto';
+import { teamOf } from '../ports/place.js';
+import type { Sealer } from './sealing.js';
+
+/** A button's token: 128 random bits, url-safe (22 characters), so a token cannot be forged to reach someone else's state. */
+export const newButtonToken = (): string => randomBytes(16).toString('base64url');
+
+/** A JSON column's text; undefined is stored as null. */
+export const jsonText = (value: unknown): string => JSON.stringify(value ?? null);
+
+/**
+ * The services whose button state `service` loads. Rows from before the column existed (service '') could only have
+ * been saved on the sandbox or on a service we cannot tell apart, so only the sandbox adopts them.
+ */
+export const buttonOwners = (service: string): string[] => (service === 'sandbox' ? [service, ''] : [service]);
+
+/** A damaged JSON column reads as undefined: the bot's schemas then refuse it politely instead of failing. */
+export function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The columns a location-cache entry is written with, fetched at `at` and kept for `ttlMs`. */
+export const cacheEntry = (results: unknown, at: number, ttlMs: number) => ({ results: jsonText(results), fetchedAt: at, expiresAt: at + ttlMs });
+
+/** A cached row as `get` answers it at `at`: undefined when missing or expired. */
+export function cacheHit(row: { results: string; fetchedAt: number; expiresAt: number } | undefined, at: number): { results: unknown; fetchedAt: number } | undefined {
+  if (!row || row.expiresAt <= at) return undefined;
+  return { results: JSON.parse(row.results) as unknown, fetchedAt: row.fetchedAt };
+}
+
+/** The cached answers, in the rows' order. */
+export function cachedAnswers(rows: readonly { results: string }[]): unknown[] {
+  const out: unknown[] = [];
+  for (const row of rows) {
+    try {
+      out.push(JSON.parse(row.results) as unknown);
+    } catch {
+      // A row that is not JSON teaches nothing; the next lookup replaces it.
+    }
+  }
+  return out;
+}
+
+/** One line of `manzil teams`. */
+export interface TeamLine {
+  team: string;
+  alerts: number;
+  digests: number;
+  calls: number;
+  budget: number | undefined;
+}
+
+/**
+ * Every team known from the places of its alerts and digests (one row each), its spend in the month and its own
+ * share; the biggest spenders first, then by name.
+ */
+export function teamLines(
+  alerts: readonly { place: string }[],
+  digests: readonly { place: string }[],
+  usage: readonly { team: string; calls: number }[],
+  budgets: readonly { team: string; monthlyCalls: number }[],
+): TeamLine[] {
+  const teams = new Map<string, TeamLine>();
+  const entry = (team: string) => teams.get(team) ?? teams.set(team, { team, alerts: 0, digests: 0, calls: 0, budget: undefined }).get(team)!;
+  for (const r of alerts) entry(teamOf(r.place)).alerts++;
+  for (const r of digests) entry(teamOf(r.place)).digests++;
+  for (const r of usage) entry(r.team).calls = r.calls;
+  for (const r of budgets) entry(r.team).budget = r.monthlyCalls;
+  return [...teams.values()].sort((a, b) => b.calls - a.calls || a.team.localeCompare(b.team));
+}
+
+/** An installation sealed by an older key, sealed again with the current one; undefined when the current key sealed it. */
+export function resealed(sealer: Sealer, row: { sealed: string; keyId: string }): { sealed: string; keyId: string } | undefined {
+  return row.keyId === sealer.keyId ? undefined : sealer.seal(sealer.open(row.sealed));
+}
