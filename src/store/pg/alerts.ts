@@ -1,0 +1,10 @@
+// What src/alerts reaches of the store, on Postgres: saved searches and what each has seen, merged into one port as
+// ../alerts.ts merges them on SQLite.
+import type { AlertsRepo } from '../ports.js';
+import type { PgStore } from './open.js';
+import { createPgSavedSearchRepo } from './saved-searches.js';
+import { createPgSeenRepo } from './seen.js';
+
+export function createPgAlertsRepo(store: PgStore, now: () => number = Date.now): AlertsRepo {
+  return { ...createPgSavedSearchRepo(store, now), ...createPgSeenRepo(store, now) };
+}

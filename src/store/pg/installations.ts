@@ -1,0 +1,117 @@
+// Slack workspaces that added Manzil, on Postgres, as ../installations.ts on SQLite (which tells what each method
+// means; the same calls give the same results): Bolt's installations sealed at rest, and the hold a removed workspace
+// puts on its channels. Holding and releasing a workspace are one transaction each, as there.
+import { and, asc, eq, gt, inArray, like, sql } from 'drizzle-orm';
+import { keyOf, NEVER, REMOVED_REASON } from '../installations.js';
+import type { SlackInstallationRepo } from '../ports.js';
+import type { Sealer } from '../sealing.js';
+import { resealed } from '../state-rules.js';
+import type { PgStore } from './open.js';
+import { digest, outbox, placeHold, savedSearch, slackInstallation } from './schema.js';
+import type { PgTx } from './tx.js';
+
+/** The places of a workspace (`slack:T123:`) with alerts, digests or queued messages. */
+async function placesOf(tx: PgTx, prefix: string): Promise<Set<string>> {
+  const places = new Set<string>();
+  for (const table of [savedSearch, digest, outbox] as const) {
+    for (const r of await tx
+      .selectDistinct({ place: table.place })
+      .from(table)
+      .where(like(table.place, `${prefix}%`)))
+      places.add(r.place);
+  }
+  return places;
+}
+
+export function createPgSlackInstallationRepo(store: PgStore, sealer: Sealer, now: () => number = Date.now): SlackInstallationRepo {
+  const { db } = store;
+  const byKey = (k: Parameters<typeof keyOf>[0]) => eq(slackInstallation.key, keyOf(k));
+  return {
+    async save(k, installation) {
+      const at = now();
+      const { sealed, keyId } = sealer.seal(JSON.stringify(installation));
+      // One statement, so two instances saving one workspace at once cannot both call it new: a row the upsert
+      // inserted has no updating transaction (xmax 0); one it updated has.
+      const [row] = await db
+        .insert(slackInstallation)
+        .values({ key: keyOf(k), teamId: k.teamId ?? null, enterpriseId: k.enterpriseId ?? null, sealed, keyId, installedAt: at, updatedAt: at })
+        .onConflictDoUpdate({ target: slackInstallation.key, set: { sealed, keyId, updatedAt: at } })
+        .returning({ inserted: sql<boolean>`(${slackInstallation}.xmax = 0)` });
+      return row!.inserted;
+    },
+
+    async fetch(k) {
+      const [row] = await db.select({ sealed: slackInstallation.sealed }).from(slackInstallation).where(byKey(k));
+      return row ? (JSON.parse(sealer.open(row.sealed)) as unknown) : undefined;
+    },
+
+    async delete(k) {
+      const result = await db.delete(slackInstallation).where(byKey(k));
+      return (result.rowCount ?? 0) > 0;
+    },
+
+    async list() {
+      // In the order they were installed (SQLite, with no order asked, reads them in the order they were written).
+      return db
+        .select({ teamId: slackInstallation.teamId, enterpriseId: slackInstallation.enterpriseId, installedAt: slackInstallation.installedAt, keyId: slackInstallation.keyId })
+        .from(slackInstallation)
+        .orderBy(asc(slackInstallation.installedAt), asc(slackInstallation.key));
+    },
+
+    async reseal() {
+      return db.transaction(async (tx) => {
+        let n = 0;
+        // Locked: two instances starting with a new key at once seal each installation once.
+        for (const row of await tx.select().from(slackInstallation).for('update')) {
+          const again = resealed(sealer, row);
+          if (!again) continue;
+          await tx
+            .update(slackInstallation)
+            .set({ ...again, updatedAt: now() })
+            .where(eq(slackInstallation.key, row.key));
+          n++;
+        }
+        return n;
+      });
+    },
+
+    async holdWorkspace(prefix, at = now()) {
+      return db.transaction(async (tx) => {
+        const places = await placesOf(tx, prefix);
+        for (const place of places) {
+          await tx
+            .insert(placeHold)
+            .values({ place, reason: REMOVED_REASON, since: at, retryAt: NEVER })
+            .onConflictDoUpdate({ target: placeHold.place, set: { reason: REMOVED_REASON, retryAt: NEVER } });
+        }
+        return places.size;
+      });
+    },
+
+    async releaseWorkspace(prefix, at = now()) {
+      return db.transaction(async (tx) => {
+        // Only the holds of its removal: a channel held for a reason of its own (archived) stays held.
+        const held = await tx
+          .delete(placeHold)
+          .where(and(like(placeHold.place, `${prefix}%`), eq(placeHold.reason, REMOVED_REASON)))
+          .returning({ place: placeHold.place });
+        if (held.length > 0) {
+          await tx
+            .update(outbox)
+            .set({ nextAttemptAt: at })
+            .where(
+              and(
+                inArray(
+                  outbox.place,
+                  held.map((h) => h.place),
+                ),
+                eq(outbox.state, 'pending'),
+                gt(outbox.nextAttemptAt, at),
+              ),
+            );
+        }
+        return held.length;
+      });
+    },
+  };
+}

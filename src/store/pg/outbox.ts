@@ -1,0 +1,362 @@
+// The outbox on Postgres, as ../outbox.ts on SQLite (which tells what each method means; the same calls give the same
+// results). SQLite has one writer at a time; here several instances claim at once, so a claim takes a lock on each
+// channel it takes entries from and on each entry (FOR UPDATE SKIP LOCKED): two instances never claim one entry, nor
+// one channel at the same time. Every change a drainer makes is fenced by its claim's token, as there.
+import { and, asc, eq, gt, inArray, lt, ne, notExists, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { claimedEntry, firstPlaces, INTERRUPTED, statsOf } from '../claim-rules.js';
+import type { ClaimedEntry, ClaimOptions, NewDelivery } from '../outbox.js';
+import type { OutboxRepo } from '../ports.js';
+import { lineageSql, nextGeneration } from './meta.js';
+import type { PgStore } from './open.js';
+import { outbox, placeHold } from './schema.js';
+import type { PgRunner, PgTx } from './tx.js';
+
+/**
+ * Inserts a delivery unless one with the same dedupe key exists (the same fact is never queued twice), inside the
+ * caller's transaction: 1 when inserted, 0 when it existed.
+ */
+export async function enqueueIn(tx: PgRunner, d: NewDelivery, at: number): Promise<number> {
+  const result = await tx
+    .insert(outbox)
+    .values({
+      searchId: d.searchId ?? null,
+      place: d.place,
+      kind: d.kind,
+      propertyId: d.propertyId ?? null,
+      dedupeKey: d.dedupeKey,
+      payload: d.payload,
+      createdAt: at,
+      nextAttemptAt: at,
+      origin: lineageSql,
+      ...(d.uncertainSince !== undefined ? { maybeDelivered: true, uncertainSince: d.uncertainSince } : {}),
+    })
+    .onConflictDoNothing({ target: outbox.dedupeKey });
+  return result.rowCount ?? 0;
+}
+
+// The first key of the two-key advisory locks on channels, so they can never meet another lock of this database.
+const PLACE_LOCKS = 0x6f7574; // 'out'
+
+const platformFilter = (platforms: readonly string[]) => or(...platforms.map((p) => sql`${outbox.place} like ${`${p}:%`}`));
+const owned = (id: number, token: number) => and(eq(outbox.id, id), eq(outbox.claimToken, token), inArray(outbox.state, ['claimed', 'sending']));
+const released = { claimedBy: null, claimedUntil: null, claimToken: null } as const;
+const uncertainFrom = sql`coalesce(${outbox.uncertainSince}, ${outbox.lastAttemptAt}, ${outbox.createdAt})`;
+
+/** Groups entries by their claim's token: one statement per claim, not per entry. */
+function byToken(entries: readonly { id: number; token: number }[]): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (const e of entries) out.set(e.token, [...(out.get(e.token) ?? []), e.id]);
+  return out;
+}
+
+/** Due now, as ../outbox.ts decides: pending and due, or claimed with a claim that ran out or a holder that lapsed. */
+function claimable(o: ClaimOptions): SQL | undefined {
+  const lapsed = [...(o.lapsed ?? [])];
+  return or(
+    and(eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} <= ${o.at}`),
+    and(inArray(outbox.state, ['claimed', 'sending']), or(sql`${outbox.claimedUntil} <= ${o.at}`, lapsed.length > 0 ? inArray(outbox.claimedBy, lapsed) : undefined)),
+  );
+}
+
+/**
+ * Where a claim looks: these platforms' due entries, not in a held or busy channel, nor in a channel another live holder
+ * has a claim in (its drainer posts that channel in order), as in ../outbox.ts.
+ */
+function claimableWhere(tx: PgTx, o: ClaimOptions): SQL | undefined {
+  const lapsed = [...(o.lapsed ?? [])];
+  const other = alias(outbox, 'other');
+  const liveOther = tx
+    .select({ id: other.id })
+    .from(other)
+    .where(
+      and(
+        eq(other.place, outbox.place),
+        inArray(other.state, ['claimed', 'sending']),
+        ne(other.claimedBy, o.holder),
+        gt(other.claimedUntil, o.at),
+        lapsed.length > 0 ? notInArray(other.claimedBy, lapsed) : undefined,
+      ),
+    );
+  const held = tx.select({ place: placeHold.place }).from(placeHold).where(gt(placeHold.retryAt, o.at));
+  return and(platformFilter(o.platforms), claimable(o), notInArray(outbox.place, held), o.busy?.length ? notInArray(outbox.place, [...o.busy]) : undefined, notExists(liveOther));
+}
+
+/**
+ * Locks up to `count` of the channels, in their order, skipping those another claim holds right now; held until the
+ * transaction ends. Tried a batch at a time, so a claim locks hardly more channels than it takes.
+ */
+async function lockPlaces(tx: PgTx, candidates: readonly string[], count: number): Promise<string[]> {
+  const locked: string[] = [];
+  let next = 0;
+  while (locked.length < count && next < candidates.length) {
+    const batch = candidates.slice(next, next + count - locked.length);
+    next += batch.length;
+    const got = await tx.execute<{ place: string }>(
+      sql`SELECT p AS place FROM json_array_elements_text(${JSON.stringify(batch)}::json) AS p WHERE pg_try_advisory_xact_lock(${PLACE_LOCKS}::int, hashtext(p))`,
+    );
+    const mine = new Set(got.rows.map((r) => r.place));
+    locked.push(...batch.filter((p) => mine.has(p)));
+  }
+  return locked;
+}
+
+/**
+ * The claim's entries, locked: in each of the locked channels, its oldest `perPlace` due entries. A channel one of whose
+ * picked entries could not be taken (another transaction holds it, such as a lapsed holder's late change, or it changed
+ * since) is left for the next claim, so a channel's entries are never taken out of order.
+ */
+async function lockEntries(tx: PgTx, o: ClaimOptions, places: readonly string[]) {
+  if (places.length === 0) return [];
+  const ranked = tx
+    .select({ id: outbox.id, place: outbox.place, n: sql<number>`row_number() over (partition by ${outbox.place} order by ${outbox.id})`.as('n') })
+    .from(outbox)
+    .where(and(claimableWhere(tx, o), inArray(outbox.place, [...places])))
+    .as('ranked');
+  const picked = await tx
+    .select({ id: ranked.id, place: ranked.place })
+    .from(ranked)
+    .where(sql`${ranked.n} <= ${o.perPlace}`)
+    .orderBy(asc(ranked.id));
+  if (picked.length === 0) return [];
+  // Claimable checked again on each row as locked: a row changed since the pick is taken only if it still is.
+  const rows = await tx
+    .select()
+    .from(outbox)
+    .where(
+      and(
+        inArray(
+          outbox.id,
+          picked.map((r) => r.id),
+        ),
+        claimable(o),
+      ),
+    )
+    .orderBy(asc(outbox.id))
+    .for('update', { skipLocked: true });
+  const got = new Set(rows.map((r) => r.id));
+  const incomplete = new Set(picked.filter((r) => !got.has(r.id)).map((r) => r.place));
+  const keep = new Set(
+    firstPlaces(
+      picked.filter((r) => !incomplete.has(r.place)),
+      o.places,
+    ),
+  );
+  return rows.filter((r) => keep.has(r.id));
+}
+
+export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now): OutboxRepo {
+  const { db } = store;
+  const count = (result: { rowCount: number | null }) => result.rowCount ?? 0;
+
+  /**
+   * Takes entries due now, as ../outbox.ts does (at most `perPlace` per channel over at most `places` channels, oldest
+   * first, held and busy channels left alone; a post found in flight recorded as maybe delivered), in one transaction:
+   * the channels by their oldest due entry, each locked for the claim (one another claim holds is passed over), then
+   * their entries, then the claim written under a new token. Several instances claim at once here, which SQLite's
+   * single writer never does: the locks keep each entry, and each channel, to one claim.
+   */
+  async function claimDue(o: ClaimOptions): Promise<ClaimedEntry[]> {
+    if (o.platforms.length === 0) return [];
+    return db.transaction(async (tx) => {
+      const candidates = await tx
+        .select({ place: outbox.place })
+        .from(outbox)
+        .where(claimableWhere(tx, o))
+        .groupBy(outbox.place)
+        .orderBy(sql`min(${outbox.id})`);
+      const places = await lockPlaces(
+        tx,
+        candidates.map((c) => c.place),
+        o.places,
+      );
+      const rows = await lockEntries(tx, o, places);
+      if (rows.length === 0) return [];
+      const token = await nextGeneration(tx);
+      await tx
+        .update(outbox)
+        .set({
+          state: 'claimed',
+          claimedBy: o.holder,
+          claimedUntil: o.at + o.leaseMs,
+          claimToken: token,
+          maybeDelivered: sql`${outbox.maybeDelivered} or ${outbox.state} = 'sending'`,
+          uncertainSince: sql`case when ${outbox.state} = 'sending' then ${uncertainFrom} else ${outbox.uncertainSince} end`,
+        })
+        .where(
+          inArray(
+            outbox.id,
+            rows.map((r) => r.id),
+          ),
+        );
+      return rows.map((r) => claimedEntry(r, token));
+    });
+  }
+
+  return {
+    enqueue: (d, at = now()) => enqueueIn(db, d, at),
+
+    claimDue,
+
+    async extendClaims(entries, until) {
+      let n = 0;
+      for (const [token, ids] of byToken(entries)) {
+        n += count(
+          await db
+            .update(outbox)
+            .set({ claimedUntil: until })
+            .where(and(eq(outbox.claimToken, token), eq(outbox.state, 'claimed'), inArray(outbox.id, ids))),
+        );
+      }
+      return n;
+    },
+
+    async markPosting(id, token, at, until) {
+      const result = await db
+        .update(outbox)
+        .set({ state: 'sending', claimedUntil: until, firstAttemptAt: sql`coalesce(${outbox.firstAttemptAt}, ${at})`, lastAttemptAt: at })
+        .where(and(eq(outbox.id, id), eq(outbox.claimToken, token), eq(outbox.state, 'claimed')));
+      return count(result) === 1;
+    },
+
+    async markDelivered(id, token, messageId, at, possibleDuplicate = false) {
+      const result = await db
+        .update(outbox)
+        .set({
+          state: 'delivered',
+          messageId,
+          deliveredAt: at,
+          ...released,
+          maybeDelivered: false,
+          uncertainSince: null,
+          possibleDuplicate: sql`${outbox.possibleDuplicate} or ${possibleDuplicate}`,
+        })
+        .where(owned(id, token));
+      return count(result) === 1;
+    },
+
+    async markFailed(id, token, f) {
+      const [row] = await db
+        .update(outbox)
+        .set({
+          ...(f.spendAttempt === false ? {} : { attempts: sql`${outbox.attempts} + 1` }),
+          lastError: f.error.slice(0, 500),
+          ...released,
+          ...(f.retryAt === undefined ? { state: 'failed' } : { state: 'pending', nextAttemptAt: f.retryAt }),
+          maybeDelivered: sql`${outbox.maybeDelivered} or ${f.maybeDelivered === true}`,
+          ...(f.maybeDelivered ? { uncertainSince: uncertainFrom } : {}),
+          ...(f.possibleDuplicate ? { possibleDuplicate: true } : {}),
+        })
+        .where(owned(id, token))
+        .returning();
+      return row;
+    },
+
+    async requeue(entries, at) {
+      if (entries.length === 0) return;
+      await db.transaction(async (tx) => {
+        for (const [token, ids] of byToken(entries)) {
+          await tx
+            .update(outbox)
+            .set({ state: 'pending', ...released, nextAttemptAt: sql`greatest(${outbox.nextAttemptAt}, ${at})` })
+            .where(and(eq(outbox.claimToken, token), eq(outbox.state, 'claimed'), inArray(outbox.id, ids)));
+        }
+      });
+    },
+
+    async release(holder) {
+      return db.transaction(async (tx) => {
+        const inFlight = await tx
+          .update(outbox)
+          .set({ state: 'pending', ...released, maybeDelivered: true, lastError: INTERRUPTED, uncertainSince: uncertainFrom })
+          .where(and(eq(outbox.claimedBy, holder), eq(outbox.state, 'sending')));
+        const waiting = await tx
+          .update(outbox)
+          .set({ state: 'pending', ...released })
+          .where(and(eq(outbox.claimedBy, holder), eq(outbox.state, 'claimed')));
+        return count(inFlight) + count(waiting);
+      });
+    },
+
+    async retryParked(which, at = now()) {
+      return count(
+        await db
+          .update(outbox)
+          .set({ state: 'pending', nextAttemptAt: at, firstAttemptAt: null, attempts: 0, ...released })
+          .where(and(eq(outbox.state, 'failed'), which === 'all' ? undefined : eq(outbox.id, which))),
+      );
+    },
+
+    async holdPlace(place, reason, at, retryAt) {
+      // One statement: xmax is 0 on a row this statement inserted, not on one it updated.
+      const [row] = await db
+        .insert(placeHold)
+        .values({ place, reason: reason.slice(0, 300), since: at, retryAt })
+        .onConflictDoUpdate({ target: placeHold.place, set: { reason: reason.slice(0, 300), retryAt } })
+        .returning({ inserted: sql<boolean>`xmax = 0` });
+      return row!.inserted;
+    },
+
+    async releasePlace(place, at = now()) {
+      return db.transaction(async (tx) => {
+        if (count(await tx.delete(placeHold).where(eq(placeHold.place, place))) === 0) return false;
+        await tx
+          .update(outbox)
+          .set({ nextAttemptAt: at })
+          .where(and(eq(outbox.place, place), eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} > ${at}`));
+        return true;
+      });
+    },
+
+    heldPlaces: () => db.select().from(placeHold),
+
+    async heldPlace(place) {
+      const [row] = await db.select({ reason: placeHold.reason, since: placeHold.since }).from(placeHold).where(eq(placeHold.place, place));
+      return row;
+    },
+
+    async prune(at, options) {
+      const result = await db
+        .delete(outbox)
+        .where(and(inArray(outbox.state, ['delivered', 'failed']), lt(sql`coalesce(${outbox.deliveredAt}, ${outbox.createdAt})`, at - options.outboxMaxAgeMs)));
+      return { outbox: count(result) };
+    },
+
+    async list(filter = {}) {
+      const states = filter.state === undefined ? undefined : typeof filter.state === 'string' ? [filter.state] : [...filter.state];
+      const where = and(filter.place ? eq(outbox.place, filter.place) : undefined, states ? inArray(outbox.state, states) : undefined);
+      return db.select().from(outbox).where(where).orderBy(asc(outbox.id));
+    },
+
+    async byId(id) {
+      const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
+      return row;
+    },
+
+    async nextDue(platforms) {
+      if (platforms.length === 0) return undefined;
+      const heldUntil = sql`coalesce((SELECT ${placeHold.retryAt} FROM ${placeHold} WHERE ${placeHold.place} = ${outbox.place}), 0)`;
+      const [row] = await db
+        .select({
+          t: sql<number | null>`min(case when ${outbox.state} = 'pending' then greatest(${outbox.nextAttemptAt}, ${heldUntil}) else ${outbox.claimedUntil} end)`.mapWith(Number),
+        })
+        .from(outbox)
+        .where(and(platformFilter(platforms), inArray(outbox.state, ['pending', 'claimed', 'sending'])));
+      return row?.t ?? undefined;
+    },
+
+    async stats(at = now()) {
+      const rows = await db
+        .select({
+          state: outbox.state,
+          n: sql<number>`count(*)`.mapWith(Number),
+          oldest: sql<number | null>`min(${outbox.createdAt})`.mapWith(Number),
+          dups: sql<number>`count(*) filter (where ${outbox.possibleDuplicate})`.mapWith(Number),
+        })
+        .from(outbox)
+        .groupBy(outbox.state);
+      const [held] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(placeHold);
+      return statsOf(rows, held!.n, at);
+    },
+  };
+}

@@ -1,0 +1,134 @@
+// Saved searches on Postgres, as ../saved-searches.ts on SQLite (which tells what each method means; the same calls give
+// the same results). SQLite has one writer at a time; here several instances write at once, so a save locks its place
+// and its owner (transaction-scoped advisory locks) before it counts and numbers, and a fenced write checks the lease
+// under a row lock (holdsLeaseIn) until it commits.
+import { and, asc, count, eq, lte, max, ne, notInArray, sql, type SQL } from 'drizzle-orm';
+import type { Fence } from '../leases.js';
+import type { NewDelivery } from '../outbox.js';
+import type { Promised } from '../ports.js';
+import { failureText, firstFreeNumber, pausedSet } from '../rules.js';
+import type { CreateResult, NewSavedSearch, SavedSearchRepo } from '../saved-searches.js';
+import { holdsLeaseIn } from './leases.js';
+import type { PgStore } from './open.js';
+import { enqueueIn } from './outbox.js';
+import { alertNumber, placeHold, savedSearch } from './schema.js';
+import type { PgRunner, PgTx } from './tx.js';
+
+// Advisory lock namespaces (the first key of pg_advisory_xact_lock(int, int)): 'alrt' and 'ownr' in ASCII.
+const PLACE_LOCK = 0x616c7274;
+const OWNER_LOCK = 0x6f776e72;
+
+/**
+ * Serialises saves in one place (and by one owner) until the transaction ends. Always place first, then owner: two saves
+ * never wait on each other in opposite orders. Each statement after it reads what the previous holder committed.
+ */
+async function lockForCreate(tx: PgTx, place: string, owner: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${PLACE_LOCK}::int, hashtext(${place}))`);
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${OWNER_LOCK}::int, hashtext(${owner}))`);
+}
+
+const countWhere = async (r: PgRunner, where: SQL | undefined): Promise<number> => (await r.select({ n: count() }).from(savedSearch).where(where))[0]!.n;
+
+/** The next number in `place`: never one given before there, even if its alert was removed. */
+async function nextNumber(tx: PgTx, place: string): Promise<number> {
+  const [top] = await tx
+    .select({ n: max(savedSearch.number) })
+    .from(savedSearch)
+    .where(eq(savedSearch.place, place));
+  const next = firstFreeNumber(top?.n);
+  const [row] = await tx
+    .insert(alertNumber)
+    .values({ place, last: next })
+    .onConflictDoUpdate({ target: alertNumber.place, set: { last: sql`greatest(${alertNumber.last} + 1, ${next}::int)` } })
+    .returning({ last: alertNumber.last });
+  return row!.last;
+}
+
+export function createPgSavedSearchRepo(store: PgStore, now: () => number = Date.now): Promised<SavedSearchRepo> {
+  const { db } = store;
+
+  return {
+    async create(input: NewSavedSearch, limits: { perPlace: number; perOwner: number }): Promise<CreateResult> {
+      return db.transaction(async (tx): Promise<CreateResult> => {
+        await lockForCreate(tx, input.place, input.owner);
+        const [same] = await tx
+          .select()
+          .from(savedSearch)
+          .where(and(eq(savedSearch.place, input.place), eq(savedSearch.service, input.service), eq(savedSearch.paramsKey, input.paramsKey)))
+          .limit(1);
+        if (same) return { ok: false, reason: 'duplicate', existing: same };
+        if ((await countWhere(tx, eq(savedSearch.place, input.place))) >= limits.perPlace) return { ok: false, reason: 'place' };
+        if ((await countWhere(tx, eq(savedSearch.owner, input.owner))) >= limits.perOwner) return { ok: false, reason: 'owner' };
+        const number = await nextNumber(tx, input.place);
+        const at = now();
+        const [row] = await tx
+          .insert(savedSearch)
+          .values({ ...input, number, createdAt: at, nextRunAt: at })
+          .returning();
+        return { ok: true, row: row! };
+      });
+    },
+
+    async listByPlace(place: string) {
+      return db.select().from(savedSearch).where(eq(savedSearch.place, place)).orderBy(asc(savedSearch.number));
+    },
+
+    async byNumber(place: string, number: number) {
+      const [row] = await db
+        .select()
+        .from(savedSearch)
+        .where(and(eq(savedSearch.place, place), eq(savedSearch.number, number)));
+      return row;
+    },
+
+    async byId(id: number) {
+      const [row] = await db.select().from(savedSearch).where(eq(savedSearch.id, id));
+      return row;
+    },
+
+    async setPaused(id: number, paused: boolean) {
+      await db.update(savedSearch).set(pausedSet(paused, now())).where(eq(savedSearch.id, id));
+    },
+
+    async remove(id: number) {
+      await db.delete(savedSearch).where(eq(savedSearch.id, id));
+    },
+
+    async due(service: string, at: number) {
+      const held = db.select({ place: placeHold.place }).from(placeHold);
+      return db
+        .select()
+        .from(savedSearch)
+        .where(and(eq(savedSearch.service, service), eq(savedSearch.paused, false), lte(savedSearch.nextRunAt, at), notInArray(savedSearch.place, held)))
+        .orderBy(sql`coalesce(${savedSearch.lastRunAt}, 0)`, asc(savedSearch.id));
+    },
+
+    async count(service?: string) {
+      return countWhere(db, service ? eq(savedSearch.service, service) : undefined);
+    },
+
+    async countElsewhere(service: string, place?: string) {
+      return countWhere(db, and(ne(savedSearch.service, service), place ? eq(savedSearch.place, place) : undefined));
+    },
+
+    async recordFailure(searchId: number, error: string, at: number, fence?: Fence) {
+      return db.transaction(async (tx) => {
+        if (!(await holdsLeaseIn(tx, fence))) return undefined;
+        const [row] = await tx
+          .update(savedSearch)
+          .set({ lastError: failureText(error), errorSince: sql`coalesce(${savedSearch.errorSince}, ${at}::bigint)`, lastRunAt: at, nextRunAt: at })
+          .where(eq(savedSearch.id, searchId))
+          .returning();
+        return row;
+      });
+    },
+
+    async reportFailing(searchId: number, delivery: NewDelivery, fence?: Fence) {
+      await db.transaction(async (tx) => {
+        if (!(await holdsLeaseIn(tx, fence))) return;
+        await tx.update(savedSearch).set({ errorReported: true }).where(eq(savedSearch.id, searchId));
+        await enqueueIn(tx, delivery, now());
+      });
+    },
+  };
+}

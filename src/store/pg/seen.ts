@@ -1,0 +1,172 @@
+// What each saved search has seen, and a poller run's record, on Postgres, as ../seen.ts on SQLite (which tells what
+// each method means; the same calls give the same results). A run's seen rows, its outbox entries and its search's
+// record commit in one transaction under the lease's fence; the searches it records are locked first, so a removal
+// meanwhile waits for it (and then takes its rows away) instead of failing it on a missing parent.
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Fence } from '../leases.js';
+import type { Promised } from '../ports.js';
+import { runDone, seenWrites, uncertainAfterRestore, type SeenWrite } from '../rules.js';
+import type { RunOutcome, SeenRepo } from '../seen.js';
+import { holdsLeaseIn } from './leases.js';
+import { readRestore } from './meta.js';
+import type { PgStore } from './open.js';
+import { enqueueIn } from './outbox.js';
+import { savedSearch, searchSeen } from './schema.js';
+import type { PgTx } from './tx.js';
+
+/** Rows per upsert statement: 10 parameters a row stays far below Postgres's 65535. */
+const CHUNK = 500;
+
+/**
+ * Splits a run's rows into statements of at most `size` rows, none holding the same row twice: one statement cannot
+ * update a row twice (Postgres refuses), so a repeated row starts the next one and is written after, as SQLite would.
+ */
+export function upsertChunks(rows: readonly SeenWrite[], size = CHUNK): SeenWrite[][] {
+  const chunks: SeenWrite[][] = [];
+  let current: SeenWrite[] = [];
+  let keys = new Set<string>();
+  for (const row of rows) {
+    const key = `${row.searchId}\u0000${row.propertyId}`;
+    if (current.length >= size || keys.has(key)) {
+      chunks.push(current);
+      current = [];
+      keys = new Set();
+    }
+    current.push(row);
+    keys.add(key);
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+/**
+ * One multi-row upsert. `keep`: the rows bring no reported price, so an existing row keeps its own (or its last price,
+ * on rows from before it); otherwise the row's is written. A row once posted stays posted.
+ */
+async function upsert(tx: PgTx, rows: readonly SeenWrite[], keep: boolean): Promise<void> {
+  if (rows.length === 0) return;
+  await tx
+    .insert(searchSeen)
+    .values(
+      rows.map((w) => ({
+        searchId: w.searchId,
+        propertyId: w.propertyId,
+        firstSeenAt: w.at,
+        lastSeenAt: w.at,
+        lastPrice: w.price,
+        reportedPrice: w.reported,
+        locationKey: w.locationKey,
+        bedrooms: w.bedrooms,
+        size: w.size,
+        posted: w.posted,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: [searchSeen.searchId, searchSeen.propertyId],
+      set: {
+        lastSeenAt: sql`excluded.last_seen_at`,
+        lastPrice: sql`excluded.last_price`,
+        reportedPrice: keep ? sql`coalesce(${searchSeen.reportedPrice}, ${searchSeen.lastPrice})` : sql`excluded.reported_price`,
+        posted: sql`greatest(${searchSeen.posted}, excluded.posted)`,
+      },
+    });
+}
+
+/** Writes the rows, in their order: per chunk, the two kinds of row in one statement each (a chunk has no row twice). */
+async function upsertSeen(tx: PgTx, rows: readonly SeenWrite[]): Promise<void> {
+  for (const chunk of upsertChunks(rows)) {
+    await upsert(
+      tx,
+      chunk.filter((w) => w.keepReported),
+      true,
+    );
+    await upsert(
+      tx,
+      chunk.filter((w) => !w.keepReported),
+      false,
+    );
+  }
+}
+
+/** The searches still there, locked until the commit (in id order, so two commits never lock in opposite orders). */
+async function lockSearches(tx: PgTx, ids: readonly number[]): Promise<Map<number, number | null>> {
+  const rows = await tx
+    .select({ id: savedSearch.id, lastRunAt: savedSearch.lastRunAt })
+    .from(savedSearch)
+    .where(sql`${savedSearch.id} = ANY(${sql.param([...new Set(ids)])}::int[])`)
+    .orderBy(asc(savedSearch.id))
+    .for('no key update');
+  return new Map(rows.map((r) => [r.id, r.lastRunAt]));
+}
+
+export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): Promised<SeenRepo> {
+  const { db } = store;
+
+  /** The runs of searches still there: seen rows, deliveries and each search's record. Returns how many were queued. */
+  async function commit(tx: PgTx, outcomes: readonly RunOutcome[]): Promise<number> {
+    const lastRun = await lockSearches(
+      tx,
+      outcomes.map((o) => o.searchId),
+    );
+    const live = outcomes.filter((o) => lastRun.has(o.searchId)); // the others were removed meanwhile
+    await upsertSeen(tx, live.flatMap(seenWrites));
+    // Read in the transaction, not once at the start as SQLite does: another instance may have been restored over.
+    const restore = live.some((o) => o.deliveries.length > 0) ? await readRestore(tx) : undefined;
+    let queued = 0;
+    for (const o of live) {
+      const uncertain = uncertainAfterRestore(restore, lastRun.get(o.searchId) ?? null);
+      for (const d of o.deliveries) queued += await enqueueIn(tx, { ...d, ...uncertain }, now());
+      await tx.update(savedSearch).set(runDone(o)).where(eq(savedSearch.id, o.searchId));
+      lastRun.set(o.searchId, o.at); // the same search twice in one call: its second run follows the first
+    }
+    return queued;
+  }
+
+  /** Every listing the query read is seen now, changed or not: one statement. */
+  async function touch(tx: PgTx, searches: readonly number[], read: readonly string[], at: number): Promise<void> {
+    await tx
+      .update(searchSeen)
+      .set({ lastSeenAt: at })
+      .where(
+        and(
+          sql`${searchSeen.searchId} = ANY(${sql.param([...searches])}::int[])`,
+          sql`${searchSeen.propertyId} = ANY(${sql.param([...read])}::text[])`,
+          sql`${searchSeen.lastSeenAt} < ${at}::bigint`,
+        ),
+      );
+  }
+
+  async function commitRuns(outcomes: readonly RunOutcome[], read: readonly string[] = [], fence?: Fence): Promise<number | undefined> {
+    return db.transaction(async (tx) => {
+      if (fence && !(await holdsLeaseIn(tx, fence))) return undefined;
+      if (outcomes.length === 0) return 0;
+      const queued = await commit(tx, outcomes);
+      if (read.length > 0) {
+        await touch(
+          tx,
+          outcomes.map((o) => o.searchId),
+          read,
+          outcomes[0]!.at,
+        );
+      }
+      return queued;
+    });
+  }
+
+  return {
+    async seen(searchId: number) {
+      // In the order SQLite's primary key gives (bytes of the id), so both answer alike.
+      return db
+        .select()
+        .from(searchSeen)
+        .where(eq(searchSeen.searchId, searchId))
+        .orderBy(sql`${searchSeen.propertyId} collate "C"`);
+    },
+
+    commitRuns,
+
+    async commitRun(outcome: RunOutcome, fence?: Fence) {
+      return commitRuns([outcome], [], fence);
+    },
+  };
+}

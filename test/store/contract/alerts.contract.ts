@@ -1,0 +1,413 @@
+// The alerts repository's contract, through the ports only, so it runs the same on SQLite and on Postgres
+// (sqlite-and-postgres.test.ts): what a person or the poller would notice of saved searches and what each has seen.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Fence, NewDelivery, NewSavedSearch, RunOutcome, SeenUpdate } from '../../../src/store/index.js';
+import type { AlertsRepo, LeaseRepo, OutboxRepo } from '../../../src/store/ports.js';
+
+export interface AlertsDatabase {
+  alerts: AlertsRepo;
+  outbox: OutboxRepo;
+  leases: LeaseRepo;
+  close(): Promise<void>;
+  /** Another connection to the same database, as a second instance has (when the database has one). */
+  connect?(): Promise<{ alerts: AlertsRepo; close(): Promise<void> }>;
+}
+
+const SERVICE = 'https://api.example';
+const PLACE = 'slack:T1:C1';
+const LIMITS = { perPlace: 25, perOwner: 50 };
+const JOB = 'poller';
+
+const search = (name: string, o: Partial<NewSavedSearch> = {}): NewSavedSearch => ({
+  service: SERVICE,
+  place: PLACE,
+  owner: 'U1',
+  text: `rent ${name}`,
+  query: JSON.stringify({ v: 1, name }),
+  operation: 'search',
+  paramsKey: `location=${name}`,
+  summary: `Rent in ${name}`,
+  ...o,
+});
+
+const listing = (propertyId: string, price: number | null, o: Partial<SeenUpdate> = {}): SeenUpdate => ({
+  propertyId,
+  price,
+  locationKey: 'marina',
+  bedrooms: '2',
+  size: 1200,
+  posted: false,
+  ...o,
+});
+
+const card = (searchId: number, propertyId: string, place = PLACE): NewDelivery => ({
+  searchId,
+  place,
+  kind: 'new',
+  propertyId,
+  dedupeKey: `${searchId}:new:${propertyId}`,
+  payload: JSON.stringify({ propertyId }),
+});
+
+const run = (searchId: number, at: number, o: Partial<RunOutcome> = {}): RunOutcome => ({ searchId, at, seen: [], deliveries: [], clearError: false, ...o });
+
+export function alertsContract(open: () => Promise<AlertsDatabase>): void {
+  let db: AlertsDatabase;
+  beforeEach(async () => {
+    db = await open();
+  });
+  afterEach(async () => {
+    await db.close();
+  });
+
+  async function saved(name: string, o: Partial<NewSavedSearch> = {}, limits = LIMITS) {
+    const result = await db.alerts.create(search(name, o), limits);
+    if (!result.ok) throw new Error(`not saved: ${result.reason}`);
+    return result.row;
+  }
+
+  /** A fence the poller holds, and one made stale by a take-over. */
+  async function fences(): Promise<{ stale: Fence; current: Fence }> {
+    const stale = (await db.leases.acquire(JOB, 'a', 1_000, 1_000))!;
+    const current = (await db.leases.acquire(JOB, 'b', 5_000, 60_000))!;
+    return { stale, current };
+  }
+
+  describe('alerts repository: saving', () => {
+    it('numbers from 1 in each place, and never gives a number again there, even after every alert is removed', async () => {
+      const [a, b, c] = [await saved('marina'), await saved('jvc'), await saved('jlt')];
+      expect([a.number, b.number, c.number]).toEqual([1, 2, 3]);
+      await db.alerts.remove(c.id);
+      expect((await saved('downtown')).number).toBe(4);
+      for (const row of await db.alerts.listByPlace(PLACE)) await db.alerts.remove(row.id);
+      expect((await saved('marina')).number).toBe(5);
+    });
+
+    it('keeps separate numbers and lists for the same channel id in two workspaces', async () => {
+      const other = 'slack:T2:C1';
+      await saved('marina');
+      await saved('jvc');
+      const there = await saved('marina', { place: other });
+      expect(there.number).toBe(1);
+      expect((await db.alerts.listByPlace(PLACE)).map((r) => r.summary)).toEqual(['Rent in marina', 'Rent in jvc']);
+      expect((await db.alerts.listByPlace(other)).map((r) => [r.number, r.place])).toEqual([[1, other]]);
+      expect((await db.alerts.byNumber(other, 1))!.id).toBe(there.id);
+      expect(await db.alerts.byNumber(other, 2)).toBeUndefined();
+    });
+
+    it('stores what it was given, unpaused, due now and not yet run', async () => {
+      const before = Date.now();
+      const row = await saved('marina');
+      expect(row).toMatchObject({ ...search('marina'), number: 1, paused: false, primedAt: null, lastRunAt: null, lastError: null, errorSince: null, errorReported: false });
+      expect(row.createdAt).toBeGreaterThanOrEqual(before);
+      expect(row.nextRunAt).toBe(row.createdAt);
+      expect(await db.alerts.byId(row.id)).toEqual(row);
+      expect(await db.alerts.byId(row.id + 1000)).toBeUndefined();
+    });
+
+    it('refuses the same search saved again in a place, with the alert that exists, before any limit', async () => {
+      const first = await saved('marina');
+      const again = await db.alerts.create(search('marina', { text: 'rent in marina please', owner: 'U2' }), { perPlace: 1, perOwner: 1 });
+      expect(again).toEqual({ ok: false, reason: 'duplicate', existing: first });
+      // Another place, or another property service, may save it.
+      expect((await db.alerts.create(search('marina', { place: 'slack:T1:C2' }), LIMITS)).ok).toBe(true);
+      expect((await db.alerts.create(search('marina', { service: 'https://other.example' }), LIMITS)).ok).toBe(true);
+      expect(await db.alerts.count()).toBe(3);
+    });
+
+    it('keeps to the per-place limit, whoever saves, and takes one again after a removal', async () => {
+      const limits = { perPlace: 2, perOwner: 10 };
+      const first = await saved('marina', {}, limits);
+      await saved('jvc', { owner: 'U2' }, limits);
+      expect(await db.alerts.create(search('jlt', { owner: 'U3' }), limits)).toEqual({ ok: false, reason: 'place' });
+      expect((await db.alerts.create(search('jlt', { place: 'slack:T1:C2', owner: 'U3' }), limits)).ok).toBe(true);
+      await db.alerts.remove(first.id);
+      const third = await db.alerts.create(search('jlt', { owner: 'U3' }), limits);
+      expect(third.ok && third.row.number).toBe(3);
+    });
+
+    it('keeps to the per-owner limit across places, while others can still save', async () => {
+      const limits = { perPlace: 25, perOwner: 2 };
+      await saved('marina', {}, limits);
+      await saved('jvc', { place: 'slack:T1:C2' }, limits);
+      expect(await db.alerts.create(search('jlt', { place: 'slack:T1:C3' }), limits)).toEqual({ ok: false, reason: 'owner' });
+      expect((await db.alerts.create(search('jlt', { place: 'slack:T1:C3', owner: 'U2' }), limits)).ok).toBe(true);
+    });
+
+    it('saved at once from two instances: distinct numbers 1..n, and never more than the place may have', async () => {
+      const limits = { perPlace: 15, perOwner: 100 };
+      const other = (await db.connect?.()) ?? db;
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? db : other).alerts.create(search(`area${i}`, { owner: `U${i % 3}` }), limits)));
+      if (other !== db) await other.close();
+      const numbers = results.flatMap((r) => (r.ok ? [r.row.number] : [])).sort((x, y) => x - y);
+      expect(numbers).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+      expect(results.filter((r) => !r.ok).map((r) => !r.ok && r.reason)).toEqual(Array(5).fill('place'));
+      expect(await db.alerts.count()).toBe(15);
+    });
+  });
+
+  describe('alerts repository: reading and changing', () => {
+    it('lists a place by number; pausing keeps the next run, resuming makes it due now', async () => {
+      const a = await saved('marina');
+      const b = await saved('jvc');
+      expect((await db.alerts.listByPlace(PLACE)).map((r) => r.id)).toEqual([a.id, b.id]);
+      expect(await db.alerts.listByPlace('slack:T9:C9')).toEqual([]);
+      await db.alerts.commitRun(run(a.id, a.createdAt + 60_000));
+      await db.alerts.setPaused(a.id, true);
+      expect(await db.alerts.byId(a.id)).toMatchObject({ paused: true, nextRunAt: a.createdAt + 60_000 });
+      const before = Date.now();
+      await db.alerts.setPaused(a.id, false);
+      const resumed = (await db.alerts.byId(a.id))!;
+      expect(resumed.paused).toBe(false);
+      expect(resumed.nextRunAt).toBeGreaterThanOrEqual(before);
+    });
+
+    it('removes a search with what it has seen and its entries in the outbox', async () => {
+      const a = await saved('marina');
+      const b = await saved('jvc');
+      await db.alerts.commitRun(run(a.id, 10, { seen: [listing('p1', 100, { reportedPrice: 100, posted: true })], deliveries: [card(a.id, 'p1')] }));
+      await db.alerts.commitRun(run(b.id, 10, { seen: [listing('p1', 100, { reportedPrice: 100, posted: true })], deliveries: [card(b.id, 'p1')] }));
+      await db.alerts.remove(a.id);
+      expect(await db.alerts.byId(a.id)).toBeUndefined();
+      expect(await db.alerts.seen(a.id)).toEqual([]);
+      expect((await db.outbox.list()).map((e) => e.searchId)).toEqual([b.id]);
+      expect(await db.alerts.seen(b.id)).toHaveLength(1);
+      await db.alerts.remove(a.id); // again: nothing
+    });
+
+    it('counts searches, of a service, and those of other services in all places or one', async () => {
+      await saved('marina');
+      await saved('jvc', { service: 'https://other.example' });
+      await saved('jlt', { service: 'https://other.example', place: 'slack:T1:C2' });
+      expect(await db.alerts.count()).toBe(3);
+      expect(await db.alerts.count(SERVICE)).toBe(1);
+      expect(await db.alerts.count('https://none.example')).toBe(0);
+      expect(await db.alerts.countElsewhere(SERVICE)).toBe(2);
+      expect(await db.alerts.countElsewhere(SERVICE, PLACE)).toBe(1);
+      expect(await db.alerts.countElsewhere('https://other.example')).toBe(1);
+    });
+  });
+
+  describe('alerts repository: due', () => {
+    it('gives the active searches of the service whose turn has come, the longest-waiting first', async () => {
+      const a = await saved('marina');
+      const b = await saved('jvc');
+      const c = await saved('jlt');
+      const d = await saved('downtown');
+      const late = Date.now() + 3_600_000;
+      // Never run first (by id), then by last run.
+      await db.alerts.commitRun(run(a.id, 2_000));
+      await db.alerts.commitRun(run(c.id, 1_000));
+      expect((await db.alerts.due(SERVICE, late)).map((r) => r.id)).toEqual([b.id, d.id, c.id, a.id]);
+      // Not yet due.
+      await db.alerts.commitRun(run(d.id, late + 1));
+      expect((await db.alerts.due(SERVICE, late)).map((r) => r.id)).toEqual([b.id, c.id, a.id]);
+      expect((await db.alerts.due(SERVICE, 1_500)).map((r) => r.id)).toEqual([c.id]);
+    });
+
+    it('leaves out paused searches, those of a held place and those of another service', async () => {
+      const a = await saved('marina');
+      const b = await saved('jvc');
+      const held = await saved('marina', { place: 'slack:T1:C2' });
+      const other = await saved('marina', { service: 'https://other.example' });
+      const late = Date.now() + 3_600_000;
+      expect((await db.alerts.due(SERVICE, late)).map((r) => r.id)).toEqual([a.id, b.id, held.id]);
+      await db.alerts.setPaused(b.id, true);
+      expect(await db.outbox.holdPlace(held.place, 'channel archived', 1_000, late * 2)).toBe(true);
+      expect((await db.alerts.due(SERVICE, late)).map((r) => r.id)).toEqual([a.id]);
+      expect((await db.alerts.due('https://other.example', late)).map((r) => r.id)).toEqual([other.id]);
+      await db.outbox.releasePlace(held.place, late);
+      expect((await db.alerts.due(SERVICE, late)).map((r) => r.id)).toEqual([a.id, held.id]);
+    });
+  });
+
+  describe('alerts repository: failures', () => {
+    it('keeps the error and since when, and records nothing under a stale fence', async () => {
+      const a = await saved('marina');
+      const { stale, current } = await fences();
+      const first = await db.alerts.recordFailure(a.id, 'x'.repeat(600), 10_000, current);
+      expect(first).toMatchObject({ id: a.id, lastError: 'x'.repeat(500), errorSince: 10_000, lastRunAt: 10_000, nextRunAt: 10_000 });
+      const second = await db.alerts.recordFailure(a.id, 'down', 20_000);
+      expect(second).toMatchObject({ lastError: 'down', errorSince: 10_000, lastRunAt: 20_000 });
+      expect(await db.alerts.recordFailure(a.id, 'late', 30_000, stale)).toBeUndefined();
+      expect(await db.alerts.byId(a.id)).toMatchObject({ lastError: 'down', lastRunAt: 20_000 });
+      expect(await db.alerts.recordFailure(a.id + 1000, 'gone', 30_000)).toBeUndefined();
+    });
+
+    it('queues the "keeps failing" notice once, and nothing under a stale fence', async () => {
+      const a = await saved('marina');
+      const { stale, current } = await fences();
+      const notice: NewDelivery = { searchId: a.id, place: PLACE, kind: 'failing', dedupeKey: `${a.id}:failing:10000`, payload: '{}' };
+      await db.alerts.reportFailing(a.id, { ...notice, dedupeKey: 'stale' }, stale);
+      expect(await db.outbox.list()).toEqual([]);
+      expect((await db.alerts.byId(a.id))!.errorReported).toBe(false);
+      await db.alerts.reportFailing(a.id, notice, current);
+      await db.alerts.reportFailing(a.id, notice, current);
+      expect((await db.outbox.list()).map((e) => [e.kind, e.dedupeKey, e.state])).toEqual([['failing', notice.dedupeKey, 'pending']]);
+      expect((await db.alerts.byId(a.id))!.errorReported).toBe(true);
+      // A run that clears the error forgets it was reported.
+      await db.alerts.recordFailure(a.id, 'down', 10_000);
+      await db.alerts.commitRun(run(a.id, 20_000, { clearError: true }));
+      expect(await db.alerts.byId(a.id)).toMatchObject({ lastError: null, errorSince: null, errorReported: false, lastRunAt: 20_000 });
+    });
+  });
+
+  describe('alerts repository: recording runs', () => {
+    it('writes the seen rows, queues the deliveries and primes the search, in one call', async () => {
+      const a = await saved('marina');
+      const { current } = await fences();
+      const queued = await db.alerts.commitRun(
+        run(a.id, 50_000, {
+          primed: true,
+          seen: [listing('p1', 100, { reportedPrice: 100, posted: true }), listing('p2', null, { reportedPrice: null, locationKey: null, bedrooms: null, size: null })],
+          deliveries: [card(a.id, 'p1')],
+        }),
+        current,
+      );
+      expect(queued).toBe(1);
+      expect(await db.alerts.seen(a.id)).toEqual([
+        {
+          searchId: a.id,
+          propertyId: 'p1',
+          firstSeenAt: 50_000,
+          lastSeenAt: 50_000,
+          lastPrice: 100,
+          reportedPrice: 100,
+          locationKey: 'marina',
+          bedrooms: '2',
+          size: 1200,
+          posted: true,
+        },
+        {
+          searchId: a.id,
+          propertyId: 'p2',
+          firstSeenAt: 50_000,
+          lastSeenAt: 50_000,
+          lastPrice: null,
+          reportedPrice: null,
+          locationKey: null,
+          bedrooms: null,
+          size: null,
+          posted: false,
+        },
+      ]);
+      const [entry] = await db.outbox.list();
+      expect(entry).toMatchObject({
+        searchId: a.id,
+        place: PLACE,
+        kind: 'new',
+        propertyId: 'p1',
+        dedupeKey: `${a.id}:new:p1`,
+        state: 'pending',
+        maybeDelivered: false,
+        uncertainSince: null,
+      });
+      expect(await db.alerts.byId(a.id)).toMatchObject({ primedAt: 50_000, lastRunAt: 50_000, nextRunAt: 50_000 });
+      // A later run does not prime again.
+      await db.alerts.commitRun(run(a.id, 60_000));
+      expect(await db.alerts.byId(a.id)).toMatchObject({ primedAt: 50_000, lastRunAt: 60_000 });
+    });
+
+    it('queues each fact once: the same delivery again is not queued, and not counted', async () => {
+      const a = await saved('marina');
+      expect(await db.alerts.commitRun(run(a.id, 1_000, { deliveries: [card(a.id, 'p1'), card(a.id, 'p2')] }))).toBe(2);
+      expect(await db.alerts.commitRun(run(a.id, 2_000, { deliveries: [card(a.id, 'p2'), card(a.id, 'p3')] }))).toBe(1);
+      expect((await db.outbox.list()).map((e) => e.propertyId)).toEqual(['p1', 'p2', 'p3']);
+    });
+
+    it('keeps the reported price unless a new one is given; a posted listing stays posted', async () => {
+      const a = await saved('marina');
+      await db.alerts.commitRun(run(a.id, 1_000, { seen: [listing('p1', 100, { reportedPrice: 100, posted: true }), listing('p2', 200, { reportedPrice: 200 })] }));
+      await db.alerts.commitRun(run(a.id, 2_000, { seen: [listing('p1', 99), listing('p2', 150, { reportedPrice: 150, posted: true })] }));
+      await db.alerts.commitRun(run(a.id, 3_000, { seen: [listing('p1', 98)] }));
+      const rows = await db.alerts.seen(a.id);
+      expect(rows.map((r) => [r.propertyId, r.firstSeenAt, r.lastSeenAt, r.lastPrice, r.reportedPrice, r.posted])).toEqual([
+        ['p1', 1_000, 3_000, 98, 100, true],
+        ['p2', 1_000, 2_000, 150, 150, true],
+      ]);
+    });
+
+    it('a listing first recorded without a reported price gets its price as the reported one', async () => {
+      const a = await saved('marina');
+      await db.alerts.commitRun(run(a.id, 1_000, { seen: [listing('p1', 100)] }));
+      await db.alerts.commitRun(run(a.id, 2_000, { seen: [listing('p1', 90)] }));
+      expect((await db.alerts.seen(a.id)).map((r) => [r.lastPrice, r.reportedPrice])).toEqual([[90, 100]]);
+    });
+
+    it('the same listing twice in one run is written twice, in order', async () => {
+      const a = await saved('marina');
+      await db.alerts.commitRun(run(a.id, 1_000, { seen: [listing('p1', 100, { reportedPrice: 100, posted: true }), listing('p1', 90)] }));
+      expect((await db.alerts.seen(a.id)).map((r) => [r.lastPrice, r.reportedPrice, r.posted])).toEqual([[90, 100, true]]);
+    });
+
+    it('records nothing under a stale fence', async () => {
+      const a = await saved('marina');
+      const { stale } = await fences();
+      expect(
+        await db.alerts.commitRun(run(a.id, 1_000, { primed: true, seen: [listing('p1', 100, { reportedPrice: 100 })], deliveries: [card(a.id, 'p1')] }), stale),
+      ).toBeUndefined();
+      expect(await db.alerts.commitRuns([run(a.id, 1_000, { seen: [listing('p1', 100)] })], ['p1'], stale)).toBeUndefined();
+      expect(await db.alerts.seen(a.id)).toEqual([]);
+      expect(await db.outbox.list()).toEqual([]);
+      expect(await db.alerts.byId(a.id)).toMatchObject({ primedAt: null, lastRunAt: null });
+    });
+
+    it('records nothing for a search removed meanwhile, and the rest of the runs all the same', async () => {
+      const a = await saved('marina');
+      const b = await saved('jvc');
+      await db.alerts.remove(a.id);
+      const queued = await db.alerts.commitRuns(
+        [
+          run(a.id, 1_000, { seen: [listing('p1', 100, { reportedPrice: 100 })], deliveries: [card(a.id, 'p1')] }),
+          run(b.id, 1_000, { seen: [listing('p1', 100, { reportedPrice: 100 })], deliveries: [card(b.id, 'p1')] }),
+        ],
+        ['p1'],
+      );
+      expect(queued).toBe(1);
+      expect(await db.alerts.seen(a.id)).toEqual([]);
+      expect((await db.outbox.list()).map((e) => e.searchId)).toEqual([b.id]);
+      expect(await db.alerts.commitRun(run(a.id, 2_000, { deliveries: [card(a.id, 'p2')] }))).toBe(0);
+    });
+
+    it('marks every listing a query read as seen now, for the searches of the run only', async () => {
+      const a = await saved('marina');
+      const b = await saved('jvc');
+      const c = await saved('jlt');
+      for (const s of [a, b, c]) await db.alerts.commitRun(run(s.id, 1_000, { seen: ['p1', 'p2', 'p3'].map((p) => listing(p, 100, { reportedPrice: 100 })) }));
+      await db.alerts.commitRun(run(b.id, 9_000, { seen: [listing('p3', 100, { reportedPrice: 100 })] }));
+      await db.alerts.commitRuns([run(a.id, 5_000, { seen: [listing('p2', 90)] }), run(b.id, 5_000)], ['p1', 'p2', 'p3', 'p4']);
+      const lastSeen = async (id: number) => (await db.alerts.seen(id)).map((r) => [r.propertyId, r.lastSeenAt]);
+      expect(await lastSeen(a.id)).toEqual([
+        ['p1', 5_000],
+        ['p2', 5_000],
+        ['p3', 5_000],
+      ]);
+      // Never back in time.
+      expect(await lastSeen(b.id)).toEqual([
+        ['p1', 5_000],
+        ['p2', 5_000],
+        ['p3', 9_000],
+      ]);
+      expect(await lastSeen(c.id)).toEqual([
+        ['p1', 1_000],
+        ['p2', 1_000],
+        ['p3', 1_000],
+      ]);
+      expect(await db.alerts.commitRuns([], ['p1'])).toBe(0);
+    });
+
+    it('records a run of a thousand listings whole', async () => {
+      const a = await saved('marina');
+      const ids = Array.from({ length: 1_200 }, (_, i) => `p${String(i).padStart(4, '0')}`);
+      const first = ids.map((p, i) => listing(p, 1_000 + i, { reportedPrice: 1_000 + i, posted: i % 2 === 0 }));
+      expect(await db.alerts.commitRun(run(a.id, 1_000, { seen: first, deliveries: ids.slice(0, 30).map((p) => card(a.id, p)) }))).toBe(30);
+      // Half repriced keeping the reported price, half with a new one.
+      const second = ids.map((p, i) => listing(p, 500 + i, i % 2 === 0 ? {} : { reportedPrice: 500 + i }));
+      await db.alerts.commitRuns([run(a.id, 2_000, { seen: second })], ids);
+      const rows = await db.alerts.seen(a.id);
+      expect(rows).toHaveLength(1_200);
+      expect(rows.every((r, i) => r.propertyId === ids[i] && r.lastPrice === 500 + i && r.reportedPrice === (i % 2 === 0 ? 1_000 + i : 500 + i))).toBe(true);
+      expect(rows.every((r, i) => r.posted === (i % 2 === 0) && r.firstSeenAt === 1_000 && r.lastSeenAt === 2_000)).toBe(true);
+    });
+  });
+}

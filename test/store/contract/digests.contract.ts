@@ -1,0 +1,209 @@
+// The digests repository's contract, through the ports only, so it runs the same on SQLite and on Postgres
+// (sqlite-and-postgres.test.ts): what a channel or the digests job would notice of its digests and their runs.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { digestKey, type Fence, type NewDelivery, type NewDigest } from '../../../src/store/index.js';
+import type { DigestRepo, LeaseRepo, OutboxRepo } from '../../../src/store/ports.js';
+
+export interface DigestsDatabase {
+  digests: DigestRepo;
+  outbox: OutboxRepo;
+  leases: LeaseRepo;
+  close(): Promise<void>;
+  /** Another connection to the same database, as a second instance has (when the database has one). */
+  connect?(): Promise<{ digests: DigestRepo; close(): Promise<void> }>;
+}
+
+const SERVICE = 'https://api.example';
+const PLACE = 'slack:T1:C1';
+const JOB = 'digests';
+
+const digestOf = (name: string, o: Partial<NewDigest> = {}): NewDigest => ({
+  service: SERVICE,
+  place: PLACE,
+  owner: 'U1',
+  places: JSON.stringify([{ id: 5002, name }]),
+  schedule: JSON.stringify({ every: 'week', day: 1, time: '09:00' }),
+  timezone: 'Asia/Dubai',
+  nextRunAt: 100_000,
+  ...o,
+});
+
+const posted = (id: number, slot: number, place = PLACE): NewDelivery => ({ place, kind: 'digest', dedupeKey: digestKey(id, slot), payload: JSON.stringify({ id, slot }) });
+
+const runAt = (slot: number, o: { delivery?: NewDelivery; error?: string } = {}) => ({
+  slot,
+  nextRunAt: slot + 86_400_000,
+  at: slot + 5,
+  calls: 3,
+  delivery: o.delivery,
+  ...(o.error ? { error: o.error } : {}),
+});
+
+export function digestsContract(open: () => Promise<DigestsDatabase>): void {
+  let db: DigestsDatabase;
+  beforeEach(async () => {
+    db = await open();
+  });
+  afterEach(async () => {
+    await db.close();
+  });
+
+  async function saved(name: string, o: Partial<NewDigest> = {}, perPlace = 10) {
+    const result = await db.digests.create(digestOf(name, o), { perPlace });
+    if (!result.ok) throw new Error(`not saved: ${result.reason}`);
+    return result.row;
+  }
+
+  async function fences(): Promise<{ stale: Fence; current: Fence }> {
+    const stale = (await db.leases.acquire(JOB, 'a', 1_000, 1_000))!;
+    const current = (await db.leases.acquire(JOB, 'b', 5_000, 60_000))!;
+    return { stale, current };
+  }
+
+  describe('digests repository: saving', () => {
+    it('numbers from 1 in each place and never gives a number again there; each place keeps its own list', async () => {
+      const before = Date.now();
+      const [a, b, c] = [await saved('Dubai Marina'), await saved('JVC'), await saved('JLT')];
+      expect([a.number, b.number, c.number]).toEqual([1, 2, 3]);
+      expect(a).toMatchObject({ ...digestOf('Dubai Marina'), paused: false, lastSlot: null, lastRunAt: null, lastCalls: null, lastError: null });
+      expect(a.createdAt).toBeGreaterThanOrEqual(before);
+      await db.digests.remove(c.id);
+      expect((await saved('Downtown')).number).toBe(4);
+      for (const row of await db.digests.listByPlace(PLACE)) await db.digests.remove(row.id);
+      expect((await saved('Marina')).number).toBe(5);
+      const other = await saved('Marina', { place: 'slack:T2:C1' });
+      expect(other.number).toBe(1);
+      expect((await db.digests.listByPlace('slack:T2:C1')).map((r) => r.id)).toEqual([other.id]);
+      expect((await db.digests.listByPlace(PLACE)).map((r) => r.number)).toEqual([5]);
+    });
+
+    it('keeps to the per-place limit; other places are not affected; a removal frees a place', async () => {
+      const first = await saved('Marina', {}, 2);
+      await saved('JVC', { owner: 'U2' }, 2);
+      expect(await db.digests.create(digestOf('JLT'), { perPlace: 2 })).toEqual({ ok: false, reason: 'place' });
+      expect((await db.digests.create(digestOf('JLT', { place: 'slack:T1:C2' }), { perPlace: 2 })).ok).toBe(true);
+      await db.digests.remove(first.id);
+      const again = await db.digests.create(digestOf('JLT'), { perPlace: 2 });
+      expect(again.ok && again.row.number).toBe(3);
+    });
+
+    it('saved at once from two instances: distinct numbers 1..n, and never more than the place may have', async () => {
+      const other = (await db.connect?.()) ?? db;
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? db : other).digests.create(digestOf(`Area ${i}`), { perPlace: 12 })));
+      if (other !== db) await other.close();
+      const numbers = results.flatMap((r) => (r.ok ? [r.row.number] : [])).sort((x, y) => x - y);
+      expect(numbers).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+      expect(await db.digests.count()).toBe(12);
+    });
+  });
+
+  describe('digests repository: reading and changing', () => {
+    it('finds by number and id; lists by number', async () => {
+      const a = await saved('Marina');
+      const b = await saved('JVC');
+      expect((await db.digests.listByPlace(PLACE)).map((r) => r.id)).toEqual([a.id, b.id]);
+      expect(await db.digests.byNumber(PLACE, 2)).toEqual(b);
+      expect(await db.digests.byNumber('slack:T2:C1', 2)).toBeUndefined();
+      expect(await db.digests.byId(a.id)).toEqual(a);
+      expect(await db.digests.byId(b.id + 1000)).toBeUndefined();
+    });
+
+    it('pauses keeping the next time, and resumes with the one given', async () => {
+      const a = await saved('Marina');
+      await db.digests.setPaused(a.id, true);
+      expect(await db.digests.byId(a.id)).toMatchObject({ paused: true, nextRunAt: 100_000 });
+      await db.digests.setPaused(a.id, false, 900_000);
+      expect(await db.digests.byId(a.id)).toMatchObject({ paused: false, nextRunAt: 900_000 });
+    });
+
+    it('counts digests, of one service or all', async () => {
+      await saved('Marina');
+      await saved('JVC', { service: 'https://other.example' });
+      expect(await db.digests.count()).toBe(2);
+      expect(await db.digests.count(SERVICE)).toBe(1);
+      expect(await db.digests.count('https://none.example')).toBe(0);
+    });
+
+    it('removing a digest takes its undelivered digests with it, not those posted nor other digests', async () => {
+      const a = await saved('Marina');
+      const b = await saved('JVC');
+      await db.digests.recordRun(a.id, runAt(1_000, { delivery: posted(a.id, 1_000) }));
+      await db.digests.recordRun(b.id, runAt(1_000, { delivery: posted(b.id, 1_000) }));
+      const [entry] = await db.outbox.claimDue({ holder: 'h', at: 10_000, leaseMs: 60_000, perPlace: 1, places: 1, platforms: ['slack'] });
+      expect(entry!.dedupeKey).toBe(digestKey(a.id, 1_000));
+      expect(await db.outbox.markDelivered(entry!.id, entry!.token, 'm1', 10_001)).toBe(true);
+      await db.digests.recordRun(a.id, runAt(2_000, { delivery: posted(a.id, 2_000) }));
+      await db.digests.remove(a.id);
+      expect(await db.digests.byId(a.id)).toBeUndefined();
+      expect((await db.outbox.list()).map((e) => [e.dedupeKey, e.state])).toEqual([
+        [digestKey(a.id, 1_000), 'delivered'],
+        [digestKey(b.id, 1_000), 'pending'],
+      ]);
+    });
+  });
+
+  describe('digests repository: due', () => {
+    it('gives the active digests of the service whose time has come, the longest-waiting first', async () => {
+      const a = await saved('Marina', { nextRunAt: 3_000 });
+      const b = await saved('JVC', { nextRunAt: 1_000 });
+      const c = await saved('JLT', { nextRunAt: 3_000 });
+      await saved('Later', { nextRunAt: 9_000 });
+      const paused = await saved('Paused', { nextRunAt: 1_000 });
+      await db.digests.setPaused(paused.id, true);
+      await saved('Other', { nextRunAt: 1_000, service: 'https://other.example' });
+      const held = await saved('Held', { nextRunAt: 1_000, place: 'slack:T1:C2' });
+      expect((await db.digests.due(SERVICE, 5_000)).map((r) => r.id)).toEqual([b.id, held.id, a.id, c.id]);
+      await db.outbox.holdPlace(held.place, 'channel archived', 1_000, 1_000_000);
+      expect((await db.digests.due(SERVICE, 5_000)).map((r) => r.id)).toEqual([b.id, a.id, c.id]);
+      expect((await db.digests.due(SERVICE, 2_000)).map((r) => r.id)).toEqual([b.id]);
+    });
+  });
+
+  describe('digests repository: recording runs', () => {
+    it('queues the digest of a slot once and moves on, under the fence; nothing under a stale one', async () => {
+      const a = await saved('Marina');
+      const { stale, current } = await fences();
+      expect(await db.digests.recordRun(a.id, runAt(100_000, { delivery: posted(a.id, 100_000) }), stale)).toBe(false);
+      expect(await db.outbox.list()).toEqual([]);
+      expect(await db.digests.byId(a.id)).toMatchObject({ lastSlot: null, nextRunAt: 100_000 });
+
+      expect(await db.digests.recordRun(a.id, runAt(100_000, { delivery: posted(a.id, 100_000) }), current)).toBe(true);
+      expect(await db.digests.recordRun(a.id, runAt(100_000, { delivery: posted(a.id, 100_000) }), current)).toBe(true);
+      const entries = await db.outbox.list();
+      expect(entries.map((e) => [e.kind, e.dedupeKey, e.state, e.createdAt, e.nextAttemptAt])).toEqual([['digest', digestKey(a.id, 100_000), 'pending', 100_005, 100_005]]);
+      expect(await db.digests.byId(a.id)).toMatchObject({ lastSlot: 100_000, lastRunAt: 100_005, lastCalls: 3, nextRunAt: 86_500_000, lastError: null });
+    });
+
+    it('records a run with nothing to post and its error, and a later run clears the error', async () => {
+      const a = await saved('Marina');
+      expect(await db.digests.recordRun(a.id, runAt(100_000, { error: 'every place failed' }))).toBe(true);
+      expect(await db.outbox.list()).toEqual([]);
+      expect(await db.digests.byId(a.id)).toMatchObject({ lastSlot: 100_000, lastError: 'every place failed' });
+      await db.digests.recordRun(a.id, runAt(200_000));
+      expect(await db.digests.byId(a.id)).toMatchObject({ lastSlot: 200_000, lastError: null });
+    });
+
+    it('records nothing for a digest removed meanwhile', async () => {
+      const a = await saved('Marina');
+      await db.digests.remove(a.id);
+      expect(await db.digests.recordRun(a.id, runAt(100_000, { delivery: posted(a.id, 100_000) }))).toBe(true);
+      expect(await db.outbox.list()).toEqual([]);
+    });
+
+    it('postpones with one notice per slot, under the fence; nothing under a stale one', async () => {
+      const a = await saved('Marina');
+      const { stale, current } = await fences();
+      const notice: NewDelivery = { place: PLACE, kind: 'notice', dedupeKey: `${digestKey(a.id, 100_000)}:postponed`, payload: '{}' };
+      expect(await db.digests.postpone(a.id, 200_000, 'budget', notice, stale)).toBe(false);
+      expect(await db.digests.byId(a.id)).toMatchObject({ nextRunAt: 100_000, lastError: null });
+      expect(await db.digests.postpone(a.id, 200_000, 'b'.repeat(400), notice, current)).toBe(true);
+      expect(await db.digests.postpone(a.id, 300_000, 'budget', notice, current)).toBe(true);
+      expect(await db.digests.postpone(a.id, 400_000, 'budget', undefined)).toBe(true);
+      expect((await db.outbox.list()).map((e) => e.dedupeKey)).toEqual([notice.dedupeKey]);
+      const row = (await db.digests.byId(a.id))!;
+      expect(row).toMatchObject({ nextRunAt: 400_000, lastError: 'budget', lastSlot: null });
+      await db.digests.postpone(a.id, 500_000, 'b'.repeat(400), undefined);
+      expect((await db.digests.byId(a.id))!.lastError).toBe('b'.repeat(300));
+    });
+  });
+}
