@@ -41,6 +41,7 @@ const READS_CONFIG = new Set(['start', 'poll', 'parse', 'config', 'backup', 'res
 
 export async function runCli(args: string[], out: Out = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
   const [command = 'start', ...rest] = args;
+  const errLine = (line: string) => void process.stderr.write(`${line}\n`);
   try {
     const envFile: EnvFile | undefined = READS_CONFIG.has(command) ? applyEnvFile() : undefined;
     switch (command) {
@@ -52,21 +53,24 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
         return 0;
       }
       case 'backup': {
-        const [{ loadConfig }, { runBackupCli }] = await Promise.all([import('./config.js'), import('./ops/backup.js')]);
-        const dbPath = loadConfig(process.env).dbPath;
-        return await runBackupCli(rest, dbPath, out, (line) => process.stderr.write(`${line}\n`));
+        const [{ loadConfig }, { runBackupCli }, { refusedOnPostgres }] = await Promise.all([import('./config.js'), import('./ops/backup.js'), import('./ops/database.js')]);
+        const config = loadConfig(process.env);
+        if (refusedOnPostgres('manzil backup', config, errLine)) return 1;
+        return await runBackupCli(rest, config.dbPath, out, errLine);
       }
       case 'restore': {
-        const [{ loadConfig }, { runRestoreCli }] = await Promise.all([import('./config.js'), import('./ops/restore.js')]);
-        return await runRestoreCli(rest, loadConfig(process.env).dbPath, out, (line) => process.stderr.write(`${line}\n`));
+        const [{ loadConfig }, { runRestoreCli }, { refusedOnPostgres }] = await Promise.all([import('./config.js'), import('./ops/restore.js'), import('./ops/database.js')]);
+        const config = loadConfig(process.env);
+        if (refusedOnPostgres('manzil restore', config, errLine)) return 1;
+        return await runRestoreCli(rest, config.dbPath, out, errLine);
       }
       case 'outbox': {
         const [{ loadConfig }, { runOutboxCli }] = await Promise.all([import('./config.js'), import('./ops/outbox-cli.js')]);
-        return await runOutboxCli(rest, loadConfig(process.env).dbPath, out, (line) => process.stderr.write(`${line}\n`));
+        return await runOutboxCli(rest, loadConfig(process.env), out, errLine);
       }
       case 'teams': {
         const [{ loadConfig }, { runTeamsCli }] = await Promise.all([import('./config.js'), import('./ops/teams-cli.js')]);
-        return await runTeamsCli(rest, loadConfig(process.env), out, (line) => process.stderr.write(`${line}\n`));
+        return await runTeamsCli(rest, loadConfig(process.env), out, errLine);
       }
       case 'sandbox':
         return await (await import('./sandbox/cli.js')).runSandboxCli(rest, out);

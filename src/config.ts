@@ -60,6 +60,12 @@ const schema = z.object({
   ALERTS_MAX_PER_CHANNEL: z.coerce.number().int().min(1).max(1000).default(25),
   ALERTS_MAX_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
   MANZIL_DB_PATH: z.string().min(1).default('./data/manzil.db'),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a Postgres URL: postgres://user:password@host:5432/manzil')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   LOCATION_CACHE_TTL_HOURS: z.coerce
     .number()
     .positive()
@@ -112,6 +118,8 @@ const MEANING: Record<string, string> = {
   PORT: 'the HTTP port for Slack, /healthz and /metrics',
   OPS_PORT: 'a separate port for /healthz and /metrics',
   MANZIL_DB_PATH: 'the SQLite file',
+  DATABASE_URL: 'the Postgres database (instead of the SQLite file)',
+  DATABASE_POOL_SIZE: 'the most connections to Postgres at once',
   ALERTS_CRON: 'how often saved searches are checked',
   MARKET_CACHE_H: 'how many hours market data (transactions, trends, projects) is reused',
   DIGEST_MAX_PAGES: 'the most pages of one period of transactions a digest reads',
@@ -176,6 +184,8 @@ export interface Config {
   /** True when Manzil runs on the embedded sandbox's sample data. */
   sandbox: boolean;
   dbPath: string;
+  /** Postgres instead of the SQLite file at `dbPath`, when DATABASE_URL is set. */
+  postgres: { url: string; poolSize: number } | undefined;
   locationCacheTtlMs: number;
   port: number;
   /**
@@ -331,6 +341,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
     teams: { sharePct: e.TEAM_SHARE_PCT, chatReservePct: e.CHAT_RESERVE_PCT, pagesPerHour: e.PERSON_PAGES_PER_HOUR, runsPerHour: e.PERSON_RUNS_PER_HOUR },
     digests: { cron: e.DIGESTS_CRON, maxPerPlace: e.DIGESTS_MAX_PER_CHANNEL, placesPerDigest: 5 },
     dbPath: e.MANZIL_DB_PATH,
+    postgres: e.DATABASE_URL ? { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE } : undefined,
     locationCacheTtlMs: e.LOCATION_CACHE_TTL_HOURS * 3_600_000,
     port: e.PORT,
     slack:
@@ -361,8 +372,19 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       e.MANZIL_ENCRYPTION_KEY,
       ...splitList(e.MANZIL_ENCRYPTION_KEY_PREVIOUS),
       e.DISCORD_TOKEN,
+      passwordOf(e.DATABASE_URL),
     ].filter((s): s is string => Boolean(s)),
   };
+}
+
+/** The password in a database URL (masked in logs and messages like any secret). */
+function passwordOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return decodeURIComponent(new URL(url).password) || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function isTimeZone(name: string): boolean {

@@ -26,23 +26,7 @@ import type { Sandbox } from './sandbox/index.js';
 import { buildPlatforms, resealAtStart } from './platforms.js';
 import { openService } from './service.js';
 import { limitingPeople, payingChat } from './teams/index.js';
-import {
-  adoptServiceSpellings,
-  createAlertsRepo,
-  createButtonStateRepo,
-  createDigestRepo,
-  createLeaseRepo,
-  createLocationCacheRepo,
-  createOutboxRepo,
-  openStore,
-  serviceKey,
-  WriteLock,
-  type AlertsRepo,
-  type DigestRepo,
-  type LeaseRepo,
-  type OutboxRepo,
-  type Store,
-} from './store/index.js';
+import { adoptServiceSpellings, openDatabase, serviceKey, WriteLock, type AlertsRepo, type DigestRepo, type LeaseRepo, type OutboxRepo } from './store/index.js';
 
 /** How long a button keeps working after it was last used. */
 export const BUTTON_RETENTION_MS = 90 * 86_400_000;
@@ -138,13 +122,18 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   const threaded = options.deliveryThread === true && serve && chatPlatform && !config.sandbox && !withTerminal && !options.clock && config.dbPath !== ':memory:';
   const budgets = splitMinuteBudget(config, threaded);
 
-  // With the delivery thread, the two threads' writes take turns, chat's first (see store/write-lock.ts).
-  const writeLock = threaded ? new WriteLock(WriteLock.buffer(), threadId, true) : undefined;
-  const store: Store = openStore(config.dbPath, writeLock ? { writeLock } : {});
-  const { api, sandbox, shares } = await openService(budgets.chat, logger, store, metrics.upstream);
+  // With the delivery thread on SQLite, the two threads' writes take turns, chat's first (see store/write-lock.ts).
+  const writeLock = threaded && !config.postgres ? new WriteLock(WriteLock.buffer(), threadId, true) : undefined;
+  const db = await openDatabase({
+    dbPath: config.dbPath,
+    postgres: config.postgres,
+    writeLock,
+    onError: (error) => logger.warn('a Postgres connection failed; the pool opens another', { error }),
+  });
+  const { api, sandbox, shares } = await openService(budgets.chat, logger, db, metrics.upstream);
   // State is kept per service, so the sandbox's sample ids never reach the real API (the sandbox's port changes each run).
   const service = sandbox ? 'sandbox' : serviceKey(config.api.baseUrl ?? 'sandbox');
-  if (!sandbox) adoptServiceSpellings(store, service);
+  if (!sandbox && db.sqlite) adoptServiceSpellings(db.sqlite, service);
   // Demo mode, a first run with no keys (the sandbox, only the terminal chat): the sample market moves every few seconds
   // and alerts are checked often, so a saved alert fires within a minute. Any chat platform configured turns it off.
   const demo =
@@ -152,13 +141,11 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
       ? new DemoClock({ market: sandbox, tickMs: config.demo.tickSeconds * 1000, logger, stateFile: demoClockFile(config.dbPath) })
       : undefined;
   const alertsCron = demo ? config.demo.alertsCron : config.alerts.cron;
-  const buttons = createButtonStateRepo(store, Date.now, service);
-  const locationCache = createLocationCacheRepo(store, Date.now, service);
+  const buttons = db.buttons(service);
+  const locationCache = db.locationCache(service);
   const locations = new LocationResolver(api, locationCache, config.locationCacheTtlMs);
   await locations.ready;
-  const alertsRepo = createAlertsRepo(store);
-  const outbox = createOutboxRepo(store);
-  const leases = createLeaseRepo(store);
+  const { alerts: alertsRepo, outbox, leases } = db;
   const heartbeat = new Heartbeat(leases, INSTANCE);
   const scheduler = new JobScheduler({ timezone: config.alerts.timezone, logger });
   const pollerOptions = pollerOptionsOf(config);
@@ -182,7 +169,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // Digests: market figures per place (cached for hours, shared by every channel), composed with their charts by the
   // digests job, and posted through the outbox like alerts.
   const { market, composer } = digestComposer(config, api, sandbox ? () => sandbox.now().getTime() : undefined);
-  const digestRepo = createDigestRepo(store);
+  const digestRepo = db.digests;
   const digests = new DigestCommands({
     repo: digestRepo,
     locations,
@@ -245,11 +232,11 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // Built first, started last: the stop steps are registered before anything starts, so a start that fails (a wrong
   // Discord token, a port in use) closes whatever was already opened and the process can exit.
   let slackPort: number | undefined;
-  await resealAtStart(config, store, logger);
+  await resealAtStart(config, db, logger);
   const platforms = buildPlatforms({
     config,
     bot: chatBot,
-    store,
+    db,
     logger,
     host: options.host,
     track: (work) => lifecycle.admit(work),
@@ -264,7 +251,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // In the delivery thread, or here: the drainer, and the poller and digests jobs that feed it.
   const thread = threaded
     ? new DeliveryThread({
-        init: { config: budgets.background, service, alertsCron, logFormat: resolveFormat(config.logFormat, options.writeLog !== undefined), writeLock: writeLock!.buffer },
+        init: { config: budgets.background, service, alertsCron, logFormat: resolveFormat(config.logFormat, options.writeLog !== undefined), writeLock: writeLock?.buffer },
         instancePrefix: INSTANCE,
         logger,
         writeLog: options.writeLog ?? ((line) => void process.stderr.write(`${line}\n`)),
@@ -312,7 +299,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   lifecycle.onStop('api client', () => api.close());
   if (sandbox) lifecycle.onStop('sandbox', () => sandbox.close());
   lifecycle.onStop('heartbeat', () => heartbeat.stop());
-  lifecycle.onStop('database', () => store.close());
+  lifecycle.onStop('database', () => db.close());
 
   if (serve) {
     try {

@@ -7,12 +7,12 @@ import type { Config } from './config.js';
 import { Leadership } from './jobs/index.js';
 import type { Logger } from './log.js';
 import type { ChatCore, ChatPoster, TrackRequest } from './ports/index.js';
-import { createSlackInstallationRepo, resealInstallations, sealerFrom, slackInstallations, type LeaseRepo, type Store } from './store/index.js';
+import { resealInstallations, sealerFrom, slackInstallations, type Database, type LeaseRepo } from './store/index.js';
 
 export interface PlatformDeps {
   config: Config;
   bot: ChatCore;
-  store: Store;
+  db: Database;
   logger: Logger;
   /** Counts each request until its answer is sent, so a stop waits for it. */
   track: TrackRequest;
@@ -41,14 +41,14 @@ export interface Platforms {
   discord: DiscordApp | undefined;
 }
 
-const installationRepo = (config: Config, store: Store) => createSlackInstallationRepo(store, sealerFrom(config.encryption!));
+const installationRepo = (config: Config, db: Database) => db.installations(sealerFrom(config.encryption!));
 
 /** Add to Slack's installations, sealed in the database, when Add to Slack is configured. */
-const installationsOf = (config: Config, store: Store) => (config.slack?.oauth ? slackInstallations(installationRepo(config, store)) : undefined);
+const installationsOf = (config: Config, db: Database) => (config.slack?.oauth ? slackInstallations(installationRepo(config, db)) : undefined);
 
 /** At start, with Add to Slack: installations sealed with MANZIL_ENCRYPTION_KEY_PREVIOUS are sealed again with the current key. */
-export async function resealAtStart(config: Config, store: Store, logger: Logger): Promise<void> {
-  if (config.slack?.oauth) await resealInstallations(installationRepo(config, store), logger);
+export async function resealAtStart(config: Config, db: Database, logger: Logger): Promise<void> {
+  if (config.slack?.oauth) await resealInstallations(installationRepo(config, db), logger);
 }
 
 /** Built first, started by the caller: every stop step is registered before anything starts. */
@@ -61,7 +61,7 @@ export function buildPlatforms(d: PlatformDeps): Platforms {
       bot: d.bot,
       botToken: config.slack.botToken,
       // Add to Slack: each workspace's installation, sealed in the database; a removal holds its channels.
-      oauth: config.slack.oauth && { ...config.slack.oauth, installations: installationsOf(config, d.store)! },
+      oauth: config.slack.oauth && { ...config.slack.oauth, installations: installationsOf(config, d.db)! },
       signingSecret: config.slack.signingSecret,
       appToken: config.slack.appToken,
       apiUrl: config.slack.apiUrl,
@@ -108,9 +108,9 @@ export function buildPlatforms(d: PlatformDeps): Platforms {
 }
 
 /** The posters alone, for the delivery thread: the same clients' settings as the apps', without serving anything. */
-export function buildPosters(config: Config, store: Store, logger: Logger): ChatPoster[] {
+export function buildPosters(config: Config, db: Database, logger: Logger): ChatPoster[] {
   return [
-    ...(config.slack ? [createSlackPoster({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl, logger, installations: installationsOf(config, store) })] : []),
+    ...(config.slack ? [createSlackPoster({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl, logger, installations: installationsOf(config, db) })] : []),
     ...(config.discord ? [createDiscordPoster({ token: config.discord.token, apiUrl: config.discord.apiUrl, logger })] : []),
   ];
 }

@@ -6,14 +6,14 @@ import { LocationResolver } from './locations/index.js';
 import { createLogger, type Logger } from './log.js';
 import type { UpstreamCall } from './ops/metrics.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
-import { createApiUsageRepo, createLocationCacheRepo, createTeamRepo, openStore, type Store } from './store/index.js';
+import { openStore, sqliteDatabase, type Database } from './store/index.js';
 import { monthWindow, TeamShares } from './teams/index.js';
 
 /** The property service as configured: the real one with a key, else the embedded sandbox on loopback. */
 export async function openService(
   config: Config,
   logger: Logger,
-  store: Store,
+  db: Database,
   onCall?: (call: UpstreamCall) => void,
 ): Promise<{ api: ApiClient; sandbox: Sandbox | undefined; shares: TeamShares }> {
   const sandbox = config.sandbox ? createSandbox() : undefined;
@@ -22,9 +22,9 @@ export async function openService(
   const servesPlatform = Boolean(config.slack) || Boolean(config.discord);
   if (sandbox) logger[servesPlatform ? 'warn' : 'info']('no UAE_API_KEY: using the embedded sandbox, sample data only', { url: baseUrl });
   // Calls per UTC day and month survive restarts, counted per service (the sandbox's port changes each run).
-  const ledger = createApiUsageRepo(store, sandbox ? 'sandbox' : baseUrl);
+  const ledger = db.usage(sandbox ? 'sandbox' : baseUrl);
   // Each team's calls are counted, and refused once its share of the month is spent (src/teams).
-  const teams = createTeamRepo(store);
+  const teams = db.teams;
   const shares = new TeamShares(teams, {
     perMonth: config.api.budget.perMonth,
     sharePct: config.teams.sharePct,
@@ -65,10 +65,10 @@ export async function openService(
 export async function openResolver(env: Record<string, string | undefined> = process.env) {
   const config = loadConfig(env);
   // The cache lives only as long as this command, as before; the store's repository serves it in memory.
-  const store = openStore(':memory:');
+  const db = sqliteDatabase(openStore(':memory:'));
   // Only problems are worth a line on stderr here: stdout carries the JSON answers.
-  const { api, sandbox } = await openService(config, createLogger({ level: 'error', secrets: config.secrets }), store);
-  const resolver = new LocationResolver(api, createLocationCacheRepo(store), config.locationCacheTtlMs);
+  const { api, sandbox } = await openService(config, createLogger({ level: 'error', secrets: config.secrets }), db);
+  const resolver = new LocationResolver(api, db.locationCache(''), config.locationCacheTtlMs);
   return {
     async resolveToFields(words: string): Promise<Record<string, unknown>> {
       const r = await resolver.resolve(words);
@@ -80,7 +80,7 @@ export async function openResolver(env: Record<string, string | undefined> = pro
     async close() {
       await api.close();
       await sandbox?.close();
-      store.close();
+      await db.close();
     },
   };
 }

@@ -138,3 +138,23 @@ describe('Add to Slack configuration', () => {
     expect(both.join(' ')).not.toContain('not-a-key-value');
   });
 });
+
+describe('the database', () => {
+  it('is the SQLite file unless DATABASE_URL names a Postgres database, whose password is kept out of logs and messages', () => {
+    expect(loadConfig({}).postgres).toBeUndefined();
+    const config = loadConfig({ DATABASE_URL: 'postgres://manzil:s3cret-pw@db.internal:5432/manzil', DATABASE_POOL_SIZE: '20' });
+    expect(config.postgres).toEqual({ url: 'postgres://manzil:s3cret-pw@db.internal:5432/manzil', poolSize: 20 });
+    expect(config.secrets).toContain('s3cret-pw');
+    expect(loadConfig({ DATABASE_URL: 'postgresql://localhost/manzil' }).postgres).toEqual({ url: 'postgresql://localhost/manzil', poolSize: 10 });
+  });
+
+  it('refuses a DATABASE_URL that is not a Postgres URL, and a pool of no connections, naming each', () => {
+    let problems: string[] = [];
+    try {
+      loadConfig({ DATABASE_URL: 'mysql://root@localhost/manzil', DATABASE_POOL_SIZE: '0' });
+    } catch (e) {
+      problems = (e as ConfigError).problems;
+    }
+    expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/^DATABASE_URL .*must be a Postgres URL/), expect.stringMatching(/^DATABASE_POOL_SIZE/)]));
+  });
+});

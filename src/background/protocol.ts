@@ -12,7 +12,8 @@ export interface WorkerInit {
   alertsCron: string;
   logFormat: 'json' | 'pretty';
   /** The write lock's shared buffer (see store/write-lock.ts): the main thread writes first. */
-  writeLock: SharedArrayBuffer;
+  /** SQLite only: the write lock shared with the main thread. */
+  writeLock: SharedArrayBuffer | undefined;
 }
 
 /** What the main thread can ask for and wait on. */

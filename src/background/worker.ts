@@ -8,7 +8,7 @@ import { LocationResolver } from '../locations/index.js';
 import { createLogger } from '../log.js';
 import { buildPosters } from '../platforms.js';
 import { openService } from '../service.js';
-import { createAlertsRepo, createButtonStateRepo, createDigestRepo, createLeaseRepo, createLocationCacheRepo, createOutboxRepo, openStore, WriteLock } from '../store/index.js';
+import { openDatabase, WriteLock } from '../store/index.js';
 import { composeBackground, digestComposer } from './compose.js';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol.js';
 
@@ -18,13 +18,19 @@ const { config, service, instance } = init;
 const send = (m: FromWorker) => port.postMessage(m);
 
 const logger = createLogger({ level: config.logLevel, secrets: config.secrets, format: init.logFormat, write: (line) => send({ t: 'log', line }), base: { thread: 'delivery' } });
-const store = openStore(config.dbPath, { writeLock: new WriteLock(init.writeLock, threadId, false) });
-const { api, shares } = await openService(config, logger, store, (call) => send({ t: 'upstream', call }));
-const locations = new LocationResolver(api, createLocationCacheRepo(store, Date.now, service), config.locationCacheTtlMs);
+// Another instance on the same database: on SQLite, its writes take turns with the main thread's (write-lock.ts).
+const db = await openDatabase({
+  dbPath: config.dbPath,
+  postgres: config.postgres,
+  writeLock: init.writeLock && new WriteLock(init.writeLock, threadId, false),
+  onError: (error) => logger.warn('a Postgres connection failed; the pool opens another', { error }),
+});
+const { api, shares } = await openService(config, logger, db, (call) => send({ t: 'upstream', call }));
+const locations = new LocationResolver(api, db.locationCache(service), config.locationCacheTtlMs);
 await locations.ready;
-const bot = new Bot({ api, locations, state: createButtonStateRepo(store, Date.now, service), logger });
-const posters = buildPosters(config, store, logger);
-const repos = { alerts: createAlertsRepo(store), outbox: createOutboxRepo(store), leases: createLeaseRepo(store), digests: createDigestRepo(store) };
+const bot = new Bot({ api, locations, state: db.buttons(service), logger });
+const posters = buildPosters(config, db, logger);
+const repos = { alerts: db.alerts, outbox: db.outbox, leases: db.leases, digests: db.digests };
 const heartbeat = new Heartbeat(repos.leases, instance);
 const scheduler = new JobScheduler({ timezone: config.alerts.timezone, logger });
 const stopping = new AbortController();
@@ -70,7 +76,7 @@ async function stop(): Promise<void> {
   await drainer.stop();
   await heartbeat.stop();
   await api.close();
-  store.close();
+  await db.close();
 }
 
 port.on('message', (m: ToWorker) => {

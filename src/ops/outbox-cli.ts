@@ -1,8 +1,8 @@
 // `manzil outbox`: the deliveries not yet on their platform, parked ones first, with a summary; `manzil outbox retry
 // <id>` and `manzil outbox retry --all` put parked ones back in the queue (a running Manzil picks them up within its
 // next pass, about 30 s at most). Safe while Manzil runs: SQLite in WAL mode lets this read and write beside it.
-import fs from 'node:fs';
-import { openStore, createOutboxRepo, type OutboxRepo, type OutboxRow, type OutboxStats } from '../store/index.js';
+import type { OutboxRepo, OutboxRow, OutboxStats } from '../store/index.js';
+import { withDatabase, type Where } from './database.js';
 
 type Out = (line: string) => void;
 
@@ -28,7 +28,7 @@ export function duration(ms: number): string {
   return `${Math.floor(h / 24)}d${h % 24 ? ` ${h % 24}h` : ''}`;
 }
 
-export async function runOutboxCli(args: string[], dbPath: string, out: Out, err: Out, options: OutboxCliOptions = {}): Promise<number> {
+export async function runOutboxCli(args: string[], where: Where, out: Out, err: Out, options: OutboxCliOptions = {}): Promise<number> {
   const now = options.now ?? Date.now;
   const [sub, ...rest] = args;
   const retry = sub === 'retry';
@@ -38,18 +38,9 @@ export async function runOutboxCli(args: string[], dbPath: string, out: Out, err
     err(USAGE);
     return 2;
   }
-  if (dbPath === ':memory:' || dbPath === '') {
-    err('manzil outbox: the database is in memory (MANZIL_DB_PATH=:memory:): only the running Manzil sees its outbox');
-    return 1;
-  }
-  if (!fs.existsSync(dbPath)) {
-    err(`manzil outbox: there is no database at ${dbPath} (MANZIL_DB_PATH)`);
-    return 1;
-  }
-  const store = openStore(dbPath);
-  try {
-    const outbox = createOutboxRepo(store, now);
-    if (retry) return await retryParked(outbox, which!, out, err);
+  const status = await withDatabase('manzil outbox', where, err, async (db) => {
+    const outbox = db.outbox;
+    if (retry) return retryParked(outbox, which!, now(), out, err);
     const at = now();
     const held = await outbox.heldPlaces();
     const heldUntil = new Map(held.map((h) => [h.place, h.retryAt]));
@@ -106,9 +97,8 @@ export async function runOutboxCli(args: string[], dbPath: string, out: Out, err
     if (parked.length + waiting.length > 0) out('Flags: dup = may show twice (re-sent without a way to check); look = looked for on the platform before it is sent again.');
     out(summary(stats));
     return 0;
-  } finally {
-    store.close();
-  }
+  });
+  return status ?? 1;
 }
 
 function parseList(args: string[]): { limit: number; json: boolean } | undefined {
@@ -130,10 +120,10 @@ function parseRetry(args: string[]): number | 'all' | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-async function retryParked(outbox: OutboxRepo, which: number | 'all', out: Out, err: Out): Promise<number> {
+async function retryParked(outbox: OutboxRepo, which: number | 'all', at: number, out: Out, err: Out): Promise<number> {
   const soon = (it: string) => `a running Manzil sends ${it} within about 30 s, else the next start does`;
   if (which === 'all') {
-    const n = await outbox.retryParked('all');
+    const n = await outbox.retryParked('all', at);
     out(n === 0 ? 'No parked deliveries: nothing to retry.' : `${n} parked ${n === 1 ? 'delivery is' : 'deliveries are'} back in the queue: ${soon('them')}.`);
     return 0;
   }
@@ -147,7 +137,7 @@ async function retryParked(outbox: OutboxRepo, which: number | 'all', out: Out, 
     err(`manzil outbox retry: entry #${which} ${what}, not parked: only parked entries can be retried`);
     return 1;
   }
-  await outbox.retryParked(which);
+  await outbox.retryParked(which, at);
   out(`Entry #${which} is back in the queue: ${soon('it')}${row.maybeDelivered ? ' (it is looked for on the platform first)' : ''}.`);
   return 0;
 }

@@ -1,9 +1,9 @@
 // `manzil teams`: every team (a Slack workspace, a Discord server) with its alerts, digests, calls this month and
 // share; `manzil teams set <team> <calls>|default` gives one team its own monthly share. Safe while Manzil runs.
-import fs from 'node:fs';
 import type { Config } from '../config.js';
-import { createTeamRepo, monthOf, openStore } from '../store/index.js';
+import { monthOf } from '../store/index.js';
 import { TeamShares } from '../teams/index.js';
+import { withDatabase } from './database.js';
 
 type Out = (line: string) => void;
 
@@ -12,7 +12,13 @@ const USAGE = [
   '       manzil teams set <team> <calls>|default   a team’s own monthly share (slack:T0123, discord:4567)',
 ].join('\n');
 
-export async function runTeamsCli(args: string[], config: Pick<Config, 'dbPath' | 'api' | 'teams'>, out: Out, err: Out, now: () => number = Date.now): Promise<number> {
+export async function runTeamsCli(
+  args: string[],
+  config: Pick<Config, 'dbPath' | 'postgres' | 'api' | 'teams'>,
+  out: Out,
+  err: Out,
+  now: () => number = Date.now,
+): Promise<number> {
   const set = args[0] === 'set';
   const json = args.includes('--json');
   const calls = set ? (args[2] === 'default' ? 'default' : /^\d{1,9}$/.test(args[2] ?? '') ? Number(args[2]) : undefined) : undefined;
@@ -20,13 +26,8 @@ export async function runTeamsCli(args: string[], config: Pick<Config, 'dbPath' 
     err(USAGE);
     return 2;
   }
-  if (config.dbPath === ':memory:' || !fs.existsSync(config.dbPath)) {
-    err(`manzil teams: there is no database at ${config.dbPath} (MANZIL_DB_PATH)`);
-    return 1;
-  }
-  const store = openStore(config.dbPath);
-  try {
-    const teams = createTeamRepo(store, now);
+  const status = await withDatabase('manzil teams', config, err, async (db) => {
+    const teams = db.teams;
     if (set) {
       await teams.setBudget(args[1]!, calls === 'default' ? undefined : (calls as number));
       out(calls === 'default' ? `${args[1]} has the default share again.` : `${args[1]} may spend ${calls} calls a month.`);
@@ -39,7 +40,7 @@ export async function runTeamsCli(args: string[], config: Pick<Config, 'dbPath' 
       monthSpent: async () => 0,
       now,
     });
-    const rows = await Promise.all((await teams.list()).map(async (t) => ({ ...t, share: (await shares.shareOf(t.team)) ?? null, own: t.budget !== undefined })));
+    const rows = await Promise.all((await teams.list(monthOf(now()))).map(async (t) => ({ ...t, share: (await shares.shareOf(t.team)) ?? null, own: t.budget !== undefined })));
     if (json) {
       out(JSON.stringify({ month: monthOf(now()), teams: rows.map(({ budget: _own, ...r }) => r) }));
       return 0;
@@ -56,7 +57,6 @@ export async function runTeamsCli(args: string[], config: Pick<Config, 'dbPath' 
       out(`  ${r.team.padEnd(width)}  ${String(r.alerts).padStart(6)}  ${String(r.digests).padStart(7)}  ${String(r.calls).padStart(5)}  ${share}`);
     }
     return 0;
-  } finally {
-    store.close();
-  }
+  });
+  return status ?? 1;
 }

@@ -38,3 +38,4 @@ export {
   createSlackInstallationRepo,
   createTeamRepo,
 } from './sqlite-repos.js';
+export { openDatabase, sqliteDatabase, type Database, type DatabaseOptions } from './database.js';

@@ -107,3 +107,17 @@ describe('manzil backup', () => {
     await expect(backupDatabase(dbPath, dbPath)).rejects.toThrow(/overwrite the database itself/);
   });
 });
+
+describe('on Postgres', () => {
+  it('backup and restore refuse, pointing at pg_dump, and never touch a SQLite file or print the password', async () => {
+    const dbPath = join(tempDir(), 'manzil.db');
+    const env = { MANZIL_DB_PATH: dbPath, DATABASE_URL: 'postgres://manzil:pw-never-shown@127.0.0.1:1/manzil' };
+    for (const command of ['backup', 'restore']) {
+      const run = await runCli([command, join(tempDir(), 'copy.db')], env);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(new RegExp(`^manzil ${command}: the database is Postgres \\(DATABASE_URL\\): back it up and restore it with pg_dump`));
+      expect(run.stderr).not.toContain('pw-never-shown');
+    }
+    expect(existsSync(dbPath)).toBe(false);
+  });
+});

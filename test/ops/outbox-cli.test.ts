@@ -40,7 +40,7 @@ async function run(args: string[], dbPath: string) {
   const err: string[] = [];
   const status = await runOutboxCli(
     args,
-    dbPath,
+    { dbPath, postgres: undefined },
     (l) => out.push(l),
     (l) => err.push(l),
     { now: () => NOW },

@@ -1,0 +1,74 @@
+// The database the configuration names: the SQLite file (the embedded default) or Postgres (DATABASE_URL), seen by
+// the rest of Manzil only as its repositories. What only SQLite does (backup and restore, the threads' write lock,
+// adopting old service spellings) reaches the file through `sqlite`.
+import {
+  createAlertsRepo,
+  createApiUsageRepo,
+  createButtonStateRepo,
+  createDigestRepo,
+  createLeaseRepo,
+  createLocationCacheRepo,
+  createOutboxRepo,
+  createSlackInstallationRepo,
+  createTeamRepo,
+} from './sqlite-repos.js';
+import { openStore, type Store } from './db.js';
+import type { AlertsRepo, ApiUsageRepo, ButtonStateRepo, DigestRepo, LeaseRepo, LocationCacheRepo, OutboxRepo, SlackInstallationRepo, TeamRepo } from './ports.js';
+import { openPgDatabase } from './pg/database.js';
+import type { Sealer } from './sealing.js';
+import type { WriteLock } from './write-lock.js';
+
+export interface Database {
+  readonly dialect: 'sqlite' | 'postgres';
+  alerts: AlertsRepo;
+  outbox: OutboxRepo;
+  leases: LeaseRepo;
+  digests: DigestRepo;
+  teams: TeamRepo;
+  /** State behind buttons, per property service (`service`: its key, or 'sandbox'). */
+  buttons(service: string): ButtonStateRepo;
+  locationCache(service: string): LocationCacheRepo;
+  usage(baseUrl: string): ApiUsageRepo;
+  installations(sealer: Sealer): SlackInstallationRepo;
+  /** The SQLite file; undefined on Postgres. */
+  sqlite: Store | undefined;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** The SQLite file, used when `postgres` is not given. */
+  dbPath: string;
+  postgres?: { url: string; poolSize: number } | undefined;
+  /** SQLite only: taken around every write when several threads of this process write to the file. */
+  writeLock?: WriteLock | undefined;
+  /** Postgres only: an idle connection failed (the pool opens another when needed). */
+  onError?: (error: Error) => void;
+  /** Postgres only: a one-off command needs a connection or two, not the server's pool. */
+  poolSizeAtMost?: number;
+}
+
+export async function openDatabase(o: DatabaseOptions): Promise<Database> {
+  if (o.postgres) {
+    const poolSize = Math.min(o.postgres.poolSize, o.poolSizeAtMost ?? Infinity);
+    return openPgDatabase(o.postgres.url, { poolSize, ...(o.onError ? { onError: o.onError } : {}) });
+  }
+  return sqliteDatabase(openStore(o.dbPath, o.writeLock ? { writeLock: o.writeLock } : {}));
+}
+
+/** The repositories on an open SQLite file. */
+export function sqliteDatabase(store: Store): Database {
+  return {
+    dialect: 'sqlite',
+    alerts: createAlertsRepo(store),
+    outbox: createOutboxRepo(store),
+    leases: createLeaseRepo(store),
+    digests: createDigestRepo(store),
+    teams: createTeamRepo(store),
+    buttons: (service) => createButtonStateRepo(store, Date.now, service),
+    locationCache: (service) => createLocationCacheRepo(store, Date.now, service),
+    usage: (baseUrl) => createApiUsageRepo(store, baseUrl),
+    installations: (sealer) => createSlackInstallationRepo(store, sealer),
+    sqlite: store,
+    close: async () => store.close(),
+  };
+}

@@ -1,0 +1,30 @@
+// The repositories on Postgres (DATABASE_URL): one pool, shared by every repository of this instance.
+import type { Database } from '../database.js';
+import { createPgAlertsRepo } from './alerts.js';
+import { createPgApiUsageRepo } from './api-usage.js';
+import { createPgButtonStateRepo } from './button-state.js';
+import { createPgDigestRepo } from './digests.js';
+import { createPgSlackInstallationRepo } from './installations.js';
+import { createPgLeaseRepo } from './leases.js';
+import { createPgLocationCacheRepo } from './location-cache.js';
+import { openPgStore, type PgStoreOptions } from './open.js';
+import { createPgOutboxRepo } from './outbox.js';
+import { createPgTeamRepo } from './teams.js';
+
+export async function openPgDatabase(url: string, options: PgStoreOptions = {}): Promise<Database> {
+  const store = await openPgStore(url, options);
+  return {
+    dialect: 'postgres',
+    alerts: createPgAlertsRepo(store),
+    outbox: createPgOutboxRepo(store),
+    leases: createPgLeaseRepo(store),
+    digests: createPgDigestRepo(store),
+    teams: createPgTeamRepo(store),
+    buttons: (service) => createPgButtonStateRepo(store, Date.now, service),
+    locationCache: (service) => createPgLocationCacheRepo(store, Date.now, service),
+    usage: (baseUrl) => createPgApiUsageRepo(store, baseUrl),
+    installations: (sealer) => createPgSlackInstallationRepo(store, sealer),
+    sqlite: undefined,
+    close: () => store.close(),
+  };
+}
