@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 async function database(): Promise<string> {
-  const { url, drop } = await freshPostgres();
+  const { url, drop } = await freshPostgres({ empty: true });
   cleanups.push(drop);
   return url;
 }
@@ -74,7 +74,7 @@ describe('openPgStore', () => {
   });
 
   it('survives the server ending an idle connection, and tells onError', async () => {
-    const { url, drop } = await freshPostgres();
+    const { url, drop } = await freshPostgres({ empty: true });
     const errors: Error[] = [];
     const store = await openPgStore(url, { onError: (error) => errors.push(error) });
     try {

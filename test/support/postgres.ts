@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { TEMPLATE } from './postgres-global.js';
 
 let counter = 0;
 
@@ -16,11 +17,15 @@ async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** Makes a database of its own for a test; `drop()` ends its connections and removes it. */
-export async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * Makes a database of its own for a test, migrated (`empty`: with no table, for the tests of migrating itself);
+ * `drop()` ends its connections and removes it.
+ */
+export async function freshPostgres(o: { empty?: boolean } = {}): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `t_${process.pid}_${++counter}_${randomBytes(4).toString('hex')}`;
-  // FILE_COPY: with fsync off, copying template1's files is quicker than writing them through the WAL.
-  await admin((client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)} STRATEGY FILE_COPY`));
+  // A copy of the migrated template (postgres-global.ts). FILE_COPY: with fsync off, copying its files is quicker than
+  // writing them through the WAL.
+  await admin((client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE ${o.empty ? 'template1' : TEMPLATE} STRATEGY FILE_COPY`));
   const url = new URL(inject('postgresUrl'));
   url.pathname = `/${name}`;
   let dropped = false;

@@ -1,5 +1,5 @@
 // The alerts repository's contract, through the ports only, so it runs the same on SQLite and on Postgres
-// (sqlite-and-postgres.test.ts): what a person or the poller would notice of saved searches and what each has seen.
+// (the .test.ts file of the same name): what a person or the poller would notice of saved searches and what each has seen.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Fence, NewDelivery, NewSavedSearch, RunOutcome, SeenUpdate } from '../../../src/store/index.js';
 import type { AlertsRepo, LeaseRepo, OutboxRepo } from '../../../src/store/ports.js';

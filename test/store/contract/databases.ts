@@ -1,4 +1,4 @@
-// The databases the store's contracts run on (sqlite-and-postgres.test.ts): each opener makes a new empty database and
+// The databases the store’s contracts run on (each contract’s .test.ts): each opener makes a new empty database and
 // every repository on it, through the ports, plus `connect()`, a second connection to the same database with its own
 // repositories, as a second instance has.
 import fs from 'node:fs';

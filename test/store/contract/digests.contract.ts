@@ -1,5 +1,5 @@
 // The digests repository's contract, through the ports only, so it runs the same on SQLite and on Postgres
-// (sqlite-and-postgres.test.ts): what a channel or the digests job would notice of its digests and their runs.
+// (the .test.ts file of the same name): what a channel or the digests job would notice of its digests and their runs.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { digestKey, type Fence, type NewDelivery, type NewDigest } from '../../../src/store/index.js';
 import type { DigestRepo, LeaseRepo, OutboxRepo } from '../../../src/store/ports.js';

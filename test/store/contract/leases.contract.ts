@@ -1,5 +1,5 @@
 // The leases' contract, through the port only, so it runs the same on SQLite and on Postgres
-// (sqlite-and-postgres.test.ts): one holder of a job at a time, fenced by a token new at each take-over; the health
+// (the .test.ts file of the same name): one holder of a job at a time, fenced by a token new at each take-over; the health
 // probe; each instance's heartbeat and who is surely gone. And two instances racing for one lease.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InstanceInfo } from '../../../src/store/index.js';

@@ -1,5 +1,5 @@
 // The outbox's contract, through the port only, so it runs the same on SQLite and on Postgres
-// (sqlite-and-postgres.test.ts): what a drainer, or a person reading the queue, would notice if it broke. The claim's
+// (the .test.ts file of the same name): what a drainer, or a person reading the queue, would notice if it broke. The claim's
 // rules (oldest first, per-channel limits, held and busy channels), its fencing (a stale token changes nothing), the
 // take-over of expired or lapsed claims, failures, give-backs and the counts; and two instances claiming at once.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

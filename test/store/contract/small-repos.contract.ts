@@ -1,5 +1,5 @@
 // The contracts of the small repositories (button state, location cache, api usage, teams, Slack installations),
-// through the ports only, so they run the same on SQLite and on Postgres (sqlite-and-postgres.test.ts): what a person,
+// through the ports only, so they run the same on SQLite and on Postgres (small-repos.test.ts): what a person,
 // the bot or the operator would notice. Each repository is made by the opener with the test's clock, service or key,
 // since those are fixed when a repository is made.
 import { randomBytes } from 'node:crypto';
