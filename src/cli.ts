@@ -25,6 +25,7 @@ const USAGE = `Usage: manzil <command>
   restore <file> [--force] [--json]
                             put a backup in place of the database (stop Manzil first); undelivered alerts are
                             looked for on their platform before any is sent again
+  migrate-to-postgres       copy the SQLite file (MANZIL_DB_PATH) into Postgres (DATABASE_URL); stop Manzil first
   outbox [--limit N] [--json]
                             list parked and waiting deliveries, with a summary
   outbox retry <id>|--all   put parked deliveries back in the queue
@@ -37,7 +38,7 @@ const USAGE = `Usage: manzil <command>
 type Out = (line: string) => void;
 
 /** The commands that read the configuration, and so the optional `.env` file first. */
-const READS_CONFIG = new Set(['start', 'poll', 'parse', 'config', 'backup', 'restore', 'outbox', 'teams', 'register-discord-commands']);
+const READS_CONFIG = new Set(['start', 'poll', 'parse', 'config', 'backup', 'restore', 'migrate-to-postgres', 'outbox', 'teams', 'register-discord-commands']);
 
 export async function runCli(args: string[], out: Out = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
   const [command = 'start', ...rest] = args;
@@ -63,6 +64,10 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
         const config = loadConfig(process.env);
         if (refusedOnPostgres('manzil restore', config, errLine)) return 1;
         return await runRestoreCli(rest, config.dbPath, out, errLine);
+      }
+      case 'migrate-to-postgres': {
+        const [{ loadConfig }, { runMigrateToPostgresCli }] = await Promise.all([import('./config.js'), import('./ops/migrate-to-postgres.js')]);
+        return await runMigrateToPostgresCli(rest, loadConfig(process.env), out, errLine);
       }
       case 'outbox': {
         const [{ loadConfig }, { runOutboxCli }] = await Promise.all([import('./config.js'), import('./ops/outbox-cli.js')]);

@@ -4,7 +4,23 @@
 // Pure: no database, no clock.
 import { createHash } from 'node:crypto';
 import type { InstanceInfo } from './leases.js';
-import type { ClaimedEntry, OutboxRow, OutboxStats } from './outbox.js';
+import type { ClaimedEntry, NewDelivery, OutboxRow, OutboxStats } from './outbox.js';
+
+/** The row of a new entry, but its origin (the database's lineage, which each dialect reads its own way). */
+export function newEntry(d: NewDelivery, at: number) {
+  return {
+    searchId: d.searchId ?? null,
+    place: d.place,
+    kind: d.kind,
+    propertyId: d.propertyId ?? null,
+    dedupeKey: d.dedupeKey,
+    payload: d.payload,
+    createdAt: at,
+    nextAttemptAt: at,
+    // A fact a restored-over database may have posted: looked for on the platform before it is sent.
+    ...(d.uncertainSince !== undefined ? { maybeDelivered: true, uncertainSince: d.uncertainSince } : {}),
+  };
+}
 
 /** The error recorded on a post given back in flight at a stop. */
 export const INTERRUPTED = 'interrupted: the process stopped while this was being posted';

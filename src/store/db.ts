@@ -1,9 +1,9 @@
 // Opens the SQLite file: WAL, a busy timeout, foreign keys on, and every pending migration applied.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrationsFolder } from './migrations-folder.js';
 import { applyMigrations } from './migrate.js';
 import * as schema from './schema.js';
 import type { WriteLock } from './write-lock.js';
@@ -13,20 +13,6 @@ export interface Store {
   sqlite: Database.Database;
   close(): void;
 }
-
-// Found from this file, so it works from any working directory, and from src/ (tsx) or dist/src/ (compiled) alike:
-// migrations/sqlite/ sits next to the nearest package.json above.
-function findMigrations(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!fs.existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('migrations: no package.json above src/store; pass migrationsFolder');
-    dir = parent;
-  }
-  return path.join(dir, 'migrations', 'sqlite');
-}
-
-let defaultMigrations: string | undefined;
 
 export interface StoreOptions {
   migrationsFolder?: string;
@@ -44,7 +30,7 @@ export function openStore(file: string, options: StoreOptions = {}): Store {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    applyMigrations(sqlite, options.migrationsFolder ?? (defaultMigrations ??= findMigrations()));
+    applyMigrations(sqlite, options.migrationsFolder ?? migrationsFolder('sqlite'));
   } catch (error) {
     sqlite.close();
     throw error;

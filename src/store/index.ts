@@ -39,3 +39,4 @@ export {
   createTeamRepo,
 } from './sqlite-repos.js';
 export { openDatabase, sqliteDatabase, type Database, type DatabaseOptions } from './database.js';
+export { copyToPostgres, type TableCount } from './copy-to-postgres.js';

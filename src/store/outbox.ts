@@ -3,7 +3,7 @@
 // change a drainer makes checks it, so an instance that lost its claim (it stalled, another took the entry over) can
 // change nothing.
 import { and, asc, eq, inArray, lt, ne, notInArray, or, sql } from 'drizzle-orm';
-import { claimedEntry, deliveryIdOf, firstPlaces, INTERRUPTED, statsOf } from './claim-rules.js';
+import { claimedEntry, deliveryIdOf, firstPlaces, INTERRUPTED, newEntry, statsOf } from './claim-rules.js';
 import type { Store } from './db.js';
 import { nextGeneration, readLineage } from './meta.js';
 import { outbox, placeHold } from './schema.js';
@@ -109,18 +109,7 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
   function enqueue(d: NewDelivery, at: number = now()): number {
     return db
       .insert(outbox)
-      .values({
-        searchId: d.searchId ?? null,
-        place: d.place,
-        kind: d.kind,
-        propertyId: d.propertyId ?? null,
-        dedupeKey: d.dedupeKey,
-        payload: d.payload,
-        createdAt: at,
-        nextAttemptAt: at,
-        origin: readLineage(sqlite),
-        ...(d.uncertainSince !== undefined ? { maybeDelivered: true, uncertainSince: d.uncertainSince } : {}),
-      })
+      .values({ ...newEntry(d, at), origin: readLineage(sqlite) })
       .onConflictDoNothing({ target: outbox.dedupeKey })
       .run().changes;
   }

@@ -1,11 +1,9 @@
 // Opens the store on Postgres: a connection pool, and every pending migration of migrations/postgres applied once, however
 // many instances start at the same time (they queue on an advisory lock; each then sees what the first applied).
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { migrationsFolder } from '../migrations-folder.js';
 import * as schema from './schema.js';
 
 export interface PgStore {
@@ -25,25 +23,12 @@ export interface PgStoreOptions {
 // Session-level, so it is held across drizzle's migration transaction; any fixed number no other code locks ('manzil').
 const MIGRATION_LOCK = String(0x6d616e7a696c);
 
-// As in ../db.ts: migrations/postgres/ sits next to the nearest package.json above, from src/ (tsx) or dist/src/ alike.
-function findMigrations(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!fs.existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('migrations: no package.json above src/store/pg; pass migrationsFolder');
-    dir = parent;
-  }
-  return path.join(dir, 'migrations', 'postgres');
-}
-
-let defaultMigrations: string | undefined;
-
 export async function openPgStore(url: string, options: PgStoreOptions = {}): Promise<PgStore> {
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   // Without a listener an idle client's error (the server ended the connection) would crash the process.
   pool.on('error', (error) => options.onError?.(error));
   try {
-    await applyMigrations(pool, options.migrationsFolder ?? (defaultMigrations ??= findMigrations()));
+    await applyMigrations(pool, options.migrationsFolder ?? migrationsFolder('postgres'));
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw error;
@@ -54,7 +39,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
 }
 
 /** Applies the pending migrations on one connection that holds the migration lock throughout. */
-async function applyMigrations(pool: pg.Pool, migrationsFolder: string): Promise<void> {
+async function applyMigrations(pool: pg.Pool, folder: string): Promise<void> {
   const client = await pool.connect();
   // A checked-out client's error is not the pool's: the failing query rejects, and this keeps the event from crashing.
   const ignore = () => undefined;
@@ -63,7 +48,7 @@ async function applyMigrations(pool: pg.Pool, migrationsFolder: string): Promise
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
-      await migrate(drizzle({ client }), { migrationsFolder });
+      await migrate(drizzle({ client }), { migrationsFolder: folder });
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch((error: Error) => (broken = error));
     }

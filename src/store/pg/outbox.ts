@@ -4,7 +4,7 @@
 // one channel at the same time. Every change a drainer makes is fenced by its claim's token, as there.
 import { and, asc, eq, gt, inArray, lt, ne, notExists, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { claimedEntry, firstPlaces, INTERRUPTED, statsOf } from '../claim-rules.js';
+import { claimedEntry, firstPlaces, INTERRUPTED, newEntry, statsOf } from '../claim-rules.js';
 import type { ClaimedEntry, ClaimOptions, NewDelivery } from '../outbox.js';
 import type { OutboxRepo } from '../ports.js';
 import { lineageSql, nextGeneration } from './meta.js';
@@ -19,18 +19,7 @@ import type { PgRunner, PgTx } from './tx.js';
 export async function enqueueIn(tx: PgRunner, d: NewDelivery, at: number): Promise<number> {
   const result = await tx
     .insert(outbox)
-    .values({
-      searchId: d.searchId ?? null,
-      place: d.place,
-      kind: d.kind,
-      propertyId: d.propertyId ?? null,
-      dedupeKey: d.dedupeKey,
-      payload: d.payload,
-      createdAt: at,
-      nextAttemptAt: at,
-      origin: lineageSql,
-      ...(d.uncertainSince !== undefined ? { maybeDelivered: true, uncertainSince: d.uncertainSince } : {}),
-    })
+    .values({ ...newEntry(d, at), origin: lineageSql })
     .onConflictDoNothing({ target: outbox.dedupeKey });
   return result.rowCount ?? 0;
 }
