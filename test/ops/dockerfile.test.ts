@@ -71,6 +71,24 @@ describe('Dockerfile', () => {
     expect(compose).toMatch(/stop_grace_period: \d+s/);
   });
 
+  it('has a Postgres profile: one Postgres with a health check, and two replicas on it that wait for it', () => {
+    const compose = read('docker-compose.yml');
+    const service = (name: string) => new RegExp(`\\n  ${name}:\\n([\\s\\S]*?)(?=\\n  [a-z-]+:\\n|\\nvolumes:)`).exec(compose)?.[1] ?? '';
+    const postgres = service('postgres');
+    const replica = service('manzil-replica');
+    expect(postgres).toMatch(/profiles: \[postgres\]/);
+    expect(postgres).toMatch(/image: postgres:\d+/);
+    expect(postgres).toMatch(/pg_isready/);
+    expect(postgres).toMatch(/- postgres-data:\/var\/lib\/postgresql\/data/);
+    expect(replica).toMatch(/profiles: \[postgres\]/);
+    expect(replica).toMatch(/replicas: 2/);
+    expect(replica).toMatch(/DATABASE_URL: postgres:\/\/manzil:\$\{POSTGRES_PASSWORD:-[^}]+\}@postgres:5432\/manzil/);
+    expect(replica).toMatch(/condition: service_healthy/);
+    // The single SQLite instance stays the default: it has no profile.
+    expect(service('manzil')).toMatch(/MANZIL_DB_PATH: \/data\/manzil\.db/);
+    expect(service('manzil')).not.toMatch(/profiles:/);
+  });
+
   it('keeps secrets and local state out of the build context', () => {
     const ignored = read('.dockerignore').split('\n');
     for (const entry of ['.env', 'node_modules', 'data', 'dist', '*.db']) expect(ignored).toContain(entry);
