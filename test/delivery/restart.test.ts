@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freshPostgres } from '../support/postgres.js';
 import { startManzil, type Manzil } from '../../src/main.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
@@ -30,17 +31,20 @@ beforeAll(async () => {
   await sandbox.listen();
   slack = await startFakeSlack();
 });
+const dropAfter: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   for (const m of opened.splice(0)) await m.stop();
+  for (const drop of dropAfter.splice(0)) await drop();
 });
 afterAll(async () => {
   await slack.close();
   await sandbox.close();
 });
 
-/** The configuration every process shares; the lease of a claim at its default (60 s). */
-const envFor = (dbPath: string): Record<string, string> => ({
+/** The configuration every process shares; the lease of a claim at its default (60 s). On Postgres when `databaseUrl`. */
+const envFor = (dbPath: string, databaseUrl?: string): Record<string, string> => ({
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   UAE_API_KEY: KEY,
   UAE_API_BASE_URL: sandbox.url!,
   SLACK_BOT_TOKEN: 'xoxb-test',
@@ -53,9 +57,9 @@ const envFor = (dbPath: string): Record<string, string> => ({
 });
 
 /** Alerts in `channel` and new listings queued for them, by a process that posts nothing; it stays open to read the outbox. */
-async function queued(channel: string): Promise<{ outbox: Manzil['alerts']['outbox']; dbPath: string; count: number }> {
+async function queued(channel: string, databaseUrl?: string): Promise<{ outbox: Manzil['alerts']['outbox']; dbPath: string; count: number }> {
   const dbPath = join(mkdtempSync(join(tmpdir(), 'manzil-restart-')), 'manzil.db');
-  const reader = await startManzil({ env: envFor(dbPath), serve: false, writeLog: () => {} });
+  const reader = await startManzil({ env: envFor(dbPath, databaseUrl), serve: false, writeLog: () => {} });
   opened.push(reader);
   driveByHand(reader);
   await saveAlerts(reader, [slackPlace(channel)]);
@@ -69,8 +73,11 @@ async function queued(channel: string): Promise<{ outbox: Manzil['alerts']['outb
 }
 
 /** A Manzil process, its modules loaded; `start()` starts it. */
-function spawnManzil(dbPath: string, thread: 'on' | 'off') {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { env: { ...process.env, ...envFor(dbPath), DELIVERY_THREAD: thread }, stdio: ['pipe', 'pipe', 'pipe'] });
+function spawnManzil(dbPath: string, thread: 'on' | 'off', databaseUrl?: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+    env: { ...process.env, ...envFor(dbPath, databaseUrl), DELIVERY_THREAD: thread },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   children.push(child);
   let log = '';
   child.stdout.on('data', (d) => (log += d));
@@ -91,17 +98,20 @@ const waitUntil = async (what: string, cond: () => boolean | Promise<boolean>, m
 };
 
 describe('a process killed with SIGKILL mid-post, then restarted', () => {
-  for (const [when, carryOut, thread] of [
-    ['before Slack acted on the post', false, 'off'],
-    ['after Slack stored the post, before it answered', true, 'off'],
-    ['before Slack acted on the post, posting from its delivery thread', false, 'on'],
-    ['after Slack stored the post, before it answered, posting from its delivery thread', true, 'on'],
+  for (const [when, carryOut, thread, database] of [
+    ['before Slack acted on the post', false, 'off', 'sqlite'],
+    ['after Slack stored the post, before it answered', true, 'off', 'sqlite'],
+    ['before Slack acted on the post, posting from its delivery thread', false, 'on', 'sqlite'],
+    ['after Slack stored the post, before it answered, posting from its delivery thread', true, 'on', 'sqlite'],
+    ['after Slack stored the post, before it answered, posting from its delivery thread, on Postgres', true, 'on', 'postgres'],
   ] as const) {
     it(`killed ${when}: the post in flight is delivered or found within 10 s of the restart, once`, async () => {
-      const channel = `C0RESTART${carryOut ? 2 : 1}${thread === 'on' ? 'T' : ''}`;
-      const { outbox, dbPath, count } = await queued(channel);
+      const channel = `C0RESTART${carryOut ? 2 : 1}${thread === 'on' ? 'T' : ''}${database === 'postgres' ? 'P' : ''}`;
+      const pg = database === 'postgres' ? await freshPostgres() : undefined;
+      if (pg) dropAfter.push(pg.drop);
+      const { outbox, dbPath, count } = await queued(channel, pg?.url);
       const held = slack.holdNext('chat.postMessage', { carryOut });
-      const [first, second] = [spawnManzil(dbPath, thread), spawnManzil(dbPath, thread)];
+      const [first, second] = [spawnManzil(dbPath, thread, pg?.url), spawnManzil(dbPath, thread, pg?.url)];
       await Promise.all([first.loaded, second.loaded]);
       first.start();
       const call = await held.arrived;
