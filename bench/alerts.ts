@@ -13,7 +13,8 @@ import { encodeSavedQuery } from '../src/alerts/saved-query.js';
 import { ApiClient } from '../src/api/client.js';
 import { silentLogger } from '../src/log.js';
 import type { Query } from '../src/query/index.js';
-import { createAlertsRepo, createLeaseRepo, openStore, type AlertsRepo } from '../src/store/index.js';
+import { openDatabase, type AlertsRepo } from '../src/store/index.js';
+import { startEmbeddedPostgres } from '../test/support/embedded-postgres.js';
 import { startSandboxProcess } from './sandbox-process.js';
 
 export const SEARCHES = 10_000;
@@ -81,6 +82,7 @@ export async function saveSearches(repo: Pick<AlertsRepo, 'create'>, url: string
 /** As main.ts runs the poller (config defaults: ALERTS_MAX_PAGES 3, ALERTS_PRICE_DROP_PCT 1; no concurrency given). */
 export const PRODUCTION: PollerOptions = { maxPages: 3, priceDropPct: 1, deadlineMs: 30_000 };
 const CHILD_FLAG = '--alerts-bench-child';
+const DATABASE = process.env.BENCH_ALERTS_DB === 'postgres' ? 'postgres' : 'sqlite';
 
 /** Runs the measuring in a child process and returns its figures. */
 export async function run(): Promise<Record<string, string | number>> {
@@ -101,16 +103,18 @@ async function measure(): Promise<Record<string, string | number>> {
   const sandbox = await startSandboxProcess(KEY);
   const url = sandbox.url;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manzil-bench-alerts-'));
-  const store = openStore(path.join(dir, 'alerts.db'));
-  const base = createAlertsRepo(store);
+  // BENCH_ALERTS_DB=postgres: the same run on an embedded Postgres (a pool of 10, as DATABASE_POOL_SIZE's default).
+  const postgres = DATABASE === 'postgres' ? await startEmbeddedPostgres() : undefined;
+  const db = await openDatabase({ dbPath: path.join(dir, 'alerts.db'), postgres: postgres && { url: postgres.adminUrl, poolSize: 10 } });
+  const base = db.alerts;
   // Time spent writing runs (seen rows and outbox rows, in their transactions), for rows written per second.
   let writeMs = 0;
   const repo: typeof base = {
     ...base,
-    commitRuns: (outcomes, read, fence) => {
+    commitRuns: async (outcomes, read, fence) => {
       const t = performance.now();
       try {
-        return base.commitRuns(outcomes, read, fence);
+        return await base.commitRuns(outcomes, read, fence);
       } finally {
         writeMs += performance.now() - t;
       }
@@ -119,7 +123,7 @@ async function measure(): Promise<Record<string, string | number>> {
   const api = new ApiClient({ baseUrl: url, key: KEY, connections: 16, logger: silentLogger });
   try {
     const queries = await saveSearches(repo, url, KEY, { service: url, placePrefix: 'bench:C' });
-    const deps = { api, repo, leases: createLeaseRepo(store), service: url, logger: silentLogger };
+    const deps = { api, repo, leases: db.leases, service: url, logger: silentLogger };
     // The first look primes every search (one page each), untimed.
     await pollOnce({ ...deps, options: { ...PRODUCTION, maxPages: 1 } });
     await sandbox.control('POST', 'faults', { latencyMs: LATENCY_MS, count: 1_000_000 });
@@ -141,6 +145,7 @@ async function measure(): Promise<Record<string, string | number>> {
     // The OS's peak for this process (the whole bench, setup included): the figure the 300 MB goal is about.
     const maxRss = process.resourceUsage().maxRSS * 1024;
     return {
+      database: db.dialect,
       'saved searches / distinct queries': `${SEARCHES} / ${queries.length} in ${CHANNELS} channels`,
       'quiet run: upstream calls': `${quietCalls} (goal: ${queries.length})`,
       'quiet run: time': `${(quiet.ms / 1000).toFixed(1)} s (goal: under 30 s)`,
@@ -152,7 +157,8 @@ async function measure(): Promise<Record<string, string | number>> {
     };
   } finally {
     await api.close();
-    store.close();
+    await db.close();
+    await postgres?.stop();
     await sandbox.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
