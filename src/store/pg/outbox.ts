@@ -24,6 +24,19 @@ export async function enqueueIn(tx: PgRunner, d: NewDelivery, at: number): Promi
   return result.rowCount ?? 0;
 }
 
+/** Many deliveries in few statements (a busy run queues thousands), in their order; how many were new. */
+export async function enqueueAllIn(tx: PgRunner, ds: readonly NewDelivery[], at: number): Promise<number> {
+  let queued = 0;
+  for (let i = 0; i < ds.length; i += ENQUEUE_CHUNK) {
+    const rows = ds.slice(i, i + ENQUEUE_CHUNK).map((d) => ({ ...newEntry(d, at), origin: lineageSql }));
+    // DO NOTHING also passes over a second row of this very statement with the same dedupe key.
+    queued += (await tx.insert(outbox).values(rows).onConflictDoNothing({ target: outbox.dedupeKey })).rowCount ?? 0;
+  }
+  return queued;
+}
+
+const ENQUEUE_CHUNK = 500;
+
 // The first key of the two-key advisory locks on channels, so they can never meet another lock of this database.
 const PLACE_LOCKS = 0x6f7574; // 'out'
 

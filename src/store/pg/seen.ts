@@ -4,13 +4,14 @@
 // meanwhile waits for it (and then takes its rows away) instead of failing it on a missing parent.
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Fence } from '../leases.js';
+import type { NewDelivery } from '../outbox.js';
 import type { Promised } from '../ports.js';
 import { runDone, seenWrites, uncertainAfterRestore, type SeenWrite } from '../rules.js';
 import type { RunOutcome, SeenRepo } from '../seen.js';
 import { holdsLeaseIn } from './leases.js';
 import { readRestore } from './meta.js';
 import type { PgStore } from './open.js';
-import { enqueueIn } from './outbox.js';
+import { enqueueAllIn } from './outbox.js';
 import { savedSearch, searchSeen } from './schema.js';
 import type { PgTx } from './tx.js';
 
@@ -99,6 +100,21 @@ async function lockSearches(tx: PgTx, ids: readonly number[]): Promise<Map<numbe
   return new Map(rows.map((r) => [r.id, r.lastRunAt]));
 }
 
+/** Each search's run recorded on it: one statement per set of values (a run's searches mostly share one). */
+async function recordRuns(tx: PgTx, done: ReadonlyMap<number, ReturnType<typeof runDone>>): Promise<void> {
+  const groups = new Map<string, { set: ReturnType<typeof runDone>; ids: number[] }>();
+  for (const [id, set] of done) {
+    const key = JSON.stringify(set);
+    const group = groups.get(key) ?? groups.set(key, { set, ids: [] }).get(key)!;
+    group.ids.push(id);
+  }
+  for (const { set, ids } of groups.values())
+    await tx
+      .update(savedSearch)
+      .set(set)
+      .where(sql`${savedSearch.id} = ANY(${sql.param(ids)}::int[])`);
+}
+
 export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): Promised<SeenRepo> {
   const { db } = store;
 
@@ -112,14 +128,17 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
     await upsertSeen(tx, live.flatMap(seenWrites));
     // Read in the transaction, not once at the start as SQLite does: another instance may have been restored over.
     const restore = live.some((o) => o.deliveries.length > 0) ? await readRestore(tx) : undefined;
-    let queued = 0;
+    const deliveries: NewDelivery[] = [];
+    const done = new Map<number, ReturnType<typeof runDone>>();
     for (const o of live) {
       const uncertain = uncertainAfterRestore(restore, lastRun.get(o.searchId) ?? null);
-      for (const d of o.deliveries) queued += await enqueueIn(tx, { ...d, ...uncertain }, now());
-      await tx.update(savedSearch).set(runDone(o)).where(eq(savedSearch.id, o.searchId));
-      lastRun.set(o.searchId, o.at); // the same search twice in one call: its second run follows the first
+      for (const d of o.deliveries) deliveries.push({ ...d, ...uncertain });
+      // The same search twice in one call: its second run follows the first.
+      done.set(o.searchId, { ...done.get(o.searchId), ...runDone(o) });
+      lastRun.set(o.searchId, o.at);
     }
-    return queued;
+    await recordRuns(tx, done);
+    return enqueueAllIn(tx, deliveries, now());
   }
 
   /** Every listing the query read is seen now, changed or not: one statement. */
