@@ -7,7 +7,7 @@ import { createLogger, type Logger } from './log.js';
 import type { UpstreamCall } from './ops/metrics.js';
 import { createSandbox, type Sandbox } from './sandbox/index.js';
 import { openStore, sqliteDatabase, type Database } from './store/index.js';
-import { monthWindow, TeamShares } from './teams/index.js';
+import { TeamShares } from './teams/index.js';
 
 /** The property service as configured: the real one with a key, else the embedded sandbox on loopback. */
 export async function openService(
@@ -29,7 +29,8 @@ export async function openService(
     perMonth: config.api.budget.perMonth,
     sharePct: config.teams.sharePct,
     chatReservePct: config.teams.chatReservePct,
-    monthSpent: () => ledger.count(monthWindow(Date.now())),
+    // What the call budget counts already: no read of the ledger per call.
+    monthSpent: async (): Promise<number> => api.callsThisMonth(),
   });
   const api = new ApiClient({
     baseUrl,

@@ -197,18 +197,24 @@ export class CallBudget {
     if (!force && t - this.refreshedAt < REFRESH_MS) return Promise.resolve();
     const ledger = this.ledger;
     const { day, month } = usageWindows(t);
+    // Counted from the try, not its success: a failing ledger is not asked again by every call.
+    this.refreshedAt = t;
     this.refreshing = Promise.all([ledger.count(day), ledger.count(month)])
       .then(
         ([d, m]) => {
           this.ledgerWorks();
           this.stored.raise(day, d);
           this.stored.raise(month, m);
-          this.refreshedAt = t;
         },
         (error: unknown) => this.ledgerFailed(error),
       )
       .finally(() => (this.refreshing = undefined));
     return this.refreshing;
+  }
+
+  /** Calls this month (UTC), every instance's as last read, and this one's since. */
+  callsThisMonth(): number {
+    return this.count(usageWindows(this.now()).month);
   }
 
   /** Calls left under the configured day and month limits; undefined when that window is unlimited. */

@@ -166,12 +166,14 @@ export class ApiClient {
     return { calls: this.budget.counts(), retries: this.retries, failures: this.failures, dropped: this.dropped };
   }
 
-  /**
-   * Reads the usage ledger now (other instances' calls, and earlier runs'): at start, so that `budgetLeft` and the
-   * first calls know them. Calls read it again on their own, at most once a second.
-   */
+  /** Reads the usage ledger now, at start (earlier runs' and other instances' calls); calls re-read it each second. */
   refreshBudget(): Promise<void> {
     return this.budget.refresh(true);
+  }
+
+  /** The operator's calls this month, as the budget counts them (every instance's, read at most a second ago). */
+  callsThisMonth(): number {
+    return this.budget.callsThisMonth();
   }
 
   /** Cheap: whether a call would be sent now, and what is left of the day's and the month's limits (as last read). */

@@ -2,8 +2,7 @@
 // alerts, what they have seen, the outbox and all, then says each table's counts. Safe to run twice.
 import fs from 'node:fs';
 import type { Config } from '../config.js';
-import { copyToPostgres, openStore, type TableCount } from '../store/index.js';
-import { openPgStore } from '../store/pg/open.js';
+import { copyToPostgres, openPgStore, openStore, type TableCount } from '../store/index.js';
 
 type Out = (line: string) => void;
 

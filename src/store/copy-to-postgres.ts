@@ -7,6 +7,7 @@ import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Store } from './db.js';
 import type { PgStore } from './pg/open.js';
+import type { PgTx } from './pg/tx.js';
 import * as pgSchema from './pg/schema.js';
 import * as sqliteSchema from './schema.js';
 
@@ -64,7 +65,7 @@ export async function copyToPostgres(from: Store, to: PgStore): Promise<TableCou
  * The database's own facts come from SQLite, replacing the ones a new Postgres database made for itself: its lineage
  * and id (delivery ids), its restore marks; the fencing counter only ever grows.
  */
-async function copyMeta(tx: Parameters<Parameters<PgStore['db']['transaction']>[0]>[0], rows: Record<string, unknown>[]): Promise<number> {
+async function copyMeta(tx: PgTx, rows: Record<string, unknown>[]): Promise<number> {
   let n = 0;
   for (const row of rows as { key: string; value: string }[]) {
     const value = row.key === 'generation' ? sql`greatest(cast(${pgSchema.dbMeta.value} as bigint), cast(excluded.value as bigint))::text` : sql`excluded.value`;
@@ -79,7 +80,7 @@ async function copyMeta(tx: Parameters<Parameters<PgStore['db']['transaction']>[
 }
 
 /** An identity column's next value after the copied ids, so the next row made on Postgres does not collide. */
-async function followIdentity(tx: Parameters<Parameters<PgStore['db']['transaction']>[0]>[0], table: PgTable): Promise<void> {
+async function followIdentity(tx: PgTx, table: PgTable): Promise<void> {
   const name = getTableName(table);
   for (const column of Object.values(getTableColumns(table))) {
     if (!column.generatedIdentity) continue;

@@ -40,3 +40,4 @@ export {
 } from './sqlite-repos.js';
 export { openDatabase, sqliteDatabase, type Database, type DatabaseOptions } from './database.js';
 export { copyToPostgres, type TableCount } from './copy-to-postgres.js';
+export { openPgStore, type PgStore } from './pg/open.js';

@@ -2,7 +2,6 @@
 // operator's calls. A team may spend TEAM_SHARE_PCT of UAE_API_BUDGET_PER_MONTH (or its own share, set with
 // `manzil teams set`); and the poller and digests stop once only CHAT_RESERVE_PCT of the month is left, so that
 // chat lookups, where a person waits, are never starved by background work.
-import { usageWindows } from '../api/budget.js';
 import type { Payer, ShareRefusal } from '../api/payer.js';
 import type { TeamRepo } from '../store/index.js';
 
@@ -60,9 +59,6 @@ export class TeamShares {
     return undefined;
   };
 }
-
-/** The operator's spend this month, from the usage ledger's month window. */
-export const monthWindow = (now: number) => usageWindows(now).month;
 
 function nextMonth(t: number): number {
   const d = new Date(t);
