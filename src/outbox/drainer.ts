@@ -198,8 +198,10 @@ export class OutboxDrainer implements Delivery {
       const held = this.heldUntil.get(place) ?? 0;
       if (held > this.now()) return outbox.requeue(rest, held);
       if (this.gate.isPaused(this.poster(place)!.platform)) return outbox.requeue(rest, this.now());
-      // At most one message per interval in a channel, as Slack asks.
-      const wait = (this.lastPostAt.get(place) ?? 0) + interval - this.now();
+      // At most one message per interval in a channel, as Slack asks. Another instance may have posted here just before
+      // this claim: its last post, read at the claim, counts too (for an interval at most, should its clock be ahead).
+      const last = Math.max(this.lastPostAt.get(place) ?? 0, entry.placeLastAttemptAt ?? 0);
+      const wait = Math.min(interval, last + interval - this.now());
       if (wait > 0) {
         await sleep(wait);
         if (this.stopped) return;

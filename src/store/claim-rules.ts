@@ -50,8 +50,9 @@ export function firstPlaces(picked: readonly { id: number; place: string }[], pl
 /**
  * An entry as its claim hands it over, from its row before the claim: one found in flight (`sending`: a crash) may be
  * on the platform already and was cut off; one given back at a stop while in flight was cut off too.
+ * `placeLastAttemptAt`: the latest post started in its channel, by any instance.
  */
-export function claimedEntry(r: OutboxRow, token: number): ClaimedEntry {
+export function claimedEntry(r: OutboxRow, token: number, placeLastAttemptAt: number | null): ClaimedEntry {
   const crashed = r.state === 'sending';
   return {
     ...r,
@@ -61,6 +62,7 @@ export function claimedEntry(r: OutboxRow, token: number): ClaimedEntry {
     maybeDelivered: crashed || r.maybeDelivered,
     uncertainSince: crashed ? (r.uncertainSince ?? r.lastAttemptAt ?? r.createdAt) : r.uncertainSince,
     interrupted: crashed || r.lastError === INTERRUPTED,
+    placeLastAttemptAt,
   };
 }
 

@@ -36,6 +36,11 @@ export interface ClaimedEntry extends OutboxRow {
   recovered: boolean;
   /** Its post was cut off by a crash or a stop (not one that timed out on a slow platform). */
   interrupted: boolean;
+  /**
+   * The latest post started in its channel at the claim, by any instance (null when none): a channel's spacing holds
+   * when another instance posted there just before.
+   */
+  placeLastAttemptAt: number | null;
 }
 
 // Pure rules shared with the Postgres outbox (./claim-rules.ts), exported from here as before.
@@ -182,7 +187,15 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
           })
           .where(inArray(outbox.id, ids))
           .run();
-        return rows.map((r) => claimedEntry(r, token));
+        // The latest post started in each claimed channel, whoever started it: one grouped query for the claim.
+        const last = db
+          .select({ place: outbox.place, at: sql<number | null>`max(${outbox.lastAttemptAt})` })
+          .from(outbox)
+          .where(inArray(outbox.place, [...new Set(rows.map((r) => r.place))]))
+          .groupBy(outbox.place)
+          .all();
+        const lastAt = new Map(last.map((l) => [l.place, l.at]));
+        return rows.map((r) => claimedEntry(r, token, lastAt.get(r.place) ?? null));
       });
     },
 

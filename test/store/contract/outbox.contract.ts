@@ -170,6 +170,24 @@ export function outboxContract(open: () => Promise<Stores>): void {
         // A lapsed holder's live claim does not hold the channel.
         expect(idsOf(await outbox.claimDue(claim('a', T + 60, { lapsed: ['b'] })))).toHaveLength(3);
       });
+
+      it('tells when a post last started in each claimed channel, whoever started it (null when none did)', async () => {
+        const [a1, a2, b1] = await enqueueAll(outbox, [
+          ['test:c1', 'a1'],
+          ['test:c1', 'a2'],
+          ['test:c2', 'b1'],
+        ]);
+        const [first] = await outbox.claimDue(claim('a', T + 10, { perPlace: 1, places: 1 }));
+        expect(first).toMatchObject({ id: a1, placeLastAttemptAt: null });
+        expect(await outbox.markPosting(a1!, first!.token, T + 20, T + 1_000)).toBe(true);
+        expect(await outbox.markDelivered(a1!, first!.token, 'm1', T + 30)).toBe(true);
+        // Another holder takes the channel's next entry: the post that started there before counts, in its channel only.
+        const next = await outbox.claimDue(claim('b', T + 40));
+        expect(next.map((c) => ({ id: c.id, placeLastAttemptAt: c.placeLastAttemptAt }))).toEqual([
+          { id: a2, placeLastAttemptAt: T + 20 },
+          { id: b1, placeLastAttemptAt: null },
+        ]);
+      });
     });
 
     describe('fencing', () => {
