@@ -66,6 +66,7 @@ const schema = z.object({
     .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a Postgres URL: postgres://user:password@host:5432/manzil')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  JOBS_EXPIRE_S: z.coerce.number().int().min(2).max(86_400).default(300),
   LOCATION_CACHE_TTL_HOURS: z.coerce
     .number()
     .positive()
@@ -120,6 +121,7 @@ const MEANING: Record<string, string> = {
   MANZIL_DB_PATH: 'the SQLite file',
   DATABASE_URL: 'the Postgres database (instead of the SQLite file)',
   DATABASE_POOL_SIZE: 'the most connections to Postgres at once',
+  JOBS_EXPIRE_S: 'on Postgres: how long a job part taken by an instance may run before another instance takes it',
   ALERTS_CRON: 'how often saved searches are checked',
   MARKET_CACHE_H: 'how many hours market data (transactions, trends, projects) is reused',
   DIGEST_MAX_PAGES: 'the most pages of one period of transactions a digest reads',
@@ -185,7 +187,8 @@ export interface Config {
   sandbox: boolean;
   dbPath: string;
   /** Postgres instead of the SQLite file at `dbPath`, when DATABASE_URL is set. */
-  postgres: { url: string; poolSize: number } | undefined;
+  /** `jobExpireSeconds`: a pg-boss job part taken by an instance that died or hung is taken again after this long. */
+  postgres: { url: string; poolSize: number; jobExpireSeconds: number } | undefined;
   locationCacheTtlMs: number;
   port: number;
   /**
@@ -341,7 +344,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
     teams: { sharePct: e.TEAM_SHARE_PCT, chatReservePct: e.CHAT_RESERVE_PCT, pagesPerHour: e.PERSON_PAGES_PER_HOUR, runsPerHour: e.PERSON_RUNS_PER_HOUR },
     digests: { cron: e.DIGESTS_CRON, maxPerPlace: e.DIGESTS_MAX_PER_CHANNEL, placesPerDigest: 5 },
     dbPath: e.MANZIL_DB_PATH,
-    postgres: e.DATABASE_URL ? { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE } : undefined,
+    postgres: e.DATABASE_URL ? { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, jobExpireSeconds: e.JOBS_EXPIRE_S } : undefined,
     locationCacheTtlMs: e.LOCATION_CACHE_TTL_HOURS * 3_600_000,
     port: e.PORT,
     slack:

@@ -11,7 +11,7 @@ import { DemoClock, demoClockFile } from './demo.js';
 import { LocationResolver } from './locations/index.js';
 import { guardBot, Lifecycle } from './lifecycle.js';
 import { createLogger, maskSecrets, resolveFormat, type Logger } from './log.js';
-import { composeBackground, digestComposer, pollerOptionsOf, splitMinuteBudget } from './background/compose.js';
+import { backgroundScheduler, composeBackground, digestComposer, pollerOptionsOf, splitMinuteBudget } from './background/compose.js';
 import { DeliveryThread } from './background/thread.js';
 import { DigestCommands, postDigestNow, type runDigests } from './digests/index.js';
 import { Heartbeat, JobScheduler } from './jobs/index.js';
@@ -148,6 +148,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   const { alerts: alertsRepo, outbox, leases } = db;
   const heartbeat = new Heartbeat(leases, INSTANCE);
   const scheduler = new JobScheduler({ timezone: config.alerts.timezone, logger });
+  // The poller and digests: here unless a delivery thread runs them; shared with the other instances on Postgres.
+  const backgroundJobs = threaded ? undefined : backgroundScheduler(config, logger);
   const pollerOptions = pollerOptionsOf(config);
   const alerts = new AlertCommands({
     repo: alertsRepo,
@@ -162,7 +164,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     limits: { perPlace: config.alerts.maxPerPlace, perOwner: config.alerts.maxPerUser },
     schedule: describeSchedule(alertsCron, config.alerts.timezone),
     // A first look that could not take the poller's lease (a run held it) is taken by a run right after.
-    needsFirstLook: () => (thread ? thread.runSoon(POLL_JOB) : scheduler.runSoon(POLL_JOB)),
+    needsFirstLook: () => (thread ? thread.runSoon(POLL_JOB) : backgroundJobs?.runSoon(POLL_JOB)),
     onReleased: () => delivery.poke(),
     teamAllows: (place) => shares.allows(teamOf(place)),
   });
@@ -275,7 +277,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
         logger,
         instance: INSTANCE,
         heartbeat,
-        scheduler,
+        scheduler: backgroundJobs!,
         alertsCron,
         shares,
         signal: lifecycle.signal,
@@ -291,7 +293,10 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // flight finish (the rest stay in the outbox for the next start), then close from the outside in.
   lifecycle.onDrain('requests in flight', () => lifecycle.inFlight.idle());
   if (demo) lifecycle.onDrain('demo clock', () => demo.stop());
-  lifecycle.onDrain('jobs', () => scheduler.stop());
+  lifecycle.onDrain('jobs', async () => {
+    await scheduler.stop();
+    await backgroundJobs?.stop();
+  });
   lifecycle.onDrain('alerts delivery', () => delivery.stop());
   // Closed after the drains, so /healthz says "stopping" (503) while they run.
   lifecycle.onStop('ops http', () => opsServer?.close());
@@ -310,6 +315,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
       await thread?.open();
       await heartbeat.start();
       scheduler.start();
+      await backgroundJobs?.start();
       delivery.start();
       demo?.start();
       logger.info('alerts: poller scheduled', { cron: alertsCron, timezone: config.alerts.timezone, platforms: posters.map((p) => p.platform), deliveryThread: threaded });

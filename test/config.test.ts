@@ -143,9 +143,13 @@ describe('the database', () => {
   it('is the SQLite file unless DATABASE_URL names a Postgres database, whose password is kept out of logs and messages', () => {
     expect(loadConfig({}).postgres).toBeUndefined();
     const config = loadConfig({ DATABASE_URL: 'postgres://manzil:s3cret-pw@db.internal:5432/manzil', DATABASE_POOL_SIZE: '20' });
-    expect(config.postgres).toEqual({ url: 'postgres://manzil:s3cret-pw@db.internal:5432/manzil', poolSize: 20 });
+    expect(config.postgres).toEqual({ url: 'postgres://manzil:s3cret-pw@db.internal:5432/manzil', poolSize: 20, jobExpireSeconds: 300 });
     expect(config.secrets).toContain('s3cret-pw');
-    expect(loadConfig({ DATABASE_URL: 'postgresql://localhost/manzil' }).postgres).toEqual({ url: 'postgresql://localhost/manzil', poolSize: 10 });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://localhost/manzil', JOBS_EXPIRE_S: '30' }).postgres).toEqual({
+      url: 'postgresql://localhost/manzil',
+      poolSize: 10,
+      jobExpireSeconds: 30,
+    });
   });
 
   it('refuses a DATABASE_URL that is not a Postgres URL, and a pool of no connections, naming each', () => {

@@ -1,6 +1,7 @@
 // One poller run, in the order Fredy writes down: due searches -> coalesce identical queries -> fetch (newest first,
 // more pages only while everything is new) -> compare with what each search has seen -> record seen rows and queue
 // deliveries in one transaction. Delivery is the outbox drainer's job; nothing here talks to chat.
+import { createHash } from 'node:crypto';
 import { ApiError } from '../api/errors.js';
 import { payingFor } from '../api/payer.js';
 import type { Logger } from '../log.js';
@@ -49,6 +50,13 @@ export interface PollerDeps {
   leaseMs?: number;
   /** Whether a team (`slack:T123`) may still spend calls this month: its searches wait when not; all run when unset. */
   teamAllows?: (team: string) => Promise<boolean>;
+  /**
+   * One canonical query (its params key) instead of every due search: a part of a run that instances share (a pg-boss
+   * job each, on Postgres), under a lease of its own.
+   */
+  query?: string;
+  /** Instances gone (their heartbeat lapsed): a query lease one of them holds is taken over at once. */
+  lapsed?: () => Promise<string[]>;
 }
 
 export interface RunReport {
@@ -71,6 +79,26 @@ export const POLL_JOB = 'alerts-poll';
 const LEASE_MS = 2 * 60_000;
 const DAY = 86_400_000;
 
+/** The lease of one query's part of a shared run: short and fixed in length whatever the query. */
+const queryLease = (query: string) => `${POLL_JOB}:${createHash('sha256').update(query).digest('base64url').slice(0, 22)}`;
+
+/** Due searches whose messages can be delivered here (their platform is configured); all when `platforms` is unset. */
+const deliverable = (due: SavedSearchRow[], platforms: readonly string[] | undefined) => (platforms ? due.filter((s) => platforms.some((p) => s.place.startsWith(`${p}:`))) : due);
+
+/**
+ * A shared run's parts: the canonical queries due now, the longest-waiting first, each run by `pollOnce({ query })` on
+ * whichever instance takes it. Listed under the poller's lease, so the run is recorded as one (`/healthz` reads it).
+ */
+export async function dueQueries(deps: Omit<PollerDeps, 'api' | 'options'>): Promise<string[]> {
+  const now = deps.now ?? Date.now;
+  const lease = { leases: deps.leases, name: POLL_JOB, holder: deps.holder ?? `pid-${process.pid}`, logger: deps.logger, ttlMs: deps.leaseMs ?? LEASE_MS, now };
+  const listed = await runLeased(lease, async () => {
+    const due = deliverable(await deps.repo.due(deps.service, now()), deps.platforms);
+    return [...new Set(due.map((s) => s.paramsKey))];
+  });
+  return listed.ran ? listed.result : [];
+}
+
 export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
   const now = deps.now ?? Date.now;
   const started = now();
@@ -81,20 +109,32 @@ export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
   // Another instance sharing this database may be running: one run at a time across all of them, under a fenced lease
   // (short and renewed while the run lasts, so a crashed instance holds it back for two minutes at most). A run whose
   // lease was taken over stops starting queries, and what it would still record is refused by the store.
-  const leased = await runLeased(
-    { leases: deps.leases, name: POLL_JOB, holder, logger: log, ttlMs: deps.leaseMs ?? LEASE_MS, now, ...(deps.signal ? { signal: deps.signal } : {}) },
-    async (fence, signal) => {
-      const report = await pollUnder({ ...deps, signal, holder }, fence, log);
-      return { ...report, ok: report.failedQueries === 0 };
-    },
-  );
+  const lease = {
+    leases: deps.leases,
+    name: deps.query === undefined ? POLL_JOB : queryLease(deps.query),
+    holder,
+    logger: log,
+    ttlMs: deps.leaseMs ?? LEASE_MS,
+    now,
+    // A query's lease records no run of its own: the shared run is recorded as it is listed (dueQueries).
+    ...(deps.query === undefined ? {} : { record: false }),
+    ...(deps.lapsed ? { lapsed: deps.lapsed } : {}),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  };
+  const leased = await runLeased(lease, async (fence, signal) => {
+    const report = await pollUnder({ ...deps, signal, holder }, fence, log);
+    return { ...report, ok: report.failedQueries === 0 };
+  });
   if (!leased.ran) {
-    log.info('another instance is running the poller; skipping this tick');
+    if (deps.query === undefined) log.info('another instance is running the poller; skipping this tick');
+    else log.debug('another instance is running this query; left to it');
     return empty;
   }
   const { ok: _ok, ...report } = leased.result;
   report.ms = now() - started;
-  log.info('poller run finished', { ...report });
+  // A shared run's parts are many (one per query): each is logged below info unless it found something.
+  if (deps.query === undefined || report.queued > 0 || report.failedQueries > 0) log.info('poller run finished', { ...report });
+  else log.debug('query run finished', { ...report });
   return report;
 }
 
@@ -103,16 +143,15 @@ async function pollUnder(deps: PollerDeps & { signal: AbortSignal }, fence: Fenc
   const started = now();
   const signal = deps.signal;
   const report: RunReport = { ran: true, searches: 0, queries: 0, calls: 0, newListings: 0, priceDrops: 0, queued: 0, failedQueries: 0, deferred: 0, skipped: 0, ms: 0 };
-  const platforms = deps.platforms;
-  const deliverable = (await deps.repo.due(deps.service, started)).filter((s) => !platforms || platforms.some((p) => s.place.startsWith(`${p}:`)));
+  const due = deliverable(await deps.repo.due(deps.service, started, deps.query), deps.platforms);
   // A team that has used its share of the month waits for the next (or for the operator to raise it): asked once a team.
   const allowed = new Map<string, boolean>();
-  for (const team of new Set(deliverable.map((s) => teamOf(s.place)))) allowed.set(team, (await deps.teamAllows?.(team)) ?? true);
-  const due = deliverable.filter((s) => allowed.get(teamOf(s.place)));
+  for (const team of new Set(due.map((s) => teamOf(s.place)))) allowed.set(team, (await deps.teamAllows?.(team)) ?? true);
+  const allowedDue = due.filter((s) => allowed.get(teamOf(s.place)));
   const waiting = [...allowed].filter(([, ok]) => !ok).map(([team]) => team);
-  if (waiting.length) log.info('searches of teams over their share of the month wait', { teams: waiting, searches: deliverable.length - due.length });
-  report.searches = due.length;
-  const groups = groupByQuery(due);
+  if (waiting.length) log.info('searches of teams over their share of the month wait', { teams: waiting, searches: due.length - allowedDue.length });
+  report.searches = allowedDue.length;
+  const groups = groupByQuery(allowedDue);
   // The budget counts calls, and a query costs one call per page it reads (up to maxPages). Before each query starts,
   // the calls left, less the pages reserved by the queries under way, decide how many pages it may read (at least
   // one, or it waits for a later run). Groups start in order: the longest-waiting first.

@@ -1,11 +1,11 @@
 // The background work of one instance: the outbox's drainer and the scheduled jobs that feed it (the alerts poller, the
 // digests). Wired the same way in the main thread (embedded runs, tests) and in the delivery thread (`manzil start`).
-import { ALERT_KINDS, POLL_JOB, alertKind, pollOnce, savedQueryLookup, type RunReport } from '../alerts/index.js';
+import { ALERT_KINDS, POLL_JOB, alertKind, dueQueries, pollOnce, savedQueryLookup, type PollerDeps, type RunReport } from '../alerts/index.js';
 import type { ApiClient } from '../api/client.js';
 import type { Bot } from '../bot/index.js';
 import type { Config } from '../config.js';
-import { DIGEST_JOB, DIGEST_KIND, DIGEST_NOTICE_KIND, MarketDigestComposer, digestKind, digestNoticeKind, runDigests } from '../digests/index.js';
-import type { Heartbeat, JobScheduler } from '../jobs/index.js';
+import { DIGEST_JOB, DIGEST_KIND, DIGEST_NOTICE_KIND, MarketDigestComposer, digestKind, digestNoticeKind, dueDigests, runDigests, type DigestJobDeps } from '../digests/index.js';
+import { JobScheduler, SharedScheduler, type Heartbeat, type Scheduler } from '../jobs/index.js';
 import { newRequestId, type Logger } from '../log.js';
 import { MarketData } from '../market/index.js';
 import { KindRegistry, OutboxDrainer } from '../outbox/index.js';
@@ -30,6 +30,16 @@ export function splitMinuteBudget(config: Config, threaded: boolean): { chat: Co
   const chat = Math.max(1, Math.ceil(perMinute / 4));
   const withMinute = (n: number): Config => ({ ...config, api: { ...config.api, budget: { ...config.api.budget, perMinute: n } } });
   return { chat: withMinute(chat), background: withMinute(Math.max(1, perMinute - chat)) };
+}
+
+/**
+ * Where the poller and digests jobs run: on SQLite, on this process's schedule under a lease (one run at a time across
+ * processes); on Postgres, as pg-boss jobs that the instances share, a run split into parts (shared-scheduler.ts).
+ */
+export function backgroundScheduler(config: Config, logger: Logger): Scheduler {
+  const timezone = config.alerts.timezone;
+  if (!config.postgres) return new JobScheduler({ timezone, logger });
+  return new SharedScheduler({ url: config.postgres.url, timezone, logger, expireSeconds: config.postgres.jobExpireSeconds });
 }
 
 /** Market figures per place (cached for hours, shared by every channel) and the digest composer on them. */
@@ -60,7 +70,7 @@ export interface BackgroundDeps {
   /** This instance's name on claims and leases. */
   instance: string;
   heartbeat: Heartbeat;
-  scheduler: JobScheduler;
+  scheduler: Scheduler;
   alertsCron: string;
   /** Each team's share of the month: the searches and digests of a team that spent it wait. */
   shares: Pick<TeamShares, 'allows'>;
@@ -93,37 +103,45 @@ export function composeBackground(d: BackgroundDeps) {
     onDelivered: (row) => d.events.delivered(row.place, row.kind),
     onFailed: (row) => d.events.failed(row.place, row.kind),
   });
-  const poll = async (): Promise<RunReport> => {
+  const pollDeps = (): PollerDeps => ({
+    api: d.api,
+    repo: repos.alerts,
+    leases: repos.leases,
+    service: d.service,
     // Each run's log lines carry a `req` id of their own, as a chat request's do.
-    const report = await pollOnce({
-      api: d.api,
-      repo: repos.alerts,
-      leases: repos.leases,
-      service: d.service,
-      logger: logger.child({ req: newRequestId() }),
-      options: pollerOptionsOf(config),
-      holder: d.instance,
-      platforms: d.posters.map((p) => p.platform),
-      signal: d.signal,
-      teamAllows: (team) => d.shares.allows(team),
-    });
+    logger: logger.child({ req: newRequestId() }),
+    options: pollerOptionsOf(config),
+    holder: d.instance,
+    platforms: d.posters.map((p) => p.platform),
+    signal: d.signal,
+    teamAllows: (team) => d.shares.allows(team),
+    lapsed: () => d.heartbeat.lapsed(),
+  });
+  const poll = async (query?: string): Promise<RunReport> => {
+    const report = await pollOnce({ ...pollDeps(), ...(query === undefined ? {} : { query }) });
     if (report.ran) d.events.pollerRun(report.failedQueries === 0);
     if (report.queued > 0) drainer.poke();
     return report;
   };
-  d.scheduler.register({ name: POLL_JOB, cron: d.alertsCron, run: poll });
-  const digests = () =>
-    runDigests({
-      repo: repos.digests,
-      leases: repos.leases,
-      composer: d.composer,
-      service: d.service,
-      holder: d.instance,
-      logger: logger.child({ req: newRequestId() }),
-      signal: d.signal,
-      onQueued: () => drainer.poke(),
-      teamAllows: (team) => d.shares.allows(team),
-    });
-  d.scheduler.register({ name: DIGEST_JOB, cron: config.digests.cron, run: digests });
-  return { drainer, poll, digests };
+  d.scheduler.register({ name: POLL_JOB, cron: d.alertsCron, run: () => poll(), parts: { list: () => dueQueries(pollDeps()), run: (query) => poll(query) } });
+  const digestDeps = (): DigestJobDeps => ({
+    repo: repos.digests,
+    leases: repos.leases,
+    composer: d.composer,
+    service: d.service,
+    holder: d.instance,
+    logger: logger.child({ req: newRequestId() }),
+    signal: d.signal,
+    onQueued: () => drainer.poke(),
+    teamAllows: (team) => d.shares.allows(team),
+    lapsed: () => d.heartbeat.lapsed(),
+  });
+  const digests = () => runDigests(digestDeps());
+  d.scheduler.register({
+    name: DIGEST_JOB,
+    cron: config.digests.cron,
+    run: digests,
+    parts: { list: async () => (await dueDigests(digestDeps())).map(String), run: (id) => runDigests({ ...digestDeps(), only: Number(id) }) },
+  });
+  return { drainer, poll: () => poll(), digests };
 }

@@ -3,13 +3,13 @@
 // It is another instance on the same database: claims, leases and the heartbeat fence it as they fence two processes.
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { Bot } from '../bot/index.js';
-import { Heartbeat, JobScheduler } from '../jobs/index.js';
+import { Heartbeat } from '../jobs/index.js';
 import { LocationResolver } from '../locations/index.js';
 import { createLogger } from '../log.js';
 import { buildPosters } from '../platforms.js';
 import { openService } from '../service.js';
 import { openDatabase, WriteLock } from '../store/index.js';
-import { composeBackground, digestComposer } from './compose.js';
+import { backgroundScheduler, composeBackground, digestComposer } from './compose.js';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol.js';
 
 const port = parentPort!;
@@ -32,7 +32,7 @@ const bot = new Bot({ api, locations, state: db.buttons(service), logger });
 const posters = buildPosters(config, db, logger);
 const repos = { alerts: db.alerts, outbox: db.outbox, leases: db.leases, digests: db.digests };
 const heartbeat = new Heartbeat(repos.leases, instance);
-const scheduler = new JobScheduler({ timezone: config.alerts.timezone, logger });
+const scheduler = backgroundScheduler(config, logger);
 const stopping = new AbortController();
 const { drainer, poll, digests } = composeBackground({
   config,
@@ -83,13 +83,13 @@ port.on('message', (m: ToWorker) => {
   switch (m.t) {
     case 'start':
       // The heartbeat row first: a claim is only safe once this instance is known alive.
-      heartbeat.start().then(
-        () => {
-          scheduler.start();
+      heartbeat
+        .start()
+        .then(() => {
           drainer.start();
-        },
-        (error: unknown) => logger.error('the delivery thread could not start its heartbeat', { error }),
-      );
+          return scheduler.start();
+        })
+        .catch((error: unknown) => logger.error('the delivery thread could not start its heartbeat or its jobs', { error }));
       return;
     case 'poke':
       return drainer.poke();

@@ -1,7 +1,18 @@
 // Market digests: a channel's scheduled summary of the places it follows, with a chart, posted through the outbox.
 export { DigestCommands, DIGEST_HELP, type DigestCommandsOptions, type DigestContext } from './commands.js';
 export { MarketDigestComposer, type DigestPayload } from './compose.js';
-export { DIGEST_JOB, DIGEST_KIND, DIGEST_NOTICE_KIND, digestTitle, postDigestNow, runDigests, type DigestComposer, type DigestJobDeps, type DigestRunReport } from './job.js';
+export {
+  DIGEST_JOB,
+  DIGEST_KIND,
+  DIGEST_NOTICE_KIND,
+  digestTitle,
+  dueDigests,
+  postDigestNow,
+  runDigests,
+  type DigestComposer,
+  type DigestJobDeps,
+  type DigestRunReport,
+} from './job.js';
 export { digestKind, digestNoticeKind, renderDigest } from './messages.js';
 export { describeSchedule, nextSlot, parseSchedule, type Schedule } from './schedule.js';
 export type { FollowedPlace } from './codec.js';

@@ -49,6 +49,10 @@ export interface DigestJobDeps {
   onQueued?: () => void;
   /** Whether a team (`slack:T123`) may still spend calls this month; every team may when unset. */
   teamAllows?: (team: string) => Promise<boolean>;
+  /** One digest instead of every due one: a part of a run that instances share (a pg-boss job), under its own lease. */
+  only?: number;
+  /** Instances gone (their heartbeat lapsed): a digest's lease one of them holds is taken over at once. */
+  lapsed?: () => Promise<string[]>;
 }
 
 export interface DigestRunReport {
@@ -60,6 +64,7 @@ export interface DigestRunReport {
 }
 
 const WEEK = 7 * 86_400_000;
+const LEASE_MS = 2 * 60_000;
 /** A digest the budget could not cover is tried again this much later (one notice per slot). */
 const POSTPONE_MS = 60 * 60_000;
 /** A run that failed unexpectedly tries the same slot again this much later. */
@@ -67,23 +72,43 @@ const RETRY_MS = 15 * 60_000;
 
 export const digestTitle = (places: readonly FollowedPlace[]) => `Market digest: ${places.map((p) => p.name).join(', ')}`;
 
+/**
+ * A shared run's parts: the digests due now, the longest-waiting first, each run by `runDigests({ only })` on whichever
+ * instance takes it. Listed under the digests job's lease, so the run is recorded as one.
+ */
+export async function dueDigests(deps: Pick<DigestJobDeps, 'repo' | 'leases' | 'service' | 'holder' | 'logger' | 'now'>): Promise<number[]> {
+  const now = deps.now ?? Date.now;
+  const listed = await runLeased({ leases: deps.leases, name: DIGEST_JOB, holder: deps.holder, logger: deps.logger, ttlMs: LEASE_MS, now }, async () =>
+    (await deps.repo.due(deps.service, now())).map((row) => row.id),
+  );
+  return listed.ran ? listed.result : [];
+}
+
 export async function runDigests(deps: DigestJobDeps): Promise<DigestRunReport> {
   const now = deps.now ?? Date.now;
   const report: DigestRunReport = { ran: false, due: 0, queued: 0, postponed: 0, calls: 0 };
-  const leased = await runLeased(
-    { leases: deps.leases, name: DIGEST_JOB, holder: deps.holder, logger: deps.logger, ttlMs: 2 * 60_000, now, ...(deps.signal ? { signal: deps.signal } : {}) },
-    async (fence, signal) => {
-      report.ran = true;
-      const due = await deps.repo.due(deps.service, now());
-      report.due = due.length;
-      for (const row of due) {
-        if (signal.aborted) break;
-        // Its calls are its team's (a share of the month's quota; payer.ts).
-        await payingFor({ teams: [teamOf(row.place)], purpose: 'background' }, () => runOne(deps, row, fence, report));
-      }
-      return report;
-    },
-  );
+  const lease = {
+    leases: deps.leases,
+    name: deps.only === undefined ? DIGEST_JOB : `${DIGEST_JOB}:${deps.only}`,
+    holder: deps.holder,
+    logger: deps.logger,
+    ttlMs: LEASE_MS,
+    now,
+    ...(deps.only === undefined ? {} : { record: false }),
+    ...(deps.lapsed ? { lapsed: deps.lapsed } : {}),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  };
+  const leased = await runLeased(lease, async (fence, signal) => {
+    report.ran = true;
+    const due = await deps.repo.due(deps.service, now(), deps.only);
+    report.due = due.length;
+    for (const row of due) {
+      if (signal.aborted) break;
+      // Its calls are its team's (a share of the month's quota; payer.ts).
+      await payingFor({ teams: [teamOf(row.place)], purpose: 'background' }, () => runOne(deps, row, fence, report));
+    }
+    return report;
+  });
   if (report.queued > 0) deps.onQueued?.();
   if (leased.ran && report.due > 0) deps.logger.info('digests run finished', { ...report });
   return report;

@@ -17,6 +17,8 @@ export interface LeasedRunOptions {
   signal?: AbortSignal;
   /** Whether the run's outcome is recorded as the job's last run (false for a first look squeezed in between runs). */
   record?: boolean;
+  /** Instances gone (their heartbeat lapsed): a lease one of them holds is taken over at once. */
+  lapsed?: () => Promise<string[]>;
 }
 
 export type LeasedRun<T> = { ran: false } | { ran: true; result: T };
@@ -24,7 +26,7 @@ export type LeasedRun<T> = { ran: false } | { ran: true; result: T };
 export async function runLeased<T>(o: LeasedRunOptions, run: (fence: Fence, signal: AbortSignal) => Promise<T>): Promise<LeasedRun<T>> {
   const now = o.now ?? Date.now;
   const started = now();
-  const fence = await o.leases.acquire(o.name, o.holder, started, o.ttlMs);
+  const fence = await o.leases.acquire(o.name, o.holder, started, o.ttlMs, await o.lapsed?.());
   if (!fence) return { ran: false };
   const lost = new AbortController();
   const renewOnce = async () => {

@@ -8,7 +8,22 @@ export interface Job {
   name: string;
   /** Five fields, or six with seconds first. */
   cron: string;
+  /** The whole run, in this process. */
   run: () => Promise<unknown>;
+  /**
+   * The run split into parts any instance can take (shared-scheduler.ts, on Postgres): `list` names the parts due now
+   * (the poller's canonical queries), `run` runs one. Without it the job runs whole there too.
+   */
+  parts?: { list: () => Promise<string[]>; run: (key: string) => Promise<unknown> };
+}
+
+/** What the background's jobs are registered on: this process's schedule (JobScheduler) or one shared (pg-boss). */
+export interface Scheduler {
+  register(job: Job): void;
+  start(): void | Promise<void>;
+  /** Runs a job soon, outside its schedule (a new alert wants its first look). */
+  runSoon(name: string): void;
+  stop(): Promise<void>;
 }
 
 /** True when node-cron accepts the expression (five fields, or six with seconds). */
@@ -21,7 +36,7 @@ interface Scheduled {
   again: boolean;
 }
 
-export class JobScheduler {
+export class JobScheduler implements Scheduler {
   private readonly jobs = new Map<string, Scheduled>();
   private started = false;
 

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import type { Config } from '../config.js';
 import { openDatabase, type Database } from '../store/index.js';
 
-export type Where = Pick<Config, 'dbPath' | 'postgres'>;
+/** Where the store is: the SQLite file, or Postgres (only its URL and pool matter to a command). */
+export type Where = Pick<Config, 'dbPath'> & { postgres?: { url: string; poolSize: number } | undefined };
 
 /** Runs `use` on the database, closed afterwards; undefined (with the reason said on `err`) when there is none to open. */
 export async function withDatabase<T>(command: string, where: Where, err: (line: string) => void, use: (db: Database) => Promise<T>): Promise<T | undefined> {

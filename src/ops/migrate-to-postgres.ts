@@ -1,12 +1,12 @@
 // `manzil migrate-to-postgres`: copies the SQLite file (MANZIL_DB_PATH) into the Postgres database (DATABASE_URL),
 // alerts, what they have seen, the outbox and all, then says each table's counts. Safe to run twice.
 import fs from 'node:fs';
-import type { Config } from '../config.js';
+import type { Where } from './database.js';
 import { copyToPostgres, openPgStore, openStore, type TableCount } from '../store/index.js';
 
 type Out = (line: string) => void;
 
-export async function runMigrateToPostgresCli(args: string[], config: Pick<Config, 'dbPath' | 'postgres'>, out: Out, err: Out): Promise<number> {
+export async function runMigrateToPostgresCli(args: string[], config: Where, out: Out, err: Out): Promise<number> {
   if (args.length > 0) {
     err('Usage: manzil migrate-to-postgres   (copies MANZIL_DB_PATH into DATABASE_URL; stop Manzil first)');
     return 2;

@@ -94,15 +94,21 @@ export function createDigestRepo(store: Store, now: () => number = Date.now) {
       });
     },
 
-    /** Active digests of this service whose slot has come, the longest-waiting first. */
-    due(service: string, at: number): DigestRow[] {
+    /** Active digests of this service whose slot has come, the longest-waiting first (`id`: only that one). */
+    due(service: string, at: number, id?: number): DigestRow[] {
       return (
         db
           .select()
           .from(digest)
           // A channel held because it cannot receive (or whose workspace removed Manzil) waits: no digest piles up for it.
           .where(
-            and(eq(digest.service, service), eq(digest.paused, false), lte(digest.nextRunAt, at), notInArray(digest.place, db.select({ place: placeHold.place }).from(placeHold))),
+            and(
+              eq(digest.service, service),
+              id === undefined ? undefined : eq(digest.id, id),
+              eq(digest.paused, false),
+              lte(digest.nextRunAt, at),
+              notInArray(digest.place, db.select({ place: placeHold.place }).from(placeHold)),
+            ),
           )
           .orderBy(asc(digest.nextRunAt), asc(digest.id))
           .all()

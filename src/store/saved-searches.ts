@@ -93,14 +93,15 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
 
     /**
      * Active searches of this service whose turn has come, the longest-waiting first. Searches of a channel held because
-     * it cannot receive wait with it: their listings would only pile up.
+     * it cannot receive wait with it: their listings would only pile up. `paramsKey`: only the searches of that query.
      */
-    due(service: string, at: number): SavedSearchRow[] {
+    due(service: string, at: number, paramsKey?: string): SavedSearchRow[] {
       const held = db.select({ place: placeHold.place }).from(placeHold);
+      const ofQuery = paramsKey === undefined ? undefined : eq(savedSearch.paramsKey, paramsKey);
       return db
         .select()
         .from(savedSearch)
-        .where(and(eq(savedSearch.service, service), eq(savedSearch.paused, false), lte(savedSearch.nextRunAt, at), notInArray(savedSearch.place, held)))
+        .where(and(eq(savedSearch.service, service), ofQuery, eq(savedSearch.paused, false), lte(savedSearch.nextRunAt, at), notInArray(savedSearch.place, held)))
         .orderBy(sql`coalesce(${savedSearch.lastRunAt}, 0)`, asc(savedSearch.id))
         .all();
     },

@@ -90,12 +90,14 @@ export function createPgDigestRepo(store: PgStore, now: () => number = Date.now)
       });
     },
 
-    async due(service: string, at: number) {
+    async due(service: string, at: number, id?: number) {
       const held = db.select({ place: placeHold.place }).from(placeHold);
       return db
         .select()
         .from(digest)
-        .where(and(eq(digest.service, service), eq(digest.paused, false), lte(digest.nextRunAt, at), notInArray(digest.place, held)))
+        .where(
+          and(eq(digest.service, service), id === undefined ? undefined : eq(digest.id, id), eq(digest.paused, false), lte(digest.nextRunAt, at), notInArray(digest.place, held)),
+        )
         .orderBy(asc(digest.nextRunAt), asc(digest.id));
     },
 

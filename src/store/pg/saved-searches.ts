@@ -94,12 +94,13 @@ export function createPgSavedSearchRepo(store: PgStore, now: () => number = Date
       await db.delete(savedSearch).where(eq(savedSearch.id, id));
     },
 
-    async due(service: string, at: number) {
+    async due(service: string, at: number, paramsKey?: string) {
       const held = db.select({ place: placeHold.place }).from(placeHold);
+      const ofQuery = paramsKey === undefined ? undefined : eq(savedSearch.paramsKey, paramsKey);
       return db
         .select()
         .from(savedSearch)
-        .where(and(eq(savedSearch.service, service), eq(savedSearch.paused, false), lte(savedSearch.nextRunAt, at), notInArray(savedSearch.place, held)))
+        .where(and(eq(savedSearch.service, service), ofQuery, eq(savedSearch.paused, false), lte(savedSearch.nextRunAt, at), notInArray(savedSearch.place, held)))
         .orderBy(sql`coalesce(${savedSearch.lastRunAt}, 0)`, asc(savedSearch.id));
     },
 

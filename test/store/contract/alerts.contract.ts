@@ -219,6 +219,17 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       await db.outbox.releasePlace(held.place, late);
       expect((await db.alerts.due(SERVICE, late)).map((r) => r.id)).toEqual([a.id, held.id]);
     });
+
+    it('gives only one query’s searches when asked for it (a job per query on Postgres)', async () => {
+      const a = await saved('marina');
+      await saved('jvc');
+      const c = await saved('marina', { place: 'slack:T1:C2' });
+      const late = Date.now() + 3_600_000;
+      expect((await db.alerts.due(SERVICE, late, 'location=marina')).map((r) => r.id)).toEqual([a.id, c.id]);
+      await db.alerts.commitRun(run(a.id, late + 1));
+      expect((await db.alerts.due(SERVICE, late, 'location=marina')).map((r) => r.id)).toEqual([c.id]);
+      expect(await db.alerts.due(SERVICE, late, 'location=nowhere')).toEqual([]);
+    });
   });
 
   describe('alerts repository: failures', () => {

@@ -157,6 +157,15 @@ export function digestsContract(open: () => Promise<DigestsDatabase>): void {
       expect((await db.digests.due(SERVICE, 5_000)).map((r) => r.id)).toEqual([b.id, a.id, c.id]);
       expect((await db.digests.due(SERVICE, 2_000)).map((r) => r.id)).toEqual([b.id]);
     });
+
+    it('gives one digest when asked for it, only while it is due (a job per digest on Postgres)', async () => {
+      const a = await saved('Marina', { nextRunAt: 3_000 });
+      await saved('JVC', { nextRunAt: 1_000 });
+      expect((await db.digests.due(SERVICE, 5_000, a.id)).map((r) => r.id)).toEqual([a.id]);
+      expect(await db.digests.due(SERVICE, 2_000, a.id)).toEqual([]);
+      await db.digests.setPaused(a.id, true);
+      expect(await db.digests.due(SERVICE, 5_000, a.id)).toEqual([]);
+    });
   });
 
   describe('digests repository: recording runs', () => {

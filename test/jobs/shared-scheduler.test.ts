@@ -1,0 +1,88 @@
+// The shared scheduler on a real Postgres: three instances ticking on the same schedule make one run per slot, and
+// that run's parts are spread over the instances, each part run once.
+import { afterEach, describe, expect, it } from 'vitest';
+import { SharedScheduler, slotJobId } from '../../src/jobs/index.js';
+import { createLogger } from '../../src/log.js';
+import { freshPostgres } from '../support/postgres.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+describe('slot job ids', () => {
+  it('are the same UUID for a job and slot on every instance, and differ between slots and jobs', () => {
+    const slot = new Date('2026-11-24T10:00:00.000Z');
+    expect(slotJobId('alerts-poll', slot)).toBe(slotJobId('alerts-poll', new Date(slot.getTime() + 400)));
+    expect(slotJobId('alerts-poll', slot)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(slotJobId('alerts-poll', slot)).not.toBe(slotJobId('alerts-poll', new Date(slot.getTime() + 1000)));
+    expect(slotJobId('alerts-poll', slot)).not.toBe(slotJobId('digests', slot));
+  });
+});
+
+describe('three instances sharing one Postgres', () => {
+  it('make one run per slot, and share its parts: each part runs once, on more than one instance', async () => {
+    const db = await freshPostgres();
+    cleanups.push(() => db.drop());
+    const logs: string[] = [];
+    const logger = createLogger({ level: 'info', write: (l) => logs.push(l) });
+    const keys = Array.from({ length: 24 }, (_, i) => `query-${i}`);
+    let lists = 0;
+    const ran: { instance: number; key: string }[] = [];
+    const schedulers = [0, 1, 2].map((instance) => {
+      const s = new SharedScheduler({ url: db.url, timezone: 'UTC', logger, concurrency: 2, pollSeconds: 0.5 });
+      s.register({
+        name: 'alerts-poll',
+        cron: '* * * * * *',
+        run: () => Promise.reject(new Error('a shared job runs its parts, not the whole run')),
+        parts: {
+          // The first run lists every part; later slots find nothing due (as the poller would).
+          list: () => Promise.resolve(lists++ === 0 ? keys : []),
+          run: async (key) => {
+            ran.push({ instance, key });
+            await sleep(250);
+          },
+        },
+      });
+      cleanups.push(() => s.stop());
+      return s;
+    });
+    const started = Date.now();
+    await Promise.all(schedulers.map((s) => s.start()));
+    await expect.poll(() => ran.length, { timeout: 20_000, interval: 100 }).toBe(keys.length);
+    await sleep(1_500);
+    const seconds = (Date.now() - started) / 1000;
+
+    expect([...ran.map((r) => r.key)].sort()).toEqual([...keys].sort());
+    expect(new Set(ran.map((r) => r.instance)).size).toBeGreaterThan(1);
+    // Three instances tick every second: one run per slot, not three (at most one more for a slot cut at either end).
+    expect(lists).toBeGreaterThanOrEqual(Math.floor(seconds) - 1);
+    expect(lists).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+    expect(logs.filter((l) => l.includes('"level":"error"'))).toEqual([]);
+  }, 40_000);
+
+  it('tries a part that failed again, and runs runSoon’s run at once', async () => {
+    const db = await freshPostgres();
+    cleanups.push(() => db.drop());
+    const logs: string[] = [];
+    const logger = createLogger({ level: 'info', write: (l) => logs.push(l) });
+    let tries = 0;
+    const s = new SharedScheduler({ url: db.url, timezone: 'UTC', logger, pollSeconds: 0.5, retryDelaySeconds: 1 });
+    s.register({
+      name: 'digests',
+      // Never on its own within the test: only runSoon starts a run.
+      cron: '0 0 1 1 *',
+      run: () => Promise.resolve(),
+      parts: {
+        list: () => Promise.resolve(['7']),
+        run: () => (++tries === 1 ? Promise.reject(new Error('the property service is not answering')) : Promise.resolve()),
+      },
+    });
+    cleanups.push(() => s.stop());
+    await s.start();
+    s.runSoon('digests');
+    await expect.poll(() => tries, { timeout: 20_000, interval: 100 }).toBe(2);
+    expect(logs.some((l) => l.includes('a part of a shared job failed') && l.includes('not answering'))).toBe(true);
+  }, 30_000);
+});
