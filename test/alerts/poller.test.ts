@@ -1,6 +1,6 @@
 // The poller against the sandbox's market clock, the real client and a real SQLite file.
 import { describe, expect, it } from 'vitest';
-import { pollOnce } from '../../src/alerts/index.js';
+import { dueQueries, pollOnce } from '../../src/alerts/index.js';
 import { PostFailure } from '../../src/ports/index.js';
 import { alertsRig, ctx, POLLER } from './helpers.js';
 
@@ -124,6 +124,27 @@ describe('coalescing', () => {
     expect(report.searches).toBe(2);
     expect(report.queries).toBe(1);
     expect(rig.upstreamCalls('/search-rent')).toBe(1);
+  });
+
+  it('a run shared by instances (pg-boss on Postgres) lists each due query once, and a part runs only its own searches', async () => {
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx('test:c1', 'U1'), 'add rent marina 2br under 200k');
+    await rig.commands.handle(ctx('test:c2', 'U2'), 'add rent "Dubai Marina" 2 bed max 200000');
+    await rig.commands.handle(ctx('test:c1', 'U1'), 'add buy jvc');
+    await rig.commands.handle(ctx('other:c9', 'U3'), 'add buy jlt');
+    const deps = { repo: rig.repo, leases: rig.leases, service: rig.service, logger: rig.logger, platforms: ['test'] };
+    const [marina, jvc] = await dueQueries(deps);
+    // The platform not served here is left out; each query listed once, whatever the number of its searches.
+    expect(await dueQueries(deps)).toHaveLength(2);
+    const saved = Date.now();
+    await new Promise((r) => setTimeout(r, 5));
+    rig.sandbox.clearRequests();
+    const part = await pollOnce({ ...deps, api: rig.api, options: POLLER, query: marina! });
+    expect(part).toMatchObject({ ran: true, searches: 2, queries: 1 });
+    expect(rig.upstreamCalls('/search-rent')).toBe(1);
+    expect(rig.upstreamCalls('/search-buy')).toBe(0);
+    // Its searches were run (due again from the time of that run); the other query's were not.
+    expect(await dueQueries({ ...deps, now: () => saved })).toEqual([jvc]);
   });
 });
 

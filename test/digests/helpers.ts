@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { ApiClient, type ApiClientOptions } from '../../src/api/index.js';
-import { DigestCommands, MarketDigestComposer, postDigestNow, runDigests, type DigestComposer, type DigestRunReport } from '../../src/digests/index.js';
+import { DigestCommands, MarketDigestComposer, postDigestNow, runDigests, dueDigests, type DigestComposer, type DigestRunReport } from '../../src/digests/index.js';
 import { LocationResolver } from '../../src/locations/index.js';
 import { createLogger } from '../../src/log.js';
 import { MarketData, type MarketOptions } from '../../src/market/index.js';
@@ -61,8 +61,10 @@ export interface Instance {
   api: ApiClient;
   market: MarketData;
   composer: DigestComposer;
-  /** One run of the digests job as this instance (its holder name), on the rig's clock. */
-  run(o?: { composer?: DigestComposer }): Promise<DigestRunReport>;
+  /** One run of the digests job as this instance (its holder name), on the rig's clock; `only`: one digest's part. */
+  run(o?: { composer?: DigestComposer; only?: number }): Promise<DigestRunReport>;
+  /** A shared run's parts, as this instance lists them (pg-boss on Postgres): the due digests' ids. */
+  due(): Promise<number[]>;
   commands(o?: { perPlace?: number; timezone?: string }): DigestCommands;
   close(): Promise<void>;
 }
@@ -123,7 +125,9 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
       market,
       composer,
       close,
-      run: (ro = {}) => runDigests({ repo, leases, composer: ro.composer ?? composer, service: SERVICE, holder, logger, now: clock.now }),
+      run: (ro = {}) =>
+        runDigests({ repo, leases, composer: ro.composer ?? composer, service: SERVICE, holder, logger, now: clock.now, ...(ro.only === undefined ? {} : { only: ro.only }) }),
+      due: () => dueDigests({ repo, leases, service: SERVICE, holder, logger, now: clock.now }),
       commands: (co = {}) =>
         new DigestCommands({
           repo,

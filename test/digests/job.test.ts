@@ -4,7 +4,7 @@
 // a digest's numbers against the sandbox's own answers (read over raw HTTP and computed here), a place failing
 // upstream, the call budget, and restarts between composing and recording.
 import { describe, expect, it } from 'vitest';
-import { renderDigest, type DigestComposer, type DigestPayload } from '../../src/digests/index.js';
+import { dueDigests, renderDigest, runDigests, type DigestComposer, type DigestPayload } from '../../src/digests/index.js';
 import type { Block, Reply } from '../../src/views/model.js';
 import { BUSINESS_BAY, bucketOf, ctx, digestRig, failingProxy, HOUR, MARINA, med, MINUTE, pngSize, type DigestRig } from './helpers.js';
 
@@ -400,5 +400,25 @@ describe('exactly once across restarts and instances', () => {
     expect(await rig.digests()).toHaveLength(1);
     expect(rig.logs.some((l) => l.includes('the digests lease was taken over during this run'))).toBe(true);
     expect(iso((await b.repo.byNumber('test:c1', 1))!.nextRunAt)).toBe('2026-12-07T05:00:00Z');
+  });
+
+  it('split into one part per digest (pg-boss on Postgres): the parts are the due digests, and one part run by two instances at once queues its slot once', async () => {
+    const rig = await digestRig({ start: '2026-11-29T12:00:00Z' });
+    const [a, b] = [rig.instance('instance-a'), rig.instance('instance-b')];
+    await a.commands().handle(ctx(), 'add dubai marina');
+    await a.commands().handle(ctx(), 'add business bay daily at 09:00');
+    await a.commands().handle(ctx('test:c2'), 'add business bay monthly');
+    rig.clock.set('2026-11-30T05:00:00Z');
+    const weekly = (await a.repo.byNumber('test:c1', 1))!.id;
+    const daily = (await a.repo.byNumber('test:c1', 2))!.id;
+    // Monday 09:00 in Dubai: the weekly and the daily one are due, not the monthly one.
+    expect((await b.due()).sort()).toEqual([weekly, daily].sort());
+    const [ra, rb] = await Promise.all([a.run({ only: weekly }), b.run({ only: weekly })]);
+    expect(ra.queued + rb.queued).toBe(1);
+    expect((await b.run({ only: weekly })).queued).toBe(0);
+    expect(await b.due()).toEqual([daily]);
+    expect((await a.run({ only: daily })).queued).toBe(1);
+    expect(await a.due()).toEqual([]);
+    expect((await rig.digests()).map((r) => r.dedupeKey.split(':')[1])).toEqual([String(weekly), String(daily)]);
   });
 });
