@@ -4,7 +4,7 @@
 // a digest's numbers against the sandbox's own answers (read over raw HTTP and computed here), a place failing
 // upstream, the call budget, and restarts between composing and recording.
 import { describe, expect, it } from 'vitest';
-import { dueDigests, renderDigest, runDigests, type DigestComposer, type DigestPayload } from '../../src/digests/index.js';
+import { renderDigest, type DigestComposer, type DigestPayload } from '../../src/digests/index.js';
 import type { Block, Reply } from '../../src/views/model.js';
 import { BUSINESS_BAY, bucketOf, ctx, digestRig, failingProxy, HOUR, MARINA, med, MINUTE, pngSize, type DigestRig } from './helpers.js';
 
