@@ -42,7 +42,7 @@ export class SharedScheduler implements Scheduler {
   private readonly jobs = new Map<string, Job>();
   private readonly tasks: ScheduledTask[] = [];
   private readonly boss: PgBoss;
-  private readonly workers = new Map<string, string>();
+  private readonly loops = new Map<string, QueueLoop>();
   private started = false;
 
   constructor(private readonly o: SharedSchedulerOptions) {
@@ -78,25 +78,29 @@ export class SharedScheduler implements Scheduler {
     for (const job of this.jobs.values()) {
       // A slot's job is sent by every instance; its id makes it one. Parts: at most one queued per key (`short`).
       await this.createQueue({ name: job.name, policy: 'standard', retryLimit: 0 });
-      this.workers.set(job.name, await this.boss.work(job.name, { pollingIntervalSeconds: this.o.pollSeconds ?? 1 }, () => this.runTick(job)));
-      if (job.parts) await this.startParts(job, job.parts);
+      this.loops.set(
+        job.name,
+        this.loop(job.name, 1, () => this.runTick(job)),
+      );
+      if (job.parts) {
+        const parts = job.parts;
+        const queue = partQueue(job.name);
+        await this.createQueue({ name: queue, policy: 'short', retryLimit: 3, retryDelay: this.o.retryDelaySeconds ?? 5, retryBackoff: true });
+        this.loops.set(
+          queue,
+          this.loop(queue, this.o.concurrency ?? 4, (data) => parts.run((data as PartData).key)),
+        );
+      }
       const task = cron.schedule(job.cron, (ctx) => this.send(job.name, slotJobId(job.name, ctx.date)), { timezone: this.o.timezone, name: job.name });
       this.tasks.push(task);
     }
     this.started = true;
   }
 
-  private async startParts(job: Job, parts: NonNullable<Job['parts']>): Promise<void> {
-    const queue = partQueue(job.name);
-    await this.createQueue({ name: queue, policy: 'short', retryLimit: 3, retryDelay: this.o.retryDelaySeconds ?? 5, retryBackoff: true });
-    const batchSize = this.o.concurrency ?? 4;
-    const id = await this.boss.work<PartData>(queue, { batchSize, pollingIntervalSeconds: this.o.pollSeconds ?? 1 }, async (batch) => {
-      // The parts of a batch run side by side; one that fails is retried alone (the batch completes the others).
-      await Promise.all(batch.map((part) => this.runPart(job, parts, queue, part)));
-      // A full batch means more are waiting: ask again at once instead of after the polling interval.
-      if (batch.length === batchSize) this.boss.notifyWorker(id);
-    });
-    this.workers.set(queue, id);
+  private loop(queue: string, batchSize: number, run: (data: object) => Promise<unknown>): QueueLoop {
+    const loop = new QueueLoop({ boss: this.boss, queue, batchSize, idleMs: (this.o.pollSeconds ?? 1) * 1000, run, logger: this.o.logger });
+    loop.start();
+    return loop;
   }
 
   /**
@@ -125,23 +129,13 @@ export class SharedScheduler implements Scheduler {
     // Longest-waiting first: pg-boss takes higher priorities first, and jobs inserted together in no set order.
     const queue = partQueue(job.name);
     await this.boss.insert(keys.map((key, i) => ({ name: queue, data: { key }, singletonKey: key, priority: keys.length - i })));
-    const parts = this.workers.get(queue);
-    if (parts) this.boss.notifyWorker(parts);
+    this.loops.get(queue)?.poke();
     this.o.logger.debug('shared run queued its parts', { job: job.name, parts: keys.length });
-  }
-
-  private async runPart(job: Job, parts: NonNullable<Job['parts']>, queue: string, part: PgBoss.Job<PartData>): Promise<void> {
-    try {
-      await parts.run(part.data.key);
-    } catch (error) {
-      this.o.logger.error('a part of a shared job failed; pg-boss tries it again', { job: job.name, error });
-      await this.boss.fail(queue, part.id, { message: error instanceof Error ? error.message : String(error) });
-    }
   }
 
   private async send(name: string, id: string): Promise<void> {
     try {
-      if (await this.boss.send(name, {}, { id })) this.boss.notifyWorker(this.workers.get(name)!);
+      if (await this.boss.send(name, {}, { id })) this.loops.get(name)?.poke();
     } catch (error) {
       this.o.logger.error('could not queue a job’s run; the next tick tries again', { job: name, error });
     }
@@ -159,6 +153,73 @@ export class SharedScheduler implements Scheduler {
       await task.stop();
       await task.destroy();
     }
-    await this.boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+    // The jobs under way finish (a stopping instance's runs end early); a job not finished is taken again once expired.
+    await Promise.all([...this.loops.values()].map((l) => l.stop()));
+    await this.boss.stop({ graceful: false, close: true });
+  }
+}
+
+/**
+ * One queue's worker: takes up to `batchSize` jobs, runs them side by side, and records each one's outcome; sleeps
+ * `idleMs` (or until poked) when there is none. pg-boss has its own workers, but they record outcomes without waiting
+ * for the write, so a database gone at that moment would be an unhandled rejection: this loop awaits and logs it, and
+ * the job is taken again once it expires.
+ */
+class QueueLoop {
+  private running = false;
+  private done: Promise<void> = Promise.resolve();
+  private wake: (() => void) | undefined;
+
+  constructor(private readonly o: { boss: PgBoss; queue: string; batchSize: number; idleMs: number; run: (data: object) => Promise<unknown>; logger: Logger }) {}
+
+  start(): void {
+    this.running = true;
+    this.done = this.work();
+  }
+
+  /** Work was queued: ask at once instead of at the end of the idle wait. */
+  poke(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.done;
+  }
+
+  private async work(): Promise<void> {
+    while (this.running) {
+      // pg-boss's fetch answers nothing, rather than failing, when the database cannot be reached: the loop waits.
+      const jobs = await this.o.boss.fetch<object>(this.o.queue, { batchSize: this.o.batchSize });
+      if (jobs.length === 0) await new Promise<void>((resolve) => this.idle(resolve));
+      else await Promise.all(jobs.map((job) => this.runOne(job)));
+    }
+  }
+
+  private idle(resolve: () => void): void {
+    const timer = setTimeout(() => this.wake?.(), this.o.idleMs);
+    this.wake = () => {
+      clearTimeout(timer);
+      this.wake = undefined;
+      resolve();
+    };
+  }
+
+  private async runOne(job: PgBoss.Job<object>): Promise<void> {
+    const { queue, boss, logger } = this.o;
+    let failure: unknown;
+    try {
+      await this.o.run(job.data);
+    } catch (error) {
+      failure = error;
+      logger.error('a shared job failed; pg-boss tries it again', { queue, error });
+    }
+    try {
+      if (failure === undefined) await boss.complete(queue, job.id);
+      else await boss.fail(queue, job.id, { message: failure instanceof Error ? failure.message : String(failure) });
+    } catch (error) {
+      logger.warn('could not record a shared job’s outcome; it is taken again once it expires', { queue, error });
+    }
   }
 }

@@ -48,8 +48,8 @@ describe('three instances sharing one Postgres', () => {
       cleanups.push(() => s.stop());
       return s;
     });
-    const started = Date.now();
     await Promise.all(schedulers.map((s) => s.start()));
+    const started = Date.now();
     await expect.poll(() => ran.length, { timeout: 20_000, interval: 100 }).toBe(keys.length);
     await sleep(1_500);
     const seconds = (Date.now() - started) / 1000;
@@ -83,6 +83,35 @@ describe('three instances sharing one Postgres', () => {
     await s.start();
     s.runSoon('digests');
     await expect.poll(() => tries, { timeout: 20_000, interval: 100 }).toBe(2);
-    expect(logs.some((l) => l.includes('a part of a shared job failed') && l.includes('not answering'))).toBe(true);
+    expect(logs.some((l) => l.includes('a shared job failed') && l.includes('not answering'))).toBe(true);
+  }, 30_000);
+
+  it('survives its database going away mid-job: the outcome that cannot be written is logged, nothing crashes, stop ends', async () => {
+    const db = await freshPostgres();
+    cleanups.push(() => db.drop());
+    const logs: string[] = [];
+    const logger = createLogger({ level: 'info', write: (l) => logs.push(l) });
+    let release: () => void = () => {};
+    let started = false;
+    const s = new SharedScheduler({ url: db.url, timezone: 'UTC', logger, pollSeconds: 0.5 });
+    s.register({
+      name: 'alerts-poll',
+      cron: '0 0 1 1 *',
+      run: () => Promise.resolve(),
+      parts: {
+        list: () => Promise.resolve(['only']),
+        run: () => {
+          started = true;
+          return new Promise<void>((r) => (release = r));
+        },
+      },
+    });
+    await s.start();
+    s.runSoon('alerts-poll');
+    await expect.poll(() => started, { timeout: 10_000 }).toBe(true);
+    await db.drop();
+    release();
+    await expect.poll(() => logs.some((l) => l.includes('could not record a shared job’s outcome')), { timeout: 10_000 }).toBe(true);
+    await s.stop();
   }, 30_000);
 });
