@@ -221,7 +221,7 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
   const now = deps.now ?? Date.now;
   const { operation, params } = fromParamsKey(group[0]!.paramsKey);
   const result: QueryResult = { calls: 0, newListings: 0, priceDrops: 0, queued: 0, failed: false };
-  const seenRows = new Map(await Promise.all(group.map(async (s) => [s.id, await deps.repo.seen(s.id)] as const)));
+  const seenRows = await deps.repo.seenBy(group.map((s) => s.id));
   const seenBy = new Map(group.map((s) => [s.id, new Set(seenRows.get(s.id)!.map((r) => r.propertyId))]));
   const primed = group.filter((s) => s.primedAt !== null);
   let listings: Listing[];

@@ -1,6 +1,6 @@
 // What each saved search has seen, and a poller run's record: seen rows upserted and deliveries queued in one
 // transaction, so a crash leaves either all of it or none.
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { holdsLease, type Fence } from './leases.js';
 import { readRestore } from './meta.js';
@@ -85,6 +85,19 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
   return {
     seen(searchId: number): SeenRow[] {
       return db.select().from(searchSeen).where(eq(searchSeen.searchId, searchId)).all();
+    },
+
+    /** What each of these searches has seen, in one query (a run reads a whole group's at once). */
+    seenBy(searchIds: readonly number[]): Map<number, SeenRow[]> {
+      const out = new Map<number, SeenRow[]>(searchIds.map((id) => [id, []]));
+      if (searchIds.length === 0) return out;
+      const rows = db
+        .select()
+        .from(searchSeen)
+        .where(inArray(searchSeen.searchId, [...searchIds]))
+        .all();
+      for (const row of rows) out.get(row.searchId)!.push(row);
+      return out;
     },
 
     commitRuns,

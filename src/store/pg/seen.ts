@@ -2,12 +2,12 @@
 // each method means; the same calls give the same results). A run's seen rows, its outbox entries and its search's
 // record commit in one transaction under the lease's fence; the searches it records are locked first, so a removal
 // meanwhile waits for it (and then takes its rows away) instead of failing it on a missing parent.
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Fence } from '../leases.js';
 import type { NewDelivery } from '../outbox.js';
 import type { Promised } from '../ports.js';
 import { runDone, seenWrites, uncertainAfterRestore, type SeenWrite } from '../rules.js';
-import type { RunOutcome, SeenRepo } from '../seen.js';
+import type { RunOutcome, SeenRepo, SeenRow } from '../seen.js';
 import { holdsLeaseIn } from './leases.js';
 import { readRestore } from './meta.js';
 import type { PgStore } from './open.js';
@@ -180,6 +180,19 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
         .from(searchSeen)
         .where(eq(searchSeen.searchId, searchId))
         .orderBy(sql`${searchSeen.propertyId} collate "C"`);
+    },
+
+    /** What each of these searches has seen, in one query (a run reads a whole group's at once). */
+    async seenBy(searchIds: readonly number[]) {
+      const out = new Map<number, SeenRow[]>(searchIds.map((id) => [id, []]));
+      if (searchIds.length === 0) return out;
+      const rows = await db
+        .select()
+        .from(searchSeen)
+        .where(inArray(searchSeen.searchId, [...searchIds]))
+        .orderBy(asc(searchSeen.searchId), sql`${searchSeen.propertyId} collate "C"`);
+      for (const row of rows) out.get(row.searchId)!.push(row);
+      return out;
     },
 
     commitRuns,

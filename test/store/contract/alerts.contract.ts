@@ -264,6 +264,19 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
   });
 
   describe('alerts repository: recording runs', () => {
+    it('reads what several searches have seen in one call, each its own, none for a search that saw nothing', async () => {
+      const [a, b, c] = [await saved('marina'), await saved('jvc'), await saved('jlt')];
+      const { current } = await fences();
+      await db.alerts.commitRun(run(a.id, 1_000, { seen: [listing('p1', 100), listing('p2', 200)] }), current);
+      await db.alerts.commitRun(run(b.id, 1_000, { seen: [listing('p2', 200)] }), current);
+      const seen = await db.alerts.seenBy([a.id, b.id, c.id]);
+      expect([...seen.keys()]).toEqual([a.id, b.id, c.id]);
+      expect(seen.get(a.id)).toEqual(await db.alerts.seen(a.id));
+      expect(seen.get(b.id)!.map((r) => [r.searchId, r.propertyId])).toEqual([[b.id, 'p2']]);
+      expect(seen.get(c.id)).toEqual([]);
+      expect((await db.alerts.seenBy([])).size).toBe(0);
+    });
+
     it('writes the seen rows, queues the deliveries and primes the search, in one call', async () => {
       const a = await saved('marina');
       const { current } = await fences();
