@@ -160,8 +160,8 @@ export class SharedScheduler implements Scheduler {
 }
 
 /**
- * One queue's worker: takes up to `batchSize` jobs, runs them side by side, and records each one's outcome; sleeps
- * `idleMs` (or until poked) when there is none. pg-boss has its own workers, but they record outcomes without waiting
+ * One queue's worker: runs up to `batchSize` jobs side by side, and records each one's outcome; sleeps `idleMs` (or
+ * until poked) when there is none. pg-boss has its own workers, but they record outcomes without waiting
  * for the write, so a database gone at that moment would be an unhandled rejection: this loop awaits and logs it, and
  * the job is taken again once it expires.
  */
@@ -189,15 +189,25 @@ class QueueLoop {
   }
 
   private async work(): Promise<void> {
+    // Up to `batchSize` jobs at a time, a freed slot refilled at once: one slow job never holds the others' slots.
+    const running = new Set<Promise<void>>();
     while (this.running) {
+      const room = this.o.batchSize - running.size;
       // pg-boss's fetch answers nothing, rather than failing, when the database cannot be reached: the loop waits.
-      const jobs = await this.o.boss.fetch<object>(this.o.queue, { batchSize: this.o.batchSize });
-      if (jobs.length === 0) await new Promise<void>((resolve) => this.idle(resolve));
-      else await Promise.all(jobs.map((job) => this.runOne(job)));
+      const jobs = room > 0 ? await this.o.boss.fetch<object>(this.o.queue, { batchSize: room }) : [];
+      for (const job of jobs) {
+        const run: Promise<void> = this.runOne(job).finally(() => running.delete(run));
+        running.add(run);
+      }
+      // Full: wait for a slot. Nothing more to take: wait for a slot, new work (a poke) or the idle interval.
+      if (running.size >= this.o.batchSize) await Promise.race(running);
+      else if (jobs.length < room) await Promise.race([...running, new Promise<void>((resolve) => this.idle(resolve))]);
     }
+    await Promise.all(running);
   }
 
   private idle(resolve: () => void): void {
+    this.wake?.(); // an earlier wait a finished job cut short: its timer goes
     const timer = setTimeout(() => this.wake?.(), this.o.idleMs);
     this.wake = () => {
       clearTimeout(timer);
