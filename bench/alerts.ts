@@ -22,7 +22,8 @@ const DISTINCT = 1_000;
 export const CHANNELS = 40;
 export const LATENCY_MS = 50;
 
-async function locationIds(url: string, key: string): Promise<number[]> {
+/** The sandbox's location ids that a handful of autocomplete probes find (the places the saved searches are in). */
+export async function locationIds(url: string, key: string): Promise<number[]> {
   const ids = new Set<number>();
   for (const probe of ['a', 'e', 'i', 'o', 'u', 'dubai', 'al', 'jumeirah', 'palm', 'marina', 'city', 'park']) {
     const res = await fetch(`${url}/autocomplete-location?query=${probe}`, { headers: { 'x-gateway-key': key } });

@@ -7,6 +7,7 @@ const BENCHES: [string, () => Promise<Bench>][] = [
   ['client: cost per request against the sandbox', () => import('./client.js')],
   ['slack: ack latency of signed slash commands', () => import('./slack-ack.js')],
   ['alerts: one poller run over 10,000 saved searches', () => import('./alerts.js')],
+  ['shared: one poller run over 100,000 saved searches (10,000 distinct) on Postgres, three instances', () => import('./shared.js')],
   ['delivery: 10,000 outbox entries over 500 Slack channels at one a second each', () => import('./delivery.js')],
   ['ack under load: slack acks while a 10,000-search poller run and the delivery drain are in progress', () => import('./ack-under-load.js')],
   ['charts: rendering alone, a place chart and a comparison chart to PNG', () => import('./charts.js')],
