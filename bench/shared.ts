@@ -1,39 +1,37 @@
 // One poller run over 100,000 saved searches (10,000 distinct queries, 400 channels) on Postgres, shared by three
 // instances through pg-boss (src/jobs/shared-scheduler.ts), against the sandbox with 50 ms of latency added to every
-// request: run time against the floor the latency sets, upstream calls, how the parts spread over the instances, and
-// outbox rows queued per second in a busy run. The three instances live in one process (each with its own pool, API
-// client and scheduler, the poller job registered as composeBackground registers it); the measuring runs in a child
-// process of its own, the sandbox in another.
-import { performance } from 'node:perf_hooks';
-import fs from 'node:fs';
+// request: run time against the floor the latency sets, upstream calls, how the parts spread over the instances, each
+// instance's event loop, CPU and peak RSS, the host's CPU, and outbox rows queued per second in a busy run. Each
+// instance runs in a process of its own, as `manzil start` would (bench/shared-instance.ts: its own pool, API client
+// and scheduler, the poller job registered as composeBackground registers it), forked with IPC by the measuring
+// process, which starts the sandbox (in another process) and Postgres, saves the searches, starts each run through one
+// instance's runSoon, waits for it in SQL and reads the instances' counters between phases. The bench runs all this in
+// a child process of its own (child.ts).
+import { fork } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { dueQueries, paramsKey, pollOnce, POLL_JOB, type PollerDeps, type RunReport, type SavedQuery } from '../src/alerts/index.js';
+import { paramsKey, type SavedQuery } from '../src/alerts/index.js';
 import { encodeSavedQuery } from '../src/alerts/saved-query.js';
-import { ApiClient } from '../src/api/client.js';
-import { SharedScheduler } from '../src/jobs/index.js';
-import { createLogger } from '../src/log.js';
 import type { Query } from '../src/query/index.js';
-import { openDatabase, type Database } from '../src/store/index.js';
 import { startEmbeddedPostgres } from '../test/support/embedded-postgres.js';
-import { LATENCY_MS, locationIds, PRODUCTION } from './alerts.js';
+import { LATENCY_MS, locationIds } from './alerts.js';
 import { childMain, runInChild, type Figures } from './child.js';
 import { startSandboxProcess } from './sandbox-process.js';
+import { CONCURRENCY, INSTANCE_FLAG, POOL_SIZE, type Counters, type Reply, type Request } from './shared-instance.js';
 
 const SEARCHES = 100_000;
 const DISTINCT = 10_000;
 const CHANNELS = 400;
 const INSTANCES = 3;
-/** Parts each instance runs at once (SharedScheduler's default). */
-const CONCURRENCY = 4;
-/** Each instance's store pool, as DATABASE_POOL_SIZE's default. */
-const POOL_SIZE = 10;
 /** Rows per INSERT statement: 10 parameters a row, far below Postgres's 65,535. */
 const ROWS_PER_INSERT = 2_000;
 /** How long a run (or the first look) may take before the bench gives up on it. */
 const RUN_TIMEOUT_MS = 20 * 60_000;
 const CHILD_FLAG = '--shared-bench-child';
+/** How long an instance may take to stop (its parts under way finishing) before it is killed. */
+const STOP_TIMEOUT_MS = 30_000;
 
 /**
  * DISTINCT queries: alerts.ts's combinations (operation × bedrooms × price cap × location) first, then the same with a
@@ -106,96 +104,119 @@ async function until(client: pg.Client, what: string, sql: string, params: unkno
   }
 }
 
-/** What one instance did in a run. */
-interface InstanceStats {
-  parts: number;
-  /** Parts whose pollOnce ran (not left to another instance holding the query's lease). */
-  ran: number;
-  /** Requests its API client sent (attempts, retries included), and their time in all (each answered or failed). */
-  sent: number;
-  sentMs: number;
-  queued: number;
-  newListings: number;
-  priceDrops: number;
-  failedQueries: number;
-  partMs: number[];
-  /** When its first part of the run started (performance.now()). */
-  firstPart: number;
+/** One instance process (bench/shared-instance.ts), forked with IPC: its requests answered by id, the ready one 0. */
+function forkInstance(n: number, env: Record<string, string>) {
+  const file = fileURLToPath(new URL('./shared-instance.ts', import.meta.url));
+  // Its stdout goes to our stderr: our stdout carries the figures to the bench (child.ts).
+  const child = fork(file, [INSTANCE_FLAG], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 2, 'inherit', 'ipc'],
+    env: { ...process.env, ...env, BENCH_SHARED_HOLDER: `bench-instance-${n}` },
+  });
+  const pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
+  let nextId = 1;
+  let stopping = false;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  const died = new Promise<never>((_, reject) =>
+    child.once('exit', (code, signal) => {
+      const error = new Error(`bench: instance ${n} exited (${signal ?? `code ${code}`})`);
+      for (const p of pending.values()) p.reject(error);
+      if (!stopping) reject(error);
+    }),
+  );
+  died.catch(() => undefined); // seen by whoever races it
+  child.on('message', (reply: Reply) => {
+    const p = pending.get(reply.id);
+    pending.delete(reply.id);
+    if (reply.error) p?.reject(new Error(`bench: instance ${n}: ${reply.error}`));
+    else p?.resolve(reply);
+  });
+  const answer = (id: number) => new Promise<Reply>((resolve, reject) => pending.set(id, { resolve, reject }));
+  const ready = answer(0);
+  const request = (type: Request['type']) => {
+    const id = nextId++;
+    const replied = answer(id);
+    child.send({ id, type } satisfies Request);
+    return replied;
+  };
+  return {
+    ready,
+    died,
+    request,
+    read: async () => (await request('read')).counters!,
+    /** Asks it to stop (its scheduler, client and store) and exit; kills it if it has not within STOP_TIMEOUT_MS. */
+    stop: async () => {
+      stopping = true;
+      if (alive() && child.connected) await within(request('stop'), STOP_TIMEOUT_MS).catch(() => undefined);
+      const gone = await within(exited, STOP_TIMEOUT_MS)
+        .then(() => true)
+        .catch(() => false);
+      if (!gone) child.kill('SIGKILL');
+      await exited;
+    },
+  };
 }
+type Instance = ReturnType<typeof forkInstance>;
 
-const freshStats = (): InstanceStats => ({ parts: 0, ran: 0, sent: 0, sentMs: 0, queued: 0, newListings: 0, priceDrops: 0, failedQueries: 0, partMs: [], firstPart: Infinity });
-
-interface Instance {
-  db: Database;
-  api: ApiClient;
-  scheduler: SharedScheduler;
-  stats: InstanceStats;
+function within<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)));
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+/** The host's cores' busy and idle time so far (ms, all cores together). */
+const hostCpu = () => os.cpus().reduce((a, { times: t }) => ({ busy: a.busy + t.user + t.nice + t.sys + t.irq, idle: a.idle + t.idle }), { busy: 0, idle: 0 });
+const each = (cs: readonly Counters[], f: (c: Counters) => number | string) => cs.map(f).join(' / ');
 
 export async function run(): Promise<Figures> {
   return runInChild(new URL(import.meta.url), CHILD_FLAG);
+}
+
+/** What a timed run shows: the run started by runSoon on the first instance, until every search has run since. */
+function describeRun(ms: number, startAt: number, cs: Counters[], host: { busy: number; idle: number }) {
+  const partMs = cs.flatMap((c) => c.partMs).sort((a, b) => a - b);
+  // runSoon's job taken, the due searches listed and the parts queued (the tick), before the first part starts.
+  const tick = Math.min(...cs.map((c) => c.firstPartAt ?? Infinity)) - startAt;
+  const sent = sum(cs.map((c) => c.sent));
+  return {
+    sent,
+    spread: `${each(cs, (c) => c.parts)} parts (ran ${each(cs, (c) => c.ran)}; upstream requests ${each(cs, (c) => c.sent)})`,
+    partTimes: `mean ${(sum(partMs) / Math.max(1, partMs.length)).toFixed(0)} ms, p50 ${quantile(partMs, 0.5).toFixed(0)}, p95 ${quantile(partMs, 0.95).toFixed(0)}, max ${(partMs.at(-1) ?? 0).toFixed(0)} (${partMs.length} parts)`,
+    // Of a part's time, what its upstream requests took (the rest: its lease, reads and commit in Postgres, and
+    // waiting for its instance's event loop); and how full the run kept the instances' 3 × 4 part slots.
+    inside: `first part after ${s1(tick)}; upstream requests ${(sum(cs.map((c) => c.sentMs)) / Math.max(1, sent)).toFixed(0)} ms each on average; slots busy ${Math.round((100 * sum(partMs)) / (ms * INSTANCES * CONCURRENCY))}% of the run`,
+    // Every process of the bench shares the host: the instances, Postgres, the sandbox and the measuring process.
+    host: `${os.cpus().length} cores, ${Math.round((100 * host.busy) / Math.max(1, host.busy + host.idle))} % busy (all the bench's processes, Postgres's included)`,
+    processes: `event loop ${each(cs, (c) => Math.round(c.loop * 100))} % busy, CPU ${each(cs, (c) => (c.cpuMs / 1000).toFixed(1))} s in ${s1(ms)}`,
+  };
 }
 
 async function measure(): Promise<Figures> {
   const KEY = 'bench-key';
   const sandbox = await startSandboxProcess(KEY);
   const url = sandbox.url;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manzil-bench-shared-'));
-  const postgres = await startEmbeddedPostgres();
-  const pgUrl = postgres.adminUrl;
-  // Silent, but warnings and errors (a part failing, pg-boss complaining) are counted and the first few kept.
-  const logged: string[] = [];
-  const logger = createLogger({ level: 'warn', format: 'json', write: (line) => logged.push(line) });
   const instances: Instance[] = [];
-  const sql = new pg.Client({ connectionString: pgUrl });
-  let sqlOpen = false;
+  let postgres: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
+  let opened: pg.Client | undefined;
   try {
-    // Each instance opens its own store; the first to open it applies the migrations (the others wait on their lock).
-    for (let n = 0; n < INSTANCES; n++) {
-      const db = await openDatabase({ dbPath: path.join(dir, `unused-${n}.db`), postgres: { url: pgUrl, poolSize: POOL_SIZE } });
-      const stats = freshStats();
-      const api = new ApiClient({
-        baseUrl: url,
-        key: KEY,
-        connections: 16,
-        logger,
-        onCall: (e) => {
-          if (e.outcome === 'refused') return;
-          instance.stats.sent++;
-          instance.stats.sentMs += e.ms;
-        },
-      });
-      const scheduler = new SharedScheduler({ url: pgUrl, timezone: 'UTC', logger, concurrency: CONCURRENCY, pollSeconds: 1 });
-      const instance: Instance = { db, api, scheduler, stats };
-      const deps: PollerDeps = { api, repo: db.alerts, leases: db.leases, service: url, logger, options: PRODUCTION, holder: `bench-instance-${n}` };
-      const part = async (query: string): Promise<RunReport> => {
-        const t = performance.now();
-        const s = instance.stats;
-        s.parts++;
-        s.firstPart = Math.min(s.firstPart, t);
-        try {
-          const report = await pollOnce({ ...deps, query });
-          if (report.ran) s.ran++;
-          s.queued += report.queued;
-          s.newListings += report.newListings;
-          s.priceDrops += report.priceDrops;
-          s.failedQueries += report.failedQueries;
-          return report;
-        } finally {
-          s.partMs.push(performance.now() - t);
-        }
-      };
-      // As composeBackground registers it, with a cron that never fires by itself: runSoon starts each run.
-      scheduler.register({ name: POLL_JOB, cron: '0 0 1 1 *', run: () => pollOnce(deps), parts: { list: () => dueQueries(deps), run: part } });
-      instances.push(instance);
-    }
+    postgres = await startEmbeddedPostgres();
+    const pgUrl = postgres.adminUrl;
+    // Each instance opens its own store (the first applies the migrations, the others wait on their lock) and starts
+    // its scheduler before saying it is ready.
+    const env = { BENCH_SHARED_PG_URL: pgUrl, BENCH_SHARED_SANDBOX_URL: url, BENCH_SHARED_KEY: KEY };
+    for (let n = 0; n < INSTANCES; n++) instances.push(forkInstance(n, env));
+    const died = Promise.race(instances.map((i) => i.died));
+    await Promise.race([Promise.all(instances.map((i) => i.ready)), died]);
+    const all = (type: Request['type']) => Promise.all(instances.map((i) => i.request(type)));
 
+    const sql = new pg.Client({ connectionString: pgUrl });
     await sql.connect();
-    sqlOpen = true;
+    opened = sql;
     const queries = distinctQueries(await locationIds(url, KEY));
     const keys = new Set(queries.map(paramsKey)).size;
     if (keys !== DISTINCT) throw new Error(`bench: ${keys} distinct params keys, ${DISTINCT} wanted`);
@@ -204,51 +225,32 @@ async function measure(): Promise<Figures> {
     const savedKeys = await count(sql, 'SELECT count(DISTINCT params_key) AS n FROM saved_search');
     if (saved !== SEARCHES || savedKeys !== DISTINCT) throw new Error(`bench: ${saved} searches saved over ${savedKeys} queries`);
 
-    await Promise.all(instances.map((i) => i.scheduler.start()));
-
     // The first look primes every search, untimed.
+    await all('reset');
     const firstStarted = performance.now();
-    instances[0]!.scheduler.runSoon(POLL_JOB);
-    await until(sql, 'first look', 'SELECT count(*) AS n FROM saved_search WHERE primed_at IS NULL');
+    await instances[0]!.request('runSoon');
+    await Promise.race([until(sql, 'first look', 'SELECT count(*) AS n FROM saved_search WHERE primed_at IS NULL'), died]);
     const firstMs = performance.now() - firstStarted;
-    const firstSent = sum(instances.map((i) => i.stats.sent));
+    const firstSent = sum((await Promise.all(instances.map((i) => i.read()))).map((c) => c.sent));
     await sandbox.control('POST', 'faults', { latencyMs: LATENCY_MS, count: 1_000_000 });
 
     /** One run started by runSoon on the first instance, until every search has run since it started. */
     const timedRun = async () => {
-      for (const i of instances) i.stats = freshStats();
       await sandbox.control('DELETE', 'requests');
       const outboxBefore = await count(sql, 'SELECT count(*) AS n FROM outbox');
+      await all('reset');
       const start = Date.now();
       const t = performance.now();
-      const elu = performance.eventLoopUtilization();
-      const cpu = process.cpuUsage();
-      instances[0]!.scheduler.runSoon(POLL_JOB);
-      await until(sql, 'run', 'SELECT count(*) AS n FROM saved_search WHERE last_run_at IS NULL OR last_run_at < $1', [start]);
+      const cpu = hostCpu();
+      await instances[0]!.request('runSoon');
+      await Promise.race([until(sql, 'run', 'SELECT count(*) AS n FROM saved_search WHERE last_run_at IS NULL OR last_run_at < $1', [start]), died]);
       const ms = performance.now() - t;
-      const loop = performance.eventLoopUtilization(elu).utilization;
-      const used = process.cpuUsage(cpu);
+      const { busy, idle } = hostCpu();
+      const counters = await Promise.all(instances.map((i) => i.read()));
       const lastAt = await count(sql, 'SELECT max(last_run_at) AS n FROM saved_search');
       const logged = ((await sandbox.control('GET', 'requests')) as unknown[]).length;
       const queued = (await count(sql, 'SELECT count(*) AS n FROM outbox')) - outboxBefore;
-      const stats = instances.map((i) => i.stats);
-      const partMs = stats.flatMap((s) => s.partMs).sort((a, b) => a - b);
-      // runSoon's job taken, the due searches listed and the parts queued (the tick), before the first part starts.
-      const tick = Math.min(...stats.map((s) => s.firstPart)) - t;
-      return {
-        ms,
-        lastMs: lastAt - start,
-        sent: sum(stats.map((s) => s.sent)),
-        logged,
-        queued,
-        stats,
-        spread: `${stats.map((s) => s.parts).join(' / ')} parts (ran ${stats.map((s) => s.ran).join(' / ')}; upstream requests ${stats.map((s) => s.sent).join(' / ')})`,
-        partTimes: `mean ${(sum(partMs) / Math.max(1, partMs.length)).toFixed(0)} ms, p50 ${quantile(partMs, 0.5).toFixed(0)}, p95 ${quantile(partMs, 0.95).toFixed(0)}, max ${(partMs.at(-1) ?? 0).toFixed(0)} (${partMs.length} parts)`,
-        // Of a part's time, what its upstream requests took (the rest: its lease, reads and commit in Postgres, and
-        // waiting for this process's event loop); and how full the run kept the instances' 3 × 4 part slots.
-        inside: `first part after ${s1(tick)}; upstream requests ${(sum(stats.map((s) => s.sentMs)) / Math.max(1, sum(stats.map((s) => s.sent)))).toFixed(0)} ms each on average; slots busy ${Math.round((100 * sum(partMs)) / (ms * INSTANCES * CONCURRENCY))}% of the run`,
-        process: `event loop ${Math.round(loop * 100)}% busy, CPU ${s1((used.user + used.system) / 1000)} in ${s1(ms)}`,
-      };
+      return { ms, lastMs: lastAt - start, logged, queued, counters, ...describeRun(ms, performance.timeOrigin + t, counters, { busy: busy - cpu.busy, idle: idle - cpu.idle }) };
     };
     // The log keeps the last 10,000 requests only: the API clients' own count is the figure, the log a check on it.
     const calls = (r: { sent: number; logged: number }) => `${r.sent} (sandbox log: ${r.logged}${r.logged >= 10_000 ? ', its cap' : ''})`;
@@ -259,13 +261,15 @@ async function measure(): Promise<Figures> {
     // A busy market: a day of new listings and price changes, then a run that queues many outbox rows.
     await sandbox.control('POST', 'advance?minutes=1440');
     const busy = await timedRun();
-    const reported = (f: (s: InstanceStats) => number) => sum(busy.stats.map(f));
-    const failed = sum([...quiet.stats, ...busy.stats].map((s) => s.failedQueries));
-    const errors = logged.filter((l) => l.includes('"level":"error"')).length;
-    const maxRss = process.resourceUsage().maxRSS * 1024;
+    const reported = (f: (c: Counters) => number) => sum(busy.counters.map(f));
+    const failed = sum([...quiet.counters, ...busy.counters].map((c) => c.failedQueries));
+    // Counted by each instance since it started.
+    const warnings = reported((c) => c.warnings);
+    const errors = reported((c) => c.errors);
+    const firstLogged = busy.counters.find((c) => c.firstLogged)?.firstLogged;
 
     return {
-      database: `postgres (embedded), ${INSTANCES} instances in one process: store pool ${POOL_SIZE} + pg-boss pool 4 each, concurrency ${CONCURRENCY}`,
+      database: `postgres (embedded), ${INSTANCES} instances, a process each: store pool ${POOL_SIZE} + pg-boss pool 4 each, concurrency ${CONCURRENCY}`,
       'saved searches / distinct queries': `${saved} / ${savedKeys} in ${CHANNELS} channels`,
       'bulk insert': `${s1(insertMs)} (${ROWS_PER_INSERT} rows a statement)`,
       'first look (untimed, no latency)': `${s1(firstMs)}, ${firstSent} calls`,
@@ -276,26 +280,26 @@ async function measure(): Promise<Figures> {
       'quiet run: per instance': quiet.spread,
       'quiet run: part time': quiet.partTimes,
       'quiet run: inside the parts': quiet.inside,
-      'quiet run: this process': quiet.process,
+      'quiet run: instance processes': quiet.processes,
+      'quiet run: host CPU': quiet.host,
       'busy run: time, calls': `${s1(busy.ms)} (last search recorded at ${s1(busy.lastMs)}), ${calls(busy)}`,
-      'busy run: new / drops / rows queued': `${reported((s) => s.newListings)} / ${reported((s) => s.priceDrops)} / ${reported((s) => s.queued)}`,
+      'busy run: new / drops / rows queued': `${reported((c) => c.newListings)} / ${reported((c) => c.priceDrops)} / ${reported((c) => c.queued)}`,
       'busy run: outbox rows queued': busy.queued,
       'busy run: deliveries queued/s': Math.round(busy.queued / (busy.ms / 1000)),
       'busy run: per instance': busy.spread,
       'busy run: part time': busy.partTimes,
       'busy run: inside the parts': busy.inside,
-      'busy run: this process': busy.process,
-      'failed queries / warnings / errors': `${failed} / ${logged.length - errors} / ${errors}${logged.length ? ` (first: ${logged[0]!.slice(0, 300)})` : ''}`,
-      'peak RSS (this bench process)': `${Math.round(maxRss / 1024 / 1024)} MB`,
+      'busy run: instance processes': busy.processes,
+      'busy run: host CPU': busy.host,
+      'failed queries / warnings / errors': `${failed} / ${warnings} / ${errors}${firstLogged ? ` (first: ${firstLogged})` : ''}`,
+      'peak RSS (each instance process)': `${each(busy.counters, (c) => mb(c.maxRss))} MB (the measuring process: ${mb(process.resourceUsage().maxRSS * 1024)} MB)`,
     };
   } finally {
-    for (const i of instances) await i.scheduler.stop();
-    for (const i of instances) await i.api.close();
-    for (const i of instances) await i.db.close();
-    if (sqlOpen) await sql.end();
-    await postgres.stop();
+    // Each instance stops its scheduler, closes its client and store and exits (or is killed); then Postgres, the sandbox.
+    await Promise.allSettled(instances.map((i) => i.stop()));
+    await opened?.end();
+    await postgres?.stop();
     await sandbox.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
