@@ -1,7 +1,7 @@
 // The background's jobs shared by every instance on one Postgres, through pg-boss: each instance's node-cron tick sends
 // the slot's job under an id made from the slot, so three instances sending it make one job; one instance takes it. A
-// job with parts (the poller: one per canonical query; digests: one per digest) queues them, and every instance takes
-// parts as it has room, so three instances share one run. pg-boss guarantees pickup, not the post: each part runs under
+// job with parts (the poller: one per canonical query; digests: one per digest) queues them, ten to a pg-boss job, and
+// every instance takes jobs as it has room, so three instances share one run. pg-boss guarantees pickup, not the post: each part runs under
 // its own fenced lease and queues its messages in the outbox, whose exactly-once rules are unchanged. A part whose
 // instance died is taken again when pg-boss expires it, or at the next tick (its searches are still due).
 import { createHash, randomUUID } from 'node:crypto';
@@ -23,9 +23,14 @@ export interface SharedSchedulerOptions {
   pollSeconds?: number;
   /** How long a failed part waits before its next try (doubling each time). */
   retryDelaySeconds?: number;
+  /**
+   * Parts a pg-boss job carries, run one after another: a run of 10,000 queries is 1,000 jobs, since pg-boss's own
+   * work on a job (taking it, completing it) costs Postgres more than a query's reads and writes.
+   */
+  partsPerJob?: number;
 }
 
-type PartData = { key: string };
+type PartData = { keys: string[] };
 
 /** A part's queue: `alerts-poll.part`. */
 const partQueue = (name: string) => `${name}.part`;
@@ -88,7 +93,9 @@ export class SharedScheduler implements Scheduler {
         await this.createQueue({ name: queue, policy: 'short', retryLimit: 3, retryDelay: this.o.retryDelaySeconds ?? 5, retryBackoff: true });
         this.loops.set(
           queue,
-          this.loop(queue, this.o.concurrency ?? 4, (data) => parts.run((data as PartData).key)),
+          this.loop(queue, this.o.concurrency ?? 4, async (data) => {
+            for (const key of (data as PartData).keys) await parts.run(key);
+          }),
         );
       }
       const task = cron.schedule(job.cron, (ctx) => this.send(job.name, slotJobId(job.name, ctx.date)), { timezone: this.o.timezone, name: job.name });
@@ -124,13 +131,28 @@ export class SharedScheduler implements Scheduler {
       await job.run();
       return;
     }
+    const queue = partQueue(job.name);
+    // The last run's parts still waiting (a run longer than the period): this tick is skipped, as node-cron skips a
+    // tick whose run is still going, so a query is not queued twice. Parts under way do not count: an instance that died
+    // holding some must not hold up the runs that will redo them.
+    const waiting = await this.boss.getQueueSize(queue);
+    if (waiting) {
+      this.o.logger.warn('a shared run’s parts still waiting at its next tick; that tick is skipped', { job: job.name, waiting });
+      return;
+    }
     const keys = await job.parts.list();
     if (keys.length === 0) return;
     // Longest-waiting first: pg-boss takes higher priorities first, and jobs inserted together in no set order.
-    const queue = partQueue(job.name);
-    await this.boss.insert(keys.map((key, i) => ({ name: queue, data: { key }, singletonKey: key, priority: keys.length - i })));
+    const size = this.o.partsPerJob ?? 10;
+    const jobs = [];
+    for (let i = 0; i < keys.length; i += size) {
+      const chunk = keys.slice(i, i + size);
+      const singletonKey = createHash('sha256').update(chunk.join('\n')).digest('base64url');
+      jobs.push({ name: queue, data: { keys: chunk }, singletonKey, priority: keys.length - i });
+    }
+    await this.boss.insert(jobs);
     this.loops.get(queue)?.poke();
-    this.o.logger.debug('shared run queued its parts', { job: job.name, parts: keys.length });
+    this.o.logger.debug('shared run queued its parts', { job: job.name, parts: keys.length, jobs: jobs.length });
   }
 
   private async send(name: string, id: string): Promise<void> {
