@@ -136,20 +136,22 @@ async function distinctQueries(): Promise<SavedQuery[]> {
   return out;
 }
 
-/** The search calls in the request log, grouped into runs (runs start 10 s apart and last a few seconds). */
-function runsInLog(): { params: string[] }[] {
-  const calls = sandbox.requests().filter((r) => r.path.startsWith('/search-'));
-  const runs: { params: string[]; last: number }[] = [];
-  for (const c of calls) {
-    const at = Date.parse(c.at);
-    const key = `${c.path}?${new URLSearchParams(Object.entries(c.params).sort()).toString()}`;
-    if (runs.length === 0 || at - runs.at(-1)!.last > 3_000) runs.push({ params: [], last: at });
-    runs.at(-1)!.params.push(key);
-    runs.at(-1)!.last = at;
-  }
-  return runs;
+/** No run under way: no tick waiting or running, no query job waiting or running. */
+async function quiet(): Promise<boolean> {
+  const busy = await one<{ n: string }>(`select count(*) as n from pgboss.job where name in ('alerts-poll', 'alerts-poll.part') and state in ('created', 'retry', 'active')`);
+  return busy.n === '0';
 }
 
+/** The runs queued after `since`: each run's query jobs are inserted in one statement, so they share a creation time. */
+async function runsSince(since: Date): Promise<string[][]> {
+  const rows = await sql.query<{ keys: string[][] }>(
+    `select array_agg(data->'keys' order by id) as keys from pgboss.job where name = 'alerts-poll.part' and created_on > $1 group by created_on order by created_on`,
+    [since],
+  );
+  return rows.rows.map((r) => r.keys.flat());
+}
+
+const searchCalls = () => sandbox.requests().filter((r) => r.path.startsWith('/search-')).length;
 const outboxLeft = async () => Number((await one<{ n: string }>(`select count(*) as n from outbox where state in ('pending', 'claimed', 'sending')`)).n);
 const delivered = async () => Number((await one<{ n: string }>(`select count(*) as n from outbox where state = 'delivered'`)).n);
 const allPosts = () => Array.from({ length: CHANNELS }, (_, c) => alertPosts(slack, `C${c}`)).flat();
@@ -199,12 +201,18 @@ describe('three instances on one Postgres', () => {
     sandbox.advance(240);
     await waitUntil('the new listings were queued', async () => (await delivered()) + (await outboxLeft()) > 0, 30_000, instances);
     await waitUntil('everything queued was posted', async () => (await outboxLeft()) === 0, 60_000, instances);
-    // Two whole runs seen after the move, each calling the service once per distinct query.
-    await waitUntil('two more runs', () => runsInLog().length >= 3, 30_000, instances);
-    for (const run of runsInLog().slice(0, -1)) {
-      expect(run.params).toHaveLength(QUERIES);
-      expect(new Set(run.params).size).toBe(QUERIES);
+    // Two whole runs from a quiet moment to the next: each queued every distinct query once, and the service was
+    // called once per query of each run.
+    await waitUntil('a moment between runs', quiet, 30_000, instances);
+    const since = new Date();
+    sandbox.clearRequests();
+    await waitUntil('two more runs, done', async () => (await runsSince(since)).length >= 2 && (await quiet()), 40_000, instances);
+    const runs = await runsSince(since);
+    for (const run of runs) {
+      expect(run).toHaveLength(QUERIES);
+      expect(new Set(run).size).toBe(QUERIES);
     }
+    expect(searchCalls()).toBe(QUERIES * runs.length);
     const firstWave = await delivered();
     expect(firstWave).toBeGreaterThan(20);
 
