@@ -74,10 +74,6 @@ export class SharedScheduler implements Scheduler {
     this.jobs.set(job.name, job);
   }
 
-  names(): string[] {
-    return [...this.jobs.keys()];
-  }
-
   async start(): Promise<void> {
     await this.boss.start();
     for (const job of this.jobs.values()) {

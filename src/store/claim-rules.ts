@@ -52,7 +52,7 @@ export function firstPlaces(picked: readonly { id: number; place: string }[], pl
  * on the platform already and was cut off; one given back at a stop while in flight was cut off too.
  * `placeLastAttemptAt`: the latest post started in its channel, by any instance.
  */
-export function claimedEntry(r: OutboxRow, token: number, placeLastAttemptAt: number | null): ClaimedEntry {
+function claimedEntry(r: OutboxRow, token: number, placeLastAttemptAt: number | null): ClaimedEntry {
   const crashed = r.state === 'sending';
   return {
     ...r,
@@ -109,4 +109,10 @@ export function lapsedIds(
 ): string[] {
   const gone = (i: InstanceRow) => i.heartbeatAt < at - lapseMs || (i.host === self.host && (i.pid === self.pid ? i.startedAt < processStartedAt : !isAlive(i.pid)));
   return instances.filter((i) => i.id !== self.id && gone(i)).map((i) => i.id);
+}
+
+/** A claim's entries as handed over, each with its channel's latest post started (`lastAttempts`: per place, by anyone). */
+export function claimedEntries(rows: readonly OutboxRow[], token: number, lastAttempts: readonly { place: string; at: number | null }[]): ClaimedEntry[] {
+  const lastAt = new Map(lastAttempts.map((l) => [l.place, l.at]));
+  return rows.map((r) => claimedEntry(r, token, lastAt.get(r.place) ?? null));
 }

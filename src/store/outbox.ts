@@ -3,7 +3,7 @@
 // change a drainer makes checks it, so an instance that lost its claim (it stalled, another took the entry over) can
 // change nothing.
 import { and, asc, eq, inArray, lt, ne, notInArray, or, sql } from 'drizzle-orm';
-import { claimedEntry, deliveryIdOf, firstPlaces, INTERRUPTED, newEntry, statsOf } from './claim-rules.js';
+import { claimedEntries, deliveryIdOf, firstPlaces, INTERRUPTED, newEntry, statsOf } from './claim-rules.js';
 import type { Store } from './db.js';
 import { nextGeneration, readLineage } from './meta.js';
 import { outbox, placeHold } from './schema.js';
@@ -194,8 +194,7 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
           .where(inArray(outbox.place, [...new Set(rows.map((r) => r.place))]))
           .groupBy(outbox.place)
           .all();
-        const lastAt = new Map(last.map((l) => [l.place, l.at]));
-        return rows.map((r) => claimedEntry(r, token, lastAt.get(r.place) ?? null));
+        return claimedEntries(rows, token, last);
       });
     },
 

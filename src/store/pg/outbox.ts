@@ -4,7 +4,7 @@
 // one channel at the same time. Every change a drainer makes is fenced by its claim's token, as there.
 import { and, asc, eq, gt, inArray, lt, ne, notExists, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { claimedEntry, firstPlaces, INTERRUPTED, newEntry, statsOf } from '../claim-rules.js';
+import { claimedEntries, firstPlaces, INTERRUPTED, newEntry, statsOf } from '../claim-rules.js';
 import type { ClaimedEntry, ClaimOptions, NewDelivery } from '../outbox.js';
 import type { OutboxRepo } from '../ports.js';
 import { lineageSql, nextGeneration } from './meta.js';
@@ -197,8 +197,7 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
         .from(outbox)
         .where(inArray(outbox.place, [...new Set(rows.map((r) => r.place))]))
         .groupBy(outbox.place);
-      const lastAt = new Map(last.map((l) => [l.place, l.at]));
-      return rows.map((r) => claimedEntry(r, token, lastAt.get(r.place) ?? null));
+      return claimedEntries(rows, token, last);
     });
   }
 

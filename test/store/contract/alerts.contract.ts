@@ -1,8 +1,9 @@
 // The alerts repository's contract, through the ports only, so it runs the same on SQLite and on Postgres
 // (the .test.ts file of the same name): what a person or the poller would notice of saved searches and what each has seen.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Fence, NewDelivery, NewSavedSearch, RunOutcome, SeenUpdate } from '../../../src/store/index.js';
+import type { NewDelivery, NewSavedSearch, RunOutcome, SeenUpdate } from '../../../src/store/index.js';
 import type { AlertsRepo, LeaseRepo, OutboxRepo } from '../../../src/store/ports.js';
+import { staleAndCurrent } from './fences.js';
 
 export interface AlertsDatabase {
   alerts: AlertsRepo;
@@ -66,12 +67,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
     return result.row;
   }
 
-  /** A fence the poller holds, and one made stale by a take-over. */
-  async function fences(): Promise<{ stale: Fence; current: Fence }> {
-    const stale = (await db.leases.acquire(JOB, 'a', 1_000, 1_000))!;
-    const current = (await db.leases.acquire(JOB, 'b', 5_000, 60_000))!;
-    return { stale, current };
-  }
+  const fences = () => staleAndCurrent(db.leases, JOB);
 
   describe('alerts repository: saving', () => {
     it('numbers from 1 in each place, and never gives a number again there, even after every alert is removed', async () => {

@@ -1,8 +1,9 @@
 // The digests repository's contract, through the ports only, so it runs the same on SQLite and on Postgres
 // (the .test.ts file of the same name): what a channel or the digests job would notice of its digests and their runs.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { digestKey, type Fence, type NewDelivery, type NewDigest } from '../../../src/store/index.js';
+import { digestKey, type NewDelivery, type NewDigest } from '../../../src/store/index.js';
 import type { DigestRepo, LeaseRepo, OutboxRepo } from '../../../src/store/ports.js';
+import { staleAndCurrent } from './fences.js';
 
 export interface DigestsDatabase {
   digests: DigestRepo;
@@ -54,11 +55,7 @@ export function digestsContract(open: () => Promise<DigestsDatabase>): void {
     return result.row;
   }
 
-  async function fences(): Promise<{ stale: Fence; current: Fence }> {
-    const stale = (await db.leases.acquire(JOB, 'a', 1_000, 1_000))!;
-    const current = (await db.leases.acquire(JOB, 'b', 5_000, 60_000))!;
-    return { stale, current };
-  }
+  const fences = () => staleAndCurrent(db.leases, JOB);
 
   describe('digests repository: saving', () => {
     it('numbers from 1 in each place and never gives a number again there; each place keeps its own list', async () => {
