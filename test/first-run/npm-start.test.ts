@@ -15,12 +15,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
-/** A scratch install: the real package.json and bin/, migrations/ and node_modules linked, dist/ built by tsc. */
+/** A scratch install: the real package.json, package-lock.json and bin/, migrations/ and node_modules linked, dist/ built by tsc. */
 function scratchProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'manzil-first-run-'));
   mkdirSync(join(dir, 'bin'));
-  copyFileSync(join(repo, 'package.json'), join(dir, 'package.json'));
-  for (const file of ['manzil.js', 'build.js']) copyFileSync(join(repo, 'bin', file), join(dir, 'bin', file));
+  for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(repo, file), join(dir, file));
+  for (const file of ['manzil.js', 'build.js', 'ensure-deps.js']) copyFileSync(join(repo, 'bin', file), join(dir, 'bin', file));
   symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
   symlinkSync(join(repo, 'migrations'), join(dir, 'migrations'));
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
