@@ -143,16 +143,17 @@ describe('the delivery thread', () => {
     // Down until it is started again (a second later): /healthz says so.
     await slack.waitFor(async () => (await m.health.check()).checks.delivery.running === false, 900);
     expect((await m.health.check()).status).toBe('failing');
-    await slack.waitFor(async () => (await m.alerts.outbox.stats()).delivered === queued, 15_000);
-    // Its claims were handed over at once (not after the 60 s lease), by the thread started in its place.
-    expect(Date.now() - diedAt).toBeLessThan(10_000);
+    await slack.waitFor(async () => (await m.alerts.outbox.stats()).delivered === queued, 30_000);
+    // Its claims were handed over at once, by the thread started in its place: well within the 60 s lease (a few
+    // seconds on a quiet machine; half the lease leaves room for a loaded one and still fails if the lease is waited out).
+    expect(Date.now() - diedAt).toBeLessThan(30_000);
     const ids = alertPosts(slack, channel).map(deliveryIdOf);
     expect(ids).toHaveLength(queued);
     expect(ids.filter((id) => id === inFlight)).toHaveLength(1);
     expect(await m.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
     expect(parsed().filter((l) => /delivery thread exited; starting it again/.test(l.msg))).toHaveLength(1);
     expect((await m.health.check()).checks.delivery.ok).toBe(true);
-  }, 40_000);
+  }, 60_000);
 
   it('posts to Discord over a REST client of its own, with the nonce of each delivery, while the gateway stays here', async () => {
     const discord = await startFakeDiscord();
