@@ -85,12 +85,13 @@ function claimableWhere(tx: PgTx, o: ClaimOptions): SQL | undefined {
 }
 
 /**
- * Locks up to `count` of the channels, in their order, skipping those another claim holds right now; held until the
- * transaction ends. Tried a batch at a time, so a claim locks hardly more channels than it takes.
+ * Locks up to `count` of the channels from `candidates[from]` on, in their order, skipping those another claim holds
+ * right now; held until the transaction ends. Tried a batch at a time, so a claim locks hardly more channels than it
+ * takes. `next`: where the next call goes on from.
  */
-async function lockPlaces(tx: PgTx, candidates: readonly string[], count: number): Promise<string[]> {
+async function lockPlaces(tx: PgTx, candidates: readonly string[], from: number, count: number): Promise<{ locked: string[]; next: number }> {
   const locked: string[] = [];
-  let next = 0;
+  let next = from;
   while (locked.length < count && next < candidates.length) {
     const batch = candidates.slice(next, next + count - locked.length);
     next += batch.length;
@@ -100,7 +101,7 @@ async function lockPlaces(tx: PgTx, candidates: readonly string[], count: number
     const mine = new Set(got.rows.map((r) => r.place));
     locked.push(...batch.filter((p) => mine.has(p)));
   }
-  return locked;
+  return { locked, next };
 }
 
 /**
@@ -108,7 +109,7 @@ async function lockPlaces(tx: PgTx, candidates: readonly string[], count: number
  * picked entries could not be taken (another transaction holds it, such as a lapsed holder's late change, or it changed
  * since) is left for the next claim, so a channel's entries are never taken out of order.
  */
-async function lockEntries(tx: PgTx, o: ClaimOptions, places: readonly string[]) {
+async function lockEntries(tx: PgTx, o: ClaimOptions, places: readonly string[], take: number) {
   if (places.length === 0) return [];
   const ranked = tx
     .select({ id: outbox.id, place: outbox.place, n: sql<number>`row_number() over (partition by ${outbox.place} order by ${outbox.id})`.as('n') })
@@ -141,7 +142,7 @@ async function lockEntries(tx: PgTx, o: ClaimOptions, places: readonly string[])
   const keep = new Set(
     firstPlaces(
       picked.filter((r) => !incomplete.has(r.place)),
-      o.places,
+      take,
     ),
   );
   return rows.filter((r) => keep.has(r.id));
@@ -167,13 +168,21 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
         .where(claimableWhere(tx, o))
         .groupBy(outbox.place)
         .orderBy(sql`min(${outbox.id})`);
-      const places = await lockPlaces(
-        tx,
-        candidates.map((c) => c.place),
-        o.places,
-      );
-      const rows = await lockEntries(tx, o, places);
+      // A channel locked here may yield nothing: another claim that committed after the candidates were read took it
+      // (its locks ended with its transaction). The claim then goes on down the list rather than coming back short.
+      const order = candidates.map((c) => c.place);
+      const rows: Awaited<ReturnType<typeof lockEntries>> = [];
+      const taken = new Set<string>();
+      for (let from = 0; taken.size < o.places && from < order.length;) {
+        const batch = await lockPlaces(tx, order, from, o.places - taken.size);
+        from = batch.next;
+        for (const row of await lockEntries(tx, o, batch.locked, o.places - taken.size)) {
+          rows.push(row);
+          taken.add(row.place);
+        }
+      }
       if (rows.length === 0) return [];
+      rows.sort((a, b) => a.id - b.id);
       const token = await nextGeneration(tx);
       await tx
         .update(outbox)
