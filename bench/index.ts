@@ -5,6 +5,7 @@ const BENCHES: [string, () => Promise<Bench>][] = [
   ['parse: command language throughput', () => import('./parse.js')],
   ['sandbox: dataset memory', () => import('./sandbox.js')],
   ['client: cost per request against the sandbox', () => import('./client.js')],
+  ['limits: how closely the client keeps its deadlines, Retry-After, circuit and close', () => import('./api-limits.js')],
   ['slack: ack latency of signed slash commands', () => import('./slack-ack.js')],
   ['alerts: one poller run over 10,000 saved searches', () => import('./alerts.js')],
   ['shared: one poller run over 100,000 saved searches (10,000 distinct) on Postgres, three instances', () => import('./shared.js')],

@@ -46,7 +46,7 @@ async function serve(handler: Parameters<typeof rawServer>[0]) {
 }
 
 describe('one deadline per call', () => {
-  it('cuts off an upstream that drips one byte every 200 ms at the deadline, and does not retry past it', { timeout: 5000 }, async () => {
+  it('cuts off an upstream that drips one byte every 200 ms at the deadline, and does not retry past it', { timeout: 20_000 }, async () => {
     const server = await serve(drip(200));
     // undici's gap-between-chunks timeout (10 s) never fires on a drip; the deadline must.
     const api = client(server.url, { deadlineMs: 600, bodyTimeoutSeconds: 10 });
@@ -55,24 +55,26 @@ describe('one deadline per call', () => {
     expect(error.retryable).toBe(true);
     expect(error.message).toMatch(/0\.6 s deadline/);
     expect(ms).toBeGreaterThanOrEqual(590);
-    expect(ms).toBeLessThan(600 + 300);
+    // At the deadline, not at the 10 s body time (how close to it: `npm run bench`).
+    expect(ms).toBeLessThan(600 + 3000);
     expect(server.requests).toBe(1);
   });
 
-  it('limits each attempt to its whole body time, however steadily the bytes come, then retries', { timeout: 5000 }, async () => {
+  it('limits each attempt to its whole body time, however steadily the bytes come, then retries', { timeout: 15_000 }, async () => {
     const server = await serve(drip(100));
     const api = client(server.url, { deadlineMs: 5000, bodyTimeoutSeconds: 0.4, retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 } });
     const { error, ms } = await failure(api.call('search-brokers', {}));
     expect(error.kind).toBe('timeout');
     expect(error.message).toMatch(/no complete body within 400 ms/);
     expect(server.requests).toBe(2);
-    expect(ms).toBeLessThan(2 * 400 + 700);
+    expect(ms).toBeLessThan(2 * 400 + 2500); // ended by the attempts' body time, well before the 5 s deadline
     expect(api.stats().retries).toBe(1);
   });
 
-  it('counts the wait for a free connection: 48 calls on 2 connections each end within their own deadline', { timeout: 8000 }, async () => {
-    sandbox.addFault({ latencyMs: 300, count: 1000 });
-    const api = client(sandbox.url!, { connections: 2, deadlineMs: 1000, headersTimeoutSeconds: 10 });
+  it('counts the wait for a free connection: 48 calls on 2 connections each end within their own deadline', { timeout: 30_000 }, async () => {
+    // Queued behind one another, the last would end after 48 × 400 / 2 ≈ 10 s; the first two answer in 0.4 s of the 2.
+    sandbox.addFault({ latencyMs: 400, count: 1000 });
+    const api = client(sandbox.url!, { connections: 2, deadlineMs: 2000, headersTimeoutSeconds: 20 });
     const started = performance.now();
     const outcomes = await Promise.all(
       Array.from({ length: 48 }, async () => {
@@ -85,18 +87,20 @@ describe('one deadline per call', () => {
         }
       }),
     );
-    for (const o of outcomes) expect(o.ms).toBeLessThan(1000 + 400);
-    expect(performance.now() - started).toBeLessThan(1000 + 600);
-    // About 2 answers every 300 ms fit in the second: some succeed, the rest time out instead of queueing for 7 s.
+    // Each ends near its 2 s deadline, not after its turn in the queue.
+    for (const o of outcomes) expect(o.ms).toBeLessThan(2000 + 3000);
+    expect(performance.now() - started).toBeLessThan(2000 + 3500);
+    // About 2 answers every 400 ms fit in 2 s: some succeed, the rest time out instead of queueing for 10 s.
     const ok = outcomes.filter((o) => o.ok).length;
     expect(ok).toBeGreaterThanOrEqual(2);
     expect(ok).toBeLessThan(48);
     for (const o of outcomes.filter((x) => !x.ok)) expect(o.kind).toBe('timeout');
   });
 
-  it('counts the queue against the headers time of each attempt too', { timeout: 8000 }, async () => {
-    sandbox.addFault({ latencyMs: 300, count: 1000 });
-    const api = client(sandbox.url!, { connections: 2, deadlineMs: 10_000, headersTimeoutSeconds: 0.5, retry: { attempts: 1 } });
+  it('counts the queue against the headers time of each attempt too', { timeout: 30_000 }, async () => {
+    // As above: queued, the last would wait 10 s for its headers; the first two have them in 0.4 s of the 2.
+    sandbox.addFault({ latencyMs: 400, count: 1000 });
+    const api = client(sandbox.url!, { connections: 2, deadlineMs: 20_000, headersTimeoutSeconds: 2, retry: { attempts: 1 } });
     const outcomes = await Promise.all(
       Array.from({ length: 48 }, async () => {
         const t0 = performance.now();
@@ -107,9 +111,12 @@ describe('one deadline per call', () => {
         return { kind, ms: performance.now() - t0 };
       }),
     );
-    for (const o of outcomes) expect(o.ms).toBeLessThan(500 + 500);
-    // The first two answers fit in 500 ms; the calls queued behind them may not wait for headers any longer.
-    expect(outcomes.filter((o) => o.kind === 'ok').length).toBeGreaterThanOrEqual(2);
+    // Each ends near its 2 s headers time, not after its turn in the queue (nor at the 20 s deadline).
+    for (const o of outcomes) expect(o.ms).toBeLessThan(2000 + 3000);
+    // The calls queued behind the first answers may not wait for headers any longer.
+    const ok = outcomes.filter((o) => o.kind === 'ok').length;
+    expect(ok).toBeGreaterThanOrEqual(2);
+    expect(ok).toBeLessThan(48);
     for (const o of outcomes.filter((x) => x.kind !== 'ok')) expect(o.kind).toBe('timeout');
   });
 
@@ -117,18 +124,21 @@ describe('one deadline per call', () => {
     sandbox.addFault({ latencyMs: 500, count: 2 });
     const api = client(sandbox.url!, { deadlineMs: 200 });
     expect((await failure(api.call('search-brokers', {}))).error.kind).toBe('timeout');
-    const result = await api.call('search-brokers', {}, { deadlineMs: 2000 });
+    const result = await api.call('search-brokers', {}, { deadlineMs: 5000 });
     expect(result.records.length).toBeGreaterThan(0);
   });
 
-  it("stops at once when the caller's signal aborts", { timeout: 5000 }, async () => {
+  it("stops at once when the caller's signal aborts", { timeout: 15_000 }, async () => {
     const server = await serve(drip(200));
-    const api = client(server.url, { deadlineMs: 5000 });
+    const api = client(server.url, { deadlineMs: 10_000 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 150);
-    const { error, ms } = await failure(api.call('search-brokers', {}, { signal: controller.signal }));
+    const pending = failure(api.call('search-brokers', {}, { signal: controller.signal }));
+    await until(() => server.requests === 1); // the body is dripping
+    const abortedAt = performance.now();
+    controller.abort();
+    const { error } = await pending;
     expect(error.kind).toBe('cancelled');
-    expect(ms).toBeLessThan(150 + 200);
+    expect(performance.now() - abortedAt).toBeLessThan(3000); // not at the 10 s deadline
   });
 });
 
@@ -149,7 +159,7 @@ describe('body size cap', () => {
     const api = client(server.url, { maxBodyBytes: 256 * 1024, deadlineMs: 4000 });
     const { error, ms } = await failure(api.call('search-brokers', {}));
     expect(error.kind).toBe('too-large');
-    expect(ms).toBeLessThan(1000);
+    expect(ms).toBeLessThan(2500); // at the cap, not at the 4 s deadline
     expect(server.requests).toBe(1);
   });
 });
@@ -161,14 +171,15 @@ describe('a closed client', () => {
     const { error, ms } = await failure(api.call('search-brokers', {}));
     expect(error.kind).toBe('closed');
     expect(error.retryable).toBe(false);
-    expect(ms).toBeLessThan(100);
+    expect(ms).toBeLessThan(2000); // no wait at all; what proves "at once" is that nothing was sent or retried
     expect(sandbox.requests()).toEqual([]);
     expect(api.stats().retries).toBe(0);
   });
 
-  it('stops a call waiting to retry as soon as it is closed', { timeout: 5000 }, async () => {
+  it('stops a call waiting to retry as soon as it is closed', { timeout: 20_000 }, async () => {
     sandbox.addFault({ status: 503, count: 10 });
-    const api = client(sandbox.url!, { retry: { attempts: 4, baseDelayMs: 2000, maxDelayMs: 4000 } });
+    // Its first retry waits 5 to 10 s: far beyond the bound below.
+    const api = client(sandbox.url!, { retry: { attempts: 4, baseDelayMs: 10_000, maxDelayMs: 20_000 } });
     const pending = failure(api.call('search-brokers', {}));
     await until(() => sandbox.requests().length === 1);
     const closedAt = performance.now();
@@ -176,7 +187,7 @@ describe('a closed client', () => {
     const { error } = await pending;
     expect(error.kind).toBe('closed');
     expect(error.retryable).toBe(false);
-    expect(performance.now() - closedAt).toBeLessThan(200);
+    expect(performance.now() - closedAt).toBeLessThan(2500);
     expect(sandbox.requests()).toHaveLength(1);
   });
 });

@@ -14,7 +14,8 @@ const KEY = 'sk-discord-digest-e2e-7373';
 const SUBCOMMAND = 1;
 const STRING = 3;
 const INTEGER = 4;
-const DEADLINE_MS = 400;
+// Short beside Discord's 3 s, so a stalled service shows; long enough for a lookup on a loaded machine.
+const DEADLINE_MS = 1_000;
 const OWNER = '1180000000000000031';
 let sandbox: Sandbox;
 let fake: FakeDiscord;
@@ -44,6 +45,8 @@ beforeAll(async () => {
     discord: { autocompleteDeadlineMs: DEADLINE_MS },
   });
   await fake.ready();
+  // The first lookup pays for cold code and connections; the tests' lookups are warm, as most keystrokes are.
+  await fake.autocomplete('digest', digest('add', [string('places', 'downtown dub', true)]));
 }, 30_000);
 afterAll(async () => {
   await manzil?.stop();
@@ -63,6 +66,9 @@ async function slash(name: string, options: unknown[], opts?: { user?: string })
   return token;
 }
 
+/** Interactions the bot answered after Discord's 3 s (the fake refused the answer). */
+const expired = () => fake.violations().filter((v) => v.includes('Discord allows'));
+
 /** What the person sees: the reply at once, the edited @original, or the last follow-up; and whether only they see it. */
 function answer(token: string): { text: string; ephemeral: boolean } {
   const log = fake.responses(token);
@@ -76,25 +82,29 @@ describe('/digest add places: autocomplete', () => {
   it('offers places for the last comma-separated part, keeping the ones before, within the deadline', async () => {
     const first = await fake.autocomplete('digest', digest('add', [string('places', 'dubai mar', true)]));
     expect(first.choices.map((c) => c.name)).toContain('Dubai Marina');
-    expect(first.ms).toBeLessThan(2_500);
     const second = await fake.autocomplete('digest', digest('add', [string('places', 'Dubai Marina, business b', true)]));
     expect(second.choices).toContainEqual({ name: 'Dubai Marina, Business Bay', value: 'Dubai Marina, Business Bay' });
     expect(second.choices.length).toBeLessThanOrEqual(25);
     expect(second.choices.every((c) => c.value.startsWith('Dubai Marina, ') && c.value.length <= 100)).toBe(true);
-    expect(second.ms).toBeLessThan(2_500);
     const now = await fake.autocomplete('digest', digest('now', [string('places', 'dubai mar', true)]));
     expect(now.choices.map((c) => c.name)).toContain('Dubai Marina');
+    // In time: the fake refuses an answer after Discord's 3 s, and autocomplete() then rejects.
+    expect(expired()).toEqual([]);
   });
 
   it('answers within the deadline when the service stalls: from the cache, else nothing', async () => {
     sandbox.addFault({ latencyMs: 4_000 });
     const fresh = await fake.autocomplete('digest', digest('add', [string('places', 'Dubai Marina, jumeirah vil', true)]));
     expect(fresh.choices).toEqual([]);
-    expect(fresh.ms).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
-    expect(fresh.ms).toBeLessThan(DEADLINE_MS + 600);
+    expect(fresh.ms).toBeGreaterThanOrEqual(DEADLINE_MS - 50); // it waited for the stalled service, up to the deadline
+    // And no longer: waiting for the service (4 s) would miss Discord's 3 s, which the fake refuses (autocomplete() rejects).
+    expect(expired()).toEqual([]);
+    // From the cache while the service still stalls, without waiting for it: no lookup reached it before the answer.
+    sandbox.clearRequests();
     const cached = await fake.autocomplete('digest', digest('add', [string('places', 'dubai mar', true)]));
-    expect(cached.ms).toBeLessThan(DEADLINE_MS);
     expect(cached.choices.map((c) => c.name)).toContain('Dubai Marina');
+    const lookups = sandbox.requests().filter((r) => r.path === '/autocomplete-location');
+    expect(lookups.map((r) => r.params.query).filter((q) => /dubai/i.test(q ?? ''))).toEqual([]);
   });
 });
 

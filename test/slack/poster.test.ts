@@ -73,7 +73,7 @@ describe('SlackPoster.post', () => {
     const started = Date.now();
     const e = await failure(poster.post(PLACE, reply, 'dlv-3'));
     expect({ outcome: e.outcome, retryAfterMs: e.retryAfterMs }).toEqual({ outcome: 'wait', retryAfterMs: 7_000 });
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(5_000); // not waited out (7 s)
     expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
   });
 
@@ -192,7 +192,8 @@ describe('SlackPoster.findDelivered', () => {
     expect(await poster.findDelivered(lookup('dlv-d'))).toEqual({ kind: 'found', messageId: fake.messages('C0ALERTS')[0]!.ts });
   });
 
-  it('cannot tell when there is more history since the first attempt than it reads', async () => {
+  // 2,100 posts through the Web API client: about 9 s on a busy host, more while the suite runs beside it.
+  it('cannot tell when there is more history since the first attempt than it reads', { timeout: 60_000 }, async () => {
     const plain = postingClient('xoxb-test', { apiUrl: fake.apiUrl });
     await poster.post(PLACE, reply, 'dlv-buried');
     for (let batch = 0; batch < 21; batch++) {

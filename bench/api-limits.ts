@@ -1,0 +1,123 @@
+// How closely the client keeps its time limits, on loopback: the figures the tests leave out, since a loaded machine
+// moves them (the tests only tell the limit from the slow path it prevents).
+import { ApiClient, ApiError } from '../src/api/index.js';
+import { createSandbox } from '../src/sandbox/index.js';
+import { drip, endless, rawServer, until } from '../test/api/raw-server.js';
+import { ms, percentile } from './stats.js';
+
+const KEY = 'bench-api-limits-key';
+
+/** How long `work` takes to fail (it must). */
+async function failsIn(work: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  const e = await work().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (!(e instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(e)}`);
+  return performance.now() - t;
+}
+
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+
+export async function run(): Promise<Record<string, string | number>> {
+  const figures: Record<string, string | number> = {};
+  const sandbox = createSandbox({ key: KEY });
+  await sandbox.listen(0, '127.0.0.1');
+  const dripping = await rawServer(drip(200));
+  const flood = await rawServer(endless());
+  const quick = { baseDelayMs: 10, maxDelayMs: 20 };
+  try {
+    // A 600 ms deadline against a body dripping one byte every 200 ms (median of 3).
+    const cut: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const api = new ApiClient({ baseUrl: dripping.url, key: KEY, deadlineMs: 600, bodyTimeoutSeconds: 10, retry: quick });
+      cut.push(await failsIn(() => api.call('search-brokers', {})));
+      await api.close();
+    }
+    figures['deadline 600 ms: cut off after'] = ms(median(cut));
+
+    // A caller's signal aborted while the body drips.
+    {
+      const api = new ApiClient({ baseUrl: dripping.url, key: KEY, deadlineMs: 10_000, retry: quick });
+      const controller = new AbortController();
+      const before = dripping.requests;
+      const pending = failsIn(() => api.call('search-brokers', {}, { signal: controller.signal }));
+      await until(() => dripping.requests > before);
+      const t = performance.now();
+      controller.abort();
+      await pending;
+      figures['abort: stopped after'] = ms(performance.now() - t);
+      await api.close();
+    }
+
+    // An endless body without a length, capped at 256 KiB.
+    {
+      const api = new ApiClient({ baseUrl: flood.url, key: KEY, maxBodyBytes: 256 * 1024, deadlineMs: 4000, retry: quick });
+      figures['endless body, 256 KiB cap: after'] = ms(await failsIn(() => api.call('search-brokers', {})));
+      await api.close();
+    }
+
+    // 30 callers held by one Retry-After: 1 (each waits up to half of it more, at random).
+    {
+      sandbox.clearRequests();
+      sandbox.addFault({ status: 429, retryAfter: 1, count: 1 });
+      const api = new ApiClient({ baseUrl: sandbox.url!, key: KEY, retry: quick });
+      const first = api.call('search-brokers', {});
+      await until(() => api.budgetLeft().blockedForMs > 0);
+      await Promise.all([first, ...Array.from({ length: 30 }, () => api.call('search-brokers', {}))]);
+      const [refused, ...after] = sandbox.requests().map((r) => Date.parse(r.at));
+      figures['Retry-After 1 s: first held at'] = `+${Math.min(...after) - refused!} ms (not before +1000)`;
+      figures['Retry-After 1 s: last held at'] = `+${Math.max(...after) - refused!} ms (at most +1500 planned)`;
+      await api.close();
+      sandbox.clearFaults();
+    }
+
+    // 10 callers whose 500 ms deadline ends before a Retry-After: 2, refused unsent.
+    {
+      sandbox.addFault({ status: 429, retryAfter: 2, count: 1 });
+      const api = new ApiClient({ baseUrl: sandbox.url!, key: KEY, deadlineMs: 500, retry: quick });
+      await api.call('search-brokers', {}).catch(() => {});
+      const t = performance.now();
+      await Promise.all(Array.from({ length: 10 }, () => api.call('search-brokers', {}).catch(() => {})));
+      figures['Retry-After past deadline: 10 in'] = ms(performance.now() - t);
+      await api.close();
+      sandbox.clearFaults();
+    }
+
+    // An open circuit: each call refused unsent (median of 100).
+    {
+      sandbox.addFault({ status: 503, count: 3 });
+      const api = new ApiClient({ baseUrl: sandbox.url!, key: KEY, breaker: { failures: 3, cooldownMs: 60_000 }, retry: { attempts: 1 } });
+      for (let i = 0; i < 3; i++) await api.call('search-brokers', {}).catch(() => {});
+      const refusals: number[] = [];
+      for (let i = 0; i < 100; i++) refusals.push(await failsIn(() => api.call('search-brokers', {})));
+      figures['open circuit: refused in (p50)'] = ms(median(refusals));
+      await api.close();
+      sandbox.clearFaults();
+    }
+
+    // A call sleeping before its retry, stopped by close().
+    {
+      sandbox.addFault({ status: 503, count: 1 });
+      const api = new ApiClient({ baseUrl: sandbox.url!, key: KEY, retry: { attempts: 2, baseDelayMs: 10_000, maxDelayMs: 20_000 } });
+      sandbox.clearRequests();
+      const pending = failsIn(() => api.call('search-brokers', {}));
+      await until(() => sandbox.requests().length === 1);
+      const t = performance.now();
+      await api.close();
+      await pending;
+      figures['close: waiting retry stopped in'] = ms(performance.now() - t);
+      sandbox.clearFaults();
+    }
+  } finally {
+    await dripping.close();
+    await flood.close();
+    await sandbox.close();
+  }
+  return figures;
+}
