@@ -1,10 +1,11 @@
 // An alerts rig: the sandbox on loopback, the real API client, a real SQLite file, the real resolver, and a
-// chat platform that records what it is asked to post (the port's contract, as the terminal chat implements it).
+// chat platform that records what it is asked to post (the port's contract, as the terminal chat implements it). Also
+// instances on a shared Postgres (pgInstance), for what only runs there.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { ALERT_KINDS, AlertCommands, alertKind, pollOnce, type PollerOptions } from '../../src/alerts/index.js';
+import { ALERT_KINDS, AlertCommands, alertKind, pollOnce, type PollerDeps, type PollerOptions } from '../../src/alerts/index.js';
 import { ApiClient } from '../../src/api/index.js';
 import { KindRegistry, OutboxDrainer, type DeliveryOptions } from '../../src/outbox/index.js';
 import type { ChatPoster, PostFailure } from '../../src/ports/index.js';
@@ -12,7 +13,18 @@ import type { Reply } from '../../src/views/model.js';
 import { LocationResolver } from '../../src/locations/index.js';
 import { createLogger } from '../../src/log.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createAlertsRepo, createLeaseRepo, createLocationCacheRepo, createOutboxRepo, openStore, type LeaseRepo, type OutboxRepo, type Store } from '../../src/store/index.js';
+import {
+  createAlertsRepo,
+  createLeaseRepo,
+  createLocationCacheRepo,
+  createOutboxRepo,
+  openDatabase,
+  openStore,
+  type Database,
+  type LeaseRepo,
+  type OutboxRepo,
+  type Store,
+} from '../../src/store/index.js';
 
 export interface Post {
   place: string;
@@ -48,6 +60,8 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const fn of cleanups.splice(0).reverse()) await fn();
 });
+/** Runs after the test, before what was set up earlier (a database dropped after the instances on it are closed). */
+export const onCleanup = (fn: () => Promise<void> | void) => cleanups.push(fn);
 
 export interface Rig {
   sandbox: Sandbox;
@@ -56,8 +70,18 @@ export interface Rig {
   repo: ReturnType<typeof createAlertsRepo>;
   outbox: OutboxRepo;
   leases: LeaseRepo;
-  /** A drainer on this rig's outbox with other posters or options (a second instance, a platform that fails). */
-  newDrainer(o?: { posters?: ChatPoster[]; holder?: string; options?: Partial<DeliveryOptions>; now?: () => number; lapsed?: () => Promise<string[]> }): OutboxDrainer;
+  /**
+   * A drainer on this rig's outbox with other posters or options (a second instance, a platform that fails); `outbox`:
+   * the rig's outbox seen through a wrapper (one that records its claims).
+   */
+  newDrainer(o?: {
+    posters?: ChatPoster[];
+    holder?: string;
+    options?: Partial<DeliveryOptions>;
+    now?: () => number;
+    lapsed?: () => Promise<string[]>;
+    outbox?: OutboxRepo;
+  }): OutboxDrainer;
   commands: AlertCommands;
   poster: RecordingPoster;
   drainer: OutboxDrainer;
@@ -114,7 +138,7 @@ export async function alertsRig(options: { dbFile?: string; sandbox?: Sandbox; p
     const kinds = new KindRegistry().register(ALERT_KINDS, alertKind());
     const newDrainer: Rig['newDrainer'] = (o = {}) =>
       new OutboxDrainer({
-        outbox,
+        outbox: o.outbox ?? outbox,
         kinds,
         posters: o.posters ?? [poster],
         logger,
@@ -148,3 +172,48 @@ export async function alertsRig(options: { dbFile?: string; sandbox?: Sandbox; p
 }
 
 export const ctx = (place = 'test:c1', user = 'U1', admin = false) => ({ user, place, isAdmin: async () => admin });
+
+/** Waits (real time) until no outbox entry is under a claim that has not run out: another drainer may take them all. */
+export async function claimsRunOut(outbox: OutboxRepo, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const now = Date.now();
+    if ((await outbox.list({ state: ['claimed', 'sending'] })).every((r) => r.claimedUntil === null || r.claimedUntil < now)) return;
+    if (now > end) throw new Error(`outbox claims still held after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** An instance on a shared Postgres, as `manzil start` with DATABASE_URL runs one: its own pool, client and commands. */
+export interface PgInstance {
+  holder: string;
+  db: Database;
+  commands: AlertCommands;
+  /** What its poller runs with: its holder name, and only the test platform's searches. */
+  deps: Omit<PollerDeps, 'options'>;
+}
+
+/** A new instance on the Postgres at `url`, on the rig's sandbox and log; closed after the test. */
+export async function pgInstance(rig: Rig, url: string, holder: string): Promise<PgInstance> {
+  const { sandbox, logger, service } = rig;
+  const db = await openDatabase({ dbPath: '', postgres: { url, poolSize: 4 } });
+  const api = new ApiClient({ baseUrl: sandbox.url!, key: sandbox.key, retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 }, breaker: { cooldownMs: 50 }, logger });
+  cleanups.push(async () => {
+    await api.close();
+    await db.close();
+  });
+  const commands = new AlertCommands({
+    repo: db.alerts,
+    leases: db.leases,
+    holder,
+    outbox: db.outbox,
+    api,
+    service,
+    logger,
+    locations: new LocationResolver(api, db.locationCache(service), 3_600_000),
+    limits: { perPlace: 25, perOwner: 10 },
+    schedule: 'every 15 minutes',
+    ...POLLER,
+  });
+  return { holder, db, commands, deps: { api, repo: db.alerts, leases: db.leases, service, logger, holder, platforms: ['test'] } };
+}

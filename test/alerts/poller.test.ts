@@ -1,8 +1,11 @@
-// The poller against the sandbox's market clock, the real client and a real SQLite file.
+// The poller against the sandbox's market clock, the real client and a real SQLite file (a shared run: on Postgres).
 import { describe, expect, it } from 'vitest';
-import { dueQueries, pollOnce } from '../../src/alerts/index.js';
+import { dueQueries, POLL_JOB, pollOnce, type RunReport } from '../../src/alerts/index.js';
+import { SharedScheduler } from '../../src/jobs/index.js';
 import { PostFailure } from '../../src/ports/index.js';
-import { alertsRig, ctx, POLLER } from './helpers.js';
+import type { OutboxRepo } from '../../src/store/index.js';
+import { freshPostgres } from '../support/postgres.js';
+import { alertsRig, ctx, onCleanup, pgInstance, POLLER } from './helpers.js';
 
 const text = (r: { text: string }) => r.text;
 
@@ -128,24 +131,58 @@ describe('coalescing', () => {
 
   it('a run shared by instances (pg-boss on Postgres) lists each due query once, and a part runs only its own searches', async () => {
     const rig = await alertsRig();
-    await rig.commands.handle(ctx('test:c1', 'U1'), 'add rent marina 2br under 200k');
-    await rig.commands.handle(ctx('test:c2', 'U2'), 'add rent "Dubai Marina" 2 bed max 200000');
-    await rig.commands.handle(ctx('test:c1', 'U1'), 'add buy jvc');
-    await rig.commands.handle(ctx('other:c9', 'U3'), 'add buy jlt');
-    const deps = { repo: rig.repo, leases: rig.leases, service: rig.service, logger: rig.logger, platforms: ['test'] };
-    const [marina, jvc] = await dueQueries(deps);
-    // The platform not served here is left out; each query listed once, whatever the number of its searches.
-    expect(await dueQueries(deps)).toHaveLength(2);
-    const saved = Date.now();
-    await new Promise((r) => setTimeout(r, 5));
+    const pg = await freshPostgres();
+    onCleanup(() => pg.drop());
+    const [a, b] = [await pgInstance(rig, pg.url, 'instance-a'), await pgInstance(rig, pg.url, 'instance-b')];
+    await a.commands.handle(ctx('test:c1', 'U1'), 'add rent marina 2br under 200k');
+    await b.commands.handle(ctx('test:c2', 'U2'), 'add rent "Dubai Marina" 2 bed max 200000');
+    await a.commands.handle(ctx('test:c1', 'U1'), 'add buy jvc');
+    await b.commands.handle(ctx('other:c9', 'U3'), 'add buy jlt');
+    const [marina, , jvc] = [...(await a.db.alerts.listByPlace('test:c1')), ...(await a.db.alerts.listByPlace('test:c2'))].sort((x, y) => x.id - y.id);
+    const jlt = (await a.db.alerts.listByPlace('other:c9'))[0]!;
     rig.sandbox.clearRequests();
-    const part = await pollOnce({ ...deps, api: rig.api, options: POLLER, query: marina! });
-    expect(part).toMatchObject({ ran: true, searches: 2, queries: 1 });
+    // Each instance's scheduler runs the poller as the server registers it (src/background/compose.ts), a query a job.
+    const listed: string[][] = [];
+    const parts: { query: string; report: RunReport }[] = [];
+    const schedulers: SharedScheduler[] = [];
+    for (const i of [a, b]) {
+      const scheduler = new SharedScheduler({ url: pg.url, timezone: 'UTC', logger: rig.logger, pollSeconds: 0.2, partsPerJob: 1 });
+      scheduler.register({
+        name: POLL_JOB,
+        cron: '0 0 1 1 *', // never within the test: runSoon starts the run
+        run: () => Promise.reject(new Error('a shared run runs its parts')),
+        parts: {
+          list: async () => {
+            const queries = await dueQueries(i.deps);
+            listed.push(queries);
+            return queries;
+          },
+          run: async (query) => {
+            parts.push({ query, report: await pollOnce({ ...i.deps, options: POLLER, query }) });
+          },
+        },
+      });
+      onCleanup(() => scheduler.stop());
+      await scheduler.start();
+      schedulers.push(scheduler);
+    }
+    schedulers[0]!.runSoon(POLL_JOB);
+    await expect.poll(() => parts.length, { timeout: 30_000, interval: 50 }).toBe(2);
+
+    // One listing, each query once however many searches share it; the platform not served here left out.
+    expect(listed).toHaveLength(1);
+    expect([...listed[0]!].sort()).toEqual([marina!.paramsKey, jvc!.paramsKey].sort());
+    // Each query a part, run once, by whichever instance took it: its own searches only, one upstream call each.
+    expect(parts.map((p) => p.query).sort()).toEqual([...listed[0]!].sort());
+    const partOf = (query: string) => parts.find((p) => p.query === query)!.report;
+    expect(partOf(marina!.paramsKey)).toMatchObject({ ran: true, searches: 2, queries: 1, calls: 1 });
+    expect(partOf(jvc!.paramsKey)).toMatchObject({ ran: true, searches: 1, queries: 1, calls: 1 });
     expect(rig.upstreamCalls('/search-rent')).toBe(1);
-    expect(rig.upstreamCalls('/search-buy')).toBe(0);
-    // Its searches were run (due again from the time of that run); the other query's were not.
-    expect(await dueQueries({ ...deps, now: () => saved })).toEqual([jvc]);
-  });
+    expect(rig.upstreamCalls('/search-buy')).toBe(1);
+    // Recorded on Postgres: the searches run are due again later; the other platform's search was not run.
+    for (const s of [marina!, jvc!]) expect((await b.db.alerts.byId(s.id))!.nextRunAt).toBeGreaterThan(s.nextRunAt);
+    expect((await b.db.alerts.byId(jlt.id))!.nextRunAt).toBe(jlt.nextRunAt);
+  }, 60_000);
 });
 
 describe('upstream trouble', () => {
@@ -297,11 +334,30 @@ describe('two drainers on one outbox', () => {
     for (let i = 0; i < 3; i++) rig.sandbox.advance(600);
     const report = await rig.poll();
     expect(report.queued).toBe(6);
-    // The rig's claim (200 ms) is shorter than the queue (6 posts 150 ms apart): the second drainer starts mid-queue.
-    const other = rig.newDrainer({ holder: 'other', options: { perPlaceIntervalMs: 150, leaseMs: 200 } });
-    const first = rig.drainer.drain();
-    await new Promise((r) => setTimeout(r, 450));
-    await Promise.all([first, other.drain()]);
+    // Every claim as asked for: by whom, when, and when its lease runs out unless extended.
+    const claims: { holder: string; at: number; until: number; taken: number }[] = [];
+    const watched: OutboxRepo = {
+      ...rig.outbox,
+      async claimDue(o) {
+        const rows = await rig.outbox.claimDue(o);
+        claims.push({ holder: o.holder, at: o.at, until: o.at + o.leaseMs, taken: rows.length });
+        return rows;
+      },
+    };
+    // A claim of 200 ms, shorter than the queue (6 posts 150 ms apart).
+    const options = { perPlaceIntervalMs: 150, leaseMs: 200 };
+    const first = rig.newDrainer({ holder: 'first', outbox: watched, options });
+    const other = rig.newDrainer({ holder: 'other', outbox: watched, options });
+    const draining = first.drain();
+    // The second drainer starts mid-queue: after the third post, 300 ms or more into the first claim.
+    await expect.poll(() => rig.poster.posts.length, { interval: 5, timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    await Promise.all([draining, other.drain()]);
+
+    // The race happened: the second claimed once the first claim's lease had run out, while its queue was still posting.
+    expect(claims[0]).toMatchObject({ holder: 'first', taken: 6 });
+    const second = claims.find((c) => c.holder === 'other')!;
+    expect(second.at).toBeGreaterThanOrEqual(claims[0]!.until);
+    expect(rig.poster.posts.filter((p) => p.at > second.at).length).toBeGreaterThan(0);
     const ids = rig.poster.posts.map((p) => p.deliveryId);
     expect(ids).toHaveLength(6);
     expect(new Set(ids).size).toBe(6);

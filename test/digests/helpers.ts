@@ -22,10 +22,16 @@ import {
   openStore,
   type DigestRepo,
   type LeaseRepo,
+  type LocationCacheRepo,
   type OutboxRepo,
   type OutboxRow,
   type Store,
 } from '../../src/store/index.js';
+import { createPgDigestRepo } from '../../src/store/pg/digests.js';
+import { createPgLeaseRepo } from '../../src/store/pg/leases.js';
+import { createPgLocationCacheRepo } from '../../src/store/pg/location-cache.js';
+import { openPgStore } from '../../src/store/pg/open.js';
+import { createPgOutboxRepo } from '../../src/store/pg/outbox.js';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -53,8 +59,12 @@ export class Clock {
 }
 
 /** One "instance": its own connection to the database file, its repositories, its client and its market cache. */
-export interface Instance {
+export interface Instance extends PgDigestInstance {
   store: Store;
+}
+
+/** An instance on a shared Postgres (pg-boss shares the runs there): as Instance, on a pool of its own. */
+export interface PgDigestInstance {
   repo: DigestRepo;
   leases: LeaseRepo;
   outbox: OutboxRepo;
@@ -76,6 +86,9 @@ export interface DigestRig {
   logs: string[];
   /** A new instance on the same database file (a second process, or this one restarted). */
   instance(holder: string, o?: { client?: Partial<ApiClientOptions>; market?: MarketOptions; baseUrl?: string }): Instance;
+  /** A new instance on the Postgres at `url` (its repositories on the rig's clock, as on the file); closed after the test. */
+  pgInstance(holder: string, url: string): Promise<PgDigestInstance>;
+  logger: ReturnType<typeof createLogger>;
   /** Digests queued in the outbox (kind `digest`), oldest first, read with a fresh connection. */
   digests(): Promise<OutboxRow[]>;
   notices(): Promise<OutboxRow[]>;
@@ -98,26 +111,23 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', write: (l) => logs.push(l) });
 
-  const instance: DigestRig['instance'] = (holder, io = {}) => {
-    const store = openStore(dbFile);
+  type Repos = { repo: DigestRepo; leases: LeaseRepo; outbox: OutboxRepo; locationCache: LocationCacheRepo; close(): Promise<void> };
+  const on = (holder: string, repos: Repos, io: Parameters<DigestRig['instance']>[1] = {}): PgDigestInstance => {
+    const { repo, leases, outbox } = repos;
     // A short circuit-breaker cooldown, waited out by a patient run as the production one is (30 s there).
     const breaker = { cooldownMs: 50, ...io.client?.breaker };
     const api = new ApiClient({ baseUrl: io.baseUrl ?? sandbox.url!, key: sandbox.key, retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 }, logger, ...io.client, breaker });
     const market = new MarketData(api, io.market);
     const composer = new MarketDigestComposer(market, 'Asia/Dubai', undefined, breaker.cooldownMs + 10);
-    const repo = createDigestRepo(store, clock.now);
-    const leases = createLeaseRepo(store);
-    const outbox = createOutboxRepo(store, clock.now);
     let closed = false;
     const close = async () => {
       if (closed) return;
       closed = true;
       await api.close();
-      store.close();
+      await repos.close();
     };
     cleanups.push(close);
     return {
-      store,
       repo,
       leases,
       outbox,
@@ -136,11 +146,33 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
           timezone: co.timezone ?? 'Asia/Dubai',
           callsPerPlace: 10,
           now: clock.now,
-          locations: new LocationResolver(api, createLocationCacheRepo(store, clock.now, SERVICE), HOUR),
+          locations: new LocationResolver(api, repos.locationCache, HOUR),
           limits: { perPlace: co.perPlace ?? 5, placesPerDigest: 5 },
           postNow: (place, places) => postDigestNow({ composer, enqueue: async (d) => outbox.enqueue(d), logger, now: clock.now }, place, places),
         }),
     };
+  };
+  const instance: DigestRig['instance'] = (holder, io = {}) => {
+    const store = openStore(dbFile);
+    const repos = {
+      repo: createDigestRepo(store, clock.now),
+      leases: createLeaseRepo(store),
+      outbox: createOutboxRepo(store, clock.now),
+      locationCache: createLocationCacheRepo(store, clock.now, SERVICE),
+      close: async () => store.close(),
+    };
+    return { store, ...on(holder, repos, io) };
+  };
+  const pgInstance: DigestRig['pgInstance'] = async (holder, url) => {
+    const store = await openPgStore(url, { poolSize: 4 });
+    const repos = {
+      repo: createPgDigestRepo(store, clock.now),
+      leases: createPgLeaseRepo(store),
+      outbox: createPgOutboxRepo(store, clock.now),
+      locationCache: createPgLocationCacheRepo(store, clock.now, SERVICE),
+      close: () => store.close(),
+    };
+    return on(holder, repos);
   };
 
   const read = async (kind: string) => {
@@ -157,7 +189,9 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
     clock,
     dbFile,
     logs,
+    logger,
     instance,
+    pgInstance,
     digests: () => read('digest'),
     notices: () => read('digest_notice'),
     upstream: (p?: string) => sandbox.requests().filter((r) => !p || r.path === p).length,

@@ -4,9 +4,11 @@
 // a digest's numbers against the sandbox's own answers (read over raw HTTP and computed here), a place failing
 // upstream, the call budget, and restarts between composing and recording.
 import { describe, expect, it } from 'vitest';
-import { renderDigest, type DigestComposer, type DigestPayload } from '../../src/digests/index.js';
+import { DIGEST_JOB, renderDigest, type DigestComposer, type DigestPayload } from '../../src/digests/index.js';
+import { SharedScheduler } from '../../src/jobs/index.js';
 import type { Block, Reply } from '../../src/views/model.js';
-import { BUSINESS_BAY, bucketOf, ctx, digestRig, failingProxy, HOUR, MARINA, med, MINUTE, pngSize, type DigestRig } from './helpers.js';
+import { freshPostgres } from '../support/postgres.js';
+import { BUSINESS_BAY, bucketOf, ctx, digestRig, failingProxy, HOUR, MARINA, med, MINUTE, onCleanup, pngSize, type DigestRig } from './helpers.js';
 
 const ms = (iso: string) => Date.parse(iso);
 const iso = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z');
@@ -404,21 +406,62 @@ describe('exactly once across restarts and instances', () => {
 
   it('split into one part per digest (pg-boss on Postgres): the parts are the due digests, and one part run by two instances at once queues its slot once', async () => {
     const rig = await digestRig({ start: '2026-11-29T12:00:00Z' });
-    const [a, b] = [rig.instance('instance-a'), rig.instance('instance-b')];
+    const pg = await freshPostgres();
+    onCleanup(() => pg.drop());
+    const [a, b] = [await rig.pgInstance('instance-a', pg.url), await rig.pgInstance('instance-b', pg.url)];
     await a.commands().handle(ctx(), 'add dubai marina');
     await a.commands().handle(ctx(), 'add business bay daily at 09:00');
     await a.commands().handle(ctx('test:c2'), 'add business bay monthly');
-    rig.clock.set('2026-11-30T05:00:00Z');
     const weekly = (await a.repo.byNumber('test:c1', 1))!.id;
     const daily = (await a.repo.byNumber('test:c1', 2))!.id;
+    const monthly = (await a.repo.byNumber('test:c2', 1))!.id;
+    const numeric = (x: number, y: number) => x - y;
+    const digestsOf = async () => (await b.outbox.list()).filter((r) => r.kind === 'digest').map((r) => Number(r.dedupeKey.split(':')[1]));
+    // Each instance's scheduler runs the digests job as the server registers it (src/background/compose.ts), a digest a job.
+    const listed: number[][] = [];
+    const parts: { id: number; queued: number }[] = [];
+    const schedulers: SharedScheduler[] = [];
+    for (const i of [a, b]) {
+      const scheduler = new SharedScheduler({ url: pg.url, timezone: 'UTC', logger: rig.logger, pollSeconds: 0.2, partsPerJob: 1 });
+      scheduler.register({
+        name: DIGEST_JOB,
+        cron: '0 0 1 1 *', // never within the test: runSoon starts the run
+        run: () => Promise.reject(new Error('a shared run runs its parts')),
+        parts: {
+          list: async () => {
+            const ids = await i.due();
+            listed.push(ids);
+            return ids.map(String);
+          },
+          run: async (id) => {
+            parts.push({ id: Number(id), queued: (await i.run({ only: Number(id) })).queued });
+          },
+        },
+      });
+      onCleanup(() => scheduler.stop());
+      await scheduler.start();
+      schedulers.push(scheduler);
+    }
     // Monday 09:00 in Dubai: the weekly and the daily one are due, not the monthly one.
-    expect((await b.due()).sort()).toEqual([weekly, daily].sort());
-    const [ra, rb] = await Promise.all([a.run({ only: weekly }), b.run({ only: weekly })]);
+    rig.clock.set('2026-11-30T05:00:00Z');
+    schedulers[0]!.runSoon(DIGEST_JOB);
+    await expect.poll(() => parts.length, { timeout: 30_000, interval: 50 }).toBe(2);
+    expect(listed.map((ids) => [...ids].sort(numeric))).toEqual([[weekly, daily]]);
+    // Each part run once, and queued its digest.
+    expect(parts.sort((x, y) => x.id - y.id)).toEqual([weekly, daily].map((id) => ({ id, queued: 1 })));
+    expect((await digestsOf()).sort(numeric)).toEqual([weekly, daily]);
+    expect(await b.due()).toEqual([]);
+
+    // Tuesday 1 December, 09:00: the daily one's next slot (and the monthly one's first). The daily one's part run by
+    // both instances at once (as when pg-boss hands a part out again, its job expired while the first instance still ran
+    // it) queues the slot once.
+    rig.clock.set('2026-12-01T05:00:00Z');
+    expect((await a.due()).sort(numeric)).toEqual([daily, monthly]);
+    const [ra, rb] = await Promise.all([a.run({ only: daily }), b.run({ only: daily })]);
     expect(ra.queued + rb.queued).toBe(1);
-    expect((await b.run({ only: weekly })).queued).toBe(0);
-    expect(await b.due()).toEqual([daily]);
-    expect((await a.run({ only: daily })).queued).toBe(1);
-    expect(await a.due()).toEqual([]);
-    expect((await rig.digests()).map((r) => r.dedupeKey.split(':')[1])).toEqual([String(weekly), String(daily)]);
-  });
+    expect((await b.run({ only: daily })).queued).toBe(0);
+    expect(await a.due()).toEqual([monthly]);
+    expect((await digestsOf()).filter((id) => id === daily)).toHaveLength(2);
+    expect(parts).toHaveLength(2);
+  }, 60_000);
 });

@@ -42,10 +42,10 @@ async function boot() {
 
 type Payload = { text: string; response_type?: string; blocks?: { type: string; elements?: { action_id?: string; value?: string; text?: { text: string } }[] }[] };
 
-async function command(text: string, user = 'U0ALICE', cmd = '/alerts'): Promise<Payload> {
+async function command(text: string, user = 'U0ALICE', cmd = '/alerts', channel = CHANNEL): Promise<Payload> {
   const id = `a${++seq}`;
   const events = `http://127.0.0.1:${manzil.slackPort}/slack/events`;
-  const res = await signedPost(events, SECRET, slashCommand(cmd, text, slack.responseUrl(id), { user_id: user }));
+  const res = await signedPost(events, SECRET, slashCommand(cmd, text, slack.responseUrl(id), { user_id: user, channel_id: channel }));
   expect(res.status).toBe(200);
   await slack.waitFor(() => slack.responses(id).length > 0, 15_000);
   return slack.responses(id).at(-1) as Payload;
@@ -59,8 +59,16 @@ async function click(actionId: string, value: string): Promise<Payload> {
   return slack.responses(id).at(-1) as Payload;
 }
 
-const alertPosts = () => slack.messages(CHANNEL).filter((m) => m.metadata?.event_type === 'manzil_alert');
+const alertPosts = (channel = CHANNEL) => slack.messages(channel).filter((m) => m.metadata?.event_type === 'manzil_alert');
 const deliveryIds = () => alertPosts().map((m) => (m.metadata!.event_payload as { delivery_id: string }).delivery_id);
+/** Poller runs, the market moving a couple of hours before each, until `done` (at most `runs`). */
+async function runUntil(done: () => boolean, runs = 10): Promise<void> {
+  for (let i = 0; i < runs && !done(); i++) {
+    sandbox.advance(120);
+    await manzil.alerts.poll();
+    await manzil.alerts.drainer.drain();
+  }
+}
 
 beforeAll(async () => {
   sandbox = createSandbox({ key: KEY });
@@ -106,6 +114,20 @@ describe('alerts on Slack', () => {
     expect((await command('pause 1', 'U0CAROL')).text).toMatch(/Paused alert #1/);
     expect((await command('resume 1', 'U0ALICE')).text).toMatch(/Resumed alert #1/);
     expect((await command('list', 'U0BOB')).text).toMatch(/#1 · Homes for rent in Dubai Marina[\s\S]*#2 · Homes for sale in Dubai Marina/);
+
+    // Remove: Bob's alert in another channel, on the same search as #1 here, so the same runs find the same listings.
+    const OTHER = 'C0OTHER';
+    expect((await command('add rent marina', 'U0BOB', '/alerts', OTHER)).text).toMatch(/^Saved as alert #1: Homes for rent in Dubai Marina/);
+    await runUntil(() => alertPosts(OTHER).length > 0);
+    expect(alertPosts(OTHER).length).toBeGreaterThan(0);
+    expect((await command('remove 1', 'U0ALICE', '/alerts', OTHER)).text).toMatch(/Only the person who saved alert #1, or a workspace or server admin, can remove it/);
+    expect((await command('remove 1', 'U0BOB', '/alerts', OTHER)).text).toMatch(/^Removed alert #1 \(Homes for rent in Dubai Marina\)/);
+    expect((await command('list', 'U0BOB', '/alerts', OTHER)).text).toMatch(/^No alerts in this channel yet/);
+    // The market moves on: alert #1 here posts what it finds, the removed one nothing more.
+    const [here, there] = [alertPosts().length, alertPosts(OTHER).length];
+    await runUntil(() => alertPosts().length > here);
+    expect(alertPosts().length).toBeGreaterThan(here);
+    expect(alertPosts(OTHER)).toHaveLength(there);
   });
 
   it('keeps to the per-person limit with a clear message', async () => {
