@@ -9,7 +9,7 @@ import { deliveryIdOf } from '../../src/store/index.js';
 import { ApiClient } from '../../src/api/index.js';
 import { StateMaintenance } from '../../src/bot/index.js';
 import { createLogger } from '../../src/log.js';
-import { alertsRig, ctx, POLLER, RecordingPoster } from './helpers.js';
+import { alertsRig, claimsRunOut, ctx, POLLER, RecordingPoster } from './helpers.js';
 
 const text = (r: { text: string }) => r.text;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -45,7 +45,7 @@ describe('outbox claims', () => {
     // The whole batch is claimed, one entry is in flight.
     expect(await rig.outbox.stats()).toMatchObject({ sending: report.queued, inFlight: 1 });
     expect((await rig.outbox.list({ state: 'sending' })).map(deliveryIdOf)).toEqual(hanging.started);
-    await sleep(200); // the dead instance's claim runs out
+    await claimsRunOut(rig.outbox); // the dead instance's claims run out
     const checking = new CheckingPoster('test');
     const next = rig.newDrainer({ posters: [checking], holder: 'next', options: { leaseMs: 150 } });
     const drained = await next.drain();
@@ -65,7 +65,7 @@ describe('a post found in flight after a crash, given back before its turn', () 
     const dying = rig.newDrainer({ posters: [hanging], holder: 'dying', options: { leaseMs: 150 } });
     void dying.drain();
     while (hanging.started.length === 0) await sleep(5);
-    await sleep(200); // the dead instance's claim runs out
+    await claimsRunOut(rig.outbox); // the dead instance's claims run out
     // The next instance claims the batch, the one found in flight among it, and gives it all back before posting
     // anything (a shutdown; a channel held by a 429 does the same).
     const claimed = await rig.outbox.claimDue({ holder: 'between', at: Date.now(), leaseMs: 60_000, perPlace: 200, places: 100, platforms: ['test'] });
@@ -247,6 +247,11 @@ describe('the scheduler', () => {
     let running = 0;
     let most = 0;
     let runs = 0;
+    const overran = () => logs.some((l) => /still going at its next tick/.test(l));
+    // Until it holds, or 8 s (the assertions then say what went wrong).
+    const until = async (cond: () => boolean) => {
+      for (const end = Date.now() + 8_000; !cond() && Date.now() < end;) await sleep(10);
+    };
     const scheduler = new JobScheduler({ timezone: 'Asia/Dubai', logger });
     scheduler.register({
       name: 'every-second',
@@ -254,12 +259,13 @@ describe('the scheduler', () => {
       run: async () => {
         runs++;
         most = Math.max(most, ++running);
-        await sleep(1_600);
+        // A run that outlasts the period whatever the load: it ends once the next tick has come (skipped, or overlapping).
+        await until(() => overran() || most > 1);
         running--;
       },
     });
     scheduler.start();
-    await sleep(3_300);
+    await until(() => overran() || most > 1);
     await scheduler.stop();
     expect(runs).toBeGreaterThanOrEqual(1);
     expect(most).toBe(1);

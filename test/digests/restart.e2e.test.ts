@@ -68,7 +68,10 @@ function spawnManzil(dbPath: string) {
     child.stdout.on('data', () => log.includes('{"loaded":true}') && resolve());
     child.once('exit', (code) => reject(new Error(`manzil exited (${code}) before it loaded\n${log}`)));
   });
-  return { child, log: () => log, loaded, start: () => child.stdin.write('start\n') };
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  /** A graceful stop (serve-child.ts): resolves with the exit code once it has finished everything and exited. */
+  const stop = () => (child.stdin.write('stop\n'), exited);
+  return { child, log: () => log, loaded, start: () => child.stdin.write('start\n'), stop };
 }
 
 const waitUntil = async (what: string, cond: () => boolean | Promise<boolean>, ms: number, log: () => string | Promise<string>) => {
@@ -102,7 +105,7 @@ describe('a digest delivered across a SIGKILL', () => {
     second.start();
     const state = async () => `${second.log()}\nthe entry now: ${JSON.stringify({ ...(await outbox.byId(id)), payload: undefined })}`;
     await waitUntil('the digest delivered', async () => (await outbox.byId(id))?.state === 'delivered', 25_000, state);
-    await new Promise((r) => setTimeout(r, 500));
+    expect(await second.stop()).toBe(0); // it finished what it had under way and exited: it can post nothing more
     const messages = slack.messages(channel);
     expect(messages).toHaveLength(1);
     expect(String(messages[0]!.text)).toMatch(/^Market digest: Dubai Marina/);
@@ -131,7 +134,7 @@ describe('a digest delivered across a SIGKILL', () => {
     second.start();
     const state = async () => `${second.log()}\nthe entry now: ${JSON.stringify({ ...(await outbox.byId(id)), payload: undefined })}`;
     await waitUntil('the digest found', async () => (await outbox.byId(id))?.state === 'delivered', 25_000, state);
-    await new Promise((r) => setTimeout(r, 500));
+    expect(await second.stop()).toBe(0); // it finished what it had under way and exited: it can post nothing more
     expect(slack.messages(channel)).toHaveLength(1);
     expect(
       slack

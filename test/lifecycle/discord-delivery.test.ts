@@ -44,7 +44,9 @@ describe('a stop with a Discord command in flight', () => {
     deferral.release();
 
     await edit.arrived;
-    await new Promise((r) => setTimeout(r, 300)); // Discord is still taking the answer: the stop must still be waiting
+    // Discord is still taking the answer: the interaction is still counted in flight, so the stop's first step (waiting
+    // for the requests in flight) cannot have ended, and the stop is still waiting.
+    expect(manzil.lifecycle.inFlight.size).toBe(1);
     expect(stoppedAt).toBe(0);
     const releasedAt = Date.now();
     edit.release();

@@ -10,12 +10,13 @@ async function startWithSlowAnswer(latencyMs: number): Promise<ChatProcess> {
   const p = spawnChat({ tty: false, env: { MANZIL_LOG_FILE: '-' } }); // the log on stderr, where these tests read it
   running.push(p);
   await p.waitFor(/Manzil terminal chat/);
-  await p.addFault({ latencyMs, count: 1 });
+  await p.addFault({ latencyMs, count: 1, path: '/search-rent' });
   p.child.stdin.write('rent marina 2br\n');
-  await new Promise((r) => setTimeout(r, 300)); // the slow upstream call is under way
+  await p.reached('/search-rent'); // the slow upstream call is under way
   return p;
 }
 
+// A process started from the TypeScript source takes seconds to start on a loaded machine.
 describe('signals', () => {
   it('SIGTERM finishes the answer in flight, closes everything and exits 0', async () => {
     const p = await startWithSlowAnswer(1_200);
@@ -25,7 +26,7 @@ describe('signals', () => {
     expect(out).toMatch(/"signal":"SIGTERM".*signal received/);
     expect(out).toMatch(/== .*Dubai Marina.* ==/);
     expect(out.search(/"msg":"stopped"/)).toBeGreaterThan(out.search(/== .*Dubai Marina.* ==/));
-  });
+  }, 60_000);
 
   it('a second SIGTERM exits at once', async () => {
     const p = await startWithSlowAnswer(30_000);
@@ -34,5 +35,5 @@ describe('signals', () => {
     p.child.kill('SIGTERM');
     expect(await p.exit(3_000)).toBe(143);
     expect(p.output()).not.toMatch(/Dubai Marina ==/);
-  });
+  }, 60_000);
 });

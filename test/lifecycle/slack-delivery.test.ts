@@ -4,7 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RESTARTING_TEXT } from '../../src/lifecycle.js';
 import { startManzil, type Manzil } from '../../src/main.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
@@ -47,12 +47,12 @@ describe('Slack on the sandbox', () => {
 describe('a stop with a Slack command in flight', () => {
   it('waits until the answer has reached the response_url, then completes', async () => {
     const events = `http://127.0.0.1:${manzil.slackPort}/slack/events`;
-    manzil.sandbox!.addFault({ latencyMs: 600, count: 1 }); // the upstream is slow
+    manzil.sandbox!.addFault({ latencyMs: 600, count: 1, path: '/search-rent' }); // the upstream is slow
     const answer = slack.holdNext('response_url'); // and so is Slack, taking the answer
 
     const res = await signedPost(events, SECRET, slashCommand('/rent', 'marina 2br', slack.responseUrl('slow')));
     expect(res.status).toBe(200); // acked at once
-    await new Promise((r) => setTimeout(r, 100)); // the upstream call is under way
+    await vi.waitUntil(() => manzil.sandbox!.requests().some((r) => r.path === '/search-rent'), { timeout: 10_000, interval: 10 }); // the upstream call is under way
     let stoppedAt = 0;
     const stopped = manzil.shutdown('SIGTERM').then(() => (stoppedAt = Date.now()));
 
@@ -63,7 +63,9 @@ describe('a stop with a Slack command in flight', () => {
     const late = await signedPost(events, SECRET, slashCommand('/buy', 'downtown', slack.responseUrl('late')));
     expect(late.status).toBe(200);
     await slack.waitFor(() => slack.responses('late').length > 0, 5_000);
-    await new Promise((r) => setTimeout(r, 300)); // Slack is still taking the answer: the stop must still be waiting
+    // Slack is still taking the answer: the command is still counted in flight, so the stop's first step (waiting for
+    // the requests in flight) cannot have ended, and the stop is still waiting.
+    expect(manzil.lifecycle.inFlight.size).toBe(1);
     expect(stoppedAt).toBe(0);
     const releasedAt = Date.now();
     answer.release();

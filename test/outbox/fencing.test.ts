@@ -5,7 +5,7 @@ import { POLL_JOB, pollOnce } from '../../src/alerts/index.js';
 import { runLeased } from '../../src/jobs/index.js';
 import { PostFailure } from '../../src/ports/index.js';
 import { alertsRig, ctx, POLLER } from '../alerts/helpers.js';
-import { Clock, notice, Platform, sleep, until } from './helpers.js';
+import { Clock, notice, Platform, until } from './helpers.js';
 
 describe('two drainers on one database, one stalled past its claim', () => {
   it('the entry is posted once, by the one that took it over; the stalled one’s late answer changes nothing', async () => {
@@ -106,19 +106,19 @@ describe('the poller’s lease', () => {
     const before = await rig.leases.lastRun(POLL_JOB);
     expect(before).toEqual({ at: clock.t, ms: 42, ok: true });
 
-    let proceed!: () => void;
+    let proceed: (() => void) | undefined;
     let aborted = false;
     const run = runLeased({ leases: rig.leases, name: POLL_JOB, holder: 'a', logger: rig.logger, ttlMs: 200, now: clock.now }, async (_fence, signal) => {
       await new Promise<void>((r) => (proceed = r));
       aborted = signal.aborted;
       return { ok: true };
     });
-    await sleep(10);
+    await until(() => proceed !== undefined); // A holds the lease and its run is under way
     // A stalls (as the other instance's clock sees it): its lease runs out and B takes it over.
     clock.advance(10_000);
     expect(await rig.leases.acquire(POLL_JOB, 'b', clock.t, 60_000)).toBeDefined();
     await until(() => rig.logs.some((l) => /another instance took over this job’s lease/.test(l)));
-    proceed();
+    proceed!();
     expect(await run).toMatchObject({ ran: true });
     expect(aborted).toBe(true);
     expect(await rig.leases.lastRun(POLL_JOB)).toEqual(before);

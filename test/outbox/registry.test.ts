@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ALERT_KINDS, alertKind } from '../../src/alerts/index.js';
 import { KindRegistry, OutboxDrainer, type DeliveryKind } from '../../src/outbox/index.js';
 import type { Reply } from '../../src/views/model.js';
-import { alertsRig, type Rig } from '../alerts/helpers.js';
+import { alertsRig, claimsRunOut, type Rig } from '../alerts/helpers.js';
 import { labelOf, linesMatching, notice, Platform } from './helpers.js';
 
 /** A kind another module (digests) would register: its own versioned payload and message. */
@@ -83,10 +83,10 @@ describe('entries no registered kind can read', () => {
     await rig.outbox.enqueue(notice('test:c1', 'after it'));
     const drainer = drainerWith(rig, kinds, platform);
     await drainer.drain();
-    // Its claim (200 ms here) long run out, and another pass or two: the channel's next entry must have gone out.
-    await new Promise((r) => setTimeout(r, 300));
+    // Once its claims (200 ms here) have run out, another pass or two: the channel's next entry must have gone out.
+    await claimsRunOut(rig.outbox);
     await drainer.drain();
-    await new Promise((r) => setTimeout(r, 300));
+    await claimsRunOut(rig.outbox);
     await drainer.drain();
     expect(platform.postsIn('test:c1').map(labelOf)).toEqual(['after it']);
     expect((await rig.outbox.list({ state: 'failed' })).map((r) => r.dedupeKey)).toEqual(['fragile:1']);

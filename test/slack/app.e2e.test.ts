@@ -271,10 +271,12 @@ describe('bad input and faults', () => {
     expect(forged.status).toBe(401);
     const stale = await signedPost(events, SECRET, slashCommand('/rent', 'marina', slack.responseUrl('stale')), { timestamp: Math.floor(Date.now() / 1000) - 600 });
     expect(stale.status).toBe(401);
-    await new Promise((r) => setTimeout(r, 300));
+    // A signed command sent after them is answered: had either been run, it would have been answered by now too.
+    expect((await command('/rent', 'marina 12x bedrooms')).text.length).toBeGreaterThan(10);
     expect(slack.responses('forged')).toEqual([]);
     expect(slack.responses('stale')).toEqual([]);
-    expect(slack.calls.length).toBe(before);
+    // (Bolt checks its token with auth.test at its first request, which may be this command.)
+    expect(slack.calls.slice(before).filter((c) => c.method !== 'auth.test')).toEqual([]);
   });
 
   it('says the property service is busy when it keeps failing, never "no results"', async () => {
@@ -288,11 +290,13 @@ describe('bad input and faults', () => {
   it('acks at once while the service stalls past the (2 s) headers timeout, then delivers the reply', async () => {
     sandbox.addFault({ latencyMs: 3_000, count: 1 });
     const id = `r${++seq}`;
+    const before = sandbox.requests().length;
     const started = Date.now();
     const res = await signedPost(events, SECRET, slashCommand('/buy', 'business bay 2br', slack.responseUrl(id)));
     expect(res.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(1_000);
-    expect(slack.responses(id)).toEqual([]); // acked while the service was still thinking
+    // Acked while the service was still thinking: no reply yet, and the stalled call not yet retried (after 2 s).
+    expect(slack.responses(id)).toEqual([]);
+    expect(sandbox.requests().length - before).toBeLessThanOrEqual(1);
     await slack.waitFor(() => slack.responses(id).length > 0, 10_000);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_900); // the answer came after the stalled call timed out
     expect(allText(slack.responses(id)[0] as Payload)).toMatch(/Business Bay/);

@@ -50,10 +50,13 @@ describe('fake Slack: files upload v2', () => {
     await expect(post('F0NOSUCH')).rejects.toMatchObject({ data: { error: 'invalid_blocks', errors: ['invalid slack file [json-pointer:/blocks/0/slack_file]'] } });
     const id = await upload(png);
     await expect(post(id)).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });
-    fake.fileProcessing(100);
+    // Long enough that the post sent right after the completion still finds it processing on a loaded machine.
+    const processingMs = 1_000;
+    fake.fileProcessing(processingMs);
     await client().files.completeUploadExternal({ files: [{ id }] });
+    const ready = Date.now() + processingMs; // the fake's processing ended by then
     await expect(post(id)).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });
-    await new Promise((r) => setTimeout(r, 120));
+    while (Date.now() <= ready) await new Promise((r) => setTimeout(r, ready + 1 - Date.now()));
     await expect(post(id)).resolves.toMatchObject({ ok: true });
   });
 
