@@ -30,7 +30,7 @@ const forbid = (files, rules) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'coverage/', 'data/', 'migrations/', 'dist/'] },
+  { ignores: ['node_modules/', 'coverage/', 'data/', 'migrations/', 'dist/', '.test-build/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,11 +1,10 @@
 // `manzil parse` through the real bin, as a person or a script would run it.
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { manzilArgs } from '../support/child.js';
 
-const bin = fileURLToPath(new URL('../../bin/manzil.js', import.meta.url));
 const run = (args: string[], input?: string) => {
-  const r = spawnSync(process.execPath, [bin, ...args], { input, encoding: 'utf8', env: { ...process.env, UAE_API_KEY: '', MANZIL_FROM_SOURCE: '1' }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, manzilArgs(...args), { input, encoding: 'utf8', env: { ...process.env, UAE_API_KEY: '', MANZIL_FROM_SOURCE: '1' }, timeout: 60_000 });
   return {
     status: r.status,
     lines: r.stdout

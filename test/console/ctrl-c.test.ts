@@ -54,8 +54,10 @@ describe('terminal chat in a real terminal', () => {
     await chat.waitFor(/finishing the answer on its way/, 5_000);
     const t0 = Date.now();
     chat.child.stdin.write('\x03');
-    expect(await chat.exit(5_000)).toBe(130);
-    expect(Date.now() - t0).toBeLessThan(3_000);
+    expect(await chat.exit(10_000)).toBe(130);
+    // Not the answer's 30 s, nor the client's 10 s wait for headers: at once, with room for a loaded machine.
+    expect(Date.now() - t0).toBeLessThan(8_000);
     expect(chat.output()).toMatch(/second signal: exiting now/);
+    expect(chat.output()).not.toMatch(/== .*Dubai Marina.* ==/);
   });
 });

@@ -4,9 +4,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const bin = fileURLToPath(new URL('../../bin/manzil.js', import.meta.url));
+import { manzilArgs } from '../support/child.js';
 
 export interface ChatProcess {
   child: ChildProcessWithoutNullStreams;
@@ -39,7 +37,9 @@ export function spawnChat({ tty, env: extra = {} }: { tty: boolean; env?: Record
     LOG_LEVEL: 'info',
     ...extra,
   };
-  const child = tty ? spawn('script', ['-qfec', `exec '${process.execPath}' '${bin}' start`, '/dev/null'], { env }) : spawn(process.execPath, [bin, 'start'], { env });
+  const child = tty
+    ? spawn('script', ['-qfec', `exec ${[process.execPath, ...manzilArgs('start')].map((a) => `'${a}'`).join(' ')}`, '/dev/null'], { env })
+    : spawn(process.execPath, manzilArgs('start'), { env });
   let text = '';
   const listeners = new Set<() => void>();
   const append = (chunk: Buffer) => {

@@ -19,6 +19,7 @@ import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { hostname } from 'node:os';
 import { FakeClock, alertPosts, bootSlack, deliveryIdOf, driveByHand, queueNewListings, saveAlerts, slackPlace, SECRET } from './helpers.js';
+import { nodeArgs } from '../support/child.js';
 
 const KEY = 'sk-delivery-restart-4242';
 const CHILD = fileURLToPath(new URL('./serve-child.ts', import.meta.url));
@@ -75,7 +76,7 @@ async function queued(channel: string, databaseUrl?: string): Promise<{ outbox: 
 
 /** A Manzil process, its modules loaded; `start()` starts it. */
 function spawnManzil(dbPath: string, thread: 'on' | 'off', databaseUrl?: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+  const child = spawn(process.execPath, nodeArgs(CHILD), {
     env: { ...process.env, ...envFor(dbPath, databaseUrl), DELIVERY_THREAD: thread },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

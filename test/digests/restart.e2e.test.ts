@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startManzil, type Manzil } from '../../src/main.js';
 import { startFakeSlack, type FakeMessage, type FakeSlack } from '../fakes/slack-api.js';
 import { pngSize } from './helpers.js';
+import { nodeArgs } from '../support/child.js';
 
 const CHILD = fileURLToPath(new URL('./serve-child.ts', import.meta.url));
 const NEVER = '0 0 1 1 *';
@@ -59,7 +60,7 @@ async function queuedDigest(channel: string) {
 }
 
 function spawnManzil(dbPath: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { env: { ...process.env, ...envFor(dbPath) }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, nodeArgs(CHILD), { env: { ...process.env, ...envFor(dbPath) }, stdio: ['pipe', 'pipe', 'pipe'] });
   children.push(child);
   let log = '';
   child.stdout.on('data', (d) => (log += d));

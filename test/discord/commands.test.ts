@@ -6,15 +6,13 @@ import { mkdtempSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALERT_SUBCOMMANDS, chosenLocation, commandDefinitions, commandText } from '../../adapters/discord/commands.js';
 import { BOT_PERMISSIONS, inviteUrl, registerDiscordCommands } from '../../adapters/discord/register.js';
 import { runCli } from '../../src/cli.js';
 import { checkCommands } from '../fakes/discord-limits.js';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
-
-const bin = fileURLToPath(new URL('../../bin/manzil.js', import.meta.url));
+import { manzilArgs } from '../support/child.js';
 
 /** A loopback port nothing listens on: bound, read, closed. */
 async function unusedPort(): Promise<number> {
@@ -148,7 +146,7 @@ describe('manzil register-discord-commands', () => {
 
   /** `manzil register-discord-commands` as a person runs it: a real process, its exit code and everything it printed. */
   async function runRegisterProcess(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const child = spawn(process.execPath, [bin, 'register-discord-commands'], {
+    const child = spawn(process.execPath, manzilArgs('register-discord-commands'), {
       // A temporary directory: no .env of the checkout's is read.
       cwd: mkdtempSync(join(tmpdir(), 'manzil-register-')),
       env: { ...process.env, MANZIL_FROM_SOURCE: '1', UAE_API_KEY: '', DISCORD_GUILD_ID: '', ...env },

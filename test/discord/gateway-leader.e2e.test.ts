@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startManzil, type Manzil } from '../../src/main.js';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
+import { nodeArgs } from '../support/child.js';
 
 const CHILD = fileURLToPath(new URL('../delivery/serve-child.ts', import.meta.url));
 let fake: FakeDiscord;
@@ -72,7 +73,7 @@ describe('the Discord gateway across instances', () => {
   it('is taken over within seconds from a leader killed with SIGKILL (its heartbeat gone, its lease not yet expired)', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'manzil-gateway-kill-')), 'manzil.db');
     const env = { DISCORD_TOKEN: fake.botToken, DISCORD_API_URL: fake.apiUrl, MANZIL_SANDBOX: '1', PORT: '0', MANZIL_DB_PATH: db, LOG_LEVEL: 'info', ALERTS_CRON: '0 0 1 1 *' };
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, nodeArgs(CHILD), { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

@@ -7,14 +7,13 @@ import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startManzil } from '../../src/main.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
+import { manzilArgs } from '../support/child.js';
 
 const KEY = 'sk-discord-poll-once-5151';
-const bin = fileURLToPath(new URL('../../bin/manzil.js', import.meta.url));
 let sandbox: Sandbox;
 let fake: FakeDiscord;
 let dbPath: string;
@@ -32,7 +31,7 @@ const env = () => ({
 const alertPosts = () => fake.messages(fake.channelId).filter((m) => /^m[0-9a-f]{10}-[0-9a-f]{12}$/.test(m.nonce ?? ''));
 
 function pollOnce() {
-  const child = spawn(process.execPath, [bin, 'poll', '--once'], {
+  const child = spawn(process.execPath, manzilArgs('poll', '--once'), {
     env: { PATH: process.env.PATH, HOME: tmpdir(), ...env(), MANZIL_FROM_SOURCE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

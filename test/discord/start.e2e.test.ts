@@ -5,14 +5,13 @@ import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startManzil } from '../../src/main.js';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { signedPost, slashCommand } from '../fakes/slack-sign.js';
+import { manzilArgs } from '../support/child.js';
 
-const bin = fileURLToPath(new URL('../../bin/manzil.js', import.meta.url));
 /** Where the signed Slack requests of test/fakes/slack-sign.ts come from. */
 const SLACK_CHANNEL = 'C0DEALS';
 let fake: FakeDiscord;
@@ -27,7 +26,7 @@ const answered = async (token: string) => fake.waitFor(() => fake.responses(toke
 
 describe('manzil start with only Discord configured', () => {
   it('keeps serving with no stdin, answers a command, and stops cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, [bin, 'start'], {
+    const child = spawn(process.execPath, manzilArgs('start'), {
       env: {
         ...process.env,
         MANZIL_FROM_SOURCE: '1',

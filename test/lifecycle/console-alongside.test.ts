@@ -5,13 +5,12 @@ import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { signedPost, slashCommand } from '../fakes/slack-sign.js';
 import { SGR } from '../console/spawn-chat.js';
+import { manzilArgs } from '../support/child.js';
 
-const bin = fileURLToPath(new URL('../../bin/manzil.js', import.meta.url));
 const SECRET = 'console-alongside-secret-01';
 let slack: FakeSlack;
 
@@ -25,7 +24,7 @@ afterAll(async () => {
 describe('manzil start --console', () => {
   it('answers in the terminal while Slack is served, and quit stops both', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'manzil-console-'));
-    const child = spawn(process.execPath, [bin, 'start', '--console'], {
+    const child = spawn(process.execPath, manzilArgs('start', '--console'), {
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         HOME: dir,

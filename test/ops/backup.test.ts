@@ -8,12 +8,12 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { backupDatabase } from '../../src/ops/backup.js';
 import { ask, boot, tempDir } from './helpers.js';
+import { manzilArgs } from '../support/child.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(repo, 'bin/manzil.js');
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], {
+  const child = spawn(process.execPath, manzilArgs(...args), {
     cwd: tempDir(),
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tempDir(), MANZIL_FROM_SOURCE: '1', ...env },
   });

@@ -10,9 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { ENV_VARIABLES } from '../../src/config.js';
 import { canChatOn } from '../../src/run.js';
 import { tempDir } from './helpers.js';
+import { manzilArgs } from '../support/child.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(repo, 'bin/manzil.js');
 
 function manzil(
   args: string[],
@@ -20,7 +20,7 @@ function manzil(
   cwd = tempDir(),
   stdin: 'ignore' | 'pipe' = 'ignore',
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], {
+  const child = spawn(process.execPath, manzilArgs(...args), {
     cwd,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, MANZIL_FROM_SOURCE: '1', MANZIL_DB_PATH: join(cwd, 'm.db'), ...env },
     stdio: [stdin, 'pipe', 'pipe'],

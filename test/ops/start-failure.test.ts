@@ -5,17 +5,15 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { tempDir } from './helpers.js';
-
-const bin = fileURLToPath(new URL('../../bin/manzil.js', import.meta.url));
+import { manzilArgs } from '../support/child.js';
 
 async function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const cwd = tempDir();
-  const child = spawn(process.execPath, [bin, 'start'], {
+  const child = spawn(process.execPath, manzilArgs('start'), {
     cwd,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, MANZIL_FROM_SOURCE: '1', MANZIL_DB_PATH: join(cwd, 'm.db'), MANZIL_SANDBOX: '1', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

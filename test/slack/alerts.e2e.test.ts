@@ -6,12 +6,12 @@ import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startManzil, type Manzil } from '../../src/main.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { blockAction, signedPost, slashCommand } from '../fakes/slack-sign.js';
+import { manzilArgs } from '../support/child.js';
 
 const SECRET = 'alerts-signing-secret-01';
 const KEY = 'sk-alerts-e2e-key-4242';
@@ -147,9 +147,8 @@ describe('a crash mid-post (SIGKILL), then a restart: posted exactly once', () =
   // Only the `poll --once` processes deliver here: the serving instance above would otherwise take the dead process's
   // claim over too (its lease is 1 s), and which of the two found the post would be a race.
   beforeAll(() => manzil.stop());
-  const bin = fileURLToPath(new URL('../../bin/manzil.js', import.meta.url));
   const pollOnce = () => {
-    const child = spawn(process.execPath, [bin, 'poll', '--once'], { env: { ...process.env, ...env(), MANZIL_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, manzilArgs('poll', '--once'), { env: { ...process.env, ...env(), MANZIL_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     return { child, output: () => out };

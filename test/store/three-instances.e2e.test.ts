@@ -20,6 +20,7 @@ import { alertPosts, deliveryIdOf, SECRET } from '../delivery/helpers.js';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { freshPostgres } from '../support/postgres.js';
+import { nodeArgs } from '../support/child.js';
 
 const CHILD = fileURLToPath(new URL('../delivery/serve-child.ts', import.meta.url));
 const KEY = 'sk-three-instances-18';
@@ -87,7 +88,7 @@ interface Instance {
 
 function spawnInstance(): Instance {
   const dbPath = join(mkdtempSync(join(tmpdir(), 'manzil-three-')), 'unused.db');
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { env: { ...process.env, ...env(dbPath), DELIVERY_THREAD: 'on' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, nodeArgs(CHILD), { env: { ...process.env, ...env(dbPath), DELIVERY_THREAD: 'on' }, stdio: ['pipe', 'pipe', 'pipe'] });
   children.push(child);
   let log = '';
   child.stdout.on('data', (d) => (log += d));

@@ -3,6 +3,7 @@
 // stops at the first that throws (the rest, Postgres's among them, never run), and only logs the error: the run still
 // exits 0. Here every teardown runs, and any that fails makes the run exit non-zero (test/gate/ proves it).
 import type { TestProject } from 'vitest/node';
+import { setUpCompiled } from './compiled.js';
 import { setUpPostgres } from './postgres-global.js';
 
 /** A part of the global setup: sets up, returns its teardown. */
@@ -28,4 +29,4 @@ export async function setUpParts(project: TestProject, parts: readonly GlobalPar
   return tearDown;
 }
 
-export default (project: TestProject) => setUpParts(project, [setUpPostgres]);
+export default (project: TestProject) => setUpParts(project, [setUpPostgres, setUpCompiled]);
