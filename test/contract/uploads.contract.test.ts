@@ -123,7 +123,7 @@ function slack(): Platform {
   const client = (timeoutMs = 2_000) => postingClient('xoxb-test', { apiUrl: fake.apiUrl, timeoutMs });
   /** Short waits for a file Slack is still processing, so a test does not wait seconds. */
   const make = (options: { timeoutMs?: number; uploadTimeoutMs?: number } = {}) =>
-    new SlackPoster(client(options.timeoutMs), () => {}, { uploadTimeoutMs: options.uploadTimeoutMs ?? 2_000, fileReadyWaitsMs: [50, 100] });
+    new SlackPoster(client(options.timeoutMs), () => {}, { uploadTimeoutMs: options.uploadTimeoutMs ?? 2_000, fileReadyWaitsMs: [300, 600] });
   const message = (ts: string) => {
     const found = fake.messages(channel).find((m) => m.ts === ts);
     expect(found, `no message ${ts}`).toBeDefined();
@@ -237,7 +237,8 @@ function slack(): Platform {
       {
         how: 'a file Slack is still processing is shown once it is ready: posted again after a short wait',
         async run() {
-          // Still processing when the first post comes, even on a loaded machine; ready before the retry a second later.
+          // Still processing when the first post comes, even on a loaded machine; ready by the second of the poster's
+          // waits (300 and 600 ms here, as make() sets them).
           fake.fileProcessing(500);
           const id = nextDelivery();
           const { messageId } = await poster.post(place, reply, id);
