@@ -6,9 +6,12 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Each test file loads its modules afresh. Sharing them (isolate: false) halved the CPU but once failed a worker's
-    // discord.js import mid-run ("string \"Set()\" is not iterable"); a suite that passes every time is worth the minute.
-    isolate: true,
+    // Test files share each worker's modules (isolate: false): a file no longer pays for loading discord.js, Bolt and
+    // the app again, which cut the suite's CPU by a third, what a loaded 2-core machine needs to run it within 10 minutes.
+    // Tests therefore keep no state in modules of their own: each makes its stores, servers and clients and closes them.
+    // (A run with isolation off once failed a worker's discord.js import, "string \"Set()\" is not iterable"; if it
+    // comes back, isolation goes back on and the suite needs another way to its time.)
+    isolate: false,
     // Many tests wait on child processes and loopback servers rather than the CPU: more workers than cores pay off.
     maxWorkers: 4,
     // One embedded Postgres for the whole run (about 2 s to start); tests take a database each (test/support/postgres.ts).
