@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
+/** The repository's root folder. */
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 function compiledRoot(): string | undefined {
   try {

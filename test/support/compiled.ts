@@ -10,8 +10,8 @@
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { REPO } from './child.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,7 +20,6 @@ declare module 'vitest' {
   }
 }
 
-export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const PARTS = ['src', 'adapters', 'test'];
 
 function typescriptFiles(dir: string): string[] {
