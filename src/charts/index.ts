@@ -118,8 +118,29 @@ let measuringWith: string | undefined;
 
 /** Vega and Vega-Lite are ESM only and heavy: loaded on the first chart, not at start. */
 function load() {
-  loaded ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vl]) => ({ vega, vl }));
+  loaded ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vl]) => {
+    declareToJsonKey();
+    return { vega, vl };
+  });
   return loaded;
+}
+
+/**
+ * Vega-Lite gives every Set a `toJSON()` on import, taking no argument. discord.js (through node-inspect-extracted)
+ * calls each argument-less method of `Set.prototype` when it is first imported and fails on the string this one
+ * returns, so a process that drew a chart before loading discord.js could not load it. The same method, declaring
+ * the key JSON.stringify passes it anyway, is skipped there and works alike for Vega-Lite.
+ */
+function declareToJsonKey() {
+  const own = Object.getOwnPropertyDescriptor(Set.prototype, 'toJSON');
+  const vegaLites = own?.value as ((this: Set<unknown>) => unknown) | undefined;
+  if (typeof vegaLites !== 'function' || vegaLites.length > 0) return;
+  Object.defineProperty(Set.prototype, 'toJSON', {
+    ...own,
+    value: function toJSON(this: Set<unknown>, _key?: string) {
+      return vegaLites.call(this);
+    },
+  });
 }
 
 async function toSvg(spec: ReturnType<typeof trendSpec>, fontDir: string): Promise<string> {
