@@ -6,11 +6,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Each test file loads its modules afresh. Sharing them (isolate: false) cut vitest's CPU by a third and passed four
-    // full runs, but the fifth failed 17 files in one worker at discord.js's import ("string \"Set()\" is not iterable",
-    // in @vladfrangu/async_event_emitter's node-inspect-extracted), as it once did before: some test leaves a global
-    // changed that breaks that module's first load. Until that test is found, isolation stays on.
-    isolate: true,
+    // Test files in one worker share its modules: a third less CPU than loading them afresh for each file, which a
+    // loaded 2-core machine needs to finish within 10 minutes. A test must leave no global changed behind it.
+    isolate: false,
     // Many tests wait on child processes and loopback servers rather than the CPU: more workers than cores pay off.
     maxWorkers: 4,
     // One embedded Postgres for the whole run (about 2 s to start); tests take a database each (test/support/postgres.ts).
