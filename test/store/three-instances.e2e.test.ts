@@ -235,19 +235,19 @@ describe('three instances on one Postgres', () => {
     await waitUntil('another instance took the gateway over', () => discord.sessions().identified === 2, 20_000, instances);
     expect(Date.now() - killedAt).toBeLessThan(15_000);
 
-    // Another instance killed in the middle of a post (its entry `sending`, the post on its way to Slack).
+    // Another instance killed in the middle of a post: its entry `sending`, the message on Slack, the answer held back.
+    // The market moves once more so that the posts come from the instances left.
     const others = instances.filter(alive);
-    await waitUntil(
-      'an instance in the middle of a post',
-      async () => {
-        const sending = await sql.query<{ claimed_by: string }>(`select claimed_by from outbox where state = 'sending'`);
-        const victim = others.find((i) => sending.rows.some((r) => pidOf(r.claimed_by) === i.pid));
-        if (victim && others.filter(alive).length > 1) victim.child.kill('SIGKILL');
-        return others.filter(alive).length === 1;
-      },
-      60_000,
-      instances,
-    );
+    const held = slack.holdNext('chat.postMessage');
+    let posting = false;
+    void held.arrived.then(() => (posting = true));
+    sandbox.advance(240);
+    await waitUntil('a post on its way', () => posting, 90_000, instances);
+    const sending = await sql.query<{ claimed_by: string }>(`select claimed_by from outbox where state = 'sending'`);
+    const victim = others.find((i) => sending.rows.some((r) => pidOf(r.claimed_by) === i.pid));
+    expect(victim).toBeDefined();
+    victim!.child.kill('SIGKILL');
+    await waitUntil('the poster is gone', () => others.filter(alive).length === 1, 10_000, instances);
     const cutAt = Date.now();
     sandbox.clearFaults();
 
