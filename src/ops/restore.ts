@@ -13,8 +13,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { LAPSE_MS } from '../jobs/heartbeat.js';
 import { markRestored, openStore, renewDbId, schema, type Store } from '../store/index.js';
+import { makePrivate, prepareDatabaseFile, sqliteSiblings } from '../store/private-files.js';
+import { runningInstances, runningOn, type RunningInstance } from './running-instance.js';
 
 export interface RestoreReport {
   backup: string;
@@ -67,6 +68,8 @@ export async function restoreDatabase(backup: string, dbPath: string, options: R
   removeAll(staged);
   let counts: Omit<RestoreReport, 'backup' | 'database' | 'keptAs' | 'ms'>;
   try {
+    // 0600 before SQLite writes to it, as the database it becomes must be (its -wal and -shm take the same mode).
+    prepareDatabaseFile(staged);
     const source = new Database(backup, { readonly: true, fileMustExist: true });
     try {
       await source.backup(staged, { progress: () => 1_000_000 });
@@ -88,6 +91,8 @@ export async function restoreDatabase(backup: string, dbPath: string, options: R
     throw e;
   }
   const keptAs = current.exists ? keepAside(dbPath, now()) : undefined;
+  // The kept copy holds what the database held; one made by an older release may still be readable by everyone.
+  if (keptAs) makePrivate(sqliteSiblings(keptAs));
   for (const f of siblings(dbPath).slice(1)) fs.rmSync(f, { force: true });
   if (fs.existsSync(`${staged}-wal`)) fs.renameSync(`${staged}-wal`, `${dbPath}-wal`);
   fs.rmSync(`${staged}-shm`, { force: true });
@@ -123,14 +128,12 @@ interface Current {
 function inspectCurrent(dbPath: string, at: number, force: boolean): Current {
   if (!fs.existsSync(dbPath)) return { exists: false, generation: 0 };
   let db: Database.Database | undefined;
-  let running: { id: string; host: string; pid: number; heartbeat_at: number }[];
+  let running: RunningInstance[];
   let generation = 0;
   try {
     db = new Database(dbPath, { fileMustExist: true });
     db.pragma('busy_timeout = 5000');
-    running = tableExists(db, 'instance')
-      ? (db.prepare('SELECT id, host, pid, heartbeat_at FROM instance WHERE heartbeat_at > ? ORDER BY heartbeat_at DESC').all(at - LAPSE_MS) as typeof running)
-      : [];
+    running = runningInstances(db, at);
     if (tableExists(db, 'db_meta')) generation = Number((db.prepare("SELECT value FROM db_meta WHERE key = 'generation'").get() as { value: string } | undefined)?.value ?? 0) || 0;
   } catch (e) {
     if (!force) {
@@ -141,11 +144,7 @@ function inspectCurrent(dbPath: string, at: number, force: boolean): Current {
     db?.close();
   }
   if (running.length > 0 && !force) {
-    const i = running[0]!;
-    throw new RestoreError(
-      `Manzil is running on ${dbPath} (instance ${i.id} on ${i.host}, pid ${i.pid}, heartbeat ${Math.max(0, Math.round((at - i.heartbeat_at) / 1000))} s ago): ` +
-        'stop it first, then restore (or add --force if it is surely gone)',
-    );
+    throw new RestoreError(`${runningOn(dbPath, running[0]!, at)}: stop it first, then restore (or add --force if it is surely gone)`);
   }
   return { exists: true, generation };
 }

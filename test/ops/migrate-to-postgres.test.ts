@@ -1,12 +1,18 @@
 // `manzil migrate-to-postgres` on a populated SQLite file and a new Postgres database: every table's rows come along,
 // a second run copies nothing, and Manzil on Postgres carries on: the same alerts and numbers, nothing already seen
-// posted again, no silent first look, the same delivery ids for what is still queued.
+// posted again, no silent first look, the same delivery ids for what is still queued. Through the command line: it
+// refuses while Manzil runs on the file, and a run into a database in use changes nothing and says what it would add.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runMigrateToPostgresCli } from '../../src/ops/migrate-to-postgres.js';
 import { deliveryIdOf, openDatabase, openStore, readLineage, sqliteDatabase, type Database, type NewSavedSearch, type SeenUpdate } from '../../src/store/index.js';
+import { manzilArgs } from '../support/child.js';
 import { freshPostgres } from '../support/postgres.js';
 import { tempDir } from '../store/helpers.js';
+import { boot } from './helpers.js';
 
 const PLACE = 'slack:T0MIGRATE:C0ONE';
 const search = (name: string): NewSavedSearch => ({
@@ -152,4 +158,101 @@ describe('manzil migrate-to-postgres', () => {
     expect(status).toBe(1);
     expect(noFile).toEqual([expect.stringMatching(/there is no database at .*none\.db/)]);
   });
+
+  it('a file at MANZIL_DB_PATH that is not a database: one line saying so, nothing copied', async () => {
+    const junk = join(tempDir(), 'notes.db');
+    writeFileSync(junk, 'not a database at all, but long enough to look like a header of something. '.repeat(20));
+    const r = await migrateCli(junk, 'postgres://127.0.0.1:1/x');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^manzil migrate-to-postgres: .*notes\.db \(MANZIL_DB_PATH\) cannot be read \(file is not a database\): nothing was copied\n$/);
+  });
+});
+
+/** `manzil migrate-to-postgres` as an operator runs it: a process of its own, configured by the environment. */
+function migrateCli(dbPath: string, url: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const dir = tempDir();
+  const child = spawn(process.execPath, manzilArgs('migrate-to-postgres'), {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, MANZIL_FROM_SOURCE: '1', MANZIL_DB_PATH: dbPath, DATABASE_URL: url },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+}
+
+/** Whether the Postgres database has Manzil's tables at all (a refused run must not even create them). */
+async function hasTables(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<{ t: string | null }>("SELECT to_regclass('public.saved_search') AS t")).rows[0]!.t !== null;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('manzil migrate-to-postgres, from the command line', () => {
+  it('refuses while Manzil runs on the SQLite file, and copies once it has stopped', async () => {
+    const { manzil, dbPath } = await boot();
+    const pgdb = await freshPostgres({ empty: true });
+    drops.push(pgdb.drop);
+
+    const refused = await migrateCli(dbPath, pgdb.url);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(
+      /^manzil migrate-to-postgres: Manzil is running on .*manzil\.db \(instance \S+ on \S+, pid \d+, heartbeat \d+ s ago\): stop it first, then migrate \(nothing was copied\)\n$/,
+    );
+    expect(await hasTables(pgdb.url)).toBe(false);
+
+    await manzil.stop();
+    const copied = await migrateCli(dbPath, pgdb.url);
+    expect(copied.stderr).toBe('');
+    expect(copied.status).toBe(0);
+    expect(copied.stdout).toMatch(/^Copied \d+ rows into Postgres\./m);
+  }, 90_000);
+
+  it('run again after Manzil used Postgres: changes nothing, says which rows it would add; a removed alert stays removed, a pruned post is not queued again', async () => {
+    const { dbPath, ids } = await populated();
+    const pgdb = await freshPostgres({ empty: true });
+    drops.push(pgdb.drop);
+    const first = await migrateCli(dbPath, pgdb.url);
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+
+    // Manzil on Postgres: alert #2 is removed, the queued card is delivered, and delivered posts are pruned.
+    const db = await openDatabase({ dbPath, postgres: { url: pgdb.url, poolSize: 2 } });
+    try {
+      await db.alerts.remove(ids.jvc);
+      expect((await db.alerts.listByPlace(PLACE)).map((r) => r.number)).toEqual([1]);
+      const at = Date.now() + 1_000;
+      const [card] = await db.outbox.claimDue({ holder: 'pg', at, leaseMs: 60_000, perPlace: 1, places: 1, platforms: ['slack'] });
+      await db.outbox.markPosting(card!.id, card!.token, at, at + 60_000);
+      await db.outbox.markDelivered(card!.id, card!.token, 'ts-2', at + 1);
+      expect((await db.outbox.prune(at + 10, { outboxMaxAgeMs: 0 })).outbox).toBe(2);
+    } finally {
+      await db.close();
+    }
+
+    const again = await migrateCli(dbPath, pgdb.url);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/^manzil migrate-to-postgres: Postgres \(DATABASE_URL\) is already in use \(rows in .*saved_search 1.*\).*: nothing was changed\./);
+    const said = again.stdout.split('\n');
+    expect(said).toContain(`  saved_search: 1 row (id=${ids.jvc})`);
+    expect(said).toContain(`  search_seen: 1 row (search_id=${ids.jvc}, property_id=p9)`);
+    expect(said).toEqual(expect.arrayContaining([expect.stringMatching(/^ {2}outbox: 2 rows \(id=\d+; id=\d+\)$/)]));
+
+    const after = await openDatabase({ dbPath, postgres: { url: pgdb.url, poolSize: 2 } });
+    try {
+      expect((await after.alerts.listByPlace(PLACE)).map((r) => [r.number, r.summary])).toEqual([[1, 'Rent in marina']]);
+      expect(await after.alerts.byId(ids.jvc)).toBeUndefined();
+      // Nothing waits to be posted, and what was delivered is not back.
+      expect(await after.outbox.list()).toEqual([]);
+    } finally {
+      await after.close();
+    }
+  }, 90_000);
 });
