@@ -30,9 +30,12 @@ FROM node:22-bookworm-slim AS runtime
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
  && rm -rf /var/lib/apt/lists/*
+# OPS_PORT: the detailed /healthz and /metrics on 127.0.0.1:9464 inside the container (OPS_HOST), for the HEALTHCHECK;
+# PORT (Slack's events) answers only a liveness /healthz. See docs/security.md, "What is exposed where".
 ENV NODE_ENV=production \
     MANZIL_DB_PATH=/data/manzil.db \
     PORT=3000 \
+    OPS_PORT=9464 \
     LOG_FORMAT=json
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
@@ -47,7 +50,8 @@ RUN mkdir -p /data \
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
-# /healthz answers 503 when the database refuses writes, the poller is stuck or the upstream breaker is open.
+# /healthz answers 503 when the database refuses writes, the poller is stuck or the upstream breaker is open. It runs
+# inside the container, so the loopback address of the ops server reaches it.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.OPS_PORT || process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]

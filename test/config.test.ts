@@ -91,7 +91,7 @@ describe('configuration problems in plain words', () => {
   it('takes an empty value as unset, as in a copied .env.example', () => {
     const config = loadConfig({ PORT: '', OPS_PORT: ' ', UAE_API_BUDGET_PER_DAY: '', UAE_API_KEY: '', SLACK_BOT_TOKEN: '' });
     expect(config.port).toBe(3000);
-    expect(config.opsPort).toBeUndefined();
+    expect(config.ops.port).toBeUndefined();
     expect(config.api.budget.perDay).toBeUndefined();
     expect(config.sandbox).toBe(true);
   });
@@ -100,7 +100,7 @@ describe('configuration problems in plain words', () => {
     expect(loadConfig({}).logFile).toBe('data/manzil.log');
     expect(loadConfig({ MANZIL_DB_PATH: '/var/lib/manzil/m.db' }).logFile).toBe('/var/lib/manzil/manzil.log');
     expect(loadConfig({ MANZIL_LOG_FILE: '/tmp/x.log' }).logFile).toBe('/tmp/x.log');
-    expect(loadConfig({ LOG_FORMAT: 'json', OPS_PORT: '9100' })).toMatchObject({ logFormat: 'json', opsPort: 9100 });
+    expect(loadConfig({ LOG_FORMAT: 'json', OPS_PORT: '9100' })).toMatchObject({ logFormat: 'json', ops: { port: 9100, host: '127.0.0.1' } });
   });
 });
 

@@ -39,10 +39,13 @@ export class Metrics {
   });
   private readonly teamCalls = new Counter({
     name: 'manzil_team_upstream_calls_total',
-    help: 'Upstream calls made for each team (a Slack workspace, a Discord server): its spend of the shared quota',
+    help: 'Upstream calls made for each team (a Slack workspace, a Discord server): its spend of the shared quota; teams past METRICS_MAX_TEAMS count as team="other"',
     labelNames: ['team'],
     registers: [this.registry],
   });
+  /** The teams with a series of their own: the first `maxTeams` to make a call since the start. */
+  private readonly labelledTeams = new Set<string>();
+  private readonly maxTeams: number;
   private readonly upstreamLatency = new Histogram({
     name: 'manzil_upstream_request_duration_seconds',
     help: 'Time from sending a request to the property service to its whole answer',
@@ -81,7 +84,9 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(options: { defaultMetrics?: boolean } = {}) {
+  /** `maxTeams` (METRICS_MAX_TEAMS, 50 by default): how many teams get a `team` label of their own. */
+  constructor(options: { defaultMetrics?: boolean; maxTeams?: number } = {}) {
+    this.maxTeams = options.maxTeams ?? 50;
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
     this.gauge('manzil_outbox_depth', 'Alert messages waiting to be posted (pending or being posted)', async () => {
       const s = await this.sources.outbox?.();
@@ -160,9 +165,20 @@ export class Metrics {
   /** For the API client's `onCall`. */
   readonly upstream = (call: UpstreamCall): void => {
     this.upstreamCalls.inc({ operation: call.operation, status: call.status });
-    if (call.outcome !== 'refused') for (const team of call.teams ?? []) this.teamCalls.inc({ team });
+    if (call.outcome !== 'refused') for (const team of call.teams ?? []) this.teamCalls.inc({ team: this.teamLabel(team) });
     if (call.outcome !== 'refused') this.upstreamLatency.observe({ operation: call.operation }, call.ms / 1000);
   };
+
+  /**
+   * A team's label, or "other" once `maxTeams` teams have one: a thousand workspaces must not make a thousand series.
+   * A label, once given, is kept, so every series stays a counter that only goes up (rate() stays right).
+   */
+  private teamLabel(team: string): string {
+    if (this.labelledTeams.has(team)) return team;
+    if (this.labelledTeams.size >= this.maxTeams) return 'other';
+    this.labelledTeams.add(team);
+    return team;
+  }
 
   command(text: string): void {
     this.commands.inc({ verb: commandVerb(text) });
