@@ -1,14 +1,16 @@
 // Structured logging on pino: JSON lines on stderr, readable ones (pino-pretty) when stderr is a terminal, and in the
 // terminal chat a log file with only warnings and errors on the screen. Two guards keep secrets out of the logs:
 // - redact paths blank out fields whose *name* says they hold a secret (a token, a key, a response_url), configured or not;
-// - every line is scanned for each configured secret *value*, in its raw and its JSON-escaped form, so a key that slips
-//   into an error message (or contains a quote or a backslash, which JSON escapes) still never reaches the logs.
+// - every line is scanned for each configured secret *value* in every form it can take (raw, JSON-escaped,
+//   percent-encoded as in a URL...: secret-forms.ts), so a key that slips into an error message, or a database password
+//   inside a URL, still never reaches the logs.
 import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { createColors } from 'picocolors';
 import { pino, type DestinationStream } from 'pino';
 import { prettyFactory } from 'pino-pretty';
+import { secretPattern } from './secret-forms.js';
+import { makePrivateDirFor, PRIVATE_FILE } from './store/private-files.js';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 
@@ -75,27 +77,12 @@ const AT_ANY_DEPTH = (name: string) => (name.startsWith('[') ? [`*${name}`, `*.*
 /** `headers["x-gateway-key"]` is covered by `*["x-gateway-key"]`. */
 export const REDACT_PATHS: readonly string[] = SECRET_NAMES.flatMap(AT_ANY_DEPTH);
 
-/** The forms a secret can take in a line: raw, and as it reads inside a JSON string. Longest first. */
-function secretForms(secrets: readonly (string | undefined)[]): string[] {
-  const forms = new Set<string>();
-  for (const s of secrets) {
-    if (!s || s.length < 4) continue; // a 1-3 character "secret" would mask half the log
-    forms.add(JSON.stringify(s).slice(1, -1));
-    forms.add(s);
-  }
-  return [...forms].sort((a, b) => b.length - a.length);
-}
-
-/** Replaces every occurrence of each secret (4+ characters), raw or JSON-escaped, with `***`. */
+/** Replaces every occurrence of each secret (4+ characters), in any of its forms (secret-forms.ts), with `***`. */
 export function maskSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  return maskForms(text, secretForms(secrets));
+  return maskWith(text, secretPattern(secrets));
 }
 
-function maskForms(text: string, forms: readonly string[]): string {
-  let out = text;
-  for (const form of forms) if (out.includes(form)) out = out.split(form).join(MASK);
-  return out;
-}
+const maskWith = (text: string, pattern: RegExp | undefined) => (pattern ? text.replace(pattern, MASK) : text);
 
 /** An expected failure (ours, with a status or a kind) is described by name and message; an unexpected one keeps its stack. */
 function describe(value: unknown): unknown {
@@ -138,8 +125,9 @@ function fileDestination(file: string, screen: LoggerOptions['screen']): Destina
   const colours = createColors(!screen && colourOn());
   let fd: number | undefined;
   try {
-    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    fd = fs.openSync(file, 'a', 0o600);
+    // Beside the database by default: the folder Manzil makes is private (store/private-files.ts), as is the file.
+    makePrivateDirFor(file);
+    fd = fs.openSync(file, 'a', PRIVATE_FILE);
   } catch (e) {
     show(`${colours.yellow('WARN')} cannot write the log file ${file} (${(e as Error).message}); warnings and errors only, here`);
   }
@@ -201,7 +189,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 }
 
 function build(options: LoggerOptions, level: Level | 'silent'): Logger {
-  const forms = secretForms(options.secrets ?? []);
+  const pattern = secretPattern(options.secrets ?? []);
   const p = pino(
     {
       level,
@@ -213,7 +201,7 @@ function build(options: LoggerOptions, level: Level | 'silent'): Logger {
       serializers: { err: (value: unknown) => value },
       redact: { paths: [...REDACT_PATHS], censor: MASK },
       // Runs on the finished line, so it also catches secrets inside messages, error texts and stacks.
-      hooks: { streamWrite: (line) => maskForms(line, forms) },
+      hooks: { streamWrite: (line) => maskWith(line, pattern) },
     },
     destination(options),
   );

@@ -5,15 +5,23 @@ import path from 'node:path';
 import { isatty } from 'node:tty';
 import { runTerminalChat } from '../adapters/console/chat.js';
 import { ConsolePoster } from '../adapters/console/poster.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { installCrashHandlers } from './crash.js';
+import { createLogger } from './log.js';
 import { startManzil } from './main.js';
+
+/** Until the service has its logger: a crash while starting is logged on stderr, masked as every line is. */
+const bootLogger = (config: Config) => createLogger({ level: config.logLevel, secrets: config.secrets, format: config.logFormat });
 
 /** How long `manzil poll --once` waits for deliveries that become due soon (a look deferred a few seconds). */
 const POLL_ONCE_WAIT_MS = 10_000;
 
 /** `manzil poll --once`: one poller run, then the outbox drained, then exit (for cron-style deployments). */
 export async function runPollOnce(out: (line: string) => void): Promise<number> {
-  const manzil = await startManzil({ serve: false });
+  const configured = loadConfig(process.env);
+  const crash = installCrashHandlers(bootLogger(configured));
+  const manzil = await startManzil({ config: configured, serve: false });
+  crash.use(manzil.logger);
   // Its claims are this run's: a run killed mid-post hands them over at once to the next (a lapsed heartbeat).
   await manzil.heartbeat.start();
   try {
@@ -64,8 +72,10 @@ export async function runStart(args: readonly string[] = []): Promise<number> {
   const chartsDir = path.join(configured.dbPath === ':memory:' ? './data' : path.dirname(configured.dbPath), 'charts');
   const terminal = new ConsolePoster(process.stdout, undefined, { chartsDir });
   const consoleChat = args.includes('--console');
+  const crash = installCrashHandlers(bootLogger(configured));
   const manzil = await startManzil({ config: configured, terminal, ops: args.includes('--ops'), consoleChat, deliveryThread: configured.alerts.thread });
   const { lifecycle, logger } = manzil;
+  crash.use(logger);
   const onSignal = (signal: NodeJS.Signals) => {
     if (lifecycle.isStopping) {
       logger.warn('second signal: exiting now', { signal, inFlight: lifecycle.inFlight.size });

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { makePrivateDirFor, PRIVATE_FILE } from '../store/private-files.js';
 
 export interface BackupReport {
   source: string;
@@ -28,9 +29,12 @@ export async function backupDatabase(source: string, target: string, options: { 
   if (!fs.existsSync(source)) throw new BackupError(`there is no database at ${source} (MANZIL_DB_PATH)`);
   if (path.resolve(source) === path.resolve(target)) throw new BackupError('the backup would overwrite the database itself: choose another file');
   if (fs.existsSync(target) && !options.overwrite) throw new BackupError(`${target} exists already: choose a new file, or add --force to replace it`);
-  fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+  makePrivateDirFor(target);
 
   const partial = `${target}.partial-${process.pid}`;
+  // The copy holds what the database holds: created 0600 before SQLite writes to it (renaming keeps the mode).
+  fs.rmSync(partial, { force: true });
+  fs.closeSync(fs.openSync(partial, 'wx', PRIVATE_FILE));
   const db = new Database(source, { fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');

@@ -1,10 +1,9 @@
 // Opens the SQLite file: WAL, a busy timeout, foreign keys on, and every pending migration applied.
-import fs from 'node:fs';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrationsFolder } from './migrations-folder.js';
 import { applyMigrations } from './migrate.js';
+import { prepareDatabaseFile } from './private-files.js';
 import * as schema from './schema.js';
 import type { WriteLock } from './write-lock.js';
 
@@ -22,7 +21,8 @@ export interface StoreOptions {
 
 export function openStore(file: string, options: StoreOptions = {}): Store {
   const inMemory = file === ':memory:' || file === '';
-  if (!inMemory) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  // Created 0600 before SQLite opens it, so its -wal and -shm are 0600 too; an older, wider file is narrowed.
+  if (!inMemory) prepareDatabaseFile(file);
   const sqlite = new Database(file);
   try {
     sqlite.pragma('journal_mode = WAL');
