@@ -9,6 +9,7 @@ import type { Logger } from '../../src/log.js';
 import { SlackAdmins } from './admins.js';
 import { installationStore, installedClients } from './installations.js';
 import { registerListeners, registerUninstall } from './listeners.js';
+import { refuseOrgWideInstall } from './org-install.js';
 import { SlackPoster, postingClient, singleClient, type SlackClients } from './poster.js';
 import { SLACK_SCOPES } from './scopes.js';
 
@@ -88,15 +89,21 @@ function slackClients(options: ClientOptions): SlackClients {
   return singleClient(postingClient(options.botToken, clientOptions));
 }
 
-/** Bolt's installer: "Add to Slack" at /slack/install, Slack's redirect back at /slack/oauth_redirect. */
-function installer(oauth: SlackOAuth, clientOptions: { slackApiUrl?: string }) {
+const INSTALL_PATH = '/slack/install';
+
+/**
+ * Bolt's installer: "Add to Slack" at /slack/install, Slack's redirect back at /slack/oauth_redirect. An org-wide
+ * Enterprise Grid install is refused there with a page (org-install.ts); each workspace adds Manzil on its own.
+ */
+function installer(oauth: SlackOAuth, clientOptions: { slackApiUrl?: string }, options: ClientOptions, warn: (message: string, fields: Record<string, unknown>) => void) {
+  const afterInstallation = refuseOrgWideInstall(INSTALL_PATH, { apiUrl: options.apiUrl, logger: boltLogger(options.logger), timeoutMs: options.postTimeoutMs }, warn);
   return {
     clientId: oauth.clientId,
     clientSecret: oauth.clientSecret,
     stateSecret: oauth.stateSecret,
     scopes: [...SLACK_SCOPES],
     installationStore: installationStore(oauth.installations),
-    installerOptions: { directInstall: true, installPath: '/slack/install', redirectUriPath: '/slack/oauth_redirect', clientOptions },
+    installerOptions: { directInstall: true, installPath: INSTALL_PATH, redirectUriPath: '/slack/oauth_redirect', clientOptions, callbackOptions: { afterInstallation } },
   };
 }
 
@@ -104,6 +111,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const logger = boltLogger(options.logger);
   const clientOptions = options.apiUrl ? { slackApiUrl: options.apiUrl } : {};
   const socketMode = Boolean(options.appToken);
+  const log = options.logger.child({ part: 'slack' });
+  const warn = (message: string, fields: Record<string, unknown>) => log.warn(message, fields);
   // Built here rather than by App, so that Socket Mode also honours SLACK_API_URL.
   const receiver = socketMode
     ? new SocketModeReceiver({ appToken: options.appToken!, logger, installerOptions: { clientOptions } })
@@ -113,11 +122,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         logger,
         unhandledRequestTimeoutMillis: 2_500,
         ...(options.routes?.length ? { customRoutes: options.routes } : {}),
-        ...(options.oauth ? installer(options.oauth, clientOptions) : {}),
+        ...(options.oauth ? installer(options.oauth, clientOptions, options, warn) : {}),
       });
   const app = new App({ ...(options.oauth ? {} : { token: options.botToken }), receiver, logger, logLevel: LogLevel.WARN, clientOptions });
-  const log = options.logger.child({ part: 'slack' });
-  const warn = (message: string, fields: Record<string, unknown>) => log.warn(message, fields);
   const clients = slackClients({ ...options, installations: options.oauth?.installations });
   const admins = new SlackAdmins(clients, warn, options.adminCacheMs);
   registerListeners(app, options.bot, admins, log, options.track);

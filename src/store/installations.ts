@@ -1,6 +1,6 @@
 // Slack workspaces that added Manzil: Bolt's installations, sealed at rest (sealing.ts). And the hold a removed
 // workspace puts on its channels: their alerts and digests wait, and nothing is posted, until it adds Manzil again.
-import { and, eq, like, sql } from 'drizzle-orm';
+import { and, desc, eq, like, ne, sql } from 'drizzle-orm';
 import type { Logger } from '../log.js';
 import type { SlackInstallations } from '../ports/index.js';
 import type { Store } from './db.js';
@@ -21,42 +21,46 @@ export const NEVER = Number.MAX_SAFE_INTEGER;
 
 export const keyOf = (k: InstallationKey) => `${k.enterpriseId ?? '-'}:${k.teamId ?? '-'}`;
 
+/**
+ * The rows of one installation. A workspace is its team, whatever its enterprise: Slack's team ids are unique, Bolt
+ * saves an Enterprise Grid workspace under `E…:T…`, and a poster that knows only the `slack:T…:C…` place must find it
+ * by the team alone. An org-wide install has no team and is found by its enterprise.
+ */
+const workspaceOf = (k: InstallationKey) => (k.teamId ? eq(slackInstallation.teamId, k.teamId) : eq(slackInstallation.key, keyOf(k)));
+
 export function createSlackInstallationRepo(store: Store, sealer: Sealer, now: () => number = Date.now) {
   const { db } = store;
   return {
-    /** Saves (or replaces) a workspace's installation; true when it is new. */
+    /**
+     * Saves (or replaces) a workspace's installation; true when the workspace had none. One row per workspace: one
+     * saved before under another enterprise (a workspace since moved into a Grid org) is replaced too.
+     */
     save(k: InstallationKey, installation: unknown): boolean {
       const at = now();
       const { sealed, keyId } = sealer.seal(JSON.stringify(installation));
-      const before = db
-        .select({ key: slackInstallation.key })
-        .from(slackInstallation)
-        .where(eq(slackInstallation.key, keyOf(k)))
-        .get();
-      db.insert(slackInstallation)
-        .values({ key: keyOf(k), teamId: k.teamId ?? null, enterpriseId: k.enterpriseId ?? null, sealed, keyId, installedAt: at, updatedAt: at })
-        .onConflictDoUpdate({ target: slackInstallation.key, set: { sealed, keyId, updatedAt: at } })
-        .run();
-      return before === undefined;
+      return store.sqlite.transaction(() => {
+        const before = db.select({ key: slackInstallation.key }).from(slackInstallation).where(workspaceOf(k)).get();
+        if (k.teamId) {
+          db.delete(slackInstallation)
+            .where(and(workspaceOf(k), ne(slackInstallation.key, keyOf(k))))
+            .run();
+        }
+        db.insert(slackInstallation)
+          .values({ key: keyOf(k), teamId: k.teamId ?? null, enterpriseId: k.enterpriseId ?? null, sealed, keyId, installedAt: at, updatedAt: at })
+          .onConflictDoUpdate({ target: slackInstallation.key, set: { sealed, keyId, updatedAt: at } })
+          .run();
+        return before === undefined;
+      })();
     },
 
     /** The installation, opened; undefined when the workspace has none. Throws when no configured key can open it. */
     fetch(k: InstallationKey): unknown {
-      const row = db
-        .select({ sealed: slackInstallation.sealed })
-        .from(slackInstallation)
-        .where(eq(slackInstallation.key, keyOf(k)))
-        .get();
+      const row = db.select({ sealed: slackInstallation.sealed }).from(slackInstallation).where(workspaceOf(k)).orderBy(desc(slackInstallation.updatedAt)).get();
       return row ? JSON.parse(sealer.open(row.sealed)) : undefined;
     },
 
     delete(k: InstallationKey): boolean {
-      return (
-        db
-          .delete(slackInstallation)
-          .where(eq(slackInstallation.key, keyOf(k)))
-          .run().changes > 0
-      );
+      return db.delete(slackInstallation).where(workspaceOf(k)).run().changes > 0;
     },
 
     list(): { teamId: string | null; enterpriseId: string | null; installedAt: number; keyId: string }[] {

@@ -141,9 +141,11 @@ export interface FakeSlack {
   refuseAuth(on?: boolean): void;
   /**
    * Add to Slack: a person of `teamId` approves the app on Slack's authorize page; the code Slack then hands to the
-   * app's redirect URL (exchanged once by oauth.v2.access for a bot token of that workspace).
+   * app's redirect URL (exchanged once by oauth.v2.access for a bot token of that workspace). `grid`: a workspace of an
+   * Enterprise Grid org (oauth.v2.access names its enterprise), or with `orgWide` the whole org (`team: null`,
+   * `is_enterprise_install: true`; the token is the enterprise's: `tokenOf(enterpriseId)`).
    */
-  approve(teamId: string, teamName?: string, user?: string): string;
+  approve(teamId: string, teamName?: string, user?: string, grid?: FakeGrid): string;
   /** The workspace's bot tokens stop working (the app removed, or its token revoked). */
   revokeWorkspace(teamId: string): void;
   /** The bot token of a workspace, the latest given; undefined when it has none. */
@@ -153,6 +155,14 @@ export interface FakeSlack {
   waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs?: number): Promise<void>;
   reset(): void;
   close(): Promise<void>;
+}
+
+/** An Enterprise Grid org in an approval. */
+export interface FakeGrid {
+  enterpriseId: string;
+  enterpriseName?: string;
+  /** Installed on the whole org rather than on the workspace. */
+  orgWide?: boolean;
 }
 
 export interface FakeSlackOptions {
@@ -251,8 +261,9 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
   const token = options.token ?? 'xoxb-test';
   // Add to Slack: each workspace's bot token, the default one's first; codes Slack gave out at the approval, not yet used.
-  const workspaces = new Map<string, { teamId: string; teamName: string }>([[token, { teamId: 'T0TEST', teamName: 'Manzil Test' }]]);
-  const codes = new Map<string, { teamId: string; teamName: string; user: string }>();
+  // An org-wide install's token is kept under its enterprise id as teamId.
+  const workspaces = new Map<string, { teamId: string; teamName: string; enterpriseId?: string }>([[token, { teamId: 'T0TEST', teamName: 'Manzil Test' }]]);
+  const codes = new Map<string, { teamId: string; teamName: string; user: string; grid?: FakeGrid | undefined }>();
   let issued = 0;
   const calls: SlackCall[] = [];
   const attempts: ResponseAttempt[] = [];
@@ -283,8 +294,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     if (options.oauth && (args.client_id !== options.oauth.clientId || args.client_secret !== options.oauth.clientSecret))
       return [200, { ok: false, error: 'invalid_client_id' }, {}];
     codes.delete(String(args.code));
-    const botToken = `xoxb-${approval.teamId}-${++issued}`;
-    workspaces.set(botToken, { teamId: approval.teamId, teamName: approval.teamName });
+    const { grid } = approval;
+    const owner = grid?.orgWide ? grid.enterpriseId : approval.teamId;
+    const botToken = `xoxb-${owner}-${++issued}`;
+    workspaces.set(botToken, { teamId: owner, teamName: approval.teamName, ...(grid ? { enterpriseId: grid.enterpriseId } : {}) });
     return [
       200,
       {
@@ -295,9 +308,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         token_type: 'bot',
         access_token: botToken,
         bot_user_id: 'U0BOT',
-        team: { id: approval.teamId, name: approval.teamName },
-        enterprise: null,
-        is_enterprise_install: false,
+        team: grid?.orgWide ? null : { id: approval.teamId, name: approval.teamName },
+        enterprise: grid ? { id: grid.enterpriseId, name: grid.enterpriseName ?? `Org ${grid.enterpriseId}` } : null,
+        is_enterprise_install: grid?.orgWide === true,
       },
       {},
     ];
@@ -351,7 +364,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       case 'auth.test':
         return [
           200,
-          { ok: true, url: 'https://manzil-test.slack.com/', team: workspace.teamName, team_id: workspace.teamId, user: 'manzil', user_id: 'U0BOT', bot_id: 'B0BOT' },
+          {
+            ok: true,
+            url: 'https://manzil-test.slack.com/',
+            team: workspace.teamName,
+            team_id: workspace.teamId,
+            user: 'manzil',
+            user_id: 'U0BOT',
+            bot_id: 'B0BOT',
+            ...(workspace.enterpriseId ? { enterprise_id: workspace.enterpriseId } : {}),
+          },
           scopes ? { 'x-oauth-scopes': scopes.join(',') } : {},
         ];
       case 'chat.postMessage': {
@@ -377,6 +399,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           {},
         ];
       }
+      case 'auth.revoke':
+        // The token stops working at once.
+        workspaces.delete(callToken!);
+        return [200, { ok: true, revoked: true }, {}];
       case 'chat.update':
         return [200, { ok: true, channel, ts: args.ts, text: args.text, message: { text: args.text, blocks: args.blocks } }, {}];
       case 'chat.postEphemeral':
@@ -646,9 +672,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     refuseAuth(on = true) {
       authRefused = on;
     },
-    approve(teamId, teamName = `Workspace ${teamId}`, user = 'U0INSTALLER') {
+    approve(teamId, teamName = `Workspace ${teamId}`, user = 'U0INSTALLER', grid) {
       const code = `code-${teamId}-${codes.size + issued + 1}`;
-      codes.set(code, { teamId, teamName, user });
+      codes.set(code, { teamId, teamName, user, grid });
       return code;
     },
     revokeWorkspace(teamId) {

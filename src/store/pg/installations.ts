@@ -1,7 +1,7 @@
 // Slack workspaces that added Manzil, on Postgres, as ../installations.ts on SQLite (which tells what each method
 // means; the same calls give the same results): Bolt's installations sealed at rest, and the hold a removed workspace
 // puts on its channels. Holding and releasing a workspace are one transaction each, as there.
-import { and, asc, eq, gt, inArray, like, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, like, ne, sql } from 'drizzle-orm';
 import { keyOf, NEVER, REMOVED_REASON } from '../installations.js';
 import type { SlackInstallationRepo } from '../ports.js';
 import type { Sealer } from '../sealing.js';
@@ -25,28 +25,33 @@ async function placesOf(tx: PgTx, prefix: string): Promise<Set<string>> {
 
 export function createPgSlackInstallationRepo(store: PgStore, sealer: Sealer, now: () => number = Date.now): SlackInstallationRepo {
   const { db } = store;
-  const byKey = (k: Parameters<typeof keyOf>[0]) => eq(slackInstallation.key, keyOf(k));
+  // A workspace is its team, whatever its enterprise (see workspaceOf there); an org-wide install, its enterprise.
+  const ofWorkspace = (k: Parameters<typeof keyOf>[0]) => (k.teamId ? eq(slackInstallation.teamId, k.teamId) : eq(slackInstallation.key, keyOf(k)));
   return {
     async save(k, installation) {
       const at = now();
       const { sealed, keyId } = sealer.seal(JSON.stringify(installation));
-      // One statement, so two instances saving one workspace at once cannot both call it new: a row the upsert
-      // inserted has no updating transaction (xmax 0); one it updated has.
-      const [row] = await db
-        .insert(slackInstallation)
-        .values({ key: keyOf(k), teamId: k.teamId ?? null, enterpriseId: k.enterpriseId ?? null, sealed, keyId, installedAt: at, updatedAt: at })
-        .onConflictDoUpdate({ target: slackInstallation.key, set: { sealed, keyId, updatedAt: at } })
-        .returning({ inserted: sql<boolean>`(${slackInstallation}.xmax = 0)` });
-      return row!.inserted;
+      return db.transaction(async (tx) => {
+        // The workspace's row saved under another enterprise (it moved into a Grid org) is replaced: one per workspace.
+        const moved = k.teamId ? await tx.delete(slackInstallation).where(and(ofWorkspace(k), ne(slackInstallation.key, keyOf(k)))) : undefined;
+        // The upsert is one statement, so two instances saving one workspace at once cannot both call it new: a row it
+        // inserted has no updating transaction (xmax 0); one it updated has.
+        const [row] = await tx
+          .insert(slackInstallation)
+          .values({ key: keyOf(k), teamId: k.teamId ?? null, enterpriseId: k.enterpriseId ?? null, sealed, keyId, installedAt: at, updatedAt: at })
+          .onConflictDoUpdate({ target: slackInstallation.key, set: { sealed, keyId, updatedAt: at } })
+          .returning({ inserted: sql<boolean>`(${slackInstallation}.xmax = 0)` });
+        return row!.inserted && (moved?.rowCount ?? 0) === 0;
+      });
     },
 
     async fetch(k) {
-      const [row] = await db.select({ sealed: slackInstallation.sealed }).from(slackInstallation).where(byKey(k));
+      const [row] = await db.select({ sealed: slackInstallation.sealed }).from(slackInstallation).where(ofWorkspace(k)).orderBy(desc(slackInstallation.updatedAt)).limit(1);
       return row ? (JSON.parse(sealer.open(row.sealed)) as unknown) : undefined;
     },
 
     async delete(k) {
-      const result = await db.delete(slackInstallation).where(byKey(k));
+      const result = await db.delete(slackInstallation).where(ofWorkspace(k));
       return (result.rowCount ?? 0) > 0;
     },
 
