@@ -10,6 +10,7 @@ import type { Block, Reply } from '../views/model.js';
 import { compare } from './compare.js';
 import { renderDelivery, decodePayload } from './messages.js';
 import { fetchListings, type AlertsApi } from './fetch.js';
+import { impossibleIn } from './impossible.js';
 import { deliveriesFor } from './plan.js';
 import { POLL_JOB } from './poller.js';
 import { canonicalParams, decodeSavedQuery, encodeSavedQuery, notAlertable, paramsKey, type SavedQuery } from './saved-query.js';
@@ -179,7 +180,15 @@ export class AlertCommands {
     const rows = await this.o.repo.listByPlace(ctx.place);
     if (rows.length === 0) return ephemeral(`No alerts in this channel yet.\n${ALERTS_HELP}`);
     const lines = rows.map((r) => {
-      const state = r.service !== this.o.service ? 'not checked: another property service' : r.paused ? 'paused' : `checked ${this.o.schedule}`;
+      const impossible = r.paused ? impossibleIn(r) : undefined;
+      const state =
+        r.service !== this.o.service
+          ? 'not checked: another property service'
+          : impossible
+            ? `paused: it asks for ${impossible}, which no listing has`
+            : r.paused
+              ? 'paused'
+              : `checked ${this.o.schedule}`;
       const last = r.lastRunAt ? `last checked ${formatDistanceStrict(r.lastRunAt, this.now)} ago` : 'not checked yet';
       const error = r.lastError ? ` · ⚠️ failing${r.errorSince ? ` for ${formatDistanceStrict(r.errorSince, this.now)}` : ''}: ${r.lastError}` : '';
       return `#${r.number} · ${r.summary} · ${state} · ${last}${error} · saved by ${r.owner === ctx.user ? 'you' : r.owner}`;
@@ -232,10 +241,18 @@ export class AlertCommands {
         if (row.paused) return ephemeral(`Alert #${row.number} is already paused.`);
         await this.o.repo.setPaused(row.id, true);
         return ephemeral(`Paused alert #${row.number} (${row.summary}). \`/alerts resume ${row.number}\` starts it again.`);
-      case 'resume':
+      case 'resume': {
         if (!row.paused) return ephemeral(`Alert #${row.number} is not paused.`);
+        // Paused at start for asking what no listing can be: running it again would only fail on every run.
+        const impossible = impossibleIn(row);
+        if (impossible) {
+          return ephemeral(
+            `Alert #${row.number} can't run: it asks for ${impossible}, which no listing has. Save the search again with other numbers, then \`/alerts remove ${row.number}\`.`,
+          );
+        }
         await this.o.repo.setPaused(row.id, false);
         return ephemeral(`Resumed alert #${row.number} (${row.summary}).`);
+      }
       default:
         await this.o.repo.remove(row.id);
         this.o.logger.info('alert removed', { search: row.id, place: ctx.place, user: ctx.user });

@@ -2,5 +2,6 @@
 export { AlertCommands, ALERTS_HELP, describeSchedule, type AlertContext, type AlertCommandsOptions } from './commands.js';
 export { ALERT_KINDS, alertKind, renderDelivery, type AlertButtons, type DeliveryPayload } from './messages.js';
 export { type AlertsApi } from './fetch.js';
+export { impossibleIn, pauseImpossibleAlerts, type PauseDeps } from './impossible.js';
 export { dueQueries, pollOnce, POLL_JOB, type PollerDeps, type PollerOptions, type RunReport } from './poller.js';
 export { ALERTABLE, canonicalParams, decodeSavedQuery, notAlertable, paramsKey, savedQueryLookup, type SavedQuery } from './saved-query.js';

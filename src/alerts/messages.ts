@@ -14,6 +14,7 @@ const payloadSchema = z.discriminatedUnion('kind', [
   z.object({ v: z.literal(1), kind: z.literal('summary'), search: searchRef, more: z.number() }),
   z.object({ v: z.literal(1), kind: z.literal('failing'), search: searchRef, error: z.string(), since: z.number() }),
   z.object({ v: z.literal(1), kind: z.literal('recovered'), search: searchRef }),
+  z.object({ v: z.literal(1), kind: z.literal('impossible'), search: searchRef, what: z.string() }),
 ]);
 
 export type DeliveryPayload = z.output<typeof payloadSchema>;
@@ -42,7 +43,7 @@ export interface AlertButtons {
 const label = (s: SearchRef) => `Alert #${s.number} · ${s.summary}`;
 
 /** The outbox kinds alerts write; main registers them with `alertKind` (src/outbox/registry.ts's DeliveryKind). */
-export const ALERT_KINDS = ['new', 'price_drop', 'summary', 'failing', 'recovered'] as const;
+export const ALERT_KINDS = ['new', 'price_drop', 'summary', 'failing', 'recovered', 'impossible'] as const;
 
 export const alertKind = (buttons: AlertButtons = {}) => ({ decode: decodePayload, render: (p: DeliveryPayload) => renderDelivery(p, buttons) });
 
@@ -80,6 +81,11 @@ export async function renderDelivery(payload: DeliveryPayload, buttons: AlertBut
     }
     case 'recovered': {
       const text = `✅ Alert #${payload.search.number} (${payload.search.summary}) is working again; new listings will appear here as before.`;
+      return { text, blocks: [{ kind: 'text', text }] };
+    }
+    case 'impossible': {
+      const n = payload.search.number;
+      const text = `⏸️ Alert #${n} (${payload.search.summary}) is paused: it asks for ${payload.what}, which no listing has, so it could never find anything. Save the search again with other numbers, then \`/alerts remove ${n}\`.`;
       return { text, blocks: [{ kind: 'text', text }] };
     }
   }

@@ -1,12 +1,12 @@
 // What a run's comparison becomes in the outbox: cards for new listings and price drops (the rest as one summary),
-// and the notices that a search keeps failing or works again.
+// and the notices that a search keeps failing, works again, or is paused for asking what no listing can be.
 import type { NewDelivery, SavedSearchRow } from '../store/index.js';
 import type { compare } from './compare.js';
 import { encodePayload, type SearchRef } from './messages.js';
 
 const ref = (s: SavedSearchRow): SearchRef => ({ id: s.id, number: s.number, summary: s.summary });
 
-export function notice(s: SavedSearchRow, kind: 'failing' | 'recovered', dedupeKey: string, extra: Record<string, unknown>): NewDelivery {
+export function notice(s: SavedSearchRow, kind: 'failing' | 'recovered' | 'impossible', dedupeKey: string, extra: Record<string, unknown>): NewDelivery {
   return { searchId: s.id, place: s.place, kind, dedupeKey, payload: encodePayload({ v: 1, kind, search: ref(s), ...extra } as never) };
 }
 

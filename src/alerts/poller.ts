@@ -282,6 +282,9 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
 function describeFailure(e: ApiError): string {
   if (e.kind === 'http' && (e.status === 401 || e.status === 403)) return 'the property service refused our key or plan';
   if (e.kind === 'http' && e.status === 429) return 'the property service is rate-limiting us';
+  // The search itself is refused (a value the service cannot take), by the service or by the client before sending:
+  // trying again will not help, and the service is answering, so "not answering" would send people the wrong way.
+  if ((e.kind === 'http' && e.status === 400) || e.kind === 'invalid-params') return 'the property service refused this search as invalid; save it again with other filters';
   if (e.kind === 'malformed') return 'the property service sent an answer I could not read';
   return 'the property service is not answering';
 }

@@ -107,12 +107,14 @@ export function readRoomItem(text: string): number[] | undefined {
   if (text === 'studio' || text === 'studios') return [0];
   if (/^\d+$/.test(text)) return [Number(text)];
   if (/^\d+\+$/.test(text)) {
-    const from = Number(text.slice(0, -1));
-    return range(from, Math.max(from, PLUS_UP_TO));
+    return andUp(Number(text.slice(0, -1)));
   }
   if (/^\d+(,\d+)+$/.test(text)) return text.split(',').map(Number);
   return undefined;
 }
+
+/** `n+`: n up to PLUS_UP_TO, or n alone above it (so a count too large to spell out stays one number, to be refused). */
+export const andUp = (from: number): number[] => (from >= PLUS_UP_TO ? [from] : range(from, PLUS_UP_TO));
 
 export const range = (from: number, to: number): number[] => {
   const [lo, hi] = from <= to ? [from, to] : [to, from];

@@ -1,5 +1,6 @@
 // Command text -> Query: the verb first, then the filters in any order, then the place.
 import { build } from './build.js';
+import { impossibleValue } from './limits.js';
 import { spellOutNumbers } from './number-words.js';
 import { amountText, grouped } from './numbers.js';
 import { isKnownPlaceWord, knownPlaceAt, scan, type Draft, type ScanOptions } from './scan.js';
@@ -118,6 +119,9 @@ function finish(family: Family, reading: Pick<Reading, 'deal'>, id: string | und
   }
   const built = build(family, draft, id);
   const query = corrections.length === 0 && draft.notes.length === 0 ? built : { ...built, corrections: [...corrections, ...draft.notes] };
+  // The scanner refuses each amount beyond any listing as it reads it; this catches any way round it.
+  const impossible = impossibleValue(query);
+  if (impossible) fail(`That search asks for ${impossible}, which no listing has, so I didn't search. Try "/rent marina 2br under 120k".`);
   checkFloors(query, draft);
   return query;
 }

@@ -1,6 +1,7 @@
 // Tokens -> a Draft: every filter found, in any order, and the words left over for the location.
 // What a filter means for a given operation (and whether it is allowed there) is decided later, in build.ts.
 import { KNOWN_PLACES } from './known-places.js';
+import { MAX_AREA_SQFT, MAX_PRICE_AED, beyond, tooLargeText, tooManyRoomsText } from './limits.js';
 import { STARTS as NUMBER_WORDS } from './number-words.js';
 import {
   AREA_UNITS,
@@ -9,8 +10,8 @@ import {
   CURRENCIES,
   MAX_ROOMS,
   MULTIPLIERS,
-  PLUS_UP_TO,
   amountText,
+  andUp,
   grouped,
   range,
   readAmountWord,
@@ -238,7 +239,7 @@ function rooms(words: readonly string[], i: number, draft: Draft): number {
     const unit = counted?.unit ?? roomUnit(words[start + 1] ?? '');
     if (!counted || !unit || counted.values.length !== 1) return 0;
     const end = start + (counted.unit ? 1 : 2);
-    return setRooms(draft, unit, range(counted.values[0]!, Math.max(counted.values[0]!, PLUS_UP_TO)), text(words, i, end), end - i);
+    return setRooms(draft, unit, andUp(counted.values[0]!), text(words, i, end), end - i);
   }
   const run = roomRun(words, i, draft);
   if (!run) return 0;
@@ -249,7 +250,7 @@ function rooms(words: readonly string[], i: number, draft: Draft): number {
   if (more) {
     const said = draft.rooms[unit]!;
     const most = Math.max(...said.value);
-    said.value = [...new Set([...said.value, ...range(most, Math.max(most, PLUS_UP_TO))])];
+    said.value = [...new Set([...said.value, ...andUp(most)])];
     said.text = `${said.text} ${text(words, end, end + more.length)}`;
     end += more.length;
   }
@@ -305,6 +306,9 @@ function roomRun(words: readonly string[], i: number, draft: Draft): { used: num
     unit = items[last]!.item.unit!;
     end = items[last]!.end;
   }
+  // Checked before a range is spelled out: "1-99999999999 br" would be an array of every count between.
+  const counts = items.flatMap(({ item }) => item.values);
+  refuseTooMany(unit, counts, text(words, i, end));
   const values: number[] = [];
   for (const [k, { item, range: isRange }] of items.entries()) {
     if (item.unit && item.unit !== unit) fail(`"${text(words, i, end)}" mixes bedrooms and bathrooms. Write them apart, like "2br 2 baths".`);
@@ -330,9 +334,15 @@ function roomsAt(words: readonly string[], k: number): boolean {
   return roomUnit(words[j + 1] ?? '') !== undefined || (readRoomItem(words[j] ?? '') === undefined && splitRoomWord(words[j] ?? '') !== undefined);
 }
 
+/** More rooms than any home has, or a count that is no finite number: refused, quoting the count or what was typed. */
+function refuseTooMany(unit: RoomUnit, values: readonly number[], said: string): void {
+  const most = values.find((v) => !Number.isFinite(v)) ?? Math.max(0, ...values);
+  if (!beyond(most, MAX_ROOMS)) return;
+  fail(Number.isSafeInteger(most) ? `${most} ${unitWord(unit)} is more than I can search for; the most is ${MAX_ROOMS}.` : tooManyRoomsText(unit, said));
+}
+
 function setRooms(draft: Draft, unit: RoomUnit, values: number[], said: string, used = 1): number {
-  const most = Math.max(...values);
-  if (most > MAX_ROOMS) fail(`${most} ${unitWord(unit)} is more than I can search for; the most is ${MAX_ROOMS}.`);
+  refuseTooMany(unit, values, said);
   const before = draft.rooms[unit];
   draft.rooms[unit] = before ? { value: [...before.value, ...values], text: `${before.text} ${said}` } : { value: values, text: said };
   return used;
@@ -809,10 +819,13 @@ function roomCountEnd(words: readonly string[], k: number): { end: number; unit:
 const toUnit = (n: number, factor: number | undefined) => (factor !== undefined ? (factor === 1 ? n : Math.round(n * factor)) : n);
 
 function setBound(target: Bounds, side: 'min' | 'max', value: number, factor: number | undefined, said: string): void {
+  // Beyond any listing (above AED 10 billion, 10 million sqft, or no finite number at all): refused, never searched.
+  const sent = toUnit(value, factor);
+  if (beyond(sent, factor !== undefined ? MAX_AREA_SQFT : MAX_PRICE_AED)) fail(tooLargeText(factor !== undefined ? 'area' : 'price', said));
   const before = target[side];
   const what = factor !== undefined ? 'areas' : 'prices';
   if (before && before.value !== value) fail(`You gave two ${side === 'min' ? 'minimum' : 'maximum'} ${what} ("${before.text}" and "${said}"). Keep one.`);
-  target[side] = { value: Number(amountText(toUnit(value, factor))), text: said };
+  target[side] = { value: Number(amountText(sent)), text: said };
 }
 
 // --- Known places, and the words a number may be followed by ------------------------------------------------------

@@ -106,6 +106,11 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
         .all();
     },
 
+    /** Every search not paused, of any service and place: what the start-up checks (src/alerts/impossible.ts). */
+    active(): SavedSearchRow[] {
+      return db.select().from(savedSearch).where(eq(savedSearch.paused, false)).orderBy(asc(savedSearch.id)).all();
+    },
+
     count(service?: string): number {
       const q = db.select({ n: sql<number>`count(*)` }).from(savedSearch);
       return (service ? q.where(eq(savedSearch.service, service)) : q).get()!.n;

@@ -4,12 +4,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AMENITIES, OPERATIONS, OPERATION_NAMES, checkParams, type OperationName, type ParamSpec } from '../../src/api/operations.js';
 import { formatQuery, parseCommand, toParams, type Query } from '../../src/query/index.js';
+import { MAX_AREA_SQFT } from '../../src/query/limits.js';
 
 const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9'.-]{0,11}$/);
 /** Place names as the parser keeps them: single spaces, no quotes. */
 const place = fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
+/** Areas the parser searches: none bigger than MAX_AREA_SQFT (no property is), which is refused instead. */
 const amount = fc.oneof(
-  fc.integer({ min: 0, max: 2_000_000_000 }),
+  fc.integer({ min: 0, max: MAX_AREA_SQFT }),
   fc.integer({ min: 0, max: 10_000_000 }).map((n) => n / 100),
 );
 /** Prices the parser searches: none below AED 10,000 (a sale) or 1,000 a year (a rent) is searched, it is asked about instead. */

@@ -104,6 +104,10 @@ export function createPgSavedSearchRepo(store: PgStore, now: () => number = Date
         .orderBy(sql`coalesce(${savedSearch.lastRunAt}, 0)`, asc(savedSearch.id));
     },
 
+    async active() {
+      return db.select().from(savedSearch).where(eq(savedSearch.paused, false)).orderBy(asc(savedSearch.id));
+    },
+
     async count(service?: string) {
       return countWhere(db, service ? eq(savedSearch.service, service) : undefined);
     },

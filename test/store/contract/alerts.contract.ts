@@ -182,6 +182,18 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       expect(await db.alerts.countElsewhere(SERVICE, PLACE)).toBe(1);
       expect(await db.alerts.countElsewhere('https://other.example')).toBe(1);
     });
+
+    it('lists the searches not paused, of every service and place, in the order saved', async () => {
+      const a = await saved('marina');
+      const b = await saved('jvc', { service: 'https://other.example', place: 'slack:T1:C2' });
+      const c = await saved('jlt');
+      await db.alerts.setPaused(c.id, true);
+      // Not yet due is still active.
+      await db.alerts.commitRun(run(a.id, Date.now() + 3_600_000));
+      expect((await db.alerts.active()).map((r) => r.id)).toEqual([a.id, b.id]);
+      await db.alerts.setPaused(c.id, false);
+      expect((await db.alerts.active()).map((r) => r.id)).toEqual([a.id, b.id, c.id]);
+    });
   });
 
   describe('alerts repository: due', () => {
