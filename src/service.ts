@@ -29,6 +29,7 @@ export async function openService(
     perMonth: config.api.budget.perMonth,
     sharePct: config.teams.sharePct,
     chatReservePct: config.teams.chatReservePct,
+    personPct: config.teams.dmPersonPct,
     // What the call budget counts already: no read of the ledger per call.
     monthSpent: async (): Promise<number> => api.callsThisMonth(),
   });
@@ -48,9 +49,12 @@ export async function openService(
     logger,
     share: shares.check,
     onCall: (call) => {
-      // Not awaited: the call is made; a charge that cannot be written is logged, and the team spends it unseen.
-      if (call.teams && call.outcome !== 'refused')
-        teams.charge(call.teams).catch((error: unknown) => logger.error('a team’s call could not be counted', { teams: call.teams, error }));
+      // Not awaited: the call is made; a charge that cannot be written is logged, and the team spends it unseen. A
+      // person in a shared pool (Discord DMs) is charged beside their team: their part of its share (src/teams).
+      if (call.teams && call.outcome !== 'refused') {
+        const charged = call.person ? [...call.teams, call.person] : call.teams;
+        teams.charge(charged).catch((error: unknown) => logger.error('a team’s call could not be counted', { teams: charged, error }));
+      }
       onCall?.(call);
     },
   });

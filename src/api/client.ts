@@ -51,8 +51,9 @@ export interface CallEvent {
   ms: number;
   /** 'refused': nothing was sent (the call budget or the open circuit said no). */
   outcome: 'ok' | 'error' | 'refused';
-  /** The teams the call was made for (payer.ts), when it was made for any. */
+  /** The teams the call was made for (payer.ts), when it was made for any; and the person, in a shared pool. */
   teams?: readonly string[];
+  person?: string;
 }
 
 export interface CallOptions {
@@ -314,8 +315,8 @@ export class ApiClient {
   private observe(operation: string, status: string, started: number, outcome: CallEvent['outcome']): void {
     if (!this.onCall) return;
     try {
-      const teams = currentPayer()?.teams;
-      this.onCall({ operation, status, ms: performance.now() - started, outcome, ...(teams ? { teams } : {}) });
+      const payer = currentPayer();
+      this.onCall({ operation, status, ms: performance.now() - started, outcome, ...(payer ? { teams: payer.teams } : {}), ...(payer?.person ? { person: payer.person } : {}) });
     } catch (e) {
       this.log.warn('call observer failed', { error: e });
     }

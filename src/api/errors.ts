@@ -28,6 +28,8 @@ export interface ApiErrorDetails {
   /** Seconds the service or the budget asks us to wait before trying again. */
   retryAfterSeconds?: number;
   attempts?: number;
+  /** 'share': whose share is spent (ShareRefusal.of). */
+  shareOf?: 'team' | 'person';
 }
 
 export class ApiError extends Error {
@@ -41,6 +43,7 @@ export class ApiError extends Error {
   readonly problems: readonly ParamProblem[];
   readonly retryAfterSeconds: number | undefined;
   readonly attempts: number;
+  readonly shareOf: 'team' | 'person' | undefined;
 
   constructor(message: string, details: ApiErrorDetails) {
     super(message);
@@ -53,6 +56,7 @@ export class ApiError extends Error {
     this.problems = details.problems ?? [];
     this.retryAfterSeconds = details.retryAfterSeconds;
     this.attempts = details.attempts ?? 0;
+    this.shareOf = details.shareOf;
   }
 
   /** True when the service itself said the thing asked for does not exist (404). */
@@ -83,5 +87,12 @@ export function unavailableError(operation: string, openForMs: number, attempts:
 
 /** The error for a call whose team has used its share of the month (payer.ts): not sent. */
 export function shareError(operation: string, refusal: ShareRefusal, attempts: number): ApiError {
-  return new ApiError(`${operation}: not sent, ${refusal.reason}`, { operation, kind: 'share', retryable: false, retryAfterSeconds: refusal.retryAfterSeconds, attempts });
+  return new ApiError(`${operation}: not sent, ${refusal.reason}`, {
+    operation,
+    kind: 'share',
+    retryable: false,
+    retryAfterSeconds: refusal.retryAfterSeconds,
+    attempts,
+    shareOf: refusal.of ?? 'team',
+  });
 }

@@ -8,6 +8,11 @@ export interface Payer {
   teams: readonly string[];
   /** 'chat': a person waits (chat lookups keep a reserve); 'background': the poller, digests. */
   purpose: 'chat' | 'background';
+  /**
+   * The person asking, when their team is a pool of strangers (Discord's direct messages): their calls are counted
+   * apart too (`discord:@me:U1`), and held to their part of the pool's share, so that a new account mints no new share.
+   */
+  person?: string;
 }
 
 const context = new AsyncLocalStorage<Payer>();
@@ -21,6 +26,8 @@ export const currentPayer = (): Payer | undefined => context.getStore();
 /** A team's share of the month is spent (or the month's reserve for chat is reached): the call is not sent. */
 export interface ShareRefusal {
   reason: string;
+  /** Whose share is spent: the team's (the default), or the asking person's part of a shared pool's. */
+  of?: 'team' | 'person';
   /** Seconds until the share renews (the next UTC month). */
   retryAfterSeconds: number;
 }

@@ -27,6 +27,12 @@ function words(e: unknown): FriendlyError {
   if (!(e instanceof ApiError)) {
     return { text: 'Something went wrong on our side. It has been logged; please try again.', level: 'error' };
   }
+  if (e.kind === 'share' && e.shareOf === 'person') {
+    return {
+      text: "You've used your part of this month's property lookups in direct messages, so that everyone else who writes to Manzil keeps theirs. It renews on the 1st of the month (UTC); in a server's channels you can go on.",
+      level: 'warn',
+    };
+  }
   if (e.kind === 'share') {
     return {
       text: "This workspace has used its share of this month's property lookups. It renews on the 1st of the month (UTC); whoever runs Manzil can raise it.",

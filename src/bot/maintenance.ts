@@ -13,6 +13,8 @@ export interface MaintenanceOptions {
   answers?: { purgeExpired(): void };
   /** Alerts: old delivered or failed outbox entries. */
   alerts?: { prune(): Promise<{ outbox: number }> };
+  /** The per-person limits: uses out of every window (a person who never came back leaves nothing behind). */
+  people?: { prune(): Promise<number> };
   logger: Logger;
 }
 
@@ -21,6 +23,8 @@ export interface PruneCounts {
   locations: number;
   /** Present when alerts are pruned. */
   alerts?: { outbox: number };
+  /** Present when the per-person limits' uses are pruned. */
+  people?: number;
 }
 
 export class StateMaintenance {
@@ -30,15 +34,16 @@ export class StateMaintenance {
 
   /** One pass; never throws (a failed pass is logged and the next one tries again). */
   async runOnce(): Promise<PruneCounts> {
-    const { buttons, buttonRetentionMs, locations, answers, alerts, logger } = this.options;
+    const { buttons, buttonRetentionMs, locations, answers, alerts, people, logger } = this.options;
     try {
       const pruned: PruneCounts = {
         buttons: await buttons.prune(buttonRetentionMs),
         locations: (await locations?.prune()) ?? 0,
         ...(alerts ? { alerts: await alerts.prune() } : {}),
+        ...(people ? { people: await people.prune() } : {}),
       };
       answers?.purgeExpired();
-      if (pruned.buttons + pruned.locations + (pruned.alerts?.outbox ?? 0) > 0) logger.info('pruned old state', { ...pruned });
+      if (pruned.buttons + pruned.locations + (pruned.alerts?.outbox ?? 0) + (pruned.people ?? 0) > 0) logger.info('pruned old state', { ...pruned });
       return pruned;
     } catch (e) {
       logger.warn('pruning old state failed', { error: e });

@@ -15,3 +15,12 @@ export function scopeOf(place: string): string {
   const p = parts(place);
   return p.length >= 3 ? `${p[0]}:${p.at(-1)}` : place;
 }
+
+/** `slack:T123:U456`: a person, by their team and user id (the same id in another workspace is another person). */
+export const personOf = (place: string, user: string): string => `${teamOf(place)}:${user}`;
+
+/**
+ * Whether a team is a pool of strangers rather than a workspace: Discord's direct messages (`discord:@me`), where
+ * anyone may open an account and write to the bot. Each person there gets only a part of the pool's share.
+ */
+export const isSharedPool = (team: string): boolean => parts(team)[1] === '@me';

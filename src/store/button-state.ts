@@ -2,11 +2,14 @@
 import { and, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { buttonState } from './schema.js';
-import { buttonOwners, jsonText, newButtonToken, parseJsonOrUndefined } from './state-rules.js';
+import { buttonOwners, jsonText, newButtonToken, parseJsonOrUndefined, payloadHashOf } from './state-rules.js';
 
 export interface SyncButtonStateRepo {
-  /** Stores the payload (JSON) and returns its token: 22 url-safe characters. */
-  /** `scope`: the conversation it is posted in (the bot's `scopeOf(place)`); pressed anywhere else it does nothing. */
+  /**
+   * Stores the payload (JSON) and returns its token: 22 url-safe characters. `scope`: the conversation it is posted in
+   * (the bot's `scopeOf(place)`); pressed anywhere else it does nothing. The same kind and payload saved again in the
+   * same scope give the same token (the row is marked used now): an identical reply writes no new row.
+   */
   save(kind: string, payload: unknown, scope?: string): string;
   /**
    * The saved state, or undefined for an unknown (or pruned) token or one saved under another service.
@@ -40,13 +43,16 @@ export function createButtonStateRepo(store: Store, now: () => number = Date.now
       payload: sql.placeholder('payload'),
       createdAt: sql.placeholder('at'),
       lastUsedAt: sql.placeholder('at'),
+      payloadHash: sql.placeholder('hash'),
     })
+    // The row of an identical reply already saved here: kept, marked used, and its token given again.
+    .onConflictDoUpdate({ target: [buttonState.service, buttonState.scope, buttonState.payloadHash], set: { lastUsedAt: sql`excluded.last_used_at` } })
+    .returning({ token: buttonState.token })
     .prepare();
   return {
     save(kind, payload, scope = '') {
-      const token = newButtonToken();
-      insert.run({ token, scope, kind, payload: jsonText(payload), at: now() });
-      return token;
+      const text = jsonText(payload);
+      return insert.get({ token: newButtonToken(), scope, kind, payload: text, at: now(), hash: payloadHashOf(kind, text) })!.token;
     },
     load<T>(token: string, scope?: string) {
       if (!TOKEN.test(token)) return undefined;

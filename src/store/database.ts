@@ -9,11 +9,12 @@ import {
   createLeaseRepo,
   createLocationCacheRepo,
   createOutboxRepo,
+  createPersonUseRepo,
   createSlackInstallationRepo,
   createTeamRepo,
 } from './sqlite-repos.js';
 import { openStore, type Store } from './db.js';
-import type { AlertsRepo, ApiUsageRepo, ButtonStateRepo, DigestRepo, LeaseRepo, LocationCacheRepo, OutboxRepo, SlackInstallationRepo, TeamRepo } from './ports.js';
+import type { AlertsRepo, ApiUsageRepo, ButtonStateRepo, DigestRepo, LeaseRepo, LocationCacheRepo, OutboxRepo, PersonUseRepo, SlackInstallationRepo, TeamRepo } from './ports.js';
 import { openPgDatabase } from './pg/database.js';
 import type { Sealer } from './sealing.js';
 import type { WriteLock } from './write-lock.js';
@@ -25,6 +26,8 @@ export interface Database {
   leases: LeaseRepo;
   digests: DigestRepo;
   teams: TeamRepo;
+  /** Each person's costly asks, counted for the per-person limits of every instance on this database. */
+  people: PersonUseRepo;
   /** State behind buttons, per property service (`service`: its key, or 'sandbox'). */
   buttons(service: string): ButtonStateRepo;
   locationCache(service: string): LocationCacheRepo;
@@ -64,6 +67,7 @@ export function sqliteDatabase(store: Store): Database {
     leases: createLeaseRepo(store),
     digests: createDigestRepo(store),
     teams: createTeamRepo(store),
+    people: createPersonUseRepo(store),
     buttons: (service) => createButtonStateRepo(store, Date.now, service),
     locationCache: (service) => createLocationCacheRepo(store, Date.now, service),
     usage: (baseUrl) => createApiUsageRepo(store, baseUrl),

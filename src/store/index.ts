@@ -14,6 +14,7 @@ export { digestKey, type DigestRow, type NewDigest } from './digests.js';
 export { REMOVED_REASON, resealInstallations, slackInstallations, type InstallationKey } from './installations.js';
 export { keyIdOf, parseKey, Sealer, sealerFrom } from './sealing.js';
 export { monthOf } from './teams.js';
+export { type PersonTake } from './person-uses.js';
 export {
   promised,
   type AlertsRepo,
@@ -23,6 +24,7 @@ export {
   type LeaseRepo,
   type LocationCacheRepo,
   type OutboxRepo,
+  type PersonUseRepo,
   type Promised,
   type SlackInstallationRepo,
   type TeamRepo,
@@ -35,9 +37,10 @@ export {
   createLeaseRepo,
   createLocationCacheRepo,
   createOutboxRepo,
+  createPersonUseRepo,
   createSlackInstallationRepo,
   createTeamRepo,
 } from './sqlite-repos.js';
 export { openDatabase, sqliteDatabase, type Database, type DatabaseOptions } from './database.js';
-export { copyToPostgres, type TableCount } from './copy-to-postgres.js';
+export { copyToPostgres, type CopyResult, type TableCount } from './copy-to-postgres.js';
 export { openPgStore, type PgStore } from './pg/open.js';

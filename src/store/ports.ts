@@ -10,6 +10,7 @@ import type { SyncSlackInstallationRepo } from './installations.js';
 import type { SyncLeaseRepo } from './leases.js';
 import type { SyncLocationCacheRepo } from './location-cache.js';
 import type { SyncOutboxRepo } from './outbox.js';
+import type { SyncPersonUseRepo } from './person-uses.js';
 import type { SyncTeamRepo } from './teams.js';
 
 /** `R` with every method answering a promise of what it returned. */
@@ -42,3 +43,4 @@ export type LocationCacheRepo = Promised<SyncLocationCacheRepo>;
 export type ApiUsageRepo = Promised<SyncApiUsageRepo>;
 export type TeamRepo = Promised<SyncTeamRepo>;
 export type SlackInstallationRepo = Promised<SyncSlackInstallationRepo>;
+export type PersonUseRepo = Promised<SyncPersonUseRepo>;

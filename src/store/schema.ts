@@ -18,9 +18,14 @@ export const buttonState = sqliteTable(
     payload: text('payload').notNull(),
     createdAt: integer('created_at').notNull(),
     lastUsedAt: integer('last_used_at').notNull(),
+    /**
+     * A hash of the kind and payload: an identical reply in the same conversation reuses the row instead of writing
+     * another (20 identical searches, one row). Null for rows from before.
+     */
+    payloadHash: text('payload_hash'),
   },
   // Pruning scans by last use.
-  (t) => [index('button_state_last_used_at_idx').on(t.lastUsedAt)],
+  (t) => [index('button_state_last_used_at_idx').on(t.lastUsedAt), uniqueIndex('button_state_payload_idx').on(t.service, t.scope, t.payloadHash)],
 );
 
 /** Autocomplete answers per service and normalised query text, kept until they expire. */
@@ -283,3 +288,18 @@ export const teamBudget = sqliteTable('team_budget', {
   team: text('team').primaryKey(),
   monthlyCalls: integer('monthly_calls').notNull(),
 });
+
+/**
+ * One costly ask of one person (`slack:T1:U1`) and its kind (a page, a run, a search): the per-person limits count
+ * these in the database, so that every instance on it counts the same (src/teams/person-limits.ts).
+ */
+export const personUse = sqliteTable(
+  'person_use',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    person: text('person').notNull(),
+    kind: text('kind').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('person_use_person_kind_at_idx').on(t.person, t.kind, t.at), index('person_use_at_idx').on(t.at)],
+);

@@ -9,6 +9,7 @@ import { createSlackInstallationRepo as installationsOn } from './installations.
 import { createLeaseRepo as leasesOn } from './leases.js';
 import { createLocationCacheRepo as locationsOn } from './location-cache.js';
 import { createOutboxRepo as outboxOn } from './outbox.js';
+import { createPersonUseRepo as personUsesOn } from './person-uses.js';
 import {
   promised,
   type AlertsRepo,
@@ -18,6 +19,7 @@ import {
   type LeaseRepo,
   type LocationCacheRepo,
   type OutboxRepo,
+  type PersonUseRepo,
   type SlackInstallationRepo,
   type TeamRepo,
 } from './ports.js';
@@ -32,4 +34,5 @@ export const createButtonStateRepo = (store: Store, now?: () => number, service?
 export const createLocationCacheRepo = (store: Store, now?: () => number, service?: string): LocationCacheRepo => promised(locationsOn(store, now, service));
 export const createApiUsageRepo = (store: Store, baseUrl: string): ApiUsageRepo => promised(usageOn(store, baseUrl));
 export const createTeamRepo = (store: Store, now?: () => number): TeamRepo => promised(teamsOn(store, now));
+export const createPersonUseRepo = (store: Store, now?: () => number): PersonUseRepo => promised(personUsesOn(store, now));
 export const createSlackInstallationRepo = (store: Store, sealer: Sealer, now?: () => number): SlackInstallationRepo => promised(installationsOn(store, sealer, now));

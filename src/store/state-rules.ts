@@ -1,12 +1,18 @@
 // What the button-state, location-cache, team and installation repositories decide, once for both databases: SQLite
 // (./button-state.ts, ./location-cache.ts, ./teams.ts, ./installations.ts) and Postgres (./pg/*.ts) run different
 // statements around these, so the answers cannot drift. No database, no clock.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { teamOf } from '../ports/place.js';
 import type { Sealer } from './sealing.js';
 
 /** A button's token: 128 random bits, url-safe (22 characters), so a token cannot be forged to reach someone else's state. */
 export const newButtonToken = (): string => randomBytes(16).toString('base64url');
+
+/**
+ * What identifies a button state's content (its kind and payload's JSON): an identical reply in the same conversation
+ * reuses the row that has it instead of writing another, so repeating a search grows nothing.
+ */
+export const payloadHashOf = (kind: string, payloadText: string): string => createHash('sha256').update(`${kind}\n${payloadText}`).digest('base64url');
 
 /** A JSON column's text; undefined is stored as null. */
 export const jsonText = (value: unknown): string => JSON.stringify(value ?? null);
@@ -71,7 +77,8 @@ export function teamLines(
   const entry = (team: string) => teams.get(team) ?? teams.set(team, { team, alerts: 0, digests: 0, calls: 0, budget: undefined }).get(team)!;
   for (const r of alerts) entry(teamOf(r.place)).alerts++;
   for (const r of digests) entry(teamOf(r.place)).digests++;
-  for (const r of usage) entry(r.team).calls = r.calls;
+  // A person's part of a shared pool (`discord:@me:U1`) is counted in the ledger too, but is no team.
+  for (const r of usage) if (teamOf(r.team) === r.team) entry(r.team).calls = r.calls;
   for (const r of budgets) entry(r.team).budget = r.monthlyCalls;
   return [...teams.values()].sort((a, b) => b.calls - a.calls || a.team.localeCompare(b.team));
 }

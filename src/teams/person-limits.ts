@@ -1,54 +1,93 @@
-// Per-person limits on the commands that cost the most: pages of results, `/alerts test` and `/digest now` each spend
-// calls of the team's share. One person clicking Next in a loop, or running a digest again and again, is told to wait,
-// and the rest of the team keeps its share. Counted per instance, over the last hour.
-import { LRUCache } from 'lru-cache';
+// Per-person limits on what costs the team's share: searches, pages of results, `/alerts test` and `/digest now`. One
+// person searching or clicking Next in a loop is told to wait, and the rest of the team keeps its share. Counted in
+// the database over the last hour (the store's person uses), so every instance on one database counts the same.
 import { alertsRequest, digestsRequest } from '../bot/index.js';
 import type { Reply } from '../bot/index.js';
-import { delegateTo, teamOf, type ChatCore } from '../ports/index.js';
+import type { Logger } from '../log.js';
+import { delegateTo, personOf, type ChatCore, type CommandRequest } from '../ports/index.js';
+import type { PersonUseRepo } from '../store/index.js';
 
 export interface PersonLimits {
   /** Pages of results (Next, Previous) one person may ask for in an hour. */
   pagesPerHour: number;
   /** `/alerts test` and `/digest now` runs one person may ask for in an hour. */
   runsPerHour: number;
-  now?: () => number;
+  /** Searches (a command that looks something up, a place chosen, a picker's pick) one person may make in an hour. */
+  searchesPerHour: number;
 }
 
 const HOUR = 3_600_000;
+/** Every kind is counted over the last hour: older uses count for nothing, and maintenance deletes them. */
+export const PERSON_WINDOW_MS = HOUR;
 
-type Costly = 'page' | 'run';
+/**
+ * Each kind of costly ask: its hourly limit and how the reply names that many of them. Another kind is one more line
+ * here (and its setting in PersonLimits); `PersonLimiter.take` counts any of them.
+ */
+const KINDS = {
+  page: { limit: (l: PersonLimits) => l.pagesPerHour, what: (n: number) => `${n} pages of results` },
+  run: { limit: (l: PersonLimits) => l.runsPerHour, what: (n: number) => `${n} alert tests and digests on request` },
+  search: { limit: (l: PersonLimits) => l.searchesPerHour, what: (n: number) => `${n} searches` },
+} satisfies Record<string, { limit: (l: PersonLimits) => number; what: (n: number) => string }>;
 
-/** What a command costs beyond a search: a run of a saved search or a digest on request. */
-function costOfCommand(text: string): Costly | undefined {
-  const alerts = alertsRequest(text);
-  if (alerts !== undefined && /^test\b/i.test(alerts)) return 'run';
-  const digests = digestsRequest(text);
-  if (digests !== undefined && /^now\b/i.test(digests)) return 'run';
-  return undefined;
+export type CostKind = keyof typeof KINDS;
+
+/** Counts each person's costly asks in the store and says, kindly, when one is past its limit. */
+export class PersonLimiter {
+  constructor(
+    private readonly uses: Pick<PersonUseRepo, 'take'>,
+    private readonly limits: PersonLimits,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * One ask of `kind` by `user` in `place`: undefined when they may go on (and it is counted), else the private reply
+   * that says when they may. A store that cannot count lets the ask through (logged): a limit is no reason to fail.
+   */
+  async take(place: string, user: string, kind: CostKind): Promise<Reply | undefined> {
+    const max = KINDS[kind].limit(this.limits);
+    let taken;
+    try {
+      taken = await this.uses.take(personOf(place, user), kind, max, HOUR);
+    } catch (error) {
+      this.logger.warn('a per-person limit could not be counted; the ask goes on', { kind, place, user, error });
+      return undefined;
+    }
+    if (taken.ok) return undefined;
+    const minutes = Math.max(1, Math.ceil(taken.retryAfterMs / 60_000));
+    const text = `You've asked for ${KINDS[kind].what(max)} in the last hour, the most one person can, so that the rest of your team keeps its share of lookups. Try again in about ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+    return { text, blocks: [{ kind: 'text', text }], ephemeral: true };
+  }
 }
 
-export function limitingPeople(core: ChatCore, limits: PersonLimits): ChatCore {
-  const now = limits.now ?? Date.now;
-  const recent = new LRUCache<string, number[]>({ max: 50_000, ttl: HOUR });
-  /** Undefined when the person may go on (and it is counted); else the reply that says when they may. */
-  const refuse = (place: string, user: string, cost: Costly | undefined): Reply | undefined => {
-    if (!cost) return undefined;
-    const max = cost === 'page' ? limits.pagesPerHour : limits.runsPerHour;
-    const key = `${teamOf(place)}:${user}:${cost}`;
-    const t = now();
-    const times = (recent.get(key) ?? []).filter((at) => at > t - HOUR);
-    if (times.length >= max) {
-      const minutes = Math.max(1, Math.ceil((times[0]! + HOUR - t) / 60_000));
-      const what = cost === 'page' ? `${max} pages of results` : `${max} alert tests and digests on request`;
-      const text = `You've asked for ${what} in the last hour, the most one person can, so that the rest of your team keeps its share of lookups. Try again in about ${minutes} minute${minutes === 1 ? '' : 's'}.`;
-      return { text, blocks: [{ kind: 'text', text }], ephemeral: true };
-    }
-    recent.set(key, [...times, t]);
-    return undefined;
-  };
+/**
+ * One use of `kind` by a person (`personOf(place, user)`), counted in the store over the last hour, for a limit kept
+ * elsewhere (the place pickers' suggestions): true when one was left, and it is counted.
+ */
+export const storedHourlyUses =
+  (uses: Pick<PersonUseRepo, 'take'>, kind: string) =>
+  async (person: string, max: number): Promise<boolean> =>
+    (await uses.take(person, kind, max, HOUR)).ok;
+
+/** What a command costs: a run of a saved search or a digest on request, a search, or nothing worth limiting. */
+function costOfCommand(core: ChatCore, req: CommandRequest): CostKind | undefined {
+  const alerts = alertsRequest(req.text);
+  if (alerts !== undefined) return /^test\b/i.test(alerts) ? 'run' : undefined;
+  const digests = digestsRequest(req.text);
+  if (digests !== undefined) return /^now\b/i.test(digests) ? 'run' : undefined;
+  // Help and mistakes are answered with no lookup; everything else looks something up.
+  return core.immediateReply(req) ? undefined : 'search';
+}
+
+/** Actions that look something up: a page of results, or a place chosen from "which one?" (a new search). */
+const costOfAction = (action: string): CostKind | undefined => (action === 'page' ? 'page' : action === 'choose' ? 'search' : undefined);
+
+export function limitingPeople(core: ChatCore, limiter: PersonLimiter): ChatCore {
+  const guard = async (place: string, user: string, kind: CostKind | undefined, go: () => Promise<Reply>) => (kind && (await limiter.take(place, user, kind))) || go();
   return {
     ...delegateTo(core),
-    handleCommand: async (req) => refuse(req.place, req.user, costOfCommand(req.text)) ?? core.handleCommand(req),
-    handleAction: async (req) => refuse(req.place, req.user, req.action === 'page' ? 'page' : undefined) ?? core.handleAction(req),
+    handleCommand: (req) => guard(req.place, req.user, costOfCommand(core, req), () => core.handleCommand(req)),
+    handleAction: (req) => guard(req.place, req.user, costOfAction(req.action), () => core.handleAction(req)),
+    handlePick: (req) => guard(req.place, req.user, 'search', () => core.handlePick(req)),
   };
 }

@@ -1,7 +1,10 @@
 // A fair share of the operator's monthly quota for each team: every team's searches, digests and lookups spend one
 // operator's calls. A team may spend TEAM_SHARE_PCT of UAE_API_BUDGET_PER_MONTH (or its own share, set with
 // `manzil teams set`); and the poller and digests stop once only CHAT_RESERVE_PCT of the month is left, so that
-// chat lookups, where a person waits, are never starved by background work.
+// chat lookups, where a person waits, are never starved by background work. In a pool of strangers (Discord's direct
+// messages: one team, `discord:@me`, anyone may join) each person may spend PERSON_DM_SHARE_PCT of the pool's share,
+// counted in the same ledger (`discord:@me:U1`): one person cannot spend everyone's, and a new account adds no share.
+import { teamOf } from '../ports/place.js';
 import type { Payer, ShareRefusal } from '../api/payer.js';
 import type { TeamRepo } from '../store/index.js';
 
@@ -12,6 +15,8 @@ export interface ShareOptions {
   sharePct: number;
   /** What background work leaves to chat lookups at the end of the month, in percent of `perMonth`. */
   chatReservePct: number;
+  /** A person's part of a shared pool's share (Payer.person), in percent; 100 when unset. */
+  personPct?: number;
   /** The operator's calls so far this month (the usage ledger), every team together. */
   monthSpent: () => Promise<number>;
   now?: () => number;
@@ -56,8 +61,21 @@ export class TeamShares {
       const spent = share === undefined ? 0 : await this.teams.spent(team);
       if (share !== undefined && spent >= share) return { reason: `${team} has used its share of this month's calls (${spent} of ${share})`, retryAfterSeconds: renews };
     }
+    if (payer.person) {
+      const part = await this.personShareOf(payer.person);
+      const spent = part === undefined ? 0 : await this.teams.spent(payer.person);
+      if (part !== undefined && spent >= part) {
+        return { reason: `${payer.person} has used their part of ${teamOf(payer.person)}'s share this month (${spent} of ${part})`, retryAfterSeconds: renews, of: 'person' };
+      }
+    }
     return undefined;
   };
+
+  /** A person's part of their shared pool's monthly share (at least one call); undefined when the pool has no limit. */
+  async personShareOf(person: string): Promise<number | undefined> {
+    const pool = await this.shareOf(teamOf(person));
+    return pool === undefined ? undefined : Math.max(1, Math.floor((pool * (this.o.personPct ?? 100)) / 100));
+  }
 }
 
 function nextMonth(t: number): number {

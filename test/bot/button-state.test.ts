@@ -48,6 +48,24 @@ describe('fetching and presenting', () => {
     expect(rows.size).toBe(1);
   });
 
+  it('writes one row for 20 identical searches in one channel, whose buttons all work; another channel gets its own', async () => {
+    const { bot, store } = make();
+    const replies = [];
+    for (let i = 0; i < 20; i++) replies.push(await ask(bot, 'rent marina 2br'));
+    expect(buttonRows(store).n).toBe(1);
+    expect(new Set(replies.map((r) => button(r, /Next/).token)).size).toBe(1);
+    const next = await press(bot, button(replies[0]!, /Next/));
+    expect(next.text).toMatch(/2-bedroom homes for rent in Dubai Marina/);
+    expect(cards(next).length).toBeGreaterThan(0);
+    // The next page's own row, and the same search in another channel: one more each.
+    expect(buttonRows(store).n).toBe(2);
+    const elsewhere = await bot.handleCommand({ user: 'U1', place: 'test:2', text: 'rent marina 2br' });
+    expect(buttonRows(store).n).toBe(3);
+    expect(await bot.handleAction({ user: 'U1', place: 'test:1', action: 'page', token: button(elsewhere, /Next/).token })).toMatchObject({
+      text: expect.stringMatching(/expired/),
+    });
+  });
+
   it('stores nothing for a reply without buttons', async () => {
     const { bot, store } = make();
     const reply = await ask(bot, 'location marina');

@@ -182,12 +182,15 @@ export interface InteractionInput {
   userId: string;
   permissions: string;
   channelId: string;
+  /** In a direct message with the bot: no guild, the person as `user`, a DM channel. */
+  dm?: boolean;
   /** The message a component was on (type 3). */
   message?: object;
 }
 
 export function interaction(world: World, input: InteractionInput) {
   const user = humanUser(input.userId);
+  if (input.dm) return dmInteraction(world, input, user);
   const channelIndex = Math.max(0, world.channelIds.indexOf(input.channelId));
   return {
     id: input.id,
@@ -207,6 +210,28 @@ export function interaction(world: World, input: InteractionInput) {
     entitlements: [],
     authorizing_integration_owners: { '0': world.guildId },
     context: 0,
+    attachment_size_limit: 10_485_760,
+    ...(input.message ? { message: input.message } : {}),
+  };
+}
+
+/** An interaction in a direct message with the bot, as Discord sends it: no guild, `user` instead of `member`. */
+function dmInteraction(world: World, input: InteractionInput, user: ReturnType<typeof humanUser>) {
+  return {
+    id: input.id,
+    application_id: world.applicationId,
+    type: input.type,
+    data: input.data,
+    token: input.token,
+    version: 1,
+    locale: 'en-US',
+    channel_id: input.channelId,
+    channel: { id: input.channelId, type: 1, last_message_id: null, flags: 0, recipients: [user] },
+    user,
+    app_permissions: APP_PERMISSIONS,
+    entitlements: [],
+    authorizing_integration_owners: { '1': user.id },
+    context: 1,
     attachment_size_limit: 10_485_760,
     ...(input.message ? { message: input.message } : {}),
   };

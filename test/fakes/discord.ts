@@ -158,6 +158,8 @@ export interface InteractionOpts {
   user?: string;
   permissions?: string;
   channelId?: string;
+  /** In a direct message with the bot, not the guild: no guild nor member, the DM channel (`channelId`) of type 1. */
+  dm?: boolean;
 }
 
 const EPHEMERAL = 1 << 6;
@@ -760,6 +762,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         userId: interaction.userId,
         permissions: opts.permissions ?? '0',
         channelId: interaction.channelId,
+        ...(opts.dm ? { dm: true } : {}),
         ...(extra.message ? { message: extra.message.json } : {}),
       }),
     );

@@ -9,8 +9,9 @@ import { startManzil, type Manzil } from '../../src/main.js';
 import { runTeamsCli } from '../../src/ops/teams-cli.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { teamOf } from '../../src/ports/index.js';
-import { createTeamRepo, openStore } from '../../src/store/index.js';
-import { limitingPeople, TeamShares } from '../../src/teams/index.js';
+import { createPersonUseRepo, createTeamRepo, openStore } from '../../src/store/index.js';
+import { createLogger } from '../../src/log.js';
+import { limitingPeople, PersonLimiter, TeamShares } from '../../src/teams/index.js';
 import type { ChatCore } from '../../src/ports/index.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 
@@ -160,23 +161,45 @@ describe('per-person limits on the costliest asks', () => {
     return { core, reached };
   };
 
-  it('lets one person page, test alerts and ask for digests up to the hour’s limit, then says when to try again; others go on', async () => {
+  it('lets one person search, page, test alerts and ask for digests up to the hour’s limits, then says when to try again; others go on', async () => {
     let t = Date.UTC(2026, 10, 24, 9);
     const { core, reached } = counting();
-    const limited = limitingPeople(core, { pagesPerHour: 3, runsPerHour: 2, now: () => t });
+    const uses = createPersonUseRepo(openStore(':memory:'), () => t);
+    const limited = limitingPeople(core, new PersonLimiter(uses, { pagesPerHour: 3, runsPerHour: 2, searchesPerHour: 2 }, createLogger({ level: 'error', secrets: [] })));
     const page = (user: string, place = HOT) => limited.handleAction({ user, place, action: 'page', token: 'x' });
     for (let i = 0; i < 3; i++) expect((await page('U1')).text).toBe('ran page');
     const refused = await page('U1');
     expect(refused).toMatchObject({ ephemeral: true, text: expect.stringMatching(/You've asked for 3 pages of results in the last hour.*Try again in about 60 minutes/) });
     expect((await page('U2')).text).toBe('ran page'); // another person of the same team
     expect((await page('U1', COOL)).text).toBe('ran page'); // the same id in another workspace is another person
-    // Tests of alerts and digests on request share one limit; searches and other commands have none here.
+    // Tests of alerts and digests on request share one limit; other alert and digest commands have none.
     expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'alerts test 1' })).text).toBe('ran alerts test 1');
     expect((await limited.handleCommand({ user: 'U1', place: HOT, text: '/digest now marina' })).text).toBe('ran /digest now marina');
     expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'alerts test 2' })).text).toMatch(/2 alert tests and digests on request/);
+    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'alerts list' })).text).toBe('ran alerts list');
+    // Searches have their own: a place chosen from "which one?" is one too.
+    t += 30 * 60_000;
     expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'rent marina' })).text).toBe('ran rent marina');
-    t += 3_600_001; // an hour on
+    expect((await limited.handleAction({ user: 'U1', place: HOT, action: 'choose', token: 'x' })).text).toBe('ran choose');
+    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'rent jvc' })).text).toMatch(/You've asked for 2 searches in the last hour.*Try again in about 60 minutes/);
+    t += 30 * 60_000 + 1; // the pages and runs of an hour ago have left the window; the searches not yet
     expect((await page('U1')).text).toBe('ran page');
+    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'rent jvc' })).text).toMatch(/Try again in about 30 minutes/);
     expect(reached.filter((r) => r === 'page')).toHaveLength(6);
+    expect(reached).not.toContain('rent jvc');
+  });
+
+  it('lets the ask through, and logs why, when the database cannot count it', async () => {
+    const { core } = counting();
+    const store = openStore(':memory:');
+    const uses = createPersonUseRepo(store);
+    store.close();
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'warn', secrets: [], format: 'json', write: (l) => lines.push(l) });
+    const limited = limitingPeople(core, new PersonLimiter(uses, { pagesPerHour: 1, runsPerHour: 1, searchesPerHour: 1 }, logger));
+    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'rent marina' })).text).toBe('ran rent marina');
+    expect(lines.map((l) => JSON.parse(l) as { msg: string; kind: string })).toContainEqual(
+      expect.objectContaining({ msg: expect.stringMatching(/per-person limit could not be counted/), kind: 'search' }),
+    );
   });
 });

@@ -1,10 +1,10 @@
 // The state behind chat buttons on Postgres, as ../button-state.ts on SQLite (which tells what each method means; the
 // same calls give the same results): a short random token in the button, the payload here, scoped by service and by
 // the conversation it was posted in. Each method is one statement, so instances need no more than the row's own lock.
-import { and, eq, inArray, lt, or } from 'drizzle-orm';
+import { and, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import { TOKEN } from '../button-state.js';
 import type { ButtonStateRepo } from '../ports.js';
-import { buttonOwners, jsonText, newButtonToken, parseJsonOrUndefined } from '../state-rules.js';
+import { buttonOwners, jsonText, newButtonToken, parseJsonOrUndefined, payloadHashOf } from '../state-rules.js';
 import type { PgStore } from './open.js';
 import { buttonState } from './schema.js';
 
@@ -16,10 +16,15 @@ export function createPgButtonStateRepo(store: PgStore, now: () => number = Date
   const inScope = (scope: string | undefined) => (scope === undefined ? undefined : or(eq(buttonState.scope, ''), eq(buttonState.scope, scope)));
   return {
     async save(kind, payload, scope = '') {
-      const token = newButtonToken();
       const at = now();
-      await db.insert(buttonState).values({ token, service, scope, kind, payload: jsonText(payload), createdAt: at, lastUsedAt: at });
-      return token;
+      const text = jsonText(payload);
+      // The row of an identical reply already saved here: kept, marked used, and its token given again.
+      const [row] = await db
+        .insert(buttonState)
+        .values({ token: newButtonToken(), service, scope, kind, payload: text, createdAt: at, lastUsedAt: at, payloadHash: payloadHashOf(kind, text) })
+        .onConflictDoUpdate({ target: [buttonState.service, buttonState.scope, buttonState.payloadHash], set: { lastUsedAt: sql`excluded.last_used_at` } })
+        .returning({ token: buttonState.token });
+      return row!.token;
     },
 
     async load<T>(token: string, scope?: string) {

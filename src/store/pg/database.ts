@@ -9,6 +9,7 @@ import { createPgLeaseRepo } from './leases.js';
 import { createPgLocationCacheRepo } from './location-cache.js';
 import { openPgStore, type PgStoreOptions } from './open.js';
 import { createPgOutboxRepo } from './outbox.js';
+import { createPgPersonUseRepo } from './person-uses.js';
 import { createPgTeamRepo } from './teams.js';
 
 export async function openPgDatabase(url: string, options: PgStoreOptions = {}): Promise<Database> {
@@ -20,6 +21,7 @@ export async function openPgDatabase(url: string, options: PgStoreOptions = {}):
     leases: createPgLeaseRepo(store),
     digests: createPgDigestRepo(store),
     teams: createPgTeamRepo(store),
+    people: createPgPersonUseRepo(store),
     buttons: (service) => createPgButtonStateRepo(store, Date.now, service),
     locationCache: (service) => createPgLocationCacheRepo(store, Date.now, service),
     usage: (baseUrl) => createPgApiUsageRepo(store, baseUrl),

@@ -15,8 +15,9 @@ export const buttonState = pgTable(
     payload: text('payload').notNull(),
     createdAt: ms('created_at').notNull(),
     lastUsedAt: ms('last_used_at').notNull(),
+    payloadHash: text('payload_hash'),
   },
-  (t) => [index('button_state_last_used_at_idx').on(t.lastUsedAt)],
+  (t) => [index('button_state_last_used_at_idx').on(t.lastUsedAt), uniqueIndex('button_state_payload_idx').on(t.service, t.scope, t.payloadHash)],
 );
 
 export const locationCache = pgTable(
@@ -209,3 +210,14 @@ export const teamBudget = pgTable('team_budget', {
   team: text('team').primaryKey(),
   monthlyCalls: integer('monthly_calls').notNull(),
 });
+
+export const personUse = pgTable(
+  'person_use',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    person: text('person').notNull(),
+    kind: text('kind').notNull(),
+    at: ms('at').notNull(),
+  },
+  (t) => [index('person_use_person_kind_at_idx').on(t.person, t.kind, t.at), index('person_use_at_idx').on(t.at)],
+);

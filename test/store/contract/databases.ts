@@ -12,6 +12,7 @@ import {
   createLeaseRepo,
   createLocationCacheRepo,
   createOutboxRepo,
+  createPersonUseRepo,
   createSlackInstallationRepo,
   createTeamRepo,
   openStore,
@@ -27,7 +28,8 @@ import { createPgDigestRepo } from '../../../src/store/pg/digests.js';
 import { createPgLeaseRepo } from '../../../src/store/pg/leases.js';
 import { openPgStore, type PgStore } from '../../../src/store/pg/open.js';
 import { createPgOutboxRepo } from '../../../src/store/pg/outbox.js';
-import type { AlertsRepo, DigestRepo, LeaseRepo, OutboxRepo } from '../../../src/store/ports.js';
+import { createPgPersonUseRepo } from '../../../src/store/pg/person-uses.js';
+import type { AlertsRepo, DigestRepo, LeaseRepo, OutboxRepo, PersonUseRepo } from '../../../src/store/ports.js';
 import { freshPostgres } from '../../support/postgres.js';
 import type { SmallRepoMakers } from './small-repos.contract.js';
 
@@ -37,6 +39,8 @@ export interface Repos extends SmallRepoMakers {
   leases: LeaseRepo;
   alerts: AlertsRepo;
   digests: DigestRepo;
+  /** Each person's costly asks, with the test's clock. */
+  personUses(now?: () => number): PersonUseRepo;
   close(): Promise<void>;
 }
 
@@ -73,6 +77,7 @@ const sqliteRepos = (store: Store): Omit<Repos, 'close'> => ({
   leases: createLeaseRepo(store),
   alerts: createAlertsRepo(store),
   digests: createDigestRepo(store),
+  personUses: (now) => createPersonUseRepo(store, now),
 });
 
 const postgresRepos = (store: PgStore): Omit<Repos, 'close'> => ({
@@ -81,6 +86,7 @@ const postgresRepos = (store: PgStore): Omit<Repos, 'close'> => ({
   leases: createPgLeaseRepo(store),
   alerts: createPgAlertsRepo(store),
   digests: createPgDigestRepo(store),
+  personUses: (now) => createPgPersonUseRepo(store, now),
 });
 
 /** A temp SQLite file; close removes it. */

@@ -148,6 +148,29 @@ export function buttonStateContract(open: () => Promise<ButtonStateDatabase>): v
       expect(await live.load(legacy)).toBeUndefined();
     });
 
+    it('gives an identical save in the same conversation the same token, kept as if used; anything else its own', async () => {
+      const time = clock();
+      const repo = db().buttonState(time.now, 'sandbox');
+      const payload = { query: { operation: 'search-rent', text: 'rent 2 bed marina' }, page: 1 };
+      const first = await repo.save('page', payload, 'slack:C1');
+      time.advance(20 * DAY);
+      expect(await repo.save('page', { ...payload }, 'slack:C1')).toBe(first);
+      const others = [
+        await repo.save('page', payload, 'slack:C2'),
+        await repo.save('run', payload, 'slack:C1'),
+        await repo.save('page', { ...payload, page: 2 }, 'slack:C1'),
+        await db().buttonState(time.now, 'https://api.example.test').save('page', payload, 'slack:C1'),
+      ];
+      expect(new Set([first, ...others]).size).toBe(5);
+      // Saved again 20 days on: not pruned 15 days after that.
+      time.advance(15 * DAY);
+      expect(await repo.prune(30 * DAY)).toBe(0);
+      expect(await repo.load(first, 'slack:C1')).toEqual({ kind: 'page', payload });
+      // From another instance too.
+      const other = (await db().connect?.()) ?? db();
+      expect(await other.buttonState(time.now, 'sandbox').save('page', payload, 'slack:C1')).toBe(first);
+    });
+
     it('prunes state not used for the given time, counting use as well as saving; pruned state loads no more', async () => {
       const time = clock();
       const repo = db().buttonState(time.now);
@@ -375,20 +398,44 @@ export function installationsContract(open: () => Promise<InstallationsDatabase>
       expect(await repo.list()).toEqual([]);
     });
 
-    it('keep an enterprise, a team and a team of an enterprise apart', async () => {
+    it('keep an org-wide install, a workspace and a workspace of an enterprise apart; a workspace is found by its team alone', async () => {
       const time = clock();
       const repo = db().installations(new Sealer(key()), time.now);
-      const keys = [{ enterpriseId: 'E1' }, { teamId: 'T1' }, { enterpriseId: 'E1', teamId: 'T1' }];
+      const keys = [{ enterpriseId: 'E1' }, { teamId: 'T1' }, { enterpriseId: 'E1', teamId: 'T2' }];
       for (const [i, k] of keys.entries()) {
         expect(await repo.save(k, withToken(`xoxb-${i}`))).toBe(true);
         time.advance(1_000);
       }
       for (const [i, k] of keys.entries()) expect(await repo.fetch(k)).toEqual(withToken(`xoxb-${i}`));
+      // A place (`slack:T2:C…`) names only the team: an Enterprise Grid workspace is found by it.
+      expect(await repo.fetch({ teamId: 'T2' })).toEqual(withToken('xoxb-2'));
+      expect(await repo.fetch({ teamId: 'T3' })).toBeUndefined();
       expect((await repo.list()).map((r) => [r.enterpriseId, r.teamId])).toEqual([
         ['E1', null],
         [null, 'T1'],
-        ['E1', 'T1'],
+        ['E1', 'T2'],
       ]);
+      // Removed by its team alone, the Grid workspace goes; the org-wide install and the other workspace stay.
+      expect(await repo.delete({ teamId: 'T2' })).toBe(true);
+      expect(await repo.fetch({ enterpriseId: 'E1', teamId: 'T2' })).toBeUndefined();
+      expect((await repo.list()).map((r) => [r.enterpriseId, r.teamId])).toEqual([
+        ['E1', null],
+        [null, 'T1'],
+      ]);
+    });
+
+    it('keep one installation per workspace: one that moved into an enterprise and adds Manzil again replaces the one before', async () => {
+      const time = clock();
+      const repo = db().installations(new Sealer(key()), time.now);
+      expect(await repo.save({ teamId: 'T1' }, withToken('xoxb-before'))).toBe(true);
+      time.advance(HOUR);
+      expect(await repo.save({ enterpriseId: 'E1', teamId: 'T1' }, withToken('xoxb-grid'))).toBe(false);
+      for (const k of [{ teamId: 'T1' }, { enterpriseId: 'E1', teamId: 'T1' }]) expect(await repo.fetch(k)).toEqual(withToken('xoxb-grid'));
+      expect((await repo.list()).map((r) => [r.enterpriseId, r.teamId])).toEqual([['E1', 'T1']]);
+      // Removed as Slack's event names it (enterprise and team): nothing of the workspace is left.
+      expect(await repo.delete({ enterpriseId: 'E1', teamId: 'T1' })).toBe(true);
+      expect(await repo.fetch({ teamId: 'T1' })).toBeUndefined();
+      expect(await repo.list()).toEqual([]);
     });
 
     it('are sealed: what the store keeps names no token, and another key cannot open it', async () => {
