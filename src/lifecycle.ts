@@ -146,7 +146,7 @@ export function guardBot(bot: ChatCore, lifecycle: Lifecycle): ChatCore {
     handleCommand: (req) => guard(() => bot.handleCommand(req), refusal),
     handleAction: (req) => guard(() => bot.handleAction(req), refusal),
     handlePick: (req) => guard(() => bot.handlePick(req), refusal),
-    suggestLocations: (typed) => guard(() => bot.suggestLocations(typed), []),
+    suggestLocations: (req) => guard(() => bot.suggestLocations(req), []),
     immediateReply: (req) => bot.immediateReply(req),
     describe: (text, location) => bot.describe(text, location),
   };

@@ -24,13 +24,16 @@ function choiceOf(value: string): Choice | undefined {
   return { name: clampPlain(name, L.choiceName), value: `${id}:${clampPlain(name, L.choiceValue - id.length - 1)}` };
 }
 
+/** The core's places for what was typed, asked for the person typing (its calls are their server's): see listeners.ts. */
+export type Suggest = (typed: string) => Promise<SuggestOption[]>;
+
 /** The service's places for what was typed, or none once `deadlineMs` has passed. */
-async function suggestWithin(bot: Pick<ChatCore, 'suggestLocations'>, typed: string, deadlineMs: number): Promise<SuggestOption[]> {
+async function suggestWithin(suggest: Suggest, typed: string, deadlineMs: number): Promise<SuggestOption[]> {
   let timer: NodeJS.Timeout | undefined;
   // The lookup goes on after the deadline, and what it finds is cached for the next keystroke.
   const late = new Promise<[]>((resolve) => (timer = setTimeout(() => resolve([]), deadlineMs)));
   try {
-    return await Promise.race([bot.suggestLocations(typed), late]);
+    return await Promise.race([suggest(typed), late]);
   } finally {
     clearTimeout(timer);
   }
@@ -50,8 +53,8 @@ function distinct(candidates: Iterable<Choice | undefined>): Choice[] {
 }
 
 /** Places matching what was typed, answered within `deadlineMs` whatever the service does. */
-export async function locationChoices(bot: Pick<ChatCore, 'suggestLocations'>, typed: string, deadlineMs: number): Promise<Choice[]> {
-  const options = await suggestWithin(bot, typed, deadlineMs);
+export async function locationChoices(suggest: Suggest, typed: string, deadlineMs: number): Promise<Choice[]> {
+  const options = await suggestWithin(suggest, typed, deadlineMs);
   return distinct(options.map((o) => choiceOf(o.value)));
 }
 
@@ -60,7 +63,7 @@ export async function locationChoices(bot: Pick<ChatCore, 'suggestLocations'>, t
  * the core: each choice is the whole text with its last part completed to a place's name, within the deadline. A name
  * that the core would split (a comma, a semicolon, " and ") or a text over a choice's 100 characters is not offered.
  */
-export async function placeListChoices(bot: Pick<ChatCore, 'suggestLocations'>, typed: string, deadlineMs: number): Promise<Choice[]> {
+export async function placeListChoices(suggest: Suggest, typed: string, deadlineMs: number): Promise<Choice[]> {
   const cut = typed.lastIndexOf(',');
   const before =
     cut < 0
@@ -70,7 +73,7 @@ export async function placeListChoices(bot: Pick<ChatCore, 'suggestLocations'>, 
           .split(',')
           .map((p) => p.trim())
           .filter(Boolean);
-  const options = await suggestWithin(bot, typed.slice(cut + 1).trim(), deadlineMs);
+  const options = await suggestWithin(suggest, typed.slice(cut + 1).trim(), deadlineMs);
   return distinct(
     options.map((o) => {
       const name = decodeLocationOption(o.value)?.name.replace(/\s+/g, ' ').trim();

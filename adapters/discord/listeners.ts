@@ -14,7 +14,7 @@ import {
 import type { ChatCore, CommandRequest, TrackRequest } from '../../src/ports/index.js';
 import type { Reply } from '../../src/views/model.js';
 import type { Logger } from '../../src/log.js';
-import { locationChoices, placeListChoices, queryChoices } from './autocomplete.js';
+import { locationChoices, placeListChoices, queryChoices, type Suggest } from './autocomplete.js';
 import { COMMAND_NAMES, chosenLocation, commandText } from './commands.js';
 import { DISCORD_SURFACE } from './limits.js';
 import { NO_PLACE_TEXT, discordPlace } from './place.js';
@@ -137,9 +137,12 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
   async function autocomplete(i: AutocompleteInteraction): Promise<void> {
     const focused = i.options.getFocused(true);
     const typed = String(focused.value ?? '');
+    // Places are suggested for the person and server typing (what they cost is that server's); from nowhere, none.
+    const place = placeOf(i);
+    const suggest: Suggest = async (text) => (place ? options.bot.suggestLocations({ user: i.user.id, place, typed: text }) : []);
     const choices =
       focused.name === 'location'
-        ? await locationChoices(options.bot, typed, options.autocompleteDeadlineMs)
+        ? await locationChoices(suggest, typed, options.autocompleteDeadlineMs)
         : focused.name === 'query'
           ? await queryChoices(options.bot, {
               command: i.commandName,
@@ -148,7 +151,7 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
               location: i.options.getString('location'),
             })
           : focused.name === 'places'
-            ? await placeListChoices(options.bot, typed, options.autocompleteDeadlineMs)
+            ? await placeListChoices(suggest, typed, options.autocompleteDeadlineMs)
             : [];
     // Past Discord's 3 s the interaction is gone (10062): nothing to tell anyone.
     await i.respond(choices).catch((e: unknown) => log.debug('discord: autocomplete answer not taken', { error: describeError(e) }));

@@ -3,6 +3,7 @@ import type { App, BlockAction, ButtonAction, RespondFn, SlackCommandMiddlewareA
 import type { ChatCore, SlackInstallations, TrackRequest } from '../../src/ports/index.js';
 import type { Logger } from '../../src/log.js';
 import type { SlackAdmins } from './admins.js';
+import { workspaceKey } from './installations.js';
 import { SLASH_COMMANDS, commandText } from './commands.js';
 import { SLACK_SURFACE } from './limits.js';
 import { NO_PLACE_TEXT, slackPlace } from './place.js';
@@ -11,8 +12,17 @@ import { sendReply } from './send.js';
 /** Slack gives an options request 3 s; answer within 2.5 s with what we have. */
 const SUGGEST_DEADLINE_MS = 2_500 - 300;
 
-/** Where a button press or a pick came from; DMs keep their D… channel. */
-const actionPlace = (body: BlockAction) =>
+/** What a block action, or a picker's typing (block_suggestion), says of where it came from. */
+interface BlockOrigin {
+  team?: { id: string; enterprise_id?: string } | null;
+  enterprise?: { id: string };
+  user: { team_id?: string };
+  channel?: { id: string };
+  container?: { channel_id?: string };
+}
+
+/** Where a button press, a pick or a picker's typing came from; DMs keep their D… channel. */
+const actionPlace = (body: BlockOrigin) =>
   slackPlace({
     teamId: body.team?.id,
     enterpriseId: body.enterprise?.id ?? body.team?.enterprise_id,
@@ -90,9 +100,11 @@ export function registerListeners(app: App, bot: ChatCore, admins: SlackAdmins, 
     }),
   );
 
-  app.options('manzil:location', async ({ ack, options }: SlackOptionsMiddlewareArgs<'block_suggestion'>) => {
+  app.options('manzil:location', async ({ ack, body, options }: SlackOptionsMiddlewareArgs<'block_suggestion'>) => {
     const timeout = new Promise<[]>((resolve) => setTimeout(() => resolve([]), SUGGEST_DEADLINE_MS).unref());
-    const found = await Promise.race([bot.suggestLocations(options.value), timeout]);
+    // What the suggestions cost is the workspace's; typing from nowhere in particular gets none.
+    const place = actionPlace(body);
+    const found = place ? await Promise.race([bot.suggestLocations({ user: body.user.id, place, typed: options.value }), timeout]) : [];
     await ack({ options: found.map((o) => ({ text: { type: 'plain_text' as const, text: o.label }, value: o.value })) });
   });
 }
@@ -102,13 +114,14 @@ export function registerListeners(app: App, bot: ChatCore, admins: SlackAdmins, 
  * alerts and digests wait (Bolt leaves this to the app). Added again, they go on.
  */
 export function registerUninstall(app: App, installations: SlackInstallations, logger: Logger): void {
-  const remove = async (body: { team_id?: string; enterprise_id?: string }, why: string) => {
-    await installations.remove({ teamId: body.team_id, enterpriseId: body.enterprise_id }, why);
-    logger.info('slack: a workspace removed Manzil; its installation is deleted and its alerts and digests wait', { team: body.team_id, why });
+  // Bolt's context names the installation as Bolt saved it (an Enterprise Grid workspace with its enterprise).
+  const remove = async (context: Parameters<typeof workspaceKey>[0], why: string) => {
+    await installations.remove(workspaceKey(context), why);
+    logger.info('slack: a workspace removed Manzil; its installation is deleted and its alerts and digests wait', { team: context.teamId, enterprise: context.enterpriseId, why });
   };
-  app.event('app_uninstalled', async ({ body }) => remove(body, 'app_uninstalled'));
-  app.event('tokens_revoked', async ({ body, event }) => {
+  app.event('app_uninstalled', async ({ context }) => remove(context, 'app_uninstalled'));
+  app.event('tokens_revoked', async ({ context, event }) => {
     // Only the bot's token matters: a person revoking their own user token leaves the workspace's alerts alone.
-    if ((event.tokens.bot ?? []).length > 0) await remove(body, 'tokens_revoked');
+    if ((event.tokens.bot ?? []).length > 0) await remove(context, 'tokens_revoked');
   });
 }

@@ -48,6 +48,7 @@ import {
   type MarketContextPort,
   type PickRequest,
   type SuggestOption,
+  type SuggestRequest,
   type Surface,
 } from './types.js';
 
@@ -237,11 +238,14 @@ export class Bot {
     }
   }
 
-  /** Location options for a picker, as the person types (at most 100, as Slack allows); mostly from the cache. */
-  async suggestLocations(typed: string): Promise<SuggestOption[]> {
+  /**
+   * Location options for a picker, as the person types (at most 100, as Slack allows); mostly from the cache, and from
+   * the service only when `mayCall` allows it.
+   */
+  async suggestLocations({ typed, mayCall }: SuggestRequest): Promise<SuggestOption[]> {
     if (typed.trim().length < 2) return [];
     try {
-      const found = await this.options.locations.suggest(typed);
+      const found = await this.options.locations.suggest(typed, mayCall);
       return found.slice(0, 100).map((l) => ({ label: l.name.slice(0, 75), value: encodeLocationOption(l) }));
     } catch (e) {
       this.options.logger.warn('location suggestions failed', { error: e });

@@ -23,19 +23,17 @@ export interface LocationLookup {
   budgetLow?: () => boolean;
 }
 
-export interface ResolverOptions {
-  /** How long an answer with no locations is kept: a new place may appear, and a typo should not stick for a week. */
-  emptyTtlMs?: number;
-}
-
-/** Ten minutes, not a week: see ResolverOptions.emptyTtlMs. */
-export const EMPTY_ANSWER_TTL_MS = 10 * 60_000;
-
 /** How many place names seen in answers are kept for "did you mean" (the newest; a few hundred bytes each). */
 const SEEN_CAP = 2_000;
 
 /** The shortest text worth a suggestion or a prefix answer. */
 const MIN_PREFIX = 2;
+
+/**
+ * The most characters of a suggestion's text sent to the service (a picker may send thousands): longer text is
+ * answered by narrowing the answer for its first this many, which is longer than the place names people type.
+ */
+export const SUGGEST_MAX_CHARS = 40;
 
 /** Where answers are kept between lookups: in memory, or the store's location_cache table. */
 export interface LocationCache {
@@ -116,16 +114,13 @@ export class LocationResolver {
   /** Places seen in autocomplete answers (fresh or cached), by folded name: what "did you mean" ranks besides the shipped list. */
   private readonly seen = new Map<string, Location>();
   private readonly budgetLow: () => boolean;
-  private readonly emptyTtlMs: number;
 
   constructor(
     private readonly api: LocationLookup,
     private readonly cache: LocationCache,
     private readonly ttlMs: number,
-    options: ResolverOptions = {},
   ) {
     this.budgetLow = api.budgetLow ? () => api.budgetLow?.() === true : (budgetLowFrom(api) ?? (() => false));
-    this.emptyTtlMs = Math.min(options.emptyTtlMs ?? EMPTY_ANSWER_TTL_MS, ttlMs);
     this.ready = this.learn();
   }
 
@@ -202,18 +197,21 @@ export class LocationResolver {
   }
 
   /**
-   * Suggestions as someone types, one request per keystroke: answered from the longest cached (or pending) prefix
-   * whose answer was not cut at the service's cap; from the service only when that cannot tell, and never when the
-   * call budget is low.
+   * Suggestions as someone types, one request per keystroke: answered from the cache first (the text's own answer, or
+   * the longest cached or pending prefix whose answer was not cut at the service's cap); from the service only when
+   * that cannot tell, and never when the call budget is low or `mayCall` (asked only then) says no.
    */
-  async suggest(typed: string): Promise<Location[]> {
+  async suggest(typed: string, mayCall: () => Promise<boolean> = async () => true): Promise<Location[]> {
     const key = normalise(typed);
     if (key.length < MIN_PREFIX) return [];
+    if (key.length > SUGGEST_MAX_CHARS) return narrow(await this.suggest(key.slice(0, SUGGEST_MAX_CHARS).trimEnd(), mayCall), key);
     const cached = await this.cache.get(key);
     if (cached) return cached.results as Location[];
+    const pending = this.inFlight.get(key);
+    if (pending) return pending;
     const prefix = await this.longestPrefixAnswer(key);
     if (prefix && complete(prefix)) return narrow(prefix, key);
-    if (this.budgetLow()) return prefix ? narrow(prefix, key) : [];
+    if (this.budgetLow() || !(await mayCall())) return prefix ? narrow(prefix, key) : [];
     return this.lookup(key);
   }
 
@@ -231,8 +229,9 @@ export class LocationResolver {
       pending = this.api
         .call('autocomplete-location', { query: key })
         .then(async (r) => {
-          // `data: null` is not an answer to remember; an empty list is, briefly.
-          if (!r.dataNull) await this.cache.put(key, r.records, r.records.length === 0 ? this.emptyTtlMs : this.ttlMs);
+          // `data: null` is not an answer to remember. An empty list is, as long as a found one: asked again sooner,
+          // every string of gibberish typed into a picker would be a call anyone can make again and again.
+          if (!r.dataNull) await this.cache.put(key, r.records, this.ttlMs);
           this.remember(r.records);
           return r.records;
         })

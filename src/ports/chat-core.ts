@@ -57,13 +57,28 @@ export interface SuggestOption {
   value: string;
 }
 
+/**
+ * What was typed so far in a place picker (Slack's external select, Discord's autocomplete), and who typed it: the
+ * calls a suggestion costs are the asking team's, and one person's are limited (src/teams).
+ */
+export interface SuggestRequest {
+  user: string;
+  place: string;
+  typed: string;
+  /**
+   * Asked just before a suggestion would cost an upstream call (cached answers are free): false answers from the cache
+   * alone. Set by the per-person limit; absent, calls are allowed.
+   */
+  mayCall?: () => Promise<boolean>;
+}
+
 /** The core as every adapter sees it. */
 export interface ChatCore {
   handleCommand(req: CommandRequest): Promise<Reply>;
   handleAction(req: ActionRequest): Promise<Reply>;
   handlePick(req: PickRequest): Promise<Reply>;
   /** Places matching what was typed so far (Slack's external select, Discord's autocomplete). */
-  suggestLocations(typed: string): Promise<SuggestOption[]>;
+  suggestLocations(req: SuggestRequest): Promise<SuggestOption[]>;
   /** A reply that needs no I/O (help, a mistake), so an adapter can answer within its deadline without deferring. */
   immediateReply(req: CommandRequest): Reply | undefined;
   /** What a command would search for, in words (Discord's autocomplete of the query option). */
@@ -79,7 +94,7 @@ export function delegateTo(core: ChatCore): ChatCore {
     handleCommand: (req) => core.handleCommand(req),
     handleAction: (req) => core.handleAction(req),
     handlePick: (req) => core.handlePick(req),
-    suggestLocations: (typed) => core.suggestLocations(typed),
+    suggestLocations: (req) => core.suggestLocations(req),
     immediateReply: (req) => core.immediateReply(req),
     describe: (text, location) => core.describe(text, location),
   };

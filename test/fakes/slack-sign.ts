@@ -97,12 +97,15 @@ export function blockSelect(actionId: string, blockId: string, selectedValue: st
   };
 }
 
-export function blockSuggestion(actionId: string, blockId: string, value: string) {
+/** Typing into an external select; `from` names another person and workspace than Alice of T0TEST. */
+export function blockSuggestion(actionId: string, blockId: string, value: string, from: { user?: string; team?: string } = {}) {
+  const user = from.user ?? 'U0ALICE';
+  const team = from.team ?? 'T0TEST';
   return {
     payload: JSON.stringify({
       type: 'block_suggestion',
-      user: { id: 'U0ALICE', team_id: 'T0TEST' },
-      team: { id: 'T0TEST', domain: 'manzil-test' },
+      user: { id: user, team_id: team },
+      team: { id: team, domain: 'manzil-test' },
       channel: { id: 'C0DEALS' },
       api_app_id: 'A0MANZIL',
       token: 'legacy-verification-token',

@@ -35,7 +35,7 @@ describe('graceful shutdown', () => {
     const late = await manzil.bot.handleCommand(request('buy downtown'));
     expect(late.text).toBe(RESTARTING_TEXT);
     expect(late.ephemeral).toBe(true);
-    expect(await manzil.bot.suggestLocations('marina')).toEqual([]);
+    expect(await manzil.bot.suggestLocations({ user: 'U0ALICE', place: 'slack:T0TEST:C0DEALS', typed: 'marina' })).toEqual([]);
 
     await stopped;
     expect(replied).toBe(true); // the stop waited for it: answered before the stop finished

@@ -36,6 +36,9 @@ function botOn(lookup: LocationLookup = api, now: () => number = Date.now) {
   return { bot: new Bot({ api, locations, state: createButtonStateRepo(store, now, 'sandbox'), logger: silentLogger }), locations };
 }
 
+/** What a person typed so far into a picker. */
+const typing = (typed: string) => ({ user: 'U0ALICE', place: 'slack:T0TEST:C0DEALS', typed });
+
 /** "bu", "bus", ... up to the whole text, one keystroke at a time. */
 const keystrokes = (text: string) => Array.from({ length: text.length - 1 }, (_, i) => text.slice(0, i + 2));
 
@@ -43,7 +46,7 @@ describe('suggestions while typing', () => {
   it('types "business bay" one keystroke at a time for at most two upstream calls', async () => {
     const { bot } = botOn();
     let last: { label: string }[] = [];
-    for (const typed of keystrokes('business bay')) last = await bot.suggestLocations(typed);
+    for (const typed of keystrokes('business bay')) last = await bot.suggestLocations(typing(typed));
     expect(last.map((o) => o.label)).toEqual(['Business Bay']);
     expect(lookups().length).toBeLessThanOrEqual(2);
   });
@@ -51,7 +54,7 @@ describe('suggestions while typing', () => {
   it('calls again when the shorter answer was cut at the service cap, then narrows locally', async () => {
     const { bot } = botOn();
     const found: string[][] = [];
-    for (const typed of keystrokes('marina gate')) found.push((await bot.suggestLocations(typed)).map((o) => o.label));
+    for (const typed of keystrokes('marina gate')) found.push((await bot.suggestLocations(typing(typed))).map((o) => o.label));
     // "ma" fills the service's ten places, so it cannot answer "mar"; "mar" can answer everything after it.
     expect(lookups()).toEqual(['ma', 'mar']);
     expect(found.at(-1)).toEqual(['Marina Gate']);
@@ -71,10 +74,10 @@ describe('suggestions while typing', () => {
   it('skips the service when the budget is low, answering from the cache alone', async () => {
     let low = false;
     const { bot } = botOn({ call: (op, params) => api.call(op, params), budgetLow: () => low });
-    await bot.suggestLocations('ma'); // ten places: not enough to answer "mari" for sure
+    await bot.suggestLocations(typing('ma')); // ten places: not enough to answer "mari" for sure
     low = true;
-    expect((await bot.suggestLocations('mari')).map((o) => o.label)).toEqual(expect.arrayContaining(['Dubai Marina']));
-    expect(await bot.suggestLocations('downt')).toEqual([]);
+    expect((await bot.suggestLocations(typing('mari'))).map((o) => o.label)).toEqual(expect.arrayContaining(['Dubai Marina']));
+    expect(await bot.suggestLocations(typing('downt'))).toEqual([]);
     expect(lookups()).toEqual(['ma']);
   });
 
@@ -82,9 +85,9 @@ describe('suggestions while typing', () => {
     const limited = new ApiClient({ baseUrl: sandbox.url!, key: sandbox.key, budget: { perDay: 11, maxWaitMs: 0 } });
     try {
       const { bot } = botOn(limited);
-      await bot.suggestLocations('ma'); // ten left
-      await bot.suggestLocations('jum'); // nine left: low from now on
-      expect(await bot.suggestLocations('downt')).toEqual([]);
+      await bot.suggestLocations(typing('ma')); // ten left
+      await bot.suggestLocations(typing('jum')); // nine left: low from now on
+      expect(await bot.suggestLocations(typing('downt'))).toEqual([]);
       expect(lookups()).toEqual(['ma', 'jum']);
     } finally {
       await limited.close();
@@ -110,19 +113,30 @@ describe('suggestions while typing', () => {
 });
 
 describe('what is cached, and for how long', () => {
-  it('keeps an empty answer for ten minutes, not a week', async () => {
+  it('keeps an empty answer as long as a found one: gibberish typed again is no new call', async () => {
     let t = 1_000_000;
     const { locations } = botOn(api, () => t);
-    await locations.resolve('zzyzx');
+    expect(await locations.suggest('zq')).toEqual([]);
     await locations.resolve('marina');
-    t += 9 * MINUTE;
-    await locations.resolve('zzyzx');
-    expect(lookups().filter((q) => q === 'zzyzx')).toHaveLength(1);
-    t += 2 * MINUTE;
-    await locations.resolve('zzyzx');
+    t += 6 * DAY;
+    await locations.suggest('zq');
     await locations.resolve('marina');
-    expect(lookups().filter((q) => q === 'zzyzx')).toHaveLength(2);
+    expect(lookups().filter((q) => q === 'zq')).toHaveLength(1);
     expect(lookups().filter((q) => q === 'marina')).toHaveLength(1);
+    t += DAY + MINUTE; // a week on, both are asked again
+    await locations.suggest('zq');
+    await locations.resolve('marina');
+    expect(lookups().filter((q) => q === 'zq')).toHaveLength(2);
+    expect(lookups().filter((q) => q === 'marina')).toHaveLength(2);
+  });
+
+  it('sends the service at most 40 characters of a long text, and narrows its answer by the whole text', async () => {
+    const { locations } = botOn();
+    const long = `The Address Residences Dubai Opera ${'opera '.repeat(500)}`;
+    expect((await locations.suggest(long)).map((l) => l.name)).toEqual(['The Address Residences Dubai Opera']);
+    expect(lookups()).toEqual(['the address residences dubai opera opera']);
+    expect(await locations.suggest(`${long} marina`)).toEqual([]); // narrowed locally: no second call
+    expect(lookups()).toHaveLength(1);
   });
 
   it('never caches an answer whose data was null', async () => {
