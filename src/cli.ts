@@ -25,7 +25,7 @@ const USAGE = `Usage: manzil <command>
   restore <file> [--force] [--json]
                             put a backup in place of the database (stop Manzil first); undelivered alerts are
                             looked for on their platform before any is sent again
-  migrate-to-postgres       copy the SQLite file (MANZIL_DB_PATH) into Postgres (DATABASE_URL); stop Manzil first
+  migrate-to-postgres       copy the SQLite file (MANZIL_DB_PATH) into an empty Postgres (DATABASE_URL); stop Manzil first
   outbox [--limit N] [--json]
                             list parked and waiting deliveries, with a summary
   outbox retry <id>|--all   put parked deliveries back in the queue

@@ -3,6 +3,9 @@ import path from 'node:path';
 import cron from 'node-cron';
 import { z } from 'zod';
 import { oauthProblems, splitList } from './config-oauth.js';
+import { OPS_MEANING, OPS_VARIABLES, opsConfig, type OpsConfig } from './config-ops.js';
+import { TEAM_VARIABLES, teamsConfig, type TeamsConfig } from './config-teams.js';
+import { keySpellings, urlPasswords } from './secret-forms.js';
 
 const seconds = (fallback: number) => z.coerce.number().positive().max(600).default(fallback);
 const optionalCount = z.coerce.number().int().positive().optional();
@@ -15,7 +18,6 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
-const count = (fallback: number) => z.coerce.number().int().min(1).max(100_000).default(fallback);
 const schema = z.object({
   UAE_API_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   UAE_API_KEY: optionalText,
@@ -28,10 +30,7 @@ const schema = z.object({
   UAE_API_BUDGET_PER_MINUTE: optionalCount,
   UAE_API_BUDGET_PER_DAY: optionalCount,
   UAE_API_BUDGET_PER_MONTH: optionalCount,
-  TEAM_SHARE_PCT: z.coerce.number().min(1).max(100).default(100),
-  CHAT_RESERVE_PCT: z.coerce.number().min(0).max(90).default(10),
-  PERSON_PAGES_PER_HOUR: count(60),
-  PERSON_RUNS_PER_HOUR: count(6),
+  ...TEAM_VARIABLES,
   UAE_API_BUDGET_MAX_WAIT_S: z.coerce.number().min(0).max(600).default(20),
   UAE_API_DEADLINE_S: seconds(25),
   UAE_API_MAX_BODY_MB: z.coerce.number().positive().max(100).default(8),
@@ -98,7 +97,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   MANZIL_LOG_FILE: optionalText,
-  OPS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  ...OPS_VARIABLES,
 });
 
 /** Every variable Manzil reads (`.env.example` and `manzil config` list them all). */
@@ -110,14 +109,14 @@ export function envDefaults(): Record<string, unknown> {
 }
 
 /** Variables whose values are secrets: masked by `manzil config`, never echoed in a message. */
-export const isSecretVariable = (name: string) => /(TOKEN|SECRET|KEY|PASSWORD)$/.test(name);
+export const isSecretVariable = (name: string) => /(TOKEN|SECRET|KEY|PASSWORD)(_PREVIOUS)?$/.test(name);
 
 /** What each variable is for, in a few words: said after a problem with it ("PORT is not a number: the HTTP port ..."). */
 const MEANING: Record<string, string> = {
   UAE_API_BASE_URL: "the property service's address",
   UAE_API_KEY: "the property service's gateway key",
   PORT: 'the HTTP port for Slack, /healthz and /metrics',
-  OPS_PORT: 'a separate port for /healthz and /metrics',
+  ...OPS_MEANING,
   MANZIL_DB_PATH: 'the SQLite file',
   DATABASE_URL: 'the Postgres database (instead of the SQLite file)',
   DATABASE_POOL_SIZE: 'the most connections to Postgres at once',
@@ -181,7 +180,7 @@ export interface Config {
   /** Market data shared by digests and listing cards; digests themselves. */
   market: { cacheTtlMs: number; maxPages: number };
   /** Each team's share of UAE_API_BUDGET_PER_MONTH, and the end of the month kept for chat lookups (percent). */
-  teams: { sharePct: number; chatReservePct: number; pagesPerHour: number; runsPerHour: number };
+  teams: TeamsConfig;
   digests: { cron: string; maxPerPlace: number; placesPerDigest: number };
   /** True when Manzil runs on the embedded sandbox's sample data. */
   sandbox: boolean;
@@ -213,8 +212,8 @@ export interface Config {
   logFormat: 'auto' | 'json' | 'pretty';
   /** Where the terminal chat writes its log (the database's folder by default: ./data/manzil.log); '-': stderr, no file. */
   logFile: string;
-  /** Serve /healthz and /metrics on this port, apart from the chat platforms' port. */
-  opsPort: number | undefined;
+  /** Where /healthz and /metrics are served, and who may read them (config-ops.ts). */
+  ops: OpsConfig;
   /** Values to mask wherever text leaves the process. */
   secrets: string[];
 }
@@ -341,7 +340,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       maxPerUser: e.ALERTS_MAX_PER_USER,
     },
     market: { cacheTtlMs: e.MARKET_CACHE_H * 3_600_000, maxPages: e.DIGEST_MAX_PAGES },
-    teams: { sharePct: e.TEAM_SHARE_PCT, chatReservePct: e.CHAT_RESERVE_PCT, pagesPerHour: e.PERSON_PAGES_PER_HOUR, runsPerHour: e.PERSON_RUNS_PER_HOUR },
+    teams: teamsConfig(e),
     digests: { cron: e.DIGESTS_CRON, maxPerPlace: e.DIGESTS_MAX_PER_CHANNEL, placesPerDigest: 5 },
     dbPath: e.MANZIL_DB_PATH,
     postgres: e.DATABASE_URL ? { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, jobExpireSeconds: e.JOBS_EXPIRE_S } : undefined,
@@ -363,7 +362,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     logFile: e.MANZIL_LOG_FILE ?? path.join(e.MANZIL_DB_PATH === ':memory:' ? './data' : path.dirname(e.MANZIL_DB_PATH), 'manzil.log'),
-    opsPort: e.OPS_PORT,
+    ops: opsConfig(e),
     encryption: e.MANZIL_ENCRYPTION_KEY ? { key: e.MANZIL_ENCRYPTION_KEY, previous: splitList(e.MANZIL_ENCRYPTION_KEY_PREVIOUS) } : undefined,
     secrets: [
       e.UAE_API_KEY,
@@ -375,19 +374,12 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       e.MANZIL_ENCRYPTION_KEY,
       ...splitList(e.MANZIL_ENCRYPTION_KEY_PREVIOUS),
       e.DISCORD_TOKEN,
-      passwordOf(e.DATABASE_URL),
+      e.OPS_TOKEN,
+      // Every form each value can take (percent-encoded, JSON-escaped...) is masked by log.ts; these are other values.
+      ...urlPasswords(e.DATABASE_URL),
+      ...[e.MANZIL_ENCRYPTION_KEY, ...splitList(e.MANZIL_ENCRYPTION_KEY_PREVIOUS)].flatMap(keySpellings),
     ].filter((s): s is string => Boolean(s)),
   };
-}
-
-/** The password in a database URL (masked in logs and messages like any secret). */
-function passwordOf(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    return decodeURIComponent(new URL(url).password) || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function isTimeZone(name: string): boolean {

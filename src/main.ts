@@ -3,7 +3,7 @@ import { threadId } from 'node:worker_threads';
 import type { SlackApp } from '../adapters/slack/app.js';
 import type { DiscordApp, DiscordAppOptions } from '../adapters/discord/app.js';
 import type { ConsolePoster } from '../adapters/console/poster.js';
-import { AlertCommands, POLL_JOB, describeSchedule, type RunReport } from './alerts/index.js';
+import { AlertCommands, POLL_JOB, describeSchedule, pauseImpossibleAlerts, type RunReport } from './alerts/index.js';
 import type { ApiClient } from './api/client.js';
 import { Bot, StateMaintenance } from './bot/index.js';
 import { loadConfig, type Config } from './config.js';
@@ -18,14 +18,15 @@ import { Heartbeat, JobScheduler } from './jobs/index.js';
 import { contextText, type MarketData } from './market/index.js';
 import type { ListingSummary } from './api/records.js';
 import { Health, cronPeriodMs } from './ops/health.js';
-import { opsRoutes, startOpsServer, type OpsServer } from './ops/http.js';
+import { logOpsPlan, planOps } from './ops/exposure.js';
+import { livenessRoutes, opsRoutes, startOpsServer, type OpsServer } from './ops/http.js';
 import { Metrics, countRequests } from './ops/metrics.js';
 import { pruneOutbox, type Delivery } from './outbox/index.js';
 import { teamOf, type ChatCore, type ChatPoster } from './ports/index.js';
 import type { Sandbox } from './sandbox/index.js';
 import { buildPlatforms, resealAtStart } from './platforms.js';
 import { openService } from './service.js';
-import { limitingPeople, payingChat } from './teams/index.js';
+import { limitingPeople, limitingSuggestions, payingChat, PERSON_WINDOW_MS, PersonLimiter, storedHourlyUses } from './teams/index.js';
 import { adoptServiceSpellings, openDatabase, serviceKey, WriteLock, type AlertsRepo, type DigestRepo, type LeaseRepo, type OutboxRepo } from './store/index.js';
 
 /** How long a button keeps working after it was last used. */
@@ -69,6 +70,8 @@ export interface Manzil {
   health: Health;
   /** The port of the operator's own HTTP server, when it runs (not when Slack's HTTP port serves the routes). */
   opsPort: number | undefined;
+  /** The address it is bound to (OPS_HOST: 127.0.0.1 by default). */
+  opsHost: string | undefined;
 }
 
 export interface StartOptions {
@@ -116,7 +119,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     format: config.logFormat,
     ...(options.writeLog ? { write: options.writeLog } : terminalChat ? { logFile: config.logFile, ...(options.logScreen ? { screen: options.logScreen } : {}) } : {}),
   });
-  const metrics = new Metrics();
+  const metrics = new Metrics({ maxTeams: config.ops.maxTeams });
   const serve = options.serve !== false;
   // The drainer, the poller and the digests in a thread of their own: another instance on the same database file.
   const threaded = options.deliveryThread === true && serve && chatPlatform && !config.sandbox && !withTerminal && !options.clock && config.dbPath !== ':memory:';
@@ -185,6 +188,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // Saved alerts of another property service are not run: said plainly at start (and in /alerts list and /healthz).
   const elsewhere = await alertsRepo.countElsewhere(service);
   if (elsewhere > 0) logger.warn('saved alerts belong to another property service than UAE_API_BASE_URL and are not checked', { alerts: elsewhere, service });
+  // Alerts saved asking for what no listing can be (AED Infinity) are paused before any run, each with one message.
+  await pauseImpossibleAlerts({ repo: alertsRepo, outbox, logger });
   const bot = new Bot({
     api,
     locations,
@@ -207,6 +212,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     locations: locationCache,
     answers: bot.searches,
     alerts: { prune: () => pruneOutbox(outbox) },
+    people: { prune: () => db.people.prune(PERSON_WINDOW_MS) },
     logger,
   });
   await maintenance.runOnce();
@@ -214,8 +220,20 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
 
   // Adapters get the guarded bot: requests in flight are counted, and refused politely once shutdown begins.
   const lifecycle = new Lifecycle({ timeoutMs: config.shutdownTimeoutMs, logger });
-  // Each request's calls are its team's (its fair share of the month: src/teams); one person's costly asks are limited.
-  const chatBot = guardBot(countRequests(limitingPeople(payingChat(bot), config.teams), metrics), lifecycle);
+  // Each request's calls are its team's (its fair share of the month: src/teams); one person's costly asks are limited,
+  // and so are the calls their typing into a place picker costs.
+  const suggesting = limitingSuggestions(payingChat(bot), {
+    perHour: config.teams.suggestionsPerHour,
+    takeUse: storedHourlyUses(db.people, 'suggestion'),
+    teamAllows: (team) => shares.allows(team),
+    onLimited: (team, user) =>
+      logger.warn('place suggestions: one person reached the hourly limit of calls; the picker answers from the cache for now', {
+        team,
+        user,
+        perHour: config.teams.suggestionsPerHour,
+      }),
+  });
+  const chatBot = guardBot(countRequests(limitingPeople(suggesting, new PersonLimiter(db.people, config.teams, logger)), metrics), lifecycle);
 
   // The operator's endpoints: on Slack's HTTP port when Slack is served over HTTP, else on a small server of their own.
   const health = new Health({
@@ -229,7 +247,9 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     startedAt: Date.now(),
   });
   metrics.watch({ outbox: () => outbox.stats(), platforms: () => delivery.gate.status(), budget: () => api.budgetLeft(), serviceQuota: () => api.serviceQuota() });
-  const routes = opsRoutes(health, metrics, logger);
+  const routes = opsRoutes(health, metrics, logger, { token: config.ops.token });
+  // What is served where (src/ops/exposure.ts): Slack's public port answers a liveness /healthz only, unless asked.
+  const opsPlan = planOps(config, { chatPlatform, ops: options.ops === true });
 
   // Built first, started last: the stop steps are registered before anything starts, so a start that fails (a wrong
   // Discord token, a port in use) closes whatever was already opened and the process can exit.
@@ -242,7 +262,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     logger,
     host: options.host,
     track: (work) => lifecycle.admit(work),
-    ...(config.opsPort === undefined ? { routes } : {}),
+    routes: opsPlan.slackPort === 'all' ? routes : livenessRoutes(health),
     ...(options.discord ? { discordTimings: options.discord } : {}),
     leadership: { leases, holder: INSTANCE, lapsed: () => heartbeat.lapsed() },
   });
@@ -320,13 +340,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
       demo?.start();
       logger.info('alerts: poller scheduled', { cron: alertsCron, timezone: config.alerts.timezone, platforms: posters.map((p) => p.platform), deliveryThread: threaded });
 
-      // Slack over HTTP serves /healthz and /metrics itself; otherwise a server of their own, when something is served.
-      const slackHttp = Boolean(config.slack && !config.slack.appToken) && config.opsPort === undefined;
-      if (slackHttp) logger.info('ops: GET /healthz and GET /metrics on the Slack port', { port: slackPort });
-      if (!slackHttp && (config.opsPort !== undefined || options.ops || chatPlatform)) {
-        opsServer = await startOpsServer(routes, config.opsPort ?? config.port, options.host);
-        logger.info('ops: serving GET /healthz and GET /metrics', { port: opsServer.port });
-      }
+      if (opsPlan.server) opsServer = await startOpsServer(routes, opsPlan.server.port, opsPlan.server.host);
+      logOpsPlan(opsPlan, config, logger, { slackPort, server: opsServer });
     } catch (e) {
       logger.error('start failed; closing what was opened', { error: e });
       await lifecycle.stop('start failed');
@@ -357,6 +372,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     metrics,
     health,
     opsPort: opsServer?.port,
+    opsHost: opsServer?.host,
   };
 }
 

@@ -1,15 +1,22 @@
 // The chat core with each request's calls made for the team it comes from (payer.ts): counted in that team's share,
 // and refused, with a clear answer, once the share is spent. Wraps the core as the lifecycle and metrics wrappers do.
-import { payingFor } from '../api/payer.js';
-import { delegateTo, teamOf, type ChatCore } from '../ports/index.js';
+// In a pool of strangers (Discord's DMs) the person is named too: their calls are also theirs, held to their part.
+import { payingFor, type Payer } from '../api/payer.js';
+import { delegateTo, isSharedPool, personOf, teamOf, type ChatCore } from '../ports/index.js';
+
+const payerOf = (place: string, user: string): Payer => {
+  const team = teamOf(place);
+  return { teams: [team], purpose: 'chat', ...(isSharedPool(team) ? { person: personOf(place, user) } : {}) };
+};
 
 export function payingChat(core: ChatCore): ChatCore {
-  const forPlace = <T>(place: string, work: () => Promise<T>) => payingFor({ teams: [teamOf(place)], purpose: 'chat' }, work);
-  // Suggestions come with no place (and mostly from the cache): nobody's share.
+  const forPlace = <T>(req: { place: string; user: string }, work: () => Promise<T>) => payingFor(payerOf(req.place, req.user), work);
   return {
     ...delegateTo(core),
-    handleCommand: (req) => forPlace(req.place, () => core.handleCommand(req)),
-    handleAction: (req) => forPlace(req.place, () => core.handleAction(req)),
-    handlePick: (req) => forPlace(req.place, () => core.handlePick(req)),
+    handleCommand: (req) => forPlace(req, () => core.handleCommand(req)),
+    handleAction: (req) => forPlace(req, () => core.handleAction(req)),
+    handlePick: (req) => forPlace(req, () => core.handlePick(req)),
+    // The place pickers' suggestions too: mostly from the cache, but a keystroke the cache cannot answer is a call.
+    suggestLocations: (req) => forPlace(req, () => core.suggestLocations(req)),
   };
 }
