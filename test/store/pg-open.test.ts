@@ -52,7 +52,9 @@ describe('openPgStore', () => {
     // Times are bigint and read back as numbers.
     const now = Date.now();
     await store.db.insert(pgSchema.buttonState).values({ token: 't', kind: 'k', payload: '{}', createdAt: now, lastUsedAt: now });
-    expect(await store.db.select().from(pgSchema.buttonState)).toEqual([{ token: 't', service: '', scope: '', kind: 'k', payload: '{}', payloadHash: null, createdAt: now, lastUsedAt: now }]);
+    expect(await store.db.select().from(pgSchema.buttonState)).toEqual([
+      { token: 't', service: '', scope: '', kind: 'k', payload: '{}', payloadHash: null, createdAt: now, lastUsedAt: now },
+    ]);
   });
 
   it('applies nothing when opened again', async () => {
