@@ -8,21 +8,11 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { backupDatabase } from '../../src/ops/backup.js';
 import { ask, boot, tempDir } from './helpers.js';
-import { manzilArgs } from '../support/child.js';
+import { runManzil, type CliRun } from '../support/child.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
-function runCli(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, manzilArgs(...args), {
-    cwd: tempDir(),
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tempDir(), MANZIL_FROM_SOURCE: '1', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
-}
+const runCli = (args: string[], env: Record<string, string>): Promise<CliRun> => runManzil(args, { env });
 
 /** Another process writing one row every couple of milliseconds; it reports its count and any error on stdout. */
 function startWriter(dbPath: string) {

@@ -1,7 +1,6 @@
 // The configuration as an operator meets it: `manzil start` with a bad environment says every problem in plain words
 // and exits 1; `manzil config` shows what is in effect with secrets masked; `.env` is read under the environment;
 // `.env.example` lists every variable.
-import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,27 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { ENV_VARIABLES } from '../../src/config.js';
 import { canChatOn } from '../../src/run.js';
 import { tempDir } from './helpers.js';
-import { manzilArgs } from '../support/child.js';
+import { runManzil, type CliRun } from '../support/child.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
-function manzil(
-  args: string[],
-  env: Record<string, string>,
-  cwd = tempDir(),
-  stdin: 'ignore' | 'pipe' = 'ignore',
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, manzilArgs(...args), {
-    cwd,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, MANZIL_FROM_SOURCE: '1', MANZIL_DB_PATH: join(cwd, 'm.db'), ...env },
-    stdio: [stdin, 'pipe', 'pipe'],
-  });
-  child.stdin?.end('quit\n');
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+function manzil(args: string[], env: Record<string, string>, cwd = tempDir(), stdin: 'ignore' | 'pipe' = 'ignore'): Promise<CliRun> {
+  return runManzil(args, { cwd, env: { MANZIL_DB_PATH: join(cwd, 'm.db'), ...env }, ...(stdin === 'pipe' ? { input: 'quit\n' } : {}) });
 }
 
 describe('a bad configuration at start', () => {

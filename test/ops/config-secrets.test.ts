@@ -1,9 +1,8 @@
 // `manzil config` run as an operator runs it: every secret hidden in every form it is written in, not only as the
 // configuration holds it. A database password is percent-encoded in DATABASE_URL; a key may sit encoded in a URL.
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manzilArgs } from '../support/child.js';
+import { runManzil, type CliRun } from '../support/child.js';
 import { tempDir } from './helpers.js';
 
 const PASSWORD = 'ab+cd/ef='; // as Postgres knows it
@@ -12,18 +11,9 @@ const API_KEY = 'k/ey+with=chars';
 const KEY = 'c0ffee11'.repeat(8);
 const PREVIOUS = '3f'.repeat(32);
 
-function manzilConfig(env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function manzilConfig(env: Record<string, string>): Promise<CliRun> {
   const dir = tempDir();
-  const child = spawn(process.execPath, manzilArgs('config'), {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, MANZIL_FROM_SOURCE: '1', MANZIL_DB_PATH: join(dir, 'm.db'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+  return runManzil(['config'], { cwd: dir, env: { MANZIL_DB_PATH: join(dir, 'm.db'), ...env } });
 }
 
 describe('manzil config', () => {

@@ -2,14 +2,13 @@
 // a second run copies nothing, and Manzil on Postgres carries on: the same alerts and numbers, nothing already seen
 // posted again, no silent first look, the same delivery ids for what is still queued. Through the command line: it
 // refuses while Manzil runs on the file, and a run into a database in use changes nothing and says what it would add.
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runMigrateToPostgresCli } from '../../src/ops/migrate-to-postgres.js';
 import { deliveryIdOf, openDatabase, openStore, readLineage, sqliteDatabase, type Database, type NewSavedSearch, type SeenUpdate } from '../../src/store/index.js';
-import { manzilArgs } from '../support/child.js';
+import { runManzil, type CliRun } from '../support/child.js';
 import { freshPostgres } from '../support/postgres.js';
 import { tempDir } from '../store/helpers.js';
 import { boot } from './helpers.js';
@@ -170,17 +169,8 @@ describe('manzil migrate-to-postgres', () => {
 });
 
 /** `manzil migrate-to-postgres` as an operator runs it: a process of its own, configured by the environment. */
-function migrateCli(dbPath: string, url: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const dir = tempDir();
-  const child = spawn(process.execPath, manzilArgs('migrate-to-postgres'), {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, MANZIL_FROM_SOURCE: '1', MANZIL_DB_PATH: dbPath, DATABASE_URL: url },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+function migrateCli(dbPath: string, url: string): Promise<CliRun> {
+  return runManzil(['migrate-to-postgres'], { env: { MANZIL_DB_PATH: dbPath, DATABASE_URL: url } });
 }
 
 /** Whether the Postgres database has Manzil's tables at all (a refused run must not even create them). */

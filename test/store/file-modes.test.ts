@@ -1,30 +1,17 @@
 // The database holds sealed tokens and people's ids: its file, its -wal and -shm, the folder Manzil makes for it, a
 // backup (`manzil backup`) and the copy a restore keeps aside (`manzil restore`) are readable by their owner only.
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/index.js';
 import { tempDir } from '../ops/helpers.js';
-import { manzilArgs } from '../support/child.js';
+import { runManzil, type CliRun } from '../support/child.js';
 
 const mode = (file: string) => statSync(file).mode & 0o777;
 const modes = (files: string[]) => Object.fromEntries(files.map((f) => [f.replace(/.*\//, ''), mode(f)]));
 
-function manzil(args: string[], dbPath: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const dir = tempDir();
-  const child = spawn(process.execPath, manzilArgs(...args), {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, MANZIL_FROM_SOURCE: '1', MANZIL_DB_PATH: dbPath },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
-}
+const manzil = (args: string[], dbPath: string): Promise<CliRun> => runManzil(args, { cwd: tempDir(), env: { MANZIL_DB_PATH: dbPath } });
 
 /** A database as Manzil makes it (every migration applied), closed. */
 async function databaseAt(dbPath: string): Promise<void> {

@@ -1,6 +1,9 @@
 // How a test starts a process of Manzil's: from the run's compiled copy of the TypeScript (./compiled.ts) when vitest's
 // global setup made one, else from the source through tsx. Both run the same code; the copy spares each process tsx's
 // loader (about 2 s of CPU).
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
@@ -29,4 +32,29 @@ export function manzilArgs(...args: string[]): string[] {
   const root = compiledRoot();
   if (!root) return [path.join(REPO, 'bin', 'manzil.js'), ...args];
   return [path.join(root, 'src', 'cli.js'), ...args];
+}
+
+export interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `manzil <args>` as an operator runs it: a process of its own with only PATH, HOME (its folder) and `env` in its
+ * environment, in `cwd` (a new temporary folder by default), `input` on its standard input; resolves when it exits.
+ */
+export function runManzil(args: string[], options: { env?: Record<string, string>; cwd?: string; input?: string } = {}): Promise<CliRun> {
+  const cwd = options.cwd ?? mkdtempSync(path.join(tmpdir(), 'manzil-cli-'));
+  const child = spawn(process.execPath, manzilArgs(...args), {
+    cwd,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, MANZIL_FROM_SOURCE: '1', ...options.env },
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
+  if (options.input !== undefined) child.stdin?.end(options.input);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
 }
