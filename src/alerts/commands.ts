@@ -3,7 +3,7 @@
 import { formatDistanceStrict } from 'date-fns';
 import type { LocationResolver } from '../locations/index.js';
 import type { Logger } from '../log.js';
-import { parseCommand, summarize, type Query } from '../query/index.js';
+import { deliveryNote, parseCommand, summarize, takeDeliveryWords, type Query } from '../query/index.js';
 import { runLeased } from '../jobs/index.js';
 import type { AlertsRepo, LeaseRepo, OutboxRepo, SavedSearchRow } from '../store/index.js';
 import type { Block, Reply } from '../views/model.js';
@@ -95,9 +95,15 @@ export class AlertCommands {
   /** `/alerts add <search>`: the same language as the search commands. */
   private async add(ctx: AlertContext, text: string): Promise<Reply> {
     if (text.trim() === '') return ephemeral('What should I watch? For example `/alerts add rent marina 2br under 120k`.');
-    const parsed = parseCommand(text);
-    if (!parsed.ok) return ephemeral(parsed.error);
-    return this.save(ctx, parsed.query, undefined, text);
+    // "daily", "every morning": how often, not a rent period. Taken out before the search is read, and said so.
+    const delivery = takeDeliveryWords(text);
+    const note = delivery.words.length > 0 ? deliveryNote(delivery.words, this.o.schedule) : undefined;
+    if (delivery.text.trim() === '') return ephemeral(`${note} What should I watch? For example \`/alerts add rent marina 2br under 120k\`.`);
+    const parsed = parseCommand(delivery.text);
+    if (!parsed.ok) return ephemeral(note ? `${note}\n${parsed.error}` : parsed.error);
+    const reply = await this.save(ctx, parsed.query, undefined, text);
+    if (!note) return reply;
+    return { ...reply, text: `${reply.text}\n${note}`, blocks: [...reply.blocks, { kind: 'context', text: note }] };
   }
 
   /** Saves a search as an alert: from `/alerts add`, or from the "Save as alert" button under a search reply. */

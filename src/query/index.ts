@@ -6,3 +6,4 @@ export { parseToJson, toParams, withPage } from './params.js';
 export { summarize } from './summarize.js';
 export { formatQuery } from './format.js';
 export { helpText, VERBS } from './help.js';
+export { deliveryNote, takeDeliveryWords, type DeliveryWords } from './delivery.js';
