@@ -142,6 +142,8 @@ export function build(family: Family, draft: Draft, id?: string): Query {
     params.page = String(draft.page.value - 1 + spec.firstPage!);
   }
 
+  const perSqft = perSqftOf(operation, draft, label);
+
   const place = placeOf(family, draft.words, example, draft.known);
   if (family === 'adrec') {
     if (place.districts.length > 0) params.district = place.districts.join(',');
@@ -150,7 +152,21 @@ export function build(family: Family, draft: Draft, id?: string): Query {
   if (NEEDS_PLACE.has(family) && place.location === null) {
     fail(`Where? Add a place, like "${example}".`);
   }
-  return { operation, params, location: place.location, unknownWords: place.unknown };
+  return { operation, params, location: place.location, unknownWords: place.unknown, ...(perSqft ? { perSqft } : {}) };
+}
+
+/** Listing searches, whose records carry a price and a size: the only ones a price per sqft can filter. */
+const PER_SQFT_OPERATIONS = new Set<OperationName>(['search-rent', 'search-buy', 'search-commercial-rent', 'search-commercial-buy']);
+
+/** The price-per-sqft bounds of a listing search; refused, with a way forward, where there are no listings to filter. */
+function perSqftOf(operation: OperationName, draft: Draft, label: string): Query['perSqft'] {
+  const { min, max } = draft.perSqft;
+  if (!min && !max) return undefined;
+  if (!PER_SQFT_OPERATIONS.has(operation)) {
+    fail(`${label} can't be filtered by price per sqft ("${(min ?? max)!.text}"): only listings to rent or buy can. Try "/rent office dmcc under 150 per sqft".`);
+  }
+  if (min && max && min.value > max.value) fail(`The least per sqft ("${min.text}") is above the most ("${max.text}"). Try "between 100 and 200 per sqft".`);
+  return { ...(min ? { min: min.value } : {}), ...(max ? { max: max.value } : {}) };
 }
 
 function chooseOperation(family: Family, draft: Draft, example: string): OperationName {

@@ -119,6 +119,8 @@ export function formatQuery(query: Query): string {
   if (p.bathrooms) parts.push(`${p.bathrooms} baths`);
   parts.push(between(p.price_min, p.price_max, ''));
   parts.push(between(p.area_min, p.area_max, ' sqft'));
+  const perSqft = query.perSqft;
+  if (perSqft) parts.push(between(perSqft.min === undefined ? undefined : String(perSqft.min), perSqft.max === undefined ? undefined : String(perSqft.max), ' per sqft'));
   if (p.rent_frequency) parts.push(phraseFor(FREQUENCY_PHRASES, 'frequency', p.rent_frequency));
   // A commercial rent saved before rents were yearly unless said was sent without one: the service read it monthly.
   else if (query.operation === 'search-commercial-rent') parts.push(phraseFor(FREQUENCY_PHRASES, 'frequency', 'monthly'));

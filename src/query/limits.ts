@@ -6,6 +6,8 @@ import type { Query } from './types.js';
 
 export const MAX_PRICE_AED = 10_000_000_000;
 export const MAX_AREA_SQFT = 10_000_000;
+/** The dearest land sells for a few thousand AED per sqft; a hundred thousand is beyond any listing, rent or sale. */
+export const MAX_PRICE_PER_SQFT = 100_000;
 export { MAX_ROOMS };
 
 /** True when a number is beyond what any listing can have: not finite, or above `most`. */
@@ -20,6 +22,10 @@ export function tooLargeText(measure: 'price' | 'area', said: string): string {
     ? `${quoteTyped(said)} is more than any property costs, so I didn't search. I search prices up to AED 10 billion; try "under 1.2m".`
     : `${quoteTyped(said)} is bigger than any property, so I didn't search. I search sizes up to 10 million sqft; try "over 1000 sqft".`;
 }
+
+/** The refusal of a price per sqft beyond any listing's, quoting what was typed. */
+export const tooDearPerSqftText = (said: string): string =>
+  `${quoteTyped(said)} is more per sqft than any property costs, so I didn't search. I filter prices per sqft up to AED 100,000; try "under 1,500 per sqft".`;
 
 /** The refusal of a count of rooms beyond any home's, quoting what was typed. */
 export const tooManyRoomsText = (unit: 'bedrooms' | 'bathrooms', said: string): string =>
@@ -38,12 +44,16 @@ const CHECKS: readonly (readonly [param: string, most: number, what: string])[] 
  * What in a query no listing can be, in words ("a price above AED 10 billion"), or undefined when every number in it
  * can match. Read from the parameters as sent, so it judges queries saved by any version of Manzil.
  */
-export function impossibleValue(query: Pick<Query, 'params'>): string | undefined {
+export function impossibleValue(query: Pick<Query, 'params' | 'perSqft'>): string | undefined {
   for (const [param, most, what] of CHECKS) {
     const text = query.params[param];
     if (text === undefined) continue;
     // A count list ("1,2,3") is judged by each of its numbers; an empty item or a word is no number either.
     if (text.split(',').some((item) => item.trim() === '' || beyond(Number(item), most))) return what;
+  }
+  for (const side of ['min', 'max'] as const) {
+    const value = query.perSqft?.[side];
+    if (value !== undefined && beyond(value, MAX_PRICE_PER_SQFT)) return 'a price above AED 100,000 per sqft';
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 // Tokens -> a Draft: every filter found, in any order, and the words left over for the location.
 // What a filter means for a given operation (and whether it is allowed there) is decided later, in build.ts.
 import { KNOWN_PLACES } from './known-places.js';
-import { MAX_AREA_SQFT, MAX_PRICE_AED, beyond, tooLargeText, tooManyRoomsText } from './limits.js';
+import { MAX_AREA_SQFT, MAX_PRICE_AED, MAX_PRICE_PER_SQFT, beyond, tooDearPerSqftText, tooLargeText, tooManyRoomsText } from './limits.js';
 import { STARTS as NUMBER_WORDS } from './number-words.js';
 import {
   AREA_UNITS,
@@ -59,6 +59,8 @@ export interface Draft {
   rooms: Partial<Record<RoomUnit, Said<number[]>>>;
   price: Bounds;
   area: Bounds;
+  /** AED per sqft ("under 150 per sqft"): no service parameter, so a filter on what the service returns. */
+  perSqft: Bounds;
   frequency?: Said<string>;
   types: Said<string>[];
   adrecTypes: string[];
@@ -85,7 +87,7 @@ export interface Draft {
   known?: Set<Token>;
 }
 
-const newDraft = (): Draft => ({ rooms: {}, price: {}, area: {}, types: [], adrecTypes: [], amenities: new Set(), extras: [], notes: [], words: [] });
+const newDraft = (): Draft => ({ rooms: {}, price: {}, area: {}, perSqft: {}, types: [], adrecTypes: [], amenities: new Set(), extras: [], notes: [], words: [] });
 
 export interface ScanOptions {
   /** ADREC's from/to dates. */
@@ -727,6 +729,9 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
     if (second && surelyAmount && roomsAt(words, j + 1)) second = undefined;
     if (second) j = second.end;
   }
+  // "150 per sqft", "100-200 aed/sqft", "1,000 per sqm": a price per unit of area, never a price or a place word.
+  const per = first!.area === undefined && second?.area === undefined ? perArea(words, j) : undefined;
+  if (per) j += per.length;
   // "120k max", "90k or less", "2m+": a bound after the amount, unless it starts another amount ("120k min 1000 sqft").
   let after: 'min' | 'max' | undefined;
   const amountEnd = j;
@@ -749,13 +754,13 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
   }
   const factor = first!.area ?? second?.area;
   const isArea = factor !== undefined;
-  if (!bound && !second && !isArea) {
+  if (!bound && !second && !isArea && !per) {
     // A bare small number is more likely part of a name ("Al Barsha 1") than a price.
     const frequencyNext = rentPeriod !== undefined || index.match(words, j)?.effect.kind === 'frequency';
     if (first!.multiplier === 1 && !first!.currency && first!.value < 1000 && !frequencyNext) return 0;
   }
   // "under 75 grnd", "1200 sqfeet": a plain number followed by a word that is no unit, filter or place is not a price.
-  if (!isArea && isPlainAmount(first) && (second === undefined || isPlainAmount(second)) && isUnknownAfterAmount(words[j], index, options)) {
+  if (!isArea && !per && isPlainAmount(first) && (second === undefined || isPlainAmount(second)) && isUnknownAfterAmount(words[j], index, options)) {
     const typed = text(words, i, j + 1);
     const number = text(words, start, first!.end);
     if (SPAN_UNITS[words[j]!] !== undefined) {
@@ -778,6 +783,10 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
   }
   if (rentPeriod) apply(draft, rentPeriod.effect, text(words, amountEnd, amountEnd + rentPeriod.length));
   const said = text(words, i, j);
+  if (per) {
+    perSqftBounds(draft, { low, high: second?.value, side: second ? undefined : (after ?? (bound?.entry[1] === 'min' ? 'min' : 'max')) }, per.toSqft, said);
+    return j - i;
+  }
   const target = isArea ? draft.area : draft.price;
   if (second) {
     if (low > second.value) {
@@ -801,6 +810,49 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
     draft.notes.push(`read "${said}" as ${ends.map((n) => grouped(amountText(toUnit(n, factor)))).join(' to ')} sqft`);
   }
   return j - i;
+}
+
+/** A unit of area written alone after "/" in one word: "aed/sqft", "/sqm", "dhs/sq.ft". */
+const FUSED_PER = /^(?:aed|dhs)?\/([a-z.]+2?)$/;
+const SINGLE_AREA_UNITS = new Map(AREA_UNITS.filter(([p]) => !p.includes(' ')));
+
+/**
+ * "per sqft", "/ sqft", "aed/sqft", "psf", "per square foot", "per sqm" at words[j]: how many words, and the unit's
+ * factor to square feet. Undefined when no price-per-area unit starts there.
+ */
+function perArea(words: readonly string[], j: number): { length: number; toSqft: number } | undefined {
+  const word = words[j];
+  if (word === undefined) return undefined;
+  if (word === 'psf') return { length: 1, toSqft: 1 };
+  const fused = FUSED_PER.exec(word);
+  if (fused) {
+    const toSqft = SINGLE_AREA_UNITS.get(fused[1]!);
+    return toSqft === undefined ? undefined : { length: 1, toSqft };
+  }
+  if (word !== 'per' && word !== '/') return undefined;
+  const unit = matchTable(words, j + 1, AREA_INDEX);
+  return unit ? { length: 1 + unit.length, toSqft: unit.entry[1] } : undefined;
+}
+
+/**
+ * Sets the price-per-sqft bounds: an amount per sqm is divided to per sqft and the summary says so; a range written
+ * backwards is read the right way round, said so; beyond any listing's is refused (limits.ts), never searched.
+ */
+function perSqftBounds(draft: Draft, amounts: { low: number; high: number | undefined; side: 'min' | 'max' | undefined }, toSqft: number, said: string): void {
+  const perSqft = (n: number) => Number(amountText(n / toSqft));
+  const ends = amounts.high === undefined ? [amounts.low] : [Math.min(amounts.low, amounts.high), Math.max(amounts.low, amounts.high)];
+  for (const end of ends) if (beyond(perSqft(end), MAX_PRICE_PER_SQFT) || beyond(end, MAX_PRICE_AED)) fail(tooDearPerSqftText(said));
+  const put = (side: 'min' | 'max', value: number) => {
+    const before = draft.perSqft[side];
+    if (before && before.value !== value) fail(`You gave two ${side === 'min' ? 'minimum' : 'maximum'} prices per sqft ("${before.text}" and "${said}"). Keep one.`);
+    draft.perSqft[side] = { value, text: said };
+  };
+  if (ends.length === 2) {
+    put('min', perSqft(ends[0]!));
+    put('max', perSqft(ends[1]!));
+  } else put(amounts.side ?? 'max', perSqft(ends[0]!));
+  const reversed = amounts.high !== undefined && amounts.low > amounts.high;
+  if (toSqft !== 1 || reversed) draft.notes.push(`read "${said}" as AED ${ends.map((n) => grouped(amountText(perSqft(n)))).join(' to ')} per sqft`);
 }
 
 // At module level rather than closures in quantity(): made on every call, they cost more than the calls (tsx names each one).

@@ -2,7 +2,7 @@
 // "2-bedroom apartments for rent in Dubai Marina, up to AED 120,000 a year, newest first".
 import type { AMENITIES } from '../api/operations.js';
 import { OPERATIONS, type OperationSpec } from '../api/operations.js';
-import { grouped, PLUS_UP_TO } from './numbers.js';
+import { amountText, grouped, PLUS_UP_TO } from './numbers.js';
 import type { Query } from './types.js';
 import { EMIRATE_PHRASES } from './vocabulary.js';
 
@@ -111,6 +111,17 @@ function bounds(min: string | undefined, max: string | undefined, before: string
 }
 
 /**
+ * "up to AED 150 per sqft a year, filtered by Manzil on each page": the service has no such filter, so the summary
+ * says who applies it (a page can show fewer cards than the service sent).
+ */
+function perSqftWords(perSqft: Query['perSqft'], per: string): string | undefined {
+  if (!perSqft) return undefined;
+  const text = (n: number | undefined) => (n === undefined ? undefined : amountText(n));
+  const range = bounds(text(perSqft.min), text(perSqft.max), 'AED ', ` per sqft${per}`);
+  return range ? `${range} (Manzil filters each page the service returns)` : undefined;
+}
+
+/**
  * One line for a Query. locationName is the resolved name, else the typed words. How the command was read where it
  * differs from what was typed follows in brackets: (read "furnshed" as furnished).
  */
@@ -148,6 +159,7 @@ function describe(query: Query, locationName?: string): string {
         bounds(p.price_min, p.price_max, 'AED ', per),
         !p.price_min && !p.price_max && p.rent_frequency ? `paid ${p.rent_frequency}` : undefined,
         bounds(p.area_min, p.area_max, '', ' sqft', 'at least'),
+        perSqftWords(query.perSqft, per),
         p.furnishing ? FURNISHING_NAMES[p.furnishing] : undefined,
         p.completion_status ? (p.completion_status === 'ready' ? 'ready to move in' : 'off-plan') : undefined,
         amenities,

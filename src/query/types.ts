@@ -15,6 +15,11 @@ export interface Query {
    * (`read "furnshed" as furnished`), a range read the right way round, an extra left out. Absent when there is none.
    */
   corrections?: string[];
+  /**
+   * Bounds on the price per square foot (AED, in the rent's period for rents). The service has no such parameter, so
+   * they are never sent: Manzil filters the listings each page returns, and the summary says so. Absent when not asked.
+   */
+  perSqft?: { min?: number; max?: number };
 }
 
 /** What a refusal offers instead, when it can tell: "Did you mean 75,000?" and the search that would run. */
