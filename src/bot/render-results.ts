@@ -56,7 +56,7 @@ export function renderRecords(operation: OperationName, records: readonly unknow
     case 'search-commercial-buy':
     case 'agent-properties':
     case 'broker-properties':
-      return (records as RecordOf<'search-buy'>[]).map((r) => card(listingCard(r, { buttons: ctx.listingButtons(r.property_id) })));
+      return (records as RecordOf<'search-buy'>[]).map((r) => card(listingCard(r, { buttons: ctx.listingButtons(r.property_id), ...commercialOf(operation) })));
     case 'search-new-projects':
       return (records as RecordOf<'search-new-projects'>[]).map((r) => card(projectCard(r)));
     case 'search-agents':
@@ -79,6 +79,10 @@ export function renderRecords(operation: OperationName, records: readonly unknow
       return (records as RecordOf<'property-details'>[]).map((r) => card(propertyDetailsCard(r)));
   }
 }
+
+/** Commercial searches' cards show size and price per sqft, never bedrooms (a commercial villa included). */
+const commercialOf = (operation: OperationName): { commercial?: true } =>
+  operation === 'search-commercial-rent' || operation === 'search-commercial-buy' ? { commercial: true } : {};
 
 /** The property ids of listing records, in order: what the Details buttons of a chat page lead to. */
 export function listingIds(operation: OperationName, records: readonly unknown[]): string[] {
@@ -119,6 +123,7 @@ export function renderGroups(operation: OperationName, groups: readonly FlatGrou
     );
   return (groups as FlatGroup<RecordOf<'search-buy'>>[]).map((g): Block => {
     const card = listingGroupCard(g.listing, g.copies, {
+      ...commercialOf(operation),
       buttons: ctx.listingButtons(g.listing.property_id),
       copyButtons: (copy) => ctx.listingButtons((copy as RecordOf<'search-buy'>).property_id),
     });

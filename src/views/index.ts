@@ -13,3 +13,4 @@ export { trendView, percentChange } from './trend.js';
 export { sparkline, SPARK_GAP } from './sparkline.js';
 export { locationList } from './locations.js';
 export { median } from './stats.js';
+export { formatPerSqft, isCommercialType, pricePerSqft, sizeInSqft, withinPerSqft, type SizedListing } from './per-sqft.js';

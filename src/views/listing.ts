@@ -2,20 +2,27 @@
 import type { AgentListing, BrokerListing, ListingSummary } from '../api/records.js';
 import { formatArea, formatBaths, formatBeds, formatNumber, formatPrice, shorten, toCount } from './format.js';
 import type { Button, Card } from './model.js';
+import { formatPerSqft, isCommercialType } from './per-sqft.js';
 import { LINK_FIELD, LINK_TEXT_MAX, defined, fields, firstImage, listingLink, textOf } from './parts.js';
 
 export type AnyListing = ListingSummary | AgentListing | BrokerListing;
 
 export interface ListingCardOptions {
   readonly buttons?: readonly Button[];
+  /**
+   * From a commercial search (search-commercial-*): shown by size and price per sqft, never by bedrooms. A listing of a
+   * commercial-only type (an office, a shop) is shown so wherever it comes from (an agent's listings, an alert).
+   */
+  readonly commercial?: boolean;
 }
 
 /** One view over the three record shapes: search results carry `address` and `property_url`, the others `location` and `share_url`. */
 type ListingView = Partial<ListingSummary> & Partial<BrokerListing>;
 
 /** `2-bed apartment in Dubai Marina`, used when a listing has no title. */
-function describedTitle(r: ListingView): string {
-  const beds = toCount(r.bedrooms);
+function describedTitle(r: ListingView, commercial: boolean): string {
+  // Commercial space has no bedrooms: a "0" the service sends for an office is not a studio.
+  const beds = commercial ? undefined : toCount(r.bedrooms);
   const type = textOf(r.property_type)?.toLowerCase();
   const where = locationName(r);
   const what = [beds === 0 ? 'studio' : beds !== undefined ? `${formatNumber(beds, 2)}-bed` : undefined, type].filter(Boolean).join(' ');
@@ -39,16 +46,18 @@ export function listingCard(record: AnyListing, options: ListingCardOptions = {}
   const link = listingLink(r.property_url, r.share_url);
   const url = link?.linked ? link.url : undefined;
   const title = textOf(r.title);
+  const commercial = options.commercial === true || isCommercialType(r);
   const badges = [...(r.agent_details?.is_super_agent === true ? ['Super agent'] : []), ...(r.is_verified === true ? ['Verified'] : [])];
   return defined({
-    title: title ?? describedTitle(r),
+    title: title ?? describedTitle(r, commercial),
     url,
     subtitle: title ? textOf(r.property_type) : undefined,
     fields: fields(
       ['Price', formatPrice(r.price)],
-      ['Beds', formatBeds(r.bedrooms)],
-      ['Baths', formatBaths(r.bathrooms)],
+      ['Beds', commercial ? undefined : formatBeds(r.bedrooms)],
+      ['Baths', commercial ? undefined : formatBaths(r.bathrooms)],
       ['Size', size(r)],
+      ['Per sqft', commercial ? formatPerSqft(r) : undefined],
       ['Location', locationName(r)],
       ['Agent', textOf(r.agent_details?.name) ?? textOf(r.agent_name)],
       [LINK_FIELD, link && !link.linked ? shorten(link.url, LINK_TEXT_MAX) : undefined, 'inert'],
@@ -63,6 +72,8 @@ export function listingCard(record: AnyListing, options: ListingCardOptions = {}
 export interface ListingGroupOptions {
   /** Buttons of the listing shown (Details). */
   readonly buttons?: readonly Button[];
+  /** From a commercial search: see ListingCardOptions. */
+  readonly commercial?: boolean;
   /** Buttons of each copy (its Details), labelled with its agent on the card: for a copy with no link to follow. */
   readonly copyButtons?: (copy: AnyListing) => readonly Button[];
 }
@@ -74,7 +85,7 @@ const agentOf = (r: ListingView): string | undefined => textOf(r.agent_details?.
  * agents", and each copy's link, or its Details button when it has no link to follow.
  */
 export function listingGroupCard(record: AnyListing, copies: readonly AnyListing[], options: ListingGroupOptions = {}): Card {
-  const card = listingCard(record, options.buttons ? { buttons: options.buttons } : {});
+  const card = listingCard(record, { ...(options.buttons ? { buttons: options.buttons } : {}), ...(options.commercial ? { commercial: true } : {}) });
   if (copies.length === 0) return card;
   const agents = copies.map((c, k) => agentOf(c as ListingView) ?? `agent ${k + 2}`);
   const also = `${copies.length} other agent${copies.length === 1 ? '' : 's'}: ${agents.join(', ')}`;
