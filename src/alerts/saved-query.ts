@@ -41,6 +41,10 @@ export function notAlertable(query: Query): string | undefined {
   if (!ALERTABLE.has(query.operation)) {
     return 'Only listing searches can be alerts: rent or buy, homes or commercial (for example `/alerts add rent marina 2br under 120k`).';
   }
+  // A saved query keeps only what is sent to the service: a filter Manzil applies itself would be dropped, silently.
+  if (query.perSqft) {
+    return 'Alerts watch what the property service filters, and it has no price per sqft: save the search without it (a price or a size range works, like `/alerts add rent office dmcc 1000-2000 sqft under 250k`).';
+  }
   if (!query.location) return 'An alert needs a place, so I know where to look: for example `/alerts add rent marina 2br under 120k`.';
   return undefined;
 }

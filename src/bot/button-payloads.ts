@@ -23,6 +23,8 @@ export const querySchema = z.object({
   unknownWords: z.array(z.string()),
   // How the command was read ("read "furnishd" as furnished"): the summary of every page says it again.
   corrections: z.array(z.string().max(300)).max(20).optional(),
+  // Price per sqft: filtered on what the service returns, so it must survive Next, Previous and "Did you mean".
+  perSqft: z.object({ min: z.number().nonnegative().optional(), max: z.number().nonnegative().optional() }).optional(),
 }) satisfies z.ZodType<Query>;
 
 const positionSchema = z.object({ page: z.number().int().min(0).max(MAX_PAGE), offset: z.number().int().min(-1) });

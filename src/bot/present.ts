@@ -5,6 +5,7 @@ import { summarize, type Query } from '../query/index.js';
 import type { Block, Button, Reply } from '../views/model.js';
 import { DEFAULT_SURFACE, MAX_PAGE, PAYLOAD_VERSION, type PageRow, type Place, type Position } from './button-payloads.js';
 import { planPage } from './paging.js';
+import { perSqftFilter } from './per-sqft-filter.js';
 import { CARD_OPERATIONS, LISTING_OPERATIONS, cardGroups, fitCardButtons, groupListingIds, renderGroups } from './render-results.js';
 import type { SearchOutcome } from './search.js';
 import type { ButtonStateStore, Surface } from './types.js';
@@ -35,8 +36,11 @@ export async function presentPage(view: PageView, { operation: op, result }: Sea
   const { query, location, surface } = view;
   const spec = operationSpec(op);
   const paged = spec.firstPage !== undefined;
-  // The same flat from several agents is one card, as in alerts.
-  const groups = cardGroups(op, result.records);
+  // The same flat from several agents is one card, as in alerts. A price per sqft is filtered here (the service has no
+  // such filter); paging still follows the service's pages, so Next is offered whenever the service's page was full.
+  const filter = perSqftFilter(query, op);
+  const fetched = cardGroups(op, result.records);
+  const groups = filter ? fetched.filter((g) => filter.keeps(g.listing)) : fetched;
   const records = result.records.length;
   const byCard = CARD_OPERATIONS.has(op);
   const plan = planPage(view.position, {
@@ -53,7 +57,8 @@ export async function presentPage(view: PageView, { operation: op, result }: Sea
   const next = paged && plan.next && plan.next.page <= lastPage(query) ? plan.next : undefined;
   const previous = paged ? plan.previous : undefined;
   // An empty search is exactly what people want to watch: Save as alert is offered with no results too.
-  const saveable = LISTING_OPERATIONS.has(op);
+  // Not with a price per sqft: alerts watch what the service filters, and the Save button would only be refused.
+  const saveable = LISTING_OPERATIONS.has(op) && !filter;
   const picker = 'location_id' in spec.params && location !== undefined;
   const details = surface.buttonsPerCard > 0 ? groupListingIds(op, shownGroups) : [];
 
@@ -72,7 +77,13 @@ export async function presentPage(view: PageView, { operation: op, result }: Sea
 
   const summary = summarize(query, location?.name);
   const blocks: Block[] = [{ kind: 'header', text: summary }];
-  if (shown.length === 0) {
+  if (filter) blocks.push({ kind: 'context', text: filter.said(groups.length, fetched.length, next !== undefined) });
+  if (shown.length === 0 && filter && fetched.length > 0) {
+    blocks.push({
+      kind: 'text',
+      text: next ? 'None of these is within that price per sqft. Next looks at the following listings.' : 'None of these is within that price per sqft.',
+    });
+  } else if (shown.length === 0) {
     const text = plan.previous
       ? 'No more results.'
       : saveable
