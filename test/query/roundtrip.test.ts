@@ -102,7 +102,8 @@ describe('formatQuery', () => {
       }),
       { numRuns: 3000 },
     );
-  });
+    // CPU alone: about 2.5 s on an idle core, and a loaded machine gives each worker a fraction of one.
+  }, 90_000);
 });
 
 // Fragments people type, good and bad, to be combined at random.

@@ -272,7 +272,9 @@ describe('renderSlack: properties', () => {
       }),
       { numRuns: 100 },
     );
-  });
+    // CPU alone (replies of up to 60 blocks and tables of 200 rows): about 4 s on an idle core, and a loaded machine
+    // gives each worker a fraction of one.
+  }, 90_000);
 
   it('never leaves half a character or half an entity behind when it cuts text', () => {
     const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
