@@ -81,11 +81,13 @@ describe('the delivery thread', () => {
     const ids = alertPosts(slack, channel).map(deliveryIdOf);
     expect(new Set(ids).size).toBe(queued);
     // Recorded by the thread just after Slack answered.
-    await slack.waitFor(async () => (await m.alerts.outbox.stats()).delivered === queued, 5_000);
+    await slack.waitFor(async () => (await m.alerts.outbox.stats()).delivered === queued, 15_000);
     expect(await m.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0 });
     // The run and its posts are the thread's: its lines carry `thread: delivery`, and its counters reach /metrics here.
     expect(parsed().some((l) => l.thread === 'delivery' && /poller run finished/.test(l.msg))).toBe(true);
-    expect(await m.metrics.text()).toMatch(new RegExp(`manzil_alerts_delivered_total\\{[^}]*\\} ${queued}`));
+    // The thread sends its counters over after it recorded the posts: waited for, not read at once.
+    const delivered = new RegExp(`manzil_alerts_delivered_total\\{[^}]*\\} ${queued}`);
+    await slack.waitFor(async () => delivered.test(await m.metrics.text()), 15_000);
     // The main thread keeps answering chat.
     const reply = await m.bot.handleCommand({ user: 'U0ALICE', place: slackPlace(channel), text: 'alerts list' });
     expect(reply.text).toMatch(/#1/);

@@ -110,5 +110,6 @@ describe('the first run: npm start with nothing configured', () => {
     expect(run.all()).not.toMatch(/command answered|alert saved/);
     expect(readFileSync(join(dir, 'data', 'manzil.log'), 'utf8')).toMatch(/"msg":"alert saved"/);
     expect(existsSync(join(dir, 'data', 'manzil.db'))).toBe(true); // the embedded default, under the working directory
-  }, 120_000);
+    // A bound against a hang only: each step has its own wait, and a loaded machine once took past 120 s in all.
+  }, 240_000);
 });
