@@ -6,16 +6,23 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const VITEST = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url));
+const TEST = fileURLToPath(new URL('../../bin/test.js', import.meta.url));
+const CHECKS = fileURLToPath(new URL('./fixtures/checks.js', import.meta.url));
 
-/** Runs vitest on one fixture as `npm test` runs it; its exit code and what it printed. */
-function runVitest(fixture: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+/** Runs `npm test`'s script (bin/test.js) on one fixture, with stand-in checks; its exit code and what it printed. */
+function runTest(fixture: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [VITEST, 'run', '--config', 'test/gate/vitest.gate.config.ts'], {
+    const child = spawn(process.execPath, [TEST, '--config', 'test/gate/vitest.gate.config.ts'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       // Without the parent run's VITEST* variables, so the inner run is a run of its own.
-      env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST'))), NO_COLOR: '1', GATE_FIXTURE: fixture, ...env },
+      env: {
+        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST'))),
+        NO_COLOR: '1',
+        GATE_FIXTURE: fixture,
+        MANZIL_TEST_CHECKS: CHECKS,
+        ...env,
+      },
     });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString('utf8')));
@@ -32,7 +39,7 @@ describe('the test gate', () => {
   it(
     'a passing run that uses the real global setup exits 0 (the control)',
     async () => {
-      const run = await runVitest('passes.fixture.ts');
+      const run = await runTest('passes.fixture.ts');
       expect(run.output).toMatch(/1 passed/);
       expect(run.code, run.output).toBe(0);
     },
@@ -42,7 +49,7 @@ describe('the test gate', () => {
   it(
     'a failing test makes the run exit non-zero',
     async () => {
-      const run = await runVitest('fails.fixture.ts');
+      const run = await runTest('fails.fixture.ts');
       expect(run.output).toMatch(/1 failed/);
       expect(run.code, run.output).not.toBe(0);
     },
@@ -52,7 +59,7 @@ describe('the test gate', () => {
   it(
     'an unhandled rejection makes the run exit non-zero though every test passed',
     async () => {
-      const run = await runVitest('rejects.fixture.ts');
+      const run = await runTest('rejects.fixture.ts');
       expect(run.output).toMatch(/rejected on purpose/);
       expect(run.code, run.output).not.toBe(0);
     },
@@ -62,8 +69,19 @@ describe('the test gate', () => {
   it(
     'a global setup that throws makes the run exit non-zero',
     async () => {
-      const run = await runVitest('passes.fixture.ts', { GATE_GLOBAL_THROWS: 'setup' });
+      const run = await runTest('passes.fixture.ts', { GATE_GLOBAL_THROWS: 'setup' });
       expect(run.output).toMatch(/global setup failed on purpose/);
+      expect(run.code, run.output).not.toBe(0);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'failed checks (type check, lint, format) make the run exit non-zero though every test passed',
+    async () => {
+      const run = await runTest('passes.fixture.ts', { GATE_CHECKS: 'fail' });
+      expect(run.output).toMatch(/1 passed/);
+      expect(run.output).toMatch(/checks failed/);
       expect(run.code, run.output).not.toBe(0);
     },
     RUN_TIMEOUT_MS,
@@ -72,7 +90,7 @@ describe('the test gate', () => {
   it(
     'a global teardown that throws makes the run exit non-zero though every test passed',
     async () => {
-      const run = await runVitest('passes.fixture.ts', { GATE_GLOBAL_THROWS: 'teardown' });
+      const run = await runTest('passes.fixture.ts', { GATE_GLOBAL_THROWS: 'teardown' });
       expect(run.output).toMatch(/1 passed/);
       expect(run.output).toMatch(/global teardown failed on purpose/);
       expect(run.code, run.output).not.toBe(0);
