@@ -5,11 +5,16 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
+// The type check and the formatting check remember what they found last time (under node_modules/.cache, so a clean
+// clone, and CI, checks everything): a second run checks only what changed, a minute less CPU. Both caches are exact by
+// design (tsc's build info tracks every file a result depends on; prettier's is keyed on each file's content). The lint
+// keeps no cache: its type-aware rules can change in a file that did not.
+const CACHE = fileURLToPath(new URL('../node_modules/.cache/manzil/', import.meta.url));
 const checks = [
-  ['typecheck', bin('tsc'), ['--noEmit']],
+  ['typecheck', bin('tsc'), ['--noEmit', '--incremental', '--tsBuildInfoFile', `${CACHE}tsconfig.tsbuildinfo`]],
   ['lint', bin('eslint'), ['.']],
   // The formatting, as `npm run format` writes it (.prettierrc.json, .prettierignore).
-  ['format', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
+  ['format', bin('prettier'), ['--check', '--cache', '--cache-strategy', 'content', '--cache-location', `${CACHE}prettier`, '--log-level', 'warn', '.']],
 ];
 
 const results = await Promise.all(
