@@ -3,7 +3,7 @@
 #   toolchain -> build      every dependency, the TypeScript compiled to dist/
 #   toolchain -> prod-deps  `npm ci --omit=dev`: the runtime dependencies only
 #   runtime                 dist/ + the prod node_modules + migrations + the chart fonts, no compiler, a non-root user, tini as PID 1
-# Build: docker build -t manzil .    Run: see docker-compose.yml and the README's Operations section.
+# Build: docker build -t manzil .    Run: see docker-compose.yml and docs/operations.md.
 
 FROM node:22-bookworm-slim AS toolchain
 # python3, make and g++ compile better-sqlite3 when no prebuilt binary fits this platform.

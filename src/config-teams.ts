@@ -1,5 +1,5 @@
 // The fair-share settings, apart from config.ts: each team's share of the service's quota and what one person may ask
-// for in an hour (src/teams applies them; the README's "A fair share for each team" explains them).
+// for in an hour (src/teams applies them; docs/real-service.md's "A fair share for each team" explains them).
 import { z } from 'zod';
 
 const count = (fallback: number) => z.coerce.number().int().min(1).max(100_000).default(fallback);

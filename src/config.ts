@@ -226,7 +226,7 @@ export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
     super(
-      `Manzil cannot start: ${count} in its configuration.\n${problems.map((p) => `  - ${p}`).join('\n')}\nEvery variable is listed in .env.example and in the README's configuration table.`,
+      `Manzil cannot start: ${count} in its configuration.\n${problems.map((p) => `  - ${p}`).join('\n')}\nEvery variable is listed in .env.example and in docs/configuration.md.`,
     );
   }
 }

@@ -1,14 +1,13 @@
-// The README's examples are promises to users: each one must parse.
-import { readFileSync } from 'node:fs';
+// The examples of the user guide are promises to users: each one must parse.
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/query/index.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const start = readme.indexOf('## Talking to Manzil');
-const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
-const examples = [...[...section.matchAll(/^(\/\S.*)$/gm)].map((m) => m[1]!), ...[...section.matchAll(/\| `(\/[^`]+)` \|$/gm)].map((m) => m[1]!)];
+const doc = (name: string) => readFileSync(new URL(`../../docs/${name}`, import.meta.url), 'utf8');
+const usage = doc('usage.md');
+const examples = [...[...usage.matchAll(/^(\/\S.*)$/gm)].map((m) => m[1]!), ...[...usage.matchAll(/\| `(\/[^`]+)` \|$/gm)].map((m) => m[1]!)];
 
-describe('README command examples', () => {
+describe('docs/usage.md command examples', () => {
   it('has examples to check', () => {
     expect(examples.length).toBeGreaterThan(15);
   });
@@ -18,14 +17,23 @@ describe('README command examples', () => {
   });
 });
 
-describe('README alert examples', () => {
-  const alerts = readme.slice(readme.indexOf('## Alerts'), readme.indexOf('\n## ', readme.indexOf('## Alerts') + 1));
-  const searches = [...alerts.matchAll(/`\/alerts add ([^`]+)`/g)].map((m) => m[1]!);
+describe('docs/alerts.md alert examples', () => {
+  const searches = [...doc('alerts.md').matchAll(/`\/alerts add ([^`]+)`/g)].map((m) => m[1]!);
   it('has examples to check', () => {
     expect(searches.length).toBeGreaterThan(0);
   });
   it.each(searches)('/alerts add %s is a search Manzil understands', (text) => {
     const result = parseCommand(text);
     expect(result.ok ? result.query.operation : result.error).toMatch(/^search-(rent|buy|commercial-rent|commercial-buy)$/);
+  });
+});
+
+describe('the README', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('stays short', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(200);
+  });
+  it.each(readdirSync(new URL('../../docs/', import.meta.url)).filter((f) => f.endsWith('.md')))('links docs/%s', (file) => {
+    expect(readme).toContain(`](docs/${file}`);
   });
 });
