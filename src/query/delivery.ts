@@ -3,9 +3,14 @@
 // watched. An alert is checked on the poller's schedule whatever is typed, so these words are taken out before the
 // search is read, and the reply says they were not used. A rent period stays sayable: "per day", "a week", "monthly".
 
-const UNITS = '(?:day|days|morning|mornings|evening|evenings|night|nights|hour|hours|week|weeks|weekday|weekdays|weekend|weekends|minute|minutes|month)';
+const UNITS =
+  '(?:day|days|morning|mornings|evening|evenings|night|nights|hour|hours|hr|hrs|week|weeks|wk|wks|weekday|weekdays|weekend|weekends|minute|minutes|min|mins|month|fortnight)';
 const DAYS = '(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?';
-const COUNT = '(?:\\d+|few|couple of|other|two|three|four|five|six|ten|fifteen|thirty)';
+const COUNT = '(?:\\d+|few|couple of|other|two|three|four|five|six|eight|ten|twelve|fifteen|twenty|thirty|forty five|sixty)';
+/** A time of day: "9am", "8:30", "7 pm"; said after a phrase ("daily at 9am") or alone after "at". */
+const TIME = '(?:\\d{1,2}(?::\\d{2})?\\s*(?:am|pm)|\\d{1,2}:\\d{2})';
+/** A part of the day after a day's phrase: "every weekday morning", "each sunday evening". */
+const PART = '(?: (?:morning|afternoon|evening|night)s?)?';
 
 /**
  * The delivery phrases, longest forms first so "once a week" is taken whole. "weekly" and "daily" are here: in an
@@ -15,13 +20,19 @@ const DELIVERY = new RegExp(
   [
     `(?:once|twice|three times) (?:a|per|every) ${UNITS}`,
     `(?:every|each) ${COUNT} ${UNITS}`,
-    `(?:every|each) ${UNITS}`,
-    `(?:every|each|on) ${DAYS}`,
+    `(?:every|each) (?:single )?${UNITS}${PART}`,
+    `(?:every|each|on) ${DAYS}${PART}`,
     `(?:in the|each|every) (?:morning|evening)s?`,
-    `(?:every|each) (?:day|week) at \\d{1,2}(?::\\d{2})?\\s*(?:am|pm)?`,
-    'daily|weekly|nightly|hourly|fortnightly|biweekly|bi-weekly',
+    `(?:once |twice )?(?:daily|weekly|nightly|hourly|fortnightly|biweekly|bi-weekly)`,
+    'everyday|on weekdays|on weekends|weekdays|weekends',
+    // "As it happens" is how alerts work already: said, but not a filter.
+    'real-time|realtime|real time|instantly|immediately|asap|as soon as possible|right away|24/7',
   ]
-    .map((p) => `(?<![\\p{L}\\p{N}/])(?:${p})(?![\\p{L}\\p{N}])`)
+    // A time of day may follow any of them ("daily at 9am"), or come alone ("at 8:30").
+    .map((p) => `(?:${p})(?: (?:at )?${TIME})?`)
+    .concat(`at ${TIME}`)
+    // Any spacing between the words: "every  day" is "every day".
+    .map((p) => `(?<![\\p{L}\\p{N}/])(?:${p.replace(/ /g, '\\s+')})(?![\\p{L}\\p{N}])`)
     .join('|'),
   'giu',
 );

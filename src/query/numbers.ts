@@ -4,11 +4,14 @@
 export const MULTIPLIERS: Readonly<Record<string, number>> = {
   k: 1_000,
   thousand: 1_000,
+  thousands: 1_000,
   grand: 1_000,
   m: 1_000_000,
   mn: 1_000_000,
+  mln: 1_000_000,
   mil: 1_000_000,
   million: 1_000_000,
+  millions: 1_000_000,
   ألف: 1_000,
   الف: 1_000,
   مليون: 1_000_000,
@@ -26,6 +29,8 @@ export const AREA_UNITS: readonly (readonly [phrase: string, toSqft: number])[] 
   ['square feet', 1],
   ['sq feet', 1],
   ['square foot', 1],
+  ['square ft', 1],
+  ['sq foot', 1],
   ['sf', 1],
   ['sq.ft', 1],
   ['sq.feet', 1],
@@ -47,7 +52,7 @@ export const AREA_UNITS: readonly (readonly [phrase: string, toSqft: number])[] 
 const FUSED_UNITS: Readonly<Record<string, number>> = { sqft: 1, 'sq.ft': 1, ft2: 1, sqm: SQM, 'sq.m': SQM, m2: SQM };
 
 // 120000 | 120,000 | 1.2 ; then an optional multiplier, then an optional area unit or currency, all in one word.
-const AMOUNT_WORD = /^(?:aed|dhs)?(\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(k|m|mn|mil|million|thousand)?(sqft|sq\.ft|ft2|sqm|sq\.m|m2|aed|dhs)?$/;
+const AMOUNT_WORD = /^(?:aed|dhs)?(\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(k|m|mn|mln|mil|million|thousand)?(sqft|sq\.ft|ft2|sqm|sq\.m|m2|aed|dhs)?$/;
 
 export interface AmountWord {
   value: number;

@@ -151,6 +151,7 @@ export function scan(tokens: readonly Token[], index: PhraseIndex, options: Scan
       page(words, i, draft) ||
       (options.dates ? date(words, i, draft) : 0) ||
       span(words, i, draft) ||
+      unitFirst(words, i, draft, index, options) ||
       quantity(words, i, draft, index, options);
     if (used > 0) {
       i += used;
@@ -577,6 +578,18 @@ const BOUNDS: readonly (readonly [phrase: string, kind: BoundKind, soft?: true])
   ['no more than', 'max'],
   ['not more than', 'max'],
   ['no less than', 'min'],
+  // "not over 120k" is a maximum: without these, "over 120k" was read and "not" left in the place.
+  ['at most', 'max'],
+  ['not over', 'max'],
+  ['not above', 'max'],
+  ['not exceeding', 'max'],
+  ['no higher than', 'max'],
+  ['not higher than', 'max'],
+  ['not under', 'min'],
+  ['not below', 'min'],
+  ['not less than', 'min'],
+  ['no lower than', 'min'],
+  ['not lower than', 'min'],
   ['starting from', 'min', true],
   ['starting at', 'min', true],
 ];
@@ -700,7 +713,13 @@ function negative(words: readonly string[], i: number): number {
   return isArea ? fail(`An area can't be negative ("${word}"). Try "over 1000 sqft".`) : fail(`A price can't be negative ("${word}"). Try "under 120k" or "between 80k and 120k".`);
 }
 
-function quantity(words: readonly string[], i: number, draft: Draft, index: PhraseIndex, options: ScanOptions): number {
+/** A price per area said before its amount ("per sqft under 150", "psf 100-200"): where it started, and its unit. */
+interface PerAreaFirst {
+  from: number;
+  per: { length: number; toSqft: number };
+}
+
+function quantity(words: readonly string[], i: number, draft: Draft, index: PhraseIndex, options: ScanOptions, unit?: PerAreaFirst): number {
   const bound = matchTable(words, i, BOUND_INDEX);
   const boundWords = bound ? text(words, i, i + bound.length) : '';
   const start = i + (bound?.length ?? 0);
@@ -730,8 +749,10 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
     if (second) j = second.end;
   }
   // "150 per sqft", "100-200 aed/sqft", "1,000 per sqm": a price per unit of area, never a price or a place word.
-  const per = first!.area === undefined && second?.area === undefined ? perArea(words, j) : undefined;
-  if (per) j += per.length;
+  if (unit && (first!.area !== undefined || second?.area !== undefined)) return 0;
+  const perAfter = unit || first!.area !== undefined || second?.area !== undefined ? undefined : perArea(words, j, true);
+  if (perAfter) j += perAfter.length;
+  const per = unit?.per ?? perAfter;
   // "120k max", "90k or less", "2m+": a bound after the amount, unless it starts another amount ("120k min 1000 sqft").
   let after: 'min' | 'max' | undefined;
   const amountEnd = j;
@@ -782,7 +803,7 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
     fail(isArea ? `An area of 0 sqft can't match a property. Try "over 1000 sqft".` : `A price of AED 0 can't match a listing. Try "under 120k".`);
   }
   if (rentPeriod) apply(draft, rentPeriod.effect, text(words, amountEnd, amountEnd + rentPeriod.length));
-  const said = text(words, i, j);
+  const said = text(words, unit?.from ?? i, j);
   if (per) {
     perSqftBounds(draft, { low, high: second?.value, side: second ? undefined : (after ?? (bound?.entry[1] === 'min' ? 'min' : 'max')) }, per.toSqft, said);
     return j - i;
@@ -812,26 +833,47 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
   return j - i;
 }
 
-/** A unit of area written alone after "/" in one word: "aed/sqft", "/sqm", "dhs/sq.ft". */
-const FUSED_PER = /^(?:aed|dhs)?\/([a-z.]+2?)$/;
-const SINGLE_AREA_UNITS = new Map(AREA_UNITS.filter(([p]) => !p.includes(' ')));
+/** A unit of area after "/" in one word, maybe the first of its words: "aed/sqft", "/sqm", "dhs/sq.ft", "/sq ft". */
+const FUSED_PER = /^(?:aed|dhs|price)?\/([a-z.]+2?)$/;
+/** Words for "per" before a unit of area; "a" only after an amount ("150 a sq ft"), never leading one. */
+const PER_WORDS = new Set(['per', '/']);
 
 /**
- * "per sqft", "/ sqft", "aed/sqft", "psf", "per square foot", "per sqm" at words[j]: how many words, and the unit's
- * factor to square feet. Undefined when no price-per-area unit starts there.
+ * "per sqft", "/ sqft", "aed/sqft", "psf", "per square foot", "per sqm", "a sq ft" at words[j]: how many words, and the
+ * unit's factor to square feet. Undefined when no price-per-area unit starts there.
  */
-function perArea(words: readonly string[], j: number): { length: number; toSqft: number } | undefined {
+function perArea(words: readonly string[], j: number, afterAmount: boolean): { length: number; toSqft: number } | undefined {
   const word = words[j];
   if (word === undefined) return undefined;
-  if (word === 'psf') return { length: 1, toSqft: 1 };
+  if (word === 'psf' || word === 'p.s.f') return { length: 1, toSqft: 1 };
   const fused = FUSED_PER.exec(word);
   if (fused) {
-    const toSqft = SINGLE_AREA_UNITS.get(fused[1]!);
-    return toSqft === undefined ? undefined : { length: 1, toSqft };
+    const unit = matchTable([fused[1]!, ...words.slice(j + 1, j + 3)], 0, AREA_INDEX);
+    return unit ? { length: unit.length, toSqft: unit.entry[1] } : undefined;
   }
-  if (word !== 'per' && word !== '/') return undefined;
+  if (!PER_WORDS.has(word) && !(afterAmount && (word === 'a' || word === 'an'))) return undefined;
   const unit = matchTable(words, j + 1, AREA_INDEX);
   return unit ? { length: 1 + unit.length, toSqft: unit.entry[1] } : undefined;
+}
+
+/** Words that may lead an amount without changing it: "price under 120k", "price per sqft below 150". */
+const PRICE_LEADS = new Set(['price', 'rate']);
+
+/**
+ * The unit before the amount: "per sqft under 150", "price per sqft below 150", "psf 100-200", "price/sqft max 150".
+ * Read as "under 150 per sqft" (never a price of AED 150, nor a place word); a unit with no amount is asked about.
+ */
+function unitFirst(words: readonly string[], i: number, draft: Draft, index: PhraseIndex, options: ScanOptions): number {
+  const lead = PRICE_LEADS.has(words[i]!) ? 1 : 0;
+  const per = perArea(words, i + lead, false);
+  if (!per) {
+    const used = lead ? quantity(words, i + 1, draft, index, options) : 0;
+    return used > 0 ? used + 1 : 0;
+  }
+  const at = i + lead + per.length;
+  const used = quantity(words, at, draft, index, options, { from: i, per });
+  if (used === 0) fail(`"${text(words, i, at)}" what? Add an amount, like "under 150 per sqft".`);
+  return at - i + used;
 }
 
 /**

@@ -23,14 +23,23 @@ export interface Token {
 const DASHES = /[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/g;
 const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F\u00AB\u00BB\u2033]/g;
 const SINGLE_QUOTES = /[\u2018\u2019\u201B\u02BC\u2032`]/g;
+// `≤120k`, `≥ 1000 sqft`: the signs as typed on a phone, read as `<=` and `>=`.
+const LESS_OR_EQUAL = /[\u2264\u2A7D]/g;
+const MORE_OR_EQUAL = /[\u2265\u2A7E]/g;
 const NOISE = /[!?;()[\]{}]/g;
 // A comma is a separator unless it sits between digits (120,000 or 1,2 br).
 const SEPARATOR_COMMA = /,(?!\d)|(?<!\d),/g;
 const COMPARISON = /(<=|>=|<|>)/g;
-// `120k/month` -> `120k /month`; `b/r`, `a/c` and dates are left alone.
-const PER_SLASH = /(\d(?:k|m|mn)?)\/(?=[a-z])/gi;
-// `100k-150k` and `1-3br` -> ranges with a separate dash; `2-bed` stays one word.
-const NUMBER_DASH = /(?<=\d(?:k|m|mn)?|\d\+)-(?=\d)/gi;
+// `120k/month` -> `120k /month`; `b/r`, `a/c` and dates are left alone. A currency written on goes with the amount:
+// `150aed/sqft` -> `150aed /sqft`, `120k aed/yr` -> `aed /yr` (a bare `aed/sqft` is one word the scanner reads whole).
+const PER_SLASH = /(\d(?:k|m|mn)?(?:aed|dhs)?)\/(?=[a-z]|\s)/gi;
+const CURRENCY_PER_PERIOD = /(?<![\p{L}\p{N}])(aed|dhs)\/(?=(?:yr|year|mo|month|week|wk|day)(?![\p{L}]))/giu;
+// `/sqft/yr`, `psf/yr`, `per sq ft/month`: a price per area and its rent period, two filters.
+const AREA_THEN_PERIOD = /(?<=(?:^|[\s/])(?:sq\.?ft|sqft|ft|sf|sqm|sq\.?m|m2|ft2|p\.?s\.?f|foot|feet)\.?)\/(?=[a-z])/gi;
+// `150psf` is `150 psf`, an amount and its unit.
+const FUSED_PSF = /(?<=\d(?:k|m|mn)?)psf\b/gi;
+// `100k-150k`, `1.5 m-2 m`, `80 grand-90k`, `80k-AED 120k` and `1-3br` -> ranges with a separate dash; `2-bed` stays one word.
+const NUMBER_DASH = /(?<=\d(?: ?(?:k|m|mn|thousands?|grand|millions?|mil|mln|aed|dhs|dirhams)){0,2}|\d\+)-(?=\d|(?:aed|dhs) ?\d)/gi;
 // Dates typed with dashes become DD/MM/YYYY before the dashes above are split.
 const DASH_DATE = /\b(\d{1,2})-(\d{1,2})-(\d{4})\b/g;
 const LETTER_DASH = /(?<=\p{L})-(?=\p{L})/u;
@@ -96,7 +105,13 @@ export function tokenize(text: string): Token[] {
   // Each replacement only when its character is there: most commands have none of them, and a regex pass costs more than a search.
   let clean = nfkc(text);
   if (NON_ASCII.test(clean)) {
-    clean = clean.replace(DASHES, '-').replace(DOUBLE_QUOTES, '"').replace(SINGLE_QUOTES, "'").replace(ARABIC_NUMERALS, latinNumeral);
+    clean = clean
+      .replace(DASHES, '-')
+      .replace(DOUBLE_QUOTES, '"')
+      .replace(SINGLE_QUOTES, "'")
+      .replace(ARABIC_NUMERALS, latinNumeral)
+      .replace(LESS_OR_EQUAL, '<=')
+      .replace(MORE_OR_EQUAL, '>=');
   } else if (clean.includes('`')) clean = clean.replace(SINGLE_QUOTES, "'");
   const parts = clean.split('"');
   if (parts.length % 2 === 0) fail('There is an opening quote without a closing one. Put the place in quotes like "Dubai Marina".');
@@ -128,8 +143,9 @@ function splitPart(part: string, tokens: Token[]): void {
   if (dashed) spaced = spaced.replace(DASH_DATE, '$1/$2/$3');
   if (spaced.includes(',')) spaced = spaced.replace(SEPARATOR_COMMA, ' , ');
   if (spaced.includes('<') || spaced.includes('>')) spaced = spaced.replace(COMPARISON, ' $1 ');
-  // A slash with a digit before it: the one of `/rent` at the start never is.
-  if (spaced.indexOf('/', 1) !== -1) spaced = spaced.replace(PER_SLASH, '$1 /');
+  if (/psf/i.test(spaced)) spaced = spaced.replace(FUSED_PSF, ' psf');
+  // A slash after an amount, a currency or a unit of area: the one of `/rent` at the start never is.
+  if (spaced.indexOf('/', 1) !== -1) spaced = spaced.replace(PER_SLASH, '$1 /').replace(CURRENCY_PER_PERIOD, '$1 /').replace(AREA_THEN_PERIOD, ' /');
   if (dashed && spaced.includes('-')) spaced = spaced.replace(NUMBER_DASH, ' - ');
   for (const chunk of spaced.split(WHITESPACE)) {
     if (chunk.includes('-')) {
