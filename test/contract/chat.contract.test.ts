@@ -112,4 +112,23 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
       sandbox.clearFaults();
     }
   });
+
+  it('shows commercial space by its size and price per sqft, never bedrooms, and filters a price per sqft said first', async () => {
+    const reply = await chat.command('buy office business bay price per sqft 500 to 4000');
+    expect(reply.text).toMatch(/Offices for sale in Business Bay, AED 500 to 4,000 per sqft/);
+    expect(reply.text).not.toMatch(/Did you mean|couldn't find|\bbeds?\b|Studio/);
+    const sizes = [...reply.text.matchAll(/([\d,]+) sqft(?!\/)/g)].map((m) => Number(m[1]!.replace(/,/g, '')));
+    const perSqft = [...reply.text.matchAll(/AED ([\d,.]+)\/sqft/g)].map((m) => Number(m[1]!.replace(/,/g, '')));
+    expect(listingIds(reply).length).toBeGreaterThan(0);
+    expect(sizes.length).toBeGreaterThanOrEqual(listingIds(reply).length);
+    expect(perSqft.length).toBeGreaterThanOrEqual(listingIds(reply).length);
+    for (const v of perSqft) expect(v >= 500 - 0.5 && v <= 4000 + 0.5).toBe(true);
+  });
+
+  it('saves an alert with a word of how often left out, and says so and how often alerts are checked', async () => {
+    const reply = await chat.command('alerts add buy downtown 1br every weekday morning');
+    expect(reply.text).toMatch(/Saved as alert #\d+: 1-bedroom homes for sale in Downtown Dubai/);
+    expect(reply.text).toMatch(/I didn't use "every weekday morning": alerts are checked every [^,]+, whatever the search says/);
+    expect(reply.text).not.toMatch(/morning homes|in Downtown Dubai morning/);
+  });
 });

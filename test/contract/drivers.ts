@@ -275,7 +275,10 @@ const discord: DriverFactory = {
       logs,
       async command(text) {
         const [verb, rest] = split(text);
-        const { token } = await fake.slashCommand(verb, [{ name: 'query', type: 3, value: rest }]);
+        // `/alerts add <search>` is a subcommand with its own query option.
+        const [sub = '', ...search] = rest.split(' ');
+        const options = verb === 'alerts' ? [{ name: sub, type: 1, options: [{ name: 'query', type: 3, value: search.join(' ') }] }] : [{ name: 'query', type: 3, value: rest }];
+        const { token } = await fake.slashCommand(verb, options);
         return answerTo(token);
       },
       async press(label, on) {
