@@ -33,7 +33,7 @@ describe('digits in any script', () => {
     expect(parsed('/rent دبي مارينا ١br').location).toBe('دبي مارينا');
   });
 
-  it('property: any number in Arabic-Indic or Persian digits parses like its Latin form', () => {
+  it('property: any number in Arabic-Indic or Persian digits parses like its Latin form', { timeout: 90_000 }, () => {
     const number = fc.oneof(
       fc.integer({ min: 1, max: 9 }).map((n) => `${n}br`),
       fc.integer({ min: 1, max: 5 }).map((n) => `${n} baths`),

@@ -89,7 +89,7 @@ describe('place names are never corrected', () => {
   const opener = fc.constantFrom('', 'can you find', 'show me', "i'm after", 'is there anything');
   const verb = fc.constantFrom('for rent', 'to buy', 'for sale', 'to rent');
 
-  it('a corrected word never changes the place words', () => {
+  it('a corrected word never changes the place words', { timeout: 90_000 }, () => {
     fc.assert(
       fc.property(opener, typo, verb, place, fc.array(typo, { maxLength: 2 }), (open, word, deal, name, more) => {
         const text = `/manzil ${open} ${word} ${deal} in ${name} ${more.join(' ')}`;
@@ -149,7 +149,7 @@ describe('place names beyond the shipped list are never corrected', () => {
     return w;
   });
 
-  it('the place words stay exactly as typed, before or after typos and filter words', () => {
+  it('the place words stay exactly as typed, before or after typos and filter words', { timeout: 90_000 }, () => {
     fc.assert(
       fc.property(
         fc.constantFrom('', 'can you find', 'show me'),
