@@ -15,7 +15,7 @@ import { backgroundScheduler, composeBackground, digestComposer, pollerOptionsOf
 import { DeliveryThread } from './background/thread.js';
 import { DigestCommands, postDigestNow, type runDigests } from './digests/index.js';
 import { Heartbeat, JobScheduler } from './jobs/index.js';
-import { contextText, type MarketData } from './market/index.js';
+import { contextText, periodTransactions, type MarketData } from './market/index.js';
 import type { ListingSummary } from './api/records.js';
 import { Health, cronPeriodMs } from './ops/health.js';
 import { logOpsPlan, planOps } from './ops/exposure.js';
@@ -203,6 +203,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
         return c && contextText(c);
       },
     },
+    // A transactions reply's figures cover its period: every page (DIGEST_MAX_PAGES at most), shared with the digests.
+    periods: { transactions: (params, use) => periodTransactions(market, params, use) },
     ...(sandbox ? { footer: SANDBOX_FOOTER } : {}),
   });
   // Buttons unused for BUTTON_RETENTION_MS stop working (the reply says so); expired lookups are only dead weight.

@@ -23,6 +23,7 @@ import {
 } from './button-payloads.js';
 import { friendlyError } from './friendly-error.js';
 import { LISTING_OPERATIONS, renderRecords } from './render-results.js';
+import { periodScope } from './period.js';
 import { fitSurface, lastPage, presentPage, type PageView } from './present.js';
 import {
   alertsRequest,
@@ -46,6 +47,7 @@ import {
   type CommandRequest,
   type DigestsPort,
   type MarketContextPort,
+  type PeriodPort,
   type PickRequest,
   type SuggestOption,
   type SuggestRequest,
@@ -73,6 +75,8 @@ export interface BotOptions {
   digests?: DigestsPort;
   /** Market context on listing cards; none without it. */
   market?: MarketContextPort;
+  /** A transactions period read whole, for the reply's figures; without it they are the page's, said so. */
+  periods?: PeriodPort;
 }
 
 const ALERTS_OFF = 'Alerts are not enabled on this Manzil.';
@@ -338,9 +342,12 @@ export class Bot {
   private async showPage(view: PageView, state: ButtonStateStore): Promise<Reply> {
     if (view.position.page > lastPage(view.query)) return this.ephemeral(TOO_FAR);
     const outcome = await this.searches.search(view.query, view.location, view.position.page);
-    const context = await this.marketContext(view, outcome);
+    // The period's figures are as fresh as the page beside them: read at most one answer-cache lifetime ago.
+    const read = { maxAgeMs: this.options.resultTtlMs ?? 5 * 60_000, log: this.options.logger };
+    const [context, period] = await Promise.all([this.marketContext(view, outcome), periodScope(this.options.periods, outcome, read)]);
     return presentPage(view, outcome, {
       state,
+      ...(period ? { period } : {}),
       longestPage: (op) => this.searches.longestPage(op),
       finish: (r) => this.finish(r),
       ...(context.size > 0 ? { marketContext: (id: string) => context.get(id) } : {}),

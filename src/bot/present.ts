@@ -2,6 +2,7 @@
 // Refine picker; one state row behind all of its buttons, and only when it has any.
 import { operationSpec } from '../api/operations.js';
 import { summarize, type Query } from '../query/index.js';
+import type { TransactionsScope } from '../views/index.js';
 import type { Block, Button, Reply } from '../views/model.js';
 import { DEFAULT_SURFACE, MAX_PAGE, PAYLOAD_VERSION, type PageRow, type Place, type Position } from './button-payloads.js';
 import { planPage } from './paging.js';
@@ -29,6 +30,8 @@ export interface PresentDeps {
   finish(reply: Reply): Reply;
   /** Market context per listing shown, looked up before the layout (no I/O here). */
   marketContext?: (propertyId: string) => string | undefined;
+  /** What a transactions reply's figures cover: the period, read whole before the layout. */
+  period?: TransactionsScope;
 }
 
 /** Lays a fetched page out for the surface; stores one state row, and only when the reply has buttons. */
@@ -96,6 +99,7 @@ export async function presentPage(view: PageView, { operation: op, result }: Sea
     const cards = renderGroups(op, shownGroups, {
       locationName: location?.name ?? query.location ?? '',
       ...(deps.marketContext ? { marketContext: deps.marketContext } : {}),
+      ...(deps.period ? { period: { ...deps.period, firstNumber: plan.firstNumber } } : {}),
       listingButtons: (propertyId) => {
         const i = details.indexOf(propertyId);
         return i === -1 ? [] : [{ label: 'Details', action: 'details', token: `${row}.d${i}` }];

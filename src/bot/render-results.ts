@@ -15,6 +15,7 @@ import {
   transactionsView,
   trendView,
   type FlatGroup,
+  type TransactionsScope,
 } from '../views/index.js';
 
 /** Operations whose records are property listings: they get Details buttons and can be saved as alerts. */
@@ -45,6 +46,8 @@ export interface RenderContext {
   listingButtons: (propertyId: string) => Button[];
   /** Where a listing stands in its market ("8 % below Dubai Marina's 2-bed average of AED 2,230/sqft"), when known. */
   marketContext?: (propertyId: string) => string | undefined;
+  /** What a transactions page's figures cover (the period read whole, or the page, said so). */
+  period?: TransactionsScope;
 }
 
 export function renderRecords(operation: OperationName, records: readonly unknown[], ctx: RenderContext): Block[] {
@@ -68,7 +71,7 @@ export function renderRecords(operation: OperationName, records: readonly unknow
     case 'real-estate-developer':
       return (records as RecordOf<'real-estate-developer'>[]).map((r) => card(developerCard(r)));
     case 'get-get-transactions':
-      return transactionsView(records as RecordOf<'get-get-transactions'>[]);
+      return transactionsView(records as RecordOf<'get-get-transactions'>[], ctx.period);
     case 'get-adrec-transactions':
       return adrecView(records as RecordOf<'get-adrec-transactions'>[]);
     case 'price-trend-of-location':

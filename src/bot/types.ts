@@ -1,6 +1,7 @@
 // The bot's own types: the ports it needs (button state, alerts); the requests adapters send live in src/ports.
 import { scopeOf } from '../ports/place.js';
 import type { Query } from '../query/index.js';
+import type { PeriodRecords } from '../views/index.js';
 import type { Reply } from '../views/model.js';
 
 export type { ActionRequest, CommandRequest, PickRequest, SuggestOption, SuggestRequest, Surface, TrackRequest } from '../ports/chat-core.js';
@@ -47,4 +48,12 @@ export interface DigestsPort {
  */
 export interface MarketContextPort {
   listingContext(place: { id: number; name: string }, listing: unknown): Promise<string | undefined>;
+}
+
+/**
+ * Every transaction of a search's period (its place, kind, period and filters; not its page or sort), newest first,
+ * read page by page within a cap and cached (src/market through the composition root). Throws what the service does.
+ */
+export interface PeriodPort {
+  transactions(params: Readonly<Record<string, string>>, use: { maxAgeMs: number }): Promise<PeriodRecords>;
 }

@@ -16,6 +16,7 @@ import {
   type NewListings,
   type NewListingsKind,
   type Paged,
+  type TransactionFilters,
   type TransactionPeriod,
   type TransactionsResult,
   type TransactionType,
@@ -80,11 +81,20 @@ export class MarketData {
     this.contextFetches = new LRUCache<string, number>({ max: options.maxEntries ?? 2000, ttl: this.contextMaxAgeMs, ttlResolution: 0, perf });
   }
 
-  /** Every page of a period's sold or rented transactions, newest first, within the page cap. */
-  async transactions(locationId: string | number, type: TransactionType, period: TransactionPeriod, use: Use & { maxPages?: number } = {}): Promise<TransactionsResult> {
+  /**
+   * Every page of a period's sold or rented transactions, newest first, within the page cap; `filters` narrow it as a
+   * search does (a property type, a bedroom count), each narrowing being an answer of its own in the cache.
+   */
+  async transactions(
+    locationId: string | number,
+    type: TransactionType,
+    period: TransactionPeriod,
+    use: Use & { maxPages?: number; filters?: TransactionFilters } = {},
+  ): Promise<TransactionsResult> {
+    const filters = Object.fromEntries(Object.entries(use.filters ?? {}).filter(([, v]) => v !== undefined && v !== ''));
     const read = await this.read(
       'get-get-transactions',
-      { location_id: String(locationId), transaction_type: type, period, sort: 'newest' },
+      { ...filters, location_id: String(locationId), transaction_type: type, period, sort: 'newest' },
       {
         maxPages: use.maxPages ?? this.maxPages,
         maxAgeMs: use.maxAgeMs ?? this.ttlMs,

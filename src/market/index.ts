@@ -1,6 +1,7 @@
 // Market figures per place (medians, trends, yields, listing context) from cached, shared service answers:
 // used by digests and listing cards. No chat knowledge here.
 export { MarketData } from './data.js';
+export { periodTransactions } from './period.js';
 export {
   CallMeter,
   DEFAULT_CACHE_HOURS,
@@ -11,6 +12,7 @@ export {
   type NewListings,
   type NewListingsKind,
   type Paged,
+  type TransactionFilters,
   type TransactionPeriod,
   type TransactionType,
   type TransactionsResult,

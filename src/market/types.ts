@@ -12,6 +12,13 @@ export interface MarketApi {
 export type TransactionType = 'sold' | 'rented';
 export type TransactionPeriod = '1m' | '3m' | '6m' | '1y';
 
+/** What narrows a period's transactions, as the service's parameters of the same names. */
+export interface TransactionFilters {
+  property_type?: string | undefined;
+  /** A single bedroom count; `0` is studio. */
+  bedrooms?: string | undefined;
+}
+
 export const DEFAULT_CACHE_HOURS = 6;
 export const DEFAULT_MAX_PAGES = 8;
 

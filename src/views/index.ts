@@ -7,7 +7,7 @@ export { propertyDetailsCard } from './details.js';
 export { projectCard, bedroomRange } from './project.js';
 export { agentCard, brokerCard } from './agent.js';
 export { developerCard, DEVELOPER_BODY_MAX } from './developer.js';
-export { transactionsView } from './transactions.js';
+export { transactionsView, type PeriodRecords, type TransactionsScope } from './transactions.js';
 export { adrecView, displayValue, ADREC_MAX_FIELDS } from './adrec.js';
 export { trendView, percentChange } from './trend.js';
 export { sparkline, SPARK_GAP } from './sparkline.js';
