@@ -2,6 +2,7 @@
 // Each platform renders differently; what a person can see and do must not differ. Drivers live in ./drivers.ts.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { aed, periodTruth, type PeriodAsk } from '../support/period-truth.js';
 import { drivers, type ChatDriver, type DriverFactory, type Seen } from './drivers.js';
 
 const KEY = 'sk-contract-key-9090';
@@ -76,6 +77,27 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
     expect(reply.text).toMatch(/"under" what\?/);
     expect(reply.text).not.toMatch(/Error|\bat .+:\d+:\d+/);
     expect(reply.private).toBe(chat.privateReplies);
+  });
+
+  it('states the figures of the whole period asked for, the same on the next page', { timeout: 60_000 }, async () => {
+    const asks: [string, PeriodAsk][] = [
+      ['transactions sold dubai marina last month', { place: 'Dubai Marina', kind: 'sold', months: 1 }],
+      ['transactions rented jvc last 3 months', { place: 'Jumeirah Village Circle', kind: 'rented', months: 3 }],
+    ];
+    for (const [text, asked] of asks) {
+      // Recomputed from the sandbox's data module, not through Manzil: the period holds more than the table's page.
+      const truth = periodTruth(sandbox, asked);
+      expect(truth.count).toBeGreaterThan(15);
+      const noun = asked.kind === 'sold' ? 'sales' : 'lettings';
+      const period = asked.months === 1 ? 'the last month' : `the last ${asked.months} months`;
+      const figures = `${truth.count} ${noun} in ${period} · median ${aed(truth.median!)} · min ${aed(truth.min!)} · max ${aed(truth.max!)}`;
+      const first = await chat.command(text);
+      expect(first.text).toContain(figures);
+      expect(first.text).toContain(`Showing 1–15 of ${truth.count}`);
+      const next = await chat.press(/Next/, first);
+      expect(next.text).toContain(figures);
+      expect(next.text).toContain(`Showing 16–${Math.min(30, truth.count)} of ${truth.count}`);
+    }
   });
 
   it('saves a search as an alert and posts a new listing in that place exactly once', async () => {
