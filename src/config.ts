@@ -123,7 +123,7 @@ const MEANING: Record<string, string> = {
   JOBS_EXPIRE_S: 'on Postgres: how long a job part taken by an instance may run before another instance takes it',
   ALERTS_CRON: 'how often saved searches are checked',
   MARKET_CACHE_H: 'how many hours market data (transactions, trends, projects) is reused',
-  DIGEST_MAX_PAGES: 'the most pages of one period of transactions a digest reads',
+  DIGEST_MAX_PAGES: 'the most pages of one period of transactions a digest or a transactions reply reads',
   DIGESTS_CRON: 'how often due digests are looked for',
   DELIVERY_THREAD: 'whether alerts and digests are polled and posted in a thread of their own',
   DELIVERY_GIVE_UP_H: 'how many hours an alert or digest that cannot be posted is retried before it is parked',
