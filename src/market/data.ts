@@ -71,7 +71,8 @@ export class MarketData {
     this.listingTtlMs = Math.min(options.listingTtlMs ?? 15 * 60_000, this.ttlMs);
     this.projectPages = Math.max(1, options.projectPages ?? 1);
     this.contextMaxAgeMs = options.contextMaxAgeMs ?? 24 * 3_600_000;
-    this.contextPages = Math.max(1, options.contextPages ?? 1);
+    // A card's median rent is the period's: every page of it within the cap, as digests and transactions replies read it.
+    this.contextPages = Math.max(1, options.contextPages ?? this.maxPages);
     this.contextMinCallsLeft = options.contextMinCallsLeft ?? 50;
     this.callsPerPlace = options.callsPerPlace ?? Object.values(PART_CALLS).reduce((a, b) => a + b, 0);
     this.deadlineMs = options.deadlineMs;
@@ -168,7 +169,8 @@ export class MarketData {
       const params = { location_id: id, transaction_type: 'rented', period: '1m', sort: 'newest' };
       if (!this.mayFetchContext('rented', id, () => this.isCached('get-get-transactions', params, maxAgeMs))) return undefined;
       const rented = await this.transactions(id, 'rented', '1m', { ...use, maxAgeMs, maxPages: this.contextPages });
-      return rentContext(facts, rented.records, place.name);
+      const cut = rented.atLeast || rented.records.length < rented.count;
+      return rentContext(facts, rented.records, place.name, cut ? { recent: rented.records.length } : {});
     } catch {
       return undefined;
     }

@@ -322,6 +322,8 @@ export type ListingContext =
       /** The median annual rent of the bucket (same type) over the last 30 days, and how many lettings. */
       benchmark: number;
       count: number;
+      /** Set when the page cap cut the period: the median is of the bucket among this many most recent lettings. */
+      recent?: number;
       diffPct: number;
       source: 'get-get-transactions';
     };
@@ -346,7 +348,7 @@ export function saleContext(facts: ListingFacts, trend: TrendFigures, placeName:
 }
 
 /** A rent against the median of the last 30 days' lettings of its bucket (and type, when known); none when thin. */
-export function rentContext(facts: ListingFacts, rented: readonly Transaction[], placeName: string): ListingContext | undefined {
+export function rentContext(facts: ListingFacts, rented: readonly Transaction[], placeName: string, o: { recent?: number } = {}): ListingContext | undefined {
   const bucket = bucketOf(facts.bedrooms);
   if (facts.kind !== 'rent' || !bucket) return undefined;
   const same = rented.filter((t) => bucketOf(t.bedrooms) === bucket && (facts.propertyType === undefined || !t.property_type || typeSlug(t.property_type) === facts.propertyType));
@@ -359,6 +361,7 @@ export function rentContext(facts: ListingFacts, rented: readonly Transaction[],
     annualRent: facts.price,
     benchmark: f.median,
     count: f.priced,
+    ...(o.recent !== undefined ? { recent: o.recent } : {}),
     diffPct: (facts.price / f.median - 1) * 100,
     source: 'get-get-transactions',
   };
@@ -373,5 +376,5 @@ export function contextText(c: ListingContext): string {
   const whose = `${c.placeName}'s ${bucketLabel(c.bucket)}`;
   return c.kind === 'sale'
     ? `${where} ${whose} average of ${aed(c.benchmark)}/sqft`
-    : `${where} ${whose} median rent of ${aed(c.benchmark)} a year (last 30 days, ${c.count} lettings)`;
+    : `${where} ${whose} median rent of ${aed(c.benchmark)} a year (${c.recent === undefined ? `last 30 days, ${c.count} lettings` : `${c.count} lettings among the ${c.recent} most recent of the last 30 days`})`;
 }

@@ -35,7 +35,7 @@ export interface MarketOptions {
   projectPages?: number;
   /** Card context: the oldest answer a listing card may use, and at most one fetch per place and kind this often (default 24 h). */
   contextMaxAgeMs?: number;
-  /** Card context: pages of rented transactions a card may fetch (default 1). */
+  /** Card context: pages of rented transactions a card may fetch (default maxPages: the whole period within the cap). */
   contextPages?: number;
   /** Card context fetches nothing when fewer calls than this are left today or this month (default 50). */
   contextMinCallsLeft?: number;

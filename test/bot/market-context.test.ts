@@ -6,6 +6,7 @@ import type { ListingSummary } from '../../src/api/records.js';
 import { contextText, MarketData } from '../../src/market/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import type { Card, Reply } from '../../src/views/model.js';
+import { aed, periodTruth } from '../support/period-truth.js';
 import { ask, harness, removeTempDirs } from './harness.js';
 
 let sandbox: Sandbox;
@@ -57,6 +58,26 @@ describe('market context on listing cards', () => {
       const contexts = cards(reply).map(marketOf).filter(Boolean);
       expect(contexts.length).toBeGreaterThan(0);
       for (const c of contexts) expect(c).toMatch(/Dubai Marina's 1-bed median rent of AED [\d,]+ a year \(last 30 days, \d+ lettings\)$/);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a rent card’s median rent and its count of lettings are the whole last month’s, not a page’s', { timeout: 60_000 }, async () => {
+    const h = withMarket();
+    try {
+      // Recomputed from the sandbox's data module: the 1-bed lettings of each type in Dubai Marina over the last month.
+      const truths = [undefined, 'apartment', 'hotel-apartment', 'duplex'].map((propertyType) =>
+        periodTruth(sandbox, { place: 'Dubai Marina', kind: 'rented', months: 1, bedrooms: 1, ...(propertyType ? { propertyType } : {}) }),
+      );
+      expect(periodTruth(sandbox, { place: 'Dubai Marina', kind: 'rented', months: 1 }).count).toBeGreaterThan(15);
+      const expected = truths.filter((t) => t.count >= 3).map((t) => `median rent of ${aed(t.median!)} a year (last 30 days, ${t.count} lettings)`);
+      await ask(h.bot, 'rent marina 1br'); // the first look fetches what the place needs; it may come after the answer
+      const contexts = cards(await ask(h.bot, 'rent marina 1br'))
+        .map(marketOf)
+        .filter((c): c is string => Boolean(c));
+      expect(contexts.length).toBeGreaterThan(0);
+      for (const c of contexts) expect(expected.some((e) => c.endsWith(e))).toBe(true);
     } finally {
       await h.close();
     }

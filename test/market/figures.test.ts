@@ -104,5 +104,9 @@ describe('yields and listing context', () => {
     expect(c).toMatchObject({ kind: 'rent', benchmark: 120_000, count: 3 });
     expect(contextText(c)).toBe("10 % above Dubai Marina's 2-bed median rent of AED 120,000 a year (last 30 days, 3 lettings)");
     expect(rentContext(monthly, lettings.slice(1), 'Dubai Marina')).toBeUndefined();
+    // The page cap cut the month: the median names the lettings it is of.
+    expect(contextText(rentContext(monthly, lettings, 'Dubai Marina', { recent: 120 })!)).toBe(
+      "10 % above Dubai Marina's 2-bed median rent of AED 120,000 a year (3 lettings among the 120 most recent of the last 30 days)",
+    );
   });
 });
