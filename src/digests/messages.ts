@@ -52,10 +52,12 @@ function transactionsBlocks(part: DigestPart<TransactionFigures>, name: string, 
   const f = part.data;
   if (part.state === 'unavailable' || !f) return unavailable(part, name);
   const total = `${f.atLeast ? 'at least ' : ''}${formatNumber(f.total)}`;
+  // Past the page cap the median and the table are of the transactions read, the most recent: said so.
+  const of = f.atLeast || f.count < f.total ? `; figures of the ${formatNumber(f.count)} most recent` : '';
   return [
     {
       kind: 'text',
-      text: `${name}: ${total} in the ${part.period.label.toLowerCase()}${f.median !== undefined && !f.thin ? `, median ${formatAed(Math.round(f.median))}` : f.thin ? ' (too little data for a median)' : ''}`,
+      text: `${name}: ${total} in the ${part.period.label.toLowerCase()}${of}${f.median !== undefined && !f.thin ? `${of ? ':' : ','} median ${formatAed(Math.round(f.median))}` : f.thin ? ' (too little data for a median)' : ''}`,
     },
     {
       kind: 'table',

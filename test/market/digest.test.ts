@@ -2,6 +2,7 @@
 // (read over raw HTTP and computed here), what it costs, the shared cache, the page cap, failures and the budget.
 import { describe, expect, it } from 'vitest';
 import { CallMeter, composePlaceDigest, type PlaceDigest } from '../../src/market/index.js';
+import { DIGEST_KIND, renderDigest } from '../../src/digests/index.js';
 import { BUCKET_OF, marketRig, med } from './helpers.js';
 
 const DAY = 86_400_000;
@@ -150,6 +151,12 @@ describe('pages', () => {
     expect(capped).toMatchObject({ count: 15, atLeast: true, complete: false, pages: 1 });
     const d = await compose(rig.market, MARINA, rig.sandbox.now());
     expect(d.rented.data).toMatchObject({ total: 15, atLeast: true });
+    // The digest's median and table are of the 15 read: it names them, never passing them off as the month's.
+    const first = (await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'rented', period: '1m' })).slice(0, 15).map((t) => t.price);
+    const shown = renderDigest({ v: 1, kind: DIGEST_KIND, title: 'Dubai Marina', since: 0, now: Date.now(), timezone: 'Asia/Dubai', places: [d], charts: [] });
+    expect(JSON.stringify(shown.blocks)).toContain(
+      `Rented: at least 15 in the last 30 days; figures of the 15 most recent: median AED ${Math.round(med(first)!).toLocaleString('en-US')}`,
+    );
     const all = await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'rented', period: '1m' });
     expect(all.length).toBeGreaterThan(15);
     const full = await rig.newMarket({ maxPages: 8 }).transactions('50', 'rented', '1m');
