@@ -1,5 +1,5 @@
 // Saved searches: a channel's standing orders for new listings. src/alerts decides; this file only stores.
-import { and, asc, eq, lte, ne, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lte, ne, notInArray, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { createOutboxRepo, type NewDelivery } from './outbox.js';
 import { holdsLease, type Fence } from './leases.js';
@@ -104,6 +104,20 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
         .where(and(eq(savedSearch.service, service), ofQuery, eq(savedSearch.paused, false), lte(savedSearch.nextRunAt, at), notInArray(savedSearch.place, held)))
         .orderBy(sql`coalesce(${savedSearch.lastRunAt}, 0)`, asc(savedSearch.id))
         .all();
+    },
+
+    /**
+     * When a search of this query (service and params key) last polled it successfully, or undefined: what the chat's
+     * answer cache must not be older than, since the poll may have found new listings (the poller may run elsewhere).
+     */
+    lastPolled(service: string, paramsKey: string): number | undefined {
+      return (
+        db
+          .select({ at: sql<number | null>`max(${savedSearch.lastRunAt})` })
+          .from(savedSearch)
+          .where(and(eq(savedSearch.service, service), eq(savedSearch.paramsKey, paramsKey), isNull(savedSearch.lastError)))
+          .get()?.at ?? undefined
+      );
     },
 
     /** Every search not paused, of any service and place: what the start-up checks (src/alerts/impossible.ts). */

@@ -2,7 +2,7 @@
 // the same results). SQLite has one writer at a time; here several instances write at once, so a save locks its place
 // and its owner (transaction-scoped advisory locks) before it counts and numbers, and a fenced write checks the lease
 // under a row lock (holdsLeaseIn) until it commits.
-import { and, asc, count, eq, lte, max, ne, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, lte, max, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Fence } from '../leases.js';
 import type { NewDelivery } from '../outbox.js';
 import type { Promised } from '../ports.js';
@@ -102,6 +102,14 @@ export function createPgSavedSearchRepo(store: PgStore, now: () => number = Date
         .from(savedSearch)
         .where(and(eq(savedSearch.service, service), ofQuery, eq(savedSearch.paused, false), lte(savedSearch.nextRunAt, at), notInArray(savedSearch.place, held)))
         .orderBy(sql`coalesce(${savedSearch.lastRunAt}, 0)`, asc(savedSearch.id));
+    },
+
+    async lastPolled(service: string, paramsKey: string) {
+      const [row] = await db
+        .select({ at: max(savedSearch.lastRunAt) })
+        .from(savedSearch)
+        .where(and(eq(savedSearch.service, service), eq(savedSearch.paramsKey, paramsKey), isNull(savedSearch.lastError)));
+      return row?.at ?? undefined;
     },
 
     async active() {

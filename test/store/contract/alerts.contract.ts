@@ -441,5 +441,23 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       expect(rows.every((r, i) => r.propertyId === ids[i] && r.lastPrice === 500 + i && r.reportedPrice === (i % 2 === 0 ? 1_000 + i : 500 + i))).toBe(true);
       expect(rows.every((r, i) => r.posted === (i % 2 === 0) && r.firstSeenAt === 1_000 && r.lastSeenAt === 2_000)).toBe(true);
     });
+
+    it('says when a query was last polled successfully: the newest run of any search of it, in that service only', async () => {
+      const key = 'location=marina';
+      expect(await db.alerts.lastPolled(SERVICE, key)).toBeUndefined();
+      const [a, b] = [await saved('marina'), await saved('marina', { place: 'slack:T1:C2' })];
+      await saved('marina', { service: 'https://other.example', place: 'slack:T1:C3' });
+      expect(await db.alerts.lastPolled(SERVICE, key)).toBeUndefined();
+      await db.alerts.commitRun(run(a.id, 5_000));
+      await db.alerts.commitRun(run(b.id, 7_000));
+      expect(await db.alerts.lastPolled(SERVICE, key)).toBe(7_000);
+      expect(await db.alerts.lastPolled(SERVICE, 'location=jvc')).toBeUndefined();
+      expect(await db.alerts.lastPolled('https://other.example', key)).toBeUndefined();
+      // A run that failed read nothing: it is not a poll the answers must follow.
+      await db.alerts.recordFailure(b.id, 'down', 9_000);
+      expect(await db.alerts.lastPolled(SERVICE, key)).toBe(5_000);
+      await db.alerts.commitRun(run(b.id, 11_000, { clearError: true }));
+      expect(await db.alerts.lastPolled(SERVICE, key)).toBe(11_000);
+    });
   });
 }
