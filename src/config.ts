@@ -52,6 +52,7 @@ const schema = z.object({
     .max(24 * 30)
     .default(48),
   MARKET_CACHE_H: z.coerce.number().positive().max(168).default(6),
+  SEARCH_FRESH_S: z.coerce.number().min(0).max(300).default(60),
   DIGEST_MAX_PAGES: z.coerce.number().int().min(1).max(50).default(8),
   DIGESTS_MAX_PER_CHANNEL: z.coerce.number().int().min(1).max(100).default(5),
   DIGESTS_CRON: z.string().trim().min(1).default('* * * * *'),
@@ -123,6 +124,7 @@ const MEANING: Record<string, string> = {
   JOBS_EXPIRE_S: 'on Postgres: how long a job part taken by an instance may run before another instance takes it',
   ALERTS_CRON: 'how often saved searches are checked',
   MARKET_CACHE_H: 'how many hours market data (transactions, trends, projects) is reused',
+  SEARCH_FRESH_S: 'how many seconds a search typed again may reuse an earlier answer',
   DIGEST_MAX_PAGES: 'the most pages of one period of transactions a digest or a transactions reply reads',
   DIGESTS_CRON: 'how often due digests are looked for',
   DELIVERY_THREAD: 'whether alerts and digests are polled and posted in a thread of their own',
@@ -179,6 +181,8 @@ export interface Config {
   };
   /** Market data shared by digests and listing cards; digests themselves. */
   market: { cacheTtlMs: number; maxPages: number };
+  /** SEARCH_FRESH_S: a search typed anew reuses an answer at most this old (paging reuses it for 5 minutes). */
+  searchFreshMs: number;
   /** Each team's share of UAE_API_BUDGET_PER_MONTH, and the end of the month kept for chat lookups (percent). */
   teams: TeamsConfig;
   digests: { cron: string; maxPerPlace: number; placesPerDigest: number };
@@ -340,6 +344,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       maxPerUser: e.ALERTS_MAX_PER_USER,
     },
     market: { cacheTtlMs: e.MARKET_CACHE_H * 3_600_000, maxPages: e.DIGEST_MAX_PAGES },
+    searchFreshMs: e.SEARCH_FRESH_S * 1000,
     teams: teamsConfig(e),
     digests: { cron: e.DIGESTS_CRON, maxPerPlace: e.DIGESTS_MAX_PER_CHANNEL, placesPerDigest: 5 },
     dbPath: e.MANZIL_DB_PATH,

@@ -3,7 +3,7 @@ import { threadId } from 'node:worker_threads';
 import type { SlackApp } from '../adapters/slack/app.js';
 import type { DiscordApp, DiscordAppOptions } from '../adapters/discord/app.js';
 import type { ConsolePoster } from '../adapters/console/poster.js';
-import { AlertCommands, POLL_JOB, describeSchedule, pauseImpossibleAlerts, type RunReport } from './alerts/index.js';
+import { AlertCommands, POLL_JOB, describeSchedule, lastPollOf, pauseImpossibleAlerts, type RunReport } from './alerts/index.js';
 import type { ApiClient } from './api/client.js';
 import { Bot, StateMaintenance } from './bot/index.js';
 import { loadConfig, type Config } from './config.js';
@@ -206,6 +206,9 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     // A transactions reply's figures cover its period: every page (DIGEST_MAX_PAGES at most), shared with the digests.
     periods: { transactions: (params, use) => periodTransactions(market, params, use) },
     ...(sandbox ? { footer: SANDBOX_FOOTER } : {}),
+    // Answers as fresh as the alerts: one older than the query's last poll (here, in the thread or elsewhere) is not reused.
+    searchFreshMs: config.searchFreshMs,
+    lastPolled: lastPollOf(alertsRepo, service),
   });
   // Buttons unused for BUTTON_RETENTION_MS stop working (the reply says so); expired lookups are only dead weight.
   const maintenance = new StateMaintenance({

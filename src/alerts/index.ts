@@ -4,4 +4,4 @@ export { ALERT_KINDS, alertKind, renderDelivery, type AlertButtons, type Deliver
 export { type AlertsApi } from './fetch.js';
 export { impossibleIn, pauseImpossibleAlerts, type PauseDeps } from './impossible.js';
 export { dueQueries, pollOnce, POLL_JOB, type PollerDeps, type PollerOptions, type RunReport } from './poller.js';
-export { ALERTABLE, canonicalParams, decodeSavedQuery, notAlertable, paramsKey, savedQueryLookup, type SavedQuery } from './saved-query.js';
+export { ALERTABLE, canonicalParams, decodeSavedQuery, lastPollOf, notAlertable, paramsKey, pollKeyOf, savedQueryLookup, type SavedQuery } from './saved-query.js';

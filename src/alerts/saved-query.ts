@@ -54,13 +54,38 @@ export function notAlertable(query: Query): string | undefined {
  * canonical parameters are the same upstream query, whoever saved them and in whichever words.
  */
 export function canonicalParams(saved: SavedQuery): Record<string, string> {
-  const params = toParams(saved.query, saved.location.id);
+  return canonical(toParams(saved.query, saved.location.id));
+}
+
+/** Endpoint parameters without the page, newest first, in one order. */
+function canonical(endpoint: Record<string, string>): Record<string, string> {
+  const params: Record<string, string> = { ...endpoint, sort: 'newest' };
   delete params.page;
-  params.sort = 'newest';
   return Object.fromEntries(Object.entries(params).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-export const paramsKey = (saved: SavedQuery): string => `${saved.query.operation}?${new URLSearchParams(canonicalParams(saved)).toString()}`;
+const keyOf = (operation: OperationName, params: Record<string, string>) => `${operation}?${new URLSearchParams(params).toString()}`;
+
+export const paramsKey = (saved: SavedQuery): string => keyOf(saved.query.operation, canonicalParams(saved));
+
+/**
+ * The params key of the alerts whose polls read the listings of a search's answer (its endpoint parameters, any page,
+ * any sort: the same filters hold the same listings), or undefined when no alert can run that operation.
+ */
+export function pollKeyOf(operation: OperationName, params: Record<string, string>): string | undefined {
+  return ALERTABLE.has(operation) ? keyOf(operation, canonical(params)) : undefined;
+}
+
+/** When an alert of that service last polled a search's listings (Bot's `lastPolled`), from the store. */
+export function lastPollOf(
+  repo: { lastPolled(service: string, paramsKey: string): Promise<number | undefined> },
+  service: string,
+): (operation: OperationName, params: Record<string, string>) => Promise<number | undefined> {
+  return async (operation, params) => {
+    const key = pollKeyOf(operation, params);
+    return key === undefined ? undefined : repo.lastPolled(service, key);
+  };
+}
 
 /** The operation and parameters back from a key. */
 export function fromParamsKey(key: string): { operation: OperationName; params: Record<string, string> } {

@@ -3,7 +3,7 @@
 // A search is fetched first (SearchRunner: no state written) and then presented: only the reply actually sent
 // stores state, one row for all of its buttons.
 import type { ApiResult } from '../api/client.js';
-import { operationSpec } from '../api/operations.js';
+import { operationSpec, type OperationName } from '../api/operations.js';
 import type { LocationResolver } from '../locations/index.js';
 import { newRequestId, type Logger } from '../log.js';
 import { helpText, summarize, type Query } from '../query/index.js';
@@ -21,8 +21,9 @@ import {
   type Position,
   type RunRow,
 } from './button-payloads.js';
+import { listingDetails } from './details.js';
 import { friendlyError } from './friendly-error.js';
-import { LISTING_OPERATIONS, renderRecords } from './render-results.js';
+import { LISTING_OPERATIONS } from './render-results.js';
 import { periodScope } from './period.js';
 import { fitSurface, lastPage, presentPage, type PageView } from './present.js';
 import {
@@ -38,7 +39,7 @@ import {
   type Doubt,
   type PlannedSearch,
 } from './requests.js';
-import { SearchRunner, type SearchOutcome, type ServiceCaller } from './search.js';
+import { SearchRunner, type AskOptions, type SearchOutcome, type ServiceCaller } from './search.js';
 import {
   scopedState,
   type ActionRequest,
@@ -55,7 +56,6 @@ import {
 } from './types.js';
 
 export type { ServiceCaller } from './search.js';
-
 export interface BotOptions {
   api: ServiceCaller;
   locations: LocationResolver;
@@ -69,6 +69,10 @@ export interface BotOptions {
   resultCacheSize?: number;
   /** The clock of the answer cache (tests drive it). */
   now?: () => number;
+  /** A search typed anew reuses an answer at most this old (default 60 s); buttons use `resultTtlMs`. */
+  searchFreshMs?: number;
+  /** When an alert last polled a query's listings (SearchRunnerOptions.lastPolled): older answers are not reused. */
+  lastPolled?: (operation: OperationName, params: Record<string, string>) => Promise<number | undefined>;
   /** Saved searches; without it, alert commands say alerts are off. */
   alerts?: AlertsPort;
   /** Market digests; without it, digest commands say digests are off. */
@@ -83,7 +87,6 @@ const ALERTS_OFF = 'Alerts are not enabled on this Manzil.';
 /** How long a search's answer waits for market context on its cards (a first look-up in a place may take a call). */
 const MARKET_CONTEXT_WAIT_MS = 1_500;
 const DIGESTS_OFF = 'Digests are not enabled on this Manzil.';
-
 const EXAMPLE = 'Try `/rent marina 2br under 120k` or `/manzil help`.';
 const EXPIRED = 'That button has expired. Run the command again to get fresh results.';
 const OLDER = 'That button is from an older version of Manzil. Run the command again.';
@@ -99,6 +102,7 @@ export class Bot {
       ttlMs: options.resultTtlMs ?? 5 * 60_000,
       ...(options.resultCacheSize !== undefined ? { maxEntries: options.resultCacheSize } : {}),
       ...(options.now ? { now: options.now } : {}),
+      ...(options.lastPolled ? { lastPolled: options.lastPolled, logger: options.logger } : {}),
     });
   }
 
@@ -207,7 +211,7 @@ export class Bot {
           return intent.replace && !reply.ephemeral ? { ...reply, replaceOriginal: true } : reply;
         }
         case 'details':
-          return await this.details(intent.propertyId);
+          return this.finish(await listingDetails(this.searches, intent.propertyId, log));
         case 'run':
           return await this.start({ query: intent.query, chosen: intent.chosen }, intent.surface, state);
         case 'save':
@@ -294,11 +298,12 @@ export class Bot {
   private async start({ query, chosen }: PlannedSearch, surface: Surface, state: ButtonStateStore): Promise<Reply> {
     const spec = operationSpec(query.operation);
     const needsLocation = 'location_id' in spec.params;
-    if (!needsLocation || !query.location) return this.showPage({ query, position: firstPosition(query), surface }, state);
+    const typed = { maxAgeMs: this.options.searchFreshMs ?? 60_000 };
+    if (!needsLocation || !query.location) return this.showPage({ query, position: firstPosition(query), surface }, state, typed);
     // A place picked from a list carries its id: searched there, with no second lookup (two places may share a name).
-    if (chosen?.id !== undefined) return this.showPage({ query, location: { id: chosen.id, name: chosen.name }, position: firstPosition(query), surface }, state);
+    if (chosen?.id !== undefined) return this.showPage({ query, location: { id: chosen.id, name: chosen.name }, position: firstPosition(query), surface }, state, typed);
     const resolution = await this.options.locations.resolve(query.location);
-    if (resolution.kind === 'found') return this.showPage({ query, location: pick(resolution.location), position: firstPosition(query), surface }, state);
+    if (resolution.kind === 'found') return this.showPage({ query, location: pick(resolution.location), position: firstPosition(query), surface }, state, typed);
     // "Which one?" and "did you mean?" go only to the person who typed: the channel sees the results.
     if (resolution.kind === 'ambiguous') {
       const text = `"${query.location}" matches several places. Which one did you mean?`;
@@ -339,9 +344,10 @@ export class Bot {
     return { kind: 'actions', buttons: offered.map((c, i) => ({ label: c.name, action: 'choose', token: `${row}.c${i}` })) };
   }
 
-  private async showPage(view: PageView, state: ButtonStateStore): Promise<Reply> {
+  /** `ask.maxAgeMs`: a search typed anew (the bound of a fresh answer); buttons reuse answers for the cache's TTL. */
+  private async showPage(view: PageView, state: ButtonStateStore, ask: AskOptions = {}): Promise<Reply> {
     if (view.position.page > lastPage(view.query)) return this.ephemeral(TOO_FAR);
-    const outcome = await this.searches.search(view.query, view.location, view.position.page);
+    const outcome = await this.searches.search(view.query, view.location, view.position.page, ask);
     // The period's figures are as fresh as the page beside them: read at most one answer-cache lifetime ago.
     const read = { maxAgeMs: this.options.resultTtlMs ?? 5 * 60_000, log: this.options.logger };
     const [context, period] = await Promise.all([this.marketContext(view, outcome), periodScope(this.options.periods, outcome, read)]);
@@ -374,12 +380,6 @@ export class Bot {
     await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, MARKET_CONTEXT_WAIT_MS)))]);
     clearTimeout(timer);
     return new Map(out);
-  }
-
-  private async details(propertyId: string): Promise<Reply> {
-    const result = await this.searches.fetch('property-details', { property_id: propertyId });
-    const blocks = renderRecords('property-details', result.records, { locationName: '', listingButtons: () => [] });
-    return this.finish({ text: `Property ${propertyId}`, blocks, ephemeral: true });
   }
 
   private ephemeral(text: string): Reply {

@@ -2,8 +2,9 @@
 // The bot presents what this returns; an alerts poller can use the same runner to fetch without touching UI state.
 import type { ApiResult } from '../api/client.js';
 import { operationSpec, type OperationName } from '../api/operations.js';
+import type { Logger } from '../log.js';
 import { toParams, type Query } from '../query/index.js';
-import { ResultCache } from './result-cache.js';
+import { ResultCache, type Freshness } from './result-cache.js';
 
 /** The one thing a search needs of the API client. */
 export interface ServiceCaller {
@@ -40,6 +41,18 @@ export interface SearchRunnerOptions {
   ttlMs?: number;
   maxEntries?: number;
   now?: () => number;
+  /**
+   * When an alert last polled the listings this query's answer holds (the store's record: the poll may run in the
+   * delivery thread or another instance), or undefined: an answer fetched before it is not reused.
+   */
+  lastPolled?: (operation: OperationName, params: Record<string, string>) => Promise<number | undefined>;
+  /** Where a failure to read `lastPolled` is logged. */
+  logger?: Logger;
+}
+
+/** How fresh an answer must be: `maxAgeMs` for a search typed anew (unset: the cache's TTL). */
+export interface AskOptions {
+  maxAgeMs?: number;
 }
 
 /**
@@ -52,14 +65,14 @@ export class SearchRunner {
 
   constructor(
     private readonly api: ServiceCaller,
-    options: SearchRunnerOptions = {},
+    private readonly options: SearchRunnerOptions = {},
   ) {
     this.results = new ResultCache(options.ttlMs ?? 5 * 60_000, options.maxEntries ?? 500, options.now ?? Date.now);
   }
 
-  async search(query: Query, location: PlaceRef | undefined, page: number): Promise<SearchOutcome> {
+  async search(query: Query, location: PlaceRef | undefined, page: number, ask: AskOptions = {}): Promise<SearchOutcome> {
     const params = searchParams(query, location, page);
-    const result = await this.fetch(query.operation, params);
+    const result = await this.fetch(query.operation, params, ask);
     if (operationSpec(query.operation).firstPage !== undefined) {
       this.longest.set(query.operation, Math.max(result.records.length, this.longest.get(query.operation) ?? 0));
     }
@@ -67,8 +80,27 @@ export class SearchRunner {
   }
 
   /** One answer of the service, cached; the key is the operation and its parameters. */
-  fetch(op: OperationName, params: Record<string, string>): Promise<ApiResult<unknown>> {
-    return this.results.get(`${op}?${new URLSearchParams(params).toString()}`, () => this.api.call(op, params));
+  fetch(op: OperationName, params: Record<string, string>, ask: AskOptions = {}): Promise<ApiResult<unknown>> {
+    const { lastPolled, logger } = this.options;
+    const changedAt = async () => {
+      try {
+        return await lastPolled?.(op, params);
+      } catch (error) {
+        // Unreadable: an answer held is not trusted, and the service is asked again.
+        logger?.warn('last alert poll unreadable; asking the service again', { error });
+        return Infinity;
+      }
+    };
+    const fresh: Freshness = { ...ask, ...(lastPolled ? { changedAt } : {}) };
+    return this.results.get(`${op}?${new URLSearchParams(params).toString()}`, () => this.api.call(op, params), fresh);
+  }
+
+  /**
+   * Drops every held answer that lists this property (the service says it is gone): the next view of those pages asks
+   * again, so the listing is not shown. How many answers were dropped.
+   */
+  forgetListing(propertyId: string): number {
+    return this.results.drop((answer) => answer.records.some((r) => (r as { property_id?: unknown }).property_id === propertyId));
   }
 
   /** The longest service page seen for the operation so far (0 when none). */

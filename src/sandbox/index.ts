@@ -41,6 +41,8 @@ export interface Sandbox {
   resume(clock: MarketClock): void;
   /** Sets one listing's price (AED; the annual rent for rentals): a price drop on demand, for tests and demos. */
   reprice(propertyId: string, price: number): boolean;
+  /** Takes one listing off the market (searches leave it out, its details answer 404): a withdrawal on demand. */
+  withdraw(propertyId: string): boolean;
   addFault(rule: FaultRule): void;
   clearFaults(): void;
   requests(): RequestLogEntry[];
@@ -135,6 +137,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       const listing = ds.listingById.get(Number(propertyId));
       if (!listing || !(price > 0)) return false;
       listing.price = Math.round(price);
+      return true;
+    },
+    withdraw(propertyId) {
+      const listing = ds.listingById.get(Number(propertyId));
+      if (!listing || listing.withdrawn) return false;
+      listing.withdrawn = true;
       return true;
     },
     addFault: (rule) => faults.add(rule),
