@@ -73,7 +73,7 @@ async function newListingPosted(poller: Manzil, channel: string, drain: () => Pr
   }
   expect(queued).toBeGreaterThan(0);
   await drain();
-  await slack.waitFor(() => alertPosts(slack, channel).length >= queued, 20_000);
+  await slack.waitFor(() => alertPosts(slack, channel).length >= queued, 60_000);
   return idsIn(alertPosts(slack, channel));
 }
 
@@ -89,7 +89,7 @@ async function expectFresh(m: Manzil, place: string, before: Reply, posted: stri
 }
 
 describe('results as fresh as the alerts', () => {
-  it('the poller in the delivery thread: the search typed after its alert shows the new listing', { timeout: 90_000 }, async () => {
+  it('the poller in the delivery thread: the search typed after its alert shows the new listing', { timeout: 240_000 }, async () => {
     const m = await boot({}, { deliveryThread: true });
     expect(m.deliveryThread).toBe(true);
     const channel = 'C0FRESH1';
@@ -103,7 +103,7 @@ describe('results as fresh as the alerts', () => {
     await expectFresh(m, place, before, posted);
   });
 
-  it('the poller in another instance on Postgres: the search typed here after its alert shows the new listing', { timeout: 90_000 }, async () => {
+  it('the poller in another instance on Postgres: the search typed here after its alert shows the new listing', { timeout: 180_000 }, async () => {
     const database = await freshPostgres();
     dropAfter.push(() => database.drop());
     const env = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '4' };
