@@ -3,6 +3,7 @@
 // the choices, so chat can ask "Did you mean".
 import type { Location } from '../api/records.js';
 import { learnPlaceNames } from '../query/index.js';
+import { abbreviationOf, findAbbreviated } from './abbreviations.js';
 import { budgetLowFrom } from './budget.js';
 import { QUALIFIERS, SUGGESTION_COUNT, rankPlaces } from './did-you-mean.js';
 import { complete, narrow } from './prefix-filter.js';
@@ -90,24 +91,11 @@ export function pickBest(words: string, results: readonly Location[]): Resolutio
   return { kind: 'ambiguous', choices: topLevel.slice(0, 10) };
 }
 
-/** Abbreviations people in the UAE type, which the service's autocomplete does not know. */
-const ABBREVIATIONS: Readonly<Record<string, string>> = {
-  jvc: 'jumeirah village circle',
-  jvt: 'jumeirah village triangle',
-  jlt: 'jumeirah lake towers',
-  jbr: 'jumeirah beach residence',
-  difc: 'dubai international financial centre',
-  dso: 'dubai silicon oasis',
-  dip: 'dubai investments park',
-  dsc: 'dubai sports city',
-  impz: 'international media production zone',
-  'mbr city': 'mohammed bin rashid city',
-  'the palm': 'palm jumeirah',
-  'dubai hills': 'dubai hills estate',
+/** The words to look up: a short form the language knows spelled out as its place's name, case and spacing folded. */
+export const expandAbbreviations = (words: string) => {
+  const abbreviation = abbreviationOf(words);
+  return abbreviation ? normalise(abbreviation.place.name) : normalise(words);
 };
-
-/** The words to look up: abbreviations spelled out, case and spacing folded. */
-export const expandAbbreviations = (words: string) => ABBREVIATIONS[normalise(words)] ?? normalise(words);
 
 export class LocationResolver {
   private readonly inFlight = new Map<string, Promise<Location[]>>();
@@ -146,6 +134,10 @@ export class LocationResolver {
    * Undefined when nothing is cached for them.
    */
   async cached(typed: string): Promise<Resolution | undefined> {
+    const abbreviation = abbreviationOf(typed);
+    const fromCache = async (words: string) => locationsOf((await this.cache.get(normalise(words)))?.results);
+    const named = abbreviation && (await findAbbreviated(abbreviation, fromCache));
+    if (named) return named;
     const words = expandAbbreviations(typed);
     const key = normalise(words);
     const hit = key === '' ? undefined : await this.cache.get(key);
@@ -153,6 +145,10 @@ export class LocationResolver {
   }
 
   async resolve(typed: string): Promise<Resolution> {
+    // "difc", "J.B.R": searched as the place the service confirms by its short form, full name, or both.
+    const abbreviation = abbreviationOf(typed);
+    const named = abbreviation && (await findAbbreviated(abbreviation, (w) => this.lookup(w)));
+    if (named) return named;
     const words = expandAbbreviations(typed);
     const resolution = pickBest(words, await this.lookup(words));
     if (resolution.kind !== 'none') return resolution;

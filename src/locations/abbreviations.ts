@@ -1,0 +1,58 @@
+// "difc", "jlt", "J.B.R": a short form the language knows is searched as its place, however the service names that
+// place: by the short form ("DIFC"), in full ("Jumeirah Lake Towers"), or both ("Jumeirah Beach Residence (JBR)").
+// The place is only taken when the service confirms it by such a name; otherwise the lookup goes on as for any words.
+import type { Location } from '../api/records.js';
+import type { PlaceAbbreviation } from '../query/abbreviations.js';
+import { foldPlaceName } from '../query/abbreviations.js';
+import { QUALIFIERS } from './did-you-mean.js';
+
+export type { PlaceAbbreviation } from '../query/abbreviations.js';
+export { abbreviationOf, foldPlaceName } from '../query/abbreviations.js';
+
+/** Words that carry the name: qualifiers ("Dubai", "Al") and the short form's own initials left out. */
+const core = (name: string, initials: ReadonlySet<string>) =>
+  foldPlaceName(name)
+    .split(' ')
+    .filter((w) => w !== '' && !QUALIFIERS.has(w) && !initials.has(w))
+    .join(' ');
+
+/** The initials of a spelling ("international media production zone" -> "impz"). */
+const initialsOf = (text: string) =>
+  foldPlaceName(text)
+    .split(' ')
+    .map((w) => (/^\d+$/.test(w) ? w : w[0]))
+    .join('');
+
+/**
+ * True when the service's name is the short form's place: the short form alone ("DIFC", "J.B.R"), the name or a
+ * spelling in full ("Dubai International Financial Centre"), or both ("Jumeirah Beach Residence (JBR)").
+ */
+export function namesPlace(name: string, abbreviation: PlaceAbbreviation): boolean {
+  const initials = new Set(abbreviation.initials);
+  const words = foldPlaceName(name).split(' ');
+  const left = core(name, initials);
+  if (left === '') return words.some((w) => initials.has(w));
+  return [abbreviation.place.name, ...abbreviation.place.spellings, abbreviation.form].some((form) => core(form, initials) === left);
+}
+
+/** What to ask the service, in order: the place's name, the short form, then its spelled-out forms. At most three. */
+export function lookupsFor(abbreviation: PlaceAbbreviation): string[] {
+  const spelledOut = abbreviation.place.spellings.filter((s) => abbreviation.initials.some((i) => initialsOf(s) === i));
+  return [...new Set([abbreviation.place.name, abbreviation.form, ...spelledOut].map(foldPlaceName))].slice(0, 3);
+}
+
+/**
+ * The short form's place, from the first answer that names it (the others of that answer kept as alternatives);
+ * undefined when none does. `lookup` answers words with locations (from the service or the cache only).
+ */
+export async function findAbbreviated(
+  abbreviation: PlaceAbbreviation,
+  lookup: (words: string) => Promise<readonly Location[]>,
+): Promise<{ kind: 'found'; location: Location; alternatives: Location[] } | undefined> {
+  for (const words of lookupsFor(abbreviation)) {
+    const records = await lookup(words);
+    const location = records.find((r) => namesPlace(r.name, abbreviation));
+    if (location) return { kind: 'found', location, alternatives: records.filter((r) => r !== location) };
+  }
+  return undefined;
+}
