@@ -3,6 +3,7 @@
 import { distance } from 'fastest-levenshtein';
 import type { Location } from '../api/records.js';
 import { KNOWN_PLACES } from './known-places.js';
+import { kindOf } from './kinds.js';
 
 /** How many places are offered. */
 export const SUGGESTION_COUNT = 3;
@@ -51,7 +52,7 @@ function wordDistance(typed: readonly string[], name: string): number {
 
 /**
  * The places most likely meant, best first, at most SUGGESTION_COUNT: names close to the whole text (any source), then
- * the probe's answers that share a close word. `typed` is normalised (lower case, single spaces).
+ * the probe's answers that share a close word; of the kind typed only (see kinds.ts). `typed` is normalised (lower case, single spaces).
  */
 export function rankPlaces(typed: string, probed: readonly Location[], seen: Iterable<Location>): Candidate[] {
   const words = typed.split(' ').filter(Boolean);
@@ -76,7 +77,11 @@ export function rankPlaces(typed: string, probed: readonly Location[], seen: Ite
   for (const l of seen) consider(l.name, [], l, false);
   for (const known of KNOWN_PLACES) consider(known.name, known.spellings, undefined, false);
 
-  const all = [...byName.values()];
+  // Only places of the kind typed: a community for a community ("damac hills 2" is never offered a tower), a building
+  // for a building. Text close to a shipped community is one; otherwise its words tell, or nothing does.
+  const nearCommunity = [...byName.values()].some((c) => c.nameDistance <= tolerance(typed) && kindOf(c.name) === 'community');
+  const kind = nearCommunity ? 'community' : kindOf(typed);
+  const all = [...byName.values()].filter((c) => kind === undefined || kindOf(c.name) === kind);
   const close = all.filter((c) => c.nameDistance <= tolerance(typed)).sort((a, b) => a.nameDistance - b.nameDistance);
   const related = all.filter((c) => !close.includes(c) && c.wordDistance < 100).sort((a, b) => a.wordDistance - b.wordDistance);
   return [...close, ...related].slice(0, SUGGESTION_COUNT);
