@@ -1,7 +1,7 @@
 // The whole seeded market in memory, and the clock that moves it: same seed and same advances, same data.
 import { createGeography, type Geography, type Place } from './geography.js';
 import { MARINA_BATCH_CYCLE, makeListing, type Staffing } from './listings.js';
-import type { AdrecEntry, Agent, Broker, Developer, Listing, Project, Transaction } from './model.js';
+import type { AdrecEntry, Agent, Broker, Category, Developer, Listing, Project, Transaction } from './model.js';
 import { makeAgents, makeBrokers } from './people.js';
 import { makeDevelopers, makeProjects } from './projects.js';
 import { TX_HISTORY_DAYS, dayOf, makeAdrec, transactionsOfDay } from './history.js';
@@ -75,8 +75,34 @@ export function buildDataset(seed: number, start: Date): Dataset {
     ds.nextListingId += rng.int(1, 60);
     addListing(ds, makeListing(rng, geo, staff, ds.nextListingId, listedAt, rng.weighted(communities)));
   }
+  addStockOfAddedPlaces(ds, stream('listings-added'), staff);
   return ds;
 }
+
+/** Ids of the added places' stock: below the first market's, which stay as they were. */
+const ADDED_FIRST_ID = 15_000_000;
+
+/**
+ * The listings of the places added after the first market (places-added.ts), from a stream of their own: 4 plus 4 per
+ * unit of weight each, listed over the same 120 days; the first ones of each place for rent and for sale, and
+ * commercial too where it has towers, so every kind of search finds something there.
+ */
+function addStockOfAddedPlaces(ds: Dataset, rng: Rng, staff: Staffing) {
+  const made: Listing[] = [];
+  for (const place of ds.geo.places.filter((p) => p.added)) {
+    const kinds: Category[] = ['residential_rent', 'residential_sale', ...(place.style === 'villas' ? [] : (['commercial_rent', 'commercial_sale'] as const))];
+    for (let i = 0; i < 4 + 4 * place.weight; i++) {
+      const listedAt = ds.now - rng.int(1, 120 * 24 * 60) * 60_000;
+      made.push(makeListing(rng, ds.geo, staff, 0, listedAt, place, i < kinds.length ? { category: kinds[i]! } : undefined));
+    }
+  }
+  // Ids grow with time, as upstream.
+  let id = ADDED_FIRST_ID;
+  for (const l of made.sort((a, b) => a.listedAt - b.listedAt)) addListing(ds, { ...l, id: (id += rng.int(1, 30)) });
+}
+
+/** A listing of the first market: the clock's withdrawals and price changes are drawn among these, as they always were. */
+const ofFirstMarket = (ds: Dataset) => (l: Listing) => !ds.geo.byId.get(l.placeId)?.added;
 
 function staffing(brokers: readonly Broker[], agents: readonly Agent[]): Staffing {
   const brokersByEmirate = new Map<string, Broker[]>();
@@ -86,7 +112,8 @@ function staffing(brokers: readonly Broker[], agents: readonly Agent[]): Staffin
   return { brokersByEmirate, agentsByBroker };
 }
 
-const weightedCommunities = (geo: Geography) => geo.places.filter((p) => p.level === 'community').map((p) => [p, p.weight] as const);
+/** The first market's communities, by weight: the added places have a stock of their own (addStockOfAddedPlaces). */
+const weightedCommunities = (geo: Geography) => geo.places.filter((p) => p.level === 'community' && !p.added).map((p) => [p, p.weight] as const);
 
 /** Makes the transactions of every day up to the clock's (those of its later hours wait for the clock). */
 function addTransactionDays(ds: Dataset) {
@@ -145,7 +172,7 @@ export function advance(ds: Dataset, minutes: number): AdvanceResult {
   }
   const relisted = relist(ds, staff, fresh[0]!);
   addTransactionDays(ds);
-  const active = ds.listings.filter((l) => !l.withdrawn && l.listedAt < ds.now);
+  const active = ds.listings.filter((l) => !l.withdrawn && l.listedAt < ds.now).filter(ofFirstMarket(ds));
   const withdrawn = Math.min(active.length, Math.floor(added / 3));
   const gone = rng.sample(active, withdrawn);
   for (const l of gone) l.withdrawn = true;

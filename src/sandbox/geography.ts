@@ -1,5 +1,6 @@
 // The places of the sandbox market: cities, communities and the buildings inside them, with real-world
 // coordinates and 2026-like sale prices per sqft. Ids 50, 51 and 86 match the real service.
+import { ADDED_COMMUNITIES } from './places-added.js';
 
 export type Emirate = 'dubai' | 'abu-dhabi' | 'sharjah' | 'ajman' | 'ras-al-khaimah' | 'fujairah' | 'umm-al-quwain';
 export type Level = 'city' | 'community' | 'building';
@@ -23,6 +24,8 @@ export interface Place {
   style: Style;
   /** Share of the market's listings. */
   weight: number;
+  /** One of the places added after the first market (places-added.ts): its listings are a stock of their own. */
+  added?: boolean;
 }
 
 type CityRow = [id: number, name: string, emirate: Emirate, lat: number, lon: number, ppsf: number];
@@ -132,6 +135,10 @@ function build(): Place[] {
   for (const [id, name, cityId, lat, lon, ppsf, rentYield, style, weight] of COMMUNITIES) {
     const city = byId.get(cityId)!;
     add({ id, name, level: 'community', parentId: cityId, emirate: city.emirate, city: city.name, lat, lon, ppsf, rentYield, style, weight });
+  }
+  for (const [id, name, cityId, lat, lon, ppsf, rentYield, style, weight] of ADDED_COMMUNITIES) {
+    const city = byId.get(cityId)!;
+    add({ id, name, level: 'community', parentId: cityId, emirate: city.emirate, city: city.name, lat, lon, ppsf, rentYield, style, weight, added: true });
   }
   for (const [id, name, communityId, factor] of BUILDINGS) {
     const c = byId.get(communityId)!;

@@ -243,8 +243,9 @@ const CATEGORIES: Weighted<Category> = [
 /** A listing of a given kind rather than a drawn one: the market clock's Dubai Marina listing of each batch. */
 export interface ListingShape {
   category: Category;
-  type: string;
-  bedrooms: number;
+  /** Drawn as usual when absent. */
+  type?: string;
+  bedrooms?: number;
   /** The size range (sqft) instead of the type's usual one. */
   size?: [number, number];
   /** The spread of rents around size x price per sqft x yield; default 0.7-1.1. */
