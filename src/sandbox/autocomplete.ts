@@ -1,5 +1,6 @@
 // Location lookup: case-insensitive prefix of the name or of any word in it; exact name first,
-// then cities, communities and buildings in that order, at most 10.
+// then cities, communities and buildings in that order (the first market's busier communities before the places
+// added later, as the service ranks the places most asked for first), at most 10.
 import type { Geography, Place } from './geography.js';
 
 const LEVEL_RANK = { city: 0, community: 1, building: 2 } as const;
@@ -31,7 +32,12 @@ export function autocomplete(geo: Geography, rawQuery: string) {
     if (rank !== undefined) hits.push({ place, rank });
   }
   hits.sort(
-    (a, b) => Number(b.rank === 0) - Number(a.rank === 0) || LEVEL_RANK[a.place.level] - LEVEL_RANK[b.place.level] || a.rank - b.rank || a.place.name.localeCompare(b.place.name),
+    (a, b) =>
+      Number(b.rank === 0) - Number(a.rank === 0) ||
+      LEVEL_RANK[a.place.level] - LEVEL_RANK[b.place.level] ||
+      Number(a.place.added === true) - Number(b.place.added === true) ||
+      a.rank - b.rank ||
+      a.place.name.localeCompare(b.place.name),
   );
   return hits.slice(0, MAX_RESULTS).map(({ place }) => ({ id: place.id, name: place.name, coordinates: { lat: place.lat, lon: place.lon } }));
 }

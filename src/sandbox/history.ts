@@ -3,7 +3,7 @@
 import type { ADREC_PROPERTY_TYPES } from '../api/operations.js';
 import type { Geography, Place } from './geography.js';
 import type { AdrecEntry, Transaction } from './model.js';
-import { Rng, hash, unit } from './random.js';
+import { Rng, hash, mulberry32, unit } from './random.js';
 
 const DAY = 86_400_000;
 const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
@@ -50,6 +50,11 @@ function communitiesOf(geo: Geography): [Place, readonly Place[]][] {
   return list;
 }
 
+/** A value in [0, 1) from whole numbers, without building a string (asked for every added place and day). */
+function unitOf(seed: number, id: number, day: number, kind: 'sold' | 'rented'): number {
+  return mulberry32((Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(id, 0xc2b2ae35) ^ Math.imul(day, 0x27d4eb2f) ^ (kind === 'sold' ? 1 : 2)) >>> 0)();
+}
+
 /** A Poisson draw (Knuth's method: fine for the small means used here). */
 function poisson(rng: Rng, mean: number): number {
   const limit = Math.exp(-mean);
@@ -69,8 +74,12 @@ export function transactionsOfDay(seed: number, geo: Geography, day: number, anc
   const dayStart = day * DAY;
   for (const [community, buildings] of communitiesOf(geo)) {
     for (const kind of ['sold', 'rented'] as const) {
+      const mean = community.weight * TX_PER_WEIGHT_DAY[kind];
+      // An added place with a small weight has no transaction on most days: one cheap draw says so (the first
+      // market's stream is kept as it was).
+      if (community.added && unitOf(seed, community.id, day, kind) >= 1 - Math.exp(-mean)) continue;
       const rng = new Rng(hash(seed, 'tx', kind, community.id, day));
-      const count = poisson(rng, community.weight * TX_PER_WEIGHT_DAY[kind]);
+      const count = community.added ? 1 + poisson(rng, mean) : poisson(rng, mean);
       for (let i = 0; i < count; i++) {
         const type = rng.weighted(TX_TYPES[community.style]!);
         const house = HOUSE.has(type);

@@ -58,10 +58,11 @@ describe('resolving location words', () => {
   });
 
   it('returns the choices when several places fit equally', async () => {
-    const r = await resolver().resolve('jumeirah');
+    // ("jumeirah" alone is a place of the sample market since issue 27.)
+    const r = await resolver().resolve('jumeirah village');
     expect(r.kind).toBe('ambiguous');
     if (r.kind !== 'ambiguous') return;
-    expect(r.choices.map((c) => c.name)).toEqual(expect.arrayContaining(['Jumeirah Village Circle', 'Palm Jumeirah', 'Jumeirah Lake Towers']));
+    expect(r.choices.map((c) => c.name)).toEqual(expect.arrayContaining(['Jumeirah Village Circle', 'Jumeirah Village Triangle']));
   });
 
   it('offers the closest names when nothing matches', async () => {
