@@ -28,6 +28,9 @@ const initialsOf = (text: string) =>
  * spelling in full ("Dubai International Financial Centre"), or both ("Jumeirah Beach Residence (JBR)").
  */
 export function namesPlace(name: string, abbreviation: PlaceAbbreviation): boolean {
+  // "Palm Jumeirah (The Palm)": each side names the place.
+  const bracketed = /^(.+?)\s*\((.+)\)\s*$/.exec(name);
+  if (bracketed && namesPlace(bracketed[1]!, abbreviation) && namesPlace(bracketed[2]!, abbreviation)) return true;
   const initials = new Set(abbreviation.initials);
   const words = foldPlaceName(name).split(' ');
   const left = core(name, initials);

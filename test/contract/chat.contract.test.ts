@@ -62,14 +62,32 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
   });
 
   it('asks which place an ambiguous name means, and runs the search in the one chosen', async () => {
-    const prompt = await chat.command('rent jumeirah 1br');
+    // ("jumeirah" alone is a place of the sample market since issue 27.)
+    const prompt = await chat.command('rent jumeirah village 1br');
     expect(prompt.text).toMatch(/Which one did you mean/);
     expect(prompt.buttons.length).toBeGreaterThan(1);
     const choice = prompt.buttons[0]!.label;
     const chosen = await chat.press(exactly(choice), prompt);
-    expect(chosen.text).toMatch(/1-bedroom homes for rent in Jumeirah/);
+    expect(chosen.text).toMatch(/1-bedroom homes for rent in Jumeirah Village/);
     expect(listingIds(chosen).length).toBeGreaterThan(0);
     expect(chosen.private).toBe(false);
+  });
+
+  it('searches a place typed by its short form, in any case and punctuation', async () => {
+    const jlt = await chat.command('rent J.L.T. 1br');
+    expect(jlt.text).toMatch(/1-bedroom homes for rent in Jumeirah Lake Towers/);
+    expect(listingIds(jlt).length).toBeGreaterThan(0);
+    const dh2 = await chat.command('buy DH2 villa');
+    expect(dh2.text).toMatch(/Villas for sale in Damac Hills 2/);
+    expect(listingIds(dh2).length).toBeGreaterThan(0);
+  });
+
+  it('offers no place of another kind for a name it cannot find: no tower for a community', async () => {
+    const reply = await chat.command('rent cayan hills');
+    expect(reply.text).toMatch(/I couldn't find a place called "cayan hills"/);
+    // A community close in name may be offered (Damac Hills); the tower that shares a word may not.
+    expect(reply.text).not.toMatch(/Tower/);
+    expect(reply.buttons.map((b) => b.label)).not.toContain('Cayan Tower');
   });
 
   it('answers bad input with a friendly message, shown only to the person where the platform can', async () => {
