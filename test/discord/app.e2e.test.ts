@@ -225,7 +225,7 @@ describe('buttons', () => {
   });
 
   it('asks which place when the location is ambiguous, privately, and runs the search on a choice', async () => {
-    const token = await slash('rent', [query('jumeirah 1br')]);
+    const token = await slash('rent', [query('jumeirah village 1br')]);
     const prompt = lastFollowUp(token)!;
     expect(prompt.ephemeral).toBe(true);
     expect(text(prompt.body)).toMatch(/Which one did you mean/);

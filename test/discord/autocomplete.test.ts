@@ -15,7 +15,7 @@ beforeAll(async () => {
   h = harness(sandbox);
   // Earlier searches leave their place lookups in the cache, as they do in a running Manzil.
   await ask(h.bot, '/rent marina');
-  await ask(h.bot, '/rent jumeirah');
+  await ask(h.bot, '/rent jumeirah village'); // "jumeirah" alone is a place of the sample market since issue 27
 });
 afterAll(async () => {
   await h.close();
@@ -33,7 +33,7 @@ describe('the query option as it is typed', () => {
   });
 
   it('says how many places match when the words are ambiguous', async () => {
-    expect(await choice('rent', 'jumeirah 2br')).toBe('2-bedroom homes for rent in jumeirah (4 places match)');
+    expect(await choice('rent', 'jumeirah village 2br')).toBe('2-bedroom homes for rent in jumeirah village (2 places match)');
   });
 
   it('keeps the words typed when nothing is cached for them', async () => {

@@ -188,7 +188,7 @@ describe('buttons', () => {
   });
 
   it('asks which place when the location is ambiguous, and runs the search on a choice', async () => {
-    const reply = await command('/rent', 'jumeirah 1br');
+    const reply = await command('/rent', 'jumeirah village 1br');
     expect(allText(reply)).toMatch(/Which one did you mean/);
     const choices = buttons(reply);
     expect(choices.length).toBeGreaterThan(1);
