@@ -6,22 +6,11 @@ import type { ApiResult } from '../api/client.js';
 import { operationSpec, type OperationName } from '../api/operations.js';
 import type { LocationResolver } from '../locations/index.js';
 import { newRequestId, type Logger } from '../log.js';
-import { helpText, summarize, type Query } from '../query/index.js';
+import { helpText, smallTalkOf, smallTalkReply, summarize, typedWithSlash, type Query } from '../query/index.js';
 import type { Block, Button, Reply } from '../views/model.js';
-import {
-  DEFAULT_SURFACE,
-  MAX_PAGE,
-  PAYLOAD_VERSION,
-  firstPosition,
-  readButton,
-  splitToken,
-  type ChooseRow,
-  type PageRow,
-  type Place,
-  type Position,
-  type RunRow,
-} from './button-payloads.js';
+import { DEFAULT_SURFACE, MAX_PAGE, PAYLOAD_VERSION, firstPosition, readButton, splitToken, type ChooseRow, type PageRow, type Place, type Position } from './button-payloads.js';
 import { listingDetails } from './details.js';
+import { doubtReply } from './doubt.js';
 import { friendlyError } from './friendly-error.js';
 import { LISTING_OPERATIONS } from './render-results.js';
 import { periodScope } from './period.js';
@@ -181,7 +170,10 @@ export class Bot {
     if (alerts !== undefined) return this.options.alerts ? { alerts } : { reply: this.ephemeral(ALERTS_OFF) };
     const digests = digestsRequest(req.text);
     if (digests !== undefined) return this.options.digests ? { digests } : { reply: this.ephemeral(DIGESTS_OFF) };
-    const help = helpRequest(req.text);
+    // "hello", "thanks", "what can you do?": a friendly answer with commands to try; "help?" is help.
+    const chat = smallTalkOf(req.text);
+    if (chat !== undefined && chat !== 'help') return { reply: this.ephemeral(smallTalkReply(chat, typedWithSlash(req.text))) };
+    const help = chat === 'help' ? '' : helpRequest(req.text);
     if (help !== undefined) return { reply: this.finish({ text: helpText(help || undefined), blocks: [{ kind: 'text', text: helpText(help || undefined) }], ephemeral: true }) };
     const search = planSearch(req.text, req.location);
     if ('error' in search) {
@@ -323,18 +315,8 @@ export class Bot {
     return this.finish({ text, blocks, ephemeral: true });
   }
 
-  /** "Did you mean 80,000?", privately, with a button that runs that search (its place looked up as for a command). */
-  private async doubt({ text, label, search }: Doubt, surface: Surface, state: ButtonStateStore): Promise<Reply> {
-    const chosen = search.chosen ? { chosen: { ...(search.chosen.id !== undefined ? { id: search.chosen.id } : {}), name: search.chosen.name } } : {};
-    const row = await state.save('run', { v: PAYLOAD_VERSION, query: search.query, surface, ...chosen } satisfies RunRow);
-    return this.finish({
-      text,
-      blocks: [
-        { kind: 'text', text },
-        { kind: 'actions', buttons: [{ label, action: 'choose', token: `${row}.y`, style: 'primary' }] },
-      ],
-      ephemeral: true,
-    });
+  private async doubt(doubt: Doubt, surface: Surface, state: ButtonStateStore): Promise<Reply> {
+    return this.finish({ ...(await doubtReply(doubt, surface, state)), ephemeral: true });
   }
 
   /** One row for the places offered; each button carries its index. */

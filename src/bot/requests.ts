@@ -1,17 +1,16 @@
 // Command text into what the bot does with it (pure): a search planned from the text and a place chosen apart from it,
 // or the text of an /alerts, /digest or help request. Routing them is bot.ts's job.
 import { operationSpec } from '../api/operations.js';
-import { parseCommand, type Query } from '../query/index.js';
+import { isHelpTopic, parseCommand, type ParseResult, type Query, type Suggestion } from '../query/index.js';
 import type { Reply } from '../views/model.js';
 import type { Place } from './button-payloads.js';
 
 export const pick = (l: { id: number; name: string }): Place => ({ id: l.id, name: l.name });
 
-/** A command refused with a question: the refusal, the button's label and the search it runs. */
+/** A command refused with a question: the refusal, and a button for each search it offers (its label, the search it runs). */
 export interface Doubt {
   text: string;
-  label: string;
-  search: PlannedSearch;
+  options: { label: string; search: PlannedSearch }[];
 }
 
 /** A search ready to run: the query, the place chosen apart from the text, and what to tell the person about it. */
@@ -31,20 +30,24 @@ export interface PlannedSearch {
 export function planSearch(text: string, location: string | undefined): PlannedSearch | { error: string; retry?: Omit<Doubt, 'text'> } {
   const chosen = chosenPlace(location);
   let parsed = parseCommand(text);
+  // The place chosen was added to the text as quoted words: the searches offered then have it as their place.
+  let placeAdded = false;
   if (!parsed.ok && chosen) {
     // A command that needs a place ("Where?") has it now: read again with the place chosen, as if typed in quotes.
     // Anything else wrong is wrong either way, and said as the text alone has it.
     const withPlace = parseCommand(`${text} "${chosen.name.replace(/["“”]/g, ' ').replace(/\s+/g, ' ').trim()}"`);
     if (withPlace.ok) parsed = { ok: true, query: { ...withPlace.query, location: null } };
-    else if (withPlace.suggestion && !parsed.suggestion)
-      parsed = { ...withPlace, suggestion: { ...withPlace.suggestion, query: { ...withPlace.suggestion.query, location: null } } };
+    else if (offered(withPlace).length > 0 && offered(parsed).length === 0) [parsed, placeAdded] = [withPlace, true];
   }
   if (!parsed.ok) {
-    const suggested = parsed.suggestion;
-    return suggested ? { error: parsed.error, retry: { label: suggested.label, search: withChosen(suggested.query, chosen) } } : { error: parsed.error };
+    const options = offered(parsed).map((s) => ({ label: s.label, search: withChosen(placeAdded ? { ...s.query, location: null } : s.query, chosen) }));
+    return options.length > 0 ? { error: parsed.error, retry: { options } } : { error: parsed.error };
   }
   return withChosen(parsed.query, chosen);
 }
+
+/** The searches a refusal offers: "Did you mean 80,000?", or one per reading of "to rent or to buy?". */
+const offered = (parsed: ParseResult): Suggestion[] => (parsed.ok ? [] : (parsed.choices ?? (parsed.suggestion ? [parsed.suggestion] : [])));
 
 /** A query with the place chosen apart from its text, which wins over a place typed (the words it replaced are named). */
 function withChosen(parsed: Query, chosen: { id?: number; name: string } | undefined): PlannedSearch {
@@ -118,7 +121,11 @@ export function helpRequest(text: string): string | undefined {
   if (words[0]?.toLowerCase() === 'manzil') words.shift();
   if (words.length === 0) return '';
   const [first, second] = words.map((w) => w.toLowerCase());
-  if (first === 'help' || first === '?') return words.slice(1).join(' ').toLowerCase();
+  if (first === 'help' || first === '?') {
+    const topic = words.slice(1).join(' ').toLowerCase();
+    // "help rent", "help fly": about a verb. "help me find a 2 bed flat to rent in jlt": a request, read as a sentence.
+    return words.length <= 2 || isHelpTopic(topic) ? topic : undefined;
+  }
   if (second === 'help' && words.length === 2) return first;
   return undefined;
 }

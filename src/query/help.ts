@@ -141,6 +141,9 @@ export function helpText(verbText?: string): string {
   ].join('\n');
 }
 
+/** Whether "help <text>" asks about a verb or a command ("help rent", "help for sale"), not for something ("help me find…"). */
+export const isHelpTopic = (text: string): boolean => findVerb(text) !== undefined || findSlashCommand(text) !== undefined;
+
 /** The verbs, for registering chat commands: name, aliases, one-line description, examples. */
 export const VERBS: readonly { name: string; aliases: readonly string[]; description: string; examples: readonly string[] }[] = VERB_TABLE.map(
   ({ name, aliases, description, examples }) => ({ name, aliases, description, examples }),

@@ -5,5 +5,6 @@ export { learnPlaceNames } from './scan.js';
 export { parseToJson, toParams, withPage } from './params.js';
 export { summarize } from './summarize.js';
 export { formatQuery } from './format.js';
-export { helpText, VERBS } from './help.js';
+export { helpText, isHelpTopic, VERBS } from './help.js';
+export { smallTalkOf, smallTalkReply, typedWithSlash, type SmallTalkKind } from './small-talk.js';
 export { deliveryNote, takeDeliveryWords, type DeliveryWords } from './delivery.js';
