@@ -1,7 +1,8 @@
 // What is stored behind chat buttons, checked when read back: a row can be weeks old and from another release,
 // so it is parsed with a schema carrying a version `v`, migrated when it is an older shape, refused otherwise.
 // One row per reply: its buttons carry `<rowToken>.<suffix>` (`.n` next, `.p` previous, `.s` save, `.d3` details
-// of the 4th card, `.c1` the 2nd place offered, `.r` the Refine picker, `.y` yes to "did you mean 80,000?").
+// of the 4th card, `.c1` the 2nd place offered, `.r` the Refine picker, `.y` yes to "did you mean 80,000?", `.q1` the
+// 2nd answer to "to rent or to buy?").
 import { z } from 'zod';
 import { OPERATION_NAMES, operationSpec, type OperationName } from '../api/operations.js';
 import type { Query } from '../query/index.js';
@@ -62,7 +63,16 @@ const runRowSchema = z.object({
   chosen: z.object({ id: z.number().int().nonnegative().optional(), name: z.string().min(1).max(300) }).optional(),
 });
 
+/** "To rent or to buy?": a search per button, and the place picked beside the command, if any. */
+const askRowSchema = z.object({
+  v: z.literal(PAYLOAD_VERSION),
+  queries: z.array(querySchema).min(1).max(5),
+  surface: surfaceSchema,
+  chosen: runRowSchema.shape.chosen,
+});
+
 export type PageRow = z.infer<typeof pageRowSchema>;
+export type AskRow = z.infer<typeof askRowSchema>;
 export type RunRow = z.infer<typeof runRowSchema>;
 export type ChooseRow = z.infer<typeof chooseRowSchema>;
 export type Place = z.infer<typeof placeSchema>;
@@ -117,6 +127,15 @@ export function readButton(kind: string, payload: unknown, suffix: string | unde
     if (!row.success) return unusable(payload);
     if (suffix !== 'y') return { kind: 'unusable', reason: 'unknown' };
     const { query, surface, chosen } = row.data;
+    return { kind: 'run', query, surface, ...(chosen ? { chosen } : {}) };
+  }
+  if (kind === 'ask') {
+    const row = askRowSchema.safeParse(payload);
+    if (!row.success) return unusable(payload);
+    const q = index('q');
+    const query = q !== undefined ? row.data.queries[Number(q)] : undefined;
+    if (!query) return { kind: 'unusable', reason: 'unknown' };
+    const { surface, chosen } = row.data;
     return { kind: 'run', query, surface, ...(chosen ? { chosen } : {}) };
   }
   return { kind: 'unusable', reason: 'unknown' };

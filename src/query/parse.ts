@@ -1,5 +1,6 @@
 // Command text -> Query: the verb first, then the filters in any order, then the place.
 import { build } from './build.js';
+import { formatQuery } from './format.js';
 import { impossibleValue } from './limits.js';
 import { spellOutNumbers } from './number-words.js';
 import { amountText, grouped } from './numbers.js';
@@ -7,7 +8,9 @@ import { isKnownPlaceWord, knownPlaceAt, scan, type Draft, type ScanOptions } fr
 import { SENTENCE_FILLERS, readVerb, type Reading } from './sentence.js';
 import { MAX_LENGTH, boundPlaceWords, joinWords, normalizeCommand, tokenize, type Token } from './text.js';
 import { ParseError, fail, type Family, type ParseResult, type Query } from './types.js';
+import { typedWithSlash } from './small-talk.js';
 import { correctionFor, isFilterWord, isWholeFilter } from './typos.js';
+import { verblessIntent } from './verbless.js';
 import {
   ADREC_TYPES,
   AMENITY_PHRASES,
@@ -45,7 +48,7 @@ export function parseCommand(text: string): ParseResult {
     // Normalised before parse() judges the length; place text bounded before anything is sent upstream.
     return { ok: true, query: boundPlaceWords(parse(normalizeCommand(text))) };
   } catch (e) {
-    if (e instanceof ParseError) return { ok: false, error: e.message, ...(e.suggestion ? { suggestion: e.suggestion } : {}) };
+    if (e instanceof ParseError) return { ok: false, error: e.message, ...(e.suggestion ? { suggestion: e.suggestion } : {}), ...(e.choices ? { choices: e.choices } : {}) };
     throw e;
   }
 }
@@ -57,6 +60,7 @@ function parse(text: string): Query {
   const tokens = spellOutNumbers(withoutPrefix(tokenize(text)), knownPlaceAt);
   if (tokens.length === 0) fail('Tell me what to look for, like "/rent marina 2br under 120k". Say "help" to see everything I can do.');
   const reading = readVerb(tokens);
+  if (reading.verbless !== undefined) return readWithoutVerb(reading, typedWithSlash(text));
   let family = reading.family;
   let rest = reading.rest;
 
@@ -78,6 +82,12 @@ function parse(text: string): Query {
     rest = rest.slice(1);
   }
 
+  return readAs(family, reading, rest, id);
+}
+
+/** The words after the verb read as the family's filters and place, typos corrected, and built into a Query. */
+function readAs(verbFamily: Family, reading: Reading, rest: Token[], id: string | undefined): Query {
+  let family = verbFamily;
   let index = indexFor(family);
   const fillers = family === 'adrec' ? (reading.sentence ? ADREC_SENTENCE_FILLERS : ADREC_FILLERS) : reading.sentence ? SENTENCE_FILLERS : undefined;
   const options: ScanOptions = { dates: family === 'adrec', ...(fillers ? { fillers } : {}) };
@@ -105,6 +115,42 @@ function parse(text: string): Query {
     }
   }
 }
+
+/**
+ * A request without a verb: read as a rent or a sale when the price says which (verbless.ts), and when it cannot, a
+ * question with a button for each reading that can be searched ("Rent", "Buy"), and the commands to type instead.
+ * Words that ask for no search at all get the refusal readVerb gave.
+ */
+function readWithoutVerb(reading: Reading, slash: boolean): Query {
+  const options: ScanOptions = { dates: false, fillers: SENTENCE_FILLERS };
+  const plain = scan(reading.rest, GENERAL, options);
+  const intent = verblessIntent(scanCorrecting(reading.rest, plain, GENERAL, options)?.draft ?? plain);
+  if (intent === 'none') throw new ParseError(reading.verbless!);
+  const readings: Query[] = [];
+  let refusal: unknown;
+  for (const family of intent === 'ask' ? (['rent', 'buy'] as const) : [intent]) {
+    try {
+      readings.push(readAs(family, reading, reading.rest, undefined));
+    } catch (e) {
+      if (!(e instanceof ParseError)) throw e;
+      refusal ??= e;
+    }
+  }
+  // One reading the service can take ("ready" is for sales only) is the answer; none, and the first refusal says why.
+  if (readings.length === 0) throw refusal;
+  if (readings.length === 1) return readings[0]!;
+  const typed = readings.map((q) => `\`${slash ? '/' : ''}${formatQuery(q)}\``);
+  const question = readings[0]!.operation === 'get-get-transactions' ? 'Rented or sold?' : 'To rent or to buy?';
+  throw new ParseError(
+    `${question} Choose one, or type ${typed.join(' or ')}.`,
+    undefined,
+    readings.map((query) => ({ label: choiceLabel(query), query })),
+  );
+}
+
+/** The button of a reading: what it searches, in a word. */
+const choiceLabel = (query: Query): string =>
+  query.operation === 'get-get-transactions' ? (query.params.transaction_type === 'rented' ? 'Rented' : 'Sold') : query.operation.includes('rent') ? 'Rent' : 'Buy';
 
 /** Words of ADREC requests that name no district: "adrec transactions in yas island", "records for al reem". */
 const ADREC_WORDS = ['transactions', 'transaction', 'records', 'record', 'data', 'deals', 'official', 'district', 'districts'];

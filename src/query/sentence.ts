@@ -2,6 +2,7 @@
 // Chat words at the start and the end are dropped, and the verb may come anywhere, in the forms people use
 // ("for rent", "to buy", "sold", "price trend", "new projects", "off plan"). What is left is read as a terse command.
 import type { Token } from './text.js';
+import { PHRASES, smallTalkOpening } from './small-talk.js';
 import { fail, type Family } from './types.js';
 import { VERB_MAX_WORDS, VERB_TABLE, matchVerb } from './verbs.js';
 import { FILLERS } from './vocabulary.js';
@@ -86,10 +87,16 @@ const OPENERS = new Set([
   'does',
 ]);
 /** Greetings are dropped too, but a command that is only a greeting and a word is not a sentence: "/hello marina". */
-const GREETINGS = new Set(['hi', 'hey', 'hello', 'hiya', 'salam', 'salaam', 'morning', 'good']);
+const GREETINGS = new Set(['hi', 'hey', 'hello', 'hiya', 'howdy', 'salam', 'salaam', 'marhaba', 'marhaban', 'ahlan', 'morning', 'afternoon', 'evening', 'good']);
 
-/** Politeness at the end: "thanks", "thank you", "please". */
+/** Politeness at the end: "thanks", "thank you", "please", and every other thanks small talk knows ("much appreciated"). */
 const CLOSERS: readonly (readonly string[])[] = [
+  ...PHRASES.filter(([kind]) => kind === 'thanks')
+    .flatMap(([, phrases]) => phrases)
+    // Not "ta": a place may end in it.
+    .filter((p) => p !== 'ta')
+    .map((p) => p.split(' '))
+    .sort((a, b) => b.length - a.length),
   ['thank', 'you', 'very', 'much'],
   ['thanks', 'a', 'lot'],
   ['many', 'thanks'],
@@ -185,6 +192,11 @@ export interface Reading {
   rest: Token[];
   /** Written as a sentence (chat words, or the verb not first): typos are then corrected and chat words inside dropped. */
   sentence: boolean;
+  /**
+   * No verb anywhere ("cheapest 3 bed villa in dubai hills"): the words may still ask for a search, and the price may say
+   * rent or buy (parse.ts). This is the refusal to give when they ask for none. `family` is then only a placeholder.
+   */
+  verbless?: string;
 }
 
 const VERB_NAMES = VERB_TABLE.map((v) => v.name).join(', ');
@@ -202,9 +214,11 @@ const OPENERS_AFTER_VERB = new Set([...OPENERS].filter((w) => !FILLERS.has(w) &&
 
 /** Chat words dropped from the start; `chatty` when any went that is not a greeting or an ordinary filler ("in", "the"). */
 function trimStart(tokens: readonly Token[], openers: ReadonlySet<string>): { tokens: Token[]; chatty: boolean; greeted: boolean } {
-  let start = 0;
+  // "Good morning Manzil,", "hi there!", "thanks, and": small talk before the request (small-talk.ts knows its kin).
+  const quoted = tokens.findIndex((t) => t.quoted);
+  let start = smallTalkOpening((quoted === -1 ? tokens : tokens.slice(0, quoted)).map((t) => t.word));
   let chatty = false;
-  let greeted = false;
+  let greeted = start > 0;
   while (start < tokens.length && !tokens[start]!.quoted) {
     const word = tokens[start]!.word;
     if (!GREETINGS.has(word) && !openers.has(word)) break;
@@ -271,12 +285,13 @@ export function readVerb(tokens: readonly Token[]): Reading {
     tokens.slice(0, tokens.length - trimmed.tokens.length).some((t) => t.word === 'did'),
   );
   if (!found) {
-    if (trimmed.chatty && rest.length > 0) {
-      fail(`I couldn't tell whether you want to rent, buy, or something else. Say it, like "/manzil 2 bed flats to rent in marina", or start with one of: ${VERB_NAMES}.`);
-    }
-    fail(`I don't know "${tokens[0]!.raw}". Try one of: ${VERB_NAMES}. For example "/rent marina 2br under 120k".`);
+    const verbless =
+      trimmed.chatty && rest.length > 0
+        ? `I couldn't tell whether you want to rent, buy, or something else. Say it, like "/manzil 2 bed flats to rent in marina", or start with one of: ${VERB_NAMES}.`
+        : `I don't know "${tokens[0]!.raw}". Try one of: ${VERB_NAMES}. For example "/rent marina 2br under 120k".`;
+    return { family: 'rent', rest, sentence: true, verbless };
   }
-  return { ...found!, sentence: true };
+  return { ...found, sentence: true };
 }
 
 /** The longest sentence verb starting at words[i]. */

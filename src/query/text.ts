@@ -54,6 +54,8 @@ const latinNumeral = (c: string): string => {
 };
 // `2br+maid` -> `2br + maid`, `1.5m+` -> `1.5m +`; `3+br` and `1000+` keep theirs (a count and up).
 const LETTER_PLUS = /(?<=\p{L})\+/gu;
+// Emoji (with their skin tones, joiners and presentation selectors) say nothing a filter or a place needs: "in jlt 🙏".
+const EMOJI = /\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}]|\u{FE0F}|\u{200D}/gu;
 // Pipes and bullets separate filters: `marina | 2br | furnished`.
 const BARS = /[|\u2022\u00B7]/g;
 
@@ -111,7 +113,8 @@ export function tokenize(text: string): Token[] {
       .replace(SINGLE_QUOTES, "'")
       .replace(ARABIC_NUMERALS, latinNumeral)
       .replace(LESS_OR_EQUAL, '<=')
-      .replace(MORE_OR_EQUAL, '>=');
+      .replace(MORE_OR_EQUAL, '>=')
+      .replace(EMOJI, ' ');
   } else if (clean.includes('`')) clean = clean.replace(SINGLE_QUOTES, "'");
   const parts = clean.split('"');
   if (parts.length % 2 === 0) fail('There is an opening quote without a closing one. Put the place in quotes like "Dubai Marina".');

@@ -29,7 +29,11 @@ export interface Suggestion {
   query: Query;
 }
 
-export type ParseResult = { ok: true; query: Query } | { ok: false; error: string; suggestion?: Suggestion };
+/**
+ * A refusal may offer one search instead (`suggestion`: "Did you mean 80,000?"), or ask which of a few it was meant
+ * as (`choices`: "To rent or to buy?", a button each).
+ */
+export type ParseResult = { ok: true; query: Query } | { ok: false; error: string; suggestion?: Suggestion; choices?: Suggestion[] };
 
 /** Groups of verbs that read their filters the same way. */
 export type Family = 'rent' | 'buy' | 'projects' | 'transactions' | 'adrec' | 'trend' | 'agents' | 'brokers' | 'agent' | 'broker' | 'property' | 'developers' | 'location';
@@ -42,6 +46,7 @@ export class ParseError {
   constructor(
     readonly message: string,
     readonly suggestion?: Suggestion,
+    readonly choices?: Suggestion[],
   ) {}
 }
 

@@ -140,6 +140,56 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
     expect(await chat.alerts()).toEqual(posted); // nothing twice
   });
 
+  // Issue 27, "talk like a person". Commands are typed with a slash on Slack and Discord, without one in the terminal.
+  const typed = (command: string) => `${chat.name === 'terminal' ? '' : '/'}${command}`;
+  /** The commands a small-talk answer offers, once each (Slack repeats the text in its fallback). */
+  const tries = (s: Seen) => [...new Set([...s.text.matchAll(/^• (.+)$/gm)].map((m) => m[1]!.trim()))];
+
+  it('answers small talk with a friendly line and three commands to try, as they are typed here', async () => {
+    for (const said of ['Hey there 👋', 'thank you so much!!', 'Who are you?', 'marhaba', 'help me please']) {
+      const reply = await chat.command(said);
+      expect(reply.text, said).not.toMatch(/I don't know|couldn't tell|Tell me what to look for/);
+      expect(reply.text, said).toMatch(/^(Hello!|You're welcome!|I'm Manzil)/m);
+      const commands = tries(reply);
+      expect(commands, said).toHaveLength(3);
+      for (const command of commands) expect(command.startsWith('/'), `${said}: ${command}`).toBe(chat.name !== 'terminal');
+      expect(reply.text, said).toContain(`"${typed(chat.name === 'terminal' ? 'help' : 'manzil help')}"`);
+      expect(reply.private, said).toBe(chat.privateReplies);
+    }
+    // What it offers works: the first command typed as shown is a search with listings.
+    const first = tries(await chat.command('hiya'))[0]!;
+    const search = await chat.command(first.replace(/^\//, ''));
+    expect(listingIds(search).length).toBeGreaterThan(0);
+  });
+
+  it('reads a request without a verb by its price: a rent period or thousands is a rent, millions a sale', async () => {
+    const rent = await chat.command('a studio flat in jvc for less than 6 grand per month please');
+    expect(rent.text).toMatch(/Studio apartments for rent in Jumeirah Village Circle, up to AED 6,000 a month/);
+    expect(listingIds(rent).length).toBeGreaterThan(0);
+    const yearly = await chat.command('1 bed apartment in business bay under 95k');
+    expect(yearly.text).toMatch(/1-bedroom apartments for rent in Business Bay, up to AED 95,000 a year/);
+    const sale = await chat.command('cheapest 4 bedroom villa in arabian ranches below 9 million');
+    expect(sale.text).toMatch(/4-bedroom villas for sale in Arabian Ranches, up to AED 9,000,000, cheapest first/);
+    // The cards' prices, in order: not the summary's bound, nor a market median ("… of AED 5,000,000").
+    const prices = [...sale.text.matchAll(/(?<!of )AED (\d[\d,]*)(?![\d,/])/g)].map((m) => Number(m[1]!.replace(/,/g, ''))).filter((n) => n < 9_000_000);
+    expect(prices.length).toBeGreaterThan(1);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+  });
+
+  it('asks "to rent or to buy?" with buttons when a request without a verb says neither, and runs the one chosen', async () => {
+    const question = await chat.command('newest 2 bed townhouse in arabian ranches');
+    expect(question.text).toMatch(/To rent or to buy\?/);
+    expect(question.text).not.toMatch(/I don't know/);
+    expect(question.buttons.map((b) => b.label)).toEqual(['Rent', 'Buy']);
+    // The commands to type instead, as typed here: the terminal's buttons are numbers, and a command is as good.
+    expect(question.text).toContain(`\`${typed('rent "arabian ranches" townhouse 2 br newest')}\``);
+    expect(question.text).toContain(`\`${typed('buy "arabian ranches" townhouse 2 br newest')}\``);
+    expect(question.private).toBe(chat.privateReplies);
+    const bought = await chat.press(exactly('Buy'), question);
+    expect(bought.text).toMatch(/2-bedroom townhouses for sale in Arabian Ranches, newest first/);
+    expect(bought.private).toBe(false);
+  });
+
   it('says the property service is busy when it keeps failing, never a stack or the key', async () => {
     sandbox.addFault({ status: 503, count: 20 });
     try {
