@@ -977,13 +977,14 @@ export const isKnownPlaceWord = (word: string): boolean => PLACES.hasWord(word);
 
 /**
  * How many words from words[i] are a known place that holds a filter's word or a number; 0 for none. A number ending the
- * name that starts a count of rooms is read as the count, as before: "Damac Hills 2 bed" is two bedrooms in Damac Hills.
+ * name that starts a count of rooms is read as the count, as before: "Damac Hills 2 bed" is two bedrooms in Damac Hills;
+ * and one that starts an amount in words as the amount: "Palm Jumeirah 1 million" is not in "Jumeirah 1".
  */
 export function knownPlaceAt(words: readonly string[], i: number): number {
   const length = PLACES.at(words, i);
   if (length === 0) return 0;
   const last = i + length - 1;
-  return /^\d+$/.test(words[last]!) && roomsAt(words, last) ? 0 : length;
+  return /^\d+$/.test(words[last]!) && (roomsAt(words, last) || MULTIPLIERS[words[last + 1] ?? ''] !== undefined) ? 0 : length;
 }
 
 /** Words a plain number may be followed by: units, bounds, filters, fillers, chat words, verbs. */

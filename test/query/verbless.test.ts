@@ -28,7 +28,21 @@ const KINDS: readonly (readonly [text: string, type: string | undefined])[] = [
   ['townhouse', 'townhouse'],
   ['penthouse', 'penthouse'],
 ];
-const PLACES = ['dubai hills', 'jlt', 'jvc', 'dubai marina', 'business bay', 'downtown', 'arabian ranches', 'palm jumeirah', 'al barsha', 'motor city'];
+// With known places that end in a number or hold a filter's word: the price and the rooms after them stay filters.
+const PLACES = [
+  'dubai hills',
+  'jlt',
+  'jvc',
+  'dubai marina',
+  'business bay',
+  'downtown',
+  'arabian ranches',
+  'palm jumeirah',
+  'al barsha',
+  'jumeirah 1',
+  'damac hills 2',
+  'villa lantana',
+];
 const SORTS: readonly (readonly [text: string, sort: string | undefined])[] = [
   ['', undefined],
   ['cheapest', 'price_asc'],
@@ -141,6 +155,8 @@ describe('a request without a verb', () => {
     });
     expect(parsed('/manzil 2 bed flat in jlt under 100k a year').operation).toBe('search-rent');
     expect(parsed('office in business bay under 200k').operation).toBe('search-commercial-rent');
+    // A number ending a known place ("Jumeirah 1") that starts an amount in words is the amount.
+    expect(parsed('studio in palm jumeirah 1 million')).toMatchObject({ operation: 'search-buy', params: { price_max: '1000000' }, location: 'palm jumeirah' });
     expect(parsed('4 bed villa in arabian ranches between 3m and 5m')).toMatchObject({ operation: 'search-buy', params: { price_min: '3000000', price_max: '5000000' } });
     // Only a sale can be "ready": the one reading the service can take is the answer.
     expect(parsed('ready 2br townhouse in dubai hills')).toMatchObject({ operation: 'search-buy', params: { completion_status: 'ready' } });
