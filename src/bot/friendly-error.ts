@@ -43,7 +43,11 @@ function words(e: unknown): FriendlyError {
     return { text: `Manzil has used its property-data allowance for now. Try again in about ${roughly(e.retryAfterSeconds ?? 60)}.`, level: 'warn' };
   }
   if (e.kind === 'invalid-params') {
-    return { text: `That search can't be sent: ${e.problems.map((p) => p.message).join('; ')}.`, level: 'warn' };
+    // The checks' own messages ("price_max must be a number (got "1e+24")") name parameters: they stay in the log.
+    return {
+      text: `That search can't be sent: the property service can't take ${filterWords(e.problems.map((p) => p.param))} as written. Try \`help\` for examples.`,
+      level: 'warn',
+    };
   }
   if (e.kind === 'http' && (e.status === 401 || e.status === 403)) {
     return {
@@ -67,6 +71,25 @@ function words(e: unknown): FriendlyError {
     return { text: `The property service is busy, try again in about ${roughly(e.retryAfterSeconds)}.`, level: 'warn' };
   }
   return { text: 'The property service is busy, try again in a minute.', level: 'warn' };
+}
+
+/** What a person calls each parameter the service checks; any other is "one of its filters". */
+const PARAM_WORDS: [RegExp, string][] = [
+  [/price|rent|amount/i, 'the price'],
+  [/bath/i, 'the bathrooms'],
+  [/bed|room/i, 'the bedrooms'],
+  [/area|size|sqft/i, 'the size'],
+  [/date|period|from|to$/i, 'the dates'],
+  [/page/i, 'the page'],
+  [/location|district|place/i, 'the place'],
+  [/id$/i, 'the number'],
+];
+
+/** "the price and the bedrooms": the filters at fault, in words, each once. */
+function filterWords(params: readonly string[]): string {
+  const words = [...new Set(params.map((p) => PARAM_WORDS.find(([pattern]) => pattern.test(p))?.[1] ?? 'one of its filters'))];
+  if (words.length === 0) return 'one of its filters';
+  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
 }
 
 /** "1 minute", "25 minutes", "3 hours": a wait as a person would say it. */
