@@ -42,7 +42,7 @@ function imageOf(chart: Chart | NoChart, name: string, title: string, fallback: 
 
 const PARTS = ['sold', 'rented', 'trend', 'newListings', 'projects'] as const;
 /** A part could not be fetched because the client's circuit was open (not sent), not because the service failed it. */
-const partsRefused = (d: PlaceDigest) => d.state === 'ok' && PARTS.some((k) => d[k].state === 'unavailable' && /not sent/i.test(d[k].reason ?? ''));
+const partsRefused = (d: PlaceDigest) => d.state === 'ok' && PARTS.some((k) => d[k].state === 'unavailable' && d[k].failure === 'unavailable');
 
 export class MarketDigestComposer implements DigestComposer {
   constructor(

@@ -3,7 +3,7 @@
 // each part naming its period and source; then the charts. Built from the payload composed at its slot.
 import { z } from 'zod';
 import { bucketLabel, type BucketFigure, type DigestPart, type PlaceDigest, type TransactionFigures } from '../market/index.js';
-import { formatAed, formatNumber } from '../views/format.js';
+import { formatAed, formatNumber, possessive } from '../views/format.js';
 import { listingCard } from '../views/listing.js';
 import type { Block, Reply } from '../views/model.js';
 import type { DigestPayload } from './compose.js';
@@ -33,14 +33,15 @@ const BUCKET_HEAD: Record<string, string> = { studio: 'Studio', '1': '1 bed', '2
 const pct = (n: number | undefined) => (n === undefined ? '–' : `${n > 0 ? '+' : ''}${n.toFixed(1)} %`);
 const MAX_CARD_PLACES = 2;
 
-/** "Last 30 days · /get-get-transactions (sold)": the period and where the figures come from. */
+/** "last 30 days · sales": the period and what the figures are made of, in words (the operations stay in the payload). */
 function sourceLine(part: DigestPart<unknown>, what: string): string {
-  const ops = [...new Set(part.sources.map((s) => s.path))].join(', ');
-  return `${part.period.label}${ops ? ` · ${what}: ${ops}` : ''}`;
+  return `${part.period.label} · ${what}`;
 }
 
 function unavailable(part: DigestPart<unknown>, name: string): Block[] {
-  return [{ kind: 'text', text: `${name}: ${part.state === 'unavailable' ? 'could not be fetched' : 'too little data'}${part.reason ? ` (${part.reason})` : ''}.` }];
+  // An unavailable part without its failure kind was composed by an older release, whose reason was the raw error.
+  const reason = part.state === 'unavailable' && !part.failure ? undefined : part.reason?.replace(/^too little data: /, '');
+  return [{ kind: 'text', text: `${name}: ${part.state === 'unavailable' ? 'could not be fetched' : 'too little data'}${reason ? ` (${reason})` : ''}.` }];
 }
 
 function medianCell(f: BucketFigure | TransactionFigures): string {
@@ -76,8 +77,8 @@ function placeBlocks(p: PlaceDigest, withCards: boolean, timezone: string): Bloc
       { kind: 'text', text: `⚠️ ${p.place.name} is left out this time: ${p.failure?.reason ?? 'its data could not be fetched'}. The rest of the digest is below.` },
     ];
   }
-  blocks.push(...transactionsBlocks(p.sold, 'Sold', 'Median price', 'sales'));
-  blocks.push(...transactionsBlocks(p.rented, 'Rented', 'Median annual rent', 'lettings'));
+  blocks.push(...transactionsBlocks(p.sold, 'Sold', 'Median price', 'recorded sales'));
+  blocks.push(...transactionsBlocks(p.rented, 'Rented', 'Median annual rent', 'recorded lettings'));
 
   const trend = p.trend.data;
   if (p.trend.state === 'ok' && trend && trend.buckets.length > 0) {
@@ -88,7 +89,7 @@ function placeBlocks(p: PlaceDigest, withCards: boolean, timezone: string): Bloc
         columns: ['Bedrooms', `Latest (${trend.to ?? 'last month'})`, '1 month', '3 months', trend.from ? `Since ${trend.from}` : 'Series'],
         rows: trend.buckets.map((b) => [BUCKET_HEAD[b.bucket]!, formatNumber(Math.round(b.latest.ppsf)), pct(b.change1m), pct(b.change3m), pct(b.changeSeries)]),
       },
-      { kind: 'context', text: sourceLine(p.trend, 'trend') },
+      { kind: 'context', text: sourceLine(p.trend, 'monthly price trend') },
     );
   } else blocks.push(...unavailable(p.trend, 'Price trend'));
 
@@ -115,20 +116,20 @@ function placeBlocks(p: PlaceDigest, withCards: boolean, timezone: string): Bloc
     blocks.push({ kind: 'text', text: `New listings since ${shortDate(Date.parse(p.since), timezone)}: ${count(nl.rent)} for rent, ${count(nl.sale)} for sale.` });
     if (withCards) {
       for (const c of nl.cheapest) {
-        const diff = `${Math.abs(Math.round(c.diffPct))} % ${c.diffPct < 0 ? 'below' : 'above'} ${p.place.name}'s ${bucketLabel(c.bucket)} average of ${formatAed(Math.round(c.benchmark))}/sqft`;
+        const diff = `${Math.abs(Math.round(c.diffPct))} % ${c.diffPct < 0 ? 'below' : 'above'} ${possessive(p.place.name)} ${bucketLabel(c.bucket)} average of ${formatAed(Math.round(c.benchmark))}/sqft`;
         const card = listingCard(c.listing);
         blocks.push({ kind: 'card', card: { ...card, fields: [...card.fields, { label: 'Against the trend', value: `${formatAed(Math.round(c.ppsf))}/sqft, ${diff}` }] } });
       }
       if (nl.cheapestNote) blocks.push({ kind: 'context', text: nl.cheapestNote });
     }
-    blocks.push({ kind: 'context', text: sourceLine(p.newListings, 'listings') });
+    blocks.push({ kind: 'context', text: sourceLine(p.newListings, 'listings for sale and for rent') });
   } else blocks.push(...unavailable(p.newListings, 'New listings'));
 
   const pr = p.projects.data;
   if (p.projects.state !== 'unavailable' && pr) {
     const lines = pr.first.map((x) => `• ${x.name ?? `Project ${x.id}`}${x.developer ? ` by ${x.developer}` : ''}${x.handover ? `, handover ${x.handover.slice(0, 7)}` : ''}`);
     const head = `Off-plan projects: ${pr.launchedSince} launched since ${shortDate(Date.parse(p.since), timezone)} (${pr.atLeast ? 'at least ' : ''}${pr.count} listed)`;
-    blocks.push({ kind: 'text', text: [head, ...lines].join('\n') }, { kind: 'context', text: sourceLine(p.projects, 'projects') });
+    blocks.push({ kind: 'text', text: [head, ...lines].join('\n') }, { kind: 'context', text: sourceLine(p.projects, 'off-plan projects') });
   } else blocks.push(...unavailable(p.projects, 'Off-plan projects'));
   return blocks;
 }

@@ -38,6 +38,8 @@ export interface DigestPart<T> {
   data?: T;
   /** Why a part is thin or unavailable, in words. */
   reason?: string;
+  /** An unavailable part's failure, as the API client classed it ('unavailable': refused by the open circuit). */
+  failure?: string;
 }
 
 export interface CheapListing {
@@ -116,16 +118,36 @@ function source(operation: OperationName, params: Record<string, string>, fetche
   return { operation, path: OPERATIONS[operation].path, params, ...(fetchedAt !== undefined ? { fetchedAt: iso(fetchedAt) } : {}) };
 }
 
-/** An error in words, without the operation's name in front (the part names its source). */
+/**
+ * An error in plain words, for the digest's readers: the precise error (its operation, status, the service's message)
+ * is on the API client's own log line, never in the message. `kind` stays the client's, for the composer's retries.
+ */
 function reasonOf(error: unknown): { reason: string; kind: string; retryInMs?: number } {
   if (error instanceof ApiError) {
     return {
-      reason: error.message.replace(/^[\w-]+: /, ''),
+      reason: failureWords(error),
       kind: error.kind,
       ...(error.retryAfterSeconds !== undefined ? { retryInMs: error.retryAfterSeconds * 1000 } : {}),
     };
   }
-  return { reason: error instanceof Error ? error.message : String(error), kind: 'error' };
+  return { reason: 'something went wrong while reading it', kind: 'error' };
+}
+
+/** An unavailable part's reason (shown) and failure kind (for the composer). */
+function unavailableBecause(error: unknown): { reason: string; failure: string } {
+  const { reason, kind } = reasonOf(error);
+  return { reason, failure: kind };
+}
+
+function failureWords(e: ApiError): string {
+  if (e.kind === 'unavailable') return 'the property service was failing, so it was not asked this time';
+  if (e.kind === 'budget' || e.kind === 'share' || (e.kind === 'http' && e.status === 429)) return 'the call budget could not cover it';
+  if (e.kind === 'timeout') return 'the property service did not answer in time';
+  if (e.kind === 'network') return 'the property service could not be reached';
+  if (e.kind === 'http' && (e.status === 401 || e.status === 403)) return "the property service refused Manzil's key or plan";
+  if (e.kind === 'malformed' || e.kind === 'too-large') return 'the property service sent an answer Manzil could not read';
+  if (e.kind === 'invalid-params' || (e.kind === 'http' && e.status === 400)) return 'the property service refused the request';
+  return 'the property service failed to answer';
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -166,7 +188,7 @@ export async function composePlaceDigest(market: MarketData, place: { id: string
   ]);
 
   const txPart = (type: 'sold' | 'rented', r: typeof sold): DigestPart<TransactionFigures> => {
-    if (!r.ok) return { state: 'unavailable', period: txPeriod, sources: [source('get-get-transactions', txParams(type))], reason: `could not fetch: ${reasonOf(r.error).reason}` };
+    if (!r.ok) return { state: 'unavailable', period: txPeriod, sources: [source('get-get-transactions', txParams(type))], ...unavailableBecause(r.error) };
     const data = transactionFigures(r.value.records, { total: r.value.count, atLeast: r.value.atLeast });
     const sources = [source('get-get-transactions', txParams(type), r.value.fetchedAt)];
     return data.thin
@@ -183,7 +205,7 @@ export async function composePlaceDigest(market: MarketData, place: { id: string
       state: 'unavailable',
       period: { label: '12 months' },
       sources: [source('price-trend-of-location', { location_id: id })],
-      reason: `could not fetch: ${reasonOf(trend.error).reason}`,
+      ...unavailableBecause(trend.error),
     };
   } else {
     trendFig = trendFigures(trend.value.points, trend.value.propertyType);
@@ -213,7 +235,7 @@ export async function composePlaceDigest(market: MarketData, place: { id: string
     source('search-rent', { location_id: id, sort: 'newest' }, fetchedAt),
   ];
   const listingsPart = ((): DigestPart<NewListingsFigures> => {
-    if (!listings.ok) return { state: 'unavailable', period: listingPeriod, sources: listingSources(), reason: `could not fetch: ${reasonOf(listings.error).reason}` };
+    if (!listings.ok) return { state: 'unavailable', period: listingPeriod, sources: listingSources(), ...unavailableBecause(listings.error) };
     const { sale, rent, fetchedAt } = listings.value;
     const strip = ({ listings: _, ...rest }: NewListingsKind) => rest;
     const cheapest = trendFig ? cheapestAgainstTrend(sale.listings, trendFig, place.name) : [];
@@ -233,8 +255,7 @@ export async function composePlaceDigest(market: MarketData, place: { id: string
 
   const projectsPart = ((): DigestPart<ProjectsFigures> => {
     const params = { location_id: id, sort: 'newest' };
-    if (!projects.ok)
-      return { state: 'unavailable', period: projectPeriod, sources: [source('search-new-projects', params)], reason: `could not fetch: ${reasonOf(projects.error).reason}` };
+    if (!projects.ok) return { state: 'unavailable', period: projectPeriod, sources: [source('search-new-projects', params)], ...unavailableBecause(projects.error) };
     const records = projects.value.records;
     const launchedSince = records.filter((p) => typeof p.sales_start_date === 'string' && Date.parse(p.sales_start_date) >= since).length;
     const data: ProjectsFigures = { count: records.length, atLeast: projects.value.atLeast, launchedSince, first: records.slice(0, 3).map(projectCard) };

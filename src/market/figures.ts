@@ -2,7 +2,7 @@
 // its changes, gross yields, and where one listing stands against its place. Numbers are kept unrounded; whoever
 // shows them rounds. A figure with too little behind it is marked thin and left without a median, never guessed.
 import type { ListingSummary, PriceTrendPoint, Transaction } from '../api/records.js';
-import { parseDate } from '../views/format.js';
+import { parseDate, possessive } from '../views/format.js';
 
 /** Bedroom counts as a digest groups them: studio, 1, 2, 3, and 4 or more. */
 export type Bucket = 'studio' | '1' | '2' | '3' | '4+';
@@ -373,7 +373,7 @@ const aed = (n: number) => `AED ${Math.round(n).toLocaleString('en-US')}`;
 export function contextText(c: ListingContext): string {
   const pct = Math.round(Math.abs(c.diffPct));
   const where = pct === 0 ? 'in line with' : `${pct} % ${c.diffPct < 0 ? 'below' : 'above'}`;
-  const whose = `${c.placeName}'s ${bucketLabel(c.bucket)}`;
+  const whose = `${possessive(c.placeName)} ${bucketLabel(c.bucket)}`;
   return c.kind === 'sale'
     ? `${where} ${whose} average of ${aed(c.benchmark)}/sqft`
     : `${where} ${whose} median rent of ${aed(c.benchmark)} a year (${c.recent === undefined ? `last 30 days, ${c.count} lettings` : `${c.count} lettings among the ${c.recent} most recent of the last 30 days`})`;

@@ -21,6 +21,11 @@ const wholeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
 const decimalNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
 /** `1250000` -> `1,250,000`; up to `fractionDigits` decimals (none by default). */
+/** "Dubai Marina's", "Jumeirah Lake Towers'": the possessive of a name, with the apostrophe alone after a final s. */
+export function possessive(name: string): string {
+  return /s$/i.test(name.trim()) ? `${name.trim()}'` : `${name.trim()}'s`;
+}
+
 export function formatNumber(n: number, fractionDigits: 0 | 2 = 0): string {
   return (fractionDigits === 0 ? wholeNumber : decimalNumber).format(n);
 }
