@@ -1,7 +1,7 @@
 // ADREC (Abu Dhabi) records: nothing public shows their shape, so each record becomes a card of whatever scalar
 // fields it has. No value of any type may make this throw.
 import type { AdrecRecord } from '../api/records.js';
-import { formatDate, formatNumber, humanize, parseDate, shorten } from './format.js';
+import { formatAed, formatDate, formatNumber, humanize, parseDate, shorten } from './format.js';
 import type { Block, Card, Field } from './model.js';
 
 /** Slack allows ten fields in a section; more would be clutter anyway. */
@@ -10,6 +10,18 @@ const VALUE_MAX = 120;
 
 /** Keys whose numbers are labels, not quantities: no thousands separators. */
 const LABEL_NUMBER = /(^|[_\s-])(id|year|code|number|no)$|[a-z\d](Id|ID|Year|Code|Number|No)$/;
+/** Keys whose numbers are amounts of money: the service's currency is AED (spec: "Currency is AED"). */
+const MONEY = /(^|[_\s-])(price|amount|value|worth|cost)$|[a-z\d](Price|Amount|Value|Worth|Cost)$|^(price|amount|value|worth|cost)$/i;
+/** Keys whose numbers count something: 0 is not shown as a fact ("Rooms: 0"); the spec reads 0 bedrooms as a studio. */
+const COUNT = /rooms?$|beds?$|baths?$|parkings?$/i;
+const BEDROOMS = /bed(room)?s?$/i;
+
+/** A count field's text: a studio for 0 bedrooms, nothing for another 0, a negative or a fraction. */
+function countValue(key: string, n: number): string | undefined {
+  if (n === 0 && BEDROOMS.test(key)) return 'Studio';
+  return Number.isInteger(n) && n > 0 ? String(n) : undefined;
+}
+
 /** Keys likely to name the record, in order of preference. */
 const TITLE_KEYS = [/project/i, /community/i, /district/i, /building/i, /name/i, /location/i, /area/i];
 
@@ -29,6 +41,12 @@ function displayedAsList(value: object): value is unknown[] {
 
 /** A value as short text, or undefined to leave the field out. */
 export function displayValue(key: string, value: unknown): string | undefined {
+  // Numbers sent as text ("2638000", "0") are read as the numbers they are, for money and counts.
+  const numeric = typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+  if (typeof numeric === 'number' && Number.isFinite(numeric)) {
+    if (COUNT.test(key)) return countValue(key, numeric);
+    if (MONEY.test(key) && numeric > 0) return formatAed(Math.round(numeric));
+  }
   switch (typeof value) {
     case 'string': {
       const text = value.replace(/\s+/g, ' ').trim();

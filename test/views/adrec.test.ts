@@ -5,6 +5,31 @@ import { ADREC_MAX_FIELDS, adrecView, type Block, type Card } from '../../src/vi
 const cards = (blocks: Block[]): Card[] => blocks.flatMap((b) => (b.kind === 'card' ? [b.card] : []));
 
 describe('adrecView', () => {
+  it('shows amounts in AED and no zero or missing count as a fact; 0 bedrooms is a studio (issue 26)', () => {
+    const record = adrecRecord.parse({
+      community: 'Marina Square',
+      soldPrice: '3410000',
+      amount: 905_000.4,
+      rooms: 0,
+      bathrooms: '0',
+      bedrooms: 0,
+      parking: null,
+      units: 12,
+    });
+    const [card] = cards(adrecView([record]));
+    expect(card?.fields).toEqual([
+      { label: 'Sold price', value: 'AED 3,410,000' },
+      { label: 'Amount', value: 'AED 905,000' },
+      { label: 'Bedrooms', value: 'Studio' },
+      { label: 'Units', value: '12' },
+    ]);
+    const [many] = cards(adrecView([adrecRecord.parse({ community: 'Shams', rooms: 3, bedrooms: '2' })]));
+    expect(many?.fields).toEqual([
+      { label: 'Rooms', value: '3' },
+      { label: 'Bedrooms', value: '2' },
+    ]);
+  });
+
   it('shows the scalar fields present, with humane labels and formatted numbers', () => {
     const record = adrecRecord.parse({
       districtName: 'Al Reem Island',
@@ -20,7 +45,7 @@ describe('adrecView', () => {
     expect(card?.title).toBe('Al Reem Island');
     expect(card?.fields).toEqual([
       { label: 'Property type', value: 'apartment' },
-      { label: 'Transaction value', value: '1,250,000' },
+      { label: 'Transaction value', value: 'AED 1,250,000' },
       { label: 'Area sqm', value: '98.46' },
       { label: 'Registration date', value: '4 Nov 2025' },
       { label: 'Is off plan', value: 'Yes' },
