@@ -174,7 +174,8 @@ export class Bot {
     const chat = smallTalkOf(req.text);
     if (chat !== undefined && chat !== 'help') return { reply: this.ephemeral(smallTalkReply(chat, typedWithSlash(req.text))) };
     const help = chat === 'help' ? '' : helpRequest(req.text);
-    if (help !== undefined) return { reply: this.finish({ text: helpText(help || undefined), blocks: [{ kind: 'text', text: helpText(help || undefined) }], ephemeral: true }) };
+    const helpWords = help === undefined ? undefined : helpText(help || undefined, req.commandStyle);
+    if (helpWords !== undefined) return { reply: this.finish({ text: helpWords, blocks: [{ kind: 'text', text: helpWords }], ephemeral: true }) };
     const search = planSearch(req.text, req.location);
     if ('error' in search) {
       log.info('command not understood', { text: req.text.slice(0, 200), error: search.error });
@@ -339,6 +340,8 @@ export class Bot {
       longestPage: (op) => this.searches.longestPage(op),
       finish: (r) => this.finish(r),
       ...(context.size > 0 ? { marketContext: (id: string) => context.get(id) } : {}),
+      // The page Next would show, fetched now (and cached for the press): a failure keeps Next, as before.
+      hasRecords: (page) => this.searches.hasRecords(view.query, view.location, page),
     });
   }
 

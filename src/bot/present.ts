@@ -32,6 +32,11 @@ export interface PresentDeps {
   marketContext?: (propertyId: string) => string | undefined;
   /** What a transactions reply's figures cover: the period, read whole before the layout. */
   period?: TransactionsScope;
+  /**
+   * Whether the service has anything on this page of the search: asked only when this chat page ends a full service
+   * page, since a last page can be exactly full. Undefined (it could not tell) keeps Next.
+   */
+  hasRecords?: (page: number) => Promise<boolean | undefined>;
 }
 
 /** Lays a fetched page out for the surface; stores one state row, and only when the reply has buttons. */
@@ -57,7 +62,9 @@ export async function presentPage(view: PageView, { operation: op, result }: Sea
   });
   const shownGroups = groups.slice(plan.offset, plan.offset + plan.count);
   const shown = shownGroups.map((g) => g.listing);
-  const next = paged && plan.next && plan.next.page <= lastPage(query) ? plan.next : undefined;
+  const further = paged && plan.next && plan.next.page <= lastPage(query) ? plan.next : undefined;
+  // The service's pages have no total: a full page may be the last one, and Next would open an empty page.
+  const next = further && further.page !== view.position.page && (await deps.hasRecords?.(further.page)) === false ? undefined : further;
   const previous = paged ? plan.previous : undefined;
   // An empty search is exactly what people want to watch: Save as alert is offered with no results too.
   // Not with a price per sqft: alerts watch what the service filters, and the Save button would only be refused.

@@ -79,6 +79,14 @@ export class SearchRunner {
     return { operation: query.operation, params, result };
   }
 
+  /** Whether a page of the search has records; undefined when the service could not say (the failure is logged by the client). */
+  hasRecords(query: Query, location: PlaceRef | undefined, page: number): Promise<boolean | undefined> {
+    return this.search(query, location, page).then(
+      (outcome) => outcome.result.records.length > 0,
+      () => undefined,
+    );
+  }
+
   /** One answer of the service, cached; the key is the operation and its parameters. */
   fetch(op: OperationName, params: Record<string, string>, ask: AskOptions = {}): Promise<ApiResult<unknown>> {
     const { lastPolled, logger } = this.options;
