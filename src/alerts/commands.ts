@@ -7,6 +7,7 @@ import { deliveryNote, parseCommand, summarize, takeDeliveryWords, type Query } 
 import { runLeased } from '../jobs/index.js';
 import type { AlertsRepo, LeaseRepo, OutboxRepo, SavedSearchRow } from '../store/index.js';
 import type { Block, Reply } from '../views/model.js';
+import { foldSameFlats } from '../views/same-flat.js';
 import { compare } from './compare.js';
 import { renderDelivery, decodePayload } from './messages.js';
 import { fetchListings, type AlertsApi } from './fetch.js';
@@ -171,7 +172,7 @@ export class AlertCommands {
         const { listings, complete } = await fetchListings(this.o.api, query.operation, canonicalParams(saved), this.o, () => true);
         const cmp = compare([], listings, { primed: false, priceDropPct: this.o.priceDropPct });
         const recorded = await this.o.repo.commitRun({ searchId: row.id, at: this.now, seen: cmp.seen, deliveries: [], primed: true, clearError: false }, fence);
-        return { recorded: recorded !== undefined, text: listings.length === 0 ? 'none match today' : `${cmp.seen.length}${complete ? '' : ' or more'} match today` };
+        return { recorded: recorded !== undefined, text: matchingToday(foldSameFlats(listings).length, complete) };
       });
       if (look.ran && look.result.recorded) matching = look.result.text;
       else this.o.needsFirstLook?.();
@@ -303,4 +304,13 @@ export function describeSchedule(cron: string, timezone: string): string {
   if (everyMinute && sec === '0' && min === '*') return 'every minute';
   if (everyMinute && min === '*' && /^\*\/(\d+)$/.test(sec!)) return `every ${sec!.slice(2)} seconds`;
   return `on the schedule \`${cron}\` (${timezone})`;
+}
+
+/**
+ * "4 listings match today": counted as the search's cards count them (the same flat from several agents is one), and
+ * named, so the number beside the cards reads as what it counts.
+ */
+function matchingToday(flats: number, complete: boolean): string {
+  if (flats === 0) return 'none match today';
+  return `${flats}${complete ? '' : ' or more'} ${flats === 1 && complete ? 'listing matches' : 'listings match'} today`;
 }

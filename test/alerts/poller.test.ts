@@ -13,7 +13,7 @@ describe('saving a search as an alert', () => {
   it('says what happens next and how many match today, and posts nothing on the first look', async () => {
     const rig = await alertsRig();
     const reply = await rig.commands.handle(ctx(), 'add rent marina 2br');
-    expect(text(reply)).toMatch(/^Saved as alert #1: .*Dubai Marina.*I'll post new listings here as they appear; \d+( or more)? match today/);
+    expect(text(reply)).toMatch(/^Saved as alert #1: .*Dubai Marina.*I'll post new listings here as they appear; \d+( or more)? listings? match(es)? today/);
     const report = await rig.poll();
     expect(report.queued).toBe(0);
     await rig.drainer.drain();
