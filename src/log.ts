@@ -35,10 +35,11 @@ export interface LoggerOptions {
   format?: LogFormat;
   /**
    * The terminal chat's mode, so log lines never interleave with the conversation: every line (JSON) is appended to
-   * this file, and warnings and errors are also shown on `screen`, one readable line each.
+   * this file, and warnings and errors are also shown on `screen`, one readable line each (by default stderr, when
+   * it is not a terminal: redirected, it is a log of its own).
    */
   logFile?: string;
-  /** Where those one-line warnings and errors go (default stderr). */
+  /** Where those one-line warnings and errors go (default: stderr, unless it is a terminal). */
   screen?: (line: string) => void;
 }
 
@@ -119,9 +120,13 @@ function destination(options: LoggerOptions): DestinationStream {
   return { write: (chunk: string) => write(toText ? stripNewline(toText(chunk)) : stripNewline(chunk)) };
 }
 
-/** Every line appended to the file; warnings and errors also on the screen as one readable line. */
+/**
+ * Every line appended to the file; warnings and errors also on `screen` as one readable line. By default that is stderr,
+ * unless stderr is the terminal the chat is read on: there a log line would land in the person's conversation, so it
+ * stays in the file (and reaches the screen only when the file cannot be written).
+ */
 function fileDestination(file: string, screen: LoggerOptions['screen']): DestinationStream {
-  const show = screen ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const toStderr = (line: string) => void process.stderr.write(`${line}\n`);
   const colours = createColors(!screen && colourOn());
   let fd: number | undefined;
   try {
@@ -129,19 +134,20 @@ function fileDestination(file: string, screen: LoggerOptions['screen']): Destina
     makePrivateDirFor(file);
     fd = fs.openSync(file, 'a', PRIVATE_FILE);
   } catch (e) {
-    show(`${colours.yellow('WARN')} cannot write the log file ${file} (${(e as Error).message}); warnings and errors only, here`);
+    (screen ?? toStderr)(`${colours.yellow('WARN')} cannot write the log file ${file} (${(e as Error).message}); warnings and errors only, here`);
   }
+  const show = screen ?? (fd === undefined || process.stderr.isTTY !== true ? toStderr : undefined);
   return {
     write: (chunk: string) => {
       if (fd !== undefined) {
         try {
           fs.writeSync(fd, chunk.endsWith('\n') ? chunk : `${chunk}\n`);
         } catch {
-          // A full disk must not stop the chat; warnings still reach the screen.
+          // A full disk must not stop the chat; warnings still reach stderr when it is not the chat's terminal.
         }
       }
       // pino writes the level first: no need to parse the lines that stay in the file.
-      if (chunk.startsWith('{"level":"warn"') || chunk.startsWith('{"level":"error"')) show(oneLine(chunk, colours));
+      if (show && (chunk.startsWith('{"level":"warn"') || chunk.startsWith('{"level":"error"'))) show(oneLine(chunk, colours));
     },
   };
 }
