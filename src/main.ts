@@ -5,7 +5,7 @@ import type { DiscordApp, DiscordAppOptions } from '../adapters/discord/app.js';
 import type { ConsolePoster } from '../adapters/console/poster.js';
 import { AlertCommands, POLL_JOB, describeSchedule, lastPollOf, pauseImpossibleAlerts, type RunReport } from './alerts/index.js';
 import type { ApiClient } from './api/client.js';
-import { Bot, StateMaintenance } from './bot/index.js';
+import { Bot, StateMaintenance, typedReplies } from './bot/index.js';
 import { loadConfig, type Config } from './config.js';
 import { DemoClock, demoClockFile } from './demo.js';
 import { LocationResolver } from './locations/index.js';
@@ -238,7 +238,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
         perHour: config.teams.suggestionsPerHour,
       }),
   });
-  const chatBot = guardBot(countRequests(limitingPeople(suggesting, new PersonLimiter(db.people, config.teams, logger)), metrics), lifecycle);
+  // Outermost, so that every reply, a refusal at shutdown included, writes commands as the platform types them.
+  const chatBot = typedReplies(guardBot(countRequests(limitingPeople(suggesting, new PersonLimiter(db.people, config.teams, logger)), metrics), lifecycle));
 
   // The operator's endpoints: on Slack's HTTP port when Slack is served over HTTP, else on a small server of their own.
   const health = new Health({

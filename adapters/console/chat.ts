@@ -33,6 +33,8 @@ export interface TerminalChatOptions {
 }
 
 const USER = 'terminal';
+/** Commands are typed here without the slash: replies write them so (`rent marina`, `alerts list`). */
+const TYPED = 'plain';
 const PLACE = 'console:local';
 /** Whoever sits at the terminal runs this Manzil: they may manage every alert in it. */
 const isAdmin = async () => true;
@@ -117,8 +119,8 @@ export async function runTerminalChat(bot: ChatCore, options: TerminalChatOption
         busy = true;
         const reply = await (
           button
-            ? bot.handleAction({ user: USER, place: PLACE, action: button.action, token: button.token, isAdmin })
-            : bot.handleCommand({ user: USER, place: PLACE, text: line, isAdmin })
+            ? bot.handleAction({ user: USER, place: PLACE, action: button.action, token: button.token, isAdmin, commandStyle: TYPED })
+            : bot.handleCommand({ user: USER, place: PLACE, text: line, isAdmin, commandStyle: TYPED })
         ).finally(() => (busy = false));
         const rendered = renderText(reply, { color });
         // A reply without buttons (a hint, "Saved as alert", help) keeps those above it usable: they are still the

@@ -26,6 +26,8 @@ export interface CommandRequest {
    * text names a place too, the chosen one wins and the reply says which words were left out.
    */
   location?: string;
+  /** How commands are typed where the reply is read: 'slash' (`/rent …`, the default) or 'plain' (`rent …`). */
+  commandStyle?: 'slash' | 'plain';
 }
 
 /** A button press: the button's action and the token of the state stored behind it. */
@@ -36,6 +38,8 @@ export interface ActionRequest {
   isAdmin?: () => Promise<boolean>;
   action: string;
   token: string;
+  /** As CommandRequest's: commands in the reply are written as typed here. */
+  commandStyle?: 'slash' | 'plain';
 }
 
 /** A location chosen in a picker: the picker's token and the chosen option's value. */

@@ -3,6 +3,7 @@
 import { OPERATIONS, type OperationSpec } from '../api/operations.js';
 import { sortPhrases } from './build.js';
 import { SLASH_COMMANDS, findSlashCommand, subcommandHelp } from './commands.js';
+import { asTyped, type CommandStyle } from './typed.js';
 import type { Verb } from './verbs.js';
 import { VERB_TABLE, findVerb } from './verbs.js';
 import {
@@ -114,12 +115,17 @@ const withoutCommand = () => VERB_TABLE.filter((v) => !SLASH_COMMANDS.some((c) =
 const managed = () => SLASH_COMMANDS.filter((c) => c.subcommands);
 
 /** `help` (every verb and command, one line each with an example), `help <verb>` (its filters and examples), `help alerts`. */
-export function helpText(verbText?: string): string {
+export function helpText(verbText?: string, style: CommandStyle = 'slash'): string {
+  return asTyped(helpInSlashes(verbText, style), style);
+}
+
+function helpInSlashes(verbText: string | undefined, style: CommandStyle): string {
   if (verbText === undefined || verbText.trim() === '') {
+    const slash = style === 'slash';
     return [
-      'Manzil searches the UAE property market. Start with /<verb> or /manzil <verb>:',
+      `Manzil searches the UAE property market. ${slash ? 'Start with /<verb> or /manzil <verb>:' : 'Start with a verb:'}`,
       ...VERB_TABLE.map((v) => `• ${usage(v)}: ${v.description}. e.g. ${v.examples[0]}`),
-      `Say "help <verb>" for its filters, e.g. "help rent". A verb without a slash command of its own (${withoutCommand().join(', ')}) works after /manzil: "/manzil adrec al reem island".`,
+      `Say "help <verb>" for its filters, e.g. "help rent".${slash ? ` A verb without a slash command of its own (${withoutCommand().join(', ')}) works after /manzil: "/manzil adrec al reem island".` : ''}`,
       'Alerts and digests post to this channel; say "help alerts" or "help digest" for their commands:',
       ...managed().map((c) => `• /${c.name} ${c.subcommands!.map((s) => s.name).join('|')}: ${c.description}. e.g. /${c.name} ${c.example}`),
       `Sentences work too, e.g. "${SENTENCE_EXAMPLE}"; numbers may be spelled out ("three beds", "half a million"), and a misspelt filter word is corrected, as the summary says.`,

@@ -7,4 +7,5 @@ export { summarize } from './summarize.js';
 export { formatQuery } from './format.js';
 export { helpText, isHelpTopic, VERBS } from './help.js';
 export { smallTalkOf, smallTalkReply, typedWithSlash, type SmallTalkKind } from './small-talk.js';
+export { asTyped, type CommandStyle } from './typed.js';
 export { deliveryNote, takeDeliveryWords, type DeliveryWords } from './delivery.js';
