@@ -19,6 +19,8 @@ export interface ChatProcess {
   /** Resolves once the embedded sandbox has received a request to `path` (the command is then surely in flight). */
   reached(path: string, ms?: number): Promise<void>;
   kill(): void;
+  /** The folder of its database and its log file (manzil.log). */
+  dir: string;
 }
 
 /** Colour codes (SGR): `waitFor` matches the output with and without them. */
@@ -89,6 +91,7 @@ export function spawnChat({ tty, env: extra = {} }: { tty: boolean; env?: Record
 
   return {
     child,
+    dir,
     output: () => text,
     waitFor,
     exit: (ms) => Promise.race([exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running after ${ms} ms:\n${text}`)), ms).unref())]),

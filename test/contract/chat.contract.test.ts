@@ -1,6 +1,6 @@
 // The chat contract: the same conversations, as a person has them, in the terminal chat, on Slack and on Discord.
 // Each platform renders differently; what a person can see and do must not differ. Drivers live in ./drivers.ts.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { aed, periodTruth, type PeriodAsk } from '../support/period-truth.js';
 import { drivers, type ChatDriver, type DriverFactory, type Seen } from './drivers.js';
@@ -220,5 +220,72 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
     expect(reply.text).toMatch(/Saved as alert #\d+: 1-bedroom homes for sale in Downtown Dubai/);
     expect(reply.text).toMatch(/I didn't use "every weekday morning": alerts are checked every [^,]+, whatever the search says/);
     expect(reply.text).not.toMatch(/morning homes|in Downtown Dubai morning/);
+  });
+
+  // Issue 26: answers a team can quote. Nothing internal on screen, and the smaller defects found on the way.
+
+  it('pages to the end of a search whose last service page is exactly full, and offers no Next on its last page', { timeout: 60_000 }, async () => {
+    // The sandbox has exactly 25 listings to rent in Al Ain: one full service page, and nothing after it.
+    let reply = await chat.command('rent al ain');
+    const seen = new Set(listingIds(reply));
+    for (let presses = 0; reply.buttons.some((b) => /Next/.test(b.label)); presses++) {
+      expect(presses).toBeLessThan(6);
+      reply = await chat.press(/Next/, reply);
+      expect(listingIds(reply).length).toBeGreaterThan(0); // never a page that only says there is nothing more
+      for (const id of listingIds(reply)) seen.add(id);
+    }
+    expect(reply.text).not.toMatch(/No more results/);
+    expect(seen.size).toBeGreaterThanOrEqual(20);
+  });
+
+  it('says what a count beside cards counts when a search is saved', async () => {
+    const search = await chat.command('rent umm al quwain');
+    const saved = await chat.press(/Save as alert/, search);
+    expect(saved.text).toMatch(/; (\d+|none) (or more )?(listings? match(es)?|match) today/);
+    expect(saved.text).not.toMatch(/; \d+ (or more )?match today/);
+    await chat.command(`alerts remove ${/alert #(\d+)/.exec(saved.text)![1]}`);
+  });
+
+  it('shows help with its examples as they are typed on this platform', async () => {
+    const help = await chat.command('help');
+    const typed = chat.name === 'terminal' ? '' : '/';
+    for (const example of ['rent marina 2br under 120k', 'alerts add rent marina 2br under 120k', 'property 16266089']) expect(help.text).toContain(`${typed}${example}`);
+    if (chat.name === 'terminal') expect(help.text).not.toMatch(/(^|[\s"'`(])\/(manzil|rent|buy|alerts|digest|<verb>)\b/m);
+    const verb = await chat.command('help buy');
+    expect(verb.text).toContain(`${typed}buy downtown`);
+  });
+
+  it('shows ADREC amounts in AED and no zero count as a fact', async () => {
+    const reply = await chat.command('adrec al bateen, khalifa city');
+    expect(reply.text).toMatch(/AED [\d,]{5,}/);
+    // Every amount of money carries its currency; a count of 0 is not shown ("Rooms: 0").
+    expect(reply.text).not.toMatch(/(?<!AED )(?<![\d,])\d{1,3}(,\d{3}){2,}(?![\d,])/);
+    expect(reply.text).not.toMatch(/Rooms\W{0,6}0\b/);
+  });
+
+  /** Composes a digest now and waits until it is posted (a channel's posts are spaced: Slack's rate). */
+  const digestOf = async (places: string): Promise<string> => {
+    expect((await chat.command(`digest now ${places}`)).text).toMatch(/Composing the digest of/);
+    return vi.waitFor(
+      async () => {
+        await chat.manzil.alerts.drainer.drain();
+        const found = (await chat.alerts()).find((t) => /Market digest/.test(t) && t.includes('Business Bay'));
+        if (!found) throw new Error('the digest is not posted yet');
+        return found;
+      },
+      { timeout: 30_000, interval: 250 },
+    );
+  };
+
+  it('posts a digest whose missing parts are said in words, never the service operation or its status', { timeout: 90_000 }, async () => {
+    sandbox.addFault({ status: 502, count: 1000, path: '/get-get-transactions' });
+    let digest: string;
+    try {
+      digest = await digestOf('business bay');
+    } finally {
+      sandbox.clearFaults();
+    }
+    expect(digest).toMatch(/could not be fetched \(the property service failed to answer\)/);
+    expect(digest).not.toMatch(/get-get|\/search-|\/price-trend|502|ApiError|answered/);
   });
 });

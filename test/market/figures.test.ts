@@ -109,4 +109,17 @@ describe('yields and listing context', () => {
       "10 % above Dubai Marina's 2-bed median rent of AED 120,000 a year (3 lettings among the 120 most recent of the last 30 days)",
     );
   });
+
+  it('names a place ending in s with the apostrophe alone, in every context it builds (issue 26)', () => {
+    for (const [place, whose] of [
+      ['Arabian Ranches', "Arabian Ranches'"],
+      ['Emirates Hills', "Emirates Hills'"],
+      ['Al Barsha', "Al Barsha's"],
+    ]) {
+      const sale = saleContext(listingFacts(listing('sell', 2_050_000))!, trend, place)!;
+      expect(contextText(sale)).toBe(`8 % below ${whose} 2-bed average of AED 2,220/sqft`);
+      const rent = rentContext(listingFacts(listing('yearly', 132_000))!, [tx(2, 120_000), tx(2, 110_000), tx(2, 130_000)], place)!;
+      expect(contextText(rent)).toMatch(new RegExp(`^10 % above ${whose} 2-bed median rent`));
+    }
+  });
 });
