@@ -2,12 +2,11 @@
 // terminal chat, "Save as alert" pressed by its number, and the alert's first new listing arriving while the chat runs.
 //
 // What runs is the real `npm start` of the real package.json (its prestart and start scripts) on the real compiled
-// JavaScript: the project is built with tsc (tsconfig.build.json) into a scratch directory, as a production image
+// JavaScript: the project is built by its own `bin/build.js` (esbuild) into a scratch directory, as a production image
 // ships it (dist/, migrations/, package.json, node_modules; no sources), so ./data lands there and the checkout's
 // dist/ is left alone. This is also the test that the compiled code runs at all (imports, migrations found).
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
-/** A scratch install: the real package.json, package-lock.json and bin/, migrations/ and node_modules linked, dist/ built by tsc. */
+/** A scratch install: the real package.json, package-lock.json and bin/, migrations/ and node_modules linked, dist/ built by bin/build.js. */
 function scratchProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'manzil-first-run-'));
   mkdirSync(join(dir, 'bin'));
@@ -23,8 +22,11 @@ function scratchProject(): string {
   for (const file of ['manzil.js', 'build.js', 'ensure-deps.js']) copyFileSync(join(repo, 'bin', file), join(dir, 'bin', file));
   symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
   symlinkSync(join(repo, 'migrations'), join(dir, 'migrations'));
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', join(repo, 'tsconfig.build.json'), '--outDir', join(dir, 'dist')], { stdio: 'pipe' });
+  // The sources are linked only for the build: the image ships dist/ alone.
+  const sources = ['src', 'adapters', 'tsconfig.json', 'tsconfig.build.json'];
+  for (const s of sources) symlinkSync(join(repo, s), join(dir, s));
+  execFileSync(process.execPath, [join(dir, 'bin', 'build.js')], { stdio: 'pipe' });
+  for (const s of sources) unlinkSync(join(dir, s));
   return dir;
 }
 
