@@ -115,7 +115,7 @@ describe('yields and listing context', () => {
       ['Arabian Ranches', "Arabian Ranches'"],
       ['Emirates Hills', "Emirates Hills'"],
       ['Al Barsha', "Al Barsha's"],
-    ]) {
+    ] as const) {
       const sale = saleContext(listingFacts(listing('sell', 2_050_000))!, trend, place)!;
       expect(contextText(sale)).toBe(`8 % below ${whose} 2-bed average of AED 2,220/sqft`);
       const rent = rentContext(listingFacts(listing('yearly', 132_000))!, [tx(2, 120_000), tx(2, 110_000), tx(2, 130_000)], place)!;
