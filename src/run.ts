@@ -76,9 +76,12 @@ export async function runStart(args: readonly string[] = []): Promise<number> {
   const manzil = await startManzil({ config: configured, terminal, ops: args.includes('--ops'), consoleChat, deliveryThread: configured.alerts.thread });
   const { lifecycle, logger } = manzil;
   crash.use(logger);
+  let chatOn = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (lifecycle.isStopping) {
       logger.warn('second signal: exiting now', { signal, inFlight: lifecycle.inFlight.size });
+      // The log line stays in the log: the person at the terminal chat is told in words.
+      if (chatOn) process.stdout.write('\nQuitting now, without the answer on its way.\n');
       process.exit(signal === 'SIGINT' ? 130 : 143);
     }
     logger.info('signal received: finishing the requests in flight, then stopping', { signal });
@@ -91,6 +94,7 @@ export async function runStart(args: readonly string[] = []): Promise<number> {
     // `--console` runs the terminal chat alongside them; quitting it stops the whole process.
     if (consoleChat || (!manzil.slack && !manzil.discord)) {
       // The chat ends on quit, Ctrl+D, Ctrl+C (which counts as the first signal) or when shutdown begins.
+      chatOn = true;
       await runTerminalChat(manzil.bot, {
         sandbox: Boolean(manzil.sandbox),
         demo: Boolean(manzil.demo),

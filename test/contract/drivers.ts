@@ -51,7 +51,8 @@ export interface DriverContext {
 
 export type DriverFactory = { name: string; start: (ctx: DriverContext) => Promise<ChatDriver> };
 
-const WAIT_MS = 10_000;
+// A bound against a hang only: `digest now` composes its figures and charts before it answers, past 10 s on a loaded machine.
+const WAIT_MS = 30_000;
 
 function tempDb(name: string): string {
   return join(mkdtempSync(join(tmpdir(), `manzil-contract-${name}-`)), 'manzil.db');
