@@ -109,7 +109,7 @@ export class AlertCommands {
 
   /** Saves a search as an alert: from `/alerts add`, or from the "Save as alert" button under a search reply. */
   async save(ctx: AlertContext, query: Query, location: { id: number; name: string } | undefined, typed?: string): Promise<Reply> {
-    const why = notAlertable(query);
+    const why = notAlertable(query, location);
     if (why) return ephemeral(`I can't save that as an alert. ${why}`);
     let place = location;
     if (!place) {

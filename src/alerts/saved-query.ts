@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { OPERATIONS, type OperationName } from '../api/operations.js';
 import { toParams, type Query } from '../query/index.js';
 
-/** Listing searches the poller can run: sortable by newest, and keyed by property_id. */
-export const ALERTABLE: ReadonlySet<OperationName> = new Set(['search-rent', 'search-buy', 'search-commercial-rent', 'search-commercial-buy']);
+// The rule lives with the command language, so the bot offers "Save as alert" by the rule that accepts it.
+export { ALERTABLE, notAlertable } from '../query/index.js';
 
 export interface SavedQuery {
   query: Query;
@@ -34,19 +34,6 @@ export function decodeSavedQuery(json: string): SavedQuery | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Why a search cannot be an alert, in words for chat; undefined when it can. */
-export function notAlertable(query: Query): string | undefined {
-  if (!ALERTABLE.has(query.operation)) {
-    return 'Only listing searches can be alerts: rent or buy, homes or commercial (for example `/alerts add rent marina 2br under 120k`).';
-  }
-  // A saved query keeps only what is sent to the service: a filter Manzil applies itself would be dropped, silently.
-  if (query.perSqft) {
-    return 'Alerts watch what the property service filters, and it has no price per sqft: save the search without it (a price or a size range works, like `/alerts add rent office dmcc 1000-2000 sqft under 250k`).';
-  }
-  if (!query.location) return 'An alert needs a place, so I know where to look: for example `/alerts add rent marina 2br under 120k`.';
-  return undefined;
 }
 
 /**

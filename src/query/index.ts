@@ -9,3 +9,4 @@ export { helpText, isHelpTopic, VERBS } from './help.js';
 export { smallTalkOf, smallTalkReply, typedWithSlash, type SmallTalkKind } from './small-talk.js';
 export { asTyped, type CommandStyle } from './typed.js';
 export { deliveryNote, takeDeliveryWords, type DeliveryWords } from './delivery.js';
+export { ALERTABLE, notAlertable } from './alertable.js';
