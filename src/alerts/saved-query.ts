@@ -3,7 +3,7 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { OPERATIONS, type OperationName } from '../api/operations.js';
-import { toParams, type Query } from '../query/index.js';
+import { ALERTABLE, toParams, type Query } from '../query/index.js';
 
 // The rule lives with the command language, so the bot offers "Save as alert" by the rule that accepts it.
 export { ALERTABLE, notAlertable } from '../query/index.js';

@@ -12,8 +12,9 @@ import { DEFAULT_SURFACE, MAX_PAGE, PAYLOAD_VERSION, firstPosition, readButton, 
 import { listingDetails } from './details.js';
 import { doubtReply } from './doubt.js';
 import { friendlyError } from './friendly-error.js';
-import { LISTING_OPERATIONS } from './render-results.js';
+import { detailsBlocks } from './people.js';
 import { periodScope } from './period.js';
+import { LISTING_OPERATIONS } from './render-results.js';
 import { fitSurface, lastPage, presentPage, type PageView } from './present.js';
 import {
   alertsRequest,
@@ -204,7 +205,7 @@ export class Bot {
           return intent.replace && !reply.ephemeral ? { ...reply, replaceOriginal: true } : reply;
         }
         case 'details':
-          return this.finish(await listingDetails(this.searches, intent.propertyId, log));
+          return this.finish(await listingDetails(this.searches, intent.propertyId, log, (records) => detailsBlocks(intent.propertyId, records, fitSurface(req.surface), state)));
         case 'run':
           return await this.start({ query: intent.query, chosen: intent.chosen }, intent.surface, state);
         case 'save':

@@ -2,10 +2,11 @@
 // so it is parsed with a schema carrying a version `v`, migrated when it is an older shape, refused otherwise.
 // One row per reply: its buttons carry `<rowToken>.<suffix>` (`.n` next, `.p` previous, `.s` save, `.d3` details
 // of the 4th card, `.c1` the 2nd place offered, `.r` the Refine picker, `.y` yes to "did you mean 80,000?", `.q1` the
-// 2nd answer to "to rent or to buy?").
+// 2nd answer to "to rent or to buy?", `.l2` the listings of the 3rd agent or brokerage the cards name).
 import { z } from 'zod';
 import { OPERATION_NAMES, operationSpec, type OperationName } from '../api/operations.js';
 import type { Query } from '../query/index.js';
+import { PERSON_LISTINGS, type PersonRef } from '../views/index.js';
 import type { Surface } from './types.js';
 
 export const PAYLOAD_VERSION = 1;
@@ -35,6 +36,9 @@ const surfaceSchema = z.object({
   buttonsPerCard: z.number().int().min(0).max(25),
 });
 
+/** An agent or a brokerage a card names; the id as the listing operations take it (digits). */
+const personSchema = z.object({ kind: z.enum(['agent', 'broker']), id: z.string().regex(/^\d{1,32}$/) });
+
 /** A chat page of a search: where it is, what its buttons lead to, and the surface it was laid out for. */
 const pageRowSchema = z.object({
   v: z.literal(PAYLOAD_VERSION),
@@ -45,6 +49,8 @@ const pageRowSchema = z.object({
   details: z.array(z.string().max(64)).max(50),
   next: positionSchema.optional(),
   previous: positionSchema.optional(),
+  /** The agents and brokerages behind the cards' "…'s listings" buttons (bot/people.ts). */
+  people: z.array(personSchema).max(50).optional(),
 });
 
 /** "Which place did you mean?": the search, and the places offered. */
@@ -109,6 +115,11 @@ export function readButton(kind: string, payload: unknown, suffix: string | unde
     if (suffix === 'p') return at(row.data.previous);
     if (suffix === 's') return { kind: 'save', query, ...(location ? { location } : {}) };
     if (suffix === 'r') return { kind: 'refine', query, surface };
+    const l = index('l');
+    if (l !== undefined) {
+      const person = row.data.people?.[Number(l)];
+      return person ? { kind: 'run', query: personQuery(person), surface } : { kind: 'unusable', reason: 'unknown' };
+    }
     const d = index('d');
     const propertyId = d !== undefined ? row.data.details[Number(d)] : undefined;
     return propertyId !== undefined ? { kind: 'details', propertyId } : { kind: 'unusable', reason: 'unknown' };
@@ -185,6 +196,14 @@ function readLegacy(kind: string, payload: unknown): ButtonIntent {
       return older;
   }
 }
+
+/** The search a person's button runs: the same as typing the command shown beside it (views/people.ts). */
+export const personQuery = (ref: PersonRef): Query => ({
+  operation: PERSON_LISTINGS[ref.kind].operation,
+  params: { [PERSON_LISTINGS[ref.kind].param]: ref.id },
+  location: null,
+  unknownWords: [],
+});
 
 /** The page a query asks for ("page 3"), or the operation's first page. */
 export function firstPosition(query: Query): Position {

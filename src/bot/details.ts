@@ -2,16 +2,16 @@
 // listing taken out of the answers held, so the next view of its page asks again and no longer shows it.
 import { ApiError } from '../api/errors.js';
 import type { Logger } from '../log.js';
-import type { Reply } from '../views/model.js';
-import { renderRecords } from './render-results.js';
+import type { Block, Reply } from '../views/model.js';
 import type { SearchRunner } from './search.js';
 
 export const GONE = 'This listing is no longer on the market: it was taken down after these results were fetched. Run the search again for what is listed now.';
 
-export async function listingDetails(searches: SearchRunner, propertyId: string, log: Logger): Promise<Reply> {
+/** `render`: the property's cards (with the buttons to its agent's and brokerage's listings: bot/people.ts). */
+export async function listingDetails(searches: SearchRunner, propertyId: string, log: Logger, render: (records: readonly unknown[]) => Promise<Block[]>): Promise<Reply> {
   try {
     const result = await searches.fetch('property-details', { property_id: propertyId });
-    const blocks = renderRecords('property-details', result.records, { locationName: '', listingButtons: () => [] });
+    const blocks = await render(result.records);
     return { text: `Property ${propertyId}`, blocks, ephemeral: true };
   } catch (e) {
     // Only the service's "not found" means gone; any other failure is the service's, and is said as one.

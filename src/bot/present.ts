@@ -1,13 +1,14 @@
 // A fetched page laid out as a reply for the adapter's surface: the cards of this chat page, paging, Save as alert, the
 // Refine picker; one state row behind all of its buttons, and only when it has any.
 import { operationSpec } from '../api/operations.js';
-import { summarize, type Query } from '../query/index.js';
+import { notAlertable, summarize, type Query } from '../query/index.js';
 import type { TransactionsScope } from '../views/index.js';
 import type { Block, Button, Reply } from '../views/model.js';
 import { DEFAULT_SURFACE, MAX_PAGE, PAYLOAD_VERSION, type PageRow, type Place, type Position } from './button-payloads.js';
 import { planPage } from './paging.js';
+import { noPersonListings, pagePeople, personButtons } from './people.js';
 import { perSqftFilter } from './per-sqft-filter.js';
-import { CARD_OPERATIONS, LISTING_OPERATIONS, cardGroups, fitCardButtons, groupListingIds, renderGroups } from './render-results.js';
+import { CARD_OPERATIONS, cardGroups, fitCardButtons, groupListingIds, renderGroups } from './render-results.js';
 import type { SearchOutcome } from './search.js';
 import type { ButtonStateStore, Surface } from './types.js';
 
@@ -66,13 +67,14 @@ export async function presentPage(view: PageView, { operation: op, result }: Sea
   // The service's pages have no total: a full page may be the last one, and Next would open an empty page.
   const next = further && further.page !== view.position.page && (await deps.hasRecords?.(further.page)) === false ? undefined : further;
   const previous = paged ? plan.previous : undefined;
-  // An empty search is exactly what people want to watch: Save as alert is offered with no results too.
-  // Not with a price per sqft: alerts watch what the service filters, and the Save button would only be refused.
-  const saveable = LISTING_OPERATIONS.has(op) && !filter;
+  // An empty search is exactly what people want to watch: Save as alert is offered with no results too. It is offered
+  // by the rule the alerts accept a save by (not an agent's listings, nor a price per sqft), so it is never refused.
+  const saveable = notAlertable(query, location) === undefined;
   const picker = 'location_id' in spec.params && location !== undefined;
   const details = surface.buttonsPerCard > 0 ? groupListingIds(op, shownGroups) : [];
+  const people = surface.buttonsPerCard > 0 ? pagePeople(op, shownGroups) : [];
 
-  const stateful = next || previous || saveable || picker || details.length > 0;
+  const stateful = next || previous || saveable || picker || details.length > 0 || people.length > 0;
   const row = stateful
     ? await deps.state.save('page', {
         v: PAYLOAD_VERSION,
@@ -82,6 +84,7 @@ export async function presentPage(view: PageView, { operation: op, result }: Sea
         details,
         ...(next ? { next } : {}),
         ...(previous ? { previous } : {}),
+        ...(people.length > 0 ? { people } : {}),
       } satisfies PageRow)
     : '';
 
@@ -98,7 +101,7 @@ export async function presentPage(view: PageView, { operation: op, result }: Sea
       ? 'No more results.'
       : saveable
         ? 'Nothing matches today. Save as alert to hear when something does.'
-        : 'No results. Try fewer filters, a wider price range or a nearby area.';
+        : (noPersonListings(query) ?? 'No results. Try fewer filters, a wider price range or a nearby area.');
     blocks.push({ kind: 'text', text });
   } else {
     const unreadable = result.dropped ? ` (${result.dropped} unreadable left out)` : '';
@@ -107,6 +110,7 @@ export async function presentPage(view: PageView, { operation: op, result }: Sea
       locationName: location?.name ?? query.location ?? '',
       ...(deps.marketContext ? { marketContext: deps.marketContext } : {}),
       ...(deps.period ? { period: { ...deps.period, firstNumber: plan.firstNumber } } : {}),
+      personButtons: personButtons(people, row),
       listingButtons: (propertyId) => {
         const i = details.indexOf(propertyId);
         return i === -1 ? [] : [{ label: 'Details', action: 'details', token: `${row}.d${i}` }];

@@ -16,6 +16,7 @@ import {
   trendView,
   type FlatGroup,
   type TransactionsScope,
+  type PersonButtons,
 } from '../views/index.js';
 
 /** Operations whose records are property listings: they get Details buttons and can be saved as alerts. */
@@ -44,6 +45,8 @@ export interface RenderContext {
   locationName: string;
   /** Buttons for one listing card (Details), given its property id. */
   listingButtons: (propertyId: string) => Button[];
+  /** Buttons to the listings of an agent or a brokerage a card names (bot/people.ts); none without it. */
+  personButtons?: PersonButtons;
   /** Where a listing stands in its market ("8 % below Dubai Marina's 2-bed average of AED 2,230/sqft"), when known. */
   marketContext?: (propertyId: string) => string | undefined;
   /** What a transactions page's figures cover (the period read whole, or the page, said so). */
@@ -59,15 +62,15 @@ export function renderRecords(operation: OperationName, records: readonly unknow
     case 'search-commercial-buy':
     case 'agent-properties':
     case 'broker-properties':
-      return (records as RecordOf<'search-buy'>[]).map((r) => card(listingCard(r, { buttons: ctx.listingButtons(r.property_id), ...commercialOf(operation) })));
+      return (records as RecordOf<'search-buy'>[]).map((r) => card(listingCard(r, { buttons: ctx.listingButtons(r.property_id), ...commercialOf(operation), ...people(ctx) })));
     case 'search-new-projects':
       return (records as RecordOf<'search-new-projects'>[]).map((r) => card(projectCard(r)));
     case 'search-agents':
     case 'search-agents-detailed':
-      return (records as RecordOf<'search-agents'>[]).map((r) => card(agentCard(r)));
+      return (records as RecordOf<'search-agents'>[]).map((r) => card(agentCard(r, people(ctx))));
     case 'search-brokers':
     case 'search-brokers-detailed':
-      return (records as RecordOf<'search-brokers'>[]).map((r) => card(brokerCard(r)));
+      return (records as RecordOf<'search-brokers'>[]).map((r) => card(brokerCard(r, people(ctx))));
     case 'real-estate-developer':
       return (records as RecordOf<'real-estate-developer'>[]).map((r) => card(developerCard(r)));
     case 'get-get-transactions':
@@ -79,9 +82,11 @@ export function renderRecords(operation: OperationName, records: readonly unknow
     case 'autocomplete-location':
       return locationList(records as RecordOf<'autocomplete-location'>[]);
     case 'property-details':
-      return (records as RecordOf<'property-details'>[]).map((r) => card(propertyDetailsCard(r)));
+      return (records as RecordOf<'property-details'>[]).map((r) => card(propertyDetailsCard(r, people(ctx))));
   }
 }
+
+const people = (ctx: RenderContext): { personButtons?: PersonButtons } => (ctx.personButtons ? { personButtons: ctx.personButtons } : {});
 
 /** Commercial searches' cards show size and price per sqft, never bedrooms (a commercial villa included). */
 const commercialOf = (operation: OperationName): { commercial?: true } =>
@@ -127,6 +132,7 @@ export function renderGroups(operation: OperationName, groups: readonly FlatGrou
   return (groups as FlatGroup<RecordOf<'search-buy'>>[]).map((g): Block => {
     const card = listingGroupCard(g.listing, g.copies, {
       ...commercialOf(operation),
+      ...people(ctx),
       buttons: ctx.listingButtons(g.listing.property_id),
       copyButtons: (copy) => ctx.listingButtons((copy as RecordOf<'search-buy'>).property_id),
     });

@@ -3,6 +3,12 @@ import type { AgentDetailed, AgentSimple, BrokerDetailed, BrokerSimple } from '.
 import { formatNumber, shorten, stripHtml } from './format.js';
 import type { Card } from './model.js';
 import { defined, fields, httpsUrl, textOf } from './parts.js';
+import { agentRefs, brokerRef, buttonsFor, withCommand, type PersonButtons } from './people.js';
+
+export interface PersonCardOptions {
+  /** Buttons to the listings of the agent or brokerage, and an agent's brokerage (views/people.ts). */
+  readonly personButtons?: PersonButtons;
+}
 
 /** The fields of both shapes side by side; each record fills one naming. */
 interface AgentView {
@@ -22,8 +28,10 @@ function count(n: number | null | undefined): string | undefined {
   return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? formatNumber(n) : undefined;
 }
 
-export function agentCard(record: AgentSimple | AgentDetailed): Card {
+export function agentCard(record: AgentSimple | AgentDetailed, options: PersonCardOptions = {}): Card {
   const r: AgentView = record;
+  const { agent, broker } = agentRefs(record);
+  const buttons = buttonsFor([agent, broker], options.personButtons);
   const nationality = typeof r.nationality === 'string' ? textOf(r.nationality) : textOf(r.nationality?.name);
   const languages = (r.languages ?? []).map((l) => textOf(l.name)).filter((l): l is string => l !== undefined);
   const position = textOf(r.position);
@@ -31,13 +39,14 @@ export function agentCard(record: AgentSimple | AgentDetailed): Card {
     title: textOf(r.name) ?? `Agent ${record.id}`,
     subtitle: position,
     fields: fields(
-      ['Brokerage', textOf(r.broker_name) ?? textOf(r.broker?.name)],
-      ['Listings', count(r.total_properties ?? r.totalProperties)],
+      ['Brokerage', withCommand(textOf(r.broker_name) ?? textOf(r.broker?.name), broker)],
+      ['Listings', withCommand(count(r.total_properties ?? r.totalProperties), agent)],
       ['Nationality', nationality],
       ['Languages', languages.length ? shorten(languages.join(', '), 200) : undefined],
       ['Phone', textOf(r.phone)],
     ),
     imageUrl: httpsUrl(r.image),
+    buttons: buttons.length ? buttons : undefined,
   });
 }
 
@@ -52,13 +61,21 @@ interface BrokerView {
   totalProperties?: number | null;
 }
 
-export function brokerCard(record: BrokerSimple | BrokerDetailed): Card {
+export function brokerCard(record: BrokerSimple | BrokerDetailed, options: PersonCardOptions = {}): Card {
   const r: BrokerView = record;
+  const broker = brokerRef(record);
+  const buttons = buttonsFor([broker], options.personButtons);
   const description = textOf(stripHtml(r.description));
   return defined({
     title: textOf(r.name) ?? `Brokerage ${record.id}`,
     body: description && shorten(description, 300),
-    fields: fields(['Listings', count(r.total_properties ?? r.totalProperties)], ['Location', textOf(r.location)], ['Address', textOf(r.address)], ['Phone', textOf(r.phone)]),
+    fields: fields(
+      ['Listings', withCommand(count(r.total_properties ?? r.totalProperties), broker)],
+      ['Location', textOf(r.location)],
+      ['Address', textOf(r.address)],
+      ['Phone', textOf(r.phone)],
+    ),
     imageUrl: httpsUrl(r.logo),
+    buttons: buttons.length ? buttons : undefined,
   });
 }

@@ -4,6 +4,7 @@ import { formatDate, humanize, shorten, stripHtml } from './format.js';
 import { listingCard, type ListingCardOptions } from './listing.js';
 import type { Card, Field, LinkButton } from './model.js';
 import { defined, fields, textOf } from './parts.js';
+import { buttonsFor, listingBroker, withCommand } from './people.js';
 
 /** Fields the real service has been seen to send beyond the contract, shown when present. */
 const EXTRAS = ['reference_number', 'furnishing', 'completion_status', 'permit_number', 'amenities'] as const;
@@ -34,7 +35,10 @@ function humanizeValue(value: string): string {
 export function propertyDetailsCard(record: PropertyDetails, options: ListingCardOptions = {}): Card {
   const base = listingCard(record, options);
   const point = coordinates(record);
+  // The service names a listing's brokerage by id alone: the id, and the command that lists its listings.
+  const broker = listingBroker(record);
   const extras: Field[] = fields(
+    ['Brokerage', withCommand(undefined, broker)],
     ['Property ID', textOf(record.property_id)],
     ['Listed', formatDate(record.listed_date)],
     ['Coordinates', point && `${point.lat.toFixed(5)}, ${point.lon.toFixed(5)}`],
@@ -43,8 +47,10 @@ export function propertyDetailsCard(record: PropertyDetails, options: ListingCar
   const map: LinkButton[] = point ? [{ label: 'Map', url: `https://www.google.com/maps?q=${point.lat},${point.lon}` }] : [];
   const links = [...(base.links ?? []), ...map];
   const description = textOf(stripHtml(textOf(record['description'])));
+  const buttons = [...(base.buttons ?? []), ...buttonsFor([broker], options.personButtons)];
   return defined({
     ...base,
+    buttons: buttons.length ? buttons : undefined,
     body: description && shorten(description, 500),
     fields: [...base.fields, ...extras],
     links: links.length ? links : undefined,

@@ -5,7 +5,21 @@ export { listingCard, listingGroupCard, type AnyListing, type ListingCardOptions
 export { fingerprint, foldSameFlats, priceOf, sameFlat, type FlatGroup, type Fingerprint } from './same-flat.js';
 export { propertyDetailsCard } from './details.js';
 export { projectCard, bedroomRange } from './project.js';
-export { agentCard, brokerCard } from './agent.js';
+export { agentCard, brokerCard, type PersonCardOptions } from './agent.js';
+export {
+  PERSON_BUTTON_LABEL,
+  PERSON_LISTINGS,
+  agentRefs,
+  brokerRef,
+  listingAgent,
+  listingBroker,
+  personCommand,
+  personRef,
+  sameRef,
+  type PersonButtons,
+  type PersonKind,
+  type PersonRef,
+} from './people.js';
 export { developerCard, DEVELOPER_BODY_MAX } from './developer.js';
 export { transactionsView, type PeriodRecords, type TransactionsScope } from './transactions.js';
 export { adrecView, displayValue, ADREC_MAX_FIELDS } from './adrec.js';

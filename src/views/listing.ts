@@ -4,6 +4,7 @@ import { formatArea, formatBaths, formatBeds, formatNumber, formatPrice, shorten
 import type { Button, Card } from './model.js';
 import { formatPerSqft, isCommercialType } from './per-sqft.js';
 import { LINK_FIELD, LINK_TEXT_MAX, defined, fields, firstImage, listingLink, textOf } from './parts.js';
+import { buttonsFor, listingAgent, personCommand, withCommand, type PersonButtons } from './people.js';
 
 export type AnyListing = ListingSummary | AgentListing | BrokerListing;
 
@@ -14,6 +15,8 @@ export interface ListingCardOptions {
    * commercial-only type (an office, a shop) is shown so wherever it comes from (an agent's listings, an alert).
    */
   readonly commercial?: boolean;
+  /** Buttons to the listings of the agent it names (views/people.ts). */
+  readonly personButtons?: PersonButtons;
 }
 
 /** One view over the three record shapes: search results carry `address` and `property_url`, the others `location` and `share_url`. */
@@ -48,6 +51,8 @@ export function listingCard(record: AnyListing, options: ListingCardOptions = {}
   const title = textOf(r.title);
   const commercial = options.commercial === true || isCommercialType(r);
   const badges = [...(r.agent_details?.is_super_agent === true ? ['Super agent'] : []), ...(r.is_verified === true ? ['Verified'] : [])];
+  const agent = listingAgent(r);
+  const buttons = [...(options.buttons ?? []), ...buttonsFor([agent], options.personButtons)];
   return defined({
     title: title ?? describedTitle(r, commercial),
     url,
@@ -59,12 +64,12 @@ export function listingCard(record: AnyListing, options: ListingCardOptions = {}
       ['Size', size(r)],
       ['Per sqft', commercial ? formatPerSqft(r) : undefined],
       ['Location', locationName(r)],
-      ['Agent', textOf(r.agent_details?.name) ?? textOf(r.agent_name)],
+      ['Agent', withCommand(agentOf(r), agent)],
       [LINK_FIELD, link && !link.linked ? shorten(link.url, LINK_TEXT_MAX) : undefined, 'inert'],
     ),
     imageUrl: firstImage(r.images),
     badges: badges.length ? badges : undefined,
-    buttons: options.buttons?.length ? options.buttons : undefined,
+    buttons: buttons.length ? buttons : undefined,
     links: url ? [{ label: 'View listing', url }] : undefined,
   });
 }
@@ -74,6 +79,8 @@ export interface ListingGroupOptions {
   readonly buttons?: readonly Button[];
   /** From a commercial search: see ListingCardOptions. */
   readonly commercial?: boolean;
+  /** See ListingCardOptions. */
+  readonly personButtons?: PersonButtons;
   /** Buttons of each copy (its Details), labelled with its agent on the card: for a copy with no link to follow. */
   readonly copyButtons?: (copy: AnyListing) => readonly Button[];
 }
@@ -85,10 +92,16 @@ const agentOf = (r: ListingView): string | undefined => textOf(r.agent_details?.
  * agents", and each copy's link, or its Details button when it has no link to follow.
  */
 export function listingGroupCard(record: AnyListing, copies: readonly AnyListing[], options: ListingGroupOptions = {}): Card {
-  const card = listingCard(record, { ...(options.buttons ? { buttons: options.buttons } : {}), ...(options.commercial ? { commercial: true } : {}) });
+  const { copyButtons: _copies, ...own } = options;
+  const card = listingCard(record, own);
   if (copies.length === 0) return card;
   const agents = copies.map((c, k) => agentOf(c as ListingView) ?? `agent ${k + 2}`);
-  const also = `${copies.length} other agent${copies.length === 1 ? '' : 's'}: ${agents.join(', ')}`;
+  // Each other agent leads to their listings too, by the command (the card has no room for a button each).
+  const named = copies.map((c, k) => {
+    const ref = listingAgent(c);
+    return ref ? `${agents[k]} (${personCommand(ref)})` : agents[k];
+  });
+  const also = `${copies.length} other agent${copies.length === 1 ? '' : 's'}: ${named.join(', ')}`;
   const links: { label: string; url: string }[] = [];
   const buttons: Button[] = [];
   copies.forEach((c, k) => {

@@ -78,7 +78,7 @@ describe('fetching and presenting', () => {
     const { bot } = make();
     const reply = await ask(bot, 'rent marina');
     for (const b of buttons(reply)) {
-      expect(b.token).toMatch(/^[A-Za-z0-9_-]{22}\.(n|p|s|d\d{1,2})$/);
+      expect(b.token).toMatch(/^[A-Za-z0-9_-]{22}\.(n|p|s|d\d{1,2}|l\d{1,2})$/);
       expect(`manzil:${b.action}:${b.token}`.length).toBeLessThan(100);
     }
     const picker = reply.blocks.find((b) => b.kind === 'location-picker');
@@ -107,7 +107,8 @@ describe('the surface the adapter gives', () => {
     const { bot } = make();
     const reply = await ask(bot, 'rent marina');
     expect(cards(reply)).toHaveLength(10);
-    expect(cards(reply).every((c) => c.buttons?.length === 1)).toBe(true);
+    // Details, then the listing agent's listings (issue 27).
+    expect(cards(reply).every((c) => c.buttons?.[0]?.label === 'Details' && c.buttons.slice(1).every((b) => b.label === "Agent's listings"))).toBe(true);
   });
 
   it('shows as many cards as the surface holds, keeps each card within its buttons, and Next remembers it', async () => {

@@ -72,7 +72,7 @@ describe('the same flat from several agents', () => {
     expect(shown.filter((c) => c.url === urlOf(original) || c.url === urlOf(copy))).toHaveLength(1);
     const card = shown.find((c) => c.url === urlOf(original) || c.url === urlOf(copy)) as Card;
     const other = card.url === urlOf(original) ? copy : original;
-    expect(card.fields).toContainEqual({ label: 'Also listed by', value: `1 other agent: ${other.agent_details!.name}` });
+    expect(card.fields).toContainEqual({ label: 'Also listed by', value: `1 other agent: ${other.agent_details!.name} (/manzil agent ${other.agent_details!.id})` });
     expect(card.links).toContainEqual({ label: `Listing by ${other.agent_details!.name}`, url: urlOf(other) });
     // Its own Details still opens the listing shown.
     const opened = await press(

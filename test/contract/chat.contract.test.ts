@@ -288,4 +288,52 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
     expect(digest).toMatch(/could not be fetched \(the property service failed to answer\)/);
     expect(digest).not.toMatch(/get-get|\/search-|\/price-trend|502|ApiError|answered/);
   });
+
+  // Issue 27: every agent and brokerage a reply names leads to their listings, and no reply offers a button that refuses.
+  const commands = (s: Seen, kind: 'agent' | 'broker') => [...new Set([...s.text.matchAll(new RegExp(`/manzil ${kind} (\\d+)`, 'g'))].map((m) => m[1]!))];
+  const labels = (s: Seen) => s.buttons.map((b) => b.label);
+
+  it("leads from an agent search to each agent's listings: the count and the command on the card, and a button", async () => {
+    const agents = await chat.command('agents business bay most rentals');
+    const ids = commands(agents, 'agent');
+    expect(ids.length).toBeGreaterThan(1);
+    expect(agents.text).toMatch(/\d+ · \/manzil agent \d+/); // how many listings, then what to type
+    const listings = await chat.press(/Agent's listings/, agents);
+    expect(listings.text).toMatch(new RegExp(`Listings of agent ${ids[0]}\\b`));
+    expect(listingIds(listings).length).toBeGreaterThan(0);
+    expect(labels(listings)).not.toContainEqual(expect.stringMatching(/Save as alert/));
+    // The command shown is the way there too, where there is no button.
+    const typed = await chat.command(`agent ${ids[0]}`);
+    expect(listingIds(typed)).toEqual(listingIds(listings));
+  });
+
+  it("leads from a brokerage search to its listings, whose cards lead on to each listing's agent", async () => {
+    const brokers = await chat.command('brokers downtown most agents');
+    const ids = commands(brokers, 'broker');
+    expect(ids.length).toBeGreaterThan(1);
+    const listings = await chat.press(/Brokerage's listings/, brokers);
+    expect(listings.text).toMatch(new RegExp(`Listings of brokerage ${ids[0]}\\b`));
+    expect(listingIds(listings).length).toBeGreaterThan(0);
+    expect(commands(listings, 'agent').length).toBeGreaterThan(0);
+    expect(labels(listings)).not.toContainEqual(expect.stringMatching(/Save as alert/));
+  });
+
+  it("shows, in a listing's details, its agent's and its brokerage's commands, which lead to their listings", async () => {
+    const search = await chat.command('rent jlt 1br');
+    expect(commands(search, 'agent').length).toBeGreaterThan(0);
+    const details = await chat.press(/Details/, search);
+    const [agent] = commands(details, 'agent');
+    const [broker] = commands(details, 'broker');
+    expect(agent && broker).toBeTruthy();
+    const ofBroker = await chat.command(`broker ${broker}`);
+    expect(ofBroker.text).toMatch(new RegExp(`Listings of brokerage ${broker}\\b`));
+    expect(listingIds(ofBroker).length).toBeGreaterThan(0);
+  });
+
+  it('says where to find an agent when an id has no listings, and offers no alert for it', async () => {
+    const reply = await chat.command('agent 987654321 rent');
+    expect(reply.text).toMatch(/No listings of agent 987654321/);
+    expect(reply.text).toMatch(/\/agents dubai marina/);
+    expect(labels(reply)).not.toContainEqual(expect.stringMatching(/Save as alert/));
+  });
 });

@@ -45,7 +45,7 @@ describe('agentCard', () => {
     expect(card.subtitle).toBe('Senior Property Consultant');
     expect(card.fields).toEqual([
       { label: 'Brokerage', value: 'Gulf Homes Real Estate' },
-      { label: 'Listings', value: '1,234' },
+      { label: 'Listings', value: '1,234 · /manzil agent 84213' },
       { label: 'Nationality', value: 'Lebanon' },
     ]);
     expect(card.imageUrl).toBe('https://static.example.ae/agents/84213.jpg');
@@ -54,8 +54,8 @@ describe('agentCard', () => {
   it('reads the camelCase detailed agent, with its nested broker, nationality and languages', () => {
     const card = agentCard(detailedAgent);
     expect(card.fields).toEqual([
-      { label: 'Brokerage', value: 'Gulf Homes Real Estate' },
-      { label: 'Listings', value: '57' },
+      { label: 'Brokerage', value: 'Gulf Homes Real Estate · /manzil broker 4471' },
+      { label: 'Listings', value: '57 · /manzil agent 84213' },
       { label: 'Nationality', value: 'Lebanon' },
       { label: 'Languages', value: 'English, Arabic, French' },
       { label: 'Phone', value: '+971501234567' },
@@ -68,7 +68,7 @@ describe('brokerCard', () => {
   it('reads the snake_case simple brokerage', () => {
     const card = brokerCard(simpleBroker);
     expect(card.title).toBe('Gulf Homes Real Estate');
-    expect(field(card, 'Listings')).toBe('2,310');
+    expect(field(card, 'Listings')).toBe('2,310 · /manzil broker 4471');
     expect(field(card, 'Location')).toBe('Dubai');
     expect(field(card, 'Address')).toBe('Office 1204, Marina Plaza, Dubai Marina');
     expect(card.imageUrl).toBe('https://static.example.ae/brokers/4471.png');
@@ -77,7 +77,7 @@ describe('brokerCard', () => {
 
   it('reads the camelCase detailed brokerage and strips its description', () => {
     const card = brokerCard(detailedBroker);
-    expect(field(card, 'Listings')).toBe('2,310');
+    expect(field(card, 'Listings')).toBe('2,310 · /manzil broker 4471');
     expect(field(card, 'Phone')).toBe('+97144556677');
     expect(card.body).toBe('Gulf Homes & partners: leasing and sales since 2009.');
   });

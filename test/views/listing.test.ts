@@ -16,7 +16,7 @@ describe('listingCard from a search result', () => {
       { label: 'Baths', value: '2 baths' },
       { label: 'Size', value: '812 sqft' },
       { label: 'Location', value: 'Marina Gate 1, Marina Gate, Dubai Marina, Dubai' },
-      { label: 'Agent', value: 'Sara Haddad' },
+      { label: 'Agent', value: 'Sara Haddad · /manzil agent 84213' },
     ]);
   });
 
@@ -82,7 +82,7 @@ describe('listingCard from agent and brokerage listings', () => {
   it('names a studio and the brokerage listing agent', () => {
     const card = listingCard(brokerListingRecord());
     expect(field(card, 'Beds')).toBe('Studio');
-    expect(field(card, 'Agent')).toBe('Omar Farouk');
+    expect(field(card, 'Agent')).toBe('Omar Farouk · /manzil agent 90112');
     expect(field(card, 'Price')).toBe('AED 52,000/yr');
     expect(labels(card)).not.toContain('Size');
   });
