@@ -2,7 +2,7 @@
 // One command per line; a number presses that button of the last reply; `quit`, Ctrl+D or Ctrl+C leaves.
 import { clearScreenDown, createInterface, cursorTo } from 'node:readline';
 import pc from 'picocolors';
-import type { ChatCore } from '../../src/ports/index.js';
+import type { ChatCore, Surface } from '../../src/ports/index.js';
 import type { Reply } from '../../src/views/model.js';
 import type { ConsolePoster } from './poster.js';
 import { colorFor, renderText } from './render.js';
@@ -36,6 +36,8 @@ const USER = 'terminal';
 /** Commands are typed here without the slash: replies write them so (`rent marina`, `alerts list`). */
 const TYPED = 'plain';
 const PLACE = 'console:local';
+/** The cards lead to agents and brokerages by the command to type, not by more numbers to type (issue 27). */
+const SURFACE: Surface = { cardsPerPage: 10, buttonsPerCard: 5, personButtons: false };
 /** Whoever sits at the terminal runs this Manzil: they may manage every alert in it. */
 const isAdmin = async () => true;
 export const GOODBYE = 'Goodbye.';
@@ -119,8 +121,8 @@ export async function runTerminalChat(bot: ChatCore, options: TerminalChatOption
         busy = true;
         const reply = await (
           button
-            ? bot.handleAction({ user: USER, place: PLACE, action: button.action, token: button.token, isAdmin, commandStyle: TYPED })
-            : bot.handleCommand({ user: USER, place: PLACE, text: line, isAdmin, commandStyle: TYPED })
+            ? bot.handleAction({ user: USER, place: PLACE, surface: SURFACE, action: button.action, token: button.token, isAdmin, commandStyle: TYPED })
+            : bot.handleCommand({ user: USER, place: PLACE, surface: SURFACE, text: line, isAdmin, commandStyle: TYPED })
         ).finally(() => (busy = false));
         const rendered = renderText(reply, { color });
         // A reply without buttons (a hint, "Saved as alert", help) keeps those above it usable: they are still the

@@ -34,6 +34,7 @@ const positionSchema = z.object({ page: z.number().int().min(0).max(MAX_PAGE), o
 const surfaceSchema = z.object({
   cardsPerPage: z.number().int().min(1).max(50),
   buttonsPerCard: z.number().int().min(0).max(25),
+  personButtons: z.boolean().optional(),
 });
 
 /** An agent or a brokerage a card names; the id as the listing operations take it (digits). */

@@ -23,6 +23,9 @@ import type { ButtonStateStore, Surface } from './types.js';
 /** Most people one row stores (the cards of a chat page name at most two each). */
 const MAX_PEOPLE = 50;
 
+/** Whether the surface takes buttons to people: room under a card, and not a chat that shows only the command. */
+export const offersPersonButtons = (surface: Surface): boolean => surface.buttonsPerCard > 0 && surface.personButtons !== false;
+
 /** The people one record's card names, in the order of its buttons. */
 function recordPeople(operation: OperationName, record: unknown): (PersonRef | undefined)[] {
   if (operation === 'property-details') return [listingAgent(record), listingBroker(record)];
@@ -65,13 +68,8 @@ export function noPersonListings(query: Query): string | undefined {
 
 /** A property's details (the Details button), with buttons to its agent's and brokerage's listings. */
 export async function detailsBlocks(propertyId: string, records: readonly unknown[], surface: Surface, state: ButtonStateStore): Promise<Block[]> {
-  const people =
-    surface.buttonsPerCard > 0
-      ? pagePeople(
-          'property-details',
-          records.map((listing) => ({ listing, copies: [] })),
-        )
-      : [];
+  const groups = records.map((listing) => ({ listing, copies: [] }));
+  const people = offersPersonButtons(surface) ? pagePeople('property-details', groups) : [];
   const query: Query = { operation: 'property-details', params: { property_id: propertyId }, location: null, unknownWords: [] };
   const row = people.length > 0 ? await state.save('page', { v: PAYLOAD_VERSION, query, surface, details: [], people } satisfies PageRow) : '';
   const blocks = renderRecords('property-details', records, { locationName: '', listingButtons: () => [], personButtons: personButtons(people, row) });

@@ -6,7 +6,7 @@ import type { TransactionsScope } from '../views/index.js';
 import type { Block, Button, Reply } from '../views/model.js';
 import { DEFAULT_SURFACE, MAX_PAGE, PAYLOAD_VERSION, type PageRow, type Place, type Position } from './button-payloads.js';
 import { planPage } from './paging.js';
-import { noPersonListings, pagePeople, personButtons } from './people.js';
+import { noPersonListings, offersPersonButtons, pagePeople, personButtons } from './people.js';
 import { perSqftFilter } from './per-sqft-filter.js';
 import { CARD_OPERATIONS, cardGroups, fitCardButtons, groupListingIds, renderGroups } from './render-results.js';
 import type { SearchOutcome } from './search.js';
@@ -72,7 +72,7 @@ export async function presentPage(view: PageView, { operation: op, result }: Sea
   const saveable = notAlertable(query, location) === undefined;
   const picker = 'location_id' in spec.params && location !== undefined;
   const details = surface.buttonsPerCard > 0 ? groupListingIds(op, shownGroups) : [];
-  const people = surface.buttonsPerCard > 0 ? pagePeople(op, shownGroups) : [];
+  const people = offersPersonButtons(surface) ? pagePeople(op, shownGroups) : [];
 
   const stateful = next || previous || saveable || picker || details.length > 0 || people.length > 0;
   const row = stateful
@@ -138,5 +138,6 @@ export function fitSurface(surface: Surface | undefined): Surface {
   return {
     cardsPerPage: whole(surface.cardsPerPage, 1, 50, DEFAULT_SURFACE.cardsPerPage),
     buttonsPerCard: whole(surface.buttonsPerCard, 0, 25, DEFAULT_SURFACE.buttonsPerCard),
+    ...(surface.personButtons === false ? { personButtons: false } : {}),
   };
 }

@@ -8,6 +8,11 @@ export interface Surface {
   cardsPerPage: number;
   /** Buttons under one card (Discord: 5 per action row). */
   buttonsPerCard: number;
+  /**
+   * Buttons to the listings of the agents and brokerages the cards name (default true). False: the cards show only the
+   * command to type (the terminal chat, where a button is a number to type anyway, and more of them renumber the rest).
+   */
+  personButtons?: boolean;
 }
 
 /** A slash command, from any platform. `place` is an opaque chat place such as `slack:T0123:C0456`. */

@@ -67,9 +67,10 @@ const COMMANDS: Record<OperationName, () => string> = {
   'price-trend-of-location': () => 'trend marina',
 };
 
-/** The default layout, Discord's (two buttons a card) and a narrow one (one card, one button). */
+/** The default layout, the terminal's (commands, not buttons, to people), Discord's (two buttons a card), a narrow one. */
 const SURFACES: Surface[] = [
   { cardsPerPage: 10, buttonsPerCard: 5 },
+  { cardsPerPage: 10, buttonsPerCard: 5, personButtons: false },
   { cardsPerPage: 8, buttonsPerCard: 2 },
   { cardsPerPage: 3, buttonsPerCard: 1 },
 ];
@@ -82,7 +83,7 @@ const said = (reply: Reply) => [reply.text, ...reply.blocks.flatMap((b) => (b.ki
 /** The answers a pressed button must never bring: a refusal, a dead or unknown button, a failure. */
 const REFUSED = /can't|cannot|expired|no longer supported|older version|went wrong|busy|refused|nothing under that id|not enabled|only listing searches/i;
 
-describe.each(SURFACES.map((surface, n) => ({ surface, n })))('on a surface of $surface.cardsPerPage cards, $surface.buttonsPerCard buttons each', ({ surface, n }) => {
+describe.each(SURFACES.map((surface, n) => ({ surface, n })))('on a surface of $surface.cardsPerPage cards, $surface.buttonsPerCard buttons each ($n)', ({ surface, n }) => {
   // Each surface in a channel and by a person of its own, so a search saved on one is not "already an alert" on another.
   const who = { user: `U${n}`, place: `test:offered${n}`, surface };
   const press = (b: Button) => manzil.bot.handleAction({ ...who, action: b.action, token: b.token });
