@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import type { Reply } from '../../src/bot/index.js';
+import { typedFor, type Reply } from '../../src/bot/index.js';
 import type { ChatPoster } from '../../src/ports/index.js';
 import type { Block, ImageFile } from '../../src/views/model.js';
 import { colorFor, renderText } from './render.js';
@@ -47,7 +47,8 @@ export class ConsolePoster implements ChatPoster {
   ) {}
 
   async post(_place: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }> {
-    const shownReply = await this.saveCharts(reply, deliveryId);
+    // An alert's commands as they are typed here, without the slash (`alerts list`), like every reply of the chat.
+    const shownReply = await this.saveCharts(typedFor({ commandStyle: 'plain' }, reply), deliveryId);
     if (this.display) this.display(shownReply);
     else this.output.write(`\n${renderText(shownReply, { color: this.color }).text}\n`);
     return { messageId: `console-${deliveryId}` };

@@ -2,7 +2,7 @@
 export { Bot, type BotOptions, type ServiceCaller } from './bot.js';
 export { alertsRequest, decodeLocationOption, digestsRequest } from './requests.js';
 export { SearchRunner, runSearch, searchParams, type SearchOutcome } from './search.js';
-export { typedReplies } from './typed-reply.js';
+export { typedFor, typedReplies } from './typed-reply.js';
 export { StateMaintenance, type MaintenanceOptions, type PruneCounts } from './maintenance.js';
 export { type ActionRequest, type ButtonStateStore, type CommandRequest, type PeriodPort, type PickRequest, type SuggestOption, type Surface, type TrackRequest } from './types.js';
 export type { Reply } from '../views/model.js';
