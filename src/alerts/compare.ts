@@ -1,7 +1,9 @@
 // The comparison step, pure: what a search has seen + what the service shows now -> what to record and post.
 // New ids become cards, a price that fell by the threshold below the price the channel was last told becomes one
 // price-drop card (so several small cuts add up), and the same flat listed again by another agent is folded into one
-// card (in one run) or not posted again (in a later run).
+// card (in one run) or not posted again (in a later run). What the channel's other alerts have posted counts as posted:
+// a listing (or flat) one alert of a channel posted is not posted there again by another, and a drop is measured from
+// the lowest price the channel was told.
 import type { ListingSummary } from '../api/records.js';
 import type { SeenRow, SeenUpdate } from '../store/index.js';
 import { fingerprint, sameFlat, type Fingerprint } from '../views/same-flat.js';
@@ -31,11 +33,23 @@ export interface CompareOptions {
   primed: boolean;
   /** A drop of at least this many percent is posted. */
   priceDropPct: number;
+  /** What the other alerts of the search's channel have posted (or counted as posted). */
+  channel?: readonly ChannelRow[];
 }
+
+/** A listing another alert of the channel posted: its id, the flat it is and the price the channel was told. */
+export type ChannelRow = Pick<SeenRow, 'propertyId' | 'lastPrice' | 'reportedPrice' | 'locationKey' | 'bedrooms' | 'size'>;
+
+const flatOf = (s: ChannelRow): Fingerprint => ({ locationKey: s.locationKey, bedrooms: s.bedrooms, size: s.size, price: s.lastPrice });
+const lower = (a: number | null | undefined, b: number | null): number | null => (a === undefined || a === null ? b : b === null || a < b ? a : b);
 
 export function compare(seenRows: readonly SeenRow[], listings: readonly Listing[], options: CompareOptions): Comparison {
   const seen = new Map(seenRows.map((s) => [s.propertyId, s]));
-  const postedFlats: Fingerprint[] = seenRows.filter((s) => s.posted).map((s) => ({ locationKey: s.locationKey, bedrooms: s.bedrooms, size: s.size, price: s.lastPrice }));
+  const channel = options.channel ?? [];
+  // The lowest price the channel was told of each listing its other alerts posted.
+  const told = new Map<string, number | null>();
+  for (const c of channel) told.set(c.propertyId, lower(told.get(c.propertyId), c.reportedPrice ?? c.lastPrice));
+  const postedFlats: Fingerprint[] = [...seenRows.filter((s) => s.posted), ...channel].map(flatOf);
   const out: Comparison = { seen: [], fresh: [], drops: [] };
   const done = new Set<string>();
   for (const listing of listings) {
@@ -48,20 +62,22 @@ export function compare(seenRows: readonly SeenRow[], listings: readonly Listing
     // Only what is new or repriced is written (last_seen_at of the rest is touched in one statement per query).
     if (before) {
       // Measured from the price the channel knows (first seen, or the last drop posted), not the last one read.
-      const reference = before.reportedPrice ?? before.lastPrice;
+      // Another alert of the channel may have told it a lower price (its drop card): that one, once per channel.
+      const own = before.reportedPrice ?? before.lastPrice;
+      const reference = lower(told.get(id), own);
       const threshold = 1 - options.priceDropPct / 100;
       if (options.primed && reference !== null && fp.price !== null && fp.price < reference && fp.price <= reference * threshold) {
         out.drops.push({ listing, from: reference, to: fp.price });
         update.reportedPrice = fp.price;
-      }
+      } else if (reference !== own) update.reportedPrice = reference; // kept, should the other alert go
       if (before.lastPrice !== fp.price || update.reportedPrice !== undefined) out.seen.push(update);
       continue;
     }
-    update.reportedPrice = fp.price; // the price the channel knows from now on
+    update.reportedPrice = lower(told.get(id), fp.price); // the price the channel knows from now on
     out.seen.push(update);
     if (!options.primed) continue;
-    // Posted before under another agent's id: record it as covered, post nothing.
-    if (postedFlats.some((p) => sameFlat(p, fp))) {
+    // Posted before, by another alert of the channel or under another agent's id: record it as covered, post nothing.
+    if (told.has(id) || postedFlats.some((p) => sameFlat(p, fp))) {
       update.posted = true;
       continue;
     }

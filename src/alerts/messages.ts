@@ -2,14 +2,22 @@
 // Rendering happens at delivery time, so a message is built from what was recorded, not from a later fetch.
 import { z } from 'zod';
 import { formatAed } from '../views/format.js';
-import { listingCard } from '../views/listing.js';
+import { listingCard, listingGroupCard } from '../views/listing.js';
 import type { Block, Button, Reply } from '../views/model.js';
 import type { Listing } from './compare.js';
 
 const searchRef = z.object({ id: z.number(), number: z.number(), summary: z.string() });
 
 const payloadSchema = z.discriminatedUnion('kind', [
-  z.object({ v: z.literal(1), kind: z.literal('new'), search: searchRef, listing: z.looseObject({ property_id: z.string() }), copies: z.number().default(0) }),
+  z.object({
+    v: z.literal(1),
+    kind: z.literal('new'),
+    search: searchRef,
+    listing: z.looseObject({ property_id: z.string() }),
+    copies: z.number().default(0),
+    // The copies themselves (their agents and links); entries queued by releases before them have the count alone.
+    others: z.array(z.looseObject({ property_id: z.string() })).optional(),
+  }),
   z.object({ v: z.literal(1), kind: z.literal('price_drop'), search: searchRef, listing: z.looseObject({ property_id: z.string() }), from: z.number(), to: z.number() }),
   z.object({ v: z.literal(1), kind: z.literal('summary'), search: searchRef, more: z.number() }),
   z.object({ v: z.literal(1), kind: z.literal('failing'), search: searchRef, error: z.string(), since: z.number() }),
@@ -40,14 +48,24 @@ export interface AlertButtons {
   showSearch?(searchId: number): Promise<Button | undefined>;
 }
 
+/** What an alert message is rendered with besides its payload: its buttons, and the alerts of its channel it matched. */
+export interface AlertRendering extends AlertButtons {
+  /** The alerts of the search's channel that posted this listing (or the same flat), by number (channel.ts). */
+  matches?(searchId: number, listing: Listing): Promise<SearchRef[]>;
+}
+
 const label = (s: SearchRef) => `Alert #${s.number} · ${s.summary}`;
+
+/** "Alert #2 · …", or "Matches your alerts: #1 …; #3 …" when several alerts of the channel matched the one post. */
+const labelOf = (refs: readonly SearchRef[]) => (refs.length === 1 ? label(refs[0]!) : `Matches your alerts: ${refs.map((r) => `#${r.number} ${r.summary}`).join('; ')}`);
+const numbersOf = (refs: readonly SearchRef[]) => (refs.length === 1 ? `alert #${refs[0]!.number}` : `alerts ${refs.map((r) => `#${r.number}`).join(', ')}`);
 
 /** The outbox kinds alerts write; main registers them with `alertKind` (src/outbox/registry.ts's DeliveryKind). */
 export const ALERT_KINDS = ['new', 'price_drop', 'summary', 'failing', 'recovered', 'impossible'] as const;
 
-export const alertKind = (buttons: AlertButtons = {}) => ({ decode: decodePayload, render: (p: DeliveryPayload) => renderDelivery(p, buttons) });
+export const alertKind = (buttons: AlertRendering = {}) => ({ decode: decodePayload, render: (p: DeliveryPayload) => renderDelivery(p, buttons) });
 
-export async function renderDelivery(payload: DeliveryPayload, buttons: AlertButtons = {}): Promise<Reply> {
+export async function renderDelivery(payload: DeliveryPayload, buttons: AlertRendering = {}): Promise<Reply> {
   const head = (text: string): Block => ({ kind: 'context', text });
   const searchId = payload.search.id;
   const card = async (listing: Listing): Promise<Block> => {
@@ -55,19 +73,43 @@ export async function renderDelivery(payload: DeliveryPayload, buttons: AlertBut
     return { kind: 'card', card: listingCard(listing, details ? { buttons: [details] } : {}) };
   };
   const listingTitle = (l: Listing) => l.title ?? `Property ${l.property_id}`;
+  // The alert that queued it, and every other alert of its channel that matched it since.
+  const matched = async (listing: Listing): Promise<SearchRef[]> => {
+    const found = (await buttons.matches?.(searchId, listing)) ?? [];
+    return found.some((r) => r.id === searchId) ? found : [payload.search, ...found].sort((a, b) => a.number - b.number);
+  };
   switch (payload.kind) {
     case 'new': {
       const listing = payload.listing as Listing;
-      const blocks: Block[] = [head(`🔔 New listing · ${label(payload.search)}`), await card(listing)];
-      if (payload.copies > 0) blocks.push(head(`Also listed by ${payload.copies} other agent${payload.copies === 1 ? '' : 's'}.`));
-      return { text: `New listing for alert #${payload.search.number}: ${listingTitle(listing)}`, blocks };
+      const refs = await matched(listing);
+      const blocks: Block[] = [head(`🔔 New listing · ${labelOf(refs)}`)];
+      if (payload.others?.length) {
+        // The copies named and linked, as in search results (their Details when they have no link to follow).
+        const others = payload.others as Listing[];
+        const copyDetails = new Map<string, Button>();
+        for (const c of others) {
+          const b = await buttons.details?.(searchId, c.property_id);
+          if (b) copyDetails.set(c.property_id, b);
+        }
+        const details = await buttons.details?.(searchId, listing.property_id);
+        const copyButtons = (c: unknown) => {
+          const b = copyDetails.get((c as Listing).property_id);
+          return b ? [b] : [];
+        };
+        blocks.push({ kind: 'card', card: listingGroupCard(listing, others, { ...(details ? { buttons: [details] } : {}), copyButtons }) });
+      } else {
+        blocks.push(await card(listing));
+        if (payload.copies > 0) blocks.push(head(`Also listed by ${payload.copies} other agent${payload.copies === 1 ? '' : 's'}.`));
+      }
+      return { text: `New listing for ${numbersOf(refs)}: ${listingTitle(listing)}`, blocks };
     }
     case 'price_drop': {
       const listing = payload.listing as Listing;
+      const refs = await matched(listing);
       const drop = `Price dropped from ${formatAed(payload.from)} to ${formatAed(payload.to)}`;
       return {
-        text: `${drop} for alert #${payload.search.number}: ${listingTitle(listing)}`,
-        blocks: [head(`📉 ${drop} · ${label(payload.search)}`), await card(listing)],
+        text: `${drop} for ${numbersOf(refs)}: ${listingTitle(listing)}`,
+        blocks: [head(`📉 ${drop} · ${labelOf(refs)}`), await card(listing)],
       };
     }
     case 'summary': {

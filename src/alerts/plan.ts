@@ -19,7 +19,7 @@ export function deliveriesFor(search: SavedSearchRow, cmp: ReturnType<typeof com
       kind: 'new',
       propertyId: g.listing.property_id,
       dedupeKey: `${search.id}:new:${g.listing.property_id}`,
-      payload: encodePayload({ v: 1, kind: 'new', search: ref(search), listing: g.listing, copies: g.copies.length }),
+      payload: encodePayload({ v: 1, kind: 'new', search: ref(search), listing: g.listing, copies: g.copies.length, others: g.copies }),
     })),
     ...cmp.drops.map((d) => ({
       searchId: search.id,

@@ -7,11 +7,12 @@ import { payingFor } from '../api/payer.js';
 import type { Logger } from '../log.js';
 import { runLeased } from '../jobs/index.js';
 import { teamOf } from '../ports/index.js';
-import type { AlertsRepo, Fence, LeaseRepo, RunOutcome, SavedSearchRow } from '../store/index.js';
-import { compare, type Listing } from './compare.js';
+import type { AlertsRepo, Fence, LeaseRepo, SavedSearchRow } from '../store/index.js';
+import { planGroup, postedQueryOf } from './channel.js';
+import type { Listing } from './compare.js';
 import { fetchListings, type AlertsApi } from './fetch.js';
 import { PageBudget } from './page-budget.js';
-import { deliveriesFor, notice } from './plan.js';
+import { notice } from './plan.js';
 import { fromParamsKey } from './saved-query.js';
 
 export interface PollerOptions {
@@ -252,20 +253,19 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
     return result;
   }
 
-  const at = now();
-  let fresh = 0;
-  let drops = 0;
-  const outcomes: RunOutcome[] = group.map((search) => {
-    const isPrimed = search.primedAt !== null;
-    const cmp = compare(seenRows.get(search.id)!, listings, { primed: isPrimed, priceDropPct: deps.options.priceDropPct });
-    const deliveries = deliveriesFor(search, cmp, deps.options.cardsPerRun ?? 5, at);
-    fresh += cmp.fresh.length;
-    drops += cmp.drops.length;
-    if (search.errorReported) deliveries.push(notice(search, 'recovered', `${search.id}:recovered:${search.errorSince ?? at}`, {}));
-    return { searchId: search.id, at, seen: cmp.seen, deliveries, primed: !isPrimed, clearError: search.lastError !== null };
-  });
-  const queued = await deps.repo.commitRuns(
-    outcomes,
+  // Decided in the transaction that records it, against what the channels' alerts have posted by then: runs of other
+  // queries in the same channels (on this instance or another) commit one at a time, so none posts a listing twice.
+  let planned: ReturnType<typeof planGroup> | undefined;
+  const queued = await deps.repo.commitPlanned(
+    {
+      service: deps.service,
+      places: [...new Set(group.map((s) => s.place))],
+      ...postedQueryOf(listings),
+      outcomes: (posted) => {
+        planned = planGroup(group, seenRows, listings, posted, { priceDropPct: deps.options.priceDropPct, cardsPerRun: deps.options.cardsPerRun ?? 5 }, now());
+        return planned.outcomes;
+      },
+    },
     listings.map((l) => l.property_id),
     fence,
   );
@@ -274,8 +274,8 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
     return result;
   }
   result.queued += queued;
-  result.newListings += fresh;
-  result.priceDrops += drops;
+  result.newListings += planned?.fresh ?? 0;
+  result.priceDrops += planned?.drops ?? 0;
   return result;
 }
 

@@ -1,6 +1,6 @@
 // The background work of one instance: the outbox's drainer and the scheduled jobs that feed it (the alerts poller, the
 // digests). Wired the same way in the main thread (embedded runs, tests) and in the delivery thread (`manzil start`).
-import { ALERT_KINDS, POLL_JOB, alertKind, dueQueries, pollOnce, savedQueryLookup, type PollerDeps, type RunReport } from '../alerts/index.js';
+import { ALERT_KINDS, POLL_JOB, alertKind, dueQueries, matchingAlerts, pollOnce, savedQueryLookup, type PollerDeps, type RunReport } from '../alerts/index.js';
 import type { ApiClient } from '../api/client.js';
 import type { Bot } from '../bot/index.js';
 import type { Config } from '../config.js';
@@ -88,7 +88,7 @@ export function composeBackground(d: BackgroundDeps) {
   const { config, repos, logger } = d;
   // Each kind of message the outbox carries registers its decoder and renderer; the drainer knows none of them.
   const kinds = new KindRegistry()
-    .register(ALERT_KINDS, alertKind(d.bot.alertButtons(savedQueryLookup((id) => repos.alerts.byId(id)))))
+    .register(ALERT_KINDS, alertKind({ ...d.bot.alertButtons(savedQueryLookup((id) => repos.alerts.byId(id))), matches: matchingAlerts(repos.alerts, logger) }))
     .register(DIGEST_KIND, digestKind)
     .register(DIGEST_NOTICE_KIND, digestNoticeKind);
   const drainer = new OutboxDrainer({

@@ -21,6 +21,41 @@ export interface SeenUpdate {
   posted: boolean;
 }
 
+/**
+ * A listing one of a channel's alerts has posted (or counted as posted: the same listing or flat, already posted there
+ * by another of its alerts), with the alert it belongs to: what the channel remembers, for as long as that alert does.
+ */
+export interface ChannelPosted {
+  place: string;
+  searchId: number;
+  number: number;
+  summary: string;
+  propertyId: string;
+  lastPrice: number | null;
+  reportedPrice: number | null;
+  locationKey: string | null;
+  bedrooms: string | null;
+  size: number | null;
+}
+
+/** Which posted rows to read: the alerts of these places on this service, for these listings or these locations. */
+export interface PostedQuery {
+  service: string;
+  places: readonly string[];
+  propertyIds: readonly string[];
+  /** Same-flat candidates: the same flat under another id has the same location. */
+  locationKeys: readonly string[];
+}
+
+/**
+ * A run decided inside its transaction: `outcomes` is given what the channels' alerts have posted as it stands then,
+ * after every earlier run in those channels committed (and before any later one), so two alerts of one channel never
+ * both post a listing, whichever instance runs them.
+ */
+export interface RunPlan extends PostedQuery {
+  outcomes(posted: readonly ChannelPosted[]): RunOutcome[];
+}
+
 /** What one poller run learned about one saved search, written in a single transaction. */
 export interface RunOutcome {
   searchId: number;
@@ -51,6 +86,18 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
   );
   // After a restore, a search's first run may queue facts the replaced database had already posted: they are looked for
   // on the platform first, back to the backup's time.
+  const postedRows = sqlite.prepare(
+    `SELECT s.place, s.number, s.summary, ss.search_id AS searchId, ss.property_id AS propertyId, ss.last_price AS lastPrice,
+       ss.reported_price AS reportedPrice, ss.location_key AS locationKey, ss.bedrooms, ss.size
+     FROM saved_search s JOIN search_seen ss ON ss.search_id = s.id
+     WHERE s.service = @service AND s.place IN (SELECT value FROM json_each(@places)) AND ss.posted = 1
+       AND (ss.property_id IN (SELECT value FROM json_each(@ids)) OR ss.location_key IN (SELECT value FROM json_each(@keys)))
+     ORDER BY s.place, s.number, ss.property_id`,
+  );
+  const postedIn = (q: PostedQuery): ChannelPosted[] =>
+    q.places.length === 0
+      ? []
+      : (postedRows.all({ service: q.service, places: JSON.stringify(q.places), ids: JSON.stringify(q.propertyIds), keys: JSON.stringify(q.locationKeys) }) as ChannelPosted[]);
   const restore = readRestore(sqlite);
   const holds = (fence: Fence | undefined) => holdsLease(store, fence);
 
@@ -72,8 +119,14 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
    * the poller's lease: an instance that stalled past it and was taken over records nothing (undefined).
    */
   function commitRuns(outcomes: readonly RunOutcome[], read: readonly string[] = [], fence?: Fence): number | undefined {
+    return commitPlanned({ service: '', places: [], propertyIds: [], locationKeys: [], outcomes: () => [...outcomes] }, read, fence);
+  }
+
+  /** As commitRuns, with the outcomes decided in the transaction (an immediate one: runs commit one at a time). */
+  function commitPlanned(plan: RunPlan, read: readonly string[] = [], fence?: Fence): number | undefined {
     return tx(() => {
       if (fence && !holds(fence)) return undefined;
+      const outcomes = plan.outcomes(postedIn(plan));
       const queued = outcomes.reduce((n, o) => n + commit(o), 0);
       if (read.length > 0 && outcomes.length > 0) {
         touchSeen.run({ at: outcomes[0]!.at, searches: JSON.stringify(outcomes.map((o) => o.searchId)), ids: JSON.stringify(read) });
@@ -101,6 +154,11 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
     },
 
     commitRuns,
+
+    commitPlanned,
+
+    /** What the alerts of these places have posted, of these listings or locations (the order: place, number, id). */
+    postedIn,
 
     commitRun(outcome: RunOutcome, fence?: Fence): number | undefined {
       return commitRuns([outcome], [], fence);

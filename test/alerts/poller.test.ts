@@ -68,7 +68,15 @@ describe('new listings', () => {
       await rig.poll();
     }
     await rig.drainer.drain();
-    const folded = rig.poster.posts.filter((p) => /Also listed by 1 other agent\./.test(JSON.stringify(p.reply.blocks)));
+    // The copy named by its agent, and linked (or its Details offered), as in search results.
+    const folded = rig.poster.posts.filter((p) =>
+      p.reply.blocks.some(
+        (b) =>
+          b.kind === 'card' &&
+          b.card.fields.some((f) => f.label === 'Also listed by' && /^1 other agent: \S/.test(f.value)) &&
+          (b.card.links ?? []).some((l) => l.label.startsWith('Listing by ')),
+      ),
+    );
     // Every advance lists its first Dubai Marina flat twice: four copies, four folded cards, no copy posted alone.
     expect(folded).toHaveLength(4);
     const news = (await rig.outbox.list()).filter((d) => d.kind === 'new');

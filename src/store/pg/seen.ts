@@ -2,18 +2,18 @@
 // each method means; the same calls give the same results). A run's seen rows, its outbox entries and its search's
 // record commit in one transaction under the lease's fence; the searches it records are locked first, so a removal
 // meanwhile waits for it (and then takes its rows away) instead of failing it on a missing parent.
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Fence } from '../leases.js';
 import type { NewDelivery } from '../outbox.js';
 import type { Promised } from '../ports.js';
 import { runDone, seenWrites, uncertainAfterRestore, type SeenWrite } from '../rules.js';
-import type { RunOutcome, SeenRepo, SeenRow } from '../seen.js';
+import type { ChannelPosted, PostedQuery, RunOutcome, RunPlan, SeenRepo, SeenRow } from '../seen.js';
 import { holdsLeaseIn } from './leases.js';
 import { readRestore } from './meta.js';
 import type { PgStore } from './open.js';
 import { enqueueAllIn } from './outbox.js';
 import { savedSearch, searchSeen } from './schema.js';
-import type { PgTx } from './tx.js';
+import type { PgRunner, PgTx } from './tx.js';
 
 /** Rows per upsert statement: 10 parameters a row stays far below Postgres's 65535. */
 const CHUNK = 500;
@@ -115,6 +115,43 @@ async function recordRuns(tx: PgTx, done: ReadonlyMap<number, ReturnType<typeof 
       .where(sql`${savedSearch.id} = ANY(${sql.param(ids)}::int[])`);
 }
 
+/** What the alerts of these places posted, of these listings or locations, in SQLite's order (place, number, id). */
+async function postedIn(runner: PgRunner, q: PostedQuery): Promise<ChannelPosted[]> {
+  if (q.places.length === 0) return [];
+  return runner
+    .select({
+      place: savedSearch.place,
+      searchId: searchSeen.searchId,
+      number: savedSearch.number,
+      summary: savedSearch.summary,
+      propertyId: searchSeen.propertyId,
+      lastPrice: searchSeen.lastPrice,
+      reportedPrice: searchSeen.reportedPrice,
+      locationKey: searchSeen.locationKey,
+      bedrooms: searchSeen.bedrooms,
+      size: searchSeen.size,
+    })
+    .from(searchSeen)
+    .innerJoin(savedSearch, eq(savedSearch.id, searchSeen.searchId))
+    .where(
+      and(
+        eq(savedSearch.service, q.service),
+        sql`${savedSearch.place} = ANY(${sql.param([...q.places])}::text[])`,
+        eq(searchSeen.posted, true),
+        or(sql`${searchSeen.propertyId} = ANY(${sql.param([...q.propertyIds])}::text[])`, sql`${searchSeen.locationKey} = ANY(${sql.param([...q.locationKeys])}::text[])`),
+      ),
+    )
+    .orderBy(sql`${savedSearch.place} collate "C"`, asc(savedSearch.number), sql`${searchSeen.propertyId} collate "C"`);
+}
+
+/**
+ * The runs of these places commit one at a time until this transaction ends (SQLite's immediate transactions do the
+ * same for the whole file): a lock per place, taken in one order, so two never wait on each other.
+ */
+async function lockPlaces(tx: PgTx, places: readonly string[]): Promise<void> {
+  for (const place of [...new Set(places)].sort()) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`manzil:alerts-place:${place}`}, 0))`);
+}
+
 export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): Promised<SeenRepo> {
   const { db } = store;
 
@@ -156,8 +193,14 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
   }
 
   async function commitRuns(outcomes: readonly RunOutcome[], read: readonly string[] = [], fence?: Fence): Promise<number | undefined> {
+    return commitPlanned({ service: '', places: [], propertyIds: [], locationKeys: [], outcomes: () => [...outcomes] }, read, fence);
+  }
+
+  async function commitPlanned(plan: RunPlan, read: readonly string[] = [], fence?: Fence): Promise<number | undefined> {
     return db.transaction(async (tx) => {
       if (fence && !(await holdsLeaseIn(tx, fence))) return undefined;
+      await lockPlaces(tx, plan.places);
+      const outcomes = plan.outcomes(await postedIn(tx, plan));
       if (outcomes.length === 0) return 0;
       const queued = await commit(tx, outcomes);
       if (read.length > 0) {
@@ -196,6 +239,10 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
     },
 
     commitRuns,
+
+    commitPlanned,
+
+    postedIn: (q: PostedQuery) => postedIn(db, q),
 
     async commitRun(outcome: RunOutcome, fence?: Fence) {
       return commitRuns([outcome], [], fence);

@@ -1,0 +1,107 @@
+// One listing once per channel: what a channel's alerts have posted is the memory every other alert of the channel
+// compares with (compare.ts), and the one post names every alert of the channel that matched it.
+import type { Logger } from '../log.js';
+import type { AlertsRepo, ChannelPosted, RunOutcome, SavedSearchRow, SeenRow } from '../store/index.js';
+import { fingerprint, sameFlat, type Fingerprint } from '../views/same-flat.js';
+import { compare, type Listing } from './compare.js';
+import type { SearchRef } from './messages.js';
+import { deliveriesFor, notice } from './plan.js';
+
+export interface GroupRun {
+  outcomes: RunOutcome[];
+  fresh: number;
+  drops: number;
+}
+
+/**
+ * One query's searches compared with what they have seen and with what their channels' alerts posted (`posted`, read
+ * in the run's transaction), in order: a search's posts join its channel's memory before the next search of the
+ * channel is compared (two alerts of one channel with the same query, saved before "saved twice" was refused).
+ */
+export function planGroup(
+  group: readonly SavedSearchRow[],
+  seenRows: ReadonlyMap<number, SeenRow[]>,
+  listings: readonly Listing[],
+  posted: readonly ChannelPosted[],
+  options: { priceDropPct: number; cardsPerRun: number },
+  at: number,
+): GroupRun {
+  const memory = [...posted];
+  const run: GroupRun = { outcomes: [], fresh: 0, drops: 0 };
+  for (const search of group) {
+    const isPrimed = search.primedAt !== null;
+    const channel = memory.filter((p) => p.place === search.place && p.searchId !== search.id);
+    const cmp = compare(seenRows.get(search.id) ?? [], listings, { primed: isPrimed, priceDropPct: options.priceDropPct, channel });
+    const deliveries = deliveriesFor(search, cmp, options.cardsPerRun, at);
+    run.fresh += cmp.fresh.length;
+    run.drops += cmp.drops.length;
+    if (search.errorReported) deliveries.push(notice(search, 'recovered', `${search.id}:recovered:${search.errorSince ?? at}`, {}));
+    run.outcomes.push({ searchId: search.id, at, seen: cmp.seen, deliveries, primed: !isPrimed, clearError: search.lastError !== null });
+    const own = new Map((seenRows.get(search.id) ?? []).map((r) => [r.propertyId, r]));
+    for (const u of cmp.seen) {
+      const before = own.get(u.propertyId);
+      if (!(u.posted || before?.posted)) continue;
+      const reportedPrice = u.reportedPrice !== undefined ? u.reportedPrice : (before?.reportedPrice ?? before?.lastPrice ?? u.price);
+      const { propertyId, locationKey, bedrooms, size } = u;
+      const row: ChannelPosted = {
+        place: search.place,
+        searchId: search.id,
+        number: search.number,
+        summary: search.summary,
+        propertyId,
+        locationKey,
+        bedrooms,
+        size,
+        lastPrice: u.price,
+        reportedPrice,
+      };
+      const i = memory.findIndex((m) => m.searchId === search.id && m.propertyId === propertyId);
+      if (i >= 0) memory.splice(i, 1, row);
+      else memory.push(row);
+    }
+  }
+  return run;
+}
+
+/** The listings' ids and locations: a run reads only the posted rows of these (the same flat shares a location). */
+export function postedQueryOf(listings: readonly Listing[]): { propertyIds: string[]; locationKeys: string[] } {
+  const keys = new Set<string>();
+  for (const l of listings) {
+    const k = fingerprint(l).locationKey;
+    if (k !== null) keys.add(k);
+  }
+  return { propertyIds: [...new Set(listings.map((l) => l.property_id))], locationKeys: [...keys] };
+}
+
+const flatOf = (p: ChannelPosted): Fingerprint => ({ locationKey: p.locationKey, bedrooms: p.bedrooms, size: p.size, price: p.lastPrice });
+
+/**
+ * The alerts of a search's channel that have this listing (or the same flat) as posted, by number: what its one post
+ * names, read as it is rendered, so alerts whose runs committed after it was queued are named too.
+ */
+export function matchingAlerts(repo: Pick<AlertsRepo, 'byId' | 'postedIn'>, logger?: Logger) {
+  return async (searchId: number, listing: Listing): Promise<SearchRef[]> => {
+    try {
+      return await matching(repo, searchId, listing);
+    } catch (error) {
+      // The names are not worth holding the post back: it names the alert that queued it.
+      logger?.warn('could not read which alerts of the channel match a listing; the post names its own alert', { searchId, error });
+      return [];
+    }
+  };
+}
+
+async function matching(repo: Pick<AlertsRepo, 'byId' | 'postedIn'>, searchId: number, listing: Listing): Promise<SearchRef[]> {
+  const search = await repo.byId(searchId);
+  if (!search) return [];
+  const print = fingerprint(listing);
+  const rows = await repo.postedIn({
+    service: search.service,
+    places: [search.place],
+    propertyIds: [listing.property_id],
+    locationKeys: print.locationKey === null ? [] : [print.locationKey],
+  });
+  const refs = new Map<number, SearchRef>();
+  for (const r of rows) if (r.propertyId === listing.property_id || sameFlat(flatOf(r), print)) refs.set(r.searchId, { id: r.searchId, number: r.number, summary: r.summary });
+  return [...refs.values()].sort((a, b) => a.number - b.number);
+}
