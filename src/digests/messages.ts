@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { bucketLabel, type BucketFigure, type DigestPart, type PlaceDigest, type TransactionFigures } from '../market/index.js';
 import { formatAed, formatNumber, possessive } from '../views/format.js';
-import { listingCard } from '../views/listing.js';
+import { listingGroupCard } from '../views/listing.js';
 import type { Block, Reply } from '../views/model.js';
 import type { DigestPayload } from './compose.js';
 import { parseJson } from './codec.js';
@@ -117,7 +117,7 @@ function placeBlocks(p: PlaceDigest, withCards: boolean, timezone: string): Bloc
     if (withCards) {
       for (const c of nl.cheapest) {
         const diff = `${Math.abs(Math.round(c.diffPct))} % ${c.diffPct < 0 ? 'below' : 'above'} ${possessive(p.place.name)} ${bucketLabel(c.bucket)} average of ${formatAed(Math.round(c.benchmark))}/sqft`;
-        const card = listingCard(c.listing);
+        const card = listingGroupCard(c.listing, c.copies ?? []);
         blocks.push({ kind: 'card', card: { ...card, fields: [...card.fields, { label: 'Against the trend', value: `${formatAed(Math.round(c.ppsf))}/sqft, ${diff}` }] } });
       }
       if (nl.cheapestNote) blocks.push({ kind: 'context', text: nl.cheapestNote });

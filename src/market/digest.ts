@@ -5,6 +5,7 @@
 import { ApiError } from '../api/errors.js';
 import { OPERATIONS, type OperationName } from '../api/operations.js';
 import type { ListingSummary, NewProject } from '../api/records.js';
+import { foldSameFlats } from '../views/same-flat.js';
 import type { MarketData } from './data.js';
 import { CallMeter, type NewListingsKind } from './types.js';
 import { listingFacts, saleContext, transactionFigures, trendFigures, yieldFigures, type Bucket, type TransactionFigures, type TrendFigures, type YieldFigure } from './figures.js';
@@ -44,6 +45,8 @@ export interface DigestPart<T> {
 
 export interface CheapListing {
   listing: ListingSummary;
+  /** The same flat from other agents (views/same-flat.ts): one pick, not one per agent. Absent in older payloads. */
+  copies?: ListingSummary[];
   bucket: Bucket;
   /** The listing's AED per sqft, the place's trend price for its bucket (and month), and the difference in percent. */
   ppsf: number;
@@ -275,13 +278,16 @@ export async function composePlaceDigest(market: MarketData, place: { id: string
   };
 }
 
-/** The (up to) n sale listings cheapest per sqft against the trend price of their bedroom count. */
+/**
+ * The (up to) n sale listings cheapest per sqft against the trend price of their bedroom count: flats, not listings
+ * (the same flat from several agents is one pick, with its copies).
+ */
 export function cheapestAgainstTrend(sales: readonly ListingSummary[], trend: TrendFigures, placeName: string, n = 3): CheapListing[] {
   const out: CheapListing[] = [];
-  for (const listing of sales) {
+  for (const { listing, copies } of foldSameFlats(sales)) {
     const facts = listingFacts(listing, 'sale');
     const c = facts && saleContext(facts, trend, placeName);
-    if (c?.kind === 'sale') out.push({ listing, bucket: c.bucket, ppsf: c.ppsf, benchmark: c.benchmark, month: c.month, diffPct: c.diffPct });
+    if (c?.kind === 'sale') out.push({ listing, ...(copies.length ? { copies } : {}), bucket: c.bucket, ppsf: c.ppsf, benchmark: c.benchmark, month: c.month, diffPct: c.diffPct });
   }
   return out.sort((a, b) => a.diffPct - b.diffPct || a.ppsf - b.ppsf).slice(0, n);
 }
