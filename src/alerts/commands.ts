@@ -8,6 +8,7 @@ import { runLeased } from '../jobs/index.js';
 import type { AlertsRepo, LeaseRepo, OutboxRepo, SavedSearchRow } from '../store/index.js';
 import type { Block, Reply } from '../views/model.js';
 import { foldSameFlats } from '../views/same-flat.js';
+import { postedQueryOf } from './channel.js';
 import { compare } from './compare.js';
 import { renderDelivery, decodePayload } from './messages.js';
 import { fetchListings, type AlertsApi } from './fetch.js';
@@ -275,7 +276,10 @@ export class AlertCommands {
     const seenIds = new Set(seen.map((s) => s.propertyId));
     const { listings } = await fetchListings(this.o.api, saved.query.operation, canonicalParams(saved), this.o, (records) => records.every((r) => !seenIds.has(r.property_id)));
     const primed = row.primedAt !== null;
-    const cmp = compare(seen, listings, { primed, priceDropPct: this.o.priceDropPct });
+    // What the channel's other alerts posted is not posted again by this one (channel.ts), so not previewed either.
+    const posted = await this.o.repo.postedIn({ service: row.service, places: [row.place], ...postedQueryOf(listings) });
+    const channel = posted.filter((p) => p.searchId !== row.id);
+    const cmp = compare(seen, listings, { primed, priceDropPct: this.o.priceDropPct, channel });
     const messages = deliveriesFor(row, cmp, 5, this.now)
       .map((d) => decodePayload(d.payload))
       .filter((p) => p !== undefined);
