@@ -1,7 +1,7 @@
 // The alerts repository's contract, through the ports only, so it runs the same on SQLite and on Postgres
 // (the .test.ts file of the same name): what a person or the poller would notice of saved searches and what each has seen.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewDelivery, NewSavedSearch, RunOutcome, SeenUpdate } from '../../../src/store/index.js';
+import type { NewDelivery, NewSavedSearch, PostedQuery, RunOutcome, SeenUpdate } from '../../../src/store/index.js';
 import type { AlertsRepo, LeaseRepo, OutboxRepo } from '../../../src/store/ports.js';
 import { staleAndCurrent } from './fences.js';
 
@@ -458,6 +458,67 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       expect(await db.alerts.lastPolled(SERVICE, key)).toBe(5_000);
       await db.alerts.commitRun(run(b.id, 11_000, { clearError: true }));
       expect(await db.alerts.lastPolled(SERVICE, key)).toBe(11_000);
+    });
+  });
+
+  describe('alerts repository: what a channel has posted (one listing once per channel)', () => {
+    const query = (o: Partial<PostedQuery> = {}): PostedQuery => ({ service: SERVICE, places: [PLACE], propertyIds: ['p1'], locationKeys: ['jvc'], ...o });
+
+    it('gives the posted rows of the channel’s alerts, of these listings or locations, in one order; not unposted ones, other channels or services', async () => {
+      const [a, b] = [await saved('marina'), await saved('jvc')];
+      const elsewhere = await saved('marina', { place: 'slack:T1:C2' });
+      const otherService = await saved('marina', { service: 'https://other.example' });
+      await db.alerts.commitRuns([
+        run(b.id, 1_000, {
+          seen: [listing('p1', 900, { reportedPrice: 800, posted: true }), listing('p9', 700, { locationKey: 'jvc', posted: true }), listing('p8', 1, { posted: true })],
+        }),
+        run(a.id, 1_000, { seen: [listing('p1', 950, { posted: true }), listing('p2', 1, { locationKey: 'jvc' })] }),
+        run(elsewhere.id, 1_000, { seen: [listing('p1', 1, { posted: true })] }),
+        run(otherService.id, 1_000, { seen: [listing('p1', 1, { posted: true })] }),
+      ]);
+      const expected = [
+        {
+          place: PLACE,
+          searchId: a.id,
+          number: 1,
+          summary: 'Rent in marina',
+          propertyId: 'p1',
+          lastPrice: 950,
+          reportedPrice: 950,
+          locationKey: 'marina',
+          bedrooms: '2',
+          size: 1200,
+        },
+        { place: PLACE, searchId: b.id, number: 2, summary: 'Rent in jvc', propertyId: 'p1', lastPrice: 900, reportedPrice: 800, locationKey: 'marina', bedrooms: '2', size: 1200 },
+        { place: PLACE, searchId: b.id, number: 2, summary: 'Rent in jvc', propertyId: 'p9', lastPrice: 700, reportedPrice: 700, locationKey: 'jvc', bedrooms: '2', size: 1200 },
+      ];
+      expect(await db.alerts.postedIn(query())).toEqual(expected);
+      expect(await db.alerts.postedIn(query({ places: [] }))).toEqual([]);
+      // A plan is given the same rows, read in its transaction, and what it returns is recorded.
+      let given: unknown;
+      const queued = await db.alerts.commitPlanned(
+        {
+          ...query(),
+          outcomes: (posted) => {
+            given = posted;
+            return [run(a.id, 2_000, { seen: [listing('p9', 700, { locationKey: 'jvc', posted: true })], deliveries: [card(a.id, 'p9')] })];
+          },
+        },
+        ['p9'],
+      );
+      expect(given).toEqual(expected);
+      expect(queued).toBe(1);
+      expect((await db.alerts.postedIn(query())).filter((r) => r.propertyId === 'p9').map((r) => r.searchId)).toEqual([a.id, b.id]);
+    });
+
+    it('records nothing, and asks no plan, under a stale fence', async () => {
+      const a = await saved('marina');
+      const { stale } = await fences();
+      let asked = false;
+      const plan = { ...query(), outcomes: () => ((asked = true), [run(a.id, 1_000, { seen: [listing('p1', 1, { posted: true })] })]) };
+      expect(await db.alerts.commitPlanned(plan, [], stale)).toBeUndefined();
+      expect(asked).toBe(false);
+      expect(await db.alerts.seen(a.id)).toEqual([]);
     });
   });
 }
