@@ -62,7 +62,9 @@ describe('the digest picks', () => {
     )!;
     const cards = digestKind.render(payload).blocks.flatMap((b) => (b.kind === 'card' ? [b.card] : []));
     const card = cards.find((c) => c.url?.includes(first.property_id))!;
-    expect(card.fields).toContainEqual({ label: 'Also listed by', value: `1 other agent: ${copy.agent_details.name}` });
+    // The other agent by name, and the command to their listings (issue 27: every agent leads somewhere).
+    const also = card.fields.find((f) => f.label === 'Also listed by')?.value;
+    expect(also).toMatch(new RegExp(`^1 other agent: ${copy.agent_details.name}( \\(/manzil agent \\d+\\))?$`));
     expect(card.links).toContainEqual({ label: `Listing by ${copy.agent_details.name}`, url: copy.property_url });
     expect(cards.filter((c) => c.url?.includes(copy.property_id))).toHaveLength(0);
   });
