@@ -14,6 +14,9 @@ import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
 import { manzilArgs } from '../support/child.js';
 
 const KEY = 'sk-discord-poll-once-5151';
+// Each test runs two or three `manzil poll --once` processes one after another, which took past 30 s on a loaded
+// machine: the test's own bound only proves no hang.
+const NO_HANG_MS = 120_000;
 let sandbox: Sandbox;
 let fake: FakeDiscord;
 let dbPath: string;
@@ -59,48 +62,56 @@ afterAll(async () => {
 });
 
 describe('manzil poll --once with Discord', () => {
-  it('posts each new listing to the channel once, and nothing on a run with nothing new', async () => {
-    sandbox.advance(60);
-    const run = pollOnce();
-    const [code] = await once(run.child, 'exit');
-    expect(code).toBe(0);
-    const posts = alertPosts();
-    expect(posts.length).toBeGreaterThan(0);
-    expect(new Set(posts.map((p) => p.nonce)).size).toBe(posts.length);
-    expect(JSON.stringify(posts[0]!.body)).toMatch(/New listing · Alert #1 · Homes for rent in Dubai Marina/);
+  it(
+    'posts each new listing to the channel once, and nothing on a run with nothing new',
+    async () => {
+      sandbox.advance(60);
+      const run = pollOnce();
+      const [code] = await once(run.child, 'exit');
+      expect(code).toBe(0);
+      const posts = alertPosts();
+      expect(posts.length).toBeGreaterThan(0);
+      expect(new Set(posts.map((p) => p.nonce)).size).toBe(posts.length);
+      expect(JSON.stringify(posts[0]!.body)).toMatch(/New listing · Alert #1 · Homes for rent in Dubai Marina/);
 
-    const quiet = pollOnce();
-    expect((await once(quiet.child, 'exit'))[0]).toBe(0);
-    expect(alertPosts()).toHaveLength(posts.length);
-  }, 30_000);
+      const quiet = pollOnce();
+      expect((await once(quiet.child, 'exit'))[0]).toBe(0);
+      expect(alertPosts()).toHaveLength(posts.length);
+    },
+    NO_HANG_MS,
+  );
 
-  it('killed after Discord created a post but before it answered: the next run shows it once', async () => {
-    sandbox.advance(60);
-    const before = alertPosts().length;
-    const held = fake.holdNext('POST', /^\/channels\/\d+\/messages$/);
-    const run = pollOnce();
-    await held.arrived;
-    const interrupted = alertPosts().at(-1)!;
-    run.child.kill('SIGKILL');
-    await once(run.child, 'exit');
-    held.release();
-    await new Promise((r) => setTimeout(r, 1_100)); // the dead process's claim runs out (ALERTS_DELIVERY_LEASE_S=1)
+  it(
+    'killed after Discord created a post but before it answered: the next run shows it once',
+    async () => {
+      sandbox.advance(60);
+      const before = alertPosts().length;
+      const held = fake.holdNext('POST', /^\/channels\/\d+\/messages$/);
+      const run = pollOnce();
+      await held.arrived;
+      const interrupted = alertPosts().at(-1)!;
+      run.child.kill('SIGKILL');
+      await once(run.child, 'exit');
+      held.release();
+      await new Promise((r) => setTimeout(r, 1_100)); // the dead process's claim runs out (ALERTS_DELIVERY_LEASE_S=1)
 
-    const again = pollOnce();
-    const [code] = await once(again.child, 'exit');
-    expect(code).toBe(0);
-    const posts = alertPosts().slice(before);
-    expect(posts.filter((p) => p.nonce === interrupted.nonce)).toHaveLength(1);
-    expect(new Set(posts.map((p) => p.nonce)).size).toBe(posts.length);
-    // Its summary: the interrupted entry delivered (re-sent within the nonce window: no duplicate), none left over.
-    const summary = JSON.parse(
-      again
-        .output()
-        .split('\n')
-        .find((l) => l.startsWith('{"poll"'))!,
-    ) as { delivery: { delivered: number; possibleDuplicates: number }; outbox: { pending: number; sending: number; failed: number } };
-    expect(summary.delivery).toMatchObject({ possibleDuplicates: 0 });
-    expect(summary.delivery.delivered).toBeGreaterThan(0);
-    expect(summary.outbox).toMatchObject({ pending: 0, sending: 0, failed: 0 });
-  }, 30_000);
+      const again = pollOnce();
+      const [code] = await once(again.child, 'exit');
+      expect(code).toBe(0);
+      const posts = alertPosts().slice(before);
+      expect(posts.filter((p) => p.nonce === interrupted.nonce)).toHaveLength(1);
+      expect(new Set(posts.map((p) => p.nonce)).size).toBe(posts.length);
+      // Its summary: the interrupted entry delivered (re-sent within the nonce window: no duplicate), none left over.
+      const summary = JSON.parse(
+        again
+          .output()
+          .split('\n')
+          .find((l) => l.startsWith('{"poll"'))!,
+      ) as { delivery: { delivered: number; possibleDuplicates: number }; outbox: { pending: number; sending: number; failed: number } };
+      expect(summary.delivery).toMatchObject({ possibleDuplicates: 0 });
+      expect(summary.delivery.delivered).toBeGreaterThan(0);
+      expect(summary.outbox).toMatchObject({ pending: 0, sending: 0, failed: 0 });
+    },
+    NO_HANG_MS,
+  );
 });
