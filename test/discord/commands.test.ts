@@ -169,7 +169,7 @@ describe('manzil register-discord-commands', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(`manzil register-discord-commands: could not reach Discord at ${apiUrl} (ECONNREFUSED)\n`);
     expect(run.stderr + run.stdout).not.toContain(token);
-  }, 30_000);
+  }, 120_000);
 
   it('prints one plain line and exits 1 when Discord refuses the token (401): no stack, no token', async () => {
     const run = await runRegisterProcess({ DISCORD_TOKEN: 'wrong-token.xyz', DISCORD_APPLICATION_ID: fake.applicationId, DISCORD_API_URL: fake.apiUrl });
@@ -177,7 +177,7 @@ describe('manzil register-discord-commands', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe('manzil register-discord-commands: Discord refused: 401 Unauthorized\n');
     expect(run.stderr).not.toContain('wrong-token');
-  }, 30_000);
+  }, 120_000);
 
   it('runs from the CLI with DISCORD_* and prints the invite URL with both scopes and the permissions', async () => {
     const lines: string[] = [];

@@ -55,7 +55,7 @@ beforeAll(async () => {
   await fake.waitFor(() => fake.responses(token).some((r) => r.kind === 'edit' || r.kind === 'followup'), 15_000);
   expect(JSON.stringify(fake.original(token))).toMatch(/Saved as alert #1/);
   await manzil.stop();
-}, 30_000);
+}, 120_000);
 afterAll(async () => {
   await fake.close();
   await sandbox.close();

@@ -62,7 +62,7 @@ describe('manzil start with only Discord configured', () => {
     }
     expect(out).not.toContain(fake.botToken);
     expect(fake.violations()).toEqual([]);
-  }, 40_000);
+  }, 120_000);
 });
 
 describe('Slack and Discord configured together', () => {
@@ -143,5 +143,5 @@ describe('Slack and Discord configured together', () => {
     } finally {
       await manzil.stop();
     }
-  }, 30_000);
+  }, 120_000);
 });

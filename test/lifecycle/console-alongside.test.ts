@@ -88,5 +88,5 @@ describe('manzil start --console', () => {
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
-  }, 30_000);
+  }, 120_000);
 });

@@ -2,6 +2,8 @@
 // scraper or a stranger would: the ops server on loopback by default (OPS_HOST to change it), /metrics never on Slack's
 // public port unless asked, OPS_TOKEN required when set, the team label bounded, and probes that do not write a row each.
 import Database from 'better-sqlite3';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startManzil, type Manzil } from '../../src/main.js';
@@ -53,11 +55,20 @@ describe('where the ops server listens', () => {
   });
 
   it('binds the address OPS_HOST names', async () => {
-    const { manzil, logs } = await start({ OPS_PORT: '0', OPS_HOST: '127.0.0.2' });
-    expect(manzil.opsHost).toBe('127.0.0.2');
-    expect((await get(`http://127.0.0.2:${manzil.opsPort}/metrics`)).status).toBe(200);
-    await expect(get(`http://127.0.0.1:${manzil.opsPort}/metrics`)).rejects.toThrow();
-    expect(logs.some((l) => /ops: serving GET \/healthz and GET \/metrics/.test(l) && l.includes('"host":"127.0.0.2"'))).toBe(true);
+    // The test holds the port on 127.0.0.1 first, so that nothing else can answer there: Manzil binding it too (or all
+    // addresses) would fail to start, and a request to 127.0.0.1 reaches the test's own server, never another's.
+    const holder: Server = createServer((_req, res) => res.writeHead(418).end());
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (holder.address() as AddressInfo).port;
+      const { manzil, logs } = await start({ OPS_PORT: String(port), OPS_HOST: '127.0.0.2' });
+      expect(manzil.opsHost).toBe('127.0.0.2');
+      expect((await get(`http://127.0.0.2:${port}/metrics`)).status).toBe(200);
+      expect((await get(`http://127.0.0.1:${port}/metrics`)).status).toBe(418);
+      expect(logs.some((l) => /ops: serving GET \/healthz and GET \/metrics/.test(l) && l.includes('"host":"127.0.0.2"'))).toBe(true);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 });
 

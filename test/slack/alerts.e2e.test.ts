@@ -13,6 +13,9 @@ import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { blockAction, signedPost, slashCommand } from '../fakes/slack-sign.js';
 import { manzilArgs } from '../support/child.js';
 
+// Each crash test runs two `manzil poll --once` processes, past 30 s on a loaded machine (run R3): the test's own bound
+// only proves no hang.
+const NO_HANG_MS = 120_000;
 const SECRET = 'alerts-signing-secret-01';
 const KEY = 'sk-alerts-e2e-key-4242';
 const CHANNEL = 'C0DEALS';
@@ -158,31 +161,35 @@ describe('a crash mid-post (SIGKILL), then a restart: posted exactly once', () =
     ['before Slack got the post', false],
     ['after Slack accepted it, before it answered', true],
   ] as const) {
-    it(`killed ${name}`, async () => {
-      sandbox.advance(60);
-      const before = new Set(deliveryIds());
-      const held = slack.holdNext('chat.postMessage', { carryOut });
-      const run = pollOnce();
-      const call = await held.arrived;
-      run.child.kill('SIGKILL');
-      await once(run.child, 'exit');
-      const interrupted = (call.args.metadata as { event_payload: { delivery_id: string } }).event_payload.delivery_id;
-      await new Promise((r) => setTimeout(r, 1_100)); // the dead process's claim runs out (ALERTS_DELIVERY_LEASE_S=1)
+    it(
+      `killed ${name}`,
+      async () => {
+        sandbox.advance(60);
+        const before = new Set(deliveryIds());
+        const held = slack.holdNext('chat.postMessage', { carryOut });
+        const run = pollOnce();
+        const call = await held.arrived;
+        run.child.kill('SIGKILL');
+        await once(run.child, 'exit');
+        const interrupted = (call.args.metadata as { event_payload: { delivery_id: string } }).event_payload.delivery_id;
+        await new Promise((r) => setTimeout(r, 1_100)); // the dead process's claim runs out (ALERTS_DELIVERY_LEASE_S=1)
 
-      const again = pollOnce();
-      const [code] = await once(again.child, 'exit');
-      expect(code).toBe(0);
-      const ids = deliveryIds();
-      expect(ids.filter((id) => id === interrupted)).toHaveLength(1);
-      expect(new Set(ids).size).toBe(ids.length);
-      expect(ids.filter((id) => !before.has(id)).length).toBeGreaterThan(0);
-      const summary = JSON.parse(again.output().trim().split('\n').at(-1)!) as {
-        delivery: { recoveredFound: number; possibleDuplicates: number };
-        outbox: { pending: number; sending: number };
-      };
-      expect(summary.delivery.recoveredFound).toBe(carryOut ? 1 : 0);
-      expect(summary.delivery.possibleDuplicates).toBe(0);
-      expect(summary.outbox.pending + summary.outbox.sending).toBe(0);
-    }, 30_000);
+        const again = pollOnce();
+        const [code] = await once(again.child, 'exit');
+        expect(code).toBe(0);
+        const ids = deliveryIds();
+        expect(ids.filter((id) => id === interrupted)).toHaveLength(1);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(ids.filter((id) => !before.has(id)).length).toBeGreaterThan(0);
+        const summary = JSON.parse(again.output().trim().split('\n').at(-1)!) as {
+          delivery: { recoveredFound: number; possibleDuplicates: number };
+          outbox: { pending: number; sending: number };
+        };
+        expect(summary.delivery.recoveredFound).toBe(carryOut ? 1 : 0);
+        expect(summary.delivery.possibleDuplicates).toBe(0);
+        expect(summary.outbox.pending + summary.outbox.sending).toBe(0);
+      },
+      NO_HANG_MS,
+    );
   }
 });
