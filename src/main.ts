@@ -1,108 +1,51 @@
-// The composition root: the only file that wires the parts together (and src/background/worker.ts, the delivery thread's).
+// The composition root: the only file that wires the parts together (and src/background/worker.ts, the delivery
+// thread's).
 import { threadId } from 'node:worker_threads';
-import type { SlackApp } from '../adapters/slack/app.js';
-import type { DiscordApp, DiscordAppOptions } from '../adapters/discord/app.js';
-import type { ConsolePoster } from '../adapters/console/poster.js';
-import { AlertCommands, POLL_JOB, describeSchedule, lastPollOf, pauseImpossibleAlerts, type RunReport } from './alerts/index.js';
-import type { ApiClient } from './api/client.js';
+import { AlertCommands, POLL_JOB, describeSchedule, lastPollOf, pauseImpossibleAlerts } from './alerts/index.js';
 import { Bot, StateMaintenance, typedReplies } from './bot/index.js';
-import { loadConfig, type Config } from './config.js';
+import { loadConfig } from './config.js';
 import { DemoClock, demoClockFile } from './demo.js';
 import { LocationResolver } from './locations/index.js';
 import { guardBot, Lifecycle } from './lifecycle.js';
-import { createLogger, maskSecrets, resolveFormat, type Logger } from './log.js';
-import { backgroundScheduler, composeBackground, digestComposer, pollerOptionsOf, splitMinuteBudget } from './background/compose.js';
+import { createLogger, maskSecrets, resolveFormat } from './log.js';
+import {
+  backgroundScheduler,
+  composeBackground,
+  digestComposer,
+  pollerOptionsOf,
+  splitMinuteBudget,
+} from './background/compose.js';
 import { DeliveryThread } from './background/thread.js';
-import { DigestCommands, postDigestNow, type runDigests } from './digests/index.js';
+import { DigestCommands, postDigestNow } from './digests/index.js';
 import { Heartbeat, JobScheduler } from './jobs/index.js';
-import { contextText, periodTransactions, type MarketData } from './market/index.js';
+import { contextText, periodTransactions } from './market/index.js';
 import type { ListingSummary } from './api/records.js';
 import { Health, cronPeriodMs } from './ops/health.js';
 import { logOpsPlan, planOps } from './ops/exposure.js';
 import { livenessRoutes, opsRoutes, startOpsServer, type OpsServer } from './ops/http.js';
 import { Metrics, countRequests } from './ops/metrics.js';
 import { pruneOutbox, type Delivery } from './outbox/index.js';
-import { teamOf, type ChatCore, type ChatPoster } from './ports/index.js';
-import type { Sandbox } from './sandbox/index.js';
+import { teamOf, type ChatPoster } from './ports/index.js';
 import { buildPlatforms, resealAtStart } from './platforms.js';
 import { openService } from './service.js';
-import { limitingPeople, limitingSuggestions, payingChat, PERSON_WINDOW_MS, PersonLimiter, storedHourlyUses } from './teams/index.js';
-import { adoptServiceSpellings, openDatabase, serviceKey, WriteLock, type AlertsRepo, type DigestRepo, type LeaseRepo, type OutboxRepo } from './store/index.js';
+import {
+  limitingPeople,
+  limitingSuggestions,
+  payingChat,
+  PERSON_WINDOW_MS,
+  PersonLimiter,
+  storedHourlyUses,
+} from './teams/index.js';
+import { adoptServiceSpellings, openDatabase, serviceKey, WriteLock } from './store/index.js';
 
 /** How long a button keeps working after it was last used. */
 export const BUTTON_RETENTION_MS = 90 * 86_400_000;
 
 export const SANDBOX_FOOTER = 'Sample data from the local sandbox. Set UAE_API_KEY for live data.';
 
-export interface Manzil {
-  config: Config;
-  bot: ChatCore;
-  api: ApiClient;
-  logger: Logger;
-  sandbox: Sandbox | undefined;
-  /** Demo mode's market clock: set on the sandbox with the terminal chat as the only chat (a first run). */
-  demo: DemoClock | undefined;
-  slack: SlackApp | undefined;
-  /** The port Slack is served on (HTTP mode). */
-  slackPort: number | undefined;
-  /** The Discord bot, when DISCORD_TOKEN is set (logged in to the gateway when serving). */
-  discord: DiscordApp | undefined;
-  /** The stop steps, in order; other parts (the alerts poller, the outbox) add theirs with `lifecycle.onDrain` / `onStop`. */
-  lifecycle: Lifecycle;
-  /**
-   * Saved searches, one poller run on demand, and delivery: the outbox's drainer in this thread, or the handle of the
-   * delivery thread that runs it (and the poller and digests) when `deliveryThread` is on.
-   */
-  alerts: { repo: AlertsRepo; poll(): Promise<RunReport>; drainer: Delivery; outbox: OutboxRepo; leases: LeaseRepo };
-  /** Whether the drainer, the poller and the digests run in a thread of their own. */
-  deliveryThread: boolean;
-  /** Market digests: the repository, one run of the job on demand, and the shared market data. */
-  digests: { repo: DigestRepo; run(): ReturnType<typeof runDigests>; market: MarketData };
-  /** The named jobs (the alerts poller, digests, maintenance) and this instance's heartbeat. */
-  jobs: JobScheduler;
-  heartbeat: Heartbeat;
-  /** The graceful stop a signal triggers: refuse new requests, finish those in flight (up to SHUTDOWN_TIMEOUT_S), close. */
-  shutdown(reason?: string): Promise<void>;
-  /** The same as `shutdown()`. */
-  stop(): Promise<void>;
-  /** Prometheus metrics (GET /metrics) and the health check (GET /healthz). */
-  metrics: Metrics;
-  health: Health;
-  /** The port of the operator's own HTTP server, when it runs (not when Slack's HTTP port serves the routes). */
-  opsPort: number | undefined;
-  /** The address it is bound to (OPS_HOST: 127.0.0.1 by default). */
-  opsHost: string | undefined;
-}
+import type { Manzil, StartOptions } from './instance.js';
 
-export interface StartOptions {
-  /** The configuration, when the caller has loaded it already (`npm start` checks it first); else read from `env`. */
-  config?: Config;
-  env?: Record<string, string | undefined>;
-  /** Where log lines go (default stderr). */
-  writeLog?: (line: string) => void;
-  /** Host to bind Slack's HTTP server to (tests use 127.0.0.1). */
-  host?: string;
-  /** False for one-shot commands (`manzil poll --once`): no HTTP server, no scheduler, no background delivery. */
-  serve?: boolean;
-  /** The terminal chat's poster, used for alerts saved in the terminal when no chat platform is configured. */
-  terminal?: ConsolePoster;
-  /** Discord's timings (tests make them short). */
-  discord?: Pick<DiscordAppOptions, 'autocompleteDeadlineMs' | 'restTimeoutMs' | 'readyTimeoutMs'>;
-  /** Serve GET /healthz and /metrics on PORT even with no chat platform (`manzil start --ops`); OPS_PORT does too. */
-  ops?: boolean;
-  /** The terminal chat runs alongside Slack or Discord (`manzil start --console`): its poster joins theirs. */
-  consoleChat?: boolean;
-  /** With the terminal chat, where the one-line warnings and errors go (default stderr); the full log goes to its file. */
-  logScreen?: (line: string) => void;
-  /** The delivery core's clock (tests drive hours of retries without waiting them out); Date.now by default. */
-  clock?: () => number;
-  /**
-   * Run the drainer, the poller and the digests in a thread of their own (`manzil start` does, unless DELIVERY_THREAD=off),
-   * so that their work never delays a chat answer. Only when serving a chat platform from a database file on the real
-   * service; the embedded sandbox, the terminal chat, an in-memory database and a test clock keep them in this thread.
-   */
-  deliveryThread?: boolean;
-}
+export type { Manzil, StartOptions };
 
 /** Builds everything from the environment and starts serving Slack when its tokens are set. */
 export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
@@ -117,12 +60,23 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     level: config.logLevel,
     secrets: config.secrets,
     format: config.logFormat,
-    ...(options.writeLog ? { write: options.writeLog } : terminalChat ? { logFile: config.logFile, ...(options.logScreen ? { screen: options.logScreen } : {}) } : {}),
+    ...(options.writeLog
+      ? { write: options.writeLog }
+      : terminalChat
+        ? { logFile: config.logFile, ...(options.logScreen ? { screen: options.logScreen } : {}) }
+        : {}),
   });
   const metrics = new Metrics({ maxTeams: config.ops.maxTeams });
   const serve = options.serve !== false;
   // The drainer, the poller and the digests in a thread of their own: another instance on the same database file.
-  const threaded = options.deliveryThread === true && serve && chatPlatform && !config.sandbox && !withTerminal && !options.clock && config.dbPath !== ':memory:';
+  const threaded =
+    options.deliveryThread === true &&
+    serve &&
+    chatPlatform &&
+    !config.sandbox &&
+    !withTerminal &&
+    !options.clock &&
+    config.dbPath !== ':memory:';
   const budgets = splitMinuteBudget(config, threaded);
 
   // With the delivery thread on SQLite, the two threads' writes take turns, chat's first (see store/write-lock.ts).
@@ -134,14 +88,21 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     onError: (error) => logger.warn('a Postgres connection failed; the pool opens another', { error }),
   });
   const { api, sandbox, shares } = await openService(budgets.chat, logger, db, metrics.upstream);
-  // State is kept per service, so the sandbox's sample ids never reach the real API (the sandbox's port changes each run).
+  // State is kept per service, so the sandbox's sample ids never reach the real API (the sandbox's port changes each
+  // run).
   const service = sandbox ? 'sandbox' : serviceKey(config.api.baseUrl ?? 'sandbox');
   if (!sandbox && db.sqlite) adoptServiceSpellings(db.sqlite, service);
-  // Demo mode, a first run with no keys (the sandbox, only the terminal chat): the sample market moves every few seconds
+  // Demo mode, a first run with no keys (the sandbox, only the terminal chat): the sample market moves every few
+  // seconds
   // and alerts are checked often, so a saved alert fires within a minute. Any chat platform configured turns it off.
   const demo =
     options.serve !== false && sandbox && options.terminal && !chatPlatform && config.demo.tickSeconds > 0
-      ? new DemoClock({ market: sandbox, tickMs: config.demo.tickSeconds * 1000, logger, stateFile: demoClockFile(config.dbPath) })
+      ? new DemoClock({
+          market: sandbox,
+          tickMs: config.demo.tickSeconds * 1000,
+          logger,
+          stateFile: demoClockFile(config.dbPath),
+        })
       : undefined;
   const alertsCron = demo ? config.demo.alertsCron : config.alerts.cron;
   const buttons = db.buttons(service);
@@ -183,11 +144,20 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     timezone: config.alerts.timezone,
     callsPerPlace: 10,
     limits: { perPlace: config.digests.maxPerPlace, placesPerDigest: config.digests.placesPerDigest },
-    postNow: (place, places) => postDigestNow({ composer, enqueue: (d) => outbox.enqueue(d), logger, onQueued: () => delivery.poke() }, place, places),
+    postNow: (place, places) =>
+      postDigestNow(
+        { composer, enqueue: (d) => outbox.enqueue(d), logger, onQueued: () => delivery.poke() },
+        place,
+        places,
+      ),
   });
   // Saved alerts of another property service are not run: said plainly at start (and in /alerts list and /healthz).
   const elsewhere = await alertsRepo.countElsewhere(service);
-  if (elsewhere > 0) logger.warn('saved alerts belong to another property service than UAE_API_BASE_URL and are not checked', { alerts: elsewhere, service });
+  if (elsewhere > 0)
+    logger.warn('saved alerts belong to another property service than UAE_API_BASE_URL and are not checked', {
+      alerts: elsewhere,
+      service,
+    });
   // Alerts saved asking for what no listing can be (AED Infinity) are paused before any run, each with one message.
   await pauseImpossibleAlerts({ repo: alertsRepo, outbox, logger });
   const bot = new Bot({
@@ -206,7 +176,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     // A transactions reply's figures cover its period: every page (DIGEST_MAX_PAGES at most), shared with the digests.
     periods: { transactions: (params, use) => periodTransactions(market, params, use) },
     ...(sandbox ? { footer: SANDBOX_FOOTER } : {}),
-    // Answers as fresh as the alerts: one older than the query's last poll (here, in the thread or elsewhere) is not reused.
+    // Answers as fresh as the alerts: one older than the query's last poll (here, in the thread or elsewhere) is not
+    // reused.
     searchFreshMs: config.searchFreshMs,
     lastPolled: lastPollOf(alertsRepo, service),
   });
@@ -232,19 +203,31 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     takeUse: storedHourlyUses(db.people, 'suggestion'),
     teamAllows: (team) => shares.allows(team),
     onLimited: (team, user) =>
-      logger.warn('place suggestions: one person reached the hourly limit of calls; the picker answers from the cache for now', {
-        team,
-        user,
-        perHour: config.teams.suggestionsPerHour,
-      }),
+      logger.warn(
+        'place suggestions: one person reached the hourly limit of calls; the picker answers from the cache for now',
+        {
+          team,
+          user,
+          perHour: config.teams.suggestionsPerHour,
+        },
+      ),
   });
   // Outermost, so that every reply, a refusal at shutdown included, writes commands as the platform types them.
-  const chatBot = typedReplies(guardBot(countRequests(limitingPeople(suggesting, new PersonLimiter(db.people, config.teams, logger)), metrics), lifecycle));
+  const chatBot = typedReplies(
+    guardBot(
+      countRequests(limitingPeople(suggesting, new PersonLimiter(db.people, config.teams, logger)), metrics),
+      lifecycle,
+    ),
+  );
 
   // The operator's endpoints: on Slack's HTTP port when Slack is served over HTTP, else on a small server of their own.
   const health = new Health({
     probe: (at) => leases.probe(at),
-    poller: { lastRun: () => leases.lastRun(POLL_JOB), alerts: () => alertsRepo.count(service), elsewhere: () => alertsRepo.countElsewhere(service) },
+    poller: {
+      lastRun: () => leases.lastRun(POLL_JOB),
+      alerts: () => alertsRepo.count(service),
+      elsewhere: () => alertsRepo.countElsewhere(service),
+    },
     platforms: () => delivery.gate.status(),
     delivery: () => ({ thread: threaded, running: thread ? thread.running : true }),
     maxPollerAgeMs: 3 * cronPeriodMs(alertsCron, config.alerts.timezone),
@@ -252,7 +235,12 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     stopping: () => lifecycle.isStopping,
     startedAt: Date.now(),
   });
-  metrics.watch({ outbox: () => outbox.stats(), platforms: () => delivery.gate.status(), budget: () => api.budgetLeft(), serviceQuota: () => api.serviceQuota() });
+  metrics.watch({
+    outbox: () => outbox.stats(),
+    platforms: () => delivery.gate.status(),
+    budget: () => api.budgetLeft(),
+    serviceQuota: () => api.serviceQuota(),
+  });
   const routes = opsRoutes(health, metrics, logger, { token: config.ops.token });
   // What is served where (src/ops/exposure.ts): Slack's public port answers a liveness /healthz only, unless asked.
   const opsPlan = planOps(config, { chatPlatform, ops: options.ops === true });
@@ -274,19 +262,36 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   });
 
   // Alerts: the poller queues deliveries; the drainer posts them through each platform's poster.
-  const posters: ChatPoster[] = [...platforms.list.map((p) => p.poster), ...(options.terminal && withTerminal ? [options.terminal] : [])];
-  const events = { delivered: metrics.alertDelivered.bind(metrics), failed: metrics.alertFailed.bind(metrics), pollerRun: metrics.pollerRun.bind(metrics) };
+  const posters: ChatPoster[] = [
+    ...platforms.list.map((p) => p.poster),
+    ...(options.terminal && withTerminal ? [options.terminal] : []),
+  ];
+  const events = {
+    delivered: metrics.alertDelivered.bind(metrics),
+    failed: metrics.alertFailed.bind(metrics),
+    pollerRun: metrics.pollerRun.bind(metrics),
+  };
   // In the delivery thread, or here: the drainer, and the poller and digests jobs that feed it.
   const thread = threaded
     ? new DeliveryThread({
-        init: { config: budgets.background, service, alertsCron, logFormat: resolveFormat(config.logFormat, options.writeLog !== undefined), writeLock: writeLock?.buffer },
+        init: {
+          config: budgets.background,
+          service,
+          alertsCron,
+          logFormat: resolveFormat(config.logFormat, options.writeLog !== undefined),
+          writeLock: writeLock?.buffer,
+        },
         instancePrefix: INSTANCE,
         logger,
         writeLog: options.writeLog ?? ((line) => void process.stderr.write(`${line}\n`)),
         events: { ...events, upstream: metrics.upstream },
         onDied: (id, threadId) => {
           writeLock?.releaseIfHeldBy(threadId);
-          heartbeat.markGone(id).catch((error: unknown) => logger.error('could not mark the dead delivery thread gone; its claims wait out their lease', { error }));
+          heartbeat
+            .markGone(id)
+            .catch((error: unknown) =>
+              logger.error('could not mark the dead delivery thread gone; its claims wait out their lease', { error }),
+            );
         },
       })
     : undefined;
@@ -344,7 +349,12 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
       await backgroundJobs?.start();
       delivery.start();
       demo?.start();
-      logger.info('alerts: poller scheduled', { cron: alertsCron, timezone: config.alerts.timezone, platforms: posters.map((p) => p.platform), deliveryThread: threaded });
+      logger.info('alerts: poller scheduled', {
+        cron: alertsCron,
+        timezone: config.alerts.timezone,
+        platforms: posters.map((p) => p.platform),
+        deliveryThread: threaded,
+      });
 
       if (opsPlan.server) opsServer = await startOpsServer(routes, opsPlan.server.port, opsPlan.server.host);
       logOpsPlan(opsPlan, config, logger, { slackPort, server: opsServer });
@@ -382,7 +392,10 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   };
 }
 
-/** Starting failed after the configuration was accepted (a platform refused the login, a port is taken): said in one line. */
+/**
+ * Starting failed after the configuration was accepted (a platform refused the login, a port is taken): said in one
+ * line.
+ */
 export class StartError extends Error {
   override readonly name = 'StartError';
 }

@@ -1,95 +1,29 @@
 // The UAE Property Data Service client: checks parameters against the operation table, sends one GET with the
 // gateway headers, retries what is transient, keeps to the call budget and the circuit breaker, never runs past
 // the call's deadline, and returns validated records.
-import { CircuitOpen, DEFAULT_BREAKER, ServiceBreaker, type BreakerOptions } from './breaker.js';
-import { CallBudget, type BudgetLimits, type ServiceQuota, type UsageLedger } from './budget.js';
+import { CircuitOpen, DEFAULT_BREAKER, ServiceBreaker } from './breaker.js';
+import { CallBudget, type ServiceQuota } from './budget.js';
 import { CallScope, CallStopped } from './deadline.js';
 import { readEnvelope } from './envelope.js';
 import { ApiError, shareError, stoppedError, unavailableError } from './errors.js';
 import { currentPayer, type Payer, type ShareRefusal } from './payer.js';
-import { OPERATIONS, checkParams, type OperationName, type OperationSpec, type ParamsOf, type RecordOf } from './operations.js';
+import {
+  OPERATIONS,
+  checkParams,
+  type OperationName,
+  type OperationSpec,
+  type ParamsOf,
+  type RecordOf,
+} from './operations.js';
 import { DEFAULT_RETRY, backoffMs, isRetryableStatus, parseRetryAfterMs, type RetryPolicy } from './retry.js';
 import { Transport, TransportError, type RawResponse } from './transport.js';
 import { maskSecrets, silentLogger, type Logger } from '../log.js';
+import type { ApiClientOptions, ApiResult, ApiStats, BudgetLeft, CallEvent, CallOptions } from './client-types.js';
 
 /** The most a caller held by Retry-After waits past it, at random, so the held callers do not all send at once. */
 const MAX_RETRY_AFTER_SPREAD_MS = 1_000;
 
-export interface ApiClientOptions {
-  baseUrl: string;
-  key: string;
-  /** `x-gateway-host`; defaults to the base URL's host. */
-  host?: string;
-  connectTimeoutSeconds?: number;
-  /** Per attempt: from its start (queueing for a connection included) to the answer's headers. */
-  headersTimeoutSeconds?: number;
-  /** Per attempt: from the headers to the end of the whole body. */
-  bodyTimeoutSeconds?: number;
-  connections?: number;
-  /** One deadline per call, across its attempts, Retry-After and budget waits (default 25 s). */
-  deadlineMs?: number;
-  /** Bodies larger than this are not read to the end; the call fails with kind 'too-large' (default 8 MiB). */
-  maxBodyBytes?: number;
-  retry?: Partial<RetryPolicy>;
-  budget?: Partial<BudgetLimits>;
-  /** Counts calls per UTC day and month across restarts; without it they are counted in memory. */
-  ledger?: UsageLedger;
-  breaker?: Partial<BreakerOptions>;
-  logger?: Logger;
-  /** For tests: the source of jitter. */
-  random?: () => number;
-  /** Told of every attempt sent (its status and time) and every call refused unsent (budget, breaker): for metrics. */
-  onCall?: (event: CallEvent) => void;
-  /** Whether the teams a call is for (payer.ts) may spend one more call this month; a refusal is not sent. */
-  share?: (payer: Payer | undefined) => Promise<ShareRefusal | undefined>;
-}
-
-/** One attempt, for an observer: `status` is the HTTP status or what happened instead ('timeout', 'budget'...). */
-export interface CallEvent {
-  operation: string;
-  status: string;
-  ms: number;
-  /** 'refused': nothing was sent (the call budget or the open circuit said no). */
-  outcome: 'ok' | 'error' | 'refused';
-  /** The teams the call was made for (payer.ts), when it was made for any; and the person, in a shared pool. */
-  teams?: readonly string[];
-  person?: string;
-}
-
-export interface CallOptions {
-  /** This call's deadline, instead of the client's (the alerts poller, with nobody waiting, allows longer). */
-  deadlineMs?: number;
-  /** Stops the call (kind 'cancelled'). */
-  signal?: AbortSignal;
-}
-
-export interface ApiResult<T> {
-  records: T[];
-  /** Records that could not be understood at all and were left out. */
-  dropped: number;
-  message?: string;
-  summary?: Record<string, unknown>;
-  totalItems?: number;
-  totalPages?: number;
-}
-
-export interface ApiStats {
-  calls: Record<string, number>;
-  retries: number;
-  failures: number;
-  dropped: number;
-}
-
-export interface BudgetLeft {
-  /** How long before a call would be sent (a Retry-After, a full window, an open circuit); 0: now. */
-  blockedForMs: number;
-  /** Calls left today (UTC) under the daily limit; undefined when there is none. */
-  day?: number;
-  /** Calls left this month (UTC) under the monthly limit; undefined when there is none. */
-  month?: number;
-  /** Set while the circuit breaker is open (the service failed repeatedly): how long it stays open. */
-  breakerOpenForMs?: number;
-}
+export type { ApiClientOptions, ApiResult, ApiStats, BudgetLeft, CallEvent, CallOptions } from './client-types.js';
 
 export const DEFAULT_DEADLINE_MS = 25_000;
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -140,7 +74,11 @@ export class ApiClient {
   }
 
   /** Calls one operation. Unset (undefined or empty) parameters are omitted, never sent empty. */
-  async call<Op extends OperationName>(operation: Op, params: ParamsOf<Op> = {} as ParamsOf<Op>, options: CallOptions = {}): Promise<ApiResult<RecordOf<Op>>> {
+  async call<Op extends OperationName>(
+    operation: Op,
+    params: ParamsOf<Op> = {} as ParamsOf<Op>,
+    options: CallOptions = {},
+  ): Promise<ApiResult<RecordOf<Op>>> {
     const spec: OperationSpec = OPERATIONS[operation];
     const query = omitUnset(params as Record<string, string | undefined>);
     const problems = checkParams(operation, query);
@@ -180,7 +118,9 @@ export class ApiClient {
   /** Cheap: whether a call would be sent now, and what is left of the day's and the month's limits (as last read). */
   budgetLeft(): BudgetLeft {
     const breakerOpenForMs = this.breaker.openForMs();
-    const blockedForMs = this.closing ? Number.POSITIVE_INFINITY : Math.max(this.budget.check().waitMs, breakerOpenForMs);
+    const blockedForMs = this.closing
+      ? Number.POSITIVE_INFINITY
+      : Math.max(this.budget.check().waitMs, breakerOpenForMs);
     return { blockedForMs, ...this.budget.remaining(), ...(breakerOpenForMs > 0 ? { breakerOpenForMs } : {}) };
   }
 
@@ -204,7 +144,12 @@ export class ApiClient {
    * malformed, reserve a place in the call budget for every attempt (the gateway bills each one), share a
    * Retry-After with every caller through the budget, and log each retry. The breaker (cockatiel) wraps each attempt.
    */
-  private async attempts(operation: string, spec: OperationSpec, query: Record<string, string>, scope: CallScope): Promise<ApiResult<unknown>> {
+  private async attempts(
+    operation: string,
+    spec: OperationSpec,
+    query: Record<string, string>,
+    scope: CallScope,
+  ): Promise<ApiResult<unknown>> {
     let sent = 0;
     try {
       for (let attempt = 1; ; attempt++) {
@@ -217,17 +162,25 @@ export class ApiClient {
         try {
           outcome = await scope.race(this.breaker.run(() => this.attemptOnce(operation, spec, query, attempt, scope)));
         } catch (e) {
-          if (e instanceof CircuitOpen) throw this.fail(this.refused(unavailableError(operation, e.retryAfterMs, attempt - 1)));
+          if (e instanceof CircuitOpen)
+            throw this.fail(this.refused(unavailableError(operation, e.retryAfterMs, attempt - 1)));
           throw e;
         }
         if (!(outcome instanceof ApiError)) {
-          this.log.debug('call ok', { operation, attempt, ms: Math.round(performance.now() - started), records: outcome.records.length, dropped: outcome.dropped });
+          this.log.debug('call ok', {
+            operation,
+            attempt,
+            ms: Math.round(performance.now() - started),
+            records: outcome.records.length,
+            dropped: outcome.dropped,
+          });
           return outcome;
         }
         const failure = outcome;
         const retryAfterMs = failure.retryAfterSeconds === undefined ? undefined : failure.retryAfterSeconds * 1000;
         // The service asked to wait: every caller waits, not only this one (the budget holds them all).
-        if (retryAfterMs !== undefined && failure.retryable) this.budget.holdOff(retryAfterMs, `the service asked to wait (${failure.status})`);
+        if (retryAfterMs !== undefined && failure.retryable)
+          this.budget.holdOff(retryAfterMs, `the service asked to wait (${failure.status})`);
         if (!failure.retryable || attempt >= this.retry.attempts || scope.remainingMs() <= 0) throw this.fail(failure);
         if (retryAfterMs !== undefined && retryAfterMs > this.retry.maxRetryAfterMs) {
           throw this.fail(failure, 'Retry-After beyond what we wait');
@@ -245,8 +198,16 @@ export class ApiClient {
     }
   }
 
-  /** One request and its answer: a result, or the failure as an ApiError. Throws CallStopped when cancelled or closed. */
-  private async attemptOnce(operation: string, spec: OperationSpec, query: Record<string, string>, attempt: number, scope: CallScope): Promise<ApiResult<unknown> | ApiError> {
+  /**
+   * One request and its answer: a result, or the failure as an ApiError. Throws CallStopped when cancelled or closed.
+   */
+  private async attemptOnce(
+    operation: string,
+    spec: OperationSpec,
+    query: Record<string, string>,
+    attempt: number,
+    scope: CallScope,
+  ): Promise<ApiResult<unknown> | ApiError> {
     const started = performance.now();
     try {
       const res = await this.transport.get(spec.path, query, this.headers, scope.signal);
@@ -265,23 +226,32 @@ export class ApiClient {
       }
       if (e.kind === 'closed') throw new CallStopped('closed');
       if (e.kind === 'too-large') {
-        return new ApiError(`${operation}: the service sent an answer larger than the ${formatBytes(this.maxBodyBytes)} limit; it was not read`, {
-          operation,
-          kind: 'too-large',
-          retryable: false,
-          attempts: attempt,
-        });
+        return new ApiError(
+          `${operation}: the service sent an answer larger than the ${formatBytes(this.maxBodyBytes)} limit; it was not read`,
+          {
+            operation,
+            kind: 'too-large',
+            retryable: false,
+            attempts: attempt,
+          },
+        );
       }
-      return new ApiError(`${operation}: ${e.timeout ? `the service did not answer in time (${e.message})` : `network error (${e.message})`}`, {
-        operation,
-        kind: e.timeout ? 'timeout' : 'network',
-        retryable: true,
-        attempts: attempt,
-      });
+      return new ApiError(
+        `${operation}: ${e.timeout ? `the service did not answer in time (${e.message})` : `network error (${e.message})`}`,
+        {
+          operation,
+          kind: e.timeout ? 'timeout' : 'network',
+          retryable: true,
+          attempts: attempt,
+        },
+      );
     }
   }
 
-  /** Takes a place in the call budget, waiting for the next window when it is soon (and within the deadline), else refusing. */
+  /**
+   * Takes a place in the call budget, waiting for the next window when it is soon (and within the deadline), else
+   * refusing.
+   */
   private async reserveBudget(operation: string, sent: number, scope: CallScope): Promise<void> {
     const refused = await this.share?.(currentPayer());
     if (refused) throw this.fail(this.refused(shareError(operation, refused, sent)));
@@ -297,15 +267,25 @@ export class ApiClient {
         throw this.fail(
           this.refused(
             cause === 'retry-after'
-              ? new ApiError(`${operation}: not sent, ${reason}; try again in ${seconds} s`, { ...common, kind: 'http', status: 429 })
-              : new ApiError(`${operation}: not sent, ${reason}; try again in ${seconds} s`, { ...common, kind: 'budget' }),
+              ? new ApiError(`${operation}: not sent, ${reason}; try again in ${seconds} s`, {
+                  ...common,
+                  kind: 'http',
+                  status: 429,
+                })
+              : new ApiError(`${operation}: not sent, ${reason}; try again in ${seconds} s`, {
+                  ...common,
+                  kind: 'budget',
+                }),
           ),
         );
       }
       // Callers held by one Retry-After would all send in the same millisecond it ends: each waits a little longer, at
       // random (up to half the wait, a second at most, and at most half the time its deadline leaves after the wait, so
       // the attempt keeps time to run), so they arrive spread out.
-      const spread = cause === 'retry-after' ? this.random() * Math.min(waitMs / 2, MAX_RETRY_AFTER_SPREAD_MS, (scope.remainingMs() - waitMs) / 2) : 0;
+      const spread =
+        cause === 'retry-after'
+          ? this.random() * Math.min(waitMs / 2, MAX_RETRY_AFTER_SPREAD_MS, (scope.remainingMs() - waitMs) / 2)
+          : 0;
       this.log.info('waiting for the call budget', { operation, waitMs, reason });
       await scope.sleep(waitMs + spread);
     }
@@ -316,7 +296,14 @@ export class ApiClient {
     if (!this.onCall) return;
     try {
       const payer = currentPayer();
-      this.onCall({ operation, status, ms: performance.now() - started, outcome, ...(payer ? { teams: payer.teams } : {}), ...(payer?.person ? { person: payer.person } : {}) });
+      this.onCall({
+        operation,
+        status,
+        ms: performance.now() - started,
+        outcome,
+        ...(payer ? { teams: payer.teams } : {}),
+        ...(payer?.person ? { person: payer.person } : {}),
+      });
     } catch (e) {
       this.log.warn('call observer failed', { error: e });
     }
@@ -324,7 +311,12 @@ export class ApiClient {
 
   /** A call refused before anything was sent (budget, breaker): told to the observer; returned to throw. */
   private refused(failure: ApiError): ApiError {
-    this.observe(failure.operation, failure.kind === 'http' ? 'retry-after' : failure.kind, performance.now(), 'refused');
+    this.observe(
+      failure.operation,
+      failure.kind === 'http' ? 'retry-after' : failure.kind,
+      performance.now(),
+      'refused',
+    );
     return failure;
   }
 
@@ -341,7 +333,12 @@ export class ApiClient {
     return failure;
   }
 
-  private interpret(operation: string, spec: OperationSpec, res: RawResponse, attempt: number): ApiResult<unknown> | ApiError {
+  private interpret(
+    operation: string,
+    spec: OperationSpec,
+    res: RawResponse,
+    attempt: number,
+  ): ApiResult<unknown> | ApiError {
     let json: unknown;
     try {
       json = JSON.parse(res.body);
@@ -355,13 +352,23 @@ export class ApiClient {
         attempts: attempt,
       });
     }
-    const body = (typeof json === 'object' && json !== null ? json : {}) as { success?: unknown; error?: unknown; code?: unknown };
+    const body = (typeof json === 'object' && json !== null ? json : {}) as {
+      success?: unknown;
+      error?: unknown;
+      code?: unknown;
+    };
     if (res.status >= 400 || body.success === false) {
       return this.httpError(operation, res, body, attempt);
     }
     const envelope = readEnvelope(spec, json);
     if ('problem' in envelope) {
-      return new ApiError(`${operation}: ${envelope.problem}`, { operation, kind: 'malformed', retryable: true, status: res.status, attempts: attempt });
+      return new ApiError(`${operation}: ${envelope.problem}`, {
+        operation,
+        kind: 'malformed',
+        retryable: true,
+        status: res.status,
+        attempts: attempt,
+      });
     }
     if (envelope.dropped > 0) {
       this.dropped += envelope.dropped;
@@ -370,9 +377,15 @@ export class ApiClient {
     return envelope;
   }
 
-  private httpError(operation: string, res: RawResponse, body: { error?: unknown; code?: unknown } | undefined, attempt: number): ApiError {
+  private httpError(
+    operation: string,
+    res: RawResponse,
+    body: { error?: unknown; code?: unknown } | undefined,
+    attempt: number,
+  ): ApiError {
     // The service's own words, with the key masked in case a gateway ever echoes it.
-    const serviceError = typeof body?.error === 'string' ? maskSecrets(body.error, [this.key]).slice(0, 300) : undefined;
+    const serviceError =
+      typeof body?.error === 'string' ? maskSecrets(body.error, [this.key]).slice(0, 300) : undefined;
     const code = typeof body?.code === 'number' ? body.code : undefined;
     const effective = res.status >= 400 ? res.status : (code ?? 500);
     const retryAfterMs = parseRetryAfterMs(res.headers['retry-after']);
@@ -390,7 +403,11 @@ export class ApiClient {
 }
 
 function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${+(n / (1024 * 1024)).toFixed(1)} MiB` : n >= 1024 ? `${+(n / 1024).toFixed(1)} KiB` : `${n}-byte`;
+  return n >= 1024 * 1024
+    ? `${+(n / (1024 * 1024)).toFixed(1)} MiB`
+    : n >= 1024
+      ? `${+(n / 1024).toFixed(1)} KiB`
+      : `${n}-byte`;
 }
 
 function omitUnset(params: Record<string, string | undefined>): Record<string, string> {
