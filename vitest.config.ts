@@ -11,7 +11,8 @@ export default defineConfig({
     isolate: false,
     // Many tests wait on child processes and loopback servers rather than the CPU: more workers than cores pay off.
     maxWorkers: 4,
-    // One embedded Postgres for the whole run (about 2 s to start); tests take a database each (test/support/postgres.ts).
+    // One embedded Postgres for the whole run (about 2 s to start); tests take a database each
+    // (test/support/postgres.ts).
     globalSetup: ['test/support/global-setup.ts'],
     // Stopping Postgres can take a while on a loaded machine; past this vitest exits without waiting.
     teardownTimeout: 30_000,

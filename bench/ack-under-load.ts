@@ -4,7 +4,8 @@
 // that runs write many outbox rows) and Manzil's own drainer delivers bench/delivery.ts's 10,000 entries over 500
 // channels to the fake Slack (its own process, 20 ms per call). The commands come from a process of their own, as
 // Slack's do, so a stalled event loop here shows in the acks. Poller runs follow each other until the ack window
-// closes. Event-loop delay, and the synchronous time of the store calls (SQLite) that block it, are measured in the window.
+// closes. Event-loop delay, and the synchronous time of the store calls (SQLite) that block it, are measured in the
+// window.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +15,17 @@ import { startManzil } from '../src/main.js';
 import { serviceKey } from '../src/store/index.js';
 import { LATENCY_MS as SANDBOX_LATENCY_MS, saveSearches } from './alerts.js';
 import { childMain, runInChild, timeMethods, type Figures } from './child.js';
-import { CHANNEL_PREFIX, CHANNELS, ENTRIES, SLACK_LATENCY_MS, keepingLogger, loopDelay, queueDeliveries, sampleListings, saveDeliverySearches } from './delivery.js';
+import {
+  CHANNEL_PREFIX,
+  CHANNELS,
+  ENTRIES,
+  SLACK_LATENCY_MS,
+  keepingLogger,
+  loopDelay,
+  queueDeliveries,
+  sampleListings,
+  saveDeliverySearches,
+} from './delivery.js';
 import { startFakeSlackProcess } from './fake-slack-process.js';
 import { sendCommandsFromChild } from './slack-ack.js';
 import { startSandboxProcess } from './sandbox-process.js';
@@ -85,7 +96,8 @@ async function measure(): Promise<Figures> {
     },
     host: '127.0.0.1',
     writeLog: (line) => logged.problems.push(messageOf(line)),
-    // As `manzil start` runs it: the drainer, the poller and the digests in the delivery thread (BENCH_ACK_THREAD=off: here).
+    // As `manzil start` runs it: the drainer, the poller and the digests in the delivery thread (BENCH_ACK_THREAD=off:
+    // here).
     deliveryThread: THREAD,
   });
   const pollerOn = LOAD === 'both' || LOAD === 'poller';
@@ -105,13 +117,28 @@ async function measure(): Promise<Figures> {
     await sandbox.control('POST', 'advance?minutes=1440');
 
     // A second of commands first, untimed: the first ones compile and warm the command path (a few hundred ms).
-    await sendCommandsFromChild({ url: `http://127.0.0.1:${manzil.slackPort}/slack/events`, secret: SECRET, seconds: 1, responseUrlBase: slack.baseUrl });
+    await sendCommandsFromChild({
+      url: `http://127.0.0.1:${manzil.slackPort}/slack/events`,
+      secret: SECRET,
+      seconds: 1,
+      responseUrlBase: slack.baseUrl,
+    });
 
-    const sql = timeMethods(outbox, ['claimDue', 'extendClaims', 'markPosting', 'markDelivered', 'releasePlace', 'requeue', 'markFailed', 'stats']);
+    const sql = timeMethods(outbox, [
+      'claimDue',
+      'extendClaims',
+      'markPosting',
+      'markDelivered',
+      'releasePlace',
+      'requeue',
+      'markFailed',
+      'stats',
+    ]);
     const pollerSql = timeMethods(repo, ['commitRuns', 'due', 'seen']);
     globalThis.gc?.();
 
-    // The load: the deliveries queued (one synchronous batch, as a run's commit would) and the drainer woken; poller runs.
+    // The load: the deliveries queued (one synchronous batch, as a run's commit would) and the drainer woken; poller
+    // runs.
     const t0 = Date.now();
     const withDrain = LOAD === 'both' || LOAD === 'drain';
     if (withDrain) await queueDeliveries(outbox, deliverySearches, listings);
@@ -148,7 +175,8 @@ async function measure(): Promise<Figures> {
     const inWindow = await slack.posts(CHANNEL_PREFIX);
     const window = { start: acks.startedAt, end: acks.endedAt };
     const storeLine = [...sql.describe(), ...pollerSql.describe()].join('; ');
-    const longCalls = [...sql.long(window.start, window.end), ...pollerSql.long(window.start, window.end)].join('; ') || 'none';
+    const longCalls =
+      [...sql.long(window.start, window.end), ...pollerSql.long(window.start, window.end)].join('; ') || 'none';
 
     // A run still going at the window's end covers it; it is not waited for (the stop below cuts it short).
     const running = pollerOn && (runs.length === 0 || runs.at(-1)!.end < window.end) ? pollerStartedAt : undefined;
@@ -164,12 +192,16 @@ async function measure(): Promise<Figures> {
     const drainStart = inWindow.firstAt ?? NaN;
     const drainCovered = drainStart <= window.start && inWindow.ok < ENTRIES;
     const pollerSpans = [
-      ...runs.map((r) => `${sec(r.start, t0)}–${sec(r.end, t0)} (${r.report.calls} calls, ${r.report.failedQueries} queries failed, ${r.report.queued} rows queued)`),
+      ...runs.map(
+        (r) =>
+          `${sec(r.start, t0)}–${sec(r.end, t0)} (${r.report.calls} calls, ${r.report.failedQueries} queries failed, ${r.report.queued} rows queued)`,
+      ),
       ...(running !== undefined ? [`${sec(running, t0)}– still running at the window's end`] : []),
     ];
     const starts = [...runs.map((r) => r.start), ...(running !== undefined ? [running] : [])];
     const gaps = runs.slice(0, starts.length - 1).map((r, i) => starts[i + 1]! - r.end);
-    const pollerCovered = starts.length > 0 && starts[0]! <= window.start && (running !== undefined || runs.at(-1)!.end >= window.end);
+    const pollerCovered =
+      starts.length > 0 && starts[0]! <= window.start && (running !== undefined || runs.at(-1)!.end >= window.end);
     const l = acks.latencies;
     // Percentiles over every command sent: one not acked within GIVE_UP_MS counts as the slowest.
     const all = acks.series.map((x) => (x < 0 ? Infinity : x)).sort((a, b) => a - b);
@@ -187,17 +219,23 @@ async function measure(): Promise<Figures> {
       'acks over 50 ms / over 3 s (Slack gives up)': `${l.filter((x) => x > 50).length} / ${l.filter((x) => x > 3_000).length + acks.failed} of ${acks.sent}`,
       'ack window (from the load start)': `${sec(window.start, t0)}–${sec(window.end, t0)}`,
       'delivery drain': `${ENTRIES} entries over ${CHANNELS} channels queued in ${queuedAt - t0} ms; first post ${sec(drainStart, t0)}, ${inWindow.ok} posted by the window's end, ${
-        drainEnd ? `all posted at ${sec(drainEnd, t0)} (${((drainEnd - drainStart) / 1000).toFixed(1)} s of drain)` : `${done.ok} after ${DRAIN_WAIT_MS / 1000} s more`
+        drainEnd
+          ? `all posted at ${sec(drainEnd, t0)} (${((drainEnd - drainStart) / 1000).toFixed(1)} s of drain)`
+          : `${done.ok} after ${DRAIN_WAIT_MS / 1000} s more`
       }`,
       'drain in progress over the whole window': drainCovered ? 'yes' : 'NO',
       'poller runs (10,000 searches each, from the load start)': pollerSpans.join('; ') || 'none',
       'poller in progress over the whole window': `${pollerCovered ? 'yes' : 'NO'}${gaps.length ? ` (gaps between runs: ${gaps.map((g) => `${g} ms`).join(', ')})` : ''}`,
       'event-loop delay in the window': loopDelay(loop),
       'CPU of this process in the window': `${(cpuMs / 1000).toFixed(1)} s of ${((window.end - window.start) / 1000).toFixed(1)} s (${Math.round((100 * cpuMs) / (window.end - window.start))} % of one core)`,
-      [`synchronous store time in the window${THREAD ? ' (the main thread: the delivery thread blocks only itself)' : ''}`]: storeLine || 'none',
+      [`synchronous store time in the window${THREAD ? ' (the main thread: the delivery thread blocks only itself)' : ''}`]:
+        storeLine || 'none',
       'store calls over 20 ms in the window': longCalls,
       host: `${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}`,
-      'warnings / errors logged': logged.problems.length === 0 ? 0 : `${logged.problems.length}: ${countBy(logged.problems).slice(0, 4).join(' | ')}`,
+      'warnings / errors logged':
+        logged.problems.length === 0
+          ? 0
+          : `${logged.problems.length}: ${countBy(logged.problems).slice(0, 4).join(' | ')}`,
     };
   } finally {
     windowOver = true;

@@ -36,7 +36,11 @@ function distinctQueries(locations: number[]): SavedQuery[] {
   const out: SavedQuery[] = [];
   for (const op of ['search-rent', 'search-buy'] as const) {
     for (const bedrooms of [undefined, '0', '1', '2', '3', '4']) {
-      for (const priceMax of [undefined, op === 'search-rent' ? '150000' : '3000000', op === 'search-rent' ? '90000' : '1500000']) {
+      for (const priceMax of [
+        undefined,
+        op === 'search-rent' ? '150000' : '3000000',
+        op === 'search-rent' ? '90000' : '1500000',
+      ]) {
         for (const id of locations) {
           const params: Record<string, string> = {};
           if (bedrooms) params.bedrooms = bedrooms;
@@ -55,7 +59,12 @@ function distinctQueries(locations: number[]): SavedQuery[] {
  * Saves SEARCHES searches over DISTINCT queries in CHANNELS channels (`placePrefix` + n), each query in 10 channels and
  * never twice in one (a channel refuses the same search saved twice). Returns the distinct queries.
  */
-export async function saveSearches(repo: Pick<AlertsRepo, 'create'>, url: string, key: string, o: { service: string; placePrefix: string }): Promise<SavedQuery[]> {
+export async function saveSearches(
+  repo: Pick<AlertsRepo, 'create'>,
+  url: string,
+  key: string,
+  o: { service: string; placePrefix: string },
+): Promise<SavedQuery[]> {
   const queries = distinctQueries(await locationIds(url, key));
   const limits = { perPlace: SEARCHES, perOwner: SEARCHES };
   const perChannel = SEARCHES / CHANNELS;
@@ -87,15 +96,20 @@ const DATABASE = process.env.BENCH_ALERTS_DB === 'postgres' ? 'postgres' : 'sqli
 
 /** Runs the measuring in a child process and returns its figures. */
 export async function run(): Promise<Record<string, string | number>> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), CHILD_FLAG], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: process.env,
-  });
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), CHILD_FLAG],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: process.env,
+    },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   const last = out.trim().split('\n').at(-1) ?? '';
-  if (code !== 0 || !last.startsWith('{')) throw new Error(`alerts bench child failed (exit ${code}): ${out.slice(-2_000)}`);
+  if (code !== 0 || !last.startsWith('{'))
+    throw new Error(`alerts bench child failed (exit ${code}): ${out.slice(-2_000)}`);
   return JSON.parse(last) as Record<string, string | number>;
 }
 
@@ -106,7 +120,10 @@ async function measure(): Promise<Record<string, string | number>> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manzil-bench-alerts-'));
   // BENCH_ALERTS_DB=postgres: the same run on an embedded Postgres (a pool of 10, as DATABASE_POOL_SIZE's default).
   const postgres = DATABASE === 'postgres' ? await startEmbeddedPostgres() : undefined;
-  const db = await openDatabase({ dbPath: path.join(dir, 'alerts.db'), postgres: postgres && { url: postgres.adminUrl, poolSize: 10 } });
+  const db = await openDatabase({
+    dbPath: path.join(dir, 'alerts.db'),
+    postgres: postgres && { url: postgres.adminUrl, poolSize: 10 },
+  });
   const base = db.alerts;
   // Time spent writing runs (seen rows and outbox rows, in their transactions), for rows written per second.
   let writeMs = 0;

@@ -35,7 +35,13 @@ export async function run(): Promise<Record<string, string | number>> {
     // A 600 ms deadline against a body dripping one byte every 200 ms (median of 3).
     const cut: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const api = new ApiClient({ baseUrl: dripping.url, key: KEY, deadlineMs: 600, bodyTimeoutSeconds: 10, retry: quick });
+      const api = new ApiClient({
+        baseUrl: dripping.url,
+        key: KEY,
+        deadlineMs: 600,
+        bodyTimeoutSeconds: 10,
+        retry: quick,
+      });
       cut.push(await failsIn(() => api.call('search-brokers', {})));
       await api.close();
     }
@@ -57,7 +63,13 @@ export async function run(): Promise<Record<string, string | number>> {
 
     // An endless body without a length, capped at 256 KiB.
     {
-      const api = new ApiClient({ baseUrl: flood.url, key: KEY, maxBodyBytes: 256 * 1024, deadlineMs: 4000, retry: quick });
+      const api = new ApiClient({
+        baseUrl: flood.url,
+        key: KEY,
+        maxBodyBytes: 256 * 1024,
+        deadlineMs: 4000,
+        retry: quick,
+      });
       figures['endless body, 256 KiB cap: after'] = ms(await failsIn(() => api.call('search-brokers', {})));
       await api.close();
     }
@@ -92,7 +104,12 @@ export async function run(): Promise<Record<string, string | number>> {
     // An open circuit: each call refused unsent (median of 100).
     {
       sandbox.addFault({ status: 503, count: 3 });
-      const api = new ApiClient({ baseUrl: sandbox.url!, key: KEY, breaker: { failures: 3, cooldownMs: 60_000 }, retry: { attempts: 1 } });
+      const api = new ApiClient({
+        baseUrl: sandbox.url!,
+        key: KEY,
+        breaker: { failures: 3, cooldownMs: 60_000 },
+        retry: { attempts: 1 },
+      });
       for (let i = 0; i < 3; i++) await api.call('search-brokers', {}).catch(() => {});
       const refusals: number[] = [];
       for (let i = 0; i < 100; i++) refusals.push(await failsIn(() => api.call('search-brokers', {})));
@@ -104,7 +121,11 @@ export async function run(): Promise<Record<string, string | number>> {
     // A call sleeping before its retry, stopped by close().
     {
       sandbox.addFault({ status: 503, count: 1 });
-      const api = new ApiClient({ baseUrl: sandbox.url!, key: KEY, retry: { attempts: 2, baseDelayMs: 10_000, maxDelayMs: 20_000 } });
+      const api = new ApiClient({
+        baseUrl: sandbox.url!,
+        key: KEY,
+        retry: { attempts: 2, baseDelayMs: 10_000, maxDelayMs: 20_000 },
+      });
       sandbox.clearRequests();
       const pending = failsIn(() => api.call('search-brokers', {}));
       await until(() => sandbox.requests().length === 1);

@@ -7,12 +7,16 @@ export type Figures = Record<string, string | number>;
 
 /** Runs `moduleUrl` (a bench file calling `childMain(flag, ...)`) in a child process and returns its figures. */
 export async function runInChild(moduleUrl: URL, flag: string): Promise<Figures> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(moduleUrl), flag], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(moduleUrl), flag], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: process.env,
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   const last = out.trim().split('\n').at(-1) ?? '';
-  if (code !== 0 || !last.startsWith('{')) throw new Error(`bench child ${flag} failed (exit ${code}): ${out.slice(-2_000)}`);
+  if (code !== 0 || !last.startsWith('{'))
+    throw new Error(`bench child ${flag} failed (exit ${code}): ${out.slice(-2_000)}`);
   return JSON.parse(last) as Figures;
 }
 

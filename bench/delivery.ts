@@ -47,7 +47,9 @@ const CHILD_FLAG = '--delivery-bench-child';
 /** Entries per channel in one claim; unset: the drainer's default, as production runs it (for experiments only). */
 const PER_PLACE = Number(process.env.BENCH_DELIVERY_PER_PLACE) || undefined;
 const SHARED = process.env.BENCH_DELIVERY_SHARED === '1';
-/** Times the outbox calls and the rendering one by one: two clock reads per call, which cost CPU the drain then lacks. */
+/**
+ * Times the outbox calls and the rendering one by one: two clock reads per call, which cost CPU the drain then lacks.
+ */
 const PARTS = process.env.BENCH_DELIVERY_PARTS === '1';
 
 /**
@@ -74,12 +76,22 @@ export async function sampleListings(url: string, key: string): Promise<Listing[
 }
 
 const SAVED: SavedQuery = {
-  query: { operation: 'search-rent', params: { bedrooms: '1', price_max: '150000' }, location: 'dubai marina', unknownWords: [] },
+  query: {
+    operation: 'search-rent',
+    params: { bedrooms: '1', price_max: '150000' },
+    location: 'dubai marina',
+    unknownWords: [],
+  },
   location: { id: 50, name: 'Dubai Marina' },
 };
 
-/** One saved search (under `service`) in each of the CHANNELS channels `slack:T1:C<n>`: the alerts the cards belong to. */
-export async function saveDeliverySearches(repo: Pick<AlertsRepo, 'create'>, service: string): Promise<SavedSearchRow[]> {
+/**
+ * One saved search (under `service`) in each of the CHANNELS channels `slack:T1:C<n>`: the alerts the cards belong to.
+ */
+export async function saveDeliverySearches(
+  repo: Pick<AlertsRepo, 'create'>,
+  service: string,
+): Promise<SavedSearchRow[]> {
   const rows: SavedSearchRow[] = [];
   for (let n = 0; n < CHANNELS; n++) {
     const made = await repo.create(
@@ -101,8 +113,15 @@ export async function saveDeliverySearches(repo: Pick<AlertsRepo, 'create'>, ser
   return rows;
 }
 
-/** Queues ENTRIES 'new' alert cards, PER_CHANNEL in each search's channel, interleaved as a run over many channels writes them. */
-export async function queueDeliveries(outbox: Pick<OutboxRepo, 'enqueue'>, searches: readonly SavedSearchRow[], listings: readonly Listing[]): Promise<number> {
+/**
+ * Queues ENTRIES 'new' alert cards, PER_CHANNEL in each search's channel, interleaved as a run over many channels
+ * writes them.
+ */
+export async function queueDeliveries(
+  outbox: Pick<OutboxRepo, 'enqueue'>,
+  searches: readonly SavedSearchRow[],
+  listings: readonly Listing[],
+): Promise<number> {
   let queued = 0;
   for (let i = 0; i < ENTRIES; i++) {
     const search = searches[i % searches.length]!;
@@ -113,7 +132,13 @@ export async function queueDeliveries(outbox: Pick<OutboxRepo, 'enqueue'>, searc
       kind: 'new',
       propertyId: listing.property_id,
       dedupeKey: `${search.id}:new:${listing.property_id}:${i}`,
-      payload: encodePayload({ v: 1, kind: 'new', search: { id: search.id, number: search.number, summary: search.summary }, listing, copies: i % 7 === 0 ? 2 : 0 }),
+      payload: encodePayload({
+        v: 1,
+        kind: 'new',
+        search: { id: search.id, number: search.number, summary: search.summary },
+        listing,
+        copies: i % 7 === 0 ? 2 : 0,
+      }),
     });
   }
   return queued;
@@ -168,16 +193,23 @@ async function measure(): Promise<Figures> {
       logger: keepingLogger(),
     });
     // As the composition root wires it (src/main.ts).
-    const kinds = new KindRegistry().register(ALERT_KINDS, alertKind(bot.alertButtons(savedQueryLookup(async (id) => repo.byId(id)))));
+    const kinds = new KindRegistry().register(
+      ALERT_KINDS,
+      alertKind(bot.alertButtons(savedQueryLookup(async (id) => repo.byId(id)))),
+    );
     const logger = keepingLogger();
-    const poster = new SlackPoster(postingClient('xoxb-test', { apiUrl: slack.apiUrl }), (msg, fields) => void logger.problems.push(`slack: ${msg}${describeError(fields)}`));
+    const poster = new SlackPoster(
+      postingClient('xoxb-test', { apiUrl: slack.apiUrl }),
+      (msg, fields) => void logger.problems.push(`slack: ${msg}${describeError(fields)}`),
+    );
     const drainer = new OutboxDrainer({
       outbox,
       kinds,
       posters: [poster],
       logger,
       holder: 'bench',
-      // As the delivery thread runs it (`manzil start`'s default): no chat shares its loop, so no post waits for the loop.
+      // As the delivery thread runs it (`manzil start`'s default): no chat shares its loop, so no post waits for the
+      // loop.
       // BENCH_DELIVERY_SHARED=1: as it runs sharing the loop with chat (DELIVERY_THREAD=off, the terminal chat).
       options: {
         giveUpMs: config.alerts.giveUpMs,
@@ -186,7 +218,17 @@ async function measure(): Promise<Figures> {
         ...(PER_PLACE ? { perPlace: PER_PLACE } : {}),
       },
     });
-    const sql = PARTS ? timeMethods(outbox, ['claimDue', 'extendClaims', 'markPosting', 'markDelivered', 'releasePlace', 'requeue', 'markFailed']) : undefined;
+    const sql = PARTS
+      ? timeMethods(outbox, [
+          'claimDue',
+          'extendClaims',
+          'markPosting',
+          'markDelivered',
+          'releasePlace',
+          'requeue',
+          'markFailed',
+        ])
+      : undefined;
     // Rendering a card saves its Details button's state and reads its saved search: SQLite too.
     const rendering = PARTS ? timeMethods(kinds, ['render']) : undefined;
 
@@ -216,7 +258,9 @@ async function measure(): Promise<Figures> {
     const after = process.memoryUsage();
 
     const seen = await slack.posts(CHANNEL_PREFIX, { ids: true });
-    const expected = store.sqlite.prepare(`select id, origin, dedupe_key as dedupeKey from outbox where place like 'slack:T1:${CHANNEL_PREFIX}%'`).all() as {
+    const expected = store.sqlite
+      .prepare(`select id, origin, dedupe_key as dedupeKey from outbox where place like 'slack:T1:${CHANNEL_PREFIX}%'`)
+      .all() as {
       id: number;
       origin: string;
       dedupeKey: string;
@@ -225,7 +269,12 @@ async function measure(): Promise<Figures> {
     const missing = expected.filter((r) => !ids.has(deliveryIdOf(r))).length;
     const stats = await outbox.stats();
     const perPost = (ms: number) => `${(ms / report.delivered).toFixed(2)} ms`;
-    const exactlyOnce = seen.calls === ENTRIES && seen.ok === ENTRIES && seen.distinct === ENTRIES && seen.duplicates.length === 0 && missing === 0;
+    const exactlyOnce =
+      seen.calls === ENTRIES &&
+      seen.ok === ENTRIES &&
+      seen.distinct === ENTRIES &&
+      seen.duplicates.length === 0 &&
+      missing === 0;
     return {
       'entries / channels': `${queued} / ${CHANNELS} (${PER_CHANNEL} each), fake Slack latency ${SLACK_LATENCY_MS} ms, ${INTERVAL_MS} ms spacing, ${SHARED ? 'posts held while the loop runs late (chat shares it)' : 'as in the delivery thread (no chat on its loop)'}${PER_PLACE ? `, perPlace ${PER_PLACE} (BENCH_DELIVERY_PER_PLACE)` : ''}`,
       'entries delivered': `${report.delivered} (outbox: ${stats.delivered} delivered, ${stats.pending} pending, ${stats.failed} parked; retried ${report.retried})`,
@@ -234,7 +283,9 @@ async function measure(): Promise<Figures> {
       'ratio to floor': `${(wallMs / FLOOR_MS).toFixed(3)} (goal: within 10 %, ≤ 1.100)`,
       'posts per second': `${Math.round(ENTRIES / (wallMs / 1000))} (floor rate ${Math.round(ENTRIES / (FLOOR_MS / 1000))})`,
       'exactly once (at the fake)': `${exactlyOnce ? 'yes' : seen.duplicates.length === 0 ? 'none twice, but not all within the drain' : 'NO: posted twice'}: ${seen.calls} chat.postMessage calls, ${seen.ok} ok, ${seen.distinct} distinct delivery ids, ${seen.duplicates.length} repeated, ${missing} not posted by the drain's end${
-        missing ? ` (${stats.pending} pending: an attempt failed and waits; a "maybe posted" one is looked for ${SLACK_SETTLE_MS / 60_000} min later)` : ''
+        missing
+          ? ` (${stats.pending} pending: an attempt failed and waits; a "maybe posted" one is looked for ${SLACK_SETTLE_MS / 60_000} min later)`
+          : ''
       }`,
       'closest posts in one channel': `${seen.minGapMs} ms apart (as answered by the fake)`,
       'peak RSS (this bench process)': `${mb(process.resourceUsage().maxRSS * 1024)} (OS maxRSS; during the drain: baseline ${mb(baseline.rss)}, peak ${mb(peakRss)})`,
@@ -250,8 +301,14 @@ async function measure(): Promise<Figures> {
             'synchronous time: rendering': `${rendering.describe().join('')} (a card: its saved search read, its Details button's state saved)`,
             'calls over 20 ms (GC pauses fall in them too)': [...sql.long(), ...rendering.long()].join('; ') || 'none',
           }
-        : { 'CPU per post, by part': 'BENCH_DELIVERY_PARTS=1 times the outbox calls and the rendering one by one (the timing costs CPU, so it is off here)' }),
-      'warnings / errors logged': logger.problems.length === 0 ? 0 : `${logger.problems.length}: ${[...new Set(logger.problems)].slice(0, 3).join(' | ')}`,
+        : {
+            'CPU per post, by part':
+              'BENCH_DELIVERY_PARTS=1 times the outbox calls and the rendering one by one (the timing costs CPU, so it is off here)',
+          }),
+      'warnings / errors logged':
+        logger.problems.length === 0
+          ? 0
+          : `${logger.problems.length}: ${[...new Set(logger.problems)].slice(0, 3).join(' | ')}`,
     };
   } finally {
     await api.close();

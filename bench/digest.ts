@@ -33,7 +33,12 @@ interface Round {
 async function once(composer: MarketDigestComposer, places = PLACES): Promise<Round> {
   const now = Date.now();
   const t0 = performance.now();
-  const { payload, calls } = await composer.compose({ places, since: now - 7 * 86_400_000, now, title: digestTitle(places) });
+  const { payload, calls } = await composer.compose({
+    places,
+    since: now - 7 * 86_400_000,
+    now,
+    title: digestTitle(places),
+  });
   const t1 = performance.now();
   const parsed = JSON.parse(payload) as DigestPayload;
   const reply = renderDigest(parsed);

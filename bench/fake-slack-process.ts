@@ -44,10 +44,14 @@ export interface FakeSlackProcess {
 }
 
 export async function startFakeSlackProcess(options: { latencyMs: number }): Promise<FakeSlackProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), CHILD_FLAG, String(options.latencyMs)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: process.env,
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), CHILD_FLAG, String(options.latencyMs)],
+    {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: process.env,
+    },
+  );
   const [ready] = (await once(child, 'message')) as [{ apiUrl: string; baseUrl: string }];
   let seq = 0;
   const waiting = new Map<number, (value: unknown) => void>();
@@ -106,11 +110,23 @@ async function serve(latencyMs: number): Promise<void> {
       lastInChannel.set(channel, at);
       if ((c.response as { ok?: boolean }).ok !== true) return;
       ok++;
-      const id = String((c.args.metadata as { event_payload?: { delivery_id?: unknown } } | undefined)?.event_payload?.delivery_id);
+      const id = String(
+        (c.args.metadata as { event_payload?: { delivery_id?: unknown } } | undefined)?.event_payload?.delivery_id,
+      );
       if (seen.has(id)) duplicates.push(id);
       seen.add(id);
     });
-    const value: PostStats = { calls, ok, distinct: seen.size, duplicates, channels: lastInChannel.size, firstAt, lastAt, minGapMs, ...(req.ids ? { ids: [...seen] } : {}) };
+    const value: PostStats = {
+      calls,
+      ok,
+      distinct: seen.size,
+      duplicates,
+      channels: lastInChannel.size,
+      firstAt,
+      lastAt,
+      minGapMs,
+      ...(req.ids ? { ids: [...seen] } : {}),
+    };
     process.send!({ seq: req.seq, value });
   });
   process.on('SIGTERM', () => void slack.close().finally(() => process.exit(0)));

@@ -1,7 +1,18 @@
-// Parsing throughput of the command language, in one process, over a varied corpus (good and bad commands, terse and sentences).
+// Parsing throughput of the command language, in one process, over a varied corpus (good and bad commands, terse and
+// sentences).
 import { VERBS, formatQuery, parseCommand, summarize } from '../src/query/index.js';
 
-const PLACES = ['marina', 'dubai marina', '"Business Bay"', 'jvc', 'al barsha 1', 'downtown', 'palm jumeirah', 'Al-Furjan', 'the springs'];
+const PLACES = [
+  'marina',
+  'dubai marina',
+  '"Business Bay"',
+  'jvc',
+  'al barsha 1',
+  'downtown',
+  'palm jumeirah',
+  'Al-Furjan',
+  'the springs',
+];
 const FILTERS = [
   '2br',
   'studio',
@@ -45,11 +56,38 @@ const FILTERS = [
   '12x br',
   'under',
 ];
-const VERB_WORDS = ['/rent', '/buy', '/manzil rent', 'buy', '/projects', '/sold', '/txn rented', '/transactions', '/trend', '/agents', '/brokers detailed'];
+const VERB_WORDS = [
+  '/rent',
+  '/buy',
+  '/manzil rent',
+  'buy',
+  '/projects',
+  '/sold',
+  '/txn rented',
+  '/transactions',
+  '/trend',
+  '/agents',
+  '/brokers detailed',
+];
 // One command in ten is a sentence: chat words around it, the verb inside, typos and numbers in words.
-const OPENERS = ['/manzil can you find', '/manzil show me', "/manzil i'm after", '/manzil is there anything', '/manzil'];
+const OPENERS = [
+  '/manzil can you find',
+  '/manzil show me',
+  "/manzil i'm after",
+  '/manzil is there anything',
+  '/manzil',
+];
 const SENTENCE_VERBS = ['for rent', 'to buy', 'for sale', 'to rent', 'rented', 'sold', 'new projects', 'price trend'];
-const SENTENCE_WORDS = ['three beds', 'furnshed', 'two bedrooms', 'under half a million', '120k max', 'townhose', '2br + maid', 'thanks'];
+const SENTENCE_WORDS = [
+  'three beds',
+  'furnshed',
+  'two bedrooms',
+  'under half a million',
+  '120k max',
+  'townhose',
+  '2br + maid',
+  'thanks',
+];
 
 /** A deterministic pseudo-random corpus, so runs compare. */
 export function corpus(size: number): string[] {
@@ -68,7 +106,8 @@ export function corpus(size: number): string[] {
         'in',
         PLACES[next(PLACES.length)]!,
       ];
-      for (let k = next(3); k > 0; k--) words.push(k % 2 ? SENTENCE_WORDS[next(SENTENCE_WORDS.length)]! : FILTERS[next(FILTERS.length)]!);
+      for (let k = next(3); k > 0; k--)
+        words.push(k % 2 ? SENTENCE_WORDS[next(SENTENCE_WORDS.length)]! : FILTERS[next(FILTERS.length)]!);
       out.push(words.join(' '));
       continue;
     }

@@ -7,12 +7,18 @@ import { fileURLToPath } from 'node:url';
 
 export async function startSandboxProcess(key: string) {
   const bin = fileURLToPath(new URL('../bin/manzil.js', import.meta.url));
-  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--key', key], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, MANZIL_FROM_SOURCE: '1' } });
+  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--key', key], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, MANZIL_FROM_SOURCE: '1' },
+  });
   for await (const line of createInterface({ input: child.stdout! })) {
     const url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
     if (!url) continue;
     const control = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${url}/__sandbox/${path}`, { method, ...(body ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}) });
+      const res = await fetch(`${url}/__sandbox/${path}`, {
+        method,
+        ...(body ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}),
+      });
       if (!res.ok) throw new Error(`sandbox control ${path}: ${res.status}`);
       return res.json() as Promise<unknown>;
     };

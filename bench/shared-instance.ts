@@ -68,7 +68,12 @@ function settings() {
     if (!value) throw new Error(`shared bench instance: ${name} is not set`);
     return value;
   };
-  return { pgUrl: get('BENCH_SHARED_PG_URL'), sandboxUrl: get('BENCH_SHARED_SANDBOX_URL'), key: get('BENCH_SHARED_KEY'), holder: get('BENCH_SHARED_HOLDER') };
+  return {
+    pgUrl: get('BENCH_SHARED_PG_URL'),
+    sandboxUrl: get('BENCH_SHARED_SANDBOX_URL'),
+    key: get('BENCH_SHARED_KEY'),
+    holder: get('BENCH_SHARED_HOLDER'),
+  };
 }
 
 async function startInstance() {
@@ -88,7 +93,10 @@ async function startInstance() {
   let since = { elu: performance.eventLoopUtilization(), cpu: process.cpuUsage() };
 
   // The SQLite path is never used: the store is on Postgres. The first instance to open it applies the migrations.
-  const db = await openDatabase({ dbPath: path.join(os.tmpdir(), 'manzil-bench-shared-unused.db'), postgres: { url: pgUrl, poolSize: POOL_SIZE } });
+  const db = await openDatabase({
+    dbPath: path.join(os.tmpdir(), 'manzil-bench-shared-unused.db'),
+    postgres: { url: pgUrl, poolSize: POOL_SIZE },
+  });
   const api = new ApiClient({
     baseUrl: sandboxUrl,
     key,
@@ -100,8 +108,22 @@ async function startInstance() {
       c.sentMs += e.ms;
     },
   });
-  const scheduler = new SharedScheduler({ url: pgUrl, timezone: 'UTC', logger, concurrency: CONCURRENCY, pollSeconds: 1 });
-  const deps: PollerDeps = { api, repo: db.alerts, leases: db.leases, service: sandboxUrl, logger, options: PRODUCTION, holder };
+  const scheduler = new SharedScheduler({
+    url: pgUrl,
+    timezone: 'UTC',
+    logger,
+    concurrency: CONCURRENCY,
+    pollSeconds: 1,
+  });
+  const deps: PollerDeps = {
+    api,
+    repo: db.alerts,
+    leases: db.leases,
+    service: sandboxUrl,
+    logger,
+    options: PRODUCTION,
+    holder,
+  };
   const part = async (query: string): Promise<RunReport> => {
     const t = performance.now();
     const mine = c; // a reset during the part leaves it counted in the phase it started in
@@ -119,7 +141,12 @@ async function startInstance() {
       mine.partMs.push(performance.now() - t);
     }
   };
-  scheduler.register({ name: POLL_JOB, cron: '0 0 1 1 *', run: () => pollOnce(deps), parts: { list: () => dueQueries(deps), run: part } });
+  scheduler.register({
+    name: POLL_JOB,
+    cron: '0 0 1 1 *',
+    run: () => pollOnce(deps),
+    parts: { list: () => dueQueries(deps), run: part },
+  });
   await scheduler.start();
 
   return {

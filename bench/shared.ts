@@ -44,7 +44,11 @@ function distinctQueries(locations: number[]): SavedQuery[] {
       for (const cap of [undefined, 'high', 'low'] as const) {
         for (const bedrooms of [undefined, '0', '1', '2', '3', '4']) {
           for (const op of ['search-rent', 'search-buy'] as const) {
-            const priceMax = cap && { high: op === 'search-rent' ? '150000' : '3000000', low: op === 'search-rent' ? '90000' : '1500000' }[cap];
+            const priceMax =
+              cap &&
+              { high: op === 'search-rent' ? '150000' : '3000000', low: op === 'search-rent' ? '90000' : '1500000' }[
+                cap
+              ];
             for (const id of locations) {
               const params: Record<string, string> = {};
               if (bedrooms) params.bedrooms = bedrooms;
@@ -65,7 +69,8 @@ function distinctQueries(locations: number[]): SavedQuery[] {
 
 /**
  * Saves SEARCHES searches over `queries` in CHANNELS channels in bulk (multi-row INSERTs, filling the columns the
- * store's create fills, and each channel's alert number as create leaves it): each query in SEARCHES / DISTINCT channels,
+ * store's create fills, and each channel's alert number as create leaves it): each query in SEARCHES / DISTINCT
+ * channels,
  * never twice in one. Returns the milliseconds it took.
  */
 async function saveInBulk(client: pg.Client, queries: SavedQuery[], service: string): Promise<number> {
@@ -78,7 +83,18 @@ async function saveInBulk(client: pg.Client, queries: SavedQuery[], service: str
     const rows: string[] = [];
     for (let i = from; i < Math.min(SEARCHES, from + ROWS_PER_INSERT); i++) {
       const q = encoded[i % encoded.length]!;
-      const row = [service, `bench:C${Math.floor(i / perChannel)}`, (i % perChannel) + 1, `U${i % 500}`, 'bench', q.query, q.operation, q.key, 'bench', at];
+      const row = [
+        service,
+        `bench:C${Math.floor(i / perChannel)}`,
+        (i % perChannel) + 1,
+        `U${i % 500}`,
+        'bench',
+        q.query,
+        q.operation,
+        q.key,
+        'bench',
+        at,
+      ];
       rows.push(`(${row.map((_, k) => `$${values.length + k + 1}`).join(', ')}, $${values.length + row.length})`);
       values.push(...row);
     }
@@ -87,11 +103,14 @@ async function saveInBulk(client: pg.Client, queries: SavedQuery[], service: str
       values,
     );
   }
-  await client.query(`INSERT INTO alert_number (place, last) SELECT place, max(number) FROM saved_search GROUP BY place`);
+  await client.query(
+    `INSERT INTO alert_number (place, last) SELECT place, max(number) FROM saved_search GROUP BY place`,
+  );
   return performance.now() - started;
 }
 
-const count = async (client: pg.Client, sql: string, params: unknown[] = []): Promise<number> => Number((await client.query<{ n: string }>(sql, params)).rows[0]!.n);
+const count = async (client: pg.Client, sql: string, params: unknown[] = []): Promise<number> =>
+  Number((await client.query<{ n: string }>(sql, params)).rows[0]!.n);
 
 /** Asks Postgres every 200 ms until `sql` counts nothing left. */
 async function until(client: pg.Client, what: string, sql: string, params: unknown[] = []): Promise<void> {
@@ -99,7 +118,8 @@ async function until(client: pg.Client, what: string, sql: string, params: unkno
   for (;;) {
     const left = await count(client, sql, params);
     if (left === 0) return;
-    if (Date.now() > deadline) throw new Error(`bench: ${what}: ${left} searches still waiting after ${RUN_TIMEOUT_MS / 1000} s`);
+    if (Date.now() > deadline)
+      throw new Error(`bench: ${what}: ${left} searches still waiting after ${RUN_TIMEOUT_MS / 1000} s`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -161,16 +181,23 @@ type Instance = ReturnType<typeof forkInstance>;
 
 function within<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)),
+  );
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
-const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+const quantile = (sorted: readonly number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 /** The host's cores' busy and idle time so far (ms, all cores together). */
-const hostCpu = () => os.cpus().reduce((a, { times: t }) => ({ busy: a.busy + t.user + t.nice + t.sys + t.irq, idle: a.idle + t.idle }), { busy: 0, idle: 0 });
+const hostCpu = () =>
+  os.cpus().reduce((a, { times: t }) => ({ busy: a.busy + t.user + t.nice + t.sys + t.irq, idle: a.idle + t.idle }), {
+    busy: 0,
+    idle: 0,
+  });
 const each = (cs: readonly Counters[], f: (c: Counters) => number | string) => cs.map(f).join(' / ');
 
 export async function run(): Promise<Figures> {
@@ -223,13 +250,17 @@ async function measure(): Promise<Figures> {
     const insertMs = await saveInBulk(sql, queries, url);
     const saved = await count(sql, 'SELECT count(*) AS n FROM saved_search');
     const savedKeys = await count(sql, 'SELECT count(DISTINCT params_key) AS n FROM saved_search');
-    if (saved !== SEARCHES || savedKeys !== DISTINCT) throw new Error(`bench: ${saved} searches saved over ${savedKeys} queries`);
+    if (saved !== SEARCHES || savedKeys !== DISTINCT)
+      throw new Error(`bench: ${saved} searches saved over ${savedKeys} queries`);
 
     // The first look primes every search, untimed.
     await all('reset');
     const firstStarted = performance.now();
     await instances[0]!.request('runSoon');
-    await Promise.race([until(sql, 'first look', 'SELECT count(*) AS n FROM saved_search WHERE primed_at IS NULL'), died]);
+    await Promise.race([
+      until(sql, 'first look', 'SELECT count(*) AS n FROM saved_search WHERE primed_at IS NULL'),
+      died,
+    ]);
     const firstMs = performance.now() - firstStarted;
     const firstSent = sum((await Promise.all(instances.map((i) => i.read()))).map((c) => c.sent));
     await sandbox.control('POST', 'faults', { latencyMs: LATENCY_MS, count: 1_000_000 });
@@ -243,17 +274,30 @@ async function measure(): Promise<Figures> {
       const t = performance.now();
       const cpu = hostCpu();
       await instances[0]!.request('runSoon');
-      await Promise.race([until(sql, 'run', 'SELECT count(*) AS n FROM saved_search WHERE last_run_at IS NULL OR last_run_at < $1', [start]), died]);
+      await Promise.race([
+        until(sql, 'run', 'SELECT count(*) AS n FROM saved_search WHERE last_run_at IS NULL OR last_run_at < $1', [
+          start,
+        ]),
+        died,
+      ]);
       const ms = performance.now() - t;
       const { busy, idle } = hostCpu();
       const counters = await Promise.all(instances.map((i) => i.read()));
       const lastAt = await count(sql, 'SELECT max(last_run_at) AS n FROM saved_search');
       const logged = ((await sandbox.control('GET', 'requests')) as unknown[]).length;
       const queued = (await count(sql, 'SELECT count(*) AS n FROM outbox')) - outboxBefore;
-      return { ms, lastMs: lastAt - start, logged, queued, counters, ...describeRun(ms, performance.timeOrigin + t, counters, { busy: busy - cpu.busy, idle: idle - cpu.idle }) };
+      return {
+        ms,
+        lastMs: lastAt - start,
+        logged,
+        queued,
+        counters,
+        ...describeRun(ms, performance.timeOrigin + t, counters, { busy: busy - cpu.busy, idle: idle - cpu.idle }),
+      };
     };
     // The log keeps the last 10,000 requests only: the API clients' own count is the figure, the log a check on it.
-    const calls = (r: { sent: number; logged: number }) => `${r.sent} (sandbox log: ${r.logged}${r.logged >= 10_000 ? ', its cap' : ''})`;
+    const calls = (r: { sent: number; logged: number }) =>
+      `${r.sent} (sandbox log: ${r.logged}${r.logged >= 10_000 ? ', its cap' : ''})`;
 
     const quiet = await timedRun();
     const floor = (DISTINCT * LATENCY_MS) / (INSTANCES * CONCURRENCY);
@@ -295,7 +339,8 @@ async function measure(): Promise<Figures> {
       'peak RSS (each instance process)': `${each(busy.counters, (c) => mb(c.maxRss))} MB (the measuring process: ${mb(process.resourceUsage().maxRSS * 1024)} MB)`,
     };
   } finally {
-    // Each instance stops its scheduler, closes its client and store and exits (or is killed); then Postgres, the sandbox.
+    // Each instance stops its scheduler, closes its client and store and exits (or is killed); then Postgres, the
+    // sandbox.
     await Promise.allSettled(instances.map((i) => i.stop()));
     await opened?.end();
     await postgres?.stop();

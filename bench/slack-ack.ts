@@ -15,14 +15,26 @@ const RATE = 50;
 const SECONDS = Number(process.env.BENCH_ACK_SECONDS ?? 20);
 const SECRET = 'bench-signing-secret';
 
-const TEXTS = ['marina 2br under 150k', 'downtown 1br', 'business bay studio', 'jvc 1-2 br furnished', 'marina 3br pool'];
+const TEXTS = [
+  'marina 2br under 150k',
+  'downtown 1br',
+  'business bay studio',
+  'jvc 1-2 br furnished',
+  'marina 3br pool',
+];
 
 /**
  * Sends RATE signed /rent commands a second for `seconds` to a Bolt app's /slack/events, each on schedule whatever
  * the answers before it: the ack latencies (ms, sorted) of the 200s, each command's (in the order sent), the failures
  * (no answer within `giveUpMs` included), and the window (Date.now()).
  */
-export async function sendCommands(o: { url: string; secret: string; seconds: number; responseUrl: (i: number) => string; giveUpMs?: number }) {
+export async function sendCommands(o: {
+  url: string;
+  secret: string;
+  seconds: number;
+  responseUrl: (i: number) => string;
+  giveUpMs?: number;
+}) {
   const latencies: number[] = [];
   /** By command, in the order sent: its ack latency, or -1 when it failed. */
   const series: number[] = [];
@@ -37,9 +49,19 @@ export async function sendCommands(o: { url: string; secret: string; seconds: nu
     pending.push(
       (async () => {
         const t = performance.now();
-        const post = signedPost(o.url, o.secret, slashCommand('/rent', TEXTS[i % TEXTS.length]!, o.responseUrl(i))).catch(() => undefined);
+        const post = signedPost(
+          o.url,
+          o.secret,
+          slashCommand('/rent', TEXTS[i % TEXTS.length]!, o.responseUrl(i)),
+        ).catch(() => undefined);
         // An ack later than `giveUpMs` counts as failed (Slack itself gives up after 3 s), so the window stays bounded.
-        const res = o.giveUpMs === undefined ? await post : await Promise.race([post, new Promise<undefined>((r) => setTimeout(() => r(undefined), o.giveUpMs).unref())]);
+        const res =
+          o.giveUpMs === undefined
+            ? await post
+            : await Promise.race([
+                post,
+                new Promise<undefined>((r) => setTimeout(() => r(undefined), o.giveUpMs).unref()),
+              ]);
         const latency = performance.now() - t;
         series[i] = res?.status === 200 ? latency : -1;
         if (res?.status === 200) latencies.push(latency);
@@ -65,10 +87,14 @@ export async function sendCommandsFromChild(o: {
   responseUrlBase: string;
   giveUpMs?: number;
 }): Promise<Awaited<ReturnType<typeof sendCommands>>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), SENDER_FLAG, JSON.stringify(o)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: process.env,
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), SENDER_FLAG, JSON.stringify(o)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: process.env,
+    },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -78,7 +104,13 @@ export async function sendCommandsFromChild(o: {
 }
 
 if (process.argv.includes(SENDER_FLAG)) {
-  const o = JSON.parse(process.argv.at(-1)!) as { url: string; secret: string; seconds: number; responseUrlBase: string; giveUpMs?: number };
+  const o = JSON.parse(process.argv.at(-1)!) as {
+    url: string;
+    secret: string;
+    seconds: number;
+    responseUrlBase: string;
+    giveUpMs?: number;
+  };
   void sendCommands({ ...o, responseUrl: (i) => `${o.responseUrlBase}/response/b${i}` }).then((r) => {
     process.stdout.write(`${JSON.stringify(r)}\n`);
     process.exit(0);
@@ -106,7 +138,12 @@ export async function run(): Promise<Record<string, string | number>> {
     writeLog: () => {},
   });
   const url = `http://127.0.0.1:${manzil.slackPort}/slack/events`;
-  const { latencies, failed } = await sendCommands({ url, secret: SECRET, seconds: SECONDS, responseUrl: (i) => slack.responseUrl(`b${i}`) });
+  const { latencies, failed } = await sendCommands({
+    url,
+    secret: SECRET,
+    seconds: SECONDS,
+    responseUrl: (i) => slack.responseUrl(`b${i}`),
+  });
   await slack.waitFor(() => slack.responses().length >= latencies.length, 30_000).catch(() => {});
   const figures = {
     'commands sent': RATE * SECONDS,

@@ -23,5 +23,10 @@ export async function measure(total: number, concurrency: number, task: () => Pr
   );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { latencies, rps: Math.round(latencies.length / seconds), p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return {
+    latencies,
+    rps: Math.round(latencies.length / seconds),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
 }

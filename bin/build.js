@@ -21,7 +21,10 @@ function newestSource(entry) {
   if (!existsSync(entry)) return 0;
   const stat = statSync(entry);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(entry).reduce((newest, name) => Math.max(newest, newestSource(path.join(entry, name))), stat.mtimeMs);
+  return readdirSync(entry).reduce(
+    (newest, name) => Math.max(newest, newestSource(path.join(entry, name))),
+    stat.mtimeMs,
+  );
 }
 
 function isFresh() {
@@ -38,12 +41,16 @@ function resolved(name) {
   }
 }
 
-/** The TypeScript files of a folder and its subfolders, tests and declarations left out (as tsconfig.build.json does). */
+/**
+ * The TypeScript files of a folder and its subfolders, tests and declarations left out (as tsconfig.build.json does).
+ */
 function typescriptFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return typescriptFiles(full);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.test.ts') ? [full] : [];
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.test.ts')
+      ? [full]
+      : [];
   });
 }
 
@@ -51,7 +58,9 @@ async function withEsbuild(esbuildPath) {
   const { build } = await import(pathToFileURL(esbuildPath).href);
   try {
     await build({
-      entryPoints: ['src', 'adapters'].flatMap((part) => (existsSync(path.join(root, part)) ? typescriptFiles(path.join(root, part)) : [])),
+      entryPoints: ['src', 'adapters'].flatMap((part) =>
+        existsSync(path.join(root, part)) ? typescriptFiles(path.join(root, part)) : [],
+      ),
       outdir: path.join(root, 'dist'),
       outbase: root,
       bundle: false,
@@ -65,7 +74,8 @@ async function withEsbuild(esbuildPath) {
     return 0;
   } catch (e) {
     // esbuild has printed the errors in the sources; anything else (esbuild itself failing) is said here.
-    if (!(e && typeof e === 'object' && 'errors' in e)) process.stderr.write(`manzil: the build failed: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (!(e && typeof e === 'object' && 'errors' in e))
+      process.stderr.write(`manzil: the build failed: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
   }
 }
@@ -76,15 +86,22 @@ const esbuild = resolved('esbuild');
 const tsc = esbuild ? undefined : resolved('typescript/bin/tsc');
 if (!esbuild && !tsc) {
   if (ifStale && existsSync(output)) {
-    process.stderr.write('manzil: dist/ may be older than the sources, and its compilers (esbuild, TypeScript) are not installed: running it as it is.\n');
+    process.stderr.write(
+      'manzil: dist/ may be older than the sources, and its compilers (esbuild, TypeScript) are not installed: running it as it is.\n',
+    );
     process.exit(0);
   }
-  process.stderr.write('manzil: dist/ is missing and esbuild (a dev dependency) is not installed: run `npm ci` (with dev dependencies) and `npm run build`.\n');
+  process.stderr.write(
+    'manzil: dist/ is missing and esbuild (a dev dependency) is not installed: run `npm ci` (with dev dependencies) and `npm run build`.\n',
+  );
   process.exit(1);
 }
 if (ifStale) process.stderr.write('manzil: building dist/ (the sources changed since the last build)...\n');
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
-const status = esbuild ? await withEsbuild(esbuild) : (spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' }).status ?? 1);
+const status = esbuild
+  ? await withEsbuild(esbuild)
+  : (spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' }).status ??
+    1);
 // A failed build may leave part of its output: drop it, so that the next start builds again rather than run it.
 if (status !== 0) rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 process.exit(status);

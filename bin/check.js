@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`'s first step: the type check, the lint and the formatting check at once (each mostly waits on one core), failing when either
+// `npm test`'s first step: the type check, the lint and the formatting check at once (each mostly waits on one core),
+// failing when either
 // fails. Each one's output is printed whole, after it ends, so the two never interleave.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +15,21 @@ const checks = [
   ['typecheck', bin('tsc'), ['--noEmit', '--incremental', '--tsBuildInfoFile', `${CACHE}tsconfig.tsbuildinfo`]],
   ['lint', bin('eslint'), ['.']],
   // The formatting, as `npm run format` writes it (.prettierrc.json, .prettierignore).
-  ['format', bin('prettier'), ['--check', '--cache', '--cache-strategy', 'content', '--cache-location', `${CACHE}prettier`, '--log-level', 'warn', '.']],
+  [
+    'format',
+    bin('prettier'),
+    [
+      '--check',
+      '--cache',
+      '--cache-strategy',
+      'content',
+      '--cache-location',
+      `${CACHE}prettier`,
+      '--log-level',
+      'warn',
+      '.',
+    ],
+  ],
 ];
 
 const results = await Promise.all(

@@ -31,12 +31,18 @@ function firstMismatch() {
 
 const mismatch = firstMismatch();
 if (mismatch) {
-  process.stderr.write(`manzil: installing the dependencies with \`npm ci\` (node_modules does not match package-lock.json: ${mismatch})...\n`);
+  process.stderr.write(
+    `manzil: installing the dependencies with \`npm ci\` (node_modules does not match package-lock.json: ${mismatch})...\n`,
+  );
   // npm sets npm_execpath for the scripts it runs: the same npm installs.
   const npm = process.env.npm_execpath;
-  const result = npm ? spawnSync(process.execPath, [npm, 'ci'], { cwd: root, stdio: 'inherit' }) : spawnSync('npm', ['ci'], { cwd: root, stdio: 'inherit' });
+  const result = npm
+    ? spawnSync(process.execPath, [npm, 'ci'], { cwd: root, stdio: 'inherit' })
+    : spawnSync('npm', ['ci'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
-    process.stderr.write(`manzil: \`npm ci\` failed (${result.error?.message ?? `exit ${result.status}`}); run it yourself to see why.\n`);
+    process.stderr.write(
+      `manzil: \`npm ci\` failed (${result.error?.message ?? `exit ${result.status}`}); run it yourself to see why.\n`,
+    );
     process.exit(1);
   }
 }

@@ -10,7 +10,9 @@ const fromSource = process.env.MANZIL_FROM_SOURCE === '1' || !existsSync(compile
 let runCli;
 if (fromSource) {
   const { register } = await import('tsx/esm/api').catch(() => {
-    process.stderr.write('manzil: dist/ is missing and tsx (a dev dependency) is not installed: run `npm run build` first.\n');
+    process.stderr.write(
+      'manzil: dist/ is missing and tsx (a dev dependency) is not installed: run `npm run build` first.\n',
+    );
     process.exit(1);
   });
   register();

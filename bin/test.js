@@ -22,7 +22,10 @@ function run(name, args, stdio) {
 
 // MANZIL_TEST_CHECKS: another checks script, for the gate's own test (test/gate/), which cannot afford the real ones.
 const checks = process.env.MANZIL_TEST_CHECKS ?? here('./check.js');
-const results = await Promise.all([run('checks', [checks], 'inherit'), run('vitest', [here('../node_modules/vitest/vitest.mjs'), 'run', ...process.argv.slice(2)], 'inherit')]);
+const results = await Promise.all([
+  run('checks', [checks], 'inherit'),
+  run('vitest', [here('../node_modules/vitest/vitest.mjs'), 'run', ...process.argv.slice(2)], 'inherit'),
+]);
 const failed = results.filter((r) => r.code !== 0);
 for (const r of failed) process.stderr.write(`npm test: ${r.name} failed (${r.signal ?? `exit ${r.code}`})\n`);
 process.exit(failed.length === 0 ? 0 : 1);

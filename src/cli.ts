@@ -38,7 +38,18 @@ const USAGE = `Usage: manzil <command>
 type Out = (line: string) => void;
 
 /** The commands that read the configuration, and so the optional `.env` file first. */
-const READS_CONFIG = new Set(['start', 'poll', 'parse', 'config', 'backup', 'restore', 'migrate-to-postgres', 'outbox', 'teams', 'register-discord-commands']);
+const READS_CONFIG = new Set([
+  'start',
+  'poll',
+  'parse',
+  'config',
+  'backup',
+  'restore',
+  'migrate-to-postgres',
+  'outbox',
+  'teams',
+  'register-discord-commands',
+]);
 
 export async function runCli(args: string[], out: Out = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
   const [command = 'start', ...rest] = args;
@@ -54,34 +65,53 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
         return 0;
       }
       case 'backup': {
-        const [{ loadConfig }, { runBackupCli }, { refusedOnPostgres }] = await Promise.all([import('./config.js'), import('./ops/backup.js'), import('./ops/database.js')]);
+        const [{ loadConfig }, { runBackupCli }, { refusedOnPostgres }] = await Promise.all([
+          import('./config.js'),
+          import('./ops/backup.js'),
+          import('./ops/database.js'),
+        ]);
         const config = loadConfig(process.env);
         if (refusedOnPostgres('manzil backup', config, errLine)) return 1;
         return await runBackupCli(rest, config.dbPath, out, errLine);
       }
       case 'restore': {
-        const [{ loadConfig }, { runRestoreCli }, { refusedOnPostgres }] = await Promise.all([import('./config.js'), import('./ops/restore.js'), import('./ops/database.js')]);
+        const [{ loadConfig }, { runRestoreCli }, { refusedOnPostgres }] = await Promise.all([
+          import('./config.js'),
+          import('./ops/restore.js'),
+          import('./ops/database.js'),
+        ]);
         const config = loadConfig(process.env);
         if (refusedOnPostgres('manzil restore', config, errLine)) return 1;
         return await runRestoreCli(rest, config.dbPath, out, errLine);
       }
       case 'migrate-to-postgres': {
-        const [{ loadConfig }, { runMigrateToPostgresCli }] = await Promise.all([import('./config.js'), import('./ops/migrate-to-postgres.js')]);
+        const [{ loadConfig }, { runMigrateToPostgresCli }] = await Promise.all([
+          import('./config.js'),
+          import('./ops/migrate-to-postgres.js'),
+        ]);
         return await runMigrateToPostgresCli(rest, loadConfig(process.env), out, errLine);
       }
       case 'outbox': {
-        const [{ loadConfig }, { runOutboxCli }] = await Promise.all([import('./config.js'), import('./ops/outbox-cli.js')]);
+        const [{ loadConfig }, { runOutboxCli }] = await Promise.all([
+          import('./config.js'),
+          import('./ops/outbox-cli.js'),
+        ]);
         return await runOutboxCli(rest, loadConfig(process.env), out, errLine);
       }
       case 'teams': {
-        const [{ loadConfig }, { runTeamsCli }] = await Promise.all([import('./config.js'), import('./ops/teams-cli.js')]);
+        const [{ loadConfig }, { runTeamsCli }] = await Promise.all([
+          import('./config.js'),
+          import('./ops/teams-cli.js'),
+        ]);
         return await runTeamsCli(rest, loadConfig(process.env), out, errLine);
       }
       case 'sandbox':
         return await (await import('./sandbox/cli.js')).runSandboxCli(rest, out);
       case 'poll':
         if (!rest.includes('--once')) {
-          process.stderr.write('manzil poll: only `manzil poll --once` exists (npm start runs the poller on its schedule)\n');
+          process.stderr.write(
+            'manzil poll: only `manzil poll --once` exists (npm start runs the poller on its schedule)\n',
+          );
           return 2;
         }
         return await (await import('./run.js')).runPollOnce(out);
@@ -123,11 +153,18 @@ async function runRegisterDiscord(out: Out): Promise<number> {
   // Registering never touches the property service, so the sandbox rule for serving Discord does not apply here.
   const discord = loadConfig({ ...process.env, MANZIL_SANDBOX: '1' }).discord;
   if (!discord?.applicationId) {
-    process.stderr.write('manzil register-discord-commands: set DISCORD_TOKEN and DISCORD_APPLICATION_ID (and DISCORD_GUILD_ID for one server)\n');
+    process.stderr.write(
+      'manzil register-discord-commands: set DISCORD_TOKEN and DISCORD_APPLICATION_ID (and DISCORD_GUILD_ID for one server)\n',
+    );
     return 1;
   }
   const { runRegisterCommands } = await import('../adapters/discord/register.js');
-  const options = { token: discord.token, applicationId: discord.applicationId, guildId: discord.guildId, apiUrl: discord.apiUrl };
+  const options = {
+    token: discord.token,
+    applicationId: discord.applicationId,
+    guildId: discord.guildId,
+    apiUrl: discord.apiUrl,
+  };
   return runRegisterCommands(options, out, (line) => process.stderr.write(`${line}\n`));
 }
 
@@ -137,7 +174,9 @@ async function runBench(out: Out): Promise<number> {
     bench = (await import(BENCHMARKS)) as typeof bench;
   } catch (e) {
     if ((e as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw e;
-    process.stderr.write('manzil bench: the benchmarks run from the source, with the dev dependencies: npm run bench\n');
+    process.stderr.write(
+      'manzil bench: the benchmarks run from the source, with the dev dependencies: npm run bench\n',
+    );
     return 2;
   }
   return bench.runBenchmarks(out);

@@ -1,4 +1,5 @@
-// The operator's endpoints' configuration, apart from config.ts: where /healthz and /metrics listen and who may read them
+// The operator's endpoints' configuration, apart from config.ts: where /healthz and /metrics listen and who may read
+// them
 // (src/ops/exposure.ts applies it; docs/security.md, "What is exposed where", explains it).
 import { z } from 'zod';
 
@@ -10,7 +11,9 @@ export const OPS_VARIABLES = {
   OPS_TOKEN: z
     .string()
     .trim()
-    .refine((v) => v.length >= 16, { message: 'too short: use at least 16 characters, such as the output of openssl rand -hex 32' })
+    .refine((v) => v.length >= 16, {
+      message: 'too short: use at least 16 characters, such as the output of openssl rand -hex 32',
+    })
     .optional(),
   OPS_ON_SLACK_PORT: z.enum(['on', 'off'], { error: 'OPS_ON_SLACK_PORT must be on or off' }).default('off'),
   METRICS_MAX_TEAMS: z.coerce.number().int().min(0).max(10_000).default(50),
@@ -40,5 +43,11 @@ export interface OpsConfig {
 type OpsValues = z.infer<z.ZodObject<typeof OPS_VARIABLES>>;
 
 export function opsConfig(e: OpsValues): OpsConfig {
-  return { port: e.OPS_PORT, host: e.OPS_HOST, token: e.OPS_TOKEN, onSlackPort: e.OPS_ON_SLACK_PORT === 'on', maxTeams: e.METRICS_MAX_TEAMS };
+  return {
+    port: e.OPS_PORT,
+    host: e.OPS_HOST,
+    token: e.OPS_TOKEN,
+    onSlackPort: e.OPS_ON_SLACK_PORT === 'on',
+    maxTeams: e.METRICS_MAX_TEAMS,
+  };
 }

@@ -112,7 +112,9 @@ export function envDefaults(): Record<string, unknown> {
 /** Variables whose values are secrets: masked by `manzil config`, never echoed in a message. */
 export const isSecretVariable = (name: string) => /(TOKEN|SECRET|KEY|PASSWORD)(_PREVIOUS)?$/.test(name);
 
-/** What each variable is for, in a few words: said after a problem with it ("PORT is not a number: the HTTP port ..."). */
+/**
+ * What each variable is for, in a few words: said after a problem with it ("PORT is not a number: the HTTP port ...").
+ */
 const MEANING: Record<string, string> = {
   UAE_API_BASE_URL: "the property service's address",
   UAE_API_KEY: "the property service's gateway key",
@@ -174,7 +176,10 @@ export interface Config {
     giveUpMs: number;
     /** How long a post in flight is reserved for its instance; after a crash it is checked and resent after this. */
     deliveryLeaseMs: number;
-    /** `manzil start` runs the drainer, the poller and the digests in a thread of their own (DELIVERY_THREAD, default on). */
+    /**
+     * `manzil start` runs the drainer, the poller and the digests in a thread of their own (DELIVERY_THREAD, default
+     * on).
+     */
     thread: boolean;
     maxPerPlace: number;
     maxPerUser: number;
@@ -207,14 +212,23 @@ export interface Config {
         oauth: { clientId: string; clientSecret: string; stateSecret: string } | undefined;
       }
     | undefined;
-  /** MANZIL_ENCRYPTION_KEY (seals), and the previous keys that still open what they sealed (64 hex digits or base64). */
+  /**
+   * MANZIL_ENCRYPTION_KEY (seals), and the previous keys that still open what they sealed (64 hex digits or base64).
+   */
   encryption: { key: string; previous: string[] } | undefined;
-  /** Set when DISCORD_TOKEN is: serve Discord. `apiUrl` is the REST base (`…/api`); the gateway comes from its /gateway/bot. */
-  discord: { token: string; applicationId: string | undefined; guildId: string | undefined; apiUrl: string | undefined } | undefined;
+  /**
+   * Set when DISCORD_TOKEN is: serve Discord. `apiUrl` is the REST base (`…/api`); the gateway comes from its
+   * /gateway/bot.
+   */
+  discord:
+    | { token: string; applicationId: string | undefined; guildId: string | undefined; apiUrl: string | undefined }
+    | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** 'auto': readable when stderr is a terminal, JSON lines otherwise. */
   logFormat: 'auto' | 'json' | 'pretty';
-  /** Where the terminal chat writes its log (the database's folder by default: ./data/manzil.log); '-': stderr, no file. */
+  /**
+   * Where the terminal chat writes its log (the database's folder by default: ./data/manzil.log); '-': stderr, no file.
+   */
   logFile: string;
   /** Where /healthz and /metrics are served, and who may read them (config-ops.ts). */
   ops: OpsConfig;
@@ -243,7 +257,12 @@ function plainProblem(issue: z.core.$ZodIssue): string {
   let what: string;
   switch (issue.code) {
     case 'invalid_type':
-      what = issue.expected === 'int' ? 'must be a whole number' : issue.expected === 'number' ? 'is not a number' : `is not valid (${issue.message})`;
+      what =
+        issue.expected === 'int'
+          ? 'must be a whole number'
+          : issue.expected === 'number'
+            ? 'is not a number'
+            : `is not valid (${issue.message})`;
       break;
     case 'too_small':
       what = issue.inclusive ? `must be at least ${bound(issue.minimum)}` : `must be more than ${bound(issue.minimum)}`;
@@ -252,7 +271,12 @@ function plainProblem(issue: z.core.$ZodIssue): string {
       what = issue.inclusive ? `must be at most ${bound(issue.maximum)}` : `must be less than ${bound(issue.maximum)}`;
       break;
     case 'invalid_format':
-      what = issue.format === 'url' ? 'is not a web address (https://…)' : /^invalid/i.test(issue.message) ? 'is not in the expected form' : `is not ${issue.message}`;
+      what =
+        issue.format === 'url'
+          ? 'is not a web address (https://…)'
+          : /^invalid/i.test(issue.message)
+            ? 'is not in the expected form'
+            : `is not ${issue.message}`;
       break;
     case 'invalid_value':
       what = `must be one of ${issue.values.map(String).join(', ')}`;
@@ -271,12 +295,16 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
   // still checked as if it were unset, so that every problem is reported at once.
   const refused = parsed.success ? [] : parsed.error.issues;
   const refusedNames = new Set(refused.map((i) => String(i.path[0])));
-  const rest = parsed.success ? parsed : schema.safeParse(Object.fromEntries(Object.entries(env).filter(([k]) => !refusedNames.has(k))));
+  const rest = parsed.success
+    ? parsed
+    : schema.safeParse(Object.fromEntries(Object.entries(env).filter(([k]) => !refusedNames.has(k))));
   if (!rest.success) throw new ConfigError(refused.map(plainProblem));
   const e = rest.data;
   const problems: string[] = [];
-  if (e.UAE_API_KEY && !e.UAE_API_BASE_URL) problems.push("UAE_API_BASE_URL is missing: UAE_API_KEY is set, and Manzil needs the service's address to use it");
-  if (e.SLACK_BOT_TOKEN && !e.SLACK_SIGNING_SECRET) problems.push('SLACK_SIGNING_SECRET is missing: Slack needs it to verify requests (SLACK_BOT_TOKEN is set)');
+  if (e.UAE_API_KEY && !e.UAE_API_BASE_URL)
+    problems.push("UAE_API_BASE_URL is missing: UAE_API_KEY is set, and Manzil needs the service's address to use it");
+  if (e.SLACK_BOT_TOKEN && !e.SLACK_SIGNING_SECRET)
+    problems.push('SLACK_SIGNING_SECRET is missing: Slack needs it to verify requests (SLACK_BOT_TOKEN is set)');
   const oauth = Boolean(e.SLACK_CLIENT_ID || e.SLACK_CLIENT_SECRET || e.SLACK_STATE_SECRET);
   if (e.SLACK_SIGNING_SECRET && !e.SLACK_BOT_TOKEN && !oauth) {
     problems.push(
@@ -287,11 +315,20 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
   if (e.SLACK_APP_TOKEN && !e.SLACK_BOT_TOKEN && !e.SLACK_SIGNING_SECRET) {
     problems.push('SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET are missing: Socket Mode (SLACK_APP_TOKEN) needs them too');
   }
-  if (!cron.validate(e.DIGESTS_CRON)) problems.push(`DIGESTS_CRON "${e.DIGESTS_CRON}" is not a cron expression: five fields such as * * * * *, or six with seconds first`);
-  if (!cron.validate(e.ALERTS_CRON)) problems.push(`ALERTS_CRON "${e.ALERTS_CRON}" is not a cron expression: five fields such as */15 * * * *, or six with seconds first`);
-  if (!isTimeZone(e.MANZIL_TIMEZONE)) problems.push(`MANZIL_TIMEZONE "${e.MANZIL_TIMEZONE}" is not a time zone: use a name such as Asia/Dubai`);
+  if (!cron.validate(e.DIGESTS_CRON))
+    problems.push(
+      `DIGESTS_CRON "${e.DIGESTS_CRON}" is not a cron expression: five fields such as * * * * *, or six with seconds first`,
+    );
+  if (!cron.validate(e.ALERTS_CRON))
+    problems.push(
+      `ALERTS_CRON "${e.ALERTS_CRON}" is not a cron expression: five fields such as */15 * * * *, or six with seconds first`,
+    );
+  if (!isTimeZone(e.MANZIL_TIMEZONE))
+    problems.push(`MANZIL_TIMEZONE "${e.MANZIL_TIMEZONE}" is not a time zone: use a name such as Asia/Dubai`);
   if (!e.DISCORD_TOKEN && (e.DISCORD_APPLICATION_ID || e.DISCORD_GUILD_ID || e.DISCORD_API_URL)) {
-    problems.push('DISCORD_TOKEN is missing: DISCORD_APPLICATION_ID, DISCORD_GUILD_ID and DISCORD_API_URL are used only with it');
+    problems.push(
+      'DISCORD_TOKEN is missing: DISCORD_APPLICATION_ID, DISCORD_GUILD_ID and DISCORD_API_URL are used only with it',
+    );
   }
   const sandbox = !e.UAE_API_KEY;
   if (sandbox && e.DISCORD_TOKEN && !e.MANZIL_SANDBOX) {
@@ -348,27 +385,50 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
     teams: teamsConfig(e),
     digests: { cron: e.DIGESTS_CRON, maxPerPlace: e.DIGESTS_MAX_PER_CHANNEL, placesPerDigest: 5 },
     dbPath: e.MANZIL_DB_PATH,
-    postgres: e.DATABASE_URL ? { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, jobExpireSeconds: e.JOBS_EXPIRE_S } : undefined,
+    postgres: e.DATABASE_URL
+      ? { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, jobExpireSeconds: e.JOBS_EXPIRE_S }
+      : undefined,
     locationCacheTtlMs: e.LOCATION_CACHE_TTL_HOURS * 3_600_000,
     port: e.PORT,
     slack:
       e.SLACK_BOT_TOKEN && e.SLACK_SIGNING_SECRET
-        ? { botToken: e.SLACK_BOT_TOKEN, signingSecret: e.SLACK_SIGNING_SECRET, appToken: e.SLACK_APP_TOKEN, apiUrl: e.SLACK_API_URL, oauth: undefined }
+        ? {
+            botToken: e.SLACK_BOT_TOKEN,
+            signingSecret: e.SLACK_SIGNING_SECRET,
+            appToken: e.SLACK_APP_TOKEN,
+            apiUrl: e.SLACK_API_URL,
+            oauth: undefined,
+          }
         : e.SLACK_SIGNING_SECRET && e.SLACK_CLIENT_ID && e.SLACK_CLIENT_SECRET && e.SLACK_STATE_SECRET
           ? {
               botToken: undefined,
               signingSecret: e.SLACK_SIGNING_SECRET,
               appToken: undefined,
               apiUrl: e.SLACK_API_URL,
-              oauth: { clientId: e.SLACK_CLIENT_ID, clientSecret: e.SLACK_CLIENT_SECRET, stateSecret: e.SLACK_STATE_SECRET },
+              oauth: {
+                clientId: e.SLACK_CLIENT_ID,
+                clientSecret: e.SLACK_CLIENT_SECRET,
+                stateSecret: e.SLACK_STATE_SECRET,
+              },
             }
           : undefined,
-    discord: e.DISCORD_TOKEN ? { token: e.DISCORD_TOKEN, applicationId: e.DISCORD_APPLICATION_ID, guildId: e.DISCORD_GUILD_ID, apiUrl: e.DISCORD_API_URL } : undefined,
+    discord: e.DISCORD_TOKEN
+      ? {
+          token: e.DISCORD_TOKEN,
+          applicationId: e.DISCORD_APPLICATION_ID,
+          guildId: e.DISCORD_GUILD_ID,
+          apiUrl: e.DISCORD_API_URL,
+        }
+      : undefined,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
-    logFile: e.MANZIL_LOG_FILE ?? path.join(e.MANZIL_DB_PATH === ':memory:' ? './data' : path.dirname(e.MANZIL_DB_PATH), 'manzil.log'),
+    logFile:
+      e.MANZIL_LOG_FILE ??
+      path.join(e.MANZIL_DB_PATH === ':memory:' ? './data' : path.dirname(e.MANZIL_DB_PATH), 'manzil.log'),
     ops: opsConfig(e),
-    encryption: e.MANZIL_ENCRYPTION_KEY ? { key: e.MANZIL_ENCRYPTION_KEY, previous: splitList(e.MANZIL_ENCRYPTION_KEY_PREVIOUS) } : undefined,
+    encryption: e.MANZIL_ENCRYPTION_KEY
+      ? { key: e.MANZIL_ENCRYPTION_KEY, previous: splitList(e.MANZIL_ENCRYPTION_KEY_PREVIOUS) }
+      : undefined,
     secrets: [
       e.UAE_API_KEY,
       e.SLACK_BOT_TOKEN,

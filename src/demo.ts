@@ -12,7 +12,9 @@ export const DEMO_MINUTES_PER_TICK = 30;
 
 /** Where the market clock is kept: beside the database (`./data/demo-clock.json`); none for an in-memory database. */
 export function demoClockFile(dbPath: string): string | undefined {
-  return dbPath === ':memory:' || dbPath.startsWith('file::memory:') ? undefined : join(dirname(dbPath), 'demo-clock.json');
+  return dbPath === ':memory:' || dbPath.startsWith('file::memory:')
+    ? undefined
+    : join(dirname(dbPath), 'demo-clock.json');
 }
 
 export interface DemoClockOptions {
@@ -52,12 +54,22 @@ export class DemoClock {
       saved = JSON.parse(readFileSync(this.o.stateFile, 'utf8'));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
-        this.o.logger.warn('demo: the saved market clock could not be read; starting afresh', { file: this.o.stateFile, error: e });
+        this.o.logger.warn('demo: the saved market clock could not be read; starting afresh', {
+          file: this.o.stateFile,
+          error: e,
+        });
       return;
     }
     const clock = saved as Partial<MarketClock> | null;
-    if (!clock || !Number.isSafeInteger(clock.minutes) || !Number.isSafeInteger(clock.nextListingId) || clock.minutes! < 0) {
-      this.o.logger.warn('demo: the saved market clock is not one Manzil wrote; starting afresh', { file: this.o.stateFile });
+    if (
+      !clock ||
+      !Number.isSafeInteger(clock.minutes) ||
+      !Number.isSafeInteger(clock.nextListingId) ||
+      clock.minutes! < 0
+    ) {
+      this.o.logger.warn('demo: the saved market clock is not one Manzil wrote; starting afresh', {
+        file: this.o.stateFile,
+      });
       return;
     }
     try {
@@ -93,7 +105,10 @@ export class DemoClock {
     try {
       this.save();
     } catch (e) {
-      this.o.logger.warn('demo: the market clock could not be saved; a restart will begin the sample market afresh', { file: this.o.stateFile, error: e });
+      this.o.logger.warn('demo: the market clock could not be saved; a restart will begin the sample market afresh', {
+        file: this.o.stateFile,
+        error: e,
+      });
     }
   }
 

@@ -41,7 +41,10 @@ export class InFlight {
 export type StopStep = () => unknown;
 
 export interface LifecycleOptions {
-  /** The deadline for the whole stop (SHUTDOWN_TIMEOUT_S): drainers get what is left of it, closers at least CLOSE_GRACE_MS. */
+  /**
+   * The deadline for the whole stop (SHUTDOWN_TIMEOUT_S): drainers get what is left of it, closers at least
+   * CLOSE_GRACE_MS.
+   */
   timeoutMs: number;
   logger: Logger;
 }
@@ -113,7 +116,12 @@ export class Lifecycle {
       const budget = step.drain ? Math.max(left, 0) : Math.max(left, CLOSE_GRACE_MS);
       try {
         const finished = await withinMs(Promise.resolve().then(step.run), budget);
-        if (!finished) logger.warn('shutdown: a step did not finish in time, moving on', { step: step.name, waitedMs: budget, inFlight: this.inFlight.size });
+        if (!finished)
+          logger.warn('shutdown: a step did not finish in time, moving on', {
+            step: step.name,
+            waitedMs: budget,
+            inFlight: this.inFlight.size,
+          });
       } catch (error) {
         // One failing closer must not keep the others (the database above all) from closing.
         logger.warn('shutdown: a step failed, moving on', { step: step.name, error });
@@ -141,7 +149,8 @@ async function withinMs(work: Promise<unknown>, ms: number): Promise<boolean> {
  */
 export function guardBot(bot: ChatCore, lifecycle: Lifecycle): ChatCore {
   const refusal: Reply = { text: RESTARTING_TEXT, blocks: [{ kind: 'text', text: RESTARTING_TEXT }], ephemeral: true };
-  const guard = <T>(work: () => Promise<T>, refused: T): Promise<T> => (lifecycle.isStopping && !lifecycle.isAdmitted ? Promise.resolve(refused) : lifecycle.inFlight.track(work));
+  const guard = <T>(work: () => Promise<T>, refused: T): Promise<T> =>
+    lifecycle.isStopping && !lifecycle.isAdmitted ? Promise.resolve(refused) : lifecycle.inFlight.track(work);
   return {
     handleCommand: (req) => guard(() => bot.handleCommand(req), refusal),
     handleAction: (req) => guard(() => bot.handleAction(req), refusal),

@@ -1,6 +1,7 @@
 // Structured logging on pino: JSON lines on stderr, readable ones (pino-pretty) when stderr is a terminal, and in the
 // terminal chat a log file with only warnings and errors on the screen. Two guards keep secrets out of the logs:
-// - redact paths blank out fields whose *name* says they hold a secret (a token, a key, a response_url), configured or not;
+// - redact paths blank out fields whose *name* says they hold a secret (a token, a key, a response_url), configured or
+//   not;
 // - every line is scanned for each configured secret *value* in every form it can take (raw, JSON-escaped,
 //   percent-encoded as in a URL...: secret-forms.ts), so a key that slips into an error message, or a database password
 //   inside a URL, still never reaches the logs.
@@ -74,7 +75,8 @@ const SECRET_NAMES = [
   '["x-gateway-key"]',
   '["x-api-key"]',
 ];
-const AT_ANY_DEPTH = (name: string) => (name.startsWith('[') ? [`*${name}`, `*.*${name}`] : [name, `*.${name}`, `*.*.${name}`]);
+const AT_ANY_DEPTH = (name: string) =>
+  name.startsWith('[') ? [`*${name}`, `*.*${name}`] : [name, `*.${name}`, `*.*.${name}`];
 /** `headers["x-gateway-key"]` is covered by `*["x-gateway-key"]`. */
 export const REDACT_PATHS: readonly string[] = SECRET_NAMES.flatMap(AT_ANY_DEPTH);
 
@@ -85,7 +87,10 @@ export function maskSecrets(text: string, secrets: readonly (string | undefined)
 
 const maskWith = (text: string, pattern: RegExp | undefined) => (pattern ? text.replace(pattern, MASK) : text);
 
-/** An expected failure (ours, with a status or a kind) is described by name and message; an unexpected one keeps its stack. */
+/**
+ * An expected failure (ours, with a status or a kind) is described by name and message; an unexpected one keeps its
+ * stack.
+ */
 function describe(value: unknown): unknown {
   if (!(value instanceof Error)) return value;
   const expected = value.name === 'ApiError' || 'status' in value || 'kind' in value;
@@ -115,13 +120,16 @@ export function resolveFormat(format: LogFormat = 'auto', toCaller = false): 'js
 function destination(options: LoggerOptions): DestinationStream {
   if (options.logFile) return fileDestination(options.logFile, options.screen);
   const pretty = resolveFormat(options.format, options.write !== undefined) === 'pretty';
-  const toText = pretty ? prettyFactory({ colorize: !options.write && colourOn(), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : undefined;
+  const toText = pretty
+    ? prettyFactory({ colorize: !options.write && colourOn(), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
+    : undefined;
   const write = options.write ?? ((line: string) => void process.stderr.write(`${line}\n`));
   return { write: (chunk: string) => write(toText ? stripNewline(toText(chunk)) : stripNewline(chunk)) };
 }
 
 /**
- * Every line appended to the file; warnings and errors also on `screen` as one readable line. By default that is stderr,
+ * Every line appended to the file; warnings and errors also on `screen` as one readable line. By default that is
+ * stderr,
  * unless stderr is the terminal the chat is read on: there a log line would land in the person's conversation, so it
  * stays in the file (and reaches the screen only when the file cannot be written).
  */
@@ -134,7 +142,9 @@ function fileDestination(file: string, screen: LoggerOptions['screen']): Destina
     makePrivateDirFor(file);
     fd = fs.openSync(file, 'a', PRIVATE_FILE);
   } catch (e) {
-    (screen ?? toStderr)(`${colours.yellow('WARN')} cannot write the log file ${file} (${(e as Error).message}); warnings and errors only, here`);
+    (screen ?? toStderr)(
+      `${colours.yellow('WARN')} cannot write the log file ${file} (${(e as Error).message}); warnings and errors only, here`,
+    );
   }
   const show = screen ?? (fd === undefined || process.stderr.isTTY !== true ? toStderr : undefined);
   return {
@@ -147,7 +157,8 @@ function fileDestination(file: string, screen: LoggerOptions['screen']): Destina
         }
       }
       // pino writes the level first: no need to parse the lines that stay in the file.
-      if (show && (chunk.startsWith('{"level":"warn"') || chunk.startsWith('{"level":"error"'))) show(oneLine(chunk, colours));
+      if (show && (chunk.startsWith('{"level":"warn"') || chunk.startsWith('{"level":"error"')))
+        show(oneLine(chunk, colours));
     },
   };
 }

@@ -1,7 +1,12 @@
 // The registry of chat platforms: each one once, with what the composition root needs of it: whether it is
 // configured, its app (serving requests, starting, stopping, posting) and its poster alone (the delivery thread posts
 // without serving). main.ts and background/worker.ts loop over it instead of naming Slack and Discord.
-import { createDiscordApp, createDiscordPoster, type DiscordApp, type DiscordAppOptions } from '../adapters/discord/app.js';
+import {
+  createDiscordApp,
+  createDiscordPoster,
+  type DiscordApp,
+  type DiscordAppOptions,
+} from '../adapters/discord/app.js';
 import { createSlackApp, createSlackPoster, type SlackApp, type SlackAppOptions } from '../adapters/slack/app.js';
 import type { Config } from './config.js';
 import { Leadership } from './jobs/index.js';
@@ -21,7 +26,11 @@ export interface PlatformDeps {
   /** The operator's routes on Slack's HTTP port. */
   routes?: SlackAppOptions['routes'];
   discordTimings?: Pick<DiscordAppOptions, 'autocompleteDeadlineMs' | 'restTimeoutMs' | 'readyTimeoutMs'>;
-  leadership: { leases: Pick<LeaseRepo, 'acquire' | 'renew' | 'finish'>; holder: string; lapsed: () => Promise<string[]> };
+  leadership: {
+    leases: Pick<LeaseRepo, 'acquire' | 'renew' | 'finish'>;
+    holder: string;
+    lapsed: () => Promise<string[]>;
+  };
 }
 
 /** A configured platform, as the composition root runs it. */
@@ -44,9 +53,13 @@ export interface Platforms {
 const installationRepo = (config: Config, db: Database) => db.installations(sealerFrom(config.encryption!));
 
 /** Add to Slack's installations, sealed in the database, when Add to Slack is configured. */
-const installationsOf = (config: Config, db: Database) => (config.slack?.oauth ? slackInstallations(installationRepo(config, db)) : undefined);
+const installationsOf = (config: Config, db: Database) =>
+  config.slack?.oauth ? slackInstallations(installationRepo(config, db)) : undefined;
 
-/** At start, with Add to Slack: installations sealed with MANZIL_ENCRYPTION_KEY_PREVIOUS are sealed again with the current key. */
+/**
+ * At start, with Add to Slack: installations sealed with MANZIL_ENCRYPTION_KEY_PREVIOUS are sealed again with the
+ * current key.
+ */
 export async function resealAtStart(config: Config, db: Database, logger: Logger): Promise<void> {
   if (config.slack?.oauth) await resealInstallations(installationRepo(config, db), logger);
 }
@@ -88,7 +101,14 @@ export function buildPlatforms(d: PlatformDeps): Platforms {
   // bot token: the instance that leads connects, the others stand by (and post over REST).
   let discord: DiscordApp | undefined;
   if (config.discord) {
-    const app = createDiscordApp({ bot: d.bot, token: config.discord.token, apiUrl: config.discord.apiUrl, logger, track: d.track, ...d.discordTimings });
+    const app = createDiscordApp({
+      bot: d.bot,
+      token: config.discord.token,
+      apiUrl: config.discord.apiUrl,
+      logger,
+      track: d.track,
+      ...d.discordTimings,
+    });
     const gateway = new Leadership({
       ...d.leadership,
       name: 'discord-gateway',
@@ -110,7 +130,18 @@ export function buildPlatforms(d: PlatformDeps): Platforms {
 /** The posters alone, for the delivery thread: the same clients' settings as the apps', without serving anything. */
 export function buildPosters(config: Config, db: Database, logger: Logger): ChatPoster[] {
   return [
-    ...(config.slack ? [createSlackPoster({ botToken: config.slack.botToken, apiUrl: config.slack.apiUrl, logger, installations: installationsOf(config, db) })] : []),
-    ...(config.discord ? [createDiscordPoster({ token: config.discord.token, apiUrl: config.discord.apiUrl, logger })] : []),
+    ...(config.slack
+      ? [
+          createSlackPoster({
+            botToken: config.slack.botToken,
+            apiUrl: config.slack.apiUrl,
+            logger,
+            installations: installationsOf(config, db),
+          }),
+        ]
+      : []),
+    ...(config.discord
+      ? [createDiscordPoster({ token: config.discord.token, apiUrl: config.discord.apiUrl, logger })]
+      : []),
   ];
 }

@@ -11,7 +11,8 @@ import { createLogger } from './log.js';
 import { startManzil } from './main.js';
 
 /** Until the service has its logger: a crash while starting is logged on stderr, masked as every line is. */
-const bootLogger = (config: Config) => createLogger({ level: config.logLevel, secrets: config.secrets, format: config.logFormat });
+const bootLogger = (config: Config) =>
+  createLogger({ level: config.logLevel, secrets: config.secrets, format: config.logFormat });
 
 /** How long `manzil poll --once` waits for deliveries that become due soon (a look deferred a few seconds). */
 const POLL_ONCE_WAIT_MS = 10_000;
@@ -43,9 +44,12 @@ export async function runPollOnce(out: (line: string) => void): Promise<number> 
   }
 }
 
-const NO_PLATFORM = 'No chat platform is configured: set SLACK_* or DISCORD_* (the terminal chat needs a terminal, or input piped to it)';
+const NO_PLATFORM =
+  'No chat platform is configured: set SLACK_* or DISCORD_* (the terminal chat needs a terminal, or input piped to it)';
 
-/** Whether the terminal chat can read a conversation from `fd`: a terminal, a pipe or a file; not /dev/null, not closed. */
+/**
+ * Whether the terminal chat can read a conversation from `fd`: a terminal, a pipe or a file; not /dev/null, not closed.
+ */
 export function canChatOn(fd: number): boolean {
   if (isatty(fd)) return true;
   try {
@@ -73,7 +77,13 @@ export async function runStart(args: readonly string[] = []): Promise<number> {
   const terminal = new ConsolePoster(process.stdout, undefined, { chartsDir });
   const consoleChat = args.includes('--console');
   const crash = installCrashHandlers(bootLogger(configured));
-  const manzil = await startManzil({ config: configured, terminal, ops: args.includes('--ops'), consoleChat, deliveryThread: configured.alerts.thread });
+  const manzil = await startManzil({
+    config: configured,
+    terminal,
+    ops: args.includes('--ops'),
+    consoleChat,
+    deliveryThread: configured.alerts.thread,
+  });
   const { lifecycle, logger } = manzil;
   crash.use(logger);
   let chatOn = false;

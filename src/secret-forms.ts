@@ -1,7 +1,8 @@
 // Every form a secret's value can take in text that leaves the process, so that masking catches each one, not only
 // the value as configured. Character by character, a secret may appear:
 // - as it is, JSON-escaped (a log line is JSON), or JSON-escaped twice (a JSON body quoted inside a message);
-// - percent-encoded as in a URL: wholly or partly (a URL's userinfo leaves `+` alone but encodes `/` and `=`), in either
+// - percent-encoded as in a URL: wholly or partly (a URL's userinfo leaves `+` alone but encodes `/` and `=`), in
+//   either
 //   hex case, or encoded twice (`%252F`, a URL inside a URL), a space as `+` (form encoding);
 // - a character outside ASCII's letters and digits as `\uXXXX` (some JSON encoders escape everything).
 // Any mix of these forms within one value is matched. An encryption key is, besides, the same 32 bytes in its other
@@ -46,7 +47,9 @@ function secretSource(secret: string): string {
  * contains another is masked whole; undefined when there is nothing to mask.
  */
 export function secretPattern(secrets: readonly (string | undefined)[]): RegExp | undefined {
-  const unique = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))];
+  const unique = [
+    ...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH)),
+  ];
   if (unique.length === 0) return undefined;
   unique.sort((a, b) => b.length - a.length);
   return new RegExp(unique.map(secretSource).join('|'), 'g');

@@ -18,9 +18,13 @@ export async function openService(
 ): Promise<{ api: ApiClient; sandbox: Sandbox | undefined; shares: TeamShares }> {
   const sandbox = config.sandbox ? createSandbox() : undefined;
   const baseUrl = sandbox ? await sandbox.listen(0, '127.0.0.1') : config.api.baseUrl!;
-  // Worth a warning when Slack or Discord are served sample data; on a first run in the terminal the banner says it already.
+  // Worth a warning when Slack or Discord are served sample data; on a first run in the terminal the banner says it
+  // already.
   const servesPlatform = Boolean(config.slack) || Boolean(config.discord);
-  if (sandbox) logger[servesPlatform ? 'warn' : 'info']('no UAE_API_KEY: using the embedded sandbox, sample data only', { url: baseUrl });
+  if (sandbox)
+    logger[servesPlatform ? 'warn' : 'info']('no UAE_API_KEY: using the embedded sandbox, sample data only', {
+      url: baseUrl,
+    });
   // Calls per UTC day and month survive restarts, counted per service (the sandbox's port changes each run).
   const ledger = db.usage(sandbox ? 'sandbox' : baseUrl);
   // Each team's calls are counted, and refused once its share of the month is spent (src/teams).
@@ -53,7 +57,9 @@ export async function openService(
       // person in a shared pool (Discord DMs) is charged beside their team: their part of its share (src/teams).
       if (call.teams && call.outcome !== 'refused') {
         const charged = call.person ? [...call.teams, call.person] : call.teams;
-        teams.charge(charged).catch((error: unknown) => logger.error('a team’s call could not be counted', { teams: charged, error }));
+        teams
+          .charge(charged)
+          .catch((error: unknown) => logger.error('a team’s call could not be counted', { teams: charged, error }));
       }
       onCall?.(call);
     },
@@ -78,7 +84,8 @@ export async function openResolver(env: Record<string, string | undefined> = pro
     async resolveToFields(words: string): Promise<Record<string, unknown>> {
       const r = await resolver.resolve(words);
       if (r.kind === 'found') return { location_id: String(r.location.id), location_name: r.location.name };
-      if (r.kind === 'ambiguous') return { error: `"${words}" matches several places: ${r.choices.map((c) => c.name).join(', ')}` };
+      if (r.kind === 'ambiguous')
+        return { error: `"${words}" matches several places: ${r.choices.map((c) => c.name).join(', ')}` };
       const close = r.suggestions.map((c) => c.name).join(', ');
       return { error: `I couldn't find a place called "${words}".${close ? ` Did you mean: ${close}?` : ''}` };
     },

@@ -18,7 +18,11 @@ describe('configuration', () => {
   });
 
   it('uses the real service when a key and a base URL are given', () => {
-    const config = loadConfig({ UAE_API_KEY: 'k-123456', UAE_API_BASE_URL: 'https://api.example.test/v1', UAE_API_BUDGET_PER_DAY: '25' });
+    const config = loadConfig({
+      UAE_API_KEY: 'k-123456',
+      UAE_API_BASE_URL: 'https://api.example.test/v1',
+      UAE_API_BUDGET_PER_DAY: '25',
+    });
     expect(config.sandbox).toBe(false);
     expect(config.api.baseUrl).toBe('https://api.example.test/v1');
     expect(config.api.budget.perDay).toBe(25);
@@ -42,18 +46,29 @@ describe('configuration', () => {
   });
 
   it('refuses malformed numbers and URLs with the variable named', () => {
-    expect(() => loadConfig({ PORT: 'eighty', UAE_API_BASE_URL: 'not a url' })).toThrow(/PORT[\s\S]*UAE_API_BASE_URL|UAE_API_BASE_URL[\s\S]*PORT/);
+    expect(() => loadConfig({ PORT: 'eighty', UAE_API_BASE_URL: 'not a url' })).toThrow(
+      /PORT[\s\S]*UAE_API_BASE_URL|UAE_API_BASE_URL[\s\S]*PORT/,
+    );
   });
 });
 
 describe('alerts configuration', () => {
   it('defaults to every 15 minutes in Dubai time, and takes six-field expressions with seconds', () => {
-    expect(loadConfig({}).alerts).toMatchObject({ cron: '*/15 * * * *', timezone: 'Asia/Dubai', maxPages: 3, priceDropPct: 1, maxPerPlace: 25, maxPerUser: 10 });
+    expect(loadConfig({}).alerts).toMatchObject({
+      cron: '*/15 * * * *',
+      timezone: 'Asia/Dubai',
+      maxPages: 3,
+      priceDropPct: 1,
+      maxPerPlace: 25,
+      maxPerUser: 10,
+    });
     expect(loadConfig({ ALERTS_CRON: '*/5 * * * * *' }).alerts.cron).toBe('*/5 * * * * *');
   });
 
   it('refuses a bad cron expression or time zone, naming the variable', () => {
-    expect(() => loadConfig({ ALERTS_CRON: 'every quarter hour', MANZIL_TIMEZONE: 'Mars/Olympus' })).toThrow(/ALERTS_CRON[\s\S]*MANZIL_TIMEZONE/);
+    expect(() => loadConfig({ ALERTS_CRON: 'every quarter hour', MANZIL_TIMEZONE: 'Mars/Olympus' })).toThrow(
+      /ALERTS_CRON[\s\S]*MANZIL_TIMEZONE/,
+    );
   });
 });
 
@@ -78,7 +93,14 @@ describe('configuration problems in plain words', () => {
   });
 
   it('reports values the schema refuses and the rules between variables together, once each', () => {
-    const found = problems({ PORT: '70000', UAE_API_RETRY_ATTEMPTS: '2.5', LOG_LEVEL: 'loud', UAE_API_BASE_URL: 'ftp://x', UAE_API_KEY: 'k-1234', SLACK_BOT_TOKEN: 'xoxb-1234' });
+    const found = problems({
+      PORT: '70000',
+      UAE_API_RETRY_ATTEMPTS: '2.5',
+      LOG_LEVEL: 'loud',
+      UAE_API_BASE_URL: 'ftp://x',
+      UAE_API_KEY: 'k-1234',
+      SLACK_BOT_TOKEN: 'xoxb-1234',
+    });
     expect(found).toEqual([
       "UAE_API_BASE_URL is not a web address (https://…): the property service's address",
       'UAE_API_RETRY_ATTEMPTS must be a whole number',
@@ -89,7 +111,13 @@ describe('configuration problems in plain words', () => {
   });
 
   it('takes an empty value as unset, as in a copied .env.example', () => {
-    const config = loadConfig({ PORT: '', OPS_PORT: ' ', UAE_API_BUDGET_PER_DAY: '', UAE_API_KEY: '', SLACK_BOT_TOKEN: '' });
+    const config = loadConfig({
+      PORT: '',
+      OPS_PORT: ' ',
+      UAE_API_BUDGET_PER_DAY: '',
+      UAE_API_KEY: '',
+      SLACK_BOT_TOKEN: '',
+    });
     expect(config.port).toBe(3000);
     expect(config.ops.port).toBeUndefined();
     expect(config.api.budget.perDay).toBeUndefined();
@@ -100,13 +128,21 @@ describe('configuration problems in plain words', () => {
     expect(loadConfig({}).logFile).toBe('data/manzil.log');
     expect(loadConfig({ MANZIL_DB_PATH: '/var/lib/manzil/m.db' }).logFile).toBe('/var/lib/manzil/manzil.log');
     expect(loadConfig({ MANZIL_LOG_FILE: '/tmp/x.log' }).logFile).toBe('/tmp/x.log');
-    expect(loadConfig({ LOG_FORMAT: 'json', OPS_PORT: '9100' })).toMatchObject({ logFormat: 'json', ops: { port: 9100, host: '127.0.0.1' } });
+    expect(loadConfig({ LOG_FORMAT: 'json', OPS_PORT: '9100' })).toMatchObject({
+      logFormat: 'json',
+      ops: { port: 9100, host: '127.0.0.1' },
+    });
   });
 });
 
 describe('Add to Slack configuration', () => {
   const live = { UAE_API_KEY: 'k', UAE_API_BASE_URL: 'http://127.0.0.1:9' };
-  const oauth = { SLACK_CLIENT_ID: '1.2', SLACK_CLIENT_SECRET: 'client-secret-x', SLACK_STATE_SECRET: 'state-secret-x', SLACK_SIGNING_SECRET: 'sign-x' };
+  const oauth = {
+    SLACK_CLIENT_ID: '1.2',
+    SLACK_CLIENT_SECRET: 'client-secret-x',
+    SLACK_STATE_SECRET: 'state-secret-x',
+    SLACK_SIGNING_SECRET: 'sign-x',
+  };
   const problems = (env: Record<string, string>) => {
     try {
       loadConfig(env);
@@ -119,17 +155,26 @@ describe('Add to Slack configuration', () => {
   it('serves any workspace with the three OAuth values, the signing secret and an encryption key, and masks them all', () => {
     const key = 'ab'.repeat(32);
     const config = loadConfig({ ...live, ...oauth, MANZIL_ENCRYPTION_KEY: key });
-    expect(config.slack).toMatchObject({ botToken: undefined, oauth: { clientId: '1.2', clientSecret: 'client-secret-x', stateSecret: 'state-secret-x' } });
+    expect(config.slack).toMatchObject({
+      botToken: undefined,
+      oauth: { clientId: '1.2', clientSecret: 'client-secret-x', stateSecret: 'state-secret-x' },
+    });
     expect(config.encryption).toEqual({ key, previous: [] });
     expect(config.secrets).toEqual(expect.arrayContaining(['client-secret-x', 'state-secret-x', key]));
   });
 
   it('says what is missing or wrong, never a value', () => {
     expect(problems({ ...live, ...oauth })).toEqual([expect.stringMatching(/^MANZIL_ENCRYPTION_KEY is missing/)]);
-    expect(problems({ ...live, SLACK_CLIENT_ID: '1.2', SLACK_SIGNING_SECRET: 's', MANZIL_ENCRYPTION_KEY: 'ab'.repeat(32) })).toEqual([
-      expect.stringMatching(/^SLACK_CLIENT_SECRET, SLACK_STATE_SECRET are missing/),
-    ]);
-    const both = problems({ ...live, ...oauth, SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1', MANZIL_ENCRYPTION_KEY: 'not-a-key-value' });
+    expect(
+      problems({ ...live, SLACK_CLIENT_ID: '1.2', SLACK_SIGNING_SECRET: 's', MANZIL_ENCRYPTION_KEY: 'ab'.repeat(32) }),
+    ).toEqual([expect.stringMatching(/^SLACK_CLIENT_SECRET, SLACK_STATE_SECRET are missing/)]);
+    const both = problems({
+      ...live,
+      ...oauth,
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      SLACK_APP_TOKEN: 'xapp-1',
+      MANZIL_ENCRYPTION_KEY: 'not-a-key-value',
+    });
     expect(both).toEqual([
       expect.stringMatching(/SLACK_BOT_TOKEN is set along with SLACK_CLIENT_ID/),
       expect.stringMatching(/SLACK_APP_TOKEN is set along with SLACK_CLIENT_ID/),
@@ -142,8 +187,15 @@ describe('Add to Slack configuration', () => {
 describe('the database', () => {
   it('is the SQLite file unless DATABASE_URL names a Postgres database, whose password is kept out of logs and messages', () => {
     expect(loadConfig({}).postgres).toBeUndefined();
-    const config = loadConfig({ DATABASE_URL: 'postgres://manzil:s3cret-pw@db.internal:5432/manzil', DATABASE_POOL_SIZE: '20' });
-    expect(config.postgres).toEqual({ url: 'postgres://manzil:s3cret-pw@db.internal:5432/manzil', poolSize: 20, jobExpireSeconds: 300 });
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://manzil:s3cret-pw@db.internal:5432/manzil',
+      DATABASE_POOL_SIZE: '20',
+    });
+    expect(config.postgres).toEqual({
+      url: 'postgres://manzil:s3cret-pw@db.internal:5432/manzil',
+      poolSize: 20,
+      jobExpireSeconds: 300,
+    });
     expect(config.secrets).toContain('s3cret-pw');
     expect(loadConfig({ DATABASE_URL: 'postgresql://localhost/manzil', JOBS_EXPIRE_S: '30' }).postgres).toEqual({
       url: 'postgresql://localhost/manzil',
@@ -159,6 +211,11 @@ describe('the database', () => {
     } catch (e) {
       problems = (e as ConfigError).problems;
     }
-    expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/^DATABASE_URL .*must be a Postgres URL/), expect.stringMatching(/^DATABASE_POOL_SIZE/)]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^DATABASE_URL .*must be a Postgres URL/),
+        expect.stringMatching(/^DATABASE_POOL_SIZE/),
+      ]),
+    );
   });
 });

@@ -41,12 +41,14 @@ const SURFACE: Surface = { cardsPerPage: 10, buttonsPerCard: 5, personButtons: f
 /** Whoever sits at the terminal runs this Manzil: they may manage every alert in it. */
 const isAdmin = async () => true;
 export const GOODBYE = 'Goodbye.';
-export const DEMO_BANNER = 'sample data; new listings appear every few seconds; connect Slack, Discord or a real API key: see README';
+export const DEMO_BANNER =
+  'sample data; new listings appear every few seconds; connect Slack, Discord or a real API key: see README';
 
 function banner(options: TerminalChatOptions, color: boolean): string {
   const c = pc.createColors(color);
   const keys = 'Type "help", a command such as "rent marina 2br under 120k", a button number, or "quit".';
-  if (!options.demo) return `Manzil terminal chat${options.sandbox ? ' (sample data from the local sandbox)' : ''}. ${keys}`;
+  if (!options.demo)
+    return `Manzil terminal chat${options.sandbox ? ' (sample data from the local sandbox)' : ''}. ${keys}`;
   return [
     `${c.bold('Manzil terminal chat')} ${c.yellow('(demo mode)')}: ${DEMO_BANNER}.`,
     c.dim('Try "rent marina", then type the number of "Save as alert": a new listing arrives within a minute.'),
@@ -56,7 +58,8 @@ function banner(options: TerminalChatOptions, color: boolean): string {
 
 /** What a number with no button behind it gets: the numbers there are to press, or that there are none. */
 export function noSuchButton(pressed: number, count: number): string {
-  if (count === 0) return `There is no button ${pressed}: no buttons are on screen. Type a command, like "rent marina 2br under 120k", or "help".`;
+  if (count === 0)
+    return `There is no button ${pressed}: no buttons are on screen. Type a command, like "rent marina 2br under 120k", or "help".`;
   if (count === 1) return `There is no button ${pressed} on screen; the only one is 1. Type 1, or a command.`;
   return `There is no button ${pressed} on screen; the buttons are numbered 1 to ${count}. Type one of those, or a command.`;
 }
@@ -113,7 +116,8 @@ export async function runTerminalChat(bot: ChatCore, options: TerminalChatOption
       const line = raw.trim();
       if (line === 'quit' || line === 'exit') break;
       if (line !== '' && /^\d+$/.test(line) && buttons[Number(line) - 1] === undefined) {
-        // A number is a button press: one that is not on screen is answered with the ones that are, not sent as a command.
+        // A number is a button press: one that is not on screen is answered with the ones that are, not sent as a
+        // command.
         say(noSuchButton(Number(line), buttons.length));
       } else if (line !== '') {
         const number = /^\d+$/.test(line) ? Number(line) : undefined;
@@ -121,8 +125,23 @@ export async function runTerminalChat(bot: ChatCore, options: TerminalChatOption
         busy = true;
         const reply = await (
           button
-            ? bot.handleAction({ user: USER, place: PLACE, surface: SURFACE, action: button.action, token: button.token, isAdmin, commandStyle: TYPED })
-            : bot.handleCommand({ user: USER, place: PLACE, surface: SURFACE, text: line, isAdmin, commandStyle: TYPED })
+            ? bot.handleAction({
+                user: USER,
+                place: PLACE,
+                surface: SURFACE,
+                action: button.action,
+                token: button.token,
+                isAdmin,
+                commandStyle: TYPED,
+              })
+            : bot.handleCommand({
+                user: USER,
+                place: PLACE,
+                surface: SURFACE,
+                text: line,
+                isAdmin,
+                commandStyle: TYPED,
+              })
         ).finally(() => (busy = false));
         const rendered = renderText(reply, { color });
         // A reply without buttons (a hint, "Saved as alert", help) keeps those above it usable: they are still the

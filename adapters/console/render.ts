@@ -24,7 +24,10 @@ export interface RenderOptions {
  * Colour only for a terminal, and never when NO_COLOR is set (to any value, see no-color.org) or TERM is `dumb`:
  * piped or redirected output stays plain text.
  */
-export function colorFor(output: NodeJS.WritableStream, env: Record<string, string | undefined> = process.env): boolean {
+export function colorFor(
+  output: NodeJS.WritableStream,
+  env: Record<string, string | undefined> = process.env,
+): boolean {
   return env.NO_COLOR === undefined && env.TERM !== 'dumb' && (output as { isTTY?: boolean }).isTTY === true;
 }
 
@@ -39,7 +42,10 @@ const OTHER_ESCAPE = /\x1b[\s\S]?/g;
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 /** Bidi embeddings, overrides and isolates: they can make text read in an order other than its characters'. */
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
-/** CRLF and Unicode line separators count as line breaks; a lone CR (it would overwrite the line) and NEL are dropped as controls. */
+/**
+ * CRLF and Unicode line separators count as line breaks; a lone CR (it would overwrite the line) and NEL are dropped as
+ * controls.
+ */
 const LINE_BREAK = /\r\n|[\n\u2028\u2029]/g;
 /* eslint-enable no-control-regex */
 
@@ -50,7 +56,14 @@ export function inert(text: string): string {
 
 /** Text made safe for a terminal; line breaks are kept (as `\n`) for text that is laid out in lines. */
 export function inertLines(text: string): string {
-  return text.replace(LINE_BREAK, '\n').replace(ESCAPE_STRING, '').replace(CSI, '').replace(OTHER_ESCAPE, '').replace(CONTROL, '').replace(BIDI, '').replace(/\t/g, ' ');
+  return text
+    .replace(LINE_BREAK, '\n')
+    .replace(ESCAPE_STRING, '')
+    .replace(CSI, '')
+    .replace(OTHER_ESCAPE, '')
+    .replace(CONTROL, '')
+    .replace(BIDI, '')
+    .replace(/\t/g, ' ');
 }
 
 /** The fields a person scans a list by: shown first on a card's top line, without their labels (the values say it). */
@@ -70,10 +83,17 @@ function glanceOf(card: Card): string {
     .join(' · ');
 }
 
-/** A table in full (a terminal scrolls): cells inert and whole, a row's cells past the columns left out, the header bold. */
+/**
+ * A table in full (a terminal scrolls): cells inert and whole, a row's cells past the columns left out, the header
+ * bold.
+ */
 function table(columns: readonly string[], rows: readonly (readonly string[])[], c: Colors): string[] {
   const body = rows.map((r) => columns.map((_, i) => r[i] ?? ''));
-  const text = tableText(columns, body, { cell: (s) => inert(s ?? ''), measure: (s) => s.length, style: { head: c.bold, rule: c.dim } });
+  const text = tableText(columns, body, {
+    cell: (s) => inert(s ?? ''),
+    measure: (s) => s.length,
+    style: { head: c.bold, rule: c.dim },
+  });
   return text === undefined ? [] : [text];
 }
 
@@ -96,7 +116,9 @@ export function renderText(reply: Reply, options: RenderOptions = {}): TextRende
   const card = (card: Card) => {
     const glance = glanceOf(card);
     const badges = card.badges?.length ? `  ${c.yellow(`(${card.badges.map(inert).join(', ')})`)}` : '';
-    const top = glance ? `${c.bold(c.green(glance))}${' '.repeat(glanceWidth - glance.length + 2)}${c.bold(inert(card.title))}` : c.bold(inert(card.title));
+    const top = glance
+      ? `${c.bold(c.green(glance))}${' '.repeat(glanceWidth - glance.length + 2)}${c.bold(inert(card.title))}`
+      : c.bold(inert(card.title));
     out.push(`* ${top}${badges}`);
     const secondary = [
       ...(card.subtitle ? [inert(card.subtitle)] : []),
@@ -111,7 +133,8 @@ export function renderText(reply: Reply, options: RenderOptions = {}): TextRende
       );
     if (card.url) out.push(`  ${c.dim(inert(card.url))}`);
     // Link buttons have no number to press: show their address (the card's own URL is already above).
-    for (const link of card.links ?? []) if (link.url !== card.url) out.push(`  ${c.dim(`${inert(link.label)}: ${inert(link.url)}`)}`);
+    for (const link of card.links ?? [])
+      if (link.url !== card.url) out.push(`  ${c.dim(`${inert(link.label)}: ${inert(link.url)}`)}`);
     if (card.buttons?.length) out.push(`  ${press(card.buttons)}`);
   };
   const render = (block: Block) => {

@@ -1,4 +1,5 @@
-// The Discord bot: a real discord.js 14 gateway client (intents: Guilds only, nothing privileged) whose interactions all
+// The Discord bot: a real discord.js 14 gateway client (intents: Guilds only, nothing privileged) whose interactions
+// all
 // go through one listener into the chat core, and whose REST manager also carries the alerts (DiscordPoster).
 import { Client, Events, GatewayIntentBits, REST, type RateLimitData, type RESTOptions } from 'discord.js';
 import type { ChatCore, TrackRequest } from '../../src/ports/index.js';
@@ -11,7 +12,10 @@ import { describeError } from './send.js';
 export interface DiscordAppOptions {
   bot: ChatCore;
   token: string;
-  /** The REST base given to discord.js as `rest.api` (tests and proxies: `http://127.0.0.1:PORT/api`); Discord's when unset. */
+  /**
+   * The REST base given to discord.js as `rest.api` (tests and proxies: `http://127.0.0.1:PORT/api`); Discord's when
+   * unset.
+   */
   apiUrl?: string | undefined;
   logger: Logger;
   /** How long a location autocomplete waits for the service (default 2.5 s of Discord's 3). */
@@ -50,24 +54,40 @@ export function discordRestOptions(apiUrl?: string, timeoutMs?: number): Partial
   };
 }
 
-/** A channel message rate limited for longer than this fails as `wait` (see outcomes.ts) instead of waiting in the queue. */
+/**
+ * A channel message rate limited for longer than this fails as `wait` (see outcomes.ts) instead of waiting in the
+ * queue.
+ */
 const QUEUED_RATE_LIMIT_MS = 10_000;
 
 /**
- * discord.js waits out 429s in its queue. For replies that is right, and for an alert a short wait too; but an alert post
+ * discord.js waits out 429s in its queue. For replies that is right, and for an alert a short wait too; but an alert
+ * post
  * held for minutes would hold a delivery worker with it, so a long wait on POST /channels/:id/messages rejects instead:
  * the outbox holds that channel for the time Discord asked, and the other channels go on.
  */
 function rejectLongWaitsForChannelMessages(data: RateLimitData): boolean {
-  return data.method.toUpperCase() === 'POST' && data.route === '/channels/:id/messages' && Math.max(data.timeToReset, data.retryAfter) > QUEUED_RATE_LIMIT_MS;
+  return (
+    data.method.toUpperCase() === 'POST' &&
+    data.route === '/channels/:id/messages' &&
+    Math.max(data.timeToReset, data.retryAfter) > QUEUED_RATE_LIMIT_MS
+  );
 }
 
 /** The poster on a REST manager of its own: the delivery thread posts alerts and digests without the gateway. */
-export function createDiscordPoster(options: Pick<DiscordAppOptions, 'token' | 'apiUrl' | 'logger' | 'restTimeoutMs'>): DiscordPoster {
-  return posterOn(new REST(discordRestOptions(options.apiUrl, options.restTimeoutMs)), options.token, options.logger.child({ part: 'discord' }));
+export function createDiscordPoster(
+  options: Pick<DiscordAppOptions, 'token' | 'apiUrl' | 'logger' | 'restTimeoutMs'>,
+): DiscordPoster {
+  return posterOn(
+    new REST(discordRestOptions(options.apiUrl, options.restTimeoutMs)),
+    options.token,
+    options.logger.child({ part: 'discord' }),
+  );
 }
 
-/** The token set on `rest` now, not only at login (`manzil poll --once` posts without the gateway), and its 429s logged. */
+/**
+ * The token set on `rest` now, not only at login (`manzil poll --once` posts without the gateway), and its 429s logged.
+ */
 function posterOn(rest: REST, token: string, log: Logger): DiscordPoster {
   // An interaction's token is in its webhook route: it stays out of the logs.
   rest.on('rateLimited', (info) =>
@@ -85,7 +105,8 @@ export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
   const log = options.logger.child({ part: 'discord' });
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
-    // 429s wait in discord.js's queue (X-RateLimit-Reset-After, global limits), so a rate-limited reply or alert is late,
+    // 429s wait in discord.js's queue (X-RateLimit-Reset-After, global limits), so a rate-limited reply or alert is
+    // late,
     // never lost; only an alert facing a long wait fails at once, as `wait` (see discordRestOptions).
     rest: discordRestOptions(options.apiUrl, options.restTimeoutMs),
     allowedMentions: { parse: [] },
@@ -98,7 +119,9 @@ export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
   });
   client.on(Events.Error, (e) => log.error('discord client error', { error: describeError(e) }));
   client.on(Events.Warn, (message) => log.warn('discord warning', { message }));
-  client.on(Events.ShardDisconnect, (event, shard) => log.warn('discord gateway disconnected', { code: event.code, shard }));
+  client.on(Events.ShardDisconnect, (event, shard) =>
+    log.warn('discord gateway disconnected', { code: event.code, shard }),
+  );
   client.on(Events.ShardResume, (shard, replayed) => log.info('discord gateway resumed', { shard, replayed }));
   const poster = posterOn(client.rest, options.token, log);
 
@@ -108,7 +131,10 @@ export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
     async start() {
       let timer: NodeJS.Timeout | undefined;
       const ready = new Promise<void>((resolve, reject) => {
-        timer = setTimeout(() => reject(new Error('discord: no READY from the gateway in time')), options.readyTimeoutMs ?? 30_000);
+        timer = setTimeout(
+          () => reject(new Error('discord: no READY from the gateway in time')),
+          options.readyTimeoutMs ?? 30_000,
+        );
         client.once(Events.ClientReady, () => resolve());
       });
       try {

@@ -24,7 +24,9 @@ function choiceOf(value: string): Choice | undefined {
   return { name: clampPlain(name, L.choiceName), value: `${id}:${clampPlain(name, L.choiceValue - id.length - 1)}` };
 }
 
-/** The core's places for what was typed, asked for the person typing (its calls are their server's): see listeners.ts. */
+/**
+ * The core's places for what was typed, asked for the person typing (its calls are their server's): see listeners.ts.
+ */
 export type Suggest = (typed: string) => Promise<SuggestOption[]>;
 
 /** The service's places for what was typed, or none once `deadlineMs` has passed. */
@@ -84,7 +86,9 @@ export async function placeListChoices(suggest: Suggest, typed: string, deadline
   );
 }
 
-const EXAMPLES: Readonly<Record<string, string>> = Object.fromEntries([...SEARCH_COMMANDS, ...OTHER_COMMANDS].map((c) => [c.name, c.example]));
+const EXAMPLES: Readonly<Record<string, string>> = Object.fromEntries(
+  [...SEARCH_COMMANDS, ...OTHER_COMMANDS].map((c) => [c.name, c.example]),
+);
 const ALERT_EXAMPLE = 'rent marina 2br under 120k';
 
 export interface QueryContext {

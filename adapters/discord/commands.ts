@@ -1,6 +1,10 @@
 // The slash commands Manzil registers in Discord, built with discord.js builders so that Discord's rules are checked
 // before anything is sent, and the text the bot parses, rebuilt from an interaction's options.
-import { SlashCommandBuilder, type RESTPostAPIChatInputApplicationCommandsJSONBody, type SlashCommandSubcommandBuilder } from 'discord.js';
+import {
+  SlashCommandBuilder,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+  type SlashCommandSubcommandBuilder,
+} from 'discord.js';
 import { SLASH_COMMANDS, type SlashCommand } from '../../src/bot/index.js';
 
 // The commands themselves (names, descriptions, examples, subcommands) come from the one list in src/query/commands.ts,
@@ -12,7 +16,8 @@ export const SEARCH_COMMANDS = SLASH_COMMANDS.filter((c) => c.kind === 'search')
 /** The other verb-backed commands, `/manzil` among them: one `query` option. */
 export const OTHER_COMMANDS = SLASH_COMMANDS.filter((c) => c.kind === 'other');
 
-const subcommandNames = (name: string): readonly string[] => SLASH_COMMANDS.find((c) => c.name === name)?.subcommands?.map((s) => s.name) ?? [];
+const subcommandNames = (name: string): readonly string[] =>
+  SLASH_COMMANDS.find((c) => c.name === name)?.subcommands?.map((s) => s.name) ?? [];
 export const ALERT_SUBCOMMANDS = subcommandNames('alerts');
 export const DIGEST_SUBCOMMANDS = subcommandNames('digest');
 
@@ -32,9 +37,22 @@ const SEARCH_NAMES: ReadonlySet<string> = new Set(SEARCH_COMMANDS.map((c) => c.n
 
 function queryCommand(c: SlashCommand, withLocation: boolean): SlashCommandBuilder {
   const b = new SlashCommandBuilder().setName(c.name).setDescription(c.description);
-  b.addStringOption((o) => o.setName('query').setDescription(`What to look for, e.g. ${c.example}`).setRequired(true).setAutocomplete(true).setMaxLength(QUERY_MAX));
+  b.addStringOption((o) =>
+    o
+      .setName('query')
+      .setDescription(`What to look for, e.g. ${c.example}`)
+      .setRequired(true)
+      .setAutocomplete(true)
+      .setMaxLength(QUERY_MAX),
+  );
   if (withLocation) {
-    b.addStringOption((o) => o.setName('location').setDescription('The place, chosen from the list as you type').setAutocomplete(true).setMaxLength(LOCATION_MAX));
+    b.addStringOption((o) =>
+      o
+        .setName('location')
+        .setDescription('The place, chosen from the list as you type')
+        .setAutocomplete(true)
+        .setMaxLength(LOCATION_MAX),
+    );
   }
   return b;
 }
@@ -67,7 +85,14 @@ const places: SubcommandOptions = (s) =>
 const SUBCOMMAND_OPTIONS: Readonly<Record<'alerts' | 'digest', Readonly<Record<string, SubcommandOptions>>>> = {
   alerts: {
     add: (s) =>
-      s.addStringOption((o) => o.setName('query').setDescription('The search, e.g. rent marina 2br under 120k').setRequired(true).setAutocomplete(true).setMaxLength(QUERY_MAX)),
+      s.addStringOption((o) =>
+        o
+          .setName('query')
+          .setDescription('The search, e.g. rent marina 2br under 120k')
+          .setRequired(true)
+          .setAutocomplete(true)
+          .setMaxLength(QUERY_MAX),
+      ),
     pause: numbered('alert'),
     resume: numbered('alert'),
     remove: numbered('alert'),
@@ -88,7 +113,9 @@ const SUBCOMMAND_OPTIONS: Readonly<Record<'alerts' | 'digest', Readonly<Record<s
             .setDescription('The day of a weekly digest: Monday unless you say')
             .addChoices(...DIGEST_DAYS.map((v) => ({ name: v, value: v }))),
         )
-        .addStringOption((o) => o.setName('time').setDescription('The time of day, HH:MM (09:00 unless you say)').setMaxLength(TIME_MAX)),
+        .addStringOption((o) =>
+          o.setName('time').setDescription('The time of day, HH:MM (09:00 unless you say)').setMaxLength(TIME_MAX),
+        ),
     now: places,
     pause: numbered('digest'),
     resume: numbered('digest'),
@@ -141,7 +168,8 @@ export interface CommandInput {
 }
 
 /**
- * `weekly on friday`, `daily`: a day makes a digest weekly unless another schedule is picked, which wins (Discord cannot
+ * `weekly on friday`, `daily`: a day makes a digest weekly unless another schedule is picked, which wins (Discord
+ * cannot
  * tie one option to another; the reply says the schedule saved).
  */
 function scheduleText(input: CommandInput): string {

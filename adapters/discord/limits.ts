@@ -1,4 +1,5 @@
-// Discord's message limits, in one table the renderer clamps to (https://discord.com/developers/docs/resources/message).
+// Discord's message limits, in one table the renderer clamps to
+// (https://discord.com/developers/docs/resources/message).
 // Lengths are in characters; we count UTF-16 code units (string.length), which is never fewer than Discord's count.
 import type { Surface } from '../../src/bot/index.js';
 
@@ -33,7 +34,8 @@ export const DISCORD_LIMITS = {
 } as const;
 
 /**
- * What one Discord reply holds, told to the core with every request. Components sit under all the embeds, never beside a
+ * What one Discord reply holds, told to the core with every request. Components sit under all the embeds, never beside
+ * a
  * card, so a card's buttons are numbered ("Details 3") and packed into the rows left after the message's own controls:
  * 8 cards × 2 buttons = 16 fit in 4 rows of 5, the 5th row keeps Previous / Next / Save as alert. The core keeps a
  * card's link first, then its Details button; the renderer shows the link as the embed's title URL when they match, so

@@ -26,7 +26,10 @@ export interface ListenerOptions {
   logger: Logger;
   /** How long a location autocomplete may wait for the service before answering with what it has. */
   autocompleteDeadlineMs: number;
-  /** Counts an interaction from its arrival to its last reply, so a graceful stop waits for delivery (main.ts's lifecycle). */
+  /**
+   * Counts an interaction from its arrival to its last reply, so a graceful stop waits for delivery (main.ts's
+   * lifecycle).
+   */
   track?: TrackRequest;
 }
 
@@ -36,10 +39,14 @@ const BUTTON_ACTIONS = new Set(['page', 'save', 'details', 'choose', 'unsave']);
  * Alert and digest management answers only the person (`/digest now` too: the digest itself comes through the outbox);
  * known before deferring, so no public "thinking…" flickers by.
  */
-const privateByNature = (i: ChatInputCommandInteraction) => (i.commandName === 'alerts' || i.commandName === 'digest') && i.options.getSubcommand(false) !== 'add';
+const privateByNature = (i: ChatInputCommandInteraction) =>
+  (i.commandName === 'alerts' || i.commandName === 'digest') && i.options.getSubcommand(false) !== 'add';
 
-/** Manage Server in this channel's guild; never in a DM. Discord sends the member's permissions with the interaction. */
-const adminCheck = (i: Interaction) => () => Promise.resolve(i.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false);
+/**
+ * Manage Server in this channel's guild; never in a DM. Discord sends the member's permissions with the interaction.
+ */
+const adminCheck = (i: Interaction) => () =>
+  Promise.resolve(i.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false);
 
 const placeOf = (i: Interaction) => discordPlace(i.guildId, i.channelId);
 
@@ -51,7 +58,9 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
 
   const track: TrackRequest = options.track ?? ((work) => work());
   client.on(Events.InteractionCreate, (interaction) => {
-    void track(() => route(interaction)).catch((e: unknown) => log.error('discord interaction failed', { error: describeError(e), type: interaction.type }));
+    void track(() => route(interaction)).catch((e: unknown) =>
+      log.error('discord interaction failed', { error: describeError(e), type: interaction.type }),
+    );
   });
 
   async function route(i: Interaction): Promise<void> {
@@ -93,7 +102,11 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
 
   /** The interaction's reply itself (callback type 4), with the visibility the reply asks for. */
   async function answerAtOnce(i: ChatInputCommandInteraction, reply: Reply): Promise<void> {
-    await sendWithFallback(reply, (m) => i.reply({ ...messageOptions(m), ...(reply.ephemeral ? { flags: MessageFlags.Ephemeral } : {}) }), warn);
+    await sendWithFallback(
+      reply,
+      (m) => i.reply({ ...messageOptions(m), ...(reply.ephemeral ? { flags: MessageFlags.Ephemeral } : {}) }),
+      warn,
+    );
   }
 
   /**
@@ -107,8 +120,14 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
       await sendWithFallback(reply, (m) => i.editReply(messageOptions(m)), warn);
       return;
     }
-    await i.deleteReply().catch((e: unknown) => warn('discord: could not delete the deferred reply', { error: describeError(e) }));
-    await sendWithFallback(reply, (m) => i.followUp({ ...messageOptions(m), ...(wantPrivate ? { flags: MessageFlags.Ephemeral } : {}) }), warn);
+    await i
+      .deleteReply()
+      .catch((e: unknown) => warn('discord: could not delete the deferred reply', { error: describeError(e) }));
+    await sendWithFallback(
+      reply,
+      (m) => i.followUp({ ...messageOptions(m), ...(wantPrivate ? { flags: MessageFlags.Ephemeral } : {}) }),
+      warn,
+    );
   }
 
   async function button(i: ButtonInteraction): Promise<void> {
@@ -130,7 +149,11 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
     if (reply.replaceOriginal && !reply.ephemeral) {
       await sendWithFallback(reply, (m) => i.editReply(messageOptions(m)), warn);
     } else {
-      await sendWithFallback(reply, (m) => i.followUp({ ...messageOptions(m), ...(reply.ephemeral ? { flags: MessageFlags.Ephemeral } : {}) }), warn);
+      await sendWithFallback(
+        reply,
+        (m) => i.followUp({ ...messageOptions(m), ...(reply.ephemeral ? { flags: MessageFlags.Ephemeral } : {}) }),
+        warn,
+      );
     }
   }
 
@@ -139,7 +162,8 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
     const typed = String(focused.value ?? '');
     // Places are suggested for the person and server typing (what they cost is that server's); from nowhere, none.
     const place = placeOf(i);
-    const suggest: Suggest = async (text) => (place ? options.bot.suggestLocations({ user: i.user.id, place, typed: text }) : []);
+    const suggest: Suggest = async (text) =>
+      place ? options.bot.suggestLocations({ user: i.user.id, place, typed: text }) : [];
     const choices =
       focused.name === 'location'
         ? await locationChoices(suggest, typed, options.autocompleteDeadlineMs)
@@ -154,6 +178,8 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
             ? await placeListChoices(suggest, typed, options.autocompleteDeadlineMs)
             : [];
     // Past Discord's 3 s the interaction is gone (10062): nothing to tell anyone.
-    await i.respond(choices).catch((e: unknown) => log.debug('discord: autocomplete answer not taken', { error: describeError(e) }));
+    await i
+      .respond(choices)
+      .catch((e: unknown) => log.debug('discord: autocomplete answer not taken', { error: describeError(e) }));
   }
 }

@@ -1,12 +1,23 @@
 // Discord's outcome table: every answer POST /channels/{id}/messages can give that is not a created message, mapped to
 // the one outcome the outbox acts on (see src/ports). Discord's JSON error codes (the ones a channel message can meet),
 // HTTP statuses for codes not listed, network failures by the code Node and undici give them. An unknown JSON code is
-// retried, never guessed rejected; a failure not recognised at all may have reached Discord: the nonce covers a re-send.
+// retried, never guessed rejected; a failure not recognised at all may have reached Discord: the nonce covers a
+// re-send.
 import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
 import { PostFailure } from '../../src/ports/index.js';
 import { describeError } from './send.js';
 
-import { channel, credentials, maybe, networkCode, networkErrors, rejected, retry, wait, type OutcomeRule } from '../shared/outcomes.js';
+import {
+  channel,
+  credentials,
+  maybe,
+  networkCode,
+  networkErrors,
+  rejected,
+  retry,
+  wait,
+  type OutcomeRule,
+} from '../shared/outcomes.js';
 
 export type { OutcomeRule } from '../shared/outcomes.js';
 
@@ -77,13 +88,18 @@ const DISCORD_UNKNOWN_FAILURE: OutcomeRule = maybe('an unrecognised failure: Dis
 /** The rule for a refused request: its JSON code when the table has it, else its status. */
 function ruleFor(status: number, code: number | string): OutcomeRule {
   const numeric = Number(code);
-  if (Number.isInteger(numeric) && numeric !== 0 && Object.hasOwn(DISCORD_JSON_CODES, numeric)) return DISCORD_JSON_CODES[numeric]!;
+  if (Number.isInteger(numeric) && numeric !== 0 && Object.hasOwn(DISCORD_JSON_CODES, numeric))
+    return DISCORD_JSON_CODES[numeric]!;
   if (status === 401 || status === 429) return DISCORD_HTTP_STATUS[String(status)]!;
   return DISCORD_HTTP_STATUS[`${Math.floor(status / 100)}xx`] ?? DISCORD_HTTP_STATUS['4xx']!;
 }
 
 function failure(rule: OutcomeRule, what: string, retryAfterMs?: number): PostFailure {
-  return new PostFailure(`discord: ${what} (${rule.why})`, rule.outcome, rule.outcome === 'wait' ? (retryAfterMs ?? DISCORD_DEFAULT_WAIT_MS) : undefined);
+  return new PostFailure(
+    `discord: ${what} (${rule.why})`,
+    rule.outcome,
+    rule.outcome === 'wait' ? (retryAfterMs ?? DISCORD_DEFAULT_WAIT_MS) : undefined,
+  );
 }
 
 /** Any failure of a REST call as a PostFailure with its outcome, Discord's code, and never a token. */
@@ -92,7 +108,11 @@ export function discordOutcome(error: unknown): PostFailure {
   // Only with `rejectOnRateLimit` (app.ts sets it for long waits on channel messages): nothing was sent.
   if (error instanceof RateLimitError) {
     const ms = Math.max(error.timeToReset, error.retryAfter, error.sublimitTimeout, 0);
-    return failure(DISCORD_HTTP_STATUS['429']!, `rate limited on ${error.route} for ${ms} ms${error.global ? ' (global)' : ''}`, ms);
+    return failure(
+      DISCORD_HTTP_STATUS['429']!,
+      `rate limited on ${error.route} for ${ms} ms${error.global ? ' (global)' : ''}`,
+      ms,
+    );
   }
   if (error instanceof DiscordAPIError) {
     const body = error.rawError as { retry_after?: unknown };

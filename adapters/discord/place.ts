@@ -4,7 +4,10 @@
 const SNOWFLAKE = /^\d{1,25}$/;
 
 /** The place of an interaction, or undefined when it does not say which channel it came from. */
-export function discordPlace(guildId: string | null | undefined, channelId: string | null | undefined): string | undefined {
+export function discordPlace(
+  guildId: string | null | undefined,
+  channelId: string | null | undefined,
+): string | undefined {
   if (!channelId || !SNOWFLAKE.test(channelId)) return undefined;
   if (guildId && !SNOWFLAKE.test(guildId)) return undefined;
   return `discord:${guildId || '@me'}:${channelId}`;
@@ -17,4 +20,5 @@ export function parseDiscordPlace(place: string): { guildId: string; channelId: 
 }
 
 /** What an interaction without a channel is told, only to the person. */
-export const NO_PLACE_TEXT = 'Manzil could not tell which channel this came from. Try again in a server channel or a DM with Manzil.';
+export const NO_PLACE_TEXT =
+  'Manzil could not tell which channel this came from. Try again in a server channel or a DM with Manzil.';

@@ -1,10 +1,18 @@
-// Alerts and digests reach Discord here: the ChatPoster port, over POST /channels/{id}/messages, each message carrying a
-// nonce derived from its delivery id with `enforce_nonce: true`, so that a post retried after a crash is not shown twice.
+// Alerts and digests reach Discord here: the ChatPoster port, over POST /channels/{id}/messages, each message carrying
+// a
+// nonce derived from its delivery id with `enforce_nonce: true`, so that a post retried after a crash is not shown
+// twice.
 // A chart goes in the same request, as a file (multipart) that its embed shows: the upload and the message are one.
 import { createHash } from 'node:crypto';
 import { DiscordAPIError, Routes, type REST, type RESTPostAPIChannelMessageResult } from 'discord.js';
 import type { Reply } from '../../src/bot/index.js';
-import { PostFailure, type ChatPoster, type CredentialsCheck, type LookupRequest, type LookupResult } from '../../src/ports/index.js';
+import {
+  PostFailure,
+  type ChatPoster,
+  type CredentialsCheck,
+  type LookupRequest,
+  type LookupResult,
+} from '../../src/ports/index.js';
 import type { Block } from '../../src/views/model.js';
 import { DISCORD_LIMITS as L } from './limits.js';
 import { discordOutcome } from './outcomes.js';
@@ -24,12 +32,20 @@ const FILE_REFUSAL_CODES = new Set([40005, 50045, 50146, 50013]);
 
 /** Discord refused the files, or the message with them (a 400): the message is sent again without them. */
 function refusesFiles(e: unknown): boolean {
-  return isContentRefusal(e) || (e instanceof DiscordAPIError && (e.status === 413 || FILE_REFUSAL_CODES.has(Number(e.code))));
+  return (
+    isContentRefusal(e) ||
+    (e instanceof DiscordAPIError && (e.status === 413 || FILE_REFUSAL_CODES.has(Number(e.code))))
+  );
 }
 
 /** The reply with each chart shown as its text fallback, followed by a note that it could not be attached. */
 function withChartsNoted(reply: Reply): Reply {
-  return { ...reply, blocks: reply.blocks.flatMap((b): Block[] => (b.kind === 'image' ? [b, { kind: 'context', text: CHART_NOT_ATTACHED }] : [b])) };
+  return {
+    ...reply,
+    blocks: reply.blocks.flatMap((b): Block[] =>
+      b.kind === 'image' ? [b, { kind: 'context', text: CHART_NOT_ATTACHED }] : [b],
+    ),
+  };
 }
 
 /**
@@ -54,7 +70,8 @@ export class DiscordPoster implements ChatPoster {
   readonly settleMs = 0;
 
   /**
-   * `rest` is the client's REST manager: its queue honours short 429s by waiting (see discordRestOptions). `token`, when
+   * `rest` is the client's REST manager: its queue honours short 429s by waiting (see discordRestOptions). `token`,
+   * when
    * given, is set again before a credentials probe: discord.js drops it after a 401.
    */
   constructor(
@@ -74,18 +91,26 @@ export class DiscordPoster implements ChatPoster {
         const { message, files } = renderDiscordWithFiles(reply);
         if (files.length > 0) {
           try {
-            const posted = (await this.rest.post(route, { body: { ...message, nonce, enforce_nonce: true }, files })) as RESTPostAPIChannelMessageResult;
+            const posted = (await this.rest.post(route, {
+              body: { ...message, nonce, enforce_nonce: true },
+              files,
+            })) as RESTPostAPIChannelMessageResult;
             return { messageId: posted.id };
           } catch (e) {
             if (!refusesFiles(e)) throw e;
-            this.log('discord refused a message with its charts; it is posted with their text', { error: describeError(e) });
+            this.log('discord refused a message with its charts; it is posted with their text', {
+              error: describeError(e),
+            });
           }
         }
         reply = withChartsNoted(reply);
       }
       const message = await sendWithFallback(
         reply,
-        (m) => this.rest.post(route, { body: { ...m, nonce, enforce_nonce: true } }) as Promise<RESTPostAPIChannelMessageResult>,
+        (m) =>
+          this.rest.post(route, {
+            body: { ...m, nonce, enforce_nonce: true },
+          }) as Promise<RESTPostAPIChannelMessageResult>,
         this.log,
       );
       return { messageId: message.id };
@@ -99,19 +124,29 @@ export class DiscordPoster implements ChatPoster {
    * re-posting with the same nonce and `enforce_nonce` returns the message already created instead of a second one, for
    * a few minutes: within that window of the earliest attempt that may have posted it (`uncertainSince`, kept by the
    * outbox until the entry is delivered), "absent" is the truthful answer, because the re-send it triggers cannot
-   * duplicate. Past it, or when the local clock disagrees with the row's times, Discord cannot tell: re-sent, counted as
+   * duplicate. Past it, or when the local clock disagrees with the row's times, Discord cannot tell: re-sent, counted
+   * as
    * a possible duplicate.
    */
   async findDelivered(request: LookupRequest): Promise<LookupResult> {
     if (!parseDiscordPlace(request.place)) return { kind: 'cannot_tell', reason: 'discord: not a Discord place' };
     const { firstAttemptAt, lastAttemptAt, uncertainSince, now } = request;
-    if (![firstAttemptAt, lastAttemptAt, uncertainSince, now].every(Number.isFinite) || lastAttemptAt < firstAttemptAt || now < lastAttemptAt || now < uncertainSince) {
+    if (
+      ![firstAttemptAt, lastAttemptAt, uncertainSince, now].every(Number.isFinite) ||
+      lastAttemptAt < firstAttemptAt ||
+      now < lastAttemptAt ||
+      now < uncertainSince
+    ) {
       return { kind: 'cannot_tell', reason: 'discord: the local clock disagrees with the delivery’s times' };
     }
-    return now - uncertainSince <= NONCE_WINDOW_MS ? { kind: 'absent' } : { kind: 'cannot_tell', reason: 'discord: past the nonce window' };
+    return now - uncertainSince <= NONCE_WINDOW_MS
+      ? { kind: 'absent' }
+      : { kind: 'cannot_tell', reason: 'discord: past the nonce window' };
   }
 
-  /** GET /users/@me: ok, refused (401), or unreachable. The token is set again first: discord.js drops it after a 401. */
+  /**
+   * GET /users/@me: ok, refused (401), or unreachable. The token is set again first: discord.js drops it after a 401.
+   */
   async checkCredentials(): Promise<CredentialsCheck> {
     if (this.token) this.rest.setToken(this.token);
     try {
@@ -119,7 +154,9 @@ export class DiscordPoster implements ChatPoster {
       return { kind: 'ok' };
     } catch (e) {
       const failure = discordOutcome(e);
-      return failure.outcome === 'credentials_refused' ? { kind: 'refused', reason: failure.message } : { kind: 'unreachable', reason: failure.message };
+      return failure.outcome === 'credentials_refused'
+        ? { kind: 'refused', reason: failure.message }
+        : { kind: 'unreachable', reason: failure.message };
     }
   }
 }

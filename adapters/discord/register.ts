@@ -1,13 +1,25 @@
 // `manzil register-discord-commands`: puts the command definitions on Discord over REST alone. Logging in to the
 // gateway would start a second session of the bot, and Discord sends every event to every session.
-import { DefaultRestOptions, DiscordAPIError, HTTPError, OAuth2Scopes, PermissionFlagsBits, REST, Routes } from 'discord.js';
+import {
+  DefaultRestOptions,
+  DiscordAPIError,
+  HTTPError,
+  OAuth2Scopes,
+  PermissionFlagsBits,
+  REST,
+  Routes,
+} from 'discord.js';
 import { commandDefinitions } from './commands.js';
 
 /**
  * What Manzil needs in a channel: to see it, to post there (alerts, digests), to show embeds, and to attach files (a
  * digest's chart is a PNG attached and shown in its embed). 52224.
  */
-export const BOT_PERMISSIONS = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.AttachFiles;
+export const BOT_PERMISSIONS =
+  PermissionFlagsBits.ViewChannel |
+  PermissionFlagsBits.SendMessages |
+  PermissionFlagsBits.EmbedLinks |
+  PermissionFlagsBits.AttachFiles;
 
 /** The link that adds the bot to a server, with its commands and the permissions above. */
 export function inviteUrl(applicationId: string): string {
@@ -33,7 +45,9 @@ class RegisterError extends Error {
   override readonly name = 'RegisterError';
 }
 
-/** Discord answered with an error (401, 403, 400 Invalid Form Body…), or was never reached (refused, timed out, DNS). */
+/**
+ * Discord answered with an error (401, 403, 400 Invalid Form Body…), or was never reached (refused, timed out, DNS).
+ */
 function registerError(e: unknown, apiUrl: string): RegisterError {
   const oneLine = (text: string) =>
     text
@@ -42,21 +56,33 @@ function registerError(e: unknown, apiUrl: string): RegisterError {
       .join('; ');
   if (e instanceof DiscordAPIError || e instanceof HTTPError) {
     // discord.js's message for a bare 401 is "401: Unauthorized": the status is said once.
-    return new RegisterError(`Discord refused: ${e.status} ${oneLine(e.message.replace(new RegExp(`^${e.status}: `), ''))}`);
+    return new RegisterError(
+      `Discord refused: ${e.status} ${oneLine(e.message.replace(new RegExp(`^${e.status}: `), ''))}`,
+    );
   }
   // undici's errors carry the system's code (ECONNREFUSED, ENOTFOUND), on themselves or on their cause.
-  const code = (x: unknown) => (typeof x === 'object' && x !== null && typeof (x as { code?: unknown }).code === 'string' ? (x as { code: string }).code : undefined);
-  const why = code(e) ?? code((e as { cause?: unknown } | undefined)?.cause) ?? (e instanceof Error && e.name === 'AbortError' ? 'timed out' : undefined);
+  const code = (x: unknown) =>
+    typeof x === 'object' && x !== null && typeof (x as { code?: unknown }).code === 'string'
+      ? (x as { code: string }).code
+      : undefined;
+  const why =
+    code(e) ??
+    code((e as { cause?: unknown } | undefined)?.cause) ??
+    (e instanceof Error && e.name === 'AbortError' ? 'timed out' : undefined);
   return new RegisterError(`could not reach Discord at ${apiUrl}${why ? ` (${why})` : ''}`);
 }
 
 /** Overwrites the application's commands (guild or global) with Manzil's; resolves with how many Discord now has. */
-export async function registerDiscordCommands(options: RegisterOptions): Promise<{ count: number; scope: 'guild' | 'global' }> {
+export async function registerDiscordCommands(
+  options: RegisterOptions,
+): Promise<{ count: number; scope: 'guild' | 'global' }> {
   // The builders validate every definition here, before anything is sent.
   const body = commandDefinitions();
   const rest = new REST(options.apiUrl ? { api: options.apiUrl } : {}).setToken(options.token);
   try {
-    const route = options.guildId ? Routes.applicationGuildCommands(options.applicationId, options.guildId) : Routes.applicationCommands(options.applicationId);
+    const route = options.guildId
+      ? Routes.applicationGuildCommands(options.applicationId, options.guildId)
+      : Routes.applicationCommands(options.applicationId);
     const created = (await rest.put(route, { body })) as unknown[];
     return { count: created.length, scope: options.guildId ? 'guild' : 'global' };
   } catch (e) {
@@ -72,7 +98,11 @@ export async function registerDiscordCommands(options: RegisterOptions): Promise
  * The CLI's part: register, then print what happened and the invite URL. Resolves with the exit code: 1, with one line
  * on `err` saying why, when Discord refused or could not be reached.
  */
-export async function runRegisterCommands(options: RegisterOptions, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+export async function runRegisterCommands(
+  options: RegisterOptions,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
   let count: number;
   let scope: 'guild' | 'global';
   try {
@@ -87,7 +117,9 @@ export async function runRegisterCommands(options: RegisterOptions, out: (line: 
       ? `Registered ${count} commands in server ${options.guildId}; they are available there now.`
       : `Registered ${count} commands globally; Discord may take a while to show them in every server.`,
   );
-  out(`Invite Manzil to a server (scopes bot and applications.commands; permissions View Channel, Send Messages, Embed Links, Attach Files):`);
+  out(
+    `Invite Manzil to a server (scopes bot and applications.commands; permissions View Channel, Send Messages, Embed Links, Attach Files):`,
+  );
   out(inviteUrl(options.applicationId));
   return 0;
 }

@@ -1,5 +1,7 @@
-// Discord's markup for text: markdown escaping, clamping that never leaves a dangling escape, code-safe table cells, and
-// the link and image checks with Discord's limits. Clamping, blanks and URL checks themselves are shared (adapters/shared).
+// Discord's markup for text: markdown escaping, clamping that never leaves a dangling escape, code-safe table cells,
+// and
+// the link and image checks with Discord's limits. Clamping, blanks and URL checks themselves are shared
+// (adapters/shared).
 import { escapeMarkdown } from 'discord.js';
 import { imageUrl as httpsImage, linkUrl as httpLink } from '../shared/links.js';
 import { clamp, clampPlain } from '../shared/text.js';
@@ -15,7 +17,14 @@ export { clampPlain };
 export function escapeText(text: string): string {
   // escapeMarkdown leaves masked-link brackets and list/heading starts alone by default; escaped too, so nothing a
   // listing says can turn into a heading, a list or a link that hides where it leads.
-  return escapeMarkdown(text, { heading: true, bulletedList: true, numberedList: true, maskedLink: true, inlineCode: false, inlineCodeContent: false });
+  return escapeMarkdown(text, {
+    heading: true,
+    bulletedList: true,
+    numberedList: true,
+    maskedLink: true,
+    inlineCode: false,
+    inlineCodeContent: false,
+  });
 }
 
 /**

@@ -1,8 +1,25 @@
-// The neutral Reply as a Discord message that Discord accepts: a short content (the summary and notes), one embed per card,
+// The neutral Reply as a Discord message that Discord accepts: a short content (the summary and notes), one embed per
+// card,
 // text and table (at most 10, 6,000 characters across them), and buttons in at most 5 rows of 5. Every text is clamped
 // to DISCORD_LIMITS; a card's buttons are numbered, since components sit under all the embeds, never beside one.
-import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed, type APIEmbedField } from 'discord.js';
-import { imageFallback, type Block, type Button, type Card, type Field, type ImageFile, type LinkButton, type Reply } from '../../src/views/model.js';
+import {
+  ButtonStyle,
+  ComponentType,
+  type APIActionRowComponent,
+  type APIButtonComponent,
+  type APIEmbed,
+  type APIEmbedField,
+} from 'discord.js';
+import {
+  imageFallback,
+  type Block,
+  type Button,
+  type Card,
+  type Field,
+  type ImageFile,
+  type LinkButton,
+  type Reply,
+} from '../../src/views/model.js';
 import { fallbackText } from '../shared/fallback.js';
 import { inertCode } from '../shared/links.js';
 import { tableCell, tableText } from '../shared/table.js';
@@ -18,7 +35,9 @@ export interface DiscordMessage {
   components: DiscordRow[];
   /** Nothing in a listing may ping a channel: no @everyone, no roles, no users. */
   allowed_mentions: { parse: [] };
-  /** The files sent with the message (multipart `files[id]`), with their alt text: charts, see renderDiscordWithFiles. */
+  /**
+   * The files sent with the message (multipart `files[id]`), with their alt text: charts, see renderDiscordWithFiles.
+   */
   attachments?: { id: number; filename: string; description?: string }[];
 }
 
@@ -109,7 +128,9 @@ function cardEmbed(card: Card): APIEmbed {
     card.body?.trim() ? part(card.body) : undefined,
     card.badges?.some((b) => b.trim()) ? `*${part(card.badges.filter((b) => b.trim()).join(' · '))}*` : undefined,
     // Fields beyond Discord's 25 go into the text rather than vanish.
-    ...fields.slice(L.embedFields, L.embedFields + 20).map((f) => `**${markdown(f.label, 100)}**: ${fieldValue(f, 200)}`),
+    ...fields
+      .slice(L.embedFields, L.embedFields + 20)
+      .map((f) => `**${markdown(f.label, 100)}**: ${fieldValue(f, 200)}`),
   ]
     .filter((s) => s !== undefined)
     .join('\n');
@@ -120,7 +141,11 @@ function cardEmbed(card: Card): APIEmbed {
   if (shown.length) {
     embed.fields = shown.map((f): APIEmbedField => {
       const value = fieldValue(f, FIELD_VALUE_MAX);
-      return { name: f.label.trim() ? markdown(f.label, L.fieldName) : BLANK, value, inline: value.length <= INLINE_MAX };
+      return {
+        name: f.label.trim() ? markdown(f.label, L.fieldName) : BLANK,
+        value,
+        inline: value.length <= INLINE_MAX,
+      };
     });
   }
   const image = imageUrl(card.imageUrl);
@@ -156,12 +181,17 @@ function fitEmbed(embed: APIEmbed, max: number): APIEmbed {
     if (room > 1) e.description = clampMarkdown(e.description, room);
     else delete e.description;
   }
-  if (embedLength(e) > max && e.title) e.title = clampMarkdown(e.title, Math.max(1, max - (embedLength(e) - e.title.length)));
+  if (embedLength(e) > max && e.title)
+    e.title = clampMarkdown(e.title, Math.max(1, max - (embedLength(e) - e.title.length)));
   return e;
 }
 
 function style(b: Button): ButtonStyle.Primary | ButtonStyle.Secondary | ButtonStyle.Danger {
-  return b.style === 'primary' ? ButtonStyle.Primary : b.style === 'danger' ? ButtonStyle.Danger : ButtonStyle.Secondary;
+  return b.style === 'primary'
+    ? ButtonStyle.Primary
+    : b.style === 'danger'
+      ? ButtonStyle.Danger
+      : ButtonStyle.Secondary;
 }
 
 /** Hands out components, never two with one custom_id in a message, never one Discord would refuse. */
@@ -180,7 +210,12 @@ class Buttons {
   link(l: LinkButton, suffix = ''): APIButtonComponent | undefined {
     const url = linkUrl(l.url, BUTTON_URL_MAX);
     if (!url) return undefined;
-    return { type: ComponentType.Button, style: ButtonStyle.Link, label: clampPlain(orElse(l.label, 'Open'), L.buttonLabel - suffix.length) + suffix, url };
+    return {
+      type: ComponentType.Button,
+      style: ButtonStyle.Link,
+      label: clampPlain(orElse(l.label, 'Open'), L.buttonLabel - suffix.length) + suffix,
+      url,
+    };
   }
 }
 
@@ -235,12 +270,17 @@ function render(reply: Reply, attach: boolean): { message: DiscordMessage; files
         // Escaping only lengthens: text already longer than the room never fits, and is not escaped in vain.
         const escaped = block.text.length <= CONTENT_TEXT_MAX ? escapeText(block.text) : undefined;
         const used = content.join('\n').length;
-        if (units.length === 0 && escaped !== undefined && used + escaped.length <= CONTENT_TEXT_MAX) content.push(escaped);
+        if (units.length === 0 && escaped !== undefined && used + escaped.length <= CONTENT_TEXT_MAX)
+          content.push(escaped);
         else units.push(...textEmbeds(block.text).map((embed) => ({ embed })));
         return;
       }
       case 'table': {
-        const description = tableText(block.columns, block.rows, { max: TABLE_MAX, fence: true, cell: (c) => codeSafe(tableCell(c)) });
+        const description = tableText(block.columns, block.rows, {
+          max: TABLE_MAX,
+          fence: true,
+          cell: (c) => codeSafe(tableCell(c)),
+        });
         if (description) units.push({ embed: { color: COLOR, description } });
         return;
       }
@@ -342,5 +382,10 @@ function render(reply: Reply, attach: boolean): { message: DiscordMessage; files
 
 /** The reply as plain text only: the last resort. */
 export function plainText(reply: Reply): DiscordMessage {
-  return { content: markdown(fallbackText(reply), L.content), embeds: [], components: [], allowed_mentions: { parse: [] } };
+  return {
+    content: markdown(fallbackText(reply), L.content),
+    embeds: [],
+    components: [],
+    allowed_mentions: { parse: [] },
+  };
 }

@@ -1,4 +1,5 @@
-// Sending a Reply to Discord, as an interaction's answer or a channel message alike: embeds first; if Discord refuses the
+// Sending a Reply to Discord, as an interaction's answer or a channel message alike: embeds first; if Discord refuses
+// the
 // message (400: a field it will not take, an image URL it dislikes), the same reply without images, then plain text,
 // so the person always gets an answer. The chain itself is shared (adapters/shared/fallback); Discord gives it its
 // forms, what counts as a refusal, and its log line.
@@ -27,7 +28,11 @@ const DISCORD_FORMS: Forms<DiscordMessage> = { render: renderDiscord, textOnly: 
  * Delivers the reply through `deliver`, each form after the last was refused: as is, without images, text only.
  * Throws at once when a failure is not a refusal of the content (a plainer message cannot help), else the last error.
  */
-export function sendWithFallback<T>(reply: Reply, deliver: (message: DiscordMessage) => Promise<T>, log: SendLog): Promise<T> {
+export function sendWithFallback<T>(
+  reply: Reply,
+  deliver: (message: DiscordMessage) => Promise<T>,
+  log: SendLog,
+): Promise<T> {
   return sendForms(reply, DISCORD_FORMS, deliver, {
     isContentRefusal,
     onFailure: (error, attempt) => log('discord refused a message', { attempt, error: describeError(error) }),

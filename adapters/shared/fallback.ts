@@ -12,13 +12,20 @@ export interface FallbackTextOptions {
 
 /** The words that stand for a reply where its blocks are not shown (a notification, a text-only message), unescaped. */
 export function fallbackText(reply: Reply, options: FallbackTextOptions = {}): string {
-  const first = options.fromBlocks ? reply.blocks.map((b) => ('text' in b ? b.text : b.kind === 'card' ? b.card.title : '')).find((t) => t.trim()) : undefined;
+  const first = options.fromBlocks
+    ? reply.blocks.map((b) => ('text' in b ? b.text : b.kind === 'card' ? b.card.title : '')).find((t) => t.trim())
+    : undefined;
   return [reply.text, first].find((t) => t !== undefined && t.trim()) ?? DEFAULT_TEXT;
 }
 
-/** The reply without its photos (the cards' images, which the platform fetches and may refuse). Charts are files, kept. */
+/**
+ * The reply without its photos (the cards' images, which the platform fetches and may refuse). Charts are files, kept.
+ */
 export function withoutImages(reply: Reply): Reply {
-  return { ...reply, blocks: reply.blocks.map((b) => (b.kind === 'card' ? { ...b, card: { ...b.card, imageUrl: undefined } } : b)) };
+  return {
+    ...reply,
+    blocks: reply.blocks.map((b) => (b.kind === 'card' ? { ...b, card: { ...b.card, imageUrl: undefined } } : b)),
+  };
 }
 
 /** One platform's forms of a reply, best first, for sendWithFallback. */
@@ -30,7 +37,10 @@ export interface Forms<P> {
 }
 
 export interface FallbackOptions {
-  /** Whether a failure means the platform refused the content (try a plainer form) rather than the call; default: always. */
+  /**
+   * Whether a failure means the platform refused the content (try a plainer form) rather than the call; default:
+   * always.
+   */
   isContentRefusal?: (error: unknown) => boolean;
   /** Told of every failed attempt (numbered from 1), before the next form is tried or the error thrown. */
   onFailure: (error: unknown, attempt: number) => void;
@@ -42,8 +52,17 @@ export interface FallbackOptions {
  * failure is not a refusal of the content (a rate limit, an unknown channel: a plainer message cannot help).
  * Each form is built only when it is needed.
  */
-export async function sendWithFallback<P, T>(reply: Reply, forms: Forms<P>, deliver: (payload: P) => Promise<T>, options: FallbackOptions): Promise<T> {
-  const builds: (() => P)[] = [() => forms.render(reply), () => forms.render(withoutImages(reply)), () => forms.textOnly(reply)];
+export async function sendWithFallback<P, T>(
+  reply: Reply,
+  forms: Forms<P>,
+  deliver: (payload: P) => Promise<T>,
+  options: FallbackOptions,
+): Promise<T> {
+  const builds: (() => P)[] = [
+    () => forms.render(reply),
+    () => forms.render(withoutImages(reply)),
+    () => forms.textOnly(reply),
+  ];
   let last: unknown;
   for (const [i, build] of builds.entries()) {
     try {

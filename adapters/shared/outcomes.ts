@@ -51,7 +51,9 @@ export function networkErrors(actedOn: string): Readonly<Record<string, OutcomeR
   };
 }
 
-/** An error and its causes, breadth first: `fetch failed` hides the socket's error in `cause`, a client in `original`. */
+/**
+ * An error and its causes, breadth first: `fetch failed` hides the socket's error in `cause`, a client in `original`.
+ */
 export function* causes(error: unknown): Generator<{ code?: unknown; name?: unknown; message?: unknown }> {
   const seen = new Set<unknown>();
   const queue: unknown[] = [error];

@@ -1,5 +1,6 @@
 // A table as monospaced text, for every adapter: padded columns, a rule under the header, as many rows as fit within
-// the platform's limit and a last line counting the rest. Each adapter passes its markup (escaping, code fence, colour).
+// the platform's limit and a last line counting the rest. Each adapter passes its markup (escaping, code fence,
+// colour).
 import { clampPlain, width } from './text.js';
 
 /** Long cells would push every row past a message's limit, or off a phone's screen. */
@@ -11,7 +12,10 @@ export function tableCell(text: string | undefined, max = CELL_MAX): string {
 }
 
 export interface TableOptions {
-  /** The most characters the whole text may take; the rows that do not fit are counted in a last line. Default: no limit. */
+  /**
+   * The most characters the whole text may take; the rows that do not fit are counted in a last line. Default: no
+   * limit.
+   */
   max?: number;
   /** Each cell as the platform shows it, header cells too. Default: tableCell (one line, 40 characters). */
   cell?: (text: string | undefined) => string;
@@ -28,9 +32,20 @@ export interface TableOptions {
 const more = (n: number) => `\n…and ${n} more row${n === 1 ? '' : 's'}`;
 
 /** The text of a table within `options.max`, or undefined when there is nothing to show. */
-export function tableText(columns: readonly string[], rows: readonly (readonly string[])[], options: TableOptions = {}): string | undefined {
+export function tableText(
+  columns: readonly string[],
+  rows: readonly (readonly string[])[],
+  options: TableOptions = {},
+): string | undefined {
   if (columns.length === 0 && rows.length === 0) return undefined;
-  const { max = Infinity, cell = tableCell, escape = (l: string) => l, fence = false, style = {}, measure = width } = options;
+  const {
+    max = Infinity,
+    cell = tableCell,
+    escape = (l: string) => l,
+    fence = false,
+    style = {},
+    measure = width,
+  } = options;
   const head = columns.map((c) => cell(c));
   const body = rows.map((r) => r.map((c) => cell(c)));
   // Loops, not Math.max(...rows): a table may have more rows than a call may have arguments.
@@ -47,7 +62,10 @@ export function tableText(columns: readonly string[], rows: readonly (readonly s
         .trimEnd(),
     );
 
-  const lines = [(style.head ?? String)(line(head)), (style.rule ?? String)(escape(widths.map((w) => '-'.repeat(w)).join('  ')))];
+  const lines = [
+    (style.head ?? String)(line(head)),
+    (style.rule ?? String)(escape(widths.map((w) => '-'.repeat(w)).join('  '))),
+  ];
   const text = (ls: readonly string[]) => (fence ? '```\n' + ls.join('\n') + '\n```' : ls.join('\n'));
   let shown = 0;
   for (const row of body) {

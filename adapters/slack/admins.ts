@@ -34,7 +34,9 @@ export class SlackAdmins {
     try {
       return (await this.cache.fetch(`${team}:${user}`)) ?? false;
     } catch (e) {
-      this.log('slack: users.info failed, treating the person as not an admin', { error: e instanceof Error ? e.message : String(e) });
+      this.log('slack: users.info failed, treating the person as not an admin', {
+        error: e instanceof Error ? e.message : String(e),
+      });
       return false;
     }
   }

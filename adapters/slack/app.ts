@@ -1,6 +1,7 @@
 // The Slack app: a real Bolt 5 app, over HTTP at POST /slack/events (commands, buttons and options alike),
 // or over Socket Mode when an app-level token is given. One workspace (a bot token), or any workspace that adds the app
-// (Add to Slack: Bolt's installer at /slack/install and /slack/oauth_redirect, each workspace answered with its own token).
+// (Add to Slack: Bolt's installer at /slack/install and /slack/oauth_redirect, each workspace answered with its own
+// token).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from '@slack/bolt';
@@ -36,7 +37,9 @@ export interface SlackAppOptions {
   postTimeoutMs?: number;
   /** How long a person's admin status is remembered (default 5 minutes). */
   adminCacheMs?: number;
-  /** Counts each listener's whole run, the reply to Slack included, so a graceful stop waits for it (the lifecycle's). */
+  /**
+   * Counts each listener's whole run, the reply to Slack included, so a graceful stop waits for it (the lifecycle's).
+   */
   track?: TrackRequest;
   /** More routes on the HTTP port (the operator's /healthz and /metrics); ignored in Socket Mode. */
   routes?: { path: string; method: string; handler: (req: IncomingMessage, res: ServerResponse) => void }[];
@@ -76,14 +79,20 @@ export function createSlackPoster(options: ClientOptions): SlackPoster {
   return new SlackPoster(slackClients(options), (message, fields) => log.warn(message, fields));
 }
 
-type ClientOptions = Pick<SlackAppOptions, 'botToken' | 'apiUrl' | 'logger' | 'postTimeoutMs'> & { installations?: SlackInstallations | undefined };
+type ClientOptions = Pick<SlackAppOptions, 'botToken' | 'apiUrl' | 'logger' | 'postTimeoutMs'> & {
+  installations?: SlackInstallations | undefined;
+};
 
 /**
  * Posting and users.info go through clients that neither retry nor wait out 429s themselves: the outbox retries, and
  * an admin check must answer now or not at all. One for the one token, or one per workspace from its installation.
  */
 function slackClients(options: ClientOptions): SlackClients {
-  const clientOptions = { apiUrl: options.apiUrl, logger: boltLogger(options.logger), timeoutMs: options.postTimeoutMs };
+  const clientOptions = {
+    apiUrl: options.apiUrl,
+    logger: boltLogger(options.logger),
+    timeoutMs: options.postTimeoutMs,
+  };
   if (options.installations) return installedClients(options.installations, clientOptions);
   if (!options.botToken) throw new Error('slack: a bot token or Add to Slack (oauth) is needed');
   return singleClient(postingClient(options.botToken, clientOptions));
@@ -95,15 +104,30 @@ const INSTALL_PATH = '/slack/install';
  * Bolt's installer: "Add to Slack" at /slack/install, Slack's redirect back at /slack/oauth_redirect. An org-wide
  * Enterprise Grid install is refused there with a page (org-install.ts); each workspace adds Manzil on its own.
  */
-function installer(oauth: SlackOAuth, clientOptions: { slackApiUrl?: string }, options: ClientOptions, warn: (message: string, fields: Record<string, unknown>) => void) {
-  const afterInstallation = refuseOrgWideInstall(INSTALL_PATH, { apiUrl: options.apiUrl, logger: boltLogger(options.logger), timeoutMs: options.postTimeoutMs }, warn);
+function installer(
+  oauth: SlackOAuth,
+  clientOptions: { slackApiUrl?: string },
+  options: ClientOptions,
+  warn: (message: string, fields: Record<string, unknown>) => void,
+) {
+  const afterInstallation = refuseOrgWideInstall(
+    INSTALL_PATH,
+    { apiUrl: options.apiUrl, logger: boltLogger(options.logger), timeoutMs: options.postTimeoutMs },
+    warn,
+  );
   return {
     clientId: oauth.clientId,
     clientSecret: oauth.clientSecret,
     stateSecret: oauth.stateSecret,
     scopes: [...SLACK_SCOPES],
     installationStore: installationStore(oauth.installations),
-    installerOptions: { directInstall: true, installPath: INSTALL_PATH, redirectUriPath: '/slack/oauth_redirect', clientOptions, callbackOptions: { afterInstallation } },
+    installerOptions: {
+      directInstall: true,
+      installPath: INSTALL_PATH,
+      redirectUriPath: '/slack/oauth_redirect',
+      clientOptions,
+      callbackOptions: { afterInstallation },
+    },
   };
 }
 
@@ -124,7 +148,13 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         ...(options.routes?.length ? { customRoutes: options.routes } : {}),
         ...(options.oauth ? installer(options.oauth, clientOptions, options, warn) : {}),
       });
-  const app = new App({ ...(options.oauth ? {} : { token: options.botToken }), receiver, logger, logLevel: LogLevel.WARN, clientOptions });
+  const app = new App({
+    ...(options.oauth ? {} : { token: options.botToken }),
+    receiver,
+    logger,
+    logLevel: LogLevel.WARN,
+    clientOptions,
+  });
   const clients = slackClients({ ...options, installations: options.oauth?.installations });
   const admins = new SlackAdmins(clients, warn, options.adminCacheMs);
   registerListeners(app, options.bot, admins, log, options.track);

@@ -1,4 +1,5 @@
-// The slash commands Manzil registers in Slack: `/manzil <verb> ...`, one shortcut per common verb, /alerts and /digest;
+// The slash commands Manzil registers in Slack: `/manzil <verb> ...`, one shortcut per common verb, /alerts and
+// /digest;
 // from the one list in src/query/commands.ts, which manifest.json must match (test/slack/manifest.test.ts).
 import { SLASH_COMMANDS as COMMANDS } from '../../src/bot/index.js';
 

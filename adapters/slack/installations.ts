@@ -5,12 +5,17 @@ import { LRUCache } from 'lru-cache';
 import type { SlackInstallations, WorkspaceKey } from '../../src/ports/index.js';
 import { postingClient, type PostingClientOptions, type SlackClients } from './poster.js';
 
-const keyOfInstallation = (i: Installation): WorkspaceKey => (i.isEnterpriseInstall ? { enterpriseId: i.enterprise?.id } : { teamId: i.team?.id, enterpriseId: i.enterprise?.id });
+const keyOfInstallation = (i: Installation): WorkspaceKey =>
+  i.isEnterpriseInstall ? { enterpriseId: i.enterprise?.id } : { teamId: i.team?.id, enterpriseId: i.enterprise?.id };
 /**
  * The installation a request or event belongs to, as Bolt sees it (its query, a listener's context): an org-wide
  * install by its enterprise, a workspace (of an Enterprise Grid org or not) by its team.
  */
-export const workspaceKey = (q: { teamId?: string | undefined; enterpriseId?: string | undefined; isEnterpriseInstall?: boolean | undefined }): WorkspaceKey =>
+export const workspaceKey = (q: {
+  teamId?: string | undefined;
+  enterpriseId?: string | undefined;
+  isEnterpriseInstall?: boolean | undefined;
+}): WorkspaceKey =>
   q.isEnterpriseInstall ? { enterpriseId: q.enterpriseId } : { teamId: q.teamId, enterpriseId: q.enterpriseId };
 
 export function installationStore(installations: SlackInstallations): InstallationStore {
@@ -28,7 +33,8 @@ export function installationStore(installations: SlackInstallations): Installati
 
 /**
  * Each workspace's posting client, from its installation's bot token, read for every post (a local read) and found by
- * the team alone, which is all a place names (an Enterprise Grid workspace's too: the store finds it by its team). A token
+ * the team alone, which is all a place names (an Enterprise Grid workspace's too: the store finds it by its team). A
+ * token
  * replaced by adding the app again, or gone with its removal, is never used a moment longer. Clients are kept by token.
  */
 export function installedClients(installations: SlackInstallations, options: PostingClientOptions): SlackClients {

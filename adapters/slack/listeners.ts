@@ -1,5 +1,14 @@
 // Bolt listeners: ack at once, hand the request to the bot, send back what it says. Nothing else lives here.
-import type { App, BlockAction, ButtonAction, RespondFn, SlackCommandMiddlewareArgs, SlackActionMiddlewareArgs, SlackOptionsMiddlewareArgs, StaticSelectAction } from '@slack/bolt';
+import type {
+  App,
+  BlockAction,
+  ButtonAction,
+  RespondFn,
+  SlackCommandMiddlewareArgs,
+  SlackActionMiddlewareArgs,
+  SlackOptionsMiddlewareArgs,
+  StaticSelectAction,
+} from '@slack/bolt';
 import type { ChatCore, SlackInstallations, TrackRequest } from '../../src/ports/index.js';
 import type { Logger } from '../../src/log.js';
 import type { SlackAdmins } from './admins.js';
@@ -30,7 +39,9 @@ const actionPlace = (body: BlockOrigin) =>
     channelId: body.channel?.id ?? body.container?.channel_id,
   });
 
-/** A request without a workspace or conversation is answered, only to the person, rather than given an invented place. */
+/**
+ * A request without a workspace or conversation is answered, only to the person, rather than given an invented place.
+ */
 async function refuse(respond: RespondFn, logger: Logger, what: string): Promise<void> {
   logger.warn('slack: request without a team or channel refused', { what });
   await respond({ response_type: 'ephemeral', replace_original: false, text: NO_PLACE_TEXT });
@@ -43,14 +54,24 @@ const untracked: TrackRequest = (work) => work();
  * `track` counts each listener from the ack to the reply's delivery (respond() to the response_url), so a graceful
  * stop waits for the answer to reach Slack, not only for the bot to have one.
  */
-export function registerListeners(app: App, bot: ChatCore, admins: SlackAdmins, logger: Logger, track: TrackRequest = untracked): void {
+export function registerListeners(
+  app: App,
+  bot: ChatCore,
+  admins: SlackAdmins,
+  logger: Logger,
+  track: TrackRequest = untracked,
+): void {
   const log = (message: string, fields: Record<string, unknown>) => logger.warn(message, fields);
   const commands = new RegExp(`^(${SLASH_COMMANDS.map((c) => c.command.replace('/', '\\/')).join('|')})$`);
 
   app.command(commands, ({ command, ack, respond }: SlackCommandMiddlewareArgs) =>
     track(async () => {
       await ack();
-      const place = slackPlace({ teamId: command.team_id, enterpriseId: command.enterprise_id, channelId: command.channel_id });
+      const place = slackPlace({
+        teamId: command.team_id,
+        enterpriseId: command.enterprise_id,
+        channelId: command.channel_id,
+      });
       if (!place) return refuse(respond, logger, command.command);
       const reply = await bot.handleCommand({
         user: command.user_id,
@@ -63,21 +84,23 @@ export function registerListeners(app: App, bot: ChatCore, admins: SlackAdmins, 
     }),
   );
 
-  app.action(/^manzil:(page|save|details|choose|unsave):/, ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>>) =>
-    track(async () => {
-      await ack();
-      const place = actionPlace(body);
-      if (!place) return refuse(respond, logger, action.action_id);
-      const reply = await bot.handleAction({
-        user: body.user.id,
-        place,
-        surface: SLACK_SURFACE,
-        isAdmin: admins.forUser(body.team?.id ?? body.user.team_id ?? '', body.user.id),
-        action: action.action_id.split(':')[1]!,
-        token: action.value ?? '',
-      });
-      await sendReply(respond, reply, { log });
-    }),
+  app.action(
+    /^manzil:(page|save|details|choose|unsave):/,
+    ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>>) =>
+      track(async () => {
+        await ack();
+        const place = actionPlace(body);
+        if (!place) return refuse(respond, logger, action.action_id);
+        const reply = await bot.handleAction({
+          user: body.user.id,
+          place,
+          surface: SLACK_SURFACE,
+          isAdmin: admins.forUser(body.team?.id ?? body.user.team_id ?? '', body.user.id),
+          action: action.action_id.split(':')[1]!,
+          token: action.value ?? '',
+        });
+        await sendReply(respond, reply, { log });
+      }),
   );
 
   // Link buttons open their URL in the browser; Slack still sends the click, which only needs an ack.
@@ -85,27 +108,33 @@ export function registerListeners(app: App, bot: ChatCore, admins: SlackAdmins, 
     await ack();
   });
 
-  app.action('manzil:location', ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<StaticSelectAction>>) =>
-    track(async () => {
-      await ack();
-      const place = actionPlace(body);
-      if (!place) return refuse(respond, logger, action.action_id);
-      const reply = await bot.handlePick({
-        user: body.user.id,
-        place,
-        token: action.block_id,
-        value: action.selected_option.value,
-      });
-      await sendReply(respond, reply, { log });
-    }),
+  app.action(
+    'manzil:location',
+    ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<StaticSelectAction>>) =>
+      track(async () => {
+        await ack();
+        const place = actionPlace(body);
+        if (!place) return refuse(respond, logger, action.action_id);
+        const reply = await bot.handlePick({
+          user: body.user.id,
+          place,
+          token: action.block_id,
+          value: action.selected_option.value,
+        });
+        await sendReply(respond, reply, { log });
+      }),
   );
 
   app.options('manzil:location', async ({ ack, body, options }: SlackOptionsMiddlewareArgs<'block_suggestion'>) => {
     const timeout = new Promise<[]>((resolve) => setTimeout(() => resolve([]), SUGGEST_DEADLINE_MS).unref());
     // What the suggestions cost is the workspace's; typing from nowhere in particular gets none.
     const place = actionPlace(body);
-    const found = place ? await Promise.race([bot.suggestLocations({ user: body.user.id, place, typed: options.value }), timeout]) : [];
-    await ack({ options: found.map((o) => ({ text: { type: 'plain_text' as const, text: o.label }, value: o.value })) });
+    const found = place
+      ? await Promise.race([bot.suggestLocations({ user: body.user.id, place, typed: options.value }), timeout])
+      : [];
+    await ack({
+      options: found.map((o) => ({ text: { type: 'plain_text' as const, text: o.label }, value: o.value })),
+    });
   });
 }
 
@@ -117,7 +146,11 @@ export function registerUninstall(app: App, installations: SlackInstallations, l
   // Bolt's context names the installation as Bolt saved it (an Enterprise Grid workspace with its enterprise).
   const remove = async (context: Parameters<typeof workspaceKey>[0], why: string) => {
     await installations.remove(workspaceKey(context), why);
-    logger.info('slack: a workspace removed Manzil; its installation is deleted and its alerts and digests wait', { team: context.teamId, enterprise: context.enterpriseId, why });
+    logger.info('slack: a workspace removed Manzil; its installation is deleted and its alerts and digests wait', {
+      team: context.teamId,
+      enterprise: context.enterpriseId,
+      why,
+    });
   };
   app.event('app_uninstalled', async ({ context }) => remove(context, 'app_uninstalled'));
   app.event('tokens_revoked', async ({ context, event }) => {

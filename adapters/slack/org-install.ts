@@ -1,6 +1,8 @@
-// Enterprise Grid: each workspace of an org adds Manzil on its own (saved under `E…:T…`, found by its team). An org-wide
+// Enterprise Grid: each workspace of an org adds Manzil on its own (saved under `E…:T…`, found by its team). An
+// org-wide
 // install (`is_enterprise_install`) is refused at Slack's redirect: one token for every workspace of the org, with no
-// workspace of its own, while every chat place (`slack:T…:C…`) is posted to with its own workspace's token. Its token is
+// workspace of its own, while every chat place (`slack:T…:C…`) is posted to with its own workspace's token. Its token
+// is
 // revoked so the org is not left with an app that never answers, and the person gets a page that says what to do.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Installation, InstallURLOptions } from '@slack/bolt';
@@ -29,7 +31,12 @@ organization) in the menu at the top right. Repeat for each workspace that wants
  * The revoke is best effort: a token Slack did not revoke is still never saved, so never used.
  */
 export function refuseOrgWideInstall(installPath: string, clientOptions: PostingClientOptions, log: SendLog) {
-  return async (installation: Installation<'v1' | 'v2', boolean>, _options: InstallURLOptions, _req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+  return async (
+    installation: Installation<'v1' | 'v2', boolean>,
+    _options: InstallURLOptions,
+    _req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<boolean> => {
     if (installation.isEnterpriseInstall !== true) return true;
     const token = installation.bot?.token;
     let revoked = false;
@@ -38,10 +45,15 @@ export function refuseOrgWideInstall(installPath: string, clientOptions: Posting
         // A call Slack refused throws: ok is all there is to read.
         revoked = (await postingClient(token, clientOptions).auth.revoke()).ok === true;
       } catch (e) {
-        log('slack: could not revoke the token of a refused org-wide install', { error: e instanceof Error ? e.message : String(e) });
+        log('slack: could not revoke the token of a refused org-wide install', {
+          error: e instanceof Error ? e.message : String(e),
+        });
       }
     }
-    log('slack: refused an org-wide (Enterprise Grid) install; each workspace must add Manzil on its own', { enterprise: installation.enterprise?.id, revoked });
+    log('slack: refused an org-wide (Enterprise Grid) install; each workspace must add Manzil on its own', {
+      enterprise: installation.enterprise?.id,
+      revoked,
+    });
     res.writeHead(403, { 'content-type': 'text/html; charset=utf-8' }).end(orgInstallPage(installPath));
     return false;
   };

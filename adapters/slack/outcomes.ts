@@ -5,7 +5,19 @@
 import { webApi } from '@slack/bolt';
 import { PostFailure } from '../../src/ports/index.js';
 
-import { causes, channel, content, credentials, maybe, networkCode, networkErrors, rejected, retry, wait, type OutcomeRule } from '../shared/outcomes.js';
+import {
+  causes,
+  channel,
+  content,
+  credentials,
+  maybe,
+  networkCode,
+  networkErrors,
+  rejected,
+  retry,
+  wait,
+  type OutcomeRule,
+} from '../shared/outcomes.js';
 
 export type { OutcomeRule } from '../shared/outcomes.js';
 
@@ -129,25 +141,34 @@ export function ruleForCode(code: string): OutcomeRule {
 }
 
 function failure(rule: OutcomeRule, what: string, retryAfterMs?: number): PostFailure {
-  return new PostFailure(`slack: ${what} (${rule.why})`, rule.outcome, rule.outcome === 'wait' ? (retryAfterMs ?? SLACK_DEFAULT_WAIT_MS) : undefined);
+  return new PostFailure(
+    `slack: ${what} (${rule.why})`,
+    rule.outcome,
+    rule.outcome === 'wait' ? (retryAfterMs ?? SLACK_DEFAULT_WAIT_MS) : undefined,
+  );
 }
 
 /** Any failure of a Web API call as a PostFailure with its outcome, Slack's error code, and never a token. */
 export function slackOutcome(error: unknown): PostFailure {
   if (error instanceof PostFailure) return error;
-  if (error instanceof webApi.WebAPIRateLimitedError) return failure(SLACK_HTTP_STATUS['429']!, `HTTP 429, Retry-After ${error.retryAfter} s`, error.retryAfter * 1000);
+  if (error instanceof webApi.WebAPIRateLimitedError)
+    return failure(SLACK_HTTP_STATUS['429']!, `HTTP 429, Retry-After ${error.retryAfter} s`, error.retryAfter * 1000);
   const code = slackErrorCode(error);
   if (code !== undefined) return failure(ruleForCode(code), code);
   if (error instanceof webApi.WebAPIHTTPError) {
     const status = error.statusCode;
-    const rule = status === 429 ? SLACK_HTTP_STATUS['429']! : (SLACK_HTTP_STATUS[`${Math.floor(status / 100)}xx`] ?? SLACK_UNKNOWN_FAILURE);
+    const rule =
+      status === 429
+        ? SLACK_HTTP_STATUS['429']!
+        : (SLACK_HTTP_STATUS[`${Math.floor(status / 100)}xx`] ?? SLACK_UNKNOWN_FAILURE);
     return failure(rule, `HTTP ${status}`);
   }
   // A 429 whose Retry-After the client could not read: it throws a plain Error saying so.
   if (error instanceof Error && /Retry header did not contain a valid timeout/.test(error.message))
     return failure(SLACK_HTTP_STATUS['429']!, 'HTTP 429 without a valid Retry-After');
   // The client refuses redirects (`redirect: 'error'`): fetch fails with "unexpected redirect" as the cause.
-  if ([...causes(error)].some((e) => e.message === 'unexpected redirect')) return failure(SLACK_HTTP_STATUS['3xx']!, 'a redirect');
+  if ([...causes(error)].some((e) => e.message === 'unexpected redirect'))
+    return failure(SLACK_HTTP_STATUS['3xx']!, 'a redirect');
   const network = networkCode(error, SLACK_NETWORK_ERRORS);
   if (network !== undefined) return failure(SLACK_NETWORK_ERRORS[network]!, network);
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

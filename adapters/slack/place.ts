@@ -11,7 +11,8 @@ export interface SlackOrigin {
   channelId?: string | null | undefined;
 }
 
-const present = (s: string | null | undefined): string | undefined => (s && s.trim() && !s.includes(':') ? s : undefined);
+const present = (s: string | null | undefined): string | undefined =>
+  s && s.trim() && !s.includes(':') ? s : undefined;
 
 /** The place of a request, or undefined when the request does not say which workspace or conversation it came from. */
 export function slackPlace(origin: SlackOrigin): string | undefined {

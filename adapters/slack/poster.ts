@@ -6,7 +6,13 @@ import { randomUUID } from 'node:crypto';
 import type { KnownBlock } from '@slack/types';
 import { webApi } from '@slack/bolt';
 import type { Reply } from '../../src/bot/index.js';
-import { PostFailure, type ChatPoster, type CredentialsCheck, type LookupRequest, type LookupResult } from '../../src/ports/index.js';
+import {
+  PostFailure,
+  type ChatPoster,
+  type CredentialsCheck,
+  type LookupRequest,
+  type LookupResult,
+} from '../../src/ports/index.js';
 import { imageFallback, type Block, type ImageFile } from '../../src/views/model.js';
 import { clampPlain, orElse } from '../shared/text.js';
 import { SLACK_LIMITS as L } from './limits.js';
@@ -25,7 +31,9 @@ export const ALERT_EVENT_TYPE = 'manzil_alert';
 
 /** conversations.history pages read when looking for a delivery, at most (200 messages each). */
 const HISTORY_PAGES = 10;
-/** The history looked through starts this long before the first attempt: a host clock some minutes off still finds it. */
+/**
+ * The history looked through starts this long before the first attempt: a host clock some minutes off still finds it.
+ */
 export const HISTORY_MARGIN_MS = 15 * 60_000;
 /** A lookup is trusted only this long after an attempt: a slow Slack may store a post that timed out a while later. */
 export const SLACK_SETTLE_MS = 2 * 60_000;
@@ -62,12 +70,18 @@ function lookupFailure(e: unknown): LookupResult {
     if (code === 'missing_scope') return { kind: 'cannot_tell', reason: 'slack: no history scope (missing_scope)' };
     // Rate limits, Slack failing midway, refused credentials: a later look can answer. Any other code (the channel is
     // gone, a code we do not know) may never change, and waiting on it would hold the delivery until it is given up.
-    const transient = Object.hasOwn(SLACK_ERROR_CODES, code) && ['wait', 'maybe_posted', 'retry', 'credentials_refused'].includes(ruleForCode(code).outcome);
+    const transient =
+      Object.hasOwn(SLACK_ERROR_CODES, code) &&
+      ['wait', 'maybe_posted', 'retry', 'credentials_refused'].includes(ruleForCode(code).outcome);
     if (!transient) return { kind: 'cannot_tell', reason: `slack: history answered ${code}` };
   }
   // A 429, a 5xx, a timeout, a refused or reset connection: the look itself failed; asked again later.
   const failure = slackOutcome(e);
-  return { kind: 'failed', reason: failure.message, ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}) };
+  return {
+    kind: 'failed',
+    reason: failure.message,
+    ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
+  };
 }
 
 export interface SlackPosterOptions {
@@ -109,7 +123,11 @@ function imageBlock(image: ImageFile, fileId: string): KnownBlock {
  * The reply with a note after each chart that `noted(index)` says could not be attached (it shows its text fallback),
  * and each image block passed through `image` (default: as is).
  */
-function notingCharts(reply: Reply, noted: (index: number) => boolean, image: (block: Extract<Block, { kind: 'image' }>, index: number) => Block = (b) => b): Reply {
+function notingCharts(
+  reply: Reply,
+  noted: (index: number) => boolean,
+  image: (block: Extract<Block, { kind: 'image' }>, index: number) => Block = (b) => b,
+): Reply {
   const blocks = reply.blocks.flatMap((b, i): Block[] => {
     if (b.kind !== 'image') return [b];
     return noted(i) ? [image(b, i), { kind: 'context', text: CHART_NOT_ATTACHED }] : [image(b, i)];
@@ -132,7 +150,9 @@ export class SlackPoster implements ChatPoster {
   readonly settleMs = SLACK_SETTLE_MS;
   private readonly clients: SlackClients;
 
-  /** Clients must not retry by themselves and must reject rate-limited calls: the outbox retries (see postingClient). */
+  /**
+   * Clients must not retry by themselves and must reject rate-limited calls: the outbox retries (see postingClient).
+   */
   constructor(
     clients: SlackClients | WebClient,
     private readonly log: SendLog = () => {},
@@ -154,7 +174,10 @@ export class SlackPoster implements ChatPoster {
 
   private perWorkspace(failure: PostFailure): PostFailure {
     if (this.clients.single || failure.outcome !== 'credentials_refused') return failure;
-    return new PostFailure(`${failure.message} (this workspace's token: Manzil removed, or its token revoked)`, 'channel_unavailable');
+    return new PostFailure(
+      `${failure.message} (this workspace's token: Manzil removed, or its token revoked)`,
+      'channel_unavailable',
+    );
   }
 
   /**
@@ -170,7 +193,9 @@ export class SlackPoster implements ChatPoster {
     const send = (payload: SlackPayload) => client.chat.postMessage({ channel, ...payload, metadata });
     try {
       const hasImages = reply.blocks.some((b) => b.kind === 'image');
-      const res = hasImages ? await this.postWithImages(client, reply, send) : await sendWithFallback(reply, send, { log: this.log, isContentRefusal });
+      const res = hasImages
+        ? await this.postWithImages(client, reply, send)
+        : await sendWithFallback(reply, send, { log: this.log, isContentRefusal });
       // ok: true without a ts: Slack took it, we cannot say as what.
       if (!res.ts) throw new PostFailure('slack: chat.postMessage answered ok without a ts', 'maybe_posted');
       return { messageId: res.ts };
@@ -179,14 +204,22 @@ export class SlackPoster implements ChatPoster {
     }
   }
 
-  private async postWithImages<T>(client: WebClient, reply: Reply, send: (payload: SlackPayload) => Promise<T>): Promise<T> {
+  private async postWithImages<T>(
+    client: WebClient,
+    reply: Reply,
+    send: (payload: SlackPayload) => Promise<T>,
+  ): Promise<T> {
     // Uploaded one by one: a failure that throws leaves at most the files before it as orphans, never a message.
     const files = new Map<number, string>();
     for (const [i, block] of reply.blocks.entries()) {
       if (block.kind !== 'image') continue;
       const upload = await uploadImage(client, block.image, { timeoutMs: this.options.uploadTimeoutMs });
       if (upload.kind === 'uploaded') files.set(i, upload.fileId);
-      else this.log('slack: a chart could not be attached; it is posted as text', { chart: block.image.name, reason: upload.reason });
+      else
+        this.log('slack: a chart could not be attached; it is posted as text', {
+          chart: block.image.name,
+          reason: upload.reason,
+        });
     }
     if (files.size > 0) {
       const shown = await this.postShowingFiles(reply, files, send);
@@ -202,7 +235,8 @@ export class SlackPoster implements ChatPoster {
 
   /**
    * Posts the reply with its uploaded files as image blocks. A file Slack has not finished processing is refused as an
-   * invalid `slack_file`: posted again after a short wait (a refused post posted nothing). Resolves `posted: false` when
+   * invalid `slack_file`: posted again after a short wait (a refused post posted nothing). Resolves `posted: false`
+   * when
    * Slack refused the content all the same (the caller posts without the charts); throws any other failure.
    */
   private async postShowingFiles<T>(
@@ -266,7 +300,8 @@ export class SlackPoster implements ChatPoster {
           ...(cursor ? { cursor } : {}),
         });
         const found = ((res.messages ?? []) as HistoryMessage[]).find(
-          (m) => m.metadata?.event_type === ALERT_EVENT_TYPE && m.metadata.event_payload?.delivery_id === request.deliveryId,
+          (m) =>
+            m.metadata?.event_type === ALERT_EVENT_TYPE && m.metadata.event_payload?.delivery_id === request.deliveryId,
         );
         if (found?.ts) return { kind: 'found', messageId: found.ts };
         cursor = res.response_metadata?.next_cursor || undefined;
@@ -277,23 +312,30 @@ export class SlackPoster implements ChatPoster {
       return { kind: 'cannot_tell', reason: `slack: more history since the first attempt than ${HISTORY_PAGES} pages` };
     } catch (e) {
       const result = lookupFailure(e);
-      this.log('slack: could not read history to find a delivery', { result: result.kind, error: 'reason' in result ? result.reason : undefined });
+      this.log('slack: could not read history to find a delivery', {
+        result: result.kind,
+        error: 'reason' in result ? result.reason : undefined,
+      });
       return result;
     }
   }
 
   /** auth.test: ok, refused (the token, or a token without chat:write), or unreachable (the network, a 5xx, a 429). */
   async checkCredentials(): Promise<CredentialsCheck> {
-    // With Add to Slack no one token speaks for the platform: a workspace whose token is refused holds its own channels.
+    // With Add to Slack no one token speaks for the platform: a workspace whose token is refused holds its own
+    // channels.
     if (!this.clients.single) return { kind: 'ok' };
     try {
       const res = await this.clients.single.auth.test();
       const scopes = res.response_metadata?.scopes;
-      if (scopes && !scopes.includes(POSTING_SCOPE)) return { kind: 'refused', reason: `slack: the token lacks ${POSTING_SCOPE}` };
+      if (scopes && !scopes.includes(POSTING_SCOPE))
+        return { kind: 'refused', reason: `slack: the token lacks ${POSTING_SCOPE}` };
       return { kind: 'ok' };
     } catch (e) {
       const failure = slackOutcome(e);
-      return failure.outcome === 'credentials_refused' ? { kind: 'refused', reason: failure.message } : { kind: 'unreachable', reason: failure.message };
+      return failure.outcome === 'credentials_refused'
+        ? { kind: 'refused', reason: failure.message }
+        : { kind: 'unreachable', reason: failure.message };
     }
   }
 }

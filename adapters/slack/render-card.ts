@@ -1,5 +1,12 @@
 // Cards and buttons as Block Kit: a section (title, text, fields, image) and an actions block for its buttons.
-import type { ActionsBlockElement, Button as SlackButton, KnownBlock, MrkdwnElement, PlainTextElement, SectionBlock } from '@slack/types';
+import type {
+  ActionsBlockElement,
+  Button as SlackButton,
+  KnownBlock,
+  MrkdwnElement,
+  PlainTextElement,
+  SectionBlock,
+} from '@slack/types';
 import type { Button, Card, Field, LinkButton } from '../../src/views/model.js';
 import { SLACK_LIMITS as L } from './limits.js';
 import { inertCode } from '../shared/links.js';
@@ -31,7 +38,11 @@ export const mrkdwn = (text: string): MrkdwnElement => ({ type: 'mrkdwn', text }
 const verbatimMrkdwn = (text: string): MrkdwnElement => ({ type: 'mrkdwn', text, verbatim: true });
 
 export function button(b: Button, ids: ActionIds): SlackButton {
-  const el: SlackButton = { type: 'button', text: plain(b.label, L.buttonText, b.action || 'Open'), action_id: ids.next(b.action) };
+  const el: SlackButton = {
+    type: 'button',
+    text: plain(b.label, L.buttonText, b.action || 'Open'),
+    action_id: ids.next(b.action),
+  };
   const value = cutValue(b.token, L.buttonValue);
   if (value.trim()) el.value = value;
   if (b.style) el.style = b.style;
@@ -41,7 +52,9 @@ export function button(b: Button, ids: ActionIds): SlackButton {
 /** A link button, or undefined when its URL is not one Slack accepts. */
 export function linkButton(link: LinkButton, ids: ActionIds): SlackButton | undefined {
   const url = linkUrl(link.url);
-  return url === undefined ? undefined : { type: 'button', text: plain(link.label, L.buttonText, 'Open'), url, action_id: ids.next('link') };
+  return url === undefined
+    ? undefined
+    : { type: 'button', text: plain(link.label, L.buttonText, 'Open'), url, action_id: ids.next('link') };
 }
 
 export function actionsBlock(elements: readonly (ActionsBlockElement | undefined)[]): KnownBlock[] {
@@ -76,7 +89,9 @@ export function renderCard(card: Card, ids: ActionIds): KnownBlock[] {
   const rest = [
     card.subtitle?.trim() ? escapeMrkdwn(card.subtitle) : undefined,
     card.body?.trim() ? escapeMrkdwn(card.body) : undefined,
-    card.badges?.some((b) => b.trim()) ? `_${escapeMrkdwn(card.badges.filter((b) => b.trim()).join(' · '))}_` : undefined,
+    card.badges?.some((b) => b.trim())
+      ? `_${escapeMrkdwn(card.badges.filter((b) => b.trim()).join(' · '))}_`
+      : undefined,
     ...extra,
   ]
     .filter((s) => s !== undefined)
@@ -87,10 +102,17 @@ export function renderCard(card: Card, ids: ActionIds): KnownBlock[] {
   const inertExtra = fields.slice(L.sectionFields).some((f) => f.inert);
   const section: SectionBlock = { type: 'section', text: inertExtra ? verbatimMrkdwn(text) : mrkdwn(text) };
   if (shown.length) {
-    section.fields = shown.map((f) => (f.inert ? verbatimMrkdwn : mrkdwn)(clampMrkdwn(fieldText(f), L.sectionFieldText)));
+    section.fields = shown.map((f) =>
+      (f.inert ? verbatimMrkdwn : mrkdwn)(clampMrkdwn(fieldText(f), L.sectionFieldText)),
+    );
   }
   const image = imageUrl(card.imageUrl);
-  if (image) section.accessory = { type: 'image', image_url: image, alt_text: clampPlain(orElse(card.title, 'Photo'), L.imageAltText) };
+  if (image)
+    section.accessory = {
+      type: 'image',
+      image_url: image,
+      alt_text: clampPlain(orElse(card.title, 'Photo'), L.imageAltText),
+    };
 
   // Buttons first, then links, numbered in the order they appear.
   const buttons = (card.buttons ?? []).map((b) => button(b, ids));

@@ -27,7 +27,9 @@ export function imageUrl(url: string | undefined): string | undefined {
   return httpsImage(url, { max: SLACK_LIMITS.imageUrl, refuse: ['.webp'] });
 }
 
-/** `<url|label>` for a URL from linkUrl: the label escaped and stripped of the two characters that would end it early. */
+/**
+ * `<url|label>` for a URL from linkUrl: the label escaped and stripped of the two characters that would end it early.
+ */
 export function mrkdwnLink(url: string, label: string): string {
   return `<${url}|${escapeMrkdwn(orElse(label.replace(/\s*[|>]+\s*/g, ' '), 'Open'))}>`;
 }

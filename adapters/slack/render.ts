@@ -1,4 +1,5 @@
-// The neutral Reply as a Block Kit message that Slack accepts: every text clamped, at most 50 blocks, a fallback always.
+// The neutral Reply as a Block Kit message that Slack accepts: every text clamped, at most 50 blocks, a fallback
+// always.
 import type { KnownBlock } from '@slack/types';
 import { imageFallback, type Block, type Reply } from '../../src/views/model.js';
 import { fallbackText } from '../shared/fallback.js';
@@ -19,13 +20,20 @@ interface Unit {
 }
 
 const section = (text: string): KnownBlock => ({ type: 'section', text: mrkdwn(clampMrkdwn(text, L.sectionText)) });
-const context = (text: string): KnownBlock => ({ type: 'context', elements: [mrkdwn(clampMrkdwn(text, L.sectionText))] });
+const context = (text: string): KnownBlock => ({
+  type: 'context',
+  elements: [mrkdwn(clampMrkdwn(text, L.sectionText))],
+});
 
 /** A table's line: leaves room in the section for the header, the rule and at least one row. */
 const TABLE_LINE_MAX = 900;
 /** A table as monospaced mrkdwn: padded columns in a code block, as many rows as fit in one section. */
 const table = (columns: readonly string[], rows: readonly (readonly string[])[]) =>
-  tableText(columns, rows, { max: L.sectionText, fence: true, escape: (line) => clampMrkdwn(escapeMrkdwn(line), TABLE_LINE_MAX) });
+  tableText(columns, rows, {
+    max: L.sectionText,
+    fence: true,
+    escape: (line) => clampMrkdwn(escapeMrkdwn(line), TABLE_LINE_MAX),
+  });
 
 class Renderer {
   private readonly ids = new ActionIds();
@@ -57,7 +65,10 @@ class Renderer {
     }
   }
 
-  /** The block_id is the picker's token: the pick handler reads it back. One picker per message (its action_id is fixed). */
+  /**
+   * The block_id is the picker's token: the pick handler reads it back. One picker per message (its action_id is
+   * fixed).
+   */
   private locationPicker(token: string, placeholder: string): KnownBlock[] {
     if (this.picker || !token.trim() || token.length > L.blockId || this.blockIds.has(token)) return [];
     this.picker = true;
@@ -108,7 +119,8 @@ function fit(units: Unit[], footer: KnownBlock[]): KnownBlock[] {
 }
 
 /** The message's top-level text (notifications, and the text-only form): the reply's text, else its first words. */
-const fallback = (reply: Reply): string => clampMrkdwn(escapeMrkdwn(fallbackText(reply, { fromBlocks: true })), L.fallbackText);
+const fallback = (reply: Reply): string =>
+  clampMrkdwn(escapeMrkdwn(fallbackText(reply, { fromBlocks: true })), L.fallbackText);
 
 export function renderSlack(reply: Reply): SlackMessage {
   const renderer = new Renderer();

@@ -1,4 +1,5 @@
-// The bot scopes Manzil asks for, in manifest.json and at Add to Slack alike (test/slack/manifest.test.ts keeps them equal).
+// The bot scopes Manzil asks for, in manifest.json and at Add to Slack alike (test/slack/manifest.test.ts keeps them
+// equal).
 export const SLACK_SCOPES = [
   'commands',
   'chat:write',

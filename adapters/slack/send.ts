@@ -1,4 +1,5 @@
-// Sending a Reply to Slack, by respond() or chat.postMessage alike: Block Kit first; if Slack refuses the blocks (an image
+// Sending a Reply to Slack, by respond() or chat.postMessage alike: Block Kit first; if Slack refuses the blocks (an
+// image
 // it cannot fetch, say), the same reply without images, and at last plain text, so the person always gets an answer.
 // The chain itself is shared (adapters/shared/fallback); Slack gives it its forms and its log line.
 import type { RespondArguments, RespondFn } from '@slack/bolt';
@@ -20,14 +21,21 @@ export interface FallbackOptions {
   isContentRefusal?: (error: unknown) => boolean;
 }
 
-const SLACK_FORMS: Forms<SlackPayload> = { render: renderSlack, textOnly: (reply) => ({ text: renderSlack(reply).text }) };
+const SLACK_FORMS: Forms<SlackPayload> = {
+  render: renderSlack,
+  textOnly: (reply) => ({ text: renderSlack(reply).text }),
+};
 
 /**
  * Delivers the reply through `deliver`, each form after the last was refused: as is, without images, text only.
  * Resolves with what the accepted delivery returned; throws the last error when every form failed, or at once
  * when an error is not a refusal of the content (a rate limit, an unknown channel: a plainer message cannot help).
  */
-export function sendWithFallback<T>(reply: Reply, deliver: (payload: SlackPayload) => Promise<T>, options: FallbackOptions): Promise<T> {
+export function sendWithFallback<T>(
+  reply: Reply,
+  deliver: (payload: SlackPayload) => Promise<T>,
+  options: FallbackOptions,
+): Promise<T> {
   return sendForms(reply, SLACK_FORMS, deliver, {
     isContentRefusal: options.isContentRefusal,
     onFailure: (error, attempt) => options.log('slack refused a reply', { attempt, error }),
@@ -47,7 +55,9 @@ export async function sendReply(respond: RespondFn, reply: Reply, options: SendO
       ? { replace_original: true }
       : { response_type: reply.ephemeral ? 'ephemeral' : 'in_channel', replace_original: false };
   try {
-    await sendWithFallback(reply, (payload) => respond({ ...envelope, ...payload } as RespondArguments), { log: options.log });
+    await sendWithFallback(reply, (payload) => respond({ ...envelope, ...payload } as RespondArguments), {
+      log: options.log,
+    });
   } catch {
     // Already logged, attempt by attempt.
   }

@@ -1,4 +1,5 @@
-// A chart reaches Slack as a private file: the files upload v2 flow (files.getUploadURLExternal, the bytes POSTed to the
+// A chart reaches Slack as a private file: the files upload v2 flow (files.getUploadURLExternal, the bytes POSTed to
+// the
 // upload URL it gives, files.completeUploadExternal without a channel), then shown by the one message that carries the
 // delivery id (an image block with `slack_file`). The file is shared with no channel on its own, so the upload and the
 // message are one delivery: a message is looked for by its metadata, and an upload whose message never came (a crash,
@@ -71,11 +72,18 @@ function webApiFailure(e: unknown, step: string): UploadResult {
 /** The Retry-After of an answer in ms, or Slack's default wait. */
 function retryAfterMs(res: Response): number {
   const seconds = Number(res.headers.get('retry-after'));
-  return Number.isFinite(seconds) && seconds >= 0 && res.headers.get('retry-after') !== null ? seconds * 1000 : SLACK_DEFAULT_WAIT_MS;
+  return Number.isFinite(seconds) && seconds >= 0 && res.headers.get('retry-after') !== null
+    ? seconds * 1000
+    : SLACK_DEFAULT_WAIT_MS;
 }
 
 /** POSTs the bytes to the upload URL. Resolves when taken, or with a refusal; throws a PostFailure otherwise. */
-async function postBytes(url: string, bytes: Buffer, name: string, timeoutMs: number): Promise<UploadResult | undefined> {
+async function postBytes(
+  url: string,
+  bytes: Buffer,
+  name: string,
+  timeoutMs: number,
+): Promise<UploadResult | undefined> {
   let res: Response;
   try {
     // Raw bytes, as @slack/web-api's filesUploadV2 sends them; the URL is signed, so no token goes with it.
@@ -91,8 +99,10 @@ async function postBytes(url: string, bytes: Buffer, name: string, timeoutMs: nu
     throw beforeAnyMessage(slackOutcome(e), 'the upload');
   }
   if (res.status >= 200 && res.status < 300) return undefined;
-  if (REFUSING_STATUSES.has(res.status)) return { kind: 'refused', reason: `the upload of ${name} answered HTTP ${res.status}` };
-  if (res.status === 429) throw new PostFailure(`slack: the upload answered HTTP 429 (rate limited)`, 'wait', retryAfterMs(res));
+  if (REFUSING_STATUSES.has(res.status))
+    return { kind: 'refused', reason: `the upload of ${name} answered HTTP ${res.status}` };
+  if (res.status === 429)
+    throw new PostFailure(`slack: the upload answered HTTP 429 (rate limited)`, 'wait', retryAfterMs(res));
   // A 5xx (Slack's file service failing), or a 4xx (an upload URL that expired, a proxy): a fresh upload may pass.
   throw new PostFailure(`slack: the upload answered HTTP ${res.status}: uploaded again with the delivery`, 'retry');
 }
@@ -102,15 +112,24 @@ async function postBytes(url: string, bytes: Buffer, name: string, timeoutMs: nu
  * refusal when Slack does not allow it; throws a PostFailure (`retry`, `wait`, `credentials_refused`) when it failed
  * in a way a later attempt may not.
  */
-export async function uploadImage(client: WebClient, image: ImageFile, options: UploadOptions = {}): Promise<UploadResult> {
+export async function uploadImage(
+  client: WebClient,
+  image: ImageFile,
+  options: UploadOptions = {},
+): Promise<UploadResult> {
   const bytes = Buffer.from(image.pngBase64, 'base64');
   if (bytes.length === 0) return { kind: 'refused', reason: `${image.name} is empty` };
   const filename = image.name.trim() || 'chart.png';
 
   let target: { url: string; fileId: string };
   try {
-    const res = await client.files.getUploadURLExternal({ filename, length: bytes.length, alt_text: clampPlain(image.alt, 1_000) });
-    if (!res.upload_url || !res.file_id) throw new PostFailure('slack: files.getUploadURLExternal answered ok without an upload URL', 'retry');
+    const res = await client.files.getUploadURLExternal({
+      filename,
+      length: bytes.length,
+      alt_text: clampPlain(image.alt, 1_000),
+    });
+    if (!res.upload_url || !res.file_id)
+      throw new PostFailure('slack: files.getUploadURLExternal answered ok without an upload URL', 'retry');
     target = { url: res.upload_url, fileId: res.file_id };
   } catch (e) {
     if (e instanceof PostFailure) throw e;
@@ -122,7 +141,9 @@ export async function uploadImage(client: WebClient, image: ImageFile, options: 
 
   try {
     // No channel_id: the file stays private until the message shows it.
-    await client.files.completeUploadExternal({ files: [{ id: target.fileId, title: clampPlain(image.title.trim() || filename, 250) }] });
+    await client.files.completeUploadExternal({
+      files: [{ id: target.fileId, title: clampPlain(image.title.trim() || filename, 250) }],
+    });
   } catch (e) {
     return webApiFailure(e, 'files.completeUploadExternal');
   }

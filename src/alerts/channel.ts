@@ -31,17 +31,30 @@ export function planGroup(
   for (const search of group) {
     const isPrimed = search.primedAt !== null;
     const channel = memory.filter((p) => p.place === search.place && p.searchId !== search.id);
-    const cmp = compare(seenRows.get(search.id) ?? [], listings, { primed: isPrimed, priceDropPct: options.priceDropPct, channel });
+    const cmp = compare(seenRows.get(search.id) ?? [], listings, {
+      primed: isPrimed,
+      priceDropPct: options.priceDropPct,
+      channel,
+    });
     const deliveries = deliveriesFor(search, cmp, options.cardsPerRun, at);
     run.fresh += cmp.fresh.length;
     run.drops += cmp.drops.length;
-    if (search.errorReported) deliveries.push(notice(search, 'recovered', `${search.id}:recovered:${search.errorSince ?? at}`, {}));
-    run.outcomes.push({ searchId: search.id, at, seen: cmp.seen, deliveries, primed: !isPrimed, clearError: search.lastError !== null });
+    if (search.errorReported)
+      deliveries.push(notice(search, 'recovered', `${search.id}:recovered:${search.errorSince ?? at}`, {}));
+    run.outcomes.push({
+      searchId: search.id,
+      at,
+      seen: cmp.seen,
+      deliveries,
+      primed: !isPrimed,
+      clearError: search.lastError !== null,
+    });
     const own = new Map((seenRows.get(search.id) ?? []).map((r) => [r.propertyId, r]));
     for (const u of cmp.seen) {
       const before = own.get(u.propertyId);
       if (!(u.posted || before?.posted)) continue;
-      const reportedPrice = u.reportedPrice !== undefined ? u.reportedPrice : (before?.reportedPrice ?? before?.lastPrice ?? u.price);
+      const reportedPrice =
+        u.reportedPrice !== undefined ? u.reportedPrice : (before?.reportedPrice ?? before?.lastPrice ?? u.price);
       const { propertyId, locationKey, bedrooms, size } = u;
       const row: ChannelPosted = {
         place: search.place,
@@ -73,7 +86,12 @@ export function postedQueryOf(listings: readonly Listing[]): { propertyIds: stri
   return { propertyIds: [...new Set(listings.map((l) => l.property_id))], locationKeys: [...keys] };
 }
 
-const flatOf = (p: ChannelPosted): Fingerprint => ({ locationKey: p.locationKey, bedrooms: p.bedrooms, size: p.size, price: p.lastPrice });
+const flatOf = (p: ChannelPosted): Fingerprint => ({
+  locationKey: p.locationKey,
+  bedrooms: p.bedrooms,
+  size: p.size,
+  price: p.lastPrice,
+});
 
 /**
  * The alerts of a search's channel that have this listing (or the same flat) as posted, by number: what its one post
@@ -85,13 +103,20 @@ export function matchingAlerts(repo: Pick<AlertsRepo, 'byId' | 'postedIn'>, logg
       return await matching(repo, searchId, listing);
     } catch (error) {
       // The names are not worth holding the post back: it names the alert that queued it.
-      logger?.warn('could not read which alerts of the channel match a listing; the post names its own alert', { searchId, error });
+      logger?.warn('could not read which alerts of the channel match a listing; the post names its own alert', {
+        searchId,
+        error,
+      });
       return [];
     }
   };
 }
 
-async function matching(repo: Pick<AlertsRepo, 'byId' | 'postedIn'>, searchId: number, listing: Listing): Promise<SearchRef[]> {
+async function matching(
+  repo: Pick<AlertsRepo, 'byId' | 'postedIn'>,
+  searchId: number,
+  listing: Listing,
+): Promise<SearchRef[]> {
   const search = await repo.byId(searchId);
   if (!search) return [];
   const print = fingerprint(listing);
@@ -102,6 +127,8 @@ async function matching(repo: Pick<AlertsRepo, 'byId' | 'postedIn'>, searchId: n
     locationKeys: print.locationKey === null ? [] : [print.locationKey],
   });
   const refs = new Map<number, SearchRef>();
-  for (const r of rows) if (r.propertyId === listing.property_id || sameFlat(flatOf(r), print)) refs.set(r.searchId, { id: r.searchId, number: r.number, summary: r.summary });
+  for (const r of rows)
+    if (r.propertyId === listing.property_id || sameFlat(flatOf(r), print))
+      refs.set(r.searchId, { id: r.searchId, number: r.number, summary: r.summary });
   return [...refs.values()].sort((a, b) => a.number - b.number);
 }

@@ -15,7 +15,14 @@ import { fetchListings, type AlertsApi } from './fetch.js';
 import { impossibleIn } from './impossible.js';
 import { deliveriesFor } from './plan.js';
 import { POLL_JOB } from './poller.js';
-import { canonicalParams, decodeSavedQuery, encodeSavedQuery, notAlertable, paramsKey, type SavedQuery } from './saved-query.js';
+import {
+  canonicalParams,
+  decodeSavedQuery,
+  encodeSavedQuery,
+  notAlertable,
+  paramsKey,
+  type SavedQuery,
+} from './saved-query.js';
 
 export interface AlertContext {
   user: string;
@@ -96,11 +103,13 @@ export class AlertCommands {
 
   /** `/alerts add <search>`: the same language as the search commands. */
   private async add(ctx: AlertContext, text: string): Promise<Reply> {
-    if (text.trim() === '') return ephemeral('What should I watch? For example `/alerts add rent marina 2br under 120k`.');
+    if (text.trim() === '')
+      return ephemeral('What should I watch? For example `/alerts add rent marina 2br under 120k`.');
     // "daily", "every morning": how often, not a rent period. Taken out before the search is read, and said so.
     const delivery = takeDeliveryWords(text);
     const note = delivery.words.length > 0 ? deliveryNote(delivery.words, this.o.schedule) : undefined;
-    if (delivery.text.trim() === '') return ephemeral(`${note} What should I watch? For example \`/alerts add rent marina 2br under 120k\`.`);
+    if (delivery.text.trim() === '')
+      return ephemeral(`${note} What should I watch? For example \`/alerts add rent marina 2br under 120k\`.`);
     const parsed = parseCommand(delivery.text);
     if (!parsed.ok) return ephemeral(note ? `${note}\n${parsed.error}` : parsed.error);
     const reply = await this.save(ctx, parsed.query, undefined, text);
@@ -109,7 +118,12 @@ export class AlertCommands {
   }
 
   /** Saves a search as an alert: from `/alerts add`, or from the "Save as alert" button under a search reply. */
-  async save(ctx: AlertContext, query: Query, location: { id: number; name: string } | undefined, typed?: string): Promise<Reply> {
+  async save(
+    ctx: AlertContext,
+    query: Query,
+    location: { id: number; name: string } | undefined,
+    typed?: string,
+  ): Promise<Reply> {
     const why = notAlertable(query, location);
     if (why) return ephemeral(`I can't save that as an alert. ${why}`);
     let place = location;
@@ -120,7 +134,9 @@ export class AlertCommands {
           `"${query.location}" matches several places: ${r.choices
             .slice(0, 5)
             .map((c) => c.name)
-            .join(', ')}. Say which, in quotes: for example \`/alerts add ${query.operation.includes('rent') ? 'rent' : 'buy'} "${r.choices[0]!.name}"\`.`,
+            .join(
+              ', ',
+            )}. Say which, in quotes: for example \`/alerts add ${query.operation.includes('rent') ? 'rent' : 'buy'} "${r.choices[0]!.name}"\`.`,
         );
       }
       if (r.kind === 'none') {
@@ -128,7 +144,9 @@ export class AlertCommands {
           .slice(0, 3)
           .map((c) => c.name)
           .join(', ');
-        return ephemeral(`I couldn't find a place called "${query.location}".${close ? ` Did you mean ${close}?` : ''}`);
+        return ephemeral(
+          `I couldn't find a place called "${query.location}".${close ? ` Did you mean ${close}?` : ''}`,
+        );
       }
       place = { id: r.location.id, name: r.location.name };
     }
@@ -169,16 +187,38 @@ export class AlertCommands {
     // it. When a run holds the lease, the run right after it takes the first look (onSaved asks for it).
     let matching = 'I will take my first look on the next check';
     try {
-      const look = await runLeased({ leases: this.o.leases, name: POLL_JOB, holder: this.o.holder, logger: this.o.logger, ttlMs: 60_000, record: false }, async (fence) => {
-        const { listings, complete } = await fetchListings(this.o.api, query.operation, canonicalParams(saved), this.o, () => true);
-        const cmp = compare([], listings, { primed: false, priceDropPct: this.o.priceDropPct });
-        const recorded = await this.o.repo.commitRun({ searchId: row.id, at: this.now, seen: cmp.seen, deliveries: [], primed: true, clearError: false }, fence);
-        return { recorded: recorded !== undefined, text: matchingToday(foldSameFlats(listings).length, complete) };
-      });
+      const look = await runLeased(
+        {
+          leases: this.o.leases,
+          name: POLL_JOB,
+          holder: this.o.holder,
+          logger: this.o.logger,
+          ttlMs: 60_000,
+          record: false,
+        },
+        async (fence) => {
+          const { listings, complete } = await fetchListings(
+            this.o.api,
+            query.operation,
+            canonicalParams(saved),
+            this.o,
+            () => true,
+          );
+          const cmp = compare([], listings, { primed: false, priceDropPct: this.o.priceDropPct });
+          const recorded = await this.o.repo.commitRun(
+            { searchId: row.id, at: this.now, seen: cmp.seen, deliveries: [], primed: true, clearError: false },
+            fence,
+          );
+          return { recorded: recorded !== undefined, text: matchingToday(foldSameFlats(listings).length, complete) };
+        },
+      );
       if (look.ran && look.result.recorded) matching = look.result.text;
       else this.o.needsFirstLook?.();
     } catch (e) {
-      this.o.logger.warn('alert saved but its first look failed; the poller will take it', { search: row.id, error: e });
+      this.o.logger.warn('alert saved but its first look failed; the poller will take it', {
+        search: row.id,
+        error: e,
+      });
     }
     const text = `Saved as alert #${row.number}: ${summary}. I'll post new listings here as they appear; ${matching}. Checked ${this.o.schedule}; see \`/alerts list\`.`;
     return { text, blocks: [{ kind: 'text', text }] };
@@ -198,7 +238,9 @@ export class AlertCommands {
               ? 'paused'
               : `checked ${this.o.schedule}`;
       const last = r.lastRunAt ? `last checked ${formatDistanceStrict(r.lastRunAt, this.now)} ago` : 'not checked yet';
-      const error = r.lastError ? ` · ⚠️ failing${r.errorSince ? ` for ${formatDistanceStrict(r.errorSince, this.now)}` : ''}: ${r.lastError}` : '';
+      const error = r.lastError
+        ? ` · ⚠️ failing${r.errorSince ? ` for ${formatDistanceStrict(r.errorSince, this.now)}` : ''}: ${r.lastError}`
+        : '';
       return `#${r.number} · ${r.summary} · ${state} · ${last}${error} · saved by ${r.owner === ctx.user ? 'you' : r.owner}`;
     });
     const notes: string[] = [];
@@ -223,7 +265,10 @@ export class AlertCommands {
       blocks: [
         { kind: 'header', text: `Alerts in this channel (${rows.length})` },
         ...all.map((t): Block => ({ kind: 'text', text: t })),
-        { kind: 'context', text: 'Manage: `/alerts pause <n>`, `/alerts resume <n>`, `/alerts remove <n>`, `/alerts test <n>`' },
+        {
+          kind: 'context',
+          text: 'Manage: `/alerts pause <n>`, `/alerts resume <n>`, `/alerts remove <n>`, `/alerts test <n>`',
+        },
       ],
       ephemeral: true,
     };
@@ -243,12 +288,16 @@ export class AlertCommands {
     if (action === 'test') return this.test(row);
     const allowed = row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
     if (!allowed)
-      return ephemeral(`Only the person who saved alert #${row.number}, or a workspace or server admin, can ${action === 'rm' || action === 'delete' ? 'remove' : action} it.`);
+      return ephemeral(
+        `Only the person who saved alert #${row.number}, or a workspace or server admin, can ${action === 'rm' || action === 'delete' ? 'remove' : action} it.`,
+      );
     switch (action) {
       case 'pause':
         if (row.paused) return ephemeral(`Alert #${row.number} is already paused.`);
         await this.o.repo.setPaused(row.id, true);
-        return ephemeral(`Paused alert #${row.number} (${row.summary}). \`/alerts resume ${row.number}\` starts it again.`);
+        return ephemeral(
+          `Paused alert #${row.number} (${row.summary}). \`/alerts resume ${row.number}\` starts it again.`,
+        );
       case 'resume': {
         if (!row.paused) return ephemeral(`Alert #${row.number} is not paused.`);
         // Paused at start for asking what no listing can be: running it again would only fail on every run.
@@ -271,13 +320,26 @@ export class AlertCommands {
   /** Checks a saved search now and shows what would be posted, posting and recording nothing. */
   private async test(row: SavedSearchRow): Promise<Reply> {
     const saved = decodeSavedQuery(row.query);
-    if (!saved) return ephemeral(`Alert #${row.number} was saved by an older version of Manzil I can't read. Remove it and save the search again.`);
+    if (!saved)
+      return ephemeral(
+        `Alert #${row.number} was saved by an older version of Manzil I can't read. Remove it and save the search again.`,
+      );
     const seen = await this.o.repo.seen(row.id);
     const seenIds = new Set(seen.map((s) => s.propertyId));
-    const { listings } = await fetchListings(this.o.api, saved.query.operation, canonicalParams(saved), this.o, (records) => records.every((r) => !seenIds.has(r.property_id)));
+    const { listings } = await fetchListings(
+      this.o.api,
+      saved.query.operation,
+      canonicalParams(saved),
+      this.o,
+      (records) => records.every((r) => !seenIds.has(r.property_id)),
+    );
     const primed = row.primedAt !== null;
     // What the channel's other alerts posted is not posted again by this one (channel.ts), so not previewed either.
-    const posted = await this.o.repo.postedIn({ service: row.service, places: [row.place], ...postedQueryOf(listings) });
+    const posted = await this.o.repo.postedIn({
+      service: row.service,
+      places: [row.place],
+      ...postedQueryOf(listings),
+    });
     const channel = posted.filter((p) => p.searchId !== row.id);
     const cmp = compare(seen, listings, { primed, priceDropPct: this.o.priceDropPct, channel });
     const messages = deliveriesFor(row, cmp, 5, this.now)

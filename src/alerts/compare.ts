@@ -38,12 +38,25 @@ export interface CompareOptions {
 }
 
 /** A listing another alert of the channel posted: its id, the flat it is and the price the channel was told. */
-export type ChannelRow = Pick<SeenRow, 'propertyId' | 'lastPrice' | 'reportedPrice' | 'locationKey' | 'bedrooms' | 'size'>;
+export type ChannelRow = Pick<
+  SeenRow,
+  'propertyId' | 'lastPrice' | 'reportedPrice' | 'locationKey' | 'bedrooms' | 'size'
+>;
 
-const flatOf = (s: ChannelRow): Fingerprint => ({ locationKey: s.locationKey, bedrooms: s.bedrooms, size: s.size, price: s.lastPrice });
-const lower = (a: number | null | undefined, b: number | null): number | null => (a === undefined || a === null ? b : b === null || a < b ? a : b);
+const flatOf = (s: ChannelRow): Fingerprint => ({
+  locationKey: s.locationKey,
+  bedrooms: s.bedrooms,
+  size: s.size,
+  price: s.lastPrice,
+});
+const lower = (a: number | null | undefined, b: number | null): number | null =>
+  a === undefined || a === null ? b : b === null || a < b ? a : b;
 
-export function compare(seenRows: readonly SeenRow[], listings: readonly Listing[], options: CompareOptions): Comparison {
+export function compare(
+  seenRows: readonly SeenRow[],
+  listings: readonly Listing[],
+  options: CompareOptions,
+): Comparison {
   const seen = new Map(seenRows.map((s) => [s.propertyId, s]));
   const channel = options.channel ?? [];
   // The lowest price the channel was told of each listing its other alerts posted.
@@ -57,7 +70,14 @@ export function compare(seenRows: readonly SeenRow[], listings: readonly Listing
     if (done.has(id)) continue; // the same id twice across pages: count it once
     done.add(id);
     const fp = fingerprint(listing);
-    const update: SeenUpdate = { propertyId: id, price: fp.price, locationKey: fp.locationKey, bedrooms: fp.bedrooms, size: fp.size, posted: false };
+    const update: SeenUpdate = {
+      propertyId: id,
+      price: fp.price,
+      locationKey: fp.locationKey,
+      bedrooms: fp.bedrooms,
+      size: fp.size,
+      posted: false,
+    };
     const before = seen.get(id);
     // Only what is new or repriced is written (last_seen_at of the rest is touched in one statement per query).
     if (before) {
@@ -66,7 +86,13 @@ export function compare(seenRows: readonly SeenRow[], listings: readonly Listing
       const own = before.reportedPrice ?? before.lastPrice;
       const reference = lower(told.get(id), own);
       const threshold = 1 - options.priceDropPct / 100;
-      if (options.primed && reference !== null && fp.price !== null && fp.price < reference && fp.price <= reference * threshold) {
+      if (
+        options.primed &&
+        reference !== null &&
+        fp.price !== null &&
+        fp.price < reference &&
+        fp.price <= reference * threshold
+      ) {
         out.drops.push({ listing, from: reference, to: fp.price });
         update.reportedPrice = fp.price;
       } else if (reference !== own) update.reportedPrice = reference; // kept, should the other alert go

@@ -6,7 +6,11 @@ import type { PollerOptions } from './poller.js';
 
 /** What the poller needs of the API client. */
 export interface AlertsApi {
-  call(operation: OperationName, params: Record<string, string>, options?: { deadlineMs?: number }): Promise<ApiResult<unknown>>;
+  call(
+    operation: OperationName,
+    params: Record<string, string>,
+    options?: { deadlineMs?: number },
+  ): Promise<ApiResult<unknown>>;
   /** Calls left under the configured limits (undefined: unlimited), and how long the client is blocked. */
   budgetLeft?(): { blockedForMs: number; day?: number; month?: number };
 }

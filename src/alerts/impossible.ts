@@ -7,7 +7,9 @@ import type { AlertsRepo, OutboxRepo, SavedSearchRow } from '../store/index.js';
 import { notice } from './plan.js';
 import { decodeSavedQuery } from './saved-query.js';
 
-/** What in a saved search no listing can be, in words; undefined when it can run (or is not a query this release reads). */
+/**
+ * What in a saved search no listing can be, in words; undefined when it can run (or is not a query this release reads).
+ */
 export function impossibleIn(row: Pick<SavedSearchRow, 'query'>): string | undefined {
   const saved = decodeSavedQuery(row.query);
   return saved && impossibleValue(saved.query);
@@ -29,7 +31,11 @@ export async function pauseImpossibleAlerts({ repo, outbox, logger }: PauseDeps)
     // starting together neither), and once paused the search is not looked at again.
     await outbox.enqueue(notice(row, 'impossible', `${row.id}:impossible`, { what }));
     await repo.setPaused(row.id, true);
-    logger.warn('alert paused at start: it asks for what no listing can be', { search: row.id, place: row.place, asks: what });
+    logger.warn('alert paused at start: it asks for what no listing can be', {
+      search: row.id,
+      place: row.place,
+      asks: what,
+    });
     paused++;
   }
   return paused;

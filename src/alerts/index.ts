@@ -1,8 +1,31 @@
 // Alerts: saved searches, the poller, the kinds of message they post, and their chat commands.
-export { AlertCommands, ALERTS_HELP, describeSchedule, type AlertContext, type AlertCommandsOptions } from './commands.js';
-export { ALERT_KINDS, alertKind, renderDelivery, type AlertButtons, type AlertRendering, type DeliveryPayload } from './messages.js';
+export {
+  AlertCommands,
+  ALERTS_HELP,
+  describeSchedule,
+  type AlertContext,
+  type AlertCommandsOptions,
+} from './commands.js';
+export {
+  ALERT_KINDS,
+  alertKind,
+  renderDelivery,
+  type AlertButtons,
+  type AlertRendering,
+  type DeliveryPayload,
+} from './messages.js';
 export { matchingAlerts } from './channel.js';
 export { type AlertsApi } from './fetch.js';
 export { impossibleIn, pauseImpossibleAlerts, type PauseDeps } from './impossible.js';
 export { dueQueries, pollOnce, POLL_JOB, type PollerDeps, type PollerOptions, type RunReport } from './poller.js';
-export { ALERTABLE, canonicalParams, decodeSavedQuery, lastPollOf, notAlertable, paramsKey, pollKeyOf, savedQueryLookup, type SavedQuery } from './saved-query.js';
+export {
+  ALERTABLE,
+  canonicalParams,
+  decodeSavedQuery,
+  lastPollOf,
+  notAlertable,
+  paramsKey,
+  pollKeyOf,
+  savedQueryLookup,
+  type SavedQuery,
+} from './saved-query.js';

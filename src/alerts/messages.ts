@@ -18,7 +18,14 @@ const payloadSchema = z.discriminatedUnion('kind', [
     // The copies themselves (their agents and links); entries queued by releases before them have the count alone.
     others: z.array(z.looseObject({ property_id: z.string() })).optional(),
   }),
-  z.object({ v: z.literal(1), kind: z.literal('price_drop'), search: searchRef, listing: z.looseObject({ property_id: z.string() }), from: z.number(), to: z.number() }),
+  z.object({
+    v: z.literal(1),
+    kind: z.literal('price_drop'),
+    search: searchRef,
+    listing: z.looseObject({ property_id: z.string() }),
+    from: z.number(),
+    to: z.number(),
+  }),
   z.object({ v: z.literal(1), kind: z.literal('summary'), search: searchRef, more: z.number() }),
   z.object({ v: z.literal(1), kind: z.literal('failing'), search: searchRef, error: z.string(), since: z.number() }),
   z.object({ v: z.literal(1), kind: z.literal('recovered'), search: searchRef }),
@@ -48,7 +55,9 @@ export interface AlertButtons {
   showSearch?(searchId: number): Promise<Button | undefined>;
 }
 
-/** What an alert message is rendered with besides its payload: its buttons, and the alerts of its channel it matched. */
+/**
+ * What an alert message is rendered with besides its payload: its buttons, and the alerts of its channel it matched.
+ */
 export interface AlertRendering extends AlertButtons {
   /** The alerts of the search's channel that posted this listing (or the same flat), by number (channel.ts). */
   matches?(searchId: number, listing: Listing): Promise<SearchRef[]>;
@@ -57,13 +66,20 @@ export interface AlertRendering extends AlertButtons {
 const label = (s: SearchRef) => `Alert #${s.number} · ${s.summary}`;
 
 /** "Alert #2 · …", or "Matches your alerts: #1 …; #3 …" when several alerts of the channel matched the one post. */
-const labelOf = (refs: readonly SearchRef[]) => (refs.length === 1 ? label(refs[0]!) : `Matches your alerts: ${refs.map((r) => `#${r.number} ${r.summary}`).join('; ')}`);
-const numbersOf = (refs: readonly SearchRef[]) => (refs.length === 1 ? `alert #${refs[0]!.number}` : `alerts ${refs.map((r) => `#${r.number}`).join(', ')}`);
+const labelOf = (refs: readonly SearchRef[]) =>
+  refs.length === 1
+    ? label(refs[0]!)
+    : `Matches your alerts: ${refs.map((r) => `#${r.number} ${r.summary}`).join('; ')}`;
+const numbersOf = (refs: readonly SearchRef[]) =>
+  refs.length === 1 ? `alert #${refs[0]!.number}` : `alerts ${refs.map((r) => `#${r.number}`).join(', ')}`;
 
 /** The outbox kinds alerts write; main registers them with `alertKind` (src/outbox/registry.ts's DeliveryKind). */
 export const ALERT_KINDS = ['new', 'price_drop', 'summary', 'failing', 'recovered', 'impossible'] as const;
 
-export const alertKind = (buttons: AlertRendering = {}) => ({ decode: decodePayload, render: (p: DeliveryPayload) => renderDelivery(p, buttons) });
+export const alertKind = (buttons: AlertRendering = {}) => ({
+  decode: decodePayload,
+  render: (p: DeliveryPayload) => renderDelivery(p, buttons),
+});
 
 export async function renderDelivery(payload: DeliveryPayload, buttons: AlertRendering = {}): Promise<Reply> {
   const head = (text: string): Block => ({ kind: 'context', text });
@@ -76,7 +92,9 @@ export async function renderDelivery(payload: DeliveryPayload, buttons: AlertRen
   // The alert that queued it, and every other alert of its channel that matched it since.
   const matched = async (listing: Listing): Promise<SearchRef[]> => {
     const found = (await buttons.matches?.(searchId, listing)) ?? [];
-    return found.some((r) => r.id === searchId) ? found : [payload.search, ...found].sort((a, b) => a.number - b.number);
+    return found.some((r) => r.id === searchId)
+      ? found
+      : [payload.search, ...found].sort((a, b) => a.number - b.number);
   };
   switch (payload.kind) {
     case 'new': {
@@ -96,10 +114,14 @@ export async function renderDelivery(payload: DeliveryPayload, buttons: AlertRen
           const b = copyDetails.get((c as Listing).property_id);
           return b ? [b] : [];
         };
-        blocks.push({ kind: 'card', card: listingGroupCard(listing, others, { ...(details ? { buttons: [details] } : {}), copyButtons }) });
+        blocks.push({
+          kind: 'card',
+          card: listingGroupCard(listing, others, { ...(details ? { buttons: [details] } : {}), copyButtons }),
+        });
       } else {
         blocks.push(await card(listing));
-        if (payload.copies > 0) blocks.push(head(`Also listed by ${payload.copies} other agent${payload.copies === 1 ? '' : 's'}.`));
+        if (payload.copies > 0)
+          blocks.push(head(`Also listed by ${payload.copies} other agent${payload.copies === 1 ? '' : 's'}.`));
       }
       return { text: `New listing for ${numbersOf(refs)}: ${listingTitle(listing)}`, blocks };
     }
@@ -115,7 +137,10 @@ export async function renderDelivery(payload: DeliveryPayload, buttons: AlertRen
     case 'summary': {
       const text = `…and ${payload.more} more new listing${payload.more === 1 ? '' : 's'} for alert #${payload.search.number} (${payload.search.summary}).`;
       const show = await buttons.showSearch?.(payload.search.id);
-      return { text, blocks: [{ kind: 'text', text }, ...(show ? [{ kind: 'actions' as const, buttons: [show] }] : [])] };
+      return {
+        text,
+        blocks: [{ kind: 'text', text }, ...(show ? [{ kind: 'actions' as const, buttons: [show] }] : [])],
+      };
     }
     case 'failing': {
       const text = `⚠️ Alert #${payload.search.number} (${payload.search.summary}) has not been able to check for new listings since ${new Date(payload.since).toISOString().slice(0, 16).replace('T', ' ')} UTC: ${payload.error}. I'll keep trying and tell you when it works again.`;

@@ -6,12 +6,28 @@ import { encodePayload, type SearchRef } from './messages.js';
 
 const ref = (s: SavedSearchRow): SearchRef => ({ id: s.id, number: s.number, summary: s.summary });
 
-export function notice(s: SavedSearchRow, kind: 'failing' | 'recovered' | 'impossible', dedupeKey: string, extra: Record<string, unknown>): NewDelivery {
-  return { searchId: s.id, place: s.place, kind, dedupeKey, payload: encodePayload({ v: 1, kind, search: ref(s), ...extra } as never) };
+export function notice(
+  s: SavedSearchRow,
+  kind: 'failing' | 'recovered' | 'impossible',
+  dedupeKey: string,
+  extra: Record<string, unknown>,
+): NewDelivery {
+  return {
+    searchId: s.id,
+    place: s.place,
+    kind,
+    dedupeKey,
+    payload: encodePayload({ v: 1, kind, search: ref(s), ...extra } as never),
+  };
 }
 
 /** New listings first, then price drops: the first `cards` as cards, the rest as one summary. */
-export function deliveriesFor(search: SavedSearchRow, cmp: ReturnType<typeof compare>, cards: number, at: number): NewDelivery[] {
+export function deliveriesFor(
+  search: SavedSearchRow,
+  cmp: ReturnType<typeof compare>,
+  cards: number,
+  at: number,
+): NewDelivery[] {
   const all: NewDelivery[] = [
     ...cmp.fresh.map((g) => ({
       searchId: search.id,
@@ -19,7 +35,14 @@ export function deliveriesFor(search: SavedSearchRow, cmp: ReturnType<typeof com
       kind: 'new',
       propertyId: g.listing.property_id,
       dedupeKey: `${search.id}:new:${g.listing.property_id}`,
-      payload: encodePayload({ v: 1, kind: 'new', search: ref(search), listing: g.listing, copies: g.copies.length, others: g.copies }),
+      payload: encodePayload({
+        v: 1,
+        kind: 'new',
+        search: ref(search),
+        listing: g.listing,
+        copies: g.copies.length,
+        others: g.copies,
+      }),
     })),
     ...cmp.drops.map((d) => ({
       searchId: search.id,
@@ -27,7 +50,14 @@ export function deliveriesFor(search: SavedSearchRow, cmp: ReturnType<typeof com
       kind: 'price_drop',
       propertyId: d.listing.property_id,
       dedupeKey: `${search.id}:drop:${d.listing.property_id}:${d.to}`,
-      payload: encodePayload({ v: 1, kind: 'price_drop', search: ref(search), listing: d.listing, from: d.from, to: d.to }),
+      payload: encodePayload({
+        v: 1,
+        kind: 'price_drop',
+        search: ref(search),
+        listing: d.listing,
+        from: d.from,
+        to: d.to,
+      }),
     })),
   ];
   if (all.length <= cards) return all;

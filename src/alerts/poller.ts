@@ -81,10 +81,12 @@ const LEASE_MS = 2 * 60_000;
 const DAY = 86_400_000;
 
 /** The lease of one query's part of a shared run: short and fixed in length whatever the query. */
-const queryLease = (query: string) => `${POLL_JOB}:${createHash('sha256').update(query).digest('base64url').slice(0, 22)}`;
+const queryLease = (query: string) =>
+  `${POLL_JOB}:${createHash('sha256').update(query).digest('base64url').slice(0, 22)}`;
 
 /** Due searches whose messages can be delivered here (their platform is configured); all when `platforms` is unset. */
-const deliverable = (due: SavedSearchRow[], platforms: readonly string[] | undefined) => (platforms ? due.filter((s) => platforms.some((p) => s.place.startsWith(`${p}:`))) : due);
+const deliverable = (due: SavedSearchRow[], platforms: readonly string[] | undefined) =>
+  platforms ? due.filter((s) => platforms.some((p) => s.place.startsWith(`${p}:`))) : due;
 
 /**
  * A shared run's parts: the canonical queries due now, the longest-waiting first, each run by `pollOnce({ query })` on
@@ -92,7 +94,14 @@ const deliverable = (due: SavedSearchRow[], platforms: readonly string[] | undef
  */
 export async function dueQueries(deps: Omit<PollerDeps, 'api' | 'options'>): Promise<string[]> {
   const now = deps.now ?? Date.now;
-  const lease = { leases: deps.leases, name: POLL_JOB, holder: deps.holder ?? `pid-${process.pid}`, logger: deps.logger, ttlMs: deps.leaseMs ?? LEASE_MS, now };
+  const lease = {
+    leases: deps.leases,
+    name: POLL_JOB,
+    holder: deps.holder ?? `pid-${process.pid}`,
+    logger: deps.logger,
+    ttlMs: deps.leaseMs ?? LEASE_MS,
+    now,
+  };
   const listed = await runLeased(lease, async () => {
     const due = deliverable(await deps.repo.due(deps.service, now()), deps.platforms);
     return [...new Set(due.map((s) => s.paramsKey))];
@@ -105,7 +114,19 @@ export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
   const started = now();
   const holder = deps.holder ?? `pid-${process.pid}`;
   const log = deps.logger.child({ part: 'poller', run: started });
-  const empty: RunReport = { ran: false, searches: 0, queries: 0, calls: 0, newListings: 0, priceDrops: 0, queued: 0, failedQueries: 0, deferred: 0, skipped: 0, ms: 0 };
+  const empty: RunReport = {
+    ran: false,
+    searches: 0,
+    queries: 0,
+    calls: 0,
+    newListings: 0,
+    priceDrops: 0,
+    queued: 0,
+    failedQueries: 0,
+    deferred: 0,
+    skipped: 0,
+    ms: 0,
+  };
   if (deps.signal?.aborted) return empty;
   // Another instance sharing this database may be running: one run at a time across all of them, under a fenced lease
   // (short and renewed while the run lasts, so a crashed instance holds it back for two minutes at most). A run whose
@@ -134,7 +155,8 @@ export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
   const { ok: _ok, ...report } = leased.result;
   report.ms = now() - started;
   // A shared run's parts are many (one per query): each is logged below info unless it found something.
-  if (deps.query === undefined || report.queued > 0 || report.failedQueries > 0) log.info('poller run finished', { ...report });
+  if (deps.query === undefined || report.queued > 0 || report.failedQueries > 0)
+    log.info('poller run finished', { ...report });
   else log.debug('query run finished', { ...report });
   return report;
 }
@@ -143,14 +165,32 @@ async function pollUnder(deps: PollerDeps & { signal: AbortSignal }, fence: Fenc
   const now = deps.now ?? Date.now;
   const started = now();
   const signal = deps.signal;
-  const report: RunReport = { ran: true, searches: 0, queries: 0, calls: 0, newListings: 0, priceDrops: 0, queued: 0, failedQueries: 0, deferred: 0, skipped: 0, ms: 0 };
+  const report: RunReport = {
+    ran: true,
+    searches: 0,
+    queries: 0,
+    calls: 0,
+    newListings: 0,
+    priceDrops: 0,
+    queued: 0,
+    failedQueries: 0,
+    deferred: 0,
+    skipped: 0,
+    ms: 0,
+  };
   const due = deliverable(await deps.repo.due(deps.service, started, deps.query), deps.platforms);
-  // A team that has used its share of the month waits for the next (or for the operator to raise it): asked once a team.
+  // A team that has used its share of the month waits for the next (or for the operator to raise it): asked once a
+  // team.
   const allowed = new Map<string, boolean>();
-  for (const team of new Set(due.map((s) => teamOf(s.place)))) allowed.set(team, (await deps.teamAllows?.(team)) ?? true);
+  for (const team of new Set(due.map((s) => teamOf(s.place))))
+    allowed.set(team, (await deps.teamAllows?.(team)) ?? true);
   const allowedDue = due.filter((s) => allowed.get(teamOf(s.place)));
   const waiting = [...allowed].filter(([, ok]) => !ok).map(([team]) => team);
-  if (waiting.length) log.info('searches of teams over their share of the month wait', { teams: waiting, searches: due.length - allowedDue.length });
+  if (waiting.length)
+    log.info('searches of teams over their share of the month wait', {
+      teams: waiting,
+      searches: due.length - allowedDue.length,
+    });
   report.searches = allowedDue.length;
   const groups = groupByQuery(allowedDue);
   // The budget counts calls, and a query costs one call per page it reads (up to maxPages). Before each query starts,
@@ -191,15 +231,22 @@ async function pollUnder(deps: PollerDeps & { signal: AbortSignal }, fence: Fenc
     if (r.failed) report.failedQueries++;
   });
   if (report.deferred > 0) {
-    log.warn('call budget cannot cover every due query; the longest-waiting went first, the rest wait for a later run', {
-      due: groups.length,
-      ran,
-      deferred: report.deferred,
-      maxPages: deps.options.maxPages,
-      budgetLeft: deps.api.budgetLeft?.(),
-    });
+    log.warn(
+      'call budget cannot cover every due query; the longest-waiting went first, the rest wait for a later run',
+      {
+        due: groups.length,
+        ran,
+        deferred: report.deferred,
+        maxPages: deps.options.maxPages,
+        budgetLeft: deps.api.budgetLeft?.(),
+      },
+    );
   }
-  if (report.skipped > 0) log.info('run stopped early (shutdown, or the lease lost); the queries not started stay due', { skipped: report.skipped, ran });
+  if (report.skipped > 0)
+    log.info('run stopped early (shutdown, or the lease lost); the queries not started stay due', {
+      skipped: report.skipped,
+      ran,
+    });
   return report;
 }
 
@@ -218,7 +265,13 @@ interface QueryResult {
   failed: boolean;
 }
 
-async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, maxPages: number, fence: Fence): Promise<QueryResult> {
+async function runQuery(
+  deps: PollerDeps,
+  group: SavedSearchRow[],
+  log: Logger,
+  maxPages: number,
+  fence: Fence,
+): Promise<QueryResult> {
   const now = deps.now ?? Date.now;
   const { operation, params } = fromParamsKey(group[0]!.paramsKey);
   const result: QueryResult = { calls: 0, newListings: 0, priceDrops: 0, queued: 0, failed: false };
@@ -228,11 +281,16 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
   let listings: Listing[];
   try {
     // Another page only while every listing on it is new to some primed search (or none is primed yet).
-    const allNew = (records: Listing[]) => primed.length === 0 || primed.some((s) => records.every((r) => !seenBy.get(s.id)!.has(r.property_id)));
-    // Its calls are the teams' whose searches it serves (each charged one: its share pays for what it alone would cost).
+    const allNew = (records: Listing[]) =>
+      primed.length === 0 || primed.some((s) => records.every((r) => !seenBy.get(s.id)!.has(r.property_id)));
+    // Its calls are the teams' whose searches it serves (each charged one: its share pays for what it alone would
+    // cost).
     const teams = [...new Set(group.map((s) => teamOf(s.place)))];
-    const fetched = await payingFor({ teams, purpose: 'background' }, () => fetchListings(deps.api, operation, params, { ...deps.options, maxPages }, allNew, deps.signal));
-    if (fetched.pagesCut && maxPages < deps.options.maxPages) log.info('query read fewer pages than allowed: call budget', { operation, maxPages });
+    const fetched = await payingFor({ teams, purpose: 'background' }, () =>
+      fetchListings(deps.api, operation, params, { ...deps.options, maxPages }, allNew, deps.signal),
+    );
+    if (fetched.pagesCut && maxPages < deps.options.maxPages)
+      log.info('query read fewer pages than allowed: call budget', { operation, maxPages });
     listings = fetched.listings;
     result.calls += fetched.calls;
   } catch (e) {
@@ -246,8 +304,17 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
     log.warn('query failed; nothing marked seen', { operation, searches: group.map((s) => s.id), error: e });
     for (const s of group) {
       const row = await deps.repo.recordFailure(s.id, message, at, fence);
-      if (row && !row.errorReported && row.errorSince !== null && at - row.errorSince >= (deps.options.failingAfterMs ?? DAY)) {
-        await deps.repo.reportFailing(s.id, notice(s, 'failing', `${s.id}:failing:${row.errorSince}`, { error: message, since: row.errorSince }), fence);
+      if (
+        row &&
+        !row.errorReported &&
+        row.errorSince !== null &&
+        at - row.errorSince >= (deps.options.failingAfterMs ?? DAY)
+      ) {
+        await deps.repo.reportFailing(
+          s.id,
+          notice(s, 'failing', `${s.id}:failing:${row.errorSince}`, { error: message, since: row.errorSince }),
+          fence,
+        );
       }
     }
     return result;
@@ -262,7 +329,14 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
       places: [...new Set(group.map((s) => s.place))],
       ...postedQueryOf(listings),
       outcomes: (posted) => {
-        planned = planGroup(group, seenRows, listings, posted, { priceDropPct: deps.options.priceDropPct, cardsPerRun: deps.options.cardsPerRun ?? 5 }, now());
+        planned = planGroup(
+          group,
+          seenRows,
+          listings,
+          posted,
+          { priceDropPct: deps.options.priceDropPct, cardsPerRun: deps.options.cardsPerRun ?? 5 },
+          now(),
+        );
         return planned.outcomes;
       },
     },
@@ -270,7 +344,10 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
     fence,
   );
   if (queued === undefined) {
-    log.warn('the poller lease was taken over during this query: its results are not recorded (the other instance runs it)', { searches: group.length });
+    log.warn(
+      'the poller lease was taken over during this query: its results are not recorded (the other instance runs it)',
+      { searches: group.length },
+    );
     return result;
   }
   result.queued += queued;
@@ -280,11 +357,13 @@ async function runQuery(deps: PollerDeps, group: SavedSearchRow[], log: Logger, 
 }
 
 function describeFailure(e: ApiError): string {
-  if (e.kind === 'http' && (e.status === 401 || e.status === 403)) return 'the property service refused our key or plan';
+  if (e.kind === 'http' && (e.status === 401 || e.status === 403))
+    return 'the property service refused our key or plan';
   if (e.kind === 'http' && e.status === 429) return 'the property service is rate-limiting us';
   // The search itself is refused (a value the service cannot take), by the service or by the client before sending:
   // trying again will not help, and the service is answering, so "not answering" would send people the wrong way.
-  if ((e.kind === 'http' && e.status === 400) || e.kind === 'invalid-params') return 'the property service refused this search as invalid; save it again with other filters';
+  if ((e.kind === 'http' && e.status === 400) || e.kind === 'invalid-params')
+    return 'the property service refused this search as invalid; save it again with other filters';
   if (e.kind === 'malformed') return 'the property service sent an answer I could not read';
   return 'the property service is not answering';
 }

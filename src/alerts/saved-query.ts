@@ -51,7 +51,8 @@ function canonical(endpoint: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(params).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-const keyOf = (operation: OperationName, params: Record<string, string>) => `${operation}?${new URLSearchParams(params).toString()}`;
+const keyOf = (operation: OperationName, params: Record<string, string>) =>
+  `${operation}?${new URLSearchParams(params).toString()}`;
 
 export const paramsKey = (saved: SavedQuery): string => keyOf(saved.query.operation, canonicalParams(saved));
 
@@ -77,7 +78,10 @@ export function lastPollOf(
 /** The operation and parameters back from a key. */
 export function fromParamsKey(key: string): { operation: OperationName; params: Record<string, string> } {
   const q = key.indexOf('?');
-  return { operation: key.slice(0, q) as OperationName, params: Object.fromEntries(new URLSearchParams(key.slice(q + 1))) };
+  return {
+    operation: key.slice(0, q) as OperationName,
+    params: Object.fromEntries(new URLSearchParams(key.slice(q + 1))),
+  };
 }
 
 /**

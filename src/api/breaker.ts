@@ -1,7 +1,14 @@
 // The circuit breaker: after N consecutive outages (5xx, timeouts, network errors) the client stops sending for a
 // cooldown, so a service that is down is not hammered by every chat message and every alert. After the cooldown
 // one call goes through as a probe (cockatiel's half-open state); its success closes the circuit again.
-import { ConsecutiveBreaker, CircuitState, circuitBreaker, handleWhen, isBrokenCircuitError, type CircuitBreakerPolicy } from 'cockatiel';
+import {
+  ConsecutiveBreaker,
+  CircuitState,
+  circuitBreaker,
+  handleWhen,
+  isBrokenCircuitError,
+  type CircuitBreakerPolicy,
+} from 'cockatiel';
 import { ApiError } from './errors.js';
 
 export interface BreakerOptions {
@@ -15,7 +22,9 @@ export const DEFAULT_BREAKER: BreakerOptions = { failures: 5, cooldownMs: 30_000
 
 /** Failures that say the service is down or unreachable; 4xx, 429 and malformed bodies are answers, not outages. */
 export function isOutage(e: ApiError): boolean {
-  return e.kind === 'timeout' || e.kind === 'network' || (e.kind === 'http' && e.status !== undefined && e.status >= 500);
+  return (
+    e.kind === 'timeout' || e.kind === 'network' || (e.kind === 'http' && e.status !== undefined && e.status >= 500)
+  );
 }
 
 /** Thrown by `run` when the circuit is open: nothing was sent. */

@@ -82,7 +82,9 @@ class WindowCounts {
 /** How often, at most, the ledger is read again for other instances' calls. */
 const REFRESH_MS = 1_000;
 
-/** The gateway's quota headers: `x-ratelimit-requests-remaining` (the plan) and `x-ratelimit-remaining` (per minute). */
+/**
+ * The gateway's quota headers: `x-ratelimit-requests-remaining` (the plan) and `x-ratelimit-remaining` (per minute).
+ */
 export interface ServiceQuota {
   plan?: number;
   minute?: number;
@@ -123,18 +125,27 @@ export class CallBudget {
   check(): BudgetDecision {
     const t = this.now();
     this.forget(t);
-    if (this.blockedUntil > t) return { waitMs: this.blockedUntil - t, reason: this.blockedReason, cause: this.blockedCause };
+    if (this.blockedUntil > t)
+      return { waitMs: this.blockedUntil - t, reason: this.blockedReason, cause: this.blockedCause };
     const { perMinute, perDay, perMonth } = this.limits;
     const windows = usageWindows(t);
     if (perMonth !== undefined && this.count(windows.month) >= perMonth) {
-      return { waitMs: nextUtcMonth(t) - t, reason: `the monthly limit of ${perMonth} calls is reached`, cause: 'limit' };
+      return {
+        waitMs: nextUtcMonth(t) - t,
+        reason: `the monthly limit of ${perMonth} calls is reached`,
+        cause: 'limit',
+      };
     }
     if (perDay !== undefined && this.count(windows.day) >= perDay) {
       return { waitMs: nextUtcDay(t) - t, reason: `the daily limit of ${perDay} calls is reached`, cause: 'limit' };
     }
     if (perMinute !== undefined && this.lastMinute.length >= perMinute) {
       const oldest = this.lastMinute[this.lastMinute.length - perMinute]!;
-      return { waitMs: oldest + MINUTE - t, reason: `the limit of ${perMinute} calls a minute is reached`, cause: 'limit' };
+      return {
+        waitMs: oldest + MINUTE - t,
+        reason: `the limit of ${perMinute} calls a minute is reached`,
+        cause: 'limit',
+      };
     }
     return { waitMs: 0 };
   }

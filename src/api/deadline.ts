@@ -7,7 +7,13 @@ export type StopKind = 'timeout' | 'cancelled' | 'closed';
 export class CallStopped extends Error {
   override readonly name = 'CallStopped';
   constructor(readonly kind: StopKind) {
-    super(kind === 'timeout' ? 'the deadline passed' : kind === 'cancelled' ? 'the caller cancelled' : 'the client is closed');
+    super(
+      kind === 'timeout'
+        ? 'the deadline passed'
+        : kind === 'cancelled'
+          ? 'the caller cancelled'
+          : 'the client is closed',
+    );
   }
 }
 

@@ -68,10 +68,26 @@ export class ApiError extends Error {
 /** The error for a call stopped by its deadline, its caller or the client's close. */
 export function stoppedError(operation: string, stop: CallStopped, deadlineMs: number, attempts: number): ApiError {
   if (stop.kind === 'timeout') {
-    return new ApiError(`${operation}: no answer within the ${deadlineMs / 1000} s deadline`, { operation, kind: 'timeout', retryable: true, attempts });
+    return new ApiError(`${operation}: no answer within the ${deadlineMs / 1000} s deadline`, {
+      operation,
+      kind: 'timeout',
+      retryable: true,
+      attempts,
+    });
   }
-  if (stop.kind === 'cancelled') return new ApiError(`${operation}: cancelled by the caller`, { operation, kind: 'cancelled', retryable: true, attempts });
-  return new ApiError(`${operation}: not sent, the client is closed`, { operation, kind: 'closed', retryable: false, attempts });
+  if (stop.kind === 'cancelled')
+    return new ApiError(`${operation}: cancelled by the caller`, {
+      operation,
+      kind: 'cancelled',
+      retryable: true,
+      attempts,
+    });
+  return new ApiError(`${operation}: not sent, the client is closed`, {
+    operation,
+    kind: 'closed',
+    retryable: false,
+    attempts,
+  });
 }
 
 export function unavailableError(operation: string, openForMs: number, attempts: number): ApiError {

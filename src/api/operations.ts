@@ -75,13 +75,29 @@ export const FURNISHING = ['furnished', 'unfurnished', 'partly'] as const;
 export const COMPLETION = ['ready', 'off_plan'] as const;
 export const RENT_FREQUENCY = ['yearly', 'monthly', 'weekly', 'daily'] as const;
 export const COMMERCIAL_RENT_FREQUENCY = ['yearly', 'monthly'] as const;
-export const PROJECT_SORT = ['featured', 'newest', 'price_asc', 'price_desc', 'delivery_earliest', 'delivery_latest'] as const;
+export const PROJECT_SORT = [
+  'featured',
+  'newest',
+  'price_asc',
+  'price_desc',
+  'delivery_earliest',
+  'delivery_latest',
+] as const;
 export const TRANSACTION_TYPE = ['sold', 'rented'] as const;
 export const TRANSACTION_SORT = ['newest', 'oldest', 'high_price', 'low_price'] as const;
 export const TRANSACTION_PERIOD = ['1y', '6m', '3m', '1m'] as const;
 export const AGENT_SORT = ['most_sales', 'most_rentals', 'featured'] as const;
 export const BROKER_SORT = ['featured', 'most_properties', 'most_agents'] as const;
-export const EMIRATES = ['dubai', 'abu-dhabi', 'sharjah', 'ajman', 'ras-al-khaimah', 'fujairah', 'umm-al-quwain', 'al-ain'] as const;
+export const EMIRATES = [
+  'dubai',
+  'abu-dhabi',
+  'sharjah',
+  'ajman',
+  'ras-al-khaimah',
+  'fujairah',
+  'umm-al-quwain',
+  'al-ain',
+] as const;
 export const ADREC_PROPERTY_TYPES = [
   'apartment',
   'duplex',

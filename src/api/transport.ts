@@ -68,11 +68,17 @@ export class Transport {
     });
   }
 
-  async get(path: string, query: Record<string, string>, headers: Record<string, string>, stop?: AbortSignal): Promise<RawResponse> {
+  async get(
+    path: string,
+    query: Record<string, string>,
+    headers: Record<string, string>,
+    stop?: AbortSignal,
+  ): Promise<RawResponse> {
     if (this.closed) throw new TransportError('the client is closed', 'closed');
     const qs = new URLSearchParams(query).toString();
     const attempt = new AbortController();
-    const expire = (phase: string, ms: number) => () => attempt.abort(new TransportError(`timed out: no complete ${phase} within ${ms} ms`, 'timeout'));
+    const expire = (phase: string, ms: number) => () =>
+      attempt.abort(new TransportError(`timed out: no complete ${phase} within ${ms} ms`, 'timeout'));
     let timer = setTimeout(expire('headers', this.options.headersTimeoutMs), this.options.headersTimeoutMs);
     const onStop = () => attempt.abort(new TransportError('stopped', 'stopped'));
     if (stop?.aborted) onStop();
@@ -90,7 +96,8 @@ export class Transport {
       timer = setTimeout(expire('body', this.options.bodyTimeoutMs), this.options.bodyTimeoutMs);
       const body = await readCapped(res.body, res.headers['content-length'], this.options.maxBodyBytes, attempt.signal);
       const flat: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
       return { status: res.statusCode, headers: flat, body };
     } catch (e) {
       if (attempt.signal.aborted && attempt.signal.reason instanceof TransportError) throw attempt.signal.reason;
@@ -137,7 +144,12 @@ function raceAbort(pending: Promise<Answer>, signal: AbortSignal): Promise<Answe
 }
 
 /** Reads the whole body as text, stopping (and dropping the connection) past `max` bytes or when the signal fires. */
-async function readCapped(body: Answer['body'], declared: string | string[] | undefined, max: number, signal: AbortSignal): Promise<string> {
+async function readCapped(
+  body: Answer['body'],
+  declared: string | string[] | undefined,
+  max: number,
+  signal: AbortSignal,
+): Promise<string> {
   const tooLarge = () => new TransportError(`the answer is larger than the ${max}-byte limit`, 'too-large');
   const length = typeof declared === 'string' ? Number(declared) : NaN;
   if (Number.isFinite(length) && length > max) {

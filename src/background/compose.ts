@@ -1,10 +1,30 @@
 // The background work of one instance: the outbox's drainer and the scheduled jobs that feed it (the alerts poller, the
 // digests). Wired the same way in the main thread (embedded runs, tests) and in the delivery thread (`manzil start`).
-import { ALERT_KINDS, POLL_JOB, alertKind, dueQueries, matchingAlerts, pollOnce, savedQueryLookup, type PollerDeps, type RunReport } from '../alerts/index.js';
+import {
+  ALERT_KINDS,
+  POLL_JOB,
+  alertKind,
+  dueQueries,
+  matchingAlerts,
+  pollOnce,
+  savedQueryLookup,
+  type PollerDeps,
+  type RunReport,
+} from '../alerts/index.js';
 import type { ApiClient } from '../api/client.js';
 import type { Bot } from '../bot/index.js';
 import type { Config } from '../config.js';
-import { DIGEST_JOB, DIGEST_KIND, DIGEST_NOTICE_KIND, MarketDigestComposer, digestKind, digestNoticeKind, dueDigests, runDigests, type DigestJobDeps } from '../digests/index.js';
+import {
+  DIGEST_JOB,
+  DIGEST_KIND,
+  DIGEST_NOTICE_KIND,
+  MarketDigestComposer,
+  digestKind,
+  digestNoticeKind,
+  dueDigests,
+  runDigests,
+  type DigestJobDeps,
+} from '../digests/index.js';
 import { JobScheduler, SharedScheduler, type Heartbeat, type Scheduler } from '../jobs/index.js';
 import { newRequestId, type Logger } from '../log.js';
 import { MarketData } from '../market/index.js';
@@ -28,7 +48,10 @@ export function splitMinuteBudget(config: Config, threaded: boolean): { chat: Co
   const perMinute = config.api.budget.perMinute;
   if (!threaded || perMinute === undefined) return { chat: config, background: config };
   const chat = Math.max(1, Math.ceil(perMinute / 4));
-  const withMinute = (n: number): Config => ({ ...config, api: { ...config.api, budget: { ...config.api.budget, perMinute: n } } });
+  const withMinute = (n: number): Config => ({
+    ...config,
+    api: { ...config.api, budget: { ...config.api.budget, perMinute: n } },
+  });
   return { chat: withMinute(chat), background: withMinute(Math.max(1, perMinute - chat)) };
 }
 
@@ -39,13 +62,23 @@ export function splitMinuteBudget(config: Config, threaded: boolean): { chat: Co
 export function backgroundScheduler(config: Config, logger: Logger): Scheduler {
   const timezone = config.alerts.timezone;
   if (!config.postgres) return new JobScheduler({ timezone, logger });
-  return new SharedScheduler({ url: config.postgres.url, timezone, logger, expireSeconds: config.postgres.jobExpireSeconds });
+  return new SharedScheduler({
+    url: config.postgres.url,
+    timezone,
+    logger,
+    expireSeconds: config.postgres.jobExpireSeconds,
+  });
 }
 
 /** Market figures per place (cached for hours, shared by every channel) and the digest composer on them. */
 export function digestComposer(config: Config, api: ApiClient, sandboxNow?: () => number) {
   const market = new MarketData(api, { cacheTtlMs: config.market.cacheTtlMs, maxPages: config.market.maxPages });
-  const composer = new MarketDigestComposer(market, config.alerts.timezone, sandboxNow, config.api.breaker.cooldownSeconds * 1000);
+  const composer = new MarketDigestComposer(
+    market,
+    config.alerts.timezone,
+    sandboxNow,
+    config.api.breaker.cooldownSeconds * 1000,
+  );
   return { market, composer };
 }
 
@@ -88,7 +121,13 @@ export function composeBackground(d: BackgroundDeps) {
   const { config, repos, logger } = d;
   // Each kind of message the outbox carries registers its decoder and renderer; the drainer knows none of them.
   const kinds = new KindRegistry()
-    .register(ALERT_KINDS, alertKind({ ...d.bot.alertButtons(savedQueryLookup((id) => repos.alerts.byId(id))), matches: matchingAlerts(repos.alerts, logger) }))
+    .register(
+      ALERT_KINDS,
+      alertKind({
+        ...d.bot.alertButtons(savedQueryLookup((id) => repos.alerts.byId(id))),
+        matches: matchingAlerts(repos.alerts, logger),
+      }),
+    )
     .register(DIGEST_KIND, digestKind)
     .register(DIGEST_NOTICE_KIND, digestNoticeKind);
   const drainer = new OutboxDrainer({
@@ -99,7 +138,11 @@ export function composeBackground(d: BackgroundDeps) {
     holder: d.instance,
     lapsed: () => d.heartbeat.lapsed(),
     ...(d.clock ? { now: d.clock } : {}),
-    options: { giveUpMs: config.alerts.giveUpMs, leaseMs: config.alerts.deliveryLeaseMs, ...(d.ownThread ? { holdWhileLateMs: 0 } : {}) },
+    options: {
+      giveUpMs: config.alerts.giveUpMs,
+      leaseMs: config.alerts.deliveryLeaseMs,
+      ...(d.ownThread ? { holdWhileLateMs: 0 } : {}),
+    },
     onDelivered: (row) => d.events.delivered(row.place, row.kind),
     onFailed: (row) => d.events.failed(row.place, row.kind),
   });
@@ -123,7 +166,12 @@ export function composeBackground(d: BackgroundDeps) {
     if (report.queued > 0) drainer.poke();
     return report;
   };
-  d.scheduler.register({ name: POLL_JOB, cron: d.alertsCron, run: () => poll(), parts: { list: () => dueQueries(pollDeps()), run: (query) => poll(query) } });
+  d.scheduler.register({
+    name: POLL_JOB,
+    cron: d.alertsCron,
+    run: () => poll(),
+    parts: { list: () => dueQueries(pollDeps()), run: (query) => poll(query) },
+  });
   const digestDeps = (): DigestJobDeps => ({
     repo: repos.digests,
     leases: repos.leases,
@@ -141,7 +189,10 @@ export function composeBackground(d: BackgroundDeps) {
     name: DIGEST_JOB,
     cron: config.digests.cron,
     run: digests,
-    parts: { list: async () => (await dueDigests(digestDeps())).map(String), run: (id) => runDigests({ ...digestDeps(), only: Number(id) }) },
+    parts: {
+      list: async () => (await dueDigests(digestDeps())).map(String),
+      run: (id) => runDigests({ ...digestDeps(), only: Number(id) }),
+    },
   });
   return { drainer, poll: () => poll(), digests };
 }

@@ -19,7 +19,12 @@ export interface WorkerInit {
 /** What the main thread can ask for and wait on. */
 export type CallName = 'drain' | 'poll' | 'digests';
 
-export type ToWorker = { t: 'start' } | { t: 'poke' } | { t: 'runSoon'; job: string } | { t: 'call'; id: number; name: CallName } | { t: 'stop' };
+export type ToWorker =
+  | { t: 'start' }
+  | { t: 'poke' }
+  | { t: 'runSoon'; job: string }
+  | { t: 'call'; id: number; name: CallName }
+  | { t: 'stop' };
 
 export type FromWorker =
   | { t: 'ready' }

@@ -28,7 +28,9 @@ const MAX_RESTART_MS = 60_000;
 /** How long a stop waits for the thread to finish its posts in flight before it is terminated. */
 const STOP_WAIT_MS = 30_000;
 
-/** The worker's module: its compiled JavaScript, or its TypeScript source when this file runs from source (tsx, vitest). */
+/**
+ * The worker's module: its compiled JavaScript, or its TypeScript source when this file runs from source (tsx, vitest).
+ */
 function workerEntry(): { url: URL; fromSource: boolean } {
   const fromSource = import.meta.url.endsWith('.ts');
   return { url: new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url), fromSource };
@@ -165,7 +167,9 @@ export class DeliveryThread implements Delivery {
     return this.call('digests');
   }
 
-  /** Ends the thread at once, as a crash would (tests; an operator's last resort): it is started again, nothing lost. */
+  /**
+   * Ends the thread at once, as a crash would (tests; an operator's last resort): it is started again, nothing lost.
+   */
   async terminate(): Promise<void> {
     await this.worker?.terminate();
   }

@@ -17,7 +17,13 @@ const init = workerData as WorkerInit;
 const { config, service, instance } = init;
 const send = (m: FromWorker) => port.postMessage(m);
 
-const logger = createLogger({ level: config.logLevel, secrets: config.secrets, format: init.logFormat, write: (line) => send({ t: 'log', line }), base: { thread: 'delivery' } });
+const logger = createLogger({
+  level: config.logLevel,
+  secrets: config.secrets,
+  format: init.logFormat,
+  write: (line) => send({ t: 'log', line }),
+  base: { thread: 'delivery' },
+});
 // Another instance on the same database: on SQLite, its writes take turns with the main thread's (write-lock.ts).
 const db = await openDatabase({
   dbPath: config.dbPath,
@@ -89,7 +95,9 @@ port.on('message', (m: ToWorker) => {
           drainer.start();
           return scheduler.start();
         })
-        .catch((error: unknown) => logger.error('the delivery thread could not start its heartbeat or its jobs', { error }));
+        .catch((error: unknown) =>
+          logger.error('the delivery thread could not start its heartbeat or its jobs', { error }),
+        );
       return;
     case 'poke':
       return drainer.poke();

@@ -8,7 +8,18 @@ import type { LocationResolver } from '../locations/index.js';
 import { newRequestId, type Logger } from '../log.js';
 import { helpText, smallTalkOf, smallTalkReply, summarize, typedWithSlash, type Query } from '../query/index.js';
 import type { Block, Button, Reply } from '../views/model.js';
-import { DEFAULT_SURFACE, MAX_PAGE, PAYLOAD_VERSION, firstPosition, readButton, splitToken, type ChooseRow, type PageRow, type Place, type Position } from './button-payloads.js';
+import {
+  DEFAULT_SURFACE,
+  MAX_PAGE,
+  PAYLOAD_VERSION,
+  firstPosition,
+  readButton,
+  splitToken,
+  type ChooseRow,
+  type PageRow,
+  type Place,
+  type Position,
+} from './button-payloads.js';
 import { listingDetails } from './details.js';
 import { doubtReply } from './doubt.js';
 import { friendlyError } from './friendly-error.js';
@@ -144,7 +155,10 @@ export class Bot {
       const state = scopedState(this.options.state, req.place);
       if ('doubt' in plan) return await this.doubt(plan.doubt, fitSurface(req.surface), state);
       const reply = await this.start(plan.search, fitSurface(req.surface), state);
-      log.info('command answered', { operation: plan.search.query.operation, ms: Math.round(performance.now() - started) });
+      log.info('command answered', {
+        operation: plan.search.query.operation,
+        ms: Math.round(performance.now() - started),
+      });
       return plan.search.note ? withNote(reply, plan.search.note) : reply;
     } catch (e) {
       return this.failure(e, log, ref, { text: req.text.slice(0, 200) });
@@ -165,23 +179,32 @@ export class Bot {
     }
   }
 
-  /** What a command comes to before any I/O: a reply already, an alerts request, a question with a button, or a search. */
-  private plan(req: CommandRequest, log: Logger): { reply: Reply } | { alerts: string } | { digests: string } | { doubt: Doubt } | { search: PlannedSearch } {
+  /**
+   * What a command comes to before any I/O: a reply already, an alerts request, a question with a button, or a search.
+   */
+  private plan(
+    req: CommandRequest,
+    log: Logger,
+  ): { reply: Reply } | { alerts: string } | { digests: string } | { doubt: Doubt } | { search: PlannedSearch } {
     const alerts = alertsRequest(req.text);
     if (alerts !== undefined) return this.options.alerts ? { alerts } : { reply: this.ephemeral(ALERTS_OFF) };
     const digests = digestsRequest(req.text);
     if (digests !== undefined) return this.options.digests ? { digests } : { reply: this.ephemeral(DIGESTS_OFF) };
     // "hello", "thanks", "what can you do?": a friendly answer with commands to try; "help?" is help.
     const chat = smallTalkOf(req.text);
-    if (chat !== undefined && chat !== 'help') return { reply: this.ephemeral(smallTalkReply(chat, typedWithSlash(req.text))) };
+    if (chat !== undefined && chat !== 'help')
+      return { reply: this.ephemeral(smallTalkReply(chat, typedWithSlash(req.text))) };
     const help = chat === 'help' ? '' : helpRequest(req.text);
     const helpWords = help === undefined ? undefined : helpText(help || undefined, req.commandStyle);
-    if (helpWords !== undefined) return { reply: this.finish({ text: helpWords, blocks: [{ kind: 'text', text: helpWords }], ephemeral: true }) };
+    if (helpWords !== undefined)
+      return { reply: this.finish({ text: helpWords, blocks: [{ kind: 'text', text: helpWords }], ephemeral: true }) };
     const search = planSearch(req.text, req.location);
     if ('error' in search) {
       log.info('command not understood', { text: req.text.slice(0, 200), error: search.error });
       // "Did you mean 80,000?" needs a button, so a row: not an immediate reply.
-      return search.retry ? { doubt: { text: search.error, ...search.retry } } : { reply: this.ephemeral(search.error) };
+      return search.retry
+        ? { doubt: { text: search.error, ...search.retry } }
+        : { reply: this.ephemeral(search.error) };
     }
     // Checked before the place is looked up: a refused page should cost no call at all.
     if (firstPosition(search.query).page > lastPage(search.query)) return { reply: this.ephemeral(TOO_FAR) };
@@ -205,7 +228,11 @@ export class Bot {
           return intent.replace && !reply.ephemeral ? { ...reply, replaceOriginal: true } : reply;
         }
         case 'details':
-          return this.finish(await listingDetails(this.searches, intent.propertyId, log, (records) => detailsBlocks(intent.propertyId, records, fitSurface(req.surface), state)));
+          return this.finish(
+            await listingDetails(this.searches, intent.propertyId, log, (records) =>
+              detailsBlocks(intent.propertyId, records, fitSurface(req.surface), state),
+            ),
+          );
         case 'run':
           return await this.start({ query: intent.query, chosen: intent.chosen }, intent.surface, state);
         case 'save':
@@ -213,7 +240,11 @@ export class Bot {
           return this.finish(await this.options.alerts.save(requester(req), intent.query, intent.location));
         case 'refine':
         case 'unusable':
-          log.warn('unusable button state', { kind: stored.kind, suffix, reason: intent.kind === 'unusable' ? intent.reason : 'refine' });
+          log.warn('unusable button state', {
+            kind: stored.kind,
+            suffix,
+            reason: intent.kind === 'unusable' ? intent.reason : 'refine',
+          });
           return this.ephemeral(intent.kind === 'unusable' && intent.reason === 'older' ? OLDER : UNSUPPORTED);
       }
     } catch (e) {
@@ -232,8 +263,12 @@ export class Bot {
       const location = decodeLocationOption(req.value);
       if (!stored || !location) return this.ephemeral('That picker has expired. Run the command again.');
       const intent = readButton(stored.kind, stored.payload, suffix);
-      if (intent.kind !== 'refine') return this.ephemeral(intent.kind === 'unusable' && intent.reason === 'older' ? OLDER : UNSUPPORTED);
-      const reply = await this.showPage({ query: intent.query, location, position: firstPosition(intent.query), surface: intent.surface }, state);
+      if (intent.kind !== 'refine')
+        return this.ephemeral(intent.kind === 'unusable' && intent.reason === 'older' ? OLDER : UNSUPPORTED);
+      const reply = await this.showPage(
+        { query: intent.query, location, position: firstPosition(intent.query), surface: intent.surface },
+        state,
+      );
       return reply.ephemeral ? reply : { ...reply, replaceOriginal: true };
     } catch (e) {
       return this.failure(e, log, ref);
@@ -293,20 +328,41 @@ export class Bot {
     const spec = operationSpec(query.operation);
     const needsLocation = 'location_id' in spec.params;
     const typed = { maxAgeMs: this.options.searchFreshMs ?? 60_000 };
-    if (!needsLocation || !query.location) return this.showPage({ query, position: firstPosition(query), surface }, state, typed);
+    if (!needsLocation || !query.location)
+      return this.showPage({ query, position: firstPosition(query), surface }, state, typed);
     // A place picked from a list carries its id: searched there, with no second lookup (two places may share a name).
-    if (chosen?.id !== undefined) return this.showPage({ query, location: { id: chosen.id, name: chosen.name }, position: firstPosition(query), surface }, state, typed);
+    if (chosen?.id !== undefined)
+      return this.showPage(
+        { query, location: { id: chosen.id, name: chosen.name }, position: firstPosition(query), surface },
+        state,
+        typed,
+      );
     const resolution = await this.options.locations.resolve(query.location);
-    if (resolution.kind === 'found') return this.showPage({ query, location: pick(resolution.location), position: firstPosition(query), surface }, state, typed);
+    if (resolution.kind === 'found')
+      return this.showPage(
+        { query, location: pick(resolution.location), position: firstPosition(query), surface },
+        state,
+        typed,
+      );
     // "Which one?" and "did you mean?" go only to the person who typed: the channel sees the results.
     if (resolution.kind === 'ambiguous') {
       const text = `"${query.location}" matches several places. Which one did you mean?`;
-      return this.finish({ text, blocks: [{ kind: 'text', text }, await this.choices(query, surface, resolution.choices.map(pick), state)], ephemeral: true });
+      return this.finish({
+        text,
+        blocks: [{ kind: 'text', text }, await this.choices(query, surface, resolution.choices.map(pick), state)],
+        ephemeral: true,
+      });
     }
-    const unknown = query.unknownWords.length > 0 ? ` I also didn't understand ${query.unknownWords.map((w) => `"${w}"`).join(', ')}.` : '';
+    const unknown =
+      query.unknownWords.length > 0
+        ? ` I also didn't understand ${query.unknownWords.map((w) => `"${w}"`).join(', ')}.`
+        : '';
     // "Did you mean Dubai Marina?": the resolver's best few, named in the text and offered as buttons.
     const names = resolution.suggestions.map((s) => s.name);
-    const question = names.length > 0 ? ` Did you mean ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`}?` : '';
+    const question =
+      names.length > 0
+        ? ` Did you mean ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`}?`
+        : '';
     const text = `I couldn't find a place called "${query.location}".${question}${unknown}`;
     const blocks: Block[] = [{ kind: 'text', text }];
     if (resolution.suggestions.length > 0) {
@@ -324,8 +380,16 @@ export class Bot {
   /** One row for the places offered; each button carries its index. */
   private async choices(query: Query, surface: Surface, places: Place[], state: ButtonStateStore): Promise<Block> {
     const offered = places.slice(0, 25);
-    const row = await state.save('choose', { v: PAYLOAD_VERSION, query, surface, choices: offered } satisfies ChooseRow);
-    return { kind: 'actions', buttons: offered.map((c, i) => ({ label: c.name, action: 'choose', token: `${row}.c${i}` })) };
+    const row = await state.save('choose', {
+      v: PAYLOAD_VERSION,
+      query,
+      surface,
+      choices: offered,
+    } satisfies ChooseRow);
+    return {
+      kind: 'actions',
+      buttons: offered.map((c, i) => ({ label: c.name, action: 'choose', token: `${row}.c${i}` })),
+    };
   }
 
   /** `ask.maxAgeMs`: a search typed anew (the bound of a fresh answer); buttons reuse answers for the cache's TTL. */
@@ -334,7 +398,10 @@ export class Bot {
     const outcome = await this.searches.search(view.query, view.location, view.position.page, ask);
     // The period's figures are as fresh as the page beside them: read at most one answer-cache lifetime ago.
     const read = { maxAgeMs: this.options.resultTtlMs ?? 5 * 60_000, log: this.options.logger };
-    const [context, period] = await Promise.all([this.marketContext(view, outcome), periodScope(this.options.periods, outcome, read)]);
+    const [context, period] = await Promise.all([
+      this.marketContext(view, outcome),
+      periodScope(this.options.periods, outcome, read),
+    ]);
     return presentPage(view, outcome, {
       state,
       ...(period ? { period } : {}),

@@ -111,7 +111,9 @@ export function readButton(kind: string, payload: unknown, suffix: string | unde
     if (!row.success) return unusable(payload);
     const { query, location, surface } = row.data;
     const at = (position: Position | undefined): ButtonIntent =>
-      position ? { kind: 'show', query, ...(location ? { location } : {}), position, surface, replace: true } : { kind: 'unusable', reason: 'unknown' };
+      position
+        ? { kind: 'show', query, ...(location ? { location } : {}), position, surface, replace: true }
+        : { kind: 'unusable', reason: 'unknown' };
     if (suffix === 'n') return at(row.data.next);
     if (suffix === 'p') return at(row.data.previous);
     if (suffix === 's') return { kind: 'save', query, ...(location ? { location } : {}) };
@@ -132,7 +134,14 @@ export function readButton(kind: string, payload: unknown, suffix: string | unde
     const location = c !== undefined ? row.data.choices[Number(c)] : undefined;
     if (!location) return { kind: 'unusable', reason: 'unknown' };
     // The "which one?" prompt is private: the results are posted for the channel, not in its place.
-    return { kind: 'show', query: row.data.query, location, position: firstPosition(row.data.query), surface: row.data.surface, replace: false };
+    return {
+      kind: 'show',
+      query: row.data.query,
+      location,
+      position: firstPosition(row.data.query),
+      surface: row.data.surface,
+      replace: false,
+    };
   }
   if (kind === 'run') {
     const row = runRowSchema.safeParse(payload);
@@ -161,7 +170,12 @@ function unusable(payload: unknown): ButtonIntent {
 
 // --- Rows from before versioning: one row per button, the token without a suffix. ---------------------------------
 
-const legacySearch = z.object({ query: querySchema, location: placeSchema.optional(), page: positionSchema.shape.page, offset: positionSchema.shape.offset });
+const legacySearch = z.object({
+  query: querySchema,
+  location: placeSchema.optional(),
+  page: positionSchema.shape.page,
+  offset: positionSchema.shape.offset,
+});
 const legacyChoose = z.object({ query: querySchema, location: placeSchema });
 const legacyDetails = z.object({ propertyId: z.string().min(1).max(64) });
 const legacySave = z.object({ query: querySchema, location: placeSchema.optional() });
@@ -174,12 +188,28 @@ function readLegacy(kind: string, payload: unknown): ButtonIntent {
       const p = legacySearch.safeParse(payload);
       if (!p.success) return older;
       const { query, location, page, offset } = p.data;
-      return { kind: 'show', query, ...(location ? { location } : {}), position: { page, offset }, surface: DEFAULT_SURFACE, replace: true };
+      return {
+        kind: 'show',
+        query,
+        ...(location ? { location } : {}),
+        position: { page, offset },
+        surface: DEFAULT_SURFACE,
+        replace: true,
+      };
     }
     case 'choose': {
       const p = legacyChoose.safeParse(payload);
       // Older releases asked "which one?" in the channel, so the answer still takes the question's place.
-      return p.success ? { kind: 'show', query: p.data.query, location: p.data.location, position: firstPosition(p.data.query), surface: DEFAULT_SURFACE, replace: true } : older;
+      return p.success
+        ? {
+            kind: 'show',
+            query: p.data.query,
+            location: p.data.location,
+            position: firstPosition(p.data.query),
+            surface: DEFAULT_SURFACE,
+            replace: true,
+          }
+        : older;
     }
     case 'details': {
       const p = legacyDetails.safeParse(payload);
@@ -187,7 +217,9 @@ function readLegacy(kind: string, payload: unknown): ButtonIntent {
     }
     case 'save': {
       const p = legacySave.safeParse(payload);
-      return p.success ? { kind: 'save', query: p.data.query, ...(p.data.location ? { location: p.data.location } : {}) } : older;
+      return p.success
+        ? { kind: 'save', query: p.data.query, ...(p.data.location ? { location: p.data.location } : {}) }
+        : older;
     }
     case 'refine': {
       const p = legacyRefine.safeParse(payload);
@@ -209,5 +241,8 @@ export const personQuery = (ref: PersonRef): Query => ({
 /** The page a query asks for ("page 3"), or the operation's first page. */
 export function firstPosition(query: Query): Position {
   const page = query.params.page !== undefined ? Number(query.params.page) : undefined;
-  return { page: page !== undefined && Number.isInteger(page) ? page : (operationSpec(query.operation).firstPage ?? 1), offset: 0 };
+  return {
+    page: page !== undefined && Number.isInteger(page) ? page : (operationSpec(query.operation).firstPage ?? 1),
+    offset: 0,
+  };
 }

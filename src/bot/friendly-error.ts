@@ -40,7 +40,10 @@ function words(e: unknown): FriendlyError {
     };
   }
   if (e.kind === 'budget') {
-    return { text: `Manzil has used its property-data allowance for now. Try again in about ${roughly(e.retryAfterSeconds ?? 60)}.`, level: 'warn' };
+    return {
+      text: `Manzil has used its property-data allowance for now. Try again in about ${roughly(e.retryAfterSeconds ?? 60)}.`,
+      level: 'warn',
+    };
   }
   if (e.kind === 'invalid-params') {
     // The checks' own messages ("price_max must be a number (got "1e+24")") name parameters: they stay in the log.
@@ -59,11 +62,18 @@ function words(e: unknown): FriendlyError {
     };
   }
   if (e.kind === 'http' && e.status === 404) {
-    return { text: "The property service has nothing under that id. Check the number (it ends the listing's link) and try again.", level: 'warn' };
+    return {
+      text: "The property service has nothing under that id. Check the number (it ends the listing's link) and try again.",
+      level: 'warn',
+    };
   }
-  if (e.kind === 'http' && e.status === 400) return { text: 'The property service refused that search as invalid. Try `help` for examples.', level: 'error' };
+  if (e.kind === 'http' && e.status === 400)
+    return { text: 'The property service refused that search as invalid. Try `help` for examples.', level: 'error' };
   if (e.kind === 'too-large') {
-    return { text: 'The property service sent an answer too large to read. Try a narrower search. The operator has been told.', level: 'error' };
+    return {
+      text: 'The property service sent an answer too large to read. Try a narrower search. The operator has been told.',
+      level: 'error',
+    };
   }
   if (e.kind === 'closed') return { text: 'Manzil is restarting. Try again in a moment.', level: 'warn' };
   // The breaker is open or the service asked every caller to wait: the service is busy, for about this long.
@@ -87,7 +97,9 @@ const PARAM_WORDS: [RegExp, string][] = [
 
 /** "the price and the bedrooms": the filters at fault, in words, each once. */
 function filterWords(params: readonly string[]): string {
-  const words = [...new Set(params.map((p) => PARAM_WORDS.find(([pattern]) => pattern.test(p))?.[1] ?? 'one of its filters'))];
+  const words = [
+    ...new Set(params.map((p) => PARAM_WORDS.find(([pattern]) => pattern.test(p))?.[1] ?? 'one of its filters')),
+  ];
   if (words.length === 0) return 'one of its filters';
   return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
 }

@@ -4,7 +4,16 @@ export { alertsRequest, decodeLocationOption, digestsRequest } from './requests.
 export { SearchRunner, runSearch, searchParams, type SearchOutcome } from './search.js';
 export { typedFor, typedReplies } from './typed-reply.js';
 export { StateMaintenance, type MaintenanceOptions, type PruneCounts } from './maintenance.js';
-export { type ActionRequest, type ButtonStateStore, type CommandRequest, type PeriodPort, type PickRequest, type SuggestOption, type Surface, type TrackRequest } from './types.js';
+export {
+  type ActionRequest,
+  type ButtonStateStore,
+  type CommandRequest,
+  type PeriodPort,
+  type PickRequest,
+  type SuggestOption,
+  type Surface,
+  type TrackRequest,
+} from './types.js';
 export type { Reply } from '../views/model.js';
 // The delivery port lives in src/ports; re-exported while adapters move to it.
 export { PostFailure, type ChatPoster } from '../ports/index.js';

@@ -43,7 +43,8 @@ export class StateMaintenance {
         ...(people ? { people: await people.prune() } : {}),
       };
       answers?.purgeExpired();
-      if (pruned.buttons + pruned.locations + (pruned.alerts?.outbox ?? 0) + (pruned.people ?? 0) > 0) logger.info('pruned old state', { ...pruned });
+      if (pruned.buttons + pruned.locations + (pruned.alerts?.outbox ?? 0) + (pruned.people ?? 0) > 0)
+        logger.info('pruned old state', { ...pruned });
       return pruned;
     } catch (e) {
       logger.warn('pruning old state failed', { error: e });

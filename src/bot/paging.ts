@@ -11,7 +11,9 @@ export interface PagePosition {
 export interface PageInputs {
   /** Cards on this service page (records, with the same flat from several agents as one). */
   total: number;
-  /** Records the service sent for this page, when some were folded into one card: whether it was full is told by these. */
+  /**
+   * Records the service sent for this page, when some were folded into one card: whether it was full is told by these.
+   */
   records?: number;
   /** The service's first page number: 1, or 0 for ADREC. */
   firstPage: number;
@@ -41,6 +43,7 @@ export function planPage(at: PagePosition, p: PageInputs): PagePlan {
   if (p.byCard && offset > 0) plan.previous = { page: at.page, offset: Math.max(0, offset - p.perChatPage) };
   else if (at.page > p.firstPage) plan.previous = { page: at.page - 1, offset: p.byCard ? -1 : 0 };
   if (p.byCard && offset + p.perChatPage < p.total) plan.next = { page: at.page, offset: offset + p.perChatPage };
-  else if (count > 0 && (p.records ?? p.total) >= Math.max(p.smallestFullPage, p.longestPage)) plan.next = { page: at.page + 1, offset: 0 };
+  else if (count > 0 && (p.records ?? p.total) >= Math.max(p.smallestFullPage, p.longestPage))
+    plan.next = { page: at.page + 1, offset: 0 };
   return plan;
 }

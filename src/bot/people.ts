@@ -24,7 +24,8 @@ import type { ButtonStateStore, Surface } from './types.js';
 const MAX_PEOPLE = 50;
 
 /** Whether the surface takes buttons to people: room under a card, and not a chat that shows only the command. */
-export const offersPersonButtons = (surface: Surface): boolean => surface.buttonsPerCard > 0 && surface.personButtons !== false;
+export const offersPersonButtons = (surface: Surface): boolean =>
+  surface.buttonsPerCard > 0 && surface.personButtons !== false;
 
 /** The people one record's card names, in the order of its buttons. */
 function recordPeople(operation: OperationName, record: unknown): (PersonRef | undefined)[] {
@@ -54,12 +55,17 @@ export const personButtons =
   (people: readonly PersonRef[], row: string): PersonButtons =>
   (ref) => {
     const i = people.findIndex((p) => sameRef(p, ref));
-    return i === -1 ? [] : [{ label: PERSON_BUTTON_LABEL[ref.kind], action: 'page', token: `${row}.l${i}` } satisfies Button];
+    return i === -1
+      ? []
+      : [{ label: PERSON_BUTTON_LABEL[ref.kind], action: 'page', token: `${row}.l${i}` } satisfies Button];
   };
 
-/** An agent's or a brokerage's listings that came back empty: where to find one with listings, rather than a dead end. */
+/**
+ * An agent's or a brokerage's listings that came back empty: where to find one with listings, rather than a dead end.
+ */
 export function noPersonListings(query: Query): string | undefined {
-  const kind = query.operation === 'agent-properties' ? 'agent' : query.operation === 'broker-properties' ? 'broker' : undefined;
+  const kind =
+    query.operation === 'agent-properties' ? 'agent' : query.operation === 'broker-properties' ? 'broker' : undefined;
   if (!kind) return undefined;
   const id = query.params[PERSON_LISTINGS[kind].param] ?? '';
   const [one, many, verb] = kind === 'agent' ? ['agent', 'agents', 'agents'] : ['brokerage', 'brokerages', 'brokers'];
@@ -67,11 +73,28 @@ export function noPersonListings(query: Query): string | undefined {
 }
 
 /** A property's details (the Details button), with buttons to its agent's and brokerage's listings. */
-export async function detailsBlocks(propertyId: string, records: readonly unknown[], surface: Surface, state: ButtonStateStore): Promise<Block[]> {
+export async function detailsBlocks(
+  propertyId: string,
+  records: readonly unknown[],
+  surface: Surface,
+  state: ButtonStateStore,
+): Promise<Block[]> {
   const groups = records.map((listing) => ({ listing, copies: [] }));
   const people = offersPersonButtons(surface) ? pagePeople('property-details', groups) : [];
-  const query: Query = { operation: 'property-details', params: { property_id: propertyId }, location: null, unknownWords: [] };
-  const row = people.length > 0 ? await state.save('page', { v: PAYLOAD_VERSION, query, surface, details: [], people } satisfies PageRow) : '';
-  const blocks = renderRecords('property-details', records, { locationName: '', listingButtons: () => [], personButtons: personButtons(people, row) });
+  const query: Query = {
+    operation: 'property-details',
+    params: { property_id: propertyId },
+    location: null,
+    unknownWords: [],
+  };
+  const row =
+    people.length > 0
+      ? await state.save('page', { v: PAYLOAD_VERSION, query, surface, details: [], people } satisfies PageRow)
+      : '';
+  const blocks = renderRecords('property-details', records, {
+    locationName: '',
+    listingButtons: () => [],
+    personButtons: personButtons(people, row),
+  });
   return fitCardButtons(blocks, surface.buttonsPerCard);
 }

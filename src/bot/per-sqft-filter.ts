@@ -11,7 +11,12 @@ export interface PerSqftFilter {
   said(kept: number, fetched: number, more: boolean): string;
 }
 
-const PERIOD_WORDS: Readonly<Record<string, string>> = { yearly: ' a year', monthly: ' a month', weekly: ' a week', daily: ' a day' };
+const PERIOD_WORDS: Readonly<Record<string, string>> = {
+  yearly: ' a year',
+  monthly: ' a month',
+  weekly: ' a week',
+  daily: ' a day',
+};
 
 /** The filter of a query with a price per sqft, or undefined when it has none. */
 export function perSqftFilter(query: Query, operation: OperationName): PerSqftFilter | undefined {

@@ -7,19 +7,34 @@ import type { SearchOutcome } from './search.js';
 import type { PeriodPort } from './types.js';
 
 /** The service's periods in words; a search without one gets the service's default, 12 months. */
-const PERIOD_WORDS: Readonly<Record<string, string>> = { '1m': 'the last month', '3m': 'the last 3 months', '6m': 'the last 6 months', '1y': 'the last 12 months' };
+const PERIOD_WORDS: Readonly<Record<string, string>> = {
+  '1m': 'the last month',
+  '3m': 'the last 3 months',
+  '6m': 'the last 6 months',
+  '1y': 'the last 12 months',
+};
 
 /** What a transactions reply's figures cover; undefined for any other reply, or a page with nothing to sum up. */
-export async function periodScope(port: PeriodPort | undefined, outcome: SearchOutcome, o: { maxAgeMs: number; log: Logger }): Promise<TransactionsScope | undefined> {
+export async function periodScope(
+  port: PeriodPort | undefined,
+  outcome: SearchOutcome,
+  o: { maxAgeMs: number; log: Logger },
+): Promise<TransactionsScope | undefined> {
   if (outcome.operation !== 'get-get-transactions' || outcome.result.records.length === 0) return undefined;
   const { page: _page, sort: _sort, ...params } = outcome.params;
   const type = params.transaction_type;
-  const scope = { kind: type === 'sold' || type === 'rented' ? type : undefined, period: PERIOD_WORDS[params.period ?? '1y'] ?? 'the period' } as const;
+  const scope = {
+    kind: type === 'sold' || type === 'rented' ? type : undefined,
+    period: PERIOD_WORDS[params.period ?? '1y'] ?? 'the period',
+  } as const;
   if (!port) return scope;
   try {
     return { ...scope, whole: await port.transactions(params, { maxAgeMs: o.maxAgeMs }) };
   } catch (error) {
-    o.log.warn('the period of a transactions reply could not be read; its figures are the page shown', { params, error });
+    o.log.warn('the period of a transactions reply could not be read; its figures are the page shown', {
+      params,
+      error,
+    });
     return scope;
   }
 }

@@ -4,7 +4,14 @@ import { operationSpec } from '../api/operations.js';
 import { notAlertable, summarize, type Query } from '../query/index.js';
 import type { TransactionsScope } from '../views/index.js';
 import type { Block, Button, Reply } from '../views/model.js';
-import { DEFAULT_SURFACE, MAX_PAGE, PAYLOAD_VERSION, type PageRow, type Place, type Position } from './button-payloads.js';
+import {
+  DEFAULT_SURFACE,
+  MAX_PAGE,
+  PAYLOAD_VERSION,
+  type PageRow,
+  type Place,
+  type Position,
+} from './button-payloads.js';
 import { planPage } from './paging.js';
 import { noPersonListings, offersPersonButtons, pagePeople, personButtons } from './people.js';
 import { perSqftFilter } from './per-sqft-filter.js';
@@ -41,7 +48,11 @@ export interface PresentDeps {
 }
 
 /** Lays a fetched page out for the surface; stores one state row, and only when the reply has buttons. */
-export async function presentPage(view: PageView, { operation: op, result }: SearchOutcome, deps: PresentDeps): Promise<Reply> {
+export async function presentPage(
+  view: PageView,
+  { operation: op, result }: SearchOutcome,
+  deps: PresentDeps,
+): Promise<Reply> {
   const { query, location, surface } = view;
   const spec = operationSpec(op);
   const paged = spec.firstPage !== undefined;
@@ -65,7 +76,10 @@ export async function presentPage(view: PageView, { operation: op, result }: Sea
   const shown = shownGroups.map((g) => g.listing);
   const further = paged && plan.next && plan.next.page <= lastPage(query) ? plan.next : undefined;
   // The service's pages have no total: a full page may be the last one, and Next would open an empty page.
-  const next = further && further.page !== view.position.page && (await deps.hasRecords?.(further.page)) === false ? undefined : further;
+  const next =
+    further && further.page !== view.position.page && (await deps.hasRecords?.(further.page)) === false
+      ? undefined
+      : further;
   const previous = paged ? plan.previous : undefined;
   // An empty search is exactly what people want to watch: Save as alert is offered with no results too. It is offered
   // by the rule the alerts accept a save by (not an agent's listings, nor a price per sqft), so it is never refused.
@@ -94,7 +108,9 @@ export async function presentPage(view: PageView, { operation: op, result }: Sea
   if (shown.length === 0 && filter && fetched.length > 0) {
     blocks.push({
       kind: 'text',
-      text: next ? 'None of these is within that price per sqft. Next looks at the following listings.' : 'None of these is within that price per sqft.',
+      text: next
+        ? 'None of these is within that price per sqft. Next looks at the following listings.'
+        : 'None of these is within that price per sqft.',
     });
   } else if (shown.length === 0) {
     const text = plan.previous
@@ -105,7 +121,11 @@ export async function presentPage(view: PageView, { operation: op, result }: Sea
     blocks.push({ kind: 'text', text });
   } else {
     const unreadable = result.dropped ? ` (${result.dropped} unreadable left out)` : '';
-    if (byCard) blocks.push({ kind: 'context', text: `Showing ${plan.firstNumber}–${plan.firstNumber + shown.length - 1}${unreadable}` });
+    if (byCard)
+      blocks.push({
+        kind: 'context',
+        text: `Showing ${plan.firstNumber}–${plan.firstNumber + shown.length - 1}${unreadable}`,
+      });
     const cards = renderGroups(op, shownGroups, {
       locationName: location?.name ?? query.location ?? '',
       ...(deps.marketContext ? { marketContext: deps.marketContext } : {}),
@@ -125,7 +145,10 @@ export async function presentPage(view: PageView, { operation: op, result }: Sea
   if (saveable) buttons.push({ label: 'Save as alert', action: 'save', token: `${row}.s`, style: 'primary' });
   if (buttons.length > 0) blocks.push({ kind: 'actions', buttons });
   if (picker) blocks.push({ kind: 'location-picker', token: `${row}.r`, placeholder: 'Refine: another location…' });
-  return deps.finish({ text: shown.length > 0 ? `${summary}: ${shown.length} shown` : `${summary}: no results`, blocks });
+  return deps.finish({
+    text: shown.length > 0 ? `${summary}: ${shown.length} shown` : `${summary}: no results`,
+    blocks,
+  });
 }
 
 /** The last service page Manzil asks for: MAX_PAGE pages as people count them (ADREC counts from 0). */
@@ -134,7 +157,8 @@ export const lastPage = (query: Query) => MAX_PAGE - 1 + (operationSpec(query.op
 /** The adapter's surface, within what any platform can show; the defaults when it says nothing. */
 export function fitSurface(surface: Surface | undefined): Surface {
   if (!surface) return DEFAULT_SURFACE;
-  const whole = (n: number, min: number, max: number, fallback: number) => (Number.isInteger(n) ? Math.min(max, Math.max(min, n)) : fallback);
+  const whole = (n: number, min: number, max: number, fallback: number) =>
+    Number.isInteger(n) ? Math.min(max, Math.max(min, n)) : fallback;
   return {
     cardsPerPage: whole(surface.cardsPerPage, 1, 50, DEFAULT_SURFACE.cardsPerPage),
     buttonsPerCard: whole(surface.buttonsPerCard, 0, 25, DEFAULT_SURFACE.buttonsPerCard),

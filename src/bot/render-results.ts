@@ -62,7 +62,11 @@ export function renderRecords(operation: OperationName, records: readonly unknow
     case 'search-commercial-buy':
     case 'agent-properties':
     case 'broker-properties':
-      return (records as RecordOf<'search-buy'>[]).map((r) => card(listingCard(r, { buttons: ctx.listingButtons(r.property_id), ...commercialOf(operation), ...people(ctx) })));
+      return (records as RecordOf<'search-buy'>[]).map((r) =>
+        card(
+          listingCard(r, { buttons: ctx.listingButtons(r.property_id), ...commercialOf(operation), ...people(ctx) }),
+        ),
+      );
     case 'search-new-projects':
       return (records as RecordOf<'search-new-projects'>[]).map((r) => card(projectCard(r)));
     case 'search-agents':
@@ -86,7 +90,8 @@ export function renderRecords(operation: OperationName, records: readonly unknow
   }
 }
 
-const people = (ctx: RenderContext): { personButtons?: PersonButtons } => (ctx.personButtons ? { personButtons: ctx.personButtons } : {});
+const people = (ctx: RenderContext): { personButtons?: PersonButtons } =>
+  ctx.personButtons ? { personButtons: ctx.personButtons } : {};
 
 /** Commercial searches' cards show size and price per sqft, never bedrooms (a commercial villa included). */
 const commercialOf = (operation: OperationName): { commercial?: true } =>
@@ -110,7 +115,10 @@ export function cardGroups(operation: OperationName, records: readonly unknown[]
   return foldSameFlats(records as RecordOf<'search-buy'>[]);
 }
 
-/** The property ids behind a page's Details buttons: each card's listing, then the copies folded into them (the Details of a copy with no link). */
+/**
+ * The property ids behind a page's Details buttons: each card's listing, then the copies folded into them (the Details
+ * of a copy with no link).
+ */
 export function groupListingIds(operation: OperationName, groups: readonly FlatGroup<unknown>[]): string[] {
   if (!LISTING_OPERATIONS.has(operation)) return [];
   const ids = listingIds(
@@ -121,8 +129,14 @@ export function groupListingIds(operation: OperationName, groups: readonly FlatG
   return ids;
 }
 
-/** The cards of a page of groups: one per flat for listings ("also listed by N other agents"), else as renderRecords. */
-export function renderGroups(operation: OperationName, groups: readonly FlatGroup<unknown>[], ctx: RenderContext): Block[] {
+/**
+ * The cards of a page of groups: one per flat for listings ("also listed by N other agents"), else as renderRecords.
+ */
+export function renderGroups(
+  operation: OperationName,
+  groups: readonly FlatGroup<unknown>[],
+  ctx: RenderContext,
+): Block[] {
   if (!LISTING_OPERATIONS.has(operation))
     return renderRecords(
       operation,
@@ -137,7 +151,10 @@ export function renderGroups(operation: OperationName, groups: readonly FlatGrou
       copyButtons: (copy) => ctx.listingButtons((copy as RecordOf<'search-buy'>).property_id),
     });
     const market = ctx.marketContext?.(g.listing.property_id);
-    return { kind: 'card', card: market ? { ...card, fields: [...card.fields, { label: 'Market', value: market }] } : card };
+    return {
+      kind: 'card',
+      card: market ? { ...card, fields: [...card.fields, { label: 'Market', value: market }] } : card,
+    };
   });
 }
 
@@ -151,6 +168,9 @@ export function fitCardButtons(blocks: readonly Block[], buttonsPerCard: number)
     const links = (b.card.links ?? []).slice(0, buttonsPerCard);
     const buttons = (b.card.buttons ?? []).slice(0, Math.max(0, buttonsPerCard - links.length));
     const { links: _links, buttons: _buttons, ...rest } = b.card;
-    return { kind: 'card', card: { ...rest, ...(links.length ? { links } : {}), ...(buttons.length ? { buttons } : {}) } };
+    return {
+      kind: 'card',
+      card: { ...rest, ...(links.length ? { links } : {}), ...(buttons.length ? { buttons } : {}) },
+    };
   });
 }

@@ -7,7 +7,10 @@ import type { Place } from './button-payloads.js';
 
 export const pick = (l: { id: number; name: string }): Place => ({ id: l.id, name: l.name });
 
-/** A command refused with a question: the refusal, and a button for each search it offers (its label, the search it runs). */
+/**
+ * A command refused with a question: the refusal, and a button for each search it offers (its label, the search it
+ * runs).
+ */
 export interface Doubt {
   text: string;
   options: { label: string; search: PlannedSearch }[];
@@ -27,7 +30,10 @@ export interface PlannedSearch {
  * The text parsed, with the place chosen apart from it (CommandRequest.location) as the query's place. When the text
  * names another place, the chosen one wins: it was picked from a list, on purpose; the words it replaced are named.
  */
-export function planSearch(text: string, location: string | undefined): PlannedSearch | { error: string; retry?: Omit<Doubt, 'text'> } {
+export function planSearch(
+  text: string,
+  location: string | undefined,
+): PlannedSearch | { error: string; retry?: Omit<Doubt, 'text'> } {
   const chosen = chosenPlace(location);
   let parsed = parseCommand(text);
   // The place chosen was added to the text as quoted words: the searches offered then have it as their place.
@@ -40,22 +46,33 @@ export function planSearch(text: string, location: string | undefined): PlannedS
     else if (offered(withPlace).length > 0 && offered(parsed).length === 0) [parsed, placeAdded] = [withPlace, true];
   }
   if (!parsed.ok) {
-    const options = offered(parsed).map((s) => ({ label: s.label, search: withChosen(placeAdded ? { ...s.query, location: null } : s.query, chosen) }));
+    const options = offered(parsed).map((s) => ({
+      label: s.label,
+      search: withChosen(placeAdded ? { ...s.query, location: null } : s.query, chosen),
+    }));
     return options.length > 0 ? { error: parsed.error, retry: { options } } : { error: parsed.error };
   }
   return withChosen(parsed.query, chosen);
 }
 
 /** The searches a refusal offers: "Did you mean 80,000?", or one per reading of "to rent or to buy?". */
-const offered = (parsed: ParseResult): Suggestion[] => (parsed.ok ? [] : (parsed.choices ?? (parsed.suggestion ? [parsed.suggestion] : [])));
+const offered = (parsed: ParseResult): Suggestion[] =>
+  parsed.ok ? [] : (parsed.choices ?? (parsed.suggestion ? [parsed.suggestion] : []));
 
-/** A query with the place chosen apart from its text, which wins over a place typed (the words it replaced are named). */
+/**
+ * A query with the place chosen apart from its text, which wins over a place typed (the words it replaced are named).
+ */
 function withChosen(parsed: Query, chosen: { id?: number; name: string } | undefined): PlannedSearch {
   if (!chosen || !('location_id' in operationSpec(parsed.operation).params)) return { query: parsed };
   const typed = parsed.location;
   const query: Query = { ...parsed, location: chosen.name, unknownWords: [] };
   if (!typed || samePlace(typed, chosen.name)) return { query, chosen };
-  return { query, chosen, leftOut: typed, note: `Searching ${chosen.name}, the location you picked; "${typed}" in the query was left out.` };
+  return {
+    query,
+    chosen,
+    leftOut: typed,
+    note: `Searching ${chosen.name}, the location you picked; "${typed}" in the query was left out.`,
+  };
 }
 
 /** `<id>:<name>` (a picked option) or a name as typed; undefined when blank. */
@@ -63,7 +80,8 @@ function chosenPlace(location: string | undefined): { id?: number; name: string 
   const value = location?.trim();
   if (!value) return undefined;
   const option = decodeLocationOption(value);
-  if (option && Number.isSafeInteger(option.id) && option.id > 0 && option.name.trim()) return { id: option.id, name: option.name.trim() };
+  if (option && Number.isSafeInteger(option.id) && option.id > 0 && option.name.trim())
+    return { id: option.id, name: option.name.trim() };
   return { name: value };
 }
 
@@ -81,7 +99,10 @@ function samePlace(typed: string, name: string): boolean {
 /** The note in a small line under the reply's summary (its first block), before what follows. */
 export function withNote(reply: Reply, note: string): Reply {
   const [first, ...rest] = reply.blocks;
-  return { ...reply, blocks: first ? [first, { kind: 'context', text: note }, ...rest] : [{ kind: 'context', text: note }] };
+  return {
+    ...reply,
+    blocks: first ? [first, { kind: 'context', text: note }, ...rest] : [{ kind: 'context', text: note }],
+  };
 }
 
 /** Picker option values carry the id and the name, so a pick needs no further lookup. */

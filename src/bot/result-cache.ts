@@ -70,7 +70,9 @@ export class ResultCache<T extends NonNullable<unknown>> {
     return held.value;
   }
 
-  /** Drops every answer held that `matches` (a listing found gone): the next asker calls again. How many were dropped. */
+  /**
+   * Drops every answer held that `matches` (a listing found gone): the next asker calls again. How many were dropped.
+   */
   drop(matches: (value: T) => boolean): number {
     const keys = [...this.entries.entries()].filter(([, held]) => matches(held.value)).map(([key]) => key);
     for (const key of keys) this.entries.delete(key);

@@ -31,7 +31,12 @@ export function searchParams(query: Query, location: PlaceRef | undefined, page:
 }
 
 /** One uncached fetch of a query's service page. */
-export async function runSearch(api: ServiceCaller, query: Query, location: PlaceRef | undefined, page: number): Promise<SearchOutcome> {
+export async function runSearch(
+  api: ServiceCaller,
+  query: Query,
+  location: PlaceRef | undefined,
+  page: number,
+): Promise<SearchOutcome> {
   const params = searchParams(query, location, page);
   return { operation: query.operation, params, result: await api.call(query.operation, params) };
 }
@@ -70,7 +75,12 @@ export class SearchRunner {
     this.results = new ResultCache(options.ttlMs ?? 5 * 60_000, options.maxEntries ?? 500, options.now ?? Date.now);
   }
 
-  async search(query: Query, location: PlaceRef | undefined, page: number, ask: AskOptions = {}): Promise<SearchOutcome> {
+  async search(
+    query: Query,
+    location: PlaceRef | undefined,
+    page: number,
+    ask: AskOptions = {},
+  ): Promise<SearchOutcome> {
     const params = searchParams(query, location, page);
     const result = await this.fetch(query.operation, params, ask);
     if (operationSpec(query.operation).firstPage !== undefined) {
@@ -79,7 +89,10 @@ export class SearchRunner {
     return { operation: query.operation, params, result };
   }
 
-  /** Whether a page of the search has records; undefined when the service could not say (the failure is logged by the client). */
+  /**
+   * Whether a page of the search has records; undefined when the service could not say (the failure is logged by the
+   * client).
+   */
   hasRecords(query: Query, location: PlaceRef | undefined, page: number): Promise<boolean | undefined> {
     return this.search(query, location, page).then(
       (outcome) => outcome.result.records.length > 0,
@@ -108,7 +121,9 @@ export class SearchRunner {
    * again, so the listing is not shown. How many answers were dropped.
    */
   forgetListing(propertyId: string): number {
-    return this.results.drop((answer) => answer.records.some((r) => (r as { property_id?: unknown }).property_id === propertyId));
+    return this.results.drop((answer) =>
+      answer.records.some((r) => (r as { property_id?: unknown }).property_id === propertyId),
+    );
   }
 
   /** The longest service page seen for the operation so far (0 when none). */

@@ -4,7 +4,15 @@ import type { Query } from '../query/index.js';
 import type { PeriodRecords } from '../views/index.js';
 import type { Reply } from '../views/model.js';
 
-export type { ActionRequest, CommandRequest, PickRequest, SuggestOption, SuggestRequest, Surface, TrackRequest } from '../ports/chat-core.js';
+export type {
+  ActionRequest,
+  CommandRequest,
+  PickRequest,
+  SuggestOption,
+  SuggestRequest,
+  Surface,
+  TrackRequest,
+} from '../ports/chat-core.js';
 
 /** Where the state behind buttons lives (the store's button_state table in production). */
 export interface ButtonStateStore {

@@ -28,7 +28,9 @@ export function clean(series: readonly TrendSeries[]): Cleaned {
     names.add(name);
     const byMonth = new Map<string, number>();
     for (const p of s.points) if (MONTH.test(p.month) && Number.isFinite(p.value)) byMonth.set(p.month, p.value);
-    const points = [...byMonth].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([month, value]) => ({ month, value }));
+    const points = [...byMonth]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([month, value]) => ({ month, value }));
     if (points.length === 0) empty.push(name);
     else out.push({ name, points });
   }

@@ -1,6 +1,7 @@
 // The fonts the charts are drawn with: Noto Sans and Noto Sans Arabic (SIL OFL 1.1, assets/fonts/OFL.txt), loaded by
 // path so a chart renders the same on every machine and in Docker, never from the system. Also their advance widths,
-// so that Vega lays out titles, labels and legends with the widths resvg will draw (Vega has no canvas to measure with).
+// so that Vega lays out titles, labels and legends with the widths resvg will draw (Vega has no canvas to measure
+// with).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +27,9 @@ export function defaultFontDir(): string {
     if (existsSync(path.join(candidate, FILES.regular[0]))) return candidate;
     dir = path.dirname(dir);
   }
-  throw new Error(`charts: the fonts (assets/fonts/${FILES.regular[0]}) were not found above ${fileURLToPath(import.meta.url)}`);
+  throw new Error(
+    `charts: the fonts (assets/fonts/${FILES.regular[0]}) were not found above ${fileURLToPath(import.meta.url)}`,
+  );
 }
 
 export function fontPaths(fontDir: string): string[] {

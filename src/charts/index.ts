@@ -70,7 +70,8 @@ export async function renderTrendChart(input: TrendChartInput): Promise<Chart | 
   const scale = Math.min(4, Math.max(0.25, input.scale ?? 1));
   const fontDir = input.fontDir ?? defaultFontDir();
   const months = data.months;
-  const subtitle = input.subtitle ?? (months.length ? `${monthLabel(months[0]!)} to ${monthLabel(months[months.length - 1]!)}` : '');
+  const subtitle =
+    input.subtitle ?? (months.length ? `${monthLabel(months[0]!)} to ${monthLabel(months[months.length - 1]!)}` : '');
   const spec = trendSpec(data, {
     title: input.title,
     subtitle,
@@ -108,7 +109,8 @@ export function renderComparisonChart(input: ComparisonChartInput): Promise<Char
   return renderTrendChart({ ...rest, series: places });
 }
 
-const size = (v: number | undefined, fallback: number) => (v === undefined || !Number.isFinite(v) ? fallback : Math.round(Math.min(MAX_SIZE, Math.max(MIN_SIZE, v))));
+const size = (v: number | undefined, fallback: number) =>
+  v === undefined || !Number.isFinite(v) ? fallback : Math.round(Math.min(MAX_SIZE, Math.max(MIN_SIZE, v)));
 
 type Vega = typeof VegaModule;
 type VegaLite = typeof VegaLiteModule;
@@ -148,7 +150,8 @@ async function toSvg(spec: ReturnType<typeof trendSpec>, fontDir: string): Promi
   if (measuringWith !== fontDir) {
     // Vega measures text to lay out titles, axes and legends; with no canvas it guesses 0.8 em a character. Measure
     // with the fonts resvg draws with instead (the way vl-convert does): a module-wide setting of Vega's, ours alone.
-    const metrics = (vega as unknown as { textMetrics: { width: (item: TextItem, text: unknown) => number } }).textMetrics;
+    const metrics = (vega as unknown as { textMetrics: { width: (item: TextItem, text: unknown) => number } })
+      .textMetrics;
     metrics.width = (item, text) => {
       const s = text == null ? '' : String(text).trim();
       const bold = item.fontWeight === 'bold' || Number(item.fontWeight) >= 600;
@@ -177,6 +180,7 @@ let svgTurn: Promise<unknown> = Promise.resolve();
 
 function refusingLoader(vega: Vega) {
   const loader = vega.loader();
-  const refuse = (uri: unknown) => Promise.reject(new Error(`charts load nothing from outside (asked for ${String(uri)})`));
+  const refuse = (uri: unknown) =>
+    Promise.reject(new Error(`charts load nothing from outside (asked for ${String(uri)})`));
   return Object.assign(loader, { load: refuse, sanitize: refuse, http: refuse, file: refuse });
 }

@@ -81,7 +81,9 @@ export class DigestCommands {
       .filter(Boolean);
     if (words.length === 0) return { error: 'Which places? For example `/digest add dubai marina, business bay`.' };
     if (words.length > this.o.limits.placesPerDigest) {
-      return { error: `A digest follows at most ${this.o.limits.placesPerDigest} places; split them over two digests.` };
+      return {
+        error: `A digest follows at most ${this.o.limits.placesPerDigest} places; split them over two digests.`,
+      };
     }
     const places: FollowedPlace[] = [];
     for (const word of words) {
@@ -99,7 +101,9 @@ export class DigestCommands {
           .slice(0, 3)
           .map((c) => c.name)
           .join(', ');
-        return { error: `I couldn't find a place called "${word}".${close ? ` Did you mean ${close}?` : ''} Nothing was saved.` };
+        return {
+          error: `I couldn't find a place called "${word}".${close ? ` Did you mean ${close}?` : ''} Nothing was saved.`,
+        };
       }
       if (!places.some((p) => p.id === r.location.id)) places.push({ id: r.location.id, name: r.location.name });
     }
@@ -114,7 +118,15 @@ export class DigestCommands {
     const { timezone } = this.o;
     const nextRunAt = nextSlot(parsed.schedule, timezone, this.now);
     const created = await this.o.repo.create(
-      { service: this.o.service, place: ctx.place, owner: ctx.user, places: JSON.stringify(resolved.places), schedule: JSON.stringify(parsed.schedule), timezone, nextRunAt },
+      {
+        service: this.o.service,
+        place: ctx.place,
+        owner: ctx.user,
+        places: JSON.stringify(resolved.places),
+        schedule: JSON.stringify(parsed.schedule),
+        timezone,
+        nextRunAt,
+      },
       { perPlace: this.o.limits.perPlace },
     );
     if (!created.ok)
@@ -122,7 +134,12 @@ export class DigestCommands {
         `This channel has ${this.o.limits.perPlace} digests already, the most it can have. Remove one with \`/digest remove <number>\` first (see \`/digest list\`).`,
       );
     const row = created.row;
-    this.o.logger.info('digest saved', { digest: row.id, place: ctx.place, user: ctx.user, places: resolved.places.length });
+    this.o.logger.info('digest saved', {
+      digest: row.id,
+      place: ctx.place,
+      user: ctx.user,
+      places: resolved.places.length,
+    });
     const names = resolved.places.map((p) => p.name).join(', ');
     const text2 = `Saved digest #${row.number}: ${names}, ${describeSchedule(parsed.schedule, timezone)}; the first on ${shortDate(nextRunAt, timezone)}.`;
     return { text: text2, blocks: [{ kind: 'text', text: text2 }] };
@@ -138,7 +155,10 @@ export class DigestCommands {
       blocks: [
         { kind: 'header', text: `Digests in this channel (${rows.length})` },
         ...lines.map((t): Block => ({ kind: 'text', text: t })),
-        { kind: 'context', text: 'Manage: `/digest pause <n>`, `/digest resume <n>`, `/digest remove <n>`; `/digest now <place>` posts one now' },
+        {
+          kind: 'context',
+          text: 'Manage: `/digest pause <n>`, `/digest resume <n>`, `/digest remove <n>`; `/digest now <place>` posts one now',
+        },
       ],
       ephemeral: true,
     };
@@ -149,7 +169,9 @@ export class DigestCommands {
     const schedule = decodeSchedule(r.schedule);
     const when = schedule ? describeSchedule(schedule, r.timezone) : 'on a schedule this release cannot read';
     const next = r.paused ? 'paused' : `next ${shortDate(r.nextRunAt, r.timezone, true)}`;
-    const last = r.lastSlot ? `last posted ${formatDistanceStrict(r.lastRunAt ?? r.lastSlot, this.now)} ago` : 'not posted yet';
+    const last = r.lastSlot
+      ? `last posted ${formatDistanceStrict(r.lastRunAt ?? r.lastSlot, this.now)} ago`
+      : 'not posted yet';
     const cost = `about ${r.lastCalls ?? places.length * this.o.callsPerPlace} calls a run`;
     const error = r.lastError ? ` · ⚠️ ${r.lastError}` : '';
     return `#${r.number} · ${places.map((p) => p.name).join(', ')} · ${when} · ${next} · ${last} · ${cost}${error} · added by ${r.owner === user ? 'you' : r.owner}`;
@@ -162,7 +184,10 @@ export class DigestCommands {
     if (!row) return ephemeral(`There is no digest #${m[1]} in this channel. See \`/digest list\`.`);
     const allowed = row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
     const verb = action === 'rm' || action === 'delete' ? 'remove' : action;
-    if (!allowed) return ephemeral(`Only the person who added digest #${row.number}, or a workspace or server admin, can ${verb} it.`);
+    if (!allowed)
+      return ephemeral(
+        `Only the person who added digest #${row.number}, or a workspace or server admin, can ${verb} it.`,
+      );
     switch (verb) {
       case 'pause':
         if (row.paused) return ephemeral(`Digest #${row.number} is already paused.`);
@@ -189,9 +214,12 @@ export class DigestCommands {
 
   private async postNow(ctx: DigestContext, text: string): Promise<Reply> {
     const resolved = await this.resolvePlaces(text);
-    if ('error' in resolved) return ephemeral(resolved.error.replace(' Nothing was saved.', '').replace('/digest add', '/digest now'));
+    if ('error' in resolved)
+      return ephemeral(resolved.error.replace(' Nothing was saved.', '').replace('/digest add', '/digest now'));
     const r = await this.o.postNow(ctx.place, resolved.places, ctx.user);
     if (!r.queued) return ephemeral(`I can't post that digest now: ${r.reason ?? 'something went wrong'}.`);
-    return ephemeral(`Composing the digest of ${resolved.places.map((p) => p.name).join(', ')}; it will appear here in a moment, for everyone.`);
+    return ephemeral(
+      `Composing the digest of ${resolved.places.map((p) => p.name).join(', ')}; it will appear here in a moment, for everyone.`,
+    );
   }
 }

@@ -19,7 +19,13 @@ export interface DigestPayload {
   charts: ImageFile[];
 }
 
-const BUCKET_NAMES: Record<string, string> = { studio: 'Studio', '1': '1 bed', '2': '2 bed', '3': '3 bed', '4+': '4+ bed' };
+const BUCKET_NAMES: Record<string, string> = {
+  studio: 'Studio',
+  '1': '1 bed',
+  '2': '2 bed',
+  '3': '3 bed',
+  '4+': '4+ bed',
+};
 
 /** `YYYY-MM` of a trend point (its date, else its "Nov 2026" label). */
 function monthOf(p: { date?: string; period: string }): string | undefined {
@@ -42,13 +48,16 @@ function imageOf(chart: Chart | NoChart, name: string, title: string, fallback: 
 
 const PARTS = ['sold', 'rented', 'trend', 'newListings', 'projects'] as const;
 /** A part could not be fetched because the client's circuit was open (not sent), not because the service failed it. */
-const partsRefused = (d: PlaceDigest) => d.state === 'ok' && PARTS.some((k) => d[k].state === 'unavailable' && d[k].failure === 'unavailable');
+const partsRefused = (d: PlaceDigest) =>
+  d.state === 'ok' && PARTS.some((k) => d[k].state === 'unavailable' && d[k].failure === 'unavailable');
 
 export class MarketDigestComposer implements DigestComposer {
   constructor(
     private readonly market: MarketData,
     private readonly timezone: string,
-    /** The market's own clock when it is not the wall clock's (the sandbox's market time): periods keep their length. */
+    /**
+     * The market's own clock when it is not the wall clock's (the sandbox's market time): periods keep their length.
+     */
     private readonly marketNow?: () => number,
     /** How long an open circuit is waited out when the client does not say (UAE_API_BREAKER_COOLDOWN_S). */
     private readonly breakerWaitMs = 30_000,
@@ -77,13 +86,17 @@ export class MarketDigestComposer implements DigestComposer {
         },
       );
     for (const p of request.places) places.push(await one(p));
-    // One failing place can open the client's circuit for the places after it: a patient run waits that out (a minute at
+    // One failing place can open the client's circuit for the places after it: a patient run waits that out (a minute
+    // at
     // most, up to three times) and tries those places again, so a place is left out only for its own failure.
     for (let round = 0; request.patient && round < 3; round++) {
       // Refused by the open circuit: the whole place, or some of its parts (a half-open circuit lets one call through).
       const refused = places.flatMap((d, i) => (d.failure?.kind === 'unavailable' || partsRefused(d) ? [i] : []));
       if (refused.length === 0) break;
-      const wait = Math.min(60_000, Math.max(...refused.map((i) => places[i]!.failure?.retryInMs ?? this.breakerWaitMs)));
+      const wait = Math.min(
+        60_000,
+        Math.max(...refused.map((i) => places[i]!.failure?.retryInMs ?? this.breakerWaitMs)),
+      );
       await new Promise((r) => setTimeout(r, wait));
       // The last refused first: the place whose failures opened the circuit is usually the first of them, and would
       // open it again before the others had their turn.
@@ -99,7 +112,11 @@ export class MarketDigestComposer implements DigestComposer {
       places,
       charts: await this.charts(places),
     };
-    return { payload: JSON.stringify(payload), calls: meter.calls, failed: places.filter((p) => p.state === 'failed').length };
+    return {
+      payload: JSON.stringify(payload),
+      calls: meter.calls,
+      failed: places.filter((p) => p.state === 'failed').length,
+    };
   }
 
   private async charts(places: PlaceDigest[]): Promise<ImageFile[]> {
@@ -108,7 +125,9 @@ export class MarketDigestComposer implements DigestComposer {
       const buckets = p.trend.data?.buckets ?? [];
       if (buckets.length === 0) continue;
       const title = `AED per sqft in ${p.place.name}`;
-      const fallback = buckets.map((b) => `${BUCKET_NAMES[b.bucket]} ${textSparkline(b.series.map((s) => s.ppsf))}`).join('\n');
+      const fallback = buckets
+        .map((b) => `${BUCKET_NAMES[b.bucket]} ${textSparkline(b.series.map((s) => s.ppsf))}`)
+        .join('\n');
       const chart = await renderTrendChart({
         title,
         series: buckets.map((b) => ({ name: BUCKET_NAMES[b.bucket]!, points: points(b) })),
@@ -125,7 +144,12 @@ export class MarketDigestComposer implements DigestComposer {
     });
     if (twoBed.length > 1) {
       const title = '2-bedroom AED per sqft, compared';
-      const chart = await renderComparisonChart({ title, places: twoBed.map((x) => ({ name: x.name, points: points(x.bucket) })), yLabel: 'AED per sqft', xLabel: 'Month' });
+      const chart = await renderComparisonChart({
+        title,
+        places: twoBed.map((x) => ({ name: x.name, points: points(x.bucket) })),
+        yLabel: 'AED per sqft',
+        xLabel: 'Month',
+      });
       const fallback = twoBed.map((x) => `${x.name} ${textSparkline(x.bucket.series.map((s) => s.ppsf))}`).join('\n');
       const image = imageOf(chart, 'digest-comparison.png', title, fallback);
       if (image) images.push(image);

@@ -70,16 +70,20 @@ const POSTPONE_MS = 60 * 60_000;
 /** A run that failed unexpectedly tries the same slot again this much later. */
 const RETRY_MS = 15 * 60_000;
 
-export const digestTitle = (places: readonly FollowedPlace[]) => `Market digest: ${places.map((p) => p.name).join(', ')}`;
+export const digestTitle = (places: readonly FollowedPlace[]) =>
+  `Market digest: ${places.map((p) => p.name).join(', ')}`;
 
 /**
  * A shared run's parts: the digests due now, the longest-waiting first, each run by `runDigests({ only })` on whichever
  * instance takes it. Listed under the digests job's lease, so the run is recorded as one.
  */
-export async function dueDigests(deps: Pick<DigestJobDeps, 'repo' | 'leases' | 'service' | 'holder' | 'logger' | 'now'>): Promise<number[]> {
+export async function dueDigests(
+  deps: Pick<DigestJobDeps, 'repo' | 'leases' | 'service' | 'holder' | 'logger' | 'now'>,
+): Promise<number[]> {
   const now = deps.now ?? Date.now;
-  const listed = await runLeased({ leases: deps.leases, name: DIGEST_JOB, holder: deps.holder, logger: deps.logger, ttlMs: LEASE_MS, now }, async () =>
-    (await deps.repo.due(deps.service, now())).map((row) => row.id),
+  const listed = await runLeased(
+    { leases: deps.leases, name: DIGEST_JOB, holder: deps.holder, logger: deps.logger, ttlMs: LEASE_MS, now },
+    async () => (await deps.repo.due(deps.service, now())).map((row) => row.id),
   );
   return listed.ran ? listed.result : [];
 }
@@ -114,13 +118,24 @@ export async function runDigests(deps: DigestJobDeps): Promise<DigestRunReport> 
   return report;
 }
 
-async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<DigestRepo['recordRun']>[2], report: DigestRunReport): Promise<void> {
+async function runOne(
+  deps: DigestJobDeps,
+  row: DigestRow,
+  fence: Parameters<DigestRepo['recordRun']>[2],
+  report: DigestRunReport,
+): Promise<void> {
   const now = (deps.now ?? Date.now)();
   const log = deps.logger.child({ part: 'digests', digest: row.id, place: row.place });
   const schedule = decodeSchedule(row.schedule);
   const places = decodePlaces(row.places);
   if (!schedule || places.length === 0) {
-    await deps.repo.postpone(row.id, now + WEEK, 'saved by a release that cannot be read: remove it and add it again', undefined, fence);
+    await deps.repo.postpone(
+      row.id,
+      now + WEEK,
+      'saved by a release that cannot be read: remove it and add it again',
+      undefined,
+      fence,
+    );
     log.error('digest unreadable; skipped for a week');
     return;
   }
@@ -145,27 +160,51 @@ async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<Dig
     await deps.repo.postpone(
       row.id,
       now + POSTPONE_MS,
-      overShare ? "postponed: the workspace's share of the month is spent" : 'postponed: the call budget cannot cover it now',
+      overShare
+        ? "postponed: the workspace's share of the month is spent"
+        : 'postponed: the call budget cannot cover it now',
       notice,
       fence,
     );
     report.postponed++;
-    log.warn(overShare ? "digest postponed: its team's share of the month is spent" : 'digest postponed: the call budget cannot cover it');
+    log.warn(
+      overShare
+        ? "digest postponed: its team's share of the month is spent"
+        : 'digest postponed: the call budget cannot cover it',
+    );
     return;
   }
   try {
     const since = row.lastSlot ?? slot - WEEK;
-    const { payload, calls, failed } = await deps.composer.compose({ places, since, now, title: digestTitle(places), patient: true });
+    const { payload, calls, failed } = await deps.composer.compose({
+      places,
+      since,
+      now,
+      title: digestTitle(places),
+      patient: true,
+    });
     report.calls += calls;
     if (failed === places.length) {
       // Nothing could be fetched (the service is down): the period is not spent on an empty digest; tried again.
-      await deps.repo.postpone(row.id, now + RETRY_MS, 'the property service could not be reached; trying again', undefined, fence);
+      await deps.repo.postpone(
+        row.id,
+        now + RETRY_MS,
+        'the property service could not be reached; trying again',
+        undefined,
+        fence,
+      );
       log.warn('digest: no place could be fetched; the same period is tried again', { retryInMs: RETRY_MS });
       return;
     }
     const recorded = await deps.repo.recordRun(
       row.id,
-      { slot, nextRunAt: next, at: now, calls, delivery: { place: row.place, kind: DIGEST_KIND, dedupeKey: digestKey(row.id, slot), payload } },
+      {
+        slot,
+        nextRunAt: next,
+        at: now,
+        calls,
+        delivery: { place: row.place, kind: DIGEST_KIND, dedupeKey: digestKey(row.id, slot), payload },
+      },
       fence,
     );
     if (recorded) report.queued++;
@@ -181,14 +220,26 @@ async function runOne(deps: DigestJobDeps, row: DigestRow, fence: Parameters<Dig
  * the channel through the outbox, like a scheduled one. New listings are counted over the last 7 days.
  */
 export async function postDigestNow(
-  deps: { composer: DigestComposer; enqueue: (d: NewDelivery) => Promise<number>; logger: Logger; now?: () => number; onQueued?: () => void },
+  deps: {
+    composer: DigestComposer;
+    enqueue: (d: NewDelivery) => Promise<number>;
+    logger: Logger;
+    now?: () => number;
+    onQueued?: () => void;
+  },
   place: string,
   places: FollowedPlace[],
 ): Promise<{ queued: boolean; reason?: string }> {
   const now = (deps.now ?? Date.now)();
-  if (!deps.composer.canAfford(places)) return { queued: false, reason: 'the property service’s call budget cannot cover it now; try again later' };
+  if (!deps.composer.canAfford(places))
+    return { queued: false, reason: 'the property service’s call budget cannot cover it now; try again later' };
   try {
-    const { payload, calls } = await deps.composer.compose({ places, since: now - WEEK, now, title: digestTitle(places) });
+    const { payload, calls } = await deps.composer.compose({
+      places,
+      since: now - WEEK,
+      now,
+      title: digestTitle(places),
+    });
     await deps.enqueue({ place, kind: DIGEST_KIND, dedupeKey: `digest-now:${place}:${now}`, payload });
     deps.logger.info('digest composed on request', { place, places: places.length, calls });
     deps.onQueued?.();

@@ -2,7 +2,13 @@
 // gross yields, new listings (the three cheapest per sqft against the trend as cards) and new off-plan projects,
 // each part naming its period and source; then the charts. Built from the payload composed at its slot.
 import { z } from 'zod';
-import { bucketLabel, type BucketFigure, type DigestPart, type PlaceDigest, type TransactionFigures } from '../market/index.js';
+import {
+  bucketLabel,
+  type BucketFigure,
+  type DigestPart,
+  type PlaceDigest,
+  type TransactionFigures,
+} from '../market/index.js';
 import { formatAed, formatNumber, possessive } from '../views/format.js';
 import { listingGroupCard } from '../views/listing.js';
 import type { Block, Reply } from '../views/model.js';
@@ -20,7 +26,9 @@ const payloadSchema = z.object({
   now: z.number(),
   timezone: z.string(),
   places: z.array(z.looseObject({ place: z.object({ id: z.string(), name: z.string() }), state: z.string() })),
-  charts: z.array(z.object({ name: z.string(), title: z.string(), alt: z.string(), fallback: z.string(), pngBase64: z.string() })),
+  charts: z.array(
+    z.object({ name: z.string(), title: z.string(), alt: z.string(), fallback: z.string(), pngBase64: z.string() }),
+  ),
 });
 const noticeSchema = z.object({ v: z.literal(1), kind: z.literal(DIGEST_NOTICE_KIND), text: z.string() });
 
@@ -29,19 +37,33 @@ const decodeWith =
   (json: string): T | undefined =>
     parseJson(schema, json);
 
-const BUCKET_HEAD: Record<string, string> = { studio: 'Studio', '1': '1 bed', '2': '2 beds', '3': '3 beds', '4+': '4+ beds' };
+const BUCKET_HEAD: Record<string, string> = {
+  studio: 'Studio',
+  '1': '1 bed',
+  '2': '2 beds',
+  '3': '3 beds',
+  '4+': '4+ beds',
+};
 const pct = (n: number | undefined) => (n === undefined ? '–' : `${n > 0 ? '+' : ''}${n.toFixed(1)} %`);
 const MAX_CARD_PLACES = 2;
 
-/** "last 30 days · sales": the period and what the figures are made of, in words (the operations stay in the payload). */
+/**
+ * "last 30 days · sales": the period and what the figures are made of, in words (the operations stay in the payload).
+ */
 function sourceLine(part: DigestPart<unknown>, what: string): string {
   return `${part.period.label} · ${what}`;
 }
 
 function unavailable(part: DigestPart<unknown>, name: string): Block[] {
   // An unavailable part without its failure kind was composed by an older release, whose reason was the raw error.
-  const reason = part.state === 'unavailable' && !part.failure ? undefined : part.reason?.replace(/^too little data: /, '');
-  return [{ kind: 'text', text: `${name}: ${part.state === 'unavailable' ? 'could not be fetched' : 'too little data'}${reason ? ` (${reason})` : ''}.` }];
+  const reason =
+    part.state === 'unavailable' && !part.failure ? undefined : part.reason?.replace(/^too little data: /, '');
+  return [
+    {
+      kind: 'text',
+      text: `${name}: ${part.state === 'unavailable' ? 'could not be fetched' : 'too little data'}${reason ? ` (${reason})` : ''}.`,
+    },
+  ];
 }
 
 function medianCell(f: BucketFigure | TransactionFigures): string {
@@ -49,7 +71,12 @@ function medianCell(f: BucketFigure | TransactionFigures): string {
   return f.thin || f.median === undefined ? `too little data (${f.priced})` : formatAed(Math.round(f.median));
 }
 
-function transactionsBlocks(part: DigestPart<TransactionFigures>, name: string, priceHead: string, what: string): Block[] {
+function transactionsBlocks(
+  part: DigestPart<TransactionFigures>,
+  name: string,
+  priceHead: string,
+  what: string,
+): Block[] {
   const f = part.data;
   if (part.state === 'unavailable' || !f) return unavailable(part, name);
   const total = `${f.atLeast ? 'at least ' : ''}${formatNumber(f.total)}`;
@@ -63,7 +90,9 @@ function transactionsBlocks(part: DigestPart<TransactionFigures>, name: string, 
     {
       kind: 'table',
       columns: ['Bedrooms', 'Count', priceHead],
-      rows: f.buckets.filter((b) => b.count > 0).map((b) => [BUCKET_HEAD[b.bucket]!, formatNumber(b.count), medianCell(b)]),
+      rows: f.buckets
+        .filter((b) => b.count > 0)
+        .map((b) => [BUCKET_HEAD[b.bucket]!, formatNumber(b.count), medianCell(b)]),
     },
     { kind: 'context', text: sourceLine(part, what) },
   ];
@@ -74,7 +103,10 @@ function placeBlocks(p: PlaceDigest, withCards: boolean, timezone: string): Bloc
   if (p.state === 'failed') {
     return [
       ...blocks,
-      { kind: 'text', text: `⚠️ ${p.place.name} is left out this time: ${p.failure?.reason ?? 'its data could not be fetched'}. The rest of the digest is below.` },
+      {
+        kind: 'text',
+        text: `⚠️ ${p.place.name} is left out this time: ${p.failure?.reason ?? 'its data could not be fetched'}. The rest of the digest is below.`,
+      },
     ];
   }
   blocks.push(...transactionsBlocks(p.sold, 'Sold', 'Median price', 'recorded sales'));
@@ -86,8 +118,20 @@ function placeBlocks(p: PlaceDigest, withCards: boolean, timezone: string): Bloc
       { kind: 'text', text: `Price trend, AED per sqft (${trend.propertyType}s)` },
       {
         kind: 'table',
-        columns: ['Bedrooms', `Latest (${trend.to ?? 'last month'})`, '1 month', '3 months', trend.from ? `Since ${trend.from}` : 'Series'],
-        rows: trend.buckets.map((b) => [BUCKET_HEAD[b.bucket]!, formatNumber(Math.round(b.latest.ppsf)), pct(b.change1m), pct(b.change3m), pct(b.changeSeries)]),
+        columns: [
+          'Bedrooms',
+          `Latest (${trend.to ?? 'last month'})`,
+          '1 month',
+          '3 months',
+          trend.from ? `Since ${trend.from}` : 'Series',
+        ],
+        rows: trend.buckets.map((b) => [
+          BUCKET_HEAD[b.bucket]!,
+          formatNumber(Math.round(b.latest.ppsf)),
+          pct(b.change1m),
+          pct(b.change3m),
+          pct(b.changeSeries),
+        ]),
       },
       { kind: 'context', text: sourceLine(p.trend, 'monthly price trend') },
     );
@@ -108,17 +152,33 @@ function placeBlocks(p: PlaceDigest, withCards: boolean, timezone: string): Bloc
         ]),
       },
     );
-  } else blocks.push({ kind: 'text', text: 'Gross yield estimate: too little data (a median sale price and a median rent of the same bedroom count are needed).' });
+  } else
+    blocks.push({
+      kind: 'text',
+      text: 'Gross yield estimate: too little data (a median sale price and a median rent of the same bedroom count are needed).',
+    });
 
   const nl = p.newListings.data;
   if (p.newListings.state !== 'unavailable' && nl) {
     const count = (k: { count: number; atLeast: boolean }) => `${k.atLeast ? 'at least ' : ''}${formatNumber(k.count)}`;
-    blocks.push({ kind: 'text', text: `New listings since ${shortDate(Date.parse(p.since), timezone)}: ${count(nl.rent)} for rent, ${count(nl.sale)} for sale.` });
+    blocks.push({
+      kind: 'text',
+      text: `New listings since ${shortDate(Date.parse(p.since), timezone)}: ${count(nl.rent)} for rent, ${count(nl.sale)} for sale.`,
+    });
     if (withCards) {
       for (const c of nl.cheapest) {
         const diff = `${Math.abs(Math.round(c.diffPct))} % ${c.diffPct < 0 ? 'below' : 'above'} ${possessive(p.place.name)} ${bucketLabel(c.bucket)} average of ${formatAed(Math.round(c.benchmark))}/sqft`;
         const card = listingGroupCard(c.listing, c.copies ?? []);
-        blocks.push({ kind: 'card', card: { ...card, fields: [...card.fields, { label: 'Against the trend', value: `${formatAed(Math.round(c.ppsf))}/sqft, ${diff}` }] } });
+        blocks.push({
+          kind: 'card',
+          card: {
+            ...card,
+            fields: [
+              ...card.fields,
+              { label: 'Against the trend', value: `${formatAed(Math.round(c.ppsf))}/sqft, ${diff}` },
+            ],
+          },
+        });
       }
       if (nl.cheapestNote) blocks.push({ kind: 'context', text: nl.cheapestNote });
     }
@@ -127,9 +187,15 @@ function placeBlocks(p: PlaceDigest, withCards: boolean, timezone: string): Bloc
 
   const pr = p.projects.data;
   if (p.projects.state !== 'unavailable' && pr) {
-    const lines = pr.first.map((x) => `• ${x.name ?? `Project ${x.id}`}${x.developer ? ` by ${x.developer}` : ''}${x.handover ? `, handover ${x.handover.slice(0, 7)}` : ''}`);
+    const lines = pr.first.map(
+      (x) =>
+        `• ${x.name ?? `Project ${x.id}`}${x.developer ? ` by ${x.developer}` : ''}${x.handover ? `, handover ${x.handover.slice(0, 7)}` : ''}`,
+    );
     const head = `Off-plan projects: ${pr.launchedSince} launched since ${shortDate(Date.parse(p.since), timezone)} (${pr.atLeast ? 'at least ' : ''}${pr.count} listed)`;
-    blocks.push({ kind: 'text', text: [head, ...lines].join('\n') }, { kind: 'context', text: sourceLine(p.projects, 'off-plan projects') });
+    blocks.push(
+      { kind: 'text', text: [head, ...lines].join('\n') },
+      { kind: 'context', text: sourceLine(p.projects, 'off-plan projects') },
+    );
   } else blocks.push(...unavailable(p.projects, 'Off-plan projects'));
   return blocks;
 }
@@ -153,7 +219,10 @@ export function renderDigest(payload: DigestPayload): Reply {
 }
 
 /** The outbox kinds digests register: the digest itself, and its notices (postponed). */
-export const digestKind = { decode: decodeWith(payloadSchema), render: (p: z.output<typeof payloadSchema>) => renderDigest(p as unknown as DigestPayload) };
+export const digestKind = {
+  decode: decodeWith(payloadSchema),
+  render: (p: z.output<typeof payloadSchema>) => renderDigest(p as unknown as DigestPayload),
+};
 export const digestNoticeKind = {
   decode: decodeWith(noticeSchema),
   render: (p: z.output<typeof noticeSchema>): Reply => ({ text: p.text, blocks: [{ kind: 'text', text: p.text }] }),

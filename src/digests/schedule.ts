@@ -2,7 +2,8 @@
 // Each due time is a "slot"; a digest is composed and queued once per slot, so it is posted once per period.
 import { TZDate } from '@date-fns/tz';
 
-export type Schedule = { every: 'day'; time: string } | { every: 'week'; day: number; time: string } | { every: 'month'; time: string };
+export type Schedule =
+  { every: 'day'; time: string } | { every: 'week'; day: number; time: string } | { every: 'month'; time: string };
 
 export const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -46,7 +47,8 @@ export function parseSchedule(text: string): ScheduleParse {
   const at = /\s*(?:^|\s)at\s+(\S+(?:\s*[ap]m)?)\s*$/i.exec(rest);
   if (at) {
     time = parseTime(at[1]!);
-    if (!time) return { ok: false, error: `"${at[1]}" is not a time of day: say for example \`at 09:00\` or \`at 6pm\`.` };
+    if (!time)
+      return { ok: false, error: `"${at[1]}" is not a time of day: say for example \`at 09:00\` or \`at 6pm\`.` };
     rest = rest.slice(0, at.index).trim();
   }
   const words = rest.split(/\s+/);
@@ -55,7 +57,10 @@ export function parseSchedule(text: string): ScheduleParse {
     rest = words.slice(0, -n).join(' ').trim();
   };
   let schedule: Schedule = { ...DEFAULT_SCHEDULE, time: time ?? DEFAULT_SCHEDULE.time };
-  const weeklyOn = /^(?:weekly|every week)(?: on)? (\w+)$/.exec(last(3)) ?? /^(?:weekly)(?: on)? (\w+)$/.exec(last(2)) ?? /^(?:every|on) (\w+)$/.exec(last(2));
+  const weeklyOn =
+    /^(?:weekly|every week)(?: on)? (\w+)$/.exec(last(3)) ??
+    /^(?:weekly)(?: on)? (\w+)$/.exec(last(2)) ??
+    /^(?:every|on) (\w+)$/.exec(last(2));
   if (weeklyOn && dayOf(weeklyOn[1]!) !== undefined) {
     schedule = { every: 'week', day: dayOf(weeklyOn[1]!)!, time: schedule.time };
     take(weeklyOn[0].split(' ').length);
@@ -67,8 +72,14 @@ export function parseSchedule(text: string): ScheduleParse {
   } else if (/^(monthly)$/.test(last(1)) || last(2) === 'every month') {
     schedule = { every: 'month', time: schedule.time };
     take(last(2) === 'every month' ? 2 : 1);
-  } else if (/^(hourly|every hour|yearly|annually|every minute|fortnightly|biweekly|quarterly)$/.test(last(1)) || /^every (hour|minute|year|quarter)$/.test(last(2))) {
-    return { ok: false, error: `I can post a digest daily, weekly (on a day) or monthly, not "${last(/^every/.test(last(2)) ? 2 : 1)}".` };
+  } else if (
+    /^(hourly|every hour|yearly|annually|every minute|fortnightly|biweekly|quarterly)$/.test(last(1)) ||
+    /^every (hour|minute|year|quarter)$/.test(last(2))
+  ) {
+    return {
+      ok: false,
+      error: `I can post a digest daily, weekly (on a day) or monthly, not "${last(/^every/.test(last(2)) ? 2 : 1)}".`,
+    };
   }
   rest = rest.replace(/[,\s]+$/, '');
   return { ok: true, schedule, rest };
@@ -80,8 +91,18 @@ const [hh, mm] = [(t: string) => Number(t.slice(0, 2)), (t: string) => Number(t.
 export function nextSlot(schedule: Schedule, timezone: string, after: number): number {
   const local = new TZDate(after, timezone);
   for (let i = 0; i < 400; i++) {
-    const day = new TZDate(local.getFullYear(), local.getMonth(), local.getDate() + i, hh(schedule.time), mm(schedule.time), timezone);
-    const matches = schedule.every === 'day' || (schedule.every === 'week' && day.getDay() === schedule.day) || (schedule.every === 'month' && day.getDate() === 1);
+    const day = new TZDate(
+      local.getFullYear(),
+      local.getMonth(),
+      local.getDate() + i,
+      hh(schedule.time),
+      mm(schedule.time),
+      timezone,
+    );
+    const matches =
+      schedule.every === 'day' ||
+      (schedule.every === 'week' && day.getDay() === schedule.day) ||
+      (schedule.every === 'month' && day.getDate() === 1);
     if (matches && day.getTime() > after) return day.getTime();
   }
   throw new Error('no due time within 400 days'); // unreachable for these schedules
@@ -91,13 +112,19 @@ export function nextSlot(schedule: Schedule, timezone: string, after: number): n
 export function currentSlot(schedule: Schedule, timezone: string, at: number): number {
   // Every schedule repeats within 31 days: step back a month and walk forward.
   let slot = nextSlot(schedule, timezone, at - 32 * 86_400_000);
-  for (let next = nextSlot(schedule, timezone, slot); next <= at; next = nextSlot(schedule, timezone, slot)) slot = next;
+  for (let next = nextSlot(schedule, timezone, slot); next <= at; next = nextSlot(schedule, timezone, slot))
+    slot = next;
   return slot;
 }
 
 /** "every Monday at 09:00 (Asia/Dubai)", "daily at 07:30 (Asia/Dubai)", "monthly, on the 1st at 09:00 (Asia/Dubai)". */
 export function describeSchedule(schedule: Schedule, timezone: string): string {
-  const when = schedule.every === 'day' ? 'daily' : schedule.every === 'week' ? `every ${DAY_NAMES[schedule.day]}` : 'monthly, on the 1st,';
+  const when =
+    schedule.every === 'day'
+      ? 'daily'
+      : schedule.every === 'week'
+        ? `every ${DAY_NAMES[schedule.day]}`
+        : 'monthly, on the 1st,';
   return `${when} at ${schedule.time} (${timezone})`;
 }
 
@@ -105,5 +132,7 @@ export function describeSchedule(schedule: Schedule, timezone: string): string {
 export function shortDate(at: number, timezone: string, withTime = false): string {
   const d = new TZDate(at, timezone);
   const date = `${SHORT_DAYS[d.getDay()]} ${d.getDate()} ${MONTHS[d.getMonth()]}`;
-  return withTime ? `${date} ${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}` : date;
+  return withTime
+    ? `${date} ${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`
+    : date;
 }

@@ -52,7 +52,9 @@ export class Heartbeat {
     return this.leases.lapsed(this.self, this.now(), LAPSE_MS, alive, PROCESS_STARTED_AT);
   }
 
-  /** Another instance of this process known to be gone (its delivery thread died): its claims are taken over at once. */
+  /**
+   * Another instance of this process known to be gone (its delivery thread died): its claims are taken over at once.
+   */
   async markGone(id: string): Promise<void> {
     // Lapsed, not a day old: instances gone for a day are forgotten, and then their claims would wait out their lease.
     await this.leases.markGone(id, this.now() - LAPSE_MS - 1);

@@ -56,7 +56,13 @@ export class Leadership {
   }
 
   private async seek(first: boolean): Promise<void> {
-    const fence = await this.o.leases.acquire(this.o.name, this.o.holder, this.now(), this.ttlMs, await this.o.lapsed());
+    const fence = await this.o.leases.acquire(
+      this.o.name,
+      this.o.holder,
+      this.now(),
+      this.ttlMs,
+      await this.o.lapsed(),
+    );
     if (!fence) {
       if (first) this.o.logger.info('another instance leads; standing by to take over', { role: this.o.name });
       return;
@@ -77,7 +83,9 @@ export class Leadership {
     // Taken over (this instance stalled past its lease): the other leads now.
     this.fence = undefined;
     this.o.logger.warn('the role was taken over by another instance; standing down', { role: this.o.name });
-    await this.o.standDown().catch((e: unknown) => this.o.logger.error('standing down failed', { role: this.o.name, error: e }));
+    await this.o
+      .standDown()
+      .catch((e: unknown) => this.o.logger.error('standing down failed', { role: this.o.name, error: e }));
   }
 
   async stop(): Promise<void> {

@@ -23,7 +23,10 @@ export interface LeasedRunOptions {
 
 export type LeasedRun<T> = { ran: false } | { ran: true; result: T };
 
-export async function runLeased<T>(o: LeasedRunOptions, run: (fence: Fence, signal: AbortSignal) => Promise<T>): Promise<LeasedRun<T>> {
+export async function runLeased<T>(
+  o: LeasedRunOptions,
+  run: (fence: Fence, signal: AbortSignal) => Promise<T>,
+): Promise<LeasedRun<T>> {
   const now = o.now ?? Date.now;
   const started = now();
   const fence = await o.leases.acquire(o.name, o.holder, started, o.ttlMs, await o.lapsed?.());

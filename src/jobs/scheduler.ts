@@ -1,4 +1,5 @@
-// Named jobs, each on its own schedule (node-cron): the alerts poller and maintenance now, digests next. Runs of one job
+// Named jobs, each on its own schedule (node-cron): the alerts poller and maintenance now, digests next. Runs of one
+// job
 // never overlap in this process (node-cron's noOverlap); across instances each job takes its fenced lease (runLeased).
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from '../log.js';
@@ -44,8 +45,17 @@ export class JobScheduler implements Scheduler {
 
   register(job: Job): void {
     if (this.jobs.has(job.name)) throw new Error(`job ${job.name} is registered already`);
-    const task = cron.schedule(job.cron, () => this.tick(job.name), { timezone: this.o.timezone, noOverlap: true, name: job.name });
-    task.on('execution:overlap', () => this.o.logger.warn('a job’s run still going at its next tick; that tick is skipped', { job: job.name, cron: job.cron }));
+    const task = cron.schedule(job.cron, () => this.tick(job.name), {
+      timezone: this.o.timezone,
+      noOverlap: true,
+      name: job.name,
+    });
+    task.on('execution:overlap', () =>
+      this.o.logger.warn('a job’s run still going at its next tick; that tick is skipped', {
+        job: job.name,
+        cron: job.cron,
+      }),
+    );
     void task.stop();
     this.jobs.set(job.name, { job, task, current: undefined, again: false });
     if (this.started) void task.start();

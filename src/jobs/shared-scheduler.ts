@@ -1,7 +1,8 @@
 // The background's jobs shared by every instance on one Postgres, through pg-boss: each instance's node-cron tick sends
 // the slot's job under an id made from the slot, so three instances sending it make one job; one instance takes it. A
 // job with parts (the poller: one per canonical query; digests: one per digest) queues them, ten to a pg-boss job, and
-// every instance takes jobs as it has room, so three instances share one run. pg-boss guarantees pickup, not the post: each part runs under
+// every instance takes jobs as it has room, so three instances share one run. pg-boss guarantees pickup, not the post:
+// each part runs under
 // its own fenced lease and queues its messages in the outbox, whose exactly-once rules are unchanged. A part whose
 // instance died is taken again when pg-boss expires it, or at the next tick (its searches are still due).
 import { createHash, randomUUID } from 'node:crypto';
@@ -86,7 +87,13 @@ export class SharedScheduler implements Scheduler {
       if (job.parts) {
         const parts = job.parts;
         const queue = partQueue(job.name);
-        await this.createQueue({ name: queue, policy: 'short', retryLimit: 3, retryDelay: this.o.retryDelaySeconds ?? 5, retryBackoff: true });
+        await this.createQueue({
+          name: queue,
+          policy: 'short',
+          retryLimit: 3,
+          retryDelay: this.o.retryDelaySeconds ?? 5,
+          retryBackoff: true,
+        });
         this.loops.set(
           queue,
           this.loop(queue, this.o.concurrency ?? 4, async (data) => {
@@ -94,14 +101,24 @@ export class SharedScheduler implements Scheduler {
           }),
         );
       }
-      const task = cron.schedule(job.cron, (ctx) => this.send(job.name, slotJobId(job.name, ctx.date)), { timezone: this.o.timezone, name: job.name });
+      const task = cron.schedule(job.cron, (ctx) => this.send(job.name, slotJobId(job.name, ctx.date)), {
+        timezone: this.o.timezone,
+        name: job.name,
+      });
       this.tasks.push(task);
     }
     this.started = true;
   }
 
   private loop(queue: string, batchSize: number, run: (data: object) => Promise<unknown>): QueueLoop {
-    const loop = new QueueLoop({ boss: this.boss, queue, batchSize, idleMs: (this.o.pollSeconds ?? 1) * 1000, run, logger: this.o.logger });
+    const loop = new QueueLoop({
+      boss: this.boss,
+      queue,
+      batchSize,
+      idleMs: (this.o.pollSeconds ?? 1) * 1000,
+      run,
+      logger: this.o.logger,
+    });
     loop.start();
     return loop;
   }
@@ -129,11 +146,15 @@ export class SharedScheduler implements Scheduler {
     }
     const queue = partQueue(job.name);
     // The last run's parts still waiting (a run longer than the period): this tick is skipped, as node-cron skips a
-    // tick whose run is still going, so a query is not queued twice. Parts under way do not count: an instance that died
+    // tick whose run is still going, so a query is not queued twice. Parts under way do not count: an instance that
+    // died
     // holding some must not hold up the runs that will redo them.
     const waiting = await this.boss.getQueueSize(queue);
     if (waiting) {
-      this.o.logger.warn('a shared run’s parts still waiting at its next tick; that tick is skipped', { job: job.name, waiting });
+      this.o.logger.warn('a shared run’s parts still waiting at its next tick; that tick is skipped', {
+        job: job.name,
+        waiting,
+      });
       return;
     }
     const keys = await job.parts.list();
@@ -188,7 +209,16 @@ class QueueLoop {
   private done: Promise<void> = Promise.resolve();
   private wake: (() => void) | undefined;
 
-  constructor(private readonly o: { boss: PgBoss; queue: string; batchSize: number; idleMs: number; run: (data: object) => Promise<unknown>; logger: Logger }) {}
+  constructor(
+    private readonly o: {
+      boss: PgBoss;
+      queue: string;
+      batchSize: number;
+      idleMs: number;
+      run: (data: object) => Promise<unknown>;
+      logger: Logger;
+    },
+  ) {}
 
   start(): void {
     this.running = true;

@@ -35,7 +35,9 @@ export function namesPlace(name: string, abbreviation: PlaceAbbreviation): boole
   const words = foldPlaceName(name).split(' ');
   const left = core(name, initials);
   if (left === '') return words.some((w) => initials.has(w));
-  return [abbreviation.place.name, ...abbreviation.place.spellings, abbreviation.form].some((form) => core(form, initials) === left);
+  return [abbreviation.place.name, ...abbreviation.place.spellings, abbreviation.form].some(
+    (form) => core(form, initials) === left,
+  );
 }
 
 /** What to ask the service, in order: the place's name, the short form, then its spelled-out forms. At most three. */

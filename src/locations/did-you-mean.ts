@@ -9,7 +9,22 @@ import { kindOf } from './kinds.js';
 export const SUGGESTION_COUNT = 3;
 
 /** Words that only say which emirate or city a place is in: "Dubai Marina" is also "marina". */
-export const QUALIFIERS = new Set(['dubai', 'abu', 'dhabi', 'sharjah', 'ajman', 'umm', 'al', 'quwain', 'ras', 'khaimah', 'fujairah', 'ain', 'uae', 'the']);
+export const QUALIFIERS = new Set([
+  'dubai',
+  'abu',
+  'dhabi',
+  'sharjah',
+  'ajman',
+  'umm',
+  'al',
+  'quwain',
+  'ras',
+  'khaimah',
+  'fujairah',
+  'ain',
+  'uae',
+  'the',
+]);
 
 const fold = (s: string) =>
   s
@@ -45,14 +60,16 @@ function wordDistance(typed: readonly string[], name: string): number {
   let best = Infinity;
   for (const t of typed) {
     if (t.length < 3) continue;
-    for (const w of fold(name)) if (!QUALIFIERS.has(w)) best = Math.min(best, distance(t, w) + (tolerance(t) < distance(t, w) ? 100 : 0));
+    for (const w of fold(name))
+      if (!QUALIFIERS.has(w)) best = Math.min(best, distance(t, w) + (tolerance(t) < distance(t, w) ? 100 : 0));
   }
   return best;
 }
 
 /**
  * The places most likely meant, best first, at most SUGGESTION_COUNT: names close to the whole text (any source), then
- * the probe's answers that share a close word; of the kind typed only (see kinds.ts). `typed` is normalised (lower case, single spaces).
+ * the probe's answers that share a close word; of the kind typed only (see kinds.ts). `typed` is normalised (lower
+ * case, single spaces).
  */
 export function rankPlaces(typed: string, probed: readonly Location[], seen: Iterable<Location>): Candidate[] {
   const words = typed.split(' ').filter(Boolean);
@@ -79,10 +96,14 @@ export function rankPlaces(typed: string, probed: readonly Location[], seen: Ite
 
   // Only places of the kind typed: a community for a community ("damac hills 2" is never offered a tower), a building
   // for a building. Text close to a shipped community is one; otherwise its words tell, or nothing does.
-  const nearCommunity = [...byName.values()].some((c) => c.nameDistance <= tolerance(typed) && kindOf(c.name) === 'community');
+  const nearCommunity = [...byName.values()].some(
+    (c) => c.nameDistance <= tolerance(typed) && kindOf(c.name) === 'community',
+  );
   const kind = nearCommunity ? 'community' : kindOf(typed);
   const all = [...byName.values()].filter((c) => kind === undefined || kindOf(c.name) === kind);
   const close = all.filter((c) => c.nameDistance <= tolerance(typed)).sort((a, b) => a.nameDistance - b.nameDistance);
-  const related = all.filter((c) => !close.includes(c) && c.wordDistance < 100).sort((a, b) => a.wordDistance - b.wordDistance);
+  const related = all
+    .filter((c) => !close.includes(c) && c.wordDistance < 100)
+    .sort((a, b) => a.wordDistance - b.wordDistance);
   return [...close, ...related].slice(0, SUGGESTION_COUNT);
 }

@@ -16,7 +16,10 @@ export { KNOWN_PLACES, type KnownPlace } from './known-places.js';
 /** The one call the resolver needs; ApiClient satisfies it. */
 export interface LocationLookup {
   /** `dataNull`: the service sent `data: null`, which is read as no records but never cached. */
-  call(operation: 'autocomplete-location', params: { query: string }): Promise<{ records: Location[]; dataNull?: boolean }>;
+  call(
+    operation: 'autocomplete-location',
+    params: { query: string },
+  ): Promise<{ records: Location[]; dataNull?: boolean }>;
   /**
    * True when calls are scarce: suggestions then answer from the cache only. When absent, it is derived from
    * a `budgetLeft()` method if the object has one (ApiClient).
@@ -47,10 +50,19 @@ export interface LocationCache {
 /** The locations of a cached answer, or none when it is not a list of them (an older or damaged row). */
 function locationsOf(results: unknown): Location[] {
   if (!Array.isArray(results)) return [];
-  return results.filter((r): r is Location => typeof r === 'object' && r !== null && typeof (r as Location).name === 'string' && typeof (r as Location).id === 'number');
+  return results.filter(
+    (r): r is Location =>
+      typeof r === 'object' &&
+      r !== null &&
+      typeof (r as Location).name === 'string' &&
+      typeof (r as Location).id === 'number',
+  );
 }
 
-export type Resolution = { kind: 'found'; location: Location; alternatives: Location[] } | { kind: 'ambiguous'; choices: Location[] } | { kind: 'none'; suggestions: Location[] };
+export type Resolution =
+  | { kind: 'found'; location: Location; alternatives: Location[] }
+  | { kind: 'ambiguous'; choices: Location[] }
+  | { kind: 'none'; suggestions: Location[] };
 
 /** Case and spacing folded; words with no letter or digit (an emoji, a stray dash) carry no place name. */
 export const normalise = (words: string) =>
@@ -81,7 +93,11 @@ function isStrong(name: string, wanted: string): boolean {
 export function pickBest(words: string, results: readonly Location[]): Resolution {
   if (results.length === 0) return { kind: 'none', suggestions: [] };
   const wanted = normalise(words);
-  const found = (best: Location): Resolution => ({ kind: 'found', location: best, alternatives: results.filter((r) => r !== best) });
+  const found = (best: Location): Resolution => ({
+    kind: 'found',
+    location: best,
+    alternatives: results.filter((r) => r !== best),
+  });
   const exact = results.find((r) => normalise(r.name) === wanted);
   if (exact) return found(exact);
   const topLevel = results.filter((r) => !results.some((other) => inside(r, other)));
@@ -99,7 +115,10 @@ export const expandAbbreviations = (words: string) => {
 
 export class LocationResolver {
   private readonly inFlight = new Map<string, Promise<Location[]>>();
-  /** Places seen in autocomplete answers (fresh or cached), by folded name: what "did you mean" ranks besides the shipped list. */
+  /**
+   * Places seen in autocomplete answers (fresh or cached), by folded name: what "did you mean" ranks besides the
+   * shipped list.
+   */
   private readonly seen = new Map<string, Location>();
   private readonly budgetLow: () => boolean;
 
@@ -170,7 +189,8 @@ export class LocationResolver {
       // A shipped name costs a call unless cached; when calls are scarce, only names with ids are offered.
       if (!location && ((await this.cache.get(normalise(candidate.name))) || !this.budgetLow())) {
         const answer = pickBest(candidate.name, await this.lookup(candidate.name));
-        if (answer.kind === 'found' && normalise(answer.location.name) === normalise(candidate.name)) location = answer.location;
+        if (answer.kind === 'found' && normalise(answer.location.name) === normalise(candidate.name))
+          location = answer.location;
       }
       if (location && !out.some((l) => l.id === location.id)) out.push(location);
       if (out.length === SUGGESTION_COUNT) break;
@@ -200,7 +220,8 @@ export class LocationResolver {
   async suggest(typed: string, mayCall: () => Promise<boolean> = async () => true): Promise<Location[]> {
     const key = normalise(typed);
     if (key.length < MIN_PREFIX) return [];
-    if (key.length > SUGGEST_MAX_CHARS) return narrow(await this.suggest(key.slice(0, SUGGEST_MAX_CHARS).trimEnd(), mayCall), key);
+    if (key.length > SUGGEST_MAX_CHARS)
+      return narrow(await this.suggest(key.slice(0, SUGGEST_MAX_CHARS).trimEnd(), mayCall), key);
     const cached = await this.cache.get(key);
     if (cached) return cached.results as Location[];
     const pending = this.inFlight.get(key);

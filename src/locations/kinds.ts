@@ -8,7 +8,17 @@ export type PlaceKind = 'community' | 'building';
 
 /** Every shipped community's name and spellings, folded, and the emirates' cities. */
 const COMMUNITIES = new Set(
-  [...KNOWN_PLACES.flatMap((p) => [p.name, ...p.spellings]), 'Dubai', 'Abu Dhabi', 'Sharjah', 'Ajman', 'Ras Al Khaimah', 'Fujairah', 'Umm Al Quwain', 'Al Ain'].map(foldPlaceName),
+  [
+    ...KNOWN_PLACES.flatMap((p) => [p.name, ...p.spellings]),
+    'Dubai',
+    'Abu Dhabi',
+    'Sharjah',
+    'Ajman',
+    'Ras Al Khaimah',
+    'Fujairah',
+    'Umm Al Quwain',
+    'Al Ain',
+  ].map(foldPlaceName),
 );
 
 /** Words that make a name a building's. */
@@ -61,7 +71,10 @@ const COMMUNITY_WORDS = new Set([
   'downtown',
 ]);
 
-/** A name containing a community's plus words that are not a number: "Vida Residences Dubai Marina", "Pacific Al Marjan". */
+/**
+ * A name containing a community's plus words that are not a number: "Vida Residences Dubai Marina", "Pacific Al
+ * Marjan".
+ */
 function insideCommunity(words: readonly string[]): boolean {
   for (let start = 0; start < words.length; start++) {
     for (let end = start + 1; end <= words.length; end++) {

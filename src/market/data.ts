@@ -71,15 +71,26 @@ export class MarketData {
     this.listingTtlMs = Math.min(options.listingTtlMs ?? 15 * 60_000, this.ttlMs);
     this.projectPages = Math.max(1, options.projectPages ?? 1);
     this.contextMaxAgeMs = options.contextMaxAgeMs ?? 24 * 3_600_000;
-    // A card's median rent is the period's: every page of it within the cap, as digests and transactions replies read it.
+    // A card's median rent is the period's: every page of it within the cap, as digests and transactions replies read
+    // it.
     this.contextPages = Math.max(1, options.contextPages ?? this.maxPages);
     this.contextMinCallsLeft = options.contextMinCallsLeft ?? 50;
     this.callsPerPlace = options.callsPerPlace ?? Object.values(PART_CALLS).reduce((a, b) => a + b, 0);
     this.deadlineMs = options.deadlineMs;
     // ttlResolution 0: read the clock on every check, so an injected clock is obeyed exactly.
     const perf = { now: this.now };
-    this.cache = new LRUCache<string, Entry>({ max: options.maxEntries ?? 2000, ttl: Math.max(this.ttlMs, this.contextMaxAgeMs), ttlResolution: 0, perf });
-    this.contextFetches = new LRUCache<string, number>({ max: options.maxEntries ?? 2000, ttl: this.contextMaxAgeMs, ttlResolution: 0, perf });
+    this.cache = new LRUCache<string, Entry>({
+      max: options.maxEntries ?? 2000,
+      ttl: Math.max(this.ttlMs, this.contextMaxAgeMs),
+      ttlResolution: 0,
+      perf,
+    });
+    this.contextFetches = new LRUCache<string, number>({
+      max: options.maxEntries ?? 2000,
+      ttl: this.contextMaxAgeMs,
+      ttlResolution: 0,
+      perf,
+    });
   }
 
   /**
@@ -92,7 +103,9 @@ export class MarketData {
     period: TransactionPeriod,
     use: Use & { maxPages?: number; filters?: TransactionFilters } = {},
   ): Promise<TransactionsResult> {
-    const filters = Object.fromEntries(Object.entries(use.filters ?? {}).filter(([, v]) => v !== undefined && v !== ''));
+    const filters = Object.fromEntries(
+      Object.entries(use.filters ?? {}).filter(([, v]) => v !== undefined && v !== ''),
+    );
     const read = await this.read(
       'get-get-transactions',
       { ...filters, location_id: String(locationId), transaction_type: type, period, sort: 'newest' },
@@ -108,11 +121,19 @@ export class MarketData {
   }
 
   /** The price trend's points (the service's 1Y series, per bedroom_id), for a property type (default apartment). */
-  async trend(locationId: string | number, use: Use = {}, propertyType = 'apartment'): Promise<{ points: PriceTrendPoint[]; fetchedAt: number; propertyType: string }> {
+  async trend(
+    locationId: string | number,
+    use: Use = {},
+    propertyType = 'apartment',
+  ): Promise<{ points: PriceTrendPoint[]; fetchedAt: number; propertyType: string }> {
     const params: Record<string, string> = { location_id: String(locationId) };
     // The service's default type is apartment: not sent, so its answer and ours share one cache entry.
     if (propertyType !== 'apartment') params.property_type = propertyType;
-    const read = await this.read('price-trend-of-location', params, { maxPages: 1, maxAgeMs: use.maxAgeMs ?? this.ttlMs, use });
+    const read = await this.read('price-trend-of-location', params, {
+      maxPages: 1,
+      maxAgeMs: use.maxAgeMs ?? this.ttlMs,
+      use,
+    });
     return { points: read.records as PriceTrendPoint[], fetchedAt: read.fetchedAt, propertyType };
   }
 
@@ -130,23 +151,38 @@ export class MarketData {
   /** Listings for sale and for rent listed since `since`, from the newest pages (listingPages each). */
   async newListings(locationId: string | number, since: Date | number, use: Use = {}): Promise<NewListings> {
     const from = typeof since === 'number' ? since : since.getTime();
-    const [sale, rent] = await Promise.all((['search-buy', 'search-rent'] as const).map((op) => this.newOf(op, String(locationId), from, use)));
+    const [sale, rent] = await Promise.all(
+      (['search-buy', 'search-rent'] as const).map((op) => this.newOf(op, String(locationId), from, use)),
+    );
     return { sale: sale!.kind, rent: rent!.kind, fetchedAt: Math.min(sale!.fetchedAt, rent!.fetchedAt) };
   }
 
-  private async newOf(op: 'search-buy' | 'search-rent', locationId: string, since: number, use: Use): Promise<{ kind: NewListingsKind; fetchedAt: number }> {
-    const listedAt = (l: ListingSummary) => (typeof l.listed_date === 'string' ? Date.parse(l.listed_date) : Number.NaN);
+  private async newOf(
+    op: 'search-buy' | 'search-rent',
+    locationId: string,
+    since: number,
+    use: Use,
+  ): Promise<{ kind: NewListingsKind; fetchedAt: number }> {
+    const listedAt = (l: ListingSummary) =>
+      typeof l.listed_date === 'string' ? Date.parse(l.listed_date) : Number.NaN;
     // Newest first: once a page reaches a listing older than `since`, later pages hold only older ones.
     // Undated listings cannot say: then the first page is all there is to read.
     const enough = (records: unknown[]) => {
       const dated = (records as ListingSummary[]).map(listedAt).filter(Number.isFinite);
       return dated.length === 0 ? records.length > 0 : dated.some((t) => t < since);
     };
-    const read = await this.read(op, { location_id: locationId, sort: 'newest' }, { maxPages: this.listingPages, maxAgeMs: use.maxAgeMs ?? this.listingTtlMs, enough, use });
+    const read = await this.read(
+      op,
+      { location_id: locationId, sort: 'newest' },
+      { maxPages: this.listingPages, maxAgeMs: use.maxAgeMs ?? this.listingTtlMs, enough, use },
+    );
     const all = uniqueBy(read.records as ListingSummary[], (l) => l.property_id);
     const listings = all.filter((l) => listedAt(l) >= since);
     const undated = all.filter((l) => !Number.isFinite(listedAt(l))).length;
-    return { kind: { listings, count: listings.length, atLeast: !read.complete && !enough(read.records), undated }, fetchedAt: read.fetchedAt };
+    return {
+      kind: { listings, count: listings.length, atLeast: !read.complete && !enough(read.records), undated },
+      fetchedAt: read.fetchedAt,
+    };
   }
 
   /**
@@ -155,19 +191,29 @@ export class MarketData {
    * to contextMaxAgeMs old); fetched only when none is there, at most once per place and kind per contextMaxAgeMs, and
    * not when the budget is low. Undefined when there is nothing to compare with, rather than a guess.
    */
-  async listingContext(place: { id: string | number; name: string }, listing: ListingSummary, use: Use & { kind?: 'sale' | 'rent' } = {}): Promise<ListingContext | undefined> {
+  async listingContext(
+    place: { id: string | number; name: string },
+    listing: ListingSummary,
+    use: Use & { kind?: 'sale' | 'rent' } = {},
+  ): Promise<ListingContext | undefined> {
     const facts = listingFacts(listing, use.kind);
     if (!facts) return undefined;
     const id = String(place.id);
     const maxAgeMs = this.contextMaxAgeMs;
     try {
       if (facts.kind === 'sale') {
-        if (!this.mayFetchContext('trend', id, () => this.isCached('price-trend-of-location', { location_id: id }, maxAgeMs))) return undefined;
+        if (
+          !this.mayFetchContext('trend', id, () =>
+            this.isCached('price-trend-of-location', { location_id: id }, maxAgeMs),
+          )
+        )
+          return undefined;
         const trend = await this.trend(id, { ...use, maxAgeMs });
         return saleContext(facts, trendFigures(trend.points, trend.propertyType), place.name);
       }
       const params = { location_id: id, transaction_type: 'rented', period: '1m', sort: 'newest' };
-      if (!this.mayFetchContext('rented', id, () => this.isCached('get-get-transactions', params, maxAgeMs))) return undefined;
+      if (!this.mayFetchContext('rented', id, () => this.isCached('get-get-transactions', params, maxAgeMs)))
+        return undefined;
       const rented = await this.transactions(id, 'rented', '1m', { ...use, maxAgeMs, maxPages: this.contextPages });
       const cut = rented.atLeast || rented.records.length < rented.count;
       return rentContext(facts, rented.records, place.name, cut ? { recent: rented.records.length } : {});
@@ -191,11 +237,20 @@ export class MarketData {
   /** Calls one place's digest is expected to cost now: the parts not cached cost their usual pages. */
   estimateCalls(locationId: string | number): number {
     const id = String(locationId);
-    const fresh = (op: OperationName, params: Record<string, string>, maxAgeMs = this.ttlMs) => this.isCached(op, params, maxAgeMs);
+    const fresh = (op: OperationName, params: Record<string, string>, maxAgeMs = this.ttlMs) =>
+      this.isCached(op, params, maxAgeMs);
     let n = 0;
     for (const type of ['sold', 'rented'] as const) {
       // A period a card read only the first page of still costs its other pages.
-      if (!this.isCached('get-get-transactions', { location_id: id, transaction_type: type, period: '1m', sort: 'newest' }, this.ttlMs, this.maxPages)) n += PART_CALLS[type];
+      if (
+        !this.isCached(
+          'get-get-transactions',
+          { location_id: id, transaction_type: type, period: '1m', sort: 'newest' },
+          this.ttlMs,
+          this.maxPages,
+        )
+      )
+        n += PART_CALLS[type];
     }
     if (!fresh('price-trend-of-location', { location_id: id })) n += PART_CALLS.trend;
     if (!fresh('search-new-projects', { location_id: id, sort: 'newest' })) n += PART_CALLS.projects;
@@ -212,7 +267,12 @@ export class MarketData {
     const base = { needed, ...(left !== undefined ? { left } : {}) };
     if (needed === 0) return { ok: true, ...base };
     if (budget.breakerOpenForMs !== undefined && budget.breakerOpenForMs > 0) {
-      return { ok: false, ...base, reason: 'the property service failed repeatedly and is not being called for now', retryInMs: budget.breakerOpenForMs };
+      return {
+        ok: false,
+        ...base,
+        reason: 'the property service failed repeatedly and is not being called for now',
+        retryInMs: budget.breakerOpenForMs,
+      };
     }
     if (left !== undefined && left < needed) {
       return {
@@ -224,7 +284,12 @@ export class MarketData {
     }
     // A wait the client would not sit through (a full minute window, a long Retry-After, a closed client).
     if (budget.blockedForMs > 60_000) {
-      return { ok: false, ...base, reason: 'the call budget or the service asks to wait', ...(Number.isFinite(budget.blockedForMs) ? { retryInMs: budget.blockedForMs } : {}) };
+      return {
+        ok: false,
+        ...base,
+        reason: 'the call budget or the service asks to wait',
+        ...(Number.isFinite(budget.blockedForMs) ? { retryInMs: budget.blockedForMs } : {}),
+      };
     }
     return { ok: true, ...base };
   }
@@ -241,7 +306,12 @@ export class MarketData {
   /** Whether an answer is cached and at most maxAgeMs old (with `pages`: complete, or that many pages read). */
   private isCached(op: OperationName, params: Record<string, string>, maxAgeMs: number, pages = 1): boolean {
     const e = this.cache.get(keyOf(op, params), { updateAgeOnGet: false });
-    return e !== undefined && (e.done || e.pages.length >= pages) && e.pages.length > 0 && this.now() - e.fetchedAt <= maxAgeMs;
+    return (
+      e !== undefined &&
+      (e.done || e.pages.length >= pages) &&
+      e.pages.length > 0 &&
+      this.now() - e.fetchedAt <= maxAgeMs
+    );
   }
 
   /**
@@ -255,7 +325,8 @@ export class MarketData {
   ): Promise<Paged<unknown>> {
     const key = keyOf(op, params);
     let entry = this.cache.get(key);
-    if (entry && (this.now() - entry.fetchedAt > o.maxAgeMs || (entry.pages.length === 0 && !entry.loading))) entry = undefined;
+    if (entry && (this.now() - entry.fetchedAt > o.maxAgeMs || (entry.pages.length === 0 && !entry.loading)))
+      entry = undefined;
     if (entry) this.hits++;
     else {
       this.misses++;
@@ -283,7 +354,10 @@ export class MarketData {
     const paged = 'firstPage' in spec;
     const page = (paged ? spec.firstPage : 1) + entry.pages.length;
     const params = paged ? { ...entry.params, page: String(page) } : entry.params;
-    const options: CallOptions = { ...(this.deadlineMs !== undefined ? { deadlineMs: this.deadlineMs } : {}), ...(use.signal ? { signal: use.signal } : {}) };
+    const options: CallOptions = {
+      ...(this.deadlineMs !== undefined ? { deadlineMs: this.deadlineMs } : {}),
+      ...(use.signal ? { signal: use.signal } : {}),
+    };
     this.calls++;
     const loading = this.api
       .call(entry.op, params as ParamsOf<typeof entry.op>, options)
@@ -298,11 +372,16 @@ export class MarketData {
           if (result.totalItems !== undefined) entry.totalItems = result.totalItems;
           if (result.totalPages !== undefined) entry.totalPages = result.totalPages;
           // The last page: not paged, empty, past total_pages, or shorter than the largest page seen of this operation.
-          entry.done = !paged || length === 0 || (entry.totalPages !== undefined && entry.pages.length >= entry.totalPages) || length < largest;
+          entry.done =
+            !paged ||
+            length === 0 ||
+            (entry.totalPages !== undefined && entry.pages.length >= entry.totalPages) ||
+            length < largest;
         },
         (error: unknown) => {
           use.meter?.add(entry.op, false);
-          if (entry.pages.length === 0 && this.cache.get(key, { updateAgeOnGet: false }) === entry) this.cache.delete(key);
+          if (entry.pages.length === 0 && this.cache.get(key, { updateAgeOnGet: false }) === entry)
+            this.cache.delete(key);
           throw error;
         },
       )

@@ -8,7 +8,17 @@ import type { ListingSummary, NewProject } from '../api/records.js';
 import { foldSameFlats } from '../views/same-flat.js';
 import type { MarketData } from './data.js';
 import { CallMeter, type NewListingsKind } from './types.js';
-import { listingFacts, saleContext, transactionFigures, trendFigures, yieldFigures, type Bucket, type TransactionFigures, type TrendFigures, type YieldFigure } from './figures.js';
+import {
+  listingFacts,
+  saleContext,
+  transactionFigures,
+  trendFigures,
+  yieldFigures,
+  type Bucket,
+  type TransactionFigures,
+  type TrendFigures,
+  type YieldFigure,
+} from './figures.js';
 
 const DAY = 86_400_000;
 
@@ -89,7 +99,9 @@ export interface ProjectsFigures {
 export interface PlaceDigest {
   place: { id: string; name: string };
   state: 'ok' | 'failed';
-  /** Why nothing of the place could be shown. kind 'budget': the budget could not cover it (postpone, not an outage). */
+  /**
+   * Why nothing of the place could be shown. kind 'budget': the budget could not cover it (postpone, not an outage).
+   */
   failure?: { reason: string; kind: string; retryInMs?: number };
   since: string;
   now: string;
@@ -118,7 +130,12 @@ const iso = (t: number) => new Date(t).toISOString();
 const isoDay = (t: number) => iso(t).slice(0, 10);
 
 function source(operation: OperationName, params: Record<string, string>, fetchedAt?: number): DigestSource {
-  return { operation, path: OPERATIONS[operation].path, params, ...(fetchedAt !== undefined ? { fetchedAt: iso(fetchedAt) } : {}) };
+  return {
+    operation,
+    path: OPERATIONS[operation].path,
+    params,
+    ...(fetchedAt !== undefined ? { fetchedAt: iso(fetchedAt) } : {}),
+  };
 }
 
 /**
@@ -144,12 +161,16 @@ function unavailableBecause(error: unknown): { reason: string; failure: string }
 
 function failureWords(e: ApiError): string {
   if (e.kind === 'unavailable') return 'the property service was failing, so it was not asked this time';
-  if (e.kind === 'budget' || e.kind === 'share' || (e.kind === 'http' && e.status === 429)) return 'the call budget could not cover it';
+  if (e.kind === 'budget' || e.kind === 'share' || (e.kind === 'http' && e.status === 429))
+    return 'the call budget could not cover it';
   if (e.kind === 'timeout') return 'the property service did not answer in time';
   if (e.kind === 'network') return 'the property service could not be reached';
-  if (e.kind === 'http' && (e.status === 401 || e.status === 403)) return "the property service refused Manzil's key or plan";
-  if (e.kind === 'malformed' || e.kind === 'too-large') return 'the property service sent an answer Manzil could not read';
-  if (e.kind === 'invalid-params' || (e.kind === 'http' && e.status === 400)) return 'the property service refused the request';
+  if (e.kind === 'http' && (e.status === 401 || e.status === 403))
+    return "the property service refused Manzil's key or plan";
+  if (e.kind === 'malformed' || e.kind === 'too-large')
+    return 'the property service sent an answer Manzil could not read';
+  if (e.kind === 'invalid-params' || (e.kind === 'http' && e.status === 400))
+    return 'the property service refused the request';
   return 'the property service failed to answer';
 }
 
@@ -161,7 +182,11 @@ const settle = <T>(p: Promise<T>): Promise<Settled<T>> =>
   );
 
 /** Composes one place's digest. Never throws for the service's failures: parts, or the whole place, say so. */
-export async function composePlaceDigest(market: MarketData, place: { id: string | number; name: string }, options: ComposeOptions): Promise<PlaceDigest> {
+export async function composePlaceDigest(
+  market: MarketData,
+  place: { id: string | number; name: string },
+  options: ComposeOptions,
+): Promise<PlaceDigest> {
   const id = String(place.id);
   const meter = options.meter ?? new CallMeter();
   const use = { meter, ...(options.signal ? { signal: options.signal } : {}) };
@@ -177,7 +202,11 @@ export async function composePlaceDigest(market: MarketData, place: { id: string
   if (!options.skipBudgetCheck) {
     const cover = market.coverage([id]);
     if (!cover.ok) {
-      const failure = { reason: cover.reason ?? 'the call budget cannot cover it now', kind: 'budget', ...(cover.retryInMs !== undefined ? { retryInMs: cover.retryInMs } : {}) };
+      const failure = {
+        reason: cover.reason ?? 'the call budget cannot cover it now',
+        kind: 'budget',
+        ...(cover.retryInMs !== undefined ? { retryInMs: cover.retryInMs } : {}),
+      };
       return failedDigest(head, failure, txPeriod, listingPeriod, projectPeriod, id);
     }
   }
@@ -191,11 +220,23 @@ export async function composePlaceDigest(market: MarketData, place: { id: string
   ]);
 
   const txPart = (type: 'sold' | 'rented', r: typeof sold): DigestPart<TransactionFigures> => {
-    if (!r.ok) return { state: 'unavailable', period: txPeriod, sources: [source('get-get-transactions', txParams(type))], ...unavailableBecause(r.error) };
+    if (!r.ok)
+      return {
+        state: 'unavailable',
+        period: txPeriod,
+        sources: [source('get-get-transactions', txParams(type))],
+        ...unavailableBecause(r.error),
+      };
     const data = transactionFigures(r.value.records, { total: r.value.count, atLeast: r.value.atLeast });
     const sources = [source('get-get-transactions', txParams(type), r.value.fetchedAt)];
     return data.thin
-      ? { state: 'thin', period: txPeriod, sources, data, reason: `too little data: ${data.priced} ${type === 'sold' ? 'sales' : 'lettings'} with a price` }
+      ? {
+          state: 'thin',
+          period: txPeriod,
+          sources,
+          data,
+          reason: `too little data: ${data.priced} ${type === 'sold' ? 'sales' : 'lettings'} with a price`,
+        }
       : { state: 'ok', period: txPeriod, sources, data };
   };
   const soldPart = txPart('sold', sold);
@@ -220,16 +261,34 @@ export async function composePlaceDigest(market: MarketData, place: { id: string
     const sources = [source('price-trend-of-location', { location_id: id }, trend.value.fetchedAt)];
     trendPart =
       trendFig.buckets.length === 0
-        ? { state: 'thin', period, sources, data: trendFig, reason: 'too little data: the service has no price trend for this place' }
+        ? {
+            state: 'thin',
+            period,
+            sources,
+            data: trendFig,
+            reason: 'too little data: the service has no price trend for this place',
+          }
         : { state: 'ok', period, sources, data: trendFig };
   }
 
   const yieldsPart = ((): DigestPart<YieldFigure[]> => {
     const sources = [...soldPart.sources, ...rentedPart.sources];
-    if (!soldPart.data || !rentedPart.data) return { state: 'unavailable', period: txPeriod, sources, reason: 'could not fetch the sales or the lettings it is made of' };
+    if (!soldPart.data || !rentedPart.data)
+      return {
+        state: 'unavailable',
+        period: txPeriod,
+        sources,
+        reason: 'could not fetch the sales or the lettings it is made of',
+      };
     const data = yieldFigures(soldPart.data, rentedPart.data);
     return data.length === 0
-      ? { state: 'thin', period: txPeriod, sources, data, reason: 'too little data: no bedroom count has 3 sales and 3 lettings with a price' }
+      ? {
+          state: 'thin',
+          period: txPeriod,
+          sources,
+          data,
+          reason: 'too little data: no bedroom count has 3 sales and 3 lettings with a price',
+        }
       : { state: 'ok', period: txPeriod, sources, data };
   })();
 
@@ -238,7 +297,13 @@ export async function composePlaceDigest(market: MarketData, place: { id: string
     source('search-rent', { location_id: id, sort: 'newest' }, fetchedAt),
   ];
   const listingsPart = ((): DigestPart<NewListingsFigures> => {
-    if (!listings.ok) return { state: 'unavailable', period: listingPeriod, sources: listingSources(), ...unavailableBecause(listings.error) };
+    if (!listings.ok)
+      return {
+        state: 'unavailable',
+        period: listingPeriod,
+        sources: listingSources(),
+        ...unavailableBecause(listings.error),
+      };
     const { sale, rent, fetchedAt } = listings.value;
     const strip = ({ listings: _, ...rest }: NewListingsKind) => rest;
     const cheapest = trendFig ? cheapestAgainstTrend(sale.listings, trendFig, place.name) : [];
@@ -258,14 +323,39 @@ export async function composePlaceDigest(market: MarketData, place: { id: string
 
   const projectsPart = ((): DigestPart<ProjectsFigures> => {
     const params = { location_id: id, sort: 'newest' };
-    if (!projects.ok) return { state: 'unavailable', period: projectPeriod, sources: [source('search-new-projects', params)], ...unavailableBecause(projects.error) };
+    if (!projects.ok)
+      return {
+        state: 'unavailable',
+        period: projectPeriod,
+        sources: [source('search-new-projects', params)],
+        ...unavailableBecause(projects.error),
+      };
     const records = projects.value.records;
-    const launchedSince = records.filter((p) => typeof p.sales_start_date === 'string' && Date.parse(p.sales_start_date) >= since).length;
-    const data: ProjectsFigures = { count: records.length, atLeast: projects.value.atLeast, launchedSince, first: records.slice(0, 3).map(projectCard) };
-    return { state: 'ok', period: projectPeriod, sources: [source('search-new-projects', params, projects.value.fetchedAt)], data };
+    const launchedSince = records.filter(
+      (p) => typeof p.sales_start_date === 'string' && Date.parse(p.sales_start_date) >= since,
+    ).length;
+    const data: ProjectsFigures = {
+      count: records.length,
+      atLeast: projects.value.atLeast,
+      launchedSince,
+      first: records.slice(0, 3).map(projectCard),
+    };
+    return {
+      state: 'ok',
+      period: projectPeriod,
+      sources: [source('search-new-projects', params, projects.value.fetchedAt)],
+      data,
+    };
   })();
 
-  const parts = { sold: soldPart, rented: rentedPart, trend: trendPart, yields: yieldsPart, newListings: listingsPart, projects: projectsPart };
+  const parts = {
+    sold: soldPart,
+    rented: rentedPart,
+    trend: trendPart,
+    yields: yieldsPart,
+    newListings: listingsPart,
+    projects: projectsPart,
+  };
   const errors = [sold, rented, trend, listings, projects].filter((r): r is { ok: false; error: unknown } => !r.ok);
   const failed = errors.length === 5;
   return {
@@ -282,18 +372,33 @@ export async function composePlaceDigest(market: MarketData, place: { id: string
  * The (up to) n sale listings cheapest per sqft against the trend price of their bedroom count: flats, not listings
  * (the same flat from several agents is one pick, with its copies).
  */
-export function cheapestAgainstTrend(sales: readonly ListingSummary[], trend: TrendFigures, placeName: string, n = 3): CheapListing[] {
+export function cheapestAgainstTrend(
+  sales: readonly ListingSummary[],
+  trend: TrendFigures,
+  placeName: string,
+  n = 3,
+): CheapListing[] {
   const out: CheapListing[] = [];
   for (const { listing, copies } of foldSameFlats(sales)) {
     const facts = listingFacts(listing, 'sale');
     const c = facts && saleContext(facts, trend, placeName);
-    if (c?.kind === 'sale') out.push({ listing, ...(copies.length ? { copies } : {}), bucket: c.bucket, ppsf: c.ppsf, benchmark: c.benchmark, month: c.month, diffPct: c.diffPct });
+    if (c?.kind === 'sale')
+      out.push({
+        listing,
+        ...(copies.length ? { copies } : {}),
+        bucket: c.bucket,
+        ppsf: c.ppsf,
+        benchmark: c.benchmark,
+        month: c.month,
+        diffPct: c.diffPct,
+      });
   }
   return out.sort((a, b) => a.diffPct - b.diffPct || a.ppsf - b.ppsf).slice(0, n);
 }
 
 function projectCard(p: NewProject): ProjectCard {
-  const opt = <K extends string, V>(k: K, v: V | null | undefined) => (v === undefined || v === null ? {} : ({ [k]: v } as Record<K, V>));
+  const opt = <K extends string, V>(k: K, v: V | null | undefined) =>
+    v === undefined || v === null ? {} : ({ [k]: v } as Record<K, V>);
   return {
     id: p.listing_id,
     project: p,
@@ -315,8 +420,15 @@ function failedDigest(
   id: string,
 ): PlaceDigest {
   const reason = `not fetched: ${failure.reason}`;
-  const part = <T>(period: DigestPeriod, sources: DigestSource[]): DigestPart<T> => ({ state: 'unavailable', period, sources, reason });
-  const tx = (type: string) => [source('get-get-transactions', { location_id: id, transaction_type: type, period: '1m' })];
+  const part = <T>(period: DigestPeriod, sources: DigestSource[]): DigestPart<T> => ({
+    state: 'unavailable',
+    period,
+    sources,
+    reason,
+  });
+  const tx = (type: string) => [
+    source('get-get-transactions', { location_id: id, transaction_type: type, period: '1m' }),
+  ];
   return {
     ...head,
     state: 'failed',
@@ -325,7 +437,10 @@ function failedDigest(
     rented: part(txPeriod, tx('rented')),
     trend: part({ label: '12 months' }, [source('price-trend-of-location', { location_id: id })]),
     yields: part(txPeriod, [...tx('sold'), ...tx('rented')]),
-    newListings: part(listingPeriod, [source('search-buy', { location_id: id, sort: 'newest' }), source('search-rent', { location_id: id, sort: 'newest' })]),
+    newListings: part(listingPeriod, [
+      source('search-buy', { location_id: id, sort: 'newest' }),
+      source('search-rent', { location_id: id, sort: 'newest' }),
+    ]),
     projects: part(projectPeriod, [source('search-new-projects', { location_id: id, sort: 'newest' })]),
     calls: 0,
     callsByOperation: {},

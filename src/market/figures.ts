@@ -79,7 +79,10 @@ function priceFigure(prices: readonly (number | null | undefined)[]): PriceFigur
 }
 
 /** Counts and median prices, overall and per bucket, of transactions (annual rents for rented ones). */
-export function transactionFigures(records: readonly Transaction[], options: { total?: number; atLeast?: boolean } = {}): TransactionFigures {
+export function transactionFigures(
+  records: readonly Transaction[],
+  options: { total?: number; atLeast?: boolean } = {},
+): TransactionFigures {
   const byBucket = new Map<Bucket, (number | null | undefined)[]>(BUCKETS.map((b) => [b, []]));
   let unknownBedrooms = 0;
   for (const t of records) {
@@ -189,7 +192,13 @@ export function trendFigures(points: readonly PriceTrendPoint[], propertyType = 
     if (!to || (latest.point.month ?? 0) > monthOf(to)) to = latest.out;
   }
   const timeFrame = points.find((p) => typeof p.time_frame === 'string')?.time_frame ?? undefined;
-  return { propertyType, buckets, ...(from ? { from: from.period } : {}), ...(to ? { to: to.period } : {}), ...(timeFrame ? { timeFrame } : {}) };
+  return {
+    propertyType,
+    buckets,
+    ...(from ? { from: from.period } : {}),
+    ...(to ? { to: to.period } : {}),
+    ...(timeFrame ? { timeFrame } : {}),
+  };
 }
 
 const monthOf = (p: TrendPoint) => (p.date ? Date.parse(p.date) : 0);
@@ -228,7 +237,10 @@ function seriesOf(points: readonly PriceTrendPoint[]): SeriesEntry[] {
 }
 
 /** The latest trend price of a bedroom count (4 and more: the 4+ bucket). */
-export function trendPriceFor(trend: TrendFigures, bedrooms: number | string | null | undefined): TrendBucket | undefined {
+export function trendPriceFor(
+  trend: TrendFigures,
+  bedrooms: number | string | null | undefined,
+): TrendBucket | undefined {
   const b = bucketOf(bedrooms);
   return b && trend.buckets.find((x) => x.bucket === b);
 }
@@ -253,7 +265,14 @@ export function yieldFigures(sold: TransactionFigures, rented: TransactionFigure
     const s = sold.buckets.find((x) => x.bucket === bucket);
     const r = rented.buckets.find((x) => x.bucket === bucket);
     if (!s?.median || !r?.median) continue;
-    out.push({ bucket, grossYieldPct: (r.median / s.median) * 100, medianRent: r.median, medianPrice: s.median, rentedCount: r.priced, soldCount: s.priced });
+    out.push({
+      bucket,
+      grossYieldPct: (r.median / s.median) * 100,
+      medianRent: r.median,
+      medianPrice: s.median,
+      rentedCount: r.priced,
+      soldCount: s.priced,
+    });
   }
   return out;
 }
@@ -261,7 +280,17 @@ export function yieldFigures(sold: TransactionFigures, rented: TransactionFigure
 // ---------------------------------------------------------------------------------------------------------------
 // One listing against its place
 
-const PER_YEAR: Record<string, number> = { yearly: 1, year: 1, annually: 1, monthly: 12, month: 12, weekly: 52, week: 52, daily: 365, day: 365 };
+const PER_YEAR: Record<string, number> = {
+  yearly: 1,
+  year: 1,
+  annually: 1,
+  monthly: 12,
+  month: 12,
+  weekly: 52,
+  week: 52,
+  daily: 365,
+  day: 365,
+};
 
 export interface ListingFacts {
   kind: 'sale' | 'rent';
@@ -281,7 +310,10 @@ export const typeSlug = (label: string) => label.trim().toLowerCase().replace(/\
  * period), its bedrooms and size in sqft. Undefined when the price is hidden or missing, or its kind unknown
  * (`kind` tells it when the record does not: a search-buy answer is sales).
  */
-export function listingFacts(listing: Pick<ListingSummary, 'price' | 'bedrooms' | 'size' | 'property_type'>, kind?: 'sale' | 'rent'): ListingFacts | undefined {
+export function listingFacts(
+  listing: Pick<ListingSummary, 'price' | 'bedrooms' | 'size' | 'property_type'>,
+  kind?: 'sale' | 'rent',
+): ListingFacts | undefined {
   const price = listing.price;
   if (!price || price.is_hidden || !positive(price.value)) return undefined;
   const period = typeof price.period === 'string' ? price.period.toLowerCase() : undefined;
@@ -289,7 +321,8 @@ export function listingFacts(listing: Pick<ListingSummary, 'price' | 'bedrooms' 
   if (!k) return undefined;
   const perYear = k === 'rent' && period !== undefined ? (PER_YEAR[period] ?? 1) : 1;
   const unit = listing.size?.unit?.toLowerCase();
-  const size = listing.size && positive(listing.size.value) && (!unit || unit === 'sqft') ? listing.size.value : undefined;
+  const size =
+    listing.size && positive(listing.size.value) && (!unit || unit === 'sqft') ? listing.size.value : undefined;
   const bedrooms = bedroomCount(listing.bedrooms);
   return {
     kind: k,
@@ -348,10 +381,19 @@ export function saleContext(facts: ListingFacts, trend: TrendFigures, placeName:
 }
 
 /** A rent against the median of the last 30 days' lettings of its bucket (and type, when known); none when thin. */
-export function rentContext(facts: ListingFacts, rented: readonly Transaction[], placeName: string, o: { recent?: number } = {}): ListingContext | undefined {
+export function rentContext(
+  facts: ListingFacts,
+  rented: readonly Transaction[],
+  placeName: string,
+  o: { recent?: number } = {},
+): ListingContext | undefined {
   const bucket = bucketOf(facts.bedrooms);
   if (facts.kind !== 'rent' || !bucket) return undefined;
-  const same = rented.filter((t) => bucketOf(t.bedrooms) === bucket && (facts.propertyType === undefined || !t.property_type || typeSlug(t.property_type) === facts.propertyType));
+  const same = rented.filter(
+    (t) =>
+      bucketOf(t.bedrooms) === bucket &&
+      (facts.propertyType === undefined || !t.property_type || typeSlug(t.property_type) === facts.propertyType),
+  );
   const f = priceFigure(same.map((t) => t.price));
   if (f.median === undefined) return undefined;
   return {

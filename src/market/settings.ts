@@ -10,7 +10,9 @@ export interface MarketSettings {
 }
 
 /** Reads the two variables; throws a RangeError naming every bad one (unset or empty: the default). */
-export function marketSettingsFromEnv(env: Readonly<Record<string, string | undefined>>): MarketSettings & Pick<MarketOptions, 'cacheTtlMs' | 'maxPages'> {
+export function marketSettingsFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): MarketSettings & Pick<MarketOptions, 'cacheTtlMs' | 'maxPages'> {
   const problems: string[] = [];
   const read = (name: string, fallback: number, check: (n: number) => boolean, words: string) => {
     const raw = env[name]?.trim();
@@ -22,8 +24,18 @@ export function marketSettingsFromEnv(env: Readonly<Record<string, string | unde
     }
     return n;
   };
-  const hours = read('MARKET_CACHE_H', DEFAULT_CACHE_HOURS, (n) => n > 0 && n <= 168, 'a number of hours above 0 and at most 168');
-  const maxPages = read('DIGEST_MAX_PAGES', DEFAULT_MAX_PAGES, (n) => Number.isInteger(n) && n >= 1 && n <= 50, 'a whole number from 1 to 50');
+  const hours = read(
+    'MARKET_CACHE_H',
+    DEFAULT_CACHE_HOURS,
+    (n) => n > 0 && n <= 168,
+    'a number of hours above 0 and at most 168',
+  );
+  const maxPages = read(
+    'DIGEST_MAX_PAGES',
+    DEFAULT_MAX_PAGES,
+    (n) => Number.isInteger(n) && n >= 1 && n <= 50,
+    'a whole number from 1 to 50',
+  );
   if (problems.length > 0) throw new RangeError(problems.join('; '));
   return { cacheTtlMs: Math.round(hours * 3_600_000), maxPages };
 }

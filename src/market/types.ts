@@ -5,7 +5,11 @@ import type { ListingSummary, Transaction } from '../api/records.js';
 
 /** What MarketData needs of the API client (ApiClient has it). */
 export interface MarketApi {
-  call<Op extends OperationName>(operation: Op, params?: ParamsOf<Op>, options?: CallOptions): Promise<ApiResult<RecordOf<Op>>>;
+  call<Op extends OperationName>(
+    operation: Op,
+    params?: ParamsOf<Op>,
+    options?: CallOptions,
+  ): Promise<ApiResult<RecordOf<Op>>>;
   budgetLeft(): BudgetLeft;
 }
 
@@ -33,9 +37,14 @@ export interface MarketOptions {
   listingTtlMs?: number;
   /** Pages of projects read (default 1: the newest). */
   projectPages?: number;
-  /** Card context: the oldest answer a listing card may use, and at most one fetch per place and kind this often (default 24 h). */
+  /**
+   * Card context: the oldest answer a listing card may use, and at most one fetch per place and kind this often
+   * (default 24 h).
+   */
   contextMaxAgeMs?: number;
-  /** Card context: pages of rented transactions a card may fetch (default maxPages: the whole period within the cap). */
+  /**
+   * Card context: pages of rented transactions a card may fetch (default maxPages: the whole period within the cap).
+   */
   contextPages?: number;
   /** Card context fetches nothing when fewer calls than this are left today or this month (default 50). */
   contextMinCallsLeft?: number;

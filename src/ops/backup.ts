@@ -23,12 +23,19 @@ export class BackupError extends Error {
   override readonly name = 'BackupError';
 }
 
-export async function backupDatabase(source: string, target: string, options: { overwrite?: boolean } = {}): Promise<BackupReport> {
+export async function backupDatabase(
+  source: string,
+  target: string,
+  options: { overwrite?: boolean } = {},
+): Promise<BackupReport> {
   const started = performance.now();
-  if (source === ':memory:' || source === '') throw new BackupError('the database is in memory (MANZIL_DB_PATH=:memory:): there is nothing on disk to back up');
+  if (source === ':memory:' || source === '')
+    throw new BackupError('the database is in memory (MANZIL_DB_PATH=:memory:): there is nothing on disk to back up');
   if (!fs.existsSync(source)) throw new BackupError(`there is no database at ${source} (MANZIL_DB_PATH)`);
-  if (path.resolve(source) === path.resolve(target)) throw new BackupError('the backup would overwrite the database itself: choose another file');
-  if (fs.existsSync(target) && !options.overwrite) throw new BackupError(`${target} exists already: choose a new file, or add --force to replace it`);
+  if (path.resolve(source) === path.resolve(target))
+    throw new BackupError('the backup would overwrite the database itself: choose another file');
+  if (fs.existsSync(target) && !options.overwrite)
+    throw new BackupError(`${target} exists already: choose a new file, or add --force to replace it`);
   makePrivateDirFor(target);
 
   const partial = `${target}.partial-${process.pid}`;
@@ -81,7 +88,12 @@ function check(file: string): Omit<BackupReport, 'ms' | 'source' | 'target' | 'b
 }
 
 /** The command: `manzil backup <file> [--force]`. */
-export async function runBackupCli(args: string[], dbPath: string, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+export async function runBackupCli(
+  args: string[],
+  dbPath: string,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
   const force = args.includes('--force');
   const files = args.filter((a) => a !== '--force');
   if (files.length !== 1 || files[0]!.startsWith('-')) {
@@ -90,7 +102,9 @@ export async function runBackupCli(args: string[], dbPath: string, out: (line: s
   }
   try {
     const r = await backupDatabase(dbPath, files[0]!, { overwrite: force });
-    out(`Backed up ${r.source} to ${r.target}: ${(r.bytes / 1024).toFixed(0)} KiB, ${r.savedSearches} saved searches, ${r.outbox} alert messages, checked, in ${r.ms} ms.`);
+    out(
+      `Backed up ${r.source} to ${r.target}: ${(r.bytes / 1024).toFixed(0)} KiB, ${r.savedSearches} saved searches, ${r.outbox} alert messages, checked, in ${r.ms} ms.`,
+    );
     return 0;
   } catch (e) {
     if (!(e instanceof BackupError)) throw e;

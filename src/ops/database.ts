@@ -7,8 +7,15 @@ import { openDatabase, type Database } from '../store/index.js';
 /** Where the store is: the SQLite file, or Postgres (only its URL and pool matter to a command). */
 export type Where = Pick<Config, 'dbPath'> & { postgres?: { url: string; poolSize: number } | undefined };
 
-/** Runs `use` on the database, closed afterwards; undefined (with the reason said on `err`) when there is none to open. */
-export async function withDatabase<T>(command: string, where: Where, err: (line: string) => void, use: (db: Database) => Promise<T>): Promise<T | undefined> {
+/**
+ * Runs `use` on the database, closed afterwards; undefined (with the reason said on `err`) when there is none to open.
+ */
+export async function withDatabase<T>(
+  command: string,
+  where: Where,
+  err: (line: string) => void,
+  use: (db: Database) => Promise<T>,
+): Promise<T | undefined> {
   if (!where.postgres) {
     if (where.dbPath === ':memory:' || where.dbPath === '') {
       err(`${command}: the database is in memory (MANZIL_DB_PATH=:memory:): only the running Manzil sees it`);
@@ -33,6 +40,8 @@ export async function withDatabase<T>(command: string, where: Where, err: (line:
  */
 export function refusedOnPostgres(command: string, where: Where, err: (line: string) => void): boolean {
   if (!where.postgres) return false;
-  err(`${command}: the database is Postgres (DATABASE_URL): back it up and restore it with pg_dump and pg_restore; this command copies the SQLite file (MANZIL_DB_PATH)`);
+  err(
+    `${command}: the database is Postgres (DATABASE_URL): back it up and restore it with pg_dump and pg_restore; this command copies the SQLite file (MANZIL_DB_PATH)`,
+  );
   return true;
 }

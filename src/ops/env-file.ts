@@ -25,7 +25,9 @@ export function applyEnvFile(env: Record<string, string | undefined> = process.e
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (!named && code === 'ENOENT') return { file: undefined, applied: [] };
-    throw new ConfigError([`MANZIL_ENV_FILE names ${file}, which cannot be read (${code ?? 'error'}): point it at your .env file, or unset it`]);
+    throw new ConfigError([
+      `MANZIL_ENV_FILE names ${file}, which cannot be read (${code ?? 'error'}): point it at your .env file, or unset it`,
+    ]);
   }
   const values = parseEnv(text);
   const applied: string[] = [];

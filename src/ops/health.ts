@@ -4,17 +4,26 @@
 import cron from 'node-cron';
 
 export interface HealthDeps {
-  /** A real committed write through the live connection (the store's `probeWrite`): it proves the database takes writes. */
+  /**
+   * A real committed write through the live connection (the store's `probeWrite`): it proves the database takes writes.
+   */
   probe(at: number): Promise<void>;
   /** The last poller run (shared by every instance on this database) and how many alerts it serves. */
-  poller: { lastRun(): Promise<{ at: number; ms: number; ok: boolean } | undefined>; alerts(): Promise<number>; elsewhere?(): Promise<number> };
+  poller: {
+    lastRun(): Promise<{ at: number; ms: number; ok: boolean } | undefined>;
+    alerts(): Promise<number>;
+    elsewhere?(): Promise<number>;
+  };
   /** Chat platforms, paused while they refuse our credentials. */
   platforms?: () => { platform: string; paused: boolean; since?: number; reason?: string }[];
   /** Where delivery runs, and whether the delivery thread is up (it is down between a crash and its restart). */
   delivery?: () => { thread: boolean; running: boolean };
   /** Older than this while alerts exist: the poller is stuck (3 periods of ALERTS_CRON). */
   maxPollerAgeMs: number;
-  upstream: { sandbox: boolean; budgetLeft(): { blockedForMs: number; day?: number; month?: number; breakerOpenForMs?: number } };
+  upstream: {
+    sandbox: boolean;
+    budgetLeft(): { blockedForMs: number; day?: number; month?: number; breakerOpenForMs?: number };
+  };
   /** True once shutdown began: load balancers should stop sending work here. */
   stopping(): boolean;
   /** When this process started: with no poller run yet, its age counts from here. */
@@ -96,10 +105,24 @@ export class Health {
     };
 
     const paused = (await safely(async () => this.deps.platforms?.() ?? [], [])).filter((p) => p.paused);
-    const platforms = { ok: paused.length === 0, paused: paused.map((p) => ({ platform: p.platform, sinceSeconds: seconds(at - (p.since ?? at)), reason: p.reason ?? '' })) };
-    const where = await safely(async () => this.deps.delivery?.() ?? { thread: false, running: true }, { thread: false, running: false });
+    const platforms = {
+      ok: paused.length === 0,
+      paused: paused.map((p) => ({
+        platform: p.platform,
+        sinceSeconds: seconds(at - (p.since ?? at)),
+        reason: p.reason ?? '',
+      })),
+    };
+    const where = await safely(async () => this.deps.delivery?.() ?? { thread: false, running: true }, {
+      thread: false,
+      running: false,
+    });
     const delivery = { ok: where.running, ...where };
-    const status = this.deps.stopping() ? 'stopping' : database.ok && poller.ok && upstream.ok && platforms.ok && delivery.ok ? 'ok' : 'failing';
+    const status = this.deps.stopping()
+      ? 'stopping'
+      : database.ok && poller.ok && upstream.ok && platforms.ok && delivery.ok
+        ? 'ok'
+        : 'failing';
     return { status, checks: { database, poller, upstream, budget, platforms, delivery } };
   }
 

@@ -31,7 +31,8 @@ export function opsRoutes(health: Health, metrics: Metrics, logger: Logger, acce
     res.end('internal error\n');
   };
   // No token configured: whoever reaches the port (loopback by default) may read everything.
-  const allowed = (req: IncomingMessage) => access.token === undefined || bearerMatches(req.headers.authorization, access.token);
+  const allowed = (req: IncomingMessage) =>
+    access.token === undefined || bearerMatches(req.headers.authorization, access.token);
   return [
     {
       path: '/healthz',
@@ -50,7 +51,9 @@ export function opsRoutes(health: Health, metrics: Metrics, logger: Logger, acce
       handler: (req, res) => {
         if (!allowed(req)) {
           // The header's value is never logged: it may be a mistyped token.
-          logger.warn('ops: GET /metrics refused: missing or wrong bearer token (OPS_TOKEN)', { sent: req.headers.authorization ? 'wrong' : 'none' });
+          logger.warn('ops: GET /metrics refused: missing or wrong bearer token (OPS_TOKEN)', {
+            sent: req.headers.authorization ? 'wrong' : 'none',
+          });
           res.writeHead(401, { 'www-authenticate': 'Bearer realm="manzil-ops"', 'content-type': 'text/plain' });
           res.end('unauthorized: send Authorization: Bearer <OPS_TOKEN>\n');
           return;

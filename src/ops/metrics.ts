@@ -20,7 +20,13 @@ export interface UpstreamCall {
 
 /** Read at scrape time. */
 export interface MetricSources {
-  outbox?: () => Promise<{ pending: number; sending: number; failed: number; oldestPendingMs: number; heldPlaces?: number }>;
+  outbox?: () => Promise<{
+    pending: number;
+    sending: number;
+    failed: number;
+    oldestPendingMs: number;
+    heldPlaces?: number;
+  }>;
   /** Chat platforms and whether their deliveries are paused (credentials refused). */
   platforms?: () => { platform: string; paused: boolean }[];
   budget?: () => { blockedForMs: number; day?: number; month?: number };
@@ -92,11 +98,19 @@ export class Metrics {
       const s = await this.sources.outbox?.();
       return s && s.pending + s.sending;
     });
-    this.gauge('manzil_outbox_failed', 'Alert messages parked as failed', async () => (await this.sources.outbox?.())?.failed);
-    this.gauge('manzil_outbox_oldest_age_seconds', 'Age of the oldest alert message not yet posted (0 when none)', async () => {
-      const s = await this.sources.outbox?.();
-      return s && s.oldestPendingMs / 1000;
-    });
+    this.gauge(
+      'manzil_outbox_failed',
+      'Alert messages parked as failed',
+      async () => (await this.sources.outbox?.())?.failed,
+    );
+    this.gauge(
+      'manzil_outbox_oldest_age_seconds',
+      'Age of the oldest alert message not yet posted (0 when none)',
+      async () => {
+        const s = await this.sources.outbox?.();
+        return s && s.oldestPendingMs / 1000;
+      },
+    );
     this.gauge(
       'manzil_outbox_held_channels',
       'Chat channels that cannot receive (the app removed, archived): their messages wait',
@@ -112,14 +126,22 @@ export class Metrics {
         for (const p of this.sources.platforms?.() ?? []) paused.set({ platform: p.platform }, p.paused ? 1 : 0);
       },
     });
-    this.gauge('manzil_upstream_blocked_seconds', 'How long before a call would be sent (rate limit, Retry-After, open circuit); 0: now; -1: closed', () => {
-      const left = this.sources.budget?.();
-      return left && (Number.isFinite(left.blockedForMs) ? left.blockedForMs / 1000 : -1);
-    });
-    this.windowGauge('manzil_upstream_quota_remaining', "Calls left under Manzil's own daily and monthly limits (absent when unlimited)", () => {
-      const left = this.sources.budget?.();
-      return { day: left?.day, month: left?.month };
-    });
+    this.gauge(
+      'manzil_upstream_blocked_seconds',
+      'How long before a call would be sent (rate limit, Retry-After, open circuit); 0: now; -1: closed',
+      () => {
+        const left = this.sources.budget?.();
+        return left && (Number.isFinite(left.blockedForMs) ? left.blockedForMs / 1000 : -1);
+      },
+    );
+    this.windowGauge(
+      'manzil_upstream_quota_remaining',
+      "Calls left under Manzil's own daily and monthly limits (absent when unlimited)",
+      () => {
+        const left = this.sources.budget?.();
+        return { day: left?.day, month: left?.month };
+      },
+    );
     this.windowGauge(
       'manzil_upstream_service_quota_remaining',
       "Calls left on the property service's own quota, as its last answer's headers said: window plan (x-ratelimit-requests-remaining) or minute (x-ratelimit-remaining)",
@@ -165,7 +187,8 @@ export class Metrics {
   /** For the API client's `onCall`. */
   readonly upstream = (call: UpstreamCall): void => {
     this.upstreamCalls.inc({ operation: call.operation, status: call.status });
-    if (call.outcome !== 'refused') for (const team of call.teams ?? []) this.teamCalls.inc({ team: this.teamLabel(team) });
+    if (call.outcome !== 'refused')
+      for (const team of call.teams ?? []) this.teamCalls.inc({ team: this.teamLabel(team) });
     if (call.outcome !== 'refused') this.upstreamLatency.observe({ operation: call.operation }, call.ms / 1000);
   };
 

@@ -23,7 +23,9 @@ export async function runMigrateToPostgresCli(args: string[], config: Where, out
     return 2;
   }
   if (!config.postgres) {
-    err(`${NAME}: DATABASE_URL is not set: set it to the Postgres database to copy into (postgres://user:password@host:5432/manzil)`);
+    err(
+      `${NAME}: DATABASE_URL is not set: set it to the Postgres database to copy into (postgres://user:password@host:5432/manzil)`,
+    );
     return 1;
   }
   if (config.dbPath === ':memory:' || !fs.existsSync(config.dbPath)) {
@@ -36,7 +38,9 @@ export async function runMigrateToPostgresCli(args: string[], config: Where, out
   try {
     running = runningInstancesOnFile(dbPath, Date.now());
   } catch (e) {
-    err(`${NAME}: ${dbPath} (MANZIL_DB_PATH) cannot be read (${e instanceof Error ? e.message : String(e)}): nothing was copied`);
+    err(
+      `${NAME}: ${dbPath} (MANZIL_DB_PATH) cannot be read (${e instanceof Error ? e.message : String(e)}): nothing was copied`,
+    );
     return 1;
   }
   if (running.length > 0) {
@@ -50,7 +54,10 @@ export async function runMigrateToPostgresCli(args: string[], config: Where, out
       // An instance started during the copy: the copy is rolled back.
       const beforeCommit = () => {
         const [started] = runningInstances(from.sqlite, Date.now());
-        if (started) throw new Refused(`${runningOn(dbPath, started, Date.now())}: it started during the copy; stop it, then migrate (nothing was copied)`);
+        if (started)
+          throw new Refused(
+            `${runningOn(dbPath, started, Date.now())}: it started during the copy; stop it, then migrate (nothing was copied)`,
+          );
       };
       let result: CopyResult;
       try {
@@ -72,7 +79,9 @@ export async function runMigrateToPostgresCli(args: string[], config: Where, out
 function reportCopy(counts: readonly TableCount[], out: Out, err: Out): number {
   for (const line of countTable(counts, 'copied')) out(line);
   const copied = counts.reduce((n, c) => n + c.copied, 0);
-  out(`Copied ${copied} rows into Postgres. Start Manzil with DATABASE_URL; keep the SQLite file as a backup until you are sure.`);
+  out(
+    `Copied ${copied} rows into Postgres. Start Manzil with DATABASE_URL; keep the SQLite file as a backup until you are sure.`,
+  );
   const short = counts.filter((c) => c.postgres < c.sqlite);
   if (short.length > 0) {
     err(`${NAME}: fewer rows in Postgres than in SQLite for ${short.map((c) => c.table).join(', ')}`);
@@ -86,13 +95,19 @@ function reportInUse(result: CopyResult, out: Out, err: Out): number {
   for (const line of countTable(result.counts, 'would copy')) out(line);
   const changes = result.counts.filter((c) => c.copied > 0);
   if (changes.length === 0) {
-    out('Nothing to copy: Postgres already holds every row of the SQLite file, and nothing was changed. Start Manzil with DATABASE_URL.');
+    out(
+      'Nothing to copy: Postgres already holds every row of the SQLite file, and nothing was changed. Start Manzil with DATABASE_URL.',
+    );
     return 0;
   }
-  out('A copy would add these rows, each missing in Postgres (never copied, or removed there since: a deleted alert, a delivered post pruned):');
+  out(
+    'A copy would add these rows, each missing in Postgres (never copied, or removed there since: a deleted alert, a delivered post pruned):',
+  );
   for (const c of changes) {
     const more = c.keys.length > KEYS_SHOWN ? `, and ${c.keys.length - KEYS_SHOWN} more` : '';
-    out(`  ${c.table}: ${c.copied} ${c.copied === 1 ? 'row' : 'rows'} (${c.keys.slice(0, KEYS_SHOWN).join('; ')}${more})`);
+    out(
+      `  ${c.table}: ${c.copied} ${c.copied === 1 ? 'row' : 'rows'} (${c.keys.slice(0, KEYS_SHOWN).join('; ')}${more})`,
+    );
   }
   const inUse = result.inUse.map((t) => `${t.table} ${t.rows}`).join(', ');
   err(
@@ -107,7 +122,8 @@ function countTable(counts: readonly TableCount[], copied: string): string[] {
   return [
     `  ${'table'.padEnd(width)}  ${'sqlite'.padStart(7)}  ${'postgres'.padStart(8)}  ${copied.padStart(7)}`,
     ...counts.map(
-      (c) => `  ${c.table.padEnd(width)}  ${String(c.sqlite).padStart(7)}  ${String(c.postgres).padStart(8)}  ${String(c.copied).padStart(copied.length < 7 ? 7 : copied.length)}`,
+      (c) =>
+        `  ${c.table.padEnd(width)}  ${String(c.sqlite).padStart(7)}  ${String(c.postgres).padStart(8)}  ${String(c.copied).padStart(copied.length < 7 ? 7 : copied.length)}`,
     ),
   ];
 }

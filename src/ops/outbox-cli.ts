@@ -28,7 +28,13 @@ export function duration(ms: number): string {
   return `${Math.floor(h / 24)}d${h % 24 ? ` ${h % 24}h` : ''}`;
 }
 
-export async function runOutboxCli(args: string[], where: Where, out: Out, err: Out, options: OutboxCliOptions = {}): Promise<number> {
+export async function runOutboxCli(
+  args: string[],
+  where: Where,
+  out: Out,
+  err: Out,
+  options: OutboxCliOptions = {},
+): Promise<number> {
   const now = options.now ?? Date.now;
   const [sub, ...rest] = args;
   const retry = sub === 'retry';
@@ -79,13 +85,16 @@ export async function runOutboxCli(args: string[], where: Where, out: Out, err: 
       ]);
       const head = ['id', 'place', 'kind', 'state', 'tries', 'age', 'next attempt', 'flags', 'last error'];
       const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-      const line = (c: string[]) => `  ${c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ')}`.trimEnd();
+      const line = (c: string[]) =>
+        `  ${c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ')}`.trimEnd();
       out(line(head));
       for (const c of cells) out(line(c));
       if (rows.length > shown.length) out(`  … and ${rows.length - shown.length} more (--limit N shows more)`);
     };
     if (parked.length > 0) {
-      out(`Parked (${parked.length}): given up after DELIVERY_GIVE_UP_H, or refused for good by the platform. \`manzil outbox retry <id>\` or \`--all\` sends them again.`);
+      out(
+        `Parked (${parked.length}): given up after DELIVERY_GIVE_UP_H, or refused for good by the platform. \`manzil outbox retry <id>\` or \`--all\` sends them again.`,
+      );
       table(parked);
     }
     if (waiting.length > 0) {
@@ -93,8 +102,13 @@ export async function runOutboxCli(args: string[], where: Where, out: Out, err: 
       table(waiting);
     }
     for (const h of held)
-      out(`Held channel ${h.place} since ${duration(at - h.since)} ago (${trim(h.reason)}): tried again ${h.retryAt > at ? `in ${duration(h.retryAt - at)}` : 'now'}.`);
-    if (parked.length + waiting.length > 0) out('Flags: dup = may show twice (re-sent without a way to check); look = looked for on the platform before it is sent again.');
+      out(
+        `Held channel ${h.place} since ${duration(at - h.since)} ago (${trim(h.reason)}): tried again ${h.retryAt > at ? `in ${duration(h.retryAt - at)}` : 'now'}.`,
+      );
+    if (parked.length + waiting.length > 0)
+      out(
+        'Flags: dup = may show twice (re-sent without a way to check); look = looked for on the platform before it is sent again.',
+      );
     out(summary(stats));
     return 0;
   });
@@ -124,7 +138,11 @@ async function retryParked(outbox: OutboxRepo, which: number | 'all', at: number
   const soon = (it: string) => `a running Manzil sends ${it} within about 30 s, else the next start does`;
   if (which === 'all') {
     const n = await outbox.retryParked('all', at);
-    out(n === 0 ? 'No parked deliveries: nothing to retry.' : `${n} parked ${n === 1 ? 'delivery is' : 'deliveries are'} back in the queue: ${soon('them')}.`);
+    out(
+      n === 0
+        ? 'No parked deliveries: nothing to retry.'
+        : `${n} parked ${n === 1 ? 'delivery is' : 'deliveries are'} back in the queue: ${soon('them')}.`,
+    );
     return 0;
   }
   const row = await outbox.byId(which);
@@ -133,12 +151,17 @@ async function retryParked(outbox: OutboxRepo, which: number | 'all', at: number
     return 1;
   }
   if (row.state !== 'failed') {
-    const what = row.state === 'delivered' ? 'was delivered' : `is ${row.state === 'pending' ? 'waiting' : 'being sent'} (${row.state})`;
+    const what =
+      row.state === 'delivered'
+        ? 'was delivered'
+        : `is ${row.state === 'pending' ? 'waiting' : 'being sent'} (${row.state})`;
     err(`manzil outbox retry: entry #${which} ${what}, not parked: only parked entries can be retried`);
     return 1;
   }
   await outbox.retryParked(which, at);
-  out(`Entry #${which} is back in the queue: ${soon('it')}${row.maybeDelivered ? ' (it is looked for on the platform first)' : ''}.`);
+  out(
+    `Entry #${which} is back in the queue: ${soon('it')}${row.maybeDelivered ? ' (it is looked for on the platform first)' : ''}.`,
+  );
   return 0;
 }
 

@@ -46,18 +46,27 @@ export interface RestoreOptions {
 
 const UNDELIVERED = ['pending', 'claimed', 'sending'];
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-const tableExists = (db: Database.Database, name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+const tableExists = (db: Database.Database, name: string) =>
+  db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 const migrationCount = (db: Database.Database) =>
-  tableExists(db, '__drizzle_migrations') ? (db.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number }).n : 0;
+  tableExists(db, '__drizzle_migrations')
+    ? (db.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number }).n
+    : 0;
 const siblings = (file: string) => [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
 const removeAll = (file: string) => siblings(file).forEach((f) => fs.rmSync(f, { force: true }));
 
-export async function restoreDatabase(backup: string, dbPath: string, options: RestoreOptions = {}): Promise<RestoreReport> {
+export async function restoreDatabase(
+  backup: string,
+  dbPath: string,
+  options: RestoreOptions = {},
+): Promise<RestoreReport> {
   const now = options.now ?? Date.now;
   const started = performance.now();
-  if (dbPath === ':memory:' || dbPath === '') throw new RestoreError('the database is in memory (MANZIL_DB_PATH=:memory:): there is no file to restore into');
+  if (dbPath === ':memory:' || dbPath === '')
+    throw new RestoreError('the database is in memory (MANZIL_DB_PATH=:memory:): there is no file to restore into');
   if (!fs.existsSync(backup)) throw new RestoreError(`there is no file at ${backup}`);
-  if (fs.existsSync(dbPath) && fs.realpathSync(backup) === fs.realpathSync(dbPath)) throw new RestoreError(`${backup} is the database itself (MANZIL_DB_PATH): choose a backup`);
+  if (fs.existsSync(dbPath) && fs.realpathSync(backup) === fs.realpathSync(dbPath))
+    throw new RestoreError(`${backup} is the database itself (MANZIL_DB_PATH): choose a backup`);
 
   // Before anything is touched: is it a Manzil database, and is Manzil stopped?
   const before = inspectBackup(backup);
@@ -106,9 +115,12 @@ function inspectBackup(file: string): { migrations: number } {
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
     const verdict = db.pragma('integrity_check', { simple: true });
-    if (verdict !== 'ok') throw new RestoreError(`${file} failed SQLite's integrity check (${String(verdict)}): nothing was changed`);
+    if (verdict !== 'ok')
+      throw new RestoreError(`${file} failed SQLite's integrity check (${String(verdict)}): nothing was changed`);
     if (!tableExists(db, 'outbox') || !tableExists(db, 'saved_search'))
-      throw new RestoreError(`${file} is an SQLite file but not a Manzil database (it has no outbox): nothing was changed`);
+      throw new RestoreError(
+        `${file} is an SQLite file but not a Manzil database (it has no outbox): nothing was changed`,
+      );
     return { migrations: migrationCount(db) };
   } catch (e) {
     if (e instanceof RestoreError) throw e;
@@ -134,28 +146,44 @@ function inspectCurrent(dbPath: string, at: number, force: boolean): Current {
     db = new Database(dbPath, { fileMustExist: true });
     db.pragma('busy_timeout = 5000');
     running = runningInstances(db, at);
-    if (tableExists(db, 'db_meta')) generation = Number((db.prepare("SELECT value FROM db_meta WHERE key = 'generation'").get() as { value: string } | undefined)?.value ?? 0) || 0;
+    if (tableExists(db, 'db_meta'))
+      generation =
+        Number(
+          (db.prepare("SELECT value FROM db_meta WHERE key = 'generation'").get() as { value: string } | undefined)
+            ?.value ?? 0,
+        ) || 0;
   } catch (e) {
     if (!force) {
-      throw new RestoreError(`the current database (${dbPath}) cannot be read (${message(e)}), so whether Manzil runs on it cannot be checked: stop Manzil, then add --force`);
+      throw new RestoreError(
+        `the current database (${dbPath}) cannot be read (${message(e)}), so whether Manzil runs on it cannot be checked: stop Manzil, then add --force`,
+      );
     }
     return { exists: true, generation: 0 };
   } finally {
     db?.close();
   }
   if (running.length > 0 && !force) {
-    throw new RestoreError(`${runningOn(dbPath, running[0]!, at)}: stop it first, then restore (or add --force if it is surely gone)`);
+    throw new RestoreError(
+      `${runningOn(dbPath, running[0]!, at)}: stop it first, then restore (or add --force if it is surely gone)`,
+    );
   }
   return { exists: true, generation };
 }
 
 /** Upgrades the staged copy and marks it restored, in one transaction; returns what it holds. */
-function prepare(file: string, migrationsBefore: number, currentGeneration: number, at: number): Omit<RestoreReport, 'backup' | 'database' | 'keptAs' | 'ms'> {
+function prepare(
+  file: string,
+  migrationsBefore: number,
+  currentGeneration: number,
+  at: number,
+): Omit<RestoreReport, 'backup' | 'database' | 'keptAs' | 'ms'> {
   let store: Store;
   try {
     store = openStore(file);
   } catch (e) {
-    throw new RestoreError(`the backup could not be upgraded to this release (the current database is untouched): ${message(e)}`);
+    throw new RestoreError(
+      `the backup could not be upgraded to this release (the current database is untouched): ${message(e)}`,
+    );
   }
   try {
     const { db, sqlite } = store;
@@ -229,17 +257,25 @@ function keepAside(dbPath: string, at: number): string {
     .replace(/[-:]/g, '');
   let aside = `${dbPath}.before-restore-${stamp}`;
   for (let n = 2; siblings(aside).some((f) => fs.existsSync(f)); n++) aside = `${dbPath}.before-restore-${stamp}-${n}`;
-  for (const [from, to] of siblings(dbPath).map((f, i) => [f, siblings(aside)[i]!] as const)) if (fs.existsSync(from)) fs.renameSync(from, to);
+  for (const [from, to] of siblings(dbPath).map((f, i) => [f, siblings(aside)[i]!] as const))
+    if (fs.existsSync(from)) fs.renameSync(from, to);
   return aside;
 }
 
 /** The command: `manzil restore <file> [--force] [--json]`. */
-export async function runRestoreCli(args: string[], dbPath: string, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+export async function runRestoreCli(
+  args: string[],
+  dbPath: string,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
   const force = args.includes('--force');
   const json = args.includes('--json');
   const files = args.filter((a) => a !== '--force' && a !== '--json');
   if (files.length !== 1 || files[0]!.startsWith('-')) {
-    err('Usage: manzil restore <file> [--force] [--json]   (puts a backup in place of the database; stop Manzil first)');
+    err(
+      'Usage: manzil restore <file> [--force] [--json]   (puts a backup in place of the database; stop Manzil first)',
+    );
     return 2;
   }
   try {

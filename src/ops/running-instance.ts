@@ -13,8 +13,13 @@ export interface RunningInstance {
 /** The instances whose heartbeat in `db` is fresh at `at`, the freshest first. Throws when the file cannot be read. */
 export function runningInstances(db: Database.Database, at: number): RunningInstance[] {
   // A database no Manzil has run on yet (or one from before heartbeats) has no instance table.
-  if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'instance'").get() === undefined) return [];
-  return db.prepare('SELECT id, host, pid, heartbeat_at AS heartbeatAt FROM instance WHERE heartbeat_at > ? ORDER BY heartbeat_at DESC').all(at - LAPSE_MS) as RunningInstance[];
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'instance'").get() === undefined)
+    return [];
+  return db
+    .prepare(
+      'SELECT id, host, pid, heartbeat_at AS heartbeatAt FROM instance WHERE heartbeat_at > ? ORDER BY heartbeat_at DESC',
+    )
+    .all(at - LAPSE_MS) as RunningInstance[];
 }
 
 /** "Manzil is running on <file> (instance …, heartbeat 3 s ago)": what the operator reads before "stop it first". */

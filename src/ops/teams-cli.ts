@@ -21,8 +21,17 @@ export async function runTeamsCli(
 ): Promise<number> {
   const set = args[0] === 'set';
   const json = args.includes('--json');
-  const calls = set ? (args[2] === 'default' ? 'default' : /^\d{1,9}$/.test(args[2] ?? '') ? Number(args[2]) : undefined) : undefined;
-  if ((set && (args.length !== 3 || !/^[a-z]+:[^:\s]+$/.test(args[1]!) || calls === undefined)) || (!set && args.some((a) => a !== '--json'))) {
+  const calls = set
+    ? args[2] === 'default'
+      ? 'default'
+      : /^\d{1,9}$/.test(args[2] ?? '')
+        ? Number(args[2])
+        : undefined
+    : undefined;
+  if (
+    (set && (args.length !== 3 || !/^[a-z]+:[^:\s]+$/.test(args[1]!) || calls === undefined)) ||
+    (!set && args.some((a) => a !== '--json'))
+  ) {
     err(USAGE);
     return 2;
   }
@@ -30,7 +39,11 @@ export async function runTeamsCli(
     const teams = db.teams;
     if (set) {
       await teams.setBudget(args[1]!, calls === 'default' ? undefined : (calls as number));
-      out(calls === 'default' ? `${args[1]} has the default share again.` : `${args[1]} may spend ${calls} calls a month.`);
+      out(
+        calls === 'default'
+          ? `${args[1]} has the default share again.`
+          : `${args[1]} may spend ${calls} calls a month.`,
+      );
       return 0;
     }
     const shares = new TeamShares(teams, {
@@ -40,7 +53,13 @@ export async function runTeamsCli(
       monthSpent: async () => 0,
       now,
     });
-    const rows = await Promise.all((await teams.list(monthOf(now()))).map(async (t) => ({ ...t, share: (await shares.shareOf(t.team)) ?? null, own: t.budget !== undefined })));
+    const rows = await Promise.all(
+      (await teams.list(monthOf(now()))).map(async (t) => ({
+        ...t,
+        share: (await shares.shareOf(t.team)) ?? null,
+        own: t.budget !== undefined,
+      })),
+    );
     if (json) {
       out(JSON.stringify({ month: monthOf(now()), teams: rows.map(({ budget: _own, ...r }) => r) }));
       return 0;
@@ -53,8 +72,13 @@ export async function runTeamsCli(
     const width = Math.max(...rows.map((r) => r.team.length), 4);
     out(`  ${'team'.padEnd(width)}  alerts  digests  calls  share`);
     for (const r of rows) {
-      const share = r.share === null ? 'unlimited' : `${r.share}${r.own ? ' (own)' : ''}${r.calls >= r.share ? '  SPENT: its alerts and digests wait' : ''}`;
-      out(`  ${r.team.padEnd(width)}  ${String(r.alerts).padStart(6)}  ${String(r.digests).padStart(7)}  ${String(r.calls).padStart(5)}  ${share}`);
+      const share =
+        r.share === null
+          ? 'unlimited'
+          : `${r.share}${r.own ? ' (own)' : ''}${r.calls >= r.share ? '  SPENT: its alerts and digests wait' : ''}`;
+      out(
+        `  ${r.team.padEnd(width)}  ${String(r.alerts).padStart(6)}  ${String(r.digests).padStart(7)}  ${String(r.calls).padStart(5)}  ${share}`,
+      );
     }
     return 0;
   });

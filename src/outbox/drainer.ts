@@ -50,12 +50,22 @@ export class OutboxDrainer implements Delivery {
   constructor(private readonly deps: DeliveryDeps) {
     this.holder = deps.holder ?? `pid-${process.pid}`;
     this.now = deps.now ?? Date.now;
-    this.gate = new PlatformGate(deps.posters, deps.logger.child({ part: 'outbox' }), () => this.poke(), { ...deps.options.gate, now: this.now });
+    this.gate = new PlatformGate(deps.posters, deps.logger.child({ part: 'outbox' }), () => this.poke(), {
+      ...deps.options.gate,
+      now: this.now,
+    });
   }
 
   /** Delivers everything due now (and what becomes due while it works); resolves when nothing is left due. */
   async drain(): Promise<DrainReport> {
-    const report: DrainReport = { delivered: 0, retried: 0, failed: 0, recoveredFound: 0, possibleDuplicates: 0, lookupsDeferred: 0 };
+    const report: DrainReport = {
+      delivered: 0,
+      retried: 0,
+      failed: 0,
+      recoveredFound: 0,
+      possibleDuplicates: 0,
+      lookupsDeferred: 0,
+    };
     this.sweep();
     this.lag.start();
     try {
@@ -90,7 +100,10 @@ export class OutboxDrainer implements Delivery {
       for (const [place, entries] of byPlace) {
         const worker = this.drainPlace(place, entries, report)
           .catch(async (e) => {
-            this.deps.logger.error('outbox: a channel’s worker failed; its entries go back to the queue', { place, error: e });
+            this.deps.logger.error('outbox: a channel’s worker failed; its entries go back to the queue', {
+              place,
+              error: e,
+            });
             await this.deps.outbox.requeue(entries, this.now()).catch((error: unknown) => {
               // Their claims lapse after the lease instead, and another pass takes them.
               this.deps.logger.error('outbox: could not give a failed channel’s entries back', { place, error });
@@ -115,7 +128,9 @@ export class OutboxDrainer implements Delivery {
     this.schedule(0);
   }
 
-  /** New entries were queued: drain soon (a pass under way claims them at once for the channels it is not busy with). */
+  /**
+   * New entries were queued: drain soon (a pass under way claims them at once for the channels it is not busy with).
+   */
   poke(): void {
     if (this.stopped) return;
     this.wake?.();
@@ -159,7 +174,9 @@ export class OutboxDrainer implements Delivery {
           try {
             next = await this.deps.outbox.nextDue(this.gate.open());
           } catch (e) {
-            this.deps.logger.error('outbox: could not read when the next entry is due; trying again in 30 s', { error: e });
+            this.deps.logger.error('outbox: could not read when the next entry is due; trying again in 30 s', {
+              error: e,
+            });
           }
           const wait = this.again ? 0 : next === undefined ? 30_000 : Math.max(0, next - this.now());
           this.again = false;
@@ -230,7 +247,12 @@ export class OutboxDrainer implements Delivery {
       reply = await this.deps.kinds.render(entry.kind, entry.payload);
     } catch (e) {
       // A renderer that throws on this payload will throw every time: parked, so the channel's queue goes on.
-      await this.park(entry, `its message could not be rendered: ${e instanceof Error ? e.message : String(e)}`, report, log);
+      await this.park(
+        entry,
+        `its message could not be rendered: ${e instanceof Error ? e.message : String(e)}`,
+        report,
+        log,
+      );
       return {};
     }
     if (!reply) {
@@ -240,7 +262,9 @@ export class OutboxDrainer implements Delivery {
     // In flight from here: only this entry, so that a crash leaves exactly one entry to look for on the platform.
     const at = this.now();
     if (!(await outbox.markPosting(entry.id, entry.token, at, at + (this.deps.options.leaseMs ?? 60_000)))) {
-      log.warn('outbox entry no longer claimed by this instance (its claim ran out); left to the instance that took it');
+      log.warn(
+        'outbox entry no longer claimed by this instance (its claim ran out); left to the instance that took it',
+      );
       return {};
     }
     this.lastPostAt.set(entry.place, at);
@@ -258,8 +282,16 @@ export class OutboxDrainer implements Delivery {
       }
       return {};
     } catch (e) {
-      const failure = e instanceof PostFailure ? e : new PostFailure(e instanceof Error ? e.message : String(e), 'maybe_posted');
-      return this.failed(entry, { ...entry, firstAttemptAt: entry.firstAttemptAt ?? at }, failure, possibleDuplicate, report, log);
+      const failure =
+        e instanceof PostFailure ? e : new PostFailure(e instanceof Error ? e.message : String(e), 'maybe_posted');
+      return this.failed(
+        entry,
+        { ...entry, firstAttemptAt: entry.firstAttemptAt ?? at },
+        failure,
+        possibleDuplicate,
+        report,
+        log,
+      );
     }
   }
 
@@ -267,7 +299,12 @@ export class OutboxDrainer implements Delivery {
    * Before an entry that may be on the platform is sent again: 'done' when it was found (delivered) or the look must
    * wait (requeued); 'send' when it is surely not there; 'cannot_tell' when a look cannot answer (sent, counted).
    */
-  private async lookFor(entry: ClaimedEntry, poster: ChatPoster, report: DrainReport, log: Logger): Promise<'done' | 'send' | 'cannot_tell'> {
+  private async lookFor(
+    entry: ClaimedEntry,
+    poster: ChatPoster,
+    report: DrainReport,
+    log: Logger,
+  ): Promise<'done' | 'send' | 'cannot_tell'> {
     const { outbox, options: o } = this.deps;
     const now = this.now();
     const look: LookupResult = poster.findDelivered
@@ -294,34 +331,66 @@ export class OutboxDrainer implements Delivery {
         // A slow platform may not have stored the post yet: "not there" is trusted only once it has had time to (a look
         // that finds it is trusted at once). A post cut off at our end by a crash or a stop was cut while Slack was
         // answering normally, so seconds are enough; one that timed out on a slow platform gets its full settle time.
-        const settle = entry.interrupted ? Math.min(poster.settleMs ?? 0, INTERRUPTED_SETTLE_MS) : (poster.settleMs ?? 0);
+        const settle = entry.interrupted
+          ? Math.min(poster.settleMs ?? 0, INTERRUPTED_SETTLE_MS)
+          : (poster.settleMs ?? 0);
         const settleAt = (entry.lastAttemptAt ?? 0) + settle;
         if (now >= settleAt) return 'send';
         // The reason stays as it was (INTERRUPTED above all: the next look keeps the short settle time of a crash).
-        const error = entry.interrupted ? INTERRUPTED : (entry.lastError ?? 'waiting to look again for an earlier attempt');
-        await outbox.markFailed(entry.id, entry.token, { error, retryAt: settleAt, spendAttempt: false, maybeDelivered: true });
+        const error = entry.interrupted
+          ? INTERRUPTED
+          : (entry.lastError ?? 'waiting to look again for an earlier attempt');
+        await outbox.markFailed(entry.id, entry.token, {
+          error,
+          retryAt: settleAt,
+          spendAttempt: false,
+          maybeDelivered: true,
+        });
         report.lookupsDeferred++;
         return 'done';
       }
       case 'cannot_tell':
         report.possibleDuplicates++;
-        log.warn('an earlier attempt may have posted this and the platform cannot tell: sending again, counted as a possible duplicate', { reason: look.reason });
+        log.warn(
+          'an earlier attempt may have posted this and the platform cannot tell: sending again, counted as a possible duplicate',
+          { reason: look.reason },
+        );
         return 'cannot_tell';
       case 'failed': {
         // Nothing is sent on a look that could not answer: the entry keeps its flag and spends no attempt.
         report.lookupsDeferred++;
         // Looks back off too: 30 s at first, growing with the time since the attempt, at most 5 minutes apart.
-        const backoff = Math.min(o.maxBackoffMs ?? 5 * 60_000, Math.max(o.lookupRetryMs ?? 30_000, (now - (entry.lastAttemptAt ?? now)) / 4));
+        const backoff = Math.min(
+          o.maxBackoffMs ?? 5 * 60_000,
+          Math.max(o.lookupRetryMs ?? 30_000, (now - (entry.lastAttemptAt ?? now)) / 4),
+        );
         const retryAt = this.now() + Math.max(look.retryAfterMs ?? 0, backoff);
-        if (expired(entry, this.now(), this.deps.options.giveUpMs)) await this.park(entry, `could not look for an earlier attempt: ${look.reason}`, report, log);
-        else await outbox.markFailed(entry.id, entry.token, { error: `look failed: ${look.reason}`, retryAt, spendAttempt: false, maybeDelivered: true });
-        log.warn('could not look for an earlier attempt; the entry waits and is looked for again', { reason: look.reason, retryInMs: retryAt - this.now() });
+        if (expired(entry, this.now(), this.deps.options.giveUpMs))
+          await this.park(entry, `could not look for an earlier attempt: ${look.reason}`, report, log);
+        else
+          await outbox.markFailed(entry.id, entry.token, {
+            error: `look failed: ${look.reason}`,
+            retryAt,
+            spendAttempt: false,
+            maybeDelivered: true,
+          });
+        log.warn('could not look for an earlier attempt; the entry waits and is looked for again', {
+          reason: look.reason,
+          retryInMs: retryAt - this.now(),
+        });
         return 'done';
       }
     }
   }
 
-  private async failed(entry: ClaimedEntry, timed: ClaimedEntry, failure: PostFailure, possibleDuplicate: boolean, report: DrainReport, log: Logger): Promise<Next> {
+  private async failed(
+    entry: ClaimedEntry,
+    timed: ClaimedEntry,
+    failure: PostFailure,
+    possibleDuplicate: boolean,
+    report: DrainReport,
+    log: Logger,
+  ): Promise<Next> {
     const { outbox, options: o } = this.deps;
     const now = this.now();
     const outcome: FailureOutcome = failure.outcome;
@@ -347,7 +416,10 @@ export class OutboxDrainer implements Delivery {
         const retryAt = now + (o.heldPlaceRetryMs ?? 15 * 60_000);
         await outbox.markFailed(entry.id, entry.token, { ...base, retryAt, spendAttempt: false });
         if (await outbox.holdPlace(entry.place, failure.message, now, retryAt)) {
-          log.warn('this channel cannot receive messages: its queue is held and its alerts wait until it can (nothing is lost)', { error: failure.message });
+          log.warn(
+            'this channel cannot receive messages: its queue is held and its alerts wait until it can (nothing is lost)',
+            { error: failure.message },
+          );
           this.deps.onPlaceHeld?.(entry.place, failure.message);
         }
         return { holdUntil: retryAt };
@@ -363,10 +435,16 @@ export class OutboxDrainer implements Delivery {
           return {};
         }
         const maybe = outcome === 'maybe_posted';
-        const retryAt = now + Math.max(backoff(attempts, this.deps.options), maybe ? (this.poster(entry.place)?.settleMs ?? 0) : 0);
+        const retryAt =
+          now + Math.max(backoff(attempts, this.deps.options), maybe ? (this.poster(entry.place)?.settleMs ?? 0) : 0);
         await outbox.markFailed(entry.id, entry.token, { ...base, retryAt, maybeDelivered: maybe });
         report.retried++;
-        log.warn('delivery failed; will retry', { attempts, retryInMs: retryAt - now, error: failure.message, maybePosted: maybe });
+        log.warn('delivery failed; will retry', {
+          attempts,
+          retryInMs: retryAt - now,
+          error: failure.message,
+          maybePosted: maybe,
+        });
         return {};
       }
     }
@@ -376,7 +454,10 @@ export class OutboxDrainer implements Delivery {
     const row = await this.deps.outbox.markFailed(entry.id, entry.token, { error, retryAt: undefined });
     if (!row) return;
     report.failed++;
-    log.error('delivery parked: `manzil outbox` lists it, `manzil outbox retry` sends it again', { attempts: row.attempts, error });
+    log.error('delivery parked: `manzil outbox` lists it, `manzil outbox retry` sends it again', {
+      attempts: row.attempts,
+      error,
+    });
     this.deps.onFailed?.(row);
   }
 }

@@ -43,14 +43,19 @@ export class PlatformGate {
   status(): { platform: string; paused: boolean; since?: number; reason?: string }[] {
     return this.posters.map((p) => {
       const s = this.paused.get(p.platform);
-      return s ? { platform: p.platform, paused: true, since: s.since, reason: s.reason } : { platform: p.platform, paused: false };
+      return s
+        ? { platform: p.platform, paused: true, since: s.since, reason: s.reason }
+        : { platform: p.platform, paused: false };
     });
   }
 
   pause(platform: string, reason: string): void {
     if (this.paused.has(platform) || this.stopped) return;
     const now = (this.o.now ?? Date.now)();
-    this.logger.error('chat platform refused our credentials: its deliveries are paused (nothing is lost) and it is probed until they work again', { platform, reason });
+    this.logger.error(
+      'chat platform refused our credentials: its deliveries are paused (nothing is lost) and it is probed until they work again',
+      { platform, reason },
+    );
     const state: Paused = { since: now, reason, timer: undefined, delayMs: this.o.firstProbeMs ?? 5_000 };
     this.paused.set(platform, state);
     this.scheduleProbe(platform, state);
@@ -64,12 +69,17 @@ export class PlatformGate {
   private async probe(platform: string, state: Paused): Promise<void> {
     if (this.stopped || this.paused.get(platform) !== state) return;
     const poster = this.posters.find((p) => p.platform === platform);
-    const check = poster?.checkCredentials ? await poster.checkCredentials().catch((e: unknown) => ({ kind: 'unreachable' as const, reason: String(e) })) : { kind: 'ok' as const };
+    const check = poster?.checkCredentials
+      ? await poster.checkCredentials().catch((e: unknown) => ({ kind: 'unreachable' as const, reason: String(e) }))
+      : { kind: 'ok' as const };
     if (this.stopped || this.paused.get(platform) !== state) return;
     if (check.kind === 'ok') {
       this.paused.delete(platform);
       const now = (this.o.now ?? Date.now)();
-      this.logger.info('chat platform accepts our credentials again: deliveries resume', { platform, pausedMs: now - state.since });
+      this.logger.info('chat platform accepts our credentials again: deliveries resume', {
+        platform,
+        pausedMs: now - state.since,
+      });
       this.onResume(platform);
       return;
     }

@@ -4,6 +4,10 @@ import type { OutboxRepo } from '../store/index.js';
 
 const OUTBOX_RETENTION_MS = 30 * 86_400_000;
 
-export function pruneOutbox(outbox: Pick<OutboxRepo, 'prune'>, at: number = Date.now(), outboxMaxAgeMs = OUTBOX_RETENTION_MS): Promise<{ outbox: number }> {
+export function pruneOutbox(
+  outbox: Pick<OutboxRepo, 'prune'>,
+  at: number = Date.now(),
+  outboxMaxAgeMs = OUTBOX_RETENTION_MS,
+): Promise<{ outbox: number }> {
   return outbox.prune(at, { outboxMaxAgeMs });
 }

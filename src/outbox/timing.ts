@@ -8,6 +8,10 @@ export function backoff(attempts: number, o: { baseBackoffMs?: number; maxBackof
 }
 
 /** Past DELIVERY_GIVE_UP_H since its first attempt (or since it was written, when it was never tried). */
-export function expired(entry: Pick<OutboxRow, 'firstAttemptAt' | 'createdAt'>, now: number, giveUpMs: number): boolean {
+export function expired(
+  entry: Pick<OutboxRow, 'firstAttemptAt' | 'createdAt'>,
+  now: number,
+  giveUpMs: number,
+): boolean {
   return now - (entry.firstAttemptAt ?? entry.createdAt) >= giveUpMs;
 }

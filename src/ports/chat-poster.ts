@@ -15,7 +15,8 @@ import type { Reply } from '../views/model.js';
  *   paused and probed until they work again; spends no attempt.
  * - `rejected`: the platform will never take this message (every plainer form refused too): parked at once.
  */
-export type FailureOutcome = 'retry' | 'maybe_posted' | 'wait' | 'channel_unavailable' | 'credentials_refused' | 'rejected';
+export type FailureOutcome =
+  'retry' | 'maybe_posted' | 'wait' | 'channel_unavailable' | 'credentials_refused' | 'rejected';
 
 /** A post that did not succeed, with the outcome the platform's outcome table gave it. Carries no token. */
 export class PostFailure extends Error {
@@ -39,10 +40,14 @@ export class PostFailure extends Error {
  * - `failed`: the look itself failed (a 429, a 5xx, a timeout): asked again later, nothing sent, no attempt spent.
  */
 export type LookupResult =
-  { kind: 'found'; messageId: string } | { kind: 'absent' } | { kind: 'cannot_tell'; reason: string } | { kind: 'failed'; reason: string; retryAfterMs?: number };
+  | { kind: 'found'; messageId: string }
+  | { kind: 'absent' }
+  | { kind: 'cannot_tell'; reason: string }
+  | { kind: 'failed'; reason: string; retryAfterMs?: number };
 
 /** Whether the platform accepts our credentials now (a paused platform is probed with this). */
-export type CredentialsCheck = { kind: 'ok' } | { kind: 'refused'; reason: string } | { kind: 'unreachable'; reason: string };
+export type CredentialsCheck =
+  { kind: 'ok' } | { kind: 'refused'; reason: string } | { kind: 'unreachable'; reason: string };
 
 /** A delivery's identity and times, for a lookup: `deliveryId` is unique across databases (see DeliveryIds). */
 export interface LookupRequest {

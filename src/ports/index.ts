@@ -1,6 +1,22 @@
 // The interfaces the core offers adapters and asks of them.
-export { PostFailure, type ChatPoster, type CredentialsCheck, type FailureOutcome, type LookupRequest, type LookupResult } from './chat-poster.js';
-export type { ActionRequest, ChatCore, CommandRequest, PickRequest, SuggestOption, SuggestRequest, Surface, TrackRequest } from './chat-core.js';
+export {
+  PostFailure,
+  type ChatPoster,
+  type CredentialsCheck,
+  type FailureOutcome,
+  type LookupRequest,
+  type LookupResult,
+} from './chat-poster.js';
+export type {
+  ActionRequest,
+  ChatCore,
+  CommandRequest,
+  PickRequest,
+  SuggestOption,
+  SuggestRequest,
+  Surface,
+  TrackRequest,
+} from './chat-core.js';
 export type { SlackInstallations, WorkspaceKey } from './slack-installations.js';
 export { isSharedPool, personOf, scopeOf, teamOf } from './place.js';
 export { delegateTo } from './chat-core.js';

@@ -4,7 +4,10 @@
 // ("Jumeirah Beach Residence (JBR)").
 import { KNOWN_PLACES, type KnownPlace } from './known-places.js';
 
-/** Lower case, dots and apostrophes inside a word dropped ("J.B.R." is "jbr", "Za'abeel" "zaabeel"), other symbols spaces. */
+/**
+ * Lower case, dots and apostrophes inside a word dropped ("J.B.R." is "jbr", "Za'abeel" "zaabeel"), other symbols
+ * spaces.
+ */
 export const foldPlaceName = (text: string): string =>
   text
     .toLowerCase()
@@ -62,4 +65,5 @@ function derive(): Map<string, PlaceAbbreviation> {
 export const PLACE_ABBREVIATIONS: ReadonlyMap<string, PlaceAbbreviation> = derive();
 
 /** The short form typed, whatever its case and punctuation ("J.B.R", "Jbr"), or undefined. */
-export const abbreviationOf = (typed: string): PlaceAbbreviation | undefined => PLACE_ABBREVIATIONS.get(foldPlaceName(typed));
+export const abbreviationOf = (typed: string): PlaceAbbreviation | undefined =>
+  PLACE_ABBREVIATIONS.get(foldPlaceName(typed));

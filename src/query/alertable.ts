@@ -4,7 +4,12 @@ import type { OperationName } from '../api/operations.js';
 import type { Query } from './types.js';
 
 /** Listing searches the poller can run: sortable by newest, and keyed by property_id. */
-export const ALERTABLE: ReadonlySet<OperationName> = new Set(['search-rent', 'search-buy', 'search-commercial-rent', 'search-commercial-buy']);
+export const ALERTABLE: ReadonlySet<OperationName> = new Set([
+  'search-rent',
+  'search-buy',
+  'search-commercial-rent',
+  'search-commercial-buy',
+]);
 
 /**
  * Why a search cannot be an alert, in words for chat; undefined when it can. `place`: the place already looked up (a
@@ -18,6 +23,7 @@ export function notAlertable(query: Query, place?: { id: number; name: string })
   if (query.perSqft) {
     return 'Alerts watch what the property service filters, and it has no price per sqft: save the search without it (a price or a size range works, like `/alerts add rent office dmcc 1000-2000 sqft under 250k`).';
   }
-  if (!query.location && !place) return 'An alert needs a place, so I know where to look: for example `/alerts add rent marina 2br under 120k`.';
+  if (!query.location && !place)
+    return 'An alert needs a place, so I know where to look: for example `/alerts add rent marina 2br under 120k`.';
   return undefined;
 }

@@ -1,6 +1,15 @@
 // A Draft and its verb -> the operation and its parameters, refusing (with a way forward) whatever the
 // operation cannot take. Defaults are never sent: only what the person asked for.
-import { AMENITIES, COMMERCIAL_RENT_FREQUENCY, EMIRATES, COMMERCIAL_TYPES, OPERATIONS, RESIDENTIAL_TYPES, type OperationName, type OperationSpec } from '../api/operations.js';
+import {
+  AMENITIES,
+  COMMERCIAL_RENT_FREQUENCY,
+  EMIRATES,
+  COMMERCIAL_TYPES,
+  OPERATIONS,
+  RESIDENTIAL_TYPES,
+  type OperationName,
+  type OperationSpec,
+} from '../api/operations.js';
 import { countsText, amountText, grouped } from './numbers.js';
 import type { Draft } from './scan.js';
 import { joinWords, type Token } from './text.js';
@@ -49,7 +58,9 @@ export const LABELS: Record<OperationName, string> = {
   'autocomplete-location': 'Location lookups',
 };
 
-const COMMERCIAL_ONLY = new Set<string>(COMMERCIAL_TYPES.filter((t) => !(RESIDENTIAL_TYPES as readonly string[]).includes(t)));
+const COMMERCIAL_ONLY = new Set<string>(
+  COMMERCIAL_TYPES.filter((t) => !(RESIDENTIAL_TYPES as readonly string[]).includes(t)),
+);
 const NEEDS_PLACE = new Set<Family>(['rent', 'buy', 'projects', 'transactions', 'trend']);
 const quoteAll = (words: readonly string[]) => words.map((w) => `"${w}"`).join(', ');
 
@@ -62,11 +73,13 @@ export function build(family: Family, draft: Draft, id?: string): Query {
   const label = LABELS[operation];
   const ctx: Target = { spec, params, label, example };
 
-  if (id !== undefined) params[family === 'agent' ? 'agent_id' : family === 'broker' ? 'broker_id' : 'property_id'] = id;
+  if (id !== undefined)
+    params[family === 'agent' ? 'agent_id' : family === 'broker' ? 'broker_id' : 'property_id'] = id;
 
   // Property type: one at a time, and one this operation knows.
   const types = draft.types;
-  if (types.length > 1) fail(`One property type at a time, please: you asked for ${quoteAll(types.map((t) => t.text))}. Try "${example}".`);
+  if (types.length > 1)
+    fail(`One property type at a time, please: you asked for ${quoteAll(types.map((t) => t.text))}. Try "${example}".`);
   const type = types[0];
   if (type) {
     put(ctx, 'property_type', type.value, 'property type', type.text);
@@ -75,7 +88,8 @@ export function build(family: Family, draft: Draft, id?: string): Query {
       fail(`${label} don't cover "${type.text}". Types here: ${allowed.map((t) => t.replace(/-/g, ' ')).join(', ')}.`);
     }
   }
-  if (draft.adrecTypes.length > 0) put(ctx, 'propertyType', draft.adrecTypes.join(','), 'ADREC property type', draft.adrecTypes.join(' '));
+  if (draft.adrecTypes.length > 0)
+    put(ctx, 'propertyType', draft.adrecTypes.join(','), 'ADREC property type', draft.adrecTypes.join(' '));
 
   // Rooms.
   const beds = draft.rooms.bedrooms;
@@ -86,7 +100,8 @@ export function build(family: Family, draft: Draft, id?: string): Query {
     }
     put(ctx, 'bedrooms', text, 'bedrooms', beds.text);
   }
-  if (draft.rooms.bathrooms) put(ctx, 'bathrooms', countsText(draft.rooms.bathrooms.value), 'bathrooms', draft.rooms.bathrooms.text);
+  if (draft.rooms.bathrooms)
+    put(ctx, 'bathrooms', countsText(draft.rooms.bathrooms.value), 'bathrooms', draft.rooms.bathrooms.text);
 
   // Price and area bounds.
   bounds(ctx, draft.price, 'price', 'price_min', 'price_max', showPrice, 'between 80k and 120k');
@@ -96,24 +111,38 @@ export function build(family: Family, draft: Draft, id?: string): Query {
   // Dubai quotes commercial rents by the year (the service would read a monthly amount): yearly unless a month is said.
   else if (operation === 'search-commercial-rent') params.rent_frequency = 'yearly';
   if (draft.furnishing) put(ctx, 'furnishing', draft.furnishing.value, 'furnishing', draft.furnishing.text);
-  if (draft.completion) put(ctx, 'completion_status', draft.completion.value, 'ready or off-plan', draft.completion.text);
-  // "2br + maid": the maid's room is an amenity where the operation has amenities; elsewhere, and for a study, left out, said so.
+  if (draft.completion)
+    put(ctx, 'completion_status', draft.completion.value, 'ready or off-plan', draft.completion.text);
+  // "2br + maid": the maid's room is an amenity where the operation has amenities; elsewhere, and for a study, left
+  // out, said so.
   for (const extra of draft.extras) {
     if (extra.value !== '' && Object.hasOwn(spec.params, 'amenities')) {
       draft.amenities.add(extra.value);
       draft.amenityText ??= extra.text;
     } else {
-      draft.notes.push(extra.value === '' ? `left out "${extra.text}": there is no filter for it` : `left out "${extra.text}": ${label.toLowerCase()} have no amenity filter`);
+      draft.notes.push(
+        extra.value === ''
+          ? `left out "${extra.text}": there is no filter for it`
+          : `left out "${extra.text}": ${label.toLowerCase()} have no amenity filter`,
+      );
     }
   }
   if (draft.amenities.size > 0) {
-    put(ctx, 'amenities', AMENITIES.filter((a) => draft.amenities.has(a)).join(','), 'amenities', draft.amenityText ?? '');
+    put(
+      ctx,
+      'amenities',
+      AMENITIES.filter((a) => draft.amenities.has(a)).join(','),
+      'amenities',
+      draft.amenityText ?? '',
+    );
   }
   if (draft.period) put(ctx, 'period', draft.period.value, 'time period', draft.period.text);
   if (draft.fromDate) put(ctx, 'fromDate', draft.fromDate.value, 'date', draft.fromDate.text);
   if (draft.toDate) put(ctx, 'toDate', draft.toDate.value, 'date', draft.toDate.text);
   if (draft.fromDate && draft.toDate && dmyKey(draft.fromDate.value) > dmyKey(draft.toDate.value)) {
-    fail(`The start date ${draft.fromDate.value} is after the end date ${draft.toDate.value}. Try "from 01/01/2024 to 31/03/2024".`);
+    fail(
+      `The start date ${draft.fromDate.value} is after the end date ${draft.toDate.value}. Try "from 01/01/2024 to 31/03/2024".`,
+    );
   }
   if (draft.emirate) put(ctx, 'location', draft.emirate.value, 'emirate', draft.emirate.text);
   if (draft.detailed && !operation.endsWith('-detailed')) {
@@ -156,16 +185,26 @@ export function build(family: Family, draft: Draft, id?: string): Query {
 }
 
 /** Listing searches, whose records carry a price and a size: the only ones a price per sqft can filter. */
-const PER_SQFT_OPERATIONS = new Set<OperationName>(['search-rent', 'search-buy', 'search-commercial-rent', 'search-commercial-buy']);
+const PER_SQFT_OPERATIONS = new Set<OperationName>([
+  'search-rent',
+  'search-buy',
+  'search-commercial-rent',
+  'search-commercial-buy',
+]);
 
-/** The price-per-sqft bounds of a listing search; refused, with a way forward, where there are no listings to filter. */
+/**
+ * The price-per-sqft bounds of a listing search; refused, with a way forward, where there are no listings to filter.
+ */
 function perSqftOf(operation: OperationName, draft: Draft, label: string): Query['perSqft'] {
   const { min, max } = draft.perSqft;
   if (!min && !max) return undefined;
   if (!PER_SQFT_OPERATIONS.has(operation)) {
-    fail(`${label} can't be filtered by price per sqft ("${(min ?? max)!.text}"): only listings to rent or buy can. Try "/rent office dmcc under 150 per sqft".`);
+    fail(
+      `${label} can't be filtered by price per sqft ("${(min ?? max)!.text}"): only listings to rent or buy can. Try "/rent office dmcc under 150 per sqft".`,
+    );
   }
-  if (min && max && min.value > max.value) fail(`The least per sqft ("${min.text}") is above the most ("${max.text}"). Try "between 100 and 200 per sqft".`);
+  if (min && max && min.value > max.value)
+    fail(`The least per sqft ("${min.text}") is above the most ("${max.text}"). Try "between 100 and 200 per sqft".`);
   return { ...(min ? { min: min.value } : {}), ...(max ? { max: max.value } : {}) };
 }
 
@@ -176,17 +215,29 @@ function chooseOperation(family: Family, draft: Draft, example: string): Operati
     case 'buy': {
       const commercial = draft.commercial !== undefined || draft.types.some((t) => COMMERCIAL_ONLY.has(t.value));
       if (family === 'rent' && draft.completion) {
-        fail(`Ready and off-plan only apply when buying ("${draft.completion.text}"). Try "/buy marina 2br off-plan", or "/projects marina" for new projects.`);
+        fail(
+          `Ready and off-plan only apply when buying ("${draft.completion.text}"). Try "/buy marina 2br off-plan", or "/projects marina" for new projects.`,
+        );
       }
       if (family === 'buy' && draft.frequency) {
-        fail(`"${draft.frequency.text}" is a rent period; sale prices are totals. Try "/rent marina 2br under 10k monthly" to rent.`);
+        fail(
+          `"${draft.frequency.text}" is a rent period; sale prices are totals. Try "/rent marina 2br under 10k monthly" to rent.`,
+        );
       }
       if (commercial && type && !(COMMERCIAL_TYPES as readonly string[]).includes(type.value)) {
-        fail(`"${type.text}" is not a commercial property type. Try office, retail, shop, warehouse, showroom or land.`);
+        fail(
+          `"${type.text}" is not a commercial property type. Try office, retail, shop, warehouse, showroom or land.`,
+        );
       }
       if (!commercial) return family === 'rent' ? 'search-rent' : 'search-buy';
-      if (family === 'rent' && draft.frequency && !(COMMERCIAL_RENT_FREQUENCY as readonly string[]).includes(draft.frequency.value)) {
-        fail(`Commercial rents are yearly or monthly, not ${draft.frequency.value} ("${draft.frequency.text}"). Try "/rent office business bay under 20k monthly".`);
+      if (
+        family === 'rent' &&
+        draft.frequency &&
+        !(COMMERCIAL_RENT_FREQUENCY as readonly string[]).includes(draft.frequency.value)
+      ) {
+        fail(
+          `Commercial rents are yearly or monthly, not ${draft.frequency.value} ("${draft.frequency.text}"). Try "/rent office business bay under 20k monthly".`,
+        );
       }
       return family === 'rent' ? 'search-commercial-rent' : 'search-commercial-buy';
     }
@@ -238,11 +289,14 @@ function dealParams(family: Family, draft: Draft, ctx: Target): void {
       if (deal) {
         put(ctx, 'category', `${commercial ? 'commercial' : 'residential'}_${deal.value}`, 'rent or sale', deal.text);
       } else if (commercial) {
-        fail(`Commercial rent or commercial sale? Try "${family === 'agents' ? '/agents marina' : `/${family} 12345`} commercial rent".`);
+        fail(
+          `Commercial rent or commercial sale? Try "${family === 'agents' ? '/agents marina' : `/${family} 12345`} commercial rent".`,
+        );
       }
       return;
     case 'projects':
-      if (deal?.value === 'rent') fail(`New projects are for sale only ("${deal.text}"). Try "/rent marina 2br" for rentals.`);
+      if (deal?.value === 'rent')
+        fail(`New projects are for sale only ("${deal.text}"). Try "/rent marina 2br" for rentals.`);
       if (commercial) fail(`New projects are residential only ("${commercial}"). Try "${example}".`);
       return;
     default:
@@ -251,7 +305,15 @@ function dealParams(family: Family, draft: Draft, ctx: Target): void {
   }
 }
 
-function bounds(ctx: Target, b: Draft['price'], what: string, minName: string, maxName: string, show: (n: number) => string, hint: string): void {
+function bounds(
+  ctx: Target,
+  b: Draft['price'],
+  what: string,
+  minName: string,
+  maxName: string,
+  show: (n: number) => string,
+  hint: string,
+): void {
   if (b.min && b.max && b.min.value > b.max.value) {
     fail(`The minimum ${what} (${show(b.min.value)}) is above the maximum (${show(b.max.value)}). Try "${hint}".`);
   }
@@ -270,9 +332,11 @@ interface Target {
   example: string;
 }
 
-// At module level rather than closures in build(): made on every call, they cost more than the calls (tsx names each one).
+// At module level rather than closures in build(): made on every call, they cost more than the calls (tsx names each
+// one).
 function put(ctx: Target, name: string, value: string, what: string, said: string): void {
-  if (!Object.hasOwn(ctx.spec.params, name)) fail(`${ctx.label} can't be filtered by ${what} ("${said}"). Try "${ctx.example}".`);
+  if (!Object.hasOwn(ctx.spec.params, name))
+    fail(`${ctx.label} can't be filtered by ${what} ("${said}"). Try "${ctx.example}".`);
   ctx.params[name] = value;
 }
 
@@ -303,23 +367,34 @@ function placeOf(
   const quoted = words.filter((t) => t.quoted);
   if (family === 'adrec') return { location: null, unknown: [], districts: districts(words) };
   if (family === 'developers' && plain.length > 0) {
-    const emirates = EMIRATES.map((e) => canonical(EMIRATE_PHRASES, (x) => x.kind === 'emirate' && x.value === e)).join(', ');
+    const emirates = EMIRATES.map((e) => canonical(EMIRATE_PHRASES, (x) => x.kind === 'emirate' && x.value === e)).join(
+      ', ',
+    );
     fail(`I don't know the emirate "${joinWords(plain)}". Try one of: ${emirates}.`);
   }
   if (!NEEDS_PLACE.has(family) && family !== 'agents' && family !== 'brokers') {
-    if (plain.length > 0 || quoted.length > 0) fail(`I didn't understand ${quoteAll([...plain, ...quoted].map((t) => t.raw))}. Try "${example}".`);
+    if (plain.length > 0 || quoted.length > 0)
+      fail(`I didn't understand ${quoteAll([...plain, ...quoted].map((t) => t.raw))}. Try "${example}".`);
     return { location: null, unknown: [], districts: [] };
   }
   if (quoted.length > 1) fail(`One place at a time, please: ${quoteAll(quoted.map((t) => t.raw))}. Try "${example}".`);
   if (quoted.length === 1) {
-    if (plain.length > 0) fail(`I didn't understand ${quoteAll(plain.map((t) => t.raw))}; the place is already in quotes.`);
+    if (plain.length > 0)
+      fail(`I didn't understand ${quoteAll(plain.map((t) => t.raw))}; the place is already in quotes.`);
     return { location: quoted[0]!.raw, unknown: [], districts: [] };
   }
   if (plain.length === 0) return { location: null, unknown: [], districts: [] };
-  return { location: joinWords(plain), unknown: plain.filter((t) => !known?.has(t) && isUnknownWord(t.word)).map((t) => t.raw), districts: [] };
+  return {
+    location: joinWords(plain),
+    unknown: plain.filter((t) => !known?.has(t) && isUnknownWord(t.word)).map((t) => t.raw),
+    districts: [],
+  };
 }
 
-/** ADREC districts: comma-separated; each quoted text is one district. All-lower-case names get capitals, as ADREC spells them. */
+/**
+ * ADREC districts: comma-separated; each quoted text is one district. All-lower-case names get capitals, as ADREC
+ * spells them.
+ */
 function districts(words: readonly Token[]): string[] {
   const out: string[] = [];
   let current: Token[] = [];
@@ -331,7 +406,8 @@ function districts(words: readonly Token[]): string[] {
     if (t.word === ',') flush();
     else if (t.quoted) {
       flush();
-      if (t.raw.includes(',')) fail(`District names have no commas ("${t.raw}"). Quote each one: "Al Reem Island", "Yas Island".`);
+      if (t.raw.includes(','))
+        fail(`District names have no commas ("${t.raw}"). Quote each one: "Al Reem Island", "Yas Island".`);
       out.push(t.raw);
     } else current.push(t);
   }
@@ -339,4 +415,7 @@ function districts(words: readonly Token[]): string[] {
   return out;
 }
 
-const titleCase = (name: string) => (name === name.toLowerCase() ? name.replace(/(^|[\s-])(\p{L})/gu, (_, sep: string, c: string) => sep + c.toUpperCase()) : name);
+const titleCase = (name: string) =>
+  name === name.toLowerCase()
+    ? name.replace(/(^|[\s-])(\p{L})/gu, (_, sep: string, c: string) => sep + c.toUpperCase())
+    : name;

@@ -3,7 +3,10 @@
 // from it. Pure data. A verb-backed command runs a verb of the command language (verbs.ts); the others are managed
 // things (alerts, digests) with subcommands.
 
-/** search: a verb searching a place (Discord adds a `location` option); other: a verb without one; alerts and digest: subcommands. */
+/**
+ * search: a verb searching a place (Discord adds a `location` option); other: a verb without one; alerts and digest:
+ * subcommands.
+ */
 export type CommandKind = 'search' | 'alerts' | 'digest' | 'other';
 
 export interface Subcommand {
@@ -21,7 +24,10 @@ export interface SlashCommand {
   readonly kind: CommandKind;
   /** One line within 100 characters: Slack's description and Discord's. */
   readonly description: string;
-  /** What follows the command: Slack's usage hint (an example, for a verb); derived from the subcommands when there are some. */
+  /**
+   * What follows the command: Slack's usage hint (an example, for a verb); derived from the subcommands when there are
+   * some.
+   */
   readonly usage: string;
   /** What the command's text may be, for Discord's `query` option ("What to look for, e.g. …") and help. */
   readonly example: string;
@@ -63,8 +69,22 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     usage: '<verb> [filters] | help',
     example: 'help',
   },
-  { name: 'rent', kind: 'search', verb: 'rent', description: 'Homes and commercial space for rent', usage: 'marina 2br under 120k', example: 'marina 2br under 120k' },
-  { name: 'buy', kind: 'search', verb: 'buy', description: 'Property for sale', usage: 'downtown 1-2 br ready under 2.5m', example: 'downtown 1-2 br ready under 2.5m' },
+  {
+    name: 'rent',
+    kind: 'search',
+    verb: 'rent',
+    description: 'Homes and commercial space for rent',
+    usage: 'marina 2br under 120k',
+    example: 'marina 2br under 120k',
+  },
+  {
+    name: 'buy',
+    kind: 'search',
+    verb: 'buy',
+    description: 'Property for sale',
+    usage: 'downtown 1-2 br ready under 2.5m',
+    example: 'downtown 1-2 br ready under 2.5m',
+  },
   {
     name: 'projects',
     kind: 'search',
@@ -81,12 +101,54 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     usage: 'sold marina 2br last 6 months',
     example: 'sold marina 2br last 6 months',
   },
-  { name: 'trend', kind: 'search', verb: 'trend', description: 'Price trend of a location', usage: 'jvc villa', example: 'jvc villa' },
-  { name: 'agents', kind: 'other', verb: 'agents', description: 'Agents in an area', usage: 'marina most sales', example: 'marina most sales' },
-  { name: 'brokers', kind: 'other', verb: 'brokers', description: 'Brokerages in an area', usage: 'downtown most listings', example: 'downtown most listings' },
-  { name: 'developers', kind: 'other', verb: 'developers', description: 'Developers by emirate', usage: 'abu dhabi', example: 'abu dhabi' },
-  { name: 'property', kind: 'other', verb: 'property', description: 'One property by id', usage: '16266089', example: '16266089' },
-  { name: 'location', kind: 'other', verb: 'location', description: 'Look up a location', usage: 'jumeirah', example: 'jumeirah' },
+  {
+    name: 'trend',
+    kind: 'search',
+    verb: 'trend',
+    description: 'Price trend of a location',
+    usage: 'jvc villa',
+    example: 'jvc villa',
+  },
+  {
+    name: 'agents',
+    kind: 'other',
+    verb: 'agents',
+    description: 'Agents in an area',
+    usage: 'marina most sales',
+    example: 'marina most sales',
+  },
+  {
+    name: 'brokers',
+    kind: 'other',
+    verb: 'brokers',
+    description: 'Brokerages in an area',
+    usage: 'downtown most listings',
+    example: 'downtown most listings',
+  },
+  {
+    name: 'developers',
+    kind: 'other',
+    verb: 'developers',
+    description: 'Developers by emirate',
+    usage: 'abu dhabi',
+    example: 'abu dhabi',
+  },
+  {
+    name: 'property',
+    kind: 'other',
+    verb: 'property',
+    description: 'One property by id',
+    usage: '16266089',
+    example: '16266089',
+  },
+  {
+    name: 'location',
+    kind: 'other',
+    verb: 'location',
+    description: 'Look up a location',
+    usage: 'jumeirah',
+    example: 'jumeirah',
+  },
   {
     name: 'alerts',
     kind: 'alerts',
@@ -108,7 +170,9 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
 /** A command by name, with or without its slash; `digests` and `alert` find theirs too. */
 export function findSlashCommand(text: string): SlashCommand | undefined {
   const name = text.trim().toLowerCase().replace(/^\//, '');
-  return SLASH_COMMANDS.find((c) => c.name === name || (c.subcommands && (`${c.name}s` === name || c.name === `${name}s`)));
+  return SLASH_COMMANDS.find(
+    (c) => c.name === name || (c.subcommands && (`${c.name}s` === name || c.name === `${name}s`)),
+  );
 }
 
 /** `help alerts`, `help digest`: the command and each of its subcommands, one line each. */

@@ -6,7 +6,8 @@
 const UNITS =
   '(?:day|days|morning|mornings|evening|evenings|night|nights|hour|hours|hr|hrs|week|weeks|wk|wks|weekday|weekdays|weekend|weekends|minute|minutes|min|mins|month|fortnight)';
 const DAYS = '(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?';
-const COUNT = '(?:\\d+|few|couple of|other|two|three|four|five|six|eight|ten|twelve|fifteen|twenty|thirty|forty five|sixty)';
+const COUNT =
+  '(?:\\d+|few|couple of|other|two|three|four|five|six|eight|ten|twelve|fifteen|twenty|thirty|forty five|sixty)';
 /** A time of day: "9am", "8:30", "7 pm"; said after a phrase ("daily at 9am") or alone after "at". */
 const TIME = '(?:\\d{1,2}(?::\\d{2})?\\s*(?:am|pm)|\\d{1,2}:\\d{2})';
 /** A part of the day after a day's phrase: "every weekday morning", "each sunday evening". */

@@ -36,7 +36,8 @@ export const FAMILY_OF: Record<OperationName, Family> = {
   'autocomplete-location': 'location',
 };
 
-const phraseFor = (table: PhraseTable, kind: Effect['kind'], value: string): string => canonical(table, (e) => e.kind === kind && 'value' in e && e.value === value) ?? value;
+const phraseFor = (table: PhraseTable, kind: Effect['kind'], value: string): string =>
+  canonical(table, (e) => e.kind === kind && 'value' in e && e.value === value) ?? value;
 
 const CATEGORY_WORDS: Record<string, string> = {
   residential_rent: 'rent',
@@ -120,10 +121,18 @@ export function formatQuery(query: Query): string {
   parts.push(between(p.price_min, p.price_max, ''));
   parts.push(between(p.area_min, p.area_max, ' sqft'));
   const perSqft = query.perSqft;
-  if (perSqft) parts.push(between(perSqft.min === undefined ? undefined : String(perSqft.min), perSqft.max === undefined ? undefined : String(perSqft.max), ' per sqft'));
+  if (perSqft)
+    parts.push(
+      between(
+        perSqft.min === undefined ? undefined : String(perSqft.min),
+        perSqft.max === undefined ? undefined : String(perSqft.max),
+        ' per sqft',
+      ),
+    );
   if (p.rent_frequency) parts.push(phraseFor(FREQUENCY_PHRASES, 'frequency', p.rent_frequency));
   // A commercial rent saved before rents were yearly unless said was sent without one: the service read it monthly.
-  else if (query.operation === 'search-commercial-rent') parts.push(phraseFor(FREQUENCY_PHRASES, 'frequency', 'monthly'));
+  else if (query.operation === 'search-commercial-rent')
+    parts.push(phraseFor(FREQUENCY_PHRASES, 'frequency', 'monthly'));
   if (p.furnishing) parts.push(phraseFor(FURNISHING_PHRASES, 'furnishing', p.furnishing));
   if (p.completion_status) parts.push(phraseFor(COMPLETION_PHRASES, 'completion', p.completion_status));
   if (p.amenities) parts.push(...p.amenities.split(',').map((a) => phraseFor(AMENITY_PHRASES, 'amenity', a)));

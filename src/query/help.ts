@@ -38,15 +38,21 @@ const unique = (items: readonly string[]) => [...new Set(items)];
 function filterLines(verb: Verb): string[] {
   const specs: OperationSpec[] = verb.operations.map((op) => OPERATIONS[op]);
   const has = (name: string) => specs.some((s) => Object.hasOwn(s.params, name));
-  const values = (name: string) => unique(specs.flatMap((s) => (s.params as Record<string, { values?: readonly string[] }>)[name]?.values ?? []));
-  const required = (name: string) => specs.every((s) => (s.params as Record<string, { required?: boolean }>)[name]?.required);
+  const values = (name: string) =>
+    unique(specs.flatMap((s) => (s.params as Record<string, { values?: readonly string[] }>)[name]?.values ?? []));
+  const required = (name: string) =>
+    specs.every((s) => (s.params as Record<string, { required?: boolean }>)[name]?.required);
   const lines: string[] = [];
   const line = (label: string, text: string) => lines.push(`• ${label}: ${text}`);
 
   if (has('location_id')) {
-    line('Place', `${required('location_id') ? 'required' : 'optional'}; the words left over ("marina", "jvc"), or any text in quotes ("Dubai Marina")`);
+    line(
+      'Place',
+      `${required('location_id') ? 'required' : 'optional'}; the words left over ("marina", "jvc"), or any text in quotes ("Dubai Marina")`,
+    );
   }
-  if (has('district')) line('Districts', 'names, comma-separated; quote them for exact spelling: "Al Reem Island", "Yas Island"');
+  if (has('district'))
+    line('Districts', 'names, comma-separated; quote them for exact spelling: "Al Reem Island", "Yas Island"');
   if (has('transaction_type')) line('Type of deal', 'sold or rented (required): "sold", "sales", "rented", "rentals"');
   if (has('property_type') && verb.family !== 'adrec') {
     const types = values('property_type').map((t) => t.replace(/-/g, ' '));
@@ -77,12 +83,18 @@ function filterLines(verb: Verb): string[] {
   if (has('rent_frequency')) {
     line(
       'Rent period',
-      `${canonicalPhrases(FREQUENCY_PHRASES).join(', ')} (also per month, /mo, pm, pa); commercial: ${values('rent_frequency')
+      `${canonicalPhrases(FREQUENCY_PHRASES).join(', ')} (also per month, /mo, pm, pa); commercial: ${values(
+        'rent_frequency',
+      )
         .filter((v) => v === 'yearly' || v === 'monthly')
         .join(' or ')} only, yearly unless you say a month`,
     );
   }
-  if (has('area_min')) line('Area', 'over 1,000 sqft, under 2000 sq ft, 1200 sq.ft., 800-1200 sqft, between 100 and 150 sqm or m² (converted to sqft, as the summary says)');
+  if (has('area_min'))
+    line(
+      'Area',
+      'over 1,000 sqft, under 2000 sq ft, 1200 sq.ft., 800-1200 sqft, between 100 and 150 sqm or m² (converted to sqft, as the summary says)',
+    );
   if (has('furnishing')) line('Furnishing', canonicalPhrases(FURNISHING_PHRASES).join(', '));
   if (has('completion_status')) line('Completion', canonicalPhrases(COMPLETION_PHRASES).join(', '));
   if (has('amenities')) line('Amenities', canonicalPhrases(AMENITY_PHRASES).join(', '));
@@ -94,11 +106,17 @@ function filterLines(verb: Verb): string[] {
     );
   }
   if (has('category')) line('Category', 'rent, sale, commercial rent, commercial sale');
-  if (has('fromDate')) line('Dates', 'from 01/01/2024, to 31/03/2024, since 01/01/2024, between 01/01/2024 and 31/03/2024 (DD/MM/YYYY), or a year: since 2024');
-  if (has('location') && verb.family === 'developers') line('Emirate', `${unique(EMIRATE_PHRASES.map(([p]) => p)).join(', ')} (Dubai unless you say)`);
+  if (has('fromDate'))
+    line(
+      'Dates',
+      'from 01/01/2024, to 31/03/2024, since 01/01/2024, between 01/01/2024 and 31/03/2024 (DD/MM/YYYY), or a year: since 2024',
+    );
+  if (has('location') && verb.family === 'developers')
+    line('Emirate', `${unique(EMIRATE_PHRASES.map(([p]) => p)).join(', ')} (Dubai unless you say)`);
   const sorts = sortPhrases(verb.family);
   if (has('sort') && sorts.length > 0) line('Sort', sorts.join(', '));
-  if (verb.operations.some((op) => op.endsWith('-detailed'))) line('More detail', 'add "detailed" for phone numbers and more');
+  if (verb.operations.some((op) => op.endsWith('-detailed')))
+    line('More detail', 'add "detailed" for phone numbers and more');
   if (specs.some((s) => s.firstPage !== undefined)) line('Page', 'page 2, p2');
   return lines;
 }
@@ -110,11 +128,15 @@ const usage = (verb: Verb) => `/${verb.name} ${verb.usage}`;
 const verbList = () => VERB_TABLE.map((v) => v.name).join(', ');
 
 /** The verbs with no slash command of their own (commands.ts), typed after /manzil. */
-const withoutCommand = () => VERB_TABLE.filter((v) => !SLASH_COMMANDS.some((c) => c.verb === v.name)).map((v) => v.name);
+const withoutCommand = () =>
+  VERB_TABLE.filter((v) => !SLASH_COMMANDS.some((c) => c.verb === v.name)).map((v) => v.name);
 /** The commands that manage what is posted to a channel (alerts, digests), from commands.ts. */
 const managed = () => SLASH_COMMANDS.filter((c) => c.subcommands);
 
-/** `help` (every verb and command, one line each with an example), `help <verb>` (its filters and examples), `help alerts`. */
+/**
+ * `help` (every verb and command, one line each with an example), `help <verb>` (its filters and examples), `help
+ * alerts`.
+ */
 export function helpText(verbText?: string, style: CommandStyle = 'slash'): string {
   return asTyped(helpInSlashes(verbText, style), style);
 }
@@ -127,7 +149,10 @@ function helpInSlashes(verbText: string | undefined, style: CommandStyle): strin
       ...VERB_TABLE.map((v) => `• ${usage(v)}: ${v.description}. e.g. ${v.examples[0]}`),
       `Say "help <verb>" for its filters, e.g. "help rent".${slash ? ` A verb without a slash command of its own (${withoutCommand().join(', ')}) works after /manzil: "/manzil adrec al reem island".` : ''}`,
       'Alerts and digests post to this channel; say "help alerts" or "help digest" for their commands:',
-      ...managed().map((c) => `• /${c.name} ${c.subcommands!.map((s) => s.name).join('|')}: ${c.description}. e.g. /${c.name} ${c.example}`),
+      ...managed().map(
+        (c) =>
+          `• /${c.name} ${c.subcommands!.map((s) => s.name).join('|')}: ${c.description}. e.g. /${c.name} ${c.example}`,
+      ),
       `Sentences work too, e.g. "${SENTENCE_EXAMPLE}"; numbers may be spelled out ("three beds", "half a million"), and a misspelt filter word is corrected, as the summary says.`,
       'Also: digits in Arabic or Persian script ("٣br under ٩٥k"), "75 grand", areas in sq.ft. or sqm; known places read whole ("Villa Lantana", "Damac Hills 2"); ' +
         'questions about the past ("what did 2br in jlt sell for", "rentals in jvc last 4 months"); a price too small to be one is asked about ("did you mean 80,000?").',
@@ -136,7 +161,8 @@ function helpInSlashes(verbText: string | undefined, style: CommandStyle): strin
   const command = managed().find((c) => c === findSlashCommand(verbText));
   if (command) return subcommandHelp(command);
   const verb = findVerb(verbText);
-  if (!verb) return `I don't know "${verbText.trim()}". The verbs are: ${verbList()}. Say "help" for an example of each.`;
+  if (!verb)
+    return `I don't know "${verbText.trim()}". The verbs are: ${verbList()}. Say "help" for an example of each.`;
   const also = verb.aliases.length > 0 ? ` (also ${verb.aliases.map((a) => `/${a}`).join(', ')})` : '';
   const filters = filterLines(verb);
   return [
@@ -147,10 +173,17 @@ function helpInSlashes(verbText: string | undefined, style: CommandStyle): strin
   ].join('\n');
 }
 
-/** Whether "help <text>" asks about a verb or a command ("help rent", "help for sale"), not for something ("help me find…"). */
-export const isHelpTopic = (text: string): boolean => findVerb(text) !== undefined || findSlashCommand(text) !== undefined;
+/**
+ * Whether "help <text>" asks about a verb or a command ("help rent", "help for sale"), not for something ("help me
+ * find…").
+ */
+export const isHelpTopic = (text: string): boolean =>
+  findVerb(text) !== undefined || findSlashCommand(text) !== undefined;
 
 /** The verbs, for registering chat commands: name, aliases, one-line description, examples. */
-export const VERBS: readonly { name: string; aliases: readonly string[]; description: string; examples: readonly string[] }[] = VERB_TABLE.map(
-  ({ name, aliases, description, examples }) => ({ name, aliases, description, examples }),
-);
+export const VERBS: readonly {
+  name: string;
+  aliases: readonly string[];
+  description: string;
+  examples: readonly string[];
+}[] = VERB_TABLE.map(({ name, aliases, description, examples }) => ({ name, aliases, description, examples }));

@@ -4,7 +4,8 @@
 // so a name the service does not know is never a button. Kept here, with the language, because the parser needs them
 // and is pure; src/locations re-exports them.
 
-export type KnownEmirate = 'dubai' | 'abu-dhabi' | 'sharjah' | 'ajman' | 'ras-al-khaimah' | 'fujairah' | 'umm-al-quwain';
+export type KnownEmirate =
+  'dubai' | 'abu-dhabi' | 'sharjah' | 'ajman' | 'ras-al-khaimah' | 'fujairah' | 'umm-al-quwain';
 
 export interface KnownPlace {
   readonly name: string;

@@ -1,6 +1,7 @@
 // Numbers spelled out ("three beds", "two million", "half a million", "one and a half million") become the digits
 // the rest of the parser reads. A number word is only a number when it counts something: a scale word (hundred,
-// thousand, million) is part of it, or a unit follows (beds, baths, sqft, AED...). "One JLT" and "Marina One" stay names.
+// thousand, million) is part of it, or a unit follows (beds, baths, sqft, AED...). "One JLT" and "Marina One" stay
+// names.
 import { AREA_UNITS, CURRENCIES, MULTIPLIERS, amountText, roomUnit } from './numbers.js';
 import type { Token } from './text.js';
 
@@ -39,7 +40,16 @@ const DIGITS: Readonly<Record<string, string>> = {
   eight: '8',
   nine: '9',
 };
-const TENS: Readonly<Record<string, number>> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+const TENS: Readonly<Record<string, number>> = {
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+};
 const SCALES: Readonly<Record<string, number>> = {
   thousand: 1_000,
   grand: 1_000,
@@ -51,7 +61,14 @@ const SCALES: Readonly<Record<string, number>> = {
 };
 
 /** Words that can start a spelled-out number: checked first, so commands without one cost a set lookup per word. */
-export const STARTS: ReadonlySet<string> = new Set([...Object.keys(UNITS), ...Object.keys(TENS), 'a', 'an', 'half', 'hundred']);
+export const STARTS: ReadonlySet<string> = new Set([
+  ...Object.keys(UNITS),
+  ...Object.keys(TENS),
+  'a',
+  'an',
+  'half',
+  'hundred',
+]);
 
 /** Area unit phrases by first word, for "two thousand square feet". */
 const AREA_FIRST = new Set(AREA_UNITS.map(([p]) => p.split(' ')[0]!));
@@ -69,7 +86,8 @@ interface Spelled {
 }
 
 /** A number of one to a few words at words[i] ("twenty five", "a hundred thousand", "one and a half million"). */
-// At module level rather than a closure in readSpelled(): made on every call, it cost more than the calls (tsx names each one).
+// At module level rather than a closure in readSpelled(): made on every call, it cost more than the calls (tsx names
+// each one).
 const wordAt = (words: readonly string[], n: number) => words[n] ?? '';
 
 export function readSpelled(words: readonly string[], i: number): Spelled | undefined {
@@ -106,7 +124,11 @@ export function readSpelled(words: readonly string[], i: number): Spelled | unde
     scaled = true;
     k++;
     // "one hundred and fifty thousand", "two hundred fifty k"
-    const andSkip = wordAt(words, k) === 'and' && (UNITS[wordAt(words, k + 1)] !== undefined || TENS[wordAt(words, k + 1)] !== undefined) ? 1 : 0;
+    const andSkip =
+      wordAt(words, k) === 'and' &&
+      (UNITS[wordAt(words, k + 1)] !== undefined || TENS[wordAt(words, k + 1)] !== undefined)
+        ? 1
+        : 0;
     const rest = readSpelled(words, k + andSkip);
     if (rest && !rest.scaled) {
       value += rest.value;
@@ -115,16 +137,23 @@ export function readSpelled(words: readonly string[], i: number): Spelled | unde
   }
   // "one and a half million", "two point five million"
   let half = 0;
-  if (wordAt(words, k) === 'and' && wordAt(words, k + 1) === 'a' && wordAt(words, k + 2) === 'half' && SCALES[wordAt(words, k + 3)] !== undefined) {
+  if (
+    wordAt(words, k) === 'and' &&
+    wordAt(words, k + 1) === 'a' &&
+    wordAt(words, k + 2) === 'half' &&
+    SCALES[wordAt(words, k + 3)] !== undefined
+  ) {
     half = 0.5;
     k += 3;
   } else if (wordAt(words, k) === 'point') {
     let digits = '';
-    while (DIGITS[wordAt(words, k + 1 + digits.length)] !== undefined) digits += DIGITS[wordAt(words, k + 1 + digits.length)];
+    while (DIGITS[wordAt(words, k + 1 + digits.length)] !== undefined)
+      digits += DIGITS[wordAt(words, k + 1 + digits.length)];
     if (digits === '') return undefined;
     k += 1 + digits.length;
     // Without a scale, "two point five" is 2.5, read as the digits would be ("2.5 baths").
-    if (SCALES[wordAt(words, k)] === undefined) return { value: Number(`${value}.${digits}`), length: k - i, multiplier: 1, scaled };
+    if (SCALES[wordAt(words, k)] === undefined)
+      return { value: Number(`${value}.${digits}`), length: k - i, multiplier: 1, scaled };
     half = Number(`0.${digits}`);
   }
   const scale = SCALES[wordAt(words, k)];
@@ -139,18 +168,43 @@ export function readSpelled(words: readonly string[], i: number): Spelled | unde
 /** Spans of time a count may be of: "last three months". */
 const TIME_UNITS = new Set(['month', 'months', 'year', 'years', 'days', 'weeks']);
 /** Words after which a number is meant: "page two", "under ninety thousand", "between two and three million". */
-const BEFORE_NUMBER = new Set(['page', 'pg', 'under', 'below', 'over', 'above', 'between', 'max', 'min', 'upto', 'maximum', 'minimum', 'than', 'least', 'budget']);
+const BEFORE_NUMBER = new Set([
+  'page',
+  'pg',
+  'under',
+  'below',
+  'over',
+  'above',
+  'between',
+  'max',
+  'min',
+  'upto',
+  'maximum',
+  'minimum',
+  'than',
+  'least',
+  'budget',
+]);
 
 /** True when words[j] is what a count is of: a room unit, an area unit, a currency, a multiplier or a span of time. */
 function isUnitAt(words: readonly string[], j: number): boolean {
   const w = words[j];
   if (w === undefined) return false;
-  return roomUnit(w) !== undefined || AREA_FIRST.has(w) || CURRENCIES.has(w) || MULTIPLIERS[w] !== undefined || TIME_UNITS.has(w);
+  return (
+    roomUnit(w) !== undefined ||
+    AREA_FIRST.has(w) ||
+    CURRENCIES.has(w) ||
+    MULTIPLIERS[w] !== undefined ||
+    TIME_UNITS.has(w)
+  );
 }
 
-const isNumberAt = (words: readonly string[], j: number) => /^\d/.test(words[j] ?? '') || readSpelled(words, j) !== undefined;
+const isNumberAt = (words: readonly string[], j: number) =>
+  /^\d/.test(words[j] ?? '') || readSpelled(words, j) !== undefined;
 
-/** After a count, its unit, possibly after more counts ("two or three beds"): then the count is a number, not a name. */
+/**
+ * After a count, its unit, possibly after more counts ("two or three beds"): then the count is a number, not a name.
+ */
 function countsSomething(words: readonly string[], end: number): boolean {
   let j = end;
   for (let guard = 0; guard < 6; guard++) {
@@ -169,10 +223,14 @@ function digits(n: Spelled): string {
 }
 
 /**
- * The tokens with every spelled-out count replaced by digits; the same array when there is none. `kept(words, i)` says how
+ * The tokens with every spelled-out count replaced by digits; the same array when there is none. `kept(words, i)` says
+ * how
  * many words from i are a name to leave as typed ("Between Two Bridges" is a place, not "between 2").
  */
-export function spellOutNumbers(tokens: readonly Token[], kept?: (words: readonly string[], i: number) => number): readonly Token[] {
+export function spellOutNumbers(
+  tokens: readonly Token[],
+  kept?: (words: readonly string[], i: number) => number,
+): readonly Token[] {
   if (!tokens.some((t) => !t.quoted && STARTS.has(t.word))) return tokens;
   const words = tokens.map((t) => (t.quoted ? '\u0000' : t.word));
   const out: Token[] = [];

@@ -52,7 +52,8 @@ export const AREA_UNITS: readonly (readonly [phrase: string, toSqft: number])[] 
 const FUSED_UNITS: Readonly<Record<string, number>> = { sqft: 1, 'sq.ft': 1, ft2: 1, sqm: SQM, 'sq.m': SQM, m2: SQM };
 
 // 120000 | 120,000 | 1.2 ; then an optional multiplier, then an optional area unit or currency, all in one word.
-const AMOUNT_WORD = /^(?:aed|dhs)?(\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(k|m|mn|mln|mil|million|thousand)?(sqft|sq\.ft|ft2|sqm|sq\.m|m2|aed|dhs)?$/;
+const AMOUNT_WORD =
+  /^(?:aed|dhs)?(\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(k|m|mn|mln|mil|million|thousand)?(sqft|sq\.ft|ft2|sqm|sq\.m|m2|aed|dhs)?$/;
 
 export interface AmountWord {
   value: number;
@@ -82,11 +83,27 @@ export function readAmountWord(word: string): AmountWord | undefined {
 /** Amounts are sent as plain numbers, at most two decimals (1.1m is 1100000, not 1100000.0000000002). */
 export const amountText = (n: number): string => String(Math.round(n * 100) / 100);
 
-export const BEDROOM_UNITS = ['br', 'brs', 'bed', 'beds', 'bedroom', 'bedrooms', 'bhk', 'b/r', 'bdr', 'bdrm', 'bdrms', 'bedrm'] as const;
+export const BEDROOM_UNITS = [
+  'br',
+  'brs',
+  'bed',
+  'beds',
+  'bedroom',
+  'bedrooms',
+  'bhk',
+  'b/r',
+  'bdr',
+  'bdrm',
+  'bdrms',
+  'bedrm',
+] as const;
 export const BATHROOM_UNITS = ['ba', 'bath', 'baths', 'bathroom', 'bathrooms'] as const;
 export type RoomUnit = 'bedrooms' | 'bathrooms';
 
-const UNIT_OF = new Map<string, RoomUnit>([...BEDROOM_UNITS.map((u) => [u, 'bedrooms'] as const), ...BATHROOM_UNITS.map((u) => [u, 'bathrooms'] as const)]);
+const UNIT_OF = new Map<string, RoomUnit>([
+  ...BEDROOM_UNITS.map((u) => [u, 'bedrooms'] as const),
+  ...BATHROOM_UNITS.map((u) => [u, 'bathrooms'] as const),
+]);
 // Longest units first, so `2beds` is 2 + beds rather than 2be + ds.
 const FUSED_ROOM = new RegExp(
   `^(.*?\\d.*?)-?(${[...UNIT_OF.keys()]
@@ -118,7 +135,9 @@ export function readRoomItem(text: string): number[] | undefined {
   return undefined;
 }
 
-/** `n+`: n up to PLUS_UP_TO, or n alone above it (so a count too large to spell out stays one number, to be refused). */
+/**
+ * `n+`: n up to PLUS_UP_TO, or n alone above it (so a count too large to spell out stays one number, to be refused).
+ */
 export const andUp = (from: number): number[] => (from >= PLUS_UP_TO ? [from] : range(from, PLUS_UP_TO));
 
 export const range = (from: number, to: number): number[] => {

@@ -27,7 +27,11 @@ export function withPage(query: Query, page: number): Query {
  * The `manzil parse` JSON line: {"operation","params","location"}, with "corrections" when the command was read other
  * than as typed (a typo, a range the wrong way round), or {"error"}.
  */
-export function parseToJson(text: string): { operation: string; params: Record<string, string>; location: string | null; corrections?: string[] } | { error: string } {
+export function parseToJson(
+  text: string,
+):
+  | { operation: string; params: Record<string, string>; location: string | null; corrections?: string[] }
+  | { error: string } {
   const parsed = parseCommand(text);
   if (!parsed.ok) return { error: parsed.error };
   const { operation, params, location, corrections } = parsed.query;

@@ -27,14 +27,30 @@ import {
   SORT_PHRASES,
 } from './vocabulary.js';
 
-const COMMON = [AMENITY_PHRASES, COMPLETION_PHRASES, DEAL_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES, MARKER_PHRASES, PERIOD_PHRASES, SORT_PHRASES];
+const COMMON = [
+  AMENITY_PHRASES,
+  COMPLETION_PHRASES,
+  DEAL_PHRASES,
+  FREQUENCY_PHRASES,
+  FURNISHING_PHRASES,
+  MARKER_PHRASES,
+  PERIOD_PHRASES,
+  SORT_PHRASES,
+];
 const GENERAL = new PhraseIndex([...COMMON, PROPERTY_TYPES]);
 // `6m` is six months in transactions and six million everywhere else.
 const TRANSACTIONS = new PhraseIndex([...COMMON, PROPERTY_TYPES, SHORT_PERIODS]);
 const ADREC = new PhraseIndex([...COMMON, ADREC_TYPES]);
 const DEVELOPERS = new PhraseIndex([...COMMON, PROPERTY_TYPES, EMIRATE_PHRASES]);
 
-const indexFor = (family: Family): PhraseIndex => (family === 'transactions' ? TRANSACTIONS : family === 'adrec' ? ADREC : family === 'developers' ? DEVELOPERS : GENERAL);
+const indexFor = (family: Family): PhraseIndex =>
+  family === 'transactions'
+    ? TRANSACTIONS
+    : family === 'adrec'
+      ? ADREC
+      : family === 'developers'
+        ? DEVELOPERS
+        : GENERAL;
 
 const ID_FAMILIES = new Set<Family>(['agent', 'broker', 'property']);
 const ID_HINTS: Partial<Record<Family, string>> = {
@@ -48,17 +64,26 @@ export function parseCommand(text: string): ParseResult {
     // Normalised before parse() judges the length; place text bounded before anything is sent upstream.
     return { ok: true, query: boundPlaceWords(parse(normalizeCommand(text))) };
   } catch (e) {
-    if (e instanceof ParseError) return { ok: false, error: e.message, ...(e.suggestion ? { suggestion: e.suggestion } : {}), ...(e.choices ? { choices: e.choices } : {}) };
+    if (e instanceof ParseError)
+      return {
+        ok: false,
+        error: e.message,
+        ...(e.suggestion ? { suggestion: e.suggestion } : {}),
+        ...(e.choices ? { choices: e.choices } : {}),
+      };
     throw e;
   }
 }
 
 function parse(text: string): Query {
   if (text.length > MAX_LENGTH) {
-    fail(`That's ${text.length} characters; I read commands of up to ${MAX_LENGTH}. Try something shorter, like "/rent marina 2br under 120k".`);
+    fail(
+      `That's ${text.length} characters; I read commands of up to ${MAX_LENGTH}. Try something shorter, like "/rent marina 2br under 120k".`,
+    );
   }
   const tokens = spellOutNumbers(withoutPrefix(tokenize(text)), knownPlaceAt);
-  if (tokens.length === 0) fail('Tell me what to look for, like "/rent marina 2br under 120k". Say "help" to see everything I can do.');
+  if (tokens.length === 0)
+    fail('Tell me what to look for, like "/rent marina 2br under 120k". Say "help" to see everything I can do.');
   const reading = readVerb(tokens);
   if (reading.verbless !== undefined) return readWithoutVerb(reading, typedWithSlash(text));
   let family = reading.family;
@@ -67,10 +92,16 @@ function parse(text: string): Query {
   if (family === 'location') {
     const words = rest.filter((t) => t.word !== ',');
     if (words.length === 0) fail('Which place? Try "/location marina".');
-    return { operation: 'autocomplete-location', params: { query: words.length === 1 && words[0]!.quoted ? words[0]!.raw : joinWords(words) }, location: null, unknownWords: [] };
+    return {
+      operation: 'autocomplete-location',
+      params: { query: words.length === 1 && words[0]!.quoted ? words[0]!.raw : joinWords(words) },
+      location: null,
+      unknownWords: [],
+    };
   }
   // `/agents 123` can only mean one agent.
-  if ((family === 'agents' || family === 'brokers') && /^\d+$/.test(rest[0]?.word ?? '')) family = family === 'agents' ? 'agent' : 'broker';
+  if ((family === 'agents' || family === 'brokers') && /^\d+$/.test(rest[0]?.word ?? ''))
+    family = family === 'agents' ? 'agent' : 'broker';
 
   let id: string | undefined;
   if (ID_FAMILIES.has(family)) {
@@ -89,13 +120,22 @@ function parse(text: string): Query {
 function readAs(verbFamily: Family, reading: Reading, rest: Token[], id: string | undefined): Query {
   let family = verbFamily;
   let index = indexFor(family);
-  const fillers = family === 'adrec' ? (reading.sentence ? ADREC_SENTENCE_FILLERS : ADREC_FILLERS) : reading.sentence ? SENTENCE_FILLERS : undefined;
+  const fillers =
+    family === 'adrec'
+      ? reading.sentence
+        ? ADREC_SENTENCE_FILLERS
+        : ADREC_FILLERS
+      : reading.sentence
+        ? SENTENCE_FILLERS
+        : undefined;
   const options: ScanOptions = { dates: family === 'adrec', ...(fillers ? { fillers } : {}) };
   let plain = scan(rest, index, options);
   let deal: Pick<Reading, 'deal'> = reading;
   // "rentals in jvc over the last few months", "sales in downtown last 6 months": a question about the past.
   if (reading.sentence && (family === 'rent' || family === 'buy') && plain.period) {
-    deal = { deal: reading.deal ?? (family === 'rent' ? { value: 'rent', text: 'rentals' } : { value: 'sale', text: 'sales' }) };
+    deal = {
+      deal: reading.deal ?? (family === 'rent' ? { value: 'rent', text: 'rentals' } : { value: 'sale', text: 'sales' }),
+    };
     family = 'transactions';
     index = indexFor(family);
     plain = scan(rest, index, options);
@@ -150,45 +190,84 @@ function readWithoutVerb(reading: Reading, slash: boolean): Query {
 
 /** The button of a reading: what it searches, in a word. */
 const choiceLabel = (query: Query): string =>
-  query.operation === 'get-get-transactions' ? (query.params.transaction_type === 'rented' ? 'Rented' : 'Sold') : query.operation.includes('rent') ? 'Rent' : 'Buy';
+  query.operation === 'get-get-transactions'
+    ? query.params.transaction_type === 'rented'
+      ? 'Rented'
+      : 'Sold'
+    : query.operation.includes('rent')
+      ? 'Rent'
+      : 'Buy';
 
 /** Words of ADREC requests that name no district: "adrec transactions in yas island", "records for al reem". */
-const ADREC_WORDS = ['transactions', 'transaction', 'records', 'record', 'data', 'deals', 'official', 'district', 'districts'];
+const ADREC_WORDS = [
+  'transactions',
+  'transaction',
+  'records',
+  'record',
+  'data',
+  'deals',
+  'official',
+  'district',
+  'districts',
+];
 const ADREC_FILLERS: ReadonlySet<string> = new Set(ADREC_WORDS);
 const ADREC_SENTENCE_FILLERS: ReadonlySet<string> = new Set([...SENTENCE_FILLERS, ...ADREC_WORDS]);
 
 /** The Query of a scanned command: the verb's own deal word checked against the filters', then built. */
-function finish(family: Family, reading: Pick<Reading, 'deal'>, id: string | undefined, draft: Draft, corrections: readonly string[]): Query {
+function finish(
+  family: Family,
+  reading: Pick<Reading, 'deal'>,
+  id: string | undefined,
+  draft: Draft,
+  corrections: readonly string[],
+): Query {
   if (reading.deal) {
-    if (draft.deal && draft.deal.value !== reading.deal.value) fail(`You asked for both "${reading.deal.text}" and "${draft.deal.text}". Pick one.`);
+    if (draft.deal && draft.deal.value !== reading.deal.value)
+      fail(`You asked for both "${reading.deal.text}" and "${draft.deal.text}". Pick one.`);
     draft.deal ??= reading.deal;
   }
   const built = build(family, draft, id);
-  const query = corrections.length === 0 && draft.notes.length === 0 ? built : { ...built, corrections: [...corrections, ...draft.notes] };
+  const query =
+    corrections.length === 0 && draft.notes.length === 0
+      ? built
+      : { ...built, corrections: [...corrections, ...draft.notes] };
   // The scanner refuses each amount beyond any listing as it reads it; this catches any way round it.
   const impossible = impossibleValue(query);
-  if (impossible) fail(`That search asks for ${impossible}, which no listing has, so I didn't search. Try "/rent marina 2br under 120k".`);
+  if (impossible)
+    fail(
+      `That search asks for ${impossible}, which no listing has, so I didn't search. Try "/rent marina 2br under 120k".`,
+    );
   checkFloors(query, draft);
   return query;
 }
 
-// --- Prices too small to be prices ------------------------------------------------------------------------------------
+// --- Prices too small to be prices
+// ------------------------------------------------------------------------------------
 
 /** The least a home rents for in a year, and sells for: below these a number was surely not meant as the price. */
 export const RENT_FLOOR = 1_000;
 export const SALE_FLOOR = 10_000;
 const PER_YEAR: Readonly<Record<string, number>> = { yearly: 1, monthly: 12, weekly: 52, daily: 365 };
-const PER_NAME: Readonly<Record<string, string>> = { yearly: 'a year', monthly: 'a month', weekly: 'a week', daily: 'a day' };
+const PER_NAME: Readonly<Record<string, string>> = {
+  yearly: 'a year',
+  monthly: 'a month',
+  weekly: 'a week',
+  daily: 'a day',
+};
 const RENT_OPERATIONS = new Set(['search-rent', 'search-commercial-rent']);
 const SALE_OPERATIONS = new Set(['search-buy', 'search-commercial-buy', 'search-new-projects']);
 const tooSmall = (n: number | undefined, least: number) => n !== undefined && n > 0 && n < least;
 /** An amount too small scaled by a thousand, or by a million when a thousand is still too small (a sale "under 2"). */
-const scaledUp = (n: number | undefined, least: number) => (tooSmall(n, least) ? [1_000, 1_000_000].map((f) => n! * f).find((x) => !tooSmall(x, least)) : n);
+const scaledUp = (n: number | undefined, least: number) =>
+  tooSmall(n, least) ? [1_000, 1_000_000].map((f) => n! * f).find((x) => !tooSmall(x, least)) : n;
 const amountsText = (a: number | undefined, b: number | undefined) =>
-  a !== undefined && b !== undefined ? `${grouped(amountText(a))} to ${grouped(amountText(b))}` : grouped(amountText((a ?? b)!));
+  a !== undefined && b !== undefined
+    ? `${grouped(amountText(a))} to ${grouped(amountText(b))}`
+    : grouped(amountText((a ?? b)!));
 
 /**
- * A rent under AED 1,000 a year or a sale price under AED 10,000 is not searched: "under 75" was surely 75,000. Refused with
+ * A rent under AED 1,000 a year or a sale price under AED 10,000 is not searched: "under 75" was surely 75,000. Refused
+ * with
  * the question and the search that would run ("Did you mean 75,000?"), never searched as typed.
  */
 function checkFloors(query: Query, draft: Draft): void {
@@ -204,14 +283,27 @@ function checkFloors(query: Query, draft: Draft): void {
   const said = draft.price.max?.text ?? draft.price.min!.text;
   const typed = `AED ${amountsText(min, max)}${rent ? ` ${PER_NAME[frequency] ?? ''}` : ''}`;
   const what = rent ? 'any rent' : 'any sale price';
-  const usable = (min === undefined || newMin !== undefined) && (max === undefined || newMax !== undefined) && (newMin ?? 0) <= (newMax ?? Infinity);
-  if (!usable) fail(`"${said}" reads as ${typed}, less than ${what}, so I didn't search. Write the amount in full, like "under 75k" or "under 1.2m".`);
+  const usable =
+    (min === undefined || newMin !== undefined) &&
+    (max === undefined || newMax !== undefined) &&
+    (newMin ?? 0) <= (newMax ?? Infinity);
+  if (!usable)
+    fail(
+      `"${said}" reads as ${typed}, less than ${what}, so I didn't search. Write the amount in full, like "under 75k" or "under 1.2m".`,
+    );
   const meant = `${amountsText(newMin, newMax)}${rent && frequency !== 'yearly' ? ` ${PER_NAME[frequency] ?? ''}` : ''}`;
   const params = { ...query.params };
   if (newMin !== undefined) params.price_min = amountText(newMin);
   if (newMax !== undefined) params.price_max = amountText(newMax);
-  const suggestion: Query = { ...query, params, corrections: [...(query.corrections ?? []), `read "${said}" as AED ${meant}`] };
-  throw new ParseError(`"${said}" reads as ${typed}, less than ${what}, so I didn't search. Did you mean ${meant}?`, { label: `Yes, ${meant}`, query: suggestion });
+  const suggestion: Query = {
+    ...query,
+    params,
+    corrections: [...(query.corrections ?? []), `read "${said}" as AED ${meant}`],
+  };
+  throw new ParseError(`"${said}" reads as ${typed}, less than ${what}, so I didn't search. Did you mean ${meant}?`, {
+    label: `Yes, ${meant}`,
+    query: suggestion,
+  });
 }
 
 /**
@@ -220,13 +312,21 @@ function checkFloors(query: Query, draft: Draft): void {
  * and so does a word among place words ("Jumeirah Park furnished" is not "Jumeirah, part furnished"). Undefined when
  * nothing was corrected.
  */
-function scanCorrecting(tokens: readonly Token[], plain: Draft, index: PhraseIndex, options: ScanOptions): { draft: Draft; corrections: string[] } | undefined {
+function scanCorrecting(
+  tokens: readonly Token[],
+  plain: Draft,
+  index: PhraseIndex,
+  options: ScanOptions,
+): { draft: Draft; corrections: string[] } | undefined {
   const fixed = new Map<Token, Token>();
   for (const token of plain.words) {
     // A word of a known place ("park" of Jumeirah Park) is no typo, inside the place or out of it.
     if (token.quoted || plain.known?.has(token) || isKnownPlaceWord(token.word)) continue;
     const target = correctionFor(token.word);
-    if (target && (isWholeFilter(target) ? !betweenPlaceWords(tokens, token, plain) : !nextToPlaceWord(tokens, token, plain))) {
+    if (
+      target &&
+      (isWholeFilter(target) ? !betweenPlaceWords(tokens, token, plain) : !nextToPlaceWord(tokens, token, plain))
+    ) {
       fixed.set(token, { ...token, word: target });
     }
   }
@@ -244,7 +344,8 @@ function scanCorrecting(tokens: readonly Token[], plain: Draft, index: PhraseInd
     const placeWords = plain.words.filter((t) => !fixed.has(t) && isPlaceWord(t, plain));
     if (placeWords.some((t) => !next.words.includes(t))) return undefined;
     const stillLeft = [...fixed].filter(([, to]) => next.words.includes(to));
-    if (stillLeft.length === 0) return { draft: next, corrections: [...fixed].map(([from, to]) => `read "${from.raw}" as ${to.word}`) };
+    if (stillLeft.length === 0)
+      return { draft: next, corrections: [...fixed].map(([from, to]) => `read "${from.raw}" as ${to.word}`) };
     for (const [from] of stillLeft) fixed.delete(from);
   }
   return undefined;
@@ -255,7 +356,9 @@ const isPlaceWord = (token: Token | undefined, draft: Draft): boolean =>
   token !== undefined &&
   token.word !== ',' &&
   draft.words.includes(token) &&
-  (token.quoted || draft.known?.has(token) === true || (!/\d/.test(token.word) && !isFilterWord(token.word) && !correctionFor(token.word)));
+  (token.quoted ||
+    draft.known?.has(token) === true ||
+    (!/\d/.test(token.word) && !isFilterWord(token.word) && !correctionFor(token.word)));
 
 /** Next to a place word: "park" in "Jumeirah Park", "port" in "Port de La Mer", "bateen" in "Al Bateen". */
 function nextToPlaceWord(tokens: readonly Token[], token: Token, draft: Draft): boolean {

@@ -35,7 +35,8 @@ export class PlaceBook {
       this.seen.add(key);
       const words = wordsOf(name);
       for (const w of words) this.words.add(w);
-      // A leading "the" is dropped as ever ("The Springs" reads as "springs"), unless the rest is only filter words: then
+      // A leading "the" is dropped as ever ("The Springs" reads as "springs"), unless the rest is only filter words:
+      // then
       // "the" is what makes it a name ("The Villa", a community, is not "villa").
       const the = words[0] === 'the';
       const rest = the ? words.slice(1) : words;

@@ -1,7 +1,15 @@
 // Tokens -> a Draft: every filter found, in any order, and the words left over for the location.
 // What a filter means for a given operation (and whether it is allowed there) is decided later, in build.ts.
 import { KNOWN_PLACES } from './known-places.js';
-import { MAX_AREA_SQFT, MAX_PRICE_AED, MAX_PRICE_PER_SQFT, beyond, tooDearPerSqftText, tooLargeText, tooManyRoomsText } from './limits.js';
+import {
+  MAX_AREA_SQFT,
+  MAX_PRICE_AED,
+  MAX_PRICE_PER_SQFT,
+  beyond,
+  tooDearPerSqftText,
+  tooLargeText,
+  tooManyRoomsText,
+} from './limits.js';
 import { STARTS as NUMBER_WORDS } from './number-words.js';
 import {
   AREA_UNITS,
@@ -87,7 +95,18 @@ export interface Draft {
   known?: Set<Token>;
 }
 
-const newDraft = (): Draft => ({ rooms: {}, price: {}, area: {}, perSqft: {}, types: [], adrecTypes: [], amenities: new Set(), extras: [], notes: [], words: [] });
+const newDraft = (): Draft => ({
+  rooms: {},
+  price: {},
+  area: {},
+  perSqft: {},
+  types: [],
+  adrecTypes: [],
+  amenities: new Set(),
+  extras: [],
+  notes: [],
+  words: [],
+});
 
 export interface ScanOptions {
   /** ADREC's from/to dates. */
@@ -100,11 +119,10 @@ export interface ScanOptions {
 const SEPARATORS = new Set(['-', '|', '+', '&', '/', '•', '·', '~', ':']);
 
 /** Sets a field once; the same value twice is fine, two different ones is a question for the person. */
-function once<K extends 'frequency' | 'furnishing' | 'completion' | 'sort' | 'period' | 'deal' | 'page' | 'emirate' | 'fromDate' | 'toDate'>(
-  draft: Draft,
-  key: K,
-  said: NonNullable<Draft[K]>,
-): void {
+function once<
+  K extends
+    'frequency' | 'furnishing' | 'completion' | 'sort' | 'period' | 'deal' | 'page' | 'emirate' | 'fromDate' | 'toDate',
+>(draft: Draft, key: K, said: NonNullable<Draft[K]>): void {
   const before = draft[key];
   if (before && before.value !== said.value) fail(`You asked for both "${before.text}" and "${said.text}". Pick one.`);
   draft[key] = said;
@@ -112,7 +130,8 @@ function once<K extends 'frequency' | 'furnishing' | 'completion' | 'sort' | 'pe
 
 // The words as the person would recognise them: `1 - 3br` was typed `1-3br`.
 function text(words: readonly string[], from: number, to: number): string {
-  // Words have no spaces, so " - " can only come from a word that is a lone dash: without one, a plain join is the same.
+  // Words have no spaces, so " - " can only come from a word that is a lone dash: without one, a plain join is the
+  // same.
   if (to - from === 1 && from < words.length) return words[from]!;
   let dash = false;
   for (let k = from; k < to && k < words.length; k++) if (words[k] === '-') dash = true;
@@ -157,7 +176,8 @@ export function scan(tokens: readonly Token[], index: PhraseIndex, options: Scan
       i += used;
       continue;
     }
-    if (!FILLERS.has(token.word) && !SEPARATORS.has(token.word) && !options.fillers?.has(token.word)) draft.words.push(token);
+    if (!FILLERS.has(token.word) && !SEPARATORS.has(token.word) && !options.fillers?.has(token.word))
+      draft.words.push(token);
     i++;
   }
   return draft;
@@ -180,7 +200,9 @@ function handoverYear(words: readonly string[], i: number): number {
   } else if (words[i]!.length !== 4 || !YEAR.test(words[i]!) || !HANDOVER_WORDS.has(words[i + 1] ?? '')) {
     return 0;
   }
-  return fail(`I can't search by handover year ("${text(words, i, end)}"). To see the soonest first, sort by it, like "/projects dubai hills earliest handover".`);
+  return fail(
+    `I can't search by handover year ("${text(words, i, end)}"). To see the soonest first, sort by it, like "/projects dubai hills earliest handover".`,
+  );
 }
 
 // --- Rooms: 2br, 2 beds, studio, 1-3 br, 1 to 3 br, 1,2 br, 1 or 2 br, studio or 1br, 3+ br --------------------
@@ -190,7 +212,8 @@ const RANGE_SEPARATORS = new Set(['to', '-']);
 
 const unitWord = (unit: RoomUnit) => (unit === 'bedrooms' ? 'bedrooms' : 'bathrooms');
 const roomExample = (unit: RoomUnit) => (unit === 'bedrooms' ? '"2br" or "1-3 br"' : '"2 baths" or "1-2 baths"');
-const badCount = (what: string, unit: RoomUnit): never => fail(`I couldn't read "${what}" as a number of ${unitWord(unit)}. Try ${roomExample(unit)}.`);
+const badCount = (what: string, unit: RoomUnit): never =>
+  fail(`I couldn't read "${what}" as a number of ${unitWord(unit)}. Try ${roomExample(unit)}.`);
 
 interface RoomItem {
   values: number[];
@@ -214,7 +237,14 @@ function roomItem(word: string | undefined): RoomItem | undefined {
 /** "at least 2 beds", "min 3 br": the count and up, as "3+ br". */
 const ROOM_MINIMA = tableIndex([['at least'], ['min'], ['minimum']] as const);
 /** After a count: "2 beds or more", "3br and above". */
-const ROOM_OR_MORE = tableIndex([['or more'], ['and more'], ['or above'], ['and above'], ['and up'], ['or bigger']] as const);
+const ROOM_OR_MORE = tableIndex([
+  ['or more'],
+  ['and more'],
+  ['or above'],
+  ['and above'],
+  ['and up'],
+  ['or bigger'],
+] as const);
 /** "2br + maid", "2 bed plus study": the words joining an extra room to the count, and the extras. */
 const EXTRA_JOINERS = new Set(['+', 'plus', '&', 'and', 'with']);
 const EXTRAS = tableIndex([
@@ -302,7 +332,8 @@ function roomRun(words: readonly string[], i: number, draft: Draft): { used: num
       if (entry.item.unit) last = k;
     });
     if (last === -1) {
-      if (words[i] === 'studio' || words[i] === 'studios') return { used: setRooms(draft, 'bedrooms', [0], words[i]!), unit: 'bedrooms' };
+      if (words[i] === 'studio' || words[i] === 'studios')
+        return { used: setRooms(draft, 'bedrooms', [0], words[i]!), unit: 'bedrooms' };
       return undefined;
     }
     items.length = last + 1;
@@ -314,17 +345,22 @@ function roomRun(words: readonly string[], i: number, draft: Draft): { used: num
   refuseTooMany(unit, counts, text(words, i, end));
   const values: number[] = [];
   for (const [k, { item, range: isRange }] of items.entries()) {
-    if (item.unit && item.unit !== unit) fail(`"${text(words, i, end)}" mixes bedrooms and bathrooms. Write them apart, like "2br 2 baths".`);
+    if (item.unit && item.unit !== unit)
+      fail(`"${text(words, i, end)}" mixes bedrooms and bathrooms. Write them apart, like "2br 2 baths".`);
     const previous = k > 0 ? items[k - 1]!.item.values : undefined;
     if (isRange && previous) {
       const [from, to] = [previous[previous.length - 1]!, item.values[0]!];
       // Ends reversed ("5 to 2 bedrooms"): read the right way round and said so, as for prices and areas.
-      if (from > to) draft.notes.push(`read "${text(words, i, end)}" as ${to === 0 ? 'studio' : to} to ${from} ${unitWord(unit)}`);
+      if (from > to)
+        draft.notes.push(`read "${text(words, i, end)}" as ${to === 0 ? 'studio' : to} to ${from} ${unitWord(unit)}`);
       values.push(...range(from, to));
     }
     values.push(...item.values);
   }
-  if (unit === 'bathrooms' && items.some(({ item }) => item.values.includes(0) && !item.unit && /studio/.test(words[i]!))) {
+  if (
+    unit === 'bathrooms' &&
+    items.some(({ item }) => item.values.includes(0) && !item.unit && /studio/.test(words[i]!))
+  ) {
     fail('"Studio" counts bedrooms, not bathrooms. Try "studio 1 bath".');
   }
   return { used: setRooms(draft, unit, values, text(words, i, end), end - i), unit };
@@ -333,21 +369,31 @@ function roomRun(words: readonly string[], i: number, draft: Draft): { used: num
 /** True when a count of rooms starts at words[k] ("1 bed", "1 or 2 beds", "1-3br"), without reading it into a draft. */
 function roomsAt(words: readonly string[], k: number): boolean {
   let j = k;
-  while (readRoomItem(words[j] ?? '') && ROOM_SEPARATORS.has(words[j + 1] ?? '') && /\d/.test(words[j + 2] ?? '')) j += 2;
-  return roomUnit(words[j + 1] ?? '') !== undefined || (readRoomItem(words[j] ?? '') === undefined && splitRoomWord(words[j] ?? '') !== undefined);
+  while (readRoomItem(words[j] ?? '') && ROOM_SEPARATORS.has(words[j + 1] ?? '') && /\d/.test(words[j + 2] ?? ''))
+    j += 2;
+  return (
+    roomUnit(words[j + 1] ?? '') !== undefined ||
+    (readRoomItem(words[j] ?? '') === undefined && splitRoomWord(words[j] ?? '') !== undefined)
+  );
 }
 
 /** More rooms than any home has, or a count that is no finite number: refused, quoting the count or what was typed. */
 function refuseTooMany(unit: RoomUnit, values: readonly number[], said: string): void {
   const most = values.find((v) => !Number.isFinite(v)) ?? Math.max(0, ...values);
   if (!beyond(most, MAX_ROOMS)) return;
-  fail(Number.isSafeInteger(most) ? `${most} ${unitWord(unit)} is more than I can search for; the most is ${MAX_ROOMS}.` : tooManyRoomsText(unit, said));
+  fail(
+    Number.isSafeInteger(most)
+      ? `${most} ${unitWord(unit)} is more than I can search for; the most is ${MAX_ROOMS}.`
+      : tooManyRoomsText(unit, said),
+  );
 }
 
 function setRooms(draft: Draft, unit: RoomUnit, values: number[], said: string, used = 1): number {
   refuseTooMany(unit, values, said);
   const before = draft.rooms[unit];
-  draft.rooms[unit] = before ? { value: [...before.value, ...values], text: `${before.text} ${said}` } : { value: values, text: said };
+  draft.rooms[unit] = before
+    ? { value: [...before.value, ...values], text: `${before.text} ${said}` }
+    : { value: values, text: said };
   return used;
 }
 
@@ -366,7 +412,8 @@ function phrase(words: readonly string[], i: number, draft: Draft, index: Phrase
   if (!found) return 0;
   const said = text(words, i, i + found.length);
   apply(draft, found.effect, said);
-  if (found.effect.kind === 'period' && words[i] === 'this') draft.notes.push(`read "${said}" as ${ROLLING[found.effect.value]}`);
+  if (found.effect.kind === 'period' && words[i] === 'this')
+    draft.notes.push(`read "${said}" as ${ROLLING[found.effect.value]}`);
   return found.length;
 }
 
@@ -421,7 +468,8 @@ function page(words: readonly string[], i: number, draft: Draft): number {
     used = 1;
   } else if (PAGE_WORDS.has(word)) {
     const next = words[i + 1];
-    if (next === undefined || !/^\d+$/.test(next)) fail(`I couldn't read ${next === undefined ? 'a page number' : `"${next}" as a page number`}. Try "page 2".`);
+    if (next === undefined || !/^\d+$/.test(next))
+      fail(`I couldn't read ${next === undefined ? 'a page number' : `"${next}" as a page number`}. Try "page 2".`);
     digits = next!;
     used = 2;
   } else {
@@ -482,15 +530,20 @@ function dateValue(typed: string, lead: string, example: string): string {
   const day = Number(m?.[1]);
   const month = Number(m?.[2]);
   const year = Number(m?.[3]);
-  const real = m !== null && month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const real =
+    m !== null && month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (!real) fail(`I couldn't read "${typed}" as a date. Use DD/MM/YYYY, like "${example}".`);
   return `${pad(day)}/${pad(month)}/${year}`;
 }
 
-// --- Spans of time: "last 4 months", "over the past 2 weeks", "in the last few months" --------------------------------
+// --- Spans of time: "last 4 months", "over the past 2 weeks", "in the last few months"
+// --------------------------------
 
 const SPAN_LEADS = tableIndex(
-  ['last', 'past', 'previous'].flatMap((when) => [[when], ...['over', 'within', 'during', 'in', 'for'].map((lead) => [`${lead} the ${when}`])]) as [string][],
+  ['last', 'past', 'previous'].flatMap((when) => [
+    [when],
+    ...['over', 'within', 'during', 'in', 'for'].map((lead) => [`${lead} the ${when}`]),
+  ]) as [string][],
 );
 /** Counts said in words: "a few" is about three months, "a couple" two, "several" six. */
 const SPAN_COUNTS: Readonly<Record<string, number>> = { few: 3, couple: 2, several: 6 };
@@ -540,7 +593,8 @@ function span(words: readonly string[], i: number, draft: Draft): number {
   const typed = text(words, i, k);
   if (!period) return fail(`Transactions go back 12 months at most ("${typed}"). Try "last year".`);
   once(draft, 'period', { value: period[1], text: typed });
-  if (unit < 1 || months !== period[0] || SPAN_COUNTS[said] !== undefined) draft.notes.push(`read "${typed}" as ${ROLLING[period[1]]}`);
+  if (unit < 1 || months !== period[0] || SPAN_COUNTS[said] !== undefined)
+    draft.notes.push(`read "${typed}" as ${ROLLING[period[1]]}`);
   return k - i;
 }
 
@@ -595,7 +649,9 @@ const BOUNDS: readonly (readonly [phrase: string, kind: BoundKind, soft?: true])
 ];
 
 /** A small phrase table indexed by first word, longest phrases first. */
-function tableIndex<T extends readonly [string, ...unknown[]]>(table: readonly T[]): Map<string, { entry: T; words: string[] }[]> {
+function tableIndex<T extends readonly [string, ...unknown[]]>(
+  table: readonly T[],
+): Map<string, { entry: T; words: string[] }[]> {
   const index = new Map<string, { entry: T; words: string[] }[]>();
   for (const entry of table) {
     const words = entry[0].split(' ');
@@ -608,7 +664,11 @@ function tableIndex<T extends readonly [string, ...unknown[]]>(table: readonly T
 }
 
 /** The longest phrase of a small table that starts at words[i]. */
-function matchTable<T>(words: readonly string[], i: number, index: Map<string, { entry: T; words: string[] }[]>): { entry: T; length: number } | undefined {
+function matchTable<T>(
+  words: readonly string[],
+  i: number,
+  index: Map<string, { entry: T; words: string[] }[]>,
+): { entry: T; length: number } | undefined {
   const list = index.get(words[i] ?? '');
   if (!list) return undefined;
   outer: for (const { entry, words: parts } of list) {
@@ -670,7 +730,14 @@ function readAmount(words: readonly string[], j: number): Amount | undefined {
     currency = true;
     k++;
   }
-  return { value, multiplier, currency: currency || word.currency, ...(area !== undefined ? { area } : {}), ...(word.plus ? { plus: true } : {}), end: k };
+  return {
+    value,
+    multiplier,
+    currency: currency || word.currency,
+    ...(area !== undefined ? { area } : {}),
+    ...(word.plus ? { plus: true } : {}),
+    end: k,
+  };
 }
 
 /** Bounds said after the amount: "120k max", "90k or less", "1,000 sqft or more", "2m+". */
@@ -710,7 +777,9 @@ function negative(words: readonly string[], i: number): number {
   const unit = roomUnit(words[i + 1] ?? '');
   if (unit) fail(`A number of ${unitWord(unit)} can't be negative ("${word}"). Try ${roomExample(unit)}.`);
   const isArea = fused.area !== undefined || matchTable(words, i + 1, AREA_INDEX) !== undefined;
-  return isArea ? fail(`An area can't be negative ("${word}"). Try "over 1000 sqft".`) : fail(`A price can't be negative ("${word}"). Try "under 120k" or "between 80k and 120k".`);
+  return isArea
+    ? fail(`An area can't be negative ("${word}"). Try "over 1000 sqft".`)
+    : fail(`A price can't be negative ("${word}"). Try "under 120k" or "between 80k and 120k".`);
 }
 
 /** A price per area said before its amount ("per sqft under 150", "psf 100-200"): where it started, and its unit. */
@@ -719,7 +788,14 @@ interface PerAreaFirst {
   per: { length: number; toSqft: number };
 }
 
-function quantity(words: readonly string[], i: number, draft: Draft, index: PhraseIndex, options: ScanOptions, unit?: PerAreaFirst): number {
+function quantity(
+  words: readonly string[],
+  i: number,
+  draft: Draft,
+  index: PhraseIndex,
+  options: ScanOptions,
+  unit?: PerAreaFirst,
+): number {
   const bound = matchTable(words, i, BOUND_INDEX);
   const boundWords = bound ? text(words, i, i + bound.length) : '';
   const start = i + (bound?.length ?? 0);
@@ -728,14 +804,18 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
   if (bound && first && isPlainAmount(first) && first.area === undefined && roomsAt(words, start)) {
     const count = roomCountEnd(words, start);
     const hint = count.unit === 'bathrooms' ? '"1-2 baths" or "2+ baths"' : '"1-2 br" or "3+ br"';
-    fail(`I can't read "${text(words, i, count.end)}" as a price, and rooms are counted rather than bounded: try ${hint}.`);
+    fail(
+      `I can't read "${text(words, i, count.end)}" as a price, and rooms are counted rather than bounded: try ${hint}.`,
+    );
   }
   if (!first) {
     if (!bound || bound.entry[2]) return 0;
     if (words[start] !== undefined) negative(words, start);
     const next = words[start];
     if (next === undefined) fail(`"${boundWords}" what? Add an amount, like "${boundWords} 120k".`);
-    fail(`I couldn't read "${next === '\u0000' ? 'the quoted text' : next}" as an amount. Try "${boundWords} 120k" or "${boundWords} 1.2m".`);
+    fail(
+      `I couldn't read "${next === '\u0000' ? 'the quoted text' : next}" as an amount. Try "${boundWords} 120k" or "${boundWords} 1.2m".`,
+    );
   }
   let j = first!.end;
   let second: Amount | undefined;
@@ -750,7 +830,8 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
   }
   // "150 per sqft", "100-200 aed/sqft", "1,000 per sqm": a price per unit of area, never a price or a place word.
   if (unit && (first!.area !== undefined || second?.area !== undefined)) return 0;
-  const perAfter = unit || first!.area !== undefined || second?.area !== undefined ? undefined : perArea(words, j, true);
+  const perAfter =
+    unit || first!.area !== undefined || second?.area !== undefined ? undefined : perArea(words, j, true);
   if (perAfter) j += perAfter.length;
   const per = unit?.per ?? perAfter;
   // "120k max", "90k or less", "2m+": a bound after the amount, unless it starts another amount ("120k min 1000 sqft").
@@ -781,13 +862,24 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
     if (first!.multiplier === 1 && !first!.currency && first!.value < 1000 && !frequencyNext) return 0;
   }
   // "under 75 grnd", "1200 sqfeet": a plain number followed by a word that is no unit, filter or place is not a price.
-  if (!isArea && !per && isPlainAmount(first) && (second === undefined || isPlainAmount(second)) && isUnknownAfterAmount(words[j], index, options)) {
+  if (
+    !isArea &&
+    !per &&
+    isPlainAmount(first) &&
+    (second === undefined || isPlainAmount(second)) &&
+    isUnknownAfterAmount(words[j], index, options)
+  ) {
     const typed = text(words, i, j + 1);
     const number = text(words, start, first!.end);
     if (SPAN_UNITS[words[j]!] !== undefined) {
-      fail(`I can't read "${typed}" as a price: "${words[j]}" counts time. Past sales and rentals take a period, like "/sold marina last 6 months".`);
+      fail(
+        `I can't read "${typed}" as a price: "${words[j]}" counts time. Past sales and rentals take a period, like "/sold marina last 6 months".`,
+      );
     }
-    const asPrice = first!.value < 1000 ? `"${number}k" or "${grouped(amountText(first!.value * 1000))} aed"` : `"${grouped(number)} aed"`;
+    const asPrice =
+      first!.value < 1000
+        ? `"${number}k" or "${grouped(amountText(first!.value * 1000))} aed"`
+        : `"${grouped(number)} aed"`;
     fail(
       `I couldn't read "${typed}": "${words[j]}" is no unit I know. For a price, write ${asPrice}; for an area, "${number} sqft"; ` +
         `if "${words[j]}" is part of the place, put the place first or in quotes.`,
@@ -795,17 +887,27 @@ function quantity(words: readonly string[], i: number, draft: Draft, index: Phra
   }
   let low = first!.value;
   // `1-2m` means 1m to 2m; `50000-1.2m` keeps 50000.
-  if (second && first!.multiplier === 1 && second.multiplier > 1 && low * second.multiplier <= second.value) low *= second.multiplier;
+  if (second && first!.multiplier === 1 && second.multiplier > 1 && low * second.multiplier <= second.value)
+    low *= second.multiplier;
   // "AED 0", "0 sqft" on their own, or 0 as the most ("under 0", "max 0k"): nothing can match. A range may start at 0,
   // and "<= 0", which nobody types in chat, is how formatQuery writes a zero maximum, so any Query reads back.
   const side = second ? 'max' : (after ?? bound?.entry[1]);
   if ((second ? Math.max(low, second.value) : low) === 0 && side !== 'min' && bound?.entry[0] !== '<=') {
-    fail(isArea ? `An area of 0 sqft can't match a property. Try "over 1000 sqft".` : `A price of AED 0 can't match a listing. Try "under 120k".`);
+    fail(
+      isArea
+        ? `An area of 0 sqft can't match a property. Try "over 1000 sqft".`
+        : `A price of AED 0 can't match a listing. Try "under 120k".`,
+    );
   }
   if (rentPeriod) apply(draft, rentPeriod.effect, text(words, amountEnd, amountEnd + rentPeriod.length));
   const said = text(words, unit?.from ?? i, j);
   if (per) {
-    perSqftBounds(draft, { low, high: second?.value, side: second ? undefined : (after ?? (bound?.entry[1] === 'min' ? 'min' : 'max')) }, per.toSqft, said);
+    perSqftBounds(
+      draft,
+      { low, high: second?.value, side: second ? undefined : (after ?? (bound?.entry[1] === 'min' ? 'min' : 'max')) },
+      per.toSqft,
+      said,
+    );
     return j - i;
   }
   const target = isArea ? draft.area : draft.price;
@@ -842,7 +944,11 @@ const PER_WORDS = new Set(['per', '/']);
  * "per sqft", "/ sqft", "aed/sqft", "psf", "per square foot", "per sqm", "a sq ft" at words[j]: how many words, and the
  * unit's factor to square feet. Undefined when no price-per-area unit starts there.
  */
-function perArea(words: readonly string[], j: number, afterAmount: boolean): { length: number; toSqft: number } | undefined {
+function perArea(
+  words: readonly string[],
+  j: number,
+  afterAmount: boolean,
+): { length: number; toSqft: number } | undefined {
   const word = words[j];
   if (word === undefined) return undefined;
   if (word === 'psf' || word === 'p.s.f') return { length: 1, toSqft: 1 };
@@ -863,7 +969,13 @@ const PRICE_LEADS = new Set(['price', 'rate']);
  * The unit before the amount: "per sqft under 150", "price per sqft below 150", "psf 100-200", "price/sqft max 150".
  * Read as "under 150 per sqft" (never a price of AED 150, nor a place word); a unit with no amount is asked about.
  */
-function unitFirst(words: readonly string[], i: number, draft: Draft, index: PhraseIndex, options: ScanOptions): number {
+function unitFirst(
+  words: readonly string[],
+  i: number,
+  draft: Draft,
+  index: PhraseIndex,
+  options: ScanOptions,
+): number {
   const lead = PRICE_LEADS.has(words[i]!) ? 1 : 0;
   const per = perArea(words, i + lead, false);
   if (!per) {
@@ -880,13 +992,25 @@ function unitFirst(words: readonly string[], i: number, draft: Draft, index: Phr
  * Sets the price-per-sqft bounds: an amount per sqm is divided to per sqft and the summary says so; a range written
  * backwards is read the right way round, said so; beyond any listing's is refused (limits.ts), never searched.
  */
-function perSqftBounds(draft: Draft, amounts: { low: number; high: number | undefined; side: 'min' | 'max' | undefined }, toSqft: number, said: string): void {
+function perSqftBounds(
+  draft: Draft,
+  amounts: { low: number; high: number | undefined; side: 'min' | 'max' | undefined },
+  toSqft: number,
+  said: string,
+): void {
   const perSqft = (n: number) => Number(amountText(n / toSqft));
-  const ends = amounts.high === undefined ? [amounts.low] : [Math.min(amounts.low, amounts.high), Math.max(amounts.low, amounts.high)];
-  for (const end of ends) if (beyond(perSqft(end), MAX_PRICE_PER_SQFT) || beyond(end, MAX_PRICE_AED)) fail(tooDearPerSqftText(said));
+  const ends =
+    amounts.high === undefined
+      ? [amounts.low]
+      : [Math.min(amounts.low, amounts.high), Math.max(amounts.low, amounts.high)];
+  for (const end of ends)
+    if (beyond(perSqft(end), MAX_PRICE_PER_SQFT) || beyond(end, MAX_PRICE_AED)) fail(tooDearPerSqftText(said));
   const put = (side: 'min' | 'max', value: number) => {
     const before = draft.perSqft[side];
-    if (before && before.value !== value) fail(`You gave two ${side === 'min' ? 'minimum' : 'maximum'} prices per sqft ("${before.text}" and "${said}"). Keep one.`);
+    if (before && before.value !== value)
+      fail(
+        `You gave two ${side === 'min' ? 'minimum' : 'maximum'} prices per sqft ("${before.text}" and "${said}"). Keep one.`,
+      );
     draft.perSqft[side] = { value, text: said };
   };
   if (ends.length === 2) {
@@ -894,10 +1018,12 @@ function perSqftBounds(draft: Draft, amounts: { low: number; high: number | unde
     put('max', perSqft(ends[1]!));
   } else put(amounts.side ?? 'max', perSqft(ends[0]!));
   const reversed = amounts.high !== undefined && amounts.low > amounts.high;
-  if (toSqft !== 1 || reversed) draft.notes.push(`read "${said}" as AED ${ends.map((n) => grouped(amountText(perSqft(n)))).join(' to ')} per sqft`);
+  if (toSqft !== 1 || reversed)
+    draft.notes.push(`read "${said}" as AED ${ends.map((n) => grouped(amountText(perSqft(n)))).join(' to ')} per sqft`);
 }
 
-// At module level rather than closures in quantity(): made on every call, they cost more than the calls (tsx names each one).
+// At module level rather than closures in quantity(): made on every call, they cost more than the calls (tsx names each
+// one).
 /** A number with nothing to say it is money or an area: no multiplier ("k"), no currency. */
 const isPlainAmount = (a: Amount | undefined) => a !== undefined && a.multiplier === 1 && !a.currency;
 
@@ -910,15 +1036,18 @@ function roomCountEnd(words: readonly string[], k: number): { end: number; unit:
   return { end: Math.min(words.length, k + 2), unit: undefined };
 }
 /** An amount in the unit sent: square feet for an area (`factor` to sqft), AED for a price (no factor). */
-const toUnit = (n: number, factor: number | undefined) => (factor !== undefined ? (factor === 1 ? n : Math.round(n * factor)) : n);
+const toUnit = (n: number, factor: number | undefined) =>
+  factor !== undefined ? (factor === 1 ? n : Math.round(n * factor)) : n;
 
 function setBound(target: Bounds, side: 'min' | 'max', value: number, factor: number | undefined, said: string): void {
   // Beyond any listing (above AED 10 billion, 10 million sqft, or no finite number at all): refused, never searched.
   const sent = toUnit(value, factor);
-  if (beyond(sent, factor !== undefined ? MAX_AREA_SQFT : MAX_PRICE_AED)) fail(tooLargeText(factor !== undefined ? 'area' : 'price', said));
+  if (beyond(sent, factor !== undefined ? MAX_AREA_SQFT : MAX_PRICE_AED))
+    fail(tooLargeText(factor !== undefined ? 'area' : 'price', said));
   const before = target[side];
   const what = factor !== undefined ? 'areas' : 'prices';
-  if (before && before.value !== value) fail(`You gave two ${side === 'min' ? 'minimum' : 'maximum'} ${what} ("${before.text}" and "${said}"). Keep one.`);
+  if (before && before.value !== value)
+    fail(`You gave two ${side === 'min' ? 'minimum' : 'maximum'} ${what} ("${before.text}" and "${said}"). Keep one.`);
   target[side] = { value: Number(amountText(sent)), text: said };
 }
 
@@ -976,15 +1105,19 @@ export function learnPlaceNames(names: Iterable<string>): void {
 export const isKnownPlaceWord = (word: string): boolean => PLACES.hasWord(word);
 
 /**
- * How many words from words[i] are a known place that holds a filter's word or a number; 0 for none. A number ending the
- * name that starts a count of rooms is read as the count, as before: "Damac Hills 2 bed" is two bedrooms in Damac Hills;
+ * How many words from words[i] are a known place that holds a filter's word or a number; 0 for none. A number ending
+ * the
+ * name that starts a count of rooms is read as the count, as before: "Damac Hills 2 bed" is two bedrooms in Damac
+ * Hills;
  * and one that starts an amount in words as the amount: "Palm Jumeirah 1 million" is not in "Jumeirah 1".
  */
 export function knownPlaceAt(words: readonly string[], i: number): number {
   const length = PLACES.at(words, i);
   if (length === 0) return 0;
   const last = i + length - 1;
-  return /^\d+$/.test(words[last]!) && (roomsAt(words, last) || MULTIPLIERS[words[last + 1] ?? ''] !== undefined) ? 0 : length;
+  return /^\d+$/.test(words[last]!) && (roomsAt(words, last) || MULTIPLIERS[words[last + 1] ?? ''] !== undefined)
+    ? 0
+    : length;
 }
 
 /** Words a plain number may be followed by: units, bounds, filters, fillers, chat words, verbs. */
@@ -1010,8 +1143,10 @@ const LATIN_LETTER = /[a-z]/;
  * typo of a filter word. Words in other scripts are place words (an Arabic name is looked up as typed).
  */
 function isUnknownAfterAmount(word: string | undefined, index: PhraseIndex, options: ScanOptions): boolean {
-  if (word === undefined || word === '\u0000' || word === ',' || DIGIT.test(word) || !LATIN_LETTER.test(word)) return false;
+  if (word === undefined || word === '\u0000' || word === ',' || DIGIT.test(word) || !LATIN_LETTER.test(word))
+    return false;
   if (SPAN_UNITS[word] !== undefined) return true; // "upto 3 months": time, not money
-  if (WORDS_AFTER_AMOUNT.has(word) || options.fillers?.has(word) || PLACES.hasWord(word) || index.starts(word)) return false;
+  if (WORDS_AFTER_AMOUNT.has(word) || options.fillers?.has(word) || PLACES.hasWord(word) || index.starts(word))
+    return false;
   return correctionFor(word) === undefined;
 }

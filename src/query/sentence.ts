@@ -87,9 +87,26 @@ const OPENERS = new Set([
   'does',
 ]);
 /** Greetings are dropped too, but a command that is only a greeting and a word is not a sentence: "/hello marina". */
-const GREETINGS = new Set(['hi', 'hey', 'hello', 'hiya', 'howdy', 'salam', 'salaam', 'marhaba', 'marhaban', 'ahlan', 'morning', 'afternoon', 'evening', 'good']);
+const GREETINGS = new Set([
+  'hi',
+  'hey',
+  'hello',
+  'hiya',
+  'howdy',
+  'salam',
+  'salaam',
+  'marhaba',
+  'marhaban',
+  'ahlan',
+  'morning',
+  'afternoon',
+  'evening',
+  'good',
+]);
 
-/** Politeness at the end: "thanks", "thank you", "please", and every other thanks small talk knows ("much appreciated"). */
+/**
+ * Politeness at the end: "thanks", "thank you", "please", and every other thanks small talk knows ("much appreciated").
+ */
 const CLOSERS: readonly (readonly string[])[] = [
   ...PHRASES.filter(([kind]) => kind === 'thanks')
     .flatMap(([, phrases]) => phrases)
@@ -161,20 +178,40 @@ interface SentenceVerb {
   deal?: 'rent' | 'sale';
 }
 
-const verbs = (phrases: readonly string[], family: Family, strength: Strength, deal?: 'rent' | 'sale'): SentenceVerb[] =>
-  phrases.map((p) => ({ words: p.split(' '), family, strength, ...(deal ? { deal } : {}) }));
+const verbs = (
+  phrases: readonly string[],
+  family: Family,
+  strength: Strength,
+  deal?: 'rent' | 'sale',
+): SentenceVerb[] => phrases.map((p) => ({ words: p.split(' '), family, strength, ...(deal ? { deal } : {}) }));
 
 /** Verbs as sentences say them, anywhere in the text. Stronger kinds decide over weaker ones ("agents for rent"). */
 const SENTENCE_VERBS: readonly SentenceVerb[] = [
   ...verbs(['agents'], 'agents', 'noun'),
   ...verbs(['brokers', 'brokerages'], 'brokers', 'noun'),
   ...verbs(['developers'], 'developers', 'noun'),
-  ...verbs(['price trends of', 'price trend of', 'trends of', 'trend of', 'price trends', 'price trend', 'trends', 'trend'], 'trend', 'trend'),
-  ...verbs(['new projects', 'new project', 'new launches', 'new developments', 'projects', 'project'], 'projects', 'projects'),
+  ...verbs(
+    ['price trends of', 'price trend of', 'trends of', 'trend of', 'price trends', 'price trend', 'trends', 'trend'],
+    'trend',
+    'trend',
+  ),
+  ...verbs(
+    ['new projects', 'new project', 'new launches', 'new developments', 'projects', 'project'],
+    'projects',
+    'projects',
+  ),
   ...verbs(['sold'], 'transactions', 'transactions', 'sale'),
   ...verbs(['rented', 'leased'], 'transactions', 'transactions', 'rent'),
-  ...verbs(['for rent', 'to rent', 'for lease', 'to lease', 'rentals', 'rental', 'renting', 'rent', 'lease'], 'rent', 'deal'),
-  ...verbs(['for sale', 'to buy', 'to purchase', 'on sale', 'buying', 'buy', 'purchase', 'sale', 'sales'], 'buy', 'deal'),
+  ...verbs(
+    ['for rent', 'to rent', 'for lease', 'to lease', 'rentals', 'rental', 'renting', 'rent', 'lease'],
+    'rent',
+    'deal',
+  ),
+  ...verbs(
+    ['for sale', 'to buy', 'to purchase', 'on sale', 'buying', 'buy', 'purchase', 'sale', 'sales'],
+    'buy',
+    'deal',
+  ),
   ...verbs(['off plan', 'offplan'], 'projects', 'weak'),
 ].sort((a, b) => b.words.length - a.words.length);
 
@@ -190,10 +227,13 @@ export interface Reading {
   deal?: { value: 'rent' | 'sale'; text: string };
   /** The words after the verb (or around it, in a sentence), chat words dropped. */
   rest: Token[];
-  /** Written as a sentence (chat words, or the verb not first): typos are then corrected and chat words inside dropped. */
+  /**
+   * Written as a sentence (chat words, or the verb not first): typos are then corrected and chat words inside dropped.
+   */
   sentence: boolean;
   /**
-   * No verb anywhere ("cheapest 3 bed villa in dubai hills"): the words may still ask for a search, and the price may say
+   * No verb anywhere ("cheapest 3 bed villa in dubai hills"): the words may still ask for a search, and the price may
+   * say
    * rent or buy (parse.ts). This is the refusal to give when they ask for none. `family` is then only a placeholder.
    */
   verbless?: string;
@@ -205,15 +245,23 @@ const wordsOf = (tokens: readonly Token[]) => tokens.map((t) => (t.quoted ? '' :
 /** The verb starting at tokens[start]: only the words a verb phrase can take are looked at, not all of them copied. */
 function verbAt(tokens: readonly Token[], start: number): ReturnType<typeof matchVerb> {
   const words: string[] = [];
-  for (let k = start; k < tokens.length && k < start + VERB_MAX_WORDS; k++) words.push(tokens[k]!.quoted ? '' : tokens[k]!.word);
+  for (let k = start; k < tokens.length && k < start + VERB_MAX_WORDS; k++)
+    words.push(tokens[k]!.quoted ? '' : tokens[k]!.word);
   return matchVerb(words);
 }
 
 /** After a terse verb, only words that cannot be a filter open a request: not "to" (a date), "for" or "after". */
-const OPENERS_AFTER_VERB = new Set([...OPENERS].filter((w) => !FILLERS.has(w) && !['to', 'after', 'any', 'all', 'some', 'like'].includes(w)));
+const OPENERS_AFTER_VERB = new Set(
+  [...OPENERS].filter((w) => !FILLERS.has(w) && !['to', 'after', 'any', 'all', 'some', 'like'].includes(w)),
+);
 
-/** Chat words dropped from the start; `chatty` when any went that is not a greeting or an ordinary filler ("in", "the"). */
-function trimStart(tokens: readonly Token[], openers: ReadonlySet<string>): { tokens: Token[]; chatty: boolean; greeted: boolean } {
+/**
+ * Chat words dropped from the start; `chatty` when any went that is not a greeting or an ordinary filler ("in", "the").
+ */
+function trimStart(
+  tokens: readonly Token[],
+  openers: ReadonlySet<string>,
+): { tokens: Token[]; chatty: boolean; greeted: boolean } {
   // "Good morning Manzil,", "hi there!", "thanks, and": small talk before the request (small-talk.ts knows its kin).
   const quoted = tokens.findIndex((t) => t.quoted);
   let start = smallTalkOpening((quoted === -1 ? tokens : tokens.slice(0, quoted)).map((t) => t.word));
@@ -243,7 +291,9 @@ function trimEnd(tokens: readonly Token[]): Token[] {
     if (end === 0 || tokens[end - 1]!.quoted || !CLOSER_ENDS.has(tokens[end - 1]!.word)) break;
     for (const closer of CLOSERS) {
       if (end - closer.length < 0) continue;
-      if (closer.every((w, k) => !tokens[end - closer.length + k]!.quoted && tokens[end - closer.length + k]!.word === w)) {
+      if (
+        closer.every((w, k) => !tokens[end - closer.length + k]!.quoted && tokens[end - closer.length + k]!.word === w)
+      ) {
         end -= closer.length;
         again = true;
         break;
@@ -277,7 +327,9 @@ export function readVerb(tokens: readonly Token[]): Reading {
     return { family: again.verb.family, rest: rest.slice(again.length), sentence: true, ...(deal ? { deal } : {}) };
   }
   if (rest.length === 0 && (trimmed.chatty || trimmed.greeted) && tokens.length > 1) {
-    fail('Tell me what to look for, like "/manzil 2 bed flats to rent in marina". Say "help" to see everything I can do.');
+    fail(
+      'Tell me what to look for, like "/manzil 2 bed flats to rent in marina". Say "help" to see everything I can do.',
+    );
   }
   // "What did …": the "did" was dropped with the chat words, but still says the question is about the past.
   const found = findSentenceVerb(
@@ -312,7 +364,9 @@ const hitText = (tokens: readonly Token[], h: { start: number; length: number })
     .map((t) => t.word)
     .join(' ');
 
-/** "What did … sell for", "how much did … rent for": after "did", a deal verb ending the question asks about the past. */
+/**
+ * "What did … sell for", "how much did … rent for": after "did", a deal verb ending the question asks about the past.
+ */
 const PAST_DEALS: Readonly<Record<string, SentenceVerb>> = {
   sell: { words: ['sell'], family: 'transactions', strength: 'transactions', deal: 'sale' },
   rent: { words: ['rent'], family: 'transactions', strength: 'transactions', deal: 'rent' },

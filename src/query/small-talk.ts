@@ -6,7 +6,11 @@
  * The commands small talk offers: a rent, a sale and a request written as a person would write it, without a verb
  * (test/bot/talk.test.ts checks that each runs and finds listings in the sandbox).
  */
-const EXAMPLES = ['/rent marina 2br under 120k', '/buy downtown 1-2 br ready under 2.5m', '/manzil 2 bed flat in jlt under 100k a year'];
+const EXAMPLES = [
+  '/rent marina 2br under 120k',
+  '/buy downtown 1-2 br ready under 2.5m',
+  '/manzil 2 bed flat in jlt under 100k a year',
+];
 
 export type SmallTalkKind = 'greeting' | 'thanks' | 'capabilities' | 'help';
 
@@ -187,7 +191,10 @@ const plain = (text: string) =>
     .replace(/\p{M}/gu, '')
     .replace(/['\u2018\u2019\u02BC`]/gu, '');
 
-/** A text's words in lower case, everything that is neither a letter nor a digit (punctuation, emoji, "/manzil") a space. */
+/**
+ * A text's words in lower case, everything that is neither a letter nor a digit (punctuation, emoji, "/manzil") a
+ * space.
+ */
 function words(text: string): string[] {
   return plain(
     text
@@ -203,7 +210,8 @@ function words(text: string): string[] {
 }
 
 /** The phrase starting at list[i], the longest, if any. */
-const phraseAt = (list: readonly string[], i: number) => BY_FIRST.get(list[i]!)?.find((p) => p.words.every((w, k) => list[i + k] === w));
+const phraseAt = (list: readonly string[], i: number) =>
+  BY_FIRST.get(list[i]!)?.find((p) => p.words.every((w, k) => list[i + k] === w));
 
 /**
  * How many of a request's first words (the parser's, in lower case) are small talk: "hi there", "good morning
@@ -232,12 +240,15 @@ export function smallTalkOpening(firstWords: readonly string[]): number {
 }
 
 /** A word of the parser's as small talk reads it: '' for punctuation ("," or "..."). */
-const foldWord = (word: string): string => known(/^[a-z]*$/.test(word) ? word : plain(word).replace(/[^\p{L}\p{N}]+/gu, ''));
+const foldWord = (word: string): string =>
+  known(/^[a-z]*$/.test(word) ? word : plain(word).replace(/[^\p{L}\p{N}]+/gu, ''));
 
 /** The texts longer than this are never only small talk: no phrase and companion run so long. */
 const LONGEST = 120;
 
-/** What a text that is only small talk asks for; undefined when it is anything else (a search, a word we don't know). */
+/**
+ * What a text that is only small talk asks for; undefined when it is anything else (a search, a word we don't know).
+ */
 export function smallTalkOf(text: string): SmallTalkKind | undefined {
   if (text.length > LONGEST) return undefined;
   const list = words(text);
@@ -258,7 +269,8 @@ export function smallTalkOf(text: string): SmallTalkKind | undefined {
 }
 
 const OPENINGS: Readonly<Record<Exclude<SmallTalkKind, 'help'>, string>> = {
-  greeting: "Hello! I'm Manzil: I search the UAE property market for you, homes and commercial space to rent or to buy.",
+  greeting:
+    "Hello! I'm Manzil: I search the UAE property market for you, homes and commercial space to rent or to buy.",
   thanks: "You're welcome! Anything else I can look up?",
   capabilities:
     "I'm Manzil: I search the UAE property market. I find homes and commercial space to rent or to buy, new projects, " +
@@ -271,8 +283,15 @@ const OPENINGS: Readonly<Record<Exclude<SmallTalkKind, 'help'>, string>> = {
  */
 export function smallTalkReply(kind: Exclude<SmallTalkKind, 'help'>, slash: boolean): string {
   const typed = (command: string) => (slash ? command : command.replace(/^\/(?:manzil )?/, ''));
-  return [OPENINGS[kind], 'Try:', ...EXAMPLES.map((e) => `• ${typed(e)}`), `Say "${slash ? '/manzil help' : 'help'}" to see everything I can do.`].join('\n');
+  return [
+    OPENINGS[kind],
+    'Try:',
+    ...EXAMPLES.map((e) => `• ${typed(e)}`),
+    `Say "${slash ? '/manzil help' : 'help'}" to see everything I can do.`,
+  ].join('\n');
 }
 
-/** Whether the text was typed as a slash command ("/manzil hi" in Slack or Discord), so answers are written likewise. */
+/**
+ * Whether the text was typed as a slash command ("/manzil hi" in Slack or Discord), so answers are written likewise.
+ */
 export const typedWithSlash = (text: string): boolean => text.trimStart().startsWith('/');

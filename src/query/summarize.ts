@@ -68,18 +68,33 @@ const SORT_NAMES: Record<string, string> = {
   most_agents: 'most agents',
 };
 
-const FREQUENCY_NAMES: Record<string, string> = { yearly: 'a year', monthly: 'a month', weekly: 'a week', daily: 'a day' };
-const PERIOD_NAMES: Record<string, string> = { '1y': 'last 12 months', '6m': 'last 6 months', '3m': 'last 3 months', '1m': 'last month' };
+const FREQUENCY_NAMES: Record<string, string> = {
+  yearly: 'a year',
+  monthly: 'a month',
+  weekly: 'a week',
+  daily: 'a day',
+};
+const PERIOD_NAMES: Record<string, string> = {
+  '1y': 'last 12 months',
+  '6m': 'last 6 months',
+  '3m': 'last 3 months',
+  '1m': 'last month',
+};
 const CATEGORY_NAMES: Record<string, string> = {
   residential_sale: 'residential sale',
   residential_rent: 'residential rent',
   commercial_sale: 'commercial sale',
   commercial_rent: 'commercial rent',
 };
-const FURNISHING_NAMES: Record<string, string> = { furnished: 'furnished', unfurnished: 'unfurnished', partly: 'partly furnished' };
+const FURNISHING_NAMES: Record<string, string> = {
+  furnished: 'furnished',
+  unfurnished: 'unfurnished',
+  partly: 'partly furnished',
+};
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const list = (items: readonly string[]) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+const list = (items: readonly string[]) =>
+  items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 
 /** "2", "1,2", "0,1,2", "3,4,5,6,7" -> "2-bedroom", "1- and 2-bedroom", "studio to 2-bedroom", "3+ bedroom". */
 function bedroomWords(text: string): string {
@@ -88,7 +103,8 @@ function bedroomWords(text: string): string {
   const one = (v: number) => (v === 0 ? 'studio' : `${v}-bedroom`);
   if (n.length === 1) return one(n[0]!);
   if (contiguous && n.at(-1) === PLUS_UP_TO && n.length > 2) return `${n[0]}+ bedroom`;
-  if (contiguous && n.length > 2) return n[0] === 0 ? `studio to ${n.at(-1)}-bedroom` : `${n[0]}- to ${n.at(-1)}-bedroom`;
+  if (contiguous && n.length > 2)
+    return n[0] === 0 ? `studio to ${n.at(-1)}-bedroom` : `${n[0]}- to ${n.at(-1)}-bedroom`;
   return list(n.map((v, k) => (v === 0 ? 'studio' : k < n.length - 1 ? `${v}-` : `${v}-bedroom`)));
 }
 
@@ -103,7 +119,13 @@ function roomCount(text: string, noun: string): string {
 }
 
 /** "AED 80,000 to 120,000 a year", "up to 2,000 sqft", "at least 1,000 sqft". */
-function bounds(min: string | undefined, max: string | undefined, before: string, after: string, atLeast = 'from'): string | undefined {
+function bounds(
+  min: string | undefined,
+  max: string | undefined,
+  before: string,
+  after: string,
+  atLeast = 'from',
+): string | undefined {
   if (min && max) return `${before}${grouped(min)} to ${grouped(max)}${after}`;
   if (max) return `up to ${before}${grouped(max)}${after}`;
   if (min) return `${atLeast} ${before}${grouped(min)}${after}`;
@@ -138,7 +160,8 @@ function describe(query: Query, locationName?: string): string {
   const page = p.page !== undefined ? `page ${Number(p.page) + 1 - (spec.firstPage ?? 1)}` : undefined;
   const sort = p.sort ? (SORT_NAMES[p.sort] ?? p.sort) : undefined;
   const type = p.property_type ? (TYPE_NAMES[p.property_type] ?? p.property_type) : undefined;
-  const join = (head: string, parts: readonly (string | undefined)[]) => [head, ...parts.filter((x): x is string => !!x)].join(', ');
+  const join = (head: string, parts: readonly (string | undefined)[]) =>
+    [head, ...parts.filter((x): x is string => !!x)].join(', ');
 
   switch (query.operation) {
     case 'search-rent':
@@ -151,9 +174,15 @@ function describe(query: Query, locationName?: string): string {
       const noun = studios ? 'studios' : (type ?? (commercial ? 'commercial properties' : 'homes'));
       const beds = p.bedrooms && !studios ? `${bedroomWords(p.bedrooms)} ` : '';
       // A rent is per some period: the one asked for, else the service's default.
-      const frequency = rent ? (p.rent_frequency ?? (spec.params as Record<string, { default?: string }>).rent_frequency?.default ?? 'yearly') : undefined;
+      const frequency = rent
+        ? (p.rent_frequency ??
+          (spec.params as Record<string, { default?: string }>).rent_frequency?.default ??
+          'yearly')
+        : undefined;
       const per = frequency ? ` ${FREQUENCY_NAMES[frequency]}` : '';
-      const amenities = p.amenities ? `with ${list(p.amenities.split(',').map((a) => AMENITY_NAMES[a as keyof typeof AMENITY_NAMES] ?? a))}` : undefined;
+      const amenities = p.amenities
+        ? `with ${list(p.amenities.split(',').map((a) => AMENITY_NAMES[a as keyof typeof AMENITY_NAMES] ?? a))}`
+        : undefined;
       return join(capitalise(`${beds}${noun} for ${rent ? 'rent' : 'sale'}${inPlace}`), [
         p.bathrooms ? roomCount(p.bathrooms, 'bathroom') : undefined,
         bounds(p.price_min, p.price_max, 'AED ', per),
@@ -168,8 +197,15 @@ function describe(query: Query, locationName?: string): string {
       ]);
     }
     case 'search-new-projects': {
-      const what = p.bedrooms || type ? `${p.bedrooms ? `${bedroomWords(p.bedrooms)} ` : ''}${type ?? 'homes'}` : undefined;
-      return join(`New projects${inPlace}`, [what, bounds(p.price_min, p.price_max, 'AED ', ''), bounds(p.area_min, p.area_max, '', ' sqft', 'at least'), sort, page]);
+      const what =
+        p.bedrooms || type ? `${p.bedrooms ? `${bedroomWords(p.bedrooms)} ` : ''}${type ?? 'homes'}` : undefined;
+      return join(`New projects${inPlace}`, [
+        what,
+        bounds(p.price_min, p.price_max, 'AED ', ''),
+        bounds(p.area_min, p.area_max, '', ' sqft', 'at least'),
+        sort,
+        page,
+      ]);
     }
     case 'get-get-transactions':
       return join(`${p.transaction_type === 'rented' ? 'Rental' : 'Sold'} transactions${inPlace}`, [
@@ -181,12 +217,22 @@ function describe(query: Query, locationName?: string): string {
       ]);
     case 'get-adrec-transactions': {
       const districts = p.district ? ` in ${list(p.district.split(','))}` : ', all districts';
-      const types = p.propertyType ? list(p.propertyType.split(',').map((t) => TYPE_NAMES[t] ?? t.replace(/-/g, ' '))) : undefined;
-      const dates = p.fromDate && p.toDate ? `${p.fromDate} to ${p.toDate}` : p.fromDate ? `from ${p.fromDate}` : p.toDate ? `until ${p.toDate}` : undefined;
+      const types = p.propertyType
+        ? list(p.propertyType.split(',').map((t) => TYPE_NAMES[t] ?? t.replace(/-/g, ' ')))
+        : undefined;
+      const dates =
+        p.fromDate && p.toDate
+          ? `${p.fromDate} to ${p.toDate}`
+          : p.fromDate
+            ? `from ${p.fromDate}`
+            : p.toDate
+              ? `until ${p.toDate}`
+              : undefined;
       return join(`Abu Dhabi (ADREC) transactions${districts}`, [types, dates, page]);
     }
     case 'price-trend-of-location': {
-      const trendType = type ?? TYPE_NAMES[(spec.params as Record<string, { default?: string }>).property_type?.default ?? 'apartment'];
+      const trendType =
+        type ?? TYPE_NAMES[(spec.params as Record<string, { default?: string }>).property_type?.default ?? 'apartment'];
       return `Price trend for ${trendType}${inPlace}`;
     }
     case 'search-agents':
@@ -195,7 +241,11 @@ function describe(query: Query, locationName?: string): string {
     case 'search-brokers-detailed': {
       const who = query.operation.startsWith('search-agents') ? 'Agents' : 'Brokerages';
       const detailed = query.operation.endsWith('-detailed') ? ' (detailed)' : '';
-      return join(`${who}${place ? inPlace : ' across the UAE'}${detailed}`, [p.category ? CATEGORY_NAMES[p.category] : undefined, sort, page]);
+      return join(`${who}${place ? inPlace : ' across the UAE'}${detailed}`, [
+        p.category ? CATEGORY_NAMES[p.category] : undefined,
+        sort,
+        page,
+      ]);
     }
     case 'agent-properties':
     case 'broker-properties': {

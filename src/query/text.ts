@@ -38,8 +38,10 @@ const CURRENCY_PER_PERIOD = /(?<![\p{L}\p{N}])(aed|dhs)\/(?=(?:yr|year|mo|month|
 const AREA_THEN_PERIOD = /(?<=(?:^|[\s/])(?:sq\.?ft|sqft|ft|sf|sqm|sq\.?m|m2|ft2|p\.?s\.?f|foot|feet)\.?)\/(?=[a-z])/gi;
 // `150psf` is `150 psf`, an amount and its unit.
 const FUSED_PSF = /(?<=\d(?:k|m|mn)?)psf\b/gi;
-// `100k-150k`, `1.5 m-2 m`, `80 grand-90k`, `80k-AED 120k` and `1-3br` -> ranges with a separate dash; `2-bed` stays one word.
-const NUMBER_DASH = /(?<=\d(?: ?(?:k|m|mn|thousands?|grand|millions?|mil|mln|aed|dhs|dirhams)){0,2}|\d\+)-(?=\d|(?:aed|dhs) ?\d)/gi;
+// `100k-150k`, `1.5 m-2 m`, `80 grand-90k`, `80k-AED 120k` and `1-3br` -> ranges with a separate dash; `2-bed` stays
+// one word.
+const NUMBER_DASH =
+  /(?<=\d(?: ?(?:k|m|mn|thousands?|grand|millions?|mil|mln|aed|dhs|dirhams)){0,2}|\d\+)-(?=\d|(?:aed|dhs) ?\d)/gi;
 // Dates typed with dashes become DD/MM/YYYY before the dashes above are split.
 const DASH_DATE = /\b(\d{1,2})-(\d{1,2})-(\d{4})\b/g;
 const LETTER_DASH = /(?<=\p{L})-(?=\p{L})/u;
@@ -62,15 +64,18 @@ const BARS = /[|\u2022\u00B7]/g;
 const SHORTER = 'Try something shorter, like "/rent marina 2br under 120k".';
 
 /**
- * The text the parser reads: NFKC (full-width `１２０ｋ` is `120k`, ligatures split, accents composed). Run before the length
+ * The text the parser reads: NFKC (full-width `１２０ｋ` is `120k`, ligatures split, accents composed). Run before the
+ * length
  * limit so a command is judged by the length it has once normalised, not by how it was typed.
  */
 export function normalizeCommand(text: string): string {
-  if (text.length > RAW_MAX_LENGTH) fail(`That's ${text.length} characters; I read commands of up to ${MAX_LENGTH}. ${SHORTER}`);
+  if (text.length > RAW_MAX_LENGTH)
+    fail(`That's ${text.length} characters; I read commands of up to ${MAX_LENGTH}. ${SHORTER}`);
   return nfkc(text);
 }
 
-// ASCII is its own NFKC form, and most commands are printable ASCII: skipping ICU for them is a measurable share of a parse.
+// ASCII is its own NFKC form, and most commands are printable ASCII: skipping ICU for them is a measurable share of a
+// parse.
 // Anything else (control characters too, to keep the class readable) takes the full path.
 const NON_ASCII = /[^ -~\t\n\r]/;
 const nfkc = (text: string): string => (NON_ASCII.test(text) ? text.normalize('NFKC') : text);
@@ -98,13 +103,15 @@ function checkPlace(place: string, unknownWords: readonly string[] = []): void {
 export function boundPlaceWords(query: Query): Query {
   if (query.location !== null) checkPlace(query.location, query.unknownWords);
   if (query.operation === 'autocomplete-location' && query.params.query !== undefined) checkPlace(query.params.query);
-  if (query.params.district !== undefined) for (const district of query.params.district.split(',')) checkPlace(district);
+  if (query.params.district !== undefined)
+    for (const district of query.params.district.split(',')) checkPlace(district);
   return query;
 }
 
 /** Splits text into tokens; quoted text becomes one token. Throws ParseError on unbalanced quotes. */
 export function tokenize(text: string): Token[] {
-  // Each replacement only when its character is there: most commands have none of them, and a regex pass costs more than a search.
+  // Each replacement only when its character is there: most commands have none of them, and a regex pass costs more
+  // than a search.
   let clean = nfkc(text);
   if (NON_ASCII.test(clean)) {
     clean = clean
@@ -117,7 +124,8 @@ export function tokenize(text: string): Token[] {
       .replace(EMOJI, ' ');
   } else if (clean.includes('`')) clean = clean.replace(SINGLE_QUOTES, "'");
   const parts = clean.split('"');
-  if (parts.length % 2 === 0) fail('There is an opening quote without a closing one. Put the place in quotes like "Dubai Marina".');
+  if (parts.length % 2 === 0)
+    fail('There is an opening quote without a closing one. Put the place in quotes like "Dubai Marina".');
   const tokens: Token[] = [];
   for (let index = 0; index < parts.length; index++) {
     const part = parts[index]!;
@@ -148,7 +156,8 @@ function splitPart(part: string, tokens: Token[]): void {
   if (spaced.includes('<') || spaced.includes('>')) spaced = spaced.replace(COMPARISON, ' $1 ');
   if (/psf/i.test(spaced)) spaced = spaced.replace(FUSED_PSF, ' psf');
   // A slash after an amount, a currency or a unit of area: the one of `/rent` at the start never is.
-  if (spaced.indexOf('/', 1) !== -1) spaced = spaced.replace(PER_SLASH, '$1 /').replace(CURRENCY_PER_PERIOD, '$1 /').replace(AREA_THEN_PERIOD, ' /');
+  if (spaced.indexOf('/', 1) !== -1)
+    spaced = spaced.replace(PER_SLASH, '$1 /').replace(CURRENCY_PER_PERIOD, '$1 /').replace(AREA_THEN_PERIOD, ' /');
   if (dashed && spaced.includes('-')) spaced = spaced.replace(NUMBER_DASH, ' - ');
   for (const chunk of spaced.split(WHITESPACE)) {
     if (chunk.includes('-')) {

@@ -7,7 +7,9 @@ import { VERB_TABLE } from './verbs.js';
 export type CommandStyle = 'slash' | 'plain';
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const NAMES = [...new Set(['help', ...VERB_TABLE.flatMap((v) => [v.name, ...v.aliases]), ...SLASH_COMMANDS.map((c) => c.name)])]
+const NAMES = [
+  ...new Set(['help', ...VERB_TABLE.flatMap((v) => [v.name, ...v.aliases]), ...SLASH_COMMANDS.map((c) => c.name)]),
+]
   .filter((n) => /^[a-z-]+$/.test(n))
   .sort((a, b) => b.length - a.length)
   .map(escape);
@@ -16,7 +18,10 @@ const BEFORE = `(^|[\\s"'\`(“‘])`;
 const MANZIL = new RegExp(`${BEFORE}/manzil\\s+`, 'gm');
 const COMMAND = new RegExp(`${BEFORE}/(?=(?:${NAMES.join('|')})\\b|<verb>)`, 'gm');
 
-/** The text with each command written as typed in that style: `/manzil adrec x` and `/rent x` become `adrec x`, `rent x`. */
+/**
+ * The text with each command written as typed in that style: `/manzil adrec x` and `/rent x` become `adrec x`, `rent
+ * x`.
+ */
 export function asTyped(text: string, style: CommandStyle = 'slash'): string {
   if (style === 'slash') return text;
   return text.replace(MANZIL, '$1').replace(COMMAND, '$1');

@@ -33,10 +33,24 @@ export interface Suggestion {
  * A refusal may offer one search instead (`suggestion`: "Did you mean 80,000?"), or ask which of a few it was meant
  * as (`choices`: "To rent or to buy?", a button each).
  */
-export type ParseResult = { ok: true; query: Query } | { ok: false; error: string; suggestion?: Suggestion; choices?: Suggestion[] };
+export type ParseResult =
+  { ok: true; query: Query } | { ok: false; error: string; suggestion?: Suggestion; choices?: Suggestion[] };
 
 /** Groups of verbs that read their filters the same way. */
-export type Family = 'rent' | 'buy' | 'projects' | 'transactions' | 'adrec' | 'trend' | 'agents' | 'brokers' | 'agent' | 'broker' | 'property' | 'developers' | 'location';
+export type Family =
+  | 'rent'
+  | 'buy'
+  | 'projects'
+  | 'transactions'
+  | 'adrec'
+  | 'trend'
+  | 'agents'
+  | 'brokers'
+  | 'agent'
+  | 'broker'
+  | 'property'
+  | 'developers'
+  | 'location';
 
 /**
  * A message for the person who typed the command; thrown inside the parser, returned as `{ ok: false }`.

@@ -21,7 +21,19 @@ import {
 
 const wordsOf = (tables: readonly PhraseTable[]) => tables.flatMap((t) => t.flatMap(([p]) => p.split(' ')));
 
-const BOUND_WORDS = ['under', 'below', 'above', 'over', 'between', 'maximum', 'minimum', 'least', 'budget', 'less', 'more'];
+const BOUND_WORDS = [
+  'under',
+  'below',
+  'above',
+  'over',
+  'between',
+  'maximum',
+  'minimum',
+  'least',
+  'budget',
+  'less',
+  'more',
+];
 
 /**
  * What a typo may become: words of filters, each with its meaning, so that "townhose" (as near "townhome" as
@@ -31,10 +43,20 @@ const MEANINGS = new Map<string, string>();
 const mean = (word: string, meaning: string) => {
   if (word.length >= 4 && /^[a-z]+$/.test(word) && !MEANINGS.has(word)) MEANINGS.set(word, meaning);
 };
-for (const table of [PROPERTY_TYPES, ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES, SORT_PHRASES, MARKER_PHRASES]) {
+for (const table of [
+  PROPERTY_TYPES,
+  ADREC_TYPES,
+  AMENITY_PHRASES,
+  COMPLETION_PHRASES,
+  FREQUENCY_PHRASES,
+  FURNISHING_PHRASES,
+  SORT_PHRASES,
+  MARKER_PHRASES,
+]) {
   for (const [phrase, effect] of table) {
     const words = phrase.split(' ');
-    for (const w of words) mean(w, words.length === 1 ? `${effect.kind}:${'value' in effect ? effect.value : ''}` : `word:${w}`);
+    for (const w of words)
+      mean(w, words.length === 1 ? `${effect.kind}:${'value' in effect ? effect.value : ''}` : `word:${w}`);
   }
 }
 // Not abbreviations without vowels ("bdrms"): "bedrms" reads better as bedrooms than as bdrms.
@@ -63,7 +85,9 @@ for (const t of MEANINGS.keys()) BY_FIRST.set(t[0]!, [...(BY_FIRST.get(t[0]!) ??
  */
 export function isWholeFilter(word: string): boolean {
   const meaning = MEANINGS.get(word);
-  return meaning !== undefined && meaning.includes(':') && !meaning.startsWith('word:') && !meaning.startsWith('bound:');
+  return (
+    meaning !== undefined && meaning.includes(':') && !meaning.startsWith('word:') && !meaning.startsWith('bound:')
+  );
 }
 
 /** A word of the language's filters ("first" of "newest first"), which is never a word of a place. */
@@ -105,7 +129,10 @@ function closestFilterWord(word: string): string | undefined {
     // Two edits only for letters left out ("bedrms") or in long words ("furnsihed"): "village" is not "villas".
     if (d > most || (d === 2 && target.length <= word.length && word.length < 8)) continue;
     // Of two spellings of one meaning, the longer reads better: "bedrooms", not "beds".
-    if (d < bestDistance || (d === bestDistance && MEANINGS.get(target) === MEANINGS.get(best!) && target.length > best!.length)) {
+    if (
+      d < bestDistance ||
+      (d === bestDistance && MEANINGS.get(target) === MEANINGS.get(best!) && target.length > best!.length)
+    ) {
       best = target;
       bestDistance = d;
       tie = false;

@@ -1,7 +1,15 @@
 // Which leftover words look like a filter that was not understood, so a failed location lookup can name them.
 // A place name rarely mixes digits and letters, is a bare unit ("br", "sqft"), or is one typo away from our words.
 import { AREA_UNITS, BATHROOM_UNITS, BEDROOM_UNITS, CURRENCIES, MULTIPLIERS } from './numbers.js';
-import { ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES, PROPERTY_TYPES, SORT_PHRASES } from './vocabulary.js';
+import {
+  ADREC_TYPES,
+  AMENITY_PHRASES,
+  COMPLETION_PHRASES,
+  FREQUENCY_PHRASES,
+  FURNISHING_PHRASES,
+  PROPERTY_TYPES,
+  SORT_PHRASES,
+} from './vocabulary.js';
 
 /** Words that mean nothing alone: a unit, a currency or a bound without its number. */
 const OUT_OF_PLACE = new Set<string>([
@@ -25,13 +33,21 @@ const OUT_OF_PLACE = new Set<string>([
 
 /** Single words of the language, for spotting typos ("furnishd", "bedrom", "apartmnt"). */
 const VOCABULARY = [
-  ...[PROPERTY_TYPES, ADREC_TYPES, AMENITY_PHRASES, COMPLETION_PHRASES, FREQUENCY_PHRASES, FURNISHING_PHRASES, SORT_PHRASES].flatMap((table) =>
-    table.map(([p]) => p).filter((p) => !p.includes(' ')),
-  ),
+  ...[
+    PROPERTY_TYPES,
+    ADREC_TYPES,
+    AMENITY_PHRASES,
+    COMPLETION_PHRASES,
+    FREQUENCY_PHRASES,
+    FURNISHING_PHRASES,
+    SORT_PHRASES,
+  ].flatMap((table) => table.map(([p]) => p).filter((p) => !p.includes(' '))),
   ...OUT_OF_PLACE,
 ].filter((w) => w.length >= 4);
 
-/** Answers already worked out: place words recur ("marina", "jvc"), and each answer costs a pass over the vocabulary. */
+/**
+ * Answers already worked out: place words recur ("marina", "jvc"), and each answer costs a pass over the vocabulary.
+ */
 const ANSWERS = new Map<string, boolean>();
 const ANSWERS_CAP = 20_000;
 
@@ -50,7 +66,8 @@ function looksLikeAFilter(word: string): boolean {
   if (/\d/.test(word) && /\D/.test(word)) return true;
   if (word.length < 4) return false;
   for (let length = word.length - 1; length <= word.length + 1; length++) {
-    for (const v of BY_LENGTH.get(length) ?? []) if (v !== word && !isPlural(v, word) && withinOneEdit(v, word)) return true;
+    for (const v of BY_LENGTH.get(length) ?? [])
+      if (v !== word && !isPlural(v, word) && withinOneEdit(v, word)) return true;
   }
   return false;
 }
@@ -58,10 +75,16 @@ function looksLikeAFilter(word: string): boolean {
 const BY_LENGTH = new Map<number, string[]>();
 for (const v of new Set(VOCABULARY)) BY_LENGTH.set(v.length, [...(BY_LENGTH.get(v.length) ?? []), v]);
 
-// "Gardens" is a place (Discovery Gardens), not a typo of "garden". Compared in place: building `${b}s` per pair was most of the cost.
-const isPlural = (a: string, b: string) => (a.length === b.length + 1 && a.endsWith('s') && a.startsWith(b)) || (b.length === a.length + 1 && b.endsWith('s') && b.startsWith(a));
+// "Gardens" is a place (Discovery Gardens), not a typo of "garden". Compared in place: building `${b}s` per pair was
+// most of the cost.
+const isPlural = (a: string, b: string) =>
+  (a.length === b.length + 1 && a.endsWith('s') && a.startsWith(b)) ||
+  (b.length === a.length + 1 && b.endsWith('s') && b.startsWith(a));
 
-/** True when one insertion, deletion, substitution or swap of neighbours turns a into b. Without allocating: it runs per vocabulary word. */
+/**
+ * True when one insertion, deletion, substitution or swap of neighbours turns a into b. Without allocating: it runs per
+ * vocabulary word.
+ */
 function withinOneEdit(a: string, b: string): boolean {
   if (a.length === b.length) {
     let first = -1;

@@ -27,7 +27,12 @@ export const VERB_TABLE: readonly Verb[] = [
     usage: '<place> [filters]',
     description: 'Homes (or commercial space) for rent',
     operations: ['search-rent', 'search-commercial-rent'],
-    examples: ['/rent marina 2br under 120k', '/rent jvc studio furnished under 6k monthly', '/rent office business bay 1000-2000 sqft', '/rent downtown 1-3 br pool gym cheapest'],
+    examples: [
+      '/rent marina 2br under 120k',
+      '/rent jvc studio furnished under 6k monthly',
+      '/rent office business bay 1000-2000 sqft',
+      '/rent downtown 1-3 br pool gym cheapest',
+    ],
   },
   {
     name: 'buy',
@@ -51,7 +56,11 @@ export const VERB_TABLE: readonly Verb[] = [
     usage: '<place> [filters]',
     description: 'New off-plan projects',
     operations: ['search-new-projects'],
-    examples: ['/projects dubai hills 2br under 2m', '/projects business bay earliest handover', '/offplan jvc apartments cheapest'],
+    examples: [
+      '/projects dubai hills 2br under 2m',
+      '/projects business bay earliest handover',
+      '/offplan jvc apartments cheapest',
+    ],
   },
   {
     name: 'transactions',
@@ -62,7 +71,11 @@ export const VERB_TABLE: readonly Verb[] = [
     description: 'Past sales or rentals in a place',
     operations: ['get-get-transactions'],
     deals: { sold: 'sale', rented: 'rent' },
-    examples: ['/transactions sold marina 2br', '/sold downtown villa last 6 months highest price', '/txn rented jvc studio 3m'],
+    examples: [
+      '/transactions sold marina 2br',
+      '/sold downtown villa last 6 months highest price',
+      '/txn rented jvc studio 3m',
+    ],
   },
   {
     name: 'adrec',
@@ -71,7 +84,11 @@ export const VERB_TABLE: readonly Verb[] = [
     usage: '[districts, comma-separated] [filters]',
     description: 'Official Abu Dhabi transaction records',
     operations: ['get-adrec-transactions'],
-    examples: ['/adrec al reem island', '/adrec "Al Reem Island", "Yas Island" apartment from 01/01/2024 to 31/03/2024', '/adrec saadiyat island villa page 2'],
+    examples: [
+      '/adrec al reem island',
+      '/adrec "Al Reem Island", "Yas Island" apartment from 01/01/2024 to 31/03/2024',
+      '/adrec saadiyat island villa page 2',
+    ],
   },
   {
     name: 'trend',
@@ -153,15 +170,25 @@ export const VERB_TABLE: readonly Verb[] = [
 ];
 
 /** Verb phrases by their words (`for sale` -> ['for', 'sale']), longest first. Dashes are spaces, as in tokens. */
-const PHRASES = VERB_TABLE.flatMap((verb) => [verb.name, ...verb.aliases, ...(verb.quiet ?? [])].map((phrase) => ({ words: phrase.split(/[\s-]+/), verb, phrase }))).sort(
-  (a, b) => b.words.length - a.words.length,
-);
+const PHRASES = VERB_TABLE.flatMap((verb) =>
+  [verb.name, ...verb.aliases, ...(verb.quiet ?? [])].map((phrase) => ({
+    words: phrase.split(/[\s-]+/),
+    verb,
+    phrase,
+  })),
+).sort((a, b) => b.words.length - a.words.length);
 
 /** The most words a verb phrase has. */
 export const VERB_MAX_WORDS = PHRASES[0]!.words.length;
 
-/** The phrases by first word, in the order above: only phrases sharing the first word can compete, and the first one wins. */
-const PHRASES_BY_FIRST = new Map<string, { words: readonly string[]; match: { verb: Verb; length: number; deal?: 'rent' | 'sale' } }[]>();
+/**
+ * The phrases by first word, in the order above: only phrases sharing the first word can compete, and the first one
+ * wins.
+ */
+const PHRASES_BY_FIRST = new Map<
+  string,
+  { words: readonly string[]; match: { verb: Verb; length: number; deal?: 'rent' | 'sale' } }[]
+>();
 for (const { words, verb } of PHRASES) {
   const deal = verb.deals?.[words.join(' ')];
   const list = PHRASES_BY_FIRST.get(words[0]!) ?? [];
@@ -170,7 +197,9 @@ for (const { words, verb } of PHRASES) {
 }
 
 /** The verb at the start of the words, with how many words it took. */
-export function matchVerb(words: readonly string[]): { verb: Verb; length: number; deal?: 'rent' | 'sale' } | undefined {
+export function matchVerb(
+  words: readonly string[],
+): { verb: Verb; length: number; deal?: 'rent' | 'sale' } | undefined {
   const first = words[0];
   const list = first === undefined ? undefined : PHRASES_BY_FIRST.get(first);
   if (!list) return undefined;

@@ -5,7 +5,17 @@ import { ADREC_PROPERTY_TYPES, COMMERCIAL_TYPES, RESIDENTIAL_TYPES } from '../ap
 
 /** Sort meanings; each family maps them onto its own sort values (see SORTS_BY_FAMILY in build.ts). */
 export type SortKey =
-  'newest' | 'oldest' | 'featured' | 'price_asc' | 'price_desc' | 'delivery_earliest' | 'delivery_latest' | 'most_sales' | 'most_rentals' | 'most_properties' | 'most_agents';
+  | 'newest'
+  | 'oldest'
+  | 'featured'
+  | 'price_asc'
+  | 'price_desc'
+  | 'delivery_earliest'
+  | 'delivery_latest'
+  | 'most_sales'
+  | 'most_rentals'
+  | 'most_properties'
+  | 'most_agents';
 
 export type Effect =
   | { kind: 'type'; value: string }
@@ -58,14 +68,23 @@ const TYPE_ALIASES: Record<string, readonly string[]> = {
 const allTypes = [...new Set<string>([...RESIDENTIAL_TYPES, ...COMMERCIAL_TYPES])];
 
 /** Every residential and commercial type, singular or plural, spaces for dashes, and the usual short names. */
-export const PROPERTY_TYPES: PhraseTable = allTypes.flatMap((value) => nouns([value.replace(/-/g, ' '), ...(TYPE_ALIASES[value] ?? [])], { kind: 'type', value }));
+export const PROPERTY_TYPES: PhraseTable = allTypes.flatMap((value) =>
+  nouns([value.replace(/-/g, ' '), ...(TYPE_ALIASES[value] ?? [])], { kind: 'type', value }),
+);
 
-const ADREC_ALIASES: Record<string, readonly string[]> = { apartment: ['apt', 'flat'], townhouse: ['th'], penthouse: ['ph'] };
+const ADREC_ALIASES: Record<string, readonly string[]> = {
+  apartment: ['apt', 'flat'],
+  townhouse: ['th'],
+  penthouse: ['ph'],
+};
 
 /** ADREC has its own type values (`plot-villa`, `workshop`...). */
-export const ADREC_TYPES: PhraseTable = ADREC_PROPERTY_TYPES.flatMap((value) => nouns([value.replace(/-/g, ' '), ...(ADREC_ALIASES[value] ?? [])], { kind: 'adrecType', value }));
+export const ADREC_TYPES: PhraseTable = ADREC_PROPERTY_TYPES.flatMap((value) =>
+  nouns([value.replace(/-/g, ' '), ...(ADREC_ALIASES[value] ?? [])], { kind: 'adrecType', value }),
+);
 
-const amenity = (value: (typeof AMENITIES)[number], ...phrases: string[]): [string, Effect][] => phrases.map((p) => [p, { kind: 'amenity', value }]);
+const amenity = (value: (typeof AMENITIES)[number], ...phrases: string[]): [string, Effect][] =>
+  phrases.map((p) => [p, { kind: 'amenity', value }]);
 
 export const AMENITY_PHRASES: PhraseTable = [
   ...amenity('central_ac', 'central ac', 'central a/c', 'central air'),
@@ -104,7 +123,8 @@ export const COMPLETION_PHRASES: PhraseTable = [
   ['under construction', { kind: 'completion', value: 'off_plan' }],
 ];
 
-const sort = (value: SortKey, ...phrases: string[]): [string, Effect][] => phrases.map((p) => [p, { kind: 'sort', value }]);
+const sort = (value: SortKey, ...phrases: string[]): [string, Effect][] =>
+  phrases.map((p) => [p, { kind: 'sort', value }]);
 
 export const SORT_PHRASES: PhraseTable = [
   ...sort('newest', 'newest', 'latest', 'recent', 'most recent', 'newest first'),
@@ -127,14 +147,23 @@ export const SORT_PHRASES: PhraseTable = [
     'handover earliest',
     'completion earliest',
   ),
-  ...sort('delivery_latest', 'latest handover', 'latest delivery', 'latest completion', 'handover latest', 'delivery latest', 'completion latest'),
+  ...sort(
+    'delivery_latest',
+    'latest handover',
+    'latest delivery',
+    'latest completion',
+    'handover latest',
+    'delivery latest',
+    'completion latest',
+  ),
   ...sort('most_sales', 'most sales'),
   ...sort('most_rentals', 'most rentals'),
   ...sort('most_properties', 'most properties', 'most listings'),
   ...sort('most_agents', 'most agents'),
 ];
 
-const period = (value: string, ...phrases: string[]): [string, Effect][] => phrases.map((p) => [p, { kind: 'period', value }]);
+const period = (value: string, ...phrases: string[]): [string, Effect][] =>
+  phrases.map((p) => [p, { kind: 'period', value }]);
 
 const PERIOD_WORDS: readonly (readonly [value: string, words: readonly string[]])[] = [
   ['1y', ['year', '12 months']],
@@ -144,7 +173,12 @@ const PERIOD_WORDS: readonly (readonly [value: string, words: readonly string[]]
 ];
 // "over the past year": `over` is otherwise a price bound, so these are phrases of their own.
 const OVER_PERIODS = PERIOD_WORDS.flatMap(([value, words]) =>
-  period(value, ...['over the', 'over', 'within the', 'during the'].flatMap((lead) => ['past', 'last'].flatMap((when) => words.map((w) => `${lead} ${when} ${w}`)))),
+  period(
+    value,
+    ...['over the', 'over', 'within the', 'during the'].flatMap((lead) =>
+      ['past', 'last'].flatMap((when) => words.map((w) => `${lead} ${when} ${w}`)),
+    ),
+  ),
 );
 
 /** Transaction periods in words; `6m`, `3m`, `1m` are in SHORT_PERIODS since elsewhere they are millions. */
@@ -162,10 +196,23 @@ export const PERIOD_PHRASES: PhraseTable = [
 ];
 export const SHORT_PERIODS: PhraseTable = [...period('6m', '6m'), ...period('3m', '3m'), ...period('1m', '1m')];
 
-const frequency = (value: string, ...phrases: string[]): [string, Effect][] => phrases.map((p) => [p, { kind: 'frequency', value }]);
+const frequency = (value: string, ...phrases: string[]): [string, Effect][] =>
+  phrases.map((p) => [p, { kind: 'frequency', value }]);
 
 export const FREQUENCY_PHRASES: PhraseTable = [
-  ...frequency('yearly', 'yearly', 'per year', 'a year', '/yr', '/year', 'pa', 'p.a', 'per annum', 'annually', 'annual'),
+  ...frequency(
+    'yearly',
+    'yearly',
+    'per year',
+    'a year',
+    '/yr',
+    '/year',
+    'pa',
+    'p.a',
+    'per annum',
+    'annually',
+    'annual',
+  ),
   ...frequency('monthly', 'monthly', 'per month', 'a month', '/month', '/mo', 'pm', 'p.m'),
   ...frequency('weekly', 'weekly', 'per week', 'a week', '/week', '/wk'),
   ...frequency('daily', 'daily', 'per day', 'a day', '/day'),
@@ -173,8 +220,14 @@ export const FREQUENCY_PHRASES: PhraseTable = [
 
 /** Rent or sale inside a command: a transaction type, an agent's category, or a check on rent/buy. */
 export const DEAL_PHRASES: PhraseTable = [
-  ...(['rent', 'rented', 'rental', 'rentals', 'for rent', 'lease'] as const).map((p): [string, Effect] => [p, { kind: 'deal', value: 'rent' }]),
-  ...(['sale', 'sold', 'sales', 'for sale', 'buy', 'sell'] as const).map((p): [string, Effect] => [p, { kind: 'deal', value: 'sale' }]),
+  ...(['rent', 'rented', 'rental', 'rentals', 'for rent', 'lease'] as const).map((p): [string, Effect] => [
+    p,
+    { kind: 'deal', value: 'rent' },
+  ]),
+  ...(['sale', 'sold', 'sales', 'for sale', 'buy', 'sell'] as const).map((p): [string, Effect] => [
+    p,
+    { kind: 'deal', value: 'sale' },
+  ]),
 ];
 
 export const MARKER_PHRASES: PhraseTable = [
@@ -183,7 +236,8 @@ export const MARKER_PHRASES: PhraseTable = [
   ['detailed', { kind: 'detailed' }],
 ];
 
-const emirate = (value: string, ...phrases: string[]): [string, Effect][] => phrases.map((p) => [p, { kind: 'emirate', value }]);
+const emirate = (value: string, ...phrases: string[]): [string, Effect][] =>
+  phrases.map((p) => [p, { kind: 'emirate', value }]);
 
 export const EMIRATE_PHRASES: PhraseTable = [
   ...emirate('dubai', 'dubai', 'dxb'),

@@ -39,5 +39,7 @@ export function autocomplete(geo: Geography, rawQuery: string) {
       a.rank - b.rank ||
       a.place.name.localeCompare(b.place.name),
   );
-  return hits.slice(0, MAX_RESULTS).map(({ place }) => ({ id: place.id, name: place.name, coordinates: { lat: place.lat, lon: place.lon } }));
+  return hits
+    .slice(0, MAX_RESULTS)
+    .map(({ place }) => ({ id: place.id, name: place.name, coordinates: { lat: place.lat, lon: place.lon } }));
 }

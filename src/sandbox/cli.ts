@@ -21,7 +21,8 @@ export function parseSandboxFlags(args: string[]): CliFlags | string {
     const value = m[2] ?? args[++i];
     if (value === undefined || value === '') return `--${name} needs a value`;
     if (name === 'port') {
-      if (!/^\d+$/.test(value) || Number(value) > 65535) return `--port must be a number from 0 to 65535 (got "${value}")`;
+      if (!/^\d+$/.test(value) || Number(value) > 65535)
+        return `--port must be a number from 0 to 65535 (got "${value}")`;
       flags.port = Number(value);
     } else if (name === 'seed') {
       if (!/^\d+$/.test(value) || Number(value) > 0xffffffff) return `--seed must be a whole number (got "${value}")`;
@@ -34,7 +35,10 @@ export function parseSandboxFlags(args: string[]): CliFlags | string {
   return flags;
 }
 
-export async function runSandboxCli(args: string[], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+export async function runSandboxCli(
+  args: string[],
+  out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): Promise<number> {
   const flags = parseSandboxFlags(args);
   if (typeof flags === 'string') {
     process.stderr.write(`manzil sandbox: ${flags}\n${USAGE}\n`);
@@ -45,7 +49,9 @@ export async function runSandboxCli(args: string[], out: (line: string) => void 
   try {
     url = await sandbox.listen(flags.port, '127.0.0.1');
   } catch (e) {
-    process.stderr.write(`manzil sandbox: cannot listen on 127.0.0.1:${flags.port}: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(
+      `manzil sandbox: cannot listen on 127.0.0.1:${flags.port}: ${e instanceof Error ? e.message : String(e)}\n`,
+    );
     return 1;
   }
   const s = sandbox.stats();

@@ -71,7 +71,9 @@ export function buildDataset(seed: number, start: Date): Dataset {
   const staff = staffing(brokers, agents);
   const communities = weightedCommunities(geo);
   // Listed over the 120 days before the clock starts; ids grow with time as upstream.
-  const times = Array.from({ length: INITIAL_LISTINGS }, () => now - rng.int(1, 120 * 24 * 60) * 60_000).sort((a, b) => a - b);
+  const times = Array.from({ length: INITIAL_LISTINGS }, () => now - rng.int(1, 120 * 24 * 60) * 60_000).sort(
+    (a, b) => a - b,
+  );
   for (const listedAt of times) {
     ds.nextListingId += rng.int(1, 60);
     addListing(ds, makeListing(rng, geo, staff, ds.nextListingId, listedAt, rng.weighted(communities)));
@@ -91,10 +93,16 @@ const ADDED_FIRST_ID = 15_000_000;
 function addStockOfAddedPlaces(ds: Dataset, rng: Rng, staff: Staffing) {
   const made: Listing[] = [];
   for (const place of ds.geo.places.filter((p) => p.added)) {
-    const kinds: Category[] = ['residential_rent', 'residential_sale', ...(place.style === 'villas' ? [] : (['commercial_rent', 'commercial_sale'] as const))];
+    const kinds: Category[] = [
+      'residential_rent',
+      'residential_sale',
+      ...(place.style === 'villas' ? [] : (['commercial_rent', 'commercial_sale'] as const)),
+    ];
     for (let i = 0; i < 4 + 4 * place.weight; i++) {
       const listedAt = ds.now - rng.int(1, 120 * 24 * 60) * 60_000;
-      made.push(makeListing(rng, ds.geo, staff, 0, listedAt, place, i < kinds.length ? { category: kinds[i]! } : undefined));
+      made.push(
+        makeListing(rng, ds.geo, staff, 0, listedAt, place, i < kinds.length ? { category: kinds[i]! } : undefined),
+      );
     }
   }
   // Ids grow with time, as upstream.
@@ -102,7 +110,9 @@ function addStockOfAddedPlaces(ds: Dataset, rng: Rng, staff: Staffing) {
   for (const l of made.sort((a, b) => a.listedAt - b.listedAt)) addListing(ds, { ...l, id: (id += rng.int(1, 30)) });
 }
 
-/** A listing of the first market: the clock's withdrawals and price changes are drawn among these, as they always were. */
+/**
+ * A listing of the first market: the clock's withdrawals and price changes are drawn among these, as they always were.
+ */
 const ofFirstMarket = (ds: Dataset) => (l: Listing) => !ds.geo.byId.get(l.placeId)?.added;
 
 function staffing(brokers: readonly Broker[], agents: readonly Agent[]): Staffing {
@@ -114,7 +124,8 @@ function staffing(brokers: readonly Broker[], agents: readonly Agent[]): Staffin
 }
 
 /** The first market's communities, by weight: the added places have a stock of their own (addStockOfAddedPlaces). */
-const weightedCommunities = (geo: Geography) => geo.places.filter((p) => p.level === 'community' && !p.added).map((p) => [p, p.weight] as const);
+const weightedCommunities = (geo: Geography) =>
+  geo.places.filter((p) => p.level === 'community' && !p.added).map((p) => [p, p.weight] as const);
 
 // A day's transactions depend only on the seed, the day and the clock's start (the geography is fixed), and nothing
 // changes them once made: sandboxes built in one process (the tests build hundreds) share them rather than drawing
@@ -131,7 +142,8 @@ function transactionsOf(ds: Dataset, day: number): readonly Transaction[] {
 
 /** Makes the transactions of every day up to the clock's (those of its later hours wait for the clock). */
 function addTransactionDays(ds: Dataset) {
-  for (let day = ds.transactionsThrough + 1; day <= dayOf(ds.now); day++) ds.transactions.push(...transactionsOf(ds, day));
+  for (let day = ds.transactionsThrough + 1; day <= dayOf(ds.now); day++)
+    ds.transactions.push(...transactionsOf(ds, day));
   ds.transactionsThrough = Math.max(ds.transactionsThrough, dayOf(ds.now));
 }
 
@@ -149,7 +161,8 @@ export interface AdvanceResult {
 }
 
 /**
- * Moves the market clock: the sales and lettings of the days it enters (see transactionsOfDay), new listings (higher ids, listed at the new time, the first of each batch in Dubai
+ * Moves the market clock: the sales and lettings of the days it enters (see transactionsOfDay), new listings (higher
+ * ids, listed at the new time, the first of each batch in Dubai
  * Marina so searches there always see them), a third as many withdrawals and half as many price changes.
  */
 export function advance(ds: Dataset, minutes: number): AdvanceResult {
@@ -209,13 +222,23 @@ export function advance(ds: Dataset, minutes: number): AdvanceResult {
 function relist(ds: Dataset, staff: Staffing, original: Listing): number {
   const rng = new Rng(hash(ds.seed, 'relist', ds.advances));
   const emirate = ds.geo.byId.get(original.placeId)!.emirate;
-  const others = (staff.brokersByEmirate.get(emirate) ?? []).filter((b) => b.id !== original.brokerId && (staff.agentsByBroker.get(b.id)?.length ?? 0) > 0);
+  const others = (staff.brokersByEmirate.get(emirate) ?? []).filter(
+    (b) => b.id !== original.brokerId && (staff.agentsByBroker.get(b.id)?.length ?? 0) > 0,
+  );
   if (others.length === 0) return 0;
   const broker = rng.pick(others);
   const agent = rng.pick(staff.agentsByBroker.get(broker.id)!);
   const step = original.category.endsWith('sale') ? 1000 : 500;
   const price = Math.max(step, Math.round((original.price * rng.between(0.992, 1.008)) / step) * step);
   ds.nextListingId += rng.int(1, 5);
-  addListing(ds, { ...original, id: ds.nextListingId, agentId: agent.id, brokerId: broker.id, price, boost: rng.between(0, 1), withdrawn: false });
+  addListing(ds, {
+    ...original,
+    id: ds.nextListingId,
+    agentId: agent.id,
+    brokerId: broker.id,
+    price,
+    boost: rng.between(0, 1),
+    withdrawn: false,
+  });
   return 1;
 }

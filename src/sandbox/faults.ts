@@ -24,14 +24,17 @@ const MAX_LATENCY_MS = 120_000;
 
 /** Throws a RangeError naming the first bad field; returns a clean copy. */
 export function checkRule(input: unknown): FaultRule {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new RangeError('a fault rule must be a JSON object');
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw new RangeError('a fault rule must be a JSON object');
   const r = input as Record<string, unknown>;
   const known = ['status', 'retryAfter', 'latencyMs', 'malformed', 'path', 'count', 'ratio'];
-  for (const k of Object.keys(r)) if (!known.includes(k)) throw new RangeError(`unknown fault field "${k}" (known: ${known.join(', ')})`);
+  for (const k of Object.keys(r))
+    if (!known.includes(k)) throw new RangeError(`unknown fault field "${k}" (known: ${known.join(', ')})`);
   const whole = (k: string, min: number, max: number) => {
     const v = r[k];
     if (v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new RangeError(`${k} must be a whole number from ${min} to ${max}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+      throw new RangeError(`${k} must be a whole number from ${min} to ${max}`);
     return v;
   };
   const rule: FaultRule = {};
@@ -52,7 +55,8 @@ export function checkRule(input: unknown): FaultRule {
     rule.path = r.path;
   }
   if (r.ratio !== undefined) {
-    if (typeof r.ratio !== 'number' || !(r.ratio >= 0 && r.ratio <= 1)) throw new RangeError('ratio must be a number from 0 to 1');
+    if (typeof r.ratio !== 'number' || !(r.ratio >= 0 && r.ratio <= 1))
+      throw new RangeError('ratio must be a number from 0 to 1');
     rule.ratio = r.ratio;
   }
   if (rule.status === undefined && rule.latencyMs === undefined && !rule.malformed) {

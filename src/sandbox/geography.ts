@@ -40,7 +40,17 @@ const CITIES: CityRow[] = [
   [10, 'Al Ain', 'abu-dhabi', 24.2075, 55.7447, 650],
 ];
 
-type CommunityRow = [id: number, name: string, cityId: number, lat: number, lon: number, ppsf: number, rentYield: number, style: Style, weight: number];
+type CommunityRow = [
+  id: number,
+  name: string,
+  cityId: number,
+  lat: number,
+  lon: number,
+  ppsf: number,
+  rentYield: number,
+  style: Style,
+  weight: number,
+];
 const COMMUNITIES: CommunityRow[] = [
   [50, 'Dubai Marina', 2, 25.0805, 55.1403, 2230, 0.065, 'towers', 10],
   [51, 'Downtown Dubai', 2, 25.1972, 55.2744, 3050, 0.06, 'towers', 8],
@@ -134,11 +144,38 @@ function build(): Place[] {
   }
   for (const [id, name, cityId, lat, lon, ppsf, rentYield, style, weight] of COMMUNITIES) {
     const city = byId.get(cityId)!;
-    add({ id, name, level: 'community', parentId: cityId, emirate: city.emirate, city: city.name, lat, lon, ppsf, rentYield, style, weight });
+    add({
+      id,
+      name,
+      level: 'community',
+      parentId: cityId,
+      emirate: city.emirate,
+      city: city.name,
+      lat,
+      lon,
+      ppsf,
+      rentYield,
+      style,
+      weight,
+    });
   }
   for (const [id, name, cityId, lat, lon, ppsf, rentYield, style, weight] of ADDED_COMMUNITIES) {
     const city = byId.get(cityId)!;
-    add({ id, name, level: 'community', parentId: cityId, emirate: city.emirate, city: city.name, lat, lon, ppsf, rentYield, style, weight, added: true });
+    add({
+      id,
+      name,
+      level: 'community',
+      parentId: cityId,
+      emirate: city.emirate,
+      city: city.name,
+      lat,
+      lon,
+      ppsf,
+      rentYield,
+      style,
+      weight,
+      added: true,
+    });
   }
   for (const [id, name, communityId, factor] of BUILDINGS) {
     const c = byId.get(communityId)!;

@@ -59,7 +59,8 @@ function searchListings(ds: Dataset, category: Category, p: Params, frequency?: 
       (!beds || beds.has(l.bedrooms)) &&
       (!baths || baths.has(l.bathrooms)) &&
       // A hidden price cannot satisfy a price bound.
-      ((pmin === undefined && pmax === undefined) || (!l.priceHidden && (pmin === undefined || shown(l) >= pmin) && (pmax === undefined || shown(l) <= pmax))) &&
+      ((pmin === undefined && pmax === undefined) ||
+        (!l.priceHidden && (pmin === undefined || shown(l) >= pmin) && (pmax === undefined || shown(l) <= pmax))) &&
       (amin === undefined || l.size >= amin) &&
       (amax === undefined || l.size <= amax) &&
       (!p.property_type || l.type === p.property_type) &&
@@ -71,7 +72,12 @@ function searchListings(ds: Dataset, category: Category, p: Params, frequency?: 
   return ok(page1(sorted, p, LISTING_PAGE).map((l) => shape.listingSummary(ds, l, freq)));
 }
 
-function ownerListings(ds: Dataset, p: Params, owner: (l: Listing) => boolean, shapeOne: (ds: Dataset, l: Listing) => unknown): Answer {
+function ownerListings(
+  ds: Dataset,
+  p: Params,
+  owner: (l: Listing) => boolean,
+  shapeOne: (ds: Dataset, l: Listing) => unknown,
+): Answer {
   const hits = active(ds).filter((l) => owner(l) && (!p.category || l.category === p.category));
   const sorted = sortListings(hits, p.sort ?? 'featured', (l) => l.price);
   return ok(page1(sorted, p, LISTING_PAGE).map((l) => shapeOne(ds, l)));
@@ -99,7 +105,11 @@ function searchAgents(ds: Dataset, p: Params, detailed: boolean): Answer {
     featured: (a, b) => Number(b.superAgent) - Number(a.superAgent) || b.boost - a.boost,
   };
   const sorted = agents.sort((a, b) => by[p.sort ?? 'most_sales']!(a, b) || a.id - b.id);
-  return ok(page1(sorted, p, DIRECTORY_PAGE).map((a) => (detailed ? shape.agentDetailed(ds, a, c(a.id)) : shape.agentSimple(ds, a, c(a.id)))));
+  return ok(
+    page1(sorted, p, DIRECTORY_PAGE).map((a) =>
+      detailed ? shape.agentDetailed(ds, a, c(a.id)) : shape.agentSimple(ds, a, c(a.id)),
+    ),
+  );
 }
 
 function searchBrokers(ds: Dataset, p: Params, detailed: boolean): Answer {
@@ -121,7 +131,11 @@ function searchBrokers(ds: Dataset, p: Params, detailed: boolean): Answer {
     most_agents: (a, b) => agents(b.id) - agents(a.id),
   };
   const sorted = brokers.sort((a, b) => by[p.sort ?? 'featured']!(a, b) || a.id - b.id);
-  return ok(page1(sorted, p, DIRECTORY_PAGE).map((b) => (detailed ? shape.brokerDetailed : shape.brokerSimple)(b, total(b.id), agents(b.id))));
+  return ok(
+    page1(sorted, p, DIRECTORY_PAGE).map((b) =>
+      (detailed ? shape.brokerDetailed : shape.brokerSimple)(b, total(b.id), agents(b.id)),
+    ),
+  );
 }
 
 function searchProjects(ds: Dataset, p: Params): Answer {
@@ -158,7 +172,11 @@ function searchTransactions(ds: Dataset, p: Params, txShape: TransactionShape): 
   const places = within(ds, p.location_id)!;
   const now = new Date(ds.now);
   const today = now.toISOString().slice(0, 10);
-  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - PERIOD_MONTHS[p.period ?? '1y']!, now.getUTCDate())).toISOString().slice(0, 10);
+  const from = new Date(
+    Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - PERIOD_MONTHS[p.period ?? '1y']!, now.getUTCDate()),
+  )
+    .toISOString()
+    .slice(0, 10);
   const bedrooms = num(p.bedrooms);
   const hits = ds.transactions.filter(
     (t) =>
@@ -189,7 +207,13 @@ function searchTransactions(ds: Dataset, p: Params, txShape: TransactionShape): 
   };
   return ok({
     data: {
-      attributes: { transactions: rows, summary, page, total_items: hits.length, total_pages: Math.ceil(hits.length / TRANSACTION_PAGE) },
+      attributes: {
+        transactions: rows,
+        summary,
+        page,
+        total_items: hits.length,
+        total_pages: Math.ceil(hits.length / TRANSACTION_PAGE),
+      },
     },
   });
 }
@@ -201,13 +225,20 @@ const fromDmy = (s: string) => {
 
 function searchAdrec(ds: Dataset, p: Params): Answer {
   const size = Number(p.size ?? '20');
-  if (size < 1 || size > MAX_ADREC_SIZE) return { status: 400, error: `size must be a whole number from 1 to ${MAX_ADREC_SIZE} (got "${p.size}")` };
+  if (size < 1 || size > MAX_ADREC_SIZE)
+    return { status: 400, error: `size must be a whole number from 1 to ${MAX_ADREC_SIZE} (got "${p.size}")` };
   const districts = p.district ? new Set(p.district.split(',')) : undefined;
   const types = p.propertyType ? new Set(p.propertyType.split(',')) : undefined;
   const from = p.fromDate ? fromDmy(p.fromDate) : -Infinity;
   const to = p.toDate ? fromDmy(p.toDate) : Infinity;
   const hits = ds.adrec
-    .filter((e) => (!districts || districts.has(String(e.record.district))) && (!types || types.has(String(e.record.propertyType))) && e.time >= from && e.time <= to)
+    .filter(
+      (e) =>
+        (!districts || districts.has(String(e.record.district))) &&
+        (!types || types.has(String(e.record.propertyType))) &&
+        e.time >= from &&
+        e.time <= to,
+    )
     .sort((a, b) => b.time - a.time);
   const data = pageOf(hits, Number(p.page ?? '0'), size).map((e) => ({ ...e.record }));
   return { status: 200, body: { success: true, message: 'ADREC transactions fetched successfully', data } };
@@ -218,7 +249,9 @@ function developers(ds: Dataset, p: Params): Answer {
   const projects = new Map<string, number>();
   for (const x of ds.projects) projects.set(x.developerId, (projects.get(x.developerId) ?? 0) + 1);
   const n = (id: string) => projects.get(id) ?? 0;
-  const list = ds.developers.filter((d) => d.region === region).sort((a, b) => n(b.id) - n(a.id) || a.name.localeCompare(b.name));
+  const list = ds.developers
+    .filter((d) => d.region === region)
+    .sort((a, b) => n(b.id) - n(a.id) || a.name.localeCompare(b.name));
   return ok(page1(list, p, DIRECTORY_PAGE).map((d) => shape.developer(d, n(d.id))));
 }
 
@@ -244,7 +277,8 @@ export function handle(ds: Dataset, op: OperationName, p: Params, txShape: Trans
       return searchAdrec(ds, p);
     case 'property-details': {
       const l = ds.listingById.get(Number(p.property_id));
-      if (!l || l.withdrawn || l.listedAt > ds.now) return { status: 404, error: `No property with property_id ${p.property_id}` };
+      if (!l || l.withdrawn || l.listedAt > ds.now)
+        return { status: 404, error: `No property with property_id ${p.property_id}` };
       return ok(shape.propertyDetails(ds, l));
     }
     case 'search-agents':

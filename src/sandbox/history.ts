@@ -52,7 +52,13 @@ function communitiesOf(geo: Geography): [Place, readonly Place[]][] {
 
 /** A value in [0, 1) from whole numbers, without building a string (asked for every added place and day). */
 function unitOf(seed: number, id: number, day: number, kind: 'sold' | 'rented'): number {
-  return mulberry32((Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(id, 0xc2b2ae35) ^ Math.imul(day, 0x27d4eb2f) ^ (kind === 'sold' ? 1 : 2)) >>> 0)();
+  return mulberry32(
+    (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^
+      Math.imul(id, 0xc2b2ae35) ^
+      Math.imul(day, 0x27d4eb2f) ^
+      (kind === 'sold' ? 1 : 2)) >>>
+      0,
+  )();
 }
 
 /** A Poisson draw (Knuth's method: fine for the small means used here). */
@@ -95,10 +101,17 @@ export function transactionsOfDay(seed: number, geo: Geography, day: number, anc
                 [3, 15],
                 [4, 5],
               ]);
-        const size = Math.round(house ? 1500 + bedrooms * 700 * rng.between(0.8, 1.3) : [450, 780, 1250, 1800, 2700][bedrooms]! * rng.between(0.85, 1.15));
+        const size = Math.round(
+          house
+            ? 1500 + bedrooms * 700 * rng.between(0.8, 1.3)
+            : [450, 780, 1250, 1800, 2700][bedrooms]! * rng.between(0.85, 1.15),
+        );
         const at = dayStart + rng.int(0, DAY / 1000 - 1) * 1000;
         const sale = size * trendPrice(seed, place, type, bedrooms, monthOf(at), anchor);
-        const price = kind === 'sold' ? Math.round((sale * rng.between(0.93, 1.07)) / 1000) * 1000 : Math.round((sale * place.rentYield * rng.between(0.9, 1.1)) / 500) * 500;
+        const price =
+          kind === 'sold'
+            ? Math.round((sale * rng.between(0.93, 1.07)) / 1000) * 1000
+            : Math.round((sale * place.rentYield * rng.between(0.9, 1.1)) / 500) * 500;
         out.push({ id: rng.hex(24), kind, placeId: place.id, bedrooms, type, price, size, date: isoDay(at), at });
       }
     }
@@ -190,7 +203,9 @@ export function makeAdrec(rng: Rng, now: number): AdrecEntry[] {
           transactionDate: dmy(time),
           price: Math.round((areaSqm * aedPerSqm * (plot ? 0.4 : 1) * rng.between(0.88, 1.12)) / 1000) * 1000,
           areaSqm,
-          rooms: ['apartment', 'villa', 'townhouse', 'duplex', 'penthouse'].includes(propertyType) ? rng.int(propertyType === 'apartment' ? 0 : 2, 5) : null,
+          rooms: ['apartment', 'villa', 'townhouse', 'duplex', 'penthouse'].includes(propertyType)
+            ? rng.int(propertyType === 'apartment' ? 0 : 2, 5)
+            : null,
           sequence: rng.weighted([
             ['Primary', 35],
             ['Secondary', 65],
@@ -203,7 +218,13 @@ export function makeAdrec(rng: Rng, now: number): AdrecEntry[] {
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const TREND_TYPE_FACTOR: Record<string, number> = { villa: 0.95, townhouse: 0.88, penthouse: 1.35, duplex: 1.1, 'hotel-apartment': 1.1 };
+const TREND_TYPE_FACTOR: Record<string, number> = {
+  villa: 0.95,
+  townhouse: 0.88,
+  penthouse: 1.35,
+  duplex: 1.1,
+  'hotel-apartment': 1.1,
+};
 const TREND_BED_FACTOR = [1.08, 1.03, 1, 0.97, 0.95];
 
 /** The first instant (UTC) of a time's month. */
@@ -223,7 +244,14 @@ const monthsBetween = (from: number, to: number) => {
  * own), and a monthly wobble of 1.5 % either way. Fixed for a given month, so a month already passed keeps its price
  * as the clock moves on.
  */
-export function trendPrice(seed: number, place: Place, type: string, bedrooms: number, month: number, anchor: number): number {
+export function trendPrice(
+  seed: number,
+  place: Place,
+  type: string,
+  bedrooms: number,
+  month: number,
+  anchor: number,
+): number {
   const growth = 0.004 + unit(seed, 'growth', place.level === 'building' ? place.parentId! : place.id) * 0.006;
   const bed = Math.max(0, Math.min(4, bedrooms));
   return Math.round(
@@ -245,7 +273,14 @@ export interface TrendPoint {
 }
 
 /** 12 monthly points per bedroom count (0..4), ending at the clock's month; AED per sqft (see trendPrice). */
-export function priceTrend(seed: number, geo: Geography, place: Place, type: string, now: number, anchor: number): TrendPoint[] {
+export function priceTrend(
+  seed: number,
+  geo: Geography,
+  place: Place,
+  type: string,
+  now: number,
+  anchor: number,
+): TrendPoint[] {
   const community = geo.communityOf(place.id) ?? place;
   const end = new Date(now);
   const points: TrendPoint[] = [];

@@ -47,7 +47,17 @@ export interface Sandbox {
   clearFaults(): void;
   requests(): RequestLogEntry[];
   clearRequests(): void;
-  stats(): { locations: number; emirates: number; listings: number; projects: number; agents: number; brokers: number; developers: number; transactions: number; adrec: number };
+  stats(): {
+    locations: number;
+    emirates: number;
+    listings: number;
+    projects: number;
+    agents: number;
+    brokers: number;
+    developers: number;
+    transactions: number;
+    adrec: number;
+  };
 }
 
 export const DEFAULT_START = new Date('2026-11-01T00:00:00Z');

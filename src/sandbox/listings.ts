@@ -161,7 +161,8 @@ function bedroomsFor(rng: Rng, type: string): number {
 function sizeFor(rng: Rng, type: string, bedrooms: number, commercial: boolean): number {
   let range: [number, number];
   if (commercial) range = COMMERCIAL_SIZES[type] ?? [500, 5000];
-  else if (['apartment', 'hotel-apartment', 'bulk-rent-unit', 'full-floor'].includes(type)) range = APARTMENT_SIZES[Math.min(bedrooms, 4)]!;
+  else if (['apartment', 'hotel-apartment', 'bulk-rent-unit', 'full-floor'].includes(type))
+    range = APARTMENT_SIZES[Math.min(bedrooms, 4)]!;
   else if (type === 'penthouse') range = [2800 + (bedrooms - 3) * 1200, 4500 + (bedrooms - 3) * 1500];
   else range = HOUSE_SIZES[Math.max(2, Math.min(bedrooms, 7))]!;
   return Math.round(rng.between(range[0], range[1]) / 5) * 5;
@@ -172,7 +173,14 @@ const WATERFRONT = new Set([50, 41, 47, 49, 60, 61, 62, 63, 80, 81, 82, 96]);
 function amenitiesFor(rng: Rng, type: string, bedrooms: number, commercial: boolean, communityId: number): string[] {
   const house = ['villa', 'townhouse', 'bungalow', 'compound'].includes(type);
   const p: Record<string, number> = commercial
-    ? { central_ac: 0.85, covered_parking: 0.7, security: 0.8, concierge: 0.25, view_of_water: WATERFRONT.has(communityId) ? 0.2 : 0, view_of_landmark: 0.1 }
+    ? {
+        central_ac: 0.85,
+        covered_parking: 0.7,
+        security: 0.8,
+        concierge: 0.25,
+        view_of_water: WATERFRONT.has(communityId) ? 0.2 : 0,
+        view_of_landmark: 0.1,
+      }
     : {
         central_ac: 0.85,
         balcony: house ? 0.3 : 0.7,
@@ -194,7 +202,20 @@ function amenitiesFor(rng: Rng, type: string, bedrooms: number, commercial: bool
   return AMENITIES.filter((a) => rng.chance(p[a] ?? 0));
 }
 
-const ADJECTIVES = ['Bright', 'Spacious', 'Upgraded', 'Brand New', 'Vacant', 'Luxury', 'Elegant', 'Modern', 'Cosy', 'Exclusive', 'Well Kept', 'Renovated'];
+const ADJECTIVES = [
+  'Bright',
+  'Spacious',
+  'Upgraded',
+  'Brand New',
+  'Vacant',
+  'Luxury',
+  'Elegant',
+  'Modern',
+  'Cosy',
+  'Exclusive',
+  'Well Kept',
+  'Renovated',
+];
 const HOOKS = [
   'Sea View',
   'Pool View',
@@ -209,7 +230,16 @@ const HOOKS = [
   'Skyline View',
   'Best Layout',
 ];
-const COMMERCIAL_HOOKS = ['Fitted', 'Shell and Core', 'Near Metro', 'Prime Location', 'High Footfall', 'Grade A', 'DEWA Included', 'Main Road Facing'];
+const COMMERCIAL_HOOKS = [
+  'Fitted',
+  'Shell and Core',
+  'Near Metro',
+  'Prime Location',
+  'High Footfall',
+  'Grade A',
+  'DEWA Included',
+  'Main Road Facing',
+];
 
 export function typeLabel(slug: string): string {
   return slug
@@ -267,7 +297,15 @@ export const MARINA_BATCH_CYCLE: readonly ListingShape[] = [
   { category: 'residential_sale', type: 'apartment', bedrooms: 3 },
 ];
 
-export function makeListing(rng: Rng, geo: Geography, staff: Staffing, id: number, listedAt: number, community: Place, shape?: ListingShape): Listing {
+export function makeListing(
+  rng: Rng,
+  geo: Geography,
+  staff: Staffing,
+  id: number,
+  listedAt: number,
+  community: Place,
+  shape?: ListingShape,
+): Listing {
   const category = shape?.category ?? rng.weighted(CATEGORIES);
   const commercial = category.startsWith('commercial');
   const type = shape?.type ?? rng.weighted((commercial ? COMMERCIAL_BY_STYLE : RESIDENTIAL_BY_STYLE)[community.style]);
@@ -279,13 +317,20 @@ export function makeListing(rng: Rng, geo: Geography, staff: Staffing, id: numbe
   const bedrooms = shape?.bedrooms ?? (commercial ? 0 : bedroomsFor(rng, type));
   const extraBaths = rng.int(0, 2);
   // A studio has one bathroom; draw anyway so the seeded sequence (and so the rest of the dataset) is unchanged.
-  const bathrooms = commercial ? 1 + Math.min(extraBaths, 1) : bedrooms === 0 ? 1 : Math.max(1, bedrooms + extraBaths - (bedrooms >= 4 ? 1 : 0));
+  const bathrooms = commercial
+    ? 1 + Math.min(extraBaths, 1)
+    : bedrooms === 0
+      ? 1
+      : Math.max(1, bedrooms + extraBaths - (bedrooms >= 4 ? 1 : 0));
   const size = shape?.size ? Math.round(rng.between(...shape.size) / 5) * 5 : sizeFor(rng, type, bedrooms, commercial);
   const ppsf = place.ppsf * (TYPE_FACTOR[type] ?? 1) * (commercial ? 1 : BEDROOM_FACTOR[Math.min(bedrooms, 7)]!);
   const sale = category.endsWith('sale');
   const yieldRate = commercial ? 0.08 : place.rentYield;
-  // Rents spread wider than sale prices: building age, floor and view move them most (older Marina stock rents far below new towers).
-  const raw = sale ? size * ppsf * rng.between(0.93, 1.07) : size * ppsf * yieldRate * rng.between(...(shape?.rentSpread ?? [0.7, 1.1]));
+  // Rents spread wider than sale prices: building age, floor and view move them most (older Marina stock rents far
+  // below new towers).
+  const raw = sale
+    ? size * ppsf * rng.between(0.93, 1.07)
+    : size * ppsf * yieldRate * rng.between(...(shape?.rentSpread ?? [0.7, 1.1]));
   const price = Math.max(1000, Math.round(raw / (sale ? 1000 : 500)) * (sale ? 1000 : 500));
   const brokers = staff.brokersByEmirate.get(community.emirate) ?? [];
   const broker = rng.weighted(brokers.map((b) => [b, staff.agentsByBroker.get(b.id)?.length ?? 1] as const));
@@ -293,7 +338,11 @@ export function makeListing(rng: Rng, geo: Geography, staff: Staffing, id: numbe
   // Drawn in this order, as the seeded dataset always has been.
   // The batch's Marina listing always shows its price: it is there to be found by a price-bounded search.
   const priceHidden = rng.chance(sale ? 0.05 : 0.02) && !shape;
-  const furnishing = commercial ? (type === 'co-working-space' ? 'furnished' : 'unfurnished') : rng.weighted(FURNISHING.map((f) => [f, f === 'partly' ? 1 : 3] as const));
+  const furnishing = commercial
+    ? type === 'co-working-space'
+      ? 'furnished'
+      : 'unfurnished'
+    : rng.weighted(FURNISHING.map((f) => [f, f === 'partly' ? 1 : 3] as const));
   const completion = sale && rng.chance(commercial ? 0.05 : 0.18) ? 'off_plan' : 'ready';
   const amenities = amenitiesFor(rng, type, bedrooms, commercial, community.id);
   return {

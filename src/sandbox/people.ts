@@ -143,14 +143,22 @@ const LANGUAGES = [
   { id: 11, name: 'Italian' },
   { id: 12, name: 'Spanish' },
 ];
-const POSITIONS = ['Property Consultant', 'Senior Property Consultant', 'Sales Manager', 'Leasing Specialist', 'Investment Advisor', 'Team Leader'];
+const POSITIONS = [
+  'Property Consultant',
+  'Senior Property Consultant',
+  'Sales Manager',
+  'Leasing Specialist',
+  'Investment Advisor',
+  'Team Leader',
+];
 
 export const slugify = (s: string) =>
   s
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
-const phone = (rng: Rng, mobile: boolean) => (mobile ? `+9715${rng.int(0, 8)}${rng.int(1000000, 9999999)}` : `+971${rng.int(2, 9)}${rng.int(1000000, 9999999)}`);
+const phone = (rng: Rng, mobile: boolean) =>
+  mobile ? `+9715${rng.int(0, 8)}${rng.int(1000000, 9999999)}` : `+971${rng.int(2, 9)}${rng.int(1000000, 9999999)}`;
 
 export function makeBrokers(rng: Rng): Broker[] {
   const brokers: Broker[] = [];

@@ -78,7 +78,22 @@ const DEV_WORDS = [
   'Ziva',
 ];
 const DEV_SUFFIXES = ['Developments', 'Properties', 'Real Estate Development', 'Group', 'Development'];
-const PROJECT_WORDS = ['Heights', 'Residences', 'Gardens', 'Views', 'Park', 'Terraces', 'Bay', 'Grove', 'Vista', 'Point', 'Collection', 'Villas', 'Lofts', 'Square'];
+const PROJECT_WORDS = [
+  'Heights',
+  'Residences',
+  'Gardens',
+  'Views',
+  'Park',
+  'Terraces',
+  'Bay',
+  'Grove',
+  'Vista',
+  'Point',
+  'Collection',
+  'Villas',
+  'Lofts',
+  'Square',
+];
 
 /** The region a community's developers come from (Al Ain has its own list upstream). */
 export const regionOf = (p: Place): Region => (p.city === 'Al Ain' ? 'al-ain' : p.emirate);
@@ -126,7 +141,10 @@ export function makeProjects(rng: Rng, geo: Geography, developers: readonly Deve
       const areaTo = areaFrom + bedrooms.length * (houses ? 900 : 450);
       const priceFrom = Math.round((areaFrom * community.ppsf * rng.between(1.02, 1.15)) / 1000) * 1000;
       const id = rng.uuid();
-      const images = Array.from({ length: rng.int(2, 6) }, (_, k) => `https://img.sandbox-manzil.example/p/${id}/${k + 1}.${rng.chance(0.4) ? 'webp' : 'jpg'}`);
+      const images = Array.from(
+        { length: rng.int(2, 6) },
+        (_, k) => `https://img.sandbox-manzil.example/p/${id}/${k + 1}.${rng.chance(0.4) ? 'webp' : 'jpg'}`,
+      );
       const start = new Date(now);
       const delivery = Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + rng.int(6, 48), 1) - 1000;
       const sales = Date.UTC(start.getUTCFullYear(), start.getUTCMonth() - rng.int(0, 18), rng.int(1, 28));

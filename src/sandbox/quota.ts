@@ -39,7 +39,8 @@ export class Quota {
     private readonly clock: () => number = Date.now,
   ) {
     for (const [k, v] of Object.entries(options)) {
-      if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw new RangeError(`quota.${k} must be a whole number from 1`);
+      if (v !== undefined && (!Number.isInteger(v) || v < 1))
+        throw new RangeError(`quota.${k} must be a whole number from 1`);
     }
     if (options.perMinute) this.minute = new Window(options.perMinute, 60_000);
     if (options.perDay) this.day = new Window(options.perDay, 86_400_000);

@@ -18,7 +18,12 @@ export class RequestLog {
     return text.split(this.key).join('***');
   }
 
-  record(method: string, path: string, params: Record<string, string>, rawHeaders: Record<string, string | string[] | undefined>): void {
+  record(
+    method: string,
+    path: string,
+    params: Record<string, string>,
+    rawHeaders: Record<string, string | string[] | undefined>,
+  ): void {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(rawHeaders)) {
       if (value === undefined) continue;

@@ -27,7 +27,11 @@ const FULL_PLAN_ONLY = new Set<string>(['/search-agents-detailed', '/search-brok
 
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
   if (res.destroyed || res.writableEnded) return;
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    ...headers,
+  });
   res.end(body);
 }
 
@@ -91,7 +95,8 @@ function paramProblems(op: OperationName, params: Record<string, string>): strin
   const problems = checkParams(op, params).map((p) => p.message);
   const spec = OPERATIONS[op].params as Record<string, { required?: boolean }>;
   for (const [name, value] of Object.entries(params)) {
-    if (value === '' && Object.hasOwn(spec, name) && !spec[name]!.required) problems.push(`${name} must not be empty: leave it out to mean all`);
+    if (value === '' && Object.hasOwn(spec, name) && !spec[name]!.required)
+      problems.push(`${name} must not be empty: leave it out to mean all`);
   }
   return problems;
 }
@@ -102,20 +107,28 @@ function api(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, url:
   ctx.log.record(req.method ?? 'GET', url.pathname, params, req.headers);
 
   const sentKey = req.headers['x-gateway-key'];
-  if (sentKey === undefined || sentKey === '') return send(res, 401, errorBody(401, 'Missing API key: send it in the x-gateway-key header'));
+  if (sentKey === undefined || sentKey === '')
+    return send(res, 401, errorBody(401, 'Missing API key: send it in the x-gateway-key header'));
   if (sentKey !== ctx.key) return send(res, 401, errorBody(401, 'Invalid API key'));
 
   const verdict = ctx.quota?.take();
   const quotaHeaders = verdict?.headers ?? {};
   if (verdict?.exceeded) {
-    return send(res, 429, errorBody(429, 'Too many requests: the quota is used up'), { ...quotaHeaders, 'retry-after': String(verdict.retryAfter) });
+    return send(res, 429, errorBody(429, 'Too many requests: the quota is used up'), {
+      ...quotaHeaders,
+      'retry-after': String(verdict.retryAfter),
+    });
   }
 
   const effect = ctx.faults.take(url.pathname);
   const answer = () => {
     if (effect.status !== undefined) {
-      const extra: Record<string, string> = effect.retryAfter !== undefined ? { 'retry-after': String(effect.retryAfter) } : {};
-      return send(res, effect.status, errorBody(effect.status, `Injected fault: status ${effect.status}`), { ...quotaHeaders, ...extra });
+      const extra: Record<string, string> =
+        effect.retryAfter !== undefined ? { 'retry-after': String(effect.retryAfter) } : {};
+      return send(res, effect.status, errorBody(effect.status, `Injected fault: status ${effect.status}`), {
+        ...quotaHeaders,
+        ...extra,
+      });
     }
     const [status, body] = route(ctx, req, url, params);
     if (effect.malformed && status === 200) {
@@ -150,7 +163,11 @@ function route(ctx: ServerContext, req: IncomingMessage, url: URL, params: Recor
 export function requestListener(ctx: ServerContext) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
-    const work = url.pathname.startsWith('/__sandbox/') ? control(ctx, req, res, url) : Promise.resolve(api(ctx, req, res, url));
-    work.catch((e: unknown) => send(res, 500, errorBody(500, `sandbox error: ${e instanceof Error ? e.message : String(e)}`)));
+    const work = url.pathname.startsWith('/__sandbox/')
+      ? control(ctx, req, res, url)
+      : Promise.resolve(api(ctx, req, res, url));
+    work.catch((e: unknown) =>
+      send(res, 500, errorBody(500, `sandbox error: ${e instanceof Error ? e.message : String(e)}`)),
+    );
   };
 }

@@ -15,7 +15,8 @@ export function shownPrice(l: Listing, frequency: RentFrequency): { value: numbe
 }
 
 /** Commercial rent is shown monthly unless asked otherwise, residential rent yearly (as upstream). */
-export const defaultFrequency = (l: Listing): RentFrequency => (l.category === 'commercial_rent' ? 'monthly' : 'yearly');
+export const defaultFrequency = (l: Listing): RentFrequency =>
+  l.category === 'commercial_rent' ? 'monthly' : 'yearly';
 
 function priceObject(l: Listing, frequency: RentFrequency) {
   const { value, period } = shownPrice(l, frequency);
@@ -36,7 +37,13 @@ export function listingSummary(ds: Dataset, l: Listing, frequency: RentFrequency
     images: images(l),
     agent_details: l.agentHidden
       ? null
-      : { id: String(agent.id), name: agent.name, is_super_agent: agent.superAgent, image: agent.image, languages: agent.languages.map((x) => x.name) },
+      : {
+          id: String(agent.id),
+          name: agent.name,
+          is_super_agent: agent.superAgent,
+          image: agent.image,
+          languages: agent.languages.map((x) => x.name),
+        },
     broker_id: String(l.brokerId),
     bedrooms: String(l.bedrooms),
     bathrooms: String(l.bathrooms),
@@ -79,7 +86,10 @@ function ownerListing(ds: Dataset, l: Listing) {
   };
 }
 
-export const agentListing = (ds: Dataset, l: Listing) => ({ ...ownerListing(ds, l), size: { value: l.size, unit: 'sqft' } });
+export const agentListing = (ds: Dataset, l: Listing) => ({
+  ...ownerListing(ds, l),
+  size: { value: l.size, unit: 'sqft' },
+});
 
 export function brokerListing(ds: Dataset, l: Listing) {
   const agent = ds.agentById.get(l.agentId)!;

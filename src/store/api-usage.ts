@@ -28,7 +28,10 @@ export function createApiUsageRepo(store: Store, baseUrl: string): SyncApiUsageR
           counts[window] = tx
             .insert(apiUsage)
             .values({ service, window, calls: 1, updatedAt: at })
-            .onConflictDoUpdate({ target: [apiUsage.service, apiUsage.window], set: { calls: sql`${apiUsage.calls} + 1`, updatedAt: at } })
+            .onConflictDoUpdate({
+              target: [apiUsage.service, apiUsage.window],
+              set: { calls: sql`${apiUsage.calls} + 1`, updatedAt: at },
+            })
             .returning({ calls: apiUsage.calls })
             .get()!.calls;
         }

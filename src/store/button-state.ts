@@ -46,17 +46,28 @@ export function createButtonStateRepo(store: Store, now: () => number = Date.now
       payloadHash: sql.placeholder('hash'),
     })
     // The row of an identical reply already saved here: kept, marked used, and its token given again.
-    .onConflictDoUpdate({ target: [buttonState.service, buttonState.scope, buttonState.payloadHash], set: { lastUsedAt: sql`excluded.last_used_at` } })
+    .onConflictDoUpdate({
+      target: [buttonState.service, buttonState.scope, buttonState.payloadHash],
+      set: { lastUsedAt: sql`excluded.last_used_at` },
+    })
     .returning({ token: buttonState.token })
     .prepare();
   return {
     save(kind, payload, scope = '') {
       const text = jsonText(payload);
-      return insert.get({ token: newButtonToken(), scope, kind, payload: text, at: now(), hash: payloadHashOf(kind, text) })!.token;
+      return insert.get({
+        token: newButtonToken(),
+        scope,
+        kind,
+        payload: text,
+        at: now(),
+        hash: payloadHashOf(kind, text),
+      })!.token;
     },
     load<T>(token: string, scope?: string) {
       if (!TOKEN.test(token)) return undefined;
-      // A button pressed in another conversation than its own (a payload crafted with a token seen elsewhere) is unknown.
+      // A button pressed in another conversation than its own (a payload crafted with a token seen elsewhere) is
+      // unknown.
       const inScope = scope === undefined ? undefined : or(eq(buttonState.scope, ''), eq(buttonState.scope, scope));
       const row = db
         .update(buttonState)

@@ -30,7 +30,9 @@ export const INTERRUPTED = 'interrupted: the process stopped while this was bein
  * databases and the same for the same fact queued again after a restore. Rows from before it carry their row id.
  */
 export const deliveryIdOf = (row: Pick<OutboxRow, 'id' | 'origin' | 'dedupeKey'>): string =>
-  row.origin ? `${row.origin}-${createHash('sha256').update(row.dedupeKey).digest('hex').slice(0, 12)}` : String(row.id);
+  row.origin
+    ? `${row.origin}-${createHash('sha256').update(row.dedupeKey).digest('hex').slice(0, 12)}`
+    : String(row.id);
 
 /**
  * Of the entries picked (oldest first overall, at most perPlace per channel), the ids of those in the first `places`
@@ -107,12 +109,20 @@ export function lapsedIds(
   isAlive: (pid: number) => boolean,
   processStartedAt: number,
 ): string[] {
-  const gone = (i: InstanceRow) => i.heartbeatAt < at - lapseMs || (i.host === self.host && (i.pid === self.pid ? i.startedAt < processStartedAt : !isAlive(i.pid)));
+  const gone = (i: InstanceRow) =>
+    i.heartbeatAt < at - lapseMs ||
+    (i.host === self.host && (i.pid === self.pid ? i.startedAt < processStartedAt : !isAlive(i.pid)));
   return instances.filter((i) => i.id !== self.id && gone(i)).map((i) => i.id);
 }
 
-/** A claim's entries as handed over, each with its channel's latest post started (`lastAttempts`: per place, by anyone). */
-export function claimedEntries(rows: readonly OutboxRow[], token: number, lastAttempts: readonly { place: string; at: number | null }[]): ClaimedEntry[] {
+/**
+ * A claim's entries as handed over, each with its channel's latest post started (`lastAttempts`: per place, by anyone).
+ */
+export function claimedEntries(
+  rows: readonly OutboxRow[],
+  token: number,
+  lastAttempts: readonly { place: string; at: number | null }[],
+): ClaimedEntry[] {
   const lastAt = new Map(lastAttempts.map((l) => [l.place, l.at]));
   return rows.map((r) => claimedEntry(r, token, lastAt.get(r.place) ?? null));
 }

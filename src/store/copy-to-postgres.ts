@@ -40,7 +40,9 @@ export interface CopyOptions {
 
 const CHUNK = 500;
 
-/** Postgres's tables, each after the tables it points at (saved searches before what they have seen and their entries). */
+/**
+ * Postgres's tables, each after the tables it points at (saved searches before what they have seen and their entries).
+ */
 function tablesInOrder(): PgTable[] {
   const tables = Object.values(pgSchema).filter((t) => is(t, PgTable)) as PgTable[];
   const parents = (t: PgTable) => getTableConfig(t).foreignKeys.map((fk) => fk.reference().foreignTable);
@@ -73,7 +75,8 @@ const keyText = (key: Record<string, PgColumn>, row: Record<string, unknown>): s
     .map(([property, column]) => `${column.name}=${String(row[property])}`)
     .join(', ');
 
-const countRows = async (tx: PgTx, table: PgTable): Promise<number> => ((await tx.select({ n: sql<number>`count(*)::int` }).from(table)) as [{ n: number }])[0].n;
+const countRows = async (tx: PgTx, table: PgTable): Promise<number> =>
+  ((await tx.select({ n: sql<number>`count(*)::int` }).from(table)) as [{ n: number }])[0].n;
 
 export async function copyToPostgres(from: Store, to: PgStore, options: CopyOptions = {}): Promise<CopyResult> {
   const tables = tablesInOrder();
@@ -82,7 +85,9 @@ export async function copyToPostgres(from: Store, to: PgStore, options: CopyOpti
     await to.db.transaction(async (tx) => {
       const before = new Map<PgTable, number>();
       for (const table of tables) before.set(table, await countRows(tx, table));
-      const inUse = tables.filter((t) => t !== pgSchema.dbMeta && before.get(t)! > 0).map((t) => ({ table: getTableName(t), rows: before.get(t)! }));
+      const inUse = tables
+        .filter((t) => t !== pgSchema.dbMeta && before.get(t)! > 0)
+        .map((t) => ({ table: getTableName(t), rows: before.get(t)! }));
       const applied = inUse.length === 0;
       const counts: TableCount[] = [];
       for (const table of tables) {
@@ -93,12 +98,20 @@ export async function copyToPostgres(from: Store, to: PgStore, options: CopyOpti
         for (let i = 0; i < rows.length; i += CHUNK) {
           const chunk = rows.slice(i, i + CHUNK);
           const written: Record<string, unknown>[] =
-            table === pgSchema.dbMeta ? await copyMeta(tx, chunk) : await tx.insert(table).values(chunk).onConflictDoNothing().returning(key);
+            table === pgSchema.dbMeta
+              ? await copyMeta(tx, chunk)
+              : await tx.insert(table).values(chunk).onConflictDoNothing().returning(key);
           keys.push(...written.map((row) => keyText(key, row)));
         }
         // Not on a dry run: a sequence's setval is not undone by the rollback.
         if (applied) await followIdentity(tx, table);
-        counts.push({ table: name, sqlite: rows.length, postgres: applied ? await countRows(tx, table) : before.get(table)!, copied: keys.length, keys });
+        counts.push({
+          table: name,
+          sqlite: rows.length,
+          postgres: applied ? await countRows(tx, table) : before.get(table)!,
+          copied: keys.length,
+          keys,
+        });
       }
       result = { applied, inUse, counts };
       if (!applied) tx.rollback();
@@ -117,12 +130,19 @@ export async function copyToPostgres(from: Store, to: PgStore, options: CopyOpti
 async function copyMeta(tx: PgTx, rows: Record<string, unknown>[]): Promise<{ key: string }[]> {
   const written: { key: string }[] = [];
   for (const row of rows as { key: string; value: string }[]) {
-    const value = row.key === 'generation' ? sql`greatest(cast(${pgSchema.dbMeta.value} as bigint), cast(excluded.value as bigint))::text` : sql`excluded.value`;
+    const value =
+      row.key === 'generation'
+        ? sql`greatest(cast(${pgSchema.dbMeta.value} as bigint), cast(excluded.value as bigint))::text`
+        : sql`excluded.value`;
     // Written only when it changes the value, so a second run counts nothing copied.
     const r = await tx
       .insert(pgSchema.dbMeta)
       .values(row)
-      .onConflictDoUpdate({ target: pgSchema.dbMeta.key, set: { value }, setWhere: sql`${pgSchema.dbMeta.value} is distinct from ${value}` })
+      .onConflictDoUpdate({
+        target: pgSchema.dbMeta.key,
+        set: { value },
+        setWhere: sql`${pgSchema.dbMeta.value} is distinct from ${value}`,
+      })
       .returning({ key: pgSchema.dbMeta.key });
     written.push(...r);
   }

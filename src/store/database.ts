@@ -14,7 +14,18 @@ import {
   createTeamRepo,
 } from './sqlite-repos.js';
 import { openStore, type Store } from './db.js';
-import type { AlertsRepo, ApiUsageRepo, ButtonStateRepo, DigestRepo, LeaseRepo, LocationCacheRepo, OutboxRepo, PersonUseRepo, SlackInstallationRepo, TeamRepo } from './ports.js';
+import type {
+  AlertsRepo,
+  ApiUsageRepo,
+  ButtonStateRepo,
+  DigestRepo,
+  LeaseRepo,
+  LocationCacheRepo,
+  OutboxRepo,
+  PersonUseRepo,
+  SlackInstallationRepo,
+  TeamRepo,
+} from './ports.js';
 import { openPgDatabase } from './pg/database.js';
 import type { Sealer } from './sealing.js';
 import type { WriteLock } from './write-lock.js';

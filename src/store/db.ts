@@ -60,7 +60,12 @@ function guardWrites(sqlite: Database.Database, lock: WriteLock): void {
   const transaction = sqlite.transaction.bind(sqlite);
   sqlite.transaction = ((fn: (...args: unknown[]) => unknown) => {
     const t = transaction(fn);
-    return Object.assign(under(t), { default: under(t.default), deferred: under(t.deferred), immediate: under(t.immediate), exclusive: under(t.exclusive) });
+    return Object.assign(under(t), {
+      default: under(t.default),
+      deferred: under(t.deferred),
+      immediate: under(t.immediate),
+      exclusive: under(t.exclusive),
+    });
   }) as typeof sqlite.transaction;
   const exec = sqlite.exec.bind(sqlite);
   sqlite.exec = (source: string) => lock.run(() => exec(source));

@@ -33,7 +33,10 @@ export function createDigestRepo(store: Store, now: () => number = Date.now) {
 
   return {
     /** Saves a digest with the next free number in its place, unless the place has `perPlace` already. */
-    create(input: NewDigest, limits: { perPlace: number }): { ok: true; row: DigestRow } | { ok: false; reason: 'place' } {
+    create(
+      input: NewDigest,
+      limits: { perPlace: number },
+    ): { ok: true; row: DigestRow } | { ok: false; reason: 'place' } {
       return tx(() => {
         const count = db
           .select({ n: sql<number>`count(*)` })
@@ -49,7 +52,10 @@ export function createDigestRepo(store: Store, now: () => number = Date.now) {
         const { last: number } = db
           .insert(digestNumber)
           .values({ place: input.place, last: firstFreeNumber(top) })
-          .onConflictDoUpdate({ target: digestNumber.place, set: { last: sql`max(${digestNumber.last} + 1, ${firstFreeNumber(top)})` } })
+          .onConflictDoUpdate({
+            target: digestNumber.place,
+            set: { last: sql`max(${digestNumber.last} + 1, ${firstFreeNumber(top)})` },
+          })
           .returning()
           .get();
         const row = db
@@ -100,7 +106,8 @@ export function createDigestRepo(store: Store, now: () => number = Date.now) {
         db
           .select()
           .from(digest)
-          // A channel held because it cannot receive (or whose workspace removed Manzil) waits: no digest piles up for it.
+          // A channel held because it cannot receive (or whose workspace removed Manzil) waits: no digest piles up for
+          // it.
           .where(
             and(
               eq(digest.service, service),
@@ -124,7 +131,18 @@ export function createDigestRepo(store: Store, now: () => number = Date.now) {
      * A run composed the digest of `slot`: it is queued (once: its dedupe key is the slot) and the digest moves on to
      * `nextRunAt`, in one transaction, only while `fence` still holds the digests job. False when it no longer does.
      */
-    recordRun(id: number, run: { slot: number; nextRunAt: number; at: number; calls: number; delivery: NewDelivery | undefined; error?: string }, fence?: Fence): boolean {
+    recordRun(
+      id: number,
+      run: {
+        slot: number;
+        nextRunAt: number;
+        at: number;
+        calls: number;
+        delivery: NewDelivery | undefined;
+        error?: string;
+      },
+      fence?: Fence,
+    ): boolean {
       return tx(() => {
         if (fence && !holds(fence)) return false;
         if (!db.select({ id: digest.id }).from(digest).where(eq(digest.id, id)).get()) return true; // removed meanwhile

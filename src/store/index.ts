@@ -5,9 +5,33 @@ export { applyMigrations, ForeignKeyViolationError, type Violation } from './mig
 export { normaliseQuery } from './location-cache.js';
 export { adoptServiceSpellings, serviceKey } from './service-key.js';
 export * as schema from './schema.js';
-export { createSavedSearchRepo, type CreateResult, type NewSavedSearch, type SavedSearchRepo, type SavedSearchRow } from './saved-searches.js';
-export { createSeenRepo, type ChannelPosted, type PostedQuery, type RunOutcome, type RunPlan, type SeenRepo, type SeenRow, type SeenUpdate } from './seen.js';
-export { deliveryIdOf, INTERRUPTED, type ClaimedEntry, type ClaimOptions, type FailedAttempt, type NewDelivery, type OutboxRow, type OutboxStats } from './outbox.js';
+export {
+  createSavedSearchRepo,
+  type CreateResult,
+  type NewSavedSearch,
+  type SavedSearchRepo,
+  type SavedSearchRow,
+} from './saved-searches.js';
+export {
+  createSeenRepo,
+  type ChannelPosted,
+  type PostedQuery,
+  type RunOutcome,
+  type RunPlan,
+  type SeenRepo,
+  type SeenRow,
+  type SeenUpdate,
+} from './seen.js';
+export {
+  deliveryIdOf,
+  INTERRUPTED,
+  type ClaimedEntry,
+  type ClaimOptions,
+  type FailedAttempt,
+  type NewDelivery,
+  type OutboxRow,
+  type OutboxStats,
+} from './outbox.js';
 export { type Fence, type InstanceInfo } from './leases.js';
 export { markRestored, readDbId, readLineage, readRestore, renewDbId } from './meta.js';
 export { digestKey, type DigestRow, type NewDigest } from './digests.js';

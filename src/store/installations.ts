@@ -15,7 +15,8 @@ export interface InstallationKey {
 }
 
 /** The reason held channels of a removed workspace show (`/alerts list`, `manzil outbox`). */
-export const REMOVED_REASON = 'Manzil was removed from this workspace; its alerts and digests resume when it is added again';
+export const REMOVED_REASON =
+  'Manzil was removed from this workspace; its alerts and digests resume when it is added again';
 /** A removed workspace's channels are not tried again on a timer: adding Manzil again releases them. */
 export const NEVER = Number.MAX_SAFE_INTEGER;
 
@@ -26,7 +27,8 @@ export const keyOf = (k: InstallationKey) => `${k.enterpriseId ?? '-'}:${k.teamI
  * saves an Enterprise Grid workspace under `E…:T…`, and a poster that knows only the `slack:T…:C…` place must find it
  * by the team alone. An org-wide install has no team and is found by its enterprise.
  */
-const workspaceOf = (k: InstallationKey) => (k.teamId ? eq(slackInstallation.teamId, k.teamId) : eq(slackInstallation.key, keyOf(k)));
+const workspaceOf = (k: InstallationKey) =>
+  k.teamId ? eq(slackInstallation.teamId, k.teamId) : eq(slackInstallation.key, keyOf(k));
 
 export function createSlackInstallationRepo(store: Store, sealer: Sealer, now: () => number = Date.now) {
   const { db } = store;
@@ -46,7 +48,15 @@ export function createSlackInstallationRepo(store: Store, sealer: Sealer, now: (
             .run();
         }
         db.insert(slackInstallation)
-          .values({ key: keyOf(k), teamId: k.teamId ?? null, enterpriseId: k.enterpriseId ?? null, sealed, keyId, installedAt: at, updatedAt: at })
+          .values({
+            key: keyOf(k),
+            teamId: k.teamId ?? null,
+            enterpriseId: k.enterpriseId ?? null,
+            sealed,
+            keyId,
+            installedAt: at,
+            updatedAt: at,
+          })
           .onConflictDoUpdate({ target: slackInstallation.key, set: { sealed, keyId, updatedAt: at } })
           .run();
         return before === undefined;
@@ -55,7 +65,12 @@ export function createSlackInstallationRepo(store: Store, sealer: Sealer, now: (
 
     /** The installation, opened; undefined when the workspace has none. Throws when no configured key can open it. */
     fetch(k: InstallationKey): unknown {
-      const row = db.select({ sealed: slackInstallation.sealed }).from(slackInstallation).where(workspaceOf(k)).orderBy(desc(slackInstallation.updatedAt)).get();
+      const row = db
+        .select({ sealed: slackInstallation.sealed })
+        .from(slackInstallation)
+        .where(workspaceOf(k))
+        .orderBy(desc(slackInstallation.updatedAt))
+        .get();
       return row ? JSON.parse(sealer.open(row.sealed)) : undefined;
     },
 
@@ -65,7 +80,12 @@ export function createSlackInstallationRepo(store: Store, sealer: Sealer, now: (
 
     list(): { teamId: string | null; enterpriseId: string | null; installedAt: number; keyId: string }[] {
       return db
-        .select({ teamId: slackInstallation.teamId, enterpriseId: slackInstallation.enterpriseId, installedAt: slackInstallation.installedAt, keyId: slackInstallation.keyId })
+        .select({
+          teamId: slackInstallation.teamId,
+          enterpriseId: slackInstallation.enterpriseId,
+          installedAt: slackInstallation.installedAt,
+          keyId: slackInstallation.keyId,
+        })
         .from(slackInstallation)
         .all();
     },
@@ -140,7 +160,10 @@ export type SyncSlackInstallationRepo = ReturnType<typeof createSlackInstallatio
  */
 export async function resealInstallations(repo: SlackInstallationRepo, logger: Pick<Logger, 'info'>): Promise<number> {
   const n = await repo.reseal();
-  if (n > 0) logger.info('slack: installations sealed again with the current MANZIL_ENCRYPTION_KEY; the previous key can go', { installations: n });
+  if (n > 0)
+    logger.info('slack: installations sealed again with the current MANZIL_ENCRYPTION_KEY; the previous key can go', {
+      installations: n,
+    });
   return n;
 }
 

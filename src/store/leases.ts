@@ -88,7 +88,9 @@ export function createLeaseRepo(store: Store) {
 
     lastRun(name: string): { at: number; ms: number; ok: boolean } | undefined {
       const row = db.select().from(jobLease).where(eq(jobLease.name, name)).get();
-      return row?.lastRunAt != null ? { at: row.lastRunAt, ms: row.lastRunMs ?? 0, ok: Boolean(row.lastRunOk) } : undefined;
+      return row?.lastRunAt != null
+        ? { at: row.lastRunAt, ms: row.lastRunMs ?? 0, ok: Boolean(row.lastRunOk) }
+        : undefined;
     },
 
     /** This instance is alive. */
@@ -100,22 +102,32 @@ export function createLeaseRepo(store: Store) {
     },
 
     /**
-     * Instances that are surely gone: their heartbeat lapsed, or they ran on this host under a process id that no longer
+     * Instances that are surely gone: their heartbeat lapsed, or they ran on this host under a process id that no
+     * longer
      * runs, or under this very process's id but before it started (a container restarted under the same pid; another
      * instance started since, such as the delivery thread, is a sibling). Their claims are taken over at once.
      */
-    lapsed(self: InstanceInfo, at: number, lapseMs: number, isAlive: (pid: number) => boolean, processStartedAt = Infinity): string[] {
+    lapsed(
+      self: InstanceInfo,
+      at: number,
+      lapseMs: number,
+      isAlive: (pid: number) => boolean,
+      processStartedAt = Infinity,
+    ): string[] {
       return lapsedIds(db.select().from(instance).all(), self, at, lapseMs, isAlive, processStartedAt);
     },
 
-    /** An instance known to be gone (a delivery thread that died): its heartbeat set back to `lapsedAt`, a lapsed time. */
+    /**
+     * An instance known to be gone (a delivery thread that died): its heartbeat set back to `lapsedAt`, a lapsed time.
+     */
     markGone(id: string, lapsedAt: number): void {
       db.update(instance).set({ heartbeatAt: lapsedAt }).where(eq(instance.id, id)).run();
     },
 
     /** Forgets instances gone for longer than `olderThanMs` (bounded growth), and this one at a clean stop. */
     forget(ids: readonly string[] | { olderThan: number }): number {
-      if (Array.isArray(ids)) return ids.reduce((n, id) => n + db.delete(instance).where(eq(instance.id, id)).run().changes, 0);
+      if (Array.isArray(ids))
+        return ids.reduce((n, id) => n + db.delete(instance).where(eq(instance.id, id)).run().changes, 0);
       return db
         .delete(instance)
         .where(lt(instance.heartbeatAt, (ids as { olderThan: number }).olderThan))

@@ -21,7 +21,11 @@ export interface SyncLocationCacheRepo {
 export const normaliseQuery = (query: string) => query.trim().toLowerCase().replace(/\s+/g, ' ');
 
 /** `service`: the property service's base URL; answers of one service are never served for another. */
-export function createLocationCacheRepo(store: Store, now: () => number = Date.now, service = ''): SyncLocationCacheRepo {
+export function createLocationCacheRepo(
+  store: Store,
+  now: () => number = Date.now,
+  service = '',
+): SyncLocationCacheRepo {
   const { db } = store;
   return {
     get(query) {

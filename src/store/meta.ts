@@ -24,7 +24,9 @@ export function readRestore(sqlite: Database.Database): { at: number; backupAt: 
 
 /** Records a restore (call inside the restore's transaction). */
 export function markRestored(sqlite: Database.Database, restore: { at: number; backupAt: number }): void {
-  const put = sqlite.prepare(`INSERT INTO db_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+  const put = sqlite.prepare(
+    `INSERT INTO db_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  );
   put.run('restored_at', String(restore.at));
   put.run('backup_at', String(restore.backupAt));
 }
@@ -33,7 +35,9 @@ export function markRestored(sqlite: Database.Database, restore: { at: number; b
 export function readDbId(sqlite: Database.Database): string {
   let id = ids.get(sqlite);
   if (id === undefined) {
-    id = (sqlite.prepare(`SELECT value FROM db_meta WHERE key = 'db_id'`).get() as { value: string } | undefined)?.value ?? '';
+    id =
+      (sqlite.prepare(`SELECT value FROM db_meta WHERE key = 'db_id'`).get() as { value: string } | undefined)?.value ??
+      '';
     ids.set(sqlite, id);
   }
   return id;
@@ -42,7 +46,11 @@ export function readDbId(sqlite: Database.Database): string {
 /** A new random id for this database: delivery ids written from now on can never match an older database's. */
 export function renewDbId(sqlite: Database.Database): string {
   const id = randomBytes(5).toString('hex');
-  sqlite.prepare(`INSERT INTO db_meta (key, value) VALUES ('db_id', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(id);
+  sqlite
+    .prepare(
+      `INSERT INTO db_meta (key, value) VALUES ('db_id', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    )
+    .run(id);
   ids.set(sqlite, id);
   return id;
 }
@@ -50,7 +58,9 @@ export function renewDbId(sqlite: Database.Database): string {
 /** The next fencing token: increasing, never reused in this database. Call inside the transaction that uses it. */
 export function nextGeneration(sqlite: Database.Database): number {
   const row = sqlite
-    .prepare(`INSERT INTO db_meta (key, value) VALUES ('generation', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1 RETURNING value`)
+    .prepare(
+      `INSERT INTO db_meta (key, value) VALUES ('generation', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1 RETURNING value`,
+    )
     .get() as { value: string | number };
   return Number(row.value);
 }

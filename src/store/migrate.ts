@@ -40,7 +40,8 @@ export function applyMigrations(sqlite: Database.Database, folder: string): numb
     // IMMEDIATE: a second process starting at the same time waits here, then sees what the first applied.
     sqlite.exec('BEGIN IMMEDIATE');
     try {
-      const last = sqlite.prepare(`SELECT created_at FROM "${TABLE}" ORDER BY created_at DESC LIMIT 1`).get() as { created_at: number | string } | undefined;
+      const last = sqlite.prepare(`SELECT created_at FROM "${TABLE}" ORDER BY created_at DESC LIMIT 1`).get() as
+        { created_at: number | string } | undefined;
       const pending = migrations.filter((m) => last === undefined || Number(last.created_at) < m.folderMillis);
       const record = sqlite.prepare(`INSERT INTO "${TABLE}" (hash, created_at) VALUES (?, ?)`);
       for (const migration of pending) {

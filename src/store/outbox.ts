@@ -52,7 +52,10 @@ export interface OutboxStats {
   sending: number;
   /** Of those, the posts in flight. */
   inFlight: number;
-  /** Parked: given up after DELIVERY_GIVE_UP_H, or refused for good by the platform; `manzil outbox retry` puts them back. */
+  /**
+   * Parked: given up after DELIVERY_GIVE_UP_H, or refused for good by the platform; `manzil outbox retry` puts them
+   * back.
+   */
   failed: number;
   delivered: number;
   possibleDuplicates: number;
@@ -89,17 +92,21 @@ export interface FailedAttempt {
   possibleDuplicate?: boolean;
 }
 
-const platformFilter = (platforms: readonly string[]) => or(...platforms.map((p) => sql`${outbox.place} like ${`${p}:%`}`));
+const platformFilter = (platforms: readonly string[]) =>
+  or(...platforms.map((p) => sql`${outbox.place} like ${`${p}:%`}`));
 
 export function createOutboxRepo(store: Store, now: () => number = Date.now) {
   const { db, sqlite } = store;
   const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
-  const owned = (id: number, token: number) => and(eq(outbox.id, id), eq(outbox.claimToken, token), inArray(outbox.state, ['claimed', 'sending']));
+  const owned = (id: number, token: number) =>
+    and(eq(outbox.id, id), eq(outbox.claimToken, token), inArray(outbox.state, ['claimed', 'sending']));
   const release = { claimedBy: null, claimedUntil: null, claimToken: null } as const;
 
   /** Inserts a delivery unless one with the same dedupe key exists: the same fact is never queued twice. */
   // The drainer's hot path (a few statements per post): prepared once, not built per call.
-  const extendStmt = sqlite.prepare(`UPDATE outbox SET claimed_until = @until WHERE claim_token = @token AND state = 'claimed' AND id IN (SELECT value FROM json_each(@ids))`);
+  const extendStmt = sqlite.prepare(
+    `UPDATE outbox SET claimed_until = @until WHERE claim_token = @token AND state = 'claimed' AND id IN (SELECT value FROM json_each(@ids))`,
+  );
   const postingStmt = sqlite.prepare(
     `UPDATE outbox SET state = 'sending', claimed_until = @until, first_attempt_at = coalesce(first_attempt_at, @at), last_attempt_at = @at
      WHERE id = @id AND claim_token = @token AND state = 'claimed'`,
@@ -133,7 +140,13 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
         const lapsed = [...(o.lapsed ?? [])];
         const claimable = or(
           and(eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} <= ${o.at}`),
-          and(inArray(outbox.state, ['claimed', 'sending']), or(sql`${outbox.claimedUntil} <= ${o.at}`, lapsed.length > 0 ? inArray(outbox.claimedBy, lapsed) : undefined)),
+          and(
+            inArray(outbox.state, ['claimed', 'sending']),
+            or(
+              sql`${outbox.claimedUntil} <= ${o.at}`,
+              lapsed.length > 0 ? inArray(outbox.claimedBy, lapsed) : undefined,
+            ),
+          ),
         );
         const held = db
           .select({ place: placeHold.place })
@@ -160,7 +173,11 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
         );
         // Oldest first per channel, and channels by their oldest entry: one busy channel never fills a whole claim.
         const ranked = db
-          .select({ id: outbox.id, place: outbox.place, n: sql<number>`row_number() over (partition by ${outbox.place} order by ${outbox.id})`.as('n') })
+          .select({
+            id: outbox.id,
+            place: outbox.place,
+            n: sql<number>`row_number() over (partition by ${outbox.place} order by ${outbox.id})`.as('n'),
+          })
           .from(outbox)
           .where(where)
           .as('ranked');
@@ -209,7 +226,8 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
     },
 
     /**
-     * Its post starts now: `sending` until `until`. A crash from here on leaves it `sending`, and the next claim looks for
+     * Its post starts now: `sending` until `until`. A crash from here on leaves it `sending`, and the next claim looks
+     * for
      * it before sending it again. False when the claim is no longer this token's: then it must not post.
      */
     markPosting(id: number, token: number, at: number, until: number): boolean {
@@ -232,7 +250,9 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
           ...(f.retryAt === undefined ? { state: 'failed' } : { state: 'pending', nextAttemptAt: f.retryAt }),
           // An earlier attempt that may have posted stays unresolved until the entry is delivered (or found).
           maybeDelivered: sql`${outbox.maybeDelivered} or ${f.maybeDelivered ? 1 : 0}`,
-          ...(f.maybeDelivered ? { uncertainSince: sql`coalesce(${outbox.uncertainSince}, ${outbox.lastAttemptAt}, ${outbox.createdAt})` } : {}),
+          ...(f.maybeDelivered
+            ? { uncertainSince: sql`coalesce(${outbox.uncertainSince}, ${outbox.lastAttemptAt}, ${outbox.createdAt})` }
+            : {}),
           ...(f.possibleDuplicate ? { possibleDuplicate: true } : {}),
         })
         .where(owned(id, token))
@@ -241,7 +261,8 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
     },
 
     /**
-     * Gives claimed entries back unposted and without spending an attempt, due at `at` at the earliest (a channel held by
+     * Gives claimed entries back unposted and without spending an attempt, due at `at` at the earliest (a channel held
+     * by
      * a Retry-After keeps its order: every entry waits, not only the refused one). Their maybe-delivered flag stays.
      */
     requeue(entries: readonly { id: number; token: number }[], at: number): void {
@@ -257,7 +278,8 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
     },
 
     /**
-     * Gives back an instance's unfinished claims at shutdown, so the next start sends them without waiting. A post still
+     * Gives back an instance's unfinished claims at shutdown, so the next start sends them without waiting. A post
+     * still
      * in flight may land after this: it goes back marked maybe delivered, so it is looked for first.
      */
     release(holder: string): number {
@@ -322,7 +344,11 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
     },
 
     heldPlace(place: string): { reason: string; since: number } | undefined {
-      return db.select({ reason: placeHold.reason, since: placeHold.since }).from(placeHold).where(eq(placeHold.place, place)).get();
+      return db
+        .select({ reason: placeHold.reason, since: placeHold.since })
+        .from(placeHold)
+        .where(eq(placeHold.place, place))
+        .get();
     },
 
     /**
@@ -333,14 +359,23 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
       return {
         outbox: db
           .delete(outbox)
-          .where(and(inArray(outbox.state, ['delivered', 'failed']), lt(sql`coalesce(${outbox.deliveredAt}, ${outbox.createdAt})`, at - options.outboxMaxAgeMs)))
+          .where(
+            and(
+              inArray(outbox.state, ['delivered', 'failed']),
+              lt(sql`coalesce(${outbox.deliveredAt}, ${outbox.createdAt})`, at - options.outboxMaxAgeMs),
+            ),
+          )
           .run().changes,
       };
     },
 
     list(filter: { place?: string; state?: string | readonly string[] } = {}): OutboxRow[] {
-      const states = filter.state === undefined ? undefined : typeof filter.state === 'string' ? [filter.state] : [...filter.state];
-      const where = and(filter.place ? eq(outbox.place, filter.place) : undefined, states ? inArray(outbox.state, states) : undefined);
+      const states =
+        filter.state === undefined ? undefined : typeof filter.state === 'string' ? [filter.state] : [...filter.state];
+      const where = and(
+        filter.place ? eq(outbox.place, filter.place) : undefined,
+        states ? inArray(outbox.state, states) : undefined,
+      );
       return db.select().from(outbox).where(where).orderBy(asc(outbox.id)).all();
     },
 
@@ -365,7 +400,12 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
 
     stats(at: number = now()): OutboxStats {
       const rows = db
-        .select({ state: outbox.state, n: sql<number>`count(*)`, oldest: sql<number | null>`min(${outbox.createdAt})`, dups: sql<number>`sum(${outbox.possibleDuplicate})` })
+        .select({
+          state: outbox.state,
+          n: sql<number>`count(*)`,
+          oldest: sql<number | null>`min(${outbox.createdAt})`,
+          dups: sql<number>`sum(${outbox.possibleDuplicate})`,
+        })
         .from(outbox)
         .groupBy(outbox.state)
         .all();

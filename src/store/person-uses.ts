@@ -11,7 +11,8 @@ export type PersonTake = { ok: true } | { ok: false; retryAfterMs: number };
 export interface SyncPersonUseRepo {
   /**
    * One use of `kind` by `person` now, when fewer than `max` of that kind were counted in the last `windowMs`:
-   * counted, and ok. Else nothing is counted, and `retryAfterMs` is how long until the window holds one fewer. Decided and
+   * counted, and ok. Else nothing is counted, and `retryAfterMs` is how long until the window holds one fewer. Decided
+   * and
    * counted at once: two instances never both let the last one through.
    */
   take(person: string, kind: string, max: number, windowMs: number): PersonTake;

@@ -6,7 +6,9 @@ import type { RunOutcome } from './seen.js';
 /** A search or a digest numbered in its place: the first number after the highest there (the counter may be higher). */
 export const firstFreeNumber = (top: number | null | undefined): number => (top ?? 0) + 1;
 
-/** Pausing keeps the next run; resuming makes it due now (a paused search catches up at once, not after an interval). */
+/**
+ * Pausing keeps the next run; resuming makes it due now (a paused search catches up at once, not after an interval).
+ */
 export const pausedSet = (paused: boolean, at: number) => ({ paused, ...(paused ? {} : { nextRunAt: at }) });
 
 /** The error a failed run keeps on its search, bounded. */
@@ -51,7 +53,10 @@ export function seenWrites(outcome: Pick<RunOutcome, 'searchId' | 'at' | 'seen'>
  * After a restore, a search's first run since may queue facts the replaced database had already posted: they are
  * marked to be looked for on the platform first, back to the backup's time.
  */
-export function uncertainAfterRestore(restore: { at: number; backupAt: number } | undefined, lastRunAt: number | null): { uncertainSince?: number } {
+export function uncertainAfterRestore(
+  restore: { at: number; backupAt: number } | undefined,
+  lastRunAt: number | null,
+): { uncertainSince?: number } {
   return restore && (lastRunAt ?? 0) < restore.at ? { uncertainSince: restore.backupAt } : {};
 }
 
@@ -67,7 +72,13 @@ export function runDone(outcome: Pick<RunOutcome, 'at' | 'primed' | 'clearError'
 
 /** What a digest's recorded run changes on it. */
 export function digestRunDone(run: { slot: number; nextRunAt: number; at: number; calls: number; error?: string }) {
-  return { lastSlot: run.slot, lastRunAt: run.at, lastCalls: run.calls, nextRunAt: run.nextRunAt, lastError: run.error ?? null };
+  return {
+    lastSlot: run.slot,
+    lastRunAt: run.at,
+    lastCalls: run.calls,
+    nextRunAt: run.nextRunAt,
+    lastError: run.error ?? null,
+  };
 }
 
 /** What postponing a digest changes on it. */

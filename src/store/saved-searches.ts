@@ -19,13 +19,18 @@ export interface NewSavedSearch {
   summary: string;
 }
 
-export type CreateResult = { ok: true; row: SavedSearchRow } | { ok: false; reason: 'place' | 'owner' } | { ok: false; reason: 'duplicate'; existing: SavedSearchRow };
+export type CreateResult =
+  | { ok: true; row: SavedSearchRow }
+  | { ok: false; reason: 'place' | 'owner' }
+  | { ok: false; reason: 'duplicate'; existing: SavedSearchRow };
 
 export function createSavedSearchRepo(store: Store, now: () => number = Date.now) {
   const { db, sqlite } = store;
   const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
   const outbox = createOutboxRepo(store, now);
-  const nextNumber = sqlite.prepare(`INSERT INTO alert_number (place, last) VALUES (@place, @next) ON CONFLICT (place) DO UPDATE SET last = max(last + 1, @next) RETURNING last`);
+  const nextNumber = sqlite.prepare(
+    `INSERT INTO alert_number (place, last) VALUES (@place, @next) ON CONFLICT (place) DO UPDATE SET last = max(last + 1, @next) RETURNING last`,
+  );
   const holds = (fence: Fence | undefined) => holdsLease(store, fence);
   const count = (where: ReturnType<typeof eq>) =>
     db
@@ -44,12 +49,19 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
         const same = db
           .select()
           .from(savedSearch)
-          .where(and(eq(savedSearch.place, input.place), eq(savedSearch.service, input.service), eq(savedSearch.paramsKey, input.paramsKey)))
+          .where(
+            and(
+              eq(savedSearch.place, input.place),
+              eq(savedSearch.service, input.service),
+              eq(savedSearch.paramsKey, input.paramsKey),
+            ),
+          )
           .get();
         if (same) return { ok: false, reason: 'duplicate', existing: same };
         if (count(eq(savedSearch.place, input.place)) >= limits.perPlace) return { ok: false, reason: 'place' };
         if (count(eq(savedSearch.owner, input.owner)) >= limits.perOwner) return { ok: false, reason: 'owner' };
-        // Numbers are never reused in a place: a counter per place, seeded from the alerts there (databases from before it).
+        // Numbers are never reused in a place: a counter per place, seeded from the alerts there (databases from before
+        // it).
         const top = db
           .select({ n: sql<number | null>`max(${savedSearch.number})` })
           .from(savedSearch)
@@ -92,7 +104,8 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
     },
 
     /**
-     * Active searches of this service whose turn has come, the longest-waiting first. Searches of a channel held because
+     * Active searches of this service whose turn has come, the longest-waiting first. Searches of a channel held
+     * because
      * it cannot receive wait with it: their listings would only pile up. `paramsKey`: only the searches of that query.
      */
     due(service: string, at: number, paramsKey?: string): SavedSearchRow[] {
@@ -101,7 +114,15 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
       return db
         .select()
         .from(savedSearch)
-        .where(and(eq(savedSearch.service, service), ofQuery, eq(savedSearch.paused, false), lte(savedSearch.nextRunAt, at), notInArray(savedSearch.place, held)))
+        .where(
+          and(
+            eq(savedSearch.service, service),
+            ofQuery,
+            eq(savedSearch.paused, false),
+            lte(savedSearch.nextRunAt, at),
+            notInArray(savedSearch.place, held),
+          ),
+        )
         .orderBy(sql`coalesce(${savedSearch.lastRunAt}, 0)`, asc(savedSearch.id))
         .all();
     },
@@ -115,7 +136,9 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
         db
           .select({ at: sql<number | null>`max(${savedSearch.lastRunAt})` })
           .from(savedSearch)
-          .where(and(eq(savedSearch.service, service), eq(savedSearch.paramsKey, paramsKey), isNull(savedSearch.lastError)))
+          .where(
+            and(eq(savedSearch.service, service), eq(savedSearch.paramsKey, paramsKey), isNull(savedSearch.lastError)),
+          )
           .get()?.at ?? undefined
       );
     },
@@ -130,13 +153,20 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
       return (service ? q.where(eq(savedSearch.service, service)) : q).get()!.n;
     },
 
-    /** Saved searches that belong to another property service than `service` (they are not run), in all or one place. */
+    /**
+     * Saved searches that belong to another property service than `service` (they are not run), in all or one place.
+     */
     countElsewhere(service: string, place?: string): number {
-      return count(and(ne(savedSearch.service, service), place ? eq(savedSearch.place, place) : undefined) as ReturnType<typeof eq>);
+      return count(
+        and(ne(savedSearch.service, service), place ? eq(savedSearch.place, place) : undefined) as ReturnType<
+          typeof eq
+        >,
+      );
     },
 
     /**
-     * A run that could not fetch: the error is kept (and since when), nothing is marked seen. With a `fence`, only while
+     * A run that could not fetch: the error is kept (and since when), nothing is marked seen. With a `fence`, only
+     * while
      * it still holds the poller's lease (undefined otherwise: a stale run records nothing).
      */
     recordFailure(searchId: number, error: string, at: number, fence?: Fence): SavedSearchRow | undefined {
@@ -144,7 +174,12 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
         holds(fence)
           ? db
               .update(savedSearch)
-              .set({ lastError: failureText(error), errorSince: sql`coalesce(${savedSearch.errorSince}, ${at})`, lastRunAt: at, nextRunAt: at })
+              .set({
+                lastError: failureText(error),
+                errorSince: sql`coalesce(${savedSearch.errorSince}, ${at})`,
+                lastRunAt: at,
+                nextRunAt: at,
+              })
               .where(eq(savedSearch.id, searchId))
               .returning()
               .get()

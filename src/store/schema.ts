@@ -25,7 +25,10 @@ export const buttonState = sqliteTable(
     payloadHash: text('payload_hash'),
   },
   // Pruning scans by last use.
-  (t) => [index('button_state_last_used_at_idx').on(t.lastUsedAt), uniqueIndex('button_state_payload_idx').on(t.service, t.scope, t.payloadHash)],
+  (t) => [
+    index('button_state_last_used_at_idx').on(t.lastUsedAt),
+    uniqueIndex('button_state_payload_idx').on(t.service, t.scope, t.payloadHash),
+  ],
 );
 
 /** Autocomplete answers per service and normalised query text, kept until they expire. */
@@ -41,7 +44,9 @@ export const locationCache = sqliteTable(
   (t) => [primaryKey({ columns: [t.service, t.query] }), index('location_cache_expires_at_idx').on(t.expiresAt)],
 );
 
-/** Calls made per service and calendar window ('day:2026-11-22', 'month:2026-11'), so a restart cannot reset the budget. */
+/**
+ * Calls made per service and calendar window ('day:2026-11-22', 'month:2026-11'), so a restart cannot reset the budget.
+ */
 export const apiUsage = sqliteTable(
   'api_usage',
   {
@@ -104,7 +109,8 @@ export const searchSeen = sqliteTable(
     /** The price the last run read. */
     lastPrice: real('last_price'),
     /**
-     * The price the channel was last told (when first seen, or in the last price-drop card): drops are measured from it,
+     * The price the channel was last told (when first seen, or in the last price-drop card): drops are measured from
+     * it,
      * so several small cuts add up to one reported drop. Null on rows from before it existed: lastPrice stands in.
      */
     reportedPrice: real('reported_price'),
@@ -133,7 +139,8 @@ export const outbox = sqliteTable(
     /** What is needed to render the message (versioned JSON). */
     payload: text('payload').notNull(),
     /**
-     * pending | claimed (taken by a drainer, waiting its turn in the channel) | sending (its post is in flight, set just
+     * pending | claimed (taken by a drainer, waiting its turn in the channel) | sending (its post is in flight, set
+     * just
      * before it) | delivered | failed
      */
     state: text('state').notNull().default('pending'),
@@ -170,7 +177,11 @@ export const outbox = sqliteTable(
      */
     uncertainSince: integer('uncertain_since'),
   },
-  (t) => [uniqueIndex('outbox_dedupe_key_idx').on(t.dedupeKey), index('outbox_due_idx').on(t.state, t.nextAttemptAt), index('outbox_place_idx').on(t.place, t.state)],
+  (t) => [
+    uniqueIndex('outbox_dedupe_key_idx').on(t.dedupeKey),
+    index('outbox_due_idx').on(t.state, t.nextAttemptAt),
+    index('outbox_place_idx').on(t.place, t.state),
+  ],
 );
 
 /** The last alert number given out in each chat place: numbers are never reused there, even after a removal. */
@@ -245,7 +256,10 @@ export const digest = sqliteTable(
     lastCalls: integer('last_calls'),
     lastError: text('last_error'),
   },
-  (t) => [uniqueIndex('digest_place_number_idx').on(t.place, t.number), index('digest_due_idx').on(t.paused, t.nextRunAt)],
+  (t) => [
+    uniqueIndex('digest_place_number_idx').on(t.place, t.number),
+    index('digest_due_idx').on(t.paused, t.nextRunAt),
+  ],
 );
 
 /** The last digest number given out in each chat place (never reused there). */

@@ -8,7 +8,11 @@ const VERSION = 'v1';
 /** A 32-byte key, given as 64 hex digits or as base64 (44 characters). */
 export function parseKey(text: string): Buffer | undefined {
   const t = text.trim();
-  const key = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, 'hex') : /^[A-Za-z0-9+/]{43}=?$/.test(t) ? Buffer.from(t, 'base64') : undefined;
+  const key = /^[0-9a-fA-F]{64}$/.test(t)
+    ? Buffer.from(t, 'hex')
+    : /^[A-Za-z0-9+/]{43}=?$/.test(t)
+      ? Buffer.from(t, 'base64')
+      : undefined;
   return key?.length === 32 ? key : undefined;
 }
 
@@ -31,16 +35,26 @@ export class Sealer {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.current, iv);
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    const parts = [VERSION, this.keyId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')];
+    const parts = [
+      VERSION,
+      this.keyId,
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      body.toString('base64url'),
+    ];
     return { sealed: parts.join('.'), keyId: this.keyId };
   }
 
   /** The plain text; throws when no key it knows sealed it, or the value was tampered with. */
   open(sealed: string): string {
     const [version, keyId, iv, tag, body] = sealed.split('.');
-    if (version !== VERSION || !keyId || iv === undefined || tag === undefined || body === undefined) throw new Error('sealed value: unknown format');
+    if (version !== VERSION || !keyId || iv === undefined || tag === undefined || body === undefined)
+      throw new Error('sealed value: unknown format');
     const key = this.keys.get(keyId);
-    if (!key) throw new Error(`sealed value: sealed with key ${keyId}, which is not MANZIL_ENCRYPTION_KEY or one of MANZIL_ENCRYPTION_KEY_PREVIOUS`);
+    if (!key)
+      throw new Error(
+        `sealed value: sealed with key ${keyId}, which is not MANZIL_ENCRYPTION_KEY or one of MANZIL_ENCRYPTION_KEY_PREVIOUS`,
+      );
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');

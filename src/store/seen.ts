@@ -97,16 +97,26 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
   const postedIn = (q: PostedQuery): ChannelPosted[] =>
     q.places.length === 0
       ? []
-      : (postedRows.all({ service: q.service, places: JSON.stringify(q.places), ids: JSON.stringify(q.propertyIds), keys: JSON.stringify(q.locationKeys) }) as ChannelPosted[]);
+      : (postedRows.all({
+          service: q.service,
+          places: JSON.stringify(q.places),
+          ids: JSON.stringify(q.propertyIds),
+          keys: JSON.stringify(q.locationKeys),
+        }) as ChannelPosted[]);
   const restore = readRestore(sqlite);
   const holds = (fence: Fence | undefined) => holdsLease(store, fence);
 
   function commit(outcome: RunOutcome): number {
     const { searchId } = outcome;
-    const search = db.select({ lastRunAt: savedSearch.lastRunAt }).from(savedSearch).where(eq(savedSearch.id, searchId)).get();
+    const search = db
+      .select({ lastRunAt: savedSearch.lastRunAt })
+      .from(savedSearch)
+      .where(eq(savedSearch.id, searchId))
+      .get();
     if (!search) return 0; // removed meanwhile
     const uncertain = uncertainAfterRestore(restore, search.lastRunAt);
-    for (const w of seenWrites(outcome)) upsertSeen.run({ ...w, keepReported: w.keepReported ? 1 : 0, posted: w.posted ? 1 : 0 });
+    for (const w of seenWrites(outcome))
+      upsertSeen.run({ ...w, keepReported: w.keepReported ? 1 : 0, posted: w.posted ? 1 : 0 });
     let queued = 0;
     for (const d of outcome.deliveries) queued += outbox.enqueue({ ...d, ...uncertain });
     db.update(savedSearch).set(runDone(outcome)).where(eq(savedSearch.id, searchId)).run();
@@ -118,8 +128,16 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
    * rows get `last_seen_at` = the run's time, changed or not (one statement). With a `fence`, only while it still holds
    * the poller's lease: an instance that stalled past it and was taken over records nothing (undefined).
    */
-  function commitRuns(outcomes: readonly RunOutcome[], read: readonly string[] = [], fence?: Fence): number | undefined {
-    return commitPlanned({ service: '', places: [], propertyIds: [], locationKeys: [], outcomes: () => [...outcomes] }, read, fence);
+  function commitRuns(
+    outcomes: readonly RunOutcome[],
+    read: readonly string[] = [],
+    fence?: Fence,
+  ): number | undefined {
+    return commitPlanned(
+      { service: '', places: [], propertyIds: [], locationKeys: [], outcomes: () => [...outcomes] },
+      read,
+      fence,
+    );
   }
 
   /** As commitRuns, with the outcomes decided in the transaction (an immediate one: runs commit one at a time). */
@@ -129,7 +147,11 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
       const outcomes = plan.outcomes(postedIn(plan));
       const queued = outcomes.reduce((n, o) => n + commit(o), 0);
       if (read.length > 0 && outcomes.length > 0) {
-        touchSeen.run({ at: outcomes[0]!.at, searches: JSON.stringify(outcomes.map((o) => o.searchId)), ids: JSON.stringify(read) });
+        touchSeen.run({
+          at: outcomes[0]!.at,
+          searches: JSON.stringify(outcomes.map((o) => o.searchId)),
+          ids: JSON.stringify(read),
+        });
       }
       return queued;
     });

@@ -24,7 +24,8 @@ export function adoptServiceSpellings(store: Store, key: string): number {
     for (const table of [savedSearch, buttonState]) {
       const spellings = tx.selectDistinct({ service: table.service }).from(table).where(ne(table.service, key)).all();
       for (const { service } of spellings) {
-        if (service !== '' && serviceKey(service) === key) moved += tx.update(table).set({ service: key }).where(eq(table.service, service)).run().changes;
+        if (service !== '' && serviceKey(service) === key)
+          moved += tx.update(table).set({ service: key }).where(eq(table.service, service)).run().changes;
       }
     }
   });

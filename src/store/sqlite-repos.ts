@@ -30,9 +30,13 @@ export const createAlertsRepo = (store: Store, now?: () => number): AlertsRepo =
 export const createOutboxRepo = (store: Store, now?: () => number): OutboxRepo => promised(outboxOn(store, now));
 export const createLeaseRepo = (store: Store): LeaseRepo => promised(leasesOn(store));
 export const createDigestRepo = (store: Store, now?: () => number): DigestRepo => promised(digestsOn(store, now));
-export const createButtonStateRepo = (store: Store, now?: () => number, service?: string): ButtonStateRepo => promised(buttonsOn(store, now, service));
-export const createLocationCacheRepo = (store: Store, now?: () => number, service?: string): LocationCacheRepo => promised(locationsOn(store, now, service));
+export const createButtonStateRepo = (store: Store, now?: () => number, service?: string): ButtonStateRepo =>
+  promised(buttonsOn(store, now, service));
+export const createLocationCacheRepo = (store: Store, now?: () => number, service?: string): LocationCacheRepo =>
+  promised(locationsOn(store, now, service));
 export const createApiUsageRepo = (store: Store, baseUrl: string): ApiUsageRepo => promised(usageOn(store, baseUrl));
 export const createTeamRepo = (store: Store, now?: () => number): TeamRepo => promised(teamsOn(store, now));
-export const createPersonUseRepo = (store: Store, now?: () => number): PersonUseRepo => promised(personUsesOn(store, now));
-export const createSlackInstallationRepo = (store: Store, sealer: Sealer, now?: () => number): SlackInstallationRepo => promised(installationsOn(store, sealer, now));
+export const createPersonUseRepo = (store: Store, now?: () => number): PersonUseRepo =>
+  promised(personUsesOn(store, now));
+export const createSlackInstallationRepo = (store: Store, sealer: Sealer, now?: () => number): SlackInstallationRepo =>
+  promised(installationsOn(store, sealer, now));

@@ -5,14 +5,18 @@ import { createHash, randomBytes } from 'node:crypto';
 import { teamOf } from '../ports/place.js';
 import type { Sealer } from './sealing.js';
 
-/** A button's token: 128 random bits, url-safe (22 characters), so a token cannot be forged to reach someone else's state. */
+/**
+ * A button's token: 128 random bits, url-safe (22 characters), so a token cannot be forged to reach someone else's
+ * state.
+ */
 export const newButtonToken = (): string => randomBytes(16).toString('base64url');
 
 /**
  * What identifies a button state's content (its kind and payload's JSON): an identical reply in the same conversation
  * reuses the row that has it instead of writing another, so repeating a search grows nothing.
  */
-export const payloadHashOf = (kind: string, payloadText: string): string => createHash('sha256').update(`${kind}\n${payloadText}`).digest('base64url');
+export const payloadHashOf = (kind: string, payloadText: string): string =>
+  createHash('sha256').update(`${kind}\n${payloadText}`).digest('base64url');
 
 /** A JSON column's text; undefined is stored as null. */
 export const jsonText = (value: unknown): string => JSON.stringify(value ?? null);
@@ -33,10 +37,17 @@ export function parseJsonOrUndefined(text: string): unknown {
 }
 
 /** The columns a location-cache entry is written with, fetched at `at` and kept for `ttlMs`. */
-export const cacheEntry = (results: unknown, at: number, ttlMs: number) => ({ results: jsonText(results), fetchedAt: at, expiresAt: at + ttlMs });
+export const cacheEntry = (results: unknown, at: number, ttlMs: number) => ({
+  results: jsonText(results),
+  fetchedAt: at,
+  expiresAt: at + ttlMs,
+});
 
 /** A cached row as `get` answers it at `at`: undefined when missing or expired. */
-export function cacheHit(row: { results: string; fetchedAt: number; expiresAt: number } | undefined, at: number): { results: unknown; fetchedAt: number } | undefined {
+export function cacheHit(
+  row: { results: string; fetchedAt: number; expiresAt: number } | undefined,
+  at: number,
+): { results: unknown; fetchedAt: number } | undefined {
   if (!row || row.expiresAt <= at) return undefined;
   return { results: JSON.parse(row.results) as unknown, fetchedAt: row.fetchedAt };
 }
@@ -74,7 +85,8 @@ export function teamLines(
   budgets: readonly { team: string; monthlyCalls: number }[],
 ): TeamLine[] {
   const teams = new Map<string, TeamLine>();
-  const entry = (team: string) => teams.get(team) ?? teams.set(team, { team, alerts: 0, digests: 0, calls: 0, budget: undefined }).get(team)!;
+  const entry = (team: string) =>
+    teams.get(team) ?? teams.set(team, { team, alerts: 0, digests: 0, calls: 0, budget: undefined }).get(team)!;
   for (const r of alerts) entry(teamOf(r.place)).alerts++;
   for (const r of digests) entry(teamOf(r.place)).digests++;
   // A person's part of a shared pool (`discord:@me:U1`) is counted in the ledger too, but is no team.
@@ -83,7 +95,12 @@ export function teamLines(
   return [...teams.values()].sort((a, b) => b.calls - a.calls || a.team.localeCompare(b.team));
 }
 
-/** An installation sealed by an older key, sealed again with the current one; undefined when the current key sealed it. */
-export function resealed(sealer: Sealer, row: { sealed: string; keyId: string }): { sealed: string; keyId: string } | undefined {
+/**
+ * An installation sealed by an older key, sealed again with the current one; undefined when the current key sealed it.
+ */
+export function resealed(
+  sealer: Sealer,
+  row: { sealed: string; keyId: string },
+): { sealed: string; keyId: string } | undefined {
   return row.keyId === sealer.keyId ? undefined : sealer.seal(sealer.open(row.sealed));
 }

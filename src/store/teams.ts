@@ -36,7 +36,8 @@ export function createTeamRepo(store: Store, now: () => number = Date.now) {
 
     /** The team's own monthly share, when the operator set one. */
     budget(team: string): number | undefined {
-      return db.select({ calls: teamBudget.monthlyCalls }).from(teamBudget).where(eq(teamBudget.team, team)).get()?.calls;
+      return db.select({ calls: teamBudget.monthlyCalls }).from(teamBudget).where(eq(teamBudget.team, team)).get()
+        ?.calls;
     },
 
     /** Sets the team's own monthly share, or (undefined) gives it the default share again. */

@@ -23,7 +23,8 @@ export class WriteLock {
 
   /**
    * `buffer`: made by `WriteLock.buffer()` and shared with the other threads (workerData). `first`: this thread goes
-   * before the others when both wait (the thread that answers chat). `self`: this thread's id (worker_threads.threadId).
+   * before the others when both wait (the thread that answers chat). `self`: this thread's id
+   * (worker_threads.threadId).
    */
   constructor(
     readonly buffer: SharedArrayBuffer,
@@ -61,7 +62,8 @@ export class WriteLock {
 
   /** A thread that died while holding the lock leaves it free (its SQLite connection rolled back as it closed). */
   releaseIfHeldBy(threadId: number): void {
-    if (Atomics.compareExchange(this.cells, HOLDER, threadId + 1, 0) === threadId + 1) Atomics.notify(this.cells, HOLDER);
+    if (Atomics.compareExchange(this.cells, HOLDER, threadId + 1, 0) === threadId + 1)
+      Atomics.notify(this.cells, HOLDER);
   }
 
   private acquire(): boolean {

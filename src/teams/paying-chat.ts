@@ -10,7 +10,8 @@ const payerOf = (place: string, user: string): Payer => {
 };
 
 export function payingChat(core: ChatCore): ChatCore {
-  const forPlace = <T>(req: { place: string; user: string }, work: () => Promise<T>) => payingFor(payerOf(req.place, req.user), work);
+  const forPlace = <T>(req: { place: string; user: string }, work: () => Promise<T>) =>
+    payingFor(payerOf(req.place, req.user), work);
   return {
     ...delegateTo(core),
     handleCommand: (req) => forPlace(req, () => core.handleCommand(req)),

@@ -80,10 +80,12 @@ function costOfCommand(core: ChatCore, req: CommandRequest): CostKind | undefine
 }
 
 /** Actions that look something up: a page of results, or a place chosen from "which one?" (a new search). */
-const costOfAction = (action: string): CostKind | undefined => (action === 'page' ? 'page' : action === 'choose' ? 'search' : undefined);
+const costOfAction = (action: string): CostKind | undefined =>
+  action === 'page' ? 'page' : action === 'choose' ? 'search' : undefined;
 
 export function limitingPeople(core: ChatCore, limiter: PersonLimiter): ChatCore {
-  const guard = async (place: string, user: string, kind: CostKind | undefined, go: () => Promise<Reply>) => (kind && (await limiter.take(place, user, kind))) || go();
+  const guard = async (place: string, user: string, kind: CostKind | undefined, go: () => Promise<Reply>) =>
+    (kind && (await limiter.take(place, user, kind))) || go();
   return {
     ...delegateTo(core),
     handleCommand: (req) => guard(req.place, req.user, costOfCommand(core, req), () => core.handleCommand(req)),

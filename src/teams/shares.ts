@@ -9,7 +9,9 @@ import type { Payer, ShareRefusal } from '../api/payer.js';
 import type { TeamRepo } from '../store/index.js';
 
 export interface ShareOptions {
-  /** The operator's calls a month (UAE_API_BUDGET_PER_MONTH); without it only teams with their own share are limited. */
+  /**
+   * The operator's calls a month (UAE_API_BUDGET_PER_MONTH); without it only teams with their own share are limited.
+   */
   perMonth: number | undefined;
   /** Each team's default share of `perMonth`, in percent. */
   sharePct: number;
@@ -36,7 +38,9 @@ export class TeamShares {
   async shareOf(team: string): Promise<number | undefined> {
     const own = await this.teams.budget(team);
     if (own !== undefined) return own;
-    return this.o.perMonth === undefined || this.o.sharePct >= 100 ? undefined : Math.floor((this.o.perMonth * this.o.sharePct) / 100);
+    return this.o.perMonth === undefined || this.o.sharePct >= 100
+      ? undefined
+      : Math.floor((this.o.perMonth * this.o.sharePct) / 100);
   }
 
   /** Whether the team may spend another call this month. */
@@ -53,19 +57,35 @@ export class TeamShares {
     if (!payer) return undefined;
     const renews = Math.ceil((nextMonth(this.now()) - this.now()) / 1000);
     const { perMonth, chatReservePct } = this.o;
-    if (payer.purpose === 'background' && perMonth !== undefined && chatReservePct > 0 && (await this.o.monthSpent()) >= perMonth * (1 - chatReservePct / 100)) {
-      return { reason: `the last ${chatReservePct} % of this month's calls are kept for chat lookups (CHAT_RESERVE_PCT)`, retryAfterSeconds: renews };
+    if (
+      payer.purpose === 'background' &&
+      perMonth !== undefined &&
+      chatReservePct > 0 &&
+      (await this.o.monthSpent()) >= perMonth * (1 - chatReservePct / 100)
+    ) {
+      return {
+        reason: `the last ${chatReservePct} % of this month's calls are kept for chat lookups (CHAT_RESERVE_PCT)`,
+        retryAfterSeconds: renews,
+      };
     }
     for (const team of payer.teams) {
       const share = await this.shareOf(team);
       const spent = share === undefined ? 0 : await this.teams.spent(team);
-      if (share !== undefined && spent >= share) return { reason: `${team} has used its share of this month's calls (${spent} of ${share})`, retryAfterSeconds: renews };
+      if (share !== undefined && spent >= share)
+        return {
+          reason: `${team} has used its share of this month's calls (${spent} of ${share})`,
+          retryAfterSeconds: renews,
+        };
     }
     if (payer.person) {
       const part = await this.personShareOf(payer.person);
       const spent = part === undefined ? 0 : await this.teams.spent(payer.person);
       if (part !== undefined && spent >= part) {
-        return { reason: `${payer.person} has used their part of ${teamOf(payer.person)}'s share this month (${spent} of ${part})`, retryAfterSeconds: renews, of: 'person' };
+        return {
+          reason: `${payer.person} has used their part of ${teamOf(payer.person)}'s share this month (${spent} of ${part})`,
+          retryAfterSeconds: renews,
+          of: 'person',
+        };
       }
     }
     return undefined;

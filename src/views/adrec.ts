@@ -11,7 +11,8 @@ const VALUE_MAX = 120;
 /** Keys whose numbers are labels, not quantities: no thousands separators. */
 const LABEL_NUMBER = /(^|[_\s-])(id|year|code|number|no)$|[a-z\d](Id|ID|Year|Code|Number|No)$/;
 /** Keys whose numbers are amounts of money: the service's currency is AED (spec: "Currency is AED"). */
-const MONEY = /(^|[_\s-])(price|amount|value|worth|cost)$|[a-z\d](Price|Amount|Value|Worth|Cost)$|^(price|amount|value|worth|cost)$/i;
+const MONEY =
+  /(^|[_\s-])(price|amount|value|worth|cost)$|[a-z\d](Price|Amount|Value|Worth|Cost)$|^(price|amount|value|worth|cost)$/i;
 /** Keys whose numbers count something: 0 is not shown as a fact ("Rooms: 0"); the spec reads 0 bedrooms as a studio. */
 const COUNT = /rooms?$|beds?$|baths?$|parkings?$/i;
 const BEDROOMS = /bed(room)?s?$/i;
@@ -52,7 +53,9 @@ export function displayValue(key: string, value: unknown): string | undefined {
       const text = value.replace(/\s+/g, ' ').trim();
       if (!text) return undefined;
       // Dates in ISO or DD/MM/YYYY form read better as `12 Mar 2026`.
-      return /^\d{4}-\d{2}-\d{2}|^\d{1,2}\/\d{1,2}\/\d{4}$/.test(text) && parseDate(text) ? formatDate(text) : shorten(text, VALUE_MAX);
+      return /^\d{4}-\d{2}-\d{2}|^\d{1,2}\/\d{1,2}\/\d{4}$/.test(text) && parseDate(text)
+        ? formatDate(text)
+        : shorten(text, VALUE_MAX);
     }
     case 'number':
       if (!Number.isFinite(value)) return undefined;
@@ -83,7 +86,9 @@ function adrecCard(record: AdrecRecord, index: number): Card {
     const text = displayValue(key, value);
     if (text !== undefined) shown.push({ label: humanize(key) || key, value: text });
   }
-  const titleIndex = TITLE_KEYS.map((pattern) => entries.findIndex(([key, value]) => pattern.test(key) && typeof value === 'string' && value.trim() !== '')).find((i) => i >= 0);
+  const titleIndex = TITLE_KEYS.map((pattern) =>
+    entries.findIndex(([key, value]) => pattern.test(key) && typeof value === 'string' && value.trim() !== ''),
+  ).find((i) => i >= 0);
   const titleEntry = titleIndex === undefined ? undefined : entries[titleIndex];
   const title = titleEntry ? shorten(String(titleEntry[1]).trim(), 150) : `Record ${index + 1}`;
   const titleLabel = titleEntry ? humanize(titleEntry[0]) : undefined;

@@ -12,7 +12,8 @@ const EXTRAS = ['reference_number', 'furnishing', 'completion_status', 'permit_n
 function coordinates(r: PropertyDetails): { lat: number; lon: number } | undefined {
   const lat = r.address?.coordinates?.lat;
   const lon = r.address?.coordinates?.lon;
-  const valid = (n: unknown, limit: number): n is number => typeof n === 'number' && Number.isFinite(n) && Math.abs(n) <= limit;
+  const valid = (n: unknown, limit: number): n is number =>
+    typeof n === 'number' && Number.isFinite(n) && Math.abs(n) <= limit;
   // 0,0 is the Gulf of Guinea: a placeholder, not a UAE address.
   return valid(lat, 90) && valid(lon, 180) && !(lat === 0 && lon === 0) ? { lat, lon } : undefined;
 }
@@ -21,7 +22,9 @@ function extraValue(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'string') return textOf(value) && humanizeValue(value.trim());
   if (Array.isArray(value)) {
-    const items = value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => humanizeValue(v.trim()));
+    const items = value
+      .filter((v): v is string => typeof v === 'string' && v.trim() !== '')
+      .map((v) => humanizeValue(v.trim()));
     return items.length ? shorten(items.join(', '), 200) : undefined;
   }
   return undefined;
@@ -44,7 +47,9 @@ export function propertyDetailsCard(record: PropertyDetails, options: ListingCar
     ['Coordinates', point && `${point.lat.toFixed(5)}, ${point.lon.toFixed(5)}`],
     ...EXTRAS.map((key) => [humanize(key), extraValue(record[key])] as const),
   );
-  const map: LinkButton[] = point ? [{ label: 'Map', url: `https://www.google.com/maps?q=${point.lat},${point.lon}` }] : [];
+  const map: LinkButton[] = point
+    ? [{ label: 'Map', url: `https://www.google.com/maps?q=${point.lat},${point.lon}` }]
+    : [];
   const links = [...(base.links ?? []), ...map];
   const description = textOf(stripHtml(textOf(record['description'])));
   const buttons = [...(base.buttons ?? []), ...buttonsFor([broker], options.personButtons)];

@@ -189,8 +189,10 @@ const htmlToPlain = compile({
 });
 
 /**
- * HTML to plain text: scripts, styles, images and tags removed, entities decoded once (`&amp;lt;` stays `&lt;`), list items
- * joined with `; `, whitespace collapsed. A real parser (html-to-text) rather than regular expressions keeps the work linear
+ * HTML to plain text: scripts, styles, images and tags removed, entities decoded once (`&amp;lt;` stays `&lt;`), list
+ * items
+ * joined with `; `, whitespace collapsed. A real parser (html-to-text) rather than regular expressions keeps the work
+ * linear
  * on broken markup such as thousands of unclosed tags; the input is capped at HTML_INPUT_MAX characters.
  */
 export function stripHtml(html: string | null | undefined): string {

@@ -1,7 +1,13 @@
 // The views: pure functions from service records to the platform-neutral message model.
 export type * from './model.js';
 export * from './format.js';
-export { listingCard, listingGroupCard, type AnyListing, type ListingCardOptions, type ListingGroupOptions } from './listing.js';
+export {
+  listingCard,
+  listingGroupCard,
+  type AnyListing,
+  type ListingCardOptions,
+  type ListingGroupOptions,
+} from './listing.js';
 export { fingerprint, foldSameFlats, priceOf, sameFlat, type FlatGroup, type Fingerprint } from './same-flat.js';
 export { propertyDetailsCard } from './details.js';
 export { projectCard, bedroomRange } from './project.js';
@@ -27,4 +33,11 @@ export { trendView, percentChange } from './trend.js';
 export { sparkline, SPARK_GAP } from './sparkline.js';
 export { locationList } from './locations.js';
 export { median } from './stats.js';
-export { formatPerSqft, isCommercialType, pricePerSqft, sizeInSqft, withinPerSqft, type SizedListing } from './per-sqft.js';
+export {
+  formatPerSqft,
+  isCommercialType,
+  pricePerSqft,
+  sizeInSqft,
+  withinPerSqft,
+  type SizedListing,
+} from './per-sqft.js';

@@ -19,7 +19,10 @@ export interface ListingCardOptions {
   readonly personButtons?: PersonButtons;
 }
 
-/** One view over the three record shapes: search results carry `address` and `property_url`, the others `location` and `share_url`. */
+/**
+ * One view over the three record shapes: search results carry `address` and `property_url`, the others `location` and
+ * `share_url`.
+ */
 type ListingView = Partial<ListingSummary> & Partial<BrokerListing>;
 
 /** `2-bed apartment in Dubai Marina`, used when a listing has no title. */
@@ -28,7 +31,9 @@ function describedTitle(r: ListingView, commercial: boolean): string {
   const beds = commercial ? undefined : toCount(r.bedrooms);
   const type = textOf(r.property_type)?.toLowerCase();
   const where = locationName(r);
-  const what = [beds === 0 ? 'studio' : beds !== undefined ? `${formatNumber(beds, 2)}-bed` : undefined, type].filter(Boolean).join(' ');
+  const what = [beds === 0 ? 'studio' : beds !== undefined ? `${formatNumber(beds, 2)}-bed` : undefined, type]
+    .filter(Boolean)
+    .join(' ');
   const sentence = [what || 'property', where && `in ${where}`].filter(Boolean).join(' ');
   return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }
@@ -50,7 +55,10 @@ export function listingCard(record: AnyListing, options: ListingCardOptions = {}
   const url = link?.linked ? link.url : undefined;
   const title = textOf(r.title);
   const commercial = options.commercial === true || isCommercialType(r);
-  const badges = [...(r.agent_details?.is_super_agent === true ? ['Super agent'] : []), ...(r.is_verified === true ? ['Verified'] : [])];
+  const badges = [
+    ...(r.agent_details?.is_super_agent === true ? ['Super agent'] : []),
+    ...(r.is_verified === true ? ['Verified'] : []),
+  ];
   const agent = listingAgent(r);
   const buttons = [...(options.buttons ?? []), ...buttonsFor([agent], options.personButtons)];
   return defined({
@@ -91,7 +99,11 @@ const agentOf = (r: ListingView): string | undefined => textOf(r.agent_details?.
  * One card for the same flat listed by several agents (views/same-flat.ts): the first listing, "also listed by N other
  * agents", and each copy's link, or its Details button when it has no link to follow.
  */
-export function listingGroupCard(record: AnyListing, copies: readonly AnyListing[], options: ListingGroupOptions = {}): Card {
+export function listingGroupCard(
+  record: AnyListing,
+  copies: readonly AnyListing[],
+  options: ListingGroupOptions = {},
+): Card {
   const { copyButtons: _copies, ...own } = options;
   const card = listingCard(record, own);
   if (copies.length === 0) return card;

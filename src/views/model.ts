@@ -73,7 +73,8 @@ export interface ImageFile {
 }
 
 /** The text that stands in for an image where no file can be shown. */
-export const imageFallback = (image: ImageFile): string => [`📈 ${image.title}`, image.fallback].filter(Boolean).join('\n');
+export const imageFallback = (image: ImageFile): string =>
+  [`📈 ${image.title}`, image.fallback].filter(Boolean).join('\n');
 
 /** What the bot answers to one request or one button press. */
 export interface Reply {

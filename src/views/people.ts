@@ -20,14 +20,18 @@ export const PERSON_LISTINGS = {
   broker: { operation: 'broker-properties', param: 'broker_id' },
 } as const;
 
-export const PERSON_BUTTON_LABEL: Readonly<Record<PersonKind, string>> = { agent: "Agent's listings", broker: "Brokerage's listings" };
+export const PERSON_BUTTON_LABEL: Readonly<Record<PersonKind, string>> = {
+  agent: "Agent's listings",
+  broker: "Brokerage's listings",
+};
 
 /**
  * A person to lead to, or undefined when the id is one their listings cannot be asked for with: checked by the rule the
  * client checks parameters by before sending, so nothing is offered that would be refused.
  */
 export function personRef(kind: PersonKind, id: unknown): PersonRef | undefined {
-  const text = typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : typeof id === 'string' ? id.trim() : '';
+  const text =
+    typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : typeof id === 'string' ? id.trim() : '';
   if (text === '' || text.length > 32) return undefined;
   const { operation, param } = PERSON_LISTINGS[kind];
   return checkParams(operation, { [param]: text }).length === 0 ? { kind, id: text } : undefined;
@@ -38,14 +42,18 @@ export const personCommand = (ref: PersonRef): string => `/manzil ${ref.kind} ${
 
 export const sameRef = (a: PersonRef, b: PersonRef): boolean => a.kind === b.kind && a.id === b.id;
 
-/** A field's value with the command that leads on: "Sara Cruz · /manzil agent 1204"; the command alone when nothing else is known. */
+/**
+ * A field's value with the command that leads on: "Sara Cruz · /manzil agent 1204"; the command alone when nothing else
+ * is known.
+ */
 export function withCommand(text: string | undefined, ref: PersonRef | undefined): string | undefined {
   if (!ref) return text;
   return text ? `${text} · ${personCommand(ref)}` : personCommand(ref);
 }
 
 /** The card's buttons for the people it names, in order. */
-export const buttonsFor = (refs: readonly (PersonRef | undefined)[], make: PersonButtons | undefined): Button[] => (make ? refs.flatMap((r) => (r ? [...make(r)] : [])) : []);
+export const buttonsFor = (refs: readonly (PersonRef | undefined)[], make: PersonButtons | undefined): Button[] =>
+  make ? refs.flatMap((r) => (r ? [...make(r)] : [])) : [];
 
 interface Named {
   agent_details?: { id?: string | null } | null;
@@ -55,8 +63,11 @@ interface Named {
   broker?: { id?: string | null } | null;
 }
 
-/** The agent of a listing (a search's, a property's details, a brokerage's listing); an agent's own listing names none. */
-export const listingAgent = (r: unknown): PersonRef | undefined => personRef('agent', (r as Named).agent_details?.id ?? (r as Named).agent_id);
+/**
+ * The agent of a listing (a search's, a property's details, a brokerage's listing); an agent's own listing names none.
+ */
+export const listingAgent = (r: unknown): PersonRef | undefined =>
+  personRef('agent', (r as Named).agent_details?.id ?? (r as Named).agent_id);
 
 /** The brokerage of a listing, by its id alone (the service sends no name with it). */
 export const listingBroker = (r: unknown): PersonRef | undefined => personRef('broker', (r as Named).broker_id);

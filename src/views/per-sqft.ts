@@ -7,14 +7,26 @@ import { formatNumber, type PriceLike } from './format.js';
 /** A listing's price and size, loosely: any part may be missing. */
 export interface SizedListing {
   readonly price?: PriceLike | null | undefined;
-  readonly size?: { readonly value?: number | null | undefined; readonly unit?: string | null | undefined } | null | undefined;
+  readonly size?:
+    { readonly value?: number | null | undefined; readonly unit?: string | null | undefined } | null | undefined;
   readonly floor_plan_area?: number | null | undefined;
   readonly property_type?: string | null | undefined;
 }
 
 const SQM = 10.7639;
 /** How many of each period make a year: a rent's price per sqft is compared in the period the search asked for. */
-const PER_YEAR: Readonly<Record<string, number>> = { yearly: 1, year: 1, annual: 1, annually: 1, monthly: 12, month: 12, weekly: 52, week: 52, daily: 365, day: 365 };
+const PER_YEAR: Readonly<Record<string, number>> = {
+  yearly: 1,
+  year: 1,
+  annual: 1,
+  annually: 1,
+  monthly: 12,
+  month: 12,
+  weekly: 52,
+  week: 52,
+  daily: 365,
+  day: 365,
+};
 const SUFFIX: Readonly<Record<string, string>> = {
   yearly: '/yr',
   year: '/yr',
@@ -40,17 +52,22 @@ export function sizeInSqft(r: SizedListing): number | undefined {
 }
 
 /**
- * AED per sqft; for a rent, in `period` ("yearly", "monthly") when given and the listing says its own period, else in the
+ * AED per sqft; for a rent, in `period` ("yearly", "monthly") when given and the listing says its own period, else in
+ * the
  * listing's own. Undefined when the price is hidden or either number is missing: nothing to compare.
  */
 export function pricePerSqft(r: SizedListing, period?: string): number | undefined {
   const price = r.price;
   const value = price?.value;
-  if (!price || price.is_hidden === true || typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return undefined;
+  if (!price || price.is_hidden === true || typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    return undefined;
   const size = sizeInSqft(r);
   if (size === undefined) return undefined;
   const own = price.period?.trim().toLowerCase() ?? '';
-  const scale = period !== undefined && PER_YEAR[own] !== undefined && PER_YEAR[period] !== undefined ? PER_YEAR[own] / PER_YEAR[period] : 1;
+  const scale =
+    period !== undefined && PER_YEAR[own] !== undefined && PER_YEAR[period] !== undefined
+      ? PER_YEAR[own] / PER_YEAR[period]
+      : 1;
   return (value * scale) / size;
 }
 
@@ -67,13 +84,23 @@ export function withinPerSqft(perSqft: number | undefined, bounds: { min?: numbe
   if (perSqft === undefined) return false;
   // Compared to the cent, as the bound was read: AED 150.004 per sqft is within "under 150".
   const cents = Math.round(perSqft * 100);
-  return (bounds.min === undefined || cents >= Math.round(bounds.min * 100)) && (bounds.max === undefined || cents <= Math.round(bounds.max * 100));
+  return (
+    (bounds.min === undefined || cents >= Math.round(bounds.min * 100)) &&
+    (bounds.max === undefined || cents <= Math.round(bounds.max * 100))
+  );
 }
 
 const label = (type: string) => type.replace(/-/g, ' ');
-/** The display labels of types that are only ever commercial ("Office Space", "Show Room"): "villa" is both, so not here. */
+/**
+ * The display labels of types that are only ever commercial ("Office Space", "Show Room"): "villa" is both, so not
+ * here.
+ */
 const COMMERCIAL_ONLY_LABELS = new Set([
-  ...COMMERCIAL_TYPES.filter((t) => !(RESIDENTIAL_TYPES as readonly string[]).includes(t)).flatMap((t) => [label(t), t, t.replace(/-/g, '')]),
+  ...COMMERCIAL_TYPES.filter((t) => !(RESIDENTIAL_TYPES as readonly string[]).includes(t)).flatMap((t) => [
+    label(t),
+    t,
+    t.replace(/-/g, ''),
+  ]),
   'office',
   'offices',
 ]);

@@ -15,7 +15,9 @@ export function bedroomRange(counts: readonly number[] | null | undefined): stri
 }
 
 function priceFrom(r: NewProject): string {
-  const value = [r.price_from, r.effective_price].find((n): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0);
+  const value = [r.price_from, r.effective_price].find(
+    (n): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0,
+  );
   return value === undefined ? 'Price on request' : `From ${formatAed(value)}`;
 }
 

@@ -32,11 +32,18 @@ export function priceOf(l: Pick<ListingSummary, 'price'>): number | null {
   return p && !p.is_hidden && typeof p.value === 'number' && p.value > 0 ? p.value : null;
 }
 
-const near = (a: number | null, b: number | null) => a !== null && b !== null && Math.abs(a - b) <= SAME_FLAT_TOLERANCE * Math.max(a, b);
+const near = (a: number | null, b: number | null) =>
+  a !== null && b !== null && Math.abs(a - b) <= SAME_FLAT_TOLERANCE * Math.max(a, b);
 
 /** Same place, same bedrooms, size and price within 2 %: one flat, whoever lists it. */
 export function sameFlat(a: Fingerprint, b: Fingerprint): boolean {
-  return a.locationKey !== null && a.locationKey === b.locationKey && a.bedrooms === b.bedrooms && near(a.size, b.size) && near(a.price, b.price);
+  return (
+    a.locationKey !== null &&
+    a.locationKey === b.locationKey &&
+    a.bedrooms === b.bedrooms &&
+    near(a.size, b.size) &&
+    near(a.price, b.price)
+  );
 }
 
 /** A listing and the same flat from other agents. */

@@ -30,10 +30,12 @@ export interface TransactionsScope {
   firstNumber?: number | undefined;
 }
 
-const priceOf = (t: Transaction): number | undefined => (typeof t.price === 'number' && Number.isFinite(t.price) && t.price > 0 ? t.price : undefined);
+const priceOf = (t: Transaction): number | undefined =>
+  typeof t.price === 'number' && Number.isFinite(t.price) && t.price > 0 ? t.price : undefined;
 
 const NOUNS = { sold: ['sale', 'sales'], rented: ['letting', 'lettings'] } as const;
-const nounOf = (kind: TransactionsScope['kind'], n: number) => (kind ? NOUNS[kind] : (['transaction', 'transactions'] as const))[n === 1 ? 0 : 1];
+const nounOf = (kind: TransactionsScope['kind'], n: number) =>
+  (kind ? NOUNS[kind] : (['transaction', 'transactions'] as const))[n === 1 ? 0 : 1];
 const counted = (kind: TransactionsScope['kind'], n: number) => `${formatNumber(n)} ${nounOf(kind, n)}`;
 
 /** `median AED 1 · min AED 1 · max AED 1`; undefined when none has a price. */
@@ -44,7 +46,10 @@ function figures(records: readonly Transaction[]): string | undefined {
 }
 
 /** The summary line and what the per-bedroom medians are of, for the period read or, failing that, the page. */
-function summary(page: readonly Transaction[], scope: TransactionsScope | undefined): { text: string; base: readonly Transaction[]; of?: string } {
+function summary(
+  page: readonly Transaction[],
+  scope: TransactionsScope | undefined,
+): { text: string; base: readonly Transaction[]; of?: string } {
   const kind = scope?.kind;
   const whole = scope?.whole;
   if (!whole) {
@@ -58,12 +63,20 @@ function summary(page: readonly Transaction[], scope: TransactionsScope | undefi
   const head = `${whole.atLeast ? 'At least ' : ''}${counted(kind, total)} in ${scope.period}`;
   const f = figures(whole.records);
   // Every record of the period was read only when none is known to be missing and the cap did not cut the reading.
-  if (!whole.atLeast && read === total) return { text: f ? `${head} · ${f}` : `${head}, none with a price.`, base: whole.records };
+  if (!whole.atLeast && read === total)
+    return { text: f ? `${head} · ${f}` : `${head}, none with a price.`, base: whole.records };
   const recent = `the ${formatNumber(read)} most recent`;
-  return { text: f ? `${head}; figures of ${recent}: ${f}` : `${head}; none of ${recent} has a price.`, base: whole.records, of: recent };
+  return {
+    text: f ? `${head}; figures of ${recent}: ${f}` : `${head}; none of ${recent} has a price.`,
+    base: whole.records,
+    of: recent,
+  };
 }
 
-/** `Median by bedrooms: Studio AED 55,000 (2) · 1 bed AED 90,000 (3)`; undefined when no priced record has a bedroom count. */
+/**
+ * `Median by bedrooms: Studio AED 55,000 (2) · 1 bed AED 90,000 (3)`; undefined when no priced record has a bedroom
+ * count.
+ */
 function perBedroom(records: readonly Transaction[], of: string | undefined): string | undefined {
   const groups = new Map<number, number[]>();
   for (const t of records) {
@@ -72,7 +85,9 @@ function perBedroom(records: readonly Transaction[], of: string | undefined): st
     groups.set(t.bedrooms, [...(groups.get(t.bedrooms) ?? []), price]);
   }
   if (!groups.size) return undefined;
-  const parts = [...groups.entries()].sort(([a], [b]) => a - b).map(([beds, prices]) => `${formatBeds(beds)} ${formatAed(median(prices)!)} (${prices.length})`);
+  const parts = [...groups.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([beds, prices]) => `${formatBeds(beds)} ${formatAed(median(prices)!)} (${prices.length})`);
   return `Median by bedrooms${of ? ` (${of})` : ''}: ${parts.join(' · ')}`;
 }
 
@@ -83,7 +98,9 @@ function rowsShown(page: readonly Transaction[], scope: TransactionsScope | unde
   const first = scope.firstNumber;
   const last = first + page.length - 1;
   // Past the page cap the rows shown are themselves proof of more: "at least" as many as the last one's number.
-  const total = whole.atLeast ? Math.max(whole.count, whole.records.length, last) : Math.max(whole.count, whole.records.length);
+  const total = whole.atLeast
+    ? Math.max(whole.count, whole.records.length, last)
+    : Math.max(whole.count, whole.records.length);
   return `Showing ${formatNumber(first)}–${formatNumber(last)} of ${whole.atLeast ? 'at least ' : ''}${formatNumber(total)}`;
 }
 
@@ -91,7 +108,12 @@ export function transactionsView(records: readonly Transaction[], scope?: Transa
   if (!records.length) return [{ kind: 'text', text: 'No transactions were found for this search.' }];
   const rows = records.map((t) => {
     const price = priceOf(t);
-    return [formatDate(t.transaction_date) ?? NONE, textOf(t.property_type) ?? NONE, formatBeds(t.bedrooms) ?? NONE, price === undefined ? NONE : formatAed(price)];
+    return [
+      formatDate(t.transaction_date) ?? NONE,
+      textOf(t.property_type) ?? NONE,
+      formatBeds(t.bedrooms) ?? NONE,
+      price === undefined ? NONE : formatAed(price),
+    ];
   });
   const { text, base, of } = summary(records, scope);
   const byBedroom = perBedroom(base, of);

@@ -9,7 +9,9 @@ const NONE = '–';
 
 /** The community average when present, else the tower's. */
 function valueOf(p: PriceTrendPoint): number | undefined {
-  return [p.community_price, p.tower_price].find((n): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0);
+  return [p.community_price, p.tower_price].find(
+    (n): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0,
+  );
 }
 
 function timeOf(p: PriceTrendPoint): number | undefined {
@@ -18,7 +20,9 @@ function timeOf(p: PriceTrendPoint): number | undefined {
 
 /** Dated points in date order; when none is dated, the order received. */
 function chronological(points: readonly PriceTrendPoint[]): PriceTrendPoint[] {
-  const dated = points.map((p) => ({ p, t: timeOf(p) })).filter((x): x is { p: PriceTrendPoint; t: number } => x.t !== undefined);
+  const dated = points
+    .map((p) => ({ p, t: timeOf(p) }))
+    .filter((x): x is { p: PriceTrendPoint; t: number } => x.t !== undefined);
   return dated.length ? dated.sort((a, b) => a.t - b.t).map((x) => x.p) : [...points];
 }
 
@@ -52,7 +56,12 @@ export function trendView(points: readonly PriceTrendPoint[], locationName: stri
       const known = series.filter((v): v is number => v !== undefined);
       const latest = known.at(-1);
       const change = known.length > 1 ? percentChange(known[0], latest) : undefined;
-      return [formatBeds(beds) ?? String(beds), latest === undefined ? NONE : formatNumber(latest), change ?? NONE, sparkline(series) || NONE];
+      return [
+        formatBeds(beds) ?? String(beds),
+        latest === undefined ? NONE : formatNumber(latest),
+        change ?? NONE,
+        sparkline(series) || NONE,
+      ];
     });
   const from = periodLabel(ordered[0]);
   const to = periodLabel(ordered.at(-1));

@@ -6,10 +6,19 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderText } from '../../adapters/console/render.js';
 import { renderDiscord, type DiscordMessage } from '../../adapters/discord/render.js';
-import { clampMarkdown, imageUrl as discordImageUrl, linkUrl as discordLinkUrl } from '../../adapters/discord/render-text.js';
+import {
+  clampMarkdown,
+  imageUrl as discordImageUrl,
+  linkUrl as discordLinkUrl,
+} from '../../adapters/discord/render-text.js';
 import { sendWithFallback as discordSend } from '../../adapters/discord/send.js';
 import { renderSlack } from '../../adapters/slack/render.js';
-import { clampMrkdwn, escapeMrkdwn, imageUrl as slackImageUrl, linkUrl as slackLinkUrl } from '../../adapters/slack/render-text.js';
+import {
+  clampMrkdwn,
+  escapeMrkdwn,
+  imageUrl as slackImageUrl,
+  linkUrl as slackLinkUrl,
+} from '../../adapters/slack/render-text.js';
 import { sendWithFallback as slackSend, type SlackPayload } from '../../adapters/slack/send.js';
 import { fallbackText, sendWithFallback, withoutImages } from '../../adapters/shared/fallback.js';
 import { imageUrl, inertCode, linkUrl } from '../../adapters/shared/links.js';
@@ -20,7 +29,17 @@ import type { Block, Reply } from '../../src/views/model.js';
 const PHOTO = 'https://images.example/photo-1.jpg';
 const reply: Reply = {
   text: 'Found 1 listing',
-  blocks: [{ kind: 'card', card: { title: 'Marina flat', url: 'https://www.bayut.com/1', fields: [{ label: 'Price', value: 'AED 1,200,000' }], imageUrl: PHOTO } }],
+  blocks: [
+    {
+      kind: 'card',
+      card: {
+        title: 'Marina flat',
+        url: 'https://www.bayut.com/1',
+        fields: [{ label: 'Price', value: 'AED 1,200,000' }],
+        imageUrl: PHOTO,
+      },
+    },
+  ],
 };
 
 type Log = (message: string, fields: Record<string, unknown>) => void;
@@ -38,7 +57,14 @@ interface Sender<P> {
 
 class SlackRefusal extends Error {}
 const discordError = (status: number) =>
-  new DiscordAPIError({ code: 50035, message: 'Invalid Form Body' }, 50035, status, 'POST', 'https://discord.com/api/v10/channels/1/messages', {});
+  new DiscordAPIError(
+    { code: 50035, message: 'Invalid Form Body' },
+    50035,
+    status,
+    'POST',
+    'https://discord.com/api/v10/channels/1/messages',
+    {},
+  );
 
 const slack: Sender<SlackPayload> = {
   name: 'slack',
@@ -114,7 +140,10 @@ describe('the shared chain itself', () => {
   it('builds each form only when it is needed, and tries every form when no refusal test is given', async () => {
     const built: string[] = [];
     const forms = {
-      render: (r: Reply) => (built.push(r.blocks.some((b) => b.kind === 'card' && b.card.imageUrl) ? 'full' : 'plain'), 'blocks'),
+      render: (r: Reply) => (
+        built.push(r.blocks.some((b) => b.kind === 'card' && b.card.imageUrl) ? 'full' : 'plain'),
+        'blocks'
+      ),
       textOnly: () => (built.push('text'), 'text'),
     };
     await expect(sendWithFallback(reply, forms, async () => 'ok', { onFailure: () => {} })).resolves.toBe('ok');
@@ -133,7 +162,10 @@ describe('the shared chain itself', () => {
   });
 
   it('takes the photos off the cards only, and finds the words that stand for a reply', () => {
-    const chart: Block = { kind: 'image', image: { name: 'c.png', title: 'Trend', alt: 'a chart', fallback: '▁▂▃', pngBase64: 'AA==' } };
+    const chart: Block = {
+      kind: 'image',
+      image: { name: 'c.png', title: 'Trend', alt: 'a chart', fallback: '▁▂▃', pngBase64: 'AA==' },
+    };
     const stripped = withoutImages({ ...reply, blocks: [...reply.blocks, chart] });
     expect(stripped.blocks[0]).toMatchObject({ card: { title: 'Marina flat', imageUrl: undefined } });
     expect(stripped.blocks[1]).toBe(chart);
@@ -154,15 +186,25 @@ interface TableCase {
   max: number;
 }
 
-const tableReply = (columns: string[], rows: string[][]): Reply => ({ text: 'Table', blocks: [{ kind: 'table', columns, rows }] });
+const tableReply = (columns: string[], rows: string[][]): Reply => ({
+  text: 'Table',
+  blocks: [{ kind: 'table', columns, rows }],
+});
 const tables: TableCase[] = [
-  { name: 'slack', max: 3_000, render: (c, r) => (renderSlack(tableReply(c, r)).blocks[0] as { text: { text: string } }).text.text },
+  {
+    name: 'slack',
+    max: 3_000,
+    render: (c, r) => (renderSlack(tableReply(c, r)).blocks[0] as { text: { text: string } }).text.text,
+  },
   { name: 'discord', max: 3_000, render: (c, r) => renderDiscord(tableReply(c, r)).embeds[0]!.description! },
   { name: 'console', max: Infinity, render: (c, r) => renderText(tableReply(c, r)).text },
 ];
 
 describe.each(tables)('tables on $name', ({ name, render, max }) => {
-  const rows = Array.from({ length: 400 }, (_, i) => [`2024-01-${String((i % 28) + 1).padStart(2, '0')}`, `AED ${(i + 1) * 1_000}`]);
+  const rows = Array.from({ length: 400 }, (_, i) => [
+    `2024-01-${String((i % 28) + 1).padStart(2, '0')}`,
+    `AED ${(i + 1) * 1_000}`,
+  ]);
 
   it('pads the columns under a header and a rule', () => {
     const text = render(['Date', 'Price'], rows.slice(0, 2));
@@ -183,7 +225,10 @@ describe.each(tables)('tables on $name', ({ name, render, max }) => {
 
 describe('tableText options', () => {
   it('escapes each line, keeps cells on one line and cut, and styles the header and rule', () => {
-    const text = tableText(['A & B'], [['x\ny'], ['z'.repeat(60)]], { escape: escapeMrkdwn, style: { head: (l) => `<${l}>`, rule: (l) => `[${l}]` } })!;
+    const text = tableText(['A & B'], [['x\ny'], ['z'.repeat(60)]], {
+      escape: escapeMrkdwn,
+      style: { head: (l) => `<${l}>`, rule: (l) => `[${l}]` },
+    })!;
     const lines = text.split('\n');
     expect(lines[0]).toBe('<A &amp; B>');
     expect(lines[1]).toMatch(/^\[-+\]$/);
@@ -209,7 +254,8 @@ describe.each(links)('links and images on $name', ({ name, link, image, max }) =
   it('links http(s) only, within the limit', () => {
     expect(link('https://www.bayut.com/a')).toBe('https://www.bayut.com/a');
     expect(link(' http://sandbox-manzil.example/a ')).toBe('http://sandbox-manzil.example/a');
-    for (const bad of ['javascript:alert(1)', 'ftp://x.example/a', 'not a url', '', undefined]) expect(link(bad), String(bad)).toBeUndefined();
+    for (const bad of ['javascript:alert(1)', 'ftp://x.example/a', 'not a url', '', undefined])
+      expect(link(bad), String(bad)).toBeUndefined();
     expect(link(`https://x.example/${'a'.repeat(max)}`)).toBeUndefined();
   });
 
@@ -219,7 +265,9 @@ describe.each(links)('links and images on $name', ({ name, link, image, max }) =
     expect(image('data:image/png;base64,AA==')).toBeUndefined();
     expect(image(`https://images.example/${'a'.repeat(max)}.jpg`)).toBeUndefined();
     // Slack fails a whole message on a WebP it fetches; Discord shows it.
-    expect(image('https://images.example/a.WEBP')).toBe(name === 'discord' ? 'https://images.example/a.WEBP' : undefined);
+    expect(image('https://images.example/a.WEBP')).toBe(
+      name === 'discord' ? 'https://images.example/a.WEBP' : undefined,
+    );
   });
 });
 
@@ -240,7 +288,15 @@ describe('shared link checks', () => {
   });
 
   it('renders an inert field on Slack and Discord as inline code, never as a link', () => {
-    const card: Reply = { text: 't', blocks: [{ kind: 'card', card: { title: 'T', fields: [{ label: 'Link', value: 'http://evil.example/x', inert: true }] } }] };
+    const card: Reply = {
+      text: 't',
+      blocks: [
+        {
+          kind: 'card',
+          card: { title: 'T', fields: [{ label: 'Link', value: 'http://evil.example/x', inert: true }] },
+        },
+      ],
+    };
     expect(JSON.stringify(renderSlack(card).blocks)).toContain('`http://evil.example/x`');
     expect(JSON.stringify(renderSlack(card).blocks)).not.toContain('<http://evil.example');
     expect(renderDiscord(card).embeds[0]!.fields![0]!.value).toBe('`http://evil.example/x`');
@@ -249,12 +305,19 @@ describe('shared link checks', () => {
 
 // ---- Clamping: plain by default, each platform's markup kept whole by its `end` option. ----
 
-const anyText = fc.string({ unit: fc.constantFrom('a', ' ', '&', '\\', 'é', '👩‍👩‍👧', '🇦🇪', '\u0301', 'ب'), maxLength: 80 });
+const anyText = fc.string({
+  unit: fc.constantFrom('a', ' ', '&', '\\', 'é', '👩‍👩‍👧', '🇦🇪', '\u0301', 'ب'),
+  maxLength: 80,
+});
 const splitsCharacter = (cut: string) => /[\uD800-\uDBFF]$/.test(cut.replace(/…$/, ''));
 
 describe('clamping', () => {
   it('never exceeds max, ends in … when cut, and never splits a character, for every adapter’s clamp', () => {
-    const clamps = { plain: clampPlain, slack: (t: string, m: number) => clampMrkdwn(escapeMrkdwn(t), m), discord: clampMarkdown };
+    const clamps = {
+      plain: clampPlain,
+      slack: (t: string, m: number) => clampMrkdwn(escapeMrkdwn(t), m),
+      discord: clampMarkdown,
+    };
     fc.assert(
       fc.property(anyText, fc.integer({ min: 1, max: 60 }), (text, max) => {
         for (const [name, cut] of Object.entries(clamps)) {

@@ -68,7 +68,14 @@ describe('a post found in flight after a crash, given back before its turn', () 
     await claimsRunOut(rig.outbox); // the dead instance's claims run out
     // The next instance claims the batch, the one found in flight among it, and gives it all back before posting
     // anything (a shutdown; a channel held by a 429 does the same).
-    const claimed = await rig.outbox.claimDue({ holder: 'between', at: Date.now(), leaseMs: 60_000, perPlace: 200, places: 100, platforms: ['test'] });
+    const claimed = await rig.outbox.claimDue({
+      holder: 'between',
+      at: Date.now(),
+      leaseMs: 60_000,
+      perPlace: 200,
+      places: 100,
+      platforms: ['test'],
+    });
     expect(claimed.filter((e) => e.recovered).map((e) => e.deliveryId)).toEqual(hanging.started);
     await rig.outbox.release('between');
     const checking = new CheckingPoster('test');
@@ -101,7 +108,9 @@ describe('price drops and last seen', () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina 2br');
     const search = (await rig.repo.listByPlace('test:c1'))[0]!;
-    const newest = (await rig.repo.seen(search.id)).filter((s) => s.lastPrice !== null).sort((x, y) => Number(y.propertyId) - Number(x.propertyId))[0]!;
+    const newest = (await rig.repo.seen(search.id))
+      .filter((s) => s.lastPrice !== null)
+      .sort((x, y) => Number(y.propertyId) - Number(x.propertyId))[0]!;
     const told = newest.lastPrice!;
     let price = told;
     for (let cut = 1; cut <= 3; cut++) {
@@ -113,7 +122,9 @@ describe('price drops and last seen', () => {
     await rig.drainer.drain();
     const drops = rig.poster.posts.filter((p) => /Price dropped/.test(p.reply.text));
     expect(drops).toHaveLength(1);
-    expect(drops[0]!.reply.text).toContain(`Price dropped from AED ${told.toLocaleString('en-US')} to AED ${price.toLocaleString('en-US')}`);
+    expect(drops[0]!.reply.text).toContain(
+      `Price dropped from AED ${told.toLocaleString('en-US')} to AED ${price.toLocaleString('en-US')}`,
+    );
     // The next small cut is measured from the price just posted: not a drop yet.
     rig.sandbox.reprice(newest.propertyId, Math.round(price * 0.995));
     expect((await rig.poll()).priceDrops).toBe(0);
@@ -125,8 +136,20 @@ describe('price drops and last seen', () => {
     const search = (await rig.repo.listByPlace('test:c1'))[0]!;
     const later = Date.now() + 3_600_000;
     rig.sandbox.clearRequests();
-    await pollOnce({ api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.service, logger: rig.logger, options: { ...POLLER, maxPages: 1 }, now: () => later });
-    const read = new Set(rig.sandbox.requests().length > 0 ? (await rig.repo.seen(search.id)).filter((s) => s.lastSeenAt === later).map((s) => s.propertyId) : []);
+    await pollOnce({
+      api: rig.api,
+      repo: rig.repo,
+      leases: rig.leases,
+      service: rig.service,
+      logger: rig.logger,
+      options: { ...POLLER, maxPages: 1 },
+      now: () => later,
+    });
+    const read = new Set(
+      rig.sandbox.requests().length > 0
+        ? (await rig.repo.seen(search.id)).filter((s) => s.lastSeenAt === later).map((s) => s.propertyId)
+        : [],
+    );
     // Page 1 (25 listings, none changed) was read: each of them is seen now.
     expect(read.size).toBe(25);
   });
@@ -145,10 +168,24 @@ describe('pruning', () => {
     const delivered = (await rig.outbox.list({ state: 'delivered' })).length;
     expect(delivered).toBeGreaterThan(0);
     // Sixty days later a run reads page 1 again; the listings deeper down are not read, yet may still be live.
-    await pollOnce({ api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.service, logger: rig.logger, options: { ...POLLER, maxPages: 1 }, now: () => t0 + 60 * DAY });
+    await pollOnce({
+      api: rig.api,
+      repo: rig.repo,
+      leases: rig.leases,
+      service: rig.service,
+      logger: rig.logger,
+      options: { ...POLLER, maxPages: 1 },
+      now: () => t0 + 60 * DAY,
+    });
     expect((await rig.repo.seen(search.id)).filter((s) => s.lastSeenAt === t0 + 60 * DAY)).toHaveLength(25);
     expect(seenBefore).toBeGreaterThan(25);
-    await rig.outbox.enqueue({ searchId: search.id, place: 'test:c1', kind: 'recovered', dedupeKey: 'still-pending', payload: '{}' });
+    await rig.outbox.enqueue({
+      searchId: search.id,
+      place: 'test:c1',
+      kind: 'recovered',
+      dedupeKey: 'still-pending',
+      payload: '{}',
+    });
 
     // 29 days after the deliveries: nothing is old enough to go.
     expect(await pruneOutbox(rig.outbox, t0 + 29 * DAY)).toEqual({ outbox: 0 });
@@ -201,7 +238,11 @@ describe('a shutdown mid-run', () => {
     // The next run takes the three not reached (the one that ran is not due again until its next turn).
     const next = await rig.poll();
     expect(next).toMatchObject({ searches: 3, queries: 3, skipped: 0 });
-    expect((await rig.repo.listByPlace('test:c1')).filter((r) => r.id !== ran[0]!.id).every((r) => r.lastRunAt! > started && r.lastRunAt !== at)).toBe(true);
+    expect(
+      (await rig.repo.listByPlace('test:c1'))
+        .filter((r) => r.id !== ran[0]!.id)
+        .every((r) => r.lastRunAt! > started && r.lastRunAt !== at),
+    ).toBe(true);
   });
 });
 
@@ -259,7 +300,8 @@ describe('the scheduler', () => {
       run: async () => {
         runs++;
         most = Math.max(most, ++running);
-        // A run that outlasts the period whatever the load: it ends once the next tick has come (skipped, or overlapping).
+        // A run that outlasts the period whatever the load: it ends once the next tick has come (skipped, or
+        // overlapping).
         await until(() => overran() || most > 1);
         running--;
       },
@@ -284,11 +326,24 @@ describe('the call budget', () => {
     await rig.commands.handle(ctx(), 'add buy marina');
     await rig.commands.handle(ctx(), 'add buy jvc');
     const [oldest, middle, newest] = await rig.repo.listByPlace('test:c1');
-    const budgeted = new ApiClient({ baseUrl: rig.sandbox.url!, key: rig.sandbox.key, budget: { perDay: 4, maxWaitMs: 0 }, logger: rig.logger });
+    const budgeted = new ApiClient({
+      baseUrl: rig.sandbox.url!,
+      key: rig.sandbox.key,
+      budget: { perDay: 4, maxWaitMs: 0 },
+      logger: rig.logger,
+    });
     try {
       rig.sandbox.clearRequests();
       const at = Date.now() + 1_000;
-      const report = await pollOnce({ api: budgeted, repo: rig.repo, leases: rig.leases, service: rig.service, logger: rig.logger, options: POLLER, now: () => at });
+      const report = await pollOnce({
+        api: budgeted,
+        repo: rig.repo,
+        leases: rig.leases,
+        service: rig.service,
+        logger: rig.logger,
+        options: POLLER,
+        now: () => at,
+      });
       // #1 costs 3 calls, #2 the fourth; #3 waits for the next run instead of failing mid-way.
       expect(rig.sandbox.requests()).toHaveLength(4);
       expect(report).toMatchObject({ queries: 2, deferred: 1, failedQueries: 0 });

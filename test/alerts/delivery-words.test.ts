@@ -33,7 +33,13 @@ const SEARCHES = [
 
 function botOn(rig: Rig): Bot {
   const locations = new LocationResolver(rig.api, createLocationCacheRepo(rig.store, Date.now, rig.service), 3_600_000);
-  return new Bot({ api: rig.api, locations, state: createButtonStateRepo(rig.store, Date.now, rig.service), logger: rig.logger, alerts: rig.commands });
+  return new Bot({
+    api: rig.api,
+    locations,
+    state: createButtonStateRepo(rig.store, Date.now, rig.service),
+    logger: rig.logger,
+    alerts: rig.commands,
+  });
 }
 
 describe('a delivery word in /alerts add', () => {
@@ -42,35 +48,53 @@ describe('a delivery word in /alerts add', () => {
     const bot = botOn(rig);
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...DELIVERY_WORDS), fc.constantFrom(...SEARCHES), fc.nat(), fc.boolean(), async (word, search, at, upper) => {
-        // The word anywhere among the search's words: after "add", after the verb, between filters, at the end.
-        const parts = [search.verb, 'marina', ...search.filters];
-        const k = at % (parts.length + 1);
-        const typed = [...parts.slice(0, k), upper ? word.toUpperCase() : word, ...parts.slice(k)].join(' ');
-        const place = `test:delivery${n++}`;
-        const reply = await bot.handleCommand({ user: `U${n}`, place, text: `alerts add ${typed}` });
-        expect(reply.text).toMatch(/^Saved as alert #1: /);
-        expect(reply.text).toContain(`I didn't use "${upper ? word.toUpperCase() : word}": alerts are checked every 15 minutes`);
-        // The saved search says no period it was not given: no "a day", "paid weekly".
-        const [row] = await rig.repo.listByPlace(place);
-        expect(row!.summary).not.toMatch(/a day|a week|paid (daily|weekly)|an hour/);
-        expect(JSON.parse(row!.query).query.params.rent_frequency ?? 'unset').not.toMatch(/daily|weekly/);
-        expect(row!.summary).toContain('Dubai Marina');
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...DELIVERY_WORDS),
+        fc.constantFrom(...SEARCHES),
+        fc.nat(),
+        fc.boolean(),
+        async (word, search, at, upper) => {
+          // The word anywhere among the search's words: after "add", after the verb, between filters, at the end.
+          const parts = [search.verb, 'marina', ...search.filters];
+          const k = at % (parts.length + 1);
+          const typed = [...parts.slice(0, k), upper ? word.toUpperCase() : word, ...parts.slice(k)].join(' ');
+          const place = `test:delivery${n++}`;
+          const reply = await bot.handleCommand({ user: `U${n}`, place, text: `alerts add ${typed}` });
+          expect(reply.text).toMatch(/^Saved as alert #1: /);
+          expect(reply.text).toContain(
+            `I didn't use "${upper ? word.toUpperCase() : word}": alerts are checked every 15 minutes`,
+          );
+          // The saved search says no period it was not given: no "a day", "paid weekly".
+          const [row] = await rig.repo.listByPlace(place);
+          expect(row!.summary).not.toMatch(/a day|a week|paid (daily|weekly)|an hour/);
+          expect(JSON.parse(row!.query).query.params.rent_frequency ?? 'unset').not.toMatch(/daily|weekly/);
+          expect(row!.summary).toContain('Dubai Marina');
+        },
+      ),
       { numRuns: 40 },
     );
   }, 60_000);
 
   it('leaves a rent period written as one: "per week" is still the period, said in the summary', async () => {
     const rig = await alertsRig();
-    const reply = await botOn(rig).handleCommand({ user: 'U1', place: 'test:c1', text: 'alerts add rent marina 2br under 3k per week every morning' });
-    expect(reply.text).toMatch(/^Saved as alert #1: 2-bedroom homes for rent in Dubai Marina, up to AED 3,000 a week\./);
+    const reply = await botOn(rig).handleCommand({
+      user: 'U1',
+      place: 'test:c1',
+      text: 'alerts add rent marina 2br under 3k per week every morning',
+    });
+    expect(reply.text).toMatch(
+      /^Saved as alert #1: 2-bedroom homes for rent in Dubai Marina, up to AED 3,000 a week\./,
+    );
     expect(reply.text).toContain(`I didn't use "every morning"`);
   });
 
   it('says so too when the rest of the search is refused, and saves nothing', async () => {
     const rig = await alertsRig();
-    const reply = await botOn(rig).handleCommand({ user: 'U1', place: 'test:c1', text: 'alerts add rent marina 2br under 500 daily' });
+    const reply = await botOn(rig).handleCommand({
+      user: 'U1',
+      place: 'test:c1',
+      text: 'alerts add rent marina 2br under 500 daily',
+    });
     expect(reply.ephemeral).toBe(true);
     expect(reply.text).toContain(`I didn't use "daily"`);
     expect(reply.text).toMatch(/Did you mean 500,000\?/);

@@ -5,7 +5,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { ALERT_KINDS, AlertCommands, alertKind, pollOnce, type PollerDeps, type PollerOptions } from '../../src/alerts/index.js';
+import {
+  ALERT_KINDS,
+  AlertCommands,
+  alertKind,
+  pollOnce,
+  type PollerDeps,
+  type PollerOptions,
+} from '../../src/alerts/index.js';
 import { ApiClient } from '../../src/api/index.js';
 import { KindRegistry, OutboxDrainer, type DeliveryOptions } from '../../src/outbox/index.js';
 import type { ChatPoster, PostFailure } from '../../src/ports/index.js';
@@ -52,7 +59,11 @@ export class RecordingPoster implements ChatPoster {
   }
   /** Every listing id posted as a card, in order. */
   postedIds(): string[] {
-    return this.posts.flatMap((p) => p.reply.blocks.flatMap((b) => (b.kind === 'card' && b.card.url ? [b.card.url.match(/(\d+)(?:\D*)$/)?.[1] ?? b.card.url] : [])));
+    return this.posts.flatMap((p) =>
+      p.reply.blocks.flatMap((b) =>
+        b.kind === 'card' && b.card.url ? [b.card.url.match(/(\d+)(?:\D*)$/)?.[1] ?? b.card.url] : [],
+      ),
+    );
   }
 }
 
@@ -96,7 +107,14 @@ export interface Rig {
 
 export const POLLER: PollerOptions = { maxPages: 3, priceDropPct: 1, deadlineMs: 5_000 };
 
-export async function alertsRig(options: { dbFile?: string; sandbox?: Sandbox; perPlaceIntervalMs?: number; limits?: { perPlace: number; perOwner: number } } = {}): Promise<Rig> {
+export async function alertsRig(
+  options: {
+    dbFile?: string;
+    sandbox?: Sandbox;
+    perPlaceIntervalMs?: number;
+    limits?: { perPlace: number; perOwner: number };
+  } = {},
+): Promise<Rig> {
   const sandbox = options.sandbox ?? createSandbox({ key: 'alerts-key' });
   if (!options.sandbox) {
     await sandbox.listen();
@@ -108,7 +126,13 @@ export async function alertsRig(options: { dbFile?: string; sandbox?: Sandbox; p
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', write: (l) => logs.push(l) });
   const build = (): Rig => {
-    const api = new ApiClient({ baseUrl: sandbox.url!, key: sandbox.key, retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 }, breaker: { cooldownMs: 50 }, logger });
+    const api = new ApiClient({
+      baseUrl: sandbox.url!,
+      key: sandbox.key,
+      retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
+      breaker: { cooldownMs: 50 },
+      logger,
+    });
     const store = openStore(dbFile);
     let closed = false;
     cleanups.push(async () => {
@@ -145,7 +169,15 @@ export async function alertsRig(options: { dbFile?: string; sandbox?: Sandbox; p
         ...(o.holder ? { holder: o.holder } : {}),
         ...(o.now ? { now: o.now } : {}),
         ...(o.lapsed ? { lapsed: o.lapsed } : {}),
-        options: { giveUpMs: 48 * 3_600_000, perPlaceIntervalMs: options.perPlaceIntervalMs ?? 0, baseBackoffMs: 1, maxBackoffMs: 2, leaseMs: 200, lookupRetryMs: 1, ...o.options },
+        options: {
+          giveUpMs: 48 * 3_600_000,
+          perPlaceIntervalMs: options.perPlaceIntervalMs ?? 0,
+          baseBackoffMs: 1,
+          maxBackoffMs: 2,
+          leaseMs: 200,
+          lookupRetryMs: 1,
+          ...o.options,
+        },
       });
     const drainer = newDrainer();
     return {
@@ -163,7 +195,8 @@ export async function alertsRig(options: { dbFile?: string; sandbox?: Sandbox; p
       logs,
       logger,
       service,
-      poll: (o: Partial<PollerOptions> = {}) => pollOnce({ api, repo, leases, service, logger, options: { ...POLLER, ...o } }),
+      poll: (o: Partial<PollerOptions> = {}) =>
+        pollOnce({ api, repo, leases, service, logger, options: { ...POLLER, ...o } }),
       upstreamCalls: (p?: string) => sandbox.requests().filter((r) => !p || r.path === p).length,
       reopen: build,
     };
@@ -178,13 +211,20 @@ export async function claimsRunOut(outbox: OutboxRepo, ms = 5_000): Promise<void
   const end = Date.now() + ms;
   for (;;) {
     const now = Date.now();
-    if ((await outbox.list({ state: ['claimed', 'sending'] })).every((r) => r.claimedUntil === null || r.claimedUntil < now)) return;
+    if (
+      (await outbox.list({ state: ['claimed', 'sending'] })).every(
+        (r) => r.claimedUntil === null || r.claimedUntil < now,
+      )
+    )
+      return;
     if (now > end) throw new Error(`outbox claims still held after ${ms} ms`);
     await new Promise((r) => setTimeout(r, 5));
   }
 }
 
-/** An instance on a shared Postgres, as `manzil start` with DATABASE_URL runs one: its own pool, client and commands. */
+/**
+ * An instance on a shared Postgres, as `manzil start` with DATABASE_URL runs one: its own pool, client and commands.
+ */
 export interface PgInstance {
   holder: string;
   db: Database;
@@ -197,7 +237,13 @@ export interface PgInstance {
 export async function pgInstance(rig: Rig, url: string, holder: string): Promise<PgInstance> {
   const { sandbox, logger, service } = rig;
   const db = await openDatabase({ dbPath: '', postgres: { url, poolSize: 4 } });
-  const api = new ApiClient({ baseUrl: sandbox.url!, key: sandbox.key, retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 }, breaker: { cooldownMs: 50 }, logger });
+  const api = new ApiClient({
+    baseUrl: sandbox.url!,
+    key: sandbox.key,
+    retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
+    breaker: { cooldownMs: 50 },
+    logger,
+  });
   cleanups.push(async () => {
     await api.close();
     await db.close();
@@ -215,5 +261,10 @@ export async function pgInstance(rig: Rig, url: string, holder: string): Promise
     schedule: 'every 15 minutes',
     ...POLLER,
   });
-  return { holder, db, commands, deps: { api, repo: db.alerts, leases: db.leases, service, logger, holder, platforms: ['test'] } };
+  return {
+    holder,
+    db,
+    commands,
+    deps: { api, repo: db.alerts, leases: db.leases, service, logger, holder, platforms: ['test'] },
+  };
 }

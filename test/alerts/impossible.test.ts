@@ -12,18 +12,40 @@ const NINES_400 = '9'.repeat(400);
 /** The bot core on the rig's service and database, with the rig's alert commands. */
 function botOn(rig: Rig): Bot {
   const locations = new LocationResolver(rig.api, createLocationCacheRepo(rig.store, Date.now, rig.service), 3_600_000);
-  return new Bot({ api: rig.api, locations, state: createButtonStateRepo(rig.store, Date.now, rig.service), logger: rig.logger, alerts: rig.commands });
+  return new Bot({
+    api: rig.api,
+    locations,
+    state: createButtonStateRepo(rig.store, Date.now, rig.service),
+    logger: rig.logger,
+    alerts: rig.commands,
+  });
 }
 
 const say = (bot: Bot, text: string) => bot.handleCommand({ user: 'U1', place: 'test:c1', text });
 
 describe('a search no listing can match, typed in chat', () => {
   it.each([
-    ['26 nines', `rent marina under ${NINES_26}`, /^"under 9{26}" is more than any property costs, so I didn't search\. I search prices up to AED 10 billion/],
-    ['400 nines', `rent marina under ${NINES_400}`, /^"under 9{24}…" is more than any property costs, so I didn't search\./],
+    [
+      '26 nines',
+      `rent marina under ${NINES_26}`,
+      /^"under 9{26}" is more than any property costs, so I didn't search\. I search prices up to AED 10 billion/,
+    ],
+    [
+      '400 nines',
+      `rent marina under ${NINES_400}`,
+      /^"under 9{24}…" is more than any property costs, so I didn't search\./,
+    ],
     ['20000 million', 'buy marina under 20000 million', /^"under 20000 million" is more than any property costs/],
-    ['a million sqm', 'rent marina over 1000000 sqm', /^"over 1000000 sqm" is bigger than any property, so I didn't search\. I search sizes up to 10 million sqft/],
-    ['1 to 99999999999 bedrooms', 'rent marina 1-99999999999 br', /^99999999999 bedrooms is more than I can search for; the most is 20\./],
+    [
+      'a million sqm',
+      'rent marina over 1000000 sqm',
+      /^"over 1000000 sqm" is bigger than any property, so I didn't search\. I search sizes up to 10 million sqft/,
+    ],
+    [
+      '1 to 99999999999 bedrooms',
+      'rent marina 1-99999999999 br',
+      /^99999999999 bedrooms is more than I can search for; the most is 20\./,
+    ],
   ])('%s gets a friendly refusal, and nothing is searched', async (_label, text, expected) => {
     const rig = await alertsRig();
     const reply = await say(botOn(rig), text);
@@ -63,7 +85,9 @@ describe('an alert whose search the property service refuses', () => {
 
     const lines = (await rig.commands.handle(ctx(), 'list')).text.split('\n');
     const [rent, buy] = [lines.find((l) => l.startsWith('#1 ')), lines.find((l) => l.startsWith('#2 '))];
-    expect(rent).toMatch(/ · ⚠️ failing for .*: the property service refused this search as invalid; save it again with other filters · /);
+    expect(rent).toMatch(
+      / · ⚠️ failing for .*: the property service refused this search as invalid; save it again with other filters · /,
+    );
     expect(rent).not.toMatch(/not answering/);
     expect(buy).toMatch(/ · ⚠️ failing for .*: the property service is not answering · /);
   });

@@ -12,7 +12,9 @@ describe('alert limits', () => {
 
     // Anyone in the channel is refused, whoever saved the others.
     const refused = text(await rig.commands.handle(ctx('test:c1', 'U3'), 'add rent jvc'));
-    expect(refused).toMatch(/^This channel has 2 alerts already, the most it can have\. Remove one with `\/alerts remove <number>` first/);
+    expect(refused).toMatch(
+      /^This channel has 2 alerts already, the most it can have\. Remove one with `\/alerts remove <number>` first/,
+    );
     expect(await rig.repo.count(rig.sandbox.url!)).toBe(2);
 
     // Another channel is not affected.
@@ -28,7 +30,9 @@ describe('alert limits', () => {
     expect(text(await rig.commands.handle(ctx('test:c2', 'U1'), 'add buy marina'))).toMatch(/^Saved as alert/);
 
     const refused = text(await rig.commands.handle(ctx('test:c3', 'U1'), 'add rent jvc'));
-    expect(refused).toMatch(/^You have 2 alerts already, the most one person can have\. Remove one with `\/alerts remove <number>` first/);
+    expect(refused).toMatch(
+      /^You have 2 alerts already, the most one person can have\. Remove one with `\/alerts remove <number>` first/,
+    );
     expect(text(await rig.commands.handle(ctx('test:c3', 'U2'), 'add rent jvc'))).toMatch(/^Saved as alert/);
   });
 });

@@ -1,5 +1,6 @@
 // Alerts saved by an earlier version asking for what no listing can be ("up to AED Infinity a year", 9.99e+25) are
-// paused when Manzil starts, each with one message in its channel: across two starts, on Slack, from a real SQLite file.
+// paused when Manzil starts, each with one message in its channel: across two starts, on Slack, from a real SQLite
+// file.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,16 +45,27 @@ const boot = async (dbPath: string) => {
 /** A slash command in the channel, and the reply it gets. */
 async function command(manzil: Manzil, name: string, text: string): Promise<string> {
   const id = `p${++seq}`;
-  await signedPost(`http://127.0.0.1:${manzil.slackPort}/slack/events`, SECRET, slashCommand(name, text, slack.responseUrl(id), { channel_id: CHANNEL }));
+  await signedPost(
+    `http://127.0.0.1:${manzil.slackPort}/slack/events`,
+    SECRET,
+    slashCommand(name, text, slack.responseUrl(id), { channel_id: CHANNEL }),
+  );
   await slack.waitFor(() => slack.responses(id).length > 0, 15_000);
   return JSON.stringify(slack.responses(id).at(-1));
 }
 
 /** Saves an alert as an earlier version did, before amounts were bounded: the parameters as its parser wrote them. */
-async function saveAsBefore(dbPath: string, params: Record<string, string>, operation: 'search-rent' | 'search-buy'): Promise<void> {
+async function saveAsBefore(
+  dbPath: string,
+  params: Record<string, string>,
+  operation: 'search-rent' | 'search-buy',
+): Promise<void> {
   const store = openStore(dbPath);
   try {
-    const saved: SavedQuery = { query: { operation, params, location: 'marina', unknownWords: [] }, location: { id: 1, name: 'Dubai Marina' } };
+    const saved: SavedQuery = {
+      query: { operation, params, location: 'marina', unknownWords: [] },
+      location: { id: 1, name: 'Dubai Marina' },
+    };
     const created = await createAlertsRepo(store).create(
       {
         service: serviceKey(sandbox.url!),
@@ -101,8 +113,12 @@ describe('alerts saved with amounts no listing can have', () => {
     await slack.waitFor(() => pausedNotices().length >= 2, 15_000);
     const texts = pausedNotices().map((m) => m.text);
     expect(texts).toEqual([
-      expect.stringMatching(/^⏸️ Alert #1 \(.*Dubai Marina.*\) is paused: it asks for a price above AED 10 billion, which no listing has.*`\/alerts remove 1`\.$/),
-      expect.stringMatching(/^⏸️ Alert #2 \(.*Dubai Marina.*\) is paused: it asks for a price above AED 10 billion, which no listing has.*`\/alerts remove 2`\.$/),
+      expect.stringMatching(
+        /^⏸️ Alert #1 \(.*Dubai Marina.*\) is paused: it asks for a price above AED 10 billion, which no listing has.*`\/alerts remove 1`\.$/,
+      ),
+      expect.stringMatching(
+        /^⏸️ Alert #2 \(.*Dubai Marina.*\) is paused: it asks for a price above AED 10 billion, which no listing has.*`\/alerts remove 2`\.$/,
+      ),
     ]);
     const rows = await first.alerts.repo.listByPlace(PLACE);
     expect(rows.map((r) => r.paused)).toEqual([true, true]);
@@ -115,7 +131,9 @@ describe('alerts saved with amounts no listing can have', () => {
     expect(list).toMatch(/#3 · [^"]* · checked every 15 minutes · last checked/);
     expect(list).not.toMatch(/failing/);
     // Resuming one would only fail on every run: refused, with what to do instead.
-    expect(await command(first, '/alerts', 'resume 1')).toMatch(/Alert #1 can't run: it asks for a price above AED 10 billion, which no listing has\. Save the search again/);
+    expect(await command(first, '/alerts', 'resume 1')).toMatch(
+      /Alert #1 can't run: it asks for a price above AED 10 billion, which no listing has\. Save the search again/,
+    );
     expect((await first.alerts.repo.byNumber(PLACE, 1))!.paused).toBe(true);
     await first.stop();
 

@@ -13,7 +13,9 @@ describe('saving a search as an alert', () => {
   it('says what happens next and how many match today, and posts nothing on the first look', async () => {
     const rig = await alertsRig();
     const reply = await rig.commands.handle(ctx(), 'add rent marina 2br');
-    expect(text(reply)).toMatch(/^Saved as alert #1: .*Dubai Marina.*I'll post new listings here as they appear; \d+( or more)? listings? match(es)? today/);
+    expect(text(reply)).toMatch(
+      /^Saved as alert #1: .*Dubai Marina.*I'll post new listings here as they appear; \d+( or more)? listings? match(es)? today/,
+    );
     const report = await rig.poll();
     expect(report.queued).toBe(0);
     await rig.drainer.drain();
@@ -80,7 +82,10 @@ describe('new listings', () => {
     // Every advance lists its first Dubai Marina flat twice: four copies, four folded cards, no copy posted alone.
     expect(folded).toHaveLength(4);
     const news = (await rig.outbox.list()).filter((d) => d.kind === 'new');
-    const flats = news.map((d) => JSON.parse(d.payload).listing as { address: { full_name: string }; bedrooms: string; size: { value: number } });
+    const flats = news.map(
+      (d) =>
+        JSON.parse(d.payload).listing as { address: { full_name: string }; bedrooms: string; size: { value: number } },
+    );
     const keys = flats.map((f) => `${f.address.full_name}|${f.bedrooms}|${f.size.value}`);
     expect(new Set(keys).size).toBe(keys.length);
   });
@@ -118,7 +123,9 @@ describe('price drops', () => {
     await rig.drainer.drain();
     const drops = rig.poster.posts.filter((p) => /Price dropped/.test(p.reply.text));
     expect(drops).toHaveLength(1);
-    expect(drops[0]!.reply.text).toContain(`Price dropped from AED ${a!.lastPrice!.toLocaleString('en-US')} to AED ${Math.round(a!.lastPrice! * 0.9).toLocaleString('en-US')}`);
+    expect(drops[0]!.reply.text).toContain(
+      `Price dropped from AED ${a!.lastPrice!.toLocaleString('en-US')} to AED ${Math.round(a!.lastPrice! * 0.9).toLocaleString('en-US')}`,
+    );
   });
 });
 
@@ -146,7 +153,10 @@ describe('coalescing', () => {
     await b.commands.handle(ctx('test:c2', 'U2'), 'add rent "Dubai Marina" 2 bed max 200000');
     await a.commands.handle(ctx('test:c1', 'U1'), 'add buy jvc');
     await b.commands.handle(ctx('other:c9', 'U3'), 'add buy jlt');
-    const [marina, , jvc] = [...(await a.db.alerts.listByPlace('test:c1')), ...(await a.db.alerts.listByPlace('test:c2'))].sort((x, y) => x.id - y.id);
+    const [marina, , jvc] = [
+      ...(await a.db.alerts.listByPlace('test:c1')),
+      ...(await a.db.alerts.listByPlace('test:c2')),
+    ].sort((x, y) => x.id - y.id);
     const jlt = (await a.db.alerts.listByPlace('other:c9'))[0]!;
     rig.sandbox.clearRequests();
     // Each instance's scheduler runs the poller as the server registers it (src/background/compose.ts), a query a job.
@@ -154,7 +164,13 @@ describe('coalescing', () => {
     const parts: { query: string; report: RunReport }[] = [];
     const schedulers: SharedScheduler[] = [];
     for (const i of [a, b]) {
-      const scheduler = new SharedScheduler({ url: pg.url, timezone: 'UTC', logger: rig.logger, pollSeconds: 0.2, partsPerJob: 1 });
+      const scheduler = new SharedScheduler({
+        url: pg.url,
+        timezone: 'UTC',
+        logger: rig.logger,
+        pollSeconds: 0.2,
+        partsPerJob: 1,
+      });
       scheduler.register({
         name: POLL_JOB,
         cron: '0 0 1 1 *', // never within the test: runSoon starts the run
@@ -235,7 +251,9 @@ describe('upstream trouble', () => {
     t += 3_600_000;
     await poll();
     await rig.drainer.drain();
-    expect(rig.poster.posts.map((p) => p.reply.text).filter((x) => /has not been able to check/.test(x))).toHaveLength(1);
+    expect(rig.poster.posts.map((p) => p.reply.text).filter((x) => /has not been able to check/.test(x))).toHaveLength(
+      1,
+    );
     rig.sandbox.clearFaults();
     await new Promise((r) => setTimeout(r, 60)); // the client's circuit breaker closes after its cooldown
     t += 3_600_000;
@@ -319,7 +337,15 @@ describe('platforms and instances', () => {
     await rig.commands.handle(ctx('test:c1'), 'add rent marina');
     await rig.commands.handle(ctx('elsewhere:c9'), 'add buy marina');
     rig.sandbox.clearRequests();
-    const report = await pollOnce({ api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.sandbox.url!, logger: rig.logger, options: POLLER, platforms: ['test'] });
+    const report = await pollOnce({
+      api: rig.api,
+      repo: rig.repo,
+      leases: rig.leases,
+      service: rig.sandbox.url!,
+      logger: rig.logger,
+      options: POLLER,
+      platforms: ['test'],
+    });
     expect(report.searches).toBe(1);
     expect(rig.upstreamCalls('/search-buy')).toBe(0);
   });
@@ -328,7 +354,14 @@ describe('platforms and instances', () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina');
     rig.sandbox.addFault({ latencyMs: 300, count: 1 });
-    const deps = { api: rig.api, repo: rig.repo, leases: rig.leases, service: rig.sandbox.url!, logger: rig.logger, options: POLLER };
+    const deps = {
+      api: rig.api,
+      repo: rig.repo,
+      leases: rig.leases,
+      service: rig.sandbox.url!,
+      logger: rig.logger,
+      options: POLLER,
+    };
     const [a, b] = await Promise.all([pollOnce({ ...deps, holder: 'one' }), pollOnce({ ...deps, holder: 'two' })]);
     expect([a.ran, b.ran].sort()).toEqual([false, true]);
     expect((await pollOnce({ ...deps, holder: 'two' })).ran).toBe(true);
@@ -361,7 +394,8 @@ describe('two drainers on one outbox', () => {
     await expect.poll(() => rig.poster.posts.length, { interval: 5, timeout: 10_000 }).toBeGreaterThanOrEqual(3);
     await Promise.all([draining, other.drain()]);
 
-    // The race happened: the second claimed once the first claim's lease had run out, while its queue was still posting.
+    // The race happened: the second claimed once the first claim's lease had run out, while its queue was still
+    // posting.
     expect(claims[0]).toMatchObject({ holder: 'first', taken: 6 });
     const second = claims.find((c) => c.holder === 'other')!;
     expect(second.at).toBeGreaterThanOrEqual(claims[0]!.until);

@@ -25,8 +25,13 @@ describe('saving the same search twice in a channel', () => {
     const rig = await alertsRig();
     const parsed = parseCommand('rent marina 2br');
     if (!parsed.ok) throw new Error(parsed.error);
-    const replies = await Promise.all([rig.commands.save(ctx(), parsed.query, undefined), rig.commands.save(ctx(), parsed.query, undefined)]);
-    expect(replies.map((r) => r.text).sort()).toEqual([expect.stringMatching(/^Saved as alert #1:/), expect.stringMatching(/already alert #1/)].sort());
+    const replies = await Promise.all([
+      rig.commands.save(ctx(), parsed.query, undefined),
+      rig.commands.save(ctx(), parsed.query, undefined),
+    ]);
+    expect(replies.map((r) => r.text).sort()).toEqual(
+      [expect.stringMatching(/^Saved as alert #1:/), expect.stringMatching(/already alert #1/)].sort(),
+    );
     expect(await rig.repo.listByPlace('test:c1')).toHaveLength(1);
   });
 
@@ -80,9 +85,13 @@ describe('alerts saved for another property service', () => {
 
     const list = (await rig.commands.handle(ctx('test:c1'), 'list')).text;
     expect(list).toMatch(/Alerts in this channel \(3\)/);
-    expect(list).toMatch(/2 of these were saved for another property service than the one configured \(UAE_API_BASE_URL changed\) and are not checked/);
+    expect(list).toMatch(
+      /2 of these were saved for another property service than the one configured \(UAE_API_BASE_URL changed\) and are not checked/,
+    );
     expect(list.split('\n').filter((l) => /not checked: another property service/.test(l))).toHaveLength(2);
-    expect((await rig.commands.handle(ctx('test:c2'), 'list')).text).toMatch(/1 of these was saved for another property service/);
+    expect((await rig.commands.handle(ctx('test:c2'), 'list')).text).toMatch(
+      /1 of these was saved for another property service/,
+    );
     // Saving it again, as the note says, works: the old one (same query, another service) does not count as the same.
     expect((await rig.commands.handle(ctx('test:c2'), 'add rent marina 2br')).text).toMatch(/^Saved as alert #2:/);
     await rig.repo.remove((await rig.repo.byNumber('test:c2', 2))!.id);
@@ -93,7 +102,11 @@ describe('alerts saved for another property service', () => {
     // /healthz counts them (as main wires it).
     const health = new Health({
       probe: async () => {},
-      poller: { lastRun: async () => undefined, alerts: async () => rig.repo.count(rig.service), elsewhere: async () => rig.repo.countElsewhere(rig.service) },
+      poller: {
+        lastRun: async () => undefined,
+        alerts: async () => rig.repo.count(rig.service),
+        elsewhere: async () => rig.repo.countElsewhere(rig.service),
+      },
       maxPollerAgeMs: 3_600_000,
       upstream: { sandbox: true, budgetLeft: () => ({ blockedForMs: 0 }) },
       stopping: () => false,

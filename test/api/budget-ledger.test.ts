@@ -20,7 +20,12 @@ afterEach(() => sandbox.clearRequests());
 /** One run of Manzil: a store on `file` and a client whose budget counts in it. */
 async function run(file: string, budget: Partial<BudgetLimits>, baseUrl = sandbox.url!) {
   const store = openStore(file);
-  const api = new ApiClient({ baseUrl, key: KEY, budget: { maxWaitMs: 0, ...budget }, ledger: createApiUsageRepo(store, baseUrl) });
+  const api = new ApiClient({
+    baseUrl,
+    key: KEY,
+    budget: { maxWaitMs: 0, ...budget },
+    ledger: createApiUsageRepo(store, baseUrl),
+  });
   // As a start does (openService): what earlier runs spent counts from the first call.
   await api.refreshBudget();
   return {
@@ -68,7 +73,12 @@ describe('the ledger', () => {
     await a.stop();
 
     const store = openStore(file);
-    const other = new ApiClient({ baseUrl: sandbox.url!, key: KEY, budget: { perDay: 5 }, ledger: createApiUsageRepo(store, 'https://another.example') });
+    const other = new ApiClient({
+      baseUrl: sandbox.url!,
+      key: KEY,
+      budget: { perDay: 5 },
+      ledger: createApiUsageRepo(store, 'https://another.example'),
+    });
     expect(other.budgetLeft().day).toBe(5);
     await other.close();
     store.close();

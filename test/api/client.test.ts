@@ -56,7 +56,11 @@ describe('every operation', () => {
     const listing = (await api.call('search-buy', { location_id: '50' })).records[0]!;
     const agent = (await api.call('search-agents', {})).records[0]!;
     const broker = (await api.call('search-brokers', {})).records[0]!;
-    const fill: Record<string, string> = { agent_id: String(agent.id), broker_id: String(broker.id), property_id: listing.property_id };
+    const fill: Record<string, string> = {
+      agent_id: String(agent.id),
+      broker_id: String(broker.id),
+      property_id: listing.property_id,
+    };
     sandbox.clearRequests();
     for (const op of OPERATION_NAMES) {
       const params = Object.fromEntries(Object.entries(SAMPLE[op]).map(([k, v]) => [k, v || fill[k]!]));
@@ -115,7 +119,12 @@ describe('paging and filters', () => {
     const big = await api.call('search-buy', { location_id: '50', area_min: '2000' });
     for (const r of big.records) expect(r.size?.value ?? 0).toBeGreaterThanOrEqual(2000);
 
-    const tx = await api.call('get-get-transactions', { location_id: '50', transaction_type: 'sold', bedrooms: '2', period: '6m' });
+    const tx = await api.call('get-get-transactions', {
+      location_id: '50',
+      transaction_type: 'sold',
+      bedrooms: '2',
+      period: '6m',
+    });
     for (const t of tx.records) expect(t.bedrooms).toBe(2);
 
     const adrec = await api.call('get-adrec-transactions', { page: '0', size: '5' });
@@ -152,7 +161,11 @@ describe('errors', () => {
   });
 
   it('does not retry 401 and reports it without the key', async () => {
-    const api = new ApiClient({ baseUrl: url, key: 'sk-wrong-key-9999', logger: createLogger({ write: (l) => logLines.push(l) }) });
+    const api = new ApiClient({
+      baseUrl: url,
+      key: 'sk-wrong-key-9999',
+      logger: createLogger({ write: (l) => logLines.push(l) }),
+    });
     const err = (await api.call('search-brokers', {}).catch((e: unknown) => e)) as ApiError;
     expect(err.status).toBe(401);
     expect(err.retryable).toBe(false);

@@ -46,61 +46,83 @@ async function serve(handler: Parameters<typeof rawServer>[0]) {
 }
 
 describe('one deadline per call', () => {
-  it('cuts off an upstream that drips one byte every 200 ms at the deadline, and does not retry past it', { timeout: 20_000 }, async () => {
-    const server = await serve(drip(200));
-    // undici's gap-between-chunks timeout (10 s) never fires on a drip; the deadline must.
-    const api = client(server.url, { deadlineMs: 600, bodyTimeoutSeconds: 10 });
-    const { error, ms } = await failure(api.call('search-brokers', {}));
-    expect(error.kind).toBe('timeout');
-    expect(error.retryable).toBe(true);
-    expect(error.message).toMatch(/0\.6 s deadline/);
-    expect(ms).toBeGreaterThanOrEqual(590);
-    // At the deadline, not at the 10 s body time (how close to it: `npm run bench`).
-    expect(ms).toBeLessThan(600 + 3000);
-    expect(server.requests).toBe(1);
-  });
+  it(
+    'cuts off an upstream that drips one byte every 200 ms at the deadline, and does not retry past it',
+    { timeout: 20_000 },
+    async () => {
+      const server = await serve(drip(200));
+      // undici's gap-between-chunks timeout (10 s) never fires on a drip; the deadline must.
+      const api = client(server.url, { deadlineMs: 600, bodyTimeoutSeconds: 10 });
+      const { error, ms } = await failure(api.call('search-brokers', {}));
+      expect(error.kind).toBe('timeout');
+      expect(error.retryable).toBe(true);
+      expect(error.message).toMatch(/0\.6 s deadline/);
+      expect(ms).toBeGreaterThanOrEqual(590);
+      // At the deadline, not at the 10 s body time (how close to it: `npm run bench`).
+      expect(ms).toBeLessThan(600 + 3000);
+      expect(server.requests).toBe(1);
+    },
+  );
 
-  it('limits each attempt to its whole body time, however steadily the bytes come, then retries', { timeout: 15_000 }, async () => {
-    const server = await serve(drip(100));
-    const api = client(server.url, { deadlineMs: 5000, bodyTimeoutSeconds: 0.4, retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 } });
-    const { error, ms } = await failure(api.call('search-brokers', {}));
-    expect(error.kind).toBe('timeout');
-    expect(error.message).toMatch(/no complete body within 400 ms/);
-    expect(server.requests).toBe(2);
-    expect(ms).toBeLessThan(2 * 400 + 2500); // ended by the attempts' body time, well before the 5 s deadline
-    expect(api.stats().retries).toBe(1);
-  });
+  it(
+    'limits each attempt to its whole body time, however steadily the bytes come, then retries',
+    { timeout: 15_000 },
+    async () => {
+      const server = await serve(drip(100));
+      const api = client(server.url, {
+        deadlineMs: 5000,
+        bodyTimeoutSeconds: 0.4,
+        retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
+      });
+      const { error, ms } = await failure(api.call('search-brokers', {}));
+      expect(error.kind).toBe('timeout');
+      expect(error.message).toMatch(/no complete body within 400 ms/);
+      expect(server.requests).toBe(2);
+      expect(ms).toBeLessThan(2 * 400 + 2500); // ended by the attempts' body time, well before the 5 s deadline
+      expect(api.stats().retries).toBe(1);
+    },
+  );
 
-  it('counts the wait for a free connection: 48 calls on 2 connections each end within their own deadline', { timeout: 30_000 }, async () => {
-    // Queued behind one another, the last would end after 48 × 400 / 2 ≈ 10 s; the first two answer in 0.4 s of the 2.
-    sandbox.addFault({ latencyMs: 400, count: 1000 });
-    const api = client(sandbox.url!, { connections: 2, deadlineMs: 2000, headersTimeoutSeconds: 20 });
-    const started = performance.now();
-    const outcomes = await Promise.all(
-      Array.from({ length: 48 }, async () => {
-        const t0 = performance.now();
-        try {
-          await api.call('search-brokers', {});
-          return { ok: true, ms: performance.now() - t0 };
-        } catch (e) {
-          return { ok: false, kind: (e as ApiError).kind, ms: performance.now() - t0 };
-        }
-      }),
-    );
-    // Each ends near its 2 s deadline, not after its turn in the queue.
-    for (const o of outcomes) expect(o.ms).toBeLessThan(2000 + 3000);
-    expect(performance.now() - started).toBeLessThan(2000 + 3500);
-    // About 2 answers every 400 ms fit in 2 s: some succeed, the rest time out instead of queueing for 10 s.
-    const ok = outcomes.filter((o) => o.ok).length;
-    expect(ok).toBeGreaterThanOrEqual(2);
-    expect(ok).toBeLessThan(48);
-    for (const o of outcomes.filter((x) => !x.ok)) expect(o.kind).toBe('timeout');
-  });
+  it(
+    'counts the wait for a free connection: 48 calls on 2 connections each end within their own deadline',
+    { timeout: 30_000 },
+    async () => {
+      // Queued behind one another, the last would end after 48 × 400 / 2 ≈ 10 s; the first two answer in 0.4 s of the
+      // 2.
+      sandbox.addFault({ latencyMs: 400, count: 1000 });
+      const api = client(sandbox.url!, { connections: 2, deadlineMs: 2000, headersTimeoutSeconds: 20 });
+      const started = performance.now();
+      const outcomes = await Promise.all(
+        Array.from({ length: 48 }, async () => {
+          const t0 = performance.now();
+          try {
+            await api.call('search-brokers', {});
+            return { ok: true, ms: performance.now() - t0 };
+          } catch (e) {
+            return { ok: false, kind: (e as ApiError).kind, ms: performance.now() - t0 };
+          }
+        }),
+      );
+      // Each ends near its 2 s deadline, not after its turn in the queue.
+      for (const o of outcomes) expect(o.ms).toBeLessThan(2000 + 3000);
+      expect(performance.now() - started).toBeLessThan(2000 + 3500);
+      // About 2 answers every 400 ms fit in 2 s: some succeed, the rest time out instead of queueing for 10 s.
+      const ok = outcomes.filter((o) => o.ok).length;
+      expect(ok).toBeGreaterThanOrEqual(2);
+      expect(ok).toBeLessThan(48);
+      for (const o of outcomes.filter((x) => !x.ok)) expect(o.kind).toBe('timeout');
+    },
+  );
 
   it('counts the queue against the headers time of each attempt too', { timeout: 30_000 }, async () => {
     // As above: queued, the last would wait 10 s for its headers; the first two have them in 0.4 s of the 2.
     sandbox.addFault({ latencyMs: 400, count: 1000 });
-    const api = client(sandbox.url!, { connections: 2, deadlineMs: 20_000, headersTimeoutSeconds: 2, retry: { attempts: 1 } });
+    const api = client(sandbox.url!, {
+      connections: 2,
+      deadlineMs: 20_000,
+      headersTimeoutSeconds: 2,
+      retry: { attempts: 1 },
+    });
     const outcomes = await Promise.all(
       Array.from({ length: 48 }, async () => {
         const t0 = performance.now();

@@ -11,7 +11,10 @@ const listing = (id: unknown, extra: Record<string, unknown> = {}) => ({
 
 describe('readEnvelope', () => {
   it('drops and counts a record it cannot understand, keeping the rest of the page', () => {
-    const env = readEnvelope(OPERATIONS['search-rent'], { success: true, data: [listing('1'), { nonsense: true }, listing(2)] });
+    const env = readEnvelope(OPERATIONS['search-rent'], {
+      success: true,
+      data: [listing('1'), { nonsense: true }, listing(2)],
+    });
     expect('problem' in env).toBe(false);
     if ('problem' in env) return;
     expect(env.records).toHaveLength(2);
@@ -41,7 +44,16 @@ describe('readEnvelope', () => {
   it('reads the nested transactions shape with its summary and paging', () => {
     const env = readEnvelope(OPERATIONS['get-get-transactions'], {
       success: true,
-      data: { data: { attributes: { transactions: [{ id: 'ab12', price: 1200000, bedrooms: 2 }], summary: { count: 1 }, total_items: 31, total_pages: 3 } } },
+      data: {
+        data: {
+          attributes: {
+            transactions: [{ id: 'ab12', price: 1200000, bedrooms: 2 }],
+            summary: { count: 1 },
+            total_items: 31,
+            total_pages: 3,
+          },
+        },
+      },
     });
     if ('problem' in env) throw new Error(env.problem);
     expect(env.records).toHaveLength(1);

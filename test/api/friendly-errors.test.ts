@@ -10,8 +10,13 @@ const error = (details: Partial<ConstructorParameters<typeof ApiError>[1]>) =>
 
 describe('friendly errors for the hardened client', () => {
   it('says the service is busy, for how long, when the breaker is open or the service asked to wait', () => {
-    expect(friendlyError(error({ kind: 'unavailable', retryAfterSeconds: 30 }))).toEqual({ text: 'The property service is busy, try again in about 1 minute.', level: 'warn' });
-    expect(friendlyError(error({ kind: 'http', status: 429, retryAfterSeconds: 600 })).text).toBe('The property service is busy, try again in about 10 minutes.');
+    expect(friendlyError(error({ kind: 'unavailable', retryAfterSeconds: 30 }))).toEqual({
+      text: 'The property service is busy, try again in about 1 minute.',
+      level: 'warn',
+    });
+    expect(friendlyError(error({ kind: 'http', status: 429, retryAfterSeconds: 600 })).text).toBe(
+      'The property service is busy, try again in about 10 minutes.',
+    );
   });
 
   it('says a too large answer could not be read, for the operator to see', () => {
@@ -27,7 +32,19 @@ describe('friendly errors for the hardened client', () => {
 });
 
 describe('nothing internal reaches chat (issue 26)', () => {
-  const kinds = ['invalid-params', 'http', 'network', 'timeout', 'malformed', 'too-large', 'budget', 'share', 'unavailable', 'cancelled', 'closed'] as const;
+  const kinds = [
+    'invalid-params',
+    'http',
+    'network',
+    'timeout',
+    'malformed',
+    'too-large',
+    'budget',
+    'share',
+    'unavailable',
+    'cancelled',
+    'closed',
+  ] as const;
   const internal = fc.stringMatching(/^[a-z][a-z0-9_]{3,12}$/).map((s) => `zz_${s}`);
 
   it('words every failure without its message, its operation, its class name or a parameter check', () => {
@@ -36,10 +53,19 @@ describe('nothing internal reaches chat (issue 26)', () => {
         fc.constantFrom(...kinds),
         fc.constantFrom(...OPERATION_NAMES),
         internal,
-        fc.array(fc.record({ param: internal, message: fc.string({ minLength: 1 }).map((m) => `${m} (got "9e+99")`) }), { maxLength: 4 }),
+        fc.array(
+          fc.record({ param: internal, message: fc.string({ minLength: 1 }).map((m) => `${m} (got "9e+99")`) }),
+          { maxLength: 4 },
+        ),
         fc.option(fc.integer({ min: 100, max: 599 }), { nil: undefined }),
         (kind, operation, detail, problems, status) => {
-          const e = new ApiError(`${operation}: ${detail} failed`, { operation, kind, retryable: false, problems, ...(status ? { status } : {}) });
+          const e = new ApiError(`${operation}: ${detail} failed`, {
+            operation,
+            kind,
+            retryable: false,
+            problems,
+            ...(status ? { status } : {}),
+          });
           const { text } = friendlyError(e, 'k3x9q2');
           expect(text).not.toContain(operation);
           expect(text).not.toContain(detail);
@@ -60,6 +86,8 @@ describe('nothing internal reaches chat (issue 26)', () => {
         { param: 'area_min', message: 'area_min must be a number (got "1e+30")' },
       ],
     });
-    expect(friendlyError(e).text).toBe("That search can't be sent: the property service can't take the bathrooms and the size as written. Try `help` for examples.");
+    expect(friendlyError(e).text).toBe(
+      "That search can't be sent: the property service can't take the bathrooms and the size as written. Try `help` for examples.",
+    );
   });
 });

@@ -9,7 +9,9 @@ export interface RawServer {
   close(): Promise<void>;
 }
 
-export async function rawServer(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<RawServer> {
+export async function rawServer(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<RawServer> {
   let requests = 0;
   const server = http.createServer((req, res) => {
     requests++;

@@ -73,7 +73,8 @@ describe('call budget', () => {
   it("counts in the ledger it is given, so a second budget on the same ledger sees the first one's calls", async () => {
     const counts = new Map<string, number>();
     const ledger: UsageLedger = {
-      record: async (windows) => Object.fromEntries(windows.map((w) => [w, counts.set(w, (counts.get(w) ?? 0) + 1).get(w)!])),
+      record: async (windows) =>
+        Object.fromEntries(windows.map((w) => [w, counts.set(w, (counts.get(w) ?? 0) + 1).get(w)!])),
       count: async (w) => counts.get(w) ?? 0,
     };
     const t = Date.UTC(2026, 10, 5, 12);
@@ -93,7 +94,10 @@ describe('call budget', () => {
       record: () => Promise.reject(new Error('disk I/O error')),
       count: () => Promise.reject(new Error('disk I/O error')),
     };
-    const budget = new CallBudget({ perDay: 2, maxWaitMs: 0 }, () => 0, { ledger: broken, onLedgerError: (e) => errors.push(e) });
+    const budget = new CallBudget({ perDay: 2, maxWaitMs: 0 }, () => 0, {
+      ledger: broken,
+      onLedgerError: (e) => errors.push(e),
+    });
     expect(budget.reserve('search-buy').waitMs).toBe(0);
     expect(budget.reserve('search-buy').waitMs).toBe(0);
     expect(budget.reserve('search-buy').waitMs).toBeGreaterThan(0);
@@ -107,7 +111,11 @@ describe('call budget', () => {
     let t = 0;
     const budget = new CallBudget({ maxWaitMs: 0 }, () => t);
     budget.holdOff(1500, 'the service asked to wait (429)');
-    expect(budget.reserve('search-buy')).toEqual({ waitMs: 1500, reason: 'the service asked to wait (429)', cause: 'retry-after' });
+    expect(budget.reserve('search-buy')).toEqual({
+      waitMs: 1500,
+      reason: 'the service asked to wait (429)',
+      cause: 'retry-after',
+    });
     t += 1500;
     expect(budget.reserve('search-buy').waitMs).toBe(0);
   });

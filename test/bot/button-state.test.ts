@@ -4,7 +4,19 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommand, type Query } from '../../src/query/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createButtonStateRepo } from '../../src/store/index.js';
-import { ask, button, buttonRows, buttons, cards, harness, press, propertyIds, removeTempDirs, tempDbPath, type Harness } from './harness.js';
+import {
+  ask,
+  button,
+  buttonRows,
+  buttons,
+  cards,
+  harness,
+  press,
+  propertyIds,
+  removeTempDirs,
+  tempDbPath,
+  type Harness,
+} from './harness.js';
 
 let sandbox: Sandbox;
 const open: Harness[] = [];
@@ -61,7 +73,9 @@ describe('fetching and presenting', () => {
     expect(buttonRows(store).n).toBe(2);
     const elsewhere = await bot.handleCommand({ user: 'U1', place: 'test:2', text: 'rent marina 2br' });
     expect(buttonRows(store).n).toBe(3);
-    expect(await bot.handleAction({ user: 'U1', place: 'test:1', action: 'page', token: button(elsewhere, /Next/).token })).toMatchObject({
+    expect(
+      await bot.handleAction({ user: 'U1', place: 'test:1', action: 'page', token: button(elsewhere, /Next/).token }),
+    ).toMatchObject({
       text: expect.stringMatching(/expired/),
     });
   });
@@ -108,7 +122,11 @@ describe('the surface the adapter gives', () => {
     const reply = await ask(bot, 'rent marina');
     expect(cards(reply)).toHaveLength(10);
     // Details, then the listing agent's listings (issue 27).
-    expect(cards(reply).every((c) => c.buttons?.[0]?.label === 'Details' && c.buttons.slice(1).every((b) => b.label === "Agent's listings"))).toBe(true);
+    expect(
+      cards(reply).every(
+        (c) => c.buttons?.[0]?.label === 'Details' && c.buttons.slice(1).every((b) => b.label === "Agent's listings"),
+      ),
+    ).toBe(true);
   });
 
   it('shows as many cards as the surface holds, keeps each card within its buttons, and Next remembers it', async () => {
@@ -125,23 +143,49 @@ describe('the surface the adapter gives', () => {
 });
 
 describe('payloads from other releases', () => {
-  const legacy = (h: Harness, kind: string, payload: unknown) => createButtonStateRepo(h.store, Date.now, '').save(kind, payload);
+  const legacy = (h: Harness, kind: string, payload: unknown) =>
+    createButtonStateRepo(h.store, Date.now, '').save(kind, payload);
 
   it('migrates the unversioned buttons of the previous release', async () => {
     const h = make();
     const q = query('rent marina');
-    const page2 = await press(h.bot, { label: 'Next', action: 'page', token: await legacy(h, 'search', { query: q, location: MARINA, page: 1, offset: 10 }) });
+    const page2 = await press(h.bot, {
+      label: 'Next',
+      action: 'page',
+      token: await legacy(h, 'search', { query: q, location: MARINA, page: 1, offset: 10 }),
+    });
     expect(page2.replaceOriginal).toBe(true);
     expect(JSON.stringify(page2.blocks)).toContain('Showing 11–20');
 
     const first = await ask(h.bot, 'rent marina');
     const id = /property\/(\d+)/.exec(JSON.stringify(cards(first)[0]))![1]!;
-    expect((await press(h.bot, { label: 'Details', action: 'details', token: await legacy(h, 'details', { propertyId: id }) })).text).toBe(`Property ${id}`);
-    const saved = await press(h.bot, { label: 'Save', action: 'save', token: await legacy(h, 'save', { query: q, location: MARINA }) });
+    expect(
+      (
+        await press(h.bot, {
+          label: 'Details',
+          action: 'details',
+          token: await legacy(h, 'details', { propertyId: id }),
+        })
+      ).text,
+    ).toBe(`Property ${id}`);
+    const saved = await press(h.bot, {
+      label: 'Save',
+      action: 'save',
+      token: await legacy(h, 'save', { query: q, location: MARINA }),
+    });
     expect(saved.text).toMatch(/Alerts are not enabled/); // read as a save (this bot has no alerts), not refused as old
-    const chose = await press(h.bot, { label: 'Dubai Marina', action: 'choose', token: await legacy(h, 'choose', { query: q, location: MARINA }) });
+    const chose = await press(h.bot, {
+      label: 'Dubai Marina',
+      action: 'choose',
+      token: await legacy(h, 'choose', { query: q, location: MARINA }),
+    });
     expect(chose.text).toMatch(/Dubai Marina/);
-    const refined = await h.bot.handlePick({ user: 'U1', place: 'test:1', token: await legacy(h, 'refine', { query: q }), value: '51:Downtown Dubai' });
+    const refined = await h.bot.handlePick({
+      user: 'U1',
+      place: 'test:1',
+      token: await legacy(h, 'refine', { query: q }),
+      value: '51:Downtown Dubai',
+    });
     expect(refined.text).toMatch(/Downtown Dubai/);
   });
 
@@ -151,7 +195,12 @@ describe('payloads from other releases', () => {
     const before = make({ dbPath, service: 'sandbox' });
     const q = query('rent marina');
     const tokens = [
-      await createButtonStateRepo(before.store, Date.now, '').save('search', { query: q, location: MARINA, page: 1, offset: 10 }),
+      await createButtonStateRepo(before.store, Date.now, '').save('search', {
+        query: q,
+        location: MARINA,
+        page: 1,
+        offset: 10,
+      }),
       await createButtonStateRepo(before.store, Date.now, '').save('details', { propertyId: '101' }),
     ];
     const live = make({ dbPath, service: 'https://api.example.test' });
@@ -183,19 +232,29 @@ describe('payloads from other releases', () => {
     }
     // A row a later release wrote, and a suffix this row does not have.
     const newer = await createButtonStateRepo(h.store, Date.now, 'sandbox').save('page', { v: 2, cursor: 'abc' });
-    expect((await press(h.bot, { label: 'Next', action: 'page', token: `${newer}.n` })).text).toMatch(/no longer supported/);
+    expect((await press(h.bot, { label: 'Next', action: 'page', token: `${newer}.n` })).text).toMatch(
+      /no longer supported/,
+    );
     const reply = await ask(h.bot, 'rent marina 2br under 120k');
     const row = button(reply, /Save/).token.split('.')[0]!;
-    expect((await press(h.bot, { label: 'Next', action: 'page', token: `${row}.n` })).text).toMatch(/no longer supported/);
-    expect((await press(h.bot, { label: 'Details', action: 'details', token: `${row}.d99` })).text).toMatch(/no longer supported/);
-    expect(sandbox.requests().filter((r) => r.path !== '/autocomplete-location' && r.path !== '/search-rent')).toEqual([]);
+    expect((await press(h.bot, { label: 'Next', action: 'page', token: `${row}.n` })).text).toMatch(
+      /no longer supported/,
+    );
+    expect((await press(h.bot, { label: 'Details', action: 'details', token: `${row}.d99` })).text).toMatch(
+      /no longer supported/,
+    );
+    expect(sandbox.requests().filter((r) => r.path !== '/autocomplete-location' && r.path !== '/search-rent')).toEqual(
+      [],
+    );
   });
 
   it('never follows a tampered row: a page position past the bound is refused', async () => {
     const h = make();
     const reply = await ask(h.bot, 'rent marina');
     const row = button(reply, /Next/).token.split('.')[0]!;
-    const stored = h.store.sqlite.prepare('SELECT payload FROM button_state WHERE token = ?').get(row) as { payload: string };
+    const stored = h.store.sqlite.prepare('SELECT payload FROM button_state WHERE token = ?').get(row) as {
+      payload: string;
+    };
     const payload = JSON.parse(stored.payload) as { next: { page: number } };
     payload.next.page = 5000;
     h.store.sqlite.prepare('UPDATE button_state SET payload = ? WHERE token = ?').run(JSON.stringify(payload), row);

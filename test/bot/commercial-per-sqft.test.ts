@@ -29,24 +29,29 @@ function perSqftOf(card: Card): number {
   expect(Math.abs(shown - worked)).toBeLessThan(shown < 100 ? 0.01 : 1);
   return worked;
 }
-const contexts = (reply: { blocks: readonly { kind: string; text?: string }[] }) => reply.blocks.filter((b) => b.kind === 'context').map((b) => b.text ?? '');
-const header = (reply: { blocks: readonly { kind: string; text?: string }[] }) => reply.blocks.find((b) => b.kind === 'header')?.text ?? '';
+const contexts = (reply: { blocks: readonly { kind: string; text?: string }[] }) =>
+  reply.blocks.filter((b) => b.kind === 'context').map((b) => b.text ?? '');
+const header = (reply: { blocks: readonly { kind: string; text?: string }[] }) =>
+  reply.blocks.find((b) => b.kind === 'header')?.text ?? '';
 
 describe('a commercial listing card', () => {
-  it.each(['rent office business bay', 'buy shop marina', 'buy office business bay', 'rent commercial marina'])('%s: size and price per sqft, no bedrooms', async (typed) => {
-    const reply = await ask(h.bot, typed);
-    const shown = cards(reply);
-    expect(shown.length).toBeGreaterThan(0);
-    for (const card of shown) {
-      expect(card.fields.map((f) => f.label)).not.toContain('Beds');
-      expect(JSON.stringify(card)).not.toMatch(/Studio|\d-bed\b/);
-      expect(field(card, 'Size')).toMatch(/^[\d,]+ sqft$/);
-      // A price on request has no price per sqft to show.
-      if (field(card, 'Price') === 'Price on request') continue;
-      expect(field(card, 'Per sqft')).toMatch(/^AED [\d,.]+\/sqft(\/yr|\/mo)?$/);
-      perSqftOf(card);
-    }
-  });
+  it.each(['rent office business bay', 'buy shop marina', 'buy office business bay', 'rent commercial marina'])(
+    '%s: size and price per sqft, no bedrooms',
+    async (typed) => {
+      const reply = await ask(h.bot, typed);
+      const shown = cards(reply);
+      expect(shown.length).toBeGreaterThan(0);
+      for (const card of shown) {
+        expect(card.fields.map((f) => f.label)).not.toContain('Beds');
+        expect(JSON.stringify(card)).not.toMatch(/Studio|\d-bed\b/);
+        expect(field(card, 'Size')).toMatch(/^[\d,]+ sqft$/);
+        // A price on request has no price per sqft to show.
+        if (field(card, 'Price') === 'Price on request') continue;
+        expect(field(card, 'Per sqft')).toMatch(/^AED [\d,.]+\/sqft(\/yr|\/mo)?$/);
+        perSqftOf(card);
+      }
+    },
+  );
 
   it('a home keeps its bedrooms and shows no price per sqft', async () => {
     const shown = cards(await ask(h.bot, 'rent marina 2br'));
@@ -109,6 +114,8 @@ describe('a price per sqft in a search', () => {
     const rig = await alertsRig();
     const reply = await rig.commands.handle(ctx(), 'add rent office business bay under 150 per sqft');
     expect(await rig.repo.listByPlace('test:c1')).toEqual([]);
-    expect(reply.text).toMatch(/I can't save that as an alert\. Alerts watch what the property service filters, and it has no price per sqft/);
+    expect(reply.text).toMatch(
+      /I can't save that as an alert\. Alerts watch what the property service filters, and it has no price per sqft/,
+    );
   });
 });

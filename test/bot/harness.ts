@@ -44,8 +44,18 @@ export function harness(sandbox: Sandbox, options: HarnessOptions = {}): Harness
   const now = options.now ?? Date.now;
   const service = options.service ?? 'sandbox';
   const api = new ApiClient({ baseUrl: sandbox.url!, key: sandbox.key, retry: { attempts: 1 } });
-  const locations = new LocationResolver(options.lookup ? options.lookup(api) : api, createLocationCacheRepo(store, now, service), 7 * DAY);
-  const bot = new Bot({ api, locations, state: createButtonStateRepo(store, now, service), logger: silentLogger, ...options.bot });
+  const locations = new LocationResolver(
+    options.lookup ? options.lookup(api) : api,
+    createLocationCacheRepo(store, now, service),
+    7 * DAY,
+  );
+  const bot = new Bot({
+    api,
+    locations,
+    state: createButtonStateRepo(store, now, service),
+    logger: silentLogger,
+    ...options.bot,
+  });
   return {
     bot,
     store,
@@ -60,11 +70,14 @@ export function harness(sandbox: Sandbox, options: HarnessOptions = {}): Harness
 export const ask = (bot: Bot, text: string, surface?: { cardsPerPage: number; buttonsPerCard: number }) =>
   bot.handleCommand({ user: 'U1', place: 'test:1', text, ...(surface ? { surface } : {}) });
 
-export const press = (bot: Bot, button: Button) => bot.handleAction({ user: 'U1', place: 'test:1', action: button.action, token: button.token });
+export const press = (bot: Bot, button: Button) =>
+  bot.handleAction({ user: 'U1', place: 'test:1', action: button.action, token: button.token });
 
 /** Every button of a reply: the actions rows and the cards' own buttons. */
 export function buttons(reply: Reply): Button[] {
-  return reply.blocks.flatMap((b: Block) => (b.kind === 'actions' ? [...b.buttons] : b.kind === 'card' ? [...(b.card.buttons ?? [])] : []));
+  return reply.blocks.flatMap((b: Block) =>
+    b.kind === 'actions' ? [...b.buttons] : b.kind === 'card' ? [...(b.card.buttons ?? [])] : [],
+  );
 }
 
 export function button(reply: Reply, label: RegExp): Button {
@@ -76,6 +89,8 @@ export function button(reply: Reply, label: RegExp): Button {
 export const cards = (reply: Reply) => reply.blocks.flatMap((b) => (b.kind === 'card' ? [b.card] : []));
 
 /** The property ids of a reply's listing cards, from their links (`…/property/<id>`). */
-export const propertyIds = (reply: Reply): string[] => Array.from(JSON.stringify(reply.blocks).matchAll(/property\/\d+/g), (m) => m[0]);
+export const propertyIds = (reply: Reply): string[] =>
+  Array.from(JSON.stringify(reply.blocks).matchAll(/property\/\d+/g), (m) => m[0]);
 
-export const buttonRows = (store: Store) => store.sqlite.prepare('SELECT COUNT(*) AS n FROM button_state').get() as { n: number };
+export const buttonRows = (store: Store) =>
+  store.sqlite.prepare('SELECT COUNT(*) AS n FROM button_state').get() as { n: number };

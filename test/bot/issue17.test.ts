@@ -23,13 +23,16 @@ afterAll(async () => {
 beforeEach(() => sandbox.clearRequests());
 
 const searches = () => sandbox.requests().filter((r) => r.path !== '/autocomplete-location');
-const header = (reply: { blocks: readonly { kind: string; text?: string }[] }) => reply.blocks.find((b) => b.kind === 'header')?.text;
+const header = (reply: { blocks: readonly { kind: string; text?: string }[] }) =>
+  reply.blocks.find((b) => b.kind === 'header')?.text;
 
 describe('a price too small to be one', () => {
   it('is not searched: the reply asks "did you mean 80,000?" privately, and costs no call', async () => {
     const reply = await ask(h.bot, '/rent marina 2br under 80');
     expect(reply.ephemeral).toBe(true);
-    expect(reply.text).toBe('"under 80" reads as AED 80 a year, less than any rent, so I didn\'t search. Did you mean 80,000?');
+    expect(reply.text).toBe(
+      '"under 80" reads as AED 80 a year, less than any rent, so I didn\'t search. Did you mean 80,000?',
+    );
     expect(buttons(reply).map((b) => b.label)).toEqual(['Yes, 80,000']);
     expect(sandbox.requests()).toEqual([]);
     // Nothing runs before the button is pressed: an adapter asking for an immediate reply is told to run the command.
@@ -40,8 +43,12 @@ describe('a price too small to be one', () => {
     const question = await ask(h.bot, '/rent marina 2br under 80');
     const results = await press(h.bot, button(question, /^Yes, 80,000$/));
     expect(results.ephemeral).toBeUndefined();
-    expect(header(results)).toBe('2-bedroom homes for rent in Dubai Marina, up to AED 80,000 a year (read "under 80" as AED 80,000)');
-    expect(searches().map((r) => r.params)).toEqual([{ bedrooms: '2', price_max: '80000', location_id: '50', page: '1' }]);
+    expect(header(results)).toBe(
+      '2-bedroom homes for rent in Dubai Marina, up to AED 80,000 a year (read "under 80" as AED 80,000)',
+    );
+    expect(searches().map((r) => r.params)).toEqual([
+      { bedrooms: '2', price_max: '80000', location_id: '50', page: '1' },
+    ]);
   });
 
   it('asks about a sale price too, by a million when a thousand is still too small', async () => {
@@ -57,11 +64,14 @@ describe('the same flat from several agents', () => {
     // The sandbox's market moves: the first new listing of an advance (in Dubai Marina) is listed again by another
     // brokerage, under its own id, within 1 % of the price.
     sandbox.advance(30);
-    const raw = async (op: 'search-rent' | 'search-buy') => (await h.api.call(op, { location_id: '50', sort: 'newest' })).records as ListingSummary[];
+    const raw = async (op: 'search-rent' | 'search-buy') =>
+      (await h.api.call(op, { location_id: '50', sort: 'newest' })).records as ListingSummary[];
     const [rent, buy] = [await raw('search-rent'), await raw('search-buy')];
     const all = [...rent, ...buy];
     const copy = all.reduce((a, b) => (Number(b.property_id) > Number(a.property_id) ? b : a));
-    const original = all.find((l) => l !== copy && l.title === copy.title && l.size?.value === copy.size?.value && l.bedrooms === copy.bedrooms)!;
+    const original = all.find(
+      (l) => l !== copy && l.title === copy.title && l.size?.value === copy.size?.value && l.bedrooms === copy.bedrooms,
+    )!;
     expect(original).toBeDefined();
     expect(original.agent_details?.name).not.toBe(copy.agent_details?.name);
 
@@ -72,7 +82,10 @@ describe('the same flat from several agents', () => {
     expect(shown.filter((c) => c.url === urlOf(original) || c.url === urlOf(copy))).toHaveLength(1);
     const card = shown.find((c) => c.url === urlOf(original) || c.url === urlOf(copy)) as Card;
     const other = card.url === urlOf(original) ? copy : original;
-    expect(card.fields).toContainEqual({ label: 'Also listed by', value: `1 other agent: ${other.agent_details!.name} (/manzil agent ${other.agent_details!.id})` });
+    expect(card.fields).toContainEqual({
+      label: 'Also listed by',
+      value: `1 other agent: ${other.agent_details!.name} (/manzil agent ${other.agent_details!.id})`,
+    });
     expect(card.links).toContainEqual({ label: `Listing by ${other.agent_details!.name}`, url: urlOf(other) });
     // Its own Details still opens the listing shown.
     const opened = await press(

@@ -34,7 +34,9 @@ function withMarket(budget?: { perDay: number }) {
       },
     },
   });
-  ref.market = new MarketData(budget ? { call: h.api.call.bind(h.api), budgetLeft: () => ({ blockedForMs: 0, day: budget.perDay }) } : h.api);
+  ref.market = new MarketData(
+    budget ? { call: h.api.call.bind(h.api), budgetLeft: () => ({ blockedForMs: 0, day: budget.perDay }) } : h.api,
+  );
   return { ...h, market: () => ref.market! };
 }
 
@@ -45,7 +47,8 @@ describe('market context on listing cards', () => {
       const reply = await ask(h.bot, 'buy marina 2br');
       const contexts = cards(reply).map(marketOf).filter(Boolean);
       expect(contexts.length).toBeGreaterThan(0);
-      for (const c of contexts) expect(c).toMatch(/^(\d+ % (below|above)|in line with) Dubai Marina's 2-bed average of AED [\d,]+\/sqft$/);
+      for (const c of contexts)
+        expect(c).toMatch(/^(\d+ % (below|above)|in line with) Dubai Marina's 2-bed average of AED [\d,]+\/sqft$/);
     } finally {
       await h.close();
     }
@@ -57,31 +60,45 @@ describe('market context on listing cards', () => {
       const reply = await ask(h.bot, 'rent marina 1br');
       const contexts = cards(reply).map(marketOf).filter(Boolean);
       expect(contexts.length).toBeGreaterThan(0);
-      for (const c of contexts) expect(c).toMatch(/Dubai Marina's 1-bed median rent of AED [\d,]+ a year \(last 30 days, \d+ lettings\)$/);
+      for (const c of contexts)
+        expect(c).toMatch(/Dubai Marina's 1-bed median rent of AED [\d,]+ a year \(last 30 days, \d+ lettings\)$/);
     } finally {
       await h.close();
     }
   });
 
-  it('a rent card’s median rent and its count of lettings are the whole last month’s, not a page’s', { timeout: 60_000 }, async () => {
-    const h = withMarket();
-    try {
-      // Recomputed from the sandbox's data module: the 1-bed lettings of each type in Dubai Marina over the last month.
-      const truths = [undefined, 'apartment', 'hotel-apartment', 'duplex'].map((propertyType) =>
-        periodTruth(sandbox, { place: 'Dubai Marina', kind: 'rented', months: 1, bedrooms: 1, ...(propertyType ? { propertyType } : {}) }),
-      );
-      expect(periodTruth(sandbox, { place: 'Dubai Marina', kind: 'rented', months: 1 }).count).toBeGreaterThan(15);
-      const expected = truths.filter((t) => t.count >= 3).map((t) => `median rent of ${aed(t.median!)} a year (last 30 days, ${t.count} lettings)`);
-      await ask(h.bot, 'rent marina 1br'); // the first look fetches what the place needs; it may come after the answer
-      const contexts = cards(await ask(h.bot, 'rent marina 1br'))
-        .map(marketOf)
-        .filter((c): c is string => Boolean(c));
-      expect(contexts.length).toBeGreaterThan(0);
-      for (const c of contexts) expect(expected.some((e) => c.endsWith(e))).toBe(true);
-    } finally {
-      await h.close();
-    }
-  });
+  it(
+    'a rent card’s median rent and its count of lettings are the whole last month’s, not a page’s',
+    { timeout: 60_000 },
+    async () => {
+      const h = withMarket();
+      try {
+        // Recomputed from the sandbox's data module: the 1-bed lettings of each type in Dubai Marina over the last
+        // month.
+        const truths = [undefined, 'apartment', 'hotel-apartment', 'duplex'].map((propertyType) =>
+          periodTruth(sandbox, {
+            place: 'Dubai Marina',
+            kind: 'rented',
+            months: 1,
+            bedrooms: 1,
+            ...(propertyType ? { propertyType } : {}),
+          }),
+        );
+        expect(periodTruth(sandbox, { place: 'Dubai Marina', kind: 'rented', months: 1 }).count).toBeGreaterThan(15);
+        const expected = truths
+          .filter((t) => t.count >= 3)
+          .map((t) => `median rent of ${aed(t.median!)} a year (last 30 days, ${t.count} lettings)`);
+        await ask(h.bot, 'rent marina 1br'); // the first look fetches what the place needs; it may come after the answer
+        const contexts = cards(await ask(h.bot, 'rent marina 1br'))
+          .map(marketOf)
+          .filter((c): c is string => Boolean(c));
+        expect(contexts.length).toBeGreaterThan(0);
+        for (const c of contexts) expect(expected.some((e) => c.endsWith(e))).toBe(true);
+      } finally {
+        await h.close();
+      }
+    },
+  );
 
   it('costs at most one trend call per place, however many searches, and none at all when the budget is low', async () => {
     const h = withMarket();

@@ -36,7 +36,8 @@ beforeAll(async () => {
     serve: false,
   });
   // Ids as the service hands them out, taken straight from it: the commands below are typed with them.
-  const first = async (op: OperationName, params: Record<string, string>, key: string) => String(((await manzil.api.call(op, params)).records[0] as Record<string, unknown>)[key]);
+  const first = async (op: OperationName, params: Record<string, string>, key: string) =>
+    String(((await manzil.api.call(op, params)).records[0] as Record<string, unknown>)[key]);
   ids.agent = await first('search-agents', {}, 'id');
   ids.broker = await first('search-brokers', {}, 'id');
   ids.property = await first('search-buy', { location_id: '50' }, 'property_id');
@@ -67,7 +68,9 @@ const COMMANDS: Record<OperationName, () => string> = {
   'price-trend-of-location': () => 'trend marina',
 };
 
-/** The default layout, the terminal's (commands, not buttons, to people), Discord's (two buttons a card), a narrow one. */
+/**
+ * The default layout, the terminal's (commands, not buttons, to people), Discord's (two buttons a card), a narrow one.
+ */
 const SURFACES: Surface[] = [
   { cardsPerPage: 10, buttonsPerCard: 5 },
   { cardsPerPage: 10, buttonsPerCard: 5, personButtons: false },
@@ -75,36 +78,50 @@ const SURFACES: Surface[] = [
   { cardsPerPage: 3, buttonsPerCard: 1 },
 ];
 
-const buttons = (reply: Reply): Button[] => reply.blocks.flatMap((b: Block) => (b.kind === 'actions' ? [...b.buttons] : b.kind === 'card' ? [...(b.card.buttons ?? [])] : []));
+const buttons = (reply: Reply): Button[] =>
+  reply.blocks.flatMap((b: Block) =>
+    b.kind === 'actions' ? [...b.buttons] : b.kind === 'card' ? [...(b.card.buttons ?? [])] : [],
+  );
 
 /** What the reply says in its own words (not the service's text on cards). */
-const said = (reply: Reply) => [reply.text, ...reply.blocks.flatMap((b) => (b.kind === 'text' || b.kind === 'context' ? [b.text] : []))].join('\n');
+const said = (reply: Reply) =>
+  [reply.text, ...reply.blocks.flatMap((b) => (b.kind === 'text' || b.kind === 'context' ? [b.text] : []))].join('\n');
 
 /** The answers a pressed button must never bring: a refusal, a dead or unknown button, a failure. */
-const REFUSED = /can't|cannot|expired|no longer supported|older version|went wrong|busy|refused|nothing under that id|not enabled|only listing searches/i;
+const REFUSED =
+  /can't|cannot|expired|no longer supported|older version|went wrong|busy|refused|nothing under that id|not enabled|only listing searches/i;
 
-describe.each(SURFACES.map((surface, n) => ({ surface, n })))('on a surface of $surface.cardsPerPage cards, $surface.buttonsPerCard buttons each ($n)', ({ surface, n }) => {
-  // Each surface in a channel and by a person of its own, so a search saved on one is not "already an alert" on another.
-  const who = { user: `U${n}`, place: `test:offered${n}`, surface };
-  const press = (b: Button) => manzil.bot.handleAction({ ...who, action: b.action, token: b.token });
+describe.each(SURFACES.map((surface, n) => ({ surface, n })))(
+  'on a surface of $surface.cardsPerPage cards, $surface.buttonsPerCard buttons each ($n)',
+  ({ surface, n }) => {
+    // Each surface in a channel and by a person of its own, so a search saved on one is not "already an alert" on
+    // another.
+    const who = { user: `U${n}`, place: `test:offered${n}`, surface };
+    const press = (b: Button) => manzil.bot.handleAction({ ...who, action: b.action, token: b.token });
 
-  it.each(Object.keys(COMMANDS) as OperationName[])('every button of the reply to %s succeeds when pressed', { timeout: 120_000 }, async (op) => {
-    const text = COMMANDS[op]();
-    const parsed = parseCommand(text);
-    expect(parsed.ok && parsed.query.operation).toBe(op);
-    const reply = await manzil.bot.handleCommand({ ...who, text });
-    expect(said(reply)).not.toMatch(REFUSED);
-    const failures: string[] = [];
-    const check = (path: string, r: Reply) => {
-      if (REFUSED.test(said(r))) failures.push(`${path} → ${said(r)}`);
-    };
-    for (const b of buttons(reply)) {
-      const answer = await press(b);
-      check(`${text} [${b.label}]`, answer);
-      // One button of each kind on the reply it brought (the Next of an agent's listings, the Details of a listing…).
-      const kinds = new Map(buttons(answer).map((x) => [x.label.replace(/\d+/g, '#'), x]));
-      for (const next of kinds.values()) check(`${text} [${b.label}] [${next.label}]`, await press(next));
-    }
-    expect(failures).toEqual([]);
-  });
-});
+    it.each(Object.keys(COMMANDS) as OperationName[])(
+      'every button of the reply to %s succeeds when pressed',
+      { timeout: 120_000 },
+      async (op) => {
+        const text = COMMANDS[op]();
+        const parsed = parseCommand(text);
+        expect(parsed.ok && parsed.query.operation).toBe(op);
+        const reply = await manzil.bot.handleCommand({ ...who, text });
+        expect(said(reply)).not.toMatch(REFUSED);
+        const failures: string[] = [];
+        const check = (path: string, r: Reply) => {
+          if (REFUSED.test(said(r))) failures.push(`${path} → ${said(r)}`);
+        };
+        for (const b of buttons(reply)) {
+          const answer = await press(b);
+          check(`${text} [${b.label}]`, answer);
+          // One button of each kind on the reply it brought (the Next of an agent's listings, the Details of a
+          // listing…).
+          const kinds = new Map(buttons(answer).map((x) => [x.label.replace(/\d+/g, '#'), x]));
+          for (const next of kinds.values()) check(`${text} [${b.label}] [${next.label}]`, await press(next));
+        }
+        expect(failures).toEqual([]);
+      },
+    );
+  },
+);

@@ -12,7 +12,12 @@ const cards = (total: number, longestPage = total): PageInputs => ({
 
 describe('planPage', () => {
   it('shows ten cards at a time within a service page, then moves to the next service page', () => {
-    expect(planPage({ page: 1, offset: 0 }, cards(25))).toEqual({ offset: 0, count: 10, firstNumber: 1, next: { page: 1, offset: 10 } });
+    expect(planPage({ page: 1, offset: 0 }, cards(25))).toEqual({
+      offset: 0,
+      count: 10,
+      firstNumber: 1,
+      next: { page: 1, offset: 10 },
+    });
     expect(planPage({ page: 1, offset: 20 }, cards(25))).toEqual({
       offset: 20,
       count: 5,
@@ -36,15 +41,32 @@ describe('planPage', () => {
   });
 
   it('tells a full service page by its records, when the same flat from several agents made fewer cards', () => {
-    // 25 records, two of them copies folded into other cards: 23 cards, and the page is still full (there is a next one).
+    // 25 records, two of them copies folded into other cards: 23 cards, and the page is still full (there is a next
+    // one).
     const folded: PageInputs = { ...cards(23, 25), records: 25 };
-    expect(planPage({ page: 1, offset: 20 }, folded)).toMatchObject({ offset: 20, count: 3, next: { page: 2, offset: 0 } });
+    expect(planPage({ page: 1, offset: 20 }, folded)).toMatchObject({
+      offset: 20,
+      count: 3,
+      next: { page: 2, offset: 0 },
+    });
     expect(planPage({ page: 1, offset: 20 }, cards(23, 25)).next).toBeUndefined();
   });
 
   it('shows a whole service page at once for tables, paging by service page (ADREC from 0)', () => {
-    const table: PageInputs = { total: 20, firstPage: 0, byCard: false, perChatPage: 10, longestPage: 20, smallestFullPage: 10 };
-    expect(planPage({ page: 0, offset: 0 }, table)).toEqual({ offset: 0, count: 20, firstNumber: 1, next: { page: 1, offset: 0 } });
+    const table: PageInputs = {
+      total: 20,
+      firstPage: 0,
+      byCard: false,
+      perChatPage: 10,
+      longestPage: 20,
+      smallestFullPage: 10,
+    };
+    expect(planPage({ page: 0, offset: 0 }, table)).toEqual({
+      offset: 0,
+      count: 20,
+      firstNumber: 1,
+      next: { page: 1, offset: 0 },
+    });
     expect(planPage({ page: 1, offset: 0 }, table).previous).toEqual({ page: 0, offset: 0 });
   });
 

@@ -50,7 +50,11 @@ describe('the answer cache', () => {
     const cache = new ResultCache<string>(MINUTE);
     let loads = 0;
     const slow = () => new Promise<string>((resolve) => setTimeout(() => resolve(`v${++loads}`), 10));
-    expect(await Promise.all([cache.get('k', slow), cache.get('k', slow), cache.get('k', slow)])).toEqual(['v1', 'v1', 'v1']);
+    expect(await Promise.all([cache.get('k', slow), cache.get('k', slow), cache.get('k', slow)])).toEqual([
+      'v1',
+      'v1',
+      'v1',
+    ]);
     await expect(cache.get('x', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
     expect(await cache.get('x', slow)).toBe('v2');
   });

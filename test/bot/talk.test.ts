@@ -46,7 +46,20 @@ const KINDS = {
     'مرحبا',
     'السلام عليكم',
   ],
-  thanks: ['thanks', 'thank you', 'thx', 'ty', 'cheers', 'many thanks', 'thanks a lot', 'thank you very much', 'much appreciated', 'shukran', 'ok thanks', 'great, thank you'],
+  thanks: [
+    'thanks',
+    'thank you',
+    'thx',
+    'ty',
+    'cheers',
+    'many thanks',
+    'thanks a lot',
+    'thank you very much',
+    'much appreciated',
+    'shukran',
+    'ok thanks',
+    'great, thank you',
+  ],
   capabilities: [
     'what can you do',
     'what do you do',
@@ -60,10 +73,15 @@ const KINDS = {
     'what else can you do',
   ],
 } as const;
-const OPENINGS = { greeting: /^Hello!/, thanks: /^You're welcome!/, capabilities: /^I'm Manzil: I search the UAE property market\./ };
+const OPENINGS = {
+  greeting: /^Hello!/,
+  thanks: /^You're welcome!/,
+  capabilities: /^I'm Manzil: I search the UAE property market\./,
+};
 
 /** Each letter in upper or lower case as the flags say. */
-const cased = (text: string, upper: readonly boolean[]) => [...text].map((c, i) => (upper[i % Math.max(1, upper.length)] ? c.toUpperCase() : c.toLowerCase())).join('');
+const cased = (text: string, upper: readonly boolean[]) =>
+  [...text].map((c, i) => (upper[i % Math.max(1, upper.length)] ? c.toUpperCase() : c.toLowerCase())).join('');
 
 const decorated = fc.record({
   kind: fc.constantFrom('greeting', 'thanks', 'capabilities') as fc.Arbitrary<keyof typeof KINDS>,
@@ -137,26 +155,44 @@ describe('small talk', () => {
   });
 
   it('"help?" and "Help!" are help: every verb', () => {
-    for (const text of ['help?', 'Help!', 'HELP 🙏', '/manzil help!']) expect(immediate(text)?.text, text).toMatch(/^Manzil searches the UAE property market\./);
+    for (const text of ['help?', 'Help!', 'HELP 🙏', '/manzil help!'])
+      expect(immediate(text)?.text, text).toMatch(/^Manzil searches the UAE property market\./);
   });
 });
 
 describe('to rent or to buy?', () => {
   it('asks privately with a button each, costs no call before one is pressed, and the one pressed runs', async () => {
     sandbox.clearRequests();
-    const question = await h.bot.handleCommand({ user: 'U1', place, text: '/manzil most expensive 3 bed villa in arabian ranches' });
+    const question = await h.bot.handleCommand({
+      user: 'U1',
+      place,
+      text: '/manzil most expensive 3 bed villa in arabian ranches',
+    });
     expect(question.ephemeral).toBe(true);
-    expect(question.text).toBe('To rent or to buy? Choose one, or type `/rent "arabian ranches" villa 3 br most expensive` or `/buy "arabian ranches" villa 3 br most expensive`.');
+    expect(question.text).toBe(
+      'To rent or to buy? Choose one, or type `/rent "arabian ranches" villa 3 br most expensive` or `/buy "arabian ranches" villa 3 br most expensive`.',
+    );
     expect(buttons(question).map((b) => b.label)).toEqual(['Rent', 'Buy']);
     expect(sandbox.requests()).toEqual([]);
     const rented = await press(h.bot, button(question, /^Rent$/));
-    expect(rented.blocks[0]).toEqual({ kind: 'header', text: '3-bedroom villas for rent in Arabian Ranches, most expensive first' });
+    expect(rented.blocks[0]).toEqual({
+      kind: 'header',
+      text: '3-bedroom villas for rent in Arabian Ranches, most expensive first',
+    });
     const bought = await press(h.bot, button(question, /^Buy$/));
-    expect(bought.blocks[0]).toEqual({ kind: 'header', text: '3-bedroom villas for sale in Arabian Ranches, most expensive first' });
+    expect(bought.blocks[0]).toEqual({
+      kind: 'header',
+      text: '3-bedroom villas for sale in Arabian Ranches, most expensive first',
+    });
   });
 
   it("with the place picked apart from the text (Discord's location option), the choice searches there", async () => {
-    const question = await h.bot.handleCommand({ user: 'U1', place, text: '/manzil 2 bed townhouse', location: '45:Arabian Ranches' });
+    const question = await h.bot.handleCommand({
+      user: 'U1',
+      place,
+      text: '/manzil 2 bed townhouse',
+      location: '45:Arabian Ranches',
+    });
     expect(question.text).toMatch(/^To rent or to buy\?/);
     const bought = await press(h.bot, button(question, /^Buy$/));
     expect(bought.blocks[0]).toEqual({ kind: 'header', text: '2-bedroom townhouses for sale in Arabian Ranches' });

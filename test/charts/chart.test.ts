@@ -11,7 +11,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Chart, NoChart, TrendChartInput } from '../../src/charts/index.js';
-import { DEFAULT_HEIGHT, DEFAULT_WIDTH, renderComparisonChart, renderTrendChart, textSparkline } from '../../src/charts/index.js';
+import {
+  DEFAULT_HEIGHT,
+  DEFAULT_WIDTH,
+  renderComparisonChart,
+  renderTrendChart,
+  textSparkline,
+} from '../../src/charts/index.js';
 import { COMPARISON, MARINA, series } from './fixtures.js';
 import { PNG_SIGNATURE, compareImages, decodePng, pngSize } from './png.js';
 
@@ -51,7 +57,14 @@ describe('renderTrendChart', () => {
 
   it('names the place, the axes and every series in the SVG', async () => {
     const { svg } = drawn(await renderTrendChart(MARINA));
-    for (const text of [MARINA.title, 'Dec 2025 to Nov 2026', 'AED per sqft', 'Month', 'Bedrooms', ...MARINA.series.map((s) => s.name)]) {
+    for (const text of [
+      MARINA.title,
+      'Dec 2025 to Nov 2026',
+      'AED per sqft',
+      'Month',
+      'Bedrooms',
+      ...MARINA.series.map((s) => s.name),
+    ]) {
       expect(svg).toContain(`>${svgText(text)}<`);
     }
     expect(svg).toContain('2,200'); // thousands separators on the y axis
@@ -72,13 +85,18 @@ describe('renderTrendChart', () => {
     const b = drawn(await renderTrendChart(MARINA));
     expect(b.svg).toBe(a.svg);
     expect(b.png.equals(a.png)).toBe(true);
-    const together = await Promise.all([renderTrendChart(MARINA), renderComparisonChart(COMPARISON), renderTrendChart(MARINA)]);
+    const together = await Promise.all([
+      renderTrendChart(MARINA),
+      renderComparisonChart(COMPARISON),
+      renderTrendChart(MARINA),
+    ]);
     expect(drawn(together[0]!).png.equals(a.png)).toBe(true);
     expect(drawn(together[2]!).svg).toBe(a.svg);
   });
 
   it('draws an Arabic place name with its own glyphs', async () => {
-    const render = async (place: string) => drawn(await renderTrendChart({ ...MARINA, title: `AED per sqft in ${place}` })).png;
+    const render = async (place: string) =>
+      drawn(await renderTrendChart({ ...MARINA, title: `AED per sqft in ${place}` })).png;
     const arabic = await render('دبي مارينا');
     // Missing glyphs would draw nothing, or the same box for every letter: both would match one of these.
     const blank = await render(' '.repeat('دبي مارينا'.length));
@@ -107,7 +125,10 @@ describe('thin data', () => {
   const base: Omit<TrendChartInput, 'series'> = { title: 'AED per sqft in Dubai Marina', yLabel: 'AED per sqft' };
 
   it('answers empty, with words, when there is nothing at all', async () => {
-    expect(await renderTrendChart({ ...base, series: [] })).toEqual({ empty: true, altText: 'AED per sqft in Dubai Marina: no data to chart.' });
+    expect(await renderTrendChart({ ...base, series: [] })).toEqual({
+      empty: true,
+      altText: 'AED per sqft in Dubai Marina: no data to chart.',
+    });
     const none = await renderTrendChart({ ...base, series: [{ name: 'Studio', points: [] }] });
     expect(none).toEqual({ empty: true, altText: 'AED per sqft in Dubai Marina: no data to chart.' });
   });
@@ -120,21 +141,30 @@ describe('thin data', () => {
         { name: '1 bed', points: [{ month: '2026-11', value: 1955 }] },
       ],
     });
-    expect(result).toEqual({ empty: true, altText: 'AED per sqft in Dubai Marina, Nov 2026: Studio 1,702 (Nov 2026 only); 1 bed 1,955 (Nov 2026 only).' });
+    expect(result).toEqual({
+      empty: true,
+      altText: 'AED per sqft in Dubai Marina, Nov 2026: Studio 1,702 (Nov 2026 only); 1 bed 1,955 (Nov 2026 only).',
+    });
   });
 
   it('draws the series that have data, a single point as a dot, and names the ones without', async () => {
     const chart = drawn(
       await renderTrendChart({
         ...base,
-        series: [series('2 bed', 2100, 2230), { name: 'Studio', points: [{ month: '2026-11', value: 1702 }] }, { name: '4+ bed', points: [] }],
+        series: [
+          series('2 bed', 2100, 2230),
+          { name: 'Studio', points: [{ month: '2026-11', value: 1702 }] },
+          { name: '4+ bed', points: [] },
+        ],
       }),
     );
     expect(decodePng(chart.png).width).toBe(DEFAULT_WIDTH);
     expect(chart.svg).toContain('>2 bed<');
     expect(chart.svg).toContain('>Studio<');
     expect(chart.svg).not.toContain('>4+ bed<');
-    expect(chart.altText).toBe('AED per sqft in Dubai Marina, Dec 2025 to Nov 2026: 2 bed from 2,100 to 2,230 (+6.2 %); Studio 1,702 (Nov 2026 only); 4+ bed: no data.');
+    expect(chart.altText).toBe(
+      'AED per sqft in Dubai Marina, Dec 2025 to Nov 2026: 2 bed from 2,100 to 2,230 (+6.2 %); Studio 1,702 (Nov 2026 only); 4+ bed: no data.',
+    );
   });
 
   it('drops bad points, sorts months, keeps the last value given for a month and fills missing months on the axis', async () => {
@@ -156,7 +186,9 @@ describe('thin data', () => {
         ],
       }),
     );
-    expect(chart.altText).toBe('AED per sqft in Dubai Marina, Dec 2025 to Mar 2026: 2 bed from 2,100 to 2,150 (+2.4 %).');
+    expect(chart.altText).toBe(
+      'AED per sqft in Dubai Marina, Dec 2025 to Mar 2026: 2 bed from 2,100 to 2,150 (+2.4 %).',
+    );
     expect(chart.svg).not.toContain('9,999');
     expect(chart.svg).toContain('>Feb<'); // a month with no point still has its place on the axis
   });

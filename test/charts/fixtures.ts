@@ -4,7 +4,10 @@ import type { TrendChartInput, TrendSeries } from '../../src/charts/index.js';
 /** Twelve months from `first` (YYYY-MM). */
 export function months(first: string, count = 12): string[] {
   const start = Number(first.slice(0, 4)) * 12 + Number(first.slice(5, 7)) - 1;
-  return Array.from({ length: count }, (_, i) => `${Math.floor((start + i) / 12)}-${String(((start + i) % 12) + 1).padStart(2, '0')}`);
+  return Array.from(
+    { length: count },
+    (_, i) => `${Math.floor((start + i) / 12)}-${String(((start + i) % 12) + 1).padStart(2, '0')}`,
+  );
 }
 
 /** A gently moving series: `from` to about `to` over the months, with a fixed wobble. */
@@ -23,11 +26,21 @@ export const MARINA: TrendChartInput = {
   yLabel: 'AED per sqft',
   xLabel: 'Month',
   legendTitle: 'Bedrooms',
-  series: [series('Studio', 1650, 1702), series('1 bed', 1880, 1955), series('2 bed', 2100, 2230), series('3 bed', 2310, 2290), series('4+ bed', 2580, 2490)],
+  series: [
+    series('Studio', 1650, 1702),
+    series('1 bed', 1880, 1955),
+    series('2 bed', 2100, 2230),
+    series('3 bed', 2310, 2290),
+    series('4+ bed', 2580, 2490),
+  ],
 };
 
 export const COMPARISON = {
   title: '2-bedroom AED per sqft: Dubai Marina, Business Bay, JVC',
   yLabel: 'AED per sqft',
-  places: [series('Dubai Marina', 2100, 2230), series('Business Bay', 2240, 2395), series('Jumeirah Village Circle', 1180, 1265)],
+  places: [
+    series('Dubai Marina', 2100, 2230),
+    series('Business Bay', 2240, 2395),
+    series('Jumeirah Village Circle', 1180, 1265),
+  ],
 };

@@ -18,7 +18,8 @@ export function decodePng(png: Buffer): Decoded {
   const colorType = png[25]!;
   const interlace = png[28]!;
   const channels = ({ 0: 1, 2: 3, 4: 2, 6: 4 } as Record<number, number>)[colorType];
-  if (depth !== 8 || channels === undefined || interlace !== 0) throw new Error(`unsupported PNG: depth ${depth}, colour type ${colorType}, interlace ${interlace}`);
+  if (depth !== 8 || channels === undefined || interlace !== 0)
+    throw new Error(`unsupported PNG: depth ${depth}, colour type ${colorType}, interlace ${interlace}`);
   const idat: Buffer[] = [];
   for (let at = 8; at < png.length;) {
     const length = png.readUInt32BE(at);
@@ -30,7 +31,8 @@ export function decodePng(png: Buffer): Decoded {
   }
   const raw = inflateSync(Buffer.concat(idat));
   const stride = width * channels;
-  if (raw.length !== (stride + 1) * height) throw new Error(`PNG data is ${raw.length} bytes, expected ${(stride + 1) * height}`);
+  if (raw.length !== (stride + 1) * height)
+    throw new Error(`PNG data is ${raw.length} bytes, expected ${(stride + 1) * height}`);
   const pixels = Buffer.alloc(stride * height);
   for (let y = 0; y < height; y++) {
     const filter = raw[y * (stride + 1)]!;
@@ -72,7 +74,8 @@ export function decodePng(png: Buffer): Decoded {
  * as a fraction of 255; `changed` is the fraction of pixels with some channel differing by more than `threshold`.
  */
 export function compareImages(a: Decoded, b: Decoded, threshold = 64): { mean: number; changed: number } {
-  if (a.width !== b.width || a.height !== b.height) throw new Error(`sizes differ: ${a.width}x${a.height} and ${b.width}x${b.height}`);
+  if (a.width !== b.width || a.height !== b.height)
+    throw new Error(`sizes differ: ${a.width}x${a.height} and ${b.width}x${b.height}`);
   let sum = 0;
   let changed = 0;
   for (let p = 0; p < a.width * a.height; p++) {

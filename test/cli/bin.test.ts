@@ -10,21 +10,34 @@ import { describe, expect, it } from 'vitest';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
-/** A scratch project: bin/ copied, a stand-in src/cli.ts and (optionally) dist/src/cli.js, node_modules linked or not. */
+/**
+ * A scratch project: bin/ copied, a stand-in src/cli.ts and (optionally) dist/src/cli.js, node_modules linked or not.
+ */
 function scratch({ dist, nodeModules }: { dist: boolean; nodeModules: boolean }): string {
   const dir = mkdtempSync(join(tmpdir(), 'manzil-bin-'));
   for (const sub of ['bin', 'src', 'dist/src']) mkdirSync(join(dir, sub), { recursive: true });
   for (const file of ['manzil.js', 'build.js']) copyFileSync(join(repo, 'bin', file), join(dir, 'bin', file));
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
-  writeFileSync(join(dir, 'src/cli.ts'), "export async function runCli(args: string[]): Promise<number> { console.log('source', ...args); return 0; }\n");
-  if (dist) writeFileSync(join(dir, 'dist/src/cli.js'), "export async function runCli(args) { console.log('compiled', ...args); return 0; }\n");
+  writeFileSync(
+    join(dir, 'src/cli.ts'),
+    "export async function runCli(args: string[]): Promise<number> { console.log('source', ...args); return 0; }\n",
+  );
+  if (dist)
+    writeFileSync(
+      join(dir, 'dist/src/cli.js'),
+      "export async function runCli(args) { console.log('compiled', ...args); return 0; }\n",
+    );
   if (nodeModules) symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
   return dir;
 }
 
 const run = (dir: string, script: string, args: string[], env: Record<string, string> = {}) => {
   const { MANZIL_FROM_SOURCE: _ignored, ...inherited } = process.env;
-  const r = spawnSync(process.execPath, [join(dir, 'bin', script), ...args], { encoding: 'utf8', env: { ...inherited, ...env }, timeout: 30_000 });
+  const r = spawnSync(process.execPath, [join(dir, 'bin', script), ...args], {
+    encoding: 'utf8',
+    env: { ...inherited, ...env },
+    timeout: 30_000,
+  });
   return { status: r.status, out: r.stdout.trim(), err: r.stderr };
 };
 

@@ -18,17 +18,31 @@ type Entry = { version?: string; dev?: boolean; optional?: boolean };
 function project(locked: Record<string, Entry>, installed: Record<string, string>, npmExit = 0) {
   const dir = mkdtempSync(path.join(tmpdir(), 'manzil-ensure-deps-'));
   folders.push(dir);
-  const packages = Object.fromEntries([['', { name: 'p' }], ...Object.entries(locked).map(([name, e]) => [`node_modules/${name}`, e])]);
+  const packages = Object.fromEntries([
+    ['', { name: 'p' }],
+    ...Object.entries(locked).map(([name, e]) => [`node_modules/${name}`, e]),
+  ]);
   writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages }));
   for (const [name, version] of Object.entries(installed)) {
     mkdirSync(path.join(dir, 'node_modules', name), { recursive: true });
     writeFileSync(path.join(dir, 'node_modules', name, 'package.json'), JSON.stringify({ name, version }));
   }
   const npm = path.join(dir, 'fake-npm.cjs');
-  writeFileSync(npm, `require('fs').appendFileSync(${JSON.stringify(path.join(dir, 'npm-calls'))}, process.argv.slice(2).join(' ') + '\\n'); process.exit(${npmExit});`);
+  writeFileSync(
+    npm,
+    `require('fs').appendFileSync(${JSON.stringify(path.join(dir, 'npm-calls'))}, process.argv.slice(2).join(' ') + '\\n'); process.exit(${npmExit});`,
+  );
   return {
-    run: (...args: string[]) => spawnSync(process.execPath, [SCRIPT, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, npm_execpath: npm } }),
-    npmCalls: () => (existsSync(path.join(dir, 'npm-calls')) ? readFileSync(path.join(dir, 'npm-calls'), 'utf8').trim().split('\n') : []),
+    run: (...args: string[]) =>
+      spawnSync(process.execPath, [SCRIPT, ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, npm_execpath: npm },
+      }),
+    npmCalls: () =>
+      existsSync(path.join(dir, 'npm-calls'))
+        ? readFileSync(path.join(dir, 'npm-calls'), 'utf8').trim().split('\n')
+        : [],
   };
 }
 
@@ -48,7 +62,10 @@ describe('installing what a fresh clone lacks (bin/ensure-deps.js)', () => {
   });
 
   it('does nothing when node_modules matches, other platforms’ optional packages aside', () => {
-    const p = project({ a: { version: '1.0.0' }, 'other-platform': { version: '1.0.0', optional: true } }, { a: '1.0.0' });
+    const p = project(
+      { a: { version: '1.0.0' }, 'other-platform': { version: '1.0.0', optional: true } },
+      { a: '1.0.0' },
+    );
     const run = p.run();
     expect(run.status).toBe(0);
     expect(run.stderr).toBe('');

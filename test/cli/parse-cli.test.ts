@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { manzilArgs } from '../support/child.js';
 
 const run = (args: string[], input?: string) => {
-  const r = spawnSync(process.execPath, manzilArgs(...args), { input, encoding: 'utf8', env: { ...process.env, UAE_API_KEY: '', MANZIL_FROM_SOURCE: '1' }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, manzilArgs(...args), {
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, UAE_API_KEY: '', MANZIL_FROM_SOURCE: '1' },
+    timeout: 60_000,
+  });
   return {
     status: r.status,
     lines: r.stdout
@@ -20,7 +25,9 @@ describe('manzil parse', () => {
   it('prints one JSON object for a command given as an argument', () => {
     const { status, lines } = run(['parse', '/rent marina 2br under 120k']);
     expect(status).toBe(0);
-    expect(lines).toEqual([{ operation: 'search-rent', params: { bedrooms: '2', price_max: '120000' }, location: 'marina' }]);
+    expect(lines).toEqual([
+      { operation: 'search-rent', params: { bedrooms: '2', price_max: '120000' }, location: 'marina' },
+    ]);
   });
 
   it('reads one command per stdin line and answers errors as {"error"}', () => {

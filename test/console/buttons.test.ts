@@ -35,7 +35,9 @@ describe('numbers with no button', () => {
   it('says there are no buttons yet, and sends nothing', async () => {
     sandbox.clearRequests();
     const out = await chat(['12']);
-    expect(out).toContain('There is no button 12: no buttons are on screen. Type a command, like "rent marina 2br under 120k", or "help".');
+    expect(out).toContain(
+      'There is no button 12: no buttons are on screen. Type a command, like "rent marina 2br under 120k", or "help".',
+    );
     expect(out).not.toContain("I don't know");
     expect(sandbox.requests()).toEqual([]);
   });
@@ -44,7 +46,9 @@ describe('numbers with no button', () => {
     const out = await chat(['buy marina', '99', '11']);
     const count = Number(/the buttons are numbered 1 to (\d+)\./.exec(out)?.[1]);
     expect(count).toBeGreaterThan(11);
-    expect(out).toContain(`There is no button 99 on screen; the buttons are numbered 1 to ${count}. Type one of those, or a command.`);
+    expect(out).toContain(
+      `There is no button 99 on screen; the buttons are numbered 1 to ${count}. Type one of those, or a command.`,
+    );
     expect(out).toMatch(/Showing 11–/);
   });
 });

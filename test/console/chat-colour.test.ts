@@ -12,7 +12,10 @@ import { SGR } from './spawn-chat.js';
 
 let manzil: Manzil;
 beforeAll(async () => {
-  manzil = await startManzil({ env: { MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-colour-')), 'm.db') }, writeLog: () => {} });
+  manzil = await startManzil({
+    env: { MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-colour-')), 'm.db') },
+    writeLog: () => {},
+  });
 });
 afterAll(() => manzil.stop());
 afterEach(() => vi.unstubAllEnvs());
@@ -53,7 +56,11 @@ describe('colour in the terminal chat', () => {
     const piped = new PassThrough();
     let posted = '';
     piped.on('data', (chunk: Buffer) => (posted += chunk.toString()));
-    await new ConsolePoster(piped).post('console:local', { text: 'New listing', blocks: [{ kind: 'header', text: 'New listing' }] }, 'd1');
+    await new ConsolePoster(piped).post(
+      'console:local',
+      { text: 'New listing', blocks: [{ kind: 'header', text: 'New listing' }] },
+      'd1',
+    );
     expect(posted).toBe('\n== New listing ==\n');
   });
 });

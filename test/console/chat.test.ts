@@ -10,7 +10,10 @@ import { SANDBOX_FOOTER, startManzil, type Manzil } from '../../src/main.js';
 let manzil: Manzil;
 beforeAll(async () => {
   // No keys at all: the embedded sandbox, as on a newcomer's first run.
-  manzil = await startManzil({ env: { MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-console-')), 'm.db') }, writeLog: () => {} });
+  manzil = await startManzil({
+    env: { MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-console-')), 'm.db') },
+    writeLog: () => {},
+  });
 });
 afterAll(() => manzil.stop());
 

@@ -53,7 +53,10 @@ describe('cards in the terminal', () => {
   });
 
   it("number buttons on from a given number: an alert's after those of the reply still on screen", () => {
-    const alert: Reply = { text: 'New listing', blocks: [{ kind: 'card', card: listing('Sea view 2BR', 'AED 120,000/yr', '2 beds') }] };
+    const alert: Reply = {
+      text: 'New listing',
+      blocks: [{ kind: 'card', card: listing('Sea view 2BR', 'AED 120,000/yr', '2 beds') }],
+    };
     const { text, buttons } = renderText(alert, { firstNumber: 5 });
     expect(text).toContain('  [5] Details');
     expect(buttons).toHaveLength(1);
@@ -74,13 +77,22 @@ describe('cards in the terminal', () => {
   it('strips escape sequences from upstream text before adding its own colour', () => {
     const hostile: Reply = {
       text: '',
-      blocks: [{ kind: 'card', card: listing('\x1b[2J\x1b]0;pwned\x07Sea \x1b[31mview\x1b[0m', 'AED \x9b31m1', '\x1b[8m2 beds') }],
+      blocks: [
+        {
+          kind: 'card',
+          card: listing('\x1b[2J\x1b]0;pwned\x07Sea \x1b[31mview\x1b[0m', 'AED \x9b31m1', '\x1b[8m2 beds'),
+        },
+      ],
     };
     const { text } = renderText(hostile, { color: true });
     // Only our own SGR codes remain: none from upstream (no red 31, no hidden 8, no clear screen, no title).
     const codes = text.match(SGR) ?? [];
     expect(codes.length).toBeGreaterThan(0);
-    expect(codes.every((c) => ['\x1b[1m', '\x1b[22m', '\x1b[2m', '\x1b[32m', '\x1b[39m', '\x1b[36m', '\x1b[33m'].includes(c))).toBe(true);
+    expect(
+      codes.every((c) =>
+        ['\x1b[1m', '\x1b[22m', '\x1b[2m', '\x1b[32m', '\x1b[39m', '\x1b[36m', '\x1b[33m'].includes(c),
+      ),
+    ).toBe(true);
     // eslint-disable-next-line no-control-regex -- control characters are what is looked for
     expect(text.replace(SGR, '')).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
     expect(text).not.toContain('pwned');

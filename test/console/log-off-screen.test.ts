@@ -23,7 +23,9 @@ describe('log lines in the terminal chat', () => {
     expect(await chat.exit(10_000)).toBe(0);
 
     const screen = chat.output().replace(SGR, '');
-    expect(screen).not.toMatch(/\b(WARN|ERROR|INFO)\b|"level"|\{"|answered 404|answered 503|property-details|search-buy|ApiError/);
+    expect(screen).not.toMatch(
+      /\b(WARN|ERROR|INFO)\b|"level"|\{"|answered 404|answered 503|property-details|search-buy|ApiError/,
+    );
     const file = readFileSync(join(chat.dir, 'manzil.log'), 'utf8');
     expect(file).toMatch(/answered 404.*"msg":"request failed"/);
     expect(file).toMatch(/answered 503/);

@@ -77,7 +77,12 @@ describe('renderText', () => {
       ],
     });
     expectInert(text);
-    expect(text.split('\n')).toEqual(['Date        Type', '----------  ---------------', '1 Mar 2026  Villa with pool', '2 Mar 2026  Flat']);
+    expect(text.split('\n')).toEqual([
+      'Date        Type',
+      '----------  ---------------',
+      '1 Mar 2026  Villa with pool',
+      '2 Mar 2026  Flat',
+    ]);
   });
 
   it('keeps the line layout of our own text blocks and button rows', () => {
@@ -93,7 +98,10 @@ describe('renderText', () => {
   });
 
   it('leaves ordinary text alone, Arabic and emoji included', () => {
-    const { text } = renderText({ text: '', blocks: [{ kind: 'card', card: { title: 'برج خليفة — Burj Khalifa 🏙️', fields: [] } }] });
+    const { text } = renderText({
+      text: '',
+      blocks: [{ kind: 'card', card: { title: 'برج خليفة — Burj Khalifa 🏙️', fields: [] } }],
+    });
     expect(text).toBe('* برج خليفة — Burj Khalifa 🏙️');
   });
 });

@@ -40,7 +40,11 @@ export function spawnChat({ tty, env: extra = {} }: { tty: boolean; env?: Record
     ...extra,
   };
   const child = tty
-    ? spawn('script', ['-qfec', `exec ${[process.execPath, ...manzilArgs('start')].map((a) => `'${a}'`).join(' ')}`, '/dev/null'], { env })
+    ? spawn(
+        'script',
+        ['-qfec', `exec ${[process.execPath, ...manzilArgs('start')].map((a) => `'${a}'`).join(' ')}`, '/dev/null'],
+        { env },
+      )
     : spawn(process.execPath, manzilArgs('start'), { env });
   let text = '';
   const listeners = new Set<() => void>();
@@ -70,7 +74,8 @@ export function spawnChat({ tty, env: extra = {} }: { tty: boolean; env?: Record
     });
 
   /**
-   * The embedded sandbox's URL, from the log line that names it: on the screen when it is a warning (Slack or Discord on
+   * The embedded sandbox's URL, from the log line that names it: on the screen when it is a warning (Slack or Discord
+   * on
    * the sandbox), else in the terminal chat's log file beside the database.
    */
   const sandboxUrl = async (ms = 20_000): Promise<string> => {
@@ -94,10 +99,20 @@ export function spawnChat({ tty, env: extra = {} }: { tty: boolean; env?: Record
     dir,
     output: () => text,
     waitFor,
-    exit: (ms) => Promise.race([exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running after ${ms} ms:\n${text}`)), ms).unref())]),
+    exit: (ms) =>
+      Promise.race([
+        exited,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`still running after ${ms} ms:\n${text}`)), ms).unref(),
+        ),
+      ]),
     async addFault(rule) {
       const url = await sandboxUrl();
-      const res = await fetch(`${url}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
+      const res = await fetch(`${url}/__sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(rule),
+      });
       if (!res.ok) throw new Error(`fault refused: ${res.status}`);
     },
     async reached(path, ms = 20_000) {

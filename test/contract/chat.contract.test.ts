@@ -40,7 +40,11 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
     expect(reply.text).toMatch(/AED [\d,]+\/yr/);
     expect(listingIds(reply).length).toBeGreaterThan(1);
     expect(reply.buttons.map((b) => b.label)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/Next/), expect.stringMatching(/Save as alert/), expect.stringMatching(/Details/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/Next/),
+        expect.stringMatching(/Save as alert/),
+        expect.stringMatching(/Details/),
+      ]),
     );
     expect(reply.private).toBe(false);
   });
@@ -152,7 +156,8 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
       expect(reply.text, said).toMatch(/^(Hello!|You're welcome!|I'm Manzil)/m);
       const commands = tries(reply);
       expect(commands, said).toHaveLength(3);
-      for (const command of commands) expect(command.startsWith('/'), `${said}: ${command}`).toBe(chat.name !== 'terminal');
+      for (const command of commands)
+        expect(command.startsWith('/'), `${said}: ${command}`).toBe(chat.name !== 'terminal');
       expect(reply.text, said).toContain(`"${typed(chat.name === 'terminal' ? 'help' : 'manzil help')}"`);
       expect(reply.private, said).toBe(chat.privateReplies);
     }
@@ -171,7 +176,9 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
     const sale = await chat.command('cheapest 4 bedroom villa in arabian ranches below 9 million');
     expect(sale.text).toMatch(/4-bedroom villas for sale in Arabian Ranches, up to AED 9,000,000, cheapest first/);
     // The cards' prices, in order: not the summary's bound, nor a market median ("… of AED 5,000,000").
-    const prices = [...sale.text.matchAll(/(?<!of )AED (\d[\d,]*)(?![\d,/])/g)].map((m) => Number(m[1]!.replace(/,/g, ''))).filter((n) => n < 9_000_000);
+    const prices = [...sale.text.matchAll(/(?<!of )AED (\d[\d,]*)(?![\d,/])/g)]
+      .map((m) => Number(m[1]!.replace(/,/g, '')))
+      .filter((n) => n < 9_000_000);
     expect(prices.length).toBeGreaterThan(1);
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
   });
@@ -218,25 +225,31 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
   it('saves an alert with a word of how often left out, and says so and how often alerts are checked', async () => {
     const reply = await chat.command('alerts add buy downtown 1br every weekday morning');
     expect(reply.text).toMatch(/Saved as alert #\d+: 1-bedroom homes for sale in Downtown Dubai/);
-    expect(reply.text).toMatch(/I didn't use "every weekday morning": alerts are checked every [^,]+, whatever the search says/);
+    expect(reply.text).toMatch(
+      /I didn't use "every weekday morning": alerts are checked every [^,]+, whatever the search says/,
+    );
     expect(reply.text).not.toMatch(/morning homes|in Downtown Dubai morning/);
   });
 
   // Issue 26: answers a team can quote. Nothing internal on screen, and the smaller defects found on the way.
 
-  it('pages to the end of a search whose last service page is exactly full, and offers no Next on its last page', { timeout: 60_000 }, async () => {
-    // The sandbox has exactly 25 listings to rent in Al Ain: one full service page, and nothing after it.
-    let reply = await chat.command('rent al ain');
-    const seen = new Set(listingIds(reply));
-    for (let presses = 0; reply.buttons.some((b) => /Next/.test(b.label)); presses++) {
-      expect(presses).toBeLessThan(6);
-      reply = await chat.press(/Next/, reply);
-      expect(listingIds(reply).length).toBeGreaterThan(0); // never a page that only says there is nothing more
-      for (const id of listingIds(reply)) seen.add(id);
-    }
-    expect(reply.text).not.toMatch(/No more results/);
-    expect(seen.size).toBeGreaterThanOrEqual(20);
-  });
+  it(
+    'pages to the end of a search whose last service page is exactly full, and offers no Next on its last page',
+    { timeout: 60_000 },
+    async () => {
+      // The sandbox has exactly 25 listings to rent in Al Ain: one full service page, and nothing after it.
+      let reply = await chat.command('rent al ain');
+      const seen = new Set(listingIds(reply));
+      for (let presses = 0; reply.buttons.some((b) => /Next/.test(b.label)); presses++) {
+        expect(presses).toBeLessThan(6);
+        reply = await chat.press(/Next/, reply);
+        expect(listingIds(reply).length).toBeGreaterThan(0); // never a page that only says there is nothing more
+        for (const id of listingIds(reply)) seen.add(id);
+      }
+      expect(reply.text).not.toMatch(/No more results/);
+      expect(seen.size).toBeGreaterThanOrEqual(20);
+    },
+  );
 
   it('says what a count beside cards counts when a search is saved', async () => {
     const search = await chat.command('rent umm al quwain');
@@ -249,8 +262,10 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
   it('shows help with its examples as they are typed on this platform', async () => {
     const help = await chat.command('help');
     const typed = chat.name === 'terminal' ? '' : '/';
-    for (const example of ['rent marina 2br under 120k', 'alerts add rent marina 2br under 120k', 'property 16266089']) expect(help.text).toContain(`${typed}${example}`);
-    if (chat.name === 'terminal') expect(help.text).not.toMatch(/(^|[\s"'`(])\/(manzil|rent|buy|alerts|digest|<verb>)\b/m);
+    for (const example of ['rent marina 2br under 120k', 'alerts add rent marina 2br under 120k', 'property 16266089'])
+      expect(help.text).toContain(`${typed}${example}`);
+    if (chat.name === 'terminal')
+      expect(help.text).not.toMatch(/(^|[\s"'`(])\/(manzil|rent|buy|alerts|digest|<verb>)\b/m);
     const verb = await chat.command('help buy');
     expect(verb.text).toContain(`${typed}buy downtown`);
   });
@@ -277,26 +292,37 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
     );
   };
 
-  it('posts a digest whose missing parts are said in words, never the service operation or its status', { timeout: 90_000 }, async () => {
-    sandbox.addFault({ status: 502, count: 1000, path: '/get-get-transactions' });
-    let digest: string;
-    try {
-      digest = await digestOf('business bay');
-    } finally {
-      sandbox.clearFaults();
-    }
-    expect(digest).toMatch(/could not be fetched \(the property service failed to answer\)/);
-    expect(digest).not.toMatch(/get-get|\/search-|\/price-trend|502|ApiError|answered/);
-  });
+  it(
+    'posts a digest whose missing parts are said in words, never the service operation or its status',
+    { timeout: 90_000 },
+    async () => {
+      sandbox.addFault({ status: 502, count: 1000, path: '/get-get-transactions' });
+      let digest: string;
+      try {
+        digest = await digestOf('business bay');
+      } finally {
+        sandbox.clearFaults();
+      }
+      expect(digest).toMatch(/could not be fetched \(the property service failed to answer\)/);
+      expect(digest).not.toMatch(/get-get|\/search-|\/price-trend|502|ApiError|answered/);
+    },
+  );
 
-  // Issue 27: every agent and brokerage a reply names leads to their listings, and no reply offers a button that refuses.
-  /** The ids of the commands shown, as typed on this platform: `/manzil agent 7` on Slack and Discord, `agent 7` in the terminal. */
+  // Issue 27: every agent and brokerage a reply names leads to their listings, and no reply offers a button that
+  // refuses.
+  /**
+   * The ids of the commands shown, as typed on this platform: `/manzil agent 7` on Slack and Discord, `agent 7` in the
+   * terminal.
+   */
   const commands = (s: Seen, kind: 'agent' | 'broker') => {
     const typed = chat.name === 'terminal' ? `(?<![/\\w])${kind}` : `/manzil ${kind}`;
     return [...new Set([...s.text.matchAll(new RegExp(`${typed} (\\d+)`, 'g'))].map((m) => m[1]!))];
   };
   const labels = (s: Seen) => s.buttons.map((b) => b.label);
-  /** A person's listings as the platform leads there: their button on Slack and Discord, the command shown in the terminal. */
+  /**
+   * A person's listings as the platform leads there: their button on Slack and Discord, the command shown in the
+   * terminal.
+   */
   const follow = async (s: Seen, label: RegExp, command: string) => {
     const offered = s.buttons.some((b) => label.test(b.label));
     expect(offered).toBe(chat.name !== 'terminal');

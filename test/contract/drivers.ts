@@ -51,7 +51,8 @@ export interface DriverContext {
 
 export type DriverFactory = { name: string; start: (ctx: DriverContext) => Promise<ChatDriver> };
 
-// A bound against a hang only: `digest now` composes its figures and charts before it answers, past 10 s on a loaded machine.
+// A bound against a hang only: `digest now` composes its figures and charts before it answers, past 10 s on a loaded
+// machine.
 const WAIT_MS = 30_000;
 
 function tempDb(name: string): string {
@@ -60,7 +61,14 @@ function tempDb(name: string): string {
 
 function baseEnv(ctx: DriverContext, name: string): Record<string, string> {
   if (!ctx.sandbox.url) throw new Error('start the sandbox (listen) before the drivers');
-  return { UAE_API_KEY: ctx.key, UAE_API_BASE_URL: ctx.sandbox.url, UAE_API_RETRY_ATTEMPTS: '2', MANZIL_DB_PATH: tempDb(name), LOG_LEVEL: 'warn', PORT: '0' };
+  return {
+    UAE_API_KEY: ctx.key,
+    UAE_API_BASE_URL: ctx.sandbox.url,
+    UAE_API_RETRY_ATTEMPTS: '2',
+    MANZIL_DB_PATH: tempDb(name),
+    LOG_LEVEL: 'warn',
+    PORT: '0',
+  };
 }
 
 async function until(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = WAIT_MS): Promise<void> {
@@ -73,12 +81,27 @@ async function until(predicate: () => boolean | Promise<boolean>, what: string, 
 
 function find<T extends { label: string }>(buttons: readonly T[], label: RegExp, seen: Seen): T {
   const found = buttons.find((b) => label.test(b.label));
-  if (!found) throw new Error(`no button ${label} among [${buttons.map((b) => b.label).join(', ')}] in: ${seen.text.slice(0, 300)}`);
+  if (!found)
+    throw new Error(
+      `no button ${label} among [${buttons.map((b) => b.label).join(', ')}] in: ${seen.text.slice(0, 300)}`,
+    );
   return found;
 }
 
 /** "rent marina 2br" → ["rent", "marina 2br"]; anything not a slash command goes to /manzil whole. */
-const VERBS = new Set(['rent', 'buy', 'projects', 'transactions', 'trend', 'agents', 'brokers', 'developers', 'property', 'location', 'alerts']);
+const VERBS = new Set([
+  'rent',
+  'buy',
+  'projects',
+  'transactions',
+  'trend',
+  'agents',
+  'brokers',
+  'developers',
+  'property',
+  'location',
+  'alerts',
+]);
 function split(text: string): [string, string] {
   const [verb = '', ...rest] = text.trim().split(/\s+/);
   return VERBS.has(verb) ? [verb, rest.join(' ')] : ['manzil', text.trim()];
@@ -99,7 +122,12 @@ const terminal: DriverFactory = {
     });
     const input = new PassThrough();
     const poster = new ConsolePoster(output, false);
-    const manzil = await startManzil({ env: baseEnv(ctx, 'terminal'), host: '127.0.0.1', terminal: poster, writeLog: (l) => logs.push(l) });
+    const manzil = await startManzil({
+      env: baseEnv(ctx, 'terminal'),
+      host: '127.0.0.1',
+      terminal: poster,
+      writeLog: (l) => logs.push(l),
+    });
     const chat = runTerminalChat(manzil.bot, { input, output, poster, color: false });
     await until(() => chunks.length > 0, 'the banner');
     // With piped input the chat prints an alert as "\n" + its text, and a reply as its text alone.
@@ -107,7 +135,8 @@ const terminal: DriverFactory = {
     const numbers = new WeakMap<Seen, Map<string, number>>();
     const seen = (text: string): Seen => {
       const byLabel = new Map<string, number>();
-      for (const m of text.matchAll(/\[(\d+)\] (.+?)(?=\s{2}\[\d+\]|\n|$)/g)) if (!byLabel.has(m[2]!.trim())) byLabel.set(m[2]!.trim(), Number(m[1]));
+      for (const m of text.matchAll(/\[(\d+)\] (.+?)(?=\s{2}\[\d+\]|\n|$)/g))
+        if (!byLabel.has(m[2]!.trim())) byLabel.set(m[2]!.trim(), Number(m[1]));
       const s: Seen = { text, buttons: [...byLabel.keys()].map((label) => ({ label })), private: false };
       numbers.set(s, byLabel);
       return s;
@@ -165,7 +194,12 @@ const slack: DriverFactory = {
     const logs: string[] = [];
     const fake = await startFakeSlack();
     const manzil = await startManzil({
-      env: { ...baseEnv(ctx, 'slack'), SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: fake.apiUrl },
+      env: {
+        ...baseEnv(ctx, 'slack'),
+        SLACK_BOT_TOKEN: 'xoxb-test',
+        SLACK_SIGNING_SECRET: SECRET,
+        SLACK_API_URL: fake.apiUrl,
+      },
       host: '127.0.0.1',
       writeLog: (l) => logs.push(l),
     });
@@ -178,7 +212,11 @@ const slack: DriverFactory = {
       if (res.status !== 200) throw new Error(`Slack request answered ${res.status}`);
       await fake.waitFor(() => fake.responses(id).length > 0, WAIT_MS);
       const p = fake.responses(id).at(-1) as SlackPayload;
-      const s: Seen = { text: slackText(p).join('\n'), buttons: slackButtons(p).map((b) => ({ label: b.text?.text ?? '' })), private: p.response_type === 'ephemeral' };
+      const s: Seen = {
+        text: slackText(p).join('\n'),
+        buttons: slackButtons(p).map((b) => ({ label: b.text?.text ?? '' })),
+        private: p.response_type === 'ephemeral',
+      };
       payloads.set(s, p);
       return s;
     };
@@ -225,13 +263,22 @@ function discordText(m: DiscordJson): string {
   const embeds = (m?.embeds ?? []) as DiscordJson[];
   return [
     m?.content ?? '',
-    ...embeds.flatMap((e) => [e.author?.name, e.title, e.url, e.description, ...(e.fields ?? []).flatMap((f: DiscordJson) => [f.name, f.value]), e.footer?.text]),
+    ...embeds.flatMap((e) => [
+      e.author?.name,
+      e.title,
+      e.url,
+      e.description,
+      ...(e.fields ?? []).flatMap((f: DiscordJson) => [f.name, f.value]),
+      e.footer?.text,
+    ]),
   ]
     .filter((s): s is string => typeof s === 'string' && s !== '')
     .join('\n');
 }
 const discordButtons = (m: DiscordJson): { label: string; custom_id?: string }[] =>
-  ((m?.components ?? []) as DiscordJson[]).flatMap((row) => row.components ?? []).filter((c: DiscordJson) => c.type === 2 && c.custom_id);
+  ((m?.components ?? []) as DiscordJson[])
+    .flatMap((row) => row.components ?? [])
+    .filter((c: DiscordJson) => c.type === 2 && c.custom_id);
 
 const discord: DriverFactory = {
   name: 'Discord',
@@ -239,7 +286,12 @@ const discord: DriverFactory = {
     const logs: string[] = [];
     const fake = await startFakeDiscord();
     const manzil = await startManzil({
-      env: { ...baseEnv(ctx, 'discord'), DISCORD_TOKEN: fake.botToken, DISCORD_API_URL: fake.apiUrl, SHUTDOWN_TIMEOUT_S: '0.5' },
+      env: {
+        ...baseEnv(ctx, 'discord'),
+        DISCORD_TOKEN: fake.botToken,
+        DISCORD_API_URL: fake.apiUrl,
+        SHUTDOWN_TIMEOUT_S: '0.5',
+      },
       host: '127.0.0.1',
       writeLog: (l) => logs.push(l),
       discord: { autocompleteDeadlineMs: 400 },
@@ -248,13 +300,26 @@ const discord: DriverFactory = {
     /** Which message a Seen is (for pressing its buttons): a message id, or an interaction token for its @original. */
     const refs = new WeakMap<Seen, { ref: string; message: DiscordJson }>();
     const make = (message: DiscordJson, ref: string, ephemeral: boolean): Seen => {
-      const s: Seen = { text: discordText(message), buttons: discordButtons(message).map((b) => ({ label: b.label })), private: ephemeral };
+      const s: Seen = {
+        text: discordText(message),
+        buttons: discordButtons(message).map((b) => ({ label: b.label })),
+        private: ephemeral,
+      };
       refs.set(s, { ref, message });
       return s;
     };
-    /** The bot's answer to an interaction: a follow-up (the ephemeral path), an edit of a message, or an update callback. */
+    /**
+     * The bot's answer to an interaction: a follow-up (the ephemeral path), an edit of a message, or an update
+     * callback.
+     */
     const answerTo = async (token: string, sourceRef?: string): Promise<Seen> => {
-      const done = () => fake.responses(token).some((r) => r.kind === 'edit' || r.kind === 'followup' || (r.kind === 'callback' && (r.type === 4 || r.type === 7)));
+      const done = () =>
+        fake
+          .responses(token)
+          .some(
+            (r) =>
+              r.kind === 'edit' || r.kind === 'followup' || (r.kind === 'callback' && (r.type === 4 || r.type === 7)),
+          );
       await fake.waitFor(done, WAIT_MS);
       const log = fake.responses(token);
       const followUp = log.filter((r) => r.kind === 'followup').at(-1);
@@ -278,7 +343,10 @@ const discord: DriverFactory = {
         const [verb, rest] = split(text);
         // `/alerts add <search>` is a subcommand with its own query option.
         const [sub = '', ...search] = rest.split(' ');
-        const options = verb === 'alerts' ? [{ name: sub, type: 1, options: [{ name: 'query', type: 3, value: search.join(' ') }] }] : [{ name: 'query', type: 3, value: rest }];
+        const options =
+          verb === 'alerts'
+            ? [{ name: sub, type: 1, options: [{ name: 'query', type: 3, value: search.join(' ') }] }]
+            : [{ name: 'query', type: 3, value: rest }];
         const { token } = await fake.slashCommand(verb, options);
         return answerTo(token);
       },
@@ -289,7 +357,10 @@ const discord: DriverFactory = {
         return answerTo(token, ref);
       },
       async alerts() {
-        await fake.waitFor(async () => (await manzil.alerts.outbox.stats()).pending + (await manzil.alerts.outbox.stats()).sending === 0, WAIT_MS);
+        await fake.waitFor(
+          async () => (await manzil.alerts.outbox.stats()).pending + (await manzil.alerts.outbox.stats()).sending === 0,
+          WAIT_MS,
+        );
         return fake.messages(fake.channelId).map((m) => discordText(m.body));
       },
       violations: () => fake.violations(),

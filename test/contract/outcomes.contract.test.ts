@@ -12,13 +12,22 @@ import { DiscordPoster, NONCE_WINDOW_MS } from '../../adapters/discord/poster.js
 import { SLACK_DEFAULT_WAIT_MS, SLACK_ERROR_CODES } from '../../adapters/slack/outcomes.js';
 import { SLACK_SETTLE_MS, SlackPoster, postingClient } from '../../adapters/slack/poster.js';
 import type { Reply } from '../../src/bot/index.js';
-import { PostFailure, type ChatPoster, type CredentialsCheck, type FailureOutcome, type LookupRequest, type LookupResult } from '../../src/ports/index.js';
+import {
+  PostFailure,
+  type ChatPoster,
+  type CredentialsCheck,
+  type FailureOutcome,
+  type LookupRequest,
+  type LookupResult,
+} from '../../src/ports/index.js';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
 import { DEFAULT_SLACK_SCOPES, startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 
 type Poster = ChatPoster & Required<Pick<ChatPoster, 'findDelivered' | 'checkCredentials'>>;
 
-/** What a case set up: another poster to use (a client with a short timeout, one aimed at a dead port), and its undo. */
+/**
+ * What a case set up: another poster to use (a client with a short timeout, one aimed at a dead port), and its undo.
+ */
 interface Arranged {
   poster?: Poster;
   undo?: () => void | Promise<void>;
@@ -60,7 +69,9 @@ interface Platform {
   secret(): string;
   failures: FailureCase[];
   lookups: LookupCase[];
-  /** The lookup answers this platform can give at all (Discord cannot find a message, nor fail a look it never makes). */
+  /**
+   * The lookup answers this platform can give at all (Discord cannot find a message, nor fail a look it never makes).
+   */
   lookupKinds: LookupResult['kind'][];
   credentials: CredentialsCase[];
 }
@@ -71,7 +82,12 @@ const reply: Reply = {
     { kind: 'header', text: 'New in Dubai Marina' },
     {
       kind: 'card',
-      card: { title: 'Marina Gate 2BR', url: 'https://example.com/property/1', imageUrl: 'https://cdn.example.com/1.jpg', fields: [{ label: 'Price', value: 'AED 150,000/yr' }] },
+      card: {
+        title: 'Marina Gate 2BR',
+        url: 'https://example.com/property/1',
+        imageUrl: 'https://cdn.example.com/1.jpg',
+        fields: [{ label: 'Price', value: 'AED 150,000/yr' }],
+      },
     },
   ],
 };
@@ -177,7 +193,8 @@ function slack(): Platform {
           fake.failNext('chat.postMessage', { error: 'internal_error', carryOut: true });
           return {};
         },
-        after: () => expect(fake.messages(channel).at(-1)?.metadata?.event_payload).toEqual({ delivery_id: `oc${delivery}` }),
+        after: () =>
+          expect(fake.messages(channel).at(-1)?.metadata?.event_payload).toEqual({ delivery_id: `oc${delivery}` }),
       },
       {
         outcome: 'maybe_posted',
@@ -187,9 +204,21 @@ function slack(): Platform {
           return { undo: () => fake.outage(undefined) };
         },
       },
-      { outcome: 'maybe_posted', how: 'a 500', arrange: () => (fake.failNext('chat.postMessage', { status: 500 }), {}) },
-      { outcome: 'maybe_posted', how: 'a 502', arrange: () => (fake.failNext('chat.postMessage', { status: 502 }), {}) },
-      { outcome: 'maybe_posted', how: 'a 504', arrange: () => (fake.failNext('chat.postMessage', { status: 504 }), {}) },
+      {
+        outcome: 'maybe_posted',
+        how: 'a 500',
+        arrange: () => (fake.failNext('chat.postMessage', { status: 500 }), {}),
+      },
+      {
+        outcome: 'maybe_posted',
+        how: 'a 502',
+        arrange: () => (fake.failNext('chat.postMessage', { status: 502 }), {}),
+      },
+      {
+        outcome: 'maybe_posted',
+        how: 'a 504',
+        arrange: () => (fake.failNext('chat.postMessage', { status: 504 }), {}),
+      },
       {
         outcome: 'maybe_posted',
         how: 'no answer before the timeout',
@@ -198,8 +227,17 @@ function slack(): Platform {
           return { poster: new SlackPoster(client({ timeoutMs: 200 })), undo: () => held.release() };
         },
       },
-      { outcome: 'maybe_posted', how: 'a connection reset mid-call', arrange: () => ({ poster: new SlackPoster(client({ apiUrl: `${resetting.url}/api/` })) }) },
-      { outcome: 'wait', how: 'a 429 with Retry-After', retryAfterMs: 7_000, arrange: () => (fake.failNext('chat.postMessage', { status: 429, retryAfter: 7 }), {}) },
+      {
+        outcome: 'maybe_posted',
+        how: 'a connection reset mid-call',
+        arrange: () => ({ poster: new SlackPoster(client({ apiUrl: `${resetting.url}/api/` })) }),
+      },
+      {
+        outcome: 'wait',
+        how: 'a 429 with Retry-After',
+        retryAfterMs: 7_000,
+        arrange: () => (fake.failNext('chat.postMessage', { status: 429, retryAfter: 7 }), {}),
+      },
       {
         outcome: 'wait',
         how: 'an outage answering 429 with Retry-After',
@@ -209,9 +247,21 @@ function slack(): Platform {
           return { undo: () => fake.outage(undefined) };
         },
       },
-      { outcome: 'retry', how: 'a 400 from something in between', arrange: () => (fake.failNext('chat.postMessage', { status: 400 }), {}) },
-      { outcome: 'retry', how: 'a 404 from something in between', arrange: () => (fake.failNext('chat.postMessage', { status: 404 }), {}) },
-      { outcome: 'retry', how: 'an error code no table knows', arrange: () => (fake.failNext('chat.postMessage', { error: 'brand_new_error' }), {}) },
+      {
+        outcome: 'retry',
+        how: 'a 400 from something in between',
+        arrange: () => (fake.failNext('chat.postMessage', { status: 400 }), {}),
+      },
+      {
+        outcome: 'retry',
+        how: 'a 404 from something in between',
+        arrange: () => (fake.failNext('chat.postMessage', { status: 404 }), {}),
+      },
+      {
+        outcome: 'retry',
+        how: 'an error code no table knows',
+        arrange: () => (fake.failNext('chat.postMessage', { error: 'brand_new_error' }), {}),
+      },
       {
         outcome: 'credentials_refused',
         how: 'invalid_auth on every call',
@@ -220,13 +270,21 @@ function slack(): Platform {
           return { undo: () => fake.refuseAuth(false) };
         },
       },
-      { outcome: 'credentials_refused', how: 'a wrong token', arrange: () => ({ poster: new SlackPoster(postingClient('xoxb-wrong', { apiUrl: fake.apiUrl })) }) },
+      {
+        outcome: 'credentials_refused',
+        how: 'a wrong token',
+        arrange: () => ({ poster: new SlackPoster(postingClient('xoxb-wrong', { apiUrl: fake.apiUrl })) }),
+      },
       {
         outcome: 'channel_unavailable',
         how: 'missing access to the channel (not_in_channel)',
         arrange: () => (fake.failNext('chat.postMessage', { error: 'not_in_channel' }), {}),
       },
-      { outcome: 'rejected', how: 'blocks refused in every form', arrange: () => (fake.failNext('chat.postMessage', { error: 'invalid_blocks' }, 3), {}) },
+      {
+        outcome: 'rejected',
+        how: 'blocks refused in every form',
+        arrange: () => (fake.failNext('chat.postMessage', { error: 'invalid_blocks' }, 3), {}),
+      },
       ...codes,
     ],
     lookupKinds: ['found', 'absent', 'cannot_tell', 'failed'],
@@ -243,10 +301,23 @@ function slack(): Platform {
         arrange: async () => {
           const deliveryId = await storedButFailed();
           const fast = Date.now() + 10 * 60_000;
-          return { request: { place, deliveryId, firstAttemptAt: fast, lastAttemptAt: fast, uncertainSince: fast, now: fast + SLACK_SETTLE_MS } };
+          return {
+            request: {
+              place,
+              deliveryId,
+              firstAttemptAt: fast,
+              lastAttemptAt: fast,
+              uncertainSince: fast,
+              now: fast + SLACK_SETTLE_MS,
+            },
+          };
         },
       },
-      { kind: 'absent', how: 'a delivery no message carries, after the settle time', arrange: async () => ({ request: request(nextDelivery()) }) },
+      {
+        kind: 'absent',
+        how: 'a delivery no message carries, after the settle time',
+        arrange: async () => ({ request: request(nextDelivery()) }),
+      },
       {
         kind: 'cannot_tell',
         how: 'no history scope',
@@ -299,7 +370,11 @@ function slack(): Platform {
         how: 'no answer before the timeout',
         arrange: async () => {
           const held = fake.holdNext('conversations.history');
-          return { request: request(nextDelivery()), poster: new SlackPoster(client({ timeoutMs: 200 })), undo: () => held.release() };
+          return {
+            request: request(nextDelivery()),
+            poster: new SlackPoster(client({ timeoutMs: 200 })),
+            undo: () => held.release(),
+          };
         },
       },
     ],
@@ -359,7 +434,10 @@ function discord(): Platform {
   const messages = /^\/channels\/\d+\/messages$/;
   /** A REST manager as the app builds it (discordRestOptions), with fewer retries to keep failing cases quick. */
   const rest = (apiUrl = fake.apiUrl, options: { timeoutMs?: number; retries?: number } = {}) => {
-    const r = new REST({ ...discordRestOptions(apiUrl, options.timeoutMs ?? 2_000), retries: options.retries ?? 1 }).setToken(fake.botToken);
+    const r = new REST({
+      ...discordRestOptions(apiUrl, options.timeoutMs ?? 2_000),
+      retries: options.retries ?? 1,
+    }).setToken(fake.botToken);
     rests.push(r);
     return r;
   };
@@ -401,20 +479,43 @@ function discord(): Platform {
     place,
     secret: () => fake.botToken,
     failures: [
-      { outcome: 'retry', how: 'connections refused', arrange: async () => ({ poster: new DiscordPoster(rest(`http://127.0.0.1:${await deadPort()}/api`)) }) },
-      { outcome: 'retry', how: 'a 404 without a code (no such route)', arrange: () => until(fake.failUntilOff('POST', messages, 404)) },
-      { outcome: 'retry', how: 'a JSON code no table knows', arrange: () => until(fake.failUntilOff('POST', messages, 403, 99_999)) },
-      { outcome: 'maybe_posted', how: 'a 503 that outlasts discord.js’s retries', arrange: () => until(fake.failUntilOff('POST', messages, 503)) },
+      {
+        outcome: 'retry',
+        how: 'connections refused',
+        arrange: async () => ({ poster: new DiscordPoster(rest(`http://127.0.0.1:${await deadPort()}/api`)) }),
+      },
+      {
+        outcome: 'retry',
+        how: 'a 404 without a code (no such route)',
+        arrange: () => until(fake.failUntilOff('POST', messages, 404)),
+      },
+      {
+        outcome: 'retry',
+        how: 'a JSON code no table knows',
+        arrange: () => until(fake.failUntilOff('POST', messages, 403, 99_999)),
+      },
+      {
+        outcome: 'maybe_posted',
+        how: 'a 503 that outlasts discord.js’s retries',
+        arrange: () => until(fake.failUntilOff('POST', messages, 503)),
+      },
       { outcome: 'maybe_posted', how: 'a 500', arrange: () => until(fake.failUntilOff('POST', messages, 500)) },
       {
         outcome: 'maybe_posted',
         how: 'no answer before the timeout',
         arrange: () => {
           const held = fake.holdNext('POST', messages);
-          return { poster: new DiscordPoster(rest(fake.apiUrl, { timeoutMs: 200, retries: 0 })), undo: () => held.release() };
+          return {
+            poster: new DiscordPoster(rest(fake.apiUrl, { timeoutMs: 200, retries: 0 })),
+            undo: () => held.release(),
+          };
         },
       },
-      { outcome: 'maybe_posted', how: 'a connection reset mid-call', arrange: () => ({ poster: new DiscordPoster(rest(`${resetting.url}/api`, { retries: 0 })) }) },
+      {
+        outcome: 'maybe_posted',
+        how: 'a connection reset mid-call',
+        arrange: () => ({ poster: new DiscordPoster(rest(`${resetting.url}/api`, { retries: 0 })) }),
+      },
       {
         outcome: 'wait',
         how: 'a 429 for longer than discord.js queues',
@@ -435,36 +536,89 @@ function discord(): Platform {
           expect(fake.requests()).toHaveLength(before); // refused locally: nothing more sent while the token is dropped
         },
       },
-      { outcome: 'channel_unavailable', how: 'an unknown channel', place: () => `discord:${fake.guildId}:999`, arrange: () => ({}) },
-      { outcome: 'channel_unavailable', how: 'Missing Access', arrange: () => until(fake.failUntilOff('POST', messages, 403, 50001)) },
-      { outcome: 'rejected', how: 'a message refused in every form (Invalid Form Body)', arrange: () => until(fake.failUntilOff('POST', messages, 400, 50035)) },
+      {
+        outcome: 'channel_unavailable',
+        how: 'an unknown channel',
+        place: () => `discord:${fake.guildId}:999`,
+        arrange: () => ({}),
+      },
+      {
+        outcome: 'channel_unavailable',
+        how: 'Missing Access',
+        arrange: () => until(fake.failUntilOff('POST', messages, 403, 50001)),
+      },
+      {
+        outcome: 'rejected',
+        how: 'a message refused in every form (Invalid Form Body)',
+        arrange: () => until(fake.failUntilOff('POST', messages, 400, 50035)),
+      },
       ...codes,
     ],
     lookupKinds: ['absent', 'cannot_tell'],
     lookups: [
-      { kind: 'absent', how: 'within the nonce window of the last attempt', arrange: async () => ({ request: request(60_000) }) },
+      {
+        kind: 'absent',
+        how: 'within the nonce window of the last attempt',
+        arrange: async () => ({ request: request(60_000) }),
+      },
       { kind: 'absent', how: 'at once after the attempt', arrange: async () => ({ request: request(0) }) },
-      { kind: 'cannot_tell', how: 'past the nonce window', arrange: async () => ({ request: request(NONCE_WINDOW_MS + 1) }) },
-      { kind: 'cannot_tell', how: 'a local clock that went back since the attempt', arrange: async () => ({ request: request(-60_000) }) },
+      {
+        kind: 'cannot_tell',
+        how: 'past the nonce window',
+        arrange: async () => ({ request: request(NONCE_WINDOW_MS + 1) }),
+      },
+      {
+        kind: 'cannot_tell',
+        how: 'a local clock that went back since the attempt',
+        arrange: async () => ({ request: request(-60_000) }),
+      },
       {
         kind: 'cannot_tell',
         how: 'a last attempt before the first',
         arrange: async () => {
           const now = Date.now();
-          return { request: { place: place(), deliveryId: nextDelivery(), firstAttemptAt: now - 1_000, lastAttemptAt: now - 2_000, uncertainSince: now - 2_000, now } };
+          return {
+            request: {
+              place: place(),
+              deliveryId: nextDelivery(),
+              firstAttemptAt: now - 1_000,
+              lastAttemptAt: now - 2_000,
+              uncertainSince: now - 2_000,
+              now,
+            },
+          };
         },
       },
     ],
     credentials: [
       { kind: 'ok', how: 'a working token', arrange: () => ({}) },
-      { kind: 'refused', how: 'HTTP 401 from GET /users/@me', arrange: () => until(fake.failUntilOff('GET', /^\/users\/@me$/, 401)) },
-      { kind: 'unreachable', how: 'HTTP 503 from GET /users/@me', arrange: () => until(fake.failUntilOff('GET', /^\/users\/@me$/, 503)) },
-      { kind: 'unreachable', how: 'connections refused', arrange: async () => ({ poster: new DiscordPoster(rest(`http://127.0.0.1:${await deadPort()}/api`)) }) },
+      {
+        kind: 'refused',
+        how: 'HTTP 401 from GET /users/@me',
+        arrange: () => until(fake.failUntilOff('GET', /^\/users\/@me$/, 401)),
+      },
+      {
+        kind: 'unreachable',
+        how: 'HTTP 503 from GET /users/@me',
+        arrange: () => until(fake.failUntilOff('GET', /^\/users\/@me$/, 503)),
+      },
+      {
+        kind: 'unreachable',
+        how: 'connections refused',
+        arrange: async () => ({ poster: new DiscordPoster(rest(`http://127.0.0.1:${await deadPort()}/api`)) }),
+      },
     ],
   };
 }
 
-const OUTCOMES: FailureOutcome[] = ['retry', 'maybe_posted', 'wait', 'channel_unavailable', 'credentials_refused', 'rejected'];
+const OUTCOMES: FailureOutcome[] = [
+  'retry',
+  'maybe_posted',
+  'wait',
+  'channel_unavailable',
+  'credentials_refused',
+  'rejected',
+];
 
 describe.each([slack(), discord()])('post outcomes on $name', (platform) => {
   beforeAll(() => platform.start());
@@ -476,19 +630,25 @@ describe.each([slack(), discord()])('post outcomes on $name', (platform) => {
     expect(new Set(platform.credentials.map((c) => c.kind))).toEqual(new Set(['ok', 'refused', 'unreachable']));
   });
 
-  it.each(platform.failures)('$how: a post fails as $outcome, and posts again once the platform takes it', async (c) => {
-    const arranged = await c.arrange();
-    const failure = await postFailure(arranged.poster ?? platform.poster(), c.place?.() ?? platform.place());
-    expect(failure.outcome).toBe(c.outcome);
-    // discord.js adds its small offset to the wait it read.
-    if (c.outcome === 'wait') expect(failure.retryAfterMs).toSatisfy((ms: number) => ms >= c.retryAfterMs! && ms < c.retryAfterMs! + 1_000);
-    else expect(failure.retryAfterMs).toBeUndefined();
-    await c.after?.();
-    await arranged.undo?.();
-    // As the outbox does after a pause: probe the credentials, then post.
-    expect(await platform.poster().checkCredentials()).toEqual({ kind: 'ok' });
-    await expect(platform.poster().post(platform.place(), reply, nextDelivery())).resolves.toMatchObject({ messageId: expect.any(String) });
-  });
+  it.each(platform.failures)(
+    '$how: a post fails as $outcome, and posts again once the platform takes it',
+    async (c) => {
+      const arranged = await c.arrange();
+      const failure = await postFailure(arranged.poster ?? platform.poster(), c.place?.() ?? platform.place());
+      expect(failure.outcome).toBe(c.outcome);
+      // discord.js adds its small offset to the wait it read.
+      if (c.outcome === 'wait')
+        expect(failure.retryAfterMs).toSatisfy((ms: number) => ms >= c.retryAfterMs! && ms < c.retryAfterMs! + 1_000);
+      else expect(failure.retryAfterMs).toBeUndefined();
+      await c.after?.();
+      await arranged.undo?.();
+      // As the outbox does after a pause: probe the credentials, then post.
+      expect(await platform.poster().checkCredentials()).toEqual({ kind: 'ok' });
+      await expect(platform.poster().post(platform.place(), reply, nextDelivery())).resolves.toMatchObject({
+        messageId: expect.any(String),
+      });
+    },
+  );
 
   it.each(platform.lookups)('$how: a lookup answers $kind', async (c) => {
     const { request, poster, undo } = await c.arrange();
@@ -507,7 +667,9 @@ describe.each([slack(), discord()])('post outcomes on $name', (platform) => {
 
   it('never carries the token in a failure, a lookup or a probe', async () => {
     const texts: string[] = [];
-    for (const c of platform.failures.filter((f) => !f.how.startsWith('the error code') && !/JSON code \d/.test(f.how))) {
+    for (const c of platform.failures.filter(
+      (f) => !f.how.startsWith('the error code') && !/JSON code \d/.test(f.how),
+    )) {
       const arranged = await c.arrange();
       const failure = await postFailure(arranged.poster ?? platform.poster(), c.place?.() ?? platform.place());
       texts.push(failure.message, String(failure.stack));

@@ -1,4 +1,5 @@
-// The uploads contract: a reply that carries a chart (an image block: a PNG made by Manzil) reaches each chat platform as
+// The uploads contract: a reply that carries a chart (an image block: a PNG made by Manzil) reaches each chat platform
+// as
 // ONE delivery, end to end: the real WebClient against the fake Slack (files upload v2: a private file, then the one
 // message that shows it and carries the delivery id), the real discord.js REST manager (configured as the app
 // configures it) against the fake Discord (the PNG as a multipart attachment in the message's own request, shown by
@@ -14,7 +15,13 @@ import { CHART_NOT_ATTACHED as DISCORD_NOTE, DiscordPoster, deliveryNonce } from
 import { SlackPoster, postingClient } from '../../adapters/slack/poster.js';
 import { CHART_NOT_ATTACHED as SLACK_NOTE } from '../../adapters/slack/upload.js';
 import type { Reply } from '../../src/bot/index.js';
-import { PostFailure, type ChatPoster, type FailureOutcome, type LookupRequest, type LookupResult } from '../../src/ports/index.js';
+import {
+  PostFailure,
+  type ChatPoster,
+  type FailureOutcome,
+  type LookupRequest,
+  type LookupResult,
+} from '../../src/ports/index.js';
 import type { ImageFile } from '../../src/views/model.js';
 import { startFakeDiscord, type DiscordJson, type FakeDiscord } from '../fakes/discord.js';
 import { DEFAULT_SLACK_SCOPES, startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
@@ -48,7 +55,10 @@ interface Crash {
   arrived: Promise<void>;
   /** The instance dies: whatever it was sending is never finished by it. */
   abandon(): void;
-  /** What the outbox's look after the restart answers: the message was never posted (Slack), or a re-send cannot duplicate it (Discord). */
+  /**
+   * What the outbox's look after the restart answers: the message was never posted (Slack), or a re-send cannot
+   * duplicate it (Discord).
+   */
   look: LookupResult['kind'];
   undo?: () => void | Promise<void>;
 }
@@ -87,7 +97,10 @@ const reply: Reply = {
 };
 /** A chart heavier than the platform takes (noise does not deflate): about 120 KB. */
 const heavyPng = makePng(200, 200, { noise: true });
-const heavyReply: Reply = { ...reply, blocks: reply.blocks.map((b) => (b.kind === 'image' ? { kind: 'image', image: chartImage(heavyPng) } : b)) };
+const heavyReply: Reply = {
+  ...reply,
+  blocks: reply.blocks.map((b) => (b.kind === 'image' ? { kind: 'image', image: chartImage(heavyPng) } : b)),
+};
 
 let delivery = 0;
 const nextDelivery = () => `up${++delivery}`;
@@ -123,7 +136,10 @@ function slack(): Platform {
   const client = (timeoutMs = 2_000) => postingClient('xoxb-test', { apiUrl: fake.apiUrl, timeoutMs });
   /** Short waits for a file Slack is still processing, so a test does not wait seconds. */
   const make = (options: { timeoutMs?: number; uploadTimeoutMs?: number } = {}) =>
-    new SlackPoster(client(options.timeoutMs), () => {}, { uploadTimeoutMs: options.uploadTimeoutMs ?? 2_000, fileReadyWaitsMs: [300, 600] });
+    new SlackPoster(client(options.timeoutMs), () => {}, {
+      uploadTimeoutMs: options.uploadTimeoutMs ?? 2_000,
+      fileReadyWaitsMs: [300, 600],
+    });
   const message = (ts: string) => {
     const found = fake.messages(channel).find((m) => m.ts === ts);
     expect(found, `no message ${ts}`).toBeDefined();
@@ -146,14 +162,29 @@ function slack(): Platform {
       expect(m.metadata).toEqual({ event_type: 'manzil_alert', event_payload: { delivery_id: deliveryId } });
       const images = (m.blocks as DiscordJson[]).filter((b) => b.type === 'image');
       expect(images).toHaveLength(1);
-      expect(images[0]).toEqual({ type: 'image', slack_file: { id: expect.any(String) }, alt_text: chart.alt, title: { type: 'plain_text', text: chart.title, emoji: true } });
+      expect(images[0]).toEqual({
+        type: 'image',
+        slack_file: { id: expect.any(String) },
+        alt_text: chart.alt,
+        title: { type: 'plain_text', text: chart.title, emoji: true },
+      });
       const upload = fake.uploads().find((u) => u.id === images[0].slack_file.id);
       // A completed upload, private (shared with no channel: only the message shows it), with the PNG's bytes.
-      expect(upload).toMatchObject({ complete: true, filename: chart.name, length: bytes.length, altText: chart.alt, title: chart.title });
+      expect(upload).toMatchObject({
+        complete: true,
+        filename: chart.name,
+        length: bytes.length,
+        altText: chart.alt,
+        title: chart.title,
+      });
       expect(upload!.channelId).toBeUndefined();
       expect(upload!.bytes!.equals(bytes)).toBe(true);
       expect(slackText(m)).not.toContain(SLACK_NOTE);
-      expect(fake.callsTo('files.completeUploadExternal').every((c) => c.args.channel_id === undefined && c.args.channels === undefined)).toBe(true);
+      expect(
+        fake
+          .callsTo('files.completeUploadExternal')
+          .every((c) => c.args.channel_id === undefined && c.args.channels === undefined),
+      ).toBe(true);
       expect(fake.callsTo('files.upload')).toHaveLength(0);
     },
     expectNoted(ts, chart) {
@@ -164,7 +195,10 @@ function slack(): Platform {
       expect(m.metadata?.event_type).toBe('manzil_alert');
     },
     refusals: [
-      { how: 'files.getUploadURLExternal answering not_allowed', arrange: () => (fake.failNext('files.getUploadURLExternal', { error: 'not_allowed' }), {}) },
+      {
+        how: 'files.getUploadURLExternal answering not_allowed',
+        arrange: () => (fake.failNext('files.getUploadURLExternal', { error: 'not_allowed' }), {}),
+      },
       {
         how: 'a token without files:write (installed before the scope was added)',
         arrange: () => {
@@ -172,8 +206,14 @@ function slack(): Platform {
           return { undo: () => fake.grantScopes(DEFAULT_SLACK_SCOPES) };
         },
       },
-      { how: 'a file larger than Slack takes (HTTP 413 from the upload URL)', arrange: () => (fake.failNext('upload', { status: 413 }), { reply: heavyReply }) },
-      { how: 'files.completeUploadExternal answering restricted_action', arrange: () => (fake.failNext('files.completeUploadExternal', { error: 'restricted_action' }), {}) },
+      {
+        how: 'a file larger than Slack takes (HTTP 413 from the upload URL)',
+        arrange: () => (fake.failNext('upload', { status: 413 }), { reply: heavyReply }),
+      },
+      {
+        how: 'files.completeUploadExternal answering restricted_action',
+        arrange: () => (fake.failNext('files.completeUploadExternal', { error: 'restricted_action' }), {}),
+      },
       {
         how: 'a file Slack is still processing after every wait',
         arrange: () => {
@@ -183,14 +223,26 @@ function slack(): Platform {
       },
     ],
     transients: [
-      { how: 'files.getUploadURLExternal answering HTTP 500', outcomes: ['retry'], arrange: () => (fake.failNext('files.getUploadURLExternal', { status: 500 }), {}) },
-      { how: 'files.getUploadURLExternal answering ratelimited', outcomes: ['wait'], arrange: () => (fake.failNext('files.getUploadURLExternal', { error: 'ratelimited' }), {}) },
+      {
+        how: 'files.getUploadURLExternal answering HTTP 500',
+        outcomes: ['retry'],
+        arrange: () => (fake.failNext('files.getUploadURLExternal', { status: 500 }), {}),
+      },
+      {
+        how: 'files.getUploadURLExternal answering ratelimited',
+        outcomes: ['wait'],
+        arrange: () => (fake.failNext('files.getUploadURLExternal', { error: 'ratelimited' }), {}),
+      },
       {
         how: 'files.getUploadURLExternal answering 429 with Retry-After',
         outcomes: ['wait'],
         arrange: () => (fake.failNext('files.getUploadURLExternal', { status: 429, retryAfter: 5 }), {}),
       },
-      { how: 'the upload URL answering HTTP 503', outcomes: ['retry'], arrange: () => (fake.failNext('upload', { status: 503 }), {}) },
+      {
+        how: 'the upload URL answering HTTP 503',
+        outcomes: ['retry'],
+        arrange: () => (fake.failNext('upload', { status: 503 }), {}),
+      },
       {
         how: 'no answer from the upload URL before the timeout',
         outcomes: ['retry'],
@@ -230,8 +282,16 @@ function slack(): Platform {
         how: 'uploads the bytes, completes the file without a channel, then posts once: in that order',
         async run() {
           await poster.post(place, reply, nextDelivery());
-          expect(fake.calls.map((c) => c.method)).toEqual(['files.getUploadURLExternal', 'upload', 'files.completeUploadExternal', 'chat.postMessage']);
-          expect(fake.callsTo('files.getUploadURLExternal')[0]!.args).toMatchObject({ filename: image.name, length: String(png.length) });
+          expect(fake.calls.map((c) => c.method)).toEqual([
+            'files.getUploadURLExternal',
+            'upload',
+            'files.completeUploadExternal',
+            'chat.postMessage',
+          ]);
+          expect(fake.callsTo('files.getUploadURLExternal')[0]!.args).toMatchObject({
+            filename: image.name,
+            length: String(png.length),
+          });
         },
       },
       {
@@ -260,7 +320,14 @@ function slack(): Platform {
               (e: unknown) => e as PostFailure,
             );
           expect(first?.outcome).toBe('maybe_posted');
-          const look = await poster.findDelivered({ place, deliveryId: id, firstAttemptAt: t0, lastAttemptAt: t0, uncertainSince: t0, now: Date.now() });
+          const look = await poster.findDelivered({
+            place,
+            deliveryId: id,
+            firstAttemptAt: t0,
+            lastAttemptAt: t0,
+            uncertainSince: t0,
+            now: Date.now(),
+          });
           expect(look).toEqual({ kind: 'found', messageId: fake.messages(channel)[0]!.ts });
           expect(fake.messages(channel)).toHaveLength(1);
           expect(fake.uploads()).toHaveLength(1);
@@ -276,7 +343,10 @@ function slack(): Platform {
           const m = message(messageId);
           const ids = (m.blocks as DiscordJson[]).filter((b) => b.type === 'image').map((b) => b.slack_file.id);
           expect(ids).toHaveLength(2);
-          expect(ids.map((id: string) => fake.uploads().find((u) => u.id === id)?.filename)).toEqual([image.name, 'compare.png']);
+          expect(ids.map((id: string) => fake.uploads().find((u) => u.id === id)?.filename)).toEqual([
+            image.name,
+            'compare.png',
+          ]);
         },
       },
     ],
@@ -293,7 +363,10 @@ function discord(): Platform {
   const messages = /^\/channels\/\d+\/messages$/;
   /** A REST manager as the app builds it (discordRestOptions), with fewer retries to keep failing cases quick. */
   const rest = (apiUrl = fake.apiUrl, options: { timeoutMs?: number; retries?: number } = {}) => {
-    const r = new REST({ ...discordRestOptions(apiUrl, options.timeoutMs ?? 2_000), retries: options.retries ?? 1 }).setToken(fake.botToken);
+    const r = new REST({
+      ...discordRestOptions(apiUrl, options.timeoutMs ?? 2_000),
+      retries: options.retries ?? 1,
+    }).setToken(fake.botToken);
     rests.push(r);
     return r;
   };
@@ -304,7 +377,10 @@ function discord(): Platform {
     return found!;
   };
   /** All the text a Discord message shows: content, embed titles, descriptions and footers. */
-  const shownText = (body: DiscordJson) => [body.content, ...(body.embeds ?? []).flatMap((e: DiscordJson) => [e.title, e.description, e.footer?.text])].filter(Boolean).join('\n');
+  const shownText = (body: DiscordJson) =>
+    [body.content, ...(body.embeds ?? []).flatMap((e: DiscordJson) => [e.title, e.description, e.footer?.text])]
+      .filter(Boolean)
+      .join('\n');
   const until = (off: () => void): Arranged => ({ undo: off });
 
   return {
@@ -328,7 +404,15 @@ function discord(): Platform {
     async expectCarries(id, bytes, chart, deliveryId) {
       const sent = posted(id);
       expect(sent.nonce).toBeDefined();
-      const request = fake.requests().findLast((r) => r.method === 'POST' && messages.test(r.path) && r.status === 200 && (r.body as DiscordJson)?.nonce === sent.nonce)!;
+      const request = fake
+        .requests()
+        .findLast(
+          (r) =>
+            r.method === 'POST' &&
+            messages.test(r.path) &&
+            r.status === 200 &&
+            (r.body as DiscordJson)?.nonce === sent.nonce,
+        )!;
       // One multipart request: the PNG as files[0], its alt text as the attachment's description, the embed showing it.
       expect(request.files).toEqual([{ field: 'files[0]', name: chart.name, size: bytes.length }]);
       expect(sent.body.attachments).toEqual([{ id: 0, filename: chart.name, description: chart.alt }]);
@@ -350,15 +434,32 @@ function discord(): Platform {
       expect(shownText(sent.body)).toContain(chart.fallback.split('\n')[0]);
     },
     refusals: [
-      { how: 'a bot without Attach Files (403, Missing Permissions)', arrange: () => until(fake.refuseFiles(403, 50013)) },
+      {
+        how: 'a bot without Attach Files (403, Missing Permissions)',
+        arrange: () => until(fake.refuseFiles(403, 50013)),
+      },
       { how: 'a chart heavier than Discord takes (413, code 40005)', arrange: () => ({ reply: heavyReply }) },
-      { how: 'a file Discord refuses as too large (400, code 50045)', arrange: () => until(fake.refuseFiles(400, 50045)) },
-      { how: 'the form with the file refused (400, Invalid Form Body)', arrange: () => until(fake.refuseFiles(400, 50035)) },
+      {
+        how: 'a file Discord refuses as too large (400, code 50045)',
+        arrange: () => until(fake.refuseFiles(400, 50045)),
+      },
+      {
+        how: 'the form with the file refused (400, Invalid Form Body)',
+        arrange: () => until(fake.refuseFiles(400, 50035)),
+      },
     ],
     transients: [
-      { how: 'a 503 that outlasts discord.js’s retries', outcomes: ['maybe_posted'], arrange: () => until(fake.failUntilOff('POST', messages, 503)) },
+      {
+        how: 'a 503 that outlasts discord.js’s retries',
+        outcomes: ['maybe_posted'],
+        arrange: () => until(fake.failUntilOff('POST', messages, 503)),
+      },
       { how: 'a 500', outcomes: ['maybe_posted'], arrange: () => until(fake.failUntilOff('POST', messages, 500)) },
-      { how: 'connections refused', outcomes: ['retry'], arrange: async () => ({ poster: new DiscordPoster(rest(`http://127.0.0.1:${await deadPort()}/api`)) }) },
+      {
+        how: 'connections refused',
+        outcomes: ['retry'],
+        arrange: async () => ({ poster: new DiscordPoster(rest(`http://127.0.0.1:${await deadPort()}/api`)) }),
+      },
       {
         how: 'a 429 for longer than discord.js queues',
         outcomes: ['wait'],
@@ -393,7 +494,10 @@ function discord(): Platform {
       {
         how: 'a file name Discord would change is made safe, so attachment:// still finds it',
         async run() {
-          const odd: Reply = { ...reply, blocks: [{ kind: 'image', image: chartImage(png, 'Dubai Marina (2 bed) — trend.png') }] };
+          const odd: Reply = {
+            ...reply,
+            blocks: [{ kind: 'image', image: chartImage(png, 'Dubai Marina (2 bed) — trend.png') }],
+          };
           const { messageId } = await poster.post(place(), odd, nextDelivery());
           const sent = posted(messageId);
           const name = sent.body.attachments[0].filename as string;
@@ -429,18 +533,25 @@ describe.each([slack(), discord()])('uploads on $name', (platform) => {
     platform.expectNoted(messageId, (what.blocks.find((b) => b.kind === 'image') as { image: ImageFile }).image);
   });
 
-  it.each(platform.transients)('$how: fails as $outcomes before any message, and carries the chart once posted again', async (c) => {
-    const arranged = await c.arrange();
-    const before = platform.count();
-    const failure = await postFailure(arranged.poster ?? platform.poster(), platform.place(), arranged.reply ?? reply);
-    await arranged.undo?.();
-    expect(c.outcomes).toContain(failure.outcome);
-    expect(platform.count()).toBe(before);
-    const id = nextDelivery();
-    const { messageId } = await platform.poster().post(platform.place(), reply, id);
-    expect(platform.count()).toBe(before + 1);
-    await platform.expectCarries(messageId, png, image, id);
-  });
+  it.each(platform.transients)(
+    '$how: fails as $outcomes before any message, and carries the chart once posted again',
+    async (c) => {
+      const arranged = await c.arrange();
+      const before = platform.count();
+      const failure = await postFailure(
+        arranged.poster ?? platform.poster(),
+        platform.place(),
+        arranged.reply ?? reply,
+      );
+      await arranged.undo?.();
+      expect(c.outcomes).toContain(failure.outcome);
+      expect(platform.count()).toBe(before);
+      const id = nextDelivery();
+      const { messageId } = await platform.poster().post(platform.place(), reply, id);
+      expect(platform.count()).toBe(before + 1);
+      await platform.expectCarries(messageId, png, image, id);
+    },
+  );
 
   it('a crash mid-upload, then the outbox’s look and retry: exactly one message, carrying the chart', async () => {
     const before = platform.count();
@@ -453,7 +564,14 @@ describe.each([slack(), discord()])('uploads on $name', (platform) => {
     crash.abandon();
     await first;
     // After the restart: the entry may have been posted, so it is looked for before it is sent again.
-    const request: LookupRequest = { place: platform.place(), deliveryId: id, firstAttemptAt: t0, lastAttemptAt: t0, uncertainSince: t0, now: Date.now() };
+    const request: LookupRequest = {
+      place: platform.place(),
+      deliveryId: id,
+      firstAttemptAt: t0,
+      lastAttemptAt: t0,
+      uncertainSince: t0,
+      now: Date.now(),
+    };
     const look = await platform.poster().findDelivered(request);
     expect(look.kind).toBe(crash.look);
     const { messageId } = await platform.poster().post(platform.place(), reply, id);

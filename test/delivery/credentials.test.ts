@@ -11,7 +11,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startManzil, type Manzil } from '../../src/main.js';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
-import { FakeClock, MINUTE, alertPosts, bootSlack, deliveryIdOf, queueNewListings, saveAlerts, settled, slackPlace, type Booted } from './helpers.js';
+import {
+  FakeClock,
+  MINUTE,
+  alertPosts,
+  bootSlack,
+  deliveryIdOf,
+  queueNewListings,
+  saveAlerts,
+  settled,
+  slackPlace,
+  type Booted,
+} from './helpers.js';
 
 const PAUSED = /^chat platform refused our credentials/;
 const RESUMED = /^chat platform accepts our credentials again/;
@@ -26,7 +37,10 @@ afterEach(async () => {
   manzil = slack = discord = undefined;
 });
 
-async function health(port: number): Promise<{ status: number; body: { status: string; checks: { platforms: { ok: boolean; paused: { platform: string; reason: string }[] } } } }> {
+async function health(port: number): Promise<{
+  status: number;
+  body: { status: string; checks: { platforms: { ok: boolean; paused: { platform: string; reason: string }[] } } };
+}> {
   const res = await fetch(`http://127.0.0.1:${port}/healthz`);
   return { status: res.status, body: (await res.json()) as never };
 }
@@ -37,7 +51,8 @@ async function pausedGauge(port: number, platform: string): Promise<string | und
 }
 
 const channelPosts = (fake: FakeSlack, channels: readonly string[]) => channels.flatMap((c) => alertPosts(fake, c));
-const lines = (logs: Booted['logs'], msg: RegExp, platform: string) => logs.filter((l) => msg.test(l.msg) && l.platform === platform);
+const lines = (logs: Booted['logs'], msg: RegExp, platform: string) =>
+  logs.filter((l) => msg.test(l.msg) && l.platform === platform);
 
 describe('Slack answering invalid_auth for 10 minutes, then accepting the token again without a restart', () => {
   it('pauses Slack as a whole (healthz, metrics, one log line), loses nothing, then resumes on its own and posts each alert once', async () => {
@@ -49,7 +64,10 @@ describe('Slack answering invalid_auth for 10 minutes, then accepting the token 
     const port = manzil.opsPort!;
     const channels = ['C0TOKEN1', 'C0TOKEN2'];
     await saveAlerts(manzil, channels.map(slackPlace));
-    expect(await health(port)).toMatchObject({ status: 200, body: { checks: { platforms: { ok: true, paused: [] } } } });
+    expect(await health(port)).toMatchObject({
+      status: 200,
+      body: { checks: { platforms: { ok: true, paused: [] } } },
+    });
 
     slack.refuseAuth(true);
     let queued = await queueNewListings(manzil); // wakes the background drainer: its first post is refused
@@ -59,7 +77,10 @@ describe('Slack answering invalid_auth for 10 minutes, then accepting the token 
 
     const paused = await health(port);
     expect(paused.status).toBe(503);
-    expect(paused.body.checks.platforms).toMatchObject({ ok: false, paused: [{ platform: 'slack', reason: expect.stringMatching(/invalid_auth/) }] });
+    expect(paused.body.checks.platforms).toMatchObject({
+      ok: false,
+      paused: [{ platform: 'slack', reason: expect.stringMatching(/invalid_auth/) }],
+    });
     expect(await pausedGauge(port, 'slack')).toBe('1');
     expect(manzil.alerts.drainer.gate.status()).toEqual([expect.objectContaining({ platform: 'slack', paused: true })]);
 
@@ -94,9 +115,14 @@ describe('Slack answering invalid_auth for 10 minutes, then accepting the token 
     expect(posts).toHaveLength(queued);
     expect(await manzil.alerts.outbox.stats()).toMatchObject({ delivered: queued, failed: 0, possibleDuplicates: 0 });
     // Pausing spent no attempt of any alert.
-    expect((await manzil.alerts.outbox.list()).map((r) => r.attempts)).toEqual((await manzil.alerts.outbox.list()).map(() => 0));
+    expect((await manzil.alerts.outbox.list()).map((r) => r.attempts)).toEqual(
+      (await manzil.alerts.outbox.list()).map(() => 0),
+    );
 
-    expect(await health(port)).toMatchObject({ status: 200, body: { checks: { platforms: { ok: true, paused: [] } } } });
+    expect(await health(port)).toMatchObject({
+      status: 200,
+      body: { checks: { platforms: { ok: true, paused: [] } } },
+    });
     expect(await pausedGauge(port, 'slack')).toBe('0');
     expect(lines(booted.logs, PAUSED, 'slack')).toHaveLength(1);
     expect(lines(booted.logs, PAUSED, 'slack')[0]!.level).toBe('error');
@@ -141,7 +167,10 @@ describe('Discord answering 401 for a while, then fixed', () => {
       await manzil.alerts.drainer.drain();
     }
     // Probed (and refused) at least once while paused; no post tried meanwhile.
-    await discord.waitFor(() => discord!.requests().some((r) => r.method === 'GET' && r.path === '/users/@me' && r.status === 401), 10_000);
+    await discord.waitFor(
+      () => discord!.requests().some((r) => r.method === 'GET' && r.path === '/users/@me' && r.status === 401),
+      10_000,
+    );
     expect(postsTo()).toHaveLength(refusedPosts);
     expect(refusedPosts).toBeGreaterThan(0);
     expect(refusedPosts).toBeLessThanOrEqual(3);

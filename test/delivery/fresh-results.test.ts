@@ -35,7 +35,10 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-async function boot(env: Record<string, string>, options: { deliveryThread?: boolean; serve?: boolean } = {}): Promise<Manzil> {
+async function boot(
+  env: Record<string, string>,
+  options: { deliveryThread?: boolean; serve?: boolean } = {},
+): Promise<Manzil> {
   const m = await startManzil({
     env: {
       UAE_API_KEY: KEY,
@@ -59,7 +62,9 @@ async function boot(env: Record<string, string>, options: { deliveryThread?: boo
 }
 
 const search = (m: Manzil, place: string) => m.bot.handleCommand({ user: 'U0BOB', place, text: SEARCH });
-const idsIn = (what: unknown): string[] => [...new Set(Array.from(JSON.stringify(what).matchAll(/property\/(\d+)/g), (x) => x[1]!))];
+const idsIn = (what: unknown): string[] => [
+  ...new Set(Array.from(JSON.stringify(what).matchAll(/property\/(\d+)/g), (x) => x[1]!)),
+];
 const searchCalls = () => sandbox.requests().filter((r) => r.path === '/search-rent').length;
 
 /** The market moves and `poller` polls until an alert is queued; `drain` posts it. The ids the channel was shown. */
@@ -89,34 +94,42 @@ async function expectFresh(m: Manzil, place: string, before: Reply, posted: stri
 }
 
 describe('results as fresh as the alerts', () => {
-  it('the poller in the delivery thread: the search typed after its alert shows the new listing', { timeout: 240_000 }, async () => {
-    const m = await boot({}, { deliveryThread: true });
-    expect(m.deliveryThread).toBe(true);
-    const channel = 'C0FRESH1';
-    const place = slackPlace(channel);
-    await saveAlerts(m, [place]);
-    // The alert's first look (it records what exists and posts nothing), in the thread.
-    expect((await m.alerts.poll()).failedQueries).toBe(0);
-    const before = await search(m, place);
-    // The thread drains by itself once its run queued something.
-    const posted = await newListingPosted(m, channel, async () => {});
-    await expectFresh(m, place, before, posted);
-  });
+  it(
+    'the poller in the delivery thread: the search typed after its alert shows the new listing',
+    { timeout: 240_000 },
+    async () => {
+      const m = await boot({}, { deliveryThread: true });
+      expect(m.deliveryThread).toBe(true);
+      const channel = 'C0FRESH1';
+      const place = slackPlace(channel);
+      await saveAlerts(m, [place]);
+      // The alert's first look (it records what exists and posts nothing), in the thread.
+      expect((await m.alerts.poll()).failedQueries).toBe(0);
+      const before = await search(m, place);
+      // The thread drains by itself once its run queued something.
+      const posted = await newListingPosted(m, channel, async () => {});
+      await expectFresh(m, place, before, posted);
+    },
+  );
 
-  it('the poller in another instance on Postgres: the search typed here after its alert shows the new listing', { timeout: 180_000 }, async () => {
-    const database = await freshPostgres();
-    dropAfter.push(() => database.drop());
-    const env = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '4' };
-    // Two instances on one database: one polls and posts, the other answers this channel.
-    const poller = await boot(env, { serve: false });
-    const chat = await boot(env, { serve: false });
-    driveByHand(poller);
-    const channel = 'C0FRESH2';
-    const place = slackPlace(channel);
-    await saveAlerts(chat, [place]);
-    expect((await poller.alerts.poll()).failedQueries).toBe(0);
-    const before = await search(chat, place);
-    const posted = await newListingPosted(poller, channel, () => poller.alerts.drainer.drain().then(() => {}));
-    await expectFresh(chat, place, before, posted);
-  });
+  it(
+    'the poller in another instance on Postgres: the search typed here after its alert shows the new listing',
+    { timeout: 180_000 },
+    async () => {
+      const database = await freshPostgres();
+      dropAfter.push(() => database.drop());
+      const env = { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '4' };
+      // Two instances on one database: one polls and posts, the other answers this channel.
+      const poller = await boot(env, { serve: false });
+      const chat = await boot(env, { serve: false });
+      driveByHand(poller);
+      const channel = 'C0FRESH2';
+      const place = slackPlace(channel);
+      await saveAlerts(chat, [place]);
+      expect((await poller.alerts.poll()).failedQueries).toBe(0);
+      const before = await search(chat, place);
+      const posted = await newListingPosted(poller, channel, () => poller.alerts.drainer.drain().then(() => {}));
+      await expectFresh(chat, place, before, posted);
+    },
+  );
 });

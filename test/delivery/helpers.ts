@@ -34,7 +34,11 @@ export interface Booted {
 }
 
 /** Manzil on Slack (the fake) and the embedded sandbox, its delivery core on `clock`. */
-export async function bootSlack(slack: FakeSlack, clock: FakeClock | undefined, options: { serve?: boolean; env?: Record<string, string> } = {}): Promise<Booted> {
+export async function bootSlack(
+  slack: FakeSlack,
+  clock: FakeClock | undefined,
+  options: { serve?: boolean; env?: Record<string, string> } = {},
+): Promise<Booted> {
   const dbPath = join(mkdtempSync(join(tmpdir(), 'manzil-delivery-')), 'manzil.db');
   const logs: Booted['logs'] = [];
   const manzil = await startManzil({
@@ -83,9 +87,14 @@ export async function queueNewListings(manzil: Manzil, minutes = 60): Promise<nu
 export const slackPlace = (channel: string) => `slack:T0TEST:${channel}`;
 
 /** The alerts a channel shows. */
-export const alertPosts = (slack: FakeSlack, channel: string): FakeMessage[] => slack.messages(channel).filter((m) => m.metadata?.event_type === 'manzil_alert');
-export const deliveryIdOf = (m: { metadata?: { event_payload: unknown } } | { args: Record<string, unknown> }): string =>
-  'args' in m ? (m.args.metadata as { event_payload: { delivery_id: string } }).event_payload.delivery_id : (m.metadata!.event_payload as { delivery_id: string }).delivery_id;
+export const alertPosts = (slack: FakeSlack, channel: string): FakeMessage[] =>
+  slack.messages(channel).filter((m) => m.metadata?.event_type === 'manzil_alert');
+export const deliveryIdOf = (
+  m: { metadata?: { event_payload: unknown } } | { args: Record<string, unknown> },
+): string =>
+  'args' in m
+    ? (m.args.metadata as { event_payload: { delivery_id: string } }).event_payload.delivery_id
+    : (m.metadata!.event_payload as { delivery_id: string }).delivery_id;
 
 /** Nothing left to deliver: nothing pending, nothing claimed or in flight. */
 export const settled = async (manzil: Manzil): Promise<boolean> => {
@@ -94,7 +103,12 @@ export const settled = async (manzil: Manzil): Promise<boolean> => {
 };
 
 /** Drains, moves the clock `stepMs`, and again, until nothing is left to deliver (or `maxSteps`). */
-export async function drainUntilSettled(manzil: Manzil, clock: FakeClock, stepMs = MINUTE, maxSteps = 30): Promise<void> {
+export async function drainUntilSettled(
+  manzil: Manzil,
+  clock: FakeClock,
+  stepMs = MINUTE,
+  maxSteps = 30,
+): Promise<void> {
   for (let i = 0; i < maxSteps && !(await settled(manzil)); i++) {
     await manzil.alerts.drainer.drain();
     if (!(await settled(manzil))) clock.advance(stepMs);

@@ -6,7 +6,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Manzil } from '../../src/main.js';
 import type { DrainReport } from '../../src/outbox/index.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
-import { FakeClock, MINUTE, alertPosts, bootSlack, deliveryIdOf, driveByHand, queueNewListings, saveAlerts, slackPlace } from './helpers.js';
+import {
+  FakeClock,
+  MINUTE,
+  alertPosts,
+  bootSlack,
+  deliveryIdOf,
+  driveByHand,
+  queueNewListings,
+  saveAlerts,
+  slackPlace,
+} from './helpers.js';
 
 const CHANNEL = 'C0MAYBE';
 /** ALERTS_DELIVERY_LEASE_S by default. */
@@ -65,7 +75,13 @@ describe('Slack answering internal_error after it stored the message', () => {
     expect(slack!.callsTo('chat.postMessage')).toHaveLength(queued);
     expect(postsOf(id)).toHaveLength(1);
     expect(alertPosts(slack!, CHANNEL)).toHaveLength(queued);
-    expect(await manzil!.alerts.outbox.stats()).toMatchObject({ delivered: queued, pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
+    expect(await manzil!.alerts.outbox.stats()).toMatchObject({
+      delivered: queued,
+      pending: 0,
+      sending: 0,
+      failed: 0,
+      possibleDuplicates: 0,
+    });
   });
 });
 
@@ -90,7 +106,11 @@ describe('a post cut off mid-way, then the history lookup answering 429 three ti
       reports.push(await manzil!.alerts.drainer.drain());
       if (look < 3) {
         expect(slack!.callsTo('conversations.history')).toHaveLength(look + 1);
-        expect(await manzil!.alerts.outbox.byId(entry[0]!.id)).toMatchObject({ state: 'pending', attempts: 0, maybeDelivered: true });
+        expect(await manzil!.alerts.outbox.byId(entry[0]!.id)).toMatchObject({
+          state: 'pending',
+          attempts: 0,
+          maybeDelivered: true,
+        });
       }
       clock.advance(31_000);
     }
@@ -99,7 +119,11 @@ describe('a post cut off mid-way, then the history lookup answering 429 three ti
     expect(sum(reports, 'lookupsDeferred')).toBe(3);
     expect(sum(reports, 'recoveredFound')).toBe(1);
     expect(slack!.callsTo('chat.postMessage').filter((c) => deliveryIdOf(c) === id)).toHaveLength(1);
-    expect(await manzil!.alerts.outbox.byId(entry[0]!.id)).toMatchObject({ state: 'delivered', attempts: 0, messageId: (call.response as { ts: string }).ts });
+    expect(await manzil!.alerts.outbox.byId(entry[0]!.id)).toMatchObject({
+      state: 'delivered',
+      attempts: 0,
+      messageId: (call.response as { ts: string }).ts,
+    });
 
     // The late answer to the cut-off post changes nothing.
     held.release();

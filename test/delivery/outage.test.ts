@@ -6,7 +6,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Manzil } from '../../src/main.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
-import { FakeClock, HOUR, MINUTE, alertPosts, bootSlack, deliveryIdOf, drainUntilSettled, driveByHand, queueNewListings, saveAlerts, slackPlace, type Booted } from './helpers.js';
+import {
+  FakeClock,
+  HOUR,
+  MINUTE,
+  alertPosts,
+  bootSlack,
+  deliveryIdOf,
+  drainUntilSettled,
+  driveByHand,
+  queueNewListings,
+  saveAlerts,
+  slackPlace,
+  type Booted,
+} from './helpers.js';
 
 const CHANNELS = ['C0OUTAGE1', 'C0OUTAGE2'];
 const OUTAGE_MS = 6 * HOUR;
@@ -58,8 +71,16 @@ async function rideOut(outage: Outage) {
   // Nothing could be posted meanwhile, and nothing was given up on.
   expect(CHANNELS.flatMap((c) => alertPosts(slack!, c))).toEqual([]);
   expect(await manzil.alerts.outbox.stats()).toMatchObject({ failed: 0, delivered: 0, pending: queued });
-  const retries = booted.logs.filter((l) => l.msg === 'delivery failed; will retry') as unknown as { delivery: number; retryInMs: number; attempts: number }[];
-  const duringOutage = { posts: slack.callsTo('chat.postMessage').length, looks: slack.callsTo('conversations.history').length, retries };
+  const retries = booted.logs.filter((l) => l.msg === 'delivery failed; will retry') as unknown as {
+    delivery: number;
+    retryInMs: number;
+    attempts: number;
+  }[];
+  const duringOutage = {
+    posts: slack.callsTo('chat.postMessage').length,
+    looks: slack.callsTo('conversations.history').length,
+    retries,
+  };
 
   await outage.end(slack);
   await drainUntilSettled(manzil, clock);
@@ -72,7 +93,13 @@ async function expectEachPostedOnce(queued: number): Promise<void> {
   const ids = posts.map(deliveryIdOf);
   expect(new Set(ids).size).toBe(ids.length);
   expect(posts).toHaveLength(queued);
-  expect(await manzil!.alerts.outbox.stats()).toMatchObject({ delivered: queued, failed: 0, pending: 0, sending: 0, possibleDuplicates: 0 });
+  expect(await manzil!.alerts.outbox.stats()).toMatchObject({
+    delivered: queued,
+    failed: 0,
+    pending: 0,
+    sending: 0,
+    possibleDuplicates: 0,
+  });
 }
 
 /** Attempts spaced by the backoff: never more than its ceiling apart, and no more of them per entry than it allows. */
@@ -89,7 +116,12 @@ function expectSpacedAttempts(retries: { delivery: number; retryInMs: number }[]
 
 describe('Slack answering 503 for 6 hours', () => {
   it('posts every alert queued meanwhile exactly once afterwards, parks none, and makes no storm of attempts', async () => {
-    const { queued, duringOutage } = await rideOut({ begin: (s) => s.outage(503), end: (s) => s.outage(undefined), tickMs: 0, stepMs: 3 * MINUTE });
+    const { queued, duringOutage } = await rideOut({
+      begin: (s) => s.outage(503),
+      end: (s) => s.outage(undefined),
+      tickMs: 0,
+      stepMs: 3 * MINUTE,
+    });
     await expectEachPostedOnce(queued);
     // A 503 may have posted: each entry is posted once, then looked for in the history (which also answers 503)
     // before it is ever posted again, so the outage saw about one post per entry, not one per minute.
@@ -102,7 +134,12 @@ describe('Slack answering 503 for 6 hours', () => {
 
 describe('Slack refusing connections for 6 hours', () => {
   it('posts every alert queued meanwhile exactly once afterwards, parks none, and backs off to minutes apart', async () => {
-    const { queued, duringOutage } = await rideOut({ begin: (s) => s.refuseConnections(true), end: (s) => s.refuseConnections(false), tickMs: 500, stepMs: 2 * MINUTE });
+    const { queued, duringOutage } = await rideOut({
+      begin: (s) => s.refuseConnections(true),
+      end: (s) => s.refuseConnections(false),
+      tickMs: 500,
+      stepMs: 2 * MINUTE,
+    });
     await expectEachPostedOnce(queued);
     // Refused connections reach no fake: what Manzil made of them is in its log, one line per failed attempt.
     expect(duringOutage.posts).toBe(0);

@@ -1,7 +1,8 @@
 // Issue 15, acceptance: a process killed with SIGKILL mid-post and restarted delivers (or finds) the post that was in
 // flight well within the claim's lease (60 s, its default): the restarted process sees the dead one's heartbeat and
 // takes its claims over at once. That takes a few seconds on a quiet machine; the bound here is half the lease, which
-// still fails if the lease is waited out and holds on a loaded machine. Real processes running the composition root (serve-child.ts)
+// still fails if the lease is waited out and holds on a loaded machine. Real processes running the composition root
+// (serve-child.ts)
 // against the fake Slack and a sandbox in this process; the first one is killed while Slack holds its post: before
 // Slack acted on it, and after Slack stored it (its answer never came back). The second one, its modules loaded
 // already, starts the moment the first one is dead. Then the same restart in this process on the delivery clock, to
@@ -18,7 +19,17 @@ import { startManzil, type Manzil } from '../../src/main.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { hostname } from 'node:os';
-import { FakeClock, alertPosts, bootSlack, deliveryIdOf, driveByHand, queueNewListings, saveAlerts, slackPlace, SECRET } from './helpers.js';
+import {
+  FakeClock,
+  alertPosts,
+  bootSlack,
+  deliveryIdOf,
+  driveByHand,
+  queueNewListings,
+  saveAlerts,
+  slackPlace,
+  SECRET,
+} from './helpers.js';
 import { nodeArgs } from '../support/child.js';
 
 const KEY = 'sk-delivery-restart-4242';
@@ -35,7 +46,8 @@ beforeAll(async () => {
 });
 const dropAfter: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   for (const m of opened.splice(0)) await m.stop();
   for (const drop of dropAfter.splice(0)) await drop();
 });
@@ -44,7 +56,9 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-/** The configuration every process shares; the lease of a claim at its default (60 s). On Postgres when `databaseUrl`. */
+/**
+ * The configuration every process shares; the lease of a claim at its default (60 s). On Postgres when `databaseUrl`.
+ */
 const envFor = (dbPath: string, databaseUrl?: string): Record<string, string> => ({
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   UAE_API_KEY: KEY,
@@ -58,8 +72,14 @@ const envFor = (dbPath: string, databaseUrl?: string): Record<string, string> =>
   ALERTS_CRON: '0 0 1 1 *',
 });
 
-/** Alerts in `channel` and new listings queued for them, by a process that posts nothing; it stays open to read the outbox. */
-async function queued(channel: string, databaseUrl?: string): Promise<{ outbox: Manzil['alerts']['outbox']; dbPath: string; count: number }> {
+/**
+ * Alerts in `channel` and new listings queued for them, by a process that posts nothing; it stays open to read the
+ * outbox.
+ */
+async function queued(
+  channel: string,
+  databaseUrl?: string,
+): Promise<{ outbox: Manzil['alerts']['outbox']; dbPath: string; count: number }> {
   const dbPath = join(mkdtempSync(join(tmpdir(), 'manzil-restart-')), 'manzil.db');
   const reader = await startManzil({ env: envFor(dbPath, databaseUrl), serve: false, writeLog: () => {} });
   opened.push(reader);
@@ -94,7 +114,12 @@ function spawnManzil(dbPath: string, thread: 'on' | 'off', databaseUrl?: string)
 /** Half the claim's 60 s lease: a restart that waited the lease out takes longer. */
 const TAKEN_OVER_MS = 30_000;
 
-const waitUntil = async (what: string, cond: () => boolean | Promise<boolean>, ms: number, log: () => string | Promise<string>) => {
+const waitUntil = async (
+  what: string,
+  cond: () => boolean | Promise<boolean>,
+  ms: number,
+  log: () => string | Promise<string>,
+) => {
   const end = Date.now() + ms;
   while (!(await cond())) {
     if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}\n${await log()}`);
@@ -108,7 +133,12 @@ describe('a process killed with SIGKILL mid-post, then restarted', () => {
     ['after Slack stored the post, before it answered', true, 'off', 'sqlite'],
     ['before Slack acted on the post, posting from its delivery thread', false, 'on', 'sqlite'],
     ['after Slack stored the post, before it answered, posting from its delivery thread', true, 'on', 'sqlite'],
-    ['after Slack stored the post, before it answered, posting from its delivery thread, on Postgres', true, 'on', 'postgres'],
+    [
+      'after Slack stored the post, before it answered, posting from its delivery thread, on Postgres',
+      true,
+      'on',
+      'postgres',
+    ],
   ] as const) {
     it(`killed ${when}: the post in flight is delivered or found well within the 60 s lease, once`, async () => {
       const channel = `C0RESTART${carryOut ? 2 : 1}${thread === 'on' ? 'T' : ''}${database === 'postgres' ? 'P' : ''}`;
@@ -129,8 +159,14 @@ describe('a process killed with SIGKILL mid-post, then restarted', () => {
 
       const restartedAt = Date.now();
       second.start();
-      const state = async () => `${second.log()}\nthe entry now: ${JSON.stringify({ ...(await outbox.byId(row!.id)), payload: undefined })}`;
-      await waitUntil('the post in flight delivered or found', async () => (await outbox.byId(row!.id))?.state === 'delivered', TAKEN_OVER_MS, state);
+      const state = async () =>
+        `${second.log()}\nthe entry now: ${JSON.stringify({ ...(await outbox.byId(row!.id)), payload: undefined })}`;
+      await waitUntil(
+        'the post in flight delivered or found',
+        async () => (await outbox.byId(row!.id))?.state === 'delivered',
+        TAKEN_OVER_MS,
+        state,
+      );
       expect((await outbox.byId(row!.id))!.deliveredAt! - restartedAt).toBeLessThan(TAKEN_OVER_MS);
 
       // Everything queued is in the channel exactly once; the one in flight was found (not re-sent) when Slack had it.
@@ -165,7 +201,14 @@ describe('the same restart, step by step on the delivery clock', () => {
       const { outbox, leases } = manzil.alerts;
       const crashAt = clock.now();
       await leases.heartbeat({ id: 'crashed', host: hostname(), pid: 2 ** 22 + 4321 }, Date.now());
-      const [inFlight] = await outbox.claimDue({ holder: 'crashed', at: crashAt, leaseMs: 60_000, perPlace: 10, places: 10, platforms: ['slack'] });
+      const [inFlight] = await outbox.claimDue({
+        holder: 'crashed',
+        at: crashAt,
+        leaseMs: 60_000,
+        perPlace: 10,
+        places: 10,
+        platforms: ['slack'],
+      });
       expect(await outbox.markPosting(inFlight!.id, inFlight!.token, crashAt, crashAt + 60_000)).toBe(true);
 
       // Restarted a second later: its claims are taken over at once; the entry is looked for, and Slack has not got it.
@@ -179,7 +222,10 @@ describe('the same restart, step by step on the delivery clock', () => {
       await manzil.alerts.drainer.drain();
       const entry = (await outbox.byId(inFlight!.id))!;
       expect(
-        { state: entry.state, retryInSeconds: entry.state === 'pending' ? Math.round((entry.nextAttemptAt - clock.now()) / 1000) : 0 },
+        {
+          state: entry.state,
+          retryInSeconds: entry.state === 'pending' ? Math.round((entry.nextAttemptAt - clock.now()) / 1000) : 0,
+        },
         'the post cut off by the crash waits for the 2-minute settle time of a slow Slack on its second look',
       ).toEqual({ state: 'delivered', retryInSeconds: 0 });
       expect(alertPosts(fake, channel).filter((m) => deliveryIdOf(m) === inFlight!.deliveryId)).toHaveLength(1);

@@ -13,7 +13,8 @@ import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { alertPosts, deliveryIdOf, saveAlerts, slackPlace, SECRET } from './helpers.js';
 
 const KEY = 'sk-delivery-thread-1818';
-// A test's own bound only proves it does not hang: each boots Manzil once or twice (a worker thread loaded through tsx),
+// A test's own bound only proves it does not hang: each boots Manzil once or twice (a worker thread loaded through
+// tsx),
 // which took over 40 s on a loaded machine. The waits inside bound the behaviour.
 const NO_HANG_MS = 120_000;
 let sandbox: Sandbox;
@@ -88,7 +89,8 @@ describe('the delivery thread', () => {
       // Recorded by the thread just after Slack answered.
       await slack.waitFor(async () => (await m.alerts.outbox.stats()).delivered === queued, 15_000);
       expect(await m.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0 });
-      // The run and its posts are the thread's: its lines carry `thread: delivery`, and its counters reach /metrics here.
+      // The run and its posts are the thread's: its lines carry `thread: delivery`, and its counters reach /metrics
+      // here.
       expect(parsed().some((l) => l.thread === 'delivery' && /poller run finished/.test(l.msg))).toBe(true);
       // The thread sends its counters over after it recorded the posts: waited for, not read at once.
       const delivered = new RegExp(`manzil_alerts_delivered_total\\{[^}]*\\} ${queued}`);
@@ -109,7 +111,10 @@ describe('the delivery thread', () => {
       slack.refuseAuth(true);
       const queued = await queueSome(m);
       await slack.waitFor(() => m.alerts.drainer.gate.isPaused('slack'), 10_000);
-      expect((await m.health.check()).checks.platforms).toMatchObject({ ok: false, paused: [expect.objectContaining({ platform: 'slack' })] });
+      expect((await m.health.check()).checks.platforms).toMatchObject({
+        ok: false,
+        paused: [expect.objectContaining({ platform: 'slack' })],
+      });
       expect(alertPosts(slack, channel)).toHaveLength(0);
       slack.refuseAuth(false);
       // The thread's first probe comes 5 s after the pause.
@@ -164,7 +169,8 @@ describe('the delivery thread', () => {
       expect((await m.health.check()).status).toBe('failing');
       await slack.waitFor(async () => (await m.alerts.outbox.stats()).delivered === queued, 30_000);
       // Its claims were handed over at once, by the thread started in its place: well within the 60 s lease (a few
-      // seconds on a quiet machine; half the lease leaves room for a loaded one and still fails if the lease is waited out).
+      // seconds on a quiet machine; half the lease leaves room for a loaded one and still fails if the lease is waited
+      // out).
       expect(Date.now() - diedAt).toBeLessThan(30_000);
       const ids = alertPosts(slack, channel).map(deliveryIdOf);
       expect(ids).toHaveLength(queued);

@@ -23,17 +23,23 @@ describe('/digest add', () => {
     const one = rig.instance('a');
     const commands = one.commands();
     const first = await commands.handle(ctx(), 'add jvc');
-    expect(first.text).toBe(`Saved digest #1: Jumeirah Village Circle, every Monday at 09:00 (Asia/Dubai); the first on ${nextMondayNine(rig.clock.t).words}.`);
+    expect(first.text).toBe(
+      `Saved digest #1: Jumeirah Village Circle, every Monday at 09:00 (Asia/Dubai); the first on ${nextMondayNine(rig.clock.t).words}.`,
+    );
     const reply = await commands.handle(ctx(), 'add dubai marina, business bay');
     const expected = nextMondayNine(rig.clock.t);
     expect(expected.words).toBe('Mon 30 Nov');
-    expect(reply.text).toBe('Saved digest #2: Dubai Marina, Business Bay, every Monday at 09:00 (Asia/Dubai); the first on Mon 30 Nov.');
+    expect(reply.text).toBe(
+      'Saved digest #2: Dubai Marina, Business Bay, every Monday at 09:00 (Asia/Dubai); the first on Mon 30 Nov.',
+    );
     const row = (await one.repo.byNumber('test:c1', 2))!;
     expect(JSON.parse(row.places)).toEqual([MARINA, BUSINESS_BAY]);
     expect(row.nextRunAt).toBe(expected.at);
     expect(row.owner).toBe('U1');
     // Another channel numbers from 1.
-    expect((await commands.handle(ctx('test:c2'), 'add marina daily at 6pm')).text).toBe(`Saved digest #1: Dubai Marina, daily at 18:00 (Asia/Dubai); the first on Tue 24 Nov.`);
+    expect((await commands.handle(ctx('test:c2'), 'add marina daily at 6pm')).text).toBe(
+      `Saved digest #1: Dubai Marina, daily at 18:00 (Asia/Dubai); the first on Tue 24 Nov.`,
+    );
   });
 
   it('the first one of a schedule due later the same day is that day; one due this very minute is the next', async () => {
@@ -52,23 +58,38 @@ describe('/digest add', () => {
 
   it.each([
     ['an unknown place', 'add atlantisville', /I couldn't find a place called "atlantisville"\..*Nothing was saved\./s],
-    ['one unknown place among known ones', 'add dubai marina, atlantisville', /I couldn't find a place called "atlantisville"/],
+    [
+      'one unknown place among known ones',
+      'add dubai marina, atlantisville',
+      /I couldn't find a place called "atlantisville"/,
+    ],
     ['no place', 'add daily', /Which places\?/],
-    ['an hourly schedule', 'add dubai marina hourly', /daily, weekly \(on a day\) or monthly, not "hourly"\. Nothing was saved\./],
+    [
+      'an hourly schedule',
+      'add dubai marina hourly',
+      /daily, weekly \(on a day\) or monthly, not "hourly"\. Nothing was saved\./,
+    ],
     ['every hour', 'add dubai marina every hour', /not "every hour"\. Nothing was saved\./],
-    ['25:00', 'add dubai marina at 25:00', /"25:00" is not a time of day: say for example `at 09:00` or `at 6pm`\. Nothing was saved\./],
+    [
+      '25:00',
+      'add dubai marina at 25:00',
+      /"25:00" is not a time of day: say for example `at 09:00` or `at 6pm`\. Nothing was saved\./,
+    ],
     ['too many places', 'add marina, business bay, jvc, jlt, palm jumeirah, downtown dubai', /at most 5 places/],
-  ])('%s: a friendly private answer, nothing saved, no upstream call for a schedule refused', async (_what, text, answer) => {
-    const rig = await digestRig();
-    const one = rig.instance('a');
-    rig.sandbox.clearRequests();
-    const reply = await one.commands().handle(ctx(), text);
-    expect(reply.text).toMatch(answer);
-    expect(reply.ephemeral).toBe(true);
-    expect(reply.text).not.toMatch(/error|exception|undefined|\[object/i);
-    expect(await one.repo.listByPlace('test:c1')).toEqual([]);
-    if (/hour|25:00/.test(text)) expect(rig.upstream()).toBe(0);
-  });
+  ])(
+    '%s: a friendly private answer, nothing saved, no upstream call for a schedule refused',
+    async (_what, text, answer) => {
+      const rig = await digestRig();
+      const one = rig.instance('a');
+      rig.sandbox.clearRequests();
+      const reply = await one.commands().handle(ctx(), text);
+      expect(reply.text).toMatch(answer);
+      expect(reply.ephemeral).toBe(true);
+      expect(reply.text).not.toMatch(/error|exception|undefined|\[object/i);
+      expect(await one.repo.listByPlace('test:c1')).toEqual([]);
+      if (/hour|25:00/.test(text)) expect(rig.upstream()).toBe(0);
+    },
+  );
 });
 
 describe('/digest list', () => {
@@ -117,9 +138,13 @@ describe('/digest remove, pause and resume', () => {
     }
     expect((await one.repo.byNumber('test:c1', 1))!.paused).toBe(false);
 
-    expect((await commands.handle(ctx('test:c1', 'U0CAROL', true), 'pause 1')).text).toBe('Paused digest #1. `/digest resume 1` starts it again.');
+    expect((await commands.handle(ctx('test:c1', 'U0CAROL', true), 'pause 1')).text).toBe(
+      'Paused digest #1. `/digest resume 1` starts it again.',
+    );
     expect((await commands.handle(ctx('test:c1', 'U0ALICE'), 'pause #1')).text).toBe('Digest #1 is already paused.');
-    expect((await commands.handle(ctx(), 'list')).text).toMatch(/#1 · Dubai Marina · daily at 09:00 \(Asia\/Dubai\) · paused · not posted yet/);
+    expect((await commands.handle(ctx(), 'list')).text).toMatch(
+      /#1 · Dubai Marina · daily at 09:00 \(Asia\/Dubai\) · paused · not posted yet/,
+    );
 
     // Paused over two due times: nothing is queued.
     for (const at of ['2026-11-25T05:00:00Z', '2026-11-26T05:00:00Z']) {
@@ -130,19 +155,29 @@ describe('/digest remove, pause and resume', () => {
 
     // Resumed on the 26th at 10:00 local: the next is the 27th, the missed ones are not posted late.
     rig.clock.set('2026-11-26T06:00:00Z');
-    expect((await commands.handle(ctx('test:c1', 'U0ALICE'), 'resume 1')).text).toBe('Resumed digest #1; the next on Fri 27 Nov 09:00.');
+    expect((await commands.handle(ctx('test:c1', 'U0ALICE'), 'resume 1')).text).toBe(
+      'Resumed digest #1; the next on Fri 27 Nov 09:00.',
+    );
     expect((await one.run()).due).toBe(0);
     rig.clock.set('2026-11-27T05:00:00Z');
     expect((await one.run()).queued).toBe(1);
-    expect((await rig.digests()).map((r) => r.dedupeKey)).toEqual([`digest:${(await one.repo.byNumber('test:c1', 1))!.id}:${Date.parse('2026-11-27T05:00:00Z')}`]);
+    expect((await rig.digests()).map((r) => r.dedupeKey)).toEqual([
+      `digest:${(await one.repo.byNumber('test:c1', 1))!.id}:${Date.parse('2026-11-27T05:00:00Z')}`,
+    ]);
 
-    expect((await commands.handle(ctx('test:c1', 'U0ALICE'), 'remove 2')).text).toBe('There is no digest #2 in this channel. See `/digest list`.');
+    expect((await commands.handle(ctx('test:c1', 'U0ALICE'), 'remove 2')).text).toBe(
+      'There is no digest #2 in this channel. See `/digest list`.',
+    );
     expect((await commands.handle(ctx('test:c1', 'U0ALICE'), 'remove')).text).toMatch(/Which digest\? Give its number/);
-    expect((await commands.handle(ctx('test:c1', 'U0ALICE'), 'remove 1')).text).toBe('Removed digest #1 (Dubai Marina).');
+    expect((await commands.handle(ctx('test:c1', 'U0ALICE'), 'remove 1')).text).toBe(
+      'Removed digest #1 (Dubai Marina).',
+    );
     expect(await one.repo.listByPlace('test:c1')).toEqual([]);
     // A number of another channel is not this channel's.
     await commands.handle(ctx('test:c2', 'U0BOB'), 'add jvc');
-    expect((await commands.handle(ctx('test:c1', 'U0BOB'), 'remove 1')).text).toBe('There is no digest #1 in this channel. See `/digest list`.');
+    expect((await commands.handle(ctx('test:c1', 'U0BOB'), 'remove 1')).text).toBe(
+      'There is no digest #1 in this channel. See `/digest list`.',
+    );
     expect(await one.repo.listByPlace('test:c2')).toHaveLength(1);
   });
 
@@ -150,7 +185,10 @@ describe('/digest remove, pause and resume', () => {
     const rig = await digestRig();
     const commands = rig.instance('a').commands();
     await commands.handle(ctx('test:c1', 'U0ALICE'), 'add marina');
-    const reply = await commands.handle({ user: 'U0BOB', place: 'test:c1', isAdmin: () => Promise.reject(new Error('users.info failed')) }, 'remove 1');
+    const reply = await commands.handle(
+      { user: 'U0BOB', place: 'test:c1', isAdmin: () => Promise.reject(new Error('users.info failed')) },
+      'remove 1',
+    );
     expect(reply.text).toMatch(/^Only the person who added digest #1/);
   });
 });
@@ -162,7 +200,9 @@ describe('limits and numbers', () => {
     expect((await commands.handle(ctx(), 'add marina')).text).toMatch(/^Saved digest #1/);
     expect((await commands.handle(ctx('test:c1', 'U2'), 'add jvc')).text).toMatch(/^Saved digest #2/);
     const refused = await commands.handle(ctx('test:c1', 'U3'), 'add business bay');
-    expect(refused.text).toBe('This channel has 2 digests already, the most it can have. Remove one with `/digest remove <number>` first (see `/digest list`).');
+    expect(refused.text).toBe(
+      'This channel has 2 digests already, the most it can have. Remove one with `/digest remove <number>` first (see `/digest list`).',
+    );
     expect(refused.ephemeral).toBe(true);
     expect((await commands.handle(ctx('test:c2', 'U3'), 'add business bay')).text).toMatch(/^Saved digest #1/);
   });
@@ -170,7 +210,8 @@ describe('limits and numbers', () => {
   it('never gives a number again, even after the highest is removed or all are', async () => {
     const rig = await digestRig();
     const commands = rig.instance('a').commands();
-    for (const n of [1, 2, 3]) expect((await commands.handle(ctx(), 'add marina')).text).toMatch(new RegExp(`^Saved digest #${n}:`));
+    for (const n of [1, 2, 3])
+      expect((await commands.handle(ctx(), 'add marina')).text).toMatch(new RegExp(`^Saved digest #${n}:`));
     await commands.handle(ctx(), 'remove 3');
     expect((await commands.handle(ctx(), 'add marina')).text).toMatch(/^Saved digest #4:/);
     for (const n of [1, 2, 4]) await commands.handle(ctx(), `remove ${n}`);
@@ -199,7 +240,15 @@ describe('limits and numbers', () => {
     const commands = rig.instance('a').commands();
     const help = await commands.handle(ctx(), 'help');
     expect(help.ephemeral).toBe(true);
-    for (const verb of ['/digest add', '/digest list', '/digest pause', '/digest resume', '/digest remove', '/digest now']) expect(help.text).toContain(verb);
+    for (const verb of [
+      '/digest add',
+      '/digest list',
+      '/digest pause',
+      '/digest resume',
+      '/digest remove',
+      '/digest now',
+    ])
+      expect(help.text).toContain(verb);
     expect((await commands.handle(ctx(), 'frobnicate 2')).text).toMatch(/^I don't know "\/digest frobnicate"\./);
     // A minute later nothing changed: help saves nothing.
     rig.clock.advance(MINUTE);

@@ -50,7 +50,11 @@ describe('on Slack', () => {
   /** A signed `/manzil <text>` in `channel`: the answer the person saw at its response_url. */
   async function command(text: string, channel: string): Promise<{ text: string; response_type?: string }> {
     const id = `d${++seq}`;
-    const res = await signedPost(`http://127.0.0.1:${manzil.slackPort}/slack/events`, SECRET, slashCommand('/manzil', text, slack.responseUrl(id), { channel_id: channel }));
+    const res = await signedPost(
+      `http://127.0.0.1:${manzil.slackPort}/slack/events`,
+      SECRET,
+      slashCommand('/manzil', text, slack.responseUrl(id), { channel_id: channel }),
+    );
     expect(res.status).toBe(200);
     await slack.waitFor(() => slack.responses(id).length > 0, 15_000);
     return slack.responses(id).at(-1) as { text: string; response_type?: string };
@@ -96,7 +100,11 @@ describe('on Slack', () => {
     const [message] = slack.messages(channel);
     expect(message!.text).toMatch(/^Market digest: Dubai Marina, Business Bay/);
     const charts = shownCharts(message!);
-    expect(charts.map((c) => c.block.title?.text)).toEqual(['AED per sqft in Dubai Marina', 'AED per sqft in Business Bay', '2-bedroom AED per sqft, compared']);
+    expect(charts.map((c) => c.block.title?.text)).toEqual([
+      'AED per sqft in Dubai Marina',
+      'AED per sqft in Business Bay',
+      '2-bedroom AED per sqft, compared',
+    ]);
     for (const c of charts) expect(pngSize(c.upload!.bytes!)).toEqual(CHART);
   });
 
@@ -111,7 +119,12 @@ describe('on Slack', () => {
     expect(
       shownCharts(message!).map((c) => c.block.title?.text),
       `${uploaded.length} charts uploaded for this message`,
-    ).toEqual(['AED per sqft in Dubai Marina', 'AED per sqft in Business Bay', 'AED per sqft in Jumeirah Village Circle', '2-bedroom AED per sqft, compared']);
+    ).toEqual([
+      'AED per sqft in Dubai Marina',
+      'AED per sqft in Business Bay',
+      'AED per sqft in Jumeirah Village Circle',
+      '2-bedroom AED per sqft, compared',
+    ]);
   });
 });
 
@@ -146,7 +159,13 @@ describe('on Discord', () => {
   /** `/manzil query:<text>` in the test channel; resolves once the bot answered the interaction. */
   async function slash(text: string) {
     const { token } = await fake.slashCommand('manzil', [{ name: 'query', type: 3, value: text }]);
-    await fake.waitFor(() => fake.responses(token).some((r) => r.kind === 'edit' || r.kind === 'followup' || (r.kind === 'callback' && r.type === 4)), 15_000);
+    await fake.waitFor(
+      () =>
+        fake
+          .responses(token)
+          .some((r) => r.kind === 'edit' || r.kind === 'followup' || (r.kind === 'callback' && r.type === 4)),
+      15_000,
+    );
     return token;
   }
 
@@ -154,7 +173,9 @@ describe('on Discord', () => {
   function attachedCharts(id: string) {
     const m = fake.message(id) as DiscordJson;
     const attachments = (m.attachments ?? []) as { id: string; filename: string }[];
-    const shown = ((m.embeds ?? []) as DiscordJson[]).filter((e) => typeof e.image?.url === 'string' && e.image.url.startsWith('attachment://'));
+    const shown = ((m.embeds ?? []) as DiscordJson[]).filter(
+      (e) => typeof e.image?.url === 'string' && e.image.url.startsWith('attachment://'),
+    );
     return shown.map((e) => {
       const name = String(e.image.url).slice('attachment://'.length);
       const a = attachments.find((x) => x.filename === name);
@@ -185,7 +206,11 @@ describe('on Discord', () => {
     expect(posted).toHaveLength(1);
     expect(String((posted[0]!.body as DiscordJson).content)).toMatch(/Market digest: Dubai Marina, Business Bay/);
     const charts = attachedCharts(posted[0]!.id);
-    expect(charts.map((c) => c.title)).toEqual(['AED per sqft in Dubai Marina', 'AED per sqft in Business Bay', '2-bedroom AED per sqft, compared']);
+    expect(charts.map((c) => c.title)).toEqual([
+      'AED per sqft in Dubai Marina',
+      'AED per sqft in Business Bay',
+      '2-bedroom AED per sqft, compared',
+    ]);
     for (const c of charts) expect(pngSize(c.bytes!)).toEqual(CHART);
   });
 });

@@ -9,7 +9,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { ApiClient, type ApiClientOptions } from '../../src/api/index.js';
-import { DigestCommands, MarketDigestComposer, postDigestNow, runDigests, dueDigests, type DigestComposer, type DigestRunReport } from '../../src/digests/index.js';
+import {
+  DigestCommands,
+  MarketDigestComposer,
+  postDigestNow,
+  runDigests,
+  dueDigests,
+  type DigestComposer,
+  type DigestRunReport,
+} from '../../src/digests/index.js';
 import { LocationResolver } from '../../src/locations/index.js';
 import { createLogger } from '../../src/log.js';
 import { MarketData, type MarketOptions } from '../../src/market/index.js';
@@ -85,8 +93,14 @@ export interface DigestRig {
   dbFile: string;
   logs: string[];
   /** A new instance on the same database file (a second process, or this one restarted). */
-  instance(holder: string, o?: { client?: Partial<ApiClientOptions>; market?: MarketOptions; baseUrl?: string }): Instance;
-  /** A new instance on the Postgres at `url` (its repositories on the rig's clock, as on the file); closed after the test. */
+  instance(
+    holder: string,
+    o?: { client?: Partial<ApiClientOptions>; market?: MarketOptions; baseUrl?: string },
+  ): Instance;
+  /**
+   * A new instance on the Postgres at `url` (its repositories on the rig's clock, as on the file); closed after the
+   * test.
+   */
   pgInstance(holder: string, url: string): Promise<PgDigestInstance>;
   logger: ReturnType<typeof createLogger>;
   /** Digests queued in the outbox (kind `digest`), oldest first, read with a fresh connection. */
@@ -111,12 +125,25 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', write: (l) => logs.push(l) });
 
-  type Repos = { repo: DigestRepo; leases: LeaseRepo; outbox: OutboxRepo; locationCache: LocationCacheRepo; close(): Promise<void> };
+  type Repos = {
+    repo: DigestRepo;
+    leases: LeaseRepo;
+    outbox: OutboxRepo;
+    locationCache: LocationCacheRepo;
+    close(): Promise<void>;
+  };
   const on = (holder: string, repos: Repos, io: Parameters<DigestRig['instance']>[1] = {}): PgDigestInstance => {
     const { repo, leases, outbox } = repos;
     // A short circuit-breaker cooldown, waited out by a patient run as the production one is (30 s there).
     const breaker = { cooldownMs: 50, ...io.client?.breaker };
-    const api = new ApiClient({ baseUrl: io.baseUrl ?? sandbox.url!, key: sandbox.key, retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 }, logger, ...io.client, breaker });
+    const api = new ApiClient({
+      baseUrl: io.baseUrl ?? sandbox.url!,
+      key: sandbox.key,
+      retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
+      logger,
+      ...io.client,
+      breaker,
+    });
     const market = new MarketData(api, io.market);
     const composer = new MarketDigestComposer(market, 'Asia/Dubai', undefined, breaker.cooldownMs + 10);
     let closed = false;
@@ -136,7 +163,16 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
       composer,
       close,
       run: (ro = {}) =>
-        runDigests({ repo, leases, composer: ro.composer ?? composer, service: SERVICE, holder, logger, now: clock.now, ...(ro.only === undefined ? {} : { only: ro.only }) }),
+        runDigests({
+          repo,
+          leases,
+          composer: ro.composer ?? composer,
+          service: SERVICE,
+          holder,
+          logger,
+          now: clock.now,
+          ...(ro.only === undefined ? {} : { only: ro.only }),
+        }),
       due: () => dueDigests({ repo, leases, service: SERVICE, holder, logger, now: clock.now }),
       commands: (co = {}) =>
         new DigestCommands({
@@ -148,7 +184,8 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
           now: clock.now,
           locations: new LocationResolver(api, repos.locationCache, HOUR),
           limits: { perPlace: co.perPlace ?? 5, placesPerDigest: 5 },
-          postNow: (place, places) => postDigestNow({ composer, enqueue: async (d) => outbox.enqueue(d), logger, now: clock.now }, place, places),
+          postNow: (place, places) =>
+            postDigestNow({ composer, enqueue: async (d) => outbox.enqueue(d), logger, now: clock.now }, place, places),
         }),
     };
   };
@@ -200,7 +237,9 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
       const paged = p !== '/price-trend-of-location';
       for (let page = 1; page < 500; page++) {
         const qs = new URLSearchParams(paged ? { ...params, page: String(page) } : params);
-        const body = (await (await fetch(`${sandbox.url}${p}?${qs.toString()}`, { headers })).json()) as { data: unknown };
+        const body = (await (await fetch(`${sandbox.url}${p}?${qs.toString()}`, { headers })).json()) as {
+          data: unknown;
+        };
         const rows = body.data as Record<string, unknown>[];
         if (!Array.isArray(rows)) throw new Error(`${p}: not an array of records`);
         if (rows.length === 0 || !paged) return [...out, ...rows];
@@ -215,23 +254,31 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
  * A loopback proxy in front of the sandbox: calls for the location ids in `failing` answer `status` (a place whose
  * data the service cannot give), the rest pass through unchanged.
  */
-export async function failingProxy(sandbox: Sandbox, failing: Set<string>, status = 503): Promise<{ url: string; failed(): number }> {
+export async function failingProxy(
+  sandbox: Sandbox,
+  failing: Set<string>,
+  status = 503,
+): Promise<{ url: string; failed(): number }> {
   let failed = 0;
   const server = http.createServer((req, res) => {
     void (async () => {
       const u = new URL(req.url!, 'http://proxy');
       if (failing.has(u.searchParams.get('location_id') ?? '')) {
         failed++;
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, message: 'Service temporarily unavailable' }));
+        res
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ success: false, message: 'Service temporarily unavailable' }));
         return;
       }
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'connection') headers[k] = v;
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === 'string' && k !== 'host' && k !== 'connection') headers[k] = v;
       const upstream = await fetch(`${sandbox.url}${req.url}`, { headers });
       const body = Buffer.from(await upstream.arrayBuffer());
       const out: Record<string, string> = {};
       upstream.headers.forEach((v, k) => {
-        if (!['content-encoding', 'transfer-encoding', 'content-length', 'connection', 'keep-alive'].includes(k)) out[k] = v;
+        if (!['content-encoding', 'transfer-encoding', 'content-length', 'connection', 'keep-alive'].includes(k))
+          out[k] = v;
       });
       res.writeHead(upstream.status, out).end(body);
     })().catch((e: unknown) => res.writeHead(500).end(String(e)));
@@ -260,7 +307,14 @@ export const bucketOf = (beds: number) => (beds === 0 ? 'studio' : beds >= 4 ? '
 /** A new schedule row for a place (a channel), as `/digest add` would save it. */
 export async function saveDigest(
   repo: DigestRepo,
-  o: { place?: string; places?: { id: number; name: string }[]; schedule: object; timezone: string; nextRunAt: number; owner?: string },
+  o: {
+    place?: string;
+    places?: { id: number; name: string }[];
+    schedule: object;
+    timezone: string;
+    nextRunAt: number;
+    owner?: string;
+  },
 ) {
   const created = await repo.create(
     {
@@ -281,7 +335,8 @@ export async function saveDigest(
 /** The PNG's signature and IHDR size. */
 export function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(signature) || bytes.toString('ascii', 12, 16) !== 'IHDR') return undefined;
+  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(signature) || bytes.toString('ascii', 12, 16) !== 'IHDR')
+    return undefined;
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 

@@ -8,7 +8,20 @@ import { DIGEST_JOB, renderDigest, type DigestComposer, type DigestPayload } fro
 import { SharedScheduler } from '../../src/jobs/index.js';
 import type { Block, Reply } from '../../src/views/model.js';
 import { freshPostgres } from '../support/postgres.js';
-import { BUSINESS_BAY, bucketOf, ctx, digestRig, failingProxy, HOUR, MARINA, med, MINUTE, onCleanup, pngSize, type DigestRig } from './helpers.js';
+import {
+  BUSINESS_BAY,
+  bucketOf,
+  ctx,
+  digestRig,
+  failingProxy,
+  HOUR,
+  MARINA,
+  med,
+  MINUTE,
+  onCleanup,
+  pngSize,
+  type DigestRig,
+} from './helpers.js';
 
 const ms = (iso: string) => Date.parse(iso);
 const iso = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z');
@@ -42,7 +55,15 @@ async function drive(rig: DigestRig, at: number[]) {
 }
 
 describe('one digest per slot, driven by the clock', () => {
-  const cases: { name: string; tz: string; words: string; from: string; to: string; slots: string[]; coarse?: number }[] = [
+  const cases: {
+    name: string;
+    tz: string;
+    words: string;
+    from: string;
+    to: string;
+    slots: string[];
+    coarse?: number;
+  }[] = [
     {
       name: 'daily at 09:00 in Dubai, three days',
       tz: 'Asia/Dubai',
@@ -132,7 +153,9 @@ describe('one digest per slot, driven by the clock', () => {
     rig.clock.set('2026-11-28T11:00:00Z'); // four due times missed
     expect((await one.run()).queued).toBe(1);
     expect((await one.run()).queued).toBe(0);
-    expect((await rig.digests()).map((r) => r.dedupeKey.split(':')[2]).map((t) => iso(Number(t)))).toEqual(['2026-11-28T05:00:00Z']);
+    expect((await rig.digests()).map((r) => r.dedupeKey.split(':')[2]).map((t) => iso(Number(t)))).toEqual([
+      '2026-11-28T05:00:00Z',
+    ]);
     expect(iso((await one.repo.byNumber('test:c1', 1))!.nextRunAt)).toBe('2026-11-29T05:00:00Z');
   });
 });
@@ -146,7 +169,10 @@ function section(reply: Reply, name: string): Block[] {
 }
 
 /** The table following the text block that starts with `head`. */
-function tableAfter(blocks: Block[], head: string): { text: string; columns: readonly string[]; rows: readonly (readonly string[])[] } {
+function tableAfter(
+  blocks: Block[],
+  head: string,
+): { text: string; columns: readonly string[]; rows: readonly (readonly string[])[] } {
   const i = blocks.findIndex((b) => b.kind === 'text' && b.text.startsWith(head));
   expect(i, `a part starting "${head}"`).toBeGreaterThanOrEqual(0);
   const table = blocks[i + 1];
@@ -183,14 +209,28 @@ describe("a digest's numbers, checked against the sandbox's own answers", () => 
         ['sold', 'Sold:', 'Median price'],
         ['rented', 'Rented:', 'Median annual rent'],
       ] as const) {
-        const rows = (await rig.raw('/get-get-transactions', { location_id: id, transaction_type: type, period: '1m' })) as { bedrooms: number; price: number }[];
+        const rows = (await rig.raw('/get-get-transactions', {
+          location_id: id,
+          transaction_type: type,
+          period: '1m',
+        })) as { bedrooms: number; price: number }[];
         expect(rows.length, `${place.name} ${type}`).toBeGreaterThan(5);
         const table = tableAfter(blocks, head);
-        expect(table.text).toBe(`${head} ${rows.length.toLocaleString('en-US')} in the last 30 days, median ${aed(med(rows.map((t) => t.price))!)}`);
+        expect(table.text).toBe(
+          `${head} ${rows.length.toLocaleString('en-US')} in the last 30 days, median ${aed(med(rows.map((t) => t.price))!)}`,
+        );
         expect(table.columns).toEqual(['Bedrooms', 'Count', priceHead]);
         const expected = BUCKETS.flatMap((b) => {
           const prices = rows.filter((t) => bucketOf(t.bedrooms) === b).map((t) => t.price);
-          return prices.length === 0 ? [] : [[LABEL[b]!, String(prices.length), prices.length >= 3 ? aed(med(prices)!) : `too little data (${prices.length})`]];
+          return prices.length === 0
+            ? []
+            : [
+                [
+                  LABEL[b]!,
+                  String(prices.length),
+                  prices.length >= 3 ? aed(med(prices)!) : `too little data (${prices.length})`,
+                ],
+              ];
         });
         expect(table.rows, `${place.name} ${type}`).toEqual(expected);
         stats[type] = Object.fromEntries(
@@ -201,9 +241,15 @@ describe("a digest's numbers, checked against the sandbox's own answers", () => 
         );
       }
 
-      const points = (await rig.raw('/price-trend-of-location', { location_id: id })) as { bedroom_id: number; date: string; period: string; community_price: number }[];
+      const points = (await rig.raw('/price-trend-of-location', { location_id: id })) as {
+        bedroom_id: number;
+        date: string;
+        period: string;
+        community_price: number;
+      }[];
       const trend = tableAfter(blocks, 'Price trend, AED per sqft');
-      const series = (bed: number) => points.filter((p) => p.bedroom_id === bed).sort((a, b) => a.date.localeCompare(b.date));
+      const series = (bed: number) =>
+        points.filter((p) => p.bedroom_id === bed).sort((a, b) => a.date.localeCompare(b.date));
       const first = series(0)[0]!.period;
       const last = series(0).at(-1)!.period;
       expect(trend.columns).toEqual(['Bedrooms', `Latest (${last})`, '1 month', '3 months', `Since ${first}`]);
@@ -224,20 +270,32 @@ describe("a digest's numbers, checked against the sandbox's own answers", () => 
 
       const yields = tableAfter(blocks, 'Gross yield estimate');
       const counts = async (type: string, b: string) =>
-        ((await rig.raw('/get-get-transactions', { location_id: id, transaction_type: type, period: '1m' })) as { bedrooms: number }[]).filter((t) => bucketOf(t.bedrooms) === b)
-          .length;
+        (
+          (await rig.raw('/get-get-transactions', { location_id: id, transaction_type: type, period: '1m' })) as {
+            bedrooms: number;
+          }[]
+        ).filter((t) => bucketOf(t.bedrooms) === b).length;
       const expectedYields: string[][] = [];
       for (const b of BUCKETS) {
         const [sold, rent] = [stats.sold![b], stats.rented![b]];
         if (sold === undefined || rent === undefined) continue;
-        expectedYields.push([LABEL[b]!, `${((rent / sold) * 100).toFixed(1)} %`, `${aed(rent)} (${await counts('rented', b)})`, `${aed(sold)} (${await counts('sold', b)})`]);
+        expectedYields.push([
+          LABEL[b]!,
+          `${((rent / sold) * 100).toFixed(1)} %`,
+          `${aed(rent)} (${await counts('rented', b)})`,
+          `${aed(sold)} (${await counts('sold', b)})`,
+        ]);
       }
       expect(expectedYields.length).toBeGreaterThanOrEqual(2);
       expect(yields.rows).toEqual(expectedYields);
     }
     // A chart per place and one comparing them, each a 1000x560 PNG.
     const charts = reply.blocks.flatMap((b) => (b.kind === 'image' ? [b.image] : []));
-    expect(charts.map((c) => c.title)).toEqual(['AED per sqft in Dubai Marina', 'AED per sqft in Business Bay', '2-bedroom AED per sqft, compared']);
+    expect(charts.map((c) => c.title)).toEqual([
+      'AED per sqft in Dubai Marina',
+      'AED per sqft in Business Bay',
+      '2-bedroom AED per sqft, compared',
+    ]);
     for (const c of charts) expect(pngSize(Buffer.from(c.pngBase64, 'base64'))).toEqual({ width: 1000, height: 560 });
   });
 });
@@ -260,12 +318,17 @@ describe('a place failing upstream', () => {
       expect(reply.text).toBe(`Market digest: ${names} (left out: Business Bay)`);
       const bay = section(reply, 'Business Bay');
       expect(bay).toHaveLength(1);
-      expect(bay[0]).toMatchObject({ kind: 'text', text: expect.stringMatching(/^⚠️ Business Bay is left out this time: .+\. The rest of the digest is below\.$/) });
+      expect(bay[0]).toMatchObject({
+        kind: 'text',
+        text: expect.stringMatching(/^⚠️ Business Bay is left out this time: .+\. The rest of the digest is below\.$/),
+      });
       const marina = section(reply, 'Dubai Marina');
       expect(tableAfter(marina, 'Sold:').rows.length).toBeGreaterThan(2);
       expect(tableAfter(marina, 'Price trend').rows.length).toBe(5);
       expect(JSON.stringify(marina)).not.toMatch(/could not be fetched|left out/);
-      expect(reply.blocks.flatMap((b) => (b.kind === 'image' ? [b.image.title] : []))).toEqual(['AED per sqft in Dubai Marina']);
+      expect(reply.blocks.flatMap((b) => (b.kind === 'image' ? [b.image.title] : []))).toEqual([
+        'AED per sqft in Dubai Marina',
+      ]);
     });
   }
 
@@ -311,7 +374,9 @@ describe('the call budget', () => {
       "⏳ Digest #1 is postponed: the property service's call budget for today is spent. I'll post it as soon as it allows (the schedule stays Tue 1 Dec 09:00 for the next one).",
     ]);
     expect(notices[0]!.place).toBe('test:c1');
-    expect((await poor.commands().handle(ctx(), 'list')).text).toMatch(/⚠️ postponed: the call budget cannot cover it now/);
+    expect((await poor.commands().handle(ctx(), 'list')).text).toMatch(
+      /⚠️ postponed: the call budget cannot cover it now/,
+    );
 
     // The budget allows again (a new day, on an instance whose client has calls left): posted once, for that day.
     const rich = rig.instance('b');
@@ -417,13 +482,21 @@ describe('exactly once across restarts and instances', () => {
     const daily = (await a.repo.byNumber('test:c1', 2))!.id;
     const monthly = (await a.repo.byNumber('test:c2', 1))!.id;
     const numeric = (x: number, y: number) => x - y;
-    const digestsOf = async () => (await b.outbox.list()).filter((r) => r.kind === 'digest').map((r) => Number(r.dedupeKey.split(':')[1]));
-    // Each instance's scheduler runs the digests job as the server registers it (src/background/compose.ts), a digest a job.
+    const digestsOf = async () =>
+      (await b.outbox.list()).filter((r) => r.kind === 'digest').map((r) => Number(r.dedupeKey.split(':')[1]));
+    // Each instance's scheduler runs the digests job as the server registers it (src/background/compose.ts), a digest a
+    // job.
     const listed: number[][] = [];
     const parts: { id: number; queued: number }[] = [];
     const schedulers: SharedScheduler[] = [];
     for (const i of [a, b]) {
-      const scheduler = new SharedScheduler({ url: pg.url, timezone: 'UTC', logger: rig.logger, pollSeconds: 0.2, partsPerJob: 1 });
+      const scheduler = new SharedScheduler({
+        url: pg.url,
+        timezone: 'UTC',
+        logger: rig.logger,
+        pollSeconds: 0.2,
+        partsPerJob: 1,
+      });
       scheduler.register({
         name: DIGEST_JOB,
         cron: '0 0 1 1 *', // never within the test: runSoon starts the run
@@ -454,7 +527,8 @@ describe('exactly once across restarts and instances', () => {
     expect(await b.due()).toEqual([]);
 
     // Tuesday 1 December, 09:00: the daily one's next slot (and the monthly one's first). The daily one's part run by
-    // both instances at once (as when pg-boss hands a part out again, its job expired while the first instance still ran
+    // both instances at once (as when pg-boss hands a part out again, its job expired while the first instance still
+    // ran
     // it) queues the slot once.
     rig.clock.set('2026-12-01T05:00:00Z');
     expect((await a.due()).sort(numeric)).toEqual([daily, monthly]);

@@ -27,7 +27,8 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   for (const fn of cleanups.splice(0)) fn();
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   for (const m of opened.splice(0)) await m.stop();
 });
 afterAll(async () => {
@@ -52,7 +53,11 @@ async function queuedDigest(channel: string) {
   const reader = await startManzil({ env: envFor(dbPath), serve: false, writeLog: () => {} });
   opened.push(reader);
   reader.alerts.drainer.poke = () => {};
-  const reply = await reader.bot.handleCommand({ user: 'U0ALICE', place: `slack:T0TEST:${channel}`, text: 'digest now dubai marina' });
+  const reply = await reader.bot.handleCommand({
+    user: 'U0ALICE',
+    place: `slack:T0TEST:${channel}`,
+    text: 'digest now dubai marina',
+  });
   expect(reply.text).toBe('Composing the digest of Dubai Marina; it will appear here in a moment, for everyone.');
   const [row] = await reader.alerts.outbox.list({ place: `slack:T0TEST:${channel}` });
   expect(row).toMatchObject({ kind: 'digest', state: 'pending' });
@@ -60,7 +65,10 @@ async function queuedDigest(channel: string) {
 }
 
 function spawnManzil(dbPath: string) {
-  const child = spawn(process.execPath, nodeArgs(CHILD), { env: { ...process.env, ...envFor(dbPath) }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, nodeArgs(CHILD), {
+    env: { ...process.env, ...envFor(dbPath) },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   children.push(child);
   let log = '';
   child.stdout.on('data', (d) => (log += d));
@@ -80,7 +88,12 @@ function spawnManzil(dbPath: string) {
 // claim, so a claim waited out fails it.
 const NO_HANG_MS = 120_000;
 const TAKEOVER_MS = 40_000;
-const waitUntil = async (what: string, cond: () => boolean | Promise<boolean>, ms: number, log: () => string | Promise<string>) => {
+const waitUntil = async (
+  what: string,
+  cond: () => boolean | Promise<boolean>,
+  ms: number,
+  log: () => string | Promise<string>,
+) => {
   const end = Date.now() + ms;
   while (!(await cond())) {
     if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}\n${await log()}`);
@@ -88,7 +101,8 @@ const waitUntil = async (what: string, cond: () => boolean | Promise<boolean>, m
   }
 };
 
-const images = (m: FakeMessage) => ((m.blocks ?? []) as { type: string; slack_file?: { id: string } }[]).filter((b) => b.type === 'image');
+const images = (m: FakeMessage) =>
+  ((m.blocks ?? []) as { type: string; slack_file?: { id: string } }[]).filter((b) => b.type === 'image');
 
 describe('a digest delivered across a SIGKILL', () => {
   it(
@@ -108,11 +122,19 @@ describe('a digest delivered across a SIGKILL', () => {
       expect((await outbox.byId(id))!.state).toBe('sending');
       expect(slack.messages(channel)).toEqual([]);
       const cut = slack.uploads().slice(uploadsBefore);
-      expect(cut.map((u) => ({ complete: u.complete, stored: u.bytes !== undefined }))).toEqual([{ complete: false, stored: false }]);
+      expect(cut.map((u) => ({ complete: u.complete, stored: u.bytes !== undefined }))).toEqual([
+        { complete: false, stored: false },
+      ]);
 
       second.start();
-      const state = async () => `${second.log()}\nthe entry now: ${JSON.stringify({ ...(await outbox.byId(id)), payload: undefined })}`;
-      await waitUntil('the digest delivered', async () => (await outbox.byId(id))?.state === 'delivered', TAKEOVER_MS, state);
+      const state = async () =>
+        `${second.log()}\nthe entry now: ${JSON.stringify({ ...(await outbox.byId(id)), payload: undefined })}`;
+      await waitUntil(
+        'the digest delivered',
+        async () => (await outbox.byId(id))?.state === 'delivered',
+        TAKEOVER_MS,
+        state,
+      );
       expect(await second.stop()).toBe(0); // it finished what it had under way and exited: it can post nothing more
       const messages = slack.messages(channel);
       expect(messages).toHaveLength(1);
@@ -144,8 +166,14 @@ describe('a digest delivered across a SIGKILL', () => {
       expect(slack.messages(channel)).toHaveLength(1);
 
       second.start();
-      const state = async () => `${second.log()}\nthe entry now: ${JSON.stringify({ ...(await outbox.byId(id)), payload: undefined })}`;
-      await waitUntil('the digest found', async () => (await outbox.byId(id))?.state === 'delivered', TAKEOVER_MS, state);
+      const state = async () =>
+        `${second.log()}\nthe entry now: ${JSON.stringify({ ...(await outbox.byId(id)), payload: undefined })}`;
+      await waitUntil(
+        'the digest found',
+        async () => (await outbox.byId(id))?.state === 'delivered',
+        TAKEOVER_MS,
+        state,
+      );
       expect(await second.stop()).toBe(0); // it finished what it had under way and exited: it can post nothing more
       expect(slack.messages(channel)).toHaveLength(1);
       expect(

@@ -1,6 +1,7 @@
 // A Manzil process for the digests restart test: the composition root configured from its environment, serving (its
 // heartbeat, jobs and background delivery running) until it is killed. Its modules load first; it starts on the first
-// line read from stdin, so the test can start it the moment the previous one is dead. A second line stops it gracefully:
+// line read from stdin, so the test can start it the moment the previous one is dead. A second line stops it
+// gracefully:
 // what it has under way finishes, and it exits 0 once nothing is left to run, so it posts nothing more.
 import { createInterface } from 'node:readline';
 import { startManzil } from '../../src/main.js';

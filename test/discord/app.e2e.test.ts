@@ -57,13 +57,31 @@ afterAll(async () => {
 });
 afterEach(() => sandbox.clearFaults());
 
-const query = (value: string, focused = false) => ({ name: 'query', type: STRING, value, ...(focused ? { focused: true } : {}) });
-const location = (value: string, focused = false) => ({ name: 'location', type: STRING, value, ...(focused ? { focused: true } : {}) });
+const query = (value: string, focused = false) => ({
+  name: 'query',
+  type: STRING,
+  value,
+  ...(focused ? { focused: true } : {}),
+});
+const location = (value: string, focused = false) => ({
+  name: 'location',
+  type: STRING,
+  value,
+  ...(focused ? { focused: true } : {}),
+});
 
-/** Runs a slash command and waits until the bot has answered it: a reply at once, @original edited, or a follow-up sent. */
+/**
+ * Runs a slash command and waits until the bot has answered it: a reply at once, @original edited, or a follow-up sent.
+ */
 async function slash(name: string, options: unknown[], opts?: { user?: string; permissions?: string }) {
   const { token } = await fake.slashCommand(name, options, opts);
-  await fake.waitFor(() => fake.responses(token).some((r) => r.kind === 'edit' || r.kind === 'followup' || (r.kind === 'callback' && r.type === 4)), 15_000);
+  await fake.waitFor(
+    () =>
+      fake
+        .responses(token)
+        .some((r) => r.kind === 'edit' || r.kind === 'followup' || (r.kind === 'callback' && r.type === 4)),
+    15_000,
+  );
   return token;
 }
 
@@ -81,7 +99,8 @@ async function pickedLocation(typed: string, name: string): Promise<string> {
 const text = (m: DiscordJson) => JSON.stringify(m);
 /** Interactions the bot answered after Discord's 3 s (the fake refused the answer). */
 const expired = () => fake.violations().filter((v) => v.includes('Discord allows'));
-const allButtons = (m: DiscordJson): { label: string; custom_id?: string; url?: string }[] => (m?.components ?? []).flatMap((row: DiscordJson) => row.components ?? []);
+const allButtons = (m: DiscordJson): { label: string; custom_id?: string; url?: string }[] =>
+  (m?.components ?? []).flatMap((row: DiscordJson) => row.components ?? []);
 const buttonId = (m: DiscordJson, label: RegExp): string => {
   const found = allButtons(m).find((b) => label.test(b.label));
   if (!found?.custom_id) throw new Error(`no button ${label} in ${text(m).slice(0, 400)}`);
@@ -132,7 +151,9 @@ describe('slash commands', () => {
     expect(calls.filter((r) => r.path.includes('autocomplete-location'))).toEqual([]);
     // The search (and the cards' market context, read for the same place) ask for that id only.
     expect(calls.filter((r) => r.path.startsWith('/search-')).map((r) => r.params.location_id)).toEqual([id]);
-    expect(new Set(calls.filter((r) => r.params.location_id !== undefined).map((r) => r.params.location_id))).toEqual(new Set([id]));
+    expect(new Set(calls.filter((r) => r.params.location_id !== undefined).map((r) => r.params.location_id))).toEqual(
+      new Set([id]),
+    );
   });
 
   it('searches the id picked even when another place has the same name (the first of that name is not taken)', async () => {
@@ -155,12 +176,16 @@ describe('slash commands', () => {
   it('when the query names a place and `location` picks another, searches the one picked and says so', async () => {
     const picked = await pickedLocation('downtown dub', 'Downtown Dubai');
     const { choices } = await fake.autocomplete('rent', [query('marina 2br', true), location(picked)]);
-    expect(choices[0]!.name).toBe('2-bedroom homes for rent in Downtown Dubai (the location picked; "marina" left out)');
+    expect(choices[0]!.name).toBe(
+      '2-bedroom homes for rent in Downtown Dubai (the location picked; "marina" left out)',
+    );
     const token = await slash('rent', [query('marina 2br'), location(picked)]);
     expect(fake.responses(token)[0]).toMatchObject({ kind: 'callback', type: 5, ephemeral: false });
     const reply = fake.original(token);
     expect(reply.content).toMatch(/^\*\*2-bedroom homes for rent in Downtown Dubai\*\*/);
-    expect(reply.content).toContain('Searching Downtown Dubai, the location you picked; "marina" in the query was left out.');
+    expect(reply.content).toContain(
+      'Searching Downtown Dubai, the location you picked; "marina" in the query was left out.',
+    );
     expect(text(reply)).not.toMatch(/already in quotes|didn't understand/);
     expect(reply.embeds.length).toBeGreaterThan(0);
   });
@@ -178,7 +203,9 @@ describe('slash commands', () => {
     expect(log.map((r) => `${r.kind}:${r.type ?? ''}`)).toEqual(['callback:4']);
     expect(log.every((r) => r.ephemeral)).toBe(true);
     expect(immediate(token)!.body.content).toMatch(/"under" what\?/);
-    const callbacks = fake.requests().filter((r) => r.path.startsWith('/interactions/') && r.path.endsWith(`/${token}/callback`));
+    const callbacks = fake
+      .requests()
+      .filter((r) => r.path.startsWith('/interactions/') && r.path.endsWith(`/${token}/callback`));
     expect(callbacks.map((r) => (r.body as DiscordJson).type)).toEqual([4]);
     expect(callbacks.every((r) => ((r.body as DiscordJson).data.flags & 64) === 64)).toBe(true);
   });
@@ -257,7 +284,8 @@ describe('autocomplete', () => {
     const fresh = await fake.autocomplete('buy', [query('1br'), location('business b', true)]);
     expect(fresh.choices).toEqual([]);
     expect(fresh.ms).toBeGreaterThanOrEqual(deadlineMs - 50); // it did wait for the stalled service, up to the deadline
-    // And no longer: waiting for the service (4 s) would miss Discord's 3 s, which the fake refuses (autocomplete() rejects).
+    // And no longer: waiting for the service (4 s) would miss Discord's 3 s, which the fake refuses (autocomplete()
+    // rejects).
     expect(expired()).toEqual([]);
     // Asked a moment ago (the test above): offered from the cache while the service still stalls, without waiting for
     // it: no lookup reached the service before the answer.
@@ -270,8 +298,13 @@ describe('autocomplete', () => {
 
   it('shows how `query` will be understood as its first choice, with the location option taken into account', async () => {
     const { choices } = await fake.autocomplete('rent', [query('2br under 120k', true), location('Dubai Marina')]);
-    expect(choices[0]).toEqual({ name: '2-bedroom homes for rent in Dubai Marina, up to AED 120,000 a year', value: '2br under 120k' });
-    const alerts = await fake.autocomplete('alerts', [{ name: 'add', type: 1, options: [query('buy downtown 1br', true)] }]);
+    expect(choices[0]).toEqual({
+      name: '2-bedroom homes for rent in Dubai Marina, up to AED 120,000 a year',
+      value: '2br under 120k',
+    });
+    const alerts = await fake.autocomplete('alerts', [
+      { name: 'add', type: 1, options: [query('buy downtown 1br', true)] },
+    ]);
     expect(alerts.choices[0]!.name).toMatch(/1-bedroom homes for sale in downtown/i);
     const empty = await fake.autocomplete('buy', [query('', true)]);
     expect(empty.choices[0]!.name).toMatch(/^e\.g\. /);
@@ -318,17 +351,30 @@ describe('alerts on Discord', () => {
   const channelPosts = () => fake.messages(fake.channelId);
 
   it('saves with /alerts add, lets only the creator or Manage Server manage it, and lists it', async () => {
-    const saved = await slash('alerts', [{ name: 'add', type: 1, options: [query('rent marina')] }], { user: '1180000000000000021' });
-    expect(text(fake.original(saved) ?? lastFollowUp(saved)?.body)).toMatch(/Saved as alert #1: Homes for rent in Dubai Marina/);
+    const saved = await slash('alerts', [{ name: 'add', type: 1, options: [query('rent marina')] }], {
+      user: '1180000000000000021',
+    });
+    expect(text(fake.original(saved) ?? lastFollowUp(saved)?.body)).toMatch(
+      /Saved as alert #1: Homes for rent in Dubai Marina/,
+    );
     const pause = (user: string, permissions?: string) =>
-      slash('alerts', [{ name: 'pause', type: 1, options: [{ name: 'number', type: 4, value: 1 }] }], { user, ...(permissions ? { permissions } : {}) });
+      slash('alerts', [{ name: 'pause', type: 1, options: [{ name: 'number', type: 4, value: 1 }] }], {
+        user,
+        ...(permissions ? { permissions } : {}),
+      });
     const refused = await pause('1180000000000000022');
     expect(fake.responses(refused)[0]).toMatchObject({ kind: 'callback', type: 5, ephemeral: true });
     expect(text(fake.original(refused))).toMatch(/Only the person who saved alert #1/);
     expect(text(fake.original(await pause('1180000000000000023', MANAGE_GUILD)))).toMatch(/Paused alert #1/);
-    const resumed = await slash('alerts', [{ name: 'resume', type: 1, options: [{ name: 'number', type: 4, value: 1 }] }], { user: '1180000000000000021' });
+    const resumed = await slash(
+      'alerts',
+      [{ name: 'resume', type: 1, options: [{ name: 'number', type: 4, value: 1 }] }],
+      { user: '1180000000000000021' },
+    );
     expect(text(fake.original(resumed))).toMatch(/Resumed alert #1/);
-    expect(text(fake.original(await slash('alerts', [{ name: 'list', type: 1 }])))).toMatch(/Homes for rent in Dubai Marina/);
+    expect(text(fake.original(await slash('alerts', [{ name: 'list', type: 1 }])))).toMatch(
+      /Homes for rent in Dubai Marina/,
+    );
   });
 
   it('posts new listings to the channel with a nonce from the delivery id, each once', async () => {
@@ -339,10 +385,15 @@ describe('alerts on Discord', () => {
     const report = await manzil.alerts.poll();
     expect(report.queued).toBeGreaterThan(0);
     await manzil.alerts.drainer.drain();
-    await fake.waitFor(async () => (await manzil.alerts.outbox.stats()).pending + (await manzil.alerts.outbox.stats()).sending === 0, 15_000);
+    await fake.waitFor(
+      async () => (await manzil.alerts.outbox.stats()).pending + (await manzil.alerts.outbox.stats()).sending === 0,
+      15_000,
+    );
     const posts = channelPosts().slice(before);
     expect(posts).toHaveLength(report.queued);
-    expect(posts.every((p) => /^m[0-9a-f]{10}-[0-9a-f]{12}$/.test(p.nonce ?? '') && p.body.enforce_nonce === true)).toBe(true);
+    expect(
+      posts.every((p) => /^m[0-9a-f]{10}-[0-9a-f]{12}$/.test(p.nonce ?? '') && p.body.enforce_nonce === true),
+    ).toBe(true);
     expect(text(posts[0]!.body)).toMatch(/New listing · Alert #1|Price dropped/);
   });
 
@@ -359,11 +410,16 @@ describe('alerts on Discord', () => {
     await new Promise((r) => setTimeout(r, 1_100)); // its claim runs out (ALERTS_DELIVERY_LEASE_S=1)
     await boot();
     await manzil.alerts.drainer.drain();
-    await fake.waitFor(async () => (await manzil.alerts.outbox.stats()).pending + (await manzil.alerts.outbox.stats()).sending === 0, 15_000);
+    await fake.waitFor(
+      async () => (await manzil.alerts.outbox.stats()).pending + (await manzil.alerts.outbox.stats()).sending === 0,
+      15_000,
+    );
     const posts = channelPosts().slice(before);
     expect(posts.filter((p) => p.nonce === interrupted.nonce)).toHaveLength(1);
     expect(posts).toHaveLength(report.queued);
-    const resent = fake.requests().filter((r) => r.method === 'POST' && (r.body as { nonce?: string })?.nonce === interrupted.nonce);
+    const resent = fake
+      .requests()
+      .filter((r) => r.method === 'POST' && (r.body as { nonce?: string })?.nonce === interrupted.nonce);
     expect(resent.length).toBeGreaterThanOrEqual(2); // sent twice, shown once
     expect((await manzil.alerts.outbox.stats()).possibleDuplicates).toBe(0);
   });

@@ -27,7 +27,9 @@ it('posts a message with an attached file, which arrives as multipart and become
     body: { embeds: [{ title: 'Trend', image: { url: 'attachment://trend.png' } }] },
     files: [{ data: Buffer.from('png-bytes'), name: 'trend.png' }],
   })) as { attachments: { filename: string }[] };
-  const request = fake.requests().findLast((r) => r.method === 'POST' && r.path === `/channels/${fake.channelId}/messages`)!;
+  const request = fake
+    .requests()
+    .findLast((r) => r.method === 'POST' && r.path === `/channels/${fake.channelId}/messages`)!;
   expect(request.files).toEqual([{ field: 'files[0]', name: 'trend.png', size: 9 }]);
   expect(sent.attachments.map((a) => a.filename)).toEqual(['trend.png']);
 });

@@ -24,16 +24,21 @@ afterAll(async () => {
 });
 beforeEach(() => sandbox.clearRequests());
 
-const choice = async (command: string, typed: string, location?: string) => (await queryChoices(h.bot, { command, typed, location }))[0]?.name;
+const choice = async (command: string, typed: string, location?: string) =>
+  (await queryChoices(h.bot, { command, typed, location }))[0]?.name;
 
 describe('the query option as it is typed', () => {
   it('names the place the location cache knows ("in marina" read as "in Dubai Marina")', async () => {
-    expect(await choice('rent', 'marina 2br under 120k')).toBe('2-bedroom homes for rent in Dubai Marina, up to AED 120,000 a year');
+    expect(await choice('rent', 'marina 2br under 120k')).toBe(
+      '2-bedroom homes for rent in Dubai Marina, up to AED 120,000 a year',
+    );
     expect(await choice('buy', 'marina villa')).toBe('Villas for sale in Dubai Marina');
   });
 
   it('says how many places match when the words are ambiguous', async () => {
-    expect(await choice('rent', 'jumeirah village 2br')).toBe('2-bedroom homes for rent in jumeirah village (2 places match)');
+    expect(await choice('rent', 'jumeirah village 2br')).toBe(
+      '2-bedroom homes for rent in jumeirah village (2 places match)',
+    );
   });
 
   it('keeps the words typed when nothing is cached for them', async () => {
@@ -41,11 +46,26 @@ describe('the query option as it is typed', () => {
   });
 
   it('never calls the service per keystroke', async () => {
-    for (const typed of ['m', 'ma', 'mar', 'mari', 'marin', 'marina', 'marina 2', 'marina 2b', 'marina 2br', 'deira', 'jumeirah']) await choice('rent', typed);
+    for (const typed of [
+      'm',
+      'ma',
+      'mar',
+      'mari',
+      'marin',
+      'marina',
+      'marina 2',
+      'marina 2b',
+      'marina 2br',
+      'deira',
+      'jumeirah',
+    ])
+      await choice('rent', typed);
     expect(sandbox.requests()).toEqual([]);
   });
 
   it('still names a place picked in the location option over the words typed', async () => {
-    expect(await choice('rent', 'marina 2br', '51:Downtown Dubai')).toBe('2-bedroom homes for rent in Downtown Dubai (the location picked; "marina" left out)');
+    expect(await choice('rent', 'marina 2br', '51:Downtown Dubai')).toBe(
+      '2-bedroom homes for rent in Downtown Dubai (the location picked; "marina" left out)',
+    );
   });
 });

@@ -55,24 +55,41 @@ afterAll(async () => {
 });
 afterEach(() => sandbox.clearFaults());
 
-const string = (name: string, value: string, focused = false) => ({ name, type: STRING, value, ...(focused ? { focused: true } : {}) });
+const string = (name: string, value: string, focused = false) => ({
+  name,
+  type: STRING,
+  value,
+  ...(focused ? { focused: true } : {}),
+});
 const digest = (subcommand: string, options: unknown[] = []) => [{ name: subcommand, type: SUBCOMMAND, options }];
 const numbered = (subcommand: string, n: number) => digest(subcommand, [{ name: 'number', type: INTEGER, value: n }]);
 
-/** Runs a slash command and waits until the bot has answered it: a reply at once, @original edited, or a follow-up sent. */
+/**
+ * Runs a slash command and waits until the bot has answered it: a reply at once, @original edited, or a follow-up sent.
+ */
 async function slash(name: string, options: unknown[], opts?: { user?: string }) {
   const { token } = await fake.slashCommand(name, options, opts);
-  await fake.waitFor(() => fake.responses(token).some((r) => r.kind === 'edit' || r.kind === 'followup' || (r.kind === 'callback' && r.type === 4)), 15_000);
+  await fake.waitFor(
+    () =>
+      fake
+        .responses(token)
+        .some((r) => r.kind === 'edit' || r.kind === 'followup' || (r.kind === 'callback' && r.type === 4)),
+    15_000,
+  );
   return token;
 }
 
 /** Interactions the bot answered after Discord's 3 s (the fake refused the answer). */
 const expired = () => fake.violations().filter((v) => v.includes('Discord allows'));
 
-/** What the person sees: the reply at once, the edited @original, or the last follow-up; and whether only they see it. */
+/**
+ * What the person sees: the reply at once, the edited @original, or the last follow-up; and whether only they see it.
+ */
 function answer(token: string): { text: string; ephemeral: boolean } {
   const log = fake.responses(token);
-  const last = [...log].reverse().find((r) => r.kind === 'followup' || r.kind === 'edit' || (r.kind === 'callback' && r.type === 4))!;
+  const last = [...log]
+    .reverse()
+    .find((r) => r.kind === 'followup' || r.kind === 'edit' || (r.kind === 'callback' && r.type === 4))!;
   const ephemeral = last.kind === 'edit' ? log[0]!.ephemeral : last.ephemeral;
   const body: DiscordJson = last.kind === 'edit' ? (fake.original(token) ?? last.body) : last.body;
   return { text: JSON.stringify(body), ephemeral };
@@ -82,7 +99,10 @@ describe('/digest add places: autocomplete', () => {
   it('offers places for the last comma-separated part, keeping the ones before, within the deadline', async () => {
     const first = await fake.autocomplete('digest', digest('add', [string('places', 'dubai mar', true)]));
     expect(first.choices.map((c) => c.name)).toContain('Dubai Marina');
-    const second = await fake.autocomplete('digest', digest('add', [string('places', 'Dubai Marina, business b', true)]));
+    const second = await fake.autocomplete(
+      'digest',
+      digest('add', [string('places', 'Dubai Marina, business b', true)]),
+    );
     expect(second.choices).toContainEqual({ name: 'Dubai Marina, Business Bay', value: 'Dubai Marina, Business Bay' });
     expect(second.choices.length).toBeLessThanOrEqual(25);
     expect(second.choices.every((c) => c.value.startsWith('Dubai Marina, ') && c.value.length <= 100)).toBe(true);
@@ -94,10 +114,14 @@ describe('/digest add places: autocomplete', () => {
 
   it('answers within the deadline when the service stalls: from the cache, else nothing', async () => {
     sandbox.addFault({ latencyMs: 4_000 });
-    const fresh = await fake.autocomplete('digest', digest('add', [string('places', 'Dubai Marina, jumeirah vil', true)]));
+    const fresh = await fake.autocomplete(
+      'digest',
+      digest('add', [string('places', 'Dubai Marina, jumeirah vil', true)]),
+    );
     expect(fresh.choices).toEqual([]);
     expect(fresh.ms).toBeGreaterThanOrEqual(DEADLINE_MS - 50); // it waited for the stalled service, up to the deadline
-    // And no longer: waiting for the service (4 s) would miss Discord's 3 s, which the fake refuses (autocomplete() rejects).
+    // And no longer: waiting for the service (4 s) would miss Discord's 3 s, which the fake refuses (autocomplete()
+    // rejects).
     expect(expired()).toEqual([]);
     // From the cache while the service still stalls, without waiting for it: no lookup reached it before the answer.
     sandbox.clearRequests();
@@ -112,17 +136,26 @@ describe('/digest through the gateway to the core', () => {
   it('add saves the digest with its schedule and says so in the channel', async () => {
     const token = await slash(
       'digest',
-      digest('add', [string('places', 'Dubai Marina, Business Bay'), string('schedule', 'weekly'), string('day', 'friday'), string('time', '18:30')]),
+      digest('add', [
+        string('places', 'Dubai Marina, Business Bay'),
+        string('schedule', 'weekly'),
+        string('day', 'friday'),
+        string('time', '18:30'),
+      ]),
       { user: OWNER },
     );
     const saved = answer(token);
-    expect(saved.text).toMatch(/Saved digest #1: Dubai Marina, Business Bay, every Friday at 18:30 \(Asia\/Dubai\); the first on /);
+    expect(saved.text).toMatch(
+      /Saved digest #1: Dubai Marina, Business Bay, every Friday at 18:30 \(Asia\/Dubai\); the first on /,
+    );
     expect(saved.ephemeral).toBe(false);
     expect(fake.violations()).toEqual([]);
   });
 
   it('a time that is not one is answered privately and saves nothing', async () => {
-    const token = await slash('digest', digest('add', [string('places', 'Dubai Marina'), string('time', '25:00')]), { user: OWNER });
+    const token = await slash('digest', digest('add', [string('places', 'Dubai Marina'), string('time', '25:00')]), {
+      user: OWNER,
+    });
     expect(answer(token)).toEqual({ text: expect.stringMatching(/25:00\W+ is not a time of day/), ephemeral: true });
   });
 
@@ -130,21 +163,36 @@ describe('/digest through the gateway to the core', () => {
     const list = answer(await slash('digest', digest('list'), { user: OWNER }));
     expect(list.text).toMatch(/#1 · Dubai Marina, Business Bay · every Friday at 18:30/);
     expect(list.ephemeral).toBe(true);
-    expect(answer(await slash('digest', numbered('pause', 1), { user: OWNER }))).toEqual({ text: expect.stringMatching(/Paused digest #1/), ephemeral: true });
-    expect(answer(await slash('digest', numbered('resume', 1), { user: OWNER }))).toEqual({ text: expect.stringMatching(/Resumed digest #1/), ephemeral: true });
-    expect(answer(await slash('digest', numbered('remove', 1), { user: '1180000000000000032' })).text).toMatch(/Only the person who added digest #1/);
-    expect(answer(await slash('digest', numbered('remove', 1), { user: OWNER })).text).toMatch(/Removed digest #1 \(Dubai Marina, Business Bay\)/);
+    expect(answer(await slash('digest', numbered('pause', 1), { user: OWNER }))).toEqual({
+      text: expect.stringMatching(/Paused digest #1/),
+      ephemeral: true,
+    });
+    expect(answer(await slash('digest', numbered('resume', 1), { user: OWNER }))).toEqual({
+      text: expect.stringMatching(/Resumed digest #1/),
+      ephemeral: true,
+    });
+    expect(answer(await slash('digest', numbered('remove', 1), { user: '1180000000000000032' })).text).toMatch(
+      /Only the person who added digest #1/,
+    );
+    expect(answer(await slash('digest', numbered('remove', 1), { user: OWNER })).text).toMatch(
+      /Removed digest #1 \(Dubai Marina, Business Bay\)/,
+    );
   });
 
   it('now says it is composing, privately; the digest itself comes to the channel', async () => {
     const before = fake.messages(fake.channelId).length;
     const token = await slash('digest', digest('now', [string('places', 'Dubai Marina')]), { user: OWNER });
-    expect(answer(token)).toEqual({ text: expect.stringMatching(/Composing the digest of Dubai Marina/), ephemeral: true });
+    expect(answer(token)).toEqual({
+      text: expect.stringMatching(/Composing the digest of Dubai Marina/),
+      ephemeral: true,
+    });
     await fake.waitFor(() => fake.messages(fake.channelId).length > before, 30_000);
     const posts = fake.messages(fake.channelId).slice(before);
     expect(JSON.stringify(posts)).toMatch(/Dubai Marina/);
     // Its chart, attached (the invite's permissions include Attach Files) and shown in an embed.
-    expect(posts.flatMap((p) => fake.message(p.id)?.attachments ?? []).map((a: DiscordJson) => a.filename)).toEqual(expect.arrayContaining([expect.stringMatching(/\.png$/)]));
+    expect(posts.flatMap((p) => fake.message(p.id)?.attachments ?? []).map((a: DiscordJson) => a.filename)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/\.png$/)]),
+    );
     expect(fake.violations()).toEqual([]);
   }, 40_000);
 

@@ -3,7 +3,14 @@
 // part within the deadline whatever the service does. The definitions come from the one command list.
 import { describe, expect, it } from 'vitest';
 import { placeListChoices } from '../../adapters/discord/autocomplete.js';
-import { ALERT_SUBCOMMANDS, DIGEST_DAYS, DIGEST_SCHEDULES, DIGEST_SUBCOMMANDS, commandDefinitions, commandText } from '../../adapters/discord/commands.js';
+import {
+  ALERT_SUBCOMMANDS,
+  DIGEST_DAYS,
+  DIGEST_SCHEDULES,
+  DIGEST_SUBCOMMANDS,
+  commandDefinitions,
+  commandText,
+} from '../../adapters/discord/commands.js';
 import { parseSchedule } from '../../src/digests/schedule.js';
 import { SLASH_COMMANDS } from '../../src/query/commands.js';
 import { checkCommands } from '../fakes/discord-limits.js';
@@ -38,7 +45,9 @@ describe('the Discord definitions come from the one command list', () => {
     for (const name of ['alerts', 'digest']) {
       const listed = SLASH_COMMANDS.find((c) => c.name === name)!.subcommands!;
       const defined = defs.find((d) => d.name === name)!.options as Option[];
-      expect(defined.map((s) => [s.name, s.type, s.description])).toEqual(listed.map((s) => [s.name, SUBCOMMAND, s.description]));
+      expect(defined.map((s) => [s.name, s.type, s.description])).toEqual(
+        listed.map((s) => [s.name, SUBCOMMAND, s.description]),
+      );
     }
     expect(ALERT_SUBCOMMANDS).toEqual(['add', 'list', 'pause', 'resume', 'remove', 'test']);
     expect(DIGEST_SUBCOMMANDS).toEqual(['add', 'list', 'remove', 'pause', 'resume', 'now']);
@@ -70,8 +79,18 @@ describe('/digest', () => {
   it('add: places (required, completed as typed), then schedule and day as choices and a time, all optional', () => {
     expect(sub('add').options).toEqual([
       expect.objectContaining({ name: 'places', type: STRING, required: true, autocomplete: true, max_length: 500 }),
-      expect.objectContaining({ name: 'schedule', type: STRING, required: false, choices: DIGEST_SCHEDULES.map((v) => ({ name: v, value: v })) }),
-      expect.objectContaining({ name: 'day', type: STRING, required: false, choices: DIGEST_DAYS.map((v) => ({ name: v, value: v })) }),
+      expect.objectContaining({
+        name: 'schedule',
+        type: STRING,
+        required: false,
+        choices: DIGEST_SCHEDULES.map((v) => ({ name: v, value: v })),
+      }),
+      expect.objectContaining({
+        name: 'day',
+        type: STRING,
+        required: false,
+        choices: DIGEST_DAYS.map((v) => ({ name: v, value: v })),
+      }),
       expect.objectContaining({ name: 'time', type: STRING, required: false }),
     ]);
     expect(sub('add').options!.find((o) => o.name === 'time')!.autocomplete).toBeFalsy();
@@ -79,23 +98,28 @@ describe('/digest', () => {
   });
 
   it('now takes places, completed as typed; list nothing; remove, pause and resume a digest number', () => {
-    expect(sub('now').options).toEqual([expect.objectContaining({ name: 'places', type: STRING, required: true, autocomplete: true })]);
+    expect(sub('now').options).toEqual([
+      expect.objectContaining({ name: 'places', type: STRING, required: true, autocomplete: true }),
+    ]);
     expect(sub('list').options ?? []).toEqual([]);
     for (const name of ['remove', 'pause', 'resume']) {
-      expect(sub(name).options).toEqual([expect.objectContaining({ name: 'number', type: INTEGER, required: true, min_value: 1 })]);
+      expect(sub(name).options).toEqual([
+        expect.objectContaining({ name: 'number', type: INTEGER, required: true, min_value: 1 }),
+      ]);
       expect(sub(name).options![0]!.description).toMatch(/digest number from \/digest list/);
     }
   });
 });
 
 describe('commandText for /digest: the words the core reads, as typed in Slack', () => {
-  const text = (subcommand: string, options: Record<string, string | number> = {}) => commandText({ name: 'digest', subcommand, ...options });
+  const text = (subcommand: string, options: Record<string, string | number> = {}) =>
+    commandText({ name: 'digest', subcommand, ...options });
 
   it('add with places alone, and with each of schedule, day and time', () => {
     expect(text('add', { places: 'dubai marina, business bay' })).toBe('/digest add dubai marina, business bay');
-    expect(text('add', { places: 'dubai marina, business bay', schedule: 'weekly', day: 'friday', time: '18:30' })).toBe(
-      '/digest add dubai marina, business bay weekly on friday at 18:30',
-    );
+    expect(
+      text('add', { places: 'dubai marina, business bay', schedule: 'weekly', day: 'friday', time: '18:30' }),
+    ).toBe('/digest add dubai marina, business bay weekly on friday at 18:30');
     expect(text('add', { places: 'jvc', schedule: 'daily' })).toBe('/digest add jvc daily');
     expect(text('add', { places: 'jvc', schedule: 'monthly', time: '07:00' })).toBe('/digest add jvc monthly at 07:00');
     expect(text('add', { places: 'jvc', time: ' 6:30 pm ' })).toBe('/digest add jvc at 6:30 pm');
@@ -149,7 +173,9 @@ describe('the places autocomplete', () => {
   });
 
   it('completes the last comma-separated part and keeps the ones before; no duplicates, no name the core would split', async () => {
-    expect(await placeListChoices(suggest(), 'Dubai Marina,  business b', 1_000)).toEqual([{ name: 'Dubai Marina, Business Bay', value: 'Dubai Marina, Business Bay' }]);
+    expect(await placeListChoices(suggest(), 'Dubai Marina,  business b', 1_000)).toEqual([
+      { name: 'Dubai Marina, Business Bay', value: 'Dubai Marina, Business Bay' },
+    ]);
   });
 
   it("offers nothing for a text that would be over a choice's 100 characters", async () => {
@@ -171,12 +197,27 @@ describe('the places autocomplete', () => {
 describe('the choices read as the core reads a schedule', () => {
   it('each schedule and each day, with a time', () => {
     for (const schedule of DIGEST_SCHEDULES) {
-      const read = parseSchedule(commandText({ name: 'digest', subcommand: 'add', places: 'jvc', schedule, time: '07:15' }).replace(/^\/digest add /, ''));
-      expect(read).toMatchObject({ ok: true, rest: 'jvc', schedule: { every: { daily: 'day', weekly: 'week', monthly: 'month' }[schedule], time: '07:15' } });
+      const read = parseSchedule(
+        commandText({ name: 'digest', subcommand: 'add', places: 'jvc', schedule, time: '07:15' }).replace(
+          /^\/digest add /,
+          '',
+        ),
+      );
+      expect(read).toMatchObject({
+        ok: true,
+        rest: 'jvc',
+        schedule: { every: { daily: 'day', weekly: 'week', monthly: 'month' }[schedule], time: '07:15' },
+      });
     }
     DIGEST_DAYS.forEach((day) => {
-      const read = parseSchedule(commandText({ name: 'digest', subcommand: 'add', places: 'jvc', day }).replace(/^\/digest add /, ''));
-      expect(read).toMatchObject({ ok: true, rest: 'jvc', schedule: { every: 'week', day: (DIGEST_DAYS.indexOf(day) + 1) % 7 } });
+      const read = parseSchedule(
+        commandText({ name: 'digest', subcommand: 'add', places: 'jvc', day }).replace(/^\/digest add /, ''),
+      );
+      expect(read).toMatchObject({
+        ok: true,
+        rest: 'jvc',
+        schedule: { every: 'week', day: (DIGEST_DAYS.indexOf(day) + 1) % 7 },
+      });
     });
   });
 });

@@ -55,13 +55,21 @@ describe('command definitions', () => {
   });
 
   it('give /alerts its subcommands: add takes a query, the others an alert number', () => {
-    const subs = byName.get('alerts')!.options as { name: string; type: number; options?: { name: string; type: number }[] }[];
+    const subs = byName.get('alerts')!.options as {
+      name: string;
+      type: number;
+      options?: { name: string; type: number }[];
+    }[];
     expect(subs.map((s) => s.name)).toEqual([...ALERT_SUBCOMMANDS]);
     expect(subs.every((s) => s.type === 1)).toBe(true);
-    expect(subs.find((s) => s.name === 'add')!.options).toEqual([expect.objectContaining({ name: 'query', type: 3, required: true })]);
+    expect(subs.find((s) => s.name === 'add')!.options).toEqual([
+      expect.objectContaining({ name: 'query', type: 3, required: true }),
+    ]);
     expect(subs.find((s) => s.name === 'list')!.options ?? []).toEqual([]);
     for (const name of ['pause', 'resume', 'remove', 'test']) {
-      expect(subs.find((s) => s.name === name)!.options).toEqual([expect.objectContaining({ name: 'number', type: 4, required: true })]);
+      expect(subs.find((s) => s.name === name)!.options).toEqual([
+        expect.objectContaining({ name: 'number', type: 4, required: true }),
+      ]);
     }
   });
 
@@ -74,8 +82,12 @@ describe('command definitions', () => {
 describe('commandText and chosenLocation: what the bot gets', () => {
   it('is the command and its query as typed; the location option goes apart, never into the text', () => {
     expect(commandText({ name: 'rent', query: 'marina 2br' })).toBe('/rent marina 2br');
-    expect(commandText({ name: 'rent', query: '2br under 120k', location: '5:Dubai Marina' })).toBe('/rent 2br under 120k');
-    expect(chosenLocation({ name: 'rent', query: '2br under 120k', location: ' 5:Dubai Marina ' })).toBe('5:Dubai Marina');
+    expect(commandText({ name: 'rent', query: '2br under 120k', location: '5:Dubai Marina' })).toBe(
+      '/rent 2br under 120k',
+    );
+    expect(chosenLocation({ name: 'rent', query: '2br under 120k', location: ' 5:Dubai Marina ' })).toBe(
+      '5:Dubai Marina',
+    );
     expect(chosenLocation({ name: 'trend', query: 'villa', location: 'Al "Barsha"' })).toBe('Al "Barsha"');
     expect(chosenLocation({ name: 'rent', query: '2br', location: '  ' })).toBeUndefined();
     expect(commandText({ name: 'manzil', query: 'adrec al reem' })).toBe('/manzil adrec al reem');
@@ -87,7 +99,9 @@ describe('commandText and chosenLocation: what the bot gets', () => {
   });
 
   it('reads /alerts subcommands as typed in Slack', () => {
-    expect(commandText({ name: 'alerts', subcommand: 'add', query: 'rent marina 2br' })).toBe('/alerts add rent marina 2br');
+    expect(commandText({ name: 'alerts', subcommand: 'add', query: 'rent marina 2br' })).toBe(
+      '/alerts add rent marina 2br',
+    );
     expect(commandText({ name: 'alerts', subcommand: 'list' })).toBe('/alerts list');
     expect(commandText({ name: 'alerts', subcommand: 'pause', number: 2 })).toBe('/alerts pause 2');
   });
@@ -118,7 +132,12 @@ describe('manzil register-discord-commands', () => {
   afterAll(() => fake.close());
 
   it('puts every definition in the guild over REST alone, without logging in to the gateway', async () => {
-    const result = await registerDiscordCommands({ token: fake.botToken, applicationId: fake.applicationId, guildId: fake.guildId, apiUrl: fake.apiUrl });
+    const result = await registerDiscordCommands({
+      token: fake.botToken,
+      applicationId: fake.applicationId,
+      guildId: fake.guildId,
+      apiUrl: fake.apiUrl,
+    });
     expect(result).toEqual({ count: 13, scope: 'guild' });
     expect(
       fake
@@ -139,13 +158,21 @@ describe('manzil register-discord-commands', () => {
   });
 
   it('says why when Discord refuses, without the token', async () => {
-    const refused = registerDiscordCommands({ token: 'wrong-token', applicationId: fake.applicationId, apiUrl: fake.apiUrl });
+    const refused = registerDiscordCommands({
+      token: 'wrong-token',
+      applicationId: fake.applicationId,
+      apiUrl: fake.apiUrl,
+    });
     await expect(refused).rejects.toThrow(/^Discord refused: 401 Unauthorized$/);
     await expect(refused).rejects.not.toThrow(/wrong-token/);
   });
 
-  /** `manzil register-discord-commands` as a person runs it: a real process, its exit code and everything it printed. */
-  async function runRegisterProcess(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  /**
+   * `manzil register-discord-commands` as a person runs it: a real process, its exit code and everything it printed.
+   */
+  async function runRegisterProcess(
+    env: Record<string, string>,
+  ): Promise<{ code: number | null; stdout: string; stderr: string }> {
     const child = spawn(process.execPath, manzilArgs('register-discord-commands'), {
       // A temporary directory: no .env of the checkout's is read.
       cwd: mkdtempSync(join(tmpdir(), 'manzil-register-')),
@@ -164,7 +191,11 @@ describe('manzil register-discord-commands', () => {
     const port = await unusedPort();
     const apiUrl = `http://127.0.0.1:${port}/api`;
     const token = 'unreachable-test-token.abc';
-    const run = await runRegisterProcess({ DISCORD_TOKEN: token, DISCORD_APPLICATION_ID: fake.applicationId, DISCORD_API_URL: apiUrl });
+    const run = await runRegisterProcess({
+      DISCORD_TOKEN: token,
+      DISCORD_APPLICATION_ID: fake.applicationId,
+      DISCORD_API_URL: apiUrl,
+    });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(`manzil register-discord-commands: could not reach Discord at ${apiUrl} (ECONNREFUSED)\n`);
@@ -172,7 +203,11 @@ describe('manzil register-discord-commands', () => {
   }, 120_000);
 
   it('prints one plain line and exits 1 when Discord refuses the token (401): no stack, no token', async () => {
-    const run = await runRegisterProcess({ DISCORD_TOKEN: 'wrong-token.xyz', DISCORD_APPLICATION_ID: fake.applicationId, DISCORD_API_URL: fake.apiUrl });
+    const run = await runRegisterProcess({
+      DISCORD_TOKEN: 'wrong-token.xyz',
+      DISCORD_APPLICATION_ID: fake.applicationId,
+      DISCORD_API_URL: fake.apiUrl,
+    });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe('manzil register-discord-commands: Discord refused: 401 Unauthorized\n');
@@ -181,7 +216,13 @@ describe('manzil register-discord-commands', () => {
 
   it('runs from the CLI with DISCORD_* and prints the invite URL with both scopes and the permissions', async () => {
     const lines: string[] = [];
-    const vars = { DISCORD_TOKEN: fake.botToken, DISCORD_APPLICATION_ID: fake.applicationId, DISCORD_GUILD_ID: fake.guildId, DISCORD_API_URL: fake.apiUrl, UAE_API_KEY: undefined };
+    const vars = {
+      DISCORD_TOKEN: fake.botToken,
+      DISCORD_APPLICATION_ID: fake.applicationId,
+      DISCORD_GUILD_ID: fake.guildId,
+      DISCORD_API_URL: fake.apiUrl,
+      UAE_API_KEY: undefined,
+    };
     expect(await withEnv(vars, () => runCli(['register-discord-commands'], (l) => lines.push(l)))).toBe(0);
     expect(lines[0]).toMatch(/Registered 13 commands in server \d+; they are available there now/);
     const url = new URL(lines.at(-1)!);
@@ -198,7 +239,12 @@ describe('manzil register-discord-commands', () => {
   });
 
   it('tells what is missing when DISCORD_APPLICATION_ID is not set', async () => {
-    const vars = { DISCORD_TOKEN: fake.botToken, DISCORD_APPLICATION_ID: undefined, DISCORD_GUILD_ID: undefined, DISCORD_API_URL: undefined };
+    const vars = {
+      DISCORD_TOKEN: fake.botToken,
+      DISCORD_APPLICATION_ID: undefined,
+      DISCORD_GUILD_ID: undefined,
+      DISCORD_API_URL: undefined,
+    };
     expect(await withEnv(vars, () => runCli(['register-discord-commands'], () => {}))).toBe(1); // a configuration problem
   });
 });

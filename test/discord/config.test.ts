@@ -33,12 +33,20 @@ describe('Discord configuration', () => {
 
   it('refuses to serve Discord the sandbox’s sample data unless asked to, as for Slack', () => {
     const found = problems({ DISCORD_TOKEN: 'discord-token-1' });
-    expect(found.join('\n')).toMatch(/UAE_API_KEY is missing: without it Discord would be served the sandbox's sample data/);
-    expect(problems({ DISCORD_TOKEN: 'discord-token-1', UAE_API_KEY: 'k', UAE_API_BASE_URL: 'https://api.example.ae' })).toEqual([]);
+    expect(found.join('\n')).toMatch(
+      /UAE_API_KEY is missing: without it Discord would be served the sandbox's sample data/,
+    );
+    expect(
+      problems({ DISCORD_TOKEN: 'discord-token-1', UAE_API_KEY: 'k', UAE_API_BASE_URL: 'https://api.example.ae' }),
+    ).toEqual([]);
   });
 
   it('names the variable, never the value, when an id is not numeric or the token is missing', () => {
-    const found = problems({ DISCORD_TOKEN: 'discord-token-1', MANZIL_SANDBOX: '1', DISCORD_APPLICATION_ID: 'not-an-id' }).join('\n');
+    const found = problems({
+      DISCORD_TOKEN: 'discord-token-1',
+      MANZIL_SANDBOX: '1',
+      DISCORD_APPLICATION_ID: 'not-an-id',
+    }).join('\n');
     expect(found).toMatch(/DISCORD_APPLICATION_ID/);
     expect(found).not.toContain('not-an-id');
     expect(found).not.toContain('discord-token-1');

@@ -34,7 +34,8 @@ beforeAll(async () => {
       MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-dm-share-')), 'manzil.db'),
       LOG_LEVEL: 'warn',
       ALERTS_CRON: '0 0 1 1 *',
-      // 1,000 calls a month; each team (the DMs' pool too) may spend a tenth: 100; each person in the DMs 3 % of that: 3.
+      // 1,000 calls a month; each team (the DMs' pool too) may spend a tenth: 100; each person in the DMs 3 % of that:
+      // 3.
       UAE_API_BUDGET_PER_MONTH: '1000',
       TEAM_SHARE_PCT: '10',
       PERSON_DM_SHARE_PCT: '3',
@@ -52,7 +53,10 @@ afterAll(async () => {
 
 /** `/rent <query>` in a person's DM with the bot; what the person is shown in the end (the reply, or a follow-up). */
 async function rentInDm(who: { user: string; channelId: string }, query: string): Promise<string> {
-  const { token } = await fake.slashCommand('rent', [{ name: 'query', type: STRING, value: query }], { ...who, dm: true });
+  const { token } = await fake.slashCommand('rent', [{ name: 'query', type: STRING, value: query }], {
+    ...who,
+    dm: true,
+  });
   await fake.waitFor(() => fake.responses(token).some((r) => r.kind === 'edit' || r.kind === 'followup'), 15_000);
   const last = fake
     .responses(token)
@@ -69,7 +73,8 @@ describe('a person’s part of the direct messages’ share', () => {
     const teams = createTeamRepo(openStore(manzil.config.dbPath));
     const alice = `discord:@me:${ALICE.user}`;
     let last = '';
-    for (let i = 1; i <= 8 && !PART_SPENT.test(last); i++) last = await rentInDm(ALICE, `marina ${i}br under ${100 + i}k`);
+    for (let i = 1; i <= 8 && !PART_SPENT.test(last); i++)
+      last = await rentInDm(ALICE, `marina ${i}br under ${100 + i}k`);
     expect(last).toMatch(PART_SPENT);
     expect(last).not.toMatch(/discord:@me|@me/); // no internals in chat
     // Each call is counted (after it is made): Alice's three, in the pool's ledger and her own.

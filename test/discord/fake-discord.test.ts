@@ -26,7 +26,9 @@ import { checkMessage } from '../fakes/discord-limits.js';
 type Handler = (interaction: Interaction) => Promise<void>;
 
 /** A logged-in client whose interactions go to whatever handler the current test installs. */
-async function connect(fake: FakeDiscord): Promise<{ client: Client; handle: (h: Handler) => void; errors: unknown[] }> {
+async function connect(
+  fake: FakeDiscord,
+): Promise<{ client: Client; handle: (h: Handler) => void; errors: unknown[] }> {
   const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: discordRestOptions(fake.apiUrl) });
   let handler: Handler = async () => {};
   const errors: unknown[] = [];
@@ -41,7 +43,9 @@ async function connect(fake: FakeDiscord): Promise<{ client: Client; handle: (h:
 
 const query = (value: string) => [{ name: 'query', type: 3, value }];
 const row = (...ids: string[]) =>
-  new ActionRowBuilder<ButtonBuilder>().addComponents(ids.map((id) => new ButtonBuilder().setCustomId(id).setLabel(id).setStyle(ButtonStyle.Secondary)));
+  new ActionRowBuilder<ButtonBuilder>().addComponents(
+    ids.map((id) => new ButtonBuilder().setCustomId(id).setLabel(id).setStyle(ButtonStyle.Secondary)),
+  );
 
 describe('the real discord.js client against the fake', () => {
   let fake: FakeDiscord;
@@ -85,20 +89,43 @@ describe('the real discord.js client against the fake', () => {
         canEmbed: i.appPermissions.has(PermissionFlagsBits.EmbedLinks),
       });
       await i.deferReply();
-      await i.editReply({ embeds: [{ title: 'Marina Gate, 2 beds', url: 'https://example.com/l/1', fields: [{ name: 'Price', value: 'AED 120,000' }] }] });
+      await i.editReply({
+        embeds: [
+          {
+            title: 'Marina Gate, 2 beds',
+            url: 'https://example.com/l/1',
+            fields: [{ name: 'Price', value: 'AED 120,000' }],
+          },
+        ],
+      });
     });
     const { token } = await fake.slashCommand('rent', query('marina 2br'), { user: '1180000000000000777' });
     await fake.waitFor(() => fake.responses(token).length === 2);
 
-    expect(seen).toEqual({ name: 'rent', query: 'marina 2br', user: '1180000000000000777', channel: fake.channelId, guild: fake.guildId, manage: false, canEmbed: true });
+    expect(seen).toEqual({
+      name: 'rent',
+      query: 'marina 2br',
+      user: '1180000000000000777',
+      channel: fake.channelId,
+      guild: fake.guildId,
+      manage: false,
+      canEmbed: true,
+    });
     const [deferred, edit] = fake.responses(token);
     expect(deferred).toMatchObject({ kind: 'callback', type: 5, ephemeral: false });
     expect(edit).toMatchObject({ kind: 'edit', messageId: deferred!.messageId, ephemeral: false });
-    expect(fake.original(token).embeds[0]).toMatchObject({ title: 'Marina Gate, 2 beds', url: 'https://example.com/l/1' });
+    expect(fake.original(token).embeds[0]).toMatchObject({
+      title: 'Marina Gate, 2 beds',
+      url: 'https://example.com/l/1',
+    });
     expect(fake.original(token).flags & (1 << 7)).toBe(0); // no longer "thinking"
     const callback = fake.requests().find((r) => r.path.endsWith(`/callback`) && r.path.includes(token))!;
     expect(callback).toMatchObject({ method: 'POST', query: { with_response: 'false' }, status: 204 });
-    expect(fake.requests().some((r) => r.path === `/webhooks/${fake.applicationId}/${token}/messages/@original` && r.method === 'PATCH')).toBe(true);
+    expect(
+      fake
+        .requests()
+        .some((r) => r.path === `/webhooks/${fake.applicationId}/${token}/messages/@original` && r.method === 'PATCH'),
+    ).toBe(true);
     expect(fake.violations()).toEqual([]);
   });
 
@@ -106,14 +133,27 @@ describe('the real discord.js client against the fake', () => {
     let got: unknown;
     handle(async (i) => {
       if (!i.isChatInputCommand()) return;
-      got = [i.options.getSubcommand(), i.options.getInteger('number'), i.memberPermissions?.has(PermissionFlagsBits.ManageGuild)];
+      got = [
+        i.options.getSubcommand(),
+        i.options.getInteger('number'),
+        i.memberPermissions?.has(PermissionFlagsBits.ManageGuild),
+      ];
       await i.reply({ content: 'Removed alert 3.', flags: MessageFlags.Ephemeral });
     });
     const manageGuild = PermissionFlagsBits.ManageGuild.toString();
-    const { token } = await fake.slashCommand('alerts', [{ name: 'remove', type: 1, options: [{ name: 'number', type: 4, value: 3 }] }], { permissions: manageGuild });
+    const { token } = await fake.slashCommand(
+      'alerts',
+      [{ name: 'remove', type: 1, options: [{ name: 'number', type: 4, value: 3 }] }],
+      { permissions: manageGuild },
+    );
     await fake.waitFor(() => fake.responses(token).length === 1);
     expect(got).toEqual(['remove', 3, true]);
-    expect(fake.responses(token)[0]).toMatchObject({ kind: 'callback', type: 4, ephemeral: true, body: { content: 'Removed alert 3.' } });
+    expect(fake.responses(token)[0]).toMatchObject({
+      kind: 'callback',
+      type: 4,
+      ephemeral: true,
+      body: { content: 'Removed alert 3.' },
+    });
     expect(fake.original(token).flags & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
   });
 
@@ -147,14 +187,18 @@ describe('the real discord.js client against the fake', () => {
       { name: 'Dubai Marina (location)', value: 'dubai-marina' },
       { name: 'Marina Gate', value: 'marina-gate' },
     ]);
-    // Timed from the dispatch (an answer after Discord's 3 s is refused, not timed: see the 3-second window test below).
+    // Timed from the dispatch (an answer after Discord's 3 s is refused, not timed: see the 3-second window test
+    // below).
     expect(Number.isFinite(answer.ms) && answer.ms >= 0).toBe(true);
-    await expect(fake.autocomplete('rent', [{ name: 'location', type: 3, value: 'silence', focused: true }], 150)).rejects.toThrow(/no autocomplete answer/);
+    await expect(
+      fake.autocomplete('rent', [{ name: 'location', type: 3, value: 'silence', focused: true }], 150),
+    ).rejects.toThrow(/no autocomplete answer/);
   });
 
   test('more than 25 autocomplete choices are refused, as Discord refuses them', async () => {
     handle(async (i) => {
-      if (i.isAutocomplete()) await i.respond(Array.from({ length: 26 }, (_, n) => ({ name: `Place ${n}`, value: `p${n}` }))).catch(() => {});
+      if (i.isAutocomplete())
+        await i.respond(Array.from({ length: 26 }, (_, n) => ({ name: `Place ${n}`, value: `p${n}` }))).catch(() => {});
     });
     await expect(fake.autocomplete('buy', [{ name: 'location', type: 3, value: 'p' }])).rejects.toThrow(/26 choices/);
     expect(fake.violations().some((v) => v.includes('26 choices'))).toBe(true);
@@ -163,7 +207,8 @@ describe('the real discord.js client against the fake', () => {
   test('a button press reaches the bot with its message, and an update changes that message', async () => {
     handle(async (i) => {
       if (i.isChatInputCommand()) await i.reply({ content: 'Page 1', components: [row('page:next', 'alert:save')] });
-      if (i.isButton()) await i.update({ content: `Page 2 (${i.customId} on ${i.message.id})`, components: [row('page:prev')] });
+      if (i.isButton())
+        await i.update({ content: `Page 2 (${i.customId} on ${i.message.id})`, components: [row('page:prev')] });
     });
     const { token } = await fake.slashCommand('rent', query('marina'));
     await fake.waitFor(() => fake.original(token) !== undefined);
@@ -201,7 +246,9 @@ describe('the real discord.js client against the fake', () => {
     const { token } = await fake.slashCommand('rent', query('marina'));
     await fake.waitFor(() => fake.responses(token).length === 2);
     expect(fake.responses(token)[1]).toMatchObject({ kind: 'followup', ephemeral: false });
-    expect(fake.violations()).toContainEqual(expect.stringMatching(/asked to be ephemeral but fills the deferred reply, which is public/));
+    expect(fake.violations()).toContainEqual(
+      expect.stringMatching(/asked to be ephemeral but fills the deferred reply, which is public/),
+    );
   });
 
   test('deleting @original and following up ephemerally is how a public defer turns into a private error', async () => {
@@ -228,12 +275,16 @@ describe('the real discord.js client against the fake', () => {
     expect(again.id).toBe(first.id);
     expect(fake.messages(fake.channelId).filter((m) => m.nonce === 'd42-1')).toHaveLength(1);
 
-    const listed = (await client.rest.get(Routes.channelMessages(fake.channelId), { query: new URLSearchParams({ limit: '1' }) })) as { id: string }[];
+    const listed = (await client.rest.get(Routes.channelMessages(fake.channelId), {
+      query: new URLSearchParams({ limit: '1' }),
+    })) as { id: string }[];
     expect(listed.map((m) => m.id)).toEqual([first.id]);
   });
 
   test("a nonce longer than 25 characters is refused with Discord's error", async () => {
-    const post = client.rest.post(Routes.channelMessages(fake.channelId), { body: { content: 'x', nonce: 'delivery-0123456789abcdef0123', enforce_nonce: true } });
+    const post = client.rest.post(Routes.channelMessages(fake.channelId), {
+      body: { content: 'x', nonce: 'delivery-0123456789abcdef0123', enforce_nonce: true },
+    });
     await expect(post).rejects.toMatchObject({ status: 400, code: 50035 });
     expect(fake.violations().some((v) => v.includes('.nonce'))).toBe(true);
   });
@@ -247,7 +298,9 @@ describe('the real discord.js client against the fake', () => {
     });
     const { token } = await fake.slashCommand('rent', query('marina'));
     await fake.waitFor(() => fake.responses(token).length === 2, 5_000);
-    const followups = fake.requests().filter((r) => r.method === 'POST' && r.path === `/webhooks/${fake.applicationId}/${token}`);
+    const followups = fake
+      .requests()
+      .filter((r) => r.method === 'POST' && r.path === `/webhooks/${fake.applicationId}/${token}`);
     expect(followups.map((r) => r.status)).toEqual([429, 200]);
     expect(followups[1]!.at - followups[0]!.at).toBeGreaterThanOrEqual(190);
     expect(fake.responses(token).filter((r) => r.kind === 'followup')).toHaveLength(1);
@@ -258,7 +311,14 @@ describe('the real discord.js client against the fake', () => {
     fake.failNext('POST', /^\/channels\/\d+\/messages$/, 500);
     const channel = client.channels.cache.get(fake.channelId) as TextChannel;
     const sent = await channel.send({ content: 'Price drop: Marina Gate', nonce: 'd43-1', enforceNonce: true });
-    const posts = fake.requests().filter((r) => r.method === 'POST' && r.path === `/channels/${fake.channelId}/messages` && (r.body as { nonce?: string }).nonce === 'd43-1');
+    const posts = fake
+      .requests()
+      .filter(
+        (r) =>
+          r.method === 'POST' &&
+          r.path === `/channels/${fake.channelId}/messages` &&
+          (r.body as { nonce?: string }).nonce === 'd43-1',
+      );
     expect(posts.map((r) => r.status)).toEqual([429, 500, 200]);
     expect(
       fake
@@ -275,9 +335,11 @@ describe('the real discord.js client against the fake', () => {
     await held.arrived;
     expect(fake.messages(fake.channelId).filter((m) => m.nonce === 'd44-1')).toHaveLength(1);
     // As after a crash: another client posts the same delivery again.
-    const retried = (await new REST({ api: fake.apiUrl }).setToken(fake.botToken).post(Routes.channelMessages(fake.channelId), {
-      body: { content: 'Alert: 3 new listings', nonce: 'd44-1', enforce_nonce: true },
-    })) as { id: string };
+    const retried = (await new REST({ api: fake.apiUrl })
+      .setToken(fake.botToken)
+      .post(Routes.channelMessages(fake.channelId), {
+        body: { content: 'Alert: 3 new listings', nonce: 'd44-1', enforce_nonce: true },
+      })) as { id: string };
     held.release();
     expect((await pending).id).toBe(retried.id);
     expect(fake.messages(fake.channelId).filter((m) => m.nonce === 'd44-1')).toHaveLength(1);
@@ -289,7 +351,9 @@ describe('the real discord.js client against the fake', () => {
       embeds: [{ title: 'Trend', image: { url: 'attachment://trend.png' } }],
       files: [{ attachment: Buffer.from('png-bytes'), name: 'trend.png' }],
     });
-    const request = fake.requests().findLast((r) => r.method === 'POST' && r.path === `/channels/${fake.channelId}/messages`)!;
+    const request = fake
+      .requests()
+      .findLast((r) => r.method === 'POST' && r.path === `/channels/${fake.channelId}/messages`)!;
     expect(request.files).toEqual([{ field: 'files[0]', name: 'trend.png', size: 9 }]);
     expect(sent.attachments.first()?.name).toBe('trend.png');
     expect(fake.violations()).not.toContainEqual(expect.stringContaining('trend.png'));
@@ -299,9 +363,15 @@ describe('the real discord.js client against the fake', () => {
     let refusal: unknown;
     handle(async (i) => {
       if (!i.isChatInputCommand()) return;
-      const embeds = Array.from({ length: 11 }, (_, n) => ({ title: n === 0 ? 'T'.repeat(300) : `Listing ${n}`, description: 'd'.repeat(600), url: 'https://example.com/same' }));
+      const embeds = Array.from({ length: 11 }, (_, n) => ({
+        title: n === 0 ? 'T'.repeat(300) : `Listing ${n}`,
+        description: 'd'.repeat(600),
+        url: 'https://example.com/same',
+      }));
       // Raw JSON: the builders would refuse the custom_id before it left the bot.
-      const components = [{ type: 1, components: [{ type: 2, style: ButtonStyle.Secondary, label: 'Next', custom_id: 'x'.repeat(101) }] }];
+      const components = [
+        { type: 1, components: [{ type: 2, style: ButtonStyle.Secondary, label: 'Next', custom_id: 'x'.repeat(101) }] },
+      ];
       await i.reply({ embeds, components }).catch((e: unknown) => (refusal = e));
     });
     const { token } = await fake.slashCommand('rent', query('everything'));
@@ -319,11 +389,14 @@ describe('the real discord.js client against the fake', () => {
 
   test('an http image is accepted but reported: Discord may not show it', async () => {
     handle(async (i) => {
-      if (i.isChatInputCommand()) await i.reply({ embeds: [{ title: 'Listing', image: { url: 'http://images.example.com/1.jpg' } }] });
+      if (i.isChatInputCommand())
+        await i.reply({ embeds: [{ title: 'Listing', image: { url: 'http://images.example.com/1.jpg' } }] });
     });
     const { token } = await fake.slashCommand('buy', query('downtown'));
     await fake.waitFor(() => fake.original(token) !== undefined);
-    expect(fake.violations()).toContainEqual(expect.stringMatching(/image\.url: image URL is not https.*\(accepted by Discord\)/));
+    expect(fake.violations()).toContainEqual(
+      expect.stringMatching(/image\.url: image URL is not https.*\(accepted by Discord\)/),
+    );
   });
 
   test('an interaction answered after the 3-second window is gone, as on Discord', async () => {
@@ -352,9 +425,13 @@ describe('the real discord.js client against the fake', () => {
       .setDescription('Homes for rent')
       .addStringOption((o) => o.setName('query').setDescription('What you are looking for').setRequired(true))
       .addStringOption((o) => o.setName('location').setDescription('Where').setAutocomplete(true));
-    const saved = (await rest.put(Routes.applicationGuildCommands(fake.applicationId, fake.guildId), { body: [rent.toJSON()] })) as { id: string; name: string }[];
+    const saved = (await rest.put(Routes.applicationGuildCommands(fake.applicationId, fake.guildId), {
+      body: [rent.toJSON()],
+    })) as { id: string; name: string }[];
     expect(saved).toHaveLength(1);
-    expect(fake.commands(fake.guildId)).toEqual([expect.objectContaining({ id: saved[0]!.id, name: 'rent', guild_id: fake.guildId })]);
+    expect(fake.commands(fake.guildId)).toEqual([
+      expect.objectContaining({ id: saved[0]!.id, name: 'rent', guild_id: fake.guildId }),
+    ]);
     expect(fake.commands()).toEqual([]);
     const bad = {
       name: 'Rent',
@@ -364,13 +441,22 @@ describe('the real discord.js client against the fake', () => {
         { name: 'b', description: 'b', type: 3, required: true },
       ],
     };
-    await expect(rest.put(Routes.applicationCommands(fake.applicationId), { body: [bad] })).rejects.toMatchObject({ status: 400 });
-    expect(fake.violations().join('\n')).toMatch(/must be lower case[\s\S]*required options must come before optional ones/);
+    await expect(rest.put(Routes.applicationCommands(fake.applicationId), { body: [bad] })).rejects.toMatchObject({
+      status: 400,
+    });
+    expect(fake.violations().join('\n')).toMatch(
+      /must be lower case[\s\S]*required options must come before optional ones/,
+    );
   });
 
   test("a wrong token gets 401 and an unknown route 404, both in Discord's error shape", async () => {
-    await expect(new REST({ api: fake.apiUrl }).setToken('not-the-token').get(Routes.gatewayBot())).rejects.toMatchObject({ status: 401 });
-    await expect(client.rest.get('/no/such/route' as `/${string}`)).rejects.toMatchObject({ status: 404, rawError: { message: '404: Not Found', code: 0 } });
+    await expect(
+      new REST({ api: fake.apiUrl }).setToken('not-the-token').get(Routes.gatewayBot()),
+    ).rejects.toMatchObject({ status: 401 });
+    await expect(client.rest.get('/no/such/route' as `/${string}`)).rejects.toMatchObject({
+      status: 404,
+      rawError: { message: '404: Not Found', code: 0 },
+    });
   });
 
   // Last: it takes the connection down (discord.js waits 500 ms before resuming).
@@ -400,7 +486,10 @@ describe('the real discord.js client against the fake', () => {
 describe('login failures and clean shutdown', () => {
   test('asking for a privileged intent the app was not granted fails the login (close 4014)', async () => {
     const fake = await startFakeDiscord();
-    const client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.MessageContent], rest: discordRestOptions(fake.apiUrl) });
+    const client = new Client({
+      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.MessageContent],
+      rest: discordRestOptions(fake.apiUrl),
+    });
     try {
       await expect(client.login(fake.botToken)).rejects.toThrow(/disallowed intents/i);
       expect(fake.sessions()).toEqual({ identified: 0, resumed: 0 });
@@ -412,7 +501,10 @@ describe('login failures and clean shutdown', () => {
 
   test('a granted privileged intent logs in', async () => {
     const fake = await startFakeDiscord({ allowedIntents: PRIVILEGED_INTENTS });
-    const client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.MessageContent], rest: discordRestOptions(fake.apiUrl) });
+    const client = new Client({
+      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.MessageContent],
+      rest: discordRestOptions(fake.apiUrl),
+    });
     try {
       await client.login(fake.botToken);
       await fake.ready();
@@ -443,7 +535,9 @@ describe('login failures and clean shutdown', () => {
     const handles = () => (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
     const onPort = () =>
       handles().filter(
-        (h) => (h instanceof Socket && (h.remotePort === port || h.localPort === port)) || (h instanceof Server && (h.address() as AddressInfo | null)?.port === port),
+        (h) =>
+          (h instanceof Socket && (h.remotePort === port || h.localPort === port)) ||
+          (h instanceof Server && (h.address() as AddressInfo | null)?.port === port),
       ).length;
     const { client } = await connect(fake);
     expect(onPort()).toBeGreaterThan(0);
@@ -461,7 +555,10 @@ describe('the limits the fake checks with the builders’ validators', () => {
         embeds: [
           {
             title: 'Listing',
-            fields: [...Array.from({ length: 25 }, (_, n) => ({ name: `F${n}`, value: 'v' })), { name: '', value: 'x'.repeat(1_025), inline: 'yes' }],
+            fields: [
+              ...Array.from({ length: 25 }, (_, n) => ({ name: `F${n}`, value: 'v' })),
+              { name: '', value: 'x'.repeat(1_025), inline: 'yes' },
+            ],
             footer: { text: 'f'.repeat(2_049) },
             author: { name: 'a'.repeat(257) },
           },
@@ -476,6 +573,8 @@ describe('the limits the fake checks with the builders’ validators', () => {
     expect(all).toMatch(/fields\[25\]\.inline: must be a boolean/);
     expect(all).toMatch(/footer\.text: 2049 characters, over Discord's limit of 2048/);
     expect(all).toMatch(/author\.name: 257 characters, over Discord's limit of 256/);
-    expect(checkMessage({ embeds: [{ title: 'T'.repeat(256), description: 'd'.repeat(4_096) }] }, { where: 'test' }).errors).toEqual([]);
+    expect(
+      checkMessage({ embeds: [{ title: 'T'.repeat(256), description: 'd'.repeat(4_096) }] }, { where: 'test' }).errors,
+    ).toEqual([]);
   });
 });

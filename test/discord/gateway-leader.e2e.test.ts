@@ -55,8 +55,13 @@ describe('the Discord gateway across instances', () => {
     expect(said(firstLogs, /^leading$/)).toBe(true);
     expect(said(secondLogs, /another instance leads; standing by/)).toBe(true);
 
-    const before = await fake.slashCommand('rent', [{ name: 'query', type: 3, value: 'marina 2br' }], { channelId: fake.channelId });
-    await fake.waitFor(() => fake.original(before.token)?.content !== undefined || (fake.responses(before.token).length ?? 0) > 1, 15_000);
+    const before = await fake.slashCommand('rent', [{ name: 'query', type: 3, value: 'marina 2br' }], {
+      channelId: fake.channelId,
+    });
+    await fake.waitFor(
+      () => fake.original(before.token)?.content !== undefined || (fake.responses(before.token).length ?? 0) > 1,
+      15_000,
+    );
 
     const stoppedAt = Date.now();
     await first.stop();
@@ -64,16 +69,32 @@ describe('the Discord gateway across instances', () => {
     expect(Date.now() - stoppedAt).toBeLessThan(10_000);
     await fake.waitFor(() => said(secondLogs, /^leading$/), 10_000);
 
-    const after = await fake.slashCommand('rent', [{ name: 'query', type: 3, value: 'marina 2br' }], { channelId: fake.channelId });
-    await fake.waitFor(() => (fake.original(after.token)?.content as string | undefined)?.includes('Dubai Marina') === true, 15_000);
+    const after = await fake.slashCommand('rent', [{ name: 'query', type: 3, value: 'marina 2br' }], {
+      channelId: fake.channelId,
+    });
+    await fake.waitFor(
+      () => (fake.original(after.token)?.content as string | undefined)?.includes('Dubai Marina') === true,
+      15_000,
+    );
     expect(fake.violations()).toEqual([]);
     expect(second.discord).toBeDefined();
   }, 120_000);
 
   it('is taken over within seconds from a leader killed with SIGKILL (its heartbeat gone, its lease not yet expired)', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'manzil-gateway-kill-')), 'manzil.db');
-    const env = { DISCORD_TOKEN: fake.botToken, DISCORD_API_URL: fake.apiUrl, MANZIL_SANDBOX: '1', PORT: '0', MANZIL_DB_PATH: db, LOG_LEVEL: 'info', ALERTS_CRON: '0 0 1 1 *' };
-    const child = spawn(process.execPath, nodeArgs(CHILD), { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const env = {
+      DISCORD_TOKEN: fake.botToken,
+      DISCORD_API_URL: fake.apiUrl,
+      MANZIL_SANDBOX: '1',
+      PORT: '0',
+      MANZIL_DB_PATH: db,
+      LOG_LEVEL: 'info',
+      ALERTS_CRON: '0 0 1 1 *',
+    };
+    const child = spawn(process.execPath, nodeArgs(CHILD), {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -86,7 +107,11 @@ describe('the Discord gateway across instances', () => {
       child.stdin.write('start\n');
       await fake.waitFor(() => fake.sessions().identified === identified + 1 && out.includes('"ready":true'), 20_000);
       const logs: string[] = [];
-      const standby = await startManzil({ env: { ...env, LOG_FORMAT: 'json' }, host: '127.0.0.1', writeLog: (l) => logs.push(l) });
+      const standby = await startManzil({
+        env: { ...env, LOG_FORMAT: 'json' },
+        host: '127.0.0.1',
+        writeLog: (l) => logs.push(l),
+      });
       opened.push(standby);
       expect(said(logs, /another instance leads; standing by/)).toBe(true);
       child.kill('SIGKILL');

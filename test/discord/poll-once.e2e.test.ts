@@ -31,7 +31,8 @@ const env = () => ({
   LOG_LEVEL: 'warn',
   ALERTS_DELIVERY_LEASE_S: '1',
 });
-const alertPosts = () => fake.messages(fake.channelId).filter((m) => /^m[0-9a-f]{10}-[0-9a-f]{12}$/.test(m.nonce ?? ''));
+const alertPosts = () =>
+  fake.messages(fake.channelId).filter((m) => /^m[0-9a-f]{10}-[0-9a-f]{12}$/.test(m.nonce ?? ''));
 
 function pollOnce() {
   const child = spawn(process.execPath, manzilArgs('poll', '--once'), {
@@ -51,7 +52,11 @@ beforeAll(async () => {
   dbPath = join(mkdtempSync(join(tmpdir(), 'manzil-discord-poll-')), 'manzil.db');
   // The alert is saved in the chat, as a person saves it.
   const manzil = await startManzil({ env: env(), host: '127.0.0.1', writeLog: () => {} });
-  const { token } = await fake.slashCommand('alerts', [{ name: 'add', type: 1, options: [{ name: 'query', type: 3, value: 'rent marina' }] }], { channelId: fake.channelId });
+  const { token } = await fake.slashCommand(
+    'alerts',
+    [{ name: 'add', type: 1, options: [{ name: 'query', type: 3, value: 'rent marina' }] }],
+    { channelId: fake.channelId },
+  );
   await fake.waitFor(() => fake.responses(token).some((r) => r.kind === 'edit' || r.kind === 'followup'), 15_000);
   expect(JSON.stringify(fake.original(token))).toMatch(/Saved as alert #1/);
   await manzil.stop();
@@ -107,7 +112,10 @@ describe('manzil poll --once with Discord', () => {
           .output()
           .split('\n')
           .find((l) => l.startsWith('{"poll"'))!,
-      ) as { delivery: { delivered: number; possibleDuplicates: number }; outbox: { pending: number; sending: number; failed: number } };
+      ) as {
+        delivery: { delivered: number; possibleDuplicates: number };
+        outbox: { pending: number; sending: number; failed: number };
+      };
       expect(summary.delivery).toMatchObject({ possibleDuplicates: 0 });
       expect(summary.delivery.delivered).toBeGreaterThan(0);
       expect(summary.outbox).toMatchObject({ pending: 0, sending: 0, failed: 0 });

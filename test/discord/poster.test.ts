@@ -134,19 +134,33 @@ describe('DiscordPoster.findDelivered', () => {
     const now = 1_000_000_000;
     expect(poster.settleMs).toBe(0);
     expect(await poster.findDelivered(lookup(now - 60_000, now))).toEqual({ kind: 'absent' });
-    expect(await poster.findDelivered(lookup(now - NONCE_WINDOW_MS - 1, now))).toMatchObject({ kind: 'cannot_tell', reason: expect.stringMatching(/nonce window/) });
-    expect(await poster.findDelivered(lookup(now - 60_000, now, { place: 'slack:T:C' }))).toMatchObject({ kind: 'cannot_tell' });
+    expect(await poster.findDelivered(lookup(now - NONCE_WINDOW_MS - 1, now))).toMatchObject({
+      kind: 'cannot_tell',
+      reason: expect.stringMatching(/nonce window/),
+    });
+    expect(await poster.findDelivered(lookup(now - 60_000, now, { place: 'slack:T:C' }))).toMatchObject({
+      kind: 'cannot_tell',
+    });
     // The window counts from the earliest attempt that may have posted, not the last one: a refused connection after a
     // timed-out post does not restart it.
-    expect(await poster.findDelivered(lookup(now - 10_000, now, { firstAttemptAt: now - 10 * 60_000, uncertainSince: now - NONCE_WINDOW_MS - 1 }))).toMatchObject({
+    expect(
+      await poster.findDelivered(
+        lookup(now - 10_000, now, { firstAttemptAt: now - 10 * 60_000, uncertainSince: now - NONCE_WINDOW_MS - 1 }),
+      ),
+    ).toMatchObject({
       kind: 'cannot_tell',
     });
   });
 
   it('cannot tell when the local clock disagrees with the delivery’s times', async () => {
     const now = 1_000_000_000;
-    expect(await poster.findDelivered(lookup(now + 5_000, now))).toMatchObject({ kind: 'cannot_tell', reason: expect.stringMatching(/clock/) });
-    expect(await poster.findDelivered(lookup(now - 5_000, now, { firstAttemptAt: now - 1_000 }))).toMatchObject({ kind: 'cannot_tell' });
+    expect(await poster.findDelivered(lookup(now + 5_000, now))).toMatchObject({
+      kind: 'cannot_tell',
+      reason: expect.stringMatching(/clock/),
+    });
+    expect(await poster.findDelivered(lookup(now - 5_000, now, { firstAttemptAt: now - 1_000 }))).toMatchObject({
+      kind: 'cannot_tell',
+    });
   });
 
   it('a re-send within the window after an answer was lost shows the message once', async () => {
@@ -181,10 +195,14 @@ describe('DiscordPoster.checkCredentials', () => {
     const own = new REST({ api: fake.apiUrl, retries: 0 }).setToken(fake.botToken);
     const probing = new DiscordPoster(own, () => {}, fake.botToken);
     const off = fake.failUntilOff('*', /./, 401);
-    expect(((await probing.post(place, alert(10), '50').catch((e: unknown) => e)) as PostFailure).outcome).toBe('credentials_refused');
+    expect(((await probing.post(place, alert(10), '50').catch((e: unknown) => e)) as PostFailure).outcome).toBe(
+      'credentials_refused',
+    );
     const sent = fake.requests().length;
     // discord.js dropped the token: refused locally, nothing more reaches Discord.
-    expect(((await probing.post(place, alert(10), '50').catch((e: unknown) => e)) as PostFailure).outcome).toBe('credentials_refused');
+    expect(((await probing.post(place, alert(10), '50').catch((e: unknown) => e)) as PostFailure).outcome).toBe(
+      'credentials_refused',
+    );
     expect(fake.requests()).toHaveLength(sent);
     expect(await probing.checkCredentials()).toMatchObject({ kind: 'refused' });
     off();

@@ -15,7 +15,8 @@ const problems = (m: unknown) => {
   const f = checkMessage(m, { where: 'test' });
   return [...f.errors, ...f.warnings];
 };
-const labels = (m: ReturnType<typeof renderDiscord>) => m.components.flatMap((r) => r.components.map((c) => ('label' in c ? (c.label ?? '') : '')));
+const labels = (m: ReturnType<typeof renderDiscord>) =>
+  m.components.flatMap((r) => r.components.map((c) => ('label' in c ? (c.label ?? '') : '')));
 
 const listing = (n: number, over: Partial<Card> = {}): Card => ({
   title: `Sea view 2BR in Marina Gate #${n}`,
@@ -46,7 +47,10 @@ describe('renderDiscord: a page of listings', () => {
     [
       { kind: 'header', text: '2-bedroom homes for rent in Dubai Marina' },
       { kind: 'context', text: 'Showing 1–8' },
-      ...Array.from({ length: DISCORD_SURFACE.cardsPerPage }, (_, i): Block => ({ kind: 'card', card: listing(i + 1) })),
+      ...Array.from({ length: DISCORD_SURFACE.cardsPerPage }, (_, i): Block => ({
+        kind: 'card',
+        card: listing(i + 1),
+      })),
       paging,
       { kind: 'location-picker', token: 'row.r', placeholder: 'Refine' },
     ],
@@ -73,8 +77,17 @@ describe('renderDiscord: a page of listings', () => {
 
   it('numbers the cards and their Details buttons, packs them into rows, and keeps paging and Save in the last row', () => {
     expect(page.components.length).toBeLessThanOrEqual(5);
-    expect(labels(page)).toEqual([...Array.from({ length: 8 }, (_, i) => `Details ${i + 1}`), '◀ Previous', 'Next ▶', 'Save as alert']);
-    expect(page.components.at(-1)!.components.map((c) => ('custom_id' in c ? c.custom_id : ''))).toEqual(['manzil:page:row.p', 'manzil:page:row.n', 'manzil:save:row.s']);
+    expect(labels(page)).toEqual([
+      ...Array.from({ length: 8 }, (_, i) => `Details ${i + 1}`),
+      '◀ Previous',
+      'Next ▶',
+      'Save as alert',
+    ]);
+    expect(page.components.at(-1)!.components.map((c) => ('custom_id' in c ? c.custom_id : ''))).toEqual([
+      'manzil:page:row.p',
+      'manzil:page:row.n',
+      'manzil:save:row.s',
+    ]);
     // The card's own link is already its title's URL: no "View listing" buttons.
     expect(labels(page).some((l) => /View listing/.test(l))).toBe(false);
     expect(problems(page)).toEqual([]);
@@ -88,7 +101,12 @@ describe('renderDiscord: a page of listings', () => {
 
 describe('renderDiscord: what Discord would refuse or show badly', () => {
   it('leaves out images that are not https and links that are not http(s)', () => {
-    const m = render([{ kind: 'card', card: listing(1, { imageUrl: 'http://cdn.example.ae/1.jpg', url: 'javascript:alert(1)', links: [] }) }]);
+    const m = render([
+      {
+        kind: 'card',
+        card: listing(1, { imageUrl: 'http://cdn.example.ae/1.jpg', url: 'javascript:alert(1)', links: [] }),
+      },
+    ]);
     expect(m.embeds[0]!.image).toBeUndefined();
     expect(m.embeds[0]!.url).toBeUndefined();
   });
@@ -121,7 +139,14 @@ describe('renderDiscord: what Discord would refuse or show badly', () => {
         body: 'B'.repeat(5_000),
         fields: Array.from({ length: 30 }, (_, i) => ({ label: 'L'.repeat(300), value: `V${i}`.repeat(400) })),
       });
-    const m = render([{ kind: 'header', text: 'Many' }, ...Array.from({ length: 14 }, (_, i): Block => ({ kind: 'card', card: huge(i) })), paging], { footer: 'F'.repeat(3_000) });
+    const m = render(
+      [
+        { kind: 'header', text: 'Many' },
+        ...Array.from({ length: 14 }, (_, i): Block => ({ kind: 'card', card: huge(i) })),
+        paging,
+      ],
+      { footer: 'F'.repeat(3_000) },
+    );
     expect(m.embeds.length).toBeGreaterThan(0);
     expect(m.embeds.length).toBeLessThanOrEqual(10);
     expect(m.embeds.reduce((n, e) => n + embedLength(e), 0)).toBeLessThanOrEqual(6_000);
@@ -131,7 +156,11 @@ describe('renderDiscord: what Discord would refuse or show badly', () => {
   });
 
   it('gives 25 "which one?" choices all five rows', () => {
-    const choices = Array.from({ length: 25 }, (_, i): Button => ({ label: `Place ${i}`, action: 'choose', token: `row.c${i}` }));
+    const choices = Array.from({ length: 25 }, (_, i): Button => ({
+      label: `Place ${i}`,
+      action: 'choose',
+      token: `row.c${i}`,
+    }));
     const m = render([
       { kind: 'text', text: 'Which one did you mean?' },
       { kind: 'actions', buttons: choices },
@@ -141,7 +170,13 @@ describe('renderDiscord: what Discord would refuse or show badly', () => {
   });
 
   it('draws a table as a code block in an embed, and long text as embeds', () => {
-    const table = render([{ kind: 'table', columns: ['Date', 'Price'], rows: Array.from({ length: 500 }, (_, i) => [`2026-01-${i}`, `AED ${i}`]) }]);
+    const table = render([
+      {
+        kind: 'table',
+        columns: ['Date', 'Price'],
+        rows: Array.from({ length: 500 }, (_, i) => [`2026-01-${i}`, `AED ${i}`]),
+      },
+    ]);
     expect(table.embeds[0]!.description).toMatch(/^```\nDate/);
     expect(table.embeds[0]!.description).toMatch(/…and \d+ more rows$/);
     const long = render([{ kind: 'text', text: 'line\n'.repeat(1_000) }]);
@@ -178,15 +213,24 @@ describe('renderDiscord: what Discord would refuse or show badly', () => {
       fc.record({ kind: fc.constant('context' as const), text }),
       fc.record({ kind: fc.constant('card' as const), card }),
       fc.record({ kind: fc.constant('actions' as const), buttons: fc.array(button, { maxLength: 30 }) }),
-      fc.record({ kind: fc.constant('table' as const), columns: fc.array(text, { maxLength: 5 }), rows: fc.array(fc.array(text, { maxLength: 5 }), { maxLength: 40 }) }),
+      fc.record({
+        kind: fc.constant('table' as const),
+        columns: fc.array(text, { maxLength: 5 }),
+        rows: fc.array(fc.array(text, { maxLength: 5 }), { maxLength: 40 }),
+      }),
     );
     fc.assert(
-      fc.property(fc.array(block, { maxLength: 16 }), text, fc.option(text, { nil: undefined }), (blocks, fallback, footer) => {
-        const m = renderDiscord({ text: fallback, blocks, ...(footer !== undefined ? { footer } : {}) });
-        const found = checkMessage(m, { where: 'property' });
-        expect(found.errors).toEqual([]);
-        expect(m.embeds.reduce((n, e) => n + embedLength(e), 0)).toBeLessThanOrEqual(6_000);
-      }),
+      fc.property(
+        fc.array(block, { maxLength: 16 }),
+        text,
+        fc.option(text, { nil: undefined }),
+        (blocks, fallback, footer) => {
+          const m = renderDiscord({ text: fallback, blocks, ...(footer !== undefined ? { footer } : {}) });
+          const found = checkMessage(m, { where: 'property' });
+          expect(found.errors).toEqual([]);
+          expect(m.embeds.reduce((n, e) => n + embedLength(e), 0)).toBeLessThanOrEqual(6_000);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -194,15 +238,21 @@ describe('renderDiscord: what Discord would refuse or show badly', () => {
 
 describe('renderDiscord: commands in the text', () => {
   it('keeps `inline code` as code, as the core writes commands', () => {
-    expect(render([{ kind: 'text', text: 'Try `/alerts pause 2` (see `/alerts list`).' }]).content).toBe('Try `/alerts pause 2` (see `/alerts list`).');
+    expect(render([{ kind: 'text', text: 'Try `/alerts pause 2` (see `/alerts list`).' }]).content).toBe(
+      'Try `/alerts pause 2` (see `/alerts list`).',
+    );
   });
 });
 
 describe('renderDiscord: untrusted listing links', () => {
-  /** Every place a URL could be made a link of: the embed's own URL, link buttons, and bare text outside inline code. */
+  /**
+   * Every place a URL could be made a link of: the embed's own URL, link buttons, and bare text outside inline code.
+   */
   const linked = (m: ReturnType<typeof renderDiscord>, host: string) => [
     ...m.embeds.map((e) => e.url ?? '').filter((u) => u.includes(host)),
-    ...m.components.flatMap((r) => r.components.map((c) => ('url' in c ? (c.url ?? '') : ''))).filter((u) => u.includes(host)),
+    ...m.components
+      .flatMap((r) => r.components.map((c) => ('url' in c ? (c.url ?? '') : '')))
+      .filter((u) => u.includes(host)),
     ...m.embeds
       .flatMap((e) => [e.description ?? '', ...(e.fields ?? []).map((f) => f.value)])
       .map((t) => t.replace(/`[^`]*`/g, ''))
@@ -231,7 +281,15 @@ describe('renderDiscord: untrusted listing links', () => {
   });
 
   it('cannot be broken out of its inline code by a backtick', () => {
-    const m = render([{ kind: 'card', card: { title: 'x', fields: [{ label: 'Link', value: 'https://evil.example/`[a](https://x.example)`', inert: true }] } }]);
+    const m = render([
+      {
+        kind: 'card',
+        card: {
+          title: 'x',
+          fields: [{ label: 'Link', value: 'https://evil.example/`[a](https://x.example)`', inert: true }],
+        },
+      },
+    ]);
     const value = m.embeds[0]!.fields![0]!.value;
     expect(value.match(/`/g)).toHaveLength(2);
     expect(value).toContain('%60');

@@ -22,7 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const answered = async (token: string) => fake.waitFor(() => fake.responses(token).some((r) => r.kind === 'edit' || r.kind === 'followup'), 15_000);
+const answered = async (token: string) =>
+  fake.waitFor(() => fake.responses(token).some((r) => r.kind === 'edit' || r.kind === 'followup'), 15_000);
 
 describe('manzil start with only Discord configured', () => {
   it('keeps serving with no stdin, answers a command, and stops cleanly on SIGTERM', async () => {
@@ -50,7 +51,9 @@ describe('manzil start with only Discord configured', () => {
       // Still there after stdin's end, which would have ended a terminal chat.
       expect(child.exitCode).toBeNull();
       expect(out).not.toMatch(/Manzil terminal chat/);
-      const { token } = await fake.slashCommand('rent', [{ name: 'query', type: 3, value: 'marina' }], { channelId: fake.channelId });
+      const { token } = await fake.slashCommand('rent', [{ name: 'query', type: 3, value: 'marina' }], {
+        channelId: fake.channelId,
+      });
       await answered(token);
       expect(fake.original(token).content).toMatch(/for rent in Dubai Marina/);
       expect(JSON.stringify(fake.original(token))).toMatch(/Sample data from the local sandbox/);
@@ -94,27 +97,42 @@ describe('Slack and Discord configured together', () => {
     try {
       expect(manzil.slack).toBeDefined();
       expect(manzil.discord).toBeDefined();
-      const res = await signedPost(`http://127.0.0.1:${manzil.slackPort}/slack/events`, secret, slashCommand('/buy', 'marina', slack.responseUrl('both')));
+      const res = await signedPost(
+        `http://127.0.0.1:${manzil.slackPort}/slack/events`,
+        secret,
+        slashCommand('/buy', 'marina', slack.responseUrl('both')),
+      );
       expect(res.status).toBe(200);
       await slack.waitFor(() => slack.responses('both').length > 0, 15_000);
       const { token } = await fake.slashCommand('buy', [{ name: 'query', type: 3, value: 'marina' }]);
       await answered(token);
       expect(fake.original(token).content).toMatch(/for sale in Dubai Marina/);
       // The operator's log line names the platforms alerts are delivered to.
-      const scheduled = logs.map((l) => JSON.parse(l) as { msg: string; platforms?: string[] }).find((l) => l.msg === 'alerts: poller scheduled');
+      const scheduled = logs
+        .map((l) => JSON.parse(l) as { msg: string; platforms?: string[] })
+        .find((l) => l.msg === 'alerts: poller scheduled');
       expect(scheduled?.platforms).toEqual(['slack', 'discord']);
 
       // The same search saved as an alert on each platform: new listings reach both, once each.
-      const saveOnSlack = await signedPost(`http://127.0.0.1:${manzil.slackPort}/slack/events`, secret, slashCommand('/alerts', 'add rent marina', slack.responseUrl('save')));
+      const saveOnSlack = await signedPost(
+        `http://127.0.0.1:${manzil.slackPort}/slack/events`,
+        secret,
+        slashCommand('/alerts', 'add rent marina', slack.responseUrl('save')),
+      );
       expect(saveOnSlack.status).toBe(200);
       await slack.waitFor(() => slack.responses('save').length > 0, 15_000);
       expect(JSON.stringify(slack.responses('save'))).toMatch(/Saved as alert #\d+: Homes for rent in Dubai Marina/);
-      const saveOnDiscord = await fake.slashCommand('alerts', [{ name: 'add', type: 1, options: [{ name: 'query', type: 3, value: 'rent marina' }] }]);
+      const saveOnDiscord = await fake.slashCommand('alerts', [
+        { name: 'add', type: 1, options: [{ name: 'query', type: 3, value: 'rent marina' }] },
+      ]);
       await answered(saveOnDiscord.token);
-      expect(JSON.stringify(fake.original(saveOnDiscord.token))).toMatch(/Saved as alert #\d+: Homes for rent in Dubai Marina/);
+      expect(JSON.stringify(fake.original(saveOnDiscord.token))).toMatch(
+        /Saved as alert #\d+: Homes for rent in Dubai Marina/,
+      );
 
       const slackAlerts = () => slack.messages(SLACK_CHANNEL).filter((m) => m.metadata?.event_type === 'manzil_alert');
-      const settled = async () => (await manzil.alerts.outbox.stats()).pending + (await manzil.alerts.outbox.stats()).sending === 0;
+      const settled = async () =>
+        (await manzil.alerts.outbox.stats()).pending + (await manzil.alerts.outbox.stats()).sending === 0;
       await manzil.alerts.poll(); // what is listed now is not news
       await manzil.alerts.drainer.drain();
       const before = { slack: slackAlerts().length, discord: fake.messages(fake.channelId).length };

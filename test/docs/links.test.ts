@@ -32,7 +32,8 @@ describe.each(documents)('links of %s', (document) => {
   it('each leads to a file and a heading that exist', () => {
     const dead = links.filter((link) => {
       const [file, anchor] = link.split('#') as [string, string | undefined];
-      const target = file === '' ? path.join(ROOT, document) : path.resolve(path.dirname(path.join(ROOT, document)), file);
+      const target =
+        file === '' ? path.join(ROOT, document) : path.resolve(path.dirname(path.join(ROOT, document)), file);
       if (!existsSync(target)) return true;
       return anchor !== undefined && target.endsWith('.md') && !anchorsOf(target).has(anchor);
     });

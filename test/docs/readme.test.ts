@@ -5,7 +5,10 @@ import { parseCommand } from '../../src/query/index.js';
 
 const doc = (name: string) => readFileSync(new URL(`../../docs/${name}`, import.meta.url), 'utf8');
 const usage = doc('usage.md');
-const examples = [...[...usage.matchAll(/^(\/\S.*)$/gm)].map((m) => m[1]!), ...[...usage.matchAll(/\| `(\/[^`]+)` \|$/gm)].map((m) => m[1]!)];
+const examples = [
+  ...[...usage.matchAll(/^(\/\S.*)$/gm)].map((m) => m[1]!),
+  ...[...usage.matchAll(/\| `(\/[^`]+)` \|$/gm)].map((m) => m[1]!),
+];
 
 describe('docs/usage.md command examples', () => {
   it('has examples to check', () => {
@@ -24,7 +27,9 @@ describe('docs/alerts.md alert examples', () => {
   });
   it.each(searches)('/alerts add %s is a search Manzil understands', (text) => {
     const result = parseCommand(text);
-    expect(result.ok ? result.query.operation : result.error).toMatch(/^search-(rent|buy|commercial-rent|commercial-buy)$/);
+    expect(result.ok ? result.query.operation : result.error).toMatch(
+      /^search-(rent|buy|commercial-rent|commercial-buy)$/,
+    );
   });
 });
 
@@ -33,7 +38,10 @@ describe('the README', () => {
   it('stays short', () => {
     expect(readme.split('\n').length).toBeLessThanOrEqual(200);
   });
-  it.each(readdirSync(new URL('../../docs/', import.meta.url)).filter((f) => f.endsWith('.md')))('links docs/%s', (file) => {
-    expect(readme).toContain(`](docs/${file}`);
-  });
+  it.each(readdirSync(new URL('../../docs/', import.meta.url)).filter((f) => f.endsWith('.md')))(
+    'links docs/%s',
+    (file) => {
+      expect(readme).toContain(`](docs/${file}`);
+    },
+  );
 });

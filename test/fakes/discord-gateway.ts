@@ -6,7 +6,17 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { guild, ready, snowflake, type World } from './discord-payloads.js';
 
-const OP = { dispatch: 0, heartbeat: 1, identify: 2, presence: 3, resume: 6, reconnect: 7, invalidSession: 9, hello: 10, heartbeatAck: 11 } as const;
+const OP = {
+  dispatch: 0,
+  heartbeat: 1,
+  identify: 2,
+  presence: 3,
+  resume: 6,
+  reconnect: 7,
+  invalidSession: 9,
+  hello: 10,
+  heartbeatAck: 11,
+} as const;
 
 /** GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT: an app must be granted these in the developer portal. */
 export const PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15);
@@ -96,9 +106,17 @@ export class FakeGateway {
   private onConnection(socket: WebSocket, req: IncomingMessage): void {
     const params = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams;
     if (params.get('v') !== '10') return socket.close(4012, 'Invalid API version');
-    if ((params.get('encoding') ?? 'json') !== 'json') return socket.close(4002, 'Decode error: the fake speaks JSON only');
+    if ((params.get('encoding') ?? 'json') !== 'json')
+      return socket.close(4002, 'Decode error: the fake speaks JSON only');
     let session: Session | undefined;
-    socket.send(JSON.stringify({ op: OP.hello, d: { heartbeat_interval: this.options.heartbeatIntervalMs, _trace: ['fake-discord'] }, s: null, t: null }));
+    socket.send(
+      JSON.stringify({
+        op: OP.hello,
+        d: { heartbeat_interval: this.options.heartbeatIntervalMs, _trace: ['fake-discord'] },
+        s: null,
+        t: null,
+      }),
+    );
     socket.on('message', (raw) => {
       let payload: { op?: number; d?: Record<string, unknown> | number | null };
       try {

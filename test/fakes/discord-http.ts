@@ -1,5 +1,6 @@
 // The HTTP side of the fake Discord: reading a request as @discordjs/rest sends it (JSON, or multipart with
-// `payload_json` and `files[n]`), Discord's error bodies, and the faults a test can queue (429s, failures, held answers).
+// `payload_json` and `files[n]`), Discord's error bodies, and the faults a test can queue (429s, failures, held
+// answers).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface UploadedFile {
@@ -133,7 +134,14 @@ export class Faults {
    * the body's `retry_after`. Discord usually sends one value in both; a test may make them differ to see which one
    * the client waits.
    */
-  rateLimit(method: string, path: RegExp, resetAfterSeconds: number, retryAfterSeconds: number, times: number, global: boolean): void {
+  rateLimit(
+    method: string,
+    path: RegExp,
+    resetAfterSeconds: number,
+    retryAfterSeconds: number,
+    times: number,
+    global: boolean,
+  ): void {
     const bucket = `fake-bucket-${this.rules.length + 1}`;
     this.rules.push({
       method: method.toUpperCase(),
@@ -141,7 +149,12 @@ export class Faults {
       remaining: times,
       answer: () => ({
         status: 429,
-        body: { message: 'You are being rate limited.', retry_after: retryAfterSeconds, global, ...(global ? { code: 0 } : {}) },
+        body: {
+          message: 'You are being rate limited.',
+          retry_after: retryAfterSeconds,
+          global,
+          ...(global ? { code: 0 } : {}),
+        },
         headers: {
           // @discordjs/rest waits X-RateLimit-Reset-After for the bucket and Retry-After for a global limit.
           'retry-after': String(retryAfterSeconds),
@@ -162,7 +175,10 @@ export class Faults {
       method: method.toUpperCase(),
       path,
       remaining: times,
-      answer: () => ({ status, body: discordError(0, `${status}: ${status >= 500 ? 'Internal Server Error' : 'Injected failure'}`) }),
+      answer: () => ({
+        status,
+        body: discordError(0, `${status}: ${status >= 500 ? 'Internal Server Error' : 'Injected failure'}`),
+      }),
     });
   }
 
@@ -171,7 +187,11 @@ export class Faults {
    * Discord's error body (`code`, 0 unless given) and are not carried out.
    */
   failUntilOff(method: string, path: RegExp, status: number, code = 0, message?: string): () => void {
-    const text = message ?? (code !== 0 ? `Discord error ${code}` : `${status}: ${status === 401 ? 'Unauthorized' : status >= 500 ? 'Service Unavailable' : 'Injected failure'}`);
+    const text =
+      message ??
+      (code !== 0
+        ? `Discord error ${code}`
+        : `${status}: ${status === 401 ? 'Unauthorized' : status >= 500 ? 'Service Unavailable' : 'Injected failure'}`);
     const rule: StickyRule = { method: method.toUpperCase(), path, answer: { status, body: discordError(code, text) } };
     this.sticky.push(rule);
     return () => {

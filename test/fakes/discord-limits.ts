@@ -79,7 +79,13 @@ class Checker implements Findings {
    * A text one of the builders' validators checks (a string of 1 to `max` characters): the validator decides, `max`
    * only names Discord's limit in the finding.
    */
-  validated(where: string, value: unknown, validator: { parse(value: unknown): unknown }, max: number, { required = false } = {}): void {
+  validated(
+    where: string,
+    value: unknown,
+    validator: { parse(value: unknown): unknown },
+    max: number,
+    { required = false } = {},
+  ): void {
     if (value === undefined || value === null) {
       if (required) this.error(where, 'is required');
       return;
@@ -95,15 +101,18 @@ class Checker implements Findings {
   /** A link (embed url, author url): http or https, well formed. */
   link(where: string, value: unknown): void {
     if (value === undefined || value === null) return;
-    if (refused(() => EmbedAssertions.urlPredicate.parse(value))) this.error(where, `not a valid http(s) URL: ${short(value)}`);
+    if (refused(() => EmbedAssertions.urlPredicate.parse(value)))
+      this.error(where, `not a valid http(s) URL: ${short(value)}`);
   }
 
   /** An image: https (or an uploaded attachment); http is accepted by Discord but not shown everywhere. */
   image(where: string, value: unknown): void {
     if (value === undefined || value === null) return;
     if (typeof value === 'string' && value.startsWith('attachment://')) return;
-    if (refused(() => EmbedAssertions.imageURLPredicate.parse(value))) return this.error(where, `not a valid image URL: ${short(value)}`);
-    if (!String(value).startsWith('https://')) this.warn(where, `image URL is not https, Discord may not show it: ${short(value)}`);
+    if (refused(() => EmbedAssertions.imageURLPredicate.parse(value)))
+      return this.error(where, `not a valid image URL: ${short(value)}`);
+    if (!String(value).startsWith('https://'))
+      this.warn(where, `image URL is not https, Discord may not show it: ${short(value)}`);
   }
 }
 
@@ -114,7 +123,11 @@ function checkEmbed(c: Checker, where: string, embed: unknown): void {
   c.validated(`${where}.title`, embed.title, EmbedAssertions.titlePredicate, MAX.title);
   c.validated(`${where}.description`, embed.description, EmbedAssertions.descriptionPredicate, MAX.description);
   c.link(`${where}.url`, embed.url);
-  if (embed.color !== undefined && embed.color !== null && refused(() => EmbedAssertions.colorPredicate.parse(embed.color))) {
+  if (
+    embed.color !== undefined &&
+    embed.color !== null &&
+    refused(() => EmbedAssertions.colorPredicate.parse(embed.color))
+  ) {
     c.error(`${where}.color`, `must be an integer from 0 to 0xFFFFFF, got ${short(embed.color)}`);
   }
   if (embed.timestamp !== undefined && embed.timestamp !== null && Number.isNaN(Date.parse(String(embed.timestamp)))) {
@@ -123,14 +136,18 @@ function checkEmbed(c: Checker, where: string, embed: unknown): void {
   if (embed.footer !== undefined) {
     if (!isObject(embed.footer)) c.error(`${where}.footer`, 'must be an object');
     else {
-      c.validated(`${where}.footer.text`, embed.footer.text, EmbedAssertions.footerTextPredicate, MAX.footer, { required: true });
+      c.validated(`${where}.footer.text`, embed.footer.text, EmbedAssertions.footerTextPredicate, MAX.footer, {
+        required: true,
+      });
       c.image(`${where}.footer.icon_url`, embed.footer.icon_url);
     }
   }
   if (embed.author !== undefined) {
     if (!isObject(embed.author)) c.error(`${where}.author`, 'must be an object');
     else {
-      c.validated(`${where}.author.name`, embed.author.name, EmbedAssertions.authorNamePredicate, MAX.author, { required: true });
+      c.validated(`${where}.author.name`, embed.author.name, EmbedAssertions.authorNamePredicate, MAX.author, {
+        required: true,
+      });
       c.link(`${where}.author.url`, embed.author.url);
       c.image(`${where}.author.icon_url`, embed.author.icon_url);
     }
@@ -152,7 +169,8 @@ function checkEmbed(c: Checker, where: string, embed: unknown): void {
       if (!isObject(field)) return c.error(at, 'must be an object');
       c.validated(`${at}.name`, field.name, EmbedAssertions.fieldNamePredicate, MAX.fieldName, { required: true });
       c.validated(`${at}.value`, field.value, EmbedAssertions.fieldValuePredicate, MAX.fieldValue, { required: true });
-      if (field.inline !== undefined && refused(() => EmbedAssertions.fieldInlinePredicate.parse(field.inline))) c.error(`${at}.inline`, 'must be a boolean');
+      if (field.inline !== undefined && refused(() => EmbedAssertions.fieldInlinePredicate.parse(field.inline)))
+        c.error(`${at}.inline`, 'must be a boolean');
     });
   }
 }
@@ -161,7 +179,9 @@ function checkEmbed(c: Checker, where: string, embed: unknown): void {
 function countedLength(embed: unknown): number {
   if (!isObject(embed)) return 0;
   const str = (v: unknown) => (typeof v === 'string' ? v : '');
-  const fields = Array.isArray(embed.fields) ? embed.fields.filter(isObject).map((f) => ({ name: str(f.name), value: str(f.value) })) : undefined;
+  const fields = Array.isArray(embed.fields)
+    ? embed.fields.filter(isObject).map((f) => ({ name: str(f.name), value: str(f.value) }))
+    : undefined;
   return embedLength({
     title: str(embed.title),
     description: str(embed.description),
@@ -174,23 +194,32 @@ function countedLength(embed: unknown): number {
 function checkEmbeds(c: Checker, where: string, embeds: unknown): void {
   if (embeds === undefined || embeds === null) return;
   if (!Array.isArray(embeds)) return c.error(`${where}.embeds`, 'must be an array');
-  if (embeds.length > MAX.embeds) c.error(`${where}.embeds`, `${embeds.length} embeds, over Discord's limit of ${MAX.embeds}`);
+  if (embeds.length > MAX.embeds)
+    c.error(`${where}.embeds`, `${embeds.length} embeds, over Discord's limit of ${MAX.embeds}`);
   embeds.forEach((embed, i) => checkEmbed(c, `${where}.embeds[${i}]`, embed));
   const total = embeds.reduce((sum: number, e) => sum + countedLength(e), 0);
-  if (total > MAX.embedTotal) c.error(`${where}.embeds`, `${total} characters across all embeds, over Discord's limit of ${MAX.embedTotal}`);
+  if (total > MAX.embedTotal)
+    c.error(`${where}.embeds`, `${total} characters across all embeds, over Discord's limit of ${MAX.embedTotal}`);
   const firstWithUrl = new Map<string, number>();
   embeds.forEach((embed, i) => {
     if (!isObject(embed) || typeof embed.url !== 'string') return;
     const first = firstWithUrl.get(embed.url);
     if (first === undefined) firstWithUrl.set(embed.url, i);
-    else c.warn(`${where}.embeds[${i}].url`, `same URL as embeds[${first}]: Discord merges embeds that share a URL into one`);
+    else
+      c.warn(
+        `${where}.embeds[${i}].url`,
+        `same URL as embeds[${first}]: Discord merges embeds that share a URL into one`,
+      );
   });
 }
 
 function checkButton(c: Checker, where: string, button: Json): void {
   const label = button.label;
   if (label !== undefined && refused(() => ComponentAssertions.buttonLabelValidator.parse(label))) {
-    c.error(`${where}.label`, typeof label === 'string' ? `${label.length} characters, Discord wants 1 to ${MAX.label}` : 'must be a string');
+    c.error(
+      `${where}.label`,
+      typeof label === 'string' ? `${label.length} characters, Discord wants 1 to ${MAX.label}` : 'must be a string',
+    );
   }
   try {
     ComponentAssertions.validateRequiredButtonParameters(
@@ -204,7 +233,8 @@ function checkButton(c: Checker, where: string, button: Json): void {
   } catch (e) {
     c.error(where, (e as Error).message);
   }
-  if (button.url !== undefined && refused(() => ComponentAssertions.urlValidator.parse(button.url))) c.error(`${where}.url`, `not a valid URL: ${short(button.url)}`);
+  if (button.url !== undefined && refused(() => ComponentAssertions.urlValidator.parse(button.url)))
+    c.error(`${where}.url`, `not a valid URL: ${short(button.url)}`);
 }
 
 /** Every custom_id anywhere in the tree: at most 100 characters and unique within the message. */
@@ -212,7 +242,10 @@ function checkCustomId(c: Checker, where: string, component: Json, customIds: Se
   if (component.custom_id === undefined) return;
   const id = component.custom_id;
   if (refused(() => ComponentAssertions.customIdValidator.parse(id))) {
-    c.error(`${where}.custom_id`, typeof id === 'string' ? `${id.length} characters, Discord wants 1 to ${MAX.customId}` : 'must be a string');
+    c.error(
+      `${where}.custom_id`,
+      typeof id === 'string' ? `${id.length} characters, Discord wants 1 to ${MAX.customId}` : 'must be a string',
+    );
   }
   if (typeof id === 'string') {
     if (customIds.has(id)) c.error(`${where}.custom_id`, `duplicate custom_id ${short(id)} in one message`);
@@ -220,7 +253,13 @@ function checkCustomId(c: Checker, where: string, component: Json, customIds: Se
   }
 }
 
-function walkComponentsV2(c: Checker, where: string, components: unknown[], customIds: Set<string>, count: { n: number }): void {
+function walkComponentsV2(
+  c: Checker,
+  where: string,
+  components: unknown[],
+  customIds: Set<string>,
+  count: { n: number },
+): void {
   components.forEach((component, i) => {
     const at = `${where}[${i}]`;
     if (!isObject(component)) return c.error(at, 'must be an object');
@@ -242,17 +281,27 @@ function checkComponents(c: Checker, where: string, components: unknown, flags: 
   if (flags & COMPONENTS_V2) {
     const count = { n: 0 };
     walkComponentsV2(c, `${where}.components`, components, customIds, count);
-    if (count.n > MAX.componentsV2) c.error(`${where}.components`, `${count.n} components, over Discord's limit of ${MAX.componentsV2}`);
+    if (count.n > MAX.componentsV2)
+      c.error(`${where}.components`, `${count.n} components, over Discord's limit of ${MAX.componentsV2}`);
     return;
   }
-  if (components.length > MAX.rows) c.error(`${where}.components`, `${components.length} action rows, over Discord's limit of ${MAX.rows}`);
+  if (components.length > MAX.rows)
+    c.error(`${where}.components`, `${components.length} action rows, over Discord's limit of ${MAX.rows}`);
   components.forEach((row, r) => {
     const at = `${where}.components[${r}]`;
     if (!isObject(row) || row.type !== 1) return c.error(at, 'top-level components must be action rows (type 1)');
-    if (!Array.isArray(row.components) || row.components.length === 0) return c.error(`${at}.components`, 'an action row needs 1 to 5 components');
-    if (row.components.length > MAX.perRow) c.error(`${at}.components`, `${row.components.length} components in one row, over Discord's limit of ${MAX.perRow}`);
-    const selects = row.components.filter((x: unknown) => isObject(x) && [3, 5, 6, 7, 8].includes(x.type as number)).length;
-    if (selects > 0 && row.components.length > 1) c.error(`${at}.components`, 'a select menu must be alone in its action row');
+    if (!Array.isArray(row.components) || row.components.length === 0)
+      return c.error(`${at}.components`, 'an action row needs 1 to 5 components');
+    if (row.components.length > MAX.perRow)
+      c.error(
+        `${at}.components`,
+        `${row.components.length} components in one row, over Discord's limit of ${MAX.perRow}`,
+      );
+    const selects = row.components.filter(
+      (x: unknown) => isObject(x) && [3, 5, 6, 7, 8].includes(x.type as number),
+    ).length;
+    if (selects > 0 && row.components.length > 1)
+      c.error(`${at}.components`, 'a select menu must be alone in its action row');
     row.components.forEach((component: unknown, i: number) => {
       const cat = `${at}.components[${i}]`;
       if (!isObject(component)) return c.error(cat, 'must be an object');
@@ -281,7 +330,10 @@ export function checkMessage(body: unknown, options: MessageCheckOptions): Findi
   }
   const flags = typeof body.flags === 'number' ? body.flags : 0;
   c.text(`${where}.content`, body.content, MAX.content, { nonEmpty: false });
-  if (flags & COMPONENTS_V2 && ((typeof body.content === 'string' && body.content) || (Array.isArray(body.embeds) && body.embeds.length))) {
+  if (
+    flags & COMPONENTS_V2 &&
+    ((typeof body.content === 'string' && body.content) || (Array.isArray(body.embeds) && body.embeds.length))
+  ) {
     c.error(where, 'a message flagged IS_COMPONENTS_V2 cannot have content or embeds');
   }
   checkEmbeds(c, where, body.embeds);
@@ -294,7 +346,8 @@ export function checkMessage(body: unknown, options: MessageCheckOptions): Findi
     (Array.isArray(body.attachments) && body.attachments.length > 0) ||
     body.poll !== undefined ||
     (options.files ?? 0) > 0;
-  if (!options.partial && !hasSomething) c.error(where, 'Cannot send an empty message (no content, embeds, components or files)');
+  if (!options.partial && !hasSomething)
+    c.error(where, 'Cannot send an empty message (no content, embeds, components or files)');
   return c;
 }
 
@@ -305,7 +358,8 @@ export function checkChoices(choices: unknown, where: string): Findings {
     c.error(`${where}.choices`, 'must be an array');
     return c;
   }
-  if (choices.length > MAX.choices) c.error(`${where}.choices`, `${choices.length} choices, over Discord's limit of ${MAX.choices}`);
+  if (choices.length > MAX.choices)
+    c.error(`${where}.choices`, `${choices.length} choices, over Discord's limit of ${MAX.choices}`);
   choices.forEach((choice: unknown, i) => {
     const at = `${where}.choices[${i}]`;
     if (!isObject(choice)) return c.error(at, 'must be an object');
@@ -321,7 +375,8 @@ const COMMAND_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
 function checkOptions(c: Checker, where: string, options: unknown, depth: number, total: { n: number }): void {
   if (options === undefined) return;
   if (!Array.isArray(options)) return c.error(`${where}.options`, 'must be an array');
-  if (options.length > MAX.commandOptions) c.error(`${where}.options`, `${options.length} options, over Discord's limit of ${MAX.commandOptions}`);
+  if (options.length > MAX.commandOptions)
+    c.error(`${where}.options`, `${options.length} options, over Discord's limit of ${MAX.commandOptions}`);
   const names = new Set<string>();
   let optionalSeen = false;
   options.forEach((option: unknown, i) => {
@@ -335,14 +390,16 @@ function checkOptions(c: Checker, where: string, options: unknown, depth: number
     c.text(`${at}.description`, option.description, MAX.commandDescription, { required: true });
     total.n += typeof option.description === 'string' ? option.description.length : 0;
     const type = option.type;
-    if (typeof type !== 'number' || type < 1 || type > 11) return c.error(`${at}.type`, `unknown option type ${short(type)}`);
+    if (typeof type !== 'number' || type < 1 || type > 11)
+      return c.error(`${at}.type`, `unknown option type ${short(type)}`);
     const isGroup = type === 1 || type === 2;
     if (isGroup) {
       if (depth >= (type === 2 ? 1 : 2)) c.error(at, 'subcommands nest at most: command > group > subcommand');
       checkOptions(c, at, option.options, depth + 1, total);
       return;
     }
-    if (option.required === true && optionalSeen) c.error(`${at}.required`, 'required options must come before optional ones');
+    if (option.required === true && optionalSeen)
+      c.error(`${at}.required`, 'required options must come before optional ones');
     if (option.required !== true) optionalSeen = true;
     if (option.autocomplete === true && Array.isArray(option.choices) && option.choices.length > 0) {
       c.error(at, 'an option cannot have both autocomplete and choices');
@@ -350,13 +407,16 @@ function checkOptions(c: Checker, where: string, options: unknown, depth: number
     if (option.choices !== undefined) {
       const found = checkChoices(option.choices, at);
       c.errors.push(...found.errors);
-      if (Array.isArray(option.choices)) for (const ch of option.choices) total.n += isObject(ch) ? String(ch.name ?? '').length + String(ch.value ?? '').length : 0;
+      if (Array.isArray(option.choices))
+        for (const ch of option.choices)
+          total.n += isObject(ch) ? String(ch.name ?? '').length + String(ch.value ?? '').length : 0;
     }
   });
 }
 
 function checkName(c: Checker, where: string, name: unknown, lowercase: boolean, total: { n: number }): void {
-  if (typeof name !== 'string' || !COMMAND_NAME.test(name)) return c.error(`${where}.name`, `${short(name)} is not a valid name (1 to 32 letters, digits, - or _)`);
+  if (typeof name !== 'string' || !COMMAND_NAME.test(name))
+    return c.error(`${where}.name`, `${short(name)} is not a valid name (1 to 32 letters, digits, - or _)`);
   if (lowercase && name !== name.toLowerCase()) c.error(`${where}.name`, `${short(name)} must be lower case`);
   total.n += name.length;
 }
@@ -368,7 +428,8 @@ export function checkCommands(commands: unknown, where: string): Findings {
     c.error(where, 'the body must be an array of commands');
     return c;
   }
-  if (commands.length > MAX.commands) c.error(where, `${commands.length} commands, over Discord's limit of ${MAX.commands}`);
+  if (commands.length > MAX.commands)
+    c.error(where, `${commands.length} commands, over Discord's limit of ${MAX.commands}`);
   const seen = new Set<string>();
   commands.forEach((command: unknown, i) => {
     const at = `${where}[${i}]`;
@@ -384,7 +445,11 @@ export function checkCommands(commands: unknown, where: string): Findings {
       total.n += typeof command.description === 'string' ? command.description.length : 0;
       checkOptions(c, at, command.options, 0, total);
     }
-    if (total.n > MAX.commandTotal) c.error(at, `${total.n} characters in names, descriptions and choices, over Discord's limit of ${MAX.commandTotal}`);
+    if (total.n > MAX.commandTotal)
+      c.error(
+        at,
+        `${total.n} characters in names, descriptions and choices, over Discord's limit of ${MAX.commandTotal}`,
+      );
   });
   return c;
 }

@@ -23,7 +23,17 @@ export const DEFAULT_IDS = {
 };
 
 /** What the bot may do in the test channel: View Channel, Send Messages, Embed Links, Attach Files, Read History... */
-export const APP_PERMISSIONS = ((1n << 10n) | (1n << 11n) | (1n << 14n) | (1n << 15n) | (1n << 16n) | (1n << 6n) | (1n << 18n) | (1n << 31n) | (1n << 38n)).toString();
+export const APP_PERMISSIONS = (
+  (1n << 10n) |
+  (1n << 11n) |
+  (1n << 14n) |
+  (1n << 15n) |
+  (1n << 16n) |
+  (1n << 6n) |
+  (1n << 18n) |
+  (1n << 31n) |
+  (1n << 38n)
+).toString();
 
 export interface World {
   applicationId: string;
@@ -50,7 +60,16 @@ export function botUser(applicationId: string) {
 }
 
 export function humanUser(id: string) {
-  return { id, username: `user${id.slice(-4)}`, discriminator: '0', global_name: `Test User ${id.slice(-4)}`, avatar: null, public_flags: 0, flags: 0, bot: false };
+  return {
+    id,
+    username: `user${id.slice(-4)}`,
+    discriminator: '0',
+    global_name: `Test User ${id.slice(-4)}`,
+    avatar: null,
+    public_flags: 0,
+    flags: 0,
+    bot: false,
+  };
 }
 
 export function member(user: object, permissions: string, joinedAt: string) {

@@ -13,7 +13,17 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FakeGateway } from './discord-gateway.js';
-import { BadBody, discordError, Faults, fieldError, parseRequest, send, type Answer, type ParsedRequest, type UploadedFile } from './discord-http.js';
+import {
+  BadBody,
+  discordError,
+  Faults,
+  fieldError,
+  parseRequest,
+  send,
+  type Answer,
+  type ParsedRequest,
+  type UploadedFile,
+} from './discord-http.js';
 import { checkChoices, checkCommands, checkMessage, type Findings } from './discord-limits.js';
 import * as payload from './discord-payloads.js';
 
@@ -92,13 +102,22 @@ export interface FakeDiscord {
    * option is focused if none does). Resolves with the choices the bot answered and how long it took, or rejects after
    * `timeoutMs` (default 3,000) or if Discord would have refused the answer.
    */
-  autocomplete(name: string, options: unknown[], timeoutMs?: number, opts?: InteractionOpts): Promise<{ choices: { name: string; value: string }[]; ms: number }>;
+  autocomplete(
+    name: string,
+    options: unknown[],
+    timeoutMs?: number,
+    opts?: InteractionOpts,
+  ): Promise<{ choices: { name: string; value: string }[]; ms: number }>;
   /**
    * Presses a button on a message the bot sent: `message.id` is a message id, or an interaction token for that
    * interaction's @original (`fake.original(token)` also works as the message). Throws if the message or the button
    * (by custom_id) does not exist or the button is disabled.
    */
-  clickButton(customId: string, message: { id: string; channelId?: string }, opts?: InteractionOpts): Promise<{ id: string; token: string }>;
+  clickButton(
+    customId: string,
+    message: { id: string; channelId?: string },
+    opts?: InteractionOpts,
+  ): Promise<{ id: string; token: string }>;
   /** Everything the bot did for one interaction, in order. */
   responses(interactionToken: string): ResponseEntry[];
   /** The current message of @original for an interaction (after edits), or undefined (none yet, or deleted). */
@@ -120,12 +139,18 @@ export interface FakeDiscord {
    * puts another value in Retry-After and the body than in X-RateLimit-Reset-After (`seconds`), as a test of which one
    * the client waits.
    */
-  rateLimitNext(method: string, path: RegExp, seconds: number, opts?: { times?: number; global?: boolean; retryAfterSeconds?: number }): void;
+  rateLimitNext(
+    method: string,
+    path: RegExp,
+    seconds: number,
+    opts?: { times?: number; global?: boolean; retryAfterSeconds?: number },
+  ): void;
   /** The next `times` (default 1) matching requests fail with this status and are not carried out. */
   failNext(method: string, path: RegExp, status: number, times?: number): void;
   /**
    * Until switched off (the returned function), requests matching method (`*` for any) and path answer `status` with
-   * Discord's JSON error `code` (0 unless given) and are not carried out: `failUntilOff('POST', /messages$/, 403, 50001)`
+   * Discord's JSON error `code` (0 unless given) and are not carried out: `failUntilOff('POST', /messages$/, 403,
+   * 50001)`
    * for Missing Access, `failUntilOff('*', /./, 401)` for a token refused everywhere (GET /users/@me included).
    */
   failUntilOff(method: string, path: RegExp, status: number, code?: number): () => void;
@@ -149,7 +174,10 @@ export interface FakeDiscord {
   sessions(): { identified: number; resumed: number };
   /** The IDENTIFY payloads (`d`: intents, properties, shard…) the client sent, in order, without the token. */
   identifies(): Record<string, DiscordJson>[];
-  /** Limit violations in what the bot sent (refused payloads, and accepted ones Discord shows badly); empty if all valid. */
+  /**
+   * Limit violations in what the bot sent (refused payloads, and accepted ones Discord shows badly); empty if all
+   * valid.
+   */
   violations(): string[];
   close(): Promise<void>;
 }
@@ -164,7 +192,9 @@ export interface InteractionOpts {
 
 const EPHEMERAL = 1 << 6;
 const LOADING = 1 << 7;
-/** Flags a bot may set on a message it creates: SUPPRESS_EMBEDS, EPHEMERAL, SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2. */
+/**
+ * Flags a bot may set on a message it creates: SUPPRESS_EMBEDS, EPHEMERAL, SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2.
+ */
 const SETTABLE_FLAGS = (1 << 2) | EPHEMERAL | (1 << 12) | (1 << 15);
 
 interface StoredMessage {
@@ -196,7 +226,8 @@ interface Interaction {
   onAutocomplete?: (choices: unknown, refused: string[]) => void;
 }
 
-const isObject = (v: unknown): v is Record<string, DiscordJson> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, DiscordJson> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
   const applicationId = options.applicationId ?? payload.DEFAULT_IDS.applicationId;
@@ -242,7 +273,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   }
 
   function invalidForm(findings: Findings): Answer {
-    return { status: 400, body: discordError(50035, 'Invalid Form Body', { _errors: findings.errors.map((message) => ({ code: 'BASE_TYPE_INVALID', message })) }) };
+    return {
+      status: 400,
+      body: discordError(50035, 'Invalid Form Body', {
+        _errors: findings.errors.map((message) => ({ code: 'BASE_TYPE_INVALID', message })),
+      }),
+    };
   }
 
   const unknownMessage: Answer = { status: 404, body: discordError(10008, 'Unknown Message') };
@@ -272,7 +308,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     interaction?: Interaction;
   }): StoredMessage {
     const sentFlags = typeof fields.body.flags === 'number' ? fields.body.flags : 0;
-    const flags = (sentFlags & SETTABLE_FLAGS & ~EPHEMERAL) | (fields.ephemeral ? EPHEMERAL : 0) | (fields.loading ? LOADING : 0);
+    const flags =
+      (sentFlags & SETTABLE_FLAGS & ~EPHEMERAL) | (fields.ephemeral ? EPHEMERAL : 0) | (fields.loading ? LOADING : 0);
     const id = payload.snowflake();
     const i = fields.interaction;
     const json = payload.message(world, {
@@ -298,29 +335,44 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   }
 
   /** An edit as Discord applies it: only the fields sent change; the result must still be a valid message. */
-  function editMessage(message: StoredMessage, edit: Record<string, unknown>, files: UploadedFile[], where: string): Answer {
+  function editMessage(
+    message: StoredMessage,
+    edit: Record<string, unknown>,
+    files: UploadedFile[],
+    where: string,
+  ): Answer {
     const merged = { ...message.body, ...edit };
     const findings = checkMessage(merged, { where, files: files.length + (message.json.attachments?.length ?? 0) });
     if (note(findings)) return invalidForm(findings);
     if (typeof edit.flags === 'number' && Boolean(edit.flags & EPHEMERAL) !== message.ephemeral) {
-      found.push(`${where}.flags: an edit cannot make a message ${message.ephemeral ? 'public' : 'ephemeral'}; Discord ignores the change (accepted by Discord)`);
+      found.push(
+        `${where}.flags: an edit cannot make a message ${message.ephemeral ? 'public' : 'ephemeral'}; Discord ignores the change (accepted by Discord)`,
+      );
     }
     message.body = merged;
     const json = message.json;
     if ('content' in edit) json.content = typeof edit.content === 'string' ? edit.content : '';
-    if ('embeds' in edit) json.embeds = Array.isArray(edit.embeds) ? edit.embeds.map((e) => ({ type: 'rich', ...(e as object) })) : [];
+    if ('embeds' in edit)
+      json.embeds = Array.isArray(edit.embeds) ? edit.embeds.map((e) => ({ type: 'rich', ...(e as object) })) : [];
     if ('components' in edit) json.components = Array.isArray(edit.components) ? edit.components : [];
     // An edit's `attachments` lists the ones to keep (by id) besides the new files; without it, all are kept.
     const keep = Array.isArray(edit.attachments)
-      ? (json.attachments as { id: string }[]).filter((a) => (edit.attachments as { id?: unknown }[]).some((k) => String(k?.id) === a.id))
+      ? (json.attachments as { id: string }[]).filter((a) =>
+          (edit.attachments as { id?: unknown }[]).some((k) => String(k?.id) === a.id),
+        )
       : json.attachments;
     json.attachments = [...keep, ...saveAttachments(files)];
-    json.flags = (json.flags & ~LOADING) | (typeof edit.flags === 'number' ? edit.flags & (1 << 2) : json.flags & (1 << 2));
+    json.flags =
+      (json.flags & ~LOADING) | (typeof edit.flags === 'number' ? edit.flags & (1 << 2) : json.flags & (1 << 2));
     json.edited_timestamp = new Date().toISOString();
     return ok(json);
   }
 
-  function checkedBody(req: ParsedRequest, where: string, partial = false): { body: Record<string, unknown> } | { refused: Answer } {
+  function checkedBody(
+    req: ParsedRequest,
+    where: string,
+    partial = false,
+  ): { body: Record<string, unknown> } | { refused: Answer } {
     if (!isObject(req.body) && !(partial && req.body === undefined)) {
       return { refused: { status: 400, body: discordError(50109, 'The request body contains invalid JSON.') } };
     }
@@ -348,17 +400,30 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const problem = nonceProblem(body.nonce);
     if (problem) {
       found.push(`${where}.nonce: ${JSON.stringify(body.nonce)} ${problem}`);
-      return { status: 400, body: discordError(50035, 'Invalid Form Body', fieldError('nonce', 'BASE_TYPE_BAD_LENGTH', problem)) };
+      return {
+        status: 400,
+        body: discordError(50035, 'Invalid Form Body', fieldError('nonce', 'BASE_TYPE_BAD_LENGTH', problem)),
+      };
     }
     const nonce = body.nonce as string | number | undefined;
     if (body.enforce_nonce === true && nonce !== undefined) {
       // Discord answers a repeated nonce with the message it already created, so a retried post shows once.
       const earlier = [...stored.values()].find(
-        (m) => m.channelId === channel && m.nonce !== undefined && String(m.nonce) === String(nonce) && Date.now() - m.createdAt <= nonceWindowMs,
+        (m) =>
+          m.channelId === channel &&
+          m.nonce !== undefined &&
+          String(m.nonce) === String(nonce) &&
+          Date.now() - m.createdAt <= nonceWindowMs,
       );
       if (earlier) return ok({ ...earlier.json, nonce: earlier.nonce });
     }
-    const message = createMessage({ channelId: channel, body, files: req.files, ephemeral: false, ...(nonce !== undefined ? { nonce } : {}) });
+    const message = createMessage({
+      channelId: channel,
+      body,
+      files: req.files,
+      ephemeral: false,
+      ...(nonce !== undefined ? { nonce } : {}),
+    });
     const list = channelPosts.get(channel) ?? [];
     list.push({ id: message.json.id, body, ...(nonce !== undefined ? { nonce: String(nonce) } : {}) });
     channelPosts.set(channel, list);
@@ -392,7 +457,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     }
     const late = Date.now() - interaction.createdAt;
     if (late > callbackDeadlineMs) {
-      found.push(`${where}: answered after ${late} ms, Discord allows ${callbackDeadlineMs} ms (the user saw "The application did not respond")`);
+      found.push(
+        `${where}: answered after ${late} ms, Discord allows ${callbackDeadlineMs} ms (the user saw "The application did not respond")`,
+      );
       return unknownInteraction;
     }
     const body = isObject(req.body) ? req.body : {};
@@ -402,19 +469,35 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const isComponent = interaction.type === 3 || interaction.type === 5;
     const wrongType = (why: string): Answer => {
       found.push(`${where}: callback type ${String(type)} ${why}`);
-      return { status: 400, body: discordError(50035, 'Invalid Form Body', fieldError('type', 'INTERACTION_RESPONSE_TYPE_INVALID', why)) };
+      return {
+        status: 400,
+        body: discordError(50035, 'Invalid Form Body', fieldError('type', 'INTERACTION_RESPONSE_TYPE_INVALID', why)),
+      };
     };
     let messageId: string | undefined;
     switch (type) {
       case 4: {
         const checked = checkedBody({ ...req, body: data }, `${where} (type 4)`);
         if ('refused' in checked) return checked.refused;
-        const message = createMessage({ channelId: interaction.channelId, body: checked.body, files: req.files, ephemeral, interaction });
+        const message = createMessage({
+          channelId: interaction.channelId,
+          body: checked.body,
+          files: req.files,
+          ephemeral,
+          interaction,
+        });
         messageId = interaction.originalId = message.json.id;
         break;
       }
       case 5: {
-        const message = createMessage({ channelId: interaction.channelId, body: {}, files: [], ephemeral, loading: true, interaction });
+        const message = createMessage({
+          channelId: interaction.channelId,
+          body: {},
+          files: [],
+          ephemeral,
+          loading: true,
+          interaction,
+        });
         messageId = interaction.originalId = message.json.id;
         interaction.awaitingFirstFollowup = true;
         break;
@@ -440,14 +523,21 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         break;
       }
       case 9:
-        if (interaction.type === 4 || interaction.type === 5) return wrongType('cannot answer this interaction with a modal');
+        if (interaction.type === 4 || interaction.type === 5)
+          return wrongType('cannot answer this interaction with a modal');
         break;
       default:
         return wrongType('is not a callback type a bot may send');
     }
     interaction.callbackType = type as number;
     const stayed = messageId ? stored.get(messageId) : undefined;
-    interaction.log.push({ kind: 'callback', type: type as number, body: data, ...(messageId ? { messageId } : {}), ephemeral: stayed?.ephemeral ?? ephemeral });
+    interaction.log.push({
+      kind: 'callback',
+      type: type as number,
+      body: data,
+      ...(messageId ? { messageId } : {}),
+      ephemeral: stayed?.ephemeral ?? ephemeral,
+    });
     if (req.query.with_response !== 'true') return { status: 204 };
     return ok({
       interaction: {
@@ -493,7 +583,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     } else {
       const findings = checkMessage(body, { where, files: req.files.length });
       if (note(findings)) return invalidForm(findings);
-      message = createMessage({ channelId: interaction.channelId, body, files: req.files, ephemeral: wantsEphemeral, interaction });
+      message = createMessage({
+        channelId: interaction.channelId,
+        body,
+        files: req.files,
+        ephemeral: wantsEphemeral,
+        interaction,
+      });
     }
     interaction.awaitingFirstFollowup = false;
     interaction.log.push({ kind: 'followup', body, messageId: message.json.id, ephemeral: message.ephemeral });
@@ -514,7 +610,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     }
     const checked = checkedBody(req, `edit of ${messageRef} for ${interaction.name ?? interaction.id}`, true);
     if ('refused' in checked) return checked.refused;
-    const answer = editMessage(message, checked.body, req.files, `edit of ${messageRef} for ${interaction.name ?? interaction.id}`);
+    const answer = editMessage(
+      message,
+      checked.body,
+      req.files,
+      `edit of ${messageRef} for ${interaction.name ?? interaction.id}`,
+    );
     if (answer.status !== 200) return answer;
     if (id === interaction.originalId) interaction.awaitingFirstFollowup = false;
     interaction.log.push({ kind: 'edit', body: checked.body, messageId: id!, ephemeral: message.ephemeral });
@@ -527,7 +628,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     return commandSets.get(scope) ?? [];
   }
 
-  function withIds(command: Record<string, DiscordJson>, scope: string, existing: DiscordJson[]): Record<string, DiscordJson> {
+  function withIds(
+    command: Record<string, DiscordJson>,
+    scope: string,
+    existing: DiscordJson[],
+  ): Record<string, DiscordJson> {
     const same = existing.find((c) => c.name === command.name && (c.type ?? 1) === (command.type ?? 1));
     return {
       type: 1,
@@ -597,13 +702,28 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       method: 'GET',
       pattern: /^\/gateway\/bot$/,
       auth: true,
-      handle: () => ok({ url: gateway.url, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 } }),
+      handle: () =>
+        ok({
+          url: gateway.url,
+          shards: 1,
+          session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
+        }),
     },
     { method: 'GET', pattern: /^\/gateway$/, auth: false, handle: () => ok({ url: gateway.url }) },
     { method: 'GET', pattern: /^\/users\/@me$/, auth: true, handle: () => ok(world.botUser) },
     { method: 'GET', pattern: /^\/(?:oauth2\/)?applications\/@me$/, auth: true, handle: () => ok(application()) },
-    { method: 'POST', pattern: /^\/interactions\/([^/]+)\/([^/]+)\/callback$/, auth: false, handle: (req, m) => callback(req, m[1]!, m[2]!) },
-    { method: 'POST', pattern: /^\/webhooks\/([^/]+)\/([^/]+)$/, auth: false, handle: (req, m) => followUp(req, m[1]!, m[2]!) },
+    {
+      method: 'POST',
+      pattern: /^\/interactions\/([^/]+)\/([^/]+)\/callback$/,
+      auth: false,
+      handle: (req, m) => callback(req, m[1]!, m[2]!),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/webhooks\/([^/]+)\/([^/]+)$/,
+      auth: false,
+      handle: (req, m) => followUp(req, m[1]!, m[2]!),
+    },
     ...['GET', 'PATCH', 'DELETE'].map((method) => ({
       method,
       pattern: /^\/webhooks\/([^/]+)\/([^/]+)\/messages\/([^/]+)$/,
@@ -619,8 +739,18 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         return index < 0 ? unknownChannel : ok(payload.textChannel(world, m[1]!, index));
       },
     },
-    { method: 'POST', pattern: /^\/channels\/(\d+)\/messages$/, auth: true, handle: (req, m) => postChannelMessage(req, m[1]!) },
-    { method: 'GET', pattern: /^\/channels\/(\d+)\/messages$/, auth: true, handle: (req, m) => listChannelMessages(req, m[1]!) },
+    {
+      method: 'POST',
+      pattern: /^\/channels\/(\d+)\/messages$/,
+      auth: true,
+      handle: (req, m) => postChannelMessage(req, m[1]!),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/channels\/(\d+)\/messages$/,
+      auth: true,
+      handle: (req, m) => listChannelMessages(req, m[1]!),
+    },
     ...['GET', 'PATCH', 'DELETE'].map((method) => ({
       method,
       pattern: /^\/channels\/(\d+)\/messages\/(\d+)$/,
@@ -634,17 +764,25 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
           return { status: 204 };
         }
         const checked = checkedBody(req, `PATCH /channels/${m[1]}/messages/${m[2]}`, true);
-        return 'refused' in checked ? checked.refused : editMessage(message, checked.body, req.files, `PATCH /channels/${m[1]}/messages/${m[2]}`);
+        return 'refused' in checked
+          ? checked.refused
+          : editMessage(message, checked.body, req.files, `PATCH /channels/${m[1]}/messages/${m[2]}`);
       },
     })),
     {
       method: 'GET',
       pattern: /^\/guilds\/(\d+)$/,
       auth: true,
-      handle: (_req, m) => (m[1] === guildId ? ok(payload.guild(world)) : { status: 404, body: discordError(10004, 'Unknown Guild') }),
+      handle: (_req, m) =>
+        m[1] === guildId ? ok(payload.guild(world)) : { status: 404, body: discordError(10004, 'Unknown Guild') },
     },
     ...['GET', 'PUT', 'POST'].flatMap((method) => [
-      { method, pattern: /^\/applications\/(\d+)\/commands$/, auth: true, handle: (req: ParsedRequest, m: string[]) => appGuard(m[1]!) ?? commandsRoute(req, 'global') },
+      {
+        method,
+        pattern: /^\/applications\/(\d+)\/commands$/,
+        auth: true,
+        handle: (req: ParsedRequest, m: string[]) => appGuard(m[1]!) ?? commandsRoute(req, 'global'),
+      },
       {
         method,
         pattern: /^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/,
@@ -669,7 +807,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   ];
 
   function appGuard(appId: string): Answer | undefined {
-    return appId === applicationId ? undefined : { status: 403, body: discordError(20012, 'You are not authorized to perform this action on this application') };
+    return appId === applicationId
+      ? undefined
+      : { status: 403, body: discordError(20012, 'You are not authorized to perform this action on this application') };
   }
 
   function route(req: ParsedRequest): Answer {
@@ -677,13 +817,15 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     if (matching.length === 0) return { status: 404, body: discordError(0, '404: Not Found') };
     const chosen = matching.find((r) => r.method === req.method);
     if (!chosen) return { status: 405, body: discordError(0, '405: Method Not Allowed') };
-    if (chosen.auth && req.authorization !== `Bot ${botToken}`) return { status: 401, body: discordError(0, '401: Unauthorized') };
+    if (chosen.auth && req.authorization !== `Bot ${botToken}`)
+      return { status: 401, body: discordError(0, '401: Unauthorized') };
     const injected = faults.takeAnswer(req.method, req.path);
     if (injected) return injected;
     if (req.files.length > 0) {
       if (fileRefusals[0]) return fileRefusals[0];
       const size = req.files.reduce((n, f) => n + f.size, 0);
-      if (size > (options.attachmentSizeLimit ?? 10_485_760)) return { status: 413, body: discordError(40005, 'Request entity too large') };
+      if (size > (options.attachmentSizeLimit ?? 10_485_760))
+        return { status: 413, body: discordError(40005, 'Request entity too large') };
     }
     return chosen.handle(req, chosen.pattern.exec(req.path)!.slice(0));
   }
@@ -734,7 +876,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
 
   // ---- dispatching interactions -------------------------------------------------------------------------------
 
-  function newInteraction(type: number, name: string | undefined, opts: InteractionOpts, extra: { data: object; message?: StoredMessage }): Interaction {
+  function newInteraction(
+    type: number,
+    name: string | undefined,
+    opts: InteractionOpts,
+    extra: { data: object; message?: StoredMessage },
+  ): Interaction {
     const id = payload.snowflake();
     const token = `fake-itoken.${id}.${randomBytes(24).toString('base64url')}`;
     const interaction: Interaction = {
@@ -772,7 +919,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   /** A command's id: the registered one (guild first), else a stable made-up one, as if registered. */
   const madeUpCommandIds = new Map<string, string>();
   function commandData(name: string, options: unknown[]): object {
-    const registered = [...commandScope(guildId), ...commandScope('global')].find((c) => c.name === name && (c.type ?? 1) === 1);
+    const registered = [...commandScope(guildId), ...commandScope('global')].find(
+      (c) => c.name === name && (c.type ?? 1) === 1,
+    );
     if (!madeUpCommandIds.has(name)) madeUpCommandIds.set(name, payload.snowflake());
     return {
       id: registered?.id ?? madeUpCommandIds.get(name),
@@ -785,7 +934,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
 
   /** Marks the last leaf option focused when the caller did not say which one the user is typing in. */
   function withFocus(options: unknown[]): unknown[] {
-    const hasFocus = (list: unknown[]): boolean => list.some((o) => isObject(o) && (o.focused === true || (Array.isArray(o.options) && hasFocus(o.options))));
+    const hasFocus = (list: unknown[]): boolean =>
+      list.some((o) => isObject(o) && (o.focused === true || (Array.isArray(o.options) && hasFocus(o.options))));
     if (hasFocus(options)) return options;
     const copy = structuredClone(options);
     let list = copy;
@@ -815,7 +965,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     for (const component of components) {
       if (!isObject(component)) continue;
       if (component.type === 2 && component.custom_id === customId) return component;
-      const inner = findButton(component.components, customId) ?? (isObject(component.accessory) ? findButton([component.accessory], customId) : undefined);
+      const inner =
+        findButton(component.components, customId) ??
+        (isObject(component.accessory) ? findButton([component.accessory], customId) : undefined);
       if (inner) return inner;
     }
     return undefined;
@@ -823,7 +975,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
 
   function customIds(components: unknown): string[] {
     if (!Array.isArray(components)) return [];
-    return components.flatMap((c) => (isObject(c) ? [...(typeof c.custom_id === 'string' ? [c.custom_id] : []), ...customIds(c.components)] : []));
+    return components.flatMap((c) =>
+      isObject(c) ? [...(typeof c.custom_id === 'string' ? [c.custom_id] : []), ...customIds(c.components)] : [],
+    );
   }
 
   return {
@@ -858,9 +1012,15 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     async clickButton(customId, ref, opts = {}) {
       const message = findMessage(ref);
       const button = findButton(message.json.components, customId);
-      if (!button) throw new Error(`fake Discord: message ${message.json.id} has no button ${customId} (it has: ${customIds(message.json.components).join(', ') || 'none'})`);
+      if (!button)
+        throw new Error(
+          `fake Discord: message ${message.json.id} has no button ${customId} (it has: ${customIds(message.json.components).join(', ') || 'none'})`,
+        );
       if (button.disabled === true) throw new Error(`fake Discord: button ${customId} is disabled`);
-      const interaction = newInteraction(3, undefined, opts, { data: { custom_id: customId, component_type: 2 }, message });
+      const interaction = newInteraction(3, undefined, opts, {
+        data: { custom_id: customId, component_type: 2 },
+        message,
+      });
       return { id: interaction.id, token: interaction.token };
     },
     responses: (token) => [...(interactions.get(token)?.log ?? [])],
@@ -869,7 +1029,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       const message = interaction?.originalId ? stored.get(interaction.originalId) : undefined;
       return message && !message.deleted ? message.json : undefined;
     },
-    messages: (channel) => (channel === undefined ? [...channelPosts.values()].flat() : [...(channelPosts.get(channel) ?? [])]),
+    messages: (channel) =>
+      channel === undefined ? [...channelPosts.values()].flat() : [...(channelPosts.get(channel) ?? [])],
     message(id) {
       const message = stored.get(id);
       return message && !message.deleted ? message.json : undefined;

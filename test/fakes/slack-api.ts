@@ -121,7 +121,10 @@ export interface FakeSlack {
   missingScope(method: string, on?: boolean): void;
   /** What chat.postMessage posted to a channel, oldest first. */
   messages(channel: string): FakeMessage[];
-  /** Every file of the upload v2 flow, in the order their upload URLs were given (`failNext('upload', …)` fails a POST of bytes). */
+  /**
+   * Every file of the upload v2 flow, in the order their upload URLs were given (`failNext('upload', …)` fails a POST
+   * of bytes).
+   */
   uploads(): FakeUpload[];
   /** The next POST of bytes to an upload URL is held before its bytes are stored, until released or abandoned. */
   holdUpload(): HeldUpload;
@@ -150,7 +153,9 @@ export interface FakeSlack {
   revokeWorkspace(teamId: string): void;
   /** The bot token of a workspace, the latest given; undefined when it has none. */
   tokenOf(teamId: string): string | undefined;
-  /** The scopes auth.test reports in X-OAuth-Scopes (default: what the manifest asks for); undefined sends no header. */
+  /**
+   * The scopes auth.test reports in X-OAuth-Scopes (default: what the manifest asks for); undefined sends no header.
+   */
   grantScopes(scopes: string[] | undefined): void;
   waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs?: number): Promise<void>;
   reset(): void;
@@ -174,20 +179,35 @@ export interface FakeSlackOptions {
   socketModeUrl?: string;
   /** Every request is handled this long after it arrived, as over a real network (the benchmarks); default 0. */
   latencyMs?: number;
-  /** Slack's clock for message ts (and so for `oldest` in conversations.history): a test's fake clock; Date.now by default. */
+  /**
+   * Slack's clock for message ts (and so for `oldest` in conversations.history): a test's fake clock; Date.now by
+   * default.
+   */
   clock?: () => number;
   /** Add to Slack: the app's credentials that oauth.v2.access checks. */
   oauth?: { clientId: string; clientSecret: string };
 }
 
 /** What the app's manifest asks for, as auth.test reports it. */
-export const DEFAULT_SLACK_SCOPES = ['commands', 'chat:write', 'channels:history', 'groups:history', 'im:history', 'mpim:history', 'users:read', 'files:write'];
+export const DEFAULT_SLACK_SCOPES = [
+  'commands',
+  'chat:write',
+  'channels:history',
+  'groups:history',
+  'im:history',
+  'mpim:history',
+  'users:read',
+  'files:write',
+];
 
 /** The file methods of the upload v2 flow: they need `files:write` among the granted scopes. */
 const FILE_METHODS = new Set(['files.getUploadURLExternal', 'files.completeUploadExternal']);
 
 /** The scope each history-like method needs, for missing_scope answers. */
-const SCOPE_OF: Record<string, string> = { 'conversations.history': 'channels:history,groups:history,im:history,mpim:history', 'users.info': 'users:read' };
+const SCOPE_OF: Record<string, string> = {
+  'conversations.history': 'channels:history,groups:history,im:history,mpim:history',
+  'users.info': 'users:read',
+};
 
 /** Form fields that @slack/web-api JSON-encodes because their values are objects or arrays. */
 const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'view', 'unfurls', 'user_auth_blocks', 'files']);
@@ -212,7 +232,8 @@ async function uploadedBytes(raw: Buffer, contentType: string | undefined): Prom
   return Buffer.alloc(0);
 }
 
-const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isJsonObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Top-level image blocks that show a Slack file, with `image_url` standing in for `slack_file` so that the Block Kit
@@ -260,9 +281,12 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
   const token = options.token ?? 'xoxb-test';
-  // Add to Slack: each workspace's bot token, the default one's first; codes Slack gave out at the approval, not yet used.
+  // Add to Slack: each workspace's bot token, the default one's first; codes Slack gave out at the approval, not yet
+  // used.
   // An org-wide install's token is kept under its enterprise id as teamId.
-  const workspaces = new Map<string, { teamId: string; teamName: string; enterpriseId?: string }>([[token, { teamId: 'T0TEST', teamName: 'Manzil Test' }]]);
+  const workspaces = new Map<string, { teamId: string; teamName: string; enterpriseId?: string }>([
+    [token, { teamId: 'T0TEST', teamName: 'Manzil Test' }],
+  ]);
   const codes = new Map<string, { teamId: string; teamName: string; user: string; grid?: FakeGrid | undefined }>();
   let issued = 0;
   const calls: SlackCall[] = [];
@@ -284,20 +308,28 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   let scopes: string[] | undefined = DEFAULT_SLACK_SCOPES;
   let seq = 0;
   let baseUrl = '';
-  // Like Slack's: the posting time in seconds, then a counter, so ts are unique, increasing and comparable with `oldest`.
+  // Like Slack's: the posting time in seconds, then a counter, so ts are unique, increasing and comparable with
+  // `oldest`.
   const nextTs = () => `${Math.floor((options.clock ?? Date.now)() / 1000)}.${String(++seq).padStart(6, '0')}`;
 
   /** oauth.v2.access: a code from an approval, exchanged once (with the app's credentials) for a new bot token. */
   function exchangeCode(args: Record<string, unknown>): [number, unknown, Record<string, string>] {
     const approval = codes.get(String(args.code ?? ''));
     if (!approval) return [200, { ok: false, error: 'invalid_code' }, {}];
-    if (options.oauth && (args.client_id !== options.oauth.clientId || args.client_secret !== options.oauth.clientSecret))
+    if (
+      options.oauth &&
+      (args.client_id !== options.oauth.clientId || args.client_secret !== options.oauth.clientSecret)
+    )
       return [200, { ok: false, error: 'invalid_client_id' }, {}];
     codes.delete(String(args.code));
     const { grid } = approval;
     const owner = grid?.orgWide ? grid.enterpriseId : approval.teamId;
     const botToken = `xoxb-${owner}-${++issued}`;
-    workspaces.set(botToken, { teamId: owner, teamName: approval.teamName, ...(grid ? { enterpriseId: grid.enterpriseId } : {}) });
+    workspaces.set(botToken, {
+      teamId: owner,
+      teamName: approval.teamName,
+      ...(grid ? { enterpriseId: grid.enterpriseId } : {}),
+    });
     return [
       200,
       {
@@ -317,7 +349,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   }
 
   /** A queued failure as [status, body, headers], or undefined to answer normally. */
-  function takeFailure(method: string, answer = failures.get(method)?.shift()): [number, unknown, Record<string, string>] | undefined {
+  function takeFailure(
+    method: string,
+    answer = failures.get(method)?.shift(),
+  ): [number, unknown, Record<string, string>] | undefined {
     if (!answer) return undefined;
     if (answer.error !== undefined && answer.status === undefined) return [200, { ok: false, error: answer.error }, {}];
     const status = answer.status ?? 429;
@@ -325,10 +360,18 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     return [status, { ok: false, error: answer.error ?? (status === 429 ? 'ratelimited' : 'fatal_error') }, headers];
   }
 
-  function answer(method: string, args: Record<string, unknown>, callToken: string | undefined): [number, unknown, Record<string, string>] {
+  function answer(
+    method: string,
+    args: Record<string, unknown>,
+    callToken: string | undefined,
+  ): [number, unknown, Record<string, string>] {
     if (outage) {
       const headers: Record<string, string> = outage.status === 429 ? { 'retry-after': String(outage.retryAfter) } : {};
-      return [outage.status, outage.status === 429 ? { ok: false, error: 'ratelimited' } : `fake Slack outage: HTTP ${outage.status}`, headers];
+      return [
+        outage.status,
+        outage.status === 429 ? { ok: false, error: 'ratelimited' } : `fake Slack outage: HTTP ${outage.status}`,
+        headers,
+      ];
     }
     if (authRefused) return [200, { ok: false, error: 'invalid_auth' }, {}];
     const queued = failures.get(method)?.shift();
@@ -342,22 +385,37 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     return carryOut(method, args, callToken);
   }
 
-  function carryOut(method: string, args: Record<string, unknown>, callToken: string | undefined): [number, unknown, Record<string, string>] {
+  function carryOut(
+    method: string,
+    args: Record<string, unknown>,
+    callToken: string | undefined,
+  ): [number, unknown, Record<string, string>] {
     if (method === 'apps.connections.open') {
       // Socket Mode: the app-level token opens a WebSocket; Slack says where.
       if (callToken !== (options.appToken ?? 'xapp-test')) return [200, { ok: false, error: 'invalid_auth' }, {}];
-      return options.socketModeUrl ? [200, { ok: true, url: options.socketModeUrl }, {}] : [200, { ok: false, error: 'not_allowed_token_type' }, {}];
+      return options.socketModeUrl
+        ? [200, { ok: true, url: options.socketModeUrl }, {}]
+        : [200, { ok: false, error: 'not_allowed_token_type' }, {}];
     }
     if (method === 'oauth.v2.access') return exchangeCode(args);
     const workspace = callToken === undefined ? undefined : workspaces.get(callToken);
     if (!workspace) return [200, { ok: false, error: 'invalid_auth' }, {}];
-    if (scopesMissing.has(method)) return [200, { ok: false, error: 'missing_scope', needed: SCOPE_OF[method] ?? 'unknown', provided: 'commands,chat:write' }, {}];
+    if (scopesMissing.has(method))
+      return [
+        200,
+        { ok: false, error: 'missing_scope', needed: SCOPE_OF[method] ?? 'unknown', provided: 'commands,chat:write' },
+        {},
+      ];
     if (FILE_METHODS.has(method) && scopes && !scopes.includes('files:write')) {
       return [200, { ok: false, error: 'missing_scope', needed: 'files:write', provided: scopes.join(',') }, {}];
     }
     if (MESSAGE_METHODS.has(method) || args.blocks !== undefined) {
-      const errors = [...checkSlackMessage({ text: args.text, blocks: withFilesAsUrls(args.blocks) }), ...slackFileErrors(args.blocks)];
-      if (errors.length) return [200, { ok: false, error: args.blocks === undefined ? 'no_text' : 'invalid_blocks', errors }, {}];
+      const errors = [
+        ...checkSlackMessage({ text: args.text, blocks: withFilesAsUrls(args.blocks) }),
+        ...slackFileErrors(args.blocks),
+      ];
+      if (errors.length)
+        return [200, { ok: false, error: args.blocks === undefined ? 'no_text' : 'invalid_blocks', errors }, {}];
     }
     const channel = typeof args.channel === 'string' ? args.channel : 'C0TEST';
     switch (method) {
@@ -380,7 +438,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         const message: FakeMessage = { type: 'message', ts: nextTs(), text: args.text, user: 'U0BOT', bot_id: 'B0BOT' };
         if (args.blocks !== undefined) message.blocks = args.blocks;
         const metadata = args.metadata as FakeMessage['metadata'] | undefined;
-        if (metadata?.event_type) message.metadata = { event_type: metadata.event_type, event_payload: metadata.event_payload ?? {} };
+        if (metadata?.event_type)
+          message.metadata = { event_type: metadata.event_type, event_payload: metadata.event_payload ?? {} };
         posted.set(channel, [...(posted.get(channel) ?? []), message]);
         const { metadata: _omitted, ...shown } = message; // Slack echoes the message without its metadata
         return [200, { ok: true, channel, ts: message.ts, message: shown }, {}];
@@ -394,7 +453,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           200,
           {
             ok: true,
-            user: { id, team_id: user.team_id ?? 'T0TEST', name: user.name ?? id.toLowerCase(), is_admin: user.is_admin ?? false, is_owner: user.is_owner ?? false, is_bot: false },
+            user: {
+              id,
+              team_id: user.team_id ?? 'T0TEST',
+              name: user.name ?? id.toLowerCase(),
+              is_admin: user.is_admin ?? false,
+              is_owner: user.is_owner ?? false,
+              is_bot: false,
+            },
           },
           {},
         ];
@@ -404,7 +470,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         workspaces.delete(callToken!);
         return [200, { ok: true, revoked: true }, {}];
       case 'chat.update':
-        return [200, { ok: true, channel, ts: args.ts, text: args.text, message: { text: args.text, blocks: args.blocks } }, {}];
+        return [
+          200,
+          { ok: true, channel, ts: args.ts, text: args.text, message: { text: args.text, blocks: args.blocks } },
+          {},
+        ];
       case 'chat.postEphemeral':
         return [200, { ok: true, message_ts: nextTs() }, {}];
       case 'files.getUploadURLExternal': {
@@ -427,14 +497,33 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         const files = Array.isArray(args.files) ? (args.files as unknown[]) : [];
         if (files.length === 0) return [200, { ok: false, error: 'invalid_arguments' }, {}];
         const found = files.map((f) => (isJsonObject(f) && typeof f.id === 'string' ? uploads.get(f.id) : undefined));
-        // A file never uploaded (or with other bytes than its declared length): the fake's answer, as Slack gives no detail.
-        if (found.some((u) => !u?.bytes || u.bytes.length !== u.length)) return [200, { ok: false, error: 'file_not_found' }, {}];
+        // A file never uploaded (or with other bytes than its declared length): the fake's answer, as Slack gives no
+        // detail.
+        if (found.some((u) => !u?.bytes || u.bytes.length !== u.length))
+          return [200, { ok: false, error: 'file_not_found' }, {}];
         const channelId = typeof args.channel_id === 'string' ? args.channel_id : undefined;
         found.forEach((u, i) => {
           const title = (files[i] as Record<string, unknown>).title;
-          Object.assign(u!, { complete: true, usableAt: Date.now() + processingMs, ...(typeof title === 'string' ? { title } : {}), ...(channelId ? { channelId } : {}) });
+          Object.assign(u!, {
+            complete: true,
+            usableAt: Date.now() + processingMs,
+            ...(typeof title === 'string' ? { title } : {}),
+            ...(channelId ? { channelId } : {}),
+          });
         });
-        return [200, { ok: true, files: found.map((u) => ({ id: u!.id, name: u!.filename, title: u!.title ?? u!.filename, size: u!.length })) }, {}];
+        return [
+          200,
+          {
+            ok: true,
+            files: found.map((u) => ({
+              id: u!.id,
+              name: u!.filename,
+              title: u!.title ?? u!.filename,
+              size: u!.length,
+            })),
+          },
+          {},
+        ];
       }
       default:
         return [200, { ok: true }, {}];
@@ -446,7 +535,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const oldest = Number(args.oldest ?? 0);
     const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
     const all = (posted.get(channel) ?? []).filter((m) => Number(m.ts) > oldest).reverse();
-    const start = args.cursor ? Number(Buffer.from(String(args.cursor), 'base64').toString('utf8').replace('offset:', '')) : 0;
+    const start = args.cursor
+      ? Number(Buffer.from(String(args.cursor), 'base64').toString('utf8').replace('offset:', ''))
+      : 0;
     const limit = Math.min(Math.max(Number(args.limit ?? 100), 1), 999);
     const page = all.slice(start, start + limit).map((m) => {
       if (withMetadata) return m;
@@ -470,27 +561,41 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       if (!isJsonObject(b) || b.type !== 'image' || b.slack_file === undefined) return [];
       const file = b.slack_file;
       const pointer = `[json-pointer:/blocks/${i}/slack_file]`;
-      if (!isJsonObject(file) || (file.id === undefined) === (file.url === undefined) || b.image_url !== undefined) return [`invalid slack file ${pointer}`];
+      if (!isJsonObject(file) || (file.id === undefined) === (file.url === undefined) || b.image_url !== undefined)
+        return [`invalid slack file ${pointer}`];
       const upload = typeof file.id === 'string' ? uploads.get(file.id) : undefined;
       return upload?.complete && Date.now() >= upload.usableAt ? [] : [`invalid slack file ${pointer}`];
     });
   }
 
-  /** A POST of bytes to an upload URL: stored for a file the fake gave the URL of, answered as Slack does (`OK - n`). */
+  /**
+   * A POST of bytes to an upload URL: stored for a file the fake gave the URL of, answered as Slack does (`OK - n`).
+   */
   async function handleUpload(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
     const raw = await readRawBody(req);
     const bytes = await uploadedBytes(raw, req.headers['content-type']);
     const upload = uploads.get(id);
-    const record = (status: number, response: unknown) => calls.push({ method: 'upload', args: { file_id: id, size: bytes.length }, token: undefined, status, response });
+    const record = (status: number, response: unknown) =>
+      calls.push({ method: 'upload', args: { file_id: id, size: bytes.length }, token: undefined, status, response });
     if (outage) {
       record(outage.status, 'outage');
-      return send(res, outage.status, `fake Slack outage: HTTP ${outage.status}`, outage.status === 429 ? { 'retry-after': String(outage.retryAfter) } : {});
+      return send(
+        res,
+        outage.status,
+        `fake Slack outage: HTTP ${outage.status}`,
+        outage.status === 429 ? { 'retry-after': String(outage.retryAfter) } : {},
+      );
     }
     const failure = failures.get('upload')?.shift();
     if (failure) {
       const status = failure.status ?? 500;
       record(status, failure.error ?? 'failed');
-      return send(res, status, failure.error ?? `fake upload failure: HTTP ${status}`, status === 429 ? { 'retry-after': String(failure.retryAfter ?? 1) } : {});
+      return send(
+        res,
+        status,
+        failure.error ?? `fake upload failure: HTTP ${status}`,
+        status === 429 ? { 'retry-after': String(failure.retryAfter ?? 1) } : {},
+      );
     }
     if (!upload || upload.complete) {
       record(404, 'not_found');

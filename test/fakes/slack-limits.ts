@@ -41,7 +41,8 @@ class Checker {
 
   textObject(where: string, value: unknown, max: number, types: readonly string[] = ['plain_text', 'mrkdwn']): void {
     if (!isObject(value)) return this.fail(where, 'must be a text object');
-    if (typeof value.type !== 'string' || !types.includes(value.type)) this.fail(`${where}.type`, `must be one of ${types.join(', ')}`);
+    if (typeof value.type !== 'string' || !types.includes(value.type))
+      this.fail(`${where}.type`, `must be one of ${types.join(', ')}`);
     this.string(`${where}.text`, value.text, max);
   }
 
@@ -81,7 +82,8 @@ class Checker {
         this.textObject(`${where}.text`, el.text, MAX.buttonText, ['plain_text']);
         if (el.value !== undefined) this.string(`${where}.value`, el.value, MAX.buttonValue);
         if (el.url !== undefined) this.url(`${where}.url`, el.url, ['https:', 'http:']);
-        if (el.style !== undefined && el.style !== 'primary' && el.style !== 'danger') this.fail(`${where}.style`, 'must be primary or danger');
+        if (el.style !== undefined && el.style !== 'primary' && el.style !== 'danger')
+          this.fail(`${where}.style`, 'must be primary or danger');
         return;
       case 'image':
         return this.image(where, el);
@@ -90,7 +92,8 @@ class Checker {
       case 'users_select':
       case 'conversations_select':
       case 'channels_select':
-        if (el.placeholder !== undefined) this.textObject(`${where}.placeholder`, el.placeholder, MAX.placeholder, ['plain_text']);
+        if (el.placeholder !== undefined)
+          this.textObject(`${where}.placeholder`, el.placeholder, MAX.placeholder, ['plain_text']);
         if (el.min_query_length !== undefined && (typeof el.min_query_length !== 'number' || el.min_query_length < 0)) {
           this.fail(`${where}.min_query_length`, 'must be a non-negative number');
         }
@@ -111,9 +114,11 @@ class Checker {
         if (block.text === undefined && block.fields === undefined) this.fail(where, 'needs text or fields');
         if (block.text !== undefined) this.textObject(`${where}.text`, block.text, MAX.text);
         if (block.fields !== undefined) {
-          if (!Array.isArray(block.fields) || block.fields.length === 0) this.fail(`${where}.fields`, 'must be a non-empty array');
+          if (!Array.isArray(block.fields) || block.fields.length === 0)
+            this.fail(`${where}.fields`, 'must be a non-empty array');
           else {
-            if (block.fields.length > MAX.fields) this.fail(`${where}.fields`, `at most ${MAX.fields} fields (got ${block.fields.length})`);
+            if (block.fields.length > MAX.fields)
+              this.fail(`${where}.fields`, `at most ${MAX.fields} fields (got ${block.fields.length})`);
             block.fields.forEach((f, i) => this.textObject(`${where}.fields[${i}]`, f, MAX.field));
           }
         }
@@ -129,8 +134,10 @@ class Checker {
       case 'context':
       case 'actions': {
         const max = block.type === 'context' ? MAX.contextElements : MAX.actionsElements;
-        if (!Array.isArray(block.elements) || block.elements.length === 0) return this.fail(`${where}.elements`, 'must be a non-empty array');
-        if (block.elements.length > max) this.fail(`${where}.elements`, `at most ${max} elements (got ${block.elements.length})`);
+        if (!Array.isArray(block.elements) || block.elements.length === 0)
+          return this.fail(`${where}.elements`, 'must be a non-empty array');
+        if (block.elements.length > max)
+          this.fail(`${where}.elements`, `at most ${max} elements (got ${block.elements.length})`);
         block.elements.forEach((el: unknown, i) => {
           const at = `${where}.elements[${i}]`;
           if (block.type === 'actions') return this.element(at, el);
@@ -152,7 +159,8 @@ export function checkSlackMessage(payload: { text?: unknown; blocks?: unknown })
   if (text === undefined || (typeof text === 'string' && text.trim() === '')) {
     c.fail('text', blocks === undefined ? 'no_text' : 'missing fallback text (always send text with blocks)');
   } else if (typeof text !== 'string') c.fail('text', 'must be a string');
-  else if (text.length > MAX.messageText) c.fail('text', `must be at most ${MAX.messageText} characters (got ${text.length})`);
+  else if (text.length > MAX.messageText)
+    c.fail('text', `must be at most ${MAX.messageText} characters (got ${text.length})`);
   if (blocks === undefined) return c.errors;
   if (!Array.isArray(blocks)) return [...c.errors, 'blocks: must be an array'];
   if (blocks.length > MAX.blocks) c.fail('blocks', `at most ${MAX.blocks} blocks (got ${blocks.length})`);

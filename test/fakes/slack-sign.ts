@@ -13,7 +13,12 @@ export function sign(secret: string, timestamp: number, body: string): string {
   return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
 }
 
-export async function signedPost(url: string, secret: string, form: Record<string, string>, options: SignedPostOptions = {}) {
+export async function signedPost(
+  url: string,
+  secret: string,
+  form: Record<string, string>,
+  options: SignedPostOptions = {},
+) {
   const body = new URLSearchParams(form).toString();
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
   const res = await request(url, {
@@ -29,13 +34,21 @@ export async function signedPost(url: string, secret: string, form: Record<strin
   return { status: res.statusCode, text };
 }
 
-/** Slack sends `&`, `<` and `>` typed in a command as HTML entities (should_escape only governs @mentions and #channels). */
+/**
+ * Slack sends `&`, `<` and `>` typed in a command as HTML entities (should_escape only governs @mentions and
+ * #channels).
+ */
 export function escapeSlack(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** A slash command as Slack posts it; `text` is what the person typed, escaped here as Slack escapes it. */
-export function slashCommand(command: string, text: string, responseUrl: string, overrides: Record<string, string> = {}) {
+export function slashCommand(
+  command: string,
+  text: string,
+  responseUrl: string,
+  overrides: Record<string, string> = {},
+) {
   return {
     token: 'legacy-verification-token',
     team_id: 'T0TEST',
@@ -54,7 +67,13 @@ export function slashCommand(command: string, text: string, responseUrl: string,
 }
 
 /** A button press; `overrides` replace top-level fields of the payload (`team: null`, a DM `channel`...). */
-export function blockAction(actionId: string, value: string, responseUrl: string, blockId = 'b1', overrides: Record<string, unknown> = {}) {
+export function blockAction(
+  actionId: string,
+  value: string,
+  responseUrl: string,
+  blockId = 'b1',
+  overrides: Record<string, unknown> = {},
+) {
   return {
     payload: JSON.stringify({
       type: 'block_actions',
@@ -98,7 +117,12 @@ export function blockSelect(actionId: string, blockId: string, selectedValue: st
 }
 
 /** Typing into an external select; `from` names another person and workspace than Alice of T0TEST. */
-export function blockSuggestion(actionId: string, blockId: string, value: string, from: { user?: string; team?: string } = {}) {
+export function blockSuggestion(
+  actionId: string,
+  blockId: string,
+  value: string,
+  from: { user?: string; team?: string } = {},
+) {
   const user = from.user ?? 'U0ALICE';
   const team = from.team ?? 'T0TEST';
   return {

@@ -8,7 +8,10 @@ export interface FakeSocketMode {
   /** Resolves when the app has connected and been greeted. */
   connected: Promise<void>;
   /** Sends one envelope; resolves with the app's ack (its `payload`, if any). */
-  send(type: 'slash_commands' | 'interactive', payload: Record<string, unknown>): Promise<{ envelope_id: string; payload?: unknown }>;
+  send(
+    type: 'slash_commands' | 'interactive',
+    payload: Record<string, unknown>,
+  ): Promise<{ envelope_id: string; payload?: unknown }>;
   close(): Promise<void>;
 }
 
@@ -25,7 +28,14 @@ export async function startFakeSocketMode(): Promise<FakeSocketMode> {
         const ack = JSON.parse(String(data)) as { envelope_id?: string; payload?: unknown };
         if (ack.envelope_id) pending.get(ack.envelope_id)?.(ack as { envelope_id: string });
       });
-      ws.send(JSON.stringify({ type: 'hello', num_connections: 1, debug_info: { host: 'fake' }, connection_info: { app_id: 'A0MANZIL' } }));
+      ws.send(
+        JSON.stringify({
+          type: 'hello',
+          num_connections: 1,
+          debug_info: { host: 'fake' },
+          connection_info: { app_id: 'A0MANZIL' },
+        }),
+      );
       resolve();
     });
   });
@@ -34,7 +44,9 @@ export async function startFakeSocketMode(): Promise<FakeSocketMode> {
     connected,
     send(type, payload) {
       const envelope_id = `env-${++seq}`;
-      const acked = new Promise<{ envelope_id: string; payload?: unknown }>((resolve) => pending.set(envelope_id, resolve));
+      const acked = new Promise<{ envelope_id: string; payload?: unknown }>((resolve) =>
+        pending.set(envelope_id, resolve),
+      );
       socket!.send(JSON.stringify({ envelope_id, type, accepts_response_payload: type === 'slash_commands', payload }));
       return acked;
     },

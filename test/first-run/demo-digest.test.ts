@@ -21,7 +21,12 @@ describe('a digest in the terminal demo', () => {
     let shown = '';
     output.on('data', (d) => (shown += String(d)));
     const terminal = new ConsolePoster(output, false, { chartsDir: join(dir, 'charts') });
-    const manzil = await startManzil({ env: { MANZIL_DB_PATH: join(dir, 'm.db'), MANZIL_DEMO_TICK_S: '0' }, writeLog: () => {}, terminal, serve: false });
+    const manzil = await startManzil({
+      env: { MANZIL_DB_PATH: join(dir, 'm.db'), MANZIL_DEMO_TICK_S: '0' },
+      writeLog: () => {},
+      terminal,
+      serve: false,
+    });
     started.push(manzil);
     // The sample market has moved on for two months: the last 30 days still have their sales and lettings.
     for (let day = 0; day < 60; day++) manzil.sandbox!.advance(24 * 60);

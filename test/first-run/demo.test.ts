@@ -22,7 +22,11 @@ afterEach(async () => {
 /** Manzil as `npm start` builds it with the terminal chat: no keys, its own database, these variables only. */
 async function firstRun(env: Record<string, string> = {}): Promise<Manzil> {
   const dir = mkdtempSync(join(tmpdir(), 'manzil-demo-'));
-  const manzil = await startManzil({ env: { MANZIL_DB_PATH: join(dir, 'm.db'), ...env }, writeLog: () => {}, terminal: new ConsolePoster(new PassThrough(), false) });
+  const manzil = await startManzil({
+    env: { MANZIL_DB_PATH: join(dir, 'm.db'), ...env },
+    writeLog: () => {},
+    terminal: new ConsolePoster(new PassThrough(), false),
+  });
   started.push(manzil);
   return manzil;
 }
@@ -114,11 +118,17 @@ describe("demo mode across restarts and for the README's first alert", () => {
   /** `npm start` on a data directory that may have run before; alerts are polled by the test, not on a schedule. */
   async function boot(dir: string, logs: string[] = []): Promise<Manzil> {
     const env = { MANZIL_DB_PATH: join(dir, 'm.db'), MANZIL_DEMO_TICK_S: '0.1', ALERTS_CRON: '0 0 1 1 *' };
-    const manzil = await startManzil({ env, writeLog: (l) => logs.push(l), terminal: new ConsolePoster(new PassThrough(), false) });
+    const manzil = await startManzil({
+      env,
+      writeLog: (l) => logs.push(l),
+      terminal: new ConsolePoster(new PassThrough(), false),
+    });
     started.push(manzil);
     return manzil;
   }
-  /** Polls after each move of the market until something is queued, or `ticks` moves have gone by; the moves it took. */
+  /**
+   * Polls after each move of the market until something is queued, or `ticks` moves have gone by; the moves it took.
+   */
   async function ticksUntilQueued(manzil: Manzil, ticks: number): Promise<number | undefined> {
     const from = manzil.demo!.moved;
     if ((await manzil.alerts.poll()).queued > 0) return 0;
@@ -144,7 +154,9 @@ describe("demo mode across restarts and for the README's first alert", () => {
     const minutes = (one.sandbox!.now().getTime() - DEFAULT_START.getTime()) / 60_000;
     await one.stop();
     // The sandbox line is for the operator's log, not a warning on every first run (the banner says it already).
-    const sandboxLine = logs.map((l) => JSON.parse(l) as { level: string; msg: string }).find((e) => /using the embedded sandbox/.test(e.msg));
+    const sandboxLine = logs
+      .map((l) => JSON.parse(l) as { level: string; msg: string })
+      .find((e) => /using the embedded sandbox/.test(e.msg));
     expect(sandboxLine?.level).toBe('info');
 
     const two = await boot(dir);
@@ -153,13 +165,18 @@ describe("demo mode across restarts and for the README's first alert", () => {
     expect(await ticksUntilQueued(two, 4)).toBeDefined();
   });
 
-  it.each(['rent marina 2br under 120k', 'rent marina', 'buy marina'])('shows "%s" a new listing within a minute at the default tick', async (search) => {
-    const manzil = await boot(mkdtempSync(join(tmpdir(), 'manzil-demo-first-')));
-    expect((await manzil.bot.handleCommand({ ...who, text: `alerts add ${search}` })).text).toMatch(/Saved as alert #1/);
-    await manzil.alerts.poll(); // the first run only learns what exists
-    const ticks = await ticksUntilQueued(manzil, 12);
-    expect(ticks).toBeDefined();
-    // Those moves at the default 5 s, plus one alerts period (10 s in demo mode), stay under a minute.
-    expect(ticks! * loadConfig({}).demo.tickSeconds + 10).toBeLessThan(60);
-  });
+  it.each(['rent marina 2br under 120k', 'rent marina', 'buy marina'])(
+    'shows "%s" a new listing within a minute at the default tick',
+    async (search) => {
+      const manzil = await boot(mkdtempSync(join(tmpdir(), 'manzil-demo-first-')));
+      expect((await manzil.bot.handleCommand({ ...who, text: `alerts add ${search}` })).text).toMatch(
+        /Saved as alert #1/,
+      );
+      await manzil.alerts.poll(); // the first run only learns what exists
+      const ticks = await ticksUntilQueued(manzil, 12);
+      expect(ticks).toBeDefined();
+      // Those moves at the default 5 s, plus one alerts period (10 s in demo mode), stay under a minute.
+      expect(ticks! * loadConfig({}).demo.tickSeconds + 10).toBeLessThan(60);
+    },
+  );
 });

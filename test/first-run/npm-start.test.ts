@@ -14,12 +14,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
-/** A scratch install: the real package.json, package-lock.json and bin/, migrations/ and node_modules linked, dist/ built by bin/build.js. */
+/**
+ * A scratch install: the real package.json, package-lock.json and bin/, migrations/ and node_modules linked, dist/
+ * built by bin/build.js.
+ */
 function scratchProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'manzil-first-run-'));
   mkdirSync(join(dir, 'bin'));
   for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(repo, file), join(dir, file));
-  for (const file of ['manzil.js', 'build.js', 'ensure-deps.js']) copyFileSync(join(repo, 'bin', file), join(dir, 'bin', file));
+  for (const file of ['manzil.js', 'build.js', 'ensure-deps.js'])
+    copyFileSync(join(repo, 'bin', file), join(dir, 'bin', file));
   symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
   symlinkSync(join(repo, 'migrations'), join(dir, 'migrations'));
   // The sources are linked only for the build: the image ships dist/ alone.
@@ -41,7 +45,8 @@ interface Run {
 const running: Run[] = [];
 afterEach(() => {
   // npm starts node as its child: end the whole group this test started, if it is still there.
-  for (const r of running.splice(0)) if (r.child.exitCode === null && r.child.pid) process.kill(-r.child.pid, 'SIGKILL');
+  for (const r of running.splice(0))
+    if (r.child.exitCode === null && r.child.pid) process.kill(-r.child.pid, 'SIGKILL');
 });
 
 function npmStart(cwd: string, env: Record<string, string>): Run {
@@ -85,7 +90,10 @@ describe('the first run: npm start with nothing configured', () => {
     // An empty environment: no keys, no database path, the demo clock at its default.
     const run = npmStart(dir, { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir });
 
-    await run.waitFor(/demo mode.*new listings appear every few seconds; connect Slack, Discord or a real API key: see README/, 15_000);
+    await run.waitFor(
+      /demo mode.*new listings appear every few seconds; connect Slack, Discord or a real API key: see README/,
+      15_000,
+    );
     run.child.stdin.write('rent marina\n');
     await run.waitFor(/== Homes for rent in Dubai Marina ==/, 10_000);
     // Cards: price and beds first, then the title.
@@ -96,7 +104,10 @@ describe('the first run: npm start with nothing configured', () => {
     await run.waitFor(/Saved as alert #1: Homes for rent in Dubai Marina\. .*Checked every 10 seconds/, 10_000);
     // The demo clock adds listings every 5 seconds, the first in Dubai Marina; the alerts run every 10 seconds: the
     // README promises the first new listing within a minute.
-    const alert = await run.waitFor(/🔔 New listing · Alert #1 · Homes for rent in Dubai Marina\n\* AED [\d,]+\/yr[^\n]*\n(?:.*\n)*?.*\[(\d+)\] Details/, 60_000);
+    const alert = await run.waitFor(
+      /🔔 New listing · Alert #1 · Homes for rent in Dubai Marina\n\* AED [\d,]+\/yr[^\n]*\n(?:.*\n)*?.*\[(\d+)\] Details/,
+      60_000,
+    );
     // The alert's button is numbered after the search's, which keep theirs: Next still turns the page.
     expect(Number(alert[1])).toBeGreaterThan(Number(save));
     run.child.stdin.write(`${next}\n`);

@@ -36,7 +36,14 @@ describe('three instances sharing one Postgres', () => {
     const skips = () => logs.filter((l) => l.includes('parts still waiting at its next tick')).length;
     const ran: { instance: number; key: string }[] = [];
     const schedulers = [0, 1, 2].map((instance) => {
-      const s = new SharedScheduler({ url: db.url, timezone: 'UTC', logger, concurrency: 2, pollSeconds: 0.5, partsPerJob: 2 });
+      const s = new SharedScheduler({
+        url: db.url,
+        timezone: 'UTC',
+        logger,
+        concurrency: 2,
+        pollSeconds: 0.5,
+        partsPerJob: 2,
+      });
       s.register({
         name: 'alerts-poll',
         cron: '* * * * * *',
@@ -90,7 +97,8 @@ describe('three instances sharing one Postgres', () => {
       run: () => Promise.resolve(),
       parts: {
         list: () => Promise.resolve(['7']),
-        run: () => (++tries === 1 ? Promise.reject(new Error('the property service is not answering')) : Promise.resolve()),
+        run: () =>
+          ++tries === 1 ? Promise.reject(new Error('the property service is not answering')) : Promise.resolve(),
       },
     });
     cleanups.push(() => s.stop());
@@ -125,7 +133,9 @@ describe('three instances sharing one Postgres', () => {
     await expect.poll(() => started, { timeout: 10_000 }).toBe(true);
     await db.drop();
     release();
-    await expect.poll(() => logs.some((l) => l.includes('could not record a shared job’s outcome')), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => logs.some((l) => l.includes('could not record a shared job’s outcome')), { timeout: 10_000 })
+      .toBe(true);
     await s.stop();
   }, 30_000);
 });

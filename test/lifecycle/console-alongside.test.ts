@@ -66,7 +66,15 @@ describe('manzil start --console', () => {
       });
 
     try {
-      const port = Number((await waitFor(/"port":(\d+)[^\n]*slack: serving POST \/slack\/events|slack: serving POST \/slack\/events[^\n]*"port":(\d+)/)).slice(1).find(Boolean));
+      const port = Number(
+        (
+          await waitFor(
+            /"port":(\d+)[^\n]*slack: serving POST \/slack\/events|slack: serving POST \/slack\/events[^\n]*"port":(\d+)/,
+          )
+        )
+          .slice(1)
+          .find(Boolean),
+      );
       await waitFor(/Manzil terminal chat/);
 
       // The terminal answers with cards...
@@ -82,7 +90,10 @@ describe('manzil start --console', () => {
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
 
       child.stdin.write('quit\n');
-      const [code] = await Promise.race([exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running:\n${text}`)), 10_000))]);
+      const [code] = await Promise.race([
+        exited,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running:\n${text}`)), 10_000)),
+      ]);
       expect(code).toBe(0);
       expect(text).toMatch(/"msg":"stopped"/);
     } finally {

@@ -30,7 +30,9 @@ async function crash(mode: 'throw' | 'reject') {
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
   // The chat is up once its banner is out: then the running service fails.
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (c: Buffer) => {
@@ -67,9 +69,15 @@ describe('a crash of the running service', () => {
       // One line in the log, through the masked logger: the message kept, the secret in each of its forms blanked.
       const crashes = r.entries.filter((e) => e.msg.startsWith('crashed'));
       expect(crashes).toHaveLength(1);
-      expect(crashes[0]).toMatchObject({ level: 'error', msg: `crashed: ${kind}; exiting`, error: { message: 'cannot open the vault with *** (or ***)' } });
+      expect(crashes[0]).toMatchObject({
+        level: 'error',
+        msg: `crashed: ${kind}; exiting`,
+        error: { message: 'cannot open the vault with *** (or ***)' },
+      });
       // The terminal chat's screen gets that one error line, no stack, and never the secret.
-      expect(r.stderr.split('\n').filter((l) => l.includes('crashed'))).toEqual([expect.stringMatching(/ERROR crashed: .*cannot open the vault with \*\*\* \(or \*\*\*\)/)]);
+      expect(r.stderr.split('\n').filter((l) => l.includes('crashed'))).toEqual([
+        expect.stringMatching(/ERROR crashed: .*cannot open the vault with \*\*\* \(or \*\*\*\)/),
+      ]);
       expect(r.stderr).not.toMatch(/^\s+at /m);
       for (const text of [r.stdout, r.stderr, r.log]) {
         expect(text).not.toContain(KEY);

@@ -41,7 +41,11 @@ const boot = async (dbPath: string, env: Record<string, string> = {}) => {
 async function saveAlert(manzil: Manzil, text: string): Promise<void> {
   const id = `d${++seq}`;
   const events = `http://127.0.0.1:${manzil.slackPort}/slack/events`;
-  await signedPost(events, SECRET, slashCommand('/alerts', `add ${text}`, slack.responseUrl(id), { channel_id: CHANNEL }));
+  await signedPost(
+    events,
+    SECRET,
+    slashCommand('/alerts', `add ${text}`, slack.responseUrl(id), { channel_id: CHANNEL }),
+  );
   await slack.waitFor(() => slack.responses(id).length > 0, 15_000);
   expect(JSON.stringify(slack.responses(id).at(-1))).toMatch(/Saved as alert #\d+/);
 }
@@ -104,7 +108,13 @@ describe('a shutdown with deliveries in flight', () => {
     const ids = deliveryIds();
     expect(ids).toHaveLength(queued);
     expect(new Set(ids).size).toBe(queued);
-    expect(await second.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, delivered: queued, possibleDuplicates: 0 });
+    expect(await second.alerts.outbox.stats()).toMatchObject({
+      pending: 0,
+      sending: 0,
+      failed: 0,
+      delivered: queued,
+      possibleDuplicates: 0,
+    });
   }, 20_000);
 
   it('a post still unanswered when the stop runs out of time is found on Slack after the restart, not sent again', async () => {
@@ -122,7 +132,13 @@ describe('a shutdown with deliveries in flight', () => {
     const ids = deliveryIds();
     expect(ids).toHaveLength(queued);
     expect(new Set(ids).size).toBe(queued);
-    expect(await second.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, delivered: queued, possibleDuplicates: 0 });
+    expect(await second.alerts.outbox.stats()).toMatchObject({
+      pending: 0,
+      sending: 0,
+      failed: 0,
+      delivered: queued,
+      possibleDuplicates: 0,
+    });
     held.release();
   }, 20_000);
 });

@@ -37,7 +37,9 @@ describe('a stop with a Discord command in flight', () => {
     // The stop begins after the bot deferred the reply but before the command reached the core.
     const deferral = fake.holdNext('POST', /\/interactions\/\d+\/[^/]+\/callback$/);
     const edit = fake.holdNext('PATCH', /\/messages\/@original$/); // and Discord is slow to take the answer
-    const { token } = await fake.slashCommand('rent', [{ name: 'query', type: 3, value: 'marina 2br' }], { channelId: fake.channelId });
+    const { token } = await fake.slashCommand('rent', [{ name: 'query', type: 3, value: 'marina 2br' }], {
+      channelId: fake.channelId,
+    });
     await deferral.arrived;
     let stoppedAt = 0;
     const stopped = manzil.shutdown('SIGTERM').then(() => (stoppedAt = Date.now()));

@@ -15,7 +15,10 @@ afterEach(async () => {
 
 async function start(env: Record<string, string> = {}, logs: string[] = []): Promise<Manzil> {
   const dir = mkdtempSync(join(tmpdir(), 'manzil-shutdown-'));
-  const manzil = await startManzil({ env: { MANZIL_DB_PATH: join(dir, 'm.db'), ...env }, writeLog: (l) => logs.push(l) });
+  const manzil = await startManzil({
+    env: { MANZIL_DB_PATH: join(dir, 'm.db'), ...env },
+    writeLog: (l) => logs.push(l),
+  });
   started.push(manzil);
   return manzil;
 }
@@ -27,7 +30,10 @@ describe('graceful shutdown', () => {
     const manzil = await start();
     manzil.sandbox!.addFault({ latencyMs: 800, count: 1, path: '/search-rent' });
     const inFlight = manzil.bot.handleCommand(request('rent marina 2br'));
-    await vi.waitUntil(() => manzil.sandbox!.requests().some((r) => r.path === '/search-rent'), { timeout: 10_000, interval: 10 }); // the slow upstream call is under way
+    await vi.waitUntil(() => manzil.sandbox!.requests().some((r) => r.path === '/search-rent'), {
+      timeout: 10_000,
+      interval: 10,
+    }); // the slow upstream call is under way
     let replied = false;
     void inFlight.then(() => (replied = true));
     const stopped = manzil.shutdown('test');
@@ -35,7 +41,9 @@ describe('graceful shutdown', () => {
     const late = await manzil.bot.handleCommand(request('buy downtown'));
     expect(late.text).toBe(RESTARTING_TEXT);
     expect(late.ephemeral).toBe(true);
-    expect(await manzil.bot.suggestLocations({ user: 'U0ALICE', place: 'slack:T0TEST:C0DEALS', typed: 'marina' })).toEqual([]);
+    expect(
+      await manzil.bot.suggestLocations({ user: 'U0ALICE', place: 'slack:T0TEST:C0DEALS', typed: 'marina' }),
+    ).toEqual([]);
 
     await stopped;
     expect(replied).toBe(true); // the stop waited for it: answered before the stop finished
@@ -51,11 +59,16 @@ describe('graceful shutdown', () => {
     manzil.sandbox!.addFault({ latencyMs: 60_000, count: 1, path: '/search-rent' });
     const inFlight = manzil.bot.handleCommand(request('rent marina 2br'));
     inFlight.catch(() => {}); // it may fail once the client is closed under it
-    await vi.waitUntil(() => manzil.sandbox!.requests().some((r) => r.path === '/search-rent'), { timeout: 10_000, interval: 10 });
+    await vi.waitUntil(() => manzil.sandbox!.requests().some((r) => r.path === '/search-rent'), {
+      timeout: 10_000,
+      interval: 10,
+    });
     const t0 = Date.now();
     await manzil.shutdown('test');
     // The wait for the request was cut at the deadline (0.3 s)...
-    const cut = /"step":"requests in flight","waitedMs":(\d+),.*"msg":"shutdown: a step did not finish in time/.exec(logs.join('\n'));
+    const cut = /"step":"requests in flight","waitedMs":(\d+),.*"msg":"shutdown: a step did not finish in time/.exec(
+      logs.join('\n'),
+    );
     expect(cut).not.toBeNull();
     expect(Number(cut![1])).toBeLessThanOrEqual(300);
     // ...and the stop ended long before the request's minute (the margin is for a loaded machine; it takes ~0.4 s).

@@ -39,7 +39,9 @@ afterAll(async () => {
 
 describe('Slack on the sandbox', () => {
   it('warns that Slack is served sample data', () => {
-    const line = logs.map((l) => JSON.parse(l) as { level: string; msg: string }).find((e) => /using the embedded sandbox/.test(e.msg));
+    const line = logs
+      .map((l) => JSON.parse(l) as { level: string; msg: string })
+      .find((e) => /using the embedded sandbox/.test(e.msg));
     expect(line?.level).toBe('warn');
   });
 });
@@ -52,7 +54,10 @@ describe('a stop with a Slack command in flight', () => {
 
     const res = await signedPost(events, SECRET, slashCommand('/rent', 'marina 2br', slack.responseUrl('slow')));
     expect(res.status).toBe(200); // acked at once
-    await vi.waitUntil(() => manzil.sandbox!.requests().some((r) => r.path === '/search-rent'), { timeout: 10_000, interval: 10 }); // the upstream call is under way
+    await vi.waitUntil(() => manzil.sandbox!.requests().some((r) => r.path === '/search-rent'), {
+      timeout: 10_000,
+      interval: 10,
+    }); // the upstream call is under way
     let stoppedAt = 0;
     const stopped = manzil.shutdown('SIGTERM').then(() => (stoppedAt = Date.now()));
 

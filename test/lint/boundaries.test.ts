@@ -1,4 +1,5 @@
-// The architecture's import boundaries are lint errors: ESLint with the project's own config, on code that crosses them.
+// The architecture's import boundaries are lint errors: ESLint with the project's own config, on code that crosses
+// them.
 import { describe, expect, it } from 'vitest';
 import { projectEslint } from './eslint.js';
 
@@ -25,7 +26,12 @@ describe('import boundaries', () => {
     const cache = await boundaryErrors('adapters/slack/x.ts', importing('../../src/bot/result-cache.js'));
     expect(cache.join()).toMatch(/adapters may import from src only/);
     // Type-only imports count too: they tie the adapter to the internals just the same.
-    expect(await boundaryErrors('adapters/console/x.ts', "import type { Query } from '../../src/query/types.js';\nexport type Q = Query;\n")).not.toEqual([]);
+    expect(
+      await boundaryErrors(
+        'adapters/console/x.ts',
+        "import type { Query } from '../../src/query/types.js';\nexport type Q = Query;\n",
+      ),
+    ).not.toEqual([]);
   });
 
   it('lets an adapter import the bot, the message model and the logger', async () => {
@@ -46,24 +52,38 @@ describe('import boundaries', () => {
   });
 
   it('keeps SQL out of src/alerts: no drizzle-orm or better-sqlite3, only the store repositories; still no adapters', async () => {
-    expect((await boundaryErrors('src/alerts/x.ts', importing('drizzle-orm'))).join()).toMatch(/alerts write no SQL of their own/);
-    expect((await boundaryErrors('src/alerts/x.ts', importing('drizzle-orm/sqlite-core'))).join()).toMatch(/alerts write no SQL/);
-    expect((await boundaryErrors('src/alerts/x.ts', importing('better-sqlite3'))).join()).toMatch(/alerts write no SQL/);
+    expect((await boundaryErrors('src/alerts/x.ts', importing('drizzle-orm'))).join()).toMatch(
+      /alerts write no SQL of their own/,
+    );
+    expect((await boundaryErrors('src/alerts/x.ts', importing('drizzle-orm/sqlite-core'))).join()).toMatch(
+      /alerts write no SQL/,
+    );
+    expect((await boundaryErrors('src/alerts/x.ts', importing('better-sqlite3'))).join()).toMatch(
+      /alerts write no SQL/,
+    );
     expect(await boundaryErrors('src/alerts/x.ts', importing('../../adapters/slack/poster.js'))).not.toEqual([]);
     expect(await boundaryErrors('src/alerts/x.ts', importing('../store/index.js'))).toEqual([]);
   });
 
   it('passes the adapters as they are', async () => {
     const results = await eslint.lintFiles(['adapters/**/*.ts']);
-    const crossings = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => `${r.filePath}: ${m.message}`));
+    const crossings = results.flatMap((r) =>
+      r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => `${r.filePath}: ${m.message}`),
+    );
     expect(crossings).toEqual([]);
   });
 
   it('keeps the outbox free of any kind of message, and the ports free of implementations', async () => {
-    expect((await boundaryErrors('src/outbox/x.ts', importing('../alerts/index.js'))).join()).toMatch(/the outbox knows no kind of message/);
-    expect((await boundaryErrors('src/outbox/x.ts', importing('drizzle-orm'))).join()).toMatch(/the outbox writes no SQL/);
+    expect((await boundaryErrors('src/outbox/x.ts', importing('../alerts/index.js'))).join()).toMatch(
+      /the outbox knows no kind of message/,
+    );
+    expect((await boundaryErrors('src/outbox/x.ts', importing('drizzle-orm'))).join()).toMatch(
+      /the outbox writes no SQL/,
+    );
     expect(await boundaryErrors('src/outbox/x.ts', importing('../store/index.js'))).toEqual([]);
-    expect((await boundaryErrors('src/ports/x.ts', importing('../store/index.js'))).join()).toMatch(/ports are interfaces/);
+    expect((await boundaryErrors('src/ports/x.ts', importing('../store/index.js'))).join()).toMatch(
+      /ports are interfaces/,
+    );
     expect(await boundaryErrors('adapters/discord/x.ts', importing('../../src/ports/index.js'))).toEqual([]);
   });
 });

@@ -19,7 +19,9 @@ let api: ApiClient;
 beforeAll(async () => {
   server = createServer((req, res) => {
     const query = new URL(req.url ?? '/', 'http://x').searchParams.get('query') ?? '';
-    const data = names.filter((l) => nameMatches(l.name, query)).map((l) => ({ ...l, coordinates: { lat: 25.1, lon: 55.2 } }));
+    const data = names
+      .filter((l) => nameMatches(l.name, query))
+      .map((l) => ({ ...l, coordinates: { lat: 25.1, lon: 55.2 } }));
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, data }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -39,7 +41,9 @@ const shortName = (a: PlaceAbbreviation) =>
     .join(' ');
 /** The place in full: its name, or its spelled-out spelling when the name is the short form itself ("DIFC"). */
 const fullName = (a: PlaceAbbreviation) =>
-  foldPlaceName(a.place.name) === a.form ? title(a.place.spellings.find((s) => !a.initials.some((i) => s.split(' ').includes(i))) ?? a.place.name) : a.place.name;
+  foldPlaceName(a.place.name) === a.form
+    ? title(a.place.spellings.find((s) => !a.initials.some((i) => s.split(' ').includes(i))) ?? a.place.name)
+    : a.place.name;
 
 const namings = {
   bare: shortName,
@@ -59,33 +63,57 @@ const typed = (a: PlaceAbbreviation, upper: readonly boolean[], dotted: boolean)
 
 describe('short forms of places', () => {
   it('knows the short forms teams type, each of one place', () => {
-    for (const form of ['jvc', 'jvt', 'jlt', 'jbr', 'difc', 'dso', 'dip', 'dsc', 'impz', 'mbr city', 'dh2', 'jge', 'szr', 'dwtc', 'tecom', 'mbz']) {
+    for (const form of [
+      'jvc',
+      'jvt',
+      'jlt',
+      'jbr',
+      'difc',
+      'dso',
+      'dip',
+      'dsc',
+      'impz',
+      'mbr city',
+      'dh2',
+      'jge',
+      'szr',
+      'dwtc',
+      'tecom',
+      'mbz',
+    ]) {
       expect(PLACE_ABBREVIATIONS.has(form), form).toBe(true);
     }
   });
 
-  it('property: any short form, in any case and punctuation, finds its place however the service names it', { timeout: 120_000 }, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...PLACE_ABBREVIATIONS.values()),
-        fc.constantFrom(...(Object.keys(namings) as (keyof typeof namings)[])),
-        fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }),
-        fc.boolean(),
-        async (abbreviation, naming, upper, dotted) => {
-          const name = namings[naming](abbreviation);
-          // The place, a building named after it (listed first, as a trap) and another place.
-          names = [
-            { id: 9001, name: `${name} Tower` },
-            { id: PLACE_ID, name },
-            { id: 50, name: 'Dubai Marina' },
-          ];
-          const resolver = new LocationResolver(api, createLocationCacheRepo(openStore(':memory:')), 86_400_000);
-          const text = typed(abbreviation, upper, dotted);
-          const answer = await resolver.resolve(text);
-          expect(answer, `"${text}" with the service naming it "${name}"`).toMatchObject({ kind: 'found', location: { id: PLACE_ID } });
-        },
-      ),
-      { numRuns: 200 },
-    );
-  });
+  it(
+    'property: any short form, in any case and punctuation, finds its place however the service names it',
+    { timeout: 120_000 },
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...PLACE_ABBREVIATIONS.values()),
+          fc.constantFrom(...(Object.keys(namings) as (keyof typeof namings)[])),
+          fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }),
+          fc.boolean(),
+          async (abbreviation, naming, upper, dotted) => {
+            const name = namings[naming](abbreviation);
+            // The place, a building named after it (listed first, as a trap) and another place.
+            names = [
+              { id: 9001, name: `${name} Tower` },
+              { id: PLACE_ID, name },
+              { id: 50, name: 'Dubai Marina' },
+            ];
+            const resolver = new LocationResolver(api, createLocationCacheRepo(openStore(':memory:')), 86_400_000);
+            const text = typed(abbreviation, upper, dotted);
+            const answer = await resolver.resolve(text);
+            expect(answer, `"${text}" with the service naming it "${name}"`).toMatchObject({
+              kind: 'found',
+              location: { id: PLACE_ID },
+            });
+          },
+        ),
+        { numRuns: 200 },
+      );
+    },
+  );
 });

@@ -22,7 +22,8 @@ afterAll(async () => {
 });
 beforeEach(() => sandbox.clearRequests());
 
-const resolver = (lookup: LocationLookup = api) => new LocationResolver(lookup, createLocationCacheRepo(openStore(':memory:')), DAY);
+const resolver = (lookup: LocationLookup = api) =>
+  new LocationResolver(lookup, createLocationCacheRepo(openStore(':memory:')), DAY);
 const lookups = () =>
   sandbox
     .requests()
@@ -98,7 +99,12 @@ describe('in chat', () => {
       expect(reply.ephemeral).toBe(true);
       expect(reply.text).toMatch(/^I couldn't find a place called "marnia"\. Did you mean Dubai Marina(,| or|\?)/);
       expect(buttons(reply).length).toBeLessThanOrEqual(3);
-      const chosen = await h.bot.handleAction({ user: 'U1', place: 'test:1', action: 'choose', token: button(reply, /^Dubai Marina$/).token });
+      const chosen = await h.bot.handleAction({
+        user: 'U1',
+        place: 'test:1',
+        action: 'choose',
+        token: button(reply, /^Dubai Marina$/).token,
+      });
       expect(chosen.text).toMatch(/^2-bedroom homes for rent in Dubai Marina/);
       expect(cards(chosen).length).toBeGreaterThan(0);
     } finally {

@@ -34,9 +34,17 @@ describe('names the lookup answered, kept across restarts', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'manzil-places-')), 'm.db');
     // An earlier run's answer, as its resolver left it in the location cache (a name made of filter words and its own).
     const before = openStore(path);
-    await createLocationCacheRepo(before, Date.now, 'svc').put('quasar', [{ id: 9901, name: 'Quasar Pool Villas', type: 'building' }], DAY);
+    await createLocationCacheRepo(before, Date.now, 'svc').put(
+      'quasar',
+      [{ id: 9901, name: 'Quasar Pool Villas', type: 'building' }],
+      DAY,
+    );
     // Answers of another service are never taught.
-    await createLocationCacheRepo(before, Date.now, 'other').put('nebula', [{ id: 9902, name: 'Nebula Studio Gardens', type: 'building' }], DAY);
+    await createLocationCacheRepo(before, Date.now, 'other').put(
+      'nebula',
+      [{ id: 9902, name: 'Nebula Studio Gardens', type: 'building' }],
+      DAY,
+    );
     before.close();
     expect(placeOf('/rent quasar pool villas 2br')).toBe('quasar');
 
@@ -60,7 +68,11 @@ describe('names the lookup answered, kept across restarts', () => {
     await repo.put('a', [{ id: 1, name: 'A' }], 10);
     now = 2_000; // the first has expired by now: a name once answered is still a place
     await repo.put('b', [{ id: 2, name: 'B' }], DAY);
-    store.sqlite.prepare("INSERT INTO location_cache (service, query, results, fetched_at, expires_at) VALUES ('svc', 'c', 'not json', 1500, 9999999)").run();
+    store.sqlite
+      .prepare(
+        "INSERT INTO location_cache (service, query, results, fetched_at, expires_at) VALUES ('svc', 'c', 'not json', 1500, 9999999)",
+      )
+      .run();
     expect(await repo.answers()).toEqual([[{ id: 2, name: 'B' }], [{ id: 1, name: 'A' }]]);
     expect(await repo.answers(1)).toEqual([[{ id: 2, name: 'B' }]]);
     store.close();
@@ -70,14 +82,20 @@ describe('names the lookup answered, kept across restarts', () => {
     const resolver = new LocationResolver(api, createLocationCacheRepo(openStore(':memory:')), DAY);
     await resolver.resolve('shoreline');
     // "Shoreline Apartments" (a building on the Palm) is no longer "apartments in shoreline".
-    expect(parseCommand('/rent shoreline apartments 2br')).toMatchObject({ ok: true, query: { location: 'shoreline apartments', params: { bedrooms: '2' } } });
+    expect(parseCommand('/rent shoreline apartments 2br')).toMatchObject({
+      ok: true,
+      query: { location: 'shoreline apartments', params: { bedrooms: '2' } },
+    });
   });
 
   it('answers from the cache alone when asked for a cached resolution, never calling the service', async () => {
     const resolver = new LocationResolver(api, createLocationCacheRepo(openStore(':memory:')), DAY);
     await resolver.resolve('marina');
     sandbox.clearRequests();
-    expect(await resolver.cached('marina')).toMatchObject({ kind: 'found', location: { id: 50, name: 'Dubai Marina' } });
+    expect(await resolver.cached('marina')).toMatchObject({
+      kind: 'found',
+      location: { id: 50, name: 'Dubai Marina' },
+    });
     expect(await resolver.cached('business')).toBeUndefined();
     expect(lookups()).toBe(0);
   });

@@ -49,8 +49,14 @@ describe('resolving location words', () => {
   });
 
   it('spells out the abbreviations people type', async () => {
-    expect(await resolver().resolve('JVC')).toMatchObject({ kind: 'found', location: { name: 'Jumeirah Village Circle' } });
-    expect(await resolver().resolve('jlt')).toMatchObject({ kind: 'found', location: { name: 'Jumeirah Lake Towers' } });
+    expect(await resolver().resolve('JVC')).toMatchObject({
+      kind: 'found',
+      location: { name: 'Jumeirah Village Circle' },
+    });
+    expect(await resolver().resolve('jlt')).toMatchObject({
+      kind: 'found',
+      location: { name: 'Jumeirah Lake Towers' },
+    });
   });
 
   it('ignores emoji and stray symbols among the place words', async () => {
@@ -62,7 +68,9 @@ describe('resolving location words', () => {
     const r = await resolver().resolve('jumeirah village');
     expect(r.kind).toBe('ambiguous');
     if (r.kind !== 'ambiguous') return;
-    expect(r.choices.map((c) => c.name)).toEqual(expect.arrayContaining(['Jumeirah Village Circle', 'Jumeirah Village Triangle']));
+    expect(r.choices.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['Jumeirah Village Circle', 'Jumeirah Village Triangle']),
+    );
   });
 
   it('offers the closest names when nothing matches', async () => {

@@ -33,7 +33,10 @@ const lookups = () =>
 function botOn(lookup: LocationLookup = api, now: () => number = Date.now) {
   const store = openStore(':memory:');
   const locations = new LocationResolver(lookup, createLocationCacheRepo(store, now, 'sandbox'), 7 * DAY);
-  return { bot: new Bot({ api, locations, state: createButtonStateRepo(store, now, 'sandbox'), logger: silentLogger }), locations };
+  return {
+    bot: new Bot({ api, locations, state: createButtonStateRepo(store, now, 'sandbox'), logger: silentLogger }),
+    locations,
+  };
 }
 
 /** What a person typed so far into a picker. */
@@ -54,8 +57,10 @@ describe('suggestions while typing', () => {
   it('calls again when the shorter answer was cut at the service cap, then narrows locally', async () => {
     const { bot } = botOn();
     const found: string[][] = [];
-    for (const typed of keystrokes('marina gate')) found.push((await bot.suggestLocations(typing(typed))).map((o) => o.label));
-    // "ma" and "mar" fill the service's ten places, so neither can answer the next; "mari" can answer everything after it.
+    for (const typed of keystrokes('marina gate'))
+      found.push((await bot.suggestLocations(typing(typed))).map((o) => o.label));
+    // "ma" and "mar" fill the service's ten places, so neither can answer the next; "mari" can answer everything after
+    // it.
     expect(lookups()).toEqual(['ma', 'mar', 'mari']);
     expect(found.at(-1)).toEqual(['Marina Gate']);
     expect(found[3]).toEqual(expect.arrayContaining(['Dubai Marina', 'Marina Gate', 'Marina Promenade']));
@@ -76,7 +81,9 @@ describe('suggestions while typing', () => {
     const { bot } = botOn({ call: (op, params) => api.call(op, params), budgetLow: () => low });
     await bot.suggestLocations(typing('ma')); // ten places: not enough to answer "mari" for sure
     low = true;
-    expect((await bot.suggestLocations(typing('mari'))).map((o) => o.label)).toEqual(expect.arrayContaining(['Dubai Marina']));
+    expect((await bot.suggestLocations(typing('mari'))).map((o) => o.label)).toEqual(
+      expect.arrayContaining(['Dubai Marina']),
+    );
     expect(await bot.suggestLocations(typing('downt'))).toEqual([]);
     expect(lookups()).toEqual(['ma']);
   });
@@ -146,9 +153,16 @@ describe('what is cached, and for how long', () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, data: null }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const nullApi = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, key: 'k-null-0001' });
+    const nullApi = new ApiClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      key: 'k-null-0001',
+    });
     try {
-      const locations = new LocationResolver(nullApi, createLocationCacheRepo(openStore(':memory:'), Date.now, 'x'), 7 * DAY);
+      const locations = new LocationResolver(
+        nullApi,
+        createLocationCacheRepo(openStore(':memory:'), Date.now, 'x'),
+        7 * DAY,
+      );
       expect(await locations.lookup('marina')).toEqual([]);
       expect(await locations.lookup('marina')).toEqual([]);
       expect(calls).toBe(2);

@@ -42,7 +42,15 @@ describe('createLogger', () => {
       config: { slack: { signingSecret: 'sign-me' }, apiKey: 'uae-key' },
       user: 'U1',
     });
-    for (const value of ['xoxb-not-configured', 'xoxb-nested', 'hooks.slack.com', 'gw-key-1', 'Bearer zzz', 'sign-me', 'uae-key']) {
+    for (const value of [
+      'xoxb-not-configured',
+      'xoxb-nested',
+      'hooks.slack.com',
+      'gw-key-1',
+      'Bearer zzz',
+      'sign-me',
+      'uae-key',
+    ]) {
       expect(lines[0]).not.toContain(value);
     }
     expect(entries()[0]).toMatchObject({
@@ -79,9 +87,17 @@ describe('createLogger', () => {
 
   it('describes an expected error by name, message and status, without a stack', () => {
     const { log, entries } = capture();
-    const failure = Object.assign(new Error('The property service refused the key'), { name: 'ApiError', status: 401, kind: 'auth' });
+    const failure = Object.assign(new Error('The property service refused the key'), {
+      name: 'ApiError',
+      status: 401,
+      kind: 'auth',
+    });
     log.error('command failed', { error: failure });
-    expect(entries()[0]!.error).toEqual({ name: 'ApiError', message: 'The property service refused the key', status: 401 });
+    expect(entries()[0]!.error).toEqual({
+      name: 'ApiError',
+      message: 'The property service refused the key',
+      status: 401,
+    });
   });
 
   it('keeps the stack of an unexpected error, masked', () => {

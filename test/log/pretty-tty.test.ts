@@ -12,10 +12,16 @@ const log = fileURLToPath(new URL('../../src/log.ts', import.meta.url));
 const code = `const { createLogger } = await import(${JSON.stringify(log)}); createLogger({ format: "auto" }).info("hello from the log", { answer: 42 });`;
 const node = [process.execPath, '--import', 'tsx', '--input-type=module', '-e', code];
 
-function run(tty: boolean, env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string; code: number | null }> {
+function run(
+  tty: boolean,
+  env: Record<string, string> = {},
+): Promise<{ stdout: string; stderr: string; code: number | null }> {
   const childEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: repo, TERM: 'xterm', ...env };
   const child = tty
-    ? spawn('script', ['-qfec', `exec ${node.map((a) => `'${a}'`).join(' ')}`, '/dev/null'], { cwd: repo, env: childEnv })
+    ? spawn('script', ['-qfec', `exec ${node.map((a) => `'${a}'`).join(' ')}`, '/dev/null'], {
+        cwd: repo,
+        env: childEnv,
+      })
     : spawn(node[0]!, node.slice(1), { cwd: repo, env: childEnv });
   let stdout = '';
   let stderr = '';

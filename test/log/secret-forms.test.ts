@@ -1,5 +1,6 @@
 // The log masks each configured secret in every form it can take in a line: percent-encoded as in a URL (wholly or
-// partly, either hex case, twice), JSON-escaped inside a quoted body, a space as `+`, `\uXXXX`, and an encryption key in
+// partly, either hex case, twice), JSON-escaped inside a quoted body, a space as `+`, `\uXXXX`, and an encryption key
+// in
 // its other spellings. The secrets come from the real configuration, as `manzil start` passes them to the logger.
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';

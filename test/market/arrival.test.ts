@@ -16,16 +16,26 @@ describe('transactions keep arriving as the market clock moves', () => {
       rig.sandbox.advance(24 * 60);
       if (day % 20 !== 0) continue;
       for (const type of ['sold', 'rented']) {
-        const rows = await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: type, period: '1m' });
+        const rows = await rig.raw('/get-get-transactions', {
+          location_id: '50',
+          transaction_type: type,
+          period: '1m',
+        });
         expect(rows.length, `${type} after ${day} days`).toBeGreaterThanOrEqual(12);
         expect(rows.length).toBeLessThan(60);
         // None from before the start's month is left, and the newest is of the last few days (it is midnight).
         expect(rows.every((t) => t.transaction_date > '2026-11-01')).toBe(day >= 40);
-        expect(rows[0].transaction_date >= new Date(rig.sandbox.now().getTime() - 7 * DAY).toISOString().slice(0, 10)).toBe(true);
+        expect(
+          rows[0].transaction_date >= new Date(rig.sandbox.now().getTime() - 7 * DAY).toISOString().slice(0, 10),
+        ).toBe(true);
         expect(rows[0].transaction_date < rig.sandbox.now().toISOString().slice(0, 10)).toBe(true);
       }
       // The whole of Dubai closes something every day: its newest is of yesterday.
-      const dubai = await rig.raw('/get-get-transactions', { location_id: '2', transaction_type: 'sold', period: '1m' });
+      const dubai = await rig.raw('/get-get-transactions', {
+        location_id: '2',
+        transaction_type: 'sold',
+        period: '1m',
+      });
       expect(dubai[0].transaction_date).toBe(new Date(rig.sandbox.now().getTime() - DAY).toISOString().slice(0, 10));
     }
     expect(start.length).toBeGreaterThanOrEqual(12);
@@ -46,7 +56,14 @@ describe('transactions keep arriving as the market clock moves', () => {
     // The trend moved on with the clock and the sales follow it.
     expect(d.trend.data!.to).toBe('Dec 2026');
     const two = d.trend.data!.buckets.find((b) => b.bucket === '2')!;
-    const sales2 = (await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'sold', period: '1m', bedrooms: '2' })).map((t) => t.price / t.area_sqft);
+    const sales2 = (
+      await rig.raw('/get-get-transactions', {
+        location_id: '50',
+        transaction_type: 'sold',
+        period: '1m',
+        bedrooms: '2',
+      })
+    ).map((t) => t.price / t.area_sqft);
     expect(Math.abs(med(sales2)! / two.latest.ppsf - 1)).toBeLessThan(0.1);
     // A whole day of new listings: the digest reads the newest pages within its cap and says "at least" when cut.
     expect(d.newListings.data!.sale.count).toBeGreaterThan(0);
@@ -56,8 +73,12 @@ describe('transactions keep arriving as the market clock moves', () => {
 describe('market context on a listing card', () => {
   it('a sale against the trend, a rent against the whole last 30 days; one read per place and kind', async () => {
     const rig = await marketRig();
-    const sale = (await rig.api.call('search-buy', { location_id: '50', bedrooms: '2', property_type: 'apartment' })).records.find((l) => !l.price?.is_hidden)!;
-    const rent = (await rig.api.call('search-rent', { location_id: '50', bedrooms: '1', property_type: 'apartment' })).records.find((l) => !l.price?.is_hidden)!;
+    const sale = (
+      await rig.api.call('search-buy', { location_id: '50', bedrooms: '2', property_type: 'apartment' })
+    ).records.find((l) => !l.price?.is_hidden)!;
+    const rent = (
+      await rig.api.call('search-rent', { location_id: '50', bedrooms: '1', property_type: 'apartment' })
+    ).records.find((l) => !l.price?.is_hidden)!;
     rig.sandbox.clearRequests();
 
     const s = await rig.market.listingContext(MARINA, sale);
@@ -70,15 +91,25 @@ describe('market context on a listing card', () => {
     const ppsf = sale.price!.value! / sale.size!.value!;
     expect(s).toMatchObject({ kind: 'sale', bucket: '2', benchmark: latest, month: 'Nov 2026' });
     expect(s!.diffPct).toBeCloseTo((ppsf / latest - 1) * 100, 9);
-    expect(contextText(s!)).toMatch(new RegExp(`^(\\d+ % (below|above)|in line with) Dubai Marina's 2-bed average of AED ${latest.toLocaleString('en-US')}/sqft$`));
+    expect(contextText(s!)).toMatch(
+      new RegExp(
+        `^(\\d+ % (below|above)|in line with) Dubai Marina's 2-bed average of AED ${latest.toLocaleString('en-US')}/sqft$`,
+      ),
+    );
 
     rig.sandbox.clearRequests();
     const r = await rig.market.listingContext(MARINA, rent);
     const calls = rig.upstream();
     // Every page of the month's lettings (15 a page, to a short one): the card's "last 30 days" is the whole month.
-    const lettings = await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'rented', period: '1m' });
+    const lettings = await rig.raw('/get-get-transactions', {
+      location_id: '50',
+      transaction_type: 'rented',
+      period: '1m',
+    });
     expect(calls).toBe(Math.floor(lettings.length / 15) + 1);
-    const same = lettings.filter((t) => BUCKET_OF(t.bedrooms) === '1' && t.property_type === 'Apartment').map((t) => t.price);
+    const same = lettings
+      .filter((t) => BUCKET_OF(t.bedrooms) === '1' && t.property_type === 'Apartment')
+      .map((t) => t.price);
     if (same.length >= 3) expect(r).toMatchObject({ kind: 'rent', benchmark: med(same), count: same.length });
     else expect(r).toBeUndefined();
 
@@ -91,17 +122,25 @@ describe('market context on a listing card', () => {
     // A digest shares the month's pages the card read: still the whole month, at no call.
     const now = rig.sandbox.now();
     await composePlaceDigest(rig.market, MARINA, { since: new Date(now.getTime() - 7 * DAY), now });
-    const month = (await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'rented', period: '1m' }))
+    const month = (
+      await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'rented', period: '1m' })
+    )
       .filter((t) => BUCKET_OF(t.bedrooms) === '1' && t.property_type === 'Apartment')
       .map((t) => t.price);
     rig.sandbox.clearRequests();
-    expect(await rig.market.listingContext(MARINA, rent)).toMatchObject({ kind: 'rent', benchmark: med(month), count: month.length });
+    expect(await rig.market.listingContext(MARINA, rent)).toMatchObject({
+      kind: 'rent',
+      benchmark: med(month),
+      count: month.length,
+    });
     expect(rig.upstream()).toBe(0);
   });
 
   it('none when the budget is low, and no second fetch for a place within the day', async () => {
     const low = await marketRig({ client: { budget: { perDay: 20 } } });
-    const sale = (await low.api.call('search-buy', { location_id: '50', bedrooms: '1', property_type: 'apartment' })).records.find((l) => !l.price?.is_hidden)!;
+    const sale = (
+      await low.api.call('search-buy', { location_id: '50', bedrooms: '1', property_type: 'apartment' })
+    ).records.find((l) => !l.price?.is_hidden)!;
     low.sandbox.clearRequests();
     expect(await low.market.listingContext(MARINA, sale)).toBeUndefined();
     expect(low.upstream()).toBe(0);

@@ -7,8 +7,12 @@ import { BUCKET_OF, marketRig, med } from './helpers.js';
 
 const DAY = 86_400_000;
 const MARINA = { id: '50', name: 'Dubai Marina' };
-const compose = (market: Parameters<typeof composePlaceDigest>[0], place: { id: string; name: string }, now: Date, days = 7) =>
-  composePlaceDigest(market, place, { since: new Date(now.getTime() - days * DAY), now });
+const compose = (
+  market: Parameters<typeof composePlaceDigest>[0],
+  place: { id: string; name: string },
+  now: Date,
+  days = 7,
+) => composePlaceDigest(market, place, { since: new Date(now.getTime() - days * DAY), now });
 
 /** Count and median per bucket (studio..4+) of raw transaction rows, computed here. */
 function perBucket(rows: { bedrooms: number; price: number }[]) {
@@ -39,7 +43,11 @@ describe('a place digest checked against the sandbox', () => {
       const part = d[type];
       expect(part.state).toBe('ok');
       expect(part.period.label).toBe('last 30 days');
-      expect(part.sources[0]).toMatchObject({ operation: 'get-get-transactions', path: '/get-get-transactions', params: { transaction_type: type, period: '1m' } });
+      expect(part.sources[0]).toMatchObject({
+        operation: 'get-get-transactions',
+        path: '/get-get-transactions',
+        params: { transaction_type: type, period: '1m' },
+      });
       expect(part.data!.total).toBe(rows.length);
       expect(part.data!.atLeast).toBe(false);
       expect(part.data!.median).toBe(med(rows.map((t) => t.price)));
@@ -51,8 +59,12 @@ describe('a place digest checked against the sandbox', () => {
       }
     }
 
-    const sold = perBucket(await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'sold', period: '1m' }));
-    const rented = perBucket(await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'rented', period: '1m' }));
+    const sold = perBucket(
+      await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'sold', period: '1m' }),
+    );
+    const rented = perBucket(
+      await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'rented', period: '1m' }),
+    );
     const yields = ['studio', '1', '2', '3', '4+']
       .filter((b) => sold[b]!.median && rented[b]!.median)
       .map((b) => ({ bucket: b, pct: (rented[b]!.median! / sold[b]!.median!) * 100 }));
@@ -78,7 +90,14 @@ describe('a place digest checked against the sandbox', () => {
       expect(b.series).toHaveLength(12);
     }
     // The trend and the sales agree: the 2-bed median AED/sqft of the month's sales sits near the trend's 2-bed price.
-    const twoBed = (await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'sold', period: '1m', bedrooms: '2' })).map((t) => t.price / t.area_sqft);
+    const twoBed = (
+      await rig.raw('/get-get-transactions', {
+        location_id: '50',
+        transaction_type: 'sold',
+        period: '1m',
+        bedrooms: '2',
+      })
+    ).map((t) => t.price / t.area_sqft);
     const trend2 = d.trend.data!.buckets.find((b) => b.bucket === '2')!.latest.ppsf;
     expect(Math.abs(med(twoBed)! / trend2 - 1)).toBeLessThan(0.08);
 
@@ -87,13 +106,18 @@ describe('a place digest checked against the sandbox', () => {
       ['sale', '/search-buy'],
       ['rent', '/search-rent'],
     ] as const) {
-      const fresh = (await rig.raw(path, { location_id: '50', sort: 'newest' })).filter((l) => Date.parse(l.listed_date) >= since);
+      const fresh = (await rig.raw(path, { location_id: '50', sort: 'newest' })).filter(
+        (l) => Date.parse(l.listed_date) >= since,
+      );
       expect(d.newListings.data![kind]).toEqual({ count: fresh.length, atLeast: false, undated: 0 });
       if (kind !== 'sale') continue;
       const trend = Object.fromEntries(d.trend.data!.buckets.map((b) => [b.bucket, b.latest.ppsf]));
       const ranked = fresh
         .filter((l) => l.property_type === 'Apartment' && !l.price.is_hidden && l.size.value > 0)
-        .map((l) => ({ id: l.property_id, diff: (l.price.value / l.size.value / trend[BUCKET_OF(Number(l.bedrooms))]! - 1) * 100 }))
+        .map((l) => ({
+          id: l.property_id,
+          diff: (l.price.value / l.size.value / trend[BUCKET_OF(Number(l.bedrooms))]! - 1) * 100,
+        }))
         .sort((a, b) => a.diff - b.diff)
         .slice(0, 3);
       expect(ranked.length).toBeGreaterThan(0);
@@ -102,7 +126,9 @@ describe('a place digest checked against the sandbox', () => {
 
     const projects = await rig.raw('/search-new-projects', { location_id: '50', sort: 'newest' });
     expect(d.projects.data!.count).toBe(projects.length);
-    expect(d.projects.data!.first.map((p) => [p.name, p.developer, p.handover])).toEqual(projects.slice(0, 3).map((p) => [p.name, p.developer_name, p.delivery_date]));
+    expect(d.projects.data!.first.map((p) => [p.name, p.developer, p.handover])).toEqual(
+      projects.slice(0, 3).map((p) => [p.name, p.developer_name, p.delivery_date]),
+    );
   });
 });
 
@@ -152,15 +178,33 @@ describe('pages', () => {
     const d = await compose(rig.market, MARINA, rig.sandbox.now());
     expect(d.rented.data).toMatchObject({ total: 15, atLeast: true });
     // The digest's median and table are of the 15 read: it names them, never passing them off as the month's.
-    const first = (await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'rented', period: '1m' })).slice(0, 15).map((t) => t.price);
-    const shown = renderDigest({ v: 1, kind: DIGEST_KIND, title: 'Dubai Marina', since: 0, now: Date.now(), timezone: 'Asia/Dubai', places: [d], charts: [] });
+    const first = (
+      await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'rented', period: '1m' })
+    )
+      .slice(0, 15)
+      .map((t) => t.price);
+    const shown = renderDigest({
+      v: 1,
+      kind: DIGEST_KIND,
+      title: 'Dubai Marina',
+      since: 0,
+      now: Date.now(),
+      timezone: 'Asia/Dubai',
+      places: [d],
+      charts: [],
+    });
     expect(JSON.stringify(shown.blocks)).toContain(
       `Rented: at least 15 in the last 30 days; figures of the 15 most recent: median AED ${Math.round(med(first)!).toLocaleString('en-US')}`,
     );
     const all = await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'rented', period: '1m' });
     expect(all.length).toBeGreaterThan(15);
     const full = await rig.newMarket({ maxPages: 8 }).transactions('50', 'rented', '1m');
-    expect(full).toMatchObject({ count: all.length, atLeast: false, complete: true, pages: Math.ceil(all.length / 15) + (all.length % 15 === 0 ? 1 : 0) });
+    expect(full).toMatchObject({
+      count: all.length,
+      atLeast: false,
+      complete: true,
+      pages: Math.ceil(all.length / 15) + (all.length % 15 === 0 ? 1 : 0),
+    });
   });
 
   it('stops at total_pages when the answer gives one, and counts total_items even past the cap', async () => {
@@ -168,7 +212,12 @@ describe('pages', () => {
     const all = await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'rented', period: '1m' });
     rig.sandbox.clearRequests();
     const full = await rig.market.transactions('50', 'rented', '1m');
-    expect(full).toMatchObject({ count: all.length, atLeast: false, complete: true, totalPages: Math.ceil(all.length / 15) });
+    expect(full).toMatchObject({
+      count: all.length,
+      atLeast: false,
+      complete: true,
+      totalPages: Math.ceil(all.length / 15),
+    });
     expect(rig.upstream()).toBe(Math.ceil(all.length / 15));
     // A thin place in a fresh cache: one page, not a second empty one.
     rig.sandbox.clearRequests();
@@ -186,7 +235,11 @@ describe('failures and the budget', () => {
     rig.sandbox.addFault({ status: 503, count: 4, path: '/get-get-transactions' });
     const d = await compose(rig.market, MARINA, rig.sandbox.now());
     expect(d.state).toBe('ok');
-    expect(d.sold).toMatchObject({ state: 'unavailable', failure: 'http', reason: 'the property service failed to answer' });
+    expect(d.sold).toMatchObject({
+      state: 'unavailable',
+      failure: 'http',
+      reason: 'the property service failed to answer',
+    });
     expect(d.rented.state).toBe('unavailable');
     expect(d.yields.state).toBe('unavailable');
     expect(d.trend.state).toBe('ok');
@@ -203,7 +256,14 @@ describe('failures and the budget', () => {
     const failed = await compose(rig.market, MARINA, rig.sandbox.now());
     expect(failed.state).toBe('failed');
     expect(failed.failure).toMatchObject({ kind: 'http', reason: 'the property service failed to answer' });
-    for (const part of [failed.sold, failed.rented, failed.trend, failed.yields, failed.newListings, failed.projects] as PlaceDigest['sold'][])
+    for (const part of [
+      failed.sold,
+      failed.rented,
+      failed.trend,
+      failed.yields,
+      failed.newListings,
+      failed.projects,
+    ] as PlaceDigest['sold'][])
       expect(part.state).toBe('unavailable');
     rig.sandbox.clearFaults();
     expect((await compose(rig.market, { id: '86', name: 'Business Bay' }, rig.sandbox.now())).state).toBe('ok');
@@ -214,11 +274,20 @@ describe('failures and the budget', () => {
     const now = rig.sandbox.now();
     expect(rig.market.coverage(['50'])).toMatchObject({ ok: true, needed: 10, left: 14 });
     const meter = new CallMeter();
-    const first = await composePlaceDigest(rig.market, MARINA, { since: new Date(now.getTime() - 7 * DAY), now, meter });
+    const first = await composePlaceDigest(rig.market, MARINA, {
+      since: new Date(now.getTime() - 7 * DAY),
+      now,
+      meter,
+    });
     expect(first.state).toBe('ok');
     expect(meter.calls).toBe(first.calls);
     const cover = rig.market.coverage(['86', '51']);
-    expect(cover).toMatchObject({ ok: false, needed: 20, left: 14 - first.calls, reason: expect.stringContaining('calls') });
+    expect(cover).toMatchObject({
+      ok: false,
+      needed: 20,
+      left: 14 - first.calls,
+      reason: expect.stringContaining('calls'),
+    });
     rig.sandbox.clearRequests();
     const postponed = await compose(rig.market, { id: '86', name: 'Business Bay' }, now);
     expect(postponed).toMatchObject({ state: 'failed', failure: { kind: 'budget' }, calls: 0 });

@@ -1,12 +1,36 @@
 // Pure market figures: medians, buckets, too little data, trend changes, yields, and one listing against its place.
 import { describe, expect, it } from 'vitest';
 import { listingSummary, priceTrendPoint, transaction } from '../../src/api/records.js';
-import { bucketOf, changePct, contextText, listingFacts, median, rentContext, saleContext, transactionFigures, trendFigures, yieldFigures } from '../../src/market/index.js';
+import {
+  bucketOf,
+  changePct,
+  contextText,
+  listingFacts,
+  median,
+  rentContext,
+  saleContext,
+  transactionFigures,
+  trendFigures,
+  yieldFigures,
+} from '../../src/market/index.js';
 
 const tx = (bedrooms: number | undefined, price: number | undefined, type = 'Apartment') =>
-  transaction.parse({ id: Math.random().toString(16).slice(2), bedrooms, price, property_type: type, transaction_date: '2026-10-20' });
+  transaction.parse({
+    id: Math.random().toString(16).slice(2),
+    bedrooms,
+    price,
+    property_type: type,
+    transaction_date: '2026-10-20',
+  });
 const point = (bedroom_id: number, month: number, community_price: number) =>
-  priceTrendPoint.parse({ bedroom_id, community_price, tower_price: community_price + 50, date: new Date(Date.UTC(2026, month, 1)).toISOString(), period: '', time_frame: '1Y' });
+  priceTrendPoint.parse({
+    bedroom_id,
+    community_price,
+    tower_price: community_price + 50,
+    date: new Date(Date.UTC(2026, month, 1)).toISOString(),
+    period: '',
+    time_frame: '1Y',
+  });
 
 describe('median and buckets', () => {
   it('takes the middle value, or the mean of the middle two for an even count', () => {
@@ -34,8 +58,25 @@ describe('median and buckets', () => {
   });
 
   it('counts per bucket with their medians, and says too little data under 3 priced transactions', () => {
-    const f = transactionFigures([tx(1, 100), tx(1, 300), tx(1, 200), tx(1, 400), tx(2, 900), tx(2, 1100), tx(undefined, 50), tx(3, undefined)]);
-    expect(f).toMatchObject({ count: 8, priced: 7, thin: false, median: 300, total: 8, atLeast: false, unknownBedrooms: 1 });
+    const f = transactionFigures([
+      tx(1, 100),
+      tx(1, 300),
+      tx(1, 200),
+      tx(1, 400),
+      tx(2, 900),
+      tx(2, 1100),
+      tx(undefined, 50),
+      tx(3, undefined),
+    ]);
+    expect(f).toMatchObject({
+      count: 8,
+      priced: 7,
+      thin: false,
+      median: 300,
+      total: 8,
+      atLeast: false,
+      unknownBedrooms: 1,
+    });
     const by = Object.fromEntries(f.buckets.map((b) => [b.bucket, b]));
     expect(by['1']).toEqual({ bucket: '1', count: 4, priced: 4, thin: false, median: 250 });
     expect(by['2']).toEqual({ bucket: '2', count: 2, priced: 2, thin: true });
@@ -74,17 +115,37 @@ describe('trend', () => {
 
 describe('yields and listing context', () => {
   const sold = transactionFigures([tx(1, 1_000_000), tx(1, 1_200_000), tx(1, 1_100_000), tx(2, 2_000_000)]);
-  const rented = transactionFigures([tx(1, 70_000), tx(1, 80_000), tx(1, 75_000), tx(2, 120_000), tx(2, 110_000), tx(2, 130_000)]);
+  const rented = transactionFigures([
+    tx(1, 70_000),
+    tx(1, 80_000),
+    tx(1, 75_000),
+    tx(2, 120_000),
+    tx(2, 110_000),
+    tx(2, 130_000),
+  ]);
 
   it('gross yield per bucket where both medians exist, with the counts behind it', () => {
     expect(yieldFigures(sold, rented)).toEqual([
-      { bucket: '1', grossYieldPct: (75_000 / 1_100_000) * 100, medianRent: 75_000, medianPrice: 1_100_000, rentedCount: 3, soldCount: 3 },
+      {
+        bucket: '1',
+        grossYieldPct: (75_000 / 1_100_000) * 100,
+        medianRent: 75_000,
+        medianPrice: 1_100_000,
+        rentedCount: 3,
+        soldCount: 3,
+      },
     ]);
   });
 
   const trend = trendFigures(Array.from({ length: 12 }, (_, i) => point(2, i - 1, 2000 + 20 * i)));
   const listing = (period: string, value: number, bedrooms = '2', size = 1000, type = 'Apartment') =>
-    listingSummary.parse({ property_id: '1', property_type: type, price: { value, currency: 'AED', period, is_hidden: false }, bedrooms, size: { value: size, unit: 'sqft' } });
+    listingSummary.parse({
+      property_id: '1',
+      property_type: type,
+      price: { value, currency: 'AED', period, is_hidden: false },
+      bedrooms,
+      size: { value: size, unit: 'sqft' },
+    });
 
   it('a sale against its place’s latest trend price for its bedroom count', () => {
     const c = saleContext(listingFacts(listing('sell', 2_050_000))!, trend, 'Dubai Marina')!;
@@ -93,16 +154,26 @@ describe('yields and listing context', () => {
     // Another type than the trend's, no size, unknown bedrooms: no context rather than a guess.
     expect(saleContext(listingFacts(listing('sell', 2_050_000, '2', 1000, 'Villa'))!, trend, 'X')).toBeUndefined();
     expect(saleContext(listingFacts(listing('sell', 2_050_000, '3'))!, trend, 'X')).toBeUndefined();
-    expect(listingFacts(listingSummary.parse({ property_id: '2', price: { value: 0, is_hidden: true, period: 'sell' } }))).toBeUndefined();
+    expect(
+      listingFacts(listingSummary.parse({ property_id: '2', price: { value: 0, is_hidden: true, period: 'sell' } })),
+    ).toBeUndefined();
   });
 
   it('a rent (any period, made yearly) against the median annual rent of its bucket; none when thin', () => {
     const lettings = [tx(2, 120_000), tx(2, 110_000), tx(2, 130_000), tx(2, 500_000, 'Villa')];
     const monthly = listingFacts(listing('monthly', 11_000))!;
-    expect(monthly).toMatchObject({ kind: 'rent', price: 132_000, bedrooms: 2, sizeSqft: 1000, propertyType: 'apartment' });
+    expect(monthly).toMatchObject({
+      kind: 'rent',
+      price: 132_000,
+      bedrooms: 2,
+      sizeSqft: 1000,
+      propertyType: 'apartment',
+    });
     const c = rentContext(monthly, lettings, 'Dubai Marina')!;
     expect(c).toMatchObject({ kind: 'rent', benchmark: 120_000, count: 3 });
-    expect(contextText(c)).toBe("10 % above Dubai Marina's 2-bed median rent of AED 120,000 a year (last 30 days, 3 lettings)");
+    expect(contextText(c)).toBe(
+      "10 % above Dubai Marina's 2-bed median rent of AED 120,000 a year (last 30 days, 3 lettings)",
+    );
     expect(rentContext(monthly, lettings.slice(1), 'Dubai Marina')).toBeUndefined();
     // The page cap cut the month: the median names the lettings it is of.
     expect(contextText(rentContext(monthly, lettings, 'Dubai Marina', { recent: 120 })!)).toBe(
@@ -118,7 +189,11 @@ describe('yields and listing context', () => {
     ] as const) {
       const sale = saleContext(listingFacts(listing('sell', 2_050_000))!, trend, place)!;
       expect(contextText(sale)).toBe(`8 % below ${whose} 2-bed average of AED 2,220/sqft`);
-      const rent = rentContext(listingFacts(listing('yearly', 132_000))!, [tx(2, 120_000), tx(2, 110_000), tx(2, 130_000)], place)!;
+      const rent = rentContext(
+        listingFacts(listing('yearly', 132_000))!,
+        [tx(2, 120_000), tx(2, 110_000), tx(2, 130_000)],
+        place,
+      )!;
       expect(contextText(rent)).toMatch(new RegExp(`^10 % above ${whose} 2-bed median rent`));
     }
   });

@@ -24,10 +24,18 @@ export interface MarketRig {
   raw(path: string, params: Record<string, string>): Promise<any[]>;
 }
 
-export async function marketRig(o: { sandbox?: SandboxOptions; client?: Partial<ApiClientOptions>; market?: MarketOptions } = {}): Promise<MarketRig> {
+export async function marketRig(
+  o: { sandbox?: SandboxOptions; client?: Partial<ApiClientOptions>; market?: MarketOptions } = {},
+): Promise<MarketRig> {
   const sandbox = createSandbox({ key: 'market-key', ...o.sandbox });
   await sandbox.listen();
-  const api = new ApiClient({ baseUrl: sandbox.url!, key: sandbox.key, retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 }, breaker: { cooldownMs: 50 }, ...o.client });
+  const api = new ApiClient({
+    baseUrl: sandbox.url!,
+    key: sandbox.key,
+    retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
+    breaker: { cooldownMs: 50 },
+    ...o.client,
+  });
   cleanups.push(async () => {
     await api.close();
     await sandbox.close();
@@ -44,8 +52,12 @@ export async function marketRig(o: { sandbox?: SandboxOptions; client?: Partial<
       for (let page = 1; page < 500; page++) {
         const paged = path !== '/price-trend-of-location';
         const qs = new URLSearchParams(paged ? { ...params, page: String(page) } : params);
-        const body = (await (await fetch(`${sandbox.url}${path}?${qs.toString()}`, { headers })).json()) as { data: unknown };
-        const rows = Array.isArray(body.data) ? body.data : (body.data as { data: { attributes: { transactions: unknown[] } } }).data.attributes.transactions;
+        const body = (await (await fetch(`${sandbox.url}${path}?${qs.toString()}`, { headers })).json()) as {
+          data: unknown;
+        };
+        const rows = Array.isArray(body.data)
+          ? body.data
+          : (body.data as { data: { attributes: { transactions: unknown[] } } }).data.attributes.transactions;
         if (rows.length === 0) return out;
         out.push(...rows);
         if (!paged) return out;

@@ -1,5 +1,6 @@
 // `manzil backup <file>` while Manzil runs and another process keeps writing: the writes never stop or fail, and the
-// copy opens on its own, passes SQLite's check and holds the rows (saved searches, and the writes made before it began).
+// copy opens on its own, passes SQLite's check and holds the rows (saved searches, and the writes made before it
+// began).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,7 +57,9 @@ describe('manzil backup', () => {
       const run = await runCli(['backup', target], { MANZIL_DB_PATH: dbPath });
       expect(run.stderr).toBe('');
       expect(run.status).toBe(0);
-      expect(run.stdout).toMatch(/^Backed up .*manzil\.db to .*manzil-copy\.db: \d+ KiB, 2 saved searches, 0 alert messages, checked, in \d+ ms\.\n$/);
+      expect(run.stdout).toMatch(
+        /^Backed up .*manzil\.db to .*manzil-copy\.db: \d+ KiB, 2 saved searches, 0 alert messages, checked, in \d+ ms\.\n$/,
+      );
 
       // The writes went on, without a single error, while the backup ran (and after).
       const after = writer.last().count;
@@ -105,7 +108,11 @@ describe('on Postgres', () => {
     for (const command of ['backup', 'restore']) {
       const run = await runCli([command, join(tempDir(), 'copy.db')], env);
       expect(run.status).toBe(1);
-      expect(run.stderr).toMatch(new RegExp(`^manzil ${command}: the database is Postgres \\(DATABASE_URL\\): back it up and restore it with pg_dump`));
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^manzil ${command}: the database is Postgres \\(DATABASE_URL\\): back it up and restore it with pg_dump`,
+        ),
+      );
       expect(run.stderr).not.toContain('pw-never-shown');
     }
     expect(existsSync(dbPath)).toBe(false);

@@ -13,8 +13,17 @@ import { runManzil, type CliRun } from '../support/child.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
-function manzil(args: string[], env: Record<string, string>, cwd = tempDir(), stdin: 'ignore' | 'pipe' = 'ignore'): Promise<CliRun> {
-  return runManzil(args, { cwd, env: { MANZIL_DB_PATH: join(cwd, 'm.db'), ...env }, ...(stdin === 'pipe' ? { input: 'quit\n' } : {}) });
+function manzil(
+  args: string[],
+  env: Record<string, string>,
+  cwd = tempDir(),
+  stdin: 'ignore' | 'pipe' = 'ignore',
+): Promise<CliRun> {
+  return runManzil(args, {
+    cwd,
+    env: { MANZIL_DB_PATH: join(cwd, 'm.db'), ...env },
+    ...(stdin === 'pipe' ? { input: 'quit\n' } : {}),
+  });
 }
 
 describe('a bad configuration at start', () => {
@@ -45,7 +54,9 @@ describe('no chat platform and no terminal (a container, a service manager)', ()
     const r = await manzil(['start'], { NODE_ENV: 'production' }, cwd);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('Manzil cannot start: a problem in its configuration.');
-    expect(r.stderr).toContain('No chat platform is configured: set SLACK_* or DISCORD_* (the terminal chat needs a terminal');
+    expect(r.stderr).toContain(
+      'No chat platform is configured: set SLACK_* or DISCORD_* (the terminal chat needs a terminal',
+    );
     expect(r.stdout).toBe(''); // no banner, no chat
     expect(existsSync(join(cwd, 'm.db'))).toBe(false); // refused before anything was opened
   });
@@ -105,7 +116,9 @@ describe('manzil config', () => {
   it('reports a bad configuration as start does', async () => {
     const r = await manzil(['config'], { UAE_API_KEY: 'k-secret-999' });
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain("UAE_API_BASE_URL is missing: UAE_API_KEY is set, and Manzil needs the service's address to use it");
+    expect(r.stderr).toContain(
+      "UAE_API_BASE_URL is missing: UAE_API_KEY is set, and Manzil needs the service's address to use it",
+    );
     expect(r.stderr).not.toContain('k-secret-999');
   });
 });

@@ -28,10 +28,21 @@ describe('manzil config', () => {
     });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^DATABASE_URL +=\s+postgres:\/\/manzil:\*\*\*@127\.0\.0\.1:5432\/manzil +# environment$/m);
+    expect(r.stdout).toMatch(
+      /^DATABASE_URL +=\s+postgres:\/\/manzil:\*\*\*@127\.0\.0\.1:5432\/manzil +# environment$/m,
+    );
     expect(r.stdout).toMatch(/^UAE_API_BASE_URL +=\s+http:\/\/127\.0\.0\.1:9\/v1\?key=\*\*\* +# environment$/m);
     expect(r.stdout).toMatch(/^MANZIL_ENCRYPTION_KEY_PREVIOUS +=\s+\*\*\* \(set\) +# environment$/m);
-    for (const form of [PASSWORD, PASSWORD_IN_URL, PASSWORD_IN_URL.toLowerCase(), 'ab%2B', API_KEY, encodeURIComponent(API_KEY), KEY, PREVIOUS]) {
+    for (const form of [
+      PASSWORD,
+      PASSWORD_IN_URL,
+      PASSWORD_IN_URL.toLowerCase(),
+      'ab%2B',
+      API_KEY,
+      encodeURIComponent(API_KEY),
+      KEY,
+      PREVIOUS,
+    ]) {
       expect(r.stdout).not.toContain(form);
     }
   }, 60_000);

@@ -15,12 +15,17 @@ const instructions = dockerfile
   .split('\n')
   .map((l) => l.trim())
   .filter((l) => l !== '' && !l.startsWith('#'));
-const stages = instructions.reduce<string[][]>((all, line) => (line.startsWith('FROM ') ? [...all, [line]] : (all.at(-1)?.push(line), all)), []);
+const stages = instructions.reduce<string[][]>(
+  (all, line) => (line.startsWith('FROM ') ? [...all, [line]] : (all.at(-1)?.push(line), all)),
+  [],
+);
 const finalStage = stages.at(-1)!;
 
 describe('Dockerfile', () => {
   it('passes the dockerfile-utils validator with no errors or warnings', () => {
-    const problems = validate(dockerfile).map((d) => `line ${d.range.start.line + 1}: ${typeof d.message === 'string' ? d.message : d.message.value}`);
+    const problems = validate(dockerfile).map(
+      (d) => `line ${d.range.start.line + 1}: ${typeof d.message === 'string' ? d.message : d.message.value}`,
+    );
     expect(problems).toEqual([]);
   });
 
@@ -73,7 +78,8 @@ describe('Dockerfile', () => {
 
   it('has a Postgres profile: one Postgres with a health check, and two replicas on it that wait for it', () => {
     const compose = read('docker-compose.yml');
-    const service = (name: string) => new RegExp(`\\n  ${name}:\\n([\\s\\S]*?)(?=\\n  [a-z-]+:\\n|\\nvolumes:)`).exec(compose)?.[1] ?? '';
+    const service = (name: string) =>
+      new RegExp(`\\n  ${name}:\\n([\\s\\S]*?)(?=\\n  [a-z-]+:\\n|\\nvolumes:)`).exec(compose)?.[1] ?? '';
     const postgres = service('postgres');
     const replica = service('manzil-replica');
     expect(postgres).toMatch(/profiles: \[postgres\]/);

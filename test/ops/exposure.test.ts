@@ -1,6 +1,7 @@
 // Issue 25: /healthz and /metrics are not open to the world. Manzil as main wires it, read over HTTP as an operator, a
 // scraper or a stranger would: the ops server on loopback by default (OPS_HOST to change it), /metrics never on Slack's
-// public port unless asked, OPS_TOKEN required when set, the team label bounded, and probes that do not write a row each.
+// public port unless asked, OPS_TOKEN required when set, the team label bounded, and probes that do not write a row
+// each.
 import Database from 'better-sqlite3';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,18 +21,31 @@ afterEach(async () => {
   manzil = slack = undefined;
 });
 
-/** Manzil as `manzil start` builds it: no bind address passed in, so OPS_HOST alone decides where the ops server listens. */
+/**
+ * Manzil as `manzil start` builds it: no bind address passed in, so OPS_HOST alone decides where the ops server
+ * listens.
+ */
 async function start(env: Record<string, string>) {
   const dbPath = join(tempDir(), 'manzil.db');
   const logs: string[] = [];
-  manzil = await startManzil({ env: { MANZIL_DB_PATH: dbPath, MANZIL_DEMO_TICK_S: '0', LOG_LEVEL: 'debug', ...env }, writeLog: (l) => logs.push(l) });
+  manzil = await startManzil({
+    env: { MANZIL_DB_PATH: dbPath, MANZIL_DEMO_TICK_S: '0', LOG_LEVEL: 'debug', ...env },
+    writeLog: (l) => logs.push(l),
+  });
   return { manzil, logs, dbPath };
 }
 
 /** Slack over HTTP on a free port, against the fake Slack Web API. */
 async function startWithSlack(env: Record<string, string> = {}) {
   slack = await startFakeSlack({ token: 'xoxb-test-exposure' });
-  return start({ PORT: '0', MANZIL_SANDBOX: '1', SLACK_BOT_TOKEN: 'xoxb-test-exposure', SLACK_SIGNING_SECRET: 'exposure-signing-secret', SLACK_API_URL: slack.apiUrl, ...env });
+  return start({
+    PORT: '0',
+    MANZIL_SANDBOX: '1',
+    SLACK_BOT_TOKEN: 'xoxb-test-exposure',
+    SLACK_SIGNING_SECRET: 'exposure-signing-secret',
+    SLACK_API_URL: slack.apiUrl,
+    ...env,
+  });
 }
 
 /** Counts the writes of /healthz's probe in the database file itself: triggers on its row of job_lease. */
@@ -40,7 +54,10 @@ function countProbeWrites(dbPath: string): { count(): number; close(): void } {
   db.exec(`CREATE TABLE probe_writes (at INTEGER);
     CREATE TRIGGER probe_inserted AFTER INSERT ON job_lease WHEN NEW.name = 'healthz' BEGIN INSERT INTO probe_writes VALUES (NEW.last_run_at); END;
     CREATE TRIGGER probe_updated AFTER UPDATE ON job_lease WHEN NEW.name = 'healthz' BEGIN INSERT INTO probe_writes VALUES (NEW.last_run_at); END;`);
-  return { count: () => (db.prepare('SELECT count(*) AS n FROM probe_writes').get() as { n: number }).n, close: () => db.close() };
+  return {
+    count: () => (db.prepare('SELECT count(*) AS n FROM probe_writes').get() as { n: number }).n,
+    close: () => db.close(),
+  };
 }
 
 const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers });
@@ -65,7 +82,9 @@ describe('where the ops server listens', () => {
       expect(manzil.opsHost).toBe('127.0.0.2');
       expect((await get(`http://127.0.0.2:${port}/metrics`)).status).toBe(200);
       expect((await get(`http://127.0.0.1:${port}/metrics`)).status).toBe(418);
-      expect(logs.some((l) => /ops: serving GET \/healthz and GET \/metrics/.test(l) && l.includes('"host":"127.0.0.2"'))).toBe(true);
+      expect(
+        logs.some((l) => /ops: serving GET \/healthz and GET \/metrics/.test(l) && l.includes('"host":"127.0.0.2"')),
+      ).toBe(true);
     } finally {
       await new Promise((resolve) => holder.close(resolve));
     }
@@ -98,7 +117,9 @@ describe("Slack's public port", () => {
     expect((await get(`http://127.0.0.1:${manzil.slackPort}/metrics`)).status).toBe(404);
     const metrics = await get(`http://127.0.0.1:${manzil.opsPort}/metrics`);
     expect(await metrics.text()).toMatch(/^# HELP manzil_/m);
-    const health = (await (await get(`http://127.0.0.1:${manzil.opsPort}/healthz`)).json()) as { checks: Record<string, unknown> };
+    const health = (await (await get(`http://127.0.0.1:${manzil.opsPort}/healthz`)).json()) as {
+      checks: Record<string, unknown>;
+    };
     expect(health.checks.database).toEqual({ ok: true });
   });
 
@@ -106,9 +127,15 @@ describe("Slack's public port", () => {
     const { manzil, logs } = await startWithSlack({ OPS_ON_SLACK_PORT: 'on' });
     const port = manzil.slackPort!;
     expect(await (await get(`http://127.0.0.1:${port}/metrics`)).text()).toMatch(/^# HELP manzil_/m);
-    const health = (await (await get(`http://127.0.0.1:${port}/healthz`)).json()) as { checks: Record<string, unknown> };
+    const health = (await (await get(`http://127.0.0.1:${port}/healthz`)).json()) as {
+      checks: Record<string, unknown>;
+    };
     expect(health.checks.database).toEqual({ ok: true });
-    expect(logs.some((l) => l.includes('"level":"warn"') && /\/metrics is served on the public Slack port without OPS_TOKEN/.test(l))).toBe(true);
+    expect(
+      logs.some(
+        (l) => l.includes('"level":"warn"') && /\/metrics is served on the public Slack port without OPS_TOKEN/.test(l),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -131,10 +158,15 @@ describe('OPS_TOKEN', () => {
     const verdict = await get(url('/healthz'));
     expect(verdict.status).toBe(200);
     expect(await verdict.json()).toEqual({ status: 'ok' });
-    const detailed = (await (await get(url('/healthz'), { authorization: `Bearer ${TOKEN}` })).json()) as { status: string; checks: Record<string, unknown> };
+    const detailed = (await (await get(url('/healthz'), { authorization: `Bearer ${TOKEN}` })).json()) as {
+      status: string;
+      checks: Record<string, unknown>;
+    };
     expect(detailed).toMatchObject({ status: 'ok', checks: { database: { ok: true }, budget: { ok: true } } });
 
-    expect(logs.some((l) => l.includes('"level":"warn"') && /GET \/metrics refused: missing or wrong bearer token/.test(l))).toBe(true);
+    expect(
+      logs.some((l) => l.includes('"level":"warn"') && /GET \/metrics refused: missing or wrong bearer token/.test(l)),
+    ).toBe(true);
     expect(logs.join('\n')).not.toContain(TOKEN.slice(0, -1)); // neither the token nor the wrong one sent
   });
 
@@ -153,7 +185,8 @@ describe('the team label of /metrics', () => {
     const { manzil } = await start({ OPS_PORT: '0', METRICS_MAX_TEAMS: '3' });
     const teams = Array.from({ length: 8 }, (_, i) => `slack:T0EXP${i}`);
     // A search of its own for each team (one already made is answered from the cache, with no call).
-    for (const [i, team] of teams.entries()) expect((await ask(manzil, `rent marina 2br under ${150 + i}k`, `${team}:C0EXP`)).text).toMatch(/Dubai Marina/);
+    for (const [i, team] of teams.entries())
+      expect((await ask(manzil, `rent marina 2br under ${150 + i}k`, `${team}:C0EXP`)).text).toMatch(/Dubai Marina/);
 
     const text = await (await get(`http://127.0.0.1:${manzil.opsPort}/metrics`)).text();
     const labels = [...text.matchAll(/^manzil_team_upstream_calls_total\{team="([^"]+)"\} /gm)].map((m) => m[1]);
@@ -163,7 +196,9 @@ describe('the team label of /metrics', () => {
     // Every call is still counted: the labelled teams and "other" add up to the calls made for the eight teams.
     const perTeamCalls = sample(text, 'manzil_team_upstream_calls_total');
     expect(perTeamCalls).toBeGreaterThanOrEqual(teams.length);
-    expect(sample(text, 'manzil_team_upstream_calls_total', { team: 'other' })).toBeGreaterThanOrEqual(teams.length - 3);
+    expect(sample(text, 'manzil_team_upstream_calls_total', { team: 'other' })).toBeGreaterThanOrEqual(
+      teams.length - 3,
+    );
   });
 });
 

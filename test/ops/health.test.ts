@@ -14,7 +14,11 @@ import { ask, boot } from './helpers.js';
 
 async function healthz(url: string) {
   const res = await fetch(url);
-  return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as { status: string; checks: Record<string, Record<string, unknown>> } };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    body: (await res.json()) as { status: string; checks: Record<string, Record<string, unknown>> },
+  };
 }
 
 describe('GET /healthz', () => {
@@ -35,14 +39,24 @@ describe('GET /healthz', () => {
     // The same database file, opened read-only: every write through this connection fails as on a read-only disk.
     const readOnly = new Database(dbPath, { readonly: true, fileMustExist: true });
     const health = new Health({
-      probe: async (at) => createLeaseRepo({ db: drizzle(readOnly, { schema }), sqlite: readOnly, close: () => readOnly.close() }).probe(at),
-      poller: { lastRun: async () => manzil.alerts.leases.lastRun(POLL_JOB), alerts: async () => manzil.alerts.repo.count() },
+      probe: async (at) =>
+        createLeaseRepo({ db: drizzle(readOnly, { schema }), sqlite: readOnly, close: () => readOnly.close() }).probe(
+          at,
+        ),
+      poller: {
+        lastRun: async () => manzil.alerts.leases.lastRun(POLL_JOB),
+        alerts: async () => manzil.alerts.repo.count(),
+      },
       maxPollerAgeMs: 45 * 60_000,
       upstream: { sandbox: true, budgetLeft: () => manzil.api.budgetLeft() },
       stopping: () => false,
       startedAt: Date.now(),
     });
-    const server = await startOpsServer(opsRoutes(health, new Metrics({ defaultMetrics: false }), silentLogger), 0, '127.0.0.1');
+    const server = await startOpsServer(
+      opsRoutes(health, new Metrics({ defaultMetrics: false }), silentLogger),
+      0,
+      '127.0.0.1',
+    );
     try {
       const r = await healthz(`http://127.0.0.1:${server.port}/healthz`);
       expect(r.status).toBe(503);
@@ -76,11 +90,17 @@ describe('GET /healthz', () => {
     expect(after.status).toBe(200);
     // The run just made, however long it and the check took on a loaded machine.
     expect(Date.parse(after.body.checks.poller!.lastRunAt as string)).toBeGreaterThanOrEqual(polled);
-    expect(after.body.checks.poller!.lastRunAgeSeconds).toBeLessThanOrEqual(Math.ceil((Date.now() - polled) / 100) / 10);
+    expect(after.body.checks.poller!.lastRunAgeSeconds).toBeLessThanOrEqual(
+      Math.ceil((Date.now() - polled) / 100) / 10,
+    );
   });
 
   it('answers 503 while the upstream circuit breaker is open', async () => {
-    const { manzil, url } = await boot({ UAE_API_BREAKER_FAILURES: '2', UAE_API_RETRY_ATTEMPTS: '1', UAE_API_BREAKER_COOLDOWN_S: '60' });
+    const { manzil, url } = await boot({
+      UAE_API_BREAKER_FAILURES: '2',
+      UAE_API_RETRY_ATTEMPTS: '1',
+      UAE_API_BREAKER_COOLDOWN_S: '60',
+    });
     manzil.sandbox!.addFault({ status: 503 });
     await ask(manzil, 'rent marina 2br');
     await ask(manzil, 'buy downtown 1br');
@@ -95,7 +115,10 @@ describe('GET /healthz', () => {
     const { manzil, url } = await boot();
     manzil.sandbox!.addFault({ latencyMs: 1_000, count: 1, path: '/search-rent' });
     const inFlight = ask(manzil, 'rent marina 2br');
-    await vi.waitUntil(() => manzil.sandbox!.requests().some((r) => r.path === '/search-rent'), { timeout: 10_000, interval: 10 }); // the slow upstream call is under way
+    await vi.waitUntil(() => manzil.sandbox!.requests().some((r) => r.path === '/search-rent'), {
+      timeout: 10_000,
+      interval: 10,
+    }); // the slow upstream call is under way
     const stopping = manzil.shutdown('test');
     const r = await healthz(url('/healthz'));
     expect(r.status).toBe(503);

@@ -20,7 +20,10 @@ export interface Booted {
   url(path: string): string;
 }
 
-export async function boot(env: Record<string, string> = {}, options: Omit<StartOptions, 'env' | 'writeLog' | 'host'> = {}): Promise<Booted> {
+export async function boot(
+  env: Record<string, string> = {},
+  options: Omit<StartOptions, 'env' | 'writeLog' | 'host'> = {},
+): Promise<Booted> {
   const dbPath = join(tempDir(), 'manzil.db');
   const logs: string[] = [];
   const manzil = await startManzil({
@@ -34,7 +37,8 @@ export async function boot(env: Record<string, string> = {}, options: Omit<Start
   return { manzil, logs, dbPath, url: (path) => `http://127.0.0.1:${manzil.opsPort}${path}` };
 }
 
-export const ask = (manzil: Manzil, text: string, place = 'console:local') => manzil.bot.handleCommand({ user: 'U1', place, text, isAdmin: async () => true });
+export const ask = (manzil: Manzil, text: string, place = 'console:local') =>
+  manzil.bot.handleCommand({ user: 'U1', place, text, isAdmin: async () => true });
 
 /** One sample value of a metric in the Prometheus text, 0 when absent. */
 export function sample(text: string, name: string, labels: Record<string, string> = {}): number {

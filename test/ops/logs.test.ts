@@ -10,7 +10,12 @@ describe('the terminal chat log (logFile)', () => {
   it('writes every line to the file as JSON, and only warnings and errors to the screen, one line each', () => {
     const file = join(tempDir(), 'logs', 'manzil.log');
     const screen: string[] = [];
-    const log = createLogger({ level: 'debug', logFile: file, screen: (l) => screen.push(l), secrets: ['sk-live-secret-42'] });
+    const log = createLogger({
+      level: 'debug',
+      logFile: file,
+      screen: (l) => screen.push(l),
+      secrets: ['sk-live-secret-42'],
+    });
     log.debug('details', { n: 1 });
     log.info('command answered', { req: 'abc123', ms: 12 });
     log.warn('call failed', { operation: 'search-rent', status: 503, key: 'sk-live-secret-42' });
@@ -26,7 +31,9 @@ describe('the terminal chat log (logFile)', () => {
     expect((lines[3]!.error as { stack: string }).stack).toMatch(/TypeError/); // the stack stays in the file
 
     expect(screen).toHaveLength(2);
-    expect(screen[0]).toMatch(/^\d\d:\d\d:\d\d WARN call failed \{"operation":"search-rent","status":503,"key":"\*\*\*"\}$/);
+    expect(screen[0]).toMatch(
+      /^\d\d:\d\d:\d\d WARN call failed \{"operation":"search-rent","status":503,"key":"\*\*\*"\}$/,
+    );
     expect(screen[1]).toMatch(/^\d\d:\d\d:\d\d ERROR handler crashed \{"error":"cannot read \*\*\*\\nsecond line"\}$/);
     expect(screen.every((l) => !l.includes('\n'))).toBe(true);
     expect(screen.join('\n')).not.toContain('sk-live-secret-42');

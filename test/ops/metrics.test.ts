@@ -32,7 +32,9 @@ describe('GET /metrics', () => {
     expect(sample(after, 'manzil_commands_total')).toBe(4);
     const rentCalls = sample(after, 'manzil_upstream_calls_total', { operation: 'search-rent', status: '200' });
     expect(rentCalls).toBe(2);
-    expect(sample(after, 'manzil_upstream_calls_total', { operation: 'autocomplete-location', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(after, 'manzil_upstream_calls_total', { operation: 'autocomplete-location', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(sample(after, 'manzil_upstream_request_duration_seconds_count', { operation: 'search-rent' })).toBe(2);
     // Every call counts against the daily budget, and the gauge says what is left.
     const calls = sample(after, 'manzil_upstream_calls_total');
@@ -121,7 +123,8 @@ describe("GET /metrics: the service's own quota and a failing platform", () => {
       manzil.sandbox!.advance(120);
       queued = (await manzil.alerts.poll()).queued;
     }
-    for (const end = Date.now() + 5_000; poster.posts === 0 && Date.now() < end;) await new Promise((r) => setTimeout(r, 10));
+    for (const end = Date.now() + 5_000; poster.posts === 0 && Date.now() < end;)
+      await new Promise((r) => setTimeout(r, 10));
     expect(poster.posts).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 50));
     const held = await scrape(url('/metrics'));

@@ -7,7 +7,16 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runMigrateToPostgresCli } from '../../src/ops/migrate-to-postgres.js';
-import { deliveryIdOf, openDatabase, openStore, readLineage, sqliteDatabase, type Database, type NewSavedSearch, type SeenUpdate } from '../../src/store/index.js';
+import {
+  deliveryIdOf,
+  openDatabase,
+  openStore,
+  readLineage,
+  sqliteDatabase,
+  type Database,
+  type NewSavedSearch,
+  type SeenUpdate,
+} from '../../src/store/index.js';
 import { runManzil, type CliRun } from '../support/child.js';
 import { freshPostgres } from '../support/postgres.js';
 import { tempDir } from '../store/helpers.js';
@@ -24,28 +33,81 @@ const search = (name: string): NewSavedSearch => ({
   paramsKey: `search-rent?location=${name}`,
   summary: `Rent in ${name}`,
 });
-const seen = (propertyId: string, price: number): SeenUpdate => ({ propertyId, price, reportedPrice: price, locationKey: null, bedrooms: '2', size: 1200, posted: true });
-const card = (searchId: number, propertyId: string) => ({ searchId, place: PLACE, kind: 'new', propertyId, dedupeKey: `${searchId}:new:${propertyId}`, payload: '{}' });
+const seen = (propertyId: string, price: number): SeenUpdate => ({
+  propertyId,
+  price,
+  reportedPrice: price,
+  locationKey: null,
+  bedrooms: '2',
+  size: 1200,
+  posted: true,
+});
+const card = (searchId: number, propertyId: string) => ({
+  searchId,
+  place: PLACE,
+  kind: 'new',
+  propertyId,
+  dedupeKey: `${searchId}:new:${propertyId}`,
+  payload: '{}',
+});
 
 const drops: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const drop of drops.splice(0)) await drop();
 });
 
-/** A SQLite database as a running Manzil leaves it: alerts primed and run, posts delivered and queued, a held channel. */
+/**
+ * A SQLite database as a running Manzil leaves it: alerts primed and run, posts delivered and queued, a held channel.
+ */
 async function populated(): Promise<{ dbPath: string; ids: { marina: number; jvc: number } }> {
   const dbPath = join(tempDir(), 'manzil.db');
   const db = sqliteDatabase(openStore(dbPath));
-  const made = [await db.alerts.create(search('marina'), { perPlace: 10, perOwner: 10 }), await db.alerts.create(search('jvc'), { perPlace: 10, perOwner: 10 })];
+  const made = [
+    await db.alerts.create(search('marina'), { perPlace: 10, perOwner: 10 }),
+    await db.alerts.create(search('jvc'), { perPlace: 10, perOwner: 10 }),
+  ];
   const [marina, jvc] = made.map((m) => (m.ok ? m.row : expect.fail('not saved')));
-  await db.alerts.remove((await db.alerts.create(search('gone'), { perPlace: 10, perOwner: 10 }).then((m) => (m.ok ? m.row : expect.fail('not saved')))).id);
+  await db.alerts.remove(
+    (
+      await db.alerts
+        .create(search('gone'), { perPlace: 10, perOwner: 10 })
+        .then((m) => (m.ok ? m.row : expect.fail('not saved')))
+    ).id,
+  );
   const t = Date.now();
-  await db.alerts.commitRun({ searchId: marina!.id, at: t - 60_000, seen: [seen('p1', 100_000), seen('p2', 120_000)], deliveries: [], primed: true, clearError: false });
-  await db.alerts.commitRun({ searchId: marina!.id, at: t, seen: [seen('p3', 90_000)], deliveries: [card(marina!.id, 'p3')], clearError: false });
-  await db.alerts.commitRun({ searchId: jvc!.id, at: t, seen: [seen('p9', 70_000)], deliveries: [], primed: true, clearError: false });
+  await db.alerts.commitRun({
+    searchId: marina!.id,
+    at: t - 60_000,
+    seen: [seen('p1', 100_000), seen('p2', 120_000)],
+    deliveries: [],
+    primed: true,
+    clearError: false,
+  });
+  await db.alerts.commitRun({
+    searchId: marina!.id,
+    at: t,
+    seen: [seen('p3', 90_000)],
+    deliveries: [card(marina!.id, 'p3')],
+    clearError: false,
+  });
+  await db.alerts.commitRun({
+    searchId: jvc!.id,
+    at: t,
+    seen: [seen('p9', 70_000)],
+    deliveries: [],
+    primed: true,
+    clearError: false,
+  });
   await db.outbox.enqueue({ place: PLACE, kind: 'digest', dedupeKey: 'digest:1:2026-11-30', payload: '{}' });
   const later = Date.now() + 1_000;
-  const [first] = await db.outbox.claimDue({ holder: 'old', at: later, leaseMs: 60_000, perPlace: 1, places: 1, platforms: ['slack'] });
+  const [first] = await db.outbox.claimDue({
+    holder: 'old',
+    at: later,
+    leaseMs: 60_000,
+    perPlace: 1,
+    places: 1,
+    platforms: ['slack'],
+  });
   await db.outbox.markPosting(first!.id, first!.token, later, later + 60_000);
   await db.outbox.markDelivered(first!.id, first!.token, 'ts-1', later + 1);
   await db.outbox.holdPlace('slack:T0MIGRATE:C0GONE', 'channel_not_found', t, t + 60_000);
@@ -74,7 +136,10 @@ const rowsOf = (out: string[]): Record<string, { sqlite: number; postgres: numbe
     out
       .filter((l) => /^ {2}\w+ +\d+ +\d+ +\d+$/.test(l))
       .map((l) => l.trim().split(/ +/))
-      .map(([table, sqlite, postgres, copied]) => [table, { sqlite: +sqlite!, postgres: +postgres!, copied: +copied! }]),
+      .map(([table, sqlite, postgres, copied]) => [
+        table,
+        { sqlite: +sqlite!, postgres: +postgres!, copied: +copied! },
+      ]),
   );
 
 describe('manzil migrate-to-postgres', () => {
@@ -84,14 +149,28 @@ describe('manzil migrate-to-postgres', () => {
     drops.push(pg.drop);
     const before = sqliteDatabase(openStore(dbPath));
     const lineage = readLineage(before.sqlite!.sqlite);
-    const queuedBefore = (await before.outbox.list({ state: 'pending' })).map((r) => ({ dedupeKey: r.dedupeKey, deliveryId: deliveryIdOf(r) }));
+    const queuedBefore = (await before.outbox.list({ state: 'pending' })).map((r) => ({
+      dedupeKey: r.dedupeKey,
+      deliveryId: deliveryIdOf(r),
+    }));
     await before.close();
 
     const first = await migrate(dbPath, pg.url);
     expect(first.err).toEqual([]);
     expect(first.status).toBe(0);
     const tables = rowsOf(first.out);
-    for (const name of ['saved_search', 'search_seen', 'outbox', 'alert_number', 'place_hold', 'button_state', 'api_usage', 'team_usage', 'job_lease', 'db_meta']) {
+    for (const name of [
+      'saved_search',
+      'search_seen',
+      'outbox',
+      'alert_number',
+      'place_hold',
+      'button_state',
+      'api_usage',
+      'team_usage',
+      'job_lease',
+      'db_meta',
+    ]) {
       expect(tables[name], name).toBeDefined();
       expect(tables[name]!.postgres, name).toBe(tables[name]!.sqlite);
     }
@@ -113,11 +192,18 @@ describe('manzil migrate-to-postgres', () => {
       const next = await db.alerts.create(search('downtown'), { perPlace: 10, perOwner: 10 });
       expect(next.ok && [next.row.number, next.row.id > ids.jvc]).toEqual([4, true]);
       // What was queued keeps its delivery id (the platform is asked about the same id); what was delivered stays so.
-      expect((await db.outbox.list({ state: 'pending' })).map((r) => ({ dedupeKey: r.dedupeKey, deliveryId: deliveryIdOf(r) }))).toEqual(queuedBefore);
+      expect(
+        (await db.outbox.list({ state: 'pending' })).map((r) => ({
+          dedupeKey: r.dedupeKey,
+          deliveryId: deliveryIdOf(r),
+        })),
+      ).toEqual(queuedBefore);
       expect(await db.outbox.stats()).toMatchObject({ delivered: 1, heldPlaces: 1 });
       // A fact queued from now on is named after the same lineage as on SQLite (delivery ids stay unique across both).
       await db.outbox.enqueue({ place: PLACE, kind: 'digest', dedupeKey: 'digest:1:2026-12-07', payload: '{}' });
-      expect((await db.outbox.list({ state: 'pending' })).find((r) => r.dedupeKey === 'digest:1:2026-12-07')!.origin).toBe(lineage);
+      expect(
+        (await db.outbox.list({ state: 'pending' })).find((r) => r.dedupeKey === 'digest:1:2026-12-07')!.origin,
+      ).toBe(lineage);
       // The next run sees the same listings: nothing new is queued, and the search is not primed again in silence.
       expect((await db.alerts.byId(ids.marina))!.primedAt).not.toBeNull();
       const queued = await db.alerts.commitRun({
@@ -164,7 +250,9 @@ describe('manzil migrate-to-postgres', () => {
     const r = await migrateCli(junk, 'postgres://127.0.0.1:1/x');
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^manzil migrate-to-postgres: .*notes\.db \(MANZIL_DB_PATH\) cannot be read \(file is not a database\): nothing was copied\n$/);
+    expect(r.stderr).toMatch(
+      /^manzil migrate-to-postgres: .*notes\.db \(MANZIL_DB_PATH\) cannot be read \(file is not a database\): nothing was copied\n$/,
+    );
   });
 });
 
@@ -178,7 +266,9 @@ async function hasTables(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return (await client.query<{ t: string | null }>("SELECT to_regclass('public.saved_search') AS t")).rows[0]!.t !== null;
+    return (
+      (await client.query<{ t: string | null }>("SELECT to_regclass('public.saved_search') AS t")).rows[0]!.t !== null
+    );
   } finally {
     await client.end();
   }
@@ -219,7 +309,14 @@ describe('manzil migrate-to-postgres, from the command line', () => {
       await db.alerts.remove(ids.jvc);
       expect((await db.alerts.listByPlace(PLACE)).map((r) => r.number)).toEqual([1]);
       const at = Date.now() + 1_000;
-      const [card] = await db.outbox.claimDue({ holder: 'pg', at, leaseMs: 60_000, perPlace: 1, places: 1, platforms: ['slack'] });
+      const [card] = await db.outbox.claimDue({
+        holder: 'pg',
+        at,
+        leaseMs: 60_000,
+        perPlace: 1,
+        places: 1,
+        platforms: ['slack'],
+      });
       await db.outbox.markPosting(card!.id, card!.token, at, at + 60_000);
       await db.outbox.markDelivered(card!.id, card!.token, 'ts-2', at + 1);
       expect((await db.outbox.prune(at + 10, { outboxMaxAgeMs: 0 })).outbox).toBe(2);
@@ -229,7 +326,9 @@ describe('manzil migrate-to-postgres, from the command line', () => {
 
     const again = await migrateCli(dbPath, pgdb.url);
     expect(again.status).toBe(1);
-    expect(again.stderr).toMatch(/^manzil migrate-to-postgres: Postgres \(DATABASE_URL\) is already in use \(rows in .*saved_search 1.*\).*: nothing was changed\./);
+    expect(again.stderr).toMatch(
+      /^manzil migrate-to-postgres: Postgres \(DATABASE_URL\) is already in use \(rows in .*saved_search 1.*\).*: nothing was changed\./,
+    );
     const said = again.stdout.split('\n');
     expect(said).toContain(`  saved_search: 1 row (id=${ids.jvc})`);
     expect(said).toContain(`  search_seen: 1 row (search_id=${ids.jvc}, property_id=p9)`);
@@ -237,7 +336,9 @@ describe('manzil migrate-to-postgres, from the command line', () => {
 
     const after = await openDatabase({ dbPath, postgres: { url: pgdb.url, poolSize: 2 } });
     try {
-      expect((await after.alerts.listByPlace(PLACE)).map((r) => [r.number, r.summary])).toEqual([[1, 'Rent in marina']]);
+      expect((await after.alerts.listByPlace(PLACE)).map((r) => [r.number, r.summary])).toEqual([
+        [1, 'Rent in marina'],
+      ]);
       expect(await after.alerts.byId(ids.jvc)).toBeUndefined();
       // Nothing waits to be posted, and what was delivered is not back.
       expect(await after.outbox.list()).toEqual([]);

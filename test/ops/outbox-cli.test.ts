@@ -12,7 +12,13 @@ const repo = fileURLToPath(new URL('../..', import.meta.url));
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const MIN = 60_000;
 
-const entry = (n: number, place = 'slack:T1:C1') => ({ place, kind: n === 4 ? 'summary' : 'new', dedupeKey: `1:new:${n}`, payload: '{}', searchId: null });
+const entry = (n: number, place = 'slack:T1:C1') => ({
+  place,
+  kind: n === 4 ? 'summary' : 'new',
+  dedupeKey: `1:new:${n}`,
+  payload: '{}',
+  searchId: null,
+});
 
 /**
  * Five entries written 3 h ago: #1 parked after a refusal with a long error, #2 waiting for a retry (a possible
@@ -22,11 +28,27 @@ async function fixture() {
   const dbPath = join(tempDir('manzil-outbox-'), 'manzil.db');
   const store = openStore(dbPath);
   const outbox = createOutboxRepo(store, () => NOW);
-  for (let n = 1; n <= 5; n++) await outbox.enqueue(entry(n, n === 2 ? 'discord:G1:C2' : 'slack:T1:C1'), NOW - 180 * MIN);
-  const claim = await outbox.claimDue({ holder: 'pid-1', at: NOW - 60 * MIN, leaseMs: 600 * MIN, perPlace: 10, places: 10, platforms: ['slack', 'discord'] });
+  for (let n = 1; n <= 5; n++)
+    await outbox.enqueue(entry(n, n === 2 ? 'discord:G1:C2' : 'slack:T1:C1'), NOW - 180 * MIN);
+  const claim = await outbox.claimDue({
+    holder: 'pid-1',
+    at: NOW - 60 * MIN,
+    leaseMs: 600 * MIN,
+    perPlace: 10,
+    places: 10,
+    platforms: ['slack', 'discord'],
+  });
   const [e1, e2, e3, , e5] = claim;
-  await outbox.markFailed(e1!.id, e1!.token, { error: 'msg_too_long: the platform\nrefused this message in every plainer form that was tried, for good', retryAt: undefined });
-  await outbox.markFailed(e2!.id, e2!.token, { error: 'timeout', retryAt: NOW + 5 * MIN, maybeDelivered: true, possibleDuplicate: true });
+  await outbox.markFailed(e1!.id, e1!.token, {
+    error: 'msg_too_long: the platform\nrefused this message in every plainer form that was tried, for good',
+    retryAt: undefined,
+  });
+  await outbox.markFailed(e2!.id, e2!.token, {
+    error: 'timeout',
+    retryAt: NOW + 5 * MIN,
+    maybeDelivered: true,
+    possibleDuplicate: true,
+  });
   await outbox.markPosting(e3!.id, e3!.token, NOW - MIN, NOW + MIN);
   await outbox.markPosting(e5!.id, e5!.token, NOW - MIN, NOW + MIN);
   await outbox.markDelivered(e5!.id, e5!.token, 'ts-5', NOW);
@@ -63,15 +85,21 @@ describe('manzil outbox', () => {
     const { status, out, err } = await run([], dbPath);
     expect(err).toEqual([]);
     expect(status).toBe(0);
-    expect(out[0]).toMatch(/^Parked \(1\): given up after DELIVERY_GIVE_UP_H, or refused for good by the platform\. `manzil outbox retry <id>` or `--all` sends them again\.$/);
+    expect(out[0]).toMatch(
+      /^Parked \(1\): given up after DELIVERY_GIVE_UP_H, or refused for good by the platform\. `manzil outbox retry <id>` or `--all` sends them again\.$/,
+    );
     expect(out[1]).toMatch(/^ {2}id +place +kind +state +tries +age +next attempt +flags +last error$/);
-    expect(out[2]).toMatch(/^ {2}#1 +slack:T1:C1 +new +failed +1 +3h +parked +- +msg_too_long: the platform refused this message in every pl…$/);
+    expect(out[2]).toMatch(
+      /^ {2}#1 +slack:T1:C1 +new +failed +1 +3h +parked +- +msg_too_long: the platform refused this message in every pl…$/,
+    );
     expect(out[3]).toBe('Waiting (3):');
     expect(out[5]).toMatch(/^ {2}#2 +discord:G1:C2 +new +pending +1 +3h +in 5m +dup,look +timeout$/);
     expect(out[6]).toMatch(/^ {2}#3 +slack:T1:C1 +new +sending +0 +3h +in flight +-$/);
     expect(out[7]).toMatch(/^ {2}#4 +slack:T1:C1 +summary +claimed +0 +3h +in a drainer +-$/);
     expect(out[8]).toBe('Held channel slack:T1:C9 since 30m ago (channel_not_found): tried again in 15m.');
-    expect(out.at(-1)).toBe('Outbox: 3 waiting (1 pending, 1 claimed, 1 in flight), 1 parked, 1 delivered; 1 possible duplicate; oldest waiting 3h; 1 held channel.');
+    expect(out.at(-1)).toBe(
+      'Outbox: 3 waiting (1 pending, 1 claimed, 1 in flight), 1 parked, 1 delivered; 1 possible duplicate; oldest waiting 3h; 1 held channel.',
+    );
     expect(out.join('\n')).not.toMatch(/#5/);
   });
 
@@ -107,7 +135,10 @@ describe('manzil outbox', () => {
     expect((await run(['retry'], await fixture())).status).toBe(2);
     expect((await run(['retry', 'x1'], await fixture())).status).toBe(2);
     const missing = await run([], join(dir, 'none.db'));
-    expect(missing).toMatchObject({ status: 1, err: [expect.stringMatching(/there is no database at .*none\.db \(MANZIL_DB_PATH\)$/)] });
+    expect(missing).toMatchObject({
+      status: 1,
+      err: [expect.stringMatching(/there is no database at .*none\.db \(MANZIL_DB_PATH\)$/)],
+    });
     expect((await run([], ':memory:')).status).toBe(1);
   });
 });
@@ -116,17 +147,36 @@ describe('manzil outbox retry', () => {
   it('puts one parked entry back (as new, looked for first when it may have been posted) and says so', async () => {
     const dbPath = await fixture();
     const r = await run(['retry', '1'], dbPath);
-    expect(r).toMatchObject({ status: 0, err: [], out: ['Entry #1 is back in the queue: a running Manzil sends it within about 30 s, else the next start does.'] });
-    expect(await stateOf(dbPath, 1)).toMatchObject({ state: 'pending', attempts: 0, firstAttemptAt: null, nextAttemptAt: NOW });
+    expect(r).toMatchObject({
+      status: 0,
+      err: [],
+      out: ['Entry #1 is back in the queue: a running Manzil sends it within about 30 s, else the next start does.'],
+    });
+    expect(await stateOf(dbPath, 1)).toMatchObject({
+      state: 'pending',
+      attempts: 0,
+      firstAttemptAt: null,
+      nextAttemptAt: NOW,
+    });
     // Now it is no longer parked.
-    expect((await run(['retry', '#1'], dbPath)).err).toEqual(['manzil outbox retry: entry #1 is waiting (pending), not parked: only parked entries can be retried']);
+    expect((await run(['retry', '#1'], dbPath)).err).toEqual([
+      'manzil outbox retry: entry #1 is waiting (pending), not parked: only parked entries can be retried',
+    ]);
   });
 
   it('refuses an unknown id or one not parked, clearly, with exit 1 and nothing changed', async () => {
     const dbPath = await fixture();
-    expect(await run(['retry', '99'], dbPath)).toMatchObject({ status: 1, out: [], err: ['manzil outbox retry: there is no outbox entry #99 (`manzil outbox` lists them)'] });
-    expect((await run(['retry', '3'], dbPath)).err).toEqual(['manzil outbox retry: entry #3 is being sent (sending), not parked: only parked entries can be retried']);
-    expect((await run(['retry', '5'], dbPath)).err).toEqual(['manzil outbox retry: entry #5 was delivered, not parked: only parked entries can be retried']);
+    expect(await run(['retry', '99'], dbPath)).toMatchObject({
+      status: 1,
+      out: [],
+      err: ['manzil outbox retry: there is no outbox entry #99 (`manzil outbox` lists them)'],
+    });
+    expect((await run(['retry', '3'], dbPath)).err).toEqual([
+      'manzil outbox retry: entry #3 is being sent (sending), not parked: only parked entries can be retried',
+    ]);
+    expect((await run(['retry', '5'], dbPath)).err).toEqual([
+      'manzil outbox retry: entry #5 was delivered, not parked: only parked entries can be retried',
+    ]);
     expect((await stateOf(dbPath, 3))!.state).toBe('sending');
     expect((await stateOf(dbPath, 1))!.state).toBe('failed');
   });
@@ -147,7 +197,12 @@ describe('manzil outbox retry', () => {
         cwd: tempDir(),
         encoding: 'utf8',
         timeout: 60_000,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tempDir(), MANZIL_FROM_SOURCE: '1', MANZIL_DB_PATH: dbPath },
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: tempDir(),
+          MANZIL_FROM_SOURCE: '1',
+          MANZIL_DB_PATH: dbPath,
+        },
       });
     const listed = bin();
     expect(listed.status).toBe(0);

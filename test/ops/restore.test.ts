@@ -86,7 +86,14 @@ describe('manzil restore', () => {
       await rig.poll();
     }
     // One entry is in flight at the backup: another instance has started posting it.
-    const [inFlight] = await rig.outbox.claimDue({ holder: 'other', at: Date.now(), leaseMs: 60_000, perPlace: 1, places: 1, platforms: ['test'] });
+    const [inFlight] = await rig.outbox.claimDue({
+      holder: 'other',
+      at: Date.now(),
+      leaseMs: 60_000,
+      perPlace: 1,
+      places: 1,
+      platforms: ['test'],
+    });
     expect(await rig.outbox.markPosting(inFlight!.id, inFlight!.token, Date.now(), Date.now() + 60_000)).toBe(true);
     const queued = await rig.outbox.list();
     expect(queued.length).toBeGreaterThanOrEqual(6);
@@ -114,7 +121,13 @@ describe('manzil restore', () => {
     const restored = await cli([backup, '--json'], rig.dbFile);
     expect(restored.err).toEqual([]);
     expect(restored.status).toBe(0);
-    const report = JSON.parse(restored.out[0]!) as { toLookFor: number; parked: number; savedSearches: number; dbId: string; keptAs: string };
+    const report = JSON.parse(restored.out[0]!) as {
+      toLookFor: number;
+      parked: number;
+      savedSearches: number;
+      dbId: string;
+      keptAs: string;
+    };
     expect(report).toMatchObject({ toLookFor: queued.length, parked: 0, savedSearches: 2 });
     expect(report.dbId).not.toBe(oldDbId);
     expect(existsSync(report.keptAs)).toBe(true);
@@ -125,12 +138,20 @@ describe('manzil restore', () => {
     expect((await again.outbox.list({ state: 'pending' })).every((r) => r.maybeDelivered)).toBe(true);
     platform.budget = Infinity;
     const drained = await again.newDrainer({ posters: [platform] }).drain();
-    expect(drained).toMatchObject({ recoveredFound: 4, delivered: queued.length - 4, failed: 0, possibleDuplicates: 0 });
+    expect(drained).toMatchObject({
+      recoveredFound: 4,
+      delivered: queued.length - 4,
+      failed: 0,
+      possibleDuplicates: 0,
+    });
     for (const q of queued) expect(platform.timesPosted(deliveryIdOf(q))).toBe(1);
     expect(new Set(platform.posts.map((p) => p.deliveryId)).size).toBe(platform.posts.length);
     expect((await again.outbox.list()).map((r) => [r.id, r.state])).toEqual(queued.map((q) => [q.id, 'delivered']));
     // Those found keep the message id the platform has.
-    for (const q of deliveredAfterBackup) expect((await again.outbox.byId(q.id))!.messageId).toBe(platform.posts.find((p) => p.deliveryId === deliveryIdOf(q))!.messageId);
+    for (const q of deliveredAfterBackup)
+      expect((await again.outbox.byId(q.id))!.messageId).toBe(
+        platform.posts.find((p) => p.deliveryId === deliveryIdOf(q))!.messageId,
+      );
 
     // A new entry after the restore takes the same row id as the notice written after the backup, but not its delivery
     // id: it is posted, not taken for the notice already on the platform.
@@ -188,7 +209,9 @@ describe('manzil restore', () => {
     expect(refused.status).toBe(1);
     expect(refused.out).toEqual([]);
     expect(refused.err).toEqual([
-      expect.stringMatching(/^manzil restore: Manzil is running on .*manzil\.db \(instance pid-4242 on box, pid 4242, heartbeat 3 s ago\): stop it first/),
+      expect.stringMatching(
+        /^manzil restore: Manzil is running on .*manzil\.db \(instance pid-4242 on box, pid 4242, heartbeat 3 s ago\): stop it first/,
+      ),
     ]);
     expect(readFileSync(dbPath).equals(before)).toBe(true);
     expect(readdirSync(dir).filter((f) => /before-restore|restoring/.test(f))).toEqual([]);
@@ -214,14 +237,18 @@ describe('manzil restore', () => {
     const store = openStore(dbPath);
     await createLeaseRepo(store).heartbeat({ id: 'crashed', host: 'box', pid: 4242 }, Date.now() - 16_000);
     for (let i = 0; i < 40; i++) await createLeaseRepo(store).acquire(`job-${i}`, 'x', 0, 1); // the current database's tokens ran further
-    const generation = Number((store.sqlite.prepare("SELECT value FROM db_meta WHERE key = 'generation'").get() as { value: string }).value);
+    const generation = Number(
+      (store.sqlite.prepare("SELECT value FROM db_meta WHERE key = 'generation'").get() as { value: string }).value,
+    );
     store.close();
 
     expect((await cli([backup], dbPath)).status).toBe(0);
     const after = openStore(dbPath);
     try {
       expect(await createLeaseRepo(after).instances()).toEqual([]);
-      expect((await createLeaseRepo(after).acquire('alerts-poll', 'now', Date.now(), 60_000))!.token).toBeGreaterThan(generation);
+      expect((await createLeaseRepo(after).acquire('alerts-poll', 'now', Date.now(), 60_000))!.token).toBeGreaterThan(
+        generation,
+      );
     } finally {
       after.close();
     }
@@ -239,10 +266,20 @@ describe('manzil restore', () => {
 
     const r1 = await cli([junk], dbPath);
     expect(r1.status).toBe(1);
-    expect(r1.err).toEqual([expect.stringMatching(/^manzil restore: .*notes\.txt is not a Manzil database \(file is not a database\): nothing was changed$/)]);
+    expect(r1.err).toEqual([
+      expect.stringMatching(
+        /^manzil restore: .*notes\.txt is not a Manzil database \(file is not a database\): nothing was changed$/,
+      ),
+    ]);
     const r2 = await cli([other], dbPath);
-    expect(r2.err).toEqual([expect.stringMatching(/other\.db is an SQLite file but not a Manzil database \(it has no outbox\): nothing was changed$/)]);
-    expect((await cli([join(dir, 'missing.db')], dbPath)).err).toEqual([expect.stringMatching(/there is no file at .*missing\.db$/)]);
+    expect(r2.err).toEqual([
+      expect.stringMatching(
+        /other\.db is an SQLite file but not a Manzil database \(it has no outbox\): nothing was changed$/,
+      ),
+    ]);
+    expect((await cli([join(dir, 'missing.db')], dbPath)).err).toEqual([
+      expect.stringMatching(/there is no file at .*missing\.db$/),
+    ]);
     expect((await cli([dbPath], dbPath)).err).toEqual([expect.stringMatching(/is the database itself/)]);
     expect((await cli([], dbPath)).status).toBe(2);
     expect(readFileSync(dbPath).equals(before)).toBe(true);
@@ -267,7 +304,8 @@ describe('manzil restore', () => {
 
   it('upgrades an older backup, and keeps the current database aside with what was still in its WAL', async () => {
     const dir = tempDir('manzil-restore-');
-    // A backup from the release before the delivery core: migrations 0000-0002 only, an entry in flight when it was taken.
+    // A backup from the release before the delivery core: migrations 0000-0002 only, an entry in flight when it was
+    // taken.
     const old = join(dir, 'migrations-then');
     cpSync(join(repo, 'migrations', 'sqlite'), old, { recursive: true });
     const journal = JSON.parse(readFileSync(join(old, 'meta/_journal.json'), 'utf8')) as { entries: { idx: number }[] };
@@ -301,7 +339,9 @@ describe('manzil restore', () => {
     // The database it replaced opens on its own with the write that was only in its WAL.
     const aside = new Database(report.keptAs!, { readonly: true, fileMustExist: true });
     try {
-      expect(aside.prepare("SELECT count(*) AS n FROM outbox WHERE dedupe_key = 'only-in-wal'").get()).toEqual({ n: 1 });
+      expect(aside.prepare("SELECT count(*) AS n FROM outbox WHERE dedupe_key = 'only-in-wal'").get()).toEqual({
+        n: 1,
+      });
     } finally {
       aside.close();
     }
@@ -310,7 +350,14 @@ describe('manzil restore', () => {
     try {
       expect(readDbId(store.sqlite)).toBe(report.dbId);
       const [row] = await createOutboxRepo(store).list();
-      expect(row).toMatchObject({ state: 'pending', maybeDelivered: true, claimedBy: null, claimedUntil: null, origin: '', attempts: 1 });
+      expect(row).toMatchObject({
+        state: 'pending',
+        maybeDelivered: true,
+        claimedBy: null,
+        claimedUntil: null,
+        origin: '',
+        attempts: 1,
+      });
       expect(deliveryIdOf(row!)).toBe(String(row!.id));
     } finally {
       store.close();

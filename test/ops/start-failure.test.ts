@@ -15,7 +15,15 @@ async function start(env: Record<string, string>): Promise<{ code: number | null
   const cwd = tempDir();
   const child = spawn(process.execPath, manzilArgs('start'), {
     cwd,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, MANZIL_FROM_SOURCE: '1', MANZIL_DB_PATH: join(cwd, 'm.db'), MANZIL_SANDBOX: '1', LOG_FORMAT: 'json', ...env },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: cwd,
+      MANZIL_FROM_SOURCE: '1',
+      MANZIL_DB_PATH: join(cwd, 'm.db'),
+      MANZIL_SANDBOX: '1',
+      LOG_FORMAT: 'json',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -52,7 +60,12 @@ describe('a start that fails after the configuration was accepted', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as { port: number }).port;
     try {
-      const r = await start({ SLACK_BOT_TOKEN: 'xoxb-start-failure', SLACK_SIGNING_SECRET: 'start-failure-secret', SLACK_API_URL: slack.apiUrl, PORT: String(port) });
+      const r = await start({
+        SLACK_BOT_TOKEN: 'xoxb-start-failure',
+        SLACK_SIGNING_SECRET: 'start-failure-secret',
+        SLACK_API_URL: slack.apiUrl,
+        PORT: String(port),
+      });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(new RegExp(`^Manzil could not start: .*(EADDRINUSE|in use).*${port}`, 'm'));
       expect(r.stderr).not.toMatch(/\n\s+at /);

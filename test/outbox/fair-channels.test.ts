@@ -68,7 +68,9 @@ describe('a channel rate-limited by the platform', () => {
   it('holds only that channel: its whole queue waits, in order and spending no attempt, while the others are posted', async () => {
     const rig = await alertsRig();
     const clock = new Clock();
-    const platform = new Platform('test', (place, _id, n) => (place === 'test:limited' && n === 1 ? new PostFailure('ratelimited', 'wait', 10_000) : undefined));
+    const platform = new Platform('test', (place, _id, n) =>
+      place === 'test:limited' && n === 1 ? new PostFailure('ratelimited', 'wait', 10_000) : undefined,
+    );
     for (let i = 0; i < 3; i++) {
       await rig.outbox.enqueue(notice('test:limited', `limited ${i}`), clock.t);
       await rig.outbox.enqueue(notice('test:free', `free ${i}`), clock.t);
@@ -79,7 +81,9 @@ describe('a channel rate-limited by the platform', () => {
     // One attempt in the limited channel: the rest of its queue was not tried, and none of it spent an attempt.
     expect(platform.attempts.get('test:limited')).toBe(1);
     const held = await rig.outbox.list({ place: 'test:limited' });
-    expect(held.map((r) => ({ state: r.state, attempts: r.attempts }))).toEqual(Array(3).fill({ state: 'pending', attempts: 0 }));
+    expect(held.map((r) => ({ state: r.state, attempts: r.attempts }))).toEqual(
+      Array(3).fill({ state: 'pending', attempts: 0 }),
+    );
     expect(held.every((r) => r.nextAttemptAt >= clock.t + 10_000)).toBe(true);
 
     // Meanwhile another channel's new entry is posted at once; the limited one is still not tried.

@@ -42,8 +42,12 @@ describe('two drainers on one database, one stalled past its claim', () => {
     const id = queued!.id;
     expect(await rig.outbox.markDelivered(id, staleToken, 'late-message', clock.t)).toBe(false);
     expect(await rig.outbox.markFailed(id, staleToken, { error: 'late failure', retryAt: clock.t })).toBeUndefined();
-    expect(await rig.outbox.markFailed(id, staleToken, { error: 'late failure, parked', retryAt: undefined })).toBeUndefined();
-    expect(await rig.outbox.markFailed(id, inFlight.claimToken! + 1, { error: 'late failure', retryAt: clock.t })).toBeUndefined();
+    expect(
+      await rig.outbox.markFailed(id, staleToken, { error: 'late failure, parked', retryAt: undefined }),
+    ).toBeUndefined();
+    expect(
+      await rig.outbox.markFailed(id, inFlight.claimToken! + 1, { error: 'late failure', retryAt: clock.t }),
+    ).toBeUndefined();
     expect(await rig.outbox.markPosting(id, staleToken, clock.t, clock.t + 60_000)).toBe(false);
     expect(await rig.outbox.extendClaims([{ id, token: staleToken }], clock.t + 60_000)).toBe(0);
     await rig.outbox.requeue([{ id, token: staleToken }], clock.t);
@@ -54,7 +58,13 @@ describe('two drainers on one database, one stalled past its claim', () => {
     await Promise.all([a.drain(), b.drain()]);
     expect(stalled.posts).toHaveLength(0);
     expect(platform.posts).toHaveLength(1);
-    expect(await rig.outbox.stats(clock.t)).toMatchObject({ delivered: 1, pending: 0, sending: 0, failed: 0, possibleDuplicates: 0 });
+    expect(await rig.outbox.stats(clock.t)).toMatchObject({
+      delivered: 1,
+      pending: 0,
+      sending: 0,
+      failed: 0,
+      possibleDuplicates: 0,
+    });
   });
 
   it('an entry that waited its turn past its claim is not posted by the stalled instance once another took it', async () => {
@@ -62,10 +72,19 @@ describe('two drainers on one database, one stalled past its claim', () => {
     const clock = new Clock();
     await rig.outbox.enqueue(notice('test:c1', 'waiting its turn'), clock.t);
     // A claims it, then stalls before posting (its event loop blocked, a long GC): its claim runs out.
-    const [mine] = await rig.outbox.claimDue({ holder: 'a', at: clock.t, leaseMs: 1_000, perPlace: 10, places: 10, platforms: ['test'] });
+    const [mine] = await rig.outbox.claimDue({
+      holder: 'a',
+      at: clock.t,
+      leaseMs: 1_000,
+      perPlace: 10,
+      places: 10,
+      platforms: ['test'],
+    });
     clock.advance(1_001);
     const platform = new Platform('test');
-    expect(await rig.newDrainer({ posters: [platform], holder: 'b', now: clock.now }).drain()).toMatchObject({ delivered: 1 });
+    expect(await rig.newDrainer({ posters: [platform], holder: 'b', now: clock.now }).drain()).toMatchObject({
+      delivered: 1,
+    });
     // A wakes up: it may not start its post, and its late give-back or failure changes nothing.
     expect(await rig.outbox.markPosting(mine!.id, mine!.token, clock.t, clock.t + 1_000)).toBe(false);
     await rig.outbox.requeue([mine!], clock.t);
@@ -108,11 +127,14 @@ describe('the poller’s lease', () => {
 
     let proceed: (() => void) | undefined;
     let aborted = false;
-    const run = runLeased({ leases: rig.leases, name: POLL_JOB, holder: 'a', logger: rig.logger, ttlMs: 200, now: clock.now }, async (_fence, signal) => {
-      await new Promise<void>((r) => (proceed = r));
-      aborted = signal.aborted;
-      return { ok: true };
-    });
+    const run = runLeased(
+      { leases: rig.leases, name: POLL_JOB, holder: 'a', logger: rig.logger, ttlMs: 200, now: clock.now },
+      async (_fence, signal) => {
+        await new Promise<void>((r) => (proceed = r));
+        aborted = signal.aborted;
+        return { ok: true };
+      },
+    );
     await until(() => proceed !== undefined); // A holds the lease and its run is under way
     // A stalls (as the other instance's clock sees it): its lease runs out and B takes it over.
     clock.advance(10_000);
@@ -182,8 +204,20 @@ describe('the poller’s lease', () => {
     rig.sandbox.clearFaults();
     expect(report.queued).toBe(0);
     expect(await rig.leases.lastRun(POLL_JOB)).toEqual(lastRun);
-    expect((await rig.repo.listByPlace('test:c1')).map((s) => ({ lastError: s.lastError, errorSince: s.errorSince, lastRunAt: s.lastRunAt, nextRunAt: s.nextRunAt }))).toEqual(
-      searches.map((s) => ({ lastError: s.lastError, errorSince: s.errorSince, lastRunAt: s.lastRunAt, nextRunAt: s.nextRunAt })),
+    expect(
+      (await rig.repo.listByPlace('test:c1')).map((s) => ({
+        lastError: s.lastError,
+        errorSince: s.errorSince,
+        lastRunAt: s.lastRunAt,
+        nextRunAt: s.nextRunAt,
+      })),
+    ).toEqual(
+      searches.map((s) => ({
+        lastError: s.lastError,
+        errorSince: s.errorSince,
+        lastRunAt: s.lastRunAt,
+        nextRunAt: s.nextRunAt,
+      })),
     );
     const list = await rig.commands.handle(ctx(), 'list');
     expect(list.text).not.toMatch(/failing/);

@@ -19,14 +19,17 @@ describe('a channel that cannot receive', () => {
     for (let i = 0; i < 3; i++) await rig.outbox.enqueue(notice('test:c1', `c1 ${i}`, alert!.id), clock.t);
     for (let i = 0; i < 2; i++) await rig.outbox.enqueue(notice('test:c2', `c2 ${i}`), clock.t);
     let removed = true; // the app was removed from c1
-    const platform = new Platform('test', (place) => (place === 'test:c1' && removed ? new PostFailure('not_in_channel', 'channel_unavailable') : undefined));
+    const platform = new Platform('test', (place) =>
+      place === 'test:c1' && removed ? new PostFailure('not_in_channel', 'channel_unavailable') : undefined,
+    );
     const drainer = rig.newDrainer({ posters: [platform], now: clock.now });
 
     expect(await drainer.drain()).toMatchObject({ delivered: 2, failed: 0 });
     expect(platform.postsIn('test:c2')).toHaveLength(2);
     // One attempt in c1; its whole queue waits: pending, no attempt spent.
     expect(platform.attempts.get('test:c1')).toBe(1);
-    const queue = async () => (await rig.outbox.list({ place: 'test:c1' })).map((r) => ({ state: r.state, attempts: r.attempts }));
+    const queue = async () =>
+      (await rig.outbox.list({ place: 'test:c1' })).map((r) => ({ state: r.state, attempts: r.attempts }));
     expect(await queue()).toEqual(Array(3).fill({ state: 'pending', attempts: 0 }));
     expect(await rig.outbox.heldPlace('test:c1')).toMatchObject({ reason: 'not_in_channel' });
     expect(await rig.outbox.stats(clock.t)).toMatchObject({ heldPlaces: 1, failed: 0, pending: 3 });
@@ -69,7 +72,9 @@ describe('a channel that cannot receive', () => {
     await rig.commands.handle(ctx('test:c1'), 'add rent dubai marina');
     const clock = new Clock();
     for (let i = 0; i < 2; i++) await rig.outbox.enqueue(notice('test:c1', `c1 ${i}`), clock.t);
-    const platform = new Platform('test', (_place, _id, n) => (n === 1 ? new PostFailure('is_archived', 'channel_unavailable') : undefined));
+    const platform = new Platform('test', (_place, _id, n) =>
+      n === 1 ? new PostFailure('is_archived', 'channel_unavailable') : undefined,
+    );
     const drainer = rig.newDrainer({ posters: [platform], now: clock.now });
     await drainer.drain();
     expect(await rig.outbox.stats(clock.t)).toMatchObject({ heldPlaces: 1, delivered: 0 });

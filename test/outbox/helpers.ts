@@ -29,7 +29,11 @@ export class Clock {
  * What the platform does with one post: throw a PostFailure, take time (a promise), or post (undefined).
  * `n` counts the attempts in that place, from 1.
  */
-export type Behaviour = (place: string, deliveryId: string, n: number) => PostFailure | Promise<PostFailure | void> | void;
+export type Behaviour = (
+  place: string,
+  deliveryId: string,
+  n: number,
+) => PostFailure | Promise<PostFailure | void> | void;
 
 /** A chat platform (the port's edge): what was posted stays posted; a lookup answers from it. */
 export class Platform implements ChatPoster {

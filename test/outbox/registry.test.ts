@@ -23,7 +23,10 @@ const digestKind: DeliveryKind<DigestTest> = {
       return undefined;
     }
   },
-  render: (p): Reply => ({ text: `Digest for ${p.area}: ${p.listings} new listings this week`, blocks: [{ kind: 'header', text: `Digest · ${p.area}` }] }),
+  render: (p): Reply => ({
+    text: `Digest for ${p.area}: ${p.listings} new listings this week`,
+    blocks: [{ kind: 'header', text: `Digest · ${p.area}` }],
+  }),
 };
 
 const alertsOnly = () => new KindRegistry().register(ALERT_KINDS, alertKind());
@@ -45,9 +48,13 @@ describe('entries no registered kind can read', () => {
     const rig = await alertsRig();
     const platform = new Platform('test');
     await rig.outbox.enqueue(notice('test:c1', 'before'));
-    await rig.outbox.enqueue(entry('test:c1', 'weekly_report', 'unknown-kind', JSON.stringify({ v: 1, anything: true })));
+    await rig.outbox.enqueue(
+      entry('test:c1', 'weekly_report', 'unknown-kind', JSON.stringify({ v: 1, anything: true })),
+    );
     await rig.outbox.enqueue(entry('test:c1', 'new', 'unreadable', '{"v": 1, "kind": "new", "sear'));
-    await rig.outbox.enqueue(entry('test:c1', 'summary', 'newer-version', JSON.stringify({ v: 2, kind: 'summary', more: 3 })));
+    await rig.outbox.enqueue(
+      entry('test:c1', 'summary', 'newer-version', JSON.stringify({ v: 2, kind: 'summary', more: 3 })),
+    );
     await rig.outbox.enqueue(notice('test:c1', 'after'));
     const report = await drainerWith(rig, alertsOnly(), platform).drain();
     expect(report).toMatchObject({ delivered: 2, failed: 3 });
@@ -62,7 +69,9 @@ describe('entries no registered kind can read', () => {
   it('a parked entry of a kind this release did not know is posted after an upgrade that registers it and `outbox retry`', async () => {
     const rig = await alertsRig();
     const platform = new Platform('test');
-    await rig.outbox.enqueue(entry('test:c1', 'digest_test', 'digest:1', JSON.stringify({ v: 1, area: 'Dubai Marina', listings: 12 })));
+    await rig.outbox.enqueue(
+      entry('test:c1', 'digest_test', 'digest:1', JSON.stringify({ v: 1, area: 'Dubai Marina', listings: 12 })),
+    );
     expect(await drainerWith(rig, alertsOnly(), platform).drain()).toMatchObject({ failed: 1 });
     expect(platform.events).toEqual([]);
     const upgraded = alertsOnly().register('digest_test', digestKind);
@@ -100,8 +109,12 @@ describe('a second kind registered by another module', () => {
     const kinds = alertsOnly().register('digest_test', digestKind);
     expect(kinds.has('digest_test') && kinds.has('new')).toBe(true);
     await rig.outbox.enqueue(notice('test:c1', 'alert first'));
-    await rig.outbox.enqueue(entry('test:c1', 'digest_test', 'digest:c1:w48', JSON.stringify({ v: 1, area: 'JVC', listings: 7 })));
-    await rig.outbox.enqueue(entry('test:c2', 'digest_test', 'digest:c2:w48', JSON.stringify({ v: 1, area: 'Downtown Dubai', listings: 3 })));
+    await rig.outbox.enqueue(
+      entry('test:c1', 'digest_test', 'digest:c1:w48', JSON.stringify({ v: 1, area: 'JVC', listings: 7 })),
+    );
+    await rig.outbox.enqueue(
+      entry('test:c2', 'digest_test', 'digest:c2:w48', JSON.stringify({ v: 1, area: 'Downtown Dubai', listings: 3 })),
+    );
     await rig.outbox.enqueue(notice('test:c1', 'alert after'));
     expect(await drainerWith(rig, kinds, platform).drain()).toMatchObject({ delivered: 4, failed: 0 });
     expect(platform.postsIn('test:c1')).toEqual([
@@ -111,7 +124,11 @@ describe('a second kind registered by another module', () => {
     ]);
     expect(platform.postsIn('test:c2')).toEqual(['Digest for Downtown Dubai: 3 new listings this week']);
     // The same fact is queued once.
-    expect(await rig.outbox.enqueue(entry('test:c2', 'digest_test', 'digest:c2:w48', JSON.stringify({ v: 1, area: 'Downtown Dubai', listings: 3 })))).toBe(0);
+    expect(
+      await rig.outbox.enqueue(
+        entry('test:c2', 'digest_test', 'digest:c2:w48', JSON.stringify({ v: 1, area: 'Downtown Dubai', listings: 3 })),
+      ),
+    ).toBe(0);
   });
 
   it('cannot take a name another module registered', () => {

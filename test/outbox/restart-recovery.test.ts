@@ -22,7 +22,14 @@ async function crashedInstance(rig: Rig, holder: string, prefix = 'test:c'): Pro
   await rig.outbox.enqueue(notice(`${prefix}1`, `${holder}: in flight`), crashAt - 1_000);
   await rig.outbox.enqueue(notice(`${prefix}1`, `${holder}: queued behind it`), crashAt - 1_000);
   await rig.outbox.enqueue(notice(`${prefix}2`, `${holder}: another channel`), crashAt - 1_000);
-  const claimed = await rig.outbox.claimDue({ holder, at: crashAt, leaseMs: LEASE_MS, perPlace: 10, places: 10, platforms: ['test'] });
+  const claimed = await rig.outbox.claimDue({
+    holder,
+    at: crashAt,
+    leaseMs: LEASE_MS,
+    perPlace: 10,
+    places: 10,
+    platforms: ['test'],
+  });
   expect(claimed).toHaveLength(3);
   expect(await rig.outbox.markPosting(claimed[0]!.id, claimed[0]!.token, crashAt, crashAt + LEASE_MS)).toBe(true);
   return claimed;
@@ -32,7 +39,12 @@ async function crashedInstance(rig: Rig, holder: string, prefix = 'test:c'): Pro
 async function restarted(rig: Rig, platform: Platform) {
   const heartbeat = new Heartbeat(rig.leases, 'restarted');
   await heartbeat.beat();
-  const drainer = rig.newDrainer({ posters: [platform], holder: 'restarted', options: { leaseMs: LEASE_MS }, lapsed: () => heartbeat.lapsed() });
+  const drainer = rig.newDrainer({
+    posters: [platform],
+    holder: 'restarted',
+    options: { leaseMs: LEASE_MS },
+    lapsed: () => heartbeat.lapsed(),
+  });
   return { heartbeat, drainer };
 }
 
@@ -56,14 +68,21 @@ describe('a restart', () => {
     const c1 = platform.events.filter((e) => e.includes(':test:c1:'));
     // The post cut off by the crash is looked for before anything else in its channel, then (absent) sent; the one that
     // was only queued behind it is not looked for.
-    expect(c1).toEqual([`look:test:c1:${inFlight!.deliveryId}`, `post:test:c1:${inFlight!.deliveryId}`, `post:test:c1:${behind!.deliveryId}`]);
+    expect(c1).toEqual([
+      `look:test:c1:${inFlight!.deliveryId}`,
+      `post:test:c1:${inFlight!.deliveryId}`,
+      `post:test:c1:${behind!.deliveryId}`,
+    ]);
     expect(platform.posts.map((p) => p.deliveryId).sort()).toEqual(claimed.map((c) => c.deliveryId).sort());
   });
 
   it('takes over at once the claims of an instance on another host whose heartbeat lapsed; a post that had landed is found, not sent twice', async () => {
     const rig = await alertsRig();
     const claimed = await crashedInstance(rig, 'elsewhere');
-    await rig.leases.heartbeat({ id: 'elsewhere', host: 'another-host', pid: process.pid }, Date.now() - LAPSE_MS - 5_000);
+    await rig.leases.heartbeat(
+      { id: 'elsewhere', host: 'another-host', pid: process.pid },
+      Date.now() - LAPSE_MS - 5_000,
+    );
     const platform = new Platform('test');
     // Its post reached the platform just before it died.
     await platform.post('test:c1', { text: 'posted before the crash', blocks: [] }, claimed[0]!.deliveryId);

@@ -7,7 +7,12 @@ import { parsed } from './helpers.js';
 describe('commercial rents', () => {
   it('"an office under 150k" is AED 150,000 a year, and yearly is sent (the second edition sent nothing: monthly)', () => {
     const q = parsed('/rent office business bay under 150k');
-    expect(toParams(q, 86)).toEqual({ property_type: 'office-space', price_max: '150000', rent_frequency: 'yearly', location_id: '86' });
+    expect(toParams(q, 86)).toEqual({
+      property_type: 'office-space',
+      price_max: '150000',
+      rent_frequency: 'yearly',
+      location_id: '86',
+    });
     expect(summarize(q, 'Business Bay')).toBe('Offices for rent in Business Bay, up to AED 150,000 a year');
   });
 
@@ -19,7 +24,11 @@ describe('commercial rents', () => {
 
   it('says the period with no price too, in sentences as well', () => {
     expect(summarize(parsed('/rent warehouse al quoz'), 'Al Quoz')).toBe('Warehouses for rent in Al Quoz, paid yearly');
-    expect(parsed('/manzil any office space to rent in jlt under 90k?').params).toEqual({ property_type: 'office-space', price_max: '90000', rent_frequency: 'yearly' });
+    expect(parsed('/manzil any office space to rent in jlt under 90k?').params).toEqual({
+      property_type: 'office-space',
+      price_max: '90000',
+      rent_frequency: 'yearly',
+    });
   });
 
   it('leaves homes as they were: the service reads their rents by the year already', () => {

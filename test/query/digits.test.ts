@@ -1,5 +1,7 @@
-// Digits in any script (issue 17): Arabic-Indic (٠-٩) and Persian (۰-۹) digits, the Arabic decimal (٫) and thousands (٬)
-// separators read as their Latin forms wherever numbers are read; place words in Arabic script go to the lookup as typed.
+// Digits in any script (issue 17): Arabic-Indic (٠-٩) and Persian (۰-۹) digits, the Arabic decimal (٫) and thousands
+// (٬)
+// separators read as their Latin forms wherever numbers are read; place words in Arabic script go to the lookup as
+// typed.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/query/index.js';
@@ -23,7 +25,10 @@ describe('digits in any script', () => {
   it('reads the Arabic decimal and thousands separators', () => {
     expect(parsed('/buy marina under ١٫٥m').params).toEqual({ price_max: '1500000' });
     expect(parsed('/rent marina under ١٢٠٬٠٠٠').params).toEqual({ price_max: '120000' });
-    expect(parsed('/adrec yas island since ١/١/٢٠٢٤').params).toEqual({ fromDate: '01/01/2024', district: 'Yas Island' });
+    expect(parsed('/adrec yas island since ١/١/٢٠٢٤').params).toEqual({
+      fromDate: '01/01/2024',
+      district: 'Yas Island',
+    });
   });
 
   it('passes place words in Arabic script to the location lookup as typed, and reads the Arabic words for amounts', () => {
@@ -46,12 +51,24 @@ describe('digits in any script', () => {
       fc.integer({ min: 2, max: 9 }).map((n) => `page ${n}`),
       fc.integer({ min: 1, max: 28 }).map((d) => `from ${d}/0${(d % 9) + 1}/2024`),
     );
-    const verb = fc.constantFrom('/rent marina', '/buy al barsha 1', '/projects jvc', '/adrec yas island', '/sold downtown', '/manzil flats to rent in jlt');
+    const verb = fc.constantFrom(
+      '/rent marina',
+      '/buy al barsha 1',
+      '/projects jvc',
+      '/adrec yas island',
+      '/sold downtown',
+      '/manzil flats to rent in jlt',
+    );
     fc.assert(
-      fc.property(verb, fc.array(number, { minLength: 1, maxLength: 3 }), fc.constantFrom(ARABIC_INDIC, PERSIAN), (v, numbers, digits) => {
-        const latin = `${v} ${numbers.join(' ')}`;
-        expect(parseCommand(inScript(latin, digits)), latin).toEqual(parseCommand(latin));
-      }),
+      fc.property(
+        verb,
+        fc.array(number, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom(ARABIC_INDIC, PERSIAN),
+        (v, numbers, digits) => {
+          const latin = `${v} ${numbers.join(' ')}`;
+          expect(parseCommand(inScript(latin, digits)), latin).toEqual(parseCommand(latin));
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -105,7 +105,11 @@ describe('rent period', () => {
     ['/rent marina 120k pa', R, { price_max: '120000', rent_frequency: 'yearly' }],
     ['/rent marina 3k weekly', R, { price_max: '3000', rent_frequency: 'weekly' }],
     ['/rent marina daily under 800', R, { price_max: '800', rent_frequency: 'daily' }],
-    ['/rent office business bay 20k monthly', 'search-commercial-rent', { property_type: 'office-space', price_max: '20000', rent_frequency: 'monthly' }],
+    [
+      '/rent office business bay 20k monthly',
+      'search-commercial-rent',
+      { property_type: 'office-space', price_max: '20000', rent_frequency: 'monthly' },
+    ],
     ['/rent shop deira yearly', 'search-commercial-rent', { property_type: 'shop', rent_frequency: 'yearly' }],
   ];
   it.each(rows)('%s', (...row) => expectRow(row));
@@ -153,13 +157,37 @@ describe('property type', () => {
     ['/rent deira show rooms', 'search-commercial-rent', { property_type: 'show-room', rent_frequency: 'yearly' }],
     ['/buy deira plot', 'search-commercial-buy', { property_type: 'land' }],
     ['/buy deira land', 'search-commercial-buy', { property_type: 'land' }],
-    ['/rent jebel ali labour camp', 'search-commercial-rent', { property_type: 'labor-camp', rent_frequency: 'yearly' }],
-    ['/rent jebel ali labor camps', 'search-commercial-rent', { property_type: 'labor-camp', rent_frequency: 'yearly' }],
-    ['/rent business bay coworking', 'search-commercial-rent', { property_type: 'co-working-space', rent_frequency: 'yearly' }],
-    ['/rent business bay co-working space', 'search-commercial-rent', { property_type: 'co-working-space', rent_frequency: 'yearly' }],
-    ['/rent business bay business centre', 'search-commercial-rent', { property_type: 'business-centre', rent_frequency: 'yearly' }],
+    [
+      '/rent jebel ali labour camp',
+      'search-commercial-rent',
+      { property_type: 'labor-camp', rent_frequency: 'yearly' },
+    ],
+    [
+      '/rent jebel ali labor camps',
+      'search-commercial-rent',
+      { property_type: 'labor-camp', rent_frequency: 'yearly' },
+    ],
+    [
+      '/rent business bay coworking',
+      'search-commercial-rent',
+      { property_type: 'co-working-space', rent_frequency: 'yearly' },
+    ],
+    [
+      '/rent business bay co-working space',
+      'search-commercial-rent',
+      { property_type: 'co-working-space', rent_frequency: 'yearly' },
+    ],
+    [
+      '/rent business bay business centre',
+      'search-commercial-rent',
+      { property_type: 'business-centre', rent_frequency: 'yearly' },
+    ],
     ['/buy jebel ali factories', 'search-commercial-buy', { property_type: 'factory' }],
-    ['/rent al quoz staff accommodation', 'search-commercial-rent', { property_type: 'staff-accommodation', rent_frequency: 'yearly' }],
+    [
+      '/rent al quoz staff accommodation',
+      'search-commercial-rent',
+      { property_type: 'staff-accommodation', rent_frequency: 'yearly' },
+    ],
     ['/buy al ain farm', 'search-commercial-buy', { property_type: 'farm' }],
     ['/rent deira retail', 'search-commercial-rent', { property_type: 'retail', rent_frequency: 'yearly' }],
   ];
@@ -207,7 +235,11 @@ describe('furnishing, completion, amenities', () => {
     ['/rent marina play area', R, { amenities: 'childrens_play_area' }],
     ['/rent marina bbq', R, { amenities: 'bbq_area' }],
     // Sent as one list in the spec's order, whatever order they were typed in.
-    ['/rent marina gym and pool and balcony and central ac', R, { amenities: 'central_ac,balcony,shared_pool,shared_gym' }],
+    [
+      '/rent marina gym and pool and balcony and central ac',
+      R,
+      { amenities: 'central_ac,balcony,shared_pool,shared_gym' },
+    ],
     ['/rent marina bbq, sea view, pets', R, { amenities: 'pets_allowed,view_of_water,bbq_area' }],
   ];
   it.each(rows)('%s', (...row) => expectRow(row));

@@ -40,7 +40,11 @@ describe('the command list', () => {
     const digest = findSlashCommand('digest')!;
     expect(digest.example).toMatch(/^add /);
     const read = parseSchedule(digest.example.replace(/^add /, ''));
-    expect(read).toEqual({ ok: true, schedule: { every: 'week', day: 5, time: '18:30' }, rest: 'dubai marina, business bay' });
+    expect(read).toEqual({
+      ok: true,
+      schedule: { every: 'week', day: 5, time: '18:30' },
+      rest: 'dubai marina, business bay',
+    });
     expect(digest.usage).toContain('add <place>[, <place>...] [daily | weekly [on] <day> | monthly] [at HH:MM]');
     expect(digest.subcommands!.map((s) => s.name)).toEqual(['add', 'list', 'remove', 'pause', 'resume', 'now']);
   });
@@ -60,7 +64,9 @@ describe('help', () => {
     const lines = text.split('\n');
     const alerts = lines.find((l) => l.startsWith('• /alerts '));
     const digest = lines.find((l) => l.startsWith('• /digest '));
-    expect(alerts).toBe('• /alerts add|list|pause|resume|remove|test: Saved searches that post new listings to this channel. e.g. /alerts add rent marina 2br under 120k');
+    expect(alerts).toBe(
+      '• /alerts add|list|pause|resume|remove|test: Saved searches that post new listings to this channel. e.g. /alerts add rent marina 2br under 120k',
+    );
     expect(digest).toContain('• /digest add|list|remove|pause|resume|now: Market digests');
     expect(digest).toContain('e.g. /digest add dubai marina, business bay weekly on friday at 18:30');
     expect(lines.indexOf(alerts!)).toBeGreaterThan(lines.findIndex((l) => l.startsWith('• /location ')));
@@ -74,11 +80,13 @@ describe('help', () => {
 
   it('`help digest` and `help alerts` give each subcommand, one line each', () => {
     const digest = helpText('digest');
-    for (const s of findSlashCommand('digest')!.subcommands!) expect(digest).toContain(`• /digest ${s.usage}: ${s.description}`);
+    for (const s of findSlashCommand('digest')!.subcommands!)
+      expect(digest).toContain(`• /digest ${s.usage}: ${s.description}`);
     expect(helpText('digests')).toBe(digest);
     expect(helpText('/digest')).toBe(digest);
     const alerts = helpText('alerts');
-    for (const s of findSlashCommand('alerts')!.subcommands!) expect(alerts).toContain(`• /alerts ${s.usage}: ${s.description}`);
+    for (const s of findSlashCommand('alerts')!.subcommands!)
+      expect(alerts).toContain(`• /alerts ${s.usage}: ${s.description}`);
     // A verb is still explained as before; an unknown word still names the verbs.
     expect(helpText('rent')).toMatch(/^\/rent <place> \[filters\]: /);
     expect(helpText('fly')).toMatch(/^I don't know "fly"\. The verbs are: rent, buy,/);

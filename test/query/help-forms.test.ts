@@ -31,7 +31,9 @@ describe('help on digits, units, known places, the past and prices too small', (
   });
 
   it('says how periods, dates and commercial rents are read', () => {
-    expect(helpText('transactions')).toContain('any other span ("last 4 months", "past 2 weeks") is read as the nearest period that covers it');
+    expect(helpText('transactions')).toContain(
+      'any other span ("last 4 months", "past 2 weeks") is read as the nearest period that covers it',
+    );
     expect(helpText('adrec')).toContain('between 01/01/2024 and 31/03/2024');
     expect(helpText('rent')).toContain('commercial: yearly or monthly only, yearly unless you say a month');
   });

@@ -1,5 +1,6 @@
 // What no listing can be is refused as it is read, in every form a number is typed: prices above AED 10 billion, sizes
-// above 10 million sqft, more than 20 bedrooms or bathrooms, and numbers too long to be finite. Never searched, never saved.
+// above 10 million sqft, more than 20 bedrooms or bathrooms, and numbers too long to be finite. Never searched, never
+// saved.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/query/index.js';
@@ -15,8 +16,10 @@ function refusal(text: string): string {
   return result.error;
 }
 
-const PRICE = /is more than any property costs, so I didn't search\. I search prices up to AED 10 billion; try "under 1\.2m"\.$/;
-const AREA = /is bigger than any property, so I didn't search\. I search sizes up to 10 million sqft; try "over 1000 sqft"\.$/;
+const PRICE =
+  /is more than any property costs, so I didn't search\. I search prices up to AED 10 billion; try "under 1\.2m"\.$/;
+const AREA =
+  /is bigger than any property, so I didn't search\. I search sizes up to 10 million sqft; try "over 1000 sqft"\.$/;
 
 describe('prices beyond any listing', () => {
   it.each([
@@ -58,7 +61,10 @@ describe('prices beyond any listing', () => {
     expect(parsed('/buy marina 1.2m').params.price_max).toBe('1200000');
     expect(parsed('/buy marina under 2 million').params.price_max).toBe('2000000');
     expect(parsed('/buy marina under two hundred thousand').params.price_max).toBe('200000');
-    expect(parsed('/buy marina between 1m and 2m').params).toMatchObject({ price_min: '1000000', price_max: '2000000' });
+    expect(parsed('/buy marina between 1m and 2m').params).toMatchObject({
+      price_min: '1000000',
+      price_max: '2000000',
+    });
   });
 });
 
@@ -93,19 +99,30 @@ describe('more rooms than any home', () => {
   it.each([
     // A range to a huge count was spelled out as every count between: the parser ran out of memory or threw.
     ['/rent marina 1-99999999999 br', '99999999999 bedrooms is more than I can search for; the most is 20.'],
-    ['/rent marina 1 to 99999999999999999999999 baths', '"1 to 99999999999999999999999 baths" is more bathrooms than I can search for; the most is 20. Try "2+ baths".'],
-    ['/rent marina at least 99999999999999999999 beds', '"at least 99999999999999999999 beds" is more bedrooms than I can search for; the most is 20. Try "3+ br".'],
-    ['/rent marina 99999999999999999999+ br', '"99999999999999999999+ br" is more bedrooms than I can search for; the most is 20. Try "3+ br".'],
+    [
+      '/rent marina 1 to 99999999999999999999999 baths',
+      '"1 to 99999999999999999999999 baths" is more bathrooms than I can search for; the most is 20. Try "2+ baths".',
+    ],
+    [
+      '/rent marina at least 99999999999999999999 beds',
+      '"at least 99999999999999999999 beds" is more bedrooms than I can search for; the most is 20. Try "3+ br".',
+    ],
+    [
+      '/rent marina 99999999999999999999+ br',
+      '"99999999999999999999+ br" is more bedrooms than I can search for; the most is 20. Try "3+ br".',
+    ],
   ])('refuses %s', (text, error) => {
     expect(refusal(text)).toBe(error);
   });
 
-  it.each([`/rent marina ${NINES_400} br`, `/rent marina ${NINES_400}+ br`, `/rent marina at least ${NINES_400} beds`, `/rent marina 1-${NINES_400} baths`])(
-    'refuses a count too long to be finite: %#',
-    (text) => {
-      expect(refusal(text)).toMatch(/^"[^"]{1,40}" is more (bedrooms|bathrooms) than I can search for; the most is 20\./);
-    },
-  );
+  it.each([
+    `/rent marina ${NINES_400} br`,
+    `/rent marina ${NINES_400}+ br`,
+    `/rent marina at least ${NINES_400} beds`,
+    `/rent marina 1-${NINES_400} baths`,
+  ])('refuses a count too long to be finite: %#', (text) => {
+    expect(refusal(text)).toMatch(/^"[^"]{1,40}" is more (bedrooms|bathrooms) than I can search for; the most is 20\./);
+  });
 
   it('draws the line at 20 of each, and reads "3+" as before', () => {
     expect(parsed('/rent marina 20 br 20 baths').params).toMatchObject({ bedrooms: '20', bathrooms: '20' });
@@ -136,7 +153,11 @@ describe('impossibleValue: a saved query judged from its parameters', () => {
     expect(impossibleValue({ params: { bedrooms: '1,2,25' } })).toBe('more than 20 bedrooms');
     expect(impossibleValue({ params: { bathrooms: 'NaN' } })).toBe('more than 20 bathrooms');
     // What can match passes.
-    expect(impossibleValue({ params: { price_max: '10000000000', area_min: '10000000', bedrooms: '0,1,20', bathrooms: '2' } })).toBeUndefined();
+    expect(
+      impossibleValue({
+        params: { price_max: '10000000000', area_min: '10000000', bedrooms: '0,1,20', bathrooms: '2' },
+      }),
+    ).toBeUndefined();
     expect(impossibleValue({ params: {} })).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
-// The limits on what is read and what is sent upstream: the command length (judged on normalised text) and the place words.
+// The limits on what is read and what is sent upstream: the command length (judged on normalised text) and the place
+// words.
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/query/index.js';
 import { MAX_LENGTH, PLACE_MAX_CHARS, PLACE_MAX_WORDS, RAW_MAX_LENGTH } from '../../src/query/text.js';
@@ -36,14 +37,18 @@ describe('normalisation before the length limit', () => {
 
   it('refuses enormous input without normalising it, with the same message', () => {
     const text = '/rent marina ' + 'x'.repeat(RAW_MAX_LENGTH);
-    expect(refusal(text)).toMatch(new RegExp(`^That's ${text.length} characters; I read commands of up to ${MAX_LENGTH}\\.`));
+    expect(refusal(text)).toMatch(
+      new RegExp(`^That's ${text.length} characters; I read commands of up to ${MAX_LENGTH}\\.`),
+    );
   });
 });
 
 describe('place words sent upstream are bounded', () => {
   it('keeps ordinary long place names', () => {
     expect(parsed('/rent jumeirah village circle 2br').location).toBe('jumeirah village circle');
-    expect(parsed('/buy "Mohammed Bin Rashid City District One" villa').location).toBe('Mohammed Bin Rashid City District One');
+    expect(parsed('/buy "Mohammed Bin Rashid City District One" villa').location).toBe(
+      'Mohammed Bin Rashid City District One',
+    );
   });
 
   it(`refuses a place of more than ${PLACE_MAX_WORDS} words, naming the limit`, () => {
@@ -55,8 +60,11 @@ describe('place words sent upstream are bounded', () => {
   });
 
   it('names the words that look like failed filters when they made the place long', () => {
-    // "furnishd" is corrected (the summary says so); "bedrom" alone, with no count, is no filter and stays in the place.
-    const error = refusal('/rent marina 2br furnishd under 120k bedrom near metro station cafes parks beaches malls schools');
+    // "furnishd" is corrected (the summary says so); "bedrom" alone, with no count, is no filter and stays in the
+    // place.
+    const error = refusal(
+      '/rent marina 2br furnishd under 120k bedrom near metro station cafes parks beaches malls schools',
+    );
     expect(error).toMatch(/^That place is \d+ words long/);
     expect(error).toContain(`I didn't understand "bedrom"`);
   });
@@ -69,6 +77,8 @@ describe('place words sent upstream are bounded', () => {
   it('bounds location lookups and each ADREC district too', () => {
     expect(refusal(`/location ${'jumeirah '.repeat(9)}`)).toMatch(/^That place is 9 words long/);
     expect(parsed('/manzil adrec "Al Reem Island", "Yas Island"').params.district).toBe('Al Reem Island,Yas Island');
-    expect(refusal(`/manzil adrec "Al Reem Island", "${'y'.repeat(PLACE_MAX_CHARS + 1)}"`)).toMatch(/^That place is 81 characters long/);
+    expect(refusal(`/manzil adrec "Al Reem Island", "${'y'.repeat(PLACE_MAX_CHARS + 1)}"`)).toMatch(
+      /^That place is 81 characters long/,
+    );
   });
 });

@@ -16,7 +16,9 @@ describe('the misreadings of the issue', () => {
     const q = parsed('/rent jlt 1br under 75 grand');
     expect(q.params).toEqual({ bedrooms: '1', price_max: '75000' });
     expect(q.location).toBe('jlt');
-    expect(summarize(q, 'Jumeirah Lake Towers')).toBe('1-bedroom homes for rent in Jumeirah Lake Towers, up to AED 75,000 a year');
+    expect(summarize(q, 'Jumeirah Lake Towers')).toBe(
+      '1-bedroom homes for rent in Jumeirah Lake Towers, up to AED 75,000 a year',
+    );
   });
 
   it('"seventy five grand" is spelled out the same way', () => {
@@ -24,7 +26,12 @@ describe('the misreadings of the issue', () => {
   });
 
   it('an area written with dots is an area, never a price limit', () => {
-    for (const text of ['/rent marina 1200 sq.ft.', '/rent marina 1200 sq. ft.', '/rent marina 1200sq.ft', '/rent marina over 1200 sq.ft.']) {
+    for (const text of [
+      '/rent marina 1200 sq.ft.',
+      '/rent marina 1200 sq. ft.',
+      '/rent marina 1200sq.ft',
+      '/rent marina over 1200 sq.ft.',
+    ]) {
       const q = parsed(text);
       expect(q.params, text).toEqual({ area_min: '1200' });
       expect(q.location, text).toBe('marina');
@@ -36,8 +43,12 @@ describe('the misreadings of the issue', () => {
       'I couldn\'t read "under 75 grnd": "grnd" is no unit I know. For a price, write "75k" or "75,000 aed"; for an area, "75 sqft"; ' +
         'if "grnd" is part of the place, put the place first or in quotes.',
     );
-    expect(refused('/rent marina 1200 sqfeet').error).toMatch(/^I couldn't read "1200 sqfeet": "sqfeet" is no unit I know/);
-    expect(refused('/rent 2br 120000 springfield').error).toMatch(/if "springfield" is part of the place, put the place first or in quotes/);
+    expect(refused('/rent marina 1200 sqfeet').error).toMatch(
+      /^I couldn't read "1200 sqfeet": "sqfeet" is no unit I know/,
+    );
+    expect(refused('/rent 2br 120000 springfield').error).toMatch(
+      /if "springfield" is part of the place, put the place first or in quotes/,
+    );
     // The place first, or a unit the language knows, and it reads.
     expect(parsed('/rent springfield 2br 120000').params).toEqual({ bedrooms: '2', price_max: '120000' });
     expect(parsed('/rent 2br 120000 "springfield"').location).toBe('springfield');
@@ -45,14 +56,22 @@ describe('the misreadings of the issue', () => {
 
   it('a word after a number that is a place, a filter or a typo of one leaves the number a price', () => {
     expect(parsed('/rent 2br 120000 dubai marina').params).toEqual({ bedrooms: '2', price_max: '120000' });
-    expect(parsed('/rent 2br 120000 furnished jvc').params).toEqual({ bedrooms: '2', price_max: '120000', furnishing: 'furnished' });
+    expect(parsed('/rent 2br 120000 furnished jvc').params).toEqual({
+      bedrooms: '2',
+      price_max: '120000',
+      furnishing: 'furnished',
+    });
     expect(parsed('/rent jvc 120000 furnishd').params).toEqual({ price_max: '120000', furnishing: 'furnished' });
   });
 
   it('a count of rooms or a span of time after a bound is not a price of a few dirhams', () => {
-    expect(refused('/rent marina under 2 baths').error).toBe('I can\'t read "under 2 baths" as a price, and rooms are counted rather than bounded: try "1-2 baths" or "2+ baths".');
+    expect(refused('/rent marina under 2 baths').error).toBe(
+      'I can\'t read "under 2 baths" as a price, and rooms are counted rather than bounded: try "1-2 baths" or "2+ baths".',
+    );
     expect(refused('/buy marina under 1-3 br').error).toMatch(/^I can't read "under 1-3 br" as a price/);
-    expect(refused('/projects dubai hills upto 3 months').error).toMatch(/^I can't read "upto 3 months" as a price: "months" counts time/);
+    expect(refused('/projects dubai hills upto 3 months').error).toMatch(
+      /^I can't read "upto 3 months" as a price: "months" counts time/,
+    );
   });
 });
 
@@ -82,7 +101,9 @@ describe('areas in every spelling', () => {
   it.each(metres)('%s is converted to square feet (x 10.7639, rounded), and the summary says so', (text, said) => {
     const q = parsed(text);
     expect(q.params).toEqual({ area_min: '1076' });
-    expect(summarize(q, 'Dubai Marina')).toBe(`Homes for rent in Dubai Marina, at least 1,076 sqft (read "${said}" as 1,076 sqft)`);
+    expect(summarize(q, 'Dubai Marina')).toBe(
+      `Homes for rent in Dubai Marina, at least 1,076 sqft (read "${said}" as 1,076 sqft)`,
+    );
   });
 
   it('converts both ends of a range of square metres', () => {
@@ -95,10 +116,18 @@ describe('areas in every spelling', () => {
 describe('a price too small to be one is not searched: "did you mean …?"', () => {
   it('a rent below AED 1,000 a year asks, offering the search it would run', () => {
     const result = refused('/rent marina 2br under 80');
-    expect(result.error).toBe('"under 80" reads as AED 80 a year, less than any rent, so I didn\'t search. Did you mean 80,000?');
+    expect(result.error).toBe(
+      '"under 80" reads as AED 80 a year, less than any rent, so I didn\'t search. Did you mean 80,000?',
+    );
     expect(result.suggestion?.label).toBe('Yes, 80,000');
-    expect(result.suggestion?.query).toMatchObject({ operation: 'search-rent', params: { bedrooms: '2', price_max: '80000' }, location: 'marina' });
-    expect(summarize(result.suggestion!.query, 'Dubai Marina')).toBe('2-bedroom homes for rent in Dubai Marina, up to AED 80,000 a year (read "under 80" as AED 80,000)');
+    expect(result.suggestion?.query).toMatchObject({
+      operation: 'search-rent',
+      params: { bedrooms: '2', price_max: '80000' },
+      location: 'marina',
+    });
+    expect(summarize(result.suggestion!.query, 'Dubai Marina')).toBe(
+      '2-bedroom homes for rent in Dubai Marina, up to AED 80,000 a year (read "under 80" as AED 80,000)',
+    );
   });
 
   it('a monthly rent is compared by the year, and the suggestion keeps the month', () => {
@@ -111,7 +140,9 @@ describe('a price too small to be one is not searched: "did you mean …?"', () 
   it('a sale price below AED 10,000 asks, by a million when a thousand is still too small', () => {
     expect(refused('/buy marina under 500').suggestion?.query.params).toEqual({ price_max: '500000' });
     const result = refused('/buy downtown 2 bed under 2.5');
-    expect(result.error).toBe('"under 2.5" reads as AED 2.5, less than any sale price, so I didn\'t search. Did you mean 2,500,000?');
+    expect(result.error).toBe(
+      '"under 2.5" reads as AED 2.5, less than any sale price, so I didn\'t search. Did you mean 2,500,000?',
+    );
     expect(result.suggestion?.query.params).toEqual({ bedrooms: '2', price_max: '2500000' });
   });
 

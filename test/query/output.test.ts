@@ -6,21 +6,57 @@ import { parsed } from './helpers.js';
 
 describe('summarize', () => {
   const rows: [text: string, locationName: string | undefined, summary: string][] = [
-    ['/rent marina 2br apartments under 120k newest', 'Dubai Marina', '2-bedroom apartments for rent in Dubai Marina, up to AED 120,000 a year, newest first'],
-    ['/rent jvc studio furnished 5k-6k monthly', 'Jumeirah Village Circle', 'Studios for rent in Jumeirah Village Circle, AED 5,000 to 6,000 a month, furnished'],
-    ['/rent marina 1-3 br 2 baths pool gym', undefined, '1- to 3-bedroom homes for rent in marina, 2 bathrooms, with a pool and a gym'],
+    [
+      '/rent marina 2br apartments under 120k newest',
+      'Dubai Marina',
+      '2-bedroom apartments for rent in Dubai Marina, up to AED 120,000 a year, newest first',
+    ],
+    [
+      '/rent jvc studio furnished 5k-6k monthly',
+      'Jumeirah Village Circle',
+      'Studios for rent in Jumeirah Village Circle, AED 5,000 to 6,000 a month, furnished',
+    ],
+    [
+      '/rent marina 1-3 br 2 baths pool gym',
+      undefined,
+      '1- to 3-bedroom homes for rent in marina, 2 bathrooms, with a pool and a gym',
+    ],
     ['/rent marina monthly', 'Dubai Marina', 'Homes for rent in Dubai Marina, paid monthly'],
-    ['/buy palm villa 4+ br over 10m sea view page 2', 'Palm Jumeirah', '4+ bedroom villas for sale in Palm Jumeirah, from AED 10,000,000, with a water view, page 2'],
-    ['/buy downtown studio or 1br off-plan cheapest', 'Downtown Dubai', 'Studio and 1-bedroom homes for sale in Downtown Dubai, off-plan, cheapest first'],
-    ['/rent office business bay under 20k 1000-2000 sqft', 'Business Bay', 'Offices for rent in Business Bay, up to AED 20,000 a year, 1,000 to 2,000 sqft'],
-    ['/buy commercial al quoz over 5000 sqft', 'Al Quoz', 'Commercial properties for sale in Al Quoz, at least 5,000 sqft'],
+    [
+      '/buy palm villa 4+ br over 10m sea view page 2',
+      'Palm Jumeirah',
+      '4+ bedroom villas for sale in Palm Jumeirah, from AED 10,000,000, with a water view, page 2',
+    ],
+    [
+      '/buy downtown studio or 1br off-plan cheapest',
+      'Downtown Dubai',
+      'Studio and 1-bedroom homes for sale in Downtown Dubai, off-plan, cheapest first',
+    ],
+    [
+      '/rent office business bay under 20k 1000-2000 sqft',
+      'Business Bay',
+      'Offices for rent in Business Bay, up to AED 20,000 a year, 1,000 to 2,000 sqft',
+    ],
+    [
+      '/buy commercial al quoz over 5000 sqft',
+      'Al Quoz',
+      'Commercial properties for sale in Al Quoz, at least 5,000 sqft',
+    ],
     [
       '/projects dubai hills 2br under 2m earliest handover',
       'Dubai Hills Estate',
       'New projects in Dubai Hills Estate, 2-bedroom homes, up to AED 2,000,000, earliest handover first',
     ],
-    ['/transactions sold marina 2br 6m', 'Dubai Marina', 'Sold transactions in Dubai Marina, 2 bedrooms, last 6 months'],
-    ['/rented jvc villa oldest', 'Jumeirah Village Circle', 'Rental transactions in Jumeirah Village Circle, villas, last 12 months, oldest first'],
+    [
+      '/transactions sold marina 2br 6m',
+      'Dubai Marina',
+      'Sold transactions in Dubai Marina, 2 bedrooms, last 6 months',
+    ],
+    [
+      '/rented jvc villa oldest',
+      'Jumeirah Village Circle',
+      'Rental transactions in Jumeirah Village Circle, villas, last 12 months, oldest first',
+    ],
     [
       '/adrec al reem island, yas island apartment villa from 01/01/2024 to 31/03/2024 page 1',
       undefined,
@@ -50,7 +86,11 @@ describe('summarize', () => {
 
 describe('toParams', () => {
   it('adds location_id as text to what was parsed', () => {
-    expect(toParams(parsed('/rent marina 2br under 120k'), 50)).toEqual({ bedrooms: '2', price_max: '120000', location_id: '50' });
+    expect(toParams(parsed('/rent marina 2br under 120k'), 50)).toEqual({
+      bedrooms: '2',
+      price_max: '120000',
+      location_id: '50',
+    });
     expect(toParams(parsed('/agents marina'), '86')).toEqual({ location_id: '86' });
   });
   it('sends nothing extra without a location id, and none to operations that take no location', () => {
@@ -85,11 +125,17 @@ describe('withPage', () => {
 
 describe('parseToJson', () => {
   it('gives the operation, every parameter except location_id, and the location words', () => {
-    expect(parseToJson('/rent marina 2br under 120k')).toEqual({ operation: 'search-rent', params: { bedrooms: '2', price_max: '120000' }, location: 'marina' });
+    expect(parseToJson('/rent marina 2br under 120k')).toEqual({
+      operation: 'search-rent',
+      params: { bedrooms: '2', price_max: '120000' },
+      location: 'marina',
+    });
     expect(parseToJson('/developers')).toEqual({ operation: 'real-estate-developer', params: {}, location: null });
   });
   it('gives the message a user would see when the text is not understood', () => {
-    expect(parseToJson('/transactions marina')).toEqual({ error: 'Sold or rented? Try "/transactions sold marina 2br".' });
+    expect(parseToJson('/transactions marina')).toEqual({
+      error: 'Sold or rented? Try "/transactions sold marina 2br".',
+    });
   });
 });
 
@@ -128,7 +174,10 @@ describe('help', () => {
     for (const verb of VERBS) {
       for (const alias of [verb.name, ...verb.aliases]) {
         // `/sold` already says sold: `/sold sold marina` would ask twice.
-        const example = verb.examples[0]!.replace(/^\/(manzil )?\S+/, `/${alias}`).replace(/^\/(sold|rented) sold /, '/$1 ');
+        const example = verb.examples[0]!.replace(/^\/(manzil )?\S+/, `/${alias}`).replace(
+          /^\/(sold|rented) sold /,
+          '/$1 ',
+        );
         expect(parseCommand(example), example).toMatchObject({ ok: true });
       }
     }

@@ -6,7 +6,17 @@ import { MAX_PRICE_PER_SQFT } from '../../src/query/limits.js';
 import { formatQuery, parseCommand, summarize } from '../../src/query/index.js';
 
 const SQM = 10.7639;
-const SQFT_UNITS = ['per sqft', 'per sq ft', 'per square foot', 'per square feet', 'aed/sqft', '/sqft', 'psf', 'aed per sqft', '/ sqft'];
+const SQFT_UNITS = [
+  'per sqft',
+  'per sq ft',
+  'per square foot',
+  'per square feet',
+  'aed/sqft',
+  '/sqft',
+  'psf',
+  'aed per sqft',
+  '/ sqft',
+];
 const SQM_UNITS = ['per sqm', 'per square metre', 'aed/sqm', 'per m2'];
 const SEARCHES = [
   { text: 'rent office dmcc', operation: 'search-commercial-rent' },
@@ -49,15 +59,22 @@ describe('a price per sqft', () => {
 
   it('is a range either way round, the reversed one read the right way and said so', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...SEARCHES), amount, amount, fc.constantFrom(...SQFT_UNITS), fc.boolean(), (search, a, b, unit, dash) => {
-        fc.pre(a !== b);
-        const typed = dash ? `${search.text} ${a}-${b} ${unit}` : `${search.text} between ${a} and ${b} ${unit}`;
-        const r = parseCommand(typed);
-        if (!r.ok) throw new Error(`${typed}: ${r.error}`);
-        expect(r.query.perSqft).toEqual({ min: Math.min(a, b), max: Math.max(a, b) });
-        expect(places).toContain(r.query.location);
-        if (a > b) expect(summarize(r.query, 'X')).toMatch(/\(read ".*" as AED [\d,]+ to [\d,]+ per sqft\)/);
-      }),
+      fc.property(
+        fc.constantFrom(...SEARCHES),
+        amount,
+        amount,
+        fc.constantFrom(...SQFT_UNITS),
+        fc.boolean(),
+        (search, a, b, unit, dash) => {
+          fc.pre(a !== b);
+          const typed = dash ? `${search.text} ${a}-${b} ${unit}` : `${search.text} between ${a} and ${b} ${unit}`;
+          const r = parseCommand(typed);
+          if (!r.ok) throw new Error(`${typed}: ${r.error}`);
+          expect(r.query.perSqft).toEqual({ min: Math.min(a, b), max: Math.max(a, b) });
+          expect(places).toContain(r.query.location);
+          if (a > b) expect(summarize(r.query, 'X')).toMatch(/\(read ".*" as AED [\d,]+ to [\d,]+ per sqft\)/);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -100,14 +117,22 @@ describe('a price per sqft', () => {
 
   it('"rent marina under 150k per sqft" is refused, not a search of a place called "marina per sqft"', () => {
     const r = parseCommand('rent marina under 150k per sqft');
-    expect(r).toEqual({ ok: false, error: expect.stringMatching(/^"under 150k per sqft" is more per sqft than any property costs/) });
+    expect(r).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^"under 150k per sqft" is more per sqft than any property costs/),
+    });
   });
 
   it('is refused where there are no listings to filter, with a way forward', () => {
-    for (const typed of ['sold marina under 1500 per sqft', 'projects marina under 2000 psf', 'agents marina under 100 per sqft']) {
+    for (const typed of [
+      'sold marina under 1500 per sqft',
+      'projects marina under 2000 psf',
+      'agents marina under 100 per sqft',
+    ]) {
       const r = parseCommand(typed);
       expect(r.ok, typed).toBe(false);
-      if (!r.ok) expect(r.error).toMatch(/can't be filtered by price per sqft .*Try "\/rent office dmcc under 150 per sqft"/);
+      if (!r.ok)
+        expect(r.error).toMatch(/can't be filtered by price per sqft .*Try "\/rent office dmcc under 150 per sqft"/);
     }
   });
 });

@@ -7,7 +7,8 @@ import { learnPlaceNames, parseCommand } from '../../src/query/index.js';
 import { parsed } from './helpers.js';
 
 describe('known places before filter words', () => {
-  // On the second edition: a villa in "lantana", a studio in "city", 2 bedrooms in "damac hills", "between 2 and what?".
+  // On the second edition: a villa in "lantana", a studio in "city", 2 bedrooms in "damac hills", "between 2 and
+  // what?".
   const rows: [text: string, location: string, params: Record<string, string>][] = [
     ['/rent villa lantana 3br', 'villa lantana', { bedrooms: '3' }],
     ['/buy Villa Lantana villa', 'Villa Lantana', { property_type: 'villa' }],
@@ -44,9 +45,11 @@ describe('known places before filter words', () => {
     const count = (emirate: string) => KNOWN_PLACES.filter((p) => p.emirate === emirate).length;
     expect(count('dubai')).toBeGreaterThanOrEqual(150);
     expect(count('abu-dhabi')).toBeGreaterThanOrEqual(50);
-    for (const emirate of ['sharjah', 'ajman', 'ras-al-khaimah', 'fujairah', 'umm-al-quwain']) expect(count(emirate), emirate).toBeGreaterThan(5);
+    for (const emirate of ['sharjah', 'ajman', 'ras-al-khaimah', 'fujairah', 'umm-al-quwain'])
+      expect(count(emirate), emirate).toBeGreaterThan(5);
     const names = KNOWN_PLACES.map((p) => p.name);
-    for (const name of ['Villa Lantana', 'Dubai Production City', 'Damac Hills 2', 'Arabian Ranches 3', 'Al Barsha 1']) expect(names).toContain(name);
+    for (const name of ['Villa Lantana', 'Dubai Production City', 'Damac Hills 2', 'Arabian Ranches 3', 'Al Barsha 1'])
+      expect(names).toContain(name);
     expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(names.length);
     expect(KNOWN_PLACES.find((p) => p.name === 'Jumeirah Village Circle')?.spellings).toContain('jvc');
   });
@@ -61,22 +64,39 @@ describe('known places before filter words', () => {
   });
 
   it('property: a known place name never loses a word to a filter', { timeout: 90_000 }, () => {
-    // "The Springs" reads as "Springs" (a leading "the" is a filler, as ever); "The Villa" keeps it, being only filter words.
-    const expected = (name: string) => (/^the /i.test(name) && name.toLowerCase() !== 'the villa' ? name.slice(4) : name).toLowerCase();
+    // "The Springs" reads as "Springs" (a leading "the" is a filler, as ever); "The Villa" keeps it, being only filter
+    // words.
+    const expected = (name: string) =>
+      (/^the /i.test(name) && name.toLowerCase() !== 'the villa' ? name.slice(4) : name).toLowerCase();
     const names = [...new Set(KNOWN_PLACES.flatMap((p) => [p.name, ...p.spellings]))];
     const filters = fc.subarray(
-      ['2br', 'under 120k', 'furnished', 'pool', 'newest', '2 baths', 'over 1000 sqft', 'apartment', 'sea view', '3+ br'].filter(
-        (f, _, all) => f !== '3+ br' || !all.includes('2br'),
-      ),
+      [
+        '2br',
+        'under 120k',
+        'furnished',
+        'pool',
+        'newest',
+        '2 baths',
+        'over 1000 sqft',
+        'apartment',
+        'sea view',
+        '3+ br',
+      ].filter((f, _, all) => f !== '3+ br' || !all.includes('2br')),
       { maxLength: 4 },
     );
     fc.assert(
-      fc.property(fc.constantFrom(...names), filters, filters, fc.constantFrom('/rent', '/buy', '/manzil rent'), (name, before, after, verb) => {
-        const text = `${verb} ${before.join(' ')} ${name} ${after.filter((f) => !before.includes(f) && !(f.includes('br') && before.some((b) => b.includes('br')))).join(' ')}`;
-        const result = parseCommand(text);
-        if (!result.ok) expect.fail(`"${text}" was refused: ${result.error}`);
-        expect(` ${result.query.location?.toLowerCase()} `, text).toContain(` ${expected(name)} `);
-      }),
+      fc.property(
+        fc.constantFrom(...names),
+        filters,
+        filters,
+        fc.constantFrom('/rent', '/buy', '/manzil rent'),
+        (name, before, after, verb) => {
+          const text = `${verb} ${before.join(' ')} ${name} ${after.filter((f) => !before.includes(f) && !(f.includes('br') && before.some((b) => b.includes('br')))).join(' ')}`;
+          const result = parseCommand(text);
+          if (!result.ok) expect.fail(`"${text}" was refused: ${result.error}`);
+          expect(` ${result.query.location?.toLowerCase()} `, text).toContain(` ${expected(name)} `);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

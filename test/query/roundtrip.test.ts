@@ -2,7 +2,14 @@
 // is accepted by the operation table (so nothing the parser produces is refused before sending).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AMENITIES, OPERATIONS, OPERATION_NAMES, checkParams, type OperationName, type ParamSpec } from '../../src/api/operations.js';
+import {
+  AMENITIES,
+  OPERATIONS,
+  OPERATION_NAMES,
+  checkParams,
+  type OperationName,
+  type ParamSpec,
+} from '../../src/api/operations.js';
 import { formatQuery, parseCommand, toParams, type Query } from '../../src/query/index.js';
 import { MAX_AREA_SQFT } from '../../src/query/limits.js';
 
@@ -14,14 +21,22 @@ const amount = fc.oneof(
   fc.integer({ min: 0, max: MAX_AREA_SQFT }),
   fc.integer({ min: 0, max: 10_000_000 }).map((n) => n / 100),
 );
-/** Prices the parser searches: none below AED 10,000 (a sale) or 1,000 a year (a rent) is searched, it is asked about instead. */
+/**
+ * Prices the parser searches: none below AED 10,000 (a sale) or 1,000 a year (a rent) is searched, it is asked about
+ * instead.
+ */
 const price = fc.oneof(
   fc.constant(0),
   fc.integer({ min: 10_000, max: 2_000_000_000 }),
   fc.integer({ min: 1_000_000, max: 10_000_000 }).map((n) => n / 100),
 );
-const dmy = fc.date({ min: new Date(Date.UTC(2000, 0, 1)), max: new Date(Date.UTC(2030, 11, 31)), noInvalidDate: true });
-const dmyText = (d: Date) => `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
+const dmy = fc.date({
+  min: new Date(Date.UTC(2000, 0, 1)),
+  max: new Date(Date.UTC(2030, 11, 31)),
+  noInvalidDate: true,
+});
+const dmyText = (d: Date) =>
+  `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
 
 /** One optional pair of bounds, min <= max. */
 const bounds = (lo: string, hi: string, value: fc.Arbitrary<number> = amount) =>
@@ -38,9 +53,13 @@ function paramArbitrary(op: OperationName, name: string, spec: ParamSpec): fc.Ar
   const firstPage = (OPERATIONS[op] as { firstPage?: number }).firstPage ?? 1;
   if (name === 'page') return fc.integer({ min: firstPage, max: 500 }).map(String);
   if (name === 'amenities') return fc.subarray([...AMENITIES], { minLength: 1 }).map((a) => a.join(','));
-  if (spec.values && spec.list) return fc.uniqueArray(fc.constantFrom(...spec.values), { minLength: 1, maxLength: 4 }).map((v) => v.join(','));
+  if (spec.values && spec.list)
+    return fc.uniqueArray(fc.constantFrom(...spec.values), { minLength: 1, maxLength: 4 }).map((v) => v.join(','));
   if (spec.values) return fc.constantFrom(...spec.values);
-  if (spec.format === 'counts') return fc.uniqueArray(fc.integer({ min: 0, max: 20 }), { minLength: 1, maxLength: 5 }).map((v) => v.sort((a, b) => a - b).join(','));
+  if (spec.format === 'counts')
+    return fc
+      .uniqueArray(fc.integer({ min: 0, max: 20 }), { minLength: 1, maxLength: 5 })
+      .map((v) => v.sort((a, b) => a - b).join(','));
   if (spec.format === 'count') return fc.integer({ min: 0, max: 20 }).map(String);
   if (spec.format === 'id') return fc.stringMatching(/^[0-9]{1,12}$/);
   if (name === 'district') return fc.uniqueArray(place, { minLength: 1, maxLength: 3 }).map((d) => d.join(','));
@@ -94,7 +113,11 @@ describe('formatQuery', () => {
         const text = formatQuery(query);
         const again = parseCommand(text);
         if (!again.ok) throw new Error(`"${text}" was refused: ${again.error}`);
-        expect({ operation: again.query.operation, params: again.query.params, location: again.query.location }).toEqual({
+        expect({
+          operation: again.query.operation,
+          params: again.query.params,
+          location: again.query.location,
+        }).toEqual({
           operation: query.operation,
           params: query.params,
           location: query.location,
@@ -212,17 +235,21 @@ const VERB_WORDS = [
 describe('parseCommand over random commands', () => {
   it('never throws, and whatever it accepts passes the operation table with a location id', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...VERB_WORDS), fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 8 }), (verb, parts) => {
-        const result = parseCommand([verb, ...parts].join(' '));
-        if (!result.ok) {
-          expect(result.error.length).toBeGreaterThan(0);
-          return;
-        }
-        const q = result.query;
-        expect(checkParams(q.operation, toParams(q, 50))).toEqual([]);
-        // JSON-serialisable, as saved searches store it.
-        expect(JSON.parse(JSON.stringify(q))).toEqual(q);
-      }),
+      fc.property(
+        fc.constantFrom(...VERB_WORDS),
+        fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 8 }),
+        (verb, parts) => {
+          const result = parseCommand([verb, ...parts].join(' '));
+          if (!result.ok) {
+            expect(result.error.length).toBeGreaterThan(0);
+            return;
+          }
+          const q = result.query;
+          expect(checkParams(q.operation, toParams(q, 50))).toEqual([]);
+          // JSON-serialisable, as saved searches store it.
+          expect(JSON.parse(JSON.stringify(q))).toEqual(q);
+        },
+      ),
       { numRuns: 5000 },
     );
   });

@@ -12,34 +12,84 @@ const P = 'search-new-projects';
 
 describe('sentences: the verb anywhere, chat words ignored', () => {
   const rows: Row[] = [
-    ['/manzil could you show me 2 bed flats for rent in jvc please', R, { bedrooms: '2', property_type: 'apartment' }, 'jvc'],
-    ["/manzil i'm after a furnished studio to rent around business bay", R, { bedrooms: '0', furnishing: 'furnished' }, 'business bay'],
+    [
+      '/manzil could you show me 2 bed flats for rent in jvc please',
+      R,
+      { bedrooms: '2', property_type: 'apartment' },
+      'jvc',
+    ],
+    [
+      "/manzil i'm after a furnished studio to rent around business bay",
+      R,
+      { bedrooms: '0', furnishing: 'furnished' },
+      'business bay',
+    ],
     ['/manzil any rentals in the greens under 80k?', R, { price_max: '80000' }, 'greens'],
-    ['/manzil hi, looking for a townhouse to buy in the springs, thanks!', B, { property_type: 'townhouse' }, 'springs'],
-    ['/manzil villas for sale in emirates hills over 20m', B, { property_type: 'villa', price_min: '20000000' }, 'emirates hills'],
+    [
+      '/manzil hi, looking for a townhouse to buy in the springs, thanks!',
+      B,
+      { property_type: 'townhouse' },
+      'springs',
+    ],
+    [
+      '/manzil villas for sale in emirates hills over 20m',
+      B,
+      { property_type: 'villa', price_min: '20000000' },
+      'emirates hills',
+    ],
     ['/manzil we want to buy a 4br in arabian ranches', B, { bedrooms: '4' }, 'arabian ranches'],
     ['/manzil what sold in downtown last quarter', T, { transaction_type: 'sold', period: '3m' }, 'downtown'],
-    ['/manzil show me what rented in al barsha during the last 6 months', T, { transaction_type: 'rented', period: '6m' }, 'al barsha'],
-    ['/manzil price trend of villas in dubai hills', 'price-trend-of-location', { property_type: 'villa' }, 'dubai hills'],
+    [
+      '/manzil show me what rented in al barsha during the last 6 months',
+      T,
+      { transaction_type: 'rented', period: '6m' },
+      'al barsha',
+    ],
+    [
+      '/manzil price trend of villas in dubai hills',
+      'price-trend-of-location',
+      { property_type: 'villa' },
+      'dubai hills',
+    ],
     ['/manzil any new projects in business bay with 2br', P, { bedrooms: '2' }, 'business bay'],
     ['/manzil off plan townhouses in dubai south', P, { property_type: 'townhouse' }, 'dubai south'],
     // With a sale verb, "off plan" is the completion status, not the projects verb.
-    ['/manzil apartments to buy off plan in jvc', B, { property_type: 'apartment', completion_status: 'off_plan' }, 'jvc'],
+    [
+      '/manzil apartments to buy off plan in jvc',
+      B,
+      { property_type: 'apartment', completion_status: 'off_plan' },
+      'jvc',
+    ],
     ['/manzil who are the agents in marina for sale', 'search-agents', { category: 'residential_sale' }, 'marina'],
     ['/rent can you find me a furnished 1br in marina', R, { bedrooms: '1', furnishing: 'furnished' }, 'marina'],
   ];
   it.each(rows)('%s', (...row) => expectRow(row));
 
   it('reads the examples of the issue', () => {
-    expectRow(['/manzil can you find 3 bedroom villas for sale in arabian ranches', B, { bedrooms: '3', property_type: 'villa' }, 'arabian ranches']);
-    expectRow(['/manzil is there anything to rent in jlt for 1 bed under 90k?', R, { bedrooms: '1', price_max: '90000' }, 'jlt']);
+    expectRow([
+      '/manzil can you find 3 bedroom villas for sale in arabian ranches',
+      B,
+      { bedrooms: '3', property_type: 'villa' },
+      'arabian ranches',
+    ]);
+    expectRow([
+      '/manzil is there anything to rent in jlt for 1 bed under 90k?',
+      R,
+      { bedrooms: '1', price_max: '90000' },
+      'jlt',
+    ]);
     expectRow([
       '/manzil office space to rent near dubai internet city',
       'search-commercial-rent',
       { property_type: 'office-space', rent_frequency: 'yearly' },
       'dubai internet city',
     ]);
-    expectRow(['/manzil what rented in jvc over the past year', T, { transaction_type: 'rented', period: '1y' }, 'jvc']);
+    expectRow([
+      '/manzil what rented in jvc over the past year',
+      T,
+      { transaction_type: 'rented', period: '1y' },
+      'jvc',
+    ]);
   });
 
   it('help says sentences work, with an example that parses', () => {
@@ -48,14 +98,21 @@ describe('sentences: the verb anywhere, chat words ignored', () => {
   });
 
   it('asks when a sentence names two verbs, and when it names none', () => {
-    expect(parseCommand('/manzil what sold or rented in marina')).toEqual({ ok: false, error: 'You asked for both "sold" and "rented". Pick one.' });
-    expect(parseCommand('/manzil 2br in marina, to buy or for rent')).toEqual({ ok: false, error: 'You asked for both "to buy" and "for rent". Pick one.' });
+    expect(parseCommand('/manzil what sold or rented in marina')).toEqual({
+      ok: false,
+      error: 'You asked for both "sold" and "rented". Pick one.',
+    });
+    expect(parseCommand('/manzil 2br in marina, to buy or for rent')).toEqual({
+      ok: false,
+      error: 'You asked for both "to buy" and "for rent". Pick one.',
+    });
     const none = parseCommand('/manzil can you find me something nice in marina');
     expect(none).toMatchObject({ ok: false });
     if (!none.ok) expect(none.error).toMatch(/^I couldn't tell whether you want to rent, buy, or something else/);
     expect(parseCommand('/manzil hello there')).toEqual({
       ok: false,
-      error: 'Tell me what to look for, like "/manzil 2 bed flats to rent in marina". Say "help" to see everything I can do.',
+      error:
+        'Tell me what to look for, like "/manzil 2 bed flats to rent in marina". Say "help" to see everything I can do.',
     });
   });
 });
@@ -128,7 +185,12 @@ describe('bedrooms with extras', () => {
   const rows: Row[] = [
     ['/rent marina 2br + maid', R, { bedrooms: '2', amenities: 'maids_room' }, 'marina'],
     ['/rent marina 2br+maid', R, { bedrooms: '2', amenities: 'maids_room' }, 'marina'],
-    ['/buy arabian ranches 4 bed plus maids room villa', B, { bedrooms: '4', amenities: 'maids_room', property_type: 'villa' }, 'arabian ranches'],
+    [
+      '/buy arabian ranches 4 bed plus maids room villa',
+      B,
+      { bedrooms: '4', amenities: 'maids_room', property_type: 'villa' },
+      'arabian ranches',
+    ],
     ['/rent marina 2 bed + study', R, { bedrooms: '2' }, 'marina'],
     ['/rent marina 3br + maid + study', R, { bedrooms: '3', amenities: 'maids_room' }, 'marina'],
     ['/rent marina 2 beds or more', R, { bedrooms: '2,3,4,5,6,7' }, 'marina'],
@@ -138,7 +200,9 @@ describe('bedrooms with extras', () => {
   it.each(rows)('%s', (...row) => expectRow(row));
 
   it('says what it left out, in the summary', () => {
-    expect(summarize(parsed('/rent marina 2 bed + study'), 'Dubai Marina')).toBe('2-bedroom homes for rent in Dubai Marina (left out "study": there is no filter for it)');
+    expect(summarize(parsed('/rent marina 2 bed + study'), 'Dubai Marina')).toBe(
+      '2-bedroom homes for rent in Dubai Marina (left out "study": there is no filter for it)',
+    );
     expect(summarize(parsed('/projects dubai hills 2br + maid'), 'Dubai Hills Estate')).toBe(
       'New projects in Dubai Hills Estate, 2-bedroom homes (left out "maid": new projects have no amenity filter)',
     );
@@ -160,21 +224,32 @@ describe('delivery and handover words for projects', () => {
 describe('impossible values are refused, with a way forward', () => {
   const cases: [string, string][] = [
     ['/rent marina under -5000', 'A price can\'t be negative ("-5000"). Try "under 120k" or "between 80k and 120k".'],
-    ['/manzil -5k flats to rent in marina', 'A price can\'t be negative ("-5k"). Try "under 120k" or "between 80k and 120k".'],
+    [
+      '/manzil -5k flats to rent in marina',
+      'A price can\'t be negative ("-5k"). Try "under 120k" or "between 80k and 120k".',
+    ],
     ['/buy marina over -100 sqft', 'An area can\'t be negative ("-100"). Try "over 1000 sqft".'],
     ['/rent marina 200 bedrooms', '200 bedrooms is more than I can search for; the most is 20.'],
     ['/manzil two hundred bedrooms to rent in marina', '200 bedrooms is more than I can search for; the most is 20.'],
     ['/buy marina 0 sqft', 'An area of 0 sqft can\'t match a property. Try "over 1000 sqft".'],
     ['/rent marina aed 0', 'A price of AED 0 can\'t match a listing. Try "under 120k".'],
-    ['/rent marina over 200k under 100k', 'The minimum price (AED 200,000) is above the maximum (AED 100,000). Try "between 80k and 120k".'],
-    [`/manzil flats to rent in marina ${'please'.repeat(80)}`, 'That\'s 512 characters; I read commands of up to 500. Try something shorter, like "/rent marina 2br under 120k".'],
+    [
+      '/rent marina over 200k under 100k',
+      'The minimum price (AED 200,000) is above the maximum (AED 100,000). Try "between 80k and 120k".',
+    ],
+    [
+      `/manzil flats to rent in marina ${'please'.repeat(80)}`,
+      'That\'s 512 characters; I read commands of up to 500. Try something shorter, like "/rent marina 2br under 120k".',
+    ],
   ];
   it.each(cases)('%s', (text, error) => expect(parseCommand(text)).toEqual({ ok: false, error }));
 
   it('reads a range written backwards the right way round, and says so', () => {
     const q = parsed('/rent marina 120k-80k');
     expect(q.params).toEqual({ price_min: '80000', price_max: '120000' });
-    expect(summarize(q, 'Dubai Marina')).toBe('Homes for rent in Dubai Marina, AED 80,000 to 120,000 a year (read "120k-80k" as AED 80,000 to 120,000)');
+    expect(summarize(q, 'Dubai Marina')).toBe(
+      'Homes for rent in Dubai Marina, AED 80,000 to 120,000 a year (read "120k-80k" as AED 80,000 to 120,000)',
+    );
     expect(summarize(parsed('/buy marina 2000 to 1000 sqft'), 'Dubai Marina')).toBe(
       'Homes for sale in Dubai Marina, 1,000 to 2,000 sqft (read "2000 to 1000 sqft" as 1,000 to 2,000 sqft)',
     );

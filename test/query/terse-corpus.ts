@@ -1,5 +1,6 @@
 // The terse commands of the first edition's grammar (the fragments of roundtrip.test.ts, without the em dash, which
-// the second edition reads as a separator), generated from a fixed seed so the same corpus can be compared across releases.
+// the second edition reads as a separator), generated from a fixed seed so the same corpus can be compared across
+// releases.
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 
@@ -104,11 +105,14 @@ const VERB_WORDS = [
   '/offplan',
 ];
 
-export const terseCommand = fc.tuple(fc.constantFrom(...VERB_WORDS), fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 8 })).map(([verb, parts]) => [verb, ...parts].join(' '));
+export const terseCommand = fc
+  .tuple(fc.constantFrom(...VERB_WORDS), fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 8 }))
+  .map(([verb, parts]) => [verb, ...parts].join(' '));
 
 export const TERSE_SEED = 7;
 export const TERSE_RUNS = 20_000;
 export const terseCorpus = (): string[] => fc.sample(terseCommand, { seed: TERSE_SEED, numRuns: TERSE_RUNS });
 
 /** A short digest of a parse result, so the fixture stays small. */
-export const digest = (result: unknown): string => createHash('sha256').update(JSON.stringify(result)).digest('hex').slice(0, 16);
+export const digest = (result: unknown): string =>
+  createHash('sha256').update(JSON.stringify(result)).digest('hex').slice(0, 16);

@@ -1,4 +1,5 @@
-// Typos in terse commands too (issue 17), by the rules of sentences: a filter word is corrected only into a whole filter
+// Typos in terse commands too (issue 17), by the rules of sentences: a filter word is corrected only into a whole
+// filter
 // word, never from inside a run of place words, never into a place; the summary says what was corrected.
 import { describe, expect, it } from 'vitest';
 import { summarize } from '../../src/query/index.js';
@@ -13,8 +14,18 @@ describe('typos in terse commands', () => {
       'jlt',
       '1-bedroom homes for rent in Jumeirah Lake Towers, partly furnished (read "furnishd" as furnished)',
     ],
-    ['/buy jvc townhose', { property_type: 'townhouse' }, 'jvc', 'Townhouses for sale in Jumeirah Village Circle (read "townhose" as townhouse)'],
-    ['/rent marina 2br balcny', { bedrooms: '2', amenities: 'balcony' }, 'marina', '2-bedroom homes for rent in Dubai Marina, with a balcony (read "balcny" as balcony)'],
+    [
+      '/buy jvc townhose',
+      { property_type: 'townhouse' },
+      'jvc',
+      'Townhouses for sale in Jumeirah Village Circle (read "townhose" as townhouse)',
+    ],
+    [
+      '/rent marina 2br balcny',
+      { bedrooms: '2', amenities: 'balcony' },
+      'marina',
+      '2-bedroom homes for rent in Dubai Marina, with a balcony (read "balcny" as balcony)',
+    ],
   ];
   it.each(rows)('%s', (text, params, location, summary) => {
     const q = parsed(text);
@@ -46,6 +57,10 @@ describe('typos in terse commands', () => {
   });
 
   it('corrects after a number too: "120k furnishd" is furnished under 120k', () => {
-    expect(parsed('/rent jvc 1br 120k furnishd').params).toEqual({ bedrooms: '1', price_max: '120000', furnishing: 'furnished' });
+    expect(parsed('/rent jvc 1br 120k furnishd').params).toEqual({
+      bedrooms: '1',
+      price_max: '120000',
+      furnishing: 'furnished',
+    });
   });
 });

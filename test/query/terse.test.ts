@@ -6,21 +6,25 @@
 // hidden: it adds notes on how a command was read (`corrections`, which the first edition did not have), it sends a
 // commercial rent's period (yearly unless a month is said: the service would read a monthly amount), and it no longer
 // misreads. The misreadings of the corpus are a typo left in the place ("furnishd"), now corrected, and a number read
-// as a price of a few dirhams ("under 2 baths", "al barsha 1 monthly"), now refused with a question or read as the place.
+// as a price of a few dirhams ("under 2 baths", "al barsha 1 monthly"), now refused with a question or read as the
+// place.
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatQuery, parseCommand, type Query } from '../../src/query/index.js';
 import { digest, terseCommand, terseCorpus } from './terse-corpus.js';
 
-const fixture = JSON.parse(readFileSync(new URL('./fixtures/terse-first-edition.json', import.meta.url), 'utf8')) as { digests: Record<string, string> };
+const fixture = JSON.parse(readFileSync(new URL('./fixtures/terse-first-edition.json', import.meta.url), 'utf8')) as {
+  digests: Record<string, string>;
+};
 
 /** The Query as the first edition would have written it: no notes, and no commercial rent period it was not told. */
 function asFirstEdition(command: string, query: Query): Omit<Query, 'corrections'> {
   const { corrections: _notes, ...rest } = query;
   const params = { ...rest.params };
   const saidYearly = /\b(pa|yearly)\b/.test(command);
-  if (query.operation === 'search-commercial-rent' && params.rent_frequency === 'yearly' && !saidYearly) delete params.rent_frequency;
+  if (query.operation === 'search-commercial-rent' && params.rent_frequency === 'yearly' && !saidYearly)
+    delete params.rent_frequency;
   return { ...rest, params };
 }
 
@@ -34,7 +38,9 @@ const MISREAD: Record<string, { error: RegExp } | { location: string; params: Re
   '/buy under 1-3 br': { error: /^I can't read "under 1-3 br" as a price/ },
   '/manzil rent 1-3 br under 1-3 br': { error: /^I can't read "under 1-3 br" as a price/ },
   // A span of time was a price of AED 3 ("months" went to the place).
-  '/offplan abu dhabi upto 3 months abu dhabi': { error: /^I can't read "upto 3 months" as a price: "months" counts time/ },
+  '/offplan abu dhabi upto 3 months abu dhabi': {
+    error: /^I can't read "upto 3 months" as a price: "months" counts time/,
+  },
   // The number of a known place was a rent of AED 1 a month.
   '/rent al barsha 1 monthly': { location: 'al barsha 1', params: { rent_frequency: 'monthly' } },
 };
@@ -82,7 +88,9 @@ describe('terse commands of the first edition', () => {
           const extraRoom =
             /^left out "(maid|maids|maid's|maid room|maids room|maid's room|maid rooms|study|storage|laundry|office)( room)?": (there is no filter for it|.* have no amenity filter)$/;
           if (extraRoom.test(note)) continue;
-          expect(note, command).toMatch(/^read "(furnishd" as furnished|[^"]*sqm" as [\d,]+( to [\d,]+)? sqft|[^"]*" as (AED )?[\d,]+ to [\d,]+( sqft)?)$/);
+          expect(note, command).toMatch(
+            /^read "(furnishd" as furnished|[^"]*sqm" as [\d,]+( to [\d,]+)? sqft|[^"]*" as (AED )?[\d,]+ to [\d,]+( sqft)?)$/,
+          );
         }
       }),
       { numRuns: 2000 },

@@ -1,4 +1,5 @@
-// Typos in the language's own words, corrected in sentences (and terse commands) and shown in the summary; never into or
+// Typos in the language's own words, corrected in sentences (and terse commands) and shown in the summary; never into
+// or
 // out of a place.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -9,15 +10,30 @@ import { parsed } from './helpers.js';
 
 describe('typos of filter words, in sentences', () => {
   const rows: [text: string, params: Record<string, string>, location: string, summary: string][] = [
-    ['/manzil 2 bedrms to rent in marina', { bedrooms: '2' }, 'marina', '2-bedroom homes for rent in Dubai Marina (read "bedrms" as bedrooms)'],
+    [
+      '/manzil 2 bedrms to rent in marina',
+      { bedrooms: '2' },
+      'marina',
+      '2-bedroom homes for rent in Dubai Marina (read "bedrms" as bedrooms)',
+    ],
     [
       '/manzil furnshed flats to rent in jvc',
       { property_type: 'apartment', furnishing: 'furnished' },
       'jvc',
       'Apartments for rent in Dubai Marina, furnished (read "furnshed" as furnished)',
     ],
-    ['/manzil townhose for sale in arabian ranches', { property_type: 'townhouse' }, 'arabian ranches', 'Townhouses for sale in Dubai Marina (read "townhose" as townhouse)'],
-    ['/manzil any penthose for sale in downtown?', { property_type: 'penthouse' }, 'downtown', 'Penthouses for sale in Dubai Marina (read "penthose" as penthouse)'],
+    [
+      '/manzil townhose for sale in arabian ranches',
+      { property_type: 'townhouse' },
+      'arabian ranches',
+      'Townhouses for sale in Dubai Marina (read "townhose" as townhouse)',
+    ],
+    [
+      '/manzil any penthose for sale in downtown?',
+      { property_type: 'penthouse' },
+      'downtown',
+      'Penthouses for sale in Dubai Marina (read "penthose" as penthouse)',
+    ],
     [
       '/manzil apartmen to rent in business bay with a balcny',
       { property_type: 'apartment', amenities: 'balcony' },
@@ -72,19 +88,36 @@ describe('place names are never corrected', () => {
     const names = [...new Set(KNOWN_PLACES.flatMap((p) => [p.name, ...p.spellings]))];
     const changed = names.filter((name) => {
       const result = parseCommand(`/manzil can you find flats to rent in ${name} please`);
-      return !result.ok || result.query.location !== parsed(`/rent ${name}`).location || result.query.corrections !== undefined;
+      return (
+        !result.ok ||
+        result.query.location !== parsed(`/rent ${name}`).location ||
+        result.query.corrections !== undefined
+      );
     });
     expect(changed).toEqual([]);
   });
 
   // Filter words and a typo of each (one letter dropped, doubled, or two neighbours swapped, never the first letter).
-  const FILTERS = ['furnished', 'unfurnished', 'apartment', 'townhouse', 'penthouse', 'balcony', 'cheapest', 'newest', 'villa', 'bedrooms'];
-  const typo = fc.tuple(fc.constantFrom(...FILTERS), fc.nat(), fc.constantFrom('drop', 'double', 'swap')).map(([w, n, kind]) => {
-    const k = 1 + (n % (w.length - 2));
-    if (kind === 'drop') return w.slice(0, k) + w.slice(k + 1);
-    if (kind === 'double') return w.slice(0, k) + w[k] + w.slice(k);
-    return w.slice(0, k) + w[k + 1] + w[k] + w.slice(k + 2);
-  });
+  const FILTERS = [
+    'furnished',
+    'unfurnished',
+    'apartment',
+    'townhouse',
+    'penthouse',
+    'balcony',
+    'cheapest',
+    'newest',
+    'villa',
+    'bedrooms',
+  ];
+  const typo = fc
+    .tuple(fc.constantFrom(...FILTERS), fc.nat(), fc.constantFrom('drop', 'double', 'swap'))
+    .map(([w, n, kind]) => {
+      const k = 1 + (n % (w.length - 2));
+      if (kind === 'drop') return w.slice(0, k) + w.slice(k + 1);
+      if (kind === 'double') return w.slice(0, k) + w[k] + w.slice(k);
+      return w.slice(0, k) + w[k + 1] + w[k] + w.slice(k + 2);
+    });
   const place = fc.constantFrom(...KNOWN_PLACES.map((p) => p.name));
   const opener = fc.constantFrom('', 'can you find', 'show me', "i'm after", 'is there anything');
   const verb = fc.constantFrom('for rent', 'to buy', 'for sale', 'to rent');
@@ -141,13 +174,25 @@ describe('place names beyond the shipped list are never corrected', () => {
     'Al Khail Gate',
     'Barsha Heights',
   ];
-  const FILTERS = ['furnished', 'unfurnished', 'apartment', 'townhouse', 'villa', 'balcony', 'cheapest', 'newest', 'studio'];
-  const typo = fc.tuple(fc.constantFrom(...FILTERS), fc.nat(), fc.constantFrom('drop', 'swap', 'none')).map(([w, n, kind]) => {
-    const k = 1 + (n % (w.length - 2));
-    if (kind === 'drop') return w.slice(0, k) + w.slice(k + 1);
-    if (kind === 'swap') return w.slice(0, k) + w[k + 1] + w[k] + w.slice(k + 2);
-    return w;
-  });
+  const FILTERS = [
+    'furnished',
+    'unfurnished',
+    'apartment',
+    'townhouse',
+    'villa',
+    'balcony',
+    'cheapest',
+    'newest',
+    'studio',
+  ];
+  const typo = fc
+    .tuple(fc.constantFrom(...FILTERS), fc.nat(), fc.constantFrom('drop', 'swap', 'none'))
+    .map(([w, n, kind]) => {
+      const k = 1 + (n % (w.length - 2));
+      if (kind === 'drop') return w.slice(0, k) + w.slice(k + 1);
+      if (kind === 'swap') return w.slice(0, k) + w[k + 1] + w[k] + w.slice(k + 2);
+      return w;
+    });
 
   it('the place words stay exactly as typed, before or after typos and filter words', { timeout: 90_000 }, () => {
     fc.assert(
@@ -159,7 +204,9 @@ describe('place names beyond the shipped list are never corrected', () => {
         fc.array(typo, { maxLength: 2 }),
         fc.boolean(),
         (open, word, deal, name, more, placeFirst) => {
-          const text = placeFirst ? `/manzil ${open} ${name} ${word} ${deal} ${more.join(' ')}` : `/manzil ${open} ${word} ${deal} in ${name} ${more.join(' ')}`;
+          const text = placeFirst
+            ? `/manzil ${open} ${name} ${word} ${deal} ${more.join(' ')}`
+            : `/manzil ${open} ${word} ${deal} in ${name} ${more.join(' ')}`;
           const result = parseCommand(text);
           if (!result.ok) return; // two types, or "studio" with a type the operation refuses
           const placeTyped = parsed(`/rent ${name}`).location!.toLowerCase();
@@ -181,13 +228,23 @@ describe('place names beyond the shipped list are never corrected', () => {
     expect(q.location).toBe('jumeirah park');
     expect(q.corrections).toBeUndefined();
     expect(parsed('/manzil villas to rent in dubai hills park furnished').location).toBe('dubai hills park');
-    expect(parsed('/manzil flats for sale in port de la mer part furnished').params).toEqual({ property_type: 'apartment', furnishing: 'partly' });
+    expect(parsed('/manzil flats for sale in port de la mer part furnished').params).toEqual({
+      property_type: 'apartment',
+      furnishing: 'partly',
+    });
     const bateen = parsed('/manzil vila to rent in al bateen');
     expect(bateen.location).toBe('al bateen');
     expect(bateen.corrections).toEqual(['read "vila" as villa']);
     // A typo next to the place is still corrected when it is a filter on its own.
-    expect(parsed('/manzil flats to rent in jumeirah park furnshed')).toMatchObject({ params: { furnishing: 'furnished' }, location: 'jumeirah park' });
-    // A correction that would make the command refused is not made: "La Vila" is a second place word, not a second type.
-    expect(parsed('/manzil flats for rent in la vila')).toMatchObject({ params: { property_type: 'apartment' }, location: 'la vila' });
+    expect(parsed('/manzil flats to rent in jumeirah park furnshed')).toMatchObject({
+      params: { furnishing: 'furnished' },
+      location: 'jumeirah park',
+    });
+    // A correction that would make the command refused is not made: "La Vila" is a second place word, not a second
+    // type.
+    expect(parsed('/manzil flats for rent in la vila')).toMatchObject({
+      params: { property_type: 'apartment' },
+      location: 'la vila',
+    });
   });
 });

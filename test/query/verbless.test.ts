@@ -64,9 +64,17 @@ const PERIODS: readonly (readonly [text: string, frequency: string | undefined])
 
 /** An amount as people type it, and its value in AED: thousands or millions, in figures or words. */
 const amount = fc.oneof(
-  fc.tuple(fc.integer({ min: 5, max: 990 }), fc.constantFrom('k', ',000', ' grand', 'k aed', ' thousand')).map(([n, unit]) => ({ text: `${n}${unit}`, aed: n * 1_000 })),
-  fc.tuple(fc.integer({ min: 1, max: 40 }), fc.constantFrom('m', ' million', 'm aed')).map(([n, unit]) => ({ text: `${n}${unit}`, aed: n * 1_000_000 })),
-  fc.constantFrom({ text: 'half a million', aed: 500_000 }, { text: '1.5m', aed: 1_500_000 }, { text: 'aed 95,000', aed: 95_000 }),
+  fc
+    .tuple(fc.integer({ min: 5, max: 990 }), fc.constantFrom('k', ',000', ' grand', 'k aed', ' thousand'))
+    .map(([n, unit]) => ({ text: `${n}${unit}`, aed: n * 1_000 })),
+  fc
+    .tuple(fc.integer({ min: 1, max: 40 }), fc.constantFrom('m', ' million', 'm aed'))
+    .map(([n, unit]) => ({ text: `${n}${unit}`, aed: n * 1_000_000 })),
+  fc.constantFrom(
+    { text: 'half a million', aed: 500_000 },
+    { text: '1.5m', aed: 1_500_000 },
+    { text: 'aed 95,000', aed: 95_000 },
+  ),
 );
 /** A maximum price, in the ways people bound one. */
 const price = fc
@@ -114,7 +122,15 @@ describe('a request without a verb', () => {
         const text = sentence(p);
         const result = parseCommand(text);
         const frequency = p.price ? p.period[1] : undefined;
-        const deal = frequency ? 'rent' : !p.price ? 'ask' : p.price.aed < RENT_BELOW_AED ? 'rent' : p.price.aed >= SALE_FROM_AED ? 'buy' : 'ask';
+        const deal = frequency
+          ? 'rent'
+          : !p.price
+            ? 'ask'
+            : p.price.aed < RENT_BELOW_AED
+              ? 'rent'
+              : p.price.aed >= SALE_FROM_AED
+                ? 'buy'
+                : 'ask';
         if (deal === 'ask') {
           expect(result.ok, text).toBe(false);
           if (result.ok) return;
@@ -146,7 +162,10 @@ describe('a request without a verb', () => {
   }, 90_000);
 
   it('reads the examples of the issue, and others of their kind', () => {
-    expect(parsed('cheapest 3 bedroom villa for sale in dubai hills')).toMatchObject({ operation: 'search-buy', params: { sort: 'price_asc' } });
+    expect(parsed('cheapest 3 bedroom villa for sale in dubai hills')).toMatchObject({
+      operation: 'search-buy',
+      params: { sort: 'price_asc' },
+    });
     expect(parsed('a 2 bed flat in jlt for less than 100 grand a year')).toEqual({
       operation: 'search-rent',
       params: { property_type: 'apartment', bedrooms: '2', price_max: '100000', rent_frequency: 'yearly' },
@@ -156,14 +175,29 @@ describe('a request without a verb', () => {
     expect(parsed('/manzil 2 bed flat in jlt under 100k a year').operation).toBe('search-rent');
     expect(parsed('office in business bay under 200k').operation).toBe('search-commercial-rent');
     // A number ending a known place ("Jumeirah 1") that starts an amount in words is the amount.
-    expect(parsed('studio in palm jumeirah 1 million')).toMatchObject({ operation: 'search-buy', params: { price_max: '1000000' }, location: 'palm jumeirah' });
-    expect(parsed('4 bed villa in arabian ranches between 3m and 5m')).toMatchObject({ operation: 'search-buy', params: { price_min: '3000000', price_max: '5000000' } });
+    expect(parsed('studio in palm jumeirah 1 million')).toMatchObject({
+      operation: 'search-buy',
+      params: { price_max: '1000000' },
+      location: 'palm jumeirah',
+    });
+    expect(parsed('4 bed villa in arabian ranches between 3m and 5m')).toMatchObject({
+      operation: 'search-buy',
+      params: { price_min: '3000000', price_max: '5000000' },
+    });
     // Only a sale can be "ready": the one reading the service can take is the answer.
-    expect(parsed('ready 2br townhouse in dubai hills')).toMatchObject({ operation: 'search-buy', params: { completion_status: 'ready' } });
+    expect(parsed('ready 2br townhouse in dubai hills')).toMatchObject({
+      operation: 'search-buy',
+      params: { completion_status: 'ready' },
+    });
   });
 
   it('asks when neither a price nor a period says which, and about the past when a period of time is given', () => {
-    for (const text of ['cheapest 3 bedroom villa in dubai hills', '3 bed villa in dubai hills', 'furnished studio in jvc', '2 bed apartment in marina under 600k']) {
+    for (const text of [
+      'cheapest 3 bedroom villa in dubai hills',
+      '3 bed villa in dubai hills',
+      'furnished studio in jvc',
+      '2 bed apartment in marina under 600k',
+    ]) {
       const result = parseCommand(text);
       expect(result, text).toMatchObject({ ok: false, error: expect.stringMatching(/^To rent or to buy\?/) });
       // In the terminal, where commands have no slash, the commands to type have none either.

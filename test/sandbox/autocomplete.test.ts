@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { useSandbox } from './helpers.js';
 
 const sb = useSandbox();
-const names = async (query: string) => (await sb.api('/autocomplete-location', { query })).json.data.map((l: { name: string }) => l.name) as string[];
+const names = async (query: string) =>
+  (await sb.api('/autocomplete-location', { query })).json.data.map((l: { name: string }) => l.name) as string[];
 
 describe('autocomplete-location', () => {
   it('matches a name prefix, case-insensitively', async () => {
@@ -28,7 +29,10 @@ describe('autocomplete-location', () => {
   it('returns at most 10, and [] when nothing matches', async () => {
     expect((await names('a')).length).toBeLessThanOrEqual(10);
     expect(await names('al')).toHaveLength(10);
-    expect((await sb.api('/autocomplete-location', { query: 'atlantis of the north' })).json).toEqual({ success: true, data: [] });
+    expect((await sb.api('/autocomplete-location', { query: 'atlantis of the north' })).json).toEqual({
+      success: true,
+      data: [],
+    });
   });
 
   it('finds places in several emirates', async () => {

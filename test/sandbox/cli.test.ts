@@ -5,7 +5,12 @@ import { parseSandboxFlags, runSandboxCli } from '../../src/sandbox/cli.js';
 describe('manzil sandbox', () => {
   it('defaults to port 8787 and key sandbox-key, and reads both flag forms', () => {
     expect(parseSandboxFlags([])).toEqual({ port: 8787, key: 'sandbox-key', plan: 'full', seed: 1 });
-    expect(parseSandboxFlags(['--port', '0', '--key=k1', '--plan', 'basic', '--seed', '9'])).toEqual({ port: 0, key: 'k1', plan: 'basic', seed: 9 });
+    expect(parseSandboxFlags(['--port', '0', '--key=k1', '--plan', 'basic', '--seed', '9'])).toEqual({
+      port: 0,
+      key: 'k1',
+      plan: 'basic',
+      seed: 9,
+    });
   });
 
   it('refuses bad flags with a clear message and exit code 2', async () => {
@@ -30,7 +35,9 @@ describe('manzil sandbox', () => {
     expect(lines.join('\n')).toContain('cli-key');
     const ok = await fetch(`${url}/autocomplete-location?query=marina`, { headers: { 'x-gateway-key': 'cli-key' } });
     expect(ok.status).toBe(200);
-    expect((await fetch(`${url}/search-agents-detailed`, { headers: { 'x-gateway-key': 'cli-key' } })).status).toBe(403);
+    expect((await fetch(`${url}/search-agents-detailed`, { headers: { 'x-gateway-key': 'cli-key' } })).status).toBe(
+      403,
+    );
     process.emit('SIGTERM');
     expect(await done).toBe(0);
     await expect(fetch(`${url}/autocomplete-location?query=marina`)).rejects.toThrow();

@@ -10,7 +10,10 @@ afterEach(() => {
 });
 
 const control = (method: string, path: string, body?: unknown) =>
-  fetch(`${sb.url}/__sandbox/${path}`, { method, ...(body !== undefined ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}) });
+  fetch(`${sb.url}/__sandbox/${path}`, {
+    method,
+    ...(body !== undefined ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}),
+  });
 
 describe('faults', () => {
   it('status with Retry-After, for `count` requests, then normal answers', async () => {
@@ -34,7 +37,12 @@ describe('faults', () => {
 
   it('latency holds back even the headers, so a client timeout fires', async () => {
     sb.sandbox.addFault({ latencyMs: 5_000, count: 1 });
-    await expect(fetch(`${sb.url}/search-buy?location_id=50`, { headers: { 'x-gateway-key': sb.sandbox.key }, signal: AbortSignal.timeout(200) })).rejects.toThrow();
+    await expect(
+      fetch(`${sb.url}/search-buy?location_id=50`, {
+        headers: { 'x-gateway-key': sb.sandbox.key },
+        signal: AbortSignal.timeout(200),
+      }),
+    ).rejects.toThrow();
     // The rule was used up by that request; the next one answers at once.
     expect((await sb.api('/search-buy', { location_id: '50' })).status).toBe(200);
   });
@@ -90,7 +98,12 @@ describe('request log', () => {
     await control('GET', 'requests');
     const log = sb.sandbox.requests();
     expect(log).toHaveLength(2);
-    expect(log[0]).toMatchObject({ method: 'GET', path: '/search-rent', params: { location_id: '50', bedrooms: '1' }, headers: { 'x-gateway-key': '***' } });
+    expect(log[0]).toMatchObject({
+      method: 'GET',
+      path: '/search-rent',
+      params: { location_id: '50', bedrooms: '1' },
+      headers: { 'x-gateway-key': '***' },
+    });
     expect(log[1]!.headers['x-gateway-key']).toBe('***');
     expect(new Date(log[0]!.at).toString()).not.toBe('Invalid Date');
     const overHttp = await (await control('GET', 'requests')).text();
@@ -142,7 +155,11 @@ describe('transactions in the nested shape', () => {
       expect(attrs.transactions).toEqual(flat.data);
       expect(attrs.page).toBe(2);
       expect(attrs.total_pages).toBe(Math.ceil(attrs.total_items / 15));
-      expect(attrs.summary).toMatchObject({ total_transactions: attrs.total_items, average_price: expect.any(Number), average_price_per_sqft: expect.any(Number) });
+      expect(attrs.summary).toMatchObject({
+        total_transactions: attrs.total_items,
+        average_price: expect.any(Number),
+        average_price_per_sqft: expect.any(Number),
+      });
       expect(attrs.summary.average_price_per_sqft).toBeGreaterThan(1500);
     } finally {
       await nested.close();

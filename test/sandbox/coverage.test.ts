@@ -11,7 +11,9 @@ const s = useSandbox();
 async function idsNamed(name: string): Promise<number[]> {
   const r = await s.api('/autocomplete-location', { query: name });
   expect(r.status, name).toBe(200);
-  return (r.json.data as { id: number; name: string }[]).filter((l) => l.name.toLowerCase() === name.toLowerCase()).map((l) => l.id);
+  return (r.json.data as { id: number; name: string }[])
+    .filter((l) => l.name.toLowerCase() === name.toLowerCase())
+    .map((l) => l.id);
 }
 
 async function count(path: string, params: Record<string, string>): Promise<number> {
@@ -33,7 +35,8 @@ describe('the sample market', () => {
     const missing: string[] = [];
     for (const place of KNOWN_PLACES) {
       const ids = await idsNamed(place.name);
-      if (ids.length === 0 || (await most(ids, '/search-rent')) === 0 || (await most(ids, '/search-buy')) === 0) missing.push(place.name);
+      if (ids.length === 0 || (await most(ids, '/search-rent')) === 0 || (await most(ids, '/search-buy')) === 0)
+        missing.push(place.name);
     }
     expect(missing).toEqual([]);
   });
@@ -52,15 +55,24 @@ describe('the sample market', () => {
     'Al Maryah Island',
     'Masdar City',
   ];
-  it('has commercial listings for rent and sale, off-plan projects and transactions where teams ask most', { timeout: 60_000 }, async () => {
-    for (const name of mostAsked) {
-      const ids = await idsNamed(name);
-      expect(ids.length, name).toBeGreaterThan(0);
-      expect(await most(ids, '/search-commercial-rent'), `${name} commercial rent`).toBeGreaterThan(0);
-      expect(await most(ids, '/search-commercial-buy'), `${name} commercial sale`).toBeGreaterThan(0);
-      expect(await most(ids, '/search-new-projects'), `${name} projects`).toBeGreaterThan(0);
-      expect(await most(ids, '/get-get-transactions', { transaction_type: 'sold' }), `${name} sales`).toBeGreaterThan(0);
-      expect(await most(ids, '/get-get-transactions', { transaction_type: 'rented' }), `${name} lettings`).toBeGreaterThan(0);
-    }
-  });
+  it(
+    'has commercial listings for rent and sale, off-plan projects and transactions where teams ask most',
+    { timeout: 60_000 },
+    async () => {
+      for (const name of mostAsked) {
+        const ids = await idsNamed(name);
+        expect(ids.length, name).toBeGreaterThan(0);
+        expect(await most(ids, '/search-commercial-rent'), `${name} commercial rent`).toBeGreaterThan(0);
+        expect(await most(ids, '/search-commercial-buy'), `${name} commercial sale`).toBeGreaterThan(0);
+        expect(await most(ids, '/search-new-projects'), `${name} projects`).toBeGreaterThan(0);
+        expect(await most(ids, '/get-get-transactions', { transaction_type: 'sold' }), `${name} sales`).toBeGreaterThan(
+          0,
+        );
+        expect(
+          await most(ids, '/get-get-transactions', { transaction_type: 'rented' }),
+          `${name} lettings`,
+        ).toBeGreaterThan(0);
+      }
+    },
+  );
 });

@@ -5,7 +5,10 @@ import { get, useSandbox } from './helpers.js';
 const sb = useSandbox({ key: 'k-0123456789' });
 const basic = useSandbox({ plan: 'basic' });
 
-const expectError = (r: { status: number; json: { success: boolean; error: string; code: number } }, status: number) => {
+const expectError = (
+  r: { status: number; json: { success: boolean; error: string; code: number } },
+  status: number,
+) => {
   expect(r.status).toBe(status);
   expect(r.json).toEqual({ success: false, error: expect.any(String), code: status });
 };

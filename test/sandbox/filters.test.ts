@@ -20,7 +20,13 @@ describe('listing filters', () => {
   it('price and area bounds hold on every record, and hidden prices never pass a price bound', async () => {
     const all = await sb.all('/search-buy', { location_id: '2' });
     expect(all.some((l) => l.price.is_hidden)).toBe(true);
-    const hits = await sb.all('/search-buy', { location_id: '2', price_min: '1500000', price_max: '3000000', area_min: '800', area_max: '1600' });
+    const hits = await sb.all('/search-buy', {
+      location_id: '2',
+      price_min: '1500000',
+      price_max: '3000000',
+      area_min: '800',
+      area_max: '1600',
+    });
     expect(hits.length).toBeGreaterThan(0);
     expect(hits.length).toBeLessThan(all.length);
     for (const l of hits) {
@@ -66,7 +72,8 @@ describe('listing filters', () => {
     expect(yearly.every((l) => l.price.period === 'yearly')).toBe(true);
     expect(monthly.every((l) => l.price.period === 'monthly')).toBe(true);
     const byId = new Map(yearly.map((l) => [l.property_id, l.price.value]));
-    for (const l of monthly.filter((m) => !m.price.is_hidden)) expect(l.price.value).toBe(Math.round(byId.get(l.property_id)! / 12));
+    for (const l of monthly.filter((m) => !m.price.is_hidden))
+      expect(l.price.value).toBe(Math.round(byId.get(l.property_id)! / 12));
     const cheap = await sb.all('/search-rent', { location_id: '50', rent_frequency: 'monthly', price_max: '9000' });
     expect(cheap.length).toBeGreaterThan(0);
     expect(cheap.every((l) => l.price.value <= 9000)).toBe(true);
@@ -75,7 +82,8 @@ describe('listing filters', () => {
     // Commercial rent defaults to monthly, as in the spec.
     const offices = (await sb.api('/search-commercial-rent', { location_id: '86' })).json.data;
     expect(offices.every((l: { price: { period: string } }) => l.price.period === 'monthly')).toBe(true);
-    const officesYearly = (await sb.api('/search-commercial-rent', { location_id: '86', rent_frequency: 'yearly' })).json.data;
+    const officesYearly = (await sb.api('/search-commercial-rent', { location_id: '86', rent_frequency: 'yearly' }))
+      .json.data;
     expect(officesYearly[0].price.period).toBe('yearly');
   });
 
@@ -100,7 +108,10 @@ describe('listing filters', () => {
     expect(p2.length).toBeGreaterThan(0);
     const ids1 = new Set(p1.map((l: { property_id: string }) => l.property_id));
     expect(p2.some((l: { property_id: string }) => ids1.has(l.property_id))).toBe(false);
-    expect((await sb.api('/search-rent', { location_id: '50', page: '500' })).json).toEqual({ success: true, data: [] });
+    expect((await sb.api('/search-rent', { location_id: '50', page: '500' })).json).toEqual({
+      success: true,
+      data: [],
+    });
   });
 
   it('holds for random filter combinations (property)', async () => {
@@ -111,7 +122,12 @@ describe('listing filters', () => {
         fc.integer({ min: 300, max: 2000 }),
         fc.constantFrom(undefined, 'furnished', 'unfurnished', 'partly'),
         async (beds, priceMax, areaMin, furnishing) => {
-          const params: Record<string, string> = { location_id: '2', bedrooms: beds.join(','), price_max: String(priceMax), area_min: String(areaMin) };
+          const params: Record<string, string> = {
+            location_id: '2',
+            bedrooms: beds.join(','),
+            price_max: String(priceMax),
+            area_min: String(areaMin),
+          };
           if (furnishing) params.furnishing = furnishing;
           const { json } = await sb.api('/search-rent', params);
           for (const l of json.data) {
@@ -129,16 +145,23 @@ describe('listing filters', () => {
 
 describe('agent and brokerage listings', () => {
   it('category filters, and every listing belongs to the agent or brokerage asked for', async () => {
-    const agents = (await sb.api('/search-agents', { location_id: '2', category: 'residential_rent', sort: 'most_rentals' })).json.data;
+    const agents = (
+      await sb.api('/search-agents', { location_id: '2', category: 'residential_rent', sort: 'most_rentals' })
+    ).json.data;
     const agent = agents[0];
     const all = await sb.all('/agent-properties', { agent_id: String(agent.id) });
     expect(all).toHaveLength(agent.total_properties);
     const rent = await sb.all('/agent-properties', { agent_id: String(agent.id), category: 'residential_rent' });
     expect(rent.length).toBe(agent.for_rent - all.filter((l) => l.category === 'commercial_rent').length);
     expect(rent.every((l) => l.category === 'residential_rent')).toBe(true);
-    const broker = await sb.all('/broker-properties', { broker_id: String(agent.broker_id), category: 'residential_rent' });
+    const broker = await sb.all('/broker-properties', {
+      broker_id: String(agent.broker_id),
+      category: 'residential_rent',
+    });
     expect(broker.length).toBeGreaterThanOrEqual(rent.length);
-    expect(broker.every((l) => l.broker_id === String(agent.broker_id) && l.category === 'residential_rent')).toBe(true);
+    expect(broker.every((l) => l.broker_id === String(agent.broker_id) && l.category === 'residential_rent')).toBe(
+      true,
+    );
     expect(broker.some((l) => l.agent_id === String(agent.id))).toBe(true);
   });
 });
@@ -148,7 +171,9 @@ describe('agents, brokerages, developers and projects', () => {
     const bySales = await sb.all('/search-agents', { sort: 'most_sales' });
     const sales = bySales.map((a) => a.for_sale as number);
     expect(sales).toEqual([...sales].sort((a, b) => b - a));
-    const rentals = (await sb.all('/search-agents', { sort: 'most_rentals', category: 'residential_rent' })).map((a) => a.for_rent as number);
+    const rentals = (await sb.all('/search-agents', { sort: 'most_rentals', category: 'residential_rent' })).map(
+      (a) => a.for_rent as number,
+    );
     expect(rentals).toEqual([...rentals].sort((a, b) => b - a));
     const inAjman = await sb.all('/search-agents', { location_id: '5' });
     expect(inAjman.length).toBeGreaterThan(0);
@@ -178,36 +203,60 @@ describe('agents, brokerages, developers and projects', () => {
   });
 
   it('projects filter by bedrooms offered, price from and type, and sort by delivery', async () => {
-    const twoBeds = await sb.all('/search-new-projects', { location_id: '2', bedrooms: '2', price_max: '3000000', property_type: 'apartment' });
+    const twoBeds = await sb.all('/search-new-projects', {
+      location_id: '2',
+      bedrooms: '2',
+      price_max: '3000000',
+      property_type: 'apartment',
+    });
     expect(twoBeds.length).toBeGreaterThan(0);
     for (const p of twoBeds) {
       expect(p.bedrooms).toContain(2);
       expect(p.price_from).toBeLessThanOrEqual(3_000_000);
       expect(p.property_type).toBe('apartment');
     }
-    const byDelivery = (await sb.all('/search-new-projects', { location_id: '2', sort: 'delivery_earliest' })).map((p) => p.delivery_date as string);
+    const byDelivery = (await sb.all('/search-new-projects', { location_id: '2', sort: 'delivery_earliest' })).map(
+      (p) => p.delivery_date as string,
+    );
     expect(byDelivery).toEqual([...byDelivery].sort());
   });
 });
 
 describe('transactions', () => {
   it('filter by type, bedrooms, property type and a period relative to the market clock; 15 a page', async () => {
-    const sold = await sb.all('/get-get-transactions', { location_id: '50', transaction_type: 'sold', bedrooms: '1', property_type: 'apartment' });
+    const sold = await sb.all('/get-get-transactions', {
+      location_id: '50',
+      transaction_type: 'sold',
+      bedrooms: '1',
+      property_type: 'apartment',
+    });
     expect(sold.length).toBeGreaterThan(0);
-    expect(sold.every((t) => t.bedrooms === 1 && t.property_type === 'Apartment' && t.transaction_type === 'sold')).toBe(true);
+    expect(
+      sold.every((t) => t.bedrooms === 1 && t.property_type === 'Apartment' && t.transaction_type === 'sold'),
+    ).toBe(true);
     const year = await sb.all('/get-get-transactions', { location_id: '50', transaction_type: 'rented' });
-    const quarter = await sb.all('/get-get-transactions', { location_id: '50', transaction_type: 'rented', period: '3m' });
+    const quarter = await sb.all('/get-get-transactions', {
+      location_id: '50',
+      transaction_type: 'rented',
+      period: '3m',
+    });
     expect(quarter.length).toBeGreaterThan(0);
     expect(quarter.length).toBeLessThan(year.length);
     expect(quarter.every((t) => t.transaction_date >= '2026-08-01' && t.transaction_date <= '2026-11-01')).toBe(true);
     expect(year.every((t) => t.transaction_date >= '2025-11-01')).toBe(true);
-    expect((await sb.api('/get-get-transactions', { location_id: '50', transaction_type: 'sold' })).json.data).toHaveLength(15);
+    expect(
+      (await sb.api('/get-get-transactions', { location_id: '50', transaction_type: 'sold' })).json.data,
+    ).toHaveLength(15);
   });
 
   it('sort by price or date', async () => {
-    const high = (await sb.all('/get-get-transactions', { location_id: '51', transaction_type: 'sold', sort: 'high_price' })).map((t) => t.price as number);
+    const high = (
+      await sb.all('/get-get-transactions', { location_id: '51', transaction_type: 'sold', sort: 'high_price' })
+    ).map((t) => t.price as number);
     expect(high).toEqual([...high].sort((a, b) => b - a));
-    const oldest = (await sb.all('/get-get-transactions', { location_id: '51', transaction_type: 'sold', sort: 'oldest' })).map((t) => t.transaction_date as string);
+    const oldest = (
+      await sb.all('/get-get-transactions', { location_id: '51', transaction_type: 'sold', sort: 'oldest' })
+    ).map((t) => t.transaction_date as string);
     expect(oldest).toEqual([...oldest].sort());
   });
 });
@@ -224,13 +273,18 @@ describe('ADREC', () => {
   });
 
   it('filters by district list, property type list and date range', async () => {
-    const r = await sb.api('/get-adrec-transactions', { district: 'Yas Island,Al Reem Island', propertyType: 'apartment,villa', size: '100' });
+    const r = await sb.api('/get-adrec-transactions', {
+      district: 'Yas Island,Al Reem Island',
+      propertyType: 'apartment,villa',
+      size: '100',
+    });
     expect(r.json.data.length).toBeGreaterThan(10);
     for (const x of r.json.data) {
       expect(['Yas Island', 'Al Reem Island']).toContain(x.district);
       expect(['apartment', 'villa']).toContain(x.propertyType);
     }
-    const d = (await sb.api('/get-adrec-transactions', { fromDate: '01/03/2026', toDate: '31/03/2026', size: '100' })).json.data;
+    const d = (await sb.api('/get-adrec-transactions', { fromDate: '01/03/2026', toDate: '31/03/2026', size: '100' }))
+      .json.data;
     expect(d.length).toBeGreaterThan(0);
     expect(d.every((x: { transactionDate: string }) => x.transactionDate.endsWith('/03/2026'))).toBe(true);
     const districts = new Set<string>();

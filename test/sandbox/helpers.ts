@@ -11,7 +11,12 @@ export interface Reply {
   json: any;
 }
 
-export async function get(base: string, path: string, params: Record<string, string> = {}, key: string | null = 'sandbox-key'): Promise<Reply> {
+export async function get(
+  base: string,
+  path: string,
+  params: Record<string, string> = {},
+  key: string | null = 'sandbox-key',
+): Promise<Reply> {
   const qs = new URLSearchParams(params).toString();
   const headers: Record<string, string> = { 'x-gateway-host': new URL(base).host };
   if (key !== null) headers['x-gateway-key'] = key;

@@ -46,7 +46,10 @@ describe('the dataset', () => {
   });
 
   it('has what the real service does: hidden prices, listings without images, null agent_details', async () => {
-    const all = [...(await sb.all('/search-buy', { location_id: '2' })), ...(await sb.all('/search-rent', { location_id: '2' }))];
+    const all = [
+      ...(await sb.all('/search-buy', { location_id: '2' })),
+      ...(await sb.all('/search-rent', { location_id: '2' })),
+    ];
     expect(all.some((l) => l.price.is_hidden && l.price.value === 0)).toBe(true);
     expect(all.some((l) => l.images.length === 0)).toBe(true);
     expect(all.some((l) => l.agent_details === null)).toBe(true);
@@ -58,7 +61,8 @@ describe('the dataset', () => {
     const c = createSandbox({ seed: 8 });
     const urls = await Promise.all([a.listen(), b.listen(), c.listen()]);
     try {
-      const page = async (url: string) => (await fetch(`${url}/search-rent?location_id=50`, { headers: { 'x-gateway-key': 'sandbox-key' } })).text();
+      const page = async (url: string) =>
+        (await fetch(`${url}/search-rent?location_id=50`, { headers: { 'x-gateway-key': 'sandbox-key' } })).text();
       const [ta, tb, tc] = await Promise.all(urls.map(page));
       expect(ta).toBe(tb);
       expect(ta).not.toBe(tc);
@@ -74,8 +78,13 @@ describe('the market clock', () => {
     const url = await s.listen();
     try {
       const newest = async () =>
-        (await (await fetch(`${url}/search-rent?location_id=50`, { headers: { 'x-gateway-key': s.key } })).json()) as { data: { property_id: string; listed_date: string }[] };
-      const buy = async () => (await (await fetch(`${url}/search-buy?location_id=50`, { headers: { 'x-gateway-key': s.key } })).json()) as { data: { property_id: string }[] };
+        (await (await fetch(`${url}/search-rent?location_id=50`, { headers: { 'x-gateway-key': s.key } })).json()) as {
+          data: { property_id: string; listed_date: string }[];
+        };
+      const buy = async () =>
+        (await (await fetch(`${url}/search-buy?location_id=50`, { headers: { 'x-gateway-key': s.key } })).json()) as {
+          data: { property_id: string }[];
+        };
       const listed = s.stats().listings;
       const before = [...(await newest()).data, ...(await buy()).data];
       const maxBefore = Math.max(...before.map((l) => Number(l.property_id)));
@@ -91,7 +100,8 @@ describe('the market clock', () => {
       const firstOld = rent.findIndex((l) => Number(l.property_id) <= maxBefore);
       const lastNew = rent.findLastIndex((l) => Number(l.property_id) > maxBefore);
       expect(lastNew).toBeLessThan(firstOld === -1 ? Infinity : firstOld);
-      if (rent[0] && Number(rent[0].property_id) > maxBefore) expect(rent[0].listed_date).toBe('2026-11-02T00:00:00.000Z');
+      if (rent[0] && Number(rent[0].property_id) > maxBefore)
+        expect(rent[0].listed_date).toBe('2026-11-02T00:00:00.000Z');
       expect(s.stats().listings).toBe(listed + counts.added + counts.relisted - counts.withdrawn);
     } finally {
       await s.close();
@@ -103,7 +113,9 @@ describe('the market clock', () => {
       const s = createSandbox({ seed: 3 });
       const url = await s.listen();
       const counts = [s.advance(30), s.advance(240)];
-      const body = await (await fetch(`${url}/search-buy?location_id=2`, { headers: { 'x-gateway-key': s.key } })).text();
+      const body = await (
+        await fetch(`${url}/search-buy?location_id=2`, { headers: { 'x-gateway-key': s.key } })
+      ).text();
       await s.close();
       return { counts, body };
     };
@@ -130,7 +142,11 @@ describe('the market clock', () => {
 
 describe('transactions as the clock moves', () => {
   const sold = async (url: string, key: string, location = '2') =>
-    (await (await fetch(`${url}/get-get-transactions?location_id=${location}&transaction_type=sold&period=1m`, { headers: { 'x-gateway-key': key } })).json()) as {
+    (await (
+      await fetch(`${url}/get-get-transactions?location_id=${location}&transaction_type=sold&period=1m`, {
+        headers: { 'x-gateway-key': key },
+      })
+    ).json()) as {
       data: { id: string; transaction_date: string }[];
     };
 
@@ -163,14 +179,17 @@ describe('transactions as the clock moves', () => {
     try {
       const trend = async () =>
         (
-          (await (await fetch(`${url}/price-trend-of-location?location_id=50`, { headers: { 'x-gateway-key': s.key } })).json()) as {
+          (await (
+            await fetch(`${url}/price-trend-of-location?location_id=50`, { headers: { 'x-gateway-key': s.key } })
+          ).json()) as {
             data: { bedroom_id: number; period: string; community_price: number }[];
           }
         ).data;
       const nov = await trend();
       s.advance(31 * 24 * 60);
       const dec = await trend();
-      const at = (points: typeof nov, period: string) => points.find((p) => p.bedroom_id === 2 && p.period === period)?.community_price;
+      const at = (points: typeof nov, period: string) =>
+        points.find((p) => p.bedroom_id === 2 && p.period === period)?.community_price;
       expect(at(dec, 'Nov 2026')).toBe(at(nov, 'Nov 2026'));
       expect(dec.filter((p) => p.bedroom_id === 2).at(-1)!.period).toBe('Dec 2026');
     } finally {

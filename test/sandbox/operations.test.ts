@@ -12,7 +12,9 @@ function lostPaths(raw: unknown, parsed: unknown, path = ''): string[] {
   if (parsed === undefined || parsed === null) return [path || '(root)'];
   if (Array.isArray(raw)) return raw.flatMap((v, i) => lostPaths(v, (parsed as unknown[])[i], `${path}[${i}]`));
   if (typeof raw === 'object') {
-    return Object.entries(raw).flatMap(([k, v]) => lostPaths(v, (parsed as Record<string, unknown>)[k], `${path}.${k}`));
+    return Object.entries(raw).flatMap(([k, v]) =>
+      lostPaths(v, (parsed as Record<string, unknown>)[k], `${path}.${k}`),
+    );
   }
   return [];
 }
@@ -86,7 +88,12 @@ describe('record shapes follow the spec', () => {
       for (const img of l.images) expect(img).toMatch(/^https:\/\/[a-z.-]+\.example\//);
       expect(typeof l.broker_id).toBe('string');
       if (l.agent_details)
-        expect(l.agent_details).toMatchObject({ id: expect.any(String), name: expect.any(String), is_super_agent: expect.any(Boolean), languages: expect.any(Array) });
+        expect(l.agent_details).toMatchObject({
+          id: expect.any(String),
+          name: expect.any(String),
+          is_super_agent: expect.any(Boolean),
+          languages: expect.any(Array),
+        });
     }
     const sale = (await sb.api('/search-buy', { location_id: '50' })).json.data[0];
     expect(sale.price.period).toBe('sell');
@@ -111,7 +118,8 @@ describe('record shapes follow the spec', () => {
       expect(l).not.toHaveProperty('address');
     }
     const b = (await sb.api('/broker-properties', { broker_id: String(a[0].broker_id) })).json.data;
-    for (const l of b) expect(l).toMatchObject({ agent_name: expect.any(String), agent_id: expect.stringMatching(/^\d+$/) });
+    for (const l of b)
+      expect(l).toMatchObject({ agent_name: expect.any(String), agent_id: expect.stringMatching(/^\d+$/) });
   });
 
   it('projects, transactions, developers, trends and locations have the spec types', async () => {
@@ -140,12 +148,20 @@ describe('record shapes follow the spec', () => {
       expect(d.description).toMatch(/<p>/);
     }
     const detailed = (await sb.api('/search-agents-detailed')).json.data[0];
-    expect(detailed).toMatchObject({ totalProperties: expect.any(Number), nationality: { code: expect.stringMatching(/^[A-Z]{2}$/) }, broker: { id: expect.any(Number) } });
+    expect(detailed).toMatchObject({
+      totalProperties: expect.any(Number),
+      nationality: { code: expect.stringMatching(/^[A-Z]{2}$/) },
+      broker: { id: expect.any(Number) },
+    });
     expect(detailed.phone).toMatch(/^\+971\d+$/);
     const brokerDetailed = (await sb.api('/search-brokers-detailed')).json.data[0];
     expect(brokerDetailed).toMatchObject({ urlSlug: expect.any(String), totalProperties: expect.any(Number) });
     const loc = (await sb.api('/autocomplete-location', { query: 'business bay' })).json.data[0];
-    expect(loc).toEqual({ id: 86, name: 'Business Bay', coordinates: { lat: expect.any(Number), lon: expect.any(Number) } });
+    expect(loc).toEqual({
+      id: 86,
+      name: 'Business Bay',
+      coordinates: { lat: expect.any(Number), lon: expect.any(Number) },
+    });
   });
 
   it('price trend: 12 months for each bedroom count 0..4, ending at the market clock month, AED per sqft', async () => {

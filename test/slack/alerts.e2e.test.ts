@@ -40,15 +40,27 @@ const env = () => ({
 });
 
 async function boot() {
-  manzil = await startManzil({ env: env(), host: '127.0.0.1', writeLog: (l) => process.env.DEBUG_E2E && console.log(l) });
+  manzil = await startManzil({
+    env: env(),
+    host: '127.0.0.1',
+    writeLog: (l) => process.env.DEBUG_E2E && console.log(l),
+  });
 }
 
-type Payload = { text: string; response_type?: string; blocks?: { type: string; elements?: { action_id?: string; value?: string; text?: { text: string } }[] }[] };
+type Payload = {
+  text: string;
+  response_type?: string;
+  blocks?: { type: string; elements?: { action_id?: string; value?: string; text?: { text: string } }[] }[];
+};
 
 async function command(text: string, user = 'U0ALICE', cmd = '/alerts', channel = CHANNEL): Promise<Payload> {
   const id = `a${++seq}`;
   const events = `http://127.0.0.1:${manzil.slackPort}/slack/events`;
-  const res = await signedPost(events, SECRET, slashCommand(cmd, text, slack.responseUrl(id), { user_id: user, channel_id: channel }));
+  const res = await signedPost(
+    events,
+    SECRET,
+    slashCommand(cmd, text, slack.responseUrl(id), { user_id: user, channel_id: channel }),
+  );
   expect(res.status).toBe(200);
   await slack.waitFor(() => slack.responses(id).length > 0, 15_000);
   return slack.responses(id).at(-1) as Payload;
@@ -62,7 +74,8 @@ async function click(actionId: string, value: string): Promise<Payload> {
   return slack.responses(id).at(-1) as Payload;
 }
 
-const alertPosts = (channel = CHANNEL) => slack.messages(channel).filter((m) => m.metadata?.event_type === 'manzil_alert');
+const alertPosts = (channel = CHANNEL) =>
+  slack.messages(channel).filter((m) => m.metadata?.event_type === 'manzil_alert');
 const deliveryIds = () => alertPosts().map((m) => (m.metadata!.event_payload as { delivery_id: string }).delivery_id);
 /** Poller runs, the market moving a couple of hours before each, until `done` (at most `runs`). */
 async function runUntil(done: () => boolean, runs = 10): Promise<void> {
@@ -89,10 +102,14 @@ afterAll(async () => {
 describe('alerts on Slack', () => {
   it('saves from /alerts add and from the Save as alert button, posts nothing at first, then each new listing once', async () => {
     const saved = await command('add rent marina');
-    expect(saved.text).toMatch(/^Saved as alert #1: Homes for rent in Dubai Marina\. I'll post new listings here as they appear; \d+/);
+    expect(saved.text).toMatch(
+      /^Saved as alert #1: Homes for rent in Dubai Marina\. I'll post new listings here as they appear; \d+/,
+    );
     const search = await command('buy marina', 'U0ALICE', '/buy');
     const save = search.blocks!.flatMap((b) => b.elements ?? []).find((e) => e.text?.text === 'Save as alert')!;
-    expect((await click(save.action_id!, save.value!)).text).toMatch(/^Saved as alert #2: Homes for sale in Dubai Marina/);
+    expect((await click(save.action_id!, save.value!)).text).toMatch(
+      /^Saved as alert #2: Homes for sale in Dubai Marina/,
+    );
 
     await manzil.alerts.poll();
     await manzil.alerts.drainer.drain();
@@ -104,7 +121,9 @@ describe('alerts on Slack', () => {
     await manzil.alerts.drainer.drain();
     const first = alertPosts().length;
     expect(first).toBe(report.queued);
-    expect(alertPosts().every((m) => typeof m.text === 'string' && /New listing for alert #[12]/.test(m.text as string))).toBe(true);
+    expect(
+      alertPosts().every((m) => typeof m.text === 'string' && /New listing for alert #[12]/.test(m.text as string)),
+    ).toBe(true);
     await manzil.alerts.poll();
     await manzil.alerts.drainer.drain();
     expect(alertPosts()).toHaveLength(first);
@@ -112,19 +131,29 @@ describe('alerts on Slack', () => {
   });
 
   it('lets only the creator or a workspace admin pause, resume or remove an alert', async () => {
-    expect((await command('pause 1', 'U0BOB')).text).toMatch(/Only the person who saved alert #1, or a workspace or server admin, can pause it/);
+    expect((await command('pause 1', 'U0BOB')).text).toMatch(
+      /Only the person who saved alert #1, or a workspace or server admin, can pause it/,
+    );
     slack.setUser('U0CAROL', { is_admin: true });
     expect((await command('pause 1', 'U0CAROL')).text).toMatch(/Paused alert #1/);
     expect((await command('resume 1', 'U0ALICE')).text).toMatch(/Resumed alert #1/);
-    expect((await command('list', 'U0BOB')).text).toMatch(/#1 · Homes for rent in Dubai Marina[\s\S]*#2 · Homes for sale in Dubai Marina/);
+    expect((await command('list', 'U0BOB')).text).toMatch(
+      /#1 · Homes for rent in Dubai Marina[\s\S]*#2 · Homes for sale in Dubai Marina/,
+    );
 
     // Remove: Bob's alert in another channel, on the same search as #1 here, so the same runs find the same listings.
     const OTHER = 'C0OTHER';
-    expect((await command('add rent marina', 'U0BOB', '/alerts', OTHER)).text).toMatch(/^Saved as alert #1: Homes for rent in Dubai Marina/);
+    expect((await command('add rent marina', 'U0BOB', '/alerts', OTHER)).text).toMatch(
+      /^Saved as alert #1: Homes for rent in Dubai Marina/,
+    );
     await runUntil(() => alertPosts(OTHER).length > 0);
     expect(alertPosts(OTHER).length).toBeGreaterThan(0);
-    expect((await command('remove 1', 'U0ALICE', '/alerts', OTHER)).text).toMatch(/Only the person who saved alert #1, or a workspace or server admin, can remove it/);
-    expect((await command('remove 1', 'U0BOB', '/alerts', OTHER)).text).toMatch(/^Removed alert #1 \(Homes for rent in Dubai Marina\)/);
+    expect((await command('remove 1', 'U0ALICE', '/alerts', OTHER)).text).toMatch(
+      /Only the person who saved alert #1, or a workspace or server admin, can remove it/,
+    );
+    expect((await command('remove 1', 'U0BOB', '/alerts', OTHER)).text).toMatch(
+      /^Removed alert #1 \(Homes for rent in Dubai Marina\)/,
+    );
     expect((await command('list', 'U0BOB', '/alerts', OTHER)).text).toMatch(/^No alerts in this channel yet/);
     // The market moves on: alert #1 here posts what it finds, the removed one nothing more.
     const [here, there] = [alertPosts().length, alertPosts(OTHER).length];
@@ -151,7 +180,10 @@ describe('a crash mid-post (SIGKILL), then a restart: posted exactly once', () =
   // claim over too (its lease is 1 s), and which of the two found the post would be a race.
   beforeAll(() => manzil.stop());
   const pollOnce = () => {
-    const child = spawn(process.execPath, manzilArgs('poll', '--once'), { env: { ...process.env, ...env(), MANZIL_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, manzilArgs('poll', '--once'), {
+      env: { ...process.env, ...env(), MANZIL_FROM_SOURCE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     return { child, output: () => out };
@@ -171,7 +203,8 @@ describe('a crash mid-post (SIGKILL), then a restart: posted exactly once', () =
         const call = await held.arrived;
         run.child.kill('SIGKILL');
         await once(run.child, 'exit');
-        const interrupted = (call.args.metadata as { event_payload: { delivery_id: string } }).event_payload.delivery_id;
+        const interrupted = (call.args.metadata as { event_payload: { delivery_id: string } }).event_payload
+          .delivery_id;
         await new Promise((r) => setTimeout(r, 1_100)); // the dead process's claim runs out (ALERTS_DELIVERY_LEASE_S=1)
 
         const again = pollOnce();

@@ -55,7 +55,12 @@ afterAll(async () => {
 afterEach(() => sandbox.clearFaults());
 
 type Payload = {
-  blocks?: { type: string; elements?: { action_id?: string; value?: string; type?: string }[]; block_id?: string; text?: { text: string } }[];
+  blocks?: {
+    type: string;
+    elements?: { action_id?: string; value?: string; type?: string }[];
+    block_id?: string;
+    text?: { text: string };
+  }[];
   text: string;
   response_type?: string;
   replace_original?: boolean;
@@ -78,21 +83,30 @@ async function click(actionId: string, value: string, blockId?: string): Promise
   return slack.responses(id).at(-1) as Payload;
 }
 
-const buttons = (p: Payload) => (p.blocks ?? []).flatMap((b) => (b.type === 'actions' ? (b.elements ?? []) : [])).filter((e) => e.type === 'button');
+const buttons = (p: Payload) =>
+  (p.blocks ?? []).flatMap((b) => (b.type === 'actions' ? (b.elements ?? []) : [])).filter((e) => e.type === 'button');
 const button = (p: Payload, label: RegExp) => {
-  const found = (p.blocks ?? []).flatMap((b) => (b.type === 'actions' ? (b.elements ?? []) : [])).find((e) => label.test(JSON.stringify((e as { text?: unknown }).text)));
+  const found = (p.blocks ?? [])
+    .flatMap((b) => (b.type === 'actions' ? (b.elements ?? []) : []))
+    .find((e) => label.test(JSON.stringify((e as { text?: unknown }).text)));
   if (!found) throw new Error(`no button ${label} in ${JSON.stringify(p).slice(0, 500)}`);
   return found as { action_id: string; value: string };
 };
 const allText = (p: Payload) => JSON.stringify(p);
 
 /**
- * How many records a reply shows: cards (a section titled in bold, or with fields or a photo) and table rows (the lines of
+ * How many records a reply shows: cards (a section titled in bold, or with fields or a photo) and table rows (the lines
+ * of
  * a fenced table after its header and rule). A header and a "No results" line count for nothing.
  */
 function records(p: Payload): number {
   let n = 0;
-  for (const b of (p.blocks ?? []) as { type: string; text?: { text: string }; fields?: unknown[]; accessory?: unknown }[]) {
+  for (const b of (p.blocks ?? []) as {
+    type: string;
+    text?: { text: string };
+    fields?: unknown[];
+    accessory?: unknown;
+  }[]) {
     if (b.type !== 'section') continue;
     const text = b.text?.text ?? '';
     if (text.startsWith('```')) n += Math.max(0, text.split('```')[1]!.trim().split('\n').length - 2);
@@ -205,7 +219,9 @@ describe('buttons', () => {
     const reply = await command('/rent', 'marina 1br');
     const saved = await click(button(reply, /Save as alert/).action_id, button(reply, /Save as alert/).value);
     expect(saved.response_type).toBe('in_channel');
-    expect(saved.text).toMatch(/^Saved as alert #\d+: 1-bedroom homes for rent in Dubai Marina\. I'll post new listings here as they appear/);
+    expect(saved.text).toMatch(
+      /^Saved as alert #\d+: 1-bedroom homes for rent in Dubai Marina\. I'll post new listings here as they appear/,
+    );
   });
 
   it('keeps a button working after a restart', async () => {
@@ -267,9 +283,13 @@ describe('bad input and faults', () => {
 
   it('rejects a forged or stale signature with 401 and sends nothing', async () => {
     const before = slack.calls.length;
-    const forged = await signedPost(events, SECRET, slashCommand('/rent', 'marina', slack.responseUrl('forged')), { secret: 'not-the-secret' });
+    const forged = await signedPost(events, SECRET, slashCommand('/rent', 'marina', slack.responseUrl('forged')), {
+      secret: 'not-the-secret',
+    });
     expect(forged.status).toBe(401);
-    const stale = await signedPost(events, SECRET, slashCommand('/rent', 'marina', slack.responseUrl('stale')), { timestamp: Math.floor(Date.now() / 1000) - 600 });
+    const stale = await signedPost(events, SECRET, slashCommand('/rent', 'marina', slack.responseUrl('stale')), {
+      timestamp: Math.floor(Date.now() / 1000) - 600,
+    });
     expect(stale.status).toBe(401);
     // A signed command sent after them is answered: had either been run, it would have been answered by now too.
     expect((await command('/rent', 'marina 12x bedrooms')).text.length).toBeGreaterThan(10);

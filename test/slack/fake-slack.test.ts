@@ -6,7 +6,11 @@ import { checkSlackMessage } from '../fakes/slack-limits.js';
 
 let fake: FakeSlack;
 const client = (token = 'xoxb-test') =>
-  new WebClient(token, { slackApiUrl: fake.apiUrl, logLevel: LogLevel.ERROR, retryConfig: { retries: 2, factor: 1, minTimeout: 10, maxTimeout: 10 } });
+  new WebClient(token, {
+    slackApiUrl: fake.apiUrl,
+    logLevel: LogLevel.ERROR,
+    retryConfig: { retries: 2, factor: 1, minTimeout: 10, maxTimeout: 10 },
+  });
 const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text } });
 /** The answer Slack gave to a call the client rejected. */
 const errorOf = async (p: Promise<unknown>): Promise<WebAPICallResult & { error?: string }> =>
@@ -31,7 +35,11 @@ describe('fake Slack Web API', () => {
   });
 
   it('records a posted message with its blocks parsed and the token used', async () => {
-    const res = await client().chat.postMessage({ channel: 'C0DEALS', text: 'Two flats', blocks: [section('*Marina* flats')] });
+    const res = await client().chat.postMessage({
+      channel: 'C0DEALS',
+      text: 'Two flats',
+      blocks: [section('*Marina* flats')],
+    });
     expect(res.ok).toBe(true);
     expect(res.channel).toBe('C0DEALS');
     expect(res.ts).toMatch(/^\d+\.\d+$/);
@@ -42,7 +50,12 @@ describe('fake Slack Web API', () => {
 
   it('answers chat.update and chat.postEphemeral as Slack does', async () => {
     const posted = await client().chat.postMessage({ channel: 'C1', text: 'page 1' });
-    const updated = await client().chat.update({ channel: 'C1', ts: posted.ts!, text: 'page 2', blocks: [section('page 2')] });
+    const updated = await client().chat.update({
+      channel: 'C1',
+      ts: posted.ts!,
+      text: 'page 2',
+      blocks: [section('page 2')],
+    });
     expect(updated).toMatchObject({ ok: true, channel: 'C1', ts: posted.ts });
     const ephemeral = await client().chat.postEphemeral({ channel: 'C1', user: 'U0ALICE', text: 'only you' });
     expect(ephemeral.message_ts).toMatch(/^\d+\.\d+$/);
@@ -50,7 +63,9 @@ describe('fake Slack Web API', () => {
   });
 
   it('refuses a section over 3,000 characters with invalid_blocks, and still records the call', async () => {
-    const data = await errorOf(client().chat.postMessage({ channel: 'C1', text: 'long', blocks: [section('x'.repeat(3_001))] }));
+    const data = await errorOf(
+      client().chat.postMessage({ channel: 'C1', text: 'long', blocks: [section('x'.repeat(3_001))] }),
+    );
     expect(data).toMatchObject({ ok: false, error: 'invalid_blocks' });
     expect(String((data as { errors?: unknown }).errors)).toMatch(/3000/);
     expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
@@ -80,12 +95,20 @@ describe('fake Slack Web API', () => {
 
   it('can fail the next calls with a Slack error', async () => {
     fake.failNext('chat.update', { error: 'message_not_found' }, 2);
-    for (let i = 0; i < 2; i++) expect((await errorOf(client().chat.update({ channel: 'C1', ts: '1.2', text: 'x' }))).error).toBe('message_not_found');
+    for (let i = 0; i < 2; i++)
+      expect((await errorOf(client().chat.update({ channel: 'C1', ts: '1.2', text: 'x' }))).error).toBe(
+        'message_not_found',
+      );
     expect((await client().chat.update({ channel: 'C1', ts: '1.2', text: 'x' })).ok).toBe(true);
   });
 
   it('accepts form-encoded calls with the token in the body, as older clients send them', async () => {
-    const body = new URLSearchParams({ token: 'xoxb-test', channel: 'C1', text: 'hi', blocks: JSON.stringify([section('hi')]) });
+    const body = new URLSearchParams({
+      token: 'xoxb-test',
+      channel: 'C1',
+      text: 'hi',
+      blocks: JSON.stringify([section('hi')]),
+    });
     const res = await fetch(`${fake.apiUrl}chat.postMessage`, { method: 'POST', body });
     expect(await res.json()).toMatchObject({ ok: true, channel: 'C1' });
     expect(fake.calls[0]).toMatchObject({ token: 'xoxb-test', args: { blocks: [section('hi')] } });
@@ -93,7 +116,8 @@ describe('fake Slack Web API', () => {
 
   it('records what is posted to a response_url, and refuses over-long blocks there with 400', async () => {
     const url = fake.responseUrl('cmd-1');
-    const post = (payload: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+    const post = (payload: unknown) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
     const good = { text: 'Two flats', blocks: [section('Two flats')], response_type: 'in_channel' };
     const bad = { text: 'Too long', blocks: [section('y'.repeat(3_001))] };
     expect((await post(bad)).status).toBe(400);
@@ -124,7 +148,11 @@ describe('fake Slack Web API', () => {
     expect(after.messages!.map((m) => m.text)).toEqual(['two']);
     const paged = await web.conversations.history({ channel: 'C1', limit: 1 });
     expect(paged.has_more).toBe(true);
-    const rest = await web.conversations.history({ channel: 'C1', limit: 1, cursor: paged.response_metadata!.next_cursor! });
+    const rest = await web.conversations.history({
+      channel: 'C1',
+      limit: 1,
+      cursor: paged.response_metadata!.next_cursor!,
+    });
     expect(rest.messages!.map((m) => m.text)).toEqual(['one']);
     expect(rest.has_more).toBe(false);
   });
@@ -138,8 +166,16 @@ describe('fake Slack Web API', () => {
 
   it('answers users.info from its table of people; anyone else is a plain member', async () => {
     fake.setUser('U0BOSS', { is_owner: true });
-    expect((await client().users.info({ user: 'U0BOSS' })).user).toMatchObject({ id: 'U0BOSS', is_owner: true, is_admin: false });
-    expect((await client().users.info({ user: 'U0ANY' })).user).toMatchObject({ id: 'U0ANY', is_owner: false, is_admin: false });
+    expect((await client().users.info({ user: 'U0BOSS' })).user).toMatchObject({
+      id: 'U0BOSS',
+      is_owner: true,
+      is_admin: false,
+    });
+    expect((await client().users.info({ user: 'U0ANY' })).user).toMatchObject({
+      id: 'U0ANY',
+      is_owner: false,
+      is_admin: false,
+    });
   });
 
   it('can post a message but hold the answer until released', async () => {
@@ -160,7 +196,11 @@ describe('fake Slack Web API', () => {
 
   it('answers 500 on demand', async () => {
     fake.failNext('chat.postMessage', { status: 500 });
-    const web = new WebClient('xoxb-test', { slackApiUrl: fake.apiUrl, logLevel: LogLevel.ERROR, retryConfig: { retries: 0 } });
+    const web = new WebClient('xoxb-test', {
+      slackApiUrl: fake.apiUrl,
+      logLevel: LogLevel.ERROR,
+      retryConfig: { retries: 0 },
+    });
     const error = await web.chat.postMessage({ channel: 'C1', text: 'x' }).then(
       () => undefined,
       (e: { statusCode?: number }) => e,
@@ -177,10 +217,21 @@ describe('fake Slack Web API', () => {
 describe('the Block Kit limits check', () => {
   const ok = (blocks: unknown[]) => checkSlackMessage({ text: 'fallback', blocks });
   const button = (action_id: string) => ({ type: 'button', text: { type: 'plain_text', text: 'Go' }, action_id });
-  const image = (image_url: string) => ({ type: 'section', text: { type: 'mrkdwn', text: 'x' }, accessory: { type: 'image', image_url, alt_text: 'x' } });
+  const image = (image_url: string) => ({
+    type: 'section',
+    text: { type: 'mrkdwn', text: 'x' },
+    accessory: { type: 'image', image_url, alt_text: 'x' },
+  });
 
   it('accepts a well-formed message', () => {
-    expect(ok([{ type: 'header', text: { type: 'plain_text', text: 'Hi' } }, section('x'), { type: 'divider' }, { type: 'actions', elements: [button('a')] }])).toEqual([]);
+    expect(
+      ok([
+        { type: 'header', text: { type: 'plain_text', text: 'Hi' } },
+        section('x'),
+        { type: 'divider' },
+        { type: 'actions', elements: [button('a')] },
+      ]),
+    ).toEqual([]);
   });
 
   it('counts blocks, fields, header and button lengths', () => {
@@ -189,7 +240,9 @@ describe('the Block Kit limits check', () => {
     expect(ok([{ type: 'section', fields }]).join()).toMatch(/at most 10 fields/);
     expect(ok([{ type: 'section', fields: [{ type: 'mrkdwn', text: 'f'.repeat(2_001) }] }])).toHaveLength(1);
     expect(ok([{ type: 'header', text: { type: 'plain_text', text: 'h'.repeat(151) } }])).toHaveLength(1);
-    expect(ok([{ type: 'actions', elements: [{ ...button('a'), text: { type: 'plain_text', text: 'b'.repeat(76) } }] }])).toHaveLength(1);
+    expect(
+      ok([{ type: 'actions', elements: [{ ...button('a'), text: { type: 'plain_text', text: 'b'.repeat(76) } }] }]),
+    ).toHaveLength(1);
   });
 
   it('refuses duplicate action_ids and block_ids', () => {
@@ -214,7 +267,9 @@ describe('the Block Kit limits check', () => {
   });
 
   it('refuses more than 10 context elements and a missing fallback text', () => {
-    expect(ok([{ type: 'context', elements: Array.from({ length: 11 }, () => ({ type: 'mrkdwn', text: 'c' })) }])).toHaveLength(1);
+    expect(
+      ok([{ type: 'context', elements: Array.from({ length: 11 }, () => ({ type: 'mrkdwn', text: 'c' })) }]),
+    ).toHaveLength(1);
     expect(checkSlackMessage({ blocks: [section('x')] }).join()).toMatch(/fallback/);
   });
 });

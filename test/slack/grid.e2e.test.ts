@@ -61,7 +61,9 @@ afterAll(async () => {
 
 const base = () => `http://127.0.0.1:${manzil.slackPort}`;
 
-/** Someone clicks Add to Slack, approves on Slack's page (for a workspace of an org, or the whole org), and comes back. */
+/**
+ * Someone clicks Add to Slack, approves on Slack's page (for a workspace of an org, or the whole org), and comes back.
+ */
 async function install(teamId: string, grid: FakeGrid): Promise<Response> {
   const start = await fetch(`${base()}/slack/install`, { redirect: 'manual' });
   expect(start.status).toBe(302);
@@ -71,13 +73,18 @@ async function install(teamId: string, grid: FakeGrid): Promise<Response> {
     .map((c) => c.split(';')[0])
     .join('; ');
   const code = slack.approve(teamId, `Workspace ${teamId}`, 'U0INSTALLER', grid);
-  return fetch(`${base()}/slack/oauth_redirect?code=${code}&state=${state}`, { headers: { cookie }, redirect: 'manual' });
+  return fetch(`${base()}/slack/oauth_redirect?code=${code}&state=${state}`, {
+    headers: { cookie },
+    redirect: 'manual',
+  });
 }
 
 const installed = async () => {
   const store = openStore(dbPath);
   try {
-    return (await createSlackInstallationRepo(store, sealerFrom({ key: ENCRYPTION_KEY, previous: [] })).list()).map((r) => ({ teamId: r.teamId, enterpriseId: r.enterpriseId }));
+    return (await createSlackInstallationRepo(store, sealerFrom({ key: ENCRYPTION_KEY, previous: [] })).list()).map(
+      (r) => ({ teamId: r.teamId, enterpriseId: r.enterpriseId }),
+    );
   } finally {
     store.close();
   }
@@ -116,20 +123,36 @@ async function event(type: string) {
     api_app_id: 'A0MANZIL',
     event_id: `Ev${++seq}`,
     event_time: 1,
-    authorizations: [{ enterprise_id: GRID.enterpriseId, team_id: GRID.team, user_id: 'U0BOT', is_bot: true, is_enterprise_install: false }],
+    authorizations: [
+      {
+        enterprise_id: GRID.enterpriseId,
+        team_id: GRID.team,
+        user_id: 'U0BOT',
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
     event: { type },
   });
   const timestamp = Math.floor(Date.now() / 1000);
   return fetch(`${base()}/slack/events`, {
     method: 'POST',
     body,
-    headers: { 'content-type': 'application/json', 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': sign(SECRET, timestamp, body) },
+    headers: {
+      'content-type': 'application/json',
+      'x-slack-request-timestamp': String(timestamp),
+      'x-slack-signature': sign(SECRET, timestamp, body),
+    },
   });
 }
 
 /** chat.postMessage calls Slack accepted in the Grid channel (`tried`: every call, refused ones included). */
 const postsHere = (tried = false) =>
-  slack.callsTo('chat.postMessage').filter((c) => c.args.channel === GRID.channel && (tried || (c.status === 200 && (c.response as { ok?: boolean }).ok)));
+  slack
+    .callsTo('chat.postMessage')
+    .filter(
+      (c) => c.args.channel === GRID.channel && (tried || (c.status === 200 && (c.response as { ok?: boolean }).ok)),
+    );
 const alertPosts = () => postsHere().filter((c) => !/^Market digest/.test(String(c.args.text)));
 
 /** The market moves and the poller runs until it queues something; then everything due is delivered. */
@@ -152,7 +175,9 @@ describe('a workspace of an Enterprise Grid org', () => {
     expect(await installed()).toEqual([{ teamId: GRID.team, enterpriseId: GRID.enterpriseId }]);
     expect((await answer('/alerts', 'add rent marina')).text).toMatch(/Saved as alert #1/);
     slack.setUser('U0CAROL', { is_admin: true, team_id: GRID.team });
-    expect((await answer('/alerts', 'pause 1', 'U0BOB')).text).toMatch(/Only the person who saved alert #1, or a workspace or server admin/);
+    expect((await answer('/alerts', 'pause 1', 'U0BOB')).text).toMatch(
+      /Only the person who saved alert #1, or a workspace or server admin/,
+    );
     expect((await answer('/alerts', 'pause 1', 'U0CAROL')).text).toMatch(/Paused alert #1/);
     expect((await answer('/alerts', 'resume 1')).text).toMatch(/Resumed alert #1/);
     const asked = slack.callsTo('users.info');
@@ -173,7 +198,9 @@ describe('a workspace of an Enterprise Grid org', () => {
     await slack.waitFor(() => digests().length > 0, 40_000);
     const [digest] = digests();
     expect(digest!.token).toBe(slack.tokenOf(GRID.team));
-    const shown = ((digest!.args.blocks ?? []) as { type: string; slack_file?: { id: string } }[]).filter((b) => b.type === 'image');
+    const shown = ((digest!.args.blocks ?? []) as { type: string; slack_file?: { id: string } }[]).filter(
+      (b) => b.type === 'image',
+    );
     expect(shown).toHaveLength(1);
     const upload = slack.callsTo('files.completeUploadExternal').at(-1)!;
     expect(upload.token).toBe(slack.tokenOf(GRID.team));
@@ -222,7 +249,12 @@ describe('an org-wide install', () => {
     expect(logs.join('\n')).not.toContain(revoke[0]!.token!);
 
     // A command from a workspace of that org, sent as an org-wide install's, is not answered: there is no installation.
-    const id = await command('/alerts', 'list', 'U0ORGADMIN', { team_id: 'T0ORGWS', enterprise_id: 'E0ORG', is_enterprise_install: 'true', channel_id: 'C0ORG' });
+    const id = await command('/alerts', 'list', 'U0ORGADMIN', {
+      team_id: 'T0ORGWS',
+      enterprise_id: 'E0ORG',
+      is_enterprise_install: 'true',
+      channel_id: 'C0ORG',
+    });
     expect((await answer('/alerts', 'list')).text).toMatch(/alerts in this channel/i);
     expect(slack.responses(id)).toEqual([]);
   }, 120_000);

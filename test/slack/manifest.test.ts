@@ -53,7 +53,16 @@ describe('Slack app manifest', () => {
     // users:read for the admin check of /alerts and /digest; the history scopes let the outbox see whether a post
     // landed; files:write for a digest's chart (files upload v2).
     expect(manifest.oauth_config.scopes.bot).toEqual(
-      expect.arrayContaining(['commands', 'chat:write', 'users:read', 'channels:history', 'groups:history', 'im:history', 'mpim:history', 'files:write']),
+      expect.arrayContaining([
+        'commands',
+        'chat:write',
+        'users:read',
+        'channels:history',
+        'groups:history',
+        'im:history',
+        'mpim:history',
+        'files:write',
+      ]),
     );
     expect(manifest.settings.interactivity.request_url).toMatch(/\/slack\/events$/);
     expect(manifest.settings.interactivity.message_menu_options_url).toMatch(/\/slack\/events$/);

@@ -66,27 +66,54 @@ async function install(teamId: string): Promise<Response> {
     .map((c) => c.split(';')[0])
     .join('; ');
   const code = slack.approve(teamId);
-  return fetch(`${base()}/slack/oauth_redirect?code=${code}&state=${authorize.searchParams.get('state')}`, { headers: { cookie }, redirect: 'manual' });
+  return fetch(`${base()}/slack/oauth_redirect?code=${code}&state=${authorize.searchParams.get('state')}`, {
+    headers: { cookie },
+    redirect: 'manual',
+  });
 }
 
 async function command(teamId: string, channel: string, text: string, user = 'U0ALICE') {
   const id = `o${++seq}`;
-  const res = await signedPost(`${base()}/slack/events`, SECRET, slashCommand('/alerts', text, slack.responseUrl(id), { team_id: teamId, channel_id: channel, user_id: user }));
-  return { status: res.status, reply: async () => (await slack.waitFor(() => slack.responses(id).length > 0, 15_000), slack.responses(id).at(-1) as { text: string }) };
+  const res = await signedPost(
+    `${base()}/slack/events`,
+    SECRET,
+    slashCommand('/alerts', text, slack.responseUrl(id), { team_id: teamId, channel_id: channel, user_id: user }),
+  );
+  return {
+    status: res.status,
+    reply: async () => (
+      await slack.waitFor(() => slack.responses(id).length > 0, 15_000),
+      slack.responses(id).at(-1) as { text: string }
+    ),
+  };
 }
 
 /** An Events API callback, signed as Slack signs it. */
 async function event(teamId: string, type: string, extra: Record<string, unknown> = {}) {
-  const body = JSON.stringify({ type: 'event_callback', team_id: teamId, api_app_id: 'A0MANZIL', event_id: `Ev${++seq}`, event_time: 1, event: { type, ...extra } });
+  const body = JSON.stringify({
+    type: 'event_callback',
+    team_id: teamId,
+    api_app_id: 'A0MANZIL',
+    event_id: `Ev${++seq}`,
+    event_time: 1,
+    event: { type, ...extra },
+  });
   const timestamp = Math.floor(Date.now() / 1000);
   return fetch(`${base()}/slack/events`, {
     method: 'POST',
     body,
-    headers: { 'content-type': 'application/json', 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': sign(SECRET, timestamp, body) },
+    headers: {
+      'content-type': 'application/json',
+      'x-slack-request-timestamp': String(timestamp),
+      'x-slack-signature': sign(SECRET, timestamp, body),
+    },
   });
 }
 
-const postsTo = (channel: string) => slack.callsTo('chat.postMessage').filter((c) => c.args.channel === channel && c.status === 200 && (c.response as { ok?: boolean }).ok);
+const postsTo = (channel: string) =>
+  slack
+    .callsTo('chat.postMessage')
+    .filter((c) => c.args.channel === channel && c.status === 200 && (c.response as { ok?: boolean }).ok);
 
 /** The market moves and the poller runs until it queues something; then everything due is delivered. */
 async function newListings(): Promise<void> {
@@ -163,17 +190,25 @@ describe('Add to Slack', () => {
     expect((await event('T0BETA', 'app_uninstalled')).status).toBe(200);
     const store = openStore(dbPath);
     try {
-      const installed = await createSlackInstallationRepo(store, sealerFrom({ key: ENCRYPTION_KEY, previous: [] })).list();
+      const installed = await createSlackInstallationRepo(
+        store,
+        sealerFrom({ key: ENCRYPTION_KEY, previous: [] }),
+      ).list();
       expect(installed.map((r) => r.teamId)).toEqual(['T0ALPHA']);
     } finally {
       store.close();
     }
-    const [alphaBefore, betaBefore] = [postsTo('C0ALPHA').length, slack.callsTo('chat.postMessage').filter((c) => c.args.channel === 'C0BETA').length];
+    const [alphaBefore, betaBefore] = [
+      postsTo('C0ALPHA').length,
+      slack.callsTo('chat.postMessage').filter((c) => c.args.channel === 'C0BETA').length,
+    ];
     await newListings();
     expect(postsTo('C0ALPHA').length).toBeGreaterThan(alphaBefore);
     // Beta's alert was not even checked: nothing queued for it, nothing tried.
     expect(slack.callsTo('chat.postMessage').filter((c) => c.args.channel === 'C0BETA')).toHaveLength(betaBefore);
-    expect((await manzil.alerts.outbox.list({ place: 'slack:T0BETA:C0BETA' })).filter((r) => r.state === 'pending')).toHaveLength(0);
+    expect(
+      (await manzil.alerts.outbox.list({ place: 'slack:T0BETA:C0BETA' })).filter((r) => r.state === 'pending'),
+    ).toHaveLength(0);
 
     // Beta adds Manzil again: its alert goes on, posted with its new token.
     expect((await install('T0BETA')).status).toBe(200);
@@ -186,9 +221,14 @@ describe('Add to Slack', () => {
   it('a command from a workspace that never added the app is not answered, nor run with anyone else’s token', async () => {
     const id = `o${++seq}`;
     const calls = slack.calls.length;
-    await signedPost(`${base()}/slack/events`, SECRET, slashCommand('/alerts', 'list', slack.responseUrl(id), { team_id: 'T0STRANGER', channel_id: 'C0ALPHA' }));
+    await signedPost(
+      `${base()}/slack/events`,
+      SECRET,
+      slashCommand('/alerts', 'list', slack.responseUrl(id), { team_id: 'T0STRANGER', channel_id: 'C0ALPHA' }),
+    );
     // Bolt's authorization finds no installation for it and drops the request before any listener runs. The same
-    // command from Alpha, sent after it, is answered (calling nothing on Slack): had the stranger's run, it would be too.
+    // command from Alpha, sent after it, is answered (calling nothing on Slack): had the stranger's run, it would be
+    // too.
     expect((await (await command('T0ALPHA', 'C0ALPHA', 'list')).reply()).text).toMatch(/alerts in this channel/i);
     expect(slack.responses(id)).toEqual([]);
     expect(slack.calls.slice(calls)).toEqual([]);
@@ -212,7 +252,10 @@ async function press(team: string, channel: string, action: string, value: strin
 /** The value of the first button of an action named `action` in an alert card posted to `channel`. */
 const buttonOf = (channel: string, action: string): string | undefined => {
   for (const call of postsTo(channel)) {
-    for (const block of (call.args.blocks ?? []) as { type: string; elements?: { action_id?: string; value?: string }[] }[]) {
+    for (const block of (call.args.blocks ?? []) as {
+      type: string;
+      elements?: { action_id?: string; value?: string }[];
+    }[]) {
       const found = block.elements?.find((e) => e.action_id?.startsWith(`manzil:${action}:`));
       if (found?.value) return found.value;
     }
@@ -223,7 +266,9 @@ const buttonOf = (channel: string, action: string): string | undefined => {
 describe('isolation between workspaces', () => {
   it('the same channel id in two workspaces keeps two separate sets of alerts: numbers, lists and changes stay in their own', async () => {
     expect((await (await command('T0ALPHA', 'C0SAME', 'add buy marina')).reply()).text).toMatch(/Saved as alert #1/);
-    expect((await (await command('T0BETA', 'C0SAME', 'add rent jvc', 'U0BOB')).reply()).text).toMatch(/Saved as alert #1/);
+    expect((await (await command('T0BETA', 'C0SAME', 'add rent jvc', 'U0BOB')).reply()).text).toMatch(
+      /Saved as alert #1/,
+    );
     const betaList = (await (await command('T0BETA', 'C0SAME', 'list', 'U0BOB')).reply()).text;
     expect(betaList).toMatch(/JVC|Jumeirah Village/i);
     expect(betaList).not.toMatch(/for sale in Dubai Marina/i);
@@ -251,9 +296,14 @@ describe('Add to Slack with the delivery thread (as manzil start runs it)', () =
     manzil = await startManzil({ env: env(), host: '127.0.0.1', writeLog: () => {}, deliveryThread: true });
     expect(manzil.deliveryThread).toBe(true);
     const before = { alpha: postsTo('C0ALPHA').length, beta: postsTo('C0BETA').length };
-    const settled = async () => (await manzil.alerts.outbox.stats()).pending + (await manzil.alerts.outbox.stats()).sending === 0;
+    const settled = async () =>
+      (await manzil.alerts.outbox.stats()).pending + (await manzil.alerts.outbox.stats()).sending === 0;
     // The market moves until both workspaces' alerts have had something new, posted by the thread (nobody drains here).
-    for (let runs = 0; runs < 10 && (postsTo('C0ALPHA').length === before.alpha || postsTo('C0BETA').length === before.beta); runs++) {
+    for (
+      let runs = 0;
+      runs < 10 && (postsTo('C0ALPHA').length === before.alpha || postsTo('C0BETA').length === before.beta);
+      runs++
+    ) {
       sandbox.advance(120);
       if ((await manzil.alerts.poll()).queued > 0) await slack.waitFor(settled, 15_000);
     }

@@ -15,7 +15,12 @@ const reply: Reply = {
     { kind: 'header', text: 'New in Dubai Marina' },
     {
       kind: 'card',
-      card: { title: 'Marina Gate 2BR', url: 'https://example.com/property/1', fields: [{ label: 'Price', value: 'AED 150,000/yr' }], imageUrl: 'https://cdn.example.com/1.jpg' },
+      card: {
+        title: 'Marina Gate 2BR',
+        url: 'https://example.com/property/1',
+        fields: [{ label: 'Price', value: 'AED 150,000/yr' }],
+        imageUrl: 'https://cdn.example.com/1.jpg',
+      },
     },
   ],
 };
@@ -31,7 +36,11 @@ async function failure(p: Promise<unknown>): Promise<PostFailure> {
 }
 
 /** A lookup for a delivery first and last tried at `at` (default: long enough ago for Slack to have settled). */
-function lookup(deliveryId: string, at = Date.now() - SLACK_SETTLE_MS, now = Math.max(Date.now(), at + SLACK_SETTLE_MS)): LookupRequest {
+function lookup(
+  deliveryId: string,
+  at = Date.now() - SLACK_SETTLE_MS,
+  now = Math.max(Date.now(), at + SLACK_SETTLE_MS),
+): LookupRequest {
   return { place: PLACE, deliveryId, firstAttemptAt: at, lastAttemptAt: at, uncertainSince: at, now };
 }
 
@@ -48,7 +57,11 @@ describe('SlackPoster.post', () => {
   it('posts to the channel of the place, tagged with the delivery id, and returns the message ts', async () => {
     const { messageId } = await poster.post(PLACE, reply, 'dlv-1');
     const [call] = fake.callsTo('chat.postMessage');
-    expect(call!.args).toMatchObject({ channel: 'C0ALERTS', text: reply.text, metadata: { event_type: 'manzil_alert', event_payload: { delivery_id: 'dlv-1' } } });
+    expect(call!.args).toMatchObject({
+      channel: 'C0ALERTS',
+      text: reply.text,
+      metadata: { event_type: 'manzil_alert', event_payload: { delivery_id: 'dlv-1' } },
+    });
     expect(JSON.stringify(call!.args.blocks)).toMatch(/Marina Gate 2BR/);
     expect(messageId).toBe(fake.messages('C0ALERTS')[0]!.ts);
   });
@@ -106,7 +119,9 @@ describe('SlackPoster.post', () => {
     const wrong = new SlackPoster(postingClient('xoxb-not-the-token-123', { apiUrl: fake.apiUrl }));
     const e = await failure(wrong.post(PLACE, reply, 'dlv-6'));
     expect(e.outcome).toBe('credentials_refused');
-    expect(JSON.stringify({ message: e.message, stack: e.stack, outcome: e.outcome })).not.toContain('xoxb-not-the-token-123');
+    expect(JSON.stringify({ message: e.message, stack: e.stack, outcome: e.outcome })).not.toContain(
+      'xoxb-not-the-token-123',
+    );
   });
 
   it('rejects a place that is not Slack’s without calling Slack', async () => {
@@ -122,14 +137,20 @@ describe('SlackPoster.post', () => {
     expect(e.outcome).toBe('maybe_posted');
     held.release();
     // It did land, though: this is what findDelivered is for.
-    expect(await quick.findDelivered(lookup('dlv-8'))).toEqual({ kind: 'found', messageId: fake.messages('C0ALERTS')[0]!.ts });
+    expect(await quick.findDelivered(lookup('dlv-8'))).toEqual({
+      kind: 'found',
+      messageId: fake.messages('C0ALERTS')[0]!.ts,
+    });
   });
 
   it('after internal_error from a Slack that stored the message, the look finds it: nothing is sent twice', async () => {
     fake.failNext('chat.postMessage', { error: 'internal_error', carryOut: true });
     const e = await failure(poster.post(PLACE, reply, 'dlv-9'));
     expect(e.outcome).toBe('maybe_posted');
-    expect(await poster.findDelivered(lookup('dlv-9'))).toEqual({ kind: 'found', messageId: fake.messages('C0ALERTS')[0]!.ts });
+    expect(await poster.findDelivered(lookup('dlv-9'))).toEqual({
+      kind: 'found',
+      messageId: fake.messages('C0ALERTS')[0]!.ts,
+    });
     expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
   });
 });
@@ -145,9 +166,16 @@ describe('SlackPoster.findDelivered', () => {
     expect(found).toEqual({ kind: 'found', messageId: fake.messages('C0ALERTS')[1]!.ts });
     held.release();
     expect((await lost).messageId).toBe(fake.messages('C0ALERTS')[1]!.ts);
-    expect(await poster.findDelivered(lookup('dlv-a', since))).toEqual({ kind: 'found', messageId: fake.messages('C0ALERTS')[0]!.ts });
+    expect(await poster.findDelivered(lookup('dlv-a', since))).toEqual({
+      kind: 'found',
+      messageId: fake.messages('C0ALERTS')[0]!.ts,
+    });
     const [history] = fake.callsTo('conversations.history');
-    expect(history!.args).toMatchObject({ channel: 'C0ALERTS', include_all_metadata: 'true', oldest: ((since - HISTORY_MARGIN_MS) / 1000).toFixed(6) });
+    expect(history!.args).toMatchObject({
+      channel: 'C0ALERTS',
+      include_all_metadata: 'true',
+      oldest: ((since - HISTORY_MARGIN_MS) / 1000).toFixed(6),
+    });
   });
 
   it('answers absent when no message carries the delivery id, and looks from 15 minutes before the first attempt', async () => {
@@ -158,15 +186,33 @@ describe('SlackPoster.findDelivered', () => {
     expect(await poster.findDelivered(lookup('dlv-c', oldest + HISTORY_MARGIN_MS))).toEqual({ kind: 'absent' });
     expect(fake.callsTo('conversations.history').at(-1)!.args.oldest).toBe((oldest / 1000).toFixed(6));
     // A host clock up to 15 minutes fast when it tried still finds it.
-    expect(await poster.findDelivered(lookup('dlv-c', oldest + HISTORY_MARGIN_MS - 2_000))).toMatchObject({ kind: 'found' });
+    expect(await poster.findDelivered(lookup('dlv-c', oldest + HISTORY_MARGIN_MS - 2_000))).toMatchObject({
+      kind: 'found',
+    });
   });
 
   it('cannot tell when the local clock disagrees with the delivery’s times, and asks Slack nothing', async () => {
     const now = Date.now();
     expect(
-      await poster.findDelivered({ place: PLACE, deliveryId: 'dlv-x', firstAttemptAt: now - 1_000, lastAttemptAt: now + 60_000, uncertainSince: now - 1_000, now }),
+      await poster.findDelivered({
+        place: PLACE,
+        deliveryId: 'dlv-x',
+        firstAttemptAt: now - 1_000,
+        lastAttemptAt: now + 60_000,
+        uncertainSince: now - 1_000,
+        now,
+      }),
     ).toMatchObject({ kind: 'cannot_tell' });
-    expect(await poster.findDelivered({ place: PLACE, deliveryId: 'dlv-x', firstAttemptAt: now, lastAttemptAt: now - 1_000, uncertainSince: now, now })).toMatchObject({
+    expect(
+      await poster.findDelivered({
+        place: PLACE,
+        deliveryId: 'dlv-x',
+        firstAttemptAt: now,
+        lastAttemptAt: now - 1_000,
+        uncertainSince: now,
+        now,
+      }),
+    ).toMatchObject({
       kind: 'cannot_tell',
     });
     expect(fake.callsTo('conversations.history')).toEqual([]);
@@ -176,20 +222,30 @@ describe('SlackPoster.findDelivered', () => {
     await poster.post(PLACE, reply, 'dlv-old');
     const plain = postingClient('xoxb-test', { apiUrl: fake.apiUrl });
     for (let i = 0; i < 205; i++) await plain.chat.postMessage({ channel: 'C0ALERTS', text: `chatter ${i}` });
-    expect(await poster.findDelivered(lookup('dlv-old'))).toEqual({ kind: 'found', messageId: fake.messages('C0ALERTS')[0]!.ts });
+    expect(await poster.findDelivered(lookup('dlv-old'))).toEqual({
+      kind: 'found',
+      messageId: fake.messages('C0ALERTS')[0]!.ts,
+    });
     expect(fake.callsTo('conversations.history')).toHaveLength(2);
   });
 
   it('cannot tell when the app lacks the history scope; a look that failed (500, 429) is asked again, then finds it', async () => {
     await poster.post(PLACE, reply, 'dlv-d');
     fake.missingScope('conversations.history');
-    expect(await poster.findDelivered(lookup('dlv-d'))).toMatchObject({ kind: 'cannot_tell', reason: expect.stringMatching(/missing_scope/) });
+    expect(await poster.findDelivered(lookup('dlv-d'))).toMatchObject({
+      kind: 'cannot_tell',
+      reason: expect.stringMatching(/missing_scope/),
+    });
     fake.missingScope('conversations.history', false);
     fake.failNext('conversations.history', { status: 500 });
     expect(await poster.findDelivered(lookup('dlv-d'))).toMatchObject({ kind: 'failed' });
     fake.failNext('conversations.history', { status: 429, retryAfter: 4 }, 3);
-    for (let i = 0; i < 3; i++) expect(await poster.findDelivered(lookup('dlv-d'))).toMatchObject({ kind: 'failed', retryAfterMs: 4_000 });
-    expect(await poster.findDelivered(lookup('dlv-d'))).toEqual({ kind: 'found', messageId: fake.messages('C0ALERTS')[0]!.ts });
+    for (let i = 0; i < 3; i++)
+      expect(await poster.findDelivered(lookup('dlv-d'))).toMatchObject({ kind: 'failed', retryAfterMs: 4_000 });
+    expect(await poster.findDelivered(lookup('dlv-d'))).toEqual({
+      kind: 'found',
+      messageId: fake.messages('C0ALERTS')[0]!.ts,
+    });
   });
 
   // 2,100 posts through the Web API client: about 9 s on a busy host, more while the suite runs beside it.
@@ -197,9 +253,16 @@ describe('SlackPoster.findDelivered', () => {
     const plain = postingClient('xoxb-test', { apiUrl: fake.apiUrl });
     await poster.post(PLACE, reply, 'dlv-buried');
     for (let batch = 0; batch < 21; batch++) {
-      await Promise.all(Array.from({ length: 100 }, (_, i) => plain.chat.postMessage({ channel: 'C0ALERTS', text: `chatter ${batch}.${i}` })));
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          plain.chat.postMessage({ channel: 'C0ALERTS', text: `chatter ${batch}.${i}` }),
+        ),
+      );
     }
-    expect(await poster.findDelivered(lookup('dlv-buried'))).toMatchObject({ kind: 'cannot_tell', reason: expect.stringMatching(/more history/) });
+    expect(await poster.findDelivered(lookup('dlv-buried'))).toMatchObject({
+      kind: 'cannot_tell',
+      reason: expect.stringMatching(/more history/),
+    });
   });
 });
 
@@ -207,10 +270,16 @@ describe('SlackPoster.checkCredentials', () => {
   it('is ok with a working token, refused while Slack refuses it (or it lacks chat:write), unreachable in an outage', async () => {
     expect(await poster.checkCredentials()).toEqual({ kind: 'ok' });
     fake.refuseAuth();
-    expect(await poster.checkCredentials()).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/invalid_auth/) });
+    expect(await poster.checkCredentials()).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringMatching(/invalid_auth/),
+    });
     fake.refuseAuth(false);
     fake.grantScopes(['commands']);
-    expect(await poster.checkCredentials()).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/chat:write/) });
+    expect(await poster.checkCredentials()).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringMatching(/chat:write/),
+    });
     fake.grantScopes(undefined); // no X-OAuth-Scopes header: nothing to check
     expect(await poster.checkCredentials()).toEqual({ kind: 'ok' });
     fake.outage(503);

@@ -13,7 +13,12 @@ const render = (blocks: Block[], extra: Partial<Reply> = {}) => renderSlack(repl
 /** A rendered block as plain JSON, so tests can reach into it without narrowing every union. */
 const only = (blocks: Block[]) => JSON.parse(JSON.stringify(render(blocks).blocks)) as Record<string, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
 const elementsOf = (blocks: KnownBlock[]) =>
-  blocks.flatMap((b) => (b.type === 'actions' ? b.elements : [])) as { action_id?: string; value?: string; url?: string; type: string }[];
+  blocks.flatMap((b) => (b.type === 'actions' ? b.elements : [])) as {
+    action_id?: string;
+    value?: string;
+    url?: string;
+    type: string;
+  }[];
 
 const listing: Card = {
   title: 'Sea view 2BR in Marina Gate',
@@ -36,7 +41,12 @@ const listing: Card = {
 describe('renderSlack: each block kind', () => {
   it('renders header, text, context and divider', () => {
     expect(
-      only([{ kind: 'header', text: 'Rent in Dubai Marina' }, { kind: 'text', text: 'Found *2* flats' }, { kind: 'context', text: 'Page 1 of 3' }, { kind: 'divider' }]),
+      only([
+        { kind: 'header', text: 'Rent in Dubai Marina' },
+        { kind: 'text', text: 'Found *2* flats' },
+        { kind: 'context', text: 'Page 1 of 3' },
+        { kind: 'divider' },
+      ]),
     ).toEqual([
       { type: 'header', text: { type: 'plain_text', text: 'Rent in Dubai Marina', emoji: true } },
       { type: 'section', text: { type: 'mrkdwn', text: 'Found *2* flats' } },
@@ -54,11 +64,31 @@ describe('renderSlack: each block kind', () => {
       { type: 'mrkdwn', text: '*Beds*\n2' },
       { type: 'mrkdwn', text: '*Size*\n1,250 sqft' },
     ]);
-    expect(section?.accessory).toEqual({ type: 'image', image_url: 'https://cdn.example.ae/photos/42.jpg', alt_text: 'Sea view 2BR in Marina Gate' });
+    expect(section?.accessory).toEqual({
+      type: 'image',
+      image_url: 'https://cdn.example.ae/photos/42.jpg',
+      alt_text: 'Sea view 2BR in Marina Gate',
+    });
     expect(actions?.elements).toEqual([
-      { type: 'button', text: { type: 'plain_text', text: 'Details', emoji: true }, action_id: 'manzil:details:1', value: 'tok-details-42' },
-      { type: 'button', text: { type: 'plain_text', text: 'Save', emoji: true }, action_id: 'manzil:save:2', value: 'tok-save-42', style: 'primary' },
-      { type: 'button', text: { type: 'plain_text', text: 'Open listing', emoji: true }, url: 'https://property.example.ae/listing/42', action_id: 'manzil:link:3' },
+      {
+        type: 'button',
+        text: { type: 'plain_text', text: 'Details', emoji: true },
+        action_id: 'manzil:details:1',
+        value: 'tok-details-42',
+      },
+      {
+        type: 'button',
+        text: { type: 'plain_text', text: 'Save', emoji: true },
+        action_id: 'manzil:save:2',
+        value: 'tok-save-42',
+        style: 'primary',
+      },
+      {
+        type: 'button',
+        text: { type: 'plain_text', text: 'Open listing', emoji: true },
+        url: 'https://property.example.ae/listing/42',
+        action_id: 'manzil:link:3',
+      },
     ]);
   });
 
@@ -85,11 +115,17 @@ describe('renderSlack: each block kind', () => {
         ],
       },
     ]);
-    expect(section?.text.text).toBe('```\nDate        Price\n----------  ---------\n2024-01-05  1,200,000\n2024-02-11  950,000\n```');
+    expect(section?.text.text).toBe(
+      '```\nDate        Price\n----------  ---------\n2024-01-05  1,200,000\n2024-02-11  950,000\n```',
+    );
   });
 
   it('cuts a long table to fit one section and says how many rows were left out', () => {
-    const rows = Array.from({ length: 500 }, (_, i) => [`2024-01-${String((i % 28) + 1).padStart(2, '0')}`, `AED ${1_000_000 + i}`, 'Dubai Marina']);
+    const rows = Array.from({ length: 500 }, (_, i) => [
+      `2024-01-${String((i % 28) + 1).padStart(2, '0')}`,
+      `AED ${1_000_000 + i}`,
+      'Dubai Marina',
+    ]);
     const [section] = only([{ kind: 'table', columns: ['Date', 'Price', 'Area'], rows }]);
     const text: string = section?.text.text;
     expect(text.length).toBeLessThanOrEqual(3_000);
@@ -99,10 +135,20 @@ describe('renderSlack: each block kind', () => {
   });
 
   it('renders actions as buttons whose values are the tokens', () => {
-    const [actions] = only([{ kind: 'actions', buttons: [{ label: 'Next', action: 'page', token: 'p2', style: 'primary' }] }]);
+    const [actions] = only([
+      { kind: 'actions', buttons: [{ label: 'Next', action: 'page', token: 'p2', style: 'primary' }] },
+    ]);
     expect(actions).toEqual({
       type: 'actions',
-      elements: [{ type: 'button', text: { type: 'plain_text', text: 'Next', emoji: true }, action_id: 'manzil:page:1', value: 'p2', style: 'primary' }],
+      elements: [
+        {
+          type: 'button',
+          text: { type: 'plain_text', text: 'Next', emoji: true },
+          action_id: 'manzil:page:1',
+          value: 'p2',
+          style: 'primary',
+        },
+      ],
     });
   });
 
@@ -111,13 +157,23 @@ describe('renderSlack: each block kind', () => {
     expect(picker).toEqual({
       type: 'actions',
       block_id: 'pick-7',
-      elements: [{ type: 'external_select', action_id: 'manzil:location', placeholder: { type: 'plain_text', text: 'Try another location', emoji: true }, min_query_length: 2 }],
+      elements: [
+        {
+          type: 'external_select',
+          action_id: 'manzil:location',
+          placeholder: { type: 'plain_text', text: 'Try another location', emoji: true },
+          min_query_length: 2,
+        },
+      ],
     });
   });
 
   it('puts the footer last as a context line and always sends fallback text', () => {
     const out = render([{ kind: 'text', text: 'hello' }], { footer: 'Sample data from the local sandbox' });
-    expect(out.blocks.at(-1)).toEqual({ type: 'context', elements: [{ type: 'mrkdwn', text: 'Sample data from the local sandbox' }] });
+    expect(out.blocks.at(-1)).toEqual({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: 'Sample data from the local sandbox' }],
+    });
     expect(out.text).toBe('Results');
     expect(renderSlack({ text: '  ', blocks: [{ kind: 'header', text: 'Agents in JVC' }] }).text).toBe('Agents in JVC');
   });
@@ -142,12 +198,19 @@ describe('renderSlack: escaping and unsafe content', () => {
   });
 
   it('keeps the generated link intact: the URL unescaped, the label escaped and stripped of | and >', () => {
-    const [section] = only([{ kind: 'card', card: { title: 'Pool | Gym > Spa & more', url: 'https://x.example/l?a=1&b=2', fields: [] } }]);
+    const [section] = only([
+      { kind: 'card', card: { title: 'Pool | Gym > Spa & more', url: 'https://x.example/l?a=1&b=2', fields: [] } },
+    ]);
     expect(section?.text.text).toBe('*<https://x.example/l?a=1&b=2|Pool Gym Spa &amp; more>*');
   });
 
   it('leaves out WebP and non-https photos, and drops link buttons that are not web URLs', () => {
-    for (const imageUrl of ['https://cdn.example.ae/a.webp', 'https://cdn.example.ae/a.WEBP?w=640', 'http://cdn.example.ae/a.jpg', 'not a url']) {
+    for (const imageUrl of [
+      'https://cdn.example.ae/a.webp',
+      'https://cdn.example.ae/a.WEBP?w=640',
+      'http://cdn.example.ae/a.jpg',
+      'not a url',
+    ]) {
       const [section] = only([{ kind: 'card', card: { title: 'x', fields: [], imageUrl } }]);
       expect(section?.accessory, imageUrl).toBeUndefined();
     }
@@ -186,7 +249,11 @@ describe('renderSlack: at most 50 blocks', () => {
     { kind: 'header', text: 'Rent in Dubai Marina' },
     ...Array.from({ length: n }, (_, i): Block => ({
       kind: 'card',
-      card: { ...listing, title: `Flat ${i + 1}`, buttons: [{ label: 'Details', action: 'details', token: `d${i + 1}` }] },
+      card: {
+        ...listing,
+        title: `Flat ${i + 1}`,
+        buttons: [{ label: 'Details', action: 'details', token: `d${i + 1}` }],
+      },
     })),
     { kind: 'actions', buttons: paging },
   ];
@@ -215,22 +282,59 @@ describe('renderSlack: at most 50 blocks', () => {
     const ids = buttons.map((b) => b.action_id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.every((id) => /^manzil:(details|page):\d+$/.test(id ?? ''))).toBe(true);
-    expect(buttons.map((b) => b.value)).toEqual([...Array.from({ length: 10 }, (_, i) => `d${i + 1}`), 'page-1', 'page-3']);
+    expect(buttons.map((b) => b.value)).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => `d${i + 1}`),
+      'page-1',
+      'page-3',
+    ]);
   });
 });
 
 describe('renderSlack: properties', () => {
-  const samples = ['شقة في دبي مارينا', '👨‍👩‍👧', '🏠🇦🇪', 'Dubai Marina & JBR <2br>', '|', '>', '*_~`', 'é', '\n', ' ', '&amp;', 'ﷺ', 'a\u0301'];
+  const samples = [
+    'شقة في دبي مارينا',
+    '👨‍👩‍👧',
+    '🏠🇦🇪',
+    'Dubai Marina & JBR <2br>',
+    '|',
+    '>',
+    '*_~`',
+    'é',
+    '\n',
+    ' ',
+    '&amp;',
+    'ﷺ',
+    'a\u0301',
+  ];
   const mixed = fc.array(fc.constantFrom(...samples), { maxLength: 40 }).map((a) => a.join(''));
-  const long = fc.tuple(fc.constantFrom(...samples, 'x'), fc.integer({ min: 100, max: 1_500 })).map(([s, n]) => s.repeat(n));
-  const text = fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary', maxLength: 200 }), mixed, long, fc.constant(''));
+  const long = fc
+    .tuple(fc.constantFrom(...samples, 'x'), fc.integer({ min: 100, max: 1_500 }))
+    .map(([s, n]) => s.repeat(n));
+  const text = fc.oneof(
+    fc.string({ unit: 'grapheme' }),
+    fc.string({ unit: 'binary', maxLength: 200 }),
+    mixed,
+    long,
+    fc.constant(''),
+  );
   const url = fc.oneof(
     fc.webUrl(),
-    fc.constantFrom('https://cdn.example.ae/a.webp', 'http://cdn.example.ae/a.jpg', 'not a url', 'https://x.example/a|b>c<d', ''),
+    fc.constantFrom(
+      'https://cdn.example.ae/a.webp',
+      'http://cdn.example.ae/a.jpg',
+      'not a url',
+      'https://x.example/a|b>c<d',
+      '',
+    ),
     text.map((t) => `https://x.example/${t}`),
   );
   const button: fc.Arbitrary<Button> = fc.record(
-    { label: text, action: fc.constantFrom('page', 'save', 'details', 'choose', 'unsave'), token: fc.oneof(fc.uuid(), text), style: fc.constantFrom('primary', 'danger') },
+    {
+      label: text,
+      action: fc.constantFrom('page', 'save', 'details', 'choose', 'unsave'),
+      token: fc.oneof(fc.uuid(), text),
+      style: fc.constantFrom('primary', 'danger'),
+    },
     { requiredKeys: ['label', 'action', 'token'] },
   );
   const card: fc.Arbitrary<Card> = fc.record(
@@ -253,7 +357,11 @@ describe('renderSlack: properties', () => {
     fc.record({ kind: fc.constant('context'), text }),
     fc.constant({ kind: 'divider' as const }),
     fc.record({ kind: fc.constant('card'), card }),
-    fc.record({ kind: fc.constant('table'), columns: fc.array(text, { maxLength: 5 }), rows: fc.array(fc.array(text, { maxLength: 6 }), { maxLength: 200, size: 'max' }) }),
+    fc.record({
+      kind: fc.constant('table'),
+      columns: fc.array(text, { maxLength: 5 }),
+      rows: fc.array(fc.array(text, { maxLength: 6 }), { maxLength: 200, size: 'max' }),
+    }),
     fc.record({ kind: fc.constant('actions'), buttons: fc.array(button, { maxLength: 28, size: 'max' }) }),
     fc.record({ kind: fc.constant('location-picker'), token: fc.oneof(fc.uuid(), text), placeholder: text }),
   );
@@ -279,22 +387,26 @@ describe('renderSlack: properties', () => {
   it('never leaves half a character or half an entity behind when it cuts text', () => {
     const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
     fc.assert(
-      fc.property(fc.constantFrom(...samples.filter((x) => x.trim()), '&', '<b>'), fc.integer({ min: 50, max: 2_000 }), (s, n) => {
-        const out = renderSlack(
-          reply(
-            [
-              { kind: 'header', text: s.repeat(n) },
-              { kind: 'text', text: s.repeat(n * 3) },
-            ],
-            { text: s.repeat(n * 30) },
-          ),
-        );
-        const [header, section] = out.blocks as unknown as [{ text: { text: string } }, { text: { text: string } }];
-        const all = [out.text, header.text.text, section.text.text];
-        expect(all.some((t) => loneSurrogate.test(t))).toBe(false);
-        // Only mrkdwn is escaped: a cut there must not leave `&am…`, which Slack would show as garbage.
-        expect([out.text, section.text.text].some((t) => /&[a-z]{0,3}…$/.test(t))).toBe(false);
-      }),
+      fc.property(
+        fc.constantFrom(...samples.filter((x) => x.trim()), '&', '<b>'),
+        fc.integer({ min: 50, max: 2_000 }),
+        (s, n) => {
+          const out = renderSlack(
+            reply(
+              [
+                { kind: 'header', text: s.repeat(n) },
+                { kind: 'text', text: s.repeat(n * 3) },
+              ],
+              { text: s.repeat(n * 30) },
+            ),
+          );
+          const [header, section] = out.blocks as unknown as [{ text: { text: string } }, { text: { text: string } }];
+          const all = [out.text, header.text.text, section.text.text];
+          expect(all.some((t) => loneSurrogate.test(t))).toBe(false);
+          // Only mrkdwn is escaped: a cut there must not leave `&am…`, which Slack would show as garbage.
+          expect([out.text, section.text.text].some((t) => /&[a-z]{0,3}…$/.test(t))).toBe(false);
+        },
+      ),
       { numRuns: 50 },
     );
   });
@@ -317,9 +429,13 @@ describe('renderSlack: untrusted listing links', () => {
     const self = typeof o['type'] === 'string' && typeof o['text'] === 'string' ? [o as unknown as Text] : [];
     return [...self, ...Object.values(o).flatMap(texts)];
   };
-  /** What Slack would make a link of: a mrkdwn text (not verbatim) holding a bare URL, or an explicit `<url>` anywhere. */
+  /**
+   * What Slack would make a link of: a mrkdwn text (not verbatim) holding a bare URL, or an explicit `<url>` anywhere.
+   */
   const autoLinkable = (blocks: unknown, host: string) =>
-    texts(blocks).filter((t) => t.text.includes(host) && (t.text.includes(`<http`) || (t.type === 'mrkdwn' && t.verbatim !== true)));
+    texts(blocks).filter(
+      (t) => t.text.includes(host) && (t.text.includes(`<http`) || (t.type === 'mrkdwn' && t.verbatim !== true)),
+    );
 
   it.each([
     ['an unknown host', 'https://evil.example/phish?x=1'],
@@ -333,7 +449,9 @@ describe('renderSlack: untrusted listing links', () => {
       const shown = texts(blocks).filter((t) => t.text.includes(host));
       expect(shown).toHaveLength(1);
       expect(shown[0]).toMatchObject({ type: 'mrkdwn', verbatim: true });
-      expect(shown[0]!.text).toMatch(new RegExp('`' + new URL(url).href.replace(/[.?*+^$()[\]{}|\\/]/g, '\\$&').replace(/&/g, '&amp;') + '`'));
+      expect(shown[0]!.text).toMatch(
+        new RegExp('`' + new URL(url).href.replace(/[.?*+^$()[\]{}|\\/]/g, '\\$&').replace(/&/g, '&amp;') + '`'),
+      );
       expect(autoLinkable(blocks, host)).toEqual([]);
       expect(elementsOf(render([{ kind: 'card', card }]).blocks).filter((e) => e.url)).toEqual([]);
     }
@@ -351,7 +469,10 @@ describe('renderSlack: untrusted listing links', () => {
   });
 
   it('keeps an inert address beyond the tenth field verbatim too', () => {
-    const fields = [...Array.from({ length: 10 }, (_, i) => ({ label: `F${i}`, value: `v${i}` })), { label: 'Link', value: 'https://evil.example/x', inert: true as const }];
+    const fields = [
+      ...Array.from({ length: 10 }, (_, i) => ({ label: `F${i}`, value: `v${i}` })),
+      { label: 'Link', value: 'https://evil.example/x', inert: true as const },
+    ];
     const [section] = only([{ kind: 'card', card: { title: 'Many', fields } }]);
     expect(section?.text).toMatchObject({ type: 'mrkdwn', verbatim: true });
     expect(section?.text.text).toContain('`https://evil.example/x`');

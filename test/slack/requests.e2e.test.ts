@@ -30,7 +30,11 @@ const slackEnv = (dbPath: string) => ({
 beforeAll(async () => {
   slack = await startFakeSlack();
   const dbPath = join(mkdtempSync(join(tmpdir(), 'manzil-req-')), 'manzil.db');
-  manzil = await startManzil({ env: { ...slackEnv(dbPath), MANZIL_SANDBOX: '1' }, host: '127.0.0.1', writeLog: () => {} });
+  manzil = await startManzil({
+    env: { ...slackEnv(dbPath), MANZIL_SANDBOX: '1' },
+    host: '127.0.0.1',
+    writeLog: () => {},
+  });
   events = `http://127.0.0.1:${manzil.slackPort}/slack/events`;
   commands = vi.spyOn(Bot.prototype, 'handleCommand');
   actions = vi.spyOn(Bot.prototype, 'handleAction');
@@ -45,7 +49,11 @@ afterEach(() => {
   actions.mockClear();
 });
 
-type Payload = { text: string; response_type?: string; blocks?: { type: string; elements?: { action_id?: string; value?: string; text?: { text: string } }[] }[] };
+type Payload = {
+  text: string;
+  response_type?: string;
+  blocks?: { type: string; elements?: { action_id?: string; value?: string; text?: { text: string } }[] }[];
+};
 
 async function command(cmd: string, text: string, overrides: Record<string, string> = {}): Promise<Payload> {
   const id = `q${++seq}`;
@@ -65,7 +73,8 @@ async function click(actionId: string, value: string, overrides: Record<string, 
 
 const lastCommand = (): CommandRequest => commands.mock.calls.at(-1)![0];
 const lastAction = (): ActionRequest => actions.mock.calls.at(-1)![0];
-const nextButton = (p: Payload) => p.blocks!.flatMap((b) => b.elements ?? []).find((e) => /Next/.test(e.text?.text ?? ''))!;
+const nextButton = (p: Payload) =>
+  p.blocks!.flatMap((b) => b.elements ?? []).find((e) => /Next/.test(e.text?.text ?? ''))!;
 
 describe('the place of a request', () => {
   it('is the workspace and channel of a slash command', async () => {
@@ -85,7 +94,11 @@ describe('the place of a request', () => {
 
   it('takes a button press’s team from the person when the payload has no team, and its DM channel', async () => {
     const search = await command('/rent', 'marina');
-    await click(nextButton(search).action_id!, nextButton(search).value!, { team: null, user: { id: 'U0ALICE', team_id: 'T0ALICE' }, channel: { id: 'D0ALICEDM' } });
+    await click(nextButton(search).action_id!, nextButton(search).value!, {
+      team: null,
+      user: { id: 'U0ALICE', team_id: 'T0ALICE' },
+      channel: { id: 'D0ALICEDM' },
+    });
     expect(lastAction().place).toBe('slack:T0ALICE:D0ALICEDM');
   });
 
@@ -96,7 +109,10 @@ describe('the place of a request', () => {
     expect(commands).not.toHaveBeenCalled();
     const search = await command('/rent', 'marina');
     commands.mockClear();
-    const pressed = await click(nextButton(search).action_id!, nextButton(search).value!, { team: null, user: { id: 'U0ALICE' } });
+    const pressed = await click(nextButton(search).action_id!, nextButton(search).value!, {
+      team: null,
+      user: { id: 'U0ALICE' },
+    });
     expect(pressed.response_type).toBe('ephemeral');
     expect(pressed.text).toMatch(/can't tell which workspace/);
     expect(actions).not.toHaveBeenCalled();
@@ -172,7 +188,9 @@ describe('serving Slack on the sandbox', () => {
     const env = slackEnv(join(mkdtempSync(join(tmpdir(), 'manzil-req-')), 'manzil.db'));
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(/MANZIL_SANDBOX=1/);
-    await expect(startManzil({ env, host: '127.0.0.1', writeLog: () => {} })).rejects.toThrow(/UAE_API_KEY[\s\S]*MANZIL_SANDBOX/);
+    await expect(startManzil({ env, host: '127.0.0.1', writeLog: () => {} })).rejects.toThrow(
+      /UAE_API_KEY[\s\S]*MANZIL_SANDBOX/,
+    );
     expect(() => loadConfig({ ...env, MANZIL_SANDBOX: '1' })).not.toThrow();
   });
 });

@@ -17,7 +17,12 @@ describe('button state', () => {
   it('loads a week-old token after the store is closed and reopened', () => {
     const file = path.join(tempDir(), 'manzil.db');
     const time = clock();
-    const payload = { query: { operation: 'search-rent', text: 'rent 2 bed marina' }, page: 3, offset: -1, note: 'دبي 🏙️' };
+    const payload = {
+      query: { operation: 'search-rent', text: 'rent 2 bed marina' },
+      page: 3,
+      offset: -1,
+      note: 'دبي 🏙️',
+    };
 
     const first = openStore(file);
     const token = createButtonStateRepo(first, time.now).save('page', payload);

@@ -25,7 +25,10 @@ describe('openStore', () => {
     process.chdir(tempDir());
     try {
       const store = openStore(file);
-      const tables = store.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+      const tables = store.sqlite
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .pluck()
+        .all();
       expect(tables).toEqual(expect.arrayContaining(['button_state', 'location_cache']));
       store.close();
     } finally {
@@ -35,7 +38,9 @@ describe('openStore', () => {
 
   it('works in memory for quick tools', () => {
     const store = openStore(':memory:');
-    expect(store.sqlite.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'button_state'").pluck().get()).toBe(1);
+    expect(store.sqlite.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'button_state'").pluck().get()).toBe(
+      1,
+    );
     store.close();
   });
 });

@@ -11,7 +11,8 @@ import { runManzil, type CliRun } from '../support/child.js';
 const mode = (file: string) => statSync(file).mode & 0o777;
 const modes = (files: string[]) => Object.fromEntries(files.map((f) => [f.replace(/.*\//, ''), mode(f)]));
 
-const manzil = (args: string[], dbPath: string): Promise<CliRun> => runManzil(args, { cwd: tempDir(), env: { MANZIL_DB_PATH: dbPath } });
+const manzil = (args: string[], dbPath: string): Promise<CliRun> =>
+  runManzil(args, { cwd: tempDir(), env: { MANZIL_DB_PATH: dbPath } });
 
 /** A database as Manzil makes it (every migration applied), closed. */
 async function databaseAt(dbPath: string): Promise<void> {
@@ -26,7 +27,11 @@ describe('the database files', () => {
     try {
       db.sqlite!.sqlite.exec('CREATE TABLE scratch (n INTEGER); INSERT INTO scratch VALUES (1)');
       expect(existsSync(`${dbPath}-wal`)).toBe(true);
-      expect(modes([dbPath, `${dbPath}-wal`, `${dbPath}-shm`])).toEqual({ 'manzil.db': 0o600, 'manzil.db-wal': 0o600, 'manzil.db-shm': 0o600 });
+      expect(modes([dbPath, `${dbPath}-wal`, `${dbPath}-shm`])).toEqual({
+        'manzil.db': 0o600,
+        'manzil.db-wal': 0o600,
+        'manzil.db-shm': 0o600,
+      });
       expect(mode(folder)).toBe(0o700);
       expect(mode(join(folder, '..'))).toBe(0o700);
     } finally {
@@ -43,7 +48,11 @@ describe('the database files', () => {
     for (const f of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) chmodSync(f, 0o644);
     const db = await openDatabase({ dbPath });
     try {
-      expect(modes([dbPath, `${dbPath}-wal`, `${dbPath}-shm`])).toEqual({ 'manzil.db': 0o600, 'manzil.db-wal': 0o600, 'manzil.db-shm': 0o600 });
+      expect(modes([dbPath, `${dbPath}-wal`, `${dbPath}-shm`])).toEqual({
+        'manzil.db': 0o600,
+        'manzil.db-wal': 0o600,
+        'manzil.db-shm': 0o600,
+      });
     } finally {
       await db.close();
       old.close();

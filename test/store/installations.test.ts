@@ -27,7 +27,11 @@ const open = () => {
   return store;
 };
 const key = () => randomBytes(32);
-const INSTALLATION = { team: { id: 'T1', name: 'One' }, bot: { token: 'xoxb-T1-secret', userId: 'U0BOT', scopes: ['chat:write'] }, isEnterpriseInstall: false };
+const INSTALLATION = {
+  team: { id: 'T1', name: 'One' },
+  bot: { token: 'xoxb-T1-secret', userId: 'U0BOT', scopes: ['chat:write'] },
+  isEnterpriseInstall: false,
+};
 
 describe('sealing', () => {
   it('opens what it sealed, and refuses a value tampered with or sealed with a key it does not have', () => {
@@ -39,12 +43,16 @@ describe('sealing', () => {
     parts[4] = Buffer.from('xoxb-forged').toString('base64url');
     expect(() => sealer.open(parts.join('.'))).toThrow();
     const other = key();
-    expect(() => new Sealer(other).open(sealed)).toThrow(/sealed with key [0-9a-f]{8}, which is not MANZIL_ENCRYPTION_KEY/);
+    expect(() => new Sealer(other).open(sealed)).toThrow(
+      /sealed with key [0-9a-f]{8}, which is not MANZIL_ENCRYPTION_KEY/,
+    );
   });
 
   it('takes a key as 64 hex digits or base64, and nothing shorter', () => {
     const k = key();
-    expect(sealerFrom({ key: k.toString('hex'), previous: [] }).keyId).toBe(sealerFrom({ key: k.toString('base64'), previous: [] }).keyId);
+    expect(sealerFrom({ key: k.toString('hex'), previous: [] }).keyId).toBe(
+      sealerFrom({ key: k.toString('base64'), previous: [] }).keyId,
+    );
     expect(() => sealerFrom({ key: 'too-short', previous: [] })).toThrow(/32 bytes/);
   });
 });
@@ -54,7 +62,9 @@ describe('installations', () => {
     const store = open();
     const repo = createSlackInstallationRepo(store, new Sealer(key()));
     expect(await repo.save({ teamId: 'T1' }, INSTALLATION)).toBe(true);
-    expect(await repo.save({ teamId: 'T1' }, { ...INSTALLATION, bot: { ...INSTALLATION.bot, token: 'xoxb-T1-new' } })).toBe(false);
+    expect(
+      await repo.save({ teamId: 'T1' }, { ...INSTALLATION, bot: { ...INSTALLATION.bot, token: 'xoxb-T1-new' } }),
+    ).toBe(false);
     expect(await repo.fetch({ teamId: 'T1' })).toMatchObject({ bot: { token: 'xoxb-T1-new' } });
     expect(JSON.stringify(store.sqlite.prepare('select * from slack_installation').all())).not.toContain('xoxb-T1');
     expect(await repo.fetch({ teamId: 'T2' })).toBeUndefined();
@@ -66,7 +76,9 @@ describe('installations', () => {
     const store = open();
     const [oldKey, newKey] = [key(), key()];
     await createSlackInstallationRepo(store, new Sealer(oldKey)).save({ teamId: 'T1' }, INSTALLATION);
-    await expect(createSlackInstallationRepo(store, new Sealer(newKey)).fetch({ teamId: 'T1' })).rejects.toThrow(/not MANZIL_ENCRYPTION_KEY/);
+    await expect(createSlackInstallationRepo(store, new Sealer(newKey)).fetch({ teamId: 'T1' })).rejects.toThrow(
+      /not MANZIL_ENCRYPTION_KEY/,
+    );
     const said: unknown[] = [];
     const both = createSlackInstallationRepo(store, new Sealer(newKey, [oldKey]));
     expect(await resealInstallations(both, { info: (...a: unknown[]) => void said.push(a) })).toBe(1);

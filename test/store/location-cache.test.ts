@@ -63,7 +63,10 @@ describe('location cache', () => {
 
     time.advance(HOUR);
     const second = openStore(file);
-    expect(createLocationCacheRepo(second, time.now).get('al reem island')).toEqual({ results: marina, fetchedAt: time.now() - HOUR });
+    expect(createLocationCacheRepo(second, time.now).get('al reem island')).toEqual({
+      results: marina,
+      fetchedAt: time.now() - HOUR,
+    });
     second.close();
   });
 });

@@ -65,7 +65,9 @@ describe('migrations', () => {
       expect(store.sqlite.prepare('SELECT label FROM parent WHERE id = 1').get()).toEqual({ label: '' });
       // Foreign keys are enforced again once migrations are done.
       expect(store.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
-      expect(() => store.sqlite.exec("INSERT INTO child (id, parent_id, note) VALUES (13, 99, 'x')")).toThrow(/FOREIGN KEY/);
+      expect(() => store.sqlite.exec("INSERT INTO child (id, parent_id, note) VALUES (13, 99, 'x')")).toThrow(
+        /FOREIGN KEY/,
+      );
       store.sqlite.exec('DELETE FROM parent WHERE id = 2');
       expect(store.sqlite.prepare('SELECT count(*) AS n FROM child').get()).toEqual({ n: 2 });
     } finally {
@@ -120,7 +122,9 @@ describe('migrations', () => {
     writeMigrations(folder, [createParentAndChild]);
     const raw = new Database(file);
     migrate(drizzle(raw), { migrationsFolder: folder });
-    raw.exec("INSERT INTO parent (id, name) VALUES (1, 'Marina'); INSERT INTO child (id, parent_id, note) VALUES (10, 1, 'a');");
+    raw.exec(
+      "INSERT INTO parent (id, name) VALUES (1, 'Marina'); INSERT INTO child (id, parent_id, note) VALUES (10, 1, 'a');",
+    );
     raw.close();
 
     writeMigrations(folder, [createParentAndChild, rebuildParent()]);

@@ -8,7 +8,9 @@ import { openPgStore, type PgStore } from '../../src/store/pg/open.js';
 import * as pgSchema from '../../src/store/pg/schema.js';
 import { freshPostgres } from '../support/postgres.js';
 
-const journal = JSON.parse(fs.readFileSync(new URL('../../migrations/postgres/meta/_journal.json', import.meta.url), 'utf8')) as { entries: unknown[] };
+const journal = JSON.parse(
+  fs.readFileSync(new URL('../../migrations/postgres/meta/_journal.json', import.meta.url), 'utf8'),
+) as { entries: unknown[] };
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -38,22 +40,37 @@ async function query<T>(url: string, text: string): Promise<T[]> {
   }
 }
 
-const applied = (url: string) => query<{ id: number; hash: string }>(url, 'SELECT id, hash FROM drizzle.__drizzle_migrations ORDER BY id');
+const applied = (url: string) =>
+  query<{ id: number; hash: string }>(url, 'SELECT id, hash FROM drizzle.__drizzle_migrations ORDER BY id');
 
 describe('openPgStore', () => {
   it('creates every table of the Postgres schema', async () => {
     const url = await database();
     const store = await open(url);
-    const tables = await query<{ table_name: string }>(url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
+    const tables = await query<{ table_name: string }>(
+      url,
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+    );
     const expected = Object.values(pgSchema)
       .filter((value) => value instanceof PgTable)
       .map((table) => getTableConfig(table).name);
     expect(tables.map((t) => t.table_name).sort()).toEqual(expected.sort());
     // Times are bigint and read back as numbers.
     const now = Date.now();
-    await store.db.insert(pgSchema.buttonState).values({ token: 't', kind: 'k', payload: '{}', createdAt: now, lastUsedAt: now });
+    await store.db
+      .insert(pgSchema.buttonState)
+      .values({ token: 't', kind: 'k', payload: '{}', createdAt: now, lastUsedAt: now });
     expect(await store.db.select().from(pgSchema.buttonState)).toEqual([
-      { token: 't', service: '', scope: '', kind: 'k', payload: '{}', payloadHash: null, createdAt: now, lastUsedAt: now },
+      {
+        token: 't',
+        service: '',
+        scope: '',
+        kind: 'k',
+        payload: '{}',
+        payloadHash: null,
+        createdAt: now,
+        lastUsedAt: now,
+      },
     ]);
   });
 

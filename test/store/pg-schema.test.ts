@@ -16,24 +16,46 @@ function shape(config: {
   columns: { name: string; notNull: boolean; primary: boolean; default?: unknown }[];
   primaryKeys: { columns: { name: string }[] }[];
   indexes: { config: { name?: string; unique: boolean; columns: unknown[] } }[];
-  foreignKeys: { onDelete?: string | undefined; reference(): { columns: { name: string }[]; foreignTable: unknown; foreignColumns: { name: string }[] } }[];
+  foreignKeys: {
+    onDelete?: string | undefined;
+    reference(): { columns: { name: string }[]; foreignTable: unknown; foreignColumns: { name: string }[] };
+  }[];
 }) {
   const columnName = (c: unknown) => (c as { name: string }).name;
   return {
     name: config.name,
-    columns: Object.fromEntries(config.columns.map((c) => [c.name, { notNull: c.notNull, primary: c.primary, default: c.default }])),
+    columns: Object.fromEntries(
+      config.columns.map((c) => [c.name, { notNull: c.notNull, primary: c.primary, default: c.default }]),
+    ),
     primaryKeys: config.primaryKeys.map((pk) => pk.columns.map(columnName)),
-    indexes: Object.fromEntries(config.indexes.map((i) => [i.config.name, { unique: i.config.unique, columns: i.config.columns.map(columnName) }])),
+    indexes: Object.fromEntries(
+      config.indexes.map((i) => [
+        i.config.name,
+        { unique: i.config.unique, columns: i.config.columns.map(columnName) },
+      ]),
+    ),
     foreignKeys: config.foreignKeys.map((fk) => {
       const reference = fk.reference();
-      const table = reference.foreignTable instanceof PgTable ? pgTableConfig(reference.foreignTable) : sqliteTableConfig(reference.foreignTable as SQLiteTable);
-      return { columns: reference.columns.map(columnName), table: table.name, foreignColumns: reference.foreignColumns.map(columnName), onDelete: fk.onDelete };
+      const table =
+        reference.foreignTable instanceof PgTable
+          ? pgTableConfig(reference.foreignTable)
+          : sqliteTableConfig(reference.foreignTable as SQLiteTable);
+      return {
+        columns: reference.columns.map(columnName),
+        table: table.name,
+        foreignColumns: reference.foreignColumns.map(columnName),
+        onDelete: fk.onDelete,
+      };
     }),
   };
 }
 
-const sqliteTables = Object.entries(sqliteSchema).flatMap(([name, value]): [string, SQLiteTable][] => (value instanceof SQLiteTable ? [[name, value]] : []));
-const pgTables = Object.entries(pgSchema).flatMap(([name, value]): [string, PgTable][] => (value instanceof PgTable ? [[name, value]] : []));
+const sqliteTables = Object.entries(sqliteSchema).flatMap(([name, value]): [string, SQLiteTable][] =>
+  value instanceof SQLiteTable ? [[name, value]] : [],
+);
+const pgTables = Object.entries(pgSchema).flatMap(([name, value]): [string, PgTable][] =>
+  value instanceof PgTable ? [[name, value]] : [],
+);
 
 describe('the Postgres schema', () => {
   it('has the row types of the SQLite schema, table for table', () => {

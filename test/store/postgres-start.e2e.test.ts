@@ -65,10 +65,16 @@ describe('Manzil on Postgres', () => {
 
     // Saved through one instance, listed by the other.
     for (const channel of CHANNELS) {
-      const reply = await a.manzil.bot.handleCommand({ user: 'U0ALICE', place: place(channel), text: 'alerts add rent marina' });
+      const reply = await a.manzil.bot.handleCommand({
+        user: 'U0ALICE',
+        place: place(channel),
+        text: 'alerts add rent marina',
+      });
       expect(reply.text).toMatch(/^Saved as alert #1/);
     }
-    expect((await b.manzil.bot.handleCommand({ user: 'U0ALICE', place: place(CHANNELS[0]!), text: 'alerts list' })).text).toMatch(/Alerts in this channel \(1\):\n#1 · /);
+    expect(
+      (await b.manzil.bot.handleCommand({ user: 'U0ALICE', place: place(CHANNELS[0]!), text: 'alerts list' })).text,
+    ).toMatch(/Alerts in this channel \(1\):\n#1 · /);
 
     // The first look records what is there and posts nothing; then the market moves and both instances run at once.
     await a.manzil.alerts.poll();
@@ -88,7 +94,12 @@ describe('Manzil on Postgres', () => {
     const posts = CHANNELS.flatMap((c) => alertPosts(slack, c));
     expect(posts.length).toBe(queued);
     expect(new Set(posts.map(deliveryIdOf)).size).toBe(queued);
-    expect(await b.manzil.alerts.outbox.stats()).toMatchObject({ pending: 0, sending: 0, failed: 0, delivered: queued });
+    expect(await b.manzil.alerts.outbox.stats()).toMatchObject({
+      pending: 0,
+      sending: 0,
+      failed: 0,
+      delivered: queued,
+    });
 
     // A run with nothing new posts nothing, whichever instance makes it.
     await b.manzil.alerts.poll();

@@ -36,7 +36,9 @@ describe('service keys', () => {
     expect(adoptServiceSpellings(store, 'https://api.example.ae')).toBe(2);
     expect((await alerts.due('https://api.example.ae', Date.now() + 1)).map((s) => s.text)).toEqual(['rent marina']);
     expect(await alerts.due('https://other.example.ae', Date.now() + 1)).toHaveLength(1); // another service stays its own
-    expect(createButtonStateRepo(store, Date.now, 'https://api.example.ae').load(token)).toMatchObject({ kind: 'page' });
+    expect(createButtonStateRepo(store, Date.now, 'https://api.example.ae').load(token)).toMatchObject({
+      kind: 'page',
+    });
     expect(adoptServiceSpellings(store, 'https://api.example.ae')).toBe(0); // once done, nothing to do
     store.close();
   });

@@ -27,7 +27,9 @@ const KEY = 'sk-three-instances-18';
 const SEARCHES = 1_000;
 const QUERIES = 100;
 const CHANNELS = 100;
-/** Runs every 10 s: a run of 100 queries takes a few seconds here (three processes on two cores), so runs stand apart. */
+/**
+ * Runs every 10 s: a run of 100 queries takes a few seconds here (three processes on two cores), so runs stand apart.
+ */
 const CRON = '*/10 * * * * *';
 
 let sandbox: Sandbox;
@@ -88,7 +90,10 @@ interface Instance {
 
 function spawnInstance(): Instance {
   const dbPath = join(mkdtempSync(join(tmpdir(), 'manzil-three-')), 'unused.db');
-  const child = spawn(process.execPath, nodeArgs(CHILD), { env: { ...process.env, ...env(dbPath), DELIVERY_THREAD: 'on' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, nodeArgs(CHILD), {
+    env: { ...process.env, ...env(dbPath), DELIVERY_THREAD: 'on' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   children.push(child);
   let log = '';
   child.stdout.on('data', (d) => (log += d));
@@ -107,10 +112,16 @@ function spawnInstance(): Instance {
 }
 
 const one = async <T>(text: string, values: unknown[] = []): Promise<T> => (await sql.query(text, values)).rows[0] as T;
-const waitUntil = async (what: string, cond: () => Promise<boolean> | boolean, ms: number, instances: Instance[] = []) => {
+const waitUntil = async (
+  what: string,
+  cond: () => Promise<boolean> | boolean,
+  ms: number,
+  instances: Instance[] = [],
+) => {
   const end = Date.now() + ms;
   while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}\n${instances.map((i) => i.log().slice(-3_000)).join('\n---\n')}`);
+    if (Date.now() > end)
+      throw new Error(`not within ${ms} ms: ${what}\n${instances.map((i) => i.log().slice(-3_000)).join('\n---\n')}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 };
@@ -122,7 +133,9 @@ const pidOf = (holder: string) => Number(holder.split('-')[0]);
 async function distinctQueries(): Promise<SavedQuery[]> {
   const found = new Map<number, string>();
   for (const probe of ['dubai', 'marina', 'jumeirah', 'al']) {
-    const res = await fetch(`${sandbox.url}/autocomplete-location?query=${probe}`, { headers: { 'x-gateway-key': KEY } });
+    const res = await fetch(`${sandbox.url}/autocomplete-location?query=${probe}`, {
+      headers: { 'x-gateway-key': KEY },
+    });
     for (const l of ((await res.json()) as { data: { id: number; name: string }[] }).data) found.set(l.id, l.name);
   }
   const places = [...found].slice(0, 10).map(([id, name]) => ({ id, name }));
@@ -132,18 +145,25 @@ async function distinctQueries(): Promise<SavedQuery[]> {
     for (const place of places)
       for (const bedrooms of [undefined, '1', '2', '3', '4']) {
         const params: Record<string, string> = bedrooms ? { bedrooms } : {};
-        out.push({ query: { operation, params, location: place.name, unknownWords: [] }, location: { id: place.id, name: place.name } });
+        out.push({
+          query: { operation, params, location: place.name, unknownWords: [] },
+          location: { id: place.id, name: place.name },
+        });
       }
   return out;
 }
 
 /** No run under way: no tick waiting or running, no query job waiting or running. */
 async function quiet(): Promise<boolean> {
-  const busy = await one<{ n: string }>(`select count(*) as n from pgboss.job where name in ('alerts-poll', 'alerts-poll.part') and state in ('created', 'retry', 'active')`);
+  const busy = await one<{ n: string }>(
+    `select count(*) as n from pgboss.job where name in ('alerts-poll', 'alerts-poll.part') and state in ('created', 'retry', 'active')`,
+  );
   return busy.n === '0';
 }
 
-/** The runs queued after `since`: each run's query jobs are inserted in one statement, so they share a creation time. */
+/**
+ * The runs queued after `since`: each run's query jobs are inserted in one statement, so they share a creation time.
+ */
 async function runsSince(since: Date): Promise<string[][]> {
   const rows = await sql.query<{ keys: string[][] }>(
     `select array_agg(data->'keys' order by id) as keys from pgboss.job where name = 'alerts-poll.part' and created_on > $1 group by created_on order by created_on`,
@@ -153,14 +173,22 @@ async function runsSince(since: Date): Promise<string[][]> {
 }
 
 const searchCalls = () => sandbox.requests().filter((r) => r.path.startsWith('/search-')).length;
-const outboxLeft = async () => Number((await one<{ n: string }>(`select count(*) as n from outbox where state in ('pending', 'claimed', 'sending')`)).n);
-const delivered = async () => Number((await one<{ n: string }>(`select count(*) as n from outbox where state = 'delivered'`)).n);
+const outboxLeft = async () =>
+  Number(
+    (await one<{ n: string }>(`select count(*) as n from outbox where state in ('pending', 'claimed', 'sending')`)).n,
+  );
+const delivered = async () =>
+  Number((await one<{ n: string }>(`select count(*) as n from outbox where state = 'delivered'`)).n);
 const allPosts = () => Array.from({ length: CHANNELS }, (_, c) => alertPosts(slack, `C${c}`)).flat();
 
 describe('three instances on one Postgres', () => {
   it('share every run (calls = distinct queries), post each listing once, and lose nothing to a SIGKILL mid-run or mid-post', async () => {
     // The searches, saved by a process that runs nothing: 10 in each channel, each query in 10 channels.
-    reader = await startManzil({ env: env(join(mkdtempSync(join(tmpdir(), 'manzil-three-r-')), 'unused.db')), serve: false, writeLog: () => {} });
+    reader = await startManzil({
+      env: env(join(mkdtempSync(join(tmpdir(), 'manzil-three-r-')), 'unused.db')),
+      serve: false,
+      writeLog: () => {},
+    });
     const queries = await distinctQueries();
     const service = serviceKey(sandbox.url!);
     for (let i = 0; i < SEARCHES; i++) {
@@ -183,31 +211,49 @@ describe('three instances on one Postgres', () => {
 
     const instances = [spawnInstance(), spawnInstance(), spawnInstance()];
     await Promise.all(instances.map((i) => i.ready));
-    await waitUntil('one instance holds the Discord gateway', () => discord.sessions().identified === 1, 20_000, instances);
+    await waitUntil(
+      'one instance holds the Discord gateway',
+      () => discord.sessions().identified === 1,
+      20_000,
+      instances,
+    );
     const leader = instances.find((i) => i.log().includes('"msg":"leading"'))!;
     expect(leader).toBeDefined();
 
     // The first look: every search primed, by the three instances together, nothing posted.
     await waitUntil(
       'every search had its first look',
-      async () => (await one<{ n: string }>('select count(*) as n from saved_search where primed_at is null')).n === '0',
+      async () =>
+        (await one<{ n: string }>('select count(*) as n from saved_search where primed_at is null')).n === '0',
       60_000,
       instances,
     );
-    const primedBy = await sql.query<{ holder: string }>(`select distinct holder from job_lease where name like 'alerts-poll:%'`);
+    const primedBy = await sql.query<{ holder: string }>(
+      `select distinct holder from job_lease where name like 'alerts-poll:%'`,
+    );
     expect(new Set(primedBy.rows.map((r) => pidOf(r.holder))).size).toBeGreaterThan(1);
 
     // The market moves; the runs that follow find its new listings, and the instances deliver them.
     sandbox.clearRequests();
     sandbox.advance(240);
-    await waitUntil('the new listings were queued', async () => (await delivered()) + (await outboxLeft()) > 0, 30_000, instances);
+    await waitUntil(
+      'the new listings were queued',
+      async () => (await delivered()) + (await outboxLeft()) > 0,
+      30_000,
+      instances,
+    );
     await waitUntil('everything queued was posted', async () => (await outboxLeft()) === 0, 60_000, instances);
     // Two whole runs from a quiet moment to the next: each queued every distinct query once, and the service was
     // called once per query of each run.
     await waitUntil('a moment between runs', quiet, 30_000, instances);
     const since = new Date();
     sandbox.clearRequests();
-    await waitUntil('two more runs, done', async () => (await runsSince(since)).length >= 2 && (await quiet()), 40_000, instances);
+    await waitUntil(
+      'two more runs, done',
+      async () => (await runsSince(since)).length >= 2 && (await quiet()),
+      40_000,
+      instances,
+    );
     const runs = await runsSince(since);
     for (const run of runs) {
       expect(run).toHaveLength(QUERIES);
@@ -224,7 +270,10 @@ describe('three instances on one Postgres', () => {
     await waitUntil(
       'the gateway’s holder in the middle of a run',
       async () => {
-        const held = await sql.query<{ holder: string }>(`select holder from job_lease where name like 'alerts-poll:%' and until > $1`, [Date.now()]);
+        const held = await sql.query<{ holder: string }>(
+          `select holder from job_lease where name like 'alerts-poll:%' and until > $1`,
+          [Date.now()],
+        );
         return held.rows.some((r) => pidOf(r.holder) === leader.pid);
       },
       30_000,
@@ -232,7 +281,12 @@ describe('three instances on one Postgres', () => {
     );
     leader.child.kill('SIGKILL');
     const killedAt = Date.now();
-    await waitUntil('another instance took the gateway over', () => discord.sessions().identified === 2, 20_000, instances);
+    await waitUntil(
+      'another instance took the gateway over',
+      () => discord.sessions().identified === 2,
+      20_000,
+      instances,
+    );
     expect(Date.now() - killedAt).toBeLessThan(15_000);
 
     // Another instance killed in the middle of a post: its entry `sending`, the message on Slack, the answer held back.
@@ -276,8 +330,12 @@ describe('three instances on one Postgres', () => {
         .map((r) => [`${r.path}:${r.params.location_id}:${r.params.bedrooms ?? ''}`, r]),
     );
     for (const saved of queries.slice(0, 20)) {
-      const request = asAsked.get(`/${saved.query.operation}:${saved.location!.id}:${saved.query.params.bedrooms ?? ''}`)!;
-      const res = await fetch(`${sandbox.url}${request.path}?${new URLSearchParams(request.params).toString()}`, { headers: { 'x-gateway-key': KEY } });
+      const request = asAsked.get(
+        `/${saved.query.operation}:${saved.location!.id}:${saved.query.params.bedrooms ?? ''}`,
+      )!;
+      const res = await fetch(`${sandbox.url}${request.path}?${new URLSearchParams(request.params).toString()}`, {
+        headers: { 'x-gateway-key': KEY },
+      });
       const shown = ((await res.json()) as { data: { property_id: string }[] }).data.map((l) => l.property_id);
       expect(shown.length).toBeGreaterThan(0);
       const missing = await sql.query(
@@ -288,7 +346,12 @@ describe('three instances on one Postgres', () => {
       expect(missing.rows).toEqual([]);
     }
     // The gateway answers from the instance that took it over.
-    const asked = await discord.slashCommand('rent', [{ name: 'query', type: 3, value: 'marina 2br' }], { channelId: discord.channelId });
-    await discord.waitFor(() => discord.original(asked.token)?.content !== undefined || discord.responses(asked.token).length > 1, 15_000);
+    const asked = await discord.slashCommand('rent', [{ name: 'query', type: 3, value: 'marina 2br' }], {
+      channelId: discord.channelId,
+    });
+    await discord.waitFor(
+      () => discord.original(asked.token)?.content !== undefined || discord.responses(asked.token).length > 1,
+      15_000,
+    );
   }, 480_000);
 });

@@ -13,7 +13,10 @@ afterEach(() => {
   for (const s of opened.splice(0)) s.close();
 });
 
-function open(lock: WriteLock, file = join(mkdtempSync(join(tmpdir(), 'manzil-lock-')), 'm.db')): { store: Store; file: string } {
+function open(
+  lock: WriteLock,
+  file = join(mkdtempSync(join(tmpdir(), 'manzil-lock-')), 'm.db'),
+): { store: Store; file: string } {
   const store = openStore(file, { writeLock: lock });
   opened.push(store);
   store.sqlite.exec('create table if not exists t (id integer primary key, who text)');
@@ -22,7 +25,10 @@ function open(lock: WriteLock, file = join(mkdtempSync(join(tmpdir(), 'manzil-lo
 
 const holder = (lock: WriteLock) => new Int32Array(lock.buffer)[0]!;
 
-/** A worker thread that opens `file` with the lock (not first) and runs `script` (its `store`, `lock` and `port` in scope). */
+/**
+ * A worker thread that opens `file` with the lock (not first) and runs `script` (its `store`, `lock` and `port` in
+ * scope).
+ */
 function worker(file: string, buffer: SharedArrayBuffer, script: string): Worker {
   const store = new URL('../../src/store/index.ts', import.meta.url).href;
   const code = `
@@ -36,7 +42,8 @@ function worker(file: string, buffer: SharedArrayBuffer, script: string): Worker
   return new Worker(code, { eval: true, workerData: { file, buffer } });
 }
 
-const message = <T>(w: Worker) => new Promise<T>((resolve, reject) => (w.once('message', resolve), w.once('error', reject)));
+const message = <T>(w: Worker) =>
+  new Promise<T>((resolve, reject) => (w.once('message', resolve), w.once('error', reject)));
 
 describe('the write lock', () => {
   it('is taken by transactions (drizzle’s too) and writing statements, re-entrantly, and left free after each', () => {

@@ -44,7 +44,10 @@ export interface CliRun {
  * `manzil <args>` as an operator runs it: a process of its own with only PATH, HOME (its folder) and `env` in its
  * environment, in `cwd` (a new temporary folder by default), `input` on its standard input; resolves when it exits.
  */
-export function runManzil(args: string[], options: { env?: Record<string, string>; cwd?: string; input?: string } = {}): Promise<CliRun> {
+export function runManzil(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; input?: string } = {},
+): Promise<CliRun> {
   const cwd = options.cwd ?? mkdtempSync(path.join(tmpdir(), 'manzil-cli-'));
   const child = spawn(process.execPath, manzilArgs(...args), {
     cwd,

@@ -1,7 +1,8 @@
 // A part of vitest's global setup (./global-setup.ts): the TypeScript of src/, adapters/ and test/ turned into
 // JavaScript once for the run, for the processes the tests start (`manzil start`, the restart children). Each of them
 // ran through tsx before, whose loader thread cost about 2 s of CPU per process (and as much again for a delivery
-// thread it started); on a 2-core machine that was a fifth of the suite. The transform is the one tsx does (esbuild, the
+// thread it started); on a 2-core machine that was a fifth of the suite. The transform is the one tsx does (esbuild,
+// the
 // project's tsconfig, a file at a time, no bundling), so a child runs the same code.
 //
 // The files go under .test-build/ in the repository (not under node_modules/, where Node would take .js for CommonJS),

@@ -14,7 +14,10 @@ const STOP_TIMEOUT_MS = 15_000;
 /** Starts it; `adminUrl` reaches its `postgres` database; `stop()` ends it and removes its folder. */
 export async function startEmbeddedPostgres(): Promise<{ adminUrl: string; stop(): Promise<void> }> {
   const script = fileURLToPath(new URL('./postgres-process.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['pipe', 'pipe', 'pipe'], env: process.env });
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: process.env,
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
@@ -32,7 +35,8 @@ export async function startEmbeddedPostgres(): Promise<{ adminUrl: string; stop(
   ]).finally(() => clearTimeout(timer));
   if (!ready) {
     child.kill('SIGTERM');
-    const [code, signal] = child.exitCode !== null || child.signalCode !== null ? [child.exitCode, child.signalCode] : await exited;
+    const [code, signal] =
+      child.exitCode !== null || child.signalCode !== null ? [child.exitCode, child.signalCode] : await exited;
     throw new Error(
       `Embedded Postgres (test/support/postgres-process.ts) did not start (${signal ?? `exit ${code}`}): ${stderr.trim() || `no word within ${START_TIMEOUT_MS} ms`}`,
     );
@@ -45,14 +49,19 @@ export async function startEmbeddedPostgres(): Promise<{ adminUrl: string; stop(
       (stopped ??= (async () => {
         // Closing its input is the signal to stop Postgres and remove the folder (postgres-process.ts).
         child.stdin.end();
-        const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS)));
+        const timeout = new Promise<'timeout'>(
+          (resolve) => (timer = setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS)),
+        );
         const outcome = await Promise.race([exited, timeout]).finally(() => clearTimeout(timer));
         if (outcome !== 'timeout') {
           const [code, signal] = outcome;
           if (code === 0) return;
-          throw new Error(`Embedded Postgres's process ended with ${signal ?? `exit ${code}`} while stopping: ${stderr.trim()}`);
+          throw new Error(
+            `Embedded Postgres's process ended with ${signal ?? `exit ${code}`} while stopping: ${stderr.trim()}`,
+          );
         }
-        // Stuck: end Postgres itself (its process group is ours, so it would otherwise outlive the run), then its parent.
+        // Stuck: end Postgres itself (its process group is ours, so it would otherwise outlive the run), then its
+        // parent.
         if (ready.pid) process.kill(ready.pid, 'SIGQUIT');
         child.kill('SIGKILL');
         await exited;

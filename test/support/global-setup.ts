@@ -13,7 +13,8 @@ export async function setUpParts(project: TestProject, parts: readonly GlobalPar
   const teardowns: (() => Promise<void>)[] = [];
   const tearDown = async () => {
     const errors: unknown[] = [];
-    for (const teardown of teardowns.splice(0).reverse()) await teardown().catch((error: unknown) => errors.push(error));
+    for (const teardown of teardowns.splice(0).reverse())
+      await teardown().catch((error: unknown) => errors.push(error));
     if (errors.length === 0) return;
     // Vitest exits with process.exitCode once closed; it sets none for a failed teardown.
     process.exitCode = 1;

@@ -31,7 +31,8 @@ function datasetAt(seed: number, start: Date, now: number): Dataset {
   const key = `${seed}:${start.getTime()}`;
   let ds = datasets.get(key);
   if (!ds) datasets.set(key, (ds = buildDataset(seed, start)));
-  for (let day = ds.transactionsThrough + 1; day <= dayOf(now); day++) ds.transactions.push(...transactionsOfDay(ds.seed, ds.geo, day, ds.start));
+  for (let day = ds.transactionsThrough + 1; day <= dayOf(now); day++)
+    ds.transactions.push(...transactionsOfDay(ds.seed, ds.geo, day, ds.start));
   ds.transactionsThrough = Math.max(ds.transactionsThrough, dayOf(now));
   return ds;
 }
@@ -54,7 +55,9 @@ export function periodTruth(sandbox: Sandbox, ask: PeriodAsk, o: { seed?: number
   if (!place) throw new Error(`no place "${ask.place}" in the sandbox`);
   const inside = ds.geo.within(place.id);
   const d = new Date(now);
-  const from = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - ask.months, d.getUTCDate())).toISOString().slice(0, 10);
+  const from = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - ask.months, d.getUTCDate()))
+    .toISOString()
+    .slice(0, 10);
   const today = d.toISOString().slice(0, 10);
   const records = ds.transactions
     .filter(

@@ -1,4 +1,5 @@
-// A part of vitest's global setup (./global-setup.ts): one embedded Postgres for the whole run (./embedded-postgres.ts), stopped and removed afterwards.
+// A part of vitest's global setup (./global-setup.ts): one embedded Postgres for the whole run
+// (./embedded-postgres.ts), stopped and removed afterwards.
 // Tests get its admin URL with inject('postgresUrl') and make a database each (./postgres.ts).
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -12,7 +13,9 @@ declare module 'vitest' {
   }
 }
 
-/** The template the test databases are copied from (test/support/postgres.ts): made here, with every migration applied. */
+/**
+ * The template the test databases are copied from (test/support/postgres.ts): made here, with every migration applied.
+ */
 export const TEMPLATE = 'manzil_template';
 
 async function migratedTemplate(adminUrl: string): Promise<void> {

@@ -23,7 +23,9 @@ function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -62,7 +64,10 @@ const postgres = new EmbeddedPostgres({
 });
 
 let stopping: Promise<void> | undefined;
-const stop = () => (stopping ??= postgres.stop().catch((error: unknown) => void process.stderr.write(`embedded Postgres: stop failed: ${String(error)}\n`)));
+const stop = () =>
+  (stopping ??= postgres
+    .stop()
+    .catch((error: unknown) => void process.stderr.write(`embedded Postgres: stop failed: ${String(error)}\n`)));
 
 try {
   await postgres.initialise();
@@ -72,7 +77,10 @@ try {
     postgres.start().catch((error: unknown) => {
       throw error instanceof Error ? error : new Error('postgres exited during startup');
     }),
-    new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`not ready after ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS))),
+    new Promise(
+      (_, reject) =>
+        (timer = setTimeout(() => reject(new Error(`not ready after ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS)),
+    ),
   ]).finally(() => clearTimeout(timer));
 } catch (error) {
   await stop();
@@ -87,4 +95,6 @@ log.length = 0;
 process.stdin.on('end', () => void stop().then(() => process.exit(0)));
 process.stdin.resume();
 const pid = (postgres as unknown as { process?: { pid?: number } }).process?.pid;
-process.stdout.write(`${JSON.stringify({ adminUrl: `postgres://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}/postgres`, pid })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ adminUrl: `postgres://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}/postgres`, pid })}\n`,
+);

@@ -25,7 +25,11 @@ export async function freshPostgres(o: { empty?: boolean } = {}): Promise<{ url:
   const name = `t_${process.pid}_${++counter}_${randomBytes(4).toString('hex')}`;
   // A copy of the migrated template (postgres-global.ts). FILE_COPY: with fsync off, copying its files is quicker than
   // writing them through the WAL.
-  await admin((client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE ${o.empty ? 'template1' : TEMPLATE} STRATEGY FILE_COPY`));
+  await admin((client) =>
+    client.query(
+      `CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE ${o.empty ? 'template1' : TEMPLATE} STRATEGY FILE_COPY`,
+    ),
+  );
   const url = new URL(inject('postgresUrl'));
   url.pathname = `/${name}`;
   let dropped = false;

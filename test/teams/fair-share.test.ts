@@ -59,7 +59,8 @@ describe('a fair share of the quota for each team', () => {
     expect((await ask(HOT, 'alerts add rent marina')).text).toMatch(/Saved as alert #1/);
     expect((await ask(COOL, 'alerts add rent marina')).text).toMatch(/Saved as alert #1/);
     let last = '';
-    for (let page = 0; page < 40 && !SPENT.test(last); page++) last = (await ask(HOT, `rent marina ${page % 2 ? '1br' : '2br'} under ${100 + page}k`)).text;
+    for (let page = 0; page < 40 && !SPENT.test(last); page++)
+      last = (await ask(HOT, `rent marina ${page % 2 ? '1br' : '2br'} under ${100 + page}k`)).text;
     expect(last).toMatch(SPENT);
     expect(last).not.toMatch(/T0HOT|slack:/); // no internals in chat
     expect((await ask(COOL, 'rent marina 3br')).text).not.toMatch(SPENT);
@@ -85,7 +86,9 @@ describe('a fair share of the quota for each team', () => {
     expect(lines.find((l) => l.includes('slack:T0HOT'))).toMatch(/20\s+20 {2}SPENT: its alerts and digests wait/);
     expect(lines.find((l) => l.includes('slack:T0COOL'))).not.toMatch(/SPENT/);
     // And the channel says why its alerts went quiet; the other's does not.
-    expect((await ask(HOT, 'alerts list')).text).toMatch(/This workspace has used its share of this month's property lookups: its alerts are not checked/);
+    expect((await ask(HOT, 'alerts list')).text).toMatch(
+      /This workspace has used its share of this month's property lookups: its alerts are not checked/,
+    );
     expect((await ask(COOL, 'alerts list')).text).not.toMatch(/used its share/);
   });
 
@@ -118,23 +121,37 @@ describe('the share policy', () => {
   const store = () => openStore(':memory:');
   it('leaves teams unlimited without a monthly quota, unless the operator set their own share', async () => {
     const teams = createTeamRepo(store());
-    const shares = new TeamShares(teams, { perMonth: undefined, sharePct: 10, chatReservePct: 10, monthSpent: async () => 0 });
+    const shares = new TeamShares(teams, {
+      perMonth: undefined,
+      sharePct: 10,
+      chatReservePct: 10,
+      monthSpent: async () => 0,
+    });
     expect(await shares.shareOf('slack:T1')).toBeUndefined();
     await teams.setBudget('slack:T1', 2);
     await teams.charge(['slack:T1']);
     await teams.charge(['slack:T1', 'slack:T2']);
-    expect((await shares.check({ teams: ['slack:T1'], purpose: 'chat' }))?.reason).toMatch(/slack:T1 has used its share of this month's calls \(2 of 2\)/);
+    expect((await shares.check({ teams: ['slack:T1'], purpose: 'chat' }))?.reason).toMatch(
+      /slack:T1 has used its share of this month's calls \(2 of 2\)/,
+    );
     expect(await shares.check({ teams: ['slack:T2'], purpose: 'chat' })).toBeUndefined();
     expect(await shares.check(undefined)).toBeUndefined();
   });
 
   it('keeps the end of the month for chat: background work stops there, chat lookups go on', async () => {
     let spent = 0;
-    const shares = new TeamShares(createTeamRepo(store()), { perMonth: 1_000, sharePct: 100, chatReservePct: 10, monthSpent: async () => spent });
+    const shares = new TeamShares(createTeamRepo(store()), {
+      perMonth: 1_000,
+      sharePct: 100,
+      chatReservePct: 10,
+      monthSpent: async () => spent,
+    });
     spent = 899;
     expect(await shares.check({ teams: ['slack:T1'], purpose: 'background' })).toBeUndefined();
     spent = 900;
-    expect((await shares.check({ teams: ['slack:T1'], purpose: 'background' }))?.reason).toMatch(/kept for chat lookups/);
+    expect((await shares.check({ teams: ['slack:T1'], purpose: 'background' }))?.reason).toMatch(
+      /kept for chat lookups/,
+    );
     expect(await shares.check({ teams: ['slack:T1'], purpose: 'chat' })).toBeUndefined();
   });
 
@@ -165,26 +182,50 @@ describe('per-person limits on the costliest asks', () => {
     let t = Date.UTC(2026, 10, 24, 9);
     const { core, reached } = counting();
     const uses = createPersonUseRepo(openStore(':memory:'), () => t);
-    const limited = limitingPeople(core, new PersonLimiter(uses, { pagesPerHour: 3, runsPerHour: 2, searchesPerHour: 2 }, createLogger({ level: 'error', secrets: [] })));
+    const limited = limitingPeople(
+      core,
+      new PersonLimiter(
+        uses,
+        { pagesPerHour: 3, runsPerHour: 2, searchesPerHour: 2 },
+        createLogger({ level: 'error', secrets: [] }),
+      ),
+    );
     const page = (user: string, place = HOT) => limited.handleAction({ user, place, action: 'page', token: 'x' });
     for (let i = 0; i < 3; i++) expect((await page('U1')).text).toBe('ran page');
     const refused = await page('U1');
-    expect(refused).toMatchObject({ ephemeral: true, text: expect.stringMatching(/You've asked for 3 pages of results in the last hour.*Try again in about 60 minutes/) });
+    expect(refused).toMatchObject({
+      ephemeral: true,
+      text: expect.stringMatching(
+        /You've asked for 3 pages of results in the last hour.*Try again in about 60 minutes/,
+      ),
+    });
     expect((await page('U2')).text).toBe('ran page'); // another person of the same team
     expect((await page('U1', COOL)).text).toBe('ran page'); // the same id in another workspace is another person
     // Tests of alerts and digests on request share one limit; other alert and digest commands have none.
-    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'alerts test 1' })).text).toBe('ran alerts test 1');
-    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: '/digest now marina' })).text).toBe('ran /digest now marina');
-    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'alerts test 2' })).text).toMatch(/2 alert tests and digests on request/);
+    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'alerts test 1' })).text).toBe(
+      'ran alerts test 1',
+    );
+    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: '/digest now marina' })).text).toBe(
+      'ran /digest now marina',
+    );
+    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'alerts test 2' })).text).toMatch(
+      /2 alert tests and digests on request/,
+    );
     expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'alerts list' })).text).toBe('ran alerts list');
     // Searches have their own: a place chosen from "which one?" is one too.
     t += 30 * 60_000;
     expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'rent marina' })).text).toBe('ran rent marina');
-    expect((await limited.handleAction({ user: 'U1', place: HOT, action: 'choose', token: 'x' })).text).toBe('ran choose');
-    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'rent jvc' })).text).toMatch(/You've asked for 2 searches in the last hour.*Try again in about 60 minutes/);
+    expect((await limited.handleAction({ user: 'U1', place: HOT, action: 'choose', token: 'x' })).text).toBe(
+      'ran choose',
+    );
+    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'rent jvc' })).text).toMatch(
+      /You've asked for 2 searches in the last hour.*Try again in about 60 minutes/,
+    );
     t += 30 * 60_000 + 1; // the pages and runs of an hour ago have left the window; the searches not yet
     expect((await page('U1')).text).toBe('ran page');
-    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'rent jvc' })).text).toMatch(/Try again in about 30 minutes/);
+    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'rent jvc' })).text).toMatch(
+      /Try again in about 30 minutes/,
+    );
     expect(reached.filter((r) => r === 'page')).toHaveLength(6);
     expect(reached).not.toContain('rent jvc');
   });
@@ -196,7 +237,10 @@ describe('per-person limits on the costliest asks', () => {
     store.close();
     const lines: string[] = [];
     const logger = createLogger({ level: 'warn', secrets: [], format: 'json', write: (l) => lines.push(l) });
-    const limited = limitingPeople(core, new PersonLimiter(uses, { pagesPerHour: 1, runsPerHour: 1, searchesPerHour: 1 }, logger));
+    const limited = limitingPeople(
+      core,
+      new PersonLimiter(uses, { pagesPerHour: 1, runsPerHour: 1, searchesPerHour: 1 }, logger),
+    );
     expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'rent marina' })).text).toBe('ran rent marina');
     expect(lines.map((l) => JSON.parse(l) as { msg: string; kind: string })).toContainEqual(
       expect.objectContaining({ msg: expect.stringMatching(/per-person limit could not be counted/), kind: 'search' }),

@@ -40,7 +40,11 @@ describe('the calls of a period’s figures', () => {
   it('are counted for the team that asked, every page of them', { timeout: 60_000 }, async () => {
     const truth = periodTruth(sandbox, { place: 'Dubai Marina', kind: 'rented', months: 3 });
     sandbox.clearRequests();
-    const reply = await manzil.bot.handleCommand({ user: 'U0ASK', place: PLACE, text: 'transactions rented dubai marina last 3 months' });
+    const reply = await manzil.bot.handleCommand({
+      user: 'U0ASK',
+      place: PLACE,
+      text: 'transactions rented dubai marina last 3 months',
+    });
     expect(reply.text).toMatch(/Rental transactions in Dubai Marina/);
     const pages = sandbox.requests().filter((r) => r.path === '/get-get-transactions').length;
     // The table's page and the next one (asked to know whether to offer Next: a full page may be the last), and every
@@ -54,6 +58,8 @@ describe('the calls of a period’s figures', () => {
     } finally {
       store.close();
     }
-    expect(await manzil.metrics.text()).toMatch(new RegExp(`manzil_team_upstream_calls_total\\{team="slack:T0PERIOD"\\} ${calls}\\b`));
+    expect(await manzil.metrics.text()).toMatch(
+      new RegExp(`manzil_team_upstream_calls_total\\{team="slack:T0PERIOD"\\} ${calls}\\b`),
+    );
   });
 });

@@ -78,15 +78,32 @@ describe('per-person limits on Postgres, across instances', () => {
     // The fifth in the hour, on either instance: refused privately, with when to try again, and nothing is fetched.
     for (const m of [a, b]) {
       const refused = await ask(m, 'U0ALICE', 'rent marina 5br');
-      expect(refused).toMatchObject({ ephemeral: true, text: expect.stringMatching(/You've asked for 4 searches in the last hour.*Try again in about 60 minutes\./) });
+      expect(refused).toMatchObject({
+        ephemeral: true,
+        text: expect.stringMatching(/You've asked for 4 searches in the last hour.*Try again in about 60 minutes\./),
+      });
     }
     expect(sandbox.requests().length).toBe(calls);
     expect((await ask(b, 'U0BOB', 'rent marina 5br')).text).toMatch(RESULTS);
 
     // Pages: two in the hour, one on each instance; the third is refused on either.
-    expect((await a.bot.handleAction({ user: 'U0ALICE', place: PLACE, action: 'page', token: next(answers[0]!).token })).text).toMatch(RESULTS);
-    expect((await b.bot.handleAction({ user: 'U0ALICE', place: PLACE, action: 'page', token: next(answers[1]!).token })).text).toMatch(RESULTS);
-    const third = await a.bot.handleAction({ user: 'U0ALICE', place: PLACE, action: 'page', token: next(answers[2]!).token });
-    expect(third).toMatchObject({ ephemeral: true, text: expect.stringMatching(/You've asked for 2 pages of results in the last hour/) });
+    expect(
+      (await a.bot.handleAction({ user: 'U0ALICE', place: PLACE, action: 'page', token: next(answers[0]!).token }))
+        .text,
+    ).toMatch(RESULTS);
+    expect(
+      (await b.bot.handleAction({ user: 'U0ALICE', place: PLACE, action: 'page', token: next(answers[1]!).token }))
+        .text,
+    ).toMatch(RESULTS);
+    const third = await a.bot.handleAction({
+      user: 'U0ALICE',
+      place: PLACE,
+      action: 'page',
+      token: next(answers[2]!).token,
+    });
+    expect(third).toMatchObject({
+      ephemeral: true,
+      text: expect.stringMatching(/You've asked for 2 pages of results in the last hour/),
+    });
   });
 });

@@ -47,7 +47,16 @@ async function settled(manzil: Manzil, sandbox: Sandbox): Promise<void> {
 }
 
 function env(dir: string, extra: Record<string, string>) {
-  return { UAE_API_KEY: KEY, PORT: '0', MANZIL_DB_PATH: join(dir, 'manzil.db'), LOG_LEVEL: 'info', LOG_FORMAT: 'json', ALERTS_CRON: '0 0 1 1 *', ...LIMITS, ...extra };
+  return {
+    UAE_API_KEY: KEY,
+    PORT: '0',
+    MANZIL_DB_PATH: join(dir, 'manzil.db'),
+    LOG_LEVEL: 'info',
+    LOG_FORMAT: 'json',
+    ALERTS_CRON: '0 0 1 1 *',
+    ...LIMITS,
+    ...extra,
+  };
 }
 
 describe('Slack: typing into the Refine picker', () => {
@@ -96,13 +105,16 @@ describe('Slack: typing into the Refine picker', () => {
     expect(await type('dubai mari', 'U0STRANGER1')).toContain('Dubai Marina'); // narrowed from a cached prefix
     expect(lookups()).toBe(PER_PERSON);
     // One log line for the operator, not one a keystroke; no secret in any line.
-    expect(logs.filter((l) => l.includes('reached the hourly limit') && l.includes('U0STRANGER1') && l.includes(STRANGER))).toHaveLength(1);
+    expect(
+      logs.filter((l) => l.includes('reached the hourly limit') && l.includes('U0STRANGER1') && l.includes(STRANGER)),
+    ).toHaveLength(1);
     expect(logs.join('\n')).not.toContain(KEY);
   });
 
   it("stops at the workspace's share, counted under it in /metrics, and leaves other workspaces their own", async () => {
     let next = 30;
-    for (const user of ['U0STRANGER2', 'U0STRANGER3', 'U0STRANGER4']) for (let i = 0; i < 12; i++) await type(strings[next++]!, user);
+    for (const user of ['U0STRANGER2', 'U0STRANGER3', 'U0STRANGER4'])
+      for (let i = 0; i < 12; i++) await type(strings[next++]!, user);
     // The first person's 8, then 8 and 4 more: the share of 20 is spent, and the fourth person makes no call at all.
     expect(lookups()).toBe(SHARE);
     expect(await teamCalls(manzil, STRANGER)).toBe(SHARE);
@@ -129,7 +141,11 @@ describe('Discord: autocomplete of location and places', () => {
     fake = await startFakeDiscord();
     guild = `discord:${fake.guildId}`;
     manzil = await startManzil({
-      env: env(mkdtempSync(join(tmpdir(), 'manzil-suggest-discord-')), { UAE_API_BASE_URL: sandbox.url!, DISCORD_TOKEN: fake.botToken, DISCORD_API_URL: fake.apiUrl }),
+      env: env(mkdtempSync(join(tmpdir(), 'manzil-suggest-discord-')), {
+        UAE_API_BASE_URL: sandbox.url!,
+        DISCORD_TOKEN: fake.botToken,
+        DISCORD_API_URL: fake.apiUrl,
+      }),
       host: '127.0.0.1',
       writeLog: () => {},
       discord: { autocompleteDeadlineMs: 2_000 },
@@ -148,14 +164,20 @@ describe('Discord: autocomplete of location and places', () => {
     const { choices } =
       where === 'location'
         ? await fake.autocomplete('rent', [{ name: 'location', type: STRING, value, focused: true }], 3_000, { user })
-        : await fake.autocomplete('digest', [{ name: 'add', type: SUBCOMMAND, options: [{ name: 'places', type: STRING, value, focused: true }] }], 3_000, { user });
+        : await fake.autocomplete(
+            'digest',
+            [{ name: 'add', type: SUBCOMMAND, options: [{ name: 'places', type: STRING, value, focused: true }] }],
+            3_000,
+            { user },
+          );
     await settled(manzil, sandbox);
     return choices.map((c) => c.name);
   }
 
   it("limits each person, then the server's share; the calls are the server's in /metrics", async () => {
     await type('du', '1180000000000000021', 'location');
-    for (const [i, s] of strings.slice(0, 14).entries()) await type(s, '1180000000000000021', i % 2 ? 'places' : 'location');
+    for (const [i, s] of strings.slice(0, 14).entries())
+      await type(s, '1180000000000000021', i % 2 ? 'places' : 'location');
     expect(lookups()).toBe(PER_PERSON);
     expect(await type('du', '1180000000000000021', 'places')).toContain('Dubai Marina'); // cached: still shown
     let next = 14;

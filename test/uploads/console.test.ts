@@ -1,5 +1,7 @@
-// The terminal's ChatPoster with a chart: the PNG saved under the charts directory (./data/charts/ beside the database),
-// its path printed with the chart's text fallback (sparklines); a chart that cannot be saved says so, and the rest of the
+// The terminal's ChatPoster with a chart: the PNG saved under the charts directory (./data/charts/ beside the
+// database),
+// its path printed with the chart's text fallback (sparklines); a chart that cannot be saved says so, and the rest of
+// the
 // reply is printed all the same.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,7 +75,11 @@ describe('ConsolePoster with a chart', () => {
   it('keeps a chart’s file name inside the charts directory whatever its name says', async () => {
     const dir = tempDir();
     const t = terminal(dir);
-    await t.poster.post('console:local', { ...reply, blocks: [{ kind: 'image', image: chartImage(png, '../../etc/evil name.png') }] }, 'd5');
+    await t.poster.post(
+      'console:local',
+      { ...reply, blocks: [{ kind: 'image', image: chartImage(png, '../../etc/evil name.png') }] },
+      'd5',
+    );
     const [file] = readdirSync(dir);
     expect(file).toMatch(/^etc-evil-name-[0-9a-f]{8}\.png$/);
   });
@@ -102,6 +108,9 @@ describe('ConsolePoster with a chart', () => {
     t.poster.display = (r) => shown.push(r);
     await t.poster.post('console:local', reply, 'd8');
     expect(t.printed()).toBe('');
-    expect(shown[0]!.blocks).toContainEqual({ kind: 'context', text: `Chart saved: ${join(dir, chartFileName(image, 'd8', 1))}` });
+    expect(shown[0]!.blocks).toContainEqual({
+      kind: 'context',
+      text: `Chart saved: ${join(dir, chartFileName(image, 'd8', 1))}`,
+    });
   });
 });

@@ -28,7 +28,9 @@ describe('fake Slack: files upload v2', () => {
   it('keeps the bytes of a raw upload and completes the file, private when no channel is given', async () => {
     const id = await upload(png);
     await client().files.completeUploadExternal({ files: [{ id, title: 'Trend' }] });
-    expect(fake.uploads()).toEqual([expect.objectContaining({ id, filename: 'c.png', length: png.length, complete: true, title: 'Trend' })]);
+    expect(fake.uploads()).toEqual([
+      expect.objectContaining({ id, filename: 'c.png', length: png.length, complete: true, title: 'Trend' }),
+    ]);
     expect(fake.uploads()[0]!.bytes!.equals(png)).toBe(true);
     expect(fake.uploads()[0]!.channelId).toBeUndefined();
   });
@@ -47,7 +49,9 @@ describe('fake Slack: files upload v2', () => {
 
   it('refuses a message showing a file that is unknown, not completed, or still processing, then shows it once ready', async () => {
     const post = (id: string) => client().chat.postMessage({ channel: 'C1', text: 'chart', blocks: [imageBlock(id)] });
-    await expect(post('F0NOSUCH')).rejects.toMatchObject({ data: { error: 'invalid_blocks', errors: ['invalid slack file [json-pointer:/blocks/0/slack_file]'] } });
+    await expect(post('F0NOSUCH')).rejects.toMatchObject({
+      data: { error: 'invalid_blocks', errors: ['invalid slack file [json-pointer:/blocks/0/slack_file]'] },
+    });
     const id = await upload(png);
     await expect(post(id)).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });
     // Long enough that the post sent right after the completion still finds it processing on a loaded machine.
@@ -62,12 +66,16 @@ describe('fake Slack: files upload v2', () => {
 
   it('will not complete a file whose bytes never came', async () => {
     const res = await client().files.getUploadURLExternal({ filename: 'c.png', length: png.length });
-    await expect(client().files.completeUploadExternal({ files: [{ id: res.file_id! }] })).rejects.toMatchObject({ data: { error: 'file_not_found' } });
+    await expect(client().files.completeUploadExternal({ files: [{ id: res.file_id! }] })).rejects.toMatchObject({
+      data: { error: 'file_not_found' },
+    });
   });
 
   it('answers missing_scope to the file methods for a token without files:write', async () => {
     fake.grantScopes(DEFAULT_SLACK_SCOPES.filter((s) => s !== 'files:write'));
-    await expect(client().files.getUploadURLExternal({ filename: 'c.png', length: 3 })).rejects.toMatchObject({ data: { error: 'missing_scope', needed: 'files:write' } });
+    await expect(client().files.getUploadURLExternal({ filename: 'c.png', length: 3 })).rejects.toMatchObject({
+      data: { error: 'missing_scope', needed: 'files:write' },
+    });
   });
 
   it('holds an upload until released, or drops it as a client that died', async () => {

@@ -55,7 +55,9 @@ describe('adrecView', () => {
   });
 
   it('keeps identifiers and years free of thousands separators, but not amounts that merely end in "id"', () => {
-    const [card] = cards(adrecView([adrecRecord.parse({ amountPaid: 1_250_000, PLOT_NO: 40213, year: 2024, unit_id: 99812 })]));
+    const [card] = cards(
+      adrecView([adrecRecord.parse({ amountPaid: 1_250_000, PLOT_NO: 40213, year: 2024, unit_id: 99812 })]),
+    );
     expect(card?.fields).toEqual([
       { label: 'Amount paid', value: '1,250,000' },
       { label: 'Plot no', value: '40213' },
@@ -100,7 +102,9 @@ describe('adrecView', () => {
   });
 
   it('gives one card per record and says so when there are none', () => {
-    expect(cards(adrecView([adrecRecord.parse({ community: 'Yas Island' }), adrecRecord.parse({})])).map((c) => c.title)).toEqual(['Yas Island', 'Record 2']);
+    expect(
+      cards(adrecView([adrecRecord.parse({ community: 'Yas Island' }), adrecRecord.parse({})])).map((c) => c.title),
+    ).toEqual(['Yas Island', 'Record 2']);
     expect(adrecView([])).toEqual([{ kind: 'text', text: 'No ADREC transactions were found for this search.' }]);
   });
 });

@@ -20,7 +20,16 @@ describe('projectCard', () => {
   });
 
   it('leaves out what is missing and says "Price on request" without a price', () => {
-    const sparse = projectCard(project({ price_from: null, effective_price: 0, delivery_date: 'not a date at all', bedrooms: [], construction_phase: null, images: null }));
+    const sparse = projectCard(
+      project({
+        price_from: null,
+        effective_price: 0,
+        delivery_date: 'not a date at all',
+        bedrooms: [],
+        construction_phase: null,
+        images: null,
+      }),
+    );
     expect(field(sparse, 'Price')).toBe('Price on request');
     expect(field(sparse, 'Handover')).toBe('not a date at all');
     expect(sparse.fields.map((f) => f.label)).not.toContain('Bedrooms');
@@ -105,7 +114,9 @@ describe('developerCard', () => {
   });
 
   it('copes with an empty description and an odd date', () => {
-    const odd = developerCard(developerRecord({ description: '<p> </p>', established_since: 'since 2002', logo_url: '' }));
+    const odd = developerCard(
+      developerRecord({ description: '<p> </p>', established_since: 'since 2002', logo_url: '' }),
+    );
     expect(odd).not.toHaveProperty('body');
     expect(odd.fields[0]).toEqual({ label: 'Established', value: '2002' });
     expect(odd).not.toHaveProperty('imageUrl');

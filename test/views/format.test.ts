@@ -1,7 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { price } from '../../src/api/records.js';
-import { formatAed, formatArea, formatBaths, formatBeds, formatDate, formatMonth, formatPrice, humanize, shorten, stripHtml } from '../../src/views/index.js';
+import {
+  formatAed,
+  formatArea,
+  formatBaths,
+  formatBeds,
+  formatDate,
+  formatMonth,
+  formatPrice,
+  humanize,
+  shorten,
+  stripHtml,
+} from '../../src/views/index.js';
 
 describe('formatPrice', () => {
   it.each([
@@ -17,7 +28,9 @@ describe('formatPrice', () => {
   });
 
   it('says "Price on request" for a hidden price, even when a value is sent', () => {
-    expect(formatPrice(price.parse({ value: 0, currency: 'AED', period: 'sell', is_hidden: true }))).toBe('Price on request');
+    expect(formatPrice(price.parse({ value: 0, currency: 'AED', period: 'sell', is_hidden: true }))).toBe(
+      'Price on request',
+    );
     expect(formatPrice(price.parse({ value: 95000, period: 'yearly', is_hidden: true }))).toBe('Price on request');
   });
 
@@ -30,7 +43,9 @@ describe('formatPrice', () => {
 
   it('uses the default period only when the record has none', () => {
     expect(formatPrice(price.parse({ value: 90000 }), { defaultPeriod: 'yearly' })).toBe('AED 90,000/yr');
-    expect(formatPrice(price.parse({ value: 9000, period: 'monthly' }), { defaultPeriod: 'yearly' })).toBe('AED 9,000/mo');
+    expect(formatPrice(price.parse({ value: 9000, period: 'monthly' }), { defaultPeriod: 'yearly' })).toBe(
+      'AED 9,000/mo',
+    );
   });
 
   it('keeps an unknown period visible rather than passing the price off as a sale', () => {
@@ -85,7 +100,8 @@ describe('dates', () => {
       fc.property(fc.string(), (s) => {
         for (const out of [formatDate(s), formatMonth(s)]) {
           // Either a formatted date or (part of) the text that came in, never something invented.
-          if (out !== undefined && !/^(\d{1,2} )?[A-Z][a-z]{2} \d{4}$/.test(out)) expect(s).toContain(out.replace(/…$/, ''));
+          if (out !== undefined && !/^(\d{1,2} )?[A-Z][a-z]{2} \d{4}$/.test(out))
+            expect(s).toContain(out.replace(/…$/, ''));
         }
       }),
     );
@@ -97,7 +113,9 @@ describe('stripHtml', () => {
     const html =
       '<p>Emaar&nbsp;Properties &amp; partners</p>\n<ul><li>Prices &lt; AED 1m &gt; expected</li></ul><br/>' +
       '<p>&quot;Iconic&quot; towers &#39;since&#39; 1997 &#x2014; Dubai</p>';
-    expect(stripHtml(html)).toBe('Emaar Properties & partners Prices < AED 1m > expected "Iconic" towers \'since\' 1997 — Dubai');
+    expect(stripHtml(html)).toBe(
+      'Emaar Properties & partners Prices < AED 1m > expected "Iconic" towers \'since\' 1997 — Dubai',
+    );
   });
 
   it('drops scripts and styles with their content and decodes only once', () => {
@@ -105,7 +123,9 @@ describe('stripHtml', () => {
   });
 
   it('keeps list items apart', () => {
-    expect(stripHtml('<p>Known for:</p><ul><li>on-time handover</li>\n<li>payment plans</li></ul>')).toBe('Known for: on-time handover; payment plans');
+    expect(stripHtml('<p>Known for:</p><ul><li>on-time handover</li>\n<li>payment plans</li></ul>')).toBe(
+      'Known for: on-time handover; payment plans',
+    );
   });
 
   it('returns empty text for missing input', () => {

@@ -42,7 +42,8 @@ describe('stripHtml on hostile input', () => {
 
 describe('stripHtml on ordinary descriptions', () => {
   it('keeps link text without the address, drops images and does not shout headings', () => {
-    const html = '<h2>Overview</h2><p>See <a href="https://www.emaar.com/en">our site</a><img src="https://x.example/logo.png" alt="logo"> today.</p>';
+    const html =
+      '<h2>Overview</h2><p>See <a href="https://www.emaar.com/en">our site</a><img src="https://x.example/logo.png" alt="logo"> today.</p>';
     expect(stripHtml(html)).toBe('Overview See our site today.');
   });
 

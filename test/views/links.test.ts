@@ -1,9 +1,25 @@
 // Which upstream addresses become link buttons: https on the portals the service links to (and the sandbox) only.
 // Anything else is still shown, as text, so a person can judge it, but never as a button they click without reading.
 import { describe, expect, it } from 'vitest';
-import { agentCard, brokerCard, developerCard, listingCard, projectCard, propertyDetailsCard, type Card } from '../../src/views/index.js';
+import {
+  agentCard,
+  brokerCard,
+  developerCard,
+  listingCard,
+  projectCard,
+  propertyDetailsCard,
+  type Card,
+} from '../../src/views/index.js';
 import { isListingHost } from '../../src/views/parts.js';
-import { agentListingRecord, detailsRecord, developerRecord, project, searchResult, simpleAgent, simpleBroker } from './fixtures.js';
+import {
+  agentListingRecord,
+  detailsRecord,
+  developerRecord,
+  project,
+  searchResult,
+  simpleAgent,
+  simpleBroker,
+} from './fixtures.js';
 
 const field = (card: Card, label: string) => card.fields.find((f) => f.label === label)?.value;
 
@@ -35,7 +51,9 @@ describe('listing links', () => {
   });
 
   it('prefers the address that can be a button when the other one cannot', () => {
-    const card = listingCard(searchResult({ property_url: 'https://evil.example/x', share_url: 'https://www.bayut.com/p/1' }));
+    const card = listingCard(
+      searchResult({ property_url: 'https://evil.example/x', share_url: 'https://www.bayut.com/p/1' }),
+    );
     expect(card.url).toBe('https://www.bayut.com/p/1');
     expect(field(card, 'Link')).toBeUndefined();
   });
@@ -58,7 +76,9 @@ describe('listing links', () => {
   });
 
   it('treats project addresses the same way', () => {
-    expect(projectCard(project({ share_url: 'https://www.bayut.com/new-projects/1' })).url).toBe('https://www.bayut.com/new-projects/1');
+    expect(projectCard(project({ share_url: 'https://www.bayut.com/new-projects/1' })).url).toBe(
+      'https://www.bayut.com/new-projects/1',
+    );
     const odd = projectCard(project({ share_url: 'https://evil.example/project' }));
     expect(odd).not.toHaveProperty('url');
     expect(field(odd, 'Link')).toBe('https://evil.example/project');
@@ -75,9 +95,14 @@ describe('listing links', () => {
 
 describe('images', () => {
   it('loads only https images', () => {
-    expect(listingCard(searchResult({ images: ['http://static.example.ae/1.jpg', 'https://static.example.ae/2.jpg'] })).imageUrl).toBe('https://static.example.ae/2.jpg');
+    expect(
+      listingCard(searchResult({ images: ['http://static.example.ae/1.jpg', 'https://static.example.ae/2.jpg'] }))
+        .imageUrl,
+    ).toBe('https://static.example.ae/2.jpg');
     expect(agentCard({ ...simpleAgent, image: 'http://static.example.ae/a.jpg' })).not.toHaveProperty('imageUrl');
     expect(brokerCard({ ...simpleBroker, logo: 'http://static.example.ae/b.png' })).not.toHaveProperty('imageUrl');
-    expect(developerCard(developerRecord({ logo_url: 'http://static.example.ae/d.png' }))).not.toHaveProperty('imageUrl');
+    expect(developerCard(developerRecord({ logo_url: 'http://static.example.ae/d.png' }))).not.toHaveProperty(
+      'imageUrl',
+    );
   });
 });

@@ -41,7 +41,15 @@ describe('listingCard from a search result', () => {
 
   it('leaves out fields with no value, and the image, badges and link when there are none', () => {
     const sparse = listingCard(
-      searchResult({ bathrooms: null, size: null, floor_plan_area: undefined, agent_details: null, images: [], property_url: 'not a url', title: 'Sea view' }),
+      searchResult({
+        bathrooms: null,
+        size: null,
+        floor_plan_area: undefined,
+        agent_details: null,
+        images: [],
+        property_url: 'not a url',
+        title: 'Sea view',
+      }),
     );
     expect(labels(sparse)).toEqual(['Price', 'Beds', 'Location']);
     expect(sparse).not.toHaveProperty('imageUrl');
@@ -64,14 +72,20 @@ describe('listingCard from agent and brokerage listings', () => {
   it('uses share_url and location when there is no property_url or address', () => {
     const card = listingCard(agentListingRecord());
     expect(card.url).toBe('https://www.propertyfinder.ae/en/plp/buy/villa-15880412.html');
-    expect(card.links).toEqual([{ label: 'View listing', url: 'https://www.propertyfinder.ae/en/plp/buy/villa-15880412.html' }]);
+    expect(card.links).toEqual([
+      { label: 'View listing', url: 'https://www.propertyfinder.ae/en/plp/buy/villa-15880412.html' },
+    ]);
     expect(field(card, 'Location')).toBe('Maple 2, Maple at Dubai Hills Estate, Dubai Hills Estate, Dubai');
     expect(field(card, 'Price')).toBe('AED 6,500,000');
   });
 
   it('builds a title from beds, type and location when the title is empty', () => {
-    expect(listingCard(agentListingRecord()).title).toBe('4-bed villa in Maple 2, Maple at Dubai Hills Estate, Dubai Hills Estate, Dubai');
-    expect(listingCard(brokerListingRecord({ title: null })).title).toBe('Studio apartment in Jumeirah Village Circle, Dubai');
+    expect(listingCard(agentListingRecord()).title).toBe(
+      '4-bed villa in Maple 2, Maple at Dubai Hills Estate, Dubai Hills Estate, Dubai',
+    );
+    expect(listingCard(brokerListingRecord({ title: null })).title).toBe(
+      'Studio apartment in Jumeirah Village Circle, Dubai',
+    );
   });
 
   it('prefers property_url over share_url when both are present', () => {
@@ -107,7 +121,14 @@ describe('propertyDetailsCard', () => {
   });
 
   it('leaves out what is missing or invalid', () => {
-    const sparse = propertyDetailsCard(detailsRecord({ listed_date: null, address: { full_name: 'Dubai Marina' }, reference_number: { odd: true }, furnishing: '' }));
+    const sparse = propertyDetailsCard(
+      detailsRecord({
+        listed_date: null,
+        address: { full_name: 'Dubai Marina' },
+        reference_number: { odd: true },
+        furnishing: '',
+      }),
+    );
     expect(labels(sparse)).not.toContain('Listed');
     expect(labels(sparse)).not.toContain('Coordinates');
     expect(labels(sparse)).not.toContain('Reference number');

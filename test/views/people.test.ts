@@ -4,7 +4,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { personQuery } from '../../src/bot/button-payloads.js';
 import { parseCommand } from '../../src/query/index.js';
-import { agentCard, brokerCard, listingCard, personCommand, propertyDetailsCard, type Button, type PersonRef } from '../../src/views/index.js';
+import {
+  agentCard,
+  brokerCard,
+  listingCard,
+  personCommand,
+  propertyDetailsCard,
+  type Button,
+  type PersonRef,
+} from '../../src/views/index.js';
 import { brokerListingRecord, detailsRecord, searchResult, simpleAgent, simpleBroker } from './fixtures.js';
 
 const kinds = fc.constantFrom<PersonRef['kind']>('agent', 'broker');
@@ -28,11 +36,15 @@ describe('the command a card shows for a person', () => {
   it('is on every card that names a person by an id the service takes, with its button', () => {
     fc.assert(
       fc.property(digits, digits, (agent, broker) => {
-        const listing = listingCard(searchResult({ agent_details: { id: agent, name: 'Noor Haddad' } }), { personButtons: press });
+        const listing = listingCard(searchResult({ agent_details: { id: agent, name: 'Noor Haddad' } }), {
+          personButtons: press,
+        });
         expect(listing.fields.find((f) => f.label === 'Agent')?.value).toBe(`Noor Haddad · /manzil agent ${agent}`);
         expect(listing.buttons).toHaveLength(1);
         const ofBroker = listingCard({ ...brokerListingRecord(), agent_id: agent }, { personButtons: press });
-        expect(ofBroker.fields.find((f) => f.label === 'Agent')?.value).toMatch(new RegExp(` · /manzil agent ${agent}$`));
+        expect(ofBroker.fields.find((f) => f.label === 'Agent')?.value).toMatch(
+          new RegExp(` · /manzil agent ${agent}$`),
+        );
         const card = brokerCard({ ...simpleBroker, id: broker }, { personButtons: press });
         expect(card.fields.find((f) => f.label === 'Listings')?.value).toBe(`2,310 · /manzil broker ${broker}`);
         expect(card.buttons).toHaveLength(1);
@@ -49,13 +61,18 @@ describe('the command a card shows for a person', () => {
     );
     fc.assert(
       fc.property(notAnId, (id) => {
-        const listing = listingCard(searchResult({ agent_details: { id, name: 'Noor Haddad' } }), { personButtons: press });
+        const listing = listingCard(searchResult({ agent_details: { id, name: 'Noor Haddad' } }), {
+          personButtons: press,
+        });
         expect(listing.fields.find((f) => f.label === 'Agent')?.value).toBe('Noor Haddad');
         expect(listing.buttons).toBeUndefined();
         const agent = agentCard({ ...simpleAgent, id }, { personButtons: press });
         expect(JSON.stringify(agent)).not.toContain('/manzil');
         expect(agent.buttons).toBeUndefined();
-        const details = propertyDetailsCard({ ...detailsRecord(), agent_details: { id, name: 'Noor Haddad' }, broker_id: id }, { personButtons: press });
+        const details = propertyDetailsCard(
+          { ...detailsRecord(), agent_details: { id, name: 'Noor Haddad' }, broker_id: id },
+          { personButtons: press },
+        );
         expect(JSON.stringify(details)).not.toContain('/manzil');
       }),
     );

@@ -54,10 +54,14 @@ describe('the card of a flat listed by several agents', () => {
   const details = (id: string) => [{ label: 'Details', action: 'details' as const, token: `row.${id}` }];
 
   it('says "also listed by N other agents" and links each copy', () => {
-    const card = listingGroupCard(flat('1', 'Sara Haddad', 120_000), [flat('3', 'Lina Aziz', 121_500), flat('7', 'Omar Khan', 120_000)], {
-      buttons: details('1'),
-      copyButtons: (c) => details((c as ListingSummary).property_id),
-    });
+    const card = listingGroupCard(
+      flat('1', 'Sara Haddad', 120_000),
+      [flat('3', 'Lina Aziz', 121_500), flat('7', 'Omar Khan', 120_000)],
+      {
+        buttons: details('1'),
+        copyButtons: (c) => details((c as ListingSummary).property_id),
+      },
+    );
     expect(card.fields).toContainEqual({ label: 'Also listed by', value: '2 other agents: Lina Aziz, Omar Khan' });
     expect(card.links).toEqual([
       { label: 'View listing', url: 'https://www.propertyfinder.ae/en/plp/rent/1.html' },
@@ -68,15 +72,24 @@ describe('the card of a flat listed by several agents', () => {
   });
 
   it('offers the Details of a copy with no link to follow, named by its agent', () => {
-    const card = listingGroupCard(flat('1', 'Sara Haddad', 120_000), [flat('3', 'Lina Aziz', 121_500, { property_url: 'http://evil.example/3' })], {
-      buttons: details('1'),
-      copyButtons: (c) => details((c as ListingSummary).property_id),
-    });
+    const card = listingGroupCard(
+      flat('1', 'Sara Haddad', 120_000),
+      [flat('3', 'Lina Aziz', 121_500, { property_url: 'http://evil.example/3' })],
+      {
+        buttons: details('1'),
+        copyButtons: (c) => details((c as ListingSummary).property_id),
+      },
+    );
     expect(card.fields).toContainEqual({ label: 'Also listed by', value: '1 other agent: Lina Aziz' });
-    expect(card.buttons).toEqual([...details('1'), { label: 'Details (Lina Aziz)', action: 'details', token: 'row.3' }]);
+    expect(card.buttons).toEqual([
+      ...details('1'),
+      { label: 'Details (Lina Aziz)', action: 'details', token: 'row.3' },
+    ]);
   });
 
   it('is the plain listing card when nobody else lists the flat', () => {
-    expect(listingGroupCard(flat('1', 'Sara Haddad', 120_000), [], { buttons: details('1') })).toEqual(listingCard(flat('1', 'Sara Haddad', 120_000), { buttons: details('1') }));
+    expect(listingGroupCard(flat('1', 'Sara Haddad', 120_000), [], { buttons: details('1') })).toEqual(
+      listingCard(flat('1', 'Sara Haddad', 120_000), { buttons: details('1') }),
+    );
   });
 });

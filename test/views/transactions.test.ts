@@ -4,7 +4,14 @@ import { transaction, type Transaction } from '../../src/api/records.js';
 import { formatAed, median, transactionsView, type Block } from '../../src/views/index.js';
 
 const tx = (id: string, bedrooms: unknown, price: unknown, date = '2026-01-15') =>
-  transaction.parse({ id, bedrooms, price, high_level_location_name: 'Dubai Marina', property_type: 'Apartment', transaction_date: date });
+  transaction.parse({
+    id,
+    bedrooms,
+    price,
+    high_level_location_name: 'Dubai Marina',
+    property_type: 'Apartment',
+    transaction_date: date,
+  });
 
 const records = [
   tx('a1', 0, 50_000, '2026-03-02'),
@@ -23,11 +30,15 @@ describe('transactionsView', () => {
   const blocks = transactionsView(records);
 
   it('without the period, sums up the transactions shown and says they are only those', () => {
-    expect(texts(blocks, 'text')).toEqual(['Of the 8 transactions shown: median AED 100,000 · min AED 50,000 · max AED 200,000']);
+    expect(texts(blocks, 'text')).toEqual([
+      'Of the 8 transactions shown: median AED 100,000 · min AED 50,000 · max AED 200,000',
+    ]);
   });
 
   it('gives the median per bedroom count, studios first, with how many sales each', () => {
-    expect(texts(blocks, 'context')).toEqual(['Median by bedrooms (of those shown): Studio AED 55,000 (2) · 1 bed AED 100,000 (3) · 2 beds AED 150,000 (1)']);
+    expect(texts(blocks, 'context')).toEqual([
+      'Median by bedrooms (of those shown): Studio AED 55,000 (2) · 1 bed AED 100,000 (3) · 2 beds AED 150,000 (1)',
+    ]);
   });
 
   it('shows a compact table of date, type, beds and price, with dashes for what is missing', () => {
@@ -63,8 +74,15 @@ describe('transactionsView with its period', () => {
   const all = [...records, tx('f1', 3, 400_000), tx('f2', 2, 170_000)];
 
   it('sums up every record of the period, names the period and the count, and places the page within it', () => {
-    const page = transactionsView(all.slice(5, 10), { kind: 'sold', period: 'the last month', whole: { records: all, count: all.length, atLeast: false }, firstNumber: 6 });
-    expect(texts(page, 'text')).toEqual(['10 sales in the last month · median AED 130,000 · min AED 50,000 · max AED 400,000']);
+    const page = transactionsView(all.slice(5, 10), {
+      kind: 'sold',
+      period: 'the last month',
+      whole: { records: all, count: all.length, atLeast: false },
+      firstNumber: 6,
+    });
+    expect(texts(page, 'text')).toEqual([
+      '10 sales in the last month · median AED 130,000 · min AED 50,000 · max AED 400,000',
+    ]);
     expect(texts(page, 'context')).toEqual([
       'Median by bedrooms: Studio AED 55,000 (2) · 1 bed AED 100,000 (3) · 2 beds AED 160,000 (2) · 3 beds AED 400,000 (1)',
       'Showing 6–10 of 10',
@@ -72,19 +90,35 @@ describe('transactionsView with its period', () => {
   });
 
   it('past the page cap says "at least" and names the records the figures are of', () => {
-    const page = transactionsView(all.slice(0, 5), { kind: 'rented', period: 'the last 12 months', whole: { records: all, count: all.length, atLeast: true }, firstNumber: 1 });
-    expect(texts(page, 'text')).toEqual(['At least 10 lettings in the last 12 months; figures of the 10 most recent: median AED 130,000 · min AED 50,000 · max AED 400,000']);
+    const page = transactionsView(all.slice(0, 5), {
+      kind: 'rented',
+      period: 'the last 12 months',
+      whole: { records: all, count: all.length, atLeast: true },
+      firstNumber: 1,
+    });
+    expect(texts(page, 'text')).toEqual([
+      'At least 10 lettings in the last 12 months; figures of the 10 most recent: median AED 130,000 · min AED 50,000 · max AED 400,000',
+    ]);
     expect(texts(page, 'context')).toContain('Showing 1–5 of at least 10');
   });
 
   it('with the service’s total beyond what was read, gives the total and names the records read', () => {
-    const page = transactionsView(all.slice(0, 5), { kind: 'sold', period: 'the last 3 months', whole: { records: all, count: 1234, atLeast: false }, firstNumber: 1 });
-    expect(texts(page, 'text')).toEqual(['1,234 sales in the last 3 months; figures of the 10 most recent: median AED 130,000 · min AED 50,000 · max AED 400,000']);
+    const page = transactionsView(all.slice(0, 5), {
+      kind: 'sold',
+      period: 'the last 3 months',
+      whole: { records: all, count: 1234, atLeast: false },
+      firstNumber: 1,
+    });
+    expect(texts(page, 'text')).toEqual([
+      '1,234 sales in the last 3 months; figures of the 10 most recent: median AED 130,000 · min AED 50,000 · max AED 400,000',
+    ]);
   });
 
   it('when the period could not be read, says the figures are the page’s', () => {
     const page = transactionsView(all.slice(0, 5), { kind: 'sold', period: 'the last month' });
-    expect(texts(page, 'text')).toEqual(['Of the 5 sales shown (the last month could not be read in full just now): median AED 90,000 · min AED 50,000 · max AED 130,000']);
+    expect(texts(page, 'text')).toEqual([
+      'Of the 5 sales shown (the last month could not be read in full just now): median AED 90,000 · min AED 50,000 · max AED 130,000',
+    ]);
   });
 
   // Property: whichever page of a period the table shows, the figures are the same, and they are the whole period's.
@@ -92,24 +126,37 @@ describe('transactionsView with its period', () => {
     price: fc.option(fc.integer({ min: 1, max: 50_000_000 }), { nil: null }),
     bedrooms: fc.option(fc.integer({ min: 0, max: 6 }), { nil: null }),
   });
-  it('gives every page of a period the same figures: the count and median of all of its records', { timeout: 60_000 }, () => {
-    fc.assert(
-      fc.property(fc.array(anyTransaction, { minLength: 1, maxLength: 120 }), fc.integer({ min: 1, max: 40 }), (drawn, size) => {
-        const period: Transaction[] = drawn.map((d, i) => tx(`t${i}`, d.bedrooms, d.price));
-        const whole = { records: period, count: period.length, atLeast: false };
-        const summaries = new Set<string>();
-        for (let from = 0; from < period.length; from += size) {
-          const page = transactionsView(period.slice(from, from + size), { kind: 'sold', period: 'the last month', whole, firstNumber: from + 1 });
-          summaries.add(texts(page, 'text')[0]!);
-        }
-        expect(summaries.size).toBe(1);
-        const [line] = summaries;
-        const prices = period.map((t) => t.price).filter((p): p is number => typeof p === 'number');
-        expect(line).toMatch(new RegExp(`^${period.length} sales? in the last month`));
-        if (prices.length) expect(line).toContain(`median ${formatAed(median(prices)!)}`);
-      }),
-    );
-  });
+  it(
+    'gives every page of a period the same figures: the count and median of all of its records',
+    { timeout: 60_000 },
+    () => {
+      fc.assert(
+        fc.property(
+          fc.array(anyTransaction, { minLength: 1, maxLength: 120 }),
+          fc.integer({ min: 1, max: 40 }),
+          (drawn, size) => {
+            const period: Transaction[] = drawn.map((d, i) => tx(`t${i}`, d.bedrooms, d.price));
+            const whole = { records: period, count: period.length, atLeast: false };
+            const summaries = new Set<string>();
+            for (let from = 0; from < period.length; from += size) {
+              const page = transactionsView(period.slice(from, from + size), {
+                kind: 'sold',
+                period: 'the last month',
+                whole,
+                firstNumber: from + 1,
+              });
+              summaries.add(texts(page, 'text')[0]!);
+            }
+            expect(summaries.size).toBe(1);
+            const [line] = summaries;
+            const prices = period.map((t) => t.price).filter((p): p is number => typeof p === 'number');
+            expect(line).toMatch(new RegExp(`^${period.length} sales? in the last month`));
+            if (prices.length) expect(line).toContain(`median ${formatAed(median(prices)!)}`);
+          },
+        ),
+      );
+    },
+  );
 });
 
 describe('median', () => {

@@ -58,7 +58,9 @@ describe('trendView', () => {
   });
 
   it('says so when there are no points', () => {
-    expect(trendView([], 'Dubai Marina')).toEqual([{ kind: 'text', text: 'No price trend data was found for Dubai Marina.' }]);
+    expect(trendView([], 'Dubai Marina')).toEqual([
+      { kind: 'text', text: 'No price trend data was found for Dubai Marina.' },
+    ]);
   });
 });
 

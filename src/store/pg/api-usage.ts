@@ -22,7 +22,10 @@ export function createPgApiUsageRepo(store: PgStore, baseUrl: string): ApiUsageR
           const [row] = await tx
             .insert(apiUsage)
             .values({ service, window, calls: 1, updatedAt: at })
-            .onConflictDoUpdate({ target: [apiUsage.service, apiUsage.window], set: { calls: sql`${apiUsage.calls} + 1`, updatedAt: at } })
+            .onConflictDoUpdate({
+              target: [apiUsage.service, apiUsage.window],
+              set: { calls: sql`${apiUsage.calls} + 1`, updatedAt: at },
+            })
             .returning({ calls: apiUsage.calls });
           counts[window] = row!.calls;
         }

@@ -13,7 +13,8 @@ export function createPgButtonStateRepo(store: PgStore, now: () => number = Date
   const { db } = store;
   const owners = buttonOwners(service);
   // No scope given: any conversation; else its own, or rows from before scoping ('').
-  const inScope = (scope: string | undefined) => (scope === undefined ? undefined : or(eq(buttonState.scope, ''), eq(buttonState.scope, scope)));
+  const inScope = (scope: string | undefined) =>
+    scope === undefined ? undefined : or(eq(buttonState.scope, ''), eq(buttonState.scope, scope));
   return {
     async save(kind, payload, scope = '') {
       const at = now();
@@ -21,8 +22,20 @@ export function createPgButtonStateRepo(store: PgStore, now: () => number = Date
       // The row of an identical reply already saved here: kept, marked used, and its token given again.
       const [row] = await db
         .insert(buttonState)
-        .values({ token: newButtonToken(), service, scope, kind, payload: text, createdAt: at, lastUsedAt: at, payloadHash: payloadHashOf(kind, text) })
-        .onConflictDoUpdate({ target: [buttonState.service, buttonState.scope, buttonState.payloadHash], set: { lastUsedAt: sql`excluded.last_used_at` } })
+        .values({
+          token: newButtonToken(),
+          service,
+          scope,
+          kind,
+          payload: text,
+          createdAt: at,
+          lastUsedAt: at,
+          payloadHash: payloadHashOf(kind, text),
+        })
+        .onConflictDoUpdate({
+          target: [buttonState.service, buttonState.scope, buttonState.payloadHash],
+          set: { lastUsedAt: sql`excluded.last_used_at` },
+        })
         .returning({ token: buttonState.token });
       return row!.token;
     },

@@ -1,5 +1,6 @@
 // Market digests on Postgres, as ../digests.ts on SQLite (which tells what each method means; the same calls give the
-// same results). SQLite has one writer at a time; here a save locks its place (a transaction-scoped advisory lock) before
+// same results). SQLite has one writer at a time; here a save locks its place (a transaction-scoped advisory lock)
+// before
 // it counts and numbers, a run's record locks its digest's row, and a removal takes the row first, so a run recorded
 // meanwhile either finds it gone or has its queued digest removed with it.
 import { and, asc, count, eq, inArray, like, lte, max, notInArray, sql } from 'drizzle-orm';
@@ -29,7 +30,10 @@ async function nextNumber(tx: PgTx, place: string): Promise<number> {
   const [row] = await tx
     .insert(digestNumber)
     .values({ place, last: next })
-    .onConflictDoUpdate({ target: digestNumber.place, set: { last: sql`greatest(${digestNumber.last} + 1, ${next}::int)` } })
+    .onConflictDoUpdate({
+      target: digestNumber.place,
+      set: { last: sql`greatest(${digestNumber.last} + 1, ${next}::int)` },
+    })
     .returning({ last: digestNumber.last });
   return row!.last;
 }
@@ -86,7 +90,9 @@ export function createPgDigestRepo(store: PgStore, now: () => number = Date.now)
       await db.transaction(async (tx) => {
         // The row first: a run being recorded holds it, and its queued digest is then seen and removed below.
         await tx.delete(digest).where(eq(digest.id, id));
-        await tx.delete(outbox).where(and(like(outbox.dedupeKey, `digest:${id}:%`), inArray(outbox.state, ['pending', 'failed'])));
+        await tx
+          .delete(outbox)
+          .where(and(like(outbox.dedupeKey, `digest:${id}:%`), inArray(outbox.state, ['pending', 'failed'])));
       });
     },
 
@@ -96,7 +102,13 @@ export function createPgDigestRepo(store: PgStore, now: () => number = Date.now)
         .select()
         .from(digest)
         .where(
-          and(eq(digest.service, service), id === undefined ? undefined : eq(digest.id, id), eq(digest.paused, false), lte(digest.nextRunAt, at), notInArray(digest.place, held)),
+          and(
+            eq(digest.service, service),
+            id === undefined ? undefined : eq(digest.id, id),
+            eq(digest.paused, false),
+            lte(digest.nextRunAt, at),
+            notInArray(digest.place, held),
+          ),
         )
         .orderBy(asc(digest.nextRunAt), asc(digest.id));
     },

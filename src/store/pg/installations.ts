@@ -23,22 +23,37 @@ async function placesOf(tx: PgTx, prefix: string): Promise<Set<string>> {
   return places;
 }
 
-export function createPgSlackInstallationRepo(store: PgStore, sealer: Sealer, now: () => number = Date.now): SlackInstallationRepo {
+export function createPgSlackInstallationRepo(
+  store: PgStore,
+  sealer: Sealer,
+  now: () => number = Date.now,
+): SlackInstallationRepo {
   const { db } = store;
   // A workspace is its team, whatever its enterprise (see workspaceOf there); an org-wide install, its enterprise.
-  const ofWorkspace = (k: Parameters<typeof keyOf>[0]) => (k.teamId ? eq(slackInstallation.teamId, k.teamId) : eq(slackInstallation.key, keyOf(k)));
+  const ofWorkspace = (k: Parameters<typeof keyOf>[0]) =>
+    k.teamId ? eq(slackInstallation.teamId, k.teamId) : eq(slackInstallation.key, keyOf(k));
   return {
     async save(k, installation) {
       const at = now();
       const { sealed, keyId } = sealer.seal(JSON.stringify(installation));
       return db.transaction(async (tx) => {
         // The workspace's row saved under another enterprise (it moved into a Grid org) is replaced: one per workspace.
-        const moved = k.teamId ? await tx.delete(slackInstallation).where(and(ofWorkspace(k), ne(slackInstallation.key, keyOf(k)))) : undefined;
+        const moved = k.teamId
+          ? await tx.delete(slackInstallation).where(and(ofWorkspace(k), ne(slackInstallation.key, keyOf(k))))
+          : undefined;
         // The upsert is one statement, so two instances saving one workspace at once cannot both call it new: a row it
         // inserted has no updating transaction (xmax 0); one it updated has.
         const [row] = await tx
           .insert(slackInstallation)
-          .values({ key: keyOf(k), teamId: k.teamId ?? null, enterpriseId: k.enterpriseId ?? null, sealed, keyId, installedAt: at, updatedAt: at })
+          .values({
+            key: keyOf(k),
+            teamId: k.teamId ?? null,
+            enterpriseId: k.enterpriseId ?? null,
+            sealed,
+            keyId,
+            installedAt: at,
+            updatedAt: at,
+          })
           .onConflictDoUpdate({ target: slackInstallation.key, set: { sealed, keyId, updatedAt: at } })
           .returning({ inserted: sql<boolean>`(${slackInstallation}.xmax = 0)` });
         return row!.inserted && (moved?.rowCount ?? 0) === 0;
@@ -46,7 +61,12 @@ export function createPgSlackInstallationRepo(store: PgStore, sealer: Sealer, no
     },
 
     async fetch(k) {
-      const [row] = await db.select({ sealed: slackInstallation.sealed }).from(slackInstallation).where(ofWorkspace(k)).orderBy(desc(slackInstallation.updatedAt)).limit(1);
+      const [row] = await db
+        .select({ sealed: slackInstallation.sealed })
+        .from(slackInstallation)
+        .where(ofWorkspace(k))
+        .orderBy(desc(slackInstallation.updatedAt))
+        .limit(1);
       return row ? (JSON.parse(sealer.open(row.sealed)) as unknown) : undefined;
     },
 
@@ -58,7 +78,12 @@ export function createPgSlackInstallationRepo(store: PgStore, sealer: Sealer, no
     async list() {
       // In the order they were installed (SQLite, with no order asked, reads them in the order they were written).
       return db
-        .select({ teamId: slackInstallation.teamId, enterpriseId: slackInstallation.enterpriseId, installedAt: slackInstallation.installedAt, keyId: slackInstallation.keyId })
+        .select({
+          teamId: slackInstallation.teamId,
+          enterpriseId: slackInstallation.enterpriseId,
+          installedAt: slackInstallation.installedAt,
+          keyId: slackInstallation.keyId,
+        })
         .from(slackInstallation)
         .orderBy(asc(slackInstallation.installedAt), asc(slackInstallation.key));
     },

@@ -15,13 +15,18 @@ export async function holdsLeaseIn(tx: PgRunner, fence: Fence | undefined): Prom
   if (!fence) return true;
   // FOR SHARE: a take-over (which locks the row for update) waits until this transaction ends, so the lease cannot be
   // lost between this check and the writes it guards.
-  const [row] = await tx.select({ holder: jobLease.holder, token: jobLease.token }).from(jobLease).where(eq(jobLease.name, fence.name)).for('share');
+  const [row] = await tx
+    .select({ holder: jobLease.holder, token: jobLease.token })
+    .from(jobLease)
+    .where(eq(jobLease.name, fence.name))
+    .for('share');
   return row !== undefined && row.holder === fence.holder && row.token === fence.token;
 }
 
 export function createPgLeaseRepo(store: PgStore): LeaseRepo {
   const { db } = store;
-  const fenced = (fence: Fence) => and(eq(jobLease.name, fence.name), eq(jobLease.holder, fence.holder), eq(jobLease.token, fence.token));
+  const fenced = (fence: Fence) =>
+    and(eq(jobLease.name, fence.name), eq(jobLease.holder, fence.holder), eq(jobLease.token, fence.token));
 
   return {
     async acquire(name, holder, at, ttlMs, gone = []) {
@@ -67,7 +72,9 @@ export function createPgLeaseRepo(store: PgStore): LeaseRepo {
 
     async lastRun(name) {
       const [row] = await db.select().from(jobLease).where(eq(jobLease.name, name));
-      return row?.lastRunAt != null ? { at: row.lastRunAt, ms: row.lastRunMs ?? 0, ok: Boolean(row.lastRunOk) } : undefined;
+      return row?.lastRunAt != null
+        ? { at: row.lastRunAt, ms: row.lastRunMs ?? 0, ok: Boolean(row.lastRunOk) }
+        : undefined;
     },
 
     async heartbeat(self, at) {
@@ -86,8 +93,12 @@ export function createPgLeaseRepo(store: PgStore): LeaseRepo {
     },
 
     async forget(ids) {
-      if (Array.isArray(ids)) return ids.length === 0 ? 0 : ((await db.delete(instance).where(inArray(instance.id, [...ids]))).rowCount ?? 0);
-      return (await db.delete(instance).where(lt(instance.heartbeatAt, (ids as { olderThan: number }).olderThan))).rowCount ?? 0;
+      if (Array.isArray(ids))
+        return ids.length === 0 ? 0 : ((await db.delete(instance).where(inArray(instance.id, [...ids]))).rowCount ?? 0);
+      return (
+        (await db.delete(instance).where(lt(instance.heartbeatAt, (ids as { olderThan: number }).olderThan)))
+          .rowCount ?? 0
+      );
     },
 
     async instances() {

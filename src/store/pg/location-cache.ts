@@ -9,7 +9,11 @@ import type { PgStore } from './open.js';
 import { locationCache } from './schema.js';
 
 /** `service`: the property service's base URL; answers of one service are never served for another. */
-export function createPgLocationCacheRepo(store: PgStore, now: () => number = Date.now, service = ''): LocationCacheRepo {
+export function createPgLocationCacheRepo(
+  store: PgStore,
+  now: () => number = Date.now,
+  service = '',
+): LocationCacheRepo {
   const { db } = store;
   return {
     async get(query) {

@@ -4,12 +4,16 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { PgRunner } from './tx.js';
 
-const one = async <T>(r: PgRunner, query: ReturnType<typeof sql>): Promise<T | undefined> => (await r.execute(query)).rows[0] as T | undefined;
+const one = async <T>(r: PgRunner, query: ReturnType<typeof sql>): Promise<T | undefined> =>
+  (await r.execute(query)).rows[0] as T | undefined;
 
-const read = async (r: PgRunner, key: string): Promise<string | undefined> => (await one<{ value: string }>(r, sql`SELECT value FROM db_meta WHERE key = ${key}`))?.value;
+const read = async (r: PgRunner, key: string): Promise<string | undefined> =>
+  (await one<{ value: string }>(r, sql`SELECT value FROM db_meta WHERE key = ${key}`))?.value;
 
 const put = (r: PgRunner, key: string, value: string) =>
-  r.execute(sql`INSERT INTO db_meta (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+  r.execute(
+    sql`INSERT INTO db_meta (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  );
 
 /**
  * The lineage as an SQL expression (the db id when no lineage was recorded, as ../meta.ts falls back): a statement

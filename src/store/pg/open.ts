@@ -1,4 +1,5 @@
-// Opens the store on Postgres: a connection pool, and every pending migration of migrations/postgres applied once, however
+// Opens the store on Postgres: a connection pool, and every pending migration of migrations/postgres applied once,
+// however
 // many instances start at the same time (they queue on an advisory lock; each then sees what the first applied).
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';

@@ -40,8 +40,10 @@ const ENQUEUE_CHUNK = 500;
 // The first key of the two-key advisory locks on channels, so they can never meet another lock of this database.
 const PLACE_LOCKS = 0x6f7574; // 'out'
 
-const platformFilter = (platforms: readonly string[]) => or(...platforms.map((p) => sql`${outbox.place} like ${`${p}:%`}`));
-const owned = (id: number, token: number) => and(eq(outbox.id, id), eq(outbox.claimToken, token), inArray(outbox.state, ['claimed', 'sending']));
+const platformFilter = (platforms: readonly string[]) =>
+  or(...platforms.map((p) => sql`${outbox.place} like ${`${p}:%`}`));
+const owned = (id: number, token: number) =>
+  and(eq(outbox.id, id), eq(outbox.claimToken, token), inArray(outbox.state, ['claimed', 'sending']));
 const released = { claimedBy: null, claimedUntil: null, claimToken: null } as const;
 const uncertainFrom = sql`coalesce(${outbox.uncertainSince}, ${outbox.lastAttemptAt}, ${outbox.createdAt})`;
 
@@ -57,12 +59,16 @@ function claimable(o: ClaimOptions): SQL | undefined {
   const lapsed = [...(o.lapsed ?? [])];
   return or(
     and(eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} <= ${o.at}`),
-    and(inArray(outbox.state, ['claimed', 'sending']), or(sql`${outbox.claimedUntil} <= ${o.at}`, lapsed.length > 0 ? inArray(outbox.claimedBy, lapsed) : undefined)),
+    and(
+      inArray(outbox.state, ['claimed', 'sending']),
+      or(sql`${outbox.claimedUntil} <= ${o.at}`, lapsed.length > 0 ? inArray(outbox.claimedBy, lapsed) : undefined),
+    ),
   );
 }
 
 /**
- * Where a claim looks: these platforms' due entries, not in a held or busy channel, nor in a channel another live holder
+ * Where a claim looks: these platforms' due entries, not in a held or busy channel, nor in a channel another live
+ * holder
  * has a claim in (its drainer posts that channel in order), as in ../outbox.ts.
  */
 function claimableWhere(tx: PgTx, o: ClaimOptions): SQL | undefined {
@@ -81,7 +87,13 @@ function claimableWhere(tx: PgTx, o: ClaimOptions): SQL | undefined {
       ),
     );
   const held = tx.select({ place: placeHold.place }).from(placeHold).where(gt(placeHold.retryAt, o.at));
-  return and(platformFilter(o.platforms), claimable(o), notInArray(outbox.place, held), o.busy?.length ? notInArray(outbox.place, [...o.busy]) : undefined, notExists(liveOther));
+  return and(
+    platformFilter(o.platforms),
+    claimable(o),
+    notInArray(outbox.place, held),
+    o.busy?.length ? notInArray(outbox.place, [...o.busy]) : undefined,
+    notExists(liveOther),
+  );
 }
 
 /**
@@ -89,7 +101,12 @@ function claimableWhere(tx: PgTx, o: ClaimOptions): SQL | undefined {
  * right now; held until the transaction ends. Tried a batch at a time, so a claim locks hardly more channels than it
  * takes. `next`: where the next call goes on from.
  */
-async function lockPlaces(tx: PgTx, candidates: readonly string[], from: number, count: number): Promise<{ locked: string[]; next: number }> {
+async function lockPlaces(
+  tx: PgTx,
+  candidates: readonly string[],
+  from: number,
+  count: number,
+): Promise<{ locked: string[]; next: number }> {
   const locked: string[] = [];
   let next = from;
   while (locked.length < count && next < candidates.length) {
@@ -105,14 +122,19 @@ async function lockPlaces(tx: PgTx, candidates: readonly string[], from: number,
 }
 
 /**
- * The claim's entries, locked: in each of the locked channels, its oldest `perPlace` due entries. A channel one of whose
+ * The claim's entries, locked: in each of the locked channels, its oldest `perPlace` due entries. A channel one of
+ * whose
  * picked entries could not be taken (another transaction holds it, such as a lapsed holder's late change, or it changed
  * since) is left for the next claim, so a channel's entries are never taken out of order.
  */
 async function lockEntries(tx: PgTx, o: ClaimOptions, places: readonly string[], take: number) {
   if (places.length === 0) return [];
   const ranked = tx
-    .select({ id: outbox.id, place: outbox.place, n: sql<number>`row_number() over (partition by ${outbox.place} order by ${outbox.id})`.as('n') })
+    .select({
+      id: outbox.id,
+      place: outbox.place,
+      n: sql<number>`row_number() over (partition by ${outbox.place} order by ${outbox.id})`.as('n'),
+    })
     .from(outbox)
     .where(and(claimableWhere(tx, o), inArray(outbox.place, [...places])))
     .as('ranked');
@@ -231,7 +253,12 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
     async markPosting(id, token, at, until) {
       const result = await db
         .update(outbox)
-        .set({ state: 'sending', claimedUntil: until, firstAttemptAt: sql`coalesce(${outbox.firstAttemptAt}, ${at})`, lastAttemptAt: at })
+        .set({
+          state: 'sending',
+          claimedUntil: until,
+          firstAttemptAt: sql`coalesce(${outbox.firstAttemptAt}, ${at})`,
+          lastAttemptAt: at,
+        })
         .where(and(eq(outbox.id, id), eq(outbox.claimToken, token), eq(outbox.state, 'claimed')));
       return count(result) === 1;
     },
@@ -285,7 +312,13 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
       return db.transaction(async (tx) => {
         const inFlight = await tx
           .update(outbox)
-          .set({ state: 'pending', ...released, maybeDelivered: true, lastError: INTERRUPTED, uncertainSince: uncertainFrom })
+          .set({
+            state: 'pending',
+            ...released,
+            maybeDelivered: true,
+            lastError: INTERRUPTED,
+            uncertainSince: uncertainFrom,
+          })
           .where(and(eq(outbox.claimedBy, holder), eq(outbox.state, 'sending')));
         const waiting = await tx
           .update(outbox)
@@ -328,20 +361,32 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
     heldPlaces: () => db.select().from(placeHold),
 
     async heldPlace(place) {
-      const [row] = await db.select({ reason: placeHold.reason, since: placeHold.since }).from(placeHold).where(eq(placeHold.place, place));
+      const [row] = await db
+        .select({ reason: placeHold.reason, since: placeHold.since })
+        .from(placeHold)
+        .where(eq(placeHold.place, place));
       return row;
     },
 
     async prune(at, options) {
       const result = await db
         .delete(outbox)
-        .where(and(inArray(outbox.state, ['delivered', 'failed']), lt(sql`coalesce(${outbox.deliveredAt}, ${outbox.createdAt})`, at - options.outboxMaxAgeMs)));
+        .where(
+          and(
+            inArray(outbox.state, ['delivered', 'failed']),
+            lt(sql`coalesce(${outbox.deliveredAt}, ${outbox.createdAt})`, at - options.outboxMaxAgeMs),
+          ),
+        );
       return { outbox: count(result) };
     },
 
     async list(filter = {}) {
-      const states = filter.state === undefined ? undefined : typeof filter.state === 'string' ? [filter.state] : [...filter.state];
-      const where = and(filter.place ? eq(outbox.place, filter.place) : undefined, states ? inArray(outbox.state, states) : undefined);
+      const states =
+        filter.state === undefined ? undefined : typeof filter.state === 'string' ? [filter.state] : [...filter.state];
+      const where = and(
+        filter.place ? eq(outbox.place, filter.place) : undefined,
+        states ? inArray(outbox.state, states) : undefined,
+      );
       return db.select().from(outbox).where(where).orderBy(asc(outbox.id));
     },
 
@@ -355,7 +400,11 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
       const heldUntil = sql`coalesce((SELECT ${placeHold.retryAt} FROM ${placeHold} WHERE ${placeHold.place} = ${outbox.place}), 0)`;
       const [row] = await db
         .select({
-          t: sql<number | null>`min(case when ${outbox.state} = 'pending' then greatest(${outbox.nextAttemptAt}, ${heldUntil}) else ${outbox.claimedUntil} end)`.mapWith(Number),
+          t: sql<
+            number | null
+          >`min(case when ${outbox.state} = 'pending' then greatest(${outbox.nextAttemptAt}, ${heldUntil}) else ${outbox.claimedUntil} end)`.mapWith(
+            Number,
+          ),
         })
         .from(outbox)
         .where(and(platformFilter(platforms), inArray(outbox.state, ['pending', 'claimed', 'sending'])));

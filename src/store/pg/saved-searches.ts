@@ -1,4 +1,5 @@
-// Saved searches on Postgres, as ../saved-searches.ts on SQLite (which tells what each method means; the same calls give
+// Saved searches on Postgres, as ../saved-searches.ts on SQLite (which tells what each method means; the same calls
+// give
 // the same results). SQLite has one writer at a time; here several instances write at once, so a save locks its place
 // and its owner (transaction-scoped advisory locks) before it counts and numbers, and a fenced write checks the lease
 // under a row lock (holdsLeaseIn) until it commits.
@@ -19,7 +20,8 @@ const PLACE_LOCK = 0x616c7274;
 const OWNER_LOCK = 0x6f776e72;
 
 /**
- * Serialises saves in one place (and by one owner) until the transaction ends. Always place first, then owner: two saves
+ * Serialises saves in one place (and by one owner) until the transaction ends. Always place first, then owner: two
+ * saves
  * never wait on each other in opposite orders. Each statement after it reads what the previous holder committed.
  */
 async function lockForCreate(tx: PgTx, place: string, owner: string): Promise<void> {
@@ -27,7 +29,8 @@ async function lockForCreate(tx: PgTx, place: string, owner: string): Promise<vo
   await tx.execute(sql`SELECT pg_advisory_xact_lock(${OWNER_LOCK}::int, hashtext(${owner}))`);
 }
 
-const countWhere = async (r: PgRunner, where: SQL | undefined): Promise<number> => (await r.select({ n: count() }).from(savedSearch).where(where))[0]!.n;
+const countWhere = async (r: PgRunner, where: SQL | undefined): Promise<number> =>
+  (await r.select({ n: count() }).from(savedSearch).where(where))[0]!.n;
 
 /** The next number in `place`: never one given before there, even if its alert was removed. */
 async function nextNumber(tx: PgTx, place: string): Promise<number> {
@@ -39,7 +42,10 @@ async function nextNumber(tx: PgTx, place: string): Promise<number> {
   const [row] = await tx
     .insert(alertNumber)
     .values({ place, last: next })
-    .onConflictDoUpdate({ target: alertNumber.place, set: { last: sql`greatest(${alertNumber.last} + 1, ${next}::int)` } })
+    .onConflictDoUpdate({
+      target: alertNumber.place,
+      set: { last: sql`greatest(${alertNumber.last} + 1, ${next}::int)` },
+    })
     .returning({ last: alertNumber.last });
   return row!.last;
 }
@@ -54,11 +60,19 @@ export function createPgSavedSearchRepo(store: PgStore, now: () => number = Date
         const [same] = await tx
           .select()
           .from(savedSearch)
-          .where(and(eq(savedSearch.place, input.place), eq(savedSearch.service, input.service), eq(savedSearch.paramsKey, input.paramsKey)))
+          .where(
+            and(
+              eq(savedSearch.place, input.place),
+              eq(savedSearch.service, input.service),
+              eq(savedSearch.paramsKey, input.paramsKey),
+            ),
+          )
           .limit(1);
         if (same) return { ok: false, reason: 'duplicate', existing: same };
-        if ((await countWhere(tx, eq(savedSearch.place, input.place))) >= limits.perPlace) return { ok: false, reason: 'place' };
-        if ((await countWhere(tx, eq(savedSearch.owner, input.owner))) >= limits.perOwner) return { ok: false, reason: 'owner' };
+        if ((await countWhere(tx, eq(savedSearch.place, input.place))) >= limits.perPlace)
+          return { ok: false, reason: 'place' };
+        if ((await countWhere(tx, eq(savedSearch.owner, input.owner))) >= limits.perOwner)
+          return { ok: false, reason: 'owner' };
         const number = await nextNumber(tx, input.place);
         const at = now();
         const [row] = await tx
@@ -100,7 +114,15 @@ export function createPgSavedSearchRepo(store: PgStore, now: () => number = Date
       return db
         .select()
         .from(savedSearch)
-        .where(and(eq(savedSearch.service, service), ofQuery, eq(savedSearch.paused, false), lte(savedSearch.nextRunAt, at), notInArray(savedSearch.place, held)))
+        .where(
+          and(
+            eq(savedSearch.service, service),
+            ofQuery,
+            eq(savedSearch.paused, false),
+            lte(savedSearch.nextRunAt, at),
+            notInArray(savedSearch.place, held),
+          ),
+        )
         .orderBy(sql`coalesce(${savedSearch.lastRunAt}, 0)`, asc(savedSearch.id));
     },
 
@@ -108,7 +130,9 @@ export function createPgSavedSearchRepo(store: PgStore, now: () => number = Date
       const [row] = await db
         .select({ at: max(savedSearch.lastRunAt) })
         .from(savedSearch)
-        .where(and(eq(savedSearch.service, service), eq(savedSearch.paramsKey, paramsKey), isNull(savedSearch.lastError)));
+        .where(
+          and(eq(savedSearch.service, service), eq(savedSearch.paramsKey, paramsKey), isNull(savedSearch.lastError)),
+        );
       return row?.at ?? undefined;
     },
 
@@ -129,7 +153,12 @@ export function createPgSavedSearchRepo(store: PgStore, now: () => number = Date
         if (!(await holdsLeaseIn(tx, fence))) return undefined;
         const [row] = await tx
           .update(savedSearch)
-          .set({ lastError: failureText(error), errorSince: sql`coalesce(${savedSearch.errorSince}, ${at}::bigint)`, lastRunAt: at, nextRunAt: at })
+          .set({
+            lastError: failureText(error),
+            errorSince: sql`coalesce(${savedSearch.errorSince}, ${at}::bigint)`,
+            lastRunAt: at,
+            nextRunAt: at,
+          })
           .where(eq(savedSearch.id, searchId))
           .returning();
         return row;

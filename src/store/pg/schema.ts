@@ -1,6 +1,16 @@
 // The database tables on Postgres, mirroring ../schema.ts (which tells what each holds) table for table and column for
 // column, so one store's rows read the same from either. Times are integer milliseconds: bigint, read as numbers.
-import { bigint, boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 // A time in milliseconds since the epoch: past integer's 2^31, so bigint, read as a number (exact up to 2^53).
 const ms = (name: string) => bigint(name, { mode: 'number' });
@@ -17,7 +27,10 @@ export const buttonState = pgTable(
     lastUsedAt: ms('last_used_at').notNull(),
     payloadHash: text('payload_hash'),
   },
-  (t) => [index('button_state_last_used_at_idx').on(t.lastUsedAt), uniqueIndex('button_state_payload_idx').on(t.service, t.scope, t.payloadHash)],
+  (t) => [
+    index('button_state_last_used_at_idx').on(t.lastUsedAt),
+    uniqueIndex('button_state_payload_idx').on(t.service, t.scope, t.payloadHash),
+  ],
 );
 
 export const locationCache = pgTable(
@@ -46,7 +59,8 @@ export const apiUsage = pgTable(
 export const savedSearch = pgTable(
   'saved_search',
   {
-    // Autoincrement ids: identity BY DEFAULT, Postgres's advice over serial, and rows copied in from SQLite keep their ids.
+    // Autoincrement ids: identity BY DEFAULT, Postgres's advice over serial, and rows copied in from SQLite keep their
+    // ids.
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     service: text('service').notNull(),
     place: text('place').notNull(),
@@ -120,7 +134,11 @@ export const outbox = pgTable(
     lastAttemptAt: ms('last_attempt_at'),
     uncertainSince: ms('uncertain_since'),
   },
-  (t) => [uniqueIndex('outbox_dedupe_key_idx').on(t.dedupeKey), index('outbox_due_idx').on(t.state, t.nextAttemptAt), index('outbox_place_idx').on(t.place, t.state)],
+  (t) => [
+    uniqueIndex('outbox_dedupe_key_idx').on(t.dedupeKey),
+    index('outbox_due_idx').on(t.state, t.nextAttemptAt),
+    index('outbox_place_idx').on(t.place, t.state),
+  ],
 );
 
 export const alertNumber = pgTable('alert_number', {
@@ -178,7 +196,10 @@ export const digest = pgTable(
     lastCalls: integer('last_calls'),
     lastError: text('last_error'),
   },
-  (t) => [uniqueIndex('digest_place_number_idx').on(t.place, t.number), index('digest_due_idx').on(t.paused, t.nextRunAt)],
+  (t) => [
+    uniqueIndex('digest_place_number_idx').on(t.place, t.number),
+    index('digest_due_idx').on(t.paused, t.nextRunAt),
+  ],
 );
 
 export const digestNumber = pgTable('digest_number', {

@@ -67,13 +67,17 @@ async function upsert(tx: PgTx, rows: readonly SeenWrite[], keep: boolean): Prom
       set: {
         lastSeenAt: sql`excluded.last_seen_at`,
         lastPrice: sql`excluded.last_price`,
-        reportedPrice: keep ? sql`coalesce(${searchSeen.reportedPrice}, ${searchSeen.lastPrice})` : sql`excluded.reported_price`,
+        reportedPrice: keep
+          ? sql`coalesce(${searchSeen.reportedPrice}, ${searchSeen.lastPrice})`
+          : sql`excluded.reported_price`,
         posted: sql`greatest(${searchSeen.posted}, excluded.posted)`,
       },
     });
 }
 
-/** Writes the rows, in their order: per chunk, the two kinds of row in one statement each (a chunk has no row twice). */
+/**
+ * Writes the rows, in their order: per chunk, the two kinds of row in one statement each (a chunk has no row twice).
+ */
 async function upsertSeen(tx: PgTx, rows: readonly SeenWrite[]): Promise<void> {
   for (const chunk of upsertChunks(rows)) {
     await upsert(
@@ -138,7 +142,10 @@ async function postedIn(runner: PgRunner, q: PostedQuery): Promise<ChannelPosted
         eq(savedSearch.service, q.service),
         sql`${savedSearch.place} = ANY(${sql.param([...q.places])}::text[])`,
         eq(searchSeen.posted, true),
-        or(sql`${searchSeen.propertyId} = ANY(${sql.param([...q.propertyIds])}::text[])`, sql`${searchSeen.locationKey} = ANY(${sql.param([...q.locationKeys])}::text[])`),
+        or(
+          sql`${searchSeen.propertyId} = ANY(${sql.param([...q.propertyIds])}::text[])`,
+          sql`${searchSeen.locationKey} = ANY(${sql.param([...q.locationKeys])}::text[])`,
+        ),
       ),
     )
     .orderBy(sql`${savedSearch.place} collate "C"`, asc(savedSearch.number), sql`${searchSeen.propertyId} collate "C"`);
@@ -153,7 +160,9 @@ async function lockPlaces(tx: PgTx, places: readonly string[]): Promise<void> {
   // One statement however many places (a query saved in hundreds of channels); the locks taken in key order, since
   // a volatile function in a select list runs after the sort below it.
   const keys = [...new Set(places)].map((p) => `manzil:alerts-place:${p}`);
-  await tx.execute(sql`select pg_advisory_xact_lock(k) from (select distinct hashtextextended(p, 0) as k from unnest(${sql.param(keys)}::text[]) as p order by k) as keys`);
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(k) from (select distinct hashtextextended(p, 0) as k from unnest(${sql.param(keys)}::text[]) as p order by k) as keys`,
+  );
 }
 
 export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): Promised<SeenRepo> {
@@ -196,11 +205,23 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
       );
   }
 
-  async function commitRuns(outcomes: readonly RunOutcome[], read: readonly string[] = [], fence?: Fence): Promise<number | undefined> {
-    return commitPlanned({ service: '', places: [], propertyIds: [], locationKeys: [], outcomes: () => [...outcomes] }, read, fence);
+  async function commitRuns(
+    outcomes: readonly RunOutcome[],
+    read: readonly string[] = [],
+    fence?: Fence,
+  ): Promise<number | undefined> {
+    return commitPlanned(
+      { service: '', places: [], propertyIds: [], locationKeys: [], outcomes: () => [...outcomes] },
+      read,
+      fence,
+    );
   }
 
-  async function commitPlanned(plan: RunPlan, read: readonly string[] = [], fence?: Fence): Promise<number | undefined> {
+  async function commitPlanned(
+    plan: RunPlan,
+    read: readonly string[] = [],
+    fence?: Fence,
+  ): Promise<number | undefined> {
     return db.transaction(async (tx) => {
       if (fence && !(await holdsLeaseIn(tx, fence))) return undefined;
       await lockPlaces(tx, plan.places);

@@ -19,7 +19,10 @@ export function createPgTeamRepo(store: PgStore, now: () => number = Date.now): 
           await tx
             .insert(teamUsage)
             .values({ team, month, calls: 1 })
-            .onConflictDoUpdate({ target: [teamUsage.team, teamUsage.month], set: { calls: sql`${teamUsage.calls} + 1` } });
+            .onConflictDoUpdate({
+              target: [teamUsage.team, teamUsage.month],
+              set: { calls: sql`${teamUsage.calls} + 1` },
+            });
         }
       });
     },
@@ -33,7 +36,10 @@ export function createPgTeamRepo(store: PgStore, now: () => number = Date.now): 
     },
 
     async budget(team) {
-      const [row] = await db.select({ calls: teamBudget.monthlyCalls }).from(teamBudget).where(eq(teamBudget.team, team));
+      const [row] = await db
+        .select({ calls: teamBudget.monthlyCalls })
+        .from(teamBudget)
+        .where(eq(teamBudget.team, team));
       return row?.calls;
     },
 

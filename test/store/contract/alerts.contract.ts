@@ -1,5 +1,6 @@
 // The alerts repository's contract, through the ports only, so it runs the same on SQLite and on Postgres
-// (the .test.ts file of the same name): what a person or the poller would notice of saved searches and what each has seen.
+// (the .test.ts file of the same name): what a person or the poller would notice of saved searches and what each has
+// seen.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewDelivery, NewSavedSearch, PostedQuery, RunOutcome, SeenUpdate } from '../../../src/store/index.js';
 import type { AlertsRepo, LeaseRepo, OutboxRepo } from '../../../src/store/ports.js';
@@ -50,7 +51,14 @@ const card = (searchId: number, propertyId: string, place = PLACE): NewDelivery 
   payload: JSON.stringify({ propertyId }),
 });
 
-const run = (searchId: number, at: number, o: Partial<RunOutcome> = {}): RunOutcome => ({ searchId, at, seen: [], deliveries: [], clearError: false, ...o });
+const run = (searchId: number, at: number, o: Partial<RunOutcome> = {}): RunOutcome => ({
+  searchId,
+  at,
+  seen: [],
+  deliveries: [],
+  clearError: false,
+  ...o,
+});
 
 export function alertsContract(open: () => Promise<AlertsDatabase>): void {
   let db: AlertsDatabase;
@@ -94,7 +102,16 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
     it('stores what it was given, unpaused, due now and not yet run', async () => {
       const before = Date.now();
       const row = await saved('marina');
-      expect(row).toMatchObject({ ...search('marina'), number: 1, paused: false, primedAt: null, lastRunAt: null, lastError: null, errorSince: null, errorReported: false });
+      expect(row).toMatchObject({
+        ...search('marina'),
+        number: 1,
+        paused: false,
+        primedAt: null,
+        lastRunAt: null,
+        lastError: null,
+        errorSince: null,
+        errorReported: false,
+      });
       expect(row.createdAt).toBeGreaterThanOrEqual(before);
       expect(row.nextRunAt).toBe(row.createdAt);
       expect(await db.alerts.byId(row.id)).toEqual(row);
@@ -103,7 +120,10 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
 
     it('refuses the same search saved again in a place, with the alert that exists, before any limit', async () => {
       const first = await saved('marina');
-      const again = await db.alerts.create(search('marina', { text: 'rent in marina please', owner: 'U2' }), { perPlace: 1, perOwner: 1 });
+      const again = await db.alerts.create(search('marina', { text: 'rent in marina please', owner: 'U2' }), {
+        perPlace: 1,
+        perOwner: 1,
+      });
       expect(again).toEqual({ ok: false, reason: 'duplicate', existing: first });
       // Another place, or another property service, may save it.
       expect((await db.alerts.create(search('marina', { place: 'slack:T1:C2' }), LIMITS)).ok).toBe(true);
@@ -126,14 +146,21 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       const limits = { perPlace: 25, perOwner: 2 };
       await saved('marina', {}, limits);
       await saved('jvc', { place: 'slack:T1:C2' }, limits);
-      expect(await db.alerts.create(search('jlt', { place: 'slack:T1:C3' }), limits)).toEqual({ ok: false, reason: 'owner' });
+      expect(await db.alerts.create(search('jlt', { place: 'slack:T1:C3' }), limits)).toEqual({
+        ok: false,
+        reason: 'owner',
+      });
       expect((await db.alerts.create(search('jlt', { place: 'slack:T1:C3', owner: 'U2' }), limits)).ok).toBe(true);
     });
 
     it('saved at once from two instances: distinct numbers 1..n, and never more than the place may have', async () => {
       const limits = { perPlace: 15, perOwner: 100 };
       const other = (await db.connect?.()) ?? db;
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? db : other).alerts.create(search(`area${i}`, { owner: `U${i % 3}` }), limits)));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 === 0 ? db : other).alerts.create(search(`area${i}`, { owner: `U${i % 3}` }), limits),
+        ),
+      );
       if (other !== db) await other.close();
       const numbers = results.flatMap((r) => (r.ok ? [r.row.number] : [])).sort((x, y) => x - y);
       expect(numbers).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
@@ -161,8 +188,18 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
     it('removes a search with what it has seen and its entries in the outbox', async () => {
       const a = await saved('marina');
       const b = await saved('jvc');
-      await db.alerts.commitRun(run(a.id, 10, { seen: [listing('p1', 100, { reportedPrice: 100, posted: true })], deliveries: [card(a.id, 'p1')] }));
-      await db.alerts.commitRun(run(b.id, 10, { seen: [listing('p1', 100, { reportedPrice: 100, posted: true })], deliveries: [card(b.id, 'p1')] }));
+      await db.alerts.commitRun(
+        run(a.id, 10, {
+          seen: [listing('p1', 100, { reportedPrice: 100, posted: true })],
+          deliveries: [card(a.id, 'p1')],
+        }),
+      );
+      await db.alerts.commitRun(
+        run(b.id, 10, {
+          seen: [listing('p1', 100, { reportedPrice: 100, posted: true })],
+          deliveries: [card(b.id, 'p1')],
+        }),
+      );
       await db.alerts.remove(a.id);
       expect(await db.alerts.byId(a.id)).toBeUndefined();
       expect(await db.alerts.seen(a.id)).toEqual([]);
@@ -245,7 +282,13 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       const a = await saved('marina');
       const { stale, current } = await fences();
       const first = await db.alerts.recordFailure(a.id, 'x'.repeat(600), 10_000, current);
-      expect(first).toMatchObject({ id: a.id, lastError: 'x'.repeat(500), errorSince: 10_000, lastRunAt: 10_000, nextRunAt: 10_000 });
+      expect(first).toMatchObject({
+        id: a.id,
+        lastError: 'x'.repeat(500),
+        errorSince: 10_000,
+        lastRunAt: 10_000,
+        nextRunAt: 10_000,
+      });
       const second = await db.alerts.recordFailure(a.id, 'down', 20_000);
       expect(second).toMatchObject({ lastError: 'down', errorSince: 10_000, lastRunAt: 20_000 });
       expect(await db.alerts.recordFailure(a.id, 'late', 30_000, stale)).toBeUndefined();
@@ -256,18 +299,31 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
     it('queues the "keeps failing" notice once, and nothing under a stale fence', async () => {
       const a = await saved('marina');
       const { stale, current } = await fences();
-      const notice: NewDelivery = { searchId: a.id, place: PLACE, kind: 'failing', dedupeKey: `${a.id}:failing:10000`, payload: '{}' };
+      const notice: NewDelivery = {
+        searchId: a.id,
+        place: PLACE,
+        kind: 'failing',
+        dedupeKey: `${a.id}:failing:10000`,
+        payload: '{}',
+      };
       await db.alerts.reportFailing(a.id, { ...notice, dedupeKey: 'stale' }, stale);
       expect(await db.outbox.list()).toEqual([]);
       expect((await db.alerts.byId(a.id))!.errorReported).toBe(false);
       await db.alerts.reportFailing(a.id, notice, current);
       await db.alerts.reportFailing(a.id, notice, current);
-      expect((await db.outbox.list()).map((e) => [e.kind, e.dedupeKey, e.state])).toEqual([['failing', notice.dedupeKey, 'pending']]);
+      expect((await db.outbox.list()).map((e) => [e.kind, e.dedupeKey, e.state])).toEqual([
+        ['failing', notice.dedupeKey, 'pending'],
+      ]);
       expect((await db.alerts.byId(a.id))!.errorReported).toBe(true);
       // A run that clears the error forgets it was reported.
       await db.alerts.recordFailure(a.id, 'down', 10_000);
       await db.alerts.commitRun(run(a.id, 20_000, { clearError: true }));
-      expect(await db.alerts.byId(a.id)).toMatchObject({ lastError: null, errorSince: null, errorReported: false, lastRunAt: 20_000 });
+      expect(await db.alerts.byId(a.id)).toMatchObject({
+        lastError: null,
+        errorSince: null,
+        errorReported: false,
+        lastRunAt: 20_000,
+      });
     });
   });
 
@@ -291,7 +347,10 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       const queued = await db.alerts.commitRun(
         run(a.id, 50_000, {
           primed: true,
-          seen: [listing('p1', 100, { reportedPrice: 100, posted: true }), listing('p2', null, { reportedPrice: null, locationKey: null, bedrooms: null, size: null })],
+          seen: [
+            listing('p1', 100, { reportedPrice: 100, posted: true }),
+            listing('p2', null, { reportedPrice: null, locationKey: null, bedrooms: null, size: null }),
+          ],
           deliveries: [card(a.id, 'p1')],
         }),
         current,
@@ -349,11 +408,19 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
 
     it('keeps the reported price unless a new one is given; a posted listing stays posted', async () => {
       const a = await saved('marina');
-      await db.alerts.commitRun(run(a.id, 1_000, { seen: [listing('p1', 100, { reportedPrice: 100, posted: true }), listing('p2', 200, { reportedPrice: 200 })] }));
-      await db.alerts.commitRun(run(a.id, 2_000, { seen: [listing('p1', 99), listing('p2', 150, { reportedPrice: 150, posted: true })] }));
+      await db.alerts.commitRun(
+        run(a.id, 1_000, {
+          seen: [listing('p1', 100, { reportedPrice: 100, posted: true }), listing('p2', 200, { reportedPrice: 200 })],
+        }),
+      );
+      await db.alerts.commitRun(
+        run(a.id, 2_000, { seen: [listing('p1', 99), listing('p2', 150, { reportedPrice: 150, posted: true })] }),
+      );
       await db.alerts.commitRun(run(a.id, 3_000, { seen: [listing('p1', 98)] }));
       const rows = await db.alerts.seen(a.id);
-      expect(rows.map((r) => [r.propertyId, r.firstSeenAt, r.lastSeenAt, r.lastPrice, r.reportedPrice, r.posted])).toEqual([
+      expect(
+        rows.map((r) => [r.propertyId, r.firstSeenAt, r.lastSeenAt, r.lastPrice, r.reportedPrice, r.posted]),
+      ).toEqual([
         ['p1', 1_000, 3_000, 98, 100, true],
         ['p2', 1_000, 2_000, 150, 150, true],
       ]);
@@ -368,17 +435,30 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
 
     it('the same listing twice in one run is written twice, in order', async () => {
       const a = await saved('marina');
-      await db.alerts.commitRun(run(a.id, 1_000, { seen: [listing('p1', 100, { reportedPrice: 100, posted: true }), listing('p1', 90)] }));
-      expect((await db.alerts.seen(a.id)).map((r) => [r.lastPrice, r.reportedPrice, r.posted])).toEqual([[90, 100, true]]);
+      await db.alerts.commitRun(
+        run(a.id, 1_000, { seen: [listing('p1', 100, { reportedPrice: 100, posted: true }), listing('p1', 90)] }),
+      );
+      expect((await db.alerts.seen(a.id)).map((r) => [r.lastPrice, r.reportedPrice, r.posted])).toEqual([
+        [90, 100, true],
+      ]);
     });
 
     it('records nothing under a stale fence', async () => {
       const a = await saved('marina');
       const { stale } = await fences();
       expect(
-        await db.alerts.commitRun(run(a.id, 1_000, { primed: true, seen: [listing('p1', 100, { reportedPrice: 100 })], deliveries: [card(a.id, 'p1')] }), stale),
+        await db.alerts.commitRun(
+          run(a.id, 1_000, {
+            primed: true,
+            seen: [listing('p1', 100, { reportedPrice: 100 })],
+            deliveries: [card(a.id, 'p1')],
+          }),
+          stale,
+        ),
       ).toBeUndefined();
-      expect(await db.alerts.commitRuns([run(a.id, 1_000, { seen: [listing('p1', 100)] })], ['p1'], stale)).toBeUndefined();
+      expect(
+        await db.alerts.commitRuns([run(a.id, 1_000, { seen: [listing('p1', 100)] })], ['p1'], stale),
+      ).toBeUndefined();
       expect(await db.alerts.seen(a.id)).toEqual([]);
       expect(await db.outbox.list()).toEqual([]);
       expect(await db.alerts.byId(a.id)).toMatchObject({ primedAt: null, lastRunAt: null });
@@ -405,9 +485,15 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       const a = await saved('marina');
       const b = await saved('jvc');
       const c = await saved('jlt');
-      for (const s of [a, b, c]) await db.alerts.commitRun(run(s.id, 1_000, { seen: ['p1', 'p2', 'p3'].map((p) => listing(p, 100, { reportedPrice: 100 })) }));
+      for (const s of [a, b, c])
+        await db.alerts.commitRun(
+          run(s.id, 1_000, { seen: ['p1', 'p2', 'p3'].map((p) => listing(p, 100, { reportedPrice: 100 })) }),
+        );
       await db.alerts.commitRun(run(b.id, 9_000, { seen: [listing('p3', 100, { reportedPrice: 100 })] }));
-      await db.alerts.commitRuns([run(a.id, 5_000, { seen: [listing('p2', 90)] }), run(b.id, 5_000)], ['p1', 'p2', 'p3', 'p4']);
+      await db.alerts.commitRuns(
+        [run(a.id, 5_000, { seen: [listing('p2', 90)] }), run(b.id, 5_000)],
+        ['p1', 'p2', 'p3', 'p4'],
+      );
       const lastSeen = async (id: number) => (await db.alerts.seen(id)).map((r) => [r.propertyId, r.lastSeenAt]);
       expect(await lastSeen(a.id)).toEqual([
         ['p1', 5_000],
@@ -432,14 +518,27 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       const a = await saved('marina');
       const ids = Array.from({ length: 1_200 }, (_, i) => `p${String(i).padStart(4, '0')}`);
       const first = ids.map((p, i) => listing(p, 1_000 + i, { reportedPrice: 1_000 + i, posted: i % 2 === 0 }));
-      expect(await db.alerts.commitRun(run(a.id, 1_000, { seen: first, deliveries: ids.slice(0, 30).map((p) => card(a.id, p)) }))).toBe(30);
+      expect(
+        await db.alerts.commitRun(
+          run(a.id, 1_000, { seen: first, deliveries: ids.slice(0, 30).map((p) => card(a.id, p)) }),
+        ),
+      ).toBe(30);
       // Half repriced keeping the reported price, half with a new one.
       const second = ids.map((p, i) => listing(p, 500 + i, i % 2 === 0 ? {} : { reportedPrice: 500 + i }));
       await db.alerts.commitRuns([run(a.id, 2_000, { seen: second })], ids);
       const rows = await db.alerts.seen(a.id);
       expect(rows).toHaveLength(1_200);
-      expect(rows.every((r, i) => r.propertyId === ids[i] && r.lastPrice === 500 + i && r.reportedPrice === (i % 2 === 0 ? 1_000 + i : 500 + i))).toBe(true);
-      expect(rows.every((r, i) => r.posted === (i % 2 === 0) && r.firstSeenAt === 1_000 && r.lastSeenAt === 2_000)).toBe(true);
+      expect(
+        rows.every(
+          (r, i) =>
+            r.propertyId === ids[i] &&
+            r.lastPrice === 500 + i &&
+            r.reportedPrice === (i % 2 === 0 ? 1_000 + i : 500 + i),
+        ),
+      ).toBe(true);
+      expect(
+        rows.every((r, i) => r.posted === (i % 2 === 0) && r.firstSeenAt === 1_000 && r.lastSeenAt === 2_000),
+      ).toBe(true);
     });
 
     it('says when a query was last polled successfully: the newest run of any search of it, in that service only', async () => {
@@ -462,7 +561,13 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
   });
 
   describe('alerts repository: what a channel has posted (one listing once per channel)', () => {
-    const query = (o: Partial<PostedQuery> = {}): PostedQuery => ({ service: SERVICE, places: [PLACE], propertyIds: ['p1'], locationKeys: ['jvc'], ...o });
+    const query = (o: Partial<PostedQuery> = {}): PostedQuery => ({
+      service: SERVICE,
+      places: [PLACE],
+      propertyIds: ['p1'],
+      locationKeys: ['jvc'],
+      ...o,
+    });
 
     it('gives the posted rows of the channel’s alerts, of these listings or locations, in one order; not unposted ones, other channels or services', async () => {
       const [a, b] = [await saved('marina'), await saved('jvc')];
@@ -470,7 +575,11 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       const otherService = await saved('marina', { service: 'https://other.example' });
       await db.alerts.commitRuns([
         run(b.id, 1_000, {
-          seen: [listing('p1', 900, { reportedPrice: 800, posted: true }), listing('p9', 700, { locationKey: 'jvc', posted: true }), listing('p8', 1, { posted: true })],
+          seen: [
+            listing('p1', 900, { reportedPrice: 800, posted: true }),
+            listing('p9', 700, { locationKey: 'jvc', posted: true }),
+            listing('p8', 1, { posted: true }),
+          ],
         }),
         run(a.id, 1_000, { seen: [listing('p1', 950, { posted: true }), listing('p2', 1, { locationKey: 'jvc' })] }),
         run(elsewhere.id, 1_000, { seen: [listing('p1', 1, { posted: true })] }),
@@ -489,8 +598,30 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
           bedrooms: '2',
           size: 1200,
         },
-        { place: PLACE, searchId: b.id, number: 2, summary: 'Rent in jvc', propertyId: 'p1', lastPrice: 900, reportedPrice: 800, locationKey: 'marina', bedrooms: '2', size: 1200 },
-        { place: PLACE, searchId: b.id, number: 2, summary: 'Rent in jvc', propertyId: 'p9', lastPrice: 700, reportedPrice: 700, locationKey: 'jvc', bedrooms: '2', size: 1200 },
+        {
+          place: PLACE,
+          searchId: b.id,
+          number: 2,
+          summary: 'Rent in jvc',
+          propertyId: 'p1',
+          lastPrice: 900,
+          reportedPrice: 800,
+          locationKey: 'marina',
+          bedrooms: '2',
+          size: 1200,
+        },
+        {
+          place: PLACE,
+          searchId: b.id,
+          number: 2,
+          summary: 'Rent in jvc',
+          propertyId: 'p9',
+          lastPrice: 700,
+          reportedPrice: 700,
+          locationKey: 'jvc',
+          bedrooms: '2',
+          size: 1200,
+        },
       ];
       expect(await db.alerts.postedIn(query())).toEqual(expected);
       expect(await db.alerts.postedIn(query({ places: [] }))).toEqual([]);
@@ -501,21 +632,32 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
           ...query(),
           outcomes: (posted) => {
             given = posted;
-            return [run(a.id, 2_000, { seen: [listing('p9', 700, { locationKey: 'jvc', posted: true })], deliveries: [card(a.id, 'p9')] })];
+            return [
+              run(a.id, 2_000, {
+                seen: [listing('p9', 700, { locationKey: 'jvc', posted: true })],
+                deliveries: [card(a.id, 'p9')],
+              }),
+            ];
           },
         },
         ['p9'],
       );
       expect(given).toEqual(expected);
       expect(queued).toBe(1);
-      expect((await db.alerts.postedIn(query())).filter((r) => r.propertyId === 'p9').map((r) => r.searchId)).toEqual([a.id, b.id]);
+      expect((await db.alerts.postedIn(query())).filter((r) => r.propertyId === 'p9').map((r) => r.searchId)).toEqual([
+        a.id,
+        b.id,
+      ]);
     });
 
     it('records nothing, and asks no plan, under a stale fence', async () => {
       const a = await saved('marina');
       const { stale } = await fences();
       let asked = false;
-      const plan = { ...query(), outcomes: () => ((asked = true), [run(a.id, 1_000, { seen: [listing('p1', 1, { posted: true })] })]) };
+      const plan = {
+        ...query(),
+        outcomes: () => ((asked = true), [run(a.id, 1_000, { seen: [listing('p1', 1, { posted: true })] })]),
+      };
       expect(await db.alerts.commitPlanned(plan, [], stale)).toBeUndefined();
       expect(asked).toBe(false);
       expect(await db.alerts.seen(a.id)).toEqual([]);

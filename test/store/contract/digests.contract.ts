@@ -29,7 +29,12 @@ const digestOf = (name: string, o: Partial<NewDigest> = {}): NewDigest => ({
   ...o,
 });
 
-const posted = (id: number, slot: number, place = PLACE): NewDelivery => ({ place, kind: 'digest', dedupeKey: digestKey(id, slot), payload: JSON.stringify({ id, slot }) });
+const posted = (id: number, slot: number, place = PLACE): NewDelivery => ({
+  place,
+  kind: 'digest',
+  dedupeKey: digestKey(id, slot),
+  payload: JSON.stringify({ id, slot }),
+});
 
 const runAt = (slot: number, o: { delivery?: NewDelivery; error?: string } = {}) => ({
   slot,
@@ -62,7 +67,14 @@ export function digestsContract(open: () => Promise<DigestsDatabase>): void {
       const before = Date.now();
       const [a, b, c] = [await saved('Dubai Marina'), await saved('JVC'), await saved('JLT')];
       expect([a.number, b.number, c.number]).toEqual([1, 2, 3]);
-      expect(a).toMatchObject({ ...digestOf('Dubai Marina'), paused: false, lastSlot: null, lastRunAt: null, lastCalls: null, lastError: null });
+      expect(a).toMatchObject({
+        ...digestOf('Dubai Marina'),
+        paused: false,
+        lastSlot: null,
+        lastRunAt: null,
+        lastCalls: null,
+        lastError: null,
+      });
       expect(a.createdAt).toBeGreaterThanOrEqual(before);
       await db.digests.remove(c.id);
       expect((await saved('Downtown')).number).toBe(4);
@@ -86,7 +98,11 @@ export function digestsContract(open: () => Promise<DigestsDatabase>): void {
 
     it('saved at once from two instances: distinct numbers 1..n, and never more than the place may have', async () => {
       const other = (await db.connect?.()) ?? db;
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? db : other).digests.create(digestOf(`Area ${i}`), { perPlace: 12 })));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 === 0 ? db : other).digests.create(digestOf(`Area ${i}`), { perPlace: 12 }),
+        ),
+      );
       if (other !== db) await other.close();
       const numbers = results.flatMap((r) => (r.ok ? [r.row.number] : [])).sort((x, y) => x - y);
       expect(numbers).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
@@ -126,7 +142,14 @@ export function digestsContract(open: () => Promise<DigestsDatabase>): void {
       const b = await saved('JVC');
       await db.digests.recordRun(a.id, runAt(1_000, { delivery: posted(a.id, 1_000) }));
       await db.digests.recordRun(b.id, runAt(1_000, { delivery: posted(b.id, 1_000) }));
-      const [entry] = await db.outbox.claimDue({ holder: 'h', at: 10_000, leaseMs: 60_000, perPlace: 1, places: 1, platforms: ['slack'] });
+      const [entry] = await db.outbox.claimDue({
+        holder: 'h',
+        at: 10_000,
+        leaseMs: 60_000,
+        perPlace: 1,
+        places: 1,
+        platforms: ['slack'],
+      });
       expect(entry!.dedupeKey).toBe(digestKey(a.id, 1_000));
       expect(await db.outbox.markDelivered(entry!.id, entry!.token, 'm1', 10_001)).toBe(true);
       await db.digests.recordRun(a.id, runAt(2_000, { delivery: posted(a.id, 2_000) }));
@@ -176,8 +199,16 @@ export function digestsContract(open: () => Promise<DigestsDatabase>): void {
       expect(await db.digests.recordRun(a.id, runAt(100_000, { delivery: posted(a.id, 100_000) }), current)).toBe(true);
       expect(await db.digests.recordRun(a.id, runAt(100_000, { delivery: posted(a.id, 100_000) }), current)).toBe(true);
       const entries = await db.outbox.list();
-      expect(entries.map((e) => [e.kind, e.dedupeKey, e.state, e.createdAt, e.nextAttemptAt])).toEqual([['digest', digestKey(a.id, 100_000), 'pending', 100_005, 100_005]]);
-      expect(await db.digests.byId(a.id)).toMatchObject({ lastSlot: 100_000, lastRunAt: 100_005, lastCalls: 3, nextRunAt: 86_500_000, lastError: null });
+      expect(entries.map((e) => [e.kind, e.dedupeKey, e.state, e.createdAt, e.nextAttemptAt])).toEqual([
+        ['digest', digestKey(a.id, 100_000), 'pending', 100_005, 100_005],
+      ]);
+      expect(await db.digests.byId(a.id)).toMatchObject({
+        lastSlot: 100_000,
+        lastRunAt: 100_005,
+        lastCalls: 3,
+        nextRunAt: 86_500_000,
+        lastError: null,
+      });
     });
 
     it('records a run with nothing to post and its error, and a later run clears the error', async () => {
@@ -199,7 +230,12 @@ export function digestsContract(open: () => Promise<DigestsDatabase>): void {
     it('postpones with one notice per slot, under the fence; nothing under a stale one', async () => {
       const a = await saved('Marina');
       const { stale, current } = await fences();
-      const notice: NewDelivery = { place: PLACE, kind: 'notice', dedupeKey: `${digestKey(a.id, 100_000)}:postponed`, payload: '{}' };
+      const notice: NewDelivery = {
+        place: PLACE,
+        kind: 'notice',
+        dedupeKey: `${digestKey(a.id, 100_000)}:postponed`,
+        payload: '{}',
+      };
       expect(await db.digests.postpone(a.id, 200_000, 'budget', notice, stale)).toBe(false);
       expect(await db.digests.byId(a.id)).toMatchObject({ nextRunAt: 100_000, lastError: null });
       expect(await db.digests.postpone(a.id, 200_000, 'b'.repeat(400), notice, current)).toBe(true);

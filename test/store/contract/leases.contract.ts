@@ -1,5 +1,6 @@
 // The leases' contract, through the port only, so it runs the same on SQLite and on Postgres
-// (the .test.ts file of the same name): one holder of a job at a time, fenced by a token new at each take-over; the health
+// (the .test.ts file of the same name): one holder of a job at a time, fenced by a token new at each take-over; the
+// health
 // probe; each instance's heartbeat and who is surely gone. And two instances racing for one lease.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InstanceInfo } from '../../../src/store/index.js';
@@ -111,7 +112,8 @@ export function leasesContract(open: () => Promise<Stores>): void {
         await leases.heartbeat({ id: 'restarted', host: 'h1', pid: 100 }, at - 10);
         await leases.heartbeat({ id: 'sibling', host: 'h1', pid: 100 }, at - 5);
         const isAlive = (pid: number) => pid !== 200;
-        const lapsed = async (processStartedAt?: number) => (await leases.lapsed(self, at, 15_000, isAlive, processStartedAt)).sort();
+        const lapsed = async (processStartedAt?: number) =>
+          (await leases.lapsed(self, at, 15_000, isAlive, processStartedAt)).sort();
         expect(await lapsed(at - 5)).toEqual(['dead', 'old', 'restarted']);
         expect(await lapsed()).toEqual(['dead', 'old', 'restarted', 'sibling']);
       });

@@ -1,5 +1,6 @@
 // The outbox's contract, through the port only, so it runs the same on SQLite and on Postgres
-// (the .test.ts file of the same name): what a drainer, or a person reading the queue, would notice if it broke. The claim's
+// (the .test.ts file of the same name): what a drainer, or a person reading the queue, would notice if it broke. The
+// claim's
 // rules (oldest first, per-channel limits, held and busy channels), its fencing (a stale token changes nothing), the
 // take-over of expired or lapsed claims, failures, give-backs and the counts; and two instances claiming at once.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,7 +11,12 @@ import type { Stores } from './databases.js';
 const T = 1_000_000;
 const LEASE = 60_000;
 
-const entry = (place: string, label: string): NewDelivery => ({ place, kind: 'notice', dedupeKey: `${place}:${label}`, payload: JSON.stringify({ label }) });
+const entry = (place: string, label: string): NewDelivery => ({
+  place,
+  kind: 'notice',
+  dedupeKey: `${place}:${label}`,
+  payload: JSON.stringify({ label }),
+});
 
 /** Claim options: everything due for the test platform at `at`, by `holder`. */
 const claim = (holder: string, at: number, o: Partial<ClaimOptions> = {}): ClaimOptions => ({
@@ -51,8 +57,22 @@ export function outboxContract(open: () => Promise<Stores>): void {
         expect(await outbox.enqueue({ ...entry('test:c1', 'a'), payload: '{"other":1}' }, T + 5)).toBe(0);
         const rows = await outbox.list();
         expect(rows).toHaveLength(1);
-        expect(rows[0]).toMatchObject({ place: 'test:c1', kind: 'notice', payload: '{"label":"a"}', state: 'pending', attempts: 0, createdAt: T, nextAttemptAt: T });
-        expect(rows[0]).toMatchObject({ maybeDelivered: false, possibleDuplicate: false, uncertainSince: null, claimedBy: null, claimToken: null });
+        expect(rows[0]).toMatchObject({
+          place: 'test:c1',
+          kind: 'notice',
+          payload: '{"label":"a"}',
+          state: 'pending',
+          attempts: 0,
+          createdAt: T,
+          nextAttemptAt: T,
+        });
+        expect(rows[0]).toMatchObject({
+          maybeDelivered: false,
+          possibleDuplicate: false,
+          uncertainSince: null,
+          claimedBy: null,
+          claimToken: null,
+        });
         // Written with the database's lineage: the delivery id is made of it.
         expect(rows[0]!.origin).toMatch(/^[0-9a-f]{10}$/);
         expect(await outbox.byId(rows[0]!.id)).toEqual(rows[0]);
@@ -62,7 +82,12 @@ export function outboxContract(open: () => Promise<Stores>): void {
       it('an entry that may have been posted before a restore is queued to be looked for first', async () => {
         await outbox.enqueue({ ...entry('test:c1', 'a'), uncertainSince: T - 500 }, T);
         const [claimed] = await outbox.claimDue(claim('a', T));
-        expect(claimed).toMatchObject({ maybeDelivered: true, recovered: true, interrupted: false, uncertainSince: T - 500 });
+        expect(claimed).toMatchObject({
+          maybeDelivered: true,
+          recovered: true,
+          interrupted: false,
+          uncertainSince: T - 500,
+        });
       });
 
       it('lists by place and state, oldest first', async () => {
@@ -94,7 +119,12 @@ export function outboxContract(open: () => Promise<Stores>): void {
         for (const c of claimed) {
           expect(c).toMatchObject({ state: 'pending', recovered: false, interrupted: false, maybeDelivered: false });
           expect(c.deliveryId).toMatch(new RegExp(`^${c.origin}-[0-9a-f]{12}$`));
-          expect(await outbox.byId(c.id)).toMatchObject({ state: 'claimed', claimedBy: 'a', claimedUntil: T + 10 + LEASE, claimToken: c.token });
+          expect(await outbox.byId(c.id)).toMatchObject({
+            state: 'claimed',
+            claimedBy: 'a',
+            claimedUntil: T + 10 + LEASE,
+            claimToken: c.token,
+          });
         }
         // The same fact has the same delivery id wherever it is queued (it is made of the lineage and the dedupe key).
         expect(claimed[0]!.deliveryId).not.toBe(claimed[1]!.deliveryId);
@@ -126,7 +156,9 @@ export function outboxContract(open: () => Promise<Stores>): void {
         ]);
         expect(idsOf(await outbox.claimDue(claim('a', T + 10, { perPlace: 2, places: 2 })))).toEqual([b1, a1, b2, a2]);
         // The same holder claiming again gets what is left, its busy channels aside.
-        expect(idsOf(await outbox.claimDue(claim('a', T + 10, { perPlace: 2, places: 2, busy: ['test:c2'] })))).toEqual([c1, a3]);
+        expect(idsOf(await outbox.claimDue(claim('a', T + 10, { perPlace: 2, places: 2, busy: ['test:c2'] })))).toEqual(
+          [c1, a3],
+        );
         expect(idsOf(await outbox.claimDue(claim('a', T + 10, { perPlace: 2, places: 2 })))).toEqual([b3]);
       });
 
@@ -181,7 +213,8 @@ export function outboxContract(open: () => Promise<Stores>): void {
         expect(first).toMatchObject({ id: a1, placeLastAttemptAt: null });
         expect(await outbox.markPosting(a1!, first!.token, T + 20, T + 1_000)).toBe(true);
         expect(await outbox.markDelivered(a1!, first!.token, 'm1', T + 30)).toBe(true);
-        // Another holder takes the channel's next entry: the post that started there before counts, in its channel only.
+        // Another holder takes the channel's next entry: the post that started there before counts, in its channel
+        // only.
         const next = await outbox.claimDue(claim('b', T + 40));
         expect(next.map((c) => ({ id: c.id, placeLastAttemptAt: c.placeLastAttemptAt }))).toEqual([
           { id: a2, placeLastAttemptAt: T + 20 },
@@ -216,10 +249,22 @@ export function outboxContract(open: () => Promise<Stores>): void {
         expect(await outbox.markPosting(id!, fresh!.token, T + 1_002, T + 3_000)).toBe(false);
         // A claim in flight is no longer extended (its post has its own deadline).
         expect(await outbox.extendClaims([{ id: id!, token: fresh!.token }], T + 90_000)).toBe(0);
-        expect(await outbox.byId(id!)).toMatchObject({ state: 'sending', claimedUntil: T + 3_000, firstAttemptAt: T + 1_002, lastAttemptAt: T + 1_002 });
+        expect(await outbox.byId(id!)).toMatchObject({
+          state: 'sending',
+          claimedUntil: T + 3_000,
+          firstAttemptAt: T + 1_002,
+          lastAttemptAt: T + 1_002,
+        });
         expect(await outbox.markDelivered(id!, fresh!.token, 'm1', T + 1_500)).toBe(true);
         expect(await outbox.markDelivered(id!, fresh!.token, 'm2', T + 1_600)).toBe(false);
-        expect(await outbox.byId(id!)).toMatchObject({ state: 'delivered', messageId: 'm1', deliveredAt: T + 1_500, claimedBy: null, claimedUntil: null, claimToken: null });
+        expect(await outbox.byId(id!)).toMatchObject({
+          state: 'delivered',
+          messageId: 'm1',
+          deliveredAt: T + 1_500,
+          claimedBy: null,
+          claimedUntil: null,
+          claimToken: null,
+        });
         expect(await outbox.claimDue(claim('c', T + 100_000))).toEqual([]);
       });
 
@@ -234,7 +279,9 @@ export function outboxContract(open: () => Promise<Stores>): void {
         expect(idsOf(first)).toEqual([a, b]);
         expect(idsOf(second)).toEqual([c]);
         expect(await outbox.extendClaims([], T + 500_000)).toBe(0);
-        expect(await outbox.extendClaims([...first, ...second, { id: c!, token: first[0]!.token }], T + 500_000)).toBe(3);
+        expect(await outbox.extendClaims([...first, ...second, { id: c!, token: first[0]!.token }], T + 500_000)).toBe(
+          3,
+        );
         expect((await outbox.list()).map((r) => r.claimedUntil)).toEqual([T + 500_000, T + 500_000, T + 500_000]);
       });
     });
@@ -246,8 +293,20 @@ export function outboxContract(open: () => Promise<Stores>): void {
         expect(await outbox.markPosting(id!, mine!.token, T + 100, T + 1_000)).toBe(true);
         expect(await outbox.claimDue(claim('b', T + 999))).toEqual([]);
         const [taken] = await outbox.claimDue(claim('b', T + 1_000));
-        expect(taken).toMatchObject({ id, recovered: true, interrupted: true, maybeDelivered: true, uncertainSince: T + 100, state: 'sending' });
-        expect(await outbox.byId(id!)).toMatchObject({ state: 'claimed', claimedBy: 'b', maybeDelivered: true, uncertainSince: T + 100 });
+        expect(taken).toMatchObject({
+          id,
+          recovered: true,
+          interrupted: true,
+          maybeDelivered: true,
+          uncertainSince: T + 100,
+          state: 'sending',
+        });
+        expect(await outbox.byId(id!)).toMatchObject({
+          state: 'claimed',
+          claimedBy: 'b',
+          maybeDelivered: true,
+          uncertainSince: T + 100,
+        });
       });
 
       it('a lapsed holder’s claims are taken over at once, before they run out', async () => {
@@ -276,8 +335,21 @@ export function outboxContract(open: () => Promise<Stores>): void {
         expect(await outbox.markPosting(a!, mine[0]!.token, T + 20, T + 50_000)).toBe(true);
         expect(await outbox.release('a')).toBe(2);
         expect(await outbox.release('a')).toBe(0);
-        expect(await outbox.byId(a!)).toMatchObject({ state: 'pending', claimedBy: null, claimToken: null, maybeDelivered: true, lastError: INTERRUPTED, uncertainSince: T + 20 });
-        expect(await outbox.byId(b!)).toMatchObject({ state: 'pending', claimedBy: null, claimToken: null, maybeDelivered: false, lastError: null });
+        expect(await outbox.byId(a!)).toMatchObject({
+          state: 'pending',
+          claimedBy: null,
+          claimToken: null,
+          maybeDelivered: true,
+          lastError: INTERRUPTED,
+          uncertainSince: T + 20,
+        });
+        expect(await outbox.byId(b!)).toMatchObject({
+          state: 'pending',
+          claimedBy: null,
+          claimToken: null,
+          maybeDelivered: false,
+          lastError: null,
+        });
         expect(await outbox.byId(others[0]!.id)).toMatchObject({ state: 'claimed', claimedBy: 'b' });
         // The stopped holder's old token is dead; the next claim takes both at once, without waiting out the lease.
         expect(await outbox.markDelivered(a!, mine[0]!.token, 'late', T + 30)).toBe(false);
@@ -300,7 +372,15 @@ export function outboxContract(open: () => Promise<Stores>): void {
       it('with a retry time: back to pending then, an attempt spent, the claim cleared', async () => {
         const c = await claimed();
         const row = await outbox.markFailed(c.id, c.token, { error: 'x'.repeat(600), retryAt: T + 5_000 });
-        expect(row).toMatchObject({ state: 'pending', attempts: 1, nextAttemptAt: T + 5_000, claimedBy: null, claimedUntil: null, claimToken: null, maybeDelivered: false });
+        expect(row).toMatchObject({
+          state: 'pending',
+          attempts: 1,
+          nextAttemptAt: T + 5_000,
+          claimedBy: null,
+          claimedUntil: null,
+          claimToken: null,
+          maybeDelivered: false,
+        });
         expect(row!.lastError).toBe('x'.repeat(500));
         expect(await outbox.byId(c.id)).toEqual(row);
         expect(await outbox.markFailed(c.id, c.token, { error: 'again', retryAt: T })).toBeUndefined();
@@ -310,36 +390,58 @@ export function outboxContract(open: () => Promise<Stores>): void {
 
       it('without one: parked, and never claimed again until retried', async () => {
         const c = await claimed();
-        expect(await outbox.markFailed(c.id, c.token, { error: 'refused for good' })).toMatchObject({ state: 'failed', attempts: 1, claimToken: null });
+        expect(await outbox.markFailed(c.id, c.token, { error: 'refused for good' })).toMatchObject({
+          state: 'failed',
+          attempts: 1,
+          claimToken: null,
+        });
         expect(await outbox.claimDue(claim('a', T + 10_000_000))).toEqual([]);
       });
 
       it('a wait spends no attempt', async () => {
         const c = await claimed();
-        expect(await outbox.markFailed(c.id, c.token, { error: 'ratelimited', retryAt: T + 30_000, spendAttempt: false })).toMatchObject({ state: 'pending', attempts: 0 });
+        expect(
+          await outbox.markFailed(c.id, c.token, { error: 'ratelimited', retryAt: T + 30_000, spendAttempt: false }),
+        ).toMatchObject({ state: 'pending', attempts: 0 });
       });
 
       it('one that may have posted is looked for before every later attempt, until delivered', async () => {
         const c = await claimed();
-        expect(await outbox.markFailed(c.id, c.token, { error: 'timed out', retryAt: T + 100, maybeDelivered: true })).toMatchObject({
+        expect(
+          await outbox.markFailed(c.id, c.token, { error: 'timed out', retryAt: T + 100, maybeDelivered: true }),
+        ).toMatchObject({
           maybeDelivered: true,
           uncertainSince: T + 20,
         });
         const [next] = await outbox.claimDue(claim('a', T + 100));
-        expect(next).toMatchObject({ recovered: true, interrupted: false, maybeDelivered: true, uncertainSince: T + 20 });
+        expect(next).toMatchObject({
+          recovered: true,
+          interrupted: false,
+          maybeDelivered: true,
+          uncertainSince: T + 20,
+        });
         // A later failure that could not have posted keeps it unresolved.
-        expect(await outbox.markFailed(c.id, next!.token, { error: 'look failed', retryAt: T + 200, spendAttempt: false })).toMatchObject({
+        expect(
+          await outbox.markFailed(c.id, next!.token, { error: 'look failed', retryAt: T + 200, spendAttempt: false }),
+        ).toMatchObject({
           maybeDelivered: true,
           uncertainSince: T + 20,
         });
         const [last] = await outbox.claimDue(claim('a', T + 200));
         expect(await outbox.markDelivered(c.id, last!.token, 'm1', T + 300, true)).toBe(true);
-        expect(await outbox.byId(c.id)).toMatchObject({ state: 'delivered', maybeDelivered: false, uncertainSince: null, possibleDuplicate: true });
+        expect(await outbox.byId(c.id)).toMatchObject({
+          state: 'delivered',
+          maybeDelivered: false,
+          uncertainSince: null,
+          possibleDuplicate: true,
+        });
       });
 
       it('a possible duplicate is kept on the row and counted', async () => {
         const c = await claimed();
-        expect(await outbox.markFailed(c.id, c.token, { error: 'sent again', retryAt: T + 100, possibleDuplicate: true })).toMatchObject({ possibleDuplicate: true });
+        expect(
+          await outbox.markFailed(c.id, c.token, { error: 'sent again', retryAt: T + 100, possibleDuplicate: true }),
+        ).toMatchObject({ possibleDuplicate: true });
         const [next] = await outbox.claimDue(claim('a', T + 100));
         expect(await outbox.markDelivered(c.id, next!.token, 'm1', T + 200)).toBe(true);
         expect(await outbox.byId(c.id)).toMatchObject({ possibleDuplicate: true });
@@ -356,7 +458,13 @@ export function outboxContract(open: () => Promise<Stores>): void {
         await outbox.requeue([], T);
         await outbox.requeue(c, T + 5_000);
         // The one in flight is not given back: its post may be landing.
-        expect(await outbox.byId(a!)).toMatchObject({ state: 'pending', nextAttemptAt: T + 5_000, attempts: 0, claimedBy: null, claimToken: null });
+        expect(await outbox.byId(a!)).toMatchObject({
+          state: 'pending',
+          nextAttemptAt: T + 5_000,
+          attempts: 0,
+          claimedBy: null,
+          claimToken: null,
+        });
         expect(await outbox.byId(b!)).toMatchObject({ state: 'sending', claimedBy: 'a' });
         const [again] = await outbox.claimDue(claim('a', T + 5_000, { busy: ['test:c2'] }));
         await outbox.requeue([again!], T + 1);
@@ -376,7 +484,13 @@ export function outboxContract(open: () => Promise<Stores>): void {
         }
         expect(await outbox.retryParked(c!, T + 50)).toBe(0);
         expect(await outbox.retryParked(a!, T + 50)).toBe(1);
-        expect(await outbox.byId(a!)).toMatchObject({ state: 'pending', nextAttemptAt: T + 50, attempts: 0, firstAttemptAt: null, lastError: 'gone' });
+        expect(await outbox.byId(a!)).toMatchObject({
+          state: 'pending',
+          nextAttemptAt: T + 50,
+          attempts: 0,
+          firstAttemptAt: null,
+          lastError: 'gone',
+        });
         expect(await outbox.retryParked('all', T + 60)).toBe(1);
         expect(await outbox.byId(b!)).toMatchObject({ state: 'pending', nextAttemptAt: T + 60, attempts: 0 });
         expect(await outbox.retryParked('all', T + 70)).toBe(0);
@@ -390,7 +504,9 @@ export function outboxContract(open: () => Promise<Stores>): void {
         expect(await outbox.holdPlace('test:c1', 'not_in_channel', T, T + 900_000)).toBe(true);
         expect(await outbox.holdPlace('test:c1', 'r'.repeat(400), T + 5, T + 1_800_000)).toBe(false);
         expect(await outbox.heldPlace('test:c1')).toEqual({ reason: 'r'.repeat(300), since: T });
-        expect(await outbox.heldPlaces()).toEqual([{ place: 'test:c1', reason: 'r'.repeat(300), since: T, retryAt: T + 1_800_000 }]);
+        expect(await outbox.heldPlaces()).toEqual([
+          { place: 'test:c1', reason: 'r'.repeat(300), since: T, retryAt: T + 1_800_000 },
+        ]);
         expect(await outbox.claimDue(claim('a', T + 10))).toEqual([]);
         // Releasing the channel makes its queue due now, the entries queued for later too.
         await outbox.enqueue(entry('test:c1', 'later'), T + 50_000);
@@ -427,7 +543,16 @@ export function outboxContract(open: () => Promise<Stores>): void {
       });
 
       it('stats count each state, the oldest undelivered entry’s age and the held channels', async () => {
-        expect(await outbox.stats(T)).toEqual({ pending: 0, sending: 0, inFlight: 0, failed: 0, delivered: 0, possibleDuplicates: 0, oldestPendingMs: 0, heldPlaces: 0 });
+        expect(await outbox.stats(T)).toEqual({
+          pending: 0,
+          sending: 0,
+          inFlight: 0,
+          failed: 0,
+          delivered: 0,
+          possibleDuplicates: 0,
+          oldestPendingMs: 0,
+          heldPlaces: 0,
+        });
         const [a, b, c] = await enqueueAll(outbox, [
           ['test:c1', 'a'],
           ['test:c2', 'b'],
@@ -446,9 +571,23 @@ export function outboxContract(open: () => Promise<Stores>): void {
         await outbox.markPosting(b!, rows[1]!.token, T + 20, T + 1_000);
         expect(rows[2]!.id).toBe(c);
         await outbox.holdPlace('test:c9', 'gone', T, T + 1_000);
-        expect(await outbox.stats(T + 1_000)).toEqual({ pending: 2, sending: 2, inFlight: 1, failed: 0, delivered: 1, possibleDuplicates: 1, oldestPendingMs: 999, heldPlaces: 1 });
+        expect(await outbox.stats(T + 1_000)).toEqual({
+          pending: 2,
+          sending: 2,
+          inFlight: 1,
+          failed: 0,
+          delivered: 1,
+          possibleDuplicates: 1,
+          oldestPendingMs: 999,
+          heldPlaces: 1,
+        });
         await outbox.markFailed(b!, rows[1]!.token, { error: 'gone' });
-        expect(await outbox.stats(T + 1_000)).toMatchObject({ sending: 1, inFlight: 0, failed: 1, oldestPendingMs: 998 });
+        expect(await outbox.stats(T + 1_000)).toMatchObject({
+          sending: 1,
+          inFlight: 0,
+          failed: 1,
+          oldestPendingMs: 998,
+        });
       });
 
       it('nextDue is the earliest time an entry of these platforms is due: a pending one (or its held channel), or a claim running out', async () => {
@@ -485,9 +624,12 @@ export function outboxContract(open: () => Promise<Stores>): void {
           at += 10;
           // The round's work: each channel's two oldest entries.
           const due = new Map<string, number[]>();
-          for (const r of await outbox.list({ state: 'pending' })) due.set(r.place, [...(due.get(r.place) ?? []), r.id].slice(0, perPlace));
+          for (const r of await outbox.list({ state: 'pending' }))
+            due.set(r.place, [...(due.get(r.place) ?? []), r.id].slice(0, perPlace));
           expect(due.size).toBe(10);
-          const taken = await Promise.all(holders.map((h) => h.outbox.claimDue(claim(h.name, at, { perPlace, places }))));
+          const taken = await Promise.all(
+            holders.map((h) => h.outbox.claimDue(claim(h.name, at, { perPlace, places }))),
+          );
           const [placesA, placesB] = taken.map((rows) => new Set(rows.map((r) => r.place)));
           expect([...placesA!].filter((p) => placesB!.has(p))).toEqual([]);
           // Two claims, two tokens.
@@ -495,7 +637,9 @@ export function outboxContract(open: () => Promise<Stores>): void {
           // Neither starved, at once: each has five channels, and the two claims hold exactly the round's work. (On
           // Postgres a claim that read the queue just before the other's committed once came back with nothing.)
           expect(taken.map((rows) => new Set(rows.map((r) => r.place)).size)).toEqual([places, places]);
-          expect(taken.flatMap((rows) => rows.map((r) => r.id)).sort((x, y) => x - y)).toEqual([...due.values()].flat().sort((x, y) => x - y));
+          expect(taken.flatMap((rows) => rows.map((r) => r.id)).sort((x, y) => x - y)).toEqual(
+            [...due.values()].flat().sort((x, y) => x - y),
+          );
           for (const [h, rows] of taken.entries()) {
             for (const r of rows) {
               claims.set(r.id, (claims.get(r.id) ?? 0) + 1);
@@ -504,7 +648,11 @@ export function outboxContract(open: () => Promise<Stores>): void {
           }
         }
         // The rest, by either, until none is left.
-        for (let more = await outbox.claimDue(claim('a', at, { places: 100 })); more.length > 0; more = await outbox.claimDue(claim('a', at, { places: 100 }))) {
+        for (
+          let more = await outbox.claimDue(claim('a', at, { places: 100 }));
+          more.length > 0;
+          more = await outbox.claimDue(claim('a', at, { places: 100 }))
+        ) {
           for (const r of more) {
             claims.set(r.id, (claims.get(r.id) ?? 0) + 1);
             await outbox.markDelivered(r.id, r.token, `m${r.id}`, at);

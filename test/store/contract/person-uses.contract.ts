@@ -50,7 +50,10 @@ export function personUsesContract(open: () => Promise<Stores>): void {
         t += MINUTE;
       }
       // Four in the window (minutes 0 to 3), two allowed now: the second newest (minute 2) must leave first.
-      expect(await uses.take(ALICE, 'search', 2, HOUR)).toEqual({ ok: false, retryAfterMs: HOUR - 3 * MINUTE + MINUTE });
+      expect(await uses.take(ALICE, 'search', 2, HOUR)).toEqual({
+        ok: false,
+        retryAfterMs: HOUR - 3 * MINUTE + MINUTE,
+      });
     });
 
     it('prunes what is older than the longest window, and only that', async () => {
@@ -66,7 +69,9 @@ export function personUsesContract(open: () => Promise<Stores>): void {
     it('lets no more than the limit through when two instances take for one person at once', async () => {
       const other = await db.connect();
       const theirs = other.personUses(() => t);
-      const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 ? uses : theirs).take(ALICE, 'search', 10, HOUR)));
+      const answers = await Promise.all(
+        Array.from({ length: 24 }, (_, i) => (i % 2 ? uses : theirs).take(ALICE, 'search', 10, HOUR)),
+      );
       expect(answers.filter((a) => a.ok)).toHaveLength(10);
       // And both instances see the full window.
       expect(await uses.take(ALICE, 'search', 10, HOUR)).toMatchObject({ ok: false });

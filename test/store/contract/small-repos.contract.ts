@@ -6,7 +6,16 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Sealer, type NewDigest, type NewSavedSearch } from '../../../src/store/index.js';
 import { NEVER, REMOVED_REASON } from '../../../src/store/installations.js';
-import type { AlertsRepo, ApiUsageRepo, ButtonStateRepo, DigestRepo, LocationCacheRepo, OutboxRepo, SlackInstallationRepo, TeamRepo } from '../../../src/store/ports.js';
+import type {
+  AlertsRepo,
+  ApiUsageRepo,
+  ButtonStateRepo,
+  DigestRepo,
+  LocationCacheRepo,
+  OutboxRepo,
+  SlackInstallationRepo,
+  TeamRepo,
+} from '../../../src/store/ports.js';
 
 type Clock = () => number;
 
@@ -27,12 +36,23 @@ interface Connecting<R> {
   connect?(): Promise<R & Closing>;
 }
 
-export type ButtonStateDatabase = Pick<SmallRepoMakers, 'buttonState'> & Closing & Connecting<Pick<SmallRepoMakers, 'buttonState'>>;
-export type LocationCacheDatabase = Pick<SmallRepoMakers, 'locationCache'> & Closing & Connecting<Pick<SmallRepoMakers, 'locationCache'>>;
-export type ApiUsageDatabase = Pick<SmallRepoMakers, 'apiUsage'> & Closing & Connecting<Pick<SmallRepoMakers, 'apiUsage'>>;
+export type ButtonStateDatabase = Pick<SmallRepoMakers, 'buttonState'> &
+  Closing &
+  Connecting<Pick<SmallRepoMakers, 'buttonState'>>;
+export type LocationCacheDatabase = Pick<SmallRepoMakers, 'locationCache'> &
+  Closing &
+  Connecting<Pick<SmallRepoMakers, 'locationCache'>>;
+export type ApiUsageDatabase = Pick<SmallRepoMakers, 'apiUsage'> &
+  Closing &
+  Connecting<Pick<SmallRepoMakers, 'apiUsage'>>;
 /** Alerts and digests, when the opener has them, give `list` teams to count. */
-export type TeamsDatabase = Pick<SmallRepoMakers, 'teams'> & { alerts?: AlertsRepo; digests?: DigestRepo } & Closing & Connecting<Pick<SmallRepoMakers, 'teams'>>;
-export type InstallationsDatabase = Pick<SmallRepoMakers, 'installations'> & { alerts: AlertsRepo; outbox: OutboxRepo; digests?: DigestRepo } & Closing;
+export type TeamsDatabase = Pick<SmallRepoMakers, 'teams'> & { alerts?: AlertsRepo; digests?: DigestRepo } & Closing &
+  Connecting<Pick<SmallRepoMakers, 'teams'>>;
+export type InstallationsDatabase = Pick<SmallRepoMakers, 'installations'> & {
+  alerts: AlertsRepo;
+  outbox: OutboxRepo;
+  digests?: DigestRepo;
+} & Closing;
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -95,7 +115,12 @@ export function buttonStateContract(open: () => Promise<ButtonStateDatabase>): v
   describe('button state', () => {
     it('loads what was saved, whole, a week later and from another instance', async () => {
       const time = clock();
-      const payload = { query: { operation: 'search-rent', text: 'rent 2 bed marina' }, page: 3, offset: -1, note: 'دبي 🏙️' };
+      const payload = {
+        query: { operation: 'search-rent', text: 'rent 2 bed marina' },
+        page: 3,
+        offset: -1,
+        note: 'دبي 🏙️',
+      };
       const token = await db().buttonState(time.now).save('page', payload);
       time.advance(7 * DAY);
       expect(await db().buttonState(time.now).load(token)).toEqual({ kind: 'page', payload });
@@ -201,7 +226,10 @@ export function locationCacheContract(open: () => Promise<LocationCacheDatabase>
       expect(await cache.get('dubai marina')).toEqual({ results: marina, fetchedAt: time.now() });
       expect(await cache.get('jvc')).toBeUndefined();
       const other = (await db().connect?.()) ?? db();
-      expect(await other.locationCache(time.now, SERVICE).get('dubai marina')).toEqual({ results: marina, fetchedAt: time.now() });
+      expect(await other.locationCache(time.now, SERVICE).get('dubai marina')).toEqual({
+        results: marina,
+        fetchedAt: time.now(),
+      });
     });
 
     it('expires entries by the clock; a fresh put replaces one; prune removes only the expired', async () => {
@@ -251,7 +279,12 @@ export function locationCacheContract(open: () => Promise<LocationCacheDatabase>
       }
       time.advance(2 * HOUR);
       await cache.put('downtown', [{ name: 'downtown' }], HOUR);
-      expect(await cache.answers()).toEqual([[{ name: 'downtown' }], [{ name: 'jlt' }], [{ name: 'jvc' }], [{ name: 'marina' }]]);
+      expect(await cache.answers()).toEqual([
+        [{ name: 'downtown' }],
+        [{ name: 'jlt' }],
+        [{ name: 'jvc' }],
+        [{ name: 'marina' }],
+      ]);
       expect(await cache.answers(2)).toEqual([[{ name: 'downtown' }], [{ name: 'jlt' }]]);
       time.advance(1_000);
       await cache.put('Marina', [{ name: 'marina', again: true }], HOUR);
@@ -267,9 +300,18 @@ export function apiUsageContract(open: () => Promise<ApiUsageDatabase>): void {
   describe('api usage', () => {
     it('counts calls per window, answers each window’s count after the call, and 0 for a window never used', async () => {
       const usage = db().apiUsage(SERVICE);
-      expect(await usage.record(['day:2026-11-01', 'month:2026-11'], at(1))).toEqual({ 'day:2026-11-01': 1, 'month:2026-11': 1 });
-      expect(await usage.record(['day:2026-11-01', 'month:2026-11'], at(1, 11))).toEqual({ 'day:2026-11-01': 2, 'month:2026-11': 2 });
-      expect(await usage.record(['day:2026-11-02', 'month:2026-11'], at(2))).toEqual({ 'day:2026-11-02': 1, 'month:2026-11': 3 });
+      expect(await usage.record(['day:2026-11-01', 'month:2026-11'], at(1))).toEqual({
+        'day:2026-11-01': 1,
+        'month:2026-11': 1,
+      });
+      expect(await usage.record(['day:2026-11-01', 'month:2026-11'], at(1, 11))).toEqual({
+        'day:2026-11-01': 2,
+        'month:2026-11': 2,
+      });
+      expect(await usage.record(['day:2026-11-02', 'month:2026-11'], at(2))).toEqual({
+        'day:2026-11-02': 1,
+        'month:2026-11': 3,
+      });
       expect(await usage.count('day:2026-11-01')).toBe(2);
       expect(await usage.count('day:2026-11-02')).toBe(1);
       expect(await usage.count('month:2026-11')).toBe(3);
@@ -279,14 +321,18 @@ export function apiUsageContract(open: () => Promise<ApiUsageDatabase>): void {
     it('keeps each service apart; two spellings of one base URL are one service', async () => {
       await db().apiUsage(SERVICE).record(['month:2026-11'], at(1));
       expect(await db().apiUsage('http://127.0.0.1:4010').count('month:2026-11')).toBe(0);
-      expect(await db().apiUsage('https://API.example/').record(['month:2026-11'], at(1))).toEqual({ 'month:2026-11': 2 });
+      expect(await db().apiUsage('https://API.example/').record(['month:2026-11'], at(1))).toEqual({
+        'month:2026-11': 2,
+      });
       expect(await db().apiUsage(SERVICE).count('month:2026-11')).toBe(2);
     });
 
     it('counts every call when two instances record at once: 50 calls are 50, each told a count of its own', async () => {
       const other = (await db().connect?.()) ?? db();
       const [a, b] = [db().apiUsage(SERVICE), other.apiUsage(SERVICE)];
-      const told = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? a : b).record(['day:2026-11-24', 'month:2026-11'], at(24))));
+      const told = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? a : b).record(['day:2026-11-24', 'month:2026-11'], at(24))),
+      );
       expect(await a.count('day:2026-11-24')).toBe(50);
       expect(await b.count('month:2026-11')).toBe(50);
       const counts = told.map((t) => t['month:2026-11']).sort((x, y) => x! - y!);
@@ -368,7 +414,11 @@ export function teamsContract(open: () => Promise<TeamsDatabase>): void {
     it('counts every charge when two instances charge at once', async () => {
       const other = (await db().connect?.()) ?? db();
       const [a, b] = [db().teams(() => november), other.teams(() => november)];
-      await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? a : b).charge(i % 3 === 0 ? ['slack:T2', 'slack:T1'] : ['slack:T1', 'slack:T2'])));
+      await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          (i % 2 === 0 ? a : b).charge(i % 3 === 0 ? ['slack:T2', 'slack:T1'] : ['slack:T1', 'slack:T2']),
+        ),
+      );
       expect(await a.spent('slack:T1')).toBe(30);
       expect(await b.spent('slack:T2')).toBe(30);
     });
@@ -378,7 +428,11 @@ export function teamsContract(open: () => Promise<TeamsDatabase>): void {
 export function installationsContract(open: () => Promise<InstallationsDatabase>): void {
   const db = eachTest(open);
   const key = () => randomBytes(32);
-  const INSTALLATION = { team: { id: 'T1', name: 'One' }, bot: { token: 'xoxb-T1-secret', userId: 'U0BOT', scopes: ['chat:write'] }, isEnterpriseInstall: false };
+  const INSTALLATION = {
+    team: { id: 'T1', name: 'One' },
+    bot: { token: 'xoxb-T1-secret', userId: 'U0BOT', scopes: ['chat:write'] },
+    isEnterpriseInstall: false,
+  };
   const withToken = (token: string) => ({ ...INSTALLATION, bot: { ...INSTALLATION.bot, token } });
 
   describe('slack installations', () => {
@@ -390,7 +444,9 @@ export function installationsContract(open: () => Promise<InstallationsDatabase>
       time.advance(HOUR);
       expect(await repo.save({ teamId: 'T1' }, withToken('xoxb-T1-new'))).toBe(false);
       expect(await repo.fetch({ teamId: 'T1' })).toEqual(withToken('xoxb-T1-new'));
-      expect(await repo.list()).toEqual([{ teamId: 'T1', enterpriseId: null, installedAt, keyId: expect.stringMatching(/^[0-9a-f]{8}$/) }]);
+      expect(await repo.list()).toEqual([
+        { teamId: 'T1', enterpriseId: null, installedAt, keyId: expect.stringMatching(/^[0-9a-f]{8}$/) },
+      ]);
       expect(await repo.fetch({ teamId: 'T2' })).toBeUndefined();
       expect(await repo.delete({ teamId: 'T1' })).toBe(true);
       expect(await repo.delete({ teamId: 'T1' })).toBe(false);
@@ -430,7 +486,8 @@ export function installationsContract(open: () => Promise<InstallationsDatabase>
       expect(await repo.save({ teamId: 'T1' }, withToken('xoxb-before'))).toBe(true);
       time.advance(HOUR);
       expect(await repo.save({ enterpriseId: 'E1', teamId: 'T1' }, withToken('xoxb-grid'))).toBe(false);
-      for (const k of [{ teamId: 'T1' }, { enterpriseId: 'E1', teamId: 'T1' }]) expect(await repo.fetch(k)).toEqual(withToken('xoxb-grid'));
+      for (const k of [{ teamId: 'T1' }, { enterpriseId: 'E1', teamId: 'T1' }])
+        expect(await repo.fetch(k)).toEqual(withToken('xoxb-grid'));
       expect((await repo.list()).map((r) => [r.enterpriseId, r.teamId])).toEqual([['E1', 'T1']]);
       // Removed as Slack's event names it (enterprise and team): nothing of the workspace is left.
       expect(await repo.delete({ enterpriseId: 'E1', teamId: 'T1' })).toBe(true);
@@ -444,7 +501,9 @@ export function installationsContract(open: () => Promise<InstallationsDatabase>
       const listed = await db().installations(sealer).list();
       expect(JSON.stringify(listed)).not.toContain('xoxb');
       expect(listed[0]!.keyId).toBe(sealer.keyId);
-      await expect(db().installations(new Sealer(key())).fetch({ teamId: 'T1' })).rejects.toThrow(/not MANZIL_ENCRYPTION_KEY/);
+      await expect(db().installations(new Sealer(key())).fetch({ teamId: 'T1' })).rejects.toThrow(
+        /not MANZIL_ENCRYPTION_KEY/,
+      );
     });
 
     it('rotate: a new key with the old one previous seals everything again, once; then the old key can go', async () => {
@@ -454,7 +513,9 @@ export function installationsContract(open: () => Promise<InstallationsDatabase>
       await before.save({ teamId: 'T2' }, withToken('xoxb-T2'));
       const rotating = db().installations(new Sealer(newKey, [oldKey]));
       await rotating.save({ teamId: 'T3' }, withToken('xoxb-T3'));
-      await expect(db().installations(new Sealer(newKey)).fetch({ teamId: 'T1' })).rejects.toThrow(/not MANZIL_ENCRYPTION_KEY/);
+      await expect(db().installations(new Sealer(newKey)).fetch({ teamId: 'T1' })).rejects.toThrow(
+        /not MANZIL_ENCRYPTION_KEY/,
+      );
       expect(await rotating.reseal()).toBe(2);
       expect(await rotating.reseal()).toBe(0);
       const after = db().installations(new Sealer(newKey));
@@ -479,8 +540,11 @@ export function installationsContract(open: () => Promise<InstallationsDatabase>
       const mine = ['slack:T1:C1', 'slack:T1:C2', ...(digests ? ['slack:T1:C3'] : [])];
 
       expect(await repo.holdWorkspace('slack:T1:')).toBe(mine.length);
-      for (const place of mine) expect(await outbox.heldPlace(place)).toEqual({ reason: REMOVED_REASON, since: time.now() });
-      expect((await outbox.heldPlaces()).filter((h) => h.reason === REMOVED_REASON).map((h) => h.retryAt)).toEqual(mine.map(() => NEVER));
+      for (const place of mine)
+        expect(await outbox.heldPlace(place)).toEqual({ reason: REMOVED_REASON, since: time.now() });
+      expect((await outbox.heldPlaces()).filter((h) => h.reason === REMOVED_REASON).map((h) => h.retryAt)).toEqual(
+        mine.map(() => NEVER),
+      );
       expect(await outbox.heldPlace('slack:T12:C1')).toBeUndefined();
       expect(await outbox.heldPlace('slack:T12:C2')).toBeUndefined();
       expect((await outbox.heldPlace('slack:T1:C9'))?.reason).toBe('channel_not_found');
