@@ -108,7 +108,7 @@ async function measure(): Promise<Figures> {
     // The poller's searches in channels A0…A39 of the same workspace; the delivery's in C0…C499, saved under another
     // service so that the poller leaves them alone (their cards still render with their Details buttons).
     const listings = await sampleListings(sandbox.url, KEY);
-    await saveSearches(repo, sandbox.url, KEY, { service: serviceKey(sandbox.url), placePrefix: 'slack:T1:A' });
+    await saveSearches(repo, sandbox.url, KEY, { service: serviceKey(sandbox.url), channelPrefix: 'slack:T1:A' });
     const deliverySearches = await saveDeliverySearches(repo, 'bench-delivery');
     // The first look primes every search, untimed; then the sandbox slows down and its market moves a day.
     const primed = await manzil.alerts.poll();
@@ -129,7 +129,7 @@ async function measure(): Promise<Figures> {
       'extendClaims',
       'markPosting',
       'markDelivered',
-      'releasePlace',
+      'releaseChannel',
       'requeue',
       'markFailed',
       'stats',

@@ -22,7 +22,7 @@ const DISTINCT = 1_000;
 export const CHANNELS = 40;
 export const LATENCY_MS = 50;
 
-/** The sandbox's location ids that a handful of autocomplete probes find (the places the saved searches are in). */
+/** The sandbox's location ids that a handful of autocomplete probes find (the areas the saved searches are in). */
 export async function locationIds(url: string, key: string): Promise<number[]> {
   const ids = new Set<number>();
   for (const probe of ['a', 'e', 'i', 'o', 'u', 'dubai', 'al', 'jumeirah', 'palm', 'marina', 'city', 'park']) {
@@ -56,25 +56,25 @@ function distinctQueries(locations: number[]): SavedQuery[] {
 }
 
 /**
- * Saves SEARCHES searches over DISTINCT queries in CHANNELS channels (`placePrefix` + n), each query in 10 channels and
+ * Saves SEARCHES searches over DISTINCT queries in CHANNELS channels (`channelPrefix` + n), each query in 10 channels and
  * never twice in one (a channel refuses the same search saved twice). Returns the distinct queries.
  */
 export async function saveSearches(
   repo: Pick<AlertsRepo, 'create'>,
   url: string,
   key: string,
-  o: { service: string; placePrefix: string },
+  o: { service: string; channelPrefix: string },
 ): Promise<SavedQuery[]> {
   const queries = distinctQueries(await locationIds(url, key));
-  const limits = { perPlace: SEARCHES, perOwner: SEARCHES };
+  const limits = { perChannel: SEARCHES, perOwner: SEARCHES };
   const perChannel = SEARCHES / CHANNELS;
   for (let i = 0; i < SEARCHES; i++) {
     const saved = queries[i % queries.length]!;
-    const place = `${o.placePrefix}${Math.floor(i / perChannel)}`;
+    const channel = `${o.channelPrefix}${Math.floor(i / perChannel)}`;
     const made = await repo.create(
       {
         service: o.service,
-        place,
+        channel,
         owner: `U${i % 500}`,
         text: 'bench',
         query: encodeSavedQuery(saved),
@@ -140,7 +140,7 @@ async function measure(): Promise<Record<string, string | number>> {
   };
   const api = new ApiClient({ baseUrl: url, key: KEY, connections: 16, logger: silentLogger });
   try {
-    const queries = await saveSearches(repo, url, KEY, { service: url, placePrefix: 'bench:C' });
+    const queries = await saveSearches(repo, url, KEY, { service: url, channelPrefix: 'bench:C' });
     const deps = { api, repo, leases: db.leases, service: url, logger: silentLogger };
     // The first look primes every search (one page each), untimed.
     await pollOnce({ ...deps, options: { ...PRODUCTION, maxPages: 1 } });

@@ -1,5 +1,5 @@
-// Chart rendering alone (no upstream, no upload): a digest's per-place chart (5 bedroom lines over 12 months) and its
-// comparison chart (3 places), each rendered one after another ~30 times after a warm-up; p50/p95 per chart and the
+// Chart rendering alone (no upstream, no upload): a digest's per-area chart (5 bedroom lines over 12 months) and its
+// comparison chart (3 areas), each rendered one after another ~30 times after a warm-up; p50/p95 per chart and the
 // PNG's bytes. Also the first chart of a process, which loads Vega and Vega-Lite.
 import type { Chart, NoChart } from '../src/charts/index.js';
 import { COMPARISON, MARINA } from '../test/charts/fixtures.js';
@@ -33,7 +33,7 @@ export async function run(): Promise<Record<string, string | number>> {
 
   const trend = await time(() => renderTrendChart(MARINA));
   const comparison = await time(() => renderComparisonChart(COMPARISON));
-  // Five places' charts at once, as a digest of five places might ask for them.
+  // Five areas' charts at once, as a digest of five areas might ask for them.
   const five = performance.now();
   await Promise.all(Array.from({ length: 5 }, () => renderTrendChart(MARINA)));
   const fiveMs = performance.now() - five;

@@ -1,7 +1,7 @@
 // Delivery: 10,000 outbox entries over 500 Slack channels (20 each), drained by the real OutboxDrainer through the real
 // SlackPoster and WebClient to the fake Slack, which answers every call after 20 ms, at the production spacing of one
 // message a second per channel (the drainer's default) and the production claim settings (main.ts: DELIVERY_GIVE_UP_H,
-// ALERTS_DELIVERY_LEASE_S; perPlace and places left to their defaults). The entries are 'new' alert cards of real
+// ALERTS_DELIVERY_LEASE_S; perChannel and channels left to their defaults). The entries are 'new' alert cards of real
 // sandbox listings, rendered as main.ts renders them (a Details button whose state is saved with each card).
 // Measured in a process of its own; the fake Slack runs in another (it records 10,000 calls), as the sandbox does.
 import fs from 'node:fs';
@@ -39,13 +39,15 @@ export const CHANNELS = 500;
 export const PER_CHANNEL = 20;
 export const ENTRIES = CHANNELS * PER_CHANNEL;
 export const SLACK_LATENCY_MS = 20;
-/** The drainer's default spacing in one channel (DeliveryOptions.perPlaceIntervalMs), as production runs it. */
+/** The drainer's default spacing in one channel (DeliveryOptions.perChannelIntervalMs), as production runs it. */
 export const INTERVAL_MS = 1_000;
 /** The channels of these entries: `slack:T1:C0` … `slack:T1:C499`; their channel ids all start with this. */
 export const CHANNEL_PREFIX = 'C';
 const CHILD_FLAG = '--delivery-bench-child';
 /** Entries per channel in one claim; unset: the drainer's default, as production runs it (for experiments only). */
-const PER_PLACE = Number(process.env.BENCH_DELIVERY_PER_PLACE) || undefined;
+// BENCH_DELIVERY_PER_PLACE: its name before issue 28, still read.
+const CLAIM_PER_CHANNEL =
+  Number(process.env.BENCH_DELIVERY_PER_CHANNEL ?? process.env.BENCH_DELIVERY_PER_PLACE) || undefined;
 const SHARED = process.env.BENCH_DELIVERY_SHARED === '1';
 /**
  * Times the outbox calls and the rendering one by one: two clock reads per call, which cost CPU the drain then lacks.
@@ -97,7 +99,7 @@ export async function saveDeliverySearches(
     const made = await repo.create(
       {
         service,
-        place: `slack:T1:${CHANNEL_PREFIX}${n}`,
+        channel: `slack:T1:${CHANNEL_PREFIX}${n}`,
         owner: `U${n}`,
         text: 'marina 1br under 150k',
         query: encodeSavedQuery(SAVED),
@@ -105,7 +107,7 @@ export async function saveDeliverySearches(
         paramsKey: paramsKey(SAVED),
         summary: 'Rent · Dubai Marina · 1 bedroom · up to AED 150,000',
       },
-      { perPlace: 1_000, perOwner: 1_000 },
+      { perChannel: 1_000, perOwner: 1_000 },
     );
     if (!made.ok) throw new Error(`bench: saved search refused (${made.reason})`);
     rows.push(made.row);
@@ -128,7 +130,7 @@ export async function queueDeliveries(
     const listing = listings[i % listings.length]!;
     queued += await outbox.enqueue({
       searchId: search.id,
-      place: search.place,
+      channel: search.channel,
       kind: 'new',
       propertyId: listing.property_id,
       dedupeKey: `${search.id}:new:${listing.property_id}:${i}`,
@@ -215,7 +217,7 @@ async function measure(): Promise<Figures> {
         giveUpMs: config.alerts.giveUpMs,
         leaseMs: config.alerts.deliveryLeaseMs,
         ...(SHARED ? {} : { holdWhileLateMs: 0 }),
-        ...(PER_PLACE ? { perPlace: PER_PLACE } : {}),
+        ...(CLAIM_PER_CHANNEL ? { perChannel: CLAIM_PER_CHANNEL } : {}),
       },
     });
     const sql = PARTS
@@ -224,7 +226,7 @@ async function measure(): Promise<Figures> {
           'extendClaims',
           'markPosting',
           'markDelivered',
-          'releasePlace',
+          'releaseChannel',
           'requeue',
           'markFailed',
         ])
@@ -276,7 +278,7 @@ async function measure(): Promise<Figures> {
       seen.duplicates.length === 0 &&
       missing === 0;
     return {
-      'entries / channels': `${queued} / ${CHANNELS} (${PER_CHANNEL} each), fake Slack latency ${SLACK_LATENCY_MS} ms, ${INTERVAL_MS} ms spacing, ${SHARED ? 'posts held while the loop runs late (chat shares it)' : 'as in the delivery thread (no chat on its loop)'}${PER_PLACE ? `, perPlace ${PER_PLACE} (BENCH_DELIVERY_PER_PLACE)` : ''}`,
+      'entries / channels': `${queued} / ${CHANNELS} (${PER_CHANNEL} each), fake Slack latency ${SLACK_LATENCY_MS} ms, ${INTERVAL_MS} ms spacing, ${SHARED ? 'posts held while the loop runs late (chat shares it)' : 'as in the delivery thread (no chat on its loop)'}${CLAIM_PER_CHANNEL ? `, perChannel ${CLAIM_PER_CHANNEL} (BENCH_DELIVERY_PER_CHANNEL)` : ''}`,
       'entries delivered': `${report.delivered} (outbox: ${stats.delivered} delivered, ${stats.pending} pending, ${stats.failed} parked; retried ${report.retried})`,
       'wall time': s(wallMs),
       floor: `${s(FLOOR_MS)} = (${PER_CHANNEL} - 1) × ${INTERVAL_MS} ms spacing + ${SLACK_LATENCY_MS} ms latency of the last post`,

@@ -1,7 +1,7 @@
-// One digest of 5 places composed and rendered as the digests job does it: the market figures of each place read from
+// One digest of 5 areas composed and rendered as the digests job does it: the market figures of each area read from
 // the sandbox (its own process on loopback, no latency added: the time is ours, not the network's), its charts
 // rendered to PNG, the payload the outbox keeps, and the chat message made from it. Cold: a market cache with nothing
-// in it (every call made); warm: the same places again from the shared cache. Upstream calls are counted per digest;
+// in it (every call made); warm: the same areas again from the shared cache. Upstream calls are counted per digest;
 // PNG bytes are the charts' total. The first chart of the process (loading Vega) is left out by a warm-up.
 import { ApiClient } from '../src/api/client.js';
 import { MarketDigestComposer, digestTitle, renderDigest, type DigestPayload } from '../src/digests/index.js';
@@ -10,7 +10,7 @@ import { startSandboxProcess } from './sandbox-process.js';
 import { ms, percentile } from './stats.js';
 
 const KEY = 'bench-digest-key';
-const PLACES = [
+const AREAS = [
   { id: 50, name: 'Dubai Marina' },
   { id: 86, name: 'Business Bay' },
   { id: 43, name: 'Jumeirah Village Circle' },
@@ -30,14 +30,14 @@ interface Round {
   failed: number;
 }
 
-async function once(composer: MarketDigestComposer, places = PLACES): Promise<Round> {
+async function once(composer: MarketDigestComposer, areas = AREAS): Promise<Round> {
   const now = Date.now();
   const t0 = performance.now();
   const { payload, calls } = await composer.compose({
-    places,
+    areas,
     since: now - 7 * 86_400_000,
     now,
-    title: digestTitle(places),
+    title: digestTitle(areas),
   });
   const t1 = performance.now();
   const parsed = JSON.parse(payload) as DigestPayload;
@@ -51,7 +51,7 @@ async function once(composer: MarketDigestComposer, places = PLACES): Promise<Ro
     pngBytes: parsed.charts.reduce((n, c) => n + Buffer.from(c.pngBase64, 'base64').length, 0),
     charts: parsed.charts.length,
     payloadBytes: Buffer.byteLength(payload),
-    failed: parsed.places.filter((p) => p.state === 'failed').length,
+    failed: parsed.areas.filter((p) => p.state === 'failed').length,
   };
 }
 
@@ -66,7 +66,7 @@ export async function run(): Promise<Record<string, string | number>> {
   const api = new ApiClient({ baseUrl: sandbox.url, key: KEY });
   try {
     // Loads Vega, Vega-Lite and the fonts, and warms the JIT: not part of any figure.
-    await once(new MarketDigestComposer(new MarketData(api), 'Asia/Dubai'), PLACES.slice(0, 1));
+    await once(new MarketDigestComposer(new MarketData(api), 'Asia/Dubai'), AREAS.slice(0, 1));
 
     const cold: Round[] = [];
     let composer: MarketDigestComposer | undefined;
@@ -81,7 +81,7 @@ export async function run(): Promise<Record<string, string | number>> {
     const c = cold.at(-1)!;
     return {
       'cold: compose p50 (5 places)': `${ms(median(cold.map((r) => r.composeMs)))} (${COLD_ROUNDS} rounds)`,
-      'cold: upstream calls': `${c.calls} (${(c.calls / PLACES.length).toFixed(1)} per place)`,
+      'cold: upstream calls': `${c.calls} (${(c.calls / AREAS.length).toFixed(1)} per place)`,
       'warm: compose p50 (5 places)': `${ms(median(warm.map((r) => r.composeMs)))} (${WARM_ROUNDS} rounds)`,
       'warm: upstream calls': Math.max(...warm.map((r) => r.calls)),
       'render to a chat message p50': ms(median([...cold, ...warm].map((r) => r.renderMs))),

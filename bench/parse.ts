@@ -2,7 +2,7 @@
 // sentences).
 import { VERBS, formatQuery, parseCommand, summarize } from '../src/query/index.js';
 
-const PLACES = [
+const AREAS = [
   'marina',
   'dubai marina',
   '"Business Bay"',
@@ -104,14 +104,14 @@ export function corpus(size: number): string[] {
         SENTENCE_WORDS[next(SENTENCE_WORDS.length)]!,
         SENTENCE_VERBS[next(SENTENCE_VERBS.length)]!,
         'in',
-        PLACES[next(PLACES.length)]!,
+        AREAS[next(AREAS.length)]!,
       ];
       for (let k = next(3); k > 0; k--)
         words.push(k % 2 ? SENTENCE_WORDS[next(SENTENCE_WORDS.length)]! : FILTERS[next(FILTERS.length)]!);
       out.push(words.join(' '));
       continue;
     }
-    const words = [VERB_WORDS[next(VERB_WORDS.length)]!, PLACES[next(PLACES.length)]!];
+    const words = [VERB_WORDS[next(VERB_WORDS.length)]!, AREAS[next(AREAS.length)]!];
     for (let k = next(6); k > 0; k--) words.push(FILTERS[next(FILTERS.length)]!);
     out.push(words.join(' '));
   }

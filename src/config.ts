@@ -181,7 +181,7 @@ export interface Config {
      * on).
      */
     thread: boolean;
-    maxPerPlace: number;
+    maxPerChannel: number;
     maxPerUser: number;
   };
   /** Market data shared by digests and listing cards; digests themselves. */
@@ -190,7 +190,7 @@ export interface Config {
   searchFreshMs: number;
   /** Each team's share of UAE_API_BUDGET_PER_MONTH, and the end of the month kept for chat lookups (percent). */
   teams: TeamsConfig;
-  digests: { cron: string; maxPerPlace: number; placesPerDigest: number };
+  digests: { cron: string; maxPerChannel: number; areasPerDigest: number };
   /** True when Manzil runs on the embedded sandbox's sample data. */
   sandbox: boolean;
   dbPath: string;
@@ -377,13 +377,13 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       giveUpMs: e.DELIVERY_GIVE_UP_H * 3_600_000,
       deliveryLeaseMs: e.ALERTS_DELIVERY_LEASE_S * 1000,
       thread: e.DELIVERY_THREAD === 'on',
-      maxPerPlace: e.ALERTS_MAX_PER_CHANNEL,
+      maxPerChannel: e.ALERTS_MAX_PER_CHANNEL,
       maxPerUser: e.ALERTS_MAX_PER_USER,
     },
     market: { cacheTtlMs: e.MARKET_CACHE_H * 3_600_000, maxPages: e.DIGEST_MAX_PAGES },
     searchFreshMs: e.SEARCH_FRESH_S * 1000,
     teams: teamsConfig(e),
-    digests: { cron: e.DIGESTS_CRON, maxPerPlace: e.DIGESTS_MAX_PER_CHANNEL, placesPerDigest: 5 },
+    digests: { cron: e.DIGESTS_CRON, maxPerChannel: e.DIGESTS_MAX_PER_CHANNEL, areasPerDigest: 5 },
     dbPath: e.MANZIL_DB_PATH,
     postgres: e.DATABASE_URL
       ? { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, jobExpireSeconds: e.JOBS_EXPIRE_S }

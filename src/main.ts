@@ -125,14 +125,14 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     service,
     logger,
     ...pollerOptions,
-    limits: { perPlace: config.alerts.maxPerPlace, perOwner: config.alerts.maxPerUser },
+    limits: { perChannel: config.alerts.maxPerChannel, perOwner: config.alerts.maxPerUser },
     schedule: describeSchedule(alertsCron, config.alerts.timezone),
     // A first look that could not take the poller's lease (a run held it) is taken by a run right after.
     needsFirstLook: () => (thread ? thread.runSoon(POLL_JOB) : backgroundJobs?.runSoon(POLL_JOB)),
     onReleased: () => delivery.poke(),
-    teamAllows: (place) => shares.allows(teamOf(place)),
+    teamAllows: (channel) => shares.allows(teamOf(channel)),
   });
-  // Digests: market figures per place (cached for hours, shared by every channel), composed with their charts by the
+  // Digests: market figures per area (cached for hours, shared by every channel), composed with their charts by the
   // digests job, and posted through the outbox like alerts.
   const { market, composer } = digestComposer(config, api, sandbox ? () => sandbox.now().getTime() : undefined);
   const digestRepo = db.digests;
@@ -142,13 +142,13 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     service,
     logger,
     timezone: config.alerts.timezone,
-    callsPerPlace: 10,
-    limits: { perPlace: config.digests.maxPerPlace, placesPerDigest: config.digests.placesPerDigest },
-    postNow: (place, places) =>
+    callsPerArea: 10,
+    limits: { perChannel: config.digests.maxPerChannel, areasPerDigest: config.digests.areasPerDigest },
+    postNow: (channel, areas) =>
       postDigestNow(
         { composer, enqueue: (d) => outbox.enqueue(d), logger, onQueued: () => delivery.poke() },
-        place,
-        places,
+        channel,
+        areas,
       ),
   });
   // Saved alerts of another property service are not run: said plainly at start (and in /alerts list and /healthz).
@@ -168,8 +168,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     alerts,
     digests,
     market: {
-      listingContext: async (place, listing) => {
-        const c = await market.listingContext(place, listing as ListingSummary);
+      listingContext: async (area, listing) => {
+        const c = await market.listingContext(area, listing as ListingSummary);
         return c && contextText(c);
       },
     },
@@ -197,7 +197,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   // Adapters get the guarded bot: requests in flight are counted, and refused politely once shutdown begins.
   const lifecycle = new Lifecycle({ timeoutMs: config.shutdownTimeoutMs, logger });
   // Each request's calls are its team's (its fair share of the month: src/teams); one person's costly asks are limited,
-  // and so are the calls their typing into a place picker costs.
+  // and so are the calls their typing into an area picker costs.
   const suggesting = limitingSuggestions(payingChat(bot), {
     perHour: config.teams.suggestionsPerHour,
     takeUse: storedHourlyUses(db.people, 'suggestion'),

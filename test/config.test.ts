@@ -59,7 +59,7 @@ describe('alerts configuration', () => {
       timezone: 'Asia/Dubai',
       maxPages: 3,
       priceDropPct: 1,
-      maxPerPlace: 25,
+      maxPerChannel: 25,
       maxPerUser: 10,
     });
     expect(loadConfig({ ALERTS_CRON: '*/5 * * * * *' }).alerts.cron).toBe('*/5 * * * * *');

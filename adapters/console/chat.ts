@@ -35,7 +35,7 @@ export interface TerminalChatOptions {
 const USER = 'terminal';
 /** Commands are typed here without the slash: replies write them so (`rent marina`, `alerts list`). */
 const TYPED = 'plain';
-const PLACE = 'console:local';
+const CHANNEL = 'console:local';
 /** The cards lead to agents and brokerages by the command to type, not by more numbers to type (issue 27). */
 const SURFACE: Surface = { cardsPerPage: 10, buttonsPerCard: 5, personButtons: false };
 /** Whoever sits at the terminal runs this Manzil: they may manage every alert in it. */
@@ -127,7 +127,7 @@ export async function runTerminalChat(bot: ChatCore, options: TerminalChatOption
           button
             ? bot.handleAction({
                 user: USER,
-                place: PLACE,
+                channel: CHANNEL,
                 surface: SURFACE,
                 action: button.action,
                 token: button.token,
@@ -136,7 +136,7 @@ export async function runTerminalChat(bot: ChatCore, options: TerminalChatOption
               })
             : bot.handleCommand({
                 user: USER,
-                place: PLACE,
+                channel: CHANNEL,
                 surface: SURFACE,
                 text: line,
                 isAdmin,

@@ -46,7 +46,7 @@ export class ConsolePoster implements ChatPoster {
     private readonly options: ConsolePosterOptions = {},
   ) {}
 
-  async post(_place: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }> {
+  async post(_channel: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }> {
     // An alert's commands as they are typed here, without the slash (`alerts list`), like every reply of the chat.
     const shownReply = await this.saveCharts(typedFor({ commandStyle: 'plain' }, reply), deliveryId);
     if (this.display) this.display(shownReply);

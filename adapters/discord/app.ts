@@ -30,7 +30,7 @@ export interface DiscordAppOptions {
 
 export interface DiscordApp {
   client: Client;
-  /** The ChatPoster through which alerts reach Discord (places `discord:GUILD:CHANNEL`). */
+  /** The ChatPoster through which alerts reach Discord (channels `discord:GUILD:CHANNEL`). */
   poster: DiscordPoster;
   /** Logs in and resolves once the gateway said READY; rejects (and cleans up) when login fails. */
   start(): Promise<void>;

@@ -1,4 +1,4 @@
-// What Discord shows under an option as it is typed: for `location`, places from the service (cached, and never later
+// What Discord shows under an option as it is typed: for `location`, areas from the service (cached, and never later
 // than the deadline: then what is cached, or nothing); for `query`, how the text so far will be understood.
 import { decodeLocationOption } from '../../src/bot/index.js';
 import type { ChatCore, SuggestOption } from '../../src/ports/index.js';
@@ -13,7 +13,7 @@ export interface Choice {
 
 /**
  * The bot's location options carry `<id>:<name>`, and so does a choice's value (within Discord's 100 characters: a long
- * name is cut, the id is what counts), so that the place picked is the one searched even when two share a name.
+ * name is cut, the id is what counts), so that the area picked is the one searched even when two share a name.
  */
 function choiceOf(value: string): Choice | undefined {
   const option = decodeLocationOption(value);
@@ -54,7 +54,7 @@ function distinct(candidates: Iterable<Choice | undefined>): Choice[] {
   return choices;
 }
 
-/** Places matching what was typed, answered within `deadlineMs` whatever the service does. */
+/** Areas matching what was typed, answered within `deadlineMs` whatever the service does. */
 export async function locationChoices(suggest: Suggest, typed: string, deadlineMs: number): Promise<Choice[]> {
   const options = await suggestWithin(suggest, typed, deadlineMs);
   return distinct(options.map((o) => choiceOf(o.value)));
@@ -62,10 +62,10 @@ export async function locationChoices(suggest: Suggest, typed: string, deadlineM
 
 /**
  * `/digest add` and `/digest now` take places as text, comma-separated (`dubai marina, business bay`), read by name by
- * the core: each choice is the whole text with its last part completed to a place's name, within the deadline. A name
+ * the core: each choice is the whole text with its last part completed to an area's name, within the deadline. A name
  * that the core would split (a comma, a semicolon, " and ") or a text over a choice's 100 characters is not offered.
  */
-export async function placeListChoices(suggest: Suggest, typed: string, deadlineMs: number): Promise<Choice[]> {
+export async function areaListChoices(suggest: Suggest, typed: string, deadlineMs: number): Promise<Choice[]> {
   const cut = typed.lastIndexOf(',');
   const before =
     cut < 0
@@ -100,8 +100,8 @@ export interface QueryContext {
 
 /**
  * The first (and only) choice under `query`: the text so far, named by what it will mean ("2-bedroom homes for rent in
- * Dubai Marina, …"), or an example while nothing is typed. The place is named as the location cache knows it
- * ("in Dubai Marina", or "in jumeirah (4 places match)"): the bot reads the cache, never the service. No call, so it is
+ * Dubai Marina, …"), or an example while nothing is typed. The area is named as the location cache knows it
+ * ("in Dubai Marina", or "in jumeirah (4 areas match)"): the bot reads the cache, never the service. No call, so it is
  * always in time.
  */
 export async function queryChoices(bot: Pick<ChatCore, 'describe'>, ctx: QueryContext): Promise<Choice[]> {
@@ -113,7 +113,7 @@ export async function queryChoices(bot: Pick<ChatCore, 'describe'>, ctx: QueryCo
   // A choice's value is what gets sent; text longer than a value can hold is sent as typed, with no choice shown.
   if (typed.length > L.choiceValue) return [];
   const input = { name: ctx.command, query: typed, location: ctx.location };
-  // Read as the command will be: the same text, and the `location` picked beside it (which wins over a place typed).
+  // Read as the command will be: the same text, and the `location` picked beside it (which wins over an area typed).
   const summary = await (alerts ? bot.describe(typed) : bot.describe(commandText(input), chosenLocation(input)));
   const name = summary ?? `${typed}: not understood yet${example ? ` (e.g. ${example})` : ''}`;
   return [{ name: clampPlain(name, L.choiceName), value: typed }];

@@ -10,7 +10,7 @@ import { SLASH_COMMANDS, type SlashCommand } from '../../src/bot/index.js';
 // The commands themselves (names, descriptions, examples, subcommands) come from the one list in src/query/commands.ts,
 // shared with help and Slack's manifest; only Discord's options are decided here.
 
-/** Commands whose `query` is a search in a place: they also take a `location` option, completed as it is typed. */
+/** Commands whose `query` is a search in an area: they also take a `location` option, completed as it is typed. */
 export const SEARCH_COMMANDS = SLASH_COMMANDS.filter((c) => c.kind === 'search');
 
 /** The other verb-backed commands, `/manzil` among them: one `query` option. */
@@ -71,7 +71,7 @@ const numbered =
         .setMaxValue(10_000),
     );
 
-const places: SubcommandOptions = (s) =>
+const areas: SubcommandOptions = (s) =>
   s.addStringOption((o) =>
     o
       .setName('places')
@@ -100,7 +100,7 @@ const SUBCOMMAND_OPTIONS: Readonly<Record<'alerts' | 'digest', Readonly<Record<s
   },
   digest: {
     add: (s) =>
-      places(s)
+      areas(s)
         .addStringOption((o) =>
           o
             .setName('schedule')
@@ -116,7 +116,7 @@ const SUBCOMMAND_OPTIONS: Readonly<Record<'alerts' | 'digest', Readonly<Record<s
         .addStringOption((o) =>
           o.setName('time').setDescription('The time of day, HH:MM (09:00 unless you say)').setMaxLength(TIME_MAX),
         ),
-    now: places,
+    now: areas,
     pause: numbered('digest'),
     resume: numbered('digest'),
     remove: numbered('digest'),
@@ -160,8 +160,8 @@ export interface CommandInput {
   query?: string | null | undefined;
   location?: string | null | undefined;
   number?: number | null | undefined;
-  /** `/digest add` and `/digest now`: the places, comma-separated; with add, the schedule, day and time of day. */
-  places?: string | null | undefined;
+  /** `/digest add` and `/digest now`: the areas, comma-separated; with add, the schedule, day and time of day. */
+  areas?: string | null | undefined;
   schedule?: string | null | undefined;
   day?: string | null | undefined;
   time?: string | null | undefined;
@@ -182,10 +182,10 @@ function scheduleText(input: CommandInput): string {
 function digestText(input: CommandInput): string {
   const sub = input.subcommand ?? '';
   if (input.number != null) return `/digest ${sub} ${input.number}`;
-  const places = (input.places ?? '').trim().replace(/[,;\s]+$/, '');
+  const areas = (input.areas ?? '').trim().replace(/[,;\s]+$/, '');
   const time = input.time?.trim();
   const when = sub === 'add' ? [scheduleText(input), time ? `at ${time}` : ''] : [];
-  return ['/digest', sub, places, ...when].filter(Boolean).join(' ');
+  return ['/digest', sub, areas, ...when].filter(Boolean).join(' ');
 }
 
 /**
@@ -205,7 +205,7 @@ export function commandText(input: CommandInput): string {
 }
 
 /**
- * The place picked in the `location` option of a search command (`<id>:<name>` when picked from the list, else the
+ * The area picked in the `location` option of a search command (`<id>:<name>` when picked from the list, else the
  * text typed), for the bot's CommandRequest.location; undefined on other commands or when blank.
  */
 export function chosenLocation(input: CommandInput): string | undefined {

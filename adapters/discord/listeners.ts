@@ -14,10 +14,10 @@ import {
 import type { ChatCore, CommandRequest, TrackRequest } from '../../src/ports/index.js';
 import type { Reply } from '../../src/views/model.js';
 import type { Logger } from '../../src/log.js';
-import { locationChoices, placeListChoices, queryChoices, type Suggest } from './autocomplete.js';
+import { locationChoices, areaListChoices, queryChoices, type Suggest } from './autocomplete.js';
 import { COMMAND_NAMES, chosenLocation, commandText } from './commands.js';
 import { DISCORD_SURFACE } from './limits.js';
-import { NO_PLACE_TEXT, discordPlace } from './place.js';
+import { NO_CHANNEL_TEXT, discordChannel } from './channel.js';
 import { readCustomId } from './render.js';
 import { describeError, messageOptions, sendWithFallback, type SendLog } from './send.js';
 
@@ -48,7 +48,7 @@ const privateByNature = (i: ChatInputCommandInteraction) =>
 const adminCheck = (i: Interaction) => () =>
   Promise.resolve(i.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false);
 
-const placeOf = (i: Interaction) => discordPlace(i.guildId, i.channelId);
+const channelOf = (i: Interaction) => discordChannel(i.guildId, i.channelId);
 
 const notice = (text: string): Reply => ({ text, blocks: [{ kind: 'text', text }], ephemeral: true });
 
@@ -70,15 +70,15 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
   }
 
   async function command(i: ChatInputCommandInteraction): Promise<void> {
-    const place = placeOf(i);
-    if (!place) return answerAtOnce(i, notice(NO_PLACE_TEXT));
+    const channel = channelOf(i);
+    if (!channel) return answerAtOnce(i, notice(NO_CHANNEL_TEXT));
     const input = {
       name: i.commandName,
       subcommand: i.options.getSubcommand(false),
       query: i.options.getString('query'),
       location: i.options.getString('location'),
       number: i.options.getInteger('number'),
-      places: i.options.getString('places'),
+      areas: i.options.getString('places'),
       schedule: i.options.getString('schedule'),
       day: i.options.getString('day'),
       time: i.options.getString('time'),
@@ -86,7 +86,7 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
     const location = chosenLocation(input);
     const request: CommandRequest = {
       user: i.user.id,
-      place,
+      channel,
       surface: DISCORD_SURFACE,
       isAdmin: adminCheck(i),
       text: commandText(input),
@@ -135,17 +135,17 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
     // Acknowledged without a new message: paging then edits the message the button is on.
     await i.deferUpdate();
     if (!parsed || !BUTTON_ACTIONS.has(parsed.action)) return;
-    const place = placeOf(i);
-    const reply = place
+    const channel = channelOf(i);
+    const reply = channel
       ? await options.bot.handleAction({
           user: i.user.id,
-          place,
+          channel,
           surface: DISCORD_SURFACE,
           isAdmin: adminCheck(i),
           action: parsed.action,
           token: parsed.token,
         })
-      : notice(NO_PLACE_TEXT);
+      : notice(NO_CHANNEL_TEXT);
     if (reply.replaceOriginal && !reply.ephemeral) {
       await sendWithFallback(reply, (m) => i.editReply(messageOptions(m)), warn);
     } else {
@@ -160,10 +160,10 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
   async function autocomplete(i: AutocompleteInteraction): Promise<void> {
     const focused = i.options.getFocused(true);
     const typed = String(focused.value ?? '');
-    // Places are suggested for the person and server typing (what they cost is that server's); from nowhere, none.
-    const place = placeOf(i);
+    // Areas are suggested for the person and server typing (what they cost is that server's); from nowhere, none.
+    const channel = channelOf(i);
     const suggest: Suggest = async (text) =>
-      place ? options.bot.suggestLocations({ user: i.user.id, place, typed: text }) : [];
+      channel ? options.bot.suggestLocations({ user: i.user.id, channel, typed: text }) : [];
     const choices =
       focused.name === 'location'
         ? await locationChoices(suggest, typed, options.autocompleteDeadlineMs)
@@ -175,7 +175,7 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
               location: i.options.getString('location'),
             })
           : focused.name === 'places'
-            ? await placeListChoices(suggest, typed, options.autocompleteDeadlineMs)
+            ? await areaListChoices(suggest, typed, options.autocompleteDeadlineMs)
             : [];
     // Past Discord's 3 s the interaction is gone (10062): nothing to tell anyone.
     await i

@@ -16,7 +16,7 @@ import {
 import type { Block } from '../../src/views/model.js';
 import { DISCORD_LIMITS as L } from './limits.js';
 import { discordOutcome } from './outcomes.js';
-import { parseDiscordPlace } from './place.js';
+import { parseDiscordChannel } from './channel.js';
 import { renderDiscordWithFiles } from './render.js';
 import { describeError, isContentRefusal, sendWithFallback, type SendLog } from './send.js';
 
@@ -80,9 +80,9 @@ export class DiscordPoster implements ChatPoster {
     private readonly token?: string,
   ) {}
 
-  async post(place: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }> {
-    const target = parseDiscordPlace(place);
-    if (!target) throw new PostFailure('discord: not a Discord place', 'rejected');
+  async post(channel: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }> {
+    const target = parseDiscordChannel(channel);
+    if (!target) throw new PostFailure('discord: not a Discord channel', 'rejected');
     const nonce = deliveryNonce(deliveryId);
     const route = Routes.channelMessages(target.channelId);
     try {
@@ -129,7 +129,7 @@ export class DiscordPoster implements ChatPoster {
    * a possible duplicate.
    */
   async findDelivered(request: LookupRequest): Promise<LookupResult> {
-    if (!parseDiscordPlace(request.place)) return { kind: 'cannot_tell', reason: 'discord: not a Discord place' };
+    if (!parseDiscordChannel(request.channel)) return { kind: 'cannot_tell', reason: 'discord: not a Discord channel' };
     const { firstAttemptAt, lastAttemptAt, uncertainSince, now } = request;
     if (
       ![firstAttemptAt, lastAttemptAt, uncertainSince, now].every(Number.isFinite) ||

@@ -47,7 +47,7 @@ export interface SlackAppOptions {
 
 export interface SlackApp {
   app: App;
-  /** The ChatPoster through which alerts reach Slack (places `slack:TEAM:CHANNEL`). */
+  /** The ChatPoster through which alerts reach Slack (channels `slack:TEAM:CHANNEL`). */
   poster: SlackPoster;
   /** Starts serving; for HTTP, resolves to the port actually bound. */
   start(port: number, host?: string): Promise<number | undefined>;

@@ -33,7 +33,7 @@ export function installationStore(installations: SlackInstallations): Installati
 
 /**
  * Each workspace's posting client, from its installation's bot token, read for every post (a local read) and found by
- * the team alone, which is all a place names (an Enterprise Grid workspace's too: the store finds it by its team). A
+ * the team alone, which is all a channel names (an Enterprise Grid workspace's too: the store finds it by its team). A
  * token
  * replaced by adding the app again, or gone with its removal, is never used a moment longer. Clients are kept by token.
  */

@@ -15,7 +15,7 @@ import type { SlackAdmins } from './admins.js';
 import { workspaceKey } from './installations.js';
 import { SLASH_COMMANDS, commandText } from './commands.js';
 import { SLACK_SURFACE } from './limits.js';
-import { NO_PLACE_TEXT, slackPlace } from './place.js';
+import { NO_CHANNEL_TEXT, slackChannel } from './channel.js';
 import { sendReply } from './send.js';
 
 /** Slack gives an options request 3 s; answer within 2.5 s with what we have. */
@@ -31,8 +31,8 @@ interface BlockOrigin {
 }
 
 /** Where a button press, a pick or a picker's typing came from; DMs keep their D… channel. */
-const actionPlace = (body: BlockOrigin) =>
-  slackPlace({
+const actionChannel = (body: BlockOrigin) =>
+  slackChannel({
     teamId: body.team?.id,
     enterpriseId: body.enterprise?.id ?? body.team?.enterprise_id,
     userTeamId: body.user.team_id,
@@ -40,11 +40,11 @@ const actionPlace = (body: BlockOrigin) =>
   });
 
 /**
- * A request without a workspace or conversation is answered, only to the person, rather than given an invented place.
+ * A request without a workspace or conversation is answered, only to the person, rather than given an invented channel.
  */
 async function refuse(respond: RespondFn, logger: Logger, what: string): Promise<void> {
   logger.warn('slack: request without a team or channel refused', { what });
-  await respond({ response_type: 'ephemeral', replace_original: false, text: NO_PLACE_TEXT });
+  await respond({ response_type: 'ephemeral', replace_original: false, text: NO_CHANNEL_TEXT });
 }
 
 /** Without a tracker, a listener just runs. */
@@ -67,15 +67,15 @@ export function registerListeners(
   app.command(commands, ({ command, ack, respond }: SlackCommandMiddlewareArgs) =>
     track(async () => {
       await ack();
-      const place = slackPlace({
+      const channel = slackChannel({
         teamId: command.team_id,
         enterpriseId: command.enterprise_id,
         channelId: command.channel_id,
       });
-      if (!place) return refuse(respond, logger, command.command);
+      if (!channel) return refuse(respond, logger, command.command);
       const reply = await bot.handleCommand({
         user: command.user_id,
-        place,
+        channel,
         surface: SLACK_SURFACE,
         isAdmin: admins.forUser(command.team_id, command.user_id),
         text: commandText(command.command, command.text),
@@ -89,11 +89,11 @@ export function registerListeners(
     ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>>) =>
       track(async () => {
         await ack();
-        const place = actionPlace(body);
-        if (!place) return refuse(respond, logger, action.action_id);
+        const channel = actionChannel(body);
+        if (!channel) return refuse(respond, logger, action.action_id);
         const reply = await bot.handleAction({
           user: body.user.id,
-          place,
+          channel,
           surface: SLACK_SURFACE,
           isAdmin: admins.forUser(body.team?.id ?? body.user.team_id ?? '', body.user.id),
           action: action.action_id.split(':')[1]!,
@@ -113,11 +113,11 @@ export function registerListeners(
     ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<StaticSelectAction>>) =>
       track(async () => {
         await ack();
-        const place = actionPlace(body);
-        if (!place) return refuse(respond, logger, action.action_id);
+        const channel = actionChannel(body);
+        if (!channel) return refuse(respond, logger, action.action_id);
         const reply = await bot.handlePick({
           user: body.user.id,
-          place,
+          channel,
           token: action.block_id,
           value: action.selected_option.value,
         });
@@ -128,9 +128,9 @@ export function registerListeners(
   app.options('manzil:location', async ({ ack, body, options }: SlackOptionsMiddlewareArgs<'block_suggestion'>) => {
     const timeout = new Promise<[]>((resolve) => setTimeout(() => resolve([]), SUGGEST_DEADLINE_MS).unref());
     // What the suggestions cost is the workspace's; typing from nowhere in particular gets none.
-    const place = actionPlace(body);
-    const found = place
-      ? await Promise.race([bot.suggestLocations({ user: body.user.id, place, typed: options.value }), timeout])
+    const channel = actionChannel(body);
+    const found = channel
+      ? await Promise.race([bot.suggestLocations({ user: body.user.id, channel, typed: options.value }), timeout])
       : [];
     await ack({
       options: found.map((o) => ({ text: { type: 'plain_text' as const, text: o.label }, value: o.value })),

@@ -1,7 +1,7 @@
 // Enterprise Grid: each workspace of an org adds Manzil on its own (saved under `E…:T…`, found by its team). An
 // org-wide
 // install (`is_enterprise_install`) is refused at Slack's redirect: one token for every workspace of the org, with no
-// workspace of its own, while every chat place (`slack:T…:C…`) is posted to with its own workspace's token. Its token
+// workspace of its own, while every chat channel (`slack:T…:C…`) is posted to with its own workspace's token. Its token
 // is
 // revoked so the org is not left with an app that never answers, and the person gets a page that says what to do.
 import type { IncomingMessage, ServerResponse } from 'node:http';

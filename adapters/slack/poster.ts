@@ -17,7 +17,7 @@ import { imageFallback, type Block, type ImageFile } from '../../src/views/model
 import { clampPlain, orElse } from '../shared/text.js';
 import { SLACK_LIMITS as L } from './limits.js';
 import { SLACK_ERROR_CODES, ruleForCode, slackErrorCode, slackOutcome } from './outcomes.js';
-import { parseSlackPlace } from './place.js';
+import { parseSlackChannel } from './channel.js';
 import { plain } from './render-card.js';
 import { renderSlack } from './render.js';
 import { escapeMrkdwn } from './render-text.js';
@@ -40,10 +40,10 @@ export const SLACK_SETTLE_MS = 2 * 60_000;
 /** The scope posting needs; a token without it is refused as a whole. */
 const POSTING_SCOPE = 'chat:write';
 
-/** Where a place's messages go, or a rejection for a place that is not Slack's (it would never post). */
-function channelOf(place: string): string {
-  const parsed = parseSlackPlace(place);
-  if (!parsed) throw new PostFailure('slack: not a Slack place', 'rejected');
+/** Where a channel's messages go, or a rejection for a channel that is not Slack's (it would never post). */
+function channelIdOf(channel: string): string {
+  const parsed = parseSlackChannel(channel);
+  if (!parsed) throw new PostFailure('slack: not a Slack channel', 'rejected');
   return parsed.channelId;
 }
 
@@ -162,11 +162,11 @@ export class SlackPoster implements ChatPoster {
   }
 
   /**
-   * The client for a place's workspace. With Add to Slack a workspace that has no installation, or whose token is
+   * The client for a channel's workspace. With Add to Slack a workspace that has no installation, or whose token is
    * refused, cannot receive: its channel is held (and its alerts wait), while every other workspace goes on.
    */
-  private async clientFor(place: string): Promise<WebClient> {
-    const teamId = parseSlackPlace(place)?.teamId;
+  private async clientFor(channel: string): Promise<WebClient> {
+    const teamId = parseSlackChannel(channel)?.teamId;
     const client = teamId ? await this.clients.forTeam(teamId) : undefined;
     if (!client) throw new PostFailure(`slack: workspace ${teamId ?? '?'} has not added Manzil`, 'channel_unavailable');
     return client;
@@ -186,11 +186,11 @@ export class SlackPoster implements ChatPoster {
    * out and the message shows its text fallback with a note; a failure a later attempt may not meet (a 5xx, a timeout,
    * a rate limit) throws before any message is sent, so the outbox sends the whole delivery again.
    */
-  async post(place: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }> {
-    const channel = channelOf(place);
+  async post(channel: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }> {
+    const channelId = channelIdOf(channel);
     const metadata = { event_type: ALERT_EVENT_TYPE, event_payload: { delivery_id: deliveryId } };
-    const client = await this.clientFor(place);
-    const send = (payload: SlackPayload) => client.chat.postMessage({ channel, ...payload, metadata });
+    const client = await this.clientFor(channel);
+    const send = (payload: SlackPayload) => client.chat.postMessage({ channel: channelId, ...payload, metadata });
     try {
       const hasImages = reply.blocks.some((b) => b.kind === 'image');
       const res = hasImages
@@ -278,22 +278,22 @@ export class SlackPoster implements ChatPoster {
   }
 
   /**
-   * Whether a message in the place carries this delivery: read from conversations.history, from 15 minutes before the
+   * Whether a message in the channel carries this delivery: read from conversations.history, from 15 minutes before the
    * first attempt on. "Cannot tell" when the app may not read history, when there is more history than it reads, or
    * when the local clock disagrees with the row's times; "failed" when the look itself failed (asked again later).
    */
   async findDelivered(request: LookupRequest): Promise<LookupResult> {
-    const channel = parseSlackPlace(request.place)?.channelId;
-    if (!channel) return { kind: 'cannot_tell', reason: 'slack: not a Slack place' };
+    const channelId = parseSlackChannel(request.channel)?.channelId;
+    if (!channelId) return { kind: 'cannot_tell', reason: 'slack: not a Slack channel' };
     const skew = clockDisagreement(request);
     if (skew) return { kind: 'cannot_tell', reason: `slack: ${skew}` };
     const oldest = Math.max(0, Math.min(request.firstAttemptAt, request.uncertainSince) - HISTORY_MARGIN_MS);
     let cursor: string | undefined;
     try {
-      const client = await this.clientFor(request.place);
+      const client = await this.clientFor(request.channel);
       for (let page = 0; page < HISTORY_PAGES; page++) {
         const res = await client.conversations.history({
-          channel,
+          channel: channelId,
           oldest: (oldest / 1000).toFixed(6),
           include_all_metadata: true,
           limit: 200,

@@ -30,7 +30,7 @@ export function planGroup(
   const run: GroupRun = { outcomes: [], fresh: 0, drops: 0 };
   for (const search of group) {
     const isPrimed = search.primedAt !== null;
-    const channel = memory.filter((p) => p.place === search.place && p.searchId !== search.id);
+    const channel = memory.filter((p) => p.channel === search.channel && p.searchId !== search.id);
     const cmp = compare(seenRows.get(search.id) ?? [], listings, {
       primed: isPrimed,
       priceDropPct: options.priceDropPct,
@@ -57,7 +57,7 @@ export function planGroup(
         u.reportedPrice !== undefined ? u.reportedPrice : (before?.reportedPrice ?? before?.lastPrice ?? u.price);
       const { propertyId, locationKey, bedrooms, size } = u;
       const row: ChannelPosted = {
-        place: search.place,
+        channel: search.channel,
         searchId: search.id,
         number: search.number,
         summary: search.summary,
@@ -122,7 +122,7 @@ async function matching(
   const print = fingerprint(listing);
   const rows = await repo.postedIn({
     service: search.service,
-    places: [search.place],
+    channels: [search.channel],
     propertyIds: [listing.property_id],
     locationKeys: print.locationKey === null ? [] : [print.locationKey],
   });

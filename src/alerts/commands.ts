@@ -26,7 +26,7 @@ import {
 
 export interface AlertContext {
   user: string;
-  place: string;
+  channel: string;
   isAdmin?: () => Promise<boolean>;
 }
 
@@ -37,12 +37,12 @@ export interface AlertCommandsOptions {
   /** This instance's name on that lease. */
   holder: string;
   /** Held channels (they cannot receive): shown in the list, and released by `/alerts resume`. */
-  outbox?: Pick<OutboxRepo, 'heldPlace' | 'releasePlace'>;
+  outbox?: Pick<OutboxRepo, 'heldChannel' | 'releaseChannel'>;
   api: AlertsApi;
   locations: Pick<LocationResolver, 'resolve'>;
   service: string;
   logger: Logger;
-  limits: { perPlace: number; perOwner: number };
+  limits: { perChannel: number; perOwner: number };
   maxPages: number;
   deadlineMs: number;
   priceDropPct: number;
@@ -53,8 +53,8 @@ export interface AlertCommandsOptions {
   needsFirstLook?: () => void;
   /** Told when a held channel was released by hand: its queue is due again. */
   onReleased?: () => void;
-  /** Whether the team of a place may still spend calls this month (its alerts wait when not); always when unset. */
-  teamAllows?: (place: string) => Promise<boolean>;
+  /** Whether the team of a channel may still spend calls this month (its alerts wait when not); always when unset. */
+  teamAllows?: (channel: string) => Promise<boolean>;
 }
 
 export const ALERTS_HELP = [
@@ -126,8 +126,8 @@ export class AlertCommands {
   ): Promise<Reply> {
     const why = notAlertable(query, location);
     if (why) return ephemeral(`I can't save that as an alert. ${why}`);
-    let place = location;
-    if (!place) {
+    let area = location;
+    if (!area) {
       const r = await this.o.locations.resolve(query.location!);
       if (r.kind === 'ambiguous') {
         return ephemeral(
@@ -148,14 +148,14 @@ export class AlertCommands {
           `I couldn't find a place called "${query.location}".${close ? ` Did you mean ${close}?` : ''}`,
         );
       }
-      place = { id: r.location.id, name: r.location.name };
+      area = { id: r.location.id, name: r.location.name };
     }
-    const saved: SavedQuery = { query: { ...query, params: withoutPage(query.params) }, location: place };
-    const summary = summarize(saved.query, place.name);
+    const saved: SavedQuery = { query: { ...query, params: withoutPage(query.params) }, location: area };
+    const summary = summarize(saved.query, area.name);
     const created = await this.o.repo.create(
       {
         service: this.o.service,
-        place: ctx.place,
+        channel: ctx.channel,
         owner: ctx.user,
         text: (typed ?? summary).slice(0, 500),
         query: encodeSavedQuery(saved),
@@ -175,13 +175,18 @@ export class AlertCommands {
     }
     if (!created.ok) {
       return ephemeral(
-        created.reason === 'place'
-          ? `This channel has ${this.o.limits.perPlace} alerts already, the most it can have. Remove one with \`/alerts remove <number>\` first (see \`/alerts list\`).`
+        created.reason === 'channel'
+          ? `This channel has ${this.o.limits.perChannel} alerts already, the most it can have. Remove one with \`/alerts remove <number>\` first (see \`/alerts list\`).`
           : `You have ${this.o.limits.perOwner} alerts already, the most one person can have. Remove one with \`/alerts remove <number>\` first.`,
       );
     }
     const row = created.row;
-    this.o.logger.info('alert saved', { search: row.id, place: ctx.place, user: ctx.user, operation: query.operation });
+    this.o.logger.info('alert saved', {
+      search: row.id,
+      channel: ctx.channel,
+      user: ctx.user,
+      operation: query.operation,
+    });
     // The first look records what exists now and posts nothing, so the channel is not flooded.
     // It is taken under the poller's lease: a run in progress could otherwise fetch before this look and commit after
     // it. When a run holds the lease, the run right after it takes the first look (onSaved asks for it).
@@ -225,7 +230,7 @@ export class AlertCommands {
   }
 
   private async list(ctx: AlertContext): Promise<Reply> {
-    const rows = await this.o.repo.listByPlace(ctx.place);
+    const rows = await this.o.repo.listByChannel(ctx.channel);
     if (rows.length === 0) return ephemeral(`No alerts in this channel yet.\n${ALERTS_HELP}`);
     const lines = rows.map((r) => {
       const impossible = r.paused ? impossibleIn(r) : undefined;
@@ -244,12 +249,12 @@ export class AlertCommands {
       return `#${r.number} · ${r.summary} · ${state} · ${last}${error} · saved by ${r.owner === ctx.user ? 'you' : r.owner}`;
     });
     const notes: string[] = [];
-    const held = await this.o.outbox?.heldPlace(ctx.place);
+    const held = await this.o.outbox?.heldChannel(ctx.channel);
     if (held)
       notes.push(
         `⚠️ I could not post here since ${formatDistanceStrict(held.since, this.now)} ago (${held.reason}): alerts wait and nothing is lost. Add me to the channel again, then \`/alerts resume\` (or wait: I try again every 15 minutes).`,
       );
-    if (this.o.teamAllows && !(await this.o.teamAllows(ctx.place)))
+    if (this.o.teamAllows && !(await this.o.teamAllows(ctx.channel)))
       notes.push(
         "⏳ This workspace has used its share of this month's property lookups: its alerts are not checked until the month turns (UTC) or whoever runs Manzil raises it. Nothing is lost.",
       );
@@ -276,14 +281,14 @@ export class AlertCommands {
 
   private async manage(ctx: AlertContext, action: string, arg: string): Promise<Reply> {
     // `/alerts resume` alone, in a channel held because it could not receive: try it again now.
-    if (action === 'resume' && arg.trim() === '' && this.o.outbox && (await this.o.outbox.heldPlace(ctx.place))) {
-      await this.o.outbox.releasePlace(ctx.place);
+    if (action === 'resume' && arg.trim() === '' && this.o.outbox && (await this.o.outbox.heldChannel(ctx.channel))) {
+      await this.o.outbox.releaseChannel(ctx.channel);
       this.o.onReleased?.();
       return ephemeral('I will try posting here again now. If I still cannot, `/alerts list` will say so.');
     }
     const m = /^#?(\d{1,6})$/.exec(arg.trim());
     if (!m) return ephemeral(`Which alert? Give its number: \`/alerts ${action} 2\` (see \`/alerts list\`).`);
-    const row = await this.o.repo.byNumber(ctx.place, Number(m[1]));
+    const row = await this.o.repo.byNumber(ctx.channel, Number(m[1]));
     if (!row) return ephemeral(`There is no alert #${m[1]} in this channel. See \`/alerts list\`.`);
     if (action === 'test') return this.test(row);
     const allowed = row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
@@ -312,7 +317,7 @@ export class AlertCommands {
       }
       default:
         await this.o.repo.remove(row.id);
-        this.o.logger.info('alert removed', { search: row.id, place: ctx.place, user: ctx.user });
+        this.o.logger.info('alert removed', { search: row.id, channel: ctx.channel, user: ctx.user });
         return ephemeral(`Removed alert #${row.number} (${row.summary}).`);
     }
   }
@@ -337,7 +342,7 @@ export class AlertCommands {
     // What the channel's other alerts posted is not posted again by this one (channel.ts), so not previewed either.
     const posted = await this.o.repo.postedIn({
       service: row.service,
-      places: [row.place],
+      channels: [row.channel],
       ...postedQueryOf(listings),
     });
     const channel = posted.filter((p) => p.searchId !== row.id);

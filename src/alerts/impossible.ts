@@ -33,7 +33,7 @@ export async function pauseImpossibleAlerts({ repo, outbox, logger }: PauseDeps)
     await repo.setPaused(row.id, true);
     logger.warn('alert paused at start: it asks for what no listing can be', {
       search: row.id,
-      place: row.place,
+      channel: row.channel,
       asks: what,
     });
     paused++;

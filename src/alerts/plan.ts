@@ -14,7 +14,7 @@ export function notice(
 ): NewDelivery {
   return {
     searchId: s.id,
-    place: s.place,
+    channel: s.channel,
     kind,
     dedupeKey,
     payload: encodePayload({ v: 1, kind, search: ref(s), ...extra } as never),
@@ -31,7 +31,7 @@ export function deliveriesFor(
   const all: NewDelivery[] = [
     ...cmp.fresh.map((g) => ({
       searchId: search.id,
-      place: search.place,
+      channel: search.channel,
       kind: 'new',
       propertyId: g.listing.property_id,
       dedupeKey: `${search.id}:new:${g.listing.property_id}`,
@@ -46,7 +46,7 @@ export function deliveriesFor(
     })),
     ...cmp.drops.map((d) => ({
       searchId: search.id,
-      place: search.place,
+      channel: search.channel,
       kind: 'price_drop',
       propertyId: d.listing.property_id,
       dedupeKey: `${search.id}:drop:${d.listing.property_id}:${d.to}`,
@@ -66,7 +66,7 @@ export function deliveriesFor(
     ...all.slice(0, cards),
     {
       searchId: search.id,
-      place: search.place,
+      channel: search.channel,
       kind: 'summary',
       dedupeKey: `${search.id}:summary:${at}`,
       payload: encodePayload({ v: 1, kind: 'summary', search: ref(search), more }),

@@ -39,7 +39,7 @@ export interface PollerDeps {
   options: PollerOptions;
   /** This instance's name on the run's lease. */
   holder?: string;
-  /** Only searches saved in these platforms' places are run (those whose messages can be delivered); all when unset. */
+  /** Only searches saved in these platforms' channels are run (those whose messages can be delivered); all when unset. */
   platforms?: readonly string[];
   now?: () => number;
   /**
@@ -86,7 +86,7 @@ const queryLease = (query: string) =>
 
 /** Due searches whose messages can be delivered here (their platform is configured); all when `platforms` is unset. */
 const deliverable = (due: SavedSearchRow[], platforms: readonly string[] | undefined) =>
-  platforms ? due.filter((s) => platforms.some((p) => s.place.startsWith(`${p}:`))) : due;
+  platforms ? due.filter((s) => platforms.some((p) => s.channel.startsWith(`${p}:`))) : due;
 
 /**
  * A shared run's parts: the canonical queries due now, the longest-waiting first, each run by `pollOnce({ query })` on
@@ -182,9 +182,9 @@ async function pollUnder(deps: PollerDeps & { signal: AbortSignal }, fence: Fenc
   // A team that has used its share of the month waits for the next (or for the operator to raise it): asked once a
   // team.
   const allowed = new Map<string, boolean>();
-  for (const team of new Set(due.map((s) => teamOf(s.place))))
+  for (const team of new Set(due.map((s) => teamOf(s.channel))))
     allowed.set(team, (await deps.teamAllows?.(team)) ?? true);
-  const allowedDue = due.filter((s) => allowed.get(teamOf(s.place)));
+  const allowedDue = due.filter((s) => allowed.get(teamOf(s.channel)));
   const waiting = [...allowed].filter(([, ok]) => !ok).map(([team]) => team);
   if (waiting.length)
     log.info('searches of teams over their share of the month wait', {
@@ -285,7 +285,7 @@ async function runQuery(
       primed.length === 0 || primed.some((s) => records.every((r) => !seenBy.get(s.id)!.has(r.property_id)));
     // Its calls are the teams' whose searches it serves (each charged one: its share pays for what it alone would
     // cost).
-    const teams = [...new Set(group.map((s) => teamOf(s.place)))];
+    const teams = [...new Set(group.map((s) => teamOf(s.channel)))];
     const fetched = await payingFor({ teams, purpose: 'background' }, () =>
       fetchListings(deps.api, operation, params, { ...deps.options, maxPages }, allNew, deps.signal),
     );
@@ -326,7 +326,7 @@ async function runQuery(
   const queued = await deps.repo.commitPlanned(
     {
       service: deps.service,
-      places: [...new Set(group.map((s) => s.place))],
+      channels: [...new Set(group.map((s) => s.channel))],
       ...postedQueryOf(listings),
       outcomes: (posted) => {
         planned = planGroup(

@@ -1,4 +1,4 @@
-// What a saved search stores: the parsed query and its resolved place, versioned, and the canonical parameters
+// What a saved search stores: the parsed query and its resolved area, versioned, and the canonical parameters
 // that decide which saved searches are one upstream query.
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
@@ -89,17 +89,17 @@ export function fromParamsKey(key: string): { operation: OperationName; params: 
  * of a busy run do not each read and decode it again.
  */
 export function savedQueryLookup(
-  byId: (id: number) => Promise<{ query: string; place: string } | undefined>,
+  byId: (id: number) => Promise<{ query: string; channel: string } | undefined>,
   max = 2_000,
-): (id: number) => Promise<(SavedQuery & { place: string }) | undefined> {
-  const cache = new LRUCache<number, SavedQuery & { place: string }>({ max, ttl: 5 * 60_000 });
+): (id: number) => Promise<(SavedQuery & { channel: string }) | undefined> {
+  const cache = new LRUCache<number, SavedQuery & { channel: string }>({ max, ttl: 5 * 60_000 });
   return async (id) => {
     const cached = cache.get(id);
     if (cached) return cached;
     const row = await byId(id);
     const decoded = row ? decodeSavedQuery(row.query) : undefined;
     // With its channel: the buttons under its cards work there only.
-    const saved = decoded && { ...decoded, place: row!.place };
+    const saved = decoded && { ...decoded, channel: row!.channel };
     if (saved) cache.set(id, saved);
     return saved;
   };

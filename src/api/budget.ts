@@ -155,8 +155,8 @@ export class CallBudget {
   }
 
   /**
-   * Takes a place for one call when the budget allows it now, in the same synchronous step as the check,
-   * so concurrent callers can never both take the last place. Otherwise says how long to wait.
+   * Takes a slot for one call when the budget allows it now, in the same synchronous step as the check,
+   * so concurrent callers can never both take the last slot. Otherwise says how long to wait.
    */
   reserve(operation: string): BudgetDecision {
     const decision = this.check();

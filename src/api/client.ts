@@ -141,7 +141,7 @@ export class ApiClient {
 
   /**
    * The retry loop, by hand rather than a policy library's: besides errors it must retry a 200 whose body is
-   * malformed, reserve a place in the call budget for every attempt (the gateway bills each one), share a
+   * malformed, reserve a slot in the call budget for every attempt (the gateway bills each one), share a
    * Retry-After with every caller through the budget, and log each retry. The breaker (cockatiel) wraps each attempt.
    */
   private async attempts(
@@ -249,7 +249,7 @@ export class ApiClient {
   }
 
   /**
-   * Takes a place in the call budget, waiting for the next window when it is soon (and within the deadline), else
+   * Takes a slot in the call budget, waiting for the next window when it is soon (and within the deadline), else
    * refusing.
    */
   private async reserveBudget(operation: string, sent: number, scope: CallScope): Promise<void> {

@@ -70,7 +70,7 @@ export function backgroundScheduler(config: Config, logger: Logger): Scheduler {
   });
 }
 
-/** Market figures per place (cached for hours, shared by every channel) and the digest composer on them. */
+/** Market figures per area (cached for hours, shared by every channel) and the digest composer on them. */
 export function digestComposer(config: Config, api: ApiClient, sandboxNow?: () => number) {
   const market = new MarketData(api, { cacheTtlMs: config.market.cacheTtlMs, maxPages: config.market.maxPages });
   const composer = new MarketDigestComposer(
@@ -84,8 +84,8 @@ export function digestComposer(config: Config, api: ApiClient, sandboxNow?: () =
 
 /** What the background's counters report, wherever they are kept (the main thread's /metrics). */
 export interface BackgroundEvents {
-  delivered(place: string, kind: string): void;
-  failed(place: string, kind: string): void;
+  delivered(channel: string, kind: string): void;
+  failed(channel: string, kind: string): void;
   pollerRun(ok: boolean): void;
 }
 
@@ -143,8 +143,8 @@ export function composeBackground(d: BackgroundDeps) {
       leaseMs: config.alerts.deliveryLeaseMs,
       ...(d.ownThread ? { holdWhileLateMs: 0 } : {}),
     },
-    onDelivered: (row) => d.events.delivered(row.place, row.kind),
-    onFailed: (row) => d.events.failed(row.place, row.kind),
+    onDelivered: (row) => d.events.delivered(row.channel, row.kind),
+    onFailed: (row) => d.events.failed(row.channel, row.kind),
   });
   const pollDeps = (): PollerDeps => ({
     api: d.api,

@@ -30,7 +30,7 @@ export type FromWorker =
   | { t: 'ready' }
   | { t: 'log'; line: string }
   | { t: 'platforms'; status: PlatformStatus[] }
-  | { t: 'delivered' | 'failed'; place: string; kind: string }
+  | { t: 'delivered' | 'failed'; channel: string; kind: string }
   | { t: 'pollerRun'; ok: boolean }
   | { t: 'upstream'; call: UpstreamCall }
   | { t: 'result'; id: number; value?: unknown; error?: string }

@@ -116,8 +116,8 @@ export class DeliveryThread implements Delivery {
     const e = this.o.events;
     if (m.t === 'log') this.o.writeLog(m.line);
     else if (m.t === 'platforms') this.platforms = m.status;
-    else if (m.t === 'delivered') e.delivered(m.place, m.kind);
-    else if (m.t === 'failed') e.failed(m.place, m.kind);
+    else if (m.t === 'delivered') e.delivered(m.channel, m.kind);
+    else if (m.t === 'failed') e.failed(m.channel, m.kind);
     else if (m.t === 'pollerRun') e.pollerRun(m.ok);
     else if (m.t === 'upstream') e.upstream(m.call);
     else if (m.t === 'result') {

@@ -57,8 +57,8 @@ const { drainer, poll, digests } = composeBackground({
   signal: stopping.signal,
   ownThread: true,
   events: {
-    delivered: (place, kind) => send({ t: 'delivered', place, kind }),
-    failed: (place, kind) => send({ t: 'failed', place, kind }),
+    delivered: (channel, kind) => send({ t: 'delivered', channel, kind }),
+    failed: (channel, kind) => send({ t: 'failed', channel, kind }),
     pollerRun: (ok) => send({ t: 'pollerRun', ok }),
   },
 });

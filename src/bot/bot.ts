@@ -17,7 +17,7 @@ import {
   splitToken,
   type ChooseRow,
   type PageRow,
-  type Place,
+  type Area,
   type Position,
 } from './button-payloads.js';
 import { listingDetails } from './details.js';
@@ -85,7 +85,7 @@ export interface BotOptions {
 }
 
 const ALERTS_OFF = 'Alerts are not enabled on this Manzil.';
-/** How long a search's answer waits for market context on its cards (a first look-up in a place may take a call). */
+/** How long a search's answer waits for market context on its cards (a first look-up in an area may take a call). */
 const MARKET_CONTEXT_WAIT_MS = 1_500;
 const DIGESTS_OFF = 'Digests are not enabled on this Manzil.';
 const EXAMPLE = 'Try `/rent marina 2br under 120k` or `/manzil help`.';
@@ -109,9 +109,9 @@ export class Bot {
 
   /**
    * Buttons under alert messages (Details of the listing, the saved search's newest results), backed by the same
-   * versioned page rows as search replies. `find` gives a saved search's query and place by its id.
+   * versioned page rows as search replies. `find` gives a saved search's query and channel by its id.
    */
-  alertButtons(find: (searchId: number) => Promise<{ query: Query; location: Place; place: string } | undefined>): {
+  alertButtons(find: (searchId: number) => Promise<{ query: Query; location: Area; channel: string } | undefined>): {
     details(searchId: number, propertyId: string): Promise<Button | undefined>;
     showSearch(searchId: number): Promise<Button | undefined>;
   } {
@@ -120,7 +120,7 @@ export class Bot {
       if (!saved) return undefined;
       const query: Query = { ...saved.query, params: { ...saved.query.params, sort: 'newest' } };
       // Bound to the alert's channel, as a search's buttons are to theirs.
-      return scopedState(this.options.state, saved.place).save('page', {
+      return scopedState(this.options.state, saved.channel).save('page', {
         v: PAYLOAD_VERSION,
         query,
         location: saved.location,
@@ -146,13 +146,13 @@ export class Bot {
   async handleCommand(req: CommandRequest): Promise<Reply> {
     const started = performance.now();
     const ref = newRequestId();
-    const log = this.options.logger.child({ req: ref, user: req.user, place: req.place });
+    const log = this.options.logger.child({ req: ref, user: req.user, channel: req.channel });
     try {
       const plan = this.plan(req, log);
       if ('reply' in plan) return plan.reply;
       if ('alerts' in plan) return this.finish(await this.options.alerts!.handle(requester(req), plan.alerts));
       if ('digests' in plan) return this.finish(await this.options.digests!.handle(requester(req), plan.digests));
-      const state = scopedState(this.options.state, req.place);
+      const state = scopedState(this.options.state, req.channel);
       if ('doubt' in plan) return await this.doubt(plan.doubt, fitSurface(req.surface), state);
       const reply = await this.start(plan.search, fitSurface(req.surface), state);
       log.info('command answered', {
@@ -172,7 +172,10 @@ export class Bot {
    */
   immediateReply(req: CommandRequest): Reply | undefined {
     try {
-      const plan = this.plan(req, this.options.logger.child({ req: newRequestId(), user: req.user, place: req.place }));
+      const plan = this.plan(
+        req,
+        this.options.logger.child({ req: newRequestId(), user: req.user, channel: req.channel }),
+      );
       return 'reply' in plan ? plan.reply : undefined;
     } catch {
       return undefined;
@@ -206,7 +209,7 @@ export class Bot {
         ? { doubt: { text: search.error, ...search.retry } }
         : { reply: this.ephemeral(search.error) };
     }
-    // Checked before the place is looked up: a refused page should cost no call at all.
+    // Checked before the area is looked up: a refused page should cost no call at all.
     if (firstPosition(search.query).page > lastPage(search.query)) return { reply: this.ephemeral(TOO_FAR) };
     return { search };
   }
@@ -214,17 +217,17 @@ export class Bot {
   /** A button press. Never throws. */
   async handleAction(req: ActionRequest): Promise<Reply> {
     const ref = newRequestId();
-    const log = this.options.logger.child({ req: ref, user: req.user, place: req.place, action: req.action });
+    const log = this.options.logger.child({ req: ref, user: req.user, channel: req.channel, action: req.action });
     try {
       const { row, suffix } = splitToken(req.token);
-      const state = scopedState(this.options.state, req.place);
+      const state = scopedState(this.options.state, req.channel);
       const stored = await state.load(row);
       if (!stored) return this.ephemeral(EXPIRED);
       const intent = readButton(stored.kind, stored.payload, suffix);
       switch (intent.kind) {
         case 'show': {
           const reply = await this.showPage(intent, state);
-          // A page replaces the page it came from; a place chosen in the (private) "which one?" prompt is posted anew.
+          // A page replaces the page it came from; an area chosen in the (private) "which one?" prompt is posted anew.
           return intent.replace && !reply.ephemeral ? { ...reply, replaceOriginal: true } : reply;
         }
         case 'details':
@@ -252,13 +255,13 @@ export class Bot {
     }
   }
 
-  /** A location chosen in the Refine picker: the same search, in that place. */
+  /** A location chosen in the Refine picker: the same search, in that area. */
   async handlePick(req: PickRequest): Promise<Reply> {
     const ref = newRequestId();
-    const log = this.options.logger.child({ req: ref, user: req.user, place: req.place, action: 'pick' });
+    const log = this.options.logger.child({ req: ref, user: req.user, channel: req.channel, action: 'pick' });
     try {
       const { row, suffix } = splitToken(req.token);
-      const state = scopedState(this.options.state, req.place);
+      const state = scopedState(this.options.state, req.channel);
       const stored = await state.load(row);
       const location = decodeLocationOption(req.value);
       if (!stored || !location) return this.ephemeral('That picker has expired. Run the command again.');
@@ -292,22 +295,22 @@ export class Bot {
 
   /**
    * How a command would be understood, in one line ("2-bedroom homes for rent in Dubai Marina, …"), without running it:
-   * for autocomplete as the person types. Undefined when the text is not (yet) a command. `location` is a place chosen
-   * apart from the text (CommandRequest.location), read as handleCommand reads it. No call and no state: the place
+   * for autocomplete as the person types. Undefined when the text is not (yet) a command. `location` is an area chosen
+   * apart from the text (CommandRequest.location), read as handleCommand reads it. No call and no state: the area
    * name comes from the location cache alone.
    */
   async describe(text: string, location?: string): Promise<string | undefined> {
     const search = planSearch(text, location);
     if ('error' in search) return undefined;
-    const summary = summarize(search.query, search.chosen?.name ?? (await this.cachedPlace(search.query)));
+    const summary = summarize(search.query, search.chosen?.name ?? (await this.cachedArea(search.query)));
     return search.leftOut ? `${summary} (the location picked; "${search.leftOut}" left out)` : summary;
   }
 
   /**
-   * How the place words of a query read, from the location cache alone (never a call: this runs per keystroke): the
-   * place's name when known ("Dubai Marina"), "marina (4 places match)" when several do; undefined when not cached.
+   * How the area words of a query read, from the location cache alone (never a call: this runs per keystroke): the
+   * area's name when known ("Dubai Marina"), "marina (4 areas match)" when several do; undefined when not cached.
    */
-  private async cachedPlace(query: Query): Promise<string | undefined> {
+  private async cachedArea(query: Query): Promise<string | undefined> {
     if (!query.location || !('location_id' in operationSpec(query.operation).params)) return undefined;
     try {
       const known = await this.options.locations.cached(query.location);
@@ -320,7 +323,7 @@ export class Bot {
   }
 
   /** Fetches one service page of a search; writes no state. */
-  async search(query: Query, location: Place | undefined, page: number): Promise<ApiResult<unknown>> {
+  async search(query: Query, location: Area | undefined, page: number): Promise<ApiResult<unknown>> {
     return (await this.searches.search(query, location, page)).result;
   }
 
@@ -330,7 +333,7 @@ export class Bot {
     const typed = { maxAgeMs: this.options.searchFreshMs ?? 60_000 };
     if (!needsLocation || !query.location)
       return this.showPage({ query, position: firstPosition(query), surface }, state, typed);
-    // A place picked from a list carries its id: searched there, with no second lookup (two places may share a name).
+    // An area picked from a list carries its id: searched there, with no second lookup (two areas may share a name).
     if (chosen?.id !== undefined)
       return this.showPage(
         { query, location: { id: chosen.id, name: chosen.name }, position: firstPosition(query), surface },
@@ -377,9 +380,9 @@ export class Bot {
     return this.finish({ ...(await doubtReply(doubt, surface, state)), ephemeral: true });
   }
 
-  /** One row for the places offered; each button carries its index. */
-  private async choices(query: Query, surface: Surface, places: Place[], state: ButtonStateStore): Promise<Block> {
-    const offered = places.slice(0, 25);
+  /** One row for the areas offered; each button carries its index. */
+  private async choices(query: Query, surface: Surface, areas: Area[], state: ButtonStateStore): Promise<Block> {
+    const offered = areas.slice(0, 25);
     const row = await state.save('choose', {
       v: PAYLOAD_VERSION,
       query,
@@ -414,19 +417,19 @@ export class Bot {
   }
 
   /**
-   * Market context for the listings of a page, from the shared market cache (at most a call or two per place a day).
+   * Market context for the listings of a page, from the shared market cache (at most a call or two per area a day).
    * It never holds the answer up: what is not known within MARKET_CONTEXT_WAIT_MS is left out.
    */
   private async marketContext(view: PageView, outcome: SearchOutcome): Promise<Map<string, string>> {
     const market = this.options.market;
     const out = new Map<string, string>();
     if (!market || !view.location || !LISTING_OPERATIONS.has(outcome.operation)) return out;
-    const place = view.location;
+    const area = view.location;
     const look = async (r: { property_id?: string }) => {
-      const text = r.property_id ? await market.listingContext(place, r).catch(() => undefined) : undefined;
+      const text = r.property_id ? await market.listingContext(area, r).catch(() => undefined) : undefined;
       if (text && r.property_id) out.set(r.property_id, text);
     };
-    // The first look fetches what the place needs (once a day at most); the others then read it from the cache.
+    // The first look fetches what the area needs (once a day at most); the others then read it from the cache.
     const [first, ...rest] = outcome.result.records as { property_id?: string }[];
     const all = first ? look(first).then(() => Promise.allSettled(rest.map(look))) : Promise.resolve();
     let timer: NodeJS.Timeout | undefined;

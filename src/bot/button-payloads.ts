@@ -1,7 +1,7 @@
 // What is stored behind chat buttons, checked when read back: a row can be weeks old and from another release,
 // so it is parsed with a schema carrying a version `v`, migrated when it is an older shape, refused otherwise.
 // One row per reply: its buttons carry `<rowToken>.<suffix>` (`.n` next, `.p` previous, `.s` save, `.d3` details
-// of the 4th card, `.c1` the 2nd place offered, `.r` the Refine picker, `.y` yes to "did you mean 80,000?", `.q1` the
+// of the 4th card, `.c1` the 2nd area offered, `.r` the Refine picker, `.y` yes to "did you mean 80,000?", `.q1` the
 // 2nd answer to "to rent or to buy?", `.l2` the listings of the 3rd agent or brokerage the cards name).
 import { z } from 'zod';
 import { OPERATION_NAMES, operationSpec, type OperationName } from '../api/operations.js';
@@ -16,7 +16,7 @@ export const MAX_PAGE = 100;
 
 export const DEFAULT_SURFACE: Surface = { cardsPerPage: 10, buttonsPerCard: 5 };
 
-const placeSchema = z.object({ id: z.number().int().nonnegative(), name: z.string().min(1).max(300) });
+const areaSchema = z.object({ id: z.number().int().nonnegative(), name: z.string().min(1).max(300) });
 
 export const querySchema = z.object({
   operation: z.enum(OPERATION_NAMES as [OperationName, ...OperationName[]]),
@@ -44,7 +44,7 @@ const personSchema = z.object({ kind: z.enum(['agent', 'broker']), id: z.string(
 const pageRowSchema = z.object({
   v: z.literal(PAYLOAD_VERSION),
   query: querySchema,
-  location: placeSchema.optional(),
+  location: areaSchema.optional(),
   surface: surfaceSchema,
   /** The property ids behind the Details buttons, in card order. */
   details: z.array(z.string().max(64)).max(50),
@@ -54,15 +54,15 @@ const pageRowSchema = z.object({
   people: z.array(personSchema).max(50).optional(),
 });
 
-/** "Which place did you mean?": the search, and the places offered. */
+/** "Which area did you mean?": the search, and the areas offered. */
 const chooseRowSchema = z.object({
   v: z.literal(PAYLOAD_VERSION),
   query: querySchema,
   surface: surfaceSchema,
-  choices: z.array(placeSchema).max(25),
+  choices: z.array(areaSchema).max(25),
 });
 
-/** "Did you mean 80,000?": the search that would run, and the place picked beside the command, if any. */
+/** "Did you mean 80,000?": the search that would run, and the area picked beside the command, if any. */
 const runRowSchema = z.object({
   v: z.literal(PAYLOAD_VERSION),
   query: querySchema,
@@ -70,7 +70,7 @@ const runRowSchema = z.object({
   chosen: z.object({ id: z.number().int().nonnegative().optional(), name: z.string().min(1).max(300) }).optional(),
 });
 
-/** "To rent or to buy?": a search per button, and the place picked beside the command, if any. */
+/** "To rent or to buy?": a search per button, and the area picked beside the command, if any. */
 const askRowSchema = z.object({
   v: z.literal(PAYLOAD_VERSION),
   queries: z.array(querySchema).min(1).max(5),
@@ -82,15 +82,15 @@ export type PageRow = z.infer<typeof pageRowSchema>;
 export type AskRow = z.infer<typeof askRowSchema>;
 export type RunRow = z.infer<typeof runRowSchema>;
 export type ChooseRow = z.infer<typeof chooseRowSchema>;
-export type Place = z.infer<typeof placeSchema>;
+export type Area = z.infer<typeof areaSchema>;
 export type Position = z.infer<typeof positionSchema>;
 
 /** What a pressed button asks for, once its row is read and checked. */
 export type ButtonIntent =
   /** `replace`: the reply replaces the message the button is on (paging), rather than being posted anew. */
-  | { kind: 'show'; query: Query; location?: Place; position: Position; surface: Surface; replace: boolean }
+  | { kind: 'show'; query: Query; location?: Area; position: Position; surface: Surface; replace: boolean }
   | { kind: 'details'; propertyId: string }
-  | { kind: 'save'; query: Query; location?: Place }
+  | { kind: 'save'; query: Query; location?: Area }
   | { kind: 'refine'; query: Query; surface: Surface }
   /** A search to run as a new command would (its place looked up): the yes of "did you mean 80,000?". */
   | { kind: 'run'; query: Query; surface: Surface; chosen?: { id?: number; name: string } }
@@ -172,13 +172,13 @@ function unusable(payload: unknown): ButtonIntent {
 
 const legacySearch = z.object({
   query: querySchema,
-  location: placeSchema.optional(),
+  location: areaSchema.optional(),
   page: positionSchema.shape.page,
   offset: positionSchema.shape.offset,
 });
-const legacyChoose = z.object({ query: querySchema, location: placeSchema });
+const legacyChoose = z.object({ query: querySchema, location: areaSchema });
 const legacyDetails = z.object({ propertyId: z.string().min(1).max(64) });
-const legacySave = z.object({ query: querySchema, location: placeSchema.optional() });
+const legacySave = z.object({ query: querySchema, location: areaSchema.optional() });
 const legacyRefine = z.object({ query: querySchema });
 
 function readLegacy(kind: string, payload: unknown): ButtonIntent {

@@ -1,6 +1,6 @@
 // A command refused with a question, privately: "Did you mean 80,000?" (one button, Yes) or "To rent or to buy?" (a
 // button per reading). The searches are stored in one row behind the buttons, and each runs as a command would (its
-// place looked up then).
+// area looked up then).
 import type { Block, Button } from '../views/model.js';
 import { PAYLOAD_VERSION, type AskRow, type RunRow } from './button-payloads.js';
 import type { Doubt } from './requests.js';

@@ -9,7 +9,7 @@ import {
   MAX_PAGE,
   PAYLOAD_VERSION,
   type PageRow,
-  type Place,
+  type Area,
   type Position,
 } from './button-payloads.js';
 import { planPage } from './paging.js';
@@ -25,7 +25,7 @@ const SMALLEST_FULL_PAGE = 10;
 /** One chat page to show: a search, where in it, and the surface it is laid out for. */
 export interface PageView {
   query: Query;
-  location?: Place | undefined;
+  location?: Area | undefined;
   position: Position;
   surface: Surface;
 }

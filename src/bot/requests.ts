@@ -1,11 +1,11 @@
-// Command text into what the bot does with it (pure): a search planned from the text and a place chosen apart from it,
+// Command text into what the bot does with it (pure): a search planned from the text and an area chosen apart from it,
 // or the text of an /alerts, /digest or help request. Routing them is bot.ts's job.
 import { operationSpec } from '../api/operations.js';
 import { isHelpTopic, parseCommand, type ParseResult, type Query, type Suggestion } from '../query/index.js';
 import type { Reply } from '../views/model.js';
-import type { Place } from './button-payloads.js';
+import type { Area } from './button-payloads.js';
 
-export const pick = (l: { id: number; name: string }): Place => ({ id: l.id, name: l.name });
+export const pick = (l: { id: number; name: string }): Area => ({ id: l.id, name: l.name });
 
 /**
  * A command refused with a question: the refusal, and a button for each search it offers (its label, the search it
@@ -16,39 +16,39 @@ export interface Doubt {
   options: { label: string; search: PlannedSearch }[];
 }
 
-/** A search ready to run: the query, the place chosen apart from the text, and what to tell the person about it. */
+/** A search ready to run: the query, the area chosen apart from the text, and what to tell the person about it. */
 export interface PlannedSearch {
   query: Query;
   chosen?: { id?: number; name: string } | undefined;
-  /** The place words of the text that the chosen place replaced. */
+  /** The area words of the text that the chosen area replaced. */
   leftOut?: string | undefined;
   /** Said under the reply's summary. */
   note?: string | undefined;
 }
 
 /**
- * The text parsed, with the place chosen apart from it (CommandRequest.location) as the query's place. When the text
+ * The text parsed, with the area chosen apart from it (CommandRequest.location) as the query's area. When the text
  * names another place, the chosen one wins: it was picked from a list, on purpose; the words it replaced are named.
  */
 export function planSearch(
   text: string,
   location: string | undefined,
 ): PlannedSearch | { error: string; retry?: Omit<Doubt, 'text'> } {
-  const chosen = chosenPlace(location);
+  const chosen = chosenArea(location);
   let parsed = parseCommand(text);
-  // The place chosen was added to the text as quoted words: the searches offered then have it as their place.
-  let placeAdded = false;
+  // The area chosen was added to the text as quoted words: the searches offered then have it as their area.
+  let areaAdded = false;
   if (!parsed.ok && chosen) {
-    // A command that needs a place ("Where?") has it now: read again with the place chosen, as if typed in quotes.
+    // A command that needs an area ("Where?") has it now: read again with the area chosen, as if typed in quotes.
     // Anything else wrong is wrong either way, and said as the text alone has it.
-    const withPlace = parseCommand(`${text} "${chosen.name.replace(/["“”]/g, ' ').replace(/\s+/g, ' ').trim()}"`);
-    if (withPlace.ok) parsed = { ok: true, query: { ...withPlace.query, location: null } };
-    else if (offered(withPlace).length > 0 && offered(parsed).length === 0) [parsed, placeAdded] = [withPlace, true];
+    const withArea = parseCommand(`${text} "${chosen.name.replace(/["“”]/g, ' ').replace(/\s+/g, ' ').trim()}"`);
+    if (withArea.ok) parsed = { ok: true, query: { ...withArea.query, location: null } };
+    else if (offered(withArea).length > 0 && offered(parsed).length === 0) [parsed, areaAdded] = [withArea, true];
   }
   if (!parsed.ok) {
     const options = offered(parsed).map((s) => ({
       label: s.label,
-      search: withChosen(placeAdded ? { ...s.query, location: null } : s.query, chosen),
+      search: withChosen(areaAdded ? { ...s.query, location: null } : s.query, chosen),
     }));
     return options.length > 0 ? { error: parsed.error, retry: { options } } : { error: parsed.error };
   }
@@ -60,13 +60,13 @@ const offered = (parsed: ParseResult): Suggestion[] =>
   parsed.ok ? [] : (parsed.choices ?? (parsed.suggestion ? [parsed.suggestion] : []));
 
 /**
- * A query with the place chosen apart from its text, which wins over a place typed (the words it replaced are named).
+ * A query with the area chosen apart from its text, which wins over an area typed (the words it replaced are named).
  */
 function withChosen(parsed: Query, chosen: { id?: number; name: string } | undefined): PlannedSearch {
   if (!chosen || !('location_id' in operationSpec(parsed.operation).params)) return { query: parsed };
   const typed = parsed.location;
   const query: Query = { ...parsed, location: chosen.name, unknownWords: [] };
-  if (!typed || samePlace(typed, chosen.name)) return { query, chosen };
+  if (!typed || sameArea(typed, chosen.name)) return { query, chosen };
   return {
     query,
     chosen,
@@ -76,7 +76,7 @@ function withChosen(parsed: Query, chosen: { id?: number; name: string } | undef
 }
 
 /** `<id>:<name>` (a picked option) or a name as typed; undefined when blank. */
-function chosenPlace(location: string | undefined): { id?: number; name: string } | undefined {
+function chosenArea(location: string | undefined): { id?: number; name: string } | undefined {
   const value = location?.trim();
   if (!value) return undefined;
   const option = decodeLocationOption(value);
@@ -86,7 +86,7 @@ function chosenPlace(location: string | undefined): { id?: number; name: string 
 }
 
 /** "marina" and the picked "Dubai Marina" speak of one place: every word typed is in the name picked. */
-function samePlace(typed: string, name: string): boolean {
+function sameArea(typed: string, name: string): boolean {
   const words = (s: string) =>
     s
       .toLowerCase()
@@ -115,9 +115,9 @@ export function decodeLocationOption(value: string): { id: number; name: string 
   return m ? { id: Number(m[1]), name: m[2]! } : undefined;
 }
 
-export const requester = (req: { user: string; place: string; isAdmin?: () => Promise<boolean> }) => ({
+export const requester = (req: { user: string; channel: string; isAdmin?: () => Promise<boolean> }) => ({
   user: req.user,
-  place: req.place,
+  channel: req.channel,
   ...(req.isAdmin ? { isAdmin: req.isAdmin } : {}),
 });
 

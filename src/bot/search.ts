@@ -11,7 +11,7 @@ export interface ServiceCaller {
   call<Op extends OperationName>(operation: Op, params: Record<string, string>): Promise<ApiResult<unknown>>;
 }
 
-export interface PlaceRef {
+export interface AreaRef {
   id: number;
   name: string;
 }
@@ -23,7 +23,7 @@ export interface SearchOutcome {
 }
 
 /** The endpoint parameters of a query at a service page (the page is left out for operations without pages). */
-export function searchParams(query: Query, location: PlaceRef | undefined, page: number): Record<string, string> {
+export function searchParams(query: Query, location: AreaRef | undefined, page: number): Record<string, string> {
   const spec = operationSpec(query.operation);
   const params = { ...query.params };
   if (spec.firstPage !== undefined) params.page = String(page);
@@ -34,7 +34,7 @@ export function searchParams(query: Query, location: PlaceRef | undefined, page:
 export async function runSearch(
   api: ServiceCaller,
   query: Query,
-  location: PlaceRef | undefined,
+  location: AreaRef | undefined,
   page: number,
 ): Promise<SearchOutcome> {
   const params = searchParams(query, location, page);
@@ -77,7 +77,7 @@ export class SearchRunner {
 
   async search(
     query: Query,
-    location: PlaceRef | undefined,
+    location: AreaRef | undefined,
     page: number,
     ask: AskOptions = {},
   ): Promise<SearchOutcome> {
@@ -93,7 +93,7 @@ export class SearchRunner {
    * Whether a page of the search has records; undefined when the service could not say (the failure is logged by the
    * client).
    */
-  hasRecords(query: Query, location: PlaceRef | undefined, page: number): Promise<boolean | undefined> {
+  hasRecords(query: Query, location: AreaRef | undefined, page: number): Promise<boolean | undefined> {
     return this.search(query, location, page).then(
       (outcome) => outcome.result.records.length > 0,
       () => undefined,

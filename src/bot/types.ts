@@ -1,5 +1,5 @@
 // The bot's own types: the ports it needs (button state, alerts); the requests adapters send live in src/ports.
-import { scopeOf } from '../ports/place.js';
+import { scopeOf } from '../ports/channel.js';
 import type { Query } from '../query/index.js';
 import type { PeriodRecords } from '../views/index.js';
 import type { Reply } from '../views/model.js';
@@ -22,17 +22,17 @@ export interface ButtonStateStore {
 }
 
 /** The button state of one conversation: what it saves is bound to it, and it loads only what is. */
-export const scopedState = (state: ButtonStateStore, place: string): ButtonStateStore => {
-  const scope = scopeOf(place);
+export const scopedState = (state: ButtonStateStore, channel: string): ButtonStateStore => {
+  const scope = scopeOf(channel);
   return { save: (kind, payload) => state.save(kind, payload, scope), load: (token) => state.load(token, scope) };
 };
 
 export type { Reply };
 
-/** Who is asking, for alert commands: alerts post to `place`, and only their creator or an admin manages them. */
+/** Who is asking, for alert commands: alerts post to `channel`, and only their creator or an admin manages them. */
 export interface AlertRequester {
   user: string;
-  place: string;
+  channel: string;
   isAdmin?: () => Promise<boolean>;
 }
 
@@ -55,7 +55,7 @@ export interface DigestsPort {
  * root); undefined when the data is thin, the budget low, or nothing is known. Never a guess.
  */
 export interface MarketContextPort {
-  listingContext(place: { id: number; name: string }, listing: unknown): Promise<string | undefined>;
+  listingContext(area: { id: number; name: string }, listing: unknown): Promise<string | undefined>;
 }
 
 /**

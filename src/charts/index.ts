@@ -16,11 +16,11 @@ export { textSparkline } from './sparkline.js';
 export { FONT_FAMILY } from './fonts.js';
 
 export type TrendChartInput = {
-  /** Names the place: "AED per sqft in Dubai Marina". */
+  /** Names the area: "AED per sqft in Dubai Marina". */
   title: string;
   /** Under the title; by default the period ("Dec 2025 to Nov 2026"). */
   subtitle?: string;
-  /** One line each, in this order (colours and legend follow it): "Studio", "1 bed", ... or one per place. */
+  /** One line each, in this order (colours and legend follow it): "Studio", "1 bed", ... or one per area. */
   series: readonly TrendSeries[];
   yLabel: string;
   xLabel?: string;
@@ -99,14 +99,14 @@ export async function renderTrendChart(input: TrendChartInput): Promise<Chart | 
 }
 
 export type ComparisonChartInput = Omit<TrendChartInput, 'series' | 'legendTitle'> & {
-  /** One line per place: its name and its points (the 2-bedroom AED per sqft of each, say). */
-  places: readonly TrendSeries[];
+  /** One line per area: its name and its points (the 2-bedroom AED per sqft of each, say). */
+  areas: readonly TrendSeries[];
 };
 
-/** Several places on one chart, one line each, the legend naming them. */
+/** Several areas on one chart, one line each, the legend naming them. */
 export function renderComparisonChart(input: ComparisonChartInput): Promise<Chart | NoChart> {
-  const { places, ...rest } = input;
-  return renderTrendChart({ ...rest, series: places });
+  const { areas, ...rest } = input;
+  return renderTrendChart({ ...rest, series: areas });
 }
 
 const size = (v: number | undefined, fallback: number) =>

@@ -3,12 +3,12 @@
 import { z } from 'zod';
 import type { Schedule } from './schedule.js';
 
-export interface FollowedPlace {
+export interface FollowedArea {
   id: number;
   name: string;
 }
 
-const placesSchema = z.array(z.object({ id: z.number().int(), name: z.string() }));
+const areasSchema = z.array(z.object({ id: z.number().int(), name: z.string() }));
 const time = z.string().regex(/^\d{2}:\d{2}$/);
 const scheduleSchema = z.discriminatedUnion('every', [
   z.object({ every: z.literal('day'), time }),
@@ -26,5 +26,5 @@ export const parseJson = <T>(schema: z.ZodType<T>, json: string): T | undefined 
   }
 };
 
-export const decodePlaces = (json: string): FollowedPlace[] => parseJson(placesSchema, json) ?? [];
+export const decodeAreas = (json: string): FollowedArea[] => parseJson(areasSchema, json) ?? [];
 export const decodeSchedule = (json: string): Schedule | undefined => parseJson(scheduleSchema, json);

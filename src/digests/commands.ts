@@ -5,12 +5,12 @@ import type { LocationResolver } from '../locations/index.js';
 import type { Logger } from '../log.js';
 import type { DigestRepo, DigestRow } from '../store/index.js';
 import type { Block, Reply } from '../views/model.js';
-import { decodePlaces, decodeSchedule, type FollowedPlace } from './codec.js';
+import { decodeAreas, decodeSchedule, type FollowedArea } from './codec.js';
 import { describeSchedule, nextSlot, parseSchedule, shortDate } from './schedule.js';
 
 export interface DigestContext {
   user: string;
-  place: string;
+  channel: string;
   isAdmin?: () => Promise<boolean>;
 }
 
@@ -20,11 +20,11 @@ export interface DigestCommandsOptions {
   service: string;
   logger: Logger;
   timezone: string;
-  limits: { perPlace: number; placesPerDigest: number };
+  limits: { perChannel: number; areasPerDigest: number };
   /** Upstream calls one place costs per run, about (shown in `/digest list`). */
-  callsPerPlace: number;
+  callsPerArea: number;
   /** `/digest now`: composes and queues a digest for this channel at once (the job does it; see DigestJob.now). */
-  postNow(place: string, places: FollowedPlace[], user: string): Promise<{ queued: boolean; reason?: string }>;
+  postNow(channel: string, areas: FollowedArea[], user: string): Promise<{ queued: boolean; reason?: string }>;
   now?: () => number;
 }
 
@@ -73,19 +73,19 @@ export class DigestCommands {
     }
   }
 
-  /** Places typed as `dubai marina, business bay and jvc`, each resolved; or the friendly reason why not. */
-  private async resolvePlaces(text: string): Promise<{ places: FollowedPlace[] } | { error: string }> {
+  /** Areas typed as `dubai marina, business bay and jvc`, each resolved; or the friendly reason why not. */
+  private async resolveAreas(text: string): Promise<{ areas: FollowedArea[] } | { error: string }> {
     const words = text
       .split(/\s*,\s*|\s+and\s+|\s*;\s*/i)
       .map((w) => w.replace(/^["“”']+|["“”']+$/g, '').trim())
       .filter(Boolean);
     if (words.length === 0) return { error: 'Which places? For example `/digest add dubai marina, business bay`.' };
-    if (words.length > this.o.limits.placesPerDigest) {
+    if (words.length > this.o.limits.areasPerDigest) {
       return {
-        error: `A digest follows at most ${this.o.limits.placesPerDigest} places; split them over two digests.`,
+        error: `A digest follows at most ${this.o.limits.areasPerDigest} places; split them over two digests.`,
       };
     }
-    const places: FollowedPlace[] = [];
+    const areas: FollowedArea[] = [];
     for (const word of words) {
       const r = await this.o.locations.resolve(word);
       if (r.kind === 'ambiguous') {
@@ -105,48 +105,48 @@ export class DigestCommands {
           error: `I couldn't find a place called "${word}".${close ? ` Did you mean ${close}?` : ''} Nothing was saved.`,
         };
       }
-      if (!places.some((p) => p.id === r.location.id)) places.push({ id: r.location.id, name: r.location.name });
+      if (!areas.some((p) => p.id === r.location.id)) areas.push({ id: r.location.id, name: r.location.name });
     }
-    return { places };
+    return { areas };
   }
 
   private async add(ctx: DigestContext, text: string): Promise<Reply> {
     const parsed = parseSchedule(text);
     if (!parsed.ok) return ephemeral(`${parsed.error} Nothing was saved.`);
-    const resolved = await this.resolvePlaces(parsed.rest);
+    const resolved = await this.resolveAreas(parsed.rest);
     if ('error' in resolved) return ephemeral(resolved.error);
     const { timezone } = this.o;
     const nextRunAt = nextSlot(parsed.schedule, timezone, this.now);
     const created = await this.o.repo.create(
       {
         service: this.o.service,
-        place: ctx.place,
+        channel: ctx.channel,
         owner: ctx.user,
-        places: JSON.stringify(resolved.places),
+        areas: JSON.stringify(resolved.areas),
         schedule: JSON.stringify(parsed.schedule),
         timezone,
         nextRunAt,
       },
-      { perPlace: this.o.limits.perPlace },
+      { perChannel: this.o.limits.perChannel },
     );
     if (!created.ok)
       return ephemeral(
-        `This channel has ${this.o.limits.perPlace} digests already, the most it can have. Remove one with \`/digest remove <number>\` first (see \`/digest list\`).`,
+        `This channel has ${this.o.limits.perChannel} digests already, the most it can have. Remove one with \`/digest remove <number>\` first (see \`/digest list\`).`,
       );
     const row = created.row;
     this.o.logger.info('digest saved', {
       digest: row.id,
-      place: ctx.place,
+      channel: ctx.channel,
       user: ctx.user,
-      places: resolved.places.length,
+      areas: resolved.areas.length,
     });
-    const names = resolved.places.map((p) => p.name).join(', ');
+    const names = resolved.areas.map((p) => p.name).join(', ');
     const text2 = `Saved digest #${row.number}: ${names}, ${describeSchedule(parsed.schedule, timezone)}; the first on ${shortDate(nextRunAt, timezone)}.`;
     return { text: text2, blocks: [{ kind: 'text', text: text2 }] };
   }
 
   private async list(ctx: DigestContext): Promise<Reply> {
-    const rows = await this.o.repo.listByPlace(ctx.place);
+    const rows = await this.o.repo.listByChannel(ctx.channel);
     if (rows.length === 0) return ephemeral(`No digests in this channel yet.\n${DIGEST_HELP}`);
     const lines = rows.map((r) => this.describe(r, ctx.user));
     const text = `Digests in this channel (${rows.length}):\n${lines.join('\n')}`;
@@ -165,22 +165,22 @@ export class DigestCommands {
   }
 
   private describe(r: DigestRow, user: string): string {
-    const places = decodePlaces(r.places);
+    const areas = decodeAreas(r.areas);
     const schedule = decodeSchedule(r.schedule);
     const when = schedule ? describeSchedule(schedule, r.timezone) : 'on a schedule this release cannot read';
     const next = r.paused ? 'paused' : `next ${shortDate(r.nextRunAt, r.timezone, true)}`;
     const last = r.lastSlot
       ? `last posted ${formatDistanceStrict(r.lastRunAt ?? r.lastSlot, this.now)} ago`
       : 'not posted yet';
-    const cost = `about ${r.lastCalls ?? places.length * this.o.callsPerPlace} calls a run`;
+    const cost = `about ${r.lastCalls ?? areas.length * this.o.callsPerArea} calls a run`;
     const error = r.lastError ? ` · ⚠️ ${r.lastError}` : '';
-    return `#${r.number} · ${places.map((p) => p.name).join(', ')} · ${when} · ${next} · ${last} · ${cost}${error} · added by ${r.owner === user ? 'you' : r.owner}`;
+    return `#${r.number} · ${areas.map((p) => p.name).join(', ')} · ${when} · ${next} · ${last} · ${cost}${error} · added by ${r.owner === user ? 'you' : r.owner}`;
   }
 
   private async manage(ctx: DigestContext, action: string, arg: string): Promise<Reply> {
     const m = /^#?(\d{1,6})$/.exec(arg.trim());
     if (!m) return ephemeral(`Which digest? Give its number: \`/digest ${action} 2\` (see \`/digest list\`).`);
-    const row = await this.o.repo.byNumber(ctx.place, Number(m[1]));
+    const row = await this.o.repo.byNumber(ctx.channel, Number(m[1]));
     if (!row) return ephemeral(`There is no digest #${m[1]} in this channel. See \`/digest list\`.`);
     const allowed = row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
     const verb = action === 'rm' || action === 'delete' ? 'remove' : action;
@@ -203,9 +203,9 @@ export class DigestCommands {
       }
       default:
         await this.o.repo.remove(row.id);
-        this.o.logger.info('digest removed', { digest: row.id, place: ctx.place, user: ctx.user });
+        this.o.logger.info('digest removed', { digest: row.id, channel: ctx.channel, user: ctx.user });
         return ephemeral(
-          `Removed digest #${row.number} (${decodePlaces(row.places)
+          `Removed digest #${row.number} (${decodeAreas(row.areas)
             .map((p) => p.name)
             .join(', ')}).`,
         );
@@ -213,13 +213,13 @@ export class DigestCommands {
   }
 
   private async postNow(ctx: DigestContext, text: string): Promise<Reply> {
-    const resolved = await this.resolvePlaces(text);
+    const resolved = await this.resolveAreas(text);
     if ('error' in resolved)
       return ephemeral(resolved.error.replace(' Nothing was saved.', '').replace('/digest add', '/digest now'));
-    const r = await this.o.postNow(ctx.place, resolved.places, ctx.user);
+    const r = await this.o.postNow(ctx.channel, resolved.areas, ctx.user);
     if (!r.queued) return ephemeral(`I can't post that digest now: ${r.reason ?? 'something went wrong'}.`);
     return ephemeral(
-      `Composing the digest of ${resolved.places.map((p) => p.name).join(', ')}; it will appear here in a moment, for everyone.`,
+      `Composing the digest of ${resolved.areas.map((p) => p.name).join(', ')}; it will appear here in a moment, for everyone.`,
     );
   }
 }

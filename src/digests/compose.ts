@@ -1,9 +1,9 @@
-// A digest made from the market figures of each place (src/market, cached and shared) and its charts (src/charts),
+// A digest made from the market figures of each area (src/market, cached and shared) and its charts (src/charts),
 // as the payload the outbox keeps: the figures and the PNGs are fixed at composing, so a retried post shows the same.
 import { renderComparisonChart, renderTrendChart, textSparkline, type Chart, type NoChart } from '../charts/index.js';
-import { CallMeter, composePlaceDigest, type MarketData, type PlaceDigest, type TrendBucket } from '../market/index.js';
+import { CallMeter, composeAreaDigest, type MarketData, type AreaDigest, type TrendBucket } from '../market/index.js';
 import type { ImageFile } from '../views/model.js';
-import type { FollowedPlace } from './codec.js';
+import type { FollowedArea } from './codec.js';
 import type { ComposeRequest, DigestComposer } from './job.js';
 import { DIGEST_KIND } from './job.js';
 
@@ -14,8 +14,8 @@ export interface DigestPayload {
   since: number;
   now: number;
   timezone: string;
-  places: PlaceDigest[];
-  /** One chart per place with a trend, then one comparing the places (2 bedrooms) when there are several. */
+  areas: AreaDigest[];
+  /** One chart per area with a trend, then one comparing the areas (2 bedrooms) when there are several. */
   charts: ImageFile[];
 }
 
@@ -48,7 +48,7 @@ function imageOf(chart: Chart | NoChart, name: string, title: string, fallback: 
 
 const PARTS = ['sold', 'rented', 'trend', 'newListings', 'projects'] as const;
 /** A part could not be fetched because the client's circuit was open (not sent), not because the service failed it. */
-const partsRefused = (d: PlaceDigest) =>
+const partsRefused = (d: AreaDigest) =>
   d.state === 'ok' && PARTS.some((k) => d[k].state === 'unavailable' && d[k].failure === 'unavailable');
 
 export class MarketDigestComposer implements DigestComposer {
@@ -63,18 +63,18 @@ export class MarketDigestComposer implements DigestComposer {
     private readonly breakerWaitMs = 30_000,
   ) {}
 
-  canAfford(places: readonly FollowedPlace[]): boolean {
-    return this.market.coverage(places.map((p) => p.id)).ok;
+  canAfford(areas: readonly FollowedArea[]): boolean {
+    return this.market.coverage(areas.map((p) => p.id)).ok;
   }
 
   async compose(request: ComposeRequest): Promise<{ payload: string; calls: number; failed: number }> {
     const meter = new CallMeter();
-    const places: PlaceDigest[] = [];
+    const areas: AreaDigest[] = [];
     const shift = this.marketNow ? this.marketNow() - request.now : 0;
     request = { ...request, since: request.since + shift, now: request.now + shift };
-    // One place after another: they share the cache, and a digest of five places is a background job, not a chat reply.
-    const one = (p: FollowedPlace) =>
-      composePlaceDigest(
+    // One place after another: they share the cache, and a digest of five areas is a background job, not a chat reply.
+    const one = (p: FollowedArea) =>
+      composeAreaDigest(
         this.market,
         { id: p.id, name: p.name },
         {
@@ -85,22 +85,22 @@ export class MarketDigestComposer implements DigestComposer {
           ...(request.signal ? { signal: request.signal } : {}),
         },
       );
-    for (const p of request.places) places.push(await one(p));
-    // One failing place can open the client's circuit for the places after it: a patient run waits that out (a minute
+    for (const p of request.areas) areas.push(await one(p));
+    // One failing area can open the client's circuit for the areas after it: a patient run waits that out (a minute
     // at
-    // most, up to three times) and tries those places again, so a place is left out only for its own failure.
+    // most, up to three times) and tries those areas again, so an area is left out only for its own failure.
     for (let round = 0; request.patient && round < 3; round++) {
-      // Refused by the open circuit: the whole place, or some of its parts (a half-open circuit lets one call through).
-      const refused = places.flatMap((d, i) => (d.failure?.kind === 'unavailable' || partsRefused(d) ? [i] : []));
+      // Refused by the open circuit: the whole area, or some of its parts (a half-open circuit lets one call through).
+      const refused = areas.flatMap((d, i) => (d.failure?.kind === 'unavailable' || partsRefused(d) ? [i] : []));
       if (refused.length === 0) break;
       const wait = Math.min(
         60_000,
-        Math.max(...refused.map((i) => places[i]!.failure?.retryInMs ?? this.breakerWaitMs)),
+        Math.max(...refused.map((i) => areas[i]!.failure?.retryInMs ?? this.breakerWaitMs)),
       );
       await new Promise((r) => setTimeout(r, wait));
-      // The last refused first: the place whose failures opened the circuit is usually the first of them, and would
+      // The last refused first: the area whose failures opened the circuit is usually the first of them, and would
       // open it again before the others had their turn.
-      for (const i of refused.reverse()) places[i] = await one(request.places[i]!);
+      for (const i of refused.reverse()) areas[i] = await one(request.areas[i]!);
     }
     const payload: DigestPayload = {
       v: 1,
@@ -109,22 +109,22 @@ export class MarketDigestComposer implements DigestComposer {
       since: request.since,
       now: request.now,
       timezone: this.timezone,
-      places,
-      charts: await this.charts(places),
+      areas,
+      charts: await this.charts(areas),
     };
     return {
       payload: JSON.stringify(payload),
       calls: meter.calls,
-      failed: places.filter((p) => p.state === 'failed').length,
+      failed: areas.filter((p) => p.state === 'failed').length,
     };
   }
 
-  private async charts(places: PlaceDigest[]): Promise<ImageFile[]> {
+  private async charts(areas: AreaDigest[]): Promise<ImageFile[]> {
     const images: ImageFile[] = [];
-    for (const p of places) {
+    for (const p of areas) {
       const buckets = p.trend.data?.buckets ?? [];
       if (buckets.length === 0) continue;
-      const title = `AED per sqft in ${p.place.name}`;
+      const title = `AED per sqft in ${p.area.name}`;
       const fallback = buckets
         .map((b) => `${BUCKET_NAMES[b.bucket]} ${textSparkline(b.series.map((s) => s.ppsf))}`)
         .join('\n');
@@ -135,18 +135,18 @@ export class MarketDigestComposer implements DigestComposer {
         xLabel: 'Month',
         legendTitle: 'Bedrooms',
       });
-      const image = imageOf(chart, `digest-${slug(p.place.name)}.png`, title, fallback);
+      const image = imageOf(chart, `digest-${slug(p.area.name)}.png`, title, fallback);
       if (image) images.push(image);
     }
-    const twoBed = places.flatMap((p) => {
+    const twoBed = areas.flatMap((p) => {
       const b = p.trend.data?.buckets.find((x) => x.bucket === '2');
-      return b ? [{ name: p.place.name, bucket: b }] : [];
+      return b ? [{ name: p.area.name, bucket: b }] : [];
     });
     if (twoBed.length > 1) {
       const title = '2-bedroom AED per sqft, compared';
       const chart = await renderComparisonChart({
         title,
-        places: twoBed.map((x) => ({ name: x.name, points: points(x.bucket) })),
+        areas: twoBed.map((x) => ({ name: x.name, points: points(x.bucket) })),
         yLabel: 'AED per sqft',
         xLabel: 'Month',
       });

@@ -1,4 +1,4 @@
-// Market digests: a channel's scheduled summary of the places it follows, with a chart, posted through the outbox.
+// Market digests: a channel's scheduled summary of the areas it follows, with a chart, posted through the outbox.
 export { DigestCommands, DIGEST_HELP, type DigestCommandsOptions, type DigestContext } from './commands.js';
 export { MarketDigestComposer, type DigestPayload } from './compose.js';
 export {
@@ -15,4 +15,4 @@ export {
 } from './job.js';
 export { digestKind, digestNoticeKind, renderDigest } from './messages.js';
 export { describeSchedule, nextSlot, parseSchedule, type Schedule } from './schedule.js';
-export type { FollowedPlace } from './codec.js';
+export type { FollowedArea } from './codec.js';

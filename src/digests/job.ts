@@ -7,7 +7,7 @@ import type { DigestRepo, DigestRow, LeaseRepo, NewDelivery } from '../store/ind
 import { digestKey } from '../store/index.js';
 import { teamOf } from '../ports/index.js';
 import { payingFor } from '../api/payer.js';
-import { decodePlaces, decodeSchedule, type FollowedPlace } from './codec.js';
+import { decodeAreas, decodeSchedule, type FollowedArea } from './codec.js';
 import { currentSlot, nextSlot, shortDate } from './schedule.js';
 
 export const DIGEST_JOB = 'digests';
@@ -17,7 +17,7 @@ export const DIGEST_NOTICE_KIND = 'digest_notice';
 
 /** A digest to compose: its places, the period (new listings since `since`) and its title. */
 export interface ComposeRequest {
-  places: FollowedPlace[];
+  areas: FollowedArea[];
   since: number;
   now: number;
   title: string;
@@ -28,12 +28,12 @@ export interface ComposeRequest {
 /** What a run needs to make a digest: the payload (versioned JSON) and what it cost. */
 export interface DigestComposer {
   /**
-   * `patient`: the caller can wait (a scheduled run, not a person): a place refused by a wait the service asked for (an
-   * open circuit after another place's failures, a Retry-After) is tried once more after it. `failed`: places left out.
+   * `patient`: the caller can wait (a scheduled run, not a person): an area refused by a wait the service asked for (an
+   * open circuit after another place's failures, a Retry-After) is tried once more after it. `failed`: areas left out.
    */
   compose(request: ComposeRequest): Promise<{ payload: string; calls: number; failed: number }>;
-  /** Whether the call budget covers a digest of these places now (what is cached costs nothing). */
-  canAfford(places: readonly FollowedPlace[]): boolean;
+  /** Whether the call budget covers a digest of these areas now (what is cached costs nothing). */
+  canAfford(areas: readonly FollowedArea[]): boolean;
 }
 
 export interface DigestJobDeps {
@@ -70,8 +70,7 @@ const POSTPONE_MS = 60 * 60_000;
 /** A run that failed unexpectedly tries the same slot again this much later. */
 const RETRY_MS = 15 * 60_000;
 
-export const digestTitle = (places: readonly FollowedPlace[]) =>
-  `Market digest: ${places.map((p) => p.name).join(', ')}`;
+export const digestTitle = (areas: readonly FollowedArea[]) => `Market digest: ${areas.map((p) => p.name).join(', ')}`;
 
 /**
  * A shared run's parts: the digests due now, the longest-waiting first, each run by `runDigests({ only })` on whichever
@@ -109,7 +108,7 @@ export async function runDigests(deps: DigestJobDeps): Promise<DigestRunReport> 
     for (const row of due) {
       if (signal.aborted) break;
       // Its calls are its team's (a share of the month's quota; payer.ts).
-      await payingFor({ teams: [teamOf(row.place)], purpose: 'background' }, () => runOne(deps, row, fence, report));
+      await payingFor({ teams: [teamOf(row.channel)], purpose: 'background' }, () => runOne(deps, row, fence, report));
     }
     return report;
   });
@@ -125,10 +124,10 @@ async function runOne(
   report: DigestRunReport,
 ): Promise<void> {
   const now = (deps.now ?? Date.now)();
-  const log = deps.logger.child({ part: 'digests', digest: row.id, place: row.place });
+  const log = deps.logger.child({ part: 'digests', digest: row.id, channel: row.channel });
   const schedule = decodeSchedule(row.schedule);
-  const places = decodePlaces(row.places);
-  if (!schedule || places.length === 0) {
+  const areas = decodeAreas(row.areas);
+  if (!schedule || areas.length === 0) {
     await deps.repo.postpone(
       row.id,
       now + WEEK,
@@ -142,13 +141,13 @@ async function runOne(
   // The slot is the schedule's (not `nextRunAt`, which a postponement moves): one digest and one notice per slot.
   const slot = currentSlot(schedule, row.timezone, now);
   const next = nextSlot(schedule, row.timezone, Math.max(now, slot));
-  const overShare = deps.teamAllows !== undefined && !(await deps.teamAllows(teamOf(row.place)));
-  if (overShare || !deps.composer.canAfford(places)) {
+  const overShare = deps.teamAllows !== undefined && !(await deps.teamAllows(teamOf(row.channel)));
+  if (overShare || !deps.composer.canAfford(areas)) {
     const why = overShare
       ? "this workspace has used its share of this month's property lookups (it renews on the 1st, UTC)"
       : "the property service's call budget for today is spent";
     const notice = {
-      place: row.place,
+      channel: row.channel,
       kind: DIGEST_NOTICE_KIND,
       dedupeKey: `${digestKey(row.id, slot)}:postponed`,
       payload: JSON.stringify({
@@ -177,14 +176,14 @@ async function runOne(
   try {
     const since = row.lastSlot ?? slot - WEEK;
     const { payload, calls, failed } = await deps.composer.compose({
-      places,
+      areas,
       since,
       now,
-      title: digestTitle(places),
+      title: digestTitle(areas),
       patient: true,
     });
     report.calls += calls;
-    if (failed === places.length) {
+    if (failed === areas.length) {
       // Nothing could be fetched (the service is down): the period is not spent on an empty digest; tried again.
       await deps.repo.postpone(
         row.id,
@@ -203,7 +202,7 @@ async function runOne(
         nextRunAt: next,
         at: now,
         calls,
-        delivery: { place: row.place, kind: DIGEST_KIND, dedupeKey: digestKey(row.id, slot), payload },
+        delivery: { channel: row.channel, kind: DIGEST_KIND, dedupeKey: digestKey(row.id, slot), payload },
       },
       fence,
     );
@@ -216,7 +215,7 @@ async function runOne(
 }
 
 /**
- * `/digest now`: the digest of these places, composed now (the command waits for it, as a search does) and posted in
+ * `/digest now`: the digest of these areas, composed now (the command waits for it, as a search does) and posted in
  * the channel through the outbox, like a scheduled one. New listings are counted over the last 7 days.
  */
 export async function postDigestNow(
@@ -227,25 +226,25 @@ export async function postDigestNow(
     now?: () => number;
     onQueued?: () => void;
   },
-  place: string,
-  places: FollowedPlace[],
+  channel: string,
+  areas: FollowedArea[],
 ): Promise<{ queued: boolean; reason?: string }> {
   const now = (deps.now ?? Date.now)();
-  if (!deps.composer.canAfford(places))
+  if (!deps.composer.canAfford(areas))
     return { queued: false, reason: 'the property service’s call budget cannot cover it now; try again later' };
   try {
     const { payload, calls } = await deps.composer.compose({
-      places,
+      areas,
       since: now - WEEK,
       now,
-      title: digestTitle(places),
+      title: digestTitle(areas),
     });
-    await deps.enqueue({ place, kind: DIGEST_KIND, dedupeKey: `digest-now:${place}:${now}`, payload });
-    deps.logger.info('digest composed on request', { place, places: places.length, calls });
+    await deps.enqueue({ channel, kind: DIGEST_KIND, dedupeKey: `digest-now:${channel}:${now}`, payload });
+    deps.logger.info('digest composed on request', { channel, areas: areas.length, calls });
     deps.onQueued?.();
     return { queued: true };
   } catch (e) {
-    deps.logger.error('digest on request could not be composed', { place, error: e });
+    deps.logger.error('digest on request could not be composed', { channel, error: e });
     return { queued: false, reason: 'something went wrong while composing it; the log has the details' };
   }
 }

@@ -1,4 +1,4 @@
-// A digest as a chat message: per place, what sold and rented (count and median per bedroom count), the price trend,
+// A digest as a chat message: per area, what sold and rented (count and median per bedroom count), the price trend,
 // gross yields, new listings (the three cheapest per sqft against the trend as cards) and new off-plan projects,
 // each part naming its period and source; then the charts. Built from the payload composed at its slot.
 import { z } from 'zod';
@@ -6,7 +6,7 @@ import {
   bucketLabel,
   type BucketFigure,
   type DigestPart,
-  type PlaceDigest,
+  type AreaDigest,
   type TransactionFigures,
 } from '../market/index.js';
 import { formatAed, formatNumber, possessive } from '../views/format.js';
@@ -18,18 +18,31 @@ import { DIGEST_KIND, DIGEST_NOTICE_KIND } from './job.js';
 import { shortDate } from './schedule.js';
 
 // The figures are ours (written by this release or an older one): checked for shape, not re-validated in depth.
-const payloadSchema = z.object({
+const currentPayload = z.object({
   v: z.literal(1),
   kind: z.literal(DIGEST_KIND),
   title: z.string(),
   since: z.number(),
   now: z.number(),
   timezone: z.string(),
-  places: z.array(z.looseObject({ place: z.object({ id: z.string(), name: z.string() }), state: z.string() })),
+  areas: z.array(z.looseObject({ area: z.object({ id: z.string(), name: z.string() }), state: z.string() })),
   charts: z.array(
     z.object({ name: z.string(), title: z.string(), alt: z.string(), fallback: z.string(), pngBase64: z.string() }),
   ),
 });
+/** Entries queued before issue 28's rename say `places` and `place`: read as `areas` and `area`, so none is lost. */
+const payloadSchema = z.preprocess((v) => {
+  if (typeof v !== 'object' || v === null || !('places' in v) || 'areas' in v) return v;
+  const { places, ...rest } = v as { places: unknown };
+  const areas = Array.isArray(places)
+    ? places.map((p: unknown) => {
+        if (typeof p !== 'object' || p === null || !('place' in p)) return p;
+        const { place, ...part } = p as { place: unknown };
+        return { area: place, ...part };
+      })
+    : places;
+  return { ...rest, areas };
+}, currentPayload);
 const noticeSchema = z.object({ v: z.literal(1), kind: z.literal(DIGEST_NOTICE_KIND), text: z.string() });
 
 const decodeWith =
@@ -45,7 +58,7 @@ const BUCKET_HEAD: Record<string, string> = {
   '4+': '4+ beds',
 };
 const pct = (n: number | undefined) => (n === undefined ? '–' : `${n > 0 ? '+' : ''}${n.toFixed(1)} %`);
-const MAX_CARD_PLACES = 2;
+const MAX_CARD_AREAS = 2;
 
 /**
  * "last 30 days · sales": the period and what the figures are made of, in words (the operations stay in the payload).
@@ -98,14 +111,14 @@ function transactionsBlocks(
   ];
 }
 
-function placeBlocks(p: PlaceDigest, withCards: boolean, timezone: string): Block[] {
-  const blocks: Block[] = [{ kind: 'header', text: p.place.name }];
+function areaBlocks(p: AreaDigest, withCards: boolean, timezone: string): Block[] {
+  const blocks: Block[] = [{ kind: 'header', text: p.area.name }];
   if (p.state === 'failed') {
     return [
       ...blocks,
       {
         kind: 'text',
-        text: `⚠️ ${p.place.name} is left out this time: ${p.failure?.reason ?? 'its data could not be fetched'}. The rest of the digest is below.`,
+        text: `⚠️ ${p.area.name} is left out this time: ${p.failure?.reason ?? 'its data could not be fetched'}. The rest of the digest is below.`,
       },
     ];
   }
@@ -167,7 +180,7 @@ function placeBlocks(p: PlaceDigest, withCards: boolean, timezone: string): Bloc
     });
     if (withCards) {
       for (const c of nl.cheapest) {
-        const diff = `${Math.abs(Math.round(c.diffPct))} % ${c.diffPct < 0 ? 'below' : 'above'} ${possessive(p.place.name)} ${bucketLabel(c.bucket)} average of ${formatAed(Math.round(c.benchmark))}/sqft`;
+        const diff = `${Math.abs(Math.round(c.diffPct))} % ${c.diffPct < 0 ? 'below' : 'above'} ${possessive(p.area.name)} ${bucketLabel(c.bucket)} average of ${formatAed(Math.round(c.benchmark))}/sqft`;
         const card = listingGroupCard(c.listing, c.copies ?? []);
         blocks.push({
           kind: 'card',
@@ -201,9 +214,9 @@ function placeBlocks(p: PlaceDigest, withCards: boolean, timezone: string): Bloc
 }
 
 export function renderDigest(payload: DigestPayload): Reply {
-  const places = payload.places;
-  const left = places.filter((p) => p.state === 'failed').map((p) => p.place.name);
-  const withCards = places.length <= MAX_CARD_PLACES;
+  const areas = payload.areas;
+  const left = areas.filter((p) => p.state === 'failed').map((p) => p.area.name);
+  const withCards = areas.length <= MAX_CARD_AREAS;
   const blocks: Block[] = [
     { kind: 'header', text: payload.title },
     {
@@ -212,7 +225,7 @@ export function renderDigest(payload: DigestPayload): Reply {
     },
     // The charts first: a platform that must shorten a long message cuts from the end, and cards matter less.
     ...payload.charts.map((image): Block => ({ kind: 'image', image })),
-    ...places.flatMap((p) => [...placeBlocks(p, withCards, payload.timezone), { kind: 'divider' } as Block]),
+    ...areas.flatMap((p) => [...areaBlocks(p, withCards, payload.timezone), { kind: 'divider' } as Block]),
   ];
   const text = `${payload.title}${left.length ? ` (left out: ${left.join(', ')})` : ''}`;
   return { text, blocks };

@@ -38,7 +38,7 @@ export type ScheduleParse = { ok: true; schedule: Schedule; rest: string } | { o
 
 /**
  * Reads a schedule from the end of `/digest add` words: `daily`, `weekly`, `weekly on monday`, `every tuesday`,
- * `monthly`, each optionally `at HH:MM`. What is left (the places) is returned as `rest`. Nothing said: weekly, Monday
+ * `monthly`, each optionally `at HH:MM`. What is left (the areas) is returned as `rest`. Nothing said: weekly, Monday
  * 09:00. An unknown schedule word (`hourly`) or an impossible time (`at 25:00`) is an error, never a guess.
  */
 export function parseSchedule(text: string): ScheduleParse {

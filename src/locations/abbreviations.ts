@@ -1,24 +1,24 @@
 // "difc", "jlt", "J.B.R": a short form the language knows is searched as its place, however the service names that
-// place: by the short form ("DIFC"), in full ("Jumeirah Lake Towers"), or both ("Jumeirah Beach Residence (JBR)").
-// The place is only taken when the service confirms it by such a name; otherwise the lookup goes on as for any words.
+// area: by the short form ("DIFC"), in full ("Jumeirah Lake Towers"), or both ("Jumeirah Beach Residence (JBR)").
+// The area is only taken when the service confirms it by such a name; otherwise the lookup goes on as for any words.
 import type { Location } from '../api/records.js';
-import type { PlaceAbbreviation } from '../query/abbreviations.js';
-import { foldPlaceName } from '../query/abbreviations.js';
+import type { AreaAbbreviation } from '../query/abbreviations.js';
+import { foldAreaName } from '../query/abbreviations.js';
 import { QUALIFIERS } from './did-you-mean.js';
 
-export type { PlaceAbbreviation } from '../query/abbreviations.js';
-export { abbreviationOf, foldPlaceName } from '../query/abbreviations.js';
+export type { AreaAbbreviation } from '../query/abbreviations.js';
+export { abbreviationOf, foldAreaName } from '../query/abbreviations.js';
 
 /** Words that carry the name: qualifiers ("Dubai", "Al") and the short form's own initials left out. */
 const core = (name: string, initials: ReadonlySet<string>) =>
-  foldPlaceName(name)
+  foldAreaName(name)
     .split(' ')
     .filter((w) => w !== '' && !QUALIFIERS.has(w) && !initials.has(w))
     .join(' ');
 
 /** The initials of a spelling ("international media production zone" -> "impz"). */
 const initialsOf = (text: string) =>
-  foldPlaceName(text)
+  foldAreaName(text)
     .split(' ')
     .map((w) => (/^\d+$/.test(w) ? w : w[0]))
     .join('');
@@ -27,23 +27,23 @@ const initialsOf = (text: string) =>
  * True when the service's name is the short form's place: the short form alone ("DIFC", "J.B.R"), the name or a
  * spelling in full ("Dubai International Financial Centre"), or both ("Jumeirah Beach Residence (JBR)").
  */
-export function namesPlace(name: string, abbreviation: PlaceAbbreviation): boolean {
-  // "Palm Jumeirah (The Palm)": each side names the place.
+export function namesArea(name: string, abbreviation: AreaAbbreviation): boolean {
+  // "Palm Jumeirah (The Palm)": each side names the area.
   const bracketed = /^(.+?)\s*\((.+)\)\s*$/.exec(name);
-  if (bracketed && namesPlace(bracketed[1]!, abbreviation) && namesPlace(bracketed[2]!, abbreviation)) return true;
+  if (bracketed && namesArea(bracketed[1]!, abbreviation) && namesArea(bracketed[2]!, abbreviation)) return true;
   const initials = new Set(abbreviation.initials);
-  const words = foldPlaceName(name).split(' ');
+  const words = foldAreaName(name).split(' ');
   const left = core(name, initials);
   if (left === '') return words.some((w) => initials.has(w));
-  return [abbreviation.place.name, ...abbreviation.place.spellings, abbreviation.form].some(
+  return [abbreviation.area.name, ...abbreviation.area.spellings, abbreviation.form].some(
     (form) => core(form, initials) === left,
   );
 }
 
-/** What to ask the service, in order: the place's name, the short form, then its spelled-out forms. At most three. */
-export function lookupsFor(abbreviation: PlaceAbbreviation): string[] {
-  const spelledOut = abbreviation.place.spellings.filter((s) => abbreviation.initials.some((i) => initialsOf(s) === i));
-  return [...new Set([abbreviation.place.name, abbreviation.form, ...spelledOut].map(foldPlaceName))].slice(0, 3);
+/** What to ask the service, in order: the area's name, the short form, then its spelled-out forms. At most three. */
+export function lookupsFor(abbreviation: AreaAbbreviation): string[] {
+  const spelledOut = abbreviation.area.spellings.filter((s) => abbreviation.initials.some((i) => initialsOf(s) === i));
+  return [...new Set([abbreviation.area.name, abbreviation.form, ...spelledOut].map(foldAreaName))].slice(0, 3);
 }
 
 /**
@@ -51,12 +51,12 @@ export function lookupsFor(abbreviation: PlaceAbbreviation): string[] {
  * undefined when none does. `lookup` answers words with locations (from the service or the cache only).
  */
 export async function findAbbreviated(
-  abbreviation: PlaceAbbreviation,
+  abbreviation: AreaAbbreviation,
   lookup: (words: string) => Promise<readonly Location[]>,
 ): Promise<{ kind: 'found'; location: Location; alternatives: Location[] } | undefined> {
   for (const words of lookupsFor(abbreviation)) {
     const records = await lookup(words);
-    const location = records.find((r) => namesPlace(r.name, abbreviation));
+    const location = records.find((r) => namesArea(r.name, abbreviation));
     if (location) return { kind: 'found', location, alternatives: records.filter((r) => r !== location) };
   }
   return undefined;

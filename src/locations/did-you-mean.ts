@@ -1,14 +1,14 @@
-// "I couldn't find 'marnia'. Did you mean Dubai Marina?": the place names Manzil knows (the autocomplete answers it
+// "I couldn't find 'marnia'. Did you mean Dubai Marina?": the area names Manzil knows (the autocomplete answers it
 // has seen, the shorter probe's answer, and the well-known communities shipped with it) ranked by string distance.
 import { distance } from 'fastest-levenshtein';
 import type { Location } from '../api/records.js';
-import { KNOWN_PLACES } from './known-places.js';
+import { KNOWN_AREAS } from './known-areas.js';
 import { kindOf } from './kinds.js';
 
-/** How many places are offered. */
+/** How many areas are offered. */
 export const SUGGESTION_COUNT = 3;
 
-/** Words that only say which emirate or city a place is in: "Dubai Marina" is also "marina". */
+/** Words that only say which emirate or city an area is in: "Dubai Marina" is also "marina". */
 export const QUALIFIERS = new Set([
   'dubai',
   'abu',
@@ -67,11 +67,11 @@ function wordDistance(typed: readonly string[], name: string): number {
 }
 
 /**
- * The places most likely meant, best first, at most SUGGESTION_COUNT: names close to the whole text (any source), then
+ * The areas most likely meant, best first, at most SUGGESTION_COUNT: names close to the whole text (any source), then
  * the probe's answers that share a close word; of the kind typed only (see kinds.ts). `typed` is normalised (lower
  * case, single spaces).
  */
-export function rankPlaces(typed: string, probed: readonly Location[], seen: Iterable<Location>): Candidate[] {
+export function rankAreas(typed: string, probed: readonly Location[], seen: Iterable<Location>): Candidate[] {
   const words = typed.split(' ').filter(Boolean);
   const byName = new Map<string, Candidate>();
   const consider = (name: string, forms: readonly string[], location: Location | undefined, fromProbe: boolean) => {
@@ -92,9 +92,9 @@ export function rankPlaces(typed: string, probed: readonly Location[], seen: Ite
   };
   for (const l of probed) consider(l.name, [], l, true);
   for (const l of seen) consider(l.name, [], l, false);
-  for (const known of KNOWN_PLACES) consider(known.name, known.spellings, undefined, false);
+  for (const known of KNOWN_AREAS) consider(known.name, known.spellings, undefined, false);
 
-  // Only places of the kind typed: a community for a community ("damac hills 2" is never offered a tower), a building
+  // Only areas of the kind typed: a community for a community ("damac hills 2" is never offered a tower), a building
   // for a building. Text close to a shipped community is one; otherwise its words tell, or nothing does.
   const nearCommunity = [...byName.values()].some(
     (c) => c.nameDistance <= tolerance(typed) && kindOf(c.name) === 'community',

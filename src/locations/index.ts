@@ -2,16 +2,16 @@
 // Picks the best match (exact name, then the one community the others sit inside) and otherwise returns
 // the choices, so chat can ask "Did you mean".
 import type { Location } from '../api/records.js';
-import { learnPlaceNames } from '../query/index.js';
+import { learnAreaNames } from '../query/index.js';
 import { abbreviationOf, findAbbreviated } from './abbreviations.js';
 import { budgetLowFrom } from './budget.js';
-import { QUALIFIERS, SUGGESTION_COUNT, rankPlaces } from './did-you-mean.js';
+import { QUALIFIERS, SUGGESTION_COUNT, rankAreas } from './did-you-mean.js';
 import { complete, narrow } from './prefix-filter.js';
 
 export { AUTOCOMPLETE_CAP, nameMatches } from './prefix-filter.js';
 export { budgetLowFrom, SUGGESTION_RESERVE } from './budget.js';
-export { SUGGESTION_COUNT, rankPlaces } from './did-you-mean.js';
-export { KNOWN_PLACES, type KnownPlace } from './known-places.js';
+export { SUGGESTION_COUNT, rankAreas } from './did-you-mean.js';
+export { KNOWN_AREAS, type KnownArea } from './known-areas.js';
 
 /** The one call the resolver needs; ApiClient satisfies it. */
 export interface LocationLookup {
@@ -27,7 +27,7 @@ export interface LocationLookup {
   budgetLow?: () => boolean;
 }
 
-/** How many place names seen in answers are kept for "did you mean" (the newest; a few hundred bytes each). */
+/** How many area names seen in answers are kept for "did you mean" (the newest; a few hundred bytes each). */
 const SEEN_CAP = 2_000;
 
 /** The shortest text worth a suggestion or a prefix answer. */
@@ -35,7 +35,7 @@ const MIN_PREFIX = 2;
 
 /**
  * The most characters of a suggestion's text sent to the service (a picker may send thousands): longer text is
- * answered by narrowing the answer for its first this many, which is longer than the place names people type.
+ * answered by narrowing the answer for its first this many, which is longer than the area names people type.
  */
 export const SUGGEST_MAX_CHARS = 40;
 
@@ -43,7 +43,7 @@ export const SUGGEST_MAX_CHARS = 40;
 export interface LocationCache {
   get(query: string): Promise<{ results: unknown } | undefined>;
   put(query: string, results: unknown, ttlMs: number): Promise<void>;
-  /** Every answer kept (the store's, across restarts): the place names the parser and "did you mean" learn at start. */
+  /** Every answer kept (the store's, across restarts): the area names the parser and "did you mean" learn at start. */
   answers?(): Promise<Iterable<unknown>>;
 }
 
@@ -64,7 +64,7 @@ export type Resolution =
   | { kind: 'ambiguous'; choices: Location[] }
   | { kind: 'none'; suggestions: Location[] };
 
-/** Case and spacing folded; words with no letter or digit (an emoji, a stray dash) carry no place name. */
+/** Case and spacing folded; words with no letter or digit (an emoji, a stray dash) carry no area name. */
 export const normalise = (words: string) =>
   words
     .toLowerCase()
@@ -110,13 +110,13 @@ export function pickBest(words: string, results: readonly Location[]): Resolutio
 /** The words to look up: a short form the language knows spelled out as its place's name, case and spacing folded. */
 export const expandAbbreviations = (words: string) => {
   const abbreviation = abbreviationOf(words);
-  return abbreviation ? normalise(abbreviation.place.name) : normalise(words);
+  return abbreviation ? normalise(abbreviation.area.name) : normalise(words);
 };
 
 export class LocationResolver {
   private readonly inFlight = new Map<string, Promise<Location[]>>();
   /**
-   * Places seen in autocomplete answers (fresh or cached), by folded name: what "did you mean" ranks besides the
+   * Areas seen in autocomplete answers (fresh or cached), by folded name: what "did you mean" ranks besides the
    * shipped list.
    */
   private readonly seen = new Map<string, Location>();
@@ -133,7 +133,7 @@ export class LocationResolver {
 
   /**
    * Settles once every name the lookup has answered before (kept across restarts) is learnt: the composition root
-   * awaits it before serving, so such names read as places from the first command on. Never rejects: an unreadable
+   * awaits it before serving, so such names read as areas from the first command on. Never rejects: an unreadable
    * cache only means fewer names known.
    */
   readonly ready: Promise<void>;
@@ -149,7 +149,7 @@ export class LocationResolver {
   }
 
   /**
-   * The place the words resolve to, from cached answers only (never a call): for describing a command as it is typed.
+   * The area the words resolve to, from cached answers only (never a call): for describing a command as it is typed.
    * Undefined when nothing is cached for them.
    */
   async cached(typed: string): Promise<Resolution | undefined> {
@@ -164,7 +164,7 @@ export class LocationResolver {
   }
 
   async resolve(typed: string): Promise<Resolution> {
-    // "difc", "J.B.R": searched as the place the service confirms by its short form, full name, or both.
+    // "difc", "J.B.R": searched as the area the service confirms by its short form, full name, or both.
     const abbreviation = abbreviationOf(typed);
     const named = abbreviation && (await findAbbreviated(abbreviation, (w) => this.lookup(w)));
     if (named) return named;
@@ -180,9 +180,9 @@ export class LocationResolver {
     return { kind: 'none', suggestions: await this.didYouMean(wanted, probed) };
   }
 
-  /** The best few places for words that found nothing, each with its id: a shipped name is looked up (cached) first. */
+  /** The best few areas for words that found nothing, each with its id: a shipped name is looked up (cached) first. */
   private async didYouMean(wanted: string, probed: readonly Location[]): Promise<Location[]> {
-    const ranked = rankPlaces(wanted, probed, this.seen.values());
+    const ranked = rankAreas(wanted, probed, this.seen.values());
     const out: Location[] = [];
     for (const candidate of ranked) {
       let location = candidate.location;
@@ -198,9 +198,9 @@ export class LocationResolver {
     return out;
   }
 
-  /** Remembers the places of an answer for "did you mean" (the newest last, at most SEEN_CAP) and for the parser. */
+  /** Remembers the areas of an answer for "did you mean" (the newest last, at most SEEN_CAP) and for the parser. */
   private remember(records: readonly Location[]): void {
-    learnPlaceNames(records.map((r) => r.name));
+    learnAreaNames(records.map((r) => r.name));
     for (const r of records) {
       const key = normalise(r.name);
       this.seen.delete(key);

@@ -1,15 +1,15 @@
-// Whether a place name is a community (an area: "Damac Hills 2", "Al Reem Island") or a building ("Cayan Tower"): a
+// Whether an area name is a community (an area: "Damac Hills 2", "Al Reem Island") or a building ("Cayan Tower"): a
 // suggestion is offered only of the kind that was typed, so "damac hills 2" never gets a tower in Business Bay. The
 // service's locations carry no kind (id, name, coordinates): it is read from the shipped communities and the words.
-import { foldPlaceName } from '../query/abbreviations.js';
-import { KNOWN_PLACES } from './known-places.js';
+import { foldAreaName } from '../query/abbreviations.js';
+import { KNOWN_AREAS } from './known-areas.js';
 
-export type PlaceKind = 'community' | 'building';
+export type AreaKind = 'community' | 'building';
 
 /** Every shipped community's name and spellings, folded, and the emirates' cities. */
 const COMMUNITIES = new Set(
   [
-    ...KNOWN_PLACES.flatMap((p) => [p.name, ...p.spellings]),
+    ...KNOWN_AREAS.flatMap((p) => [p.name, ...p.spellings]),
     'Dubai',
     'Abu Dhabi',
     'Sharjah',
@@ -18,7 +18,7 @@ const COMMUNITIES = new Set(
     'Fujairah',
     'Umm Al Quwain',
     'Al Ain',
-  ].map(foldPlaceName),
+  ].map(foldAreaName),
 );
 
 /** Words that make a name a building's. */
@@ -87,9 +87,9 @@ function insideCommunity(words: readonly string[]): boolean {
   return false;
 }
 
-/** The kind of a place name: a shipped community, else by its words; undefined when they do not tell. */
-export function kindOf(name: string): PlaceKind | undefined {
-  const folded = foldPlaceName(name);
+/** The kind of an area name: a shipped community, else by its words; undefined when they do not tell. */
+export function kindOf(name: string): AreaKind | undefined {
+  const folded = foldAreaName(name);
   if (COMMUNITIES.has(folded)) return 'community';
   const words = folded.split(' ');
   if (words.some((w) => BUILDING_WORDS.has(w))) return 'building';

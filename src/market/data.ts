@@ -1,4 +1,4 @@
-// Market data per place, read from the service once and shared: every page of a period's transactions (within a
+// Market data per area, read from the service once and shared: every page of a period's transactions (within a
 // page cap), the price trend, the newest off-plan projects and listings. Answers are kept in one LRU for hours
 // (MARKET_CACHE_H), keyed by operation and parameters; concurrent readers of the same thing share its calls, so ten
 // channels following one place cost one set. Each reader can carry a CallMeter that counts the calls it caused.
@@ -41,7 +41,7 @@ const PART_CALLS = { sold: 2, rented: 2, trend: 1, projects: 1, sale: 2, rent: 2
 
 export class MarketData {
   private readonly cache: LRUCache<string, Entry>;
-  /** Card context fetches, per place and kind: at most one per contextMaxAgeMs. */
+  /** Card context fetches, per area and kind: at most one per contextMaxAgeMs. */
   private readonly contextFetches: LRUCache<string, number>;
   /** The largest page seen per operation: a page shorter than it is the last. */
   private readonly pageSize = new Map<string, number>();
@@ -54,7 +54,7 @@ export class MarketData {
   private readonly contextMaxAgeMs: number;
   private readonly contextPages: number;
   private readonly contextMinCallsLeft: number;
-  readonly callsPerPlace: number;
+  readonly callsPerArea: number;
   private readonly deadlineMs: number | undefined;
   private hits = 0;
   private misses = 0;
@@ -75,7 +75,7 @@ export class MarketData {
     // it.
     this.contextPages = Math.max(1, options.contextPages ?? this.maxPages);
     this.contextMinCallsLeft = options.contextMinCallsLeft ?? 50;
-    this.callsPerPlace = options.callsPerPlace ?? Object.values(PART_CALLS).reduce((a, b) => a + b, 0);
+    this.callsPerArea = options.callsPerArea ?? Object.values(PART_CALLS).reduce((a, b) => a + b, 0);
     this.deadlineMs = options.deadlineMs;
     // ttlResolution 0: read the clock on every check, so an injected clock is obeyed exactly.
     const perf = { now: this.now };
@@ -137,7 +137,7 @@ export class MarketData {
     return { points: read.records as PriceTrendPoint[], fetchedAt: read.fetchedAt, propertyType };
   }
 
-  /** The place's off-plan projects, newest sales launch first (projectPages pages). */
+  /** The area's off-plan projects, newest sales launch first (projectPages pages). */
   async newProjects(locationId: string | number, use: Use = {}): Promise<Paged<NewProject> & { atLeast: boolean }> {
     const read = await this.read(
       'search-new-projects',
@@ -188,17 +188,17 @@ export class MarketData {
   /**
    * Where a listing stands against its place, for a card: a sale against the latest trend price of its bedroom count,
    * a rent against the median annual rent of its bedroom count over the last 30 days. From the shared cache (answers up
-   * to contextMaxAgeMs old); fetched only when none is there, at most once per place and kind per contextMaxAgeMs, and
+   * to contextMaxAgeMs old); fetched only when none is there, at most once per area and kind per contextMaxAgeMs, and
    * not when the budget is low. Undefined when there is nothing to compare with, rather than a guess.
    */
   async listingContext(
-    place: { id: string | number; name: string },
+    area: { id: string | number; name: string },
     listing: ListingSummary,
     use: Use & { kind?: 'sale' | 'rent' } = {},
   ): Promise<ListingContext | undefined> {
     const facts = listingFacts(listing, use.kind);
     if (!facts) return undefined;
-    const id = String(place.id);
+    const id = String(area.id);
     const maxAgeMs = this.contextMaxAgeMs;
     try {
       if (facts.kind === 'sale') {
@@ -209,14 +209,14 @@ export class MarketData {
         )
           return undefined;
         const trend = await this.trend(id, { ...use, maxAgeMs });
-        return saleContext(facts, trendFigures(trend.points, trend.propertyType), place.name);
+        return saleContext(facts, trendFigures(trend.points, trend.propertyType), area.name);
       }
       const params = { location_id: id, transaction_type: 'rented', period: '1m', sort: 'newest' };
       if (!this.mayFetchContext('rented', id, () => this.isCached('get-get-transactions', params, maxAgeMs)))
         return undefined;
       const rented = await this.transactions(id, 'rented', '1m', { ...use, maxAgeMs, maxPages: this.contextPages });
       const cut = rented.atLeast || rented.records.length < rented.count;
-      return rentContext(facts, rented.records, place.name, cut ? { recent: rented.records.length } : {});
+      return rentContext(facts, rented.records, area.name, cut ? { recent: rented.records.length } : {});
     } catch {
       return undefined;
     }
@@ -256,10 +256,10 @@ export class MarketData {
     if (!fresh('search-new-projects', { location_id: id, sort: 'newest' })) n += PART_CALLS.projects;
     if (!fresh('search-buy', { location_id: id, sort: 'newest' }, this.listingTtlMs)) n += PART_CALLS.sale;
     if (!fresh('search-rent', { location_id: id, sort: 'newest' }, this.listingTtlMs)) n += PART_CALLS.rent;
-    return Math.round((n * this.callsPerPlace) / 10);
+    return Math.round((n * this.callsPerArea) / 10);
   }
 
-  /** Whether the budget can cover these places' digests now; when not, why, so the caller can postpone. */
+  /** Whether the budget can cover these areas' digests now; when not, why, so the caller can postpone. */
   coverage(locationIds: readonly (string | number)[]): Coverage {
     const needed = locationIds.reduce<number>((sum, id) => sum + this.estimateCalls(id), 0);
     const budget = this.api.budgetLeft();

@@ -1,6 +1,6 @@
 // One place's market digest as data, for any renderer (chat cards, a chart, the terminal): what sold and rented in the
 // last 30 days, the price trend, gross yields, new listings and off-plan projects. Every part names its period and
-// its source and says whether it could be fetched and whether there was enough data; a place whose data could not be
+// its source and says whether it could be fetched and whether there was enough data; an area whose data could not be
 // fetched at all is marked failed with the reason, never thrown.
 import { ApiError } from '../api/errors.js';
 import { OPERATIONS, type OperationName } from '../api/operations.js';
@@ -58,7 +58,7 @@ export interface CheapListing {
   /** The same flat from other agents (views/same-flat.ts): one pick, not one per agent. Absent in older payloads. */
   copies?: ListingSummary[];
   bucket: Bucket;
-  /** The listing's AED per sqft, the place's trend price for its bucket (and month), and the difference in percent. */
+  /** The listing's AED per sqft, the area's trend price for its bucket (and month), and the difference in percent. */
   ppsf: number;
   benchmark: number;
   month: string;
@@ -87,7 +87,7 @@ export interface ProjectCard {
 }
 
 export interface ProjectsFigures {
-  /** Projects listed for the place (in the pages read). */
+  /** Projects listed for the area (in the pages read). */
   count: number;
   atLeast: boolean;
   /** Of them, those whose sales started since the digest's `since`. */
@@ -96,11 +96,11 @@ export interface ProjectsFigures {
   first: ProjectCard[];
 }
 
-export interface PlaceDigest {
-  place: { id: string; name: string };
+export interface AreaDigest {
+  area: { id: string; name: string };
   state: 'ok' | 'failed';
   /**
-   * Why nothing of the place could be shown. kind 'budget': the budget could not cover it (postpone, not an outage).
+   * Why nothing of the area could be shown. kind 'budget': the budget could not cover it (postpone, not an outage).
    */
   failure?: { reason: string; kind: string; retryInMs?: number };
   since: string;
@@ -122,7 +122,7 @@ export interface ComposeOptions {
   now: Date;
   meter?: CallMeter;
   signal?: AbortSignal;
-  /** Skip the budget check (the caller checked coverage for several places at once). */
+  /** Skip the budget check (the caller checked coverage for several areas at once). */
   skipBudgetCheck?: boolean;
 }
 
@@ -181,18 +181,18 @@ const settle = <T>(p: Promise<T>): Promise<Settled<T>> =>
     (error: unknown) => ({ ok: false as const, error }),
   );
 
-/** Composes one place's digest. Never throws for the service's failures: parts, or the whole place, say so. */
-export async function composePlaceDigest(
+/** Composes one place's digest. Never throws for the service's failures: parts, or the whole area, say so. */
+export async function composeAreaDigest(
   market: MarketData,
-  place: { id: string | number; name: string },
+  area: { id: string | number; name: string },
   options: ComposeOptions,
-): Promise<PlaceDigest> {
-  const id = String(place.id);
+): Promise<AreaDigest> {
+  const id = String(area.id);
   const meter = options.meter ?? new CallMeter();
   const use = { meter, ...(options.signal ? { signal: options.signal } : {}) };
   const now = options.now.getTime();
   const since = options.since.getTime();
-  const head = { place: { id, name: place.name }, since: iso(since), now: iso(now) };
+  const head = { area: { id, name: area.name }, since: iso(since), now: iso(now) };
 
   const txPeriod: DigestPeriod = { label: 'last 30 days', from: isoDay(now - 30 * DAY), to: isoDay(now) };
   const txParams = (type: string) => ({ location_id: id, transaction_type: type, period: '1m' });
@@ -306,7 +306,7 @@ export async function composePlaceDigest(
       };
     const { sale, rent, fetchedAt } = listings.value;
     const strip = ({ listings: _, ...rest }: NewListingsKind) => rest;
-    const cheapest = trendFig ? cheapestAgainstTrend(sale.listings, trendFig, place.name) : [];
+    const cheapest = trendFig ? cheapestAgainstTrend(sale.listings, trendFig, area.name) : [];
     const cheapestNote =
       sale.count === 0 || cheapest.length > 0
         ? undefined
@@ -375,13 +375,13 @@ export async function composePlaceDigest(
 export function cheapestAgainstTrend(
   sales: readonly ListingSummary[],
   trend: TrendFigures,
-  placeName: string,
+  areaName: string,
   n = 3,
 ): CheapListing[] {
   const out: CheapListing[] = [];
   for (const { listing, copies } of foldSameFlats(sales)) {
     const facts = listingFacts(listing, 'sale');
-    const c = facts && saleContext(facts, trend, placeName);
+    const c = facts && saleContext(facts, trend, areaName);
     if (c?.kind === 'sale')
       out.push({
         listing,
@@ -412,13 +412,13 @@ function projectCard(p: NewProject): ProjectCard {
 }
 
 function failedDigest(
-  head: { place: { id: string; name: string }; since: string; now: string },
+  head: { area: { id: string; name: string }; since: string; now: string },
   failure: { reason: string; kind: string; retryInMs?: number },
   txPeriod: DigestPeriod,
   listingPeriod: DigestPeriod,
   projectPeriod: DigestPeriod,
   id: string,
-): PlaceDigest {
+): AreaDigest {
   const reason = `not fetched: ${failure.reason}`;
   const part = <T>(period: DigestPeriod, sources: DigestSource[]): DigestPart<T> => ({
     state: 'unavailable',

@@ -336,11 +336,11 @@ export function listingFacts(
 export type ListingContext =
   | {
       kind: 'sale';
-      placeName: string;
+      areaName: string;
       bucket: Bucket;
       /** The listing's AED per sqft. */
       ppsf: number;
-      /** The place's latest trend price for the bucket, and its month. */
+      /** The area's latest trend price for the bucket, and its month. */
       benchmark: number;
       month: string;
       /** (ppsf / benchmark - 1) in percent: negative is below. */
@@ -349,7 +349,7 @@ export type ListingContext =
     }
   | {
       kind: 'rent';
-      placeName: string;
+      areaName: string;
       bucket: Bucket;
       annualRent: number;
       /** The median annual rent of the bucket (same type) over the last 30 days, and how many lettings. */
@@ -362,7 +362,7 @@ export type ListingContext =
     };
 
 /** A sale against the trend price of its bedroom count, when the type is the trend's and both are known. */
-export function saleContext(facts: ListingFacts, trend: TrendFigures, placeName: string): ListingContext | undefined {
+export function saleContext(facts: ListingFacts, trend: TrendFigures, areaName: string): ListingContext | undefined {
   if (facts.kind !== 'sale' || facts.sizeSqft === undefined || facts.bedrooms === undefined) return undefined;
   if (facts.propertyType !== undefined && facts.propertyType !== trend.propertyType) return undefined;
   const t = trendPriceFor(trend, facts.bedrooms);
@@ -370,7 +370,7 @@ export function saleContext(facts: ListingFacts, trend: TrendFigures, placeName:
   const ppsf = facts.price / facts.sizeSqft;
   return {
     kind: 'sale',
-    placeName,
+    areaName,
     bucket: t.bucket,
     ppsf,
     benchmark: t.latest.ppsf,
@@ -384,7 +384,7 @@ export function saleContext(facts: ListingFacts, trend: TrendFigures, placeName:
 export function rentContext(
   facts: ListingFacts,
   rented: readonly Transaction[],
-  placeName: string,
+  areaName: string,
   o: { recent?: number } = {},
 ): ListingContext | undefined {
   const bucket = bucketOf(facts.bedrooms);
@@ -398,7 +398,7 @@ export function rentContext(
   if (f.median === undefined) return undefined;
   return {
     kind: 'rent',
-    placeName,
+    areaName,
     bucket,
     annualRent: facts.price,
     benchmark: f.median,
@@ -415,7 +415,7 @@ const aed = (n: number) => `AED ${Math.round(n).toLocaleString('en-US')}`;
 export function contextText(c: ListingContext): string {
   const pct = Math.round(Math.abs(c.diffPct));
   const where = pct === 0 ? 'in line with' : `${pct} % ${c.diffPct < 0 ? 'below' : 'above'}`;
-  const whose = `${possessive(c.placeName)} ${bucketLabel(c.bucket)}`;
+  const whose = `${possessive(c.areaName)} ${bucketLabel(c.bucket)}`;
   return c.kind === 'sale'
     ? `${where} ${whose} average of ${aed(c.benchmark)}/sqft`
     : `${where} ${whose} median rent of ${aed(c.benchmark)} a year (${c.recent === undefined ? `last 30 days, ${c.count} lettings` : `${c.count} lettings among the ${c.recent} most recent of the last 30 days`})`;

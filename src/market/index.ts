@@ -1,4 +1,4 @@
-// Market figures per place (medians, trends, yields, listing context) from cached, shared service answers:
+// Market figures per area (medians, trends, yields, listing context) from cached, shared service answers:
 // used by digests and listing cards. No chat knowledge here.
 export { MarketData } from './data.js';
 export { periodTransactions } from './period.js';
@@ -20,7 +20,7 @@ export {
 } from './types.js';
 export {
   cheapestAgainstTrend,
-  composePlaceDigest,
+  composeAreaDigest,
   type CheapListing,
   type ComposeOptions,
   type DigestPart,
@@ -28,7 +28,7 @@ export {
   type DigestSource,
   type NewListingsFigures,
   type PartState,
-  type PlaceDigest,
+  type AreaDigest,
   type ProjectCard,
   type ProjectsFigures,
 } from './digest.js';

@@ -9,18 +9,18 @@ const TYPES: readonly string[] = ['sold', 'rented'] satisfies TransactionType[];
 
 /**
  * Every transaction of the period a search's parameters name (`period` absent: the service's default, 12 months).
- * Throws a RangeError for parameters that name no period of a place; the service's failures are thrown as they are.
+ * Throws a RangeError for parameters that name no period of an area; the service's failures are thrown as they are.
  */
 export function periodTransactions(
   market: MarketData,
   params: Readonly<Record<string, string>>,
   use: { maxAgeMs?: number; maxPages?: number } = {},
 ): Promise<TransactionsResult> {
-  const { location_id: place, transaction_type: type, period = '1y', property_type, bedrooms } = params;
-  if (!place || !type || !TYPES.includes(type) || !PERIODS.includes(period)) {
+  const { location_id: area, transaction_type: type, period = '1y', property_type, bedrooms } = params;
+  if (!area || !type || !TYPES.includes(type) || !PERIODS.includes(period)) {
     return Promise.reject(new RangeError(`not a period of transactions: ${JSON.stringify(params)}`));
   }
-  return market.transactions(place, type as TransactionType, period as TransactionPeriod, {
+  return market.transactions(area, type as TransactionType, period as TransactionPeriod, {
     ...use,
     filters: { property_type, bedrooms },
   });

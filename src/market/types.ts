@@ -38,7 +38,7 @@ export interface MarketOptions {
   /** Pages of projects read (default 1: the newest). */
   projectPages?: number;
   /**
-   * Card context: the oldest answer a listing card may use, and at most one fetch per place and kind this often
+   * Card context: the oldest answer a listing card may use, and at most one fetch per area and kind this often
    * (default 24 h).
    */
   contextMaxAgeMs?: number;
@@ -49,7 +49,7 @@ export interface MarketOptions {
   /** Card context fetches nothing when fewer calls than this are left today or this month (default 50). */
   contextMinCallsLeft?: number;
   /** The calls one place's digest is expected to cost when nothing is cached (default 10). */
-  callsPerPlace?: number;
+  callsPerArea?: number;
   /** Answers kept at most (default 2000). */
   maxEntries?: number;
   /** Deadline of each call (default: the client's). */
@@ -114,7 +114,7 @@ export interface NewListings {
 
 export interface Coverage {
   ok: boolean;
-  /** Calls the places are expected to cost now (0 for what is cached). */
+  /** Calls the areas are expected to cost now (0 for what is cached). */
   needed: number;
   /** Calls left under the day's and month's limits; undefined when unlimited. */
   left?: number;

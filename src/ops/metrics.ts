@@ -25,7 +25,7 @@ export interface MetricSources {
     sending: number;
     failed: number;
     oldestPendingMs: number;
-    heldPlaces?: number;
+    heldChannels?: number;
   }>;
   /** Chat platforms and whether their deliveries are paused (credentials refused). */
   platforms?: () => { platform: string; paused: boolean }[];
@@ -114,7 +114,7 @@ export class Metrics {
     this.gauge(
       'manzil_outbox_held_channels',
       'Chat channels that cannot receive (the app removed, archived): their messages wait',
-      async () => (await this.sources.outbox?.())?.heldPlaces,
+      async () => (await this.sources.outbox?.())?.heldChannels,
     );
     const paused: Gauge<'platform'> = new Gauge({
       name: 'manzil_platform_paused',
@@ -211,12 +211,12 @@ export class Metrics {
     this.buttons.inc({ action: /^[a-z-]{1,20}$/.test(action) ? action : 'other' });
   }
 
-  alertDelivered(place: string, kind: string): void {
-    this.delivered.inc({ platform: platformOf(place), kind });
+  alertDelivered(channel: string, kind: string): void {
+    this.delivered.inc({ platform: platformOf(channel), kind });
   }
 
-  alertFailed(place: string, kind: string): void {
-    this.failed.inc({ platform: platformOf(place), kind });
+  alertFailed(channel: string, kind: string): void {
+    this.failed.inc({ platform: platformOf(channel), kind });
   }
 
   pollerRun(ok: boolean): void {
@@ -242,7 +242,7 @@ export function commandVerb(text: string): string {
   return parsed.ok ? parsed.query.operation : 'not-understood';
 }
 
-const platformOf = (place: string) => place.slice(0, Math.max(0, place.indexOf(':'))) || 'unknown';
+const platformOf = (channel: string) => channel.slice(0, Math.max(0, channel.indexOf(':'))) || 'unknown';
 
 /** The bot with its commands and button presses counted; everything else passes through. */
 export function countRequests(bot: ChatCore, metrics: Metrics): ChatCore {

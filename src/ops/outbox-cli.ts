@@ -48,21 +48,21 @@ export async function runOutboxCli(
     const outbox = db.outbox;
     if (retry) return retryParked(outbox, which!, now(), out, err);
     const at = now();
-    const held = await outbox.heldPlaces();
-    const heldUntil = new Map(held.map((h) => [h.place, h.retryAt]));
+    const held = await outbox.heldChannels();
+    const heldUntil = new Map(held.map((h) => [h.channel, h.retryAt]));
     const parked = await outbox.list({ state: 'failed' });
     const waiting = await outbox.list({ state: WAITING });
     const stats = await outbox.stats(at);
     if (listing!.json) {
       const entry = (r: OutboxRow) => ({
         id: r.id,
-        place: r.place,
+        channel: r.channel,
         kind: r.kind,
         state: r.state,
         attempts: r.attempts,
         createdAt: r.createdAt,
         ageMs: at - r.createdAt,
-        nextAttemptAt: r.state === 'pending' ? Math.max(r.nextAttemptAt, heldUntil.get(r.place) ?? 0) : null,
+        nextAttemptAt: r.state === 'pending' ? Math.max(r.nextAttemptAt, heldUntil.get(r.channel) ?? 0) : null,
         lastError: r.lastError,
         possibleDuplicate: r.possibleDuplicate,
         maybeDelivered: r.maybeDelivered,
@@ -74,16 +74,16 @@ export async function runOutboxCli(
       const shown = rows.slice(0, listing!.limit);
       const cells = shown.map((r) => [
         `#${r.id}`,
-        r.place,
+        r.channel,
         r.kind,
         r.state,
         String(r.attempts),
         duration(at - r.createdAt),
-        next(r, at, heldUntil.get(r.place)),
+        next(r, at, heldUntil.get(r.channel)),
         [r.possibleDuplicate ? 'dup' : '', r.maybeDelivered ? 'look' : ''].filter(Boolean).join(',') || '-',
         trim(r.lastError),
       ]);
-      const head = ['id', 'place', 'kind', 'state', 'tries', 'age', 'next attempt', 'flags', 'last error'];
+      const head = ['id', 'channel', 'kind', 'state', 'tries', 'age', 'next attempt', 'flags', 'last error'];
       const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
       const line = (c: string[]) =>
         `  ${c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ')}`.trimEnd();
@@ -103,7 +103,7 @@ export async function runOutboxCli(
     }
     for (const h of held)
       out(
-        `Held channel ${h.place} since ${duration(at - h.since)} ago (${trim(h.reason)}): tried again ${h.retryAt > at ? `in ${duration(h.retryAt - at)}` : 'now'}.`,
+        `Held channel ${h.channel} since ${duration(at - h.since)} ago (${trim(h.reason)}): tried again ${h.retryAt > at ? `in ${duration(h.retryAt - at)}` : 'now'}.`,
       );
     if (parked.length + waiting.length > 0)
       out(
@@ -192,6 +192,6 @@ function summary(s: OutboxStats): string {
   const waiting = s.pending + s.sending;
   return (
     `Outbox: ${waiting} waiting (${s.pending} pending, ${s.sending - s.inFlight} claimed, ${s.inFlight} in flight), ${s.failed} parked, ${s.delivered} delivered; ` +
-    `${n(s.possibleDuplicates, 'possible duplicate')}; oldest waiting ${waiting > 0 ? duration(s.oldestPendingMs) : '-'}; ${n(s.heldPlaces, 'held channel')}.`
+    `${n(s.possibleDuplicates, 'possible duplicate')}; oldest waiting ${waiting > 0 ? duration(s.oldestPendingMs) : '-'}; ${n(s.heldChannels, 'held channel')}.`
   );
 }

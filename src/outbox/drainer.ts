@@ -25,7 +25,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** Event-loop lateness above which posts wait (chat's acknowledgements need the loop). */
 const LAG_LIMIT_MS = 30;
 /** Channels claimed in one transaction at most. */
-const CLAIM_PLACES = 100;
+const CLAIM_CHANNELS = 100;
 /** Workers finishing within this long of each other share one claim. */
 const CLAIM_COALESCE_MS = 20;
 /** How long after an attempt cut off by a crash or a stop "not there" is trusted. */
@@ -80,41 +80,41 @@ export class OutboxDrainer implements Delivery {
     const active = new Map<string, Promise<void>>();
     for (;;) {
       const open = this.stopped ? [] : this.gate.open();
-      // At most `places` channels at once, claimed at most CLAIM_PLACES at a time (a claim is one transaction).
-      const room = Math.min(CLAIM_PLACES, (o.places ?? 500) - active.size);
+      // At most `channels` channels at once, claimed at most CLAIM_CHANNELS at a time (a claim is one transaction).
+      const room = Math.min(CLAIM_CHANNELS, (o.channels ?? 500) - active.size);
       const rows =
         open.length > 0 && room > 0
           ? await this.deps.outbox.claimDue({
               holder: this.holder,
               at: this.now(),
               leaseMs: o.leaseMs ?? 60_000,
-              perPlace: o.perPlace ?? 10,
-              places: room,
+              perChannel: o.perChannel ?? 10,
+              channels: room,
               platforms: open,
               busy: [...active.keys()],
               lapsed: (await this.deps.lapsed?.()) ?? [],
             })
           : [];
-      const byPlace = new Map<string, ClaimedEntry[]>();
-      for (const r of rows) byPlace.set(r.place, [...(byPlace.get(r.place) ?? []), r]);
-      for (const [place, entries] of byPlace) {
-        const worker = this.drainPlace(place, entries, report)
+      const byChannel = new Map<string, ClaimedEntry[]>();
+      for (const r of rows) byChannel.set(r.channel, [...(byChannel.get(r.channel) ?? []), r]);
+      for (const [channel, entries] of byChannel) {
+        const worker = this.drainChannel(channel, entries, report)
           .catch(async (e) => {
             this.deps.logger.error('outbox: a channel’s worker failed; its entries go back to the queue', {
-              place,
+              channel,
               error: e,
             });
             await this.deps.outbox.requeue(entries, this.now()).catch((error: unknown) => {
               // Their claims lapse after the lease instead, and another pass takes them.
-              this.deps.logger.error('outbox: could not give a failed channel’s entries back', { place, error });
+              this.deps.logger.error('outbox: could not give a failed channel’s entries back', { channel, error });
             });
           })
-          .finally(() => active.delete(place));
-        active.set(place, worker);
+          .finally(() => active.delete(channel));
+        active.set(channel, worker);
       }
       if (active.size === 0) return report;
-      // A full claim may have left channels due: claim again at once (up to `places` channels at a time).
-      if (byPlace.size === CLAIM_PLACES && active.size < (o.places ?? 500)) continue;
+      // A full claim may have left channels due: claim again at once (up to `channels` channels at a time).
+      if (byChannel.size === CLAIM_CHANNELS && active.size < (o.channels ?? 500)) continue;
       // A channel done, or new entries queued (poke): claim again, for any channel that became due; busy ones wait.
       // Channels finishing in the same few milliseconds share one claim (a claim is a transaction over the queue).
       await Promise.race([...active.values(), this.nextWake()]);
@@ -191,20 +191,20 @@ export class OutboxDrainer implements Delivery {
     const now = this.now();
     if (now - this.lastSweep < 60_000) return;
     this.lastSweep = now;
-    for (const [place, at] of this.lastPostAt) if (at < now - IDLE_MS) this.lastPostAt.delete(place);
-    for (const [place, until] of this.heldUntil) if (until < now) this.heldUntil.delete(place);
+    for (const [channel, at] of this.lastPostAt) if (at < now - IDLE_MS) this.lastPostAt.delete(channel);
+    for (const [channel, until] of this.heldUntil) if (until < now) this.heldUntil.delete(channel);
   }
 
   /** Channels with per-channel state (for tests and metrics). */
   trackedChannels = (): number => new Set([...this.lastPostAt.keys(), ...this.heldUntil.keys()]).size;
 
-  private poster(place: string): ChatPoster | undefined {
-    return this.deps.posters.find((p) => place.startsWith(`${p.platform}:`));
+  private poster(channel: string): ChatPoster | undefined {
+    return this.deps.posters.find((p) => channel.startsWith(`${p.platform}:`));
   }
 
-  private async drainPlace(place: string, entries: ClaimedEntry[], report: DrainReport): Promise<void> {
+  private async drainChannel(channel: string, entries: ClaimedEntry[], report: DrainReport): Promise<void> {
     const { outbox, options: o } = this.deps;
-    const interval = o.perPlaceIntervalMs ?? 1_000;
+    const interval = o.perChannelIntervalMs ?? 1_000;
     // Every entry queued here keeps its claim for as long as its turn is away, or another drainer would take it over as
     // abandoned and post it too: one extension for the whole queue, at its start.
     await outbox.extendClaims(entries, this.now() + (entries.length + 1) * interval + (o.leaseMs ?? 60_000));
@@ -212,12 +212,12 @@ export class OutboxDrainer implements Delivery {
       const rest = entries.slice(i);
       if (this.stopped) return; // stop() gives the claims back
       // The platform rate-limited this channel: the rest of its queue waits too, in order, until Retry-After is over.
-      const held = this.heldUntil.get(place) ?? 0;
+      const held = this.heldUntil.get(channel) ?? 0;
       if (held > this.now()) return outbox.requeue(rest, held);
-      if (this.gate.isPaused(this.poster(place)!.platform)) return outbox.requeue(rest, this.now());
+      if (this.gate.isPaused(this.poster(channel)!.platform)) return outbox.requeue(rest, this.now());
       // At most one message per interval in a channel, as Slack asks. Another instance may have posted here just before
       // this claim: its last post, read at the claim, counts too (for an interval at most, should its clock be ahead).
-      const last = Math.max(this.lastPostAt.get(place) ?? 0, entry.placeLastAttemptAt ?? 0);
+      const last = Math.max(this.lastPostAt.get(channel) ?? 0, entry.channelLastAttemptAt ?? 0);
       const wait = Math.min(interval, last + interval - this.now());
       if (wait > 0) {
         await sleep(wait);
@@ -234,8 +234,8 @@ export class OutboxDrainer implements Delivery {
   /** Looks for, then posts, one entry. */
   private async deliver(entry: ClaimedEntry, report: DrainReport): Promise<Next> {
     const { outbox, logger } = this.deps;
-    const log = logger.child({ part: 'outbox', delivery: entry.id, place: entry.place, kind: entry.kind });
-    const poster = this.poster(entry.place)!;
+    const log = logger.child({ part: 'outbox', delivery: entry.id, channel: entry.channel, kind: entry.kind });
+    const poster = this.poster(entry.channel)!;
     let possibleDuplicate = entry.possibleDuplicate;
     if (entry.recovered) {
       const look = await this.lookFor(entry, poster, report, log);
@@ -267,18 +267,18 @@ export class OutboxDrainer implements Delivery {
       );
       return {};
     }
-    this.lastPostAt.set(entry.place, at);
+    this.lastPostAt.set(entry.channel, at);
     try {
-      const { messageId } = await poster.post(entry.place, reply, entry.deliveryId);
+      const { messageId } = await poster.post(entry.channel, reply, entry.deliveryId);
       if (!(await outbox.markDelivered(entry.id, entry.token, messageId, this.now(), possibleDuplicate))) {
         log.warn('posted, but another instance had taken the entry over meanwhile: recorded by it, not here');
         return {};
       }
       report.delivered++;
       this.deps.onDelivered?.(entry);
-      if (await outbox.releasePlace(entry.place)) {
+      if (await outbox.releaseChannel(entry.channel)) {
         log.info('the channel receives messages again: its alerts resume');
-        this.deps.onPlaceHeld?.(entry.place, '');
+        this.deps.onChannelHeld?.(entry.channel, '');
       }
       return {};
     } catch (e) {
@@ -310,7 +310,7 @@ export class OutboxDrainer implements Delivery {
     const look: LookupResult = poster.findDelivered
       ? await poster
           .findDelivered({
-            place: entry.place,
+            channel: entry.channel,
             deliveryId: entry.deliveryId,
             now,
             firstAttemptAt: entry.firstAttemptAt ?? entry.createdAt,
@@ -398,14 +398,14 @@ export class OutboxDrainer implements Delivery {
     switch (outcome) {
       case 'wait': {
         const until = now + (failure.retryAfterMs ?? 30_000);
-        this.heldUntil.set(entry.place, until);
+        this.heldUntil.set(entry.channel, until);
         await outbox.markFailed(entry.id, entry.token, { ...base, retryAt: until, spendAttempt: false });
         log.warn('the platform is rate-limiting this channel; its queue waits', { retryAfterMs: until - now });
         return { holdUntil: until };
       }
       case 'credentials_refused': {
         await outbox.markFailed(entry.id, entry.token, { ...base, retryAt: now, spendAttempt: false });
-        this.gate.pause(this.poster(entry.place)!.platform, failure.message);
+        this.gate.pause(this.poster(entry.channel)!.platform, failure.message);
         return { holdUntil: now };
       }
       case 'channel_unavailable': {
@@ -413,14 +413,14 @@ export class OutboxDrainer implements Delivery {
           await this.park(entry, failure.message, report, log);
           return {};
         }
-        const retryAt = now + (o.heldPlaceRetryMs ?? 15 * 60_000);
+        const retryAt = now + (o.heldChannelRetryMs ?? 15 * 60_000);
         await outbox.markFailed(entry.id, entry.token, { ...base, retryAt, spendAttempt: false });
-        if (await outbox.holdPlace(entry.place, failure.message, now, retryAt)) {
+        if (await outbox.holdChannel(entry.channel, failure.message, now, retryAt)) {
           log.warn(
             'this channel cannot receive messages: its queue is held and its alerts wait until it can (nothing is lost)',
             { error: failure.message },
           );
-          this.deps.onPlaceHeld?.(entry.place, failure.message);
+          this.deps.onChannelHeld?.(entry.channel, failure.message);
         }
         return { holdUntil: retryAt };
       }
@@ -436,7 +436,7 @@ export class OutboxDrainer implements Delivery {
         }
         const maybe = outcome === 'maybe_posted';
         const retryAt =
-          now + Math.max(backoff(attempts, this.deps.options), maybe ? (this.poster(entry.place)?.settleMs ?? 0) : 0);
+          now + Math.max(backoff(attempts, this.deps.options), maybe ? (this.poster(entry.channel)?.settleMs ?? 0) : 0);
         await outbox.markFailed(entry.id, entry.token, { ...base, retryAt, maybeDelivered: maybe });
         report.retried++;
         log.warn('delivery failed; will retry', {

@@ -11,19 +11,19 @@ export interface DeliveryOptions {
   /** How long a claim holds before another instance may take the entry over (longer than any post takes). */
   leaseMs?: number;
   /** Spacing of messages in one channel. */
-  perPlaceIntervalMs?: number;
+  perChannelIntervalMs?: number;
   baseBackoffMs?: number;
   /** The longest wait between two retries. */
   maxBackoffMs?: number;
   /** A safety cap on attempts, far beyond what the time limit allows. */
   maxAttempts?: number;
   /** A channel that cannot receive is tried again after this long. */
-  heldPlaceRetryMs?: number;
+  heldChannelRetryMs?: number;
   /** A look that failed (the platform's 429, a 5xx) is tried again after this long at least. */
   lookupRetryMs?: number;
   /** Entries per channel, and channels, in one claim. */
-  perPlace?: number;
-  places?: number;
+  perChannel?: number;
+  channels?: number;
   /** The paused platform's probes. */
   gate?: GateOptions;
   /**
@@ -48,7 +48,7 @@ export interface DeliveryDeps {
   onDelivered?: (row: OutboxRow) => void;
   onFailed?: (row: OutboxRow) => void;
   /** A channel was found unable to receive (said once), or can receive again. */
-  onPlaceHeld?: (place: string, reason: string) => void;
+  onChannelHeld?: (channel: string, reason: string) => void;
 }
 
 export interface DrainReport {

@@ -15,10 +15,10 @@ export interface Surface {
   personButtons?: boolean;
 }
 
-/** A slash command, from any platform. `place` is an opaque chat place such as `slack:T0123:C0456`. */
+/** A slash command, from any platform. `channel` is an opaque chat channel such as `slack:T0123:C0456`. */
 export interface CommandRequest {
   user: string;
-  place: string;
+  channel: string;
   /** The platform's limits; the core's defaults when unset. */
   surface?: Surface;
   /** True when the person may manage any alert in this place (a workspace admin or owner, Manage Server). */
@@ -26,9 +26,9 @@ export interface CommandRequest {
   /** The command text as typed, with or without the slash verb: `/rent marina 2br`, `rent marina 2br`. */
   text: string;
   /**
-   * A place chosen apart from the text, as Discord's `location` option picks one: `<id>:<name>` as suggestLocations
-   * offers it (searched by that id, with no lookup), or a name (looked up as a place typed in the text is). When the
-   * text names a place too, the chosen one wins and the reply says which words were left out.
+   * An area chosen apart from the text, as Discord's `location` option picks one: `<id>:<name>` as suggestLocations
+   * offers it (searched by that id, with no lookup), or a name (looked up as an area typed in the text is). When the
+   * text names an area too, the chosen one wins and the reply says which words were left out.
    */
   location?: string;
   /** How commands are typed where the reply is read: 'slash' (`/rent …`, the default) or 'plain' (`rent …`). */
@@ -38,7 +38,7 @@ export interface CommandRequest {
 /** A button press: the button's action and the token of the state stored behind it. */
 export interface ActionRequest {
   user: string;
-  place: string;
+  channel: string;
   surface?: Surface;
   isAdmin?: () => Promise<boolean>;
   action: string;
@@ -50,7 +50,7 @@ export interface ActionRequest {
 /** A location chosen in a picker: the picker's token and the chosen option's value. */
 export interface PickRequest {
   user: string;
-  place: string;
+  channel: string;
   token: string;
   value: string;
 }
@@ -67,12 +67,12 @@ export interface SuggestOption {
 }
 
 /**
- * What was typed so far in a place picker (Slack's external select, Discord's autocomplete), and who typed it: the
+ * What was typed so far in an area picker (Slack's external select, Discord's autocomplete), and who typed it: the
  * calls a suggestion costs are the asking team's, and one person's are limited (src/teams).
  */
 export interface SuggestRequest {
   user: string;
-  place: string;
+  channel: string;
   typed: string;
   /**
    * Asked just before a suggestion would cost an upstream call (cached answers are free): false answers from the cache
@@ -86,7 +86,7 @@ export interface ChatCore {
   handleCommand(req: CommandRequest): Promise<Reply>;
   handleAction(req: ActionRequest): Promise<Reply>;
   handlePick(req: PickRequest): Promise<Reply>;
-  /** Places matching what was typed so far (Slack's external select, Discord's autocomplete). */
+  /** Areas matching what was typed so far (Slack's external select, Discord's autocomplete). */
   suggestLocations(req: SuggestRequest): Promise<SuggestOption[]>;
   /** A reply that needs no I/O (help, a mistake), so an adapter can answer within its deadline without deferring. */
   immediateReply(req: CommandRequest): Reply | undefined;

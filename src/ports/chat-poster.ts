@@ -51,7 +51,7 @@ export type CredentialsCheck =
 
 /** A delivery's identity and times, for a lookup: `deliveryId` is unique across databases (see DeliveryIds). */
 export interface LookupRequest {
-  place: string;
+  channel: string;
   deliveryId: string;
   /** When the first attempt to post it started (ms, local clock). */
   firstAttemptAt: number;
@@ -64,10 +64,10 @@ export interface LookupRequest {
 }
 
 /**
- * The port. `place` is the opaque chat place (`slack:T1:C1`, `discord:G:C`, `console:local`).
+ * The port. `channel` is the opaque chat channel (`slack:T1:C1`, `discord:G:C`, `console:local`).
  */
 export interface ChatPoster {
-  /** The place prefix this poster serves: 'slack', 'discord', 'console'. */
+  /** The channel prefix this poster serves: 'slack', 'discord', 'console'. */
   readonly platform: string;
   /**
    * How long after an attempt a lookup can be trusted (the platform has had time to store a slow post). Slack: a few
@@ -79,7 +79,7 @@ export interface ChatPoster {
    * stable across retries: platforms that can (Slack metadata, Discord nonce) tag the message with it.
    * Throws a PostFailure (with its outcome) when the platform refused or could not be reached.
    */
-  post(place: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }>;
+  post(channel: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }>;
   /** Whether a delivery that may have been posted is on the platform. Absent: the outbox treats it as `cannot_tell`. */
   findDelivered?(request: LookupRequest): Promise<LookupResult>;
   /** Whether the credentials work again (Slack `auth.test`, Discord `GET /users/@me`). Absent: assumed ok. */

@@ -18,5 +18,5 @@ export type {
   TrackRequest,
 } from './chat-core.js';
 export type { SlackInstallations, WorkspaceKey } from './slack-installations.js';
-export { isSharedPool, personOf, scopeOf, teamOf } from './place.js';
+export { isSharedPool, personOf, scopeOf, teamOf } from './channel.js';
 export { delegateTo } from './chat-core.js';

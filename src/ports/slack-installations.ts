@@ -2,7 +2,7 @@
 // keeps them sealed in its store; the adapter never sees the store.
 
 export interface WorkspaceKey {
-  /** A workspace is found by its team alone, whatever its enterprise: a place (`slack:T…:C…`) names only the team. */
+  /** A workspace is found by its team alone, whatever its enterprise: a channel (`slack:T…:C…`) names only the team. */
   teamId?: string | undefined;
   /** Org-wide (Enterprise Grid) installs, which have no team, are kept by their enterprise. */
   enterpriseId?: string | undefined;

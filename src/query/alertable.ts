@@ -12,10 +12,10 @@ export const ALERTABLE: ReadonlySet<OperationName> = new Set([
 ]);
 
 /**
- * Why a search cannot be an alert, in words for chat; undefined when it can. `place`: the place already looked up (a
- * search reply's), which stands for the place words.
+ * Why a search cannot be an alert, in words for chat; undefined when it can. `area`: the area already looked up (a
+ * search reply's), which stands for the area words.
  */
-export function notAlertable(query: Query, place?: { id: number; name: string }): string | undefined {
+export function notAlertable(query: Query, area?: { id: number; name: string }): string | undefined {
   if (!ALERTABLE.has(query.operation)) {
     return 'Only listing searches can be alerts: rent or buy, homes or commercial (for example `/alerts add rent marina 2br under 120k`).';
   }
@@ -23,7 +23,7 @@ export function notAlertable(query: Query, place?: { id: number; name: string })
   if (query.perSqft) {
     return 'Alerts watch what the property service filters, and it has no price per sqft: save the search without it (a price or a size range works, like `/alerts add rent office dmcc 1000-2000 sqft under 250k`).';
   }
-  if (!query.location && !place)
+  if (!query.location && !area)
     return 'An alert needs a place, so I know where to look: for example `/alerts add rent marina 2br under 120k`.';
   return undefined;
 }

@@ -61,7 +61,7 @@ export const LABELS: Record<OperationName, string> = {
 const COMMERCIAL_ONLY = new Set<string>(
   COMMERCIAL_TYPES.filter((t) => !(RESIDENTIAL_TYPES as readonly string[]).includes(t)),
 );
-const NEEDS_PLACE = new Set<Family>(['rent', 'buy', 'projects', 'transactions', 'trend']);
+const NEEDS_AREA = new Set<Family>(['rent', 'buy', 'projects', 'transactions', 'trend']);
 const quoteAll = (words: readonly string[]) => words.map((w) => `"${w}"`).join(', ');
 
 export function build(family: Family, draft: Draft, id?: string): Query {
@@ -173,15 +173,15 @@ export function build(family: Family, draft: Draft, id?: string): Query {
 
   const perSqft = perSqftOf(operation, draft, label);
 
-  const place = placeOf(family, draft.words, example, draft.known);
+  const area = areaOf(family, draft.words, example, draft.known);
   if (family === 'adrec') {
-    if (place.districts.length > 0) params.district = place.districts.join(',');
+    if (area.districts.length > 0) params.district = area.districts.join(',');
     return { operation, params, location: null, unknownWords: [] };
   }
-  if (NEEDS_PLACE.has(family) && place.location === null) {
+  if (NEEDS_AREA.has(family) && area.location === null) {
     fail(`Where? Add a place, like "${example}".`);
   }
-  return { operation, params, location: place.location, unknownWords: place.unknown, ...(perSqft ? { perSqft } : {}) };
+  return { operation, params, location: area.location, unknownWords: area.unknown, ...(perSqft ? { perSqft } : {}) };
 }
 
 /** Listing searches, whose records carry a price and a size: the only ones a price per sqft can filter. */
@@ -357,7 +357,7 @@ export function sortPhrases(family: Family): string[] {
 }
 
 /** The leftover words: one place (or ADREC districts), with the words that look like failed filters marked. */
-function placeOf(
+function areaOf(
   family: Family,
   words: readonly Token[],
   example: string,
@@ -372,7 +372,7 @@ function placeOf(
     );
     fail(`I don't know the emirate "${joinWords(plain)}". Try one of: ${emirates}.`);
   }
-  if (!NEEDS_PLACE.has(family) && family !== 'agents' && family !== 'brokers') {
+  if (!NEEDS_AREA.has(family) && family !== 'agents' && family !== 'brokers') {
     if (plain.length > 0 || quoted.length > 0)
       fail(`I didn't understand ${quoteAll([...plain, ...quoted].map((t) => t.raw))}. Try "${example}".`);
     return { location: null, unknown: [], districts: [] };

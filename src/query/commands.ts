@@ -4,7 +4,7 @@
 // things (alerts, digests) with subcommands.
 
 /**
- * search: a verb searching a place (Discord adds a `location` option); other: a verb without one; alerts and digest:
+ * search: a verb searching an area (Discord adds a `location` option); other: a verb without one; alerts and digest:
  * subcommands.
  */
 export type CommandKind = 'search' | 'alerts' | 'digest' | 'other';

@@ -45,7 +45,7 @@ export interface DeliveryWords {
   words: string[];
 }
 
-/** Takes the delivery words out of a standing search's text; quoted text (a place's name) is never touched. */
+/** Takes the delivery words out of a standing search's text; quoted text (an area's name) is never touched. */
 export function takeDeliveryWords(text: string): DeliveryWords {
   const words: string[] = [];
   const parts = text.split('"');

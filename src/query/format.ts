@@ -1,5 +1,5 @@
 // Query -> canonical command text that parses back to the same operation, params and location.
-// Used for "Run again" buttons and saved searches; the place is always quoted so it comes back verbatim.
+// Used for "Run again" buttons and saved searches; the area is always quoted so it comes back verbatim.
 import { OPERATIONS, type OperationName, type OperationSpec } from '../api/operations.js';
 import { SORTS_BY_FAMILY, sortPhrase } from './build.js';
 import type { Family, Query } from './types.js';

@@ -1,7 +1,7 @@
 // The command language: text -> Query -> parameters, summaries, canonical text and help. Pure: no I/O.
 export type { Query, ParseResult, Suggestion } from './types.js';
 export { parseCommand, RENT_FLOOR, SALE_FLOOR } from './parse.js';
-export { learnPlaceNames } from './scan.js';
+export { learnAreaNames } from './scan.js';
 export { parseToJson, toParams, withPage } from './params.js';
 export { summarize } from './summarize.js';
 export { formatQuery } from './format.js';

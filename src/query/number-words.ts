@@ -225,7 +225,7 @@ function digits(n: Spelled): string {
 /**
  * The tokens with every spelled-out count replaced by digits; the same array when there is none. `kept(words, i)` says
  * how
- * many words from i are a name to leave as typed ("Between Two Bridges" is a place, not "between 2").
+ * many words from i are a name to leave as typed ("Between Two Bridges" is an area, not "between 2").
  */
 export function spellOutNumbers(
   tokens: readonly Token[],

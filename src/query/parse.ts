@@ -1,12 +1,12 @@
-// Command text -> Query: the verb first, then the filters in any order, then the place.
+// Command text -> Query: the verb first, then the filters in any order, then the area.
 import { build } from './build.js';
 import { formatQuery } from './format.js';
 import { impossibleValue } from './limits.js';
 import { spellOutNumbers } from './number-words.js';
 import { amountText, grouped } from './numbers.js';
-import { isKnownPlaceWord, knownPlaceAt, scan, type Draft, type ScanOptions } from './scan.js';
+import { isKnownAreaWord, knownAreaAt, scan, type Draft, type ScanOptions } from './scan.js';
 import { SENTENCE_FILLERS, readVerb, type Reading } from './sentence.js';
-import { MAX_LENGTH, boundPlaceWords, joinWords, normalizeCommand, tokenize, type Token } from './text.js';
+import { MAX_LENGTH, boundAreaWords, joinWords, normalizeCommand, tokenize, type Token } from './text.js';
 import { ParseError, fail, type Family, type ParseResult, type Query } from './types.js';
 import { typedWithSlash } from './small-talk.js';
 import { correctionFor, isFilterWord, isWholeFilter } from './typos.js';
@@ -61,8 +61,8 @@ const ID_HINTS: Partial<Record<Family, string>> = {
 
 export function parseCommand(text: string): ParseResult {
   try {
-    // Normalised before parse() judges the length; place text bounded before anything is sent upstream.
-    return { ok: true, query: boundPlaceWords(parse(normalizeCommand(text))) };
+    // Normalised before parse() judges the length; area text bounded before anything is sent upstream.
+    return { ok: true, query: boundAreaWords(parse(normalizeCommand(text))) };
   } catch (e) {
     if (e instanceof ParseError)
       return {
@@ -81,7 +81,7 @@ function parse(text: string): Query {
       `That's ${text.length} characters; I read commands of up to ${MAX_LENGTH}. Try something shorter, like "/rent marina 2br under 120k".`,
     );
   }
-  const tokens = spellOutNumbers(withoutPrefix(tokenize(text)), knownPlaceAt);
+  const tokens = spellOutNumbers(withoutPrefix(tokenize(text)), knownAreaAt);
   if (tokens.length === 0)
     fail('Tell me what to look for, like "/rent marina 2br under 120k". Say "help" to see everything I can do.');
   const reading = readVerb(tokens);
@@ -116,7 +116,7 @@ function parse(text: string): Query {
   return readAs(family, reading, rest, id);
 }
 
-/** The words after the verb read as the family's filters and place, typos corrected, and built into a Query. */
+/** The words after the verb read as the family's filters and area, typos corrected, and built into a Query. */
 function readAs(verbFamily: Family, reading: Reading, rest: Token[], id: string | undefined): Query {
   let family = verbFamily;
   let index = indexFor(family);
@@ -146,7 +146,7 @@ function readAs(verbFamily: Family, reading: Reading, rest: Token[], id: string 
   try {
     return finish(family, deal, id, corrected.draft, corrected.corrections);
   } catch (e) {
-    // A correction is kept only when the command is then understood: "la vila" read as a second type is a place again.
+    // A correction is kept only when the command is then understood: "la vila" read as a second type is an area again.
     if (!(e instanceof ParseError)) throw e;
     try {
       return finish(family, deal, id, plain, []);
@@ -308,8 +308,8 @@ function checkFloors(query: Query, draft: Draft): void {
 
 /**
  * Scans with typos corrected: each leftover word close to one filter word is read as it, and kept only when the
- * corrected word is then understood as a filter. A word that would still be left over stays as typed, in the place,
- * and so does a word among place words ("Jumeirah Park furnished" is not "Jumeirah, part furnished"). Undefined when
+ * corrected word is then understood as a filter. A word that would still be left over stays as typed, in the area,
+ * and so does a word among area words ("Jumeirah Park furnished" is not "Jumeirah, part furnished"). Undefined when
  * nothing was corrected.
  */
 function scanCorrecting(
@@ -320,12 +320,12 @@ function scanCorrecting(
 ): { draft: Draft; corrections: string[] } | undefined {
   const fixed = new Map<Token, Token>();
   for (const token of plain.words) {
-    // A word of a known place ("park" of Jumeirah Park) is no typo, inside the place or out of it.
-    if (token.quoted || plain.known?.has(token) || isKnownPlaceWord(token.word)) continue;
+    // A word of a known area ("park" of Jumeirah Park) is no typo, inside the area or out of it.
+    if (token.quoted || plain.known?.has(token) || isKnownAreaWord(token.word)) continue;
     const target = correctionFor(token.word);
     if (
       target &&
-      (isWholeFilter(target) ? !betweenPlaceWords(tokens, token, plain) : !nextToPlaceWord(tokens, token, plain))
+      (isWholeFilter(target) ? !betweenAreaWords(tokens, token, plain) : !nextToAreaWord(tokens, token, plain))
     ) {
       fixed.set(token, { ...token, word: target });
     }
@@ -336,13 +336,13 @@ function scanCorrecting(
     try {
       next = scan(corrected, index, options);
     } catch (e) {
-      // "Al Bateen" read as "al between" asks "between what?": the words were a place, not a typo.
+      // "Al Bateen" read as "al between" asks "between what?": the words were an area, not a typo.
       if (e instanceof ParseError) return undefined;
       throw e;
     }
-    // A correction never takes a word out of the place: "Wadi Al Safa 5 bedroooms" is not 5 bedrooms in "Wadi Al Safa".
-    const placeWords = plain.words.filter((t) => !fixed.has(t) && isPlaceWord(t, plain));
-    if (placeWords.some((t) => !next.words.includes(t))) return undefined;
+    // A correction never takes a word out of the area: "Wadi Al Safa 5 bedroooms" is not 5 bedrooms in "Wadi Al Safa".
+    const areaWords = plain.words.filter((t) => !fixed.has(t) && isAreaWord(t, plain));
+    if (areaWords.some((t) => !next.words.includes(t))) return undefined;
     const stillLeft = [...fixed].filter(([, to]) => next.words.includes(to));
     if (stillLeft.length === 0)
       return { draft: next, corrections: [...fixed].map(([from, to]) => `read "${from.raw}" as ${to.word}`) };
@@ -351,8 +351,8 @@ function scanCorrecting(
   return undefined;
 }
 
-/** A word left over that is no number, no filter's word and no typo of one: a word of the place. */
-const isPlaceWord = (token: Token | undefined, draft: Draft): boolean =>
+/** A word left over that is no number, no filter's word and no typo of one: a word of the area. */
+const isAreaWord = (token: Token | undefined, draft: Draft): boolean =>
   token !== undefined &&
   token.word !== ',' &&
   draft.words.includes(token) &&
@@ -360,16 +360,16 @@ const isPlaceWord = (token: Token | undefined, draft: Draft): boolean =>
     draft.known?.has(token) === true ||
     (!/\d/.test(token.word) && !isFilterWord(token.word) && !correctionFor(token.word)));
 
-/** Next to a place word: "park" in "Jumeirah Park", "port" in "Port de La Mer", "bateen" in "Al Bateen". */
-function nextToPlaceWord(tokens: readonly Token[], token: Token, draft: Draft): boolean {
+/** Next to an area word: "park" in "Jumeirah Park", "port" in "Port de La Mer", "bateen" in "Al Bateen". */
+function nextToAreaWord(tokens: readonly Token[], token: Token, draft: Draft): boolean {
   const k = tokens.indexOf(token);
-  return isPlaceWord(tokens[k - 1], draft) || isPlaceWord(tokens[k + 1], draft);
+  return isAreaWord(tokens[k - 1], draft) || isAreaWord(tokens[k + 1], draft);
 }
 
-/** Inside a run of place words, with place words on both sides. */
-function betweenPlaceWords(tokens: readonly Token[], token: Token, draft: Draft): boolean {
+/** Inside a run of area words, with area words on both sides. */
+function betweenAreaWords(tokens: readonly Token[], token: Token, draft: Draft): boolean {
   const k = tokens.indexOf(token);
-  return isPlaceWord(tokens[k - 1], draft) && isPlaceWord(tokens[k + 1], draft);
+  return isAreaWord(tokens[k - 1], draft) && isAreaWord(tokens[k + 1], draft);
 }
 
 /** `/rent ...`, `/manzil rent ...` and `rent ...` are the same command. */

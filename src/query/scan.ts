@@ -1,6 +1,6 @@
 // Tokens -> a Draft: every filter found, in any order, and the words left over for the location.
 // What a filter means for a given operation (and whether it is allowed there) is decided later, in build.ts.
-import { KNOWN_PLACES } from './known-places.js';
+import { KNOWN_AREAS } from './known-areas.js';
 import {
   MAX_AREA_SQFT,
   MAX_PRICE_AED,
@@ -28,7 +28,7 @@ import {
   splitRoomWord,
   type RoomUnit,
 } from './numbers.js';
-import { PlaceBook } from './places.js';
+import { AreaBook } from './areas.js';
 import { SENTENCE_FILLERS } from './sentence.js';
 import { fail } from './types.js';
 import type { Token } from './text.js';
@@ -91,7 +91,7 @@ export interface Draft {
   notes: string[];
   /** Left over, in order: location words, quoted text and commas (which separate ADREC districts). */
   words: Token[];
-  /** The words of `words` that are a known place's ("Villa Lantana"): never a typo, never an unknown word. */
+  /** The words of `words` that are a known area's ("Villa Lantana"): never a typo, never an unknown word. */
   known?: Set<Token>;
 }
 
@@ -115,7 +115,7 @@ export interface ScanOptions {
   fillers?: ReadonlySet<string>;
 }
 
-/** Separators between filters ("marina | 2br - furnished"): never part of a place. */
+/** Separators between filters ("marina | 2br - furnished"): never part of an area. */
 const SEPARATORS = new Set(['-', '|', '+', '&', '/', '•', '·', '~', ':']);
 
 /** Sets a field once; the same value twice is fine, two different ones is a question for the person. */
@@ -151,15 +151,15 @@ export function scan(tokens: readonly Token[], index: PhraseIndex, options: Scan
       i++;
       continue;
     }
-    // A known place before any filter: "Villa Lantana", "Damac Hills 2", "Dubai Studio City".
-    const place = knownPlaceAt(words, i);
-    if (place > 0) {
+    // A known area before any filter: "Villa Lantana", "Damac Hills 2", "Dubai Studio City".
+    const area = knownAreaAt(words, i);
+    if (area > 0) {
       draft.known ??= new Set();
-      for (let k = i; k < i + place; k++) {
+      for (let k = i; k < i + area; k++) {
         draft.words.push(tokens[k]!);
         draft.known.add(tokens[k]!);
       }
-      i += place;
+      i += area;
       continue;
     }
     const used =
@@ -632,7 +632,7 @@ const BOUNDS: readonly (readonly [phrase: string, kind: BoundKind, soft?: true])
   ['no more than', 'max'],
   ['not more than', 'max'],
   ['no less than', 'min'],
-  // "not over 120k" is a maximum: without these, "over 120k" was read and "not" left in the place.
+  // "not over 120k" is a maximum: without these, "over 120k" was read and "not" left in the area.
   ['at most', 'max'],
   ['not over', 'max'],
   ['not above', 'max'],
@@ -828,7 +828,7 @@ function quantity(
     if (second && surelyAmount && roomsAt(words, j + 1)) second = undefined;
     if (second) j = second.end;
   }
-  // "150 per sqft", "100-200 aed/sqft", "1,000 per sqm": a price per unit of area, never a price or a place word.
+  // "150 per sqft", "100-200 aed/sqft", "1,000 per sqm": a price per unit of area, never a price or an area word.
   if (unit && (first!.area !== undefined || second?.area !== undefined)) return 0;
   const perAfter =
     unit || first!.area !== undefined || second?.area !== undefined ? undefined : perArea(words, j, true);
@@ -861,7 +861,7 @@ function quantity(
     const frequencyNext = rentPeriod !== undefined || index.match(words, j)?.effect.kind === 'frequency';
     if (first!.multiplier === 1 && !first!.currency && first!.value < 1000 && !frequencyNext) return 0;
   }
-  // "under 75 grnd", "1200 sqfeet": a plain number followed by a word that is no unit, filter or place is not a price.
+  // "under 75 grnd", "1200 sqfeet": a plain number followed by a word that is no unit, filter or area is not a price.
   if (
     !isArea &&
     !per &&
@@ -967,7 +967,7 @@ const PRICE_LEADS = new Set(['price', 'rate']);
 
 /**
  * The unit before the amount: "per sqft under 150", "price per sqft below 150", "psf 100-200", "price/sqft max 150".
- * Read as "under 150 per sqft" (never a price of AED 150, nor a place word); a unit with no amount is asked about.
+ * Read as "under 150 per sqft" (never a price of AED 150, nor an area word); a unit with no amount is asked about.
  */
 function unitFirst(
   words: readonly string[],
@@ -1051,7 +1051,7 @@ function setBound(target: Bounds, side: 'min' | 'max', value: number, factor: nu
   target[side] = { value: Number(amountText(sent)), text: said };
 }
 
-// --- Known places, and the words a number may be followed by ------------------------------------------------------
+// --- Known areas, and the words a number may be followed by ------------------------------------------------------
 
 /** Words that a filter starts with, or that the scanner drops: a known name holding one must be read as a whole. */
 const TAKEN = new Set<string>([
@@ -1092,27 +1092,27 @@ const TAKEN = new Set<string>([
 ]);
 const takes = (word: string): boolean => DIGIT.test(word) || TAKEN.has(word);
 
-/** The known places: the shipped list and, once src/locations has taught them, every name the lookup has answered. */
-const PLACES = new PlaceBook(takes);
-PLACES.add(KNOWN_PLACES.flatMap((p) => [p.name, ...p.spellings]));
+/** The known areas: the shipped list and, once src/locations has taught them, every name the lookup has answered. */
+const AREAS = new AreaBook(takes);
+AREAS.add(KNOWN_AREAS.flatMap((p) => [p.name, ...p.spellings]));
 
-/** Teaches the parser place names (from location lookups): read as places before filter words from now on. */
-export function learnPlaceNames(names: Iterable<string>): void {
-  PLACES.add(names);
+/** Teaches the parser area names (from location lookups): read as areas before filter words from now on. */
+export function learnAreaNames(names: Iterable<string>): void {
+  AREAS.add(names);
 }
 
-/** True for a word of a known place name: never a typo of a filter word. */
-export const isKnownPlaceWord = (word: string): boolean => PLACES.hasWord(word);
+/** True for a word of a known area name: never a typo of a filter word. */
+export const isKnownAreaWord = (word: string): boolean => AREAS.hasWord(word);
 
 /**
- * How many words from words[i] are a known place that holds a filter's word or a number; 0 for none. A number ending
+ * How many words from words[i] are a known area that holds a filter's word or a number; 0 for none. A number ending
  * the
  * name that starts a count of rooms is read as the count, as before: "Damac Hills 2 bed" is two bedrooms in Damac
  * Hills;
  * and one that starts an amount in words as the amount: "Palm Jumeirah 1 million" is not in "Jumeirah 1".
  */
-export function knownPlaceAt(words: readonly string[], i: number): number {
-  const length = PLACES.at(words, i);
+export function knownAreaAt(words: readonly string[], i: number): number {
+  const length = AREAS.at(words, i);
   if (length === 0) return 0;
   const last = i + length - 1;
   return /^\d+$/.test(words[last]!) && (roomsAt(words, last) || MULTIPLIERS[words[last + 1] ?? ''] !== undefined)
@@ -1139,14 +1139,14 @@ const WORDS_AFTER_AMOUNT = new Set<string>([
 const LATIN_LETTER = /[a-z]/;
 
 /**
- * True when the word after a number is one the language does not know: no unit, filter, filler, known place word or
- * typo of a filter word. Words in other scripts are place words (an Arabic name is looked up as typed).
+ * True when the word after a number is one the language does not know: no unit, filter, filler, known area word or
+ * typo of a filter word. Words in other scripts are area words (an Arabic name is looked up as typed).
  */
 function isUnknownAfterAmount(word: string | undefined, index: PhraseIndex, options: ScanOptions): boolean {
   if (word === undefined || word === '\u0000' || word === ',' || DIGIT.test(word) || !LATIN_LETTER.test(word))
     return false;
   if (SPAN_UNITS[word] !== undefined) return true; // "upto 3 months": time, not money
-  if (WORDS_AFTER_AMOUNT.has(word) || options.fillers?.has(word) || PLACES.hasWord(word) || index.starts(word))
+  if (WORDS_AFTER_AMOUNT.has(word) || options.fillers?.has(word) || AREAS.hasWord(word) || index.starts(word))
     return false;
   return correctionFor(word) === undefined;
 }

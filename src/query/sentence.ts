@@ -110,7 +110,7 @@ const GREETINGS = new Set([
 const CLOSERS: readonly (readonly string[])[] = [
   ...PHRASES.filter(([kind]) => kind === 'thanks')
     .flatMap(([, phrases]) => phrases)
-    // Not "ta": a place may end in it.
+    // Not "ta": an area may end in it.
     .filter((p) => p !== 'ta')
     .map((p) => p.split(' '))
     .sort((a, b) => b.length - a.length),
@@ -283,7 +283,7 @@ function trimStart(
 /** The last word of each closer: a sentence ending in none of them has nothing to trim. */
 const CLOSER_ENDS = new Set(CLOSERS.map((c) => c[c.length - 1]!));
 
-/** Politeness dropped from the end of a sentence. Terse commands keep theirs: the place words are reported as typed. */
+/** Politeness dropped from the end of a sentence. Terse commands keep theirs: the area words are reported as typed. */
 function trimEnd(tokens: readonly Token[]): Token[] {
   let end = tokens.length;
   for (let again = true; again;) {

@@ -155,8 +155,8 @@ export function summarize(query: Query, locationName?: string): string {
 function describe(query: Query, locationName?: string): string {
   const p = query.params;
   const spec: OperationSpec = OPERATIONS[query.operation];
-  const place = locationName ?? query.location ?? undefined;
-  const inPlace = place ? ` in ${place}` : '';
+  const area = locationName ?? query.location ?? undefined;
+  const inArea = area ? ` in ${area}` : '';
   const page = p.page !== undefined ? `page ${Number(p.page) + 1 - (spec.firstPage ?? 1)}` : undefined;
   const sort = p.sort ? (SORT_NAMES[p.sort] ?? p.sort) : undefined;
   const type = p.property_type ? (TYPE_NAMES[p.property_type] ?? p.property_type) : undefined;
@@ -183,7 +183,7 @@ function describe(query: Query, locationName?: string): string {
       const amenities = p.amenities
         ? `with ${list(p.amenities.split(',').map((a) => AMENITY_NAMES[a as keyof typeof AMENITY_NAMES] ?? a))}`
         : undefined;
-      return join(capitalise(`${beds}${noun} for ${rent ? 'rent' : 'sale'}${inPlace}`), [
+      return join(capitalise(`${beds}${noun} for ${rent ? 'rent' : 'sale'}${inArea}`), [
         p.bathrooms ? roomCount(p.bathrooms, 'bathroom') : undefined,
         bounds(p.price_min, p.price_max, 'AED ', per),
         !p.price_min && !p.price_max && p.rent_frequency ? `paid ${p.rent_frequency}` : undefined,
@@ -199,7 +199,7 @@ function describe(query: Query, locationName?: string): string {
     case 'search-new-projects': {
       const what =
         p.bedrooms || type ? `${p.bedrooms ? `${bedroomWords(p.bedrooms)} ` : ''}${type ?? 'homes'}` : undefined;
-      return join(`New projects${inPlace}`, [
+      return join(`New projects${inArea}`, [
         what,
         bounds(p.price_min, p.price_max, 'AED ', ''),
         bounds(p.area_min, p.area_max, '', ' sqft', 'at least'),
@@ -208,7 +208,7 @@ function describe(query: Query, locationName?: string): string {
       ]);
     }
     case 'get-get-transactions':
-      return join(`${p.transaction_type === 'rented' ? 'Rental' : 'Sold'} transactions${inPlace}`, [
+      return join(`${p.transaction_type === 'rented' ? 'Rental' : 'Sold'} transactions${inArea}`, [
         type,
         p.bedrooms ? roomCount(p.bedrooms, 'bedroom') : undefined,
         PERIOD_NAMES[p.period ?? '1y'],
@@ -233,7 +233,7 @@ function describe(query: Query, locationName?: string): string {
     case 'price-trend-of-location': {
       const trendType =
         type ?? TYPE_NAMES[(spec.params as Record<string, { default?: string }>).property_type?.default ?? 'apartment'];
-      return `Price trend for ${trendType}${inPlace}`;
+      return `Price trend for ${trendType}${inArea}`;
     }
     case 'search-agents':
     case 'search-agents-detailed':
@@ -241,7 +241,7 @@ function describe(query: Query, locationName?: string): string {
     case 'search-brokers-detailed': {
       const who = query.operation.startsWith('search-agents') ? 'Agents' : 'Brokerages';
       const detailed = query.operation.endsWith('-detailed') ? ' (detailed)' : '';
-      return join(`${who}${place ? inPlace : ' across the UAE'}${detailed}`, [
+      return join(`${who}${area ? inArea : ' across the UAE'}${detailed}`, [
         p.category ? CATEGORY_NAMES[p.category] : undefined,
         sort,
         page,

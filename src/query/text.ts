@@ -5,9 +5,9 @@ import { fail, type Query } from './types.js';
 export const MAX_LENGTH = 500;
 /** Raw text beyond this is refused before normalising: NFKC never shrinks text this much, and it bounds the work. */
 export const RAW_MAX_LENGTH = MAX_LENGTH * 8;
-/** The longest place text sent upstream: real place names are a few words ("Jumeirah Village Circle"). */
-export const PLACE_MAX_CHARS = 80;
-export const PLACE_MAX_WORDS = 8;
+/** The longest area text sent upstream: real area names are a few words ("Jumeirah Village Circle"). */
+export const AREA_MAX_CHARS = 80;
+export const AREA_MAX_WORDS = 8;
 
 export interface Token {
   /** As typed (case kept), for location words. */
@@ -56,7 +56,7 @@ const latinNumeral = (c: string): string => {
 };
 // `2br+maid` -> `2br + maid`, `1.5m+` -> `1.5m +`; `3+br` and `1000+` keep theirs (a count and up).
 const LETTER_PLUS = /(?<=\p{L})\+/gu;
-// Emoji (with their skin tones, joiners and presentation selectors) say nothing a filter or a place needs: "in jlt 🙏".
+// Emoji (with their skin tones, joiners and presentation selectors) say nothing a filter or an area needs: "in jlt 🙏".
 const EMOJI = /\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}]|\u{FE0F}|\u{200D}/gu;
 // Pipes and bullets separate filters: `marina | 2br | furnished`.
 const BARS = /[|\u2022\u00B7]/g;
@@ -80,13 +80,13 @@ export function normalizeCommand(text: string): string {
 const NON_ASCII = /[^ -~\t\n\r]/;
 const nfkc = (text: string): string => (NON_ASCII.test(text) ? text.normalize('NFKC') : text);
 
-function checkPlace(place: string, unknownWords: readonly string[] = []): void {
-  // A text of 2n characters has at most n words: short places, nearly all of them, need no counting.
-  if (place.length <= 2 * PLACE_MAX_WORDS && place.length <= PLACE_MAX_CHARS) return;
-  const words = place.split(/\s+/).filter(Boolean).length;
-  if (place.length <= PLACE_MAX_CHARS && words <= PLACE_MAX_WORDS) return;
-  const size = place.length > PLACE_MAX_CHARS ? `${place.length} characters` : `${words} words`;
-  // Usually the place is long because words were not understood as filters: name them, so the person can fix them.
+function checkArea(area: string, unknownWords: readonly string[] = []): void {
+  // A text of 2n characters has at most n words: short areas, nearly all of them, need no counting.
+  if (area.length <= 2 * AREA_MAX_WORDS && area.length <= AREA_MAX_CHARS) return;
+  const words = area.split(/\s+/).filter(Boolean).length;
+  if (area.length <= AREA_MAX_CHARS && words <= AREA_MAX_WORDS) return;
+  const size = area.length > AREA_MAX_CHARS ? `${area.length} characters` : `${words} words`;
+  // Usually the area is long because words were not understood as filters: name them, so the person can fix them.
   const unknown = unknownWords.length
     ? ` I didn't understand ${unknownWords
         .slice(0, 5)
@@ -94,17 +94,16 @@ function checkPlace(place: string, unknownWords: readonly string[] = []): void {
         .join(', ')}.`
     : '';
   fail(
-    `That place is ${size} long; I look places up by names of up to ${PLACE_MAX_CHARS} characters and ${PLACE_MAX_WORDS} words.${unknown} ` +
+    `That place is ${size} long; I look places up by names of up to ${AREA_MAX_CHARS} characters and ${AREA_MAX_WORDS} words.${unknown} ` +
       'Give the main name, like "Dubai Marina", and put filters such as "2br" or "under 120k" outside any quotes.',
   );
 }
 
-/** Refuses a query whose place text (a location, a lookup, ADREC districts) is longer than a place name can be. */
-export function boundPlaceWords(query: Query): Query {
-  if (query.location !== null) checkPlace(query.location, query.unknownWords);
-  if (query.operation === 'autocomplete-location' && query.params.query !== undefined) checkPlace(query.params.query);
-  if (query.params.district !== undefined)
-    for (const district of query.params.district.split(',')) checkPlace(district);
+/** Refuses a query whose area text (a location, a lookup, ADREC districts) is longer than an area name can be. */
+export function boundAreaWords(query: Query): Query {
+  if (query.location !== null) checkArea(query.location, query.unknownWords);
+  if (query.operation === 'autocomplete-location' && query.params.query !== undefined) checkArea(query.params.query);
+  if (query.params.district !== undefined) for (const district of query.params.district.split(',')) checkArea(district);
   return query;
 }
 

@@ -1,5 +1,5 @@
 // Typos in the language's own words: "furnshed" is furnished, "bedrms" is bedrooms, "townhose" is townhouse.
-// Only into filter words, never into a place, and only words close enough to one filter word alone: the same first
+// Only into filter words, never into an area, and only words close enough to one filter word alone: the same first
 // letter, one edit for short words and two for long ones, and no tie between two different words.
 import { distance } from 'fastest-levenshtein';
 import { AREA_UNITS, BATHROOM_UNITS, BEDROOM_UNITS, CURRENCIES, MULTIPLIERS } from './numbers.js';
@@ -37,7 +37,7 @@ const BOUND_WORDS = [
 
 /**
  * What a typo may become: words of filters, each with its meaning, so that "townhose" (as near "townhome" as
- * "townhouse") is no tie. Not deal or emirate words: those are verbs and places.
+ * "townhouse") is no tie. Not deal or emirate words: those are verbs and areas.
  */
 const MEANINGS = new Map<string, string>();
 const mean = (word: string, meaning: string) => {
@@ -81,7 +81,7 @@ for (const t of MEANINGS.keys()) BY_FIRST.set(t[0]!, [...(BY_FIRST.get(t[0]!) ??
 
 /**
  * True when the word is a filter on its own ("villa", "cheapest"), not a unit needing a count, a bound needing an
- * amount, or one word of a longer phrase ("part" of "part furnished"): next to a place word, only these are corrected.
+ * amount, or one word of a longer phrase ("part" of "part furnished"): next to an area word, only these are corrected.
  */
 export function isWholeFilter(word: string): boolean {
   const meaning = MEANINGS.get(word);
@@ -90,7 +90,7 @@ export function isWholeFilter(word: string): boolean {
   );
 }
 
-/** A word of the language's filters ("first" of "newest first"), which is never a word of a place. */
+/** A word of the language's filters ("first" of "newest first"), which is never a word of an area. */
 export const isFilterWord = (word: string): boolean => MEANINGS.has(word);
 
 /** Two neighbouring letters swapped ("stuido", "balocny"): one slip of the fingers, though Levenshtein counts two. */
@@ -101,7 +101,7 @@ function isSwap(a: string, b: string): boolean {
   return k < a.length - 1 && a[k] === b[k + 1] && a[k + 1] === b[k] && a.slice(k + 2) === b.slice(k + 2);
 }
 
-// "Gardens" is a place (Discovery Gardens), not a typo of "garden".
+// "Gardens" is an area (Discovery Gardens), not a typo of "garden".
 const isPlural = (a: string, b: string) => a === `${b}s` || b === `${a}s` || a === `${b}es` || b === `${a}es`;
 
 /** Answers already worked out: the same few hundred words recur, and each answer costs a Levenshtein pass. */

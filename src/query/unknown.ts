@@ -1,5 +1,5 @@
 // Which leftover words look like a filter that was not understood, so a failed location lookup can name them.
-// A place name rarely mixes digits and letters, is a bare unit ("br", "sqft"), or is one typo away from our words.
+// An area name rarely mixes digits and letters, is a bare unit ("br", "sqft"), or is one typo away from our words.
 import { AREA_UNITS, BATHROOM_UNITS, BEDROOM_UNITS, CURRENCIES, MULTIPLIERS } from './numbers.js';
 import {
   ADREC_TYPES,
@@ -12,7 +12,7 @@ import {
 } from './vocabulary.js';
 
 /** Words that mean nothing alone: a unit, a currency or a bound without its number. */
-const OUT_OF_PLACE = new Set<string>([
+const LONE_WORDS = new Set<string>([
   // Not "grand": it is also a word of names ("Grand Bleu Tower").
   ...BEDROOM_UNITS,
   ...BATHROOM_UNITS,
@@ -42,11 +42,11 @@ const VOCABULARY = [
     FURNISHING_PHRASES,
     SORT_PHRASES,
   ].flatMap((table) => table.map(([p]) => p).filter((p) => !p.includes(' '))),
-  ...OUT_OF_PLACE,
+  ...LONE_WORDS,
 ].filter((w) => w.length >= 4);
 
 /**
- * Answers already worked out: place words recur ("marina", "jvc"), and each answer costs a pass over the vocabulary.
+ * Answers already worked out: area words recur ("marina", "jvc"), and each answer costs a pass over the vocabulary.
  */
 const ANSWERS = new Map<string, boolean>();
 const ANSWERS_CAP = 20_000;
@@ -62,7 +62,7 @@ export function isUnknownWord(word: string): boolean {
 }
 
 function looksLikeAFilter(word: string): boolean {
-  if (OUT_OF_PLACE.has(word)) return true;
+  if (LONE_WORDS.has(word)) return true;
   if (/\d/.test(word) && /\D/.test(word)) return true;
   if (word.length < 4) return false;
   for (let length = word.length - 1; length <= word.length + 1; length++) {
@@ -75,7 +75,7 @@ function looksLikeAFilter(word: string): boolean {
 const BY_LENGTH = new Map<number, string[]>();
 for (const v of new Set(VOCABULARY)) BY_LENGTH.set(v.length, [...(BY_LENGTH.get(v.length) ?? []), v]);
 
-// "Gardens" is a place (Discovery Gardens), not a typo of "garden". Compared in place: building `${b}s` per pair was
+// "Gardens" is an area (Discovery Gardens), not a typo of "garden". Compared in area: building `${b}s` per pair was
 // most of the cost.
 const isPlural = (a: string, b: string) =>
   (a.length === b.length + 1 && a.endsWith('s') && a.startsWith(b)) ||

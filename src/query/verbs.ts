@@ -15,7 +15,7 @@ export interface Verb {
   readonly deals?: Readonly<Record<string, 'rent' | 'sale'>>;
   /** Aliases accepted but not advertised. */
   readonly quiet?: readonly string[];
-  /** What follows the verb, for help: `<place>`, `<id>`... */
+  /** What follows the verb, for help: `<area>`, `<id>`... */
   readonly usage: string;
 }
 

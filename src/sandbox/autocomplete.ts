@@ -1,7 +1,7 @@
 // Location lookup: case-insensitive prefix of the name or of any word in it; exact name first,
-// then cities, communities and buildings in that order (the first market's busier communities before the places
-// added later, as the service ranks the places most asked for first), at most 10.
-import type { Geography, Place } from './geography.js';
+// then cities, communities and buildings in that order (the first market's busier communities before the areas
+// added later, as the service ranks the areas most asked for first), at most 10.
+import type { Geography, Area } from './geography.js';
 
 const LEVEL_RANK = { city: 0, community: 1, building: 2 } as const;
 const MAX_RESULTS = 10;
@@ -13,12 +13,12 @@ const words = (s: string) =>
     .filter(Boolean);
 
 /** 0 exact, 1 the name starts with the query, 2 every query word starts a word of the name; undefined: no match. */
-function matchRank(place: Place, query: string): number | undefined {
-  const name = place.name.toLowerCase();
+function matchRank(area: Area, query: string): number | undefined {
+  const name = area.name.toLowerCase();
   if (name === query) return 0;
   if (name.startsWith(query)) return 1;
   const qWords = words(query);
-  const nWords = words(place.name);
+  const nWords = words(area.name);
   if (qWords.length > 0 && qWords.every((q) => nWords.some((w) => w.startsWith(q)))) return 2;
   return undefined;
 }
@@ -26,20 +26,20 @@ function matchRank(place: Place, query: string): number | undefined {
 export function autocomplete(geo: Geography, rawQuery: string) {
   const query = rawQuery.trim().toLowerCase().replace(/\s+/g, ' ');
   if (query === '') return [];
-  const hits: { place: Place; rank: number }[] = [];
-  for (const place of geo.places) {
-    const rank = matchRank(place, query);
-    if (rank !== undefined) hits.push({ place, rank });
+  const hits: { area: Area; rank: number }[] = [];
+  for (const area of geo.areas) {
+    const rank = matchRank(area, query);
+    if (rank !== undefined) hits.push({ area, rank });
   }
   hits.sort(
     (a, b) =>
       Number(b.rank === 0) - Number(a.rank === 0) ||
-      LEVEL_RANK[a.place.level] - LEVEL_RANK[b.place.level] ||
-      Number(a.place.added === true) - Number(b.place.added === true) ||
+      LEVEL_RANK[a.area.level] - LEVEL_RANK[b.area.level] ||
+      Number(a.area.added === true) - Number(b.area.added === true) ||
       a.rank - b.rank ||
-      a.place.name.localeCompare(b.place.name),
+      a.area.name.localeCompare(b.area.name),
   );
   return hits
     .slice(0, MAX_RESULTS)
-    .map(({ place }) => ({ id: place.id, name: place.name, coordinates: { lat: place.lat, lon: place.lon } }));
+    .map(({ area }) => ({ id: area.id, name: area.name, coordinates: { lat: area.lat, lon: area.lon } }));
 }

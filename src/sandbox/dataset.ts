@@ -1,5 +1,5 @@
 // The whole seeded market in memory, and the clock that moves it: same seed and same advances, same data.
-import { createGeography, type Geography, type Place } from './geography.js';
+import { createGeography, type Geography, type Area } from './geography.js';
 import { MARINA_BATCH_CYCLE, makeListing, type Staffing } from './listings.js';
 import type { AdrecEntry, Agent, Broker, Category, Developer, Listing, Project, Transaction } from './model.js';
 import { makeAgents, makeBrokers } from './people.js';
@@ -78,30 +78,30 @@ export function buildDataset(seed: number, start: Date): Dataset {
     ds.nextListingId += rng.int(1, 60);
     addListing(ds, makeListing(rng, geo, staff, ds.nextListingId, listedAt, rng.weighted(communities)));
   }
-  addStockOfAddedPlaces(ds, stream('listings-added'), staff);
+  addStockOfAddedAreas(ds, stream('listings-added'), staff);
   return ds;
 }
 
-/** Ids of the added places' stock: below the first market's, which stay as they were. */
+/** Ids of the added areas' stock: below the first market's, which stay as they were. */
 const ADDED_FIRST_ID = 15_000_000;
 
 /**
- * The listings of the places added after the first market (places-added.ts), from a stream of their own: 4 plus 4 per
- * unit of weight each, listed over the same 120 days; the first ones of each place for rent and for sale, and
+ * The listings of the areas added after the first market (areas-added.ts), from a stream of their own: 4 plus 4 per
+ * unit of weight each, listed over the same 120 days; the first ones of each area for rent and for sale, and
  * commercial too where it has towers, so every kind of search finds something there.
  */
-function addStockOfAddedPlaces(ds: Dataset, rng: Rng, staff: Staffing) {
+function addStockOfAddedAreas(ds: Dataset, rng: Rng, staff: Staffing) {
   const made: Listing[] = [];
-  for (const place of ds.geo.places.filter((p) => p.added)) {
+  for (const area of ds.geo.areas.filter((p) => p.added)) {
     const kinds: Category[] = [
       'residential_rent',
       'residential_sale',
-      ...(place.style === 'villas' ? [] : (['commercial_rent', 'commercial_sale'] as const)),
+      ...(area.style === 'villas' ? [] : (['commercial_rent', 'commercial_sale'] as const)),
     ];
-    for (let i = 0; i < 4 + 4 * place.weight; i++) {
+    for (let i = 0; i < 4 + 4 * area.weight; i++) {
       const listedAt = ds.now - rng.int(1, 120 * 24 * 60) * 60_000;
       made.push(
-        makeListing(rng, ds.geo, staff, 0, listedAt, place, i < kinds.length ? { category: kinds[i]! } : undefined),
+        makeListing(rng, ds.geo, staff, 0, listedAt, area, i < kinds.length ? { category: kinds[i]! } : undefined),
       );
     }
   }
@@ -113,7 +113,7 @@ function addStockOfAddedPlaces(ds: Dataset, rng: Rng, staff: Staffing) {
 /**
  * A listing of the first market: the clock's withdrawals and price changes are drawn among these, as they always were.
  */
-const ofFirstMarket = (ds: Dataset) => (l: Listing) => !ds.geo.byId.get(l.placeId)?.added;
+const ofFirstMarket = (ds: Dataset) => (l: Listing) => !ds.geo.byId.get(l.areaId)?.added;
 
 function staffing(brokers: readonly Broker[], agents: readonly Agent[]): Staffing {
   const brokersByEmirate = new Map<string, Broker[]>();
@@ -123,9 +123,9 @@ function staffing(brokers: readonly Broker[], agents: readonly Agent[]): Staffin
   return { brokersByEmirate, agentsByBroker };
 }
 
-/** The first market's communities, by weight: the added places have a stock of their own (addStockOfAddedPlaces). */
+/** The first market's communities, by weight: the added areas have a stock of their own (addStockOfAddedAreas). */
 const weightedCommunities = (geo: Geography) =>
-  geo.places.filter((p) => p.level === 'community' && !p.added).map((p) => [p, p.weight] as const);
+  geo.areas.filter((p) => p.level === 'community' && !p.added).map((p) => [p, p.weight] as const);
 
 // A day's transactions depend only on the seed, the day and the clock's start (the geography is fixed), and nothing
 // changes them once made: sandboxes built in one process (the tests build hundreds) share them rather than drawing
@@ -178,7 +178,7 @@ export function advance(ds: Dataset, minutes: number): AdvanceResult {
   const fresh: Listing[] = [];
   for (let i = 0; i < added; i++) {
     ds.nextListingId += rng.int(1, 60);
-    const community: Place = i === 0 ? marina : rng.weighted(communities);
+    const community: Area = i === 0 ? marina : rng.weighted(communities);
     const drawn = makeListing(rng, geo, staff, ds.nextListingId, ds.now, community);
     // The Marina listing takes its kind in turn (MARINA_BATCH_CYCLE), drawn from a stream of its own: the main
     // stream is used exactly as before, so the rest of the market moves as it always has.
@@ -221,7 +221,7 @@ export function advance(ds: Dataset, minutes: number): AdvanceResult {
  */
 function relist(ds: Dataset, staff: Staffing, original: Listing): number {
   const rng = new Rng(hash(ds.seed, 'relist', ds.advances));
-  const emirate = ds.geo.byId.get(original.placeId)!.emirate;
+  const emirate = ds.geo.byId.get(original.areaId)!.emirate;
   const others = (staff.brokersByEmirate.get(emirate) ?? []).filter(
     (b) => b.id !== original.brokerId && (staff.agentsByBroker.get(b.id)?.length ?? 0) > 0,
   );

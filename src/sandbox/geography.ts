@@ -1,19 +1,19 @@
-// The places of the sandbox market: cities, communities and the buildings inside them, with real-world
+// The areas of the sandbox market: cities, communities and the buildings inside them, with real-world
 // coordinates and 2026-like sale prices per sqft. Ids 50, 51 and 86 match the real service.
-import { ADDED_COMMUNITIES } from './places-added.js';
+import { ADDED_COMMUNITIES } from './areas-added.js';
 
 export type Emirate = 'dubai' | 'abu-dhabi' | 'sharjah' | 'ajman' | 'ras-al-khaimah' | 'fujairah' | 'umm-al-quwain';
 export type Level = 'city' | 'community' | 'building';
 /** What is built in a community: towers (apartments), villas, or both. */
 export type Style = 'towers' | 'villas' | 'mixed';
 
-export interface Place {
+export interface Area {
   id: number;
   name: string;
   level: Level;
   parentId?: number;
   emirate: Emirate;
-  /** The city a place belongs to, for addresses and developers (`al-ain` is a city of Abu Dhabi). */
+  /** The city an area belongs to, for addresses and developers (`al-ain` is a city of Abu Dhabi). */
   city: string;
   lat: number;
   lon: number;
@@ -24,7 +24,7 @@ export interface Place {
   style: Style;
   /** Share of the market's listings. */
   weight: number;
-  /** One of the places added after the first market (places-added.ts): its listings are a stock of their own. */
+  /** One of the areas added after the first market (areas-added.ts): its listings are a stock of their own. */
   added?: boolean;
 }
 
@@ -131,13 +131,13 @@ const BUILDINGS: BuildingRow[] = [
   [8001, 'Pacific Al Marjan', 80, 0.9],
 ];
 
-function build(): Place[] {
-  const places: Place[] = [];
-  const byId = new Map<number, Place>();
-  const add = (p: Place) => {
+function build(): Area[] {
+  const areas: Area[] = [];
+  const byId = new Map<number, Area>();
+  const add = (p: Area) => {
     if (byId.has(p.id)) throw new Error(`duplicate place id ${p.id}`);
     byId.set(p.id, p);
-    places.push(p);
+    areas.push(p);
   };
   for (const [id, name, emirate, lat, lon, ppsf] of CITIES) {
     add({ id, name, level: 'city', emirate, city: name, lat, lon, ppsf, rentYield: 0.07, style: 'mixed', weight: 0 });
@@ -197,26 +197,26 @@ function build(): Place[] {
       weight: 0,
     });
   }
-  return places;
+  return areas;
 }
 
 export interface Geography {
-  places: readonly Place[];
-  byId: ReadonlyMap<number, Place>;
-  /** A place and everything inside it (a city's communities and their buildings). */
+  areas: readonly Area[];
+  byId: ReadonlyMap<number, Area>;
+  /** An area and everything inside it (a city's communities and their buildings). */
   within(id: number): ReadonlySet<number>;
   /** "Vida Residences Dubai Marina, Dubai Marina, Dubai". */
   fullName(id: number): string;
-  /** The place's community (itself for a community; undefined for a city). */
-  communityOf(id: number): Place | undefined;
-  buildingsOf(communityId: number): readonly Place[];
+  /** The area's community (itself for a community; undefined for a city). */
+  communityOf(id: number): Area | undefined;
+  buildingsOf(communityId: number): readonly Area[];
 }
 
 export function createGeography(): Geography {
-  const places = build();
-  const byId = new Map(places.map((p) => [p.id, p]));
-  const children = new Map<number, Place[]>();
-  for (const p of places) {
+  const areas = build();
+  const byId = new Map(areas.map((p) => [p.id, p]));
+  const children = new Map<number, Area[]>();
+  for (const p of areas) {
     if (p.parentId === undefined) continue;
     const list = children.get(p.parentId) ?? [];
     list.push(p);
@@ -243,13 +243,13 @@ export function createGeography(): Geography {
     for (let p = byId.get(id); p; p = p.parentId === undefined ? undefined : byId.get(p.parentId)) names.push(p.name);
     return names.join(', ');
   };
-  const communityOf = (id: number): Place | undefined => {
+  const communityOf = (id: number): Area | undefined => {
     const p = byId.get(id);
     if (!p || p.level === 'city') return undefined;
     return p.level === 'community' ? p : byId.get(p.parentId!);
   };
   return {
-    places,
+    areas,
     byId,
     within,
     fullName,

@@ -45,7 +45,7 @@ function sortListings(list: Listing[], sort: string, price: (l: Listing) => numb
 }
 
 function searchListings(ds: Dataset, category: Category, p: Params, frequency?: RentFrequency): Answer {
-  const places = within(ds, p.location_id)!;
+  const areas = within(ds, p.location_id)!;
   const freq = frequency ?? (category === 'commercial_rent' ? 'monthly' : 'yearly');
   const shown = (l: Listing) => shape.shownPrice(l, freq).value;
   const beds = counts(p.bedrooms);
@@ -55,7 +55,7 @@ function searchListings(ds: Dataset, category: Category, p: Params, frequency?: 
   const hits = active(ds).filter(
     (l) =>
       l.category === category &&
-      places.has(l.placeId) &&
+      areas.has(l.areaId) &&
       (!beds || beds.has(l.bedrooms)) &&
       (!baths || baths.has(l.bathrooms)) &&
       // A hidden price cannot satisfy a price bound.
@@ -85,7 +85,7 @@ function ownerListings(
 
 /** Agents active in a location (and category), with their listing counts. */
 function searchAgents(ds: Dataset, p: Params, detailed: boolean): Answer {
-  const places = within(ds, p.location_id);
+  const areas = within(ds, p.location_id);
   const category = p.category ?? 'residential_sale';
   const totals = new Map<number, shape.AgentCounts>();
   const eligible = new Set<number>();
@@ -95,7 +95,7 @@ function searchAgents(ds: Dataset, p: Params, detailed: boolean): Answer {
     if (l.category.endsWith('sale')) c.sale++;
     else c.rent++;
     totals.set(l.agentId, c);
-    if (l.category === category && (!places || places.has(l.placeId))) eligible.add(l.agentId);
+    if (l.category === category && (!areas || areas.has(l.areaId))) eligible.add(l.agentId);
   }
   const agents = ds.agents.filter((a) => eligible.has(a.id));
   const c = (id: number) => totals.get(id)!;
@@ -113,12 +113,12 @@ function searchAgents(ds: Dataset, p: Params, detailed: boolean): Answer {
 }
 
 function searchBrokers(ds: Dataset, p: Params, detailed: boolean): Answer {
-  const places = within(ds, p.location_id);
+  const areas = within(ds, p.location_id);
   const totals = new Map<number, number>();
   const eligible = new Set<number>();
   for (const l of active(ds)) {
     totals.set(l.brokerId, (totals.get(l.brokerId) ?? 0) + 1);
-    if (!places || places.has(l.placeId)) eligible.add(l.brokerId);
+    if (!areas || areas.has(l.areaId)) eligible.add(l.brokerId);
   }
   const agentCount = new Map<number, number>();
   for (const a of ds.agents) agentCount.set(a.brokerId, (agentCount.get(a.brokerId) ?? 0) + 1);
@@ -139,12 +139,12 @@ function searchBrokers(ds: Dataset, p: Params, detailed: boolean): Answer {
 }
 
 function searchProjects(ds: Dataset, p: Params): Answer {
-  const places = within(ds, p.location_id)!;
+  const areas = within(ds, p.location_id)!;
   const beds = counts(p.bedrooms);
   const [pmin, pmax, amin, amax] = [num(p.price_min), num(p.price_max), num(p.area_min), num(p.area_max)];
   const hits = ds.projects.filter(
     (x) =>
-      places.has(x.placeId) &&
+      areas.has(x.areaId) &&
       (!p.property_type || x.type === p.property_type) &&
       (!beds || x.bedrooms.some((b) => beds.has(b))) &&
       (pmin === undefined || x.priceFrom >= pmin) &&
@@ -169,7 +169,7 @@ function searchProjects(ds: Dataset, p: Params): Answer {
 const PERIOD_MONTHS: Record<string, number> = { '1y': 12, '6m': 6, '3m': 3, '1m': 1 };
 
 function searchTransactions(ds: Dataset, p: Params, txShape: TransactionShape): Answer {
-  const places = within(ds, p.location_id)!;
+  const areas = within(ds, p.location_id)!;
   const now = new Date(ds.now);
   const today = now.toISOString().slice(0, 10);
   const from = new Date(
@@ -181,7 +181,7 @@ function searchTransactions(ds: Dataset, p: Params, txShape: TransactionShape): 
   const hits = ds.transactions.filter(
     (t) =>
       t.kind === p.transaction_type &&
-      places.has(t.placeId) &&
+      areas.has(t.areaId) &&
       (!p.property_type || t.type === p.property_type) &&
       (bedrooms === undefined || t.bedrooms === bedrooms) &&
       t.date >= from &&
@@ -294,8 +294,8 @@ export function handle(ds: Dataset, op: OperationName, p: Params, txShape: Trans
     case 'real-estate-developer':
       return developers(ds, p);
     case 'price-trend-of-location': {
-      const place = ds.geo.byId.get(Number(p.location_id));
-      return ok(place ? priceTrend(ds.seed, ds.geo, place, p.property_type ?? 'apartment', ds.now, ds.start) : []);
+      const area = ds.geo.byId.get(Number(p.location_id));
+      return ok(area ? priceTrend(ds.seed, ds.geo, area, p.property_type ?? 'apartment', ds.now, ds.start) : []);
     }
   }
 }

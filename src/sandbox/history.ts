@@ -1,7 +1,7 @@
 // The market's past: sale and rental transactions per community, ADREC records for Abu Dhabi districts,
 // and monthly price trends (computed on demand, so they always end at the clock's current month).
 import type { ADREC_PROPERTY_TYPES } from '../api/operations.js';
-import type { Geography, Place } from './geography.js';
+import type { Geography, Area } from './geography.js';
 import type { AdrecEntry, Transaction } from './model.js';
 import { Rng, hash, mulberry32, unit } from './random.js';
 
@@ -39,18 +39,18 @@ export const TX_HISTORY_DAYS = 365;
 /** The UTC day number of a time (days since the epoch). */
 export const dayOf = (t: number) => Math.floor(t / DAY);
 
-const communityCache = new WeakMap<Geography, [Place, readonly Place[]][]>();
+const communityCache = new WeakMap<Geography, [Area, readonly Area[]][]>();
 /** Every community with its buildings (kept per geography: asked for every day of the market). */
-function communitiesOf(geo: Geography): [Place, readonly Place[]][] {
+function communitiesOf(geo: Geography): [Area, readonly Area[]][] {
   let list = communityCache.get(geo);
   if (!list) {
-    list = geo.places.filter((p) => p.level === 'community').map((c) => [c, geo.buildingsOf(c.id)]);
+    list = geo.areas.filter((p) => p.level === 'community').map((c) => [c, geo.buildingsOf(c.id)]);
     communityCache.set(geo, list);
   }
   return list;
 }
 
-/** A value in [0, 1) from whole numbers, without building a string (asked for every added place and day). */
+/** A value in [0, 1) from whole numbers, without building a string (asked for every added area and day). */
 function unitOf(seed: number, id: number, day: number, kind: 'sold' | 'rented'): number {
   return mulberry32(
     (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^
@@ -72,7 +72,7 @@ function poisson(rng: Rng, mean: number): number {
 /**
  * The sale and rental transactions of one UTC day, each at a time inside it: drawn from a stream of their own per
  * day, community and kind, so a day's transactions are the same however the clock got there (one advance of 60 days
- * or 2,880 ticks of 30 minutes). Prices follow the place's price trend for the month, type and bedroom count (so a
+ * or 2,880 ticks of 30 minutes). Prices follow the area's price trend for the month, type and bedroom count (so a
  * digest's medians, the trend and the yields agree), with a sale's spread of 7 % and a rent's of 10 %.
  */
 export function transactionsOfDay(seed: number, geo: Geography, day: number, anchor: number): Transaction[] {
@@ -81,7 +81,7 @@ export function transactionsOfDay(seed: number, geo: Geography, day: number, anc
   for (const [community, buildings] of communitiesOf(geo)) {
     for (const kind of ['sold', 'rented'] as const) {
       const mean = community.weight * TX_PER_WEIGHT_DAY[kind];
-      // An added place with a small weight has no transaction on most days: one cheap draw says so (the first
+      // An added area with a small weight has no transaction on most days: one cheap draw says so (the first
       // market's stream is kept as it was).
       if (community.added && unitOf(seed, community.id, day, kind) >= 1 - Math.exp(-mean)) continue;
       const rng = new Rng(hash(seed, 'tx', kind, community.id, day));
@@ -89,7 +89,7 @@ export function transactionsOfDay(seed: number, geo: Geography, day: number, anc
       for (let i = 0; i < count; i++) {
         const type = rng.weighted(TX_TYPES[community.style]!);
         const house = HOUSE.has(type);
-        const place: Place = !house && buildings.length > 0 && rng.chance(0.6) ? rng.pick(buildings) : community;
+        const area: Area = !house && buildings.length > 0 && rng.chance(0.6) ? rng.pick(buildings) : community;
         const bedrooms = house
           ? rng.int(2, 5)
           : type === 'penthouse'
@@ -107,12 +107,12 @@ export function transactionsOfDay(seed: number, geo: Geography, day: number, anc
             : [450, 780, 1250, 1800, 2700][bedrooms]! * rng.between(0.85, 1.15),
         );
         const at = dayStart + rng.int(0, DAY / 1000 - 1) * 1000;
-        const sale = size * trendPrice(seed, place, type, bedrooms, monthOf(at), anchor);
+        const sale = size * trendPrice(seed, area, type, bedrooms, monthOf(at), anchor);
         const price =
           kind === 'sold'
             ? Math.round((sale * rng.between(0.93, 1.07)) / 1000) * 1000
-            : Math.round((sale * place.rentYield * rng.between(0.9, 1.1)) / 500) * 500;
-        out.push({ id: rng.hex(24), kind, placeId: place.id, bedrooms, type, price, size, date: isoDay(at), at });
+            : Math.round((sale * area.rentYield * rng.between(0.9, 1.1)) / 500) * 500;
+        out.push({ id: rng.hex(24), kind, areaId: area.id, bedrooms, type, price, size, date: isoDay(at), at });
       }
     }
   }
@@ -239,27 +239,27 @@ const monthsBetween = (from: number, to: number) => {
 };
 
 /**
- * A place's AED per sqft in one month, for a type and bedroom count (4 and more share the 4's): its community's
- * growth (0.4 to 1 % a month) counted from the month of `anchor` (the clock's start, where the price is the place's
+ * An area's AED per sqft in one month, for a type and bedroom count (4 and more share the 4's): its community's
+ * growth (0.4 to 1 % a month) counted from the month of `anchor` (the clock's start, where the price is the area's
  * own), and a monthly wobble of 1.5 % either way. Fixed for a given month, so a month already passed keeps its price
  * as the clock moves on.
  */
 export function trendPrice(
   seed: number,
-  place: Place,
+  area: Area,
   type: string,
   bedrooms: number,
   month: number,
   anchor: number,
 ): number {
-  const growth = 0.004 + unit(seed, 'growth', place.level === 'building' ? place.parentId! : place.id) * 0.006;
+  const growth = 0.004 + unit(seed, 'growth', area.level === 'building' ? area.parentId! : area.id) * 0.006;
   const bed = Math.max(0, Math.min(4, bedrooms));
   return Math.round(
-    place.ppsf *
+    area.ppsf *
       (TREND_TYPE_FACTOR[type] ?? 1) *
       TREND_BED_FACTOR[bed]! *
       (1 + growth) ** monthsBetween(monthOf(anchor), month) *
-      (0.985 + 0.03 * unit(seed, place.id, type, bed, month)),
+      (0.985 + 0.03 * unit(seed, area.id, type, bed, month)),
   );
 }
 
@@ -276,12 +276,12 @@ export interface TrendPoint {
 export function priceTrend(
   seed: number,
   geo: Geography,
-  place: Place,
+  area: Area,
   type: string,
   now: number,
   anchor: number,
 ): TrendPoint[] {
-  const community = geo.communityOf(place.id) ?? place;
+  const community = geo.communityOf(area.id) ?? area;
   const end = new Date(now);
   const points: TrendPoint[] = [];
   for (let bed = 0; bed <= 4; bed++) {
@@ -291,7 +291,7 @@ export function priceTrend(
       points.push({
         bedroom_id: bed,
         community_price: trendPrice(seed, community, type, bed, month, anchor),
-        tower_price: trendPrice(seed, place, type, bed, month, anchor),
+        tower_price: trendPrice(seed, area, type, bed, month, anchor),
         date: m.toISOString(),
         period: `${MONTHS[m.getUTCMonth()]} ${m.getUTCFullYear()}`,
         time_frame: '1Y',

@@ -78,8 +78,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const faults = new Faults(seed);
   const log = new RequestLog(key);
   const stats = () => ({
-    locations: ds.geo.places.length,
-    emirates: new Set(ds.geo.places.map((p) => p.emirate)).size,
+    locations: ds.geo.areas.length,
+    emirates: new Set(ds.geo.areas.map((p) => p.emirate)).size,
     listings: ds.listings.filter((l) => !l.withdrawn).length,
     projects: ds.projects.length,
     agents: ds.agents.length,

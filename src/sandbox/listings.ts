@@ -1,6 +1,6 @@
 // One listing at a time, priced from its place's AED per sqft: used to build the market and by the clock.
 import { AMENITIES, FURNISHING } from '../api/operations.js';
-import type { Geography, Place, Style } from './geography.js';
+import type { Geography, Area, Style } from './geography.js';
 import type { Agent, Broker, Category, Listing } from './model.js';
 import type { Rng } from './random.js';
 
@@ -58,7 +58,7 @@ const COMMERCIAL_BY_STYLE: Record<Style, Weighted<string>> = {
   ],
 };
 
-/** Sale price per sqft against the place's, by type. */
+/** Sale price per sqft against the area's, by type. */
 const TYPE_FACTOR: Record<string, number> = {
   apartment: 1,
   penthouse: 1.35,
@@ -303,7 +303,7 @@ export function makeListing(
   staff: Staffing,
   id: number,
   listedAt: number,
-  community: Place,
+  community: Area,
   shape?: ListingShape,
 ): Listing {
   const category = shape?.category ?? rng.weighted(CATEGORIES);
@@ -313,7 +313,7 @@ export function makeListing(
   const inTower = commercial
     ? ['office-space', 'co-working-space', 'business-centre', 'half-floor'].includes(type)
     : ['apartment', 'penthouse', 'duplex', 'hotel-apartment'].includes(type);
-  const place = buildings.length > 0 && inTower && rng.chance(commercial ? 0.3 : 0.6) ? rng.pick(buildings) : community;
+  const area = buildings.length > 0 && inTower && rng.chance(commercial ? 0.3 : 0.6) ? rng.pick(buildings) : community;
   const bedrooms = shape?.bedrooms ?? (commercial ? 0 : bedroomsFor(rng, type));
   const extraBaths = rng.int(0, 2);
   // A studio has one bathroom; draw anyway so the seeded sequence (and so the rest of the dataset) is unchanged.
@@ -323,9 +323,9 @@ export function makeListing(
       ? 1
       : Math.max(1, bedrooms + extraBaths - (bedrooms >= 4 ? 1 : 0));
   const size = shape?.size ? Math.round(rng.between(...shape.size) / 5) * 5 : sizeFor(rng, type, bedrooms, commercial);
-  const ppsf = place.ppsf * (TYPE_FACTOR[type] ?? 1) * (commercial ? 1 : BEDROOM_FACTOR[Math.min(bedrooms, 7)]!);
+  const ppsf = area.ppsf * (TYPE_FACTOR[type] ?? 1) * (commercial ? 1 : BEDROOM_FACTOR[Math.min(bedrooms, 7)]!);
   const sale = category.endsWith('sale');
-  const yieldRate = commercial ? 0.08 : place.rentYield;
+  const yieldRate = commercial ? 0.08 : area.rentYield;
   // Rents spread wider than sale prices: building age, floor and view move them most (older Marina stock rents far
   // below new towers).
   const raw = sale
@@ -349,7 +349,7 @@ export function makeListing(
     id,
     category,
     type,
-    placeId: place.id,
+    areaId: area.id,
     bedrooms,
     bathrooms,
     size,

@@ -11,8 +11,8 @@ export interface Listing {
   category: Category;
   /** Slug of RESIDENTIAL_TYPES or COMMERCIAL_TYPES. */
   type: string;
-  /** The most specific place: a building, or the community itself. */
-  placeId: number;
+  /** The most specific area: a building, or the community itself. */
+  areaId: number;
   bedrooms: number;
   bathrooms: number;
   size: number;
@@ -79,7 +79,7 @@ export interface Developer {
 export interface Project {
   id: string;
   name: string;
-  placeId: number;
+  areaId: number;
   developerId: string;
   type: string;
   bedrooms: number[];
@@ -96,7 +96,7 @@ export interface Project {
 export interface Transaction {
   id: string;
   kind: (typeof TRANSACTION_TYPE)[number];
-  placeId: number;
+  areaId: number;
   bedrooms: number;
   type: string;
   price: number;

@@ -1,6 +1,6 @@
 // Developers per emirate (EMIRATES, `al-ain` included) and their off-plan projects.
 import { EMIRATES } from '../api/operations.js';
-import type { Geography, Place } from './geography.js';
+import type { Geography, Area } from './geography.js';
 import type { Developer, Project } from './model.js';
 import { slugify } from './people.js';
 import type { Rng } from './random.js';
@@ -96,7 +96,7 @@ const PROJECT_WORDS = [
 ];
 
 /** The region a community's developers come from (Al Ain has its own list upstream). */
-export const regionOf = (p: Place): Region => (p.city === 'Al Ain' ? 'al-ain' : p.emirate);
+export const regionOf = (p: Area): Region => (p.city === 'Al Ain' ? 'al-ain' : p.emirate);
 
 export function makeDevelopers(rng: Rng): Developer[] {
   const words = rng.sample(DEV_WORDS, DEV_WORDS.length);
@@ -128,7 +128,7 @@ export function makeProjects(rng: Rng, geo: Geography, developers: readonly Deve
   const projects: Project[] = [];
   const byRegion = new Map<string, Developer[]>();
   for (const d of developers) byRegion.set(d.region, [...(byRegion.get(d.region) ?? []), d]);
-  for (const community of geo.places.filter((p) => p.level === 'community')) {
+  for (const community of geo.areas.filter((p) => p.level === 'community')) {
     const devs = byRegion.get(regionOf(community)) ?? [];
     const count = 1 + Math.round(community.weight * 0.8) + rng.int(0, 2);
     for (let i = 0; i < count; i++) {
@@ -151,7 +151,7 @@ export function makeProjects(rng: Rng, geo: Geography, developers: readonly Deve
       projects.push({
         id,
         name: `${rng.pick(DEV_WORDS)} ${rng.pick(PROJECT_WORDS)}`,
-        placeId: community.id,
+        areaId: community.id,
         developerId: dev.id,
         type,
         bedrooms,

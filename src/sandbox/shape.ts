@@ -27,13 +27,13 @@ const images = (l: Listing) => Array.from({ length: l.imageCount }, (_, i) => `$
 const url = (l: Listing) => `${SITE}/property/${l.id}`;
 
 export function listingSummary(ds: Dataset, l: Listing, frequency: RentFrequency = defaultFrequency(l)) {
-  const place = ds.geo.byId.get(l.placeId)!;
+  const area = ds.geo.byId.get(l.areaId)!;
   const agent = ds.agentById.get(l.agentId)!;
   return {
     property_id: String(l.id),
     property_type: typeLabel(l.type),
     price: priceObject(l, frequency),
-    address: { full_name: ds.geo.fullName(place.id), coordinates: { lat: place.lat, lon: place.lon } },
+    address: { full_name: ds.geo.fullName(area.id), coordinates: { lat: area.lat, lon: area.lon } },
     images: images(l),
     agent_details: l.agentHidden
       ? null
@@ -75,7 +75,7 @@ function ownerListing(ds: Dataset, l: Listing) {
     property_id: String(l.id),
     property_type: typeLabel(l.type),
     price: priceObject(l, defaultFrequency(l)),
-    location: { id: String(l.placeId), full_name: ds.geo.fullName(l.placeId) },
+    location: { id: String(l.areaId), full_name: ds.geo.fullName(l.areaId) },
     broker_id: String(l.brokerId),
     images: images(l),
     title: l.title,
@@ -164,7 +164,7 @@ export function project(ds: Dataset, p: Project) {
   return {
     listing_id: p.id,
     name: p.name,
-    location: { id: String(p.placeId), full_name: ds.geo.fullName(p.placeId) },
+    location: { id: String(p.areaId), full_name: ds.geo.fullName(p.areaId) },
     bedrooms: p.bedrooms,
     price_from: p.priceFrom,
     effective_price: p.effectivePrice,
@@ -180,7 +180,7 @@ export function project(ds: Dataset, p: Project) {
 }
 
 export function transaction(ds: Dataset, t: Transaction) {
-  const community = ds.geo.communityOf(t.placeId)!;
+  const community = ds.geo.communityOf(t.areaId)!;
   return {
     id: t.id,
     bedrooms: t.bedrooms,
@@ -188,7 +188,7 @@ export function transaction(ds: Dataset, t: Transaction) {
     price: t.price,
     property_type: typeLabel(t.type),
     transaction_date: t.date,
-    location_name: ds.geo.byId.get(t.placeId)!.name,
+    location_name: ds.geo.byId.get(t.areaId)!.name,
     area_sqft: t.size,
     transaction_type: t.kind,
   };

@@ -7,7 +7,7 @@ import { buttonOwners, jsonText, newButtonToken, parseJsonOrUndefined, payloadHa
 export interface SyncButtonStateRepo {
   /**
    * Stores the payload (JSON) and returns its token: 22 url-safe characters. `scope`: the conversation it is posted in
-   * (the bot's `scopeOf(place)`); pressed anywhere else it does nothing. The same kind and payload saved again in the
+   * (the bot's `scopeOf(channel)`); pressed anywhere else it does nothing. The same kind and payload saved again in the
    * same scope give the same token (the row is marked used now): an identical reply writes no new row.
    */
   save(kind: string, payload: unknown, scope?: string): string;

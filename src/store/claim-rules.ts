@@ -10,7 +10,7 @@ import type { ClaimedEntry, NewDelivery, OutboxRow, OutboxStats } from './outbox
 export function newEntry(d: NewDelivery, at: number) {
   return {
     searchId: d.searchId ?? null,
-    place: d.place,
+    channel: d.channel,
     kind: d.kind,
     propertyId: d.propertyId ?? null,
     dedupeKey: d.dedupeKey,
@@ -35,15 +35,15 @@ export const deliveryIdOf = (row: Pick<OutboxRow, 'id' | 'origin' | 'dedupeKey'>
     : String(row.id);
 
 /**
- * Of the entries picked (oldest first overall, at most perPlace per channel), the ids of those in the first `places`
+ * Of the entries picked (oldest first overall, at most perChannel per channel), the ids of those in the first `channels`
  * channels to appear: channels by their oldest entry, so one busy channel never fills a whole claim.
  */
-export function firstPlaces(picked: readonly { id: number; place: string }[], places: number): number[] {
+export function firstChannels(picked: readonly { id: number; channel: string }[], channels: number): number[] {
   const taken = new Set<string>();
   const ids: number[] = [];
   for (const r of picked) {
-    if (!taken.has(r.place) && taken.size >= places) continue;
-    taken.add(r.place);
+    if (!taken.has(r.channel) && taken.size >= channels) continue;
+    taken.add(r.channel);
     ids.push(r.id);
   }
   return ids;
@@ -52,9 +52,9 @@ export function firstPlaces(picked: readonly { id: number; place: string }[], pl
 /**
  * An entry as its claim hands it over, from its row before the claim: one found in flight (`sending`: a crash) may be
  * on the platform already and was cut off; one given back at a stop while in flight was cut off too.
- * `placeLastAttemptAt`: the latest post started in its channel, by any instance.
+ * `channelLastAttemptAt`: the latest post started in its channel, by any instance.
  */
-function claimedEntry(r: OutboxRow, token: number, placeLastAttemptAt: number | null): ClaimedEntry {
+function claimedEntry(r: OutboxRow, token: number, channelLastAttemptAt: number | null): ClaimedEntry {
   const crashed = r.state === 'sending';
   return {
     ...r,
@@ -64,7 +64,7 @@ function claimedEntry(r: OutboxRow, token: number, placeLastAttemptAt: number | 
     maybeDelivered: crashed || r.maybeDelivered,
     uncertainSince: crashed ? (r.uncertainSince ?? r.lastAttemptAt ?? r.createdAt) : r.uncertainSince,
     interrupted: crashed || r.lastError === INTERRUPTED,
-    placeLastAttemptAt,
+    channelLastAttemptAt,
   };
 }
 
@@ -76,7 +76,7 @@ export interface StateCount {
   dups: number | null;
 }
 
-export function statsOf(rows: readonly StateCount[], heldPlaces: number, at: number): OutboxStats {
+export function statsOf(rows: readonly StateCount[], heldChannels: number, at: number): OutboxStats {
   const by = (s: string) => rows.find((r) => r.state === s);
   const oldest = Math.min(...['pending', 'claimed', 'sending'].map((s) => by(s)?.oldest ?? Infinity));
   return {
@@ -87,7 +87,7 @@ export function statsOf(rows: readonly StateCount[], heldPlaces: number, at: num
     delivered: by('delivered')?.n ?? 0,
     possibleDuplicates: rows.reduce((sum, r) => sum + (r.dups ?? 0), 0),
     oldestPendingMs: Number.isFinite(oldest) ? Math.max(0, at - oldest) : 0,
-    heldPlaces,
+    heldChannels,
   };
 }
 
@@ -116,13 +116,13 @@ export function lapsedIds(
 }
 
 /**
- * A claim's entries as handed over, each with its channel's latest post started (`lastAttempts`: per place, by anyone).
+ * A claim's entries as handed over, each with its channel's latest post started (`lastAttempts`: per channel, by anyone).
  */
 export function claimedEntries(
   rows: readonly OutboxRow[],
   token: number,
-  lastAttempts: readonly { place: string; at: number | null }[],
+  lastAttempts: readonly { channel: string; at: number | null }[],
 ): ClaimedEntry[] {
-  const lastAt = new Map(lastAttempts.map((l) => [l.place, l.at]));
-  return rows.map((r) => claimedEntry(r, token, lastAt.get(r.place) ?? null));
+  const lastAt = new Map(lastAttempts.map((l) => [l.channel, l.at]));
+  return rows.map((r) => claimedEntry(r, token, lastAt.get(r.channel) ?? null));
 }

@@ -1,4 +1,4 @@
-// Market digests: which places a channel follows and when each digest is due. src/digests decides; this file stores.
+// Market digests: which areas a channel follows and when each digest is due. src/digests decides; this file stores.
 // A run's record (the digest queued in the outbox and the next due time) is one transaction under the job's fence,
 // so a digest is queued once per slot, across crashes and instances.
 import { and, asc, eq, inArray, like, lte, notInArray, sql } from 'drizzle-orm';
@@ -6,16 +6,16 @@ import type { Store } from './db.js';
 import { holdsLease, type Fence } from './leases.js';
 import { createOutboxRepo, type NewDelivery } from './outbox.js';
 import { digestPostponed, digestRunDone, firstFreeNumber } from './rules.js';
-import { digest, digestNumber, outbox, placeHold } from './schema.js';
+import { digest, digestNumber, outbox, channelHold } from './schema.js';
 
 export type DigestRow = typeof digest.$inferSelect;
 
 export interface NewDigest {
   service: string;
-  place: string;
+  channel: string;
   owner: string;
-  /** JSON of the places followed. */
-  places: string;
+  /** JSON of the areas followed. */
+  areas: string;
   /** JSON of the schedule. */
   schedule: string;
   timezone: string;
@@ -32,28 +32,28 @@ export function createDigestRepo(store: Store, now: () => number = Date.now) {
   const holds = (fence: Fence | undefined) => holdsLease(store, fence);
 
   return {
-    /** Saves a digest with the next free number in its place, unless the place has `perPlace` already. */
+    /** Saves a digest with the next free number in its channel, unless the channel has `perChannel` already. */
     create(
       input: NewDigest,
-      limits: { perPlace: number },
-    ): { ok: true; row: DigestRow } | { ok: false; reason: 'place' } {
+      limits: { perChannel: number },
+    ): { ok: true; row: DigestRow } | { ok: false; reason: 'channel' } {
       return tx(() => {
         const count = db
           .select({ n: sql<number>`count(*)` })
           .from(digest)
-          .where(eq(digest.place, input.place))
+          .where(eq(digest.channel, input.channel))
           .get()!.n;
-        if (count >= limits.perPlace) return { ok: false as const, reason: 'place' as const };
+        if (count >= limits.perChannel) return { ok: false as const, reason: 'channel' as const };
         const top = db
           .select({ n: sql<number | null>`max(${digest.number})` })
           .from(digest)
-          .where(eq(digest.place, input.place))
+          .where(eq(digest.channel, input.channel))
           .get()!.n;
         const { last: number } = db
           .insert(digestNumber)
-          .values({ place: input.place, last: firstFreeNumber(top) })
+          .values({ channel: input.channel, last: firstFreeNumber(top) })
           .onConflictDoUpdate({
-            target: digestNumber.place,
+            target: digestNumber.channel,
             set: { last: sql`max(${digestNumber.last} + 1, ${firstFreeNumber(top)})` },
           })
           .returning()
@@ -67,15 +67,15 @@ export function createDigestRepo(store: Store, now: () => number = Date.now) {
       });
     },
 
-    listByPlace(place: string): DigestRow[] {
-      return db.select().from(digest).where(eq(digest.place, place)).orderBy(asc(digest.number)).all();
+    listByChannel(channel: string): DigestRow[] {
+      return db.select().from(digest).where(eq(digest.channel, channel)).orderBy(asc(digest.number)).all();
     },
 
-    byNumber(place: string, number: number): DigestRow | undefined {
+    byNumber(channel: string, number: number): DigestRow | undefined {
       return db
         .select()
         .from(digest)
-        .where(and(eq(digest.place, place), eq(digest.number, number)))
+        .where(and(eq(digest.channel, channel), eq(digest.number, number)))
         .get();
     },
 
@@ -114,7 +114,7 @@ export function createDigestRepo(store: Store, now: () => number = Date.now) {
               id === undefined ? undefined : eq(digest.id, id),
               eq(digest.paused, false),
               lte(digest.nextRunAt, at),
-              notInArray(digest.place, db.select({ place: placeHold.place }).from(placeHold)),
+              notInArray(digest.channel, db.select({ channel: channelHold.channel }).from(channelHold)),
             ),
           )
           .orderBy(asc(digest.nextRunAt), asc(digest.id))

@@ -6,7 +6,7 @@ import type { SlackInstallations } from '../ports/index.js';
 import type { Store } from './db.js';
 import type { SlackInstallationRepo } from './ports.js';
 import type { Sealer } from './sealing.js';
-import { digest, outbox, placeHold, savedSearch, slackInstallation } from './schema.js';
+import { digest, outbox, channelHold, savedSearch, slackInstallation } from './schema.js';
 import { resealed } from './state-rules.js';
 
 export interface InstallationKey {
@@ -24,7 +24,7 @@ export const keyOf = (k: InstallationKey) => `${k.enterpriseId ?? '-'}:${k.teamI
 
 /**
  * The rows of one installation. A workspace is its team, whatever its enterprise: Slack's team ids are unique, Bolt
- * saves an Enterprise Grid workspace under `E…:T…`, and a poster that knows only the `slack:T…:C…` place must find it
+ * saves an Enterprise Grid workspace under `E…:T…`, and a poster that knows only the `slack:T…:C…` channel must find it
  * by the team alone. An org-wide install has no team and is found by its enterprise.
  */
 const workspaceOf = (k: InstallationKey) =>
@@ -113,22 +113,22 @@ export function createSlackInstallationRepo(store: Store, sealer: Sealer, now: (
      */
     holdWorkspace(prefix: string, at: number = now()): number {
       return store.sqlite.transaction(() => {
-        const places = new Set<string>();
+        const channels = new Set<string>();
         for (const table of [savedSearch, digest, outbox] as const) {
           for (const r of db
-            .selectDistinct({ place: table.place })
+            .selectDistinct({ channel: table.channel })
             .from(table)
-            .where(like(table.place, `${prefix}%`))
+            .where(like(table.channel, `${prefix}%`))
             .all())
-            places.add(r.place);
+            channels.add(r.channel);
         }
-        for (const place of places) {
-          db.insert(placeHold)
-            .values({ place, reason: REMOVED_REASON, since: at, retryAt: NEVER })
-            .onConflictDoUpdate({ target: placeHold.place, set: { reason: REMOVED_REASON, retryAt: NEVER } })
+        for (const channel of channels) {
+          db.insert(channelHold)
+            .values({ channel, reason: REMOVED_REASON, since: at, retryAt: NEVER })
+            .onConflictDoUpdate({ target: channelHold.channel, set: { reason: REMOVED_REASON, retryAt: NEVER } })
             .run();
         }
-        return places.size;
+        return channels.size;
       })();
     },
 
@@ -136,14 +136,14 @@ export function createSlackInstallationRepo(store: Store, sealer: Sealer, now: (
     releaseWorkspace(prefix: string, at: number = now()): number {
       return store.sqlite.transaction(() => {
         const held = db
-          .delete(placeHold)
-          .where(and(like(placeHold.place, `${prefix}%`), eq(placeHold.reason, REMOVED_REASON)))
-          .returning({ place: placeHold.place })
+          .delete(channelHold)
+          .where(and(like(channelHold.channel, `${prefix}%`), eq(channelHold.reason, REMOVED_REASON)))
+          .returning({ channel: channelHold.channel })
           .all();
-        for (const { place } of held) {
+        for (const { channel } of held) {
           db.update(outbox)
             .set({ nextAttemptAt: at })
-            .where(and(eq(outbox.place, place), eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} > ${at}`))
+            .where(and(eq(outbox.channel, channel), eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} > ${at}`))
             .run();
         }
         return held.length;

@@ -9,8 +9,8 @@ export interface SyncLocationCacheRepo {
   get(query: string): { results: unknown; fetchedAt: number } | undefined;
   put(query: string, results: unknown, ttlMs: number): void;
   /**
-   * Every answer kept for this service, expired or not (a name the lookup once answered is still a place), newest
-   * first, at most `limit`: what the parser and "did you mean" learn place names from at start.
+   * Every answer kept for this service, expired or not (a name the lookup once answered is still an area), newest
+   * first, at most `limit`: what the parser and "did you mean" learn area names from at start.
    */
   answers(limit?: number): unknown[];
   /** Deletes expired entries; returns how many. */

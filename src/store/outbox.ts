@@ -3,17 +3,17 @@
 // change a drainer makes checks it, so an instance that lost its claim (it stalled, another took the entry over) can
 // change nothing.
 import { and, asc, eq, inArray, lt, ne, notInArray, or, sql } from 'drizzle-orm';
-import { claimedEntries, deliveryIdOf, firstPlaces, INTERRUPTED, newEntry, statsOf } from './claim-rules.js';
+import { claimedEntries, deliveryIdOf, firstChannels, INTERRUPTED, newEntry, statsOf } from './claim-rules.js';
 import type { Store } from './db.js';
 import { nextGeneration, readLineage } from './meta.js';
-import { outbox, placeHold } from './schema.js';
+import { outbox, channelHold } from './schema.js';
 
 export type OutboxRow = typeof outbox.$inferSelect;
 
 export interface NewDelivery {
   /** The saved search it comes from, when it does (its undelivered entries go with it); null for other kinds. */
   searchId?: number | null;
-  place: string;
+  channel: string;
   kind: string;
   propertyId?: string | null;
   /** One delivery per fact: `12:new:16266089`, `digest:3:2026-11-30`. */
@@ -40,7 +40,7 @@ export interface ClaimedEntry extends OutboxRow {
    * The latest post started in its channel at the claim, by any instance (null when none): a channel's spacing holds
    * when another instance posted there just before.
    */
-  placeLastAttemptAt: number | null;
+  channelLastAttemptAt: number | null;
 }
 
 // Pure rules shared with the Postgres outbox (./claim-rules.ts), exported from here as before.
@@ -61,8 +61,8 @@ export interface OutboxStats {
   possibleDuplicates: number;
   /** Age of the oldest entry not yet delivered (ms), 0 when none. */
   oldestPendingMs: number;
-  /** Chat places held because they cannot receive. */
-  heldPlaces: number;
+  /** Chat channels held because they cannot receive. */
+  heldChannels: number;
 }
 
 export interface ClaimOptions {
@@ -70,9 +70,9 @@ export interface ClaimOptions {
   at: number;
   leaseMs: number;
   /** Entries per channel in one claim (a channel posts about one a second, so a few are plenty). */
-  perPlace: number;
+  perChannel: number;
   /** Channels per claim. */
-  places: number;
+  channels: number;
   platforms: readonly string[];
   /** Channels this drainer is working on already: not claimed again until their worker is done. */
   busy?: readonly string[];
@@ -93,7 +93,7 @@ export interface FailedAttempt {
 }
 
 const platformFilter = (platforms: readonly string[]) =>
-  or(...platforms.map((p) => sql`${outbox.place} like ${`${p}:%`}`));
+  or(...platforms.map((p) => sql`${outbox.channel} like ${`${p}:%`}`));
 
 export function createOutboxRepo(store: Store, now: () => number = Date.now) {
   const { db, sqlite } = store;
@@ -130,7 +130,7 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
     enqueue,
 
     /**
-     * Takes entries due now, at most `perPlace` per channel over at most `places` channels, oldest first: pending ones
+     * Takes entries due now, at most `perChannel` per channel over at most `channels` channels, oldest first: pending ones
      * due, ones whose claim ran out or whose holder's heartbeat lapsed (`claimed`: never posted; `sending`: posted when
      * it stopped, so recorded as maybe delivered). Held channels and `busy` ones are left alone.
      */
@@ -149,12 +149,12 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
           ),
         );
         const held = db
-          .select({ place: placeHold.place })
-          .from(placeHold)
-          .where(sql`${placeHold.retryAt} > ${o.at}`);
+          .select({ channel: channelHold.channel })
+          .from(channelHold)
+          .where(sql`${channelHold.retryAt} > ${o.at}`);
         // A channel another holder is still working on waits for it: one drainer posts a channel, in order.
         const taken = db
-          .select({ place: outbox.place })
+          .select({ channel: outbox.channel })
           .from(outbox)
           .where(
             and(
@@ -167,27 +167,27 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
         const where = and(
           platformFilter(o.platforms),
           claimable,
-          notInArray(outbox.place, held),
-          notInArray(outbox.place, taken),
-          o.busy?.length ? notInArray(outbox.place, [...o.busy]) : undefined,
+          notInArray(outbox.channel, held),
+          notInArray(outbox.channel, taken),
+          o.busy?.length ? notInArray(outbox.channel, [...o.busy]) : undefined,
         );
         // Oldest first per channel, and channels by their oldest entry: one busy channel never fills a whole claim.
         const ranked = db
           .select({
             id: outbox.id,
-            place: outbox.place,
-            n: sql<number>`row_number() over (partition by ${outbox.place} order by ${outbox.id})`.as('n'),
+            channel: outbox.channel,
+            n: sql<number>`row_number() over (partition by ${outbox.channel} order by ${outbox.id})`.as('n'),
           })
           .from(outbox)
           .where(where)
           .as('ranked');
         const picked = db
-          .select({ id: ranked.id, place: ranked.place })
+          .select({ id: ranked.id, channel: ranked.channel })
           .from(ranked)
-          .where(sql`${ranked.n} <= ${o.perPlace}`)
+          .where(sql`${ranked.n} <= ${o.perChannel}`)
           .orderBy(asc(ranked.id))
           .all();
-        const ids = firstPlaces(picked, o.places);
+        const ids = firstChannels(picked, o.channels);
         if (ids.length === 0) return [];
         const rows = db.select().from(outbox).where(inArray(outbox.id, ids)).orderBy(asc(outbox.id)).all();
         const token = nextGeneration(sqlite);
@@ -206,10 +206,10 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
           .run();
         // The latest post started in each claimed channel, whoever started it: one grouped query for the claim.
         const last = db
-          .select({ place: outbox.place, at: sql<number | null>`max(${outbox.lastAttemptAt})` })
+          .select({ channel: outbox.channel, at: sql<number | null>`max(${outbox.lastAttemptAt})` })
           .from(outbox)
-          .where(inArray(outbox.place, [...new Set(rows.map((r) => r.place))]))
-          .groupBy(outbox.place)
+          .where(inArray(outbox.channel, [...new Set(rows.map((r) => r.channel))]))
+          .groupBy(outbox.channel)
           .all();
         return claimedEntries(rows, token, last);
       });
@@ -316,38 +316,38 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
     },
 
     /** Holds a channel that cannot receive until `retryAt`; true when it was not held before (say so once). */
-    holdPlace(place: string, reason: string, at: number, retryAt: number): boolean {
+    holdChannel(channel: string, reason: string, at: number, retryAt: number): boolean {
       return tx(() => {
-        const before = db.select().from(placeHold).where(eq(placeHold.place, place)).get();
-        db.insert(placeHold)
-          .values({ place, reason: reason.slice(0, 300), since: at, retryAt })
-          .onConflictDoUpdate({ target: placeHold.place, set: { reason: reason.slice(0, 300), retryAt } })
+        const before = db.select().from(channelHold).where(eq(channelHold.channel, channel)).get();
+        db.insert(channelHold)
+          .values({ channel, reason: reason.slice(0, 300), since: at, retryAt })
+          .onConflictDoUpdate({ target: channelHold.channel, set: { reason: reason.slice(0, 300), retryAt } })
           .run();
         return before === undefined;
       });
     },
 
     /** The channel can receive again (a post went through, or a person said so): no longer held, its queue due now. */
-    releasePlace(place: string, at: number = now()): boolean {
+    releaseChannel(channel: string, at: number = now()): boolean {
       // Called after every delivered post: a plain prepared delete when the channel was not held (nearly always).
-      if (unholdStmt.run(place).changes === 0) return false;
+      if (unholdStmt.run(channel).changes === 0) return false;
       db.update(outbox)
         .set({ nextAttemptAt: at })
-        .where(and(eq(outbox.place, place), eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} > ${at}`))
+        .where(and(eq(outbox.channel, channel), eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} > ${at}`))
         .run();
       return true;
     },
 
     /** Every held channel, with when it is tried again. */
-    heldPlaces(): { place: string; reason: string; since: number; retryAt: number }[] {
-      return db.select().from(placeHold).all();
+    heldChannels(): { channel: string; reason: string; since: number; retryAt: number }[] {
+      return db.select().from(channelHold).all();
     },
 
-    heldPlace(place: string): { reason: string; since: number } | undefined {
+    heldChannel(channel: string): { reason: string; since: number } | undefined {
       return db
-        .select({ reason: placeHold.reason, since: placeHold.since })
-        .from(placeHold)
-        .where(eq(placeHold.place, place))
+        .select({ reason: channelHold.reason, since: channelHold.since })
+        .from(channelHold)
+        .where(eq(channelHold.channel, channel))
         .get();
     },
 
@@ -369,11 +369,11 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
       };
     },
 
-    list(filter: { place?: string; state?: string | readonly string[] } = {}): OutboxRow[] {
+    list(filter: { channel?: string; state?: string | readonly string[] } = {}): OutboxRow[] {
       const states =
         filter.state === undefined ? undefined : typeof filter.state === 'string' ? [filter.state] : [...filter.state];
       const where = and(
-        filter.place ? eq(outbox.place, filter.place) : undefined,
+        filter.channel ? eq(outbox.channel, filter.channel) : undefined,
         states ? inArray(outbox.state, states) : undefined,
       );
       return db.select().from(outbox).where(where).orderBy(asc(outbox.id)).all();
@@ -390,7 +390,7 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
         .select({
           t: sql<
             number | null
-          >`min(case when ${outbox.state} = 'pending' then max(${outbox.nextAttemptAt}, coalesce((select ${placeHold.retryAt} from ${placeHold} where ${placeHold.place} = ${outbox.place}), 0)) else ${outbox.claimedUntil} end)`,
+          >`min(case when ${outbox.state} = 'pending' then max(${outbox.nextAttemptAt}, coalesce((select ${channelHold.retryAt} from ${channelHold} where ${channelHold.channel} = ${outbox.channel}), 0)) else ${outbox.claimedUntil} end)`,
         })
         .from(outbox)
         .where(and(platformFilter(platforms), inArray(outbox.state, ['pending', 'claimed', 'sending'])))
@@ -411,7 +411,7 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
         .all();
       const held = db
         .select({ n: sql<number>`count(*)` })
-        .from(placeHold)
+        .from(channelHold)
         .get()!.n;
       return statsOf(rows, held, at);
     },

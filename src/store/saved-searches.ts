@@ -4,13 +4,13 @@ import type { Store } from './db.js';
 import { createOutboxRepo, type NewDelivery } from './outbox.js';
 import { holdsLease, type Fence } from './leases.js';
 import { failureText, firstFreeNumber, pausedSet } from './rules.js';
-import { placeHold, savedSearch } from './schema.js';
+import { channelHold, savedSearch } from './schema.js';
 
 export type SavedSearchRow = typeof savedSearch.$inferSelect;
 
 export interface NewSavedSearch {
   service: string;
-  place: string;
+  channel: string;
   owner: string;
   text: string;
   query: string;
@@ -21,7 +21,7 @@ export interface NewSavedSearch {
 
 export type CreateResult =
   | { ok: true; row: SavedSearchRow }
-  | { ok: false; reason: 'place' | 'owner' }
+  | { ok: false; reason: 'channel' | 'owner' }
   | { ok: false; reason: 'duplicate'; existing: SavedSearchRow };
 
 export function createSavedSearchRepo(store: Store, now: () => number = Date.now) {
@@ -29,7 +29,7 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
   const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
   const outbox = createOutboxRepo(store, now);
   const nextNumber = sqlite.prepare(
-    `INSERT INTO alert_number (place, last) VALUES (@place, @next) ON CONFLICT (place) DO UPDATE SET last = max(last + 1, @next) RETURNING last`,
+    `INSERT INTO alert_number (place, last) VALUES (@channel, @next) ON CONFLICT (place) DO UPDATE SET last = max(last + 1, @next) RETURNING last`,
   );
   const holds = (fence: Fence | undefined) => holdsLease(store, fence);
   const count = (where: ReturnType<typeof eq>) =>
@@ -44,30 +44,32 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
      * Saves a search with the next free number in its place. In the same transaction: the same search (same service
      * and canonical query) already saved in this place is refused (a double click on "Save as alert"), then the limits.
      */
-    create(input: NewSavedSearch, limits: { perPlace: number; perOwner: number }): CreateResult {
+    create(input: NewSavedSearch, limits: { perChannel: number; perOwner: number }): CreateResult {
       return tx((): CreateResult => {
         const same = db
           .select()
           .from(savedSearch)
           .where(
             and(
-              eq(savedSearch.place, input.place),
+              eq(savedSearch.channel, input.channel),
               eq(savedSearch.service, input.service),
               eq(savedSearch.paramsKey, input.paramsKey),
             ),
           )
           .get();
         if (same) return { ok: false, reason: 'duplicate', existing: same };
-        if (count(eq(savedSearch.place, input.place)) >= limits.perPlace) return { ok: false, reason: 'place' };
+        if (count(eq(savedSearch.channel, input.channel)) >= limits.perChannel) return { ok: false, reason: 'channel' };
         if (count(eq(savedSearch.owner, input.owner)) >= limits.perOwner) return { ok: false, reason: 'owner' };
-        // Numbers are never reused in a place: a counter per place, seeded from the alerts there (databases from before
+        // Numbers are never reused in a channel: a counter per channel, seeded from the alerts there (databases from before
         // it).
         const top = db
           .select({ n: sql<number | null>`max(${savedSearch.number})` })
           .from(savedSearch)
-          .where(eq(savedSearch.place, input.place))
+          .where(eq(savedSearch.channel, input.channel))
           .get()!.n;
-        const { last: number } = nextNumber.get({ place: input.place, next: firstFreeNumber(top) }) as { last: number };
+        const { last: number } = nextNumber.get({ channel: input.channel, next: firstFreeNumber(top) }) as {
+          last: number;
+        };
         const at = now();
         const row = db
           .insert(savedSearch)
@@ -78,15 +80,20 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
       });
     },
 
-    listByPlace(place: string): SavedSearchRow[] {
-      return db.select().from(savedSearch).where(eq(savedSearch.place, place)).orderBy(asc(savedSearch.number)).all();
-    },
-
-    byNumber(place: string, number: number): SavedSearchRow | undefined {
+    listByChannel(channel: string): SavedSearchRow[] {
       return db
         .select()
         .from(savedSearch)
-        .where(and(eq(savedSearch.place, place), eq(savedSearch.number, number)))
+        .where(eq(savedSearch.channel, channel))
+        .orderBy(asc(savedSearch.number))
+        .all();
+    },
+
+    byNumber(channel: string, number: number): SavedSearchRow | undefined {
+      return db
+        .select()
+        .from(savedSearch)
+        .where(and(eq(savedSearch.channel, channel), eq(savedSearch.number, number)))
         .get();
     },
 
@@ -109,7 +116,7 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
      * it cannot receive wait with it: their listings would only pile up. `paramsKey`: only the searches of that query.
      */
     due(service: string, at: number, paramsKey?: string): SavedSearchRow[] {
-      const held = db.select({ place: placeHold.place }).from(placeHold);
+      const held = db.select({ channel: channelHold.channel }).from(channelHold);
       const ofQuery = paramsKey === undefined ? undefined : eq(savedSearch.paramsKey, paramsKey);
       return db
         .select()
@@ -120,7 +127,7 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
             ofQuery,
             eq(savedSearch.paused, false),
             lte(savedSearch.nextRunAt, at),
-            notInArray(savedSearch.place, held),
+            notInArray(savedSearch.channel, held),
           ),
         )
         .orderBy(sql`coalesce(${savedSearch.lastRunAt}, 0)`, asc(savedSearch.id))
@@ -143,7 +150,7 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
       );
     },
 
-    /** Every search not paused, of any service and place: what the start-up checks (src/alerts/impossible.ts). */
+    /** Every search not paused, of any service and channel: what the start-up checks (src/alerts/impossible.ts). */
     active(): SavedSearchRow[] {
       return db.select().from(savedSearch).where(eq(savedSearch.paused, false)).orderBy(asc(savedSearch.id)).all();
     },
@@ -156,9 +163,9 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
     /**
      * Saved searches that belong to another property service than `service` (they are not run), in all or one place.
      */
-    countElsewhere(service: string, place?: string): number {
+    countElsewhere(service: string, channel?: string): number {
       return count(
-        and(ne(savedSearch.service, service), place ? eq(savedSearch.place, place) : undefined) as ReturnType<
+        and(ne(savedSearch.service, service), channel ? eq(savedSearch.channel, channel) : undefined) as ReturnType<
           typeof eq
         >,
       );

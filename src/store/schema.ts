@@ -64,9 +64,9 @@ export const savedSearch = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     service: text('service').notNull(),
-    /** The opaque chat place it posts to: `slack:T1:C1`, `discord:G:C`, `console:local`. */
-    place: text('place').notNull(),
-    /** Its number in that place, shown to people; stable, and never reused in that place (see alertNumber). */
+    /** The opaque chat channel it posts to: `slack:T1:C1`, `discord:G:C`, `console:local`. */
+    channel: text('place').notNull(),
+    /** Its number in that channel, shown to people; stable, and never reused in that channel (see alertNumber). */
     number: integer('number').notNull(),
     owner: text('owner').notNull(),
     /** The command as typed. */
@@ -89,7 +89,7 @@ export const savedSearch = sqliteTable(
     errorReported: integer('error_reported', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [
-    uniqueIndex('saved_search_place_number_idx').on(t.place, t.number),
+    uniqueIndex('saved_search_place_number_idx').on(t.channel, t.number),
     index('saved_search_owner_idx').on(t.owner),
     index('saved_search_due_idx').on(t.paused, t.nextRunAt),
     index('saved_search_params_idx').on(t.service, t.paramsKey),
@@ -130,7 +130,7 @@ export const outbox = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     searchId: integer('search_id').references(() => savedSearch.id, { onDelete: 'cascade' }),
-    place: text('place').notNull(),
+    channel: text('place').notNull(),
     /** new | price_drop | summary | failing | recovered */
     kind: text('kind').notNull(),
     propertyId: text('property_id'),
@@ -180,13 +180,13 @@ export const outbox = sqliteTable(
   (t) => [
     uniqueIndex('outbox_dedupe_key_idx').on(t.dedupeKey),
     index('outbox_due_idx').on(t.state, t.nextAttemptAt),
-    index('outbox_place_idx').on(t.place, t.state),
+    index('outbox_place_idx').on(t.channel, t.state),
   ],
 );
 
-/** The last alert number given out in each chat place: numbers are never reused there, even after a removal. */
+/** The last alert number given out in each chat channel: numbers are never reused there, even after a removal. */
 export const alertNumber = sqliteTable('alert_number', {
-  place: text('place').primaryKey(),
+  channel: text('place').primaryKey(),
   last: integer('last').notNull(),
 });
 
@@ -220,28 +220,28 @@ export const dbMeta = sqliteTable('db_meta', {
   value: text('value').notNull(),
 });
 
-/** A chat place that cannot receive (the app removed, the channel archived): its queue is held, its alerts wait. */
-export const placeHold = sqliteTable('place_hold', {
-  place: text('place').primaryKey(),
+/** A chat channel that cannot receive (the app removed, the channel archived): its queue is held, its alerts wait. */
+export const channelHold = sqliteTable('place_hold', {
+  channel: text('place').primaryKey(),
   reason: text('reason').notNull(),
   since: integer('since').notNull(),
   /** When the held queue is tried again. */
   retryAt: integer('retry_at').notNull(),
 });
 
-/** A channel's market digest: the places it follows, when it is posted, and what the last run did. */
+/** A channel's market digest: the areas it follows, when it is posted, and what the last run did. */
 export const digest = sqliteTable(
   'digest',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     service: text('service').notNull(),
-    /** The opaque chat place it posts to. */
-    place: text('place').notNull(),
-    /** Its number in that place, shown to people; never reused there (digest_number). */
+    /** The opaque chat channel it posts to. */
+    channel: text('place').notNull(),
+    /** Its number in that channel, shown to people; never reused there (digest_number). */
     number: integer('number').notNull(),
     owner: text('owner').notNull(),
-    /** The places followed: JSON `[{ "id": 5002, "name": "Dubai Marina" }]`. */
-    places: text('places').notNull(),
+    /** The areas followed: JSON `[{ "id": 5002, "name": "Dubai Marina" }]`. */
+    areas: text('places').notNull(),
     /** JSON: `{ "every": "week", "day": 1, "time": "09:00" }` (src/digests/schedule.ts). */
     schedule: text('schedule').notNull(),
     timezone: text('timezone').notNull(),
@@ -257,14 +257,14 @@ export const digest = sqliteTable(
     lastError: text('last_error'),
   },
   (t) => [
-    uniqueIndex('digest_place_number_idx').on(t.place, t.number),
+    uniqueIndex('digest_place_number_idx').on(t.channel, t.number),
     index('digest_due_idx').on(t.paused, t.nextRunAt),
   ],
 );
 
-/** The last digest number given out in each chat place (never reused there). */
+/** The last digest number given out in each chat channel (never reused there). */
 export const digestNumber = sqliteTable('digest_number', {
-  place: text('place').primaryKey(),
+  channel: text('place').primaryKey(),
   last: integer('last').notNull(),
 });
 

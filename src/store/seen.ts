@@ -26,7 +26,7 @@ export interface SeenUpdate {
  * by another of its alerts), with the alert it belongs to: what the channel remembers, for as long as that alert does.
  */
 export interface ChannelPosted {
-  place: string;
+  channel: string;
   searchId: number;
   number: number;
   summary: string;
@@ -38,10 +38,10 @@ export interface ChannelPosted {
   size: number | null;
 }
 
-/** Which posted rows to read: the alerts of these places on this service, for these listings or these locations. */
+/** Which posted rows to read: the alerts of these channels on this service, for these listings or these locations. */
 export interface PostedQuery {
   service: string;
-  places: readonly string[];
+  channels: readonly string[];
   propertyIds: readonly string[];
   /** Same-flat candidates: the same flat under another id has the same location. */
   locationKeys: readonly string[];
@@ -87,19 +87,19 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
   // After a restore, a search's first run may queue facts the replaced database had already posted: they are looked for
   // on the platform first, back to the backup's time.
   const postedRows = sqlite.prepare(
-    `SELECT s.place, s.number, s.summary, ss.search_id AS searchId, ss.property_id AS propertyId, ss.last_price AS lastPrice,
+    `SELECT s.place AS channel, s.number, s.summary, ss.search_id AS searchId, ss.property_id AS propertyId, ss.last_price AS lastPrice,
        ss.reported_price AS reportedPrice, ss.location_key AS locationKey, ss.bedrooms, ss.size
      FROM saved_search s JOIN search_seen ss ON ss.search_id = s.id
-     WHERE s.service = @service AND s.place IN (SELECT value FROM json_each(@places)) AND ss.posted = 1
+     WHERE s.service = @service AND s.place IN (SELECT value FROM json_each(@channels)) AND ss.posted = 1
        AND (ss.property_id IN (SELECT value FROM json_each(@ids)) OR ss.location_key IN (SELECT value FROM json_each(@keys)))
      ORDER BY s.place, s.number, ss.property_id`,
   );
   const postedIn = (q: PostedQuery): ChannelPosted[] =>
-    q.places.length === 0
+    q.channels.length === 0
       ? []
       : (postedRows.all({
           service: q.service,
-          places: JSON.stringify(q.places),
+          channels: JSON.stringify(q.channels),
           ids: JSON.stringify(q.propertyIds),
           keys: JSON.stringify(q.locationKeys),
         }) as ChannelPosted[]);
@@ -134,7 +134,7 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
     fence?: Fence,
   ): number | undefined {
     return commitPlanned(
-      { service: '', places: [], propertyIds: [], locationKeys: [], outcomes: () => [...outcomes] },
+      { service: '', channels: [], propertyIds: [], locationKeys: [], outcomes: () => [...outcomes] },
       read,
       fence,
     );
@@ -179,7 +179,7 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
 
     commitPlanned,
 
-    /** What the alerts of these places have posted, of these listings or locations (the order: place, number, id). */
+    /** What the alerts of these channels have posted, of these listings or locations (the order: channel, number, id). */
     postedIn,
 
     commitRun(outcome: RunOutcome, fence?: Fence): number | undefined {

@@ -2,7 +2,7 @@
 // (./button-state.ts, ./location-cache.ts, ./teams.ts, ./installations.ts) and Postgres (./pg/*.ts) run different
 // statements around these, so the answers cannot drift. No database, no clock.
 import { createHash, randomBytes } from 'node:crypto';
-import { teamOf } from '../ports/place.js';
+import { teamOf } from '../ports/channel.js';
 import type { Sealer } from './sealing.js';
 
 /**
@@ -75,20 +75,20 @@ export interface TeamLine {
 }
 
 /**
- * Every team known from the places of its alerts and digests (one row each), its spend in the month and its own
+ * Every team known from the channels of its alerts and digests (one row each), its spend in the month and its own
  * share; the biggest spenders first, then by name.
  */
 export function teamLines(
-  alerts: readonly { place: string }[],
-  digests: readonly { place: string }[],
+  alerts: readonly { channel: string }[],
+  digests: readonly { channel: string }[],
   usage: readonly { team: string; calls: number }[],
   budgets: readonly { team: string; monthlyCalls: number }[],
 ): TeamLine[] {
   const teams = new Map<string, TeamLine>();
   const entry = (team: string) =>
     teams.get(team) ?? teams.set(team, { team, alerts: 0, digests: 0, calls: 0, budget: undefined }).get(team)!;
-  for (const r of alerts) entry(teamOf(r.place)).alerts++;
-  for (const r of digests) entry(teamOf(r.place)).digests++;
+  for (const r of alerts) entry(teamOf(r.channel)).alerts++;
+  for (const r of digests) entry(teamOf(r.channel)).digests++;
   // A person's part of a shared pool (`discord:@me:U1`) is counted in the ledger too, but is no team.
   for (const r of usage) if (teamOf(r.team) === r.team) entry(r.team).calls = r.calls;
   for (const r of budgets) entry(r.team).budget = r.monthlyCalls;

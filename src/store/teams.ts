@@ -53,8 +53,8 @@ export function createTeamRepo(store: Store, now: () => number = Date.now) {
     /** Every team known: from its alerts, digests, spend this month or own share; with its counts. */
     list(month = monthOf(now())): TeamLine[] {
       return teamLines(
-        db.select({ place: savedSearch.place }).from(savedSearch).all(),
-        db.select({ place: digest.place }).from(digest).all(),
+        db.select({ channel: savedSearch.channel }).from(savedSearch).all(),
+        db.select({ channel: digest.channel }).from(digest).all(),
         db.select().from(teamUsage).where(eq(teamUsage.month, month)).all(),
         db.select().from(teamBudget).all(),
       );

@@ -4,20 +4,20 @@
 import { payingFor, type Payer } from '../api/payer.js';
 import { delegateTo, isSharedPool, personOf, teamOf, type ChatCore } from '../ports/index.js';
 
-const payerOf = (place: string, user: string): Payer => {
-  const team = teamOf(place);
-  return { teams: [team], purpose: 'chat', ...(isSharedPool(team) ? { person: personOf(place, user) } : {}) };
+const payerOf = (channel: string, user: string): Payer => {
+  const team = teamOf(channel);
+  return { teams: [team], purpose: 'chat', ...(isSharedPool(team) ? { person: personOf(channel, user) } : {}) };
 };
 
 export function payingChat(core: ChatCore): ChatCore {
-  const forPlace = <T>(req: { place: string; user: string }, work: () => Promise<T>) =>
-    payingFor(payerOf(req.place, req.user), work);
+  const forChannel = <T>(req: { channel: string; user: string }, work: () => Promise<T>) =>
+    payingFor(payerOf(req.channel, req.user), work);
   return {
     ...delegateTo(core),
-    handleCommand: (req) => forPlace(req, () => core.handleCommand(req)),
-    handleAction: (req) => forPlace(req, () => core.handleAction(req)),
-    handlePick: (req) => forPlace(req, () => core.handlePick(req)),
-    // The place pickers' suggestions too: mostly from the cache, but a keystroke the cache cannot answer is a call.
-    suggestLocations: (req) => forPlace(req, () => core.suggestLocations(req)),
+    handleCommand: (req) => forChannel(req, () => core.handleCommand(req)),
+    handleAction: (req) => forChannel(req, () => core.handleAction(req)),
+    handlePick: (req) => forChannel(req, () => core.handlePick(req)),
+    // The area pickers' suggestions too: mostly from the cache, but a keystroke the cache cannot answer is a call.
+    suggestLocations: (req) => forChannel(req, () => core.suggestLocations(req)),
   };
 }

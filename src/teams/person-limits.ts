@@ -12,7 +12,7 @@ export interface PersonLimits {
   pagesPerHour: number;
   /** `/alerts test` and `/digest now` runs one person may ask for in an hour. */
   runsPerHour: number;
-  /** Searches (a command that looks something up, a place chosen, a picker's pick) one person may make in an hour. */
+  /** Searches (a command that looks something up, an area chosen, a picker's pick) one person may make in an hour. */
   searchesPerHour: number;
 }
 
@@ -41,16 +41,16 @@ export class PersonLimiter {
   ) {}
 
   /**
-   * One ask of `kind` by `user` in `place`: undefined when they may go on (and it is counted), else the private reply
+   * One ask of `kind` by `user` in `channel`: undefined when they may go on (and it is counted), else the private reply
    * that says when they may. A store that cannot count lets the ask through (logged): a limit is no reason to fail.
    */
-  async take(place: string, user: string, kind: CostKind): Promise<Reply | undefined> {
+  async take(channel: string, user: string, kind: CostKind): Promise<Reply | undefined> {
     const max = KINDS[kind].limit(this.limits);
     let taken;
     try {
-      taken = await this.uses.take(personOf(place, user), kind, max, HOUR);
+      taken = await this.uses.take(personOf(channel, user), kind, max, HOUR);
     } catch (error) {
-      this.logger.warn('a per-person limit could not be counted; the ask goes on', { kind, place, user, error });
+      this.logger.warn('a per-person limit could not be counted; the ask goes on', { kind, channel, user, error });
       return undefined;
     }
     if (taken.ok) return undefined;
@@ -61,8 +61,8 @@ export class PersonLimiter {
 }
 
 /**
- * One use of `kind` by a person (`personOf(place, user)`), counted in the store over the last hour, for a limit kept
- * elsewhere (the place pickers' suggestions): true when one was left, and it is counted.
+ * One use of `kind` by a person (`personOf(channel, user)`), counted in the store over the last hour, for a limit kept
+ * elsewhere (the area pickers' suggestions): true when one was left, and it is counted.
  */
 export const storedHourlyUses =
   (uses: Pick<PersonUseRepo, 'take'>, kind: string) =>
@@ -79,17 +79,17 @@ function costOfCommand(core: ChatCore, req: CommandRequest): CostKind | undefine
   return core.immediateReply(req) ? undefined : 'search';
 }
 
-/** Actions that look something up: a page of results, or a place chosen from "which one?" (a new search). */
+/** Actions that look something up: a page of results, or an area chosen from "which one?" (a new search). */
 const costOfAction = (action: string): CostKind | undefined =>
   action === 'page' ? 'page' : action === 'choose' ? 'search' : undefined;
 
 export function limitingPeople(core: ChatCore, limiter: PersonLimiter): ChatCore {
-  const guard = async (place: string, user: string, kind: CostKind | undefined, go: () => Promise<Reply>) =>
-    (kind && (await limiter.take(place, user, kind))) || go();
+  const guard = async (channel: string, user: string, kind: CostKind | undefined, go: () => Promise<Reply>) =>
+    (kind && (await limiter.take(channel, user, kind))) || go();
   return {
     ...delegateTo(core),
-    handleCommand: (req) => guard(req.place, req.user, costOfCommand(core, req), () => core.handleCommand(req)),
-    handleAction: (req) => guard(req.place, req.user, costOfAction(req.action), () => core.handleAction(req)),
-    handlePick: (req) => guard(req.place, req.user, 'search', () => core.handlePick(req)),
+    handleCommand: (req) => guard(req.channel, req.user, costOfCommand(core, req), () => core.handleCommand(req)),
+    handleAction: (req) => guard(req.channel, req.user, costOfAction(req.action), () => core.handleAction(req)),
+    handlePick: (req) => guard(req.channel, req.user, 'search', () => core.handlePick(req)),
   };
 }

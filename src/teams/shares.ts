@@ -4,7 +4,7 @@
 // chat lookups, where a person waits, are never starved by background work. In a pool of strangers (Discord's direct
 // messages: one team, `discord:@me`, anyone may join) each person may spend PERSON_DM_SHARE_PCT of the pool's share,
 // counted in the same ledger (`discord:@me:U1`): one person cannot spend everyone's, and a new account adds no share.
-import { teamOf } from '../ports/place.js';
+import { teamOf } from '../ports/channel.js';
 import type { Payer, ShareRefusal } from '../api/payer.js';
 import type { TeamRepo } from '../store/index.js';
 

@@ -1,4 +1,4 @@
-// What the place pickers' suggestions may spend. Autocomplete fires on every keystroke, so one stranger typing into a
+// What the area pickers' suggestions may spend. Autocomplete fires on every keystroke, so one stranger typing into a
 // picker could otherwise spend every team's quota. A cached answer is free and always given; a keystroke that needs
 // the service is allowed only while the asking team has share left and the person has calls left this hour. Past
 // either, the picker shows what the cache knows (or nothing): a suggestion is a nicety, never an error.
@@ -9,7 +9,7 @@ import { delegateTo, personOf, teamOf, type ChatCore } from '../ports/index.js';
 const HOUR = 3_600_000;
 
 /**
- * Takes one of the `max` uses a person (`personOf(place, user)`) has in the last hour: true when one was left, and it
+ * Takes one of the `max` uses a person (`personOf(channel, user)`) has in the last hour: true when one was left, and it
  * is counted. The per-person limits' count in the database (person-limits.ts, `storedHourlyUses`), shared by instances.
  */
 export type TakeUse = (person: string, max: number) => Promise<boolean>;
@@ -36,9 +36,9 @@ export function limitingSuggestions(core: ChatCore, limits: SuggestionLimits): C
         // Asked by the core only when the cache cannot answer: cached keystrokes cost the person nothing.
         mayCall: async () => {
           if (req.mayCall && !(await req.mayCall())) return false;
-          const team = teamOf(req.place);
+          const team = teamOf(req.channel);
           if (limits.teamAllows && !(await limits.teamAllows(team))) return false;
-          const person = personOf(req.place, req.user);
+          const person = personOf(req.channel, req.user);
           if (await limits.takeUse(person, limits.perHour)) return true;
           if (!told.has(person)) {
             told.set(person, true);

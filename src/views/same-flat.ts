@@ -1,5 +1,5 @@
 // The same flat from several agents: one rule for alerts (folded into one card, not posted again) and for search
-// results (one card, "also listed by N other agents"). Same place, same bedrooms, size and price within 2 %.
+// results (one card, "also listed by N other agents"). Same area, same bedrooms, size and price within 2 %.
 import type { ListingSummary } from '../api/records.js';
 
 /** Two listings within this fraction of each other in size and price can be the same flat. */
@@ -35,7 +35,7 @@ export function priceOf(l: Pick<ListingSummary, 'price'>): number | null {
 const near = (a: number | null, b: number | null) =>
   a !== null && b !== null && Math.abs(a - b) <= SAME_FLAT_TOLERANCE * Math.max(a, b);
 
-/** Same place, same bedrooms, size and price within 2 %: one flat, whoever lists it. */
+/** Same area, same bedrooms, size and price within 2 %: one flat, whoever lists it. */
 export function sameFlat(a: Fingerprint, b: Fingerprint): boolean {
   return (
     a.locationKey !== null &&

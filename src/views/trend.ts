@@ -40,13 +40,13 @@ function periodLabel(p: PriceTrendPoint | undefined): string | undefined {
 }
 
 export function trendView(points: readonly PriceTrendPoint[], locationName: string): Block[] {
-  const place = textOf(locationName) ?? 'this location';
+  const area = textOf(locationName) ?? 'this location';
   const groups = new Map<number, PriceTrendPoint[]>();
   for (const p of points) {
     if (typeof p.bedroom_id !== 'number' || p.bedroom_id < 0) continue;
     groups.set(p.bedroom_id, [...(groups.get(p.bedroom_id) ?? []), p]);
   }
-  if (!groups.size) return [{ kind: 'text', text: `No price trend data was found for ${place}.` }];
+  if (!groups.size) return [{ kind: 'text', text: `No price trend data was found for ${area}.` }];
 
   const ordered = chronological(points);
   const rows = [...groups.entries()]
@@ -68,6 +68,6 @@ export function trendView(points: readonly PriceTrendPoint[], locationName: stri
   const range = from && to && from !== to ? `, ${from} to ${to}` : '';
   return [
     { kind: 'table', columns: ['Beds', 'AED/sqft', 'Change', 'Trend'], rows },
-    { kind: 'context', text: `${place}: AED per sqft, latest value; change from the first to the last point${range}.` },
+    { kind: 'context', text: `${area}: AED per sqft, latest value; change from the first to the last point${range}.` },
   ];
 }

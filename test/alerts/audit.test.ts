@@ -18,7 +18,7 @@ const DAY = 86_400_000;
 /** A platform whose posts hang (the process "dies" mid-post) and one that answers findDelivered and records it. */
 class HangingPoster extends RecordingPoster {
   readonly started: string[] = [];
-  override async post(_place: string, _reply: unknown, deliveryId: string): Promise<{ messageId: string }> {
+  override async post(_channel: string, _reply: unknown, deliveryId: string): Promise<{ messageId: string }> {
     this.started.push(deliveryId);
     return new Promise(() => {});
   }
@@ -72,8 +72,8 @@ describe('a post found in flight after a crash, given back before its turn', () 
       holder: 'between',
       at: Date.now(),
       leaseMs: 60_000,
-      perPlace: 200,
-      places: 100,
+      perChannel: 200,
+      channels: 100,
       platforms: ['test'],
     });
     expect(claimed.filter((e) => e.recovered).map((e) => e.deliveryId)).toEqual(hanging.started);
@@ -99,7 +99,7 @@ describe('alert numbers', () => {
     rig.store.close();
     const again = rig.reopen();
     expect(text(await again.commands.handle(ctx(), 'add buy jvc'))).toMatch(/^Saved as alert #5/);
-    expect((await again.repo.listByPlace('test:c1')).map((r) => r.number)).toEqual([1, 2, 5]);
+    expect((await again.repo.listByChannel('test:c1')).map((r) => r.number)).toEqual([1, 2, 5]);
   });
 });
 
@@ -107,7 +107,7 @@ describe('price drops and last seen', () => {
   it('three 0.5 % cuts add up to one drop card, measured from the price the channel was told', async () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina 2br');
-    const search = (await rig.repo.listByPlace('test:c1'))[0]!;
+    const search = (await rig.repo.listByChannel('test:c1'))[0]!;
     const newest = (await rig.repo.seen(search.id))
       .filter((s) => s.lastPrice !== null)
       .sort((x, y) => Number(y.propertyId) - Number(x.propertyId))[0]!;
@@ -133,7 +133,7 @@ describe('price drops and last seen', () => {
   it('updates last_seen_at of every listing a run reads, changed or not', async () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina 2br');
-    const search = (await rig.repo.listByPlace('test:c1'))[0]!;
+    const search = (await rig.repo.listByChannel('test:c1'))[0]!;
     const later = Date.now() + 3_600_000;
     rig.sandbox.clearRequests();
     await pollOnce({
@@ -163,7 +163,7 @@ describe('pruning', () => {
     const t0 = Date.now();
     await rig.poll();
     await rig.drainer.drain();
-    const search = (await rig.repo.listByPlace('test:c1'))[0]!;
+    const search = (await rig.repo.listByChannel('test:c1'))[0]!;
     const seenBefore = (await rig.repo.seen(search.id)).length;
     const delivered = (await rig.outbox.list({ state: 'delivered' })).length;
     expect(delivered).toBeGreaterThan(0);
@@ -181,7 +181,7 @@ describe('pruning', () => {
     expect(seenBefore).toBeGreaterThan(25);
     await rig.outbox.enqueue({
       searchId: search.id,
-      place: 'test:c1',
+      channel: 'test:c1',
       kind: 'recovered',
       dedupeKey: 'still-pending',
       payload: '{}',
@@ -229,7 +229,7 @@ describe('a shutdown mid-run', () => {
     // Only the query under way was run: the three others were never sent upstream.
     expect(report).toMatchObject({ queries: 1, skipped: 3 });
     expect(rig.sandbox.requests().filter((r) => r.path.startsWith('/search-'))).toHaveLength(report.calls);
-    const rows = await rig.repo.listByPlace('test:c1');
+    const rows = await rig.repo.listByChannel('test:c1');
     const ran = rows.filter((r) => r.lastRunAt === at);
     expect(ran).toHaveLength(1);
     // The query under way read its page(s) and recorded them with its search's bookkeeping, in one transaction.
@@ -239,7 +239,7 @@ describe('a shutdown mid-run', () => {
     const next = await rig.poll();
     expect(next).toMatchObject({ searches: 3, queries: 3, skipped: 0 });
     expect(
-      (await rig.repo.listByPlace('test:c1'))
+      (await rig.repo.listByChannel('test:c1'))
         .filter((r) => r.id !== ran[0]!.id)
         .every((r) => r.lastRunAt! > started && r.lastRunAt !== at),
     ).toBe(true);
@@ -273,7 +273,7 @@ describe('an instance that loses the poller lease mid-run', () => {
     expect(report.skipped).toBe(4 - report.queries);
     expect(rig.logs.join('\n')).toMatch(/another instance took over this job’s lease/);
     // Not even the query that was under way is recorded: the other instance runs those searches.
-    expect((await rig.repo.listByPlace('test:c1')).filter((r) => r.lastRunAt === at)).toEqual([]);
+    expect((await rig.repo.listByChannel('test:c1')).filter((r) => r.lastRunAt === at)).toEqual([]);
     expect(report.queued).toBe(0);
     // The lease stays the other instance's: the stalled one cannot take it back before it runs out.
     expect(await rig.leases.acquire(POLL_JOB, 'stalled', at, leaseMs)).toBeUndefined();
@@ -325,7 +325,7 @@ describe('the call budget', () => {
     await sleep(60); // the client's breaker cools down
     await rig.commands.handle(ctx(), 'add buy marina');
     await rig.commands.handle(ctx(), 'add buy jvc');
-    const [oldest, middle, newest] = await rig.repo.listByPlace('test:c1');
+    const [oldest, middle, newest] = await rig.repo.listByChannel('test:c1');
     const budgeted = new ApiClient({
       baseUrl: rig.sandbox.url!,
       key: rig.sandbox.key,
@@ -347,7 +347,7 @@ describe('the call budget', () => {
       // #1 costs 3 calls, #2 the fourth; #3 waits for the next run instead of failing mid-way.
       expect(rig.sandbox.requests()).toHaveLength(4);
       expect(report).toMatchObject({ queries: 2, deferred: 1, failedQueries: 0 });
-      const after = await rig.repo.listByPlace('test:c1');
+      const after = await rig.repo.listByChannel('test:c1');
       expect(after.find((r) => r.id === oldest!.id)!.lastRunAt).toBe(at);
       expect(after.find((r) => r.id === middle!.id)!.lastRunAt).toBe(at);
       expect(after.find((r) => r.id === newest!.id)!.lastRunAt).toBe(newest!.lastRunAt);
@@ -363,7 +363,7 @@ describe('paging', () => {
   it('reads the next page only while every listing is new, up to maxPages', async () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina');
-    const search = (await rig.repo.listByPlace('test:c1'))[0]!;
+    const search = (await rig.repo.listByChannel('test:c1'))[0]!;
     // Quiet: page 1 has seen listings, so one call.
     rig.sandbox.clearRequests();
     await rig.poll({ maxPages: 3 });
@@ -391,14 +391,14 @@ describe('upstream 429', () => {
   it('marks nothing seen and the listing is posted after recovery', async () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina');
-    const search = (await rig.repo.listByPlace('test:c1'))[0]!;
+    const search = (await rig.repo.listByChannel('test:c1'))[0]!;
     const seenBefore = (await rig.repo.seen(search.id)).length;
     rig.sandbox.advance(60);
     rig.sandbox.addFault({ status: 429, retryAfter: 0, count: 100 });
     const failing = await rig.poll();
     expect(failing).toMatchObject({ failedQueries: 1, queued: 0 });
     expect(await rig.repo.seen(search.id)).toHaveLength(seenBefore);
-    expect((await rig.repo.listByPlace('test:c1'))[0]!.lastError).toMatch(/rate-limiting/);
+    expect((await rig.repo.listByChannel('test:c1'))[0]!.lastError).toMatch(/rate-limiting/);
     rig.sandbox.clearFaults();
     await sleep(60);
     const ok = await rig.poll();
@@ -414,7 +414,7 @@ describe('/alerts test and pause', () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina');
     rig.sandbox.advance(60);
-    const search = (await rig.repo.listByPlace('test:c1'))[0]!;
+    const search = (await rig.repo.listByChannel('test:c1'))[0]!;
     const seen = (await rig.repo.seen(search.id)).length;
     const preview = await rig.commands.handle(ctx('test:c1', 'U2'), 'test 1');
     const m = /would post (\d+) messages? now\. This is a preview: nothing was posted\./.exec(preview.text);

@@ -58,14 +58,14 @@ describe('a delivery word in /alerts add', () => {
           const parts = [search.verb, 'marina', ...search.filters];
           const k = at % (parts.length + 1);
           const typed = [...parts.slice(0, k), upper ? word.toUpperCase() : word, ...parts.slice(k)].join(' ');
-          const place = `test:delivery${n++}`;
-          const reply = await bot.handleCommand({ user: `U${n}`, place, text: `alerts add ${typed}` });
+          const channel = `test:delivery${n++}`;
+          const reply = await bot.handleCommand({ user: `U${n}`, channel, text: `alerts add ${typed}` });
           expect(reply.text).toMatch(/^Saved as alert #1: /);
           expect(reply.text).toContain(
             `I didn't use "${upper ? word.toUpperCase() : word}": alerts are checked every 15 minutes`,
           );
           // The saved search says no period it was not given: no "a day", "paid weekly".
-          const [row] = await rig.repo.listByPlace(place);
+          const [row] = await rig.repo.listByChannel(channel);
           expect(row!.summary).not.toMatch(/a day|a week|paid (daily|weekly)|an hour/);
           expect(JSON.parse(row!.query).query.params.rent_frequency ?? 'unset').not.toMatch(/daily|weekly/);
           expect(row!.summary).toContain('Dubai Marina');
@@ -79,7 +79,7 @@ describe('a delivery word in /alerts add', () => {
     const rig = await alertsRig();
     const reply = await botOn(rig).handleCommand({
       user: 'U1',
-      place: 'test:c1',
+      channel: 'test:c1',
       text: 'alerts add rent marina 2br under 3k per week every morning',
     });
     expect(reply.text).toMatch(
@@ -92,18 +92,18 @@ describe('a delivery word in /alerts add', () => {
     const rig = await alertsRig();
     const reply = await botOn(rig).handleCommand({
       user: 'U1',
-      place: 'test:c1',
+      channel: 'test:c1',
       text: 'alerts add rent marina 2br under 500 daily',
     });
     expect(reply.ephemeral).toBe(true);
     expect(reply.text).toContain(`I didn't use "daily"`);
     expect(reply.text).toMatch(/Did you mean 500,000\?/);
-    expect(await rig.repo.listByPlace('test:c1')).toEqual([]);
+    expect(await rig.repo.listByChannel('test:c1')).toEqual([]);
   });
 
   it('in a plain search, "daily" stays the rent period and the summary says it', async () => {
     const rig = await alertsRig();
-    const reply = await botOn(rig).handleCommand({ user: 'U1', place: 'test:c1', text: 'rent marina 2br daily' });
+    const reply = await botOn(rig).handleCommand({ user: 'U1', channel: 'test:c1', text: 'rent marina 2br daily' });
     expect(reply.text).toMatch(/2-bedroom homes for rent in Dubai Marina, paid daily/);
   });
 });

@@ -55,19 +55,24 @@ describe('the summary card', () => {
     const buttons = bot.alertButtons(async (id) => {
       const row = await rig.repo.byId(id);
       const saved = row && decodeSavedQuery(row.query);
-      return saved && { ...saved, place: row.place };
+      return saved && { ...saved, channel: row.channel };
     });
     await new OutboxDrainer({
       outbox: rig.outbox,
       kinds: new KindRegistry().register(ALERT_KINDS, alertKind(buttons)),
       posters: [poster],
       logger: rig.logger,
-      options: { giveUpMs: 3_600_000, perPlaceIntervalMs: 0 },
+      options: { giveUpMs: 3_600_000, perChannelIntervalMs: 0 },
     }).drain();
     const summary = poster.posts.find((p) => /more new listings/.test(p.reply.text))!;
     const button = summary.reply.blocks.flatMap((b) => (b.kind === 'actions' ? b.buttons : []))[0]!;
     expect(button.label).toBe('Show the newest');
-    const shown = await bot.handleAction({ user: 'U2', place: 'test:c1', action: button.action, token: button.token });
+    const shown = await bot.handleAction({
+      user: 'U2',
+      channel: 'test:c1',
+      action: button.action,
+      token: button.token,
+    });
     const cards = shown.blocks.filter((b) => b.kind === 'card');
     expect(cards.length).toBeGreaterThan(0);
     expect(shown.text).toMatch(/Dubai Marina/);

@@ -34,7 +34,7 @@ import {
 } from '../../src/store/index.js';
 
 export interface Post {
-  place: string;
+  channel: string;
   deliveryId: string;
   reply: Reply;
   at: number;
@@ -44,17 +44,17 @@ export interface Post {
 export class RecordingPoster implements ChatPoster {
   readonly posts: Post[] = [];
   /** Every attempt, refused ones included. */
-  readonly attempts: { place: string; deliveryId: string; at: number; ok: boolean }[] = [];
+  readonly attempts: { channel: string; deliveryId: string; at: number; ok: boolean }[] = [];
   private failures: PostFailure[] = [];
   constructor(readonly platform = 'test') {}
   failNext(...failures: PostFailure[]) {
     this.failures.push(...failures);
   }
-  async post(place: string, reply: Reply, deliveryId: string) {
+  async post(channel: string, reply: Reply, deliveryId: string) {
     const failure = this.failures.shift();
-    this.attempts.push({ place, deliveryId, at: Date.now(), ok: !failure });
+    this.attempts.push({ channel, deliveryId, at: Date.now(), ok: !failure });
     if (failure) throw failure;
-    this.posts.push({ place, deliveryId, reply, at: Date.now() });
+    this.posts.push({ channel, deliveryId, reply, at: Date.now() });
     return { messageId: `m${this.posts.length}` };
   }
   /** Every listing id posted as a card, in order. */
@@ -111,8 +111,8 @@ export async function alertsRig(
   options: {
     dbFile?: string;
     sandbox?: Sandbox;
-    perPlaceIntervalMs?: number;
-    limits?: { perPlace: number; perOwner: number };
+    perChannelIntervalMs?: number;
+    limits?: { perChannel: number; perOwner: number };
   } = {},
 ): Promise<Rig> {
   const sandbox = options.sandbox ?? createSandbox({ key: 'alerts-key' });
@@ -154,7 +154,7 @@ export async function alertsRig(
       service,
       logger,
       locations: new LocationResolver(api, createLocationCacheRepo(store, Date.now, service), 3_600_000),
-      limits: options.limits ?? { perPlace: 25, perOwner: 10 },
+      limits: options.limits ?? { perChannel: 25, perOwner: 10 },
       schedule: 'every 15 minutes',
       ...POLLER,
     });
@@ -171,7 +171,7 @@ export async function alertsRig(
         ...(o.lapsed ? { lapsed: o.lapsed } : {}),
         options: {
           giveUpMs: 48 * 3_600_000,
-          perPlaceIntervalMs: options.perPlaceIntervalMs ?? 0,
+          perChannelIntervalMs: options.perChannelIntervalMs ?? 0,
           baseBackoffMs: 1,
           maxBackoffMs: 2,
           leaseMs: 200,
@@ -204,7 +204,7 @@ export async function alertsRig(
   return build();
 }
 
-export const ctx = (place = 'test:c1', user = 'U1', admin = false) => ({ user, place, isAdmin: async () => admin });
+export const ctx = (channel = 'test:c1', user = 'U1', admin = false) => ({ user, channel, isAdmin: async () => admin });
 
 /** Waits (real time) until no outbox entry is under a claim that has not run out: another drainer may take them all. */
 export async function claimsRunOut(outbox: OutboxRepo, ms = 5_000): Promise<void> {
@@ -257,7 +257,7 @@ export async function pgInstance(rig: Rig, url: string, holder: string): Promise
     service,
     logger,
     locations: new LocationResolver(api, db.locationCache(service), 3_600_000),
-    limits: { perPlace: 25, perOwner: 10 },
+    limits: { perChannel: 25, perOwner: 10 },
     schedule: 'every 15 minutes',
     ...POLLER,
   });

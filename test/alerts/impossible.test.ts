@@ -21,7 +21,7 @@ function botOn(rig: Rig): Bot {
   });
 }
 
-const say = (bot: Bot, text: string) => bot.handleCommand({ user: 'U1', place: 'test:c1', text });
+const say = (bot: Bot, text: string) => bot.handleCommand({ user: 'U1', channel: 'test:c1', text });
 
 describe('a search no listing can match, typed in chat', () => {
   it.each([
@@ -68,7 +68,7 @@ describe('a search no listing can match, typed in chat', () => {
       expect(reply.text).toMatch(/more than any property costs|bigger than any property|more than I can search for/);
       expect(reply.text).not.toMatch(/Saved as alert|Infinity/);
     }
-    expect(await rig.repo.listByPlace('test:c1')).toEqual([]);
+    expect(await rig.repo.listByChannel('test:c1')).toEqual([]);
     expect(rig.upstreamCalls('/search-rent') + rig.upstreamCalls('/search-buy')).toBe(0);
   });
 });

@@ -6,7 +6,7 @@ const text = (r: { text: string }) => r.text;
 
 describe('alert limits', () => {
   it('refuses a third alert in a channel that may have two, and takes one again once an alert is removed', async () => {
-    const rig = await alertsRig({ limits: { perPlace: 2, perOwner: 10 } });
+    const rig = await alertsRig({ limits: { perChannel: 2, perOwner: 10 } });
     expect(text(await rig.commands.handle(ctx('test:c1', 'U1'), 'add rent marina'))).toMatch(/^Saved as alert #1/);
     expect(text(await rig.commands.handle(ctx('test:c1', 'U2'), 'add buy marina'))).toMatch(/^Saved as alert #2/);
 
@@ -25,7 +25,7 @@ describe('alert limits', () => {
   });
 
   it('refuses a person at their own limit, in any channel, while others can still save', async () => {
-    const rig = await alertsRig({ limits: { perPlace: 25, perOwner: 2 } });
+    const rig = await alertsRig({ limits: { perChannel: 25, perOwner: 2 } });
     expect(text(await rig.commands.handle(ctx('test:c1', 'U1'), 'add rent marina'))).toMatch(/^Saved as alert/);
     expect(text(await rig.commands.handle(ctx('test:c2', 'U1'), 'add buy marina'))).toMatch(/^Saved as alert/);
 

@@ -39,7 +39,7 @@ describe('one listing once per channel, on Postgres', () => {
         expect((await a.commands.handle(ctx(SHARED), `add ${text}`)).text).toMatch(/^Saved as alert #/);
         expect((await b.commands.handle(ctx(ALONE[k]), `add ${text}`)).text).toMatch(/^Saved as alert #1/);
       }
-      const queries = [...new Set((await a.db.alerts.listByPlace(SHARED)).map((s) => s.paramsKey))];
+      const queries = [...new Set((await a.db.alerts.listByChannel(SHARED)).map((s) => s.paramsKey))];
       expect(queries).toHaveLength(2);
       const poster = new RecordingPoster();
       const drainerOf = (i: PgInstance) =>
@@ -54,7 +54,7 @@ describe('one listing once per channel, on Postgres', () => {
           holder: i.holder,
           options: {
             giveUpMs: 3_600_000,
-            perPlaceIntervalMs: 0,
+            perChannelIntervalMs: 0,
             baseBackoffMs: 1,
             maxBackoffMs: 2,
             leaseMs: 5_000,
@@ -79,8 +79,8 @@ describe('one listing once per channel, on Postgres', () => {
         await round();
       }
 
-      const of = (place: string, kind: RegExp) =>
-        poster.posts.filter((p: Post) => p.place === place && kind.test(p.reply.text)).map((p) => p.reply);
+      const of = (channel: string, kind: RegExp) =>
+        poster.posts.filter((p: Post) => p.channel === channel && kind.test(p.reply.text)).map((p) => p.reply);
       const news = of(SHARED, /^New listing/);
       const alone = ALONE.map((p) => of(p, /^New listing/));
       expect(alone.every((posts) => posts.length > 0)).toBe(true);
@@ -101,8 +101,8 @@ describe('one listing once per channel, on Postgres', () => {
 
       // A listing both matched drops 5 %: both instances run at once again; one drop post in the channel.
       const id = [...idsOf(both.at(-1)!)][0]!;
-      const price = (await a.db.alerts.seenBy((await a.db.alerts.listByPlace(SHARED)).map((s) => s.id)))
-        .get((await a.db.alerts.listByPlace(SHARED))[0]!.id)!
+      const price = (await a.db.alerts.seenBy((await a.db.alerts.listByChannel(SHARED)).map((s) => s.id)))
+        .get((await a.db.alerts.listByChannel(SHARED))[0]!.id)!
         .find((s) => s.propertyId === id)!.lastPrice!;
       const to = Math.round(price * 0.95);
       expect(rig.sandbox.reprice(id, to)).toBe(true);

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startManzil, type Manzil } from '../../src/main.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { alertPosts, FakeClock, SECRET, slackPlace } from '../delivery/helpers.js';
+import { alertPosts, FakeClock, SECRET, slackChannel } from '../delivery/helpers.js';
 import { startFakeSlack, type FakeMessage, type FakeSlack } from '../fakes/slack-api.js';
 
 const KEY = 'sk-once-per-channel-27';
@@ -82,7 +82,7 @@ describe('one listing once per channel', () => {
         for (const channel of [SHARED, ALONE[k]!]) {
           const reply = await manzil.bot.handleCommand({
             user: 'U0ALICE',
-            place: slackPlace(channel),
+            channel: slackChannel(channel),
             text: `alerts add ${text}`,
           });
           expect(reply.text).toMatch(/^Saved as alert #\d/);

@@ -15,8 +15,8 @@ import { signedPost, slashCommand } from '../fakes/slack-sign.js';
 
 const SECRET = 'impossible-signing-secret-01';
 const KEY = 'sk-impossible-key-4242';
-const CHANNEL = 'C0IMPOSSIBLE';
-const PLACE = `slack:T0TEST:${CHANNEL}`;
+const CHANNEL_ID = 'C0IMPOSSIBLE';
+const CHANNEL = `slack:T0TEST:${CHANNEL_ID}`;
 let sandbox: Sandbox;
 let slack: FakeSlack;
 let dir: string;
@@ -48,7 +48,7 @@ async function command(manzil: Manzil, name: string, text: string): Promise<stri
   await signedPost(
     `http://127.0.0.1:${manzil.slackPort}/slack/events`,
     SECRET,
-    slashCommand(name, text, slack.responseUrl(id), { channel_id: CHANNEL }),
+    slashCommand(name, text, slack.responseUrl(id), { channel_id: CHANNEL_ID }),
   );
   await slack.waitFor(() => slack.responses(id).length > 0, 15_000);
   return JSON.stringify(slack.responses(id).at(-1));
@@ -69,7 +69,7 @@ async function saveAsBefore(
     const created = await createAlertsRepo(store).create(
       {
         service: serviceKey(sandbox.url!),
-        place: PLACE,
+        channel: CHANNEL,
         owner: 'U0ALICE', // the person of slashCommand(), as the Slack adapter names them
         text: `${operation === 'search-rent' ? 'rent' : 'buy'} marina under 999…`,
         query: encodeSavedQuery(saved),
@@ -77,7 +77,7 @@ async function saveAsBefore(
         paramsKey: paramsKey(saved),
         summary: summarize(saved.query, 'Dubai Marina'),
       },
-      { perPlace: 25, perOwner: 10 },
+      { perChannel: 25, perOwner: 10 },
     );
     expect(created.ok).toBe(true);
   } finally {
@@ -85,7 +85,7 @@ async function saveAsBefore(
   }
 }
 
-const pausedNotices = () => slack.messages(CHANNEL).filter((m) => /is paused: it asks for/.test(String(m.text)));
+const pausedNotices = () => slack.messages(CHANNEL_ID).filter((m) => /is paused: it asks for/.test(String(m.text)));
 
 beforeAll(async () => {
   sandbox = createSandbox({ key: KEY });
@@ -120,7 +120,7 @@ describe('alerts saved with amounts no listing can have', () => {
         /^⏸️ Alert #2 \(.*Dubai Marina.*\) is paused: it asks for a price above AED 10 billion, which no listing has.*`\/alerts remove 2`\.$/,
       ),
     ]);
-    const rows = await first.alerts.repo.listByPlace(PLACE);
+    const rows = await first.alerts.repo.listByChannel(CHANNEL);
     expect(rows.map((r) => r.paused)).toEqual([true, true]);
 
     // An ordinary alert saved now runs; the paused ones are not run, so they gather no error.
@@ -134,7 +134,7 @@ describe('alerts saved with amounts no listing can have', () => {
     expect(await command(first, '/alerts', 'resume 1')).toMatch(
       /Alert #1 can't run: it asks for a price above AED 10 billion, which no listing has\. Save the search again/,
     );
-    expect((await first.alerts.repo.byNumber(PLACE, 1))!.paused).toBe(true);
+    expect((await first.alerts.repo.byNumber(CHANNEL, 1))!.paused).toBe(true);
     await first.stop();
 
     // The second start queues nothing: the pause is the record.
@@ -146,7 +146,7 @@ describe('alerts saved with amounts no listing can have', () => {
       [`${rows[0]!.id}:impossible`, 'delivered'],
       [`${rows[1]!.id}:impossible`, 'delivered'],
     ]);
-    expect((await second.alerts.repo.listByPlace(PLACE)).map((r) => [r.number, r.paused])).toEqual([
+    expect((await second.alerts.repo.listByChannel(CHANNEL)).map((r) => [r.number, r.paused])).toEqual([
       [1, true],
       [2, true],
       [3, false],

@@ -27,7 +27,7 @@ describe('saving a search as an alert', () => {
     expect(text(await rig.commands.handle(ctx(), 'add agents marina'))).toMatch(/Only listing searches can be alerts/);
     expect(text(await rig.commands.handle(ctx(), 'add rent 2br'))).toMatch(/Where\? Add a place/);
     expect(text(await rig.commands.handle(ctx(), 'add rent zzqqxx 2br'))).toMatch(/couldn't find a place/);
-    expect(await rig.repo.listByPlace('test:c1')).toHaveLength(0);
+    expect(await rig.repo.listByChannel('test:c1')).toHaveLength(0);
   });
 });
 
@@ -91,7 +91,7 @@ describe('new listings', () => {
   });
 
   it('30 new listings in one run: 5 cards and one summary, at most one message a second in the channel', async () => {
-    const rig = await alertsRig({ perPlaceIntervalMs: 1_000 });
+    const rig = await alertsRig({ perChannelIntervalMs: 1_000 });
     await rig.commands.handle(ctx(), 'add rent dubai marina');
     // A quiet market for a day and a half: new listings pile up for the next run.
     for (let i = 0; i < 3; i++) rig.sandbox.advance(600);
@@ -111,7 +111,7 @@ describe('price drops', () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina 2br');
     // The newest listings (page 1, which every run reads) have the highest ids.
-    const seen = (await rig.repo.seen((await rig.repo.listByPlace('test:c1'))[0]!.id))
+    const seen = (await rig.repo.seen((await rig.repo.listByChannel('test:c1'))[0]!.id))
       .filter((s) => s.lastPrice !== null)
       .sort((x, y) => Number(y.propertyId) - Number(x.propertyId));
     const [a, b, c] = seen;
@@ -134,7 +134,7 @@ describe('coalescing', () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx('test:c1', 'U1'), 'add rent marina 2br under 200k');
     await rig.commands.handle(ctx('test:c2', 'U2'), 'add rent "Dubai Marina" 2 bed max 200000');
-    const rows = [...(await rig.repo.listByPlace('test:c1')), ...(await rig.repo.listByPlace('test:c2'))];
+    const rows = [...(await rig.repo.listByChannel('test:c1')), ...(await rig.repo.listByChannel('test:c2'))];
     expect(rows[0]!.paramsKey).toBe(rows[1]!.paramsKey);
     rig.sandbox.clearRequests();
     rig.sandbox.advance(60);
@@ -154,10 +154,10 @@ describe('coalescing', () => {
     await a.commands.handle(ctx('test:c1', 'U1'), 'add buy jvc');
     await b.commands.handle(ctx('other:c9', 'U3'), 'add buy jlt');
     const [marina, , jvc] = [
-      ...(await a.db.alerts.listByPlace('test:c1')),
-      ...(await a.db.alerts.listByPlace('test:c2')),
+      ...(await a.db.alerts.listByChannel('test:c1')),
+      ...(await a.db.alerts.listByChannel('test:c2')),
     ].sort((x, y) => x.id - y.id);
-    const jlt = (await a.db.alerts.listByPlace('other:c9'))[0]!;
+    const jlt = (await a.db.alerts.listByChannel('other:c9'))[0]!;
     rig.sandbox.clearRequests();
     // Each instance's scheduler runs the poller as the server registers it (src/background/compose.ts), a query a job.
     const listed: string[][] = [];
@@ -219,7 +219,7 @@ describe('upstream trouble', () => {
     const failing = await rig.poll();
     expect(failing.failedQueries).toBe(2);
     expect(failing.queued).toBe(0);
-    const listed = await rig.repo.listByPlace('test:c1');
+    const listed = await rig.repo.listByChannel('test:c1');
     expect(listed.every((r) => r.lastError !== null && r.errorSince !== null)).toBe(true);
     expect(await rig.commands.handle(ctx(), 'list').then(text)).toMatch(/failing/);
     rig.sandbox.clearFaults();
@@ -227,7 +227,7 @@ describe('upstream trouble', () => {
     expect(ok.newListings).toBeGreaterThan(0);
     await rig.drainer.drain();
     expect(rig.poster.posts.length).toBe(ok.newListings);
-    expect((await rig.repo.listByPlace('test:c1')).every((r) => r.lastError === null)).toBe(true);
+    expect((await rig.repo.listByChannel('test:c1')).every((r) => r.lastError === null)).toBe(true);
   });
 
   it('a search failing for a day is reported once in its channel, and once more when it recovers', async () => {
@@ -370,7 +370,7 @@ describe('platforms and instances', () => {
 
 describe('two drainers on one outbox', () => {
   it('never post one entry twice, even when a channel queue outlasts the claim', async () => {
-    const rig = await alertsRig({ perPlaceIntervalMs: 150 });
+    const rig = await alertsRig({ perChannelIntervalMs: 150 });
     await rig.commands.handle(ctx(), 'add rent dubai marina');
     for (let i = 0; i < 3; i++) rig.sandbox.advance(600);
     const report = await rig.poll();
@@ -386,7 +386,7 @@ describe('two drainers on one outbox', () => {
       },
     };
     // A claim of 200 ms, shorter than the queue (6 posts 150 ms apart).
-    const options = { perPlaceIntervalMs: 150, leaseMs: 200 };
+    const options = { perChannelIntervalMs: 150, leaseMs: 200 };
     const first = rig.newDrainer({ holder: 'first', outbox: watched, options });
     const other = rig.newDrainer({ holder: 'other', outbox: watched, options });
     const draining = first.drain();

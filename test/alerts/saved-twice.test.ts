@@ -15,10 +15,10 @@ describe('saving the same search twice in a channel', () => {
       expect(reply.text).toMatch(/already alert #1 in this channel: nothing new was saved/);
       expect(reply.ephemeral).toBe(true);
     }
-    expect(await rig.repo.listByPlace('test:c1')).toHaveLength(1);
+    expect(await rig.repo.listByChannel('test:c1')).toHaveLength(1);
     // A different search is a new alert.
     expect((await rig.commands.handle(ctx(), 'add rent marina 3br')).text).toMatch(/^Saved as alert #2:/);
-    expect(await rig.repo.listByPlace('test:c1')).toHaveLength(2);
+    expect(await rig.repo.listByChannel('test:c1')).toHaveLength(2);
   });
 
   it('a double click on "Save as alert" (two saves at once) makes one alert', async () => {
@@ -32,7 +32,7 @@ describe('saving the same search twice in a channel', () => {
     expect(replies.map((r) => r.text).sort()).toEqual(
       [expect.stringMatching(/^Saved as alert #1:/), expect.stringMatching(/already alert #1/)].sort(),
     );
-    expect(await rig.repo.listByPlace('test:c1')).toHaveLength(1);
+    expect(await rig.repo.listByChannel('test:c1')).toHaveLength(1);
   });
 
   it('when that alert is paused, offers `/alerts resume 1`', async () => {
@@ -41,7 +41,7 @@ describe('saving the same search twice in a channel', () => {
     expect((await rig.commands.handle(ctx(), 'pause 1')).text).toMatch(/Paused alert #1/);
     const reply = await rig.commands.handle(ctx(), 'add rent marina 2 bed');
     expect(reply.text).toMatch(/already alert #1 in this channel, paused\. `\/alerts resume 1` starts it again/);
-    expect(await rig.repo.listByPlace('test:c1')).toHaveLength(1);
+    expect(await rig.repo.listByChannel('test:c1')).toHaveLength(1);
     expect((await rig.repo.byNumber('test:c1', 1))?.paused).toBe(true);
   });
 
@@ -49,7 +49,7 @@ describe('saving the same search twice in a channel', () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx('test:c1'), 'add rent marina 2br');
     expect((await rig.commands.handle(ctx('test:c2'), 'add rent marina 2br')).text).toMatch(/^Saved as alert #1:/);
-    expect(await rig.repo.listByPlace('test:c2')).toHaveLength(1);
+    expect(await rig.repo.listByChannel('test:c2')).toHaveLength(1);
     expect(await rig.repo.count(rig.service)).toBe(2);
   });
 });
@@ -58,9 +58,9 @@ describe('alerts saved for another property service', () => {
   it('are counted and said in /alerts list of their channel, and counted by /healthz; they do not block saving the search again', async () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina 2br');
-    const [mine] = await rig.repo.listByPlace('test:c1');
+    const [mine] = await rig.repo.listByChannel('test:c1');
     const old = 'https://old-property-service.example';
-    for (const [place, number] of [
+    for (const [channel, number] of [
       ['test:c1', 0],
       ['test:c1', 1],
       ['test:c2', 0],
@@ -68,7 +68,7 @@ describe('alerts saved for another property service', () => {
       const created = await rig.repo.create(
         {
           service: old,
-          place,
+          channel,
           owner: 'U9',
           text: `old ${number}`,
           query: mine!.query,
@@ -76,7 +76,7 @@ describe('alerts saved for another property service', () => {
           paramsKey: number === 0 ? mine!.paramsKey : `${mine!.paramsKey}&n=${number}`,
           summary: `old search ${number}`,
         },
-        { perPlace: 25, perOwner: 10 },
+        { perChannel: 25, perOwner: 10 },
       );
       expect(created.ok).toBe(true);
     }

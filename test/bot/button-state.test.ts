@@ -71,10 +71,10 @@ describe('fetching and presenting', () => {
     expect(cards(next).length).toBeGreaterThan(0);
     // The next page's own row, and the same search in another channel: one more each.
     expect(buttonRows(store).n).toBe(2);
-    const elsewhere = await bot.handleCommand({ user: 'U1', place: 'test:2', text: 'rent marina 2br' });
+    const elsewhere = await bot.handleCommand({ user: 'U1', channel: 'test:2', text: 'rent marina 2br' });
     expect(buttonRows(store).n).toBe(3);
     expect(
-      await bot.handleAction({ user: 'U1', place: 'test:1', action: 'page', token: button(elsewhere, /Next/).token }),
+      await bot.handleAction({ user: 'U1', channel: 'test:1', action: 'page', token: button(elsewhere, /Next/).token }),
     ).toMatchObject({
       text: expect.stringMatching(/expired/),
     });
@@ -182,7 +182,7 @@ describe('payloads from other releases', () => {
     expect(chose.text).toMatch(/Dubai Marina/);
     const refined = await h.bot.handlePick({
       user: 'U1',
-      place: 'test:1',
+      channel: 'test:1',
       token: await legacy(h, 'refine', { query: q }),
       value: '51:Downtown Dubai',
     });
@@ -279,10 +279,10 @@ describe('state scoped by service', () => {
   });
 });
 
-describe('asking which place', () => {
+describe('asking which area', () => {
   it('asks only the person who typed, and posts the chosen search for the channel', async () => {
     const { bot, store } = make();
-    const reply = await ask(bot, 'rent jumeirah village 1br'); // "jumeirah" alone is a place of the sample market since issue 27
+    const reply = await ask(bot, 'rent jumeirah village 1br'); // "jumeirah" alone is an area of the sample market since issue 27
     expect(reply.text).toMatch(/Which one did you mean/);
     expect(reply.ephemeral).toBe(true);
     const choices = buttons(reply);

@@ -65,7 +65,7 @@ describe('a commercial listing card', () => {
 
 describe('a price per sqft in a search', () => {
   it('keeps, of what the service returns, only the listings within it; the reply says Manzil filtered and nothing of it is sent', async () => {
-    // A bound in the middle of what the place has, so some listings are in and some out.
+    // A bound in the middle of what the area has, so some listings are in and some out.
     sandbox.clearRequests();
     const all = cards(await ask(h.bot, 'rent commercial downtown'))
       .filter((c) => field(c, 'Price') !== 'Price on request')
@@ -86,7 +86,7 @@ describe('a price per sqft in a search', () => {
     const shown = cards(reply);
     expect(shown.length).toBeGreaterThan(0);
     for (const card of shown) expect(perSqftOf(card)).toBeLessThanOrEqual(bound + 0.005);
-    // The service was asked for the place's offices, with no price and nothing per sqft.
+    // The service was asked for the area's offices, with no price and nothing per sqft.
     const sent = sandbox.requests().filter((r) => r.path === '/search-commercial-rent');
     expect(sent.length).toBeGreaterThan(0);
     for (const request of sent) expect(JSON.stringify(request)).not.toMatch(/sqft|price_max|price_min/);
@@ -113,7 +113,7 @@ describe('a price per sqft in a search', () => {
   it('in /alerts add, is refused clearly rather than saved without it', async () => {
     const rig = await alertsRig();
     const reply = await rig.commands.handle(ctx(), 'add rent office business bay under 150 per sqft');
-    expect(await rig.repo.listByPlace('test:c1')).toEqual([]);
+    expect(await rig.repo.listByChannel('test:c1')).toEqual([]);
     expect(reply.text).toMatch(
       /I can't save that as an alert\. Alerts watch what the property service filters, and it has no price per sqft/,
     );

@@ -42,7 +42,7 @@ async function manzil(env: Record<string, string>) {
   running.push(m);
   return m;
 }
-const ask = (m: Manzil, text: string) => m.bot.handleCommand({ user: 'U1', place: 'test:1', text });
+const ask = (m: Manzil, text: string) => m.bot.handleCommand({ user: 'U1', channel: 'test:1', text });
 const text = (r: Reply) => r.text;
 
 describe('waits in words', () => {

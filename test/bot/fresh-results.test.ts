@@ -91,10 +91,10 @@ describe('a listing gone from the market', () => {
 });
 
 describe('the query an alert polls', () => {
-  const PLACE_IDS: Record<string, number> = { marina: 50, jvc: 51, 'downtown dubai': 52 };
+  const AREA_IDS: Record<string, number> = { marina: 50, jvc: 51, 'downtown dubai': 52 };
   const commands = fc.record({
     verb: fc.constantFrom('rent', 'buy'),
-    place: fc.constantFrom('marina', 'jvc', 'downtown dubai'),
+    area: fc.constantFrom('marina', 'jvc', 'downtown dubai'),
     beds: fc.constantFrom('', 'studio', '1br', '2br', '3 bed'),
     price: fc.constantFrom('', 'under 120k', 'over 2m', '80k-150k'),
     sort: fc.constantFrom('', 'newest', 'cheapest', 'featured', 'most expensive'),
@@ -105,15 +105,15 @@ describe('the query an alert polls', () => {
     fc.assert(
       fc.property(commands, commands, (a, b) => {
         const parse = (c: typeof a) => {
-          const parsed = parseCommand([c.verb, c.place, c.beds, c.price, c.sort].filter(Boolean).join(' '));
+          const parsed = parseCommand([c.verb, c.area, c.beds, c.price, c.sort].filter(Boolean).join(' '));
           if (!parsed.ok) throw new Error(parsed.error);
           return parsed.query;
         };
         const [qa, qb] = [parse(a), parse(b)];
-        const place = (c: typeof a) => ({ id: PLACE_IDS[c.place]!, name: c.place });
-        const typed = pollKeyOf(qa.operation, searchParams(qa, place(a), a.page));
-        const saved = paramsKey({ query: qb, location: place(b) });
-        const sameSearch = a.verb === b.verb && a.place === b.place && a.beds === b.beds && a.price === b.price;
+        const area = (c: typeof a) => ({ id: AREA_IDS[c.area]!, name: c.area });
+        const typed = pollKeyOf(qa.operation, searchParams(qa, area(a), a.page));
+        const saved = paramsKey({ query: qb, location: area(b) });
+        const sameSearch = a.verb === b.verb && a.area === b.area && a.beds === b.beds && a.price === b.price;
         expect(typed === saved).toBe(sameSearch);
       }),
       { numRuns: 300 },

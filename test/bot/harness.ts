@@ -68,10 +68,10 @@ export function harness(sandbox: Sandbox, options: HarnessOptions = {}): Harness
 }
 
 export const ask = (bot: Bot, text: string, surface?: { cardsPerPage: number; buttonsPerCard: number }) =>
-  bot.handleCommand({ user: 'U1', place: 'test:1', text, ...(surface ? { surface } : {}) });
+  bot.handleCommand({ user: 'U1', channel: 'test:1', text, ...(surface ? { surface } : {}) });
 
 export const press = (bot: Bot, button: Button) =>
-  bot.handleAction({ user: 'U1', place: 'test:1', action: button.action, token: button.token });
+  bot.handleAction({ user: 'U1', channel: 'test:1', action: button.action, token: button.token });
 
 /** Every button of a reply: the actions rows and the cards' own buttons. */
 export function buttons(reply: Reply): Button[] {

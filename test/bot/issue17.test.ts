@@ -36,10 +36,10 @@ describe('a price too small to be one', () => {
     expect(buttons(reply).map((b) => b.label)).toEqual(['Yes, 80,000']);
     expect(sandbox.requests()).toEqual([]);
     // Nothing runs before the button is pressed: an adapter asking for an immediate reply is told to run the command.
-    expect(h.bot.immediateReply({ user: 'U1', place: 'test:1', text: '/rent marina 2br under 80' })).toBeUndefined();
+    expect(h.bot.immediateReply({ user: 'U1', channel: 'test:1', text: '/rent marina 2br under 80' })).toBeUndefined();
   });
 
-  it('pressing the button runs the corrected search, in the place typed, and the summary says how it was read', async () => {
+  it('pressing the button runs the corrected search, in the area typed, and the summary says how it was read', async () => {
     const question = await ask(h.bot, '/rent marina 2br under 80');
     const results = await press(h.bot, button(question, /^Yes, 80,000$/));
     expect(results.ephemeral).toBeUndefined();

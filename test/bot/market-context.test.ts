@@ -27,8 +27,8 @@ function withMarket(budget?: { perDay: number }) {
   const h = harness(sandbox, {
     bot: {
       market: {
-        listingContext: async (place, listing) => {
-          const c = await ref.market!.listingContext(place, listing as ListingSummary);
+        listingContext: async (area, listing) => {
+          const c = await ref.market!.listingContext(area, listing as ListingSummary);
           return c && contextText(c);
         },
       },
@@ -41,7 +41,7 @@ function withMarket(budget?: { perDay: number }) {
 }
 
 describe('market context on listing cards', () => {
-  it('a sale card says how its AED per sqft stands against the place’s trend price for its bedroom count', async () => {
+  it('a sale card says how its AED per sqft stands against the area’s trend price for its bedroom count', async () => {
     const h = withMarket();
     try {
       const reply = await ask(h.bot, 'buy marina 2br');
@@ -77,18 +77,18 @@ describe('market context on listing cards', () => {
         // month.
         const truths = [undefined, 'apartment', 'hotel-apartment', 'duplex'].map((propertyType) =>
           periodTruth(sandbox, {
-            place: 'Dubai Marina',
+            area: 'Dubai Marina',
             kind: 'rented',
             months: 1,
             bedrooms: 1,
             ...(propertyType ? { propertyType } : {}),
           }),
         );
-        expect(periodTruth(sandbox, { place: 'Dubai Marina', kind: 'rented', months: 1 }).count).toBeGreaterThan(15);
+        expect(periodTruth(sandbox, { area: 'Dubai Marina', kind: 'rented', months: 1 }).count).toBeGreaterThan(15);
         const expected = truths
           .filter((t) => t.count >= 3)
           .map((t) => `median rent of ${aed(t.median!)} a year (last 30 days, ${t.count} lettings)`);
-        await ask(h.bot, 'rent marina 1br'); // the first look fetches what the place needs; it may come after the answer
+        await ask(h.bot, 'rent marina 1br'); // the first look fetches what the area needs; it may come after the answer
         const contexts = cards(await ask(h.bot, 'rent marina 1br'))
           .map(marketOf)
           .filter((c): c is string => Boolean(c));
@@ -100,7 +100,7 @@ describe('market context on listing cards', () => {
     },
   );
 
-  it('costs at most one trend call per place, however many searches, and none at all when the budget is low', async () => {
+  it('costs at most one trend call per area, however many searches, and none at all when the budget is low', async () => {
     const h = withMarket();
     try {
       sandbox.clearRequests();

@@ -96,7 +96,7 @@ describe.each(SURFACES.map((surface, n) => ({ surface, n })))(
   ({ surface, n }) => {
     // Each surface in a channel and by a person of its own, so a search saved on one is not "already an alert" on
     // another.
-    const who = { user: `U${n}`, place: `test:offered${n}`, surface };
+    const who = { user: `U${n}`, channel: `test:offered${n}`, surface };
     const press = (b: Button) => manzil.bot.handleAction({ ...who, action: b.action, token: b.token });
 
     it.each(Object.keys(COMMANDS) as OperationName[])(

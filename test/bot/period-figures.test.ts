@@ -1,6 +1,6 @@
 // Figures of a period cover the period: a transactions reply's count, median, min and max are those of every sale or
 // letting of the period asked for, not of the page its table shows. Checked against the period recomputed straight
-// from the sandbox's data module (test/support/period-truth.ts), for several places, kinds, filters and periods; the
+// from the sandbox's data module (test/support/period-truth.ts), for several areas, kinds, filters and periods; the
 // page cap says "at least"; the extra pages are cached. A real Bot, ApiClient and MarketData, the sandbox over
 // loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,32 +59,32 @@ function stated(r: Reply) {
 const CASES: { text: string; truth: PeriodAsk; header: RegExp }[] = [
   {
     text: 'what sold in dubai marina last month',
-    truth: { place: 'Dubai Marina', kind: 'sold', months: 1 },
+    truth: { area: 'Dubai Marina', kind: 'sold', months: 1 },
     header: /Sold transactions in Dubai Marina/,
   },
   {
     text: 'rented dubai marina last 3 months',
-    truth: { place: 'Dubai Marina', kind: 'rented', months: 3 },
+    truth: { area: 'Dubai Marina', kind: 'rented', months: 3 },
     header: /Rental transactions in Dubai Marina/,
   },
   {
     text: 'sold jvc 2br last 6 months',
-    truth: { place: 'Jumeirah Village Circle', kind: 'sold', months: 6, bedrooms: 2 },
+    truth: { area: 'Jumeirah Village Circle', kind: 'sold', months: 6, bedrooms: 2 },
     header: /Jumeirah Village Circle, 2 bedrooms/,
   },
   {
     text: 'sold dubai silicon oasis last year',
-    truth: { place: 'Dubai Silicon Oasis', kind: 'sold', months: 12 },
+    truth: { area: 'Dubai Silicon Oasis', kind: 'sold', months: 12 },
     header: /Dubai Silicon Oasis/,
   },
   {
     text: 'rented marina gate last year',
-    truth: { place: 'Marina Gate', kind: 'rented', months: 12 },
+    truth: { area: 'Marina Gate', kind: 'rented', months: 12 },
     header: /Marina Gate/,
   },
   {
     text: 'rented palm jumeirah villas last year',
-    truth: { place: 'Palm Jumeirah', kind: 'rented', months: 12, propertyType: 'villa' },
+    truth: { area: 'Palm Jumeirah', kind: 'rented', months: 12, propertyType: 'villa' },
     header: /Palm Jumeirah, villas/,
   },
 ];
@@ -127,7 +127,7 @@ describe('a transactions reply’s figures are its period’s', () => {
     async () => {
       const h = withPeriods(sandbox);
       try {
-        const truth = periodTruth(sandbox, { place: 'Dubai Marina', kind: 'sold', months: 1 });
+        const truth = periodTruth(sandbox, { area: 'Dubai Marina', kind: 'sold', months: 1 });
         const first = await ask(h.bot, 'what sold in dubai marina last month');
         const second = await press(h.bot, button(first, /Next/));
         expect(texts(second, 'text')).toEqual(texts(first, 'text'));
@@ -154,7 +154,7 @@ describe('a transactions reply’s figures are its period’s', () => {
     async () => {
       const h = withPeriods(sandbox, 2);
       try {
-        const truth = periodTruth(sandbox, { place: 'Dubai Marina', kind: 'sold', months: 12 });
+        const truth = periodTruth(sandbox, { area: 'Dubai Marina', kind: 'sold', months: 12 });
         expect(truth.count).toBeGreaterThan(30);
         const recent = truth.records.slice(0, 30).map((t) => t.price);
         const s = stated(await ask(h.bot, 'sold dubai marina last year'));
@@ -178,7 +178,7 @@ describe('a transactions reply’s figures are its period’s', () => {
     async () => {
       const h = withPeriods(nested, 2);
       try {
-        const truth = periodTruth(nested, { place: 'Dubai Marina', kind: 'sold', months: 12 });
+        const truth = periodTruth(nested, { area: 'Dubai Marina', kind: 'sold', months: 12 });
         const recent = truth.records.slice(0, 30).map((t) => t.price);
         const reply = await ask(h.bot, 'sold dubai marina last year');
         expect(stated(reply)).toMatchObject({
@@ -200,7 +200,7 @@ describe('a transactions reply’s figures are its period’s', () => {
     async () => {
       const h = withPeriods(sandbox);
       try {
-        const truth = periodTruth(sandbox, { place: 'Downtown Dubai', kind: 'rented', months: 1 });
+        const truth = periodTruth(sandbox, { area: 'Downtown Dubai', kind: 'rented', months: 1 });
         sandbox.clearRequests();
         const first = await ask(h.bot, 'rented downtown dubai last month');
         expect(stated(first).count).toBe(truth.count);

@@ -93,8 +93,8 @@ const decorated = fc.record({
   slash: fc.boolean(),
 });
 
-const place = 'test:1';
-const immediate = (text: string) => h.bot.immediateReply({ user: 'U1', place, text });
+const channel = 'test:1';
+const immediate = (text: string) => h.bot.immediateReply({ user: 'U1', channel, text });
 const bullets = (reply: Reply) => [...reply.text.matchAll(/^• (.+)$/gm)].map((m) => m[1]!);
 
 describe('small talk', () => {
@@ -122,7 +122,7 @@ describe('small talk', () => {
       const offered = bullets(immediate(slash ? '/manzil hello' : 'hello')!);
       expect(offered).toHaveLength(3);
       for (const command of offered) {
-        const reply = await h.bot.handleCommand({ user: 'U1', place, text: command });
+        const reply = await h.bot.handleCommand({ user: 'U1', channel, text: command });
         expect(reply.ephemeral, command).toBeUndefined();
         expect(
           reply.blocks.some((b) => b.kind === 'card'),
@@ -165,7 +165,7 @@ describe('to rent or to buy?', () => {
     sandbox.clearRequests();
     const question = await h.bot.handleCommand({
       user: 'U1',
-      place,
+      channel,
       text: '/manzil most expensive 3 bed villa in arabian ranches',
     });
     expect(question.ephemeral).toBe(true);
@@ -186,10 +186,10 @@ describe('to rent or to buy?', () => {
     });
   });
 
-  it("with the place picked apart from the text (Discord's location option), the choice searches there", async () => {
+  it("with the area picked apart from the text (Discord's location option), the choice searches there", async () => {
     const question = await h.bot.handleCommand({
       user: 'U1',
-      place,
+      channel,
       text: '/manzil 2 bed townhouse',
       location: '45:Arabian Ranches',
     });

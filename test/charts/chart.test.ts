@@ -55,7 +55,7 @@ describe('renderTrendChart', () => {
     matchesGolden('trend', chart.png);
   });
 
-  it('names the place, the axes and every series in the SVG', async () => {
+  it('names the area, the axes and every series in the SVG', async () => {
     const { svg } = drawn(await renderTrendChart(MARINA));
     for (const text of [
       MARINA.title,
@@ -94,9 +94,9 @@ describe('renderTrendChart', () => {
     expect(drawn(together[2]!).svg).toBe(a.svg);
   });
 
-  it('draws an Arabic place name with its own glyphs', async () => {
-    const render = async (place: string) =>
-      drawn(await renderTrendChart({ ...MARINA, title: `AED per sqft in ${place}` })).png;
+  it('draws an Arabic area name with its own glyphs', async () => {
+    const render = async (area: string) =>
+      drawn(await renderTrendChart({ ...MARINA, title: `AED per sqft in ${area}` })).png;
     const arabic = await render('دبي مارينا');
     // Missing glyphs would draw nothing, or the same box for every letter: both would match one of these.
     const blank = await render(' '.repeat('دبي مارينا'.length));
@@ -113,9 +113,9 @@ describe('renderTrendChart', () => {
     expect([chart.width, chart.height]).toEqual([1200, 800]);
   });
 
-  it('compares places, one line each, and matches its golden image', async () => {
+  it('compares areas, one line each, and matches its golden image', async () => {
     const chart = drawn(await renderComparisonChart(COMPARISON));
-    for (const place of COMPARISON.places) expect(chart.svg).toContain(`>${place.name}<`);
+    for (const area of COMPARISON.areas) expect(chart.svg).toContain(`>${area.name}<`);
     expect(chart.altText).toContain('Dubai Marina from 2,100 to 2,230 (+6.2 %)');
     matchesGolden('comparison', chart.png);
   });

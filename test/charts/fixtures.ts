@@ -38,7 +38,7 @@ export const MARINA: TrendChartInput = {
 export const COMPARISON = {
   title: '2-bedroom AED per sqft: Dubai Marina, Business Bay, JVC',
   yLabel: 'AED per sqft',
-  places: [
+  areas: [
     series('Dubai Marina', 2100, 2230),
     series('Business Bay', 2240, 2395),
     series('Jumeirah Village Circle', 1180, 1265),

@@ -34,7 +34,7 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
     expect(chat.violations()).toEqual([]);
   });
 
-  it('answers a search with listing cards: place, prices, and buttons to page, see details and save', async () => {
+  it('answers a search with listing cards: area, prices, and buttons to page, see details and save', async () => {
     const reply = await chat.command('rent marina 2br under 200k');
     expect(reply.text).toMatch(/2-bedroom homes for rent in Dubai Marina/);
     expect(reply.text).toMatch(/AED [\d,]+\/yr/);
@@ -65,8 +65,8 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
     expect(listingIds(search)).toContain(listingIds(details)[0]);
   });
 
-  it('asks which place an ambiguous name means, and runs the search in the one chosen', async () => {
-    // ("jumeirah" alone is a place of the sample market since issue 27.)
+  it('asks which area an ambiguous name means, and runs the search in the one chosen', async () => {
+    // ("jumeirah" alone is an area of the sample market since issue 27.)
     const prompt = await chat.command('rent jumeirah village 1br');
     expect(prompt.text).toMatch(/Which one did you mean/);
     expect(prompt.buttons.length).toBeGreaterThan(1);
@@ -77,7 +77,7 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
     expect(chosen.private).toBe(false);
   });
 
-  it('searches a place typed by its short form, in any case and punctuation', async () => {
+  it('searches an area typed by its short form, in any case and punctuation', async () => {
     const jlt = await chat.command('rent J.L.T. 1br');
     expect(jlt.text).toMatch(/1-bedroom homes for rent in Jumeirah Lake Towers/);
     expect(listingIds(jlt).length).toBeGreaterThan(0);
@@ -86,7 +86,7 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
     expect(listingIds(dh2).length).toBeGreaterThan(0);
   });
 
-  it('offers no place of another kind for a name it cannot find: no tower for a community', async () => {
+  it('offers no area of another kind for a name it cannot find: no tower for a community', async () => {
     const reply = await chat.command('rent cayan hills');
     expect(reply.text).toMatch(/I couldn't find a place called "cayan hills"/);
     // A community close in name may be offered (Damac Hills); the tower that shares a word may not.
@@ -103,8 +103,8 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
 
   it('states the figures of the whole period asked for, the same on the next page', { timeout: 60_000 }, async () => {
     const asks: [string, PeriodAsk][] = [
-      ['transactions sold dubai marina last month', { place: 'Dubai Marina', kind: 'sold', months: 1 }],
-      ['transactions rented jvc last 3 months', { place: 'Jumeirah Village Circle', kind: 'rented', months: 3 }],
+      ['transactions sold dubai marina last month', { area: 'Dubai Marina', kind: 'sold', months: 1 }],
+      ['transactions rented jvc last 3 months', { area: 'Jumeirah Village Circle', kind: 'rented', months: 3 }],
     ];
     for (const [text, asked] of asks) {
       // Recomputed from the sandbox's data module, not through Manzil: the period holds more than the table's page.
@@ -122,7 +122,7 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
     }
   });
 
-  it('saves a search as an alert and posts a new listing in that place exactly once', async () => {
+  it('saves a search as an alert and posts a new listing in that channel exactly once', async () => {
     const search = await chat.command('rent marina');
     const saved = await chat.press(/Save as alert/, search);
     expect(saved.text).toMatch(/Saved as alert #1: Homes for rent in Dubai Marina/);
@@ -279,8 +279,8 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
   });
 
   /** Composes a digest now and waits until it is posted (a channel's posts are spaced: Slack's rate). */
-  const digestOf = async (places: string): Promise<string> => {
-    expect((await chat.command(`digest now ${places}`)).text).toMatch(/Composing the digest of/);
+  const digestOf = async (areas: string): Promise<string> => {
+    expect((await chat.command(`digest now ${areas}`)).text).toMatch(/Composing the digest of/);
     return vi.waitFor(
       async () => {
         await chat.manzil.alerts.drainer.drain();

@@ -34,7 +34,7 @@ export interface ChatDriver {
   command(text: string): Promise<Seen>;
   /** Presses the first button whose label matches, on a reply seen before; resolves with the reply it brings. */
   press(label: RegExp, on: Seen): Promise<Seen>;
-  /** The texts of the alert messages posted in the place the commands come from, in order. */
+  /** The texts of the alert messages posted in the channel the commands come from, in order. */
   alerts(): Promise<string[]>;
   /**
    * What the platform's fake found wrong in everything sent so far (payloads over its limits, answers out of turn);

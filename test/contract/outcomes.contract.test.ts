@@ -39,7 +39,7 @@ interface FailureCase {
   /** For `wait`: the wait the failure must carry. */
   retryAfterMs?: number;
   /** Where to post, when not the platform's place. */
-  place?(): string;
+  channel?(): string;
   arrange(): Promise<Arranged> | Arranged;
   /** Checked after the failure, before the undo (what the platform holds now). */
   after?(): Promise<void> | void;
@@ -64,7 +64,7 @@ interface Platform {
   start(): Promise<void>;
   stop(): Promise<void>;
   poster(): Poster;
-  place(): string;
+  channel(): string;
   /** The token the poster uses. */
   secret(): string;
   failures: FailureCase[];
@@ -111,8 +111,8 @@ async function resettingServer(): Promise<{ url: string; server: Server }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-async function postFailure(poster: ChatPoster, place: string): Promise<PostFailure> {
-  const error = await poster.post(place, reply, nextDelivery()).then(
+async function postFailure(poster: ChatPoster, channel: string): Promise<PostFailure> {
+  const error = await poster.post(channel, reply, nextDelivery()).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -126,13 +126,13 @@ function slack(): Platform {
   let fake: FakeSlack;
   let poster: SlackPoster;
   let resetting: { url: string; server: Server };
-  const channel = 'C0OUTCOMES';
-  const place = `slack:T0TEST:${channel}`;
+  const channelId = 'C0OUTCOMES';
+  const channel = `slack:T0TEST:${channelId}`;
   const client = (options: { apiUrl?: string; timeoutMs?: number } = {}) =>
     postingClient('xoxb-test', { apiUrl: options.apiUrl ?? fake.apiUrl, timeoutMs: options.timeoutMs ?? 2_000 });
   /** A lookup of a delivery whose only attempt was `ago` ms before `now`. */
   const request = (deliveryId: string, ago = SLACK_SETTLE_MS, now = Date.now()): LookupRequest => ({
-    place,
+    channel,
     deliveryId,
     firstAttemptAt: now - ago,
     lastAttemptAt: now - ago,
@@ -143,7 +143,7 @@ function slack(): Platform {
   const storedButFailed = async () => {
     const deliveryId = nextDelivery();
     fake.failNext('chat.postMessage', { error: 'internal_error', carryOut: true });
-    const failure = await poster.post(place, reply, deliveryId).then(
+    const failure = await poster.post(channel, reply, deliveryId).then(
       () => undefined,
       (e: unknown) => e as PostFailure,
     );
@@ -175,7 +175,7 @@ function slack(): Platform {
       await new Promise((r) => resetting.server.close(r));
     },
     poster: () => poster,
-    place: () => place,
+    channel: () => channel,
     secret: () => 'xoxb-test',
     failures: [
       {
@@ -194,7 +194,7 @@ function slack(): Platform {
           return {};
         },
         after: () =>
-          expect(fake.messages(channel).at(-1)?.metadata?.event_payload).toEqual({ delivery_id: `oc${delivery}` }),
+          expect(fake.messages(channelId).at(-1)?.metadata?.event_payload).toEqual({ delivery_id: `oc${delivery}` }),
       },
       {
         outcome: 'maybe_posted',
@@ -293,7 +293,7 @@ function slack(): Platform {
         kind: 'found',
         how: 'a message Slack stored though it answered internal_error',
         arrange: async () => ({ request: request(await storedButFailed()) }),
-        check: (result) => expect(result).toEqual({ kind: 'found', messageId: fake.messages(channel).at(-1)!.ts }),
+        check: (result) => expect(result).toEqual({ kind: 'found', messageId: fake.messages(channelId).at(-1)!.ts }),
       },
       {
         kind: 'found',
@@ -303,7 +303,7 @@ function slack(): Platform {
           const fast = Date.now() + 10 * 60_000;
           return {
             request: {
-              place,
+              channel,
               deliveryId,
               firstAttemptAt: fast,
               lastAttemptAt: fast,
@@ -441,9 +441,9 @@ function discord(): Platform {
     rests.push(r);
     return r;
   };
-  const place = () => `discord:${fake.guildId}:${fake.channelId}`;
+  const channel = () => `discord:${fake.guildId}:${fake.channelId}`;
   const request = (ago: number, now = Date.now()): LookupRequest => ({
-    place: place(),
+    channel: channel(),
     deliveryId: nextDelivery(),
     firstAttemptAt: now - ago,
     lastAttemptAt: now - ago,
@@ -476,7 +476,7 @@ function discord(): Platform {
       await new Promise((r) => resetting.server.close(r));
     },
     poster: () => poster,
-    place,
+    channel,
     secret: () => fake.botToken,
     failures: [
       {
@@ -532,14 +532,14 @@ function discord(): Platform {
         arrange: () => until(fake.failUntilOff('*', /./, 401)),
         after: async () => {
           const before = fake.requests().length;
-          expect((await postFailure(poster, place())).outcome).toBe('credentials_refused');
+          expect((await postFailure(poster, channel())).outcome).toBe('credentials_refused');
           expect(fake.requests()).toHaveLength(before); // refused locally: nothing more sent while the token is dropped
         },
       },
       {
         outcome: 'channel_unavailable',
         how: 'an unknown channel',
-        place: () => `discord:${fake.guildId}:999`,
+        channel: () => `discord:${fake.guildId}:999`,
         arrange: () => ({}),
       },
       {
@@ -579,7 +579,7 @@ function discord(): Platform {
           const now = Date.now();
           return {
             request: {
-              place: place(),
+              channel: channel(),
               deliveryId: nextDelivery(),
               firstAttemptAt: now - 1_000,
               lastAttemptAt: now - 2_000,
@@ -634,7 +634,7 @@ describe.each([slack(), discord()])('post outcomes on $name', (platform) => {
     '$how: a post fails as $outcome, and posts again once the platform takes it',
     async (c) => {
       const arranged = await c.arrange();
-      const failure = await postFailure(arranged.poster ?? platform.poster(), c.place?.() ?? platform.place());
+      const failure = await postFailure(arranged.poster ?? platform.poster(), c.channel?.() ?? platform.channel());
       expect(failure.outcome).toBe(c.outcome);
       // discord.js adds its small offset to the wait it read.
       if (c.outcome === 'wait')
@@ -644,7 +644,7 @@ describe.each([slack(), discord()])('post outcomes on $name', (platform) => {
       await arranged.undo?.();
       // As the outbox does after a pause: probe the credentials, then post.
       expect(await platform.poster().checkCredentials()).toEqual({ kind: 'ok' });
-      await expect(platform.poster().post(platform.place(), reply, nextDelivery())).resolves.toMatchObject({
+      await expect(platform.poster().post(platform.channel(), reply, nextDelivery())).resolves.toMatchObject({
         messageId: expect.any(String),
       });
     },
@@ -671,7 +671,7 @@ describe.each([slack(), discord()])('post outcomes on $name', (platform) => {
       (f) => !f.how.startsWith('the error code') && !/JSON code \d/.test(f.how),
     )) {
       const arranged = await c.arrange();
-      const failure = await postFailure(arranged.poster ?? platform.poster(), c.place?.() ?? platform.place());
+      const failure = await postFailure(arranged.poster ?? platform.poster(), c.channel?.() ?? platform.channel());
       texts.push(failure.message, String(failure.stack));
       await arranged.undo?.();
       await platform.poster().checkCredentials();

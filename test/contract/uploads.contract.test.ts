@@ -70,8 +70,8 @@ interface Platform {
   /** Between tests: the platform as new (faults off). */
   reset(): void;
   poster(): Poster;
-  place(): string;
-  /** Messages posted in the place so far. */
+  channel(): string;
+  /** Messages posted in the channel so far. */
   count(): number;
   /** The message carries the chart: the PNG's bytes, its name and alt text, the delivery id, and no note. */
   expectCarries(messageId: string, png: Buffer, image: ImageFile, deliveryId: string): Promise<void>;
@@ -105,8 +105,8 @@ const heavyReply: Reply = {
 let delivery = 0;
 const nextDelivery = () => `up${++delivery}`;
 
-async function postFailure(poster: ChatPoster, place: string, what: Reply): Promise<PostFailure> {
-  const error = await poster.post(place, what, nextDelivery()).then(
+async function postFailure(poster: ChatPoster, channel: string, what: Reply): Promise<PostFailure> {
+  const error = await poster.post(channel, what, nextDelivery()).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -131,8 +131,8 @@ const slackText = (m: { text: unknown; blocks?: unknown }) => `${String(m.text)}
 function slack(): Platform {
   let fake: FakeSlack;
   let poster: SlackPoster;
-  const channel = 'C0UPLOADS';
-  const place = `slack:T0TEST:${channel}`;
+  const channelId = 'C0UPLOADS';
+  const channel = `slack:T0TEST:${channelId}`;
   const client = (timeoutMs = 2_000) => postingClient('xoxb-test', { apiUrl: fake.apiUrl, timeoutMs });
   /** Short waits for a file Slack is still processing, so a test does not wait seconds. */
   const make = (options: { timeoutMs?: number; uploadTimeoutMs?: number } = {}) =>
@@ -141,7 +141,7 @@ function slack(): Platform {
       fileReadyWaitsMs: [300, 600],
     });
   const message = (ts: string) => {
-    const found = fake.messages(channel).find((m) => m.ts === ts);
+    const found = fake.messages(channelId).find((m) => m.ts === ts);
     expect(found, `no message ${ts}`).toBeDefined();
     return found!;
   };
@@ -155,8 +155,8 @@ function slack(): Platform {
     stop: () => fake.close(),
     reset: () => fake.reset(),
     poster: () => poster,
-    place: () => place,
-    count: () => fake.messages(channel).length,
+    channel: () => channel,
+    count: () => fake.messages(channelId).length,
     async expectCarries(ts, bytes, chart, deliveryId) {
       const m = message(ts);
       expect(m.metadata).toEqual({ event_type: 'manzil_alert', event_payload: { delivery_id: deliveryId } });
@@ -281,7 +281,7 @@ function slack(): Platform {
       {
         how: 'uploads the bytes, completes the file without a channel, then posts once: in that order',
         async run() {
-          await poster.post(place, reply, nextDelivery());
+          await poster.post(channel, reply, nextDelivery());
           expect(fake.calls.map((c) => c.method)).toEqual([
             'files.getUploadURLExternal',
             'upload',
@@ -301,9 +301,9 @@ function slack(): Platform {
           // waits (300 and 600 ms here, as make() sets them).
           fake.fileProcessing(500);
           const id = nextDelivery();
-          const { messageId } = await poster.post(place, reply, id);
+          const { messageId } = await poster.post(channel, reply, id);
           expect(fake.callsTo('chat.postMessage').length).toBeGreaterThan(1);
-          expect(fake.messages(channel)).toHaveLength(1);
+          expect(fake.messages(channelId)).toHaveLength(1);
           await platform.expectCarries(messageId, png, image, id);
         },
       },
@@ -314,22 +314,22 @@ function slack(): Platform {
           const id = nextDelivery();
           const t0 = Date.now();
           const first = await make({ timeoutMs: 300 })
-            .post(place, reply, id)
+            .post(channel, reply, id)
             .then(
               () => undefined,
               (e: unknown) => e as PostFailure,
             );
           expect(first?.outcome).toBe('maybe_posted');
           const look = await poster.findDelivered({
-            place,
+            channel,
             deliveryId: id,
             firstAttemptAt: t0,
             lastAttemptAt: t0,
             uncertainSince: t0,
             now: Date.now(),
           });
-          expect(look).toEqual({ kind: 'found', messageId: fake.messages(channel)[0]!.ts });
-          expect(fake.messages(channel)).toHaveLength(1);
+          expect(look).toEqual({ kind: 'found', messageId: fake.messages(channelId)[0]!.ts });
+          expect(fake.messages(channelId)).toHaveLength(1);
           expect(fake.uploads()).toHaveLength(1);
           held.release();
         },
@@ -339,7 +339,7 @@ function slack(): Platform {
         async run() {
           const second = chartImage(makePng(10, 10, { seed: 3 }), 'compare.png');
           const two: Reply = { ...reply, blocks: [...reply.blocks, { kind: 'image', image: second }] };
-          const { messageId } = await poster.post(place, two, nextDelivery());
+          const { messageId } = await poster.post(channel, two, nextDelivery());
           const m = message(messageId);
           const ids = (m.blocks as DiscordJson[]).filter((b) => b.type === 'image').map((b) => b.slack_file.id);
           expect(ids).toHaveLength(2);
@@ -370,7 +370,7 @@ function discord(): Platform {
     rests.push(r);
     return r;
   };
-  const place = () => `discord:${fake.guildId}:${fake.channelId}`;
+  const channel = () => `discord:${fake.guildId}:${fake.channelId}`;
   const posted = (id: string) => {
     const found = fake.messages(fake.channelId).find((m) => m.id === id);
     expect(found, `no message ${id}`).toBeDefined();
@@ -399,7 +399,7 @@ function discord(): Platform {
     },
     reset: () => {},
     poster: () => poster,
-    place,
+    channel,
     count: () => fake.messages(fake.channelId).length,
     async expectCarries(id, bytes, chart, deliveryId) {
       const sent = posted(id);
@@ -498,7 +498,7 @@ function discord(): Platform {
             ...reply,
             blocks: [{ kind: 'image', image: chartImage(png, 'Dubai Marina (2 bed) — trend.png') }],
           };
-          const { messageId } = await poster.post(place(), odd, nextDelivery());
+          const { messageId } = await poster.post(channel(), odd, nextDelivery());
           const sent = posted(messageId);
           const name = sent.body.attachments[0].filename as string;
           expect(name).toMatch(/^[\w.-]+\.png$/);
@@ -518,7 +518,7 @@ describe.each([slack(), discord()])('uploads on $name', (platform) => {
   it('posts a reply with a chart as one message that carries the PNG', async () => {
     const before = platform.count();
     const id = nextDelivery();
-    const { messageId } = await platform.poster().post(platform.place(), reply, id);
+    const { messageId } = await platform.poster().post(platform.channel(), reply, id);
     expect(platform.count()).toBe(before + 1);
     await platform.expectCarries(messageId, png, image, id);
   });
@@ -527,7 +527,7 @@ describe.each([slack(), discord()])('uploads on $name', (platform) => {
     const arranged = await c.arrange();
     const before = platform.count();
     const what = arranged.reply ?? reply;
-    const { messageId } = await (arranged.poster ?? platform.poster()).post(platform.place(), what, nextDelivery());
+    const { messageId } = await (arranged.poster ?? platform.poster()).post(platform.channel(), what, nextDelivery());
     await arranged.undo?.();
     expect(platform.count()).toBe(before + 1);
     platform.expectNoted(messageId, (what.blocks.find((b) => b.kind === 'image') as { image: ImageFile }).image);
@@ -540,14 +540,14 @@ describe.each([slack(), discord()])('uploads on $name', (platform) => {
       const before = platform.count();
       const failure = await postFailure(
         arranged.poster ?? platform.poster(),
-        platform.place(),
+        platform.channel(),
         arranged.reply ?? reply,
       );
       await arranged.undo?.();
       expect(c.outcomes).toContain(failure.outcome);
       expect(platform.count()).toBe(before);
       const id = nextDelivery();
-      const { messageId } = await platform.poster().post(platform.place(), reply, id);
+      const { messageId } = await platform.poster().post(platform.channel(), reply, id);
       expect(platform.count()).toBe(before + 1);
       await platform.expectCarries(messageId, png, image, id);
     },
@@ -559,13 +559,13 @@ describe.each([slack(), discord()])('uploads on $name', (platform) => {
     const id = nextDelivery();
     const t0 = Date.now();
     // The instance that crashes: whatever its post comes to, nobody hears it (the outbox row says "sending").
-    const first = crash.poster.post(platform.place(), reply, id).catch(() => undefined);
+    const first = crash.poster.post(platform.channel(), reply, id).catch(() => undefined);
     await crash.arrived;
     crash.abandon();
     await first;
     // After the restart: the entry may have been posted, so it is looked for before it is sent again.
     const request: LookupRequest = {
-      place: platform.place(),
+      channel: platform.channel(),
       deliveryId: id,
       firstAttemptAt: t0,
       lastAttemptAt: t0,
@@ -574,7 +574,7 @@ describe.each([slack(), discord()])('uploads on $name', (platform) => {
     };
     const look = await platform.poster().findDelivered(request);
     expect(look.kind).toBe(crash.look);
-    const { messageId } = await platform.poster().post(platform.place(), reply, id);
+    const { messageId } = await platform.poster().post(platform.channel(), reply, id);
     await crash.undo?.();
     expect(platform.count()).toBe(before + 1);
     await platform.expectCarries(messageId, png, image, id);

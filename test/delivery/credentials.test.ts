@@ -20,7 +20,7 @@ import {
   queueNewListings,
   saveAlerts,
   settled,
-  slackPlace,
+  slackChannel,
   type Booted,
 } from './helpers.js';
 
@@ -63,7 +63,7 @@ describe('Slack answering invalid_auth for 10 minutes, then accepting the token 
     manzil = booted.manzil;
     const port = manzil.opsPort!;
     const channels = ['C0TOKEN1', 'C0TOKEN2'];
-    await saveAlerts(manzil, channels.map(slackPlace));
+    await saveAlerts(manzil, channels.map(slackChannel));
     expect(await health(port)).toMatchObject({
       status: 200,
       body: { checks: { platforms: { ok: true, paused: [] } } },
@@ -149,8 +149,8 @@ describe('Discord answering 401 for a while, then fixed', () => {
       writeLog: (line) => logs.push(JSON.parse(line) as Booted['logs'][number]),
     });
     const port = manzil.opsPort!;
-    const place = `discord:${discord.guildId}:${discord.channelId}`;
-    await saveAlerts(manzil, [place]);
+    const channel = `discord:${discord.guildId}:${discord.channelId}`;
+    await saveAlerts(manzil, [channel]);
     const channelMessages = /^\/channels\/\d+\/messages$/;
     const postsTo = () => discord!.requests().filter((r) => r.method === 'POST' && channelMessages.test(r.path));
 

@@ -11,7 +11,7 @@ import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import type { Reply } from '../../src/views/model.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { freshPostgres } from '../support/postgres.js';
-import { alertPosts, driveByHand, saveAlerts, SECRET, slackPlace } from './helpers.js';
+import { alertPosts, driveByHand, saveAlerts, SECRET, slackChannel } from './helpers.js';
 
 const KEY = 'sk-fresh-results-26';
 const SEARCH = 'rent marina newest';
@@ -61,14 +61,14 @@ async function boot(
   return m;
 }
 
-const search = (m: Manzil, place: string) => m.bot.handleCommand({ user: 'U0BOB', place, text: SEARCH });
+const search = (m: Manzil, channel: string) => m.bot.handleCommand({ user: 'U0BOB', channel, text: SEARCH });
 const idsIn = (what: unknown): string[] => [
   ...new Set(Array.from(JSON.stringify(what).matchAll(/property\/(\d+)/g), (x) => x[1]!)),
 ];
 const searchCalls = () => sandbox.requests().filter((r) => r.path === '/search-rent').length;
 
 /** The market moves and `poller` polls until an alert is queued; `drain` posts it. The ids the channel was shown. */
-async function newListingPosted(poller: Manzil, channel: string, drain: () => Promise<void>): Promise<string[]> {
+async function newListingPosted(poller: Manzil, channelId: string, drain: () => Promise<void>): Promise<string[]> {
   let queued = 0;
   for (let runs = 0; runs < 10 && queued === 0; runs++) {
     sandbox.advance(120);
@@ -78,18 +78,18 @@ async function newListingPosted(poller: Manzil, channel: string, drain: () => Pr
   }
   expect(queued).toBeGreaterThan(0);
   await drain();
-  await slack.waitFor(() => alertPosts(slack, channel).length >= queued, 60_000);
-  return idsIn(alertPosts(slack, channel));
+  await slack.waitFor(() => alertPosts(slack, channelId).length >= queued, 60_000);
+  return idsIn(alertPosts(slack, channelId));
 }
 
 /** The page typed right after shows every listing the alert posted; typed once more, it costs no call. */
-async function expectFresh(m: Manzil, place: string, before: Reply, posted: string[]): Promise<void> {
+async function expectFresh(m: Manzil, channel: string, before: Reply, posted: string[]): Promise<void> {
   expect(posted.length).toBeGreaterThan(0);
   expect(idsIn(before.blocks)).not.toEqual(expect.arrayContaining(posted));
-  const after = await search(m, place);
+  const after = await search(m, channel);
   expect(idsIn(after.blocks)).toEqual(expect.arrayContaining(posted));
   sandbox.clearRequests();
-  expect(idsIn((await search(m, place)).blocks)).toEqual(idsIn(after.blocks));
+  expect(idsIn((await search(m, channel)).blocks)).toEqual(idsIn(after.blocks));
   expect(searchCalls()).toBe(0);
 }
 
@@ -100,15 +100,15 @@ describe('results as fresh as the alerts', () => {
     async () => {
       const m = await boot({}, { deliveryThread: true });
       expect(m.deliveryThread).toBe(true);
-      const channel = 'C0FRESH1';
-      const place = slackPlace(channel);
-      await saveAlerts(m, [place]);
+      const channelId = 'C0FRESH1';
+      const channel = slackChannel(channelId);
+      await saveAlerts(m, [channel]);
       // The alert's first look (it records what exists and posts nothing), in the thread.
       expect((await m.alerts.poll()).failedQueries).toBe(0);
-      const before = await search(m, place);
+      const before = await search(m, channel);
       // The thread drains by itself once its run queued something.
-      const posted = await newListingPosted(m, channel, async () => {});
-      await expectFresh(m, place, before, posted);
+      const posted = await newListingPosted(m, channelId, async () => {});
+      await expectFresh(m, channel, before, posted);
     },
   );
 
@@ -123,13 +123,13 @@ describe('results as fresh as the alerts', () => {
       const poller = await boot(env, { serve: false });
       const chat = await boot(env, { serve: false });
       driveByHand(poller);
-      const channel = 'C0FRESH2';
-      const place = slackPlace(channel);
-      await saveAlerts(chat, [place]);
+      const channelId = 'C0FRESH2';
+      const channel = slackChannel(channelId);
+      await saveAlerts(chat, [channel]);
       expect((await poller.alerts.poll()).failedQueries).toBe(0);
-      const before = await search(chat, place);
-      const posted = await newListingPosted(poller, channel, () => poller.alerts.drainer.drain().then(() => {}));
-      await expectFresh(chat, place, before, posted);
+      const before = await search(chat, channel);
+      const posted = await newListingPosted(poller, channelId, () => poller.alerts.drainer.drain().then(() => {}));
+      await expectFresh(chat, channel, before, posted);
     },
   );
 });

@@ -68,10 +68,10 @@ export function driveByHand(manzil: Manzil): void {
   manzil.alerts.drainer.poke = () => {};
 }
 
-/** `/alerts add rent marina` in each place. */
-export async function saveAlerts(manzil: Manzil, places: readonly string[]): Promise<void> {
-  for (const place of places) {
-    const reply = await manzil.bot.handleCommand({ user: 'U0ALICE', place, text: 'alerts add rent marina' });
+/** `/alerts add rent marina` in each channel. */
+export async function saveAlerts(manzil: Manzil, channels: readonly string[]): Promise<void> {
+  for (const channel of channels) {
+    const reply = await manzil.bot.handleCommand({ user: 'U0ALICE', channel, text: 'alerts add rent marina' });
     expect(reply.text).toMatch(/^Saved as alert #\d+/);
   }
 }
@@ -84,7 +84,7 @@ export async function queueNewListings(manzil: Manzil, minutes = 60): Promise<nu
   return report.queued;
 }
 
-export const slackPlace = (channel: string) => `slack:T0TEST:${channel}`;
+export const slackChannel = (channel: string) => `slack:T0TEST:${channel}`;
 
 /** The alerts a channel shows. */
 export const alertPosts = (slack: FakeSlack, channel: string): FakeMessage[] =>

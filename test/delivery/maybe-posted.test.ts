@@ -15,7 +15,7 @@ import {
   driveByHand,
   queueNewListings,
   saveAlerts,
-  slackPlace,
+  slackChannel,
 } from './helpers.js';
 
 const CHANNEL = 'C0MAYBE';
@@ -36,7 +36,7 @@ async function withQueuedAlerts(clock: FakeClock): Promise<number> {
   slack = await startFakeSlack({ clock: clock.now });
   manzil = (await bootSlack(slack, clock)).manzil;
   driveByHand(manzil);
-  await saveAlerts(manzil, [slackPlace(CHANNEL)]);
+  await saveAlerts(manzil, [slackChannel(CHANNEL)]);
   const queued = await queueNewListings(manzil);
   expect(queued).toBeGreaterThan(0);
   return queued;

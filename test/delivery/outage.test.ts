@@ -17,7 +17,7 @@ import {
   driveByHand,
   queueNewListings,
   saveAlerts,
-  slackPlace,
+  slackChannel,
   type Booted,
 } from './helpers.js';
 
@@ -56,7 +56,7 @@ async function rideOut(outage: Outage) {
   const booted: Booted = await bootSlack(slack, clock);
   manzil = booted.manzil;
   driveByHand(manzil);
-  await saveAlerts(manzil, CHANNELS.map(slackPlace));
+  await saveAlerts(manzil, CHANNELS.map(slackChannel));
 
   await outage.begin(slack);
   const started = clock.ahead;

@@ -27,7 +27,7 @@ import {
   driveByHand,
   queueNewListings,
   saveAlerts,
-  slackPlace,
+  slackChannel,
   SECRET,
 } from './helpers.js';
 import { nodeArgs } from '../support/child.js';
@@ -84,7 +84,7 @@ async function queued(
   const reader = await startManzil({ env: envFor(dbPath, databaseUrl), serve: false, writeLog: () => {} });
   opened.push(reader);
   driveByHand(reader);
-  await saveAlerts(reader, [slackPlace(channel)]);
+  await saveAlerts(reader, [slackChannel(channel)]);
   let count = 0;
   for (let runs = 0; runs < 10 && count < 2; runs++) {
     sandbox.advance(120);
@@ -153,7 +153,7 @@ describe('a process killed with SIGKILL mid-post, then restarted', () => {
       const inFlight = deliveryIdOf(call);
       first.child.kill('SIGKILL');
       await once(first.child, 'exit');
-      const row = (await outbox.list({ place: slackPlace(channel) })).find((r) => r.state === 'sending');
+      const row = (await outbox.list({ channel: slackChannel(channel) })).find((r) => r.state === 'sending');
       expect(row).toBeDefined();
       expect(alertPosts(slack, channel).filter((m) => deliveryIdOf(m) === inFlight)).toHaveLength(carryOut ? 1 : 0);
 
@@ -194,7 +194,7 @@ describe('the same restart, step by step on the delivery clock', () => {
     opened.push(manzil);
     driveByHand(manzil);
     const channel = 'C0RESTART3';
-    await saveAlerts(manzil, [slackPlace(channel)]);
+    await saveAlerts(manzil, [slackChannel(channel)]);
     expect(await queueNewListings(manzil, 120)).toBeGreaterThan(0);
     try {
       // An instance that ran here claimed the queue and was posting the first entry when it died (its pid is gone).
@@ -205,8 +205,8 @@ describe('the same restart, step by step on the delivery clock', () => {
         holder: 'crashed',
         at: crashAt,
         leaseMs: 60_000,
-        perPlace: 10,
-        places: 10,
+        perChannel: 10,
+        channels: 10,
         platforms: ['slack'],
       });
       expect(await outbox.markPosting(inFlight!.id, inFlight!.token, crashAt, crashAt + 60_000)).toBe(true);

@@ -10,7 +10,7 @@ import { startManzil, type Manzil } from '../../src/main.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFakeDiscord } from '../fakes/discord.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
-import { alertPosts, deliveryIdOf, saveAlerts, slackPlace, SECRET } from './helpers.js';
+import { alertPosts, deliveryIdOf, saveAlerts, slackChannel, SECRET } from './helpers.js';
 
 const KEY = 'sk-delivery-thread-1818';
 // A test's own bound only proves it does not hang: each boots Manzil once or twice (a worker thread loaded through
@@ -80,7 +80,7 @@ describe('the delivery thread', () => {
       const m = await boot();
       expect(m.deliveryThread).toBe(true);
       const channel = 'C0THREAD1';
-      await saveAlerts(m, [slackPlace(channel)]);
+      await saveAlerts(m, [slackChannel(channel)]);
       const queued = await queueSome(m);
       // The thread was poked by its own run: nobody drains here.
       await slack.waitFor(() => alertPosts(slack, channel).length === queued, 15_000);
@@ -96,7 +96,7 @@ describe('the delivery thread', () => {
       const delivered = new RegExp(`manzil_alerts_delivered_total\\{[^}]*\\} ${queued}`);
       await slack.waitFor(async () => delivered.test(await m.metrics.text()), 15_000);
       // The main thread keeps answering chat.
-      const reply = await m.bot.handleCommand({ user: 'U0ALICE', place: slackPlace(channel), text: 'alerts list' });
+      const reply = await m.bot.handleCommand({ user: 'U0ALICE', channel: slackChannel(channel), text: 'alerts list' });
       expect(reply.text).toMatch(/#1/);
     },
     NO_HANG_MS,
@@ -107,7 +107,7 @@ describe('the delivery thread', () => {
     async () => {
       const m = await boot();
       const channel = 'C0THREAD2';
-      await saveAlerts(m, [slackPlace(channel)]);
+      await saveAlerts(m, [slackChannel(channel)]);
       slack.refuseAuth(true);
       const queued = await queueSome(m);
       await slack.waitFor(() => m.alerts.drainer.gate.isPaused('slack'), 10_000);
@@ -131,7 +131,7 @@ describe('the delivery thread', () => {
     async () => {
       const m = await boot();
       const channel = 'C0THREAD3';
-      await saveAlerts(m, [slackPlace(channel)]);
+      await saveAlerts(m, [slackChannel(channel)]);
       // Rate limited: the thread holds the channel and spends no attempt (nothing here may have been posted).
       slack.outage(429, { retryAfter: 1 });
       const queued = await queueSome(m);
@@ -156,7 +156,7 @@ describe('the delivery thread', () => {
     async () => {
       const m = await boot();
       const channel = 'C0THREAD4';
-      await saveAlerts(m, [slackPlace(channel)]);
+      await saveAlerts(m, [slackChannel(channel)]);
       // Slack stores the first post but its answer never comes back: the thread dies waiting for it.
       const held = slack.holdNext('chat.postMessage', { carryOut: true });
       const queued = await queueSome(m);
@@ -188,8 +188,8 @@ describe('the delivery thread', () => {
       const discord = await startFakeDiscord();
       try {
         const m = await boot({ DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl });
-        const place = `discord:${discord.guildId}:${discord.channelId}`;
-        await saveAlerts(m, [place]);
+        const channel = `discord:${discord.guildId}:${discord.channelId}`;
+        await saveAlerts(m, [channel]);
         const queued = await queueSome(m);
         await discord.waitFor(async () => (await m.alerts.outbox.stats()).delivered === queued, 15_000);
         const posts = discord.messages(discord.channelId).filter((p) => p.nonce);

@@ -33,7 +33,7 @@ describe('/digest add', () => {
       'Saved digest #2: Dubai Marina, Business Bay, every Monday at 09:00 (Asia/Dubai); the first on Mon 30 Nov.',
     );
     const row = (await one.repo.byNumber('test:c1', 2))!;
-    expect(JSON.parse(row.places)).toEqual([MARINA, BUSINESS_BAY]);
+    expect(JSON.parse(row.areas)).toEqual([MARINA, BUSINESS_BAY]);
     expect(row.nextRunAt).toBe(expected.at);
     expect(row.owner).toBe('U1');
     // Another channel numbers from 1.
@@ -86,14 +86,14 @@ describe('/digest add', () => {
       expect(reply.text).toMatch(answer);
       expect(reply.ephemeral).toBe(true);
       expect(reply.text).not.toMatch(/error|exception|undefined|\[object/i);
-      expect(await one.repo.listByPlace('test:c1')).toEqual([]);
+      expect(await one.repo.listByChannel('test:c1')).toEqual([]);
       if (/hour|25:00/.test(text)) expect(rig.upstream()).toBe(0);
     },
   );
 });
 
 describe('/digest list', () => {
-  it('shows each with its places, schedule, next time, last posted and cost per run, to the person only', async () => {
+  it('shows each with its areas, schedule, next time, last posted and cost per run, to the person only', async () => {
     const rig = await digestRig({ start: '2026-11-24T10:00:00Z' });
     const one = rig.instance('a');
     const commands = one.commands();
@@ -172,13 +172,13 @@ describe('/digest remove, pause and resume', () => {
     expect((await commands.handle(ctx('test:c1', 'U0ALICE'), 'remove 1')).text).toBe(
       'Removed digest #1 (Dubai Marina).',
     );
-    expect(await one.repo.listByPlace('test:c1')).toEqual([]);
+    expect(await one.repo.listByChannel('test:c1')).toEqual([]);
     // A number of another channel is not this channel's.
     await commands.handle(ctx('test:c2', 'U0BOB'), 'add jvc');
     expect((await commands.handle(ctx('test:c1', 'U0BOB'), 'remove 1')).text).toBe(
       'There is no digest #1 in this channel. See `/digest list`.',
     );
-    expect(await one.repo.listByPlace('test:c2')).toHaveLength(1);
+    expect(await one.repo.listByChannel('test:c2')).toHaveLength(1);
   });
 
   it('an admin check that fails counts as not an admin', async () => {
@@ -186,7 +186,7 @@ describe('/digest remove, pause and resume', () => {
     const commands = rig.instance('a').commands();
     await commands.handle(ctx('test:c1', 'U0ALICE'), 'add marina');
     const reply = await commands.handle(
-      { user: 'U0BOB', place: 'test:c1', isAdmin: () => Promise.reject(new Error('users.info failed')) },
+      { user: 'U0BOB', channel: 'test:c1', isAdmin: () => Promise.reject(new Error('users.info failed')) },
       'remove 1',
     );
     expect(reply.text).toMatch(/^Only the person who added digest #1/);
@@ -196,7 +196,7 @@ describe('/digest remove, pause and resume', () => {
 describe('limits and numbers', () => {
   it('keeps to the per-channel limit with a clear message; other channels are not affected', async () => {
     const rig = await digestRig();
-    const commands = rig.instance('a').commands({ perPlace: 2 });
+    const commands = rig.instance('a').commands({ perChannel: 2 });
     expect((await commands.handle(ctx(), 'add marina')).text).toMatch(/^Saved digest #1/);
     expect((await commands.handle(ctx('test:c1', 'U2'), 'add jvc')).text).toMatch(/^Saved digest #2/);
     const refused = await commands.handle(ctx('test:c1', 'U3'), 'add business bay');

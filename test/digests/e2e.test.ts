@@ -1,7 +1,7 @@
 // Digests end to end through the composition root on the embedded sandbox (MANZIL_SANDBOX=1): `/manzil digest now`
 // as a signed Slack slash command, the digest posted in the channel by the outbox with its chart uploaded through the
 // fake Slack's files upload v2 flow and shown in the message; and on Discord through discord.js and the fake Discord,
-// the chart attached to the message. What the channel sees: one message naming the place, carrying a 1000x560 PNG.
+// the chart attached to the message. What the channel sees: one message naming the channel, carrying a 1000x560 PNG.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,7 +66,7 @@ describe('on Slack', () => {
     return imageBlocks(m).map((b) => ({ block: b, upload: uploads.find((u) => u.id === b.slack_file?.id) }));
   }
 
-  it('/manzil digest now dubai marina: one message naming the place, showing its chart uploaded as a 1000x560 PNG', async () => {
+  it('/manzil digest now dubai marina: one message naming the area, showing its chart uploaded as a 1000x560 PNG', async () => {
     const channel = 'C0DIGEST1';
     const answer = await command('digest now dubai marina', channel);
     expect(answer.text).toBe('Composing the digest of Dubai Marina; it will appear here in a moment, for everyone.');
@@ -93,7 +93,7 @@ describe('on Slack', () => {
     expect(slack.messages(channel)).toHaveLength(1);
   });
 
-  it('a digest of two places: one message with each place’s chart and the comparison', async () => {
+  it('a digest of two areas: one message with each area’s chart and the comparison', async () => {
     const channel = 'C0DIGEST2';
     await command('digest now dubai marina, business bay', channel);
     await slack.waitFor(() => slack.messages(channel).length > 0, 20_000);
@@ -108,7 +108,7 @@ describe('on Slack', () => {
     for (const c of charts) expect(pngSize(c.upload!.bytes!)).toEqual(CHART);
   });
 
-  it('a digest of three places still shows its four charts (none uploaded in vain)', async () => {
+  it('a digest of three areas still shows its four charts (none uploaded in vain)', async () => {
     const channel = 'C0DIGEST3';
     const before = slack.uploads().length;
     await command('digest now dubai marina, business bay, jvc', channel);
@@ -183,7 +183,7 @@ describe('on Discord', () => {
     });
   }
 
-  it('/manzil digest now dubai marina: one message in the channel naming the place, with the chart attached as a 1000x560 PNG', async () => {
+  it('/manzil digest now dubai marina: one message in the channel naming the area, with the chart attached as a 1000x560 PNG', async () => {
     const before = fake.messages(fake.channelId).length;
     await slash('digest now dubai marina');
     await fake.waitFor(() => fake.messages(fake.channelId).length > before, 15_000);
@@ -198,7 +198,7 @@ describe('on Discord', () => {
     expect(fake.violations()).toEqual([]);
   });
 
-  it('a digest of two places: one message with each place’s chart and the comparison attached', async () => {
+  it('a digest of two areas: one message with each area’s chart and the comparison attached', async () => {
     const before = fake.messages(fake.channelId).length;
     await slash('digest now dubai marina, business bay');
     await fake.waitFor(() => fake.messages(fake.channelId).length > before, 20_000);

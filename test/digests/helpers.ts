@@ -1,7 +1,7 @@
 // A digests rig: the sandbox on loopback, the real API client, MarketData and MarketDigestComposer over it, a real
 // SQLite file with the real repositories, the real resolver, and a clock the test moves (the job's, the commands' and
 // the store's). Also raw HTTP reads of the sandbox, for figures computed here independently of src/market, and a
-// loopback proxy in front of the sandbox that fails the calls for chosen places (the sandbox's faults go by path only).
+// loopback proxy in front of the sandbox that fails the calls for chosen areas (the sandbox's faults go by path only).
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -83,7 +83,7 @@ export interface PgDigestInstance {
   run(o?: { composer?: DigestComposer; only?: number }): Promise<DigestRunReport>;
   /** A shared run's parts, as this instance lists them (pg-boss on Postgres): the due digests' ids. */
   due(): Promise<number[]>;
-  commands(o?: { perPlace?: number; timezone?: string }): DigestCommands;
+  commands(o?: { perChannel?: number; timezone?: string }): DigestCommands;
   close(): Promise<void>;
 }
 
@@ -180,12 +180,16 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
           service: SERVICE,
           logger,
           timezone: co.timezone ?? 'Asia/Dubai',
-          callsPerPlace: 10,
+          callsPerArea: 10,
           now: clock.now,
           locations: new LocationResolver(api, repos.locationCache, HOUR),
-          limits: { perPlace: co.perPlace ?? 5, placesPerDigest: 5 },
-          postNow: (place, places) =>
-            postDigestNow({ composer, enqueue: async (d) => outbox.enqueue(d), logger, now: clock.now }, place, places),
+          limits: { perChannel: co.perChannel ?? 5, areasPerDigest: 5 },
+          postNow: (channel, areas) =>
+            postDigestNow(
+              { composer, enqueue: async (d) => outbox.enqueue(d), logger, now: clock.now },
+              channel,
+              areas,
+            ),
         }),
     };
   };
@@ -251,7 +255,7 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
 }
 
 /**
- * A loopback proxy in front of the sandbox: calls for the location ids in `failing` answer `status` (a place whose
+ * A loopback proxy in front of the sandbox: calls for the location ids in `failing` answer `status` (an area whose
  * data the service cannot give), the rest pass through unchanged.
  */
 export async function failingProxy(
@@ -304,12 +308,12 @@ export function med(xs: readonly number[]): number | undefined {
 
 export const bucketOf = (beds: number) => (beds === 0 ? 'studio' : beds >= 4 ? '4+' : String(beds));
 
-/** A new schedule row for a place (a channel), as `/digest add` would save it. */
+/** A new schedule row for a channel, as `/digest add` would save it. */
 export async function saveDigest(
   repo: DigestRepo,
   o: {
-    place?: string;
-    places?: { id: number; name: string }[];
+    channel?: string;
+    areas?: { id: number; name: string }[];
     schedule: object;
     timezone: string;
     nextRunAt: number;
@@ -319,14 +323,14 @@ export async function saveDigest(
   const created = await repo.create(
     {
       service: SERVICE,
-      place: o.place ?? 'test:c1',
+      channel: o.channel ?? 'test:c1',
       owner: o.owner ?? 'U1',
-      places: JSON.stringify(o.places ?? [MARINA]),
+      areas: JSON.stringify(o.areas ?? [MARINA]),
       schedule: JSON.stringify(o.schedule),
       timezone: o.timezone,
       nextRunAt: o.nextRunAt,
     },
-    { perPlace: 100 },
+    { perChannel: 100 },
   );
   if (!created.ok) throw new Error('not saved');
   return created.row;
@@ -340,4 +344,4 @@ export function pngSize(bytes: Buffer): { width: number; height: number } | unde
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-export const ctx = (place = 'test:c1', user = 'U1', admin = false) => ({ user, place, isAdmin: async () => admin });
+export const ctx = (channel = 'test:c1', user = 'U1', admin = false) => ({ user, channel, isAdmin: async () => admin });

@@ -1,7 +1,7 @@
 // The digests job driven by the test's clock: one digest queued per slot across daily, weekly and monthly periods in
 // Asia/Dubai and in Europe/London (across its clock changes), with the job run every simulated minute around each due
 // time, twice at each instant, and by two instances (two connections to one database file, two holders) racing. Then
-// a digest's numbers against the sandbox's own answers (read over raw HTTP and computed here), a place failing
+// a digest's numbers against the sandbox's own answers (read over raw HTTP and computed here), an area failing
 // upstream, the call budget, and restarts between composing and recording.
 import { describe, expect, it } from 'vitest';
 import { DIGEST_JOB, renderDigest, type DigestComposer, type DigestPayload } from '../../src/digests/index.js';
@@ -138,7 +138,7 @@ describe('one digest per slot, driven by the clock', () => {
       // One per slot, keyed by the slot, queued at the slot's very minute.
       expect(queued.map((r) => r.dedupeKey)).toEqual(c.slots.map((s) => `digest:${id}:${ms(s)}`));
       expect(queued.map((r) => iso(r.createdAt))).toEqual(c.slots);
-      expect(queued.every((r) => r.place === 'test:c1' && r.state === 'pending')).toBe(true);
+      expect(queued.every((r) => r.channel === 'test:c1' && r.state === 'pending')).toBe(true);
       // What the channel is told next.
       const row = (await setup.repo.byId(id))!;
       expect(row.lastSlot).toBe(ms(c.slots.at(-1)!));
@@ -201,9 +201,9 @@ describe("a digest's numbers, checked against the sandbox's own answers", () => 
     const reply = renderDigest(payloadOf(row!));
     expect(reply.text).toBe('Market digest: Dubai Marina, Business Bay');
 
-    for (const place of [MARINA, BUSINESS_BAY]) {
-      const blocks = section(reply, place.name);
-      const id = String(place.id);
+    for (const area of [MARINA, BUSINESS_BAY]) {
+      const blocks = section(reply, area.name);
+      const id = String(area.id);
       const stats: Record<string, Record<string, number | undefined>> = {};
       for (const [type, head, priceHead] of [
         ['sold', 'Sold:', 'Median price'],
@@ -214,7 +214,7 @@ describe("a digest's numbers, checked against the sandbox's own answers", () => 
           transaction_type: type,
           period: '1m',
         })) as { bedrooms: number; price: number }[];
-        expect(rows.length, `${place.name} ${type}`).toBeGreaterThan(5);
+        expect(rows.length, `${area.name} ${type}`).toBeGreaterThan(5);
         const table = tableAfter(blocks, head);
         expect(table.text).toBe(
           `${head} ${rows.length.toLocaleString('en-US')} in the last 30 days, median ${aed(med(rows.map((t) => t.price))!)}`,
@@ -232,7 +232,7 @@ describe("a digest's numbers, checked against the sandbox's own answers", () => 
                 ],
               ];
         });
-        expect(table.rows, `${place.name} ${type}`).toEqual(expected);
+        expect(table.rows, `${area.name} ${type}`).toEqual(expected);
         stats[type] = Object.fromEntries(
           BUCKETS.map((b) => {
             const prices = rows.filter((t) => bucketOf(t.bedrooms) === b).map((t) => t.price);
@@ -289,7 +289,7 @@ describe("a digest's numbers, checked against the sandbox's own answers", () => 
       expect(expectedYields.length).toBeGreaterThanOrEqual(2);
       expect(yields.rows).toEqual(expectedYields);
     }
-    // A chart per place and one comparing them, each a 1000x560 PNG.
+    // A chart per area and one comparing them, each a 1000x560 PNG.
     const charts = reply.blocks.flatMap((b) => (b.kind === 'image' ? [b.image] : []));
     expect(charts.map((c) => c.title)).toEqual([
       'AED per sqft in Dubai Marina',
@@ -300,7 +300,7 @@ describe("a digest's numbers, checked against the sandbox's own answers", () => 
   });
 });
 
-describe('a place failing upstream', () => {
+describe('an area failing upstream', () => {
   for (const order of [
     [MARINA, BUSINESS_BAY],
     [BUSINESS_BAY, MARINA],
@@ -332,7 +332,7 @@ describe('a place failing upstream', () => {
     });
   }
 
-  it('when every place fails (the service is down), the period is not spent on an empty digest: it is tried again and posted once', async () => {
+  it('when every area fails (the service is down), the period is not spent on an empty digest: it is tried again and posted once', async () => {
     const rig = await digestRig({ start: '2026-11-29T12:00:00Z' });
     const one = rig.instance('a', { client: { breaker: { cooldownMs: 50 } } });
     await one.commands().handle(ctx(), 'add dubai marina');
@@ -373,7 +373,7 @@ describe('the call budget', () => {
     ).toEqual([
       "⏳ Digest #1 is postponed: the property service's call budget for today is spent. I'll post it as soon as it allows (the schedule stays Tue 1 Dec 09:00 for the next one).",
     ]);
-    expect(notices[0]!.place).toBe('test:c1');
+    expect(notices[0]!.channel).toBe('test:c1');
     expect((await poor.commands().handle(ctx(), 'list')).text).toMatch(
       /⚠️ postponed: the call budget cannot cover it now/,
     );
@@ -397,7 +397,7 @@ function stalling(inner: DigestComposer) {
   const gate = new Promise<void>((r) => (release = r));
   const done = new Promise<void>((r) => (composed = r));
   const composer: DigestComposer = {
-    canAfford: (places) => inner.canAfford(places),
+    canAfford: (areas) => inner.canAfford(areas),
     async compose(request) {
       const out = await inner.compose(request);
       composed();

@@ -55,11 +55,11 @@ async function queuedDigest(channel: string) {
   reader.alerts.drainer.poke = () => {};
   const reply = await reader.bot.handleCommand({
     user: 'U0ALICE',
-    place: `slack:T0TEST:${channel}`,
+    channel: `slack:T0TEST:${channel}`,
     text: 'digest now dubai marina',
   });
   expect(reply.text).toBe('Composing the digest of Dubai Marina; it will appear here in a moment, for everyone.');
-  const [row] = await reader.alerts.outbox.list({ place: `slack:T0TEST:${channel}` });
+  const [row] = await reader.alerts.outbox.list({ channel: `slack:T0TEST:${channel}` });
   expect(row).toMatchObject({ kind: 'digest', state: 'pending' });
   return { outbox: reader.alerts.outbox, dbPath, id: row!.id };
 }

@@ -22,7 +22,7 @@ function slots(schedule: Schedule, timezone: string, from: string, n: number): s
   return out;
 }
 
-describe('parseSchedule: the words after the places', () => {
+describe('parseSchedule: the words after the areas', () => {
   it.each([
     ['dubai marina, business bay', { every: 'week', day: 1, time: '09:00' }, 'dubai marina, business bay'],
     ['dubai marina daily', { every: 'day', time: '09:00' }, 'dubai marina'],
@@ -59,7 +59,7 @@ describe('parseSchedule: the words after the places', () => {
     if (!r.ok) expect(r.error).toMatch(error);
   });
 
-  it('a place whose name ends in a day word keeps it when no schedule word comes before it', () => {
+  it('an area whose name ends in a day word keeps it when no schedule word comes before it', () => {
     // "on friday" and "every friday" are schedules; a bare day at the end is not.
     expect(parseSchedule('marina friday')).toEqual({
       ok: true,

@@ -134,12 +134,12 @@ describe('slash commands', () => {
     expect(allButtons(reply).map((b) => b.label)).toEqual(expect.arrayContaining(['Save as alert', 'Details 1']));
   });
 
-  it('takes a place typed in the location option (not picked from the list) as the place', async () => {
+  it('takes an area typed in the location option (not picked from the list) as the area', async () => {
     const token = await slash('buy', [query('1br'), location('Downtown Dubai')]);
     expect(fake.original(token).content).toMatch(/1-bedroom homes for sale in Downtown Dubai/);
   });
 
-  it('searches the place picked in `location` by its id, with no second lookup of its name', async () => {
+  it('searches the area picked in `location` by its id, with no second lookup of its name', async () => {
     const picked = await pickedLocation('downtown dub', 'Downtown Dubai');
     expect(picked).toMatch(/^\d+:Downtown Dubai$/);
     const id = picked.split(':')[0]!;
@@ -149,14 +149,14 @@ describe('slash commands', () => {
     expect(fake.original(token).embeds.length).toBeGreaterThan(0);
     const calls = sandbox.requests();
     expect(calls.filter((r) => r.path.includes('autocomplete-location'))).toEqual([]);
-    // The search (and the cards' market context, read for the same place) ask for that id only.
+    // The search (and the cards' market context, read for the same area) ask for that id only.
     expect(calls.filter((r) => r.path.startsWith('/search-')).map((r) => r.params.location_id)).toEqual([id]);
     expect(new Set(calls.filter((r) => r.params.location_id !== undefined).map((r) => r.params.location_id))).toEqual(
       new Set([id]),
     );
   });
 
-  it('searches the id picked even when another place has the same name (the first of that name is not taken)', async () => {
+  it('searches the id picked even when another area has the same name (the first of that name is not taken)', async () => {
     const marina = (await pickedLocation('dubai mar', 'Dubai Marina')).split(':')[0]!;
     const downtown = (await pickedLocation('downtown dub', 'Downtown Dubai')).split(':')[0]!;
     expect(downtown).not.toBe(marina);
@@ -173,7 +173,7 @@ describe('slash commands', () => {
     ).toEqual(new Set([downtown]));
   });
 
-  it('when the query names a place and `location` picks another, searches the one picked and says so', async () => {
+  it('when the query names an area and `location` picks another, searches the one picked and says so', async () => {
     const picked = await pickedLocation('downtown dub', 'Downtown Dubai');
     const { choices } = await fake.autocomplete('rent', [query('marina 2br', true), location(picked)]);
     expect(choices[0]!.name).toBe(
@@ -190,7 +190,7 @@ describe('slash commands', () => {
     expect(reply.embeds.length).toBeGreaterThan(0);
   });
 
-  it('says nothing more when the place typed and the place picked are the same', async () => {
+  it('says nothing more when the area typed and the area picked are the same', async () => {
     const picked = await pickedLocation('dubai mar', 'Dubai Marina');
     const token = await slash('rent', [query('marina 2br'), location(picked)]);
     expect(fake.original(token).content).toMatch(/2-bedroom homes for rent in Dubai Marina/);
@@ -251,7 +251,7 @@ describe('buttons', () => {
     expect(text(details.body)).toMatch(/AED|Price on request/);
   });
 
-  it('asks which place when the location is ambiguous, privately, and runs the search on a choice', async () => {
+  it('asks which area when the location is ambiguous, privately, and runs the search on a choice', async () => {
     const token = await slash('rent', [query('jumeirah village 1br')]);
     const prompt = lastFollowUp(token)!;
     expect(prompt.ephemeral).toBe(true);
@@ -267,7 +267,7 @@ describe('buttons', () => {
 });
 
 describe('autocomplete', () => {
-  it('offers places for `location`, at most 25, named as the service names them, each carrying its id', async () => {
+  it('offers areas for `location`, at most 25, named as the service names them, each carrying its id', async () => {
     const { choices } = await fake.autocomplete('rent', [query('2br'), location('dubai mar', true)]);
     expect(choices.map((c) => c.name)).toContain('Dubai Marina');
     expect(choices.find((c) => c.name === 'Dubai Marina')!.value).toMatch(/^\d+:Dubai Marina$/);

@@ -1,6 +1,6 @@
 // `/digest` end to end on Discord (issue 16): the real discord.js client started by the composition root, logged in to
 // the fake Discord (REST and gateway on 127.0.0.1), the sandbox as the property service, SQLite in a temp dir. The
-// places autocomplete answers within the deadline; each subcommand reaches the core and is answered; `/manzil help`
+// areas autocomplete answers within the deadline; each subcommand reaches the core and is answered; `/manzil help`
 // names alerts and digests.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,8 +95,8 @@ function answer(token: string): { text: string; ephemeral: boolean } {
   return { text: JSON.stringify(body), ephemeral };
 }
 
-describe('/digest add places: autocomplete', () => {
-  it('offers places for the last comma-separated part, keeping the ones before, within the deadline', async () => {
+describe('/digest add areas: autocomplete', () => {
+  it('offers areas for the last comma-separated part, keeping the ones before, within the deadline', async () => {
     const first = await fake.autocomplete('digest', digest('add', [string('places', 'dubai mar', true)]));
     expect(first.choices.map((c) => c.name)).toContain('Dubai Marina');
     const second = await fake.autocomplete(

@@ -1,8 +1,8 @@
 // `/digest` on Discord (issue 16): its definition (subcommands, option types, choices, autocomplete, Discord's limits),
-// the text the bot gets from each subcommand, and the places autocomplete, which completes the last comma-separated
+// the text the bot gets from each subcommand, and the areas autocomplete, which completes the last comma-separated
 // part within the deadline whatever the service does. The definitions come from the one command list.
 import { describe, expect, it } from 'vitest';
-import { placeListChoices } from '../../adapters/discord/autocomplete.js';
+import { areaListChoices } from '../../adapters/discord/autocomplete.js';
 import {
   ALERT_SUBCOMMANDS,
   DIGEST_DAYS,
@@ -76,7 +76,7 @@ describe('the Discord definitions come from the one command list', () => {
 });
 
 describe('/digest', () => {
-  it('add: places (required, completed as typed), then schedule and day as choices and a time, all optional', () => {
+  it('add: areas (required, completed as typed), then schedule and day as choices and a time, all optional', () => {
     expect(sub('add').options).toEqual([
       expect.objectContaining({ name: 'places', type: STRING, required: true, autocomplete: true, max_length: 500 }),
       expect.objectContaining({
@@ -97,7 +97,7 @@ describe('/digest', () => {
     expect(DIGEST_DAYS).toHaveLength(7);
   });
 
-  it('now takes places, completed as typed; list nothing; remove, pause and resume a digest number', () => {
+  it('now takes areas, completed as typed; list nothing; remove, pause and resume a digest number', () => {
     expect(sub('now').options).toEqual([
       expect.objectContaining({ name: 'places', type: STRING, required: true, autocomplete: true }),
     ]);
@@ -115,23 +115,23 @@ describe('commandText for /digest: the words the core reads, as typed in Slack',
   const text = (subcommand: string, options: Record<string, string | number> = {}) =>
     commandText({ name: 'digest', subcommand, ...options });
 
-  it('add with places alone, and with each of schedule, day and time', () => {
-    expect(text('add', { places: 'dubai marina, business bay' })).toBe('/digest add dubai marina, business bay');
-    expect(
-      text('add', { places: 'dubai marina, business bay', schedule: 'weekly', day: 'friday', time: '18:30' }),
-    ).toBe('/digest add dubai marina, business bay weekly on friday at 18:30');
-    expect(text('add', { places: 'jvc', schedule: 'daily' })).toBe('/digest add jvc daily');
-    expect(text('add', { places: 'jvc', schedule: 'monthly', time: '07:00' })).toBe('/digest add jvc monthly at 07:00');
-    expect(text('add', { places: 'jvc', time: ' 6:30 pm ' })).toBe('/digest add jvc at 6:30 pm');
+  it('add with areas alone, and with each of schedule, day and time', () => {
+    expect(text('add', { areas: 'dubai marina, business bay' })).toBe('/digest add dubai marina, business bay');
+    expect(text('add', { areas: 'dubai marina, business bay', schedule: 'weekly', day: 'friday', time: '18:30' })).toBe(
+      '/digest add dubai marina, business bay weekly on friday at 18:30',
+    );
+    expect(text('add', { areas: 'jvc', schedule: 'daily' })).toBe('/digest add jvc daily');
+    expect(text('add', { areas: 'jvc', schedule: 'monthly', time: '07:00' })).toBe('/digest add jvc monthly at 07:00');
+    expect(text('add', { areas: 'jvc', time: ' 6:30 pm ' })).toBe('/digest add jvc at 6:30 pm');
   });
 
   it('a day alone makes it weekly; a daily or monthly schedule picked wins over a day', () => {
-    expect(text('add', { places: 'jvc', day: 'sunday' })).toBe('/digest add jvc weekly on sunday');
-    expect(text('add', { places: 'jvc', schedule: 'daily', day: 'sunday' })).toBe('/digest add jvc daily');
+    expect(text('add', { areas: 'jvc', day: 'sunday' })).toBe('/digest add jvc weekly on sunday');
+    expect(text('add', { areas: 'jvc', schedule: 'daily', day: 'sunday' })).toBe('/digest add jvc daily');
   });
 
-  it('drops a trailing comma left by the places autocomplete', () => {
-    expect(text('add', { places: 'dubai marina, ', schedule: 'weekly' })).toBe('/digest add dubai marina weekly');
+  it('drops a trailing comma left by the areas autocomplete', () => {
+    expect(text('add', { areas: 'dubai marina, ', schedule: 'weekly' })).toBe('/digest add dubai marina weekly');
   });
 
   it('list, remove, pause, resume and now', () => {
@@ -139,14 +139,14 @@ describe('commandText for /digest: the words the core reads, as typed in Slack',
     expect(text('remove', { number: 2 })).toBe('/digest remove 2');
     expect(text('pause', { number: 3 })).toBe('/digest pause 3');
     expect(text('resume', { number: 3 })).toBe('/digest resume 3');
-    expect(text('now', { places: 'dubai marina, jvc' })).toBe('/digest now dubai marina, jvc');
-    // A schedule has no place in `now`, should one ever arrive.
-    expect(text('now', { places: 'jvc', schedule: 'daily', time: '09:00' })).toBe('/digest now jvc');
+    expect(text('now', { areas: 'dubai marina, jvc' })).toBe('/digest now dubai marina, jvc');
+    // A schedule has no area in `now`, should one ever arrive.
+    expect(text('now', { areas: 'jvc', schedule: 'daily', time: '09:00' })).toBe('/digest now jvc');
   });
 });
 
-describe('the places autocomplete', () => {
-  const places: Record<string, { id: number; name: string }[]> = {
+describe('the areas autocomplete', () => {
+  const areas: Record<string, { id: number; name: string }[]> = {
     'dubai mar': [
       { id: 5, name: 'Dubai Marina' },
       { id: 6, name: 'Dubai Marina Mall' },
@@ -162,32 +162,32 @@ describe('the places autocomplete', () => {
     (delayMs = 0) =>
     async (typed: string) => {
       await new Promise((r) => setTimeout(r, delayMs));
-      return (places[typed] ?? []).map((l) => ({ label: l.name, value: `${l.id}:${l.name}` }));
+      return (areas[typed] ?? []).map((l) => ({ label: l.name, value: `${l.id}:${l.name}` }));
     };
 
-  it('offers the places for what is typed, as text the core reads by name', async () => {
-    expect(await placeListChoices(suggest(), 'dubai mar', 1_000)).toEqual([
+  it('offers the areas for what is typed, as text the core reads by name', async () => {
+    expect(await areaListChoices(suggest(), 'dubai mar', 1_000)).toEqual([
       { name: 'Dubai Marina', value: 'Dubai Marina' },
       { name: 'Dubai Marina Mall', value: 'Dubai Marina Mall' },
     ]);
   });
 
   it('completes the last comma-separated part and keeps the ones before; no duplicates, no name the core would split', async () => {
-    expect(await placeListChoices(suggest(), 'Dubai Marina,  business b', 1_000)).toEqual([
+    expect(await areaListChoices(suggest(), 'Dubai Marina,  business b', 1_000)).toEqual([
       { name: 'Dubai Marina, Business Bay', value: 'Dubai Marina, Business Bay' },
     ]);
   });
 
   it("offers nothing for a text that would be over a choice's 100 characters", async () => {
     const long = `${'x'.repeat(90)}, dubai mar`;
-    expect(await placeListChoices(suggest(), long, 1_000)).toEqual([]);
+    expect(await areaListChoices(suggest(), long, 1_000)).toEqual([]);
   });
 
   it('answers within the deadline when the service is slow, with nothing', async () => {
     // A service that never answers: only the deadline can end the wait.
     const silent = () => new Promise<never>(() => {});
     const started = Date.now();
-    expect(await placeListChoices(silent, 'dubai mar', 100)).toEqual([]);
+    expect(await areaListChoices(silent, 'dubai mar', 100)).toEqual([]);
     const ms = Date.now() - started;
     expect(ms).toBeGreaterThanOrEqual(100 - 5);
     expect(ms).toBeLessThan(100 + 2_500); // within Discord's 3 s
@@ -198,7 +198,7 @@ describe('the choices read as the core reads a schedule', () => {
   it('each schedule and each day, with a time', () => {
     for (const schedule of DIGEST_SCHEDULES) {
       const read = parseSchedule(
-        commandText({ name: 'digest', subcommand: 'add', places: 'jvc', schedule, time: '07:15' }).replace(
+        commandText({ name: 'digest', subcommand: 'add', areas: 'jvc', schedule, time: '07:15' }).replace(
           /^\/digest add /,
           '',
         ),
@@ -211,7 +211,7 @@ describe('the choices read as the core reads a schedule', () => {
     }
     DIGEST_DAYS.forEach((day) => {
       const read = parseSchedule(
-        commandText({ name: 'digest', subcommand: 'add', places: 'jvc', day }).replace(/^\/digest add /, ''),
+        commandText({ name: 'digest', subcommand: 'add', areas: 'jvc', day }).replace(/^\/digest add /, ''),
       );
       expect(read).toMatchObject({
         ok: true,

@@ -10,7 +10,7 @@ import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
 let fake: FakeDiscord;
 let rest: REST;
 let poster: DiscordPoster;
-let place: string;
+let channel: string;
 const logged: string[] = [];
 
 const alert = (n: number, over: Partial<Reply> = {}): Reply => ({
@@ -34,7 +34,7 @@ beforeAll(async () => {
   fake = await startFakeDiscord();
   rest = new REST({ api: fake.apiUrl, retries: 1, timeout: 2_000 }).setToken(fake.botToken);
   poster = new DiscordPoster(rest, (m, f) => logged.push(`${m} ${JSON.stringify(f)}`), fake.botToken);
-  place = `discord:${fake.guildId}:${fake.channelId}`;
+  channel = `discord:${fake.guildId}:${fake.channelId}`;
 });
 afterAll(async () => {
   rest.clearHashSweeper();
@@ -46,8 +46,8 @@ afterEach(() => {
 });
 
 describe('DiscordPoster.post', () => {
-  it('posts to the channel of the place with a short nonce from the delivery id and enforce_nonce', async () => {
-    const { messageId } = await poster.post(place, alert(1), '41');
+  it('posts to the channel of the channel with a short nonce from the delivery id and enforce_nonce', async () => {
+    const { messageId } = await poster.post(channel, alert(1), '41');
     const [posted] = fake.messages(fake.channelId).filter((m) => m.id === messageId);
     expect(posted!.nonce).toBe('m41');
     expect(posted!.body.enforce_nonce).toBe(true);
@@ -56,8 +56,8 @@ describe('DiscordPoster.post', () => {
   });
 
   it('shows a delivery posted twice (a retry after a crash) once: Discord answers the same message', async () => {
-    const first = await poster.post(place, alert(2), '42');
-    const again = await poster.post(place, alert(2), '42');
+    const first = await poster.post(channel, alert(2), '42');
+    const again = await poster.post(channel, alert(2), '42');
     expect(again.messageId).toBe(first.messageId);
     expect(fake.messages(fake.channelId).filter((m) => m.nonce === 'm42')).toHaveLength(1);
   });
@@ -65,20 +65,20 @@ describe('DiscordPoster.post', () => {
   it('waits out a 429 in discord.js’s queue and posts once', async () => {
     fake.rateLimitNext('POST', /^\/channels\/\d+\/messages$/, 0.2, { global: true });
     const started = Date.now();
-    await poster.post(place, alert(3), '43');
+    await poster.post(channel, alert(3), '43');
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
     expect(fake.messages(fake.channelId).filter((m) => m.nonce === 'm43')).toHaveLength(1);
   });
 
   it('turns a 5xx that outlasts discord.js’s retries into maybe posted', async () => {
     fake.failNext('POST', /^\/channels\/\d+\/messages$/, 503, 2);
-    const failure = await poster.post(place, alert(4), '44').catch((e: unknown) => e);
+    const failure = await poster.post(channel, alert(4), '44').catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(PostFailure);
     expect((failure as PostFailure).outcome).toBe('maybe_posted');
     expect((failure as PostFailure).message).toMatch(/HTTP 503/);
   });
 
-  it('holds the channel for a channel Discord does not know, and rejects a place that is not Discord’s', async () => {
+  it('holds the channel for a channel Discord does not know, and rejects a channel that is not Discord’s', async () => {
     const unknown = await poster.post(`discord:${fake.guildId}:999`, alert(5), '45').catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(PostFailure);
     expect((unknown as PostFailure).outcome).toBe('channel_unavailable');
@@ -89,20 +89,20 @@ describe('DiscordPoster.post', () => {
 
   it('holds the channel on Missing Access until it is given back', async () => {
     const off = fake.failUntilOff('POST', /^\/channels\/\d+\/messages$/, 403, 50001);
-    const failure = (await poster.post(place, alert(8), '48').catch((e: unknown) => e)) as PostFailure;
+    const failure = (await poster.post(channel, alert(8), '48').catch((e: unknown) => e)) as PostFailure;
     expect(failure.outcome).toBe('channel_unavailable');
     off();
-    await expect(poster.post(place, alert(8), '48')).resolves.toMatchObject({ messageId: expect.any(String) });
+    await expect(poster.post(channel, alert(8), '48')).resolves.toMatchObject({ messageId: expect.any(String) });
   });
 
-  it('posts to a DM place by its channel', async () => {
+  it('posts to a DM channel by its channel', async () => {
     const { messageId } = await poster.post(`discord:@me:${fake.channelId}`, alert(6), '46');
     expect(fake.messages(fake.channelId).some((m) => m.id === messageId)).toBe(true);
   });
 
   it('never puts the token in a failure', async () => {
     const bad = new DiscordPoster(new REST({ api: fake.apiUrl, retries: 0 }).setToken('secret-token-123'));
-    const failure = await bad.post(place, alert(7), '47').catch((e: unknown) => e);
+    const failure = await bad.post(channel, alert(7), '47').catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(PostFailure);
     expect(String((failure as Error).message)).not.toContain('secret-token-123');
     expect((failure as PostFailure).outcome).toBe('credentials_refused');
@@ -121,7 +121,7 @@ describe('deliveryNonce', () => {
 
 describe('DiscordPoster.findDelivered', () => {
   const lookup = (lastAttemptAt: number, now: number, over: Partial<LookupRequest> = {}): LookupRequest => ({
-    place,
+    channel,
     deliveryId: '41',
     firstAttemptAt: lastAttemptAt - 1_000,
     lastAttemptAt,
@@ -138,7 +138,7 @@ describe('DiscordPoster.findDelivered', () => {
       kind: 'cannot_tell',
       reason: expect.stringMatching(/nonce window/),
     });
-    expect(await poster.findDelivered(lookup(now - 60_000, now, { place: 'slack:T:C' }))).toMatchObject({
+    expect(await poster.findDelivered(lookup(now - 60_000, now, { channel: 'slack:T:C' }))).toMatchObject({
       kind: 'cannot_tell',
     });
     // The window counts from the earliest attempt that may have posted, not the last one: a refused connection after a
@@ -167,10 +167,10 @@ describe('DiscordPoster.findDelivered', () => {
     const held = fake.holdNext('POST', /^\/channels\/\d+\/messages$/);
     const quick = new DiscordPoster(new REST({ api: fake.apiUrl, retries: 0, timeout: 200 }).setToken(fake.botToken));
     const at = Date.now();
-    const failure = (await quick.post(place, alert(9), '49').catch((e: unknown) => e)) as PostFailure;
+    const failure = (await quick.post(channel, alert(9), '49').catch((e: unknown) => e)) as PostFailure;
     expect(failure.outcome).toBe('maybe_posted');
     expect(await quick.findDelivered(lookup(at, Date.now(), { deliveryId: '49' }))).toEqual({ kind: 'absent' });
-    const again = await poster.post(place, alert(9), '49');
+    const again = await poster.post(channel, alert(9), '49');
     held.release();
     expect(
       fake
@@ -195,19 +195,19 @@ describe('DiscordPoster.checkCredentials', () => {
     const own = new REST({ api: fake.apiUrl, retries: 0 }).setToken(fake.botToken);
     const probing = new DiscordPoster(own, () => {}, fake.botToken);
     const off = fake.failUntilOff('*', /./, 401);
-    expect(((await probing.post(place, alert(10), '50').catch((e: unknown) => e)) as PostFailure).outcome).toBe(
+    expect(((await probing.post(channel, alert(10), '50').catch((e: unknown) => e)) as PostFailure).outcome).toBe(
       'credentials_refused',
     );
     const sent = fake.requests().length;
     // discord.js dropped the token: refused locally, nothing more reaches Discord.
-    expect(((await probing.post(place, alert(10), '50').catch((e: unknown) => e)) as PostFailure).outcome).toBe(
+    expect(((await probing.post(channel, alert(10), '50').catch((e: unknown) => e)) as PostFailure).outcome).toBe(
       'credentials_refused',
     );
     expect(fake.requests()).toHaveLength(sent);
     expect(await probing.checkCredentials()).toMatchObject({ kind: 'refused' });
     off();
     expect(await probing.checkCredentials()).toEqual({ kind: 'ok' });
-    await expect(probing.post(place, alert(10), '50')).resolves.toMatchObject({ messageId: expect.any(String) });
+    await expect(probing.post(channel, alert(10), '50')).resolves.toMatchObject({ messageId: expect.any(String) });
     own.clearHashSweeper();
     own.clearHandlerSweeper();
   });

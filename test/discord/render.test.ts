@@ -246,7 +246,7 @@ describe('renderDiscord: commands in the text', () => {
 
 describe('renderDiscord: untrusted listing links', () => {
   /**
-   * Every place a URL could be made a link of: the embed's own URL, link buttons, and bare text outside inline code.
+   * Everywhere a URL could be made a link of: the embed's own URL, link buttons, and bare text outside inline code.
    */
   const linked = (m: ReturnType<typeof renderDiscord>, host: string) => [
     ...m.embeds.map((e) => e.url ?? '').filter((u) => u.includes(host)),

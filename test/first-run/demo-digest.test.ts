@@ -31,7 +31,7 @@ describe('a digest in the terminal demo', () => {
     // The sample market has moved on for two months: the last 30 days still have their sales and lettings.
     for (let day = 0; day < 60; day++) manzil.sandbox!.advance(24 * 60);
 
-    const who = { user: 'terminal', place: 'console:local', isAdmin: async () => true };
+    const who = { user: 'terminal', channel: 'console:local', isAdmin: async () => true };
     const reply = await manzil.bot.handleCommand({ ...who, text: 'digest now marina' });
     expect(reply.text).toMatch(/Composing the digest of Dubai Marina/);
     expect((await manzil.alerts.drainer.drain()).delivered).toBe(1);

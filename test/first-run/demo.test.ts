@@ -33,7 +33,7 @@ async function firstRun(env: Record<string, string> = {}): Promise<Manzil> {
 
 /** Searches, presses "Save as alert" and returns the confirmation as the terminal shows it. */
 async function saveAlert(manzil: Manzil, command: string): Promise<string> {
-  const who = { user: 'terminal', place: 'console:local', isAdmin: async () => true };
+  const who = { user: 'terminal', channel: 'console:local', isAdmin: async () => true };
   const { buttons } = renderText(await manzil.bot.handleCommand({ ...who, text: command }));
   const save = buttons.find((b) => b.label === 'Save as alert');
   expect(save).toBeDefined();
@@ -66,16 +66,18 @@ describe('the demo clock', () => {
     const { demo } = loadConfig({});
     expect(demo.tickSeconds).toBe(5);
     const ds = buildDataset(1, DEFAULT_START);
-    const marina = (placeId: number): boolean => {
-      const place = ds.geo.byId.get(placeId);
-      return place !== undefined && (place.id === 50 || (place.parentId !== undefined && marina(place.parentId)));
+    const marina = (areaId: number): boolean => {
+      const channel = ds.geo.byId.get(areaId);
+      return (
+        channel !== undefined && (channel.id === 50 || (channel.parentId !== undefined && marina(channel.parentId)))
+      );
     };
     const gaps = { residential_rent: 0, residential_sale: 0 };
     const longest = { residential_rent: 0, residential_sale: 0 };
     for (let tick = 0; tick < 600; tick++) {
       const before = ds.listings.length;
       advance(ds, DEMO_MINUTES_PER_TICK);
-      const fresh = ds.listings.slice(before).filter((l) => marina(l.placeId));
+      const fresh = ds.listings.slice(before).filter((l) => marina(l.areaId));
       for (const category of ['residential_rent', 'residential_sale'] as const) {
         gaps[category] = fresh.some((l) => l.category === category) ? 0 : gaps[category] + 1;
         longest[category] = Math.max(longest[category], gaps[category]);
@@ -114,7 +116,7 @@ describe('demo mode in npm start', () => {
 });
 
 describe("demo mode across restarts and for the README's first alert", () => {
-  const who = { user: 'terminal', place: 'console:local', isAdmin: async () => true };
+  const who = { user: 'terminal', channel: 'console:local', isAdmin: async () => true };
   /** `npm start` on a data directory that may have run before; alerts are polled by the test, not on a schedule. */
   async function boot(dir: string, logs: string[] = []): Promise<Manzil> {
     const env = { MANZIL_DB_PATH: join(dir, 'm.db'), MANZIL_DEMO_TICK_S: '0.1', ALERTS_CRON: '0 0 1 1 *' };

@@ -23,7 +23,7 @@ async function start(env: Record<string, string> = {}, logs: string[] = []): Pro
   return manzil;
 }
 
-const request = (text: string) => ({ user: 'U1', place: 'console:local', text });
+const request = (text: string) => ({ user: 'U1', channel: 'console:local', text });
 
 describe('graceful shutdown', () => {
   it('lets a command in flight finish with its real answer, and refuses one that arrives after shutdown began', async () => {
@@ -42,7 +42,7 @@ describe('graceful shutdown', () => {
     expect(late.text).toBe(RESTARTING_TEXT);
     expect(late.ephemeral).toBe(true);
     expect(
-      await manzil.bot.suggestLocations({ user: 'U0ALICE', place: 'slack:T0TEST:C0DEALS', typed: 'marina' }),
+      await manzil.bot.suggestLocations({ user: 'U0ALICE', channel: 'slack:T0TEST:C0DEALS', typed: 'marina' }),
     ).toEqual([]);
 
     await stopped;

@@ -1,6 +1,6 @@
 // Every short form the language knows ("jbr", "difc", "mbr city", "dip 1"), typed in any case and with or without dots
 // ("J.B.R."), is searched as its place however the service names it: by the short form ("JBR"), in full ("Jumeirah
-// Beach Residence") or both ("Jumeirah Beach Residence (JBR)"). A fake autocomplete server names the place each way,
+// Beach Residence") or both ("Jumeirah Beach Residence (JBR)"). A fake autocomplete server names the area each way,
 // beside a building named after it and another place; the real client and resolver ask it.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,10 +8,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/index.js';
 import { LocationResolver, nameMatches } from '../../src/locations/index.js';
-import { PLACE_ABBREVIATIONS, foldPlaceName, type PlaceAbbreviation } from '../../src/query/abbreviations.js';
+import { AREA_ABBREVIATIONS, foldAreaName, type AreaAbbreviation } from '../../src/query/abbreviations.js';
 import { createLocationCacheRepo, openStore } from '../../src/store/index.js';
 
-const PLACE_ID = 777;
+const AREA_ID = 777;
 let names: { id: number; name: string }[] = [];
 let server: Server;
 let api: ApiClient;
@@ -34,25 +34,25 @@ afterAll(async () => {
 
 const title = (s: string) => s.replace(/\b\p{L}/gu, (c) => c.toUpperCase());
 /** The short form as a service would print it: its initials in capitals ("MBR City"). */
-const shortName = (a: PlaceAbbreviation) =>
+const shortName = (a: AreaAbbreviation) =>
   a.form
     .split(' ')
     .map((w) => (a.initials.includes(w) ? w.toUpperCase() : title(w)))
     .join(' ');
-/** The place in full: its name, or its spelled-out spelling when the name is the short form itself ("DIFC"). */
-const fullName = (a: PlaceAbbreviation) =>
-  foldPlaceName(a.place.name) === a.form
-    ? title(a.place.spellings.find((s) => !a.initials.some((i) => s.split(' ').includes(i))) ?? a.place.name)
-    : a.place.name;
+/** The area in full: its name, or its spelled-out spelling when the name is the short form itself ("DIFC"). */
+const fullName = (a: AreaAbbreviation) =>
+  foldAreaName(a.area.name) === a.form
+    ? title(a.area.spellings.find((s) => !a.initials.some((i) => s.split(' ').includes(i))) ?? a.area.name)
+    : a.area.name;
 
 const namings = {
   bare: shortName,
   full: fullName,
-  bracketed: (a: PlaceAbbreviation) => `${fullName(a)} (${shortName(a)})`,
+  bracketed: (a: AreaAbbreviation) => `${fullName(a)} (${shortName(a)})`,
 };
 
 /** The short form typed: each letter's case drawn, dots between an initial's letters or not. */
-const typed = (a: PlaceAbbreviation, upper: readonly boolean[], dotted: boolean) => {
+const typed = (a: AreaAbbreviation, upper: readonly boolean[], dotted: boolean) => {
   let k = 0;
   return a.form
     .split(' ')
@@ -61,8 +61,8 @@ const typed = (a: PlaceAbbreviation, upper: readonly boolean[], dotted: boolean)
     .replace(/\p{L}/gu, (c) => (upper[k++ % upper.length] ? c.toUpperCase() : c));
 };
 
-describe('short forms of places', () => {
-  it('knows the short forms teams type, each of one place', () => {
+describe('short forms of areas', () => {
+  it('knows the short forms teams type, each of one area', () => {
     for (const form of [
       'jvc',
       'jvt',
@@ -81,7 +81,7 @@ describe('short forms of places', () => {
       'tecom',
       'mbz',
     ]) {
-      expect(PLACE_ABBREVIATIONS.has(form), form).toBe(true);
+      expect(AREA_ABBREVIATIONS.has(form), form).toBe(true);
     }
   });
 
@@ -91,16 +91,16 @@ describe('short forms of places', () => {
     async () => {
       await fc.assert(
         fc.asyncProperty(
-          fc.constantFrom(...PLACE_ABBREVIATIONS.values()),
+          fc.constantFrom(...AREA_ABBREVIATIONS.values()),
           fc.constantFrom(...(Object.keys(namings) as (keyof typeof namings)[])),
           fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }),
           fc.boolean(),
           async (abbreviation, naming, upper, dotted) => {
             const name = namings[naming](abbreviation);
-            // The place, a building named after it (listed first, as a trap) and another place.
+            // The area, a building named after it (listed first, as a trap) and another place.
             names = [
               { id: 9001, name: `${name} Tower` },
-              { id: PLACE_ID, name },
+              { id: AREA_ID, name },
               { id: 50, name: 'Dubai Marina' },
             ];
             const resolver = new LocationResolver(api, createLocationCacheRepo(openStore(':memory:')), 86_400_000);
@@ -108,7 +108,7 @@ describe('short forms of places', () => {
             const answer = await resolver.resolve(text);
             expect(answer, `"${text}" with the service naming it "${name}"`).toMatchObject({
               kind: 'found',
-              location: { id: PLACE_ID },
+              location: { id: AREA_ID },
             });
           },
         ),

@@ -2,7 +2,7 @@
 // offered as buttons, and choosing one runs the search. Through the real client, the sandbox and SQLite.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/index.js';
-import { LocationResolver, SUGGESTION_COUNT, rankPlaces, type LocationLookup } from '../../src/locations/index.js';
+import { LocationResolver, SUGGESTION_COUNT, rankAreas, type LocationLookup } from '../../src/locations/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createLocationCacheRepo, openStore } from '../../src/store/index.js';
 import { ask, button, buttons, cards, harness, removeTempDirs } from '../bot/harness.js';
@@ -48,12 +48,12 @@ describe('did you mean', () => {
     expect((await suggested('marinaa view')).length).toBeLessThanOrEqual(3);
   });
 
-  it('offers nothing for words close to no place, without looking up shipped names', async () => {
+  it('offers nothing for words close to no area, without looking up shipped names', async () => {
     expect(await suggested('zzyzx')).toEqual([]);
     expect(lookups()).toEqual(['zzyzx', 'zzy']);
   });
 
-  it('offers only places the service knows: a shipped name is looked up (once, then cached) before it is a button', async () => {
+  it('offers only areas the service knows: a shipped name is looked up (once, then cached) before it is a button', async () => {
     const r = resolver();
     // The probe ("alb") finds nothing; the shipped list knows "albarsha" as Al Barsha, which the service has.
     expect((await suggested('albarsha', r))[0]).toBe('Al Barsha');
@@ -86,8 +86,8 @@ describe('did you mean', () => {
       { id: 7, name: 'Marina Gate' },
       { id: 8, name: 'Marina Promenade' },
     ];
-    expect(rankPlaces('marina gat', [], seen).map((c) => c.name)[0]).toBe('Marina Gate');
-    expect(rankPlaces('qqqq', [], seen)).toEqual([]);
+    expect(rankAreas('marina gat', [], seen).map((c) => c.name)[0]).toBe('Marina Gate');
+    expect(rankAreas('qqqq', [], seen)).toEqual([]);
   });
 });
 
@@ -101,7 +101,7 @@ describe('in chat', () => {
       expect(buttons(reply).length).toBeLessThanOrEqual(3);
       const chosen = await h.bot.handleAction({
         user: 'U1',
-        place: 'test:1',
+        channel: 'test:1',
         action: 'choose',
         token: button(reply, /^Dubai Marina$/).token,
       });

@@ -59,12 +59,12 @@ describe('resolving location words', () => {
     });
   });
 
-  it('ignores emoji and stray symbols among the place words', async () => {
+  it('ignores emoji and stray symbols among the area words', async () => {
     expect(await resolver().resolve('🏠 marina !')).toMatchObject({ kind: 'found', location: { id: 50 } });
   });
 
-  it('returns the choices when several places fit equally', async () => {
-    // ("jumeirah" alone is a place of the sample market since issue 27.)
+  it('returns the choices when several areas fit equally', async () => {
+    // ("jumeirah" alone is an area of the sample market since issue 27.)
     const r = await resolver().resolve('jumeirah village');
     expect(r.kind).toBe('ambiguous');
     if (r.kind !== 'ambiguous') return;
@@ -123,7 +123,7 @@ describe('caching', () => {
 
 describe('pickBest', () => {
   const loc = (id: number, name: string) => ({ id, name });
-  it('does not pick a place whose name merely contains the words among equals', () => {
+  it('does not pick an area whose name merely contains the words among equals', () => {
     const r = pickBest('al barsha', [loc(1, 'Al Barsha 1'), loc(2, 'Al Barsha South'), loc(3, 'Al Barsha 2')]);
     expect(r.kind).toBe('ambiguous');
   });

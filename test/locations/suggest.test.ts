@@ -40,7 +40,7 @@ function botOn(lookup: LocationLookup = api, now: () => number = Date.now) {
 }
 
 /** What a person typed so far into a picker. */
-const typing = (typed: string) => ({ user: 'U0ALICE', place: 'slack:T0TEST:C0DEALS', typed });
+const typing = (typed: string) => ({ user: 'U0ALICE', channel: 'slack:T0TEST:C0DEALS', typed });
 
 /** "bu", "bus", ... up to the whole text, one keystroke at a time. */
 const keystrokes = (text: string) => Array.from({ length: text.length - 1 }, (_, i) => text.slice(0, i + 2));
@@ -59,7 +59,7 @@ describe('suggestions while typing', () => {
     const found: string[][] = [];
     for (const typed of keystrokes('marina gate'))
       found.push((await bot.suggestLocations(typing(typed))).map((o) => o.label));
-    // "ma" and "mar" fill the service's ten places, so neither can answer the next; "mari" can answer everything after
+    // "ma" and "mar" fill the service's ten areas, so neither can answer the next; "mari" can answer everything after
     // it.
     expect(lookups()).toEqual(['ma', 'mar', 'mari']);
     expect(found.at(-1)).toEqual(['Marina Gate']);
@@ -79,7 +79,7 @@ describe('suggestions while typing', () => {
   it('skips the service when the budget is low, answering from the cache alone', async () => {
     let low = false;
     const { bot } = botOn({ call: (op, params) => api.call(op, params), budgetLow: () => low });
-    await bot.suggestLocations(typing('ma')); // ten places: not enough to answer "mari" for sure
+    await bot.suggestLocations(typing('ma')); // ten areas: not enough to answer "mari" for sure
     low = true;
     expect((await bot.suggestLocations(typing('mari'))).map((o) => o.label)).toEqual(
       expect.arrayContaining(['Dubai Marina']),

@@ -1,7 +1,7 @@
 // The market as its clock moves: the last 30 days of transactions never thin out, and a digest long after the start
 // still has its medians; and the context a listing card shows, from the shared cache, within its call limits.
 import { describe, expect, it } from 'vitest';
-import { composePlaceDigest, contextText } from '../../src/market/index.js';
+import { composeAreaDigest, contextText } from '../../src/market/index.js';
 import { BUCKET_OF, marketRig, med } from './helpers.js';
 
 const DAY = 86_400_000;
@@ -47,7 +47,7 @@ describe('transactions keep arriving as the market clock moves', () => {
 
     clock += 7 * 3_600_000; // past the cache's 6 hours
     const now = rig.sandbox.now();
-    const d = await composePlaceDigest(rig.market, MARINA, { since: new Date(now.getTime() - 7 * DAY), now });
+    const d = await composeAreaDigest(rig.market, MARINA, { since: new Date(now.getTime() - 7 * DAY), now });
     expect(d.state).toBe('ok');
     expect(d.sold.state).toBe('ok');
     expect(d.sold.data!.total).toBeGreaterThanOrEqual(12);
@@ -71,7 +71,7 @@ describe('transactions keep arriving as the market clock moves', () => {
 });
 
 describe('market context on a listing card', () => {
-  it('a sale against the trend, a rent against the whole last 30 days; one read per place and kind', async () => {
+  it('a sale against the trend, a rent against the whole last 30 days; one read per area and kind', async () => {
     const rig = await marketRig();
     const sale = (
       await rig.api.call('search-buy', { location_id: '50', bedrooms: '2', property_type: 'apartment' })
@@ -113,7 +113,7 @@ describe('market context on a listing card', () => {
     if (same.length >= 3) expect(r).toMatchObject({ kind: 'rent', benchmark: med(same), count: same.length });
     else expect(r).toBeUndefined();
 
-    // More cards of the place cost nothing.
+    // More cards of the area cost nothing.
     rig.sandbox.clearRequests();
     await rig.market.listingContext(MARINA, sale);
     await rig.market.listingContext(MARINA, rent);
@@ -121,7 +121,7 @@ describe('market context on a listing card', () => {
 
     // A digest shares the month's pages the card read: still the whole month, at no call.
     const now = rig.sandbox.now();
-    await composePlaceDigest(rig.market, MARINA, { since: new Date(now.getTime() - 7 * DAY), now });
+    await composeAreaDigest(rig.market, MARINA, { since: new Date(now.getTime() - 7 * DAY), now });
     const month = (
       await rig.raw('/get-get-transactions', { location_id: '50', transaction_type: 'rented', period: '1m' })
     )
@@ -136,7 +136,7 @@ describe('market context on a listing card', () => {
     expect(rig.upstream()).toBe(0);
   });
 
-  it('none when the budget is low, and no second fetch for a place within the day', async () => {
+  it('none when the budget is low, and no second fetch for an area within the day', async () => {
     const low = await marketRig({ client: { budget: { perDay: 20 } } });
     const sale = (
       await low.api.call('search-buy', { location_id: '50', bedrooms: '1', property_type: 'apartment' })

@@ -2,7 +2,7 @@
 // from several agents is one pick, its copies named and linked on its card (issue 27). Over the real client and the
 // sandbox, whose every batch lists its first Dubai Marina flat twice.
 import { describe, expect, it } from 'vitest';
-import { composePlaceDigest } from '../../src/market/index.js';
+import { composeAreaDigest } from '../../src/market/index.js';
 import { DIGEST_KIND, digestKind } from '../../src/digests/index.js';
 import { marketRig } from './helpers.js';
 
@@ -53,7 +53,7 @@ describe('the digest picks', () => {
       const [first, copy] = top.flatMap((a, i) => top.slice(i + 1).flatMap((b) => (same(a, b) ? [a, b] : [])));
 
       const now = rig.sandbox.now();
-      const d = await composePlaceDigest(rig.market, MARINA, { since: new Date(now.getTime() - 7 * DAY), now });
+      const d = await composeAreaDigest(rig.market, MARINA, { since: new Date(now.getTime() - 7 * DAY), now });
       const picks = d.newListings.data!.cheapest;
       // Three picks, three flats; the one listed twice carries its copy.
       expect(picks).toHaveLength(3);
@@ -72,7 +72,7 @@ describe('the digest picks', () => {
           since: now.getTime() - 7 * DAY,
           now: now.getTime(),
           timezone: 'Asia/Dubai',
-          places: [d],
+          areas: [d],
           charts: [],
         }),
       )!;

@@ -1,18 +1,18 @@
-// A place's digest over the real client and the sandbox on loopback: its numbers against the sandbox's own answers
+// An area's digest over the real client and the sandbox on loopback: its numbers against the sandbox's own answers
 // (read over raw HTTP and computed here), what it costs, the shared cache, the page cap, failures and the budget.
 import { describe, expect, it } from 'vitest';
-import { CallMeter, composePlaceDigest, type PlaceDigest } from '../../src/market/index.js';
+import { CallMeter, composeAreaDigest, type AreaDigest } from '../../src/market/index.js';
 import { DIGEST_KIND, renderDigest } from '../../src/digests/index.js';
 import { BUCKET_OF, marketRig, med } from './helpers.js';
 
 const DAY = 86_400_000;
 const MARINA = { id: '50', name: 'Dubai Marina' };
 const compose = (
-  market: Parameters<typeof composePlaceDigest>[0],
-  place: { id: string; name: string },
+  market: Parameters<typeof composeAreaDigest>[0],
+  area: { id: string; name: string },
   now: Date,
   days = 7,
-) => composePlaceDigest(market, place, { since: new Date(now.getTime() - days * DAY), now });
+) => composeAreaDigest(market, area, { since: new Date(now.getTime() - days * DAY), now });
 
 /** Count and median per bucket (studio..4+) of raw transaction rows, computed here. */
 function perBucket(rows: { bedrooms: number; price: number }[]) {
@@ -24,7 +24,7 @@ function perBucket(rows: { bedrooms: number; price: number }[]) {
   return out;
 }
 
-describe('a place digest checked against the sandbox', () => {
+describe('an area digest checked against the sandbox', () => {
   it('sold, rented, yields, trend, new listings and projects agree with the raw answers; about ten calls', async () => {
     const rig = await marketRig();
     rig.sandbox.advance(24 * 60);
@@ -157,7 +157,7 @@ describe('the shared cache', () => {
     expect(rig.upstream()).toBe(first.calls);
   });
 
-  it('ten concurrent digests of one place cost one set of calls', async () => {
+  it('ten concurrent digests of one area cost one set of calls', async () => {
     const rig = await marketRig();
     const now = rig.sandbox.now();
     const alone = await compose(rig.newMarket(), MARINA, now);
@@ -190,7 +190,7 @@ describe('pages', () => {
       since: 0,
       now: Date.now(),
       timezone: 'Asia/Dubai',
-      places: [d],
+      areas: [d],
       charts: [],
     });
     expect(JSON.stringify(shown.blocks)).toContain(
@@ -219,7 +219,7 @@ describe('pages', () => {
       totalPages: Math.ceil(all.length / 15),
     });
     expect(rig.upstream()).toBe(Math.ceil(all.length / 15));
-    // A thin place in a fresh cache: one page, not a second empty one.
+    // A thin area in a fresh cache: one page, not a second empty one.
     rig.sandbox.clearRequests();
     await rig.newMarket().transactions('91', 'sold', '1m');
     expect(rig.upstream()).toBe(1);
@@ -250,7 +250,7 @@ describe('failures and the budget', () => {
     expect(Object.keys(again.callsByOperation)).toEqual(['get-get-transactions']);
   });
 
-  it('a place failing upstream is marked failed with the reason, not thrown; another place is unaffected', async () => {
+  it('an area failing upstream is marked failed with the reason, not thrown; another area is unaffected', async () => {
     const rig = await marketRig({ client: { breaker: { failures: 1000 } } });
     rig.sandbox.addFault({ status: 503, count: 1000 });
     const failed = await compose(rig.market, MARINA, rig.sandbox.now());
@@ -263,18 +263,18 @@ describe('failures and the budget', () => {
       failed.yields,
       failed.newListings,
       failed.projects,
-    ] as PlaceDigest['sold'][])
+    ] as AreaDigest['sold'][])
       expect(part.state).toBe('unavailable');
     rig.sandbox.clearFaults();
     expect((await compose(rig.market, { id: '86', name: 'Business Bay' }, rig.sandbox.now())).state).toBe('ok');
   });
 
-  it('a digest the budget cannot cover is not started: failed with kind budget, no call made; cached places still cost nothing', async () => {
+  it('a digest the budget cannot cover is not started: failed with kind budget, no call made; cached areas still cost nothing', async () => {
     const rig = await marketRig({ client: { budget: { perDay: 14 } } });
     const now = rig.sandbox.now();
     expect(rig.market.coverage(['50'])).toMatchObject({ ok: true, needed: 10, left: 14 });
     const meter = new CallMeter();
-    const first = await composePlaceDigest(rig.market, MARINA, {
+    const first = await composeAreaDigest(rig.market, MARINA, {
       since: new Date(now.getTime() - 7 * DAY),
       now,
       meter,
@@ -292,7 +292,7 @@ describe('failures and the budget', () => {
     const postponed = await compose(rig.market, { id: '86', name: 'Business Bay' }, now);
     expect(postponed).toMatchObject({ state: 'failed', failure: { kind: 'budget' }, calls: 0 });
     expect(rig.upstream()).toBe(0);
-    // The place cached a moment ago needs nothing.
+    // The area cached a moment ago needs nothing.
     expect(rig.market.coverage(['50'])).toMatchObject({ ok: true, needed: 0 });
     expect((await compose(rig.market, MARINA, now)).state).toBe('ok');
   });

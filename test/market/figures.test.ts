@@ -147,7 +147,7 @@ describe('yields and listing context', () => {
       size: { value: size, unit: 'sqft' },
     });
 
-  it('a sale against its place’s latest trend price for its bedroom count', () => {
+  it('a sale against its area’s latest trend price for its bedroom count', () => {
     const c = saleContext(listingFacts(listing('sell', 2_050_000))!, trend, 'Dubai Marina')!;
     expect(c).toMatchObject({ kind: 'sale', bucket: '2', ppsf: 2050, benchmark: 2220, month: 'Nov 2026' });
     expect(contextText(c)).toBe("8 % below Dubai Marina's 2-bed average of AED 2,220/sqft");
@@ -181,18 +181,18 @@ describe('yields and listing context', () => {
     );
   });
 
-  it('names a place ending in s with the apostrophe alone, in every context it builds (issue 26)', () => {
-    for (const [place, whose] of [
+  it('names an area ending in s with the apostrophe alone, in every context it builds (issue 26)', () => {
+    for (const [area, whose] of [
       ['Arabian Ranches', "Arabian Ranches'"],
       ['Emirates Hills', "Emirates Hills'"],
       ['Al Barsha', "Al Barsha's"],
     ] as const) {
-      const sale = saleContext(listingFacts(listing('sell', 2_050_000))!, trend, place)!;
+      const sale = saleContext(listingFacts(listing('sell', 2_050_000))!, trend, area)!;
       expect(contextText(sale)).toBe(`8 % below ${whose} 2-bed average of AED 2,220/sqft`);
       const rent = rentContext(
         listingFacts(listing('yearly', 132_000))!,
         [tx(2, 120_000), tx(2, 110_000), tx(2, 130_000)],
-        place,
+        area,
       )!;
       expect(contextText(rent)).toMatch(new RegExp(`^10 % above ${whose} 2-bed median rent`));
     }

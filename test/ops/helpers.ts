@@ -37,8 +37,8 @@ export async function boot(
   return { manzil, logs, dbPath, url: (path) => `http://127.0.0.1:${manzil.opsPort}${path}` };
 }
 
-export const ask = (manzil: Manzil, text: string, place = 'console:local') =>
-  manzil.bot.handleCommand({ user: 'U1', place, text, isAdmin: async () => true });
+export const ask = (manzil: Manzil, text: string, channel = 'console:local') =>
+  manzil.bot.handleCommand({ user: 'U1', channel, text, isAdmin: async () => true });
 
 /** One sample value of a metric in the Prometheus text, 0 when absent. */
 export function sample(text: string, name: string, labels: Record<string, string> = {}): number {

@@ -43,7 +43,7 @@ describe('GET /metrics', () => {
 
   it('counts failed upstream calls under their status', async () => {
     const { manzil, url } = await boot({ UAE_API_RETRY_ATTEMPTS: '2' });
-    await ask(manzil, 'rent marina 2br'); // resolves the place, so the fault below hits the search
+    await ask(manzil, 'rent marina 2br'); // resolves the area, so the fault below hits the search
     manzil.sandbox!.addFault({ status: 503, path: '/search-rent' });
     await ask(manzil, 'rent marina 2br page 2');
     const text = await scrape(url('/metrics'));

@@ -22,10 +22,10 @@ import { freshPostgres } from '../support/postgres.js';
 import { tempDir } from '../store/helpers.js';
 import { boot } from './helpers.js';
 
-const PLACE = 'slack:T0MIGRATE:C0ONE';
+const CHANNEL = 'slack:T0MIGRATE:C0ONE';
 const search = (name: string): NewSavedSearch => ({
   service: 'sandbox',
-  place: PLACE,
+  channel: CHANNEL,
   owner: 'U0ALICE',
   text: `rent ${name}`,
   query: JSON.stringify({ v: 1, name }),
@@ -44,7 +44,7 @@ const seen = (propertyId: string, price: number): SeenUpdate => ({
 });
 const card = (searchId: number, propertyId: string) => ({
   searchId,
-  place: PLACE,
+  channel: CHANNEL,
   kind: 'new',
   propertyId,
   dedupeKey: `${searchId}:new:${propertyId}`,
@@ -63,14 +63,14 @@ async function populated(): Promise<{ dbPath: string; ids: { marina: number; jvc
   const dbPath = join(tempDir(), 'manzil.db');
   const db = sqliteDatabase(openStore(dbPath));
   const made = [
-    await db.alerts.create(search('marina'), { perPlace: 10, perOwner: 10 }),
-    await db.alerts.create(search('jvc'), { perPlace: 10, perOwner: 10 }),
+    await db.alerts.create(search('marina'), { perChannel: 10, perOwner: 10 }),
+    await db.alerts.create(search('jvc'), { perChannel: 10, perOwner: 10 }),
   ];
   const [marina, jvc] = made.map((m) => (m.ok ? m.row : expect.fail('not saved')));
   await db.alerts.remove(
     (
       await db.alerts
-        .create(search('gone'), { perPlace: 10, perOwner: 10 })
+        .create(search('gone'), { perChannel: 10, perOwner: 10 })
         .then((m) => (m.ok ? m.row : expect.fail('not saved')))
     ).id,
   );
@@ -98,19 +98,19 @@ async function populated(): Promise<{ dbPath: string; ids: { marina: number; jvc
     primed: true,
     clearError: false,
   });
-  await db.outbox.enqueue({ place: PLACE, kind: 'digest', dedupeKey: 'digest:1:2026-11-30', payload: '{}' });
+  await db.outbox.enqueue({ channel: CHANNEL, kind: 'digest', dedupeKey: 'digest:1:2026-11-30', payload: '{}' });
   const later = Date.now() + 1_000;
   const [first] = await db.outbox.claimDue({
     holder: 'old',
     at: later,
     leaseMs: 60_000,
-    perPlace: 1,
-    places: 1,
+    perChannel: 1,
+    channels: 1,
     platforms: ['slack'],
   });
   await db.outbox.markPosting(first!.id, first!.token, later, later + 60_000);
   await db.outbox.markDelivered(first!.id, first!.token, 'ts-1', later + 1);
-  await db.outbox.holdPlace('slack:T0MIGRATE:C0GONE', 'channel_not_found', t, t + 60_000);
+  await db.outbox.holdChannel('slack:T0MIGRATE:C0GONE', 'channel_not_found', t, t + 60_000);
   await db.buttons('sandbox').save('page', { v: 1 }, 'slack:C0ONE');
   await db.usage('sandbox').record(['day:2026-11-24', 'month:2026-11'], t);
   await db.teams.charge(['slack:T0MIGRATE']);
@@ -185,11 +185,11 @@ describe('manzil migrate-to-postgres', () => {
     const db: Database = await openDatabase({ dbPath, postgres: { url: pg.url, poolSize: 2 } });
     try {
       // The same alerts under the same numbers; the next one takes the next number and a new id.
-      expect((await db.alerts.listByPlace(PLACE)).map((r) => [r.number, r.summary])).toEqual([
+      expect((await db.alerts.listByChannel(CHANNEL)).map((r) => [r.number, r.summary])).toEqual([
         [1, 'Rent in marina'],
         [2, 'Rent in jvc'],
       ]);
-      const next = await db.alerts.create(search('downtown'), { perPlace: 10, perOwner: 10 });
+      const next = await db.alerts.create(search('downtown'), { perChannel: 10, perOwner: 10 });
       expect(next.ok && [next.row.number, next.row.id > ids.jvc]).toEqual([4, true]);
       // What was queued keeps its delivery id (the platform is asked about the same id); what was delivered stays so.
       expect(
@@ -198,9 +198,9 @@ describe('manzil migrate-to-postgres', () => {
           deliveryId: deliveryIdOf(r),
         })),
       ).toEqual(queuedBefore);
-      expect(await db.outbox.stats()).toMatchObject({ delivered: 1, heldPlaces: 1 });
+      expect(await db.outbox.stats()).toMatchObject({ delivered: 1, heldChannels: 1 });
       // A fact queued from now on is named after the same lineage as on SQLite (delivery ids stay unique across both).
-      await db.outbox.enqueue({ place: PLACE, kind: 'digest', dedupeKey: 'digest:1:2026-12-07', payload: '{}' });
+      await db.outbox.enqueue({ channel: CHANNEL, kind: 'digest', dedupeKey: 'digest:1:2026-12-07', payload: '{}' });
       expect(
         (await db.outbox.list({ state: 'pending' })).find((r) => r.dedupeKey === 'digest:1:2026-12-07')!.origin,
       ).toBe(lineage);
@@ -307,14 +307,14 @@ describe('manzil migrate-to-postgres, from the command line', () => {
     const db = await openDatabase({ dbPath, postgres: { url: pgdb.url, poolSize: 2 } });
     try {
       await db.alerts.remove(ids.jvc);
-      expect((await db.alerts.listByPlace(PLACE)).map((r) => r.number)).toEqual([1]);
+      expect((await db.alerts.listByChannel(CHANNEL)).map((r) => r.number)).toEqual([1]);
       const at = Date.now() + 1_000;
       const [card] = await db.outbox.claimDue({
         holder: 'pg',
         at,
         leaseMs: 60_000,
-        perPlace: 1,
-        places: 1,
+        perChannel: 1,
+        channels: 1,
         platforms: ['slack'],
       });
       await db.outbox.markPosting(card!.id, card!.token, at, at + 60_000);
@@ -336,7 +336,7 @@ describe('manzil migrate-to-postgres, from the command line', () => {
 
     const after = await openDatabase({ dbPath, postgres: { url: pgdb.url, poolSize: 2 } });
     try {
-      expect((await after.alerts.listByPlace(PLACE)).map((r) => [r.number, r.summary])).toEqual([
+      expect((await after.alerts.listByChannel(CHANNEL)).map((r) => [r.number, r.summary])).toEqual([
         [1, 'Rent in marina'],
       ]);
       expect(await after.alerts.byId(ids.jvc)).toBeUndefined();

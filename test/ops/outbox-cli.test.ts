@@ -12,8 +12,8 @@ const repo = fileURLToPath(new URL('../..', import.meta.url));
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const MIN = 60_000;
 
-const entry = (n: number, place = 'slack:T1:C1') => ({
-  place,
+const entry = (n: number, channel = 'slack:T1:C1') => ({
+  channel,
   kind: n === 4 ? 'summary' : 'new',
   dedupeKey: `1:new:${n}`,
   payload: '{}',
@@ -34,8 +34,8 @@ async function fixture() {
     holder: 'pid-1',
     at: NOW - 60 * MIN,
     leaseMs: 600 * MIN,
-    perPlace: 10,
-    places: 10,
+    perChannel: 10,
+    channels: 10,
     platforms: ['slack', 'discord'],
   });
   const [e1, e2, e3, , e5] = claim;
@@ -52,7 +52,7 @@ async function fixture() {
   await outbox.markPosting(e3!.id, e3!.token, NOW - MIN, NOW + MIN);
   await outbox.markPosting(e5!.id, e5!.token, NOW - MIN, NOW + MIN);
   await outbox.markDelivered(e5!.id, e5!.token, 'ts-5', NOW);
-  await outbox.holdPlace('slack:T1:C9', 'channel_not_found', NOW - 30 * MIN, NOW + 15 * MIN);
+  await outbox.holdChannel('slack:T1:C9', 'channel_not_found', NOW - 30 * MIN, NOW + 15 * MIN);
   store.close();
   return dbPath;
 }
@@ -88,7 +88,7 @@ describe('manzil outbox', () => {
     expect(out[0]).toMatch(
       /^Parked \(1\): given up after DELIVERY_GIVE_UP_H, or refused for good by the platform\. `manzil outbox retry <id>` or `--all` sends them again\.$/,
     );
-    expect(out[1]).toMatch(/^ {2}id +place +kind +state +tries +age +next attempt +flags +last error$/);
+    expect(out[1]).toMatch(/^ {2}id +channel +kind +state +tries +age +next attempt +flags +last error$/);
     expect(out[2]).toMatch(
       /^ {2}#1 +slack:T1:C1 +new +failed +1 +3h +parked +- +msg_too_long: the platform refused this message in every pl…$/,
     );
@@ -106,11 +106,11 @@ describe('manzil outbox', () => {
   it('answers JSON with --json, and shows at most --limit entries of each list', async () => {
     const dbPath = await fixture();
     const json = JSON.parse((await run(['--json'], dbPath)).out[0]!) as {
-      stats: { failed: number; heldPlaces: number };
+      stats: { failed: number; heldChannels: number };
       parked: { id: number }[];
       waiting: { id: number; nextAttemptAt: number | null; possibleDuplicate: boolean }[];
     };
-    expect(json.stats).toMatchObject({ failed: 1, pending: 1, sending: 2, inFlight: 1, delivered: 1, heldPlaces: 1 });
+    expect(json.stats).toMatchObject({ failed: 1, pending: 1, sending: 2, inFlight: 1, delivered: 1, heldChannels: 1 });
     expect(json.parked.map((e) => e.id)).toEqual([1]);
     expect(json.waiting).toEqual([
       expect.objectContaining({ id: 2, nextAttemptAt: NOW + 5 * MIN, possibleDuplicate: true }),

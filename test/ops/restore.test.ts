@@ -18,23 +18,23 @@ import { tempDir } from './helpers.js';
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * A chat platform: what was posted stays there, and a lookup answers from it (by place and delivery id, as Slack's
+ * A chat platform: what was posted stays there, and a lookup answers from it (by channel and delivery id, as Slack's
  * history with our metadata does). It accepts `budget` more posts, then rate-limits the channel for an hour.
  */
 class Platform implements ChatPoster {
   readonly platform = 'test';
-  readonly posts: { place: string; deliveryId: string; messageId: string; text: string }[] = [];
+  readonly posts: { channel: string; deliveryId: string; messageId: string; text: string }[] = [];
   readonly lookups: { deliveryId: string; found: boolean }[] = [];
   budget = Infinity;
-  async post(place: string, reply: Reply, deliveryId: string) {
+  async post(channel: string, reply: Reply, deliveryId: string) {
     if (this.budget <= 0) throw new PostFailure('ratelimited', 'wait', 3_600_000);
     this.budget--;
     const messageId = `m${this.posts.length + 1}`;
-    this.posts.push({ place, deliveryId, messageId, text: reply.text });
+    this.posts.push({ channel, deliveryId, messageId, text: reply.text });
     return { messageId };
   }
   async findDelivered(r: LookupRequest): Promise<LookupResult> {
-    const hit = this.posts.find((p) => p.place === r.place && p.deliveryId === r.deliveryId);
+    const hit = this.posts.find((p) => p.channel === r.channel && p.deliveryId === r.deliveryId);
     this.lookups.push({ deliveryId: r.deliveryId, found: hit !== undefined });
     return hit ? { kind: 'found', messageId: hit.messageId } : { kind: 'absent' };
   }
@@ -43,8 +43,8 @@ class Platform implements ChatPoster {
   }
 }
 
-const notice = (searchId: number, dedupeKey: string, place = 'test:c2') => ({
-  place,
+const notice = (searchId: number, dedupeKey: string, channel = 'test:c2') => ({
+  channel,
   kind: 'recovered',
   dedupeKey,
   payload: JSON.stringify({ v: 1, kind: 'recovered', search: { id: searchId, number: 1, summary: 'rent marina' } }),
@@ -90,8 +90,8 @@ describe('manzil restore', () => {
       holder: 'other',
       at: Date.now(),
       leaseMs: 60_000,
-      perPlace: 1,
-      places: 1,
+      perChannel: 1,
+      channels: 1,
       platforms: ['test'],
     });
     expect(await rig.outbox.markPosting(inFlight!.id, inFlight!.token, Date.now(), Date.now() + 60_000)).toBe(true);
@@ -102,7 +102,7 @@ describe('manzil restore', () => {
 
     // After the backup: the in-flight post lands, three more are delivered, and the database writes a notice (an id the
     // restored database will give out again) that is delivered too. The rest waits (the channel is rate-limited).
-    await platform.post(inFlight!.place, { text: 'in flight', blocks: [] }, inFlight!.deliveryId);
+    await platform.post(inFlight!.channel, { text: 'in flight', blocks: [] }, inFlight!.deliveryId);
     expect(await rig.outbox.markDelivered(inFlight!.id, inFlight!.token, 'm1', Date.now())).toBe(true);
     platform.budget = 3;
     expect((await rig.newDrainer({ posters: [platform] }).drain()).delivered).toBe(3);

@@ -17,11 +17,11 @@ describe('a channel whose posts are slow', () => {
   it('does not hold another channel: all of its entries are posted before the slow channel’s worker is done', async () => {
     const rig = await alertsRig();
     const slow = gate();
-    const platform = new Platform('test', (place) => (place === 'test:slow' ? slow.opened : undefined));
+    const platform = new Platform('test', (channel) => (channel === 'test:slow' ? slow.opened : undefined));
     // The slow channel's entries first (the oldest), then more for the other one than one claim takes (10 a channel).
     for (let i = 0; i < 2; i++) await rig.outbox.enqueue(notice('test:slow', `slow ${i}`));
     for (let i = 0; i < 12; i++) await rig.outbox.enqueue(notice('test:fast', `fast ${i}`));
-    const drainer = rig.newDrainer({ posters: [platform], options: { perPlaceIntervalMs: 0, leaseMs: 60_000 } });
+    const drainer = rig.newDrainer({ posters: [platform], options: { perChannelIntervalMs: 0, leaseMs: 60_000 } });
     const draining = drainer.drain();
     try {
       // All twelve are posted while the slow channel's first post is still in flight, its second not yet tried.
@@ -33,7 +33,7 @@ describe('a channel whose posts are slow', () => {
     }
     const report = await draining;
     expect(report.delivered).toBe(14);
-    const fast = platform.posts.filter((p) => p.place === 'test:fast');
+    const fast = platform.posts.filter((p) => p.channel === 'test:fast');
     expect(fast.map((p) => labelOf(p.text))).toEqual(Array.from({ length: 12 }, (_, i) => `fast ${i}`));
     // One at a time in the slow channel: its second post was tried only after the first was done.
     expect(platform.postsIn('test:slow').map(labelOf)).toEqual(['slow 0', 'slow 1']);
@@ -43,9 +43,9 @@ describe('a channel whose posts are slow', () => {
   it('does not hold an entry queued for another channel while it is still posting (the drainer running in the background)', async () => {
     const rig = await alertsRig();
     const slow = gate();
-    const platform = new Platform('test', (place) => (place === 'test:slow' ? slow.opened : undefined));
+    const platform = new Platform('test', (channel) => (channel === 'test:slow' ? slow.opened : undefined));
     await rig.outbox.enqueue(notice('test:slow', 'slow 0'));
-    const drainer = rig.newDrainer({ posters: [platform], options: { perPlaceIntervalMs: 0, leaseMs: 60_000 } });
+    const drainer = rig.newDrainer({ posters: [platform], options: { perChannelIntervalMs: 0, leaseMs: 60_000 } });
     drainer.start();
     try {
       await until(() => platform.events.length === 1); // the slow post is in flight, and stays so until released
@@ -56,7 +56,7 @@ describe('a channel whose posts are slow', () => {
       expect(platform.postsIn('test:slow')).toEqual([]);
       slow.release();
       await until(() => platform.posts.length === 2);
-      expect(platform.posts.map((p) => p.place)).toEqual(['test:fast', 'test:slow']);
+      expect(platform.posts.map((p) => p.channel)).toEqual(['test:fast', 'test:slow']);
     } finally {
       slow.release();
       await drainer.stop();
@@ -68,19 +68,19 @@ describe('a channel rate-limited by the platform', () => {
   it('holds only that channel: its whole queue waits, in order and spending no attempt, while the others are posted', async () => {
     const rig = await alertsRig();
     const clock = new Clock();
-    const platform = new Platform('test', (place, _id, n) =>
-      place === 'test:limited' && n === 1 ? new PostFailure('ratelimited', 'wait', 10_000) : undefined,
+    const platform = new Platform('test', (channel, _id, n) =>
+      channel === 'test:limited' && n === 1 ? new PostFailure('ratelimited', 'wait', 10_000) : undefined,
     );
     for (let i = 0; i < 3; i++) {
       await rig.outbox.enqueue(notice('test:limited', `limited ${i}`), clock.t);
       await rig.outbox.enqueue(notice('test:free', `free ${i}`), clock.t);
     }
-    const drainer = rig.newDrainer({ posters: [platform], now: clock.now, options: { perPlaceIntervalMs: 0 } });
+    const drainer = rig.newDrainer({ posters: [platform], now: clock.now, options: { perChannelIntervalMs: 0 } });
     expect(await drainer.drain()).toMatchObject({ delivered: 3, failed: 0 });
     expect(platform.postsIn('test:free').map(labelOf)).toEqual(['free 0', 'free 1', 'free 2']);
     // One attempt in the limited channel: the rest of its queue was not tried, and none of it spent an attempt.
     expect(platform.attempts.get('test:limited')).toBe(1);
-    const held = await rig.outbox.list({ place: 'test:limited' });
+    const held = await rig.outbox.list({ channel: 'test:limited' });
     expect(held.map((r) => ({ state: r.state, attempts: r.attempts }))).toEqual(
       Array(3).fill({ state: 'pending', attempts: 0 }),
     );

@@ -76,8 +76,8 @@ describe('two drainers on one database, one stalled past its claim', () => {
       holder: 'a',
       at: clock.t,
       leaseMs: 1_000,
-      perPlace: 10,
-      places: 10,
+      perChannel: 10,
+      channels: 10,
       platforms: ['test'],
     });
     clock.advance(1_001);
@@ -155,7 +155,7 @@ describe('the poller’s lease', () => {
     await rig.commands.handle(ctx(), 'add buy dubai marina');
     await rig.poll();
     for (let i = 0; i < 3; i++) rig.sandbox.advance(600);
-    const searches = await rig.repo.listByPlace('test:c1');
+    const searches = await rig.repo.listByChannel('test:c1');
     const lastRun = await rig.leases.lastRun(POLL_JOB);
     expect(lastRun).toBeDefined();
     rig.sandbox.clearRequests();
@@ -190,7 +190,7 @@ describe('the poller’s lease', () => {
     const { report, other } = await staleRun(rig);
     expect(report.queued).toBe(0);
     expect(await rig.outbox.list()).toEqual([]);
-    expect(await rig.repo.listByPlace('test:c1')).toEqual(searches);
+    expect(await rig.repo.listByChannel('test:c1')).toEqual(searches);
     expect(await rig.leases.lastRun(POLL_JOB)).toEqual(lastRun);
     // The instance that took over runs them (so the stale run had something to record).
     expect(await rig.leases.finish(other, undefined)).toBe(true);
@@ -205,7 +205,7 @@ describe('the poller’s lease', () => {
     expect(report.queued).toBe(0);
     expect(await rig.leases.lastRun(POLL_JOB)).toEqual(lastRun);
     expect(
-      (await rig.repo.listByPlace('test:c1')).map((s) => ({
+      (await rig.repo.listByChannel('test:c1')).map((s) => ({
         lastError: s.lastError,
         errorSince: s.errorSince,
         lastRunAt: s.lastRunAt,

@@ -79,7 +79,7 @@ describe('a rate limit (wait)', () => {
     await rig.outbox.enqueue(notice('test:c1', 'throttled'), start);
     const [entry] = await rig.outbox.list();
     // Rate-limited for 10 hours at a time, six times over: 60 hours, past the time limit.
-    const platform = new Platform('test', (_place, _id, n) =>
+    const platform = new Platform('test', (_channel, _id, n) =>
       n <= 6 ? new PostFailure('ratelimited', 'wait', 10 * HOUR) : undefined,
     );
     const drainer = rig.newDrainer({ posters: [platform], now: clock.now, options: { giveUpMs: GIVE_UP, ...BACKOFF } });

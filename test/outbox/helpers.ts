@@ -27,20 +27,20 @@ export class Clock {
 
 /**
  * What the platform does with one post: throw a PostFailure, take time (a promise), or post (undefined).
- * `n` counts the attempts in that place, from 1.
+ * `n` counts the attempts in that channel, from 1.
  */
 export type Behaviour = (
-  place: string,
+  channel: string,
   deliveryId: string,
   n: number,
 ) => PostFailure | Promise<PostFailure | void> | void;
 
 /** A chat platform (the port's edge): what was posted stays posted; a lookup answers from it. */
 export class Platform implements ChatPoster {
-  readonly posts: { place: string; deliveryId: string; messageId: string; text: string; at: number }[] = [];
-  /** Every post attempt and lookup, in order: `post:<place>:<deliveryId>`, `look:<place>:<deliveryId>`. */
+  readonly posts: { channel: string; deliveryId: string; messageId: string; text: string; at: number }[] = [];
+  /** Every post attempt and lookup, in order: `post:<channel>:<deliveryId>`, `look:<channel>:<deliveryId>`. */
   readonly events: string[] = [];
-  /** Attempts per place, refused ones included. */
+  /** Attempts per channel, refused ones included. */
   readonly attempts = new Map<string, number>();
   behave: Behaviour | undefined;
   settleMs?: number;
@@ -52,25 +52,25 @@ export class Platform implements ChatPoster {
     this.behave = behave;
   }
 
-  async post(place: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }> {
-    const n = (this.attempts.get(place) ?? 0) + 1;
-    this.attempts.set(place, n);
-    this.events.push(`post:${place}:${deliveryId}`);
-    const outcome = await this.behave?.(place, deliveryId, n);
+  async post(channel: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }> {
+    const n = (this.attempts.get(channel) ?? 0) + 1;
+    this.attempts.set(channel, n);
+    this.events.push(`post:${channel}:${deliveryId}`);
+    const outcome = await this.behave?.(channel, deliveryId, n);
     if (outcome instanceof PostFailure) throw outcome;
     const messageId = `m${this.posts.length + 1}`;
-    this.posts.push({ place, deliveryId, messageId, text: reply.text, at: Date.now() });
+    this.posts.push({ channel, deliveryId, messageId, text: reply.text, at: Date.now() });
     return { messageId };
   }
 
   async findDelivered(r: LookupRequest): Promise<LookupResult> {
-    this.events.push(`look:${r.place}:${r.deliveryId}`);
-    const hit = this.posts.find((p) => p.place === r.place && p.deliveryId === r.deliveryId);
+    this.events.push(`look:${r.channel}:${r.deliveryId}`);
+    const hit = this.posts.find((p) => p.channel === r.channel && p.deliveryId === r.deliveryId);
     return hit ? { kind: 'found', messageId: hit.messageId } : { kind: 'absent' };
   }
 
-  postsIn(place: string): string[] {
-    return this.posts.filter((p) => p.place === place).map((p) => p.text);
+  postsIn(channel: string): string[] {
+    return this.posts.filter((p) => p.channel === channel).map((p) => p.text);
   }
 
   timesPosted(deliveryId: string): number {
@@ -79,10 +79,10 @@ export class Platform implements ChatPoster {
 }
 
 /** An entry alerts can render ("alert is working again"), its text naming `label`; not tied to a saved search. */
-export const notice = (place: string, label: string, searchId: number | null = null): NewDelivery => ({
-  place,
+export const notice = (channel: string, label: string, searchId: number | null = null): NewDelivery => ({
+  channel,
   kind: 'recovered',
-  dedupeKey: `test:${place}:${label}`,
+  dedupeKey: `test:${channel}:${label}`,
   searchId,
   payload: JSON.stringify({ v: 1, kind: 'recovered', search: { id: searchId ?? 0, number: 1, summary: label } }),
 });

@@ -37,11 +37,16 @@ function drainerWith(rig: Rig, kinds: KindRegistry, platform: Platform): OutboxD
     kinds,
     posters: [platform],
     logger: rig.logger,
-    options: { giveUpMs: 48 * 3_600_000, perPlaceIntervalMs: 0, leaseMs: 200, baseBackoffMs: 1, maxBackoffMs: 2 },
+    options: { giveUpMs: 48 * 3_600_000, perChannelIntervalMs: 0, leaseMs: 200, baseBackoffMs: 1, maxBackoffMs: 2 },
   });
 }
 
-const entry = (place: string, kind: string, key: string, payload: string) => ({ place, kind, dedupeKey: key, payload });
+const entry = (channel: string, kind: string, key: string, payload: string) => ({
+  channel,
+  kind,
+  dedupeKey: key,
+  payload,
+});
 
 describe('entries no registered kind can read', () => {
   it('an unknown kind and an unreadable payload are parked (kept, counted, logged), and the rest of the channel is posted', async () => {

@@ -26,8 +26,8 @@ async function crashedInstance(rig: Rig, holder: string, prefix = 'test:c'): Pro
     holder,
     at: crashAt,
     leaseMs: LEASE_MS,
-    perPlace: 10,
-    places: 10,
+    perChannel: 10,
+    channels: 10,
     platforms: ['test'],
   });
   expect(claimed).toHaveLength(3);

@@ -14,8 +14,13 @@ describe('a channel posted in by one instance, then claimed by another', () => {
     let offset = 0;
     const now = () => Date.now() + offset;
     const [platformA, platformB] = [new Platform('test'), new Platform('test')];
-    const a = rig.newDrainer({ holder: 'a', posters: [platformA], now, options: { perPlaceIntervalMs: INTERVAL } });
-    const b = second.newDrainer({ holder: 'b', posters: [platformB], now, options: { perPlaceIntervalMs: INTERVAL } });
+    const a = rig.newDrainer({ holder: 'a', posters: [platformA], now, options: { perChannelIntervalMs: INTERVAL } });
+    const b = second.newDrainer({
+      holder: 'b',
+      posters: [platformB],
+      now,
+      options: { perChannelIntervalMs: INTERVAL },
+    });
 
     await rig.outbox.enqueue(notice('test:c1', 'first'), now());
     expect(await a.drain()).toMatchObject({ delivered: 1 });
@@ -27,7 +32,7 @@ describe('a channel posted in by one instance, then claimed by another', () => {
     expect(platformA.postsIn('test:c1').map(labelOf)).toEqual(['first']);
     expect(platformB.postsIn('test:c1').map(labelOf)).toEqual(['second']);
     // When each post started, on the drainers' clock (a timer may fire a millisecond early).
-    const [first, next] = await rig.outbox.list({ place: 'test:c1' });
+    const [first, next] = await rig.outbox.list({ channel: 'test:c1' });
     expect(next!.lastAttemptAt! - first!.lastAttemptAt!).toBeGreaterThanOrEqual(INTERVAL - 2);
   });
 });

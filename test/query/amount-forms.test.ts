@@ -119,9 +119,9 @@ describe('an amount, in any form', () => {
           ),
           fc.boolean(),
           SPACES,
-          ([verb, operation], [n, written], [before, after, param], placeFirst, space) => {
+          ([verb, operation], [n, written], [before, after, param], areaFirst, space) => {
             const filter = [before, written, after].filter(Boolean).join(after === '+' ? '' : space);
-            const typed = placeFirst ? `${verb} marina 2br ${filter}` : `${verb} ${filter} 2br marina`;
+            const typed = areaFirst ? `${verb} marina 2br ${filter}` : `${verb} ${filter} 2br marina`;
             const q = accepted(typed);
             expect(q.operation).toBe(operation);
             expect(q.params).toEqual({ bedrooms: '2', [param]: String(n) });
@@ -296,7 +296,7 @@ describe('a price per sqft, in any form', () => {
             ['', 'max'],
           ),
           fc.constantFrom(...PERIODS),
-          ([search, operation, place], [n, amountText], [where, unit], [bound, side], [period, frequency]) => {
+          ([search, operation, area], [n, amountText], [where, unit], [bound, side], [period, frequency]) => {
             const filter =
               where === 'after'
                 ? `${bound} ${amountText}${unit.startsWith('/') ? '' : ' '}${unit}`
@@ -306,7 +306,7 @@ describe('a price per sqft, in any form', () => {
             expect(q.operation).toBe(operation);
             expect(q.perSqft).toEqual({ [side!]: n });
             expect(q.params.price_min ?? q.params.price_max).toBeUndefined();
-            expect(q.location).toBe(place);
+            expect(q.location).toBe(area);
             expect(q.unknownWords).toEqual([]);
             if (frequency && operation.includes('rent')) expect(q.params.rent_frequency).toBe(frequency);
           },
@@ -331,7 +331,7 @@ describe('a price per sqft, in any form', () => {
     );
   });
 
-  it('said with no amount is asked about, not searched as a place', { timeout: 90_000 }, () => {
+  it('said with no amount is asked about, not searched as an area', { timeout: 90_000 }, () => {
     for (const unit of SQFT_BEFORE) {
       const r = parseCommand(`rent marina ${unit}`);
       expect(r.ok, unit).toBe(false);
@@ -416,7 +416,7 @@ describe('a delivery word in /alerts add', () => {
     },
   );
 
-  it('leaves a rent period written as one, and a place in quotes, as they are', { timeout: 90_000 }, () => {
+  it('leaves a rent period written as one, and an area in quotes, as they are', { timeout: 90_000 }, () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...DELIVERY),

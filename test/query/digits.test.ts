@@ -1,6 +1,6 @@
 // Digits in any script (issue 17): Arabic-Indic (٠-٩) and Persian (۰-۹) digits, the Arabic decimal (٫) and thousands
 // (٬)
-// separators read as their Latin forms wherever numbers are read; place words in Arabic script go to the lookup as
+// separators read as their Latin forms wherever numbers are read; area words in Arabic script go to the lookup as
 // typed.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -31,7 +31,7 @@ describe('digits in any script', () => {
     });
   });
 
-  it('passes place words in Arabic script to the location lookup as typed, and reads the Arabic words for amounts', () => {
+  it('passes area words in Arabic script to the location lookup as typed, and reads the Arabic words for amounts', () => {
     const q = parsed('/rent البرشاء ٢br under ٧٥ ألف');
     expect(q.location).toBe('البرشاء');
     expect(q.params).toEqual({ bedrooms: '2', price_max: '75000' });

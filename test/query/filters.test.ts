@@ -322,7 +322,7 @@ describe('location words', () => {
 
 describe('words that are not understood stay in the location, named', () => {
   const rows: [string, string, string[]][] = [
-    // A typo of a filter word is corrected, except from inside a run of place words, where it stays and is named.
+    // A typo of a filter word is corrected, except from inside a run of area words, where it stays and is named.
     ['/rent dubai furnishd marina 2br', 'dubai furnishd marina', ['furnishd']],
     ['/rent marina bedrom 2br', 'marina bedrom', ['bedrom']],
     ['/rent al apartmnt barsha', 'al apartmnt barsha', ['apartmnt']],

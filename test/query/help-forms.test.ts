@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { helpText } from '../../src/query/index.js';
 import { parsed } from './helpers.js';
 
-describe('help on digits, units, known places, the past and prices too small', () => {
+describe('help on digits, units, known areas, the past and prices too small', () => {
   it('has a line on them, whose examples read as it says', () => {
     const line = helpText()
       .split('\n')

@@ -49,12 +49,12 @@ describe('the misreadings of the issue', () => {
     expect(refused('/rent 2br 120000 springfield').error).toMatch(
       /if "springfield" is part of the place, put the place first or in quotes/,
     );
-    // The place first, or a unit the language knows, and it reads.
+    // The area first, or a unit the language knows, and it reads.
     expect(parsed('/rent springfield 2br 120000').params).toEqual({ bedrooms: '2', price_max: '120000' });
     expect(parsed('/rent 2br 120000 "springfield"').location).toBe('springfield');
   });
 
-  it('a word after a number that is a place, a filter or a typo of one leaves the number a price', () => {
+  it('a word after a number that is an area, a filter or a typo of one leaves the number a price', () => {
     expect(parsed('/rent 2br 120000 dubai marina').params).toEqual({ bedrooms: '2', price_max: '120000' });
     expect(parsed('/rent 2br 120000 furnished jvc').params).toEqual({
       bedrooms: '2',
@@ -165,12 +165,12 @@ describe('a price too small to be one is not searched: "did you mean …?"', () 
       fc.integer({ min: 1, max: 99 }).map((n) => n / 10),
     );
     const verb = fc.constantFrom('/rent', '/buy', '/projects', '/manzil rent', '/rent office', '/buy commercial');
-    const place = fc.constantFrom('marina', 'jvc', 'al barsha 1', '"Business Bay"', 'downtown', '');
+    const area = fc.constantFrom('marina', 'jvc', 'al barsha 1', '"Business Bay"', 'downtown', '');
     const bound = fc.constantFrom('', 'under ', 'over ', 'max ', 'upto ', 'between 1 and ', 'aed ');
     const after = fc.constantFrom('', ' monthly', ' a month', ' per year', ' weekly');
     fc.assert(
-      fc.property(verb, place, bound, amount, after, word, fc.boolean(), (v, p, b, n, a, w, placeFirst) => {
-        const text = placeFirst ? `${v} ${p} ${b}${n}${a} ${w}` : `${v} ${b}${n}${a} ${w} ${p}`;
+      fc.property(verb, area, bound, amount, after, word, fc.boolean(), (v, p, b, n, a, w, areaFirst) => {
+        const text = areaFirst ? `${v} ${p} ${b}${n}${a} ${w}` : `${v} ${b}${n}${a} ${w} ${p}`;
         const result = parseCommand(text);
         if (!result.ok) return; // refused: nothing searched
         const params = toParams(result.query);

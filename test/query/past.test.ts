@@ -9,7 +9,7 @@ import { parsed } from './helpers.js';
 const T = 'get-get-transactions';
 
 describe('questions about the past', () => {
-  // The second edition refused each of these, or read it as a listing search, or put "did" into the place.
+  // The second edition refused each of these, or read it as a listing search, or put "did" into the area.
   const rows: [text: string, params: Record<string, string>, location: string, summary: string][] = [
     [
       '/manzil what did 2br in marina sell for',

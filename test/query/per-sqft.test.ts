@@ -1,5 +1,5 @@
 // Prices per square foot in the command language: every form and unit is read as a price per sqft (never a price, never
-// a place word), per sqm is converted and said so, ranges both ways, and what no listing costs per sqft is refused.
+// an area word), per sqm is converted and said so, ranges both ways, and what no listing costs per sqft is refused.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_PRICE_PER_SQFT } from '../../src/query/limits.js';
@@ -26,10 +26,10 @@ const SEARCHES = [
 ];
 const amount = fc.integer({ min: 1, max: 50_000 });
 const grouped = (n: number) => n.toLocaleString('en-US');
-const places = ['dmcc', 'jlt', 'marina', 'downtown'];
+const areas = ['dmcc', 'jlt', 'marina', 'downtown'];
 
 describe('a price per sqft', () => {
-  it('is read as one in every form, as a bound or a bare budget, and the place keeps only its words', () => {
+  it('is read as one in every form, as a bound or a bare budget, and the area keeps only its words', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...SEARCHES),
@@ -43,9 +43,9 @@ describe('a price per sqft', () => {
           if (!r.ok) throw new Error(`${typed}: ${r.error}`);
           expect(r.query.operation).toBe(search.operation);
           expect(r.query.perSqft).toEqual({ [side!]: n });
-          // Never a price sent to the service, never "Did you mean 150,000?", never a word of the place.
+          // Never a price sent to the service, never "Did you mean 150,000?", never a word of the area.
           expect(r.query.params.price_min ?? r.query.params.price_max).toBeUndefined();
-          expect(places).toContain(r.query.location);
+          expect(areas).toContain(r.query.location);
           expect(summarize(r.query, 'X')).toContain(`AED ${grouped(n)} per sqft`);
           expect(summarize(r.query, 'X')).toContain('Manzil filters each page');
           // The canonical text reads back to the same search (saved buttons and `manzil parse` rely on it).
@@ -71,7 +71,7 @@ describe('a price per sqft', () => {
           const r = parseCommand(typed);
           if (!r.ok) throw new Error(`${typed}: ${r.error}`);
           expect(r.query.perSqft).toEqual({ min: Math.min(a, b), max: Math.max(a, b) });
-          expect(places).toContain(r.query.location);
+          expect(areas).toContain(r.query.location);
           if (a > b) expect(summarize(r.query, 'X')).toMatch(/\(read ".*" as AED [\d,]+ to [\d,]+ per sqft\)/);
         },
       ),

@@ -14,8 +14,8 @@ import { formatQuery, parseCommand, toParams, type Query } from '../../src/query
 import { MAX_AREA_SQFT } from '../../src/query/limits.js';
 
 const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9'.-]{0,11}$/);
-/** Place names as the parser keeps them: single spaces, no quotes. */
-const place = fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
+/** Area names as the parser keeps them: single spaces, no quotes. */
+const area = fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
 /** Areas the parser searches: none bigger than MAX_AREA_SQFT (no property is), which is refused instead. */
 const amount = fc.oneof(
   fc.integer({ min: 0, max: MAX_AREA_SQFT }),
@@ -62,8 +62,8 @@ function paramArbitrary(op: OperationName, name: string, spec: ParamSpec): fc.Ar
       .map((v) => v.sort((a, b) => a - b).join(','));
   if (spec.format === 'count') return fc.integer({ min: 0, max: 20 }).map(String);
   if (spec.format === 'id') return fc.stringMatching(/^[0-9]{1,12}$/);
-  if (name === 'district') return fc.uniqueArray(place, { minLength: 1, maxLength: 3 }).map((d) => d.join(','));
-  if (name === 'query') return place;
+  if (name === 'district') return fc.uniqueArray(area, { minLength: 1, maxLength: 3 }).map((d) => d.join(','));
+  if (name === 'query') return area;
   return undefined; // bounds and dates are generated in pairs
 }
 
@@ -81,7 +81,7 @@ function queryArbitrary(op: OperationName): fc.Arbitrary<Query> {
     // A commercial rent always says its period now (yearly unless a month is said).
     if (spec.required || (op === 'search-commercial-rent' && name === 'rent_frequency')) required.push(name);
   }
-  const location = specs.location_id ? (specs.location_id.required ? place : fc.option(place)) : fc.constant(null);
+  const location = specs.location_id ? (specs.location_id.required ? area : fc.option(area)) : fc.constant(null);
   const dates = specs.fromDate
     ? fc.tuple(fc.option(dmy), fc.option(dmy)).map(([a, b]) => {
         const [from, to] = a && b && a > b ? [b, a] : [a, b];

@@ -136,7 +136,7 @@ describe('numbers in words', () => {
   ];
   it.each(rows)('%s', (...row) => expectRow(row));
 
-  it('leaves number words that count nothing in the place', () => {
+  it('leaves number words that count nothing in the area', () => {
     expect(parsed("/buy one za'abeel 2br").location).toBe("one za'abeel");
     expect(parsed('/rent marina one').location).toBe('marina one');
     expect(parsed('/buy district one villa').location).toBe('district one');
@@ -166,7 +166,7 @@ describe('money and units in more forms', () => {
   ];
   it.each(rows)('%s', (...row) => expectRow([...row, 'marina'].slice(0, 4) as Row));
 
-  it('never lets a separator into the place', () => {
+  it('never lets a separator into the area', () => {
     for (const text of [
       '/rent marina, 2br, furnished',
       '/rent marina - 2br - furnished',

@@ -5,9 +5,9 @@
 // The third edition (issue 17) changes what the first edition read in three ways only, each checked here rather than
 // hidden: it adds notes on how a command was read (`corrections`, which the first edition did not have), it sends a
 // commercial rent's period (yearly unless a month is said: the service would read a monthly amount), and it no longer
-// misreads. The misreadings of the corpus are a typo left in the place ("furnishd"), now corrected, and a number read
+// misreads. The misreadings of the corpus are a typo left in the area ("furnishd"), now corrected, and a number read
 // as a price of a few dirhams ("under 2 baths", "al barsha 1 monthly"), now refused with a question or read as the
-// place.
+// area.
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -30,18 +30,18 @@ function asFirstEdition(command: string, query: Query): Omit<Query, 'corrections
 
 /** First-edition readings that were misreadings, and what the third edition does instead. */
 const MISREAD: Record<string, { error: RegExp } | { location: string; params: Record<string, string> }> = {
-  // A count of rooms after a bound was a price of AED 2 ("baths" went to the place).
+  // A count of rooms after a bound was a price of AED 2 ("baths" went to the area).
   '/manzil rent in under 2 baths': { error: /^I can't read "under 2 baths" as a price/ },
   'buy 1000-2000 sqft al barsha 1 from 01/02/2024 under 2 baths': { error: /^I can't read "under 2 baths" as a price/ },
   '/rent upto 2.5 baths unfurnished dubai marina': { error: /^I can't read "upto 2.5 baths" as a price/ },
   '/buy unfurnished upto 2.5 baths sale': { error: /^I can't read "upto 2.5 baths" as a price/ },
   '/buy under 1-3 br': { error: /^I can't read "under 1-3 br" as a price/ },
   '/manzil rent 1-3 br under 1-3 br': { error: /^I can't read "under 1-3 br" as a price/ },
-  // A span of time was a price of AED 3 ("months" went to the place).
+  // A span of time was a price of AED 3 ("months" went to the area).
   '/offplan abu dhabi upto 3 months abu dhabi': {
     error: /^I can't read "upto 3 months" as a price: "months" counts time/,
   },
-  // The number of a known place was a rent of AED 1 a month.
+  // The number of a known area was a rent of AED 1 a month.
   '/rent al barsha 1 monthly': { location: 'al barsha 1', params: { rent_frequency: 'monthly' } },
 };
 
@@ -62,7 +62,7 @@ describe('terse commands of the first edition', () => {
         continue;
       }
       if (now.ok && digest(asFirstEdition(command, now.query)) === before) continue;
-      // A typo the first edition left in the place is corrected: the same Query as the command spelt right.
+      // A typo the first edition left in the area is corrected: the same Query as the command spelt right.
       if (now.ok && now.query.corrections?.includes('read "furnishd" as furnished')) {
         const spelt = parseCommand(command.replace('furnishd', 'furnished'));
         expect(spelt.ok && asFirstEdition(command, spelt.query), command).toEqual(asFirstEdition(command, now.query));

@@ -1,9 +1,9 @@
 // Typos in the language's own words, corrected in sentences (and terse commands) and shown in the summary; never into
 // or
-// out of a place.
+// out of an area.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KNOWN_PLACES } from '../../src/locations/index.js';
+import { KNOWN_AREAS } from '../../src/locations/index.js';
 import { parseCommand, summarize } from '../../src/query/index.js';
 import { correctionFor } from '../../src/query/typos.js';
 import { parsed } from './helpers.js';
@@ -71,11 +71,11 @@ describe('typos of filter words, in sentences', () => {
     expect(correctionFor('gym')).toBeUndefined();
     expect(correctionFor('urnished')).toBeUndefined();
     expect(correctionFor('gardens')).toBeUndefined();
-    // Never into a place or an emirate: "dubia" is not a filter word's typo.
+    // Never into an area or an emirate: "dubia" is not a filter word's typo.
     expect(correctionFor('dubia')).toBeUndefined();
   });
 
-  it('leaves a word that would still not be understood in the place', () => {
+  it('leaves a word that would still not be understood in the area', () => {
     // "bedrms" alone, without a count, is no filter: it is kept as typed rather than read as a lone "bedrooms".
     const q = parsed('/manzil flats to rent in marina bedrms');
     expect(q.location).toBe('marina bedrms');
@@ -83,9 +83,9 @@ describe('typos of filter words, in sentences', () => {
   });
 });
 
-describe('place names are never corrected', () => {
-  it('a well-known place, or any of its spellings, in a sentence is kept exactly as typed', () => {
-    const names = [...new Set(KNOWN_PLACES.flatMap((p) => [p.name, ...p.spellings]))];
+describe('area names are never corrected', () => {
+  it('a well-known area, or any of its spellings, in a sentence is kept exactly as typed', () => {
+    const names = [...new Set(KNOWN_AREAS.flatMap((p) => [p.name, ...p.spellings]))];
     const changed = names.filter((name) => {
       const result = parseCommand(`/manzil can you find flats to rent in ${name} please`);
       return (
@@ -118,27 +118,27 @@ describe('place names are never corrected', () => {
       if (kind === 'double') return w.slice(0, k) + w[k] + w.slice(k);
       return w.slice(0, k) + w[k + 1] + w[k] + w.slice(k + 2);
     });
-  const place = fc.constantFrom(...KNOWN_PLACES.map((p) => p.name));
+  const area = fc.constantFrom(...KNOWN_AREAS.map((p) => p.name));
   const opener = fc.constantFrom('', 'can you find', 'show me', "i'm after", 'is there anything');
   const verb = fc.constantFrom('for rent', 'to buy', 'for sale', 'to rent');
 
-  it('a corrected word never changes the place words', { timeout: 90_000 }, () => {
+  it('a corrected word never changes the area words', { timeout: 90_000 }, () => {
     fc.assert(
-      fc.property(opener, typo, verb, place, fc.array(typo, { maxLength: 2 }), (open, word, deal, name, more) => {
+      fc.property(opener, typo, verb, area, fc.array(typo, { maxLength: 2 }), (open, word, deal, name, more) => {
         const text = `/manzil ${open} ${word} ${deal} in ${name} ${more.join(' ')}`;
         const result = parseCommand(text);
         if (!result.ok) return; // a typo may make a combination the operation refuses ("penthouse" + "cheapest" is fine; two types are not)
-        // A swap of two equal letters is no typo: "Jumeirah 2 bedrooms" is two bedrooms in Jumeirah (places.test.ts).
+        // A swap of two equal letters is no typo: "Jumeirah 2 bedrooms" is two bedrooms in Jumeirah (areas.test.ts).
         if (/\d$/.test(name) && more[0] !== undefined && /^(bedrooms|beds?|br)$/.test(more[0])) return;
         const q = result.query;
-        // The place words as a terse command reads them ("The Springs" is "Springs": "the" is a filler everywhere).
-        const placeTyped = parsed(`/rent ${name}`).location!.toLowerCase();
-        // The place is there exactly as typed, and no corrected word went into it or came out of it.
-        expect(q.location?.toLowerCase().includes(placeTyped), text).toBe(true);
+        // The area words as a terse command reads them ("The Springs" is "Springs": "the" is a filler everywhere).
+        const areaTyped = parsed(`/rent ${name}`).location!.toLowerCase();
+        // The area is there exactly as typed, and no corrected word went into it or came out of it.
+        expect(q.location?.toLowerCase().includes(areaTyped), text).toBe(true);
         for (const note of q.corrections ?? []) {
           const from = /^read "([^"]+)"/.exec(note)?.[1];
           if (from) {
-            expect(placeTyped.split(' '), text).not.toContain(from.toLowerCase());
+            expect(areaTyped.split(' '), text).not.toContain(from.toLowerCase());
             expect(q.location?.toLowerCase().split(' '), text).not.toContain(from.toLowerCase());
           }
         }
@@ -148,7 +148,7 @@ describe('place names are never corrected', () => {
   });
 });
 
-describe('place names beyond the shipped list are never corrected', () => {
+describe('area names beyond the shipped list are never corrected', () => {
   // Real multi-word names whose words sit close to filter words ("park" and "port" to "part", "bateen" to "between").
   const NAMES = [
     'Jumeirah Park',
@@ -194,7 +194,7 @@ describe('place names beyond the shipped list are never corrected', () => {
       return w;
     });
 
-  it('the place words stay exactly as typed, before or after typos and filter words', { timeout: 90_000 }, () => {
+  it('the area words stay exactly as typed, before or after typos and filter words', { timeout: 90_000 }, () => {
     fc.assert(
       fc.property(
         fc.constantFrom('', 'can you find', 'show me'),
@@ -203,18 +203,18 @@ describe('place names beyond the shipped list are never corrected', () => {
         fc.constantFrom(...NAMES),
         fc.array(typo, { maxLength: 2 }),
         fc.boolean(),
-        (open, word, deal, name, more, placeFirst) => {
-          const text = placeFirst
+        (open, word, deal, name, more, areaFirst) => {
+          const text = areaFirst
             ? `/manzil ${open} ${name} ${word} ${deal} ${more.join(' ')}`
             : `/manzil ${open} ${word} ${deal} in ${name} ${more.join(' ')}`;
           const result = parseCommand(text);
           if (!result.ok) return; // two types, or "studio" with a type the operation refuses
-          const placeTyped = parsed(`/rent ${name}`).location!.toLowerCase();
-          // Typos not corrected (a second type, say) stay beside the place, as typed; the place itself is whole.
-          expect(result.query.location?.toLowerCase().includes(placeTyped), text).toBe(true);
+          const areaTyped = parsed(`/rent ${name}`).location!.toLowerCase();
+          // Typos not corrected (a second type, say) stay beside the area, as typed; the area itself is whole.
+          expect(result.query.location?.toLowerCase().includes(areaTyped), text).toBe(true);
           for (const note of result.query.corrections ?? []) {
             const from = /^read "([^"]+)"/.exec(note)?.[1];
-            if (from) expect(placeTyped.split(' '), text).not.toContain(from.toLowerCase());
+            if (from) expect(areaTyped.split(' '), text).not.toContain(from.toLowerCase());
           }
         },
       ),
@@ -222,7 +222,7 @@ describe('place names beyond the shipped list are never corrected', () => {
     );
   });
 
-  it('reads a filter after the place, and the place whole', () => {
+  it('reads a filter after the area, and the area whole', () => {
     const q = parsed('/manzil villas to rent in jumeirah park furnished');
     expect(q.params).toEqual({ property_type: 'villa', furnishing: 'furnished' });
     expect(q.location).toBe('jumeirah park');
@@ -235,12 +235,12 @@ describe('place names beyond the shipped list are never corrected', () => {
     const bateen = parsed('/manzil vila to rent in al bateen');
     expect(bateen.location).toBe('al bateen');
     expect(bateen.corrections).toEqual(['read "vila" as villa']);
-    // A typo next to the place is still corrected when it is a filter on its own.
+    // A typo next to the area is still corrected when it is a filter on its own.
     expect(parsed('/manzil flats to rent in jumeirah park furnshed')).toMatchObject({
       params: { furnishing: 'furnished' },
       location: 'jumeirah park',
     });
-    // A correction that would make the command refused is not made: "La Vila" is a second place word, not a second
+    // A correction that would make the command refused is not made: "La Vila" is a second area word, not a second
     // type.
     expect(parsed('/manzil flats for rent in la vila')).toMatchObject({
       params: { property_type: 'apartment' },

@@ -28,8 +28,8 @@ const KINDS: readonly (readonly [text: string, type: string | undefined])[] = [
   ['townhouse', 'townhouse'],
   ['penthouse', 'penthouse'],
 ];
-// With known places that end in a number or hold a filter's word: the price and the rooms after them stay filters.
-const PLACES = [
+// With known areas that end in a number or hold a filter's word: the price and the rooms after them stay filters.
+const AREAS = [
   'dubai hills',
   'jlt',
   'jvc',
@@ -85,7 +85,7 @@ const parts = fc.record({
   lead: fc.constantFrom('', 'a', 'any', 'please', 'hi'),
   size: fc.constantFrom(...SIZES),
   kind: fc.constantFrom(...KINDS),
-  place: fc.constantFrom(...PLACES),
+  area: fc.constantFrom(...AREAS),
   price: fc.option(price, { nil: undefined }),
   period: fc.constantFrom(...PERIODS),
   sort: fc.constantFrom(...SORTS),
@@ -99,16 +99,16 @@ function sentence(p: Parts): string {
   const cost = p.price ? `${p.price.text} ${p.period[0]}` : '';
   const words =
     p.order === 'sort first'
-      ? [p.lead, p.sort[0], what, 'in', p.place, cost]
+      ? [p.lead, p.sort[0], what, 'in', p.area, cost]
       : p.order === 'place last'
-        ? [p.lead, what, cost, 'in', p.place, p.sort[0]]
-        : [p.lead, p.place, what, 'for', cost, p.sort[0]];
+        ? [p.lead, what, cost, 'in', p.area, p.sort[0]]
+        : [p.lead, p.area, what, 'for', cost, p.sort[0]];
   return `/manzil ${words.join(' ')} ${p.trail}`.replace(/\s+/g, ' ').trim();
 }
 
 /** What must be understood, whichever way round it was read. */
 function expectParts(q: Query, p: Parts, text: string): void {
-  expect(q.location, text).toBe(p.place);
+  expect(q.location, text).toBe(p.area);
   expect(q.params.bedrooms, text).toBe(p.size[1]);
   expect(q.params.property_type, text).toBe(p.kind[1]);
   expect(q.params.sort, text).toBe(p.sort[1]);
@@ -174,7 +174,7 @@ describe('a request without a verb', () => {
     });
     expect(parsed('/manzil 2 bed flat in jlt under 100k a year').operation).toBe('search-rent');
     expect(parsed('office in business bay under 200k').operation).toBe('search-commercial-rent');
-    // A number ending a known place ("Jumeirah 1") that starts an amount in words is the amount.
+    // A number ending a known area ("Jumeirah 1") that starts an amount in words is the amount.
     expect(parsed('studio in palm jumeirah 1 million')).toMatchObject({
       operation: 'search-buy',
       params: { price_max: '1000000' },
@@ -215,7 +215,7 @@ describe('a request without a verb', () => {
 
   it('a tiny amount is asked about as in any rent ("did you mean 90,000?"), and words that are no search get the old answer', () => {
     expect(parseCommand('2 bed in marina under 90')).toMatchObject({ ok: false, suggestion: { label: 'Yes, 90,000' } });
-    // A place alone, a number alone or a greeting and a word is no request: the verbs are listed, as before.
+    // An area alone, a number alone or a greeting and a word is no request: the verbs are listed, as before.
     for (const text of ['/manzil marina', '/manzil 12345', '/hello marina'])
       expect(parseCommand(text), text).toMatchObject({ ok: false, error: expect.stringMatching(/^I don't know/) });
     expect(parseCommand('3 bed villa')).toMatchObject({ ok: false, error: expect.stringMatching(/^Where\?/) });

@@ -35,7 +35,7 @@ describe('autocomplete-location', () => {
     });
   });
 
-  it('finds places in several emirates', async () => {
+  it('finds areas in several emirates', async () => {
     const ids = new Map<string, number>();
     for (const q of ['Al Reem Island', 'Al Majaz', 'Al Nuaimiya', 'Al Marjan Island', 'Al Faseel']) {
       const first = (await sb.api('/autocomplete-location', { query: q })).json.data[0];

@@ -1,8 +1,8 @@
-// The sample market covers what teams ask about: every place the command language knows (src/query/known-places.ts)
-// is a place of the sandbox, found by its name, with homes to rent and to buy; the places Dubai and Abu Dhabi teams ask
+// The sample market covers what teams ask about: every area the command language knows (src/query/known-areas.ts)
+// is an area of the sandbox, found by its name, with homes to rent and to buy; the areas Dubai and Abu Dhabi teams ask
 // about most also have commercial listings, off-plan projects and transactions. Through the sandbox's own HTTP API.
 import { describe, expect, it } from 'vitest';
-import { KNOWN_PLACES } from '../../src/locations/index.js';
+import { KNOWN_AREAS } from '../../src/locations/index.js';
 import { useSandbox } from './helpers.js';
 
 const s = useSandbox();
@@ -23,7 +23,7 @@ async function count(path: string, params: Record<string, string>): Promise<numb
   return Array.isArray(data) ? data.length : data.data.attributes.transactions.length;
 }
 
-/** Of a place's ids, the most listings found by one search. */
+/** Of an area's ids, the most listings found by one search. */
 async function most(ids: readonly number[], path: string, extra: Record<string, string> = {}): Promise<number> {
   let best = 0;
   for (const id of ids) best = Math.max(best, await count(path, { location_id: String(id), ...extra }));
@@ -31,12 +31,12 @@ async function most(ids: readonly number[], path: string, extra: Record<string, 
 }
 
 describe('the sample market', () => {
-  it('has every place of the command language, each with homes to rent and to buy', { timeout: 120_000 }, async () => {
+  it('has every area of the command language, each with homes to rent and to buy', { timeout: 120_000 }, async () => {
     const missing: string[] = [];
-    for (const place of KNOWN_PLACES) {
-      const ids = await idsNamed(place.name);
+    for (const area of KNOWN_AREAS) {
+      const ids = await idsNamed(area.name);
       if (ids.length === 0 || (await most(ids, '/search-rent')) === 0 || (await most(ids, '/search-buy')) === 0)
-        missing.push(place.name);
+        missing.push(area.name);
     }
     expect(missing).toEqual([]);
   });

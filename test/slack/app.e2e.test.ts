@@ -201,12 +201,12 @@ describe('buttons', () => {
     expect(button(reply, /Save as alert/)).toBeTruthy();
   });
 
-  it('asks which place when the location is ambiguous, and runs the search on a choice', async () => {
+  it('asks which area when the location is ambiguous, and runs the search on a choice', async () => {
     const reply = await command('/rent', 'jumeirah village 1br');
     expect(allText(reply)).toMatch(/Which one did you mean/);
     const choices = buttons(reply);
     expect(choices.length).toBeGreaterThan(1);
-    // The "which one?" prompt is private; the search in the chosen place is posted anew for the channel.
+    // The "which one?" prompt is private; the search in the chosen area is posted anew for the channel.
     expect(reply.response_type).toBe('ephemeral');
     const chosen = await click(choices[0]!.action_id!, choices[0]!.value!);
     expect(chosen.replace_original).toBe(false);
@@ -259,7 +259,7 @@ describe('bad input and faults', () => {
     expect(reply.text.length).toBeGreaterThan(10);
   });
 
-  it('names a place it cannot find, only to the person', async () => {
+  it('names an area it cannot find, only to the person', async () => {
     const reply = await command('/rent', 'zzyzx qwerty 2br');
     expect(reply.response_type).toBe('ephemeral');
     expect(reply.text).toMatch(/couldn't find a place called "zzyzx qwerty"/);

@@ -20,7 +20,7 @@ const OAUTH = { clientId: '2525.2525', clientSecret: 'grid-client-secret-25' };
 const ENCRYPTION_KEY = randomBytes(32).toString('hex');
 const NEVER = '0 0 1 1 *';
 const GRID = { enterpriseId: 'E0GRID', team: 'T0GRID', channel: 'C0GRID' };
-const PLACE = `slack:${GRID.team}:${GRID.channel}`;
+const CHANNEL = `slack:${GRID.team}:${GRID.channel}`;
 let sandbox: Sandbox;
 let slack: FakeSlack;
 let manzil: Manzil;
@@ -189,7 +189,7 @@ describe('a workspace of an Enterprise Grid org', () => {
     await newListings();
     expect(alertPosts().length).toBeGreaterThan(0);
     expect(new Set(postsHere(true).map((c) => c.token))).toEqual(new Set([slack.tokenOf(GRID.team)]));
-    expect(await manzil.alerts.outbox.heldPlace(PLACE)).toBeUndefined();
+    expect(await manzil.alerts.outbox.heldChannel(CHANNEL)).toBeUndefined();
   }, 120_000);
 
   it('gets a digest in its channel, its chart uploaded and shown, with its own token', async () => {
@@ -210,7 +210,7 @@ describe('a workspace of an Enterprise Grid org', () => {
     slack.revokeWorkspace(GRID.team);
     expect((await event('app_uninstalled')).status).toBe(200);
     await slack.waitFor(async () => (await installed()).length === 0, 30_000);
-    expect((await manzil.alerts.outbox.heldPlace(PLACE))?.reason).toBe(REMOVED_REASON);
+    expect((await manzil.alerts.outbox.heldChannel(CHANNEL))?.reason).toBe(REMOVED_REASON);
 
     const tried = postsHere(true).length;
     for (let runs = 0; runs < 5; runs++) {
@@ -221,7 +221,7 @@ describe('a workspace of an Enterprise Grid org', () => {
     expect(postsHere(true)).toHaveLength(tried);
 
     expect((await install(GRID.team, { enterpriseId: GRID.enterpriseId })).status).toBe(200);
-    expect(await manzil.alerts.outbox.heldPlace(PLACE)).toBeUndefined();
+    expect(await manzil.alerts.outbox.heldChannel(CHANNEL)).toBeUndefined();
     await newListings();
     const after = postsHere(true).slice(tried);
     expect(after.filter((c) => (c.response as { ok?: boolean }).ok).length).toBeGreaterThan(0);

@@ -207,7 +207,7 @@ describe('Add to Slack', () => {
     // Beta's alert was not even checked: nothing queued for it, nothing tried.
     expect(slack.callsTo('chat.postMessage').filter((c) => c.args.channel === 'C0BETA')).toHaveLength(betaBefore);
     expect(
-      (await manzil.alerts.outbox.list({ place: 'slack:T0BETA:C0BETA' })).filter((r) => r.state === 'pending'),
+      (await manzil.alerts.outbox.list({ channel: 'slack:T0BETA:C0BETA' })).filter((r) => r.state === 'pending'),
     ).toHaveLength(0);
 
     // Beta adds Manzil again: its alert goes on, posted with its new token.

@@ -8,7 +8,7 @@ import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 
 let fake: FakeSlack;
 let poster: SlackPoster;
-const PLACE = 'slack:T0TEST:C0ALERTS';
+const CHANNEL = 'slack:T0TEST:C0ALERTS';
 const reply: Reply = {
   text: '2 new listings for "rent marina 2br"',
   blocks: [
@@ -41,7 +41,7 @@ function lookup(
   at = Date.now() - SLACK_SETTLE_MS,
   now = Math.max(Date.now(), at + SLACK_SETTLE_MS),
 ): LookupRequest {
-  return { place: PLACE, deliveryId, firstAttemptAt: at, lastAttemptAt: at, uncertainSince: at, now };
+  return { channel: CHANNEL, deliveryId, firstAttemptAt: at, lastAttemptAt: at, uncertainSince: at, now };
 }
 
 beforeAll(async () => {
@@ -54,8 +54,8 @@ afterAll(async () => {
 beforeEach(() => fake.reset());
 
 describe('SlackPoster.post', () => {
-  it('posts to the channel of the place, tagged with the delivery id, and returns the message ts', async () => {
-    const { messageId } = await poster.post(PLACE, reply, 'dlv-1');
+  it('posts to the channel of the channel, tagged with the delivery id, and returns the message ts', async () => {
+    const { messageId } = await poster.post(CHANNEL, reply, 'dlv-1');
     const [call] = fake.callsTo('chat.postMessage');
     expect(call!.args).toMatchObject({
       channel: 'C0ALERTS',
@@ -73,7 +73,7 @@ describe('SlackPoster.post', () => {
 
   it('resends without images when Slack refuses the blocks, keeping the delivery id', async () => {
     fake.failNext('chat.postMessage', { error: 'invalid_blocks' });
-    await poster.post(PLACE, reply, 'dlv-2');
+    await poster.post(CHANNEL, reply, 'dlv-2');
     const calls = fake.callsTo('chat.postMessage');
     expect(calls).toHaveLength(2);
     expect(JSON.stringify(calls[0]!.args.blocks)).toMatch(/"image"/);
@@ -84,7 +84,7 @@ describe('SlackPoster.post', () => {
   it('turns a 429 into a wait for Slack’s Retry-After, at once and without retrying itself', async () => {
     fake.failNext('chat.postMessage', { status: 429, retryAfter: 7 });
     const started = Date.now();
-    const e = await failure(poster.post(PLACE, reply, 'dlv-3'));
+    const e = await failure(poster.post(CHANNEL, reply, 'dlv-3'));
     expect({ outcome: e.outcome, retryAfterMs: e.retryAfterMs }).toEqual({ outcome: 'wait', retryAfterMs: 7_000 });
     expect(Date.now() - started).toBeLessThan(5_000); // not waited out (7 s)
     expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
@@ -92,7 +92,7 @@ describe('SlackPoster.post', () => {
 
   it('turns a 500 into maybe posted (looked for before any re-send), tried once', async () => {
     fake.failNext('chat.postMessage', { status: 500 });
-    const e = await failure(poster.post(PLACE, reply, 'dlv-4'));
+    const e = await failure(poster.post(CHANNEL, reply, 'dlv-4'));
     expect(e.outcome).toBe('maybe_posted');
     expect(e.retryAfterMs).toBeUndefined();
     expect(e.message).toMatch(/500/);
@@ -109,7 +109,7 @@ describe('SlackPoster.post', () => {
     ['internal_error', 'maybe_posted'],
   ])('turns %s into %s, tried once', async (error, outcome) => {
     fake.failNext('chat.postMessage', { error });
-    const e = await failure(poster.post(PLACE, reply, 'dlv-5'));
+    const e = await failure(poster.post(CHANNEL, reply, 'dlv-5'));
     expect(e.outcome).toBe(outcome);
     expect(e.message).toContain(error);
     expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
@@ -117,14 +117,14 @@ describe('SlackPoster.post', () => {
 
   it('never puts the token in a failure', async () => {
     const wrong = new SlackPoster(postingClient('xoxb-not-the-token-123', { apiUrl: fake.apiUrl }));
-    const e = await failure(wrong.post(PLACE, reply, 'dlv-6'));
+    const e = await failure(wrong.post(CHANNEL, reply, 'dlv-6'));
     expect(e.outcome).toBe('credentials_refused');
     expect(JSON.stringify({ message: e.message, stack: e.stack, outcome: e.outcome })).not.toContain(
       'xoxb-not-the-token-123',
     );
   });
 
-  it('rejects a place that is not Slack’s without calling Slack', async () => {
+  it('rejects a channel that is not Slack’s without calling Slack', async () => {
     const e = await failure(poster.post('discord:1:2', reply, 'dlv-7'));
     expect(e.outcome).toBe('rejected');
     expect(fake.calls).toEqual([]);
@@ -133,7 +133,7 @@ describe('SlackPoster.post', () => {
   it('fails a post whose answer never comes after the timeout as maybe posted', async () => {
     const quick = new SlackPoster(postingClient('xoxb-test', { apiUrl: fake.apiUrl, timeoutMs: 200 }));
     const held = fake.holdNext('chat.postMessage');
-    const e = await failure(quick.post(PLACE, reply, 'dlv-8'));
+    const e = await failure(quick.post(CHANNEL, reply, 'dlv-8'));
     expect(e.outcome).toBe('maybe_posted');
     held.release();
     // It did land, though: this is what findDelivered is for.
@@ -145,7 +145,7 @@ describe('SlackPoster.post', () => {
 
   it('after internal_error from a Slack that stored the message, the look finds it: nothing is sent twice', async () => {
     fake.failNext('chat.postMessage', { error: 'internal_error', carryOut: true });
-    const e = await failure(poster.post(PLACE, reply, 'dlv-9'));
+    const e = await failure(poster.post(CHANNEL, reply, 'dlv-9'));
     expect(e.outcome).toBe('maybe_posted');
     expect(await poster.findDelivered(lookup('dlv-9'))).toEqual({
       kind: 'found',
@@ -158,9 +158,9 @@ describe('SlackPoster.post', () => {
 describe('SlackPoster.findDelivered', () => {
   it('finds the message carrying the delivery id after a post whose answer was lost', async () => {
     const since = Date.now() - 1_000;
-    await poster.post(PLACE, reply, 'dlv-a');
+    await poster.post(CHANNEL, reply, 'dlv-a');
     const held = fake.holdNext('chat.postMessage');
-    const lost = poster.post(PLACE, reply, 'dlv-b');
+    const lost = poster.post(CHANNEL, reply, 'dlv-b');
     await held.arrived;
     const found = await poster.findDelivered(lookup('dlv-b', since));
     expect(found).toEqual({ kind: 'found', messageId: fake.messages('C0ALERTS')[1]!.ts });
@@ -179,7 +179,7 @@ describe('SlackPoster.findDelivered', () => {
   });
 
   it('answers absent when no message carries the delivery id, and looks from 15 minutes before the first attempt', async () => {
-    await poster.post(PLACE, reply, 'dlv-c');
+    await poster.post(CHANNEL, reply, 'dlv-c');
     expect(await poster.findDelivered(lookup('dlv-other'))).toEqual({ kind: 'absent' });
     const ts = fake.messages('C0ALERTS')[0]!.ts;
     const oldest = Math.round(Number(ts) * 1000) + 1;
@@ -195,7 +195,7 @@ describe('SlackPoster.findDelivered', () => {
     const now = Date.now();
     expect(
       await poster.findDelivered({
-        place: PLACE,
+        channel: CHANNEL,
         deliveryId: 'dlv-x',
         firstAttemptAt: now - 1_000,
         lastAttemptAt: now + 60_000,
@@ -205,7 +205,7 @@ describe('SlackPoster.findDelivered', () => {
     ).toMatchObject({ kind: 'cannot_tell' });
     expect(
       await poster.findDelivered({
-        place: PLACE,
+        channel: CHANNEL,
         deliveryId: 'dlv-x',
         firstAttemptAt: now,
         lastAttemptAt: now - 1_000,
@@ -219,7 +219,7 @@ describe('SlackPoster.findDelivered', () => {
   });
 
   it('reads past the first page of history', async () => {
-    await poster.post(PLACE, reply, 'dlv-old');
+    await poster.post(CHANNEL, reply, 'dlv-old');
     const plain = postingClient('xoxb-test', { apiUrl: fake.apiUrl });
     for (let i = 0; i < 205; i++) await plain.chat.postMessage({ channel: 'C0ALERTS', text: `chatter ${i}` });
     expect(await poster.findDelivered(lookup('dlv-old'))).toEqual({
@@ -230,7 +230,7 @@ describe('SlackPoster.findDelivered', () => {
   });
 
   it('cannot tell when the app lacks the history scope; a look that failed (500, 429) is asked again, then finds it', async () => {
-    await poster.post(PLACE, reply, 'dlv-d');
+    await poster.post(CHANNEL, reply, 'dlv-d');
     fake.missingScope('conversations.history');
     expect(await poster.findDelivered(lookup('dlv-d'))).toMatchObject({
       kind: 'cannot_tell',
@@ -251,7 +251,7 @@ describe('SlackPoster.findDelivered', () => {
   // 2,100 posts through the Web API client: about 9 s on a busy host, more while the suite runs beside it.
   it('cannot tell when there is more history since the first attempt than it reads', { timeout: 60_000 }, async () => {
     const plain = postingClient('xoxb-test', { apiUrl: fake.apiUrl });
-    await poster.post(PLACE, reply, 'dlv-buried');
+    await poster.post(CHANNEL, reply, 'dlv-buried');
     for (let batch = 0; batch < 21; batch++) {
       await Promise.all(
         Array.from({ length: 100 }, (_, i) =>

@@ -1,4 +1,4 @@
-// What the Slack adapter tells the core with every request: the place (enough to post there later), Slack's surface
+// What the Slack adapter tells the core with every request: the channel (enough to post there later), Slack's surface
 // limits and a lazy admin check. The real Bolt app started by the composition root on the embedded sandbox
 // (MANZIL_SANDBOX=1), signed requests, and the fake Slack Web API. A pass-through spy on the real Bot records requests.
 import { mkdtempSync } from 'node:fs';
@@ -76,20 +76,20 @@ const lastAction = (): ActionRequest => actions.mock.calls.at(-1)![0];
 const nextButton = (p: Payload) =>
   p.blocks!.flatMap((b) => b.elements ?? []).find((e) => /Next/.test(e.text?.text ?? ''))!;
 
-describe('the place of a request', () => {
+describe('the channel of a request', () => {
   it('is the workspace and channel of a slash command', async () => {
     await command('/rent', 'marina 1br');
-    expect(lastCommand().place).toBe('slack:T0TEST:C0DEALS');
+    expect(lastCommand().channel).toBe('slack:T0TEST:C0DEALS');
   });
 
   it('keeps a DM’s own channel id, so an alert can be posted there later', async () => {
     await command('/rent', 'marina 1br', { channel_id: 'D0ALICEDM', channel_name: 'directmessage' });
-    expect(lastCommand().place).toBe('slack:T0TEST:D0ALICEDM');
+    expect(lastCommand().channel).toBe('slack:T0TEST:D0ALICEDM');
   });
 
   it('falls back to the enterprise of an org-wide install when no team is sent', async () => {
     await command('/rent', 'marina 1br', { team_id: '', enterprise_id: 'E0ORG' });
-    expect(lastCommand().place).toBe('slack:E0ORG:C0DEALS');
+    expect(lastCommand().channel).toBe('slack:E0ORG:C0DEALS');
   });
 
   it('takes a button press’s team from the person when the payload has no team, and its DM channel', async () => {
@@ -99,7 +99,7 @@ describe('the place of a request', () => {
       user: { id: 'U0ALICE', team_id: 'T0ALICE' },
       channel: { id: 'D0ALICEDM' },
     });
-    expect(lastAction().place).toBe('slack:T0ALICE:D0ALICEDM');
+    expect(lastAction().channel).toBe('slack:T0ALICE:D0ALICEDM');
   });
 
   it('refuses politely, only to the person, when nothing says which workspace it came from', async () => {

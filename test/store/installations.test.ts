@@ -94,17 +94,17 @@ describe('a removed workspace', () => {
   it('holds every channel of that workspace with its alerts, digests or queued messages, and no other; adding the app again releases only those', async () => {
     const store = open();
     const outbox = createOutboxRepo(store);
-    for (const place of ['slack:T1:C1', 'slack:T1:C2', 'slack:T2:C1']) {
-      await outbox.enqueue({ place, kind: 'new', dedupeKey: `${place}:x`, payload: '{}' });
+    for (const channel of ['slack:T1:C1', 'slack:T1:C2', 'slack:T2:C1']) {
+      await outbox.enqueue({ channel, kind: 'new', dedupeKey: `${channel}:x`, payload: '{}' });
     }
     // A channel of T1 that cannot receive for its own reason stays held after the app comes back.
-    await outbox.holdPlace('slack:T1:C9', 'channel_not_found', Date.now(), Date.now() + 60_000);
+    await outbox.holdChannel('slack:T1:C9', 'channel_not_found', Date.now(), Date.now() + 60_000);
     const installations = createSlackInstallationRepo(store, new Sealer(key()));
     expect(await installations.holdWorkspace('slack:T1:')).toBe(2);
-    expect((await outbox.heldPlace('slack:T1:C1'))?.reason).toBe(REMOVED_REASON);
-    expect(await outbox.heldPlace('slack:T2:C1')).toBeUndefined();
+    expect((await outbox.heldChannel('slack:T1:C1'))?.reason).toBe(REMOVED_REASON);
+    expect(await outbox.heldChannel('slack:T2:C1')).toBeUndefined();
     expect(await installations.releaseWorkspace('slack:T1:')).toBe(2);
-    expect(await outbox.heldPlace('slack:T1:C1')).toBeUndefined();
-    expect((await outbox.heldPlace('slack:T1:C9'))?.reason).toBe('channel_not_found');
+    expect(await outbox.heldChannel('slack:T1:C1')).toBeUndefined();
+    expect((await outbox.heldChannel('slack:T1:C9'))?.reason).toBe('channel_not_found');
   });
 });

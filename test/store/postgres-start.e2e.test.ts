@@ -13,7 +13,7 @@ import { freshPostgres } from '../support/postgres.js';
 
 const KEY = 'sk-postgres-e2e-key-18';
 const CHANNELS = ['C0PGONE', 'C0PGTWO'];
-const place = (channel: string) => `slack:T0TEST:${channel}`;
+const channelOf = (channelId: string) => `slack:T0TEST:${channelId}`;
 
 let sandbox: Sandbox;
 let slack: FakeSlack;
@@ -64,16 +64,17 @@ describe('Manzil on Postgres', () => {
     expect(existsSync(a.dbPath)).toBe(false);
 
     // Saved through one instance, listed by the other.
-    for (const channel of CHANNELS) {
+    for (const channelId of CHANNELS) {
       const reply = await a.manzil.bot.handleCommand({
         user: 'U0ALICE',
-        place: place(channel),
+        channel: channelOf(channelId),
         text: 'alerts add rent marina',
       });
       expect(reply.text).toMatch(/^Saved as alert #1/);
     }
     expect(
-      (await b.manzil.bot.handleCommand({ user: 'U0ALICE', place: place(CHANNELS[0]!), text: 'alerts list' })).text,
+      (await b.manzil.bot.handleCommand({ user: 'U0ALICE', channel: channelOf(CHANNELS[0]!), text: 'alerts list' }))
+        .text,
     ).toMatch(/Alerts in this channel \(1\):\n#1 · /);
 
     // The first look records what is there and posts nothing; then the market moves and both instances run at once.

@@ -8,7 +8,7 @@ import { tempDir } from './helpers.js';
 
 const saved = (service: string) => ({
   service,
-  place: 'slack:T1:C1',
+  channel: 'slack:T1:C1',
   owner: 'U1',
   text: 'rent marina',
   query: '{}',
@@ -16,7 +16,7 @@ const saved = (service: string) => ({
   paramsKey: 'k',
   summary: 'Homes for rent in Dubai Marina',
 });
-const limits = { perPlace: 25, perOwner: 10 };
+const limits = { perChannel: 25, perOwner: 10 };
 
 describe('service keys', () => {
   it('are the base URL in canonical form', () => {

@@ -129,7 +129,7 @@ const alive = (i: Instance) => i.child.exitCode === null && i.child.signalCode =
 /** The process a holder name belongs to (`<pid>-<random>`, its delivery thread `<pid>-<random>-d1`). */
 const pidOf = (holder: string) => Number(holder.split('-')[0]);
 
-/** 100 distinct queries: rent and buy, in ten places, any number of bedrooms or one to four. */
+/** 100 distinct queries: rent and buy, in ten channels, any number of bedrooms or one to four. */
 async function distinctQueries(): Promise<SavedQuery[]> {
   const found = new Map<number, string>();
   for (const probe of ['dubai', 'marina', 'jumeirah', 'al']) {
@@ -138,16 +138,16 @@ async function distinctQueries(): Promise<SavedQuery[]> {
     });
     for (const l of ((await res.json()) as { data: { id: number; name: string }[] }).data) found.set(l.id, l.name);
   }
-  const places = [...found].slice(0, 10).map(([id, name]) => ({ id, name }));
-  expect(places).toHaveLength(10);
+  const channels = [...found].slice(0, 10).map(([id, name]) => ({ id, name }));
+  expect(channels).toHaveLength(10);
   const out: SavedQuery[] = [];
   for (const operation of ['search-rent', 'search-buy'] as const)
-    for (const place of places)
+    for (const channel of channels)
       for (const bedrooms of [undefined, '1', '2', '3', '4']) {
         const params: Record<string, string> = bedrooms ? { bedrooms } : {};
         out.push({
-          query: { operation, params, location: place.name, unknownWords: [] },
-          location: { id: place.id, name: place.name },
+          query: { operation, params, location: channel.name, unknownWords: [] },
+          location: { id: channel.id, name: channel.name },
         });
       }
   return out;
@@ -196,7 +196,7 @@ describe('three instances on one Postgres', () => {
       const made = await reader.alerts.repo.create(
         {
           service,
-          place: `slack:T0TEST:C${Math.floor(i / (SEARCHES / CHANNELS))}`,
+          channel: `slack:T0TEST:C${Math.floor(i / (SEARCHES / CHANNELS))}`,
           owner: `U${i % 50}`,
           text: 'rent',
           query: encodeSavedQuery(saved),
@@ -204,7 +204,7 @@ describe('three instances on one Postgres', () => {
           paramsKey: paramsKey(saved),
           summary: saved.location!.name,
         },
-        { perPlace: SEARCHES, perOwner: SEARCHES },
+        { perChannel: SEARCHES, perOwner: SEARCHES },
       );
       expect(made.ok).toBe(true);
     }

@@ -6,8 +6,8 @@ import { DEFAULT_START, type Sandbox } from '../../src/sandbox/index.js';
 import type { Transaction } from '../../src/sandbox/model.js';
 
 export interface PeriodAsk {
-  /** The place's name in the sandbox's geography ("Dubai Marina", "Marina Gate"). */
-  place: string;
+  /** The area's name in the sandbox's geography ("Dubai Marina", "Marina Gate"). */
+  area: string;
   kind: 'sold' | 'rented';
   months: 1 | 3 | 6 | 12;
   propertyType?: string;
@@ -15,7 +15,7 @@ export interface PeriodAsk {
 }
 
 export interface PeriodTruth {
-  placeId: number;
+  areaId: number;
   /** Newest first, as the service answers `sort=newest`. */
   records: Transaction[];
   count: number;
@@ -45,15 +45,15 @@ export function medianOf(values: readonly number[]): number | undefined {
 }
 
 /**
- * The period's transactions as the spec defines them: of the place and everything inside it, of the kind and filters,
+ * The period's transactions as the spec defines them: of the area and everything inside it, of the kind and filters,
  * dated from the same day `months` months back to today, on the sandbox's clock now.
  */
 export function periodTruth(sandbox: Sandbox, ask: PeriodAsk, o: { seed?: number; start?: Date } = {}): PeriodTruth {
   const now = sandbox.now().getTime();
   const ds = datasetAt(o.seed ?? 1, o.start ?? DEFAULT_START, now);
-  const place = ds.geo.places.find((p) => p.name === ask.place);
-  if (!place) throw new Error(`no place "${ask.place}" in the sandbox`);
-  const inside = ds.geo.within(place.id);
+  const area = ds.geo.areas.find((p) => p.name === ask.area);
+  if (!area) throw new Error(`no place "${ask.area}" in the sandbox`);
+  const inside = ds.geo.within(area.id);
   const d = new Date(now);
   const from = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - ask.months, d.getUTCDate()))
     .toISOString()
@@ -63,7 +63,7 @@ export function periodTruth(sandbox: Sandbox, ask: PeriodAsk, o: { seed?: number
     .filter(
       (t) =>
         t.kind === ask.kind &&
-        inside.has(t.placeId) &&
+        inside.has(t.areaId) &&
         (ask.propertyType === undefined || t.type === ask.propertyType) &&
         (ask.bedrooms === undefined || t.bedrooms === ask.bedrooms) &&
         t.date >= from &&
@@ -73,7 +73,7 @@ export function periodTruth(sandbox: Sandbox, ask: PeriodAsk, o: { seed?: number
     .sort((a, b) => b.at - a.at || a.id.localeCompare(b.id));
   const prices = records.map((t) => t.price);
   return {
-    placeId: place.id,
+    areaId: area.id,
     records,
     count: records.length,
     median: medianOf(prices),

@@ -51,7 +51,7 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-const ask = (place: string, text: string) => manzil.bot.handleCommand({ user: 'U0ALICE', place, text });
+const ask = (channel: string, text: string) => manzil.bot.handleCommand({ user: 'U0ALICE', channel, text });
 const SPENT = /This workspace has used its share of this month's property lookups/;
 
 describe('a fair share of the quota for each team', () => {
@@ -155,7 +155,7 @@ describe('the share policy', () => {
     expect(await shares.check({ teams: ['slack:T1'], purpose: 'chat' })).toBeUndefined();
   });
 
-  it('names the team of a place by its platform and workspace', () => {
+  it('names the team of a channel by its platform and workspace', () => {
     expect(teamOf('slack:T1:C1')).toBe('slack:T1');
     expect(teamOf('discord:G1:123')).toBe('discord:G1');
     expect(teamOf('console:local')).toBe('console:local');
@@ -190,7 +190,7 @@ describe('per-person limits on the costliest asks', () => {
         createLogger({ level: 'error', secrets: [] }),
       ),
     );
-    const page = (user: string, place = HOT) => limited.handleAction({ user, place, action: 'page', token: 'x' });
+    const page = (user: string, channel = HOT) => limited.handleAction({ user, channel, action: 'page', token: 'x' });
     for (let i = 0; i < 3; i++) expect((await page('U1')).text).toBe('ran page');
     const refused = await page('U1');
     expect(refused).toMatchObject({
@@ -202,28 +202,32 @@ describe('per-person limits on the costliest asks', () => {
     expect((await page('U2')).text).toBe('ran page'); // another person of the same team
     expect((await page('U1', COOL)).text).toBe('ran page'); // the same id in another workspace is another person
     // Tests of alerts and digests on request share one limit; other alert and digest commands have none.
-    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'alerts test 1' })).text).toBe(
+    expect((await limited.handleCommand({ user: 'U1', channel: HOT, text: 'alerts test 1' })).text).toBe(
       'ran alerts test 1',
     );
-    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: '/digest now marina' })).text).toBe(
+    expect((await limited.handleCommand({ user: 'U1', channel: HOT, text: '/digest now marina' })).text).toBe(
       'ran /digest now marina',
     );
-    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'alerts test 2' })).text).toMatch(
+    expect((await limited.handleCommand({ user: 'U1', channel: HOT, text: 'alerts test 2' })).text).toMatch(
       /2 alert tests and digests on request/,
     );
-    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'alerts list' })).text).toBe('ran alerts list');
-    // Searches have their own: a place chosen from "which one?" is one too.
+    expect((await limited.handleCommand({ user: 'U1', channel: HOT, text: 'alerts list' })).text).toBe(
+      'ran alerts list',
+    );
+    // Searches have their own: an area chosen from "which one?" is one too.
     t += 30 * 60_000;
-    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'rent marina' })).text).toBe('ran rent marina');
-    expect((await limited.handleAction({ user: 'U1', place: HOT, action: 'choose', token: 'x' })).text).toBe(
+    expect((await limited.handleCommand({ user: 'U1', channel: HOT, text: 'rent marina' })).text).toBe(
+      'ran rent marina',
+    );
+    expect((await limited.handleAction({ user: 'U1', channel: HOT, action: 'choose', token: 'x' })).text).toBe(
       'ran choose',
     );
-    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'rent jvc' })).text).toMatch(
+    expect((await limited.handleCommand({ user: 'U1', channel: HOT, text: 'rent jvc' })).text).toMatch(
       /You've asked for 2 searches in the last hour.*Try again in about 60 minutes/,
     );
     t += 30 * 60_000 + 1; // the pages and runs of an hour ago have left the window; the searches not yet
     expect((await page('U1')).text).toBe('ran page');
-    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'rent jvc' })).text).toMatch(
+    expect((await limited.handleCommand({ user: 'U1', channel: HOT, text: 'rent jvc' })).text).toMatch(
       /Try again in about 30 minutes/,
     );
     expect(reached.filter((r) => r === 'page')).toHaveLength(6);
@@ -241,7 +245,9 @@ describe('per-person limits on the costliest asks', () => {
       core,
       new PersonLimiter(uses, { pagesPerHour: 1, runsPerHour: 1, searchesPerHour: 1 }, logger),
     );
-    expect((await limited.handleCommand({ user: 'U1', place: HOT, text: 'rent marina' })).text).toBe('ran rent marina');
+    expect((await limited.handleCommand({ user: 'U1', channel: HOT, text: 'rent marina' })).text).toBe(
+      'ran rent marina',
+    );
     expect(lines.map((l) => JSON.parse(l) as { msg: string; kind: string })).toContainEqual(
       expect.objectContaining({ msg: expect.stringMatching(/per-person limit could not be counted/), kind: 'search' }),
     );

@@ -10,7 +10,7 @@ import { createTeamRepo, openStore } from '../../src/store/index.js';
 import { periodTruth } from '../support/period-truth.js';
 
 const KEY = 'sk-period-calls-2626';
-const PLACE = 'slack:T0PERIOD:C0PERIOD';
+const CHANNEL = 'slack:T0PERIOD:C0PERIOD';
 let sandbox: Sandbox;
 let manzil: Manzil;
 
@@ -38,11 +38,11 @@ afterAll(async () => {
 
 describe('the calls of a period’s figures', () => {
   it('are counted for the team that asked, every page of them', { timeout: 60_000 }, async () => {
-    const truth = periodTruth(sandbox, { place: 'Dubai Marina', kind: 'rented', months: 3 });
+    const truth = periodTruth(sandbox, { area: 'Dubai Marina', kind: 'rented', months: 3 });
     sandbox.clearRequests();
     const reply = await manzil.bot.handleCommand({
       user: 'U0ASK',
-      place: PLACE,
+      channel: CHANNEL,
       text: 'transactions rented dubai marina last 3 months',
     });
     expect(reply.text).toMatch(/Rental transactions in Dubai Marina/);

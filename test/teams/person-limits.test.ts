@@ -11,7 +11,7 @@ import type { Button, Reply } from '../../src/views/model.js';
 import { freshPostgres } from '../support/postgres.js';
 
 const KEY = 'sk-person-limits-2525';
-const PLACE = 'slack:T0TEAM:C0CHAT';
+const CHANNEL = 'slack:T0TEAM:C0CHAT';
 let sandbox: Sandbox;
 let database: { url: string; drop(): Promise<void> };
 const running: Manzil[] = [];
@@ -51,7 +51,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const ask = (m: Manzil, user: string, text: string) => m.bot.handleCommand({ user, place: PLACE, text });
+const ask = (m: Manzil, user: string, text: string) => m.bot.handleCommand({ user, channel: CHANNEL, text });
 const next = (reply: Reply): Button => {
   const found = reply.blocks.flatMap((b) => (b.kind === 'actions' ? b.buttons : [])).find((b) => /Next/.test(b.label));
   if (!found) throw new Error(`no Next button in ${reply.text}`);
@@ -88,16 +88,16 @@ describe('per-person limits on Postgres, across instances', () => {
 
     // Pages: two in the hour, one on each instance; the third is refused on either.
     expect(
-      (await a.bot.handleAction({ user: 'U0ALICE', place: PLACE, action: 'page', token: next(answers[0]!).token }))
+      (await a.bot.handleAction({ user: 'U0ALICE', channel: CHANNEL, action: 'page', token: next(answers[0]!).token }))
         .text,
     ).toMatch(RESULTS);
     expect(
-      (await b.bot.handleAction({ user: 'U0ALICE', place: PLACE, action: 'page', token: next(answers[1]!).token }))
+      (await b.bot.handleAction({ user: 'U0ALICE', channel: CHANNEL, action: 'page', token: next(answers[1]!).token }))
         .text,
     ).toMatch(RESULTS);
     const third = await a.bot.handleAction({
       user: 'U0ALICE',
-      place: PLACE,
+      channel: CHANNEL,
       action: 'page',
       token: next(answers[2]!).token,
     });

@@ -1,4 +1,4 @@
-// The place pickers' suggestions spend the asking team's share (issue 25): the real composition root on a sandbox over
+// The area pickers' suggestions spend the asking team's share (issue 25): the real composition root on a sandbox over
 // loopback, typing sent as Slack sends it (signed block_suggestion requests to real Bolt) and as Discord sends it
 // (autocomplete interactions to real discord.js on the fake gateway). A stranger typing string after string into a
 // picker makes calls only until they reach their hourly limit, then their workspace's share; the calls are counted in
@@ -127,7 +127,7 @@ describe('Slack: typing into the Refine picker', () => {
   });
 });
 
-describe('Discord: autocomplete of location and places', () => {
+describe('Discord: autocomplete of location and areas', () => {
   const STRING = 3;
   const SUBCOMMAND = 1;
   let sandbox: Sandbox;
@@ -159,7 +159,7 @@ describe('Discord: autocomplete of location and places', () => {
   });
 
   const lookups = () => sandbox.requests().filter((r) => r.path === '/autocomplete-location').length;
-  /** Types into `/rent location` or `/digest add places`, as `user`. */
+  /** Types into `/rent location` or `/digest add areas`, as `user`. */
   async function type(value: string, user: string, where: 'location' | 'places'): Promise<string[]> {
     const { choices } =
       where === 'location'

@@ -25,7 +25,7 @@ describe('folding the same flat', () => {
     flat('3', 'Lina Aziz', 121_500), // the same id again (a later page): counted once
   ];
 
-  it('folds listings of the same place, bedrooms, and size and price within 2 % into the first one, in order', () => {
+  it('folds listings of the same area, bedrooms, and size and price within 2 % into the first one, in order', () => {
     const groups = foldSameFlats(listings);
     expect(groups.map((g) => [g.listing.property_id, g.copies.map((c) => c.property_id)])).toEqual([
       ['1', ['3']],
@@ -43,7 +43,7 @@ describe('folding the same flat', () => {
     );
   });
 
-  it('never folds listings without a place, a size or a shown price', () => {
+  it('never folds listings without an area, a size or a shown price', () => {
     const hidden = { price: { value: 0, currency: 'AED', period: 'yearly', is_hidden: true } };
     expect(foldSameFlats([flat('1', 'A', 0, hidden), flat('2', 'B', 0, hidden)])).toHaveLength(2);
     expect(foldSameFlats([flat('1', 'A', 1, { size: null }), flat('2', 'B', 1, { size: null })])).toHaveLength(2);

@@ -12,26 +12,26 @@ import { digestPostponed, digestRunDone, firstFreeNumber } from '../rules.js';
 import { holdsLeaseIn } from './leases.js';
 import type { PgStore } from './open.js';
 import { enqueueIn } from './outbox.js';
-import { digest, digestNumber, outbox, placeHold } from './schema.js';
+import { digest, digestNumber, outbox, channelHold } from './schema.js';
 import type { PgTx } from './tx.js';
 
 // The advisory lock namespace of digest saves (the first key of pg_advisory_xact_lock(int, int)): 'dgst' in ASCII.
-const PLACE_LOCK = 0x64677374;
+const CHANNEL_LOCK = 0x64677374;
 
 type RunRecord = Parameters<SyncDigestRepo['recordRun']>[1];
 
-/** The next number in `place`, never one given before there. Call holding the place's lock. */
-async function nextNumber(tx: PgTx, place: string): Promise<number> {
+/** The next number in `channel`, never one given before there. Call holding the channel's lock. */
+async function nextNumber(tx: PgTx, channel: string): Promise<number> {
   const [top] = await tx
     .select({ n: max(digest.number) })
     .from(digest)
-    .where(eq(digest.place, place));
+    .where(eq(digest.channel, channel));
   const next = firstFreeNumber(top?.n);
   const [row] = await tx
     .insert(digestNumber)
-    .values({ place, last: next })
+    .values({ channel, last: next })
     .onConflictDoUpdate({
-      target: digestNumber.place,
+      target: digestNumber.channel,
       set: { last: sql`greatest(${digestNumber.last} + 1, ${next}::int)` },
     })
     .returning({ last: digestNumber.last });
@@ -48,12 +48,12 @@ export function createPgDigestRepo(store: PgStore, now: () => number = Date.now)
   const { db } = store;
 
   return {
-    async create(input: NewDigest, limits: { perPlace: number }) {
-      return db.transaction(async (tx): Promise<{ ok: true; row: DigestRow } | { ok: false; reason: 'place' }> => {
-        await tx.execute(sql`SELECT pg_advisory_xact_lock(${PLACE_LOCK}::int, hashtext(${input.place}))`);
-        const [inPlace] = await tx.select({ n: count() }).from(digest).where(eq(digest.place, input.place));
-        if (inPlace!.n >= limits.perPlace) return { ok: false, reason: 'place' };
-        const number = await nextNumber(tx, input.place);
+    async create(input: NewDigest, limits: { perChannel: number }) {
+      return db.transaction(async (tx): Promise<{ ok: true; row: DigestRow } | { ok: false; reason: 'channel' }> => {
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(${CHANNEL_LOCK}::int, hashtext(${input.channel}))`);
+        const [inChannel] = await tx.select({ n: count() }).from(digest).where(eq(digest.channel, input.channel));
+        if (inChannel!.n >= limits.perChannel) return { ok: false, reason: 'channel' };
+        const number = await nextNumber(tx, input.channel);
         const [row] = await tx
           .insert(digest)
           .values({ ...input, number, createdAt: now() })
@@ -62,15 +62,15 @@ export function createPgDigestRepo(store: PgStore, now: () => number = Date.now)
       });
     },
 
-    async listByPlace(place: string) {
-      return db.select().from(digest).where(eq(digest.place, place)).orderBy(asc(digest.number));
+    async listByChannel(channel: string) {
+      return db.select().from(digest).where(eq(digest.channel, channel)).orderBy(asc(digest.number));
     },
 
-    async byNumber(place: string, number: number) {
+    async byNumber(channel: string, number: number) {
       const [row] = await db
         .select()
         .from(digest)
-        .where(and(eq(digest.place, place), eq(digest.number, number)));
+        .where(and(eq(digest.channel, channel), eq(digest.number, number)));
       return row;
     },
 
@@ -97,7 +97,7 @@ export function createPgDigestRepo(store: PgStore, now: () => number = Date.now)
     },
 
     async due(service: string, at: number, id?: number) {
-      const held = db.select({ place: placeHold.place }).from(placeHold);
+      const held = db.select({ channel: channelHold.channel }).from(channelHold);
       return db
         .select()
         .from(digest)
@@ -107,7 +107,7 @@ export function createPgDigestRepo(store: PgStore, now: () => number = Date.now)
             id === undefined ? undefined : eq(digest.id, id),
             eq(digest.paused, false),
             lte(digest.nextRunAt, at),
-            notInArray(digest.place, held),
+            notInArray(digest.channel, held),
           ),
         )
         .orderBy(asc(digest.nextRunAt), asc(digest.id));

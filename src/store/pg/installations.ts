@@ -7,20 +7,20 @@ import type { SlackInstallationRepo } from '../ports.js';
 import type { Sealer } from '../sealing.js';
 import { resealed } from '../state-rules.js';
 import type { PgStore } from './open.js';
-import { digest, outbox, placeHold, savedSearch, slackInstallation } from './schema.js';
+import { digest, outbox, channelHold, savedSearch, slackInstallation } from './schema.js';
 import type { PgTx } from './tx.js';
 
-/** The places of a workspace (`slack:T123:`) with alerts, digests or queued messages. */
-async function placesOf(tx: PgTx, prefix: string): Promise<Set<string>> {
-  const places = new Set<string>();
+/** The channels of a workspace (`slack:T123:`) with alerts, digests or queued messages. */
+async function channelsOf(tx: PgTx, prefix: string): Promise<Set<string>> {
+  const channels = new Set<string>();
   for (const table of [savedSearch, digest, outbox] as const) {
     for (const r of await tx
-      .selectDistinct({ place: table.place })
+      .selectDistinct({ channel: table.channel })
       .from(table)
-      .where(like(table.place, `${prefix}%`)))
-      places.add(r.place);
+      .where(like(table.channel, `${prefix}%`)))
+      channels.add(r.channel);
   }
-  return places;
+  return channels;
 }
 
 export function createPgSlackInstallationRepo(
@@ -107,14 +107,14 @@ export function createPgSlackInstallationRepo(
 
     async holdWorkspace(prefix, at = now()) {
       return db.transaction(async (tx) => {
-        const places = await placesOf(tx, prefix);
-        for (const place of places) {
+        const channels = await channelsOf(tx, prefix);
+        for (const channel of channels) {
           await tx
-            .insert(placeHold)
-            .values({ place, reason: REMOVED_REASON, since: at, retryAt: NEVER })
-            .onConflictDoUpdate({ target: placeHold.place, set: { reason: REMOVED_REASON, retryAt: NEVER } });
+            .insert(channelHold)
+            .values({ channel, reason: REMOVED_REASON, since: at, retryAt: NEVER })
+            .onConflictDoUpdate({ target: channelHold.channel, set: { reason: REMOVED_REASON, retryAt: NEVER } });
         }
-        return places.size;
+        return channels.size;
       });
     },
 
@@ -122,9 +122,9 @@ export function createPgSlackInstallationRepo(
       return db.transaction(async (tx) => {
         // Only the holds of its removal: a channel held for a reason of its own (archived) stays held.
         const held = await tx
-          .delete(placeHold)
-          .where(and(like(placeHold.place, `${prefix}%`), eq(placeHold.reason, REMOVED_REASON)))
-          .returning({ place: placeHold.place });
+          .delete(channelHold)
+          .where(and(like(channelHold.channel, `${prefix}%`), eq(channelHold.reason, REMOVED_REASON)))
+          .returning({ channel: channelHold.channel });
         if (held.length > 0) {
           await tx
             .update(outbox)
@@ -132,8 +132,8 @@ export function createPgSlackInstallationRepo(
             .where(
               and(
                 inArray(
-                  outbox.place,
-                  held.map((h) => h.place),
+                  outbox.channel,
+                  held.map((h) => h.channel),
                 ),
                 eq(outbox.state, 'pending'),
                 gt(outbox.nextAttemptAt, at),

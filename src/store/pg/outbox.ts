@@ -4,12 +4,12 @@
 // one channel at the same time. Every change a drainer makes is fenced by its claim's token, as there.
 import { and, asc, eq, gt, inArray, lt, ne, notExists, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { claimedEntries, firstPlaces, INTERRUPTED, newEntry, statsOf } from '../claim-rules.js';
+import { claimedEntries, firstChannels, INTERRUPTED, newEntry, statsOf } from '../claim-rules.js';
 import type { ClaimedEntry, ClaimOptions, NewDelivery } from '../outbox.js';
 import type { OutboxRepo } from '../ports.js';
 import { lineageSql, nextGeneration } from './meta.js';
 import type { PgStore } from './open.js';
-import { outbox, placeHold } from './schema.js';
+import { outbox, channelHold } from './schema.js';
 import type { PgRunner, PgTx } from './tx.js';
 
 /**
@@ -38,10 +38,10 @@ export async function enqueueAllIn(tx: PgRunner, ds: readonly NewDelivery[], at:
 const ENQUEUE_CHUNK = 500;
 
 // The first key of the two-key advisory locks on channels, so they can never meet another lock of this database.
-const PLACE_LOCKS = 0x6f7574; // 'out'
+const CHANNEL_LOCKS = 0x6f7574; // 'out'
 
 const platformFilter = (platforms: readonly string[]) =>
-  or(...platforms.map((p) => sql`${outbox.place} like ${`${p}:%`}`));
+  or(...platforms.map((p) => sql`${outbox.channel} like ${`${p}:%`}`));
 const owned = (id: number, token: number) =>
   and(eq(outbox.id, id), eq(outbox.claimToken, token), inArray(outbox.state, ['claimed', 'sending']));
 const released = { claimedBy: null, claimedUntil: null, claimToken: null } as const;
@@ -79,19 +79,19 @@ function claimableWhere(tx: PgTx, o: ClaimOptions): SQL | undefined {
     .from(other)
     .where(
       and(
-        eq(other.place, outbox.place),
+        eq(other.channel, outbox.channel),
         inArray(other.state, ['claimed', 'sending']),
         ne(other.claimedBy, o.holder),
         gt(other.claimedUntil, o.at),
         lapsed.length > 0 ? notInArray(other.claimedBy, lapsed) : undefined,
       ),
     );
-  const held = tx.select({ place: placeHold.place }).from(placeHold).where(gt(placeHold.retryAt, o.at));
+  const held = tx.select({ channel: channelHold.channel }).from(channelHold).where(gt(channelHold.retryAt, o.at));
   return and(
     platformFilter(o.platforms),
     claimable(o),
-    notInArray(outbox.place, held),
-    o.busy?.length ? notInArray(outbox.place, [...o.busy]) : undefined,
+    notInArray(outbox.channel, held),
+    o.busy?.length ? notInArray(outbox.channel, [...o.busy]) : undefined,
     notExists(liveOther),
   );
 }
@@ -101,7 +101,7 @@ function claimableWhere(tx: PgTx, o: ClaimOptions): SQL | undefined {
  * right now; held until the transaction ends. Tried a batch at a time, so a claim locks hardly more channels than it
  * takes. `next`: where the next call goes on from.
  */
-async function lockPlaces(
+async function lockChannels(
   tx: PgTx,
   candidates: readonly string[],
   from: number,
@@ -112,36 +112,36 @@ async function lockPlaces(
   while (locked.length < count && next < candidates.length) {
     const batch = candidates.slice(next, next + count - locked.length);
     next += batch.length;
-    const got = await tx.execute<{ place: string }>(
-      sql`SELECT p AS place FROM json_array_elements_text(${JSON.stringify(batch)}::json) AS p WHERE pg_try_advisory_xact_lock(${PLACE_LOCKS}::int, hashtext(p))`,
+    const got = await tx.execute<{ channel: string }>(
+      sql`SELECT p AS channel FROM json_array_elements_text(${JSON.stringify(batch)}::json) AS p WHERE pg_try_advisory_xact_lock(${CHANNEL_LOCKS}::int, hashtext(p))`,
     );
-    const mine = new Set(got.rows.map((r) => r.place));
+    const mine = new Set(got.rows.map((r) => r.channel));
     locked.push(...batch.filter((p) => mine.has(p)));
   }
   return { locked, next };
 }
 
 /**
- * The claim's entries, locked: in each of the locked channels, its oldest `perPlace` due entries. A channel one of
+ * The claim's entries, locked: in each of the locked channels, its oldest `perChannel` due entries. A channel one of
  * whose
  * picked entries could not be taken (another transaction holds it, such as a lapsed holder's late change, or it changed
  * since) is left for the next claim, so a channel's entries are never taken out of order.
  */
-async function lockEntries(tx: PgTx, o: ClaimOptions, places: readonly string[], take: number) {
-  if (places.length === 0) return [];
+async function lockEntries(tx: PgTx, o: ClaimOptions, channels: readonly string[], take: number) {
+  if (channels.length === 0) return [];
   const ranked = tx
     .select({
       id: outbox.id,
-      place: outbox.place,
-      n: sql<number>`row_number() over (partition by ${outbox.place} order by ${outbox.id})`.as('n'),
+      channel: outbox.channel,
+      n: sql<number>`row_number() over (partition by ${outbox.channel} order by ${outbox.id})`.as('n'),
     })
     .from(outbox)
-    .where(and(claimableWhere(tx, o), inArray(outbox.place, [...places])))
+    .where(and(claimableWhere(tx, o), inArray(outbox.channel, [...channels])))
     .as('ranked');
   const picked = await tx
-    .select({ id: ranked.id, place: ranked.place })
+    .select({ id: ranked.id, channel: ranked.channel })
     .from(ranked)
-    .where(sql`${ranked.n} <= ${o.perPlace}`)
+    .where(sql`${ranked.n} <= ${o.perChannel}`)
     .orderBy(asc(ranked.id));
   if (picked.length === 0) return [];
   // Claimable checked again on each row as locked: a row changed since the pick is taken only if it still is.
@@ -160,10 +160,10 @@ async function lockEntries(tx: PgTx, o: ClaimOptions, places: readonly string[],
     .orderBy(asc(outbox.id))
     .for('update', { skipLocked: true });
   const got = new Set(rows.map((r) => r.id));
-  const incomplete = new Set(picked.filter((r) => !got.has(r.id)).map((r) => r.place));
+  const incomplete = new Set(picked.filter((r) => !got.has(r.id)).map((r) => r.channel));
   const keep = new Set(
-    firstPlaces(
-      picked.filter((r) => !incomplete.has(r.place)),
+    firstChannels(
+      picked.filter((r) => !incomplete.has(r.channel)),
       take,
     ),
   );
@@ -175,7 +175,7 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
   const count = (result: { rowCount: number | null }) => result.rowCount ?? 0;
 
   /**
-   * Takes entries due now, as ../outbox.ts does (at most `perPlace` per channel over at most `places` channels, oldest
+   * Takes entries due now, as ../outbox.ts does (at most `perChannel` per channel over at most `channels` channels, oldest
    * first, held and busy channels left alone; a post found in flight recorded as maybe delivered), in one transaction:
    * the channels by their oldest due entry, each locked for the claim (one another claim holds is passed over), then
    * their entries, then the claim written under a new token. Several instances claim at once here, which SQLite's
@@ -185,22 +185,22 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
     if (o.platforms.length === 0) return [];
     return db.transaction(async (tx) => {
       const candidates = await tx
-        .select({ place: outbox.place })
+        .select({ channel: outbox.channel })
         .from(outbox)
         .where(claimableWhere(tx, o))
-        .groupBy(outbox.place)
+        .groupBy(outbox.channel)
         .orderBy(sql`min(${outbox.id})`);
       // A channel locked here may yield nothing: another claim that committed after the candidates were read took it
       // (its locks ended with its transaction). The claim then goes on down the list rather than coming back short.
-      const order = candidates.map((c) => c.place);
+      const order = candidates.map((c) => c.channel);
       const rows: Awaited<ReturnType<typeof lockEntries>> = [];
       const taken = new Set<string>();
-      for (let from = 0; taken.size < o.places && from < order.length;) {
-        const batch = await lockPlaces(tx, order, from, o.places - taken.size);
+      for (let from = 0; taken.size < o.channels && from < order.length;) {
+        const batch = await lockChannels(tx, order, from, o.channels - taken.size);
         from = batch.next;
-        for (const row of await lockEntries(tx, o, batch.locked, o.places - taken.size)) {
+        for (const row of await lockEntries(tx, o, batch.locked, o.channels - taken.size)) {
           rows.push(row);
-          taken.add(row.place);
+          taken.add(row.channel);
         }
       }
       if (rows.length === 0) return [];
@@ -224,10 +224,10 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
         );
       // The latest post started in each claimed channel, whoever started it: one grouped query for the claim.
       const last = await tx
-        .select({ place: outbox.place, at: sql<number | null>`max(${outbox.lastAttemptAt})`.mapWith(Number) })
+        .select({ channel: outbox.channel, at: sql<number | null>`max(${outbox.lastAttemptAt})`.mapWith(Number) })
         .from(outbox)
-        .where(inArray(outbox.place, [...new Set(rows.map((r) => r.place))]))
-        .groupBy(outbox.place);
+        .where(inArray(outbox.channel, [...new Set(rows.map((r) => r.channel))]))
+        .groupBy(outbox.channel);
       return claimedEntries(rows, token, last);
     });
   }
@@ -337,34 +337,34 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
       );
     },
 
-    async holdPlace(place, reason, at, retryAt) {
+    async holdChannel(channel, reason, at, retryAt) {
       // One statement: xmax is 0 on a row this statement inserted, not on one it updated.
       const [row] = await db
-        .insert(placeHold)
-        .values({ place, reason: reason.slice(0, 300), since: at, retryAt })
-        .onConflictDoUpdate({ target: placeHold.place, set: { reason: reason.slice(0, 300), retryAt } })
+        .insert(channelHold)
+        .values({ channel, reason: reason.slice(0, 300), since: at, retryAt })
+        .onConflictDoUpdate({ target: channelHold.channel, set: { reason: reason.slice(0, 300), retryAt } })
         .returning({ inserted: sql<boolean>`xmax = 0` });
       return row!.inserted;
     },
 
-    async releasePlace(place, at = now()) {
+    async releaseChannel(channel, at = now()) {
       return db.transaction(async (tx) => {
-        if (count(await tx.delete(placeHold).where(eq(placeHold.place, place))) === 0) return false;
+        if (count(await tx.delete(channelHold).where(eq(channelHold.channel, channel))) === 0) return false;
         await tx
           .update(outbox)
           .set({ nextAttemptAt: at })
-          .where(and(eq(outbox.place, place), eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} > ${at}`));
+          .where(and(eq(outbox.channel, channel), eq(outbox.state, 'pending'), sql`${outbox.nextAttemptAt} > ${at}`));
         return true;
       });
     },
 
-    heldPlaces: () => db.select().from(placeHold),
+    heldChannels: () => db.select().from(channelHold),
 
-    async heldPlace(place) {
+    async heldChannel(channel) {
       const [row] = await db
-        .select({ reason: placeHold.reason, since: placeHold.since })
-        .from(placeHold)
-        .where(eq(placeHold.place, place));
+        .select({ reason: channelHold.reason, since: channelHold.since })
+        .from(channelHold)
+        .where(eq(channelHold.channel, channel));
       return row;
     },
 
@@ -384,7 +384,7 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
       const states =
         filter.state === undefined ? undefined : typeof filter.state === 'string' ? [filter.state] : [...filter.state];
       const where = and(
-        filter.place ? eq(outbox.place, filter.place) : undefined,
+        filter.channel ? eq(outbox.channel, filter.channel) : undefined,
         states ? inArray(outbox.state, states) : undefined,
       );
       return db.select().from(outbox).where(where).orderBy(asc(outbox.id));
@@ -397,7 +397,7 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
 
     async nextDue(platforms) {
       if (platforms.length === 0) return undefined;
-      const heldUntil = sql`coalesce((SELECT ${placeHold.retryAt} FROM ${placeHold} WHERE ${placeHold.place} = ${outbox.place}), 0)`;
+      const heldUntil = sql`coalesce((SELECT ${channelHold.retryAt} FROM ${channelHold} WHERE ${channelHold.channel} = ${outbox.channel}), 0)`;
       const [row] = await db
         .select({
           t: sql<
@@ -421,7 +421,7 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
         })
         .from(outbox)
         .groupBy(outbox.state);
-      const [held] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(placeHold);
+      const [held] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(channelHold);
       return statsOf(rows, held!.n, at);
     },
   };

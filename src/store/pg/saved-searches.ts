@@ -12,38 +12,38 @@ import type { CreateResult, NewSavedSearch, SavedSearchRepo } from '../saved-sea
 import { holdsLeaseIn } from './leases.js';
 import type { PgStore } from './open.js';
 import { enqueueIn } from './outbox.js';
-import { alertNumber, placeHold, savedSearch } from './schema.js';
+import { alertNumber, channelHold, savedSearch } from './schema.js';
 import type { PgRunner, PgTx } from './tx.js';
 
 // Advisory lock namespaces (the first key of pg_advisory_xact_lock(int, int)): 'alrt' and 'ownr' in ASCII.
-const PLACE_LOCK = 0x616c7274;
+const CHANNEL_LOCK = 0x616c7274;
 const OWNER_LOCK = 0x6f776e72;
 
 /**
- * Serialises saves in one place (and by one owner) until the transaction ends. Always place first, then owner: two
+ * Serialises saves in one place (and by one owner) until the transaction ends. Always channel first, then owner: two
  * saves
  * never wait on each other in opposite orders. Each statement after it reads what the previous holder committed.
  */
-async function lockForCreate(tx: PgTx, place: string, owner: string): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(${PLACE_LOCK}::int, hashtext(${place}))`);
+async function lockForCreate(tx: PgTx, channel: string, owner: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${CHANNEL_LOCK}::int, hashtext(${channel}))`);
   await tx.execute(sql`SELECT pg_advisory_xact_lock(${OWNER_LOCK}::int, hashtext(${owner}))`);
 }
 
 const countWhere = async (r: PgRunner, where: SQL | undefined): Promise<number> =>
   (await r.select({ n: count() }).from(savedSearch).where(where))[0]!.n;
 
-/** The next number in `place`: never one given before there, even if its alert was removed. */
-async function nextNumber(tx: PgTx, place: string): Promise<number> {
+/** The next number in `channel`: never one given before there, even if its alert was removed. */
+async function nextNumber(tx: PgTx, channel: string): Promise<number> {
   const [top] = await tx
     .select({ n: max(savedSearch.number) })
     .from(savedSearch)
-    .where(eq(savedSearch.place, place));
+    .where(eq(savedSearch.channel, channel));
   const next = firstFreeNumber(top?.n);
   const [row] = await tx
     .insert(alertNumber)
-    .values({ place, last: next })
+    .values({ channel, last: next })
     .onConflictDoUpdate({
-      target: alertNumber.place,
+      target: alertNumber.channel,
       set: { last: sql`greatest(${alertNumber.last} + 1, ${next}::int)` },
     })
     .returning({ last: alertNumber.last });
@@ -54,26 +54,26 @@ export function createPgSavedSearchRepo(store: PgStore, now: () => number = Date
   const { db } = store;
 
   return {
-    async create(input: NewSavedSearch, limits: { perPlace: number; perOwner: number }): Promise<CreateResult> {
+    async create(input: NewSavedSearch, limits: { perChannel: number; perOwner: number }): Promise<CreateResult> {
       return db.transaction(async (tx): Promise<CreateResult> => {
-        await lockForCreate(tx, input.place, input.owner);
+        await lockForCreate(tx, input.channel, input.owner);
         const [same] = await tx
           .select()
           .from(savedSearch)
           .where(
             and(
-              eq(savedSearch.place, input.place),
+              eq(savedSearch.channel, input.channel),
               eq(savedSearch.service, input.service),
               eq(savedSearch.paramsKey, input.paramsKey),
             ),
           )
           .limit(1);
         if (same) return { ok: false, reason: 'duplicate', existing: same };
-        if ((await countWhere(tx, eq(savedSearch.place, input.place))) >= limits.perPlace)
-          return { ok: false, reason: 'place' };
+        if ((await countWhere(tx, eq(savedSearch.channel, input.channel))) >= limits.perChannel)
+          return { ok: false, reason: 'channel' };
         if ((await countWhere(tx, eq(savedSearch.owner, input.owner))) >= limits.perOwner)
           return { ok: false, reason: 'owner' };
-        const number = await nextNumber(tx, input.place);
+        const number = await nextNumber(tx, input.channel);
         const at = now();
         const [row] = await tx
           .insert(savedSearch)
@@ -83,15 +83,15 @@ export function createPgSavedSearchRepo(store: PgStore, now: () => number = Date
       });
     },
 
-    async listByPlace(place: string) {
-      return db.select().from(savedSearch).where(eq(savedSearch.place, place)).orderBy(asc(savedSearch.number));
+    async listByChannel(channel: string) {
+      return db.select().from(savedSearch).where(eq(savedSearch.channel, channel)).orderBy(asc(savedSearch.number));
     },
 
-    async byNumber(place: string, number: number) {
+    async byNumber(channel: string, number: number) {
       const [row] = await db
         .select()
         .from(savedSearch)
-        .where(and(eq(savedSearch.place, place), eq(savedSearch.number, number)));
+        .where(and(eq(savedSearch.channel, channel), eq(savedSearch.number, number)));
       return row;
     },
 
@@ -109,7 +109,7 @@ export function createPgSavedSearchRepo(store: PgStore, now: () => number = Date
     },
 
     async due(service: string, at: number, paramsKey?: string) {
-      const held = db.select({ place: placeHold.place }).from(placeHold);
+      const held = db.select({ channel: channelHold.channel }).from(channelHold);
       const ofQuery = paramsKey === undefined ? undefined : eq(savedSearch.paramsKey, paramsKey);
       return db
         .select()
@@ -120,7 +120,7 @@ export function createPgSavedSearchRepo(store: PgStore, now: () => number = Date
             ofQuery,
             eq(savedSearch.paused, false),
             lte(savedSearch.nextRunAt, at),
-            notInArray(savedSearch.place, held),
+            notInArray(savedSearch.channel, held),
           ),
         )
         .orderBy(sql`coalesce(${savedSearch.lastRunAt}, 0)`, asc(savedSearch.id));
@@ -144,8 +144,11 @@ export function createPgSavedSearchRepo(store: PgStore, now: () => number = Date
       return countWhere(db, service ? eq(savedSearch.service, service) : undefined);
     },
 
-    async countElsewhere(service: string, place?: string) {
-      return countWhere(db, and(ne(savedSearch.service, service), place ? eq(savedSearch.place, place) : undefined));
+    async countElsewhere(service: string, channel?: string) {
+      return countWhere(
+        db,
+        and(ne(savedSearch.service, service), channel ? eq(savedSearch.channel, channel) : undefined),
+      );
     },
 
     async recordFailure(searchId: number, error: string, at: number, fence?: Fence) {

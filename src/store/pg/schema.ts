@@ -63,7 +63,7 @@ export const savedSearch = pgTable(
     // ids.
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     service: text('service').notNull(),
-    place: text('place').notNull(),
+    channel: text('place').notNull(),
     number: integer('number').notNull(),
     owner: text('owner').notNull(),
     text: text('text').notNull(),
@@ -81,7 +81,7 @@ export const savedSearch = pgTable(
     errorReported: boolean('error_reported').notNull().default(false),
   },
   (t) => [
-    uniqueIndex('saved_search_place_number_idx').on(t.place, t.number),
+    uniqueIndex('saved_search_place_number_idx').on(t.channel, t.number),
     index('saved_search_owner_idx').on(t.owner),
     index('saved_search_due_idx').on(t.paused, t.nextRunAt),
     index('saved_search_params_idx').on(t.service, t.paramsKey),
@@ -112,7 +112,7 @@ export const outbox = pgTable(
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     searchId: integer('search_id').references(() => savedSearch.id, { onDelete: 'cascade' }),
-    place: text('place').notNull(),
+    channel: text('place').notNull(),
     kind: text('kind').notNull(),
     propertyId: text('property_id'),
     dedupeKey: text('dedupe_key').notNull(),
@@ -137,12 +137,12 @@ export const outbox = pgTable(
   (t) => [
     uniqueIndex('outbox_dedupe_key_idx').on(t.dedupeKey),
     index('outbox_due_idx').on(t.state, t.nextAttemptAt),
-    index('outbox_place_idx').on(t.place, t.state),
+    index('outbox_place_idx').on(t.channel, t.state),
   ],
 );
 
 export const alertNumber = pgTable('alert_number', {
-  place: text('place').primaryKey(),
+  channel: text('place').primaryKey(),
   last: integer('last').notNull(),
 });
 
@@ -169,8 +169,8 @@ export const dbMeta = pgTable('db_meta', {
   value: text('value').notNull(),
 });
 
-export const placeHold = pgTable('place_hold', {
-  place: text('place').primaryKey(),
+export const channelHold = pgTable('place_hold', {
+  channel: text('place').primaryKey(),
   reason: text('reason').notNull(),
   since: ms('since').notNull(),
   retryAt: ms('retry_at').notNull(),
@@ -181,10 +181,10 @@ export const digest = pgTable(
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     service: text('service').notNull(),
-    place: text('place').notNull(),
+    channel: text('place').notNull(),
     number: integer('number').notNull(),
     owner: text('owner').notNull(),
-    places: text('places').notNull(),
+    areas: text('places').notNull(),
     schedule: text('schedule').notNull(),
     timezone: text('timezone').notNull(),
     paused: boolean('paused').notNull().default(false),
@@ -197,13 +197,13 @@ export const digest = pgTable(
     lastError: text('last_error'),
   },
   (t) => [
-    uniqueIndex('digest_place_number_idx').on(t.place, t.number),
+    uniqueIndex('digest_place_number_idx').on(t.channel, t.number),
     index('digest_due_idx').on(t.paused, t.nextRunAt),
   ],
 );
 
 export const digestNumber = pgTable('digest_number', {
-  place: text('place').primaryKey(),
+  channel: text('place').primaryKey(),
   last: integer('last').notNull(),
 });
 

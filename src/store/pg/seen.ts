@@ -119,12 +119,12 @@ async function recordRuns(tx: PgTx, done: ReadonlyMap<number, ReturnType<typeof 
       .where(sql`${savedSearch.id} = ANY(${sql.param(ids)}::int[])`);
 }
 
-/** What the alerts of these places posted, of these listings or locations, in SQLite's order (place, number, id). */
+/** What the alerts of these channels posted, of these listings or locations, in SQLite's order (channel, number, id). */
 async function postedIn(runner: PgRunner, q: PostedQuery): Promise<ChannelPosted[]> {
-  if (q.places.length === 0) return [];
+  if (q.channels.length === 0) return [];
   return runner
     .select({
-      place: savedSearch.place,
+      channel: savedSearch.channel,
       searchId: searchSeen.searchId,
       number: savedSearch.number,
       summary: savedSearch.summary,
@@ -140,7 +140,7 @@ async function postedIn(runner: PgRunner, q: PostedQuery): Promise<ChannelPosted
     .where(
       and(
         eq(savedSearch.service, q.service),
-        sql`${savedSearch.place} = ANY(${sql.param([...q.places])}::text[])`,
+        sql`${savedSearch.channel} = ANY(${sql.param([...q.channels])}::text[])`,
         eq(searchSeen.posted, true),
         or(
           sql`${searchSeen.propertyId} = ANY(${sql.param([...q.propertyIds])}::text[])`,
@@ -148,18 +148,22 @@ async function postedIn(runner: PgRunner, q: PostedQuery): Promise<ChannelPosted
         ),
       ),
     )
-    .orderBy(sql`${savedSearch.place} collate "C"`, asc(savedSearch.number), sql`${searchSeen.propertyId} collate "C"`);
+    .orderBy(
+      sql`${savedSearch.channel} collate "C"`,
+      asc(savedSearch.number),
+      sql`${searchSeen.propertyId} collate "C"`,
+    );
 }
 
 /**
- * The runs of these places commit one at a time until this transaction ends (SQLite's immediate transactions do the
- * same for the whole file): a lock per place, taken in one order, so two never wait on each other.
+ * The runs of these channels commit one at a time until this transaction ends (SQLite's immediate transactions do the
+ * same for the whole file): a lock per channel, taken in one order, so two never wait on each other.
  */
-async function lockPlaces(tx: PgTx, places: readonly string[]): Promise<void> {
-  if (places.length === 0) return;
-  // One statement however many places (a query saved in hundreds of channels); the locks taken in key order, since
+async function lockChannels(tx: PgTx, channels: readonly string[]): Promise<void> {
+  if (channels.length === 0) return;
+  // One statement however many channels (a query saved in hundreds of channels); the locks taken in key order, since
   // a volatile function in a select list runs after the sort below it.
-  const keys = [...new Set(places)].map((p) => `manzil:alerts-place:${p}`);
+  const keys = [...new Set(channels)].map((p) => `manzil:alerts-place:${p}`);
   await tx.execute(
     sql`select pg_advisory_xact_lock(k) from (select distinct hashtextextended(p, 0) as k from unnest(${sql.param(keys)}::text[]) as p order by k) as keys`,
   );
@@ -211,7 +215,7 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
     fence?: Fence,
   ): Promise<number | undefined> {
     return commitPlanned(
-      { service: '', places: [], propertyIds: [], locationKeys: [], outcomes: () => [...outcomes] },
+      { service: '', channels: [], propertyIds: [], locationKeys: [], outcomes: () => [...outcomes] },
       read,
       fence,
     );
@@ -224,7 +228,7 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
   ): Promise<number | undefined> {
     return db.transaction(async (tx) => {
       if (fence && !(await holdsLeaseIn(tx, fence))) return undefined;
-      await lockPlaces(tx, plan.places);
+      await lockChannels(tx, plan.channels);
       const outcomes = plan.outcomes(await postedIn(tx, plan));
       if (outcomes.length === 0) return 0;
       const queued = await commit(tx, outcomes);

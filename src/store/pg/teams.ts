@@ -54,8 +54,8 @@ export function createPgTeamRepo(store: PgStore, now: () => number = Date.now): 
 
     async list(month = monthOf(now())) {
       return teamLines(
-        await db.select({ place: savedSearch.place }).from(savedSearch),
-        await db.select({ place: digest.place }).from(digest),
+        await db.select({ channel: savedSearch.channel }).from(savedSearch),
+        await db.select({ channel: digest.channel }).from(digest),
         await db.select().from(teamUsage).where(eq(teamUsage.month, month)),
         await db.select().from(teamBudget),
       );

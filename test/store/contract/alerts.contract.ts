@@ -16,13 +16,13 @@ export interface AlertsDatabase {
 }
 
 const SERVICE = 'https://api.example';
-const PLACE = 'slack:T1:C1';
-const LIMITS = { perPlace: 25, perOwner: 50 };
+const CHANNEL = 'slack:T1:C1';
+const LIMITS = { perChannel: 25, perOwner: 50 };
 const JOB = 'poller';
 
 const search = (name: string, o: Partial<NewSavedSearch> = {}): NewSavedSearch => ({
   service: SERVICE,
-  place: PLACE,
+  channel: CHANNEL,
   owner: 'U1',
   text: `rent ${name}`,
   query: JSON.stringify({ v: 1, name }),
@@ -42,9 +42,9 @@ const listing = (propertyId: string, price: number | null, o: Partial<SeenUpdate
   ...o,
 });
 
-const card = (searchId: number, propertyId: string, place = PLACE): NewDelivery => ({
+const card = (searchId: number, propertyId: string, channel = CHANNEL): NewDelivery => ({
   searchId,
-  place,
+  channel,
   kind: 'new',
   propertyId,
   dedupeKey: `${searchId}:new:${propertyId}`,
@@ -78,12 +78,12 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
   const fences = () => staleAndCurrent(db.leases, JOB);
 
   describe('alerts repository: saving', () => {
-    it('numbers from 1 in each place, and never gives a number again there, even after every alert is removed', async () => {
+    it('numbers from 1 in each channel, and never gives a number again there, even after every alert is removed', async () => {
       const [a, b, c] = [await saved('marina'), await saved('jvc'), await saved('jlt')];
       expect([a.number, b.number, c.number]).toEqual([1, 2, 3]);
       await db.alerts.remove(c.id);
       expect((await saved('downtown')).number).toBe(4);
-      for (const row of await db.alerts.listByPlace(PLACE)) await db.alerts.remove(row.id);
+      for (const row of await db.alerts.listByChannel(CHANNEL)) await db.alerts.remove(row.id);
       expect((await saved('marina')).number).toBe(5);
     });
 
@@ -91,10 +91,10 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       const other = 'slack:T2:C1';
       await saved('marina');
       await saved('jvc');
-      const there = await saved('marina', { place: other });
+      const there = await saved('marina', { channel: other });
       expect(there.number).toBe(1);
-      expect((await db.alerts.listByPlace(PLACE)).map((r) => r.summary)).toEqual(['Rent in marina', 'Rent in jvc']);
-      expect((await db.alerts.listByPlace(other)).map((r) => [r.number, r.place])).toEqual([[1, other]]);
+      expect((await db.alerts.listByChannel(CHANNEL)).map((r) => r.summary)).toEqual(['Rent in marina', 'Rent in jvc']);
+      expect((await db.alerts.listByChannel(other)).map((r) => [r.number, r.channel])).toEqual([[1, other]]);
       expect((await db.alerts.byNumber(other, 1))!.id).toBe(there.id);
       expect(await db.alerts.byNumber(other, 2)).toBeUndefined();
     });
@@ -118,43 +118,43 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       expect(await db.alerts.byId(row.id + 1000)).toBeUndefined();
     });
 
-    it('refuses the same search saved again in a place, with the alert that exists, before any limit', async () => {
+    it('refuses the same search saved again in a channel, with the alert that exists, before any limit', async () => {
       const first = await saved('marina');
       const again = await db.alerts.create(search('marina', { text: 'rent in marina please', owner: 'U2' }), {
-        perPlace: 1,
+        perChannel: 1,
         perOwner: 1,
       });
       expect(again).toEqual({ ok: false, reason: 'duplicate', existing: first });
       // Another place, or another property service, may save it.
-      expect((await db.alerts.create(search('marina', { place: 'slack:T1:C2' }), LIMITS)).ok).toBe(true);
+      expect((await db.alerts.create(search('marina', { channel: 'slack:T1:C2' }), LIMITS)).ok).toBe(true);
       expect((await db.alerts.create(search('marina', { service: 'https://other.example' }), LIMITS)).ok).toBe(true);
       expect(await db.alerts.count()).toBe(3);
     });
 
-    it('keeps to the per-place limit, whoever saves, and takes one again after a removal', async () => {
-      const limits = { perPlace: 2, perOwner: 10 };
+    it('keeps to the per-channel limit, whoever saves, and takes one again after a removal', async () => {
+      const limits = { perChannel: 2, perOwner: 10 };
       const first = await saved('marina', {}, limits);
       await saved('jvc', { owner: 'U2' }, limits);
-      expect(await db.alerts.create(search('jlt', { owner: 'U3' }), limits)).toEqual({ ok: false, reason: 'place' });
-      expect((await db.alerts.create(search('jlt', { place: 'slack:T1:C2', owner: 'U3' }), limits)).ok).toBe(true);
+      expect(await db.alerts.create(search('jlt', { owner: 'U3' }), limits)).toEqual({ ok: false, reason: 'channel' });
+      expect((await db.alerts.create(search('jlt', { channel: 'slack:T1:C2', owner: 'U3' }), limits)).ok).toBe(true);
       await db.alerts.remove(first.id);
       const third = await db.alerts.create(search('jlt', { owner: 'U3' }), limits);
       expect(third.ok && third.row.number).toBe(3);
     });
 
-    it('keeps to the per-owner limit across places, while others can still save', async () => {
-      const limits = { perPlace: 25, perOwner: 2 };
+    it('keeps to the per-owner limit across channels, while others can still save', async () => {
+      const limits = { perChannel: 25, perOwner: 2 };
       await saved('marina', {}, limits);
-      await saved('jvc', { place: 'slack:T1:C2' }, limits);
-      expect(await db.alerts.create(search('jlt', { place: 'slack:T1:C3' }), limits)).toEqual({
+      await saved('jvc', { channel: 'slack:T1:C2' }, limits);
+      expect(await db.alerts.create(search('jlt', { channel: 'slack:T1:C3' }), limits)).toEqual({
         ok: false,
         reason: 'owner',
       });
-      expect((await db.alerts.create(search('jlt', { place: 'slack:T1:C3', owner: 'U2' }), limits)).ok).toBe(true);
+      expect((await db.alerts.create(search('jlt', { channel: 'slack:T1:C3', owner: 'U2' }), limits)).ok).toBe(true);
     });
 
-    it('saved at once from two instances: distinct numbers 1..n, and never more than the place may have', async () => {
-      const limits = { perPlace: 15, perOwner: 100 };
+    it('saved at once from two instances: distinct numbers 1..n, and never more than the channel may have', async () => {
+      const limits = { perChannel: 15, perOwner: 100 };
       const other = (await db.connect?.()) ?? db;
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
@@ -164,17 +164,17 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       if (other !== db) await other.close();
       const numbers = results.flatMap((r) => (r.ok ? [r.row.number] : [])).sort((x, y) => x - y);
       expect(numbers).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
-      expect(results.filter((r) => !r.ok).map((r) => !r.ok && r.reason)).toEqual(Array(5).fill('place'));
+      expect(results.filter((r) => !r.ok).map((r) => !r.ok && r.reason)).toEqual(Array(5).fill('channel'));
       expect(await db.alerts.count()).toBe(15);
     });
   });
 
   describe('alerts repository: reading and changing', () => {
-    it('lists a place by number; pausing keeps the next run, resuming makes it due now', async () => {
+    it('lists a channel by number; pausing keeps the next run, resuming makes it due now', async () => {
       const a = await saved('marina');
       const b = await saved('jvc');
-      expect((await db.alerts.listByPlace(PLACE)).map((r) => r.id)).toEqual([a.id, b.id]);
-      expect(await db.alerts.listByPlace('slack:T9:C9')).toEqual([]);
+      expect((await db.alerts.listByChannel(CHANNEL)).map((r) => r.id)).toEqual([a.id, b.id]);
+      expect(await db.alerts.listByChannel('slack:T9:C9')).toEqual([]);
       await db.alerts.commitRun(run(a.id, a.createdAt + 60_000));
       await db.alerts.setPaused(a.id, true);
       expect(await db.alerts.byId(a.id)).toMatchObject({ paused: true, nextRunAt: a.createdAt + 60_000 });
@@ -208,21 +208,21 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       await db.alerts.remove(a.id); // again: nothing
     });
 
-    it('counts searches, of a service, and those of other services in all places or one', async () => {
+    it('counts searches, of a service, and those of other services in all channels or one', async () => {
       await saved('marina');
       await saved('jvc', { service: 'https://other.example' });
-      await saved('jlt', { service: 'https://other.example', place: 'slack:T1:C2' });
+      await saved('jlt', { service: 'https://other.example', channel: 'slack:T1:C2' });
       expect(await db.alerts.count()).toBe(3);
       expect(await db.alerts.count(SERVICE)).toBe(1);
       expect(await db.alerts.count('https://none.example')).toBe(0);
       expect(await db.alerts.countElsewhere(SERVICE)).toBe(2);
-      expect(await db.alerts.countElsewhere(SERVICE, PLACE)).toBe(1);
+      expect(await db.alerts.countElsewhere(SERVICE, CHANNEL)).toBe(1);
       expect(await db.alerts.countElsewhere('https://other.example')).toBe(1);
     });
 
-    it('lists the searches not paused, of every service and place, in the order saved', async () => {
+    it('lists the searches not paused, of every service and channel, in the order saved', async () => {
       const a = await saved('marina');
-      const b = await saved('jvc', { service: 'https://other.example', place: 'slack:T1:C2' });
+      const b = await saved('jvc', { service: 'https://other.example', channel: 'slack:T1:C2' });
       const c = await saved('jlt');
       await db.alerts.setPaused(c.id, true);
       // Not yet due is still active.
@@ -250,25 +250,25 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       expect((await db.alerts.due(SERVICE, 1_500)).map((r) => r.id)).toEqual([c.id]);
     });
 
-    it('leaves out paused searches, those of a held place and those of another service', async () => {
+    it('leaves out paused searches, those of a held channel and those of another service', async () => {
       const a = await saved('marina');
       const b = await saved('jvc');
-      const held = await saved('marina', { place: 'slack:T1:C2' });
+      const held = await saved('marina', { channel: 'slack:T1:C2' });
       const other = await saved('marina', { service: 'https://other.example' });
       const late = Date.now() + 3_600_000;
       expect((await db.alerts.due(SERVICE, late)).map((r) => r.id)).toEqual([a.id, b.id, held.id]);
       await db.alerts.setPaused(b.id, true);
-      expect(await db.outbox.holdPlace(held.place, 'channel archived', 1_000, late * 2)).toBe(true);
+      expect(await db.outbox.holdChannel(held.channel, 'channel archived', 1_000, late * 2)).toBe(true);
       expect((await db.alerts.due(SERVICE, late)).map((r) => r.id)).toEqual([a.id]);
       expect((await db.alerts.due('https://other.example', late)).map((r) => r.id)).toEqual([other.id]);
-      await db.outbox.releasePlace(held.place, late);
+      await db.outbox.releaseChannel(held.channel, late);
       expect((await db.alerts.due(SERVICE, late)).map((r) => r.id)).toEqual([a.id, held.id]);
     });
 
     it('gives only one query’s searches when asked for it (a job per query on Postgres)', async () => {
       const a = await saved('marina');
       await saved('jvc');
-      const c = await saved('marina', { place: 'slack:T1:C2' });
+      const c = await saved('marina', { channel: 'slack:T1:C2' });
       const late = Date.now() + 3_600_000;
       expect((await db.alerts.due(SERVICE, late, 'location=marina')).map((r) => r.id)).toEqual([a.id, c.id]);
       await db.alerts.commitRun(run(a.id, late + 1));
@@ -301,7 +301,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       const { stale, current } = await fences();
       const notice: NewDelivery = {
         searchId: a.id,
-        place: PLACE,
+        channel: CHANNEL,
         kind: 'failing',
         dedupeKey: `${a.id}:failing:10000`,
         payload: '{}',
@@ -385,7 +385,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       const [entry] = await db.outbox.list();
       expect(entry).toMatchObject({
         searchId: a.id,
-        place: PLACE,
+        channel: CHANNEL,
         kind: 'new',
         propertyId: 'p1',
         dedupeKey: `${a.id}:new:p1`,
@@ -544,8 +544,8 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
     it('says when a query was last polled successfully: the newest run of any search of it, in that service only', async () => {
       const key = 'location=marina';
       expect(await db.alerts.lastPolled(SERVICE, key)).toBeUndefined();
-      const [a, b] = [await saved('marina'), await saved('marina', { place: 'slack:T1:C2' })];
-      await saved('marina', { service: 'https://other.example', place: 'slack:T1:C3' });
+      const [a, b] = [await saved('marina'), await saved('marina', { channel: 'slack:T1:C2' })];
+      await saved('marina', { service: 'https://other.example', channel: 'slack:T1:C3' });
       expect(await db.alerts.lastPolled(SERVICE, key)).toBeUndefined();
       await db.alerts.commitRun(run(a.id, 5_000));
       await db.alerts.commitRun(run(b.id, 7_000));
@@ -563,7 +563,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
   describe('alerts repository: what a channel has posted (one listing once per channel)', () => {
     const query = (o: Partial<PostedQuery> = {}): PostedQuery => ({
       service: SERVICE,
-      places: [PLACE],
+      channels: [CHANNEL],
       propertyIds: ['p1'],
       locationKeys: ['jvc'],
       ...o,
@@ -571,7 +571,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
 
     it('gives the posted rows of the channel’s alerts, of these listings or locations, in one order; not unposted ones, other channels or services', async () => {
       const [a, b] = [await saved('marina'), await saved('jvc')];
-      const elsewhere = await saved('marina', { place: 'slack:T1:C2' });
+      const elsewhere = await saved('marina', { channel: 'slack:T1:C2' });
       const otherService = await saved('marina', { service: 'https://other.example' });
       await db.alerts.commitRuns([
         run(b.id, 1_000, {
@@ -587,7 +587,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       ]);
       const expected = [
         {
-          place: PLACE,
+          channel: CHANNEL,
           searchId: a.id,
           number: 1,
           summary: 'Rent in marina',
@@ -599,7 +599,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
           size: 1200,
         },
         {
-          place: PLACE,
+          channel: CHANNEL,
           searchId: b.id,
           number: 2,
           summary: 'Rent in jvc',
@@ -611,7 +611,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
           size: 1200,
         },
         {
-          place: PLACE,
+          channel: CHANNEL,
           searchId: b.id,
           number: 2,
           summary: 'Rent in jvc',
@@ -624,7 +624,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
         },
       ];
       expect(await db.alerts.postedIn(query())).toEqual(expected);
-      expect(await db.alerts.postedIn(query({ places: [] }))).toEqual([]);
+      expect(await db.alerts.postedIn(query({ channels: [] }))).toEqual([]);
       // A plan is given the same rows, read in its transaction, and what it returns is recorded.
       let given: unknown;
       const queued = await db.alerts.commitPlanned(

@@ -15,22 +15,22 @@ export interface DigestsDatabase {
 }
 
 const SERVICE = 'https://api.example';
-const PLACE = 'slack:T1:C1';
+const CHANNEL = 'slack:T1:C1';
 const JOB = 'digests';
 
 const digestOf = (name: string, o: Partial<NewDigest> = {}): NewDigest => ({
   service: SERVICE,
-  place: PLACE,
+  channel: CHANNEL,
   owner: 'U1',
-  places: JSON.stringify([{ id: 5002, name }]),
+  areas: JSON.stringify([{ id: 5002, name }]),
   schedule: JSON.stringify({ every: 'week', day: 1, time: '09:00' }),
   timezone: 'Asia/Dubai',
   nextRunAt: 100_000,
   ...o,
 });
 
-const posted = (id: number, slot: number, place = PLACE): NewDelivery => ({
-  place,
+const posted = (id: number, slot: number, channel = CHANNEL): NewDelivery => ({
+  channel,
   kind: 'digest',
   dedupeKey: digestKey(id, slot),
   payload: JSON.stringify({ id, slot }),
@@ -54,8 +54,8 @@ export function digestsContract(open: () => Promise<DigestsDatabase>): void {
     await db.close();
   });
 
-  async function saved(name: string, o: Partial<NewDigest> = {}, perPlace = 10) {
-    const result = await db.digests.create(digestOf(name, o), { perPlace });
+  async function saved(name: string, o: Partial<NewDigest> = {}, perChannel = 10) {
+    const result = await db.digests.create(digestOf(name, o), { perChannel });
     if (!result.ok) throw new Error(`not saved: ${result.reason}`);
     return result.row;
   }
@@ -63,7 +63,7 @@ export function digestsContract(open: () => Promise<DigestsDatabase>): void {
   const fences = () => staleAndCurrent(db.leases, JOB);
 
   describe('digests repository: saving', () => {
-    it('numbers from 1 in each place and never gives a number again there; each place keeps its own list', async () => {
+    it('numbers from 1 in each channel and never gives a number again there; each channel keeps its own list', async () => {
       const before = Date.now();
       const [a, b, c] = [await saved('Dubai Marina'), await saved('JVC'), await saved('JLT')];
       expect([a.number, b.number, c.number]).toEqual([1, 2, 3]);
@@ -78,29 +78,29 @@ export function digestsContract(open: () => Promise<DigestsDatabase>): void {
       expect(a.createdAt).toBeGreaterThanOrEqual(before);
       await db.digests.remove(c.id);
       expect((await saved('Downtown')).number).toBe(4);
-      for (const row of await db.digests.listByPlace(PLACE)) await db.digests.remove(row.id);
+      for (const row of await db.digests.listByChannel(CHANNEL)) await db.digests.remove(row.id);
       expect((await saved('Marina')).number).toBe(5);
-      const other = await saved('Marina', { place: 'slack:T2:C1' });
+      const other = await saved('Marina', { channel: 'slack:T2:C1' });
       expect(other.number).toBe(1);
-      expect((await db.digests.listByPlace('slack:T2:C1')).map((r) => r.id)).toEqual([other.id]);
-      expect((await db.digests.listByPlace(PLACE)).map((r) => r.number)).toEqual([5]);
+      expect((await db.digests.listByChannel('slack:T2:C1')).map((r) => r.id)).toEqual([other.id]);
+      expect((await db.digests.listByChannel(CHANNEL)).map((r) => r.number)).toEqual([5]);
     });
 
-    it('keeps to the per-place limit; other places are not affected; a removal frees a place', async () => {
+    it('keeps to the per-channel limit; other channels are not affected; a removal frees a channel', async () => {
       const first = await saved('Marina', {}, 2);
       await saved('JVC', { owner: 'U2' }, 2);
-      expect(await db.digests.create(digestOf('JLT'), { perPlace: 2 })).toEqual({ ok: false, reason: 'place' });
-      expect((await db.digests.create(digestOf('JLT', { place: 'slack:T1:C2' }), { perPlace: 2 })).ok).toBe(true);
+      expect(await db.digests.create(digestOf('JLT'), { perChannel: 2 })).toEqual({ ok: false, reason: 'channel' });
+      expect((await db.digests.create(digestOf('JLT', { channel: 'slack:T1:C2' }), { perChannel: 2 })).ok).toBe(true);
       await db.digests.remove(first.id);
-      const again = await db.digests.create(digestOf('JLT'), { perPlace: 2 });
+      const again = await db.digests.create(digestOf('JLT'), { perChannel: 2 });
       expect(again.ok && again.row.number).toBe(3);
     });
 
-    it('saved at once from two instances: distinct numbers 1..n, and never more than the place may have', async () => {
+    it('saved at once from two instances: distinct numbers 1..n, and never more than the channel may have', async () => {
       const other = (await db.connect?.()) ?? db;
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          (i % 2 === 0 ? db : other).digests.create(digestOf(`Area ${i}`), { perPlace: 12 }),
+          (i % 2 === 0 ? db : other).digests.create(digestOf(`Area ${i}`), { perChannel: 12 }),
         ),
       );
       if (other !== db) await other.close();
@@ -114,8 +114,8 @@ export function digestsContract(open: () => Promise<DigestsDatabase>): void {
     it('finds by number and id; lists by number', async () => {
       const a = await saved('Marina');
       const b = await saved('JVC');
-      expect((await db.digests.listByPlace(PLACE)).map((r) => r.id)).toEqual([a.id, b.id]);
-      expect(await db.digests.byNumber(PLACE, 2)).toEqual(b);
+      expect((await db.digests.listByChannel(CHANNEL)).map((r) => r.id)).toEqual([a.id, b.id]);
+      expect(await db.digests.byNumber(CHANNEL, 2)).toEqual(b);
       expect(await db.digests.byNumber('slack:T2:C1', 2)).toBeUndefined();
       expect(await db.digests.byId(a.id)).toEqual(a);
       expect(await db.digests.byId(b.id + 1000)).toBeUndefined();
@@ -146,8 +146,8 @@ export function digestsContract(open: () => Promise<DigestsDatabase>): void {
         holder: 'h',
         at: 10_000,
         leaseMs: 60_000,
-        perPlace: 1,
-        places: 1,
+        perChannel: 1,
+        channels: 1,
         platforms: ['slack'],
       });
       expect(entry!.dedupeKey).toBe(digestKey(a.id, 1_000));
@@ -171,9 +171,9 @@ export function digestsContract(open: () => Promise<DigestsDatabase>): void {
       const paused = await saved('Paused', { nextRunAt: 1_000 });
       await db.digests.setPaused(paused.id, true);
       await saved('Other', { nextRunAt: 1_000, service: 'https://other.example' });
-      const held = await saved('Held', { nextRunAt: 1_000, place: 'slack:T1:C2' });
+      const held = await saved('Held', { nextRunAt: 1_000, channel: 'slack:T1:C2' });
       expect((await db.digests.due(SERVICE, 5_000)).map((r) => r.id)).toEqual([b.id, held.id, a.id, c.id]);
-      await db.outbox.holdPlace(held.place, 'channel archived', 1_000, 1_000_000);
+      await db.outbox.holdChannel(held.channel, 'channel archived', 1_000, 1_000_000);
       expect((await db.digests.due(SERVICE, 5_000)).map((r) => r.id)).toEqual([b.id, a.id, c.id]);
       expect((await db.digests.due(SERVICE, 2_000)).map((r) => r.id)).toEqual([b.id]);
     });
@@ -231,7 +231,7 @@ export function digestsContract(open: () => Promise<DigestsDatabase>): void {
       const a = await saved('Marina');
       const { stale, current } = await fences();
       const notice: NewDelivery = {
-        place: PLACE,
+        channel: CHANNEL,
         kind: 'notice',
         dedupeKey: `${digestKey(a.id, 100_000)}:postponed`,
         payload: '{}',

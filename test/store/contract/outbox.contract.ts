@@ -11,10 +11,10 @@ import type { Stores } from './databases.js';
 const T = 1_000_000;
 const LEASE = 60_000;
 
-const entry = (place: string, label: string): NewDelivery => ({
-  place,
+const entry = (channel: string, label: string): NewDelivery => ({
+  channel,
   kind: 'notice',
-  dedupeKey: `${place}:${label}`,
+  dedupeKey: `${channel}:${label}`,
   payload: JSON.stringify({ label }),
 });
 
@@ -23,17 +23,17 @@ const claim = (holder: string, at: number, o: Partial<ClaimOptions> = {}): Claim
   holder,
   at,
   leaseMs: LEASE,
-  perPlace: 10,
-  places: 10,
+  perChannel: 10,
+  channels: 10,
   platforms: ['test'],
   ...o,
 });
 
 /** Queues entries in this order, each a millisecond after the one before from `at`; their ids. */
-async function enqueueAll(outbox: OutboxRepo, entries: [place: string, label: string][], at = T): Promise<number[]> {
+async function enqueueAll(outbox: OutboxRepo, entries: [channel: string, label: string][], at = T): Promise<number[]> {
   const ids: number[] = [];
-  for (const [i, [place, label]] of entries.entries()) {
-    await outbox.enqueue(entry(place, label), at + i);
+  for (const [i, [channel, label]] of entries.entries()) {
+    await outbox.enqueue(entry(channel, label), at + i);
     ids.push((await outbox.list()).at(-1)!.id);
   }
   return ids;
@@ -58,7 +58,7 @@ export function outboxContract(open: () => Promise<Stores>): void {
         const rows = await outbox.list();
         expect(rows).toHaveLength(1);
         expect(rows[0]).toMatchObject({
-          place: 'test:c1',
+          channel: 'test:c1',
           kind: 'notice',
           payload: '{"label":"a"}',
           state: 'pending',
@@ -90,17 +90,17 @@ export function outboxContract(open: () => Promise<Stores>): void {
         });
       });
 
-      it('lists by place and state, oldest first', async () => {
+      it('lists by channel and state, oldest first', async () => {
         const [a, b, c] = await enqueueAll(outbox, [
           ['test:c1', 'a'],
           ['test:c2', 'b'],
           ['test:c1', 'c'],
         ]);
-        await outbox.claimDue(claim('x', T + 10, { places: 1, perPlace: 1 }));
-        expect(idsOf(await outbox.list({ place: 'test:c1' }))).toEqual([a, c]);
+        await outbox.claimDue(claim('x', T + 10, { channels: 1, perChannel: 1 }));
+        expect(idsOf(await outbox.list({ channel: 'test:c1' }))).toEqual([a, c]);
         expect(idsOf(await outbox.list({ state: 'pending' }))).toEqual([b, c]);
         expect(idsOf(await outbox.list({ state: ['claimed', 'pending'] }))).toEqual([a, b, c]);
-        expect(idsOf(await outbox.list({ place: 'test:c1', state: 'claimed' }))).toEqual([a]);
+        expect(idsOf(await outbox.list({ channel: 'test:c1', state: 'claimed' }))).toEqual([a]);
       });
     });
 
@@ -138,12 +138,12 @@ export function outboxContract(open: () => Promise<Stores>): void {
           ['test:c1', 'a'],
           ['test:c2', 'b'],
         ]);
-        const [first] = await outbox.claimDue(claim('a', T + 10, { places: 1 }));
-        const [second] = await outbox.claimDue(claim('a', T + 10, { places: 1 }));
+        const [first] = await outbox.claimDue(claim('a', T + 10, { channels: 1 }));
+        const [second] = await outbox.claimDue(claim('a', T + 10, { channels: 1 }));
         expect(second!.token).toBeGreaterThan(first!.token);
       });
 
-      it('takes at most perPlace entries of a channel, over at most `places` channels taken by their oldest entry', async () => {
+      it('takes at most perChannel entries of a channel, over at most `channels` channels taken by their oldest entry', async () => {
         // c2's oldest entry is the oldest of all, then c1's, then c3's.
         const [b1, a1, b2, a2, c1, b3, a3] = await enqueueAll(outbox, [
           ['test:c2', 'b1'],
@@ -154,12 +154,17 @@ export function outboxContract(open: () => Promise<Stores>): void {
           ['test:c2', 'b3'],
           ['test:c1', 'a3'],
         ]);
-        expect(idsOf(await outbox.claimDue(claim('a', T + 10, { perPlace: 2, places: 2 })))).toEqual([b1, a1, b2, a2]);
+        expect(idsOf(await outbox.claimDue(claim('a', T + 10, { perChannel: 2, channels: 2 })))).toEqual([
+          b1,
+          a1,
+          b2,
+          a2,
+        ]);
         // The same holder claiming again gets what is left, its busy channels aside.
-        expect(idsOf(await outbox.claimDue(claim('a', T + 10, { perPlace: 2, places: 2, busy: ['test:c2'] })))).toEqual(
-          [c1, a3],
-        );
-        expect(idsOf(await outbox.claimDue(claim('a', T + 10, { perPlace: 2, places: 2 })))).toEqual([b3]);
+        expect(
+          idsOf(await outbox.claimDue(claim('a', T + 10, { perChannel: 2, channels: 2, busy: ['test:c2'] }))),
+        ).toEqual([c1, a3]);
+        expect(idsOf(await outbox.claimDue(claim('a', T + 10, { perChannel: 2, channels: 2 })))).toEqual([b3]);
       });
 
       it('leaves busy and held channels alone; a hold lapses at its retry time, or is released with its queue due at once', async () => {
@@ -168,7 +173,7 @@ export function outboxContract(open: () => Promise<Stores>): void {
           ['test:c2', 'b'],
           ['test:c3', 'c'],
         ]);
-        expect(await outbox.holdPlace('test:c1', 'channel_not_found', T, T + 1_000)).toBe(true);
+        expect(await outbox.holdChannel('test:c1', 'channel_not_found', T, T + 1_000)).toBe(true);
         expect(idsOf(await outbox.claimDue(claim('a', T + 10, { busy: ['test:c2'] })))).toEqual([c]);
         expect(await outbox.claimDue(claim('a', T + 999))).toMatchObject([{ id: b }]);
         expect(idsOf(await outbox.claimDue(claim('a', T + 1_000)))).toEqual([a]);
@@ -180,7 +185,7 @@ export function outboxContract(open: () => Promise<Stores>): void {
           ['test:c2', 'b1'],
           ['test:c1', 'a2'],
         ]);
-        expect(idsOf(await outbox.claimDue(claim('a', T + 10, { places: 1 })))).toEqual([a1, a2]);
+        expect(idsOf(await outbox.claimDue(claim('a', T + 10, { channels: 1 })))).toEqual([a1, a2]);
         expect(idsOf(await outbox.claimDue(claim('b', T + 10)))).toEqual([b1]);
         expect(await outbox.claimDue(claim('c', T + 10))).toEqual([]);
       });
@@ -191,13 +196,13 @@ export function outboxContract(open: () => Promise<Stores>): void {
           ['test:c1', 'a2'],
           ['test:c2', 'b1'],
         ]);
-        const [mine] = await outbox.claimDue(claim('a', T + 10, { perPlace: 1, places: 1 }));
+        const [mine] = await outbox.claimDue(claim('a', T + 10, { perChannel: 1, channels: 1 }));
         expect(mine!.id).toBe(a1);
         await outbox.enqueue(entry('test:c1', 'a3'), T + 20);
         expect(idsOf(await outbox.claimDue(claim('b', T + 30)))).toEqual([b1]);
         // Its holder may claim more of it; once its claim there is done, the channel is anyone's.
         expect(await outbox.markDelivered(a1!, mine!.token, 'm1', T + 40)).toBe(true);
-        expect(idsOf(await outbox.claimDue(claim('b', T + 50, { perPlace: 1 })))).toEqual([a2]);
+        expect(idsOf(await outbox.claimDue(claim('b', T + 50, { perChannel: 1 })))).toEqual([a2]);
         expect(await outbox.claimDue(claim('a', T + 50))).toEqual([]);
         // A lapsed holder's live claim does not hold the channel.
         expect(idsOf(await outbox.claimDue(claim('a', T + 60, { lapsed: ['b'] })))).toHaveLength(3);
@@ -209,16 +214,16 @@ export function outboxContract(open: () => Promise<Stores>): void {
           ['test:c1', 'a2'],
           ['test:c2', 'b1'],
         ]);
-        const [first] = await outbox.claimDue(claim('a', T + 10, { perPlace: 1, places: 1 }));
-        expect(first).toMatchObject({ id: a1, placeLastAttemptAt: null });
+        const [first] = await outbox.claimDue(claim('a', T + 10, { perChannel: 1, channels: 1 }));
+        expect(first).toMatchObject({ id: a1, channelLastAttemptAt: null });
         expect(await outbox.markPosting(a1!, first!.token, T + 20, T + 1_000)).toBe(true);
         expect(await outbox.markDelivered(a1!, first!.token, 'm1', T + 30)).toBe(true);
         // Another holder takes the channel's next entry: the post that started there before counts, in its channel
         // only.
         const next = await outbox.claimDue(claim('b', T + 40));
-        expect(next.map((c) => ({ id: c.id, placeLastAttemptAt: c.placeLastAttemptAt }))).toEqual([
-          { id: a2, placeLastAttemptAt: T + 20 },
-          { id: b1, placeLastAttemptAt: null },
+        expect(next.map((c) => ({ id: c.id, channelLastAttemptAt: c.channelLastAttemptAt }))).toEqual([
+          { id: a2, channelLastAttemptAt: T + 20 },
+          { id: b1, channelLastAttemptAt: null },
         ]);
       });
     });
@@ -274,7 +279,7 @@ export function outboxContract(open: () => Promise<Stores>): void {
           ['test:c1', 'b'],
           ['test:c2', 'c'],
         ]);
-        const first = await outbox.claimDue(claim('a', T + 10, { places: 1 }));
+        const first = await outbox.claimDue(claim('a', T + 10, { channels: 1 }));
         const second = await outbox.claimDue(claim('a', T + 10));
         expect(idsOf(first)).toEqual([a, b]);
         expect(idsOf(second)).toEqual([c]);
@@ -330,7 +335,7 @@ export function outboxContract(open: () => Promise<Stores>): void {
           ['test:c2', 'b'],
         ]);
         await enqueueAll(outbox, [['test:c3', 'other holder']]);
-        const mine = await outbox.claimDue(claim('a', T + 10, { places: 2 }));
+        const mine = await outbox.claimDue(claim('a', T + 10, { channels: 2 }));
         const others = await outbox.claimDue(claim('b', T + 10));
         expect(await outbox.markPosting(a!, mine[0]!.token, T + 20, T + 50_000)).toBe(true);
         expect(await outbox.release('a')).toBe(2);
@@ -477,7 +482,7 @@ export function outboxContract(open: () => Promise<Stores>): void {
           ['test:c2', 'b'],
           ['test:c3', 'c'],
         ]);
-        const claimedRows = await outbox.claimDue(claim('a', T + 10, { places: 2 }));
+        const claimedRows = await outbox.claimDue(claim('a', T + 10, { channels: 2 }));
         for (const r of claimedRows) {
           await outbox.markPosting(r.id, r.token, T + 20, T + 1_000);
           await outbox.markFailed(r.id, r.token, { error: 'gone', retryAt: undefined });
@@ -500,21 +505,21 @@ export function outboxContract(open: () => Promise<Stores>): void {
     describe('held channels', () => {
       it('are held until their retry time, said once, listed, and released with their queue due at once', async () => {
         const [a] = await enqueueAll(outbox, [['test:c1', 'a']]);
-        expect(await outbox.heldPlace('test:c1')).toBeUndefined();
-        expect(await outbox.holdPlace('test:c1', 'not_in_channel', T, T + 900_000)).toBe(true);
-        expect(await outbox.holdPlace('test:c1', 'r'.repeat(400), T + 5, T + 1_800_000)).toBe(false);
-        expect(await outbox.heldPlace('test:c1')).toEqual({ reason: 'r'.repeat(300), since: T });
-        expect(await outbox.heldPlaces()).toEqual([
-          { place: 'test:c1', reason: 'r'.repeat(300), since: T, retryAt: T + 1_800_000 },
+        expect(await outbox.heldChannel('test:c1')).toBeUndefined();
+        expect(await outbox.holdChannel('test:c1', 'not_in_channel', T, T + 900_000)).toBe(true);
+        expect(await outbox.holdChannel('test:c1', 'r'.repeat(400), T + 5, T + 1_800_000)).toBe(false);
+        expect(await outbox.heldChannel('test:c1')).toEqual({ reason: 'r'.repeat(300), since: T });
+        expect(await outbox.heldChannels()).toEqual([
+          { channel: 'test:c1', reason: 'r'.repeat(300), since: T, retryAt: T + 1_800_000 },
         ]);
         expect(await outbox.claimDue(claim('a', T + 10))).toEqual([]);
         // Releasing the channel makes its queue due now, the entries queued for later too.
         await outbox.enqueue(entry('test:c1', 'later'), T + 50_000);
-        expect(await outbox.releasePlace('test:c1', T + 20)).toBe(true);
-        expect(await outbox.releasePlace('test:c1', T + 20)).toBe(false);
-        expect(await outbox.heldPlace('test:c1')).toBeUndefined();
-        expect(await outbox.heldPlaces()).toEqual([]);
-        const queue = await outbox.list({ place: 'test:c1' });
+        expect(await outbox.releaseChannel('test:c1', T + 20)).toBe(true);
+        expect(await outbox.releaseChannel('test:c1', T + 20)).toBe(false);
+        expect(await outbox.heldChannel('test:c1')).toBeUndefined();
+        expect(await outbox.heldChannels()).toEqual([]);
+        const queue = await outbox.list({ channel: 'test:c1' });
         expect(queue.map((r) => r.nextAttemptAt)).toEqual([T, T + 20]);
         expect(idsOf(await outbox.claimDue(claim('a', T + 20)))).toEqual([a, queue[1]!.id]);
       });
@@ -527,7 +532,7 @@ export function outboxContract(open: () => Promise<Stores>): void {
           ['test:c2', 'parked'],
           ['test:c3', 'pending'],
         ]);
-        const rows = await outbox.claimDue(claim('a', T + 10, { places: 2 }));
+        const rows = await outbox.claimDue(claim('a', T + 10, { channels: 2 }));
         await outbox.markDelivered(old!, rows[0]!.token, 'm1', T + 100);
         await outbox.markFailed(rows[1]!.id, rows[1]!.token, { error: 'gone' });
         await outbox.enqueue(entry('test:c1', 'recent'), T + 10_000);
@@ -551,7 +556,7 @@ export function outboxContract(open: () => Promise<Stores>): void {
           delivered: 0,
           possibleDuplicates: 0,
           oldestPendingMs: 0,
-          heldPlaces: 0,
+          heldChannels: 0,
         });
         const [a, b, c] = await enqueueAll(outbox, [
           ['test:c1', 'a'],
@@ -566,11 +571,11 @@ export function outboxContract(open: () => Promise<Stores>): void {
           ],
           T + 100,
         );
-        const rows = await outbox.claimDue(claim('a', T + 10, { places: 3 }));
+        const rows = await outbox.claimDue(claim('a', T + 10, { channels: 3 }));
         await outbox.markDelivered(a!, rows[0]!.token, 'm1', T + 20, true);
         await outbox.markPosting(b!, rows[1]!.token, T + 20, T + 1_000);
         expect(rows[2]!.id).toBe(c);
-        await outbox.holdPlace('test:c9', 'gone', T, T + 1_000);
+        await outbox.holdChannel('test:c9', 'gone', T, T + 1_000);
         expect(await outbox.stats(T + 1_000)).toEqual({
           pending: 2,
           sending: 2,
@@ -579,7 +584,7 @@ export function outboxContract(open: () => Promise<Stores>): void {
           delivered: 1,
           possibleDuplicates: 1,
           oldestPendingMs: 999,
-          heldPlaces: 1,
+          heldChannels: 1,
         });
         await outbox.markFailed(b!, rows[1]!.token, { error: 'gone' });
         expect(await outbox.stats(T + 1_000)).toMatchObject({
@@ -597,7 +602,7 @@ export function outboxContract(open: () => Promise<Stores>): void {
         expect(await outbox.nextDue([])).toBeUndefined();
         expect(await outbox.nextDue(['test'])).toBe(T + 5_000);
         expect(await outbox.nextDue(['test', 'other'])).toBe(T + 1_000);
-        await outbox.holdPlace('test:c1', 'gone', T, T + 9_000);
+        await outbox.holdChannel('test:c1', 'gone', T, T + 9_000);
         expect(await outbox.nextDue(['test'])).toBe(T + 9_000);
         await outbox.enqueue(entry('test:c2', 'c'), T);
         await outbox.claimDue(claim('a', T, { leaseMs: 7_000 }));
@@ -614,8 +619,8 @@ export function outboxContract(open: () => Promise<Stores>): void {
           { name: 'b', outbox: other.outbox },
         ];
         // Ten channels, five a claim: the first to claim takes five, the other is left the other five.
-        const perPlace = 2;
-        const places = 5;
+        const perChannel = 2;
+        const channels = 5;
         const claims = new Map<number, number>();
         let at = T;
         const rounds = 20;
@@ -625,18 +630,18 @@ export function outboxContract(open: () => Promise<Stores>): void {
           // The round's work: each channel's two oldest entries.
           const due = new Map<string, number[]>();
           for (const r of await outbox.list({ state: 'pending' }))
-            due.set(r.place, [...(due.get(r.place) ?? []), r.id].slice(0, perPlace));
+            due.set(r.channel, [...(due.get(r.channel) ?? []), r.id].slice(0, perChannel));
           expect(due.size).toBe(10);
           const taken = await Promise.all(
-            holders.map((h) => h.outbox.claimDue(claim(h.name, at, { perPlace, places }))),
+            holders.map((h) => h.outbox.claimDue(claim(h.name, at, { perChannel, channels }))),
           );
-          const [placesA, placesB] = taken.map((rows) => new Set(rows.map((r) => r.place)));
-          expect([...placesA!].filter((p) => placesB!.has(p))).toEqual([]);
+          const [channelsA, channelsB] = taken.map((rows) => new Set(rows.map((r) => r.channel)));
+          expect([...channelsA!].filter((p) => channelsB!.has(p))).toEqual([]);
           // Two claims, two tokens.
           if (taken[0]!.length > 0 && taken[1]!.length > 0) expect(taken[0]![0]!.token).not.toBe(taken[1]![0]!.token);
           // Neither starved, at once: each has five channels, and the two claims hold exactly the round's work. (On
           // Postgres a claim that read the queue just before the other's committed once came back with nothing.)
-          expect(taken.map((rows) => new Set(rows.map((r) => r.place)).size)).toEqual([places, places]);
+          expect(taken.map((rows) => new Set(rows.map((r) => r.channel)).size)).toEqual([channels, channels]);
           expect(taken.flatMap((rows) => rows.map((r) => r.id)).sort((x, y) => x - y)).toEqual(
             [...due.values()].flat().sort((x, y) => x - y),
           );
@@ -649,9 +654,9 @@ export function outboxContract(open: () => Promise<Stores>): void {
         }
         // The rest, by either, until none is left.
         for (
-          let more = await outbox.claimDue(claim('a', at, { places: 100 }));
+          let more = await outbox.claimDue(claim('a', at, { channels: 100 }));
           more.length > 0;
-          more = await outbox.claimDue(claim('a', at, { places: 100 }))
+          more = await outbox.claimDue(claim('a', at, { channels: 100 }))
         ) {
           for (const r of more) {
             claims.set(r.id, (claims.get(r.id) ?? 0) + 1);

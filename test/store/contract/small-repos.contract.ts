@@ -57,7 +57,7 @@ export type InstallationsDatabase = Pick<SmallRepoMakers, 'installations'> & {
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 const SERVICE = 'https://api.example';
-const LIMITS = { perPlace: 25, perOwner: 50 };
+const LIMITS = { perChannel: 25, perOwner: 50 };
 
 /** A clock the test moves. */
 function clock(start = Date.UTC(2026, 10, 24, 9)) {
@@ -78,9 +78,9 @@ function eachTest<D extends Closing>(open: () => Promise<D>): () => D {
   return () => db!;
 }
 
-const search = (place: string, name: string): NewSavedSearch => ({
+const search = (channel: string, name: string): NewSavedSearch => ({
   service: SERVICE,
-  place,
+  channel,
   owner: 'U1',
   text: `rent ${name}`,
   query: JSON.stringify({ v: 1, name }),
@@ -89,23 +89,23 @@ const search = (place: string, name: string): NewSavedSearch => ({
   summary: `Rent in ${name}`,
 });
 
-const digestIn = (place: string): NewDigest => ({
+const digestIn = (channel: string): NewDigest => ({
   service: SERVICE,
-  place,
+  channel,
   owner: 'U1',
-  places: JSON.stringify([{ id: 5002, name: 'Dubai Marina' }]),
+  areas: JSON.stringify([{ id: 5002, name: 'Dubai Marina' }]),
   schedule: JSON.stringify({ every: 'week', day: 1, time: '09:00' }),
   timezone: 'Asia/Dubai',
   nextRunAt: Date.UTC(2026, 11, 1),
 });
 
-async function saveSearch(alerts: AlertsRepo, place: string, name = 'marina'): Promise<void> {
-  const result = await alerts.create(search(place, name), LIMITS);
+async function saveSearch(alerts: AlertsRepo, channel: string, name = 'marina'): Promise<void> {
+  const result = await alerts.create(search(channel, name), LIMITS);
   if (!result.ok) throw new Error(`not saved: ${result.reason}`);
 }
 
-async function saveDigest(digests: DigestRepo, place: string): Promise<void> {
-  const result = await digests.create(digestIn(place), { perPlace: 10 });
+async function saveDigest(digests: DigestRepo, channel: string): Promise<void> {
+  const result = await digests.create(digestIn(channel), { perChannel: 10 });
   if (!result.ok) throw new Error(`not saved: ${result.reason}`);
 }
 
@@ -463,7 +463,7 @@ export function installationsContract(open: () => Promise<InstallationsDatabase>
         time.advance(1_000);
       }
       for (const [i, k] of keys.entries()) expect(await repo.fetch(k)).toEqual(withToken(`xoxb-${i}`));
-      // A place (`slack:T2:C…`) names only the team: an Enterprise Grid workspace is found by it.
+      // A channel (`slack:T2:C…`) names only the team: an Enterprise Grid workspace is found by it.
       expect(await repo.fetch({ teamId: 'T2' })).toEqual(withToken('xoxb-2'));
       expect(await repo.fetch({ teamId: 'T3' })).toBeUndefined();
       expect((await repo.list()).map((r) => [r.enterpriseId, r.teamId])).toEqual([
@@ -532,33 +532,36 @@ export function installationsContract(open: () => Promise<InstallationsDatabase>
       // Two workspaces, one whose id starts as the other's does.
       for (const team of ['T1', 'T12']) {
         await saveSearch(alerts, `slack:${team}:C1`);
-        await outbox.enqueue({ place: `slack:${team}:C2`, kind: 'new', dedupeKey: `${team}:x`, payload: '{}' }, later);
+        await outbox.enqueue(
+          { channel: `slack:${team}:C2`, kind: 'new', dedupeKey: `${team}:x`, payload: '{}' },
+          later,
+        );
       }
       if (digests) await saveDigest(digests, 'slack:T1:C3');
       // A channel of T1 that cannot receive for a reason of its own stays held when the app comes back.
-      await outbox.holdPlace('slack:T1:C9', 'channel_not_found', time.now(), time.now() + HOUR);
+      await outbox.holdChannel('slack:T1:C9', 'channel_not_found', time.now(), time.now() + HOUR);
       const mine = ['slack:T1:C1', 'slack:T1:C2', ...(digests ? ['slack:T1:C3'] : [])];
 
       expect(await repo.holdWorkspace('slack:T1:')).toBe(mine.length);
-      for (const place of mine)
-        expect(await outbox.heldPlace(place)).toEqual({ reason: REMOVED_REASON, since: time.now() });
-      expect((await outbox.heldPlaces()).filter((h) => h.reason === REMOVED_REASON).map((h) => h.retryAt)).toEqual(
+      for (const channel of mine)
+        expect(await outbox.heldChannel(channel)).toEqual({ reason: REMOVED_REASON, since: time.now() });
+      expect((await outbox.heldChannels()).filter((h) => h.reason === REMOVED_REASON).map((h) => h.retryAt)).toEqual(
         mine.map(() => NEVER),
       );
-      expect(await outbox.heldPlace('slack:T12:C1')).toBeUndefined();
-      expect(await outbox.heldPlace('slack:T12:C2')).toBeUndefined();
-      expect((await outbox.heldPlace('slack:T1:C9'))?.reason).toBe('channel_not_found');
+      expect(await outbox.heldChannel('slack:T12:C1')).toBeUndefined();
+      expect(await outbox.heldChannel('slack:T12:C2')).toBeUndefined();
+      expect((await outbox.heldChannel('slack:T1:C9'))?.reason).toBe('channel_not_found');
       // Removed twice: still held since the first time.
       time.advance(1_000);
       expect(await repo.holdWorkspace('slack:T1:')).toBe(mine.length);
-      expect((await outbox.heldPlace('slack:T1:C1'))?.since).toBe(time.now() - 1_000);
+      expect((await outbox.heldChannel('slack:T1:C1'))?.since).toBe(time.now() - 1_000);
 
       time.advance(1_000);
       expect(await repo.releaseWorkspace('slack:T1:')).toBe(mine.length);
-      for (const place of mine) expect(await outbox.heldPlace(place)).toBeUndefined();
-      expect((await outbox.heldPlace('slack:T1:C9'))?.reason).toBe('channel_not_found');
-      expect((await outbox.list({ place: 'slack:T1:C2' })).map((e) => e.nextAttemptAt)).toEqual([time.now()]);
-      expect((await outbox.list({ place: 'slack:T12:C2' })).map((e) => e.nextAttemptAt)).toEqual([later]);
+      for (const channel of mine) expect(await outbox.heldChannel(channel)).toBeUndefined();
+      expect((await outbox.heldChannel('slack:T1:C9'))?.reason).toBe('channel_not_found');
+      expect((await outbox.list({ channel: 'slack:T1:C2' })).map((e) => e.nextAttemptAt)).toEqual([time.now()]);
+      expect((await outbox.list({ channel: 'slack:T12:C2' })).map((e) => e.nextAttemptAt)).toEqual([later]);
       expect(await repo.releaseWorkspace('slack:T1:')).toBe(0);
     });
   });

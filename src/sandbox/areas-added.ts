@@ -1,4 +1,4 @@
-// The rest of the places the command language knows (src/query/known-places.ts), so every one a team types finds a
+// The rest of the areas the command language knows (src/query/known-areas.ts), so every one a team types finds a
 // market. The most asked about have their own coordinates, prices per sqft, yields and style, and half the weight of a
 // first-market community of their size; the others sit near their city's centre at its price, give or take a quarter,
 // with a fifth of a small community's weight (a few transactions a year: each one costs time to make at start).

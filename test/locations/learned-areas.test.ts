@@ -1,5 +1,5 @@
-// Every name the location lookup has answered is a known place (issue 17), across restarts: the store's location cache
-// is read back at start, so the parser reads those names as places before filter words, and "did you mean" offers them.
+// Every name the location lookup has answered is a known area (issue 17), across restarts: the store's location cache
+// is read back at start, so the parser reads those names as areas before filter words, and "did you mean" offers them.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 const lookups = () => sandbox.requests().filter((r) => r.path === '/autocomplete-location').length;
-const placeOf = (text: string) => {
+const areaOf = (text: string) => {
   const result = parseCommand(text);
   return result.ok ? result.query.location : result.error;
 };
@@ -46,14 +46,14 @@ describe('names the lookup answered, kept across restarts', () => {
       DAY,
     );
     before.close();
-    expect(placeOf('/rent quasar pool villas 2br')).toBe('quasar');
+    expect(areaOf('/rent quasar pool villas 2br')).toBe('quasar');
 
     // The restart: a new process opens the same file.
     const store = openStore(path);
     const resolver = new LocationResolver(api, createLocationCacheRepo(store, Date.now, 'svc'), DAY);
     await resolver.ready;
-    expect(placeOf('/rent quasar pool villas 2br')).toBe('quasar pool villas');
-    expect(placeOf('/rent nebula studio gardens')).toBe('nebula gardens');
+    expect(areaOf('/rent quasar pool villas 2br')).toBe('quasar pool villas');
+    expect(areaOf('/rent nebula studio gardens')).toBe('nebula gardens');
 
     // A misspelling the service does not know is offered the remembered name, id and all.
     const resolution = await resolver.resolve('quasar pol villas');
@@ -66,7 +66,7 @@ describe('names the lookup answered, kept across restarts', () => {
     const store = openStore(':memory:');
     const repo = createLocationCacheRepo(store, () => now, 'svc');
     await repo.put('a', [{ id: 1, name: 'A' }], 10);
-    now = 2_000; // the first has expired by now: a name once answered is still a place
+    now = 2_000; // the first has expired by now: a name once answered is still an area
     await repo.put('b', [{ id: 2, name: 'B' }], DAY);
     store.sqlite
       .prepare(

@@ -1,4 +1,4 @@
-// The opaque chat place the core keeps for a Slack conversation: `slack:TEAM:CHANNEL`, enough to post there later.
+// The opaque chat channel the core keeps for a Slack conversation: `slack:TEAM:CHANNEL`, enough to post there later.
 
 /** What a Slack request says about where it came from. */
 export interface SlackOrigin {
@@ -14,19 +14,19 @@ export interface SlackOrigin {
 const present = (s: string | null | undefined): string | undefined =>
   s && s.trim() && !s.includes(':') ? s : undefined;
 
-/** The place of a request, or undefined when the request does not say which workspace or conversation it came from. */
-export function slackPlace(origin: SlackOrigin): string | undefined {
+/** The channel of a request, or undefined when the request does not say which workspace or conversation it came from. */
+export function slackChannel(origin: SlackOrigin): string | undefined {
   const team = present(origin.teamId) ?? present(origin.enterpriseId) ?? present(origin.userTeamId);
   const channel = present(origin.channelId);
   return team && channel ? `slack:${team}:${channel}` : undefined;
 }
 
-/** The workspace and conversation of a place this adapter made; undefined for any other place. */
-export function parseSlackPlace(place: string): { teamId: string; channelId: string } | undefined {
-  const m = /^slack:([^:]+):([^:]+)$/.exec(place);
+/** The workspace and conversation of a channel this adapter made; undefined for any other place. */
+export function parseSlackChannel(channel: string): { teamId: string; channelId: string } | undefined {
+  const m = /^slack:([^:]+):([^:]+)$/.exec(channel);
   return m ? { teamId: m[1]!, channelId: m[2]! } : undefined;
 }
 
 /** Said, only to the person, when a request carries no workspace or conversation to answer in. */
-export const NO_PLACE_TEXT =
+export const NO_CHANNEL_TEXT =
   "Sorry, I can't tell which workspace or conversation this came from, so I can't answer here. Try again from a channel or a direct message with Manzil.";

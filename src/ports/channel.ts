@@ -1,23 +1,23 @@
-// The shape of a chat place, `<platform>:<workspace>:<conversation>` (`slack:T1:C1`, `discord:G:C`), read in one place:
-// the team whose share a call spends, and the conversation a button works in. A place of another shape
+// The shape of a chat channel, `<platform>:<workspace>:<conversation>` (`slack:T1:C1`, `discord:G:C`), read in one place:
+// the team whose share a call spends, and the conversation a button works in. A channel of another shape
 // (`console:local`) is its own team and its own conversation.
 
-const parts = (place: string) => place.split(':');
+const parts = (channel: string) => channel.split(':');
 
 /** `slack:T123`: the platform and the workspace (or server). */
-export function teamOf(place: string): string {
-  const p = parts(place);
-  return p.length >= 3 ? `${p[0]}:${p[1]}` : place;
+export function teamOf(channel: string): string {
+  const p = parts(channel);
+  return p.length >= 3 ? `${p[0]}:${p[1]}` : channel;
 }
 
 /** `slack:C123`: the platform and the conversation (Slack and Discord channel ids are unique on their platform). */
-export function scopeOf(place: string): string {
-  const p = parts(place);
-  return p.length >= 3 ? `${p[0]}:${p.at(-1)}` : place;
+export function scopeOf(channel: string): string {
+  const p = parts(channel);
+  return p.length >= 3 ? `${p[0]}:${p.at(-1)}` : channel;
 }
 
 /** `slack:T123:U456`: a person, by their team and user id (the same id in another workspace is another person). */
-export const personOf = (place: string, user: string): string => `${teamOf(place)}:${user}`;
+export const personOf = (channel: string, user: string): string => `${teamOf(channel)}:${user}`;
 
 /**
  * Whether a team is a pool of strangers rather than a workspace: Discord's direct messages (`discord:@me`), where

@@ -1,6 +1,6 @@
-// Known place names, read as places before filter words: "Villa Lantana" is a place, not a villa in "Lantana";
+// Known area names, read as areas before filter words: "Villa Lantana" is an area, not a villa in "Lantana";
 // "Damac Hills 2 villa" is a villa in Damac Hills 2, not a price of AED 2. The names come from the shipped list
-// (known-places.ts) and from every answer the location lookup has given (src/locations teaches them, across restarts).
+// (known-areas.ts) and from every answer the location lookup has given (src/locations teaches them, across restarts).
 import { tokenize } from './text.js';
 
 /** The most names learned at run time: the list is for reading commands, not an archive of every building. */
@@ -17,10 +17,10 @@ function wordsOf(name: string): string[] {
   }
 }
 
-export class PlaceBook {
+export class AreaBook {
   /** Names holding a word a filter would take, by first word, longest first: only these change how a command reads. */
   private readonly byFirst = new Map<string, string[][]>();
-  /** Every word of every known name: a word after a number that is one of these is a place word, not a unit. */
+  /** Every word of every known name: a word after a number that is one of these is an area word, not a unit. */
   private readonly words = new Set<string>();
   private readonly seen = new Set<string>();
 

@@ -1,4 +1,4 @@
-// Well-known UAE communities and the ways people spell them: the parser reads them as places before filter words
+// Well-known UAE communities and the ways people spell them: the parser reads them as areas before filter words
 // ("Villa Lantana", "Dubai Studio City", "Damac Hills 2", "Between Two Bridges"), and "did you mean" offers them when a
 // lookup finds nothing. Names as the property service spells them; each is looked up (and cached) before it is offered,
 // so a name the service does not know is never a button. Kept here, with the language, because the parser needs them
@@ -7,7 +7,7 @@
 export type KnownEmirate =
   'dubai' | 'abu-dhabi' | 'sharjah' | 'ajman' | 'ras-al-khaimah' | 'fujairah' | 'umm-al-quwain';
 
-export interface KnownPlace {
+export interface KnownArea {
   readonly name: string;
   /** Other spellings people type, lower case: short forms, common misspellings. */
   readonly spellings: readonly string[];
@@ -16,7 +16,7 @@ export interface KnownPlace {
 
 const in_ =
   (emirate: KnownEmirate) =>
-  (name: string, ...spellings: string[]): KnownPlace => ({ name, spellings, emirate });
+  (name: string, ...spellings: string[]): KnownArea => ({ name, spellings, emirate });
 const dubai = in_('dubai');
 const abuDhabi = in_('abu-dhabi');
 const sharjah = in_('sharjah');
@@ -25,7 +25,7 @@ const rak = in_('ras-al-khaimah');
 const fujairah = in_('fujairah');
 const uaq = in_('umm-al-quwain');
 
-export const KNOWN_PLACES: readonly KnownPlace[] = [
+export const KNOWN_AREAS: readonly KnownArea[] = [
   // --- Dubai ---
   dubai('Dubai Marina', 'marina', 'marnia', 'marinna', 'dubai mariana', 'dubia marina', 'marsa dubai'),
   dubai('Downtown Dubai', 'downtown', 'down town', 'dowtown', 'downton'),
