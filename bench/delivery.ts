@@ -28,7 +28,7 @@ import {
   openStore,
   type AlertsRepo,
   type OutboxRepo,
-  type SavedSearchRow,
+  type AlertRow,
   type Store,
 } from '../src/store/index.js';
 import { childMain, runInChild, timeMethods, type Figures } from './child.js';
@@ -90,11 +90,8 @@ const SAVED: SavedQuery = {
 /**
  * One saved search (under `service`) in each of the CHANNELS channels `slack:T1:C<n>`: the alerts the cards belong to.
  */
-export async function saveDeliverySearches(
-  repo: Pick<AlertsRepo, 'create'>,
-  service: string,
-): Promise<SavedSearchRow[]> {
-  const rows: SavedSearchRow[] = [];
+export async function saveDeliverySearches(repo: Pick<AlertsRepo, 'create'>, service: string): Promise<AlertRow[]> {
+  const rows: AlertRow[] = [];
   for (let n = 0; n < CHANNELS; n++) {
     const made = await repo.create(
       {
@@ -121,7 +118,7 @@ export async function saveDeliverySearches(
  */
 export async function queueDeliveries(
   outbox: Pick<OutboxRepo, 'enqueue'>,
-  searches: readonly SavedSearchRow[],
+  searches: readonly AlertRow[],
   listings: readonly Listing[],
 ): Promise<number> {
   let queued = 0;

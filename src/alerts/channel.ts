@@ -1,7 +1,7 @@
 // One listing once per channel: what a channel's alerts have posted is the memory every other alert of the channel
 // compares with (compare.ts), and the one post names every alert of the channel that matched it.
 import type { Logger } from '../log.js';
-import type { AlertsRepo, ChannelPosted, RunOutcome, SavedSearchRow, SeenRow } from '../store/index.js';
+import type { AlertsRepo, ChannelPosted, RunOutcome, AlertRow, SeenRow } from '../store/index.js';
 import { fingerprint, sameFlat, type Fingerprint } from '../views/same-flat.js';
 import { compare, type Listing } from './compare.js';
 import type { SearchRef } from './messages.js';
@@ -19,7 +19,7 @@ export interface GroupRun {
  * channel is compared (two alerts of one channel with the same query, saved before "saved twice" was refused).
  */
 export function planGroup(
-  group: readonly SavedSearchRow[],
+  group: readonly AlertRow[],
   seenRows: ReadonlyMap<number, SeenRow[]>,
   listings: readonly Listing[],
   posted: readonly ChannelPosted[],

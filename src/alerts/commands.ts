@@ -5,7 +5,7 @@ import type { LocationResolver } from '../locations/index.js';
 import type { Logger } from '../log.js';
 import { deliveryNote, parseCommand, summarize, takeDeliveryWords, type Query } from '../query/index.js';
 import { runLeased } from '../jobs/index.js';
-import type { AlertsRepo, LeaseRepo, OutboxRepo, SavedSearchRow } from '../store/index.js';
+import type { AlertsRepo, LeaseRepo, OutboxRepo, AlertRow } from '../store/index.js';
 import type { Block, Reply } from '../views/model.js';
 import { foldSameFlats } from '../views/same-flat.js';
 import { postedQueryOf } from './channel.js';
@@ -323,7 +323,7 @@ export class AlertCommands {
   }
 
   /** Checks a saved search now and shows what would be posted, posting and recording nothing. */
-  private async test(row: SavedSearchRow): Promise<Reply> {
+  private async test(row: AlertRow): Promise<Reply> {
     const saved = decodeSavedQuery(row.query);
     if (!saved)
       return ephemeral(

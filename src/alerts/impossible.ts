@@ -3,14 +3,14 @@
 // its channel. The pause is the record: only searches not paused are looked at, and `/alerts resume` refuses these.
 import type { Logger } from '../log.js';
 import { impossibleValue } from '../query/limits.js';
-import type { AlertsRepo, OutboxRepo, SavedSearchRow } from '../store/index.js';
+import type { AlertsRepo, OutboxRepo, AlertRow } from '../store/index.js';
 import { notice } from './plan.js';
 import { decodeSavedQuery } from './saved-query.js';
 
 /**
  * What in a saved search no listing can be, in words; undefined when it can run (or is not a query this release reads).
  */
-export function impossibleIn(row: Pick<SavedSearchRow, 'query'>): string | undefined {
+export function impossibleIn(row: Pick<AlertRow, 'query'>): string | undefined {
   const saved = decodeSavedQuery(row.query);
   return saved && impossibleValue(saved.query);
 }

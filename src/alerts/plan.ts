@@ -1,13 +1,13 @@
 // What a run's comparison becomes in the outbox: cards for new listings and price drops (the rest as one summary),
 // and the notices that a search keeps failing, works again, or is paused for asking what no listing can be.
-import type { NewDelivery, SavedSearchRow } from '../store/index.js';
+import type { NewDelivery, AlertRow } from '../store/index.js';
 import type { compare } from './compare.js';
 import { encodePayload, type SearchRef } from './messages.js';
 
-const ref = (s: SavedSearchRow): SearchRef => ({ id: s.id, number: s.number, summary: s.summary });
+const ref = (s: AlertRow): SearchRef => ({ id: s.id, number: s.number, summary: s.summary });
 
 export function notice(
-  s: SavedSearchRow,
+  s: AlertRow,
   kind: 'failing' | 'recovered' | 'impossible',
   dedupeKey: string,
   extra: Record<string, unknown>,
@@ -23,7 +23,7 @@ export function notice(
 
 /** New listings first, then price drops: the first `cards` as cards, the rest as one summary. */
 export function deliveriesFor(
-  search: SavedSearchRow,
+  search: AlertRow,
   cmp: ReturnType<typeof compare>,
   cards: number,
   at: number,

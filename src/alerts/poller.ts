@@ -7,7 +7,7 @@ import { payingFor } from '../api/payer.js';
 import type { Logger } from '../log.js';
 import { runLeased } from '../jobs/index.js';
 import { teamOf } from '../ports/index.js';
-import type { AlertsRepo, Fence, LeaseRepo, SavedSearchRow } from '../store/index.js';
+import type { AlertsRepo, Fence, LeaseRepo, AlertRow } from '../store/index.js';
 import { planGroup, postedQueryOf } from './channel.js';
 import type { Listing } from './compare.js';
 import { fetchListings, type AlertsApi } from './fetch.js';
@@ -85,7 +85,7 @@ const queryLease = (query: string) =>
   `${POLL_JOB}:${createHash('sha256').update(query).digest('base64url').slice(0, 22)}`;
 
 /** Due searches whose messages can be delivered here (their platform is configured); all when `platforms` is unset. */
-const deliverable = (due: SavedSearchRow[], platforms: readonly string[] | undefined) =>
+const deliverable = (due: AlertRow[], platforms: readonly string[] | undefined) =>
   platforms ? due.filter((s) => platforms.some((p) => s.channel.startsWith(`${p}:`))) : due;
 
 /**
@@ -251,8 +251,8 @@ async function pollUnder(deps: PollerDeps & { signal: AbortSignal }, fence: Fenc
 }
 
 /** Due searches grouped by their canonical query, groups ordered by their longest wait (due() sorts that way). */
-function groupByQuery(due: SavedSearchRow[]): SavedSearchRow[][] {
-  const groups = new Map<string, SavedSearchRow[]>();
+function groupByQuery(due: AlertRow[]): AlertRow[][] {
+  const groups = new Map<string, AlertRow[]>();
   for (const s of due) groups.set(s.paramsKey, [...(groups.get(s.paramsKey) ?? []), s]);
   return [...groups.values()];
 }
@@ -267,7 +267,7 @@ interface QueryResult {
 
 async function runQuery(
   deps: PollerDeps,
-  group: SavedSearchRow[],
+  group: AlertRow[],
   log: Logger,
   maxPages: number,
   fence: Fence,

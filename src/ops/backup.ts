@@ -15,7 +15,7 @@ export interface BackupReport {
   pages: number;
   ms: number;
   /** Rows in the tables a person would miss: saved searches and pending alert messages. */
-  savedSearches: number;
+  alerts: number;
   outbox: number;
 }
 
@@ -79,7 +79,7 @@ function check(file: string): Omit<BackupReport, 'ms' | 'source' | 'target' | 'b
     };
     return {
       pages: copy.pragma('page_count', { simple: true }) as number,
-      savedSearches: count('saved_search'),
+      alerts: count('saved_search'),
       outbox: count('outbox'),
     };
   } finally {
@@ -103,7 +103,7 @@ export async function runBackupCli(
   try {
     const r = await backupDatabase(dbPath, files[0]!, { overwrite: force });
     out(
-      `Backed up ${r.source} to ${r.target}: ${(r.bytes / 1024).toFixed(0)} KiB, ${r.savedSearches} saved searches, ${r.outbox} alert messages, checked, in ${r.ms} ms.`,
+      `Backed up ${r.source} to ${r.target}: ${(r.bytes / 1024).toFixed(0)} KiB, ${r.alerts} saved searches, ${r.outbox} alert messages, checked, in ${r.ms} ms.`,
     );
     return 0;
   } catch (e) {

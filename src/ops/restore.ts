@@ -28,7 +28,7 @@ export interface RestoreReport {
   toLookFor: number;
   /** Parked entries (`manzil outbox`): they stay parked; a retry looks for them first. */
   parked: number;
-  savedSearches: number;
+  alerts: number;
   /** Migrations applied to bring an older backup up to this release. */
   migrationsApplied: number;
   ms: number;
@@ -187,7 +187,7 @@ function prepare(
   }
   try {
     const { db, sqlite } = store;
-    const { outbox, instance, jobLease, dbMeta, savedSearch } = schema;
+    const { outbox, instance, jobLease, dbMeta, alertDefinition } = schema;
     const result = sqlite
       .transaction(() => {
         const dbId = renewDbId(sqlite);
@@ -198,8 +198,10 @@ function prepare(
             .from(outbox)
             .get()?.t ?? 0,
           db
-            .select({ t: sql<number | null>`max(coalesce(${savedSearch.lastRunAt}, ${savedSearch.createdAt}))` })
-            .from(savedSearch)
+            .select({
+              t: sql<number | null>`max(coalesce(${alertDefinition.lastRunAt}, ${alertDefinition.createdAt}))`,
+            })
+            .from(alertDefinition)
             .get()?.t ?? 0,
         );
         markRestored(sqlite, { at, backupAt });
@@ -224,11 +226,11 @@ function prepare(
           .set({ value: sql`max(cast(${dbMeta.value} as integer), ${currentGeneration})` })
           .where(eq(dbMeta.key, 'generation'))
           .run();
-        const savedSearches = db
+        const alerts = db
           .select({ n: sql<number>`count(*)` })
-          .from(savedSearch)
+          .from(alertDefinition)
           .get()!.n;
-        return { dbId, toLookFor, parked, savedSearches };
+        return { dbId, toLookFor, parked, alerts };
       })
       .immediate();
     sqlite.pragma('wal_checkpoint(TRUNCATE)');
@@ -287,7 +289,7 @@ export async function runRestoreCli(
       out(
         `Restored ${r.backup} into ${r.database}${r.keptAs ? ` (the database it replaced is kept as ${r.keptAs})` : ''}: ` +
           `${plural(r.toLookFor, 'undelivered entry', 'undelivered entries')} to look for on the platform before sending, ${plural(r.parked, 'parked entry', 'parked entries')}, ` +
-          `${plural(r.savedSearches, 'saved search', 'saved searches')}${r.migrationsApplied > 0 ? `, upgraded by ${plural(r.migrationsApplied, 'migration')}` : ''}; new database id ${r.dbId}. Start Manzil again.`,
+          `${plural(r.alerts, 'saved search', 'saved searches')}${r.migrationsApplied > 0 ? `, upgraded by ${plural(r.migrationsApplied, 'migration')}` : ''}; new database id ${r.dbId}. Start Manzil again.`,
       );
     }
     return 0;

@@ -1,11 +1,11 @@
 // What src/alerts reaches of the store: saved searches and what each has seen (the outbox and the leases are
 // repositories of their own, shared with every kind of delivery and job).
 import type { Store } from './db.js';
-import { createSavedSearchRepo, type SavedSearchRepo } from './saved-searches.js';
+import { createAlertDefinitionRepo, type AlertDefinitionRepo } from './alert-definitions.js';
 import { createSeenRepo, type SeenRepo } from './seen.js';
 
-export type SyncAlertsRepo = SavedSearchRepo & SeenRepo;
+export type SyncAlertsRepo = AlertDefinitionRepo & SeenRepo;
 
 export function createAlertsRepo(store: Store, now: () => number = Date.now): SyncAlertsRepo {
-  return { ...createSavedSearchRepo(store, now), ...createSeenRepo(store, now) };
+  return { ...createAlertDefinitionRepo(store, now), ...createSeenRepo(store, now) };
 }

@@ -6,12 +6,12 @@ export { normaliseQuery } from './location-cache.js';
 export { adoptServiceSpellings, serviceKey } from './service-key.js';
 export * as schema from './schema.js';
 export {
-  createSavedSearchRepo,
+  createAlertDefinitionRepo,
   type CreateResult,
-  type NewSavedSearch,
-  type SavedSearchRepo,
-  type SavedSearchRow,
-} from './saved-searches.js';
+  type NewAlert,
+  type AlertDefinitionRepo,
+  type AlertRow,
+} from './alert-definitions.js';
 export {
   createSeenRepo,
   type ChannelPosted,

@@ -6,7 +6,7 @@ import type { SlackInstallations } from '../ports/index.js';
 import type { Store } from './db.js';
 import type { SlackInstallationRepo } from './ports.js';
 import type { Sealer } from './sealing.js';
-import { digest, outbox, channelHold, savedSearch, slackInstallation } from './schema.js';
+import { digest, outbox, channelHold, alertDefinition, slackInstallation } from './schema.js';
 import { resealed } from './state-rules.js';
 
 export interface InstallationKey {
@@ -114,7 +114,7 @@ export function createSlackInstallationRepo(store: Store, sealer: Sealer, now: (
     holdWorkspace(prefix: string, at: number = now()): number {
       return store.sqlite.transaction(() => {
         const channels = new Set<string>();
-        for (const table of [savedSearch, digest, outbox] as const) {
+        for (const table of [alertDefinition, digest, outbox] as const) {
           for (const r of db
             .selectDistinct({ channel: table.channel })
             .from(table)

@@ -59,7 +59,7 @@ export const apiUsage = sqliteTable(
 );
 
 /** A saved search: a channel's standing order for new listings. */
-export const savedSearch = sqliteTable(
+export const alertDefinition = sqliteTable(
   'saved_search',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
@@ -102,7 +102,7 @@ export const searchSeen = sqliteTable(
   {
     searchId: integer('search_id')
       .notNull()
-      .references(() => savedSearch.id, { onDelete: 'cascade' }),
+      .references(() => alertDefinition.id, { onDelete: 'cascade' }),
     propertyId: text('property_id').notNull(),
     firstSeenAt: integer('first_seen_at').notNull(),
     lastSeenAt: integer('last_seen_at').notNull(),
@@ -129,7 +129,7 @@ export const outbox = sqliteTable(
   'outbox',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    searchId: integer('search_id').references(() => savedSearch.id, { onDelete: 'cascade' }),
+    searchId: integer('search_id').references(() => alertDefinition.id, { onDelete: 'cascade' }),
     channel: text('place').notNull(),
     /** new | price_drop | summary | failing | recovered */
     kind: text('kind').notNull(),

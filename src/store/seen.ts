@@ -6,7 +6,7 @@ import { holdsLease, type Fence } from './leases.js';
 import { readRestore } from './meta.js';
 import { createOutboxRepo, type NewDelivery } from './outbox.js';
 import { runDone, seenWrites, uncertainAfterRestore } from './rules.js';
-import { savedSearch, searchSeen } from './schema.js';
+import { alertDefinition, searchSeen } from './schema.js';
 
 export type SeenRow = typeof searchSeen.$inferSelect;
 
@@ -109,9 +109,9 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
   function commit(outcome: RunOutcome): number {
     const { searchId } = outcome;
     const search = db
-      .select({ lastRunAt: savedSearch.lastRunAt })
-      .from(savedSearch)
-      .where(eq(savedSearch.id, searchId))
+      .select({ lastRunAt: alertDefinition.lastRunAt })
+      .from(alertDefinition)
+      .where(eq(alertDefinition.id, searchId))
       .get();
     if (!search) return 0; // removed meanwhile
     const uncertain = uncertainAfterRestore(restore, search.lastRunAt);
@@ -119,7 +119,7 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
       upsertSeen.run({ ...w, keepReported: w.keepReported ? 1 : 0, posted: w.posted ? 1 : 0 });
     let queued = 0;
     for (const d of outcome.deliveries) queued += outbox.enqueue({ ...d, ...uncertain });
-    db.update(savedSearch).set(runDone(outcome)).where(eq(savedSearch.id, searchId)).run();
+    db.update(alertDefinition).set(runDone(outcome)).where(eq(alertDefinition.id, searchId)).run();
     return queued;
   }
 

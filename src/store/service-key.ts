@@ -3,7 +3,7 @@
 // else (`sandbox`) as given.
 import { eq, ne } from 'drizzle-orm';
 import type { Store } from './db.js';
-import { buttonState, savedSearch } from './schema.js';
+import { buttonState, alertDefinition } from './schema.js';
 
 export function serviceKey(service: string): string {
   try {
@@ -21,7 +21,7 @@ export function serviceKey(service: string): string {
 export function adoptServiceSpellings(store: Store, key: string): number {
   let moved = 0;
   store.db.transaction((tx) => {
-    for (const table of [savedSearch, buttonState]) {
+    for (const table of [alertDefinition, buttonState]) {
       const spellings = tx.selectDistinct({ service: table.service }).from(table).where(ne(table.service, key)).all();
       for (const { service } of spellings) {
         if (service !== '' && serviceKey(service) === key)

@@ -2,7 +2,7 @@
 // from their alerts, digests and spend (`manzil teams`).
 import { and, eq, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
-import { digest, savedSearch, teamBudget, teamUsage } from './schema.js';
+import { digest, alertDefinition, teamBudget, teamUsage } from './schema.js';
 import { teamLines, type TeamLine } from './state-rules.js';
 
 /** `YYYY-MM` of `at`, UTC: the window a call counts in. */
@@ -53,7 +53,7 @@ export function createTeamRepo(store: Store, now: () => number = Date.now) {
     /** Every team known: from its alerts, digests, spend this month or own share; with its counts. */
     list(month = monthOf(now())): TeamLine[] {
       return teamLines(
-        db.select({ channel: savedSearch.channel }).from(savedSearch).all(),
+        db.select({ channel: alertDefinition.channel }).from(alertDefinition).all(),
         db.select({ channel: digest.channel }).from(digest).all(),
         db.select().from(teamUsage).where(eq(teamUsage.month, month)).all(),
         db.select().from(teamBudget).all(),

@@ -14,7 +14,7 @@ import {
   readLineage,
   sqliteDatabase,
   type Database,
-  type NewSavedSearch,
+  type NewAlert,
   type SeenUpdate,
 } from '../../src/store/index.js';
 import { runManzil, type CliRun } from '../support/child.js';
@@ -23,7 +23,7 @@ import { tempDir } from '../store/helpers.js';
 import { boot } from './helpers.js';
 
 const CHANNEL = 'slack:T0MIGRATE:C0ONE';
-const search = (name: string): NewSavedSearch => ({
+const search = (name: string): NewAlert => ({
   service: 'sandbox',
   channel: CHANNEL,
   owner: 'U0ALICE',

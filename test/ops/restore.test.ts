@@ -124,11 +124,11 @@ describe('manzil restore', () => {
     const report = JSON.parse(restored.out[0]!) as {
       toLookFor: number;
       parked: number;
-      savedSearches: number;
+      alerts: number;
       dbId: string;
       keptAs: string;
     };
-    expect(report).toMatchObject({ toLookFor: queued.length, parked: 0, savedSearches: 2 });
+    expect(report).toMatchObject({ toLookFor: queued.length, parked: 0, alerts: 2 });
     expect(report.dbId).not.toBe(oldDbId);
     expect(existsSync(report.keptAs)).toBe(true);
 

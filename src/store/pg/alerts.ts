@@ -2,9 +2,9 @@
 // ../alerts.ts merges them on SQLite.
 import type { AlertsRepo } from '../ports.js';
 import type { PgStore } from './open.js';
-import { createPgSavedSearchRepo } from './saved-searches.js';
+import { createPgAlertDefinitionRepo } from './alert-definitions.js';
 import { createPgSeenRepo } from './seen.js';
 
 export function createPgAlertsRepo(store: PgStore, now: () => number = Date.now): AlertsRepo {
-  return { ...createPgSavedSearchRepo(store, now), ...createPgSeenRepo(store, now) };
+  return { ...createPgAlertDefinitionRepo(store, now), ...createPgSeenRepo(store, now) };
 }

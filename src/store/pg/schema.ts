@@ -56,7 +56,7 @@ export const apiUsage = pgTable(
   (t) => [primaryKey({ columns: [t.service, t.window] })],
 );
 
-export const savedSearch = pgTable(
+export const alertDefinition = pgTable(
   'saved_search',
   {
     // Autoincrement ids: identity BY DEFAULT, Postgres's advice over serial, and rows copied in from SQLite keep their
@@ -93,7 +93,7 @@ export const searchSeen = pgTable(
   {
     searchId: integer('search_id')
       .notNull()
-      .references(() => savedSearch.id, { onDelete: 'cascade' }),
+      .references(() => alertDefinition.id, { onDelete: 'cascade' }),
     propertyId: text('property_id').notNull(),
     firstSeenAt: ms('first_seen_at').notNull(),
     lastSeenAt: ms('last_seen_at').notNull(),
@@ -111,7 +111,7 @@ export const outbox = pgTable(
   'outbox',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    searchId: integer('search_id').references(() => savedSearch.id, { onDelete: 'cascade' }),
+    searchId: integer('search_id').references(() => alertDefinition.id, { onDelete: 'cascade' }),
     channel: text('place').notNull(),
     kind: text('kind').notNull(),
     propertyId: text('property_id'),

@@ -12,7 +12,7 @@ import { holdsLeaseIn } from './leases.js';
 import { readRestore } from './meta.js';
 import type { PgStore } from './open.js';
 import { enqueueAllIn } from './outbox.js';
-import { savedSearch, searchSeen } from './schema.js';
+import { alertDefinition, searchSeen } from './schema.js';
 import type { PgRunner, PgTx } from './tx.js';
 
 /** Rows per upsert statement: 10 parameters a row stays far below Postgres's 65535. */
@@ -96,10 +96,10 @@ async function upsertSeen(tx: PgTx, rows: readonly SeenWrite[]): Promise<void> {
 /** The searches still there, locked until the commit (in id order, so two commits never lock in opposite orders). */
 async function lockSearches(tx: PgTx, ids: readonly number[]): Promise<Map<number, number | null>> {
   const rows = await tx
-    .select({ id: savedSearch.id, lastRunAt: savedSearch.lastRunAt })
-    .from(savedSearch)
-    .where(sql`${savedSearch.id} = ANY(${sql.param([...new Set(ids)])}::int[])`)
-    .orderBy(asc(savedSearch.id))
+    .select({ id: alertDefinition.id, lastRunAt: alertDefinition.lastRunAt })
+    .from(alertDefinition)
+    .where(sql`${alertDefinition.id} = ANY(${sql.param([...new Set(ids)])}::int[])`)
+    .orderBy(asc(alertDefinition.id))
     .for('no key update');
   return new Map(rows.map((r) => [r.id, r.lastRunAt]));
 }
@@ -114,9 +114,9 @@ async function recordRuns(tx: PgTx, done: ReadonlyMap<number, ReturnType<typeof 
   }
   for (const { set, ids } of groups.values())
     await tx
-      .update(savedSearch)
+      .update(alertDefinition)
       .set(set)
-      .where(sql`${savedSearch.id} = ANY(${sql.param(ids)}::int[])`);
+      .where(sql`${alertDefinition.id} = ANY(${sql.param(ids)}::int[])`);
 }
 
 /** What the alerts of these channels posted, of these listings or locations, in SQLite's order (channel, number, id). */
@@ -124,10 +124,10 @@ async function postedIn(runner: PgRunner, q: PostedQuery): Promise<ChannelPosted
   if (q.channels.length === 0) return [];
   return runner
     .select({
-      channel: savedSearch.channel,
+      channel: alertDefinition.channel,
       searchId: searchSeen.searchId,
-      number: savedSearch.number,
-      summary: savedSearch.summary,
+      number: alertDefinition.number,
+      summary: alertDefinition.summary,
       propertyId: searchSeen.propertyId,
       lastPrice: searchSeen.lastPrice,
       reportedPrice: searchSeen.reportedPrice,
@@ -136,11 +136,11 @@ async function postedIn(runner: PgRunner, q: PostedQuery): Promise<ChannelPosted
       size: searchSeen.size,
     })
     .from(searchSeen)
-    .innerJoin(savedSearch, eq(savedSearch.id, searchSeen.searchId))
+    .innerJoin(alertDefinition, eq(alertDefinition.id, searchSeen.searchId))
     .where(
       and(
-        eq(savedSearch.service, q.service),
-        sql`${savedSearch.channel} = ANY(${sql.param([...q.channels])}::text[])`,
+        eq(alertDefinition.service, q.service),
+        sql`${alertDefinition.channel} = ANY(${sql.param([...q.channels])}::text[])`,
         eq(searchSeen.posted, true),
         or(
           sql`${searchSeen.propertyId} = ANY(${sql.param([...q.propertyIds])}::text[])`,
@@ -149,8 +149,8 @@ async function postedIn(runner: PgRunner, q: PostedQuery): Promise<ChannelPosted
       ),
     )
     .orderBy(
-      sql`${savedSearch.channel} collate "C"`,
-      asc(savedSearch.number),
+      sql`${alertDefinition.channel} collate "C"`,
+      asc(alertDefinition.number),
       sql`${searchSeen.propertyId} collate "C"`,
     );
 }

@@ -6,7 +6,7 @@ import type { TeamRepo } from '../ports.js';
 import { teamLines } from '../state-rules.js';
 import { monthOf } from '../teams.js';
 import type { PgStore } from './open.js';
-import { digest, savedSearch, teamBudget, teamUsage } from './schema.js';
+import { digest, alertDefinition, teamBudget, teamUsage } from './schema.js';
 
 export function createPgTeamRepo(store: PgStore, now: () => number = Date.now): TeamRepo {
   const { db } = store;
@@ -54,7 +54,7 @@ export function createPgTeamRepo(store: PgStore, now: () => number = Date.now): 
 
     async list(month = monthOf(now())) {
       return teamLines(
-        await db.select({ channel: savedSearch.channel }).from(savedSearch),
+        await db.select({ channel: alertDefinition.channel }).from(alertDefinition),
         await db.select({ channel: digest.channel }).from(digest),
         await db.select().from(teamUsage).where(eq(teamUsage.month, month)),
         await db.select().from(teamBudget),

@@ -2,7 +2,7 @@
 // (the .test.ts file of the same name): what a person or the poller would notice of saved searches and what each has
 // seen.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewDelivery, NewSavedSearch, PostedQuery, RunOutcome, SeenUpdate } from '../../../src/store/index.js';
+import type { NewDelivery, NewAlert, PostedQuery, RunOutcome, SeenUpdate } from '../../../src/store/index.js';
 import type { AlertsRepo, LeaseRepo, OutboxRepo } from '../../../src/store/ports.js';
 import { staleAndCurrent } from './fences.js';
 
@@ -20,7 +20,7 @@ const CHANNEL = 'slack:T1:C1';
 const LIMITS = { perChannel: 25, perOwner: 50 };
 const JOB = 'poller';
 
-const search = (name: string, o: Partial<NewSavedSearch> = {}): NewSavedSearch => ({
+const search = (name: string, o: Partial<NewAlert> = {}): NewAlert => ({
   service: SERVICE,
   channel: CHANNEL,
   owner: 'U1',
@@ -69,7 +69,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
     await db.close();
   });
 
-  async function saved(name: string, o: Partial<NewSavedSearch> = {}, limits = LIMITS) {
+  async function saved(name: string, o: Partial<NewAlert> = {}, limits = LIMITS) {
     const result = await db.alerts.create(search(name, o), limits);
     if (!result.ok) throw new Error(`not saved: ${result.reason}`);
     return result.row;

@@ -4,7 +4,7 @@
 // since those are fixed when a repository is made.
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Sealer, type NewDigest, type NewSavedSearch } from '../../../src/store/index.js';
+import { Sealer, type NewDigest, type NewAlert } from '../../../src/store/index.js';
 import { NEVER, REMOVED_REASON } from '../../../src/store/installations.js';
 import type {
   AlertsRepo,
@@ -78,7 +78,7 @@ function eachTest<D extends Closing>(open: () => Promise<D>): () => D {
   return () => db!;
 }
 
-const search = (channel: string, name: string): NewSavedSearch => ({
+const search = (channel: string, name: string): NewAlert => ({
   service: SERVICE,
   channel,
   owner: 'U1',

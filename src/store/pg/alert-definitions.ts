@@ -1,4 +1,4 @@
-// Saved searches on Postgres, as ../saved-searches.ts on SQLite (which tells what each method means; the same calls
+// Saved searches on Postgres, as ../alert-definitions.ts on SQLite (which tells what each method means; the same calls
 // give
 // the same results). SQLite has one writer at a time; here several instances write at once, so a save locks its place
 // and its owner (transaction-scoped advisory locks) before it counts and numbers, and a fenced write checks the lease
@@ -8,11 +8,11 @@ import type { Fence } from '../leases.js';
 import type { NewDelivery } from '../outbox.js';
 import type { Promised } from '../ports.js';
 import { failureText, firstFreeNumber, pausedSet } from '../rules.js';
-import type { CreateResult, NewSavedSearch, SavedSearchRepo } from '../saved-searches.js';
+import type { CreateResult, NewAlert, AlertDefinitionRepo } from '../alert-definitions.js';
 import { holdsLeaseIn } from './leases.js';
 import type { PgStore } from './open.js';
 import { enqueueIn } from './outbox.js';
-import { alertNumber, channelHold, savedSearch } from './schema.js';
+import { alertNumber, channelHold, alertDefinition } from './schema.js';
 import type { PgRunner, PgTx } from './tx.js';
 
 // Advisory lock namespaces (the first key of pg_advisory_xact_lock(int, int)): 'alrt' and 'ownr' in ASCII.
@@ -30,14 +30,14 @@ async function lockForCreate(tx: PgTx, channel: string, owner: string): Promise<
 }
 
 const countWhere = async (r: PgRunner, where: SQL | undefined): Promise<number> =>
-  (await r.select({ n: count() }).from(savedSearch).where(where))[0]!.n;
+  (await r.select({ n: count() }).from(alertDefinition).where(where))[0]!.n;
 
 /** The next number in `channel`: never one given before there, even if its alert was removed. */
 async function nextNumber(tx: PgTx, channel: string): Promise<number> {
   const [top] = await tx
-    .select({ n: max(savedSearch.number) })
-    .from(savedSearch)
-    .where(eq(savedSearch.channel, channel));
+    .select({ n: max(alertDefinition.number) })
+    .from(alertDefinition)
+    .where(eq(alertDefinition.channel, channel));
   const next = firstFreeNumber(top?.n);
   const [row] = await tx
     .insert(alertNumber)
@@ -50,33 +50,36 @@ async function nextNumber(tx: PgTx, channel: string): Promise<number> {
   return row!.last;
 }
 
-export function createPgSavedSearchRepo(store: PgStore, now: () => number = Date.now): Promised<SavedSearchRepo> {
+export function createPgAlertDefinitionRepo(
+  store: PgStore,
+  now: () => number = Date.now,
+): Promised<AlertDefinitionRepo> {
   const { db } = store;
 
   return {
-    async create(input: NewSavedSearch, limits: { perChannel: number; perOwner: number }): Promise<CreateResult> {
+    async create(input: NewAlert, limits: { perChannel: number; perOwner: number }): Promise<CreateResult> {
       return db.transaction(async (tx): Promise<CreateResult> => {
         await lockForCreate(tx, input.channel, input.owner);
         const [same] = await tx
           .select()
-          .from(savedSearch)
+          .from(alertDefinition)
           .where(
             and(
-              eq(savedSearch.channel, input.channel),
-              eq(savedSearch.service, input.service),
-              eq(savedSearch.paramsKey, input.paramsKey),
+              eq(alertDefinition.channel, input.channel),
+              eq(alertDefinition.service, input.service),
+              eq(alertDefinition.paramsKey, input.paramsKey),
             ),
           )
           .limit(1);
         if (same) return { ok: false, reason: 'duplicate', existing: same };
-        if ((await countWhere(tx, eq(savedSearch.channel, input.channel))) >= limits.perChannel)
+        if ((await countWhere(tx, eq(alertDefinition.channel, input.channel))) >= limits.perChannel)
           return { ok: false, reason: 'channel' };
-        if ((await countWhere(tx, eq(savedSearch.owner, input.owner))) >= limits.perOwner)
+        if ((await countWhere(tx, eq(alertDefinition.owner, input.owner))) >= limits.perOwner)
           return { ok: false, reason: 'owner' };
         const number = await nextNumber(tx, input.channel);
         const at = now();
         const [row] = await tx
-          .insert(savedSearch)
+          .insert(alertDefinition)
           .values({ ...input, number, createdAt: at, nextRunAt: at })
           .returning();
         return { ok: true, row: row! };
@@ -84,70 +87,82 @@ export function createPgSavedSearchRepo(store: PgStore, now: () => number = Date
     },
 
     async listByChannel(channel: string) {
-      return db.select().from(savedSearch).where(eq(savedSearch.channel, channel)).orderBy(asc(savedSearch.number));
+      return db
+        .select()
+        .from(alertDefinition)
+        .where(eq(alertDefinition.channel, channel))
+        .orderBy(asc(alertDefinition.number));
     },
 
     async byNumber(channel: string, number: number) {
       const [row] = await db
         .select()
-        .from(savedSearch)
-        .where(and(eq(savedSearch.channel, channel), eq(savedSearch.number, number)));
+        .from(alertDefinition)
+        .where(and(eq(alertDefinition.channel, channel), eq(alertDefinition.number, number)));
       return row;
     },
 
     async byId(id: number) {
-      const [row] = await db.select().from(savedSearch).where(eq(savedSearch.id, id));
+      const [row] = await db.select().from(alertDefinition).where(eq(alertDefinition.id, id));
       return row;
     },
 
     async setPaused(id: number, paused: boolean) {
-      await db.update(savedSearch).set(pausedSet(paused, now())).where(eq(savedSearch.id, id));
+      await db.update(alertDefinition).set(pausedSet(paused, now())).where(eq(alertDefinition.id, id));
     },
 
     async remove(id: number) {
-      await db.delete(savedSearch).where(eq(savedSearch.id, id));
+      await db.delete(alertDefinition).where(eq(alertDefinition.id, id));
     },
 
     async due(service: string, at: number, paramsKey?: string) {
       const held = db.select({ channel: channelHold.channel }).from(channelHold);
-      const ofQuery = paramsKey === undefined ? undefined : eq(savedSearch.paramsKey, paramsKey);
+      const ofQuery = paramsKey === undefined ? undefined : eq(alertDefinition.paramsKey, paramsKey);
       return db
         .select()
-        .from(savedSearch)
+        .from(alertDefinition)
         .where(
           and(
-            eq(savedSearch.service, service),
+            eq(alertDefinition.service, service),
             ofQuery,
-            eq(savedSearch.paused, false),
-            lte(savedSearch.nextRunAt, at),
-            notInArray(savedSearch.channel, held),
+            eq(alertDefinition.paused, false),
+            lte(alertDefinition.nextRunAt, at),
+            notInArray(alertDefinition.channel, held),
           ),
         )
-        .orderBy(sql`coalesce(${savedSearch.lastRunAt}, 0)`, asc(savedSearch.id));
+        .orderBy(sql`coalesce(${alertDefinition.lastRunAt}, 0)`, asc(alertDefinition.id));
     },
 
     async lastPolled(service: string, paramsKey: string) {
       const [row] = await db
-        .select({ at: max(savedSearch.lastRunAt) })
-        .from(savedSearch)
+        .select({ at: max(alertDefinition.lastRunAt) })
+        .from(alertDefinition)
         .where(
-          and(eq(savedSearch.service, service), eq(savedSearch.paramsKey, paramsKey), isNull(savedSearch.lastError)),
+          and(
+            eq(alertDefinition.service, service),
+            eq(alertDefinition.paramsKey, paramsKey),
+            isNull(alertDefinition.lastError),
+          ),
         );
       return row?.at ?? undefined;
     },
 
     async active() {
-      return db.select().from(savedSearch).where(eq(savedSearch.paused, false)).orderBy(asc(savedSearch.id));
+      return db
+        .select()
+        .from(alertDefinition)
+        .where(eq(alertDefinition.paused, false))
+        .orderBy(asc(alertDefinition.id));
     },
 
     async count(service?: string) {
-      return countWhere(db, service ? eq(savedSearch.service, service) : undefined);
+      return countWhere(db, service ? eq(alertDefinition.service, service) : undefined);
     },
 
     async countElsewhere(service: string, channel?: string) {
       return countWhere(
         db,
-        and(ne(savedSearch.service, service), channel ? eq(savedSearch.channel, channel) : undefined),
+        and(ne(alertDefinition.service, service), channel ? eq(alertDefinition.channel, channel) : undefined),
       );
     },
 
@@ -155,14 +170,14 @@ export function createPgSavedSearchRepo(store: PgStore, now: () => number = Date
       return db.transaction(async (tx) => {
         if (!(await holdsLeaseIn(tx, fence))) return undefined;
         const [row] = await tx
-          .update(savedSearch)
+          .update(alertDefinition)
           .set({
             lastError: failureText(error),
-            errorSince: sql`coalesce(${savedSearch.errorSince}, ${at}::bigint)`,
+            errorSince: sql`coalesce(${alertDefinition.errorSince}, ${at}::bigint)`,
             lastRunAt: at,
             nextRunAt: at,
           })
-          .where(eq(savedSearch.id, searchId))
+          .where(eq(alertDefinition.id, searchId))
           .returning();
         return row;
       });
@@ -171,7 +186,7 @@ export function createPgSavedSearchRepo(store: PgStore, now: () => number = Date
     async reportFailing(searchId: number, delivery: NewDelivery, fence?: Fence) {
       await db.transaction(async (tx) => {
         if (!(await holdsLeaseIn(tx, fence))) return;
-        await tx.update(savedSearch).set({ errorReported: true }).where(eq(savedSearch.id, searchId));
+        await tx.update(alertDefinition).set({ errorReported: true }).where(eq(alertDefinition.id, searchId));
         await enqueueIn(tx, delivery, now());
       });
     },

@@ -4,11 +4,11 @@ import type { Store } from './db.js';
 import { createOutboxRepo, type NewDelivery } from './outbox.js';
 import { holdsLease, type Fence } from './leases.js';
 import { failureText, firstFreeNumber, pausedSet } from './rules.js';
-import { channelHold, savedSearch } from './schema.js';
+import { channelHold, alertDefinition } from './schema.js';
 
-export type SavedSearchRow = typeof savedSearch.$inferSelect;
+export type AlertRow = typeof alertDefinition.$inferSelect;
 
-export interface NewSavedSearch {
+export interface NewAlert {
   service: string;
   channel: string;
   owner: string;
@@ -20,11 +20,11 @@ export interface NewSavedSearch {
 }
 
 export type CreateResult =
-  | { ok: true; row: SavedSearchRow }
+  | { ok: true; row: AlertRow }
   | { ok: false; reason: 'channel' | 'owner' }
-  | { ok: false; reason: 'duplicate'; existing: SavedSearchRow };
+  | { ok: false; reason: 'duplicate'; existing: AlertRow };
 
-export function createSavedSearchRepo(store: Store, now: () => number = Date.now) {
+export function createAlertDefinitionRepo(store: Store, now: () => number = Date.now) {
   const { db, sqlite } = store;
   const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
   const outbox = createOutboxRepo(store, now);
@@ -35,7 +35,7 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
   const count = (where: ReturnType<typeof eq>) =>
     db
       .select({ n: sql<number>`count(*)` })
-      .from(savedSearch)
+      .from(alertDefinition)
       .where(where)
       .get()!.n;
 
@@ -44,35 +44,36 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
      * Saves a search with the next free number in its place. In the same transaction: the same search (same service
      * and canonical query) already saved in this place is refused (a double click on "Save as alert"), then the limits.
      */
-    create(input: NewSavedSearch, limits: { perChannel: number; perOwner: number }): CreateResult {
+    create(input: NewAlert, limits: { perChannel: number; perOwner: number }): CreateResult {
       return tx((): CreateResult => {
         const same = db
           .select()
-          .from(savedSearch)
+          .from(alertDefinition)
           .where(
             and(
-              eq(savedSearch.channel, input.channel),
-              eq(savedSearch.service, input.service),
-              eq(savedSearch.paramsKey, input.paramsKey),
+              eq(alertDefinition.channel, input.channel),
+              eq(alertDefinition.service, input.service),
+              eq(alertDefinition.paramsKey, input.paramsKey),
             ),
           )
           .get();
         if (same) return { ok: false, reason: 'duplicate', existing: same };
-        if (count(eq(savedSearch.channel, input.channel)) >= limits.perChannel) return { ok: false, reason: 'channel' };
-        if (count(eq(savedSearch.owner, input.owner)) >= limits.perOwner) return { ok: false, reason: 'owner' };
+        if (count(eq(alertDefinition.channel, input.channel)) >= limits.perChannel)
+          return { ok: false, reason: 'channel' };
+        if (count(eq(alertDefinition.owner, input.owner)) >= limits.perOwner) return { ok: false, reason: 'owner' };
         // Numbers are never reused in a channel: a counter per channel, seeded from the alerts there (databases from before
         // it).
         const top = db
-          .select({ n: sql<number | null>`max(${savedSearch.number})` })
-          .from(savedSearch)
-          .where(eq(savedSearch.channel, input.channel))
+          .select({ n: sql<number | null>`max(${alertDefinition.number})` })
+          .from(alertDefinition)
+          .where(eq(alertDefinition.channel, input.channel))
           .get()!.n;
         const { last: number } = nextNumber.get({ channel: input.channel, next: firstFreeNumber(top) }) as {
           last: number;
         };
         const at = now();
         const row = db
-          .insert(savedSearch)
+          .insert(alertDefinition)
           .values({ ...input, number, createdAt: at, nextRunAt: at })
           .returning()
           .get();
@@ -80,34 +81,34 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
       });
     },
 
-    listByChannel(channel: string): SavedSearchRow[] {
+    listByChannel(channel: string): AlertRow[] {
       return db
         .select()
-        .from(savedSearch)
-        .where(eq(savedSearch.channel, channel))
-        .orderBy(asc(savedSearch.number))
+        .from(alertDefinition)
+        .where(eq(alertDefinition.channel, channel))
+        .orderBy(asc(alertDefinition.number))
         .all();
     },
 
-    byNumber(channel: string, number: number): SavedSearchRow | undefined {
+    byNumber(channel: string, number: number): AlertRow | undefined {
       return db
         .select()
-        .from(savedSearch)
-        .where(and(eq(savedSearch.channel, channel), eq(savedSearch.number, number)))
+        .from(alertDefinition)
+        .where(and(eq(alertDefinition.channel, channel), eq(alertDefinition.number, number)))
         .get();
     },
 
-    byId(id: number): SavedSearchRow | undefined {
-      return db.select().from(savedSearch).where(eq(savedSearch.id, id)).get();
+    byId(id: number): AlertRow | undefined {
+      return db.select().from(alertDefinition).where(eq(alertDefinition.id, id)).get();
     },
 
     setPaused(id: number, paused: boolean): void {
-      db.update(savedSearch).set(pausedSet(paused, now())).where(eq(savedSearch.id, id)).run();
+      db.update(alertDefinition).set(pausedSet(paused, now())).where(eq(alertDefinition.id, id)).run();
     },
 
     /** Removes a search with its seen set and its undelivered entries (cascade). */
     remove(id: number): void {
-      db.delete(savedSearch).where(eq(savedSearch.id, id)).run();
+      db.delete(alertDefinition).where(eq(alertDefinition.id, id)).run();
     },
 
     /**
@@ -115,22 +116,22 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
      * because
      * it cannot receive wait with it: their listings would only pile up. `paramsKey`: only the searches of that query.
      */
-    due(service: string, at: number, paramsKey?: string): SavedSearchRow[] {
+    due(service: string, at: number, paramsKey?: string): AlertRow[] {
       const held = db.select({ channel: channelHold.channel }).from(channelHold);
-      const ofQuery = paramsKey === undefined ? undefined : eq(savedSearch.paramsKey, paramsKey);
+      const ofQuery = paramsKey === undefined ? undefined : eq(alertDefinition.paramsKey, paramsKey);
       return db
         .select()
-        .from(savedSearch)
+        .from(alertDefinition)
         .where(
           and(
-            eq(savedSearch.service, service),
+            eq(alertDefinition.service, service),
             ofQuery,
-            eq(savedSearch.paused, false),
-            lte(savedSearch.nextRunAt, at),
-            notInArray(savedSearch.channel, held),
+            eq(alertDefinition.paused, false),
+            lte(alertDefinition.nextRunAt, at),
+            notInArray(alertDefinition.channel, held),
           ),
         )
-        .orderBy(sql`coalesce(${savedSearch.lastRunAt}, 0)`, asc(savedSearch.id))
+        .orderBy(sql`coalesce(${alertDefinition.lastRunAt}, 0)`, asc(alertDefinition.id))
         .all();
     },
 
@@ -141,23 +142,32 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
     lastPolled(service: string, paramsKey: string): number | undefined {
       return (
         db
-          .select({ at: sql<number | null>`max(${savedSearch.lastRunAt})` })
-          .from(savedSearch)
+          .select({ at: sql<number | null>`max(${alertDefinition.lastRunAt})` })
+          .from(alertDefinition)
           .where(
-            and(eq(savedSearch.service, service), eq(savedSearch.paramsKey, paramsKey), isNull(savedSearch.lastError)),
+            and(
+              eq(alertDefinition.service, service),
+              eq(alertDefinition.paramsKey, paramsKey),
+              isNull(alertDefinition.lastError),
+            ),
           )
           .get()?.at ?? undefined
       );
     },
 
     /** Every search not paused, of any service and channel: what the start-up checks (src/alerts/impossible.ts). */
-    active(): SavedSearchRow[] {
-      return db.select().from(savedSearch).where(eq(savedSearch.paused, false)).orderBy(asc(savedSearch.id)).all();
+    active(): AlertRow[] {
+      return db
+        .select()
+        .from(alertDefinition)
+        .where(eq(alertDefinition.paused, false))
+        .orderBy(asc(alertDefinition.id))
+        .all();
     },
 
     count(service?: string): number {
-      const q = db.select({ n: sql<number>`count(*)` }).from(savedSearch);
-      return (service ? q.where(eq(savedSearch.service, service)) : q).get()!.n;
+      const q = db.select({ n: sql<number>`count(*)` }).from(alertDefinition);
+      return (service ? q.where(eq(alertDefinition.service, service)) : q).get()!.n;
     },
 
     /**
@@ -165,9 +175,10 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
      */
     countElsewhere(service: string, channel?: string): number {
       return count(
-        and(ne(savedSearch.service, service), channel ? eq(savedSearch.channel, channel) : undefined) as ReturnType<
-          typeof eq
-        >,
+        and(
+          ne(alertDefinition.service, service),
+          channel ? eq(alertDefinition.channel, channel) : undefined,
+        ) as ReturnType<typeof eq>,
       );
     },
 
@@ -176,18 +187,18 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
      * while
      * it still holds the poller's lease (undefined otherwise: a stale run records nothing).
      */
-    recordFailure(searchId: number, error: string, at: number, fence?: Fence): SavedSearchRow | undefined {
+    recordFailure(searchId: number, error: string, at: number, fence?: Fence): AlertRow | undefined {
       return tx(() =>
         holds(fence)
           ? db
-              .update(savedSearch)
+              .update(alertDefinition)
               .set({
                 lastError: failureText(error),
-                errorSince: sql`coalesce(${savedSearch.errorSince}, ${at})`,
+                errorSince: sql`coalesce(${alertDefinition.errorSince}, ${at})`,
                 lastRunAt: at,
                 nextRunAt: at,
               })
-              .where(eq(savedSearch.id, searchId))
+              .where(eq(alertDefinition.id, searchId))
               .returning()
               .get()
           : undefined,
@@ -198,11 +209,11 @@ export function createSavedSearchRepo(store: Store, now: () => number = Date.now
     reportFailing(searchId: number, delivery: NewDelivery, fence?: Fence): void {
       tx(() => {
         if (!holds(fence)) return;
-        db.update(savedSearch).set({ errorReported: true }).where(eq(savedSearch.id, searchId)).run();
+        db.update(alertDefinition).set({ errorReported: true }).where(eq(alertDefinition.id, searchId)).run();
         outbox.enqueue(delivery);
       });
     },
   };
 }
 
-export type SavedSearchRepo = ReturnType<typeof createSavedSearchRepo>;
+export type AlertDefinitionRepo = ReturnType<typeof createAlertDefinitionRepo>;
