@@ -3,7 +3,7 @@ import { and, asc, eq, isNull, lte, ne, notInArray, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { createOutboxRepo, type NewDelivery } from './outbox.js';
 import { holdsLease, type Fence } from './leases.js';
-import { failureText, firstFreeNumber, pausedSet } from './rules.js';
+import { failureText, firstFreeNumber, pausedSet } from './alert-digest-writes.js';
 import { channelHold, alertDefinition } from './schema.js';
 
 export type AlertRow = typeof alertDefinition.$inferSelect;

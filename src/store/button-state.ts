@@ -2,7 +2,13 @@
 import { and, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { buttonState } from './schema.js';
-import { buttonOwners, jsonText, newButtonToken, parseJsonOrUndefined, payloadHashOf } from './state-rules.js';
+import {
+  buttonOwners,
+  jsonText,
+  newButtonToken,
+  parseJsonOrUndefined,
+  payloadHashOf,
+} from './state-and-cache-values.js';
 
 export interface SyncButtonStateRepo {
   /**

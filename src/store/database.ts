@@ -25,7 +25,7 @@ import type {
   PersonUseRepo,
   SlackInstallationRepo,
   TeamRepo,
-} from './ports.js';
+} from './promised.js';
 import { openPgDatabase } from './pg/database.js';
 import type { Sealer } from './sealing.js';
 import type { WriteLock } from './write-lock.js';

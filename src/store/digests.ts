@@ -5,7 +5,7 @@ import { and, asc, eq, inArray, like, lte, notInArray, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { holdsLease, type Fence } from './leases.js';
 import { createOutboxRepo, type NewDelivery } from './outbox.js';
-import { digestPostponed, digestRunDone, firstFreeNumber } from './rules.js';
+import { digestPostponed, digestRunDone, firstFreeNumber } from './alert-digest-writes.js';
 import { digest, digestNumber, outbox, channelHold } from './schema.js';
 
 export type DigestRow = typeof digest.$inferSelect;

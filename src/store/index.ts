@@ -52,7 +52,7 @@ export {
   type Promised,
   type SlackInstallationRepo,
   type TeamRepo,
-} from './ports.js';
+} from './promised.js';
 export {
   createAlertsRepo,
   createApiUsageRepo,

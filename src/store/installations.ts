@@ -4,10 +4,10 @@ import { and, desc, eq, like, ne, sql } from 'drizzle-orm';
 import type { Logger } from '../log.js';
 import type { SlackInstallations } from '../ports/index.js';
 import type { Store } from './db.js';
-import type { SlackInstallationRepo } from './ports.js';
+import type { SlackInstallationRepo } from './promised.js';
 import type { Sealer } from './sealing.js';
 import { digest, outbox, channelHold, alertDefinition, slackInstallation } from './schema.js';
-import { resealed } from './state-rules.js';
+import { resealed } from './state-and-cache-values.js';
 
 export interface InstallationKey {
   teamId?: string | undefined;

@@ -2,7 +2,7 @@
 // heartbeat. A lease carries a fencing token, new at each take-over: renewing, finishing or committing under it checks
 // the token, so an instance that stalled past its lease and lost it can change nothing.
 import { and, eq, lt, sql } from 'drizzle-orm';
-import { lapsedIds } from './claim-rules.js';
+import { lapsedIds } from './claims.js';
 import type { Store } from './db.js';
 import { nextGeneration } from './meta.js';
 import { instance, jobLease } from './schema.js';

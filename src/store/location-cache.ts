@@ -2,7 +2,7 @@
 import { and, desc, eq, lte } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { locationCache } from './schema.js';
-import { cachedAnswers, cacheEntry, cacheHit } from './state-rules.js';
+import { cachedAnswers, cacheEntry, cacheHit } from './state-and-cache-values.js';
 
 export interface SyncLocationCacheRepo {
   /** The cached results, or undefined when missing or expired. */

@@ -3,7 +3,7 @@
 // change a drainer makes checks it, so an instance that lost its claim (it stalled, another took the entry over) can
 // change nothing.
 import { and, asc, eq, inArray, lt, ne, notInArray, or, sql } from 'drizzle-orm';
-import { claimedEntries, deliveryIdOf, firstChannels, INTERRUPTED, newEntry, statsOf } from './claim-rules.js';
+import { claimedEntries, deliveryIdOf, firstChannels, INTERRUPTED, newEntry, statsOf } from './claims.js';
 import type { Store } from './db.js';
 import { nextGeneration, readLineage } from './meta.js';
 import { outbox, channelHold } from './schema.js';
@@ -43,7 +43,7 @@ export interface ClaimedEntry extends OutboxRow {
   channelLastAttemptAt: number | null;
 }
 
-// Pure rules shared with the Postgres outbox (./claim-rules.ts), exported from here as before.
+// Pure rules shared with the Postgres outbox (./claims.ts), exported from here as before.
 export { deliveryIdOf, INTERRUPTED };
 
 export interface OutboxStats {

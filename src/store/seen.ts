@@ -5,7 +5,7 @@ import type { Store } from './db.js';
 import { holdsLease, type Fence } from './leases.js';
 import { readRestore } from './meta.js';
 import { createOutboxRepo, type NewDelivery } from './outbox.js';
-import { runDone, seenWrites, uncertainAfterRestore } from './rules.js';
+import { runDone, seenWrites, uncertainAfterRestore } from './alert-digest-writes.js';
 import { alertDefinition, searchSeen } from './schema.js';
 
 export type SeenRow = typeof searchSeen.$inferSelect;

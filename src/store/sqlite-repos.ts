@@ -1,4 +1,4 @@
-// The SQLite repositories behind the core's promised ports (ports.ts). Inside the store they stay synchronous, so one
+// The SQLite repositories behind the core's promised ports (promised.ts). Inside the store they stay synchronous, so one
 // repository can take part in another's transaction (a run's seen rows and its outbox entries commit together).
 import { createAlertsRepo as alertsOn } from './alerts.js';
 import { createApiUsageRepo as usageOn } from './api-usage.js';
@@ -22,7 +22,7 @@ import {
   type PersonUseRepo,
   type SlackInstallationRepo,
   type TeamRepo,
-} from './ports.js';
+} from './promised.js';
 import type { Sealer } from './sealing.js';
 import { createTeamRepo as teamsOn } from './teams.js';
 

@@ -3,7 +3,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { digest, alertDefinition, teamBudget, teamUsage } from './schema.js';
-import { teamLines, type TeamLine } from './state-rules.js';
+import { teamLines, type TeamLine } from './state-and-cache-values.js';
 
 /** `YYYY-MM` of `at`, UTC: the window a call counts in. */
 export const monthOf = (at: number): string => new Date(at).toISOString().slice(0, 7);

@@ -6,8 +6,8 @@
 import { and, asc, count, eq, isNull, lte, max, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Fence } from '../leases.js';
 import type { NewDelivery } from '../outbox.js';
-import type { Promised } from '../ports.js';
-import { failureText, firstFreeNumber, pausedSet } from '../rules.js';
+import type { Promised } from '../promised.js';
+import { failureText, firstFreeNumber, pausedSet } from '../alert-digest-writes.js';
 import type { CreateResult, NewAlert, AlertDefinitionRepo } from '../alert-definitions.js';
 import { holdsLeaseIn } from './leases.js';
 import type { PgStore } from './open.js';

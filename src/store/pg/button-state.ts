@@ -3,8 +3,14 @@
 // the conversation it was posted in. Each method is one statement, so instances need no more than the row's own lock.
 import { and, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import { TOKEN } from '../button-state.js';
-import type { ButtonStateRepo } from '../ports.js';
-import { buttonOwners, jsonText, newButtonToken, parseJsonOrUndefined, payloadHashOf } from '../state-rules.js';
+import type { ButtonStateRepo } from '../promised.js';
+import {
+  buttonOwners,
+  jsonText,
+  newButtonToken,
+  parseJsonOrUndefined,
+  payloadHashOf,
+} from '../state-and-cache-values.js';
 import type { PgStore } from './open.js';
 import { buttonState } from './schema.js';
 

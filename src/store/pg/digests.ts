@@ -7,8 +7,8 @@ import { and, asc, count, eq, inArray, like, lte, max, notInArray, sql } from 'd
 import type { DigestRow, NewDigest, SyncDigestRepo } from '../digests.js';
 import type { Fence } from '../leases.js';
 import type { NewDelivery } from '../outbox.js';
-import type { DigestRepo } from '../ports.js';
-import { digestPostponed, digestRunDone, firstFreeNumber } from '../rules.js';
+import type { DigestRepo } from '../promised.js';
+import { digestPostponed, digestRunDone, firstFreeNumber } from '../alert-digest-writes.js';
 import { holdsLeaseIn } from './leases.js';
 import type { PgStore } from './open.js';
 import { enqueueIn } from './outbox.js';

@@ -3,9 +3,9 @@
 // puts on its channels. Holding and releasing a workspace are one transaction each, as there.
 import { and, asc, desc, eq, gt, inArray, like, ne, sql } from 'drizzle-orm';
 import { keyOf, NEVER, REMOVED_REASON } from '../installations.js';
-import type { SlackInstallationRepo } from '../ports.js';
+import type { SlackInstallationRepo } from '../promised.js';
 import type { Sealer } from '../sealing.js';
-import { resealed } from '../state-rules.js';
+import { resealed } from '../state-and-cache-values.js';
 import type { PgStore } from './open.js';
 import { digest, outbox, channelHold, alertDefinition, slackInstallation } from './schema.js';
 import type { PgTx } from './tx.js';

@@ -2,9 +2,9 @@
 // means). SQLite has one writer at a time; here a take-over locks the lease's row (FOR UPDATE) in a transaction, so two
 // instances racing for a free or expired lease never both take it.
 import { and, desc, eq, inArray, lt } from 'drizzle-orm';
-import { lapsedIds } from '../claim-rules.js';
+import { lapsedIds } from '../claims.js';
 import type { Fence } from '../leases.js';
-import type { LeaseRepo } from '../ports.js';
+import type { LeaseRepo } from '../promised.js';
 import { nextGeneration } from './meta.js';
 import type { PgStore } from './open.js';
 import { instance, jobLease } from './schema.js';

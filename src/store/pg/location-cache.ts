@@ -3,8 +3,8 @@
 // upsert, so two instances caching the same query at once leave one entry, the later one.
 import { and, desc, eq, lte } from 'drizzle-orm';
 import { normaliseQuery } from '../location-cache.js';
-import type { LocationCacheRepo } from '../ports.js';
-import { cachedAnswers, cacheEntry, cacheHit } from '../state-rules.js';
+import type { LocationCacheRepo } from '../promised.js';
+import { cachedAnswers, cacheEntry, cacheHit } from '../state-and-cache-values.js';
 import type { PgStore } from './open.js';
 import { locationCache } from './schema.js';
 

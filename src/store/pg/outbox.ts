@@ -4,9 +4,9 @@
 // one channel at the same time. Every change a drainer makes is fenced by its claim's token, as there.
 import { and, asc, eq, gt, inArray, lt, ne, notExists, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { claimedEntries, firstChannels, INTERRUPTED, newEntry, statsOf } from '../claim-rules.js';
+import { claimedEntries, firstChannels, INTERRUPTED, newEntry, statsOf } from '../claims.js';
 import type { ClaimedEntry, ClaimOptions, NewDelivery } from '../outbox.js';
-import type { OutboxRepo } from '../ports.js';
+import type { OutboxRepo } from '../promised.js';
 import { lineageSql, nextGeneration } from './meta.js';
 import type { PgStore } from './open.js';
 import { outbox, channelHold } from './schema.js';

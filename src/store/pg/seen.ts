@@ -5,8 +5,8 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Fence } from '../leases.js';
 import type { NewDelivery } from '../outbox.js';
-import type { Promised } from '../ports.js';
-import { runDone, seenWrites, uncertainAfterRestore, type SeenWrite } from '../rules.js';
+import type { Promised } from '../promised.js';
+import { runDone, seenWrites, uncertainAfterRestore, type SeenWrite } from '../alert-digest-writes.js';
 import type { ChannelPosted, PostedQuery, RunOutcome, RunPlan, SeenRepo, SeenRow } from '../seen.js';
 import { holdsLeaseIn } from './leases.js';
 import { readRestore } from './meta.js';

@@ -3,7 +3,7 @@
 // seen.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewDelivery, NewAlert, PostedQuery, RunOutcome, SeenUpdate } from '../../../src/store/index.js';
-import type { AlertsRepo, LeaseRepo, OutboxRepo } from '../../../src/store/ports.js';
+import type { AlertsRepo, LeaseRepo, OutboxRepo } from '../../../src/store/promised.js';
 import { staleAndCurrent } from './fences.js';
 
 export interface AlertsDatabase {

@@ -29,7 +29,7 @@ import { createPgLeaseRepo } from '../../../src/store/pg/leases.js';
 import { openPgStore, type PgStore } from '../../../src/store/pg/open.js';
 import { createPgOutboxRepo } from '../../../src/store/pg/outbox.js';
 import { createPgPersonUseRepo } from '../../../src/store/pg/person-uses.js';
-import type { AlertsRepo, DigestRepo, LeaseRepo, OutboxRepo, PersonUseRepo } from '../../../src/store/ports.js';
+import type { AlertsRepo, DigestRepo, LeaseRepo, OutboxRepo, PersonUseRepo } from '../../../src/store/promised.js';
 import { freshPostgres } from '../../support/postgres.js';
 import type { SmallRepoMakers } from './small-repos.contract.js';
 

@@ -2,7 +2,7 @@
 // (the .test.ts file of the same name): what a channel or the digests job would notice of its digests and their runs.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { digestKey, type NewDelivery, type NewDigest } from '../../../src/store/index.js';
-import type { DigestRepo, LeaseRepo, OutboxRepo } from '../../../src/store/ports.js';
+import type { DigestRepo, LeaseRepo, OutboxRepo } from '../../../src/store/promised.js';
 import { staleAndCurrent } from './fences.js';
 
 export interface DigestsDatabase {

@@ -15,7 +15,7 @@ import type {
   OutboxRepo,
   SlackInstallationRepo,
   TeamRepo,
-} from '../../../src/store/ports.js';
+} from '../../../src/store/promised.js';
 
 type Clock = () => number;
 
