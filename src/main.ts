@@ -204,7 +204,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     teamAllows: (team) => shares.allows(team),
     onLimited: (team, user) =>
       logger.warn(
-        'place suggestions: one person reached the hourly limit of calls; the picker answers from the cache for now',
+        'area suggestions: one person reached the hourly limit of calls; the picker answers from the cache for now',
         {
           team,
           user,

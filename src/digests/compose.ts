@@ -39,7 +39,7 @@ const slug = (name: string) =>
   name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '') || 'place';
+    .replace(/^-|-$/g, '') || 'area';
 
 function imageOf(chart: Chart | NoChart, name: string, title: string, fallback: string): ImageFile | undefined {
   if (chart.empty) return undefined;

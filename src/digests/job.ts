@@ -192,7 +192,7 @@ async function runOne(
         undefined,
         fence,
       );
-      log.warn('digest: no place could be fetched; the same period is tried again', { retryInMs: RETRY_MS });
+      log.warn('digest: no area could be fetched; the same period is tried again', { retryInMs: RETRY_MS });
       return;
     }
     const recorded = await deps.repo.recordRun(

@@ -135,7 +135,7 @@ function build(): Area[] {
   const areas: Area[] = [];
   const byId = new Map<number, Area>();
   const add = (p: Area) => {
-    if (byId.has(p.id)) throw new Error(`duplicate place id ${p.id}`);
+    if (byId.has(p.id)) throw new Error(`duplicate area id ${p.id}`);
     byId.set(p.id, p);
     areas.push(p);
   };

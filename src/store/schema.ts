@@ -3,6 +3,8 @@
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /** The state behind a chat button, so a button on a week-old message still works after a restart. */
+// Issue 28 renamed the chat 'place' to channel and a digest's 'places' to areas in TypeScript only: the columns, tables
+// and indexes keep their SQL names (place, places, saved_search, place_hold), mapped here, so no migration is needed.
 export const buttonState = sqliteTable(
   'button_state',
   {

@@ -15,6 +15,8 @@ import {
 // A time in milliseconds since the epoch: past integer's 2^31, so bigint, read as a number (exact up to 2^53).
 const ms = (name: string) => bigint(name, { mode: 'number' });
 
+// Issue 28 renamed the chat 'place' to channel and a digest's 'places' to areas in TypeScript only: the columns, tables
+// and indexes keep their SQL names (place, places, saved_search, place_hold), mapped here, so no migration is needed.
 export const buttonState = pgTable(
   'button_state',
   {

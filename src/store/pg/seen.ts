@@ -163,6 +163,7 @@ async function lockChannels(tx: PgTx, channels: readonly string[]): Promise<void
   if (channels.length === 0) return;
   // One statement however many channels (a query saved in hundreds of channels); the locks taken in key order, since
   // a volatile function in a select list runs after the sort below it.
+  // The key keeps its old word: an instance of the release before takes the same lock during a rolling upgrade.
   const keys = [...new Set(channels)].map((p) => `manzil:alerts-place:${p}`);
   await tx.execute(
     sql`select pg_advisory_xact_lock(k) from (select distinct hashtextextended(p, 0) as k from unnest(${sql.param(keys)}::text[]) as p order by k) as keys`,
