@@ -40,10 +40,10 @@ export async function run(): Promise<Record<string, string | number>> {
 
   return {
     'first chart (loads Vega)': ms(cold),
-    'place chart p50 / p95': `${ms(trend.p50)} / ${ms(trend.p95)} (${ROUNDS} renders, ${first.width}x${first.height})`,
-    'place chart PNG': `${trend.bytes} bytes`,
+    'area chart p50 / p95': `${ms(trend.p50)} / ${ms(trend.p95)} (${ROUNDS} renders, ${first.width}x${first.height})`,
+    'area chart PNG': `${trend.bytes} bytes`,
     'comparison chart p50 / p95': `${ms(comparison.p50)} / ${ms(comparison.p95)}`,
     'comparison chart PNG': `${comparison.bytes} bytes`,
-    '5 place charts at once': ms(fiveMs),
+    '5 area charts at once': ms(fiveMs),
   };
 }

@@ -76,16 +76,16 @@ export async function run(): Promise<Record<string, string | number>> {
     }
     const warm: Round[] = [];
     for (let i = 0; i < WARM_ROUNDS; i++) warm.push(await once(composer!));
-    if ([...cold, ...warm].some((r) => r.failed > 0)) throw new Error('a place failed on the sandbox');
+    if ([...cold, ...warm].some((r) => r.failed > 0)) throw new Error('an area failed on the sandbox');
 
     const c = cold.at(-1)!;
     return {
-      'cold: compose p50 (5 places)': `${ms(median(cold.map((r) => r.composeMs)))} (${COLD_ROUNDS} rounds)`,
-      'cold: upstream calls': `${c.calls} (${(c.calls / AREAS.length).toFixed(1)} per place)`,
-      'warm: compose p50 (5 places)': `${ms(median(warm.map((r) => r.composeMs)))} (${WARM_ROUNDS} rounds)`,
+      'cold: compose p50 (5 areas)': `${ms(median(cold.map((r) => r.composeMs)))} (${COLD_ROUNDS} rounds)`,
+      'cold: upstream calls': `${c.calls} (${(c.calls / AREAS.length).toFixed(1)} per area)`,
+      'warm: compose p50 (5 areas)': `${ms(median(warm.map((r) => r.composeMs)))} (${WARM_ROUNDS} rounds)`,
       'warm: upstream calls': Math.max(...warm.map((r) => r.calls)),
       'render to a chat message p50': ms(median([...cold, ...warm].map((r) => r.renderMs))),
-      'charts per digest': `${c.charts} (a chart per place and the comparison)`,
+      'charts per digest': `${c.charts} (a chart per area and the comparison)`,
       'PNG bytes per digest': `${c.pngBytes} (${Math.round(c.pngBytes / c.charts)} per chart)`,
       'outbox payload bytes': c.payloadBytes,
     };

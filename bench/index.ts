@@ -20,9 +20,9 @@ const BENCHES: [string, () => Promise<Bench>][] = [
     'ack under load: slack acks while a 10,000-search poller run and the delivery drain are in progress',
     () => import('./ack-under-load.js'),
   ],
-  ['charts: rendering alone, a place chart and a comparison chart to PNG', () => import('./charts.js')],
+  ['charts: rendering alone, an area chart and a comparison chart to PNG', () => import('./charts.js')],
   [
-    'digest: composing and rendering one digest of 5 places on the sandbox, cold and warm cache',
+    'digest: composing and rendering one digest of 5 areas on the sandbox, cold and warm cache',
     () => import('./digest.js'),
   ],
 ];

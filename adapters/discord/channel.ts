@@ -13,7 +13,7 @@ export function discordChannel(
   return `discord:${guildId || '@me'}:${channelId}`;
 }
 
-/** The guild ('@me' for a DM) and channel of a channel this adapter made; undefined for any other place. */
+/** The guild ('@me' for a DM) and channel of a channel this adapter made; undefined for any other channel. */
 export function parseDiscordChannel(channel: string): { guildId: string; channelId: string } | undefined {
   const m = /^discord:(\d{1,25}|@me):(\d{1,25})$/.exec(channel);
   return m ? { guildId: m[1]!, channelId: m[2]! } : undefined;

@@ -21,7 +21,7 @@ export function slackChannel(origin: SlackOrigin): string | undefined {
   return team && channel ? `slack:${team}:${channel}` : undefined;
 }
 
-/** The workspace and conversation of a channel this adapter made; undefined for any other place. */
+/** The workspace and conversation of a channel this adapter made; undefined for any other channel. */
 export function parseSlackChannel(channel: string): { teamId: string; channelId: string } | undefined {
   const m = /^slack:([^:]+):([^:]+)$/.exec(channel);
   return m ? { teamId: m[1]!, channelId: m[2]! } : undefined;

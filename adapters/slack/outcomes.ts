@@ -58,7 +58,7 @@ export const SLACK_ERROR_CODES: Readonly<Record<string, OutcomeRule>> = {
   send_on_behalf_not_allowed: channel('posting on behalf of others is not allowed here'),
   app_access_restricted: channel('the app’s access is restricted here'),
   enterprise_is_restricted: channel('the method cannot be called from this Enterprise'),
-  team_not_found: channel('the place’s workspace is unknown'),
+  team_not_found: channel('the channel’s workspace is unknown'),
 
   // The platform refused our credentials: the whole of Slack is paused and auth.test probed.
   invalid_auth: credentials('the token is invalid, or the request came from a disallowed IP'),

@@ -92,7 +92,7 @@ export type ButtonIntent =
   | { kind: 'details'; propertyId: string }
   | { kind: 'save'; query: Query; location?: Area }
   | { kind: 'refine'; query: Query; surface: Surface }
-  /** A search to run as a new command would (its place looked up): the yes of "did you mean 80,000?". */
+  /** A search to run as a new command would (its area looked up): the yes of "did you mean 80,000?". */
   | { kind: 'run'; query: Query; surface: Surface; chosen?: { id?: number; name: string } }
   | { kind: 'unusable'; reason: 'older' | 'unknown' };
 

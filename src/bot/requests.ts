@@ -85,7 +85,7 @@ function chosenArea(location: string | undefined): { id?: number; name: string }
   return { name: value };
 }
 
-/** "marina" and the picked "Dubai Marina" speak of one place: every word typed is in the name picked. */
+/** "marina" and the picked "Dubai Marina" speak of one area: every word typed is in the name picked. */
 function sameArea(typed: string, name: string): boolean {
   const words = (s: string) =>
     s

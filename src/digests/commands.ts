@@ -21,7 +21,7 @@ export interface DigestCommandsOptions {
   logger: Logger;
   timezone: string;
   limits: { perChannel: number; areasPerDigest: number };
-  /** Upstream calls one place costs per run, about (shown in `/digest list`). */
+  /** Upstream calls one area costs per run, about (shown in `/digest list`). */
   callsPerArea: number;
   /** `/digest now`: composes and queues a digest for this channel at once (the job does it; see DigestJob.now). */
   postNow(channel: string, areas: FollowedArea[], user: string): Promise<{ queued: boolean; reason?: string }>;

@@ -15,7 +15,7 @@ export const DIGEST_JOB = 'digests';
 export const DIGEST_KIND = 'digest';
 export const DIGEST_NOTICE_KIND = 'digest_notice';
 
-/** A digest to compose: its places, the period (new listings since `since`) and its title. */
+/** A digest to compose: its areas, the period (new listings since `since`) and its title. */
 export interface ComposeRequest {
   areas: FollowedArea[];
   since: number;

@@ -107,7 +107,7 @@ export function pickBest(words: string, results: readonly Location[]): Resolutio
   return { kind: 'ambiguous', choices: topLevel.slice(0, 10) };
 }
 
-/** The words to look up: a short form the language knows spelled out as its place's name, case and spacing folded. */
+/** The words to look up: a short form the language knows spelled out as its area's name, case and spacing folded. */
 export const expandAbbreviations = (words: string) => {
   const abbreviation = abbreviationOf(words);
   return abbreviation ? normalise(abbreviation.area.name) : normalise(words);

@@ -234,7 +234,7 @@ export class MarketData {
     return true;
   }
 
-  /** Calls one place's digest is expected to cost now: the parts not cached cost their usual pages. */
+  /** Calls one area's digest is expected to cost now: the parts not cached cost their usual pages. */
   estimateCalls(locationId: string | number): number {
     const id = String(locationId);
     const fresh = (op: OperationName, params: Record<string, string>, maxAgeMs = this.ttlMs) =>

@@ -181,7 +181,7 @@ const settle = <T>(p: Promise<T>): Promise<Settled<T>> =>
     (error: unknown) => ({ ok: false as const, error }),
   );
 
-/** Composes one place's digest. Never throws for the service's failures: parts, or the whole area, say so. */
+/** Composes one area's digest. Never throws for the service's failures: parts, or the whole area, say so. */
 export async function composeAreaDigest(
   market: MarketData,
   area: { id: string | number; name: string },

@@ -48,7 +48,7 @@ export interface MarketOptions {
   contextPages?: number;
   /** Card context fetches nothing when fewer calls than this are left today or this month (default 50). */
   contextMinCallsLeft?: number;
-  /** The calls one place's digest is expected to cost when nothing is cached (default 10). */
+  /** The calls one area's digest is expected to cost when nothing is cached (default 10). */
   callsPerArea?: number;
   /** Answers kept at most (default 2000). */
   maxEntries?: number;

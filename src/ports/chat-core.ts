@@ -21,7 +21,7 @@ export interface CommandRequest {
   channel: string;
   /** The platform's limits; the core's defaults when unset. */
   surface?: Surface;
-  /** True when the person may manage any alert in this place (a workspace admin or owner, Manage Server). */
+  /** True when the person may manage any alert in this channel (a workspace admin or owner, Manage Server). */
   isAdmin?: () => Promise<boolean>;
   /** The command text as typed, with or without the slash verb: `/rent marina 2br`, `rent marina 2br`. */
   text: string;

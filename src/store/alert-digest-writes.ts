@@ -3,7 +3,7 @@
 // Pure: no database, no clock.
 import type { RunOutcome } from './seen.js';
 
-/** A search or a digest numbered in its place: the first number after the highest there (the counter may be higher). */
+/** A search or a digest numbered in its channel: the first number after the highest there (the counter may be higher). */
 export const firstFreeNumber = (top: number | null | undefined): number => (top ?? 0) + 1;
 
 /**
