@@ -32,7 +32,7 @@ const USAGE = `Usage: manzil <command>
   teams [--json]            every team (Slack workspace, Discord server): alerts, digests, calls this month, share
   teams set <team> <calls>|default
                             give one team its own monthly share of calls
-  bench                     run the benchmarks and print their figures
+  bench                     run the benchmarks; their figures go to docs/benchmarks.md
   help                      this text`;
 
 type Out = (line: string) => void;
