@@ -4,7 +4,7 @@ import { threadId } from 'node:worker_threads';
 import { AlertCommands, POLL_JOB, describeSchedule, lastPollOf, pauseImpossibleAlerts } from './alerts/index.js';
 import { Bot, StateMaintenance, typedReplies } from './bot/index.js';
 import { loadConfig } from './config.js';
-import { DemoClock, demoClockFile } from './demo.js';
+import { DemoClock, demoClockFile, loadDemoMarket } from './demo.js';
 import { LocationResolver } from './locations/index.js';
 import { guardBot, Lifecycle } from './lifecycle.js';
 import { createLogger, maskSecrets, resolveFormat } from './log.js';
@@ -87,21 +87,25 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     writeLock,
     onError: (error) => logger.warn('a Postgres connection failed; the pool opens another', { error }),
   });
-  const { api, sandbox, shares } = await openService(budgets.chat, logger, db, metrics.upstream);
+  // Demo mode, a first run with no keys (the sandbox, only the terminal chat): the sample market moves every few
+  // seconds and alerts are checked often, so a saved alert fires within a minute. Any chat platform configured turns
+  // it off. Its market starts at the calendar's today, not at the sandbox's fixed start (see src/demo.ts).
+  const demoOn = serve && config.sandbox && Boolean(options.terminal) && !chatPlatform && config.demo.tickSeconds > 0;
+  const demoFile = demoOn ? demoClockFile(config.dbPath) : undefined;
+  const demoMarket = demoOn ? loadDemoMarket(demoFile, logger) : undefined;
+  const { api, sandbox, shares } = await openService(budgets.chat, logger, db, metrics.upstream, demoMarket?.start);
   // State is kept per service, so the sandbox's sample ids never reach the real API (the sandbox's port changes each
   // run).
   const service = sandbox ? 'sandbox' : serviceKey(config.api.baseUrl ?? 'sandbox');
   if (!sandbox && db.sqlite) adoptServiceSpellings(db.sqlite, service);
-  // Demo mode, a first run with no keys (the sandbox, only the terminal chat): the sample market moves every few
-  // seconds
-  // and alerts are checked often, so a saved alert fires within a minute. Any chat platform configured turns it off.
   const demo =
-    options.serve !== false && sandbox && options.terminal && !chatPlatform && config.demo.tickSeconds > 0
+    demoMarket && sandbox
       ? new DemoClock({
           market: sandbox,
           tickMs: config.demo.tickSeconds * 1000,
           logger,
-          stateFile: demoClockFile(config.dbPath),
+          stateFile: demoFile,
+          resume: demoMarket,
         })
       : undefined;
   const alertsCron = demo ? config.demo.alertsCron : config.alerts.cron;
