@@ -14,7 +14,7 @@ const USAGE = `Usage: manzil <command>
   start                     run the bot: Slack and/or Discord when SLACK_* / DISCORD_* are set, else the terminal chat (default)
   start --ops               also serve GET /healthz and /metrics on PORT with the terminal chat alone
   start --console           also run the terminal chat alongside Slack and/or Discord, in the same process
-  sandbox [--port N] [--key K] [--plan basic|full] [--seed S]
+  sandbox [--port N] [--key K] [--plan basic|full] [--seed S] [--start today|YYYY-MM-DD]
                             run the local stand-in of the UAE Property Data Service
   poll --once               run the alerts poller once, deliver what it found, and exit
   register-discord-commands register the Discord slash commands (in DISCORD_GUILD_ID, else globally)
