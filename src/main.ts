@@ -18,7 +18,7 @@ import {
 import { DeliveryThread } from './background/thread.js';
 import { DigestCommands, postDigestNow } from './digests/index.js';
 import { Heartbeat, JobScheduler } from './jobs/index.js';
-import { contextText, periodTransactions } from './market/index.js';
+import { contextText, periodTransactions, readValue } from './market/index.js';
 import type { ListingSummary } from './api/records.js';
 import { Health, cronPeriodMs } from './ops/health.js';
 import { logOpsPlan, planOps } from './ops/exposure.js';
@@ -179,6 +179,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     },
     // A transactions reply's figures cover its period: every page (DIGEST_MAX_PAGES at most), shared with the digests.
     periods: { transactions: (params, use) => periodTransactions(market, params, use) },
+    // `/value`: from the same market cache as the digests and the cards.
+    value: { estimate: (area, ask) => readValue(market, area, ask) },
     ...(sandbox ? { footer: SANDBOX_FOOTER } : {}),
     // Answers as fresh as the alerts: one older than the query's last poll (here, in the thread or elsewhere) is not
     // reused.

@@ -40,6 +40,8 @@ import {
   type Doubt,
   type PlannedSearch,
 } from './requests.js';
+import { valueRequest, type ValueRequest } from '../query/value.js';
+import { VALUE_OFF, valueButton, valueCommand, valueOf } from './value.js';
 import { SearchRunner, type AskOptions, type SearchOutcome, type ServiceCaller } from './search.js';
 import {
   scopedState,
@@ -54,6 +56,7 @@ import {
   type SuggestOption,
   type SuggestRequest,
   type Surface,
+  type ValuePort,
 } from './types.js';
 
 export type { ServiceCaller } from './search.js';
@@ -82,6 +85,8 @@ export interface BotOptions {
   market?: MarketContextPort;
   /** A transactions period read whole, for the reply's figures; without it they are the page's, said so. */
   periods?: PeriodPort;
+  /** Value estimates (`/value`, a listing's "What is it worth?"); without it they say they are off. */
+  value?: ValuePort;
 }
 
 const ALERTS_OFF = 'Alerts are not enabled on this Manzil.';
@@ -152,6 +157,11 @@ export class Bot {
       if ('reply' in plan) return plan.reply;
       if ('alerts' in plan) return this.finish(await this.options.alerts!.handle(requester(req), plan.alerts));
       if ('digests' in plan) return this.finish(await this.options.digests!.handle(requester(req), plan.digests));
+      if ('value' in plan) {
+        const reply = await valueCommand(this.options.value!, this.options.locations, plan.value);
+        log.info('command answered', { operation: 'value', ms: Math.round(performance.now() - started) });
+        return this.finish(reply);
+      }
       const state = scopedState(this.options.state, req.place);
       if ('doubt' in plan) return await this.doubt(plan.doubt, fitSurface(req.surface), state);
       const reply = await this.start(plan.search, fitSurface(req.surface), state);
@@ -185,7 +195,13 @@ export class Bot {
   private plan(
     req: CommandRequest,
     log: Logger,
-  ): { reply: Reply } | { alerts: string } | { digests: string } | { doubt: Doubt } | { search: PlannedSearch } {
+  ):
+    | { reply: Reply }
+    | { alerts: string }
+    | { digests: string }
+    | { value: ValueRequest }
+    | { doubt: Doubt }
+    | { search: PlannedSearch } {
     const alerts = alertsRequest(req.text);
     if (alerts !== undefined) return this.options.alerts ? { alerts } : { reply: this.ephemeral(ALERTS_OFF) };
     const digests = digestsRequest(req.text);
@@ -198,6 +214,9 @@ export class Bot {
     const helpWords = help === undefined ? undefined : helpText(help || undefined, req.commandStyle);
     if (helpWords !== undefined)
       return { reply: this.finish({ text: helpWords, blocks: [{ kind: 'text', text: helpWords }], ephemeral: true }) };
+    const value = valueRequest(req.text);
+    if (value && 'error' in value) return { reply: this.ephemeral(value.error) };
+    if (value) return this.options.value ? { value: value.ask } : { reply: this.ephemeral(VALUE_OFF) };
     const search = planSearch(req.text, req.location);
     if ('error' in search) {
       log.info('command not understood', { text: req.text.slice(0, 200), error: search.error });
@@ -229,10 +248,14 @@ export class Bot {
         }
         case 'details':
           return this.finish(
-            await listingDetails(this.searches, intent.propertyId, log, (records) =>
-              detailsBlocks(intent.propertyId, records, fitSurface(req.surface), state),
-            ),
+            await listingDetails(this.searches, intent.propertyId, log, async (records) => [
+              ...(await detailsBlocks(intent.propertyId, records, fitSurface(req.surface), state)),
+              ...(this.options.value ? await valueButton(records[0], intent, state) : []),
+            ]),
           );
+        case 'value':
+          if (!this.options.value) return this.ephemeral(VALUE_OFF);
+          return this.finish(await valueOf(this.options.value, intent.area, intent.ask));
         case 'run':
           return await this.start({ query: intent.query, chosen: intent.chosen }, intent.surface, state);
         case 'save':

@@ -1,5 +1,6 @@
 // The bot's own types: the ports it needs (button state, alerts); the requests adapters send live in src/ports.
 import { scopeOf } from '../ports/place.js';
+import type { ValueAsk, ValueEstimate } from '../market/value.js';
 import type { Query } from '../query/index.js';
 import type { PeriodRecords } from '../views/index.js';
 import type { Reply } from '../views/model.js';
@@ -64,4 +65,12 @@ export interface MarketContextPort {
  */
 export interface PeriodPort {
   transactions(params: Readonly<Record<string, string>>, use: { maxAgeMs: number }): Promise<PeriodRecords>;
+}
+
+/**
+ * What a home in an area is worth and would rent for (src/market through the composition root, from the shared market
+ * cache). Throws what the service does.
+ */
+export interface ValuePort {
+  estimate(area: { id: number; name: string }, ask: ValueAsk): Promise<ValueEstimate>;
 }

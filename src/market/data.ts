@@ -157,6 +157,24 @@ export class MarketData {
     return { sale: sale!.kind, rent: rent!.kind, fetchedAt: Math.min(sale!.fetchedAt, rent!.fetchedAt) };
   }
 
+  /**
+   * The newest listings for sale or for rent narrowed to a type and a bedroom count (listingPages pages), for a value
+   * estimate: kept as long as the other market answers, since what a home is worth does not move by the hour.
+   */
+  async listings(
+    locationId: string | number,
+    kind: 'sale' | 'rent',
+    filters: { property_type: string; bedrooms: string },
+    use: Use = {},
+  ): Promise<Paged<ListingSummary>> {
+    const read = await this.read(
+      kind === 'sale' ? 'search-buy' : 'search-rent',
+      { ...filters, location_id: String(locationId), sort: 'newest' },
+      { maxPages: this.listingPages, maxAgeMs: use.maxAgeMs ?? this.ttlMs, use },
+    );
+    return { ...read, records: uniqueBy(read.records as ListingSummary[], (l) => l.property_id) };
+  }
+
   private async newOf(
     op: 'search-buy' | 'search-rent',
     locationId: string,

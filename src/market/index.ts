@@ -34,3 +34,5 @@ export {
 } from './digest.js';
 export * from './figures.js';
 export { MARKET_VARIABLES, marketSettingsFromEnv, type MarketSettings } from './settings.js';
+export * from './value.js';
+export { readValue, VALUE_PAGES, VALUE_PERIOD } from './value-read.js';

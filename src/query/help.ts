@@ -4,6 +4,7 @@ import { OPERATIONS, type OperationSpec } from '../api/operations.js';
 import { sortPhrases } from './build.js';
 import { SLASH_COMMANDS, findSlashCommand, subcommandHelp } from './commands.js';
 import { asTyped, type CommandStyle } from './typed.js';
+import { VALUE_HELP } from './value.js';
 import type { Verb } from './verbs.js';
 import { VERB_TABLE, findVerb } from './verbs.js';
 import {
@@ -153,11 +154,13 @@ function helpInSlashes(verbText: string | undefined, style: CommandStyle): strin
         (c) =>
           `• /${c.name} ${c.subcommands!.map((s) => s.name).join('|')}: ${c.description}. e.g. /${c.name} ${c.example}`,
       ),
+      `• /value <area> <beds> [<size>]: what a home is worth and would rent for. e.g. /value jvc 2br 1200 sqft, or "is 1.8m fair for a 2 bed in jvc?"; say "help value"`,
       `Sentences work too, e.g. "${SENTENCE_EXAMPLE}"; numbers may be spelled out ("three beds", "half a million"), and a misspelt filter word is corrected, as the summary says.`,
       'Also: digits in Arabic or Persian script ("٣br under ٩٥k"), "75 grand", areas in sq.ft. or sqm; known places read whole ("Villa Lantana", "Damac Hills 2"); ' +
         'questions about the past ("what did 2br in jlt sell for", "rentals in jvc last 4 months"); a price too small to be one is asked about ("did you mean 80,000?").',
     ].join('\n');
   }
+  if (findSlashCommand(verbText)?.name === 'value') return VALUE_HELP;
   const command = managed().find((c) => c === findSlashCommand(verbText));
   if (command) return subcommandHelp(command);
   const verb = findVerb(verbText);

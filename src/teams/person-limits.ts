@@ -79,9 +79,9 @@ function costOfCommand(core: ChatCore, req: CommandRequest): CostKind | undefine
   return core.immediateReply(req) ? undefined : 'search';
 }
 
-/** Actions that look something up: a page of results, or a place chosen from "which one?" (a new search). */
+/** Actions that look something up: a page of results, a place chosen from "which one?" or a value (a new search). */
 const costOfAction = (action: string): CostKind | undefined =>
-  action === 'page' ? 'page' : action === 'choose' ? 'search' : undefined;
+  action === 'page' ? 'page' : action === 'choose' || action === 'value' ? 'search' : undefined;
 
 export function limitingPeople(core: ChatCore, limiter: PersonLimiter): ChatCore {
   const guard = async (place: string, user: string, kind: CostKind | undefined, go: () => Promise<Reply>) =>
