@@ -56,7 +56,11 @@ export function valueRequest(text: string): { ask: ValueRequest } | { error: str
   const rent = new RegExp(RENT_WORDS.source, 'i').test(asked) || RENT_PERIODS.test(asked);
   // Read as a search: the verb first, the deal words it needs left in (a rent's "monthly" is a rent's).
   const parsed = parseCommand(`${rent ? 'rent' : 'buy'} ${words.replace(RENT_WORDS, ' ')}`);
-  if (!parsed.ok) return { error: parsed.error };
+  // The search's refusal, in a value's terms: its examples are searches.
+  if (!parsed.ok)
+    return {
+      error: /^Where\?/.test(parsed.error) ? `In which area? ${EXAMPLE}` : `${parsed.error} For a value: ${EXAMPLE}`,
+    };
   return readQuery(parsed.query, rent ? 'rent' : 'sale');
 }
 
