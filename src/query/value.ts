@@ -46,7 +46,8 @@ export const VALUE_HELP = [
  * The value asked for in a command, or why it cannot be read; undefined when the text asks for something else.
  */
 export function valueRequest(text: string): { ask: ValueRequest } | { error: string } | undefined {
-  const trimmed = text.trim();
+  // `/manzil is 1.8m fair…`: the command that carried the sentence is not part of it.
+  const trimmed = text.trim().replace(/^\/?manzil(?:\s+|$)/i, '');
   const terse = TERSE.exec(trimmed);
   if (!terse && !ASKS.test(trimmed)) return undefined;
   const asked = terse ? (terse[1] ?? '') : trimmed;

@@ -24,6 +24,7 @@ describe('valueRequest', () => {
       ask: { area: 'marina', asking: { price: 120_000, kind: 'rent' } },
     });
     expect(valueRequest('/manzil value 2br jvc 110 sqm')).toMatchObject({ ask: { sizeSqft: 1184 } });
+    expect(valueRequest('/manzil is 1.8m fair for a 2 bed in jvc?')).toMatchObject({ ask: { area: 'jvc' } });
   });
 
   it('leaves every other command alone', () => {
