@@ -34,6 +34,7 @@ const BENCHES: [string, () => Promise<Bench>][] = [
     'digest: composing and rendering one digest of 5 places on the sandbox, cold and warm cache',
     () => import('./digest.js'),
   ],
+  ['value: one /value estimate composed and rendered on the sandbox, cold and warm cache', () => import('./value.js')],
 ];
 
 const DOC = process.env.BENCH_DOC ?? fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
