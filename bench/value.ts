@@ -23,7 +23,14 @@ const median = (xs: number[]) =>
     50,
   );
 
-async function once(market: MarketData, a: (typeof ASKS)[number]) {
+interface Round {
+  readMs: number;
+  renderMs: number;
+  calls: number;
+  sized: boolean;
+}
+
+async function once(market: MarketData, a: (typeof ASKS)[number]): Promise<Round> {
   const meter = new CallMeter();
   const t0 = performance.now();
   const estimate = await readValue(market, a.area, a.ask, { meter });
@@ -40,11 +47,11 @@ export async function run(): Promise<Record<string, string | number>> {
   try {
     await once(new MarketData(api), ASKS[0]!); // warms the JIT: not part of any figure
     const market = new MarketData(api);
-    const cold = [];
+    const cold: Round[] = [];
     for (const a of ASKS) cold.push(await once(market, a));
-    const warm = [];
+    const warm: Round[] = [];
     for (let i = 0; i < WARM_ROUNDS; i++) for (const a of ASKS) warm.push(await once(market, a));
-    const calls = (rounds: typeof cold, sized: boolean) =>
+    const calls = (rounds: Round[], sized: boolean) =>
       Math.max(...rounds.filter((r) => r.sized === sized).map((r) => r.calls));
     return {
       'cold: read p50': `${ms(median(cold.map((r) => r.readMs)))} (${ASKS.length} asks)`,
