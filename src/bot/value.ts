@@ -14,7 +14,7 @@ import { pick } from './requests.js';
 import type { ButtonStateStore, ValuePort } from './types.js';
 
 export const VALUE_OFF = 'Value estimates are not enabled on this Manzil.';
-export const VALUE_BUTTON = 'What is it worth?';
+const VALUE_BUTTON = 'What is it worth?';
 
 const names = (places: readonly { name: string }[]) =>
   places.length === 1

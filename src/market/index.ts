@@ -35,4 +35,4 @@ export {
 export * from './figures.js';
 export { MARKET_VARIABLES, marketSettingsFromEnv, type MarketSettings } from './settings.js';
 export * from './value.js';
-export { readValue, VALUE_PAGES, VALUE_PERIOD } from './value-read.js';
+export { readValue } from './value-read.js';

@@ -8,9 +8,9 @@ import { valueEstimate, type ValueAsk, type ValueEstimate } from './value.js';
 import { trendFigures } from './figures.js';
 
 /** The period of the transactions a range stands on, and the pages of it read at most (the newest first). */
-export const VALUE_PERIOD: TransactionPeriod = '6m';
-export const VALUE_PERIOD_WORDS = 'the last 6 months';
-export const VALUE_PAGES = 2;
+const VALUE_PERIOD: TransactionPeriod = '6m';
+const VALUE_PERIOD_WORDS = 'the last 6 months';
+const VALUE_PAGES = 2;
 
 export async function readValue(
   market: MarketData,

@@ -10,9 +10,9 @@ import { bedroomCount, listingFacts, trendPriceFor, typeSlug, type TrendFigures 
 /** A range needs at least this many comparables. */
 export const MIN_COMPARABLES = 5;
 /** Comparables shown as examples under a range. */
-export const EXAMPLES = 3;
+const EXAMPLES = 3;
 /** A trend change smaller than this (percent, either way) is "flat". */
-export const FLAT_PCT = 0.5;
+const FLAT_PCT = 0.5;
 
 export interface ValueAsk {
   bedrooms: number;
