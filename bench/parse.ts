@@ -1,6 +1,7 @@
 // Parsing throughput of the command language, in one process, over a varied corpus (good and bad commands, terse and
 // sentences).
-import { VERBS, formatQuery, parseCommand, summarize } from '../src/query/index.js';
+import { formatQuery, parseCommand, summarize } from '../src/query/index.js';
+import { VERB_TABLE } from '../src/query/verbs.js';
 import type { BenchResult } from './doc.js';
 
 const PLACES = [
@@ -97,7 +98,7 @@ export function corpus(size: number): string[] {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
     return seed % n;
   };
-  const out: string[] = VERBS.flatMap((v) => v.examples);
+  const out: string[] = VERB_TABLE.flatMap((v) => v.examples);
   while (out.length < size) {
     if (next(10) === 0) {
       const words = [

@@ -33,6 +33,5 @@ export {
   type ProjectsFigures,
 } from './digest.js';
 export * from './figures.js';
-export { MARKET_VARIABLES, marketSettingsFromEnv, type MarketSettings } from './settings.js';
 export * from './value.js';
 export { readValue } from './value-read.js';

@@ -182,11 +182,3 @@ function helpInSlashes(verbText: string | undefined, style: CommandStyle): strin
  */
 export const isHelpTopic = (text: string): boolean =>
   findVerb(text) !== undefined || findSlashCommand(text) !== undefined;
-
-/** The verbs, for registering chat commands: name, aliases, one-line description, examples. */
-export const VERBS: readonly {
-  name: string;
-  aliases: readonly string[];
-  description: string;
-  examples: readonly string[];
-}[] = VERB_TABLE.map(({ name, aliases, description, examples }) => ({ name, aliases, description, examples }));
