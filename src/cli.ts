@@ -21,6 +21,7 @@ const USAGE = `Usage: manzil <command>
                             and print the invite URL
   parse [--resolve] [text]  print what a command means as JSON; without text, one command per stdin line
   config                    print the effective configuration (environment, .env, defaults), secrets masked
+  config-doc [file]         write the table of every variable into docs/configuration.md (or file), from the code
   backup <file> [--force]   copy the database to <file> while Manzil runs (SQLite's online backup)
   restore <file> [--force] [--json]
                             put a backup in place of the database (stop Manzil first); undelivered alerts are
@@ -64,6 +65,8 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
         for (const line of describeConfig({ env: process.env, ...(envFile ? { envFile } : {}) })) out(line);
         return 0;
       }
+      case 'config-doc':
+        return (await import('./ops/config-doc.js')).runConfigDocCli(rest, out, errLine);
       case 'backup': {
         const [{ loadConfig }, { runBackupCli }, { refusedOnPostgres }] = await Promise.all([
           import('./config.js'),
