@@ -142,7 +142,7 @@ export const SCHEMA_NOTES: Record<string, VariableNote> = {
   MARKET_CACHE_H: {
     part: 'market data',
     meaning:
-      'Hours market data (transactions, trends, projects) is reused, by every channel and listing card; newest listings at most 15 minutes.',
+      'Hours market data (transactions, trends, projects) is reused, by every channel and listing card, and by every process and instance on the database; newest listings at most 15 minutes.',
   },
   SEARCH_FRESH_S: {
     part: 'chat',

@@ -138,7 +138,11 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   });
   // Digests: market figures per place (cached for hours, shared by every channel), composed with their charts by the
   // digests job, and posted through the outbox like alerts.
-  const { market, composer } = digestComposer(config, api, sandbox ? () => sandbox.now().getTime() : undefined);
+  const marketCache = db.marketCache(service);
+  const { market, composer } = digestComposer(config, api, sandbox ? () => sandbox.now().getTime() : undefined, {
+    cache: marketCache,
+    logger,
+  });
   const digestRepo = db.digests;
   const digests = new DigestCommands({
     repo: digestRepo,
@@ -192,6 +196,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     buttons,
     buttonRetentionMs: BUTTON_RETENTION_MS,
     locations: locationCache,
+    market: marketCache,
     answers: bot.searches,
     alerts: { prune: () => pruneOutbox(outbox) },
     people: { prune: () => db.people.prune(PERSON_WINDOW_MS) },

@@ -2,6 +2,7 @@
 // page cap), the price trend, the newest off-plan projects and listings. Answers are kept in one LRU for hours
 // (MARKET_CACHE_H), keyed by operation and parameters; concurrent readers of the same thing share its calls, so ten
 // channels following one place cost one set. Each reader can carry a CallMeter that counts the calls it caused.
+// Behind the LRU, the store's market cache (`shared`) holds the same answers for every process and instance.
 import { LRUCache } from 'lru-cache';
 import type { BudgetLeft, CallOptions } from '../api/client.js';
 import { OPERATIONS, type OperationName, type ParamsOf } from '../api/operations.js';
@@ -16,6 +17,7 @@ import {
   type NewListings,
   type NewListingsKind,
   type Paged,
+  type SharedMarketCache,
   type TransactionFilters,
   type TransactionPeriod,
   type TransactionsResult,
@@ -56,9 +58,12 @@ export class MarketData {
   private readonly contextMinCallsLeft: number;
   readonly callsPerPlace: number;
   private readonly deadlineMs: number | undefined;
+  private readonly shared: SharedMarketCache | undefined;
+  private readonly onSharedError: (error: unknown) => void;
   private hits = 0;
   private misses = 0;
   private calls = 0;
+  private sharedHits = 0;
 
   constructor(
     private readonly api: MarketApi,
@@ -77,6 +82,8 @@ export class MarketData {
     this.contextMinCallsLeft = options.contextMinCallsLeft ?? 50;
     this.callsPerPlace = options.callsPerPlace ?? Object.values(PART_CALLS).reduce((a, b) => a + b, 0);
     this.deadlineMs = options.deadlineMs;
+    this.shared = options.shared;
+    this.onSharedError = options.onSharedError ?? (() => {});
     // ttlResolution 0: read the clock on every check, so an injected clock is obeyed exactly.
     const perf = { now: this.now };
     this.cache = new LRUCache<string, Entry>({
@@ -312,8 +319,14 @@ export class MarketData {
     return { ok: true, ...base };
   }
 
-  stats(): { entries: number; hits: number; misses: number; calls: number } {
-    return { entries: this.cache.size, hits: this.hits, misses: this.misses, calls: this.calls };
+  stats(): { entries: number; hits: number; misses: number; calls: number; sharedHits: number } {
+    return {
+      entries: this.cache.size,
+      hits: this.hits,
+      misses: this.misses,
+      calls: this.calls,
+      sharedHits: this.sharedHits,
+    };
   }
 
   private callsLeft(budget: BudgetLeft = this.api.budgetLeft()): number | undefined {
@@ -350,6 +363,11 @@ export class MarketData {
       this.misses++;
       entry = { op, params, pages: [], done: false, fetchedAt: this.now() };
       this.cache.set(key, entry);
+      // Readers that come meanwhile wait for the store's answer as they would for a page.
+      if (this.shared) {
+        const e = entry;
+        e.loading = this.fromShared(e, key, o.maxAgeMs).finally(() => (e.loading = undefined));
+      }
     }
     const flat = (e: Entry) => e.pages.flat();
     while (!entry.done && entry.pages.length < o.maxPages && !(entry.pages.length > 0 && o.enough?.(flat(entry)))) {
@@ -363,6 +381,36 @@ export class MarketData {
       ...(entry.totalItems !== undefined ? { totalItems: entry.totalItems } : {}),
       ...(entry.totalPages !== undefined ? { totalPages: entry.totalPages } : {}),
     };
+  }
+
+  /** Fills a new entry from the shared cache when it holds the answer at most maxAgeMs old. */
+  private async fromShared(entry: Entry, key: string, maxAgeMs: number): Promise<void> {
+    try {
+      const kept = await this.shared!.get(key);
+      if (!kept || kept.pages.length === 0 || this.now() - kept.fetchedAt > maxAgeMs) return;
+      this.sharedHits++;
+      Object.assign(entry, { pages: kept.pages, done: kept.done, fetchedAt: kept.fetchedAt });
+      if (kept.totalItems !== undefined) entry.totalItems = kept.totalItems;
+      if (kept.totalPages !== undefined) entry.totalPages = kept.totalPages;
+      const largest = Math.max(this.pageSize.get(entry.op) ?? 0, ...kept.pages.map((p) => p.length));
+      this.pageSize.set(entry.op, largest);
+    } catch (error) {
+      this.onSharedError(error);
+    }
+  }
+
+  /** Writes the entry's pages to the shared cache; a failure there costs only the sharing. */
+  private async toShared(entry: Entry, key: string): Promise<void> {
+    if (!this.shared) return;
+    const { pages, done, fetchedAt, totalItems, totalPages } = entry;
+    const kept = {
+      pages,
+      done,
+      fetchedAt,
+      ...(totalItems !== undefined ? { totalItems } : {}),
+      ...(totalPages !== undefined ? { totalPages } : {}),
+    };
+    await this.shared.put(key, kept, this.cache.ttl).catch(this.onSharedError);
   }
 
   /** The entry's next page: the one under way when another reader asked first, else a call charged to this reader. */
@@ -395,6 +443,8 @@ export class MarketData {
             length === 0 ||
             (entry.totalPages !== undefined && entry.pages.length >= entry.totalPages) ||
             length < largest;
+          // Kept before the readers go on, so another process asking next finds it.
+          return this.toShared(entry, key);
         },
         (error: unknown) => {
           use.meter?.add(entry.op, false);

@@ -12,6 +12,8 @@ export {
   type NewListings,
   type NewListingsKind,
   type Paged,
+  type SharedEntry,
+  type SharedMarketCache,
   type TransactionFilters,
   type TransactionPeriod,
   type TransactionType,
