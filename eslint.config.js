@@ -121,7 +121,7 @@ export default tseslint.config(
     [[part('adapters'), 'the core never imports an adapter: use a port']],
   ),
   forbid(
-    ['src/digests/**', 'src/market/**'],
+    ['src/digests/**', 'src/market/**', 'src/compare/**'],
     [
       [part('adapters'), 'the core never imports an adapter: use a port'],
       [

@@ -16,6 +16,7 @@ import {
   splitMinuteBudget,
 } from './background/compose.js';
 import { DeliveryThread } from './background/thread.js';
+import { CompareCommands } from './compare/index.js';
 import { DigestCommands, postDigestNow } from './digests/index.js';
 import { Heartbeat, JobScheduler } from './jobs/index.js';
 import { contextText, periodTransactions, readValue } from './market/index.js';
@@ -175,6 +176,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     logger,
     alerts,
     digests,
+    compare: new CompareCommands({ market, locations, logger }),
     market: {
       listingContext: async (place, listing) => {
         const c = await market.listingContext(place, listing as ListingSummary);

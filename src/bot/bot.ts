@@ -6,7 +6,16 @@ import type { ApiResult } from '../api/client.js';
 import { operationSpec, type OperationName } from '../api/operations.js';
 import type { LocationResolver } from '../locations/index.js';
 import { newRequestId, type Logger } from '../log.js';
-import { helpText, smallTalkOf, smallTalkReply, summarize, typedWithSlash, type Query } from '../query/index.js';
+import {
+  compareRequest,
+  helpText,
+  smallTalkOf,
+  smallTalkReply,
+  summarize,
+  typedWithSlash,
+  type CompareAsk,
+  type Query,
+} from '../query/index.js';
 import type { Block, Button, Reply } from '../views/model.js';
 import {
   DEFAULT_SURFACE,
@@ -49,6 +58,7 @@ import {
   type AlertsPort,
   type ButtonStateStore,
   type CommandRequest,
+  type ComparePort,
   type DigestsPort,
   type MarketContextPort,
   type PeriodPort,
@@ -81,6 +91,8 @@ export interface BotOptions {
   alerts?: AlertsPort;
   /** Market digests; without it, digest commands say digests are off. */
   digests?: DigestsPort;
+  /** `/compare`; without it, compare says it is off. */
+  compare?: ComparePort;
   /** Market context on listing cards; none without it. */
   market?: MarketContextPort;
   /** A transactions period read whole, for the reply's figures; without it they are the page's, said so. */
@@ -93,6 +105,7 @@ const ALERTS_OFF = 'Alerts are not enabled on this Manzil.';
 /** How long a search's answer waits for market context on its cards (a first look-up in a place may take a call). */
 const MARKET_CONTEXT_WAIT_MS = 1_500;
 const DIGESTS_OFF = 'Digests are not enabled on this Manzil.';
+const COMPARE_OFF = 'Comparing areas is not enabled on this Manzil.';
 const EXAMPLE = 'Try `/rent marina 2br under 120k` or `/manzil help`.';
 const EXPIRED = 'That button has expired. Run the command again to get fresh results.';
 const OLDER = 'That button is from an older version of Manzil. Run the command again.';
@@ -162,6 +175,7 @@ export class Bot {
         log.info('command answered', { operation: 'value', ms: Math.round(performance.now() - started) });
         return this.finish(reply);
       }
+      if ('compare' in plan) return this.finish(await this.options.compare!.handle(plan.compare));
       const state = scopedState(this.options.state, req.place);
       if ('doubt' in plan) return await this.doubt(plan.doubt, fitSurface(req.surface), state);
       const reply = await this.start(plan.search, fitSurface(req.surface), state);
@@ -200,12 +214,18 @@ export class Bot {
     | { alerts: string }
     | { digests: string }
     | { value: ValueRequest }
+    | { compare: CompareAsk }
     | { doubt: Doubt }
     | { search: PlannedSearch } {
     const alerts = alertsRequest(req.text);
     if (alerts !== undefined) return this.options.alerts ? { alerts } : { reply: this.ephemeral(ALERTS_OFF) };
     const digests = digestsRequest(req.text);
     if (digests !== undefined) return this.options.digests ? { digests } : { reply: this.ephemeral(DIGESTS_OFF) };
+    const compare = compareRequest(req.text);
+    if (compare !== undefined) {
+      if ('error' in compare) return { reply: this.ephemeral(compare.error) };
+      return this.options.compare ? { compare } : { reply: this.ephemeral(COMPARE_OFF) };
+    }
     // "hello", "thanks", "what can you do?": a friendly answer with commands to try; "help?" is help.
     const chat = smallTalkOf(req.text);
     if (chat !== undefined && chat !== 'help')

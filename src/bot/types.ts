@@ -1,7 +1,7 @@
 // The bot's own types: the ports it needs (button state, alerts); the requests adapters send live in src/ports.
 import { scopeOf } from '../ports/place.js';
 import type { ValueAsk, ValueEstimate } from '../market/value.js';
-import type { Query } from '../query/index.js';
+import type { CompareAsk, Query } from '../query/index.js';
 import type { PeriodRecords } from '../views/index.js';
 import type { Reply } from '../views/model.js';
 
@@ -49,6 +49,11 @@ export interface AlertsPort {
 export interface DigestsPort {
   /** `/digest <text>`: add, list, pause, resume, remove, now, help. */
   handle(who: AlertRequester, text: string): Promise<Reply>;
+}
+
+/** `/compare`, as the bot reaches it (src/compare implements it; absent when market data is not wired). */
+export interface ComparePort {
+  handle(ask: CompareAsk): Promise<Reply>;
 }
 
 /**

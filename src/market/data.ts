@@ -24,6 +24,7 @@ import {
   type TransactionType,
   type Use,
 } from './types.js';
+import { keyOf, uniqueBy } from './keys.js';
 
 /** One answer being read page by page, shared by every reader of it. */
 interface Entry {
@@ -208,6 +209,27 @@ export class MarketData {
       kind: { listings, count: listings.length, atLeast: !read.complete && !enough(read.records), undated },
       fetchedAt: read.fetchedAt,
     };
+  }
+
+  /**
+   * How many listings are live now for sale or for rent (of a bedroom count when given), from the first listingPages
+   * pages: `atLeast` when there are more.
+   */
+  async liveListings(
+    locationId: string | number,
+    kind: 'sale' | 'rent',
+    use: Use & { bedrooms?: number } = {},
+  ): Promise<{ count: number; atLeast: boolean; fetchedAt: number }> {
+    const params: Record<string, string> = { location_id: String(locationId) };
+    if (use.bedrooms !== undefined) params.bedrooms = String(use.bedrooms);
+    const op = kind === 'sale' ? 'search-buy' : 'search-rent';
+    const read = await this.read(op, params, {
+      maxPages: this.listingPages,
+      maxAgeMs: use.maxAgeMs ?? this.listingTtlMs,
+      use,
+    });
+    const count = uniqueBy(read.records as ListingSummary[], (l) => l.property_id).length;
+    return { count, atLeast: !read.complete, fetchedAt: read.fetchedAt };
   }
 
   /**
@@ -459,22 +481,4 @@ export class MarketData {
     entry.loading = loading;
     return loading;
   }
-}
-
-/** The cache key: the operation and its parameters in name order. */
-function keyOf(op: string, params: Record<string, string>): string {
-  return `${op}?${Object.keys(params)
-    .sort()
-    .map((k) => `${k}=${encodeURIComponent(params[k]!)}`)
-    .join('&')}`;
-}
-
-function uniqueBy<T>(items: readonly T[], id: (item: T) => string): T[] {
-  const seen = new Set<string>();
-  return items.filter((item) => {
-    const k = id(item);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
 }

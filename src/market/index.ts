@@ -37,3 +37,11 @@ export {
 export * from './figures.js';
 export * from './value.js';
 export { readValue } from './value-read.js';
+export {
+  compareAreas,
+  type AreaComparison,
+  type CompareCell,
+  type CompareOptions,
+  type Comparison,
+  type ListingsCount,
+} from './compare.js';

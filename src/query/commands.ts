@@ -117,6 +117,13 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     example: 'jvc 2br 1200 sqft',
   },
   {
+    name: 'compare',
+    kind: 'other',
+    description: 'Areas side by side: prices, rents, yields, trend, listings',
+    usage: '<area>, <area>[, …] [<beds>] [rent|buy]',
+    example: 'marina, jlt 2br',
+  },
+  {
     name: 'agents',
     kind: 'other',
     verb: 'agents',

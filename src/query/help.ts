@@ -125,6 +125,7 @@ function filterLines(verb: Verb): string[] {
 /** The sentence help shows (checked by the tests to parse). */
 export const SENTENCE_EXAMPLE = '/manzil can you find 3 bedroom villas for sale in arabian ranches';
 
+const COMPARE = SLASH_COMMANDS.find((c) => c.name === 'compare')!;
 const usage = (verb: Verb) => `/${verb.name} ${verb.usage}`;
 const verbList = () => VERB_TABLE.map((v) => v.name).join(', ');
 
@@ -149,6 +150,7 @@ function helpInSlashes(verbText: string | undefined, style: CommandStyle): strin
       `Manzil searches the UAE property market. ${slash ? 'Start with /<verb> or /manzil <verb>:' : 'Start with a verb:'}`,
       ...VERB_TABLE.map((v) => `• ${usage(v)}: ${v.description}. e.g. ${v.examples[0]}`),
       `Say "help <verb>" for its filters, e.g. "help rent".${slash ? ` A verb without a slash command of its own (${withoutCommand().join(', ')}) works after /manzil: "/manzil adrec al reem island".` : ''}`,
+      `• /compare ${COMPARE.usage}: ${COMPARE.description}; up to 5 areas, or "marina vs jlt". e.g. /compare ${COMPARE.example}`,
       'Alerts and digests post to this channel; say "help alerts" or "help digest" for their commands:',
       ...managed().map(
         (c) =>
