@@ -212,8 +212,8 @@ export class MarketData {
   }
 
   /**
-   * How many listings are live now for sale or for rent (of a bedroom count when given), from the first listingPages
-   * pages: `atLeast` when there are more.
+   * How many listings are live now for sale or for rent (of a bedroom count when given), from the first page (one call,
+   * so that a compare costs no more than a digest): `atLeast` when there are more.
    */
   async liveListings(
     locationId: string | number,
@@ -224,7 +224,7 @@ export class MarketData {
     if (use.bedrooms !== undefined) params.bedrooms = String(use.bedrooms);
     const op = kind === 'sale' ? 'search-buy' : 'search-rent';
     const read = await this.read(op, params, {
-      maxPages: this.listingPages,
+      maxPages: 1,
       maxAgeMs: use.maxAgeMs ?? this.listingTtlMs,
       use,
     });

@@ -58,15 +58,12 @@ async function raw(path: string, params: Record<string, string>): Promise<unknow
   return ((await res.json()) as { data: unknown[] }).data;
 }
 
-/** Listings for sale or rent in a place of a bedroom count, read raw page by page (at most 2 pages of 25). */
+/** Listings for sale or rent in a place of a bedroom count, read raw (the first page of 25: "25+" when full). */
 async function listed(op: 'search-buy' | 'search-rent', id: number, beds: number): Promise<string> {
   let n = 0;
-  for (let page = 1; page <= 3; page++) {
-    const rows = await raw(`/${op}`, { location_id: String(id), bedrooms: String(beds), page: String(page) });
-    n += rows.length;
-    if (rows.length < 25) return String(n);
-  }
-  return `${Math.min(n, 50)}+`;
+  const rows = await raw(`/${op}`, { location_id: String(id), bedrooms: String(beds), page: '1' });
+  n += rows.length;
+  return rows.length < 25 ? String(n) : '25+';
 }
 
 /** The PNG inflated: its IDAT data holds a filter byte and the pixels of every row. */

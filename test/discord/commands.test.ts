@@ -33,6 +33,7 @@ describe('command definitions', () => {
       'alerts',
       'brokers',
       'buy',
+      'compare',
       'developers',
       'digest',
       'location',

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSchedule } from '../../src/digests/schedule.js';
 import { SLASH_COMMANDS, findSlashCommand } from '../../src/query/commands.js';
-import { helpText, parseCommand } from '../../src/query/index.js';
+import { compareRequest, helpText, parseCommand } from '../../src/query/index.js';
 import { valueRequest } from '../../src/query/value.js';
 import { VERB_TABLE, findVerb } from '../../src/query/verbs.js';
 
@@ -32,6 +32,11 @@ describe('the command list', () => {
       // `/value` is read by its own reader (src/query/value.ts), with the command language's words.
       if (c.name === 'value') {
         expect(valueRequest(`/${c.name} ${c.example}`), c.name).toMatchObject({ ask: { bedrooms: 2 } });
+        continue;
+      }
+      // /compare is no verb of a search: its example reads as areas to compare.
+      if (c.name === 'compare') {
+        expect(compareRequest(`/${c.name} ${c.example}`)).toEqual({ areas: ['marina', 'jlt'], bedrooms: 2 });
         continue;
       }
       expect(c.verb, c.name).toBeDefined();
