@@ -34,6 +34,10 @@ const BENCHES: [string, () => Promise<Bench>][] = [
     'digest: composing and rendering one digest of 5 places on the sandbox, cold and warm cache',
     () => import('./digest.js'),
   ],
+  [
+    'compare: one /compare of 5 areas on the sandbox, composed and rendered, cold and warm cache',
+    () => import('./compare.js'),
+  ],
   ['value: one /value estimate composed and rendered on the sandbox, cold and warm cache', () => import('./value.js')],
 ];
 
