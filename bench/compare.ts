@@ -30,7 +30,11 @@ export async function run(): Promise<Record<string, string | number>> {
   const api = new ApiClient({ baseUrl: sandbox.url, key: KEY });
   // The areas are given as resolved: the lookup of their names is the location cache's, not the compare's.
   const locations = {
-    resolve: async (name: string) => ({ kind: 'found' as const, location: AREAS.find((a) => a.name === name)! }),
+    resolve: async (name: string) => ({
+      kind: 'found' as const,
+      location: AREAS.find((a) => a.name === name)!,
+      alternatives: [],
+    }),
   };
   const ask = (bedrooms?: number) => ({
     areas: AREAS.map((a) => a.name),

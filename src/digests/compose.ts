@@ -34,7 +34,8 @@ function monthOf(p: { date?: string; period: string }): string | undefined {
   return Number.isNaN(d.getTime()) ? undefined : d.toISOString().slice(0, 7);
 }
 
-export const points = (b: TrendBucket) => b.series.flatMap((p) => (monthOf(p) ? [{ month: monthOf(p)!, value: p.ppsf }] : []));
+export const points = (b: TrendBucket) =>
+  b.series.flatMap((p) => (monthOf(p) ? [{ month: monthOf(p)!, value: p.ppsf }] : []));
 const slug = (name: string) =>
   name
     .toLowerCase()

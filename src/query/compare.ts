@@ -30,7 +30,8 @@ const FILLER =
 export function compareRequest(text: string): CompareAsk | { error: string } | undefined {
   const t = text.trim();
   const command = /^\/?(?:manzil\s+)?\/?compare\b([\s\S]*)$/i.exec(t);
-  const question = /^(?:(?:which|what)\s+is\s+|is\s+|are\s+)([\s\S]+\bor\b[\s\S]+?)\b(?:better|cheaper|best)\b([\s\S]*)$/i.exec(t);
+  const question =
+    /^(?:(?:which|what)\s+is\s+|is\s+|are\s+)([\s\S]+\bor\b[\s\S]+?)\b(?:better|cheaper|best)\b([\s\S]*)$/i.exec(t);
   const which = /^(?:which|what)\s+is\s+(?:better|cheaper|best)\b([\s\S]*\bor\b[\s\S]*)$/i.exec(t);
   let rest: string;
   if (command) rest = command[1]!;
