@@ -2,6 +2,7 @@
 // (its own process on loopback, no latency added: the time is ours, not the network's), the chart of their trends
 // rendered to PNG, the reply made. Cold: a market cache with nothing in it; warm: the same compare again from the cache.
 // Upstream calls are counted per compare, beside a digest of the same 5 areas on a cold cache of its own.
+import type { BenchResult } from './doc.js';
 import { ApiClient } from '../src/api/client.js';
 import { CompareCommands } from '../src/compare/index.js';
 import { silentLogger } from '../src/log.js';
@@ -25,7 +26,7 @@ const median = (xs: number[]) =>
     50,
   );
 
-export async function run(): Promise<Record<string, string | number>> {
+export async function run(): Promise<BenchResult> {
   const sandbox = await startSandboxProcess(KEY);
   const api = new ApiClient({ baseUrl: sandbox.url, key: KEY });
   // The areas are given as resolved: the lookup of their names is the location cache's, not the compare's.
@@ -67,13 +68,32 @@ export async function run(): Promise<Record<string, string | number>> {
     const now = new Date();
     for (const a of AREAS)
       await composePlaceDigest(digest, a, { since: new Date(now.getTime() - 7 * 86_400_000), now, meter });
-    return {
+    const coldCalls = cold.at(-1)!.calls;
+    const warmCalls = Math.max(...warm.map((r) => r.calls));
+    const figures = {
       'cold: compose and render p50 (2br)': `${ms(median(cold.map((r) => r.ms)))} (${ROUNDS} rounds)`,
-      'cold: upstream calls (2br)': cold.at(-1)!.calls,
+      'cold: upstream calls (2br)': coldCalls,
       'warm: compose and render p50 (2br)': ms(median(warm.map((r) => r.ms))),
-      'warm: upstream calls (2br)': Math.max(...warm.map((r) => r.calls)),
+      'warm: upstream calls (2br)': warmCalls,
       'cold: upstream calls (every count)': every.calls,
       'a digest of the 5 areas, cold': `${meter.calls} calls`,
+    };
+    const row = (bedrooms: string, calls: number, warmText: string) => ({
+      name: `A \`/compare\` of ${AREAS.length} areas on the sandbox (no added latency), ${bedrooms}, composed and rendered with its chart (\`BENCH=compare\`)`,
+      figure: `cold: ${calls} upstream calls, against ${meter.calls} for a digest of the same areas${warmText}`,
+      goal: "at most a digest's calls cold, a couple warm",
+      pass: calls <= meter.calls && warmCalls <= 2,
+    });
+    return {
+      figures,
+      rows: [
+        row(
+          '2 bedrooms',
+          coldCalls,
+          `, ${figures['cold: compose and render p50 (2br)']}; warm cache: ${figures['warm: compose and render p50 (2br)']}, ${warmCalls} calls`,
+        ),
+        row('every bedroom count', every.calls, ''),
+      ],
     };
   } finally {
     await api.close();
