@@ -3,6 +3,7 @@
 // PNG's bytes. Also the first chart of a process, which loads Vega and Vega-Lite.
 import type { Chart, NoChart } from '../src/charts/index.js';
 import { COMPARISON, MARINA } from '../test/charts/fixtures.js';
+import type { BenchResult } from './doc.js';
 import { ms, percentile } from './stats.js';
 
 const ROUNDS = 30;
@@ -25,7 +26,7 @@ async function time(render: () => Promise<Chart | NoChart>) {
   return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), bytes };
 }
 
-export async function run(): Promise<Record<string, string | number>> {
+export async function run(): Promise<BenchResult> {
   const coldStart = performance.now();
   const { renderComparisonChart, renderTrendChart } = await import('../src/charts/index.js');
   const first = drawn(await renderTrendChart(MARINA));
@@ -38,7 +39,13 @@ export async function run(): Promise<Record<string, string | number>> {
   await Promise.all(Array.from({ length: 5 }, () => renderTrendChart(MARINA)));
   const fiveMs = performance.now() - five;
 
-  return {
+  const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
+  const row = {
+    name: `One chart (${first.width} × ${first.height}): a place's 5 bedroom lines over 12 months, and a comparison of 3 places`,
+    figure: `place chart p50 ${ms(trend.p50)}, p95 ${ms(trend.p95)}, ${kb(trend.bytes)}; comparison p50 ${ms(comparison.p50)}, ${kb(comparison.bytes)}; 5 at once ${ms(fiveMs)}; the first of a process (loading Vega) ${ms(cold)}`,
+    goal: '',
+  };
+  const figures = {
     'first chart (loads Vega)': ms(cold),
     'area chart p50 / p95': `${ms(trend.p50)} / ${ms(trend.p95)} (${ROUNDS} renders, ${first.width}x${first.height})`,
     'area chart PNG': `${trend.bytes} bytes`,
@@ -46,4 +53,5 @@ export async function run(): Promise<Record<string, string | number>> {
     'comparison chart PNG': `${comparison.bytes} bytes`,
     '5 area charts at once': ms(fiveMs),
   };
+  return { figures, rows: [row] };
 }

@@ -1,12 +1,14 @@
 // A bench measured in a fresh process of its own: its peak RSS (the OS's maxRSS of that process) and its event loop are
-// its alone, not shared with what the benches before it left behind. The child prints its figures as one JSON line.
+// its alone, not shared with what the benches before it left behind. The child prints its figures and rows as one JSON
+// line.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { BenchResult } from './doc.js';
 
-export type Figures = Record<string, string | number>;
+export type { Figures } from './doc.js';
 
-/** Runs `moduleUrl` (a bench file calling `childMain(flag, ...)`) in a child process and returns its figures. */
-export async function runInChild(moduleUrl: URL, flag: string): Promise<Figures> {
+/** Runs `moduleUrl` (a bench file calling `childMain(flag, ...)`) in a child process and returns its result. */
+export async function runInChild(moduleUrl: URL, flag: string): Promise<BenchResult> {
   const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(moduleUrl), flag], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: process.env,
@@ -17,15 +19,15 @@ export async function runInChild(moduleUrl: URL, flag: string): Promise<Figures>
   const last = out.trim().split('\n').at(-1) ?? '';
   if (code !== 0 || !last.startsWith('{'))
     throw new Error(`bench child ${flag} failed (exit ${code}): ${out.slice(-2_000)}`);
-  return JSON.parse(last) as Figures;
+  return JSON.parse(last) as BenchResult;
 }
 
-/** In the child: measures, prints the figures, exits. Does nothing in any other process. */
-export function childMain(flag: string, measure: () => Promise<Figures>): void {
+/** In the child: measures, prints the figures and rows, exits. Does nothing in any other process. */
+export function childMain(flag: string, measure: () => Promise<BenchResult>): void {
   if (!process.argv.includes(flag)) return;
   measure().then(
-    (figures) => {
-      process.stdout.write(`${JSON.stringify(figures)}\n`);
+    (result) => {
+      process.stdout.write(`${JSON.stringify(result)}\n`);
       process.exit(0);
     },
     (e: unknown) => {

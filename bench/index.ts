@@ -1,5 +1,14 @@
-// `npm run bench`: runs each benchmark in turn and prints its figures. Timings live here, never in tests.
-type Bench = { run(): Promise<Record<string, string | number>> };
+// `npm run bench`: runs each benchmark in turn, prints its figures, and writes its rows into docs/benchmarks.md (the
+// sections of the benchmarks that ran; BENCH_DOC names another file). Timings live here, never in tests.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { runLabel, writeSections, type BenchResult, type BenchSection } from './doc.js';
+
+type Bench = {
+  run(): Promise<BenchResult>;
+  /** The document's section for this run, when it is not the benchmark's name (the alerts bench on Postgres). */
+  section?(): string;
+};
 
 const BENCHES: [string, () => Promise<Bench>][] = [
   ['parse: command language throughput', () => import('./parse.js')],
@@ -25,8 +34,16 @@ const BENCHES: [string, () => Promise<Bench>][] = [
     'digest: composing and rendering one digest of 5 areas on the sandbox, cold and warm cache',
     () => import('./digest.js'),
   ],
+  [
+    'compare: one /compare of 5 areas on the sandbox, composed and rendered, cold and warm cache',
+    () => import('./compare.js'),
+  ],
+  ['value: one /value estimate composed and rendered on the sandbox, cold and warm cache', () => import('./value.js')],
 ];
 
+const DOC = process.env.BENCH_DOC ?? fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
+
+/** 0 when every goal was met, 1 when one was missed, 2 when BENCH names no benchmark. */
 export async function runBenchmarks(out: (line: string) => void): Promise<number> {
   const only = process.env.BENCH;
   const chosen = BENCHES.filter(([name]) => !only || name.startsWith(only));
@@ -36,10 +53,26 @@ export async function runBenchmarks(out: (line: string) => void): Promise<number
     );
     return 2;
   }
+  let missed = 0;
   for (const [name, load] of chosen) {
     out(`\n# ${name}`);
-    const figures = await (await load()).run();
+    const bench = await load();
+    const { figures, rows } = await bench.run();
     for (const [k, v] of Object.entries(figures)) out(`  ${k.padEnd(34)} ${v}`);
+    for (const row of rows.filter((r) => r.pass === false)) {
+      out(`  GOAL MISSED: ${row.name}: ${row.figure} (goal: ${row.goal})`);
+      missed++;
+    }
+    // Written after each benchmark, so that the figures of those that ran survive a later one's failure.
+    const [key] = name.split(':') as [string];
+    const section: BenchSection = {
+      name: bench.section?.() ?? key.replace(/ /g, '-'),
+      title: name,
+      rows,
+      run: runLabel(),
+    };
+    writeFileSync(DOC, writeSections(readFileSync(DOC, 'utf8'), [section]));
+    out(`  written to ${DOC} (section ${section.name})`);
   }
-  return 0;
+  return missed > 0 ? 1 : 0;
 }

@@ -17,7 +17,8 @@ import { encodeSavedQuery } from '../src/alerts/saved-query.js';
 import type { Query } from '../src/query/index.js';
 import { startEmbeddedPostgres } from '../test/support/embedded-postgres.js';
 import { LATENCY_MS, locationIds } from './alerts.js';
-import { childMain, runInChild, type Figures } from './child.js';
+import { childMain, runInChild } from './child.js';
+import type { BenchResult } from './doc.js';
 import { startSandboxProcess } from './sandbox-process.js';
 import { CONCURRENCY, INSTANCE_FLAG, POOL_SIZE, type Counters, type Reply, type Request } from './shared-instance.js';
 
@@ -200,7 +201,7 @@ const hostCpu = () =>
   });
 const each = (cs: readonly Counters[], f: (c: Counters) => number | string) => cs.map(f).join(' / ');
 
-export async function run(): Promise<Figures> {
+export async function run(): Promise<BenchResult> {
   return runInChild(new URL(import.meta.url), CHILD_FLAG);
 }
 
@@ -223,7 +224,7 @@ function describeRun(ms: number, startAt: number, cs: Counters[], host: { busy: 
   };
 }
 
-async function measure(): Promise<Figures> {
+async function measure(): Promise<BenchResult> {
   const KEY = 'bench-key';
   const sandbox = await startSandboxProcess(KEY);
   const url = sandbox.url;
@@ -311,8 +312,16 @@ async function measure(): Promise<Figures> {
     const warnings = reported((c) => c.warnings);
     const errors = reported((c) => c.errors);
     const firstLogged = busy.counters.find((c) => c.firstLogged)?.firstLogged;
+    const busyNew = reported((c) => c.newListings);
+    const busyDrops = reported((c) => c.priceDrops);
+    const row = {
+      name: `One poller run over ${saved.toLocaleString('en')} saved searches (${savedKeys.toLocaleString('en')} distinct queries, ${CHANNELS} channels) shared by ${INSTANCES} instances on Postgres through pg-boss (each instance a process of its own, ${CONCURRENCY} jobs at a time), ${LATENCY_MS} ms added to every request`,
+      figure: `quiet run: ${quiet.sent.toLocaleString('en')} calls in ${s1(quiet.ms)} against a floor of ${s1(floor)} (${(quiet.ms / floor).toFixed(2)} times); per instance ${quiet.spread}; ${quiet.inside}; host ${quiet.host}. Busy run (a day of market: ${busyNew.toLocaleString('en')} new listings, ${busyDrops.toLocaleString('en')} drops): ${s1(busy.ms)}, ${busy.queued.toLocaleString('en')} outbox rows queued, ${Math.round(busy.queued / (busy.ms / 1000))} a second; ${failed} queries failed`,
+      goal: 'calls = distinct queries; none failed',
+      pass: quiet.sent === DISTINCT && failed === 0,
+    };
 
-    return {
+    const figures = {
       database: `postgres (embedded), ${INSTANCES} instances, a process each: store pool ${POOL_SIZE} + pg-boss pool 4 each, concurrency ${CONCURRENCY}`,
       'saved searches / distinct queries': `${saved} / ${savedKeys} in ${CHANNELS} channels`,
       'bulk insert': `${s1(insertMs)} (${ROWS_PER_INSERT} rows a statement)`,
@@ -338,6 +347,7 @@ async function measure(): Promise<Figures> {
       'failed queries / warnings / errors': `${failed} / ${warnings} / ${errors}${firstLogged ? ` (first: ${firstLogged})` : ''}`,
       'peak RSS (each instance process)': `${each(busy.counters, (c) => mb(c.maxRss))} MB (the measuring process: ${mb(process.resourceUsage().maxRSS * 1024)} MB)`,
     };
+    return { figures, rows: [row] };
   } finally {
     // Each instance stops its scheduler, closes its client and store and exits (or is killed); then Postgres, the
     // sandbox.

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm test`'s first step: the type check, the lint and the formatting check at once (each mostly waits on one core),
-// failing when either
-// fails. Each one's output is printed whole, after it ends, so the two never interleave.
+// `npm test`'s first step: the type check, the lint, the formatting check and the dead-code check at once (each mostly
+// waits on one core), failing when any fails. Each one's output is printed whole, after it ends, so they never
+// interleave.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -29,6 +29,14 @@ const checks = [
       'warn',
       '.',
     ],
+  ],
+  // Dead code (knip.jsonc): files, exports and dependencies nothing uses; then, with only what ships as the entry
+  // points, exports only the tests use. Its cache holds each file's imports and exports, keyed on its size and mtime.
+  ['dead code', bin('knip'), ['--no-progress', '--cache', '--cache-location', `${CACHE}knip`]],
+  [
+    'dead code (shipped)',
+    bin('knip'),
+    ['--production', '--no-progress', '--cache', '--cache-location', `${CACHE}knip-production`],
   ],
 ];
 

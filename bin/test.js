@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// `npm test`: the checks (bin/check.js: type check, lint, formatting) and the vitest suite side by side, failing when
-// either fails. Side by side because the suite spends much of its time waiting on child processes, loopback servers and
-// leases, where the checks' CPU fits: on a loaded 2-core machine that is over a minute less than one after the other.
-// Arguments go to vitest (`npm test -- test/alerts`). The checks' output is printed as each ends; the last line says
-// what failed.
+// `npm test`: the checks (bin/check.js: type check, lint, formatting, dead code) and the vitest suite side by side,
+// failing when either fails. Side by side because the suite spends much of its time waiting on child processes,
+// loopback servers and leases, where the checks' CPU fits: on a loaded 2-core machine that is over a minute less than
+// one after the other. Arguments go to vitest (`npm test -- test/alerts`). The checks' output is printed as each ends;
+// the last line says what failed.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

@@ -14,13 +14,14 @@ const USAGE = `Usage: manzil <command>
   start                     run the bot: Slack and/or Discord when SLACK_* / DISCORD_* are set, else the terminal chat (default)
   start --ops               also serve GET /healthz and /metrics on PORT with the terminal chat alone
   start --console           also run the terminal chat alongside Slack and/or Discord, in the same process
-  sandbox [--port N] [--key K] [--plan basic|full] [--seed S]
+  sandbox [--port N] [--key K] [--plan basic|full] [--seed S] [--start today|YYYY-MM-DD]
                             run the local stand-in of the UAE Property Data Service
   poll --once               run the alerts poller once, deliver what it found, and exit
   register-discord-commands register the Discord slash commands (in DISCORD_GUILD_ID, else globally)
                             and print the invite URL
   parse [--resolve] [text]  print what a command means as JSON; without text, one command per stdin line
   config                    print the effective configuration (environment, .env, defaults), secrets masked
+  config-doc [file]         write the table of every variable into docs/configuration.md (or file), from the code
   backup <file> [--force]   copy the database to <file> while Manzil runs (SQLite's online backup)
   restore <file> [--force] [--json]
                             put a backup in place of the database (stop Manzil first); undelivered alerts are
@@ -32,7 +33,7 @@ const USAGE = `Usage: manzil <command>
   teams [--json]            every team (Slack workspace, Discord server): alerts, digests, calls this month, share
   teams set <team> <calls>|default
                             give one team its own monthly share of calls
-  bench                     run the benchmarks and print their figures
+  bench                     run the benchmarks; their figures go to docs/benchmarks.md
   help                      this text`;
 
 type Out = (line: string) => void;
@@ -64,6 +65,8 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
         for (const line of describeConfig({ env: process.env, ...(envFile ? { envFile } : {}) })) out(line);
         return 0;
       }
+      case 'config-doc':
+        return (await import('./ops/config-doc.js')).runConfigDocCli(rest, out, errLine);
       case 'backup': {
         const [{ loadConfig }, { runBackupCli }, { refusedOnPostgres }] = await Promise.all([
           import('./config.js'),

@@ -4,7 +4,7 @@ import { threadId } from 'node:worker_threads';
 import { AlertCommands, POLL_JOB, describeSchedule, lastPollOf, pauseImpossibleAlerts } from './alerts/index.js';
 import { Bot, StateMaintenance, typedReplies } from './bot/index.js';
 import { loadConfig } from './config.js';
-import { DemoClock, demoClockFile } from './demo.js';
+import { DemoClock, demoClockFile, loadDemoMarket } from './demo.js';
 import { LocationResolver } from './locations/index.js';
 import { guardBot, Lifecycle } from './lifecycle.js';
 import { createLogger, maskSecrets, resolveFormat } from './log.js';
@@ -16,9 +16,10 @@ import {
   splitMinuteBudget,
 } from './background/compose.js';
 import { DeliveryThread } from './background/thread.js';
+import { CompareCommands } from './compare/index.js';
 import { DigestCommands, postDigestNow } from './digests/index.js';
 import { Heartbeat, JobScheduler } from './jobs/index.js';
-import { contextText, periodTransactions } from './market/index.js';
+import { contextText, periodTransactions, readValue } from './market/index.js';
 import type { ListingSummary } from './api/records.js';
 import { Health, cronPeriodMs } from './ops/health.js';
 import { logOpsPlan, planOps } from './ops/exposure.js';
@@ -87,21 +88,25 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     writeLock,
     onError: (error) => logger.warn('a Postgres connection failed; the pool opens another', { error }),
   });
-  const { api, sandbox, shares } = await openService(budgets.chat, logger, db, metrics.upstream);
+  // Demo mode, a first run with no keys (the sandbox, only the terminal chat): the sample market moves every few
+  // seconds and alerts are checked often, so a saved alert fires within a minute. Any chat platform configured turns
+  // it off. Its market starts at the calendar's today, not at the sandbox's fixed start (see src/demo.ts).
+  const demoOn = serve && config.sandbox && Boolean(options.terminal) && !chatPlatform && config.demo.tickSeconds > 0;
+  const demoFile = demoOn ? demoClockFile(config.dbPath) : undefined;
+  const demoMarket = demoOn ? loadDemoMarket(demoFile, logger) : undefined;
+  const { api, sandbox, shares } = await openService(budgets.chat, logger, db, metrics.upstream, demoMarket?.start);
   // State is kept per service, so the sandbox's sample ids never reach the real API (the sandbox's port changes each
   // run).
   const service = sandbox ? 'sandbox' : serviceKey(config.api.baseUrl ?? 'sandbox');
   if (!sandbox && db.sqlite) adoptServiceSpellings(db.sqlite, service);
-  // Demo mode, a first run with no keys (the sandbox, only the terminal chat): the sample market moves every few
-  // seconds
-  // and alerts are checked often, so a saved alert fires within a minute. Any chat platform configured turns it off.
   const demo =
-    options.serve !== false && sandbox && options.terminal && !chatPlatform && config.demo.tickSeconds > 0
+    demoMarket && sandbox
       ? new DemoClock({
           market: sandbox,
           tickMs: config.demo.tickSeconds * 1000,
           logger,
-          stateFile: demoClockFile(config.dbPath),
+          stateFile: demoFile,
+          resume: demoMarket,
         })
       : undefined;
   const alertsCron = demo ? config.demo.alertsCron : config.alerts.cron;
@@ -134,7 +139,11 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
   });
   // Digests: market figures per area (cached for hours, shared by every channel), composed with their charts by the
   // digests job, and posted through the outbox like alerts.
-  const { market, composer } = digestComposer(config, api, sandbox ? () => sandbox.now().getTime() : undefined);
+  const marketCache = db.marketCache(service);
+  const { market, composer } = digestComposer(config, api, sandbox ? () => sandbox.now().getTime() : undefined, {
+    cache: marketCache,
+    logger,
+  });
   const digestRepo = db.digests;
   const digests = new DigestCommands({
     repo: digestRepo,
@@ -167,6 +176,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     logger,
     alerts,
     digests,
+    compare: new CompareCommands({ market, locations, logger }),
     market: {
       listingContext: async (area, listing) => {
         const c = await market.listingContext(area, listing as ListingSummary);
@@ -175,6 +185,8 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     },
     // A transactions reply's figures cover its period: every page (DIGEST_MAX_PAGES at most), shared with the digests.
     periods: { transactions: (params, use) => periodTransactions(market, params, use) },
+    // `/value`: from the same market cache as the digests and the cards.
+    value: { estimate: (area, ask) => readValue(market, area, ask) },
     ...(sandbox ? { footer: SANDBOX_FOOTER } : {}),
     // Answers as fresh as the alerts: one older than the query's last poll (here, in the thread or elsewhere) is not
     // reused.
@@ -186,6 +198,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
     buttons,
     buttonRetentionMs: BUTTON_RETENTION_MS,
     locations: locationCache,
+    market: marketCache,
     answers: bot.searches,
     alerts: { prune: () => pruneOutbox(outbox) },
     people: { prune: () => db.people.prune(PERSON_WINDOW_MS) },

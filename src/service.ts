@@ -15,8 +15,10 @@ export async function openService(
   logger: Logger,
   db: Database,
   onCall?: (call: UpstreamCall) => void,
+  /** The embedded sandbox's market start (demo mode's, src/demo.ts); DEFAULT_START when none. */
+  sandboxStart?: Date,
 ): Promise<{ api: ApiClient; sandbox: Sandbox | undefined; shares: TeamShares }> {
-  const sandbox = config.sandbox ? createSandbox() : undefined;
+  const sandbox = config.sandbox ? createSandbox(sandboxStart ? { start: sandboxStart } : {}) : undefined;
   const baseUrl = sandbox ? await sandbox.listen(0, '127.0.0.1') : config.api.baseUrl!;
   // Worth a warning when Slack or Discord are served sample data; on a first run in the terminal the banner says it
   // already.

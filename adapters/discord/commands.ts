@@ -19,7 +19,6 @@ export const OTHER_COMMANDS = SLASH_COMMANDS.filter((c) => c.kind === 'other');
 const subcommandNames = (name: string): readonly string[] =>
   SLASH_COMMANDS.find((c) => c.name === name)?.subcommands?.map((s) => s.name) ?? [];
 export const ALERT_SUBCOMMANDS = subcommandNames('alerts');
-export const DIGEST_SUBCOMMANDS = subcommandNames('digest');
 
 /** `/digest add`'s choices, as the core reads them (`weekly on friday`). */
 export const DIGEST_SCHEDULES = ['daily', 'weekly', 'monthly'] as const;

@@ -85,7 +85,7 @@ export function registerListeners(
   );
 
   app.action(
-    /^manzil:(page|save|details|choose|unsave):/,
+    /^manzil:(page|save|details|choose|unsave|value):/,
     ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>>) =>
       track(async () => {
         await ack();

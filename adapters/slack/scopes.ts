@@ -11,6 +11,3 @@ export const SLACK_SCOPES = [
   'mpim:history',
   'files:write',
 ] as const;
-
-/** The events Add to Slack listens to: a workspace removing the app, or revoking its token. */
-export const SLACK_BOT_EVENTS = ['app_uninstalled', 'tokens_revoked'] as const;

@@ -34,7 +34,6 @@ const payloadSchema = z.discriminatedUnion('kind', [
 
 export type DeliveryPayload = z.output<typeof payloadSchema>;
 export type SearchRef = z.output<typeof searchRef>;
-export type DeliveryKind = DeliveryPayload['kind'];
 
 export const encodePayload = (p: DeliveryPayload): string => JSON.stringify(p);
 

@@ -378,10 +378,6 @@ export type ParamsOf<Op extends OperationName> = {
 /** The validated record type an operation returns. */
 export type RecordOf<Op extends OperationName> = z.output<(typeof OPERATIONS)[Op]['record']>;
 
-export function isOperationName(name: string): name is OperationName {
-  return Object.hasOwn(OPERATIONS, name);
-}
-
 /** One problem with one parameter, in words a person can act on. */
 export interface ParamProblem {
   readonly param: string;

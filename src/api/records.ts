@@ -64,6 +64,7 @@ export const listingSummary = z.looseObject({
 });
 export type ListingSummary = z.output<typeof listingSummary>;
 
+/** @alias The property operation's record: one listing, in the same shape as a search's. */
 export const propertyDetails = listingSummary;
 export type PropertyDetails = ListingSummary;
 

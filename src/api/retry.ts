@@ -30,5 +30,3 @@ export function parseRetryAfterMs(value: string | undefined, now: number = Date.
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -27,7 +27,7 @@ import {
 } from '../digests/index.js';
 import { JobScheduler, SharedScheduler, type Heartbeat, type Scheduler } from '../jobs/index.js';
 import { newRequestId, type Logger } from '../log.js';
-import { MarketData } from '../market/index.js';
+import { MarketData, type SharedMarketCache } from '../market/index.js';
 import { KindRegistry, OutboxDrainer } from '../outbox/index.js';
 import type { ChatPoster } from '../ports/index.js';
 import type { AlertsRepo, DigestRepo, LeaseRepo, OutboxRepo } from '../store/index.js';
@@ -70,9 +70,27 @@ export function backgroundScheduler(config: Config, logger: Logger): Scheduler {
   });
 }
 
-/** Market figures per area (cached for hours, shared by every channel) and the digest composer on them. */
-export function digestComposer(config: Config, api: ApiClient, sandboxNow?: () => number) {
-  const market = new MarketData(api, { cacheTtlMs: config.market.cacheTtlMs, maxPages: config.market.maxPages });
+/**
+ * Market figures per area (cached for hours, shared by every channel) and the digest composer on them. `shared`: the
+ * store's market cache, so this process reads what the chat side, the delivery thread or another instance fetched.
+ */
+export function digestComposer(
+  config: Config,
+  api: ApiClient,
+  sandboxNow?: () => number,
+  shared?: { cache: SharedMarketCache; logger: Logger },
+) {
+  const market = new MarketData(api, {
+    cacheTtlMs: config.market.cacheTtlMs,
+    maxPages: config.market.maxPages,
+    ...(shared
+      ? {
+          shared: shared.cache,
+          onSharedError: (error: unknown) =>
+            shared.logger.warn('the shared market cache failed; this answer is fetched from the service', { error }),
+        }
+      : {}),
+  });
   const composer = new MarketDigestComposer(
     market,
     config.alerts.timezone,

@@ -46,7 +46,7 @@ const { drainer, poll, digests } = composeBackground({
   service,
   repos,
   bot,
-  composer: digestComposer(config, api).composer,
+  composer: digestComposer(config, api, undefined, { cache: db.marketCache(service), logger }).composer,
   posters,
   logger,
   instance,

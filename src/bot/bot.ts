@@ -6,20 +6,27 @@ import type { ApiResult } from '../api/client.js';
 import { operationSpec, type OperationName } from '../api/operations.js';
 import type { LocationResolver } from '../locations/index.js';
 import { newRequestId, type Logger } from '../log.js';
-import { helpText, smallTalkOf, smallTalkReply, summarize, typedWithSlash, type Query } from '../query/index.js';
-import type { Block, Button, Reply } from '../views/model.js';
 import {
-  DEFAULT_SURFACE,
+  compareRequest,
+  helpText,
+  smallTalkOf,
+  smallTalkReply,
+  summarize,
+  typedWithSlash,
+  type CompareAsk,
+  type Query,
+} from '../query/index.js';
+import type { Block, Reply } from '../views/model.js';
+import {
   MAX_PAGE,
   PAYLOAD_VERSION,
   firstPosition,
   readButton,
   splitToken,
   type ChooseRow,
-  type PageRow,
   type Area,
-  type Position,
 } from './button-payloads.js';
+import { alertButtons, type AlertButtons, type AlertLookup } from './alert-buttons.js';
 import { listingDetails } from './details.js';
 import { doubtReply } from './doubt.js';
 import { friendlyError } from './friendly-error.js';
@@ -40,6 +47,8 @@ import {
   type Doubt,
   type PlannedSearch,
 } from './requests.js';
+import { valueRequest, type ValueRequest } from '../query/value.js';
+import { VALUE_OFF, valueButton, valueCommand, valueOf } from './value.js';
 import { SearchRunner, type AskOptions, type SearchOutcome, type ServiceCaller } from './search.js';
 import {
   scopedState,
@@ -47,6 +56,7 @@ import {
   type AlertsPort,
   type ButtonStateStore,
   type CommandRequest,
+  type ComparePort,
   type DigestsPort,
   type MarketContextPort,
   type PeriodPort,
@@ -54,6 +64,7 @@ import {
   type SuggestOption,
   type SuggestRequest,
   type Surface,
+  type ValuePort,
 } from './types.js';
 
 export type { ServiceCaller } from './search.js';
@@ -78,16 +89,21 @@ export interface BotOptions {
   alerts?: AlertsPort;
   /** Market digests; without it, digest commands say digests are off. */
   digests?: DigestsPort;
+  /** `/compare`; without it, compare says it is off. */
+  compare?: ComparePort;
   /** Market context on listing cards; none without it. */
   market?: MarketContextPort;
   /** A transactions period read whole, for the reply's figures; without it they are the page's, said so. */
   periods?: PeriodPort;
+  /** Value estimates (`/value`, a listing's "What is it worth?"); without it they say they are off. */
+  value?: ValuePort;
 }
 
 const ALERTS_OFF = 'Alerts are not enabled on this Manzil.';
 /** How long a search's answer waits for market context on its cards (a first look-up in an area may take a call). */
 const MARKET_CONTEXT_WAIT_MS = 1_500;
 const DIGESTS_OFF = 'Digests are not enabled on this Manzil.';
+const COMPARE_OFF = 'Comparing areas is not enabled on this Manzil.';
 const EXAMPLE = 'Try `/rent marina 2br under 120k` or `/manzil help`.';
 const EXPIRED = 'That button has expired. Run the command again to get fresh results.';
 const OLDER = 'That button is from an older version of Manzil. Run the command again.';
@@ -107,39 +123,9 @@ export class Bot {
     });
   }
 
-  /**
-   * Buttons under alert messages (Details of the listing, the saved search's newest results), backed by the same
-   * versioned page rows as search replies. `find` gives a saved search's query and channel by its id.
-   */
-  alertButtons(find: (searchId: number) => Promise<{ query: Query; location: Area; channel: string } | undefined>): {
-    details(searchId: number, propertyId: string): Promise<Button | undefined>;
-    showSearch(searchId: number): Promise<Button | undefined>;
-  } {
-    const row = async (searchId: number, details: string[], next?: Position) => {
-      const saved = await find(searchId);
-      if (!saved) return undefined;
-      const query: Query = { ...saved.query, params: { ...saved.query.params, sort: 'newest' } };
-      // Bound to the alert's channel, as a search's buttons are to theirs.
-      return scopedState(this.options.state, saved.channel).save('page', {
-        v: PAYLOAD_VERSION,
-        query,
-        location: saved.location,
-        surface: DEFAULT_SURFACE,
-        details,
-        ...(next ? { next } : {}),
-      } satisfies PageRow);
-    };
-    return {
-      details: async (searchId, propertyId) => {
-        const token = await row(searchId, [propertyId]);
-        return token ? { label: 'Details', action: 'details', token: `${token}.d0` } : undefined;
-      },
-      showSearch: async (searchId) => {
-        const saved = await find(searchId);
-        const token = saved && (await row(searchId, [], firstPosition(saved.query)));
-        return token ? { label: 'Show the newest', action: 'page', token: `${token}.n` } : undefined;
-      },
-    };
+  /** Buttons under alert messages, from stored state (alert-buttons.ts; the delivery thread uses it without a Bot). */
+  alertButtons(find: AlertLookup): AlertButtons {
+    return alertButtons(this.options.state, find);
   }
 
   /** A slash command. Never throws: every failure becomes a friendly reply and a precise log line. */
@@ -152,6 +138,12 @@ export class Bot {
       if ('reply' in plan) return plan.reply;
       if ('alerts' in plan) return this.finish(await this.options.alerts!.handle(requester(req), plan.alerts));
       if ('digests' in plan) return this.finish(await this.options.digests!.handle(requester(req), plan.digests));
+      if ('value' in plan) {
+        const reply = await valueCommand(this.options.value!, this.options.locations, plan.value);
+        log.info('command answered', { operation: 'value', ms: Math.round(performance.now() - started) });
+        return this.finish(reply);
+      }
+      if ('compare' in plan) return this.finish(await this.options.compare!.handle(plan.compare));
       const state = scopedState(this.options.state, req.channel);
       if ('doubt' in plan) return await this.doubt(plan.doubt, fitSurface(req.surface), state);
       const reply = await this.start(plan.search, fitSurface(req.surface), state);
@@ -188,11 +180,23 @@ export class Bot {
   private plan(
     req: CommandRequest,
     log: Logger,
-  ): { reply: Reply } | { alerts: string } | { digests: string } | { doubt: Doubt } | { search: PlannedSearch } {
+  ):
+    | { reply: Reply }
+    | { alerts: string }
+    | { digests: string }
+    | { value: ValueRequest }
+    | { compare: CompareAsk }
+    | { doubt: Doubt }
+    | { search: PlannedSearch } {
     const alerts = alertsRequest(req.text);
     if (alerts !== undefined) return this.options.alerts ? { alerts } : { reply: this.ephemeral(ALERTS_OFF) };
     const digests = digestsRequest(req.text);
     if (digests !== undefined) return this.options.digests ? { digests } : { reply: this.ephemeral(DIGESTS_OFF) };
+    const compare = compareRequest(req.text);
+    if (compare !== undefined) {
+      if ('error' in compare) return { reply: this.ephemeral(compare.error) };
+      return this.options.compare ? { compare } : { reply: this.ephemeral(COMPARE_OFF) };
+    }
     // "hello", "thanks", "what can you do?": a friendly answer with commands to try; "help?" is help.
     const chat = smallTalkOf(req.text);
     if (chat !== undefined && chat !== 'help')
@@ -201,6 +205,9 @@ export class Bot {
     const helpWords = help === undefined ? undefined : helpText(help || undefined, req.commandStyle);
     if (helpWords !== undefined)
       return { reply: this.finish({ text: helpWords, blocks: [{ kind: 'text', text: helpWords }], ephemeral: true }) };
+    const value = valueRequest(req.text);
+    if (value && 'error' in value) return { reply: this.ephemeral(value.error) };
+    if (value) return this.options.value ? { value: value.ask } : { reply: this.ephemeral(VALUE_OFF) };
     const search = planSearch(req.text, req.location);
     if ('error' in search) {
       log.info('command not understood', { text: req.text.slice(0, 200), error: search.error });
@@ -232,10 +239,14 @@ export class Bot {
         }
         case 'details':
           return this.finish(
-            await listingDetails(this.searches, intent.propertyId, log, (records) =>
-              detailsBlocks(intent.propertyId, records, fitSurface(req.surface), state),
-            ),
+            await listingDetails(this.searches, intent.propertyId, log, async (records) => [
+              ...(await detailsBlocks(intent.propertyId, records, fitSurface(req.surface), state)),
+              ...(this.options.value ? await valueButton(records[0], intent, state) : []),
+            ]),
           );
+        case 'value':
+          if (!this.options.value) return this.ephemeral(VALUE_OFF);
+          return this.finish(await valueOf(this.options.value, intent.area, intent.ask));
         case 'run':
           return await this.start({ query: intent.query, chosen: intent.chosen }, intent.surface, state);
         case 'save':

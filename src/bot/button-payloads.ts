@@ -78,7 +78,20 @@ const askRowSchema = z.object({
   chosen: runRowSchema.shape.chosen,
 });
 
+/** "What is it worth?" under a listing's details: the area it was found in and what is asked of it. */
+const valueRowSchema = z.object({
+  v: z.literal(PAYLOAD_VERSION),
+  area: areaSchema,
+  ask: z.object({
+    bedrooms: z.number().int().min(0).max(50),
+    sizeSqft: z.number().positive().optional(),
+    propertyType: z.string().min(1).max(40),
+    asking: z.object({ price: z.number().positive(), kind: z.enum(['sale', 'rent']) }).optional(),
+  }),
+});
+
 export type PageRow = z.infer<typeof pageRowSchema>;
+export type ValueRow = z.infer<typeof valueRowSchema>;
 export type AskRow = z.infer<typeof askRowSchema>;
 export type RunRow = z.infer<typeof runRowSchema>;
 export type ChooseRow = z.infer<typeof chooseRowSchema>;
@@ -89,7 +102,9 @@ export type Position = z.infer<typeof positionSchema>;
 export type ButtonIntent =
   /** `replace`: the reply replaces the message the button is on (paging), rather than being posted anew. */
   | { kind: 'show'; query: Query; location?: Area; position: Position; surface: Surface; replace: boolean }
-  | { kind: 'details'; propertyId: string }
+  /** `area` and `sale`: the search the listing was found by, when it was a residential one in an area. */
+  | { kind: 'details'; propertyId: string; area?: Area; sale?: boolean }
+  | { kind: 'value'; area: Area; ask: ValueRow['ask'] }
   | { kind: 'save'; query: Query; location?: Area }
   | { kind: 'refine'; query: Query; surface: Surface }
   /** A search to run as a new command would (its area looked up): the yes of "did you mean 80,000?". */
@@ -125,7 +140,14 @@ export function readButton(kind: string, payload: unknown, suffix: string | unde
     }
     const d = index('d');
     const propertyId = d !== undefined ? row.data.details[Number(d)] : undefined;
-    return propertyId !== undefined ? { kind: 'details', propertyId } : { kind: 'unusable', reason: 'unknown' };
+    if (propertyId === undefined) return { kind: 'unusable', reason: 'unknown' };
+    const sale = { 'search-buy': true, 'search-rent': false }[query.operation as string];
+    return { kind: 'details', propertyId, ...(location && sale !== undefined ? { area: location, sale } : {}) };
+  }
+  if (kind === 'value') {
+    const row = valueRowSchema.safeParse(payload);
+    if (!row.success) return unusable(payload);
+    return suffix === 'v' ? { kind: 'value', ...row.data } : { kind: 'unusable', reason: 'unknown' };
   }
   if (kind === 'choose') {
     const row = chooseRowSchema.safeParse(payload);

@@ -1,7 +1,8 @@
 // The bot's public surface: what adapters and the composition root may use.
 export { Bot, type BotOptions, type ServiceCaller } from './bot.js';
 export { alertsRequest, decodeLocationOption, digestsRequest } from './requests.js';
-export { SearchRunner, runSearch, searchParams, type SearchOutcome } from './search.js';
+export { compareRequest } from '../query/index.js';
+export { SearchRunner, searchParams, type SearchOutcome } from './search.js';
 export { typedFor, typedReplies } from './typed-reply.js';
 export { StateMaintenance, type MaintenanceOptions, type PruneCounts } from './maintenance.js';
 export {

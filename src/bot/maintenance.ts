@@ -9,6 +9,8 @@ export interface MaintenanceOptions {
   buttonRetentionMs: number;
   /** The location cache: deletes expired answers. */
   locations?: { prune(): number | Promise<number> };
+  /** The shared market cache: deletes expired answers. */
+  market?: { prune(): number | Promise<number> };
   /** The bot's answer cache (`bot.searches`): drops expired answers. */
   answers?: { purgeExpired(): void };
   /** Alerts: old delivered or failed outbox entries. */
@@ -21,6 +23,8 @@ export interface MaintenanceOptions {
 export interface PruneCounts {
   buttons: number;
   locations: number;
+  /** Present when the market cache is pruned. */
+  market?: number;
   /** Present when alerts are pruned. */
   alerts?: { outbox: number };
   /** Present when the per-person limits' uses are pruned. */
@@ -34,16 +38,18 @@ export class StateMaintenance {
 
   /** One pass; never throws (a failed pass is logged and the next one tries again). */
   async runOnce(): Promise<PruneCounts> {
-    const { buttons, buttonRetentionMs, locations, answers, alerts, people, logger } = this.options;
+    const { buttons, buttonRetentionMs, locations, market, answers, alerts, people, logger } = this.options;
     try {
       const pruned: PruneCounts = {
         buttons: await buttons.prune(buttonRetentionMs),
         locations: (await locations?.prune()) ?? 0,
+        ...(market ? { market: await market.prune() } : {}),
         ...(alerts ? { alerts: await alerts.prune() } : {}),
         ...(people ? { people: await people.prune() } : {}),
       };
       answers?.purgeExpired();
-      if (pruned.buttons + pruned.locations + (pruned.alerts?.outbox ?? 0) + (pruned.people ?? 0) > 0)
+      const removed = pruned.buttons + pruned.locations + (pruned.market ?? 0);
+      if (removed + (pruned.alerts?.outbox ?? 0) + (pruned.people ?? 0) > 0)
         logger.info('pruned old state', { ...pruned });
       return pruned;
     } catch (e) {

@@ -30,17 +30,6 @@ export function searchParams(query: Query, location: AreaRef | undefined, page: 
   return toParams({ ...query, params }, location?.id);
 }
 
-/** One uncached fetch of a query's service page. */
-export async function runSearch(
-  api: ServiceCaller,
-  query: Query,
-  location: AreaRef | undefined,
-  page: number,
-): Promise<SearchOutcome> {
-  const params = searchParams(query, location, page);
-  return { operation: query.operation, params, result: await api.call(query.operation, params) };
-}
-
 export interface SearchRunnerOptions {
   /** How long an answer is reused (paging back, Details twice). */
   ttlMs?: number;

@@ -1,6 +1,7 @@
 // The bot's own types: the ports it needs (button state, alerts); the requests adapters send live in src/ports.
 import { scopeOf } from '../ports/channel.js';
-import type { Query } from '../query/index.js';
+import type { ValueAsk, ValueEstimate } from '../market/value.js';
+import type { CompareAsk, Query } from '../query/index.js';
 import type { PeriodRecords } from '../views/index.js';
 import type { Reply } from '../views/model.js';
 
@@ -50,6 +51,11 @@ export interface DigestsPort {
   handle(who: AlertRequester, text: string): Promise<Reply>;
 }
 
+/** `/compare`, as the bot reaches it (src/compare implements it; absent when market data is not wired). */
+export interface ComparePort {
+  handle(ask: CompareAsk): Promise<Reply>;
+}
+
 /**
  * Where a listing stands in its place's market, in words, from cached market data (src/market through the composition
  * root); undefined when the data is thin, the budget low, or nothing is known. Never a guess.
@@ -64,4 +70,12 @@ export interface MarketContextPort {
  */
 export interface PeriodPort {
   transactions(params: Readonly<Record<string, string>>, use: { maxAgeMs: number }): Promise<PeriodRecords>;
+}
+
+/**
+ * What a home in an area is worth and would rent for (src/market through the composition root, from the shared market
+ * cache). Throws what the service does.
+ */
+export interface ValuePort {
+  estimate(area: { id: number; name: string }, ask: ValueAsk): Promise<ValueEstimate>;
 }

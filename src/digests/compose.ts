@@ -34,14 +34,15 @@ function monthOf(p: { date?: string; period: string }): string | undefined {
   return Number.isNaN(d.getTime()) ? undefined : d.toISOString().slice(0, 7);
 }
 
-const points = (b: TrendBucket) => b.series.flatMap((p) => (monthOf(p) ? [{ month: monthOf(p)!, value: p.ppsf }] : []));
+export const points = (b: TrendBucket) =>
+  b.series.flatMap((p) => (monthOf(p) ? [{ month: monthOf(p)!, value: p.ppsf }] : []));
 const slug = (name: string) =>
   name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '') || 'area';
 
-function imageOf(chart: Chart | NoChart, name: string, title: string, fallback: string): ImageFile | undefined {
+export function imageOf(chart: Chart | NoChart, name: string, title: string, fallback: string): ImageFile | undefined {
   if (chart.empty) return undefined;
   return { name, title, alt: chart.altText, fallback, pngBase64: chart.png.toString('base64') };
 }

@@ -1,6 +1,6 @@
 // Market digests: a channel's scheduled summary of the areas it follows, with a chart, posted through the outbox.
 export { DigestCommands, DIGEST_HELP, type DigestCommandsOptions, type DigestContext } from './commands.js';
-export { MarketDigestComposer, type DigestPayload } from './compose.js';
+export { MarketDigestComposer, imageOf, points as trendChartPoints, type DigestPayload } from './compose.js';
 export {
   DIGEST_JOB,
   DIGEST_KIND,

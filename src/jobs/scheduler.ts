@@ -27,9 +27,6 @@ export interface Scheduler {
   stop(): Promise<void>;
 }
 
-/** True when node-cron accepts the expression (five fields, or six with seconds). */
-export const isValidCron = (expression: string) => cron.validate(expression);
-
 interface Scheduled {
   job: Job;
   task: ScheduledTask;

@@ -2,6 +2,7 @@
 // page cap), the price trend, the newest off-plan projects and listings. Answers are kept in one LRU for hours
 // (MARKET_CACHE_H), keyed by operation and parameters; concurrent readers of the same thing share its calls, so ten
 // channels following one place cost one set. Each reader can carry a CallMeter that counts the calls it caused.
+// Behind the LRU, the store's market cache (`shared`) holds the same answers for every process and instance.
 import { LRUCache } from 'lru-cache';
 import type { BudgetLeft, CallOptions } from '../api/client.js';
 import { OPERATIONS, type OperationName, type ParamsOf } from '../api/operations.js';
@@ -22,19 +23,8 @@ import {
   type TransactionType,
   type Use,
 } from './types.js';
-
-/** One answer being read page by page, shared by every reader of it. */
-interface Entry {
-  op: OperationName;
-  params: Record<string, string>;
-  pages: unknown[][];
-  totalItems?: number;
-  totalPages?: number;
-  done: boolean;
-  fetchedAt: number;
-  /** The next page under way, awaited by every reader that wants it. */
-  loading?: Promise<void>;
-}
+import { keyOf, uniqueBy } from './keys.js';
+import { StoreLevel, type Entry } from './store-level.js';
 
 /** Calls expected per part of a digest when not cached: sold, rented, trend, projects, sale and rent listings. */
 const PART_CALLS = { sold: 2, rented: 2, trend: 1, projects: 1, sale: 2, rent: 2 } as const;
@@ -56,6 +46,8 @@ export class MarketData {
   private readonly contextMinCallsLeft: number;
   readonly callsPerArea: number;
   private readonly deadlineMs: number | undefined;
+  /** The store's market cache behind the LRU, when there is one. */
+  private readonly shared: StoreLevel | undefined;
   private hits = 0;
   private misses = 0;
   private calls = 0;
@@ -77,6 +69,9 @@ export class MarketData {
     this.contextMinCallsLeft = options.contextMinCallsLeft ?? 50;
     this.callsPerArea = options.callsPerArea ?? Object.values(PART_CALLS).reduce((a, b) => a + b, 0);
     this.deadlineMs = options.deadlineMs;
+    this.shared = options.shared
+      ? new StoreLevel(options.shared, options.onSharedError ?? (() => {}), this.now)
+      : undefined;
     // ttlResolution 0: read the clock on every check, so an injected clock is obeyed exactly.
     const perf = { now: this.now };
     this.cache = new LRUCache<string, Entry>({
@@ -157,6 +152,24 @@ export class MarketData {
     return { sale: sale!.kind, rent: rent!.kind, fetchedAt: Math.min(sale!.fetchedAt, rent!.fetchedAt) };
   }
 
+  /**
+   * The newest listings for sale or for rent narrowed to a type and a bedroom count (listingPages pages), for a value
+   * estimate: kept as long as the other market answers, since what a home is worth does not move by the hour.
+   */
+  async listings(
+    locationId: string | number,
+    kind: 'sale' | 'rent',
+    filters: { property_type: string; bedrooms: string },
+    use: Use = {},
+  ): Promise<Paged<ListingSummary>> {
+    const read = await this.read(
+      kind === 'sale' ? 'search-buy' : 'search-rent',
+      { ...filters, location_id: String(locationId), sort: 'newest' },
+      { maxPages: this.listingPages, maxAgeMs: use.maxAgeMs ?? this.ttlMs, use },
+    );
+    return { ...read, records: uniqueBy(read.records as ListingSummary[], (l) => l.property_id) };
+  }
+
   private async newOf(
     op: 'search-buy' | 'search-rent',
     locationId: string,
@@ -183,6 +196,27 @@ export class MarketData {
       kind: { listings, count: listings.length, atLeast: !read.complete && !enough(read.records), undated },
       fetchedAt: read.fetchedAt,
     };
+  }
+
+  /**
+   * How many listings are live now for sale or for rent (of a bedroom count when given), from the first page (one call,
+   * so that a compare costs no more than a digest): `atLeast` when there are more.
+   */
+  async liveListings(
+    locationId: string | number,
+    kind: 'sale' | 'rent',
+    use: Use & { bedrooms?: number } = {},
+  ): Promise<{ count: number; atLeast: boolean; fetchedAt: number }> {
+    const params: Record<string, string> = { location_id: String(locationId) };
+    if (use.bedrooms !== undefined) params.bedrooms = String(use.bedrooms);
+    const op = kind === 'sale' ? 'search-buy' : 'search-rent';
+    const read = await this.read(op, params, {
+      maxPages: 1,
+      maxAgeMs: use.maxAgeMs ?? this.listingTtlMs,
+      use,
+    });
+    const count = uniqueBy(read.records as ListingSummary[], (l) => l.property_id).length;
+    return { count, atLeast: !read.complete, fetchedAt: read.fetchedAt };
   }
 
   /**
@@ -294,8 +328,14 @@ export class MarketData {
     return { ok: true, ...base };
   }
 
-  stats(): { entries: number; hits: number; misses: number; calls: number } {
-    return { entries: this.cache.size, hits: this.hits, misses: this.misses, calls: this.calls };
+  stats(): { entries: number; hits: number; misses: number; calls: number; sharedHits: number } {
+    return {
+      entries: this.cache.size,
+      hits: this.hits,
+      misses: this.misses,
+      calls: this.calls,
+      sharedHits: this.shared?.hits ?? 0,
+    };
   }
 
   private callsLeft(budget: BudgetLeft = this.api.budgetLeft()): number | undefined {
@@ -332,6 +372,16 @@ export class MarketData {
       this.misses++;
       entry = { op, params, pages: [], done: false, fetchedAt: this.now() };
       this.cache.set(key, entry);
+      // Readers that come meanwhile wait for the store's answer as they would for a page.
+      if (this.shared) {
+        const e = entry;
+        e.loading = this.shared
+          .fill(e, key, o.maxAgeMs)
+          .then((largest) => {
+            if (largest) this.pageSize.set(e.op, Math.max(this.pageSize.get(e.op) ?? 0, largest));
+          })
+          .finally(() => (e.loading = undefined));
+      }
     }
     const flat = (e: Entry) => e.pages.flat();
     while (!entry.done && entry.pages.length < o.maxPages && !(entry.pages.length > 0 && o.enough?.(flat(entry)))) {
@@ -377,6 +427,8 @@ export class MarketData {
             length === 0 ||
             (entry.totalPages !== undefined && entry.pages.length >= entry.totalPages) ||
             length < largest;
+          // Kept before the readers go on, so another process asking next finds it.
+          return this.shared?.keep(entry, key, this.cache.ttl);
         },
         (error: unknown) => {
           use.meter?.add(entry.op, false);
@@ -391,22 +443,4 @@ export class MarketData {
     entry.loading = loading;
     return loading;
   }
-}
-
-/** The cache key: the operation and its parameters in name order. */
-function keyOf(op: string, params: Record<string, string>): string {
-  return `${op}?${Object.keys(params)
-    .sort()
-    .map((k) => `${k}=${encodeURIComponent(params[k]!)}`)
-    .join('&')}`;
-}
-
-function uniqueBy<T>(items: readonly T[], id: (item: T) => string): T[] {
-  const seen = new Set<string>();
-  return items.filter((item) => {
-    const k = id(item);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
 }

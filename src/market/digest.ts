@@ -142,7 +142,7 @@ function source(operation: OperationName, params: Record<string, string>, fetche
  * An error in plain words, for the digest's readers: the precise error (its operation, status, the service's message)
  * is on the API client's own log line, never in the message. `kind` stays the client's, for the composer's retries.
  */
-function reasonOf(error: unknown): { reason: string; kind: string; retryInMs?: number } {
+export function reasonOf(error: unknown): { reason: string; kind: string; retryInMs?: number } {
   if (error instanceof ApiError) {
     return {
       reason: failureWords(error),

@@ -12,6 +12,8 @@ export {
   type NewListings,
   type NewListingsKind,
   type Paged,
+  type SharedEntry,
+  type SharedMarketCache,
   type TransactionFilters,
   type TransactionPeriod,
   type TransactionType,
@@ -33,4 +35,13 @@ export {
   type ProjectsFigures,
 } from './digest.js';
 export * from './figures.js';
-export { MARKET_VARIABLES, marketSettingsFromEnv, type MarketSettings } from './settings.js';
+export * from './value.js';
+export { readValue } from './value-read.js';
+export {
+  compareAreas,
+  type AreaComparison,
+  type CompareCell,
+  type CompareOptions,
+  type Comparison,
+  type ListingsCount,
+} from './compare.js';

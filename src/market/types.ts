@@ -23,6 +23,24 @@ export interface TransactionFilters {
   bedrooms?: string | undefined;
 }
 
+/** One answer as the shared market cache keeps it: the pages read so far, and when the first was fetched. */
+export interface SharedEntry {
+  pages: unknown[][];
+  totalItems?: number;
+  totalPages?: number;
+  done: boolean;
+  fetchedAt: number;
+}
+
+/**
+ * The second level behind the LRU: the store's market cache, read when the LRU misses and written as each page is
+ * fetched, so the chat side, the delivery thread and other instances share what one of them fetched.
+ */
+export interface SharedMarketCache {
+  get(key: string): Promise<SharedEntry | undefined>;
+  put(key: string, entry: SharedEntry, ttlMs: number): Promise<void>;
+}
+
 export const DEFAULT_CACHE_HOURS = 6;
 export const DEFAULT_MAX_PAGES = 8;
 
@@ -55,6 +73,10 @@ export interface MarketOptions {
   /** Deadline of each call (default: the client's). */
   deadlineMs?: number;
   now?: () => number;
+  /** The store's market cache, shared by every process and instance on the database (none: this process's LRU only). */
+  shared?: SharedMarketCache;
+  /** The shared cache failed: the answer is fetched (or kept) as if it were not there. */
+  onSharedError?: (error: unknown) => void;
 }
 
 /** Counts the calls made on behalf of one use (a digest run, a card): pages requested, failed ones included. */

@@ -110,6 +110,20 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     example: 'jvc villa',
   },
   {
+    name: 'value',
+    kind: 'other',
+    description: 'What a home is worth and would rent for: an estimate from public records',
+    usage: 'jvc 2br 1200 sqft',
+    example: 'jvc 2br 1200 sqft',
+  },
+  {
+    name: 'compare',
+    kind: 'other',
+    description: 'Areas side by side: prices, rents, yields, trend, listings',
+    usage: '<area>, <area>[, …] [<beds>] [rent|buy]',
+    example: 'marina, jlt 2br',
+  },
+  {
     name: 'agents',
     kind: 'other',
     verb: 'agents',

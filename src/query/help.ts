@@ -4,6 +4,7 @@ import { OPERATIONS, type OperationSpec } from '../api/operations.js';
 import { sortPhrases } from './build.js';
 import { SLASH_COMMANDS, findSlashCommand, subcommandHelp } from './commands.js';
 import { asTyped, type CommandStyle } from './typed.js';
+import { VALUE_HELP } from './value.js';
 import type { Verb } from './verbs.js';
 import { VERB_TABLE, findVerb } from './verbs.js';
 import {
@@ -124,6 +125,7 @@ function filterLines(verb: Verb): string[] {
 /** The sentence help shows (checked by the tests to parse). */
 export const SENTENCE_EXAMPLE = '/manzil can you find 3 bedroom villas for sale in arabian ranches';
 
+const COMPARE = SLASH_COMMANDS.find((c) => c.name === 'compare')!;
 const usage = (verb: Verb) => `/${verb.name} ${verb.usage}`;
 const verbList = () => VERB_TABLE.map((v) => v.name).join(', ');
 
@@ -148,16 +150,19 @@ function helpInSlashes(verbText: string | undefined, style: CommandStyle): strin
       `Manzil searches the UAE property market. ${slash ? 'Start with /<verb> or /manzil <verb>:' : 'Start with a verb:'}`,
       ...VERB_TABLE.map((v) => `• ${usage(v)}: ${v.description}. e.g. ${v.examples[0]}`),
       `Say "help <verb>" for its filters, e.g. "help rent".${slash ? ` A verb without a slash command of its own (${withoutCommand().join(', ')}) works after /manzil: "/manzil adrec al reem island".` : ''}`,
+      `• /compare ${COMPARE.usage}: ${COMPARE.description}; up to 5 areas, or "marina vs jlt". e.g. /compare ${COMPARE.example}`,
       'Alerts and digests post to this channel; say "help alerts" or "help digest" for their commands:',
       ...managed().map(
         (c) =>
           `• /${c.name} ${c.subcommands!.map((s) => s.name).join('|')}: ${c.description}. e.g. /${c.name} ${c.example}`,
       ),
+      `• /value <area> <beds> [<size>]: what a home is worth and would rent for. e.g. /value jvc 2br 1200 sqft, or "is 1.8m fair for a 2 bed in jvc?"; say "help value"`,
       `Sentences work too, e.g. "${SENTENCE_EXAMPLE}"; numbers may be spelled out ("three beds", "half a million"), and a misspelt filter word is corrected, as the summary says.`,
       'Also: digits in Arabic or Persian script ("٣br under ٩٥k"), "75 grand", areas in sq.ft. or sqm; known places read whole ("Villa Lantana", "Damac Hills 2"); ' +
         'questions about the past ("what did 2br in jlt sell for", "rentals in jvc last 4 months"); a price too small to be one is asked about ("did you mean 80,000?").',
     ].join('\n');
   }
+  if (findSlashCommand(verbText)?.name === 'value') return VALUE_HELP;
   const command = managed().find((c) => c === findSlashCommand(verbText));
   if (command) return subcommandHelp(command);
   const verb = findVerb(verbText);
@@ -179,11 +184,3 @@ function helpInSlashes(verbText: string | undefined, style: CommandStyle): strin
  */
 export const isHelpTopic = (text: string): boolean =>
   findVerb(text) !== undefined || findSlashCommand(text) !== undefined;
-
-/** The verbs, for registering chat commands: name, aliases, one-line description, examples. */
-export const VERBS: readonly {
-  name: string;
-  aliases: readonly string[];
-  description: string;
-  examples: readonly string[];
-}[] = VERB_TABLE.map(({ name, aliases, description, examples }) => ({ name, aliases, description, examples }));

@@ -31,6 +31,8 @@ export const tooDearPerSqftText = (said: string): string =>
 export const tooManyRoomsText = (unit: 'bedrooms' | 'bathrooms', said: string): string =>
   `${quoteTyped(said)} is more ${unit} than I can search for; the most is ${MAX_ROOMS}. Try "${unit === 'bedrooms' ? '3+ br' : '2+ baths'}".`;
 
+const impossibleItem = (item: string, most: number): boolean => item.trim() === '' || beyond(Number(item), most);
+
 const CHECKS: readonly (readonly [param: string, most: number, what: string])[] = [
   ['price_min', MAX_PRICE_AED, 'a price above AED 10 billion'],
   ['price_max', MAX_PRICE_AED, 'a price above AED 10 billion'],
@@ -49,7 +51,9 @@ export function impossibleValue(query: Pick<Query, 'params' | 'perSqft'>): strin
     const text = query.params[param];
     if (text === undefined) continue;
     // A count list ("1,2,3") is judged by each of its numbers; an empty item or a word is no number either.
-    if (text.split(',').some((item) => item.trim() === '' || beyond(Number(item), most))) return what;
+    // One number, the usual case, without splitting; a list item by item.
+    if (!text.includes(',') ? impossibleItem(text, most) : text.split(',').some((item) => impossibleItem(item, most)))
+      return what;
   }
   for (const side of ['min', 'max'] as const) {
     const value = query.perSqft?.[side];

@@ -146,7 +146,11 @@ export const range = (from: number, to: number): number[] => {
 };
 
 /** Sorted, without repeats: the form sent and the form compared. */
-export const countsText = (values: Iterable<number>): string => [...new Set(values)].sort((a, b) => a - b).join(',');
+export const countsText = (values: Iterable<number>): string =>
+  // One count, the usual case, is its own sorted form.
+  Array.isArray(values) && values.length === 1
+    ? String(values[0])
+    : [...new Set(values)].sort((a, b) => a - b).join(',');
 
 /** Adds thousands separators for summaries: 120000 -> 120,000. */
 export const grouped = (n: number | string): string => {

@@ -12,18 +12,6 @@ export function toParams(query: Query, locationId?: number | string): Record<str
 }
 
 /**
- * The same search at another page, counted from 1 as people count (ADREC's 0-based paging is converted).
- * Operations without pages are returned unchanged.
- */
-export function withPage(query: Query, page: number): Query {
-  if (!Number.isInteger(page) || page < 1) throw new RangeError(`page must be a whole number from 1 (got ${page})`);
-  const spec: OperationSpec = OPERATIONS[query.operation];
-  const first = spec.firstPage;
-  if (first === undefined) return query;
-  return { ...query, params: { ...query.params, page: String(page - 1 + first) } };
-}
-
-/**
  * The `manzil parse` JSON line: {"operation","params","location"}, with "corrections" when the command was read other
  * than as typed (a typo, a range the wrong way round), or {"error"}.
  */

@@ -134,8 +134,11 @@ function text(words: readonly string[], from: number, to: number): string {
   // same.
   if (to - from === 1 && from < words.length) return words[from]!;
   let dash = false;
-  for (let k = from; k < to && k < words.length; k++) if (words[k] === '-') dash = true;
-  const joined = words.slice(from, to).join(' ');
+  let joined = '';
+  for (let k = from; k < to && k < words.length; k++) {
+    if (words[k] === '-') dash = true;
+    joined = k === from ? words[k]! : `${joined} ${words[k]}`;
+  }
   return dash ? joined.replace(/ - /g, '-') : joined;
 }
 
@@ -328,9 +331,7 @@ function roomRun(words: readonly string[], i: number, draft: Draft): { used: num
   } else {
     // No unit word: keep the run up to the last item that carried its own unit (`1br or 2br`).
     let last = -1;
-    items.forEach((entry, k) => {
-      if (entry.item.unit) last = k;
-    });
+    for (let k = 0; k < items.length; k++) if (items[k]!.item.unit) last = k;
     if (last === -1) {
       if (words[i] === 'studio' || words[i] === 'studios')
         return { used: setRooms(draft, 'bedrooms', [0], words[i]!), unit: 'bedrooms' };
@@ -341,10 +342,13 @@ function roomRun(words: readonly string[], i: number, draft: Draft): { used: num
     end = items[last]!.end;
   }
   // Checked before a range is spelled out: "1-99999999999 br" would be an array of every count between.
-  const counts = items.flatMap(({ item }) => item.values);
+  // Plain loops here: flatMap and entries() cost more than the rest of a room count (this runs on most commands).
+  const counts: number[] = [];
+  for (const { item } of items) for (const v of item.values) counts.push(v);
   refuseTooMany(unit, counts, text(words, i, end));
   const values: number[] = [];
-  for (const [k, { item, range: isRange }] of items.entries()) {
+  for (let k = 0; k < items.length; k++) {
+    const { item, range: isRange } = items[k]!;
     if (item.unit && item.unit !== unit)
       fail(`"${text(words, i, end)}" mixes bedrooms and bathrooms. Write them apart, like "2br 2 baths".`);
     const previous = k > 0 ? items[k - 1]!.item.values : undefined;
@@ -379,7 +383,15 @@ function roomsAt(words: readonly string[], k: number): boolean {
 
 /** More rooms than any home has, or a count that is no finite number: refused, quoting the count or what was typed. */
 function refuseTooMany(unit: RoomUnit, values: readonly number[], said: string): void {
-  const most = values.find((v) => !Number.isFinite(v)) ?? Math.max(0, ...values);
+  // The first count that is no finite number, else the largest (at least 0); one pass, no spread of the counts.
+  let most = 0;
+  for (const v of values) {
+    if (!Number.isFinite(v)) {
+      most = v;
+      break;
+    }
+    if (v > most) most = v;
+  }
   if (!beyond(most, MAX_ROOMS)) return;
   fail(
     Number.isSafeInteger(most)

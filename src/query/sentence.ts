@@ -393,11 +393,13 @@ function findSentenceVerb(tokens: readonly Token[], asked: boolean): Omit<Readin
   const clash = chosen.find((h) => h.verb.family !== chosen[0]!.verb.family || h.verb.deal !== chosen[0]!.verb.deal);
   if (clash) fail(`You asked for both "${hitText(tokens, chosen[0]!)}" and "${hitText(tokens, clash)}". Pick one.`);
   const head = chosen[0]!;
-  const taken = new Set(chosen.flatMap((h) => Array.from({ length: h.length }, (_, k) => h.start + k)));
+  // The words of the chosen phrases marked in place: a Set of their indexes cost more than the search.
+  const taken: boolean[] = new Array<boolean>(tokens.length).fill(false);
+  for (const h of chosen) for (let k = h.start; k < h.start + h.length; k++) taken[k] = true;
   // "off plan" next to a rent or sale verb is a completion status, not the projects verb: left for the filters.
   return {
     family: head.verb.family,
-    rest: tokens.filter((_, k) => !taken.has(k)),
+    rest: tokens.filter((_, k) => !taken[k]),
     ...(head.verb.deal ? { deal: { value: head.verb.deal, text: hitText(tokens, head) } } : {}),
   };
 }

@@ -180,6 +180,10 @@ const LONGEST_PHRASE = Math.max(...[...BY_FIRST.values()].flat().map((p) => p.wo
 /** What a stretched word means: "hiii", "heyyy", "thanksss" and "hellooo" are hi, hey, thanks and hello. */
 function known(word: string): string {
   if (BY_FIRST.has(word) || COMPANIONS.has(word)) return word;
+  // Only a word ending in a repeated letter is stretched; the regex runs for those (and for letters outside the BMP).
+  const n = word.length;
+  const last = word.charCodeAt(n - 1);
+  if (n < 2 || (word.charCodeAt(n - 2) !== last && (last < 0xdc00 || last > 0xdfff))) return word;
   const short = word.replace(/(.)\1+$/u, '$1');
   return BY_FIRST.has(short) || COMPANIONS.has(short) ? short : word;
 }
@@ -220,16 +224,12 @@ const phraseAt = (list: readonly string[], i: number) =>
 export function smallTalkOpening(firstWords: readonly string[]): number {
   // Folded as read, and only as far as small talk goes: this runs on every request.
   const list: string[] = [];
-  const at = (i: number): string | undefined => {
-    for (let k = list.length; k <= i && k < firstWords.length; k++) list.push(foldWord(firstWords[k]!));
-    return list[i];
-  };
   let end = 0;
   let seen = false;
-  for (let i = 0; at(i) !== undefined;) {
-    const word = at(i)!;
+  for (let i = 0; foldedAt(firstWords, list, i) !== undefined;) {
+    const word = list[i]!;
     // A phrase's later words are folded before it is matched.
-    if (word !== '' && BY_FIRST.has(word)) at(i + LONGEST_PHRASE - 1);
+    if (word !== '' && BY_FIRST.has(word)) foldedAt(firstWords, list, i + LONGEST_PHRASE - 1);
     const phrase = word === '' ? undefined : phraseAt(list, i);
     if (!phrase && word !== '' && !COMPANIONS.has(word)) break;
     seen ||= phrase !== undefined;
@@ -239,9 +239,28 @@ export function smallTalkOpening(firstWords: readonly string[]): number {
   return end;
 }
 
+/**
+ * list[i], folding firstWords into `list` up to i first. At module level: a closure made per call costs more than the
+ * folding (tsx names each one).
+ */
+function foldedAt(firstWords: readonly string[], list: string[], i: number): string | undefined {
+  for (let k = list.length; k <= i && k < firstWords.length; k++) list.push(foldWord(firstWords[k]!));
+  return list[i];
+}
+
+/** Printable ASCII only: no marks to drop, its letters and digits [A-Za-z0-9]. */
+const ASCII = /^[ -~]*$/;
+
 /** A word of the parser's as small talk reads it: '' for punctuation ("," or "..."). */
 const foldWord = (word: string): string =>
-  known(/^[a-z]*$/.test(word) ? word : plain(word).replace(/[^\p{L}\p{N}]+/gu, ''));
+  known(
+    /^[a-z]*$/.test(word)
+      ? word
+      : // No NFD and no Unicode classes where there is nothing for them to do.
+        ASCII.test(word)
+        ? word.replace(/[^A-Za-z0-9]+/g, '')
+        : plain(word).replace(/[^\p{L}\p{N}]+/gu, ''),
+  );
 
 /** The texts longer than this are never only small talk: no phrase and companion run so long. */
 const LONGEST = 120;

@@ -122,6 +122,12 @@ export function tokenize(text: string): Token[] {
       .replace(MORE_OR_EQUAL, '>=')
       .replace(EMOJI, ' ');
   } else if (clean.includes('`')) clean = clean.replace(SINGLE_QUOTES, "'");
+  if (!clean.includes('"')) {
+    // No quotes, the usual case: one unquoted part.
+    const tokens: Token[] = [];
+    splitPart(clean, tokens);
+    return tokens;
+  }
   const parts = clean.split('"');
   if (parts.length % 2 === 0)
     fail('There is an opening quote without a closing one. Put the place in quotes like "Dubai Marina".');
@@ -158,7 +164,8 @@ function splitPart(part: string, tokens: Token[]): void {
   if (spaced.indexOf('/', 1) !== -1)
     spaced = spaced.replace(PER_SLASH, '$1 /').replace(CURRENCY_PER_PERIOD, '$1 /').replace(AREA_THEN_PERIOD, ' /');
   if (dashed && spaced.includes('-')) spaced = spaced.replace(NUMBER_DASH, ' - ');
-  for (const chunk of spaced.split(WHITESPACE)) {
+  // Split at single spaces where there is no other white space: the empty chunks of runs of spaces are dropped below.
+  for (const chunk of OTHER_SPACE.test(spaced) ? spaced.split(WHITESPACE) : spaced.split(' ')) {
     if (chunk.includes('-')) {
       const pieces = chunk.split(LETTER_DASH);
       for (let i = 0; i < pieces.length; i++) pushWord(tokens, pieces[i]!, i > 0);
@@ -169,6 +176,7 @@ function splitPart(part: string, tokens: Token[]): void {
 }
 
 const WHITESPACE = /\s+/;
+const OTHER_SPACE = /[^\S ]/;
 
 // A colon ending a word is punctuation between filters, like a full stop: "for sale: villa", "jlt: 1 bed".
 const TRAILING_STOPS = /[.:]+$/;

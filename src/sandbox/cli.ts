@@ -1,13 +1,15 @@
 // `manzil sandbox`: runs the sandbox on 127.0.0.1 until SIGINT or SIGTERM.
-import { createSandbox } from './index.js';
+import { createSandbox, startOfUtcDay } from './index.js';
 
-const USAGE = 'usage: manzil sandbox [--port N] [--key K] [--plan basic|full] [--seed S]';
+const USAGE = 'usage: manzil sandbox [--port N] [--key K] [--plan basic|full] [--seed S] [--start today|YYYY-MM-DD]';
 
 interface CliFlags {
   port: number;
   key: string;
   plan: 'basic' | 'full';
   seed: number;
+  /** The market clock's start; none: the start of today's UTC day (see runSandboxCli). */
+  start?: Date;
 }
 
 /** Parses `--name value` and `--name=value`; returns a message on the first problem. */
@@ -15,7 +17,7 @@ export function parseSandboxFlags(args: string[]): CliFlags | string {
   const flags: CliFlags = { port: 8787, key: 'sandbox-key', plan: 'full', seed: 1 };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    const m = /^--(port|key|plan|seed)(?:=(.*))?$/.exec(arg);
+    const m = /^--(port|key|plan|seed|start)(?:=(.*))?$/.exec(arg);
     if (!m) return `unknown argument "${arg}"`;
     const name = m[1]!;
     const value = m[2] ?? args[++i];
@@ -30,6 +32,15 @@ export function parseSandboxFlags(args: string[]): CliFlags | string {
     } else if (name === 'plan') {
       if (value !== 'basic' && value !== 'full') return `--plan must be basic or full (got "${value}")`;
       flags.plan = value;
+    } else if (name === 'start') {
+      if (value === 'today') delete flags.start;
+      else {
+        const at = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : Number.NaN);
+        // A day that does not exist (2026-02-31) is refused, not rolled over into the next month.
+        if (!Number.isFinite(at.getTime()) || at.toISOString().slice(0, 10) !== value)
+          return `--start must be today or a date such as 2026-11-01 (got "${value}")`;
+        flags.start = at;
+      }
     } else flags.key = value;
   }
   return flags;
@@ -44,7 +55,10 @@ export async function runSandboxCli(
     process.stderr.write(`manzil sandbox: ${flags}\n${USAGE}\n`);
     return 2;
   }
-  const sandbox = createSandbox({ key: flags.key, plan: flags.plan, seed: flags.seed });
+  // The market starts at the calendar's today by default: a bot on this sandbox dates its digests and periods by the
+  // wall clock, and the market's dates must agree with them. `--start` pins a date, for the same data on every day.
+  const start = flags.start ?? startOfUtcDay(Date.now());
+  const sandbox = createSandbox({ key: flags.key, plan: flags.plan, seed: flags.seed, start });
   let url: string;
   try {
     url = await sandbox.listen(flags.port, '127.0.0.1');

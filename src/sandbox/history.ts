@@ -140,7 +140,6 @@ const ADREC_DISTRICTS: [string, string[], number][] = [
   ['Hydra Village', ['Hydra Village'], 6000],
   ['Al Jurf', ['Al Jurf Gardens'], 18000],
 ];
-export const ADREC_DISTRICT_NAMES = ADREC_DISTRICTS.map(([d]) => d);
 
 const ADREC_WEIGHTS: Partial<Record<(typeof ADREC_PROPERTY_TYPES)[number], number>> = {
   apartment: 45,

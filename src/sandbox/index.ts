@@ -62,6 +62,11 @@ export interface Sandbox {
 
 export const DEFAULT_START = new Date('2026-11-01T00:00:00Z');
 
+/** The start of the UTC day of `at` (ms): where a market that begins "today" starts (demo mode, `manzil sandbox`). */
+export function startOfUtcDay(at: number): Date {
+  return new Date(Math.floor(at / 86_400_000) * 86_400_000);
+}
+
 export interface MarketClock {
   /** Market minutes since the start. */
   minutes: number;

@@ -8,6 +8,7 @@ import {
   createDigestRepo,
   createLeaseRepo,
   createLocationCacheRepo,
+  createMarketCacheRepo,
   createOutboxRepo,
   createPersonUseRepo,
   createSlackInstallationRepo,
@@ -21,6 +22,7 @@ import type {
   DigestRepo,
   LeaseRepo,
   LocationCacheRepo,
+  MarketCacheRepo,
   OutboxRepo,
   PersonUseRepo,
   SlackInstallationRepo,
@@ -42,6 +44,8 @@ export interface Database {
   /** State behind buttons, per property service (`service`: its key, or 'sandbox'). */
   buttons(service: string): ButtonStateRepo;
   locationCache(service: string): LocationCacheRepo;
+  /** The market data's answers, shared by every process and instance on this database. */
+  marketCache(service: string): MarketCacheRepo;
   usage(baseUrl: string): ApiUsageRepo;
   installations(sealer: Sealer): SlackInstallationRepo;
   /** The SQLite file; undefined on Postgres. */
@@ -81,6 +85,7 @@ export function sqliteDatabase(store: Store): Database {
     people: createPersonUseRepo(store),
     buttons: (service) => createButtonStateRepo(store, Date.now, service),
     locationCache: (service) => createLocationCacheRepo(store, Date.now, service),
+    marketCache: (service) => createMarketCacheRepo(store, Date.now, service),
     usage: (baseUrl) => createApiUsageRepo(store, baseUrl),
     installations: (sealer) => createSlackInstallationRepo(store, sealer),
     sqlite: store,

@@ -3,6 +3,7 @@ export { openStore, type Store, type StoreOptions } from './db.js';
 export { WriteLock } from './write-lock.js';
 export { applyMigrations, ForeignKeyViolationError, type Violation } from './migrate.js';
 export { normaliseQuery } from './location-cache.js';
+export type { MarketCacheEntry } from './market-cache.js';
 export { adoptServiceSpellings, serviceKey } from './service-key.js';
 export * as schema from './schema.js';
 export {
@@ -47,6 +48,7 @@ export {
   type DigestRepo,
   type LeaseRepo,
   type LocationCacheRepo,
+  type MarketCacheRepo,
   type OutboxRepo,
   type PersonUseRepo,
   type Promised,
@@ -60,6 +62,7 @@ export {
   createDigestRepo,
   createLeaseRepo,
   createLocationCacheRepo,
+  createMarketCacheRepo,
   createOutboxRepo,
   createPersonUseRepo,
   createSlackInstallationRepo,

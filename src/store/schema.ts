@@ -47,6 +47,29 @@ export const locationCache = sqliteTable(
 );
 
 /**
+ * The market data's answers (src/market/data.ts), per service and operation with its parameters: the pages read so far
+ * and when the first was fetched, so that every process and instance on this database reads what one already fetched.
+ */
+export const marketCache = sqliteTable(
+  'market_cache',
+  {
+    service: text('service').notNull().default(''),
+    /** The operation and its parameters in name order (`get-get-transactions?location_id=5002&period=3m&…`). */
+    key: text('key').notNull(),
+    /** The pages read, in order: a JSON array of arrays of records. */
+    pages: text('pages').notNull(),
+    pageCount: integer('page_count').notNull(),
+    totalItems: integer('total_items'),
+    totalPages: integer('total_pages'),
+    /** Every page was read. */
+    done: integer('done', { mode: 'boolean' }).notNull(),
+    fetchedAt: integer('fetched_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.service, t.key] }), index('market_cache_expires_at_idx').on(t.expiresAt)],
+);
+
+/**
  * Calls made per service and calendar window ('day:2026-11-22', 'month:2026-11'), so a restart cannot reset the budget.
  */
 export const apiUsage = sqliteTable(

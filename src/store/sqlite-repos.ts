@@ -8,6 +8,7 @@ import { createDigestRepo as digestsOn } from './digests.js';
 import { createSlackInstallationRepo as installationsOn } from './installations.js';
 import { createLeaseRepo as leasesOn } from './leases.js';
 import { createLocationCacheRepo as locationsOn } from './location-cache.js';
+import { createMarketCacheRepo as marketOn } from './market-cache.js';
 import { createOutboxRepo as outboxOn } from './outbox.js';
 import { createPersonUseRepo as personUsesOn } from './person-uses.js';
 import {
@@ -18,6 +19,7 @@ import {
   type DigestRepo,
   type LeaseRepo,
   type LocationCacheRepo,
+  type MarketCacheRepo,
   type OutboxRepo,
   type PersonUseRepo,
   type SlackInstallationRepo,
@@ -34,6 +36,8 @@ export const createButtonStateRepo = (store: Store, now?: () => number, service?
   promised(buttonsOn(store, now, service));
 export const createLocationCacheRepo = (store: Store, now?: () => number, service?: string): LocationCacheRepo =>
   promised(locationsOn(store, now, service));
+export const createMarketCacheRepo = (store: Store, now?: () => number, service?: string): MarketCacheRepo =>
+  promised(marketOn(store, now, service));
 export const createApiUsageRepo = (store: Store, baseUrl: string): ApiUsageRepo => promised(usageOn(store, baseUrl));
 export const createTeamRepo = (store: Store, now?: () => number): TeamRepo => promised(teamsOn(store, now));
 export const createPersonUseRepo = (store: Store, now?: () => number): PersonUseRepo =>

@@ -104,3 +104,50 @@ export function resealed(
 ): { sealed: string; keyId: string } | undefined {
   return row.keyId === sealer.keyId ? undefined : sealer.seal(sealer.open(row.sealed));
 }
+
+/** One market answer as the market cache keeps it: the pages read so far, and when the first was fetched. */
+export interface MarketCacheEntry {
+  pages: unknown[][];
+  totalItems?: number;
+  totalPages?: number;
+  /** Every page was read. */
+  done: boolean;
+  fetchedAt: number;
+}
+
+/** The columns a market-cache entry is written with, kept for `ttlMs` after its first page was fetched. */
+export const marketCacheColumns = (entry: MarketCacheEntry, ttlMs: number) => ({
+  pages: JSON.stringify(entry.pages),
+  pageCount: entry.pages.length,
+  totalItems: entry.totalItems ?? null,
+  totalPages: entry.totalPages ?? null,
+  done: entry.done,
+  fetchedAt: entry.fetchedAt,
+  expiresAt: entry.fetchedAt + ttlMs,
+});
+
+/** A market-cache row as `get` answers it at `at`: undefined when missing, expired or damaged. */
+export function marketCacheHit(
+  row:
+    | {
+        pages: string;
+        totalItems: number | null;
+        totalPages: number | null;
+        done: boolean;
+        fetchedAt: number;
+        expiresAt: number;
+      }
+    | undefined,
+  at: number,
+): MarketCacheEntry | undefined {
+  if (!row || row.expiresAt <= at) return undefined;
+  const pages = parseJsonOrUndefined(row.pages);
+  if (!Array.isArray(pages) || !pages.every(Array.isArray)) return undefined;
+  return {
+    pages: pages as unknown[][],
+    done: row.done,
+    fetchedAt: row.fetchedAt,
+    ...(row.totalItems !== null ? { totalItems: row.totalItems } : {}),
+    ...(row.totalPages !== null ? { totalPages: row.totalPages } : {}),
+  };
+}

@@ -1,7 +1,7 @@
 // Per-person limits on what costs the team's share: searches, pages of results, `/alerts test` and `/digest now`. One
 // person searching or clicking Next in a loop is told to wait, and the rest of the team keeps its share. Counted in
 // the database over the last hour (the store's person uses), so every instance on one database counts the same.
-import { alertsRequest, digestsRequest } from '../bot/index.js';
+import { alertsRequest, compareRequest, digestsRequest } from '../bot/index.js';
 import type { Reply } from '../bot/index.js';
 import type { Logger } from '../log.js';
 import { delegateTo, personOf, type ChatCore, type CommandRequest } from '../ports/index.js';
@@ -26,7 +26,10 @@ export const PERSON_WINDOW_MS = HOUR;
  */
 const KINDS = {
   page: { limit: (l: PersonLimits) => l.pagesPerHour, what: (n: number) => `${n} pages of results` },
-  run: { limit: (l: PersonLimits) => l.runsPerHour, what: (n: number) => `${n} alert tests and digests on request` },
+  run: {
+    limit: (l: PersonLimits) => l.runsPerHour,
+    what: (n: number) => `${n} alert tests, digests on request and comparisons`,
+  },
   search: { limit: (l: PersonLimits) => l.searchesPerHour, what: (n: number) => `${n} searches` },
 } satisfies Record<string, { limit: (l: PersonLimits) => number; what: (n: number) => string }>;
 
@@ -75,13 +78,16 @@ function costOfCommand(core: ChatCore, req: CommandRequest): CostKind | undefine
   if (alerts !== undefined) return /^test\b/i.test(alerts) ? 'run' : undefined;
   const digests = digestsRequest(req.text);
   if (digests !== undefined) return /^now\b/i.test(digests) ? 'run' : undefined;
+  // A compare reads up to five areas' market: counted as a run, not a search.
+  const compare = compareRequest(req.text);
+  if (compare !== undefined) return 'error' in compare ? undefined : 'run';
   // Help and mistakes are answered with no lookup; everything else looks something up.
   return core.immediateReply(req) ? undefined : 'search';
 }
 
-/** Actions that look something up: a page of results, or an area chosen from "which one?" (a new search). */
+/** Actions that look something up: a page of results, an area chosen from "which one?" or a value (a new search). */
 const costOfAction = (action: string): CostKind | undefined =>
-  action === 'page' ? 'page' : action === 'choose' ? 'search' : undefined;
+  action === 'page' ? 'page' : action === 'choose' || action === 'value' ? 'search' : undefined;
 
 export function limitingPeople(core: ChatCore, limiter: PersonLimiter): ChatCore {
   const guard = async (channel: string, user: string, kind: CostKind | undefined, go: () => Promise<Reply>) =>

@@ -3,6 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { aed, periodTruth, type PeriodAsk } from '../support/period-truth.js';
+import { thousands, transactionsTruth } from '../support/value-truth.js';
 import { drivers, type ChatDriver, type DriverFactory, type Seen } from './drivers.js';
 
 const KEY = 'sk-contract-key-9090';
@@ -196,6 +197,26 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
     expect(bought.text).toMatch(/2-bedroom townhouses for sale in Arabian Ranches, newest first/);
     expect(bought.private).toBe(false);
   });
+
+  it(
+    "values a home: the sale and rent ranges the sandbox's records give, where an asking price sits, too little data when thin",
+    { timeout: 60_000 },
+    async () => {
+      const truth = transactionsTruth(sandbox, 'Jumeirah Village Circle', 2);
+      const reply = await chat.command('value jvc 2br');
+      expect(reply.text).toContain(`${thousands(truth.sale.low!)} to ${thousands(truth.sale.high!)}`);
+      expect(reply.text).toContain(`${thousands(truth.rent.low!)} to ${thousands(truth.rent.high!)} a year`);
+      expect(reply.text).toContain(`Gross yield: ${((truth.rent.mid! / truth.sale.mid!) * 100).toFixed(1)} %`);
+      expect(reply.text).toContain('not a valuation');
+      expect(reply.private).toBe(false);
+      const fair = await chat.command('is 1.8m fair for a 2 bed in jvc?');
+      expect(fair.text).toMatch(
+        /AED 1,800,000 is (\d+ % (above the range's top|below the range's bottom)|within the range)/,
+      );
+      const thin = await chat.command('value palm jumeirah 4br');
+      expect(thin.text).toMatch(/Sale price: too little data/);
+    },
+  );
 
   it('says the property service is busy when it keeps failing, never a stack or the key', async () => {
     sandbox.addFault({ status: 503, count: 20 });

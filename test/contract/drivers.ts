@@ -101,6 +101,7 @@ const VERBS = new Set([
   'property',
   'location',
   'alerts',
+  'value',
 ]);
 function split(text: string): [string, string] {
   const [verb = '', ...rest] = text.trim().split(/\s+/);

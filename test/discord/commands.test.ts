@@ -33,6 +33,7 @@ describe('command definitions', () => {
       'alerts',
       'brokers',
       'buy',
+      'compare',
       'developers',
       'digest',
       'location',
@@ -42,6 +43,7 @@ describe('command definitions', () => {
       'rent',
       'transactions',
       'trend',
+      'value',
     ]);
     for (const name of ['rent', 'buy', 'projects', 'transactions', 'trend']) {
       expect(byName.get(name)!.options).toEqual([
@@ -49,7 +51,7 @@ describe('command definitions', () => {
         expect.objectContaining({ name: 'location', type: 3, required: false, autocomplete: true }),
       ]);
     }
-    for (const name of ['agents', 'brokers', 'developers', 'property', 'location', 'manzil']) {
+    for (const name of ['agents', 'brokers', 'developers', 'property', 'location', 'manzil', 'value']) {
       expect(byName.get(name)!.options).toEqual([expect.objectContaining({ name: 'query', type: 3, required: true })]);
     }
   });
@@ -138,7 +140,7 @@ describe('manzil register-discord-commands', () => {
       guildId: fake.guildId,
       apiUrl: fake.apiUrl,
     });
-    expect(result).toEqual({ count: 13, scope: 'guild' });
+    expect(result).toEqual({ count: 14, scope: 'guild' });
     expect(
       fake
         .commands(fake.guildId)
@@ -154,7 +156,7 @@ describe('manzil register-discord-commands', () => {
   it('registers globally without DISCORD_GUILD_ID, and again without duplicates', async () => {
     await registerDiscordCommands({ token: fake.botToken, applicationId: fake.applicationId, apiUrl: fake.apiUrl });
     await registerDiscordCommands({ token: fake.botToken, applicationId: fake.applicationId, apiUrl: fake.apiUrl });
-    expect(fake.commands()).toHaveLength(13);
+    expect(fake.commands()).toHaveLength(14);
   });
 
   it('says why when Discord refuses, without the token', async () => {
@@ -224,7 +226,7 @@ describe('manzil register-discord-commands', () => {
       UAE_API_KEY: undefined,
     };
     expect(await withEnv(vars, () => runCli(['register-discord-commands'], (l) => lines.push(l)))).toBe(0);
-    expect(lines[0]).toMatch(/Registered 13 commands in server \d+; they are available there now/);
+    expect(lines[0]).toMatch(/Registered 14 commands in server \d+; they are available there now/);
     const url = new URL(lines.at(-1)!);
     expect(url.origin + url.pathname).toBe('https://discord.com/oauth2/authorize');
     expect(url.searchParams.get('client_id')).toBe(fake.applicationId);

@@ -6,11 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+// docs/ and its folders (docs/decisions/).
 const documents = [
   'README.md',
-  ...readdirSync(path.join(ROOT, 'docs'))
+  ...readdirSync(path.join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.md'))
-    .map((f) => `docs/${f}`),
+    .map((f) => `docs/${f.split(path.sep).join('/')}`),
 ];
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */

@@ -44,4 +44,16 @@ describe('the README', () => {
       expect(readme).toContain(`](docs/${file}`);
     },
   );
+  // A folder of docs (docs/decisions/) is linked through its README, which links each of its files.
+  const folders = readdirSync(new URL('../../docs/', import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  it.each(folders)('links docs/%s/README.md, which links every file of the folder', (folder) => {
+    expect(readme).toContain(`](docs/${folder}/README.md`);
+    const index = readFileSync(new URL(`../../docs/${folder}/README.md`, import.meta.url), 'utf8');
+    const files = readdirSync(new URL(`../../docs/${folder}/`, import.meta.url)).filter(
+      (f) => f.endsWith('.md') && f !== 'README.md',
+    );
+    expect(files.filter((f) => !index.includes(`](${f})`))).toEqual([]);
+  });
 });

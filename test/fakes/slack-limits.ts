@@ -167,8 +167,3 @@ export function checkSlackMessage(payload: { text?: unknown; blocks?: unknown })
   blocks.forEach((b: unknown, i) => c.block(`blocks[${i}]`, b));
   return c.errors;
 }
-
-/** Only the blocks (for payloads where `text` is optional, such as a response_url that keeps the old text). */
-export function checkSlackBlocks(blocks: unknown): string[] {
-  return checkSlackMessage({ text: 'x', blocks });
-}

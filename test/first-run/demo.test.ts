@@ -1,6 +1,6 @@
 // Demo mode: on a first run (the embedded sandbox, the terminal chat, no keys) the sample market moves every few
 // seconds and alerts are checked often, so a newcomer's saved alert fires within a minute.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -165,6 +165,19 @@ describe("demo mode across restarts and for the README's first alert", () => {
     expect(two.sandbox!.now().getTime() - DEFAULT_START.getTime()).toBeGreaterThanOrEqual(minutes * 60_000);
     // Within a few moves (a restarted market would replay the first eight, every one already seen).
     expect(await ticksUntilQueued(two, 4)).toBeDefined();
+  });
+
+  it('moves a market saved before its start was kept (from the fixed 2026-11-01) on to the calendar, keeping its listings', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'manzil-demo-v1-'));
+    const file = join(dir, 'demo-clock.json');
+    writeFileSync(file, JSON.stringify({ version: 1, minutes: 60, nextListingId: 16_240_000 }));
+    const before = Date.now();
+    const manzil = await boot(dir);
+    // Its minutes counted from DEFAULT_START: the same market, moved on to today rather than left weeks behind it.
+    expect(manzil.sandbox!.now().getTime()).toBeGreaterThanOrEqual(Math.max(before, DEFAULT_START.getTime()) - 60_000);
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { start: string; nextListingId: number };
+    expect(saved.start).toBe(DEFAULT_START.toISOString());
+    expect(saved.nextListingId).toBeGreaterThan(16_240_000);
   });
 
   it.each(['rent marina 2br under 120k', 'rent marina', 'buy marina'])(

@@ -1,7 +1,8 @@
-// What comes out of a Query: the parameters sent, the one-line summary, paging, the CLI's JSON, and help.
+// What comes out of a Query: the parameters sent, the one-line summary, the CLI's JSON, and help.
 import { describe, expect, it } from 'vitest';
-import { OPERATION_NAMES, checkParams } from '../../src/api/operations.js';
-import { VERBS, helpText, parseCommand, parseToJson, summarize, toParams, withPage } from '../../src/query/index.js';
+import { OPERATION_NAMES } from '../../src/api/operations.js';
+import { helpText, parseCommand, parseToJson, summarize, toParams } from '../../src/query/index.js';
+import { VERB_TABLE as VERBS } from '../../src/query/verbs.js';
 import { parsed } from './helpers.js';
 
 describe('summarize', () => {
@@ -97,29 +98,6 @@ describe('toParams', () => {
     expect(toParams(parsed('/rent marina'))).toEqual({});
     expect(toParams(parsed('/developers sharjah'), 50)).toEqual({ location: 'sharjah' });
     expect(toParams(parsed('/adrec yas island'), 50)).toEqual({ district: 'Yas Island' });
-  });
-});
-
-describe('withPage', () => {
-  it('sets the page as people count it', () => {
-    expect(withPage(parsed('/rent marina 2br'), 3).params).toEqual({ bedrooms: '2', page: '3' });
-    expect(withPage(parsed('/rent marina page 2'), 1).params).toEqual({ page: '1' });
-  });
-  it('converts to ADREC paging, which starts at 0', () => {
-    expect(withPage(parsed('/adrec yas island'), 1).params.page).toBe('0');
-    expect(withPage(parsed('/adrec yas island'), 4).params.page).toBe('3');
-  });
-  it('leaves operations without pages alone and refuses pages below 1', () => {
-    const q = parsed('/property 123');
-    expect(withPage(q, 2)).toEqual(q);
-    expect(() => withPage(parsed('/rent marina'), 0)).toThrow(RangeError);
-    expect(() => withPage(parsed('/rent marina'), 1.5)).toThrow(RangeError);
-  });
-  it('keeps the result valid for the service', () => {
-    for (const text of ['/rent marina', '/adrec', '/sold marina', '/developers', '/agents']) {
-      const q = withPage(parsed(text), 7);
-      expect(checkParams(q.operation, toParams(q, 50))).toEqual([]);
-    }
   });
 });
 

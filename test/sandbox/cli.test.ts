@@ -13,6 +13,24 @@ describe('manzil sandbox', () => {
     });
   });
 
+  it("starts its market at today's UTC day, or at the day --start names", async () => {
+    // A bot on this sandbox dates its digests and periods by the wall clock: the market's today must be the calendar's.
+    const clockOf = async (args: string[]) => {
+      const lines: string[] = [];
+      const done = runSandboxCli(['--port', '0', ...args], (l) => lines.push(l));
+      await vi.waitFor(() => expect(lines.join('\n')).toMatch(/market clock/));
+      process.emit('SIGTERM');
+      expect(await done).toBe(0);
+      return /market clock (\S+)/.exec(lines.join('\n'))![1];
+    };
+    const before = Date.now();
+    const today = await clockOf([]);
+    const day = 86_400_000;
+    expect([before, Date.now()].map((t) => new Date(Math.floor(t / day) * day).toISOString())).toContain(today);
+    expect(await clockOf(['--start', '2026-11-01'])).toBe('2026-11-01T00:00:00.000Z');
+    expect(parseSandboxFlags(['--start=2027-02-28', '--start', 'today'])).toEqual(parseSandboxFlags([]));
+  });
+
   it('refuses bad flags with a clear message and exit code 2', async () => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
@@ -21,6 +39,13 @@ describe('manzil sandbox', () => {
       expect(await runSandboxCli(['--plan', 'gold'])).toBe(2);
       expect(await runSandboxCli(['--verbose'])).toBe(2);
       expect(await runSandboxCli(['--key'])).toBe(2);
+      for (const start of ['2026-02-31', 'yesterday', '1 Nov 2026', '2026-11-01T10:00']) {
+        stderr.mockClear();
+        expect(await runSandboxCli(['--start', start])).toBe(2);
+        expect(String(stderr.mock.calls[0]?.[0])).toContain(
+          `--start must be today or a date such as 2026-11-01 (got "${start}")`,
+        );
+      }
     } finally {
       stderr.mockRestore();
     }

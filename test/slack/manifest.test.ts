@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SLASH_COMMANDS } from '../../adapters/slack/commands.js';
-import { SLACK_BOT_EVENTS, SLACK_SCOPES } from '../../adapters/slack/scopes.js';
+import { SLACK_SCOPES } from '../../adapters/slack/scopes.js';
 import { SLASH_COMMANDS as COMMANDS } from '../../src/query/commands.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../../adapters/slack/manifest.json', import.meta.url), 'utf8'));
@@ -28,7 +28,8 @@ describe('Slack app manifest', () => {
   it('asks for the scopes Add to Slack asks for, and sends the events that say a workspace removed the app', () => {
     expect(manifest.oauth_config.scopes.bot).toEqual([...SLACK_SCOPES]);
     expect(manifest.oauth_config.redirect_urls).toEqual(['https://YOUR-MANZIL-HOST/slack/oauth_redirect']);
-    expect(manifest.settings.event_subscriptions.bot_events).toEqual([...SLACK_BOT_EVENTS]);
+    // The events adapters/slack/listeners.ts handles: a workspace removing the app, or revoking its token.
+    expect(manifest.settings.event_subscriptions.bot_events).toEqual(['app_uninstalled', 'tokens_revoked']);
   });
 
   it('and the app listens to each of them', () => {

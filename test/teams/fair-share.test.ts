@@ -209,7 +209,7 @@ describe('per-person limits on the costliest asks', () => {
       'ran /digest now marina',
     );
     expect((await limited.handleCommand({ user: 'U1', channel: HOT, text: 'alerts test 2' })).text).toMatch(
-      /2 alert tests and digests on request/,
+      /2 alert tests, digests on request and comparisons/,
     );
     expect((await limited.handleCommand({ user: 'U1', channel: HOT, text: 'alerts list' })).text).toBe(
       'ran alerts list',

@@ -7,6 +7,7 @@ import { createPgDigestRepo } from './digests.js';
 import { createPgSlackInstallationRepo } from './installations.js';
 import { createPgLeaseRepo } from './leases.js';
 import { createPgLocationCacheRepo } from './location-cache.js';
+import { createPgMarketCacheRepo } from './market-cache.js';
 import { openPgStore, type PgStoreOptions } from './open.js';
 import { createPgOutboxRepo } from './outbox.js';
 import { createPgPersonUseRepo } from './person-uses.js';
@@ -24,6 +25,7 @@ export async function openPgDatabase(url: string, options: PgStoreOptions = {}):
     people: createPgPersonUseRepo(store),
     buttons: (service) => createPgButtonStateRepo(store, Date.now, service),
     locationCache: (service) => createPgLocationCacheRepo(store, Date.now, service),
+    marketCache: (service) => createPgMarketCacheRepo(store, Date.now, service),
     usage: (baseUrl) => createPgApiUsageRepo(store, baseUrl),
     installations: (sealer) => createPgSlackInstallationRepo(store, sealer),
     sqlite: undefined,

@@ -1,6 +1,5 @@
-// The database's own facts (db_meta) on Postgres, as ../meta.ts on SQLite: its random id, its lineage, a restore's
-// record, and the counter behind fencing tokens. Each takes a runner, so it takes part in its caller's transaction.
-import { randomBytes } from 'node:crypto';
+// The database's own facts (db_meta) on Postgres, as ../meta.ts on SQLite: its lineage, a restore's record, and the
+// counter behind fencing tokens. Each takes a runner, so it takes part in its caller's transaction.
 import { sql } from 'drizzle-orm';
 import type { PgRunner } from './tx.js';
 
@@ -10,47 +9,16 @@ const one = async <T>(r: PgRunner, query: ReturnType<typeof sql>): Promise<T | u
 const read = async (r: PgRunner, key: string): Promise<string | undefined> =>
   (await one<{ value: string }>(r, sql`SELECT value FROM db_meta WHERE key = ${key}`))?.value;
 
-const put = (r: PgRunner, key: string, value: string) =>
-  r.execute(
-    sql`INSERT INTO db_meta (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-  );
-
 /**
  * The lineage as an SQL expression (the db id when no lineage was recorded, as ../meta.ts falls back): a statement
  * that needs it reads it itself, one round trip instead of two.
  */
 export const lineageSql = sql`coalesce((SELECT value FROM db_meta WHERE key = 'lineage'), (SELECT value FROM db_meta WHERE key = 'db_id'), '')`;
 
-/** The database's lineage: kept by a restore; delivery ids are made of it (see ../meta.ts). */
-export async function readLineage(r: PgRunner): Promise<string> {
-  return (await one<{ value: string }>(r, sql`SELECT ${lineageSql} AS value`))!.value;
-}
-
-/**
- * The database's random id. Read each time, not cached as SQLite's is per connection: a pool has many connections,
- * and another instance may renew it.
- */
-export async function readDbId(r: PgRunner): Promise<string> {
-  return (await read(r, 'db_id')) ?? '';
-}
-
 /** When this database was restored from a backup, and when that backup's newest write was. */
 export async function readRestore(r: PgRunner): Promise<{ at: number; backupAt: number } | undefined> {
   const at = await read(r, 'restored_at');
   return at === undefined ? undefined : { at: Number(at), backupAt: Number((await read(r, 'backup_at')) ?? 0) };
-}
-
-/** Records a restore (call inside the restore's transaction). */
-export async function markRestored(r: PgRunner, restore: { at: number; backupAt: number }): Promise<void> {
-  await put(r, 'restored_at', String(restore.at));
-  await put(r, 'backup_at', String(restore.backupAt));
-}
-
-/** A new random id for this database: delivery ids written from now on can never match an older database's. */
-export async function renewDbId(r: PgRunner): Promise<string> {
-  const id = randomBytes(5).toString('hex');
-  await put(r, 'db_id', id);
-  return id;
 }
 
 /**

@@ -47,6 +47,22 @@ export const locationCache = pgTable(
   (t) => [primaryKey({ columns: [t.service, t.query] }), index('location_cache_expires_at_idx').on(t.expiresAt)],
 );
 
+export const marketCache = pgTable(
+  'market_cache',
+  {
+    service: text('service').notNull().default(''),
+    key: text('key').notNull(),
+    pages: text('pages').notNull(),
+    pageCount: integer('page_count').notNull(),
+    totalItems: integer('total_items'),
+    totalPages: integer('total_pages'),
+    done: boolean('done').notNull(),
+    fetchedAt: ms('fetched_at').notNull(),
+    expiresAt: ms('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.service, t.key] }), index('market_cache_expires_at_idx').on(t.expiresAt)],
+);
+
 export const apiUsage = pgTable(
   'api_usage',
   {

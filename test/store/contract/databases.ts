@@ -11,6 +11,7 @@ import {
   createDigestRepo,
   createLeaseRepo,
   createLocationCacheRepo,
+  createMarketCacheRepo,
   createOutboxRepo,
   createPersonUseRepo,
   createSlackInstallationRepo,
@@ -22,6 +23,7 @@ import { createPgApiUsageRepo } from '../../../src/store/pg/api-usage.js';
 import { createPgButtonStateRepo } from '../../../src/store/pg/button-state.js';
 import { createPgSlackInstallationRepo } from '../../../src/store/pg/installations.js';
 import { createPgLocationCacheRepo } from '../../../src/store/pg/location-cache.js';
+import { createPgMarketCacheRepo } from '../../../src/store/pg/market-cache.js';
 import { createPgTeamRepo } from '../../../src/store/pg/teams.js';
 import { createPgAlertsRepo } from '../../../src/store/pg/alerts.js';
 import { createPgDigestRepo } from '../../../src/store/pg/digests.js';
@@ -29,7 +31,14 @@ import { createPgLeaseRepo } from '../../../src/store/pg/leases.js';
 import { openPgStore, type PgStore } from '../../../src/store/pg/open.js';
 import { createPgOutboxRepo } from '../../../src/store/pg/outbox.js';
 import { createPgPersonUseRepo } from '../../../src/store/pg/person-uses.js';
-import type { AlertsRepo, DigestRepo, LeaseRepo, OutboxRepo, PersonUseRepo } from '../../../src/store/promised.js';
+import type {
+  AlertsRepo,
+  DigestRepo,
+  LeaseRepo,
+  MarketCacheRepo,
+  OutboxRepo,
+  PersonUseRepo,
+} from '../../../src/store/promised.js';
 import { freshPostgres } from '../../support/postgres.js';
 import type { SmallRepoMakers } from './small-repos.contract.js';
 
@@ -41,6 +50,8 @@ export interface Repos extends SmallRepoMakers {
   digests: DigestRepo;
   /** Each person's costly asks, with the test's clock. */
   personUses(now?: () => number): PersonUseRepo;
+  /** The market data's answers, with the test's clock and service. */
+  marketCache(now?: () => number, service?: string): MarketCacheRepo;
   close(): Promise<void>;
 }
 
@@ -78,6 +89,7 @@ const sqliteRepos = (store: Store): Omit<Repos, 'close'> => ({
   alerts: createAlertsRepo(store),
   digests: createDigestRepo(store),
   personUses: (now) => createPersonUseRepo(store, now),
+  marketCache: (now, service) => createMarketCacheRepo(store, now, service),
 });
 
 const postgresRepos = (store: PgStore): Omit<Repos, 'close'> => ({
@@ -87,6 +99,7 @@ const postgresRepos = (store: PgStore): Omit<Repos, 'close'> => ({
   alerts: createPgAlertsRepo(store),
   digests: createPgDigestRepo(store),
   personUses: (now) => createPgPersonUseRepo(store, now),
+  marketCache: (now, service) => createPgMarketCacheRepo(store, now, service),
 });
 
 /** A temp SQLite file; close removes it. */

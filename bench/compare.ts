@@ -1,0 +1,102 @@
+// One `/compare` of 5 areas composed and rendered as the bot answers it: the figures of each area read from the sandbox
+// (its own process on loopback, no latency added: the time is ours, not the network's), the chart of their trends
+// rendered to PNG, the reply made. Cold: a market cache with nothing in it; warm: the same compare again from the cache.
+// Upstream calls are counted per compare, beside a digest of the same 5 areas on a cold cache of its own.
+import type { BenchResult } from './doc.js';
+import { ApiClient } from '../src/api/client.js';
+import { CompareCommands } from '../src/compare/index.js';
+import { silentLogger } from '../src/log.js';
+import { CallMeter, composeAreaDigest, MarketData } from '../src/market/index.js';
+import { startSandboxProcess } from './sandbox-process.js';
+import { ms, percentile } from './stats.js';
+
+const KEY = 'bench-compare-key';
+const AREAS = [
+  { id: 50, name: 'Dubai Marina' },
+  { id: 86, name: 'Business Bay' },
+  { id: 43, name: 'Jumeirah Village Circle' },
+  { id: 51, name: 'Downtown Dubai' },
+  { id: 41, name: 'Palm Jumeirah' },
+];
+const ROUNDS = 3;
+
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+
+export async function run(): Promise<BenchResult> {
+  const sandbox = await startSandboxProcess(KEY);
+  const api = new ApiClient({ baseUrl: sandbox.url, key: KEY });
+  // The areas are given as resolved: the lookup of their names is the location cache's, not the compare's.
+  const locations = {
+    resolve: async (name: string) => ({
+      kind: 'found' as const,
+      location: AREAS.find((a) => a.name === name)!,
+      alternatives: [],
+    }),
+  };
+  const ask = (bedrooms?: number) => ({
+    areas: AREAS.map((a) => a.name),
+    ...(bedrooms !== undefined ? { bedrooms } : {}),
+  });
+  try {
+    const round = async (market: MarketData, bedrooms?: number) => {
+      const commands = new CompareCommands({ market, locations, logger: silentLogger });
+      const before = market.stats().calls;
+      const t0 = performance.now();
+      const reply = await commands.handle(ask(bedrooms));
+      const took = performance.now() - t0;
+      if (!reply.blocks.some((b) => b.kind === 'table')) throw new Error('a compare without its table');
+      return { ms: took, calls: market.stats().calls - before };
+    };
+    // Loads Vega, Vega-Lite and the fonts, and warms the JIT: not part of any figure.
+    await round(new MarketData(api), 2);
+
+    const cold: { ms: number; calls: number }[] = [];
+    const warm: { ms: number; calls: number }[] = [];
+    let market = new MarketData(api);
+    for (let i = 0; i < ROUNDS; i++) {
+      market = new MarketData(api);
+      cold.push(await round(market, 2));
+      warm.push(await round(market, 2));
+    }
+    const every = await round(new MarketData(api));
+    const meter = new CallMeter();
+    const digest = new MarketData(api);
+    const now = new Date();
+    for (const a of AREAS)
+      await composeAreaDigest(digest, a, { since: new Date(now.getTime() - 7 * 86_400_000), now, meter });
+    const coldCalls = cold.at(-1)!.calls;
+    const warmCalls = Math.max(...warm.map((r) => r.calls));
+    const figures = {
+      'cold: compose and render p50 (2br)': `${ms(median(cold.map((r) => r.ms)))} (${ROUNDS} rounds)`,
+      'cold: upstream calls (2br)': coldCalls,
+      'warm: compose and render p50 (2br)': ms(median(warm.map((r) => r.ms))),
+      'warm: upstream calls (2br)': warmCalls,
+      'cold: upstream calls (every count)': every.calls,
+      'a digest of the 5 areas, cold': `${meter.calls} calls`,
+    };
+    const row = (bedrooms: string, calls: number, warmText: string) => ({
+      name: `A \`/compare\` of ${AREAS.length} areas on the sandbox (no added latency), ${bedrooms}, composed and rendered with its chart (\`BENCH=compare\`)`,
+      figure: `cold: ${calls} upstream calls, against ${meter.calls} for a digest of the same areas${warmText}`,
+      goal: "at most a digest's calls cold, a couple warm",
+      pass: calls <= meter.calls && warmCalls <= 2,
+    });
+    return {
+      figures,
+      rows: [
+        row(
+          '2 bedrooms',
+          coldCalls,
+          `, ${figures['cold: compose and render p50 (2br)']}; warm cache: ${figures['warm: compose and render p50 (2br)']}, ${warmCalls} calls`,
+        ),
+        row('every bedroom count', every.calls, ''),
+      ],
+    };
+  } finally {
+    await api.close();
+    await sandbox.stop();
+  }
+}

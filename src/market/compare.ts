@@ -1,0 +1,143 @@
+// Areas side by side, for `/compare`: per area and bedroom count, the median sale price and annual rent of the last 3
+// months (rents over 12 months where 3 are too thin), the trend's AED per sqft and its change over the series, the gross
+// yield, the transactions behind each figure and the listings live now. From the market cache the digests use; an
+// area the service fails for is named, and the others still answer. No chat knowledge here.
+import { reasonOf } from './digest.js';
+import type { MarketData } from './data.js';
+import {
+  BUCKETS,
+  bucketOf,
+  transactionFigures,
+  trendFigures,
+  type Bucket,
+  type PriceFigure,
+  type TransactionFigures,
+  type TrendBucket,
+} from './figures.js';
+import type { TransactionsResult, Use } from './types.js';
+
+export interface CompareOptions {
+  /** A bedroom count (0: studio); absent: every count. */
+  bedrooms?: number;
+  /** Which listings are counted: for rent, for sale; absent: both. */
+  kind?: 'rent' | 'buy';
+}
+
+export interface ListingsCount {
+  count: number;
+  /** More were listed than were read. */
+  atLeast: boolean;
+}
+
+/** One bedroom count of one area. A thin figure has its counts and no median: "too little data". */
+export interface CompareCell {
+  bucket: Bucket;
+  sale: PriceFigure;
+  rent: PriceFigure & { months: 3 | 12 };
+  /** The trend's latest AED per sqft and its change over the series (12 months); absent without a trend. */
+  ppsf?: number;
+  change12m?: number;
+  /** Median rent over median price, in percent, when neither is thin. */
+  grossYieldPct?: number;
+}
+
+export interface AreaComparison {
+  area: { id: string; name: string };
+  state: 'ok' | 'failed';
+  /** Why the area could not be compared, in words (the precise error is on the client's log line). */
+  reason?: string;
+  cells: CompareCell[];
+  listings: { sale?: ListingsCount; rent?: ListingsCount };
+  /** The trend's series of the bucket charted. */
+  trend?: TrendBucket;
+}
+
+export interface Comparison {
+  bedrooms?: number;
+  kind?: 'rent' | 'buy';
+  /** The buckets compared, in order. */
+  buckets: Bucket[];
+  areas: AreaComparison[];
+}
+
+/** Compares the areas, one after another (they share the cache). Never throws for the service's failures. */
+export async function compareAreas(
+  market: MarketData,
+  areas: readonly { id: string | number; name: string }[],
+  options: CompareOptions = {},
+  use: Use = {},
+): Promise<Comparison> {
+  const bucket = options.bedrooms === undefined ? undefined : bucketOf(options.bedrooms);
+  const buckets = bucket ? [bucket] : [...BUCKETS];
+  const out: AreaComparison[] = [];
+  for (const a of areas) out.push(await compareArea(market, { id: String(a.id), name: a.name }, buckets, options, use));
+  return {
+    buckets,
+    areas: out,
+    ...(options.bedrooms !== undefined ? { bedrooms: options.bedrooms } : {}),
+    ...(options.kind ? { kind: options.kind } : {}),
+  };
+}
+
+async function compareArea(
+  market: MarketData,
+  area: { id: string; name: string },
+  buckets: Bucket[],
+  options: CompareOptions,
+  use: Use,
+): Promise<AreaComparison> {
+  const filters = options.bedrooms !== undefined ? { bedrooms: String(options.bedrooms) } : {};
+  const tx = (type: 'sold' | 'rented', period: '3m' | '1y') =>
+    market.transactions(area.id, type, period, { ...use, filters });
+  const figures = (r: TransactionsResult): TransactionFigures =>
+    transactionFigures(r.records, { total: r.count, atLeast: r.atLeast });
+  const listingKinds = options.kind === 'rent' ? ['rent'] : options.kind === 'buy' ? ['sale'] : ['sale', 'rent'];
+  try {
+    const [sold, rented, trend, ...live] = await Promise.all([
+      tx('sold', '3m'),
+      tx('rented', '3m'),
+      market.trend(area.id, use),
+      ...listingKinds.map((k) =>
+        market.liveListings(area.id, k as 'sale' | 'rent', {
+          ...use,
+          ...(options.bedrooms !== undefined ? { bedrooms: options.bedrooms } : {}),
+        }),
+      ),
+    ]);
+    const soldFig = figures(sold);
+    const rentFig = figures(rented);
+    const thinRent = (f: TransactionFigures) => buckets.some((b) => f.buckets.find((x) => x.bucket === b)!.thin);
+    // Three months of lettings too few to say: a year of them, said so in the cell.
+    const yearFig = thinRent(rentFig) ? figures(await tx('rented', '1y')) : undefined;
+    const trendFig = trendFigures(trend.points, trend.propertyType);
+    const cells = buckets.map((bucket): CompareCell => {
+      const sale = soldFig.buckets.find((x) => x.bucket === bucket)!;
+      let rent: CompareCell['rent'] = { ...rentFig.buckets.find((x) => x.bucket === bucket)!, months: 3 };
+      if (rent.thin && yearFig) rent = { ...yearFig.buckets.find((x) => x.bucket === bucket)!, months: 12 };
+      const t = trendFig.buckets.find((x) => x.bucket === bucket);
+      return {
+        bucket,
+        sale: strip(sale),
+        rent: { ...strip(rent), months: rent.months },
+        ...(t ? { ppsf: t.latest.ppsf } : {}),
+        ...(t?.changeSeries !== undefined ? { change12m: t.changeSeries } : {}),
+        ...(sale.median && rent.median ? { grossYieldPct: (rent.median / sale.median) * 100 } : {}),
+      };
+    });
+    const listings: AreaComparison['listings'] = {};
+    listingKinds.forEach(
+      (k, i) => (listings[k as 'sale' | 'rent'] = { count: live[i]!.count, atLeast: live[i]!.atLeast }),
+    );
+    const charted = trendFig.buckets.find((x) => x.bucket === (buckets.length === 1 ? buckets[0] : '2'));
+    return { area, state: 'ok', cells, listings, ...(charted ? { trend: charted } : {}) };
+  } catch (error) {
+    return { area, state: 'failed', reason: reasonOf(error).reason, cells: [], listings: {} };
+  }
+}
+
+const strip = (f: PriceFigure): PriceFigure => ({
+  count: f.count,
+  priced: f.priced,
+  thin: f.thin,
+  ...(f.median !== undefined ? { median: f.median } : {}),
+});
