@@ -79,7 +79,7 @@ export const SCHEMA_NOTES: Record<string, VariableNote> = {
   PERSON_SUGGESTIONS_PER_HOUR: {
     part: 'fair share',
     meaning:
-      'Place-picker suggestions one person may make in an hour that need a call (cached ones are free); past that the picker shows only what is cached.',
+      'Area-picker suggestions one person may make in an hour that need a call (cached ones are free); past that the picker shows only what is cached.',
   },
   UAE_API_BUDGET_MAX_WAIT_S: {
     part: 'property service',
