@@ -1,7 +1,7 @@
 // Market data per area, read from the service once and shared: every page of a period's transactions (within a
 // page cap), the price trend, the newest off-plan projects and listings. Answers are kept in one LRU for hours
 // (MARKET_CACHE_H), keyed by operation and parameters; concurrent readers of the same thing share its calls, so ten
-// channels following one place cost one set. Each reader can carry a CallMeter that counts the calls it caused.
+// channels following one area cost one set. Each reader can carry a CallMeter that counts the calls it caused.
 // Behind the LRU, the store's market cache (`shared`) holds the same answers for every process and instance.
 import { LRUCache } from 'lru-cache';
 import type { BudgetLeft, CallOptions } from '../api/client.js';

@@ -20,7 +20,7 @@ const CHANNEL_LOCK = 0x616c7274;
 const OWNER_LOCK = 0x6f776e72;
 
 /**
- * Serialises saves in one place (and by one owner) until the transaction ends. Always channel first, then owner: two
+ * Serialises saves in one channel (and by one owner) until the transaction ends. Always channel first, then owner: two
  * saves
  * never wait on each other in opposite orders. Each statement after it reads what the previous holder committed.
  */
