@@ -12,7 +12,6 @@ import { FONT_FAMILY, defaultFontDir, fontPaths, textWidth } from './fonts.js';
 import { trendSpec } from './spec.js';
 
 export type { TrendPoint, TrendSeries } from './data.js';
-export { textSparkline } from './sparkline.js';
 export { FONT_FAMILY } from './fonts.js';
 
 export type TrendChartInput = {

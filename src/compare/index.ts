@@ -1,6 +1,7 @@
 // `/compare`: the areas named resolved as digests resolve them, compared from the shared market cache (src/market),
 // with one chart of their trends, as a platform-neutral reply. Refusals go only to the person who asked.
-import { renderComparisonChart, textSparkline } from '../charts/index.js';
+import { renderComparisonChart } from '../charts/index.js';
+import { sparkline } from '../views/sparkline.js';
 import { imageOf, trendChartPoints } from '../digests/index.js';
 import type { LocationResolver } from '../locations/index.js';
 import type { Logger } from '../log.js';
@@ -72,6 +73,6 @@ async function chartOf(comparison: Comparison): Promise<ImageFile | undefined> {
     yLabel: 'AED per sqft',
     xLabel: 'Month',
   });
-  const fallback = charted.map((x) => `${x.name} ${textSparkline(x.bucket.series.map((s) => s.ppsf))}`).join('\n');
+  const fallback = charted.map((x) => `${x.name} ${sparkline(x.bucket.series.map((s) => s.ppsf))}`).join('\n');
   return imageOf(chart, 'compare.png', title, fallback);
 }

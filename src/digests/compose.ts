@@ -1,6 +1,7 @@
 // A digest made from the market figures of each area (src/market, cached and shared) and its charts (src/charts),
 // as the payload the outbox keeps: the figures and the PNGs are fixed at composing, so a retried post shows the same.
-import { renderComparisonChart, renderTrendChart, textSparkline, type Chart, type NoChart } from '../charts/index.js';
+import { renderComparisonChart, renderTrendChart, type Chart, type NoChart } from '../charts/index.js';
+import { sparkline } from '../views/sparkline.js';
 import { CallMeter, composeAreaDigest, type MarketData, type AreaDigest, type TrendBucket } from '../market/index.js';
 import type { ImageFile } from '../views/model.js';
 import type { FollowedArea } from './codec.js';
@@ -127,7 +128,7 @@ export class MarketDigestComposer implements DigestComposer {
       if (buckets.length === 0) continue;
       const title = `AED per sqft in ${p.area.name}`;
       const fallback = buckets
-        .map((b) => `${BUCKET_NAMES[b.bucket]} ${textSparkline(b.series.map((s) => s.ppsf))}`)
+        .map((b) => `${BUCKET_NAMES[b.bucket]} ${sparkline(b.series.map((s) => s.ppsf))}`)
         .join('\n');
       const chart = await renderTrendChart({
         title,
@@ -151,7 +152,7 @@ export class MarketDigestComposer implements DigestComposer {
         yLabel: 'AED per sqft',
         xLabel: 'Month',
       });
-      const fallback = twoBed.map((x) => `${x.name} ${textSparkline(x.bucket.series.map((s) => s.ppsf))}`).join('\n');
+      const fallback = twoBed.map((x) => `${x.name} ${sparkline(x.bucket.series.map((s) => s.ppsf))}`).join('\n');
       const image = imageOf(chart, 'digest-comparison.png', title, fallback);
       if (image) images.push(image);
     }

@@ -11,13 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Chart, NoChart, TrendChartInput } from '../../src/charts/index.js';
-import {
-  DEFAULT_HEIGHT,
-  DEFAULT_WIDTH,
-  renderComparisonChart,
-  renderTrendChart,
-  textSparkline,
-} from '../../src/charts/index.js';
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH, renderComparisonChart, renderTrendChart } from '../../src/charts/index.js';
 import { COMPARISON, MARINA, series } from './fixtures.js';
 import { PNG_SIGNATURE, compareImages, decodePng, pngSize } from './png.js';
 
@@ -191,21 +185,5 @@ describe('thin data', () => {
     );
     expect(chart.svg).not.toContain('9,999');
     expect(chart.svg).toContain('>Feb<'); // a month with no point still has its place on the axis
-  });
-});
-
-describe('textSparkline', () => {
-  it('draws one bar per value, lowest to highest', () => {
-    expect(textSparkline([1, 2, 3, 4, 5, 6, 7, 8])).toBe('▁▂▃▄▅▆▇█');
-    expect(textSparkline([2100, 2230, 2100])).toBe('▁█▁');
-    expect(textSparkline([-5, 0, 5])).toBe('▁▅█');
-  });
-
-  it('handles no values, one value, a flat series and gaps', () => {
-    expect(textSparkline([])).toBe('');
-    expect(textSparkline([42])).toBe('▄');
-    expect(textSparkline([7, 7, 7])).toBe('▄▄▄');
-    expect(textSparkline([1, Number.NaN, 3])).toBe('▁ █');
-    expect(textSparkline([Number.NaN, Number.POSITIVE_INFINITY])).toBe('  ');
   });
 });

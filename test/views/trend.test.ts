@@ -69,6 +69,14 @@ describe('sparkline and percentChange', () => {
     expect(sparkline([1, 2, 3, 4, 5, 6, 7, 8])).toBe('▁▂▃▄▅▆▇█');
     expect(sparkline([5, undefined, 5])).toBe('▄·▄');
     expect(sparkline([])).toBe('');
+    // One text sparkline for every reply and fallback (a trend's table, a digest's or a compare's chart as text): a
+    // gap stays visible as a dot, a flat series sits in the middle.
+    expect(sparkline([2100, 2230, 2100])).toBe('▁█▁');
+    expect(sparkline([-5, 0, 5])).toBe('▁▅█');
+    expect(sparkline([42])).toBe('▄');
+    expect(sparkline([7, 7, 7])).toBe('▄▄▄');
+    expect(sparkline([1, Number.NaN, 3])).toBe('▁·█');
+    expect(sparkline([Number.NaN, Number.POSITIVE_INFINITY])).toBe('');
   });
 
   it('rounds to one decimal with a sign', () => {
