@@ -140,7 +140,7 @@ describe('manzil register-discord-commands', () => {
       guildId: fake.guildId,
       apiUrl: fake.apiUrl,
     });
-    expect(result).toEqual({ count: 14, scope: 'guild' });
+    expect(result).toEqual({ count: 15, scope: 'guild' });
     expect(
       fake
         .commands(fake.guildId)
@@ -156,7 +156,7 @@ describe('manzil register-discord-commands', () => {
   it('registers globally without DISCORD_GUILD_ID, and again without duplicates', async () => {
     await registerDiscordCommands({ token: fake.botToken, applicationId: fake.applicationId, apiUrl: fake.apiUrl });
     await registerDiscordCommands({ token: fake.botToken, applicationId: fake.applicationId, apiUrl: fake.apiUrl });
-    expect(fake.commands()).toHaveLength(14);
+    expect(fake.commands()).toHaveLength(15);
   });
 
   it('says why when Discord refuses, without the token', async () => {
@@ -226,7 +226,7 @@ describe('manzil register-discord-commands', () => {
       UAE_API_KEY: undefined,
     };
     expect(await withEnv(vars, () => runCli(['register-discord-commands'], (l) => lines.push(l)))).toBe(0);
-    expect(lines[0]).toMatch(/Registered 14 commands in server \d+; they are available there now/);
+    expect(lines[0]).toMatch(/Registered 15 commands in server \d+; they are available there now/);
     const url = new URL(lines.at(-1)!);
     expect(url.origin + url.pathname).toBe('https://discord.com/oauth2/authorize');
     expect(url.searchParams.get('client_id')).toBe(fake.applicationId);
