@@ -218,6 +218,31 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
     },
   );
 
+  it(
+    "compares areas side by side: both areas' names and the sandbox's medians, too little data where an area is thin",
+    { timeout: 60_000 },
+    async () => {
+      const reply = await chat.command('compare marina, jlt 2br');
+      for (const area of ['Dubai Marina', 'Jumeirah Lake Towers']) {
+        const sold = periodTruth(sandbox, { area, kind: 'sold', months: 3, bedrooms: 2 });
+        const rented = periodTruth(sandbox, { area, kind: 'rented', months: 3, bedrooms: 2 });
+        expect(reply.text).toContain(area);
+        expect(reply.text).toContain(aed(sold.median!));
+        expect(reply.text).toContain(aed(rented.median!));
+        expect(reply.text).toContain(`${((rented.median! / sold.median!) * 100).toFixed(1)} %`);
+      }
+      const thinCell = /(?<!")too little data(?!")/; // not the note under the table, which names the words in quotes
+      expect(reply.text).not.toMatch(thinCell);
+      expect(reply.private).toBe(false);
+      // Arabian Ranches 3 has fewer than 3 sales of 3 bedrooms in 3 months (test/bot/compare.test.ts checks it).
+      const thin = await chat.command('compare "arabian ranches 3", dubai marina 3br');
+      expect(thin.text).toContain('Arabian Ranches 3');
+      expect(thin.text).toMatch(thinCell);
+      const marina = periodTruth(sandbox, { area: 'Dubai Marina', kind: 'sold', months: 3, bedrooms: 3 });
+      expect(thin.text).toContain(aed(marina.median!));
+    },
+  );
+
   it('says the property service is busy when it keeps failing, never a stack or the key', async () => {
     sandbox.addFault({ status: 503, count: 20 });
     try {

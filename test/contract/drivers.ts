@@ -102,6 +102,7 @@ const VERBS = new Set([
   'location',
   'alerts',
   'value',
+  'compare',
 ]);
 function split(text: string): [string, string] {
   const [verb = '', ...rest] = text.trim().split(/\s+/);
