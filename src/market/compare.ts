@@ -23,6 +23,14 @@ export interface CompareOptions {
   kind?: 'rent' | 'buy';
 }
 
+/**
+ * Without a bedroom count, each area's transactions are read within this many pages (sales, lettings and, where 3
+ * months of lettings are complete and thin, a year of them): a digest's pages for its sales and lettings, so that a
+ * compare of every count costs no more than a digest of the same areas (an unfiltered 3 months is 6 to 7 pages in a
+ * busy area). Past it, the medians are the newest transactions' and their counts are lower bounds.
+ */
+const EVERY_COUNT_TX_PAGES = 4;
+
 export interface ListingsCount {
   count: number;
   /** More were listed than were read. */
@@ -32,8 +40,9 @@ export interface ListingsCount {
 /** One bedroom count of one area. A thin figure has its counts and no median: "too little data". */
 export interface CompareCell {
   bucket: Bucket;
-  sale: PriceFigure;
-  rent: PriceFigure & { months: 3 | 12 };
+  /** `atLeast`: the period had more transactions than were read; the counts are lower bounds. */
+  sale: PriceFigure & { atLeast: boolean };
+  rent: PriceFigure & { months: 3 | 12; atLeast: boolean };
   /** The trend's latest AED per sqft and its change over the series (12 months); absent without a trend. */
   ppsf?: number;
   change12m?: number;
@@ -87,8 +96,13 @@ async function compareArea(
   use: Use,
 ): Promise<AreaComparison> {
   const filters = options.bedrooms !== undefined ? { bedrooms: String(options.bedrooms) } : {};
-  const tx = (type: 'sold' | 'rented', period: '3m' | '1y') =>
-    market.transactions(area.id, type, period, { ...use, filters });
+  const capped = options.bedrooms === undefined;
+  const tx = (type: 'sold' | 'rented', period: '3m' | '1y', maxPages?: number) =>
+    market.transactions(area.id, type, period, {
+      ...use,
+      filters,
+      ...(capped ? { maxPages: maxPages ?? EVERY_COUNT_TX_PAGES / 2 } : {}),
+    });
   const figures = (r: TransactionsResult): TransactionFigures =>
     transactionFigures(r.records, { total: r.count, atLeast: r.atLeast });
   const listingKinds = options.kind === 'rent' ? ['rent'] : options.kind === 'buy' ? ['sale'] : ['sale', 'rent'];
@@ -107,18 +121,29 @@ async function compareArea(
     const soldFig = figures(sold);
     const rentFig = figures(rented);
     const thinRent = (f: TransactionFigures) => buckets.some((b) => f.buckets.find((x) => x.bucket === b)!.thin);
-    // Three months of lettings too few to say: a year of them, said so in the cell.
-    const yearFig = thinRent(rentFig) ? figures(await tx('rented', '1y')) : undefined;
+    // Three months of lettings too few to say: a year of them, said so in the cell. Not when the 3 months were read
+    // in part (their thinness is the cap's), nor past the page budget.
+    const left = EVERY_COUNT_TX_PAGES - sold.pages - rented.pages;
+    const year =
+      thinRent(rentFig) && rented.complete && (!capped || left > 0)
+        ? await tx('rented', '1y', Math.max(1, left))
+        : undefined;
+    const yearFig = year && figures(year);
     const trendFig = trendFigures(trend.points, trend.propertyType);
     const cells = buckets.map((bucket): CompareCell => {
       const sale = soldFig.buckets.find((x) => x.bucket === bucket)!;
-      let rent: CompareCell['rent'] = { ...rentFig.buckets.find((x) => x.bucket === bucket)!, months: 3 };
-      if (rent.thin && yearFig) rent = { ...yearFig.buckets.find((x) => x.bucket === bucket)!, months: 12 };
+      let rent: CompareCell['rent'] = {
+        ...rentFig.buckets.find((x) => x.bucket === bucket)!,
+        months: 3,
+        atLeast: !rented.complete,
+      };
+      if (rent.thin && yearFig)
+        rent = { ...yearFig.buckets.find((x) => x.bucket === bucket)!, months: 12, atLeast: !year!.complete };
       const t = trendFig.buckets.find((x) => x.bucket === bucket);
       return {
         bucket,
-        sale: strip(sale),
-        rent: { ...strip(rent), months: rent.months },
+        sale: { ...strip(sale), atLeast: !sold.complete },
+        rent: { ...strip(rent), months: rent.months, atLeast: rent.atLeast },
         ...(t ? { ppsf: t.latest.ppsf } : {}),
         ...(t?.changeSeries !== undefined ? { change12m: t.changeSeries } : {}),
         ...(sale.median && rent.median ? { grossYieldPct: (rent.median / sale.median) * 100 } : {}),

@@ -69,7 +69,9 @@ function rowsOf(comparison: Comparison, areas: AreaComparison[], bucket: string)
     },
     {
       label: 'Sales · lettings behind',
-      cells: each((c) => ({ text: `${formatNumber(c.sale.priced)} · ${formatNumber(c.rent.priced)}` })),
+      cells: each((c) => ({
+        text: `${count(c.sale.priced, c.sale.atLeast)} · ${count(c.rent.priced, c.rent.atLeast)}`,
+      })),
     },
   ];
   return rows;
@@ -115,9 +117,15 @@ export function compareReply(comparison: Comparison, chart?: ImageFile): Reply {
       lines.push(...body.map((r) => `${r[0]}: ${r.slice(1).join(' | ')}`));
     }
     const twelve = ok.filter((a) => a.cells.some((c) => c.rent.months === 12)).map((a) => a.area.name);
+    const part = ok.filter((a) => a.cells.some((c) => c.sale.atLeast || c.rent.atLeast)).map((a) => a.area.name);
     const notes = [
       `★ the best of each row. Medians of the last 3 months' transactions; "${THIN}" where fewer than 3 had a price.`,
       ...(twelve.length > 0 ? [`Rents over 12 months for ${twelve.join(', ')}: 3 months had too few lettings.`] : []),
+      ...(part.length > 0
+        ? [
+            `${part.join(', ')}: more transactions than were read, so medians of the newest and counts marked + at least (name a bedroom count for all of them).`,
+          ]
+        : []),
       'Gross yield: the median annual rent over the median sale price. AED per sqft and its change: the price trend.',
     ];
     blocks.push({ kind: 'context', text: notes.join(' ') });

@@ -12,7 +12,7 @@ import { MarketData } from '../../src/market/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createButtonStateRepo, createLocationCacheRepo, openStore } from '../../src/store/index.js';
 import type { Block, Reply } from '../../src/views/model.js';
-import { aed, periodTruth } from '../support/period-truth.js';
+import { aed, medianOf, periodTruth } from '../support/period-truth.js';
 import { removeTempDirs, tempDbPath } from './harness.js';
 
 let sandbox: Sandbox;
@@ -154,6 +154,54 @@ describe('/compare', () => {
       expect(notes).toContain('Rents over 12 months for Arabian Ranches 3: 3 months had too few lettings.');
     },
   );
+  it(
+    'every bedroom count: a quiet area read whole, a busy one from its newest transactions with its counts said "at least"',
+    { timeout: 60_000 },
+    async () => {
+      const { ask, close } = compareBot();
+      const reply = await ask('/compare marina, "jumeirah village triangle"');
+      await close();
+      const all = tables(reply);
+      expect(all.map((t) => t.columns[0])).toEqual([
+        'Studios',
+        '1-bedroom homes',
+        '2-bedroom homes',
+        '3-bedroom homes',
+        '4+-bedroom homes',
+      ]);
+      const truth = (area: string, kind: 'sold' | 'rented') => periodTruth(sandbox, { area, kind, months: 3 });
+      // Jumeirah Village Triangle's 3 months are one page each: every sale, exact counts (its thin rents may come from
+      // the newest of a year's lettings, said "+").
+      const quiet = 'Jumeirah Village Triangle';
+      expect(truth(quiet, 'sold').count).toBeLessThan(15);
+      for (const i of [1, 2, 3]) {
+        const t = all[i]!;
+        const sold = periodTruth(sandbox, { area: quiet, kind: 'sold', months: 3, bedrooms: i });
+        const want = sold.count >= 3 ? aed(sold.median!) : 'too little data';
+        expect(unmarked(cell(t, 'Sale price', quiet))).toBe(want);
+        expect(cell(t, 'Sales · lettings', quiet)).toMatch(new RegExp(`^${sold.count} · \\d+\\+?$`));
+      }
+      // Dubai Marina has more than 2 pages (30) of each: the newest 30 are read, and what they hold is said as such.
+      const busy = 'Dubai Marina';
+      expect(truth(busy, 'sold').count).toBeGreaterThan(30);
+      expect(truth(busy, 'rented').count).toBeGreaterThan(30);
+      const newest = (kind: 'sold' | 'rented', beds: number) =>
+        truth(busy, kind)
+          .records.slice(0, 30)
+          .filter((r) => r.bedrooms === beds)
+          .map((r) => r.price);
+      for (const i of [1, 2, 3]) {
+        const t = all[i]!;
+        const sold = newest('sold', i);
+        const rented = newest('rented', i);
+        expect(cell(t, 'Sales · lettings', busy)).toBe(`${sold.length}+ · ${rented.length}+`);
+        expect(unmarked(cell(t, 'Sale price', busy))).toBe(sold.length >= 3 ? aed(medianOf(sold)!) : 'too little data');
+      }
+      const notes = reply.blocks.flatMap((b) => (b.kind === 'context' ? [b.text] : [])).join(' ');
+      expect(notes).toMatch(/Dubai Marina(, [^:.]+)?: more transactions than were read, so medians of the newest/);
+    },
+  );
+
   it('an area the service fails for is named, and the others still answer', { timeout: 60_000 }, async () => {
     const { ask, close } = compareBot();
     // The first area's trend fails (the areas are read one after another); the second's is answered.

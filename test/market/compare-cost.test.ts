@@ -34,4 +34,27 @@ describe('the cost of a compare', () => {
       expect(rig.upstream() - before - compareCalls).toBeLessThanOrEqual(2);
     },
   );
+
+  it(
+    'of 5 areas and no bedroom count (every count, studio to 4+): at most a digest of them, cold; nothing more warm',
+    { timeout: 60_000 },
+    async () => {
+      const rig = await marketRig();
+      const now = rig.sandbox.now();
+      const digest = rig.newMarket();
+      for (const a of AREAS)
+        await composeAreaDigest(digest, a, { since: new Date(now.getTime() - 7 * 86_400_000), now });
+      const digestCalls = rig.upstream();
+
+      const market = rig.newMarket();
+      const before = rig.upstream();
+      const cold = await compareAreas(market, AREAS);
+      const compareCalls = rig.upstream() - before;
+      expect(cold.areas.every((a) => a.state === 'ok')).toBe(true);
+      expect(cold.buckets).toHaveLength(5);
+      expect(compareCalls).toBeLessThanOrEqual(digestCalls);
+      await compareAreas(market, AREAS);
+      expect(rig.upstream() - before - compareCalls).toBeLessThanOrEqual(2);
+    },
+  );
 });
