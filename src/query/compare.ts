@@ -16,6 +16,19 @@ export interface CompareAsk {
 
 export const COMPARE_EXAMPLE = '/compare marina, jlt 2br';
 
+/** `help compare`: the command and the sentences it is read from (each checked by the tests to read as a compare). */
+export const COMPARE_HELP = [
+  `/compare <area>, <area>[, …] [<beds>] [rent|buy]: two to ${MAX_COMPARE_AREAS} areas side by side: median sale price and rent, AED per sqft, gross yield, 12-month change, listings now.`,
+  '• Areas: comma-separated, or joined by "and", "vs", "or"; quote a name that could be several places ("Arabian Ranches 3")',
+  '• Bedrooms: 2br, three bedrooms, studio: one table of that count; without one, a table per count (studio to 4+)',
+  '• rent or buy: only the listings for rent, or for sale, are counted',
+  'Examples:',
+  `• ${COMPARE_EXAMPLE}`,
+  '• marina vs jlt',
+  '• is jvc or jlt better for a 2 bed?',
+  '• which is cheaper, jvc or jlt, to rent a three bedroom?',
+].join('\n');
+
 const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7 };
 const BEDS = String.raw`(\d{1,2}|one|two|three|four|five|six|seven)\s*-?\s*(?:br|brs|b\/r|bhk|beds?|bedrooms?|bedroom\s+flats?)\b`;
 const KIND_WORDS: [RegExp, 'rent' | 'buy'][] = [

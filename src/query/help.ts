@@ -4,6 +4,7 @@ import { OPERATIONS, type OperationSpec } from '../api/operations.js';
 import { sortPhrases } from './build.js';
 import { SLASH_COMMANDS, findSlashCommand, subcommandHelp } from './commands.js';
 import { asTyped, type CommandStyle } from './typed.js';
+import { COMPARE_HELP } from './compare.js';
 import { VALUE_HELP } from './value.js';
 import type { Verb } from './verbs.js';
 import { VERB_TABLE, findVerb } from './verbs.js';
@@ -150,7 +151,7 @@ function helpInSlashes(verbText: string | undefined, style: CommandStyle): strin
       `Manzil searches the UAE property market. ${slash ? 'Start with /<verb> or /manzil <verb>:' : 'Start with a verb:'}`,
       ...VERB_TABLE.map((v) => `• ${usage(v)}: ${v.description}. e.g. ${v.examples[0]}`),
       `Say "help <verb>" for its filters, e.g. "help rent".${slash ? ` A verb without a slash command of its own (${withoutCommand().join(', ')}) works after /manzil: "/manzil adrec al reem island".` : ''}`,
-      `• /compare ${COMPARE.usage}: ${COMPARE.description}; up to 5 areas, or "marina vs jlt". e.g. /compare ${COMPARE.example}`,
+      `• /compare ${COMPARE.usage}: ${COMPARE.description}; up to 5 areas. e.g. /compare ${COMPARE.example}, "marina vs jlt", or "is jvc or jlt better for a 2 bed?"; say "help compare"`,
       'Alerts and digests post to this channel; say "help alerts" or "help digest" for their commands:',
       ...managed().map(
         (c) =>
@@ -163,6 +164,7 @@ function helpInSlashes(verbText: string | undefined, style: CommandStyle): strin
     ].join('\n');
   }
   if (findSlashCommand(verbText)?.name === 'value') return VALUE_HELP;
+  if (findSlashCommand(verbText)?.name === 'compare') return COMPARE_HELP;
   const command = managed().find((c) => c === findSlashCommand(verbText));
   if (command) return subcommandHelp(command);
   const verb = findVerb(verbText);

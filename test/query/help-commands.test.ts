@@ -102,4 +102,29 @@ describe('help', () => {
     expect(helpText('rent')).toMatch(/^\/rent <place> \[filters\]: /);
     expect(helpText('fly')).toMatch(/^I don't know "fly"\. The verbs are: rent, buy,/);
   });
+
+  it('`help compare` and `help value` give sentence examples, each read as that ask, and help quotes one of each', () => {
+    /** The examples under "Examples:", and the quoted sentences of a line. */
+    const examples = (text: string) =>
+      text
+        .split('\nExamples:\n')[1]!
+        .split('\n')
+        .map((l) => l.replace(/^• /, ''));
+    const quoted = (line: string) => [...line.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+    const compare = helpText('compare');
+    expect(compare).toMatch(/^\/compare <area>, <area>/);
+    expect(helpText('/compare')).toBe(compare);
+    const comparing = examples(compare);
+    expect(comparing.filter((e) => !e.startsWith('/')).length).toBeGreaterThanOrEqual(2);
+    for (const e of comparing) expect((compareRequest(e) as { areas?: string[] })?.areas, e).toHaveLength(2);
+    const valuing = examples(helpText('value'));
+    expect(valuing.filter((e) => !e.startsWith('/')).length).toBeGreaterThanOrEqual(2);
+    for (const e of valuing) expect(valueRequest(e), e).toHaveProperty('ask');
+    const line = (command: string) => text.split('\n').find((l) => l.startsWith(`• /${command} `))!;
+    const compareSentences = quoted(line('compare')).filter((q) => compareRequest(q) !== undefined);
+    expect(compareSentences.some((q) => /\bor\b.*\bbetter\b/.test(q))).toBe(true);
+    for (const q of compareSentences) expect((compareRequest(q) as { areas?: string[] }).areas).toHaveLength(2);
+    expect(line('compare')).toContain('say "help compare"');
+    expect(quoted(line('value')).some((q) => valueRequest(q) && 'ask' in valueRequest(q)!)).toBe(true);
+  });
 });
