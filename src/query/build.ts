@@ -103,9 +103,9 @@ export function build(family: Family, draft: Draft, id?: string): Query {
   if (draft.rooms.bathrooms)
     put(ctx, 'bathrooms', countsText(draft.rooms.bathrooms.value), 'bathrooms', draft.rooms.bathrooms.text);
 
-  // Price and area bounds.
+  // Price and size bounds; a size's refusals say "area", as replies always have.
   bounds(ctx, draft.price, 'price', 'price_min', 'price_max', showPrice, 'between 80k and 120k');
-  bounds(ctx, draft.area, 'area', 'area_min', 'area_max', showArea, 'between 1000 and 2000 sqft');
+  bounds(ctx, draft.size, 'area', 'area_min', 'area_max', showSize, 'between 1000 and 2000 sqft');
 
   if (draft.frequency) put(ctx, 'rent_frequency', draft.frequency.value, 'rent period', draft.frequency.text);
   // Dubai quotes commercial rents by the year (the service would read a monthly amount): yearly unless a month is said.
@@ -322,7 +322,7 @@ function bounds(
 }
 
 const showPrice = (n: number) => `AED ${grouped(n)}`;
-const showArea = (n: number) => `${grouped(n)} sqft`;
+const showSize = (n: number) => `${grouped(n)} sqft`;
 
 /** Where build() puts the parameters, and how it words a refusal. */
 interface Target {

@@ -94,7 +94,7 @@ function filterLines(verb: Verb): string[] {
   }
   if (has('area_min'))
     line(
-      'Area',
+      'Size',
       'over 1,000 sqft, under 2000 sq ft, 1200 sq.ft., 800-1200 sqft, between 100 and 150 sqm or m² (converted to sqft, as the summary says)',
     );
   if (has('furnishing')) line('Furnishing', canonicalPhrases(FURNISHING_PHRASES).join(', '));

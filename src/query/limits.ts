@@ -5,7 +5,7 @@ import { MAX_ROOMS } from './numbers.js';
 import type { Query } from './types.js';
 
 export const MAX_PRICE_AED = 10_000_000_000;
-export const MAX_AREA_SQFT = 10_000_000;
+export const MAX_SIZE_SQFT = 10_000_000;
 /** The dearest land sells for a few thousand AED per sqft; a hundred thousand is beyond any listing, rent or sale. */
 export const MAX_PRICE_PER_SQFT = 100_000;
 export { MAX_ROOMS };
@@ -17,7 +17,7 @@ export const beyond = (value: number, most: number): boolean => !Number.isFinite
 export const quoteTyped = (said: string): string => `"${said.length > 40 ? `${said.slice(0, 30)}…` : said}"`;
 
 /** The refusal of a price or a size beyond any listing's, quoting what was typed. */
-export function tooLargeText(measure: 'price' | 'area', said: string): string {
+export function tooLargeText(measure: 'price' | 'size', said: string): string {
   return measure === 'price'
     ? `${quoteTyped(said)} is more than any property costs, so I didn't search. I search prices up to AED 10 billion; try "under 1.2m".`
     : `${quoteTyped(said)} is bigger than any property, so I didn't search. I search sizes up to 10 million sqft; try "over 1000 sqft".`;
@@ -36,8 +36,8 @@ const impossibleItem = (item: string, most: number): boolean => item.trim() === 
 const CHECKS: readonly (readonly [param: string, most: number, what: string])[] = [
   ['price_min', MAX_PRICE_AED, 'a price above AED 10 billion'],
   ['price_max', MAX_PRICE_AED, 'a price above AED 10 billion'],
-  ['area_min', MAX_AREA_SQFT, 'a size above 10 million sqft'],
-  ['area_max', MAX_AREA_SQFT, 'a size above 10 million sqft'],
+  ['area_min', MAX_SIZE_SQFT, 'a size above 10 million sqft'],
+  ['area_max', MAX_SIZE_SQFT, 'a size above 10 million sqft'],
   ['bedrooms', MAX_ROOMS, `more than ${MAX_ROOMS} bedrooms`],
   ['bathrooms', MAX_ROOMS, `more than ${MAX_ROOMS} bathrooms`],
 ];

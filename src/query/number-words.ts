@@ -2,7 +2,7 @@
 // the rest of the parser reads. A number word is only a number when it counts something: a scale word (hundred,
 // thousand, million) is part of it, or a unit follows (beds, baths, sqft, AED...). "One JLT" and "Marina One" stay
 // names.
-import { AREA_UNITS, CURRENCIES, MULTIPLIERS, amountText, roomUnit } from './numbers.js';
+import { SIZE_UNITS, CURRENCIES, MULTIPLIERS, amountText, roomUnit } from './numbers.js';
 import type { Token } from './text.js';
 
 const UNITS: Readonly<Record<string, number>> = {
@@ -70,8 +70,8 @@ export const STARTS: ReadonlySet<string> = new Set([
   'hundred',
 ]);
 
-/** Area unit phrases by first word, for "two thousand square feet". */
-const AREA_FIRST = new Set(AREA_UNITS.map(([p]) => p.split(' ')[0]!));
+/** Size unit phrases by first word, for "two thousand square feet". */
+const SIZE_FIRST = new Set(SIZE_UNITS.map(([p]) => p.split(' ')[0]!));
 /** Words that may sit between two counts: "two or three beds", "one to three bedrooms". */
 const JOINERS = new Set(['or', 'to', '-', ',', 'and']);
 
@@ -186,13 +186,13 @@ const BEFORE_NUMBER = new Set([
   'budget',
 ]);
 
-/** True when words[j] is what a count is of: a room unit, an area unit, a currency, a multiplier or a span of time. */
+/** True when words[j] is what a count is of: a room unit, a size unit, a currency, a multiplier or a span of time. */
 function isUnitAt(words: readonly string[], j: number): boolean {
   const w = words[j];
   if (w === undefined) return false;
   return (
     roomUnit(w) !== undefined ||
-    AREA_FIRST.has(w) ||
+    SIZE_FIRST.has(w) ||
     CURRENCIES.has(w) ||
     MULTIPLIERS[w] !== undefined ||
     TIME_UNITS.has(w)

@@ -1,4 +1,4 @@
-// Numbers as people type them: amounts (120k, 1.2m, 120,000 AED), areas (sqft, sqm) and room counts (2br, 1-3 br).
+// Numbers as people type them: amounts (120k, 1.2m, 120,000 AED), sizes (sqft, sqm) and room counts (2br, 1-3 br).
 
 // "grand" is a thousand ("75 grand"); the Arabic words for a thousand and a million are read too ("٧٥ ألف").
 export const MULTIPLIERS: Readonly<Record<string, number>> = {
@@ -18,11 +18,11 @@ export const MULTIPLIERS: Readonly<Record<string, number>> = {
 };
 export const CURRENCIES = new Set(['aed', 'dhs', 'dh', 'dirham', 'dirhams', 'درهم']);
 
-/** Area units: the words, and the factor to square feet. */
+/** Size units: the words, and the factor to square feet. */
 // Written with dots too ("sq.ft.", "sq. ft." are `sq.ft` and `sq ft` once a word's last dot is dropped); `ft²` and `m²`
 // are `ft2` and `m2` after NFKC.
 export const SQM = 10.7639;
-export const AREA_UNITS: readonly (readonly [phrase: string, toSqft: number])[] = [
+export const SIZE_UNITS: readonly (readonly [phrase: string, toSqft: number])[] = [
   ['sqft', 1],
   ['sq ft', 1],
   ['ft2', 1],
@@ -51,7 +51,7 @@ export const AREA_UNITS: readonly (readonly [phrase: string, toSqft: number])[] 
 
 const FUSED_UNITS: Readonly<Record<string, number>> = { sqft: 1, 'sq.ft': 1, ft2: 1, sqm: SQM, 'sq.m': SQM, m2: SQM };
 
-// 120000 | 120,000 | 1.2 ; then an optional multiplier, then an optional area unit or currency, all in one word.
+// 120000 | 120,000 | 1.2 ; then an optional multiplier, then an optional size unit or currency, all in one word.
 const AMOUNT_WORD =
   /^(?:aed|dhs)?(\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(k|m|mn|mln|mil|million|thousand)?(sqft|sq\.ft|ft2|sqm|sq\.m|m2|aed|dhs)?$/;
 
@@ -60,8 +60,8 @@ export interface AmountWord {
   /** The multiplier typed (1000 for `k`), else 1. */
   multiplier: number;
   currency: boolean;
-  /** Factor to sqft when an area unit was fused on (`100sqm`). */
-  area?: number;
+  /** Factor to sqft when a size unit was fused on (`100sqm`). */
+  sizeFactor?: number;
 }
 
 /** One word as an amount, or undefined. */
@@ -71,12 +71,12 @@ export function readAmountWord(word: string): AmountWord | undefined {
   const base = Number(m[1]!.replace(/,/g, ''));
   const mult = m[2] ? MULTIPLIERS[m[2]]! : 1;
   const suffix = m[3];
-  const area = suffix ? FUSED_UNITS[suffix] : undefined;
+  const sizeFactor = suffix ? FUSED_UNITS[suffix] : undefined;
   return {
     value: base * mult,
     multiplier: mult,
     currency: word.startsWith('aed') || word.startsWith('dhs') || suffix === 'aed' || suffix === 'dhs',
-    ...(area !== undefined ? { area } : {}),
+    ...(sizeFactor !== undefined ? { sizeFactor } : {}),
   };
 }
 

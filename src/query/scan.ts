@@ -2,7 +2,7 @@
 // What a filter means for a given operation (and whether it is allowed there) is decided later, in build.ts.
 import { KNOWN_AREAS } from './known-areas.js';
 import {
-  MAX_AREA_SQFT,
+  MAX_SIZE_SQFT,
   MAX_PRICE_AED,
   MAX_PRICE_PER_SQFT,
   beyond,
@@ -12,7 +12,7 @@ import {
 } from './limits.js';
 import { STARTS as NUMBER_WORDS } from './number-words.js';
 import {
-  AREA_UNITS,
+  SIZE_UNITS,
   BATHROOM_UNITS,
   BEDROOM_UNITS,
   CURRENCIES,
@@ -66,7 +66,8 @@ export interface Bounds {
 export interface Draft {
   rooms: Partial<Record<RoomUnit, Said<number[]>>>;
   price: Bounds;
-  area: Bounds;
+  /** Floor size in sqft ("over 1000 sqft"); sent as `area_min` / `area_max`. */
+  size: Bounds;
   /** AED per sqft ("under 150 per sqft"): no service parameter, so a filter on what the service returns. */
   perSqft: Bounds;
   frequency?: Said<string>;
@@ -98,7 +99,7 @@ export interface Draft {
 const newDraft = (): Draft => ({
   rooms: {},
   price: {},
-  area: {},
+  size: {},
   perSqft: {},
   types: [],
   adrecTypes: [],
@@ -354,7 +355,7 @@ function roomRun(words: readonly string[], i: number, draft: Draft): { used: num
     const previous = k > 0 ? items[k - 1]!.item.values : undefined;
     if (isRange && previous) {
       const [from, to] = [previous[previous.length - 1]!, item.values[0]!];
-      // Ends reversed ("5 to 2 bedrooms"): read the right way round and said so, as for prices and areas.
+      // Ends reversed ("5 to 2 bedrooms"): read the right way round and said so, as for prices and sizes.
       if (from > to)
         draft.notes.push(`read "${text(words, i, end)}" as ${to === 0 ? 'studio' : to} to ${from} ${unitWord(unit)}`);
       values.push(...range(from, to));
@@ -610,7 +611,7 @@ function span(words: readonly string[], i: number, draft: Draft): number {
   return k - i;
 }
 
-// --- Amounts and areas: under 120k, 80k-120k, between 1m and 2m, over 1,000 sqft, 100 sqm -------------------------
+// --- Amounts and sizes: under 120k, 80k-120k, between 1m and 2m, over 1,000 sqft, 100 sqm -------------------------
 
 type BoundKind = 'min' | 'max' | 'between';
 /** `soft` bound words may also be ordinary words ("from"), so a missing amount after them is not an error. */
@@ -691,14 +692,15 @@ function matchTable<T>(
 }
 
 const BOUND_INDEX = tableIndex(BOUNDS);
-const AREA_INDEX = tableIndex(AREA_UNITS);
+const SIZE_INDEX = tableIndex(SIZE_UNITS);
 
 interface Amount {
   value: number;
   /** The multiplier typed (1000 for k), or 1. */
   multiplier: number;
   currency: boolean;
-  area?: number;
+  /** Factor to sqft when a size unit came with the amount ("100 sqm"). */
+  sizeFactor?: number;
   /** "1.5m+", "1000+ sqft": this much or more. */
   plus?: boolean;
   end: number;
@@ -724,21 +726,21 @@ function readAmount(words: readonly string[], j: number): Amount | undefined {
   k++;
   let value = word.value;
   let multiplier = word.multiplier;
-  let area = word.area;
+  let sizeFactor = word.sizeFactor;
   const after = MULTIPLIERS[words[k] ?? ''];
-  if (multiplier === 1 && area === undefined && after !== undefined) {
+  if (multiplier === 1 && sizeFactor === undefined && after !== undefined) {
     value *= after;
     multiplier = after;
     k++;
   }
-  if (area === undefined) {
-    const unit = matchTable(words, k, AREA_INDEX);
+  if (sizeFactor === undefined) {
+    const unit = matchTable(words, k, SIZE_INDEX);
     if (unit) {
-      area = unit.entry[1];
+      sizeFactor = unit.entry[1];
       k += unit.length;
     }
   }
-  if (area === undefined && CURRENCIES.has(words[k] ?? '')) {
+  if (sizeFactor === undefined && CURRENCIES.has(words[k] ?? '')) {
     currency = true;
     k++;
   }
@@ -746,7 +748,7 @@ function readAmount(words: readonly string[], j: number): Amount | undefined {
     value,
     multiplier,
     currency: currency || word.currency,
-    ...(area !== undefined ? { area } : {}),
+    ...(sizeFactor !== undefined ? { sizeFactor } : {}),
     ...(word.plus ? { plus: true } : {}),
     end: k,
   };
@@ -781,21 +783,21 @@ const TRAILING_BOUNDS = tableIndex([
   ['+', 'min'],
 ] as const);
 
-/** "-5000", "under -5k": refused, with what a price or an area can be. */
+/** "-5000", "under -5k": refused, with what a price or a size can be. */
 function negative(words: readonly string[], i: number): number {
   const word = words[i]!;
   if (!word.startsWith('-') || !readAmountWord(word.slice(1))) return 0;
   const fused = readAmountWord(word.slice(1))!;
   const unit = roomUnit(words[i + 1] ?? '');
   if (unit) fail(`A number of ${unitWord(unit)} can't be negative ("${word}"). Try ${roomExample(unit)}.`);
-  const isArea = fused.area !== undefined || matchTable(words, i + 1, AREA_INDEX) !== undefined;
-  return isArea
+  const isSize = fused.sizeFactor !== undefined || matchTable(words, i + 1, SIZE_INDEX) !== undefined;
+  return isSize
     ? fail(`An area can't be negative ("${word}"). Try "over 1000 sqft".`)
     : fail(`A price can't be negative ("${word}"). Try "under 120k" or "between 80k and 120k".`);
 }
 
-/** A price per area said before its amount ("per sqft under 150", "psf 100-200"): where it started, and its unit. */
-interface PerAreaFirst {
+/** A price per size unit said before its amount ("per sqft under 150", "psf 100-200"): where it started, and its unit. */
+interface PerSizeFirst {
   from: number;
   per: { length: number; toSqft: number };
 }
@@ -806,14 +808,14 @@ function quantity(
   draft: Draft,
   index: PhraseIndex,
   options: ScanOptions,
-  unit?: PerAreaFirst,
+  unit?: PerSizeFirst,
 ): number {
   const bound = matchTable(words, i, BOUND_INDEX);
   const boundWords = bound ? text(words, i, i + bound.length) : '';
   const start = i + (bound?.length ?? 0);
   const first = readAmount(words, start);
   // "under 2 baths", "over 3 beds": a count of rooms after a bound is not a price of AED 2.
-  if (bound && first && isPlainAmount(first) && first.area === undefined && roomsAt(words, start)) {
+  if (bound && first && isPlainAmount(first) && first.sizeFactor === undefined && roomsAt(words, start)) {
     const count = roomCountEnd(words, start);
     const hint = count.unit === 'bathrooms' ? '"1-2 baths" or "2+ baths"' : '"1-2 br" or "3+ br"';
     fail(
@@ -834,16 +836,17 @@ function quantity(
   const sep = words[j];
   if (sep === '-' || sep === 'to' || (bound?.entry[1] === 'between' && sep === 'and')) {
     second = readAmount(words, j + 1);
-    // "90k - 1 bed": a count of rooms never ends a price or area range; the dash separated two filters. (After a bare
+    // "90k - 1 bed": a count of rooms never ends a price or size range; the dash separated two filters. (After a bare
     // small number, "under 1-3 br" keeps the first edition's reading.)
-    const surelyAmount = first!.multiplier > 1 || first!.currency || first!.area !== undefined || first!.value >= 1000;
+    const surelyAmount =
+      first!.multiplier > 1 || first!.currency || first!.sizeFactor !== undefined || first!.value >= 1000;
     if (second && surelyAmount && roomsAt(words, j + 1)) second = undefined;
     if (second) j = second.end;
   }
-  // "150 per sqft", "100-200 aed/sqft", "1,000 per sqm": a price per unit of area, never a price or an area word.
-  if (unit && (first!.area !== undefined || second?.area !== undefined)) return 0;
+  // "150 per sqft", "100-200 aed/sqft", "1,000 per sqm": a price per unit of size, never a price or a size.
+  if (unit && (first!.sizeFactor !== undefined || second?.sizeFactor !== undefined)) return 0;
   const perAfter =
-    unit || first!.area !== undefined || second?.area !== undefined ? undefined : perArea(words, j, true);
+    unit || first!.sizeFactor !== undefined || second?.sizeFactor !== undefined ? undefined : perSize(words, j, true);
   if (perAfter) j += perAfter.length;
   const per = unit?.per ?? perAfter;
   // "120k max", "90k or less", "2m+": a bound after the amount, unless it starts another amount ("120k min 1000 sqft").
@@ -866,16 +869,16 @@ function quantity(
   if (bound?.entry[1] === 'between' && !second) {
     fail(`Between ${text(words, start, first!.end)} and what? Try "between 80k and 120k".`);
   }
-  const factor = first!.area ?? second?.area;
-  const isArea = factor !== undefined;
-  if (!bound && !second && !isArea && !per) {
+  const factor = first!.sizeFactor ?? second?.sizeFactor;
+  const isSize = factor !== undefined;
+  if (!bound && !second && !isSize && !per) {
     // A bare small number is more likely part of a name ("Al Barsha 1") than a price.
     const frequencyNext = rentPeriod !== undefined || index.match(words, j)?.effect.kind === 'frequency';
     if (first!.multiplier === 1 && !first!.currency && first!.value < 1000 && !frequencyNext) return 0;
   }
   // "under 75 grnd", "1200 sqfeet": a plain number followed by a word that is no unit, filter or area is not a price.
   if (
-    !isArea &&
+    !isSize &&
     !per &&
     isPlainAmount(first) &&
     (second === undefined || isPlainAmount(second)) &&
@@ -906,7 +909,7 @@ function quantity(
   const side = second ? 'max' : (after ?? bound?.entry[1]);
   if ((second ? Math.max(low, second.value) : low) === 0 && side !== 'min' && bound?.entry[0] !== '<=') {
     fail(
-      isArea
+      isSize
         ? `An area of 0 sqft can't match a property. Try "over 1000 sqft".`
         : `A price of AED 0 can't match a listing. Try "under 120k".`,
     );
@@ -922,12 +925,12 @@ function quantity(
     );
     return j - i;
   }
-  const target = isArea ? draft.area : draft.price;
+  const target = isSize ? draft.size : draft.price;
   if (second) {
     if (low > second.value) {
       // Ends reversed ("120k-80k"): read the right way round, and said so in the summary.
       const [lo, hi] = [second.value, low].map((n) => grouped(amountText(toUnit(n, factor))));
-      draft.notes.push(`read "${said}" as ${isArea ? `${lo} to ${hi} sqft` : `AED ${lo} to ${hi}`}`);
+      draft.notes.push(`read "${said}" as ${isSize ? `${lo} to ${hi} sqft` : `AED ${lo} to ${hi}`}`);
     }
     setBound(target, 'min', Math.min(low, second.value), factor, said);
     setBound(target, 'max', Math.max(low, second.value), factor, said);
@@ -936,8 +939,8 @@ function quantity(
   } else if (bound) {
     setBound(target, bound.entry[1] === 'min' ? 'min' : 'max', low, factor, said);
   } else {
-    // A bare price is a budget (a maximum); a bare area is the space wanted (a minimum).
-    setBound(target, isArea ? 'min' : 'max', low, factor, said);
+    // A bare price is a budget (a maximum); a bare size is the space wanted (a minimum).
+    setBound(target, isSize ? 'min' : 'max', low, factor, said);
   }
   // "over 100 sqm": sent in square feet, and said so (a range written backwards has said it already).
   if (factor !== undefined && factor !== 1 && !(second && low > second.value)) {
@@ -947,16 +950,16 @@ function quantity(
   return j - i;
 }
 
-/** A unit of area after "/" in one word, maybe the first of its words: "aed/sqft", "/sqm", "dhs/sq.ft", "/sq ft". */
+/** A unit of size after "/" in one word, maybe the first of its words: "aed/sqft", "/sqm", "dhs/sq.ft", "/sq ft". */
 const FUSED_PER = /^(?:aed|dhs|price)?\/([a-z.]+2?)$/;
-/** Words for "per" before a unit of area; "a" only after an amount ("150 a sq ft"), never leading one. */
+/** Words for "per" before a unit of size; "a" only after an amount ("150 a sq ft"), never leading one. */
 const PER_WORDS = new Set(['per', '/']);
 
 /**
  * "per sqft", "/ sqft", "aed/sqft", "psf", "per square foot", "per sqm", "a sq ft" at words[j]: how many words, and the
- * unit's factor to square feet. Undefined when no price-per-area unit starts there.
+ * unit's factor to square feet. Undefined when no price-per-size unit starts there.
  */
-function perArea(
+function perSize(
   words: readonly string[],
   j: number,
   afterAmount: boolean,
@@ -966,11 +969,11 @@ function perArea(
   if (word === 'psf' || word === 'p.s.f') return { length: 1, toSqft: 1 };
   const fused = FUSED_PER.exec(word);
   if (fused) {
-    const unit = matchTable([fused[1]!, ...words.slice(j + 1, j + 3)], 0, AREA_INDEX);
+    const unit = matchTable([fused[1]!, ...words.slice(j + 1, j + 3)], 0, SIZE_INDEX);
     return unit ? { length: unit.length, toSqft: unit.entry[1] } : undefined;
   }
   if (!PER_WORDS.has(word) && !(afterAmount && (word === 'a' || word === 'an'))) return undefined;
-  const unit = matchTable(words, j + 1, AREA_INDEX);
+  const unit = matchTable(words, j + 1, SIZE_INDEX);
   return unit ? { length: 1 + unit.length, toSqft: unit.entry[1] } : undefined;
 }
 
@@ -979,7 +982,7 @@ const PRICE_LEADS = new Set(['price', 'rate']);
 
 /**
  * The unit before the amount: "per sqft under 150", "price per sqft below 150", "psf 100-200", "price/sqft max 150".
- * Read as "under 150 per sqft" (never a price of AED 150, nor an area word); a unit with no amount is asked about.
+ * Read as "under 150 per sqft" (never a price of AED 150, nor a size); a unit with no amount is asked about.
  */
 function unitFirst(
   words: readonly string[],
@@ -989,7 +992,7 @@ function unitFirst(
   options: ScanOptions,
 ): number {
   const lead = PRICE_LEADS.has(words[i]!) ? 1 : 0;
-  const per = perArea(words, i + lead, false);
+  const per = perSize(words, i + lead, false);
   if (!per) {
     const used = lead ? quantity(words, i + 1, draft, index, options) : 0;
     return used > 0 ? used + 1 : 0;
@@ -1036,7 +1039,7 @@ function perSqftBounds(
 
 // At module level rather than closures in quantity(): made on every call, they cost more than the calls (tsx names each
 // one).
-/** A number with nothing to say it is money or an area: no multiplier ("k"), no currency. */
+/** A number with nothing to say it is money or a size: no multiplier ("k"), no currency. */
 const isPlainAmount = (a: Amount | undefined) => a !== undefined && a.multiplier === 1 && !a.currency;
 
 /** Where a count of rooms that starts at words[k] ends (after its unit word), and its unit. */
@@ -1047,15 +1050,15 @@ function roomCountEnd(words: readonly string[], k: number): { end: number; unit:
   }
   return { end: Math.min(words.length, k + 2), unit: undefined };
 }
-/** An amount in the unit sent: square feet for an area (`factor` to sqft), AED for a price (no factor). */
+/** An amount in the unit sent: square feet for a size (`factor` to sqft), AED for a price (no factor). */
 const toUnit = (n: number, factor: number | undefined) =>
   factor !== undefined ? (factor === 1 ? n : Math.round(n * factor)) : n;
 
 function setBound(target: Bounds, side: 'min' | 'max', value: number, factor: number | undefined, said: string): void {
   // Beyond any listing (above AED 10 billion, 10 million sqft, or no finite number at all): refused, never searched.
   const sent = toUnit(value, factor);
-  if (beyond(sent, factor !== undefined ? MAX_AREA_SQFT : MAX_PRICE_AED))
-    fail(tooLargeText(factor !== undefined ? 'area' : 'price', said));
+  if (beyond(sent, factor !== undefined ? MAX_SIZE_SQFT : MAX_PRICE_AED))
+    fail(tooLargeText(factor !== undefined ? 'size' : 'price', said));
   const before = target[side];
   const what = factor !== undefined ? 'areas' : 'prices';
   if (before && before.value !== value)
@@ -1088,7 +1091,7 @@ const TAKEN = new Set<string>([
   ...EXTRA_JOINERS,
   ...BEDROOM_UNITS,
   ...BATHROOM_UNITS,
-  ...AREA_INDEX.keys(),
+  ...SIZE_INDEX.keys(),
   ...Object.keys(MULTIPLIERS),
   ...CURRENCIES,
   ...FILLERS,

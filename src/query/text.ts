@@ -34,8 +34,8 @@ const COMPARISON = /(<=|>=|<|>)/g;
 // `150aed/sqft` -> `150aed /sqft`, `120k aed/yr` -> `aed /yr` (a bare `aed/sqft` is one word the scanner reads whole).
 const PER_SLASH = /(\d(?:k|m|mn)?(?:aed|dhs)?)\/(?=[a-z]|\s)/gi;
 const CURRENCY_PER_PERIOD = /(?<![\p{L}\p{N}])(aed|dhs)\/(?=(?:yr|year|mo|month|week|wk|day)(?![\p{L}]))/giu;
-// `/sqft/yr`, `psf/yr`, `per sq ft/month`: a price per area and its rent period, two filters.
-const AREA_THEN_PERIOD = /(?<=(?:^|[\s/])(?:sq\.?ft|sqft|ft|sf|sqm|sq\.?m|m2|ft2|p\.?s\.?f|foot|feet)\.?)\/(?=[a-z])/gi;
+// `/sqft/yr`, `psf/yr`, `per sq ft/month`: a price per size unit and its rent period, two filters.
+const SIZE_THEN_PERIOD = /(?<=(?:^|[\s/])(?:sq\.?ft|sqft|ft|sf|sqm|sq\.?m|m2|ft2|p\.?s\.?f|foot|feet)\.?)\/(?=[a-z])/gi;
 // `150psf` is `150 psf`, an amount and its unit.
 const FUSED_PSF = /(?<=\d(?:k|m|mn)?)psf\b/gi;
 // `100k-150k`, `1.5 m-2 m`, `80 grand-90k`, `80k-AED 120k` and `1-3br` -> ranges with a separate dash; `2-bed` stays
@@ -160,9 +160,9 @@ function splitPart(part: string, tokens: Token[]): void {
   if (spaced.includes(',')) spaced = spaced.replace(SEPARATOR_COMMA, ' , ');
   if (spaced.includes('<') || spaced.includes('>')) spaced = spaced.replace(COMPARISON, ' $1 ');
   if (/psf/i.test(spaced)) spaced = spaced.replace(FUSED_PSF, ' psf');
-  // A slash after an amount, a currency or a unit of area: the one of `/rent` at the start never is.
+  // A slash after an amount, a currency or a size unit: the one of `/rent` at the start never is.
   if (spaced.indexOf('/', 1) !== -1)
-    spaced = spaced.replace(PER_SLASH, '$1 /').replace(CURRENCY_PER_PERIOD, '$1 /').replace(AREA_THEN_PERIOD, ' /');
+    spaced = spaced.replace(PER_SLASH, '$1 /').replace(CURRENCY_PER_PERIOD, '$1 /').replace(SIZE_THEN_PERIOD, ' /');
   if (dashed && spaced.includes('-')) spaced = spaced.replace(NUMBER_DASH, ' - ');
   // Split at single spaces where there is no other white space: the empty chunks of runs of spaces are dropped below.
   for (const chunk of OTHER_SPACE.test(spaced) ? spaced.split(WHITESPACE) : spaced.split(' ')) {

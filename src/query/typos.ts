@@ -2,7 +2,7 @@
 // Only into filter words, never into an area, and only words close enough to one filter word alone: the same first
 // letter, one edit for short words and two for long ones, and no tie between two different words.
 import { distance } from 'fastest-levenshtein';
-import { AREA_UNITS, BATHROOM_UNITS, BEDROOM_UNITS, CURRENCIES, MULTIPLIERS } from './numbers.js';
+import { SIZE_UNITS, BATHROOM_UNITS, BEDROOM_UNITS, CURRENCIES, MULTIPLIERS } from './numbers.js';
 import {
   ADREC_TYPES,
   AMENITY_PHRASES,
@@ -63,7 +63,7 @@ for (const table of [
 for (const u of BEDROOM_UNITS) if (/[aeiou]/.test(u)) mean(u, 'bedrooms');
 mean('studio', 'bedrooms:0');
 for (const u of BATHROOM_UNITS) mean(u, 'bathrooms');
-for (const [p] of AREA_UNITS) for (const w of p.split(' ')) mean(w, 'area');
+for (const [p] of SIZE_UNITS) for (const w of p.split(' ')) mean(w, 'size');
 for (const w of BOUND_WORDS) mean(w, `bound:${w}`);
 
 /** Words the language knows as they are: never corrected. */

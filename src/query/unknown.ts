@@ -1,6 +1,6 @@
 // Which leftover words look like a filter that was not understood, so a failed location lookup can name them.
 // An area name rarely mixes digits and letters, is a bare unit ("br", "sqft"), or is one typo away from our words.
-import { AREA_UNITS, BATHROOM_UNITS, BEDROOM_UNITS, CURRENCIES, MULTIPLIERS } from './numbers.js';
+import { SIZE_UNITS, BATHROOM_UNITS, BEDROOM_UNITS, CURRENCIES, MULTIPLIERS } from './numbers.js';
 import {
   ADREC_TYPES,
   AMENITY_PHRASES,
@@ -18,7 +18,7 @@ const LONE_WORDS = new Set<string>([
   ...BATHROOM_UNITS,
   ...CURRENCIES,
   ...Object.keys(MULTIPLIERS).filter((m) => m.length > 1 && m !== 'grand'),
-  ...AREA_UNITS.map(([p]) => p).filter((p) => !p.includes(' ')),
+  ...SIZE_UNITS.map(([p]) => p).filter((p) => !p.includes(' ')),
   'under',
   'below',
   'over',

@@ -25,8 +25,8 @@ function searchLike(d: Draft): boolean {
     Object.keys(d.rooms).length > 0 ||
     d.types.length > 0 ||
     d.commercial !== undefined ||
-    d.area.min !== undefined ||
-    d.area.max !== undefined ||
+    d.size.min !== undefined ||
+    d.size.max !== undefined ||
     d.perSqft.min !== undefined ||
     d.perSqft.max !== undefined ||
     d.frequency !== undefined ||

@@ -1,4 +1,4 @@
-// Money, area, counts, dates and text, formatted for people. Every function tolerates missing or odd input:
+// Money, sizes, counts, dates and text, formatted for people. Every function tolerates missing or odd input:
 // it returns undefined (so the caller leaves the field out) rather than "undefined", "NaN" or "Invalid Date".
 import { compile, type FormatCallback } from 'html-to-text';
 
@@ -72,7 +72,7 @@ export function toCount(n: number | string | null | undefined): number | undefin
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
-export function formatArea(sqft: number | null | undefined): string | undefined {
+export function formatSize(sqft: number | null | undefined): string | undefined {
   return typeof sqft === 'number' && Number.isFinite(sqft) && sqft > 0 ? `${formatNumber(sqft)} sqft` : undefined;
 }
 

@@ -1,6 +1,6 @@
 // The listing card, from a search result, an agent's or a brokerage's listing, or a property's details.
 import type { AgentListing, BrokerListing, ListingSummary } from '../api/records.js';
-import { formatArea, formatBaths, formatBeds, formatNumber, formatPrice, shorten, toCount } from './format.js';
+import { formatSize, formatBaths, formatBeds, formatNumber, formatPrice, shorten, toCount } from './format.js';
 import type { Button, Card } from './model.js';
 import { formatPerSqft, isCommercialType } from './per-sqft.js';
 import { LINK_FIELD, LINK_TEXT_MAX, defined, fields, firstImage, listingLink, textOf } from './parts.js';
@@ -46,7 +46,7 @@ function size(r: ListingView): string | undefined {
   const value = r.size?.value;
   const unit = textOf(r.size?.unit)?.toLowerCase();
   if (typeof value === 'number' && value > 0 && unit && unit !== 'sqft') return `${formatNumber(value, 2)} ${unit}`;
-  return formatArea(value) ?? formatArea(r.floor_plan_area);
+  return formatSize(value) ?? formatSize(r.floor_plan_area);
 }
 
 export function listingCard(record: AnyListing, options: ListingCardOptions = {}): Card {

@@ -11,14 +11,14 @@ import {
   type ParamSpec,
 } from '../../src/api/operations.js';
 import { formatQuery, parseCommand, toParams, type Query } from '../../src/query/index.js';
-import { MAX_AREA_SQFT } from '../../src/query/limits.js';
+import { MAX_SIZE_SQFT } from '../../src/query/limits.js';
 
 const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9'.-]{0,11}$/);
 /** Area names as the parser keeps them: single spaces, no quotes. */
 const area = fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
-/** Areas the parser searches: none bigger than MAX_AREA_SQFT (no property is), which is refused instead. */
+/** Sizes the parser searches: none bigger than MAX_SIZE_SQFT (no property is), which is refused instead. */
 const amount = fc.oneof(
-  fc.integer({ min: 0, max: MAX_AREA_SQFT }),
+  fc.integer({ min: 0, max: MAX_SIZE_SQFT }),
   fc.integer({ min: 0, max: 10_000_000 }).map((n) => n / 100),
 );
 /**
@@ -96,9 +96,9 @@ function queryArbitrary(op: OperationName): fc.Arbitrary<Query> {
       dates,
       location,
     )
-    .map(([params, price, area, when, loc]) => ({
+    .map(([params, price, size, when, loc]) => ({
       operation: op,
-      params: { ...(params as Record<string, string>), ...price, ...area, ...when },
+      params: { ...(params as Record<string, string>), ...price, ...size, ...when },
       location: loc,
       unknownWords: [],
     }));

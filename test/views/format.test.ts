@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { price } from '../../src/api/records.js';
 import {
   formatAed,
-  formatArea,
+  formatSize,
   formatBaths,
   formatBeds,
   formatDate,
@@ -54,12 +54,12 @@ describe('formatPrice', () => {
 });
 
 describe('numbers and counts', () => {
-  it('formats AED and areas with thousands separators', () => {
+  it('formats AED and sizes with thousands separators', () => {
     expect(formatAed(1850000)).toBe('AED 1,850,000');
     expect(formatAed(2230.6)).toBe('AED 2,231');
-    expect(formatArea(1250)).toBe('1,250 sqft');
-    expect(formatArea(undefined)).toBeUndefined();
-    expect(formatArea(0)).toBeUndefined();
+    expect(formatSize(1250)).toBe('1,250 sqft');
+    expect(formatSize(undefined)).toBeUndefined();
+    expect(formatSize(0)).toBeUndefined();
   });
 
   it('calls zero bedrooms a studio and counts the rest', () => {
