@@ -1,19 +1,7 @@
 // Reading a saved search's listings: page 1 newest first, and further pages only while everything on them is new.
-import type { ApiResult } from '../api/client.js';
 import type { OperationName } from '../api/operations.js';
 import type { Listing } from './compare.js';
-import type { PollerOptions } from './poller.js';
-
-/** What the poller needs of the API client. */
-export interface AlertsApi {
-  call(
-    operation: OperationName,
-    params: Record<string, string>,
-    options?: { deadlineMs?: number },
-  ): Promise<ApiResult<unknown>>;
-  /** Calls left under the configured limits (undefined: unlimited), and how long the client is blocked. */
-  budgetLeft?(): { blockedForMs: number; day?: number; month?: number };
-}
+import type { AlertsApi, PollerOptions } from './contracts.js';
 
 /** Page 1, newest first, then further pages while `allNew` says every listing on the last page was new. */
 export async function fetchListings(

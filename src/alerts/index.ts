@@ -15,9 +15,9 @@ export {
   type DeliveryPayload,
 } from './messages.js';
 export { matchingAlerts } from './channel.js';
-export { type AlertsApi } from './fetch.js';
+export { type AlertsApi, type PollerOptions } from './contracts.js';
 export { impossibleIn, pauseImpossibleAlerts, type PauseDeps } from './impossible.js';
-export { dueQueries, pollOnce, POLL_JOB, type PollerDeps, type PollerOptions, type RunReport } from './poller.js';
+export { dueQueries, pollOnce, POLL_JOB, type PollerDeps, type RunReport } from './poller.js';
 export {
   ALERTABLE,
   canonicalParams,

@@ -1,5 +1,5 @@
 // How many pages (calls) a poller run's queries may still read under the call budget.
-import type { AlertsApi } from './fetch.js';
+import type { AlertsApi } from './contracts.js';
 
 /**
  * The calls a run may still make, as pages: a query costs one call per page it reads, up to maxPages. A query starts

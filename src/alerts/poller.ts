@@ -10,23 +10,11 @@ import { teamOf } from '../ports/index.js';
 import type { AlertsRepo, Fence, LeaseRepo, AlertRow } from '../store/index.js';
 import { planGroup, postedQueryOf } from './channel.js';
 import type { Listing } from './compare.js';
-import { fetchListings, type AlertsApi } from './fetch.js';
+import type { AlertsApi, PollerOptions } from './contracts.js';
+import { fetchListings } from './fetch.js';
 import { PageBudget } from './page-budget.js';
 import { notice } from './plan.js';
 import { fromParamsKey } from './saved-query.js';
-
-export interface PollerOptions {
-  maxPages: number;
-  priceDropPct: number;
-  /** The deadline of each upstream call: longer than chat's, nobody is waiting. */
-  deadlineMs: number;
-  /** Cards per search per run; the rest become one summary. */
-  cardsPerRun?: number;
-  /** Queries fetched at once. */
-  concurrency?: number;
-  /** A search failing this long is reported once in its channel. */
-  failingAfterMs?: number;
-}
 
 export interface PollerDeps {
   api: AlertsApi;

@@ -12,8 +12,6 @@ const KNOWN_CYCLES: string[][] = [
   ['src/store/claims.ts', 'src/store/outbox.ts'],
   ['src/store/alert-digest-writes.ts', 'src/store/seen.ts'],
   ['src/store/promised.ts', 'src/store/installations.ts'],
-  ['src/alerts/fetch.ts', 'src/alerts/poller.ts'],
-  ['src/alerts/fetch.ts', 'src/alerts/poller.ts', 'src/alerts/page-budget.ts'],
 ];
 
 const key = (cycle: readonly string[]) => [...cycle].sort().join(' → ');
