@@ -1,8 +1,10 @@
 // Saved searches: a channel's standing orders for new listings. src/alerts decides; this file only stores.
 import { and, asc, eq, isNull, lte, ne, notInArray, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
-import { createOutboxRepo, type NewDelivery } from './outbox.js';
-import { holdsLease, type Fence } from './leases.js';
+import type { NewDelivery } from './contracts/outbox.js';
+import { createOutboxRepo } from './outbox.js';
+import type { Fence } from './contracts/leases.js';
+import { holdsLease } from './leases.js';
 import { failureText, firstFreeNumber, pausedSet } from './alert-digest-writes.js';
 import { channelHold, alertDefinition } from './schema.js';
 

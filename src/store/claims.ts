@@ -3,8 +3,8 @@
 // Postgres (./pg/outbox.ts, ./pg/leases.ts) run different statements around these, so the answers cannot drift.
 // Pure: no database, no clock.
 import { createHash } from 'node:crypto';
-import type { InstanceInfo } from './leases.js';
-import type { ClaimedEntry, NewDelivery, OutboxRow, OutboxStats } from './outbox.js';
+import type { InstanceInfo } from './contracts/leases.js';
+import type { ClaimedEntry, NewDelivery, OutboxRow, OutboxStats } from './contracts/outbox.js';
 
 /** The row of a new entry, but its origin (the database's lineage, which each dialect reads its own way). */
 export function newEntry(d: NewDelivery, at: number) {

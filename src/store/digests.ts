@@ -3,8 +3,10 @@
 // so a digest is queued once per slot, across crashes and instances.
 import { and, asc, eq, inArray, like, lte, notInArray, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
-import { holdsLease, type Fence } from './leases.js';
-import { createOutboxRepo, type NewDelivery } from './outbox.js';
+import type { Fence } from './contracts/leases.js';
+import { holdsLease } from './leases.js';
+import type { NewDelivery } from './contracts/outbox.js';
+import { createOutboxRepo } from './outbox.js';
 import { digestPostponed, digestRunDone, firstFreeNumber } from './alert-digest-writes.js';
 import { digest, digestNumber, outbox, channelHold } from './schema.js';
 

@@ -23,17 +23,16 @@ export {
   type SeenRow,
   type SeenUpdate,
 } from './seen.js';
-export {
-  deliveryIdOf,
-  INTERRUPTED,
-  type ClaimedEntry,
-  type ClaimOptions,
-  type FailedAttempt,
-  type NewDelivery,
-  type OutboxRow,
-  type OutboxStats,
-} from './outbox.js';
-export { type Fence, type InstanceInfo } from './leases.js';
+export { deliveryIdOf, INTERRUPTED } from './outbox.js';
+export type {
+  ClaimedEntry,
+  ClaimOptions,
+  FailedAttempt,
+  NewDelivery,
+  OutboxRow,
+  OutboxStats,
+} from './contracts/outbox.js';
+export type { Fence, InstanceInfo } from './contracts/leases.js';
 export { markRestored, readDbId, readLineage, readRestore, renewDbId } from './meta.js';
 export { digestKey, type DigestRow, type NewDigest } from './digests.js';
 export { REMOVED_REASON, resealInstallations, slackInstallations, type InstallationKey } from './installations.js';

@@ -3,22 +3,10 @@
 // the token, so an instance that stalled past its lease and lost it can change nothing.
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { lapsedIds } from './claims.js';
+import type { Fence, InstanceInfo } from './contracts/leases.js';
 import type { Store } from './db.js';
 import { nextGeneration } from './meta.js';
 import { instance, jobLease } from './schema.js';
-
-/** Who holds a lease, and under which token. */
-export interface Fence {
-  name: string;
-  holder: string;
-  token: number;
-}
-
-export interface InstanceInfo {
-  id: string;
-  host: string;
-  pid: number;
-}
 
 /** Whether `fence` still holds its lease (no fence: nothing to check). Call inside the transaction it guards. */
 export function holdsLease(store: Pick<Store, 'db'>, fence: Fence | undefined): boolean {

@@ -2,9 +2,11 @@
 // transaction, so a crash leaves either all of it or none.
 import { eq, inArray } from 'drizzle-orm';
 import type { Store } from './db.js';
-import { holdsLease, type Fence } from './leases.js';
+import type { Fence } from './contracts/leases.js';
+import { holdsLease } from './leases.js';
 import { readRestore } from './meta.js';
-import { createOutboxRepo, type NewDelivery } from './outbox.js';
+import type { NewDelivery } from './contracts/outbox.js';
+import { createOutboxRepo } from './outbox.js';
 import { runDone, seenWrites, uncertainAfterRestore } from './alert-digest-writes.js';
 import { alertDefinition, searchSeen } from './schema.js';
 

@@ -4,8 +4,8 @@
 // and its owner (transaction-scoped advisory locks) before it counts and numbers, and a fenced write checks the lease
 // under a row lock (holdsLeaseIn) until it commits.
 import { and, asc, count, eq, isNull, lte, max, ne, notInArray, sql, type SQL } from 'drizzle-orm';
-import type { Fence } from '../leases.js';
-import type { NewDelivery } from '../outbox.js';
+import type { Fence } from '../contracts/leases.js';
+import type { NewDelivery } from '../contracts/outbox.js';
 import type { Promised } from '../promised.js';
 import { failureText, firstFreeNumber, pausedSet } from '../alert-digest-writes.js';
 import type { CreateResult, NewAlert, AlertDefinitionRepo } from '../alert-definitions.js';

@@ -5,8 +5,8 @@
 // meanwhile either finds it gone or has its queued digest removed with it.
 import { and, asc, count, eq, inArray, like, lte, max, notInArray, sql } from 'drizzle-orm';
 import type { DigestRow, NewDigest, SyncDigestRepo } from '../digests.js';
-import type { Fence } from '../leases.js';
-import type { NewDelivery } from '../outbox.js';
+import type { Fence } from '../contracts/leases.js';
+import type { NewDelivery } from '../contracts/outbox.js';
 import type { DigestRepo } from '../promised.js';
 import { digestPostponed, digestRunDone, firstFreeNumber } from '../alert-digest-writes.js';
 import { holdsLeaseIn } from './leases.js';

@@ -5,7 +5,7 @@
 import { and, asc, eq, gt, inArray, lt, ne, notExists, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { claimedEntries, firstChannels, INTERRUPTED, newEntry, statsOf } from '../claims.js';
-import type { ClaimedEntry, ClaimOptions, NewDelivery } from '../outbox.js';
+import type { ClaimedEntry, ClaimOptions, NewDelivery } from '../contracts/outbox.js';
 import type { OutboxRepo } from '../promised.js';
 import { lineageSql, nextGeneration } from './meta.js';
 import type { PgStore } from './open.js';

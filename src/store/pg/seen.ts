@@ -3,8 +3,8 @@
 // record commit in one transaction under the lease's fence; the searches it records are locked first, so a removal
 // meanwhile waits for it (and then takes its rows away) instead of failing it on a missing parent.
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
-import type { Fence } from '../leases.js';
-import type { NewDelivery } from '../outbox.js';
+import type { Fence } from '../contracts/leases.js';
+import type { NewDelivery } from '../contracts/outbox.js';
 import type { Promised } from '../promised.js';
 import { runDone, seenWrites, uncertainAfterRestore, type SeenWrite } from '../alert-digest-writes.js';
 import type { ChannelPosted, PostedQuery, RunOutcome, RunPlan, SeenRepo, SeenRow } from '../seen.js';
