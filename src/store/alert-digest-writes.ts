@@ -1,7 +1,7 @@
 // What the saved-search, seen and digest repositories write, decided once for both databases: SQLite (../store/*.ts)
 // and Postgres (./pg/*.ts) run different statements, but the values they write come from here, so they cannot drift.
 // Pure: no database, no clock.
-import type { RunOutcome } from './seen.js';
+import type { RunOutcome } from './contracts/seen.js';
 
 /** A search or a digest numbered in its channel: the first number after the highest there (the counter may be higher). */
 export const firstFreeNumber = (top: number | null | undefined): number => (top ?? 0) + 1;

@@ -13,16 +13,8 @@ export {
   type AlertDefinitionRepo,
   type AlertRow,
 } from './alert-definitions.js';
-export {
-  createSeenRepo,
-  type ChannelPosted,
-  type PostedQuery,
-  type RunOutcome,
-  type RunPlan,
-  type SeenRepo,
-  type SeenRow,
-  type SeenUpdate,
-} from './seen.js';
+export { createSeenRepo, type SeenRepo } from './seen.js';
+export type { ChannelPosted, PostedQuery, RunOutcome, RunPlan, SeenRow, SeenUpdate } from './contracts/seen.js';
 export { deliveryIdOf, INTERRUPTED } from './outbox.js';
 export type {
   ClaimedEntry,

@@ -3,72 +3,12 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Store } from './db.js';
 import type { Fence } from './contracts/leases.js';
+import type { ChannelPosted, PostedQuery, RunOutcome, RunPlan, SeenRow } from './contracts/seen.js';
 import { holdsLease } from './leases.js';
 import { readRestore } from './meta.js';
-import type { NewDelivery } from './contracts/outbox.js';
 import { createOutboxRepo } from './outbox.js';
 import { runDone, seenWrites, uncertainAfterRestore } from './alert-digest-writes.js';
 import { alertDefinition, searchSeen } from './schema.js';
-
-export type SeenRow = typeof searchSeen.$inferSelect;
-
-export interface SeenUpdate {
-  propertyId: string;
-  price: number | null;
-  /** The price the channel now knows: set when the listing is first recorded or a drop is posted; kept otherwise. */
-  reportedPrice?: number | null;
-  locationKey: string | null;
-  bedrooms: string | null;
-  size: number | null;
-  posted: boolean;
-}
-
-/**
- * A listing one of a channel's alerts has posted (or counted as posted: the same listing or flat, already posted there
- * by another of its alerts), with the alert it belongs to: what the channel remembers, for as long as that alert does.
- */
-export interface ChannelPosted {
-  channel: string;
-  searchId: number;
-  number: number;
-  summary: string;
-  propertyId: string;
-  lastPrice: number | null;
-  reportedPrice: number | null;
-  locationKey: string | null;
-  bedrooms: string | null;
-  size: number | null;
-}
-
-/** Which posted rows to read: the alerts of these channels on this service, for these listings or these locations. */
-export interface PostedQuery {
-  service: string;
-  channels: readonly string[];
-  propertyIds: readonly string[];
-  /** Same-flat candidates: the same flat under another id has the same location. */
-  locationKeys: readonly string[];
-}
-
-/**
- * A run decided inside its transaction: `outcomes` is given what the channels' alerts have posted as it stands then,
- * after every earlier run in those channels committed (and before any later one), so two alerts of one channel never
- * both post a listing, whichever instance runs them.
- */
-export interface RunPlan extends PostedQuery {
-  outcomes(posted: readonly ChannelPosted[]): RunOutcome[];
-}
-
-/** What one poller run learned about one saved search, written in a single transaction. */
-export interface RunOutcome {
-  searchId: number;
-  at: number;
-  seen: SeenUpdate[];
-  deliveries: NewDelivery[];
-  /** Set on the first run. */
-  primed?: boolean;
-  /** When the search had been failing and the channel was told, it is told again that it recovered. */
-  clearError: boolean;
-}
 
 export function createSeenRepo(store: Store, now: () => number = Date.now) {
   const { db, sqlite } = store;

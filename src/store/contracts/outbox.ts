@@ -1,7 +1,7 @@
 // The outbox's rows and the values its methods take and give, shared by both databases (SQLite ./outbox.ts, Postgres
 // ./pg/outbox.ts) and by the pure rules of ./claims.ts: plain types in a module that imports none of them.
 
-/** An outbox entry as both databases read it (the SQLite schema's row: test/store/contracts.test.ts holds them equal). */
+/** An outbox entry as both databases read it (the SQLite schema's row: held equal by a type test). */
 export interface OutboxRow {
   id: number;
   searchId: number | null;

@@ -1,0 +1,80 @@
+// What a saved search has seen and what a poller run writes, shared by both databases (SQLite ./seen.ts, Postgres
+// ./pg/seen.ts) and by the values both write (./alert-digest-writes.ts): plain types in a module that imports none of
+// them.
+import type { NewDelivery } from './outbox.js';
+
+/** A listing a saved search has seen, as both databases read it (the SQLite schema's row, held equal by a test). */
+export interface SeenRow {
+  searchId: number;
+  propertyId: string;
+  firstSeenAt: number;
+  lastSeenAt: number;
+  /** The price the last run read. */
+  lastPrice: number | null;
+  /** The price the channel was last told: drops are measured from it. Null on older rows: lastPrice stands in. */
+  reportedPrice: number | null;
+  /** For "the same flat from another agent": location, bedrooms and size of the listing. */
+  locationKey: string | null;
+  bedrooms: string | null;
+  size: number | null;
+  /** True when a card was (or will be) posted for it; a listing merely recorded on the first run is false. */
+  posted: boolean;
+}
+
+export interface SeenUpdate {
+  propertyId: string;
+  price: number | null;
+  /** The price the channel now knows: set when the listing is first recorded or a drop is posted; kept otherwise. */
+  reportedPrice?: number | null;
+  locationKey: string | null;
+  bedrooms: string | null;
+  size: number | null;
+  posted: boolean;
+}
+
+/**
+ * A listing one of a channel's alerts has posted (or counted as posted: the same listing or flat, already posted there
+ * by another of its alerts), with the alert it belongs to: what the channel remembers, for as long as that alert does.
+ */
+export interface ChannelPosted {
+  channel: string;
+  searchId: number;
+  number: number;
+  summary: string;
+  propertyId: string;
+  lastPrice: number | null;
+  reportedPrice: number | null;
+  locationKey: string | null;
+  bedrooms: string | null;
+  size: number | null;
+}
+
+/** Which posted rows to read: the alerts of these channels on this service, for these listings or these locations. */
+export interface PostedQuery {
+  service: string;
+  channels: readonly string[];
+  propertyIds: readonly string[];
+  /** Same-flat candidates: the same flat under another id has the same location. */
+  locationKeys: readonly string[];
+}
+
+/**
+ * A run decided inside its transaction: `outcomes` is given what the channels' alerts have posted as it stands then,
+ * after every earlier run in those channels committed (and before any later one), so two alerts of one channel never
+ * both post a listing, whichever instance runs them.
+ */
+export interface RunPlan extends PostedQuery {
+  outcomes(posted: readonly ChannelPosted[]): RunOutcome[];
+}
+
+/** What one poller run learned about one saved search, written in a single transaction. */
+export interface RunOutcome {
+  searchId: number;
+  at: number;
+  seen: SeenUpdate[];
+  deliveries: NewDelivery[];
+  /** Set on the first run. */
+  primed?: boolean;
+  /** When the search had been failing and the channel was told, it is told again that it recovered. */
+  clearError: boolean;
+}
