@@ -14,44 +14,10 @@ import {
   createSlackInstallationRepo,
   createTeamRepo,
 } from './sqlite-repos.js';
+import type { Database } from './contracts/database.js';
 import { openStore, type Store } from './db.js';
-import type {
-  AlertsRepo,
-  ApiUsageRepo,
-  ButtonStateRepo,
-  DigestRepo,
-  LeaseRepo,
-  LocationCacheRepo,
-  MarketCacheRepo,
-  OutboxRepo,
-  PersonUseRepo,
-  SlackInstallationRepo,
-  TeamRepo,
-} from './promised.js';
 import { openPgDatabase } from './pg/database.js';
-import type { Sealer } from './sealing.js';
 import type { WriteLock } from './write-lock.js';
-
-export interface Database {
-  readonly dialect: 'sqlite' | 'postgres';
-  alerts: AlertsRepo;
-  outbox: OutboxRepo;
-  leases: LeaseRepo;
-  digests: DigestRepo;
-  teams: TeamRepo;
-  /** Each person's costly asks, counted for the per-person limits of every instance on this database. */
-  people: PersonUseRepo;
-  /** State behind buttons, per property service (`service`: its key, or 'sandbox'). */
-  buttons(service: string): ButtonStateRepo;
-  locationCache(service: string): LocationCacheRepo;
-  /** The market data's answers, shared by every process and instance on this database. */
-  marketCache(service: string): MarketCacheRepo;
-  usage(baseUrl: string): ApiUsageRepo;
-  installations(sealer: Sealer): SlackInstallationRepo;
-  /** The SQLite file; undefined on Postgres. */
-  sqlite: Store | undefined;
-  close(): Promise<void>;
-}
 
 export interface DatabaseOptions {
   /** The SQLite file, used when `postgres` is not given. */

@@ -27,7 +27,8 @@ export type {
 export type { Fence, InstanceInfo } from './contracts/leases.js';
 export { markRestored, readDbId, readLineage, readRestore, renewDbId } from './meta.js';
 export { digestKey, type DigestRow, type NewDigest } from './digests.js';
-export { REMOVED_REASON, resealInstallations, slackInstallations, type InstallationKey } from './installations.js';
+export { REMOVED_REASON, type InstallationKey } from './installations.js';
+export { resealInstallations, slackInstallations } from './slack-installations.js';
 export { keyIdOf, parseKey, Sealer, sealerFrom } from './sealing.js';
 export { monthOf } from './teams.js';
 export { type PersonTake } from './person-uses.js';
@@ -59,6 +60,7 @@ export {
   createSlackInstallationRepo,
   createTeamRepo,
 } from './sqlite-repos.js';
-export { openDatabase, sqliteDatabase, type Database, type DatabaseOptions } from './database.js';
+export { openDatabase, sqliteDatabase, type DatabaseOptions } from './database.js';
+export type { Database } from './contracts/database.js';
 export { copyToPostgres, type CopyResult, type TableCount } from './copy-to-postgres.js';
 export { openPgStore, type PgStore } from './pg/open.js';

@@ -1,10 +1,7 @@
 // Slack workspaces that added Manzil: Bolt's installations, sealed at rest (sealing.ts). And the hold a removed
 // workspace puts on its channels: their alerts and digests wait, and nothing is posted, until it adds Manzil again.
 import { and, desc, eq, like, ne, sql } from 'drizzle-orm';
-import type { Logger } from '../log.js';
-import type { SlackInstallations } from '../ports/index.js';
 import type { Store } from './db.js';
-import type { SlackInstallationRepo } from './promised.js';
 import type { Sealer } from './sealing.js';
 import { digest, outbox, channelHold, alertDefinition, slackInstallation } from './schema.js';
 import { resealed } from './state-and-cache-values.js';
@@ -153,32 +150,3 @@ export function createSlackInstallationRepo(store: Store, sealer: Sealer, now: (
 }
 
 export type SyncSlackInstallationRepo = ReturnType<typeof createSlackInstallationRepo>;
-
-/**
- * Key rotation, at start: installations sealed with a previous key are sealed again with the current one, so the
- * previous key can then be dropped. Returns how many.
- */
-export async function resealInstallations(repo: SlackInstallationRepo, logger: Pick<Logger, 'info'>): Promise<number> {
-  const n = await repo.reseal();
-  if (n > 0)
-    logger.info('slack: installations sealed again with the current MANZIL_ENCRYPTION_KEY; the previous key can go', {
-      installations: n,
-    });
-  return n;
-}
-
-/** The core's side of Add to Slack (the port the Slack adapter uses): installations kept sealed, removals held. */
-export function slackInstallations(repo: SlackInstallationRepo, now: () => number = Date.now): SlackInstallations {
-  const prefix = (k: InstallationKey) => `slack:${k.teamId ?? k.enterpriseId}:`;
-  return {
-    async save(k, installation) {
-      await repo.save(k, installation);
-      await repo.releaseWorkspace(prefix(k), now());
-    },
-    fetch: (k) => repo.fetch(k),
-    async remove(k) {
-      await repo.delete(k);
-      await repo.holdWorkspace(prefix(k), now());
-    },
-  };
-}

@@ -1,5 +1,5 @@
 // The repositories on Postgres (DATABASE_URL): one pool, shared by every repository of this instance.
-import type { Database } from '../database.js';
+import type { Database } from '../contracts/database.js';
 import { createPgAlertsRepo } from './alerts.js';
 import { createPgApiUsageRepo } from './api-usage.js';
 import { createPgButtonStateRepo } from './button-state.js';

@@ -1,0 +1,38 @@
+// The database as the rest of Manzil sees it: its repositories, whichever dialect is behind them. Both openers write it
+// (SQLite ../database.ts, Postgres ../pg/database.ts), so it lives where neither is imported.
+import type { Store } from '../db.js';
+import type {
+  AlertsRepo,
+  ApiUsageRepo,
+  ButtonStateRepo,
+  DigestRepo,
+  LeaseRepo,
+  LocationCacheRepo,
+  MarketCacheRepo,
+  OutboxRepo,
+  PersonUseRepo,
+  SlackInstallationRepo,
+  TeamRepo,
+} from '../promised.js';
+import type { Sealer } from '../sealing.js';
+
+export interface Database {
+  readonly dialect: 'sqlite' | 'postgres';
+  alerts: AlertsRepo;
+  outbox: OutboxRepo;
+  leases: LeaseRepo;
+  digests: DigestRepo;
+  teams: TeamRepo;
+  /** Each person's costly asks, counted for the per-person limits of every instance on this database. */
+  people: PersonUseRepo;
+  /** State behind buttons, per property service (`service`: its key, or 'sandbox'). */
+  buttons(service: string): ButtonStateRepo;
+  locationCache(service: string): LocationCacheRepo;
+  /** The market data's answers, shared by every process and instance on this database. */
+  marketCache(service: string): MarketCacheRepo;
+  usage(baseUrl: string): ApiUsageRepo;
+  installations(sealer: Sealer): SlackInstallationRepo;
+  /** The SQLite file; undefined on Postgres. */
+  sqlite: Store | undefined;
+  close(): Promise<void>;
+}
