@@ -315,7 +315,7 @@ export async function startManzil(options: StartOptions = {}): Promise<Manzil> {
         api,
         service,
         repos: { alerts: alertsRepo, outbox, leases, digests: digestRepo },
-        bot,
+        buttons,
         composer,
         posters,
         logger,

@@ -12,7 +12,7 @@ import {
   type RunReport,
 } from '../alerts/index.js';
 import type { ApiClient } from '../api/client.js';
-import type { Bot } from '../bot/index.js';
+import { alertButtons, type ButtonStateStore } from '../bot/index.js';
 import type { Config } from '../config.js';
 import {
   DIGEST_JOB,
@@ -113,8 +113,8 @@ export interface BackgroundDeps {
   /** The service the saved searches are kept under (`sandbox`, or the API's base URL). */
   service: string;
   repos: { alerts: AlertsRepo; outbox: OutboxRepo; leases: LeaseRepo; digests: DigestRepo };
-  /** Renders an alert card's buttons (their state is saved as each card is rendered). */
-  bot: Pick<Bot, 'alertButtons'>;
+  /** Where an alert card's buttons keep their state (saved as each card is rendered; no Bot is needed for it). */
+  buttons: ButtonStateStore;
   composer: MarketDigestComposer;
   posters: ChatPoster[];
   logger: Logger;
@@ -142,7 +142,10 @@ export function composeBackground(d: BackgroundDeps) {
     .register(
       ALERT_KINDS,
       alertKind({
-        ...d.bot.alertButtons(savedQueryLookup((id) => repos.alerts.byId(id))),
+        ...alertButtons(
+          d.buttons,
+          savedQueryLookup((id) => repos.alerts.byId(id)),
+        ),
         matches: matchingAlerts(repos.alerts, logger),
       }),
     )

@@ -2,9 +2,7 @@
 // own, so that posting and polling never hold up the main thread's event loop, which answers chat within Slack's 3 s.
 // It is another instance on the same database: claims, leases and the heartbeat fence it as they fence two processes.
 import { parentPort, threadId, workerData } from 'node:worker_threads';
-import { Bot } from '../bot/index.js';
 import { Heartbeat } from '../jobs/index.js';
-import { LocationResolver } from '../locations/index.js';
 import { createLogger } from '../log.js';
 import { buildPosters } from '../platforms.js';
 import { openService } from '../service.js';
@@ -32,9 +30,6 @@ const db = await openDatabase({
   onError: (error) => logger.warn('a Postgres connection failed; the pool opens another', { error }),
 });
 const { api, shares } = await openService(config, logger, db, (call) => send({ t: 'upstream', call }));
-const locations = new LocationResolver(api, db.locationCache(service), config.locationCacheTtlMs);
-await locations.ready;
-const bot = new Bot({ api, locations, state: db.buttons(service), logger });
 const posters = buildPosters(config, db, logger);
 const repos = { alerts: db.alerts, outbox: db.outbox, leases: db.leases, digests: db.digests };
 const heartbeat = new Heartbeat(repos.leases, instance);
@@ -45,7 +40,7 @@ const { drainer, poll, digests } = composeBackground({
   api,
   service,
   repos,
-  bot,
+  buttons: db.buttons(service),
   composer: digestComposer(config, api, undefined, { cache: db.marketCache(service), logger }).composer,
   posters,
   logger,

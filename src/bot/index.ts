@@ -1,5 +1,6 @@
 // The bot's public surface: what adapters and the composition root may use.
 export { Bot, type BotOptions, type ServiceCaller } from './bot.js';
+export { alertButtons, type AlertButtons, type AlertLookup } from './alert-buttons.js';
 export { alertsRequest, decodeLocationOption, digestsRequest } from './requests.js';
 export { compareRequest } from '../query/index.js';
 export { SearchRunner, searchParams, type SearchOutcome } from './search.js';

@@ -314,6 +314,16 @@ describe('Add to Slack with the delivery thread (as manzil start runs it)', () =
       const posts = postsTo(channel).slice(was);
       expect(posts.length).toBeGreaterThan(0);
       expect(new Set(posts.map((c) => c.token))).toEqual(new Set([slack.tokenOf(team)]));
+      // Each card carries its buttons, made in the thread from stored state alone (no Bot there).
+      const actions = posts.flatMap((c) =>
+        ((c.args.blocks ?? []) as { elements?: { action_id?: string }[] }[]).flatMap((b) =>
+          (b.elements ?? []).map((e) => e.action_id ?? ''),
+        ),
+      );
+      expect(
+        actions.some((a) => a.startsWith('manzil:details:')),
+        channel,
+      ).toBe(true);
     }
-  }, 40_000);
+  }, 120_000);
 });
