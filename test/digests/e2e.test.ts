@@ -10,10 +10,9 @@ import { startManzil, type Manzil } from '../../src/main.js';
 import { startFakeDiscord, type DiscordJson, type FakeDiscord } from '../fakes/discord.js';
 import { startFakeSlack, type FakeMessage, type FakeSlack } from '../fakes/slack-api.js';
 import { signedPost, slashCommand } from '../fakes/slack-sign.js';
-import { pngSize } from './helpers.js';
+import { NEVER, pngSize, startSlackManzil } from './helpers.js';
 
 const SECRET = 'digests-signing-secret-16';
-const NEVER = '0 0 1 1 *';
 const CHART = { width: 1000, height: 560 };
 
 type SlackBlock = { type: string; slack_file?: { id: string }; alt_text?: string; title?: { text: string } };
@@ -26,21 +25,7 @@ describe('on Slack', () => {
 
   beforeAll(async () => {
     slack = await startFakeSlack();
-    manzil = await startManzil({
-      env: {
-        MANZIL_SANDBOX: '1',
-        SLACK_BOT_TOKEN: 'xoxb-test',
-        SLACK_SIGNING_SECRET: SECRET,
-        SLACK_API_URL: slack.apiUrl,
-        PORT: '0',
-        MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-digests-e2e-')), 'manzil.db'),
-        LOG_LEVEL: 'warn',
-        ALERTS_CRON: NEVER,
-        DIGESTS_CRON: NEVER,
-      },
-      host: '127.0.0.1',
-      writeLog: () => {},
-    });
+    manzil = await startSlackManzil(slack.apiUrl, SECRET, 'manzil-digests-e2e-');
   });
   afterAll(async () => {
     await manzil?.stop();

@@ -40,6 +40,7 @@ import { createPgLeaseRepo } from '../../src/store/pg/leases.js';
 import { createPgLocationCacheRepo } from '../../src/store/pg/location-cache.js';
 import { openPgStore } from '../../src/store/pg/open.js';
 import { createPgOutboxRepo } from '../../src/store/pg/outbox.js';
+import { startManzil, type Manzil } from '../../src/main.js';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -345,3 +346,25 @@ export function pngSize(bytes: Buffer): { width: number; height: number } | unde
 }
 
 export const ctx = (channel = 'test:c1', user = 'U1', admin = false) => ({ user, channel, isAdmin: async () => admin });
+
+/** A cron that never comes round within a test: the jobs run when the test asks. */
+export const NEVER = '0 0 1 1 *';
+
+/** Manzil on the embedded sandbox serving Slack (the fake at `slackApiUrl`), its scheduled jobs never due. */
+export function startSlackManzil(slackApiUrl: string, signingSecret: string, dbPrefix: string): Promise<Manzil> {
+  return startManzil({
+    env: {
+      MANZIL_SANDBOX: '1',
+      SLACK_BOT_TOKEN: 'xoxb-test',
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_API_URL: slackApiUrl,
+      PORT: '0',
+      MANZIL_DB_PATH: path.join(fs.mkdtempSync(path.join(os.tmpdir(), dbPrefix)), 'manzil.db'),
+      LOG_LEVEL: 'warn',
+      ALERTS_CRON: NEVER,
+      DIGESTS_CRON: NEVER,
+    },
+    host: '127.0.0.1',
+    writeLog: () => {},
+  });
+}

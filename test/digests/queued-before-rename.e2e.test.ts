@@ -1,16 +1,13 @@
 // A digest queued by the release before issue 28's rename, whose payload says `places` and `place` where this one says
 // `areas` and `area`, is still posted after an upgrade, as the same message: an outbox entry outlives the process
 // that wrote it. Through the composition root on the embedded sandbox, the real drainer and the fake Slack.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startManzil, type Manzil } from '../../src/main.js';
+import type { Manzil } from '../../src/main.js';
+import { startSlackManzil } from './helpers.js';
 import { startFakeSlack, type FakeMessage, type FakeSlack } from '../fakes/slack-api.js';
 import { signedPost, slashCommand } from '../fakes/slack-sign.js';
 
 const SECRET = 'digests-rename-secret-16';
-const NEVER = '0 0 1 1 *';
 
 /** The payload as the release before wrote it: the same JSON, with the keys it used then. */
 function asBeforeTheRename(json: string): string {
@@ -31,21 +28,7 @@ describe('a digest queued before the rename', () => {
 
   beforeAll(async () => {
     slack = await startFakeSlack();
-    manzil = await startManzil({
-      env: {
-        MANZIL_SANDBOX: '1',
-        SLACK_BOT_TOKEN: 'xoxb-test',
-        SLACK_SIGNING_SECRET: SECRET,
-        SLACK_API_URL: slack.apiUrl,
-        PORT: '0',
-        MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-digests-rename-')), 'manzil.db'),
-        LOG_LEVEL: 'warn',
-        ALERTS_CRON: NEVER,
-        DIGESTS_CRON: NEVER,
-      },
-      host: '127.0.0.1',
-      writeLog: () => {},
-    });
+    manzil = await startSlackManzil(slack.apiUrl, SECRET, 'manzil-digests-rename-');
   });
   afterAll(async () => {
     await manzil?.stop();
