@@ -19,7 +19,8 @@ import { COMMAND_NAMES, chosenLocation, commandText } from './commands.js';
 import { DISCORD_SURFACE } from './limits.js';
 import { NO_CHANNEL_TEXT, discordChannel } from './channel.js';
 import { readCustomId } from './render.js';
-import { describeError, messageOptions, sendWithFallback, type SendLog } from './send.js';
+import { sendWithCharts } from './charts.js';
+import { describeError, messageOptions, type SendLog } from './send.js';
 
 export interface ListenerOptions {
   bot: ChatCore;
@@ -102,9 +103,10 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
 
   /** The interaction's reply itself (callback type 4), with the visibility the reply asks for. */
   async function answerAtOnce(i: ChatInputCommandInteraction, reply: Reply): Promise<void> {
-    await sendWithFallback(
+    await sendWithCharts(
       reply,
-      (m) => i.reply({ ...messageOptions(m), ...(reply.ephemeral ? { flags: MessageFlags.Ephemeral } : {}) }),
+      (m, files) =>
+        i.reply({ ...messageOptions(m, files), ...(reply.ephemeral ? { flags: MessageFlags.Ephemeral } : {}) }),
       warn,
     );
   }
@@ -117,15 +119,16 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
   async function answerCommand(i: ChatInputCommandInteraction, reply: Reply, deferredPrivate: boolean): Promise<void> {
     const wantPrivate = reply.ephemeral === true;
     if (wantPrivate === deferredPrivate) {
-      await sendWithFallback(reply, (m) => i.editReply(messageOptions(m)), warn);
+      await sendWithCharts(reply, (m, files) => i.editReply(messageOptions(m, files)), warn);
       return;
     }
     await i
       .deleteReply()
       .catch((e: unknown) => warn('discord: could not delete the deferred reply', { error: describeError(e) }));
-    await sendWithFallback(
+    await sendWithCharts(
       reply,
-      (m) => i.followUp({ ...messageOptions(m), ...(wantPrivate ? { flags: MessageFlags.Ephemeral } : {}) }),
+      (m, files) =>
+        i.followUp({ ...messageOptions(m, files), ...(wantPrivate ? { flags: MessageFlags.Ephemeral } : {}) }),
       warn,
     );
   }
@@ -147,11 +150,12 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
         })
       : notice(NO_CHANNEL_TEXT);
     if (reply.replaceOriginal && !reply.ephemeral) {
-      await sendWithFallback(reply, (m) => i.editReply(messageOptions(m)), warn);
+      await sendWithCharts(reply, (m, files) => i.editReply(messageOptions(m, files)), warn);
     } else {
-      await sendWithFallback(
+      await sendWithCharts(
         reply,
-        (m) => i.followUp({ ...messageOptions(m), ...(reply.ephemeral ? { flags: MessageFlags.Ephemeral } : {}) }),
+        (m, files) =>
+          i.followUp({ ...messageOptions(m, files), ...(reply.ephemeral ? { flags: MessageFlags.Ephemeral } : {}) }),
         warn,
       );
     }

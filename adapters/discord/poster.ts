@@ -4,7 +4,7 @@
 // twice.
 // A chart goes in the same request, as a file (multipart) that its embed shows: the upload and the message are one.
 import { createHash } from 'node:crypto';
-import { DiscordAPIError, Routes, type REST, type RESTPostAPIChannelMessageResult } from 'discord.js';
+import { Routes, type REST, type RESTPostAPIChannelMessageResult } from 'discord.js';
 import type { Reply } from '../../src/bot/index.js';
 import {
   PostFailure,
@@ -13,40 +13,13 @@ import {
   type LookupRequest,
   type LookupResult,
 } from '../../src/ports/index.js';
-import type { Block } from '../../src/views/model.js';
 import { DISCORD_LIMITS as L } from './limits.js';
 import { discordOutcome } from './outcomes.js';
 import { parseDiscordChannel } from './channel.js';
-import { renderDiscordWithFiles } from './render.js';
-import { describeError, isContentRefusal, sendWithFallback, type SendLog } from './send.js';
+import { sendWithCharts } from './charts.js';
+import type { SendLog } from './send.js';
 
-/** What the message says where its chart could not be attached. */
-export const CHART_NOT_ATTACHED = '(the chart could not be attached)';
-
-/**
- * Discord's JSON codes that refuse a message's files rather than the message: too large (40005, 50045), an upload it
- * lost (50146), or Missing Permissions (50013: Attach Files, when the bot may still send text; if it may not, the
- * message without files is refused too, and that answer is the outcome).
- */
-const FILE_REFUSAL_CODES = new Set([40005, 50045, 50146, 50013]);
-
-/** Discord refused the files, or the message with them (a 400): the message is sent again without them. */
-function refusesFiles(e: unknown): boolean {
-  return (
-    isContentRefusal(e) ||
-    (e instanceof DiscordAPIError && (e.status === 413 || FILE_REFUSAL_CODES.has(Number(e.code))))
-  );
-}
-
-/** The reply with each chart shown as its text fallback, followed by a note that it could not be attached. */
-function withChartsNoted(reply: Reply): Reply {
-  return {
-    ...reply,
-    blocks: reply.blocks.flatMap((b): Block[] =>
-      b.kind === 'image' ? [b, { kind: 'context', text: CHART_NOT_ATTACHED }] : [b],
-    ),
-  };
-}
+export { CHART_NOT_ATTACHED } from './charts.js';
 
 /**
  * How long Discord is relied on to dedupe by nonce. Its documentation says "the past few minutes" without a number;
@@ -86,30 +59,13 @@ export class DiscordPoster implements ChatPoster {
     const nonce = deliveryNonce(deliveryId);
     const route = Routes.channelMessages(target.channelId);
     try {
-      if (reply.blocks.some((b) => b.kind === 'image')) {
-        // The charts as files in the message's own request: one nonce covers the files and the message.
-        const { message, files } = renderDiscordWithFiles(reply);
-        if (files.length > 0) {
-          try {
-            const posted = (await this.rest.post(route, {
-              body: { ...message, nonce, enforce_nonce: true },
-              files,
-            })) as RESTPostAPIChannelMessageResult;
-            return { messageId: posted.id };
-          } catch (e) {
-            if (!refusesFiles(e)) throw e;
-            this.log('discord refused a message with its charts; it is posted with their text', {
-              error: describeError(e),
-            });
-          }
-        }
-        reply = withChartsNoted(reply);
-      }
-      const message = await sendWithFallback(
+      // The charts as files in the message's own request: one nonce covers the files and the message.
+      const message = await sendWithCharts(
         reply,
-        (m) =>
+        (m, files) =>
           this.rest.post(route, {
             body: { ...m, nonce, enforce_nonce: true },
+            ...(files.length > 0 ? { files: [...files] } : {}),
           }) as Promise<RESTPostAPIChannelMessageResult>,
         this.log,
       );

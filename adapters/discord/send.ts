@@ -6,7 +6,7 @@
 import { DiscordAPIError, type BaseMessageOptions } from 'discord.js';
 import type { Reply } from '../../src/bot/index.js';
 import { sendWithFallback as sendForms, type Forms } from '../shared/fallback.js';
-import { plainText, renderDiscord, type DiscordMessage } from './render.js';
+import { plainText, renderDiscord, type DiscordFile, type DiscordMessage } from './render.js';
 
 export type SendLog = (message: string, fields: Record<string, unknown>) => void;
 
@@ -39,7 +39,19 @@ export function sendWithFallback<T>(
   });
 }
 
-/** The message as discord.js's interaction methods take it (they build the JSON body themselves). */
-export function messageOptions(m: DiscordMessage): BaseMessageOptions {
-  return { content: m.content, embeds: m.embeds, components: m.components, allowedMentions: { parse: [] } };
+/**
+ * The message as discord.js's interaction methods take it (they build the JSON body themselves, and the attachments'
+ * list from `files`, in order, with each chart's alt text).
+ */
+export function messageOptions(m: DiscordMessage, files: readonly DiscordFile[] = []): BaseMessageOptions {
+  const described = (name: string) => m.attachments?.find((a) => a.filename === name)?.description;
+  return {
+    content: m.content,
+    embeds: m.embeds,
+    components: m.components,
+    allowedMentions: { parse: [] },
+    ...(files.length > 0
+      ? { files: files.map((f) => ({ attachment: f.data, name: f.name, description: described(f.name) })) }
+      : {}),
+  };
 }

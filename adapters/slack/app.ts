@@ -157,7 +157,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   });
   const clients = slackClients({ ...options, installations: options.oauth?.installations });
   const admins = new SlackAdmins(clients, warn, options.adminCacheMs);
-  registerListeners(app, options.bot, admins, log, options.track);
+  registerListeners(app, options.bot, admins, clients, log, options.track);
   if (options.oauth) registerUninstall(app, options.oauth.installations, log);
   app.error(async (error) => {
     options.logger.error('slack listener failed', { error });

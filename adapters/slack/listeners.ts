@@ -16,7 +16,8 @@ import { workspaceKey } from './installations.js';
 import { SLASH_COMMANDS, commandText } from './commands.js';
 import { SLACK_SURFACE } from './limits.js';
 import { NO_CHANNEL_TEXT, slackChannel } from './channel.js';
-import { sendReply } from './send.js';
+import type { SlackClients } from './poster.js';
+import { sendReply } from './respond.js';
 
 /** Slack gives an options request 3 s; answer within 2.5 s with what we have. */
 const SUGGEST_DEADLINE_MS = 2_500 - 300;
@@ -58,6 +59,7 @@ export function registerListeners(
   app: App,
   bot: ChatCore,
   admins: SlackAdmins,
+  clients: SlackClients,
   logger: Logger,
   track: TrackRequest = untracked,
 ): void {
@@ -80,7 +82,7 @@ export function registerListeners(
         isAdmin: admins.forUser(command.team_id, command.user_id),
         text: commandText(command.command, command.text),
       });
-      await sendReply(respond, reply, { log });
+      await sendReply(respond, reply, { log, charts: { clients, teamId: command.team_id } });
     }),
   );
 
@@ -99,7 +101,7 @@ export function registerListeners(
           action: action.action_id.split(':')[1]!,
           token: action.value ?? '',
         });
-        await sendReply(respond, reply, { log });
+        await sendReply(respond, reply, { log, charts: { clients, teamId: body.team?.id ?? body.user.team_id } });
       }),
   );
 
@@ -121,7 +123,7 @@ export function registerListeners(
           token: action.block_id,
           value: action.selected_option.value,
         });
-        await sendReply(respond, reply, { log });
+        await sendReply(respond, reply, { log, charts: { clients, teamId: body.team?.id ?? body.user.team_id } });
       }),
   );
 

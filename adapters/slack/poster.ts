@@ -2,8 +2,6 @@
 // delivery id (message metadata) so that after a crash the outbox can ask whether a delivery already landed. A reply
 // with a chart uploads it first as a private file (upload.ts) and shows it in that same message, so the upload and the
 // message are one delivery, looked for as one.
-import { randomUUID } from 'node:crypto';
-import type { KnownBlock } from '@slack/types';
 import { webApi } from '@slack/bolt';
 import type { Reply } from '../../src/bot/index.js';
 import {
@@ -13,16 +11,11 @@ import {
   type LookupRequest,
   type LookupResult,
 } from '../../src/ports/index.js';
-import { imageFallback, type Block, type ImageFile } from '../../src/views/model.js';
-import { clampPlain, orElse } from '../shared/text.js';
-import { SLACK_LIMITS as L } from './limits.js';
 import { SLACK_ERROR_CODES, ruleForCode, slackErrorCode, slackOutcome } from './outcomes.js';
 import { parseSlackChannel } from './channel.js';
-import { plain } from './render-card.js';
-import { renderSlack } from './render.js';
-import { escapeMrkdwn } from './render-text.js';
+import { hasCharts, refusesSlackFile, sendWithCharts } from './charts.js';
 import { sendWithFallback, type SendLog, type SlackPayload } from './send.js';
-import { CHART_NOT_ATTACHED, uploadImage } from './upload.js';
+import { uploadImage } from './upload.js';
 
 type WebClient = webApi.WebClient;
 
@@ -102,39 +95,6 @@ function isContentRefusal(e: unknown): boolean {
   return code !== undefined && ruleForCode(code).plainerMayPass === true;
 }
 
-/** An `invalid_blocks` whose errors name a `slack_file` ("invalid slack file [json-pointer:/blocks/2/slack_file]"). */
-function refusesSlackFile(e: unknown): boolean {
-  if (!(e instanceof webApi.WebAPIPlatformError)) return false;
-  const data = e.data as { errors?: unknown; response_metadata?: { messages?: unknown } };
-  return /slack_file/.test(JSON.stringify([data.errors ?? null, data.response_metadata?.messages ?? null]));
-}
-
-/** A chart as Block Kit: an image block showing an uploaded file, with its alt text and title. */
-function imageBlock(image: ImageFile, fileId: string): KnownBlock {
-  return {
-    type: 'image',
-    slack_file: { id: fileId },
-    alt_text: clampPlain(orElse(image.alt, orElse(image.title, 'Chart')), L.imageAltText),
-    ...(image.title.trim() ? { title: plain(image.title, L.imageAltText, 'Chart') } : {}),
-  };
-}
-
-/**
- * The reply with a note after each chart that `noted(index)` says could not be attached (it shows its text fallback),
- * and each image block passed through `image` (default: as is).
- */
-function notingCharts(
-  reply: Reply,
-  noted: (index: number) => boolean,
-  image: (block: Extract<Block, { kind: 'image' }>, index: number) => Block = (b) => b,
-): Reply {
-  const blocks = reply.blocks.flatMap((b, i): Block[] => {
-    if (b.kind !== 'image') return [b];
-    return noted(i) ? [image(b, i), { kind: 'context', text: CHART_NOT_ATTACHED }] : [image(b, i)];
-  });
-  return { ...reply, blocks };
-}
-
 /** The Web API client of each workspace: one for every workspace (a single token), or each one's own (Add to Slack). */
 export interface SlackClients {
   /** Undefined when the workspace has not added Manzil (or removed it). */
@@ -192,88 +152,20 @@ export class SlackPoster implements ChatPoster {
     const client = await this.clientFor(channel);
     const send = (payload: SlackPayload) => client.chat.postMessage({ channel: channelId, ...payload, metadata });
     try {
-      const hasImages = reply.blocks.some((b) => b.kind === 'image');
-      const res = hasImages
-        ? await this.postWithImages(client, reply, send)
+      const res = hasCharts(reply)
+        ? await sendWithCharts(reply, send, {
+            log: this.log,
+            isContentRefusal,
+            upload: (image) => uploadImage(client, image, { timeoutMs: this.options.uploadTimeoutMs }),
+            mayBeUnreadyFile: refusesSlackFile,
+            fileReadyWaitsMs: this.options.fileReadyWaitsMs ?? FILE_READY_WAITS_MS,
+          })
         : await sendWithFallback(reply, send, { log: this.log, isContentRefusal });
       // ok: true without a ts: Slack took it, we cannot say as what.
       if (!res.ts) throw new PostFailure('slack: chat.postMessage answered ok without a ts', 'maybe_posted');
       return { messageId: res.ts };
     } catch (e) {
       throw this.perWorkspace(slackOutcome(e));
-    }
-  }
-
-  private async postWithImages<T>(
-    client: WebClient,
-    reply: Reply,
-    send: (payload: SlackPayload) => Promise<T>,
-  ): Promise<T> {
-    // Uploaded one by one: a failure that throws leaves at most the files before it as orphans, never a message.
-    const files = new Map<number, string>();
-    for (const [i, block] of reply.blocks.entries()) {
-      if (block.kind !== 'image') continue;
-      const upload = await uploadImage(client, block.image, { timeoutMs: this.options.uploadTimeoutMs });
-      if (upload.kind === 'uploaded') files.set(i, upload.fileId);
-      else
-        this.log('slack: a chart could not be attached; it is posted as text', {
-          chart: block.image.name,
-          reason: upload.reason,
-        });
-    }
-    if (files.size > 0) {
-      const shown = await this.postShowingFiles(reply, files, send);
-      if (shown.posted) return shown.result;
-    }
-    // Without the charts: each shows its text fallback and says it could not be attached; plainer forms after that.
-    return sendWithFallback(
-      notingCharts(reply, () => true),
-      send,
-      { log: this.log, isContentRefusal },
-    );
-  }
-
-  /**
-   * Posts the reply with its uploaded files as image blocks. A file Slack has not finished processing is refused as an
-   * invalid `slack_file`: posted again after a short wait (a refused post posted nothing). Resolves `posted: false`
-   * when
-   * Slack refused the content all the same (the caller posts without the charts); throws any other failure.
-   */
-  private async postShowingFiles<T>(
-    reply: Reply,
-    files: ReadonlyMap<number, string>,
-    send: (payload: SlackPayload) => Promise<T>,
-  ): Promise<{ posted: true; result: T } | { posted: false }> {
-    // renderSlack draws every image block as its text fallback: each uploaded chart goes in as a stand-in whose text is
-    // a unique mark, and the section that shows the mark becomes the image block (whatever else render.ts cut or kept).
-    const mark = `manzil-chart-${randomUUID()}-`;
-    const images = new Map<string, { image: ImageFile; fileId: string }>();
-    const marked = notingCharts(
-      reply,
-      (i) => !files.has(i),
-      (block, i) => {
-        const fileId = files.get(i);
-        if (fileId === undefined) return block;
-        const stand = { ...block.image, title: `${mark}${i}`, fallback: '' };
-        images.set(escapeMrkdwn(imageFallback(stand)), { image: block.image, fileId });
-        return { kind: 'image', image: stand };
-      },
-    );
-    const rendered = renderSlack(marked);
-    const blocks = rendered.blocks.map((b): KnownBlock => {
-      const found = b.type === 'section' && b.text ? images.get(b.text.text) : undefined;
-      return found ? imageBlock(found.image, found.fileId) : b;
-    });
-    const waits = this.options.fileReadyWaitsMs ?? FILE_READY_WAITS_MS;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return { posted: true, result: await send({ text: rendered.text, blocks }) };
-      } catch (e) {
-        this.log('slack refused a reply with its charts', { attempt: attempt + 1, error: e });
-        if (!isContentRefusal(e)) throw e;
-        if (!refusesSlackFile(e) || attempt >= waits.length) return { posted: false };
-        await new Promise((r) => setTimeout(r, waits[attempt]));
-      }
     }
   }
 

@@ -2,7 +2,6 @@
 // image
 // it cannot fetch, say), the same reply without images, and at last plain text, so the person always gets an answer.
 // The chain itself is shared (adapters/shared/fallback); Slack gives it its forms and its log line.
-import type { RespondArguments, RespondFn } from '@slack/bolt';
 import type { Reply } from '../../src/bot/index.js';
 import { sendWithFallback as sendForms, type Forms } from '../shared/fallback.js';
 import { renderSlack } from './render.js';
@@ -40,25 +39,4 @@ export function sendWithFallback<T>(
     isContentRefusal: options.isContentRefusal,
     onFailure: (error, attempt) => options.log('slack refused a reply', { attempt, error }),
   });
-}
-
-export interface SendOptions {
-  /** For a button press: false to post a new (ephemeral) message instead of editing. */
-  replaceOriginal?: boolean;
-  log: SendLog;
-}
-
-/** Answers through a response_url; a reply Slack refused in every form is logged, never thrown into Bolt. */
-export async function sendReply(respond: RespondFn, reply: Reply, options: SendOptions): Promise<void> {
-  const envelope: Partial<RespondArguments> =
-    reply.replaceOriginal && options.replaceOriginal !== false
-      ? { replace_original: true }
-      : { response_type: reply.ephemeral ? 'ephemeral' : 'in_channel', replace_original: false };
-  try {
-    await sendWithFallback(reply, (payload) => respond({ ...envelope, ...payload } as RespondArguments), {
-      log: options.log,
-    });
-  } catch {
-    // Already logged, attempt by attempt.
-  }
 }

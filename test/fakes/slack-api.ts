@@ -656,7 +656,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     }
     const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
     // Deleting the original needs no text; anything else is a message and is checked as one.
-    const errors = p.delete_original === true ? [] : checkSlackMessage({ text: p.text, blocks: p.blocks });
+    // Image blocks showing an uploaded file are checked as chat.postMessage checks them (Slack answers a bare 400).
+    const errors =
+      p.delete_original === true
+        ? []
+        : [...checkSlackMessage({ text: p.text, blocks: withFilesAsUrls(p.blocks) }), ...slackFileErrors(p.blocks)];
     attempts.push({ id, payload, accepted: errors.length === 0, errors });
     if (errors.length) return send(res, 400, 'invalid_blocks');
     const hold = holds.get('response_url')?.shift();
