@@ -65,7 +65,7 @@ export const SCHEMA_NOTES: Record<string, VariableNote> = {
   PERSON_PAGES_PER_HOUR: { part: 'fair share', meaning: 'Pages of results one person may ask for in an hour.' },
   PERSON_RUNS_PER_HOUR: {
     part: 'fair share',
-    meaning: 'Runs of `/alerts test` and `/digest now` together one person may ask for in an hour.',
+    meaning: 'Runs of `/alerts test`, `/digest now` and `/compare` together one person may ask for in an hour.',
   },
   PERSON_SEARCHES_PER_HOUR: {
     part: 'fair share',
