@@ -69,7 +69,8 @@ export const SCHEMA_NOTES: Record<string, VariableNote> = {
   },
   PERSON_SEARCHES_PER_HOUR: {
     part: 'fair share',
-    meaning: 'Searches one person may make in an hour (any command that looks something up).',
+    meaning:
+      "Searches one person may make in an hour (any command that looks something up, and a listing's Details or What is it worth?).",
   },
   PERSON_DM_SHARE_PCT: {
     part: 'fair share',

@@ -12,7 +12,10 @@ export interface PersonLimits {
   pagesPerHour: number;
   /** `/alerts test` and `/digest now` runs one person may ask for in an hour. */
   runsPerHour: number;
-  /** Searches (a command that looks something up, an area chosen, a picker's pick) one person may make in an hour. */
+  /**
+   * Searches (a command that looks something up, an area chosen, a picker's pick, a listing's details or value) one
+   * person may make in an hour.
+   */
   searchesPerHour: number;
 }
 
@@ -85,9 +88,13 @@ function costOfCommand(core: ChatCore, req: CommandRequest): CostKind | undefine
   return core.immediateReply(req) ? undefined : 'search';
 }
 
-/** Actions that look something up: a page of results, an area chosen from "which one?" or a value (a new search). */
+/**
+ * Actions that look something up: a page of results; an area chosen from "which one?", a value or a listing's details
+ * (each a call of its own, counted as a search). Saving or removing an alert is not: the channel's alert limit bounds it.
+ */
+const LOOKUP_ACTIONS = new Set(['choose', 'value', 'details']);
 const costOfAction = (action: string): CostKind | undefined =>
-  action === 'page' ? 'page' : action === 'choose' || action === 'value' ? 'search' : undefined;
+  action === 'page' ? 'page' : LOOKUP_ACTIONS.has(action) ? 'search' : undefined;
 
 export function limitingPeople(core: ChatCore, limiter: PersonLimiter): ChatCore {
   const guard = async (channel: string, user: string, kind: CostKind | undefined, go: () => Promise<Reply>) =>

@@ -35,9 +35,9 @@ beforeAll(async () => {
       MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-discord-market-')), 'manzil.db'),
       LOG_LEVEL: 'warn',
       SHUTDOWN_TIMEOUT_S: '0.5',
-      // One comparison an hour, and three lookups: a search, its listing's value and one typed /value.
+      // One comparison an hour, and four lookups: a search, a listing's details, its value and one typed /value.
       PERSON_RUNS_PER_HOUR: '1',
-      PERSON_SEARCHES_PER_HOUR: '3',
+      PERSON_SEARCHES_PER_HOUR: '4',
     },
     host: '127.0.0.1',
     writeLog: () => {},
@@ -75,10 +75,11 @@ const textOf = (m: DiscordJson): string =>
     .filter((s): s is string => typeof s === 'string')
     .join('\n');
 
-const buttonOf = (m: DiscordJson, label: RegExp): string => {
+/** The custom_id of the `nth` button (from 0) whose label matches. */
+const buttonOf = (m: DiscordJson, label: RegExp, nth = 0): string => {
   const found = ((m.components ?? []) as DiscordJson[])
     .flatMap((row) => (row.components ?? []) as DiscordJson[])
-    .find((c) => c.type === 2 && c.custom_id && label.test(String(c.label)));
+    .filter((c) => c.type === 2 && c.custom_id && label.test(String(c.label)))[nth];
   if (!found) throw new Error(`no button ${label} in ${textOf(m).slice(0, 300)}`);
   return String(found.custom_id);
 };
@@ -147,7 +148,7 @@ describe('Discord: /compare with its chart, /value by button, and the person lim
   );
 
   it(
-    "a listing's Details, then What is it worth?, brings the estimate; /value and the button count as lookups",
+    "a listing's Details, then What is it worth?, brings the estimate; /value, Details and the button count as lookups",
     {
       timeout: 120_000,
     },
@@ -169,16 +170,20 @@ describe('Discord: /compare with its chart, /value by button, and the person lim
       const typed = await answer((await command('value', 'jvc 2br', user)).token);
       expect(textOf(typed.message)).toMatch(/in Jumeirah Village Circle is worth/);
 
-      // Three lookups made: the button and /value again are past the limit, and ask the service nothing.
-      let byButton: DiscordJson | undefined;
-      let byCommand: DiscordJson | undefined;
+      // Four lookups made: the button, /value and Details again are past the limit, and ask the service nothing.
+      const over: { message: DiscordJson; ephemeral: boolean }[] = [];
       const calls = await callsDuring(async () => {
         const again = await fake.clickButton(buttonOf(card.message, /What is it worth/), { id: card.id }, { user });
-        byButton = (await answer(again.token)).message;
-        byCommand = (await answer((await command('value', 'downtown 1br', user)).token)).message;
+        over.push(await answer(again.token));
+        over.push(await answer((await command('value', 'downtown 1br', user)).token));
+        const other = buttonOf(results.message, /^Details\b/, 1);
+        over.push(await answer((await fake.clickButton(other, { id: results.id }, { user })).token));
       });
-      expect(textOf(byButton!)).toMatch(LIMIT_TEXT);
-      expect(textOf(byCommand!)).toMatch(LIMIT_TEXT);
+      expect(over).toHaveLength(3);
+      for (const seen of over) {
+        expect(seen.ephemeral).toBe(true);
+        expect(textOf(seen.message)).toMatch(LIMIT_TEXT);
+      }
       expect(calls).toBe(0);
     },
   );

@@ -39,9 +39,9 @@ beforeAll(async () => {
       PORT: '0',
       MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-slack-market-')), 'manzil.db'),
       LOG_LEVEL: 'warn',
-      // One comparison an hour, and three lookups: a search, its listing's value and one typed /value.
+      // One comparison an hour, and four lookups: a search, a listing's details, its value and one typed /value.
       PERSON_RUNS_PER_HOUR: '1',
-      PERSON_SEARCHES_PER_HOUR: '3',
+      PERSON_SEARCHES_PER_HOUR: '4',
     },
     host: '127.0.0.1',
     writeLog: () => {},
@@ -88,10 +88,11 @@ function textOf(node: unknown): string {
     .join('\n');
 }
 
-function buttonOf(p: Payload, label: RegExp): Element {
+/** The `nth` button (from 0) whose label matches. */
+function buttonOf(p: Payload, label: RegExp, nth = 0): Element {
   const found = (p.blocks ?? [])
     .flatMap((b) => [...(b.type === 'actions' ? (b.elements ?? []) : []), ...(b.accessory ? [b.accessory] : [])])
-    .find((e) => e.type === 'button' && e.action_id && label.test(e.text?.text ?? ''));
+    .filter((e) => e.type === 'button' && e.action_id && label.test(e.text?.text ?? ''))[nth];
   if (!found) throw new Error(`no button ${label} in ${textOf(p).slice(0, 300)}`);
   return found;
 }
@@ -152,7 +153,7 @@ describe('Slack: /compare with its chart, /value by button, and the person limit
   );
 
   it(
-    "a listing's Details, then What is it worth?, brings the estimate; /value and the button count as lookups",
+    "a listing's Details, then What is it worth?, brings the estimate; /value, Details and the button count as lookups",
     {
       timeout: 120_000,
     },
@@ -170,15 +171,19 @@ describe('Slack: /compare with its chart, /value by button, and the person limit
 
       expect(textOf(await command('value', 'jvc 2br', user))).toMatch(/in Jumeirah Village Circle is worth/);
 
-      // Three lookups made: the button and /value again are past the limit, and ask the service nothing.
+      // Four lookups made: the button, /value and Details again are past the limit, and ask the service nothing.
       let byButton: Payload | undefined;
       let byCommand: Payload | undefined;
+      let details: Payload | undefined;
       const calls = await callsDuring(async () => {
         byButton = await press(worth, user);
         byCommand = await command('value', 'downtown 1br', user);
+        details = await press(buttonOf(results, /^Details\b/, 1), user);
       });
-      expect(textOf(byButton)).toMatch(LIMIT_TEXT);
-      expect(textOf(byCommand)).toMatch(LIMIT_TEXT);
+      for (const over of [byButton, byCommand, details]) {
+        expect(over!.response_type).toBe('ephemeral');
+        expect(textOf(over)).toMatch(LIMIT_TEXT);
+      }
       expect(calls).toBe(0);
     },
   );
