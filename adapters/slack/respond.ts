@@ -14,7 +14,7 @@ import { uploadImage, type UploadResult } from './upload.js';
  * One wait before showing an uploaded file again: a response_url takes 5 messages, and after the refused one with the
  * charts (and its retry) the three forms without them must still fit.
  */
-const REPLY_FILE_READY_WAITS_MS = [1_000];
+const REPLY_FILE_READY_WAITS_MS = [1_500];
 
 export interface SendOptions {
   /** For a button press: false to post a new (ephemeral) message instead of editing. */

@@ -153,6 +153,26 @@ describe('Slack: /compare with its chart, /value by button, and the person limit
   );
 
   it(
+    'shows a chart Slack is still processing once it is ready, asking again after a wait',
+    { timeout: 90_000 },
+    async () => {
+      // Long enough that the reply sent right after the upload finds the file processing on a loaded machine (as in the
+      // uploads contract), shorter than the reply's one wait (1.5 s).
+      fake.fileProcessing(1_000);
+      try {
+        const id = `market${seq + 1}`;
+        const seen = await command('compare', 'marina, jlt 2br', 'U0CHART3');
+        const refused = fake.responseAttempts(id).filter((a) => !a.accepted);
+        expect(refused.map((a) => a.errors.join())).toEqual([expect.stringMatching(/invalid slack file/)]);
+        expect((seen.blocks ?? []).filter((b) => b.type === 'image' && b.slack_file)).toHaveLength(1);
+        expect(textOf(seen)).not.toContain(CHART_NOT_ATTACHED);
+      } finally {
+        fake.fileProcessing(0);
+      }
+    },
+  );
+
+  it(
     "a listing's Details, then What is it worth?, brings the estimate; /value, Details and the button count as lookups",
     {
       timeout: 120_000,
