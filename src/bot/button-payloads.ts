@@ -14,7 +14,22 @@ export const PAYLOAD_VERSION = 1;
 /** The pages Manzil will show: "page 5000" is a typo or a scraper, and each page costs a call. */
 export const MAX_PAGE = 100;
 
+/** The last service page Manzil asks for: MAX_PAGE pages as people count them (ADREC counts from 0). */
+export const lastPage = (query: Query) => MAX_PAGE - 1 + (operationSpec(query.operation).firstPage ?? 1);
+
 export const DEFAULT_SURFACE: Surface = { cardsPerPage: 10, buttonsPerCard: 5 };
+
+/** The adapter's surface, within what any platform can show; the defaults when it says nothing. */
+export function fitSurface(surface: Surface | undefined): Surface {
+  if (!surface) return DEFAULT_SURFACE;
+  const whole = (n: number, min: number, max: number, fallback: number) =>
+    Number.isInteger(n) ? Math.min(max, Math.max(min, n)) : fallback;
+  return {
+    cardsPerPage: whole(surface.cardsPerPage, 1, 50, DEFAULT_SURFACE.cardsPerPage),
+    buttonsPerCard: whole(surface.buttonsPerCard, 0, 25, DEFAULT_SURFACE.buttonsPerCard),
+    ...(surface.personButtons === false ? { personButtons: false } : {}),
+  };
+}
 
 const areaSchema = z.object({ id: z.number().int().nonnegative(), name: z.string().min(1).max(300) });
 

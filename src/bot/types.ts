@@ -1,9 +1,13 @@
 // The bot's own types: the ports it needs (button state, alerts); the requests adapters send live in src/ports.
+import type { OperationName } from '../api/operations.js';
+import type { LocationResolver } from '../locations/index.js';
+import type { Logger } from '../log.js';
 import { scopeOf } from '../ports/channel.js';
 import type { ValueAsk, ValueEstimate } from '../market/value.js';
 import type { CompareAsk, Query } from '../query/index.js';
 import type { PeriodRecords } from '../views/index.js';
 import type { Reply } from '../views/model.js';
+import type { ServiceCaller } from './search.js';
 
 export type {
   ActionRequest,
@@ -78,4 +82,36 @@ export interface PeriodPort {
  */
 export interface ValuePort {
   estimate(area: { id: number; name: string }, ask: ValueAsk): Promise<ValueEstimate>;
+}
+
+/** What a Bot is built from: the service, the area resolver, the button state, and the ports of its optional parts. */
+export interface BotOptions {
+  api: ServiceCaller;
+  locations: LocationResolver;
+  state: ButtonStateStore;
+  logger: Logger;
+  /** Shown under every reply, e.g. that the data is the sandbox's sample. */
+  footer?: string;
+  /** How long an answer is reused for paging and details. */
+  resultTtlMs?: number;
+  /** How many answers are kept at most (least recently used go first). */
+  resultCacheSize?: number;
+  /** The clock of the answer cache (tests drive it). */
+  now?: () => number;
+  /** A search typed anew reuses an answer at most this old (default 60 s); buttons use `resultTtlMs`. */
+  searchFreshMs?: number;
+  /** When an alert last polled a query's listings (SearchRunnerOptions.lastPolled): older answers are not reused. */
+  lastPolled?: (operation: OperationName, params: Record<string, string>) => Promise<number | undefined>;
+  /** Saved searches; without it, alert commands say alerts are off. */
+  alerts?: AlertsPort;
+  /** Market digests; without it, digest commands say digests are off. */
+  digests?: DigestsPort;
+  /** `/compare`; without it, compare says it is off. */
+  compare?: ComparePort;
+  /** Market context on listing cards; none without it. */
+  market?: MarketContextPort;
+  /** A transactions period read whole, for the reply's figures; without it they are the page's, said so. */
+  periods?: PeriodPort;
+  /** Value estimates (`/value`, a listing's "What is it worth?"); without it they say they are off. */
+  value?: ValuePort;
 }

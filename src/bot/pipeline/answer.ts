@@ -1,0 +1,70 @@
+// A command, stage by stage, each handing its result to the next:
+//   1. understand the text (understand.ts, over src/query's parse)
+//   2. plan the search and resolve its area (resolve.ts, over src/locations)
+//   3. fetch (fetch.ts: the service page, its market context and period)
+//   4. present a page (present.ts: the cards and buttons for the surface)
+//   5. remember the buttons (remember.ts: one state row behind them)
+// Requests for the optional parts (alerts, digests, value, compare) leave after stage 1 for their port.
+import type { Logger } from '../../log.js';
+import type { Reply } from '../../views/model.js';
+import { fitSurface, lastPage } from '../button-payloads.js';
+import { doubtDraft } from '../doubt.js';
+import { requester, withNote, type PlannedSearch } from '../requests.js';
+import type { AskOptions } from '../search.js';
+import { scopedState, type ButtonStateStore, type CommandRequest, type Surface } from '../types.js';
+import { valueCommand } from '../value.js';
+import { fetchPage } from './fetch.js';
+import { presentPage } from './present.js';
+import { remember } from './remember.js';
+import { resolveArea, type PageView } from './resolve.js';
+import { TOO_FAR, privately, type Stages } from './stages.js';
+import { understand } from './understand.js';
+
+/** A command's reply (the footer is the Bot's to add). Throws what the stages throw: the Bot makes it friendly. */
+export async function answer(stages: Stages, req: CommandRequest, log: Logger): Promise<Reply> {
+  const { options } = stages;
+  const started = performance.now();
+  const understood = understand(req, options, log);
+  if ('say' in understood) return privately(understood.say);
+  if ('alerts' in understood) return options.alerts!.handle(requester(req), understood.alerts);
+  if ('digests' in understood) return options.digests!.handle(requester(req), understood.digests);
+  if ('compare' in understood) return options.compare!.handle(understood.compare);
+  if ('value' in understood) {
+    const reply = await valueCommand(options.value!, options.locations, understood.value);
+    log.info('command answered', { operation: 'value', ms: Math.round(performance.now() - started) });
+    return reply;
+  }
+  const state = scopedState(options.state, req.channel);
+  const surface = fitSurface(req.surface);
+  if ('doubt' in understood) return remember(state, doubtDraft(understood.doubt, surface));
+  const { search } = understood;
+  const reply = await runSearch(stages, search, surface, state);
+  log.info('command answered', { operation: search.query.operation, ms: Math.round(performance.now() - started) });
+  return search.note ? withNote(reply, search.note) : reply;
+}
+
+/** A planned search from stage 2 on: a command's, or a button's that runs one as a command would. */
+export async function runSearch(
+  stages: Stages,
+  search: PlannedSearch,
+  surface: Surface,
+  state: ButtonStateStore,
+): Promise<Reply> {
+  const resolved = await resolveArea(stages.options.locations, search, surface);
+  if ('ask' in resolved) return remember(state, resolved.ask);
+  // A search typed anew reuses only a fresh answer; buttons reuse answers for the cache's lifetime.
+  return showPage(stages, resolved.view, state, { maxAgeMs: stages.options.searchFreshMs ?? 60_000 });
+}
+
+/** One chat page of a search whose area is known, from stage 3 on: a command's first page, or a button's. */
+export async function showPage(
+  stages: Stages,
+  view: PageView,
+  state: ButtonStateStore,
+  ask: AskOptions = {},
+): Promise<Reply> {
+  if (view.position.page > lastPage(view.query)) return privately(TOO_FAR);
+  const fetched = await fetchPage(stages, view, ask);
+  const page = await presentPage(view, fetched);
+  return remember(state, page);
+}
