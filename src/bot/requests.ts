@@ -1,5 +1,5 @@
 // Command text into what the bot does with it (pure): a search planned from the text and an area chosen apart from it,
-// or the text of an /alerts, /digest or help request. Routing them is bot.ts's job.
+// or the text of an /alerts, /digest or help request. Routing them is pipeline/understand.ts's job.
 import { operationSpec } from '../api/operations.js';
 import { isHelpTopic, parseCommand, type ParseResult, type Query, type Suggestion } from '../query/index.js';
 import type { Reply } from '../views/model.js';

@@ -1,6 +1,6 @@
 // Price per square foot of a listing: how commercial space is quoted and compared in the UAE. The service sends a
 // price and a size but no price per sqft, and has no filter for it, so it is worked out here, for the card and for the
-// filter Manzil applies to what a search returns (bot/present.ts).
+// filter Manzil applies to what a search returns (bot/pipeline/present.ts).
 import { COMMERCIAL_TYPES, RESIDENTIAL_TYPES } from '../api/operations.js';
 import { formatNumber, type PriceLike } from './format.js';
 
