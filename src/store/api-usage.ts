@@ -4,19 +4,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { apiUsage } from './schema.js';
 import { serviceKey } from './service-key.js';
-
-export interface SyncApiUsageRepo {
-  /**
-   * Adds one call, made at `at` (epoch ms), to each window (`day:YYYY-MM-DD`, `month:YYYY-MM`, UTC); returns each
-   * window's count after it (every instance's calls, this one included).
-   */
-  record(windows: string[], at: number): Record<string, number>;
-  /** Calls counted in one window; 0 when none. */
-  count(window: string): number;
-}
+import type { ApiUsageRepo } from './contracts/usage.js';
+import type { Synced } from './contracts/synced.js';
 
 /** `service`: the property service's base URL; each service has its own counts. */
-export function createApiUsageRepo(store: Store, baseUrl: string): SyncApiUsageRepo {
+export function createApiUsageRepo(store: Store, baseUrl: string): Synced<ApiUsageRepo> {
   const { db } = store;
   const service = serviceKey(baseUrl);
   return {

@@ -9,22 +9,8 @@ import {
   parseJsonOrUndefined,
   payloadHashOf,
 } from './state-and-cache-values.js';
-
-export interface SyncButtonStateRepo {
-  /**
-   * Stores the payload (JSON) and returns its token: 22 url-safe characters. `scope`: the conversation it is posted in
-   * (the bot's `scopeOf(channel)`); pressed anywhere else it does nothing. The same kind and payload saved again in the
-   * same scope give the same token (the row is marked used now): an identical reply writes no new row.
-   */
-  save(kind: string, payload: unknown, scope?: string): string;
-  /**
-   * The saved state, or undefined for an unknown (or pruned) token or one saved under another service.
-   * Marks the token as used now.
-   */
-  load<T = unknown>(token: string, scope?: string): { kind: string; payload: T } | undefined;
-  /** Deletes states not used for `olderThanMs`; returns how many. */
-  prune(olderThanMs: number): number;
-}
+import type { ButtonStateRepo } from './contracts/caches.js';
+import type { Synced } from './contracts/synced.js';
 
 /** Tokens are 22 url-safe characters; anything else is not worth a query. */
 export const TOKEN = /^[A-Za-z0-9_-]{1,40}$/;
@@ -35,7 +21,11 @@ export const TOKEN = /^[A-Za-z0-9_-]{1,40}$/;
  * have been saved on the sandbox or on a service we cannot tell apart, so only the sandbox adopts them; any other
  * service reads them as unknown (the bot answers as for any expired button).
  */
-export function createButtonStateRepo(store: Store, now: () => number = Date.now, service = ''): SyncButtonStateRepo {
+export function createButtonStateRepo(
+  store: Store,
+  now: () => number = Date.now,
+  service = '',
+): Synced<ButtonStateRepo> {
   const { db } = store;
   const owners = buttonOwners(service);
   // Every card the outbox posts saves its buttons' state: built once, not per card.
@@ -70,7 +60,7 @@ export function createButtonStateRepo(store: Store, now: () => number = Date.now
         hash: payloadHashOf(kind, text),
       })!.token;
     },
-    load<T>(token: string, scope?: string) {
+    load(token, scope) {
       if (!TOKEN.test(token)) return undefined;
       // A button pressed in another conversation than its own (a payload crafted with a token seen elsewhere) is
       // unknown.
@@ -81,7 +71,7 @@ export function createButtonStateRepo(store: Store, now: () => number = Date.now
         .where(and(eq(buttonState.token, token), inArray(buttonState.service, owners), inScope))
         .returning({ kind: buttonState.kind, payload: buttonState.payload })
         .get();
-      return row ? { kind: row.kind, payload: parseJsonOrUndefined(row.payload) as T } : undefined;
+      return row ? { kind: row.kind, payload: parseJsonOrUndefined(row.payload) } : undefined;
     },
     prune(olderThanMs) {
       return db

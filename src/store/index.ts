@@ -3,7 +3,6 @@ export { openStore, type Store, type StoreOptions } from './db.js';
 export { WriteLock } from './write-lock.js';
 export { applyMigrations, ForeignKeyViolationError, type Violation } from './migrate.js';
 export { normaliseQuery } from './location-cache.js';
-export type { MarketCacheEntry } from './market-cache.js';
 export { adoptServiceSpellings, serviceKey } from './service-key.js';
 export * as schema from './schema.js';
 export {
@@ -31,22 +30,11 @@ export { REMOVED_REASON, type InstallationKey } from './installations.js';
 export { resealInstallations, slackInstallations } from './slack-installations.js';
 export { keyIdOf, parseKey, Sealer, sealerFrom } from './sealing.js';
 export { monthOf } from './teams.js';
-export { type PersonTake } from './person-uses.js';
-export {
-  promised,
-  type AlertsRepo,
-  type ApiUsageRepo,
-  type ButtonStateRepo,
-  type DigestRepo,
-  type LeaseRepo,
-  type LocationCacheRepo,
-  type MarketCacheRepo,
-  type OutboxRepo,
-  type PersonUseRepo,
-  type Promised,
-  type SlackInstallationRepo,
-  type TeamRepo,
-} from './promised.js';
+export { promised, type AlertsRepo, type DigestRepo, type Promised } from './promised.js';
+export type { LeaseRepo, OutboxRepo, SlackInstallationRepo } from './promised.js';
+export type { ButtonStateRepo, LocationCacheRepo, MarketCacheEntry, MarketCacheRepo } from './contracts/caches.js';
+export type { ApiUsageRepo, PersonTake, PersonUseRepo, TeamLine, TeamRepo } from './contracts/usage.js';
+export type { Synced } from './contracts/synced.js';
 export {
   createAlertsRepo,
   createApiUsageRepo,

@@ -3,19 +3,8 @@ import { and, desc, eq, lte } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { locationCache } from './schema.js';
 import { cachedAnswers, cacheEntry, cacheHit } from './state-and-cache-values.js';
-
-export interface SyncLocationCacheRepo {
-  /** The cached results, or undefined when missing or expired. */
-  get(query: string): { results: unknown; fetchedAt: number } | undefined;
-  put(query: string, results: unknown, ttlMs: number): void;
-  /**
-   * Every answer kept for this service, expired or not (a name the lookup once answered is still an area), newest
-   * first, at most `limit`: what the parser and "did you mean" learn area names from at start.
-   */
-  answers(limit?: number): unknown[];
-  /** Deletes expired entries; returns how many. */
-  prune(): number;
-}
+import type { LocationCacheRepo } from './contracts/caches.js';
+import type { Synced } from './contracts/synced.js';
 
 /** "  Dubai   MARINA " and "dubai marina" are one entry. */
 export const normaliseQuery = (query: string) => query.trim().toLowerCase().replace(/\s+/g, ' ');
@@ -25,7 +14,7 @@ export function createLocationCacheRepo(
   store: Store,
   now: () => number = Date.now,
   service = '',
-): SyncLocationCacheRepo {
+): Synced<LocationCacheRepo> {
   const { db } = store;
   return {
     get(query) {

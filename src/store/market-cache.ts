@@ -3,27 +3,19 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { marketCache } from './schema.js';
-import { marketCacheColumns, marketCacheHit, type MarketCacheEntry } from './state-and-cache-values.js';
-
-export type { MarketCacheEntry } from './state-and-cache-values.js';
-
-export interface SyncMarketCacheRepo {
-  /** The entry kept under `key`, or undefined when missing or expired. */
-  get(key: string): MarketCacheEntry | undefined;
-  /**
-   * Keeps the entry for `ttlMs` after its first page was fetched. It replaces what is kept unless that is the same
-   * fetch with more pages read, so two readers of one answer never shorten it.
-   */
-  put(key: string, entry: MarketCacheEntry, ttlMs: number): void;
-  /** Deletes expired entries; returns how many. */
-  prune(): number;
-}
+import { marketCacheColumns, marketCacheHit } from './state-and-cache-values.js';
+import type { MarketCacheRepo } from './contracts/caches.js';
+import type { Synced } from './contracts/synced.js';
 
 /** When a put replaces the kept row: a newer fetch, or the same one with at least as many pages. */
 const replacesKept = sql`excluded.fetched_at > ${marketCache.fetchedAt} or (excluded.fetched_at = ${marketCache.fetchedAt} and excluded.page_count >= ${marketCache.pageCount})`;
 
 /** `service`: the property service's key; answers of one service are never served for another. */
-export function createMarketCacheRepo(store: Store, now: () => number = Date.now, service = ''): SyncMarketCacheRepo {
+export function createMarketCacheRepo(
+  store: Store,
+  now: () => number = Date.now,
+  service = '',
+): Synced<MarketCacheRepo> {
   const { db } = store;
   return {
     get(key) {

@@ -4,23 +4,10 @@
 import { and, desc, eq, gt, lt, lte } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { personUse } from './schema.js';
+import type { PersonTake, PersonUseRepo } from './contracts/usage.js';
+import type { Synced } from './contracts/synced.js';
 
-/** `take`'s answer: counted; or not, and how long until a use leaves the window so that one may be counted again. */
-export type PersonTake = { ok: true } | { ok: false; retryAfterMs: number };
-
-export interface SyncPersonUseRepo {
-  /**
-   * One use of `kind` by `person` now, when fewer than `max` of that kind were counted in the last `windowMs`:
-   * counted, and ok. Else nothing is counted, and `retryAfterMs` is how long until the window holds one fewer. Decided
-   * and
-   * counted at once: two instances never both let the last one through.
-   */
-  take(person: string, kind: string, max: number, windowMs: number): PersonTake;
-  /** Deletes uses older than `olderThanMs` (the longest window); returns how many. */
-  prune(olderThanMs: number): number;
-}
-
-export function createPersonUseRepo(store: Store, now: () => number = Date.now): SyncPersonUseRepo {
+export function createPersonUseRepo(store: Store, now: () => number = Date.now): Synced<PersonUseRepo> {
   const { db } = store;
   const take = store.sqlite.transaction((person: string, kind: string, max: number, windowMs: number): PersonTake => {
     const at = now();

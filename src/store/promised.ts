@@ -3,16 +3,10 @@
 // synchronous inside (better-sqlite3 runs a transaction's callback synchronously and rejects async ones), and are
 // handed to the core through `promised`.
 import type { SyncAlertsRepo } from './alerts.js';
-import type { SyncApiUsageRepo } from './api-usage.js';
-import type { SyncButtonStateRepo } from './button-state.js';
 import type { SyncDigestRepo } from './digests.js';
 import type { SyncSlackInstallationRepo } from './installations.js';
 import type { SyncLeaseRepo } from './leases.js';
-import type { SyncLocationCacheRepo } from './location-cache.js';
-import type { SyncMarketCacheRepo } from './market-cache.js';
 import type { SyncOutboxRepo } from './outbox.js';
-import type { SyncPersonUseRepo } from './person-uses.js';
-import type { SyncTeamRepo } from './teams.js';
 
 /** `R` with every method answering a promise of what it returned. */
 export type Promised<R> = {
@@ -39,10 +33,4 @@ export type AlertsRepo = Promised<SyncAlertsRepo>;
 export type OutboxRepo = Promised<SyncOutboxRepo>;
 export type LeaseRepo = Promised<SyncLeaseRepo>;
 export type DigestRepo = Promised<SyncDigestRepo>;
-export type ButtonStateRepo = Promised<SyncButtonStateRepo>;
-export type LocationCacheRepo = Promised<SyncLocationCacheRepo>;
-export type MarketCacheRepo = Promised<SyncMarketCacheRepo>;
-export type ApiUsageRepo = Promised<SyncApiUsageRepo>;
-export type TeamRepo = Promised<SyncTeamRepo>;
 export type SlackInstallationRepo = Promised<SyncSlackInstallationRepo>;
-export type PersonUseRepo = Promised<SyncPersonUseRepo>;

@@ -11,20 +11,10 @@ import { createLocationCacheRepo as locationsOn } from './location-cache.js';
 import { createMarketCacheRepo as marketOn } from './market-cache.js';
 import { createOutboxRepo as outboxOn } from './outbox.js';
 import { createPersonUseRepo as personUsesOn } from './person-uses.js';
-import {
-  promised,
-  type AlertsRepo,
-  type ApiUsageRepo,
-  type ButtonStateRepo,
-  type DigestRepo,
-  type LeaseRepo,
-  type LocationCacheRepo,
-  type MarketCacheRepo,
-  type OutboxRepo,
-  type PersonUseRepo,
-  type SlackInstallationRepo,
-  type TeamRepo,
-} from './promised.js';
+import type { ButtonStateRepo, LocationCacheRepo, MarketCacheRepo } from './contracts/caches.js';
+import type { ApiUsageRepo, PersonUseRepo, TeamRepo } from './contracts/usage.js';
+import { promised, type AlertsRepo, type DigestRepo } from './promised.js';
+import type { LeaseRepo, OutboxRepo, SlackInstallationRepo } from './promised.js';
 import type { Sealer } from './sealing.js';
 import { createTeamRepo as teamsOn } from './teams.js';
 

@@ -3,6 +3,8 @@
 // statements around these, so the answers cannot drift. No database, no clock.
 import { createHash, randomBytes } from 'node:crypto';
 import { teamOf } from '../ports/channel.js';
+import type { MarketCacheEntry } from './contracts/caches.js';
+import type { TeamLine } from './contracts/usage.js';
 import type { Sealer } from './sealing.js';
 
 /**
@@ -65,15 +67,6 @@ export function cachedAnswers(rows: readonly { results: string }[]): unknown[] {
   return out;
 }
 
-/** One line of `manzil teams`. */
-export interface TeamLine {
-  team: string;
-  alerts: number;
-  digests: number;
-  calls: number;
-  budget: number | undefined;
-}
-
 /**
  * Every team known from the channels of its alerts and digests (one row each), its spend in the month and its own
  * share; the biggest spenders first, then by name.
@@ -103,16 +96,6 @@ export function resealed(
   row: { sealed: string; keyId: string },
 ): { sealed: string; keyId: string } | undefined {
   return row.keyId === sealer.keyId ? undefined : sealer.seal(sealer.open(row.sealed));
-}
-
-/** One market answer as the market cache keeps it: the pages read so far, and when the first was fetched. */
-export interface MarketCacheEntry {
-  pages: unknown[][];
-  totalItems?: number;
-  totalPages?: number;
-  /** Every page was read. */
-  done: boolean;
-  fetchedAt: number;
 }
 
 /** The columns a market-cache entry is written with, kept for `ttlMs` after its first page was fetched. */

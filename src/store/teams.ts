@@ -3,12 +3,14 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { digest, alertDefinition, teamBudget, teamUsage } from './schema.js';
-import { teamLines, type TeamLine } from './state-and-cache-values.js';
+import type { Synced } from './contracts/synced.js';
+import type { TeamLine, TeamRepo } from './contracts/usage.js';
+import { teamLines } from './state-and-cache-values.js';
 
 /** `YYYY-MM` of `at`, UTC: the window a call counts in. */
 export const monthOf = (at: number): string => new Date(at).toISOString().slice(0, 7);
 
-export function createTeamRepo(store: Store, now: () => number = Date.now) {
+export function createTeamRepo(store: Store, now: () => number = Date.now): Synced<TeamRepo> {
   const { db } = store;
   const add = db
     .insert(teamUsage)
@@ -61,5 +63,3 @@ export function createTeamRepo(store: Store, now: () => number = Date.now) {
     },
   };
 }
-
-export type SyncTeamRepo = ReturnType<typeof createTeamRepo>;

@@ -1,19 +1,10 @@
 // The database as the rest of Manzil sees it: its repositories, whichever dialect is behind them. Both openers write it
 // (SQLite ../database.ts, Postgres ../pg/database.ts), so it lives where neither is imported.
 import type { Store } from '../db.js';
-import type {
-  AlertsRepo,
-  ApiUsageRepo,
-  ButtonStateRepo,
-  DigestRepo,
-  LeaseRepo,
-  LocationCacheRepo,
-  MarketCacheRepo,
-  OutboxRepo,
-  PersonUseRepo,
-  SlackInstallationRepo,
-  TeamRepo,
-} from '../promised.js';
+import type { AlertsRepo, DigestRepo } from '../promised.js';
+import type { LeaseRepo, OutboxRepo, SlackInstallationRepo } from '../promised.js';
+import type { ButtonStateRepo, LocationCacheRepo, MarketCacheRepo } from './caches.js';
+import type { ApiUsageRepo, PersonUseRepo, TeamRepo } from './usage.js';
 import type { Sealer } from '../sealing.js';
 
 export interface Database {

@@ -3,7 +3,7 @@
 // what is committed (`calls = calls + 1`, the row locked until the commit) and returns the count it made, so no call is
 // lost and each instance learns the count after its own call.
 import { and, eq, sql } from 'drizzle-orm';
-import type { ApiUsageRepo } from '../promised.js';
+import type { ApiUsageRepo } from '../contracts/usage.js';
 import { serviceKey } from '../service-key.js';
 import type { PgStore } from './open.js';
 import { apiUsage } from './schema.js';

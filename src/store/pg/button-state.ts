@@ -3,7 +3,7 @@
 // the conversation it was posted in. Each method is one statement, so instances need no more than the row's own lock.
 import { and, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import { TOKEN } from '../button-state.js';
-import type { ButtonStateRepo } from '../promised.js';
+import type { ButtonStateRepo } from '../contracts/caches.js';
 import {
   buttonOwners,
   jsonText,

@@ -3,7 +3,7 @@
 // upsert, so two instances caching the same query at once leave one entry, the later one.
 import { and, desc, eq, lte } from 'drizzle-orm';
 import { normaliseQuery } from '../location-cache.js';
-import type { LocationCacheRepo } from '../promised.js';
+import type { LocationCacheRepo } from '../contracts/caches.js';
 import { cachedAnswers, cacheEntry, cacheHit } from '../state-and-cache-values.js';
 import type { PgStore } from './open.js';
 import { locationCache } from './schema.js';

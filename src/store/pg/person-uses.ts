@@ -2,7 +2,7 @@
 // calls give the same results). SQLite has one writer at a time; here a take locks the person's kind (a
 // transaction-scoped advisory lock) before it counts, so instances taking for one person at once count one by one.
 import { and, desc, eq, gt, lt, lte, sql } from 'drizzle-orm';
-import type { PersonUseRepo } from '../promised.js';
+import type { PersonUseRepo } from '../contracts/usage.js';
 import type { PgStore } from './open.js';
 import { personUse } from './schema.js';
 

@@ -2,7 +2,7 @@
 // SQLite (which tells what each method means; the same calls give the same results). A charge adds one to what is
 // committed (`calls = calls + 1`), so instances charging the same team at once lose no call.
 import { and, eq, sql } from 'drizzle-orm';
-import type { TeamRepo } from '../promised.js';
+import type { TeamRepo } from '../contracts/usage.js';
 import { teamLines } from '../state-and-cache-values.js';
 import { monthOf } from '../teams.js';
 import type { PgStore } from './open.js';

@@ -31,14 +31,9 @@ import { createPgLeaseRepo } from '../../../src/store/pg/leases.js';
 import { openPgStore, type PgStore } from '../../../src/store/pg/open.js';
 import { createPgOutboxRepo } from '../../../src/store/pg/outbox.js';
 import { createPgPersonUseRepo } from '../../../src/store/pg/person-uses.js';
-import type {
-  AlertsRepo,
-  DigestRepo,
-  LeaseRepo,
-  MarketCacheRepo,
-  OutboxRepo,
-  PersonUseRepo,
-} from '../../../src/store/promised.js';
+import type { MarketCacheRepo } from '../../../src/store/contracts/caches.js';
+import type { PersonUseRepo } from '../../../src/store/contracts/usage.js';
+import type { AlertsRepo, DigestRepo, LeaseRepo, OutboxRepo } from '../../../src/store/promised.js';
 import { freshPostgres } from '../../support/postgres.js';
 import type { SmallRepoMakers } from './small-repos.contract.js';
 

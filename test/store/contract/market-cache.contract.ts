@@ -1,7 +1,7 @@
 // The market cache's contract (src/store/market-cache.ts and its Postgres twin), through the port only, so it runs the
 // same on SQLite and on Postgres (market-cache.test.ts): what another process or instance reads of what one fetched.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MarketCacheRepo } from '../../../src/store/promised.js';
+import type { MarketCacheRepo } from '../../../src/store/contracts/caches.js';
 
 type Clock = () => number;
 

@@ -2,7 +2,7 @@
 // the same name): each person's costly asks of each kind counted over a sliding window, refused past the limit with
 // how long to wait, and never more than the limit let through when two instances take for one person at once.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PersonUseRepo } from '../../../src/store/promised.js';
+import type { PersonUseRepo } from '../../../src/store/contracts/usage.js';
 import type { Stores } from './databases.js';
 
 const MINUTE = 60_000;

@@ -6,16 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Sealer, type NewDigest, type NewAlert } from '../../../src/store/index.js';
 import { NEVER, REMOVED_REASON } from '../../../src/store/installations.js';
-import type {
-  AlertsRepo,
-  ApiUsageRepo,
-  ButtonStateRepo,
-  DigestRepo,
-  LocationCacheRepo,
-  OutboxRepo,
-  SlackInstallationRepo,
-  TeamRepo,
-} from '../../../src/store/promised.js';
+import type { ButtonStateRepo, LocationCacheRepo } from '../../../src/store/contracts/caches.js';
+import type { ApiUsageRepo, TeamRepo } from '../../../src/store/contracts/usage.js';
+import type { AlertsRepo, DigestRepo, OutboxRepo, SlackInstallationRepo } from '../../../src/store/promised.js';
 
 type Clock = () => number;
 
