@@ -3,7 +3,7 @@
 // Postgres (./pg/outbox.ts, ./pg/leases.ts) run different statements around these, so the answers cannot drift.
 // Pure: no database, no clock.
 import { createHash } from 'node:crypto';
-import type { InstanceInfo } from './contracts/leases.js';
+import type { InstanceInfo, InstanceRow } from './contracts/leases.js';
 import type { ClaimedEntry, NewDelivery, OutboxRow, OutboxStats } from './contracts/outbox.js';
 
 /** The row of a new entry, but its origin (the database's lineage, which each dialect reads its own way). */
@@ -89,12 +89,6 @@ export function statsOf(rows: readonly StateCount[], heldChannels: number, at: n
     oldestPendingMs: Number.isFinite(oldest) ? Math.max(0, at - oldest) : 0,
     heldChannels,
   };
-}
-
-/** An instance as its heartbeat row records it. */
-export interface InstanceRow extends InstanceInfo {
-  startedAt: number;
-  heartbeatAt: number;
 }
 
 /**

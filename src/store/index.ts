@@ -19,19 +19,22 @@ export type {
   ClaimedEntry,
   ClaimOptions,
   FailedAttempt,
+  ClaimedRef,
+  HeldChannel,
   NewDelivery,
+  OutboxRepo,
   OutboxRow,
   OutboxStats,
 } from './contracts/outbox.js';
-export type { Fence, InstanceInfo } from './contracts/leases.js';
+export type { Fence, InstanceInfo, InstanceRow, LastRun, LeaseRepo } from './contracts/leases.js';
 export { markRestored, readDbId, readLineage, readRestore, renewDbId } from './meta.js';
 export { digestKey, type DigestRow, type NewDigest } from './digests.js';
-export { REMOVED_REASON, type InstallationKey } from './installations.js';
+export { REMOVED_REASON } from './installations.js';
+export type { InstallationKey, InstallationListing, SlackInstallationRepo } from './contracts/installations.js';
 export { resealInstallations, slackInstallations } from './slack-installations.js';
 export { keyIdOf, parseKey, Sealer, sealerFrom } from './sealing.js';
 export { monthOf } from './teams.js';
 export { promised, type AlertsRepo, type DigestRepo, type Promised } from './promised.js';
-export type { LeaseRepo, OutboxRepo, SlackInstallationRepo } from './promised.js';
 export type { ButtonStateRepo, LocationCacheRepo, MarketCacheEntry, MarketCacheRepo } from './contracts/caches.js';
 export type { ApiUsageRepo, PersonTake, PersonUseRepo, TeamLine, TeamRepo } from './contracts/usage.js';
 export type { Synced } from './contracts/synced.js';

@@ -2,14 +2,11 @@
 // workspace puts on its channels: their alerts and digests wait, and nothing is posted, until it adds Manzil again.
 import { and, desc, eq, like, ne, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
+import type { InstallationKey, InstallationListing, SlackInstallationRepo } from './contracts/installations.js';
+import type { Synced } from './contracts/synced.js';
 import type { Sealer } from './sealing.js';
 import { digest, outbox, channelHold, alertDefinition, slackInstallation } from './schema.js';
 import { resealed } from './state-and-cache-values.js';
-
-export interface InstallationKey {
-  teamId?: string | undefined;
-  enterpriseId?: string | undefined;
-}
 
 /** The reason held channels of a removed workspace show (`/alerts list`, `manzil outbox`). */
 export const REMOVED_REASON =
@@ -27,7 +24,11 @@ export const keyOf = (k: InstallationKey) => `${k.enterpriseId ?? '-'}:${k.teamI
 const workspaceOf = (k: InstallationKey) =>
   k.teamId ? eq(slackInstallation.teamId, k.teamId) : eq(slackInstallation.key, keyOf(k));
 
-export function createSlackInstallationRepo(store: Store, sealer: Sealer, now: () => number = Date.now) {
+export function createSlackInstallationRepo(
+  store: Store,
+  sealer: Sealer,
+  now: () => number = Date.now,
+): Synced<SlackInstallationRepo> {
   const { db } = store;
   return {
     /**
@@ -75,7 +76,7 @@ export function createSlackInstallationRepo(store: Store, sealer: Sealer, now: (
       return db.delete(slackInstallation).where(workspaceOf(k)).run().changes > 0;
     },
 
-    list(): { teamId: string | null; enterpriseId: string | null; installedAt: number; keyId: string }[] {
+    list(): InstallationListing[] {
       return db
         .select({
           teamId: slackInstallation.teamId,
@@ -148,5 +149,3 @@ export function createSlackInstallationRepo(store: Store, sealer: Sealer, now: (
     },
   };
 }
-
-export type SyncSlackInstallationRepo = ReturnType<typeof createSlackInstallationRepo>;

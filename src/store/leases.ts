@@ -3,7 +3,8 @@
 // the token, so an instance that stalled past its lease and lost it can change nothing.
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { lapsedIds } from './claims.js';
-import type { Fence, InstanceInfo } from './contracts/leases.js';
+import type { Fence, InstanceInfo, InstanceRow, LastRun, LeaseRepo } from './contracts/leases.js';
+import type { Synced } from './contracts/synced.js';
 import type { Store } from './db.js';
 import { nextGeneration } from './meta.js';
 import { instance, jobLease } from './schema.js';
@@ -15,7 +16,7 @@ export function holdsLease(store: Pick<Store, 'db'>, fence: Fence | undefined): 
   return row !== undefined && row.holder === fence.holder && row.token === fence.token;
 }
 
-export function createLeaseRepo(store: Store) {
+export function createLeaseRepo(store: Store): Synced<LeaseRepo> {
   const { db, sqlite } = store;
   const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
 
@@ -53,7 +54,7 @@ export function createLeaseRepo(store: Store) {
     holds,
 
     /** Ends the run: frees the lease and records it, only under the same token (a stale run records nothing). */
-    finish(fence: Fence, run: { at: number; ms: number; ok: boolean } | undefined): boolean {
+    finish(fence: Fence, run: LastRun | undefined): boolean {
       return (
         db
           .update(jobLease)
@@ -74,7 +75,7 @@ export function createLeaseRepo(store: Store) {
         .run();
     },
 
-    lastRun(name: string): { at: number; ms: number; ok: boolean } | undefined {
+    lastRun(name: string): LastRun | undefined {
       const row = db.select().from(jobLease).where(eq(jobLease.name, name)).get();
       return row?.lastRunAt != null
         ? { at: row.lastRunAt, ms: row.lastRunMs ?? 0, ok: Boolean(row.lastRunOk) }
@@ -122,7 +123,7 @@ export function createLeaseRepo(store: Store) {
         .run().changes;
     },
 
-    instances(): (typeof instance.$inferSelect)[] {
+    instances(): InstanceRow[] {
       return db
         .select()
         .from(instance)
@@ -131,5 +132,3 @@ export function createLeaseRepo(store: Store) {
     },
   };
 }
-
-export type SyncLeaseRepo = ReturnType<typeof createLeaseRepo>;

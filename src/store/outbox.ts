@@ -6,12 +6,16 @@ import { and, asc, eq, inArray, lt, ne, notInArray, or, sql } from 'drizzle-orm'
 import { claimedEntries, deliveryIdOf, firstChannels, INTERRUPTED, newEntry, statsOf } from './claims.js';
 import type {
   ClaimedEntry,
+  ClaimedRef,
   ClaimOptions,
   FailedAttempt,
+  HeldChannel,
   NewDelivery,
+  OutboxRepo,
   OutboxRow,
   OutboxStats,
 } from './contracts/outbox.js';
+import type { Synced } from './contracts/synced.js';
 import type { Store } from './db.js';
 import { nextGeneration, readLineage } from './meta.js';
 import { outbox, channelHold } from './schema.js';
@@ -22,7 +26,7 @@ export { deliveryIdOf, INTERRUPTED };
 const platformFilter = (platforms: readonly string[]) =>
   or(...platforms.map((p) => sql`${outbox.channel} like ${`${p}:%`}`));
 
-export function createOutboxRepo(store: Store, now: () => number = Date.now) {
+export function createOutboxRepo(store: Store, now: () => number = Date.now): Synced<OutboxRepo> {
   const { db, sqlite } = store;
   const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
   const owned = (id: number, token: number) =>
@@ -143,7 +147,7 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
     },
 
     /** Extends claims while their entries wait their turn in a channel's queue (one statement for the whole queue). */
-    extendClaims(entries: readonly { id: number; token: number }[], until: number): number {
+    extendClaims(entries: readonly ClaimedRef[], until: number): number {
       if (entries.length === 0) return 0;
       const byToken = new Map<number, number[]>();
       for (const e of entries) byToken.set(e.token, [...(byToken.get(e.token) ?? []), e.id]);
@@ -192,7 +196,7 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
      * by
      * a Retry-After keeps its order: every entry waits, not only the refused one). Their maybe-delivered flag stays.
      */
-    requeue(entries: readonly { id: number; token: number }[], at: number): void {
+    requeue(entries: readonly ClaimedRef[], at: number): void {
       if (entries.length === 0) return;
       tx(() => {
         for (const e of entries) {
@@ -266,7 +270,7 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
     },
 
     /** Every held channel, with when it is tried again. */
-    heldChannels(): { channel: string; reason: string; since: number; retryAt: number }[] {
+    heldChannels(): HeldChannel[] {
       return db.select().from(channelHold).all();
     },
 
@@ -344,5 +348,3 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now) {
     },
   };
 }
-
-export type SyncOutboxRepo = ReturnType<typeof createOutboxRepo>;

@@ -4,9 +4,6 @@
 // handed to the core through `promised`.
 import type { SyncAlertsRepo } from './alerts.js';
 import type { SyncDigestRepo } from './digests.js';
-import type { SyncSlackInstallationRepo } from './installations.js';
-import type { SyncLeaseRepo } from './leases.js';
-import type { SyncOutboxRepo } from './outbox.js';
 
 /** `R` with every method answering a promise of what it returned. */
 export type Promised<R> = {
@@ -30,7 +27,4 @@ export function promised<R extends object>(repo: R): Promised<R> {
 }
 
 export type AlertsRepo = Promised<SyncAlertsRepo>;
-export type OutboxRepo = Promised<SyncOutboxRepo>;
-export type LeaseRepo = Promised<SyncLeaseRepo>;
 export type DigestRepo = Promised<SyncDigestRepo>;
-export type SlackInstallationRepo = Promised<SyncSlackInstallationRepo>;

@@ -2,8 +2,7 @@
 // from the repositories (./installations.ts, ./pg/installations.ts), which promised.ts names: no cycle through it.
 import type { Logger } from '../log.js';
 import type { SlackInstallations } from '../ports/index.js';
-import type { InstallationKey } from './installations.js';
-import type { SlackInstallationRepo } from './promised.js';
+import type { InstallationKey, SlackInstallationRepo } from './contracts/installations.js';
 
 /**
  * Key rotation, at start: installations sealed with a previous key are sealed again with the current one, so the

@@ -14,7 +14,9 @@ import { createPersonUseRepo as personUsesOn } from './person-uses.js';
 import type { ButtonStateRepo, LocationCacheRepo, MarketCacheRepo } from './contracts/caches.js';
 import type { ApiUsageRepo, PersonUseRepo, TeamRepo } from './contracts/usage.js';
 import { promised, type AlertsRepo, type DigestRepo } from './promised.js';
-import type { LeaseRepo, OutboxRepo, SlackInstallationRepo } from './promised.js';
+import type { SlackInstallationRepo } from './contracts/installations.js';
+import type { LeaseRepo } from './contracts/leases.js';
+import type { OutboxRepo } from './contracts/outbox.js';
 import type { Sealer } from './sealing.js';
 import { createTeamRepo as teamsOn } from './teams.js';
 

@@ -7,18 +7,26 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { createApiUsageRepo } from '../../src/store/api-usage.js';
 import { createButtonStateRepo } from '../../src/store/button-state.js';
 import type { ButtonStateRepo, LocationCacheRepo, MarketCacheRepo } from '../../src/store/contracts/caches.js';
-import type { OutboxRow } from '../../src/store/contracts/outbox.js';
+import type { InstallationListing, SlackInstallationRepo } from '../../src/store/contracts/installations.js';
+import type { InstanceRow, LeaseRepo } from '../../src/store/contracts/leases.js';
+import type { OutboxRepo, OutboxRow } from '../../src/store/contracts/outbox.js';
 import type { SeenRow } from '../../src/store/contracts/seen.js';
 import type { Synced } from '../../src/store/contracts/synced.js';
 import type { ApiUsageRepo, PersonUseRepo, TeamRepo } from '../../src/store/contracts/usage.js';
 import type { schema } from '../../src/store/index.js';
+import { createSlackInstallationRepo } from '../../src/store/installations.js';
+import { createLeaseRepo } from '../../src/store/leases.js';
 import { createLocationCacheRepo } from '../../src/store/location-cache.js';
 import { createMarketCacheRepo } from '../../src/store/market-cache.js';
+import { createOutboxRepo } from '../../src/store/outbox.js';
 import { createPersonUseRepo } from '../../src/store/person-uses.js';
 import { createPgApiUsageRepo } from '../../src/store/pg/api-usage.js';
 import { createPgButtonStateRepo } from '../../src/store/pg/button-state.js';
+import { createPgSlackInstallationRepo } from '../../src/store/pg/installations.js';
+import { createPgLeaseRepo } from '../../src/store/pg/leases.js';
 import { createPgLocationCacheRepo } from '../../src/store/pg/location-cache.js';
 import { createPgMarketCacheRepo } from '../../src/store/pg/market-cache.js';
+import { createPgOutboxRepo } from '../../src/store/pg/outbox.js';
 import { createPgPersonUseRepo } from '../../src/store/pg/person-uses.js';
 import { createPgTeamRepo } from '../../src/store/pg/teams.js';
 import type { Promised } from '../../src/store/promised.js';
@@ -28,6 +36,9 @@ describe('the store contracts', () => {
   it('write the rows as the schema reads them', () => {
     expectTypeOf<typeof schema.outbox.$inferSelect>().toEqualTypeOf<OutboxRow>();
     expectTypeOf<typeof schema.searchSeen.$inferSelect>().toEqualTypeOf<SeenRow>();
+    expectTypeOf<typeof schema.instance.$inferSelect>().toEqualTypeOf<InstanceRow>();
+    type Listed = Pick<typeof schema.slackInstallation.$inferSelect, keyof InstallationListing>;
+    expectTypeOf<Listed>().toEqualTypeOf<InstallationListing>();
   });
 
   it('are what both databases implement: the caches and the state behind buttons', () => {
@@ -52,5 +63,17 @@ describe('the store contracts', () => {
     expectTypeOf(createPgApiUsageRepo).returns.toEqualTypeOf<ApiUsageRepo>();
     expectTypeOf(createPgPersonUseRepo).returns.toEqualTypeOf<PersonUseRepo>();
     expectTypeOf(createPgTeamRepo).returns.toEqualTypeOf<TeamRepo>();
+  });
+
+  it('are what both databases implement: the outbox, the leases and the Slack installations', () => {
+    expectTypeOf(createOutboxRepo).returns.toEqualTypeOf<Synced<OutboxRepo>>();
+    expectTypeOf<Promised<ReturnType<typeof createOutboxRepo>>>().toExtend<OutboxRepo>();
+    expectTypeOf(createLeaseRepo).returns.toEqualTypeOf<Synced<LeaseRepo>>();
+    expectTypeOf<Promised<ReturnType<typeof createLeaseRepo>>>().toExtend<LeaseRepo>();
+    expectTypeOf(createSlackInstallationRepo).returns.toEqualTypeOf<Synced<SlackInstallationRepo>>();
+    expectTypeOf<Promised<ReturnType<typeof createSlackInstallationRepo>>>().toExtend<SlackInstallationRepo>();
+    expectTypeOf(createPgOutboxRepo).returns.toEqualTypeOf<OutboxRepo>();
+    expectTypeOf(createPgLeaseRepo).returns.toEqualTypeOf<LeaseRepo>();
+    expectTypeOf(createPgSlackInstallationRepo).returns.toEqualTypeOf<SlackInstallationRepo>();
   });
 });

@@ -2,7 +2,9 @@
 // (SQLite ../database.ts, Postgres ../pg/database.ts), so it lives where neither is imported.
 import type { Store } from '../db.js';
 import type { AlertsRepo, DigestRepo } from '../promised.js';
-import type { LeaseRepo, OutboxRepo, SlackInstallationRepo } from '../promised.js';
+import type { LeaseRepo } from './leases.js';
+import type { OutboxRepo } from './outbox.js';
+import type { SlackInstallationRepo } from './installations.js';
 import type { ButtonStateRepo, LocationCacheRepo, MarketCacheRepo } from './caches.js';
 import type { ApiUsageRepo, PersonUseRepo, TeamRepo } from './usage.js';
 import type { Sealer } from '../sealing.js';

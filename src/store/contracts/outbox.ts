@@ -115,3 +115,101 @@ export interface FailedAttempt {
   /** It was sent again without a way to check an earlier attempt: kept on the row. */
   possibleDuplicate?: boolean;
 }
+
+/** A channel held because it cannot receive, and when it is tried again. */
+export interface HeldChannel {
+  channel: string;
+  reason: string;
+  since: number;
+  retryAt: number;
+}
+
+/** A claim's hold on one entry: the entry and the fencing token of the claim that took it. */
+export interface ClaimedRef {
+  id: number;
+  token: number;
+}
+
+/**
+ * The outbox: deliveries of any kind (alert cards, notices, digests) waiting for, or done by, a chat platform. It only
+ * stores; src/outbox decides. Fencing: a claim carries a token (a new generation per claim, never reused in the
+ * database), and every change a drainer makes to an entry checks it, so an instance that lost its claim (it stalled,
+ * another took the entry over) changes nothing and is told so (false, undefined or 0).
+ */
+export interface OutboxRepo {
+  /**
+   * Queues a delivery at `at` (now when not given) unless one with the same dedupe key exists: the same fact is never
+   * queued twice. Answers 1 when queued, 0 when it was already there.
+   */
+  enqueue(delivery: NewDelivery, at?: number): Promise<number>;
+  /**
+   * Takes entries due at `o.at` for `o.holder`, at most `o.perChannel` per channel over at most `o.channels` channels,
+   * oldest first: pending ones due, and ones whose claim ran out or whose holder is `o.lapsed` (`claimed`: never
+   * posted; `sending`: posted when it stopped, so recorded as maybe delivered). Held channels, `o.busy` ones and
+   * channels another live holder is working on are left alone. All under one new token; empty when nothing is due.
+   */
+  claimDue(o: ClaimOptions): Promise<ClaimedEntry[]>;
+  /** Extends the claims of entries waiting their turn in a channel to `until`; fenced. Answers how many. */
+  extendClaims(entries: readonly ClaimedRef[], until: number): Promise<number>;
+  /**
+   * Its post starts now: `sending` until `until`. A crash from here on leaves it `sending`, and the next claim looks
+   * for it before sending it again. Fenced: false when the claim is no longer this token's, and then it must not post.
+   */
+  markPosting(id: number, token: number, at: number, until: number): Promise<boolean>;
+  /** The platform has it, as `messageId`. Fenced: a stalled instance's late answer changes nothing (false). */
+  markDelivered(
+    id: number,
+    token: number,
+    messageId: string,
+    at: number,
+    possibleDuplicate?: boolean,
+  ): Promise<boolean>;
+  /**
+   * A failed attempt, or a look that could not answer: back to pending for `f.retryAt`, or parked (`failed`) without
+   * one. Fenced: answers the entry as it now is, undefined when the claim is no longer this token's.
+   */
+  markFailed(id: number, token: number, f: FailedAttempt): Promise<OutboxRow | undefined>;
+  /**
+   * Gives claimed entries back unposted and without spending an attempt, due at `at` at the earliest (a channel held
+   * by a Retry-After keeps its order). Their maybe-delivered flag stays. Fenced: entries no longer this claim's, or
+   * already posting, are left alone.
+   */
+  requeue(entries: readonly ClaimedRef[], at: number): Promise<void>;
+  /**
+   * Gives back `holder`'s unfinished claims at shutdown, so the next start sends them without waiting; a post still in
+   * flight goes back marked maybe delivered, so it is looked for first. Answers how many (0 when none).
+   */
+  release(holder: string): Promise<number>;
+  /**
+   * Parked entries back to the queue, due at `at` (now when not given), their attempts reset: one by id, or all
+   * (`manzil outbox retry`). Answers how many (0 when none matched).
+   */
+  retryParked(which: number | 'all', at?: number): Promise<number>;
+  /** Holds a channel that cannot receive until `retryAt`; true when it was not held before (say so once). */
+  holdChannel(channel: string, reason: string, at: number, retryAt: number): Promise<boolean>;
+  /**
+   * The channel can receive again (a post went through, or a person said so): no longer held, its queue due at `at`
+   * (now when not given). False when it was not held.
+   */
+  releaseChannel(channel: string, at?: number): Promise<boolean>;
+  /** Every held channel, with when it is tried again; empty when none. */
+  heldChannels(): Promise<HeldChannel[]>;
+  /** Why and since when the channel is held; undefined when it is not. */
+  heldChannel(channel: string): Promise<{ reason: string; since: number } | undefined>;
+  /**
+   * Bounded growth: delivered or parked entries older than `options.outboxMaxAgeMs` at `at` go (pending and claimed
+   * ones never do). Answers how many were deleted.
+   */
+  prune(at: number, options: { outboxMaxAgeMs: number }): Promise<{ outbox: number }>;
+  /** The entries of a channel and/or in these states, oldest first; every entry when no filter; empty when none. */
+  list(filter?: { channel?: string; state?: string | readonly string[] }): Promise<OutboxRow[]>;
+  /** One entry; undefined when there is none with that id. */
+  byId(id: number): Promise<OutboxRow | undefined>;
+  /**
+   * The earliest time an entry of these platforms becomes due (a pending one's retry, a held channel's retry, a claim's
+   * end); undefined when none is waiting.
+   */
+  nextDue(platforms: readonly string[]): Promise<number | undefined>;
+  /** Counts by state, duplicates, the oldest waiting entry's age at `at` (now when not given) and held channels. */
+  stats(at?: number): Promise<OutboxStats>;
+}

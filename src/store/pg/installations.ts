@@ -3,7 +3,7 @@
 // puts on its channels. Holding and releasing a workspace are one transaction each, as there.
 import { and, asc, desc, eq, gt, inArray, like, ne, sql } from 'drizzle-orm';
 import { keyOf, NEVER, REMOVED_REASON } from '../installations.js';
-import type { SlackInstallationRepo } from '../promised.js';
+import type { InstallationKey, SlackInstallationRepo } from '../contracts/installations.js';
 import type { Sealer } from '../sealing.js';
 import { resealed } from '../state-and-cache-values.js';
 import type { PgStore } from './open.js';
@@ -30,7 +30,7 @@ export function createPgSlackInstallationRepo(
 ): SlackInstallationRepo {
   const { db } = store;
   // A workspace is its team, whatever its enterprise (see workspaceOf there); an org-wide install, its enterprise.
-  const ofWorkspace = (k: Parameters<typeof keyOf>[0]) =>
+  const ofWorkspace = (k: InstallationKey) =>
     k.teamId ? eq(slackInstallation.teamId, k.teamId) : eq(slackInstallation.key, keyOf(k));
   return {
     async save(k, installation) {

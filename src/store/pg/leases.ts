@@ -3,8 +3,7 @@
 // instances racing for a free or expired lease never both take it.
 import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import { lapsedIds } from '../claims.js';
-import type { Fence } from '../contracts/leases.js';
-import type { LeaseRepo } from '../promised.js';
+import type { Fence, LeaseRepo } from '../contracts/leases.js';
 import { nextGeneration } from './meta.js';
 import type { PgStore } from './open.js';
 import { instance, jobLease } from './schema.js';

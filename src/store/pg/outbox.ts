@@ -5,8 +5,7 @@
 import { and, asc, eq, gt, inArray, lt, ne, notExists, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { claimedEntries, firstChannels, INTERRUPTED, newEntry, statsOf } from '../claims.js';
-import type { ClaimedEntry, ClaimOptions, NewDelivery } from '../contracts/outbox.js';
-import type { OutboxRepo } from '../promised.js';
+import type { ClaimedEntry, ClaimOptions, NewDelivery, OutboxRepo } from '../contracts/outbox.js';
 import { lineageSql, nextGeneration } from './meta.js';
 import type { PgStore } from './open.js';
 import { outbox, channelHold } from './schema.js';

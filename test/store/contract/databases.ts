@@ -33,7 +33,9 @@ import { createPgOutboxRepo } from '../../../src/store/pg/outbox.js';
 import { createPgPersonUseRepo } from '../../../src/store/pg/person-uses.js';
 import type { MarketCacheRepo } from '../../../src/store/contracts/caches.js';
 import type { PersonUseRepo } from '../../../src/store/contracts/usage.js';
-import type { AlertsRepo, DigestRepo, LeaseRepo, OutboxRepo } from '../../../src/store/promised.js';
+import type { LeaseRepo } from '../../../src/store/contracts/leases.js';
+import type { OutboxRepo } from '../../../src/store/contracts/outbox.js';
+import type { AlertsRepo, DigestRepo } from '../../../src/store/promised.js';
 import { freshPostgres } from '../../support/postgres.js';
 import type { SmallRepoMakers } from './small-repos.contract.js';
 

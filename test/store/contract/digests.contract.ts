@@ -2,7 +2,9 @@
 // (the .test.ts file of the same name): what a channel or the digests job would notice of its digests and their runs.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { digestKey, type NewDelivery, type NewDigest } from '../../../src/store/index.js';
-import type { DigestRepo, LeaseRepo, OutboxRepo } from '../../../src/store/promised.js';
+import type { LeaseRepo } from '../../../src/store/contracts/leases.js';
+import type { OutboxRepo } from '../../../src/store/contracts/outbox.js';
+import type { DigestRepo } from '../../../src/store/promised.js';
 import { staleAndCurrent } from './fences.js';
 
 export interface DigestsDatabase {

@@ -1,6 +1,6 @@
 // The two fences the contracts try fenced writes under: one a job's run holds now, and one made stale by a take-over.
 import type { Fence } from '../../../src/store/index.js';
-import type { LeaseRepo } from '../../../src/store/promised.js';
+import type { LeaseRepo } from '../../../src/store/contracts/leases.js';
 
 export async function staleAndCurrent(
   leases: Pick<LeaseRepo, 'acquire'>,

@@ -4,7 +4,7 @@
 // probe; each instance's heartbeat and who is surely gone. And two instances racing for one lease.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InstanceInfo } from '../../../src/store/index.js';
-import type { LeaseRepo } from '../../../src/store/promised.js';
+import type { LeaseRepo } from '../../../src/store/contracts/leases.js';
 import type { Stores } from './databases.js';
 
 const T = 1_000_000;

@@ -5,7 +5,7 @@
 // take-over of expired or lapsed claims, failures, give-backs and the counts; and two instances claiming at once.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INTERRUPTED, type ClaimedEntry, type ClaimOptions, type NewDelivery } from '../../../src/store/index.js';
-import type { OutboxRepo } from '../../../src/store/promised.js';
+import type { OutboxRepo } from '../../../src/store/contracts/outbox.js';
 import type { Stores } from './databases.js';
 
 const T = 1_000_000;

@@ -8,7 +8,9 @@ import { Sealer, type NewDigest, type NewAlert } from '../../../src/store/index.
 import { NEVER, REMOVED_REASON } from '../../../src/store/installations.js';
 import type { ButtonStateRepo, LocationCacheRepo } from '../../../src/store/contracts/caches.js';
 import type { ApiUsageRepo, TeamRepo } from '../../../src/store/contracts/usage.js';
-import type { AlertsRepo, DigestRepo, OutboxRepo, SlackInstallationRepo } from '../../../src/store/promised.js';
+import type { SlackInstallationRepo } from '../../../src/store/contracts/installations.js';
+import type { OutboxRepo } from '../../../src/store/contracts/outbox.js';
+import type { AlertsRepo, DigestRepo } from '../../../src/store/promised.js';
 
 type Clock = () => number;
 
