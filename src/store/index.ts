@@ -12,8 +12,16 @@ export {
   type AlertDefinitionRepo,
   type AlertRow,
 } from './alert-definitions.js';
-export { createSeenRepo, type SeenRepo } from './seen.js';
-export type { ChannelPosted, PostedQuery, RunOutcome, RunPlan, SeenRow, SeenUpdate } from './contracts/seen.js';
+export { createSeenRepo, type SyncSeenRepo } from './seen.js';
+export type {
+  ChannelPosted,
+  PostedQuery,
+  RunOutcome,
+  RunPlan,
+  SeenRepo,
+  SeenRow,
+  SeenUpdate,
+} from './contracts/seen.js';
 export { deliveryIdOf, INTERRUPTED } from './outbox.js';
 export type {
   ClaimedEntry,

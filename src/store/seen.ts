@@ -3,14 +3,15 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Store } from './db.js';
 import type { Fence } from './contracts/leases.js';
-import type { ChannelPosted, PostedQuery, RunOutcome, RunPlan, SeenRow } from './contracts/seen.js';
+import type { ChannelPosted, PostedQuery, RunOutcome, RunPlan, SeenRepo, SeenRow } from './contracts/seen.js';
+import type { Synced } from './contracts/synced.js';
 import { holdsLease } from './leases.js';
 import { readRestore } from './meta.js';
 import { createOutboxRepo } from './outbox.js';
 import { runDone, seenWrites, uncertainAfterRestore } from './alert-digest-writes.js';
 import { alertDefinition, searchSeen } from './schema.js';
 
-export function createSeenRepo(store: Store, now: () => number = Date.now) {
+export function createSeenRepo(store: Store, now: () => number = Date.now): SyncSeenRepo {
   const { db, sqlite } = store;
   const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
   const outbox = createOutboxRepo(store, now);
@@ -130,4 +131,7 @@ export function createSeenRepo(store: Store, now: () => number = Date.now) {
   };
 }
 
-export type SeenRepo = ReturnType<typeof createSeenRepo>;
+/** The written contract (./contracts/seen.ts), synchronous: what the SQLite alert repository merges in (./alerts.ts). */
+export type SyncSeenRepo = Synced<SeenRepo>;
+// The name ./alerts.ts imports it by, until the alert repository's own contract replaces that file's types.
+export type { SyncSeenRepo as SeenRepo };

@@ -10,7 +10,7 @@ import type { ButtonStateRepo, LocationCacheRepo, MarketCacheRepo } from '../../
 import type { InstallationListing, SlackInstallationRepo } from '../../src/store/contracts/installations.js';
 import type { InstanceRow, LeaseRepo } from '../../src/store/contracts/leases.js';
 import type { OutboxRepo, OutboxRow } from '../../src/store/contracts/outbox.js';
-import type { SeenRow } from '../../src/store/contracts/seen.js';
+import type { SeenRepo, SeenRow } from '../../src/store/contracts/seen.js';
 import type { Synced } from '../../src/store/contracts/synced.js';
 import type { ApiUsageRepo, PersonUseRepo, TeamRepo } from '../../src/store/contracts/usage.js';
 import type { schema } from '../../src/store/index.js';
@@ -27,9 +27,11 @@ import { createPgLeaseRepo } from '../../src/store/pg/leases.js';
 import { createPgLocationCacheRepo } from '../../src/store/pg/location-cache.js';
 import { createPgMarketCacheRepo } from '../../src/store/pg/market-cache.js';
 import { createPgOutboxRepo } from '../../src/store/pg/outbox.js';
+import { createPgSeenRepo } from '../../src/store/pg/seen.js';
 import { createPgPersonUseRepo } from '../../src/store/pg/person-uses.js';
 import { createPgTeamRepo } from '../../src/store/pg/teams.js';
 import type { Promised } from '../../src/store/promised.js';
+import { createSeenRepo } from '../../src/store/seen.js';
 import { createTeamRepo } from '../../src/store/teams.js';
 
 describe('the store contracts', () => {
@@ -65,14 +67,17 @@ describe('the store contracts', () => {
     expectTypeOf(createPgTeamRepo).returns.toEqualTypeOf<TeamRepo>();
   });
 
-  it('are what both databases implement: the outbox, the leases and the Slack installations', () => {
+  it('are what both databases implement: the outbox, the leases, what searches have seen and the Slack installations', () => {
     expectTypeOf(createOutboxRepo).returns.toEqualTypeOf<Synced<OutboxRepo>>();
     expectTypeOf<Promised<ReturnType<typeof createOutboxRepo>>>().toExtend<OutboxRepo>();
     expectTypeOf(createLeaseRepo).returns.toEqualTypeOf<Synced<LeaseRepo>>();
     expectTypeOf<Promised<ReturnType<typeof createLeaseRepo>>>().toExtend<LeaseRepo>();
     expectTypeOf(createSlackInstallationRepo).returns.toEqualTypeOf<Synced<SlackInstallationRepo>>();
     expectTypeOf<Promised<ReturnType<typeof createSlackInstallationRepo>>>().toExtend<SlackInstallationRepo>();
+    expectTypeOf(createSeenRepo).returns.toEqualTypeOf<Synced<SeenRepo>>();
+    expectTypeOf<Promised<ReturnType<typeof createSeenRepo>>>().toExtend<SeenRepo>();
     expectTypeOf(createPgOutboxRepo).returns.toEqualTypeOf<OutboxRepo>();
+    expectTypeOf(createPgSeenRepo).returns.toEqualTypeOf<SeenRepo>();
     expectTypeOf(createPgLeaseRepo).returns.toEqualTypeOf<LeaseRepo>();
     expectTypeOf(createPgSlackInstallationRepo).returns.toEqualTypeOf<SlackInstallationRepo>();
   });

@@ -1,6 +1,7 @@
 // What a saved search has seen and what a poller run writes, shared by both databases (SQLite ./seen.ts, Postgres
 // ./pg/seen.ts) and by the values both write (./alert-digest-writes.ts): plain types in a module that imports none of
 // them.
+import type { Fence } from './leases.js';
 import type { NewDelivery } from './outbox.js';
 
 /** A listing a saved search has seen, as both databases read it (the SQLite schema's row, held equal by a test). */
@@ -77,4 +78,34 @@ export interface RunOutcome {
   primed?: boolean;
   /** When the search had been failing and the channel was told, it is told again that it recovered. */
   clearError: boolean;
+}
+
+/**
+ * What each saved search has seen, and a poller run's record: a run's seen rows, its deliveries (through the outbox,
+ * each fact once) and its search's record commit in one transaction, so a crash leaves all of it or none. Runs in the
+ * same channels commit one at a time. Fenced: with a `fence`, a run commits only while that fence still holds the
+ * poller's lease; an instance that stalled past it and was taken over records nothing (undefined). A search removed
+ * meanwhile is skipped, not an error.
+ */
+export interface SeenRepo {
+  /** The listings one search has seen, in the order of their ids' bytes; empty when none (or no such search). */
+  seen(searchId: number): Promise<SeenRow[]>;
+  /** What each of these searches has seen, in one query (a run reads a whole group's at once); every id has a list. */
+  seenBy(searchIds: readonly number[]): Promise<Map<number, SeenRow[]>>;
+  /**
+   * Several searches' runs (one coalesced query) in one transaction. `read` are the ids the query returned: their seen
+   * rows are seen at the run's time, changed or not. Answers how many deliveries were queued; undefined when `fence`
+   * lost the lease.
+   */
+  commitRuns(outcomes: readonly RunOutcome[], read?: readonly string[], fence?: Fence): Promise<number | undefined>;
+  /**
+   * As `commitRuns`, with the outcomes decided inside the transaction from what the plan's channels have posted as it
+   * stands then (after every earlier run in those channels committed), so two alerts of one channel never both post a
+   * listing, whichever instance runs them.
+   */
+  commitPlanned(plan: RunPlan, read?: readonly string[], fence?: Fence): Promise<number | undefined>;
+  /** What the alerts of these channels have posted, of these listings or locations (by channel, number, id); empty when none. */
+  postedIn(query: PostedQuery): Promise<ChannelPosted[]>;
+  /** One search's run: `commitRuns` of one outcome. */
+  commitRun(outcome: RunOutcome, fence?: Fence): Promise<number | undefined>;
 }

@@ -5,10 +5,8 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Fence } from '../contracts/leases.js';
 import type { NewDelivery } from '../contracts/outbox.js';
-import type { Promised } from '../promised.js';
 import { runDone, seenWrites, uncertainAfterRestore, type SeenWrite } from '../alert-digest-writes.js';
-import type { ChannelPosted, PostedQuery, RunOutcome, RunPlan, SeenRow } from '../contracts/seen.js';
-import type { SeenRepo } from '../seen.js';
+import type { ChannelPosted, PostedQuery, RunOutcome, RunPlan, SeenRepo, SeenRow } from '../contracts/seen.js';
 import { holdsLeaseIn } from './leases.js';
 import { readRestore } from './meta.js';
 import type { PgStore } from './open.js';
@@ -171,7 +169,7 @@ async function lockChannels(tx: PgTx, channels: readonly string[]): Promise<void
   );
 }
 
-export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): Promised<SeenRepo> {
+export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): SeenRepo {
   const { db } = store;
 
   /** The runs of searches still there: seen rows, deliveries and each search's record. Returns how many were queued. */
