@@ -8,12 +8,12 @@ import {
   newButtonToken,
   parseJsonOrUndefined,
   payloadHashOf,
+  TOKEN,
 } from './state-and-cache-values.js';
 import type { ButtonStateRepo } from './contracts/caches.js';
 import type { Synced } from './contracts/synced.js';
 
-/** Tokens are 22 url-safe characters; anything else is not worth a query. */
-export const TOKEN = /^[A-Za-z0-9_-]{1,40}$/;
+export { TOKEN };
 
 /**
  * `service`: the property service's base URL (or 'sandbox'); state saved under one service never loads under another,

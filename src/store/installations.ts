@@ -6,15 +6,9 @@ import type { InstallationKey, InstallationListing, SlackInstallationRepo } from
 import type { Synced } from './contracts/synced.js';
 import type { Sealer } from './sealing.js';
 import { digest, outbox, channelHold, alertDefinition, slackInstallation } from './schema.js';
-import { resealed } from './state-and-cache-values.js';
+import { keyOf, NEVER, REMOVED_REASON, resealed } from './state-and-cache-values.js';
 
-/** The reason held channels of a removed workspace show (`/alerts list`, `manzil outbox`). */
-export const REMOVED_REASON =
-  'Manzil was removed from this workspace; its alerts and digests resume when it is added again';
-/** A removed workspace's channels are not tried again on a timer: adding Manzil again releases them. */
-export const NEVER = Number.MAX_SAFE_INTEGER;
-
-export const keyOf = (k: InstallationKey) => `${k.enterpriseId ?? '-'}:${k.teamId ?? '-'}`;
+export { keyOf, NEVER, REMOVED_REASON };
 
 /**
  * The rows of one installation. A workspace is its team, whatever its enterprise: Slack's team ids are unique, Bolt

@@ -2,12 +2,11 @@
 import { and, desc, eq, lte } from 'drizzle-orm';
 import type { Store } from './db.js';
 import { locationCache } from './schema.js';
-import { cachedAnswers, cacheEntry, cacheHit } from './state-and-cache-values.js';
+import { cachedAnswers, cacheEntry, cacheHit, normaliseQuery } from './state-and-cache-values.js';
 import type { LocationCacheRepo } from './contracts/caches.js';
 import type { Synced } from './contracts/synced.js';
 
-/** "  Dubai   MARINA " and "dubai marina" are one entry. */
-export const normaliseQuery = (query: string) => query.trim().toLowerCase().replace(/\s+/g, ' ');
+export { normaliseQuery };
 
 /** `service`: the property service's base URL; answers of one service are never served for another. */
 export function createLocationCacheRepo(

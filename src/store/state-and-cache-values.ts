@@ -1,9 +1,11 @@
 // What the button-state, location-cache, team and installation repositories decide, once for both databases: SQLite
 // (./button-state.ts, ./location-cache.ts, ./teams.ts, ./installations.ts) and Postgres (./pg/*.ts) run different
-// statements around these, so the answers cannot drift. No database, no clock.
+// statements around these, so the answers cannot drift; and the constants both use, so neither imports the other.
+// No database, no clock.
 import { createHash, randomBytes } from 'node:crypto';
 import { teamOf } from '../ports/channel.js';
 import type { MarketCacheEntry } from './contracts/caches.js';
+import type { InstallationKey } from './contracts/installations.js';
 import type { TeamLine } from './contracts/usage.js';
 import type { Sealer } from './sealing.js';
 
@@ -134,3 +136,21 @@ export function marketCacheHit(
     ...(row.totalPages !== null ? { totalPages: row.totalPages } : {}),
   };
 }
+
+/** Button tokens are 22 url-safe characters; anything else is not worth a query. */
+export const TOKEN = /^[A-Za-z0-9_-]{1,40}$/;
+
+/** "  Dubai   MARINA " and "dubai marina" are one location-cache entry. */
+export const normaliseQuery = (query: string) => query.trim().toLowerCase().replace(/\s+/g, ' ');
+
+/** `YYYY-MM` of `at`, UTC: the window a team's call counts in. */
+export const monthOf = (at: number): string => new Date(at).toISOString().slice(0, 7);
+
+/** The reason held channels of a removed workspace show (`/alerts list`, `manzil outbox`). */
+export const REMOVED_REASON =
+  'Manzil was removed from this workspace; its alerts and digests resume when it is added again';
+/** A removed workspace's channels are not tried again on a timer: adding Manzil again releases them. */
+export const NEVER = Number.MAX_SAFE_INTEGER;
+
+/** An installation's row key: its enterprise and team. */
+export const keyOf = (k: InstallationKey) => `${k.enterpriseId ?? '-'}:${k.teamId ?? '-'}`;

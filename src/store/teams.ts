@@ -5,10 +5,9 @@ import type { Store } from './db.js';
 import { digest, alertDefinition, teamBudget, teamUsage } from './schema.js';
 import type { Synced } from './contracts/synced.js';
 import type { TeamLine, TeamRepo } from './contracts/usage.js';
-import { teamLines } from './state-and-cache-values.js';
+import { monthOf, teamLines } from './state-and-cache-values.js';
 
-/** `YYYY-MM` of `at`, UTC: the window a call counts in. */
-export const monthOf = (at: number): string => new Date(at).toISOString().slice(0, 7);
+export { monthOf };
 
 export function createTeamRepo(store: Store, now: () => number = Date.now): Synced<TeamRepo> {
   const { db } = store;

@@ -31,7 +31,7 @@ export interface ButtonStateRepo {
   prune(olderThanMs: number): Promise<number>;
 }
 
-/** Location autocomplete answers kept across restarts, keyed by the normalised query text ("Dubai  MARINA" = "dubai marina"). */
+/** Location autocomplete answers keyed by the normalised query ("Dubai  MARINA" is "dubai marina"). */
 export interface LocationCacheRepo {
   /** The cached results and when they were fetched; undefined when missing or expired. */
   get(query: string): Promise<{ results: unknown; fetchedAt: number } | undefined>;

@@ -76,7 +76,7 @@ export interface LeaseRepo {
     isAlive: (pid: number) => boolean,
     processStartedAt?: number,
   ): Promise<string[]>;
-  /** An instance known to be gone (a delivery thread that died): its heartbeat set back to `lapsedAt`, a lapsed time. */
+  /** An instance known to be gone (a delivery thread that died): its heartbeat set back to `lapsedAt`, lapsed. */
   markGone(id: string, lapsedAt: number): Promise<void>;
   /**
    * Forgets these instances (this one, at a clean stop), or those whose heartbeat is older than `olderThan` (bounded

@@ -104,7 +104,7 @@ export interface SeenRepo {
    * listing, whichever instance runs them.
    */
   commitPlanned(plan: RunPlan, read?: readonly string[], fence?: Fence): Promise<number | undefined>;
-  /** What the alerts of these channels have posted, of these listings or locations (by channel, number, id); empty when none. */
+  /** What these channels' alerts posted, of these listings or locations (by channel, number, id); empty if none. */
   postedIn(query: PostedQuery): Promise<ChannelPosted[]>;
   /** One search's run: `commitRuns` of one outcome. */
   commitRun(outcome: RunOutcome, fence?: Fence): Promise<number | undefined>;

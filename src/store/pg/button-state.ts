@@ -2,7 +2,6 @@
 // same calls give the same results): a short random token in the button, the payload here, scoped by service and by
 // the conversation it was posted in. Each method is one statement, so instances need no more than the row's own lock.
 import { and, eq, inArray, lt, or, sql } from 'drizzle-orm';
-import { TOKEN } from '../button-state.js';
 import type { ButtonStateRepo } from '../contracts/caches.js';
 import {
   buttonOwners,
@@ -10,6 +9,7 @@ import {
   newButtonToken,
   parseJsonOrUndefined,
   payloadHashOf,
+  TOKEN,
 } from '../state-and-cache-values.js';
 import type { PgStore } from './open.js';
 import { buttonState } from './schema.js';

@@ -2,10 +2,9 @@
 // means; the same calls give the same results): Bolt's installations sealed at rest, and the hold a removed workspace
 // puts on its channels. Holding and releasing a workspace are one transaction each, as there.
 import { and, asc, desc, eq, gt, inArray, like, ne, sql } from 'drizzle-orm';
-import { keyOf, NEVER, REMOVED_REASON } from '../installations.js';
 import type { InstallationKey, SlackInstallationRepo } from '../contracts/installations.js';
 import type { Sealer } from '../sealing.js';
-import { resealed } from '../state-and-cache-values.js';
+import { keyOf, NEVER, REMOVED_REASON, resealed } from '../state-and-cache-values.js';
 import type { PgStore } from './open.js';
 import { digest, outbox, channelHold, alertDefinition, slackInstallation } from './schema.js';
 import type { PgTx } from './tx.js';

@@ -2,9 +2,8 @@
 // same calls give the same results): keyed by service and normalised query text, kept until they expire. A put is one
 // upsert, so two instances caching the same query at once leave one entry, the later one.
 import { and, desc, eq, lte } from 'drizzle-orm';
-import { normaliseQuery } from '../location-cache.js';
 import type { LocationCacheRepo } from '../contracts/caches.js';
-import { cachedAnswers, cacheEntry, cacheHit } from '../state-and-cache-values.js';
+import { cachedAnswers, cacheEntry, cacheHit, normaliseQuery } from '../state-and-cache-values.js';
 import type { PgStore } from './open.js';
 import { locationCache } from './schema.js';
 

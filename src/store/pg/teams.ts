@@ -3,8 +3,7 @@
 // committed (`calls = calls + 1`), so instances charging the same team at once lose no call.
 import { and, eq, sql } from 'drizzle-orm';
 import type { TeamRepo } from '../contracts/usage.js';
-import { teamLines } from '../state-and-cache-values.js';
-import { monthOf } from '../teams.js';
+import { monthOf, teamLines } from '../state-and-cache-values.js';
 import type { PgStore } from './open.js';
 import { digest, alertDefinition, teamBudget, teamUsage } from './schema.js';
 
