@@ -12,7 +12,8 @@ import type { Config } from './config.js';
 import { Leadership } from './jobs/index.js';
 import type { Logger } from './log.js';
 import type { ChatCore, ChatPoster, TrackRequest } from './ports/index.js';
-import { resealInstallations, sealerFrom, slackInstallations, type Database, type LeaseRepo } from './store/index.js';
+import { resealInstallations, slackInstallations } from './slack-installations.js';
+import { sealerFrom, type Database, type LeaseRepo } from './store/index.js';
 
 export interface PlatformDeps {
   config: Config;

@@ -39,7 +39,6 @@ export { markRestored, readDbId, readLineage, readRestore, renewDbId } from './m
 export { digestKey, type DigestRow, type NewDigest } from './digests.js';
 export { REMOVED_REASON } from './installations.js';
 export type { InstallationKey, InstallationListing, SlackInstallationRepo } from './contracts/installations.js';
-export { resealInstallations, slackInstallations } from './slack-installations.js';
 export { keyIdOf, parseKey, Sealer, sealerFrom } from './sealing.js';
 export { monthOf } from './teams.js';
 export { promised, type AlertsRepo, type DigestRepo, type Promised } from './promised.js';

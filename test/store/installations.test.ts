@@ -12,10 +12,9 @@ import {
   REMOVED_REASON,
   Sealer,
   sealerFrom,
-  resealInstallations,
-  slackInstallations,
   type Store,
 } from '../../src/store/index.js';
+import { resealInstallations, slackInstallations } from '../../src/slack-installations.js';
 
 const opened: Store[] = [];
 afterEach(() => {

@@ -1,7 +1,7 @@
 // Slack workspaces that added Manzil, as both databases keep them (SQLite ../installations.ts, Postgres
 // ../pg/installations.ts): written here, dialect-free. The store only keeps Bolt's installations sealed at rest
 // (../sealing.ts) and the hold a removed workspace puts on its channels; what Add to Slack means to the core (save then
-// release, delete then hold) is ../slack-installations.ts, behind the port the Slack adapter owns
+// release, delete then hold) is src/slack-installations.ts, behind the port the Slack adapter owns
 // (src/ports/slack-installations.ts). Nothing here is fenced: each method is one transaction.
 
 /** A workspace's key: its team, or for an org-wide (Enterprise Grid) install, which has no team, its enterprise. */

@@ -1,8 +1,9 @@
-// The core's side of Add to Slack, over the promised repository (./promised.ts) whichever database is behind it. Apart
-// from the repositories (./installations.ts, ./pg/installations.ts), which promised.ts names: no cycle through it.
-import type { Logger } from '../log.js';
-import type { SlackInstallations } from '../ports/index.js';
-import type { InstallationKey, SlackInstallationRepo } from './contracts/installations.js';
+// The core's side of Add to Slack: the port the Slack adapter owns (ports/slack-installations.ts), over the store's
+// SlackInstallationRepo whichever database is behind it. The store only keeps the sealed rows and holds or releases
+// channels by prefix; what a workspace's channels are (`slack:T…:`) and when to hold them is decided here.
+import type { Logger } from './log.js';
+import type { SlackInstallations } from './ports/index.js';
+import type { InstallationKey, SlackInstallationRepo } from './store/index.js';
 
 /**
  * Key rotation, at start: installations sealed with a previous key are sealed again with the current one, so the
