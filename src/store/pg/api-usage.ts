@@ -1,7 +1,7 @@
-// Calls made to the property service per UTC day and month window on Postgres, as ../api-usage.ts on SQLite (which
-// tells what each method means). Several instances record at once here: each window is one upsert that adds one to
-// what is committed (`calls = calls + 1`, the row locked until the commit) and returns the count it made, so no call is
-// lost and each instance learns the count after its own call.
+// Calls made to the property service per UTC day and month window on Postgres, implementing ../contracts/usage.ts
+// (which says what each method promises) as ../api-usage.ts does on SQLite. Several instances record at once here: each
+// window is one upsert that adds one to what is committed (`calls = calls + 1`, the row locked until the commit) and
+// returns the count it made, so no call is lost and each instance learns the count after its own call.
 import { and, eq, sql } from 'drizzle-orm';
 import type { ApiUsageRepo } from '../contracts/usage.js';
 import { serviceKey } from '../service-key.js';

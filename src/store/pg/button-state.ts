@@ -1,5 +1,5 @@
-// The state behind chat buttons on Postgres, as ../button-state.ts on SQLite (which tells what each method means; the
-// same calls give the same results): a short random token in the button, the payload here, scoped by service and by
+// The state behind chat buttons on Postgres, implementing ../contracts/caches.ts (which says what each method promises)
+// as ../button-state.ts does on SQLite: a short random token in the button, the payload here, scoped by service and by
 // the conversation it was posted in. Each method is one statement, so instances need no more than the row's own lock.
 import { and, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { ButtonStateRepo } from '../contracts/caches.js';

@@ -1,6 +1,6 @@
-// Slack workspaces that added Manzil, on Postgres, as ../installations.ts on SQLite (which tells what each method
-// means; the same calls give the same results): Bolt's installations sealed at rest, and the hold a removed workspace
-// puts on its channels. Holding and releasing a workspace are one transaction each, as there.
+// Slack workspaces that added Manzil, on Postgres, implementing ../contracts/installations.ts (which says what each
+// method promises) as ../installations.ts does on SQLite: Bolt's installations sealed at rest, and the hold a removed
+// workspace puts on its channels. Holding and releasing a workspace are one transaction each, as there.
 import { and, asc, desc, eq, gt, inArray, like, ne, sql } from 'drizzle-orm';
 import type { InstallationKey, SlackInstallationRepo } from '../contracts/installations.js';
 import type { Sealer } from '../sealing.js';

@@ -1,6 +1,6 @@
-// Leases on named jobs and each instance's heartbeat on Postgres, as ../leases.ts on SQLite (which tells what each
-// means). SQLite has one writer at a time; here a take-over locks the lease's row (FOR UPDATE) in a transaction, so two
-// instances racing for a free or expired lease never both take it.
+// Leases on named jobs and each instance's heartbeat on Postgres, implementing ../contracts/leases.ts (which says what
+// each method promises) as ../leases.ts does on SQLite. SQLite has one writer at a time; here a take-over locks the
+// lease's row (FOR UPDATE) in a transaction, so two instances racing for a free or expired lease never both take it.
 import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import { lapsedIds } from '../claims.js';
 import type { Fence, LeaseRepo } from '../contracts/leases.js';

@@ -1,6 +1,6 @@
-// Location autocomplete answers on Postgres, as ../location-cache.ts on SQLite (which tells what each method means; the
-// same calls give the same results): keyed by service and normalised query text, kept until they expire. A put is one
-// upsert, so two instances caching the same query at once leave one entry, the later one.
+// Location autocomplete answers on Postgres, implementing ../contracts/caches.ts (which says what each method promises)
+// as ../location-cache.ts does on SQLite: keyed by service and normalised query text, kept until they expire. A put is
+// one upsert, so two instances caching the same query at once leave one entry, the later one.
 import { and, desc, eq, lte } from 'drizzle-orm';
 import type { LocationCacheRepo } from '../contracts/caches.js';
 import { cachedAnswers, cacheEntry, cacheHit, normaliseQuery } from '../state-and-cache-values.js';

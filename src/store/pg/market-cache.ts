@@ -1,5 +1,5 @@
-// The market data's answers on Postgres, as ../market-cache.ts on SQLite (which tells what each method means; the same
-// calls give the same results). A put is one upsert, so two instances keeping one answer at once leave the longer.
+// The market data's answers on Postgres, implementing ../contracts/caches.ts (which says what each method promises) as
+// ../market-cache.ts does on SQLite. A put is one upsert, so two instances keeping one answer at once leave the longer.
 import { and, eq, lte, sql } from 'drizzle-orm';
 import type { MarketCacheRepo } from '../contracts/caches.js';
 import { marketCacheColumns, marketCacheHit } from '../state-and-cache-values.js';

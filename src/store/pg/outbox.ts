@@ -1,7 +1,7 @@
-// The outbox on Postgres, as ../outbox.ts on SQLite (which tells what each method means; the same calls give the same
-// results). SQLite has one writer at a time; here several instances claim at once, so a claim takes a lock on each
-// channel it takes entries from and on each entry (FOR UPDATE SKIP LOCKED): two instances never claim one entry, nor
-// one channel at the same time. Every change a drainer makes is fenced by its claim's token, as there.
+// The outbox on Postgres, implementing ../contracts/outbox.ts (which says what each method promises) as ../outbox.ts
+// does on SQLite. SQLite has one writer at a time; here several instances claim at once, so a claim takes a lock on
+// each channel it takes entries from and on each entry (FOR UPDATE SKIP LOCKED): two instances never claim one entry,
+// nor one channel at the same time. Every change a drainer makes is fenced by its claim's token, as there.
 import { and, asc, eq, gt, inArray, lt, ne, notExists, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { claimedEntries, firstChannels, INTERRUPTED, newEntry, statsOf } from '../claims.js';

@@ -1,5 +1,5 @@
-// Each person's costly asks on Postgres, as ../person-uses.ts on SQLite (which tells what each method means; the same
-// calls give the same results). SQLite has one writer at a time; here a take locks the person's kind (a
+// Each person's costly asks on Postgres, implementing ../contracts/usage.ts (which says what each method promises) as
+// ../person-uses.ts does on SQLite. SQLite has one writer at a time; here a take locks the person's kind (a
 // transaction-scoped advisory lock) before it counts, so instances taking for one person at once count one by one.
 import { and, desc, eq, gt, lt, lte, sql } from 'drizzle-orm';
 import type { PersonUseRepo } from '../contracts/usage.js';

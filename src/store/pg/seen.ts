@@ -1,5 +1,5 @@
-// What each saved search has seen, and a poller run's record, on Postgres, as ../seen.ts on SQLite (which tells what
-// each method means; the same calls give the same results). A run's seen rows, its outbox entries and its search's
+// What each saved search has seen, and a poller run's record, on Postgres, implementing ../contracts/seen.ts (which
+// says what each method promises) as ../seen.ts does on SQLite. A run's seen rows, its outbox entries and its search's
 // record commit in one transaction under the lease's fence; the searches it records are locked first, so a removal
 // meanwhile waits for it (and then takes its rows away) instead of failing it on a missing parent.
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';

@@ -1,6 +1,6 @@
-// Each team's spend of upstream calls per UTC month, its own share and the teams known, on Postgres, as ../teams.ts on
-// SQLite (which tells what each method means; the same calls give the same results). A charge adds one to what is
-// committed (`calls = calls + 1`), so instances charging the same team at once lose no call.
+// Each team's spend of upstream calls per UTC month, its own share and the teams known, on Postgres, implementing
+// ../contracts/usage.ts (which says what each method promises) as ../teams.ts does on SQLite. A charge adds one to what
+// is committed (`calls = calls + 1`), so instances charging the same team at once lose no call.
 import { and, eq, sql } from 'drizzle-orm';
 import type { TeamRepo } from '../contracts/usage.js';
 import { monthOf, teamLines } from '../state-and-cache-values.js';
