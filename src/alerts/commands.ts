@@ -7,6 +7,7 @@ import { deliveryNote, parseCommand, summarize, takeDeliveryWords, type Query } 
 import { runLeased } from '../jobs/index.js';
 import type { AlertsRepo, LeaseRepo, OutboxRepo, AlertRow } from '../store/index.js';
 import type { Block, Reply } from '../views/model.js';
+import { ephemeral, limitReached, StandingOrderCommands, type OrderContext } from '../standing-orders/commands.js';
 import { foldSameFlats } from '../views/same-flat.js';
 import { postedQueryOf } from './channel.js';
 import { compare } from './compare.js';
@@ -25,11 +26,8 @@ import {
   type SavedQuery,
 } from './saved-query.js';
 
-export interface AlertContext {
-  user: string;
-  channel: string;
-  isAdmin?: () => Promise<boolean>;
-}
+/** Who typed, where, and whether they administer it. */
+export type AlertContext = OrderContext;
 
 export interface AlertCommandsOptions {
   repo: AlertsRepo;
@@ -66,40 +64,38 @@ export const ALERTS_HELP = [
   '`/alerts test 2`: check now and show what would be posted, posting nothing',
 ].join('\n');
 
-const ephemeral = (text: string): Reply => ({ text, blocks: [{ kind: 'text', text }], ephemeral: true });
-
 export class AlertCommands {
-  constructor(private readonly o: AlertCommandsOptions) {}
+  private readonly commands: StandingOrderCommands<AlertRow>;
+
+  constructor(private readonly o: AlertCommandsOptions) {
+    this.commands = new StandingOrderCommands<AlertRow>({
+      noun: 'alert',
+      command: '/alerts',
+      help: ALERTS_HELP,
+      madeVerb: 'saved',
+      logKey: 'search',
+      repo: o.repo,
+      logger: o.logger,
+      add: { aliases: ['add', 'save', 'new'], run: (ctx, arg) => this.add(ctx, arg) },
+      describe: (row, ctx) => this.describe(row, ctx),
+      listNotes: (ctx, rows) => this.listNotes(ctx, rows),
+      listFooter: 'Manage: `/alerts pause <n>`, `/alerts resume <n>`, `/alerts remove <n>`, `/alerts test <n>`',
+      paused: (row) =>
+        `Paused alert #${row.number} (${row.summary}). \`/alerts resume ${row.number}\` starts it again.`,
+      resume: (row) => this.resume(row),
+      title: (row) => row.summary,
+      resumeAll: (ctx) => this.releaseHeld(ctx),
+      inspect: { test: (row) => this.test(row) },
+    });
+  }
 
   private get now(): number {
     return (this.o.now ?? Date.now)();
   }
 
   /** The text after `alerts`: a subcommand and its argument. */
-  async handle(ctx: AlertContext, text: string): Promise<Reply> {
-    const [sub = '', ...rest] = text.trim().split(/\s+/).filter(Boolean);
-    const arg = rest.join(' ');
-    switch (sub.toLowerCase()) {
-      case '':
-      case 'help':
-        return ephemeral(ALERTS_HELP);
-      case 'add':
-      case 'save':
-      case 'new':
-        return this.add(ctx, arg);
-      case 'list':
-      case 'ls':
-        return this.list(ctx);
-      case 'pause':
-      case 'resume':
-      case 'remove':
-      case 'delete':
-      case 'rm':
-      case 'test':
-        return this.manage(ctx, sub.toLowerCase(), arg);
-      default:
-        return ephemeral(`I don't know "/alerts ${sub}".\n${ALERTS_HELP}`);
-    }
+  handle(ctx: AlertContext, text: string): Promise<Reply> {
+    return this.commands.handle(ctx, text);
   }
 
   /** `/alerts add <search>`: the same language as the search commands. */
@@ -174,13 +170,12 @@ export class AlertCommands {
           : `That search is already alert #${n} in this channel: nothing new was saved. See \`/alerts list\`.`,
       );
     }
-    if (!created.ok) {
-      return ephemeral(
-        created.reason === 'channel'
-          ? `This channel has ${this.o.limits.perChannel} alerts already, the most it can have. Remove one with \`/alerts remove <number>\` first (see \`/alerts list\`).`
-          : `You have ${this.o.limits.perOwner} alerts already, the most one person can have. Remove one with \`/alerts remove <number>\` first.`,
+    if (!created.ok)
+      return limitReached(
+        { noun: 'alert', command: '/alerts' },
+        created.reason,
+        created.reason === 'channel' ? this.o.limits.perChannel : this.o.limits.perOwner,
       );
-    }
     const row = created.row;
     this.o.logger.info('alert saved', {
       search: row.id,
@@ -230,25 +225,26 @@ export class AlertCommands {
     return { text, blocks: [{ kind: 'text', text }] };
   }
 
-  private async list(ctx: AlertContext): Promise<Reply> {
-    const rows = await this.o.repo.listByChannel(ctx.channel);
-    if (rows.length === 0) return ephemeral(`No alerts in this channel yet.\n${ALERTS_HELP}`);
-    const lines = rows.map((r) => {
-      const impossible = r.paused ? impossibleIn(r) : undefined;
-      const state =
-        r.service !== this.o.service
-          ? 'not checked: another property service'
-          : impossible
-            ? `paused: it asks for ${impossible}, which no listing has`
-            : r.paused
-              ? 'paused'
-              : `checked ${this.o.schedule}`;
-      const last = r.lastRunAt ? `last checked ${formatDistanceStrict(r.lastRunAt, this.now)} ago` : 'not checked yet';
-      const error = r.lastError
-        ? ` · ⚠️ failing${r.errorSince ? ` for ${formatDistanceStrict(r.errorSince, this.now)}` : ''}: ${r.lastError}`
-        : '';
-      return `#${r.number} · ${r.summary} · ${state} · ${last}${error} · saved by ${r.owner === ctx.user ? 'you' : r.owner}`;
-    });
+  /** One line of `/alerts list`. */
+  private describe(r: AlertRow, ctx: AlertContext): string {
+    const impossible = r.paused ? impossibleIn(r) : undefined;
+    const state =
+      r.service !== this.o.service
+        ? 'not checked: another property service'
+        : impossible
+          ? `paused: it asks for ${impossible}, which no listing has`
+          : r.paused
+            ? 'paused'
+            : `checked ${this.o.schedule}`;
+    const last = r.lastRunAt ? `last checked ${formatDistanceStrict(r.lastRunAt, this.now)} ago` : 'not checked yet';
+    const error = r.lastError
+      ? ` · ⚠️ failing${r.errorSince ? ` for ${formatDistanceStrict(r.errorSince, this.now)}` : ''}: ${r.lastError}`
+      : '';
+    return `#${r.number} · ${r.summary} · ${state} · ${last}${error} · saved by ${r.owner === ctx.user ? 'you' : r.owner}`;
+  }
+
+  /** What `/alerts list` says above the alerts: a held channel, a spent share, alerts of another service. */
+  private async listNotes(ctx: AlertContext, rows: readonly AlertRow[]): Promise<string[]> {
     const notes: string[] = [];
     const held = await this.o.outbox?.heldChannel(ctx.channel);
     if (held)
@@ -264,63 +260,27 @@ export class AlertCommands {
       notes.push(
         `⚠️ ${elsewhere} of these ${elsewhere === 1 ? 'was' : 'were'} saved for another property service than the one configured (UAE_API_BASE_URL changed) and ${elsewhere === 1 ? 'is' : 'are'} not checked; save ${elsewhere === 1 ? 'it' : 'them'} again, or set UAE_API_BASE_URL back.`,
       );
-    const all = [...notes, ...lines];
-    const text = `Alerts in this channel (${rows.length}):\n${all.join('\n')}`;
-    return {
-      text,
-      blocks: [
-        { kind: 'header', text: `Alerts in this channel (${rows.length})` },
-        ...all.map((t): Block => ({ kind: 'text', text: t })),
-        {
-          kind: 'context',
-          text: 'Manage: `/alerts pause <n>`, `/alerts resume <n>`, `/alerts remove <n>`, `/alerts test <n>`',
-        },
-      ],
-      ephemeral: true,
-    };
+    return notes;
   }
 
-  private async manage(ctx: AlertContext, action: string, arg: string): Promise<Reply> {
-    // `/alerts resume` alone, in a channel held because it could not receive: try it again now.
-    if (action === 'resume' && arg.trim() === '' && this.o.outbox && (await this.o.outbox.heldChannel(ctx.channel))) {
-      await this.o.outbox.releaseChannel(ctx.channel);
-      this.o.onReleased?.();
-      return ephemeral('I will try posting here again now. If I still cannot, `/alerts list` will say so.');
-    }
-    const m = /^#?(\d{1,6})$/.exec(arg.trim());
-    if (!m) return ephemeral(`Which alert? Give its number: \`/alerts ${action} 2\` (see \`/alerts list\`).`);
-    const row = await this.o.repo.byNumber(ctx.channel, Number(m[1]));
-    if (!row) return ephemeral(`There is no alert #${m[1]} in this channel. See \`/alerts list\`.`);
-    if (action === 'test') return this.test(row);
-    const allowed = row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
-    if (!allowed)
+  /** `/alerts resume` alone, in a channel held because it could not receive: try it again now. */
+  private async releaseHeld(ctx: AlertContext): Promise<Reply | undefined> {
+    if (!this.o.outbox || !(await this.o.outbox.heldChannel(ctx.channel))) return undefined;
+    await this.o.outbox.releaseChannel(ctx.channel);
+    this.o.onReleased?.();
+    return ephemeral('I will try posting here again now. If I still cannot, `/alerts list` will say so.');
+  }
+
+  private async resume(row: AlertRow): Promise<Reply> {
+    // Paused at start for asking what no listing can be: running it again would only fail on every run.
+    const impossible = impossibleIn(row);
+    if (impossible) {
       return ephemeral(
-        `Only the person who saved alert #${row.number}, or a workspace or server admin, can ${action === 'rm' || action === 'delete' ? 'remove' : action} it.`,
+        `Alert #${row.number} can't run: it asks for ${impossible}, which no listing has. Save the search again with other numbers, then \`/alerts remove ${row.number}\`.`,
       );
-    switch (action) {
-      case 'pause':
-        if (row.paused) return ephemeral(`Alert #${row.number} is already paused.`);
-        await this.o.repo.setPaused(row.id, true);
-        return ephemeral(
-          `Paused alert #${row.number} (${row.summary}). \`/alerts resume ${row.number}\` starts it again.`,
-        );
-      case 'resume': {
-        if (!row.paused) return ephemeral(`Alert #${row.number} is not paused.`);
-        // Paused at start for asking what no listing can be: running it again would only fail on every run.
-        const impossible = impossibleIn(row);
-        if (impossible) {
-          return ephemeral(
-            `Alert #${row.number} can't run: it asks for ${impossible}, which no listing has. Save the search again with other numbers, then \`/alerts remove ${row.number}\`.`,
-          );
-        }
-        await this.o.repo.setPaused(row.id, false);
-        return ephemeral(`Resumed alert #${row.number} (${row.summary}).`);
-      }
-      default:
-        await this.o.repo.remove(row.id);
-        this.o.logger.info('alert removed', { search: row.id, channel: ctx.channel, user: ctx.user });
-        return ephemeral(`Removed alert #${row.number} (${row.summary}).`);
     }
+    await this.o.repo.setPaused(row.id, false);
+    return ephemeral(`Resumed alert #${row.number} (${row.summary}).`);
   }
 
   /** Checks a saved search now and shows what would be posted, posting and recording nothing. */

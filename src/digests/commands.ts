@@ -4,15 +4,13 @@ import { formatDistanceStrict } from 'date-fns';
 import type { LocationResolver } from '../locations/index.js';
 import type { Logger } from '../log.js';
 import type { DigestRepo, DigestRow } from '../store/index.js';
-import type { Block, Reply } from '../views/model.js';
+import type { Reply } from '../views/model.js';
+import { ephemeral, limitReached, StandingOrderCommands, type OrderContext } from '../standing-orders/commands.js';
 import { decodeAreas, decodeSchedule, type FollowedArea } from './codec.js';
 import { describeSchedule, nextSlot, parseSchedule, shortDate } from './schedule.js';
 
-export interface DigestContext {
-  user: string;
-  channel: string;
-  isAdmin?: () => Promise<boolean>;
-}
+/** Who typed, where, and whether they administer it. */
+export type DigestContext = OrderContext;
 
 export interface DigestCommandsOptions {
   repo: DigestRepo;
@@ -36,41 +34,39 @@ export const DIGEST_HELP = [
   '`/digest now dubai marina`: a digest of a place, posted here at once for everyone',
 ].join('\n');
 
-const ephemeral = (text: string): Reply => ({ text, blocks: [{ kind: 'text', text }], ephemeral: true });
-
 export class DigestCommands {
-  constructor(private readonly o: DigestCommandsOptions) {}
+  private readonly commands: StandingOrderCommands<DigestRow>;
+
+  constructor(private readonly o: DigestCommandsOptions) {
+    this.commands = new StandingOrderCommands<DigestRow>({
+      noun: 'digest',
+      command: '/digest',
+      help: DIGEST_HELP,
+      madeVerb: 'added',
+      logKey: 'digest',
+      repo: o.repo,
+      logger: o.logger,
+      add: { aliases: ['add', 'follow', 'new'], run: (ctx, arg) => this.add(ctx, arg) },
+      describe: (row, ctx) => this.describe(row, ctx.user),
+      listFooter:
+        'Manage: `/digest pause <n>`, `/digest resume <n>`, `/digest remove <n>`; `/digest now <place>` posts one now',
+      paused: (row) => `Paused digest #${row.number}. \`/digest resume ${row.number}\` starts it again.`,
+      resume: (row) => this.resume(row),
+      title: (row) =>
+        decodeAreas(row.areas)
+          .map((p) => p.name)
+          .join(', '),
+      extra: { now: (ctx, arg) => this.postNow(ctx, arg) },
+    });
+  }
 
   private get now(): number {
     return (this.o.now ?? Date.now)();
   }
 
   /** The text after `digest`: a subcommand and its argument. */
-  async handle(ctx: DigestContext, text: string): Promise<Reply> {
-    const [sub = '', ...rest] = text.trim().split(/\s+/).filter(Boolean);
-    const arg = rest.join(' ');
-    switch (sub.toLowerCase()) {
-      case '':
-      case 'help':
-        return ephemeral(DIGEST_HELP);
-      case 'add':
-      case 'follow':
-      case 'new':
-        return this.add(ctx, arg);
-      case 'list':
-      case 'ls':
-        return this.list(ctx);
-      case 'now':
-        return this.postNow(ctx, arg);
-      case 'pause':
-      case 'resume':
-      case 'remove':
-      case 'delete':
-      case 'rm':
-        return this.manage(ctx, sub.toLowerCase(), arg);
-      default:
-        return ephemeral(`I don't know "/digest ${sub}".\n${DIGEST_HELP}`);
-    }
+  handle(ctx: DigestContext, text: string): Promise<Reply> {
+    return this.commands.handle(ctx, text);
   }
 
   /** Areas typed as `dubai marina, business bay and jvc`, each resolved; or the friendly reason why not. */
@@ -129,10 +125,7 @@ export class DigestCommands {
       },
       { perChannel: this.o.limits.perChannel },
     );
-    if (!created.ok)
-      return ephemeral(
-        `This channel has ${this.o.limits.perChannel} digests already, the most it can have. Remove one with \`/digest remove <number>\` first (see \`/digest list\`).`,
-      );
+    if (!created.ok) return limitReached({ noun: 'digest', command: '/digest' }, 'channel', this.o.limits.perChannel);
     const row = created.row;
     this.o.logger.info('digest saved', {
       digest: row.id,
@@ -143,25 +136,6 @@ export class DigestCommands {
     const names = resolved.areas.map((p) => p.name).join(', ');
     const text2 = `Saved digest #${row.number}: ${names}, ${describeSchedule(parsed.schedule, timezone)}; the first on ${shortDate(nextRunAt, timezone)}.`;
     return { text: text2, blocks: [{ kind: 'text', text: text2 }] };
-  }
-
-  private async list(ctx: DigestContext): Promise<Reply> {
-    const rows = await this.o.repo.listByChannel(ctx.channel);
-    if (rows.length === 0) return ephemeral(`No digests in this channel yet.\n${DIGEST_HELP}`);
-    const lines = rows.map((r) => this.describe(r, ctx.user));
-    const text = `Digests in this channel (${rows.length}):\n${lines.join('\n')}`;
-    return {
-      text,
-      blocks: [
-        { kind: 'header', text: `Digests in this channel (${rows.length})` },
-        ...lines.map((t): Block => ({ kind: 'text', text: t })),
-        {
-          kind: 'context',
-          text: 'Manage: `/digest pause <n>`, `/digest resume <n>`, `/digest remove <n>`; `/digest now <place>` posts one now',
-        },
-      ],
-      ephemeral: true,
-    };
   }
 
   private describe(r: DigestRow, user: string): string {
@@ -177,39 +151,12 @@ export class DigestCommands {
     return `#${r.number} · ${areas.map((p) => p.name).join(', ')} · ${when} · ${next} · ${last} · ${cost}${error} · added by ${r.owner === user ? 'you' : r.owner}`;
   }
 
-  private async manage(ctx: DigestContext, action: string, arg: string): Promise<Reply> {
-    const m = /^#?(\d{1,6})$/.exec(arg.trim());
-    if (!m) return ephemeral(`Which digest? Give its number: \`/digest ${action} 2\` (see \`/digest list\`).`);
-    const row = await this.o.repo.byNumber(ctx.channel, Number(m[1]));
-    if (!row) return ephemeral(`There is no digest #${m[1]} in this channel. See \`/digest list\`.`);
-    const allowed = row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
-    const verb = action === 'rm' || action === 'delete' ? 'remove' : action;
-    if (!allowed)
-      return ephemeral(
-        `Only the person who added digest #${row.number}, or a workspace or server admin, can ${verb} it.`,
-      );
-    switch (verb) {
-      case 'pause':
-        if (row.paused) return ephemeral(`Digest #${row.number} is already paused.`);
-        await this.o.repo.setPaused(row.id, true);
-        return ephemeral(`Paused digest #${row.number}. \`/digest resume ${row.number}\` starts it again.`);
-      case 'resume': {
-        if (!row.paused) return ephemeral(`Digest #${row.number} is not paused.`);
-        const schedule = decodeSchedule(row.schedule);
-        // Resumed from now on: the slots missed while paused are not posted late.
-        const next = schedule ? nextSlot(schedule, row.timezone, this.now) : this.now;
-        await this.o.repo.setPaused(row.id, false, next);
-        return ephemeral(`Resumed digest #${row.number}; the next on ${shortDate(next, row.timezone, true)}.`);
-      }
-      default:
-        await this.o.repo.remove(row.id);
-        this.o.logger.info('digest removed', { digest: row.id, channel: ctx.channel, user: ctx.user });
-        return ephemeral(
-          `Removed digest #${row.number} (${decodeAreas(row.areas)
-            .map((p) => p.name)
-            .join(', ')}).`,
-        );
-    }
+  /** Resumed from now on: the slots missed while paused are not posted late. */
+  private async resume(row: DigestRow): Promise<Reply> {
+    const schedule = decodeSchedule(row.schedule);
+    const next = schedule ? nextSlot(schedule, row.timezone, this.now) : this.now;
+    await this.o.repo.setPaused(row.id, false, next);
+    return ephemeral(`Resumed digest #${row.number}; the next on ${shortDate(next, row.timezone, true)}.`);
   }
 
   private async postNow(ctx: DigestContext, text: string): Promise<Reply> {
