@@ -6,11 +6,6 @@ import type { RunOutcome } from './contracts/seen.js';
 /** A search or a digest numbered in its channel: the first number after the highest there (the counter may be higher). */
 export const firstFreeNumber = (top: number | null | undefined): number => (top ?? 0) + 1;
 
-/**
- * Pausing keeps the next run; resuming makes it due now (a paused search catches up at once, not after an interval).
- */
-export const pausedSet = (paused: boolean, at: number) => ({ paused, ...(paused ? {} : { nextRunAt: at }) });
-
 /** The error a failed run keeps on its search, bounded. */
 export const failureText = (error: string): string => error.slice(0, 500);
 

@@ -1,10 +1,12 @@
 // What src/alerts reaches of the store: saved searches and what each has seen (the outbox and the leases are
 // repositories of their own, shared with every kind of delivery and job).
 import type { Store } from './db.js';
-import { createAlertDefinitionRepo, type AlertDefinitionRepo } from './alert-definitions.js';
+import { createAlertDefinitionRepo } from './alert-definitions.js';
+import type { AlertDefinitionRepo } from './contracts/alerts.js';
+import type { Synced } from './contracts/synced.js';
 import { createSeenRepo, type SeenRepo } from './seen.js';
 
-export type SyncAlertsRepo = AlertDefinitionRepo & SeenRepo;
+export type SyncAlertsRepo = Synced<AlertDefinitionRepo> & SeenRepo;
 
 export function createAlertsRepo(store: Store, now: () => number = Date.now): SyncAlertsRepo {
   return { ...createAlertDefinitionRepo(store, now), ...createSeenRepo(store, now) };

@@ -5,13 +5,8 @@ export { applyMigrations, ForeignKeyViolationError, type Violation } from './mig
 export { normaliseQuery } from './location-cache.js';
 export { adoptServiceSpellings, serviceKey } from './service-key.js';
 export * as schema from './schema.js';
-export {
-  createAlertDefinitionRepo,
-  type CreateResult,
-  type NewAlert,
-  type AlertDefinitionRepo,
-  type AlertRow,
-} from './alert-definitions.js';
+export { createAlertDefinitionRepo } from './alert-definitions.js';
+export type { AlertDefinitionRepo, AlertRow, CreateResult, NewAlert } from './contracts/alerts.js';
 export { createSeenRepo, type SyncSeenRepo } from './seen.js';
 export type {
   ChannelPosted,
@@ -36,7 +31,8 @@ export type {
 } from './contracts/outbox.js';
 export type { Fence, InstanceInfo, InstanceRow, LastRun, LeaseRepo } from './contracts/leases.js';
 export { markRestored, readDbId, readLineage, readRestore, renewDbId } from './meta.js';
-export { digestKey, type DigestRow, type NewDigest } from './digests.js';
+export { digestKey } from './digests.js';
+export type { DigestRow, NewDigest } from './contracts/digests.js';
 export { REMOVED_REASON } from './installations.js';
 export type { InstallationKey, InstallationListing, SlackInstallationRepo } from './contracts/installations.js';
 export { keyIdOf, parseKey, Sealer, sealerFrom } from './sealing.js';
