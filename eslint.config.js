@@ -192,6 +192,21 @@ export default tseslint.config(
       ],
     ],
   ),
+  // The core of standing orders knows no kind: alerts and digests supply what differs (docs/architecture.md).
+  forbid(
+    ['src/standing-orders/**'],
+    [
+      [part('adapters'), 'the core never imports an adapter: use a port'],
+      [
+        part('alerts', 'digests', 'bot'),
+        'the standing orders core knows no kind: each kind supplies what differs and registers itself',
+      ],
+      [
+        '^(better-sqlite3|drizzle-orm.*|node:sqlite)$',
+        'standing orders write no SQL of their own: use the repositories in src/store',
+      ],
+    ],
+  ),
   forbid(
     ['src/sandbox/**'],
     [

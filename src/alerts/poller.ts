@@ -6,6 +6,7 @@ import { ApiError } from '../api/errors.js';
 import { payingFor } from '../api/payer.js';
 import type { Logger } from '../log.js';
 import { runLeased } from '../jobs/index.js';
+import { dueParts, runLease } from '../standing-orders/due.js';
 import { teamOf } from '../ports/index.js';
 import type { AlertsRepo, Fence, LeaseRepo, AlertRow } from '../store/index.js';
 import { planGroup, postedQueryOf } from './channel.js';
@@ -82,19 +83,18 @@ const deliverable = (due: AlertRow[], platforms: readonly string[] | undefined) 
  */
 export async function dueQueries(deps: Omit<PollerDeps, 'api' | 'options'>): Promise<string[]> {
   const now = deps.now ?? Date.now;
-  const lease = {
-    leases: deps.leases,
-    name: POLL_JOB,
-    holder: deps.holder ?? `pid-${process.pid}`,
-    logger: deps.logger,
-    ttlMs: deps.leaseMs ?? LEASE_MS,
-    now,
-  };
-  const listed = await runLeased(lease, async () => {
-    const due = deliverable(await deps.repo.due(deps.service, now()), deps.platforms);
-    return [...new Set(due.map((s) => s.paramsKey))];
-  });
-  return listed.ran ? listed.result : [];
+  return dueParts(
+    {
+      leases: deps.leases,
+      job: POLL_JOB,
+      holder: deps.holder ?? `pid-${process.pid}`,
+      logger: deps.logger,
+      ttlMs: deps.leaseMs ?? LEASE_MS,
+      now,
+    },
+    async () => deliverable(await deps.repo.due(deps.service, now()), deps.platforms),
+    (s) => s.paramsKey,
+  );
 }
 
 export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
@@ -119,18 +119,20 @@ export async function pollOnce(deps: PollerDeps): Promise<RunReport> {
   // Another instance sharing this database may be running: one run at a time across all of them, under a fenced lease
   // (short and renewed while the run lasts, so a crashed instance holds it back for two minutes at most). A run whose
   // lease was taken over stops starting queries, and what it would still record is refused by the store.
-  const lease = {
-    leases: deps.leases,
-    name: deps.query === undefined ? POLL_JOB : queryLease(deps.query),
-    holder,
-    logger: log,
-    ttlMs: deps.leaseMs ?? LEASE_MS,
-    now,
-    // A query's lease records no run of its own: the shared run is recorded as it is listed (dueQueries).
-    ...(deps.query === undefined ? {} : { record: false }),
-    ...(deps.lapsed ? { lapsed: deps.lapsed } : {}),
-    ...(deps.signal ? { signal: deps.signal } : {}),
-  };
+  // A query's lease records no run of its own: the shared run is recorded as it is listed (dueQueries).
+  const lease = runLease(
+    {
+      leases: deps.leases,
+      job: POLL_JOB,
+      holder,
+      logger: log,
+      ttlMs: deps.leaseMs ?? LEASE_MS,
+      now,
+      ...(deps.lapsed ? { lapsed: deps.lapsed } : {}),
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    },
+    deps.query === undefined ? undefined : queryLease(deps.query),
+  );
   const leased = await runLeased(lease, async (fence, signal) => {
     const report = await pollUnder({ ...deps, signal, holder }, fence, log);
     return { ...report, ok: report.failedQueries === 0 };

@@ -2,6 +2,7 @@
 // the transaction that moves it to its next slot, under the job's fenced lease. So a digest is posted once per period,
 // across restarts, crashes and instances; slots missed while Manzil was down are not posted late (only the latest).
 import { runLeased } from '../jobs/index.js';
+import { dueParts, runLease } from '../standing-orders/due.js';
 import type { Logger } from '../log.js';
 import type { DigestRepo, DigestRow, LeaseRepo, NewDelivery } from '../store/index.js';
 import { digestKey } from '../store/index.js';
@@ -80,27 +81,29 @@ export async function dueDigests(
   deps: Pick<DigestJobDeps, 'repo' | 'leases' | 'service' | 'holder' | 'logger' | 'now'>,
 ): Promise<number[]> {
   const now = deps.now ?? Date.now;
-  const listed = await runLeased(
-    { leases: deps.leases, name: DIGEST_JOB, holder: deps.holder, logger: deps.logger, ttlMs: LEASE_MS, now },
-    async () => (await deps.repo.due(deps.service, now())).map((row) => row.id),
+  return dueParts(
+    { leases: deps.leases, job: DIGEST_JOB, holder: deps.holder, logger: deps.logger, ttlMs: LEASE_MS, now },
+    () => deps.repo.due(deps.service, now()),
+    (row) => row.id,
   );
-  return listed.ran ? listed.result : [];
 }
 
 export async function runDigests(deps: DigestJobDeps): Promise<DigestRunReport> {
   const now = deps.now ?? Date.now;
   const report: DigestRunReport = { ran: false, due: 0, queued: 0, postponed: 0, calls: 0 };
-  const lease = {
-    leases: deps.leases,
-    name: deps.only === undefined ? DIGEST_JOB : `${DIGEST_JOB}:${deps.only}`,
-    holder: deps.holder,
-    logger: deps.logger,
-    ttlMs: LEASE_MS,
-    now,
-    ...(deps.only === undefined ? {} : { record: false }),
-    ...(deps.lapsed ? { lapsed: deps.lapsed } : {}),
-    ...(deps.signal ? { signal: deps.signal } : {}),
-  };
+  const lease = runLease(
+    {
+      leases: deps.leases,
+      job: DIGEST_JOB,
+      holder: deps.holder,
+      logger: deps.logger,
+      ttlMs: LEASE_MS,
+      now,
+      ...(deps.lapsed ? { lapsed: deps.lapsed } : {}),
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    },
+    deps.only === undefined ? undefined : `${DIGEST_JOB}:${deps.only}`,
+  );
   const leased = await runLeased(lease, async (fence, signal) => {
     report.ran = true;
     const due = await deps.repo.due(deps.service, now(), deps.only);
