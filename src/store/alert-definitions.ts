@@ -8,7 +8,7 @@ import { createOutboxRepo } from './outbox.js';
 import type { Fence } from './contracts/leases.js';
 import { holdsLease } from './leases.js';
 import { failureText } from './alert-digest-writes.js';
-import { alertDefinition } from './schema.js';
+import { alertDefinition, alertNumber } from './schema.js';
 import { standingOrdersOn } from './standing-orders.js';
 
 export function createAlertDefinitionRepo(store: Store, now: () => number = Date.now): Synced<AlertDefinitionRepo> {
@@ -19,7 +19,7 @@ export function createAlertDefinitionRepo(store: Store, now: () => number = Date
     store,
     {
       table: alertDefinition,
-      numbers: 'alert_number',
+      numbers: alertNumber,
       only: (paramsKey: string) => eq(alertDefinition.paramsKey, paramsKey),
       dueOrder: [sql`coalesce(${alertDefinition.lastRunAt}, 0)`, asc(alertDefinition.id)],
       resumeNow: true,

@@ -10,7 +10,7 @@ import { holdsLease } from './leases.js';
 import type { NewDelivery } from './contracts/outbox.js';
 import { createOutboxRepo } from './outbox.js';
 import { digestPostponed, digestRunDone } from './alert-digest-writes.js';
-import { digest, outbox } from './schema.js';
+import { digest, digestNumber, outbox } from './schema.js';
 import { standingOrdersOn } from './standing-orders.js';
 
 /** The dedupe key prefix of a digest's outbox entries: `digest:<id>:<slot>`. */
@@ -22,7 +22,7 @@ export function createDigestRepo(store: Store, now: () => number = Date.now): Sy
     store,
     {
       table: digest,
-      numbers: 'digest_number',
+      numbers: digestNumber,
       only: (id: number) => eq(digest.id, id),
       dueOrder: [asc(digest.nextRunAt), asc(digest.id)],
       resumeNow: false,

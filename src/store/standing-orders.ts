@@ -5,7 +5,7 @@ import { and, asc, eq, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Store } from './db.js';
 import type { StandingOrderRow } from './contracts/standing-orders.js';
 import { firstFreeNumber } from './alert-digest-writes.js';
-import type { alertDefinition, digest } from './schema.js';
+import type { alertDefinition, alertNumber, digest, digestNumber } from './schema.js';
 import { channelHold } from './schema.js';
 
 /** The tables of the kinds: the columns the core reads are named alike in each. */
@@ -14,7 +14,7 @@ type OrderTable = typeof alertDefinition | typeof digest;
 export interface OrderTableOf {
   table: OrderTable;
   /** The table of the last number given in each channel (never given again there). */
-  numbers: 'alert_number' | 'digest_number';
+  numbers: typeof alertNumber | typeof digestNumber;
   /** How `due` narrows to the part of a shared run. */
   only(value: never): SQL | undefined;
   /** `due`'s order: the longest-waiting first. */
@@ -29,14 +29,12 @@ export function standingOrdersOn<Row extends StandingOrderRow, Only>(
   kind: OrderTableOf,
   now: () => number,
 ) {
-  const { db, sqlite } = store;
+  const { db } = store;
   const t = kind.table;
   // The columns by name, typed as one kind's: both tables name and type them alike.
   const c = t as typeof digest;
   const rows = (q: unknown) => q as Row[];
-  const nextNumber = sqlite.prepare(
-    `INSERT INTO ${kind.numbers} (place, last) VALUES (@channel, @next) ON CONFLICT (place) DO UPDATE SET last = max(last + 1, @next) RETURNING last`,
-  );
+  const n = kind.numbers as typeof digestNumber;
   const countWhere = (where: SQL | undefined): number =>
     db
       .select({ n: sql<number>`count(*)` })
@@ -55,7 +53,13 @@ export function standingOrdersOn<Row extends StandingOrderRow, Only>(
         .from(c)
         .where(eq(c.channel, channel))
         .get()!.n;
-      return (nextNumber.get({ channel, next: firstFreeNumber(top) }) as { last: number }).last;
+      const next = firstFreeNumber(top);
+      return db
+        .insert(n)
+        .values({ channel, last: next })
+        .onConflictDoUpdate({ target: n.channel, set: { last: sql`max(${n.last} + 1, ${next})` } })
+        .returning()
+        .get().last;
     },
     shared: {
       listByChannel(channel: string): Row[] {

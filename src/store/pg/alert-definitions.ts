@@ -10,7 +10,7 @@ import { failureText } from '../alert-digest-writes.js';
 import { holdsLeaseIn } from './leases.js';
 import type { PgStore } from './open.js';
 import { enqueueIn } from './outbox.js';
-import { alertDefinition } from './schema.js';
+import { alertDefinition, alertNumber } from './schema.js';
 import { pgStandingOrdersOn } from './standing-orders.js';
 import type { PgTx } from './tx.js';
 
@@ -29,7 +29,7 @@ export function createPgAlertDefinitionRepo(store: PgStore, now: () => number = 
     store,
     {
       table: alertDefinition,
-      numbers: 'alert_number',
+      numbers: alertNumber,
       lock: CHANNEL_LOCK,
       only: (paramsKey: string) => eq(alertDefinition.paramsKey, paramsKey),
       dueOrder: [sql`coalesce(${alertDefinition.lastRunAt}, 0)`, asc(alertDefinition.id)],

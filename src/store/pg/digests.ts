@@ -10,7 +10,7 @@ import { digestPostponed, digestRunDone } from '../alert-digest-writes.js';
 import { holdsLeaseIn } from './leases.js';
 import type { PgStore } from './open.js';
 import { enqueueIn } from './outbox.js';
-import { digest, outbox } from './schema.js';
+import { digest, digestNumber, outbox } from './schema.js';
 import { pgStandingOrdersOn } from './standing-orders.js';
 import type { PgTx } from './tx.js';
 
@@ -29,7 +29,7 @@ export function createPgDigestRepo(store: PgStore, now: () => number = Date.now)
     store,
     {
       table: digest,
-      numbers: 'digest_number',
+      numbers: digestNumber,
       lock: CHANNEL_LOCK,
       only: (id: number) => eq(digest.id, id),
       dueOrder: [asc(digest.nextRunAt), asc(digest.id)],

@@ -5,7 +5,7 @@ import { and, asc, count, eq, lte, max, notInArray, sql, type SQL } from 'drizzl
 import type { StandingOrderRow } from '../contracts/standing-orders.js';
 import { firstFreeNumber } from '../alert-digest-writes.js';
 import type { PgStore } from './open.js';
-import type { alertDefinition, digest } from './schema.js';
+import type { alertDefinition, alertNumber, digest, digestNumber } from './schema.js';
 import { channelHold } from './schema.js';
 import type { PgRunner, PgTx } from './tx.js';
 
@@ -15,7 +15,7 @@ type OrderTable = typeof alertDefinition | typeof digest;
 export interface PgOrderTableOf {
   table: OrderTable;
   /** The table of the last number given in each channel (never given again there). */
-  numbers: 'alert_number' | 'digest_number';
+  numbers: typeof alertNumber | typeof digestNumber;
   /** The kind's advisory lock namespace (the first key of pg_advisory_xact_lock(int, int)). */
   lock: number;
   /** How `due` narrows to the part of a shared run. */
@@ -52,12 +52,13 @@ export function pgStandingOrdersOn<Row extends StandingOrderRow, Only>(
         .from(c)
         .where(eq(c.channel, channel));
       const next = firstFreeNumber(top?.n);
-      const numbers = sql.identifier(kind.numbers);
-      const { rows: given } = await tx.execute<{ last: number }>(
-        sql`INSERT INTO ${numbers} (place, last) VALUES (${channel}, ${next}::int)
-            ON CONFLICT (place) DO UPDATE SET last = greatest(${numbers}.last + 1, ${next}::int) RETURNING last`,
-      );
-      return given[0]!.last;
+      const n = kind.numbers as typeof digestNumber;
+      const [given] = await tx
+        .insert(n)
+        .values({ channel, last: next })
+        .onConflictDoUpdate({ target: n.channel, set: { last: sql`greatest(${n.last} + 1, ${next}::int)` } })
+        .returning({ last: n.last });
+      return given!.last;
     },
     shared: {
       async listByChannel(channel: string): Promise<Row[]> {
