@@ -4,9 +4,9 @@ import type { Store } from './db.js';
 import { createAlertDefinitionRepo } from './alert-definitions.js';
 import type { AlertDefinitionRepo } from './contracts/alerts.js';
 import type { Synced } from './contracts/synced.js';
-import { createSeenRepo, type SeenRepo } from './seen.js';
+import { createSeenRepo, type SyncSeenRepo } from './seen.js';
 
-export type SyncAlertsRepo = Synced<AlertDefinitionRepo> & SeenRepo;
+export type SyncAlertsRepo = Synced<AlertDefinitionRepo> & SyncSeenRepo;
 
 export function createAlertsRepo(store: Store, now: () => number = Date.now): SyncAlertsRepo {
   return { ...createAlertDefinitionRepo(store, now), ...createSeenRepo(store, now) };

@@ -133,5 +133,3 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
 
 /** The written contract (./contracts/seen.ts), synchronous: what the SQLite alert repository merges in (./alerts.ts). */
 export type SyncSeenRepo = Synced<SeenRepo>;
-// The name ./alerts.ts imports it by, until the alert repository's own contract replaces that file's types.
-export type { SyncSeenRepo as SeenRepo };
