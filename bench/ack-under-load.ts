@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { RunReport } from '../src/alerts/index.js';
-import { startManzil } from '../src/main.js';
+import { startManzil } from '../src/app/index.js';
 import { serviceKey } from '../src/store/index.js';
 import { LATENCY_MS as SANDBOX_LATENCY_MS, saveSearches } from './alerts.js';
 import { childMain, runInChild, timeMethods } from './child.js';

@@ -192,7 +192,7 @@ async function measure(): Promise<BenchResult> {
       state: createButtonStateRepo(store, Date.now, 'sandbox'),
       logger: keepingLogger(),
     });
-    // As the composition root wires it (src/main.ts).
+    // As the composition root wires it (src/app/compose.ts).
     const kinds = new KindRegistry().register(
       ALERT_KINDS,
       alertKind(bot.alertButtons(savedQueryLookup(async (id) => repo.byId(id)))),

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startManzil } from '../src/main.js';
+import { startManzil } from '../src/app/index.js';
 import { createSandbox } from '../src/sandbox/index.js';
 import { startFakeSlack } from '../test/fakes/slack-api.js';
 import { signedPost, slashCommand } from '../test/fakes/slack-sign.js';

@@ -59,7 +59,7 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
     const envFile: EnvFile | undefined = READS_CONFIG.has(command) ? applyEnvFile() : undefined;
     switch (command) {
       case 'start':
-        return await (await import('./run.js')).runStart(rest);
+        return await (await import('./app/run.js')).runStart(rest);
       case 'config': {
         const { describeConfig } = await import('./ops/show-config.js');
         for (const line of describeConfig({ env: process.env, ...(envFile ? { envFile } : {}) })) out(line);
@@ -117,7 +117,7 @@ export async function runCli(args: string[], out: Out = (l) => process.stdout.wr
           );
           return 2;
         }
-        return await (await import('./run.js')).runPollOnce(out);
+        return await (await import('./app/run.js')).runPollOnce(out);
       case 'parse':
         return await runParse(rest, out);
       case 'register-discord-commands':
@@ -192,7 +192,7 @@ async function runParse(args: string[], out: Out): Promise<number> {
   let resolver: ((words: string) => Promise<Record<string, unknown>>) | undefined;
   let stop = async () => {};
   if (resolve) {
-    const { openResolver } = await import('./service.js');
+    const { openResolver } = await import('./app/service.js');
     const opened = await openResolver();
     resolver = opened.resolveToFields;
     stop = opened.close;

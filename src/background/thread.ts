@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 import type { Delivery, DrainReport, PlatformStatus } from '../outbox/index.js';
 import type { UpstreamCall } from '../ops/metrics.js';
 import type { CallName, FromWorker, ToWorker, WorkerInit } from './protocol.js';
-import type { BackgroundEvents } from './compose.js';
+import type { BackgroundEvents } from '../app/background.js';
 
 export interface DeliveryThreadOptions {
   /** Everything but the thread's instance name, which is new for each thread started. */

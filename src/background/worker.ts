@@ -1,18 +1,14 @@
 // The delivery thread's entry: the drainer, the poller and the digests on a SQLite connection and chat clients of their
 // own, so that posting and polling never hold up the main thread's event loop, which answers chat within Slack's 3 s.
 // It is another instance on the same database: claims, leases and the heartbeat fence it as they fence two processes.
-import { parentPort, threadId, workerData } from 'node:worker_threads';
-import { Heartbeat } from '../jobs/index.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import { compose } from '../app/index.js';
 import { createLogger } from '../log.js';
-import { buildPosters } from '../platforms.js';
-import { openService } from '../service.js';
-import { openDatabase, WriteLock } from '../store/index.js';
-import { backgroundScheduler, composeBackground, digestComposer } from './compose.js';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol.js';
 
 const port = parentPort!;
 const init = workerData as WorkerInit;
-const { config, service, instance } = init;
+const { config } = init;
 const send = (m: FromWorker) => port.postMessage(m);
 
 const logger = createLogger({
@@ -22,41 +18,23 @@ const logger = createLogger({
   write: (line) => send({ t: 'log', line }),
   base: { thread: 'delivery' },
 });
-// Another instance on the same database: on SQLite, its writes take turns with the main thread's (write-lock.ts).
-const db = await openDatabase({
-  dbPath: config.dbPath,
-  postgres: config.postgres,
-  writeLock: init.writeLock && new WriteLock(init.writeLock, threadId, false),
-  onError: (error) => logger.warn('a Postgres connection failed; the pool opens another', { error }),
-});
-const { api, shares } = await openService(config, logger, db, (call) => send({ t: 'upstream', call }));
-const posters = buildPosters(config, db, logger);
-const repos = { alerts: db.alerts, outbox: db.outbox, leases: db.leases, digests: db.digests };
-const heartbeat = new Heartbeat(repos.leases, instance);
-const scheduler = backgroundScheduler(config, logger);
-const stopping = new AbortController();
-const { drainer, poll, digests } = composeBackground({
-  config,
-  api,
-  service,
-  repos,
-  buttons: db.buttons(service),
-  composer: digestComposer(config, api, undefined, { cache: db.marketCache(service), logger }).composer,
-  posters,
-  logger,
-  instance,
-  heartbeat,
-  scheduler,
-  alertsCron: init.alertsCron,
-  shares,
-  signal: stopping.signal,
-  ownThread: true,
-  events: {
-    delivered: (channel, kind) => send({ t: 'delivered', channel, kind }),
-    failed: (channel, kind) => send({ t: 'failed', channel, kind }),
-    pollerRun: (ok) => send({ t: 'pollerRun', ok }),
+// The background role, in a thread: the main thread decided the service, the schedule and the write lock.
+const side = await compose(config, 'background', {
+  thread: {
+    instance: init.instance,
+    service: init.service,
+    alertsCron: init.alertsCron,
+    writeLock: init.writeLock,
+    logger,
+    onUpstream: (call) => send({ t: 'upstream', call }),
+    events: {
+      delivered: (channel, kind) => send({ t: 'delivered', channel, kind }),
+      failed: (channel, kind) => send({ t: 'failed', channel, kind }),
+      pollerRun: (ok) => send({ t: 'pollerRun', ok }),
+    },
   },
 });
+const { drainer, poll, digests, scheduler } = side;
 
 // The platforms' pause state, told to the main thread when it changes (its /healthz and /metrics read it).
 let told = '';
@@ -72,24 +50,15 @@ const calls = { drain: () => drainer.drain(), poll, digests };
 
 async function stop(): Promise<void> {
   clearInterval(watch);
-  stopping.abort();
-  await scheduler.stop();
-  await drainer.stop();
-  await heartbeat.stop();
-  await api.close();
-  await db.close();
+  await side.stop();
 }
 
 port.on('message', (m: ToWorker) => {
   switch (m.t) {
     case 'start':
       // The heartbeat row first: a claim is only safe once this instance is known alive.
-      heartbeat
+      side
         .start()
-        .then(() => {
-          drainer.start();
-          return scheduler.start();
-        })
         .catch((error: unknown) =>
           logger.error('the delivery thread could not start its heartbeat or its jobs', { error }),
         );

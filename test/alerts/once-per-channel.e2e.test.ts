@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { alertPosts, FakeClock, SECRET, slackChannel } from '../delivery/helpers.js';
 import { startFakeSlack, type FakeMessage, type FakeSlack } from '../fakes/slack-api.js';

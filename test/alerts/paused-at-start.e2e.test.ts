@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeSavedQuery, paramsKey, type SavedQuery } from '../../src/alerts/saved-query.js';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import { summarize } from '../../src/query/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createAlertsRepo, openStore, serviceKey } from '../../src/store/index.js';

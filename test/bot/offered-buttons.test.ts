@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationName } from '../../src/api/operations.js';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import type { Surface } from '../../src/ports/index.js';
 import { parseCommand } from '../../src/query/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';

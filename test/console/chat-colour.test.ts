@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runTerminalChat } from '../../adapters/console/chat.js';
 import { ConsolePoster } from '../../adapters/console/poster.js';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import { SGR } from './spawn-chat.js';
 
 let manzil: Manzil;

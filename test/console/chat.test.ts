@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTerminalChat } from '../../adapters/console/chat.js';
-import { SANDBOX_FOOTER, startManzil, type Manzil } from '../../src/main.js';
+import { SANDBOX_FOOTER, startManzil, type Manzil } from '../../src/app/index.js';
 
 let manzil: Manzil;
 beforeAll(async () => {

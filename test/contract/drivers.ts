@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { runTerminalChat } from '../../adapters/console/chat.js';
 import { ConsolePoster } from '../../adapters/console/poster.js';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { startFakeDiscord, type DiscordJson } from '../fakes/discord.js';
 import { startFakeSlack } from '../fakes/slack-api.js';

@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import {

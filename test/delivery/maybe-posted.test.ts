@@ -3,7 +3,7 @@
 // and a post cut off mid-way (its answer never comes, its claim runs out) is looked for while the history answers 429
 // three times. Each time the channel shows the alert exactly once.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Manzil } from '../../src/main.js';
+import type { Manzil } from '../../src/app/index.js';
 import type { DrainReport } from '../../src/outbox/index.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import {

@@ -4,7 +4,7 @@
 // drainer two or three minutes of its clock at a time. Afterwards every alert is in its channel exactly once, none was
 // parked, and the attempts made meanwhile were spaced by the backoff (a few minutes apart at most), not a storm.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Manzil } from '../../src/main.js';
+import type { Manzil } from '../../src/app/index.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import {
   FakeClock,

@@ -4,7 +4,7 @@
 // one dies, as a compiled build under a process manager would start.
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../../src/config.js';
-import { startManzil } from '../../src/main.js';
+import { startManzil } from '../../src/app/index.js';
 
 process.stdout.write(`${JSON.stringify({ loaded: true })}\n`);
 await new Promise<void>((resolve) => createInterface({ input: process.stdin }).once('line', () => resolve()));

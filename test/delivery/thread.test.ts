@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryThread } from '../../src/background/thread.js';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFakeDiscord } from '../fakes/discord.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';

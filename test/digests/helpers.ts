@@ -40,7 +40,7 @@ import { createPgLeaseRepo } from '../../src/store/pg/leases.js';
 import { createPgLocationCacheRepo } from '../../src/store/pg/location-cache.js';
 import { openPgStore } from '../../src/store/pg/open.js';
 import { createPgOutboxRepo } from '../../src/store/pg/outbox.js';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;

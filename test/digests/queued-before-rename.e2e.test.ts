@@ -2,7 +2,7 @@
 // `areas` and `area`, is still posted after an upgrade, as the same message: an outbox entry outlives the process
 // that wrote it. Through the composition root on the embedded sandbox, the real drainer and the fake Slack.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Manzil } from '../../src/main.js';
+import type { Manzil } from '../../src/app/index.js';
 import { startSlackManzil } from './helpers.js';
 import { startFakeSlack, type FakeMessage, type FakeSlack } from '../fakes/slack-api.js';
 import { signedPost, slashCommand } from '../fakes/slack-sign.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import { startFakeSlack, type FakeMessage, type FakeSlack } from '../fakes/slack-api.js';
 import { pngSize } from './helpers.js';
 import { nodeArgs } from '../support/child.js';

@@ -4,7 +4,7 @@
 // gracefully:
 // what it has under way finishes, and it exits 0 once nothing is left to run, so it posts nothing more.
 import { createInterface } from 'node:readline';
-import { startManzil } from '../../src/main.js';
+import { startManzil } from '../../src/app/index.js';
 
 process.stdout.write(`${JSON.stringify({ loaded: true })}\n`);
 const lines = createInterface({ input: process.stdin });

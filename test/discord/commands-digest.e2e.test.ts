@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFakeDiscord, type DiscordJson, type FakeDiscord } from '../fakes/discord.js';
 

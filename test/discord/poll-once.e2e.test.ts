@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startManzil } from '../../src/main.js';
+import { startManzil } from '../../src/app/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
 import { manzilArgs } from '../support/child.js';

@@ -10,7 +10,7 @@ import { renderText } from '../../adapters/console/render.js';
 import { loadConfig } from '../../src/config.js';
 import { DEMO_MINUTES_PER_TICK, DemoClock } from '../../src/demo.js';
 import { silentLogger } from '../../src/log.js';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import { advance, buildDataset } from '../../src/sandbox/dataset.js';
 import { createSandbox, DEFAULT_START } from '../../src/sandbox/index.js';
 

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { signedPost, slashCommand } from '../fakes/slack-sign.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Lifecycle, RESTARTING_TEXT } from '../../src/lifecycle.js';
 import { createLogger } from '../../src/log.js';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 
 const started: Manzil[] = [];
 afterEach(async () => {

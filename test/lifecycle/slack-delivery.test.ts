@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RESTARTING_TEXT } from '../../src/lifecycle.js';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { signedPost, slashCommand } from '../fakes/slack-sign.js';
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ENV_VARIABLES } from '../../src/config.js';
-import { canChatOn } from '../../src/run.js';
+import { canChatOn } from '../../src/app/run.js';
 import { tempDir } from './helpers.js';
 import { runManzil, type CliRun } from '../support/child.js';
 

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { startManzil, type Manzil, type StartOptions } from '../../src/main.js';
+import { startManzil, type Manzil, type StartOptions } from '../../src/app/index.js';
 
 const running: Manzil[] = [];
 afterEach(async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { blockAction, blockSelect, blockSuggestion, signedPost, slashCommand } from '../fakes/slack-sign.js';
 

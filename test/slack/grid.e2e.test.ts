@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createSlackInstallationRepo, openStore, REMOVED_REASON, sealerFrom } from '../../src/store/index.js';
 import { startFakeSlack, type FakeGrid, type FakeSlack } from '../fakes/slack-api.js';

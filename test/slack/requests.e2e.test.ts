@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { Bot, type ActionRequest, type CommandRequest } from '../../src/bot/index.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { blockAction, signedPost, slashCommand } from '../fakes/slack-sign.js';
 

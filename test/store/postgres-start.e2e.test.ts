@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import { runOutboxCli } from '../../src/ops/outbox-cli.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { alertPosts, deliveryIdOf, SECRET } from '../delivery/helpers.js';

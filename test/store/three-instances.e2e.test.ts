@@ -13,7 +13,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paramsKey, type SavedQuery } from '../../src/alerts/index.js';
 import { encodeSavedQuery } from '../../src/alerts/saved-query.js';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { serviceKey } from '../../src/store/service-key.js';
 import { alertPosts, deliveryIdOf, SECRET } from '../delivery/helpers.js';

@@ -1,13 +1,13 @@
 // The property service as configured: the real one with a key, else the embedded sandbox on loopback; and a location
 // resolver on it for `manzil parse --resolve`.
-import { ApiClient } from './api/client.js';
-import { loadConfig, type Config } from './config.js';
-import { LocationResolver } from './locations/index.js';
-import { createLogger, type Logger } from './log.js';
-import type { UpstreamCall } from './ops/metrics.js';
-import { createSandbox, type Sandbox } from './sandbox/index.js';
-import { openStore, sqliteDatabase, type Database } from './store/index.js';
-import { TeamShares } from './teams/index.js';
+import { ApiClient } from '../api/client.js';
+import { loadConfig, type Config } from '../config.js';
+import { LocationResolver } from '../locations/index.js';
+import { createLogger, type Logger } from '../log.js';
+import type { UpstreamCall } from '../ops/metrics.js';
+import { createSandbox, type Sandbox } from '../sandbox/index.js';
+import { openStore, sqliteDatabase, type Database } from '../store/index.js';
+import { TeamShares } from '../teams/index.js';
 
 /** The property service as configured: the real one with a key, else the embedded sandbox on loopback. */
 export async function openService(

@@ -1,19 +1,19 @@
 // The registry of chat platforms: each one once, with what the composition root needs of it: whether it is
 // configured, its app (serving requests, starting, stopping, posting) and its poster alone (the delivery thread posts
-// without serving). main.ts and background/worker.ts loop over it instead of naming Slack and Discord.
+// without serving). compose.ts and the background role loop over it instead of naming Slack and Discord.
 import {
   createDiscordApp,
   createDiscordPoster,
   type DiscordApp,
   type DiscordAppOptions,
-} from '../adapters/discord/app.js';
-import { createSlackApp, createSlackPoster, type SlackApp, type SlackAppOptions } from '../adapters/slack/app.js';
-import type { Config } from './config.js';
-import { Leadership } from './jobs/index.js';
-import type { Logger } from './log.js';
-import type { ChatCore, ChatPoster, TrackRequest } from './ports/index.js';
-import { resealInstallations, slackInstallations } from './slack-installations.js';
-import { sealerFrom, type Database, type LeaseRepo } from './store/index.js';
+} from '../../adapters/discord/app.js';
+import { createSlackApp, createSlackPoster, type SlackApp, type SlackAppOptions } from '../../adapters/slack/app.js';
+import type { Config } from '../config.js';
+import { Leadership } from '../jobs/index.js';
+import type { Logger } from '../log.js';
+import type { ChatCore, ChatPoster, TrackRequest } from '../ports/index.js';
+import { resealInstallations, slackInstallations } from '../slack-installations.js';
+import { sealerFrom, type Database, type LeaseRepo } from '../store/index.js';
 
 export interface PlatformDeps {
   config: Config;

@@ -1,14 +1,14 @@
 // The ways a process runs Manzil: `npm start` (the chat platforms, or the terminal chat) with its signals, and
-// `manzil poll --once`. The wiring itself is the composition root's (main.ts).
+// `manzil poll --once`. The wiring itself is the composition root's (compose.ts).
 import { fstatSync } from 'node:fs';
 import path from 'node:path';
 import { isatty } from 'node:tty';
-import { runTerminalChat } from '../adapters/console/chat.js';
-import { ConsolePoster } from '../adapters/console/poster.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { installCrashHandlers } from './crash.js';
-import { createLogger } from './log.js';
-import { startManzil } from './main.js';
+import { runTerminalChat } from '../../adapters/console/chat.js';
+import { ConsolePoster } from '../../adapters/console/poster.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { installCrashHandlers } from '../crash.js';
+import { createLogger } from '../log.js';
+import { compose, startManzil } from './compose.js';
 
 /** Until the service has its logger: a crash while starting is logged on stderr, masked as every line is. */
 const bootLogger = (config: Config) =>
@@ -21,26 +21,27 @@ const POLL_ONCE_WAIT_MS = 10_000;
 export async function runPollOnce(out: (line: string) => void): Promise<number> {
   const configured = loadConfig(process.env);
   const crash = installCrashHandlers(bootLogger(configured));
-  const manzil = await startManzil({ config: configured, serve: false });
-  crash.use(manzil.logger);
+  // The background role alone: no chat is served, nothing is scheduled; one run, then what it queued is posted.
+  const side = await compose(configured, 'background');
+  crash.use(side.logger);
   // Its claims are this run's: a run killed mid-post hands them over at once to the next (a lapsed heartbeat).
-  await manzil.heartbeat.start();
+  await side.heartbeat.start();
   try {
-    const report = await manzil.alerts.poll();
-    const delivered = await manzil.alerts.drainer.drain();
+    const report = await side.poll();
+    const delivered = await side.drainer.drain();
     // A post cut off by an earlier run's crash is trusted "not there" a few seconds after its attempt: wait for what
     // becomes due that soon rather than leave it to the next run (longer waits, such as a slow platform's, are left).
     for (let round = 0; round < 3; round++) {
-      const next = await manzil.alerts.outbox.nextDue(manzil.alerts.drainer.gate.open());
+      const next = await side.outbox.nextDue(side.drainer.gate.open());
       if (next === undefined || next - Date.now() > POLL_ONCE_WAIT_MS) break;
       await new Promise((r) => setTimeout(r, Math.max(0, next - Date.now())));
-      const more = await manzil.alerts.drainer.drain();
+      const more = await side.drainer.drain();
       for (const key of Object.keys(delivered) as (keyof typeof delivered)[]) delivered[key] += more[key];
     }
-    out(JSON.stringify({ poll: report, delivery: delivered, outbox: await manzil.alerts.outbox.stats() }));
+    out(JSON.stringify({ poll: report, delivery: delivered, outbox: await side.outbox.stats() }));
     return report.failedQueries > 0 || delivered.failed > 0 ? 1 : 0;
   } finally {
-    await manzil.shutdown('poll --once done');
+    await side.stop();
   }
 }
 

@@ -1,22 +1,22 @@
 // What a started instance offers its caller (the CLI, the tests, the benches) and how one is started.
-import type { SlackApp } from '../adapters/slack/app.js';
-import type { DiscordApp, DiscordAppOptions } from '../adapters/discord/app.js';
-import type { ConsolePoster } from '../adapters/console/poster.js';
-import type { RunReport } from './alerts/index.js';
-import type { ApiClient } from './api/client.js';
-import type { Config } from './config.js';
-import type { DemoClock } from './demo.js';
-import type { Lifecycle } from './lifecycle.js';
-import type { Logger } from './log.js';
-import type { runDigests } from './digests/index.js';
-import type { Heartbeat, JobScheduler } from './jobs/index.js';
-import type { MarketData } from './market/index.js';
-import type { Health } from './ops/health.js';
-import type { Metrics } from './ops/metrics.js';
-import type { Delivery } from './outbox/index.js';
-import type { ChatCore } from './ports/index.js';
-import type { Sandbox } from './sandbox/index.js';
-import type { AlertsRepo, DigestRepo, LeaseRepo, OutboxRepo } from './store/index.js';
+import type { SlackApp } from '../../adapters/slack/app.js';
+import type { DiscordApp, DiscordAppOptions } from '../../adapters/discord/app.js';
+import type { ConsolePoster } from '../../adapters/console/poster.js';
+import type { RunReport } from '../alerts/index.js';
+import type { ApiClient } from '../api/client.js';
+import type { Config } from '../config.js';
+import type { DemoClock } from '../demo.js';
+import type { Lifecycle } from '../lifecycle.js';
+import type { Logger } from '../log.js';
+import type { runDigests } from '../digests/index.js';
+import type { Heartbeat, JobScheduler } from '../jobs/index.js';
+import type { MarketData } from '../market/index.js';
+import type { Health } from '../ops/health.js';
+import type { Metrics } from '../ops/metrics.js';
+import type { Delivery } from '../outbox/index.js';
+import type { ChatCore } from '../ports/index.js';
+import type { Sandbox } from '../sandbox/index.js';
+import type { AlertsRepo, DigestRepo, LeaseRepo, OutboxRepo } from '../store/index.js';
 
 export interface Manzil {
   config: Config;
