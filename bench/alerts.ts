@@ -1,6 +1,6 @@
 // One poller run over 10,000 saved searches (1,000 distinct queries, 40 channels) against the sandbox with 50 ms
 // of latency added to every request: upstream calls, run time, peak memory, and outbox rows written per second.
-// The runs use the production poller settings (main.ts: maxPages 3, the default concurrency). The measuring runs in a
+// The runs use the production poller settings (src/app/background.ts: maxPages 3, the default concurrency). The measuring runs in a
 // fresh child process of its own, so its peak RSS (the OS's maxRSS of that process) is this bench's alone, not what
 // the benches before it left in the heap; the sandbox runs in yet another process.
 import { spawn } from 'node:child_process';
@@ -90,7 +90,7 @@ export async function saveSearches(
   return queries;
 }
 
-/** As main.ts runs the poller (config defaults: ALERTS_MAX_PAGES 3, ALERTS_PRICE_DROP_PCT 1; no concurrency given). */
+/** As the composition root runs the poller (config defaults: ALERTS_MAX_PAGES 3, ALERTS_PRICE_DROP_PCT 1; no concurrency given). */
 export const PRODUCTION: PollerOptions = { maxPages: 3, priceDropPct: 1, deadlineMs: 30_000 };
 const CHILD_FLAG = '--alerts-bench-child';
 const DATABASE = process.env.BENCH_ALERTS_DB === 'postgres' ? 'postgres' : 'sqlite';

@@ -1,28 +1,25 @@
 // Delivery: 10,000 outbox entries over 500 Slack channels (20 each), drained by the real OutboxDrainer through the real
 // SlackPoster and WebClient to the fake Slack, which answers every call after 20 ms, at the production spacing of one
-// message a second per channel (the drainer's default) and the production claim settings (main.ts: DELIVERY_GIVE_UP_H,
+// message a second per channel (the drainer's default) and the production claim settings (src/app/background.ts: DELIVERY_GIVE_UP_H,
 // ALERTS_DELIVERY_LEASE_S; perChannel and channels left to their defaults). The entries are 'new' alert cards of real
-// sandbox listings, rendered as main.ts renders them (a Details button whose state is saved with each card).
+// sandbox listings, rendered as the composition root renders them (a Details button whose state is saved with each card).
 // Measured in a process of its own; the fake Slack runs in another (it records 10,000 calls), as the sandbox does.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { SLACK_SETTLE_MS, SlackPoster, postingClient } from '../adapters/slack/poster.js';
-import { ALERT_KINDS, alertKind, paramsKey, savedQueryLookup, type SavedQuery } from '../src/alerts/index.js';
+import { paramsKey, type SavedQuery } from '../src/alerts/index.js';
 import type { Listing } from '../src/alerts/compare.js';
 import { encodePayload } from '../src/alerts/messages.js';
 import { encodeSavedQuery } from '../src/alerts/saved-query.js';
-import { ApiClient } from '../src/api/client.js';
-import { Bot } from '../src/bot/index.js';
+import { messageKinds } from '../src/app/background.js';
 import { loadConfig } from '../src/config.js';
-import { LocationResolver } from '../src/locations/index.js';
 import type { Logger } from '../src/log.js';
-import { KindRegistry, OutboxDrainer } from '../src/outbox/index.js';
+import { OutboxDrainer } from '../src/outbox/index.js';
 import {
   createAlertsRepo,
   createButtonStateRepo,
-  createLocationCacheRepo,
   createOutboxRepo,
   deliveryIdOf,
   openStore,
@@ -179,25 +176,15 @@ async function measure(): Promise<BenchResult> {
   const slack = await startFakeSlackProcess({ latencyMs: SLACK_LATENCY_MS });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'manzil-bench-delivery-'));
   const store: Store = openStore(path.join(dir, 'delivery.db'));
-  const api = new ApiClient({ baseUrl: 'http://127.0.0.1:9', key: 'unused', logger: keepingLogger() });
   try {
     const config = loadConfig({});
     const repo = createAlertsRepo(store);
     const outbox = createOutboxRepo(store);
     const queued = await queueDeliveries(outbox, await saveDeliverySearches(repo, 'sandbox'), listings);
-    // Wired as main.ts wires it: the Details button's state is saved when a card is rendered.
-    const bot = new Bot({
-      api,
-      locations: new LocationResolver(api, createLocationCacheRepo(store), 60_000),
-      state: createButtonStateRepo(store, Date.now, 'sandbox'),
-      logger: keepingLogger(),
-    });
-    // As the composition root wires it (src/app/compose.ts).
-    const kinds = new KindRegistry().register(
-      ALERT_KINDS,
-      alertKind(bot.alertButtons(savedQueryLookup(async (id) => repo.byId(id)))),
-    );
+    // As the composition root wires it (src/app/background.ts): the Details button's state is saved when a card is
+    // rendered.
     const logger = keepingLogger();
+    const kinds = messageKinds(createButtonStateRepo(store, Date.now, 'sandbox'), repo, logger);
     const poster = new SlackPoster(
       postingClient('xoxb-test', { apiUrl: slack.apiUrl }),
       (msg, fields) => void logger.problems.push(`slack: ${msg}${describeError(fields)}`),
@@ -319,7 +306,6 @@ async function measure(): Promise<BenchResult> {
     };
     return { figures, rows: [row] };
   } finally {
-    await api.close();
     store.close();
     await slack.stop();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -28,7 +28,7 @@ export interface ListenerOptions {
   /** How long a location autocomplete may wait for the service before answering with what it has. */
   autocompleteDeadlineMs: number;
   /**
-   * Counts an interaction from its arrival to its last reply, so a graceful stop waits for delivery (main.ts's
+   * Counts an interaction from its arrival to its last reply, so a graceful stop waits for delivery (the composition root's
    * lifecycle).
    */
   track?: TrackRequest;

@@ -134,23 +134,30 @@ export interface BackgroundDeps {
   ownThread?: boolean;
 }
 
-/** Builds the drainer and registers the poller and digests jobs on the scheduler; starting them is the caller's. */
-export function composeBackground(d: BackgroundDeps) {
-  const { config, repos, logger } = d;
-  // Each kind of message the outbox carries registers its decoder and renderer; the drainer knows none of them.
-  const kinds = new KindRegistry()
+/**
+ * Each kind of message the outbox carries registers its decoder and renderer; the drainer knows none of them. An alert
+ * card's buttons are rendered from stored state (no Bot is needed for it).
+ */
+export function messageKinds(buttons: ButtonStateStore, alerts: AlertsRepo, logger: Logger): KindRegistry {
+  return new KindRegistry()
     .register(
       ALERT_KINDS,
       alertKind({
         ...alertButtons(
-          d.buttons,
-          savedQueryLookup((id) => repos.alerts.byId(id)),
+          buttons,
+          savedQueryLookup((id) => alerts.byId(id)),
         ),
-        matches: matchingAlerts(repos.alerts, logger),
+        matches: matchingAlerts(alerts, logger),
       }),
     )
     .register(DIGEST_KIND, digestKind)
     .register(DIGEST_NOTICE_KIND, digestNoticeKind);
+}
+
+/** Builds the drainer and registers the poller and digests jobs on the scheduler; starting them is the caller's. */
+export function composeBackground(d: BackgroundDeps) {
+  const { config, repos, logger } = d;
+  const kinds = messageKinds(d.buttons, repos.alerts, logger);
   const drainer = new OutboxDrainer({
     outbox: repos.outbox,
     kinds,

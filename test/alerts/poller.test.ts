@@ -159,7 +159,7 @@ describe('coalescing', () => {
     ].sort((x, y) => x.id - y.id);
     const jlt = (await a.db.alerts.listByChannel('other:c9'))[0]!;
     rig.sandbox.clearRequests();
-    // Each instance's scheduler runs the poller as the server registers it (src/background/compose.ts), a query a job.
+    // Each instance's scheduler runs the poller as the server registers it (src/app/background.ts), a query a job.
     const listed: string[][] = [];
     const parts: { query: string; report: RunReport }[] = [];
     const schedulers: SharedScheduler[] = [];

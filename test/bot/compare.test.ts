@@ -25,7 +25,7 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-/** A bot wired as main.ts wires it, with its own market cache. */
+/** A bot wired as src/app/chat.ts wires it, with its own market cache. */
 function compareBot() {
   const store = openStore(tempDbPath());
   const api = new ApiClient({ baseUrl: sandbox.url!, key: sandbox.key, retry: { attempts: 1 } });

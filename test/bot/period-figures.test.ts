@@ -22,7 +22,7 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-/** A Bot wired as main.ts wires it: the period read through MarketData on the same client, within its page cap. */
+/** A Bot wired as src/app/chat.ts wires it: the period read through MarketData on the same client, within its page cap. */
 function withPeriods(on: Sandbox, maxPages?: number): Harness & { ref: { market?: MarketData } } {
   const ref: { market?: MarketData } = {};
   const h = harness(on, {

@@ -484,7 +484,7 @@ describe('exactly once across restarts and instances', () => {
     const numeric = (x: number, y: number) => x - y;
     const digestsOf = async () =>
       (await b.outbox.list()).filter((r) => r.kind === 'digest').map((r) => Number(r.dedupeKey.split(':')[1]));
-    // Each instance's scheduler runs the digests job as the server registers it (src/background/compose.ts), a digest a
+    // Each instance's scheduler runs the digests job as the server registers it (src/app/background.ts), a digest a
     // job.
     const listed: number[][] = [];
     const parts: { id: number; queued: number }[] = [];
