@@ -75,6 +75,11 @@ export function roleOf(config: Config, o: StartOptions): 'chat' | 'both' {
 }
 
 async function composeInstance(config: Config, role: 'chat' | 'both', options: StartOptions): Promise<Manzil> {
+  // The thread opens its own store and service: an in-memory database or an embedded sandbox would not be the same one.
+  if (role === 'chat' && (config.sandbox || config.dbPath === ':memory:'))
+    throw new Error(
+      'the chat role runs the background in a delivery thread: it needs a database file and the real service',
+    );
   const chatPlatform = chatPlatformIn(config);
   const withTerminal = withTerminalIn(config, options);
   const serve = options.serve !== false;
