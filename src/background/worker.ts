@@ -2,7 +2,8 @@
 // own, so that posting and polling never hold up the main thread's event loop, which answers chat within Slack's 3 s.
 // It is another instance on the same database: claims, leases and the heartbeat fence it as they fence two processes.
 import { parentPort, workerData } from 'node:worker_threads';
-import { compose } from '../app/index.js';
+// The composition root without its chat side (loaded only for the roles that serve chat).
+import { compose } from '../app/compose.js';
 import { createLogger } from '../log.js';
 import type { FromWorker, ToWorker, WorkerInit } from './protocol.js';
 
