@@ -26,7 +26,7 @@ async function run(file: string, budget: Partial<BudgetLimits>, baseUrl = sandbo
     budget: { maxWaitMs: 0, ...budget },
     ledger: createApiUsageRepo(store, baseUrl),
   });
-  // As a start does (openService): what earlier runs spent counts from the first call.
+  // As a start does (app/service.ts openService): what earlier runs spent counts from the first call.
   await api.refreshBudget();
   return {
     api,
