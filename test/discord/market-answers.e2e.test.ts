@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHART_NOT_ATTACHED } from '../../adapters/discord/charts.js';
-import { startManzil, type Manzil } from '../../src/main.js';
+import { startManzil, type Manzil } from '../../src/app/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { decodePng } from '../charts/png.js';
 import { startFakeDiscord, type DiscordJson, type FakeDiscord } from '../fakes/discord.js';
