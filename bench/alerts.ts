@@ -131,16 +131,20 @@ async function measure(): Promise<BenchResult> {
   const base = db.alerts;
   // Time spent writing runs (seen rows and outbox rows, in their transactions), for rows written per second.
   let writeMs = 0;
+  const timed = async <T>(write: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    try {
+      return await write();
+    } finally {
+      writeMs += performance.now() - t;
+    }
+  };
+  // The poller commits through commitPlanned (outcomes decided inside the transaction, issue 27); commitRuns is timed
+  // too, so a change of path cannot leave the figure at zero again.
   const repo: typeof base = {
     ...base,
-    commitRuns: async (outcomes, read, fence) => {
-      const t = performance.now();
-      try {
-        return await base.commitRuns(outcomes, read, fence);
-      } finally {
-        writeMs += performance.now() - t;
-      }
-    },
+    commitRuns: (outcomes, read, fence) => timed(() => base.commitRuns(outcomes, read, fence)),
+    commitPlanned: (plan, read, fence) => timed(() => base.commitPlanned(plan, read, fence)),
   };
   const api = new ApiClient({ baseUrl: url, key: KEY, connections: 16, logger: silentLogger });
   try {

@@ -29,7 +29,9 @@ export async function periodScope(
   } as const;
   if (!port) return scope;
   try {
-    return { ...scope, whole: await port.transactions(params, { maxAgeMs: o.maxAgeMs }) };
+    // The page shown is one of the period's when it is sorted newest first: the read takes it rather than ask again.
+    const known = { params: outcome.params, result: outcome.result };
+    return { ...scope, whole: await port.transactions(params, { maxAgeMs: o.maxAgeMs, known }) };
   } catch (error) {
     o.log.warn('the period of a transactions reply could not be read; its figures are the page shown', {
       params,

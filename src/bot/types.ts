@@ -3,6 +3,7 @@ import type { OperationName } from '../api/operations.js';
 import type { LocationResolver } from '../locations/index.js';
 import type { Logger } from '../log.js';
 import { scopeOf } from '../ports/channel.js';
+import type { KnownPage } from '../market/types.js';
 import type { ValueAsk, ValueEstimate } from '../market/value.js';
 import type { CompareAsk, Query } from '../query/index.js';
 import type { PeriodRecords } from '../views/index.js';
@@ -73,7 +74,11 @@ export interface MarketContextPort {
  * read page by page within a cap and cached (src/market through the composition root). Throws what the service does.
  */
 export interface PeriodPort {
-  transactions(params: Readonly<Record<string, string>>, use: { maxAgeMs: number }): Promise<PeriodRecords>;
+  /** `known`: the page the reply shows, which the read takes instead of asking again when it is one of the period's. */
+  transactions(
+    params: Readonly<Record<string, string>>,
+    use: { maxAgeMs: number; known?: KnownPage },
+  ): Promise<PeriodRecords>;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   DEFAULT_CACHE_HOURS,
   DEFAULT_MAX_PAGES,
   type Coverage,
+  type KnownPage,
   type MarketApi,
   type MarketOptions,
   type NewListings,
@@ -23,7 +24,7 @@ import {
   type TransactionType,
   type Use,
 } from './types.js';
-import { keyOf, uniqueBy } from './keys.js';
+import { keyOf, sameRequest, uniqueBy } from './keys.js';
 import { StoreLevel, type Entry } from './store-level.js';
 
 /** Calls expected per part of a digest when not cached: sold, rented, trend, projects, sale and rent listings. */
@@ -96,7 +97,7 @@ export class MarketData {
     locationId: string | number,
     type: TransactionType,
     period: TransactionPeriod,
-    use: Use & { maxPages?: number; filters?: TransactionFilters } = {},
+    use: Use & { maxPages?: number; filters?: TransactionFilters; known?: KnownPage } = {},
   ): Promise<TransactionsResult> {
     const filters = Object.fromEntries(
       Object.entries(use.filters ?? {}).filter(([, v]) => v !== undefined && v !== ''),
@@ -108,6 +109,7 @@ export class MarketData {
         maxPages: use.maxPages ?? this.maxPages,
         maxAgeMs: use.maxAgeMs ?? this.ttlMs,
         use,
+        ...(use.known ? { known: use.known } : {}),
       },
     );
     const records = uniqueBy(read.records as Transaction[], (t) => t.id);
@@ -361,7 +363,7 @@ export class MarketData {
   private async read(
     op: OperationName,
     params: Record<string, string>,
-    o: { maxPages: number; maxAgeMs: number; enough?: (records: unknown[]) => boolean; use: Use },
+    o: { maxPages: number; maxAgeMs: number; enough?: (records: unknown[]) => boolean; use: Use; known?: KnownPage },
   ): Promise<Paged<unknown>> {
     const key = keyOf(op, params);
     let entry = this.cache.get(key);
@@ -385,7 +387,7 @@ export class MarketData {
     }
     const flat = (e: Entry) => e.pages.flat();
     while (!entry.done && entry.pages.length < o.maxPages && !(entry.pages.length > 0 && o.enough?.(flat(entry)))) {
-      await this.nextPage(entry, key, o.use);
+      await this.nextPage(entry, key, o.use, o.known);
     }
     return {
       records: flat(entry),
@@ -397,8 +399,11 @@ export class MarketData {
     };
   }
 
-  /** The entry's next page: the one under way when another reader asked first, else a call charged to this reader. */
-  private nextPage(entry: Entry, key: string, use: Use): Promise<void> {
+  /**
+   * The entry's next page: the one under way when another reader asked first, the page this reader already has of the
+   * same request, else a call charged to this reader.
+   */
+  private nextPage(entry: Entry, key: string, use: Use, known?: KnownPage): Promise<void> {
     if (entry.loading) return entry.loading;
     const spec = OPERATIONS[entry.op];
     const paged = 'firstPage' in spec;
@@ -408,12 +413,12 @@ export class MarketData {
       ...(this.deadlineMs !== undefined ? { deadlineMs: this.deadlineMs } : {}),
       ...(use.signal ? { signal: use.signal } : {}),
     };
-    this.calls++;
-    const loading = this.api
-      .call(entry.op, params as ParamsOf<typeof entry.op>, options)
+    const had = known && sameRequest(entry.op, known.params, params) ? known.result : undefined;
+    if (!had) this.calls++;
+    const loading = (had ? Promise.resolve(had) : this.api.call(entry.op, params as ParamsOf<typeof entry.op>, options))
       .then(
         (result) => {
-          use.meter?.add(entry.op, true);
+          if (!had) use.meter?.add(entry.op, true);
           const length = result.records.length + result.dropped;
           const largest = Math.max(this.pageSize.get(entry.op) ?? 0, length);
           this.pageSize.set(entry.op, largest);

@@ -1,4 +1,5 @@
 // The market cache's keys (the LRU's and the store's alike) and the dedup of records read over several pages.
+import { OPERATIONS, type OperationName, type ParamSpec } from '../api/operations.js';
 
 /** The cache key: the operation and its parameters in name order. */
 export function keyOf(op: string, params: Record<string, string>): string {
@@ -6,6 +7,22 @@ export function keyOf(op: string, params: Record<string, string>): string {
     .sort()
     .map((k) => `${k}=${encodeURIComponent(params[k]!)}`)
     .join('&')}`;
+}
+
+/** Whether two requests of an operation ask the same: their parameters equal once the service's defaults are filled. */
+export function sameRequest(
+  op: OperationName,
+  a: Readonly<Record<string, string>>,
+  b: Readonly<Record<string, string>>,
+) {
+  const spec: Readonly<Record<string, ParamSpec>> = OPERATIONS[op].params;
+  const filled = (params: Readonly<Record<string, string>>) => {
+    const out: Record<string, string> = { ...params };
+    for (const [name, param] of Object.entries(spec))
+      if (out[name] === undefined && param.default !== undefined) out[name] = param.default;
+    return out;
+  };
+  return keyOf(op, filled(a)) === keyOf(op, filled(b));
 }
 
 export function uniqueBy<T>(items: readonly T[], id: (item: T) => string): T[] {

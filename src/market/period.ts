@@ -2,7 +2,7 @@
 // kind, period and filters read through MarketData (every page, newest first, within its page cap, cached and shared
 // with digests and cards), whatever page or sort the reply's table shows.
 import type { MarketData } from './data.js';
-import type { TransactionPeriod, TransactionsResult, TransactionType } from './types.js';
+import type { KnownPage, TransactionPeriod, TransactionsResult, TransactionType } from './types.js';
 
 const PERIODS: readonly string[] = ['1m', '3m', '6m', '1y'] satisfies TransactionPeriod[];
 const TYPES: readonly string[] = ['sold', 'rented'] satisfies TransactionType[];
@@ -14,7 +14,7 @@ const TYPES: readonly string[] = ['sold', 'rented'] satisfies TransactionType[];
 export function periodTransactions(
   market: MarketData,
   params: Readonly<Record<string, string>>,
-  use: { maxAgeMs?: number; maxPages?: number } = {},
+  use: { maxAgeMs?: number; maxPages?: number; known?: KnownPage } = {},
 ): Promise<TransactionsResult> {
   const { location_id: area, transaction_type: type, period = '1y', property_type, bedrooms } = params;
   if (!area || !type || !TYPES.includes(type) || !PERIODS.includes(period)) {

@@ -98,6 +98,16 @@ export interface Use {
   maxAgeMs?: number;
 }
 
+/**
+ * A page a caller has already read of the same request (a transactions reply's table): a read of the period takes it
+ * as that page instead of asking the service again. Used only when its parameters, the service's defaults filled in,
+ * are the read's own.
+ */
+export interface KnownPage {
+  params: Readonly<Record<string, string>>;
+  result: { records: unknown[]; dropped: number; totalItems?: number; totalPages?: number };
+}
+
 /** What a read of pages gave. */
 export interface Paged<T> {
   records: T[];

@@ -47,10 +47,10 @@ describe('the calls of a period’s figures', () => {
     });
     expect(reply.text).toMatch(/Rental transactions in Dubai Marina/);
     const pages = sandbox.requests().filter((r) => r.path === '/get-get-transactions').length;
-    // The table's page and the next one (asked to know whether to offer Next: a full page may be the last), and every
-    // page of the period.
+    // Every page of the period, the table's first among them (read once: the table's page is the period's first), and
+    // the next one asked to know whether to offer Next (a full page may be the last).
     expect(truth.count).toBeGreaterThan(15);
-    expect(pages).toBe(2 + Math.floor(truth.count / 15) + 1);
+    expect(pages).toBe(1 + Math.floor(truth.count / 15) + 1);
     const calls = sandbox.requests().length;
     const store = openStore(manzil.config.dbPath);
     try {
@@ -61,5 +61,21 @@ describe('the calls of a period’s figures', () => {
     expect(await manzil.metrics.text()).toMatch(
       new RegExp(`manzil_team_upstream_calls_total\\{team="slack:T0PERIOD"\\} ${calls}\\b`),
     );
+  });
+
+  it('read the period from its first page when the table is sorted otherwise', { timeout: 60_000 }, async () => {
+    const truth = periodTruth(sandbox, { area: 'Dubai Marina', kind: 'sold', months: 3 });
+    sandbox.clearRequests();
+    const reply = await manzil.bot.handleCommand({
+      user: 'U0ASK',
+      channel: CHANNEL,
+      text: 'transactions sold dubai marina last 3 months lowest price',
+    });
+    expect(reply.text).toMatch(/Sold transactions in Dubai Marina/);
+    const asked = sandbox.requests().filter((r) => r.path === '/get-get-transactions');
+    // The table's page and the next one, by price; every page of the period, newest first.
+    expect(truth.count).toBeGreaterThan(15);
+    expect(asked.filter((r) => r.params.sort === 'low_price')).toHaveLength(2);
+    expect(asked).toHaveLength(2 + Math.floor(truth.count / 15) + 1);
   });
 });
