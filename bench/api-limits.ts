@@ -4,7 +4,7 @@ import { ApiClient, ApiError } from '../src/api/index.js';
 import { createSandbox } from '../src/sandbox/index.js';
 import { drip, endless, rawServer, until } from '../test/api/raw-server.js';
 import type { BenchResult } from './doc.js';
-import { ms, percentile } from './stats.js';
+import { median, ms } from './stats.js';
 
 const KEY = 'bench-api-limits-key';
 
@@ -18,12 +18,6 @@ async function failsIn(work: () => Promise<unknown>): Promise<number> {
   if (!(e instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(e)}`);
   return performance.now() - t;
 }
-
-const median = (xs: number[]) =>
-  percentile(
-    [...xs].sort((a, b) => a - b),
-    50,
-  );
 
 export async function run(): Promise<BenchResult> {
   const figures: Record<string, string | number> = {};

@@ -7,24 +7,12 @@ import { ApiClient } from '../src/api/client.js';
 import { CompareCommands } from '../src/compare/index.js';
 import { silentLogger } from '../src/log.js';
 import { CallMeter, composeAreaDigest, MarketData } from '../src/market/index.js';
-import { startSandboxProcess } from './sandbox-process.js';
-import { ms, percentile } from './stats.js';
+import { FIVE_AREAS, startSandboxProcess } from './sandbox-process.js';
+import { median, ms } from './stats.js';
 
 const KEY = 'bench-compare-key';
-const AREAS = [
-  { id: 50, name: 'Dubai Marina' },
-  { id: 86, name: 'Business Bay' },
-  { id: 43, name: 'Jumeirah Village Circle' },
-  { id: 51, name: 'Downtown Dubai' },
-  { id: 41, name: 'Palm Jumeirah' },
-];
+const AREAS = FIVE_AREAS;
 const ROUNDS = 3;
-
-const median = (xs: number[]) =>
-  percentile(
-    [...xs].sort((a, b) => a - b),
-    50,
-  );
 
 export async function run(): Promise<BenchResult> {
   const sandbox = await startSandboxProcess(KEY);

@@ -6,18 +6,12 @@
 import { ApiClient } from '../src/api/client.js';
 import { MarketDigestComposer, digestTitle, renderDigest, type DigestPayload } from '../src/digests/index.js';
 import { MarketData } from '../src/market/index.js';
-import { startSandboxProcess } from './sandbox-process.js';
-import { ms, percentile } from './stats.js';
+import { FIVE_AREAS, startSandboxProcess } from './sandbox-process.js';
+import { median, ms } from './stats.js';
 import type { BenchResult } from './doc.js';
 
 const KEY = 'bench-digest-key';
-const AREAS = [
-  { id: 50, name: 'Dubai Marina' },
-  { id: 86, name: 'Business Bay' },
-  { id: 43, name: 'Jumeirah Village Circle' },
-  { id: 51, name: 'Downtown Dubai' },
-  { id: 41, name: 'Palm Jumeirah' },
-];
+const AREAS = FIVE_AREAS;
 const COLD_ROUNDS = 3;
 const WARM_ROUNDS = 5;
 
@@ -55,12 +49,6 @@ async function once(composer: MarketDigestComposer, areas = AREAS): Promise<Roun
     failed: parsed.areas.filter((p) => p.state === 'failed').length,
   };
 }
-
-const median = (xs: number[]) =>
-  percentile(
-    [...xs].sort((a, b) => a - b),
-    50,
-  );
 
 export async function run(): Promise<BenchResult> {
   const sandbox = await startSandboxProcess(KEY);

@@ -33,3 +33,12 @@ export async function startSandboxProcess(key: string) {
   }
   throw new Error('the sandbox process did not start');
 }
+
+/** Five areas of the sandbox's geography: a digest of them and a compare of them are measured on the same ones. */
+export const FIVE_AREAS = [
+  { id: 50, name: 'Dubai Marina' },
+  { id: 86, name: 'Business Bay' },
+  { id: 43, name: 'Jumeirah Village Circle' },
+  { id: 51, name: 'Downtown Dubai' },
+  { id: 41, name: 'Palm Jumeirah' },
+];

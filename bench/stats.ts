@@ -7,6 +7,13 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 export const ms = (n: number) => `${n.toFixed(3)} ms`;
 
+/** The median of unsorted values. */
+export const median = (xs: readonly number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+
 /** Runs `task` `total` times with `concurrency` in flight; returns each latency (ms, sorted) and requests/s. */
 export async function measure(total: number, concurrency: number, task: () => Promise<unknown>) {
   const latencies: number[] = [];

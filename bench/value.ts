@@ -6,7 +6,7 @@ import { ApiClient } from '../src/api/client.js';
 import { CallMeter, MarketData, readValue, type ValueAsk } from '../src/market/index.js';
 import { valueView } from '../src/views/value.js';
 import { startSandboxProcess } from './sandbox-process.js';
-import { ms, percentile } from './stats.js';
+import { median, ms } from './stats.js';
 import type { BenchResult } from './doc.js';
 
 const KEY = 'bench-value-key';
@@ -17,12 +17,6 @@ const ASKS: { area: { id: number; name: string }; ask: ValueAsk }[] = [
   { area: { id: 51, name: 'Downtown Dubai' }, ask: { bedrooms: 2, propertyType: 'apartment', sizeSqft: 1200 } },
 ];
 const WARM_ROUNDS = 50;
-
-const median = (xs: number[]) =>
-  percentile(
-    [...xs].sort((a, b) => a - b),
-    50,
-  );
 
 interface Round {
   readMs: number;
