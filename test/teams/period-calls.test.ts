@@ -36,17 +36,19 @@ afterAll(async () => {
   await sandbox.close();
 });
 
+/** Asks as one person of the team, from a clean request log: the reply and the transactions pages the sandbox served. */
+async function askTransactions(text: string) {
+  sandbox.clearRequests();
+  const reply = await manzil.bot.handleCommand({ user: 'U0ASK', channel: CHANNEL, text });
+  return { reply, asked: sandbox.requests().filter((r) => r.path === '/get-get-transactions') };
+}
+
 describe('the calls of a period’s figures', () => {
   it('are counted for the team that asked, every page of them', { timeout: 60_000 }, async () => {
     const truth = periodTruth(sandbox, { area: 'Dubai Marina', kind: 'rented', months: 3 });
-    sandbox.clearRequests();
-    const reply = await manzil.bot.handleCommand({
-      user: 'U0ASK',
-      channel: CHANNEL,
-      text: 'transactions rented dubai marina last 3 months',
-    });
+    const { reply, asked } = await askTransactions('transactions rented dubai marina last 3 months');
     expect(reply.text).toMatch(/Rental transactions in Dubai Marina/);
-    const pages = sandbox.requests().filter((r) => r.path === '/get-get-transactions').length;
+    const pages = asked.length;
     // Every page of the period, the table's first among them (read once: the table's page is the period's first), and
     // the next one asked to know whether to offer Next (a full page may be the last).
     expect(truth.count).toBeGreaterThan(15);
@@ -65,14 +67,8 @@ describe('the calls of a period’s figures', () => {
 
   it('read the period from its first page when the table is sorted otherwise', { timeout: 60_000 }, async () => {
     const truth = periodTruth(sandbox, { area: 'Dubai Marina', kind: 'sold', months: 3 });
-    sandbox.clearRequests();
-    const reply = await manzil.bot.handleCommand({
-      user: 'U0ASK',
-      channel: CHANNEL,
-      text: 'transactions sold dubai marina last 3 months lowest price',
-    });
+    const { reply, asked } = await askTransactions('transactions sold dubai marina last 3 months lowest price');
     expect(reply.text).toMatch(/Sold transactions in Dubai Marina/);
-    const asked = sandbox.requests().filter((r) => r.path === '/get-get-transactions');
     // The table's page and the next one, by price; every page of the period, newest first.
     expect(truth.count).toBeGreaterThan(15);
     expect(asked.filter((r) => r.params.sort === 'low_price')).toHaveLength(2);

@@ -32,16 +32,11 @@ export interface AlertRow {
   errorReported: boolean;
 }
 
-export interface NewAlert {
-  service: string;
-  channel: string;
-  owner: string;
-  text: string;
-  query: string;
-  operation: string;
-  paramsKey: string;
-  summary: string;
-}
+/** What a save gives: the row's own fields, the store numbering, timing and stating the rest. */
+export type NewAlert = Pick<
+  AlertRow,
+  'service' | 'channel' | 'owner' | 'text' | 'query' | 'operation' | 'paramsKey' | 'summary'
+>;
 
 export interface AlertLimits {
   perChannel: number;
