@@ -2,6 +2,7 @@
 // has seen, the shorter probe's answer, and the well-known communities shipped with it) ranked by string distance.
 import { distance } from 'fastest-levenshtein';
 import type { Location } from '../api/records.js';
+import { withoutChatWords } from '../query/chat-words.js';
 import { KNOWN_AREAS } from './known-areas.js';
 import { kindOf } from './kinds.js';
 
@@ -71,7 +72,9 @@ function wordDistance(typed: readonly string[], name: string): number {
  * the probe's answers that share a close word; of the kind typed only (see kinds.ts). `typed` is normalised (lower
  * case, single spaces).
  */
-export function rankAreas(typed: string, probed: readonly Location[], seen: Iterable<Location>): Candidate[] {
+export function rankAreas(text: string, probed: readonly Location[], seen: Iterable<Location>): Candidate[] {
+  // "marina thanks" is ranked as "marina": Dubai Marina first, then what else starts alike.
+  const typed = withoutChatWords(text);
   const words = typed.split(' ').filter(Boolean);
   const byName = new Map<string, Candidate>();
   const consider = (name: string, forms: readonly string[], location: Location | undefined, fromProbe: boolean) => {

@@ -1,5 +1,6 @@
 // Command text -> Query: the verb first, then the filters in any order, then the area.
 import { build } from './build.js';
+import { dropChatWords, withChatNote, withoutMention } from './chat-words.js';
 import { formatQuery } from './format.js';
 import { impossibleValue } from './limits.js';
 import { spellOutNumbers } from './number-words.js';
@@ -81,10 +82,19 @@ function parse(text: string): Query {
       `That's ${text.length} characters; I read commands of up to ${MAX_LENGTH}. Try something shorter, like "/rent marina 2br under 120k".`,
     );
   }
-  const tokens = spellOutNumbers(withoutPrefix(tokenize(text)), knownAreaAt);
+  const unmentioned = withoutMention(text);
+  const typed = withoutPrefix(tokenize(unmentioned.text));
+  const chat = dropChatWords(typed, unmentioned.mention);
+  // "@manzil /rent …": the slash after the mention is the command's own.
+  const tokens = spellOutNumbers(chat.tokens === typed ? typed : withoutPrefix(chat.tokens), knownAreaAt);
   if (tokens.length === 0)
     fail('Tell me what to look for, like "/rent marina 2br under 120k". Say "help" to see everything I can do.');
   const reading = readVerb(tokens);
+  // A sentence drops its own politeness, as it always has: only what it would have kept is worth a note.
+  return withChatNote(reading.sentence ? chat.said : [...chat.said, ...chat.polite], () => readReading(reading, text));
+}
+
+function readReading(reading: Reading, text: string): Query {
   if (reading.verbless !== undefined) return readWithoutVerb(reading, typedWithSlash(text));
   let family = reading.family;
   let rest = reading.rest;
@@ -373,7 +383,7 @@ function betweenAreaWords(tokens: readonly Token[], token: Token, draft: Draft):
 }
 
 /** `/rent ...`, `/manzil rent ...` and `rent ...` are the same command. */
-function withoutPrefix(tokens: Token[]): Token[] {
+function withoutPrefix(tokens: readonly Token[]): Token[] {
   const out = [...tokens];
   const first = out[0];
   if (first && !first.quoted && first.word.startsWith('/')) {
