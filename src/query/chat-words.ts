@@ -5,7 +5,6 @@
 import { knownAreaAt } from './scan.js';
 import { trimEnd } from './sentence.js';
 import type { Token } from './text.js';
-import { ParseError, type Query } from './types.js';
 
 /** Slack's mention as pasted into a command: `<@U123ABC>` or `<@U123ABC|manzil>`, at the very start. */
 const SLACK_MENTION = /^\s*<@[A-Z0-9]+(?:\|[^>]*)?>[\s,:]*/i;
@@ -82,27 +81,9 @@ export function dropChatWords(tokens: readonly Token[], mention?: string): ChatW
   return { tokens: rest, said, polite };
 }
 
-/** The summary's note on the chat words dropped: `left out "thanks", "@manzil": chat words`. */
-const chatNote = (dropped: readonly string[]): string =>
-  `left out ${dropped.map((d) => `"${d}"`).join(', ')}: chat words`;
-
-const noted = (query: Query, note: string): Query => ({ ...query, corrections: [...(query.corrections ?? []), note] });
-
-/** The query read, with a note naming the chat words dropped; the searches a refusal offers carry it too. */
-export function withChatNote(dropped: readonly string[], read: () => Query): Query {
-  if (dropped.length === 0) return read();
-  const note = chatNote(dropped);
-  try {
-    return noted(read(), note);
-  } catch (e) {
-    if (!(e instanceof ParseError)) throw e;
-    throw new ParseError(
-      e.message,
-      e.suggestion && { ...e.suggestion, query: noted(e.suggestion.query, note) },
-      e.choices?.map((c) => ({ ...c, query: noted(c.query, note) })),
-    );
-  }
-}
+/** The summary's note on the chat words dropped: `left out "thanks", "@manzil": chat words`; none when none were. */
+export const chatNotes = (dropped: readonly string[]): string[] =>
+  dropped.length === 0 ? [] : [`left out ${dropped.map((d) => `"${d}"`).join(', ')}: chat words`];
 
 /** Area text without its chat words ("marina thanks" -> "marina"), for ranking "did you mean"; as typed when none. */
 export function withoutChatWords(area: string): string {

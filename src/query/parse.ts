@@ -1,6 +1,7 @@
 // Command text -> Query: the verb first, then the filters in any order, then the area.
 import { build } from './build.js';
-import { dropChatWords, withChatNote, withoutMention } from './chat-words.js';
+import { arabicNote, readArabic } from './arabic.js';
+import { chatNotes, dropChatWords, withoutMention } from './chat-words.js';
 import { formatQuery } from './format.js';
 import { impossibleValue } from './limits.js';
 import { spellOutNumbers } from './number-words.js';
@@ -8,7 +9,7 @@ import { amountText, grouped } from './numbers.js';
 import { isKnownAreaWord, knownAreaAt, scan, type Draft, type ScanOptions } from './scan.js';
 import { SENTENCE_FILLERS, readVerb, type Reading } from './sentence.js';
 import { MAX_LENGTH, boundAreaWords, joinWords, normalizeCommand, tokenize, type Token } from './text.js';
-import { ParseError, fail, type Family, type ParseResult, type Query } from './types.js';
+import { ParseError, fail, withNotes, type Family, type ParseResult, type Query } from './types.js';
 import { typedWithSlash } from './small-talk.js';
 import { correctionFor, isFilterWord, isWholeFilter } from './typos.js';
 import { verblessIntent } from './verbless.js';
@@ -82,7 +83,9 @@ function parse(text: string): Query {
       `That's ${text.length} characters; I read commands of up to ${MAX_LENGTH}. Try something shorter, like "/rent marina 2br under 120k".`,
     );
   }
-  const unmentioned = withoutMention(text);
+  // Arabic read as the language's English words first: "إيجار شقة غرفتين دبي مارينا" is `rent apartment 2br …`.
+  const arabic = readArabic(text);
+  const unmentioned = withoutMention(arabic ?? text);
   const typed = withoutPrefix(tokenize(unmentioned.text));
   const chat = dropChatWords(typed, unmentioned.mention);
   // "@manzil /rent …": the slash after the mention is the command's own.
@@ -91,7 +94,11 @@ function parse(text: string): Query {
     fail('Tell me what to look for, like "/rent marina 2br under 120k". Say "help" to see everything I can do.');
   const reading = readVerb(tokens);
   // A sentence drops its own politeness, as it always has: only what it would have kept is worth a note.
-  return withChatNote(reading.sentence ? chat.said : [...chat.said, ...chat.polite], () => readReading(reading, text));
+  const notes = [
+    ...(arabic === undefined ? [] : [arabicNote(arabic)]),
+    ...chatNotes(reading.sentence ? chat.said : [...chat.said, ...chat.polite]),
+  ];
+  return withNotes(notes, () => readReading(reading, text));
 }
 
 function readReading(reading: Reading, text: string): Query {
