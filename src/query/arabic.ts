@@ -107,6 +107,21 @@ function keepNamesTogether(out: Out): void {
  */
 export function readArabic(text: string): string | undefined {
   if (!hasArabic(text)) return undefined;
+  // Quoted text is a name, verbatim: read only as a known area's English name (quotes as Arabic is typed: «…»).
+  const parts = text.replace(DOUBLE_QUOTES, '"').split('"');
+  if (parts.length % 2 === 0) return readWords(text);
+  return parts
+    .map((part, k) => {
+      if (k % 2 === 0) return hasArabic(part) ? readWords(part) : part;
+      return `"${AREAS.get(areaKey(part.trim())) ?? part}"`;
+    })
+    .join(' ');
+}
+
+const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F\u00AB\u00BB\u2033]/g;
+
+/** Unquoted text with its Arabic read as English. */
+function readWords(text: string): string {
   const spaced = text
     .replace(ARABIC_DIGITS, latinDigit)
     // Arabic letters apart from digits and Latin letters: "3غرف", "2br-شقة".
@@ -269,4 +284,8 @@ function scaleRanges(out: Out): void {
 
 /** The summary's note on an Arabic request: how it was read, in the language's own words. */
 export const arabicNote = (english: string): string =>
-  `read as: ${english.replace(/^\s*\/?(?:manzil\b\s*)?/i, '').replace(/"/g, '')}`;
+  `read as: ${english
+    .replace(/^\s*\/?(?:manzil\b\s*)?/i, '')
+    .replace(/"/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()}`;

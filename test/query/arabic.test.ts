@@ -36,6 +36,10 @@ describe('Arabic requests', () => {
     ['ايجار تاون هاوس 3 غرف نوم في داماك هيلز', 'rent "Damac Hills" townhouse 3br'],
     ['إيجار شقة غرفة في الريم شهريا', 'rent "Al Reem Island" apartment 1br monthly'],
     ['rent marina غرفتين under 100k', 'rent marina 2br under 100k'],
+    ['أبحث عن شقة للإيجار في مرسى دبي من فضلك', 'rent "Dubai Marina" apartment'],
+    ['rent "دبي مارينا" 2br', 'rent "Dubai Marina" 2br'],
+    ['إيجار شقة «نخلة جميرا» حمامين', 'rent "Palm Jumeirah" apartment 2 baths'],
+    ['إيجار شقة "حي الورود"', 'rent "حي الورود" apartment'],
   ])('%s reads as `%s`', (arabic, english) => {
     const query = parsed(arabic);
     expect(searched(query)).toEqual(searched(parsed(english)));
