@@ -146,6 +146,12 @@ function readAt(typed: readonly string[], folded: readonly string[], i: number, 
     out.words.push(typed[i]!);
     return i + 1;
   }
+  // "من 80 إلى 120 ألف": from, before an amount; otherwise "of" ("شقة من غرفتين"), said by nothing.
+  if (word === 'من' && !PHRASES.has(`من ${folded[i + 1] ?? ''}`)) {
+    const next = folded[i + 1] ?? '';
+    if (DIGITS.test(next) || NUMBER_WORDS.has(next) || SCALES.has(next)) out.words.push('from');
+    return i + 1;
+  }
   const amount = readAmount(folded, i, out);
   if (amount !== undefined) return amount;
   const rooms = readRooms(folded, i, out);

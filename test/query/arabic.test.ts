@@ -40,6 +40,9 @@ describe('Arabic requests', () => {
     ['rent "دبي مارينا" 2br', 'rent "Dubai Marina" 2br'],
     ['إيجار شقة «نخلة جميرا» حمامين', 'rent "Palm Jumeirah" apartment 2 baths'],
     ['إيجار شقة "حي الورود"', 'rent "حي الورود" apartment'],
+    ['أبحث عن شقة من غرفتين في دبي مارينا للإيجار', 'rent "Dubai Marina" apartment 2br'],
+    ['إيجار شقة من ٨٠ ألف إلى ١٢٠ ألف في البرشاء', 'rent "Al Barsha" apartment 80k-120k'],
+    ['أسعار الشقق في دبي مارينا', 'trend "Dubai Marina" apartments'],
   ])('%s reads as `%s`', (arabic, english) => {
     const query = parsed(arabic);
     expect(searched(query)).toEqual(searched(parsed(english)));
