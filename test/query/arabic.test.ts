@@ -2,6 +2,7 @@
 // it says, whatever the spelling (alef forms, taa marbuta, yaa, tatweel, diacritics) and digits (Latin or
 // Arabic-Indic), and the summary says how it was read.
 import fc from 'fast-check';
+import { escapeMrkdwn } from '../../adapters/slack/render-text.js';
 import { describe, expect, it } from 'vitest';
 import { ARABIC_AREA_NAMES } from '../../src/query/arabic-areas.js';
 import { readArabic } from '../../src/query/arabic.js';
@@ -77,8 +78,10 @@ describe('Arabic requests', () => {
     expect(readArabic('ملخص')).toBe('digest');
   });
 
-  it('help shows Arabic examples, each of which reads as a search', () => {
+  it('help shows Arabic examples, each of which reads as a search, and still fits one Slack section', () => {
     const help = helpText();
+    // Help is one text block: Slack cuts a section beyond 3,000 characters of escaped mrkdwn, losing its last lines.
+    expect(escapeMrkdwn(help).length).toBeLessThanOrEqual(3_000);
     for (const example of ARABIC_EXAMPLES) {
       expect(help).toContain(example);
       const result = parseCommand(example);
