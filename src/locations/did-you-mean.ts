@@ -2,6 +2,8 @@
 // has seen, the shorter probe's answer, and the well-known communities shipped with it) ranked by string distance.
 import { distance } from 'fastest-levenshtein';
 import type { Location } from '../api/records.js';
+import { areaKey, arabicSpellingsOf, hasArabic } from '../query/arabic.js';
+import { withoutChatWords } from '../query/chat-words.js';
 import { KNOWN_AREAS } from './known-areas.js';
 import { kindOf } from './kinds.js';
 
@@ -71,7 +73,11 @@ function wordDistance(typed: readonly string[], name: string): number {
  * the probe's answers that share a close word; of the kind typed only (see kinds.ts). `typed` is normalised (lower
  * case, single spaces).
  */
-export function rankAreas(typed: string, probed: readonly Location[], seen: Iterable<Location>): Candidate[] {
+export function rankAreas(text: string, probed: readonly Location[], seen: Iterable<Location>): Candidate[] {
+  // "marina thanks" is ranked as "marina": Dubai Marina first, then what else starts alike. Arabic is compared folded
+  // with the Arabic names of the known areas ("دبي مرينا" is one letter from "دبي مارينا").
+  const arabic = hasArabic(text);
+  const typed = arabic ? areaKey(text) : withoutChatWords(text);
   const words = typed.split(' ').filter(Boolean);
   const byName = new Map<string, Candidate>();
   const consider = (name: string, forms: readonly string[], location: Location | undefined, fromProbe: boolean) => {
@@ -92,7 +98,8 @@ export function rankAreas(typed: string, probed: readonly Location[], seen: Iter
   };
   for (const l of probed) consider(l.name, [], l, true);
   for (const l of seen) consider(l.name, [], l, false);
-  for (const known of KNOWN_AREAS) consider(known.name, known.spellings, undefined, false);
+  for (const known of KNOWN_AREAS)
+    consider(known.name, arabic ? arabicSpellingsOf(known.name) : known.spellings, undefined, false);
 
   // Only areas of the kind typed: a community for a community ("damac hills 2" is never offered a tower), a building
   // for a building. Text close to a shipped community is one; otherwise its words tell, or nothing does.

@@ -126,6 +126,9 @@ function filterLines(verb: Verb): string[] {
 /** The sentence help shows (checked by the tests to parse). */
 export const SENTENCE_EXAMPLE = '/manzil can you find 3 bedroom villas for sale in arabian ranches';
 
+/** The Arabic requests help shows (checked by the tests to read as they say). */
+export const ARABIC_EXAMPLES = ['/manzil إيجار شقة غرفتين دبي مارينا', '/rent دبي مارينا 2br'] as const;
+
 const COMPARE = SLASH_COMMANDS.find((c) => c.name === 'compare')!;
 const usage = (verb: Verb) => `/${verb.name} ${verb.usage}`;
 const verbList = () => VERB_TABLE.map((v) => v.name).join(', ');
@@ -158,7 +161,8 @@ function helpInSlashes(verbText: string | undefined, style: CommandStyle): strin
           `• /${c.name} ${c.subcommands!.map((s) => s.name).join('|')}: ${c.description}. e.g. /${c.name} ${c.example}`,
       ),
       `• /value <area> <beds> [<size>]: what a home is worth and would rent for. e.g. /value jvc 2br 1200 sqft, or "is 1.8m fair for a 2 bed in jvc?"; say "help value"`,
-      `Sentences work too, e.g. "${SENTENCE_EXAMPLE}"; numbers may be spelled out ("three beds", "half a million"), and a misspelt filter word is corrected, as the summary says.`,
+      `Sentences work too, e.g. "${SENTENCE_EXAMPLE}"; numbers may be spelled out ("three beds", "one hundred and fifty thousand"), a misspelt filter word is corrected and chat words ("thanks") left out, as the summary says.`,
+      `In Arabic too, e.g. ${ARABIC_EXAMPLES.map((e) => `"${e}"`).join(' or ')}.`,
       'Also: digits in Arabic or Persian script ("٣br under ٩٥k"), "75 grand", areas in sq.ft. or sqm; known places read whole ("Villa Lantana", "Damac Hills 2"); ' +
         'questions about the past ("what did 2br in jlt sell for", "rentals in jvc last 4 months"); a price too small to be one is asked about ("did you mean 80,000?").',
     ].join('\n');

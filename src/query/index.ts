@@ -11,3 +11,4 @@ export { smallTalkOf, smallTalkReply, typedWithSlash, type SmallTalkKind } from 
 export { asTyped, type CommandStyle } from './typed.js';
 export { deliveryNote, takeDeliveryWords, type DeliveryWords } from './delivery.js';
 export { ALERTABLE, notAlertable } from './alertable.js';
+export { arabicNameOf, hasArabic, readArabic } from './arabic.js';

@@ -85,84 +85,129 @@ interface Spelled {
   scaled: boolean;
 }
 
-/** A number of one to a few words at words[i] ("twenty five", "a hundred thousand", "one and a half million"). */
-// At module level rather than a closure in readSpelled(): made on every call, it cost more than the calls (tsx names
-// each one).
+/** At module level rather than a closure in readSpelled(): made on every call, it cost more than the calls. */
 const wordAt = (words: readonly string[], n: number) => words[n] ?? '';
 
+/** Up to two digits in words at words[k] ("fifty", "twenty five", "twelve"), or undefined. */
+function tensAt(words: readonly string[], k: number): { value: number; end: number } | undefined {
+  const unit = UNITS[wordAt(words, k)];
+  if (unit !== undefined) return { value: unit, end: k + 1 };
+  const tens = TENS[wordAt(words, k)];
+  if (tens === undefined) return undefined;
+  const next = UNITS[wordAt(words, k + 1)];
+  return next !== undefined && next < 10 ? { value: tens + next, end: k + 2 } : { value: tens, end: k + 1 };
+}
+
+/**
+ * A number below a thousand at words[k]: "fifty", "a hundred", "one hundred and fifty", "two hundred fifty". "And"
+ * joins only what is not itself a hundreds ("between one hundred and two hundred" is two numbers).
+ */
+function groupAt(words: readonly string[], k: number): { value: number; end: number; hundred: boolean } | undefined {
+  let value: number;
+  let end: number;
+  const word = wordAt(words, k);
+  if ((word === 'a' || word === 'an') && SCALE_AFTER_A.has(wordAt(words, k + 1))) {
+    value = 1;
+    end = k + 1;
+  } else if (word === 'hundred') {
+    value = 1;
+    end = k;
+  } else {
+    const small = tensAt(words, k);
+    if (!small) return undefined;
+    ({ value, end } = small);
+  }
+  if (wordAt(words, end) !== 'hundred') return { value, end, hundred: false };
+  value *= 100;
+  end++;
+  const skip = wordAt(words, end) === 'and' ? 1 : 0;
+  const rest = tensAt(words, end + skip);
+  if (rest && wordAt(words, rest.end) !== 'hundred') return { value: value + rest.value, end: rest.end, hundred: true };
+  return { value, end, hundred: true };
+}
+const SCALE_AFTER_A = new Set(['hundred', 'thousand', 'million']);
+
+/**
+ * A number of one to a few words at words[i]: "twenty five", "a hundred and twenty thousand", "one and a half million",
+ * "a million and a half", "one million two hundred thousand". After a scale, more of the number follows only when it
+ * is of a smaller scale ("two hundred thousand" after "one million") or hundreds after a thousand ("one thousand two
+ * hundred"): "one hundred thousand two bedrooms" is an amount and a count.
+ */
 export function readSpelled(words: readonly string[], i: number): Spelled | undefined {
-  let k = i;
   // "half a million", "half million"
-  if (wordAt(words, k) === 'half') {
-    const skip = wordAt(words, k + 1) === 'a' ? 1 : 0;
-    const scale = SCALES[wordAt(words, k + 1 + skip)];
-    if (scale === undefined || (scale === 1_000 && wordAt(words, k + 1 + skip) === 'k')) return undefined;
+  if (wordAt(words, i) === 'half') {
+    const skip = wordAt(words, i + 1) === 'a' ? 1 : 0;
+    const scale = SCALES[wordAt(words, i + 1 + skip)];
+    if (scale === undefined || (scale === 1_000 && wordAt(words, i + 1 + skip) === 'k')) return undefined;
     return { value: scale / 2, length: 2 + skip, multiplier: scale, scaled: true };
   }
-  let value: number;
+  let group = groupAt(words, i);
+  if (!group) return undefined;
+  let total = 0;
+  let largest = 1;
   let scaled = false;
-  if (
-    (wordAt(words, k) === 'a' || wordAt(words, k) === 'an') &&
-    (wordAt(words, k + 1) === 'hundred' || wordAt(words, k + 1) === 'thousand' || wordAt(words, k + 1) === 'million')
-  ) {
-    value = 1;
-    k++;
-  } else if (UNITS[wordAt(words, k)] !== undefined) {
-    value = UNITS[wordAt(words, k)]!;
-    k++;
-  } else if (TENS[wordAt(words, k)] !== undefined) {
-    value = TENS[wordAt(words, k)]!;
-    k++;
-    if (UNITS[wordAt(words, k)] !== undefined && UNITS[wordAt(words, k)]! < 10) value += UNITS[wordAt(words, k++)]!;
-  } else if (wordAt(words, k) === 'hundred') {
-    value = 1;
-  } else {
-    return undefined;
-  }
-  if (wordAt(words, k) === 'hundred') {
-    value *= 100;
-    scaled = true;
-    k++;
-    // "one hundred and fifty thousand", "two hundred fifty k"
-    const andSkip =
+  let k = group.end;
+  for (;;) {
+    scaled ||= group.hundred;
+    // "one and a half million", "two point five million"
+    let fraction = 0;
+    let fractionEnd = k;
+    if (
       wordAt(words, k) === 'and' &&
-      (UNITS[wordAt(words, k + 1)] !== undefined || TENS[wordAt(words, k + 1)] !== undefined)
-        ? 1
-        : 0;
-    const rest = readSpelled(words, k + andSkip);
-    if (rest && !rest.scaled) {
-      value += rest.value;
-      k += andSkip + rest.length;
+      wordAt(words, k + 1) === 'a' &&
+      wordAt(words, k + 2) === 'half' &&
+      SCALES[wordAt(words, k + 3)] !== undefined
+    ) {
+      fraction = 0.5;
+      fractionEnd = k + 3;
+    } else if (wordAt(words, k) === 'point' && total === 0) {
+      let digits = '';
+      while (DIGITS[wordAt(words, k + 1 + digits.length)] !== undefined)
+        digits += DIGITS[wordAt(words, k + 1 + digits.length)];
+      if (digits === '') return undefined;
+      fractionEnd = k + 1 + digits.length;
+      // Without a scale, "two point five" is 2.5, read as the digits would be ("2.5 baths").
+      if (SCALES[wordAt(words, fractionEnd)] === undefined)
+        return { value: Number(`${group.value}.${digits}`), length: fractionEnd - i, multiplier: 1, scaled };
+      fraction = Number(`0.${digits}`);
     }
+    const scale = SCALES[wordAt(words, fractionEnd)];
+    // A bare "k" or "m" after a spelled number ("ten k") counts; it is the unit people type.
+    if (scale === undefined || (total > 0 && scale >= largest)) {
+      total += group.value;
+      break;
+    }
+    total += (group.value + fraction) * scale;
+    largest = Math.max(largest, scale);
+    scaled = true;
+    k = fractionEnd + 1;
+    // "a million and a half"
+    if (
+      fraction === 0 &&
+      wordAt(words, k) === 'and' &&
+      wordAt(words, k + 1) === 'a' &&
+      wordAt(words, k + 2) === 'half' &&
+      SCALES[wordAt(words, k + 3)] === undefined
+    ) {
+      total += scale / 2;
+      k += 3;
+      break;
+    }
+    const next = groupAt(words, k);
+    if (!next) break;
+    const after = SCALES[wordAt(words, next.end)];
+    if (after !== undefined && after < scale) {
+      group = next;
+      k = next.end;
+      continue;
+    }
+    if (after === undefined && scale === 1_000 && next.hundred) {
+      total += next.value;
+      k = next.end;
+    }
+    break;
   }
-  // "one and a half million", "two point five million"
-  let half = 0;
-  if (
-    wordAt(words, k) === 'and' &&
-    wordAt(words, k + 1) === 'a' &&
-    wordAt(words, k + 2) === 'half' &&
-    SCALES[wordAt(words, k + 3)] !== undefined
-  ) {
-    half = 0.5;
-    k += 3;
-  } else if (wordAt(words, k) === 'point') {
-    let digits = '';
-    while (DIGITS[wordAt(words, k + 1 + digits.length)] !== undefined)
-      digits += DIGITS[wordAt(words, k + 1 + digits.length)];
-    if (digits === '') return undefined;
-    k += 1 + digits.length;
-    // Without a scale, "two point five" is 2.5, read as the digits would be ("2.5 baths").
-    if (SCALES[wordAt(words, k)] === undefined)
-      return { value: Number(`${value}.${digits}`), length: k - i, multiplier: 1, scaled };
-    half = Number(`0.${digits}`);
-  }
-  const scale = SCALES[wordAt(words, k)];
-  // A bare "k" or "m" after a spelled number ("ten k") counts; it is the unit people type.
-  if (scale !== undefined) {
-    return { value: (value + half) * scale, length: k + 1 - i, multiplier: scale, scaled: true };
-  }
-  if (half) return undefined;
-  return { value, length: k - i, multiplier: 1, scaled };
+  return { value: total, length: k - i, multiplier: largest, scaled };
 }
 
 /** Spans of time a count may be of: "last three months". */
@@ -218,8 +263,10 @@ function countsSomething(words: readonly string[], end: number): boolean {
 
 /** The spelled-out number as the parser's own digits: 3, 500, 100k, 1.5m. */
 function digits(n: Spelled): string {
-  if (n.multiplier === 1) return amountText(n.value);
-  return `${amountText(n.value / n.multiplier)}${n.multiplier === 1_000 ? 'k' : 'm'}`;
+  // "one million fifty one thousand" is 1051k: the amounts the scanner reads carry at most two decimals of their scale.
+  const multiplier = n.multiplier === 1_000_000 && (n.value / 10_000) % 1 !== 0 ? 1_000 : n.multiplier;
+  if (multiplier === 1 || (n.value / (multiplier / 100)) % 1 !== 0) return amountText(n.value);
+  return `${amountText(n.value / multiplier)}${multiplier === 1_000 ? 'k' : 'm'}`;
 }
 
 /**

@@ -1,5 +1,7 @@
 // Command text -> Query: the verb first, then the filters in any order, then the area.
 import { build } from './build.js';
+import { arabicNote, readArabic } from './arabic.js';
+import { chatNotes, dropChatWords, withoutMention } from './chat-words.js';
 import { formatQuery } from './format.js';
 import { impossibleValue } from './limits.js';
 import { spellOutNumbers } from './number-words.js';
@@ -7,7 +9,7 @@ import { amountText, grouped } from './numbers.js';
 import { isKnownAreaWord, knownAreaAt, scan, type Draft, type ScanOptions } from './scan.js';
 import { SENTENCE_FILLERS, readVerb, type Reading } from './sentence.js';
 import { MAX_LENGTH, boundAreaWords, joinWords, normalizeCommand, tokenize, type Token } from './text.js';
-import { ParseError, fail, type Family, type ParseResult, type Query } from './types.js';
+import { ParseError, fail, withNotes, type Family, type ParseResult, type Query } from './types.js';
 import { typedWithSlash } from './small-talk.js';
 import { correctionFor, isFilterWord, isWholeFilter } from './typos.js';
 import { verblessIntent } from './verbless.js';
@@ -81,10 +83,25 @@ function parse(text: string): Query {
       `That's ${text.length} characters; I read commands of up to ${MAX_LENGTH}. Try something shorter, like "/rent marina 2br under 120k".`,
     );
   }
-  const tokens = spellOutNumbers(withoutPrefix(tokenize(text)), knownAreaAt);
+  // Arabic read as the language's English words first: "إيجار شقة غرفتين دبي مارينا" is `rent apartment 2br …`.
+  const arabic = readArabic(text);
+  const unmentioned = withoutMention(arabic ?? text);
+  const typed = withoutPrefix(tokenize(unmentioned.text));
+  const chat = dropChatWords(typed, unmentioned.mention);
+  // "@manzil /rent …": the slash after the mention is the command's own.
+  const tokens = spellOutNumbers(chat.tokens === typed ? typed : withoutPrefix(chat.tokens), knownAreaAt);
   if (tokens.length === 0)
     fail('Tell me what to look for, like "/rent marina 2br under 120k". Say "help" to see everything I can do.');
   const reading = readVerb(tokens);
+  // A sentence drops its own politeness, as it always has: only what it would have kept is worth a note.
+  const notes = [
+    ...(arabic === undefined ? [] : [arabicNote(arabic)]),
+    ...chatNotes(reading.sentence ? chat.said : [...chat.said, ...chat.polite]),
+  ];
+  return withNotes(notes, () => readReading(reading, text));
+}
+
+function readReading(reading: Reading, text: string): Query {
   if (reading.verbless !== undefined) return readWithoutVerb(reading, typedWithSlash(text));
   let family = reading.family;
   let rest = reading.rest;
@@ -373,7 +390,7 @@ function betweenAreaWords(tokens: readonly Token[], token: Token, draft: Draft):
 }
 
 /** `/rent ...`, `/manzil rent ...` and `rent ...` are the same command. */
-function withoutPrefix(tokens: Token[]): Token[] {
+function withoutPrefix(tokens: readonly Token[]): Token[] {
   const out = [...tokens];
   const first = out[0];
   if (first && !first.quoted && first.word.startsWith('/')) {

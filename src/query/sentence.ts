@@ -284,7 +284,7 @@ function trimStart(
 const CLOSER_ENDS = new Set(CLOSERS.map((c) => c[c.length - 1]!));
 
 /** Politeness dropped from the end of a sentence. Terse commands keep theirs: the area words are reported as typed. */
-function trimEnd(tokens: readonly Token[]): Token[] {
+export function trimEnd(tokens: readonly Token[]): Token[] {
   let end = tokens.length;
   for (let again = true; again;) {
     again = false;

@@ -67,3 +67,26 @@ export class ParseError {
 export const fail = (message: string): never => {
   throw new ParseError(message);
 };
+
+const noted = (query: Query, notes: readonly string[]): Query => ({
+  ...query,
+  corrections: [...(query.corrections ?? []), ...notes],
+});
+
+/**
+ * The query read, with notes on how the text was read before parsing (Arabic read as English, chat words left out);
+ * the searches a refusal offers ("To rent or to buy?") carry them too.
+ */
+export function withNotes(notes: readonly string[], read: () => Query): Query {
+  if (notes.length === 0) return read();
+  try {
+    return noted(read(), notes);
+  } catch (e) {
+    if (!(e instanceof ParseError)) throw e;
+    throw new ParseError(
+      e.message,
+      e.suggestion && { ...e.suggestion, query: noted(e.suggestion.query, notes) },
+      e.choices?.map((c) => ({ ...c, query: noted(c.query, notes) })),
+    );
+  }
+}

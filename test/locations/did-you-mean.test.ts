@@ -48,6 +48,13 @@ describe('did you mean', () => {
     expect((await suggested('marinaa view')).length).toBeLessThanOrEqual(3);
   });
 
+  it('ranks the area the words without chat words name first: "marina thanks" offers Dubai Marina, then the rest', async () => {
+    for (const typed of ['marina thanks', 'marina please', 'marina for my family']) {
+      const offered = await suggested(typed);
+      expect(offered[0], typed).toBe('Dubai Marina');
+    }
+  });
+
   it('offers nothing for words close to no area, without looking up shipped names', async () => {
     expect(await suggested('zzyzx')).toEqual([]);
     expect(lookups()).toEqual(['zzyzx', 'zzy']);

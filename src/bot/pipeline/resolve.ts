@@ -3,7 +3,7 @@
 // questions go only to the person who typed; the channel sees the results.
 import { operationSpec } from '../../api/operations.js';
 import type { LocationResolver } from '../../locations/index.js';
-import type { Query } from '../../query/index.js';
+import { arabicNameOf, hasArabic, type Query } from '../../query/index.js';
 import type { Block } from '../../views/model.js';
 import { PAYLOAD_VERSION, firstPosition, type Area, type ChooseRow, type Position } from '../button-payloads.js';
 import { pick, type PlannedSearch } from '../requests.js';
@@ -45,7 +45,12 @@ export async function resolveArea(
       ? ` I also didn't understand ${query.unknownWords.map((w) => `"${w}"`).join(', ')}.`
       : '';
   // "Did you mean Dubai Marina?": the resolver's best few, named in the text and offered as buttons.
-  const names = resolution.suggestions.map((s) => s.name);
+  // Asked in Arabic, each is named in Arabic too: "Dubai Marina (دبي مارينا)".
+  const arabic = hasArabic(query.location);
+  const names = resolution.suggestions.map((s) => {
+    const inArabic = arabic ? arabicNameOf(s.name) : undefined;
+    return inArabic ? `${s.name} (${inArabic})` : s.name;
+  });
   const question =
     names.length > 0
       ? ` Did you mean ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`}?`

@@ -7,6 +7,7 @@ import type { Logger } from '../../log.js';
 import {
   compareRequest,
   helpText,
+  readArabic,
   smallTalkOf,
   smallTalkReply,
   summarize,
@@ -39,22 +40,25 @@ type Parts = Pick<BotOptions, 'alerts' | 'digests' | 'compare' | 'value'>;
 
 /** Pure and cheap: no call, no state written. */
 export function understand(req: CommandRequest, on: Parts, log: Logger): Understood {
-  const alerts = alertsRequest(req.text);
+  // Arabic read as English for every part ("قارن دبي مارينا و جي ال تي" is a compare); a search reads the text itself,
+  // so its summary can say how the Arabic was read.
+  const text = readArabic(req.text) ?? req.text;
+  const alerts = alertsRequest(text);
   if (alerts !== undefined) return on.alerts ? { alerts } : { say: ALERTS_OFF };
-  const digests = digestsRequest(req.text);
+  const digests = digestsRequest(text);
   if (digests !== undefined) return on.digests ? { digests } : { say: DIGESTS_OFF };
-  const compare = compareRequest(req.text);
+  const compare = compareRequest(text);
   if (compare !== undefined) {
     if ('error' in compare) return { say: compare.error };
     return on.compare ? { compare } : { say: COMPARE_OFF };
   }
   // "hello", "thanks", "what can you do?": a friendly answer with commands to try; "help?" is help.
-  const chat = smallTalkOf(req.text);
+  const chat = smallTalkOf(text);
   if (chat !== undefined && chat !== 'help') return { say: smallTalkReply(chat, typedWithSlash(req.text)) };
-  const help = chat === 'help' ? '' : helpRequest(req.text);
+  const help = chat === 'help' ? '' : helpRequest(text);
   const helpWords = help === undefined ? undefined : helpText(help || undefined, req.commandStyle);
   if (helpWords !== undefined) return { say: helpWords };
-  const value = valueRequest(req.text);
+  const value = valueRequest(text);
   if (value && 'error' in value) return { say: value.error };
   if (value) return on.value ? { value: value.ask } : { say: VALUE_OFF };
   const search = planSearch(req.text, req.location);
