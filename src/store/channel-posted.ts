@@ -18,9 +18,11 @@ export interface PostedSeen {
 
 const COLUMNS = `cp.service, cp.place AS channel, cp.property_id AS propertyId, cp.location_key AS locationKey, cp.bedrooms,
   cp.size, cp.last_price AS lastPrice, cp.reported_price AS reportedPrice`;
-// By key: the listings' ids (the primary key) or their locations (channel_posted_location_idx).
-const WHERE = `cp.service = @service AND cp.place IN (SELECT value FROM json_each(@channels))
-  AND (cp.property_id IN (SELECT value FROM json_each(@ids)) OR cp.location_key IN (SELECT value FROM json_each(@keys)))`;
+// By key: the listings' ids (the primary key), and their locations (channel_posted_location_idx). Two selects, not
+// one with OR, which SQLite would answer by scanning the channel's rows.
+const IN_CHANNELS = `SELECT * FROM channel_posted WHERE service = @service AND place IN (SELECT value FROM json_each(@channels))`;
+const KEYED = `WITH cp AS (${IN_CHANNELS} AND property_id IN (SELECT value FROM json_each(@ids))
+  UNION ${IN_CHANNELS} AND location_key IN (SELECT value FROM json_each(@keys)))`;
 const ALERTED = `m.service = cp.service AND m.place = cp.place AND m.property_id = cp.property_id`;
 
 export function channelPostedStatements(sqlite: Database.Database) {
@@ -41,14 +43,13 @@ export function channelPostedStatements(sqlite: Database.Database) {
      ON CONFLICT DO NOTHING`,
   );
   const rows = sqlite.prepare(
-    `SELECT ${COLUMNS} FROM channel_posted cp
-     WHERE ${WHERE} AND EXISTS (SELECT 1 FROM channel_posted_alert m WHERE ${ALERTED})
+    `${KEYED} SELECT ${COLUMNS} FROM cp
+     WHERE EXISTS (SELECT 1 FROM channel_posted_alert m WHERE ${ALERTED})
      ORDER BY cp.place, cp.property_id`,
   );
   const alertRows = sqlite.prepare(
-    `SELECT ${COLUMNS}, m.search_id AS searchId, s.number, s.summary
-     FROM channel_posted cp JOIN channel_posted_alert m ON ${ALERTED} JOIN saved_search s ON s.id = m.search_id
-     WHERE ${WHERE}
+    `${KEYED} SELECT ${COLUMNS}, m.search_id AS searchId, s.number, s.summary
+     FROM cp JOIN channel_posted_alert m ON ${ALERTED} JOIN saved_search s ON s.id = m.search_id
      ORDER BY cp.place, s.number, cp.property_id`,
   );
   const params = (q: PostedQuery) => ({
