@@ -65,9 +65,10 @@ export function planGroup(
         service: search.service,
         channel: search.channel,
         propertyId,
-        locationKey: before?.locationKey ?? locationKey,
-        bedrooms: before?.bedrooms ?? bedrooms,
-        size: before?.size ?? size,
+        // An existing seen row keeps the fingerprint it was first written with, and so does the channel's row.
+        ...(before
+          ? { locationKey: before.locationKey, bedrooms: before.bedrooms, size: before.size }
+          : { locationKey, bedrooms, size }),
         lastPrice: u.price,
         reportedPrice: known === null ? told : told === null ? known : Math.min(known, told),
       });
@@ -76,7 +77,7 @@ export function planGroup(
   return run;
 }
 
-/** The listings' ids and locations: a run reads only the posted rows of these (the same flat shares a location). */
+/** The listings' ids and locations: a run reads what its channels were posted of these only (the same flat shares a location). */
 export function postedQueryOf(listings: readonly Listing[]): { propertyIds: string[]; locationKeys: string[] } {
   const keys = new Set<string>();
   for (const l of listings) {

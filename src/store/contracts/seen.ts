@@ -60,7 +60,7 @@ export interface PostedAlert extends ChannelPosted {
 }
 
 /**
- * Which of what channels were posted to read, by key: these channels on this service, of these listings or of these
+ * What to read of what channels were posted, by key: these channels on this service, of these listings or of these
  * locations (the same flat under another id has the same location).
  */
 export interface PostedQuery {
@@ -93,9 +93,9 @@ export interface RunOutcome {
 }
 
 /**
- * What each saved search has seen, and a poller run's record: a run's seen rows, its deliveries (through the outbox,
- * each fact once) and its search's record commit in one transaction, so a crash leaves all of it or none. Runs in the
- * same channels commit one at a time. Fenced: with a `fence`, a run commits only while that fence still holds the
+ * What each saved search has seen, and a poller run's record: a run's seen rows, what its channels were posted (from
+ * its posted seen rows), its deliveries (through the outbox, each fact once) and its search's record commit in one
+ * transaction, so a crash leaves all of it or none. Runs that post in the same channels commit one at a time. Fenced: with a `fence`, a run commits only while that fence still holds the
  * poller's lease; an instance that stalled past it and was taken over records nothing (undefined). A search removed
  * meanwhile is skipped, not an error.
  */
@@ -112,8 +112,8 @@ export interface SeenRepo {
   commitRuns(outcomes: readonly RunOutcome[], read?: readonly string[], fence?: Fence): Promise<number | undefined>;
   /**
    * As `commitRuns`, with the outcomes decided inside the transaction from what the plan's channels were posted as it
-   * stands then (after every earlier run in those channels committed), so two alerts of one channel never both post a
-   * listing, whichever instance runs them.
+   * stands then (after every earlier run posting in those channels committed), so two alerts of one channel never both
+   * post a listing, whichever instance runs them.
    */
   commitPlanned(plan: RunPlan, read?: readonly string[], fence?: Fence): Promise<number | undefined>;
   /** What these channels were posted, of these listings or locations (by channel, id); empty if none. */
