@@ -1,6 +1,7 @@
 // What each saved search has seen, and a poller run's record: seen rows upserted, what the channel was posted
 // (./channel-posted.ts) and deliveries queued in one transaction, so a crash leaves either all of it or none.
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Store } from './db.js';
 import type { Fence } from './contracts/leases.js';
 import type { RunOutcome, RunPlan, SeenRepo, SeenRow } from './contracts/seen.js';
@@ -31,20 +32,37 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
      WHERE search_id IN (SELECT value FROM json_each(@searches)) AND property_id IN (SELECT value FROM json_each(@ids)) AND last_seen_at < @at`,
   );
   const channelPosted = channelPostedStatements(sqlite);
+  // Per search of a run, prepared once (a query built and prepared per search cost more than the run's writes).
+  const searchOf = db
+    .select({
+      lastRunAt: alertDefinition.lastRunAt,
+      service: alertDefinition.service,
+      channel: alertDefinition.channel,
+    })
+    .from(alertDefinition)
+    .where(eq(alertDefinition.id, sql.placeholder('id')))
+    .prepare();
+  // runDone's values (alert-digest-writes.ts): the run's time, and the primed time and the error cleared when it says.
+  const when = (flag: string, then: SQL, otherwise: SQL | AnySQLiteColumn) =>
+    sql`CASE WHEN ${sql.placeholder(flag)} THEN ${then} ELSE ${otherwise} END`;
+  const recordRun = db
+    .update(alertDefinition)
+    .set({
+      lastRunAt: sql`${sql.placeholder('at')}`,
+      nextRunAt: sql`${sql.placeholder('next')}`,
+      primedAt: when('primed', sql`${sql.placeholder('primedAt')}`, alertDefinition.primedAt),
+      lastError: when('cleared', sql`NULL`, alertDefinition.lastError),
+      errorSince: when('cleared', sql`NULL`, alertDefinition.errorSince),
+      errorReported: when('cleared', sql`0`, alertDefinition.errorReported),
+    })
+    .where(eq(alertDefinition.id, sql.placeholder('id')))
+    .prepare();
   const restore = readRestore(sqlite);
   const holds = (fence: Fence | undefined) => holdsLease(store, fence);
 
   function commit(outcome: RunOutcome): number {
     const { searchId } = outcome;
-    const search = db
-      .select({
-        lastRunAt: alertDefinition.lastRunAt,
-        service: alertDefinition.service,
-        channel: alertDefinition.channel,
-      })
-      .from(alertDefinition)
-      .where(eq(alertDefinition.id, searchId))
-      .get();
+    const search = searchOf.get({ id: searchId });
     if (!search) return 0; // removed meanwhile
     const uncertain = uncertainAfterRestore(restore, search.lastRunAt);
     // A posted row (posted now, or before) is the channel's too: its fingerprint, the price it was told, this alert.
@@ -62,7 +80,15 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
     }
     let queued = 0;
     for (const d of outcome.deliveries) queued += outbox.enqueue({ ...d, ...uncertain });
-    db.update(alertDefinition).set(runDone(outcome)).where(eq(alertDefinition.id, searchId)).run();
+    const done = runDone(outcome);
+    recordRun.run({
+      id: searchId,
+      at: done.lastRunAt,
+      next: done.nextRunAt,
+      primed: done.primedAt === undefined ? 0 : 1,
+      primedAt: done.primedAt ?? null,
+      cleared: 'lastError' in done ? 1 : 0,
+    });
     return queued;
   }
 
