@@ -1,7 +1,7 @@
-// One listing once per channel: what a channel's alerts have posted is the memory every other alert of the channel
-// compares with (compare.ts), and the one post names every alert of the channel that matched it.
+// One listing once per channel: what a channel was posted (by any of its alerts) is the memory each alert of the
+// channel compares with (compare.ts), and the one post names every alert of the channel that matched it.
 import type { Logger } from '../log.js';
-import type { AlertsRepo, ChannelPosted, RunOutcome, AlertRow, SeenRow } from '../store/index.js';
+import type { AlertsRepo, AlertRow, ChannelPosted, PostedAlert, RunOutcome, SeenRow } from '../store/index.js';
 import { fingerprint, sameFlat, type Fingerprint } from '../views/same-flat.js';
 import { compare, type Listing } from './compare.js';
 import type { SearchRef } from './messages.js';
@@ -14,9 +14,9 @@ export interface GroupRun {
 }
 
 /**
- * One query's searches compared with what they have seen and with what their channels' alerts posted (`posted`, read
- * in the run's transaction), in order: a search's posts join its channel's memory before the next search of the
- * channel is compared (two alerts of one channel with the same query, saved before "saved twice" was refused).
+ * One query's searches compared with what they have seen and with what their channels were posted (`posted`, read in
+ * the run's transaction, of its listings and their locations), in order: a search's posts join its channel's memory
+ * before the next search of the channel is compared (two alerts of one channel with the same query, saved before "saved twice" was refused).
  */
 export function planGroup(
   group: readonly AlertRow[],
@@ -26,15 +26,18 @@ export function planGroup(
   options: { priceDropPct: number; cardsPerRun: number },
   at: number,
 ): GroupRun {
-  const memory = [...posted];
+  // What each channel was posted, by listing id: the run's searches add to it as they are compared.
+  const memory = new Map<string, Map<string, ChannelPosted>>();
+  const channelOf = (channel: string) => memory.get(channel) ?? memory.set(channel, new Map()).get(channel)!;
+  for (const p of posted) channelOf(p.channel).set(p.propertyId, p);
   const run: GroupRun = { outcomes: [], fresh: 0, drops: 0 };
   for (const search of group) {
     const isPrimed = search.primedAt !== null;
-    const channel = memory.filter((p) => p.channel === search.channel && p.searchId !== search.id);
+    const channel = channelOf(search.channel);
     const cmp = compare(seenRows.get(search.id) ?? [], listings, {
       primed: isPrimed,
       priceDropPct: options.priceDropPct,
-      channel,
+      channel: [...channel.values()],
     });
     const deliveries = deliveriesFor(search, cmp, options.cardsPerRun, at);
     run.fresh += cmp.fresh.length;
@@ -49,34 +52,32 @@ export function planGroup(
       primed: !isPrimed,
       clearError: search.lastError !== null,
     });
+    // As the store records it (store/channel-posted.ts): a posted row is the channel's, at the lowest price told.
     const own = new Map((seenRows.get(search.id) ?? []).map((r) => [r.propertyId, r]));
     for (const u of cmp.seen) {
       const before = own.get(u.propertyId);
       if (!(u.posted || before?.posted)) continue;
-      const reportedPrice =
+      const told =
         u.reportedPrice !== undefined ? u.reportedPrice : (before?.reportedPrice ?? before?.lastPrice ?? u.price);
       const { propertyId, locationKey, bedrooms, size } = u;
-      const row: ChannelPosted = {
+      const known = channel.get(propertyId)?.reportedPrice ?? null;
+      channel.set(propertyId, {
+        service: search.service,
         channel: search.channel,
-        searchId: search.id,
-        number: search.number,
-        summary: search.summary,
         propertyId,
-        locationKey,
-        bedrooms,
-        size,
+        // An existing seen row keeps the fingerprint it was first written with, and so does the channel's row.
+        ...(before
+          ? { locationKey: before.locationKey, bedrooms: before.bedrooms, size: before.size }
+          : { locationKey, bedrooms, size }),
         lastPrice: u.price,
-        reportedPrice,
-      };
-      const i = memory.findIndex((m) => m.searchId === search.id && m.propertyId === propertyId);
-      if (i >= 0) memory.splice(i, 1, row);
-      else memory.push(row);
+        reportedPrice: known === null ? told : told === null ? known : Math.min(known, told),
+      });
     }
   }
   return run;
 }
 
-/** The listings' ids and locations: a run reads only the posted rows of these (the same flat shares a location). */
+/** The listings' ids and locations: a run reads what its channels were posted of these only (the same flat shares a location). */
 export function postedQueryOf(listings: readonly Listing[]): { propertyIds: string[]; locationKeys: string[] } {
   const keys = new Set<string>();
   for (const l of listings) {
@@ -86,7 +87,7 @@ export function postedQueryOf(listings: readonly Listing[]): { propertyIds: stri
   return { propertyIds: [...new Set(listings.map((l) => l.property_id))], locationKeys: [...keys] };
 }
 
-const flatOf = (p: ChannelPosted): Fingerprint => ({
+const flatOf = (p: PostedAlert): Fingerprint => ({
   locationKey: p.locationKey,
   bedrooms: p.bedrooms,
   size: p.size,
@@ -97,7 +98,7 @@ const flatOf = (p: ChannelPosted): Fingerprint => ({
  * The alerts of a search's channel that have this listing (or the same flat) as posted, by number: what its one post
  * names, read as it is rendered, so alerts whose runs committed after it was queued are named too.
  */
-export function matchingAlerts(repo: Pick<AlertsRepo, 'byId' | 'postedIn'>, logger?: Logger) {
+export function matchingAlerts(repo: Pick<AlertsRepo, 'byId' | 'postedAlerts'>, logger?: Logger) {
   return async (searchId: number, listing: Listing): Promise<SearchRef[]> => {
     try {
       return await matching(repo, searchId, listing);
@@ -113,14 +114,14 @@ export function matchingAlerts(repo: Pick<AlertsRepo, 'byId' | 'postedIn'>, logg
 }
 
 async function matching(
-  repo: Pick<AlertsRepo, 'byId' | 'postedIn'>,
+  repo: Pick<AlertsRepo, 'byId' | 'postedAlerts'>,
   searchId: number,
   listing: Listing,
 ): Promise<SearchRef[]> {
   const search = await repo.byId(searchId);
   if (!search) return [];
   const print = fingerprint(listing);
-  const rows = await repo.postedIn({
+  const rows = await repo.postedAlerts({
     service: search.service,
     channels: [search.channel],
     propertyIds: [listing.property_id],

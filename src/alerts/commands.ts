@@ -300,13 +300,13 @@ export class AlertCommands {
       (records) => records.every((r) => !seenIds.has(r.property_id)),
     );
     const primed = row.primedAt !== null;
-    // What the channel's other alerts posted is not posted again by this one (channel.ts), so not previewed either.
-    const posted = await this.o.repo.postedIn({
+    // What the channel was posted (by its other alerts) is not posted again by this one (channel.ts), so not previewed
+    // either.
+    const channel = await this.o.repo.postedIn({
       service: row.service,
       channels: [row.channel],
       ...postedQueryOf(listings),
     });
-    const channel = posted.filter((p) => p.searchId !== row.id);
     const cmp = compare(seen, listings, { primed, priceDropPct: this.o.priceDropPct, channel });
     const messages = deliveriesFor(row, cmp, 5, this.now)
       .map((d) => decodePayload(d.payload))

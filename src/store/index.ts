@@ -10,6 +10,7 @@ export type { AlertDefinitionRepo, AlertRow, CreateResult, NewAlert } from './co
 export { createSeenRepo, type SyncSeenRepo } from './seen.js';
 export type {
   ChannelPosted,
+  PostedAlert,
   PostedQuery,
   RunOutcome,
   RunPlan,

@@ -149,6 +149,52 @@ export const searchSeen = sqliteTable(
   (t) => [primaryKey({ columns: [t.searchId, t.propertyId] })],
 );
 
+/**
+ * What a channel was posted: one row per listing a channel's alerts posted (or counted as posted: the same listing or
+ * flat, already posted there by another), however many of them matched it. A run reads it by key for its candidate
+ * listings only (their ids, and their locations for the same flat), and writes it in the transaction that records the
+ * run, from its posted seen rows.
+ */
+export const channelPosted = sqliteTable(
+  'channel_posted',
+  {
+    service: text('service').notNull(),
+    channel: text('place').notNull(),
+    propertyId: text('property_id').notNull(),
+    /** The same-flat fingerprint (views/same-flat.ts): location, bedrooms, size and the price last read. */
+    locationKey: text('location_key'),
+    bedrooms: text('bedrooms'),
+    size: real('size'),
+    lastPrice: real('last_price'),
+    /** The lowest price the channel was told of it: drops are measured from it, once per channel. */
+    reportedPrice: real('reported_price'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.service, t.channel, t.propertyId] }),
+    index('channel_posted_location_idx').on(t.service, t.channel, t.locationKey),
+  ],
+);
+
+/**
+ * Which of a channel's alerts matched a listing it was posted: what its one post names. The channel remembers a
+ * listing for as long as one of these alerts does (they go with their alert).
+ */
+export const channelPostedAlert = sqliteTable(
+  'channel_posted_alert',
+  {
+    service: text('service').notNull(),
+    channel: text('place').notNull(),
+    propertyId: text('property_id').notNull(),
+    searchId: integer('search_id')
+      .notNull()
+      .references(() => alertDefinition.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.service, t.channel, t.propertyId, t.searchId] }),
+    index('channel_posted_alert_search_idx').on(t.searchId),
+  ],
+);
+
 /** Deliveries waiting for, or done by, a chat platform: written with the seen rows, marked delivered after the ack. */
 export const outbox = sqliteTable(
   'outbox',

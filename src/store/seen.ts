@@ -1,9 +1,11 @@
-// What each saved search has seen, and a poller run's record: seen rows upserted and deliveries queued in one
-// transaction, so a crash leaves either all of it or none.
-import { eq, inArray } from 'drizzle-orm';
+// What each saved search has seen, and a poller run's record: seen rows upserted, what the channel was posted
+// (./channel-posted.ts) and deliveries queued in one transaction, so a crash leaves either all of it or none.
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Store } from './db.js';
 import type { Fence } from './contracts/leases.js';
-import type { ChannelPosted, PostedQuery, RunOutcome, RunPlan, SeenRepo, SeenRow } from './contracts/seen.js';
+import type { RunOutcome, RunPlan, SeenRepo, SeenRow } from './contracts/seen.js';
+import { channelPostedStatements, type PostedSeen } from './channel-posted.js';
 import type { Synced } from './contracts/synced.js';
 import { holdsLease } from './leases.js';
 import { readRestore } from './meta.js';
@@ -20,49 +22,73 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
     `INSERT INTO search_seen (search_id, property_id, first_seen_at, last_seen_at, last_price, reported_price, location_key, bedrooms, size, posted)
      VALUES (@searchId, @propertyId, @at, @at, @price, @reported, @locationKey, @bedrooms, @size, @posted)
      ON CONFLICT (search_id, property_id) DO UPDATE SET last_seen_at = @at, last_price = @price,
-       reported_price = CASE WHEN @keepReported THEN coalesce(reported_price, last_price) ELSE @reported END, posted = max(posted, @posted)`,
+       reported_price = CASE WHEN @keepReported THEN coalesce(reported_price, last_price) ELSE @reported END, posted = max(posted, @posted)
+     RETURNING posted, location_key AS locationKey, bedrooms, size, last_price AS lastPrice,
+       coalesce(reported_price, last_price) AS told`,
   );
   // Every listing a run read is "seen" now, changed or not: one statement per coalesced query, not one per row.
   const touchSeen = sqlite.prepare(
     `UPDATE search_seen SET last_seen_at = @at
      WHERE search_id IN (SELECT value FROM json_each(@searches)) AND property_id IN (SELECT value FROM json_each(@ids)) AND last_seen_at < @at`,
   );
-  // After a restore, a search's first run may queue facts the replaced database had already posted: they are looked for
-  // on the platform first, back to the backup's time.
-  const postedRows = sqlite.prepare(
-    `SELECT s.place AS channel, s.number, s.summary, ss.search_id AS searchId, ss.property_id AS propertyId, ss.last_price AS lastPrice,
-       ss.reported_price AS reportedPrice, ss.location_key AS locationKey, ss.bedrooms, ss.size
-     FROM saved_search s JOIN search_seen ss ON ss.search_id = s.id
-     WHERE s.service = @service AND s.place IN (SELECT value FROM json_each(@channels)) AND ss.posted = 1
-       AND (ss.property_id IN (SELECT value FROM json_each(@ids)) OR ss.location_key IN (SELECT value FROM json_each(@keys)))
-     ORDER BY s.place, s.number, ss.property_id`,
-  );
-  const postedIn = (q: PostedQuery): ChannelPosted[] =>
-    q.channels.length === 0
-      ? []
-      : (postedRows.all({
-          service: q.service,
-          channels: JSON.stringify(q.channels),
-          ids: JSON.stringify(q.propertyIds),
-          keys: JSON.stringify(q.locationKeys),
-        }) as ChannelPosted[]);
+  const channelPosted = channelPostedStatements(sqlite);
+  // Per search of a run, prepared once (a query built and prepared per search cost more than the run's writes).
+  const searchOf = db
+    .select({
+      lastRunAt: alertDefinition.lastRunAt,
+      service: alertDefinition.service,
+      channel: alertDefinition.channel,
+    })
+    .from(alertDefinition)
+    .where(eq(alertDefinition.id, sql.placeholder('id')))
+    .prepare();
+  // runDone's values (alert-digest-writes.ts): the run's time, and the primed time and the error cleared when it says.
+  const when = (flag: string, then: SQL, otherwise: SQL | AnySQLiteColumn) =>
+    sql`CASE WHEN ${sql.placeholder(flag)} THEN ${then} ELSE ${otherwise} END`;
+  const recordRun = db
+    .update(alertDefinition)
+    .set({
+      lastRunAt: sql`${sql.placeholder('at')}`,
+      nextRunAt: sql`${sql.placeholder('next')}`,
+      primedAt: when('primed', sql`${sql.placeholder('primedAt')}`, alertDefinition.primedAt),
+      lastError: when('cleared', sql`NULL`, alertDefinition.lastError),
+      errorSince: when('cleared', sql`NULL`, alertDefinition.errorSince),
+      errorReported: when('cleared', sql`0`, alertDefinition.errorReported),
+    })
+    .where(eq(alertDefinition.id, sql.placeholder('id')))
+    .prepare();
   const restore = readRestore(sqlite);
   const holds = (fence: Fence | undefined) => holdsLease(store, fence);
 
   function commit(outcome: RunOutcome): number {
     const { searchId } = outcome;
-    const search = db
-      .select({ lastRunAt: alertDefinition.lastRunAt })
-      .from(alertDefinition)
-      .where(eq(alertDefinition.id, searchId))
-      .get();
+    const search = searchOf.get({ id: searchId });
     if (!search) return 0; // removed meanwhile
     const uncertain = uncertainAfterRestore(restore, search.lastRunAt);
-    for (const w of seenWrites(outcome))
-      upsertSeen.run({ ...w, keepReported: w.keepReported ? 1 : 0, posted: w.posted ? 1 : 0 });
+    // A posted row (posted now, or before) is the channel's too: its fingerprint, the price it was told, this alert.
+    for (const w of seenWrites(outcome)) {
+      const row = upsertSeen.get({ ...w, keepReported: w.keepReported ? 1 : 0, posted: w.posted ? 1 : 0 }) as Omit<
+        PostedSeen,
+        'service' | 'channel' | 'propertyId'
+      > & { posted: number };
+      const { posted, ...flat } = row;
+      if (posted)
+        channelPosted.record(
+          { ...flat, service: search.service, channel: search.channel, propertyId: w.propertyId },
+          searchId,
+        );
+    }
     let queued = 0;
     for (const d of outcome.deliveries) queued += outbox.enqueue({ ...d, ...uncertain });
-    db.update(alertDefinition).set(runDone(outcome)).where(eq(alertDefinition.id, searchId)).run();
+    const done = runDone(outcome);
+    recordRun.run({
+      id: searchId,
+      at: done.lastRunAt,
+      next: done.nextRunAt,
+      primed: done.primedAt === undefined ? 0 : 1,
+      primedAt: done.primedAt ?? null,
+      cleared: 'lastError' in done ? 1 : 0,
+    });
     return queued;
   }
 
@@ -87,7 +113,7 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
   function commitPlanned(plan: RunPlan, read: readonly string[] = [], fence?: Fence): number | undefined {
     return tx(() => {
       if (fence && !holds(fence)) return undefined;
-      const outcomes = plan.outcomes(postedIn(plan));
+      const outcomes = plan.outcomes(channelPosted.postedIn(plan));
       const queued = outcomes.reduce((n, o) => n + commit(o), 0);
       if (read.length > 0 && outcomes.length > 0) {
         touchSeen.run({
@@ -122,8 +148,11 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
 
     commitPlanned,
 
-    /** What the alerts of these channels have posted, of these listings or locations (the order: channel, number, id). */
-    postedIn,
+    /** What these channels were posted, of these listings or locations (the order: channel, id). */
+    postedIn: channelPosted.postedIn,
+
+    /** The same, once for each alert that matched it (the order: channel, number, id). */
+    postedAlerts: channelPosted.postedAlerts,
 
     commitRun(outcome: RunOutcome, fence?: Fence): number | undefined {
       return commitRuns([outcome], [], fence);

@@ -223,7 +223,8 @@ export async function claimsRunOut(outbox: OutboxRepo, ms = 5_000): Promise<void
 }
 
 /**
- * An instance on a shared Postgres, as `manzil start` with DATABASE_URL runs one: its own pool, client and commands.
+ * An instance on a shared Postgres, as `manzil start` with DATABASE_URL runs one (or on a SQLite file): its own pool,
+ * client and commands.
  */
 export interface PgInstance {
   holder: string;
@@ -234,9 +235,17 @@ export interface PgInstance {
 }
 
 /** A new instance on the Postgres at `url`, on the rig's sandbox and log; closed after the test. */
-export async function pgInstance(rig: Rig, url: string, holder: string): Promise<PgInstance> {
+export const pgInstance = (rig: Rig, url: string, holder: string): Promise<PgInstance> =>
+  dbInstance(rig, { dbPath: '', postgres: { url, poolSize: 4 } }, holder);
+
+/** A new instance on the database `options` open (a SQLite file, or a Postgres), on the rig's sandbox and log. */
+export async function dbInstance(
+  rig: Rig,
+  options: Parameters<typeof openDatabase>[0],
+  holder: string,
+): Promise<PgInstance> {
   const { sandbox, logger, service } = rig;
-  const db = await openDatabase({ dbPath: '', postgres: { url, poolSize: 4 } });
+  const db = await openDatabase(options);
   const api = new ApiClient({
     baseUrl: sandbox.url!,
     key: sandbox.key,

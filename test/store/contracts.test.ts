@@ -10,7 +10,7 @@ import type { ButtonStateRepo, LocationCacheRepo, MarketCacheRepo } from '../../
 import type { InstallationListing, SlackInstallationRepo } from '../../src/store/contracts/installations.js';
 import type { InstanceRow, LeaseRepo } from '../../src/store/contracts/leases.js';
 import type { OutboxRepo, OutboxRow } from '../../src/store/contracts/outbox.js';
-import type { SeenRepo, SeenRow } from '../../src/store/contracts/seen.js';
+import type { ChannelPosted, SeenRepo, SeenRow } from '../../src/store/contracts/seen.js';
 import type { Synced } from '../../src/store/contracts/synced.js';
 import type { ApiUsageRepo, PersonUseRepo, TeamRepo } from '../../src/store/contracts/usage.js';
 import type { schema } from '../../src/store/index.js';
@@ -38,6 +38,7 @@ describe('the store contracts', () => {
   it('write the rows as the schema reads them', () => {
     expectTypeOf<typeof schema.outbox.$inferSelect>().toEqualTypeOf<OutboxRow>();
     expectTypeOf<typeof schema.searchSeen.$inferSelect>().toEqualTypeOf<SeenRow>();
+    expectTypeOf<typeof schema.channelPosted.$inferSelect>().toEqualTypeOf<ChannelPosted>();
     expectTypeOf<typeof schema.instance.$inferSelect>().toEqualTypeOf<InstanceRow>();
     type Listed = Pick<typeof schema.slackInstallation.$inferSelect, keyof InstallationListing>;
     expectTypeOf<Listed>().toEqualTypeOf<InstallationListing>();

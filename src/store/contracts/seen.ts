@@ -34,35 +34,47 @@ export interface SeenUpdate {
 }
 
 /**
- * A listing one of a channel's alerts has posted (or counted as posted: the same listing or flat, already posted there
- * by another of its alerts), with the alert it belongs to: what the channel remembers, for as long as that alert does.
+ * A listing a channel was posted (or counted as posted: the same listing or flat, already posted there by another of
+ * its alerts): one row per channel and listing, however many of its alerts matched it, kept for as long as one of them
+ * is (the schema's `channel_posted` row, held equal by a test). Written from the run's posted seen rows, in the
+ * transaction that records the run.
  */
 export interface ChannelPosted {
+  service: string;
   channel: string;
-  searchId: number;
-  number: number;
-  summary: string;
   propertyId: string;
-  lastPrice: number | null;
-  reportedPrice: number | null;
+  /** The same-flat fingerprint (views/same-flat.ts): location, bedrooms, size and the price last read. */
   locationKey: string | null;
   bedrooms: string | null;
   size: number | null;
+  lastPrice: number | null;
+  /** The lowest price the channel was told of it: a drop is measured from it, once per channel. */
+  reportedPrice: number | null;
 }
 
-/** Which posted rows to read: the alerts of these channels on this service, for these listings or these locations. */
+/** A listing a channel was posted, with one of its alerts that matched it: what the one post names. */
+export interface PostedAlert extends ChannelPosted {
+  searchId: number;
+  number: number;
+  summary: string;
+}
+
+/**
+ * What to read of what channels were posted, by key: these channels on this service, of these listings or of these
+ * locations (the same flat under another id has the same location).
+ */
 export interface PostedQuery {
   service: string;
   channels: readonly string[];
   propertyIds: readonly string[];
-  /** Same-flat candidates: the same flat under another id has the same location. */
   locationKeys: readonly string[];
 }
 
 /**
- * A run decided inside its transaction: `outcomes` is given what the channels' alerts have posted as it stands then,
- * after every earlier run in those channels committed (and before any later one), so two alerts of one channel never
- * both post a listing, whichever instance runs them.
+ * A run decided inside its transaction: `outcomes` is given what the channels were posted (of the run's listings and
+ * locations) as it stands then, after every earlier run that posts in those channels committed (and before any later
+ * one), so two alerts of one channel never both post a listing, whichever instance runs them. It may be asked more than
+ * once in one commit (Postgres asks again once it holds the channels it posts in); the last answer is recorded.
  */
 export interface RunPlan extends PostedQuery {
   outcomes(posted: readonly ChannelPosted[]): RunOutcome[];
@@ -81,9 +93,9 @@ export interface RunOutcome {
 }
 
 /**
- * What each saved search has seen, and a poller run's record: a run's seen rows, its deliveries (through the outbox,
- * each fact once) and its search's record commit in one transaction, so a crash leaves all of it or none. Runs in the
- * same channels commit one at a time. Fenced: with a `fence`, a run commits only while that fence still holds the
+ * What each saved search has seen, and a poller run's record: a run's seen rows, what its channels were posted (from
+ * its posted seen rows), its deliveries (through the outbox, each fact once) and its search's record commit in one
+ * transaction, so a crash leaves all of it or none. Runs that post in the same channels commit one at a time. Fenced: with a `fence`, a run commits only while that fence still holds the
  * poller's lease; an instance that stalled past it and was taken over records nothing (undefined). A search removed
  * meanwhile is skipped, not an error.
  */
@@ -99,13 +111,18 @@ export interface SeenRepo {
    */
   commitRuns(outcomes: readonly RunOutcome[], read?: readonly string[], fence?: Fence): Promise<number | undefined>;
   /**
-   * As `commitRuns`, with the outcomes decided inside the transaction from what the plan's channels have posted as it
-   * stands then (after every earlier run in those channels committed), so two alerts of one channel never both post a
-   * listing, whichever instance runs them.
+   * As `commitRuns`, with the outcomes decided inside the transaction from what the plan's channels were posted as it
+   * stands then (after every earlier run posting in those channels committed), so two alerts of one channel never both
+   * post a listing, whichever instance runs them.
    */
   commitPlanned(plan: RunPlan, read?: readonly string[], fence?: Fence): Promise<number | undefined>;
-  /** What these channels' alerts posted, of these listings or locations (by channel, number, id); empty if none. */
+  /** What these channels were posted, of these listings or locations (by channel, id); empty if none. */
   postedIn(query: PostedQuery): Promise<ChannelPosted[]>;
+  /**
+   * The same rows, once for each alert of the channel that posted it or counted it as posted (by channel, number, id):
+   * what a post names.
+   */
+  postedAlerts(query: PostedQuery): Promise<PostedAlert[]>;
   /** One search's run: `commitRuns` of one outcome. */
   commitRun(outcome: RunOutcome, fence?: Fence): Promise<number | undefined>;
 }

@@ -125,6 +125,40 @@ export const searchSeen = pgTable(
   (t) => [primaryKey({ columns: [t.searchId, t.propertyId] })],
 );
 
+export const channelPosted = pgTable(
+  'channel_posted',
+  {
+    service: text('service').notNull(),
+    channel: text('place').notNull(),
+    propertyId: text('property_id').notNull(),
+    locationKey: text('location_key'),
+    bedrooms: text('bedrooms'),
+    size: doublePrecision('size'),
+    lastPrice: doublePrecision('last_price'),
+    reportedPrice: doublePrecision('reported_price'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.service, t.channel, t.propertyId] }),
+    index('channel_posted_location_idx').on(t.service, t.channel, t.locationKey),
+  ],
+);
+
+export const channelPostedAlert = pgTable(
+  'channel_posted_alert',
+  {
+    service: text('service').notNull(),
+    channel: text('place').notNull(),
+    propertyId: text('property_id').notNull(),
+    searchId: integer('search_id')
+      .notNull()
+      .references(() => alertDefinition.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.service, t.channel, t.propertyId, t.searchId] }),
+    index('channel_posted_alert_search_idx').on(t.searchId),
+  ],
+);
+
 export const outbox = pgTable(
   'outbox',
   {

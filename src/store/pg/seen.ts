@@ -2,17 +2,18 @@
 // says what each method promises) as ../seen.ts does on SQLite. A run's seen rows, its outbox entries and its search's
 // record commit in one transaction under the lease's fence; the searches it records are locked first, so a removal
 // meanwhile waits for it (and then takes its rows away) instead of failing it on a missing parent.
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Fence } from '../contracts/leases.js';
 import type { NewDelivery } from '../contracts/outbox.js';
 import { runDone, seenWrites, uncertainAfterRestore, type SeenWrite } from '../alert-digest-writes.js';
-import type { ChannelPosted, PostedQuery, RunOutcome, RunPlan, SeenRepo, SeenRow } from '../contracts/seen.js';
+import type { PostedQuery, RunOutcome, RunPlan, SeenRepo, SeenRow } from '../contracts/seen.js';
+import { postedAlerts, postedIn, recordPosted } from './channel-posted.js';
 import { holdsLeaseIn } from './leases.js';
 import { readRestore } from './meta.js';
 import type { PgStore } from './open.js';
 import { enqueueAllIn } from './outbox.js';
 import { alertDefinition, searchSeen } from './schema.js';
-import type { PgRunner, PgTx } from './tx.js';
+import type { PgTx } from './tx.js';
 
 /** Rows per upsert statement: 10 parameters a row stays far below Postgres's 65535. */
 const CHUNK = 500;
@@ -118,45 +119,10 @@ async function recordRuns(tx: PgTx, done: ReadonlyMap<number, ReturnType<typeof 
       .where(sql`${alertDefinition.id} = ANY(${sql.param(ids)}::int[])`);
 }
 
-/** What the alerts of these channels posted, of these listings or locations, in SQLite's order (channel, number, id). */
-async function postedIn(runner: PgRunner, q: PostedQuery): Promise<ChannelPosted[]> {
-  if (q.channels.length === 0) return [];
-  return runner
-    .select({
-      channel: alertDefinition.channel,
-      searchId: searchSeen.searchId,
-      number: alertDefinition.number,
-      summary: alertDefinition.summary,
-      propertyId: searchSeen.propertyId,
-      lastPrice: searchSeen.lastPrice,
-      reportedPrice: searchSeen.reportedPrice,
-      locationKey: searchSeen.locationKey,
-      bedrooms: searchSeen.bedrooms,
-      size: searchSeen.size,
-    })
-    .from(searchSeen)
-    .innerJoin(alertDefinition, eq(alertDefinition.id, searchSeen.searchId))
-    .where(
-      and(
-        eq(alertDefinition.service, q.service),
-        sql`${alertDefinition.channel} = ANY(${sql.param([...q.channels])}::text[])`,
-        eq(searchSeen.posted, true),
-        or(
-          sql`${searchSeen.propertyId} = ANY(${sql.param([...q.propertyIds])}::text[])`,
-          sql`${searchSeen.locationKey} = ANY(${sql.param([...q.locationKeys])}::text[])`,
-        ),
-      ),
-    )
-    .orderBy(
-      sql`${alertDefinition.channel} collate "C"`,
-      asc(alertDefinition.number),
-      sql`${searchSeen.propertyId} collate "C"`,
-    );
-}
-
 /**
- * The runs of these channels commit one at a time until this transaction ends (SQLite's immediate transactions do the
- * same for the whole file): a lock per channel, taken in one order, so two never wait on each other.
+ * The runs that post in these channels commit one at a time until this transaction ends (SQLite's immediate
+ * transactions do the same for the whole file): a lock per channel, taken in one order, so two never wait on each
+ * other.
  */
 async function lockChannels(tx: PgTx, channels: readonly string[]): Promise<void> {
   if (channels.length === 0) return;
@@ -179,7 +145,9 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
       outcomes.map((o) => o.searchId),
     );
     const live = outcomes.filter((o) => lastRun.has(o.searchId)); // the others were removed meanwhile
-    await upsertSeen(tx, live.flatMap(seenWrites));
+    const writes = live.flatMap(seenWrites);
+    await upsertSeen(tx, writes);
+    await recordPosted(tx, writes);
     // Read in the transaction, not once at the start as SQLite does: another instance may have been restored over.
     const restore = live.some((o) => o.deliveries.length > 0) ? await readRestore(tx) : undefined;
     const deliveries: NewDelivery[] = [];
@@ -228,8 +196,20 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
   ): Promise<number | undefined> {
     return db.transaction(async (tx) => {
       if (fence && !(await holdsLeaseIn(tx, fence))) return undefined;
-      await lockChannels(tx, plan.channels);
-      const outcomes = plan.outcomes(await postedIn(tx, plan));
+      // Decided first from what the channels were posted as it stands, without a lock: a run that posts nothing (most
+      // of them) waits for no other. The channels it would post in are then locked, and the run decided again from
+      // what they were posted by then (after every earlier run posting there committed).
+      const locked = new Set<string>();
+      let outcomes = plan.outcomes(await postedIn(tx, plan));
+      for (;;) {
+        const posting = [...new Set(outcomes.flatMap((o) => o.deliveries.map((d) => d.channel)))].filter(
+          (c) => !locked.has(c),
+        );
+        if (posting.length === 0) break;
+        await lockChannels(tx, posting);
+        for (const c of posting) locked.add(c);
+        outcomes = plan.outcomes(await postedIn(tx, plan));
+      }
       if (outcomes.length === 0) return 0;
       const queued = await commit(tx, outcomes);
       if (read.length > 0) {
@@ -272,6 +252,8 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
     commitPlanned,
 
     postedIn: (q: PostedQuery) => postedIn(db, q),
+
+    postedAlerts: (q: PostedQuery) => postedAlerts(db, q),
 
     async commitRun(outcome: RunOutcome, fence?: Fence) {
       return commitRuns([outcome], [], fence);

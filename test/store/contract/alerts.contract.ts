@@ -2,7 +2,14 @@
 // (the .test.ts file of the same name): what a person or the poller would notice of saved searches and what each has
 // seen.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewDelivery, NewAlert, PostedQuery, RunOutcome, SeenUpdate } from '../../../src/store/index.js';
+import type {
+  ChannelPosted,
+  NewDelivery,
+  NewAlert,
+  PostedQuery,
+  RunOutcome,
+  SeenUpdate,
+} from '../../../src/store/index.js';
 import type { LeaseRepo } from '../../../src/store/contracts/leases.js';
 import type { OutboxRepo } from '../../../src/store/contracts/outbox.js';
 import type { AlertsRepo } from '../../../src/store/promised.js';
@@ -562,7 +569,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
     });
   });
 
-  describe('alerts repository: what a channel has posted (one listing once per channel)', () => {
+  describe('alerts repository: what a channel was posted (one listing once per channel)', () => {
     const query = (o: Partial<PostedQuery> = {}): PostedQuery => ({
       service: SERVICE,
       channels: [CHANNEL],
@@ -570,8 +577,19 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       locationKeys: ['jvc'],
       ...o,
     });
+    const row = (propertyId: string, o: Partial<ChannelPosted> = {}): ChannelPosted => ({
+      service: SERVICE,
+      channel: CHANNEL,
+      propertyId,
+      locationKey: 'marina',
+      bedrooms: '2',
+      size: 1200,
+      lastPrice: null,
+      reportedPrice: null,
+      ...o,
+    });
 
-    it('gives the posted rows of the channel’s alerts, of these listings or locations, in one order; not unposted ones, other channels or services', async () => {
+    it('gives one row per listing the channel was posted, of these listings or locations, at the lowest price it was told; not unposted ones, other channels or services', async () => {
       const [a, b] = [await saved('marina'), await saved('jvc')];
       const elsewhere = await saved('marina', { channel: 'slack:T1:C2' });
       const otherService = await saved('marina', { service: 'https://other.example' });
@@ -583,50 +601,35 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
             listing('p8', 1, { posted: true }),
           ],
         }),
-        run(a.id, 1_000, { seen: [listing('p1', 950, { posted: true }), listing('p2', 1, { locationKey: 'jvc' })] }),
+        run(a.id, 1_000, {
+          seen: [listing('p1', 950, { posted: true }), listing('p2', 1, { locationKey: 'jvc' })],
+        }),
         run(elsewhere.id, 1_000, { seen: [listing('p1', 1, { posted: true })] }),
         run(otherService.id, 1_000, { seen: [listing('p1', 1, { posted: true })] }),
       ]);
+      // p1 posted by both alerts: one row, the price last read, the lowest told; p9 by its location; p8 not asked for.
       const expected = [
-        {
-          channel: CHANNEL,
-          searchId: a.id,
-          number: 1,
-          summary: 'Rent in marina',
-          propertyId: 'p1',
-          lastPrice: 950,
-          reportedPrice: 950,
-          locationKey: 'marina',
-          bedrooms: '2',
-          size: 1200,
-        },
-        {
-          channel: CHANNEL,
-          searchId: b.id,
-          number: 2,
-          summary: 'Rent in jvc',
-          propertyId: 'p1',
-          lastPrice: 900,
-          reportedPrice: 800,
-          locationKey: 'marina',
-          bedrooms: '2',
-          size: 1200,
-        },
-        {
-          channel: CHANNEL,
-          searchId: b.id,
-          number: 2,
-          summary: 'Rent in jvc',
-          propertyId: 'p9',
-          lastPrice: 700,
-          reportedPrice: 700,
-          locationKey: 'jvc',
-          bedrooms: '2',
-          size: 1200,
-        },
+        row('p1', { lastPrice: 950, reportedPrice: 800 }),
+        row('p9', { locationKey: 'jvc', lastPrice: 700, reportedPrice: 700 }),
       ];
       expect(await db.alerts.postedIn(query())).toEqual(expected);
       expect(await db.alerts.postedIn(query({ channels: [] }))).toEqual([]);
+      expect(await db.alerts.postedIn(query({ propertyIds: [], locationKeys: [] }))).toEqual([]);
+      expect(await db.alerts.postedIn(query({ channels: ['slack:T1:C2'] }))).toEqual([
+        row('p1', { channel: 'slack:T1:C2', lastPrice: 1, reportedPrice: 1 }),
+      ]);
+      // What a post names: each alert that matched it, by number.
+      const alert = (r: ChannelPosted, s: { id: number; number: number; summary: string }) => ({
+        ...r,
+        searchId: s.id,
+        number: s.number,
+        summary: s.summary,
+      });
+      expect(await db.alerts.postedAlerts(query())).toEqual([
+        alert(expected[0]!, a),
+        alert(expected[0]!, b),
+        alert(expected[1]!, b),
+      ]);
       // A plan is given the same rows, read in its transaction, and what it returns is recorded.
       let given: unknown;
       const queued = await db.alerts.commitPlanned(
@@ -636,7 +639,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
             given = posted;
             return [
               run(a.id, 2_000, {
-                seen: [listing('p9', 700, { locationKey: 'jvc', posted: true })],
+                seen: [listing('p9', 650, { locationKey: 'jvc', reportedPrice: 650, posted: true })],
                 deliveries: [card(a.id, 'p9')],
               }),
             ];
@@ -646,10 +649,35 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       );
       expect(given).toEqual(expected);
       expect(queued).toBe(1);
-      expect((await db.alerts.postedIn(query())).filter((r) => r.propertyId === 'p9').map((r) => r.searchId)).toEqual([
-        a.id,
-        b.id,
+      expect((await db.alerts.postedIn(query({ propertyIds: ['p9'] })))[0]).toEqual(
+        row('p9', { locationKey: 'jvc', lastPrice: 650, reportedPrice: 650 }),
+      );
+      expect(
+        (await db.alerts.postedAlerts(query({ propertyIds: ['p9'] }))).map((r) => [r.propertyId, r.searchId]),
+      ).toEqual([
+        ['p9', a.id],
+        ['p9', b.id],
       ]);
+    });
+
+    it('keeps a listing for as long as one of the alerts that posted it is there, and its told price with it', async () => {
+      const [a, b, c] = [await saved('marina'), await saved('jvc'), await saved('jlt')];
+      await db.alerts.commitRun(run(a.id, 1_000, { seen: [listing('p1', 900, { reportedPrice: 800, posted: true })] }));
+      await db.alerts.commitRun(run(b.id, 1_000, { seen: [listing('p1', 900, { posted: true })] }));
+      // A repriced listing, not posted again, moves the fingerprint; the price the channel was told stays the lowest.
+      await db.alerts.commitRun(run(b.id, 2_000, { seen: [listing('p1', 1_000, { posted: false })] }));
+      expect(await db.alerts.postedIn(query())).toEqual([row('p1', { lastPrice: 1_000, reportedPrice: 800 })]);
+      await db.alerts.remove(a.id);
+      expect((await db.alerts.postedAlerts(query())).map((r) => r.searchId)).toEqual([b.id]);
+      expect(await db.alerts.postedIn(query())).toEqual([row('p1', { lastPrice: 1_000, reportedPrice: 800 })]);
+      await db.alerts.remove(b.id);
+      expect(await db.alerts.postedIn(query())).toEqual([]);
+      expect(await db.alerts.postedAlerts(query())).toEqual([]);
+      // Posted again by another alert, it starts from what that one told, not from the gone alerts' price.
+      await db.alerts.commitRun(
+        run(c.id, 3_000, { seen: [listing('p1', 1_200, { reportedPrice: 1_200, posted: true })] }),
+      );
+      expect(await db.alerts.postedIn(query())).toEqual([row('p1', { lastPrice: 1_200, reportedPrice: 1_200 })]);
     });
 
     it('records nothing, and asks no plan, under a stale fence', async () => {
