@@ -9,7 +9,7 @@ import { holdsLease } from './leases.js';
 import { readRestore } from './meta.js';
 import { createOutboxRepo } from './outbox.js';
 import { runDone, seenWrites, uncertainAfterRestore } from './alert-digest-writes.js';
-import { alertDefinition, searchSeen } from './schema.js';
+import { alertFields, searchSeen, standingOrder } from './schema.js';
 
 export function createSeenRepo(store: Store, now: () => number = Date.now): SyncSeenRepo {
   const { db, sqlite } = store;
@@ -30,12 +30,12 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
   // After a restore, a search's first run may queue facts the replaced database had already posted: they are looked for
   // on the platform first, back to the backup's time.
   const postedRows = sqlite.prepare(
-    `SELECT s.place AS channel, s.number, s.summary, ss.search_id AS searchId, ss.property_id AS propertyId, ss.last_price AS lastPrice,
+    `SELECT o.target AS channel, o.number, s.summary, ss.search_id AS searchId, ss.property_id AS propertyId, ss.last_price AS lastPrice,
        ss.reported_price AS reportedPrice, ss.location_key AS locationKey, ss.bedrooms, ss.size
-     FROM saved_search s JOIN search_seen ss ON ss.search_id = s.id
-     WHERE s.service = @service AND s.place IN (SELECT value FROM json_each(@channels)) AND ss.posted = 1
+     FROM standing_order o JOIN saved_search s ON s.id = o.id JOIN search_seen ss ON ss.search_id = s.id
+     WHERE o.service = @service AND o.target IN (SELECT value FROM json_each(@channels)) AND ss.posted = 1
        AND (ss.property_id IN (SELECT value FROM json_each(@ids)) OR ss.location_key IN (SELECT value FROM json_each(@keys)))
-     ORDER BY s.place, s.number, ss.property_id`,
+     ORDER BY o.target, o.number, ss.property_id`,
   );
   const postedIn = (q: PostedQuery): ChannelPosted[] =>
     q.channels.length === 0
@@ -52,9 +52,10 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
   function commit(outcome: RunOutcome): number {
     const { searchId } = outcome;
     const search = db
-      .select({ lastRunAt: alertDefinition.lastRunAt })
-      .from(alertDefinition)
-      .where(eq(alertDefinition.id, searchId))
+      .select({ lastRunAt: standingOrder.lastRunAt })
+      .from(standingOrder)
+      .innerJoin(alertFields, eq(alertFields.id, standingOrder.id))
+      .where(eq(standingOrder.id, searchId))
       .get();
     if (!search) return 0; // removed meanwhile
     const uncertain = uncertainAfterRestore(restore, search.lastRunAt);
@@ -62,7 +63,10 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
       upsertSeen.run({ ...w, keepReported: w.keepReported ? 1 : 0, posted: w.posted ? 1 : 0 });
     let queued = 0;
     for (const d of outcome.deliveries) queued += outbox.enqueue({ ...d, ...uncertain });
-    db.update(alertDefinition).set(runDone(outcome)).where(eq(alertDefinition.id, searchId)).run();
+    const done = runDone(outcome);
+    db.update(standingOrder).set(done.order).where(eq(standingOrder.id, searchId)).run();
+    if (Object.keys(done.alert).length > 0)
+      db.update(alertFields).set(done.alert).where(eq(alertFields.id, searchId)).run();
     return queued;
   }
 

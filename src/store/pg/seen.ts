@@ -11,7 +11,7 @@ import { holdsLeaseIn } from './leases.js';
 import { readRestore } from './meta.js';
 import type { PgStore } from './open.js';
 import { enqueueAllIn } from './outbox.js';
-import { alertDefinition, searchSeen } from './schema.js';
+import { alertFields, searchSeen, standingOrder } from './schema.js';
 import type { PgRunner, PgTx } from './tx.js';
 
 /** Rows per upsert statement: 10 parameters a row stays far below Postgres's 65535. */
@@ -95,10 +95,10 @@ async function upsertSeen(tx: PgTx, rows: readonly SeenWrite[]): Promise<void> {
 /** The searches still there, locked until the commit (in id order, so two commits never lock in opposite orders). */
 async function lockSearches(tx: PgTx, ids: readonly number[]): Promise<Map<number, number | null>> {
   const rows = await tx
-    .select({ id: alertDefinition.id, lastRunAt: alertDefinition.lastRunAt })
-    .from(alertDefinition)
-    .where(sql`${alertDefinition.id} = ANY(${sql.param([...new Set(ids)])}::int[])`)
-    .orderBy(asc(alertDefinition.id))
+    .select({ id: standingOrder.id, lastRunAt: standingOrder.lastRunAt })
+    .from(standingOrder)
+    .where(sql`${standingOrder.id} = ANY(${sql.param([...new Set(ids)])}::int[]) and ${standingOrder.kind} = 'alert'`)
+    .orderBy(asc(standingOrder.id))
     .for('no key update');
   return new Map(rows.map((r) => [r.id, r.lastRunAt]));
 }
@@ -111,11 +111,17 @@ async function recordRuns(tx: PgTx, done: ReadonlyMap<number, ReturnType<typeof 
     const group = groups.get(key) ?? groups.set(key, { set, ids: [] }).get(key)!;
     group.ids.push(id);
   }
-  for (const { set, ids } of groups.values())
+  for (const { set, ids } of groups.values()) {
     await tx
-      .update(alertDefinition)
-      .set(set)
-      .where(sql`${alertDefinition.id} = ANY(${sql.param(ids)}::int[])`);
+      .update(standingOrder)
+      .set(set.order)
+      .where(sql`${standingOrder.id} = ANY(${sql.param(ids)}::int[])`);
+    if (Object.keys(set.alert).length > 0)
+      await tx
+        .update(alertFields)
+        .set(set.alert)
+        .where(sql`${alertFields.id} = ANY(${sql.param(ids)}::int[])`);
+  }
 }
 
 /** What the alerts of these channels posted, of these listings or locations, in SQLite's order (channel, number, id). */
@@ -123,10 +129,10 @@ async function postedIn(runner: PgRunner, q: PostedQuery): Promise<ChannelPosted
   if (q.channels.length === 0) return [];
   return runner
     .select({
-      channel: alertDefinition.channel,
+      channel: standingOrder.channel,
       searchId: searchSeen.searchId,
-      number: alertDefinition.number,
-      summary: alertDefinition.summary,
+      number: standingOrder.number,
+      summary: alertFields.summary,
       propertyId: searchSeen.propertyId,
       lastPrice: searchSeen.lastPrice,
       reportedPrice: searchSeen.reportedPrice,
@@ -135,11 +141,12 @@ async function postedIn(runner: PgRunner, q: PostedQuery): Promise<ChannelPosted
       size: searchSeen.size,
     })
     .from(searchSeen)
-    .innerJoin(alertDefinition, eq(alertDefinition.id, searchSeen.searchId))
+    .innerJoin(alertFields, eq(alertFields.id, searchSeen.searchId))
+    .innerJoin(standingOrder, eq(standingOrder.id, alertFields.id))
     .where(
       and(
-        eq(alertDefinition.service, q.service),
-        sql`${alertDefinition.channel} = ANY(${sql.param([...q.channels])}::text[])`,
+        eq(standingOrder.service, q.service),
+        sql`${standingOrder.channel} = ANY(${sql.param([...q.channels])}::text[])`,
         eq(searchSeen.posted, true),
         or(
           sql`${searchSeen.propertyId} = ANY(${sql.param([...q.propertyIds])}::text[])`,
@@ -148,8 +155,8 @@ async function postedIn(runner: PgRunner, q: PostedQuery): Promise<ChannelPosted
       ),
     )
     .orderBy(
-      sql`${alertDefinition.channel} collate "C"`,
-      asc(alertDefinition.number),
+      sql`${standingOrder.channel} collate "C"`,
+      asc(standingOrder.number),
       sql`${searchSeen.propertyId} collate "C"`,
     );
 }

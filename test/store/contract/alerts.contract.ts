@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewDelivery, NewAlert, PostedQuery, RunOutcome, SeenUpdate } from '../../../src/store/index.js';
 import type { LeaseRepo } from '../../../src/store/contracts/leases.js';
 import type { OutboxRepo } from '../../../src/store/contracts/outbox.js';
-import type { AlertsRepo } from '../../../src/store/promised.js';
+import type { AlertsRepo } from '../../../src/store/contracts/alerts.js';
 import { staleAndCurrent } from './fences.js';
 
 export interface AlertsDatabase {

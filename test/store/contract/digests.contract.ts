@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { digestKey, type NewDelivery, type NewDigest } from '../../../src/store/index.js';
 import type { LeaseRepo } from '../../../src/store/contracts/leases.js';
 import type { OutboxRepo } from '../../../src/store/contracts/outbox.js';
-import type { DigestRepo } from '../../../src/store/promised.js';
+import type { DigestRepo } from '../../../src/store/contracts/digests.js';
 import { staleAndCurrent } from './fences.js';
 
 export interface DigestsDatabase {
