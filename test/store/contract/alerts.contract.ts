@@ -311,9 +311,9 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
         'location=jvc',
       ]);
       expect(await db.alerts.dueParts(SERVICE, late, { platforms: [] })).toEqual([]);
-      expect(
-        (await db.alerts.due(SERVICE, late, undefined, { platforms: ['discord'] })).map((r) => r.id),
-      ).toEqual([discord.id]);
+      expect((await db.alerts.due(SERVICE, late, undefined, { platforms: ['discord'] })).map((r) => r.id)).toEqual([
+        discord.id,
+      ]);
       expect(await db.outbox.holdChannel(slack.channel, 'channel archived', 1_000, late * 2)).toBe(true);
       expect(await db.alerts.dueParts(SERVICE, late, { platforms: ['discord', 'slack'] })).toEqual(['location=jvc']);
       expect(await db.alerts.due(SERVICE, late, 'location=marina')).toEqual([]);
@@ -325,7 +325,10 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       const a = await saved('marina');
       expect(a).toMatchObject({ kind: 'alert', schedule: JSON.stringify({ every: 'run' }), pausedReason: null });
       await db.alerts.setPaused(a.id, true, undefined, 'asks for what no listing can be');
-      expect(await db.alerts.byId(a.id)).toMatchObject({ paused: true, pausedReason: 'asks for what no listing can be' });
+      expect(await db.alerts.byId(a.id)).toMatchObject({
+        paused: true,
+        pausedReason: 'asks for what no listing can be',
+      });
       await db.alerts.setPaused(a.id, false);
       expect(await db.alerts.byId(a.id)).toMatchObject({ paused: false, pausedReason: null });
     });
