@@ -160,10 +160,11 @@ describe('manzil migrate-to-postgres', () => {
     expect(first.status).toBe(0);
     const tables = rowsOf(first.out);
     for (const name of [
+      'standing_order',
+      'standing_order_number',
       'saved_search',
       'search_seen',
       'outbox',
-      'alert_number',
       'place_hold',
       'button_state',
       'api_usage',
@@ -174,6 +175,7 @@ describe('manzil migrate-to-postgres', () => {
       expect(tables[name], name).toBeDefined();
       expect(tables[name]!.postgres, name).toBe(tables[name]!.sqlite);
     }
+    expect(tables.standing_order!.sqlite).toBe(2);
     expect(tables.saved_search!.sqlite).toBe(2);
     expect(tables.search_seen!.sqlite).toBe(4);
 
