@@ -68,6 +68,8 @@ function distinctQueries(locations: number[]): SavedQuery[] {
   throw new Error(`bench: only ${out.length} distinct queries over ${locations.length} locations (${DISTINCT} wanted)`);
 }
 
+const EVERY_RUN = JSON.stringify({ every: 'run' });
+
 /**
  * Saves SEARCHES searches over `queries` in CHANNELS channels in bulk (multi-row INSERTs, filling the columns the
  * store's create fills, and each channel's alert number as create leaves it): each query in SEARCHES / DISTINCT
@@ -80,32 +82,35 @@ async function saveInBulk(client: pg.Client, queries: SavedQuery[], service: str
   const encoded = queries.map((q) => ({ query: encodeSavedQuery(q), operation: q.query.operation, key: paramsKey(q) }));
   const at = Date.now();
   for (let from = 0; from < SEARCHES; from += ROWS_PER_INSERT) {
-    const values: unknown[] = [];
-    const rows: string[] = [];
+    // Ids given here (1..SEARCHES), so each standing order's own fields (saved_search) go in beside it.
+    const orders: unknown[] = [];
+    const fields: unknown[] = [];
+    const orderRows: string[] = [];
+    const fieldRows: string[] = [];
+    const params = (row: unknown[], values: unknown[]) =>
+      `(${row.map((_, k) => `$${values.length + k + 1}`).join(', ')})`;
     for (let i = from; i < Math.min(SEARCHES, from + ROWS_PER_INSERT); i++) {
       const q = encoded[i % encoded.length]!;
-      const row = [
-        service,
-        `bench:C${Math.floor(i / perChannel)}`,
-        (i % perChannel) + 1,
-        `U${i % 500}`,
-        'bench',
-        q.query,
-        q.operation,
-        q.key,
-        'bench',
-        at,
-      ];
-      rows.push(`(${row.map((_, k) => `$${values.length + k + 1}`).join(', ')}, $${values.length + row.length})`);
-      values.push(...row);
+      const channel = `bench:C${Math.floor(i / perChannel)}`;
+      const order = [i + 1, 'alert', service, channel, (i % perChannel) + 1, `U${i % 500}`, EVERY_RUN, at, at];
+      orderRows.push(params(order, orders));
+      orders.push(...order);
+      const own = [i + 1, 'bench', q.query, q.operation, q.key, 'bench'];
+      fieldRows.push(params(own, fields));
+      fields.push(...own);
     }
     await client.query(
-      `INSERT INTO saved_search (service, place, number, owner, text, query, operation, params_key, summary, created_at, next_run_at) VALUES ${rows.join(', ')}`,
-      values,
+      `INSERT INTO standing_order (id, kind, service, target, number, owner, schedule, created_at, next_run_at) VALUES ${orderRows.join(', ')}`,
+      orders,
+    );
+    await client.query(
+      `INSERT INTO saved_search (id, text, query, operation, params_key, summary) VALUES ${fieldRows.join(', ')}`,
+      fields,
     );
   }
+  await client.query(`SELECT setval('standing_order_id_seq', ${SEARCHES})`);
   await client.query(
-    `INSERT INTO alert_number (place, last) SELECT place, max(number) FROM saved_search GROUP BY place`,
+    `INSERT INTO standing_order_number (kind, target, last) SELECT kind, target, max(number) FROM standing_order GROUP BY kind, target`,
   );
   return performance.now() - started;
 }
@@ -276,15 +281,18 @@ async function measure(): Promise<BenchResult> {
       const cpu = hostCpu();
       await instances[0]!.request('runSoon');
       await Promise.race([
-        until(sql, 'run', 'SELECT count(*) AS n FROM saved_search WHERE last_run_at IS NULL OR last_run_at < $1', [
-          start,
-        ]),
+        until(
+          sql,
+          'run',
+          "SELECT count(*) AS n FROM standing_order WHERE kind = 'alert' AND (last_run_at IS NULL OR last_run_at < $1)",
+          [start],
+        ),
         died,
       ]);
       const ms = performance.now() - t;
       const { busy, idle } = hostCpu();
       const counters = await Promise.all(instances.map((i) => i.read()));
-      const lastAt = await count(sql, 'SELECT max(last_run_at) AS n FROM saved_search');
+      const lastAt = await count(sql, "SELECT max(last_run_at) AS n FROM standing_order WHERE kind = 'alert'");
       const logged = ((await sandbox.control('GET', 'requests')) as unknown[]).length;
       const queued = (await count(sql, 'SELECT count(*) AS n FROM outbox')) - outboxBefore;
       return {

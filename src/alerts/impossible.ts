@@ -30,7 +30,7 @@ export async function pauseImpossibleAlerts({ repo, outbox, logger }: PauseDeps)
     // The message first, under a key of its own: a start cut off before the pause queues nothing twice (instances
     // starting together neither), and once paused the search is not looked at again.
     await outbox.enqueue(notice(row, 'impossible', `${row.id}:impossible`, { what }));
-    await repo.setPaused(row.id, true);
+    await repo.setPaused(row.id, true, undefined, `asks for what no listing can be: ${what}`);
     logger.warn('alert paused at start: it asks for what no listing can be', {
       search: row.id,
       channel: row.channel,

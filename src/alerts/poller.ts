@@ -73,10 +73,6 @@ const DAY = 86_400_000;
 const queryLease = (query: string) =>
   `${POLL_JOB}:${createHash('sha256').update(query).digest('base64url').slice(0, 22)}`;
 
-/** Due searches whose messages can be delivered here (their platform is configured); all when `platforms` is unset. */
-const deliverable = (due: AlertRow[], platforms: readonly string[] | undefined) =>
-  platforms ? due.filter((s) => platforms.some((p) => s.channel.startsWith(`${p}:`))) : due;
-
 /**
  * A shared run's parts: the canonical queries due now, the longest-waiting first, each run by `pollOnce({ query })` on
  * whichever instance takes it. Listed under the poller's lease, so the run is recorded as one (`/healthz` reads it).
@@ -92,8 +88,8 @@ export async function dueQueries(deps: Omit<PollerDeps, 'api' | 'options'>): Pro
       ttlMs: deps.leaseMs ?? LEASE_MS,
       now,
     },
-    async () => deliverable(await deps.repo.due(deps.service, now()), deps.platforms),
-    (s) => s.paramsKey,
+    // Only searches whose messages can be delivered here (their platform is configured).
+    () => deps.repo.dueParts(deps.service, now(), { platforms: deps.platforms }),
   );
 }
 
@@ -168,7 +164,7 @@ async function pollUnder(deps: PollerDeps & { signal: AbortSignal }, fence: Fenc
     skipped: 0,
     ms: 0,
   };
-  const due = deliverable(await deps.repo.due(deps.service, started, deps.query), deps.platforms);
+  const due = await deps.repo.due(deps.service, started, deps.query, { platforms: deps.platforms });
   // A team that has used its share of the month waits for the next (or for the operator to raise it): asked once a
   // team.
   const allowed = new Map<string, boolean>();

@@ -8,7 +8,14 @@ import type { Logger } from '../log.js';
 import { pruneOutbox } from '../outbox/index.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { PERSON_WINDOW_MS } from '../teams/index.js';
-import { adoptServiceSpellings, openDatabase, serviceKey, WriteLock, type Database } from '../store/index.js';
+import {
+  adoptServiceSpellings,
+  openDatabase,
+  serviceKey,
+  WriteLock,
+  type Database,
+  type OpenedDatabase,
+} from '../store/index.js';
 import { resealAtStart } from './platforms.js';
 
 /** This process's name on outbox claims, job leases and its heartbeat. */
@@ -33,7 +40,7 @@ export const threadWriteLock = (buffer: SharedArrayBuffer | undefined) =>
   buffer && new WriteLock(buffer, threadId, false);
 
 /** The database the configuration names (SQLite file or Postgres). */
-export function openInstanceDatabase(config: Config, logger: Logger, writeLock?: WriteLock): Promise<Database> {
+export function openInstanceDatabase(config: Config, logger: Logger, writeLock?: WriteLock): Promise<OpenedDatabase> {
   return openDatabase({
     dbPath: config.dbPath,
     postgres: config.postgres,
@@ -45,7 +52,7 @@ export function openInstanceDatabase(config: Config, logger: Logger, writeLock?:
 /**
  * State is kept per service, so the sandbox's sample ids never reach the real API (the sandbox's port changes each run).
  */
-export function serviceOf(config: Config, sandbox: Sandbox | undefined, db: Database): string {
+export function serviceOf(config: Config, sandbox: Sandbox | undefined, db: OpenedDatabase): string {
   const service = sandbox ? 'sandbox' : serviceKey(config.api.baseUrl ?? 'sandbox');
   if (!sandbox && db.sqlite) adoptServiceSpellings(db.sqlite, service);
   return service;

@@ -83,8 +83,7 @@ export async function dueDigests(
   const now = deps.now ?? Date.now;
   return dueParts(
     { leases: deps.leases, job: DIGEST_JOB, holder: deps.holder, logger: deps.logger, ttlMs: LEASE_MS, now },
-    () => deps.repo.due(deps.service, now()),
-    (row) => row.id,
+    () => deps.repo.dueParts(deps.service, now()),
   );
 }
 

@@ -187,7 +187,8 @@ function prepare(
   }
   try {
     const { db, sqlite } = store;
-    const { outbox, instance, jobLease, dbMeta, alertDefinition } = schema;
+    const { outbox, instance, jobLease, dbMeta, standingOrder } = schema;
+    const alert = eq(standingOrder.kind, 'alert');
     const result = sqlite
       .transaction(() => {
         const dbId = renewDbId(sqlite);
@@ -199,9 +200,10 @@ function prepare(
             .get()?.t ?? 0,
           db
             .select({
-              t: sql<number | null>`max(coalesce(${alertDefinition.lastRunAt}, ${alertDefinition.createdAt}))`,
+              t: sql<number | null>`max(coalesce(${standingOrder.lastRunAt}, ${standingOrder.createdAt}))`,
             })
-            .from(alertDefinition)
+            .from(standingOrder)
+            .where(alert)
             .get()?.t ?? 0,
         );
         markRestored(sqlite, { at, backupAt });
@@ -228,7 +230,8 @@ function prepare(
           .run();
         const alerts = db
           .select({ n: sql<number>`count(*)` })
-          .from(alertDefinition)
+          .from(standingOrder)
+          .where(alert)
           .get()!.n;
         return { dbId, toLookFor, parked, alerts };
       })

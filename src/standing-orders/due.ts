@@ -18,14 +18,10 @@ export function runLease(o: JobLease, part?: string): LeasedRunOptions {
 }
 
 /**
- * A shared run's parts: the distinct parts of the orders due now, the longest-waiting first (the repository's `due`
- * order), listed under the job's lease. None when another instance holds it.
+ * A shared run's parts, listed under the job's lease: `list` is the kind's repository's `dueParts` (each part once,
+ * the longest-waiting first, grouped in SQL: no due row is read). None when another instance holds the lease.
  */
-export async function dueParts<Row, Part>(
-  o: JobLease,
-  due: () => Promise<Row[]>,
-  partOf: (row: Row) => Part,
-): Promise<Part[]> {
-  const listed = await runLeased(runLease(o), async () => [...new Set((await due()).map(partOf))]);
+export async function dueParts<Part>(o: JobLease, list: () => Promise<Part[]>): Promise<Part[]> {
+  const listed = await runLeased(runLease(o), list);
   return listed.ran ? listed.result : [];
 }

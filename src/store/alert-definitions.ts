@@ -1,31 +1,46 @@
-// Saved searches: a channel's standing orders for new listings. src/alerts decides; this file only stores.
-import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
+// Saved searches: a channel's standing orders for new listings, their shared columns in standing_order and their own
+// in saved_search. src/alerts decides; this file only stores.
+import { and, asc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Store } from './db.js';
-import type { AlertDefinitionRepo, AlertLimits, AlertRow, CreateResult, NewAlert } from './contracts/alerts.js';
+import type { AlertDefinitionRepo, AlertLimits, CreateResult, NewAlert } from './contracts/alerts.js';
 import type { Synced } from './contracts/synced.js';
 import type { NewDelivery } from './contracts/outbox.js';
 import { createOutboxRepo } from './outbox.js';
 import type { Fence } from './contracts/leases.js';
 import { holdsLease } from './leases.js';
-import { failureText } from './alert-digest-writes.js';
-import { alertDefinition, alertNumber } from './schema.js';
+import { ALERT_SCHEDULE, failureText, ownColumns } from './alert-digest-writes.js';
+import { alertFields as a, standingOrder as o } from './schema.js';
 import { standingOrdersOn } from './standing-orders.js';
+
+export const ALERT = 'alert';
+const columns = { ...ownColumns(o), ...ownColumns(a), id: o.id };
+const joined = eq(a.id, o.id);
 
 export function createAlertDefinitionRepo(store: Store, now: () => number = Date.now): Synced<AlertDefinitionRepo> {
   const { db, sqlite } = store;
   const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
   const outbox = createOutboxRepo(store, now);
-  const orders = standingOrdersOn<AlertRow, string>(
+  const read = (where: SQL | undefined, order: SQL[]) =>
+    db
+      .select(columns)
+      .from(o)
+      .innerJoin(a, joined)
+      .where(where)
+      .orderBy(...order)
+      .all();
+  const orders = standingOrdersOn(
     store,
     {
-      table: alertDefinition,
-      numbers: alertNumber,
-      only: (paramsKey: string) => eq(alertDefinition.paramsKey, paramsKey),
-      dueOrder: [sql`coalesce(${alertDefinition.lastRunAt}, 0)`, asc(alertDefinition.id)],
+      kind: ALERT,
+      read,
+      join: { table: a, on: joined },
+      part: sql<string>`${a.paramsKey}`,
+      wait: sql`coalesce(${o.lastRunAt}, 0)`,
       resumeNow: true,
     },
     now,
   );
+  const ofKind = eq(o.kind, ALERT);
   const holds = (fence: Fence | undefined) => holdsLease(store, fence);
   const count = orders.countWhere;
 
@@ -36,29 +51,35 @@ export function createAlertDefinitionRepo(store: Store, now: () => number = Date
      */
     create(input: NewAlert, limits: AlertLimits): CreateResult {
       return tx((): CreateResult => {
-        const same = db
-          .select()
-          .from(alertDefinition)
-          .where(
-            and(
-              eq(alertDefinition.channel, input.channel),
-              eq(alertDefinition.service, input.service),
-              eq(alertDefinition.paramsKey, input.paramsKey),
-            ),
-          )
-          .get();
+        const [same] = read(
+          and(ofKind, eq(o.channel, input.channel), eq(o.service, input.service), eq(a.paramsKey, input.paramsKey)),
+          [],
+        );
         if (same) return { ok: false, reason: 'duplicate', existing: same };
         if (orders.countIn(input.channel) >= limits.perChannel) return { ok: false, reason: 'channel' };
-        if (count(eq(alertDefinition.owner, input.owner)) >= limits.perOwner) return { ok: false, reason: 'owner' };
+        if (count(eq(o.owner, input.owner)) >= limits.perOwner) return { ok: false, reason: 'owner' };
         // Numbers are never reused in a channel: a counter per channel, seeded from the alerts there.
         const number = orders.nextNumber(input.channel);
         const at = now();
-        const row = db
-          .insert(alertDefinition)
-          .values({ ...input, number, createdAt: at, nextRunAt: at })
-          .returning()
+        const { service, channel, owner, ...own } = input;
+        const { id } = db
+          .insert(o)
+          .values({
+            kind: ALERT,
+            service,
+            channel,
+            owner,
+            number,
+            schedule: ALERT_SCHEDULE,
+            createdAt: at,
+            nextRunAt: at,
+          })
+          .returning({ id: o.id })
           .get();
-        return { ok: true, row };
+        db.insert(a)
+          .values({ id, ...own })
+          .run();
+        return { ok: true, row: orders.shared.byId(id)! };
       });
     },
 
@@ -66,7 +87,9 @@ export function createAlertDefinitionRepo(store: Store, now: () => number = Date
 
     /** Removes a search with its seen set and its undelivered entries (cascade). */
     remove(id: number): void {
-      db.delete(alertDefinition).where(eq(alertDefinition.id, id)).run();
+      db.delete(o)
+        .where(and(ofKind, eq(o.id, id)))
+        .run();
     },
 
     /**
@@ -76,66 +99,52 @@ export function createAlertDefinitionRepo(store: Store, now: () => number = Date
     lastPolled(service: string, paramsKey: string): number | undefined {
       return (
         db
-          .select({ at: sql<number | null>`max(${alertDefinition.lastRunAt})` })
-          .from(alertDefinition)
-          .where(
-            and(
-              eq(alertDefinition.service, service),
-              eq(alertDefinition.paramsKey, paramsKey),
-              isNull(alertDefinition.lastError),
-            ),
-          )
+          .select({ at: sql<number | null>`max(${o.lastRunAt})` })
+          .from(o)
+          .innerJoin(a, joined)
+          .where(and(eq(o.service, service), eq(a.paramsKey, paramsKey), isNull(o.lastError)))
           .get()?.at ?? undefined
       );
     },
 
     /** Every search not paused, of any service and channel: what the start-up checks (src/alerts/impossible.ts). */
-    active(): AlertRow[] {
-      return db
-        .select()
-        .from(alertDefinition)
-        .where(eq(alertDefinition.paused, false))
-        .orderBy(asc(alertDefinition.id))
-        .all();
+    active() {
+      return read(and(ofKind, eq(o.paused, false)), [asc(o.id)]);
     },
 
     /**
      * Saved searches that belong to another property service than `service` (they are not run), in all or one place.
      */
     countElsewhere(service: string, channel?: string): number {
-      return count(
-        and(ne(alertDefinition.service, service), channel ? eq(alertDefinition.channel, channel) : undefined),
-      );
+      return count(and(ne(o.service, service), channel ? eq(o.channel, channel) : undefined));
     },
 
     /**
      * A run that could not fetch: the error is kept (and since when), nothing is marked seen. With a `fence`, only
-     * while
-     * it still holds the poller's lease (undefined otherwise: a stale run records nothing).
+     * while it still holds the poller's lease (undefined otherwise: a stale run records nothing).
      */
-    recordFailure(searchId: number, error: string, at: number, fence?: Fence): AlertRow | undefined {
-      return tx(() =>
-        holds(fence)
-          ? db
-              .update(alertDefinition)
-              .set({
-                lastError: failureText(error),
-                errorSince: sql`coalesce(${alertDefinition.errorSince}, ${at})`,
-                lastRunAt: at,
-                nextRunAt: at,
-              })
-              .where(eq(alertDefinition.id, searchId))
-              .returning()
-              .get()
-          : undefined,
-      );
+    recordFailure(searchId: number, error: string, at: number, fence?: Fence) {
+      return tx(() => {
+        if (!holds(fence)) return undefined;
+        const changed = db
+          .update(o)
+          .set({ lastError: failureText(error), lastRunAt: at, nextRunAt: at })
+          .where(and(ofKind, eq(o.id, searchId)))
+          .run().changes;
+        if (changed === 0) return undefined;
+        db.update(a)
+          .set({ errorSince: sql`coalesce(${a.errorSince}, ${at})` })
+          .where(eq(a.id, searchId))
+          .run();
+        return orders.shared.byId(searchId);
+      });
     },
 
     /** Queues the "this search keeps failing" notice once (under the fence, when given). */
     reportFailing(searchId: number, delivery: NewDelivery, fence?: Fence): void {
       tx(() => {
         if (!holds(fence)) return;
-        db.update(alertDefinition).set({ errorReported: true }).where(eq(alertDefinition.id, searchId)).run();
+        db.update(a).set({ errorReported: true }).where(eq(a.id, searchId)).run();
         outbox.enqueue(delivery);
       });
     },

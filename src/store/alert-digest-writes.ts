@@ -1,6 +1,7 @@
 // What the saved-search, seen and digest repositories write, decided once for both databases: SQLite (../store/*.ts)
 // and Postgres (./pg/*.ts) run different statements, but the values they write come from here, so they cannot drift.
 // Pure: no database, no clock.
+import { getTableColumns, type Table } from 'drizzle-orm';
 import type { RunOutcome } from './contracts/seen.js';
 
 /** A search or a digest numbered in its channel: the first number after the highest there (the counter may be higher). */
@@ -55,26 +56,33 @@ export function uncertainAfterRestore(
   return restore && (lastRunAt ?? 0) < restore.at ? { uncertainSince: restore.backupAt } : {};
 }
 
-/** What a recorded run changes on its search. */
+/** An alert's schedule: every run of the alerts job (room for daily and weekly summaries later). */
+export const ALERT_SCHEDULE = JSON.stringify({ every: 'run' });
+
+/** What a recorded run changes on its search: on its standing order, and on its own fields. */
 export function runDone(outcome: Pick<RunOutcome, 'at' | 'primed' | 'clearError'>) {
   return {
-    lastRunAt: outcome.at,
-    nextRunAt: outcome.at,
-    ...(outcome.primed ? { primedAt: outcome.at } : {}),
-    ...(outcome.clearError ? { lastError: null, errorSince: null, errorReported: false } : {}),
+    order: { lastRunAt: outcome.at, nextRunAt: outcome.at, ...(outcome.clearError ? { lastError: null } : {}) },
+    alert: {
+      ...(outcome.primed ? { primedAt: outcome.at } : {}),
+      ...(outcome.clearError ? { errorSince: null, errorReported: false } : {}),
+    },
   };
 }
 
-/** What a digest's recorded run changes on it. */
+/** What a digest's recorded run changes on it: on its standing order, and on its own fields. */
 export function digestRunDone(run: { slot: number; nextRunAt: number; at: number; calls: number; error?: string }) {
   return {
-    lastSlot: run.slot,
-    lastRunAt: run.at,
-    lastCalls: run.calls,
-    nextRunAt: run.nextRunAt,
-    lastError: run.error ?? null,
+    order: { lastRunAt: run.at, nextRunAt: run.nextRunAt, lastError: run.error ?? null },
+    digest: { lastSlot: run.slot, lastCalls: run.calls },
   };
 }
 
-/** What postponing a digest changes on it. */
+/** What postponing a digest changes on its standing order. */
 export const digestPostponed = (nextRunAt: number, reason: string) => ({ nextRunAt, lastError: reason.slice(0, 300) });
+
+/** A table's columns but its id: a kind's row reads the standing order's id beside its side table's own columns. */
+export function ownColumns<T extends Table>(table: T): Omit<T['_']['columns'], 'id'> {
+  const { id: _id, ...own } = getTableColumns(table);
+  return own;
+}

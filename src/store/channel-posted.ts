@@ -48,9 +48,10 @@ export function channelPostedStatements(sqlite: Database.Database) {
      ORDER BY cp.place, cp.property_id`,
   );
   const alertRows = sqlite.prepare(
-    `${KEYED} SELECT ${COLUMNS}, m.search_id AS searchId, s.number, s.summary
-     FROM cp JOIN channel_posted_alert m ON ${ALERTED} JOIN saved_search s ON s.id = m.search_id
-     ORDER BY cp.place, s.number, cp.property_id`,
+    `${KEYED} SELECT ${COLUMNS}, m.search_id AS searchId, o.number, s.summary
+     FROM cp JOIN channel_posted_alert m ON ${ALERTED} JOIN standing_order o ON o.id = m.search_id
+       JOIN saved_search s ON s.id = m.search_id
+     ORDER BY cp.place, o.number, cp.property_id`,
   );
   const params = (q: PostedQuery) => ({
     service: q.service,

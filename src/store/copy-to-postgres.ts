@@ -104,7 +104,7 @@ export async function copyToPostgres(from: Store, to: PgStore, options: CopyOpti
           keys.push(...written.map((row) => keyText(key, row)));
         }
         // Not on a dry run: a sequence's setval is not undone by the rollback.
-        if (applied) await followIdentity(tx, table);
+        if (applied) await followIdentity(tx, table, givenIds(from, name));
         counts.push({
           table: name,
           sqlite: rows.length,
@@ -149,13 +149,22 @@ async function copyMeta(tx: PgTx, rows: Record<string, unknown>[]): Promise<{ ke
   return written;
 }
 
-/** An identity column's next value after the copied ids, so the next row made on Postgres does not collide. */
-async function followIdentity(tx: PgTx, table: PgTable): Promise<void> {
+/**
+ * An identity column's next value after the copied ids and after every id SQLite gave (`given`: its AUTOINCREMENT
+ * counter, which counts removed rows too), so the next row made on Postgres neither collides nor takes a removed
+ * row's id (a standing order's id is held by posted messages' buttons and keys).
+ */
+async function followIdentity(tx: PgTx, table: PgTable, given: number): Promise<void> {
   const name = getTableName(table);
   for (const column of Object.values(getTableColumns(table))) {
     if (!column.generatedIdentity) continue;
     await tx.execute(
-      sql`SELECT setval(pg_get_serial_sequence(${name}, ${column.name}), greatest((SELECT max(${sql.identifier(column.name)}) FROM ${sql.identifier(name)}), 1), (SELECT count(*) > 0 FROM ${sql.identifier(name)}))`,
+      sql`SELECT setval(pg_get_serial_sequence(${name}, ${column.name}), greatest((SELECT max(${sql.identifier(column.name)}) FROM ${sql.identifier(name)}), ${given}::int, 1), (SELECT count(*) > 0 FROM ${sql.identifier(name)}) OR ${given}::int > 0)`,
     );
   }
 }
+
+/** The last id SQLite's AUTOINCREMENT gave in `table` (0 when none). */
+const givenIds = (from: Store, table: string): number =>
+  (from.sqlite.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').get(table) as { seq: number } | undefined)
+    ?.seq ?? 0;

@@ -31,16 +31,22 @@ export interface DatabaseOptions {
   poolSizeAtMost?: number;
 }
 
-export async function openDatabase(o: DatabaseOptions): Promise<Database> {
+/** A database as opened here: the contract, and the SQLite file behind it (undefined on Postgres). */
+export interface OpenedDatabase extends Database {
+  sqlite: Store | undefined;
+}
+
+export async function openDatabase(o: DatabaseOptions): Promise<OpenedDatabase> {
   if (o.postgres) {
     const poolSize = Math.min(o.postgres.poolSize, o.poolSizeAtMost ?? Infinity);
-    return openPgDatabase(o.postgres.url, { poolSize, ...(o.onError ? { onError: o.onError } : {}) });
+    const db = await openPgDatabase(o.postgres.url, { poolSize, ...(o.onError ? { onError: o.onError } : {}) });
+    return Object.assign(db, { sqlite: undefined });
   }
   return sqliteDatabase(openStore(o.dbPath, o.writeLock ? { writeLock: o.writeLock } : {}));
 }
 
 /** The repositories on an open SQLite file. */
-export function sqliteDatabase(store: Store): Database {
+export function sqliteDatabase(store: Store): OpenedDatabase & { sqlite: Store } {
   return {
     dialect: 'sqlite',
     alerts: createAlertsRepo(store),

@@ -1,54 +1,73 @@
-// Market digests: which areas a channel follows and when each digest is due. src/digests decides; this file stores.
-// A run's record (the digest queued in the outbox and the next due time) is one transaction under the job's fence,
-// so a digest is queued once per slot, across crashes and instances.
-import { and, asc, eq, inArray, like } from 'drizzle-orm';
+// Market digests: which areas a channel follows and when each digest is due, their shared columns in standing_order and
+// their own in digest. src/digests decides; this file stores. A run's record (the digest queued in the outbox and the
+// next due time) is one transaction under the job's fence, so a digest is queued once per slot, across crashes and
+// instances.
+import { and, eq, inArray, like, sql, type SQL } from 'drizzle-orm';
 import type { Store } from './db.js';
-import type { DigestRepo, DigestRow, DigestRunRecord, NewDigest } from './contracts/digests.js';
+import type { DigestRepo, DigestRunRecord, NewDigest } from './contracts/digests.js';
 import type { Synced } from './contracts/synced.js';
 import type { Fence } from './contracts/leases.js';
 import { holdsLease } from './leases.js';
 import type { NewDelivery } from './contracts/outbox.js';
 import { createOutboxRepo } from './outbox.js';
-import { digestPostponed, digestRunDone } from './alert-digest-writes.js';
-import { digest, digestNumber, outbox } from './schema.js';
+import { digestPostponed, digestRunDone, ownColumns } from './alert-digest-writes.js';
+import { digestFields as d, outbox, standingOrder as o } from './schema.js';
 import { standingOrdersOn } from './standing-orders.js';
+
+export const DIGEST = 'digest';
+const columns = { ...ownColumns(o), ...ownColumns(d), id: o.id };
+const joined = eq(d.id, o.id);
 
 /** The dedupe key prefix of a digest's outbox entries: `digest:<id>:<slot>`. */
 export const digestKey = (id: number, slot: number) => `digest:${id}:${slot}`;
 
 export function createDigestRepo(store: Store, now: () => number = Date.now): Synced<DigestRepo> {
   const { db, sqlite } = store;
-  const orders = standingOrdersOn<DigestRow, number>(
+  const orders = standingOrdersOn(
     store,
     {
-      table: digest,
-      numbers: digestNumber,
-      only: (id: number) => eq(digest.id, id),
-      dueOrder: [asc(digest.nextRunAt), asc(digest.id)],
+      kind: DIGEST,
+      read: (where: SQL | undefined, order: SQL[]) =>
+        db
+          .select(columns)
+          .from(o)
+          .innerJoin(d, joined)
+          .where(where)
+          .orderBy(...order)
+          .all(),
+      join: { table: d, on: joined },
+      part: sql<number>`${o.id}`,
+      wait: sql`${o.nextRunAt}`,
       resumeNow: false,
     },
     now,
   );
+  const ofKind = eq(o.kind, DIGEST);
   const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
   const outbox_ = createOutboxRepo(store, now);
   const holds = (fence: Fence | undefined) => holdsLease(store, fence);
+  const exists = (id: number) =>
+    db
+      .select({ id: o.id })
+      .from(o)
+      .where(and(ofKind, eq(o.id, id)))
+      .get() !== undefined;
 
   return {
     /** Saves a digest with the next free number in its channel, unless the channel has `perChannel` already. */
-    create(
-      input: NewDigest,
-      limits: { perChannel: number },
-    ): { ok: true; row: DigestRow } | { ok: false; reason: 'channel' } {
+    create(input: NewDigest, limits: { perChannel: number }) {
       return tx(() => {
         if (orders.countIn(input.channel) >= limits.perChannel)
           return { ok: false as const, reason: 'channel' as const };
         const number = orders.nextNumber(input.channel);
-        const row = db
-          .insert(digest)
-          .values({ ...input, number, createdAt: now() })
-          .returning()
+        const { areas, timezone, ...order } = input;
+        const { id } = db
+          .insert(o)
+          .values({ ...order, kind: DIGEST, number, createdAt: now() })
+          .returning({ id: o.id })
           .get();
-        return { ok: true as const, row };
+        db.insert(d).values({ id, areas, timezone }).run();
+        return { ok: true as const, row: orders.shared.byId(id)! };
       });
     },
 
@@ -57,10 +76,11 @@ export function createDigestRepo(store: Store, now: () => number = Date.now): Sy
     /** Removes a digest and its digests not yet posted. */
     remove(id: number): void {
       tx(() => {
+        if (!exists(id)) return;
         db.delete(outbox)
           .where(and(like(outbox.dedupeKey, `digest:${id}:%`), inArray(outbox.state, ['pending', 'failed'])))
           .run();
-        db.delete(digest).where(eq(digest.id, id)).run();
+        db.delete(o).where(eq(o.id, id)).run();
       });
     },
 
@@ -71,9 +91,11 @@ export function createDigestRepo(store: Store, now: () => number = Date.now): Sy
     recordRun(id: number, run: DigestRunRecord, fence?: Fence): boolean {
       return tx(() => {
         if (fence && !holds(fence)) return false;
-        if (!db.select({ id: digest.id }).from(digest).where(eq(digest.id, id)).get()) return true; // removed meanwhile
+        if (!exists(id)) return true; // removed meanwhile
         if (run.delivery) outbox_.enqueue(run.delivery, run.at);
-        db.update(digest).set(digestRunDone(run)).where(eq(digest.id, id)).run();
+        const done = digestRunDone(run);
+        db.update(o).set(done.order).where(eq(o.id, id)).run();
+        db.update(d).set(done.digest).where(eq(d.id, id)).run();
         return true;
       });
     },
@@ -83,7 +105,10 @@ export function createDigestRepo(store: Store, now: () => number = Date.now): Sy
       return tx(() => {
         if (fence && !holds(fence)) return false;
         if (notice) outbox_.enqueue(notice);
-        db.update(digest).set(digestPostponed(nextRunAt, reason)).where(eq(digest.id, id)).run();
+        db.update(o)
+          .set(digestPostponed(nextRunAt, reason))
+          .where(and(ofKind, eq(o.id, id)))
+          .run();
         return true;
       });
     },

@@ -38,7 +38,9 @@ export { REMOVED_REASON } from './installations.js';
 export type { InstallationKey, InstallationListing, SlackInstallationRepo } from './contracts/installations.js';
 export { keyIdOf, parseKey, Sealer, sealerFrom } from './sealing.js';
 export { monthOf } from './teams.js';
-export { promised, type AlertsRepo, type DigestRepo, type Promised } from './promised.js';
+export { promised, type Promised } from './promised.js';
+export type { AlertsRepo } from './contracts/alerts.js';
+export type { DigestRepo } from './contracts/digests.js';
 export type { ButtonStateRepo, LocationCacheRepo, MarketCacheEntry, MarketCacheRepo } from './contracts/caches.js';
 export type { ApiUsageRepo, PersonTake, PersonUseRepo, TeamLine, TeamRepo } from './contracts/usage.js';
 export type { Synced } from './contracts/synced.js';
@@ -55,7 +57,7 @@ export {
   createSlackInstallationRepo,
   createTeamRepo,
 } from './sqlite-repos.js';
-export { openDatabase, sqliteDatabase, type DatabaseOptions } from './database.js';
+export { openDatabase, sqliteDatabase, type DatabaseOptions, type OpenedDatabase } from './database.js';
 export type { Database } from './contracts/database.js';
 export { copyToPostgres, type CopyResult, type TableCount } from './copy-to-postgres.js';
 export { openPgStore, type PgStore } from './pg/open.js';

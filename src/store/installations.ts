@@ -5,7 +5,7 @@ import type { Store } from './db.js';
 import type { InstallationKey, InstallationListing, SlackInstallationRepo } from './contracts/installations.js';
 import type { Synced } from './contracts/synced.js';
 import type { Sealer } from './sealing.js';
-import { digest, outbox, channelHold, alertDefinition, slackInstallation } from './schema.js';
+import { outbox, channelHold, standingOrder, slackInstallation } from './schema.js';
 import { keyOf, NEVER, REMOVED_REASON, resealed } from './state-and-cache-values.js';
 
 export { keyOf, NEVER, REMOVED_REASON };
@@ -106,7 +106,7 @@ export function createSlackInstallationRepo(
     holdWorkspace(prefix: string, at: number = now()): number {
       return store.sqlite.transaction(() => {
         const channels = new Set<string>();
-        for (const table of [alertDefinition, digest, outbox] as const) {
+        for (const table of [standingOrder, outbox] as const) {
           for (const r of db
             .selectDistinct({ channel: table.channel })
             .from(table)

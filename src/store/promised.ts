@@ -2,9 +2,6 @@
 // answers asynchronously (Postgres) can stand behind the same names as SQLite. The SQLite repositories stay
 // synchronous inside (better-sqlite3 runs a transaction's callback synchronously and rejects async ones), and are
 // handed to the core through `promised`.
-import type { AlertDefinitionRepo } from './contracts/alerts.js';
-import type { DigestRepo as WrittenDigestRepo } from './contracts/digests.js';
-import type { SeenRepo } from './contracts/seen.js';
 
 /** `R` with every method answering a promise of what it returned. */
 export type Promised<R> = {
@@ -26,6 +23,3 @@ export function promised<R extends object>(repo: R): Promised<R> {
   }
   return out as Promised<R>;
 }
-
-export type AlertsRepo = AlertDefinitionRepo & SeenRepo;
-export type DigestRepo = WrittenDigestRepo;

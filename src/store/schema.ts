@@ -83,17 +83,61 @@ export const apiUsage = sqliteTable(
   (t) => [primaryKey({ columns: [t.service, t.window] })],
 );
 
-/** A saved search: a channel's standing order for new listings. */
-export const alertDefinition = sqliteTable(
-  'saved_search',
+/**
+ * A standing order: what every kind (an alert, a digest) keeps alike, once. Its kind's own fields live in the kind's
+ * side table (alertFields, digestFields), keyed by this id: decision 0008.
+ */
+export const standingOrder = sqliteTable(
+  'standing_order',
   {
+    // One id space for every kind: alerts kept their ids, digests were moved past them (decision 0008).
     id: integer('id').primaryKey({ autoIncrement: true }),
+    /** `alert` | `digest`: which side table holds the rest. */
+    kind: text('kind').notNull(),
     service: text('service').notNull(),
-    /** The opaque chat channel it posts to: `slack:T1:C1`, `discord:G:C`, `console:local`. */
-    channel: text('place').notNull(),
-    /** Its number in that channel, shown to people; stable, and never reused in that channel (see alertNumber). */
+    /**
+     * Its target, where it posts: a channel (`slack:T1:C1`, `discord:G:C`, `console:local`), or (not built yet) a
+     * person's direct messages, `<platform>:<team>:@<person>`; the form says which, and both start with the team.
+     */
+    channel: text('target').notNull(),
+    /** Its number among its kind's orders of its target, shown to people; never reused there (standingOrderNumber). */
     number: integer('number').notNull(),
     owner: text('owner').notNull(),
+    paused: integer('paused', { mode: 'boolean' }).notNull().default(false),
+    /** Why it is paused, when it was paused by Manzil rather than a person (null otherwise, and when running). */
+    pausedReason: text('paused_reason'),
+    /** When it runs, JSON: an alert's `{ "every": "run" }` (every run of its job), a digest's `{ "every": "week", … }`. */
+    schedule: text('schedule').notNull(),
+    createdAt: integer('created_at').notNull(),
+    nextRunAt: integer('next_run_at').notNull(),
+    lastRunAt: integer('last_run_at'),
+    lastError: text('last_error'),
+  },
+  (t) => [
+    uniqueIndex('standing_order_target_number_idx').on(t.kind, t.channel, t.number),
+    index('standing_order_owner_idx').on(t.kind, t.owner),
+    index('standing_order_due_idx').on(t.kind, t.service, t.paused, t.nextRunAt),
+  ],
+);
+
+/** The last number given to each kind's orders in each target: numbers are never reused there, even after a removal. */
+export const standingOrderNumber = sqliteTable(
+  'standing_order_number',
+  {
+    kind: text('kind').notNull(),
+    channel: text('target').notNull(),
+    last: integer('last').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.channel] })],
+);
+
+/** An alert's own fields (a saved search), beside its standing order; the table keeps its name (decision 0008). */
+export const alertFields = sqliteTable(
+  'saved_search',
+  {
+    id: integer('id')
+      .notNull()
+      .references(() => standingOrder.id, { onDelete: 'cascade' }),
     /** The command as typed. */
     text: text('text').notNull(),
     /** The parsed query and resolved location, versioned JSON. */
@@ -102,23 +146,13 @@ export const alertDefinition = sqliteTable(
     /** Canonical endpoint parameters (no page, no sort): searches with the same key are fetched once per run. */
     paramsKey: text('params_key').notNull(),
     summary: text('summary').notNull(),
-    paused: integer('paused', { mode: 'boolean' }).notNull().default(false),
-    createdAt: integer('created_at').notNull(),
     /** Set by the first run, which records what exists and posts nothing. */
     primedAt: integer('primed_at'),
-    lastRunAt: integer('last_run_at'),
-    nextRunAt: integer('next_run_at').notNull(),
-    lastError: text('last_error'),
     errorSince: integer('error_since'),
     /** True once the channel was told that this search keeps failing. */
     errorReported: integer('error_reported', { mode: 'boolean' }).notNull().default(false),
   },
-  (t) => [
-    uniqueIndex('saved_search_place_number_idx').on(t.channel, t.number),
-    index('saved_search_owner_idx').on(t.owner),
-    index('saved_search_due_idx').on(t.paused, t.nextRunAt),
-    index('saved_search_params_idx').on(t.service, t.paramsKey),
-  ],
+  (t) => [primaryKey({ columns: [t.id] }), index('saved_search_params_idx').on(t.paramsKey)],
 );
 
 /** What each saved search has seen, with what is needed to spot a price drop or the same flat listed again. */
@@ -127,7 +161,7 @@ export const searchSeen = sqliteTable(
   {
     searchId: integer('search_id')
       .notNull()
-      .references(() => alertDefinition.id, { onDelete: 'cascade' }),
+      .references(() => alertFields.id, { onDelete: 'cascade' }),
     propertyId: text('property_id').notNull(),
     firstSeenAt: integer('first_seen_at').notNull(),
     lastSeenAt: integer('last_seen_at').notNull(),
@@ -187,7 +221,7 @@ export const channelPostedAlert = sqliteTable(
     propertyId: text('property_id').notNull(),
     searchId: integer('search_id')
       .notNull()
-      .references(() => alertDefinition.id, { onDelete: 'cascade' }),
+      .references(() => alertFields.id, { onDelete: 'cascade' }),
   },
   (t) => [
     primaryKey({ columns: [t.service, t.channel, t.propertyId, t.searchId] }),
@@ -200,7 +234,7 @@ export const outbox = sqliteTable(
   'outbox',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    searchId: integer('search_id').references(() => alertDefinition.id, { onDelete: 'cascade' }),
+    searchId: integer('search_id').references(() => alertFields.id, { onDelete: 'cascade' }),
     channel: text('place').notNull(),
     /** new | price_drop | summary | failing | recovered */
     kind: text('kind').notNull(),
@@ -255,12 +289,6 @@ export const outbox = sqliteTable(
   ],
 );
 
-/** The last alert number given out in each chat channel: numbers are never reused there, even after a removal. */
-export const alertNumber = sqliteTable('alert_number', {
-  channel: text('place').primaryKey(),
-  last: integer('last').notNull(),
-});
-
 /** Leases on singleton jobs (the poller's run), so several instances take turns instead of running twice. */
 export const jobLease = sqliteTable('job_lease', {
   name: text('name').primaryKey(),
@@ -300,44 +328,23 @@ export const channelHold = sqliteTable('place_hold', {
   retryAt: integer('retry_at').notNull(),
 });
 
-/** A channel's market digest: the areas it follows, when it is posted, and what the last run did. */
-export const digest = sqliteTable(
+/** A digest's own fields (a channel's market digest), beside its standing order (decision 0008). */
+export const digestFields = sqliteTable(
   'digest',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    service: text('service').notNull(),
-    /** The opaque chat channel it posts to. */
-    channel: text('place').notNull(),
-    /** Its number in that channel, shown to people; never reused there (digest_number). */
-    number: integer('number').notNull(),
-    owner: text('owner').notNull(),
+    id: integer('id')
+      .notNull()
+      .references(() => standingOrder.id, { onDelete: 'cascade' }),
     /** The areas followed: JSON `[{ "id": 5002, "name": "Dubai Marina" }]`. */
     areas: text('places').notNull(),
-    /** JSON: `{ "every": "week", "day": 1, "time": "09:00" }` (src/digests/schedule.ts). */
-    schedule: text('schedule').notNull(),
     timezone: text('timezone').notNull(),
-    paused: integer('paused', { mode: 'boolean' }).notNull().default(false),
-    createdAt: integer('created_at').notNull(),
-    /** The next due time (a slot): composed and queued once per slot. */
-    nextRunAt: integer('next_run_at').notNull(),
-    /** The slot last composed and queued, and when. */
+    /** The slot last composed and queued (its schedule, next run and last run are the standing order's). */
     lastSlot: integer('last_slot'),
-    lastRunAt: integer('last_run_at'),
     /** Upstream calls the last run cost. */
     lastCalls: integer('last_calls'),
-    lastError: text('last_error'),
   },
-  (t) => [
-    uniqueIndex('digest_place_number_idx').on(t.channel, t.number),
-    index('digest_due_idx').on(t.paused, t.nextRunAt),
-  ],
+  (t) => [primaryKey({ columns: [t.id] })],
 );
-
-/** The last digest number given out in each chat channel (never reused there). */
-export const digestNumber = sqliteTable('digest_number', {
-  channel: text('place').primaryKey(),
-  last: integer('last').notNull(),
-});
 
 /**
  * A Slack workspace that added Manzil ("Add to Slack"): Bolt's installation, sealed with MANZIL_ENCRYPTION_KEY

@@ -11,7 +11,7 @@ import { holdsLease } from './leases.js';
 import { readRestore } from './meta.js';
 import { createOutboxRepo } from './outbox.js';
 import { runDone, seenWrites, uncertainAfterRestore } from './alert-digest-writes.js';
-import { alertDefinition, searchSeen } from './schema.js';
+import { alertFields, searchSeen, standingOrder } from './schema.js';
 
 export function createSeenRepo(store: Store, now: () => number = Date.now): SyncSeenRepo {
   const { db, sqlite } = store;
@@ -35,27 +35,35 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
   // Per search of a run, prepared once (a query built and prepared per search cost more than the run's writes).
   const searchOf = db
     .select({
-      lastRunAt: alertDefinition.lastRunAt,
-      service: alertDefinition.service,
-      channel: alertDefinition.channel,
+      lastRunAt: standingOrder.lastRunAt,
+      service: standingOrder.service,
+      channel: standingOrder.channel,
     })
-    .from(alertDefinition)
-    .where(eq(alertDefinition.id, sql.placeholder('id')))
+    .from(standingOrder)
+    .innerJoin(alertFields, eq(alertFields.id, standingOrder.id))
+    .where(eq(standingOrder.id, sql.placeholder('id')))
     .prepare();
-  // runDone's values (alert-digest-writes.ts): the run's time, and the primed time and the error cleared when it says.
+  // runDone's values (alert-digest-writes.ts): the run's time, and the primed time and the error cleared when it says;
+  // on the standing order and on the alert's own fields.
   const when = (flag: string, then: SQL, otherwise: SQL | AnySQLiteColumn) =>
     sql`CASE WHEN ${sql.placeholder(flag)} THEN ${then} ELSE ${otherwise} END`;
   const recordRun = db
-    .update(alertDefinition)
+    .update(standingOrder)
     .set({
       lastRunAt: sql`${sql.placeholder('at')}`,
       nextRunAt: sql`${sql.placeholder('next')}`,
-      primedAt: when('primed', sql`${sql.placeholder('primedAt')}`, alertDefinition.primedAt),
-      lastError: when('cleared', sql`NULL`, alertDefinition.lastError),
-      errorSince: when('cleared', sql`NULL`, alertDefinition.errorSince),
-      errorReported: when('cleared', sql`0`, alertDefinition.errorReported),
+      lastError: when('cleared', sql`NULL`, standingOrder.lastError),
     })
-    .where(eq(alertDefinition.id, sql.placeholder('id')))
+    .where(eq(standingOrder.id, sql.placeholder('id')))
+    .prepare();
+  const recordAlertRun = db
+    .update(alertFields)
+    .set({
+      primedAt: when('primed', sql`${sql.placeholder('primedAt')}`, alertFields.primedAt),
+      errorSince: when('cleared', sql`NULL`, alertFields.errorSince),
+      errorReported: when('cleared', sql`0`, alertFields.errorReported),
+    })
+    .where(eq(alertFields.id, sql.placeholder('id')))
     .prepare();
   const restore = readRestore(sqlite);
   const holds = (fence: Fence | undefined) => holdsLease(store, fence);
@@ -81,14 +89,16 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
     let queued = 0;
     for (const d of outcome.deliveries) queued += outbox.enqueue({ ...d, ...uncertain });
     const done = runDone(outcome);
-    recordRun.run({
+    const ran = {
       id: searchId,
-      at: done.lastRunAt,
-      next: done.nextRunAt,
-      primed: done.primedAt === undefined ? 0 : 1,
-      primedAt: done.primedAt ?? null,
-      cleared: 'lastError' in done ? 1 : 0,
-    });
+      at: done.order.lastRunAt,
+      next: done.order.nextRunAt,
+      primed: done.alert.primedAt === undefined ? 0 : 1,
+      primedAt: done.alert.primedAt ?? null,
+      cleared: 'lastError' in done.order ? 1 : 0,
+    };
+    recordRun.run(ran);
+    if (ran.primed || ran.cleared) recordAlertRun.run(ran);
     return queued;
   }
 

@@ -3,7 +3,7 @@
 // else (`sandbox`) as given.
 import { eq, ne } from 'drizzle-orm';
 import type { Store } from './db.js';
-import { buttonState, alertDefinition } from './schema.js';
+import { buttonState, standingOrder } from './schema.js';
 
 export function serviceKey(service: string): string {
   try {
@@ -14,14 +14,14 @@ export function serviceKey(service: string): string {
 }
 
 /**
- * Saved searches and buttons stored under another spelling of `key` (kept before keys were canonical: a trailing
+ * Standing orders (saved searches, digests) and buttons stored under another spelling of `key` (kept before keys were canonical: a trailing
  * slash, capitals) are moved to it, so changing how UAE_API_BASE_URL is written never orphans an alert. Returns how
  * many rows moved.
  */
 export function adoptServiceSpellings(store: Store, key: string): number {
   let moved = 0;
   store.db.transaction((tx) => {
-    for (const table of [alertDefinition, buttonState]) {
+    for (const table of [standingOrder, buttonState]) {
       const spellings = tx.selectDistinct({ service: table.service }).from(table).where(ne(table.service, key)).all();
       for (const { service } of spellings) {
         if (service !== '' && serviceKey(service) === key)

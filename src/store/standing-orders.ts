@@ -1,108 +1,119 @@
-// What every kind of standing order stores alike on SQLite (the contract: ./contracts/standing-orders.ts): numbering
-// per channel, reading by channel, number and id, pausing, removing, the due scan and counting. Each kind's repository
-// (./alert-definitions.ts, ./digests.ts) spreads this in and adds its own columns' methods.
-import { and, asc, eq, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+// What every kind of standing order stores alike on SQLite (the contract: ./contracts/standing-orders.ts), over the one
+// `standing_order` table: numbering per target, reading by target, number and id, pausing, the due scan and counting.
+// Each kind's repository (./alert-definitions.ts, ./digests.ts) spreads this in and adds its side table's methods.
+import { and, asc, eq, lte, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Store } from './db.js';
-import type { StandingOrderRow } from './contracts/standing-orders.js';
+import type { DueScan, StandingOrderRow } from './contracts/standing-orders.js';
 import { firstFreeNumber } from './alert-digest-writes.js';
-import type { alertDefinition, alertNumber, digest, digestNumber } from './schema.js';
-import { channelHold } from './schema.js';
+import { channelHold, standingOrder as o, standingOrderNumber } from './schema.js';
 
-/** The tables of the kinds: the columns the core reads are named alike in each. */
-type OrderTable = typeof alertDefinition | typeof digest;
-
-export interface OrderTableOf {
-  table: OrderTable;
-  /** The table of the last number given in each channel (never given again there). */
-  numbers: typeof alertNumber | typeof digestNumber;
-  /** How `due` narrows to the part of a shared run. */
-  only(value: never): SQL | undefined;
-  /** `due`'s order: the longest-waiting first. */
-  dueOrder: SQL[];
+/** What a kind tells the shared part: its name, how its rows are read, what a part of a run is. */
+export interface OrderKind<Row extends StandingOrderRow, Part> {
+  kind: string;
+  /** Its rows (the standing order joined with its side table) where `where` holds, in `order`. */
+  read(where: SQL | undefined, order: SQL[]): Row[];
+  /** Its side table joined to standing_order, for the due scan's grouping. */
+  join: { table: SQLiteTable; on: SQL };
+  /** What a part of a shared run is (a column of either table). */
+  part: SQL<Part>;
+  /** The longest-waiting first, ascending (the id breaks ties). */
+  wait: SQL;
   /** Resuming without a time makes it due at once (alerts) rather than at the time it had (digests). */
   resumeNow: boolean;
 }
 
-/** The shared methods of one kind on SQLite; `row` reads a selected row as the kind's type. */
-export function standingOrdersOn<Row extends StandingOrderRow, Only>(
+/** Only orders whose target is on one of `platforms`; none when the list is empty, all when unset. */
+export function onPlatforms(platforms: readonly string[] | undefined): SQL | undefined {
+  if (platforms === undefined) return undefined;
+  // Compared exactly (LIKE would ignore case on SQLite): the target's text up to and with the first colon.
+  return or(sql`1 = 0`, ...platforms.map((p) => sql`substr(${o.channel}, 1, ${p.length + 1}) = ${`${p}:`}`));
+}
+
+/** The shared methods of one kind on SQLite. */
+export function standingOrdersOn<Row extends StandingOrderRow, Part>(
   store: Store,
-  kind: OrderTableOf,
+  kind: OrderKind<Row, Part>,
   now: () => number,
 ) {
   const { db } = store;
-  const t = kind.table;
-  // The columns by name, typed as one kind's: both tables name and type them alike.
-  const c = t as typeof digest;
-  const rows = (q: unknown) => q as Row[];
-  const n = kind.numbers as typeof digestNumber;
+  const ofKind = eq(o.kind, kind.kind);
   const countWhere = (where: SQL | undefined): number =>
     db
       .select({ n: sql<number>`count(*)` })
-      .from(c)
-      .where(where)
+      .from(o)
+      .where(and(ofKind, where))
       .get()!.n;
+  const dueWhere = (service: string, at: number, scan: DueScan | undefined) => {
+    const held = db.select({ channel: channelHold.channel }).from(channelHold);
+    return and(
+      ofKind,
+      eq(o.service, service),
+      eq(o.paused, false),
+      lte(o.nextRunAt, at),
+      notInArray(o.channel, held),
+      onPlatforms(scan?.platforms),
+    );
+  };
 
   return {
-    /** Counts in a channel (the per-channel limit; call inside the save's transaction). */
-    countIn: (channel: string) => countWhere(eq(c.channel, channel)),
+    /** Counts in a target (the per-channel limit; call inside the save's transaction). */
+    countIn: (channel: string) => countWhere(eq(o.channel, channel)),
     countWhere,
-    /** The next number in `channel`, never one given there before. Call inside the save's transaction. */
+    /** The next number in `channel`, never one given there before to this kind. Call inside the save's transaction. */
     nextNumber(channel: string): number {
       const top = db
-        .select({ n: sql<number | null>`max(${c.number})` })
-        .from(c)
-        .where(eq(c.channel, channel))
+        .select({ n: sql<number | null>`max(${o.number})` })
+        .from(o)
+        .where(and(ofKind, eq(o.channel, channel)))
         .get()!.n;
       const next = firstFreeNumber(top);
+      const n = standingOrderNumber;
       return db
         .insert(n)
-        .values({ channel, last: next })
-        .onConflictDoUpdate({ target: n.channel, set: { last: sql`max(${n.last} + 1, ${next})` } })
+        .values({ kind: kind.kind, channel, last: next })
+        .onConflictDoUpdate({ target: [n.kind, n.channel], set: { last: sql`max(${n.last} + 1, ${next})` } })
         .returning()
         .get().last;
     },
     shared: {
       listByChannel(channel: string): Row[] {
-        return rows(db.select().from(c).where(eq(c.channel, channel)).orderBy(asc(c.number)).all());
+        return kind.read(and(ofKind, eq(o.channel, channel)), [asc(o.number)]);
       },
       byNumber(channel: string, number: number): Row | undefined {
-        return db
-          .select()
-          .from(c)
-          .where(and(eq(c.channel, channel), eq(c.number, number)))
-          .get() as Row | undefined;
+        return kind.read(and(ofKind, eq(o.channel, channel), eq(o.number, number)), [])[0];
       },
       byId(id: number): Row | undefined {
-        return db.select().from(c).where(eq(c.id, id)).get() as Row | undefined;
+        return kind.read(and(ofKind, eq(o.id, id)), [])[0];
       },
-      setPaused(id: number, paused: boolean, nextRunAt?: number): void {
+      setPaused(id: number, paused: boolean, nextRunAt?: number, reason?: string): void {
         const next = nextRunAt ?? (!paused && kind.resumeNow ? now() : undefined);
-        db.update(c)
-          .set({ paused, ...(next !== undefined ? { nextRunAt: next } : {}) })
-          .where(eq(c.id, id))
+        db.update(o)
+          .set({
+            paused,
+            pausedReason: paused ? (reason ?? null) : null,
+            ...(next !== undefined ? { nextRunAt: next } : {}),
+          })
+          .where(and(ofKind, eq(o.id, id)))
           .run();
       },
-      due(service: string, at: number, only?: Only): Row[] {
-        const held = db.select({ channel: channelHold.channel }).from(channelHold);
-        return rows(
-          db
-            .select()
-            .from(c)
-            .where(
-              and(
-                eq(c.service, service),
-                only === undefined ? undefined : kind.only(only as never),
-                eq(c.paused, false),
-                lte(c.nextRunAt, at),
-                notInArray(c.channel, held),
-              ),
-            )
-            .orderBy(...kind.dueOrder)
-            .all(),
-        );
+      dueParts(service: string, at: number, scan?: DueScan): Part[] {
+        return db
+          .select({ part: kind.part })
+          .from(o)
+          .innerJoin(kind.join.table, kind.join.on)
+          .where(dueWhere(service, at, scan))
+          .groupBy(kind.part)
+          .orderBy(min(kind.wait), min(o.id))
+          .all()
+          .map((r) => r.part);
+      },
+      due(service: string, at: number, part?: Part, scan?: DueScan): Row[] {
+        const onePart = part === undefined ? undefined : sql`${kind.part} = ${part}`;
+        return kind.read(and(dueWhere(service, at, scan), onePart), [kind.wait, asc(o.id)]);
       },
       count(service?: string): number {
-        return countWhere(service ? eq(c.service, service) : undefined);
+        return countWhere(service ? eq(o.service, service) : undefined);
       },
     },
   };

@@ -2,7 +2,7 @@
 // from their alerts, digests and spend (`manzil teams`).
 import { and, eq, sql } from 'drizzle-orm';
 import type { Store } from './db.js';
-import { digest, alertDefinition, teamBudget, teamUsage } from './schema.js';
+import { standingOrder, teamBudget, teamUsage } from './schema.js';
 import type { Synced } from './contracts/synced.js';
 import type { TeamLine, TeamRepo } from './contracts/usage.js';
 import { monthOf, teamLines } from './state-and-cache-values.js';
@@ -54,8 +54,8 @@ export function createTeamRepo(store: Store, now: () => number = Date.now): Sync
     /** Every team known: from its alerts, digests, spend this month or own share; with its counts. */
     list(month = monthOf(now())): TeamLine[] {
       return teamLines(
-        db.select({ channel: alertDefinition.channel }).from(alertDefinition).all(),
-        db.select({ channel: digest.channel }).from(digest).all(),
+        db.select({ channel: standingOrder.channel }).from(standingOrder).where(eq(standingOrder.kind, 'alert')).all(),
+        db.select({ channel: standingOrder.channel }).from(standingOrder).where(eq(standingOrder.kind, 'digest')).all(),
         db.select().from(teamUsage).where(eq(teamUsage.month, month)).all(),
         db.select().from(teamBudget).all(),
       );

@@ -122,6 +122,10 @@ describe('alerts saved with amounts no listing can have', () => {
     ]);
     const rows = await first.alerts.repo.listByChannel(CHANNEL);
     expect(rows.map((r) => r.paused)).toEqual([true, true]);
+    // And why, on the standing order itself.
+    expect(rows.every((r) => /^asks for what no listing can be: .*AED 10 billion/.test(r.pausedReason ?? ''))).toBe(
+      true,
+    );
 
     // An ordinary alert saved now runs; the paused ones are not run, so they gather no error.
     expect(await command(first, '/alerts', 'add rent marina 2br')).toMatch(/Saved as alert #3/);

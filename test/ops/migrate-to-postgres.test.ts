@@ -59,7 +59,7 @@ afterEach(async () => {
 /**
  * A SQLite database as a running Manzil leaves it: alerts primed and run, posts delivered and queued, a held channel.
  */
-async function populated(): Promise<{ dbPath: string; ids: { marina: number; jvc: number } }> {
+async function populated(): Promise<{ dbPath: string; ids: { marina: number; jvc: number; gone: number } }> {
   const dbPath = join(tempDir(), 'manzil.db');
   const db = sqliteDatabase(openStore(dbPath));
   const made = [
@@ -67,13 +67,12 @@ async function populated(): Promise<{ dbPath: string; ids: { marina: number; jvc
     await db.alerts.create(search('jvc'), { perChannel: 10, perOwner: 10 }),
   ];
   const [marina, jvc] = made.map((m) => (m.ok ? m.row : expect.fail('not saved')));
-  await db.alerts.remove(
-    (
-      await db.alerts
-        .create(search('gone'), { perChannel: 10, perOwner: 10 })
-        .then((m) => (m.ok ? m.row : expect.fail('not saved')))
-    ).id,
-  );
+  const gone = (
+    await db.alerts
+      .create(search('gone'), { perChannel: 10, perOwner: 10 })
+      .then((m) => (m.ok ? m.row : expect.fail('not saved')))
+  ).id;
+  await db.alerts.remove(gone);
   const t = Date.now();
   await db.alerts.commitRun({
     searchId: marina!.id,
@@ -116,7 +115,7 @@ async function populated(): Promise<{ dbPath: string; ids: { marina: number; jvc
   await db.teams.charge(['slack:T0MIGRATE']);
   await db.leases.acquire('alerts-poll', 'old', t, 1);
   await db.close();
-  return { dbPath, ids: { marina: marina!.id, jvc: jvc!.id } };
+  return { dbPath, ids: { marina: marina!.id, jvc: jvc!.id, gone } };
 }
 
 async function migrate(dbPath: string, url: string) {
@@ -160,10 +159,11 @@ describe('manzil migrate-to-postgres', () => {
     expect(first.status).toBe(0);
     const tables = rowsOf(first.out);
     for (const name of [
+      'standing_order',
+      'standing_order_number',
       'saved_search',
       'search_seen',
       'outbox',
-      'alert_number',
       'place_hold',
       'button_state',
       'api_usage',
@@ -174,6 +174,7 @@ describe('manzil migrate-to-postgres', () => {
       expect(tables[name], name).toBeDefined();
       expect(tables[name]!.postgres, name).toBe(tables[name]!.sqlite);
     }
+    expect(tables.standing_order!.sqlite).toBe(2);
     expect(tables.saved_search!.sqlite).toBe(2);
     expect(tables.search_seen!.sqlite).toBe(4);
 
@@ -191,6 +192,8 @@ describe('manzil migrate-to-postgres', () => {
       ]);
       const next = await db.alerts.create(search('downtown'), { perChannel: 10, perOwner: 10 });
       expect(next.ok && [next.row.number, next.row.id > ids.jvc]).toEqual([4, true]);
+      // Not the id of the alert removed before the copy either: ids go on from every one SQLite gave.
+      expect(next.ok && next.row.id > ids.gone).toBe(true);
       // What was queued keeps its delivery id (the platform is asked about the same id); what was delivered stays so.
       expect(
         (await db.outbox.list({ state: 'pending' })).map((r) => ({

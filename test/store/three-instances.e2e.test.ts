@@ -308,7 +308,10 @@ describe('three instances on one Postgres', () => {
     // The one left runs every search again and delivers everything, the post cut off included, once.
     await waitUntil(
       'every search run since the kills',
-      async () => Number((await one<{ at: string }>('select min(last_run_at) as at from saved_search')).at) > cutAt,
+      async () =>
+        Number(
+          (await one<{ at: string }>("select min(last_run_at) as at from standing_order where kind = 'alert'")).at,
+        ) > cutAt,
       // One instance left for all 1,000 searches, after the killed ones' parts expire: past 60 s on a loaded machine.
       120_000,
       instances,

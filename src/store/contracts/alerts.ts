@@ -3,15 +3,13 @@
 // Plain types, in a module that imports no implementation.
 import type { Fence } from './leases.js';
 import type { NewDelivery } from './outbox.js';
-import type { StandingOrderRepo } from './standing-orders.js';
+import type { SeenRepo } from './seen.js';
+import type { Created, StandingOrderRepo, StandingOrderRow } from './standing-orders.js';
 
-/** A saved search (the SQLite schema's row: held equal by a type test). */
-export interface AlertRow {
+/** An alert's own fields, in its side table (`saved_search`) beside its standing order (the schemas' row: a type test). */
+export interface AlertFieldsRow {
+  /** Its standing order's id. */
   id: number;
-  service: string;
-  channel: string;
-  number: number;
-  owner: string;
   /** The command as typed. */
   text: string;
   /** The parsed query and resolved location, versioned JSON. */
@@ -20,19 +18,17 @@ export interface AlertRow {
   /** Canonical endpoint parameters (no page, no sort): searches with the same key are fetched once per run. */
   paramsKey: string;
   summary: string;
-  paused: boolean;
-  createdAt: number;
   /** Set by the first run, which records what exists and posts nothing. */
   primedAt: number | null;
-  lastRunAt: number | null;
-  nextRunAt: number;
-  lastError: string | null;
   errorSince: number | null;
   /** True once the channel was told that this search keeps failing. */
   errorReported: boolean;
 }
 
-/** What a save gives: the row's own fields, the store numbering, timing and stating the rest. */
+/** A saved search: its standing order's columns and its own, read as one row. */
+export interface AlertRow extends StandingOrderRow, AlertFieldsRow {}
+
+/** What a save gives: the row's own fields, the store numbering, timing and stating the rest (its schedule: every run). */
 export type NewAlert = Pick<
   AlertRow,
   'service' | 'channel' | 'owner' | 'text' | 'query' | 'operation' | 'paramsKey' | 'summary'
@@ -47,14 +43,21 @@ export interface AlertLimits {
 export type AlertRefusal =
   { ok: false; reason: 'channel' | 'owner' } | { ok: false; reason: 'duplicate'; existing: AlertRow };
 
-export type CreateResult = { ok: true; row: AlertRow } | AlertRefusal;
+export type CreateResult = Created<AlertRow, AlertRefusal>;
 
 /**
- * Saved searches. `create` refuses the same search (same service and canonical query) saved in the channel already, a
- * double click on "Save as alert", before the limits; `due`'s `only` is a params key (one query's part of a run); a
- * resumed alert is due at once.
+ * Saved searches. A part of a run is a params key (one query, fetched once for every alert that asks it); a resumed
+ * alert is due at once.
  */
-export interface AlertDefinitionRepo extends StandingOrderRepo<AlertRow, NewAlert, AlertLimits, AlertRefusal, string> {
+export interface AlertDefinitionRepo extends StandingOrderRepo<AlertRow, string> {
+  /**
+   * Saves a search as `Created` promises (./standing-orders.ts), refusing first the same search (same service and
+   * canonical query) saved in the channel already, a double click on "Save as alert", then the per-channel and
+   * per-owner limits.
+   */
+  create(input: NewAlert, limits: AlertLimits): Promise<CreateResult>;
+  /** Removes a search with what it has seen and its deliveries not yet posted. */
+  remove(id: number): Promise<void>;
   /**
    * When a search of this query (service and params key) last polled it successfully, or undefined: what the chat's
    * answer cache must not be older than, since the poll may have found new listings (the poller may run elsewhere).
@@ -73,3 +76,6 @@ export interface AlertDefinitionRepo extends StandingOrderRepo<AlertRow, NewAler
   /** Queues the "this search keeps failing" notice and marks it told, in one transaction (under the fence, when given). */
   reportFailing(searchId: number, delivery: NewDelivery, fence?: Fence): Promise<void>;
 }
+
+/** What src/alerts reaches of the store: saved searches and what each has seen (./seen.ts), as one port. */
+export type AlertsRepo = AlertDefinitionRepo & SeenRepo;

@@ -1,7 +1,8 @@
 // The database as the rest of Manzil sees it: its repositories, whichever dialect is behind them. Both openers write it
-// (SQLite ../database.ts, Postgres ../pg/database.ts), so it lives where neither is imported.
-import type { Store } from '../db.js';
-import type { AlertsRepo, DigestRepo } from '../promised.js';
+// (SQLite ../database.ts, Postgres ../pg/database.ts), so it lives where neither is imported, and names no dialect's
+// type: what only SQLite does reaches its file through ../database.ts's OpenedDatabase.
+import type { AlertsRepo } from './alerts.js';
+import type { DigestRepo } from './digests.js';
 import type { LeaseRepo } from './leases.js';
 import type { OutboxRepo } from './outbox.js';
 import type { SlackInstallationRepo } from './installations.js';
@@ -25,7 +26,5 @@ export interface Database {
   marketCache(service: string): MarketCacheRepo;
   usage(baseUrl: string): ApiUsageRepo;
   installations(sealer: Sealer): SlackInstallationRepo;
-  /** The SQLite file; undefined on Postgres. */
-  sqlite: Store | undefined;
   close(): Promise<void>;
 }

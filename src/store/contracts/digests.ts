@@ -3,31 +3,23 @@
 // implementation.
 import type { Fence } from './leases.js';
 import type { NewDelivery } from './outbox.js';
-import type { StandingOrderRepo } from './standing-orders.js';
+import type { Created, StandingOrderRepo, StandingOrderRow } from './standing-orders.js';
 
-/** A channel's market digest (the SQLite schema's row: held equal by a type test). */
-export interface DigestRow {
+/** A digest's own fields, in its side table (`digest`) beside its standing order (the schemas' row: a type test). */
+export interface DigestFieldsRow {
+  /** Its standing order's id. */
   id: number;
-  service: string;
-  channel: string;
-  number: number;
-  owner: string;
   /** The areas followed: JSON `[{ "id": 5002, "name": "Dubai Marina" }]`. */
   areas: string;
-  /** JSON: `{ "every": "week", "day": 1, "time": "09:00" }` (src/digests/schedule.ts). */
-  schedule: string;
   timezone: string;
-  paused: boolean;
-  createdAt: number;
-  /** The next due time (a slot): composed and queued once per slot. */
-  nextRunAt: number;
-  /** The slot last composed and queued, and when. */
+  /** The slot last composed and queued (a digest's `nextRunAt` is a slot: composed and queued once per slot). */
   lastSlot: number | null;
-  lastRunAt: number | null;
   /** Upstream calls the last run cost. */
   lastCalls: number | null;
-  lastError: string | null;
 }
+
+/** A channel's market digest: its standing order's columns (its `schedule` JSON included) and its own. */
+export interface DigestRow extends StandingOrderRow, DigestFieldsRow {}
 
 export interface NewDigest {
   service: string;
@@ -52,16 +44,16 @@ export interface DigestRunRecord {
 }
 
 /**
- * Market digests. `create` is held to a limit per channel only; `due`'s `only` is a digest's id (one digest's part of
- * a run); a resumed digest keeps its next time unless given one; `remove` takes its digests not yet posted with it.
+ * Market digests. A part of a run is a digest's id (one digest); a resumed digest keeps its next time unless given one.
  */
-export interface DigestRepo extends StandingOrderRepo<
-  DigestRow,
-  NewDigest,
-  { perChannel: number },
-  { ok: false; reason: 'channel' },
-  number
-> {
+export interface DigestRepo extends StandingOrderRepo<DigestRow, number> {
+  /** Saves a digest as `Created` promises (./standing-orders.ts), held to a limit per channel only. */
+  create(
+    input: NewDigest,
+    limits: { perChannel: number },
+  ): Promise<Created<DigestRow, { ok: false; reason: 'channel' }>>;
+  /** Removes a digest with its digests not yet posted. */
+  remove(id: number): Promise<void>;
   /**
    * A run composed the digest of `run.slot`: it is queued (once: its dedupe key is the slot) and the digest moves on to
    * `run.nextRunAt`, in one transaction, only while `fence` still holds the digests job (false when it no longer

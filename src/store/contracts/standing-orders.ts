@@ -1,19 +1,32 @@
 // What every kind of standing order (an alert, a digest) keeps alike, on either database (SQLite ../standing-orders.ts,
-// Postgres ../pg/standing-orders.ts): a channel's orders numbered 1, 2, 3… in it, paused or not, due at a time. A kind
-// adds its own columns and methods in a contract of its own (./alerts.ts, ./digests.ts) extending this one. Plain
-// types, in a module that imports none of them.
+// Postgres ../pg/standing-orders.ts): one `standing_order` table for every kind (decision 0008), a target's orders of a
+// kind numbered 1, 2, 3… in it, paused or not, due at a time. A kind keeps its own fields in a side table of its own and
+// adds its methods in a contract of its own (./alerts.ts, ./digests.ts) extending this one. Plain types, in a module
+// that imports none of them.
 
-/** The columns every kind of standing order has. */
+/** The columns every kind of standing order has (the schemas' `standing_order` row: held equal by a type test). */
 export interface StandingOrderRow {
   id: number;
+  /** Which kind it is (`alert`, `digest`): which side table holds the rest of it. */
+  kind: string;
   /** The property service it is run against (its key); orders of another service are kept but not run. */
   service: string;
-  /** The opaque chat channel it posts to: `slack:T1:C1`, `discord:G:C`, `console:local`. */
+  /**
+   * Its target, where it posts (the `target` column): a channel (`slack:T1:C1`, `discord:G:C`, `console:local`), or a
+   * person's direct messages (`<platform>:<team>:@<person>`, not built yet). Both start with the team (teamOf).
+   */
   channel: string;
-  /** Its number in its channel, shown to people: stable, and never given twice in that channel. */
+  /** Its number among its kind's orders of its target, shown to people: stable, and never given twice there. */
   number: number;
   owner: string;
   paused: boolean;
+  /** Why Manzil paused it (null when a person did, and while it runs). */
+  pausedReason: string | null;
+  /**
+   * When it runs, JSON: an alert's `{ "every": "run" }` (every run of the alerts job), a digest's
+   * `{ "every": "week", "day": 1, "time": "09:00" }` (src/digests/schedule.ts reads them).
+   */
+  schedule: string;
   createdAt: number;
   /** When it is due next. */
   nextRunAt: number;
@@ -21,37 +34,49 @@ export interface StandingOrderRow {
   lastError: string | null;
 }
 
-/** A save's answer: the order saved, or the limit it would pass (`channel`, or the kind's own refusals). */
-export type Created<Row, Refusal> = { ok: true; row: Row } | Refusal;
+/** Narrows a due scan: only orders whose target is on one of these platforms (`slack`, `discord`); all when unset. */
+export interface DueScan {
+  platforms?: readonly string[] | undefined;
+}
 
 /**
- * The repository of one kind of standing order. `Row` is its row, `New` what a save gives, `Limits` the limits a save
- * is held to, `Refusal` why a save may be refused, `Only` how a run narrows the due scan to its part.
+ * The repository of one kind of standing order. `Row` is its row (the standing order's columns and the kind's own),
+ * `Part` what a shared run is split into (alerts: a query's params key; digests: a digest's id).
  */
-export interface StandingOrderRepo<Row extends StandingOrderRow, New, Limits, Refusal, Only> {
-  /**
-   * Saves an order with the next number in its channel (one above every number given there before, even to an order
-   * since removed), unless a limit refuses it. Counting, refusing and numbering are one transaction, and on Postgres
-   * saves in one channel wait for each other: two instances saving at once get distinct numbers within the limits.
-   */
-  create(input: New, limits: Limits): Promise<Created<Row, Refusal>>;
-  /** A channel's orders, by number. */
+export interface StandingOrderRepo<Row extends StandingOrderRow, Part> {
+  /** A target's orders of this kind, by number. */
   listByChannel(channel: string): Promise<Row[]>;
-  /** A channel's order by the number people see; undefined when there is none (or it was removed). */
+  /** A target's order by the number people see; undefined when there is none (or it was removed). */
   byNumber(channel: string, number: number): Promise<Row | undefined>;
+  /** An order of this kind by id; undefined when there is none (or the id is another kind's). */
   byId(id: number): Promise<Row | undefined>;
   /**
-   * Pauses or resumes. Pausing keeps its next time; resuming makes it due at `nextRunAt` when given (otherwise as the
-   * kind decides: an alert at once, a digest at the time it had). Unfenced: a person's change, not a run's.
+   * Pauses or resumes. Pausing keeps its next time and records `reason` (why Manzil paused it; none for a person);
+   * resuming clears the reason and makes it due at `nextRunAt` when given (otherwise as the kind decides: an alert at
+   * once, a digest at the time it had). Unfenced: a person's change, not a run's.
    */
-  setPaused(id: number, paused: boolean, nextRunAt?: number): Promise<void>;
-  /** Removes an order with what it has queued and not yet delivered; nothing else of its channel changes. */
-  remove(id: number): Promise<void>;
+  setPaused(id: number, paused: boolean, nextRunAt?: number, reason?: string): Promise<void>;
   /**
-   * The orders of `service` due at `at`, not paused, the longest-waiting first; those of a channel held because it
-   * cannot receive wait with it (nothing piles up for it). `only`: the part of a shared run (a query, one digest).
+   * The due scan's first step, in SQL: the distinct parts of the orders of `service` due at `at` (not paused, next run
+   * at or before `at`, on one of `scan.platforms` when given), each part once, the part with the longest-waiting order
+   * first (alerts: the oldest last run; digests: the earliest next run; then the lowest id). Orders of a target held
+   * because it cannot receive wait with it (nothing piles up for it). Only the parts are read, never the due rows.
    */
-  due(service: string, at: number, only?: Only): Promise<Row[]>;
-  /** How many orders there are, of one service or of all. */
+  dueParts(service: string, at: number, scan?: DueScan): Promise<Part[]>;
+  /**
+   * The due orders themselves, as `dueParts` selects them, the longest-waiting first: of one `part` when given (a part
+   * of a shared run), else every one (a run not shared). An order due when its part was listed may no longer be
+   * (another run did it, it was paused or removed): it is not returned.
+   */
+  due(service: string, at: number, part?: Part, scan?: DueScan): Promise<Row[]>;
+  /** How many orders of this kind there are, of one service or of all. */
   count(service?: string): Promise<number>;
 }
+
+/**
+ * What `create` promises of every kind: the next number in its target (one above every number given there before to
+ * this kind, even to an order since removed), unless a limit refuses it. Counting, refusing and numbering are one
+ * transaction, and on Postgres saves in one target wait for each other: two instances saving at once get distinct
+ * numbers within the limits. `remove(id)` takes the order with what it has queued and not yet delivered.
+ */
+export type Created<Row, Refusal> = { ok: true; row: Row } | Refusal;

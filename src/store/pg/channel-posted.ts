@@ -3,7 +3,7 @@
 // run's listings and their locations.
 import { and, asc, eq, exists, or, sql } from 'drizzle-orm';
 import type { ChannelPosted, PostedAlert, PostedQuery } from '../contracts/seen.js';
-import { alertDefinition, channelPosted, channelPostedAlert } from './schema.js';
+import { alertFields, channelPosted, channelPostedAlert, standingOrder } from './schema.js';
 import type { PgRunner, PgTx } from './tx.js';
 
 const columns = {
@@ -61,16 +61,17 @@ export async function postedAlerts(runner: PgRunner, q: PostedQuery): Promise<Po
     .select({
       ...columns,
       searchId: channelPostedAlert.searchId,
-      number: alertDefinition.number,
-      summary: alertDefinition.summary,
+      number: standingOrder.number,
+      summary: alertFields.summary,
     })
     .from(channelPosted)
     .innerJoin(channelPostedAlert, alerted)
-    .innerJoin(alertDefinition, eq(alertDefinition.id, channelPostedAlert.searchId))
+    .innerJoin(standingOrder, eq(standingOrder.id, channelPostedAlert.searchId))
+    .innerJoin(alertFields, eq(alertFields.id, channelPostedAlert.searchId))
     .where(byKey(q))
     .orderBy(
       sql`${channelPosted.channel} collate "C"`,
-      asc(alertDefinition.number),
+      asc(standingOrder.number),
       sql`${channelPosted.propertyId} collate "C"`,
     );
 }
@@ -88,14 +89,14 @@ export async function recordPosted(
   if (written.length === 0) return;
   const posted = sql`from unnest(${sql.param(written.map((w) => w.searchId))}::int[], ${sql.param(written.map((w) => w.propertyId))}::text[]) as w(search_id, property_id)
     join search_seen ss on ss.search_id = w.search_id and ss.property_id = w.property_id and ss.posted
-    join saved_search s on s.id = ss.search_id`;
+    join standing_order s on s.id = ss.search_id`;
   await tx.execute(sql`
     insert into channel_posted (service, place, property_id, location_key, bedrooms, size, last_price, reported_price)
-    select distinct on (s.service, s.place, ss.property_id) s.service, s.place, ss.property_id, ss.location_key,
+    select distinct on (s.service, s.target, ss.property_id) s.service, s.target, ss.property_id, ss.location_key,
       ss.bedrooms, ss.size, ss.last_price,
-      min(coalesce(ss.reported_price, ss.last_price)) over (partition by s.service, s.place, ss.property_id)
+      min(coalesce(ss.reported_price, ss.last_price)) over (partition by s.service, s.target, ss.property_id)
     ${posted}
-    order by s.service, s.place, ss.property_id, ss.search_id
+    order by s.service, s.target, ss.property_id, ss.search_id
     on conflict (service, place, property_id) do update set location_key = excluded.location_key,
       bedrooms = excluded.bedrooms, size = excluded.size, last_price = excluded.last_price,
       reported_price = case when exists (select 1 from channel_posted_alert m
@@ -103,7 +104,7 @@ export async function recordPosted(
         then least(channel_posted.reported_price, excluded.reported_price) else excluded.reported_price end`);
   await tx.execute(sql`
     insert into channel_posted_alert (service, place, property_id, search_id)
-    select s.service, s.place, ss.property_id, ss.search_id ${posted}
-    order by s.service, s.place, ss.property_id, ss.search_id
+    select s.service, s.target, ss.property_id, ss.search_id ${posted}
+    order by s.service, s.target, ss.property_id, ss.search_id
     on conflict do nothing`);
 }

@@ -28,7 +28,6 @@ export async function openPgDatabase(url: string, options: PgStoreOptions = {}):
     marketCache: (service) => createPgMarketCacheRepo(store, Date.now, service),
     usage: (baseUrl) => createPgApiUsageRepo(store, baseUrl),
     installations: (sealer) => createPgSlackInstallationRepo(store, sealer),
-    sqlite: undefined,
     close: () => store.close(),
   };
 }

@@ -6,13 +6,13 @@ import type { InstallationKey, SlackInstallationRepo } from '../contracts/instal
 import type { Sealer } from '../sealing.js';
 import { keyOf, NEVER, REMOVED_REASON, resealed } from '../state-and-cache-values.js';
 import type { PgStore } from './open.js';
-import { digest, outbox, channelHold, alertDefinition, slackInstallation } from './schema.js';
+import { outbox, channelHold, standingOrder, slackInstallation } from './schema.js';
 import type { PgTx } from './tx.js';
 
 /** The channels of a workspace (`slack:T123:`) with alerts, digests or queued messages. */
 async function channelsOf(tx: PgTx, prefix: string): Promise<Set<string>> {
   const channels = new Set<string>();
-  for (const table of [alertDefinition, digest, outbox] as const) {
+  for (const table of [standingOrder, outbox] as const) {
     for (const r of await tx
       .selectDistinct({ channel: table.channel })
       .from(table)

@@ -74,36 +74,58 @@ export const apiUsage = pgTable(
   (t) => [primaryKey({ columns: [t.service, t.window] })],
 );
 
-export const alertDefinition = pgTable(
-  'saved_search',
+export const standingOrder = pgTable(
+  'standing_order',
   {
     // Autoincrement ids: identity BY DEFAULT, Postgres's advice over serial, and rows copied in from SQLite keep their
     // ids.
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    kind: text('kind').notNull(),
     service: text('service').notNull(),
-    channel: text('place').notNull(),
+    channel: text('target').notNull(),
     number: integer('number').notNull(),
     owner: text('owner').notNull(),
+    paused: boolean('paused').notNull().default(false),
+    pausedReason: text('paused_reason'),
+    schedule: text('schedule').notNull(),
+    createdAt: ms('created_at').notNull(),
+    nextRunAt: ms('next_run_at').notNull(),
+    lastRunAt: ms('last_run_at'),
+    lastError: text('last_error'),
+  },
+  (t) => [
+    uniqueIndex('standing_order_target_number_idx').on(t.kind, t.channel, t.number),
+    index('standing_order_owner_idx').on(t.kind, t.owner),
+    index('standing_order_due_idx').on(t.kind, t.service, t.paused, t.nextRunAt),
+  ],
+);
+
+export const standingOrderNumber = pgTable(
+  'standing_order_number',
+  {
+    kind: text('kind').notNull(),
+    channel: text('target').notNull(),
+    last: integer('last').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.channel] })],
+);
+
+export const alertFields = pgTable(
+  'saved_search',
+  {
+    id: integer('id')
+      .notNull()
+      .references(() => standingOrder.id, { onDelete: 'cascade' }),
     text: text('text').notNull(),
     query: text('query').notNull(),
     operation: text('operation').notNull(),
     paramsKey: text('params_key').notNull(),
     summary: text('summary').notNull(),
-    paused: boolean('paused').notNull().default(false),
-    createdAt: ms('created_at').notNull(),
     primedAt: ms('primed_at'),
-    lastRunAt: ms('last_run_at'),
-    nextRunAt: ms('next_run_at').notNull(),
-    lastError: text('last_error'),
     errorSince: ms('error_since'),
     errorReported: boolean('error_reported').notNull().default(false),
   },
-  (t) => [
-    uniqueIndex('saved_search_place_number_idx').on(t.channel, t.number),
-    index('saved_search_owner_idx').on(t.owner),
-    index('saved_search_due_idx').on(t.paused, t.nextRunAt),
-    index('saved_search_params_idx').on(t.service, t.paramsKey),
-  ],
+  (t) => [primaryKey({ columns: [t.id] }), index('saved_search_params_idx').on(t.paramsKey)],
 );
 
 export const searchSeen = pgTable(
@@ -111,7 +133,7 @@ export const searchSeen = pgTable(
   {
     searchId: integer('search_id')
       .notNull()
-      .references(() => alertDefinition.id, { onDelete: 'cascade' }),
+      .references(() => alertFields.id, { onDelete: 'cascade' }),
     propertyId: text('property_id').notNull(),
     firstSeenAt: ms('first_seen_at').notNull(),
     lastSeenAt: ms('last_seen_at').notNull(),
@@ -151,7 +173,7 @@ export const channelPostedAlert = pgTable(
     propertyId: text('property_id').notNull(),
     searchId: integer('search_id')
       .notNull()
-      .references(() => alertDefinition.id, { onDelete: 'cascade' }),
+      .references(() => alertFields.id, { onDelete: 'cascade' }),
   },
   (t) => [
     primaryKey({ columns: [t.service, t.channel, t.propertyId, t.searchId] }),
@@ -163,7 +185,7 @@ export const outbox = pgTable(
   'outbox',
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    searchId: integer('search_id').references(() => alertDefinition.id, { onDelete: 'cascade' }),
+    searchId: integer('search_id').references(() => alertFields.id, { onDelete: 'cascade' }),
     channel: text('place').notNull(),
     kind: text('kind').notNull(),
     propertyId: text('property_id'),
@@ -192,11 +214,6 @@ export const outbox = pgTable(
     index('outbox_place_idx').on(t.channel, t.state),
   ],
 );
-
-export const alertNumber = pgTable('alert_number', {
-  channel: text('place').primaryKey(),
-  last: integer('last').notNull(),
-});
 
 export const jobLease = pgTable('job_lease', {
   name: text('name').primaryKey(),
@@ -228,36 +245,20 @@ export const channelHold = pgTable('place_hold', {
   retryAt: ms('retry_at').notNull(),
 });
 
-export const digest = pgTable(
+export const digestFields = pgTable(
   'digest',
   {
-    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    service: text('service').notNull(),
-    channel: text('place').notNull(),
-    number: integer('number').notNull(),
-    owner: text('owner').notNull(),
+    id: integer('id')
+      .notNull()
+      .references(() => standingOrder.id, { onDelete: 'cascade' }),
     areas: text('places').notNull(),
-    schedule: text('schedule').notNull(),
     timezone: text('timezone').notNull(),
-    paused: boolean('paused').notNull().default(false),
-    createdAt: ms('created_at').notNull(),
-    nextRunAt: ms('next_run_at').notNull(),
     // A slot is a time.
     lastSlot: ms('last_slot'),
-    lastRunAt: ms('last_run_at'),
     lastCalls: integer('last_calls'),
-    lastError: text('last_error'),
   },
-  (t) => [
-    uniqueIndex('digest_place_number_idx').on(t.channel, t.number),
-    index('digest_due_idx').on(t.paused, t.nextRunAt),
-  ],
+  (t) => [primaryKey({ columns: [t.id] })],
 );
-
-export const digestNumber = pgTable('digest_number', {
-  channel: text('place').primaryKey(),
-  last: integer('last').notNull(),
-});
 
 export const slackInstallation = pgTable('slack_installation', {
   key: text('key').primaryKey(),

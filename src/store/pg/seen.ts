@@ -12,7 +12,7 @@ import { holdsLeaseIn } from './leases.js';
 import { readRestore } from './meta.js';
 import type { PgStore } from './open.js';
 import { enqueueAllIn } from './outbox.js';
-import { alertDefinition, searchSeen } from './schema.js';
+import { alertFields, searchSeen, standingOrder } from './schema.js';
 import type { PgTx } from './tx.js';
 
 /** Rows per upsert statement: 10 parameters a row stays far below Postgres's 65535. */
@@ -96,10 +96,10 @@ async function upsertSeen(tx: PgTx, rows: readonly SeenWrite[]): Promise<void> {
 /** The searches still there, locked until the commit (in id order, so two commits never lock in opposite orders). */
 async function lockSearches(tx: PgTx, ids: readonly number[]): Promise<Map<number, number | null>> {
   const rows = await tx
-    .select({ id: alertDefinition.id, lastRunAt: alertDefinition.lastRunAt })
-    .from(alertDefinition)
-    .where(sql`${alertDefinition.id} = ANY(${sql.param([...new Set(ids)])}::int[])`)
-    .orderBy(asc(alertDefinition.id))
+    .select({ id: standingOrder.id, lastRunAt: standingOrder.lastRunAt })
+    .from(standingOrder)
+    .where(sql`${standingOrder.id} = ANY(${sql.param([...new Set(ids)])}::int[]) and ${standingOrder.kind} = 'alert'`)
+    .orderBy(asc(standingOrder.id))
     .for('no key update');
   return new Map(rows.map((r) => [r.id, r.lastRunAt]));
 }
@@ -112,11 +112,17 @@ async function recordRuns(tx: PgTx, done: ReadonlyMap<number, ReturnType<typeof 
     const group = groups.get(key) ?? groups.set(key, { set, ids: [] }).get(key)!;
     group.ids.push(id);
   }
-  for (const { set, ids } of groups.values())
+  for (const { set, ids } of groups.values()) {
     await tx
-      .update(alertDefinition)
-      .set(set)
-      .where(sql`${alertDefinition.id} = ANY(${sql.param(ids)}::int[])`);
+      .update(standingOrder)
+      .set(set.order)
+      .where(sql`${standingOrder.id} = ANY(${sql.param(ids)}::int[])`);
+    if (Object.keys(set.alert).length > 0)
+      await tx
+        .update(alertFields)
+        .set(set.alert)
+        .where(sql`${alertFields.id} = ANY(${sql.param(ids)}::int[])`);
+  }
 }
 
 /**

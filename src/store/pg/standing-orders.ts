@@ -1,107 +1,119 @@
 // What every kind of standing order stores alike on Postgres, as ../standing-orders.ts on SQLite (the contract:
-// ../contracts/standing-orders.ts). Several instances save at once here: a save takes its kind's advisory lock on the
-// channel (lockChannel) before it counts and numbers, so two saves in one channel wait for each other.
-import { and, asc, count, eq, lte, max, notInArray, sql, type SQL } from 'drizzle-orm';
-import type { StandingOrderRow } from '../contracts/standing-orders.js';
+// ../contracts/standing-orders.ts), over the one `standing_order` table. Several instances save at once here: a save
+// takes its kind's advisory lock on the target (lockChannel) before it counts and numbers, so two saves in one target
+// wait for each other.
+import { and, asc, count, eq, lte, max, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { DueScan, StandingOrderRow } from '../contracts/standing-orders.js';
 import { firstFreeNumber } from '../alert-digest-writes.js';
 import type { PgStore } from './open.js';
-import type { alertDefinition, alertNumber, digest, digestNumber } from './schema.js';
-import { channelHold } from './schema.js';
+import { channelHold, standingOrder as o, standingOrderNumber } from './schema.js';
 import type { PgRunner, PgTx } from './tx.js';
 
-/** The tables of the kinds: the columns the core reads are named alike in each. */
-type OrderTable = typeof alertDefinition | typeof digest;
-
-export interface PgOrderTableOf {
-  table: OrderTable;
-  /** The table of the last number given in each channel (never given again there). */
-  numbers: typeof alertNumber | typeof digestNumber;
+/** What a kind tells the shared part: its name, how its rows are read, what a part of a run is. */
+export interface PgOrderKind<Row extends StandingOrderRow, Part> {
+  kind: string;
+  /** Its rows (the standing order joined with its side table) where `where` holds, in `order`. */
+  read(r: PgRunner, where: SQL | undefined, order: SQL[]): Promise<Row[]>;
+  /** Its side table joined to standing_order, for the due scan's grouping. */
+  join: { table: PgTable; on: SQL };
   /** The kind's advisory lock namespace (the first key of pg_advisory_xact_lock(int, int)). */
   lock: number;
-  /** How `due` narrows to the part of a shared run. */
-  only(value: never): SQL | undefined;
-  /** `due`'s order: the longest-waiting first. */
-  dueOrder: SQL[];
+  /** What a part of a shared run is (a column of either table). */
+  part: SQL<Part>;
+  /** The longest-waiting first, ascending (the id breaks ties). */
+  wait: SQL;
   /** Resuming without a time makes it due at once (alerts) rather than at the time it had (digests). */
   resumeNow: boolean;
 }
 
+/** Only orders whose target is on one of `platforms`; none when the list is empty, all when unset. */
+function onPlatforms(platforms: readonly string[] | undefined): SQL | undefined {
+  if (platforms === undefined) return undefined;
+  return or(sql`false`, ...platforms.map((p) => sql`substr(${o.channel}, 1, ${p.length + 1}::int) = ${`${p}:`}`));
+}
+
 /** The shared methods of one kind on Postgres. */
-export function pgStandingOrdersOn<Row extends StandingOrderRow, Only>(
+export function pgStandingOrdersOn<Row extends StandingOrderRow, Part>(
   store: PgStore,
-  kind: PgOrderTableOf,
+  kind: PgOrderKind<Row, Part>,
   now: () => number,
 ) {
   const { db } = store;
-  // The columns by name, typed as one kind's: both tables name and type them alike.
-  const c = kind.table as typeof digest;
-  const rows = (q: unknown) => q as Row[];
+  const ofKind = eq(o.kind, kind.kind);
   const countWhere = async (r: PgRunner, where: SQL | undefined): Promise<number> =>
-    (await r.select({ n: count() }).from(c).where(where))[0]!.n;
+    (await r.select({ n: count() }).from(o).where(and(ofKind, where)))[0]!.n;
+  const dueWhere = (service: string, at: number, scan: DueScan | undefined) => {
+    const held = db.select({ channel: channelHold.channel }).from(channelHold);
+    return and(
+      ofKind,
+      eq(o.service, service),
+      eq(o.paused, false),
+      lte(o.nextRunAt, at),
+      notInArray(o.channel, held),
+      onPlatforms(scan?.platforms),
+    );
+  };
+  const first = async (where: SQL | undefined) => (await kind.read(db, where, []))[0];
 
   return {
     countWhere,
-    /** Serialises saves in one channel until the transaction ends; take it first, before any other lock. */
+    /** Serialises saves in one target until the transaction ends; take it first, before any other lock. */
     async lockChannel(tx: PgTx, channel: string): Promise<void> {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(${kind.lock}::int, hashtext(${channel}))`);
     },
-    /** The next number in `channel`, never one given there before. Call holding the channel's lock. */
+    /** The next number in `channel`, never one given there before to this kind. Call holding the target's lock. */
     async nextNumber(tx: PgTx, channel: string): Promise<number> {
       const [top] = await tx
-        .select({ n: max(c.number) })
-        .from(c)
-        .where(eq(c.channel, channel));
+        .select({ n: max(o.number) })
+        .from(o)
+        .where(and(ofKind, eq(o.channel, channel)));
       const next = firstFreeNumber(top?.n);
-      const n = kind.numbers as typeof digestNumber;
+      const n = standingOrderNumber;
       const [given] = await tx
         .insert(n)
-        .values({ channel, last: next })
-        .onConflictDoUpdate({ target: n.channel, set: { last: sql`greatest(${n.last} + 1, ${next}::int)` } })
+        .values({ kind: kind.kind, channel, last: next })
+        .onConflictDoUpdate({ target: [n.kind, n.channel], set: { last: sql`greatest(${n.last} + 1, ${next}::int)` } })
         .returning({ last: n.last });
       return given!.last;
     },
     shared: {
       async listByChannel(channel: string): Promise<Row[]> {
-        return rows(await db.select().from(c).where(eq(c.channel, channel)).orderBy(asc(c.number)));
+        return kind.read(db, and(ofKind, eq(o.channel, channel)), [asc(o.number)]);
       },
       async byNumber(channel: string, number: number): Promise<Row | undefined> {
-        const [row] = await db
-          .select()
-          .from(c)
-          .where(and(eq(c.channel, channel), eq(c.number, number)));
-        return row as Row | undefined;
+        return first(and(ofKind, eq(o.channel, channel), eq(o.number, number)));
       },
       async byId(id: number): Promise<Row | undefined> {
-        const [row] = await db.select().from(c).where(eq(c.id, id));
-        return row as Row | undefined;
+        return first(and(ofKind, eq(o.id, id)));
       },
-      async setPaused(id: number, paused: boolean, nextRunAt?: number): Promise<void> {
+      async setPaused(id: number, paused: boolean, nextRunAt?: number, reason?: string): Promise<void> {
         const next = nextRunAt ?? (!paused && kind.resumeNow ? now() : undefined);
         await db
-          .update(c)
-          .set({ paused, ...(next !== undefined ? { nextRunAt: next } : {}) })
-          .where(eq(c.id, id));
+          .update(o)
+          .set({
+            paused,
+            pausedReason: paused ? (reason ?? null) : null,
+            ...(next !== undefined ? { nextRunAt: next } : {}),
+          })
+          .where(and(ofKind, eq(o.id, id)));
       },
-      async due(service: string, at: number, only?: Only): Promise<Row[]> {
-        const held = db.select({ channel: channelHold.channel }).from(channelHold);
-        return rows(
-          await db
-            .select()
-            .from(c)
-            .where(
-              and(
-                eq(c.service, service),
-                only === undefined ? undefined : kind.only(only as never),
-                eq(c.paused, false),
-                lte(c.nextRunAt, at),
-                notInArray(c.channel, held),
-              ),
-            )
-            .orderBy(...kind.dueOrder),
-        );
+      async dueParts(service: string, at: number, scan?: DueScan): Promise<Part[]> {
+        const rows = await db
+          .select({ part: kind.part })
+          .from(o)
+          .innerJoin(kind.join.table, kind.join.on)
+          .where(dueWhere(service, at, scan))
+          .groupBy(kind.part)
+          .orderBy(min(kind.wait), min(o.id));
+        return rows.map((r) => r.part);
+      },
+      async due(service: string, at: number, part?: Part, scan?: DueScan): Promise<Row[]> {
+        const onePart = part === undefined ? undefined : sql`${kind.part} = ${part}`;
+        return kind.read(db, and(dueWhere(service, at, scan), onePart), [kind.wait, asc(o.id)]);
       },
       async count(service?: string): Promise<number> {
-        return countWhere(db, service ? eq(c.service, service) : undefined);
+        return countWhere(db, service ? eq(o.service, service) : undefined);
       },
     },
   };

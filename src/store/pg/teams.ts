@@ -5,7 +5,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { TeamRepo } from '../contracts/usage.js';
 import { monthOf, teamLines } from '../state-and-cache-values.js';
 import type { PgStore } from './open.js';
-import { digest, alertDefinition, teamBudget, teamUsage } from './schema.js';
+import { standingOrder, teamBudget, teamUsage } from './schema.js';
 
 export function createPgTeamRepo(store: PgStore, now: () => number = Date.now): TeamRepo {
   const { db } = store;
@@ -53,8 +53,8 @@ export function createPgTeamRepo(store: PgStore, now: () => number = Date.now): 
 
     async list(month = monthOf(now())) {
       return teamLines(
-        await db.select({ channel: alertDefinition.channel }).from(alertDefinition),
-        await db.select({ channel: digest.channel }).from(digest),
+        await db.select({ channel: standingOrder.channel }).from(standingOrder).where(eq(standingOrder.kind, 'alert')),
+        await db.select({ channel: standingOrder.channel }).from(standingOrder).where(eq(standingOrder.kind, 'digest')),
         await db.select().from(teamUsage).where(eq(teamUsage.month, month)),
         await db.select().from(teamBudget),
       );

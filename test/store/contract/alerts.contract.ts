@@ -12,7 +12,7 @@ import type {
 } from '../../../src/store/index.js';
 import type { LeaseRepo } from '../../../src/store/contracts/leases.js';
 import type { OutboxRepo } from '../../../src/store/contracts/outbox.js';
-import type { AlertsRepo } from '../../../src/store/promised.js';
+import type { AlertsRepo } from '../../../src/store/contracts/alerts.js';
 import { staleAndCurrent } from './fences.js';
 
 export interface AlertsDatabase {
@@ -283,6 +283,61 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       await db.alerts.commitRun(run(a.id, late + 1));
       expect((await db.alerts.due(SERVICE, late, 'location=marina')).map((r) => r.id)).toEqual([c.id]);
       expect(await db.alerts.due(SERVICE, late, 'location=nowhere')).toEqual([]);
+    });
+  });
+
+  describe('alerts repository: the due scan grouped in SQL', () => {
+    it('lists each due query once, the query with the longest-waiting search first', async () => {
+      const a = await saved('marina');
+      const b = await saved('jvc');
+      const c = await saved('marina', { channel: 'slack:T1:C2' });
+      const d = await saved('jlt');
+      const late = Date.now() + 3_600_000;
+      // jvc never ran; marina's oldest search ran at 1,000 (its other at 3,000); jlt at 2,000.
+      await db.alerts.commitRun(run(a.id, 3_000));
+      await db.alerts.commitRun(run(c.id, 1_000));
+      await db.alerts.commitRun(run(d.id, 2_000));
+      expect(await db.alerts.dueParts(SERVICE, late)).toEqual(['location=jvc', 'location=marina', 'location=jlt']);
+      // Only what is due at the time asked: marina's search of 1,000 alone.
+      expect(await db.alerts.dueParts(SERVICE, 1_500)).toEqual(['location=marina']);
+      expect((await db.alerts.due(SERVICE, 1_500, 'location=marina')).map((r) => r.id)).toEqual([c.id]);
+      await db.alerts.setPaused(b.id, true);
+      expect(await db.alerts.dueParts(SERVICE, late)).toEqual(['location=marina', 'location=jlt']);
+      expect(await db.alerts.dueParts('https://other.example', late)).toEqual([]);
+    });
+
+    it('lists only the queries of deliverable platforms, and a held channel’s searches wait with it', async () => {
+      const slack = await saved('marina');
+      const discord = await saved('jvc', { channel: 'discord:G1:C1' });
+      // A target merely starting like a platform's name is not on it.
+      await saved('jlt', { channel: 'slackish:T1:C1' });
+      const late = Date.now() + 3_600_000;
+      expect(await db.alerts.dueParts(SERVICE, late, { platforms: ['slack'] })).toEqual(['location=marina']);
+      expect(await db.alerts.dueParts(SERVICE, late, { platforms: ['discord', 'slack'] })).toEqual([
+        'location=marina',
+        'location=jvc',
+      ]);
+      expect(await db.alerts.dueParts(SERVICE, late, { platforms: [] })).toEqual([]);
+      expect((await db.alerts.due(SERVICE, late, undefined, { platforms: ['discord'] })).map((r) => r.id)).toEqual([
+        discord.id,
+      ]);
+      expect(await db.outbox.holdChannel(slack.channel, 'channel archived', 1_000, late * 2)).toBe(true);
+      expect(await db.alerts.dueParts(SERVICE, late, { platforms: ['discord', 'slack'] })).toEqual(['location=jvc']);
+      expect(await db.alerts.due(SERVICE, late, 'location=marina')).toEqual([]);
+      await db.outbox.releaseChannel(slack.channel, late);
+      expect(await db.alerts.dueParts(SERVICE, late, { platforms: ['slack'] })).toEqual(['location=marina']);
+    });
+
+    it('keeps each kind to its own: a digest is no alert, and an alert’s schedule is every run', async () => {
+      const a = await saved('marina');
+      expect(a).toMatchObject({ kind: 'alert', schedule: JSON.stringify({ every: 'run' }), pausedReason: null });
+      await db.alerts.setPaused(a.id, true, undefined, 'asks for what no listing can be');
+      expect(await db.alerts.byId(a.id)).toMatchObject({
+        paused: true,
+        pausedReason: 'asks for what no listing can be',
+      });
+      await db.alerts.setPaused(a.id, false);
+      expect(await db.alerts.byId(a.id)).toMatchObject({ paused: false, pausedReason: null });
     });
   });
 

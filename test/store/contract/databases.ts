@@ -35,7 +35,8 @@ import type { MarketCacheRepo } from '../../../src/store/contracts/caches.js';
 import type { PersonUseRepo } from '../../../src/store/contracts/usage.js';
 import type { LeaseRepo } from '../../../src/store/contracts/leases.js';
 import type { OutboxRepo } from '../../../src/store/contracts/outbox.js';
-import type { AlertsRepo, DigestRepo } from '../../../src/store/promised.js';
+import type { AlertsRepo } from '../../../src/store/contracts/alerts.js';
+import type { DigestRepo } from '../../../src/store/contracts/digests.js';
 import { freshPostgres } from '../../support/postgres.js';
 import type { SmallRepoMakers } from './small-repos.contract.js';
 

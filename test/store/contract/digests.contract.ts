@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { digestKey, type NewDelivery, type NewDigest } from '../../../src/store/index.js';
 import type { LeaseRepo } from '../../../src/store/contracts/leases.js';
 import type { OutboxRepo } from '../../../src/store/contracts/outbox.js';
-import type { DigestRepo } from '../../../src/store/promised.js';
+import type { DigestRepo } from '../../../src/store/contracts/digests.js';
 import { staleAndCurrent } from './fences.js';
 
 export interface DigestsDatabase {
@@ -187,6 +187,22 @@ export function digestsContract(open: () => Promise<DigestsDatabase>): void {
       expect(await db.digests.due(SERVICE, 2_000, a.id)).toEqual([]);
       await db.digests.setPaused(a.id, true);
       expect(await db.digests.due(SERVICE, 5_000, a.id)).toEqual([]);
+    });
+
+    it('lists each due digest once as a part (grouped in SQL), the earliest due first; a held channel’s wait', async () => {
+      const a = await saved('Marina', { nextRunAt: 3_000 });
+      const b = await saved('JVC', { nextRunAt: 1_000 });
+      const c = await saved('JLT', { nextRunAt: 2_000, channel: 'discord:G1:C1' });
+      const later = await saved('Downtown', { nextRunAt: 9_000 });
+      expect(await db.digests.dueParts(SERVICE, 5_000)).toEqual([b.id, c.id, a.id]);
+      expect(await db.digests.dueParts(SERVICE, 5_000, { platforms: ['discord'] })).toEqual([c.id]);
+      expect(await db.digests.dueParts('https://other.example', 5_000)).toEqual([]);
+      expect(await db.outbox.holdChannel(CHANNEL, 'channel archived', 1_000, 99_000)).toBe(true);
+      expect(await db.digests.dueParts(SERVICE, 10_000)).toEqual([c.id]);
+      await db.outbox.releaseChannel(CHANNEL, 10_000);
+      await db.digests.setPaused(b.id, true);
+      expect(await db.digests.dueParts(SERVICE, 10_000)).toEqual([c.id, a.id, later.id]);
+      expect((await db.digests.due(SERVICE, 10_000, later.id)).map((r) => r.id)).toEqual([later.id]);
     });
   });
 

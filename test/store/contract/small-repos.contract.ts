@@ -10,7 +10,8 @@ import type { ButtonStateRepo, LocationCacheRepo } from '../../../src/store/cont
 import type { ApiUsageRepo, TeamRepo } from '../../../src/store/contracts/usage.js';
 import type { SlackInstallationRepo } from '../../../src/store/contracts/installations.js';
 import type { OutboxRepo } from '../../../src/store/contracts/outbox.js';
-import type { AlertsRepo, DigestRepo } from '../../../src/store/promised.js';
+import type { AlertsRepo } from '../../../src/store/contracts/alerts.js';
+import type { DigestRepo } from '../../../src/store/contracts/digests.js';
 
 type Clock = () => number;
 

@@ -26,15 +26,15 @@ CREATE INDEX `channel_posted_alert_search_idx` ON `channel_posted_alert` (`searc
 -- told the channel) and each of its alerts that posted it or counted it as posted.
 INSERT INTO `channel_posted` (`service`, `place`, `property_id`, `location_key`, `bedrooms`, `size`, `last_price`, `reported_price`)
 SELECT `service`, `place`, `property_id`, `location_key`, `bedrooms`, `size`, `last_price`, `told` FROM (
-  SELECT s.`service`, s.`place`, ss.`property_id`, ss.`location_key`, ss.`bedrooms`, ss.`size`, ss.`last_price`,
+  SELECT s.`service`, s.`target` AS `place`, ss.`property_id`, ss.`location_key`, ss.`bedrooms`, ss.`size`, ss.`last_price`,
     min(coalesce(ss.`reported_price`, ss.`last_price`)) OVER w AS `told`,
     row_number() OVER (w ORDER BY ss.`last_seen_at` DESC, ss.`search_id`) AS `n`
-  FROM `search_seen` ss JOIN `saved_search` s ON s.`id` = ss.`search_id`
+  FROM `search_seen` ss JOIN `standing_order` s ON s.`id` = ss.`search_id`
   WHERE ss.`posted` = 1
-  WINDOW w AS (PARTITION BY s.`service`, s.`place`, ss.`property_id`)
+  WINDOW w AS (PARTITION BY s.`service`, s.`target`, ss.`property_id`)
 ) WHERE `n` = 1;
 --> statement-breakpoint
 INSERT INTO `channel_posted_alert` (`service`, `place`, `property_id`, `search_id`)
-SELECT s.`service`, s.`place`, ss.`property_id`, ss.`search_id`
-FROM `search_seen` ss JOIN `saved_search` s ON s.`id` = ss.`search_id`
+SELECT s.`service`, s.`target`, ss.`property_id`, ss.`search_id`
+FROM `search_seen` ss JOIN `standing_order` s ON s.`id` = ss.`search_id`
 WHERE ss.`posted` = 1;
