@@ -7,7 +7,6 @@ export {
   DIGEST_NOTICE_KIND,
   digestOrders,
   digestTitle,
-  dueDigests,
   postDigestNow,
   runDigests,
   type DigestComposer,

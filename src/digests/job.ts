@@ -3,10 +3,8 @@
 // (src/standing-orders/run.ts) under its lease's fence. So a digest is posted once per period, across restarts, crashes
 // and instances; slots missed while Manzil was down are not posted late (only the latest).
 import {
-  listParts,
   runOrders,
   type OrderKind,
-  type OrderParts,
   type PartContext,
   type PartResult,
   type RunOptions,
@@ -81,20 +79,15 @@ export const digestTitle = (areas: readonly FollowedArea[]) => `Market digest: $
 type DigestKindDeps = Pick<DigestJobDeps, 'repo' | 'composer' | 'service'>;
 type Ctx = PartContext<DigestRow, { postponed: number }>;
 
-/** The digests' due scan: a part per digest. */
-const digestParts = (deps: Pick<DigestJobDeps, 'repo' | 'service'>): OrderParts<DigestRow, number> => ({
-  job: DIGEST_JOB,
-  partOf: (row) => row.id,
-  dueRows: (at, only) => deps.repo.due(deps.service, at, only),
-});
-
 /** Digests as a kind of standing order: a part is one digest, run for its slot. */
 export function digestOrders(
   deps: DigestKindDeps,
 ): OrderKind<DigestRow, number, { postponed: number }, DigestRunReport> {
   return {
-    ...digestParts(deps),
+    job: DIGEST_JOB,
     label: 'digests',
+    partOf: (row) => row.id,
+    dueRows: (at, only) => deps.repo.due(deps.service, at, only),
     partKey: String,
     partFrom: Number,
     scheduleOf: (row) => {
@@ -109,7 +102,7 @@ export function digestOrders(
   };
 }
 
-const runOptionsOf = (deps: Omit<DigestJobDeps, 'composer'>): RunOptions => ({
+const runOptionsOf = (deps: DigestJobDeps): RunOptions => ({
   leases: deps.leases,
   holder: deps.holder,
   logger: deps.logger,
@@ -119,14 +112,6 @@ const runOptionsOf = (deps: Omit<DigestJobDeps, 'composer'>): RunOptions => ({
   ...(deps.teamAllows ? { teamAllows: deps.teamAllows } : {}),
   ...(deps.lapsed ? { lapsed: deps.lapsed } : {}),
 });
-
-/**
- * A shared run's parts: the digests due now, the longest-waiting first, each run by `runDigests({ only })` on whichever
- * instance takes it. Listed under the digests job's lease, so the run is recorded as one.
- */
-export const dueDigests = (
-  deps: Pick<DigestJobDeps, 'repo' | 'leases' | 'service' | 'holder' | 'logger' | 'now'>,
-): Promise<number[]> => listParts(digestParts(deps), runOptionsOf(deps));
 
 /** One digests run: every due digest, or one (`deps.only`). */
 export const runDigests = (deps: DigestJobDeps): Promise<DigestRunReport> =>
