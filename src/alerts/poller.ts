@@ -15,7 +15,6 @@ import {
   type OrderParts,
   type OrderRunReport,
   type PartResult,
-  type RunOptions,
 } from '../standing-orders/run.js';
 import { EVERY_RUN } from '../standing-orders/schedule.js';
 import type { AlertsRepo, Fence, LeaseRepo, AlertRow } from '../store/index.js';
@@ -172,27 +171,15 @@ export function alertOrders(deps: AlertKindDeps): OrderKind<AlertRow, string, Po
   };
 }
 
-const runOptionsOf = (deps: Omit<PollerDeps, 'api' | 'options'>): RunOptions => ({
-  leases: deps.leases,
-  logger: deps.logger,
-  ...(deps.holder === undefined ? {} : { holder: deps.holder }),
-  ...(deps.now ? { now: deps.now } : {}),
-  ...(deps.signal ? { signal: deps.signal } : {}),
-  ...(deps.leaseMs === undefined ? {} : { leaseMs: deps.leaseMs }),
-  ...(deps.teamAllows ? { teamAllows: deps.teamAllows } : {}),
-  ...(deps.lapsed ? { lapsed: deps.lapsed } : {}),
-});
-
 /**
  * A shared run's parts: the canonical queries due now, the longest-waiting first, each run by `pollOnce({ query })` on
  * whichever instance takes it. Listed under the poller's lease, so the run is recorded as one (`/healthz` reads it).
  */
 export const dueQueries = (deps: Omit<PollerDeps, 'api' | 'options'>): Promise<string[]> =>
-  listParts(alertParts(deps), runOptionsOf(deps));
+  listParts(alertParts(deps), deps);
 
 /** One poller run: every due search, or one query's (`deps.query`). */
-export const pollOnce = (deps: PollerDeps): Promise<RunReport> =>
-  runOrders(alertOrders(deps), runOptionsOf(deps), deps.query);
+export const pollOnce = (deps: PollerDeps): Promise<RunReport> => runOrders(alertOrders(deps), deps, deps.query);
 
 type QueryResult = Extract<PartResult, { ran: true }>;
 

@@ -2,13 +2,7 @@
 // in the outbox in the transaction that moves it to its next slot, committed by the one run
 // (src/standing-orders/run.ts) under its lease's fence. So a digest is posted once per period, across restarts, crashes
 // and instances; slots missed while Manzil was down are not posted late (only the latest).
-import {
-  runOrders,
-  type OrderKind,
-  type PartContext,
-  type PartResult,
-  type RunOptions,
-} from '../standing-orders/run.js';
+import { runOrders, type OrderKind, type PartContext, type PartResult } from '../standing-orders/run.js';
 import type { Logger } from '../log.js';
 import type { DigestRepo, DigestRow, LeaseRepo, NewDelivery } from '../store/index.js';
 import { digestKey } from '../store/index.js';
@@ -102,20 +96,9 @@ export function digestOrders(
   };
 }
 
-const runOptionsOf = (deps: DigestJobDeps): RunOptions => ({
-  leases: deps.leases,
-  holder: deps.holder,
-  logger: deps.logger,
-  ...(deps.now ? { now: deps.now } : {}),
-  ...(deps.signal ? { signal: deps.signal } : {}),
-  ...(deps.onQueued ? { onQueued: deps.onQueued } : {}),
-  ...(deps.teamAllows ? { teamAllows: deps.teamAllows } : {}),
-  ...(deps.lapsed ? { lapsed: deps.lapsed } : {}),
-});
-
 /** One digests run: every due digest, or one (`deps.only`). */
 export const runDigests = (deps: DigestJobDeps): Promise<DigestRunReport> =>
-  runOrders(digestOrders(deps), runOptionsOf(deps), deps.only);
+  runOrders(digestOrders(deps), deps, deps.only);
 
 /** What running one due digest records: its digest queued for the slot, or a postponement. */
 async function runOne(deps: DigestKindDeps, row: DigestRow, ctx: Ctx, overShare: boolean): Promise<PartResult> {
