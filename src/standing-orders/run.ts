@@ -207,8 +207,10 @@ export async function runOrders<Row extends { channel: string }, Part, State, Re
   const out = kind.report(report, state);
   // A shared run's parts are many: each is logged below info unless it found something or failed.
   const worth = key === undefined ? report.due > 0 || kind.logIdle === true : report.queued > 0 || report.failed > 0;
-  if (worth) log.info(`${kind.label} run finished`, { ...out, ...(key === undefined ? {} : { key }) });
-  else log.debug(`${kind.label} run finished`, { ...out, ...(key === undefined ? {} : { key }) });
+  // The part is logged as `only` (a field named `key` is masked as a secret).
+  const fields = { ...out, ...(key === undefined ? {} : { only: key }) };
+  if (worth) log.info(`${kind.label} run finished`, fields);
+  else log.debug(`${kind.label} run finished`, fields);
   return out;
 }
 
@@ -267,7 +269,7 @@ async function runUnder<Row extends { channel: string }, Part, State, Report>(
     if (queued !== undefined) report.queued += queued;
     else if (result.commit)
       log.warn(`the ${kind.job} lease was taken over during this run: not recorded here (the other instance runs it)`, {
-        key,
+        only: key,
         orders,
       });
   };
