@@ -53,7 +53,7 @@ export interface AlertCommandsOptions {
   /** Told when a held channel was released by hand: its queue is due again. */
   onReleased?: () => void;
   /** Whether the team of a channel may still spend calls this month (its alerts wait when not); always when unset. */
-  teamAllows?: (channel: string) => Promise<boolean>;
+  channelAllows?: (channel: string) => Promise<boolean>;
 }
 
 export const ALERTS_HELP = [
@@ -251,7 +251,7 @@ export class AlertCommands {
       notes.push(
         `⚠️ I could not post here since ${formatDistanceStrict(held.since, this.now)} ago (${held.reason}): alerts wait and nothing is lost. Add me to the channel again, then \`/alerts resume\` (or wait: I try again every 15 minutes).`,
       );
-    if (this.o.teamAllows && !(await this.o.teamAllows(ctx.channel)))
+    if (this.o.channelAllows && !(await this.o.channelAllows(ctx.channel)))
       notes.push(
         "⏳ This workspace has used its share of this month's property lookups: its alerts are not checked until the month turns (UTC) or whoever runs Manzil raises it. Nothing is lost.",
       );

@@ -17,7 +17,7 @@ export {
 export { matchingAlerts } from './channel.js';
 export { type AlertsApi, type PollerOptions } from './contracts.js';
 export { impossibleIn, pauseImpossibleAlerts, type PauseDeps } from './impossible.js';
-export { dueQueries, pollOnce, POLL_JOB, type PollerDeps, type RunReport } from './poller.js';
+export { alertOrders, dueQueries, pollOnce, POLL_JOB, type PollerDeps, type RunReport } from './poller.js';
 export {
   ALERTABLE,
   canonicalParams,

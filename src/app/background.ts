@@ -1,35 +1,23 @@
 // The background work of one instance: the outbox's drainer and the scheduled jobs that feed it (the alerts poller, the
 // digests). Wired the same way in the main thread (embedded runs, tests) and in the delivery thread (`manzil start`).
-import {
-  ALERT_KINDS,
-  POLL_JOB,
-  alertKind,
-  dueQueries,
-  matchingAlerts,
-  pollOnce,
-  savedQueryLookup,
-  type PollerDeps,
-  type RunReport,
-} from '../alerts/index.js';
+import { ALERT_KINDS, alertKind, alertOrders, matchingAlerts, savedQueryLookup } from '../alerts/index.js';
 import type { ApiClient } from '../api/client.js';
 import { alertButtons, type ButtonStateStore } from '../bot/index.js';
 import type { Config } from '../config.js';
 import {
-  DIGEST_JOB,
   DIGEST_KIND,
   DIGEST_NOTICE_KIND,
   MarketDigestComposer,
   digestKind,
   digestNoticeKind,
-  dueDigests,
-  runDigests,
-  type DigestJobDeps,
+  digestOrders,
 } from '../digests/index.js';
 import { JobScheduler, SharedScheduler, type Heartbeat, type Scheduler } from '../jobs/index.js';
 import { newRequestId, type Logger } from '../log.js';
 import { MarketData, type SharedMarketCache } from '../market/index.js';
 import { KindRegistry, OutboxDrainer } from '../outbox/index.js';
 import type { ChatPoster } from '../ports/index.js';
+import { orderJob, type RunOptions } from '../standing-orders/run.js';
 import type { AlertsRepo, DigestRepo, LeaseRepo, OutboxRepo } from '../store/index.js';
 import type { TeamShares } from '../teams/index.js';
 
@@ -154,7 +142,7 @@ export function messageKinds(buttons: ButtonStateStore, alerts: AlertsRepo, logg
     .register(DIGEST_NOTICE_KIND, digestNoticeKind);
 }
 
-/** Builds the drainer and registers the poller and digests jobs on the scheduler; starting them is the caller's. */
+/** Builds the drainer and registers each kind's job (alerts, digests) on the scheduler; starting them is the caller's. */
 export function composeBackground(d: BackgroundDeps) {
   const { config, repos, logger } = d;
   const kinds = messageKinds(d.buttons, repos.alerts, logger);
@@ -174,53 +162,35 @@ export function composeBackground(d: BackgroundDeps) {
     onDelivered: (row) => d.events.delivered(row.channel, row.kind),
     onFailed: (row) => d.events.failed(row.channel, row.kind),
   });
-  const pollDeps = (): PollerDeps => ({
-    api: d.api,
-    repo: repos.alerts,
+  // What every kind's run takes: this instance's leases, its stop, the teams' shares; each run's log lines carry a
+  // `req` id of their own, as a chat request's do.
+  const runOptions = (): RunOptions => ({
     leases: repos.leases,
-    service: d.service,
-    // Each run's log lines carry a `req` id of their own, as a chat request's do.
-    logger: logger.child({ req: newRequestId() }),
-    options: pollerOptionsOf(config),
     holder: d.instance,
-    platforms: d.posters.map((p) => p.platform),
+    logger: logger.child({ req: newRequestId() }),
     signal: d.signal,
     teamAllows: (team) => d.shares.allows(team),
     lapsed: () => d.heartbeat.lapsed(),
-  });
-  const poll = async (query?: string): Promise<RunReport> => {
-    const report = await pollOnce({ ...pollDeps(), ...(query === undefined ? {} : { query }) });
-    if (report.ran) d.events.pollerRun(report.failedQueries === 0);
-    if (report.queued > 0) drainer.poke();
-    return report;
-  };
-  d.scheduler.register({
-    name: POLL_JOB,
-    cron: d.alertsCron,
-    run: () => poll(),
-    parts: { list: () => dueQueries(pollDeps()), run: (query) => poll(query) },
-  });
-  const digestDeps = (): DigestJobDeps => ({
-    repo: repos.digests,
-    leases: repos.leases,
-    composer: d.composer,
-    service: d.service,
-    holder: d.instance,
-    logger: logger.child({ req: newRequestId() }),
-    signal: d.signal,
     onQueued: () => drainer.poke(),
-    teamAllows: (team) => d.shares.allows(team),
-    lapsed: () => d.heartbeat.lapsed(),
   });
-  const digests = () => runDigests(digestDeps());
-  d.scheduler.register({
-    name: DIGEST_JOB,
-    cron: config.digests.cron,
-    run: digests,
-    parts: {
-      list: async () => (await dueDigests(digestDeps())).map(String),
-      run: (id) => runDigests({ ...digestDeps(), only: Number(id) }),
-    },
-  });
-  return { drainer, poll: () => poll(), digests };
+  const alerts = orderJob(
+    alertOrders({
+      api: d.api,
+      repo: repos.alerts,
+      service: d.service,
+      options: pollerOptionsOf(config),
+      platforms: d.posters.map((p) => p.platform),
+    }),
+    d.alertsCron,
+    () => ({ ...runOptions(), onRun: (report) => d.events.pollerRun(report.failed === 0) }),
+  );
+  const digests = orderJob(
+    digestOrders({ repo: repos.digests, composer: d.composer, service: d.service }),
+    config.digests.cron,
+    runOptions,
+  );
+  // Each kind of standing order is one job: run whole on this process's schedule (SQLite), or shared in parts by the
+  // instances (pg-boss, Postgres).
+  for (const job of [alerts, digests]) d.scheduler.register(job);
+  return { drainer, poll: () => alerts.run(), digests: () => digests.run() };
 }

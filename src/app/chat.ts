@@ -73,7 +73,7 @@ export async function composeChat(d: ChatSideDeps): Promise<ChatSide> {
     // A first look that could not take the poller's lease (a run held it) is taken by a run right after.
     needsFirstLook: () => d.background.runSoon(POLL_JOB),
     onReleased: () => d.background.poke(),
-    teamAllows: (channel) => d.shares.allows(teamOf(channel)),
+    channelAllows: (channel) => d.shares.allows(teamOf(channel)),
   });
   // Digests: composed with their charts by the digests job and posted through the outbox like alerts.
   const digests = new DigestCommands({

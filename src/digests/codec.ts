@@ -1,7 +1,7 @@
 // The JSON a digest row keeps (its places and schedule), read back with checks: a row written by another release is
 // described as unreadable, never crashes a list or a run.
 import { z } from 'zod';
-import type { Schedule } from './schedule.js';
+import type { TimedSchedule } from '../standing-orders/schedule.js';
 
 export interface FollowedArea {
   id: number;
@@ -27,4 +27,4 @@ export const parseJson = <T>(schema: z.ZodType<T>, json: string): T | undefined 
 };
 
 export const decodeAreas = (json: string): FollowedArea[] => parseJson(areasSchema, json) ?? [];
-export const decodeSchedule = (json: string): Schedule | undefined => parseJson(scheduleSchema, json);
+export const decodeSchedule = (json: string): TimedSchedule | undefined => parseJson(scheduleSchema, json);

@@ -7,7 +7,7 @@ import type { DigestRepo, DigestRow } from '../store/index.js';
 import type { Reply } from '../views/model.js';
 import { ephemeral, limitReached, StandingOrderCommands, type OrderContext } from '../standing-orders/commands.js';
 import { decodeAreas, decodeSchedule, type FollowedArea } from './codec.js';
-import { describeSchedule, nextSlot, parseSchedule, shortDate } from './schedule.js';
+import { describeSchedule, nextSlot, parseSchedule, shortDate } from '../standing-orders/schedule.js';
 
 /** Who typed, where, and whether they administer it. */
 export type DigestContext = OrderContext;

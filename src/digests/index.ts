@@ -5,8 +5,8 @@ export {
   DIGEST_JOB,
   DIGEST_KIND,
   DIGEST_NOTICE_KIND,
+  digestOrders,
   digestTitle,
-  dueDigests,
   postDigestNow,
   runDigests,
   type DigestComposer,
@@ -14,5 +14,4 @@ export {
   type DigestRunReport,
 } from './job.js';
 export { digestKind, digestNoticeKind, renderDigest } from './messages.js';
-export { describeSchedule, nextSlot, parseSchedule, type Schedule } from './schedule.js';
 export type { FollowedArea } from './codec.js';

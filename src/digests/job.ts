@@ -1,15 +1,13 @@
-// The digests job (checked every minute): each due digest is composed once for its slot and queued in the outbox in
-// the transaction that moves it to its next slot, under the job's fenced lease. So a digest is posted once per period,
-// across restarts, crashes and instances; slots missed while Manzil was down are not posted late (only the latest).
-import { runLeased } from '../jobs/index.js';
-import { dueParts, runLease } from '../standing-orders/due.js';
+// The digest kind of standing order (checked every minute): each due digest is composed once for its slot and queued
+// in the outbox in the transaction that moves it to its next slot, committed by the one run
+// (src/standing-orders/run.ts) under its lease's fence. So a digest is posted once per period, across restarts, crashes
+// and instances; slots missed while Manzil was down are not posted late (only the latest).
+import { runOrders, type OrderKind, type PartContext, type PartResult } from '../standing-orders/run.js';
 import type { Logger } from '../log.js';
 import type { DigestRepo, DigestRow, LeaseRepo, NewDelivery } from '../store/index.js';
 import { digestKey } from '../store/index.js';
-import { teamOf } from '../ports/index.js';
-import { payingFor } from '../api/payer.js';
 import { decodeAreas, decodeSchedule, type FollowedArea } from './codec.js';
-import { currentSlot, nextSlot, shortDate } from './schedule.js';
+import { shortDate } from '../standing-orders/schedule.js';
 
 export const DIGEST_JOB = 'digests';
 /** The outbox kinds digests write. */
@@ -65,7 +63,6 @@ export interface DigestRunReport {
 }
 
 const WEEK = 7 * 86_400_000;
-const LEASE_MS = 2 * 60_000;
 /** A digest the budget could not cover is tried again this much later (one notice per slot). */
 const POSTPONE_MS = 60 * 60_000;
 /** A run that failed unexpectedly tries the same slot again this much later. */
@@ -73,77 +70,57 @@ const RETRY_MS = 15 * 60_000;
 
 export const digestTitle = (areas: readonly FollowedArea[]) => `Market digest: ${areas.map((p) => p.name).join(', ')}`;
 
-/**
- * A shared run's parts: the digests due now, the longest-waiting first, each run by `runDigests({ only })` on whichever
- * instance takes it. Listed under the digests job's lease, so the run is recorded as one.
- */
-export async function dueDigests(
-  deps: Pick<DigestJobDeps, 'repo' | 'leases' | 'service' | 'holder' | 'logger' | 'now'>,
-): Promise<number[]> {
-  const now = deps.now ?? Date.now;
-  return dueParts(
-    { leases: deps.leases, job: DIGEST_JOB, holder: deps.holder, logger: deps.logger, ttlMs: LEASE_MS, now },
-    () => deps.repo.dueParts(deps.service, now()),
-  );
-}
+type DigestKindDeps = Pick<DigestJobDeps, 'repo' | 'composer' | 'service'>;
+type Ctx = PartContext<DigestRow, { postponed: number }>;
 
-export async function runDigests(deps: DigestJobDeps): Promise<DigestRunReport> {
-  const now = deps.now ?? Date.now;
-  const report: DigestRunReport = { ran: false, due: 0, queued: 0, postponed: 0, calls: 0 };
-  const lease = runLease(
-    {
-      leases: deps.leases,
-      job: DIGEST_JOB,
-      holder: deps.holder,
-      logger: deps.logger,
-      ttlMs: LEASE_MS,
-      now,
-      ...(deps.lapsed ? { lapsed: deps.lapsed } : {}),
-      ...(deps.signal ? { signal: deps.signal } : {}),
+/** Digests as a kind of standing order: a part is one digest, run for its slot. */
+export function digestOrders(
+  deps: DigestKindDeps,
+): OrderKind<DigestRow, number, { postponed: number }, DigestRunReport> {
+  return {
+    job: DIGEST_JOB,
+    label: 'digests',
+    partOf: (row) => row.id,
+    dueRows: (at, only) => deps.repo.due(deps.service, at, only),
+    dueParts: (at) => deps.repo.dueParts(deps.service, at),
+    partKey: String,
+    partFrom: Number,
+    scheduleOf: (row) => {
+      const schedule = decodeSchedule(row.schedule);
+      return schedule && { schedule, timezone: row.timezone };
     },
-    deps.only === undefined ? undefined : `${DIGEST_JOB}:${deps.only}`,
-  );
-  const leased = await runLeased(lease, async (fence, signal) => {
-    report.ran = true;
-    const due = await deps.repo.due(deps.service, now(), deps.only);
-    report.due = due.length;
-    for (const row of due) {
-      if (signal.aborted) break;
-      // Its calls are its team's (a share of the month's quota; payer.ts).
-      await payingFor({ teams: [teamOf(row.channel)], purpose: 'background' }, () => runOne(deps, row, fence, report));
-    }
-    return report;
-  });
-  if (report.queued > 0) deps.onQueued?.();
-  if (leased.ran && report.due > 0) deps.logger.info('digests run finished', { ...report });
-  return report;
+    begin: () => ({ postponed: 0 }),
+    runPart: (_id, [row], ctx) => runOne(deps, row!, ctx, false),
+    // Over its team's share: postponed with one notice a slot, as when the call budget cannot cover it.
+    overShare: (row, ctx) => runOne(deps, row, ctx, true),
+    report: (r, state) => ({ ran: r.ran, due: r.due, queued: r.queued, postponed: state.postponed, calls: r.calls }),
+  };
 }
 
-async function runOne(
-  deps: DigestJobDeps,
-  row: DigestRow,
-  fence: Parameters<DigestRepo['recordRun']>[2],
-  report: DigestRunReport,
-): Promise<void> {
-  const now = (deps.now ?? Date.now)();
-  const log = deps.logger.child({ part: 'digests', digest: row.id, channel: row.channel });
-  const schedule = decodeSchedule(row.schedule);
-  const areas = decodeAreas(row.areas);
-  if (!schedule || areas.length === 0) {
-    await deps.repo.postpone(
-      row.id,
-      now + WEEK,
-      'saved by a release that cannot be read: remove it and add it again',
-      undefined,
-      fence,
-    );
-    log.error('digest unreadable; skipped for a week');
-    return;
-  }
+/** One digests run: every due digest, or one (`deps.only`). */
+export const runDigests = (deps: DigestJobDeps): Promise<DigestRunReport> =>
+  runOrders(digestOrders(deps), deps, deps.only);
+
+/** What running one due digest records: its digest queued for the slot, or a postponement. */
+async function runOne(deps: DigestKindDeps, row: DigestRow, ctx: Ctx, overShare: boolean): Promise<PartResult> {
+  const now = ctx.at;
+  const log = ctx.log.child({ digest: row.id, channel: row.channel });
+  const postpone =
+    (nextRunAt: number, reason: string, notice?: NewDelivery) =>
+    async (fence: Parameters<DigestRepo['postpone']>[4]) =>
+      (await deps.repo.postpone(row.id, nextRunAt, reason, notice, fence)) ? 0 : undefined;
   // The slot is the schedule's (not `nextRunAt`, which a postponement moves): one digest and one notice per slot.
-  const slot = currentSlot(schedule, row.timezone, now);
-  const next = nextSlot(schedule, row.timezone, Math.max(now, slot));
-  const overShare = deps.teamAllows !== undefined && !(await deps.teamAllows(teamOf(row.channel)));
+  const slots = ctx.slot(row);
+  const areas = decodeAreas(row.areas);
+  if (!slots || areas.length === 0) {
+    log.error('digest unreadable; skipped for a week');
+    return {
+      ran: true,
+      calls: 0,
+      commit: postpone(now + WEEK, 'saved by a release that cannot be read: remove it and add it again'),
+    };
+  }
+  const { slot, next } = slots;
   if (overShare || !deps.composer.canAfford(areas)) {
     const why = overShare
       ? "this workspace has used its share of this month's property lookups (it renews on the 1st, UTC)"
@@ -158,62 +135,63 @@ async function runOne(
         text: `⏳ Digest #${row.number} is postponed: ${why}. I'll post it as soon as it allows (the schedule stays ${shortDate(next, row.timezone, true)} for the next one).`,
       }),
     };
-    await deps.repo.postpone(
-      row.id,
-      now + POSTPONE_MS,
-      overShare
-        ? "postponed: the workspace's share of the month is spent"
-        : 'postponed: the call budget cannot cover it now',
-      notice,
-      fence,
-    );
-    report.postponed++;
+    ctx.state.postponed++;
     log.warn(
       overShare
         ? "digest postponed: its team's share of the month is spent"
         : 'digest postponed: the call budget cannot cover it',
     );
-    return;
+    return {
+      ran: true,
+      calls: 0,
+      commit: postpone(
+        now + POSTPONE_MS,
+        overShare
+          ? "postponed: the workspace's share of the month is spent"
+          : 'postponed: the call budget cannot cover it now',
+        notice,
+      ),
+    };
   }
+  const retry = (e: unknown) => {
+    log.error('digest could not be composed; the same period is tried again', { error: e, retryInMs: RETRY_MS });
+    return postpone(now + RETRY_MS, 'the last try failed; trying again');
+  };
+  let composed: Awaited<ReturnType<DigestComposer['compose']>>;
   try {
-    const since = row.lastSlot ?? slot - WEEK;
-    const { payload, calls, failed } = await deps.composer.compose({
+    composed = await deps.composer.compose({
       areas,
-      since,
+      since: row.lastSlot ?? slot - WEEK,
       now,
       title: digestTitle(areas),
       patient: true,
     });
-    report.calls += calls;
-    if (failed === areas.length) {
-      // Nothing could be fetched (the service is down): the period is not spent on an empty digest; tried again.
-      await deps.repo.postpone(
-        row.id,
-        now + RETRY_MS,
-        'the property service could not be reached; trying again',
-        undefined,
-        fence,
-      );
-      log.warn('digest: no area could be fetched; the same period is tried again', { retryInMs: RETRY_MS });
-      return;
-    }
-    const recorded = await deps.repo.recordRun(
-      row.id,
-      {
-        slot,
-        nextRunAt: next,
-        at: now,
-        calls,
-        delivery: { channel: row.channel, kind: DIGEST_KIND, dedupeKey: digestKey(row.id, slot), payload },
-      },
-      fence,
-    );
-    if (recorded) report.queued++;
-    else log.warn('the digests lease was taken over during this run: not recorded here (the other instance runs it)');
   } catch (e) {
-    await deps.repo.postpone(row.id, now + RETRY_MS, 'the last try failed; trying again', undefined, fence);
-    log.error('digest could not be composed; the same period is tried again', { error: e, retryInMs: RETRY_MS });
+    return { ran: true, calls: 0, commit: retry(e) };
   }
+  const { payload, calls, failed } = composed;
+  if (failed === areas.length) {
+    // Nothing could be fetched (the service is down): the period is not spent on an empty digest; tried again.
+    log.warn('digest: no area could be fetched; the same period is tried again', { retryInMs: RETRY_MS });
+    return {
+      ran: true,
+      calls,
+      commit: postpone(now + RETRY_MS, 'the property service could not be reached; trying again'),
+    };
+  }
+  const record = { slot, nextRunAt: next, at: now, calls };
+  const delivery = { channel: row.channel, kind: DIGEST_KIND, dedupeKey: digestKey(row.id, slot), payload };
+  return {
+    ran: true,
+    calls,
+    commit: async (fence) => {
+      try {
+        return (await deps.repo.recordRun(row.id, { ...record, delivery }, fence)) ? 1 : undefined;
+      } catch (e) {
+        return retry(e)(fence);
+      }
+    },
+  };
 }
 
 /**

@@ -15,7 +15,7 @@ import type { Block, Reply } from '../views/model.js';
 import type { DigestPayload } from './compose.js';
 import { parseJson } from './codec.js';
 import { DIGEST_KIND, DIGEST_NOTICE_KIND } from './job.js';
-import { shortDate } from './schedule.js';
+import { shortDate } from '../standing-orders/schedule.js';
 
 // The figures are ours (written by this release or an older one): checked for shape, not re-validated in depth.
 const currentPayload = z.object({

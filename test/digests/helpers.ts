@@ -14,7 +14,7 @@ import {
   MarketDigestComposer,
   postDigestNow,
   runDigests,
-  dueDigests,
+  digestOrders,
   type DigestComposer,
   type DigestRunReport,
 } from '../../src/digests/index.js';
@@ -22,6 +22,7 @@ import { LocationResolver } from '../../src/locations/index.js';
 import { createLogger } from '../../src/log.js';
 import { MarketData, type MarketOptions } from '../../src/market/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { listParts } from '../../src/standing-orders/run.js';
 import {
   createDigestRepo,
   createLeaseRepo,
@@ -174,7 +175,9 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
           now: clock.now,
           ...(ro.only === undefined ? {} : { only: ro.only }),
         }),
-      due: () => dueDigests({ repo, leases, service: SERVICE, holder, logger, now: clock.now }),
+      // A shared run's parts, as the digests job lists them under its lease (src/app/background.ts registers it).
+      due: () =>
+        listParts(digestOrders({ repo, composer, service: SERVICE }), { leases, holder, logger, now: clock.now }),
       commands: (co = {}) =>
         new DigestCommands({
           repo,

@@ -9,7 +9,7 @@ import {
   parseSchedule,
   shortDate,
   type Schedule,
-} from '../../src/digests/schedule.js';
+} from '../../src/standing-orders/schedule.js';
 
 const iso = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z');
 const ms = (s: string) => Date.parse(s);

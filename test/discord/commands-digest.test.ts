@@ -10,7 +10,7 @@ import {
   commandDefinitions,
   commandText,
 } from '../../adapters/discord/commands.js';
-import { parseSchedule } from '../../src/digests/schedule.js';
+import { parseSchedule } from '../../src/standing-orders/schedule.js';
 import { SLASH_COMMANDS } from '../../src/query/commands.js';
 import { checkCommands } from '../fakes/discord-limits.js';
 

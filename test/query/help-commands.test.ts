@@ -1,7 +1,7 @@
 // The one command list (src/query/commands.ts) and the help built from it (issue 16): `help` names every verb, and
 // alerts and digests with their subcommands; the list's verbs are the parser's, its examples read as they say.
 import { describe, expect, it } from 'vitest';
-import { parseSchedule } from '../../src/digests/schedule.js';
+import { parseSchedule } from '../../src/standing-orders/schedule.js';
 import { SLASH_COMMANDS, findSlashCommand } from '../../src/query/commands.js';
 import { compareRequest, helpText, parseCommand } from '../../src/query/index.js';
 import { valueRequest } from '../../src/query/value.js';

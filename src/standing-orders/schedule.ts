@@ -1,16 +1,25 @@
-// When a digest is due: daily, weekly on a day, or monthly (on the 1st), at a local time in a timezone. Pure: no I/O.
-// Each due time is a "slot"; a digest is composed and queued once per slot, so it is posted once per period.
+// When a standing order is due, for every kind: at every run of its kind's job (an alert's default), or daily, weekly
+// on a day, or monthly (on the 1st), at a local time in a timezone (a digest's). Pure: no I/O. Each due time is a
+// "slot"; an order is run and recorded once per slot, so a digest is posted once per period.
 import { TZDate } from '@date-fns/tz';
 
-export type Schedule =
+/** A schedule at a local time of day: what `/digest add` reads (parseSchedule). */
+export type TimedSchedule =
   { every: 'day'; time: string } | { every: 'week'; day: number; time: string } | { every: 'month'; time: string };
+
+/** Every run of the kind's job: the order is due again as soon as a run recorded it (alerts, on ALERTS_CRON). */
+export type EveryRun = { every: 'run' };
+
+export type Schedule = EveryRun | TimedSchedule;
+
+export const EVERY_RUN: EveryRun = { every: 'run' };
 
 export const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const SHORT_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-export const DEFAULT_SCHEDULE: Schedule = { every: 'week', day: 1, time: '09:00' };
+export const DEFAULT_SCHEDULE: TimedSchedule = { every: 'week', day: 1, time: '09:00' };
 
 /** A day word: `monday`, `mon`, `mondays`. */
 function dayOf(word: string): number | undefined {
@@ -34,7 +43,7 @@ export function parseTime(text: string): string | undefined {
   return `${String(hours).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`;
 }
 
-export type ScheduleParse = { ok: true; schedule: Schedule; rest: string } | { ok: false; error: string };
+export type ScheduleParse = { ok: true; schedule: TimedSchedule; rest: string } | { ok: false; error: string };
 
 /**
  * Reads a schedule from the end of `/digest add` words: `daily`, `weekly`, `weekly on monday`, `every tuesday`,
@@ -56,7 +65,7 @@ export function parseSchedule(text: string): ScheduleParse {
   const take = (n: number) => {
     rest = words.slice(0, -n).join(' ').trim();
   };
-  let schedule: Schedule = { ...DEFAULT_SCHEDULE, time: time ?? DEFAULT_SCHEDULE.time };
+  let schedule: TimedSchedule = { ...DEFAULT_SCHEDULE, time: time ?? DEFAULT_SCHEDULE.time };
   const weeklyOn =
     /^(?:weekly|every week)(?: on)? (\w+)$/.exec(last(3)) ??
     /^(?:weekly)(?: on)? (\w+)$/.exec(last(2)) ??
@@ -87,8 +96,12 @@ export function parseSchedule(text: string): ScheduleParse {
 
 const [hh, mm] = [(t: string) => Number(t.slice(0, 2)), (t: string) => Number(t.slice(3, 5))];
 
-/** The first due time strictly after `after` (ms), in `timezone`. */
+/**
+ * The first due time strictly after `after` (ms), in `timezone`. Every run: `after` itself, so the order is due to the
+ * job's next run.
+ */
 export function nextSlot(schedule: Schedule, timezone: string, after: number): number {
+  if (schedule.every === 'run') return after;
   const local = new TZDate(after, timezone);
   for (let i = 0; i < 400; i++) {
     const day = new TZDate(
@@ -108,8 +121,12 @@ export function nextSlot(schedule: Schedule, timezone: string, after: number): n
   throw new Error('no due time within 400 days'); // unreachable for these schedules
 }
 
-/** The due time at or before `at` (the slot a due digest belongs to): the one before the next after `at`. */
+/**
+ * The due time at or before `at` (the slot a due order belongs to): the one before the next after `at`. Every run: the
+ * run itself.
+ */
 export function currentSlot(schedule: Schedule, timezone: string, at: number): number {
+  if (schedule.every === 'run') return at;
   // Every schedule repeats within 31 days: step back a month and walk forward.
   let slot = nextSlot(schedule, timezone, at - 32 * 86_400_000);
   for (let next = nextSlot(schedule, timezone, slot); next <= at; next = nextSlot(schedule, timezone, slot))
@@ -117,8 +134,18 @@ export function currentSlot(schedule: Schedule, timezone: string, at: number): n
   return slot;
 }
 
-/** "every Monday at 09:00 (Asia/Dubai)", "daily at 07:30 (Asia/Dubai)", "monthly, on the 1st at 09:00 (Asia/Dubai)". */
+/** The slot an order due at `at` is run for, and the next one it is due at once recorded. */
+export function slotOf(schedule: Schedule, timezone: string, at: number): { slot: number; next: number } {
+  const slot = currentSlot(schedule, timezone, at);
+  return { slot, next: nextSlot(schedule, timezone, Math.max(at, slot)) };
+}
+
+/**
+ * "every Monday at 09:00 (Asia/Dubai)", "daily at 07:30 (Asia/Dubai)", "monthly, on the 1st at 09:00 (Asia/Dubai)";
+ * "at every run" for an order run by each run of its job.
+ */
 export function describeSchedule(schedule: Schedule, timezone: string): string {
+  if (schedule.every === 'run') return 'at every run';
   const when =
     schedule.every === 'day'
       ? 'daily'
