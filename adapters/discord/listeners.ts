@@ -34,7 +34,7 @@ export interface ListenerOptions {
   track?: TrackRequest;
 }
 
-const BUTTON_ACTIONS = new Set(['page', 'save', 'details', 'choose', 'unsave', 'value']);
+const BUTTON_ACTIONS = new Set(['page', 'save', 'details', 'choose', 'value']);
 
 /**
  * Alert and digest management answers only the person (`/digest now` too: the digest itself comes through the outbox);
