@@ -17,6 +17,7 @@ import {
 import { valueRequest, type ValueRequest } from '../../query/value.js';
 import { firstPosition, lastPage } from '../button-payloads.js';
 import { alertsRequest, digestsRequest, helpRequest, planSearch, type Doubt, type PlannedSearch } from '../requests.js';
+import type { OrderCommand } from '../../ports/order-command.js';
 import type { BotOptions, CommandRequest } from '../types.js';
 import { VALUE_OFF } from '../value.js';
 import { ALERTS_OFF, TOO_FAR } from './stages.js';
@@ -29,6 +30,8 @@ export type Understood =
   | { say: string }
   | { alerts: string }
   | { digests: string }
+  /** A command to an alert or a digest that came as a value (CommandRequest.order): run as it is, no text read. */
+  | { order: OrderCommand }
   | { value: ValueRequest }
   | { compare: CompareAsk }
   | { doubt: Doubt }
@@ -39,6 +42,10 @@ type Parts = Pick<BotOptions, 'alerts' | 'digests' | 'compare' | 'value'>;
 
 /** Pure and cheap: no call, no state written. */
 export function understand(req: CommandRequest, on: Parts, log: Logger): Understood {
+  // A command that came as a value (Discord's options) goes to its kind as it is: its text is not read.
+  const { order } = req;
+  if (order?.kind === 'alert') return on.alerts ? { order } : { say: ALERTS_OFF };
+  if (order?.kind === 'digest') return on.digests ? { order } : { say: DIGESTS_OFF };
   const alerts = alertsRequest(req.text);
   if (alerts !== undefined) return on.alerts ? { alerts } : { say: ALERTS_OFF };
   const digests = digestsRequest(req.text);
