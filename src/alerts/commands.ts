@@ -3,7 +3,7 @@
 import { formatDistanceStrict } from 'date-fns';
 import type { LocationResolver } from '../locations/index.js';
 import type { Logger } from '../log.js';
-import { deliveryNote, parseCommand, summarize, takeDeliveryWords, type Query } from '../query/index.js';
+import { alertRefusal, deliveryNote, parseCommand, summarize, takeDeliveryWords, type Query } from '../query/index.js';
 import { runLeased } from '../jobs/index.js';
 import type { AlertsRepo, LeaseRepo, OutboxRepo, AlertRow } from '../store/index.js';
 import type { Block, Reply } from '../views/model.js';
@@ -107,7 +107,11 @@ export class AlertCommands {
     if (delivery.text.trim() === '')
       return ephemeral(`${note} What should I watch? For example \`/alerts add rent marina 2br under 120k\`.`);
     const parsed = parseCommand(delivery.text);
-    if (!parsed.ok) return ephemeral(note ? `${note}\n${parsed.error}` : parsed.error);
+    if (!parsed.ok) {
+      // Without a listing verb the parser's reason would offer every verb; an alert can be only some of them.
+      const error = alertRefusal(delivery.text) ?? parsed.error;
+      return ephemeral(note ? `${note}\n${error}` : error);
+    }
     const reply = await this.save(ctx, parsed.query, undefined, text);
     if (!note) return reply;
     return { ...reply, text: `${reply.text}\n${note}`, blocks: [...reply.blocks, { kind: 'context', text: note }] };
