@@ -81,6 +81,8 @@ export function limitReached(
   );
 }
 
+const CHANGES = ['pause', 'resume', 'remove'];
+
 export class StandingOrderCommands<Row extends OrderRow, C extends Command> {
   constructor(private readonly kind: StandingOrderKind<Row, C>) {}
 
@@ -146,6 +148,9 @@ export class StandingOrderCommands<Row extends OrderRow, C extends Command> {
   private async manage(ctx: OrderContext, action: string, number: number | undefined): Promise<Reply> {
     const { kind } = this;
     const { noun, command } = kind.language;
+    // A subcommand its language names but the kind does not run is refused, never taken for another.
+    if (!CHANGES.includes(action) && !own(kind.inspect, action))
+      return ephemeral(`I don't know "${command} ${action}".\n${kind.language.help}`);
     if (number === undefined) {
       const all = action === 'resume' ? await kind.resumeAll?.(ctx) : undefined;
       return all ?? ephemeral(`Which ${noun}? Give its number: \`${command} ${action} 2\` (see \`${command} list\`).`);
