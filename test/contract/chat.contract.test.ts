@@ -294,9 +294,13 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
         expect(offered, words).toEqual([`alerts add rent ${words}`, `alerts add buy ${words}`]);
         expect(refused.text, words).toContain(`\`${typed(offered[0]!)}\``);
         for (const command of offered) {
+          // Saved, or the very search an earlier scenario saved here ("rent marina" is alert #1): an alert either way.
           const saved = await chat.command(command);
-          expect(saved.text, command).toMatch(/Saved as alert #\d+: .*for (rent|sale) in /);
-          await chat.command(`alerts remove ${/alert #(\d+)/.exec(saved.text)![1]}`);
+          expect(saved.text, command).toMatch(
+            /^(Saved as alert #\d+: .*for (rent|sale) in |That search is already alert #\d+ in this channel)/,
+          );
+          const made = /^Saved as alert #(\d+)/.exec(saved.text);
+          if (made) await chat.command(`alerts remove ${made[1]}`);
         }
       }
     },
