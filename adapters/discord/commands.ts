@@ -1,11 +1,20 @@
 // The slash commands Manzil registers in Discord, built with discord.js builders so that Discord's rules are checked
-// before anything is sent, and the text the bot parses, rebuilt from an interaction's options.
+// before anything is sent; what an interaction's options say: the text of a search command, or the command value of
+// an `/alerts` or `/digest` subcommand (orderOf), built from the options with no text in between.
 import {
   SlashCommandBuilder,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   type SlashCommandSubcommandBuilder,
 } from 'discord.js';
 import { SLASH_COMMANDS, type SlashCommand } from '../../src/bot/index.js';
+import {
+  areaList,
+  type DayName,
+  type DigestWhen,
+  type OrderCommand,
+  type OrderKind,
+  type SharedCommand,
+} from '../../src/ports/index.js';
 
 // The commands themselves (names, descriptions, examples, subcommands) come from the one list in src/query/commands.ts,
 // shared with help and Slack's manifest; only Discord's options are decided here.
@@ -22,7 +31,15 @@ export const ALERT_SUBCOMMANDS = subcommandNames('alerts');
 
 /** `/digest add`'s choices, as the core reads them (`weekly on friday`). */
 export const DIGEST_SCHEDULES = ['daily', 'weekly', 'monthly'] as const;
-export const DIGEST_DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export const DIGEST_DAYS = [
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+] as const satisfies readonly DayName[];
 
 /** The parser reads at most 500 characters; Discord's own cap on a string option is 6,000. */
 const QUERY_MAX = 500;
@@ -166,40 +183,61 @@ export interface CommandInput {
   time?: string | null | undefined;
 }
 
+const SCHEDULES: Readonly<Record<string, DigestWhen['every']>> = { daily: 'day', weekly: 'week', monthly: 'month' };
+
 /**
- * `weekly on friday`, `daily`: a day makes a digest weekly unless another schedule is picked, which wins (Discord
- * cannot
- * tie one option to another; the reply says the schedule saved).
+ * When a digest is posted, from its options: a day makes it weekly unless another schedule is picked, which wins
+ * (Discord cannot tie one option to another; the reply says the schedule saved).
  */
-function scheduleText(input: CommandInput): string {
-  const schedule = input.schedule?.trim().toLowerCase() ?? '';
-  const day = input.day?.trim().toLowerCase() ?? '';
-  return day && (schedule === '' || schedule === 'weekly') ? `weekly on ${day}` : schedule;
+function whenOf(input: CommandInput): DigestWhen {
+  const every = SCHEDULES[input.schedule?.trim().toLowerCase() ?? ''];
+  const day = DIGEST_DAYS.find((d) => d === input.day?.trim().toLowerCase());
+  const time = input.time?.trim();
+  const when: DigestWhen =
+    every === 'day' || every === 'month' ? { every } : day ? { every: 'week', day } : every ? { every } : {};
+  return time ? { ...when, time } : when;
 }
 
-/** `/digest add dubai marina, business bay weekly on friday at 18:30`, `/digest now jvc`, `/digest pause 2`. */
-function digestText(input: CommandInput): string {
-  const sub = input.subcommand ?? '';
-  if (input.number != null) return `/digest ${sub} ${input.number}`;
-  const areas = (input.areas ?? '').trim().replace(/[,;\s]+$/, '');
-  const time = input.time?.trim();
-  const when = sub === 'add' ? [scheduleText(input), time ? `at ${time}` : ''] : [];
-  return ['/digest', sub, areas, ...when].filter(Boolean).join(' ');
+/** The subcommands every kind shares: list, resume (a number or none), pause and remove (a number). */
+function sharedOrder<K extends OrderKind>(
+  kind: K,
+  sub: string,
+  number: number | undefined,
+): SharedCommand<K> | undefined {
+  if (sub === 'list') return { kind, sub };
+  if (sub === 'resume') return number === undefined ? { kind, sub } : { kind, sub, number };
+  if ((sub === 'pause' || sub === 'remove') && number !== undefined) return { kind, sub, number };
+  return undefined;
 }
 
 /**
- * The text the bot parses, as if typed in Slack: `/rent marina 2br`, `/manzil adrec`, `/alerts add rent marina`,
- * `/alerts pause 2`, `/digest add marina weekly on friday at 18:30`. The `location` option is not part of it: it goes
- * to the bot apart (chosenLocation).
+ * The command an `/alerts` or `/digest` interaction's options say, built from them with no text in between:
+ * `{ kind: 'alert', sub: 'pause', number: 2 }`. Undefined on the other commands, and on a subcommand this release
+ * does not know (an older registration), which then goes as its words (commandText) and is answered as typed.
+ */
+export function orderOf(input: CommandInput): OrderCommand | undefined {
+  const sub = input.subcommand ?? '';
+  const number = input.number ?? undefined;
+  if (input.name === 'alerts') {
+    if (sub === 'add') return { kind: 'alert', sub, search: (input.query ?? '').trim() };
+    if (sub === 'test' && number !== undefined) return { kind: 'alert', sub, number };
+    return sharedOrder('alert', sub, number);
+  }
+  if (input.name !== 'digest') return undefined;
+  const areas = areaList(input.areas ?? '');
+  if (sub === 'add') return { kind: 'digest', sub, areas, when: whenOf(input) };
+  if (sub === 'now') return { kind: 'digest', sub, areas };
+  return sharedOrder('digest', sub, number);
+}
+
+/**
+ * The text the bot parses, as if typed in Slack: `/rent marina 2br`, `/manzil adrec`. The `location` option is not
+ * part of it: it goes to the bot apart (chosenLocation). `/alerts` and `/digest` go as a command (orderOf); their text
+ * is only the command's name for the logs, or, for a subcommand this release does not know, what is answered.
  */
 export function commandText(input: CommandInput): string {
+  if (input.name === 'alerts' || input.name === 'digest') return `/${input.name} ${input.subcommand ?? ''}`.trim();
   const query = (input.query ?? '').trim();
-  if (input.name === 'alerts') {
-    const sub = input.subcommand ?? '';
-    const arg = sub === 'add' ? query : input.number != null ? String(input.number) : '';
-    return `/alerts ${sub} ${arg}`.trim();
-  }
-  if (input.name === 'digest') return digestText(input);
   return [`/${input.name}`, query].filter(Boolean).join(' ');
 }
 

@@ -15,7 +15,7 @@ import type { ChatCore, CommandRequest, TrackRequest } from '../../src/ports/ind
 import type { Reply } from '../../src/views/model.js';
 import type { Logger } from '../../src/log.js';
 import { locationChoices, areaListChoices, queryChoices, type Suggest } from './autocomplete.js';
-import { COMMAND_NAMES, chosenLocation, commandText } from './commands.js';
+import { COMMAND_NAMES, chosenLocation, commandText, orderOf } from './commands.js';
 import { DISCORD_SURFACE } from './limits.js';
 import { NO_CHANNEL_TEXT, discordChannel } from './channel.js';
 import { readCustomId } from './render.js';
@@ -34,7 +34,7 @@ export interface ListenerOptions {
   track?: TrackRequest;
 }
 
-const BUTTON_ACTIONS = new Set(['page', 'save', 'details', 'choose', 'unsave', 'value']);
+const BUTTON_ACTIONS = new Set(['page', 'save', 'details', 'choose', 'value']);
 
 /**
  * Alert and digest management answers only the person (`/digest now` too: the digest itself comes through the outbox);
@@ -85,6 +85,8 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
       time: i.options.getString('time'),
     };
     const location = chosenLocation(input);
+    // `/alerts` and `/digest` go as the command their options say, with no text in between.
+    const order = orderOf(input);
     const request: CommandRequest = {
       user: i.user.id,
       channel,
@@ -92,6 +94,7 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
       isAdmin: adminCheck(i),
       text: commandText(input),
       ...(location ? { location } : {}),
+      ...(order ? { order } : {}),
     };
     // What the bot can answer without a call (help, a mistake) goes at once, with no public "thinking…" before it.
     const immediate = options.bot.immediateReply(request);

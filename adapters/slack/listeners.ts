@@ -87,7 +87,7 @@ export function registerListeners(
   );
 
   app.action(
-    /^manzil:(page|save|details|choose|unsave|value):/,
+    /^manzil:(page|save|details|choose|value):/,
     ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>>) =>
       track(async () => {
         await ack();

@@ -3,12 +3,14 @@
 import { formatDistanceStrict } from 'date-fns';
 import type { LocationResolver } from '../locations/index.js';
 import type { Logger } from '../log.js';
-import { deliveryNote, parseCommand, summarize, takeDeliveryWords, type Query } from '../query/index.js';
+import { alertRefusal, deliveryNote, parseCommand, summarize, takeDeliveryWords, type Query } from '../query/index.js';
 import { runLeased } from '../jobs/index.js';
 import type { AlertsRepo, LeaseRepo, OutboxRepo, AlertRow } from '../store/index.js';
 import type { Block, Reply } from '../views/model.js';
 import { ephemeral, limitReached, StandingOrderCommands, type OrderContext } from '../standing-orders/commands.js';
 import { foldSameFlats } from '../views/same-flat.js';
+import type { AlertCommand } from '../ports/order-command.js';
+import { ALERTS_HELP, ALERT_LANGUAGE } from './language.js';
 import { postedQueryOf } from './channel.js';
 import { compare } from './compare.js';
 import { renderDelivery, decodePayload } from './messages.js';
@@ -56,27 +58,19 @@ export interface AlertCommandsOptions {
   channelAllows?: (channel: string) => Promise<boolean>;
 }
 
-export const ALERTS_HELP = [
-  'Alerts post new listings for a saved search to this channel, once each:',
-  '`/alerts add rent marina 2br under 120k`: save a search (or press "Save as alert" under any search)',
-  '`/alerts list`: the alerts of this channel, numbered',
-  '`/alerts pause 2`, `/alerts resume 2`, `/alerts remove 2`: only whoever saved it, or an admin',
-  '`/alerts test 2`: check now and show what would be posted, posting nothing',
-].join('\n');
+export { ALERTS_HELP };
 
 export class AlertCommands {
-  private readonly commands: StandingOrderCommands<AlertRow>;
+  private readonly commands: StandingOrderCommands<AlertRow, AlertCommand>;
 
   constructor(private readonly o: AlertCommandsOptions) {
-    this.commands = new StandingOrderCommands<AlertRow>({
-      noun: 'alert',
-      command: '/alerts',
-      help: ALERTS_HELP,
+    this.commands = new StandingOrderCommands<AlertRow, AlertCommand>({
+      language: ALERT_LANGUAGE,
       madeVerb: 'saved',
       logKey: 'search',
       repo: o.repo,
       logger: o.logger,
-      add: { aliases: ['add', 'save', 'new'], run: (ctx, arg) => this.add(ctx, arg) },
+      add: (ctx, c) => ('search' in c ? this.add(ctx, c.search) : this.save(ctx, c.query, c.area)),
       describe: (row, ctx) => this.describe(row, ctx),
       listNotes: (ctx, rows) => this.listNotes(ctx, rows),
       listFooter: 'Manage: `/alerts pause <n>`, `/alerts resume <n>`, `/alerts remove <n>`, `/alerts test <n>`',
@@ -93,9 +87,14 @@ export class AlertCommands {
     return (this.o.now ?? Date.now)();
   }
 
-  /** The text after `alerts`: a subcommand and its argument. */
+  /** The text after `alerts`, typed: a subcommand and its argument. */
   handle(ctx: AlertContext, text: string): Promise<Reply> {
     return this.commands.handle(ctx, text);
+  }
+
+  /** An alert command built without text (Discord's options): answered as typed, a saved one saying how it is typed. */
+  run(ctx: AlertContext, command: AlertCommand): Promise<Reply> {
+    return this.commands.runBuilt(ctx, command);
   }
 
   /** `/alerts add <search>`: the same language as the search commands. */
@@ -108,7 +107,11 @@ export class AlertCommands {
     if (delivery.text.trim() === '')
       return ephemeral(`${note} What should I watch? For example \`/alerts add rent marina 2br under 120k\`.`);
     const parsed = parseCommand(delivery.text);
-    if (!parsed.ok) return ephemeral(note ? `${note}\n${parsed.error}` : parsed.error);
+    if (!parsed.ok) {
+      // Without a listing verb the parser's reason would offer every verb; an alert can be only some of them.
+      const error = alertRefusal(delivery.text) ?? parsed.error;
+      return ephemeral(note ? `${note}\n${error}` : error);
+    }
     const reply = await this.save(ctx, parsed.query, undefined, text);
     if (!note) return reply;
     return { ...reply, text: `${reply.text}\n${note}`, blocks: [...reply.blocks, { kind: 'context', text: note }] };

@@ -3,6 +3,7 @@ import type { OperationName } from '../api/operations.js';
 import type { LocationResolver } from '../locations/index.js';
 import type { Logger } from '../log.js';
 import { scopeOf } from '../ports/channel.js';
+import type { AlertCommand, DigestCommand } from '../ports/order-command.js';
 import type { KnownPage } from '../market/types.js';
 import type { ValueAsk, ValueEstimate } from '../market/value.js';
 import type { CompareAsk, Query } from '../query/index.js';
@@ -46,6 +47,8 @@ export interface AlertRequester {
 export interface AlertsPort {
   /** `/alerts <text>`: add, list, pause, resume, remove, test, help. */
   handle(who: AlertRequester, text: string): Promise<Reply>;
+  /** The same commands built without text (Discord's options). */
+  run(who: AlertRequester, command: AlertCommand): Promise<Reply>;
   /** "Save as alert" under a search reply. */
   save(who: AlertRequester, query: Query, location: { id: number; name: string } | undefined): Promise<Reply>;
 }
@@ -54,6 +57,8 @@ export interface AlertsPort {
 export interface DigestsPort {
   /** `/digest <text>`: add, list, pause, resume, remove, now, help. */
   handle(who: AlertRequester, text: string): Promise<Reply>;
+  /** The same commands built without text (Discord's options). */
+  run(who: AlertRequester, command: DigestCommand): Promise<Reply>;
 }
 
 /** `/compare`, as the bot reaches it (src/compare implements it; absent when market data is not wired). */

@@ -7,7 +7,9 @@ import type { DigestRepo, DigestRow } from '../store/index.js';
 import type { Reply } from '../views/model.js';
 import { ephemeral, limitReached, StandingOrderCommands, type OrderContext } from '../standing-orders/commands.js';
 import { decodeAreas, decodeSchedule, type FollowedArea } from './codec.js';
-import { describeSchedule, nextSlot, parseSchedule, shortDate } from '../standing-orders/schedule.js';
+import type { DigestCommand, DigestWhen } from '../ports/order-command.js';
+import { DIGEST_HELP, DIGEST_LANGUAGE } from './language.js';
+import { describeSchedule, nextSlot, scheduleOf, shortDate } from '../standing-orders/schedule.js';
 
 /** Who typed, where, and whether they administer it. */
 export type DigestContext = OrderContext;
@@ -26,27 +28,19 @@ export interface DigestCommandsOptions {
   now?: () => number;
 }
 
-export const DIGEST_HELP = [
-  'A digest posts a summary of the places this channel follows, with a chart, on a schedule:',
-  '`/digest add dubai marina, business bay`: every Monday at 09:00; or add `daily`, `weekly on friday`, `monthly`, `at 18:30`',
-  '`/digest list`: the digests of this channel, with their next time and cost',
-  '`/digest pause 2`, `/digest resume 2`, `/digest remove 2`: only whoever added it, or an admin',
-  '`/digest now dubai marina`: a digest of a place, posted here at once for everyone',
-].join('\n');
+export { DIGEST_HELP };
 
 export class DigestCommands {
-  private readonly commands: StandingOrderCommands<DigestRow>;
+  private readonly commands: StandingOrderCommands<DigestRow, DigestCommand>;
 
   constructor(private readonly o: DigestCommandsOptions) {
-    this.commands = new StandingOrderCommands<DigestRow>({
-      noun: 'digest',
-      command: '/digest',
-      help: DIGEST_HELP,
+    this.commands = new StandingOrderCommands<DigestRow, DigestCommand>({
+      language: DIGEST_LANGUAGE,
       madeVerb: 'added',
       logKey: 'digest',
       repo: o.repo,
       logger: o.logger,
-      add: { aliases: ['add', 'follow', 'new'], run: (ctx, arg) => this.add(ctx, arg) },
+      add: (ctx, c) => this.add(ctx, c.areas, c.when),
       describe: (row, ctx) => this.describe(row, ctx.user),
       listFooter:
         'Manage: `/digest pause <n>`, `/digest resume <n>`, `/digest remove <n>`; `/digest now <place>` posts one now',
@@ -56,7 +50,7 @@ export class DigestCommands {
         decodeAreas(row.areas)
           .map((p) => p.name)
           .join(', '),
-      extra: { now: (ctx, arg) => this.postNow(ctx, arg) },
+      extra: { now: (ctx, c) => this.postNow(ctx, 'areas' in c ? c.areas : []) },
     });
   }
 
@@ -64,17 +58,19 @@ export class DigestCommands {
     return (this.o.now ?? Date.now)();
   }
 
-  /** The text after `digest`: a subcommand and its argument. */
+  /** The text after `digest`, typed: a subcommand and its argument. */
   handle(ctx: DigestContext, text: string): Promise<Reply> {
     return this.commands.handle(ctx, text);
   }
 
-  /** Areas typed as `dubai marina, business bay and jvc`, each resolved; or the friendly reason why not. */
-  private async resolveAreas(text: string): Promise<{ areas: FollowedArea[] } | { error: string }> {
-    const words = text
-      .split(/\s*,\s*|\s+and\s+|\s*;\s*/i)
-      .map((w) => w.replace(/^["“”']+|["“”']+$/g, '').trim())
-      .filter(Boolean);
+  /** A digest command built without text (Discord's options): answered as typed, a saved one saying how it is typed. */
+  run(ctx: DigestContext, command: DigestCommand): Promise<Reply> {
+    return this.commands.runBuilt(ctx, command);
+  }
+
+  /** Places named (`dubai marina`, `business bay`), each resolved; or the friendly reason why not. */
+  private async resolveAreas(names: readonly string[]): Promise<{ areas: FollowedArea[] } | { error: string }> {
+    const words = names.map((w) => w.trim()).filter(Boolean);
     if (words.length === 0) return { error: 'Which places? For example `/digest add dubai marina, business bay`.' };
     if (words.length > this.o.limits.areasPerDigest) {
       return {
@@ -106,10 +102,10 @@ export class DigestCommands {
     return { areas };
   }
 
-  private async add(ctx: DigestContext, text: string): Promise<Reply> {
-    const parsed = parseSchedule(text);
+  private async add(ctx: DigestContext, names: readonly string[], when: DigestWhen): Promise<Reply> {
+    const parsed = scheduleOf(when);
     if (!parsed.ok) return ephemeral(`${parsed.error} Nothing was saved.`);
-    const resolved = await this.resolveAreas(parsed.rest);
+    const resolved = await this.resolveAreas(names);
     if ('error' in resolved) return ephemeral(resolved.error);
     const { timezone } = this.o;
     const nextRunAt = nextSlot(parsed.schedule, timezone, this.now);
@@ -133,8 +129,8 @@ export class DigestCommands {
       user: ctx.user,
       areas: resolved.areas.length,
     });
-    const names = resolved.areas.map((p) => p.name).join(', ');
-    const text2 = `Saved digest #${row.number}: ${names}, ${describeSchedule(parsed.schedule, timezone)}; the first on ${shortDate(nextRunAt, timezone)}.`;
+    const saved = resolved.areas.map((p) => p.name).join(', ');
+    const text2 = `Saved digest #${row.number}: ${saved}, ${describeSchedule(parsed.schedule, timezone)}; the first on ${shortDate(nextRunAt, timezone)}.`;
     return { text: text2, blocks: [{ kind: 'text', text: text2 }] };
   }
 
@@ -159,8 +155,8 @@ export class DigestCommands {
     return ephemeral(`Resumed digest #${row.number}; the next on ${shortDate(next, row.timezone, true)}.`);
   }
 
-  private async postNow(ctx: DigestContext, text: string): Promise<Reply> {
-    const resolved = await this.resolveAreas(text);
+  private async postNow(ctx: DigestContext, names: readonly string[]): Promise<Reply> {
+    const resolved = await this.resolveAreas(names);
     if ('error' in resolved)
       return ephemeral(resolved.error.replace(' Nothing was saved.', '').replace('/digest add', '/digest now'));
     const r = await this.o.postNow(ctx.channel, resolved.areas, ctx.user);

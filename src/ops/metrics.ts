@@ -3,7 +3,7 @@
 // gauges (outbox depth, quota left) are read from their sources when /metrics is scraped.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { alertsRequest, digestsRequest, helpRequest } from '../bot/requests.js';
-import { delegateTo, type ChatCore } from '../ports/index.js';
+import { delegateTo, type ChatCore, type OrderKind } from '../ports/index.js';
 import { parseCommand } from '../query/index.js';
 
 /** One upstream attempt, as the API client reports it (`onCall`). */
@@ -203,8 +203,9 @@ export class Metrics {
     return team;
   }
 
-  command(text: string): void {
-    this.commands.inc({ verb: commandVerb(text) });
+  /** `order`: the kind of a command that came as a value (CommandRequest.order), labelled as its typed form is. */
+  command(text: string, order?: OrderKind): void {
+    this.commands.inc({ verb: order ? ORDER_VERBS[order] : commandVerb(text) });
   }
 
   button(action: string): void {
@@ -233,6 +234,8 @@ export class Metrics {
   }
 }
 
+const ORDER_VERBS: Record<OrderKind, string> = { alert: 'alerts', digest: 'digest' };
+
 /** What a command asked for, from a small fixed set of labels: the operation, 'alerts', 'help' or 'not-understood'. */
 export function commandVerb(text: string): string {
   if (alertsRequest(text) !== undefined) return 'alerts';
@@ -249,7 +252,7 @@ export function countRequests(bot: ChatCore, metrics: Metrics): ChatCore {
   return {
     ...delegateTo(bot),
     handleCommand: (req) => {
-      metrics.command(req.text);
+      metrics.command(req.text, req.order?.kind);
       return bot.handleCommand(req);
     },
     handleAction: (req) => {

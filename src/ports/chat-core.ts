@@ -1,6 +1,7 @@
 // The interface adapters reach the core through: what a request is, and what they get back. The bot implements it;
 // the lifecycle (counting requests, refusing new ones at a stop) and the metrics wrap it, each as a plain object.
 import type { Reply } from '../views/model.js';
+import type { OrderCommand } from './order-command.js';
 
 /** What a platform can show in one message: the adapter says, the core lays replies out to fit. */
 export interface Surface {
@@ -33,6 +34,11 @@ export interface CommandRequest {
   location?: string;
   /** How commands are typed where the reply is read: 'slash' (`/rent …`, the default) or 'plain' (`rent …`). */
   commandStyle?: 'slash' | 'plain';
+  /**
+   * A command to an alert or a digest built from a platform's own options (Discord's subcommands), with no text in
+   * between: the core runs it as it is and never reads `text`, which then only names the command in logs.
+   */
+  order?: OrderCommand;
 }
 
 /** A button press: the button's action and the token of the state stored behind it. */

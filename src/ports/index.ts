@@ -20,3 +20,14 @@ export type {
 export type { SlackInstallations, WorkspaceKey } from './slack-installations.js';
 export { isSharedPool, personOf, scopeOf, teamOf } from './channel.js';
 export { delegateTo } from './chat-core.js';
+export {
+  areaList,
+  type AlertCommand,
+  type AlertSpec,
+  type DayName,
+  type DigestCommand,
+  type DigestWhen,
+  type OrderCommand,
+  type OrderKind,
+  type SharedCommand,
+} from './order-command.js';

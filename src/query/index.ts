@@ -10,5 +10,5 @@ export { compareRequest, MAX_COMPARE_AREAS, type CompareAsk } from './compare.js
 export { smallTalkOf, smallTalkReply, typedWithSlash, type SmallTalkKind } from './small-talk.js';
 export { asTyped, type CommandStyle } from './typed.js';
 export { deliveryNote, takeDeliveryWords, type DeliveryWords } from './delivery.js';
-export { ALERTABLE, notAlertable } from './alertable.js';
+export { ALERTABLE, alertRefusal, notAlertable } from './alertable.js';
 export { arabicNameOf, hasArabic, readArabic } from './arabic.js';

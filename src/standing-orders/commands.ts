@@ -4,6 +4,7 @@
 // only what differs: how to add one, how one reads in the list, what resuming it means, and its own subcommands.
 import type { Logger } from '../log.js';
 import type { Block, Reply } from '../views/model.js';
+import { isRefused, orderText, own, parseOrder, type OrderLanguage, type Refused } from './language.js';
 
 /** Who typed, where, and whether they administer it (asked only when a change needs it). */
 export interface OrderContext {
@@ -20,16 +21,14 @@ export interface OrderRow {
   paused: boolean;
 }
 
-/** A subcommand's handler, given the text after it. */
-export type Subcommand = (ctx: OrderContext, arg: string) => Promise<Reply>;
+/** A subcommand's handler, given its command. */
+export type Subcommand<C> = (ctx: OrderContext, command: C) => Promise<Reply>;
 
-export interface StandingOrderKind<Row extends OrderRow> {
-  /** One of it, in replies: 'alert', 'digest'. */
-  noun: string;
-  /** The chat command: '/alerts', '/digest'. */
-  command: string;
-  /** The help text, shown for `help`, an empty command, an unknown subcommand and an empty list. */
-  help: string;
+type Command = { kind: string; sub: string };
+
+export interface StandingOrderKind<Row extends OrderRow, C extends Command> {
+  /** Its command's words, both ways (language.ts): its noun, its chat command, its help, and its own subcommands. */
+  language: OrderLanguage<C>;
   /** How one came to be, in a refusal: 'saved' ("Only the person who saved alert #2…"), 'added'. */
   madeVerb: string;
   /** The key of its id in the log ('search', 'digest'). */
@@ -42,8 +41,8 @@ export interface StandingOrderKind<Row extends OrderRow> {
     remove(id: number): Promise<void>;
   };
   logger: Logger;
-  /** The words that add one (`add` first) and how. */
-  add: { aliases: readonly string[]; run: Subcommand };
+  /** Adds one. */
+  add: Subcommand<Extract<C, { sub: 'add' }>>;
   /** One line of `list`. */
   describe(row: Row, ctx: OrderContext): string;
   /** Lines above the list (a held channel, a spent share), when any. */
@@ -58,10 +57,10 @@ export interface StandingOrderKind<Row extends OrderRow> {
   title(row: Row): string;
   /** `resume` with no number: the kind's own meaning, when it has one (undefined: ask for the number). */
   resumeAll?(ctx: OrderContext): Promise<Reply | undefined>;
-  /** Subcommands open to everyone on one numbered order (alerts' `test`). */
+  /** Subcommands open to everyone on one numbered order (alerts' `test`), named in its language's `inspect`. */
   inspect?: Record<string, (row: Row) => Promise<Reply>>;
-  /** The kind's other subcommands, by name. */
-  extra?: Record<string, Subcommand>;
+  /** The kind's other subcommands, by name, as its language's `extra` names them. */
+  extra?: Record<string, Subcommand<C>>;
 }
 
 export const ephemeral = (text: string): Reply => ({ text, blocks: [{ kind: 'text', text }], ephemeral: true });
@@ -70,7 +69,7 @@ const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** "This channel has 10 alerts already…": the refusal of a limit, the same words for every kind. */
 export function limitReached(
-  kind: Pick<StandingOrderKind<OrderRow>, 'noun' | 'command'>,
+  kind: { noun: string; command: string },
   reason: 'channel' | 'owner',
   limit: number,
 ): Reply {
@@ -82,37 +81,58 @@ export function limitReached(
   );
 }
 
-const CHANGES = ['pause', 'resume', 'remove', 'delete', 'rm'];
+const CHANGES = ['pause', 'resume', 'remove'];
 
-/** A kind's subcommand by the word typed: its own entries only (`constructor` is no subcommand). */
-const own = <T>(table: Record<string, T> | undefined, word: string): T | undefined =>
-  table && Object.hasOwn(table, word) ? table[word] : undefined;
+export class StandingOrderCommands<Row extends OrderRow, C extends Command> {
+  constructor(private readonly kind: StandingOrderKind<Row, C>) {}
 
-export class StandingOrderCommands<Row extends OrderRow> {
-  constructor(private readonly kind: StandingOrderKind<Row>) {}
-
-  /** The text after the command: a subcommand and its argument. */
+  /** The text after the command, typed: read into a command (or refused as it is), then run. */
   async handle(ctx: OrderContext, text: string): Promise<Reply> {
+    const command = this.parse(text);
+    return isRefused(command) ? ephemeral(command.refused) : this.run(ctx, command);
+  }
+
+  /** The text after the command as a command, or why it is none (language.ts). */
+  parse(text: string): C | Refused {
+    return parseOrder(this.kind.language, text);
+  }
+
+  /** The command as it is typed (`/alerts pause 2`): what parses back to it. */
+  text(command: C): string {
+    return orderText(this.kind.language, command);
+  }
+
+  /**
+   * A command built without text (Discord's options, a form): answered as the typed one is, and a saved one also says
+   * the command that would have saved it, so a team learns the typed form.
+   */
+  async runBuilt(ctx: OrderContext, command: C): Promise<Reply> {
+    const reply = await this.run(ctx, command);
+    if (command.sub !== 'add' || reply.ephemeral) return reply;
+    const typed = `Typed: \`${this.text(command)}\``;
+    return { ...reply, text: `${reply.text}\n${typed}`, blocks: [...reply.blocks, { kind: 'context', text: typed }] };
+  }
+
+  /** Runs a command, whichever surface it came from. */
+  async run(ctx: OrderContext, command: C): Promise<Reply> {
     const { kind } = this;
-    const [word = '', ...rest] = text.trim().split(/\s+/).filter(Boolean);
-    const arg = rest.join(' ');
-    const sub = word.toLowerCase();
-    if (sub === '' || sub === 'help') return ephemeral(kind.help);
-    if (kind.add.aliases.includes(sub)) return kind.add.run(ctx, arg);
-    if (sub === 'list' || sub === 'ls') return this.list(ctx);
-    if (CHANGES.includes(sub) || own(kind.inspect, sub)) return this.manage(ctx, sub, arg);
+    const { sub } = command;
+    if (sub === 'help') return ephemeral(kind.language.help);
+    if (sub === 'add') return kind.add(ctx, command as Extract<C, { sub: 'add' }>);
+    if (sub === 'list') return this.list(ctx);
     const extra = own(kind.extra, sub);
-    if (extra) return extra(ctx, arg);
-    return ephemeral(`I don't know "${kind.command} ${word}".\n${kind.help}`);
+    if (extra) return extra(ctx, command);
+    return this.manage(ctx, sub, (command as { number?: number }).number);
   }
 
   private async list(ctx: OrderContext): Promise<Reply> {
     const { kind } = this;
+    const { noun, help } = kind.language;
     const rows = await kind.repo.listByChannel(ctx.channel);
-    if (rows.length === 0) return ephemeral(`No ${kind.noun}s in this channel yet.\n${kind.help}`);
+    if (rows.length === 0) return ephemeral(`No ${noun}s in this channel yet.\n${help}`);
     const notes = (await kind.listNotes?.(ctx, rows)) ?? [];
     const all = [...notes, ...rows.map((r) => kind.describe(r, ctx))];
-    const head = `${capital(kind.noun)}s in this channel (${rows.length})`;
+    const head = `${capital(noun)}s in this channel (${rows.length})`;
     return {
       text: `${head}:\n${all.join('\n')}`,
       blocks: [
@@ -124,26 +144,27 @@ export class StandingOrderCommands<Row extends OrderRow> {
     };
   }
 
-  private async manage(ctx: OrderContext, action: string, arg: string): Promise<Reply> {
+  /** pause, resume, remove, or the kind's inspect (`test`), on the order numbered `number` in this channel. */
+  private async manage(ctx: OrderContext, action: string, number: number | undefined): Promise<Reply> {
     const { kind } = this;
-    if (action === 'resume' && arg.trim() === '') {
-      const all = await kind.resumeAll?.(ctx);
-      if (all) return all;
+    const { noun, command } = kind.language;
+    // A subcommand its language names but the kind does not run is refused, never taken for another.
+    if (!CHANGES.includes(action) && !own(kind.inspect, action))
+      return ephemeral(`I don't know "${command} ${action}".\n${kind.language.help}`);
+    if (number === undefined) {
+      const all = action === 'resume' ? await kind.resumeAll?.(ctx) : undefined;
+      return all ?? ephemeral(`Which ${noun}? Give its number: \`${command} ${action} 2\` (see \`${command} list\`).`);
     }
-    const { noun, command } = kind;
-    const m = /^#?(\d{1,6})$/.exec(arg.trim());
-    if (!m) return ephemeral(`Which ${noun}? Give its number: \`${command} ${action} 2\` (see \`${command} list\`).`);
-    const row = await kind.repo.byNumber(ctx.channel, Number(m[1]));
-    if (!row) return ephemeral(`There is no ${noun} #${m[1]} in this channel. See \`${command} list\`.`);
+    const row = await kind.repo.byNumber(ctx.channel, number);
+    if (!row) return ephemeral(`There is no ${noun} #${number} in this channel. See \`${command} list\`.`);
     const inspect = own(kind.inspect, action);
     if (inspect) return inspect(row);
-    const verb = action === 'rm' || action === 'delete' ? 'remove' : action;
     const allowed = row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
     if (!allowed)
       return ephemeral(
-        `Only the person who ${kind.madeVerb} ${noun} #${row.number}, or a workspace or server admin, can ${verb} it.`,
+        `Only the person who ${kind.madeVerb} ${noun} #${row.number}, or a workspace or server admin, can ${action} it.`,
       );
-    switch (verb) {
+    switch (action) {
       case 'pause':
         if (row.paused) return ephemeral(`${capital(noun)} #${row.number} is already paused.`);
         await kind.repo.setPaused(row.id, true);

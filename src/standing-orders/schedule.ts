@@ -2,6 +2,7 @@
 // on a day, or monthly (on the 1st), at a local time in a timezone (a digest's). Pure: no I/O. Each due time is a
 // "slot"; an order is run and recorded once per slot, so a digest is posted once per period.
 import { TZDate } from '@date-fns/tz';
+import type { DigestWhen } from '../ports/order-command.js';
 
 /** A schedule at a local time of day: what `/digest add` reads (parseSchedule). */
 export type TimedSchedule =
@@ -19,7 +20,7 @@ const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frid
 const SHORT_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-export const DEFAULT_SCHEDULE: TimedSchedule = { every: 'week', day: 1, time: '09:00' };
+export const DEFAULT_SCHEDULE = { every: 'week', day: 1, time: '09:00' } as const satisfies TimedSchedule;
 
 /** A day word: `monday`, `mon`, `mondays`. */
 function dayOf(word: string): number | undefined {
@@ -45,19 +46,25 @@ export function parseTime(text: string): string | undefined {
 
 export type ScheduleParse = { ok: true; schedule: TimedSchedule; rest: string } | { ok: false; error: string };
 
+/** The schedule words at the end of `/digest add` words, as said (DigestWhen), and what is left: the areas. */
+export type ScheduleWords = { ok: true; when: DigestWhen; rest: string } | { ok: false; error: string };
+
+const notATime = (text: string) => `"${text}" is not a time of day: say for example \`at 09:00\` or \`at 6pm\`.`;
+
 /**
  * Reads a schedule from the end of `/digest add` words: `daily`, `weekly`, `weekly on monday`, `every tuesday`,
- * `monthly`, each optionally `at HH:MM`. What is left (the areas) is returned as `rest`. Nothing said: weekly, Monday
- * 09:00. An unknown schedule word (`hourly`) or an impossible time (`at 25:00`) is an error, never a guess.
+ * `monthly`, each optionally `at HH:MM`. What is left (the areas) is returned as `rest`. An unknown schedule word
+ * (`hourly`) or an impossible time (`at 25:00`) is an error, never a guess. What is not said stays unsaid: scheduleOf
+ * fills it in.
  */
-export function parseSchedule(text: string): ScheduleParse {
+export function readSchedule(text: string): ScheduleWords {
   let rest = text.trim();
-  let time: string | undefined;
+  const when: DigestWhen = {};
   const at = /\s*(?:^|\s)at\s+(\S+(?:\s*[ap]m)?)\s*$/i.exec(rest);
   if (at) {
-    time = parseTime(at[1]!);
-    if (!time)
-      return { ok: false, error: `"${at[1]}" is not a time of day: say for example \`at 09:00\` or \`at 6pm\`.` };
+    const time = parseTime(at[1]!);
+    if (!time) return { ok: false, error: notATime(at[1]!) };
+    when.time = time;
     rest = rest.slice(0, at.index).trim();
   }
   const words = rest.split(/\s+/);
@@ -65,21 +72,21 @@ export function parseSchedule(text: string): ScheduleParse {
   const take = (n: number) => {
     rest = words.slice(0, -n).join(' ').trim();
   };
-  let schedule: TimedSchedule = { ...DEFAULT_SCHEDULE, time: time ?? DEFAULT_SCHEDULE.time };
   const weeklyOn =
     /^(?:weekly|every week)(?: on)? (\w+)$/.exec(last(3)) ??
     /^(?:weekly)(?: on)? (\w+)$/.exec(last(2)) ??
     /^(?:every|on) (\w+)$/.exec(last(2));
   if (weeklyOn && dayOf(weeklyOn[1]!) !== undefined) {
-    schedule = { every: 'week', day: dayOf(weeklyOn[1]!)!, time: schedule.time };
+    Object.assign(when, { every: 'week', day: DAYS[dayOf(weeklyOn[1]!)!] });
     take(weeklyOn[0].split(' ').length);
   } else if (/^(daily|every day)$/.test(last(1)) || last(2) === 'every day') {
-    schedule = { every: 'day', time: schedule.time };
+    when.every = 'day';
     take(last(2) === 'every day' ? 2 : 1);
   } else if (/^(weekly)$/.test(last(1)) || last(2) === 'every week') {
+    when.every = 'week';
     take(last(2) === 'every week' ? 2 : 1);
   } else if (/^(monthly)$/.test(last(1)) || last(2) === 'every month') {
-    schedule = { every: 'month', time: schedule.time };
+    when.every = 'month';
     take(last(2) === 'every month' ? 2 : 1);
   } else if (
     /^(hourly|every hour|yearly|annually|every minute|fortnightly|biweekly|quarterly)$/.test(last(1)) ||
@@ -91,7 +98,39 @@ export function parseSchedule(text: string): ScheduleParse {
     };
   }
   rest = rest.replace(/[,\s]+$/, '');
-  return { ok: true, schedule, rest };
+  return { ok: true, when, rest };
+}
+
+/** The schedule a digest is saved with: what was said, and the defaults (weekly, Monday, 09:00) for the rest. */
+export function scheduleOf(when: DigestWhen): { ok: true; schedule: TimedSchedule } | { ok: false; error: string } {
+  const time = when.time === undefined ? DEFAULT_SCHEDULE.time : parseTime(when.time);
+  if (!time) return { ok: false, error: notATime(when.time!) };
+  if (when.every === 'day' || when.every === 'month') return { ok: true, schedule: { every: when.every, time } };
+  const day = when.day ? DAYS.indexOf(when.day) : DEFAULT_SCHEDULE.day;
+  return { ok: true, schedule: { every: 'week', day, time } };
+}
+
+/** Schedule words as they are typed back: `weekly on friday at 18:30`, `daily`, '' for the default. */
+export function scheduleText(when: DigestWhen): string {
+  const every =
+    when.every === 'day'
+      ? 'daily'
+      : when.every === 'month'
+        ? 'monthly'
+        : when.day
+          ? `weekly on ${when.day}`
+          : when.every === 'week'
+            ? 'weekly'
+            : '';
+  return [every, when.time ? `at ${when.time}` : ''].filter(Boolean).join(' ');
+}
+
+/** readSchedule and scheduleOf at once: the schedule a typed `/digest add` saves, and the areas' words. */
+export function parseSchedule(text: string): ScheduleParse {
+  const read = readSchedule(text);
+  if (!read.ok) return read;
+  const made = scheduleOf(read.when);
+  return made.ok ? { ok: true, schedule: made.schedule, rest: read.rest } : made;
 }
 
 const [hh, mm] = [(t: string) => Number(t.slice(0, 2)), (t: string) => Number(t.slice(3, 5))];

@@ -77,6 +77,7 @@ export const storedHourlyUses =
 
 /** What a command costs: a run of a saved search or a digest on request, a search, or nothing worth limiting. */
 function costOfCommand(core: ChatCore, req: CommandRequest): CostKind | undefined {
+  if (req.order) return req.order.sub === 'test' || req.order.sub === 'now' ? 'run' : undefined;
   const alerts = alertsRequest(req.text);
   if (alerts !== undefined) return /^test\b/i.test(alerts) ? 'run' : undefined;
   const digests = digestsRequest(req.text);

@@ -9,7 +9,7 @@ export interface Button {
   readonly style?: 'primary' | 'danger';
 }
 
-export type ButtonAction = 'page' | 'save' | 'details' | 'choose' | 'unsave' | 'value';
+export type ButtonAction = 'page' | 'save' | 'details' | 'choose' | 'value';
 
 /** A link button that opens a URL and needs no handler. */
 export interface LinkButton {

@@ -277,6 +277,35 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
     expect(reply.text).not.toMatch(/morning homes|in Downtown Dubai morning/);
   });
 
+  // Issue 38: a refusal offers only what can be an alert, and each command it offers saves one when typed.
+  it(
+    'answers /alerts add without a verb with rent and buy only, and each command it offers saves an alert',
+    { timeout: 60_000 },
+    async () => {
+      for (const words of ['marina', 'jvc 2br', 'downtown dubai studio']) {
+        const refused = await chat.command(`alerts add ${words}`);
+        expect(refused.private, words).toBe(chat.privateReplies);
+        expect(refused.text, words).toMatch(/An alert watches listings to rent or to buy/);
+        // Not one verb whose searches cannot be alerts.
+        expect(refused.text, words).not.toMatch(
+          /\b(projects|transactions|adrec|trend|agents|brokers|agent|broker|property|developers|location)\b/,
+        );
+        const offered = [...new Set([...refused.text.matchAll(/`\/?(alerts add [^`]+)`/g)].map((m) => m[1]!))];
+        expect(offered, words).toEqual([`alerts add rent ${words}`, `alerts add buy ${words}`]);
+        expect(refused.text, words).toContain(`\`${typed(offered[0]!)}\``);
+        for (const command of offered) {
+          // Saved, or the very search an earlier scenario saved here ("rent marina" is alert #1): an alert either way.
+          const saved = await chat.command(command);
+          expect(saved.text, command).toMatch(
+            /^(Saved as alert #\d+: .*for (rent|sale) in |That search is already alert #\d+ in this channel)/,
+          );
+          const made = /^Saved as alert #(\d+)/.exec(saved.text);
+          if (made) await chat.command(`alerts remove ${made[1]}`);
+        }
+      }
+    },
+  );
+
   // Issue 26: answers a team can quote. Nothing internal on screen, and the smaller defects found on the way.
 
   it(

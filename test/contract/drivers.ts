@@ -343,12 +343,16 @@ const discord: DriverFactory = {
       logs,
       async command(text) {
         const [verb, rest] = split(text);
-        // `/alerts add <search>` is a subcommand with its own query option.
+        // `/alerts add <search>` is a subcommand with its own query option; `/alerts pause 2` one with a number.
         const [sub = '', ...search] = rest.split(' ');
+        const arg = search.join(' ');
+        const subOptions = /^\d+$/.test(arg)
+          ? [{ name: 'number', type: 4, value: Number(arg) }]
+          : sub === 'add'
+            ? [{ name: 'query', type: 3, value: arg }]
+            : [];
         const options =
-          verb === 'alerts'
-            ? [{ name: sub, type: 1, options: [{ name: 'query', type: 3, value: search.join(' ') }] }]
-            : [{ name: 'query', type: 3, value: rest }];
+          verb === 'alerts' ? [{ name: sub, type: 1, options: subOptions }] : [{ name: 'query', type: 3, value: rest }];
         const { token } = await fake.slashCommand(verb, options);
         return answerTo(token);
       },

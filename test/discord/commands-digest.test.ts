@@ -8,8 +8,10 @@ import {
   DIGEST_DAYS,
   DIGEST_SCHEDULES,
   commandDefinitions,
-  commandText,
+  orderOf,
+  type CommandInput,
 } from '../../adapters/discord/commands.js';
+import { digestCommandText } from '../../src/digests/language.js';
 import { parseSchedule } from '../../src/standing-orders/schedule.js';
 import { SLASH_COMMANDS } from '../../src/query/commands.js';
 import { checkCommands } from '../fakes/discord-limits.js';
@@ -110,9 +112,36 @@ describe('/digest', () => {
   });
 });
 
-describe('commandText for /digest: the words the core reads, as typed in Slack', () => {
+describe('the /digest command built from the options reads back as typed in Slack', () => {
+  const order = (input: CommandInput) => {
+    const built = orderOf(input);
+    if (built?.kind !== 'digest') throw new Error(`not a digest command: ${JSON.stringify(built)}`);
+    return built;
+  };
   const text = (subcommand: string, options: Record<string, string | number> = {}) =>
-    commandText({ name: 'digest', subcommand, ...options });
+    digestCommandText(order({ name: 'digest', subcommand, ...options }));
+
+  it('is the areas as a list, and the schedule as said, with nothing filled in', () => {
+    expect(
+      order({ name: 'digest', subcommand: 'add', areas: 'dubai marina, business bay and jvc', day: 'friday' }),
+    ).toEqual({
+      kind: 'digest',
+      sub: 'add',
+      areas: ['dubai marina', 'business bay', 'jvc'],
+      when: { every: 'week', day: 'friday' },
+    });
+    expect(order({ name: 'digest', subcommand: 'add', areas: 'jvc' })).toEqual({
+      kind: 'digest',
+      sub: 'add',
+      areas: ['jvc'],
+      when: {},
+    });
+    expect(order({ name: 'digest', subcommand: 'resume', number: 4 })).toEqual({
+      kind: 'digest',
+      sub: 'resume',
+      number: 4,
+    });
+  });
 
   it('add with areas alone, and with each of schedule, day and time', () => {
     expect(text('add', { areas: 'dubai marina, business bay' })).toBe('/digest add dubai marina, business bay');
@@ -195,9 +224,14 @@ describe('the areas autocomplete', () => {
 
 describe('the choices read as the core reads a schedule', () => {
   it('each schedule and each day, with a time', () => {
+    const typed = (input: CommandInput) => {
+      const built = orderOf(input);
+      if (built?.kind !== 'digest') throw new Error(`not a digest command: ${JSON.stringify(built)}`);
+      return digestCommandText(built);
+    };
     for (const schedule of DIGEST_SCHEDULES) {
       const read = parseSchedule(
-        commandText({ name: 'digest', subcommand: 'add', areas: 'jvc', schedule, time: '07:15' }).replace(
+        typed({ name: 'digest', subcommand: 'add', areas: 'jvc', schedule, time: '07:15' }).replace(
           /^\/digest add /,
           '',
         ),
@@ -210,7 +244,7 @@ describe('the choices read as the core reads a schedule', () => {
     }
     DIGEST_DAYS.forEach((day) => {
       const read = parseSchedule(
-        commandText({ name: 'digest', subcommand: 'add', areas: 'jvc', day }).replace(/^\/digest add /, ''),
+        typed({ name: 'digest', subcommand: 'add', areas: 'jvc', day }).replace(/^\/digest add /, ''),
       );
       expect(read).toMatchObject({
         ok: true,

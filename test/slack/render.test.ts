@@ -331,7 +331,7 @@ describe('renderSlack: properties', () => {
   const button: fc.Arbitrary<Button> = fc.record(
     {
       label: text,
-      action: fc.constantFrom('page', 'save', 'details', 'choose', 'unsave'),
+      action: fc.constantFrom('page', 'save', 'details', 'choose', 'value'),
       token: fc.oneof(fc.uuid(), text),
       style: fc.constantFrom('primary', 'danger'),
     },

@@ -12,7 +12,7 @@ import { teamOf } from '../../src/ports/index.js';
 import { createPersonUseRepo, createTeamRepo, openStore } from '../../src/store/index.js';
 import { createLogger } from '../../src/log.js';
 import { limitingPeople, PersonLimiter, TeamShares } from '../../src/teams/index.js';
-import type { ChatCore } from '../../src/ports/index.js';
+import type { ChatCore, OrderCommand } from '../../src/ports/index.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 
 const KEY = 'sk-fair-share-1818';
@@ -232,6 +232,27 @@ describe('per-person limits on the costliest asks', () => {
     );
     expect(reached.filter((r) => r === 'page')).toHaveLength(6);
     expect(reached).not.toContain('rent jvc');
+  });
+
+  it('counts a test or a digest on request that came as Discord options (no text) as the typed ones', async () => {
+    const { core } = counting();
+    const limited = limitingPeople(
+      core,
+      new PersonLimiter(
+        createPersonUseRepo(openStore(':memory:'), () => Date.UTC(2026, 10, 24, 9)),
+        { pagesPerHour: 3, runsPerHour: 2, searchesPerHour: 5 },
+        createLogger({ level: 'error', secrets: [] }),
+      ),
+    );
+    const ask = (order: OrderCommand) => limited.handleCommand({ user: 'U1', channel: HOT, text: '', order });
+    expect((await ask({ kind: 'alert', sub: 'test', number: 1 })).text).toBe('ran ');
+    expect((await ask({ kind: 'digest', sub: 'now', areas: ['marina'] })).text).toBe('ran ');
+    expect((await ask({ kind: 'alert', sub: 'test', number: 2 })).text).toMatch(
+      /2 alert tests, digests on request and comparisons/,
+    );
+    // Listing and pausing cost no lookup: never limited.
+    for (let i = 0; i < 6; i++) expect((await ask({ kind: 'alert', sub: 'list' })).text).toBe('ran ');
+    expect((await ask({ kind: 'digest', sub: 'pause', number: 1 })).text).toBe('ran ');
   });
 
   it('lets the ask through, and logs why, when the database cannot count it', async () => {

@@ -26,6 +26,12 @@ export async function answer(stages: Stages, req: CommandRequest, log: Logger): 
   const started = performance.now();
   const understood = understand(req, options, log);
   if ('say' in understood) return privately(understood.say);
+  if ('order' in understood) {
+    const { order } = understood;
+    return order.kind === 'alert'
+      ? options.alerts!.run(requester(req), order)
+      : options.digests!.run(requester(req), order);
+  }
   if ('alerts' in understood) return options.alerts!.handle(requester(req), understood.alerts);
   if ('digests' in understood) return options.digests!.handle(requester(req), understood.digests);
   if ('compare' in understood) return options.compare!.handle(understood.compare);

@@ -18,6 +18,7 @@ import {
 import { valueRequest, type ValueRequest } from '../../query/value.js';
 import { firstPosition, lastPage } from '../button-payloads.js';
 import { alertsRequest, digestsRequest, helpRequest, planSearch, type Doubt, type PlannedSearch } from '../requests.js';
+import type { OrderCommand } from '../../ports/order-command.js';
 import type { BotOptions, CommandRequest } from '../types.js';
 import { VALUE_OFF } from '../value.js';
 import { ALERTS_OFF, TOO_FAR } from './stages.js';
@@ -30,6 +31,8 @@ export type Understood =
   | { say: string }
   | { alerts: string }
   | { digests: string }
+  /** A command to an alert or a digest that came as a value (CommandRequest.order): run as it is, no text read. */
+  | { order: OrderCommand }
   | { value: ValueRequest }
   | { compare: CompareAsk }
   | { doubt: Doubt }
@@ -40,6 +43,10 @@ type Parts = Pick<BotOptions, 'alerts' | 'digests' | 'compare' | 'value'>;
 
 /** Pure and cheap: no call, no state written. */
 export function understand(req: CommandRequest, on: Parts, log: Logger): Understood {
+  // A command that came as a value (Discord's options) goes to its kind as it is: its text is not read.
+  const { order } = req;
+  if (order?.kind === 'alert') return on.alerts ? { order } : { say: ALERTS_OFF };
+  if (order?.kind === 'digest') return on.digests ? { order } : { say: DIGESTS_OFF };
   // Arabic read as English for every part ("قارن دبي مارينا و جي ال تي" is a compare); a search reads the text itself,
   // so its summary can say how the Arabic was read.
   const text = readArabic(req.text) ?? req.text;

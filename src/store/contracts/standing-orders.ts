@@ -24,7 +24,7 @@ export interface StandingOrderRow {
   pausedReason: string | null;
   /**
    * When it runs, JSON: an alert's `{ "every": "run" }` (every run of the alerts job), a digest's
-   * `{ "every": "week", "day": 1, "time": "09:00" }` (src/digests/schedule.ts reads them).
+   * `{ "every": "week", "day": 1, "time": "09:00" }` (src/standing-orders/schedule.ts reads them).
    */
   schedule: string;
   createdAt: number;
