@@ -10,7 +10,7 @@ import type { Reply } from '../../views/model.js';
 import { fitSurface, lastPage, readButton } from '../button-payloads.js';
 import { scopeOf } from '../../ports/channel.js';
 import { doubtDraft } from '../doubt.js';
-import { requester, withNote, type PlannedSearch } from '../requests.js';
+import { requester, withNote, type Doubt, type PlannedSearch } from '../requests.js';
 import type { AskOptions } from '../search.js';
 import type { ButtonStateStore, CommandRequest, Surface } from '../types.js';
 import { valueCommand } from '../value.js';
@@ -39,7 +39,7 @@ export async function answer(stages: Stages, req: CommandRequest, log: Logger): 
   const state = conversationState(stages, req.channel);
   const surface = fitSurface(req.surface);
   if ('next' in understood) return nextOfLast(stages, req.channel, state);
-  if ('doubt' in understood) return remember(state, doubtDraft(understood.doubt, surface));
+  if ('doubt' in understood) return askDoubt(stages, understood.doubt, surface, state);
   const { search } = understood;
   const reply = await runSearch(stages, search, surface, state);
   log.info('command answered', { operation: search.query.operation, ms: Math.round(performance.now() - started) });
@@ -88,4 +88,22 @@ async function nextOfLast(stages: Stages, channel: string, state: ButtonStateSto
   const intent = readButton(stored.kind, stored.payload, 'n');
   if (intent.kind !== 'show') return privately(LAST_PAGE);
   return showPage(stages, intent, state);
+}
+
+/**
+ * A question with a button per search it offers ("Rented or sold?", "Did you mean 80,000?"). Its area is looked up
+ * first, so each button carries the area found (and runs there, never reading the words again); when no area matches
+ * and none is close, no button is offered that could only fail: the person is told the area was not found.
+ */
+async function askDoubt(stages: Stages, doubt: Doubt, surface: Surface, state: ButtonStateStore): Promise<Reply> {
+  const first = doubt.options[0]!.search;
+  if (first.chosen?.id !== undefined) return remember(state, doubtDraft(doubt, surface));
+  const resolved = await resolveArea(stages.options.locations, first, surface);
+  if ('ask' in resolved) return remember(state, resolved.ask.row ? doubtDraft(doubt, surface) : resolved.ask);
+  const area = resolved.view.location;
+  if (!area) return remember(state, doubtDraft(doubt, surface));
+  const options = doubt.options.map((o) =>
+    o.search.query.location === first.query.location ? { ...o, search: { ...o.search, chosen: area } } : o,
+  );
+  return remember(state, doubtDraft({ ...doubt, options }, surface));
 }
