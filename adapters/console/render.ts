@@ -104,11 +104,18 @@ export function renderText(reply: Reply, options: RenderOptions = {}): TextRende
   const first = options.firstNumber ?? 1;
   const out: string[] = [];
   const buttons: Button[] = [];
+  // The reply's own buttons (Next, Save as alert, Previous last) take the first numbers, the cards' after: Next is the
+  // same number on every page however many buttons the cards have, so typing it again goes on, never back (issue 38).
+  for (const b of reply.blocks) if (b.kind === 'actions') buttons.push(...stableOrder(b.buttons));
+  const numberOf = (b: Button) => {
+    const held = buttons.indexOf(b);
+    return first + (held === -1 ? buttons.push(b) - 1 : held);
+  };
   const press = (list: readonly Button[]) =>
     list
       .map((b) => {
         const label = inert(b.label);
-        return `${c.bold(c.cyan(`[${first + buttons.push(b) - 1}]`))} ${b.style === 'primary' ? c.bold(c.green(label)) : label}`;
+        return `${c.bold(c.cyan(`[${numberOf(b)}]`))} ${b.style === 'primary' ? c.bold(c.green(label)) : label}`;
       })
       .join('  ');
   // Cards in one reply line their titles up after the widest price-and-beds.
@@ -156,7 +163,7 @@ export function renderText(reply: Reply, options: RenderOptions = {}): TextRende
         out.push(...table(block.columns, block.rows, c));
         break;
       case 'actions':
-        out.push(press(block.buttons));
+        out.push(press(stableOrder(block.buttons)));
         break;
       case 'location-picker':
         out.push(c.dim('(To try another location, type the command again with the new place.)'));
@@ -169,4 +176,10 @@ export function renderText(reply: Reply, options: RenderOptions = {}): TextRende
   reply.blocks.forEach(render);
   if (reply.footer) out.push(c.dim(`-- ${inert(reply.footer)}`));
   return { text: out.join('\n'), buttons };
+}
+
+/** A page's buttons with Previous last, so Next and Save as alert are numbered alike with or without it. */
+function stableOrder(buttons: readonly Button[]): Button[] {
+  const back = (b: Button) => b.action === 'page' && /Previous/.test(b.label);
+  return [...buttons.filter((b) => !back(b)), ...buttons.filter(back)];
 }

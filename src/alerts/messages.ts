@@ -120,7 +120,8 @@ export async function renderDelivery(payload: DeliveryPayload, buttons: AlertRen
       } else {
         blocks.push(await card(listing));
         if (payload.copies > 0)
-          blocks.push(head(`Also listed by ${payload.copies} other agent${payload.copies === 1 ? '' : 's'}.`));
+          // Only a count is kept of these copies, not who listed them: no agent is named or implied.
+          blocks.push(head(`Also listed ${payload.copies} more time${payload.copies === 1 ? '' : 's'}.`));
       }
       return { text: `New listing for ${numbersOf(refs)}: ${listingTitle(listing)}`, blocks };
     }

@@ -11,6 +11,7 @@ import type { Area } from './button-payloads.js';
 import { friendlyError } from './friendly-error.js';
 import { answer } from './pipeline/answer.js';
 import { pickArea, press } from './pipeline/press.js';
+import { LastResults } from './last-result.js';
 import { privately, type Stages } from './pipeline/stages.js';
 import { describe, understand } from './pipeline/understand.js';
 import { encodeLocationOption } from './requests.js';
@@ -32,7 +33,7 @@ export class Bot {
       ...(options.now ? { now: options.now } : {}),
       ...(options.lastPolled ? { lastPolled: options.lastPolled, logger: options.logger } : {}),
     });
-    this.stages = { options, searches: this.searches };
+    this.stages = { options, searches: this.searches, lastResults: new LastResults() };
   }
 
   /** Buttons under alert messages, from stored state (alert-buttons.ts; the delivery thread uses it without a Bot). */

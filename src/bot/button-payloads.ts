@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { OPERATION_NAMES, operationSpec, type OperationName } from '../api/operations.js';
 import type { Query } from '../query/index.js';
 import { PERSON_LISTINGS, type PersonRef } from '../views/index.js';
+import { CARD_OPERATIONS } from './render-results.js';
+import { MAX_SEEN } from './snapshot.js';
 import type { Surface } from './types.js';
 
 export const PAYLOAD_VERSION = 1;
@@ -44,7 +46,40 @@ export const querySchema = z.object({
   perSqft: z.object({ min: z.number().nonnegative().optional(), max: z.number().nonnegative().optional() }).optional(),
 }) satisfies z.ZodType<Query>;
 
-const positionSchema = z.object({ page: z.number().int().min(0).max(MAX_PAGE), offset: z.number().int().min(-1) });
+const pageNumber = z.number().int().min(0).max(MAX_PAGE);
+const recordKeys = z.array(z.string().max(64)).max(MAX_SEEN + 50);
+
+/**
+ * Where a chat page is: a service page and, for tables, nothing more (`offset` 0). A result shown card by card adds
+ * its snapshot (bot/snapshot.ts: the keys passed over, the cards shown, where earlier pages started); rows from before
+ * snapshots have only `offset`, the card's index on that service page, and are read as a skip. `chat`: a chat page
+ * typed (`page 3`), counted from the result's first card.
+ */
+const positionSchema = z.object({
+  page: pageNumber,
+  offset: z.number().int().min(-1),
+  chat: z.number().int().min(1).max(MAX_PAGE).optional(),
+  skip: z.number().int().min(0).max(MAX_SEEN).optional(),
+  shown: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_SEEN + 50)
+    .optional(),
+  seen: recordKeys.optional(),
+  back: z
+    .array(
+      z.object({
+        page: pageNumber,
+        skip: z.number().int().min(0).max(MAX_SEEN),
+        shown: z.number().int().min(0),
+        seen: z.number().int().min(0),
+      }),
+    )
+    .max(MAX_PAGE + 1)
+    .optional(),
+  arrived: recordKeys.optional(),
+});
 
 const surfaceSchema = z.object({
   cardsPerPage: z.number().int().min(1).max(50),
@@ -275,11 +310,15 @@ export const personQuery = (ref: PersonRef): Query => ({
   unknownWords: [],
 });
 
-/** The page a query asks for ("page 3"), or the operation's first page. */
+/**
+ * The page a query asks for ("page 3"), or the operation's first page. A result shown card by card counts the pages
+ * typed as chat pages (`chat`), read from the service's first page; a table's page is the service's.
+ */
 export function firstPosition(query: Query): Position {
-  const page = query.params.page !== undefined ? Number(query.params.page) : undefined;
-  return {
-    page: page !== undefined && Number.isInteger(page) ? page : (operationSpec(query.operation).firstPage ?? 1),
-    offset: 0,
-  };
+  const typed = query.params.page !== undefined ? Number(query.params.page) : undefined;
+  const first = operationSpec(query.operation).firstPage ?? 1;
+  const page = typed !== undefined && Number.isInteger(typed) ? typed : first;
+  if (!CARD_OPERATIONS.has(query.operation)) return { page, offset: 0 };
+  const chat = page - first + 1;
+  return { page: first, offset: 0, ...(chat > 1 ? { chat } : {}) };
 }

@@ -133,6 +133,11 @@ export function digestsRequest(text: string): string | undefined {
   return m ? (m[1] ?? '').trim() : undefined;
 }
 
+/** `next`, `more`, `/manzil next page`: the next page of the conversation's last result. */
+export function pagingRequest(text: string): boolean {
+  return /^\/?(?:manzil\s+)?(?:next|more)(?:\s+(?:page|please|results))?[.!]?$/i.test(text.trim());
+}
+
 /**
  * `help`, `/manzil help rent`, `/rent help`, or a bare `/manzil`: the verb asked about ('' for all);
  * undefined when the text is not a request for help.

@@ -45,7 +45,7 @@ export function notAlertable(query: Query, area?: { id: number; name: string }):
   if (!ALERTABLE.has(query.operation)) return ONLY_LISTINGS;
   // A saved query keeps only what is sent to the service: a filter Manzil applies itself would be dropped, silently.
   if (query.perSqft) {
-    return 'Alerts watch what the property service filters, and it has no price per sqft: save the search without it (a price or a size range works, like `/alerts add rent office dmcc 1000-2000 sqft under 250k`).';
+    return 'Alerts watch what the property service filters, and it has no price per sqft: save the search without it (a price or a size range works, like `/alerts add rent office jlt 1000-2000 sqft under 250k`).';
   }
   if (!query.location && !area)
     return 'An alert needs a place, so I know where to look: for example `/alerts add rent marina 2br under 120k`.';

@@ -200,7 +200,7 @@ function perSqftOf(operation: OperationName, draft: Draft, label: string): Query
   if (!min && !max) return undefined;
   if (!PER_SQFT_OPERATIONS.has(operation)) {
     fail(
-      `${label} can't be filtered by price per sqft ("${(min ?? max)!.text}"): only listings to rent or buy can. Try "/rent office dmcc under 150 per sqft".`,
+      `${label} can't be filtered by price per sqft ("${(min ?? max)!.text}"): only listings to rent or buy can. Try "/rent office jlt under 150 per sqft".`,
     );
   }
   if (min && max && min.value > max.value)

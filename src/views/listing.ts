@@ -107,26 +107,38 @@ export function listingGroupCard(
   const { copyButtons: _copies, ...own } = options;
   const card = listingCard(record, own);
   if (copies.length === 0) return card;
-  const agents = copies.map((c, k) => agentOf(c as ListingView) ?? `agent ${k + 2}`);
-  // Each other agent leads to their listings too, by the command (the card has no room for a button each).
-  const named = copies.map((c, k) => {
+  // A copy whose agent_details is null names no one: it is counted as another listing, never given a made-up name.
+  const agents = copies.map((c) => agentOf(c as ListingView));
+  const label = (k: number) => agents[k] ?? 'another listing';
+  const named = copies.flatMap((c, k) => {
+    const name = agents[k];
+    if (name === undefined) return [];
+    // Each other agent leads to their listings too, by the command (the card has no room for a button each).
     const ref = listingAgent(c);
-    return ref ? `${agents[k]} (${personCommand(ref)})` : agents[k];
+    return [ref ? `${name} (${personCommand(ref)})` : name];
   });
-  const also = `${copies.length} other agent${copies.length === 1 ? '' : 's'}: ${named.join(', ')}`;
+  const unnamed = copies.length - named.length;
+  const more = `${unnamed} more listing${unnamed === 1 ? '' : 's'} naming no agent`;
+  const also =
+    named.length === 0
+      ? { label: 'Also listed', value: more }
+      : {
+          label: 'Also listed by',
+          value: `${named.length} other agent${named.length === 1 ? '' : 's'}: ${named.join(', ')}${unnamed > 0 ? `; ${more}` : ''}`,
+        };
   const links: { label: string; url: string }[] = [];
   const buttons: Button[] = [];
   copies.forEach((c, k) => {
     const r = c as ListingView;
     const link = listingLink(r.property_url, r.share_url);
-    if (link?.linked) links.push({ label: `Listing by ${agents[k]}`, url: link.url });
-    else buttons.push(...(options.copyButtons?.(c) ?? []).map((b) => ({ ...b, label: `${b.label} (${agents[k]})` })));
+    if (link?.linked) links.push({ label: agents[k] ? `Listing by ${agents[k]}` : 'Another listing', url: link.url });
+    else buttons.push(...(options.copyButtons?.(c) ?? []).map((b) => ({ ...b, label: `${b.label} (${label(k)})` })));
   });
   const allLinks = [...(card.links ?? []), ...links];
   const allButtons = [...(card.buttons ?? []), ...buttons];
   return defined({
     ...card,
-    fields: [...card.fields, { label: 'Also listed by', value: also }],
+    fields: [...card.fields, also],
     links: allLinks.length ? allLinks : undefined,
     buttons: allButtons.length ? allButtons : undefined,
   });

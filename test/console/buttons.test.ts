@@ -43,7 +43,7 @@ describe('numbers with no button', () => {
   });
 
   it('names the numbers on screen, and a number that is one still presses it', async () => {
-    const out = await chat(['buy marina', '99', '11']);
+    const out = await chat(['buy marina', '99', '1']);
     const count = Number(/the buttons are numbered 1 to (\d+)\./.exec(out)?.[1]);
     expect(count).toBeGreaterThan(11);
     expect(out).toContain(
@@ -51,4 +51,20 @@ describe('numbers with no button', () => {
     );
     expect(out).toMatch(/Showing 11–/);
   });
+});
+
+describe('the numbers of a page of results', () => {
+  it.each(['rent jvc', 'buy downtown dubai 1br', 'buy business bay'])(
+    '%s: Next keeps its number from page to page, so typing it again goes on, never back',
+    async (command) => {
+      // Next's number on the first page, typed three times: each time the following page.
+      const first = await chat([command]);
+      const next = /\[(\d+)\] Next/.exec(first)![1]!;
+      const out = await chat([command, next, next, next]);
+      const ranges = Array.from(out.matchAll(/Showing (\d+)–(\d+)/g), (m) => [Number(m[1]), Number(m[2])]);
+      expect(ranges.map((r) => r[0])).toEqual([1, 11, 21, 31]);
+      const pages = out.split(/Showing \d+–\d+/).slice(1, -1);
+      for (const page of pages) expect(page).toMatch(new RegExp(`\\[${next}\\] Next`));
+    },
+  );
 });

@@ -49,7 +49,7 @@ describe('cards in the terminal', () => {
     expect(lines).toContain('* AED 54,500/yr · Studio   Cosy studio');
     // A label is left out where the value already says it ("2 baths"), kept where it does not ("Size").
     expect(lines).toContain('  Apartment · 2 baths · Size: 1,100 sqft · Location: Dubai Marina, Dubai');
-    expect(lines).toContain('[3] Next ▶  [4] Save as alert');
+    expect(lines).toContain('[1] Next ▶  [2] Save as alert');
   });
 
   it("number buttons on from a given number: an alert's after those of the reply still on screen", () => {
@@ -68,8 +68,8 @@ describe('cards in the terminal', () => {
     expect(first).toContain(`${BOLD}Sea view 2BR`);
     expect(first).toMatch(/\x1b\[\d+m.*AED 120,000\/yr · 2 beds/); // eslint-disable-line no-control-regex
     expect(text).toContain(`${DIM}Apartment · 2 baths`);
-    expect(text).toMatch(/\[4\].*Save as alert/);
-    expect(buttons.map((b) => b.label)).toEqual(['Details', 'Details', 'Next ▶', 'Save as alert']);
+    expect(text).toMatch(/\[2\].*Save as alert/);
+    expect(buttons.map((b) => b.label)).toEqual(['Next ▶', 'Save as alert', 'Details', 'Details']);
     // Without its colour codes, the text is exactly the plain rendering.
     expect(text.replace(SGR, '')).toBe(renderText(results).text);
   });

@@ -132,7 +132,7 @@ describe('a price per sqft', () => {
       const r = parseCommand(typed);
       expect(r.ok, typed).toBe(false);
       if (!r.ok)
-        expect(r.error).toMatch(/can't be filtered by price per sqft .*Try "\/rent office dmcc under 150 per sqft"/);
+        expect(r.error).toMatch(/can't be filtered by price per sqft .*Try "\/rent office jlt under 150 per sqft"/);
     }
   });
 });

@@ -93,3 +93,42 @@ describe('the card of a flat listed by several agents', () => {
     );
   });
 });
+
+describe('a copy whose listing names no agent (agent_details null, issue 38)', () => {
+  const details = (id: string) => [{ label: 'Details', action: 'details' as const, token: `row.${id}` }];
+  const sale = (id: string, agent: string | null, price: number, over: Record<string, unknown> = {}) =>
+    flat(id, agent ?? '', price, {
+      price: { value: price, currency: 'AED', period: 'sell', is_hidden: false },
+      property_url: `https://www.propertyfinder.ae/en/plp/buy/${id}.html`,
+      ...(agent === null ? { agent_details: null } : {}),
+      ...over,
+    });
+
+  it('a sale listed again with no agent: counted as another listing, no person named or to look up', () => {
+    const card = listingGroupCard(sale('11', 'Olga Mueller', 2_400_000), [sale('12', null, 2_410_000)]);
+    expect(card.fields).toContainEqual({ label: 'Also listed', value: '1 more listing naming no agent' });
+    const text = JSON.stringify(card);
+    expect(text).not.toMatch(/agent \d/);
+    expect(card.links).toContainEqual({
+      label: 'Another listing',
+      url: 'https://www.propertyfinder.ae/en/plp/buy/12.html',
+    });
+  });
+
+  it('a letting with one named copy and one without: the named agent, and the other counted', () => {
+    const card = listingGroupCard(
+      flat('21', 'Sara Haddad', 95_000),
+      [
+        flat('22', 'Karim Petrova', 95_500),
+        flat('23', '', 94_800, { agent_details: null, property_url: 'http://x.example/23' }),
+      ],
+      { buttons: details('21'), copyButtons: (c) => details((c as ListingSummary).property_id) },
+    );
+    expect(card.fields).toContainEqual({
+      label: 'Also listed by',
+      value: '1 other agent: Karim Petrova; 1 more listing naming no agent',
+    });
+    expect(card.buttons).toContainEqual({ label: 'Details (another listing)', action: 'details', token: 'row.23' });
+    expect(JSON.stringify(card)).not.toMatch(/agent [23]\b/);
+  });
+});

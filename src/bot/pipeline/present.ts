@@ -4,61 +4,40 @@
 import { operationSpec } from '../../api/operations.js';
 import { notAlertable, summarize } from '../../query/index.js';
 import type { Block, Button, Reply } from '../../views/model.js';
-import { PAYLOAD_VERSION, lastPage, type PageRow } from '../button-payloads.js';
+import type { FlatGroup } from '../../views/index.js';
+import { PAYLOAD_VERSION, lastPage, type PageRow, type Position } from '../button-payloads.js';
 import { planPage } from '../paging.js';
 import { noPersonListings, offersPersonButtons, pagePeople, personButtons } from '../people.js';
-import { perSqftFilter } from '../per-sqft-filter.js';
-import { CARD_OPERATIONS, cardGroups, fitCardButtons, groupListingIds, renderGroups } from '../render-results.js';
-import type { Fetched } from './fetch.js';
+import { perSqftFilter, type PerSqftFilter } from '../per-sqft-filter.js';
+import { cardGroups, fitCardButtons, groupListingIds, renderGroups } from '../render-results.js';
+import { MAX_SEEN, SMALLEST_FULL_PAGE, nextCursor, previousCursor } from '../snapshot.js';
+import type { Fetched, Window } from './fetch.js';
 import type { Draft } from './stages.js';
 import type { PageView } from './resolve.js';
-
-/** The service's page size is not published (15 to 50 observed); a page shorter than this is surely the last. */
-const SMALLEST_FULL_PAGE = 10;
 
 /** Lays a fetched page out for the surface; one state row to remember, and only when the reply has buttons. */
 export async function presentPage(view: PageView, answer: Fetched): Promise<Draft> {
   const { operation: op, result } = answer.outcome;
   const { query, location, surface } = view;
   const spec = operationSpec(op);
-  const paged = spec.firstPage !== undefined;
-  // The same flat from several agents is one card, as in alerts. A price per sqft is filtered here (the service has no
-  // such filter); paging still follows the service's pages, so Next is offered whenever the service's page was full.
   const filter = perSqftFilter(query, op);
-  const fetched = cardGroups(op, result.records);
-  const groups = filter ? fetched.filter((g) => filter.keeps(g.listing)) : fetched;
-  const records = result.records.length;
-  const byCard = CARD_OPERATIONS.has(op);
-  const plan = planPage(view.position, {
-    total: groups.length,
-    records,
-    firstPage: spec.firstPage ?? 1,
-    byCard,
-    perChatPage: surface.cardsPerPage,
-    longestPage: Math.max(records, answer.longestPage),
-    smallestFullPage: SMALLEST_FULL_PAGE,
-  });
-  const shownGroups = groups.slice(plan.offset, plan.offset + plan.count);
+  const laid = answer.window
+    ? byCard(view, answer.window, filter)
+    : await wholePage(view, answer, result.records.length, filter);
+  const { shownGroups, firstNumber, considered, kept, next, previous } = laid;
   const shown = shownGroups.map((g) => g.listing);
-  const further = paged && plan.next && plan.next.page <= lastPage(query) ? plan.next : undefined;
-  // The service's pages have no total: a full page may be the last one, and Next would open an empty page.
-  const next =
-    further && further.page !== view.position.page && (await answer.hasRecords(further.page)) === false
-      ? undefined
-      : further;
-  const previous = paged ? plan.previous : undefined;
-  // An empty search is exactly what people want to watch: Save as alert is offered with no results too. It is offered
-  // by the rule the alerts accept a save by (not an agent's listings, nor a price per sqft), so it is never refused.
   const saveable = notAlertable(query, location) === undefined;
   const picker = 'location_id' in spec.params && location !== undefined;
   const details = surface.buttonsPerCard > 0 ? groupListingIds(op, shownGroups) : [];
   const people = offersPersonButtons(surface) ? pagePeople(op, shownGroups) : [];
 
   const stateful = next || previous || saveable || picker || details.length > 0 || people.length > 0;
+  // A typed `page 3` of cards is where the result started; its Next and Previous move from there.
+  const { page: _typed, ...params } = query.params;
   const row: PageRow | undefined = stateful
     ? {
         v: PAYLOAD_VERSION,
-        query,
+        query: answer.window ? { ...query, params } : query,
         ...(location ? { location } : {}),
         surface,
         details,
@@ -73,8 +52,9 @@ export async function presentPage(view: PageView, answer: Fetched): Promise<Draf
   function layout(row: string): Reply {
     const summary = summarize(query, location?.name);
     const blocks: Block[] = [{ kind: 'header', text: summary }];
-    if (filter) blocks.push({ kind: 'context', text: filter.said(groups.length, fetched.length, next !== undefined) });
-    if (shown.length === 0 && filter && fetched.length > 0) {
+    if (filter) blocks.push({ kind: 'context', text: filter.said(kept, considered, next !== undefined) });
+    if (laid.arrived > 0) blocks.push({ kind: 'context', text: arrivedText(laid.arrived) });
+    if (shown.length === 0 && filter && considered > 0) {
       blocks.push({
         kind: 'text',
         text: next
@@ -82,7 +62,7 @@ export async function presentPage(view: PageView, answer: Fetched): Promise<Draf
           : 'None of these is within that price per sqft.',
       });
     } else if (shown.length === 0) {
-      const text = plan.previous
+      const text = previous
         ? 'No more results.'
         : saveable
           ? 'Nothing matches today. Save as alert to hear when something does.'
@@ -90,15 +70,15 @@ export async function presentPage(view: PageView, answer: Fetched): Promise<Draf
       blocks.push({ kind: 'text', text });
     } else {
       const unreadable = result.dropped ? ` (${result.dropped} unreadable left out)` : '';
-      if (byCard)
+      if (answer.window)
         blocks.push({
           kind: 'context',
-          text: `Showing ${plan.firstNumber}–${plan.firstNumber + shown.length - 1}${unreadable}`,
+          text: `Showing ${firstNumber}–${firstNumber + shown.length - 1}${unreadable}`,
         });
       const cards = renderGroups(op, shownGroups, {
         locationName: location?.name ?? query.location ?? '',
         ...(answer.marketContext ? { marketContext: answer.marketContext } : {}),
-        ...(answer.period ? { period: { ...answer.period, firstNumber: plan.firstNumber } } : {}),
+        ...(answer.period ? { period: { ...answer.period, firstNumber } } : {}),
         personButtons: personButtons(people, row),
         listingButtons: (propertyId) => {
           const i = details.indexOf(propertyId);
@@ -117,3 +97,73 @@ export async function presentPage(view: PageView, answer: Fetched): Promise<Draf
     return { text: shown.length > 0 ? `${summary}: ${shown.length} shown` : `${summary}: no results`, blocks };
   }
 }
+
+/** What a page lays out: its cards, how they are numbered, and where its Next and Previous lead. */
+interface Laid {
+  shownGroups: FlatGroup<unknown>[];
+  firstNumber: number;
+  /** Cards a price-per-sqft filter looked at for this page, and those it kept. */
+  considered: number;
+  kept: number;
+  next?: Position | undefined;
+  previous?: Position | undefined;
+  /** Listings found new since the search on the pages read: said, not shown. */
+  arrived: number;
+}
+
+/** A chat page of a result shown card by card: the cards its snapshot took (bot/snapshot.ts). */
+function byCard(view: PageView, { cursor, taken }: Window, filter: PerSqftFilter | undefined): Laid {
+  const keeps = (g: FlatGroup<unknown>) => !filter || filter.keeps(g.listing);
+  const shownGroups = taken.cards.filter(keeps);
+  const keptSkipped = taken.skipped.filter(keeps).length;
+  const after = nextCursor(cursor, taken, keptSkipped + shownGroups.length);
+  const before = previousCursor(cursor, taken, view.surface.cardsPerPage);
+  const further = taken.more && after.seen.length < MAX_SEEN && after.page <= lastPage(view.query);
+  return {
+    shownGroups,
+    firstNumber: cursor.shown + keptSkipped + 1,
+    considered: taken.cards.length,
+    kept: shownGroups.length,
+    ...(further ? { next: { offset: 0, ...after } } : {}),
+    ...(before ? { previous: { offset: 0, ...before } } : {}),
+    arrived: after.arrived.length,
+  };
+}
+
+/** A table (transactions, a trend): the service's whole page is one chat page, paged by service page. */
+async function wholePage(
+  view: PageView,
+  answer: Fetched,
+  records: number,
+  filter: PerSqftFilter | undefined,
+): Promise<Laid> {
+  const { operation: op, result } = answer.outcome;
+  const fetched = cardGroups(op, result.records);
+  const groups = filter ? fetched.filter((g) => filter.keeps(g.listing)) : fetched;
+  const spec = operationSpec(op);
+  const plan = planPage(view.position, {
+    total: groups.length,
+    records,
+    firstPage: spec.firstPage ?? 1,
+    byCard: false,
+    perChatPage: view.surface.cardsPerPage,
+    longestPage: Math.max(records, answer.longestPage),
+    smallestFullPage: SMALLEST_FULL_PAGE,
+  });
+  const paged = spec.firstPage !== undefined;
+  const further = paged && plan.next && plan.next.page <= lastPage(view.query) ? plan.next : undefined;
+  // The service's pages have no total: a full page may be the last one, and Next would open an empty page.
+  const next = further && (await answer.hasRecords(further.page)) === false ? undefined : further;
+  return {
+    shownGroups: groups.slice(plan.offset, plan.offset + plan.count),
+    firstNumber: plan.firstNumber,
+    considered: fetched.length,
+    kept: groups.length,
+    next,
+    previous: paged ? plan.previous : undefined,
+    arrived: 0,
+  };
+}
+
+const arrivedText = (n: number) =>
+  `${n} new listing${n === 1 ? '' : 's'} since you searched, left out so these pages stay as they were: search again to see ${n === 1 ? 'it' : 'them'}.`;

@@ -7,10 +7,10 @@ import { firstPosition, fitSurface, readButton, splitToken } from '../button-pay
 import { listingDetails } from '../details.js';
 import { detailsBlocks } from '../people.js';
 import { decodeLocationOption, requester } from '../requests.js';
-import { scopedState, type ActionRequest, type PickRequest } from '../types.js';
+import type { ActionRequest, PickRequest } from '../types.js';
 import { VALUE_OFF, valueButton, valueOf } from '../value.js';
 import { runSearch, showPage } from './answer.js';
-import { ALERTS_OFF, privately, type Stages } from './stages.js';
+import { ALERTS_OFF, conversationState, privately, type Stages } from './stages.js';
 
 const EXPIRED = 'That button has expired. Run the command again to get fresh results.';
 const OLDER = 'That button is from an older version of Manzil. Run the command again.';
@@ -20,7 +20,7 @@ const UNSUPPORTED = 'That button is no longer supported. Run the command again.'
 export async function press(stages: Stages, req: ActionRequest, log: Logger): Promise<Reply> {
   const { options, searches } = stages;
   const { row, suffix } = splitToken(req.token);
-  const state = scopedState(options.state, req.channel);
+  const state = conversationState(stages, req.channel);
   const stored = await state.load(row);
   if (!stored) return privately(EXPIRED);
   const intent = readButton(stored.kind, stored.payload, suffix);
@@ -58,7 +58,7 @@ export async function press(stages: Stages, req: ActionRequest, log: Logger): Pr
 /** An area chosen in the Refine picker: the same search, in that area, from its first page. */
 export async function pickArea(stages: Stages, req: PickRequest): Promise<Reply> {
   const { row, suffix } = splitToken(req.token);
-  const state = scopedState(stages.options.state, req.channel);
+  const state = conversationState(stages, req.channel);
   const stored = await state.load(row);
   const location = decodeLocationOption(req.value);
   if (!stored || !location) return privately('That picker has expired. Run the command again.');

@@ -16,8 +16,16 @@ import {
   type Query,
 } from '../../query/index.js';
 import { valueRequest, type ValueRequest } from '../../query/value.js';
-import { firstPosition, lastPage } from '../button-payloads.js';
-import { alertsRequest, digestsRequest, helpRequest, planSearch, type Doubt, type PlannedSearch } from '../requests.js';
+import { MAX_PAGE, firstPosition, lastPage } from '../button-payloads.js';
+import {
+  alertsRequest,
+  digestsRequest,
+  helpRequest,
+  pagingRequest,
+  planSearch,
+  type Doubt,
+  type PlannedSearch,
+} from '../requests.js';
 import type { OrderCommand } from '../../ports/order-command.js';
 import type { BotOptions, CommandRequest } from '../types.js';
 import { VALUE_OFF } from '../value.js';
@@ -36,6 +44,8 @@ export type Understood =
   | { value: ValueRequest }
   | { compare: CompareAsk }
   | { doubt: Doubt }
+  /** `next` or `more` typed alone: the next page of the conversation's last result. */
+  | { next: true }
   | { search: PlannedSearch };
 
 /** Which optional parts are on: a command for one that is off is answered at once. */
@@ -59,6 +69,7 @@ export function understand(req: CommandRequest, on: Parts, log: Logger): Underst
     if ('error' in compare) return { say: compare.error };
     return on.compare ? { compare } : { say: COMPARE_OFF };
   }
+  if (pagingRequest(text)) return { next: true };
   // "hello", "thanks", "what can you do?": a friendly answer with commands to try; "help?" is help.
   const chat = smallTalkOf(text);
   if (chat !== undefined && chat !== 'help') return { say: smallTalkReply(chat, typedWithSlash(req.text)) };
@@ -75,7 +86,8 @@ export function understand(req: CommandRequest, on: Parts, log: Logger): Underst
     return search.retry ? { doubt: { text: search.error, ...search.retry } } : { say: search.error };
   }
   // Checked before the area is looked up: a refused page should cost no call at all.
-  if (firstPosition(search.query).page > lastPage(search.query)) return { say: TOO_FAR };
+  const at = firstPosition(search.query);
+  if (at.page > lastPage(search.query) || (at.chat ?? 1) > MAX_PAGE) return { say: TOO_FAR };
   return { search };
 }
 
