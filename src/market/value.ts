@@ -3,12 +3,10 @@
 // With a size: the trend's AED per sqft times the size, widened by the interquartile spread of the live sale listings'
 // AED per sqft (the rent: the live rent listings' annual AED per sqft, interquartile, times the size). Without one: the
 // interquartile range of the recent transactions' prices. Transactions carry no size (the contract has none), so
-// nothing here reads one from them. Fewer than MIN_COMPARABLES comparables: "too little data", never a guess.
+// nothing here reads one from them. Fewer than MIN_RANGE comparables: "too little data", never a guess.
 import type { ListingSummary, Transaction } from '../api/records.js';
+import { MIN_RANGE } from './definitions.js';
 import { bedroomCount, listingFacts, trendPriceFor, typeSlug, type TrendFigures } from './figures.js';
-
-/** A range needs at least this many comparables. */
-export const MIN_COMPARABLES = 5;
 /** Comparables shown as examples under a range. */
 const EXAMPLES = 3;
 /** A trend change smaller than this (percent, either way) is "flat". */
@@ -133,7 +131,7 @@ function comparableListings(
 /** The interquartile range of transactions' prices (sales, or annual rents). */
 export function transactionsEstimate(records: readonly Transaction[], ask: ValueAsk, period: string): Estimate {
   const same = comparableTransactions(records, ask);
-  const range = same.length >= MIN_COMPARABLES ? quartiles(same.map((t) => t.price!)) : undefined;
+  const range = same.length >= MIN_RANGE ? quartiles(same.map((t) => t.price!)) : undefined;
   if (!range) return { state: 'thin', source: 'transactions', count: same.length, period };
   const examples = same
     .slice(0, EXAMPLES)
@@ -153,7 +151,7 @@ export function listingsEstimate(
   centre?: { ppsf: number; month: string },
 ): Estimate {
   const same = comparableListings(records, ask, kind);
-  const q = same.length >= MIN_COMPARABLES ? quartiles(same.map((c) => c.ppsf)) : undefined;
+  const q = same.length >= MIN_RANGE ? quartiles(same.map((c) => c.ppsf)) : undefined;
   if (!q) return { state: 'thin', source: 'listings', count: same.length, period };
   const size = ask.sizeSqft;
   const range = centre

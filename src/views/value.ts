@@ -1,13 +1,7 @@
 // A value estimate in words: the sale and rent ranges with what each stands on, the trend's direction, the gross
 // yield, where an asking price sits, and a plain statement that it is an estimate from public records.
-import {
-  MIN_COMPARABLES,
-  type Comparable,
-  type Estimate,
-  type Position,
-  type Range,
-  type ValueEstimate,
-} from '../market/value.js';
+import { MIN_RANGE } from '../market/definitions.js';
+import { type Comparable, type Estimate, type Position, type Range, type ValueEstimate } from '../market/value.js';
 import { formatAed, formatDate, formatNumber } from './format.js';
 import type { Block } from './model.js';
 
@@ -32,7 +26,7 @@ function basisText(e: Estimate, size: number | undefined): string {
   if (e.state === 'thin')
     return e.noTrend
       ? 'Too little data: the price trend has no AED per sqft for this kind of home here'
-      : `Too little data: ${e.count} ${e.period}; a range needs ${MIN_COMPARABLES}`;
+      : `Too little data: ${e.count} ${e.period}; a range needs ${MIN_RANGE}`;
   if (e.source === 'transactions') return `From the middle half of ${e.count} ${e.period}`;
   const sqft = `${formatNumber(size ?? 0)} sqft`;
   return e.trend
