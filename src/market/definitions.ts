@@ -1,7 +1,7 @@
 // One definition per market figure, for every answer that quotes one (a listing card, a transactions reply, a digest,
 // `/compare`, `/value`): the smallest sample each figure needs, the median, the rent periods a price is quoted in, the
-// service's periods in words, and a figure's scope in words (area, bedrooms, property type, period, count). Pure and
-// importing nothing, so the views may use it as well as src/market.
+// service's periods in words, and whose homes a figure is of. Pure and importing nothing, so the views may use it as
+// well as src/market.
 
 /** A median needs at least this many records with a price; fewer: "too little data", no median. */
 export const MIN_MEDIAN = 3;
@@ -60,33 +60,13 @@ export function priceFigure(prices: readonly (number | null | undefined)[]): Pri
   return { count: prices.length, priced: priced.length, thin, ...(m !== undefined ? { median: m } : {}) };
 }
 
-/** What a figure covers. */
-export interface FigureScope {
-  area: string;
-  /** A bedroom count (0: studio) or "4+"; absent: every count. */
-  bedrooms?: number | '4+';
-  /** A type slug ("apartment"); absent: every property type. */
-  propertyType?: string;
-  /** In words: "the last month". */
-  period: string;
-  kind: 'sold' | 'rented';
-  /** The records the figure stands on. */
-  count: number;
-}
-
 const plural = (type: string) => type.replace(/-/g, ' ').replace(/(s|x|sh|ch)$/, '$1e') + 's';
 
-/** "2-bed apartments", "studio homes of every type", "homes of every type": whose figure it is. */
-export function homesWords(bedrooms: FigureScope['bedrooms'], propertyType?: string): string {
+/**
+ * Whose figure it is, in words: "2-bed apartments", "studio homes of every type", "homes of every type". A figure names
+ * its scope (area, bedrooms, property type, period, count); this is its bedrooms and type.
+ */
+export function homesWords(bedrooms: number | '4+' | undefined, propertyType?: string): string {
   const beds = bedrooms === undefined ? '' : bedrooms === 0 ? 'studio ' : `${bedrooms}-bed `;
   return propertyType ? `${beds}${plural(propertyType)}` : `${beds}homes of every type`;
-}
-
-/** "8 lettings", "1 sale". */
-export const countWords = (kind: 'sold' | 'rented', n: number) =>
-  `${n.toLocaleString('en-US')} ${kind === 'sold' ? (n === 1 ? 'sale' : 'sales') : n === 1 ? 'letting' : 'lettings'}`;
-
-/** "Dubai Marina, 2-bed apartments, the last month, 8 lettings": a figure's scope in words. */
-export function scopeWords(s: FigureScope): string {
-  return `${s.area}, ${homesWords(s.bedrooms, s.propertyType)}, ${s.period}, ${countWords(s.kind, s.count)}`;
 }
