@@ -70,7 +70,7 @@ export async function composeBackgroundSide(config: Config, o: BackgroundOptions
     repos: { alerts: db.alerts, outbox: db.outbox, leases: db.leases, digests: db.digests },
     buttons: db.buttons(service),
     composer: digestComposer(config, api, sandbox ? () => sandbox.now().getTime() : undefined, {
-      cache: db.marketCache(service),
+      cache: db.marketCache(service, sandbox ? () => sandbox.now().getTime() : undefined),
       logger,
     }).composer,
     posters: buildPosters(config, db, logger),

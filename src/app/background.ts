@@ -61,6 +61,7 @@ export function backgroundScheduler(config: Config, logger: Logger): Scheduler {
 /**
  * Market figures per area (cached for hours, shared by every channel) and the digest composer on them. `shared`: the
  * store's market cache, so this process reads what the chat side, the delivery thread or another instance fetched.
+ * `sandboxNow`: the sandbox's market clock, which the figures' ages are on (the store's cache must be made on it too).
  */
 export function digestComposer(
   config: Config,
@@ -69,6 +70,7 @@ export function digestComposer(
   shared?: { cache: SharedMarketCache; logger: Logger },
 ) {
   const market = new MarketData(api, {
+    ...(sandboxNow ? { now: sandboxNow } : {}),
     cacheTtlMs: config.market.cacheTtlMs,
     maxPages: config.market.maxPages,
     ...(shared

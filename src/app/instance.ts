@@ -79,9 +79,10 @@ export async function composeInstance(config: Config, role: 'chat' | 'both', opt
   const scheduler = new JobScheduler({ timezone: config.alerts.timezone, logger });
   // The poller and digests: here unless a delivery thread runs them; shared with the other instances on Postgres.
   const backgroundJobs = threaded ? undefined : backgroundScheduler(config, logger);
-  // Market figures per area, shared by the chat's answers and the digests.
-  const { market, composer } = digestComposer(config, api, sandbox ? () => sandbox.now().getTime() : undefined, {
-    cache: db.marketCache(service),
+  // Market figures per area, shared by the chat's answers and the digests; their ages on the market's clock.
+  const marketNow = sandbox ? () => sandbox.now().getTime() : undefined;
+  const { market, composer } = digestComposer(config, api, marketNow, {
+    cache: db.marketCache(service, marketNow),
     logger,
   });
   const lifecycle = new Lifecycle({ timeoutMs: config.shutdownTimeoutMs, logger });

@@ -2,17 +2,10 @@
 // cached by src/market), so that the reply's figures are the period's whatever page its table shows. When the
 // period cannot be read the reply still comes, its figures labelled as the page's; the log says why.
 import type { Logger } from '../log.js';
+import { PERIOD_WORDS } from '../market/definitions.js';
 import type { TransactionsScope } from '../views/index.js';
 import type { SearchOutcome } from './search.js';
 import type { PeriodPort } from './types.js';
-
-/** The service's periods in words; a search without one gets the service's default, 12 months. */
-const PERIOD_WORDS: Readonly<Record<string, string>> = {
-  '1m': 'the last month',
-  '3m': 'the last 3 months',
-  '6m': 'the last 6 months',
-  '1y': 'the last 12 months',
-};
 
 /** What a transactions reply's figures cover; undefined for any other reply, or a page with nothing to sum up. */
 export async function periodScope(

@@ -43,6 +43,8 @@ export const CARD_OPERATIONS: ReadonlySet<OperationName> = new Set([
 
 export interface RenderContext {
   locationName: string;
+  /** The property type the search asked for (a slug), when it asked one. */
+  propertyType?: string | undefined;
   /** Buttons for one listing card (Details), given its property id. */
   listingButtons: (propertyId: string) => Button[];
   /** Buttons to the listings of an agent or a brokerage a card names (bot/people.ts); none without it. */
@@ -82,7 +84,7 @@ export function renderRecords(operation: OperationName, records: readonly unknow
     case 'get-adrec-transactions':
       return adrecView(records as RecordOf<'get-adrec-transactions'>[]);
     case 'price-trend-of-location':
-      return trendView(records as RecordOf<'price-trend-of-location'>[], ctx.locationName);
+      return trendView(records as RecordOf<'price-trend-of-location'>[], ctx.locationName, ctx.propertyType);
     case 'autocomplete-location':
       return locationList(records as RecordOf<'autocomplete-location'>[]);
     case 'property-details':

@@ -221,7 +221,7 @@ export function renderDigest(payload: DigestPayload): Reply {
     { kind: 'header', text: payload.title },
     {
       kind: 'context',
-      text: `${shortDate(payload.now, payload.timezone, true)} (${payload.timezone}) · transactions of the last 30 days, trends of the last 12 months · UAE Property Data Service`,
+      text: `${shortDate(payload.now, payload.timezone, true)} (${payload.timezone}) · transactions of every property type over the last 30 days, trends of apartments over the last 12 months · UAE Property Data Service`,
     },
     // The charts first: a platform that must shorten a long message cuts from the end, and cards matter less.
     ...payload.charts.map((image): Block => ({ kind: 'image', image })),

@@ -1,16 +1,18 @@
 // Areas side by side, for `/compare`: per area and bedroom count, the median sale price and annual rent of the last 3
 // months (rents over 12 months where 3 are too thin), the trend's AED per sqft and its change over the series, the gross
-// yield, the transactions behind each figure and the listings live now. From the market cache the digests use; an
-// area the service fails for is named, and the others still answer. No chat knowledge here.
+// yield, the transactions behind each figure and the listings live now. Every figure covers its whole period: one
+// bedroom count reads the period narrowed to it, every count reads the area's period once, unnarrowed, and splits it
+// by bedrooms, so both quote what a transactions reply of the same scope does. From the market cache the digests use;
+// an area the service fails for is named, and the others still answer. No chat knowledge here.
 import { reasonOf } from './digest.js';
 import type { MarketData } from './data.js';
+import type { PriceFigure } from './definitions.js';
 import {
   BUCKETS,
   bucketOf,
   transactionFigures,
   trendFigures,
   type Bucket,
-  type PriceFigure,
   type TransactionFigures,
   type TrendBucket,
 } from './figures.js';
@@ -24,12 +26,10 @@ export interface CompareOptions {
 }
 
 /**
- * Without a bedroom count, each area's transactions are read within this many pages (sales, lettings and, where 3
- * months of lettings are complete and thin, a year of them): a digest's pages for its sales and lettings, so that a
- * compare of every count costs no more than a digest of the same areas (an unfiltered 3 months is 6 to 7 pages in a
- * busy area). Past it, the medians are the newest transactions' and their counts are lower bounds.
+ * A period is read to its end, up to this many pages (900 transactions at the service's 15 a page): a guard against a
+ * read without end, not a cost goal. Past it the medians are the newest transactions' and the counts say "at least".
  */
-const EVERY_COUNT_TX_PAGES = 4;
+export const WHOLE_PERIOD_PAGES = 60;
 
 export interface ListingsCount {
   count: number;
@@ -95,14 +95,10 @@ async function compareArea(
   options: CompareOptions,
   use: Use,
 ): Promise<AreaComparison> {
+  // Every count: the area's period unnarrowed, split by bedrooms below (the same records a narrowed read gives).
   const filters = options.bedrooms !== undefined ? { bedrooms: String(options.bedrooms) } : {};
-  const capped = options.bedrooms === undefined;
-  const tx = (type: 'sold' | 'rented', period: '3m' | '1y', maxPages?: number) =>
-    market.transactions(area.id, type, period, {
-      ...use,
-      filters,
-      ...(capped ? { maxPages: maxPages ?? EVERY_COUNT_TX_PAGES / 2 } : {}),
-    });
+  const tx = (type: 'sold' | 'rented', period: '3m' | '1y') =>
+    market.transactions(area.id, type, period, { ...use, filters, maxPages: WHOLE_PERIOD_PAGES });
   const figures = (r: TransactionsResult): TransactionFigures =>
     transactionFigures(r.records, { total: r.count, atLeast: r.atLeast });
   const listingKinds = options.kind === 'rent' ? ['rent'] : options.kind === 'buy' ? ['sale'] : ['sale', 'rent'];
@@ -122,12 +118,8 @@ async function compareArea(
     const rentFig = figures(rented);
     const thinRent = (f: TransactionFigures) => buckets.some((b) => f.buckets.find((x) => x.bucket === b)!.thin);
     // Three months of lettings too few to say: a year of them, said so in the cell. Not when the 3 months were read
-    // in part (their thinness is the cap's), nor past the page budget.
-    const left = EVERY_COUNT_TX_PAGES - sold.pages - rented.pages;
-    const year =
-      thinRent(rentFig) && rented.complete && (!capped || left > 0)
-        ? await tx('rented', '1y', Math.max(1, left))
-        : undefined;
+    // in part (past the guard: their thinness would be the guard's).
+    const year = thinRent(rentFig) && rented.complete ? await tx('rented', '1y') : undefined;
     const yearFig = year && figures(year);
     const trendFig = trendFigures(trend.points, trend.propertyType);
     const cells = buckets.map((bucket): CompareCell => {

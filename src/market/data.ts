@@ -3,6 +3,8 @@
 // (MARKET_CACHE_H), keyed by operation and parameters; concurrent readers of the same thing share its calls, so ten
 // channels following one area cost one set. Each reader can carry a CallMeter that counts the calls it caused.
 // Behind the LRU, the store's market cache (`shared`) holds the same answers for every process and instance.
+// An answer's age is on the market's clock (`now`: the wall clock on the real service, the sandbox's market time on
+// the sandbox), so a figure is as fresh as the market it describes: a demo's moving market outdates it as fast.
 import { LRUCache } from 'lru-cache';
 import type { BudgetLeft, CallOptions } from '../api/client.js';
 import { OPERATIONS, type OperationName, type ParamsOf } from '../api/operations.js';
@@ -24,7 +26,7 @@ import {
   type TransactionType,
   type Use,
 } from './types.js';
-import { keyOf, sameRequest, uniqueBy } from './keys.js';
+import { freshAt, keyOf, sameRequest, uniqueBy } from './keys.js';
 import { StoreLevel, type Entry } from './store-level.js';
 
 /** Calls expected per part of a digest when not cached: sold, rented, trend, projects, sale and rent listings. */
@@ -352,7 +354,7 @@ export class MarketData {
       e !== undefined &&
       (e.done || e.pages.length >= pages) &&
       e.pages.length > 0 &&
-      this.now() - e.fetchedAt <= maxAgeMs
+      freshAt(this.now(), e.fetchedAt, maxAgeMs)
     );
   }
 
@@ -367,7 +369,7 @@ export class MarketData {
   ): Promise<Paged<unknown>> {
     const key = keyOf(op, params);
     let entry = this.cache.get(key);
-    if (entry && (this.now() - entry.fetchedAt > o.maxAgeMs || (entry.pages.length === 0 && !entry.loading)))
+    if (entry && (!freshAt(this.now(), entry.fetchedAt, o.maxAgeMs) || (entry.pages.length === 0 && !entry.loading)))
       entry = undefined;
     if (entry) this.hits++;
     else {

@@ -3,13 +3,11 @@
 // shows them rounds. A figure with too little behind it is marked thin and left without a median, never guessed.
 import type { ListingSummary, PriceTrendPoint, Transaction } from '../api/records.js';
 import { parseDate, possessive } from '../views/format.js';
+import { homesWords, priceFigure, RENT_PERIODS_PER_YEAR, type PriceFigure } from './definitions.js';
 
 /** Bedroom counts as a digest groups them: studio, 1, 2, 3, and 4 or more. */
 export type Bucket = 'studio' | '1' | '2' | '3' | '4+';
 export const BUCKETS: readonly Bucket[] = ['studio', '1', '2', '3', '4+'];
-
-/** Fewer priced transactions than this: "too little data", no median. */
-export const MIN_TRANSACTIONS = 3;
 
 /** A bedroom count (a number, numeric text, or "studio") as its bucket; undefined when unknown. */
 export function bucketOf(bedrooms: number | string | null | undefined): Bucket | undefined {
@@ -27,14 +25,6 @@ export function bedroomCount(bedrooms: number | string | null | undefined): numb
 /** "studio", "1-bed", "4+-bed": for sentences. */
 export const bucketLabel = (b: Bucket) => (b === 'studio' ? 'studio' : `${b}-bed`);
 
-/** The middle value; with an even count the mean of the middle two. Undefined for none. */
-export function median(values: readonly number[]): number | undefined {
-  if (values.length === 0) return undefined;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 const positive = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
 
 /** (to / from - 1) in percent; undefined without two positive values. */
@@ -44,17 +34,6 @@ export function changePct(from: number | undefined, to: number | undefined): num
 
 // ---------------------------------------------------------------------------------------------------------------
 // Transactions
-
-export interface PriceFigure {
-  /** Transactions counted (read). */
-  count: number;
-  /** Of them, with a price: the median's base. */
-  priced: number;
-  /** Absent when thin. */
-  median?: number;
-  /** Fewer than MIN_TRANSACTIONS priced: "too little data". */
-  thin: boolean;
-}
 
 export interface BucketFigure extends PriceFigure {
   bucket: Bucket;
@@ -69,13 +48,6 @@ export interface TransactionFigures extends PriceFigure {
   buckets: BucketFigure[];
   /** Transactions without a bedroom count (in the overall figures only). */
   unknownBedrooms: number;
-}
-
-function priceFigure(prices: readonly (number | null | undefined)[]): PriceFigure {
-  const priced = prices.filter(positive);
-  const thin = priced.length < MIN_TRANSACTIONS;
-  const m = thin ? undefined : median(priced);
-  return { count: prices.length, priced: priced.length, thin, ...(m !== undefined ? { median: m } : {}) };
 }
 
 /** Counts and median prices, overall and per bucket, of transactions (annual rents for rented ones). */
@@ -280,18 +252,6 @@ export function yieldFigures(sold: TransactionFigures, rented: TransactionFigure
 // ---------------------------------------------------------------------------------------------------------------
 // One listing against its place
 
-const PER_YEAR: Record<string, number> = {
-  yearly: 1,
-  year: 1,
-  annually: 1,
-  monthly: 12,
-  month: 12,
-  weekly: 52,
-  week: 52,
-  daily: 365,
-  day: 365,
-};
-
 export interface ListingFacts {
   kind: 'sale' | 'rent';
   /** The sale price, or the rent per year. */
@@ -317,9 +277,9 @@ export function listingFacts(
   const price = listing.price;
   if (!price || price.is_hidden || !positive(price.value)) return undefined;
   const period = typeof price.period === 'string' ? price.period.toLowerCase() : undefined;
-  const k = period === 'sell' || period === 'sale' ? 'sale' : period && PER_YEAR[period] ? 'rent' : kind;
+  const k = period === 'sell' || period === 'sale' ? 'sale' : period && RENT_PERIODS_PER_YEAR[period] ? 'rent' : kind;
   if (!k) return undefined;
-  const perYear = k === 'rent' && period !== undefined ? (PER_YEAR[period] ?? 1) : 1;
+  const perYear = k === 'rent' && period !== undefined ? (RENT_PERIODS_PER_YEAR[period] ?? 1) : 1;
   const unit = listing.size?.unit?.toLowerCase();
   const size =
     listing.size && positive(listing.size.value) && (!unit || unit === 'sqft') ? listing.size.value : undefined;
@@ -343,6 +303,8 @@ export type ListingContext =
       /** The area's latest trend price for the bucket, and its month. */
       benchmark: number;
       month: string;
+      /** The trend's property type (a slug): the benchmark is of that type only. */
+      propertyType: string;
       /** (ppsf / benchmark - 1) in percent: negative is below. */
       diffPct: number;
       source: 'price-trend-of-location';
@@ -357,6 +319,8 @@ export type ListingContext =
       count: number;
       /** Set when the page cap cut the period: the median is of the bucket among this many most recent lettings. */
       recent?: number;
+      /** The listing's type (a slug) when it says one: the lettings counted are of that type only; absent: every type. */
+      propertyType?: string;
       diffPct: number;
       source: 'get-get-transactions';
     };
@@ -375,6 +339,7 @@ export function saleContext(facts: ListingFacts, trend: TrendFigures, areaName: 
     ppsf,
     benchmark: t.latest.ppsf,
     month: t.latest.period,
+    propertyType: trend.propertyType,
     diffPct: (ppsf / t.latest.ppsf - 1) * 100,
     source: 'price-trend-of-location',
   };
@@ -404,6 +369,7 @@ export function rentContext(
     benchmark: f.median,
     count: f.priced,
     ...(o.recent !== undefined ? { recent: o.recent } : {}),
+    ...(facts.propertyType !== undefined ? { propertyType: facts.propertyType } : {}),
     diffPct: (facts.price / f.median - 1) * 100,
     source: 'get-get-transactions',
   };
@@ -411,12 +377,21 @@ export function rentContext(
 
 const aed = (n: number) => `AED ${Math.round(n).toLocaleString('en-US')}`;
 
-/** "8 % below Dubai Marina's 2-bed average of AED 2,230/sqft"; "in line with" within half a percent. */
+/**
+ * Where a listing stands, with the benchmark's scope in words: "8 % below Dubai Marina's 2-bed apartment average of AED
+ * 2,230/sqft (price trend, Nov 2026)", "34 % below Dubai Marina's 2-bed apartment median rent of AED 174,000 a year
+ * (last 30 days, 8 lettings of apartments)"; "in line with" within half a percent.
+ */
 export function contextText(c: ListingContext): string {
   const pct = Math.round(Math.abs(c.diffPct));
   const where = pct === 0 ? 'in line with' : `${pct} % ${c.diffPct < 0 ? 'below' : 'above'}`;
-  const whose = `${possessive(c.areaName)} ${bucketLabel(c.bucket)}`;
-  return c.kind === 'sale'
-    ? `${where} ${whose} average of ${aed(c.benchmark)}/sqft`
-    : `${where} ${whose} median rent of ${aed(c.benchmark)} a year (${c.recent === undefined ? `last 30 days, ${c.count} lettings` : `${c.count} lettings among the ${c.recent} most recent of the last 30 days`})`;
+  const type = c.propertyType?.replace(/-/g, ' ');
+  const whose = `${possessive(c.areaName)} ${bucketLabel(c.bucket)}${type ? ` ${type}` : ''}`;
+  if (c.kind === 'sale') return `${where} ${whose} average of ${aed(c.benchmark)}/sqft (price trend, ${c.month})`;
+  const lettings = `${c.count} ${c.count === 1 ? 'letting' : 'lettings'} of ${homesWords(undefined, c.propertyType).replace(/^homes of /, '')}`;
+  const counted =
+    c.recent === undefined
+      ? `last 30 days, ${lettings}`
+      : `${lettings} among the ${c.recent} most recent of the last 30 days`;
+  return `${where} ${whose} median rent of ${aed(c.benchmark)} a year (${counted})`;
 }

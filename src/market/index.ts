@@ -34,6 +34,7 @@ export {
   type ProjectCard,
   type ProjectsFigures,
 } from './digest.js';
+export * from './definitions.js';
 export * from './figures.js';
 export * from './value.js';
 export { readValue } from './value-read.js';

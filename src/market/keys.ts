@@ -1,4 +1,5 @@
-// The market cache's keys (the LRU's and the store's alike) and the dedup of records read over several pages.
+// The market cache's keys (the LRU's and the store's alike), when an answer is fresh, and the dedup of records read
+// over several pages.
 import { OPERATIONS, type OperationName, type ParamSpec } from '../api/operations.js';
 
 /** The cache key: the operation and its parameters in name order. */
@@ -34,3 +35,13 @@ export function uniqueBy<T>(items: readonly T[], id: (item: T) => string): T[] {
     return true;
   });
 }
+
+/**
+ * An answer fetched later than now on the market's clock (a market started afresh behind it) describes another
+ * market: not used. Within this much, it is the clocks of two instances that differ.
+ */
+const FUTURE_SKEW_MS = 5 * 60_000;
+
+/** Whether an answer fetched at `fetchedAt` is at most maxAgeMs old at `now`, on the market's clock. */
+export const freshAt = (now: number, fetchedAt: number, maxAgeMs: number) =>
+  now - fetchedAt <= maxAgeMs && fetchedAt - now <= FUTURE_SKEW_MS;

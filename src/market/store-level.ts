@@ -3,6 +3,7 @@
 // here costs only the sharing: the answer is fetched from the service as it would be without it.
 import type { OperationName } from '../api/operations.js';
 import type { SharedMarketCache } from './types.js';
+import { freshAt } from './keys.js';
 
 /** One answer being read page by page, shared by every reader of it. */
 export interface Entry {
@@ -34,7 +35,7 @@ export class StoreLevel {
   async fill(entry: Entry, key: string, maxAgeMs: number): Promise<number | undefined> {
     try {
       const kept = await this.store.get(key);
-      if (!kept || kept.pages.length === 0 || this.now() - kept.fetchedAt > maxAgeMs) return undefined;
+      if (!kept || kept.pages.length === 0 || !freshAt(this.now(), kept.fetchedAt, maxAgeMs)) return undefined;
       this.hits++;
       Object.assign(entry, { pages: kept.pages, done: kept.done, fetchedAt: kept.fetchedAt });
       if (kept.totalItems !== undefined) entry.totalItems = kept.totalItems;

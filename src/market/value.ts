@@ -1,14 +1,14 @@
 // What a home is worth and would rent for, from public records, pure: an estimate range for the sale price and the
 // annual rent, the comparables behind each, the trend's direction and the gross yield, and where an asking price sits.
 // With a size: the trend's AED per sqft times the size, widened by the interquartile spread of the live sale listings'
-// AED per sqft (the rent: the live rent listings' annual AED per sqft, interquartile, times the size). Without one: the
-// interquartile range of the recent transactions' prices. Transactions carry no size (the contract has none), so
-// nothing here reads one from them. Fewer than MIN_COMPARABLES comparables: "too little data", never a guess.
+// AED per sqft (the rent: the live rent listings' annual AED per sqft, interquartile, times the size); when fewer than
+// MIN_RANGE listings are live, the spread of the recent sales around the same middle (the rent: the recent lettings'
+// interquartile range), and the estimate says which it used. Without a size: the interquartile range of the recent
+// transactions' prices. Transactions carry no size (the contract has none), so nothing here reads one from them.
+// Fewer than MIN_RANGE comparables of both kinds: "too little data", never a guess.
 import type { ListingSummary, Transaction } from '../api/records.js';
+import { MIN_RANGE } from './definitions.js';
 import { bedroomCount, listingFacts, trendPriceFor, typeSlug, type TrendFigures } from './figures.js';
-
-/** A range needs at least this many comparables. */
-export const MIN_COMPARABLES = 5;
 /** Comparables shown as examples under a range. */
 const EXAMPLES = 3;
 /** A trend change smaller than this (percent, either way) is "flat". */
@@ -52,6 +52,8 @@ export type Estimate =
       examples: Comparable[];
       /** With a size, for a sale: the trend's AED per sqft the middle stands on, and its month. */
       trend?: { ppsf: number; month: string };
+      /** With a size, from transactions: the live listings were too few (how many, of what). */
+      fewListings?: { count: number; period: string };
     }
   | {
       state: 'thin';
@@ -60,6 +62,8 @@ export type Estimate =
       period: string;
       /** The trend has no price for this bedroom count and type (a sale with a size needs one). */
       noTrend?: true;
+      /** With a size: the live listings were too few too (how many, of what). */
+      fewListings?: { count: number; period: string };
     };
 
 export interface TrendDirection {
@@ -133,13 +137,34 @@ function comparableListings(
 /** The interquartile range of transactions' prices (sales, or annual rents). */
 export function transactionsEstimate(records: readonly Transaction[], ask: ValueAsk, period: string): Estimate {
   const same = comparableTransactions(records, ask);
-  const range = same.length >= MIN_COMPARABLES ? quartiles(same.map((t) => t.price!)) : undefined;
+  const range = same.length >= MIN_RANGE ? quartiles(same.map((t) => t.price!)) : undefined;
   if (!range) return { state: 'thin', source: 'transactions', count: same.length, period };
   const examples = same
     .slice(0, EXAMPLES)
     .map((t) => ({ price: t.price!, ...(t.transaction_date ? { date: t.transaction_date } : {}) }));
   return { state: 'ok', range, source: 'transactions', count: same.length, period, examples };
 }
+
+/**
+ * With a size but too few live listings: the trend's AED per sqft times the size, widened by the recent sales' relative
+ * spread (their first quartile over their median to their third over it).
+ */
+function spreadAroundTrend(
+  records: readonly Transaction[],
+  ask: ValueAsk & { sizeSqft: number },
+  centre: { ppsf: number; month: string },
+  period: string,
+): Estimate {
+  const e = transactionsEstimate(records, ask, period);
+  if (e.state !== 'ok') return e;
+  const mid = centre.ppsf * ask.sizeSqft;
+  const range = { low: (mid * e.range.low) / e.range.mid, mid, high: (mid * e.range.high) / e.range.mid };
+  return { ...e, range, trend: centre };
+}
+
+/** How many live listings are comparables for a sized estimate: of the bedroom count and type, with a size. */
+export const sizedComparables = (records: readonly ListingSummary[], ask: ValueAsk, kind: 'sale' | 'rent') =>
+  comparableListings(records, ask, kind).length;
 
 /**
  * A range from listings' AED per sqft for a size: the interquartile range times the size, or, given a `centre` AED per
@@ -153,7 +178,7 @@ export function listingsEstimate(
   centre?: { ppsf: number; month: string },
 ): Estimate {
   const same = comparableListings(records, ask, kind);
-  const q = same.length >= MIN_COMPARABLES ? quartiles(same.map((c) => c.ppsf)) : undefined;
+  const q = same.length >= MIN_RANGE ? quartiles(same.map((c) => c.ppsf)) : undefined;
   if (!q) return { state: 'thin', source: 'listings', count: same.length, period };
   const size = ask.sizeSqft;
   const range = centre
@@ -205,7 +230,8 @@ export function positionIn(range: Range, price: number, kind: 'sale' | 'rent'): 
 export interface ValueInput {
   ask: ValueAsk;
   trend?: TrendFigures;
-  /** Without a size: the period's sold and rented transactions of the area (newest first). */
+  /** The period's sold and rented transactions of the area (newest first): without a size, or with one when too few
+   * listings are live. */
   sold?: readonly Transaction[];
   rented?: readonly Transaction[];
   /** With a size: the area's live sale and rent listings. */
@@ -225,7 +251,7 @@ export function valueEstimate(input: ValueInput): ValueEstimate {
     const t = input.trend && trendPriceFor(input.trend, ask.bedrooms);
     const centre =
       t && input.trend!.propertyType === ask.propertyType ? { ppsf: t.latest.ppsf, month: t.latest.period } : undefined;
-    sale = centre
+    const saleListings: Estimate = centre
       ? listingsEstimate(input.saleListings ?? [], withSize, 'sale', periods.saleListings, centre)
       : {
           state: 'thin',
@@ -234,7 +260,15 @@ export function valueEstimate(input: ValueInput): ValueEstimate {
           period: periods.saleListings,
           noTrend: true,
         };
-    rent = listingsEstimate(input.rentListings ?? [], withSize, 'rent', periods.rentListings);
+    const rentListings = listingsEstimate(input.rentListings ?? [], withSize, 'rent', periods.rentListings);
+    // Too few listings live: the transactions, which say so (a sale's still around the trend's price).
+    const few = (listed: Estimate, e: () => Estimate): Estimate =>
+      listed.state === 'ok' ? listed : { ...e(), fewListings: { count: listed.count, period: listed.period } };
+    // No trend price: nothing to centre the sale on, so no range (the transactions carry no size).
+    sale = centre
+      ? few(saleListings, () => spreadAroundTrend(input.sold ?? [], withSize, centre, periods.sold))
+      : saleListings;
+    rent = few(rentListings, () => transactionsEstimate(input.rented ?? [], ask, periods.rented));
   } else {
     sale = transactionsEstimate(input.sold ?? [], ask, periods.sold);
     rent = transactionsEstimate(input.rented ?? [], ask, periods.rented);

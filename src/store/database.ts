@@ -57,7 +57,7 @@ export function sqliteDatabase(store: Store): OpenedDatabase & { sqlite: Store }
     people: createPersonUseRepo(store),
     buttons: (service) => createButtonStateRepo(store, Date.now, service),
     locationCache: (service) => createLocationCacheRepo(store, Date.now, service),
-    marketCache: (service) => createMarketCacheRepo(store, Date.now, service),
+    marketCache: (service, now = Date.now) => createMarketCacheRepo(store, now, service),
     usage: (baseUrl) => createApiUsageRepo(store, baseUrl),
     installations: (sealer) => createSlackInstallationRepo(store, sealer),
     sqlite: store,

@@ -1,6 +1,7 @@
 // `/compare`'s answer, platform-neutral: per bedroom count, one table with a column per area and a row per figure, the
 // best of each row marked; an area with too little data says so in its cells; one that failed is named under the
 // table. Renderers draw the table as each platform can (Slack and Discord: monospaced; the terminal: padded).
+import { MIN_MEDIAN } from '../market/definitions.js';
 import type { AreaComparison, CompareCell, Comparison } from '../market/index.js';
 import { formatAed, formatNumber } from './format.js';
 import type { Block, ImageFile, Reply } from './model.js';
@@ -119,14 +120,14 @@ export function compareReply(comparison: Comparison, chart?: ImageFile): Reply {
     const twelve = ok.filter((a) => a.cells.some((c) => c.rent.months === 12)).map((a) => a.area.name);
     const part = ok.filter((a) => a.cells.some((c) => c.sale.atLeast || c.rent.atLeast)).map((a) => a.area.name);
     const notes = [
-      `★ the best of each row. Medians of the last 3 months' transactions; "${THIN}" where fewer than 3 had a price.`,
+      `★ the best of each row. Medians of every transaction of the last 3 months, of every property type; "${THIN}" where fewer than ${MIN_MEDIAN} had a price.`,
       ...(twelve.length > 0 ? [`Rents over 12 months for ${twelve.join(', ')}: 3 months had too few lettings.`] : []),
       ...(part.length > 0
         ? [
-            `${part.join(', ')}: more transactions than were read, so medians of the newest and counts marked + at least (name a bedroom count for all of them).`,
+            `${part.join(', ')}: more transactions than Manzil reads of one period, so medians of the newest and counts marked + at least.`,
           ]
         : []),
-      'Gross yield: the median annual rent over the median sale price. AED per sqft and its change: the price trend.',
+      'Gross yield: the median annual rent over the median sale price, both of every property type. AED per sqft and its change: the price trend of apartments.',
     ];
     blocks.push({ kind: 'context', text: notes.join(' ') });
   }

@@ -2,6 +2,7 @@
 // price and a size but no price per sqft, and has no filter for it, so it is worked out here, for the card and for the
 // filter Manzil applies to what a search returns (bot/pipeline/present.ts).
 import { COMMERCIAL_TYPES, RESIDENTIAL_TYPES } from '../api/operations.js';
+import { RENT_PERIODS_PER_YEAR as PER_YEAR } from '../market/definitions.js';
 import { formatNumber, type PriceLike } from './format.js';
 
 /** A listing's price and size, loosely: any part may be missing. */
@@ -14,19 +15,6 @@ export interface SizedListing {
 }
 
 const SQM = 10.7639;
-/** How many of each period make a year: a rent's price per sqft is compared in the period the search asked for. */
-const PER_YEAR: Readonly<Record<string, number>> = {
-  yearly: 1,
-  year: 1,
-  annual: 1,
-  annually: 1,
-  monthly: 12,
-  month: 12,
-  weekly: 52,
-  week: 52,
-  daily: 365,
-  day: 365,
-};
 const SUFFIX: Readonly<Record<string, string>> = {
   yearly: '/yr',
   year: '/yr',
@@ -52,7 +40,7 @@ export function sizeInSqft(r: SizedListing): number | undefined {
 }
 
 /**
- * AED per sqft; for a rent, in `period` ("yearly", "monthly") when given and the listing says its own period, else in
+ * AED per sqft (a rent's compared in the period the search asked for, by the one rent-period table); for a rent, in `period` ("yearly", "monthly") when given and the listing says its own period, else in
  * the
  * listing's own. Undefined when the price is hidden or either number is missing: nothing to compare.
  */

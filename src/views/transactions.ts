@@ -3,10 +3,10 @@
 // they say what they cover: the period and how many records. When the period could not be read, the figures are
 // those of the page and say so, never passed off as the period's.
 import type { Transaction } from '../api/records.js';
+import { MIN_MEDIAN, priceFigure } from '../market/definitions.js';
 import { formatAed, formatBeds, formatDate, formatNumber } from './format.js';
 import type { Block } from './model.js';
 import { textOf } from './parts.js';
-import { median } from './stats.js';
 
 const NONE = '–';
 
@@ -38,11 +38,18 @@ const nounOf = (kind: TransactionsScope['kind'], n: number) =>
   (kind ? NOUNS[kind] : (['transaction', 'transactions'] as const))[n === 1 ? 0 : 1];
 const counted = (kind: TransactionsScope['kind'], n: number) => `${formatNumber(n)} ${nounOf(kind, n)}`;
 
+/** A median, or "too little data" under the one minimum sample every answer uses (src/market/definitions.ts). */
+const medianText = (prices: readonly number[], why = '') => {
+  const m = priceFigure(prices).median;
+  return m === undefined ? `too little data${why}` : formatAed(m);
+};
+
 /** `median AED 1 · min AED 1 · max AED 1`; undefined when none has a price. */
 function figures(records: readonly Transaction[]): string | undefined {
   const prices = records.map(priceOf).filter((p): p is number => p !== undefined);
   if (!prices.length) return undefined;
-  return `median ${formatAed(median(prices)!)} · min ${formatAed(Math.min(...prices))} · max ${formatAed(Math.max(...prices))}`;
+  const m = medianText(prices, ` (a median needs ${MIN_MEDIAN} prices)`);
+  return `median ${m} · min ${formatAed(Math.min(...prices))} · max ${formatAed(Math.max(...prices))}`;
 }
 
 /** The summary line and what the per-bedroom medians are of, for the period read or, failing that, the page. */
@@ -74,8 +81,8 @@ function summary(
 }
 
 /**
- * `Median by bedrooms: Studio AED 55,000 (2) · 1 bed AED 90,000 (3)`; undefined when no priced record has a bedroom
- * count.
+ * `Median by bedrooms: Studio AED 55,000 (3) · 1 bed too little data (2)`; undefined when no priced record has a
+ * bedroom count.
  */
 function perBedroom(records: readonly Transaction[], of: string | undefined): string | undefined {
   const groups = new Map<number, number[]>();
@@ -87,7 +94,7 @@ function perBedroom(records: readonly Transaction[], of: string | undefined): st
   if (!groups.size) return undefined;
   const parts = [...groups.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([beds, prices]) => `${formatBeds(beds)} ${formatAed(median(prices)!)} (${prices.length})`);
+    .map(([beds, prices]) => `${formatBeds(beds)} ${medianText(prices)} (${prices.length})`);
   return `Median by bedrooms${of ? ` (${of})` : ''}: ${parts.join(' · ')}`;
 }
 

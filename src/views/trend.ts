@@ -7,6 +7,12 @@ import { sparkline } from './sparkline.js';
 
 const NONE = '–';
 
+/**
+ * The fewest bedrooms a type's homes have: the service sends studio and 1-bed rows for villas and townhouses too, the
+ * same for every type it is asked, and a reader would take them for villas' own prices. They are left out, said so.
+ */
+const FEWEST_BEDROOMS: Readonly<Record<string, number>> = { villa: 2, townhouse: 2 };
+
 /** The community average when present, else the tower's. */
 function valueOf(p: PriceTrendPoint): number | undefined {
   return [p.community_price, p.tower_price].find(
@@ -39,12 +45,16 @@ function periodLabel(p: PriceTrendPoint | undefined): string | undefined {
   return p && (formatMonth(p.date) ?? textOf(p.period));
 }
 
-export function trendView(points: readonly PriceTrendPoint[], locationName: string): Block[] {
+/** `propertyType`: the type asked (a slug); rows of bedroom counts that type has no homes of are left out, said so. */
+export function trendView(points: readonly PriceTrendPoint[], locationName: string, propertyType?: string): Block[] {
   const area = textOf(locationName) ?? 'this location';
+  const fewest = (propertyType && FEWEST_BEDROOMS[propertyType]) || 0;
   const groups = new Map<number, PriceTrendPoint[]>();
+  const hidden = new Set<number>();
   for (const p of points) {
     if (typeof p.bedroom_id !== 'number' || p.bedroom_id < 0) continue;
-    groups.set(p.bedroom_id, [...(groups.get(p.bedroom_id) ?? []), p]);
+    if (p.bedroom_id < fewest) hidden.add(p.bedroom_id);
+    else groups.set(p.bedroom_id, [...(groups.get(p.bedroom_id) ?? []), p]);
   }
   if (!groups.size) return [{ kind: 'text', text: `No price trend data was found for ${area}.` }];
 
@@ -66,8 +76,16 @@ export function trendView(points: readonly PriceTrendPoint[], locationName: stri
   const from = periodLabel(ordered[0]);
   const to = periodLabel(ordered.at(-1));
   const range = from && to && from !== to ? `, ${from} to ${to}` : '';
+  const left = [...hidden].sort((a, b) => a - b).map((b) => (b === 0 ? 'studio' : `${b}-bed`));
+  const type = propertyType?.replace(/-/g, ' ');
+  const note = left.length
+    ? ` The ${left.join(' and ')} rows the service returns for ${type}s are left out: ${type}s have ${fewest} bedrooms or more.`
+    : '';
   return [
     { kind: 'table', columns: ['Beds', 'AED/sqft', 'Change', 'Trend'], rows },
-    { kind: 'context', text: `${area}: AED per sqft, latest value; change from the first to the last point${range}.` },
+    {
+      kind: 'context',
+      text: `${area}: AED per sqft, latest value; change from the first to the last point${range}.${note}`,
+    },
   ];
 }

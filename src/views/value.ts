@@ -1,13 +1,7 @@
 // A value estimate in words: the sale and rent ranges with what each stands on, the trend's direction, the gross
 // yield, where an asking price sits, and a plain statement that it is an estimate from public records.
-import {
-  MIN_COMPARABLES,
-  type Comparable,
-  type Estimate,
-  type Position,
-  type Range,
-  type ValueEstimate,
-} from '../market/value.js';
+import { MIN_RANGE } from '../market/definitions.js';
+import { type Comparable, type Estimate, type Position, type Range, type ValueEstimate } from '../market/value.js';
 import { formatAed, formatDate, formatNumber } from './format.js';
 import type { Block } from './model.js';
 
@@ -29,14 +23,24 @@ function rangeText(e: Estimate & { state: 'ok' }, rent: boolean): string {
 }
 
 function basisText(e: Estimate, size: number | undefined): string {
-  if (e.state === 'thin')
-    return e.noTrend
-      ? 'Too little data: the price trend has no AED per sqft for this kind of home here'
-      : `Too little data: ${e.count} ${e.period}; a range needs ${MIN_COMPARABLES}`;
-  if (e.source === 'transactions') return `From the middle half of ${e.count} ${e.period}`;
+  const few =
+    e.fewListings && `only ${e.fewListings.count} ${e.fewListings.period}, fewer than the ${MIN_RANGE} a spread needs`;
+  if (e.state === 'thin') {
+    if (e.noTrend) return 'Too little data: the price trend has no AED per sqft for this kind of home here';
+    const also = e.fewListings ? `${e.fewListings.count} ${e.fewListings.period} and ` : '';
+    return `Too little data: ${also}${e.count} ${e.period}; a range needs ${MIN_RANGE}`;
+  }
   const sqft = `${formatNumber(size ?? 0)} sqft`;
-  return e.trend
-    ? `From the price trend's AED ${formatNumber(e.trend.ppsf)}/sqft (${e.trend.month}) × ${sqft}, spread as the middle half of ${e.count} ${e.period} (AED/sqft)`
+  const trend = e.trend && `From the price trend's AED ${formatNumber(e.trend.ppsf)}/sqft (${e.trend.month}) × ${sqft}`;
+  if (e.source === 'transactions') {
+    if (!few) return `From the middle half of ${e.count} ${e.period}`;
+    // With a size, from transactions: which it used instead of the listings, and why.
+    return trend
+      ? `${trend}, spread as the middle half of ${e.count} ${e.period} (${few})`
+      : `From the middle half of ${e.count} ${e.period}, homes of every size (${few})`;
+  }
+  return trend
+    ? `${trend}, spread as the middle half of ${e.count} ${e.period} (AED/sqft)`
     : `From the middle half of ${e.count} ${e.period} (AED/sqft a year) × ${sqft}`;
 }
 
@@ -86,7 +90,10 @@ export function valueView(v: ValueEstimate, area: string): { text: string; block
     );
   } else facts.push(`Trend: no price trend for this kind of home in ${area}`);
   if (v.grossYieldPct !== undefined)
-    facts.push(`Gross yield: ${v.grossYieldPct.toFixed(1)} % (the rent's middle over the price's)`);
+    // Its scope said, so that it is not taken for `/compare`'s, which is of every type over 3 months.
+    facts.push(
+      `Gross yield: ${v.grossYieldPct.toFixed(1)} % (the rent's middle over the price's, of ${homeLabel(v.ask)}s as above; /compare's is of every property type over the last 3 months)`,
+    );
   blocks.push({ kind: 'text', text: facts.join('\n') }, { kind: 'context', text: NOT_A_VALUATION });
   const summary = [
     title,

@@ -12,7 +12,7 @@ import { MarketData } from '../../src/market/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createButtonStateRepo, createLocationCacheRepo, openStore } from '../../src/store/index.js';
 import type { Block, Reply } from '../../src/views/model.js';
-import { aed, medianOf, periodTruth } from '../support/period-truth.js';
+import { aed, periodTruth } from '../support/period-truth.js';
 import { removeTempDirs, tempDbPath } from './harness.js';
 
 let sandbox: Sandbox;
@@ -155,11 +155,12 @@ describe('/compare', () => {
     },
   );
   it(
-    'every bedroom count: a quiet area read whole, a busy one from its newest transactions with its counts said "at least"',
+    'every bedroom count: every area read over its whole 3 months, each count equal to the sandbox records and to a one-count compare',
     { timeout: 60_000 },
     async () => {
       const { ask, close } = compareBot();
       const reply = await ask('/compare marina, "jumeirah village triangle"');
+      const one = await ask('/compare marina, "jumeirah village triangle" studio');
       await close();
       const all = tables(reply);
       expect(all.map((t) => t.columns[0])).toEqual([
@@ -169,36 +170,27 @@ describe('/compare', () => {
         '3-bedroom homes',
         '4+-bedroom homes',
       ]);
+      // Dubai Marina has more than 4 pages of each in 3 months: read whole, not the newest 30.
       const truth = (area: string, kind: 'sold' | 'rented') => periodTruth(sandbox, { area, kind, months: 3 });
-      // Jumeirah Village Triangle's 3 months are one page each: every sale, exact counts (its thin rents may come from
-      // the newest of a year's lettings, said "+").
-      const quiet = 'Jumeirah Village Triangle';
-      expect(truth(quiet, 'sold').count).toBeLessThan(15);
-      for (const i of [1, 2, 3]) {
-        const t = all[i]!;
-        const sold = periodTruth(sandbox, { area: quiet, kind: 'sold', months: 3, bedrooms: i });
-        const want = sold.count >= 3 ? aed(sold.median!) : 'too little data';
-        expect(unmarked(cell(t, 'Sale price', quiet))).toBe(want);
-        expect(cell(t, 'Sales · lettings', quiet)).toMatch(new RegExp(`^${sold.count} · \\d+\\+?$`));
+      expect(truth('Dubai Marina', 'sold').count).toBeGreaterThan(60);
+      for (const area of ['Dubai Marina', 'Jumeirah Village Triangle']) {
+        for (const i of [0, 1, 2, 3]) {
+          const t = all[i]!;
+          const sold = periodTruth(sandbox, { area, kind: 'sold', months: 3, bedrooms: i });
+          const rented = periodTruth(sandbox, { area, kind: 'rented', months: 3, bedrooms: i });
+          expect(unmarked(cell(t, 'Sale price', area))).toBe(sold.count >= 3 ? aed(sold.median!) : 'too little data');
+          if (rented.count >= 3) {
+            expect(unmarked(cell(t, 'Rent a year', area))).toBe(aed(rented.median!));
+            expect(cell(t, 'Sales · lettings', area)).toBe(`${sold.count} · ${rented.count}`);
+          }
+        }
       }
-      // Dubai Marina has more than 2 pages (30) of each: the newest 30 are read, and what they hold is said as such.
-      const busy = 'Dubai Marina';
-      expect(truth(busy, 'sold').count).toBeGreaterThan(30);
-      expect(truth(busy, 'rented').count).toBeGreaterThan(30);
-      const newest = (kind: 'sold' | 'rented', beds: number) =>
-        truth(busy, kind)
-          .records.slice(0, 30)
-          .filter((r) => r.bedrooms === beds)
-          .map((r) => r.price);
-      for (const i of [1, 2, 3]) {
-        const t = all[i]!;
-        const sold = newest('sold', i);
-        const rented = newest('rented', i);
-        expect(cell(t, 'Sales · lettings', busy)).toBe(`${sold.length}+ · ${rented.length}+`);
-        expect(unmarked(cell(t, 'Sale price', busy))).toBe(sold.length >= 3 ? aed(medianOf(sold)!) : 'too little data');
-      }
+      // The studio rows of every count are the one-count compare's, cell for cell.
+      const [studio] = tables(one);
+      expect(all[0]!.rows.slice(0, 6).map((r) => r.slice(1))).toEqual(studio!.rows.slice(0, 6).map((r) => r.slice(1)));
       const notes = reply.blocks.flatMap((b) => (b.kind === 'context' ? [b.text] : [])).join(' ');
-      expect(notes).toMatch(/Dubai Marina(, [^:.]+)?: more transactions than were read, so medians of the newest/);
+      expect(notes).not.toMatch(/newest|at least/);
+      expect(reply.text).not.toMatch(/\d\+ ·/);
     },
   );
 

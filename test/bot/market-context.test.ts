@@ -48,7 +48,9 @@ describe('market context on listing cards', () => {
       const contexts = cards(reply).map(marketOf).filter(Boolean);
       expect(contexts.length).toBeGreaterThan(0);
       for (const c of contexts)
-        expect(c).toMatch(/^(\d+ % (below|above)|in line with) Dubai Marina's 2-bed average of AED [\d,]+\/sqft$/);
+        expect(c).toMatch(
+          /^(\d+ % (below|above)|in line with) Dubai Marina's 2-bed apartment average of AED [\d,]+\/sqft \(price trend, \w+ \d{4}\)$/,
+        );
     } finally {
       await h.close();
     }
@@ -61,7 +63,9 @@ describe('market context on listing cards', () => {
       const contexts = cards(reply).map(marketOf).filter(Boolean);
       expect(contexts.length).toBeGreaterThan(0);
       for (const c of contexts)
-        expect(c).toMatch(/Dubai Marina's 1-bed median rent of AED [\d,]+ a year \(last 30 days, \d+ lettings\)$/);
+        expect(c).toMatch(
+          /Dubai Marina's 1-bed( [a-z ]+)? median rent of AED [\d,]+ a year \(last 30 days, \d+ lettings of [a-z ]+\)$/,
+        );
     } finally {
       await h.close();
     }
@@ -87,7 +91,12 @@ describe('market context on listing cards', () => {
         expect(periodTruth(sandbox, { area: 'Dubai Marina', kind: 'rented', months: 1 }).count).toBeGreaterThan(15);
         const expected = truths
           .filter((t) => t.count >= 3)
-          .map((t) => `median rent of ${aed(t.median!)} a year (last 30 days, ${t.count} lettings)`);
+          .map((t, i) => {
+            // The card names the type its lettings are of: the listing's own, or every type when it names none.
+            const type = [undefined, 'apartment', 'hotel apartment', 'duplex'][i];
+            const of = [`every type`, 'apartments', 'hotel apartments', 'duplexes'][i];
+            return `1-bed${type ? ` ${type}` : ''} median rent of ${aed(t.median!)} a year (last 30 days, ${t.count} lettings of ${of})`;
+          });
         await ask(h.bot, 'rent marina 1br'); // the first look fetches what the area needs; it may come after the answer
         const contexts = cards(await ask(h.bot, 'rent marina 1br'))
           .map(marketOf)

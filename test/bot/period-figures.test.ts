@@ -144,7 +144,10 @@ describe('a transactions reply’s figures are its period’s', () => {
         const label = (b: number) => (b === 0 ? 'Studio' : `${b} ${b === 1 ? 'bed' : 'beds'}`);
         const expected = [...byBeds.entries()]
           .sort(([a], [b]) => a - b)
-          .map(([b, prices]) => `${label(b)} ${aed(medianOf(prices)!)} (${prices.length})`)
+          .map(
+            ([b, prices]) =>
+              `${label(b)} ${prices.length >= 3 ? aed(medianOf(prices)!) : 'too little data'} (${prices.length})`,
+          )
           .join(' · ');
         expect(texts(first, 'context')).toContain(`Median by bedrooms: ${expected}`);
         expect(texts(second, 'context')).toContain(`Median by bedrooms: ${expected}`);

@@ -79,6 +79,50 @@ describe('/value', () => {
     },
   );
 
+  it(
+    'with a size and too few live listings: the sales spread around the trend price, the lettings as they are, said so',
+    { timeout: 60_000 },
+    async () => {
+      let fellBack = 0;
+      for (const [typed, place, beds, size] of [
+        ['al raha beach', 'Al Raha Beach', 1, 900],
+        ['fujairah', 'Fujairah', 2, 1100],
+        ['palm jumeirah', 'Palm Jumeirah', 4, 3000],
+        ['muwaileh', 'Muwaileh', 2, 1000],
+      ] as const) {
+        const listed = listingsTruth(sandbox, place, beds, size);
+        const sold = transactionsTruth(sandbox, place, beds);
+        const text = words(await ask(h.bot, `/value ${typed} ${beds}br ${size} sqft`));
+        if (listed.sale.count < 5 && sold.sale.count >= 5) {
+          fellBack++;
+          // The trend's price times the size in the middle, as wide as the sales are around their median.
+          const mid = listed.trend * size;
+          const range = {
+            low: (mid * sold.sale.low!) / sold.sale.mid!,
+            high: (mid * sold.sale.high!) / sold.sale.mid!,
+          };
+          expect(text, place).toContain(`Sale price: ${rangeWords(range)} (middle ${thousands(mid)})`);
+          expect(text, place).toContain(
+            `spread as the middle half of ${sold.sale.count} sales of the last 6 months (only ${listed.sale.count} sale listings online now, fewer than the 5 a spread needs)`,
+          );
+        } else if (listed.sale.count < 5) {
+          expect(text, place).toContain('Sale price: too little data');
+          expect(text, place).toContain(
+            `Too little data: ${listed.sale.count} sale listings online now and ${sold.sale.count} sales of the last 6 months; a range needs 5`,
+          );
+        }
+        if (listed.rent.count < 5 && sold.rent.count >= 5) {
+          fellBack++;
+          expect(text, place).toContain(`Annual rent: ${rangeWords(sold.rent)} a year`);
+          expect(text, place).toContain(
+            `From the middle half of ${sold.rent.count} lettings of the last 6 months, homes of every size (only ${listed.rent.count} rent listings online now`,
+          );
+        }
+      }
+      expect(fellBack).toBeGreaterThanOrEqual(4);
+    },
+  );
+
   it('"is 1.8m fair for a 2 bed in jvc?" says where 1.8m sits in the range', { timeout: 30_000 }, async () => {
     const truth = transactionsTruth(sandbox, 'Jumeirah Village Circle', 2).sale;
     const text = words(await ask(h.bot, 'is 1.8m fair for a 2 bed in jvc?'));

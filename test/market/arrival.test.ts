@@ -93,7 +93,7 @@ describe('market context on a listing card', () => {
     expect(s!.diffPct).toBeCloseTo((ppsf / latest - 1) * 100, 9);
     expect(contextText(s!)).toMatch(
       new RegExp(
-        `^(\\d+ % (below|above)|in line with) Dubai Marina's 2-bed average of AED ${latest.toLocaleString('en-US')}/sqft$`,
+        `^(\\d+ % (below|above)|in line with) Dubai Marina's 2-bed apartment average of AED ${latest.toLocaleString('en-US')}/sqft \\(price trend, Nov 2026\\)$`,
       ),
     );
 

@@ -150,7 +150,10 @@ describe('yields and listing context', () => {
   it('a sale against its area’s latest trend price for its bedroom count', () => {
     const c = saleContext(listingFacts(listing('sell', 2_050_000))!, trend, 'Dubai Marina')!;
     expect(c).toMatchObject({ kind: 'sale', bucket: '2', ppsf: 2050, benchmark: 2220, month: 'Nov 2026' });
-    expect(contextText(c)).toBe("8 % below Dubai Marina's 2-bed average of AED 2,220/sqft");
+    // The benchmark's scope named: the trend is of apartments, and of one month.
+    expect(contextText(c)).toBe(
+      "8 % below Dubai Marina's 2-bed apartment average of AED 2,220/sqft (price trend, Nov 2026)",
+    );
     // Another type than the trend's, no size, unknown bedrooms: no context rather than a guess.
     expect(saleContext(listingFacts(listing('sell', 2_050_000, '2', 1000, 'Villa'))!, trend, 'X')).toBeUndefined();
     expect(saleContext(listingFacts(listing('sell', 2_050_000, '3'))!, trend, 'X')).toBeUndefined();
@@ -172,12 +175,17 @@ describe('yields and listing context', () => {
     const c = rentContext(monthly, lettings, 'Dubai Marina')!;
     expect(c).toMatchObject({ kind: 'rent', benchmark: 120_000, count: 3 });
     expect(contextText(c)).toBe(
-      "10 % above Dubai Marina's 2-bed median rent of AED 120,000 a year (last 30 days, 3 lettings)",
+      "10 % above Dubai Marina's 2-bed apartment median rent of AED 120,000 a year (last 30 days, 3 lettings of apartments)",
+    );
+    // A listing that names no type is set against the lettings of every type, and says so (the villa counts).
+    const untyped = listingFacts(listingSummary.parse({ ...listing('yearly', 132_000), property_type: null }))!;
+    expect(contextText(rentContext(untyped, lettings, 'Dubai Marina')!)).toBe(
+      "6 % above Dubai Marina's 2-bed median rent of AED 125,000 a year (last 30 days, 4 lettings of every type)",
     );
     expect(rentContext(monthly, lettings.slice(1), 'Dubai Marina')).toBeUndefined();
     // The page cap cut the month: the median names the lettings it is of.
     expect(contextText(rentContext(monthly, lettings, 'Dubai Marina', { recent: 120 })!)).toBe(
-      "10 % above Dubai Marina's 2-bed median rent of AED 120,000 a year (3 lettings among the 120 most recent of the last 30 days)",
+      "10 % above Dubai Marina's 2-bed apartment median rent of AED 120,000 a year (3 lettings of apartments among the 120 most recent of the last 30 days)",
     );
   });
 
@@ -188,13 +196,15 @@ describe('yields and listing context', () => {
       ['Al Barsha', "Al Barsha's"],
     ] as const) {
       const sale = saleContext(listingFacts(listing('sell', 2_050_000))!, trend, area)!;
-      expect(contextText(sale)).toBe(`8 % below ${whose} 2-bed average of AED 2,220/sqft`);
+      expect(contextText(sale)).toBe(
+        `8 % below ${whose} 2-bed apartment average of AED 2,220/sqft (price trend, Nov 2026)`,
+      );
       const rent = rentContext(
         listingFacts(listing('yearly', 132_000))!,
         [tx(2, 120_000), tx(2, 110_000), tx(2, 130_000)],
         area,
       )!;
-      expect(contextText(rent)).toMatch(new RegExp(`^10 % above ${whose} 2-bed median rent`));
+      expect(contextText(rent)).toMatch(new RegExp(`^10 % above ${whose} 2-bed apartment median rent`));
     }
   });
 });

@@ -79,6 +79,34 @@ describe('valueEstimate', () => {
     expect(none.sale).toMatchObject({ state: 'thin', noTrend: true });
   });
 
+  it('with a size and fewer than 5 listings: the sales spread around the trend price; both thin is too little data', () => {
+    const trend = trendFigures([
+      { bedroom_id: 2, community_price: 1500, date: '2026-11-01T00:00:00Z', period: 'Nov 2026' },
+    ] as never);
+    const few = [listing(1_400_000, 1000), listing(1_600_000, 1000)];
+    // Sales 1.2m to 2.0m: quartiles 1.4m, 1.6m, 1.8m, so the range is 7/8 to 9/8 of the trend's 1.5m for 1,000 sqft.
+    const sold = [1200, 1400, 1600, 1800, 2000].map((p) => tx(p * 1000));
+    const rented = [80, 90, 100, 110, 120].map((p) => tx(p * 1000));
+    const sized = { ...ask, sizeSqft: 1000 };
+    const v = valueEstimate({ ask: sized, trend, saleListings: few, rentListings: [], sold, rented, periods });
+    expect(v.sale).toMatchObject({
+      state: 'ok',
+      source: 'transactions',
+      count: 5,
+      range: { low: 1_312_500, mid: 1_500_000, high: 1_687_500 },
+      trend: { ppsf: 1500 },
+      fewListings: { count: 2, period: 'sale listings' },
+    });
+    expect(v.rent).toMatchObject({
+      state: 'ok',
+      source: 'transactions',
+      range: { low: 90_000, mid: 100_000, high: 110_000 },
+      fewListings: { count: 0 },
+    });
+    const thin = valueEstimate({ ask: sized, trend, saleListings: few, sold: sold.slice(1), periods });
+    expect(thin.sale).toMatchObject({ state: 'thin', count: 4, fewListings: { count: 2 } });
+  });
+
   it('places an asking price above, below or within its range', () => {
     const range = { low: 100, mid: 150, high: 200 };
     expect(positionIn(range, 224, 'sale')).toMatchObject({ where: 'above', pct: 12.000000000000011 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { location, priceTrendPoint } from '../../src/api/records.js';
 import { locationList, percentChange, sparkline, trendView } from '../../src/views/index.js';
+import type { Block } from '../../src/views/model.js';
 
 const point = (bedroom_id: number, date: string, community_price: unknown, tower_price: unknown = null) =>
   priceTrendPoint.parse({ bedroom_id, date, community_price, tower_price, period: '', time_frame: '1Y' });
@@ -21,6 +22,27 @@ const points = [
 
 describe('trendView', () => {
   const blocks = trendView(points, 'Dubai Marina');
+
+  it('for townhouses and villas leaves out the studio and 1-bed rows the service sends, and says so', () => {
+    const houses = [...points, point(3, '2026-01-01T00:00:00Z', 1300)];
+    const town = trendView(houses, 'Arabian Ranches', 'townhouse');
+    const table = town[0] as Extract<Block, { kind: 'table' }>;
+    expect(table.rows.map((r) => r[0])).toEqual(['2 beds', '3 beds']);
+    expect((town[1] as Extract<Block, { kind: 'context' }>).text).toContain(
+      'The studio and 1-bed rows the service returns for townhouses are left out: townhouses have 2 bedrooms or more.',
+    );
+    // Apartments, or no type asked: every row, no note.
+    for (const type of ['apartment', undefined]) {
+      const all = trendView(houses, 'Arabian Ranches', type);
+      expect((all[0] as Extract<Block, { kind: 'table' }>).rows.map((r) => r[0])).toEqual([
+        'Studio',
+        '1 bed',
+        '2 beds',
+        '3 beds',
+      ]);
+      expect((all[1] as Extract<Block, { kind: 'context' }>).text).not.toContain('left out');
+    }
+  });
 
   it('shows per bedroom count the latest AED/sqft, the change from first to last, and a sparkline in date order', () => {
     // The reply's own header already says what this is; the view starts with the figures.

@@ -77,6 +77,7 @@ export async function presentPage(view: PageView, answer: Fetched): Promise<Draf
         });
       const cards = renderGroups(op, shownGroups, {
         locationName: location?.name ?? query.location ?? '',
+        propertyType: query.params.property_type,
         ...(answer.marketContext ? { marketContext: answer.marketContext } : {}),
         ...(answer.period ? { period: { ...answer.period, firstNumber } } : {}),
         personButtons: personButtons(people, row),

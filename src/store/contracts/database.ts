@@ -22,8 +22,11 @@ export interface Database {
   /** State behind buttons, per property service (`service`: its key, or 'sandbox'). */
   buttons(service: string): ButtonStateRepo;
   locationCache(service: string): LocationCacheRepo;
-  /** The market data's answers, shared by every process and instance on this database. */
-  marketCache(service: string): MarketCacheRepo;
+  /**
+   * The market data's answers, shared by every process and instance on this database. `now`: the market's clock, which
+   * the answers' ages are on (the sandbox's market time on the sandbox; default the wall clock).
+   */
+  marketCache(service: string, now?: () => number): MarketCacheRepo;
   usage(baseUrl: string): ApiUsageRepo;
   installations(sealer: Sealer): SlackInstallationRepo;
   close(): Promise<void>;

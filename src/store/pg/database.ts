@@ -25,7 +25,7 @@ export async function openPgDatabase(url: string, options: PgStoreOptions = {}):
     people: createPgPersonUseRepo(store),
     buttons: (service) => createPgButtonStateRepo(store, Date.now, service),
     locationCache: (service) => createPgLocationCacheRepo(store, Date.now, service),
-    marketCache: (service) => createPgMarketCacheRepo(store, Date.now, service),
+    marketCache: (service, now = Date.now) => createPgMarketCacheRepo(store, now, service),
     usage: (baseUrl) => createPgApiUsageRepo(store, baseUrl),
     installations: (sealer) => createPgSlackInstallationRepo(store, sealer),
     close: () => store.close(),
