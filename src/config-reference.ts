@@ -93,7 +93,8 @@ export const SCHEMA_NOTES: Record<string, VariableNote> = {
   UAE_API_MAX_BODY_MB: { part: 'property service', meaning: 'Answers larger than this are not read.' },
   UAE_API_BREAKER_FAILURES: {
     part: 'property service',
-    meaning: 'The circuit breaker: this many consecutive outages stop calls for `UAE_API_BREAKER_COOLDOWN_S`.',
+    meaning:
+      'The circuit breaker: this many consecutive outages stop calls for `UAE_API_BREAKER_COOLDOWN_S`, of one operation and area, or of the whole service when they span several (docs/operations.md).',
   },
   UAE_API_BREAKER_COOLDOWN_S: {
     part: 'property service',
