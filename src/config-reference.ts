@@ -62,7 +62,11 @@ export const SCHEMA_NOTES: Record<string, VariableNote> = {
     part: 'fair share',
     meaning: "The end of the month's calls kept for chat lookups: the poller and digests stop there.",
   },
-  PERSON_PAGES_PER_HOUR: { part: 'fair share', meaning: 'Pages of results one person may ask for in an hour.' },
+  PERSON_PAGES_PER_HOUR: {
+    part: 'fair share',
+    meaning:
+      'Pages of results one person may ask for in an hour. On the sample data (no `UAE_API_KEY`) the three per-person limits are off unless one is set.',
+  },
   PERSON_RUNS_PER_HOUR: {
     part: 'fair share',
     meaning: 'Runs of `/alerts test`, `/digest now` and `/compare` together one person may ask for in an hour.',
