@@ -308,7 +308,7 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
   it('shows help with its examples as they are typed on this platform', async () => {
     const help = await chat.command('help');
     const typed = chat.name === 'terminal' ? '' : '/';
-    for (const example of ['rent marina 2br under 120k', 'alerts add rent marina 2br under 120k', 'property 16266089'])
+    for (const example of ['rent marina 2br under 120k', 'alerts add rent marina 2br under 120k', 'property 15010364'])
       expect(help.text).toContain(`${typed}${example}`);
     if (chat.name === 'terminal')
       expect(help.text).not.toMatch(/(^|[\s"'`(])\/(manzil|rent|buy|alerts|digest|<verb>)\b/m);
