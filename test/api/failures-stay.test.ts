@@ -11,9 +11,8 @@ async function locationId(url: string, key: string, text: string): Promise<strin
   const r = await fetch(`${url}/autocomplete-location?query=${encodeURIComponent(text)}`, {
     headers: { 'x-gateway-key': key },
   });
-  const body = (await r.json()) as { data: { id?: unknown; location_id?: unknown }[] } | { id?: unknown }[];
-  const rows = Array.isArray(body) ? body : body.data;
-  return String(rows[0]!.id ?? rows[0]!.location_id);
+  const body = (await r.json()) as { data: { id: number }[] };
+  return String(body.data[0]!.id);
 }
 
 describe('a failure tied to one area', () => {
