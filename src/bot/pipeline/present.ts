@@ -5,6 +5,7 @@ import { operationSpec } from '../../api/operations.js';
 import { notAlertable, summarize } from '../../query/index.js';
 import type { Block, Button, Reply } from '../../views/model.js';
 import { PAYLOAD_VERSION, lastPage, type PageRow } from '../button-payloads.js';
+import { noResultsText } from '../no-results.js';
 import { planPage } from '../paging.js';
 import { noPersonListings, offersPersonButtons, pagePeople, personButtons } from '../people.js';
 import { perSqftFilter } from '../per-sqft-filter.js';
@@ -86,7 +87,7 @@ export async function presentPage(view: PageView, answer: Fetched): Promise<Draf
         ? 'No more results.'
         : saveable
           ? 'Nothing matches today. Save as alert to hear when something does.'
-          : (noPersonListings(query) ?? 'No results. Try fewer filters, a wider price range or a nearby area.');
+          : (noPersonListings(query) ?? noResultsText(query));
       blocks.push({ kind: 'text', text });
     } else {
       const unreadable = result.dropped ? ` (${result.dropped} unreadable left out)` : '';
