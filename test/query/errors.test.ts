@@ -9,7 +9,7 @@ const cases: [text: string, error: string][] = [
   ['/manzil', 'Tell me what to look for, like "/rent marina 2br under 120k". Say "help" to see everything I can do.'],
   [
     '/hello marina',
-    'I don\'t know "hello". Try one of: rent, buy, projects, transactions, adrec, trend, agents, brokers, agent, broker, property, developers, location. For example "/rent marina 2br under 120k".',
+    'I don\'t know "hello". Try one of: rent, buy, projects, transactions, adrec, trend, agents, brokers, agent, broker, property, developers, location, value, compare, alerts, digest. For example "/rent marina 2br under 120k".',
   ],
   ['/rent', WHERE_RENT],
   ['/rent 2br under 120k', WHERE_RENT],
