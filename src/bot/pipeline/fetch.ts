@@ -2,6 +2,7 @@
 // shows beside the records, read before the layout: market context for listing cards and the whole period behind a
 // transactions reply's figures. No state is written here.
 import type { TransactionsScope } from '../../views/index.js';
+import { agentNameOf } from '../agent-name.js';
 import { periodScope } from '../period.js';
 import { LISTING_OPERATIONS } from '../render-results.js';
 import type { AskOptions, SearchOutcome } from '../search.js';
@@ -19,6 +20,8 @@ export interface Fetched {
   marketContext?: (propertyId: string) => string | undefined;
   /** What a transactions reply's figures cover: the period, read whole. */
   period?: TransactionsScope;
+  /** The agent whose listings these are, by name, when their details say it in time. */
+  agentName?: string;
   /**
    * Whether the service has anything on another page of the search (fetched now, and cached for Next's press):
    * undefined when it could not tell.
@@ -31,15 +34,17 @@ export async function fetchPage({ options, searches }: Stages, view: PageView, a
   const outcome = await searches.search(view.query, view.location, view.position.page, ask);
   // The period's figures are as fresh as the page beside them: read at most one answer-cache lifetime ago.
   const read = { maxAgeMs: options.resultTtlMs ?? 5 * 60_000, log: options.logger };
-  const [context, period] = await Promise.all([
+  const [context, period, agentName] = await Promise.all([
     marketContext(options.market, view, outcome),
     periodScope(options.periods, outcome, read),
+    agentNameOf(searches, outcome),
   ]);
   return {
     outcome,
     longestPage: searches.longestPage(outcome.operation),
     ...(context.size > 0 ? { marketContext: (id: string) => context.get(id) } : {}),
     ...(period ? { period } : {}),
+    ...(agentName ? { agentName } : {}),
     hasRecords: (page) => searches.hasRecords(view.query, view.location, page),
   };
 }

@@ -72,7 +72,7 @@ export async function presentPage(view: PageView, answer: Fetched): Promise<Draf
 
   /** The reply, its buttons carrying the row's token. */
   function layout(row: string): Reply {
-    const summary = summarize(query, location?.name);
+    const summary = summarize(query, location?.name, answer.agentName);
     const blocks: Block[] = [{ kind: 'header', text: summary }];
     if (filter) blocks.push({ kind: 'context', text: filter.said(groups.length, fetched.length, next !== undefined) });
     if (shown.length === 0 && filter && fetched.length > 0) {
