@@ -13,6 +13,7 @@
 // is kept as the outcome the reply must show.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { chosenLocation, commandText, type CommandInput } from '../../adapters/discord/commands.js';
 import { SLASH_COMMANDS } from '../../src/query/commands.js';
 import { VERB_TABLE } from '../../src/query/verbs.js';
 import type { Block, Reply } from '../../src/views/model.js';
@@ -76,20 +77,31 @@ const isExample = (text: string) => !PLACEHOLDER.test(text) && words(text).lengt
 const CODE_FENCES =
   /^(sh|bash|shell|console|json|jsonc|js|ts|typescript|javascript|yaml|yml|sql|env|dotenv|ini|toml|http|diff)$/iu;
 
-/** Discord's `/rent query:marina 2br location:Dubai Marina`: the text and the location the adapter hands the bot. */
+/**
+ * Discord's `/rent query:marina 2br location:Dubai Marina`, `/digest add places:jvc schedule:daily`: the text and the
+ * location the adapter hands the bot (its own commandText and chosenLocation).
+ */
 function discordForm(span: string): { text: string; location?: string } | undefined {
-  const m = /^\/(\S+)(?:\s+(add|list|pause|resume|remove|test|now))?\s+((?:\w+:)[\s\S]*)$/u.exec(span);
-  if (!m || !/\b(query|location|number|areas):/u.test(m[3]!)) return undefined;
+  const m = /^\/(\S+)(?:\s+(add|list|pause|resume|remove|test|now))?\s+(\w+:[\s\S]*)$/u.exec(span);
+  if (!m) return undefined;
   const options: Record<string, string> = {};
   for (const part of m[3]!.split(/\s+(?=\w+:)/u)) {
     const at = part.indexOf(':');
     options[part.slice(0, at)] = part.slice(at + 1).trim();
   }
-  const name = m[1]!;
-  const sub = m[2];
-  const arg = options.number ?? options.query ?? '';
-  const text = [`/${name}`, sub, arg].filter(Boolean).join(' ');
-  return options.location ? { text, location: options.location } : { text };
+  const input: CommandInput = {
+    name: m[1]!,
+    subcommand: m[2] ?? null,
+    query: options.query ?? null,
+    location: options.location ?? null,
+    number: options.number === undefined ? null : Number(options.number),
+    areas: options.places ?? null,
+    schedule: options.schedule ?? null,
+    day: options.day ?? null,
+    time: options.time ?? null,
+  };
+  const location = chosenLocation(input);
+  return { text: commandText(input), ...(location ? { location } : {}) };
 }
 
 /** The chat examples of one markdown document. */
