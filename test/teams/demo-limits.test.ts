@@ -40,4 +40,21 @@ describe('per-person limits on the sample data', () => {
     const live = { UAE_API_KEY: 'k-123456', UAE_API_BASE_URL: 'https://api.example.test/v1' };
     expect(loadConfig(live).teams.personLimits).toBe(true);
   });
+
+  it(
+    'an ask that found nothing spends no run: a compare of areas not found is free, one that compares is not',
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const { manzil } = await boot({ PERSON_RUNS_PER_HOUR: '2' });
+      for (const text of ['compare xyzzyqq, jlt', 'compare marina, qqwertyland', 'compare jvc, zzplonk 2br'])
+        expect((await ask(manzil, text)).text, text).toMatch(/couldn't find an area/);
+      expect((await ask(manzil, 'compare marina, jlt 2br')).text).not.toMatch(LIMITED);
+      expect((await ask(manzil, 'compare jvc, jlt 1br')).text).not.toMatch(LIMITED);
+      expect((await ask(manzil, 'compare jvc, marina')).text).toMatch(
+        /You've asked for 2 alert tests, digests on request and comparisons/,
+      );
+    },
+  );
 });
