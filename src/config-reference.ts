@@ -62,7 +62,11 @@ export const SCHEMA_NOTES: Record<string, VariableNote> = {
     part: 'fair share',
     meaning: "The end of the month's calls kept for chat lookups: the poller and digests stop there.",
   },
-  PERSON_PAGES_PER_HOUR: { part: 'fair share', meaning: 'Pages of results one person may ask for in an hour.' },
+  PERSON_PAGES_PER_HOUR: {
+    part: 'fair share',
+    meaning:
+      'Pages of results one person may ask for in an hour. On the sample data (no `UAE_API_KEY`) the three per-person limits are off unless one is set.',
+  },
   PERSON_RUNS_PER_HOUR: {
     part: 'fair share',
     meaning: 'Runs of `/alerts test`, `/digest now` and `/compare` together one person may ask for in an hour.',
@@ -93,7 +97,8 @@ export const SCHEMA_NOTES: Record<string, VariableNote> = {
   UAE_API_MAX_BODY_MB: { part: 'property service', meaning: 'Answers larger than this are not read.' },
   UAE_API_BREAKER_FAILURES: {
     part: 'property service',
-    meaning: 'The circuit breaker: this many consecutive outages stop calls for `UAE_API_BREAKER_COOLDOWN_S`.',
+    meaning:
+      'The circuit breaker: this many consecutive outages stop calls for `UAE_API_BREAKER_COOLDOWN_S`, of one operation and area, or of the whole service when they span several (docs/operations.md).',
   },
   UAE_API_BREAKER_COOLDOWN_S: {
     part: 'property service',

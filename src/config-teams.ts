@@ -17,6 +17,12 @@ export const TEAM_VARIABLES = {
 };
 
 export interface TeamsConfig {
+  /**
+   * Whether one person's searches, pages and runs are limited (the PERSON_*_PER_HOUR below): always on the real
+   * service; on the sample data (no key: no quota to share) only when one of them is set, so the demo's only user is
+   * never locked out.
+   */
+  personLimits: boolean;
   sharePct: number;
   chatReservePct: number;
   pagesPerHour: number;
@@ -29,8 +35,17 @@ export interface TeamsConfig {
 
 type TeamValues = z.infer<z.ZodObject<typeof TEAM_VARIABLES>>;
 
-export function teamsConfig(e: TeamValues): TeamsConfig {
+/** The per-person limits; any one of them set turns them all on, on the sample data too. */
+export const PERSON_LIMIT_VARIABLES = ['PERSON_PAGES_PER_HOUR', 'PERSON_RUNS_PER_HOUR', 'PERSON_SEARCHES_PER_HOUR'];
+
+/** `env`: the raw environment, to tell a limit set from its default; `sandbox`: no key, the sample data. */
+export function teamsConfig(
+  e: TeamValues,
+  env: Readonly<Record<string, string | undefined>>,
+  sandbox: boolean,
+): TeamsConfig {
   return {
+    personLimits: !sandbox || PERSON_LIMIT_VARIABLES.some((k) => Boolean(env[k]?.trim())),
     sharePct: e.TEAM_SHARE_PCT,
     chatReservePct: e.CHAT_RESERVE_PCT,
     pagesPerHour: e.PERSON_PAGES_PER_HOUR,

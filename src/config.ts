@@ -382,7 +382,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
     },
     market: { cacheTtlMs: e.MARKET_CACHE_H * 3_600_000, maxPages: e.DIGEST_MAX_PAGES },
     searchFreshMs: e.SEARCH_FRESH_S * 1000,
-    teams: teamsConfig(e),
+    teams: teamsConfig(e, env, sandbox),
     digests: { cron: e.DIGESTS_CRON, maxPerChannel: e.DIGESTS_MAX_PER_CHANNEL, areasPerDigest: 5 },
     dbPath: e.MANZIL_DB_PATH,
     postgres: e.DATABASE_URL

@@ -1,7 +1,7 @@
 // The UAE Property Data Service client: checks parameters against the operation table, sends one GET with the
 // gateway headers, retries what is transient, keeps to the call budget and the circuit breaker, never runs past
 // the call's deadline, and returns validated records.
-import { CircuitOpen, DEFAULT_BREAKER, ServiceBreaker } from './breaker.js';
+import { CircuitOpen, DEFAULT_BREAKER, ServiceBreaker, scopeOf } from './breaker.js';
 import { CallBudget, type ServiceQuota } from './budget.js';
 import { CallScope, CallStopped } from './deadline.js';
 import { readEnvelope } from './envelope.js';
@@ -151,16 +151,19 @@ export class ApiClient {
     scope: CallScope,
   ): Promise<ApiResult<unknown>> {
     let sent = 0;
+    const circuit = scopeOf(operation, query);
     try {
       for (let attempt = 1; ; attempt++) {
-        const openForMs = this.breaker.openForMs();
+        const openForMs = this.breaker.openForMsOf(circuit);
         if (openForMs > 0) throw this.fail(this.refused(unavailableError(operation, openForMs, sent)));
         await this.reserveBudget(operation, sent, scope);
         sent = attempt;
         const started = performance.now();
         let outcome: ApiResult<unknown> | ApiError;
         try {
-          outcome = await scope.race(this.breaker.run(() => this.attemptOnce(operation, spec, query, attempt, scope)));
+          outcome = await scope.race(
+            this.breaker.run(circuit, () => this.attemptOnce(operation, spec, query, attempt, scope)),
+          );
         } catch (e) {
           if (e instanceof CircuitOpen)
             throw this.fail(this.refused(unavailableError(operation, e.retryAfterMs, attempt - 1)));

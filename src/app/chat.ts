@@ -135,11 +135,10 @@ function wrapForAdapters(bot: Bot, d: ChatSideDeps): ChatCore {
         { team, user, perHour: config.teams.suggestionsPerHour },
       ),
   });
+  // On the sample data with no limit set, nobody's searches are limited (config-teams.ts: the demo's only user).
+  const limited = config.teams.personLimits
+    ? limitingPeople(suggesting, new PersonLimiter(d.db.people, config.teams, logger))
+    : suggesting;
   // Outermost, so that every reply, a refusal at shutdown included, writes commands as the platform types them.
-  return typedReplies(
-    guardBot(
-      countRequests(limitingPeople(suggesting, new PersonLimiter(d.db.people, config.teams, logger)), d.metrics),
-      d.lifecycle,
-    ),
-  );
+  return typedReplies(guardBot(countRequests(limited, d.metrics), d.lifecycle));
 }

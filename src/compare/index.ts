@@ -16,7 +16,13 @@ export interface CompareCommandsOptions {
   logger: Logger;
 }
 
-const ephemeral = (text: string): Reply => ({ text, blocks: [{ kind: 'text', text }], ephemeral: true });
+/** A refusal before anything was compared: private, and free of the person's runs. */
+const ephemeral = (text: string): Reply => ({
+  text,
+  blocks: [{ kind: 'text', text }],
+  ephemeral: true,
+  foundNothing: true,
+});
 
 export class CompareCommands {
   constructor(private readonly o: CompareCommandsOptions) {}

@@ -7,6 +7,7 @@ import { abbreviationOf, findAbbreviated } from './abbreviations.js';
 import { budgetLowFrom } from './budget.js';
 import { QUALIFIERS, SUGGESTION_COUNT, rankAreas } from './did-you-mean.js';
 import { complete, narrow } from './prefix-filter.js';
+import { kindOf } from './kinds.js';
 
 export { AUTOCOMPLETE_CAP, nameMatches } from './prefix-filter.js';
 export { budgetLowFrom, SUGGESTION_RESERVE } from './budget.js';
@@ -99,7 +100,15 @@ export function pickBest(words: string, results: readonly Location[]): Resolutio
     alternatives: results.filter((r) => r !== best),
   });
   const exact = results.find((r) => normalise(r.name) === wanted);
-  if (exact) return found(exact);
+  if (exact) {
+    // One word that names several communities besides its own ("jumeirah": Jumeirah, Palm Jumeirah, Jumeirah Village
+    // Circle...) is asked about, the exact one first; a city or emirate ("dubai") is taken as typed.
+    const namesake = (r: Location) => r !== exact && normalise(r.name).split(' ').includes(wanted);
+    const others = results.filter((r) => namesake(r) && kindOf(r.name) === 'community');
+    if (!wanted.includes(' ') && !QUALIFIERS.has(wanted) && others.length >= 2)
+      return { kind: 'ambiguous', choices: [exact, ...others].slice(0, 10) };
+    return found(exact);
+  }
   const topLevel = results.filter((r) => !results.some((other) => inside(r, other)));
   if (topLevel.length === 1) return found(topLevel[0]!);
   const strong = topLevel.find((r) => isStrong(r.name, wanted));

@@ -290,7 +290,7 @@ function dealParams(family: Family, draft: Draft, ctx: Target): void {
         put(ctx, 'category', `${commercial ? 'commercial' : 'residential'}_${deal.value}`, 'rent or sale', deal.text);
       } else if (commercial) {
         fail(
-          `Commercial rent or commercial sale? Try "${family === 'agents' ? '/agents marina' : `/${family} 12345`} commercial rent".`,
+          `Commercial rent or commercial sale? Try "${family === 'agents' ? '/agents marina' : `/${family} ${family === 'broker' ? 1005 : 201460}`} commercial rent".`,
         );
       }
       return;

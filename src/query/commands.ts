@@ -152,8 +152,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     kind: 'other',
     verb: 'property',
     description: 'One property by id',
-    usage: '16266089',
-    example: '16266089',
+    usage: '15010364',
+    example: '15010364',
   },
   {
     name: 'location',

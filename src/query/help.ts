@@ -2,6 +2,7 @@
 // so help never advertises a word the parser does not know.
 import { OPERATIONS, type OperationSpec } from '../api/operations.js';
 import { sortPhrases } from './build.js';
+import { COMMAND_NAMES } from './command-names.js';
 import { SLASH_COMMANDS, findSlashCommand, subcommandHelp } from './commands.js';
 import { asTyped, type CommandStyle } from './typed.js';
 import { COMPARE_HELP } from './compare.js';
@@ -131,7 +132,7 @@ export const ARABIC_EXAMPLES = ['/manzil إيجار شقة غرفتين دبي �
 
 const COMPARE = SLASH_COMMANDS.find((c) => c.name === 'compare')!;
 const usage = (verb: Verb) => `/${verb.name} ${verb.usage}`;
-const verbList = () => VERB_TABLE.map((v) => v.name).join(', ');
+const verbList = () => COMMAND_NAMES.join(', ');
 
 /** The verbs with no slash command of their own (commands.ts), typed after /manzil. */
 const withoutCommand = () =>

@@ -56,9 +56,9 @@ const indexFor = (family: Family): PhraseIndex =>
 
 const ID_FAMILIES = new Set<Family>(['agent', 'broker', 'property']);
 const ID_HINTS: Partial<Record<Family, string>> = {
-  agent: 'Try "/agent 12345"; find agents with "/agents marina".',
-  broker: 'Try "/broker 678"; find brokerages with "/brokers marina".',
-  property: 'Try "/property 16266089"; the number is on each listing.',
+  agent: 'Try "/agent 201460"; find agents with "/agents marina".',
+  broker: 'Try "/broker 1005"; find brokerages with "/brokers marina".',
+  property: 'Try "/property 15010364"; the number is on each listing.',
 };
 
 export function parseCommand(text: string): ParseResult {

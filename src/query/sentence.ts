@@ -1,10 +1,11 @@
 // Commands written as sentences: "/manzil can you find 3 bedroom villas for sale in arabian ranches".
 // Chat words at the start and the end are dropped, and the verb may come anywhere, in the forms people use
 // ("for rent", "to buy", "sold", "price trend", "new projects", "off plan"). What is left is read as a terse command.
+import { COMMAND_NAMES } from './command-names.js';
 import type { Token } from './text.js';
 import { PHRASES, smallTalkOpening } from './small-talk.js';
 import { fail, type Family } from './types.js';
-import { VERB_MAX_WORDS, VERB_TABLE, matchVerb } from './verbs.js';
+import { VERB_MAX_WORDS, matchVerb } from './verbs.js';
 import { FILLERS } from './vocabulary.js';
 
 /** Words that open a request rather than say what is wanted: "can you find", "show me", "I'm after", "is there". */
@@ -239,7 +240,7 @@ export interface Reading {
   verbless?: string;
 }
 
-const VERB_NAMES = VERB_TABLE.map((v) => v.name).join(', ');
+const VERB_NAMES = COMMAND_NAMES.join(', ');
 const wordsOf = (tokens: readonly Token[]) => tokens.map((t) => (t.quoted ? '' : t.word));
 
 /** The verb starting at tokens[start]: only the words a verb phrase can take are looked at, not all of them copied. */

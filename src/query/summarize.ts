@@ -147,12 +147,13 @@ function perSqftWords(perSqft: Query['perSqft'], per: string): string | undefine
  * One line for a Query. locationName is the resolved name, else the typed words. How the command was read where it
  * differs from what was typed follows in brackets: (read "furnshed" as furnished).
  */
-export function summarize(query: Query, locationName?: string): string {
-  const line = describe(query, locationName);
+/** `agentName`: who an agent's listings are of, when known ("Listings of Olga Mueller (agent 207502)"). */
+export function summarize(query: Query, locationName?: string, agentName?: string): string {
+  const line = describe(query, locationName, agentName);
   return query.corrections?.length ? `${line} (${query.corrections.join('; ')})` : line;
 }
 
-function describe(query: Query, locationName?: string): string {
+function describe(query: Query, locationName?: string, agentName?: string): string {
   const p = query.params;
   const spec: OperationSpec = OPERATIONS[query.operation];
   const area = locationName ?? query.location ?? undefined;
@@ -249,7 +250,8 @@ function describe(query: Query, locationName?: string): string {
     }
     case 'agent-properties':
     case 'broker-properties': {
-      const whose = query.operation === 'agent-properties' ? `agent ${p.agent_id}` : `brokerage ${p.broker_id}`;
+      const agent = agentName ? `${agentName} (agent ${p.agent_id})` : `agent ${p.agent_id}`;
+      const whose = query.operation === 'agent-properties' ? agent : `brokerage ${p.broker_id}`;
       return join(`Listings of ${whose}`, [p.category ? CATEGORY_NAMES[p.category] : undefined, sort, page]);
     }
     case 'property-details':

@@ -42,10 +42,10 @@ export const VERB_TABLE: readonly Verb[] = [
     description: 'Homes (or commercial space) for sale',
     operations: ['search-buy', 'search-commercial-buy'],
     examples: [
-      '/buy downtown 2 bed under 2.5m',
+      '/buy downtown 2 bed under 3.5m',
       '/buy palm jumeirah villa 4+ br sea view',
       '/buy dubai hills townhouse off-plan newest',
-      '/buy commercial warehouse al quoz over 5,000 sqft',
+      '/buy commercial office business bay over 1,000 sqft',
     ],
   },
   {
@@ -73,7 +73,7 @@ export const VERB_TABLE: readonly Verb[] = [
     deals: { sold: 'sale', rented: 'rent' },
     examples: [
       '/transactions sold marina 2br',
-      '/sold downtown villa last 6 months highest price',
+      '/sold dubai hills villa last 6 months highest price',
       '/txn rented jvc studio 3m',
     ],
   },
@@ -86,8 +86,8 @@ export const VERB_TABLE: readonly Verb[] = [
     operations: ['get-adrec-transactions'],
     examples: [
       '/adrec al reem island',
-      '/adrec "Al Reem Island", "Yas Island" apartment from 01/01/2024 to 31/03/2024',
-      '/adrec saadiyat island villa page 2',
+      '/adrec "Al Reem Island", "Yas Island" apartment from 01/01/2026 to 31/03/2026',
+      '/adrec saadiyat island apartment page 2',
     ],
   },
   {
@@ -126,7 +126,7 @@ export const VERB_TABLE: readonly Verb[] = [
     usage: '<id> [filters]',
     description: "One agent's listings",
     operations: ['agent-properties'],
-    examples: ['/agent 12345', '/agent 12345 rent cheapest', '/agent 12345 commercial sale page 2'],
+    examples: ['/agent 201460', '/agent 201460 rent cheapest', '/agent 201460 commercial sale'],
   },
   {
     name: 'broker',
@@ -136,7 +136,7 @@ export const VERB_TABLE: readonly Verb[] = [
     usage: '<id> [filters]',
     description: "One brokerage's listings",
     operations: ['broker-properties'],
-    examples: ['/broker 678', '/broker 678 sale most expensive', '/broker 678 commercial rent page 3'],
+    examples: ['/broker 1005', '/broker 1005 sale most expensive', '/broker 1005 commercial rent page 2'],
   },
   {
     name: 'property',
@@ -145,7 +145,7 @@ export const VERB_TABLE: readonly Verb[] = [
     usage: '<id>',
     description: 'One property in full',
     operations: ['property-details'],
-    examples: ['/property 16266089', '/property 12345678', '/manzil property 987654'],
+    examples: ['/property 15010364', '/property 15006950', '/manzil property 15003855'],
   },
   {
     name: 'developers',
@@ -155,7 +155,7 @@ export const VERB_TABLE: readonly Verb[] = [
     usage: '[emirate]',
     description: 'Developers in an emirate (Dubai unless you say)',
     operations: ['real-estate-developer'],
-    examples: ['/developers', '/developers abu dhabi', '/developers rak page 2'],
+    examples: ['/developers', '/developers abu dhabi', '/developers dubai page 2'],
   },
   {
     name: 'location',

@@ -1,5 +1,5 @@
-// Injected faults for tests and demos: error statuses, slow and malformed answers, limited by path,
-// count or a seeded share of requests. Several rules may be active at once.
+// Injected faults for tests and demos: error statuses, slow and malformed answers, limited by path, query
+// parameters (one area's calls), count or a seeded share of requests. Several rules may be active at once.
 import { Rng } from './random.js';
 
 export interface FaultRule {
@@ -8,6 +8,8 @@ export interface FaultRule {
   latencyMs?: number;
   malformed?: boolean;
   path?: string;
+  /** Fires only on requests whose query has each of these parameters with this value (e.g. one location_id). */
+  params?: Record<string, string>;
   count?: number;
   ratio?: number;
 }
@@ -27,7 +29,7 @@ export function checkRule(input: unknown): FaultRule {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     throw new RangeError('a fault rule must be a JSON object');
   const r = input as Record<string, unknown>;
-  const known = ['status', 'retryAfter', 'latencyMs', 'malformed', 'path', 'count', 'ratio'];
+  const known = ['status', 'retryAfter', 'latencyMs', 'malformed', 'path', 'params', 'count', 'ratio'];
   for (const k of Object.keys(r))
     if (!known.includes(k)) throw new RangeError(`unknown fault field "${k}" (known: ${known.join(', ')})`);
   const whole = (k: string, min: number, max: number) => {
@@ -53,6 +55,17 @@ export function checkRule(input: unknown): FaultRule {
   if (r.path !== undefined) {
     if (typeof r.path !== 'string' || !r.path.startsWith('/')) throw new RangeError('path must start with "/"');
     rule.path = r.path;
+  }
+  if (r.params !== undefined) {
+    const p = r.params;
+    if (
+      typeof p !== 'object' ||
+      p === null ||
+      Array.isArray(p) ||
+      !Object.values(p).every((v) => typeof v === 'string')
+    )
+      throw new RangeError('params must be an object of strings');
+    rule.params = { ...(p as Record<string, string>) };
   }
   if (r.ratio !== undefined) {
     if (typeof r.ratio !== 'number' || !(r.ratio >= 0 && r.ratio <= 1))
@@ -86,12 +99,13 @@ export class Faults {
     return this.rules.length;
   }
 
-  /** The effect on one request to `path`; counts are used up only by rules that fire. */
-  take(path: string): FaultEffect {
+  /** The effect on one request to `path` with `params`; counts are used up only by rules that fire. */
+  take(path: string, params: Readonly<Record<string, string>> = {}): FaultEffect {
     const effect: FaultEffect = { latencyMs: 0, malformed: false };
     for (const entry of this.rules) {
       const { rule } = entry;
       if (rule.path !== undefined && rule.path !== path) continue;
+      if (rule.params && Object.entries(rule.params).some(([k, v]) => params[k] !== v)) continue;
       if (rule.ratio !== undefined && !(this.rng.next() < rule.ratio)) continue;
       entry.left--;
       effect.latencyMs = Math.max(effect.latencyMs, rule.latencyMs ?? 0);

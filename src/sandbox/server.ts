@@ -120,7 +120,7 @@ function api(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, url:
     });
   }
 
-  const effect = ctx.faults.take(url.pathname);
+  const effect = ctx.faults.take(url.pathname, params);
   const answer = () => {
     if (effect.status !== undefined) {
       const extra: Record<string, string> =

@@ -32,6 +32,16 @@ export function createPersonUseRepo(store: Store, now: () => number = Date.now):
   return {
     // IMMEDIATE: another process on the file waits here, then counts what this one wrote.
     take: (person, kind, max, windowMs) => take.immediate(person, kind, max, windowMs),
+    giveBack: (person, kind) => {
+      const newest = db
+        .select({ id: personUse.id })
+        .from(personUse)
+        .where(and(eq(personUse.person, person), eq(personUse.kind, kind)))
+        .orderBy(desc(personUse.id))
+        .limit(1)
+        .get();
+      if (newest) db.delete(personUse).where(eq(personUse.id, newest.id)).run();
+    },
     prune: (olderThanMs) =>
       db
         .delete(personUse)

@@ -41,7 +41,7 @@ export type CostKind = keyof typeof KINDS;
 /** Counts each person's costly asks in the store and says, kindly, when one is past its limit. */
 export class PersonLimiter {
   constructor(
-    private readonly uses: Pick<PersonUseRepo, 'take'>,
+    private readonly uses: Pick<PersonUseRepo, 'take' | 'giveBack'>,
     private readonly limits: PersonLimits,
     private readonly logger: Logger,
   ) {}
@@ -63,6 +63,15 @@ export class PersonLimiter {
     const minutes = Math.max(1, Math.ceil(taken.retryAfterMs / 60_000));
     const text = `You've asked for ${KINDS[kind].what(max)} in the last hour, the most one person can, so that the rest of your team keeps its share of lookups. Try again in about ${minutes} minute${minutes === 1 ? '' : 's'}.`;
     return { text, blocks: [{ kind: 'text', text }], ephemeral: true };
+  }
+
+  /** Uncounts the use `take` counted, for an ask that found nothing; a store that cannot is logged, not failed. */
+  async giveBack(channel: string, user: string, kind: CostKind): Promise<void> {
+    try {
+      await this.uses.giveBack(personOf(channel, user), kind);
+    } catch (error) {
+      this.logger.warn('a per-person use could not be given back', { kind, channel, user, error });
+    }
   }
 }
 
@@ -98,8 +107,14 @@ const costOfAction = (action: string): CostKind | undefined =>
   action === 'page' ? 'page' : LOOKUP_ACTIONS.has(action) ? 'search' : undefined;
 
 export function limitingPeople(core: ChatCore, limiter: PersonLimiter): ChatCore {
-  const guard = async (channel: string, user: string, kind: CostKind | undefined, go: () => Promise<Reply>) =>
-    (kind && (await limiter.take(channel, user, kind))) || go();
+  const guard = async (channel: string, user: string, kind: CostKind | undefined, go: () => Promise<Reply>) => {
+    const refused = kind && (await limiter.take(channel, user, kind));
+    if (refused) return refused;
+    const reply = await go();
+    // An ask that found nothing (a compare of no area found) spends nothing: its use is given back.
+    if (kind && reply.foundNothing) await limiter.giveBack(channel, user, kind);
+    return reply;
+  };
   return {
     ...delegateTo(core),
     handleCommand: (req) => guard(req.channel, req.user, costOfCommand(core, req), () => core.handleCommand(req)),

@@ -87,4 +87,6 @@ export interface Reply {
   readonly replaceOriginal?: boolean;
   /** A line shown at the bottom, e.g. "Sample data from the local sandbox". */
   readonly footer?: string;
+  /** The ask found nothing to look up (no area of a compare was found): it spends nothing of the person's limits. */
+  readonly foundNothing?: boolean;
 }

@@ -83,19 +83,25 @@ describe('Retry-After is shared by every caller', () => {
 });
 
 describe('circuit breaker', () => {
+  // Calls of different operations about different areas: what a whole-service outage looks like to the client.
+  const varied = [
+    (api: ApiClient) => api.call('search-brokers', {}),
+    (api: ApiClient) => api.call('search-rent', { location_id: '50' }),
+    (api: ApiClient) => api.call('get-get-transactions', { location_id: '86', transaction_type: 'sold' }),
+  ];
+
   it(
-    'fails fast after N consecutive 503s without reaching the service, and lets a call through after the cooldown',
+    'fails fast after N consecutive 503s across the service without reaching it, and lets a call through after the cooldown',
     { timeout: 15_000 },
     async () => {
       sandbox.addFault({ status: 503, count: 100 });
       // A cooldown a loaded host cannot outlast between two lines of the test; its end is waited for, not slept.
       const api = client({ breaker: { failures: 3, cooldownMs: 2000 }, retry: { attempts: 1 } });
-      for (let i = 0; i < 3; i++)
-        expect(await api.call('search-brokers', {}).catch((e: unknown) => (e as ApiError).status)).toBe(503);
+      for (const call of varied) expect(await call(api).catch((e: unknown) => (e as ApiError).status)).toBe(503);
       expect(sandbox.requests()).toHaveLength(3);
 
-      // Fast: refused without reaching the service (still 3 requests).
-      const fast = (await api.call('search-brokers', {}).catch((e: unknown) => e)) as ApiError;
+      // Fast: refused without reaching the service (still 3 requests), whatever the call is about.
+      const fast = (await api.call('search-agents', {}).catch((e: unknown) => e)) as ApiError;
       expect(fast).toBeInstanceOf(ApiError);
       expect(fast.kind).toBe('unavailable');
       expect(fast.retryable).toBe(true);
@@ -123,20 +129,61 @@ describe('circuit breaker', () => {
     expect(sandbox.requests()).toHaveLength(2);
   });
 
-  it('counts only consecutive outages: an answer such as 404 resets the count', { timeout: 5000 }, async () => {
+  it(
+    'counts only consecutive outages: an answer of the same call such as 404 resets the count',
+    { timeout: 5000 },
+    async () => {
+      const api = client({ breaker: { failures: 3, cooldownMs: 10_000 }, retry: { attempts: 1 } });
+      const details = (id: string) =>
+        api.call('property-details', { property_id: id }).catch((e: unknown) => (e as ApiError).kind);
+      sandbox.addFault({ status: 503, count: 2 });
+      await details('999999999');
+      await details('999999999');
+      expect(await details('999999999')).toBe('http'); // a 404: an answer, not an outage
+      sandbox.addFault({ status: 503, count: 10 });
+      await details('999999999');
+      expect(await details('999999999')).toBe('http'); // the fourth failure, but only the second in a row
+      expect(await details('999999999')).toBe('http'); // the third in a row: it opens the circuit
+      expect(await details('999999999')).toBe('unavailable');
+      expect(sandbox.requests()).toHaveLength(6);
+    },
+  );
+
+  it(
+    'one area failing on every operation opens its own circuit only: other areas and operations still answer',
+    { timeout: 10_000 },
+    async () => {
+      // JLT (86) answers 503 to its transactions and its trend, as in a compare where one area fails.
+      sandbox.addFault({ status: 503, params: { location_id: '86' } });
+      const api = client({ breaker: { failures: 3, cooldownMs: 10_000 }, retry: { attempts: 2, baseDelayMs: 5 } });
+      const jlt = () =>
+        Promise.all([
+          api.call('get-get-transactions', { location_id: '86', transaction_type: 'rented' }),
+          api.call('price-trend-of-location', { location_id: '86' }),
+        ]).catch((e: unknown) => (e as ApiError).kind);
+      for (let i = 0; i < 4; i++) await jlt();
+      // JLT is refused without being sent: its circuits are open.
+      const sentBefore = sandbox.requests().length;
+      expect(await jlt()).toBe('unavailable');
+      expect(sandbox.requests()).toHaveLength(sentBefore);
+      // Every other area answers, on the same operations and on others (a valuation's listings among them).
+      expect(api.budgetLeft().blockedForMs).toBe(0);
+      const marina = await api.call('get-get-transactions', { location_id: '50', transaction_type: 'rented' });
+      expect(marina.records.length).toBeGreaterThan(0);
+      expect((await api.call('price-trend-of-location', { location_id: '51' })).records.length).toBeGreaterThan(0);
+      expect((await api.call('search-rent', { location_id: '50' })).records.length).toBeGreaterThan(0);
+      expect((await api.call('search-brokers', {})).records.length).toBeGreaterThan(0);
+    },
+  );
+
+  it('one operation failing in every area leaves the other operations answering', { timeout: 10_000 }, async () => {
+    sandbox.addFault({ status: 503, path: '/price-trend-of-location' });
     const api = client({ breaker: { failures: 3, cooldownMs: 10_000 }, retry: { attempts: 1 } });
-    const outage = () => api.call('search-brokers', {}).catch((e: unknown) => (e as ApiError).kind);
-    sandbox.addFault({ status: 503, count: 2 });
-    await outage();
-    await outage();
-    expect(
-      await api.call('property-details', { property_id: '999999999' }).catch((e: unknown) => (e as ApiError).status),
-    ).toBe(404);
-    sandbox.addFault({ status: 503, count: 10 });
-    await outage();
-    expect(await outage()).toBe('http'); // the fifth failure, but only the second in a row
-    expect(await outage()).toBe('http'); // the third in a row: it opens the circuit
-    expect(await outage()).toBe('unavailable');
-    expect(sandbox.requests()).toHaveLength(6);
+    for (const id of ['50', '51', '86', '50', '51', '86'])
+      expect(
+        await api.call('price-trend-of-location', { location_id: id }).catch((e: unknown) => (e as ApiError).kind),
+      ).toBe('http');
+    expect(api.budgetLeft().blockedForMs).toBe(0);
+    expect((await api.call('search-rent', { location_id: '86' })).records.length).toBeGreaterThan(0);
   });
 });

@@ -102,8 +102,10 @@ describe('GET /healthz', () => {
       UAE_API_BREAKER_COOLDOWN_S: '60',
     });
     manzil.sandbox!.addFault({ status: 503 });
+    // The whole service failing: outages of more than one operation about more than one area (one area's or one
+    // operation's failures open only their own circuit).
     await ask(manzil, 'rent marina 2br');
-    await ask(manzil, 'buy downtown 1br');
+    await ask(manzil, 'agent 207502');
     const r = await healthz(url('/healthz'));
     expect(r.status).toBe(503);
     expect(r.body.checks.upstream).toMatchObject({ ok: false });

@@ -103,6 +103,22 @@ describe('help', () => {
     expect(helpText('fly')).toMatch(/^I don't know "fly"\. The verbs are: rent, buy,/);
   });
 
+  it('an unknown verb is answered with every command there is, from the verb and command tables', () => {
+    const names = [
+      ...VERB_TABLE.map((v) => v.name),
+      ...SLASH_COMMANDS.filter((c) => c.name !== 'manzil').map((c) => c.name),
+    ];
+    for (const text of ['zoom marina', '/fly jvc', 'wibble business bay']) {
+      const parsed = parseCommand(text);
+      expect(parsed.ok).toBe(false);
+      const error = parsed.ok ? '' : parsed.error;
+      const listed = /(?:Try|start with) one of: ([^.]+)\./.exec(error)?.[1]?.split(', ') ?? [];
+      expect(new Set(listed), text).toEqual(new Set(names));
+    }
+    const help = /The verbs are: ([^.]+)\./.exec(helpText('fly'))?.[1]?.split(', ') ?? [];
+    expect(new Set(help)).toEqual(new Set(names));
+  });
+
   it('`help compare` and `help value` give sentence examples, each read as that ask, and help quotes one of each', () => {
     /** The examples under "Examples:", and the quoted sentences of a line. */
     const examples = (text: string) =>

@@ -140,7 +140,7 @@ describe('help', () => {
   });
   it('names the verbs when asked about one it does not know', () => {
     expect(helpText('fly')).toBe(
-      'I don\'t know "fly". The verbs are: rent, buy, projects, transactions, adrec, trend, agents, brokers, agent, broker, property, developers, location. Say "help" for an example of each.',
+      'I don\'t know "fly". The verbs are: rent, buy, projects, transactions, adrec, trend, agents, brokers, agent, broker, property, developers, location, value, compare, alerts, digest. Say "help" for an example of each.',
     );
   });
   it('every example in the verb table parses', () => {

@@ -3,6 +3,7 @@
 // transactions reply's figures. No state is written here.
 import { operationSpec, type OperationName } from '../../api/operations.js';
 import type { TransactionsScope } from '../../views/index.js';
+import { agentNameOf } from '../agent-name.js';
 import { lastPage } from '../button-payloads.js';
 import { periodScope } from '../period.js';
 import { CARD_OPERATIONS, LISTING_OPERATIONS } from '../render-results.js';
@@ -40,6 +41,8 @@ export interface Fetched {
   marketContext?: (propertyId: string) => string | undefined;
   /** What a transactions reply's figures cover: the period, read whole. */
   period?: TransactionsScope;
+  /** The agent whose listings these are, by name, when their details say it in time. */
+  agentName?: string;
   /**
    * Whether the service has anything on another page of the search (fetched now, and cached for Next's press):
    * undefined when it could not tell.
@@ -55,9 +58,10 @@ export async function fetchPage(stages: Stages, view: PageView, ask: AskOptions)
   // The period's figures are as fresh as the page beside them: read at most one answer-cache lifetime ago.
   const periodRead = { maxAgeMs: options.resultTtlMs ?? 5 * 60_000, log: options.logger };
   const shown = read ? read.window.taken.cards.flatMap((g) => [g.listing]) : outcome.result.records;
-  const [context, period] = await Promise.all([
+  const [context, period, agentName] = await Promise.all([
     marketContext(options.market, view, outcome.operation, shown),
     periodScope(options.periods, outcome, periodRead),
+    agentNameOf(searches, outcome),
   ]);
   return {
     outcome,
@@ -65,6 +69,7 @@ export async function fetchPage(stages: Stages, view: PageView, ask: AskOptions)
     ...(read ? { window: read.window } : {}),
     ...(context.size > 0 ? { marketContext: (id: string) => context.get(id) } : {}),
     ...(period ? { period } : {}),
+    ...(agentName ? { agentName } : {}),
     hasRecords: (page) => searches.hasRecords(view.query, view.location, page),
   };
 }

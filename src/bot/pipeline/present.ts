@@ -6,6 +6,7 @@ import { notAlertable, summarize } from '../../query/index.js';
 import type { Block, Button, Reply } from '../../views/model.js';
 import type { FlatGroup } from '../../views/index.js';
 import { PAYLOAD_VERSION, lastPage, type PageRow, type Position } from '../button-payloads.js';
+import { noResultsText } from '../no-results.js';
 import { planPage } from '../paging.js';
 import { noPersonListings, offersPersonButtons, pagePeople, personButtons } from '../people.js';
 import { perSqftFilter, type PerSqftFilter } from '../per-sqft-filter.js';
@@ -50,7 +51,7 @@ export async function presentPage(view: PageView, answer: Fetched): Promise<Draf
 
   /** The reply, its buttons carrying the row's token. */
   function layout(row: string): Reply {
-    const summary = summarize(query, location?.name);
+    const summary = summarize(query, location?.name, answer.agentName);
     const blocks: Block[] = [{ kind: 'header', text: summary }];
     if (filter) blocks.push({ kind: 'context', text: filter.said(kept, considered, next !== undefined) });
     if (laid.arrived > 0) blocks.push({ kind: 'context', text: arrivedText(laid.arrived) });
@@ -66,7 +67,7 @@ export async function presentPage(view: PageView, answer: Fetched): Promise<Draf
         ? 'No more results.'
         : saveable
           ? 'Nothing matches today. Save as alert to hear when something does.'
-          : (noPersonListings(query) ?? 'No results. Try fewer filters, a wider price range or a nearby area.');
+          : (noPersonListings(query) ?? noResultsText(query));
       blocks.push({ kind: 'text', text });
     } else {
       const unreadable = result.dropped ? ` (${result.dropped} unreadable left out)` : '';

@@ -34,6 +34,8 @@ export interface PersonUseRepo {
    * counted at once: two instances never both let the last one through.
    */
   take(person: string, kind: string, max: number, windowMs: number): Promise<PersonTake>;
+  /** Uncounts the newest use of `kind` by `person` (an ask that found nothing to look up); nothing when there is none. */
+  giveBack(person: string, kind: string): Promise<void>;
   /** Deletes uses older than `olderThanMs` (the longest window); answers how many (0 when none). */
   prune(olderThanMs: number): Promise<number>;
 }

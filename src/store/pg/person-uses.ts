@@ -32,6 +32,16 @@ export function createPgPersonUseRepo(store: PgStore, now: () => number = Date.n
       });
     },
 
+    async giveBack(person, kind) {
+      const [newest] = await db
+        .select({ id: personUse.id })
+        .from(personUse)
+        .where(and(eq(personUse.person, person), eq(personUse.kind, kind)))
+        .orderBy(desc(personUse.id))
+        .limit(1);
+      if (newest) await db.delete(personUse).where(eq(personUse.id, newest.id));
+    },
+
     async prune(olderThanMs) {
       const result = await db.delete(personUse).where(lt(personUse.at, now() - olderThanMs));
       return result.rowCount ?? 0;

@@ -36,6 +36,15 @@ export function personUsesContract(open: () => Promise<Stores>): void {
       expect(await uses.take(ALICE, 'search', 3, HOUR)).toEqual({ ok: false, retryAfterMs: 10 * MINUTE });
     });
 
+    it('gives back the newest use of a kind, so an ask that found nothing is not counted', async () => {
+      expect(await uses.take(ALICE, 'run', 2, HOUR)).toEqual({ ok: true });
+      expect(await uses.take(ALICE, 'run', 2, HOUR)).toEqual({ ok: true });
+      await uses.giveBack(ALICE, 'run');
+      await uses.giveBack(ALICE, 'search'); // none of that kind: nothing happens
+      expect(await uses.take(ALICE, 'run', 2, HOUR)).toEqual({ ok: true });
+      expect(await uses.take(ALICE, 'run', 2, HOUR)).toMatchObject({ ok: false });
+    });
+
     it('counts each kind and each person apart', async () => {
       expect(await uses.take(ALICE, 'page', 1, HOUR)).toEqual({ ok: true });
       expect(await uses.take(ALICE, 'page', 1, HOUR)).toMatchObject({ ok: false });
