@@ -29,8 +29,12 @@ export const ALERT_LANGUAGE: OrderLanguage<AlertCommand> = {
   inspect: ['test'],
 };
 
-/** `/alerts` text (after the command) as a command, or why it is none. */
+/** `/alerts` text (after the command) as a command, or why it is none.
+ * @internal Exported for the tests and benchmarks (knip --production ignores it).
+ */
 export const parseAlertCommand = (text: string): AlertCommand | Refused => parseOrder(ALERT_LANGUAGE, text);
 
-/** An alert command as it is typed: `/alerts add rent marina 2br`, `/alerts pause 2`. */
+/** An alert command as it is typed: `/alerts add rent marina 2br`, `/alerts pause 2`.
+ * @internal Exported for the tests and benchmarks (knip --production ignores it).
+ */
 export const alertCommandText = (c: AlertCommand): string => orderText(ALERT_LANGUAGE, c);

@@ -174,11 +174,14 @@ export function alertOrders(deps: AlertKindDeps): OrderKind<AlertRow, string, Po
 /**
  * A shared run's parts: the canonical queries due now, the longest-waiting first, each run by `pollOnce({ query })` on
  * whichever instance takes it. Listed under the poller's lease, so the run is recorded as one (`/healthz` reads it).
+ * @internal Exported for the tests and benchmarks (knip --production ignores it).
  */
 export const dueQueries = (deps: Omit<PollerDeps, 'api' | 'options'>): Promise<string[]> =>
   listParts(alertParts(deps), deps);
 
-/** One poller run: every due search, or one query's (`deps.query`). */
+/** One poller run: every due search, or one query's (`deps.query`).
+ * @internal Exported for the tests and benchmarks (knip --production ignores it).
+ */
 export const pollOnce = (deps: PollerDeps): Promise<RunReport> => runOrders(alertOrders(deps), deps, deps.query);
 
 type QueryResult = Extract<PartResult, { ran: true }>;

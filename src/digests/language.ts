@@ -31,8 +31,12 @@ export const DIGEST_LANGUAGE: OrderLanguage<DigestCommand> = {
   extra: { now: { parse: (arg) => ({ kind: 'digest', sub: 'now', areas: areaList(arg) }), text: areasOf } },
 };
 
-/** `/digest` text (after the command) as a command, or why it is none. */
+/** `/digest` text (after the command) as a command, or why it is none.
+ * @internal Exported for the tests and benchmarks (knip --production ignores it).
+ */
 export const parseDigestCommand = (text: string): DigestCommand | Refused => parseOrder(DIGEST_LANGUAGE, text);
 
-/** A digest command as it is typed: `/digest add jvc weekly on friday at 18:30`, `/digest pause 2`. */
+/** A digest command as it is typed: `/digest add jvc weekly on friday at 18:30`, `/digest pause 2`.
+ * @internal Exported for the tests and benchmarks (knip --production ignores it).
+ */
 export const digestCommandText = (c: DigestCommand): string => orderText(DIGEST_LANGUAGE, c);

@@ -125,7 +125,9 @@ export function scheduleText(when: DigestWhen): string {
   return [every, when.time ? `at ${when.time}` : ''].filter(Boolean).join(' ');
 }
 
-/** readSchedule and scheduleOf at once: the schedule a typed `/digest add` saves, and the areas' words. */
+/** readSchedule and scheduleOf at once: the schedule a typed `/digest add` saves, and the areas' words.
+ * @internal Exported for the tests and benchmarks (knip --production ignores it).
+ */
 export function parseSchedule(text: string): ScheduleParse {
   const read = readSchedule(text);
   if (!read.ok) return read;

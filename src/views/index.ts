@@ -32,7 +32,6 @@ export { adrecView, displayValue, ADREC_MAX_FIELDS } from './adrec.js';
 export { trendView, percentChange } from './trend.js';
 export { sparkline, SPARK_GAP } from './sparkline.js';
 export { locationList } from './locations.js';
-export { median } from './stats.js';
 export {
   formatPerSqft,
   isCommercialType,

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { transaction, type Transaction } from '../../src/api/records.js';
-import { formatAed, median, transactionsView, type Block } from '../../src/views/index.js';
+import { median } from '../../src/market/definitions.js';
+import { formatAed, transactionsView, type Block } from '../../src/views/index.js';
 
 const tx = (id: string, bedrooms: unknown, price: unknown, date = '2026-01-15') =>
   transaction.parse({
