@@ -332,9 +332,11 @@ export function readVerb(tokens: readonly Token[]): Reading {
     );
   }
   // "What did …": the "did" was dropped with the chat words, but still says the question is about the past.
+  const opened = tokens.slice(0, tokens.length - trimmed.tokens.length);
   const found = findSentenceVerb(
     rest,
-    tokens.slice(0, tokens.length - trimmed.tokens.length).some((t) => t.word === 'did'),
+    opened.some((t) => t.word === 'did'),
+    opened.some((t) => ASKED_NOW.has(t.word)),
   );
   if (!found) {
     const verbless =
@@ -371,17 +373,30 @@ const PAST_DEALS: Readonly<Record<string, SentenceVerb>> = {
   sell: { words: ['sell'], family: 'transactions', strength: 'transactions', deal: 'sale' },
   rent: { words: ['rent'], family: 'transactions', strength: 'transactions', deal: 'rent' },
   lease: { words: ['lease'], family: 'transactions', strength: 'transactions', deal: 'rent' },
+  selling: { words: ['selling'], family: 'transactions', strength: 'transactions', deal: 'sale' },
+  renting: { words: ['renting'], family: 'transactions', strength: 'transactions', deal: 'rent' },
+  leasing: { words: ['leasing'], family: 'transactions', strength: 'transactions', deal: 'rent' },
 };
+/** "What do 1br in jvc rent for", "what are villas selling for": what homes go for, asked of the records too. */
+const ASKED_NOW = new Set(['do', 'does', 'are', 'were', 'is']);
 
 /** The verb of a sentence, its phrases taken out of the words; a question when two verbs disagree. */
-function findSentenceVerb(tokens: readonly Token[], asked: boolean): Omit<Reading, 'sentence'> | undefined {
+function findSentenceVerb(
+  tokens: readonly Token[],
+  asked: boolean,
+  askedNow: boolean,
+): Omit<Reading, 'sentence'> | undefined {
   const words = wordsOf(tokens);
   const hits: { start: number; length: number; verb: SentenceVerb }[] = [];
   let past = asked;
+  let now = askedNow;
   for (let i = 0; i < words.length; i++) {
     past ||= words[i] === 'did';
+    now ||= ASKED_NOW.has(words[i]!);
     const ends = words[i + 1] === undefined || words[i + 1] === 'for' || words[i + 1] === 'at';
-    const verb = (past && ends ? PAST_DEALS[words[i]!] : undefined) ?? sentenceVerbAt(words, i);
+    // Only "… rent for" closing the question: "are there flats to rent" is a search.
+    const goesFor = now && words[i + 1] === 'for' && words[i + 2] === undefined;
+    const verb = ((past && ends) || goesFor ? PAST_DEALS[words[i]!] : undefined) ?? sentenceVerbAt(words, i);
     if (verb) {
       hits.push({ start: i, length: verb.words.length, verb });
       i += verb.words.length - 1;
