@@ -5,8 +5,9 @@ import { withoutMention } from './chat-words.js';
 
 const ADDRESS = /^(?:(?:hey|hi|hello|hiya|yo)[\s,]+)?@?manzil\b[\s,:!]*/i;
 
-/** The text without a leading address to the bot; the text itself when there is none or nothing follows it. */
+/** The text without a leading address to the bot; the text itself when there is none or no word follows it. */
 export function withoutAddress(text: string): string {
   const rest = withoutMention(text.trimStart()).text.replace(ADDRESS, '');
-  return rest.trim() === '' ? text : rest;
+  // "hi manzil??" alone is a greeting, for small talk to answer: kept whole.
+  return /[\p{L}\p{N}]/u.test(rest) ? rest : text;
 }
