@@ -6,6 +6,7 @@ import { PHRASES, smallTalkOpening } from './small-talk.js';
 import { fail, type Family } from './types.js';
 import { VERB_MAX_WORDS, VERB_TABLE, matchVerb } from './verbs.js';
 import { FILLERS } from './vocabulary.js';
+import { withoutOwnWords } from './own-words.js';
 
 /** Words that open a request rather than say what is wanted: "can you find", "show me", "I'm after", "is there". */
 const OPENERS = new Set([
@@ -200,6 +201,14 @@ const SENTENCE_VERBS: readonly SentenceVerb[] = [
     'projects',
     'projects',
   ),
+  // The command's own names, said in a sentence: taken with the verb, never left in the area ("sold transactions in
+  // jvc", "abu dhabi transactions in saadiyat": "abu dhabi" there is ADREC's scope, not a place inside it).
+  ...verbs(
+    ['abu dhabi transactions', 'abu dhabi records', 'adrec transactions', 'adrec records', 'adrec'],
+    'adrec',
+    'noun',
+  ),
+  ...verbs(['transaction history', 'transactions', 'transaction', 'txns'], 'transactions', 'transactions'),
   ...verbs(['sold'], 'transactions', 'transactions', 'sale'),
   ...verbs(['rented', 'leased'], 'transactions', 'transactions', 'rent'),
   ...verbs(
@@ -308,7 +317,7 @@ export function readVerb(tokens: readonly Token[]): Reading {
   const first = verbAt(tokens, 0);
   if (first) {
     const family = first.verb.family;
-    const after = tokens.slice(first.length);
+    const after = withoutOwnWords(family, tokens.slice(first.length));
     const deal = first.deal ? { value: first.deal, text: tokens[0]!.word } : undefined;
     // Location lookups and ids take their words as they are.
     if (family === 'location' || family === 'agent' || family === 'broker' || family === 'property') {
@@ -324,7 +333,8 @@ export function readVerb(tokens: readonly Token[]): Reading {
   const again = verbAt(rest, 0);
   if (again && rest.length > 0) {
     const deal = again.deal ? { value: again.deal, text: rest[0]!.word } : undefined;
-    return { family: again.verb.family, rest: rest.slice(again.length), sentence: true, ...(deal ? { deal } : {}) };
+    const after = withoutOwnWords(again.verb.family, rest.slice(again.length));
+    return { family: again.verb.family, rest: after, sentence: true, ...(deal ? { deal } : {}) };
   }
   if (rest.length === 0 && (trimmed.chatty || trimmed.greeted) && tokens.length > 1) {
     fail(
@@ -405,9 +415,12 @@ function findSentenceVerb(
   if (hits.length === 0) return undefined;
   const strongest = STRENGTH_ORDER.find((s) => hits.some((h) => h.verb.strength === s))!;
   const chosen = hits.filter((h) => h.verb.strength === strongest);
-  const clash = chosen.find((h) => h.verb.family !== chosen[0]!.verb.family || h.verb.deal !== chosen[0]!.verb.deal);
-  if (clash) fail(`You asked for both "${hitText(tokens, chosen[0]!)}" and "${hitText(tokens, clash)}". Pick one.`);
-  const head = chosen[0]!;
+  // "sold transactions": one verb said twice, the deal from the word that has one.
+  const head = chosen.find((h) => h.verb.deal) ?? chosen[0]!;
+  const clash = chosen.find(
+    (h) => h.verb.family !== head.verb.family || (h.verb.deal !== undefined && h.verb.deal !== head.verb.deal),
+  );
+  if (clash) fail(`You asked for both "${hitText(tokens, head)}" and "${hitText(tokens, clash)}". Pick one.`);
   // The words of the chosen phrases marked in place: a Set of their indexes cost more than the search.
   const taken: boolean[] = new Array<boolean>(tokens.length).fill(false);
   for (const h of chosen) for (let k = h.start; k < h.start + h.length; k++) taken[k] = true;
