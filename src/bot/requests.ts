@@ -2,6 +2,7 @@
 // or the text of an /alerts, /digest or help request. Routing them is pipeline/understand.ts's job.
 import { operationSpec } from '../api/operations.js';
 import { isHelpTopic, parseCommand, type ParseResult, type Query, type Suggestion } from '../query/index.js';
+import { twoAreas } from '../query/areas-split.js';
 import type { Reply } from '../views/model.js';
 import type { Area } from './button-payloads.js';
 
@@ -51,6 +52,15 @@ export function planSearch(
       search: withChosen(areaAdded ? { ...s.query, location: null } : s.query, chosen),
     }));
     return options.length > 0 ? { error: parsed.error, retry: { options } } : { error: parsed.error };
+  }
+  // "rent marina or jlt": one area a search, so a button for each (src/query/areas-split.ts).
+  const both = !chosen && parsed.query.location ? twoAreas(text, parsed.query.location) : undefined;
+  if (both && 'location_id' in operationSpec(parsed.query.operation).params) {
+    const q = parsed.query;
+    return {
+      error: `I search one area at a time: which one, ${both[0]} or ${both[1]}? To see them side by side, try \`compare ${both[0]}, ${both[1]}\`.`,
+      retry: { options: both.map((area) => ({ label: area, search: { query: { ...q, location: area } } })) },
+    };
   }
   return withChosen(parsed.query, chosen);
 }
