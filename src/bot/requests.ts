@@ -3,6 +3,7 @@
 import { operationSpec } from '../api/operations.js';
 import { isHelpTopic, parseCommand, type ParseResult, type Query, type Suggestion } from '../query/index.js';
 import { twoAreas } from '../query/areas-split.js';
+import { asksHowMany } from '../query/intent.js';
 import type { Reply } from '../views/model.js';
 import type { Area } from './button-payloads.js';
 
@@ -62,7 +63,8 @@ export function planSearch(
       retry: { options: both.map((area) => ({ label: area, search: { query: { ...q, location: area } } })) },
     };
   }
-  return withChosen(parsed.query, chosen);
+  // "How many villas for sale in palm jumeirah": the same search, its reply opening with the count.
+  return withChosen(asksHowMany(text) ? { ...parsed.query, count: true } : parsed.query, chosen);
 }
 
 /** The searches a refusal offers: "Did you mean 80,000?", or one per reading of "to rent or to buy?". */

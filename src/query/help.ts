@@ -190,8 +190,8 @@ const ONE_AREA =
   'One area a search: "rent marina or jlt 2br" asks which one, with a button for each; to see both side by side, "compare marina, jlt".';
 /** What a verb's help adds after its examples: how questions and two areas are read (issue 39). */
 const FAMILY_NOTES: Partial<Record<Family, string>> = {
-  rent: ONE_AREA,
-  buy: ONE_AREA,
+  rent: `${ONE_AREA} "how many 2br flats to rent in jlt" opens with the count.`,
+  buy: `${ONE_AREA} "how many villas for sale in palm jumeirah" opens with the count.`,
   transactions:
     'Questions work too: "what did 2br in marina sell for", "what are villas in arabian ranches selling for" (sales), "what do 1br in jvc rent for" (lettings); "what would … rent for" is an estimate, see "help value".',
 };

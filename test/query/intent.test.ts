@@ -39,3 +39,18 @@ describe('"… sell for" and "… rent for" questions', () => {
     expect(readingOf(text)).toMatchObject({ operation });
   });
 });
+
+describe('"how many …"', () => {
+  it.each([
+    ['how many villas for sale in palm jumeirah', 'search-buy', 'palm jumeirah'],
+    ['How many 2br flats to rent in jlt?', 'search-rent', 'jlt'],
+    ['/manzil how many offices to rent in business bay', 'search-commercial-rent', 'business bay'],
+    ['how many 2br sold in marina last month', 'get-get-transactions', 'marina'],
+  ])('%s: the search, asked as a count', (text, operation, location) => {
+    expect(readingOf(text)).toMatchObject({ operation, location, count: true });
+  });
+
+  it('the search without "how many" is not a count', () => {
+    expect(readingOf('villas for sale in palm jumeirah')).not.toHaveProperty('count');
+  });
+});

@@ -3,6 +3,7 @@
 // has any) is handed on to be remembered (remember.ts), and the reply is laid out with that row's token.
 import { operationSpec } from '../../api/operations.js';
 import { notAlertable, summarize } from '../../query/index.js';
+import { countLine } from '../../query/intent.js';
 import type { Block, Button, Reply } from '../../views/model.js';
 import { PAYLOAD_VERSION, lastPage, type PageRow } from '../button-payloads.js';
 import { planPage } from '../paging.js';
@@ -73,6 +74,11 @@ export async function presentPage(view: PageView, answer: Fetched): Promise<Draf
   function layout(row: string): Reply {
     const summary = summarize(query, location?.name);
     const blocks: Block[] = [{ kind: 'header', text: summary }];
+    if (query.count && byCard && !plan.previous)
+      blocks.push({
+        kind: 'text',
+        text: countLine({ total: result.totalItems, read: groups.length, more: next !== undefined, noun: 'listings' }),
+      });
     if (filter) blocks.push({ kind: 'context', text: filter.said(groups.length, fetched.length, next !== undefined) });
     if (shown.length === 0 && filter && fetched.length > 0) {
       blocks.push({

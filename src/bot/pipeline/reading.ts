@@ -12,6 +12,7 @@ const searchJson = (q: Query) => ({
   params: q.params,
   location: q.location,
   ...(q.corrections ? { corrections: q.corrections } : {}),
+  ...(q.count ? { count: true } : {}),
 });
 
 /**
