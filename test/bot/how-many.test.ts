@@ -48,6 +48,15 @@ describe('how many', () => {
     expect(cards(reply)).toHaveLength(0);
   });
 
+  it('"how many 2br sold in marina last month" is transactions, its figures counting the sales', async () => {
+    const reply = await ask(h.bot, 'how many 2br sold in marina last month');
+    expect(reply.blocks[0]).toMatchObject({
+      kind: 'header',
+      text: expect.stringMatching(/^Sold transactions in Dubai Marina/),
+    });
+    expect(JSON.stringify(reply.blocks)).toMatch(/\b\d+ sales\b/);
+  });
+
   it('the same search without "how many" has no count line', async () => {
     expect(countOf(await ask(h.bot, 'villas for sale in palm jumeirah'))).toBeUndefined();
   });
