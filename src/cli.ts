@@ -188,7 +188,8 @@ async function runBench(out: Out): Promise<number> {
 async function runParse(args: string[], out: Out): Promise<number> {
   const resolve = args.includes('--resolve');
   const text = args.filter((a) => a !== '--resolve').join(' ');
-  const { parseCommand, parseToJson } = await import('./query/index.js');
+  // The bot's own routing (value, compare, alerts… as well as searches), so parse shows what the bot would do.
+  const { readingOf } = await import('./bot/pipeline/reading.js');
   let resolver: ((words: string) => Promise<Record<string, unknown>>) | undefined;
   let stop = async () => {};
   if (resolve) {
@@ -198,11 +199,9 @@ async function runParse(args: string[], out: Out): Promise<number> {
     stop = opened.close;
   }
   const one = async (line: string) => {
-    const json: Record<string, unknown> = parseToJson(line);
-    if (resolver && !('error' in json)) {
-      const parsed = parseCommand(line);
-      if (parsed.ok && parsed.query.location) Object.assign(json, await resolver(parsed.query.location));
-    }
+    const json = readingOf(line);
+    if (resolver && 'operation' in json && typeof json.location === 'string' && json.location)
+      Object.assign(json, await resolver(json.location));
     out(JSON.stringify(json));
   };
   try {

@@ -2,6 +2,8 @@
 // or the text of an /alerts, /digest or help request. Routing them is pipeline/understand.ts's job.
 import { operationSpec } from '../api/operations.js';
 import { isHelpTopic, parseCommand, type ParseResult, type Query, type Suggestion } from '../query/index.js';
+import { twoAreas } from '../query/areas-split.js';
+import { asksHowMany } from '../query/intent.js';
 import type { Reply } from '../views/model.js';
 import type { Area } from './button-payloads.js';
 
@@ -52,7 +54,17 @@ export function planSearch(
     }));
     return options.length > 0 ? { error: parsed.error, retry: { options } } : { error: parsed.error };
   }
-  return withChosen(parsed.query, chosen);
+  // "rent marina or jlt": one area a search, so a button for each (src/query/areas-split.ts).
+  const both = !chosen && parsed.query.location ? twoAreas(text, parsed.query.location) : undefined;
+  if (both && 'location_id' in operationSpec(parsed.query.operation).params) {
+    const q = parsed.query;
+    return {
+      error: `I search one area at a time: which one, ${both[0]} or ${both[1]}? To see them side by side, try \`compare ${both[0]}, ${both[1]}\`.`,
+      retry: { options: both.map((area) => ({ label: area, search: { query: { ...q, location: area } } })) },
+    };
+  }
+  // "How many villas for sale in palm jumeirah": the same search, its reply opening with the count.
+  return withChosen(asksHowMany(text) ? { ...parsed.query, count: true } : parsed.query, chosen);
 }
 
 /** The searches a refusal offers: "Did you mean 80,000?", or one per reading of "to rent or to buy?". */

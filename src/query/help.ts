@@ -8,6 +8,7 @@ import { asTyped, type CommandStyle } from './typed.js';
 import { COMPARE_HELP } from './compare.js';
 import { VALUE_HELP } from './value.js';
 import type { Verb } from './verbs.js';
+import type { Family } from './types.js';
 import { VERB_TABLE, findVerb } from './verbs.js';
 import {
   ADREC_TYPES,
@@ -182,8 +183,19 @@ function helpInSlashes(verbText: string | undefined, style: CommandStyle): strin
     ...(filters.length > 0 ? ['Filters, in any order:', ...filters] : []),
     'Examples:',
     ...verb.examples.map((e) => `• ${e}`),
+    ...(FAMILY_NOTES[verb.family] ? [FAMILY_NOTES[verb.family]!] : []),
   ].join('\n');
 }
+
+const ONE_AREA =
+  'One area a search: "rent marina or jlt 2br" asks which one, with a button for each; to see both side by side, "compare marina, jlt".';
+/** What a verb's help adds after its examples: how questions and two areas are read (issue 39). */
+const FAMILY_NOTES: Partial<Record<Family, string>> = {
+  rent: `${ONE_AREA} "how many 2br flats to rent in jlt" opens with the count.`,
+  buy: `${ONE_AREA} "how many villas for sale in palm jumeirah" opens with the count.`,
+  transactions:
+    'Questions work too: "what did 2br in marina sell for", "what are villas in arabian ranches selling for" (sales), "what do 1br in jvc rent for" (lettings); "what would … rent for" is an estimate, see "help value".',
+};
 
 /**
  * Whether "help <text>" asks about a verb or a command ("help rent", "help for sale"), not for something ("help me

@@ -193,6 +193,15 @@ export function readSpelled(words: readonly string[], i: number): Spelled | unde
       k += 3;
       break;
     }
+    // "one million and two hundred thousand": "and" before a smaller scale goes on with the number, except in
+    // "between … and …", where it joins the two bounds.
+    const joined = wordAt(words, k) === 'and' && !afterBetween(words, i) ? groupAt(words, k + 1) : undefined;
+    const joinedScale = joined ? SCALES[wordAt(words, joined.end)] : undefined;
+    if (joined && joinedScale !== undefined && joinedScale < scale) {
+      group = joined;
+      k = joined.end;
+      continue;
+    }
     const next = groupAt(words, k);
     if (!next) break;
     const after = SCALES[wordAt(words, next.end)];
@@ -208,6 +217,12 @@ export function readSpelled(words: readonly string[], i: number): Spelled | unde
     break;
   }
   return { value: total, length: k - i, multiplier: largest, scaled };
+}
+
+/** True when "between" comes shortly before words[i] ("between aed one million and …"): its "and" is the range's. */
+function afterBetween(words: readonly string[], i: number): boolean {
+  for (let j = i - 1; j >= Math.max(0, i - 3); j--) if (wordAt(words, j) === 'between') return true;
+  return false;
 }
 
 /** Spans of time a count may be of: "last three months". */

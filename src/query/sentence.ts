@@ -7,6 +7,7 @@ import { PHRASES, smallTalkOpening } from './small-talk.js';
 import { fail, type Family } from './types.js';
 import { VERB_MAX_WORDS, matchVerb } from './verbs.js';
 import { FILLERS } from './vocabulary.js';
+import { withoutOwnWords } from './own-words.js';
 
 /** Words that open a request rather than say what is wanted: "can you find", "show me", "I'm after", "is there". */
 const OPENERS = new Set([
@@ -201,6 +202,14 @@ const SENTENCE_VERBS: readonly SentenceVerb[] = [
     'projects',
     'projects',
   ),
+  // The command's own names, said in a sentence: taken with the verb, never left in the area ("sold transactions in
+  // jvc", "abu dhabi transactions in saadiyat": "abu dhabi" there is ADREC's scope, not a place inside it).
+  ...verbs(
+    ['abu dhabi transactions', 'abu dhabi records', 'adrec transactions', 'adrec records', 'adrec'],
+    'adrec',
+    'noun',
+  ),
+  ...verbs(['transaction history', 'transactions', 'transaction', 'txns'], 'transactions', 'transactions'),
   ...verbs(['sold'], 'transactions', 'transactions', 'sale'),
   ...verbs(['rented', 'leased'], 'transactions', 'transactions', 'rent'),
   ...verbs(
@@ -309,7 +318,7 @@ export function readVerb(tokens: readonly Token[]): Reading {
   const first = verbAt(tokens, 0);
   if (first) {
     const family = first.verb.family;
-    const after = tokens.slice(first.length);
+    const after = withoutOwnWords(family, tokens.slice(first.length));
     const deal = first.deal ? { value: first.deal, text: tokens[0]!.word } : undefined;
     // Location lookups and ids take their words as they are.
     if (family === 'location' || family === 'agent' || family === 'broker' || family === 'property') {
@@ -325,7 +334,8 @@ export function readVerb(tokens: readonly Token[]): Reading {
   const again = verbAt(rest, 0);
   if (again && rest.length > 0) {
     const deal = again.deal ? { value: again.deal, text: rest[0]!.word } : undefined;
-    return { family: again.verb.family, rest: rest.slice(again.length), sentence: true, ...(deal ? { deal } : {}) };
+    const after = withoutOwnWords(again.verb.family, rest.slice(again.length));
+    return { family: again.verb.family, rest: after, sentence: true, ...(deal ? { deal } : {}) };
   }
   if (rest.length === 0 && (trimmed.chatty || trimmed.greeted) && tokens.length > 1) {
     fail(
@@ -333,9 +343,11 @@ export function readVerb(tokens: readonly Token[]): Reading {
     );
   }
   // "What did …": the "did" was dropped with the chat words, but still says the question is about the past.
+  const opened = tokens.slice(0, tokens.length - trimmed.tokens.length);
   const found = findSentenceVerb(
     rest,
-    tokens.slice(0, tokens.length - trimmed.tokens.length).some((t) => t.word === 'did'),
+    opened.some((t) => t.word === 'did'),
+    opened.some((t) => ASKED_NOW.has(t.word)),
   );
   if (!found) {
     const verbless =
@@ -372,17 +384,30 @@ const PAST_DEALS: Readonly<Record<string, SentenceVerb>> = {
   sell: { words: ['sell'], family: 'transactions', strength: 'transactions', deal: 'sale' },
   rent: { words: ['rent'], family: 'transactions', strength: 'transactions', deal: 'rent' },
   lease: { words: ['lease'], family: 'transactions', strength: 'transactions', deal: 'rent' },
+  selling: { words: ['selling'], family: 'transactions', strength: 'transactions', deal: 'sale' },
+  renting: { words: ['renting'], family: 'transactions', strength: 'transactions', deal: 'rent' },
+  leasing: { words: ['leasing'], family: 'transactions', strength: 'transactions', deal: 'rent' },
 };
+/** "What do 1br in jvc rent for", "what are villas selling for": what homes go for, asked of the records too. */
+const ASKED_NOW = new Set(['do', 'does', 'are', 'were', 'is']);
 
 /** The verb of a sentence, its phrases taken out of the words; a question when two verbs disagree. */
-function findSentenceVerb(tokens: readonly Token[], asked: boolean): Omit<Reading, 'sentence'> | undefined {
+function findSentenceVerb(
+  tokens: readonly Token[],
+  asked: boolean,
+  askedNow: boolean,
+): Omit<Reading, 'sentence'> | undefined {
   const words = wordsOf(tokens);
   const hits: { start: number; length: number; verb: SentenceVerb }[] = [];
   let past = asked;
+  let now = askedNow;
   for (let i = 0; i < words.length; i++) {
     past ||= words[i] === 'did';
+    now ||= ASKED_NOW.has(words[i]!);
     const ends = words[i + 1] === undefined || words[i + 1] === 'for' || words[i + 1] === 'at';
-    const verb = (past && ends ? PAST_DEALS[words[i]!] : undefined) ?? sentenceVerbAt(words, i);
+    // Only "… rent for" closing the question: "are there flats to rent" is a search.
+    const goesFor = now && words[i + 1] === 'for' && words[i + 2] === undefined;
+    const verb = ((past && ends) || goesFor ? PAST_DEALS[words[i]!] : undefined) ?? sentenceVerbAt(words, i);
     if (verb) {
       hits.push({ start: i, length: verb.words.length, verb });
       i += verb.words.length - 1;
@@ -391,9 +416,12 @@ function findSentenceVerb(tokens: readonly Token[], asked: boolean): Omit<Readin
   if (hits.length === 0) return undefined;
   const strongest = STRENGTH_ORDER.find((s) => hits.some((h) => h.verb.strength === s))!;
   const chosen = hits.filter((h) => h.verb.strength === strongest);
-  const clash = chosen.find((h) => h.verb.family !== chosen[0]!.verb.family || h.verb.deal !== chosen[0]!.verb.deal);
-  if (clash) fail(`You asked for both "${hitText(tokens, chosen[0]!)}" and "${hitText(tokens, clash)}". Pick one.`);
-  const head = chosen[0]!;
+  // "sold transactions": one verb said twice, the deal from the word that has one.
+  const head = chosen.find((h) => h.verb.deal) ?? chosen[0]!;
+  const clash = chosen.find(
+    (h) => h.verb.family !== head.verb.family || (h.verb.deal !== undefined && h.verb.deal !== head.verb.deal),
+  );
+  if (clash) fail(`You asked for both "${hitText(tokens, head)}" and "${hitText(tokens, clash)}". Pick one.`);
   // The words of the chosen phrases marked in place: a Set of their indexes cost more than the search.
   const taken: boolean[] = new Array<boolean>(tokens.length).fill(false);
   for (const h of chosen) for (let k = h.start; k < h.start + h.length; k++) taken[k] = true;

@@ -20,6 +20,8 @@ export interface Query {
    * they are never sent: Manzil filters the listings each page returns, and the summary says so. Absent when not asked.
    */
   perSqft?: { min?: number; max?: number };
+  /** Asked "how many …": the reply opens with the count (never sent). Absent otherwise. */
+  count?: true;
 }
 
 /** What a refusal offers instead, when it can tell: "Did you mean 75,000?" and the search that would run. */

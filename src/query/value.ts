@@ -20,6 +20,15 @@ const TERSE = /^\/?(?:manzil\s+)?\/?(?:value|valuation|estimate|worth)(?:\s+([\s
 /** A sentence asking for a value: "worth", "fair", "overpriced", or ending "… rent for?" / "… sell for?". */
 const ASKS =
   /\b(?:worth|fair|fairly|overpriced|underpriced|valuation|value|estimate)\b|\b(?:rent|sell|go|lease)\s+for\s*[?.!]*\s*$/i;
+/**
+ * "What did 2br in marina sell for", "what do 1br in jvc rent for": what homes sold or let for, a question about the
+ * past for transactions, not an estimate ("what would … rent for" is one). Only the "… for?" ending is read so: "is
+ * 1.8m fair", "what is it worth" stay values.
+ */
+const PAST_ASKS =
+  /\b(?:did|do|does|have|has|had|are|were)\b[\s\S]*\b(?:sell|sold|selling|rent|rented|renting|lease|leased|leasing)\s+for\s*[?.!]*\s*$/i;
+const VALUE_WORDS =
+  /\b(?:worth|fair|fairly|overpriced|underpriced|valuation|value|estimate|would|could|should|will|might)\b/i;
 /** The words that ask, taken out before the rest is read as a search. */
 const ASKING_WORDS =
   /\b(?:how\s+much|a\s+fair\s+price|fairly\s+priced|(?:rent|sell|go|lease)\s+for|worth|fair|fairly|overpriced|underpriced|valuation|value|estimate|price)\b/gi;
@@ -49,7 +58,7 @@ export function valueRequest(text: string): { ask: ValueRequest } | { error: str
   // `/manzil is 1.8m fair…`: the command that carried the sentence is not part of it.
   const trimmed = text.trim().replace(/^\/?manzil(?:\s+|$)/i, '');
   const terse = TERSE.exec(trimmed);
-  if (!terse && !ASKS.test(trimmed)) return undefined;
+  if (!terse && (!ASKS.test(trimmed) || (PAST_ASKS.test(trimmed) && !VALUE_WORDS.test(trimmed)))) return undefined;
   const asked = terse ? (terse[1] ?? '') : trimmed;
   const words = asked.replace(ASKING_WORDS, ' ').replace(/\s+/g, ' ').trim();
   if (words === '' || /^help\??$/i.test(words)) return { error: `Which home? ${EXAMPLE}` };

@@ -103,7 +103,9 @@ async function nextOfLast(stages: Stages, channel: string, state: ButtonStateSto
  */
 async function askDoubt(stages: Stages, doubt: Doubt, surface: Surface, state: ButtonStateStore): Promise<Reply> {
   const first = doubt.options[0]!.search;
-  if (first.chosen?.id !== undefined) return remember(state, doubtDraft(doubt, surface));
+  // The row keeps one area for all its readings; buttons for two areas ("marina or jlt") each look theirs up.
+  const oneArea = doubt.options.every((o) => o.search.query.location === first.query.location);
+  if (first.chosen?.id !== undefined || !oneArea) return remember(state, doubtDraft(doubt, surface));
   const resolved = await resolveArea(stages.options.locations, first, surface);
   if ('ask' in resolved) return remember(state, resolved.ask.row ? doubtDraft(doubt, surface) : resolved.ask);
   const area = resolved.view.location;

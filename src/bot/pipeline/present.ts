@@ -3,6 +3,7 @@
 // has any) is handed on to be remembered (remember.ts), and the reply is laid out with that row's token.
 import { operationSpec } from '../../api/operations.js';
 import { notAlertable, summarize } from '../../query/index.js';
+import { countLine } from '../../query/intent.js';
 import type { Block, Button, Reply } from '../../views/model.js';
 import type { FlatGroup } from '../../views/index.js';
 import { PAYLOAD_VERSION, lastPage, type PageRow, type Position } from '../button-payloads.js';
@@ -53,6 +54,11 @@ export async function presentPage(view: PageView, answer: Fetched): Promise<Draf
   function layout(row: string): Reply {
     const summary = summarize(query, location?.name, answer.agentName);
     const blocks: Block[] = [{ kind: 'header', text: summary }];
+    if (query.count && answer.window && !previous)
+      blocks.push({
+        kind: 'text',
+        text: countLine({ total: result.totalItems, read: kept, more: next !== undefined, noun: 'listings' }),
+      });
     if (filter) blocks.push({ kind: 'context', text: filter.said(kept, considered, next !== undefined) });
     if (laid.arrived > 0) blocks.push({ kind: 'context', text: arrivedText(laid.arrived) });
     if (shown.length === 0 && filter && considered > 0) {

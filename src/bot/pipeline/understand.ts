@@ -15,6 +15,7 @@ import {
   type CompareAsk,
   type Query,
 } from '../../query/index.js';
+import { withoutAddress } from '../../query/address.js';
 import { valueRequest, type ValueRequest } from '../../query/value.js';
 import { MAX_PAGE, firstPosition, lastPage } from '../button-payloads.js';
 import {
@@ -36,7 +37,7 @@ const COMPARE_OFF = 'Comparing areas is not enabled on this Manzil.';
 
 export type Understood =
   /** Said privately, at once: the adapter can answer without a public "thinking…" first. */
-  | { say: string }
+  | { say: string; refused?: true }
   | { alerts: string }
   | { digests: string }
   /** A command to an alert or a digest that came as a value (CommandRequest.order): run as it is, no text read. */
@@ -49,7 +50,7 @@ export type Understood =
   | { search: PlannedSearch };
 
 /** Which optional parts are on: a command for one that is off is answered at once. */
-type Parts = Pick<BotOptions, 'alerts' | 'digests' | 'compare' | 'value'>;
+type Parts = { [K in 'alerts' | 'digests' | 'compare' | 'value']?: BotOptions[K] | boolean };
 
 /** Pure and cheap: no call, no state written. */
 export function understand(req: CommandRequest, on: Parts, log: Logger): Understood {
@@ -59,14 +60,15 @@ export function understand(req: CommandRequest, on: Parts, log: Logger): Underst
   if (order?.kind === 'digest') return on.digests ? { order } : { say: DIGESTS_OFF };
   // Arabic read as English for every part ("قارن دبي مارينا و جي ال تي" is a compare); a search reads the text itself,
   // so its summary can say how the Arabic was read.
-  const text = readArabic(req.text) ?? req.text;
+  // A leading "@manzil" or "hey manzil" is taken off first, once, so it routes nothing astray.
+  const text = withoutAddress(readArabic(req.text) ?? req.text);
   const alerts = alertsRequest(text);
   if (alerts !== undefined) return on.alerts ? { alerts } : { say: ALERTS_OFF };
   const digests = digestsRequest(text);
   if (digests !== undefined) return on.digests ? { digests } : { say: DIGESTS_OFF };
   const compare = compareRequest(text);
   if (compare !== undefined) {
-    if ('error' in compare) return { say: compare.error };
+    if ('error' in compare) return { say: compare.error, refused: true };
     return on.compare ? { compare } : { say: COMPARE_OFF };
   }
   if (pagingRequest(text)) return { next: true };
@@ -77,13 +79,13 @@ export function understand(req: CommandRequest, on: Parts, log: Logger): Underst
   const helpWords = help === undefined ? undefined : helpText(help || undefined, req.commandStyle);
   if (helpWords !== undefined) return { say: helpWords };
   const value = valueRequest(text);
-  if (value && 'error' in value) return { say: value.error };
+  if (value && 'error' in value) return { say: value.error, refused: true };
   if (value) return on.value ? { value: value.ask } : { say: VALUE_OFF };
   const search = planSearch(req.text, req.location);
   if ('error' in search) {
     log.info('command not understood', { text: req.text.slice(0, 200), error: search.error });
     // "Did you mean 80,000?" needs a button, so a row: not an immediate reply.
-    return search.retry ? { doubt: { text: search.error, ...search.retry } } : { say: search.error };
+    return search.retry ? { doubt: { text: search.error, ...search.retry } } : { say: search.error, refused: true };
   }
   // Checked before the area is looked up: a refused page should cost no call at all.
   const at = firstPosition(search.query);
