@@ -12,8 +12,10 @@ export function toParams(query: Query, locationId?: number | string): Record<str
 }
 
 /**
- * The `manzil parse` JSON line: {"operation","params","location"}, with "corrections" when the command was read other
- * than as typed (a typo, a range the wrong way round), or {"error"}.
+ * The parser's reading alone as JSON: {"operation","params","location"}, with "corrections" when the command was read
+ * other than as typed (a typo, a range the wrong way round), or {"error"}. `manzil parse` prints the bot's reading
+ * instead (src/bot/pipeline/reading.ts), which routes first.
+ * @internal Exported for the parser's tests (knip --production ignores it).
  */
 export function parseToJson(
   text: string,
