@@ -14,6 +14,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chosenLocation, commandText, type CommandInput } from '../../adapters/discord/commands.js';
+import { hasArabic, readArabic } from '../../src/query/arabic.js';
 import { SLASH_COMMANDS } from '../../src/query/commands.js';
 import { VERB_TABLE } from '../../src/query/verbs.js';
 import type { Block, Reply } from '../../src/views/model.js';
@@ -52,9 +53,17 @@ function commandWord(text: string): string | undefined {
   return first;
 }
 
-const startsWithCommand = (text: string) => {
+const startsWithWord = (text: string) => {
   const word = commandWord(text);
   return word !== undefined && COMMAND_WORDS.has(word);
+};
+
+/** An English command, or an Arabic one: its words read as the English ones the bot reads them as (src/query/arabic.ts). */
+const startsWithCommand = (text: string) => {
+  if (startsWithWord(text)) return true;
+  if (!hasArabic(text)) return false;
+  const read = readArabic(text.replace(/^\/?manzil\s+/u, ''));
+  return read !== undefined && startsWithWord(read);
 };
 
 const OUTCOMES: [RegExp, Outcome][] = [
