@@ -7,7 +7,7 @@ import type { Synced } from './contracts/synced.js';
 import type { NewDelivery } from './contracts/outbox.js';
 import { createOutboxRepo } from './outbox.js';
 import type { Fence } from './contracts/leases.js';
-import { holdsLease } from './leases.js';
+import { fenceCheck } from './leases.js';
 import { ALERT_SCHEDULE, failureText, ownColumns } from './alert-digest-writes.js';
 import { alertFields as a, standingOrder as o } from './schema.js';
 import { standingOrdersOn } from './standing-orders.js';
@@ -41,7 +41,7 @@ export function createAlertDefinitionRepo(store: Store, now: () => number = Date
     now,
   );
   const ofKind = eq(o.kind, ALERT);
-  const holds = (fence: Fence | undefined) => holdsLease(store, fence);
+  const holds = fenceCheck(store);
   const count = orders.countWhere;
 
   return {

@@ -7,7 +7,7 @@ import type { Store } from './db.js';
 import type { DigestRepo, DigestRunRecord, NewDigest } from './contracts/digests.js';
 import type { Synced } from './contracts/synced.js';
 import type { Fence } from './contracts/leases.js';
-import { holdsLease } from './leases.js';
+import { fenceCheck } from './leases.js';
 import type { NewDelivery } from './contracts/outbox.js';
 import { createOutboxRepo } from './outbox.js';
 import { digestPostponed, digestRunDone, ownColumns } from './alert-digest-writes.js';
@@ -45,7 +45,7 @@ export function createDigestRepo(store: Store, now: () => number = Date.now): Sy
   const ofKind = eq(o.kind, DIGEST);
   const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
   const outbox_ = createOutboxRepo(store, now);
-  const holds = (fence: Fence | undefined) => holdsLease(store, fence);
+  const holds = fenceCheck(store);
   const exists = (id: number) =>
     db
       .select({ id: o.id })

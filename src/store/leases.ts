@@ -9,18 +9,28 @@ import type { Store } from './db.js';
 import { nextGeneration } from './meta.js';
 import { instance, jobLease } from './schema.js';
 
-/** Whether `fence` still holds its lease (no fence: nothing to check). Call inside the transaction it guards. */
-export function holdsLease(store: Pick<Store, 'db'>, fence: Fence | undefined): boolean {
-  if (!fence) return true;
-  const row = store.db.select().from(jobLease).where(eq(jobLease.name, fence.name)).get();
-  return row !== undefined && row.holder === fence.holder && row.token === fence.token;
+/**
+ * Whether a fence still holds its lease (no fence: nothing to check), prepared once for a repository: a run's commit
+ * asks it in every transaction. Call it inside the transaction it guards.
+ */
+export function fenceCheck(store: Pick<Store, 'db'>): (fence: Fence | undefined) => boolean {
+  const lease = store.db
+    .select({ holder: jobLease.holder, token: jobLease.token })
+    .from(jobLease)
+    .where(eq(jobLease.name, sql.placeholder('name')))
+    .prepare();
+  return (fence) => {
+    if (!fence) return true;
+    const row = lease.get({ name: fence.name });
+    return row !== undefined && row.holder === fence.holder && row.token === fence.token;
+  };
 }
 
 export function createLeaseRepo(store: Store): Synced<LeaseRepo> {
   const { db, sqlite } = store;
   const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
 
-  const holds = (fence: Fence): boolean => holdsLease(store, fence);
+  const holds = fenceCheck(store);
 
   return {
     /**

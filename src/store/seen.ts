@@ -7,7 +7,7 @@ import type { Fence } from './contracts/leases.js';
 import type { RunOutcome, RunPlan, SeenRepo, SeenRow } from './contracts/seen.js';
 import { channelPostedStatements, type PostedSeen } from './channel-posted.js';
 import type { Synced } from './contracts/synced.js';
-import { holdsLease } from './leases.js';
+import { fenceCheck } from './leases.js';
 import { readRestore } from './meta.js';
 import { createOutboxRepo } from './outbox.js';
 import { runDone, seenWrites, uncertainAfterRestore } from './alert-digest-writes.js';
@@ -66,7 +66,7 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
     .where(eq(alertFields.id, sql.placeholder('id')))
     .prepare();
   const restore = readRestore(sqlite);
-  const holds = (fence: Fence | undefined) => holdsLease(store, fence);
+  const holds = fenceCheck(store);
 
   function commit(outcome: RunOutcome): number {
     const { searchId } = outcome;
