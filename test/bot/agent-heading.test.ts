@@ -1,32 +1,20 @@
 // An agent's listings are headed by the agent's name (issue 38), the name read from the sandbox's own agent search
 // over raw HTTP here, not through the code under test.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { ask, harness, removeTempDirs, type Harness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { ask, sandboxHarness } from './harness.js';
 
-let sandbox: Sandbox;
-let h: Harness;
-beforeAll(async () => {
-  sandbox = createSandbox({ key: 'agent-heading' });
-  await sandbox.listen();
-  h = harness(sandbox);
-});
-afterAll(async () => {
-  await h.close();
-  await sandbox.close();
-  removeTempDirs();
-});
+const rig = sandboxHarness({ key: 'agent-heading' });
 
 /** Agents of one area, by the service's own agent search: id and name. */
 async function agentsOf(locationId: string): Promise<{ id: number; name: string; total_properties: number }[]> {
-  const r = await fetch(`${sandbox.url}/search-agents?location_id=${locationId}`, {
-    headers: { 'x-gateway-key': sandbox.key },
+  const r = await fetch(`${rig.sandbox.url}/search-agents?location_id=${locationId}`, {
+    headers: { 'x-gateway-key': rig.sandbox.key },
   });
   return ((await r.json()) as { data: { id: number; name: string; total_properties: number }[] }).data;
 }
 
 const header = async (text: string) => {
-  const reply = await ask(h.bot, text);
+  const reply = await ask(rig.h.bot, text);
   const first = reply.blocks[0];
   return first?.kind === 'header' ? first.text : '';
 };

@@ -6,7 +6,8 @@ import { ApiClient } from '../../src/api/index.js';
 import { Bot, type BotOptions } from '../../src/bot/index.js';
 import { LocationResolver, type LocationLookup } from '../../src/locations/index.js';
 import { silentLogger } from '../../src/log.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import { afterAll, beforeAll } from 'vitest';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { createButtonStateRepo, createLocationCacheRepo, openStore, type Store } from '../../src/store/index.js';
 import type { Block, Button, Reply } from '../../src/views/model.js';
 
@@ -94,3 +95,30 @@ export const propertyIds = (reply: Reply): string[] =>
 
 export const buttonRows = (store: Store) =>
   store.sqlite.prepare('SELECT COUNT(*) AS n FROM button_state').get() as { n: number };
+
+/**
+ * A sandbox on loopback and a harness over it for the whole file: started before its tests, closed after them. The
+ * getters answer what was started (read them inside a test or hook, not at import).
+ */
+export function sandboxHarness(options: SandboxOptions = {}): { readonly sandbox: Sandbox; readonly h: Harness } {
+  let sandbox: Sandbox | undefined;
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    sandbox = createSandbox(options);
+    await sandbox.listen();
+    h = harness(sandbox);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await sandbox?.close();
+    removeTempDirs();
+  });
+  return {
+    get sandbox() {
+      return sandbox!;
+    },
+    get h() {
+      return h!;
+    },
+  };
+}

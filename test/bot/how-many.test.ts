@@ -1,21 +1,9 @@
 // "How many …" answers with a count (issue 39): a line under the summary, exact when every result was read (one page),
 // "at least" what was read when the service has more pages (it gives no total for listings), never a made-up total.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { ask, buttons, cards, harness, removeTempDirs, type Harness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { ask, buttons, cards, sandboxHarness } from './harness.js';
 
-let sandbox: Sandbox;
-let h: Harness;
-beforeAll(async () => {
-  sandbox = createSandbox();
-  await sandbox.listen();
-  h = harness(sandbox);
-});
-afterAll(async () => {
-  await h.close();
-  await sandbox.close();
-  removeTempDirs();
-});
+const rig = sandboxHarness();
 
 const countOf = (reply: { blocks: readonly { kind: string; text?: string }[] }) =>
   reply.blocks.find((b) => b.kind === 'text' && /^How many:/.test(b.text ?? ''))?.text;
@@ -26,7 +14,7 @@ describe('how many', () => {
     'how many 2br flats to rent in dubai marina',
     'how many apartments for sale in jvc',
   ])('%s: "at least" the listings read, with Next for the rest', async (text) => {
-    const reply = await ask(h.bot, text);
+    const reply = await ask(rig.h.bot, text);
     const line = countOf(reply);
     expect(line).toMatch(/^How many: at least \d+ listings; the service gives no total/);
     expect(buttons(reply).map((b) => b.label)).toContain('Next ▶');
@@ -35,7 +23,7 @@ describe('how many', () => {
   });
 
   it('a search whose results fit on one page is counted exactly: the number of cards shown', async () => {
-    const reply = await ask(h.bot, 'how many penthouses for sale in dubai marina');
+    const reply = await ask(rig.h.bot, 'how many penthouses for sale in dubai marina');
     const shown = cards(reply).length;
     expect(shown).toBeGreaterThan(0);
     expect(buttons(reply).map((b) => b.label)).not.toContain('Next ▶');
@@ -43,13 +31,13 @@ describe('how many', () => {
   });
 
   it('none is a count too: 0, with the usual word on what to do', async () => {
-    const reply = await ask(h.bot, 'how many villas to rent in jvc');
+    const reply = await ask(rig.h.bot, 'how many villas to rent in jvc');
     expect(countOf(reply)).toBe('How many: 0 listings in all.');
     expect(cards(reply)).toHaveLength(0);
   });
 
   it('"how many 2br sold in marina last month" is transactions, its figures counting the sales', async () => {
-    const reply = await ask(h.bot, 'how many 2br sold in marina last month');
+    const reply = await ask(rig.h.bot, 'how many 2br sold in marina last month');
     expect(reply.blocks[0]).toMatchObject({
       kind: 'header',
       text: expect.stringMatching(/^Sold transactions in Dubai Marina/),
@@ -58,6 +46,6 @@ describe('how many', () => {
   });
 
   it('the same search without "how many" has no count line', async () => {
-    expect(countOf(await ask(h.bot, 'villas for sale in palm jumeirah'))).toBeUndefined();
+    expect(countOf(await ask(rig.h.bot, 'villas for sale in palm jumeirah'))).toBeUndefined();
   });
 });

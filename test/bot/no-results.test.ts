@@ -1,24 +1,12 @@
 // Plain reasons (issue 38): a search that found nothing says why when it can (ADREC covers Abu Dhabi only), and its
 // advice names only the filters the search has. A real Bot on the sandbox over loopback.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { ask, harness, removeTempDirs, type Harness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { ask, sandboxHarness } from './harness.js';
 
-let sandbox: Sandbox;
-let h: Harness;
-beforeAll(async () => {
-  sandbox = createSandbox({ key: 'no-results' });
-  await sandbox.listen();
-  h = harness(sandbox);
-});
-afterAll(async () => {
-  await h.close();
-  await sandbox.close();
-  removeTempDirs();
-});
+const rig = sandboxHarness({ key: 'no-results' });
 
 const said = async (text: string) =>
-  (await ask(h.bot, text)).blocks.flatMap((b) => (b.kind === 'text' ? [b.text] : [])).join('\n');
+  (await ask(rig.h.bot, text)).blocks.flatMap((b) => (b.kind === 'text' ? [b.text] : [])).join('\n');
 
 describe('a search that found nothing', () => {
   it('ADREC outside Abu Dhabi says ADREC covers Abu Dhabi, where the place is, and where its records are', async () => {
