@@ -130,7 +130,7 @@ async function startInstance() {
     mine.parts++;
     mine.firstPartAt ??= performance.timeOrigin + t;
     try {
-      const report = await pollOnce({ ...deps, query });
+      const report = await pollOnce({ ...deps, batch: query });
       if (report.ran) mine.ran++;
       mine.queued += report.queued;
       mine.newListings += report.newListings;

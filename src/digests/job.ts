@@ -99,7 +99,7 @@ export function digestOrders(
 
 /** One digests run: every due digest, or one (`deps.only`). */
 export const runDigests = (deps: DigestJobDeps): Promise<DigestRunReport> =>
-  runOrders(digestOrders(deps), deps, deps.only);
+  runOrders(digestOrders(deps), deps, deps.only === undefined ? undefined : [deps.only]);
 
 /** What running one due digest records: its digest queued for the slot, or a postponement. */
 async function runOne(deps: DigestKindDeps, row: DigestRow, ctx: Ctx, overShare: boolean): Promise<PartResult> {

@@ -13,9 +13,10 @@ export interface Job {
   run: () => Promise<unknown>;
   /**
    * The run split into parts any instance can take (shared-scheduler.ts, on Postgres): `list` names the parts due now
-   * (the poller's canonical queries), `run` runs one. Without it the job runs whole there too.
+   * (the poller's batches of canonical queries), `run` runs one. `perJob`: parts a pg-boss job carries (default the
+   * scheduler's; a part that is a batch already is one a job). Without it the job runs whole there too.
    */
-  parts?: { list: () => Promise<string[]>; run: (key: string) => Promise<unknown> };
+  parts?: { list: () => Promise<string[]>; run: (key: string) => Promise<unknown>; perJob?: number };
 }
 
 /** What the background's jobs are registered on: this process's schedule (JobScheduler) or one shared (pg-boss). */

@@ -1,6 +1,7 @@
 // The background's jobs shared by every instance on one Postgres, through pg-boss: each instance's node-cron tick sends
 // the slot's job under an id made from the slot, so three instances sending it make one job; one instance takes it. A
-// job with parts (the poller: one per canonical query; digests: one per digest) queues them, ten to a pg-boss job, and
+// job with parts (the poller: a batch of canonical queries each; digests: one per digest) queues them (a batch, or ten
+// digests, to a pg-boss job), and
 // every instance takes jobs as it has room, so three instances share one run. pg-boss guarantees pickup, not the post:
 // each part runs under
 // its own fenced lease and queues its messages in the outbox, whose exactly-once rules are unchanged. A part whose
@@ -160,7 +161,7 @@ export class SharedScheduler implements Scheduler {
     const keys = await job.parts.list();
     if (keys.length === 0) return;
     // Longest-waiting first: pg-boss takes higher priorities first, and jobs inserted together in no set order.
-    const size = this.o.partsPerJob ?? 10;
+    const size = job.parts.perJob ?? this.o.partsPerJob ?? 10;
     const jobs = [];
     for (let i = 0; i < keys.length; i += size) {
       const chunk = keys.slice(i, i + size);

@@ -39,10 +39,14 @@ export interface RunOptions {
   onRun?: (report: OrderRunReport) => void;
 }
 
-/** What a part did. `commit` is run by the run under the lease's fence; without it the part records nothing. */
-export type PartResult =
+/**
+ * What a part did. `commit` is run by the run under the lease's fence; `share` is the part's share of its batch's one
+ * commit (the kind's `batch.commit`); without either the part records nothing.
+ */
+export type PartResult<Share = never> =
   | {
       ran: true;
+      share?: Share;
       calls: number;
       /** The part failed (it records so): the job's run is recorded as not ok (/healthz). */
       failed?: boolean;
@@ -55,9 +59,13 @@ export type PartResult =
   /** Not started: left for a later run (`deferred`: the call budget), or the run was stopped (`skipped`). */
   | { ran: false; why: 'deferred' | 'skipped' };
 
-/** What a kind is handed to run a part: the time it started, the run's stop, its log, the kind's per-run state. */
-export interface PartContext<Row, State> {
+/**
+ * What a kind is handed to run a part: the time it started, the run's stop, its log, the kind's per-run state, and what
+ * its batch read for all of its parts (`batch.load`).
+ */
+export interface PartContext<Row, State, Loaded = undefined> {
   at: number;
+  loaded: Loaded;
   now: () => number;
   signal: AbortSignal;
   log: Logger;
@@ -96,7 +104,7 @@ export type OrderParts<Row, Part> = Pick<
  * A kind of standing order as the run drives it. `Row` is its due row, `Part` what orders run together (a query's
  * searches, one digest), `State` what one run of it keeps (a page budget, counts), `Report` what its run reports.
  */
-export interface OrderKind<Row extends { channel: string }, Part, State, Report> {
+export interface OrderKind<Row extends { channel: string }, Part, State, Report, Loaded = undefined, Share = never> {
   /** The job: its lease's name, and the scheduler's. */
   job: string;
   /** What its log lines call a run (`poller run finished`). */
@@ -106,22 +114,32 @@ export interface OrderKind<Row extends { channel: string }, Part, State, Report>
   /** A part as a scheduler's key (a pg-boss job's data), and back. */
   partKey(part: Part): string;
   partFrom(key: string): Part;
-  /** The orders due at `at` (of one part when given), the longest-waiting first. */
-  dueRows(at: number, part?: Part): Promise<Row[]>;
+  /** The orders due at `at` (of a batch's parts when given: one statement), the longest-waiting first. */
+  dueRows(at: number, parts?: readonly Part[]): Promise<Row[]>;
   /** The parts due at `at`, the longest-waiting first; by default the distinct parts of `dueRows(at)`. */
   dueParts?(at: number): Promise<Part[]>;
   /** When an order is due; undefined when its schedule cannot be read. */
   scheduleOf(row: Row): { schedule: Schedule; timezone: string } | undefined;
-  /** Parts run at once (default 1). */
-  concurrency?: number;
+  /** Parts run at once (default 1), or the slots they share (`Slots`: every run of the kind in the process at once). */
+  concurrency?: number | Slots;
+  /**
+   * How parts are batched (default: one part a batch, each committing on its own). A batch is a job: one lease (a
+   * shared run's), its due rows read in one statement, `load` once for its parts, and their shares committed in one
+   * transaction under the fence (`commit`: how many deliveries it queued, undefined when the fence no longer holds).
+   */
+  batch?: {
+    size: number;
+    load(rows: Row[]): Promise<Loaded>;
+    commit(shares: Share[], fence: Fence): Promise<number | undefined>;
+  };
   /** Whether a whole run with nothing due is logged at info (the poller's is: /metrics' tests and operators read it). */
   logIdle?: boolean;
   /** A fresh state for one run. */
   begin(): State;
   /** Runs one part's orders (none of a team over its share) into what the run commits. */
-  runPart(part: Part, rows: Row[], ctx: PartContext<Row, State>): Promise<PartResult>;
+  runPart(part: Part, rows: Row[], ctx: PartContext<Row, State, Loaded>): Promise<PartResult<Share>>;
   /** An order of a team over its share: by default it waits, still due; a kind may record it postponed instead. */
-  overShare?(row: Row, ctx: PartContext<Row, State>): Promise<PartResult>;
+  overShare?(row: Row, ctx: PartContext<Row, State, Loaded>): Promise<PartResult<Share>>;
   /** After the last part, before the run's report is logged: the kind's own warnings (why parts were deferred). */
   finish?(report: OrderRunReport, state: State, log: Logger): void;
   report(run: OrderRunReport, state: State): Report;
@@ -148,20 +166,36 @@ function leaseOf(job: string, o: RunOptions, log: Logger, partKey?: string): Lea
   };
 }
 
+/** A batch as a scheduler's key (a pg-boss job's data): one part's own key, or its parts' keys as JSON. */
+const batchKey = <Part>(kind: Pick<OrderKind<never, Part, never, never>, 'partKey'>, batch: readonly Part[]) =>
+  batch.length === 1 ? kind.partKey(batch[0]!) : JSON.stringify(batch.map((p) => kind.partKey(p)));
+
+const batchFrom = <Part>(kind: Pick<OrderKind<never, Part, never, never>, 'partFrom'>, key: string): Part[] =>
+  key.startsWith('[') ? (JSON.parse(key) as string[]).map((k) => kind.partFrom(k)) : [kind.partFrom(key)];
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The distinct parts due at `at`, the longest-waiting first: grouped in SQL (`dueParts`), never every due row. */
+const partsDue = async <Row extends { channel: string }, Part>(kind: OrderParts<Row, Part>, at: number) =>
+  kind.dueParts ? kind.dueParts(at) : [...new Set((await kind.dueRows(at)).map((r) => kind.partOf(r)))];
+
 /**
- * A shared run's parts: the parts due now, the longest-waiting first, each run by `runOrders(kind, o, part)` on
- * whichever instance takes it. Listed under the job's lease, so the run is recorded as one; none when another instance
- * holds it.
+ * A shared run's batches: the parts due now, the longest-waiting first, `size` to a batch, each run by
+ * `runOrders(kind, o, batch)` on whichever instance takes it. Listed under the job's lease, so the run is recorded as
+ * one; none when another instance holds it.
  */
 export async function listParts<Row extends { channel: string }, Part>(
   kind: OrderParts<Row, Part>,
   o: RunOptions,
-): Promise<Part[]> {
+  size = 1,
+): Promise<Part[][]> {
   const now = o.now ?? Date.now;
-  const listed = await runLeased(leaseOf(kind.job, o, o.logger), async () =>
-    kind.dueParts ? kind.dueParts(now()) : [...new Set((await kind.dueRows(now())).map((r) => kind.partOf(r)))],
-  );
-  return listed.ran ? listed.result : [];
+  const listed = await runLeased(leaseOf(kind.job, o, o.logger), () => partsDue(kind, now()));
+  return listed.ran ? chunk(listed.result, size) : [];
 }
 
 const emptyReport = (): OrderRunReport => ({
@@ -178,26 +212,26 @@ const emptyReport = (): OrderRunReport => ({
   ms: 0,
 });
 
-/** One run of a kind: every order due now, or one part's (a part of a shared run). */
-export async function runOrders<Row extends { channel: string }, Part, State, Report>(
-  kind: OrderKind<Row, Part, State, Report>,
+/** One run of a kind: every order due now, or one batch's (a job of a shared run, under the batch's own lease). */
+export async function runOrders<Row extends { channel: string }, Part, State, Report, Loaded, Share>(
+  kind: OrderKind<Row, Part, State, Report, Loaded, Share>,
   o: RunOptions,
-  part?: Part,
+  batch?: readonly Part[],
 ): Promise<Report> {
   const now = o.now ?? Date.now;
   const started = now();
   const log = o.logger.child({ part: kind.label, run: started });
   if (o.signal?.aborted) return kind.report(emptyReport(), kind.begin());
-  const key = part === undefined ? undefined : kind.partKey(part);
+  const key = batch === undefined ? undefined : batchKey(kind, batch);
   // A run whose lease was taken over stops starting parts, and what it would still commit is refused by the store.
   const leased = await runLeased(leaseOf(kind.job, o, log, key), async (fence, signal) => {
     const state = kind.begin();
-    const report = await runUnder(kind, { ...o, signal }, fence, log, state, part);
+    const report = await runUnder(kind, { ...o, signal }, fence, log, state, batch);
     return { report, state, ok: report.failed === 0 };
   });
   if (!leased.ran) {
     if (key === undefined) log.info(`another instance is running the ${kind.label}; skipping this tick`);
-    else log.debug('another instance is running this part; left to it', { job: kind.job });
+    else log.debug('another instance is running this batch; left to it', { job: kind.job });
     return kind.report(emptyReport(), kind.begin());
   }
   const { report, state } = leased.result;
@@ -205,52 +239,62 @@ export async function runOrders<Row extends { channel: string }, Part, State, Re
   if (report.queued > 0) o.onQueued?.();
   o.onRun?.(report);
   const out = kind.report(report, state);
-  // A shared run's parts are many: each is logged below info unless it found something or failed.
+  // A shared run's batches are many: each is logged below info unless it found something or failed.
   const worth = key === undefined ? report.due > 0 || kind.logIdle === true : report.queued > 0 || report.failed > 0;
-  // The part is logged as `only` (a field named `key` is masked as a secret).
+  // The batch is logged as `only` (a field named `key` is masked as a secret).
   const fields = { ...out, ...(key === undefined ? {} : { only: key }) };
   if (worth) log.info(`${kind.label} run finished`, fields);
   else log.debug(`${kind.label} run finished`, fields);
   return out;
 }
 
-async function runUnder<Row extends { channel: string }, Part, State, Report>(
-  kind: OrderKind<Row, Part, State, Report>,
+/** Upstream slots: at most `size` parts running at once, taken in the order asked (the longest-waiting first). */
+export class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+  constructor(readonly size: number) {
+    this.free = size;
+  }
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
+  }
+}
+
+/** Batches under way at once in a whole run: one fetching while the one before commits, so no slot waits on a commit. */
+const BATCHES_AT_ONCE = 2;
+
+async function runUnder<Row extends { channel: string }, Part, State, Report, Loaded, Share>(
+  kind: OrderKind<Row, Part, State, Report, Loaded, Share>,
   o: RunOptions & { signal: AbortSignal },
   fence: Fence,
   log: Logger,
   state: State,
-  only: Part | undefined,
+  only: readonly Part[] | undefined,
 ): Promise<OrderRunReport> {
   const now = o.now ?? Date.now;
   const report: OrderRunReport = { ...emptyReport(), ran: true };
-  const due = await kind.dueRows(now(), only);
-  report.due = due.length;
+  // Only the distinct parts are listed (one entry a query, not a search); each batch reads its own due rows.
+  const batches = only ? [only] : chunk(await partsDue(kind, now()), kind.batch?.size ?? 1);
+  const slots = kind.concurrency instanceof Slots ? kind.concurrency : new Slots(Math.max(1, kind.concurrency ?? 1));
   // A team that has used its share of the month waits for the next (or for the operator to raise it): asked once a
-  // team.
-  const allowed = new Map<string, boolean>();
-  for (const team of new Set(due.map((r) => teamOf(r.channel))))
-    allowed.set(team, (await o.teamAllows?.(team)) ?? true);
-  const waitingTeams = [...allowed].filter(([, ok]) => !ok).map(([team]) => team);
-  // Parts in the order of their longest wait (the due scan's order).
-  const parts = new Map<Part, { run: Row[]; wait: Row[] }>();
-  for (const row of due) {
-    const p = kind.partOf(row);
-    const entry = parts.get(p) ?? { run: [], wait: [] };
-    (allowed.get(teamOf(row.channel)) ? entry.run : entry.wait).push(row);
-    parts.set(p, entry);
-  }
-  report.waiting = due.length - [...parts.values()].reduce((n, e) => n + e.run.length, 0);
-  if (waitingTeams.length)
-    log.info('standing orders of teams over their share of the month wait', {
-      job: kind.job,
-      teams: waitingTeams,
-      orders: report.waiting,
-    });
-  const ctxOf = (): PartContext<Row, State> => {
+  // team and run (one entry a team).
+  const allowed = new Map<string, Promise<boolean>>();
+  const allows = (team: string) =>
+    allowed.get(team) ?? allowed.set(team, o.teamAllows ? o.teamAllows(team) : Promise.resolve(true)).get(team)!;
+  const waitingTeams = new Set<string>();
+  const ctxOf = (loaded: Loaded): PartContext<Row, State, Loaded> => {
     const at = now();
     return {
       at,
+      loaded,
       now,
       signal: o.signal,
       log,
@@ -261,39 +305,89 @@ async function runUnder<Row extends { channel: string }, Part, State, Report>(
       },
     };
   };
-  const commit = async (result: PartResult, key: string, orders: number) => {
+  const lost = (key: string, orders: number) =>
+    log.warn(`the ${kind.job} lease was taken over during this run: not recorded here (the other instance runs it)`, {
+      only: key,
+      orders,
+    });
+  const commit = async (result: PartResult<Share>, key: string, orders: number, shares: Share[]) => {
     if (!result.ran) return;
     report.calls += result.calls;
     if (result.failed) report.failed++;
+    if (result.share !== undefined) shares.push(result.share);
     const queued = await result.commit?.(fence);
     if (queued !== undefined) report.queued += queued;
-    else if (result.commit)
-      log.warn(`the ${kind.job} lease was taken over during this run: not recorded here (the other instance runs it)`, {
-        only: key,
-        orders,
-      });
+    else if (result.commit) lost(key, orders);
   };
-  const work = [...parts].filter(([, e]) => e.run.length > 0 || (kind.overShare && e.wait.length > 0));
-  report.parts = work.filter(([, e]) => e.run.length > 0).length;
-  await eachLimited(work, kind.concurrency ?? 1, async ([p, e]) => {
-    const key = kind.partKey(p);
+
+  const runBatch = async (batch: readonly Part[]) => {
     if (o.signal.aborted) {
-      if (e.run.length > 0) report.skipped++;
+      report.skipped += batch.length;
       return;
     }
-    for (const row of kind.overShare ? e.wait : []) await commit(await kind.overShare!(row, ctxOf()), key, 1);
-    if (e.run.length === 0) return;
-    // Its calls are the teams' whose orders it serves (each charged one: its share pays for what it alone would cost).
-    const teams = [...new Set(e.run.map((r) => teamOf(r.channel)))];
-    const result = await payingFor({ teams, purpose: 'background' }, () => kind.runPart(p, e.run, ctxOf()));
-    if (!result.ran) {
-      if (result.why === 'deferred') report.deferred++;
-      else report.skipped++;
-      return;
+    const due = await kind.dueRows(now(), batch);
+    report.due += due.length;
+    const ok = new Map<string, boolean>();
+    for (const team of new Set(due.map((r) => teamOf(r.channel)))) ok.set(team, await allows(team));
+    // Parts in the order of their longest wait (the due scan's order).
+    const parts = new Map<Part, { run: Row[]; wait: Row[] }>();
+    for (const row of due) {
+      const p = kind.partOf(row);
+      const entry = parts.get(p) ?? { run: [], wait: [] };
+      const team = teamOf(row.channel);
+      if (ok.get(team)) entry.run.push(row);
+      else {
+        entry.wait.push(row);
+        waitingTeams.add(team);
+        report.waiting++;
+      }
+      parts.set(p, entry);
     }
-    report.started++;
-    await commit(result, key, e.run.length);
-  });
+    const work = [...parts].filter(([, e]) => e.run.length > 0 || (kind.overShare && e.wait.length > 0));
+    report.parts += work.filter(([, e]) => e.run.length > 0).length;
+    if (work.length === 0) return;
+    const loaded = (kind.batch ? await kind.batch.load(work.flatMap(([, e]) => e.run)) : undefined) as Loaded;
+    const shares: Share[] = [];
+    let orders = 0;
+    await Promise.all(
+      work.map(async ([p, e]) => {
+        const key = kind.partKey(p);
+        for (const row of kind.overShare ? e.wait : [])
+          await commit(await kind.overShare!(row, ctxOf(loaded)), key, 1, shares);
+        if (e.run.length === 0) return;
+        // Its calls are the teams' whose orders it serves (each charged one: its share pays for what it alone would
+        // cost). Started in the batch's order as slots come free; none once the run is aborted.
+        const teams = [...new Set(e.run.map((r) => teamOf(r.channel)))];
+        const result = await slots.run(async (): Promise<PartResult<Share>> =>
+          o.signal.aborted
+            ? { ran: false, why: 'skipped' }
+            : payingFor({ teams, purpose: 'background' }, () => kind.runPart(p, e.run, ctxOf(loaded))),
+        );
+        if (!result.ran) {
+          if (result.why === 'deferred') report.deferred++;
+          else report.skipped++;
+          return;
+        }
+        report.started++;
+        orders += e.run.length;
+        await commit(result, key, e.run.length, shares);
+      }),
+    );
+    // The batch's parts that ran, in one transaction under the fence.
+    if (kind.batch && shares.length > 0) {
+      const queued = await kind.batch.commit(shares, fence);
+      if (queued !== undefined) report.queued += queued;
+      else lost(batchKey(kind, batch), orders);
+    }
+  };
+  // Unbatched kinds run their parts (batches of one) as many at once as their slots, in the due order.
+  await eachLimited(batches, kind.batch ? BATCHES_AT_ONCE : slots.size, runBatch);
+  if (waitingTeams.size)
+    log.info('standing orders of teams over their share of the month wait', {
+      job: kind.job,
+      teams: [...waitingTeams],
+      orders: report.waiting,
+    });
   kind.finish?.(report, state, log);
   if (report.skipped > 0)
     log.info('run stopped early (shutdown, or the lease lost); the parts not started stay due', {
@@ -320,9 +414,9 @@ export interface OrderJob<Report> extends Job {
   run(): Promise<Report>;
 }
 
-/** Registers a kind: its job on `cron`, each run with fresh options (its own log id). */
-export function orderJob<Row extends { channel: string }, Part, State, Report>(
-  kind: OrderKind<Row, Part, State, Report>,
+/** Registers a kind: its job on `cron`, each run with fresh options (its own log id); shared, a job a batch. */
+export function orderJob<Row extends { channel: string }, Part, State, Report, Loaded, Share>(
+  kind: OrderKind<Row, Part, State, Report, Loaded, Share>,
   cron: string,
   options: () => RunOptions,
 ): OrderJob<Report> {
@@ -331,8 +425,15 @@ export function orderJob<Row extends { channel: string }, Part, State, Report>(
     cron,
     run: () => runOrders(kind, options()),
     parts: {
-      list: async () => (await listParts(kind, options())).map((p) => kind.partKey(p)),
-      run: (key) => runOrders(kind, options(), kind.partFrom(key)),
+      list: async () => (await listParts(kind, options(), kind.batch?.size)).map((b) => batchKey(kind, b)),
+      run: (key) => runOrders(kind, options(), batchFrom(kind, key)),
+      ...(kind.batch ? { perJob: 1 } : {}),
     },
   };
 }
+
+/** A batch's scheduler key back as its parts (`listParts`' batches are keyed so). */
+export const partsOfKey = batchFrom;
+
+/** A batch's parts as the scheduler's key. */
+export const keyOfParts = batchKey;

@@ -121,19 +121,35 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
 
   /** As commitRuns, with the outcomes decided in the transaction (an immediate one: runs commit one at a time). */
   function commitPlanned(plan: RunPlan, read: readonly string[] = [], fence?: Fence): number | undefined {
+    return commitMany([{ plan, read }], fence)?.[0];
+  }
+
+  /**
+   * A batch's queries in one transaction under one fence check, each decided in order from what its channels were
+   * posted by then (the batch's earlier queries' rows included: they are written before the next one reads).
+   */
+  function commitMany(
+    items: readonly { plan: RunPlan; read?: readonly string[] }[],
+    fence?: Fence,
+  ): number[] | undefined {
     return tx(() => {
       if (fence && !holds(fence)) return undefined;
-      const outcomes = plan.outcomes(channelPosted.postedIn(plan));
-      const queued = outcomes.reduce((n, o) => n + commit(o), 0);
-      if (read.length > 0 && outcomes.length > 0) {
-        touchSeen.run({
-          at: outcomes[0]!.at,
-          searches: JSON.stringify(outcomes.map((o) => o.searchId)),
-          ids: JSON.stringify(read),
-        });
-      }
-      return queued;
+      return items.map(({ plan, read = [] }) => commitQuery(plan, read));
     });
+  }
+
+  /** One query's run, decided and written in the caller's transaction: the one place a query's run is recorded. */
+  function commitQuery(plan: RunPlan, read: readonly string[]): number {
+    const outcomes = plan.outcomes(channelPosted.postedIn(plan));
+    const queued = outcomes.reduce((n, o) => n + commit(o), 0);
+    if (read.length > 0 && outcomes.length > 0) {
+      touchSeen.run({
+        at: outcomes[0]!.at,
+        searches: JSON.stringify(outcomes.map((o) => o.searchId)),
+        ids: JSON.stringify(read),
+      });
+    }
+    return queued;
   }
 
   return {
@@ -157,6 +173,8 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
     commitRuns,
 
     commitPlanned,
+
+    commitMany,
 
     /** What these channels were posted, of these listings or locations (the order: channel, id). */
     postedIn: channelPosted.postedIn,

@@ -176,8 +176,15 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
           ...(ro.only === undefined ? {} : { only: ro.only }),
         }),
       // A shared run's parts, as the digests job lists them under its lease (src/app/background.ts registers it).
-      due: () =>
-        listParts(digestOrders({ repo, composer, service: SERVICE }), { leases, holder, logger, now: clock.now }),
+      due: async () =>
+        (
+          await listParts(digestOrders({ repo, composer, service: SERVICE }), {
+            leases,
+            holder,
+            logger,
+            now: clock.now,
+          })
+        ).flat(),
       commands: (co = {}) =>
         new DigestCommands({
           repo,

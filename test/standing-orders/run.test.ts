@@ -49,7 +49,7 @@ function rig() {
       partOf: (r) => r.topic,
       partKey: (topic) => topic,
       partFrom: (key) => key,
-      dueRows: async (_at, topic) => DUE.filter((r) => topic === undefined || r.topic === topic),
+      dueRows: async (_at, topics) => DUE.filter((r) => topics === undefined || topics.includes(r.topic)),
       scheduleOf: () => ({ schedule: EVERY_RUN, timezone: 'UTC' }),
       begin: () => ({ parts: 0 }),
       runPart: async (topic, rows) => {
@@ -112,13 +112,13 @@ describe('one run, whatever the kind', () => {
   it('a part of a shared run runs under a lease of its own and records no run; the parts are listed under the job’s', async () => {
     const r = rig();
     const o = { leases: r.leases, logger: r.logger, holder: 'a' };
-    expect(await listParts(r.kind(), o)).toEqual(['rent', 'buy']);
+    expect(await listParts(r.kind(), o)).toEqual([['rent'], ['buy']]);
     const listedAt = await r.leases.lastRun('reminders');
     expect(listedAt).toBeDefined();
     // Another instance runs "rent": this one can still run "buy", and "rent" is left to the other.
     expect(await r.leases.acquire('reminders:rent', 'b', Date.now(), 60_000)).toBeDefined();
-    expect(await runOrders(r.kind(), o, 'rent')).toEqual({ ran: false, queued: 0, waiting: 0 });
-    expect(await runOrders(r.kind(), o, 'buy')).toEqual({ ran: true, queued: 1, waiting: 0 });
+    expect(await runOrders(r.kind(), o, ['rent'])).toEqual({ ran: false, queued: 0, waiting: 0 });
+    expect(await runOrders(r.kind(), o, ['buy'])).toEqual({ ran: true, queued: 1, waiting: 0 });
     expect(r.ran.map((p) => p.topic)).toEqual(['buy']);
     expect(await r.leases.lastRun('reminders')).toEqual(listedAt);
     // The job as a scheduler registers it: the same parts, by key.

@@ -116,6 +116,16 @@ export interface SeenRepo {
    * post a listing, whichever instance runs them.
    */
   commitPlanned(plan: RunPlan, read?: readonly string[], fence?: Fence): Promise<number | undefined>;
+  /**
+   * A batch of queries' runs (a job of a run) in ONE transaction under one fence check: each item as `commitPlanned`
+   * would commit it, in order, so a later item reads what the earlier ones posted in its channels (two queries of the
+   * batch posting in one channel never post a listing twice). Answers each item's deliveries queued; undefined when
+   * `fence` lost the lease, and then nothing of the batch is written.
+   */
+  commitMany(
+    items: readonly { plan: RunPlan; read?: readonly string[] }[],
+    fence?: Fence,
+  ): Promise<number[] | undefined>;
   /** What these channels were posted, of these listings or locations (by channel, id); empty if none. */
   postedIn(query: PostedQuery): Promise<ChannelPosted[]>;
   /**

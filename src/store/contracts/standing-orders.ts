@@ -64,11 +64,11 @@ export interface StandingOrderRepo<Row extends StandingOrderRow, Part> {
    */
   dueParts(service: string, at: number, scan?: DueScan): Promise<Part[]>;
   /**
-   * The due orders themselves, as `dueParts` selects them, the longest-waiting first: of one `part` when given (a part
-   * of a shared run), else every one (a run not shared). An order due when its part was listed may no longer be
+   * The due orders themselves, as `dueParts` selects them, the longest-waiting first: of one `part`, or of a batch of
+   * parts (one statement), when given, else every one. An order due when its part was listed may no longer be
    * (another run did it, it was paused or removed): it is not returned.
    */
-  due(service: string, at: number, part?: Part, scan?: DueScan): Promise<Row[]>;
+  due(service: string, at: number, part?: Part | readonly Part[], scan?: DueScan): Promise<Row[]>;
   /** How many orders of this kind there are, of one service or of all. */
   count(service?: string): Promise<number>;
 }

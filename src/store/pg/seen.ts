@@ -200,34 +200,65 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
     read: readonly string[] = [],
     fence?: Fence,
   ): Promise<number | undefined> {
+    return (await commitMany([{ plan, read }], fence))?.[0];
+  }
+
+  /**
+   * A batch's queries in one transaction under one fence check. Each is decided first from what its channels were
+   * posted as it stands, without a lock: a query that posts nothing (most of them) waits for no other. The channels
+   * any of them would post in are then locked in one statement (in key order: two batches never wait on each other),
+   * and each query is decided again, in order, from what its channels were posted by then, the batch's earlier
+   * queries' rows included; a query that now posts in a channel not yet locked locks it and is decided once more.
+   */
+  async function commitMany(
+    items: readonly { plan: RunPlan; read?: readonly string[] }[],
+    fence?: Fence,
+  ): Promise<number[] | undefined> {
     return db.transaction(async (tx) => {
       if (fence && !(await holdsLeaseIn(tx, fence))) return undefined;
-      // Decided first from what the channels were posted as it stands, without a lock: a run that posts nothing (most
-      // of them) waits for no other. The channels it would post in are then locked, and the run decided again from
-      // what they were posted by then (after every earlier run posting there committed).
+      const postingIn = (outcomes: readonly RunOutcome[]) =>
+        new Set(outcomes.flatMap((o) => o.deliveries.map((d) => d.channel)));
+      const first: RunOutcome[][] = [];
+      for (const { plan } of items) first.push(plan.outcomes(await postedIn(tx, plan)));
       const locked = new Set<string>();
-      let outcomes = plan.outcomes(await postedIn(tx, plan));
-      for (;;) {
-        const posting = [...new Set(outcomes.flatMap((o) => o.deliveries.map((d) => d.channel)))].filter(
-          (c) => !locked.has(c),
-        );
-        if (posting.length === 0) break;
-        await lockChannels(tx, posting);
-        for (const c of posting) locked.add(c);
-        outcomes = plan.outcomes(await postedIn(tx, plan));
-      }
-      if (outcomes.length === 0) return 0;
-      const queued = await commit(tx, outcomes);
-      if (read.length > 0) {
-        await touch(
-          tx,
-          outcomes.map((o) => o.searchId),
-          read,
-          outcomes[0]!.at,
-        );
+      const lock = async (channels: Iterable<string>) => {
+        const fresh = [...channels].filter((c) => !locked.has(c));
+        if (fresh.length === 0) return false;
+        await lockChannels(tx, fresh);
+        for (const c of fresh) locked.add(c);
+        return true;
+      };
+      await lock(new Set(first.flatMap((o) => [...postingIn(o)])));
+      // Channels an earlier query of the batch wrote seen rows in (posted ones among them): a later query of theirs
+      // reads what they were posted again.
+      const touched = new Set<string>();
+      const queued: number[] = [];
+      for (const [i, { plan, read = [] }] of items.entries()) {
+        let outcomes = first[i]!;
+        if (postingIn(outcomes).size > 0 || plan.channels.some((c) => touched.has(c))) {
+          outcomes = plan.outcomes(await postedIn(tx, plan));
+          while (await lock(postingIn(outcomes))) outcomes = plan.outcomes(await postedIn(tx, plan));
+        }
+        queued.push(await commitQuery(tx, outcomes, read));
+        if (outcomes.some((o) => o.seen.length > 0)) for (const c of plan.channels) touched.add(c);
       }
       return queued;
     });
+  }
+
+  /** One query's writes in the batch's transaction: the one place a query's run is recorded. */
+  async function commitQuery(tx: PgTx, outcomes: readonly RunOutcome[], read: readonly string[]): Promise<number> {
+    if (outcomes.length === 0) return 0;
+    const queued = await commit(tx, outcomes);
+    if (read.length > 0) {
+      await touch(
+        tx,
+        outcomes.map((o) => o.searchId),
+        read,
+        outcomes[0]!.at,
+      );
+    }
+    return queued;
   }
 
   return {
@@ -256,6 +287,8 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
     commitRuns,
 
     commitPlanned,
+
+    commitMany,
 
     postedIn: (q: PostedQuery) => postedIn(db, q),
 
