@@ -284,6 +284,17 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       expect((await db.alerts.due(SERVICE, late, 'location=marina')).map((r) => r.id)).toEqual([c.id]);
       expect(await db.alerts.due(SERVICE, late, 'location=nowhere')).toEqual([]);
     });
+
+    it('gives a batch of queries’ searches in one read, the longest-waiting first (a job of a run)', async () => {
+      const a = await saved('marina');
+      const b = await saved('jvc');
+      await saved('jlt');
+      const late = Date.now() + 3_600_000;
+      await db.alerts.commitRun(run(a.id, 10));
+      const batch = await db.alerts.due(SERVICE, late, ['location=marina', 'location=jvc']);
+      expect(batch.map((r) => r.id)).toEqual([b.id, a.id]);
+      expect(await db.alerts.due(SERVICE, late, [])).toEqual([]);
+    });
   });
 
   describe('alerts repository: the due scan grouped in SQL', () => {
@@ -746,6 +757,57 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       expect(await db.alerts.commitPlanned(plan, [], stale)).toBeUndefined();
       expect(asked).toBe(false);
       expect(await db.alerts.seen(a.id)).toEqual([]);
+    });
+
+    it('commits a batch of queries in one transaction, each deciding from what the earlier ones posted in its channel', async () => {
+      const [a, b] = [await saved('marina'), await saved('jvc')];
+      // Two queries of one batch that both found p1, in one channel: the second is given the first's posted row and
+      // posts nothing (as planGroup decides), so the channel gets p1 once.
+      const given: (readonly ChannelPosted[])[] = [];
+      const planOf = (id: number) => ({
+        plan: {
+          ...query({ locationKeys: [] }),
+          outcomes: (posted: readonly ChannelPosted[]) => {
+            given.push(posted);
+            const first = !posted.some((p) => p.propertyId === 'p1');
+            return [
+              run(id, 2_000, {
+                seen: [listing('p1', 500, { reportedPrice: 500, posted: first })],
+                deliveries: first ? [card(id, 'p1')] : [],
+              }),
+            ];
+          },
+        },
+        read: ['p1'],
+      });
+      expect(await db.alerts.commitMany([planOf(a.id), planOf(b.id)])).toEqual([1, 0]);
+      expect(given.at(-1)!.map((p) => p.propertyId)).toEqual(['p1']);
+      expect((await db.outbox.list()).map((e) => e.searchId)).toEqual([a.id]);
+      expect((await db.alerts.postedAlerts(query())).map((r) => r.searchId)).toEqual([a.id]);
+      expect((await db.alerts.seen(b.id)).map((r) => [r.propertyId, r.posted])).toEqual([['p1', false]]);
+    });
+
+    it('records nothing of a batch, and asks none of its plans, under a stale fence', async () => {
+      const [a, b] = [await saved('marina'), await saved('jvc')];
+      const { stale, current } = await fences();
+      let asked = 0;
+      const planOf = (id: number) => ({
+        plan: {
+          ...query(),
+          outcomes: () => (
+            asked++,
+            [run(id, 1_000, { seen: [listing('p1', 1, { posted: true })], deliveries: [card(id, 'p1')] })]
+          ),
+        },
+        read: ['p1'],
+      });
+      expect(await db.alerts.commitMany([planOf(a.id), planOf(b.id)], stale)).toBeUndefined();
+      expect(asked).toBe(0);
+      for (const s of [a, b]) expect(await db.alerts.seen(s.id)).toEqual([]);
+      expect(await db.outbox.list()).toEqual([]);
+      expect(await db.alerts.postedIn(query())).toEqual([]);
+      // The fence that holds commits it.
+      expect(await db.alerts.commitMany([planOf(a.id)], current)).toEqual([1]);
     });
   });
 }
