@@ -183,6 +183,9 @@ function chunk<T>(items: readonly T[], size: number): T[][] {
 const partsDue = async <Row extends { channel: string }, Part>(kind: OrderParts<Row, Part>, at: number) =>
   kind.dueParts ? kind.dueParts(at) : [...new Set((await kind.dueRows(at)).map((r) => kind.partOf(r)))];
 
+/** Jobs a shared run is cut into at least (three instances of four slots, with room): a small run is not one job. */
+const SHARED_JOBS = 16;
+
 /**
  * A shared run's batches: the parts due now, the longest-waiting first, `size` to a batch, each run by
  * `runOrders(kind, o, batch)` on whichever instance takes it. Listed under the job's lease, so the run is recorded as
@@ -195,7 +198,9 @@ export async function listParts<Row extends { channel: string }, Part>(
 ): Promise<Part[][]> {
   const now = o.now ?? Date.now;
   const listed = await runLeased(leaseOf(kind.job, o, o.logger), () => partsDue(kind, now()));
-  return listed.ran ? chunk(listed.result, size) : [];
+  if (!listed.ran) return [];
+  // A small run is cut finer, so that every instance's slots get work: at least SHARED_JOBS jobs when it has the parts.
+  return chunk(listed.result, Math.max(1, Math.min(size, Math.ceil(listed.result.length / SHARED_JOBS))));
 }
 
 const emptyReport = (): OrderRunReport => ({
