@@ -1,6 +1,6 @@
 // Issue 18, acceptance: three Manzil processes (as `manzil start` runs them, delivery thread and all) on one real
 // Postgres, the sandbox and the fake Slack and Discord. 1,000 saved searches over 100 distinct queries in 100 channels,
-// the market moving: the instances share each poller run (pg-boss, one job per query), each run calls the service once
+// the market moving: the instances share each poller run (pg-boss, one job per batch of queries), each run calls the service once
 // per distinct query, and every listing queued is posted exactly once. Then the gateway's holder is killed with SIGKILL
 // in the middle of a run, and another instance in the middle of a post: another takes the gateway over, the searches
 // they were running are run again, the post cut off is found on Slack, not sent twice, and nothing is lost.
@@ -169,7 +169,9 @@ async function runsSince(since: Date): Promise<string[][]> {
     `select array_agg(data->'keys' order by id) as keys from pgboss.job where name = 'alerts-poll.part' and created_on > $1 group by created_on order by created_on`,
     [since],
   );
-  return rows.rows.map((r) => r.keys.flat());
+  // A job's key is a batch of queries (JSON), or one query's own key.
+  const queries = (k: string): string[] => (k.startsWith('[') ? (JSON.parse(k) as string[]) : [k]);
+  return rows.rows.map((r) => r.keys.flat().flatMap(queries));
 }
 
 const searchCalls = () => sandbox.requests().filter((r) => r.path.startsWith('/search-')).length;
