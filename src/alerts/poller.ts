@@ -211,13 +211,13 @@ export function alertOrders(
 }
 
 /**
- * A shared run's batches: the canonical queries due now, the longest-waiting first, ALERT_BATCH to a batch, each (its
+ * A shared run's batches: the canonical queries due now, the longest-waiting first, a bucket's to a batch, each (its
  * key) run by `pollOnce({ batch })` on whichever instance takes it. Listed under the poller's lease, so the run is
  * recorded as one (`/healthz` reads it).
  * @internal Exported for the tests and benchmarks (knip --production ignores it).
  */
 export const dueQueries = async (deps: Omit<PollerDeps, 'api' | 'options'>): Promise<string[]> =>
-  (await listParts(alertParts(deps), deps, ALERT_BATCH)).map((b) => keyOfParts(PARTS, b));
+  (await listParts({ ...alertParts(deps), ...PARTS }, deps, true)).map((b) => keyOfParts(PARTS, b));
 
 const PARTS = { partKey: (q: string) => q, partFrom: (k: string) => k };
 

@@ -183,24 +183,54 @@ function chunk<T>(items: readonly T[], size: number): T[][] {
 const partsDue = async <Row extends { channel: string }, Part>(kind: OrderParts<Row, Part>, at: number) =>
   kind.dueParts ? kind.dueParts(at) : [...new Set((await kind.dueRows(at)).map((r) => kind.partOf(r)))];
 
-/** Jobs a shared run is cut into at least (three instances of four slots, with room): a small run is not one job. */
-const SHARED_JOBS = 16;
+/**
+ * Buckets a kind's parts fall into when it runs them in jobs: a part is always in the same bucket (its key's hash), and
+ * a job of a shared run is the due parts of one bucket, under the bucket's lease. So however the due parts change from
+ * tick to tick, one query is only ever run under one lease name: a job taken over refuses its stale holder's commit,
+ * and a job still running keeps a later tick's job of the same bucket waiting, as a query's own lease did (decision
+ * 0009). 400 buckets make jobs of about 25 queries at 10,000 distinct queries, and a small run many small jobs.
+ */
+const BUCKETS = 400;
+
+/** @internal Exported for the tests (knip --production ignores it). */
+export const bucketOf = (key: string) => createHash('sha256').update(key).digest().readUInt32BE(0) % BUCKETS;
+
+/** A job's lease key: its bucket's when the kind runs jobs, else its one part's own (a digest's id). */
+function jobLeaseKey<Part>(
+  kind: Pick<OrderKind<never, Part, never, never>, 'partKey'>,
+  inJobs: boolean,
+  job: readonly Part[],
+) {
+  if (!inJobs) return batchKey(kind, job);
+  const buckets = new Set(job.map((p) => bucketOf(kind.partKey(p))));
+  // A job is listed a bucket at a time; one spanning buckets would run some parts under another bucket's lease.
+  if (buckets.size !== 1) throw new Error(`a job's parts span ${buckets.size} buckets: list jobs with listParts`);
+  return `b${[...buckets][0]}`;
+}
 
 /**
- * A shared run's batches: the parts due now, the longest-waiting first, `size` to a batch, each run by
- * `runOrders(kind, o, batch)` on whichever instance takes it. Listed under the job's lease, so the run is recorded as
- * one; none when another instance holds it.
+ * A shared run's jobs: the parts due now, the longest-waiting first, a bucket's to a job, each run by
+ * `runOrders(kind, o, job)` on whichever instance takes it. Listed under the job's lease, so the run is recorded as
+ * one; none when another instance holds it. A kind that runs parts alone gets a job per part.
  */
 export async function listParts<Row extends { channel: string }, Part>(
-  kind: OrderParts<Row, Part>,
+  kind: OrderParts<Row, Part> & Pick<OrderKind<never, Part, never, never>, 'partKey'>,
   o: RunOptions,
-  size = 1,
+  inJobs: boolean,
 ): Promise<Part[][]> {
   const now = o.now ?? Date.now;
   const listed = await runLeased(leaseOf(kind.job, o, o.logger), () => partsDue(kind, now()));
   if (!listed.ran) return [];
-  // A small run is cut finer, so that every instance's slots get work: at least SHARED_JOBS jobs when it has the parts.
-  return chunk(listed.result, Math.max(1, Math.min(size, Math.ceil(listed.result.length / SHARED_JOBS))));
+  if (!inJobs) return listed.result.map((p) => [p]);
+  // Jobs in the order of their longest-waiting part.
+  const jobs = new Map<number, Part[]>();
+  for (const p of listed.result) {
+    const b = bucketOf(kind.partKey(p));
+    const job = jobs.get(b) ?? [];
+    job.push(p);
+    jobs.set(b, job);
+  }
+  return [...jobs.values()];
 }
 
 const emptyReport = (): OrderRunReport => ({
@@ -227,7 +257,7 @@ export async function runOrders<Row extends { channel: string }, Part, State, Re
   const started = now();
   const log = o.logger.child({ part: kind.label, run: started });
   if (o.signal?.aborted) return kind.report(emptyReport(), kind.begin());
-  const key = batch === undefined ? undefined : batchKey(kind, batch);
+  const key = batch === undefined ? undefined : jobLeaseKey(kind, kind.batch !== undefined, batch);
   // A run whose lease was taken over stops starting parts, and what it would still commit is refused by the store.
   const leased = await runLeased(leaseOf(kind.job, o, log, key), async (fence, signal) => {
     const state = kind.begin();
@@ -430,7 +460,7 @@ export function orderJob<Row extends { channel: string }, Part, State, Report, L
     cron,
     run: () => runOrders(kind, options()),
     parts: {
-      list: async () => (await listParts(kind, options(), kind.batch?.size)).map((b) => batchKey(kind, b)),
+      list: async () => (await listParts(kind, options(), kind.batch !== undefined)).map((b) => batchKey(kind, b)),
       run: (key) => runOrders(kind, options(), batchFrom(kind, key)),
       ...(kind.batch ? { perJob: 1 } : {}),
     },

@@ -178,12 +178,16 @@ export async function digestRig(o: { start?: string; sandbox?: Sandbox } = {}): 
       // A shared run's parts, as the digests job lists them under its lease (src/app/background.ts registers it).
       due: async () =>
         (
-          await listParts(digestOrders({ repo, composer, service: SERVICE }), {
-            leases,
-            holder,
-            logger,
-            now: clock.now,
-          })
+          await listParts(
+            digestOrders({ repo, composer, service: SERVICE }),
+            {
+              leases,
+              holder,
+              logger,
+              now: clock.now,
+            },
+            false,
+          )
         ).flat(),
       commands: (co = {}) =>
         new DigestCommands({

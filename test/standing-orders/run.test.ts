@@ -8,7 +8,14 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { currentPayer } from '../../src/api/payer.js';
 import { createLogger } from '../../src/log.js';
-import { listParts, orderJob, runOrders, type OrderKind, type PartResult } from '../../src/standing-orders/run.js';
+import {
+  bucketOf,
+  listParts,
+  orderJob,
+  runOrders,
+  type OrderKind,
+  type PartResult,
+} from '../../src/standing-orders/run.js';
 import { EVERY_RUN } from '../../src/standing-orders/schedule.js';
 import { createLeaseRepo, openStore } from '../../src/store/index.js';
 
@@ -112,7 +119,7 @@ describe('one run, whatever the kind', () => {
   it('a part of a shared run runs under a lease of its own and records no run; the parts are listed under the job’s', async () => {
     const r = rig();
     const o = { leases: r.leases, logger: r.logger, holder: 'a' };
-    expect(await listParts(r.kind(), o)).toEqual([['rent'], ['buy']]);
+    expect(await listParts(r.kind(), o, false)).toEqual([['rent'], ['buy']]);
     const listedAt = await r.leases.lastRun('reminders');
     expect(listedAt).toBeDefined();
     // Another instance runs "rent": this one can still run "buy", and "rent" is left to the other.
@@ -172,5 +179,45 @@ describe('one run, whatever the kind', () => {
     expect(r.logs.filter((l) => /the reminders lease was taken over during this run/.test(l))).toHaveLength(
       r.ran.length,
     );
+  });
+
+  it('a kind run in jobs: a job is one bucket’s parts, so a part is only ever run under its bucket’s lease', async () => {
+    const r = rig();
+    const topics = Array.from({ length: 60 }, (_, i) => `t${i}`);
+    const due = topics.map((topic, i) => ({ id: i + 1, channel: 'slack:T1:C1', topic }));
+    const kind: OrderKind<Reminder, string, null, { ran: boolean; queued: number }, undefined, number> = {
+      job: 'jobs',
+      label: 'jobs',
+      partOf: (row) => row.topic,
+      partKey: (topic) => topic,
+      partFrom: (key) => key,
+      dueRows: async (_at, ts) => due.filter((row) => ts === undefined || ts.includes(row.topic)),
+      scheduleOf: () => ({ schedule: EVERY_RUN, timezone: 'UTC' }),
+      batch: { size: 25, load: async () => undefined, commit: async (shares) => shares.length },
+      begin: () => null,
+      runPart: async (topic) => {
+        r.ran.push({ topic, ids: [], payer: undefined });
+        return { ran: true, calls: 1, share: 1 };
+      },
+      report: (run) => ({ ran: run.ran, queued: run.queued }),
+    };
+    const o = { leases: r.leases, logger: r.logger, holder: 'a' };
+    const jobs = await listParts(kind, o, true);
+    // Every due part listed once, each job within one bucket.
+    expect(jobs.flat().sort()).toEqual([...topics].sort());
+    for (const job of jobs) expect(new Set(job.map(bucketOf)).size).toBe(1);
+    // Another instance holds the bucket of a job: the job waits, and so does a later tick's job of that bucket with
+    // other parts, or with one of its parts alone: no part of it runs twice at once, and a takeover fences them all.
+    const [held] = jobs.filter((job) => job.length >= 2);
+    expect(held).toBeDefined();
+    expect(await r.leases.acquire(`jobs:b${bucketOf(held![0]!)}`, 'b', Date.now(), 60_000)).toBeDefined();
+    expect(await runOrders(kind, o, held!)).toEqual({ ran: false, queued: 0 });
+    expect(await runOrders(kind, o, held!.slice(1))).toEqual({ ran: false, queued: 0 });
+    expect(r.ran).toEqual([]);
+    // A job of another bucket runs.
+    const other = jobs.find((job) => bucketOf(job[0]!) !== bucketOf(held![0]!))!;
+    expect(await runOrders(kind, o, other)).toEqual({ ran: true, queued: other.length });
+    // A job spanning buckets is refused outright rather than run partly under another bucket's lease.
+    await expect(runOrders(kind, o, [held![0]!, other[0]!])).rejects.toThrow(/span 2 buckets/);
   });
 });
