@@ -1,5 +1,6 @@
 // One listing once per channel: what a channel was posted (by any of its alerts) is the memory each alert of the
 // channel compares with (compare.ts), and the one post names every alert of the channel that matched it.
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '../log.js';
 import type { AlertsRepo, AlertRow, ChannelPosted, PostedAlert, RunOutcome, SeenRow } from '../store/index.js';
 import { fingerprint, sameFlat, type Fingerprint } from '../views/same-flat.js';
@@ -99,9 +100,21 @@ const flatOf = (p: PostedAlert): Fingerprint => ({
  * names, read as it is rendered, so alerts whose runs committed after it was queued are named too.
  */
 export function matchingAlerts(repo: Pick<AlertsRepo, 'byId' | 'postedAlerts'>, logger?: Logger) {
+  // Where each alert posts (its service and channel never change): read once per alert, not once per post. An alert
+  // removed since is no matter: its entries went with it, and the read below names only alerts still there.
+  const places = new LRUCache<number, Place>({ max: 2_000 });
+  const placeOf = async (searchId: number): Promise<Place | undefined> => {
+    const known = places.get(searchId);
+    if (known) return known;
+    const search = await repo.byId(searchId);
+    if (!search) return undefined;
+    const place = { service: search.service, channel: search.channel };
+    places.set(searchId, place);
+    return place;
+  };
   return async (searchId: number, listing: Listing): Promise<SearchRef[]> => {
     try {
-      return await matching(repo, searchId, listing);
+      return await matching(repo, await placeOf(searchId), listing);
     } catch (error) {
       // The names are not worth holding the post back: it names the alert that queued it.
       logger?.warn('could not read which alerts of the channel match a listing; the post names its own alert', {
@@ -113,12 +126,16 @@ export function matchingAlerts(repo: Pick<AlertsRepo, 'byId' | 'postedAlerts'>, 
   };
 }
 
+interface Place {
+  service: string;
+  channel: string;
+}
+
 async function matching(
-  repo: Pick<AlertsRepo, 'byId' | 'postedAlerts'>,
-  searchId: number,
+  repo: Pick<AlertsRepo, 'postedAlerts'>,
+  search: Place | undefined,
   listing: Listing,
 ): Promise<SearchRef[]> {
-  const search = await repo.byId(searchId);
   if (!search) return [];
   const print = fingerprint(listing);
   const rows = await repo.postedAlerts({

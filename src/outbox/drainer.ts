@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import { PostFailure, type ChatPoster, type FailureOutcome, type LookupResult } from '../ports/index.js';
 import { INTERRUPTED, type ClaimedEntry } from '../store/index.js';
 import { PlatformGate } from './platform-gate.js';
+import { lazyChild } from './lazy-logger.js';
 import { LoopLag } from './loop-lag.js';
 import { backoff, expired } from './timing.js';
 import type { Delivery, DeliveryDeps, DrainReport } from './types.js';
@@ -234,7 +235,7 @@ export class OutboxDrainer implements Delivery {
   /** Looks for, then posts, one entry. */
   private async deliver(entry: ClaimedEntry, report: DrainReport): Promise<Next> {
     const { outbox, logger } = this.deps;
-    const log = logger.child({ part: 'outbox', delivery: entry.id, channel: entry.channel, kind: entry.kind });
+    const log = lazyChild(logger, { part: 'outbox', delivery: entry.id, channel: entry.channel, kind: entry.kind });
     const poster = this.poster(entry.channel)!;
     let possibleDuplicate = entry.possibleDuplicate;
     if (entry.recovered) {

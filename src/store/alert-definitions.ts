@@ -20,19 +20,23 @@ export function createAlertDefinitionRepo(store: Store, now: () => number = Date
   const { db, sqlite } = store;
   const tx = <T>(fn: () => T): T => sqlite.transaction(fn).immediate();
   const outbox = createOutboxRepo(store, now);
-  const read = (where: SQL | undefined, order: SQL[]) =>
+  const select = (where: SQL | undefined, order: SQL[]) =>
     db
       .select(columns)
       .from(o)
       .innerJoin(a, joined)
       .where(where)
-      .orderBy(...order)
-      .all();
+      .orderBy(...order);
+  const read = (where: SQL | undefined, order: SQL[]) => select(where, order).all();
   const orders = standingOrdersOn(
     store,
     {
       kind: ALERT,
       read,
+      prepareRead: (where, order) => {
+        const q = select(where, order).prepare();
+        return (params) => q.all(params);
+      },
       join: { table: a, on: joined },
       part: sql<string>`${a.paramsKey}`,
       wait: sql`coalesce(${o.lastRunAt}, 0)`,

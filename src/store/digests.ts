@@ -23,18 +23,22 @@ export const digestKey = (id: number, slot: number) => `digest:${id}:${slot}`;
 
 export function createDigestRepo(store: Store, now: () => number = Date.now): Synced<DigestRepo> {
   const { db, sqlite } = store;
+  const select = (where: SQL | undefined, order: SQL[]) =>
+    db
+      .select(columns)
+      .from(o)
+      .innerJoin(d, joined)
+      .where(where)
+      .orderBy(...order);
   const orders = standingOrdersOn(
     store,
     {
       kind: DIGEST,
-      read: (where: SQL | undefined, order: SQL[]) =>
-        db
-          .select(columns)
-          .from(o)
-          .innerJoin(d, joined)
-          .where(where)
-          .orderBy(...order)
-          .all(),
+      read: (where: SQL | undefined, order: SQL[]) => select(where, order).all(),
+      prepareRead: (where, order) => {
+        const q = select(where, order).prepare();
+        return (params) => q.all(params);
+      },
       join: { table: d, on: joined },
       part: sql<number>`${o.id}`,
       wait: sql`${o.nextRunAt}`,

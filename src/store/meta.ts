@@ -11,6 +11,8 @@ const read = (sqlite: Database.Database, key: string): string | undefined =>
  * The database's lineage: random, made at its creation and kept by a restore (a restored database carries on the same
  * conversation with the platforms). Delivery ids are made of it and the fact they deliver (the dedupe key), so the
  * same fact queued again after a restore carries the same id and is found on the platform, not posted twice.
+ * The outbox's enqueue reads it in SQL (./outbox.ts); tests read it here.
+ * @internal
  */
 export function readLineage(sqlite: Database.Database): string {
   return read(sqlite, 'lineage') ?? readDbId(sqlite);

@@ -17,7 +17,7 @@ import type {
 } from './contracts/outbox.js';
 import type { Synced } from './contracts/synced.js';
 import type { Store } from './db.js';
-import { nextGeneration, readLineage } from './meta.js';
+import { nextGeneration, readDbId } from './meta.js';
 import { outbox, channelHold } from './schema.js';
 
 // Pure rules shared with the Postgres outbox (./claims.ts), exported from here as before.
@@ -49,12 +49,30 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now): Sy
   );
   const unholdStmt = sqlite.prepare(`DELETE FROM place_hold WHERE place = ?`);
 
+  // A busy run's commit queues thousands: prepared once. The origin is the lineage, or the db id when none was
+  // recorded, as readLineage reads it (../meta.ts).
+  const enqueueStmt = sqlite.prepare(
+    `INSERT INTO outbox (search_id, place, kind, property_id, dedupe_key, payload, created_at, next_attempt_at,
+       maybe_delivered, uncertain_since, origin)
+     VALUES (@searchId, @channel, @kind, @propertyId, @dedupeKey, @payload, @at, @at, @maybe, @uncertainSince,
+       coalesce((SELECT value FROM db_meta WHERE key = 'lineage'), @dbId))
+     ON CONFLICT (dedupe_key) DO NOTHING`,
+  );
+
   function enqueue(d: NewDelivery, at: number = now()): number {
-    return db
-      .insert(outbox)
-      .values({ ...newEntry(d, at), origin: readLineage(sqlite) })
-      .onConflictDoNothing({ target: outbox.dedupeKey })
-      .run().changes;
+    const e = newEntry(d, at);
+    return enqueueStmt.run({
+      searchId: e.searchId,
+      channel: e.channel,
+      kind: e.kind,
+      propertyId: e.propertyId,
+      dedupeKey: e.dedupeKey,
+      payload: e.payload,
+      at,
+      maybe: e.maybeDelivered ? 1 : 0,
+      uncertainSince: e.uncertainSince ?? null,
+      dbId: readDbId(sqlite),
+    }).changes;
   }
 
   return {

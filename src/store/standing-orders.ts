@@ -13,6 +13,8 @@ export interface OrderKind<Row extends StandingOrderRow, Part> {
   kind: string;
   /** Its rows (the standing order joined with its side table) where `where` holds, in `order`. */
   read(where: SQL | undefined, order: SQL[]): Row[];
+  /** The same read prepared once, `where` holding `sql.placeholder`s that each call fills in (hot reads only). */
+  prepareRead(where: SQL | undefined, order: SQL[]): (params: Record<string, unknown>) => Row[];
   /** Its side table joined to standing_order, for the due scan's grouping. */
   join: { table: SQLiteTable; on: SQL };
   /** What a part of a shared run is (a column of either table). */
@@ -38,6 +40,9 @@ export function standingOrdersOn<Row extends StandingOrderRow, Part>(
 ) {
   const { db } = store;
   const ofKind = eq(o.kind, kind.kind);
+  // Each post the outbox delivers reads its alert by id (its buttons and the channel's matching alerts): prepared
+  // once, not built by drizzle and prepared by SQLite on every call.
+  const byIdRead = kind.prepareRead(and(ofKind, eq(o.id, sql.placeholder('id'))), []);
   const countWhere = (where: SQL | undefined): number =>
     db
       .select({ n: sql<number>`count(*)` })
@@ -84,7 +89,7 @@ export function standingOrdersOn<Row extends StandingOrderRow, Part>(
         return kind.read(and(ofKind, eq(o.channel, channel), eq(o.number, number)), [])[0];
       },
       byId(id: number): Row | undefined {
-        return kind.read(and(ofKind, eq(o.id, id)), [])[0];
+        return byIdRead({ id })[0];
       },
       setPaused(id: number, paused: boolean, nextRunAt?: number, reason?: string): void {
         const next = nextRunAt ?? (!paused && kind.resumeNow ? now() : undefined);
