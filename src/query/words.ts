@@ -2,6 +2,7 @@
 // word; `+"sea view"` keeps only listings with it; `not by <brokerage>` leaves out an agency's. The service has no such
 // filter, so they are never sent: Manzil reads them here, before the rest of the command, and checks them in each
 // listing the service returns (words-match.ts). Quoted text is a phrase; unquoted, one word.
+import { z } from 'zod';
 import type { Token } from './text.js';
 import { ParseError, fail, type Query, type Words } from './types.js';
 
@@ -179,3 +180,8 @@ export function withWords(words: Words | undefined, read: () => Query): Query {
     );
   }
 }
+
+const wordList = z.array(z.string().min(1).max(100)).min(1).max(20).optional();
+
+/** The words as stored in a button's row or a saved alert: they must survive Next, Save and a restart. */
+export const wordsSchema = z.object({ exclude: wordList, require: wordList, notBy: wordList }).optional();
