@@ -301,12 +301,8 @@ export class AlertCommands {
       );
     const seen = await this.o.repo.seen(row.id);
     const seenIds = new Set(seen.map((s) => s.propertyId));
-    const fetched = await fetchListings(
-      this.o.api,
-      saved.query.operation,
-      canonicalParams(saved),
-      this.o,
-      (records) => records.every((r) => !seenIds.has(r.property_id)),
+    const fetched = await fetchListings(this.o.api, saved.query.operation, canonicalParams(saved), this.o, (records) =>
+      records.every((r) => !seenIds.has(r.property_id)),
     );
     const listings = listingsByWords(fetched.listings)(row.words);
     const primed = row.primedAt !== null;

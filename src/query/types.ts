@@ -39,7 +39,6 @@ export interface Words {
   notBy?: string[];
 }
 
-
 /** What a refusal offers instead, when it can tell: "Did you mean 75,000?" and the search that would run. */
 export interface Suggestion {
   /** A button's label: "Yes, 75,000". */

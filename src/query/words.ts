@@ -92,11 +92,7 @@ export function takeWords(tokens: readonly Token[]): { tokens: readonly Token[];
 }
 
 const mayStart = (t: Token): boolean =>
-  !t.quoted &&
-  (t.word.startsWith('-') ||
-    t.word.startsWith('+') ||
-    EXCLUDE_WORDS.has(t.word) ||
-    t.word === 'not');
+  !t.quoted && (t.word.startsWith('-') || t.word.startsWith('+') || EXCLUDE_WORDS.has(t.word) || t.word === 'not');
 
 const quoted = (w: string) => `"${w}"`;
 const or = (list: readonly string[], joiner: string) =>

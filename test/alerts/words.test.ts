@@ -26,7 +26,10 @@ describe('alerts with words in and out', () => {
       const report = await rig.poll();
       // One query for both alerts: every call of the run asked the same search.
       expect(report).toMatchObject({ searches: 2, queries: 1 });
-      const asked = rig.sandbox.requests().slice(before).filter((r) => r.path === '/search-rent');
+      const asked = rig.sandbox
+        .requests()
+        .slice(before)
+        .filter((r) => r.path === '/search-rent');
       expect(asked.length).toBe(report.calls);
       expect(new Set(asked.map((r) => JSON.stringify({ ...r.params, page: undefined }))).size).toBe(1);
       for (const d of await rig.outbox.list({ state: 'pending' })) {

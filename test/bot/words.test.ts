@@ -7,7 +7,11 @@ import { ask, cards, sandboxHarness } from './harness.js';
 const rig = sandboxHarness();
 
 const titles = (reply: Awaited<ReturnType<typeof ask>>) => cards(reply).map((c) => c.title.toLowerCase());
-const lastSearch = () => rig.sandbox.requests().filter((r) => r.path.includes('search-rent')).at(-1)!;
+const lastSearch = () =>
+  rig.sandbox
+    .requests()
+    .filter((r) => r.path.includes('search-rent'))
+    .at(-1)!;
 
 describe('words in and out in a search', () => {
   it('an excluded word removes the listings that carry it, and the header says so', async () => {

@@ -140,7 +140,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       expect(await db.alerts.count()).toBe(3);
     });
 
-    it('keeps an alert\'s words: the same query with other words is another alert, with the same words the same one', async () => {
+    it("keeps an alert's words: the same query with other words is another alert, with the same words the same one", async () => {
       const words = JSON.stringify({ exclude: ['shared'], require: [], notBy: [] });
       const plain = await saved('marina');
       expect(plain.words).toBe('');
