@@ -108,7 +108,9 @@ export async function presentPage(view: PageView, answer: Fetched): Promise<Draf
     if (saveable) buttons.push({ label: 'Save as alert', action: 'save', token: `${row}.s`, style: 'primary' });
     if (buttons.length > 0) blocks.push({ kind: 'actions', buttons });
     if (picker) blocks.push({ kind: 'location-picker', token: `${row}.r`, placeholder: 'Refine: another location…' });
-    return { text: shown.length > 0 ? `${summary}: ${shown.length} shown` : `${summary}: no results`, blocks };
+    const excluded = shown.length === 0 && words !== undefined && considered > 0 && laid.byWords === considered;
+    const none = excluded ? 'every listing excluded by your words' : 'no results';
+    return { text: shown.length > 0 ? `${summary}: ${shown.length} shown` : `${summary}: ${none}`, blocks };
   }
 }
 
