@@ -2,6 +2,7 @@
 // channel compares with (compare.ts), and the one post names every alert of the channel that matched it.
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../log.js';
+import { passesWords, wordsFromKey } from '../query/index.js';
 import type { AlertsRepo, AlertRow, ChannelPosted, PostedAlert, RunOutcome, SeenRow } from '../store/index.js';
 import { fingerprint, sameFlat, type Fingerprint } from '../views/same-flat.js';
 import { compare, type Listing } from './compare.js';
@@ -32,10 +33,11 @@ export function planGroup(
   const channelOf = (channel: string) => memory.get(channel) ?? memory.set(channel, new Map()).get(channel)!;
   for (const p of posted) channelOf(p.channel).set(p.propertyId, p);
   const run: GroupRun = { outcomes: [], fresh: 0, drops: 0 };
+  const keptBy = listingsByWords(listings);
   for (const search of group) {
     const isPrimed = search.primedAt !== null;
     const channel = channelOf(search.channel);
-    const cmp = compare(seenRows.get(search.id) ?? [], listings, {
+    const cmp = compare(seenRows.get(search.id) ?? [], keptBy(search.words), {
       primed: isPrimed,
       priceDropPct: options.priceDropPct,
       channel: [...channel.values()],
@@ -76,6 +78,24 @@ export function planGroup(
     }
   }
   return run;
+}
+
+/**
+ * The one fetch's listings each alert of the query keeps: all of them, or those that pass its words in and out (issue
+ * 40). Words are not part of the params key, so alerts that differ only in them share the fetch; each is compared with
+ * its own listings only, filtered once per distinct words in the group.
+ */
+export function listingsByWords(listings: readonly Listing[]): (wordsKey: string) => readonly Listing[] {
+  const kept = new Map<string, readonly Listing[]>([['', listings]]);
+  return (key) => {
+    let mine = kept.get(key);
+    if (!mine) {
+      const words = wordsFromKey(key);
+      mine = words ? listings.filter((l) => passesWords(words, l)) : listings;
+      kept.set(key, mine);
+    }
+    return mine;
+  };
 }
 
 /** The listings' ids and locations: a run reads what its channels were posted of these only (the same flat shares a location). */

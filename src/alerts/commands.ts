@@ -3,7 +3,15 @@
 import { formatDistanceStrict } from 'date-fns';
 import type { LocationResolver } from '../locations/index.js';
 import type { Logger } from '../log.js';
-import { alertRefusal, deliveryNote, parseCommand, summarize, takeDeliveryWords, type Query } from '../query/index.js';
+import {
+  alertRefusal,
+  deliveryNote,
+  parseCommand,
+  summarize,
+  takeDeliveryWords,
+  wordsKey,
+  type Query,
+} from '../query/index.js';
 import { runLeased } from '../jobs/index.js';
 import type { AlertsRepo, LeaseRepo, OutboxRepo, AlertRow } from '../store/index.js';
 import type { Block, Reply } from '../views/model.js';
@@ -11,7 +19,7 @@ import { ephemeral, limitReached, StandingOrderCommands, type OrderContext } fro
 import { foldSameFlats } from '../views/same-flat.js';
 import type { AlertCommand } from '../ports/order-command.js';
 import { ALERTS_HELP, ALERT_LANGUAGE } from './language.js';
-import { postedQueryOf } from './channel.js';
+import { listingsByWords, postedQueryOf } from './channel.js';
 import { compare } from './compare.js';
 import { renderDelivery, decodePayload } from './messages.js';
 import type { AlertsApi } from './contracts.js';
@@ -162,6 +170,7 @@ export class AlertCommands {
         operation: query.operation,
         paramsKey: paramsKey(saved),
         summary,
+        words: wordsKey(saved.query.words),
       },
       this.o.limits,
     );
@@ -201,13 +210,10 @@ export class AlertCommands {
           record: false,
         },
         async (fence) => {
-          const { listings, complete } = await fetchListings(
-            this.o.api,
-            query.operation,
-            canonicalParams(saved),
-            this.o,
-            () => true,
-          );
+          const fetched = await fetchListings(this.o.api, query.operation, canonicalParams(saved), this.o, () => true);
+          // What this alert keeps of them (its words, as each run filters them): the rest is not its to have seen.
+          const listings = listingsByWords(fetched.listings)(row.words);
+          const { complete } = fetched;
           const cmp = compare([], listings, { primed: false, priceDropPct: this.o.priceDropPct });
           const recorded = await this.o.repo.commitRun(
             { searchId: row.id, at: this.now, seen: cmp.seen, deliveries: [], primed: true, clearError: false },
@@ -295,13 +301,10 @@ export class AlertCommands {
       );
     const seen = await this.o.repo.seen(row.id);
     const seenIds = new Set(seen.map((s) => s.propertyId));
-    const { listings } = await fetchListings(
-      this.o.api,
-      saved.query.operation,
-      canonicalParams(saved),
-      this.o,
-      (records) => records.every((r) => !seenIds.has(r.property_id)),
+    const fetched = await fetchListings(this.o.api, saved.query.operation, canonicalParams(saved), this.o, (records) =>
+      records.every((r) => !seenIds.has(r.property_id)),
     );
+    const listings = listingsByWords(fetched.listings)(row.words);
     const primed = row.primedAt !== null;
     // What the channel was posted (by its other alerts) is not posted again by this one (channel.ts), so not previewed
     // either.

@@ -3,7 +3,7 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { OPERATIONS, type OperationName } from '../api/operations.js';
-import { ALERTABLE, toParams, type Query } from '../query/index.js';
+import { ALERTABLE, toParams, wordsSchema, type Query } from '../query/index.js';
 
 // The rule lives with the command language, so the bot offers "Save as alert" by the rule that accepts it.
 export { ALERTABLE, notAlertable } from '../query/index.js';
@@ -20,6 +20,8 @@ const savedQueryV1 = z.object({
     params: z.record(z.string(), z.string()),
     location: z.string().nullable(),
     unknownWords: z.array(z.string()),
+    // Words in and out (issue 40): checked in each run's listings for this alert only (channel.ts), never sent.
+    words: wordsSchema,
   }),
   location: z.object({ id: z.number().int().nonnegative(), name: z.string() }),
 });

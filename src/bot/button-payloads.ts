@@ -5,7 +5,7 @@
 // 2nd answer to "to rent or to buy?", `.l2` the listings of the 3rd agent or brokerage the cards name).
 import { z } from 'zod';
 import { OPERATION_NAMES, operationSpec, type OperationName } from '../api/operations.js';
-import type { Query } from '../query/index.js';
+import { wordsSchema, type Query } from '../query/index.js';
 import { PERSON_LISTINGS, type PersonRef } from '../views/index.js';
 import { CARD_OPERATIONS } from './render-results.js';
 import { MAX_SEEN } from './snapshot.js';
@@ -44,6 +44,8 @@ export const querySchema = z.object({
   corrections: z.array(z.string().max(300)).max(20).optional(),
   // Price per sqft: filtered on what the service returns, so it must survive Next, Previous and "Did you mean".
   perSqft: z.object({ min: z.number().nonnegative().optional(), max: z.number().nonnegative().optional() }).optional(),
+  // Words in and out: checked in what the service returns, so they too must survive Next, Previous and Save.
+  words: wordsSchema,
 }) satisfies z.ZodType<Query>;
 
 const pageNumber = z.number().int().min(0).max(MAX_PAGE);

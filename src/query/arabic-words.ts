@@ -50,6 +50,8 @@ export const ARABIC_WORDS: readonly (readonly [string, ...string[]])[] = [
   ["maid's room", 'غرفة خادمة', 'غرفة خادمه', 'غرفة عاملة'],
   ['parking', 'موقف', 'موقف سيارات', 'باركينج'],
   ['pets allowed', 'يسمح بالحيوانات', 'مسموح بالحيوانات'],
+  // Words in and out (words.ts): "بدون مشاركة" is `without` and the word; "بدون فرش" stays unfurnished (longer).
+  ['without', 'بدون', 'من غير', 'ماعدا', 'باستثناء'],
   // Sorts
   ['cheapest', 'الأرخص', 'أرخص', 'الارخص'],
   ['most expensive', 'الأغلى', 'أغلى'],

@@ -3,6 +3,7 @@
 import { OPERATIONS, type OperationName, type OperationSpec } from '../api/operations.js';
 import { SORTS_BY_FAMILY, sortPhrase } from './build.js';
 import type { Family, Query } from './types.js';
+import { wordsText } from './words.js';
 import {
   AMENITY_PHRASES,
   COMPLETION_PHRASES,
@@ -147,5 +148,6 @@ export function formatQuery(query: Query): string {
   if (p.toDate) parts.push(`to ${p.toDate}`);
   if (p.location) parts.push(phraseFor(EMIRATE_PHRASES, 'emirate', p.location));
   if (p.page !== undefined) parts.push(`page ${Number(p.page) + 1 - (spec.firstPage ?? 1)}`);
+  parts.push(wordsText(query.words));
   return parts.filter((x): x is string => x !== undefined && x !== '').join(' ');
 }

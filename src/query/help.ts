@@ -102,6 +102,12 @@ function filterLines(verb: Verb): string[] {
   if (has('furnishing')) line('Furnishing', canonicalPhrases(FURNISHING_PHRASES).join(', '));
   if (has('completion_status')) line('Completion', canonicalPhrases(COMPLETION_PHRASES).join(', '));
   if (has('amenities')) line('Amenities', canonicalPhrases(AMENITY_PHRASES).join(', '));
+  // Words in and out (words.ts) work on listings: rent, buy and an agent's or brokerage's listings.
+  if (has('price_max') && verb.family !== 'transactions' && verb.family !== 'projects')
+    line(
+      'Words in and out',
+      '-shared, -"bed space", without shared, no shared (بدون), +"sea view" (must have), not by allsopp or not by "Allsopp & Allsopp" (not listed by that brokerage; not by 1005, its number): checked in each listing\'s title, description and amenities, never sent',
+    );
   if (has('period')) {
     line(
       'Period',

@@ -12,3 +12,5 @@ export { asTyped, type CommandStyle } from './typed.js';
 export { deliveryNote, takeDeliveryWords, type DeliveryWords } from './delivery.js';
 export { ALERTABLE, alertRefusal, notAlertable } from './alertable.js';
 export { arabicNameOf, hasArabic, readArabic } from './arabic.js';
+export { wordsKey, wordsFromKey, wordsSchema, type Words } from './words.js';
+export { passesWords } from './words-match.js';

@@ -13,6 +13,7 @@ import { ParseError, fail, withNotes, type Family, type ParseResult, type Query 
 import { typedWithSlash } from './small-talk.js';
 import { correctionFor, isFilterWord, isWholeFilter } from './typos.js';
 import { verblessIntent } from './verbless.js';
+import { takeWords, withWords } from './words.js';
 import {
   ADREC_TYPES,
   AMENITY_PHRASES,
@@ -88,8 +89,10 @@ function parse(text: string): Query {
   const unmentioned = withoutMention(arabic ?? text);
   const typed = withoutPrefix(tokenize(unmentioned.text));
   const chat = dropChatWords(typed, unmentioned.mention);
+  // Words in and out ("-shared", "not by allsopp") are read first: they are checked in listings, never sent.
+  const said = takeWords(chat.tokens);
   // "@manzil /rent …": the slash after the mention is the command's own.
-  const tokens = spellOutNumbers(chat.tokens === typed ? typed : withoutPrefix(chat.tokens), knownAreaAt);
+  const tokens = spellOutNumbers(chat.tokens === typed ? said.tokens : withoutPrefix(said.tokens), knownAreaAt);
   if (tokens.length === 0)
     fail('Tell me what to look for, like "/rent marina 2br under 120k". Say "help" to see everything I can do.');
   const reading = readVerb(tokens);
@@ -98,7 +101,7 @@ function parse(text: string): Query {
     ...(arabic === undefined ? [] : [arabicNote(arabic)]),
     ...chatNotes(reading.sentence ? chat.said : [...chat.said, ...chat.polite]),
   ];
-  return withNotes(notes, () => readReading(reading, text));
+  return withWords(said.words, () => withNotes(notes, () => readReading(reading, text)));
 }
 
 function readReading(reading: Reading, text: string): Query {

@@ -1,5 +1,6 @@
 // Query -> one line saying back what was understood:
 // "2-bedroom apartments for rent in Dubai Marina, up to AED 120,000 a year, newest first".
+import { wordsSummary } from './words.js';
 import type { AMENITIES } from '../api/operations.js';
 import { OPERATIONS, type OperationSpec } from '../api/operations.js';
 import { amountText, grouped, PLUS_UP_TO } from './numbers.js';
@@ -149,7 +150,8 @@ function perSqftWords(perSqft: Query['perSqft'], per: string): string | undefine
  */
 /** `agentName`: who an agent's listings are of, when known ("Listings of Olga Mueller (agent 207502)"). */
 export function summarize(query: Query, locationName?: string, agentName?: string): string {
-  const line = describe(query, locationName, agentName);
+  const said = wordsSummary(query.words);
+  const line = [describe(query, locationName, agentName), ...said].join(', ');
   return query.corrections?.length ? `${line} (${query.corrections.join('; ')})` : line;
 }
 

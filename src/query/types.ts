@@ -22,6 +22,21 @@ export interface Query {
   perSqft?: { min?: number; max?: number };
   /** Asked "how many …": the reply opens with the count (never sent). Absent otherwise. */
   count?: true;
+  /**
+   * Words in and out (`-shared`, `+"sea view"`, `not by allsopp`: words.ts). The service has no such filter, so they
+   * are never sent: Manzil checks them in each listing it returns (words-match.ts). Absent when none were said.
+   */
+  words?: Words;
+}
+
+/** The words of a command, lower case, each list without repeats; absent lists are empty. */
+export interface Words {
+  /** Listings whose text has any of these are left out. */
+  exclude?: string[];
+  /** Only listings whose text has every one of these are kept. */
+  require?: string[];
+  /** Listings of a brokerage (or agent) whose name has any of these are left out; digits alone: a brokerage's id. */
+  notBy?: string[];
 }
 
 /** What a refusal offers instead, when it can tell: "Did you mean 75,000?" and the search that would run. */

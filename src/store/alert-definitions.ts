@@ -56,7 +56,13 @@ export function createAlertDefinitionRepo(store: Store, now: () => number = Date
     create(input: NewAlert, limits: AlertLimits): CreateResult {
       return tx((): CreateResult => {
         const [same] = read(
-          and(ofKind, eq(o.channel, input.channel), eq(o.service, input.service), eq(a.paramsKey, input.paramsKey)),
+          and(
+            ofKind,
+            eq(o.channel, input.channel),
+            eq(o.service, input.service),
+            eq(a.paramsKey, input.paramsKey),
+            eq(a.words, input.words ?? ''),
+          ),
           [],
         );
         if (same) return { ok: false, reason: 'duplicate', existing: same };

@@ -146,6 +146,12 @@ export const alertFields = sqliteTable(
     /** Canonical endpoint parameters (no page, no sort): searches with the same key are fetched once per run. */
     paramsKey: text('params_key').notNull(),
     summary: text('summary').notNull(),
+    /**
+     * Its words in and out (issue 40: `-shared`, `not by allsopp`) as one canonical key (query/words.ts wordsKey), ''
+     * for none: checked in each run's listings for this alert alone, never part of the params key, so alerts that differ
+     * only in their words still share one fetch. Two alerts of a channel are the same alert when key and words agree.
+     */
+    words: text('words').notNull().default(''),
     /** Set by the first run, which records what exists and posts nothing. */
     primedAt: integer('primed_at'),
     errorSince: integer('error_since'),

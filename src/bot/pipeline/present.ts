@@ -11,6 +11,7 @@ import { noResultsText } from '../no-results.js';
 import { planPage } from '../paging.js';
 import { noPersonListings, offersPersonButtons, pagePeople, personButtons } from '../people.js';
 import { perSqftFilter, type PerSqftFilter } from '../per-sqft-filter.js';
+import { wordsFilter, type WordsFilter } from '../words-filter.js';
 import { cardGroups, fitCardButtons, groupListingIds, renderGroups } from '../render-results.js';
 import { MAX_SEEN, SMALLEST_FULL_PAGE, nextCursor, previousCursor } from '../snapshot.js';
 import type { Fetched, Window } from './fetch.js';
@@ -22,7 +23,9 @@ export async function presentPage(view: PageView, answer: Fetched): Promise<Draf
   const { operation: op, result } = answer.outcome;
   const { query, location, surface } = view;
   const spec = operationSpec(op);
-  const filter = perSqftFilter(query, op);
+  const sqft = perSqftFilter(query, op);
+  const words = wordsFilter(query);
+  const filter = bothFilters(sqft, words);
   const laid = answer.window
     ? byCard(view, answer.window, filter)
     : await wholePage(view, answer, result.records.length, filter);
@@ -59,9 +62,12 @@ export async function presentPage(view: PageView, answer: Fetched): Promise<Draf
         kind: 'text',
         text: countLine({ total: result.totalItems, read: kept, more: next !== undefined, noun: 'listings' }),
       });
-    if (filter) blocks.push({ kind: 'context', text: filter.said(kept, considered, next !== undefined) });
+    if (sqft) blocks.push({ kind: 'context', text: sqft.said(kept, considered, next !== undefined) });
     if (laid.arrived > 0) blocks.push({ kind: 'context', text: arrivedText(laid.arrived) });
-    if (shown.length === 0 && filter && considered > 0) {
+    if (shown.length === 0 && words && considered > 0 && laid.byWords === considered) {
+      // The service did answer: the words left everything out, which is not "no results".
+      blocks.push({ kind: 'text', text: words.allExcluded(considered, next !== undefined) });
+    } else if (shown.length === 0 && sqft && considered > 0) {
       blocks.push({
         kind: 'text',
         text: next
@@ -102,7 +108,9 @@ export async function presentPage(view: PageView, answer: Fetched): Promise<Draf
     if (saveable) buttons.push({ label: 'Save as alert', action: 'save', token: `${row}.s`, style: 'primary' });
     if (buttons.length > 0) blocks.push({ kind: 'actions', buttons });
     if (picker) blocks.push({ kind: 'location-picker', token: `${row}.r`, placeholder: 'Refine: another location…' });
-    return { text: shown.length > 0 ? `${summary}: ${shown.length} shown` : `${summary}: no results`, blocks };
+    const excluded = shown.length === 0 && words !== undefined && considered > 0 && laid.byWords === considered;
+    const none = excluded ? 'every listing excluded by your words' : 'no results';
+    return { text: shown.length > 0 ? `${summary}: ${shown.length} shown` : `${summary}: ${none}`, blocks };
   }
 }
 
@@ -110,9 +118,11 @@ export async function presentPage(view: PageView, answer: Fetched): Promise<Draf
 interface Laid {
   shownGroups: FlatGroup<unknown>[];
   firstNumber: number;
-  /** Cards a price-per-sqft filter looked at for this page, and those it kept. */
+  /** Cards the filters (price per sqft, words) looked at for this page, and those they kept. */
   considered: number;
   kept: number;
+  /** Of those looked at, the ones the words left out. */
+  byWords: number;
   next?: Position | undefined;
   previous?: Position | undefined;
   /** Listings found new since the search on the pages read: said, not shown. */
@@ -120,7 +130,7 @@ interface Laid {
 }
 
 /** A chat page of a result shown card by card: the cards its snapshot took (bot/snapshot.ts). */
-function byCard(view: PageView, { cursor, taken }: Window, filter: PerSqftFilter | undefined): Laid {
+function byCard(view: PageView, { cursor, taken }: Window, filter: PageFilter | undefined): Laid {
   const keeps = (g: FlatGroup<unknown>) => !filter || filter.keeps(g.listing);
   const shownGroups = taken.cards.filter(keeps);
   const keptSkipped = taken.skipped.filter(keeps).length;
@@ -132,6 +142,7 @@ function byCard(view: PageView, { cursor, taken }: Window, filter: PerSqftFilter
     firstNumber: cursor.shown + keptSkipped + 1,
     considered: taken.cards.length,
     kept: shownGroups.length,
+    byWords: filter?.byWords(taken.cards) ?? 0,
     ...(further ? { next: { offset: 0, ...after } } : {}),
     ...(before ? { previous: { offset: 0, ...before } } : {}),
     arrived: after.arrived.length,
@@ -143,7 +154,7 @@ async function wholePage(
   view: PageView,
   answer: Fetched,
   records: number,
-  filter: PerSqftFilter | undefined,
+  filter: PageFilter | undefined,
 ): Promise<Laid> {
   const { operation: op, result } = answer.outcome;
   const fetched = cardGroups(op, result.records);
@@ -167,6 +178,7 @@ async function wholePage(
     firstNumber: plan.firstNumber,
     considered: fetched.length,
     kept: groups.length,
+    byWords: filter?.byWords(fetched) ?? 0,
     next,
     previous: paged ? plan.previous : undefined,
     arrived: 0,
@@ -175,3 +187,18 @@ async function wholePage(
 
 const arrivedText = (n: number) =>
   `${n} new listing${n === 1 ? '' : 's'} since you searched, left out so these pages stay as they were: search again to see ${n === 1 ? 'it' : 'them'}.`;
+
+/** What a page's cards are kept by: the price per sqft and the words, both when both were said. */
+interface PageFilter {
+  keeps(listing: unknown): boolean;
+  /** How many of these cards the words leave out. */
+  byWords(groups: readonly FlatGroup<unknown>[]): number;
+}
+
+function bothFilters(sqft: PerSqftFilter | undefined, words: WordsFilter | undefined): PageFilter | undefined {
+  if (!sqft && !words) return undefined;
+  return {
+    keeps: (l) => (!sqft || sqft.keeps(l)) && (!words || words.keeps(l)),
+    byWords: (groups) => (words ? groups.filter((g) => !words.keeps(g.listing)).length : 0),
+  };
+}

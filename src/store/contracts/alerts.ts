@@ -18,6 +18,8 @@ export interface AlertFieldsRow {
   /** Canonical endpoint parameters (no page, no sort): searches with the same key are fetched once per run. */
   paramsKey: string;
   summary: string;
+  /** Its words in and out as one key (query/words.ts wordsKey), '' for none: never part of the params key. */
+  words: string;
   /** Set by the first run, which records what exists and posts nothing. */
   primedAt: number | null;
   errorSince: number | null;
@@ -32,7 +34,8 @@ export interface AlertRow extends StandingOrderRow, AlertFieldsRow {}
 export type NewAlert = Pick<
   AlertRow,
   'service' | 'channel' | 'owner' | 'text' | 'query' | 'operation' | 'paramsKey' | 'summary'
->;
+> &
+  Partial<Pick<AlertRow, 'words'>>;
 
 export interface AlertLimits {
   perChannel: number;
@@ -51,8 +54,8 @@ export type CreateResult = Created<AlertRow, AlertRefusal>;
  */
 export interface AlertDefinitionRepo extends StandingOrderRepo<AlertRow, string> {
   /**
-   * Saves a search as `Created` promises (./standing-orders.ts), refusing first the same search (same service and
-   * canonical query) saved in the channel already, a double click on "Save as alert", then the per-channel and
+   * Saves a search as `Created` promises (./standing-orders.ts), refusing first the same search (same service,
+   * canonical query and words) saved in the channel already, a double click on "Save as alert", then the per-channel and
    * per-owner limits.
    */
   create(input: NewAlert, limits: AlertLimits): Promise<CreateResult>;

@@ -58,7 +58,13 @@ export function createPgAlertDefinitionRepo(store: PgStore, now: () => number = 
         await lockOwner(tx, input.owner);
         const [same] = await read(
           tx,
-          and(ofKind, eq(o.channel, input.channel), eq(o.service, input.service), eq(a.paramsKey, input.paramsKey)),
+          and(
+            ofKind,
+            eq(o.channel, input.channel),
+            eq(o.service, input.service),
+            eq(a.paramsKey, input.paramsKey),
+            eq(a.words, input.words ?? ''),
+          ),
           [],
         ).limit(1);
         if (same) return { ok: false, reason: 'duplicate', existing: same };

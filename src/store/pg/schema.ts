@@ -121,6 +121,8 @@ export const alertFields = pgTable(
     operation: text('operation').notNull(),
     paramsKey: text('params_key').notNull(),
     summary: text('summary').notNull(),
+    // Words in and out, as in ../schema.ts.
+    words: text('words').notNull().default(''),
     primedAt: ms('primed_at'),
     errorSince: ms('error_since'),
     errorReported: boolean('error_reported').notNull().default(false),

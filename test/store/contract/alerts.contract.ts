@@ -140,6 +140,22 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       expect(await db.alerts.count()).toBe(3);
     });
 
+    it("keeps an alert's words: the same query with other words is another alert, with the same words the same one", async () => {
+      const words = JSON.stringify({ exclude: ['shared'], require: [], notBy: [] });
+      const plain = await saved('marina');
+      expect(plain.words).toBe('');
+      const worded = await saved('marina', { words });
+      expect(worded.words).toBe(words);
+      expect((await db.alerts.byId(worded.id))!.words).toBe(words);
+      // Both are one query: they share a part of a run (one fetch).
+      expect(worded.paramsKey).toBe(plain.paramsKey);
+      expect(await db.alerts.create(search('marina', { words }), LIMITS)).toEqual({
+        ok: false,
+        reason: 'duplicate',
+        existing: worded,
+      });
+    });
+
     it('keeps to the per-channel limit, whoever saves, and takes one again after a removal', async () => {
       const limits = { perChannel: 2, perOwner: 10 };
       const first = await saved('marina', {}, limits);
