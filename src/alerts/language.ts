@@ -7,10 +7,47 @@ import { orderText, parseOrder, type OrderLanguage, type Refused } from '../stan
 export const ALERTS_HELP = [
   'Alerts post new listings for a saved search to this channel, once each:',
   '`/alerts add rent marina 2br under 120k`: save a search (or press "Save as alert" under any search)',
-  '`/alerts list`: the alerts of this channel, numbered',
-  '`/alerts pause 2`, `/alerts resume 2`, `/alerts remove 2`: only whoever saved it, or an admin',
+  '`/alerts add me rent marina 2br`: an alert of your own, sent to your direct messages with me (or "Save for me")',
+  '`/alerts list`: the alerts of this channel, numbered, and your own ones ("to me")',
+  '`/alerts pause 2`, `/alerts resume 2`, `/alerts remove 2`: only whoever saved it, or an admin (`/alerts pause me 1`: your own)',
   '`/alerts test 2`: check now and show what would be posted, posting nothing',
 ].join('\n');
+
+/**
+ * Words that ask for an alert to the person's direct messages rather than to the channel: a leading `me` (`/alerts add
+ * me rent marina`), "for me", "privately", "DM me", "to my DMs". Taken out of the search, which is read without them.
+ */
+const PERSONAL_LEAD =
+  /^(?:(?:just\s+|only\s+)?(?:to|for)\s+(?:me|myself)|me|dm(?:\s+me)?|privately)(?:\s*[:,-]\s*|\s+|$)/i;
+const PERSONAL_ANYWHERE = new RegExp(
+  [
+    '(?:alert|message|notify|tell|ping|send)\\s+me\\s+(?:privately|in\\s+private|by\\s+dm|directly)',
+    '(?:dm|pm)\\s+me',
+    '(?:privately|in\\s+private)',
+    '(?:by|via|in|to)\\s+(?:a\\s+)?(?:dms?|direct\\s+messages?|my\\s+dms?|my\\s+direct\\s+messages)',
+    '(?:just|only)\\s+(?:to|for)\\s+me',
+  ]
+    .map((p) => `(?<![\\p{L}\\p{N}])(?:${p})(?![\\p{L}\\p{N}])`)
+    .join('|'),
+  'giu',
+);
+
+/** `add`'s text read for the personal words: whether it asks for the person's DMs, and the search without them. */
+export function personalWords(text: string): { to?: 'me'; search: string } {
+  let search = text.trim();
+  let mine = false;
+  const lead = PERSONAL_LEAD.exec(search);
+  if (lead) {
+    mine = true;
+    search = search.slice(lead[0].length);
+  }
+  const rest = search.replace(PERSONAL_ANYWHERE, () => {
+    mine = true;
+    return ' ';
+  });
+  search = rest.replace(/\s+/g, ' ').replace(/^[\s,:-]+|[\s,:-]+$/g, '');
+  return mine ? { to: 'me', search } : { search: text.trim() };
+}
 
 export const ALERT_LANGUAGE: OrderLanguage<AlertCommand> = {
   kind: 'alert',
@@ -19,14 +56,19 @@ export const ALERT_LANGUAGE: OrderLanguage<AlertCommand> = {
   help: ALERTS_HELP,
   addWords: ['add', 'save', 'new'],
   add: {
-    parse: (search) => ({ kind: 'alert', sub: 'add', search }),
+    parse: (text) => {
+      const { to, search } = personalWords(text);
+      return { kind: 'alert', sub: 'add', search, ...(to ? { to } : {}) };
+    },
     text: (c) => {
       if (c.sub !== 'add') return '';
-      if ('search' in c) return c.search.trim();
-      return formatQuery(c.area ? { ...c.query, location: c.area.name } : c.query);
+      const me = c.to === 'me' ? 'me ' : '';
+      if ('search' in c) return `${me}${c.search.trim()}`;
+      return `${me}${formatQuery(c.area ? { ...c.query, location: c.area.name } : c.query)}`;
     },
   },
   inspect: ['test'],
+  personal: true,
 };
 
 /** `/alerts` text (after the command) as a command, or why it is none.

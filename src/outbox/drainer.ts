@@ -19,7 +19,7 @@ import type { Delivery, DeliveryDeps, DrainReport } from './types.js';
 export type { DeliveryDeps, DeliveryOptions, DrainReport } from './types.js';
 
 /** What a channel's worker does after one entry: go on, or hold the rest of the channel's queue until a time. */
-type Next = { holdUntil?: number };
+type Next = { holdUntil?: number; parkRest?: string };
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** Event-loop lateness above which posts wait (chat's acknowledgements need the loop). */
@@ -228,6 +228,13 @@ export class OutboxDrainer implements Delivery {
       for (let k = 0; k < 20 && late > 0 && this.lag.ms > late && !this.stopped; k++) await sleep(this.lag.ms);
       const next = await this.deliver(entry, report);
       if (next.holdUntil !== undefined) return outbox.requeue(entries.slice(i + 1), next.holdUntil);
+      if (next.parkRest !== undefined) {
+        // A person who cannot receive now will not until they act: the rest of their queue ends too, unsent, rather
+        // than meeting the same refusal once per entry.
+        const log = this.deps.logger.child({ part: 'outbox', channel });
+        for (const other of entries.slice(i + 1)) await this.park(other, next.parkRest, report, log);
+        return;
+      }
     }
   }
 
@@ -427,6 +434,16 @@ export class OutboxDrainer implements Delivery {
       case 'rejected':
         await this.park(entry, failure.message, report, log);
         return {};
+      case 'recipient_unavailable': {
+        await this.park(entry, failure.message, report, log);
+        log.warn('this person cannot receive direct messages from the bot: their alerts here are paused', {
+          error: failure.message,
+        });
+        await this.deps
+          .onRecipientGone?.(entry.channel, failure.message)
+          .catch((e: unknown) => log.error('could not pause the alerts of a person who cannot receive', { error: e }));
+        return { parkRest: failure.message };
+      }
       case 'retry':
       case 'maybe_posted': {
         const attempts = entry.attempts + 1;

@@ -12,14 +12,21 @@ export type OrderKind = 'alert' | 'digest';
  */
 export type SharedCommand<K extends OrderKind> =
   | { kind: K; sub: 'help' | 'list' }
-  | { kind: K; sub: 'pause' | 'remove'; number: number }
-  | { kind: K; sub: 'resume'; number?: number };
+  | { kind: K; sub: 'pause' | 'remove'; number: number; to?: 'me' }
+  | { kind: K; sub: 'resume'; number?: number; to?: 'me' };
 
 /** An alert to save: a search in the command language, as typed, or one already parsed (and its area, if looked up). */
 export type AlertSpec = { search: string } | { query: Query; area?: { id: number; name: string } };
 
+/**
+ * `to: 'me'`: a personal alert, posted to the person's direct messages with the bot rather than to the channel
+ * (`/alerts add me …`, "Save for me"); on a numbered command, that person's own alert of that number (`/alerts pause me
+ * 2`).
+ */
 export type AlertCommand =
-  SharedCommand<'alert'> | ({ kind: 'alert'; sub: 'add' } & AlertSpec) | { kind: 'alert'; sub: 'test'; number: number };
+  | SharedCommand<'alert'>
+  | ({ kind: 'alert'; sub: 'add'; to?: 'me' } & AlertSpec)
+  | { kind: 'alert'; sub: 'test'; number: number; to?: 'me' };
 
 export type DayName = 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday';
 
