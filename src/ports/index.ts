@@ -22,6 +22,7 @@ export { isSharedPool, personIn, personOf, personalTarget, scopeOf, teamOf } fro
 export { delegateTo } from './chat-core.js';
 export {
   areaList,
+  personalWords,
   type AlertCommand,
   type AlertSpec,
   type DayName,
