@@ -53,6 +53,9 @@ const DM_REFUSALS: Readonly<Record<string, string>> = {
   is_archived: 'the direct message is closed',
   not_in_channel: 'the app is not in the direct message',
   no_permission: 'the app may not write to this person',
+  // The app was installed before it asked for im:write: only a reinstall helps, and posting elsewhere still works, so
+  // the person's alerts pause (with this reason) rather than the whole of Slack.
+  missing_scope: 'the app cannot open direct messages: reinstall it to grant im:write',
 };
 
 function dmFailure(e: unknown): PostFailure {
