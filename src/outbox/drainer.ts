@@ -9,6 +9,7 @@
 // - rejected (the message itself, in every plainer form): parked at once.
 // One worker per channel, at most one message a second in each; a slow or throttled channel never holds the others.
 import type { Logger } from '../log.js';
+import { parkEach, recipientGone } from './recipient.js';
 import { PostFailure, type ChatPoster, type FailureOutcome, type LookupResult } from '../ports/index.js';
 import { INTERRUPTED, type ClaimedEntry } from '../store/index.js';
 import { PlatformGate } from './platform-gate.js';
@@ -228,13 +229,10 @@ export class OutboxDrainer implements Delivery {
       for (let k = 0; k < 20 && late > 0 && this.lag.ms > late && !this.stopped; k++) await sleep(this.lag.ms);
       const next = await this.deliver(entry, report);
       if (next.holdUntil !== undefined) return outbox.requeue(entries.slice(i + 1), next.holdUntil);
-      if (next.parkRest !== undefined) {
-        // A person who cannot receive now will not until they act: the rest of their queue ends too, unsent, rather
-        // than meeting the same refusal once per entry.
-        const log = this.deps.logger.child({ part: 'outbox', channel });
-        for (const other of entries.slice(i + 1)) await this.park(other, next.parkRest, report, log);
-        return;
-      }
+      // A person who cannot receive now will not until they act: the rest of their queue ends too, unsent.
+      const gone = next.parkRest;
+      if (gone !== undefined)
+        return parkEach(entries.slice(i), (e, log) => this.park(e, gone, report, log), this.deps.logger);
     }
   }
 
@@ -434,16 +432,9 @@ export class OutboxDrainer implements Delivery {
       case 'rejected':
         await this.park(entry, failure.message, report, log);
         return {};
-      case 'recipient_unavailable': {
-        await this.park(entry, failure.message, report, log);
-        log.warn('this person cannot receive direct messages from the bot: their alerts here are paused', {
-          error: failure.message,
-        });
-        await this.deps
-          .onRecipientGone?.(entry.channel, failure.message)
-          .catch((e: unknown) => log.error('could not pause the alerts of a person who cannot receive', { error: e }));
+      case 'recipient_unavailable':
+        await recipientGone(this.deps, entry.channel, failure.message, log);
         return { parkRest: failure.message };
-      }
       case 'retry':
       case 'maybe_posted': {
         const attempts = entry.attempts + 1;
