@@ -19,6 +19,11 @@ export function parseDiscordChannel(channel: string): { guildId: string; channel
   return m ? { guildId: m[1]!, channelId: m[2]! } : undefined;
 }
 
+/** The person of a personal target (`discord:<guild>:@<userId>`: their DMs with the bot); undefined for a channel. */
+export function discordPerson(channel: string): string | undefined {
+  return /^discord:(?:\d{1,25}|@me):@(\d{1,25})$/.exec(channel)?.[1];
+}
+
 /** What an interaction without a channel is told, only to the person. */
 export const NO_CHANNEL_TEXT =
   'Manzil could not tell which channel this came from. Try again in a server channel or a DM with Manzil.';

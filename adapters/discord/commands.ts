@@ -9,6 +9,7 @@ import {
 import { SLASH_COMMANDS, type SlashCommand } from '../../src/bot/index.js';
 import {
   areaList,
+  personalWords,
   type DayName,
   type DigestWhen,
   type OrderCommand,
@@ -87,6 +88,12 @@ const numbered =
         .setMaxValue(10_000),
     );
 
+/** An alert's number, and whether it is one of the person's own (to their DMs, "to me" in the list). */
+const numberedAlert: SubcommandOptions = (s) =>
+  numbered('alert')(s).addBooleanOption((o) =>
+    o.setName('mine').setDescription('Your own alert, sent to your direct messages ("to me" in the list)'),
+  );
+
 const areas: SubcommandOptions = (s) =>
   s.addStringOption((o) =>
     o
@@ -101,18 +108,22 @@ const areas: SubcommandOptions = (s) =>
 const SUBCOMMAND_OPTIONS: Readonly<Record<'alerts' | 'digest', Readonly<Record<string, SubcommandOptions>>>> = {
   alerts: {
     add: (s) =>
-      s.addStringOption((o) =>
-        o
-          .setName('query')
-          .setDescription('The search, e.g. rent marina 2br under 120k')
-          .setRequired(true)
-          .setAutocomplete(true)
-          .setMaxLength(QUERY_MAX),
-      ),
-    pause: numbered('alert'),
-    resume: numbered('alert'),
-    remove: numbered('alert'),
-    test: numbered('alert'),
+      s
+        .addStringOption((o) =>
+          o
+            .setName('query')
+            .setDescription('The search, e.g. rent marina 2br under 120k')
+            .setRequired(true)
+            .setAutocomplete(true)
+            .setMaxLength(QUERY_MAX),
+        )
+        .addBooleanOption((o) =>
+          o.setName('for_me').setDescription('Send it to your direct messages rather than to this channel'),
+        ),
+    pause: numberedAlert,
+    resume: numberedAlert,
+    remove: numberedAlert,
+    test: numberedAlert,
   },
   digest: {
     add: (s) =>
@@ -176,6 +187,8 @@ export interface CommandInput {
   query?: string | null | undefined;
   location?: string | null | undefined;
   number?: number | null | undefined;
+  /** `/alerts add`'s `for_me`, or the numbered subcommands' `mine`: a personal alert, to the person's DMs. */
+  mine?: boolean | null | undefined;
   /** `/digest add` and `/digest now`: the areas, comma-separated; with add, the schedule, day and time of day. */
   areas?: string | null | undefined;
   schedule?: string | null | undefined;
@@ -219,9 +232,15 @@ export function orderOf(input: CommandInput): OrderCommand | undefined {
   const sub = input.subcommand ?? '';
   const number = input.number ?? undefined;
   if (input.name === 'alerts') {
-    if (sub === 'add') return { kind: 'alert', sub, search: (input.query ?? '').trim() };
-    if (sub === 'test' && number !== undefined) return { kind: 'alert', sub, number };
-    return sharedOrder('alert', sub, number);
+    const me = input.mine === true ? { to: 'me' as const } : {};
+    if (sub === 'add') {
+      // "me rent marina", "rent marina privately" in the query say the same as the option.
+      const { to, search } = personalWords(input.query ?? '');
+      return { kind: 'alert', sub, search, ...(to ? { to } : me) };
+    }
+    if (sub === 'test' && number !== undefined) return { kind: 'alert', sub, number, ...me };
+    const shared = sharedOrder('alert', sub, number);
+    return shared && 'number' in shared && shared.number !== undefined ? { ...shared, ...me } : shared;
   }
   if (input.name !== 'digest') return undefined;
   const areas = areaList(input.areas ?? '');

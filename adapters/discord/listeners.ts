@@ -79,6 +79,7 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
       query: i.options.getString('query'),
       location: i.options.getString('location'),
       number: i.options.getInteger('number'),
+      mine: i.options.getBoolean('for_me') ?? i.options.getBoolean('mine'),
       areas: i.options.getString('places'),
       schedule: i.options.getString('schedule'),
       day: i.options.getString('day'),

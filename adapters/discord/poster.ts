@@ -4,7 +4,12 @@
 // twice.
 // A chart goes in the same request, as a file (multipart) that its embed shows: the upload and the message are one.
 import { createHash } from 'node:crypto';
-import { Routes, type REST, type RESTPostAPIChannelMessageResult } from 'discord.js';
+import {
+  Routes,
+  type REST,
+  type RESTPostAPIChannelMessageResult,
+  type RESTPostAPICurrentUserCreateDMChannelResult,
+} from 'discord.js';
 import type { Reply } from '../../src/bot/index.js';
 import {
   PostFailure,
@@ -15,7 +20,7 @@ import {
 } from '../../src/ports/index.js';
 import { DISCORD_LIMITS as L } from './limits.js';
 import { discordOutcome } from './outcomes.js';
-import { parseDiscordChannel } from './channel.js';
+import { discordPerson, parseDiscordChannel } from './channel.js';
 import { sendWithCharts } from './charts.js';
 import type { SendLog } from './send.js';
 
@@ -41,6 +46,8 @@ export class DiscordPoster implements ChatPoster {
   readonly platform = 'discord';
   /** A lookup needs no waiting: within the nonce window a re-send cannot duplicate, past it nothing can tell. */
   readonly settleMs = 0;
+  /** The DM channel of each person written to, as Discord gave it (the same one every time for the pair). */
+  private readonly dms = new Map<string, string>();
 
   /**
    * `rest` is the client's REST manager: its queue honours short 429s by waiting (see discordRestOptions). `token`,
@@ -53,12 +60,27 @@ export class DiscordPoster implements ChatPoster {
     private readonly token?: string,
   ) {}
 
+  /**
+   * A person's DM channel with the bot (POST /users/@me/channels, what discord.js's `users.createDM` calls), opened
+   * once and kept.
+   */
+  private async dmOf(channel: string, person: string): Promise<string> {
+    const known = this.dms.get(channel);
+    if (known) return known;
+    const dm = (await this.rest.post(Routes.userChannels(), {
+      body: { recipient_id: person },
+    })) as RESTPostAPICurrentUserCreateDMChannelResult;
+    this.dms.set(channel, dm.id);
+    return dm.id;
+  }
+
   async post(channel: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }> {
-    const target = parseDiscordChannel(channel);
-    if (!target) throw new PostFailure('discord: not a Discord channel', 'rejected');
+    const person = discordPerson(channel);
+    const target = person ? undefined : parseDiscordChannel(channel);
+    if (!person && !target) throw new PostFailure('discord: not a Discord channel', 'rejected');
     const nonce = deliveryNonce(deliveryId);
-    const route = Routes.channelMessages(target.channelId);
     try {
+      const route = Routes.channelMessages(person ? await this.dmOf(channel, person) : target!.channelId);
       // The charts as files in the message's own request: one nonce covers the files and the message.
       const message = await sendWithCharts(
         reply,
@@ -71,7 +93,14 @@ export class DiscordPoster implements ChatPoster {
       );
       return { messageId: message.id };
     } catch (e) {
-      throw discordOutcome(e);
+      const failure = discordOutcome(e);
+      // A person's DM that cannot receive (50007: they block the bot or allow no DMs; 10013: no such user) stays so
+      // until they act: the outbox parks it and pauses their alerts, rather than holding a channel and probing it.
+      if (person && failure.outcome === 'channel_unavailable') {
+        this.dms.delete(channel);
+        throw new PostFailure(failure.message, 'recipient_unavailable');
+      }
+      throw failure;
     }
   }
 
@@ -85,7 +114,8 @@ export class DiscordPoster implements ChatPoster {
    * a possible duplicate.
    */
   async findDelivered(request: LookupRequest): Promise<LookupResult> {
-    if (!parseDiscordChannel(request.channel)) return { kind: 'cannot_tell', reason: 'discord: not a Discord channel' };
+    if (!parseDiscordChannel(request.channel) && !discordPerson(request.channel))
+      return { kind: 'cannot_tell', reason: 'discord: not a Discord channel' };
     const { firstAttemptAt, lastAttemptAt, uncertainSince, now } = request;
     if (
       ![firstAttemptAt, lastAttemptAt, uncertainSince, now].every(Number.isFinite) ||

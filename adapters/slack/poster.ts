@@ -40,6 +40,31 @@ function channelIdOf(channel: string): string {
   return parsed.channelId;
 }
 
+/**
+ * A person's DM that cannot receive, for good until the person (or an admin) acts: conversations.open's refusals, and
+ * chat.postMessage's for a DM it opened. The outbox parks the delivery and pauses that person's alerts.
+ */
+const DM_REFUSALS: Readonly<Record<string, string>> = {
+  user_not_found: 'no such person in the workspace',
+  user_not_visible: 'the person cannot be seen by the app',
+  user_disabled: 'the person was deactivated (left the workspace)',
+  cannot_dm_bot: 'the person is a bot',
+  channel_not_found: 'the direct message is gone',
+  is_archived: 'the direct message is closed',
+  not_in_channel: 'the app is not in the direct message',
+  no_permission: 'the app may not write to this person',
+  // The app was installed before it asked for im:write: only a reinstall helps, and posting elsewhere still works, so
+  // the person's alerts pause (with this reason) rather than the whole of Slack.
+  missing_scope: 'the app cannot open direct messages: reinstall it to grant im:write',
+};
+
+function dmFailure(e: unknown): PostFailure {
+  const code = slackErrorCode(e);
+  if (code !== undefined && Object.hasOwn(DM_REFUSALS, code))
+    return new PostFailure(`slack: ${code} (${DM_REFUSALS[code]})`, 'recipient_unavailable');
+  return slackOutcome(e);
+}
+
 interface HistoryMessage {
   ts?: string;
   metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
@@ -57,6 +82,9 @@ function clockDisagreement(request: LookupRequest): string | undefined {
 
 /** A history call that failed: "failed" (ask again later) when a later look can answer, else "cannot tell". */
 function lookupFailure(e: unknown): LookupResult {
+  // A person's DM that cannot be opened: no later look answers; the re-send meets the same refusal and is parked.
+  if (e instanceof PostFailure && e.outcome === 'recipient_unavailable')
+    return { kind: 'cannot_tell', reason: e.message };
   const code = slackErrorCode(e);
   if (code !== undefined) {
     // missing_scope: the app was installed before it asked for history; no later look will answer either.
@@ -109,6 +137,8 @@ export class SlackPoster implements ChatPoster {
   readonly platform = 'slack';
   readonly settleMs = SLACK_SETTLE_MS;
   private readonly clients: SlackClients;
+  /** The DM channel (D…) of each person written to, as conversations.open gave it: it stays the same for the pair. */
+  private readonly dms = new Map<string, string>();
 
   /**
    * Clients must not retry by themselves and must reject rate-limited calls: the outbox retries (see postingClient).
@@ -146,10 +176,31 @@ export class SlackPoster implements ChatPoster {
    * out and the message shows its text fallback with a note; a failure a later attempt may not meet (a 5xx, a timeout,
    * a rate limit) throws before any message is sent, so the outbox sends the whole delivery again.
    */
-  async post(channel: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }> {
+  /**
+   * The conversation to post in: the channel's id, or for a person (`slack:T1:@U9`) their DM with the app, opened with
+   * conversations.open (which needs `im:write`, and answers the same DM every time).
+   */
+  private async conversationOf(channel: string, client: WebClient): Promise<string> {
     const channelId = channelIdOf(channel);
+    if (!channelId.startsWith('@')) return channelId;
+    const known = this.dms.get(channel);
+    if (known) return known;
+    try {
+      const res = await client.conversations.open({ users: channelId.slice(1) });
+      const id = res.channel?.id;
+      if (!id) throw new PostFailure('slack: conversations.open answered ok without a channel', 'retry');
+      this.dms.set(channel, id);
+      return id;
+    } catch (e) {
+      throw dmFailure(e);
+    }
+  }
+
+  async post(channel: string, reply: Reply, deliveryId: string): Promise<{ messageId: string }> {
+    channelIdOf(channel);
     const metadata = { event_type: ALERT_EVENT_TYPE, event_payload: { delivery_id: deliveryId } };
     const client = await this.clientFor(channel);
+    const channelId = await this.conversationOf(channel, client);
     const send = (payload: SlackPayload) => client.chat.postMessage({ channel: channelId, ...payload, metadata });
     try {
       const res = hasCharts(reply)
@@ -165,6 +216,12 @@ export class SlackPoster implements ChatPoster {
       if (!res.ts) throw new PostFailure('slack: chat.postMessage answered ok without a ts', 'maybe_posted');
       return { messageId: res.ts };
     } catch (e) {
+      if (channelId !== channelIdOf(channel)) {
+        // A DM: its refusals are the person's, and the DM is opened afresh next time.
+        const failure = dmFailure(e);
+        if (failure.outcome === 'recipient_unavailable') this.dms.delete(channel);
+        throw this.perWorkspace(failure);
+      }
       throw this.perWorkspace(slackOutcome(e));
     }
   }
@@ -175,14 +232,15 @@ export class SlackPoster implements ChatPoster {
    * when the local clock disagrees with the row's times; "failed" when the look itself failed (asked again later).
    */
   async findDelivered(request: LookupRequest): Promise<LookupResult> {
-    const channelId = parseSlackChannel(request.channel)?.channelId;
-    if (!channelId) return { kind: 'cannot_tell', reason: 'slack: not a Slack channel' };
+    if (!parseSlackChannel(request.channel)) return { kind: 'cannot_tell', reason: 'slack: not a Slack channel' };
     const skew = clockDisagreement(request);
     if (skew) return { kind: 'cannot_tell', reason: `slack: ${skew}` };
     const oldest = Math.max(0, Math.min(request.firstAttemptAt, request.uncertainSince) - HISTORY_MARGIN_MS);
     let cursor: string | undefined;
     try {
       const client = await this.clientFor(request.channel);
+      // A person's DM is looked for in the DM itself.
+      const channelId = await this.conversationOf(request.channel, client);
       for (let page = 0; page < HISTORY_PAGES; page++) {
         const res = await client.conversations.history({
           channel: channelId,

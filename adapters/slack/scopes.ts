@@ -10,4 +10,6 @@ export const SLACK_SCOPES = [
   'im:history',
   'mpim:history',
   'files:write',
+  // Personal alerts: conversations.open, to open a person's DM with the app.
+  'im:write',
 ] as const;

@@ -18,6 +18,7 @@ import type { Block, Reply } from '../views/model.js';
 import { ephemeral, limitReached, StandingOrderCommands, type OrderContext } from '../standing-orders/commands.js';
 import { foldSameFlats } from '../views/same-flat.js';
 import type { AlertCommand } from '../ports/order-command.js';
+import { personalTarget, personIn } from '../ports/channel.js';
 import { ALERTS_HELP, ALERT_LANGUAGE } from './language.js';
 import { listingsByWords, postedQueryOf } from './channel.js';
 import { compare } from './compare.js';
@@ -78,12 +79,12 @@ export class AlertCommands {
       logKey: 'search',
       repo: o.repo,
       logger: o.logger,
-      add: (ctx, c) => ('search' in c ? this.add(ctx, c.search) : this.save(ctx, c.query, c.area)),
+      add: (ctx, c) =>
+        'search' in c ? this.add(ctx, c.search, c.to) : this.save(ctx, c.query, c.area, undefined, c.to),
       describe: (row, ctx) => this.describe(row, ctx),
       listNotes: (ctx, rows) => this.listNotes(ctx, rows),
       listFooter: 'Manage: `/alerts pause <n>`, `/alerts resume <n>`, `/alerts remove <n>`, `/alerts test <n>`',
-      paused: (row) =>
-        `Paused alert #${row.number} (${row.summary}). \`/alerts resume ${row.number}\` starts it again.`,
+      paused: (row) => `Paused alert #${row.number} (${row.summary}). \`/alerts resume ${ref(row)}\` starts it again.`,
       resume: (row) => this.resume(row),
       title: (row) => row.summary,
       resumeAll: (ctx) => this.releaseHeld(ctx),
@@ -106,7 +107,7 @@ export class AlertCommands {
   }
 
   /** `/alerts add <search>`: the same language as the search commands. */
-  private async add(ctx: AlertContext, text: string): Promise<Reply> {
+  private async add(ctx: AlertContext, text: string, to?: 'me'): Promise<Reply> {
     if (text.trim() === '')
       return ephemeral('What should I watch? For example `/alerts add rent marina 2br under 120k`.');
     // "daily", "every morning": how often, not a rent period. Taken out before the search is read, and said so.
@@ -120,18 +121,24 @@ export class AlertCommands {
       const error = alertRefusal(delivery.text) ?? parsed.error;
       return ephemeral(note ? `${note}\n${error}` : error);
     }
-    const reply = await this.save(ctx, parsed.query, undefined, text);
+    const reply = await this.save(ctx, parsed.query, undefined, text, to);
     if (!note) return reply;
     return { ...reply, text: `${reply.text}\n${note}`, blocks: [...reply.blocks, { kind: 'context', text: note }] };
   }
 
-  /** Saves a search as an alert: from `/alerts add`, or from the "Save as alert" button under a search reply. */
+  /**
+   * Saves a search as an alert: from `/alerts add`, or from the "Save as alert" button under a search reply. `to: 'me'`
+   * (`/alerts add me …`, "Save for me"): to the person's direct messages, of the team they asked in (charged to it).
+   */
   async save(
     ctx: AlertContext,
     query: Query,
     location: { id: number; name: string } | undefined,
     typed?: string,
+    to?: 'me',
   ): Promise<Reply> {
+    const target = to === 'me' ? personalTarget(ctx.channel, ctx.user) : ctx.channel;
+    const where = to === 'me' ? 'of yours' : 'in this channel';
     const why = notAlertable(query, location);
     if (why) return ephemeral(`I can't save that as an alert. ${why}`);
     let area = location;
@@ -163,7 +170,7 @@ export class AlertCommands {
     const created = await this.o.repo.create(
       {
         service: this.o.service,
-        channel: ctx.channel,
+        channel: target,
         owner: ctx.user,
         text: (typed ?? summary).slice(0, 500),
         query: encodeSavedQuery(saved),
@@ -178,8 +185,8 @@ export class AlertCommands {
       const n = created.existing.number;
       return ephemeral(
         created.existing.paused
-          ? `That search is already alert #${n} in this channel, paused. \`/alerts resume ${n}\` starts it again.`
-          : `That search is already alert #${n} in this channel: nothing new was saved. See \`/alerts list\`.`,
+          ? `That search is already alert #${n} ${where}, paused. \`/alerts resume ${ref(created.existing)}\` starts it again.`
+          : `That search is already alert #${n} ${where}: nothing new was saved. See \`/alerts list\`.`,
       );
     }
     if (!created.ok)
@@ -194,6 +201,7 @@ export class AlertCommands {
       channel: ctx.channel,
       user: ctx.user,
       operation: query.operation,
+      ...(to === 'me' ? { personal: true } : {}),
     });
     // The first look records what exists now and posts nothing, so the channel is not flooded.
     // It is taken under the poller's lease: a run in progress could otherwise fetch before this look and commit after
@@ -230,6 +238,11 @@ export class AlertCommands {
         error: e,
       });
     }
+    if (to === 'me') {
+      // Said to the person alone: no one else in the channel learns what they watch.
+      const mine = `Saved as your alert #${row.number} (to me): ${summary}. I'll send new listings to your direct messages with me as they appear; ${matching}. Checked ${this.o.schedule}; only you see it in \`/alerts list\`.`;
+      return ephemeral(mine);
+    }
     const text = `Saved as alert #${row.number}: ${summary}. I'll post new listings here as they appear; ${matching}. Checked ${this.o.schedule}; see \`/alerts list\`.`;
     return { text, blocks: [{ kind: 'text', text }] };
   }
@@ -243,13 +256,16 @@ export class AlertCommands {
         : impossible
           ? `paused: it asks for ${impossible}, which no listing has`
           : r.paused
-            ? 'paused'
+            ? r.pausedReason
+              ? `paused: ${r.pausedReason}; \`/alerts resume ${ref(r)}\` once I can again`
+              : 'paused'
             : `checked ${this.o.schedule}`;
     const last = r.lastRunAt ? `last checked ${formatDistanceStrict(r.lastRunAt, this.now)} ago` : 'not checked yet';
     const error = r.lastError
       ? ` · ⚠️ failing${r.errorSince ? ` for ${formatDistanceStrict(r.errorSince, this.now)}` : ''}: ${r.lastError}`
       : '';
-    return `#${r.number} · ${r.summary} · ${state} · ${last}${error} · saved by ${r.owner === ctx.user ? 'you' : r.owner}`;
+    const whose = personIn(r.channel) !== undefined ? 'to me' : `saved by ${r.owner === ctx.user ? 'you' : r.owner}`;
+    return `#${r.number} · ${r.summary} · ${state} · ${last}${error} · ${whose}`;
   }
 
   /** What `/alerts list` says above the alerts: a held channel, a spent share, alerts of another service. */
@@ -327,6 +343,10 @@ export class AlertCommands {
     return { text: head, blocks, ephemeral: true };
   }
 }
+
+/** How an alert is named in a command: `2` in its channel, `me 2` when it is a person's own. */
+const ref = (row: { number: number; channel: string }) =>
+  personIn(row.channel) !== undefined ? `me ${row.number}` : String(row.number);
 
 function withoutPage(params: Record<string, string>): Record<string, string> {
   const { page: _page, ...rest } = params;

@@ -17,6 +17,7 @@ export {
 export { matchingAlerts } from './channel.js';
 export { type AlertsApi, type PollerOptions } from './contracts.js';
 export { impossibleIn, pauseImpossibleAlerts, type PauseDeps } from './impossible.js';
+export { pauseForRecipient, RECIPIENT_PAUSE } from './personal.js';
 export { alertOrders, dueQueries, pollOnce, POLL_JOB, type PollerDeps, type RunReport } from './poller.js';
 export {
   ALERTABLE,

@@ -1,6 +1,13 @@
 // The background work of one instance: the outbox's drainer and the scheduled jobs that feed it (the alerts poller, the
 // digests). Wired the same way in the main thread (embedded runs, tests) and in the delivery thread (`manzil start`).
-import { ALERT_KINDS, alertKind, alertOrders, matchingAlerts, savedQueryLookup } from '../alerts/index.js';
+import {
+  ALERT_KINDS,
+  alertKind,
+  alertOrders,
+  matchingAlerts,
+  pauseForRecipient,
+  savedQueryLookup,
+} from '../alerts/index.js';
 import type { ApiClient } from '../api/client.js';
 import { alertButtons, type ButtonStateStore } from '../bot/index.js';
 import type { Config } from '../config.js';
@@ -163,6 +170,9 @@ export function composeBackground(d: BackgroundDeps) {
     },
     onDelivered: (row) => d.events.delivered(row.channel, row.kind),
     onFailed: (row) => d.events.failed(row.channel, row.kind),
+    onRecipientGone: async (channel, reason) => {
+      await pauseForRecipient(repos.alerts, channel, reason, logger);
+    },
   });
   // What every kind's run takes: this instance's leases, its stop, the teams' shares; each run's log lines carry a
   // `req` id of their own, as a chat request's do.

@@ -157,7 +157,8 @@ export type ButtonIntent =
   /** `area` and `sale`: the search the listing was found by, when it was a residential one in an area. */
   | { kind: 'details'; propertyId: string; area?: Area; sale?: boolean }
   | { kind: 'value'; area: Area; ask: ValueRow['ask'] }
-  | { kind: 'save'; query: Query; location?: Area }
+  /** `to: 'me'`: "Save for me", an alert to the person's direct messages. */
+  | { kind: 'save'; query: Query; location?: Area; to?: 'me' }
   | { kind: 'refine'; query: Query; surface: Surface }
   /** A search to run as a new command would (its area looked up): the yes of "did you mean 80,000?". */
   | { kind: 'run'; query: Query; surface: Surface; chosen?: { id?: number; name: string } }
@@ -184,6 +185,7 @@ export function readButton(kind: string, payload: unknown, suffix: string | unde
     if (suffix === 'n') return at(row.data.next);
     if (suffix === 'p') return at(row.data.previous);
     if (suffix === 's') return { kind: 'save', query, ...(location ? { location } : {}) };
+    if (suffix === 'sm') return { kind: 'save', query, ...(location ? { location } : {}), to: 'me' };
     if (suffix === 'r') return { kind: 'refine', query, surface };
     const l = index('l');
     if (l !== undefined) {

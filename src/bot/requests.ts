@@ -139,6 +139,19 @@ export function alertsRequest(text: string): string | undefined {
   return m ? (m[1] ?? '').trim() : undefined;
 }
 
+/**
+ * "DM me new 2br rentals in marina", "alert me privately about rent jvc": a sentence asking for an alert of one's own,
+ * as the text of an `/alerts` command (`add DM me …`: the alerts' language takes the personal words out of the search);
+ * undefined otherwise. Only these plain asks: "alert me" alone stays a search's word.
+ */
+export function personalAlertRequest(text: string): string | undefined {
+  const t = text.trim();
+  const ask =
+    /^(?:please\s+)?(?:(?:dm|pm)\s+me|(?:alert|message|notify|tell|ping)\s+me\s+(?:privately|in\s+private|by\s+dm))(?:\s+(?:about|of|on|for|when|with))?(?:\s+|$)/i;
+  const m = ask.exec(t);
+  return m ? `add me ${t.slice(m[0].length)}`.trim() : undefined;
+}
+
 /** `/digest list`, `digest add marina`, `/manzil digests now jvc`: the text after `digest`; undefined otherwise. */
 export function digestsRequest(text: string): string | undefined {
   const m = /^\/?(?:manzil\s+)?\/?digests?(?:\s+([\s\S]*))?$/i.exec(text.trim());

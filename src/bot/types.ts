@@ -49,8 +49,14 @@ export interface AlertsPort {
   handle(who: AlertRequester, text: string): Promise<Reply>;
   /** The same commands built without text (Discord's options). */
   run(who: AlertRequester, command: AlertCommand): Promise<Reply>;
-  /** "Save as alert" under a search reply. */
-  save(who: AlertRequester, query: Query, location: { id: number; name: string } | undefined): Promise<Reply>;
+  /** "Save as alert" under a search reply; "Save for me" (`to: 'me'`): to the person's direct messages. */
+  save(
+    who: AlertRequester,
+    query: Query,
+    location: { id: number; name: string } | undefined,
+    typed?: string,
+    to?: 'me',
+  ): Promise<Reply>;
 }
 
 /** Market digests, as the bot reaches them (src/digests implements it; absent when digests are off). */

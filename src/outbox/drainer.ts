@@ -9,6 +9,7 @@
 // - rejected (the message itself, in every plainer form): parked at once.
 // One worker per channel, at most one message a second in each; a slow or throttled channel never holds the others.
 import type { Logger } from '../log.js';
+import { parkEach, recipientGone } from './recipient.js';
 import { PostFailure, type ChatPoster, type FailureOutcome, type LookupResult } from '../ports/index.js';
 import { INTERRUPTED, type ClaimedEntry } from '../store/index.js';
 import { PlatformGate } from './platform-gate.js';
@@ -20,7 +21,7 @@ import type { Delivery, DeliveryDeps, DrainReport } from './types.js';
 export type { DeliveryDeps, DeliveryOptions, DrainReport } from './types.js';
 
 /** What a channel's worker does after one entry: go on, or hold the rest of the channel's queue until a time. */
-type Next = { holdUntil?: number };
+type Next = { holdUntil?: number; parkRest?: string };
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** Event-loop lateness above which posts wait (chat's acknowledgements need the loop). */
@@ -229,6 +230,10 @@ export class OutboxDrainer implements Delivery {
       for (let k = 0; k < 20 && late > 0 && this.lag.ms > late && !this.stopped; k++) await sleep(this.lag.ms);
       const next = await this.deliver(entry, report);
       if (next.holdUntil !== undefined) return outbox.requeue(entries.slice(i + 1), next.holdUntil);
+      // A person who cannot receive now will not until they act: the rest of their queue ends too, unsent.
+      const gone = next.parkRest;
+      if (gone !== undefined)
+        return parkEach(entries.slice(i), (e, log) => this.park(e, gone, report, log), this.deps.logger);
     }
   }
 
@@ -428,6 +433,9 @@ export class OutboxDrainer implements Delivery {
       case 'rejected':
         await this.park(entry, failure.message, report, log);
         return {};
+      case 'recipient_unavailable':
+        await recipientGone(this.deps, entry.channel, failure.message, log);
+        return { parkRest: failure.message };
       case 'retry':
       case 'maybe_posted': {
         const attempts = entry.attempts + 1;

@@ -49,6 +49,11 @@ export interface DeliveryDeps {
   onFailed?: (row: OutboxRow) => void;
   /** A channel was found unable to receive (said once), or can receive again. */
   onChannelHeld?: (channel: string, reason: string) => void;
+  /**
+   * A person's direct messages refused a post for good (`recipient_unavailable`): their standing orders there are
+   * paused with the reason. The entry is already parked.
+   */
+  onRecipientGone?: (channel: string, reason: string) => Promise<void>;
 }
 
 export interface DrainReport {

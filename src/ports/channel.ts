@@ -24,3 +24,15 @@ export const personOf = (channel: string, user: string): string => `${teamOf(cha
  * anyone may open an account and write to the bot. Each person there gets only a part of the pool's share.
  */
 export const isSharedPool = (team: string): boolean => parts(team)[1] === '@me';
+
+/**
+ * A person's direct messages with the bot as a standing order's target, `<platform>:<team>:@<user>` (`slack:T1:@U9`):
+ * of the team the person asked in, so the team is charged for it as for a channel's. The poster opens the DM itself.
+ */
+export const personalTarget = (channel: string, user: string): string => `${teamOf(channel)}:@${user}`;
+
+/** The person a personal target posts to (`U9` of `slack:T1:@U9`), or undefined when it is a channel. */
+export function personIn(target: string): string | undefined {
+  const last = parts(target).at(-1) ?? '';
+  return parts(target).length >= 3 && last.startsWith('@') && last.length > 1 ? last.slice(1) : undefined;
+}

@@ -14,9 +14,18 @@ import type { Reply } from '../views/model.js';
  * - `credentials_refused`: the platform refused our credentials (`invalid_auth`, Discord 401): the whole platform is
  *   paused and probed until they work again; spends no attempt.
  * - `rejected`: the platform will never take this message (every plainer form refused too): parked at once.
+ * - `recipient_unavailable`: a person's direct messages cannot receive (they blocked the bot, left the workspace, the
+ *   account is gone): parked at once with the reason, and that person's standing orders to that target paused with it.
+ *   Only a person can change that, so nothing is tried again until they resume.
  */
 export type FailureOutcome =
-  'retry' | 'maybe_posted' | 'wait' | 'channel_unavailable' | 'credentials_refused' | 'rejected';
+  | 'retry'
+  | 'maybe_posted'
+  | 'wait'
+  | 'channel_unavailable'
+  | 'credentials_refused'
+  | 'rejected'
+  | 'recipient_unavailable';
 
 /** A post that did not succeed, with the outcome the platform's outcome table gave it. Carries no token. */
 export class PostFailure extends Error {

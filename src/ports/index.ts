@@ -18,10 +18,11 @@ export type {
   TrackRequest,
 } from './chat-core.js';
 export type { SlackInstallations, WorkspaceKey } from './slack-installations.js';
-export { isSharedPool, personOf, scopeOf, teamOf } from './channel.js';
+export { isSharedPool, personIn, personOf, personalTarget, scopeOf, teamOf } from './channel.js';
 export { delegateTo } from './chat-core.js';
 export {
   areaList,
+  personalWords,
   type AlertCommand,
   type AlertSpec,
   type DayName,

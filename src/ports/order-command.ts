@@ -12,14 +12,21 @@ export type OrderKind = 'alert' | 'digest';
  */
 export type SharedCommand<K extends OrderKind> =
   | { kind: K; sub: 'help' | 'list' }
-  | { kind: K; sub: 'pause' | 'remove'; number: number }
-  | { kind: K; sub: 'resume'; number?: number };
+  | { kind: K; sub: 'pause' | 'remove'; number: number; to?: 'me' }
+  | { kind: K; sub: 'resume'; number?: number; to?: 'me' };
 
 /** An alert to save: a search in the command language, as typed, or one already parsed (and its area, if looked up). */
 export type AlertSpec = { search: string } | { query: Query; area?: { id: number; name: string } };
 
+/**
+ * `to: 'me'`: a personal alert, posted to the person's direct messages with the bot rather than to the channel
+ * (`/alerts add me …`, "Save for me"); on a numbered command, that person's own alert of that number (`/alerts pause me
+ * 2`).
+ */
 export type AlertCommand =
-  SharedCommand<'alert'> | ({ kind: 'alert'; sub: 'add' } & AlertSpec) | { kind: 'alert'; sub: 'test'; number: number };
+  | SharedCommand<'alert'>
+  | ({ kind: 'alert'; sub: 'add'; to?: 'me' } & AlertSpec)
+  | { kind: 'alert'; sub: 'test'; number: number; to?: 'me' };
 
 export type DayName = 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday';
 
@@ -49,3 +56,39 @@ export const areaList = (text: string): string[] =>
     .split(/\s*,\s*|\s+and\s+|\s*;\s*/i)
     .map((w) => w.replace(/^["“”']+|["“”']+$/g, '').trim())
     .filter(Boolean);
+
+/**
+ * Words that ask for an alert to the person's direct messages rather than to the channel: a leading `me` (`/alerts add
+ * me rent marina`), "for me", "privately", "DM me", "to my DMs". Taken out of the search, which is read without them.
+ */
+const PERSONAL_LEAD =
+  /^(?:(?:just\s+|only\s+)?(?:to|for)\s+(?:me|myself)|me|dm(?:\s+me)?|privately)(?:\s*[:,-]\s*|\s+|$)/i;
+const PERSONAL_ANYWHERE = new RegExp(
+  [
+    '(?:alert|message|notify|tell|ping|send)\\s+me\\s+(?:privately|in\\s+private|by\\s+dm|directly)',
+    '(?:dm|pm)\\s+me',
+    '(?:privately|in\\s+private)',
+    '(?:by|via|in|to)\\s+(?:a\\s+)?(?:dms?|direct\\s+messages?|my\\s+dms?|my\\s+direct\\s+messages)',
+    '(?:just|only)\\s+(?:to|for)\\s+me',
+  ]
+    .map((p) => `(?<![\\p{L}\\p{N}])(?:${p})(?![\\p{L}\\p{N}])`)
+    .join('|'),
+  'giu',
+);
+
+/** `add`'s text (typed, or Discord's `query` option) read for the personal words: whether it asks for the person's DMs, and the search without them. */
+export function personalWords(text: string): { to?: 'me'; search: string } {
+  let search = text.trim();
+  let mine = false;
+  const lead = PERSONAL_LEAD.exec(search);
+  if (lead) {
+    mine = true;
+    search = search.slice(lead[0].length);
+  }
+  const rest = search.replace(PERSONAL_ANYWHERE, () => {
+    mine = true;
+    return ' ';
+  });
+  search = rest.replace(/\s+/g, ' ').replace(/^[\s,:-]+|[\s,:-]+$/g, '');
+  return mine ? { to: 'me', search } : { search: text.trim() };
+}

@@ -3,6 +3,7 @@
 // admin), and the replies for a missing number, an unknown one, a refusal and a limit, written once. A kind supplies
 // only what differs: how to add one, how one reads in the list, what resuming it means, and its own subcommands.
 import type { Logger } from '../log.js';
+import { personalTarget } from '../ports/channel.js';
 import type { Block, Reply } from '../views/model.js';
 import { isRefused, orderText, own, parseOrder, type OrderLanguage, type Refused } from './language.js';
 
@@ -122,17 +123,22 @@ export class StandingOrderCommands<Row extends OrderRow, C extends Command> {
     if (sub === 'list') return this.list(ctx);
     const extra = own(kind.extra, sub);
     if (extra) return extra(ctx, command);
-    return this.manage(ctx, sub, (command as { number?: number }).number);
+    const { number, to } = command as { number?: number; to?: string };
+    return this.manage(ctx, sub, number, to === 'me' && kind.language.personal === true);
   }
 
   private async list(ctx: OrderContext): Promise<Reply> {
     const { kind } = this;
     const { noun, help } = kind.language;
     const rows = await kind.repo.listByChannel(ctx.channel);
-    if (rows.length === 0) return ephemeral(`No ${noun}s in this channel yet.\n${help}`);
+    // The asker's own orders (to their DMs) are listed to them alone: their target names them, so no one else's can be
+    // read here.
+    const mine = kind.language.personal ? await kind.repo.listByChannel(personalTarget(ctx.channel, ctx.user)) : [];
+    if (rows.length === 0 && mine.length === 0) return ephemeral(`No ${noun}s in this channel yet.\n${help}`);
     const notes = (await kind.listNotes?.(ctx, rows)) ?? [];
-    const all = [...notes, ...rows.map((r) => kind.describe(r, ctx))];
-    const head = `${capital(noun)}s in this channel (${rows.length})`;
+    const all = [...notes, ...[...rows, ...mine].map((r) => kind.describe(r, ctx))];
+    const yours = mine.length > 0 ? `, and ${mine.length} of yours to your direct messages` : '';
+    const head = `${capital(noun)}s in this channel (${rows.length})${yours}`;
     return {
       text: `${head}:\n${all.join('\n')}`,
       blocks: [
@@ -145,7 +151,7 @@ export class StandingOrderCommands<Row extends OrderRow, C extends Command> {
   }
 
   /** pause, resume, remove, or the kind's inspect (`test`), on the order numbered `number` in this channel. */
-  private async manage(ctx: OrderContext, action: string, number: number | undefined): Promise<Reply> {
+  private async manage(ctx: OrderContext, action: string, number: number | undefined, mine = false): Promise<Reply> {
     const { kind } = this;
     const { noun, command } = kind.language;
     // A subcommand its language names but the kind does not run is refused, never taken for another.
@@ -155,11 +161,17 @@ export class StandingOrderCommands<Row extends OrderRow, C extends Command> {
       const all = action === 'resume' ? await kind.resumeAll?.(ctx) : undefined;
       return all ?? ephemeral(`Which ${noun}? Give its number: \`${command} ${action} 2\` (see \`${command} list\`).`);
     }
-    const row = await kind.repo.byNumber(ctx.channel, number);
-    if (!row) return ephemeral(`There is no ${noun} #${number} in this channel. See \`${command} list\`.`);
+    // `me 2`: the asker's own order, found in their own target; only they reach it, an admin neither.
+    const row = await kind.repo.byNumber(mine ? personalTarget(ctx.channel, ctx.user) : ctx.channel, number);
+    if (!row)
+      return ephemeral(
+        mine
+          ? `You have no ${noun} of your own numbered ${number}. See \`${command} list\`.`
+          : `There is no ${noun} #${number} in this channel. See \`${command} list\`.`,
+      );
     const inspect = own(kind.inspect, action);
     if (inspect) return inspect(row);
-    const allowed = row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
+    const allowed = mine || row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
     if (!allowed)
       return ephemeral(
         `Only the person who ${kind.madeVerb} ${noun} #${row.number}, or a workspace or server admin, can ${action} it.`,

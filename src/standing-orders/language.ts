@@ -33,6 +33,8 @@ export interface OrderLanguage<C extends Command> {
   inspect?: readonly string[];
   /** Its other subcommands, by name. */
   extra?: Readonly<Record<string, OwnWords<C>>>;
+  /** Whether a person may have orders of their own (alerts to their DMs): `pause me 2` names one of theirs. */
+  personal?: boolean;
 }
 
 const REMOVE_WORDS = ['remove', 'delete', 'rm'];
@@ -56,9 +58,11 @@ export function parseOrder<C extends Command>(lang: OrderLanguage<C>, text: stri
   if (sub === 'list' || sub === 'ls') return shared({ sub: 'list' });
   if (NUMBERED.includes(sub) || lang.inspect?.includes(sub)) {
     if (sub === 'resume' && arg === '') return shared({ sub: 'resume' });
-    const m = /^#?(\d{1,6})$/.exec(arg);
+    // `pause me 2`: the person's own order of that number (a personal one), where the kind has them.
+    const m = (lang.personal ? /^(me\s+)?#?(\d{1,6})$/i : /^()#?(\d{1,6})$/).exec(arg);
     if (!m) return { refused: `Which ${noun}? Give its number: \`${command} ${sub} 2\` (see \`${command} list\`).` };
-    return shared({ sub: REMOVE_WORDS.includes(sub) ? 'remove' : sub, number: Number(m[1]) });
+    const mine = m[1] ? { to: 'me' as const } : {};
+    return shared({ sub: REMOVE_WORDS.includes(sub) ? 'remove' : sub, number: Number(m[2]), ...mine });
   }
   const extra = own(lang.extra, sub);
   if (extra) return extra.parse(arg);
@@ -71,8 +75,8 @@ export function orderText<C extends Command>(lang: OrderLanguage<C>, c: C): stri
   if (c.sub === 'add') return words(lang.add.text(c));
   const extra = own(lang.extra, c.sub);
   if (extra) return words(extra.text(c));
-  const { number } = c as { number?: number };
-  return words(number === undefined ? '' : String(number));
+  const { number, to } = c as { number?: number; to?: string };
+  return words(number === undefined ? '' : to === 'me' ? `me ${number}` : String(number));
 }
 
 export const isRefused = <C>(c: C | Refused): c is Refused =>

@@ -96,8 +96,8 @@ export const standingOrder = sqliteTable(
     kind: text('kind').notNull(),
     service: text('service').notNull(),
     /**
-     * Its target, where it posts: a channel (`slack:T1:C1`, `discord:G:C`, `console:local`), or (not built yet) a
-     * person's direct messages, `<platform>:<team>:@<person>`; the form says which, and both start with the team.
+     * Its target, where it posts: a channel (`slack:T1:C1`, `discord:G:C`, `console:local`), or a person's direct
+     * messages, `<platform>:<team>:@<person>`; the form says which, and both start with the team.
      */
     channel: text('target').notNull(),
     /** Its number among its kind's orders of its target, shown to people; never reused there (standingOrderNumber). */

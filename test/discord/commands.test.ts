@@ -64,7 +64,7 @@ describe('command definitions', () => {
     }
   });
 
-  it('give /alerts its subcommands: add takes a query, the others an alert number', () => {
+  it('give /alerts its subcommands: add takes a query (and for_me), the others an alert number (and mine)', () => {
     const subs = byName.get('alerts')!.options as {
       name: string;
       type: number;
@@ -74,11 +74,13 @@ describe('command definitions', () => {
     expect(subs.every((s) => s.type === 1)).toBe(true);
     expect(subs.find((s) => s.name === 'add')!.options).toEqual([
       expect.objectContaining({ name: 'query', type: 3, required: true }),
+      expect.objectContaining({ name: 'for_me', type: 5 }),
     ]);
     expect(subs.find((s) => s.name === 'list')!.options ?? []).toEqual([]);
     for (const name of ['pause', 'resume', 'remove', 'test']) {
       expect(subs.find((s) => s.name === name)!.options).toEqual([
         expect.objectContaining({ name: 'number', type: 4, required: true }),
+        expect.objectContaining({ name: 'mine', type: 5 }),
       ]);
     }
   });

@@ -179,6 +179,15 @@ export interface FakeDiscord {
    * valid.
    */
   violations(): string[];
+  /** A person's DM channel with the bot, once the bot opened it (POST /users/@me/channels); undefined before. */
+  dmChannelOf(userId: string): string | undefined;
+  /**
+   * The person blocks the bot (or allows no DMs from the server's members): messages to their DM answer 403 with code
+   * 50007 "Cannot send messages to this user", until unblocked with `false`.
+   */
+  blockBot(userId: string, on?: boolean): void;
+  /** The account is gone (deleted): opening a DM with it answers 404 with code 10013 "Unknown User". */
+  deleteUser(userId: string): void;
   close(): Promise<void>;
 }
 
@@ -248,6 +257,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const found: string[] = [];
   const faults = new Faults();
   const stored = new Map<string, StoredMessage>();
+  /** DM channels opened by the bot: by user, and the users whose DMs refuse the bot or who are gone. */
+  const dms = new Map<string, string>();
+  const blockers = new Set<string>();
+  const deletedUsers = new Set<string>();
+  const userOfDm = (channel: string) => [...dms].find(([, id]) => id === channel)?.[0];
   const channelPosts = new Map<string, { id: string; body: DiscordJson; nonce?: string }[]>();
   const interactions = new Map<string, Interaction>();
   const interactionsById = new Map<string, Interaction>();
@@ -392,7 +406,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   }
 
   function postChannelMessage(req: ParsedRequest, channel: string): Answer {
-    if (!world.channelIds.includes(channel)) return unknownChannel;
+    const dmUser = userOfDm(channel);
+    if (!world.channelIds.includes(channel) && dmUser === undefined) return unknownChannel;
+    if (dmUser !== undefined && blockers.has(dmUser))
+      return { status: 403, body: discordError(50007, 'Cannot send messages to this user') };
     const where = `POST /channels/${channel}/messages`;
     const checked = checkedBody(req, where);
     if ('refused' in checked) return checked.refused;
@@ -711,6 +728,25 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     },
     { method: 'GET', pattern: /^\/gateway$/, auth: false, handle: () => ok({ url: gateway.url }) },
     { method: 'GET', pattern: /^\/users\/@me$/, auth: true, handle: () => ok(world.botUser) },
+    {
+      method: 'POST',
+      pattern: /^\/users\/@me\/channels$/,
+      auth: true,
+      handle: (req) => {
+        const recipient = String((req.body as { recipient_id?: unknown } | undefined)?.recipient_id ?? '');
+        if (!/^\d{1,25}$/.test(recipient) || deletedUsers.has(recipient))
+          return { status: 404, body: discordError(10013, 'Unknown User') };
+        // Discord answers the same DM channel for the same person every time (blocked or not: sending is refused).
+        const id = dms.get(recipient) ?? payload.snowflake();
+        dms.set(recipient, id);
+        return ok({
+          id,
+          type: 1,
+          last_message_id: null,
+          recipients: [{ id: recipient, username: `user${recipient}` }],
+        });
+      },
+    },
     { method: 'GET', pattern: /^\/(?:oauth2\/)?applications\/@me$/, auth: true, handle: () => ok(application()) },
     {
       method: 'POST',
@@ -1065,6 +1101,14 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     sessions: () => gateway.stats(),
     identifies: () => gateway.identifies(),
     violations: () => [...found],
+    dmChannelOf: (userId) => dms.get(userId),
+    blockBot(userId, on = true) {
+      if (on) blockers.add(userId);
+      else blockers.delete(userId);
+    },
+    deleteUser(userId) {
+      deletedUsers.add(userId);
+    },
     async close() {
       for (const timer of timers) clearTimeout(timer);
       faults.releaseAll();

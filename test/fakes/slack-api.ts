@@ -48,6 +48,12 @@ export interface FakeUser {
   is_owner?: boolean;
   team_id?: string;
   name?: string;
+  /**
+   * Why the app cannot write to this person, as conversations.open answers it: `user_disabled` (deactivated, left the
+   * workspace), `user_not_found`, `cannot_dm_bot`; chat.postMessage to their DM opened before answers
+   * `channel_not_found`. Unset: the DM opens.
+   */
+  dmRefused?: string;
 }
 
 /** A message as conversations.history returns it. */
@@ -198,6 +204,7 @@ export const DEFAULT_SLACK_SCOPES = [
   'mpim:history',
   'users:read',
   'files:write',
+  'im:write',
 ];
 
 /** The file methods of the upload v2 flow: they need `files:write` among the granted scopes. */
@@ -207,6 +214,7 @@ const FILE_METHODS = new Set(['files.getUploadURLExternal', 'files.completeUploa
 const SCOPE_OF: Record<string, string> = {
   'conversations.history': 'channels:history,groups:history,im:history,mpim:history',
   'users.info': 'users:read',
+  'conversations.open': 'im:write',
 };
 
 /** Form fields that @slack/web-api JSON-encodes because their values are objects or arrays. */
@@ -406,6 +414,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         { ok: false, error: 'missing_scope', needed: SCOPE_OF[method] ?? 'unknown', provided: 'commands,chat:write' },
         {},
       ];
+    if (method === 'conversations.open' && scopes && !scopes.includes('im:write'))
+      return [200, { ok: false, error: 'missing_scope', needed: 'im:write', provided: scopes.join(',') }, {}];
     if (FILE_METHODS.has(method) && scopes && !scopes.includes('files:write')) {
       return [200, { ok: false, error: 'missing_scope', needed: 'files:write', provided: scopes.join(',') }, {}];
     }
@@ -418,7 +428,18 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         return [200, { ok: false, error: args.blocks === undefined ? 'no_text' : 'invalid_blocks', errors }, {}];
     }
     const channel = typeof args.channel === 'string' ? args.channel : 'C0TEST';
+    // A person's DM (D + their id): refused once they cannot receive.
+    const dmOf = /^D(.+)$/.exec(channel)?.[1];
+    if (method === 'chat.postMessage' && dmOf && users.get(dmOf)?.dmRefused)
+      return [200, { ok: false, error: 'channel_not_found' }, {}];
     switch (method) {
+      case 'conversations.open': {
+        const id = String(args.users ?? '');
+        if (!id || id.includes(',')) return [200, { ok: false, error: 'not_enough_users' }, {}];
+        const refused = users.get(id)?.dmRefused;
+        if (refused) return [200, { ok: false, error: refused }, {}];
+        return [200, { ok: true, channel: { id: `D${id}` } }, {}];
+      }
       case 'auth.test':
         return [
           200,

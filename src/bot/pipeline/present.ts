@@ -105,7 +105,11 @@ export async function presentPage(view: PageView, answer: Fetched): Promise<Draf
     const buttons: Button[] = [];
     if (previous) buttons.push({ label: '◀ Previous', action: 'page', token: `${row}.p` });
     if (next) buttons.push({ label: 'Next ▶', action: 'page', token: `${row}.n` });
-    if (saveable) buttons.push({ label: 'Save as alert', action: 'save', token: `${row}.s`, style: 'primary' });
+    if (saveable) {
+      buttons.push({ label: 'Save as alert', action: 'save', token: `${row}.s`, style: 'primary' });
+      // The same alert, to the person's direct messages alone.
+      buttons.push({ label: 'Save for me', action: 'save', token: `${row}.sm` });
+    }
     if (buttons.length > 0) blocks.push({ kind: 'actions', buttons });
     if (picker) blocks.push({ kind: 'location-picker', token: `${row}.r`, placeholder: 'Refine: another location…' });
     const excluded = shown.length === 0 && words !== undefined && considered > 0 && laid.byWords === considered;

@@ -43,7 +43,7 @@ export async function press(stages: Stages, req: ActionRequest, log: Logger): Pr
     case 'save':
       // The one save: this button and `/alerts add` both end in the alerts' own save (AlertsPort.save).
       if (!options.alerts) return privately(ALERTS_OFF);
-      return options.alerts.save(requester(req), intent.query, intent.location);
+      return options.alerts.save(requester(req), intent.query, intent.location, undefined, intent.to);
     case 'refine':
     case 'unusable':
       log.warn('unusable button state', {

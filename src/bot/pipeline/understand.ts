@@ -20,6 +20,7 @@ import { valueRequest, type ValueRequest } from '../../query/value.js';
 import { MAX_PAGE, firstPosition, lastPage } from '../button-payloads.js';
 import {
   alertsRequest,
+  personalAlertRequest,
   digestsRequest,
   helpRequest,
   pagingRequest,
@@ -62,7 +63,7 @@ export function understand(req: CommandRequest, on: Parts, log: Logger): Underst
   // so its summary can say how the Arabic was read.
   // A leading "@manzil" or "hey manzil" is taken off first, once, so it routes nothing astray.
   const text = withoutAddress(readArabic(req.text) ?? req.text);
-  const alerts = alertsRequest(text);
+  const alerts = alertsRequest(text) ?? personalAlertRequest(text);
   if (alerts !== undefined) return on.alerts ? { alerts } : { say: ALERTS_OFF };
   const digests = digestsRequest(text);
   if (digests !== undefined) return on.digests ? { digests } : { say: DIGESTS_OFF };

@@ -13,7 +13,7 @@ export interface StandingOrderRow {
   service: string;
   /**
    * Its target, where it posts (the `target` column): a channel (`slack:T1:C1`, `discord:G:C`, `console:local`), or a
-   * person's direct messages (`<platform>:<team>:@<person>`, not built yet). Both start with the team (teamOf).
+   * person's direct messages (`<platform>:<team>:@<person>`: a personal alert). Both start with the team (teamOf).
    */
   channel: string;
   /** Its number among its kind's orders of its target, shown to people: stable, and never given twice there. */
