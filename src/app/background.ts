@@ -1,6 +1,13 @@
 // The background work of one instance: the outbox's drainer and the scheduled jobs that feed it (the alerts poller, the
 // digests). Wired the same way in the main thread (embedded runs, tests) and in the delivery thread (`manzil start`).
-import { ALERT_KINDS, alertKind, alertOrders, matchingAlerts, savedQueryLookup } from '../alerts/index.js';
+import {
+  ALERT_KINDS,
+  alertKind,
+  alertOrders,
+  foldHeld,
+  matchingAlerts,
+  savedQueryLookup,
+} from '../alerts/index.js';
 import type { ApiClient } from '../api/client.js';
 import { alertButtons, type ButtonStateStore } from '../bot/index.js';
 import type { Config } from '../config.js';
@@ -26,6 +33,7 @@ export const pollerOptionsOf = (config: Config) => ({
   maxPages: config.alerts.maxPages,
   priceDropPct: config.alerts.priceDropPct,
   deadlineMs: config.alerts.deadlineSeconds * 1000,
+  timezone: config.alerts.timezone,
 });
 
 /**
@@ -155,6 +163,7 @@ export function composeBackground(d: BackgroundDeps) {
     logger,
     holder: d.instance,
     lapsed: () => d.heartbeat.lapsed(),
+    release: (at) => repos.outbox.releaseHeld(at, foldHeld),
     ...(d.clock ? { now: d.clock } : {}),
     options: {
       giveUpMs: config.alerts.giveUpMs,

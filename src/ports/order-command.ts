@@ -18,8 +18,22 @@ export type SharedCommand<K extends OrderKind> =
 /** An alert to save: a search in the command language, as typed, or one already parsed (and its area, if looked up). */
 export type AlertSpec = { search: string } | { query: Query; area?: { id: number; name: string } };
 
+/**
+ * An alert's own subcommands past add and test (issue 40): how often one posts (`edit 3 daily at 9:00`, its words as
+ * typed), the channel's quiet hours (`quiet 22:00-07:00`, `quiet off`, '' to show them) and time zone, and the rest of
+ * a summary (`more 3`, `more quiet`, a page after the first).
+ */
+export type AlertSettingCommand =
+  | { kind: 'alert'; sub: 'edit'; number: number; every: string }
+  | { kind: 'alert'; sub: 'quiet'; hours: string }
+  | { kind: 'alert'; sub: 'timezone'; zone: string }
+  | { kind: 'alert'; sub: 'more'; which: number | 'quiet'; page: number };
+
 export type AlertCommand =
-  SharedCommand<'alert'> | ({ kind: 'alert'; sub: 'add' } & AlertSpec) | { kind: 'alert'; sub: 'test'; number: number };
+  | SharedCommand<'alert'>
+  | ({ kind: 'alert'; sub: 'add' } & AlertSpec)
+  | { kind: 'alert'; sub: 'test'; number: number }
+  | AlertSettingCommand;
 
 export type DayName = 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday';
 
