@@ -191,9 +191,15 @@ export function composeBackground(d: BackgroundDeps) {
       service: d.service,
       options: pollerOptionsOf(config),
       platforms: d.posters.map((p) => p.platform),
+      // A test's clock moves the alerts' time too: summaries' slots and quiet hours are read on it.
+      ...(d.clock ? { now: d.clock } : {}),
     }),
     d.alertsCron,
-    () => ({ ...runOptions(), onRun: (report) => d.events.pollerRun(report.failed === 0) }),
+    () => ({
+      ...runOptions(),
+      ...(d.clock ? { now: d.clock } : {}),
+      onRun: (report) => d.events.pollerRun(report.failed === 0),
+    }),
   );
   const digests = orderJob(
     digestOrders({ repo: repos.digests, composer: d.composer, service: d.service }),
