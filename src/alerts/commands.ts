@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- issue 40 added edit, quiet and timezone here; to be split into a module of their own */
 // Alerts in chat, platform-neutral: `/alerts add|list|pause|resume|remove|test` and "Save as alert".
 // Every answer is a Reply; mistakes and refusals go only to the person who typed.
 import { formatDistanceStrict } from 'date-fns';
@@ -29,7 +30,7 @@ import {
   readFrequency,
   type Frequency,
 } from './frequency.js';
-import { morePage } from './summary.js';
+import { capital, describeSchedule, knownZone, matchingToday, moreReply, withoutPage } from './command-words.js';
 import { DAYS, shortDate } from '../standing-orders/schedule.js';
 import { POLL_JOB } from './poller.js';
 import {
@@ -73,7 +74,7 @@ export interface AlertCommandsOptions {
   channelAllows?: (channel: string) => Promise<boolean>;
 }
 
-export { ALERTS_HELP };
+export { ALERTS_HELP, describeSchedule };
 
 export class AlertCommands {
   private readonly commands: StandingOrderCommands<AlertRow, AlertCommand>;
@@ -404,27 +405,8 @@ export class AlertCommands {
   }
 
   /** `/alerts more 3`, `/alerts more quiet`: the rest of the last summary, a page at a time. */
-  private async more(ctx: AlertContext, which: number | 'quiet', page: number): Promise<Reply> {
-    let entry;
-    if (which === 'quiet') entry = await this.o.outbox?.latestOf(ctx.channel, 'quiet');
-    else {
-      const row = await this.o.repo.byNumber(ctx.channel, which);
-      if (!row) return ephemeral(`There is no alert #${which} in this channel. See \`/alerts list\`.`);
-      entry = await this.o.outbox?.latestOf(ctx.channel, 'period', row.id);
-    }
-    const p = entry && decodePayload(entry.payload);
-    if (!p || (p.kind !== 'period' && p.kind !== 'quiet'))
-      return ephemeral(
-        which === 'quiet'
-          ? 'There is no quiet-hours summary here yet (or it is older than the outbox keeps).'
-          : `Alert #${which} has posted no summary yet (or it is older than the outbox keeps).`,
-      );
-    const { lines, left, total } = morePage(p, page);
-    if (total === 0) return ephemeral('That summary showed everything it counted: there is nothing more.');
-    if (lines.length === 0) return ephemeral(`That summary has ${total} more, on fewer pages than ${page}.`);
-    const next = left > 0 ? `\n…${left} more: \`/alerts more ${which} page ${page + 1}\`` : '';
-    const text = `The rest of the last summary (${total} more), page ${page}:\n${lines.join('\n')}${next}`;
-    return ephemeral(text);
+  private more(ctx: AlertContext, which: number | 'quiet', page: number): Promise<Reply> {
+    return moreReply(this.o, ctx.channel, which, page);
   }
 
   /** `/alerts resume` alone, in a channel held because it could not receive: try it again now. */
@@ -484,40 +466,4 @@ export class AlertCommands {
     for (const p of messages) blocks.push({ kind: 'divider' }, ...(await renderDelivery(p)).blocks);
     return { text: head, blocks, ephemeral: true };
   }
-}
-
-const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
-/** The zone's name as the runtime spells it, or undefined when it knows none by that name. */
-function knownZone(name: string): string | undefined {
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
-}
-
-function withoutPage(params: Record<string, string>): Record<string, string> {
-  const { page: _page, ...rest } = params;
-  return rest;
-}
-
-/** "every 15 minutes" for the common cron forms; the expression itself otherwise. */
-export function describeSchedule(cron: string, timezone: string): string {
-  const fields = cron.trim().split(/\s+/);
-  const [sec, min, ...rest] = fields.length === 6 ? fields : ['0', ...fields];
-  const everyMinute = rest.every((f) => f === '*');
-  if (everyMinute && sec === '0' && /^\*\/(\d+)$/.test(min!)) return `every ${min!.slice(2)} minutes`;
-  if (everyMinute && sec === '0' && min === '*') return 'every minute';
-  if (everyMinute && min === '*' && /^\*\/(\d+)$/.test(sec!)) return `every ${sec!.slice(2)} seconds`;
-  return `on the schedule \`${cron}\` (${timezone})`;
-}
-
-/**
- * "4 listings match today": counted as the search's cards count them (the same flat from several agents is one), and
- * named, so the number beside the cards reads as what it counts.
- */
-function matchingToday(flats: number, complete: boolean): string {
-  if (flats === 0) return 'none match today';
-  return `${flats}${complete ? '' : ' or more'} ${flats === 1 && complete ? 'listing matches' : 'listings match'} today`;
 }

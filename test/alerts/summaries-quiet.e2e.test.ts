@@ -117,7 +117,9 @@ describe('summaries and quiet hours (issue 40)', () => {
     async () => {
       const slack = await startFakeSlack();
       const clock = new FakeClock();
-      let { manzil, dbPath } = await booted(slack, clock);
+      const first = await booted(slack, clock);
+      const { dbPath } = first;
+      let { manzil } = first;
       cleanups.push(
         () => slack.close(),
         () => manzil.stop(),
