@@ -1,13 +1,6 @@
 // The background work of one instance: the outbox's drainer and the scheduled jobs that feed it (the alerts poller, the
 // digests). Wired the same way in the main thread (embedded runs, tests) and in the delivery thread (`manzil start`).
-import {
-  ALERT_KINDS,
-  alertKind,
-  alertOrders,
-  foldHeld,
-  matchingAlerts,
-  savedQueryLookup,
-} from '../alerts/index.js';
+import { ALERT_KINDS, alertKind, alertOrders, foldHeld, matchingAlerts, savedQueryLookup } from '../alerts/index.js';
 import type { ApiClient } from '../api/client.js';
 import { alertButtons, type ButtonStateStore } from '../bot/index.js';
 import type { Config } from '../config.js';
