@@ -3,11 +3,29 @@
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../log.js';
 import { passesWords, wordsFromKey } from '../query/index.js';
-import type { AlertsRepo, AlertRow, ChannelPosted, PostedAlert, RunOutcome, SeenRow } from '../store/index.js';
+import type {
+  AlertsRepo,
+  AlertRow,
+  ChannelPosted,
+  NewDelivery,
+  PostedAlert,
+  RunOutcome,
+  SeenRow,
+} from '../store/index.js';
 import { fingerprint, sameFlat, type Fingerprint } from '../views/same-flat.js';
-import { compare, type Listing } from './compare.js';
+import { compare, type Comparison, type Listing } from './compare.js';
 import type { SearchRef } from './messages.js';
 import { deliveriesFor, notice } from './plan.js';
+
+/**
+ * How a search's comparison is delivered, when not as cards (issue 40): a summary alert's one message per period and
+ * its next slot, or cards held for the channel's quiet hours (src/alerts/poller.ts decides).
+ */
+export type Shape = (
+  search: AlertRow,
+  cmp: Comparison,
+  cards: NewDelivery[],
+) => { deliveries: NewDelivery[]; nextRunAt?: number };
 
 export interface GroupRun {
   outcomes: RunOutcome[];
@@ -25,7 +43,7 @@ export function planGroup(
   seenRows: ReadonlyMap<number, SeenRow[]>,
   listings: readonly Listing[],
   posted: readonly ChannelPosted[],
-  options: { priceDropPct: number; cardsPerRun: number },
+  options: { priceDropPct: number; cardsPerRun: number; shape?: Shape },
   at: number,
 ): GroupRun {
   // What each channel was posted, by listing id: the run's searches add to it as they are compared.
@@ -42,7 +60,9 @@ export function planGroup(
       priceDropPct: options.priceDropPct,
       channel: [...channel.values()],
     });
-    const deliveries = deliveriesFor(search, cmp, options.cardsPerRun, at);
+    const cards = deliveriesFor(search, cmp, options.cardsPerRun, at);
+    const shaped = options.shape?.(search, cmp, cards) ?? { deliveries: cards };
+    const deliveries = shaped.deliveries;
     run.fresh += cmp.fresh.length;
     run.drops += cmp.drops.length;
     if (search.errorReported)
@@ -54,6 +74,7 @@ export function planGroup(
       deliveries,
       primed: !isPrimed,
       clearError: search.lastError !== null,
+      ...(shaped.nextRunAt === undefined ? {} : { nextRunAt: shaped.nextRunAt }),
     });
     // As the store records it (store/channel-posted.ts): a posted row is the channel's, at the lowest price told.
     const own = new Map((seenRows.get(search.id) ?? []).map((r) => [r.propertyId, r]));

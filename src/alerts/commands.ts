@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- issue 40 added edit, quiet and timezone here; to be split into a module of their own */
 // Alerts in chat, platform-neutral: `/alerts add|list|pause|resume|remove|test` and "Save as alert".
 // Every answer is a Reply; mistakes and refusals go only to the person who typed.
 import { formatDistanceStrict } from 'date-fns';
@@ -27,6 +28,19 @@ import type { AlertsApi } from './contracts.js';
 import { fetchListings } from './fetch.js';
 import { impossibleIn } from './impossible.js';
 import { deliveriesFor } from './plan.js';
+import {
+  frequencyFrom,
+  frequencyText,
+  INSTANT,
+  isSummary,
+  nextDue,
+  parseFrequency,
+  parseQuiet,
+  readFrequency,
+  type Frequency,
+} from './frequency.js';
+import { capital, describeSchedule, knownZone, matchingToday, moreReply, withoutPage } from './command-words.js';
+import { DAYS, shortDate } from '../standing-orders/schedule.js';
 import { POLL_JOB } from './poller.js';
 import {
   canonicalParams,
@@ -47,7 +61,7 @@ export interface AlertCommandsOptions {
   /** This instance's name on that lease. */
   holder: string;
   /** Held channels (they cannot receive): shown in the list, and released by `/alerts resume`. */
-  outbox?: Pick<OutboxRepo, 'heldChannel' | 'releaseChannel'>;
+  outbox?: Pick<OutboxRepo, 'heldChannel' | 'releaseChannel' | 'latestOf'>;
   api: AlertsApi;
   locations: Pick<LocationResolver, 'resolve'>;
   service: string;
@@ -58,6 +72,8 @@ export interface AlertCommandsOptions {
   priceDropPct: number;
   /** How often alerts are checked, in words ("every 15 minutes"). */
   schedule: string;
+  /** The time zone of channels that set none (MANZIL_TIMEZONE). */
+  timezone?: string;
   now?: () => number;
   /** Told when a new alert's first look could not be taken now (a poller run held the lease): a run should follow. */
   needsFirstLook?: () => void;
@@ -67,7 +83,7 @@ export interface AlertCommandsOptions {
   channelAllows?: (channel: string) => Promise<boolean>;
 }
 
-export { ALERTS_HELP };
+export { ALERTS_HELP, describeSchedule };
 
 export class AlertCommands {
   private readonly commands: StandingOrderCommands<AlertRow, AlertCommand>;
@@ -89,6 +105,12 @@ export class AlertCommands {
       title: (row) => row.summary,
       resumeAll: (ctx) => this.releaseHeld(ctx),
       inspect: { test: (row) => this.test(row) },
+      extra: {
+        edit: (ctx, c) => (c.sub === 'edit' ? this.edit(ctx, c.number, c.every) : this.help()),
+        quiet: (ctx, c) => (c.sub === 'quiet' ? this.quiet(ctx, c.hours) : this.help()),
+        timezone: (ctx, c) => (c.sub === 'timezone' ? this.timezone(ctx, c.zone) : this.help()),
+        more: (ctx, c) => (c.sub === 'more' ? this.more(ctx, c.which, c.page) : this.help()),
+      },
     });
   }
 
@@ -110,6 +132,18 @@ export class AlertCommands {
   private async add(ctx: AlertContext, text: string, to?: 'me'): Promise<Reply> {
     if (text.trim() === '')
       return ephemeral('What should I watch? For example `/alerts add rent marina 2br under 120k`.');
+    // "daily at 9:00", "send me a weekly summary on sunday at 8": how often it posts, said at the end.
+    const said = readFrequency(text);
+    if (!said.ok) return ephemeral(said.error);
+    if (said.frequency) {
+      const frequency = said.frequency;
+      const rest = said.rest;
+      if (rest === '')
+        return ephemeral('What should I watch? For example `/alerts add rent marina 2br daily at 9:00`.');
+      const parsedRest = parseCommand(rest);
+      if (!parsedRest.ok) return ephemeral(alertRefusal(rest) ?? parsedRest.error);
+      return this.save(ctx, parsedRest.query, undefined, text, to, frequency);
+    }
     // "daily", "every morning": how often, not a rent period. Taken out before the search is read, and said so.
     const delivery = takeDeliveryWords(text);
     const note = delivery.words.length > 0 ? deliveryNote(delivery.words, this.o.schedule) : undefined;
@@ -136,6 +170,7 @@ export class AlertCommands {
     location: { id: number; name: string } | undefined,
     typed?: string,
     to?: 'me',
+    frequency: Frequency = INSTANT,
   ): Promise<Reply> {
     const target = to === 'me' ? personalTarget(ctx.channel, ctx.user) : ctx.channel;
     const where = to === 'me' ? 'of yours' : 'in this channel';
@@ -178,6 +213,7 @@ export class AlertCommands {
         paramsKey: paramsKey(saved),
         summary,
         words: wordsKey(saved.query.words),
+        ...(isSummary(frequency) ? { schedule: JSON.stringify(frequency) } : {}),
       },
       this.o.limits,
     );
@@ -238,12 +274,15 @@ export class AlertCommands {
         error: e,
       });
     }
+    const how = isSummary(frequency)
+      ? `I'll post one ${frequency.every === 'day' ? 'daily' : 'weekly'} summary here ${await this.whenText(ctx.channel, frequency)} when there is something new`
+      : "I'll post new listings here as they appear";
     if (to === 'me') {
       // Said to the person alone: no one else in the channel learns what they watch.
       const mine = `Saved as your alert #${row.number} (to me): ${summary}. I'll send new listings to your direct messages with me as they appear; ${matching}. Checked ${this.o.schedule}; only you see it in \`/alerts list\`.`;
       return ephemeral(mine);
     }
-    const text = `Saved as alert #${row.number}: ${summary}. I'll post new listings here as they appear; ${matching}. Checked ${this.o.schedule}; see \`/alerts list\`.`;
+    const text = `Saved as alert #${row.number}: ${summary}. ${how}; ${matching}. Checked ${this.o.schedule}; see \`/alerts list\`.`;
     return { text, blocks: [{ kind: 'text', text }] };
   }
 
@@ -259,7 +298,9 @@ export class AlertCommands {
             ? r.pausedReason
               ? `paused: ${r.pausedReason}; \`/alerts resume ${ref(r)}\` once I can again`
               : 'paused'
-            : `checked ${this.o.schedule}`;
+            : isSummary(frequencyFrom(r.schedule))
+              ? `${frequencyText(frequencyFrom(r.schedule))}, next ${shortDate(r.nextRunAt, this.zoneFallback, true)}`
+              : `instant, checked ${this.o.schedule}`;
     const last = r.lastRunAt ? `last checked ${formatDistanceStrict(r.lastRunAt, this.now)} ago` : 'not checked yet';
     const error = r.lastError
       ? ` · ⚠️ failing${r.errorSince ? ` for ${formatDistanceStrict(r.errorSince, this.now)}` : ''}: ${r.lastError}`
@@ -271,6 +312,13 @@ export class AlertCommands {
   /** What `/alerts list` says above the alerts: a held channel, a spent share, alerts of another service. */
   private async listNotes(ctx: AlertContext, rows: readonly AlertRow[]): Promise<string[]> {
     const notes: string[] = [];
+    const [setting] = await this.o.repo.channelSettings([ctx.channel]);
+    const zone = setting?.timezone ?? this.zoneFallback;
+    notes.push(
+      setting?.quietFrom && setting.quietTo
+        ? `🌙 Quiet hours ${setting.quietFrom}-${setting.quietTo} (${zone}): instant alerts found then are posted as one summary when they end. \`/alerts quiet off\` turns them off.`
+        : `Time zone ${zone}; no quiet hours (\`/alerts quiet 22:00-07:00\` holds instant posts overnight).`,
+    );
     const held = await this.o.outbox?.heldChannel(ctx.channel);
     if (held)
       notes.push(
@@ -286,6 +334,101 @@ export class AlertCommands {
         `⚠️ ${elsewhere} of these ${elsewhere === 1 ? 'was' : 'were'} saved for another property service than the one configured (UAE_API_BASE_URL changed) and ${elsewhere === 1 ? 'is' : 'are'} not checked; save ${elsewhere === 1 ? 'it' : 'them'} again, or set UAE_API_BASE_URL back.`,
       );
     return notes;
+  }
+
+  private get zoneFallback(): string {
+    return this.o.timezone ?? 'UTC';
+  }
+
+  private help(): Promise<Reply> {
+    return Promise.resolve(ephemeral(ALERTS_HELP));
+  }
+
+  private async zoneOf(channel: string): Promise<string> {
+    const [setting] = await this.o.repo.channelSettings([channel]);
+    return setting?.timezone ?? this.zoneFallback;
+  }
+
+  /** "at 09:00 (Asia/Dubai), the first on Thu 3 Dec". */
+  private async whenText(channel: string, f: Exclude<Frequency, { every: 'run' }>): Promise<string> {
+    const zone = await this.zoneOf(channel);
+    const first = nextDue(f, zone, this.now);
+    return `${f.every === 'week' ? `on ${capital(DAYS[f.day]!)}s ` : ''}at ${f.time} (${zone}), the first on ${shortDate(first, zone)}`;
+  }
+
+  /** Who may change an alert: whoever saved it, or an admin. */
+  private async mayChange(ctx: AlertContext, row: AlertRow): Promise<boolean> {
+    return row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
+  }
+
+  /** `/alerts edit 3 daily at 9:00`, `/alerts edit 3 instant`: how often it posts. */
+  private async edit(ctx: AlertContext, number: number, words: string): Promise<Reply> {
+    const row = await this.o.repo.byNumber(ctx.channel, number);
+    if (!row) return ephemeral(`There is no alert #${number} in this channel. See \`/alerts list\`.`);
+    if (!(await this.mayChange(ctx, row)))
+      return ephemeral(`Only the person who saved alert #${number}, or a workspace or server admin, can edit it.`);
+    const parsed = parseFrequency(words);
+    if (!parsed.ok) return ephemeral(parsed.error);
+    const f = parsed.frequency;
+    const zone = await this.zoneOf(ctx.channel);
+    // From instant to a summary: what is found from now on is counted in the first summary (its seen rows stay).
+    await this.o.repo.setSchedule(row.id, JSON.stringify(f), nextDue(f, zone, this.now));
+    this.o.logger.info('alert frequency changed', { search: row.id, channel: ctx.channel, every: f.every });
+    return ephemeral(
+      isSummary(f)
+        ? `Alert #${number} (${row.summary}) now posts one ${f.every === 'day' ? 'daily' : 'weekly'} summary ${await this.whenText(ctx.channel, f)}, when there is something new.`
+        : `Alert #${number} (${row.summary}) now posts each new listing as it is found.`,
+    );
+  }
+
+  /** `/alerts quiet 22:00-07:00`, `/alerts quiet off`, `/alerts quiet` (what they are). */
+  private async quiet(ctx: AlertContext, hours: string): Promise<Reply> {
+    const zone = await this.zoneOf(ctx.channel);
+    if (hours === '') {
+      const [s] = await this.o.repo.channelSettings([ctx.channel]);
+      return ephemeral(
+        s?.quietFrom && s.quietTo
+          ? `Quiet hours here: ${s.quietFrom}-${s.quietTo} (${zone}). \`/alerts quiet off\` turns them off.`
+          : `No quiet hours here. \`/alerts quiet 22:00-07:00\` holds instant posts from 22:00 to 07:00 (${zone}).`,
+      );
+    }
+    if (/^(off|none|no|stop)$/i.test(hours)) {
+      await this.o.repo.setQuiet(ctx.channel, null, this.now);
+      this.o.onReleased?.();
+      return ephemeral('Quiet hours are off: instant alerts post as they are found, and anything held is posted now.');
+    }
+    const q = parseQuiet(hours);
+    if (!q.ok) return ephemeral(q.error);
+    await this.o.repo.setQuiet(ctx.channel, { from: q.from, to: q.to }, this.now);
+    this.o.logger.info('quiet hours set', { channel: ctx.channel, user: ctx.user });
+    return ephemeral(
+      `Quiet hours here: ${q.from}-${q.to} (${zone}). Instant alerts found then wait, and are posted when they end, several as one summary. Daily and weekly summaries still post at their time.`,
+    );
+  }
+
+  /** `/alerts timezone Asia/Dubai`: the channel's time zone (`default`: MANZIL_TIMEZONE again). */
+  private async timezone(ctx: AlertContext, zone: string): Promise<Reply> {
+    if (zone === '') return ephemeral(`This channel's time zone is ${await this.zoneOf(ctx.channel)}.`);
+    const reset = /^(default|off|reset)$/i.test(zone);
+    const name = reset ? null : knownZone(zone);
+    if (!reset && !name)
+      return ephemeral(
+        `"${zone}" is not a time zone I know: use a name such as \`Asia/Dubai\`, \`Europe/London\` or \`UTC\`.`,
+      );
+    await this.o.repo.setTimezone(ctx.channel, name ?? null, this.now);
+    // Summaries are due at their local time: moved to the new zone's.
+    const now = this.now;
+    const current = name ?? this.zoneFallback;
+    for (const row of await this.o.repo.listByChannel(ctx.channel)) {
+      const f = frequencyFrom(row.schedule);
+      if (isSummary(f)) await this.o.repo.setSchedule(row.id, row.schedule, nextDue(f, current, now));
+    }
+    return ephemeral(`This channel's time zone is now ${current}: summaries and quiet hours here follow it.`);
+  }
+
+  /** `/alerts more 3`, `/alerts more quiet`: the rest of the last summary, a page at a time. */
+  private more(ctx: AlertContext, which: number | 'quiet', page: number): Promise<Reply> {
+    return moreReply(this.o, ctx.channel, which, page);
   }
 
   /** `/alerts resume` alone, in a channel held because it could not receive: try it again now. */
@@ -348,27 +491,3 @@ export class AlertCommands {
 const ref = (row: { number: number; channel: string }) =>
   personIn(row.channel) !== undefined ? `me ${row.number}` : String(row.number);
 
-function withoutPage(params: Record<string, string>): Record<string, string> {
-  const { page: _page, ...rest } = params;
-  return rest;
-}
-
-/** "every 15 minutes" for the common cron forms; the expression itself otherwise. */
-export function describeSchedule(cron: string, timezone: string): string {
-  const fields = cron.trim().split(/\s+/);
-  const [sec, min, ...rest] = fields.length === 6 ? fields : ['0', ...fields];
-  const everyMinute = rest.every((f) => f === '*');
-  if (everyMinute && sec === '0' && /^\*\/(\d+)$/.test(min!)) return `every ${min!.slice(2)} minutes`;
-  if (everyMinute && sec === '0' && min === '*') return 'every minute';
-  if (everyMinute && min === '*' && /^\*\/(\d+)$/.test(sec!)) return `every ${sec!.slice(2)} seconds`;
-  return `on the schedule \`${cron}\` (${timezone})`;
-}
-
-/**
- * "4 listings match today": counted as the search's cards count them (the same flat from several agents is one), and
- * named, so the number beside the cards reads as what it counts.
- */
-function matchingToday(flats: number, complete: boolean): string {
-  if (flats === 0) return 'none match today';
-  return `${flats}${complete ? '' : ' or more'} ${flats === 1 && complete ? 'listing matches' : 'listings match'} today`;
-}

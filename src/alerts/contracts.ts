@@ -25,4 +25,6 @@ export interface PollerOptions {
   concurrency?: number;
   /** A search failing this long is reported once in its channel. */
   failingAfterMs?: number;
+  /** The time zone of channels that set none (MANZIL_TIMEZONE): summaries' slots and quiet hours are read in it. */
+  timezone?: string;
 }

@@ -15,6 +15,7 @@ export {
   type DeliveryPayload,
 } from './messages.js';
 export { matchingAlerts } from './channel.js';
+export { foldHeld } from './summary.js';
 export { type AlertsApi, type PollerOptions } from './contracts.js';
 export { impossibleIn, pauseImpossibleAlerts, type PauseDeps } from './impossible.js';
 export { pauseForRecipient, RECIPIENT_PAUSE } from './personal.js';

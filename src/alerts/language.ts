@@ -2,16 +2,63 @@
 // is a search in the command language, kept as typed; a search already parsed reads back as its canonical text.
 import { personalWords, type AlertCommand } from '../ports/order-command.js';
 import { formatQuery } from '../query/index.js';
-import { orderText, parseOrder, type OrderLanguage, type Refused } from '../standing-orders/language.js';
+import { orderText, parseOrder, type OrderLanguage, type OwnWords, type Refused } from '../standing-orders/language.js';
 
 export const ALERTS_HELP = [
   'Alerts post new listings for a saved search to this channel, once each:',
   '`/alerts add rent marina 2br under 120k`: save a search (or press "Save as alert" under any search)',
   '`/alerts add me rent marina 2br`: an alert of your own, sent to your direct messages with me (or "Save for me")',
+  '`/alerts add rent marina 2br daily at 9:00` (or `weekly on sunday at 8:00`): one summary a day or a week instead',
+  '`/alerts edit 2 weekly on sunday at 8:00`, `/alerts edit 2 instant`: change how often it posts',
+  '`/alerts more 2`: the rest of its last summary',
   '`/alerts list`: the alerts of this channel, numbered, and your own ones ("to me")',
   '`/alerts pause 2`, `/alerts resume 2`, `/alerts remove 2`: only whoever saved it, or an admin (`/alerts pause me 1`: your own)',
   '`/alerts test 2`: check now and show what would be posted, posting nothing',
+  '`/alerts quiet 22:00-07:00`, `/alerts quiet off`: hold instant posts overnight, then one summary',
+  '`/alerts timezone Asia/Dubai`: the time zone of summaries and quiet hours here',
 ].join('\n');
+
+const which = (noun: string) => `Which alert? Give its number: \`/alerts ${noun} 2\` (see \`/alerts list\`).`;
+
+/** `edit 3 daily at 9:00`: the number, then how often as typed (read by ./frequency.ts when run). */
+const EDIT: OwnWords<AlertCommand> = {
+  parse: (arg) => {
+    const m = /^#?(\d{1,6})(?:\s+(.*))?$/.exec(arg.trim());
+    if (!m) return { refused: which('edit') };
+    const every = (m[2] ?? '').trim();
+    if (every === '')
+      return {
+        refused: `How often should alert #${m[1]} post? For example \`/alerts edit ${m[1]} daily at 9:00\` or \`/alerts edit ${m[1]} instant\`.`,
+      };
+    return { kind: 'alert', sub: 'edit', number: Number(m[1]), every };
+  },
+  text: (c) => (c.sub === 'edit' ? `${c.number} ${c.every}` : ''),
+};
+
+const QUIET: OwnWords<AlertCommand> = {
+  parse: (arg) => ({ kind: 'alert', sub: 'quiet', hours: arg.trim() }),
+  text: (c) => (c.sub === 'quiet' ? c.hours : ''),
+};
+
+const TIMEZONE: OwnWords<AlertCommand> = {
+  parse: (arg) => ({ kind: 'alert', sub: 'timezone', zone: arg.trim() }),
+  text: (c) => (c.sub === 'timezone' ? c.zone : ''),
+};
+
+/** `more 3`, `more 3 page 2`, `more quiet`, `more quiet 2`. */
+const MORE: OwnWords<AlertCommand> = {
+  parse: (arg) => {
+    const m = /^(?:#?(\d{1,6})|(quiet))(?:\s+(?:page\s+)?(\d{1,4}))?$/i.exec(arg.trim());
+    if (!m)
+      return {
+        refused:
+          "Which summary? `/alerts more 2` for alert #2's last one, `/alerts more quiet` for the last quiet-hours one.",
+      };
+    const page = m[3] === undefined ? 1 : Math.max(1, Number(m[3]));
+    return { kind: 'alert', sub: 'more', which: m[2] ? 'quiet' : Number(m[1]), page };
+  },
+  text: (c) => (c.sub === 'more' ? `${c.which}${c.page > 1 ? ` page ${c.page}` : ''}` : ''),
+};
 
 export const ALERT_LANGUAGE: OrderLanguage<AlertCommand> = {
   kind: 'alert',
@@ -33,6 +80,7 @@ export const ALERT_LANGUAGE: OrderLanguage<AlertCommand> = {
   },
   inspect: ['test'],
   personal: true,
+  extra: { edit: EDIT, quiet: QUIET, timezone: TIMEZONE, tz: TIMEZONE, more: MORE },
 };
 
 /** `/alerts` text (after the command) as a command, or why it is none.

@@ -8,6 +8,22 @@ import type { Listing } from './compare.js';
 
 const searchRef = z.object({ id: z.number(), number: z.number(), summary: z.string() });
 
+const summaryItem = z.union([
+  z.object({
+    kind: z.literal('new'),
+    search: searchRef,
+    listing: z.looseObject({ property_id: z.string() }),
+    copies: z.number(),
+  }),
+  z.object({
+    kind: z.literal('price_drop'),
+    search: searchRef,
+    listing: z.looseObject({ property_id: z.string() }),
+    from: z.number(),
+    to: z.number(),
+  }),
+]);
+
 const payloadSchema = z.discriminatedUnion('kind', [
   z.object({
     v: z.literal(1),
@@ -27,12 +43,48 @@ const payloadSchema = z.discriminatedUnion('kind', [
     to: z.number(),
   }),
   z.object({ v: z.literal(1), kind: z.literal('summary'), search: searchRef, more: z.number() }),
+  // A daily or weekly alert's one message per period (./summary.ts): its counts and every item it counts.
+  z.object({
+    v: z.literal(1),
+    kind: z.literal('period'),
+    search: searchRef,
+    every: z.enum(['day', 'week']),
+    fresh: z.number(),
+    drops: z.number(),
+    atLeast: z.boolean(),
+    items: z.array(summaryItem),
+  }),
+  // A channel's cards held in its quiet hours, folded into one message when they end (./summary.ts).
+  z.object({
+    v: z.literal(1),
+    kind: z.literal('quiet'),
+    fresh: z.number(),
+    drops: z.number(),
+    /** New listings counted only (a run's cards past its limit). */
+    unlisted: z.number(),
+    items: z.array(summaryItem),
+  }),
   z.object({ v: z.literal(1), kind: z.literal('failing'), search: searchRef, error: z.string(), since: z.number() }),
   z.object({ v: z.literal(1), kind: z.literal('recovered'), search: searchRef }),
   z.object({ v: z.literal(1), kind: z.literal('impossible'), search: searchRef, what: z.string() }),
 ]);
 
 export type DeliveryPayload = z.output<typeof payloadSchema>;
+
+/** Cards a summary shows; the rest are counted, and paged by `/alerts more`. */
+export const SUMMARY_CARDS = 3;
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** "12 new listings and 2 price drops" ("at least 125 new listings" when the fetch was cut). */
+export function counts(fresh: number, drops: number, atLeast = false): string {
+  return [
+    fresh > 0 ? `${atLeast ? 'at least ' : ''}${plural(fresh, 'new listing')}` : '',
+    drops > 0 ? plural(drops, 'price drop') : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+}
 export type SearchRef = z.output<typeof searchRef>;
 
 export const encodePayload = (p: DeliveryPayload): string => JSON.stringify(p);
@@ -73,7 +125,16 @@ const numbersOf = (refs: readonly SearchRef[]) =>
   refs.length === 1 ? `alert #${refs[0]!.number}` : `alerts ${refs.map((r) => `#${r.number}`).join(', ')}`;
 
 /** The outbox kinds alerts write; main registers them with `alertKind` (src/outbox/registry.ts's DeliveryKind). */
-export const ALERT_KINDS = ['new', 'price_drop', 'summary', 'failing', 'recovered', 'impossible'] as const;
+export const ALERT_KINDS = [
+  'new',
+  'price_drop',
+  'summary',
+  'failing',
+  'recovered',
+  'impossible',
+  'period',
+  'quiet',
+] as const;
 
 export const alertKind = (buttons: AlertRendering = {}) => ({
   decode: decodePayload,
@@ -82,6 +143,7 @@ export const alertKind = (buttons: AlertRendering = {}) => ({
 
 export async function renderDelivery(payload: DeliveryPayload, buttons: AlertRendering = {}): Promise<Reply> {
   const head = (text: string): Block => ({ kind: 'context', text });
+  if (payload.kind === 'period' || payload.kind === 'quiet') return renderSummary(payload, buttons);
   const searchId = payload.search.id;
   const card = async (listing: Listing): Promise<Block> => {
     const details = await buttons.details?.(searchId, listing.property_id);
@@ -156,4 +218,42 @@ export async function renderDelivery(payload: DeliveryPayload, buttons: AlertRen
       return { text, blocks: [{ kind: 'text', text }] };
     }
   }
+}
+
+/**
+ * A summary: its counts, the best few as cards, and how many more with the command that pages through them. "Since
+ * the last summary": a summary alert is run at its slots only, so what is new to it is new since the last one.
+ */
+async function renderSummary(
+  p: Extract<DeliveryPayload, { kind: 'period' | 'quiet' }>,
+  buttons: AlertRendering,
+): Promise<Reply> {
+  const what = counts(p.fresh, p.drops, p.kind === 'period' && p.atLeast);
+  const head =
+    p.kind === 'period'
+      ? `📬 ${p.every === 'day' ? 'Daily' : 'Weekly'} summary for alert #${p.search.number} (${p.search.summary}): ${what} since the last summary.`
+      : `🌙 While this channel's quiet hours were on: ${what}.`;
+  const blocks: Block[] = [{ kind: 'text', text: head }];
+  for (const item of p.items.slice(0, SUMMARY_CARDS)) {
+    const listing = item.listing as Listing;
+    const details = await buttons.details?.(item.search.id, listing.property_id);
+    const heading =
+      item.kind === 'price_drop'
+        ? `📉 Price dropped from ${formatAed(item.from)} to ${formatAed(item.to)} · ${label(item.search)}`
+        : `🔔 New listing · ${label(item.search)}`;
+    blocks.push(
+      { kind: 'context', text: heading },
+      { kind: 'card', card: listingCard(listing, details ? { buttons: [details] } : {}) },
+    );
+  }
+  const rest = p.items.length - Math.min(SUMMARY_CARDS, p.items.length);
+  const unlisted = p.kind === 'quiet' ? p.unlisted : 0;
+  const more = p.kind === 'period' ? `/alerts more ${p.search.number}` : '/alerts more quiet';
+  if (rest > 0) blocks.push({ kind: 'context', text: `…and ${rest} more: \`${more}\` lists them.` });
+  if (unlisted > 0)
+    blocks.push({
+      kind: 'context',
+      text: `${plural(unlisted, 'more new listing')} counted: \`/alerts test <n>\` or the alert's search shows them.`,
+    });
+  return { text: head, blocks };
 }

@@ -19,9 +19,11 @@ import {
   type OrderRunReport,
   type PartResult,
 } from '../standing-orders/run.js';
-import { EVERY_RUN } from '../standing-orders/schedule.js';
+import { EVERY_RUN, slotOf } from '../standing-orders/schedule.js';
 import type { AlertsRepo, LeaseRepo, AlertRow, RunPlan, SeenRow } from '../store/index.js';
-import { planGroup, postedQueryOf } from './channel.js';
+import { planGroup, postedQueryOf, type Shape } from './channel.js';
+import { frequencyFrom, isSummary, quietUntil } from './frequency.js';
+import { HELD_KINDS, periodSummary } from './summary.js';
 import type { Listing } from './compare.js';
 import type { AlertsApi, PollerOptions } from './contracts.js';
 import { fetchListings } from './fetch.js';
@@ -253,6 +255,7 @@ async function runQuery(
   const seenBy = new Map(group.map((s) => [s.id, new Set(seenRows.get(s.id)!.map((r) => r.propertyId))]));
   const primed = group.filter((s) => s.primedAt !== null);
   let listings: Listing[];
+  let atLeast = false;
   try {
     // Another page only while every listing on it is new to some primed search (or none is primed yet).
     const allNew = (records: Listing[]) =>
@@ -268,6 +271,7 @@ async function runQuery(
     if (fetched.pagesCut && maxPages < deps.options.maxPages)
       log.info('query read fewer pages than allowed: call budget', { operation, maxPages });
     listings = fetched.listings;
+    atLeast = fetched.pagesCut === true;
     result.calls += fetched.calls;
   } catch (e) {
     const at = now();
@@ -302,6 +306,7 @@ async function runQuery(
   // Decided in the transaction that records it (the batch's, in the batch's order), against what the channels' alerts
   // have posted by then: runs of other queries in the same channels (of this batch, on this instance or another)
   // commit one at a time, so none posts a listing twice.
+  const shape = await shapeOf(deps, group, atLeast, now);
   let planned: ReturnType<typeof planGroup> | undefined;
   result.share = {
     plan: {
@@ -314,7 +319,7 @@ async function runQuery(
           seenRows,
           listings,
           posted,
-          { priceDropPct: deps.options.priceDropPct, cardsPerRun: deps.options.cardsPerRun ?? 5 },
+          { priceDropPct: deps.options.priceDropPct, cardsPerRun: deps.options.cardsPerRun ?? 5, shape },
           now(),
         );
         return planned.outcomes;
@@ -327,6 +332,35 @@ async function runQuery(
     },
   };
   return result;
+}
+
+/**
+ * How each search of the group delivers (issue 40), from its frequency and its channel's settings: a summary alert
+ * queues one summary for its slot (none when nothing is new) and is due next at its next slot; an instant alert's
+ * cards found in its channel's quiet hours are held until they end (src/outbox releases and folds them). Summaries
+ * are posted at the time their alert asked for, quiet or not.
+ */
+async function shapeOf(deps: AlertKindDeps, group: AlertRow[], atLeast: boolean, now: () => number): Promise<Shape> {
+  const channels = [...new Set(group.map((s) => s.channel))];
+  const settings = new Map((await deps.repo.channelSettings(channels)).map((s) => [s.channel, s]));
+  const zoneOf = (channel: string) => settings.get(channel)?.timezone ?? deps.options.timezone ?? 'UTC';
+  return (search, cmp, cards) => {
+    const at = now();
+    const timezone = zoneOf(search.channel);
+    const frequency = frequencyFrom(search.schedule);
+    if (isSummary(frequency)) {
+      const { slot, next } = slotOf(frequency, timezone, at);
+      // The first look records what exists and posts nothing, as an instant alert's does.
+      const summary =
+        search.primedAt === null ? undefined : periodSummary(search, cmp, { every: frequency.every, slot, atLeast });
+      return { deliveries: summary ? [summary] : [], nextRunAt: next };
+    }
+    const s = settings.get(search.channel);
+    const until =
+      s?.quietFrom && s.quietTo ? quietUntil({ from: s.quietFrom, to: s.quietTo }, timezone, at) : undefined;
+    if (until === undefined) return { deliveries: cards };
+    return { deliveries: cards.map((d) => (HELD_KINDS.includes(d.kind) ? { ...d, holdUntil: until } : d)) };
+  };
 }
 
 function describeFailure(e: ApiError): string {

@@ -4,6 +4,7 @@ import {
   ALERT_KINDS,
   alertKind,
   alertOrders,
+  foldHeld,
   matchingAlerts,
   pauseForRecipient,
   savedQueryLookup,
@@ -33,6 +34,7 @@ export const pollerOptionsOf = (config: Config) => ({
   maxPages: config.alerts.maxPages,
   priceDropPct: config.alerts.priceDropPct,
   deadlineMs: config.alerts.deadlineSeconds * 1000,
+  timezone: config.alerts.timezone,
 });
 
 /**
@@ -162,6 +164,7 @@ export function composeBackground(d: BackgroundDeps) {
     logger,
     holder: d.instance,
     lapsed: () => d.heartbeat.lapsed(),
+    release: (at) => repos.outbox.releaseHeld(at, foldHeld),
     ...(d.clock ? { now: d.clock } : {}),
     options: {
       giveUpMs: config.alerts.giveUpMs,
@@ -192,9 +195,15 @@ export function composeBackground(d: BackgroundDeps) {
       service: d.service,
       options: pollerOptionsOf(config),
       platforms: d.posters.map((p) => p.platform),
+      // A test's clock moves the alerts' time too: summaries' slots and quiet hours are read on it.
+      ...(d.clock ? { now: d.clock } : {}),
     }),
     d.alertsCron,
-    () => ({ ...runOptions(), onRun: (report) => d.events.pollerRun(report.failed === 0) }),
+    () => ({
+      ...runOptions(),
+      ...(d.clock ? { now: d.clock } : {}),
+      onRun: (report) => d.events.pollerRun(report.failed === 0),
+    }),
   );
   const digests = orderJob(
     digestOrders({ repo: repos.digests, composer: d.composer, service: d.service }),

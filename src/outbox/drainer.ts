@@ -69,6 +69,12 @@ export class OutboxDrainer implements Delivery {
       lookupsDeferred: 0,
     };
     this.sweep();
+    try {
+      await this.deps.release?.(this.now());
+    } catch (e) {
+      // Held entries stay held, in the database: the next pass releases them.
+      this.deps.logger.error('outbox: could not release held entries; the next pass tries again', { error: e });
+    }
     this.lag.start();
     try {
       return await this.drainAll(report);

@@ -44,6 +44,11 @@ export interface DeliveryDeps {
   /** Instances whose claims may be taken over at once (their heartbeat lapsed). */
   lapsed?: () => Promise<string[]>;
   now?: () => number;
+  /**
+   * Before each pass: entries held until now are released (a channel's quiet hours ended), several of a channel folded
+   * into one (alerts' quiet hours: src/alerts/summary.ts). Answers how many were queued.
+   */
+  release?: (at: number) => Promise<number>;
   /** Counters for metrics, optional. */
   onDelivered?: (row: OutboxRow) => void;
   onFailed?: (row: OutboxRow) => void;

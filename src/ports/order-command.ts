@@ -19,6 +19,17 @@ export type SharedCommand<K extends OrderKind> =
 export type AlertSpec = { search: string } | { query: Query; area?: { id: number; name: string } };
 
 /**
+ * An alert's own subcommands past add and test (issue 40): how often one posts (`edit 3 daily at 9:00`, its words as
+ * typed), the channel's quiet hours (`quiet 22:00-07:00`, `quiet off`, '' to show them) and time zone, and the rest of
+ * a summary (`more 3`, `more quiet`, a page after the first).
+ */
+export type AlertSettingCommand =
+  | { kind: 'alert'; sub: 'edit'; number: number; every: string }
+  | { kind: 'alert'; sub: 'quiet'; hours: string }
+  | { kind: 'alert'; sub: 'timezone'; zone: string }
+  | { kind: 'alert'; sub: 'more'; which: number | 'quiet'; page: number };
+
+/**
  * `to: 'me'`: a personal alert, posted to the person's direct messages with the bot rather than to the channel
  * (`/alerts add me …`, "Save for me"); on a numbered command, that person's own alert of that number (`/alerts pause me
  * 2`).
@@ -26,7 +37,8 @@ export type AlertSpec = { search: string } | { query: Query; area?: { id: number
 export type AlertCommand =
   | SharedCommand<'alert'>
   | ({ kind: 'alert'; sub: 'add'; to?: 'me' } & AlertSpec)
-  | { kind: 'alert'; sub: 'test'; number: number; to?: 'me' };
+  | { kind: 'alert'; sub: 'test'; number: number; to?: 'me' }
+  | AlertSettingCommand;
 
 export type DayName = 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday';
 

@@ -71,7 +71,7 @@ export function createAlertDefinitionRepo(store: Store, now: () => number = Date
         // Numbers are never reused in a channel: a counter per channel, seeded from the alerts there.
         const number = orders.nextNumber(input.channel);
         const at = now();
-        const { service, channel, owner, ...own } = input;
+        const { service, channel, owner, schedule, nextRunAt, ...own } = input;
         const { id } = db
           .insert(o)
           .values({
@@ -80,9 +80,9 @@ export function createAlertDefinitionRepo(store: Store, now: () => number = Date
             channel,
             owner,
             number,
-            schedule: ALERT_SCHEDULE,
+            schedule: schedule ?? ALERT_SCHEDULE,
             createdAt: at,
-            nextRunAt: at,
+            nextRunAt: nextRunAt ?? at,
           })
           .returning({ id: o.id })
           .get();
@@ -148,6 +148,13 @@ export function createAlertDefinitionRepo(store: Store, now: () => number = Date
           .run();
         return orders.shared.byId(searchId);
       });
+    },
+
+    setSchedule(id: number, schedule: string, nextRunAt: number): void {
+      db.update(o)
+        .set({ schedule, nextRunAt })
+        .where(and(ofKind, eq(o.id, id)))
+        .run();
     },
 
     /** Queues the "this search keeps failing" notice once (under the fence, when given). */

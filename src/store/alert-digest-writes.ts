@@ -60,9 +60,14 @@ export function uncertainAfterRestore(
 export const ALERT_SCHEDULE = JSON.stringify({ every: 'run' });
 
 /** What a recorded run changes on its search: on its standing order, and on its own fields. */
-export function runDone(outcome: Pick<RunOutcome, 'at' | 'primed' | 'clearError'>) {
+export function runDone(outcome: Pick<RunOutcome, 'at' | 'primed' | 'clearError' | 'nextRunAt'>) {
   return {
-    order: { lastRunAt: outcome.at, nextRunAt: outcome.at, ...(outcome.clearError ? { lastError: null } : {}) },
+    // An instant alert is due at the next run; a summary at its next slot.
+    order: {
+      lastRunAt: outcome.at,
+      nextRunAt: outcome.nextRunAt ?? outcome.at,
+      ...(outcome.clearError ? { lastError: null } : {}),
+    },
     alert: {
       ...(outcome.primed ? { primedAt: outcome.at } : {}),
       ...(outcome.clearError ? { errorSince: null, errorReported: false } : {}),

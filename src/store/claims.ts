@@ -16,7 +16,9 @@ export function newEntry(d: NewDelivery, at: number) {
     dedupeKey: d.dedupeKey,
     payload: d.payload,
     createdAt: at,
-    nextAttemptAt: at,
+    nextAttemptAt: d.holdUntil ?? at,
+    // Quiet hours: never claimed until released (releaseHeld), then posted or folded into one summary.
+    ...(d.holdUntil !== undefined ? { state: 'held' } : {}),
     // A fact a restored-over database may have posted: looked for on the platform before it is sent.
     ...(d.uncertainSince !== undefined ? { maybeDelivered: true, uncertainSince: d.uncertainSince } : {}),
   };

@@ -310,7 +310,7 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now): Sy
           .delete(outbox)
           .where(
             and(
-              inArray(outbox.state, ['delivered', 'failed']),
+              inArray(outbox.state, ['delivered', 'failed', 'folded']),
               lt(sql`coalesce(${outbox.deliveredAt}, ${outbox.createdAt})`, at - options.outboxMaxAgeMs),
             ),
           )
@@ -363,6 +363,48 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now): Sy
         .from(channelHold)
         .get()!.n;
       return statsOf(rows, held, at);
+    },
+
+    releaseHeld(at: number, fold: (channel: string, held: OutboxRow[]) => NewDelivery): number {
+      const due = and(eq(outbox.state, 'held'), sql`${outbox.nextAttemptAt} <= ${at}`);
+      const channels = db.selectDistinct({ channel: outbox.channel }).from(outbox).where(due).all();
+      let queued = 0;
+      for (const { channel } of channels) {
+        queued += tx(() => {
+          const held = db
+            .select()
+            .from(outbox)
+            .where(and(due, eq(outbox.channel, channel)))
+            .orderBy(asc(outbox.id))
+            .all();
+          if (held.length === 0) return 0;
+          const ids = held.map((r) => r.id);
+          if (held.length === 1) {
+            db.update(outbox).set({ state: 'pending', nextAttemptAt: at }).where(eq(outbox.id, ids[0]!)).run();
+            return 1;
+          }
+          db.update(outbox).set({ state: 'folded' }).where(inArray(outbox.id, ids)).run();
+          return enqueue(fold(channel, held), at);
+        });
+      }
+      return queued;
+    },
+
+    latestOf(channel: string, kind: string, searchId?: number): OutboxRow | undefined {
+      return db
+        .select()
+        .from(outbox)
+        .where(
+          and(
+            eq(outbox.channel, channel),
+            eq(outbox.kind, kind),
+            ne(outbox.state, 'folded'),
+            searchId === undefined ? undefined : eq(outbox.searchId, searchId),
+          ),
+        )
+        .orderBy(sql`${outbox.id} desc`)
+        .limit(1)
+        .get();
     },
   };
 }

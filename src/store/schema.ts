@@ -334,6 +334,20 @@ export const channelHold = sqliteTable('place_hold', {
   retryAt: integer('retry_at').notNull(),
 });
 
+/**
+ * A chat channel's own settings (issue 40): its quiet hours (instant alerts found in them wait, and are posted when they
+ * end, several as one summary) and its time zone (MANZIL_TIMEZONE when unset), which summaries and quiet hours read.
+ */
+export const channelSetting = sqliteTable('place_setting', {
+  channel: text('place').primaryKey(),
+  /** Quiet hours, local `HH:MM` (from, to; `to` may be the next morning); both null when off. */
+  quietFrom: text('quiet_from'),
+  quietTo: text('quiet_to'),
+  /** An IANA time zone name, or null for MANZIL_TIMEZONE. */
+  timezone: text('timezone'),
+  updatedAt: integer('updated_at').notNull(),
+});
+
 /** A digest's own fields (a channel's market digest), beside its standing order (decision 0008). */
 export const digestFields = sqliteTable(
   'digest',

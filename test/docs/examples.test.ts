@@ -43,7 +43,7 @@ const ask = (text: string, channel: string, location?: string) =>
   });
 
 /** `/alerts pause 2`: the channel is given two alerts first, as the doc's reader would have. */
-const NUMBERED = /^\/?(?:manzil\s+)?(alerts?|digests?)\s+(?:pause|resume|remove|test)\s+(\d+)\b/iu;
+const NUMBERED = /^\/?(?:manzil\s+)?(alerts?|digests?)\s+(?:pause|resume|remove|test|more|edit)\s+(\d+)\b/iu;
 const SEED: Record<string, (i: number) => string> = {
   alert: (i) => `alerts add rent marina ${i + 1}br`,
   digest: (i) => `digest add ${['jvc', 'jlt', 'marina', 'downtown'][i % 4]}`,

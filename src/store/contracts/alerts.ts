@@ -1,6 +1,7 @@
 // The alerts' repository as both databases keep it (SQLite ../alert-definitions.ts, Postgres ../pg/alert-definitions.ts):
 // a standing order (./standing-orders.ts) whose kind is a saved search. What each alert has seen is ./seen.ts's.
 // Plain types, in a module that imports no implementation.
+import type { ChannelSettingsRepo } from './channel-settings.js';
 import type { Fence } from './leases.js';
 import type { NewDelivery } from './outbox.js';
 import type { SeenRepo } from './seen.js';
@@ -35,7 +36,12 @@ export type NewAlert = Pick<
   AlertRow,
   'service' | 'channel' | 'owner' | 'text' | 'query' | 'operation' | 'paramsKey' | 'summary'
 > &
-  Partial<Pick<AlertRow, 'words'>>;
+  Partial<Pick<AlertRow, 'words'>> & {
+    /** How often it posts (JSON, src/alerts/frequency.ts); every run (instant) when not given. */
+    schedule?: string;
+    /** When it is first due (default: at once, for its first look). */
+    nextRunAt?: number;
+  };
 
 export interface AlertLimits {
   perChannel: number;
@@ -78,7 +84,9 @@ export interface AlertDefinitionRepo extends StandingOrderRepo<AlertRow, string>
   recordFailure(searchId: number, error: string, at: number, fence?: Fence): Promise<AlertRow | undefined>;
   /** Queues the "this search keeps failing" notice and marks it told, in one transaction (under the fence, when given). */
   reportFailing(searchId: number, delivery: NewDelivery, fence?: Fence): Promise<void>;
+  /** How often it posts (its schedule, JSON: src/alerts/frequency.ts) and when it is due next; a person's change. */
+  setSchedule(id: number, schedule: string, nextRunAt: number): Promise<void>;
 }
 
 /** What src/alerts reaches of the store: saved searches and what each has seen (./seen.ts), as one port. */
-export type AlertsRepo = AlertDefinitionRepo & SeenRepo;
+export type AlertsRepo = AlertDefinitionRepo & SeenRepo & ChannelSettingsRepo;

@@ -51,6 +51,11 @@ export interface NewDelivery {
    * before it is sent, looking back to this time.
    */
   uncertainSince?: number;
+  /**
+   * Held until this time (a channel's quiet hours): queued as `held`, never claimed; when the time comes, the channel's
+   * held entries are released together (releaseHeld), several folded into one summary.
+   */
+  holdUntil?: number;
 }
 
 /** An entry taken by a drainer. */
@@ -212,4 +217,14 @@ export interface OutboxRepo {
   nextDue(platforms: readonly string[]): Promise<number | undefined>;
   /** Counts by state, duplicates, the oldest waiting entry's age at `at` (now when not given) and held channels. */
   stats(at?: number): Promise<OutboxStats>;
+  /**
+   * Releases the entries held until `at` or before (quiet hours over), channel by channel, each channel in one
+   * transaction: one alone goes back to the queue as it is; several are marked `folded` and `fold` (given them, oldest
+   * first) makes the one delivery that is queued instead, in the same transaction. The fold's dedupe key must be
+   * deterministic (the first entry's id): two instances releasing at once queue it once. Answers how many deliveries
+   * were queued.
+   */
+  releaseHeld(at: number, fold: (channel: string, held: OutboxRow[]) => NewDelivery): Promise<number>;
+  /** The newest entry of a channel of this kind (of this saved search, when given), whatever its state but folded. */
+  latestOf(channel: string, kind: string, searchId?: number): Promise<OutboxRow | undefined>;
 }

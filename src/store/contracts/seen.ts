@@ -90,6 +90,8 @@ export interface RunOutcome {
   primed?: boolean;
   /** When the search had been failing and the channel was told, it is told again that it recovered. */
   clearError: boolean;
+  /** When it is due next: a summary alert's next slot; the next run (`at`) when not given. */
+  nextRunAt?: number;
 }
 
 /**

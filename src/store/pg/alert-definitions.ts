@@ -73,7 +73,7 @@ export function createPgAlertDefinitionRepo(store: PgStore, now: () => number = 
         if ((await countWhere(tx, eq(o.owner, input.owner))) >= limits.perOwner) return { ok: false, reason: 'owner' };
         const number = await orders.nextNumber(tx, input.channel);
         const at = now();
-        const { service, channel, owner, ...own } = input;
+        const { service, channel, owner, schedule, nextRunAt, ...own } = input;
         const [order] = await tx
           .insert(o)
           .values({
@@ -82,9 +82,9 @@ export function createPgAlertDefinitionRepo(store: PgStore, now: () => number = 
             channel,
             owner,
             number,
-            schedule: ALERT_SCHEDULE,
+            schedule: schedule ?? ALERT_SCHEDULE,
             createdAt: at,
-            nextRunAt: at,
+            nextRunAt: nextRunAt ?? at,
           })
           .returning({ id: o.id });
         await tx.insert(a).values({ id: order!.id, ...own });
@@ -114,6 +114,13 @@ export function createPgAlertDefinitionRepo(store: PgStore, now: () => number = 
 
     async countElsewhere(service: string, channel?: string) {
       return countWhere(db, and(ne(o.service, service), channel ? eq(o.channel, channel) : undefined));
+    },
+
+    async setSchedule(id: number, schedule: string, nextRunAt: number) {
+      await db
+        .update(o)
+        .set({ schedule, nextRunAt })
+        .where(and(ofKind, eq(o.id, id)));
     },
 
     async recordFailure(searchId: number, error: string, at: number, fence?: Fence) {

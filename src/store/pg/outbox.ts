@@ -372,7 +372,7 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
         .delete(outbox)
         .where(
           and(
-            inArray(outbox.state, ['delivered', 'failed']),
+            inArray(outbox.state, ['delivered', 'failed', 'folded']),
             lt(sql`coalesce(${outbox.deliveredAt}, ${outbox.createdAt})`, at - options.outboxMaxAgeMs),
           ),
         );
@@ -422,6 +422,53 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
         .groupBy(outbox.state);
       const [held] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(channelHold);
       return statsOf(rows, held!.n, at);
+    },
+
+    async releaseHeld(at, fold) {
+      const due = and(eq(outbox.state, 'held'), sql`${outbox.nextAttemptAt} <= ${at}`);
+      const channels = await db.selectDistinct({ channel: outbox.channel }).from(outbox).where(due);
+      let queued = 0;
+      for (const { channel } of channels) {
+        // The update locks the rows it takes: an instance releasing the same channel at once waits, then takes none.
+        queued += await db.transaction(async (tx) => {
+          const held = (
+            await tx
+              .update(outbox)
+              .set({ state: 'pending', nextAttemptAt: at })
+              .where(and(due, eq(outbox.channel, channel)))
+              .returning()
+          ).sort((a, b) => a.id - b.id);
+          if (held.length <= 1) return held.length;
+          await tx
+            .update(outbox)
+            .set({ state: 'folded' })
+            .where(
+              inArray(
+                outbox.id,
+                held.map((r) => r.id),
+              ),
+            );
+          return enqueueIn(tx, fold(channel, held), at);
+        });
+      }
+      return queued;
+    },
+
+    async latestOf(channel, kind, searchId) {
+      const [row] = await db
+        .select()
+        .from(outbox)
+        .where(
+          and(
+            eq(outbox.channel, channel),
+            eq(outbox.kind, kind),
+            ne(outbox.state, 'folded'),
+            searchId === undefined ? undefined : eq(outbox.searchId, searchId),
+          ),
+        )
+        .orderBy(sql`${outbox.id} desc`)
+        .limit(1);
+      return row;
     },
   };
 }

@@ -240,6 +240,15 @@ export const dbMeta = pgTable('db_meta', {
   value: text('value').notNull(),
 });
 
+/** A chat channel's own settings: quiet hours and time zone (../schema.ts tells what each holds). */
+export const channelSetting = pgTable('place_setting', {
+  channel: text('place').primaryKey(),
+  quietFrom: text('quiet_from'),
+  quietTo: text('quiet_to'),
+  timezone: text('timezone'),
+  updatedAt: ms('updated_at').notNull(),
+});
+
 export const channelHold = pgTable('place_hold', {
   channel: text('place').primaryKey(),
   reason: text('reason').notNull(),
