@@ -19,6 +19,8 @@ export interface BenchRow {
 export interface BenchResult {
   figures: Figures;
   rows: BenchRow[];
+  /** One object a script reads, printed as one JSON line beside the human lines (the shared bench's). */
+  json?: Record<string, unknown>;
 }
 
 /** A benchmark's section of the document as one run wrote it. */

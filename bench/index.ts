@@ -21,7 +21,7 @@ const BENCHES: [string, () => Promise<Bench>][] = [
   ['slack: ack latency of signed slash commands', () => import('./slack-ack.js')],
   ['alerts: one poller run over 10,000 saved searches', () => import('./alerts.js')],
   [
-    'shared: one poller run over 100,000 saved searches (10,000 distinct) on Postgres, three instances',
+    'shared: one poller run over BENCH_SHARED_SEARCHES saved searches (100,000 by default) on Postgres, three instances',
     () => import('./shared.js'),
   ],
   ['delivery: 10,000 outbox entries over 500 Slack channels at one a second each', () => import('./delivery.js')],
@@ -57,8 +57,9 @@ export async function runBenchmarks(out: (line: string) => void): Promise<number
   for (const [name, load] of chosen) {
     out(`\n# ${name}`);
     const bench = await load();
-    const { figures, rows } = await bench.run();
+    const { figures, rows, json } = await bench.run();
     for (const [k, v] of Object.entries(figures)) out(`  ${k.padEnd(34)} ${v}`);
+    if (json) out(JSON.stringify(json));
     for (const row of rows.filter((r) => r.pass === false)) {
       out(`  GOAL MISSED: ${row.name}: ${row.figure} (goal: ${row.goal})`);
       missed++;

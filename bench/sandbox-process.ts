@@ -24,6 +24,8 @@ export async function startSandboxProcess(key: string) {
     };
     return {
       url,
+      /** Its process id: the shared bench reads its CPU from /proc. */
+      pid: child.pid!,
       control,
       stop: async () => {
         child.kill('SIGTERM');

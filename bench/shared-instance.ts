@@ -1,10 +1,12 @@
 // One instance of the shared benchmark (bench/shared.ts), in a process of its own as `manzil start` would be: its own
 // store pool, API client and SharedScheduler with the poller job registered as composeBackground registers it (a cron
 // that never fires; runSoon starts each run). shared.ts forks it with IPC and the settings in BENCH_SHARED_* variables;
-// it answers each request ({ id, type }) with { id, ...reply }: `runSoon`, `reset` (its counters), `read`, `stop`.
+// it answers each request ({ id, type }) with { id, ...reply }: `runSoon`, `reset` (its counters), `read`, `progress`,
+// `stop`.
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { dueQueries, pollOnce, POLL_JOB, type PollerDeps, type RunReport } from '../src/alerts/index.js';
 import { ApiClient } from '../src/api/client.js';
 import { SharedScheduler } from '../src/jobs/index.js';
@@ -19,7 +21,14 @@ export const CONCURRENCY = 4;
 /** Each instance's store pool, as DATABASE_POOL_SIZE's default. */
 export const POOL_SIZE = 10;
 
-export type Request = { id: number; type: 'runSoon' | 'reset' | 'read' | 'stop' };
+export type Request = { id: number; type: 'runSoon' | 'reset' | 'read' | 'progress' | 'stop' };
+
+/** How far a run is on this instance: cheap to send often (no part times), for the measuring process to wait on. */
+export interface Progress {
+  listed: number;
+  finished: number;
+  lastPartEndAt: number | null;
+}
 
 /** What one instance did since its counters were last reset (its log counts: since it started). */
 export interface Counters {
@@ -41,12 +50,20 @@ export interface Counters {
   cpuMs: number;
   /** Its peak RSS since it started (the OS's maxRSS), bytes. */
   maxRss: number;
+  /** Its RSS at its highest since the reset (sampled every 100 ms), bytes. */
+  peakRss: number;
+  /** Statements it sent to Postgres since the reset: the store's pool and pg-boss's alike (countStatements). */
+  statements: number;
+  /** Parts its list (the run's due scan, on the instance that took the run) returned since the reset. */
+  listed: number;
+  /** When its last part ended (epoch ms), null before any. */
+  lastPartEndAt: number | null;
   warnings: number;
   errors: number;
   firstLogged: string | null;
 }
 
-export type Reply = { id: number; counters?: Counters; error?: string };
+export type Reply = { id: number; counters?: Counters; progress?: Progress; error?: string };
 
 const freshCounters = () => ({
   parts: 0,
@@ -59,7 +76,25 @@ const freshCounters = () => ({
   failedQueries: 0,
   partMs: [] as number[],
   firstPartAt: null as number | null,
+  lastPartEndAt: null as number | null,
+  listed: 0,
 });
+
+/**
+ * Counts every statement this process sends to Postgres, a round trip each: node-postgres's Client.query is what the
+ * store's pool (drizzle's node-postgres driver) and pg-boss's own pool both call (pg-boss has no copy of `pg` of its
+ * own), BEGIN and COMMIT included. Wrapped once, before either opens a connection; it only counts.
+ */
+function countStatements(): () => number {
+  let n = 0;
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    n++;
+    return original.apply(this, args);
+  };
+  return () => n;
+}
 
 /** The settings shared.ts passes in the environment. */
 function settings() {
@@ -89,8 +124,18 @@ async function startInstance() {
       log.first ??= line.slice(0, 300);
     },
   });
+  const statements = countStatements();
   let c = freshCounters();
-  let since = { elu: performance.eventLoopUtilization(), cpu: process.cpuUsage() };
+  const mark = () => ({
+    elu: performance.eventLoopUtilization(),
+    cpu: process.cpuUsage(),
+    statements: statements(),
+    peakRss: process.memoryUsage.rss(),
+  });
+  let since = mark();
+  // A run's peak, not the process's since it started (maxRSS): sampled, as the OS keeps no peak since a moment.
+  const sampler = setInterval(() => (since.peakRss = Math.max(since.peakRss, process.memoryUsage.rss())), 100);
+  sampler.unref();
 
   // The SQLite path is never used: the store is on Postgres. The first instance to open it applies the migrations.
   const db = await openDatabase({
@@ -139,13 +184,19 @@ async function startInstance() {
       return report;
     } finally {
       mine.partMs.push(performance.now() - t);
+      mine.lastPartEndAt = performance.timeOrigin + performance.now();
     }
+  };
+  const list = async () => {
+    const keys = await dueQueries(deps);
+    c.listed += keys.length;
+    return keys;
   };
   scheduler.register({
     name: POLL_JOB,
     cron: '0 0 1 1 *',
     run: () => pollOnce(deps),
-    parts: { list: () => dueQueries(deps), run: part },
+    parts: { list, run: part },
   });
   await scheduler.start();
 
@@ -153,8 +204,9 @@ async function startInstance() {
     runSoon: () => scheduler.runSoon(POLL_JOB),
     reset: () => {
       c = freshCounters();
-      since = { elu: performance.eventLoopUtilization(), cpu: process.cpuUsage() };
+      since = mark();
     },
+    progress: (): Progress => ({ listed: c.listed, finished: c.partMs.length, lastPartEndAt: c.lastPartEndAt }),
     read: (): Counters => {
       const cpu = process.cpuUsage(since.cpu);
       return {
@@ -162,12 +214,15 @@ async function startInstance() {
         loop: performance.eventLoopUtilization(since.elu).utilization,
         cpuMs: (cpu.user + cpu.system) / 1000,
         maxRss: process.resourceUsage().maxRSS * 1024,
+        peakRss: Math.max(since.peakRss, process.memoryUsage.rss()),
+        statements: statements() - since.statements,
         warnings: log.warnings,
         errors: log.errors,
         firstLogged: log.first,
       };
     },
     stop: async () => {
+      clearInterval(sampler);
       await scheduler.stop();
       await api.close();
       await db.close();
@@ -190,6 +245,7 @@ async function main(): Promise<void> {
       if (request.type === 'runSoon') instance.runSoon();
       else if (request.type === 'reset') instance.reset();
       else if (request.type === 'read') return { id: request.id, counters: instance.read() };
+      else if (request.type === 'progress') return { id: request.id, progress: instance.progress() };
       else await stop();
       return { id: request.id };
     };

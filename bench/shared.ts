@@ -1,119 +1,50 @@
-// One poller run over 100,000 saved searches (10,000 distinct queries, 400 channels) on Postgres, shared by three
-// instances through pg-boss (src/jobs/shared-scheduler.ts), against the sandbox with 50 ms of latency added to every
-// request: run time against the floor the latency sets, upstream calls, how the parts spread over the instances, each
-// instance's event loop, CPU and peak RSS, the host's CPU, and outbox rows queued per second in a busy run. Each
-// instance runs in a process of its own, as `manzil start` would (bench/shared-instance.ts: its own pool, API client
-// and scheduler, the poller job registered as composeBackground registers it), forked with IPC by the measuring
-// process, which starts the sandbox (in another process) and Postgres, saves the searches, starts each run through one
-// instance's runSoon, waits for it in SQL and reads the instances' counters between phases. The bench runs all this in
-// a child process of its own (child.ts).
-import { fork } from 'node:child_process';
+// One poller run over BENCH_SHARED_SEARCHES saved searches (100,000; BENCH_SHARED_DISTINCT distinct queries, 10,000;
+// BENCH_SHARED_CHANNELS channels, one for every 250 searches) on Postgres, shared by three instances through pg-boss
+// (src/jobs/shared-scheduler.ts), against the sandbox with 50 ms of latency added to every request. For the quiet run
+// and a busy one (a day of market): the run's time against the floor the latency sets, upstream calls, round trips to
+// Postgres per query (every statement the instances send, pg-boss's included), CPU seconds per 1,000 queries of each
+// process (each instance, Postgres's postmaster and backends read from /proc, the sandbox), each instance's peak RSS,
+// and the outbox rows queued per second; one JSON line of them for a script (shared-measures.ts). Each instance runs
+// in a process of its own, as `manzil start` would (bench/shared-instance.ts, forked by shared-fork.ts); the searches
+// are made in SQL and primed by a real first look over one search per query (shared-seed.ts). The bench runs all
+// this in a child process of its own (child.ts).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { paramsKey, type SavedQuery } from '../src/alerts/index.js';
-import { encodeSavedQuery } from '../src/alerts/saved-query.js';
-import type { Query } from '../src/query/index.js';
+import { paramsKey } from '../src/alerts/index.js';
 import { startEmbeddedPostgres } from '../test/support/embedded-postgres.js';
 import { LATENCY_MS, locationIds } from './alerts.js';
 import { childMain, runInChild } from './child.js';
 import type { BenchResult } from './doc.js';
 import { startSandboxProcess } from './sandbox-process.js';
-import { CONCURRENCY, INSTANCE_FLAG, POOL_SIZE, type Counters, type Reply, type Request } from './shared-instance.js';
+import { cloneSearches, distinctQueries, finishSaving, saveQueries, saveSearches } from './shared-seed.js';
+import { forkInstance, type Instance } from './shared-fork.js';
+import { CONCURRENCY, POOL_SIZE, type Counters, type Request } from './shared-instance.js';
+import {
+  cpuPerThousand,
+  parseProcStat,
+  sharedJsonLine,
+  sharedSizes,
+  treeTicks,
+  type ProcStat,
+  type RunMeasures,
+} from './shared-measures.js';
 
-const SEARCHES = 100_000;
-const DISTINCT = 10_000;
-const CHANNELS = 400;
 const INSTANCES = 3;
-/** Rows per INSERT statement: 10 parameters a row, far below Postgres's 65,535. */
-const ROWS_PER_INSERT = 2_000;
-/** How long a run (or the first look) may take before the bench gives up on it. */
-const RUN_TIMEOUT_MS = 20 * 60_000;
+/** How long a run (or the first look) may take before the bench gives up on it: BENCH_SHARED_RUN_TIMEOUT_S, 20 min. */
+const RUN_TIMEOUT_MS = (() => {
+  const raw = process.env.BENCH_SHARED_RUN_TIMEOUT_S;
+  const s = raw === undefined || raw === '' ? 1_200 : Number(raw);
+  if (!Number.isFinite(s) || s <= 0)
+    throw new Error(`BENCH_SHARED_RUN_TIMEOUT_S must be a number of seconds above 0 (got "${raw}")`);
+  return s * 1000;
+})();
 const CHILD_FLAG = '--shared-bench-child';
-/** How long an instance may take to stop (its parts under way finishing) before it is killed. */
-const STOP_TIMEOUT_MS = 30_000;
-
-/**
- * DISTINCT queries: alerts.ts's combinations (operation × bedrooms × price cap × location) first, then the same with a
- * number of bathrooms and a furnishing (both filter in the sandbox, on rent and buy alike).
- */
-function distinctQueries(locations: number[]): SavedQuery[] {
-  const out: SavedQuery[] = [];
-  for (const furnishing of [undefined, 'furnished', 'unfurnished']) {
-    for (const bathrooms of [undefined, '1', '2', '3']) {
-      for (const cap of [undefined, 'high', 'low'] as const) {
-        for (const bedrooms of [undefined, '0', '1', '2', '3', '4']) {
-          for (const op of ['search-rent', 'search-buy'] as const) {
-            const priceMax =
-              cap &&
-              { high: op === 'search-rent' ? '150000' : '3000000', low: op === 'search-rent' ? '90000' : '1500000' }[
-                cap
-              ];
-            for (const id of locations) {
-              const params: Record<string, string> = {};
-              if (bedrooms) params.bedrooms = bedrooms;
-              if (bathrooms) params.bathrooms = bathrooms;
-              if (priceMax) params.price_max = priceMax;
-              if (furnishing) params.furnishing = furnishing;
-              const query: Query = { operation: op, params, location: `place ${id}`, unknownWords: [] };
-              out.push({ query, location: { id, name: `Place ${id}` } });
-              if (out.length === DISTINCT) return out;
-            }
-          }
-        }
-      }
-    }
-  }
-  throw new Error(`bench: only ${out.length} distinct queries over ${locations.length} locations (${DISTINCT} wanted)`);
-}
-
-const EVERY_RUN = JSON.stringify({ every: 'run' });
-
-/**
- * Saves SEARCHES searches over `queries` in CHANNELS channels in bulk (multi-row INSERTs, filling the columns the
- * store's create fills, and each channel's alert number as create leaves it): each query in SEARCHES / DISTINCT
- * channels,
- * never twice in one. Returns the milliseconds it took.
- */
-async function saveInBulk(client: pg.Client, queries: SavedQuery[], service: string): Promise<number> {
-  const started = performance.now();
-  const perChannel = SEARCHES / CHANNELS;
-  const encoded = queries.map((q) => ({ query: encodeSavedQuery(q), operation: q.query.operation, key: paramsKey(q) }));
-  const at = Date.now();
-  for (let from = 0; from < SEARCHES; from += ROWS_PER_INSERT) {
-    // Ids given here (1..SEARCHES), so each standing order's own fields (saved_search) go in beside it.
-    const orders: unknown[] = [];
-    const fields: unknown[] = [];
-    const orderRows: string[] = [];
-    const fieldRows: string[] = [];
-    const params = (row: unknown[], values: unknown[]) =>
-      `(${row.map((_, k) => `$${values.length + k + 1}`).join(', ')})`;
-    for (let i = from; i < Math.min(SEARCHES, from + ROWS_PER_INSERT); i++) {
-      const q = encoded[i % encoded.length]!;
-      const channel = `bench:C${Math.floor(i / perChannel)}`;
-      const order = [i + 1, 'alert', service, channel, (i % perChannel) + 1, `U${i % 500}`, EVERY_RUN, at, at];
-      orderRows.push(params(order, orders));
-      orders.push(...order);
-      const own = [i + 1, 'bench', q.query, q.operation, q.key, 'bench'];
-      fieldRows.push(params(own, fields));
-      fields.push(...own);
-    }
-    await client.query(
-      `INSERT INTO standing_order (id, kind, service, target, number, owner, schedule, created_at, next_run_at) VALUES ${orderRows.join(', ')}`,
-      orders,
-    );
-    await client.query(
-      `INSERT INTO saved_search (id, text, query, operation, params_key, summary) VALUES ${fieldRows.join(', ')}`,
-      fields,
-    );
-  }
-  await client.query(`SELECT setval('standing_order_id_seq', ${SEARCHES})`);
-  await client.query(
-    `INSERT INTO standing_order_number (kind, target, last) SELECT kind, target, max(number) FROM standing_order GROUP BY kind, target`,
-  );
-  return performance.now() - started;
-}
+/** At a million searches and more, the issue's goals: within 1.25 times the floor, each instance under 300 MB. */
+const MILLION = 1_000_000;
+const RSS_GOAL_MB = 300;
 
 const count = async (client: pg.Client, sql: string, params: unknown[] = []): Promise<number> =>
   Number((await client.query<{ n: string }>(sql, params)).rows[0]!.n);
@@ -130,69 +61,6 @@ async function until(client: pg.Client, what: string, sql: string, params: unkno
   }
 }
 
-/** One instance process (bench/shared-instance.ts), forked with IPC: its requests answered by id, the ready one 0. */
-function forkInstance(n: number, env: Record<string, string>) {
-  const file = fileURLToPath(new URL('./shared-instance.ts', import.meta.url));
-  // Its stdout goes to our stderr: our stdout carries the figures to the bench (child.ts).
-  const child = fork(file, [INSTANCE_FLAG], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 2, 'inherit', 'ipc'],
-    env: { ...process.env, ...env, BENCH_SHARED_HOLDER: `bench-instance-${n}` },
-  });
-  const pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
-  let nextId = 1;
-  let stopping = false;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const alive = () => child.exitCode === null && child.signalCode === null;
-  const died = new Promise<never>((_, reject) =>
-    child.once('exit', (code, signal) => {
-      const error = new Error(`bench: instance ${n} exited (${signal ?? `code ${code}`})`);
-      for (const p of pending.values()) p.reject(error);
-      if (!stopping) reject(error);
-    }),
-  );
-  died.catch(() => undefined); // seen by whoever races it
-  child.on('message', (reply: Reply) => {
-    const p = pending.get(reply.id);
-    pending.delete(reply.id);
-    if (reply.error) p?.reject(new Error(`bench: instance ${n}: ${reply.error}`));
-    else p?.resolve(reply);
-  });
-  const answer = (id: number) => new Promise<Reply>((resolve, reject) => pending.set(id, { resolve, reject }));
-  const ready = answer(0);
-  const request = (type: Request['type']) => {
-    const id = nextId++;
-    const replied = answer(id);
-    child.send({ id, type } satisfies Request);
-    return replied;
-  };
-  return {
-    ready,
-    died,
-    request,
-    read: async () => (await request('read')).counters!,
-    /** Asks it to stop (its scheduler, client and store) and exit; kills it if it has not within STOP_TIMEOUT_MS. */
-    stop: async () => {
-      stopping = true;
-      if (alive() && child.connected) await within(request('stop'), STOP_TIMEOUT_MS).catch(() => undefined);
-      const gone = await within(exited, STOP_TIMEOUT_MS)
-        .then(() => true)
-        .catch(() => false);
-      if (!gone) child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
-type Instance = ReturnType<typeof forkInstance>;
-
-function within<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>(
-    (_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)),
-  );
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
-
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 const quantile = (sorted: readonly number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -207,8 +75,42 @@ const hostCpu = () =>
 const each = (cs: readonly Counters[], f: (c: Counters) => number | string) => cs.map(f).join(' / ');
 
 export async function run(): Promise<BenchResult> {
+  sharedSizes(process.env); // a bad size is said here, before anything starts
   return runInChild(new URL(import.meta.url), CHILD_FLAG);
 }
+
+/** Clock ticks a second, for /proc's CPU times (100 on Linux almost everywhere). */
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** A process and its live descendants, read from /proc (one that exits meanwhile is left out: its parent has it). */
+function processTree(pid: number): ProcStat[] {
+  let root: ProcStat;
+  try {
+    root = parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return [];
+  }
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    // No children file (a kernel without it): no descendants counted live.
+  }
+  return [root, ...children.flatMap(processTree)];
+}
+
+/** CPU ms a process tree has used so far: Postgres's postmaster and its backends, or the sandbox. */
+const treeCpuMs = (pid: number) => (treeTicks(processTree(pid)) * 1000) / CLK_TCK;
 
 /** What a timed run shows: the run started by runSoon on the first instance, until every search has run since. */
 function describeRun(ms: number, startAt: number, cs: Counters[], host: { busy: number; idle: number }) {
@@ -229,7 +131,23 @@ function describeRun(ms: number, startAt: number, cs: Counters[], host: { busy: 
   };
 }
 
+type TimedRun = RunMeasures & ReturnType<typeof describeRun> & { lastMs: number; logged: number; counters: Counters[] };
+
+/** The cost lines of a run: round trips and CPU per 1,000 queries, each process's. */
+function costs(r: TimedRun, distinct: number) {
+  const cpu = cpuPerThousand(r, distinct);
+  const perQuery = (n: number) => (n / distinct).toFixed(2);
+  return {
+    roundTrips: `${perQuery(r.statements)} a query (instances' statements to Postgres, pg-boss's included: ${each(r.counters, (c) => perQuery(c.statements))})`,
+    cpu: `${cpu.total.toFixed(2)} s in all: instances ${cpu.instances.map((x) => x.toFixed(2)).join(' / ')}, Postgres ${cpu.postgres.toFixed(2)} (postmaster and backends), sandbox ${cpu.sandbox.toFixed(2)}`,
+  };
+}
+
 async function measure(): Promise<BenchResult> {
+  const sizes = sharedSizes(process.env);
+  const { searches, distinct, channels } = sizes;
+  const big = searches >= MILLION;
+  const ratioGoal = big ? 1.25 : 1.5;
   const KEY = 'bench-key';
   const sandbox = await startSandboxProcess(KEY);
   const url = sandbox.url;
@@ -250,16 +168,20 @@ async function measure(): Promise<BenchResult> {
     const sql = new pg.Client({ connectionString: pgUrl });
     await sql.connect();
     opened = sql;
-    const queries = distinctQueries(await locationIds(url, KEY));
+    // Our backend's parent is the postmaster: its CPU and its backends' are Postgres's.
+    const backend = await count(sql, 'SELECT pg_backend_pid() AS n');
+    const postmaster = parseProcStat(readFileSync(`/proc/${backend}/stat`, 'utf8')).ppid;
+    const queries = distinctQueries(await locationIds(url, KEY), distinct);
     const keys = new Set(queries.map(paramsKey)).size;
-    if (keys !== DISTINCT) throw new Error(`bench: ${keys} distinct params keys, ${DISTINCT} wanted`);
-    const insertMs = await saveInBulk(sql, queries, url);
-    const saved = await count(sql, 'SELECT count(*) AS n FROM saved_search');
-    const savedKeys = await count(sql, 'SELECT count(DISTINCT params_key) AS n FROM saved_search');
-    if (saved !== SEARCHES || savedKeys !== DISTINCT)
-      throw new Error(`bench: ${saved} searches saved over ${savedKeys} queries`);
+    if (keys !== distinct) throw new Error(`bench: ${keys} distinct params keys, ${distinct} wanted`);
 
-    // The first look primes every search, untimed.
+    // Saving: the distinct queries, then one search per query (ids 1..distinct), in SQL.
+    const saveStarted = performance.now();
+    await saveQueries(sql, queries);
+    await saveSearches(sql, sizes, url, 1, distinct);
+    const saveMs = performance.now() - saveStarted;
+
+    // The first look, untimed, by a real run over those searches: one call per query, its listings recorded as seen.
     await all('reset');
     const firstStarted = performance.now();
     await instances[0]!.request('runSoon');
@@ -269,93 +191,193 @@ async function measure(): Promise<BenchResult> {
     ]);
     const firstMs = performance.now() - firstStarted;
     const firstSent = sum((await Promise.all(instances.map((i) => i.read()))).map((c) => c.sent));
+    const firstSeen = await count(sql, 'SELECT count(*) AS n FROM search_seen');
+    // Said as it happens (stderr), so that a bench stopped later still leaves what it measured.
+    const say = (line: string) => process.stderr.write(`shared bench: ${line}\n`);
+    say(`first look ${s1(firstMs)}, ${firstSent} calls, ${firstSeen} seen rows`);
+
+    // The other searches, each a copy of its query's first-look search, in SQL; then vacuumed and analysed.
+    const cloneStarted = performance.now();
+    const copiedSeen = await cloneSearches(sql, sizes);
+    const cloneMs = performance.now() - cloneStarted;
+    const vacuumStarted = performance.now();
+    await finishSaving(sql, searches);
+    const vacuumMs = performance.now() - vacuumStarted;
+    say(`copies ${s1(cloneMs)} (${copiedSeen} seen rows), vacuum ${s1(vacuumMs)}`);
+    const saved = await count(sql, 'SELECT count(*) AS n FROM saved_search');
+    const savedKeys = await count(sql, 'SELECT count(DISTINCT params_key) AS n FROM saved_search');
+    const unprimed = await count(sql, 'SELECT count(*) AS n FROM saved_search WHERE primed_at IS NULL');
+    if (saved !== searches || savedKeys !== distinct || unprimed !== 0)
+      throw new Error(`bench: ${saved} searches saved over ${savedKeys} queries, ${unprimed} not primed`);
     await sandbox.control('POST', 'faults', { latencyMs: LATENCY_MS, count: 1_000_000 });
 
+    /**
+     * Until the run's listed parts have all finished (the instances say so, cheaply, every 100 ms: a count over a
+     * million searches that often would cost Postgres more than the run), then until SQL agrees every search has run
+     * since `start`.
+     */
+    const waitForRun = async (start: number) => {
+      const deadline = Date.now() + RUN_TIMEOUT_MS;
+      for (;;) {
+        const ps = await Promise.all(instances.map((i) => i.progress()));
+        const listed = sum(ps.map((p) => p.listed));
+        const finished = sum(ps.map((p) => p.finished));
+        const sqlSays =
+          listed > 0 && finished >= listed
+            ? await count(
+                sql,
+                "SELECT count(*) AS n FROM standing_order WHERE kind = 'alert' AND (last_run_at IS NULL OR last_run_at < $1)",
+                [start],
+              )
+            : undefined;
+        if (sqlSays === 0) return Math.max(...ps.map((p) => p.lastPartEndAt ?? 0));
+        if (Date.now() > deadline)
+          throw new Error(
+            `run not finished after ${RUN_TIMEOUT_MS / 1000} s: ${finished} of ${listed || 'not yet listed'} parts done${sqlSays ? `, ${sqlSays} searches not run` : ''}`,
+          );
+        await new Promise((r) => setTimeout(r, sqlSays === undefined ? 100 : 1_000));
+      }
+    };
+
     /** One run started by runSoon on the first instance, until every search has run since it started. */
-    const timedRun = async () => {
+    const timedRun = async (): Promise<TimedRun> => {
       await sandbox.control('DELETE', 'requests');
       const outboxBefore = await count(sql, 'SELECT count(*) AS n FROM outbox');
       await all('reset');
+      const cpuBefore = { postgres: treeCpuMs(postmaster), sandbox: treeCpuMs(sandbox.pid) };
       const start = Date.now();
       const t = performance.now();
+      const startAt = performance.timeOrigin + t;
       const cpu = hostCpu();
       await instances[0]!.request('runSoon');
-      await Promise.race([
-        until(
-          sql,
-          'run',
-          "SELECT count(*) AS n FROM standing_order WHERE kind = 'alert' AND (last_run_at IS NULL OR last_run_at < $1)",
-          [start],
-        ),
-        died,
-      ]);
-      const ms = performance.now() - t;
+      const lastPartEndAt = await Promise.race([waitForRun(start), died]);
+      const cpuAfter = { postgres: treeCpuMs(postmaster), sandbox: treeCpuMs(sandbox.pid) };
       const { busy, idle } = hostCpu();
+      const ms = lastPartEndAt - startAt;
       const counters = await Promise.all(instances.map((i) => i.read()));
       const lastAt = await count(sql, "SELECT max(last_run_at) AS n FROM standing_order WHERE kind = 'alert'");
       const logged = ((await sandbox.control('GET', 'requests')) as unknown[]).length;
       const queued = (await count(sql, 'SELECT count(*) AS n FROM outbox')) - outboxBefore;
+      const described = describeRun(ms, startAt, counters, { busy: busy - cpu.busy, idle: idle - cpu.idle });
       return {
+        ...described,
         ms,
         lastMs: lastAt - start,
         logged,
-        queued,
         counters,
-        ...describeRun(ms, performance.timeOrigin + t, counters, { busy: busy - cpu.busy, idle: idle - cpu.idle }),
+        calls: described.sent,
+        statements: sum(counters.map((c) => c.statements)),
+        cpuMs: {
+          instances: counters.map((c) => c.cpuMs),
+          postgres: cpuAfter.postgres - cpuBefore.postgres,
+          sandbox: cpuAfter.sandbox - cpuBefore.sandbox,
+        },
+        peakRss: counters.map((c) => c.peakRss),
+        outboxRows: queued,
       };
     };
     // The log keeps the last 10,000 requests only: the API clients' own count is the figure, the log a check on it.
     const calls = (r: { sent: number; logged: number }) =>
       `${r.sent} (sandbox log: ${r.logged}${r.logged >= 10_000 ? ', its cap' : ''})`;
+    const floor = (distinct * LATENCY_MS) / (INSTANCES * CONCURRENCY);
+    const why = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-    const quiet = await timedRun();
-    const floor = (DISTINCT * LATENCY_MS) / (INSTANCES * CONCURRENCY);
+    // A run that does not finish (past RUN_TIMEOUT_MS, or an instance dying) is reported, not thrown: at a million
+    // searches that is what the figures are for.
+    let quiet: TimedRun | undefined;
+    let busy: TimedRun | undefined;
+    let failure: string | undefined;
+    try {
+      quiet = await timedRun();
+      say(`quiet run ${s1(quiet.ms)}, ${quiet.sent} calls; ${JSON.stringify(costs(quiet, distinct))}`);
+      // A busy market: a day of new listings and price changes, then a run that queues many outbox rows.
+      await sandbox.control('POST', 'advance?minutes=1440');
+      busy = await timedRun();
+    } catch (e) {
+      failure = `${quiet ? 'busy' : 'quiet'} run: ${why(e)}`;
+    }
+    const last = await Promise.all(instances.map((i) => i.read().catch(() => undefined)));
+    const maxRss = last.map((c) => c?.maxRss ?? 0);
+    const runs = [quiet, busy].filter((r): r is TimedRun => r !== undefined);
+    const failed = sum(runs.flatMap((r) => r.counters.map((c) => c.failedQueries)));
+    const warnings = Math.max(0, ...last.map((c) => c?.warnings ?? 0));
+    const errors = Math.max(0, ...last.map((c) => c?.errors ?? 0));
+    const firstLogged = last.find((c) => c?.firstLogged)?.firstLogged;
+    const reported = (r: TimedRun | undefined, f: (c: Counters) => number) => (r ? sum(r.counters.map(f)) : 0);
+    const busyNew = reported(busy, (c) => c.newListings);
+    const busyDrops = reported(busy, (c) => c.priceDrops);
+    const mbs = (xs: number[]) => xs.map(mb).join(' / ');
+    const underRss = maxRss.every((b) => mb(b) < RSS_GOAL_MB);
+    const setting = `${searches.toLocaleString('en')} saved searches (${distinct.toLocaleString('en')} distinct queries, ${channels.toLocaleString('en')} channels) shared by ${INSTANCES} instances on Postgres through pg-boss (each instance a process of its own, ${CONCURRENCY} jobs at a time), ${LATENCY_MS} ms added to every request`;
+    const quietCosts = quiet && costs(quiet, distinct);
+    const busyCosts = busy && costs(busy, distinct);
+    const rows = [
+      {
+        name: `Quiet run: one poller run over ${setting}`,
+        figure: quiet
+          ? `${quiet.sent.toLocaleString('en')} calls in ${s1(quiet.ms)} against a floor of ${s1(floor)} (${(quiet.ms / floor).toFixed(2)} times); round trips ${quietCosts!.roundTrips}; CPU per 1,000 queries ${quietCosts!.cpu}; peak RSS ${mbs(maxRss)} MB; per instance ${quiet.spread}; ${quiet.inside}; host ${quiet.host}`
+          : `did not finish: ${failure}; peak RSS ${mbs(maxRss)} MB`,
+        goal: `calls = distinct queries; none failed; within ${ratioGoal} × floor${big ? `; every instance under ${RSS_GOAL_MB} MB` : ''}`,
+        pass:
+          quiet !== undefined &&
+          quiet.sent === distinct &&
+          failed === 0 &&
+          quiet.ms <= ratioGoal * floor &&
+          (!big || underRss),
+      },
+      {
+        name: `Busy run (a day of market) over the same searches`,
+        figure: busy
+          ? `${busyNew.toLocaleString('en')} new listings, ${busyDrops.toLocaleString('en')} drops: ${s1(busy.ms)}, ${busy.outboxRows.toLocaleString('en')} outbox rows queued, ${Math.round(busy.outboxRows / (busy.ms / 1000))} a second; round trips ${busyCosts!.roundTrips}; CPU per 1,000 queries ${busyCosts!.cpu}; ${failed} queries failed`
+          : `did not finish: ${failure ?? 'not run'}`,
+        goal: 'finishes; none failed',
+        pass: busy !== undefined && failed === 0,
+      },
+    ];
 
-    // A busy market: a day of new listings and price changes, then a run that queues many outbox rows.
-    await sandbox.control('POST', 'advance?minutes=1440');
-    const busy = await timedRun();
-    const reported = (f: (c: Counters) => number) => sum(busy.counters.map(f));
-    const failed = sum([...quiet.counters, ...busy.counters].map((c) => c.failedQueries));
-    // Counted by each instance since it started.
-    const warnings = reported((c) => c.warnings);
-    const errors = reported((c) => c.errors);
-    const firstLogged = busy.counters.find((c) => c.firstLogged)?.firstLogged;
-    const busyNew = reported((c) => c.newListings);
-    const busyDrops = reported((c) => c.priceDrops);
-    const row = {
-      name: `One poller run over ${saved.toLocaleString('en')} saved searches (${savedKeys.toLocaleString('en')} distinct queries, ${CHANNELS} channels) shared by ${INSTANCES} instances on Postgres through pg-boss (each instance a process of its own, ${CONCURRENCY} jobs at a time), ${LATENCY_MS} ms added to every request`,
-      figure: `quiet run: ${quiet.sent.toLocaleString('en')} calls in ${s1(quiet.ms)} against a floor of ${s1(floor)} (${(quiet.ms / floor).toFixed(2)} times); per instance ${quiet.spread}; ${quiet.inside}; host ${quiet.host}. Busy run (a day of market: ${busyNew.toLocaleString('en')} new listings, ${busyDrops.toLocaleString('en')} drops): ${s1(busy.ms)}, ${busy.queued.toLocaleString('en')} outbox rows queued, ${Math.round(busy.queued / (busy.ms / 1000))} a second; ${failed} queries failed`,
-      goal: 'calls = distinct queries; none failed',
-      pass: quiet.sent === DISTINCT && failed === 0,
-    };
-
+    const runFigures = (label: string, r: TimedRun | undefined) =>
+      r
+        ? {
+            [`${label}: time, calls`]: `${s1(r.ms)} (last search recorded at ${s1(r.lastMs)}), ${calls(r)} (goal: ${distinct})`,
+            [`${label}: floor, time / floor`]: `${s1(floor)} (${distinct} × ${LATENCY_MS} ms / (${INSTANCES} × ${CONCURRENCY})), ${(r.ms / floor).toFixed(2)}×`,
+            [`${label}: round trips per query`]: costs(r, distinct).roundTrips,
+            [`${label}: CPU per 1,000 queries`]: costs(r, distinct).cpu,
+            [`${label}: outbox rows queued, /s`]: `${r.outboxRows} (${Math.round(r.outboxRows / (r.ms / 1000))} a second)`,
+            [`${label}: per instance`]: r.spread,
+            [`${label}: part time`]: r.partTimes,
+            [`${label}: inside the parts`]: r.inside,
+            [`${label}: instance processes`]: r.processes,
+            [`${label}: peak RSS in the run`]: `${mbs(r.peakRss)} MB`,
+            [`${label}: host CPU`]: r.host,
+          }
+        : { [`${label}`]: `did not finish: ${failure ?? 'not run'}` };
     const figures = {
       database: `postgres (embedded), ${INSTANCES} instances, a process each: store pool ${POOL_SIZE} + pg-boss pool 4 each, concurrency ${CONCURRENCY}`,
-      'saved searches / distinct queries': `${saved} / ${savedKeys} in ${CHANNELS} channels`,
-      'bulk insert': `${s1(insertMs)} (${ROWS_PER_INSERT} rows a statement)`,
-      'first look (untimed, no latency)': `${s1(firstMs)}, ${firstSent} calls`,
-      'quiet run: time': `${s1(quiet.ms)} (last search recorded at ${s1(quiet.lastMs)})`,
-      'quiet run: upstream calls': `${calls(quiet)} (goal: ${DISTINCT})`,
-      'quiet run: outbox rows queued': quiet.queued,
-      'quiet run: floor, time / floor': `${s1(floor)} (${DISTINCT} × ${LATENCY_MS} ms / (${INSTANCES} × ${CONCURRENCY})), ${(quiet.ms / floor).toFixed(2)}×`,
-      'quiet run: per instance': quiet.spread,
-      'quiet run: part time': quiet.partTimes,
-      'quiet run: inside the parts': quiet.inside,
-      'quiet run: instance processes': quiet.processes,
-      'quiet run: host CPU': quiet.host,
-      'busy run: time, calls': `${s1(busy.ms)} (last search recorded at ${s1(busy.lastMs)}), ${calls(busy)}`,
-      'busy run: new / drops / rows queued': `${reported((c) => c.newListings)} / ${reported((c) => c.priceDrops)} / ${reported((c) => c.queued)}`,
-      'busy run: outbox rows queued': busy.queued,
-      'busy run: deliveries queued/s': Math.round(busy.queued / (busy.ms / 1000)),
-      'busy run: per instance': busy.spread,
-      'busy run: part time': busy.partTimes,
-      'busy run: inside the parts': busy.inside,
-      'busy run: instance processes': busy.processes,
-      'busy run: host CPU': busy.host,
+      'saved searches / distinct queries': `${saved} / ${savedKeys} in ${channels} channels`,
+      'saving (one search a query)': `${s1(saveMs)} (generated in SQL)`,
+      'first look (untimed, no latency)': `${s1(firstMs)}, ${firstSent} calls, ${firstSeen.toLocaleString('en')} seen rows over ${distinct} searches`,
+      'copies (the other searches)': `${s1(cloneMs)}: ${(searches - distinct).toLocaleString('en')} searches and ${copiedSeen.toLocaleString('en')} seen rows copied in SQL`,
+      'vacuum and analyse': s1(vacuumMs),
+      ...runFigures('quiet run', quiet),
+      ...runFigures('busy run', busy),
+      ...(busy
+        ? {
+            'busy run: new / drops / rows queued': `${busyNew} / ${busyDrops} / ${reported(busy, (c) => c.queued)}`,
+          }
+        : {}),
       'failed queries / warnings / errors': `${failed} / ${warnings} / ${errors}${firstLogged ? ` (first: ${firstLogged})` : ''}`,
-      'peak RSS (each instance process)': `${each(busy.counters, (c) => mb(c.maxRss))} MB (the measuring process: ${mb(process.resourceUsage().maxRSS * 1024)} MB)`,
+      'peak RSS (each instance process)': `${mbs(maxRss)} MB (the measuring process: ${mb(process.resourceUsage().maxRSS * 1024)} MB)`,
     };
-    return { figures, rows: [row] };
+    const json = sharedJsonLine({
+      sizes,
+      instances: INSTANCES,
+      floorMs: floor,
+      quiet: quiet ?? null,
+      busy: busy ?? null,
+      maxRss,
+      ...(failure ? { error: failure } : {}),
+    });
+    return { figures, rows, json };
   } finally {
     // Each instance stops its scheduler, closes its client and store and exits (or is killed); then Postgres, the
     // sandbox.
