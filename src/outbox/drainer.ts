@@ -9,6 +9,7 @@
 // - rejected (the message itself, in every plainer form): parked at once.
 // One worker per channel, at most one message a second in each; a slow or throttled channel never holds the others.
 import type { Logger } from '../log.js';
+import { parkEntry } from './park.js';
 import { parkEach, recipientGone } from './recipient.js';
 import { PostFailure, type ChatPoster, type FailureOutcome, type LookupResult } from '../ports/index.js';
 import { INTERRUPTED, type ClaimedEntry } from '../store/index.js';
@@ -465,14 +466,7 @@ export class OutboxDrainer implements Delivery {
     }
   }
 
-  private async park(entry: ClaimedEntry, error: string, report: DrainReport, log: Logger): Promise<void> {
-    const row = await this.deps.outbox.markFailed(entry.id, entry.token, { error, retryAt: undefined });
-    if (!row) return;
-    report.failed++;
-    log.error('delivery parked: `manzil outbox` lists it, `manzil outbox retry` sends it again', {
-      attempts: row.attempts,
-      error,
-    });
-    this.deps.onFailed?.(row);
+  private park(entry: ClaimedEntry, error: string, report: DrainReport, log: Logger): Promise<void> {
+    return parkEntry(this.deps, entry, error, report, log);
   }
 }

@@ -53,8 +53,9 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now): Sy
   // recorded, as readLineage reads it (../meta.ts).
   const enqueueStmt = sqlite.prepare(
     `INSERT INTO outbox (search_id, place, kind, property_id, dedupe_key, payload, created_at, next_attempt_at,
-       maybe_delivered, uncertain_since, origin)
-     VALUES (@searchId, @channel, @kind, @propertyId, @dedupeKey, @payload, @at, @at, @maybe, @uncertainSince,
+       state, maybe_delivered, uncertain_since, origin)
+     VALUES (@searchId, @channel, @kind, @propertyId, @dedupeKey, @payload, @at, @nextAttemptAt, @state, @maybe,
+       @uncertainSince,
        coalesce((SELECT value FROM db_meta WHERE key = 'lineage'), @dbId))
      ON CONFLICT (dedupe_key) DO NOTHING`,
   );
@@ -69,6 +70,9 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now): Sy
       dedupeKey: e.dedupeKey,
       payload: e.payload,
       at,
+      // Held for quiet hours (never claimed until released), else pending and due now.
+      nextAttemptAt: e.nextAttemptAt,
+      state: e.state ?? 'pending',
       maybe: e.maybeDelivered ? 1 : 0,
       uncertainSince: e.uncertainSince ?? null,
       dbId: readDbId(sqlite),

@@ -132,7 +132,7 @@ describe('alerts saved with amounts no listing can have', () => {
     await first.alerts.poll();
     const list = await command(first, '/alerts', 'list');
     expect(list).toMatch(/#1 · [^"]* · paused: it asks for a price above AED 10 billion, which no listing has · /);
-    expect(list).toMatch(/#3 · [^"]* · checked every 15 minutes · last checked/);
+    expect(list).toMatch(/#3 · [^"]* · instant, checked every 15 minutes · last checked/);
     expect(list).not.toMatch(/failing/);
     // Resuming one would only fail on every run: refused, with what to do instead.
     expect(await command(first, '/alerts', 'resume 1')).toMatch(

@@ -191,67 +191,6 @@ describe('coalescing', () => {
       schedulers.push(scheduler);
     }
     schedulers[0]!.runSoon(POLL_JOB);
-    await expect.poll(() => parts.length, { timeout: 30_000, interval: 50 }).toBe(2);
-
-    // One listing, each query once however many searches share it; the platform not served here left out. A run this
-    // small is cut into jobs of one query (every instance's slots get work); a job of one is keyed by its query.
-    expect(listed).toHaveLength(1);
-    expect([...listed[0]!].sort()).toEqual([marina!.paramsKey, jvc!.paramsKey].sort());
-    // Each job run once, by whichever instance took it: its own searches only, one upstream call a query.
-    expect(parts.map((p) => p.query).sort()).toEqual([...listed[0]!].sort());
-    const partOf = (query: string) => parts.find((p) => p.query === query)!.report;
-    expect(partOf(marina!.paramsKey)).toMatchObject({ ran: true, searches: 2, queries: 1, calls: 1 });
-    expect(partOf(jvc!.paramsKey)).toMatchObject({ ran: true, searches: 1, queries: 1, calls: 1 });
-    expect(rig.upstreamCalls('/search-rent')).toBe(1);
-  });
-
-  it('a run shared by instances (pg-boss on Postgres) lists each due query once, and a job runs only its own searches', async () => {
-    const rig = await alertsRig();
-    const pg = await freshPostgres();
-    onCleanup(() => pg.drop());
-    const [a, b] = [await pgInstance(rig, pg.url, 'instance-a'), await pgInstance(rig, pg.url, 'instance-b')];
-    await a.commands.handle(ctx('test:c1', 'U1'), 'add rent marina 2br under 200k');
-    await b.commands.handle(ctx('test:c2', 'U2'), 'add rent "Dubai Marina" 2 bed max 200000');
-    await a.commands.handle(ctx('test:c1', 'U1'), 'add buy jvc');
-    await b.commands.handle(ctx('other:c9', 'U3'), 'add buy jlt');
-    const [marina, , jvc] = [
-      ...(await a.db.alerts.listByChannel('test:c1')),
-      ...(await a.db.alerts.listByChannel('test:c2')),
-    ].sort((x, y) => x.id - y.id);
-    const jlt = (await a.db.alerts.listByChannel('other:c9'))[0]!;
-    rig.sandbox.clearRequests();
-    // Each instance's scheduler runs the poller as the server registers it (src/app/background.ts), a batch a job.
-    const listed: string[][] = [];
-    const parts: { query: string; report: RunReport }[] = [];
-    const schedulers: SharedScheduler[] = [];
-    for (const i of [a, b]) {
-      const scheduler = new SharedScheduler({
-        url: pg.url,
-        timezone: 'UTC',
-        logger: rig.logger,
-        pollSeconds: 0.2,
-        partsPerJob: 1,
-      });
-      scheduler.register({
-        name: POLL_JOB,
-        cron: '0 0 1 1 *', // never within the test: runSoon starts the run
-        run: () => Promise.reject(new Error('a shared run runs its parts')),
-        parts: {
-          list: async () => {
-            const queries = await dueQueries(i.deps);
-            listed.push(queries);
-            return queries;
-          },
-          run: async (batch) => {
-            parts.push({ query: batch, report: await pollOnce({ ...i.deps, options: POLLER, batch }) });
-          },
-        },
-      });
-      onCleanup(() => scheduler.stop());
-      await scheduler.start();
-      schedulers.push(scheduler);
-    }
-    schedulers[0]!.runSoon(POLL_JOB);
     await expect.poll(() => listed.length, { timeout: 30_000, interval: 50 }).toBe(1);
     const jobs = listed[0]!;
     await expect.poll(() => parts.length, { timeout: 30_000, interval: 50 }).toBe(jobs.length);

@@ -92,7 +92,7 @@ describe('fetching and presenting', () => {
     const { bot } = make();
     const reply = await ask(bot, 'rent marina');
     for (const b of buttons(reply)) {
-      expect(b.token).toMatch(/^[A-Za-z0-9_-]{22}\.(n|p|s|d\d{1,2}|l\d{1,2})$/);
+      expect(b.token).toMatch(/^[A-Za-z0-9_-]{22}\.(n|p|s|sm|d\d{1,2}|l\d{1,2})$/);
       expect(`manzil:${b.action}:${b.token}`.length).toBeLessThan(100);
     }
     const picker = reply.blocks.find((b) => b.kind === 'location-picker');

@@ -89,7 +89,9 @@ describe('a personal alert on Discord', () => {
     );
     expect(saved).toMatch(/Saved as your alert #1 \(to me\): Homes for rent in Dubai Marina/);
     expect(await alerts('list', [], BOB)).toMatch(/No alerts in this channel yet/);
-    expect(await alerts('list', [], ALICE)).toMatch(/#1 · Homes for rent in Dubai Marina · checked [^"]* · to me/);
+    expect(await alerts('list', [], ALICE)).toMatch(
+      /#1 · Homes for rent in Dubai Marina · instant, checked [^"]* · to me/,
+    );
 
     await runs(10, () => dmPosts().length > 0);
     expect(dmPosts().length).toBeGreaterThan(0);

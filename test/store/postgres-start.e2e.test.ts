@@ -75,7 +75,7 @@ describe('Manzil on Postgres', () => {
     expect(
       (await b.manzil.bot.handleCommand({ user: 'U0ALICE', channel: channelOf(CHANNELS[0]!), text: 'alerts list' }))
         .text,
-    ).toMatch(/Alerts in this channel \(1\):\n#1 · /);
+    ).toMatch(/Alerts in this channel \(1\):\nTime zone [^\n]*\n#1 · /);
 
     // The first look records what is there and posts nothing; then the market moves and both instances run at once.
     await a.manzil.alerts.poll();
