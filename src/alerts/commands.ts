@@ -490,4 +490,3 @@ export class AlertCommands {
 /** How an alert is named in a command: `2` in its channel, `me 2` when it is a person's own. */
 const ref = (row: { number: number; channel: string }) =>
   personIn(row.channel) !== undefined ? `me ${row.number}` : String(row.number);
-
