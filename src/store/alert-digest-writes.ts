@@ -1,11 +1,18 @@
 // What the saved-search, seen and digest repositories write, decided once for both databases: SQLite (../store/*.ts)
 // and Postgres (./pg/*.ts) run different statements, but the values they write come from here, so they cannot drift.
 // Pure: no database, no clock.
-import { getTableColumns, type Table } from 'drizzle-orm';
+import { getTableColumns, inArray, sql, type SQL, type SQLWrapper, type Table } from 'drizzle-orm';
 import type { RunOutcome } from './contracts/seen.js';
 
 /** A search or a digest numbered in its channel: the first number after the highest there (the counter may be higher). */
 export const firstFreeNumber = (top: number | null | undefined): number => (top ?? 0) + 1;
+
+/** A due scan's parts: one part, or a batch's in one statement (an empty batch matches nothing); all when undefined. */
+export function partsWhere<Part>(column: SQLWrapper, part: Part | readonly Part[] | undefined): SQL | undefined {
+  if (part === undefined) return undefined;
+  if (!Array.isArray(part)) return sql`${column} = ${part}`;
+  return part.length === 0 ? sql`0 = 1` : inArray(column, [...(part as readonly Part[])]);
+}
 
 /** The error a failed run keeps on its search, bounded. */
 export const failureText = (error: string): string => error.slice(0, 500);

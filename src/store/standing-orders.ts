@@ -1,11 +1,11 @@
 // What every kind of standing order stores alike on SQLite (the contract: ./contracts/standing-orders.ts), over the one
 // `standing_order` table: numbering per target, reading by target, number and id, pausing, the due scan and counting.
 // Each kind's repository (./alert-definitions.ts, ./digests.ts) spreads this in and adds its side table's methods.
-import { and, asc, eq, inArray, lte, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, lte, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Store } from './db.js';
 import type { DueScan, StandingOrderRow } from './contracts/standing-orders.js';
-import { firstFreeNumber } from './alert-digest-writes.js';
+import { firstFreeNumber, partsWhere } from './alert-digest-writes.js';
 import { channelHold, standingOrder as o, standingOrderNumber } from './schema.js';
 
 /** What a kind tells the shared part: its name, how its rows are read, what a part of a run is. */
@@ -114,15 +114,7 @@ export function standingOrdersOn<Row extends StandingOrderRow, Part>(
           .map((r) => r.part);
       },
       due(service: string, at: number, part?: Part | readonly Part[], scan?: DueScan): Row[] {
-        // A batch's parts in one statement (an empty batch matches nothing).
-        const onePart =
-          part === undefined
-            ? undefined
-            : Array.isArray(part)
-              ? part.length === 0
-                ? sql`0 = 1`
-                : inArray(kind.part, [...(part as readonly Part[])])
-              : sql`${kind.part} = ${part}`;
+        const onePart = partsWhere(kind.part, part);
         return kind.read(and(dueWhere(service, at, scan), onePart), [kind.wait, asc(o.id)]);
       },
       count(service?: string): number {

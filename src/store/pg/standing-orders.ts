@@ -2,10 +2,10 @@
 // ../contracts/standing-orders.ts), over the one `standing_order` table. Several instances save at once here: a save
 // takes its kind's advisory lock on the target (lockChannel) before it counts and numbers, so two saves in one target
 // wait for each other.
-import { and, asc, count, eq, inArray, lte, max, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, lte, max, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { DueScan, StandingOrderRow } from '../contracts/standing-orders.js';
-import { firstFreeNumber } from '../alert-digest-writes.js';
+import { firstFreeNumber, partsWhere } from '../alert-digest-writes.js';
 import type { PgStore } from './open.js';
 import { channelHold, standingOrder as o, standingOrderNumber } from './schema.js';
 import type { PgRunner, PgTx } from './tx.js';
@@ -109,15 +109,7 @@ export function pgStandingOrdersOn<Row extends StandingOrderRow, Part>(
         return rows.map((r) => r.part);
       },
       async due(service: string, at: number, part?: Part | readonly Part[], scan?: DueScan): Promise<Row[]> {
-        // A batch's parts in one statement (an empty batch matches nothing).
-        const onePart =
-          part === undefined
-            ? undefined
-            : Array.isArray(part)
-              ? part.length === 0
-                ? sql`0 = 1`
-                : inArray(kind.part, [...(part as readonly Part[])])
-              : sql`${kind.part} = ${part}`;
+        const onePart = partsWhere(kind.part, part);
         return kind.read(db, and(dueWhere(service, at, scan), onePart), [kind.wait, asc(o.id)]);
       },
       async count(service?: string): Promise<number> {
