@@ -40,6 +40,18 @@ export interface Card {
   readonly badges?: readonly string[];
   readonly buttons?: readonly Button[];
   readonly links?: readonly LinkButton[];
+  /**
+   * The card in a few words, for a platform that shows it as a tile (Slack's card block in a carousel, a Discord
+   * section): a listing's price and beds, its area and size, its market line. Absent: the card is shown whole.
+   */
+  readonly tile?: Tile;
+}
+
+/** A card's tile: a title, a line under it, a short body; the renderer clamps each to its platform's limits. */
+export interface Tile {
+  readonly title: string;
+  readonly subtitle?: string;
+  readonly body?: string;
 }
 
 export type Block =

@@ -54,12 +54,14 @@ afterAll(async () => {
 });
 afterEach(() => sandbox.clearFaults());
 
+type Element = { action_id?: string; value?: string; type?: string; actions?: Element[] };
 type Payload = {
   blocks?: {
     type: string;
-    elements?: { action_id?: string; value?: string; type?: string }[];
+    elements?: Element[];
     block_id?: string;
     text?: { text: string };
+    rows?: unknown[];
   }[];
   text: string;
   response_type?: string;
@@ -83,21 +85,27 @@ async function click(actionId: string, value: string, blockId?: string): Promise
   return slack.responses(id).at(-1) as Payload;
 }
 
-const buttons = (p: Payload) =>
-  (p.blocks ?? []).flatMap((b) => (b.type === 'actions' ? (b.elements ?? []) : [])).filter((e) => e.type === 'button');
+/** The buttons of a reply: its actions blocks', then those of each card of its carousels. */
+const elements = (p: Payload): Element[] =>
+  (p.blocks ?? []).flatMap((b) =>
+    b.type === 'actions'
+      ? (b.elements ?? [])
+      : b.type === 'carousel'
+        ? (b.elements ?? []).flatMap((card) => card.actions ?? [])
+        : [],
+  );
+const buttons = (p: Payload) => elements(p).filter((e) => e.type === 'button');
 const button = (p: Payload, label: RegExp) => {
-  const found = (p.blocks ?? [])
-    .flatMap((b) => (b.type === 'actions' ? (b.elements ?? []) : []))
-    .find((e) => label.test(JSON.stringify((e as { text?: unknown }).text)));
+  const found = elements(p).find((e) => label.test(JSON.stringify((e as { text?: unknown }).text)));
   if (!found) throw new Error(`no button ${label} in ${JSON.stringify(p).slice(0, 500)}`);
   return found as { action_id: string; value: string };
 };
 const allText = (p: Payload) => JSON.stringify(p);
 
 /**
- * How many records a reply shows: cards (a section titled in bold, or with fields or a photo) and table rows (the lines
- * of
- * a fenced table after its header and rule). A header and a "No results" line count for nothing.
+ * How many records a reply shows: the cards of its carousels, a data_table's rows under its header, cards shown whole (a
+ * section titled in bold, or with fields or a photo) and the rows of a table drawn as text (the lines of a fenced table
+ * after its header and rule). A header and a "No results" line count for nothing.
  */
 function records(p: Payload): number {
   let n = 0;
@@ -106,7 +114,11 @@ function records(p: Payload): number {
     text?: { text: string };
     fields?: unknown[];
     accessory?: unknown;
+    elements?: unknown[];
+    rows?: unknown[];
   }[]) {
+    if (b.type === 'carousel') n += b.elements?.length ?? 0;
+    if (b.type === 'data_table') n += Math.max(0, (b.rows?.length ?? 0) - 1);
     if (b.type !== 'section') continue;
     const text = b.text?.text ?? '';
     if (text.startsWith('```')) n += Math.max(0, text.split('```')[1]!.trim().split('\n').length - 2);
