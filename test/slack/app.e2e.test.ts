@@ -138,6 +138,46 @@ describe('slash commands', () => {
     expect(reply.text.length).toBeGreaterThan(0);
   });
 
+  it("answers a search with one carousel of cards within Slack's limits, Next and Save below, and text for notifications", async () => {
+    const reply = await command('/buy', 'marina');
+    // The fake Slack refused nothing (it answers invalid_blocks to a card past a limit); its shape, as a person sees it:
+    const carousel = (reply.blocks ?? []).find((b) => b.type === 'carousel') as unknown as {
+      elements: {
+        title: { text: string };
+        subtitle?: { text: string };
+        body?: { text: string };
+        actions?: Element[];
+      }[];
+    };
+    expect(carousel.elements.length).toBeGreaterThan(1);
+    expect(carousel.elements.length).toBeLessThanOrEqual(10);
+    for (const card of carousel.elements) {
+      expect(card.title.text).toMatch(/^AED [\d,]+/);
+      expect(card.title.text.length).toBeLessThanOrEqual(150);
+      expect(card.subtitle?.text ?? '').toMatch(/Dubai Marina/);
+      expect((card.body?.text ?? '').length).toBeLessThanOrEqual(200);
+      expect((card.actions ?? []).length).toBeLessThanOrEqual(3);
+      expect(JSON.stringify(card.actions)).toMatch(/Details/);
+    }
+    const below = (reply.blocks ?? []).findIndex((b) => b.type === 'actions');
+    expect(below).toBeGreaterThan((reply.blocks ?? []).indexOf(carousel as never));
+    expect(button(reply, /Next/)).toBeTruthy();
+    expect(reply.text).toMatch(/Dubai Marina: \d+ shown/);
+  });
+
+  it('answers transactions with a data_table: a header and its rows, within 20 columns and 10,000 characters', async () => {
+    const reply = await command('/transactions', 'sold marina 2br');
+    const table = (reply.blocks ?? []).find((b) => b.type === 'data_table') as unknown as {
+      caption: string;
+      rows: { type: string; text: string; value?: number }[][];
+    };
+    expect(table.caption.length).toBeGreaterThan(0);
+    expect(table.rows[0]!.map((c) => c.text)).toEqual(['Date', 'Type', 'Beds', 'Price']);
+    expect(table.rows.length).toBeGreaterThan(1);
+    // Prices go as numbers, so the table sorts them as numbers.
+    expect(table.rows.slice(1).every((r) => r[3]!.type === 'raw_number' && typeof r[3]!.value === 'number')).toBe(true);
+  });
+
   const verbs: [string, string, RegExp][] = [
     ['/buy', 'downtown 1br', /Downtown Dubai/],
     ['/projects', 'business bay', /Business Bay/],
