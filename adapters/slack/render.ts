@@ -7,18 +7,22 @@ import { tableText } from '../shared/table.js';
 import { SLACK_LIMITS as L } from './limits.js';
 import { ActionIds, actionsBlock, button, mrkdwn, plain, renderCard } from './render-card.js';
 import { carousels } from './render-carousel.js';
+import { chartBlock, type DataVisualizationBlock } from './render-chart.js';
 import { dataTable } from './render-table.js';
 import { clampMrkdwn, escapeMrkdwn } from './render-text.js';
 
+/** A block of a message: what @slack/types knows, and the chart block it does not type yet. */
+export type SlackBlock = KnownBlock | DataVisualizationBlock;
+
 export interface SlackMessage {
   text: string;
-  blocks: KnownBlock[];
+  blocks: SlackBlock[];
 }
 
 /** What one model block (or one run of tiled cards) became, so whole cards can be dropped when it is too long. */
 interface Unit {
   kind: Block['kind'];
-  blocks: KnownBlock[];
+  blocks: SlackBlock[];
 }
 
 /** A run of cards with tiles, shown as one carousel; other blocks one by one. */
@@ -66,7 +70,10 @@ class Renderer {
 
   constructor(private readonly save: Button | undefined) {}
 
-  render(block: Part): KnownBlock[] {
+  /** Charts drawn by Slack in this message (it takes two at most). */
+  private charts = 0;
+
+  render(block: Part): SlackBlock[] {
     switch (block.kind) {
       case 'carousel':
         return carousels(block.cards, this.save, this.ids);
@@ -87,8 +94,12 @@ class Renderer {
         return actionsBlock(block.buttons.map((b) => button(b, this.ids)));
       case 'location-picker':
         return this.locationPicker(block.token, block.placeholder);
-      case 'image':
-        return [section(escapeMrkdwn(imageFallback(block.image)))];
+      case 'image': {
+        // Slack's own chart beside the picture (or its text), the same values: the PNG stays for clients without it.
+        const chart = this.charts < L.chartsPerMessage ? chartBlock(block.image) : undefined;
+        if (chart) this.charts++;
+        return [...(chart ? [chart] : []), section(escapeMrkdwn(imageFallback(block.image)))];
+      }
     }
   }
 
@@ -135,7 +146,7 @@ const isControl = (kind: Block['kind']) => kind === 'actions' || kind === 'locat
  * Keeps within 50 blocks: drops whole units (cards first, as they come last) from the end of the body, says how many,
  * and keeps the controls at the end of the reply (paging buttons) and the footer.
  */
-function fit(units: Unit[], footer: KnownBlock[]): KnownBlock[] {
+function fit(units: Unit[], footer: SlackBlock[]): SlackBlock[] {
   const all = units.flatMap((u) => u.blocks);
   if (all.length + footer.length <= L.blocksPerMessage) return [...all, ...footer];
 
@@ -144,7 +155,7 @@ function fit(units: Unit[], footer: KnownBlock[]): KnownBlock[] {
   const room = L.blocksPerMessage - footer.length - 1;
   const controls = units.slice(split).flatMap((u) => u.blocks);
   const tail = controls.slice(-room);
-  const body: KnownBlock[] = [];
+  const body: SlackBlock[] = [];
   let kept = 0;
   for (const unit of units.slice(0, split)) {
     if (body.length + unit.blocks.length + tail.length > room) break;

@@ -82,6 +82,16 @@ export interface ImageFile {
   readonly fallback: string;
   /** The PNG, base64. */
   readonly pngBase64: string;
+  /** The values the PNG draws, for a platform that can draw the chart itself (Slack's data_visualization). */
+  readonly data?: ChartData;
+}
+
+/** A line chart's values: one line per series, a value per month (YYYY-MM), each month in `months` (the x axis). */
+export interface ChartData {
+  readonly months: readonly string[];
+  readonly series: readonly { readonly name: string; readonly points: readonly { month: string; value: number }[] }[];
+  readonly yLabel?: string;
+  readonly xLabel?: string;
 }
 
 /** The text that stands in for an image where no file can be shown. */

@@ -1,5 +1,5 @@
 // The Block Kit renderer: what each model block looks like in Slack, and that no text breaks Slack's limits.
-import type { KnownBlock } from '@slack/types';
+import type { SlackBlock as KnownBlock } from '../../adapters/slack/render.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderSlack } from '../../adapters/slack/render.js';
