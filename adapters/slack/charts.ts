@@ -9,7 +9,8 @@ import { imageFallback, type Block, type ImageFile } from '../../src/views/model
 import { clampPlain, orElse } from '../shared/text.js';
 import { SLACK_LIMITS as L } from './limits.js';
 import { plain } from './render-card.js';
-import { renderSlack } from './render.js';
+import { chartBlock } from './render-chart.js';
+import { renderSlack, type SlackBlock } from './render.js';
 import { escapeMrkdwn } from './render-text.js';
 import { sendWithFallback, type SendLog, type SlackPayload } from './send.js';
 import { CHART_NOT_ATTACHED, type UploadResult } from './upload.js';
@@ -116,15 +117,21 @@ async function sendShowingFiles<T>(
     (block, i) => {
       const fileId = files.get(i);
       if (fileId === undefined) return block;
-      const stand = { ...block.image, title: `${mark}${i}`, fallback: '' };
+      // The stand-in draws no chart of its own: the image's chart block is put back beside it below.
+      const { data: _data, ...image } = block.image;
+      const stand = { ...image, title: `${mark}${i}`, fallback: '' };
       images.set(escapeMrkdwn(imageFallback(stand)), { image: block.image, fileId });
       return { kind: 'image', image: stand };
     },
   );
   const rendered = renderSlack(marked);
-  const blocks = rendered.blocks.map((b): KnownBlock => {
+  let drawn = rendered.blocks.filter((b) => b.type === 'data_visualization').length;
+  const blocks = rendered.blocks.flatMap((b): SlackBlock[] => {
     const found = b.type === 'section' && b.text ? images.get(b.text.text) : undefined;
-    return found ? imageBlock(found.image, found.fileId) : b;
+    if (!found) return [b];
+    const chart = drawn < L.chartsPerMessage ? chartBlock(found.image) : undefined;
+    if (chart) drawn++;
+    return [...(chart ? [chart] : []), imageBlock(found.image, found.fileId)];
   });
   const waits = options.fileReadyWaitsMs;
   for (let attempt = 0; ; attempt++) {

@@ -29,6 +29,33 @@ export const SLACK_LIMITS = {
   imageAltText: 2_000,
   /** The top-level `text` of a message; Slack truncates longer messages. */
   fallbackText: 40_000,
+  /** A carousel holds 1 to 10 card blocks (https://docs.slack.dev/reference/block-kit/blocks/carousel-block). */
+  carouselCards: 10,
+  /** A card block: title and subtitle (mrkdwn), body (mrkdwn), and up to 3 buttons under it (card-block). */
+  cardTitle: 150,
+  cardSubtitle: 150,
+  cardBody: 200,
+  cardButtons: 3,
+  /**
+   * A data_table block (data-table-block): a header row and 1 to 100 rows, 1 to 20 columns, every row as long, at most
+   * 10,000 characters across all cells, and across all the tables of one message.
+   */
+  tableRows: 100,
+  tableColumns: 20,
+  tableCharacters: 10_000,
+  tablePageSize: 100,
+  /**
+   * A data_visualization block (data-visualization-block): a title of 50 characters; a line chart of 1 to 6 series,
+   * each named in 20 characters, with 1 to 20 points labelled in 20 characters, the labels those of the axis's
+   * categories; axis titles of 50. At most two charts in one message.
+   */
+  chartTitle: 50,
+  chartSeries: 6,
+  chartSeriesName: 20,
+  chartPoints: 20,
+  chartLabel: 20,
+  chartAxisLabel: 50,
+  chartsPerMessage: 2,
 } as const;
 
 /** What one Slack reply holds, told to the core with every request: 10 cards fit in 50 blocks with their buttons. */

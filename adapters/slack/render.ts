@@ -1,23 +1,47 @@
 // The neutral Reply as a Block Kit message that Slack accepts: every text clamped, at most 50 blocks, a fallback
 // always.
 import type { KnownBlock } from '@slack/types';
-import { imageFallback, type Block, type Reply } from '../../src/views/model.js';
+import { imageFallback, type Block, type Button, type Card, type Reply } from '../../src/views/model.js';
 import { fallbackText } from '../shared/fallback.js';
 import { tableText } from '../shared/table.js';
 import { SLACK_LIMITS as L } from './limits.js';
 import { ActionIds, actionsBlock, button, mrkdwn, plain, renderCard } from './render-card.js';
+import { carousels } from './render-carousel.js';
+import { chartBlock, type DataVisualizationBlock } from './render-chart.js';
+import { dataTable } from './render-table.js';
 import { clampMrkdwn, escapeMrkdwn } from './render-text.js';
+
+/** A block of a message: what @slack/types knows, and the chart block it does not type yet. */
+export type SlackBlock = KnownBlock | DataVisualizationBlock;
 
 export interface SlackMessage {
   text: string;
-  blocks: KnownBlock[];
+  blocks: SlackBlock[];
 }
 
-/** What one model block became, so whole cards can be dropped when the message is too long. */
+/** What one model block (or one run of tiled cards) became, so whole cards can be dropped when it is too long. */
 interface Unit {
   kind: Block['kind'];
-  blocks: KnownBlock[];
+  blocks: SlackBlock[];
 }
+
+/** A run of cards with tiles, shown as one carousel; other blocks one by one. */
+type Part = Block | { readonly kind: 'carousel'; readonly cards: readonly Card[] };
+
+function parts(blocks: readonly Block[]): Part[] {
+  const out: Part[] = [];
+  for (const b of blocks) {
+    const last = out.at(-1);
+    if (b.kind === 'card' && b.card.tile && last?.kind === 'carousel')
+      out[out.length - 1] = { ...last, cards: [...last.cards, b.card] };
+    else out.push(b.kind === 'card' && b.card.tile ? { kind: 'carousel', cards: [b.card] } : b);
+  }
+  return out;
+}
+
+/** The reply's Save as alert button, which each card of a carousel offers too. */
+const saveButton = (reply: Reply): Button | undefined =>
+  reply.blocks.flatMap((b) => (b.kind === 'actions' ? b.buttons : [])).find((b) => b.action === 'save');
 
 const section = (text: string): KnownBlock => ({ type: 'section', text: mrkdwn(clampMrkdwn(text, L.sectionText)) });
 const context = (text: string): KnownBlock => ({
@@ -39,10 +63,22 @@ class Renderer {
   private readonly ids = new ActionIds();
   private readonly blockIds = new Set<string>();
   private picker = false;
+  /** Table characters left in this message: Slack counts every data_table's cells together. */
+  private tableBudget: number = L.tableCharacters;
+  /** The last header, a table's caption. */
+  private heading = '';
 
-  render(block: Block): KnownBlock[] {
+  constructor(private readonly save: Button | undefined) {}
+
+  /** Charts drawn by Slack in this message (it takes two at most). */
+  private charts = 0;
+
+  render(block: Part): SlackBlock[] {
     switch (block.kind) {
+      case 'carousel':
+        return carousels(block.cards, this.save, this.ids);
       case 'header':
+        this.heading = block.text;
         return block.text.trim() ? [{ type: 'header', text: plain(block.text, L.headerText, '') }] : [];
       case 'text':
         return block.text.trim() ? [section(escapeMrkdwn(block.text))] : [];
@@ -52,17 +88,31 @@ class Renderer {
         return [{ type: 'divider' }];
       case 'card':
         return renderCard(block.card, this.ids);
-      case 'table': {
-        const text = table(block.columns, block.rows);
-        return text === undefined ? [] : [{ type: 'section', text: mrkdwn(text) }];
-      }
+      case 'table':
+        return this.table(block.columns, block.rows);
       case 'actions':
         return actionsBlock(block.buttons.map((b) => button(b, this.ids)));
       case 'location-picker':
         return this.locationPicker(block.token, block.placeholder);
-      case 'image':
-        return [section(escapeMrkdwn(imageFallback(block.image)))];
+      case 'image': {
+        // Slack's own chart beside the picture (or its text), the same values: the PNG stays for clients without it.
+        const chart = this.charts < L.chartsPerMessage ? chartBlock(block.image) : undefined;
+        if (chart) this.charts++;
+        return [...(chart ? [chart] : []), section(escapeMrkdwn(imageFallback(block.image)))];
+      }
     }
+  }
+
+  /** A data_table with a count of the rows left out; as monospaced text when not one row fits the block. */
+  private table(columns: readonly string[], rows: readonly (readonly string[])[]): KnownBlock[] {
+    const native = dataTable(this.heading, columns, rows, this.tableBudget);
+    if (native) {
+      this.tableBudget -= native.characters;
+      const left = native.left > 0 ? [context(`…and ${native.left} more row${native.left === 1 ? '' : 's'}`)] : [];
+      return [native.block, ...left];
+    }
+    const text = table(columns, rows);
+    return text === undefined ? [] : [{ type: 'section', text: mrkdwn(text) }];
   }
 
   /**
@@ -96,7 +146,7 @@ const isControl = (kind: Block['kind']) => kind === 'actions' || kind === 'locat
  * Keeps within 50 blocks: drops whole units (cards first, as they come last) from the end of the body, says how many,
  * and keeps the controls at the end of the reply (paging buttons) and the footer.
  */
-function fit(units: Unit[], footer: KnownBlock[]): KnownBlock[] {
+function fit(units: Unit[], footer: SlackBlock[]): SlackBlock[] {
   const all = units.flatMap((u) => u.blocks);
   if (all.length + footer.length <= L.blocksPerMessage) return [...all, ...footer];
 
@@ -105,7 +155,7 @@ function fit(units: Unit[], footer: KnownBlock[]): KnownBlock[] {
   const room = L.blocksPerMessage - footer.length - 1;
   const controls = units.slice(split).flatMap((u) => u.blocks);
   const tail = controls.slice(-room);
-  const body: KnownBlock[] = [];
+  const body: SlackBlock[] = [];
   let kept = 0;
   for (const unit of units.slice(0, split)) {
     if (body.length + unit.blocks.length + tail.length > room) break;
@@ -123,8 +173,11 @@ const fallback = (reply: Reply): string =>
   clampMrkdwn(escapeMrkdwn(fallbackText(reply, { fromBlocks: true })), L.fallbackText);
 
 export function renderSlack(reply: Reply): SlackMessage {
-  const renderer = new Renderer();
-  const units = reply.blocks.map((b): Unit => ({ kind: b.kind, blocks: renderer.render(b) }));
+  const renderer = new Renderer(saveButton(reply));
+  const units = parts(reply.blocks).map((b): Unit => ({
+    kind: b.kind === 'carousel' ? 'card' : b.kind,
+    blocks: renderer.render(b),
+  }));
   const footer = reply.footer?.trim() ? [context(escapeMrkdwn(reply.footer))] : [];
   return { text: fallback(reply), blocks: fit(units, footer) };
 }

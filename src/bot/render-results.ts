@@ -66,7 +66,12 @@ export function renderRecords(operation: OperationName, records: readonly unknow
     case 'broker-properties':
       return (records as RecordOf<'search-buy'>[]).map((r) =>
         card(
-          listingCard(r, { buttons: ctx.listingButtons(r.property_id), ...commercialOf(operation), ...people(ctx) }),
+          listingCard(r, {
+            buttons: ctx.listingButtons(r.property_id),
+            ...commercialOf(operation),
+            ...people(ctx),
+            tile: true,
+          }),
         ),
       );
     case 'search-new-projects':
@@ -148,6 +153,7 @@ export function renderGroups(
   return (groups as FlatGroup<RecordOf<'search-buy'>>[]).map((g): Block => {
     const card = listingGroupCard(g.listing, g.copies, {
       ...commercialOf(operation),
+      tile: true,
       ...people(ctx),
       buttons: ctx.listingButtons(g.listing.property_id),
       copyButtons: (copy) => ctx.listingButtons((copy as RecordOf<'search-buy'>).property_id),
@@ -155,7 +161,14 @@ export function renderGroups(
     const market = ctx.marketContext?.(g.listing.property_id);
     return {
       kind: 'card',
-      card: market ? { ...card, fields: [...card.fields, { label: 'Market', value: market }] } : card,
+      // The market line leads the tile's body (Slack's card), before who lists it.
+      card: market
+        ? {
+            ...card,
+            fields: [...card.fields, { label: 'Market', value: market }],
+            ...(card.tile ? { tile: { ...card.tile, body: [market, card.tile.body].filter(Boolean).join('\n') } } : {}),
+          }
+        : card,
     };
   });
 }

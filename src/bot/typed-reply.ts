@@ -13,7 +13,9 @@ function blockAsTyped(block: Block, style: 'slash' | 'plain'): Block {
   if (block.kind === 'card') {
     const { card } = block;
     const fields = card.fields.map((f) => (f.inert ? f : { ...f, value: asTyped(f.value, style) }));
-    return { ...block, card: { ...card, fields } };
+    // A tile's body names the agent with their command too.
+    const tile = card.tile?.body ? { tile: { ...card.tile, body: asTyped(card.tile.body, style) } } : {};
+    return { ...block, card: { ...card, fields, ...tile } };
   }
   return block;
 }

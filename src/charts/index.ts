@@ -7,7 +7,7 @@ import { renderAsync } from '@resvg/resvg-js';
 import type * as VegaModule from 'vega';
 import type * as VegaLiteModule from 'vega-lite';
 import { clean, describe, monthLabel } from './data.js';
-import type { TrendSeries } from './data.js';
+import type { Cleaned, TrendSeries } from './data.js';
 import { FONT_FAMILY, defaultFontDir, fontPaths, textWidth } from './fonts.js';
 import { trendSpec } from './spec.js';
 
@@ -42,6 +42,8 @@ export type Chart = {
   svg: string;
   /** A short description: alt text, and the text to post when the image cannot be. */
   altText: string;
+  /** The values the PNG draws (cleaned: data.ts), for a platform that draws the chart itself (Slack). */
+  data: Cleaned;
 };
 
 /** Nothing to draw: no series has two months (a trend needs two points). `altText` still says what there was. */
@@ -94,7 +96,7 @@ export async function renderTrendChart(input: TrendChartInput): Promise<Chart | 
     textRendering: 1,
     logLevel: 'off',
   });
-  return { empty: false, png: image.asPng(), width: image.width, height: image.height, svg, altText };
+  return { empty: false, png: image.asPng(), width: image.width, height: image.height, svg, altText, data };
 }
 
 export type ComparisonChartInput = Omit<TrendChartInput, 'series' | 'legendTitle'> & {

@@ -43,9 +43,23 @@ const slug = (name: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '') || 'area';
 
-export function imageOf(chart: Chart | NoChart, name: string, title: string, fallback: string): ImageFile | undefined {
+export function imageOf(
+  chart: Chart | NoChart,
+  name: string,
+  title: string,
+  fallback: string,
+  labels: { yLabel?: string; xLabel?: string } = {},
+): ImageFile | undefined {
   if (chart.empty) return undefined;
-  return { name, title, alt: chart.altText, fallback, pngBase64: chart.png.toString('base64') };
+  const { months, series } = chart.data;
+  return {
+    name,
+    title,
+    alt: chart.altText,
+    fallback,
+    pngBase64: chart.png.toString('base64'),
+    data: { months, series, ...labels },
+  };
 }
 
 const PARTS = ['sold', 'rented', 'trend', 'newListings', 'projects'] as const;
@@ -122,6 +136,7 @@ export class MarketDigestComposer implements DigestComposer {
   }
 
   private async charts(areas: AreaDigest[]): Promise<ImageFile[]> {
+    const LABELS = { yLabel: 'AED per sqft', xLabel: 'Month' };
     const images: ImageFile[] = [];
     for (const p of areas) {
       const buckets = p.trend.data?.buckets ?? [];
@@ -137,7 +152,7 @@ export class MarketDigestComposer implements DigestComposer {
         xLabel: 'Month',
         legendTitle: 'Bedrooms',
       });
-      const image = imageOf(chart, `digest-${slug(p.area.name)}.png`, title, fallback);
+      const image = imageOf(chart, `digest-${slug(p.area.name)}.png`, title, fallback, LABELS);
       if (image) images.push(image);
     }
     const twoBed = areas.flatMap((p) => {
@@ -153,7 +168,7 @@ export class MarketDigestComposer implements DigestComposer {
         xLabel: 'Month',
       });
       const fallback = twoBed.map((x) => `${x.name} ${sparkline(x.bucket.series.map((s) => s.ppsf))}`).join('\n');
-      const image = imageOf(chart, 'digest-comparison.png', title, fallback);
+      const image = imageOf(chart, 'digest-comparison.png', title, fallback, LABELS);
       if (image) images.push(image);
     }
     return images;

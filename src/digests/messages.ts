@@ -27,7 +27,24 @@ const currentPayload = z.object({
   timezone: z.string(),
   areas: z.array(z.looseObject({ area: z.object({ id: z.string(), name: z.string() }), state: z.string() })),
   charts: z.array(
-    z.object({ name: z.string(), title: z.string(), alt: z.string(), fallback: z.string(), pngBase64: z.string() }),
+    z.object({
+      name: z.string(),
+      title: z.string(),
+      alt: z.string(),
+      fallback: z.string(),
+      pngBase64: z.string(),
+      // The chart's values (digests queued before them have none: they show the PNG alone).
+      data: z
+        .object({
+          months: z.array(z.string()),
+          series: z.array(
+            z.object({ name: z.string(), points: z.array(z.object({ month: z.string(), value: z.number() })) }),
+          ),
+          yLabel: z.string().optional(),
+          xLabel: z.string().optional(),
+        })
+        .optional(),
+    }),
   ),
 });
 /** Entries queued before issue 28's rename say `places` and `place`: read as `areas` and `area`, so none is lost. */

@@ -17,6 +17,8 @@ export interface ListingCardOptions {
   readonly commercial?: boolean;
   /** Buttons to the listings of the agent it names (views/people.ts). */
   readonly personButtons?: PersonButtons;
+  /** With its tile (a search's page, shown as a carousel where the platform has one); alerts and details go whole. */
+  readonly tile?: boolean;
 }
 
 /**
@@ -61,17 +63,21 @@ export function listingCard(record: AnyListing, options: ListingCardOptions = {}
   ];
   const agent = listingAgent(r);
   const buttons = [...(options.buttons ?? []), ...buttonsFor([agent], options.personButtons)];
+  const price = formatPrice(r.price);
+  const beds = commercial ? undefined : formatBeds(r.bedrooms);
+  const where = locationName(r);
+  const area = size(r);
   return defined({
     title: title ?? describedTitle(r, commercial),
     url,
     subtitle: title ? textOf(r.property_type) : undefined,
     fields: fields(
-      ['Price', formatPrice(r.price)],
-      ['Beds', commercial ? undefined : formatBeds(r.bedrooms)],
+      ['Price', price],
+      ['Beds', beds],
       ['Baths', commercial ? undefined : formatBaths(r.bathrooms)],
-      ['Size', size(r)],
+      ['Size', area],
       ['Per sqft', commercial ? formatPerSqft(r) : undefined],
-      ['Location', locationName(r)],
+      ['Location', where],
       ['Agent', withCommand(agentOf(r), agent)],
       [LINK_FIELD, link && !link.linked ? shorten(link.url, LINK_TEXT_MAX) : undefined, 'inert'],
     ),
@@ -79,6 +85,18 @@ export function listingCard(record: AnyListing, options: ListingCardOptions = {}
     badges: badges.length ? badges : undefined,
     buttons: buttons.length ? buttons : undefined,
     links: url ? [{ label: 'View listing', url }] : undefined,
+    tile:
+      options.tile !== true
+        ? undefined
+        : {
+            // Commercial space by its price per sqft, never by bedrooms.
+            title:
+              [price, commercial ? formatPerSqft(r) : beds].filter(Boolean).join(' · ') ||
+              (title ?? describedTitle(r, commercial)),
+            ...defined({ subtitle: [where, area].filter(Boolean).join(' · ') || undefined }),
+            // Who lists it, with the command to their listings; the listing's own title where no agent is named.
+            ...defined({ body: withCommand(agentOf(r), agent) ?? title }),
+          },
   });
 }
 
@@ -89,6 +107,8 @@ export interface ListingGroupOptions {
   readonly commercial?: boolean;
   /** See ListingCardOptions. */
   readonly personButtons?: PersonButtons;
+  /** See ListingCardOptions. */
+  readonly tile?: boolean;
   /** Buttons of each copy (its Details), labelled with its agent on the card: for a copy with no link to follow. */
   readonly copyButtons?: (copy: AnyListing) => readonly Button[];
 }

@@ -40,6 +40,18 @@ export interface Card {
   readonly badges?: readonly string[];
   readonly buttons?: readonly Button[];
   readonly links?: readonly LinkButton[];
+  /**
+   * The card in a few words, for a platform that shows it as a tile (Slack's card block in a carousel, a Discord
+   * section): a listing's price and beds, its area and size, its market line. Absent: the card is shown whole.
+   */
+  readonly tile?: Tile;
+}
+
+/** A card's tile: a title, a line under it, a short body; the renderer clamps each to its platform's limits. */
+export interface Tile {
+  readonly title: string;
+  readonly subtitle?: string;
+  readonly body?: string;
 }
 
 export type Block =
@@ -70,6 +82,16 @@ export interface ImageFile {
   readonly fallback: string;
   /** The PNG, base64. */
   readonly pngBase64: string;
+  /** The values the PNG draws, for a platform that can draw the chart itself (Slack's data_visualization). */
+  readonly data?: ChartData;
+}
+
+/** A line chart's values: one line per series, a value per month (YYYY-MM), each month in `months` (the x axis). */
+export interface ChartData {
+  readonly months: readonly string[];
+  readonly series: readonly { readonly name: string; readonly points: readonly { month: string; value: number }[] }[];
+  readonly yLabel?: string;
+  readonly xLabel?: string;
 }
 
 /** The text that stands in for an image where no file can be shown. */

@@ -192,9 +192,20 @@ const tableReply = (columns: string[], rows: string[][]): Reply => ({
 });
 const tables: TableCase[] = [
   {
+    // Slack shows a table as a data_table (test/slack/render.test.ts); as text when the message's 10,000 characters of
+    // table cells are spent, here by two tables that take them all (3 + 100 × 99, then 1 + 3 × 32).
     name: 'slack',
     max: 3_000,
-    render: (c, r) => (renderSlack(tableReply(c, r)).blocks[0] as { text: { text: string } }).text.text,
+    render: (c, r) => {
+      const full = Array.from({ length: 100 }, () => ['x'.repeat(40), 'y'.repeat(40), 'z'.repeat(19)]);
+      const rest = Array.from({ length: 5 }, () => ['w'.repeat(32)]);
+      const spent: Block[] = [
+        { kind: 'table', columns: ['A', 'B', 'C'], rows: full },
+        { kind: 'table', columns: ['A'], rows: rest },
+      ];
+      const blocks = renderSlack({ text: 'Table', blocks: [...spent, ...tableReply(c, r).blocks] }).blocks;
+      return (blocks.find((b) => b.type === 'section') as { text: { text: string } }).text.text;
+    },
   },
   { name: 'discord', max: 3_000, render: (c, r) => renderDiscord(tableReply(c, r)).embeds[0]!.description! },
   { name: 'console', max: Infinity, render: (c, r) => renderText(tableReply(c, r)).text },

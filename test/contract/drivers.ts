@@ -179,13 +179,22 @@ const terminal: DriverFactory = {
 
 type SlackPayload = { text?: string; response_type?: string; blocks?: SlackBlock[] };
 type SlackElement = { type?: string; action_id?: string; value?: string; text?: { text?: string } };
-type SlackBlock = { type: string; elements?: SlackElement[]; accessory?: SlackElement };
+type SlackBlock = {
+  type: string;
+  elements?: (SlackElement & { actions?: SlackElement[] })[];
+  accessory?: SlackElement;
+};
 
-/** Every `text` string in a Slack payload: the fallback, mrkdwn sections, fields, context and button labels. */
+/**
+ * Every `text` string in a Slack payload: the fallback, mrkdwn sections, fields, context, cards and button labels, and
+ * the links its buttons open (a carousel card's link is its View listing button).
+ */
 function slackText(node: unknown): string[] {
   if (Array.isArray(node)) return node.flatMap(slackText);
   if (node === null || typeof node !== 'object') return [];
-  return Object.entries(node).flatMap(([k, v]) => (k === 'text' && typeof v === 'string' ? [v] : slackText(v)));
+  return Object.entries(node).flatMap(([k, v]) =>
+    (k === 'text' || k === 'url') && typeof v === 'string' ? [v] : slackText(v),
+  );
 }
 
 const slack: DriverFactory = {
@@ -224,7 +233,12 @@ const slack: DriverFactory = {
     };
     const slackButtons = (p: SlackPayload): SlackElement[] =>
       (p.blocks ?? [])
-        .flatMap((b) => [...(b.type === 'actions' ? (b.elements ?? []) : []), ...(b.accessory ? [b.accessory] : [])])
+        .flatMap((b) => [
+          ...(b.type === 'actions' ? (b.elements ?? []) : []),
+          ...(b.accessory ? [b.accessory] : []),
+          // A carousel's cards carry their own buttons (Details, Save, a link).
+          ...(b.type === 'carousel' ? (b.elements ?? []).flatMap((card) => card.actions ?? []) : []),
+        ])
         .filter((e) => e.type === 'button' && e.action_id);
     return {
       name: 'Slack',

@@ -72,6 +72,13 @@ describe('on Slack', () => {
     expect(upload!.channelId).toBeUndefined();
     expect(upload!.bytes!.length).toBe(upload!.length);
     expect(pngSize(upload!.bytes!)).toEqual(CHART);
+    // Beside the PNG, Slack's own line chart of the same trend (the fake checked its limits): one line per bedroom count.
+    const viz = (message!.blocks as { type: string; title?: string; chart?: { series: { name: string }[] } }[]).filter(
+      (b) => b.type === 'data_visualization',
+    );
+    expect(viz).toHaveLength(1);
+    expect(viz[0]!.title).toBe('AED per sqft in Dubai Marina');
+    expect(viz[0]!.chart!.series.length).toBeGreaterThan(0);
     expect(slack.callsTo('files.upload')).toEqual([]);
     // Drained again: still one.
     await manzil.alerts.drainer.drain();

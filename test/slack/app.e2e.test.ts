@@ -54,12 +54,14 @@ afterAll(async () => {
 });
 afterEach(() => sandbox.clearFaults());
 
+type Element = { action_id?: string; value?: string; type?: string; actions?: Element[] };
 type Payload = {
   blocks?: {
     type: string;
-    elements?: { action_id?: string; value?: string; type?: string }[];
+    elements?: Element[];
     block_id?: string;
     text?: { text: string };
+    rows?: unknown[];
   }[];
   text: string;
   response_type?: string;
@@ -83,21 +85,27 @@ async function click(actionId: string, value: string, blockId?: string): Promise
   return slack.responses(id).at(-1) as Payload;
 }
 
-const buttons = (p: Payload) =>
-  (p.blocks ?? []).flatMap((b) => (b.type === 'actions' ? (b.elements ?? []) : [])).filter((e) => e.type === 'button');
+/** The buttons of a reply: its actions blocks', then those of each card of its carousels. */
+const elements = (p: Payload): Element[] =>
+  (p.blocks ?? []).flatMap((b) =>
+    b.type === 'actions'
+      ? (b.elements ?? [])
+      : b.type === 'carousel'
+        ? (b.elements ?? []).flatMap((card) => card.actions ?? [])
+        : [],
+  );
+const buttons = (p: Payload) => elements(p).filter((e) => e.type === 'button');
 const button = (p: Payload, label: RegExp) => {
-  const found = (p.blocks ?? [])
-    .flatMap((b) => (b.type === 'actions' ? (b.elements ?? []) : []))
-    .find((e) => label.test(JSON.stringify((e as { text?: unknown }).text)));
+  const found = elements(p).find((e) => label.test(JSON.stringify((e as { text?: unknown }).text)));
   if (!found) throw new Error(`no button ${label} in ${JSON.stringify(p).slice(0, 500)}`);
   return found as { action_id: string; value: string };
 };
 const allText = (p: Payload) => JSON.stringify(p);
 
 /**
- * How many records a reply shows: cards (a section titled in bold, or with fields or a photo) and table rows (the lines
- * of
- * a fenced table after its header and rule). A header and a "No results" line count for nothing.
+ * How many records a reply shows: the cards of its carousels, a data_table's rows under its header, cards shown whole (a
+ * section titled in bold, or with fields or a photo) and the rows of a table drawn as text (the lines of a fenced table
+ * after its header and rule). A header and a "No results" line count for nothing.
  */
 function records(p: Payload): number {
   let n = 0;
@@ -106,7 +114,11 @@ function records(p: Payload): number {
     text?: { text: string };
     fields?: unknown[];
     accessory?: unknown;
+    elements?: unknown[];
+    rows?: unknown[];
   }[]) {
+    if (b.type === 'carousel') n += b.elements?.length ?? 0;
+    if (b.type === 'data_table') n += Math.max(0, (b.rows?.length ?? 0) - 1);
     if (b.type !== 'section') continue;
     const text = b.text?.text ?? '';
     if (text.startsWith('```')) n += Math.max(0, text.split('```')[1]!.trim().split('\n').length - 2);
@@ -124,6 +136,46 @@ describe('slash commands', () => {
     expect(button(reply, /Next/)).toBeTruthy();
     expect(button(reply, /Save as alert/)).toBeTruthy();
     expect(reply.text.length).toBeGreaterThan(0);
+  });
+
+  it("answers a search with one carousel of cards within Slack's limits, Next and Save below, and text for notifications", async () => {
+    const reply = await command('/buy', 'marina');
+    // The fake Slack refused nothing (it answers invalid_blocks to a card past a limit); its shape, as a person sees it:
+    const carousel = (reply.blocks ?? []).find((b) => b.type === 'carousel') as unknown as {
+      elements: {
+        title: { text: string };
+        subtitle?: { text: string };
+        body?: { text: string };
+        actions?: Element[];
+      }[];
+    };
+    expect(carousel.elements.length).toBeGreaterThan(1);
+    expect(carousel.elements.length).toBeLessThanOrEqual(10);
+    for (const card of carousel.elements) {
+      expect(card.title.text).toMatch(/^AED [\d,]+/);
+      expect(card.title.text.length).toBeLessThanOrEqual(150);
+      expect(card.subtitle?.text ?? '').toMatch(/Dubai Marina/);
+      expect((card.body?.text ?? '').length).toBeLessThanOrEqual(200);
+      expect((card.actions ?? []).length).toBeLessThanOrEqual(3);
+      expect(JSON.stringify(card.actions)).toMatch(/Details/);
+    }
+    const below = (reply.blocks ?? []).findIndex((b) => b.type === 'actions');
+    expect(below).toBeGreaterThan((reply.blocks ?? []).indexOf(carousel as never));
+    expect(button(reply, /Next/)).toBeTruthy();
+    expect(reply.text).toMatch(/Dubai Marina: \d+ shown/);
+  });
+
+  it('answers transactions with a data_table: a header and its rows, within 20 columns and 10,000 characters', async () => {
+    const reply = await command('/transactions', 'sold marina 2br');
+    const table = (reply.blocks ?? []).find((b) => b.type === 'data_table') as unknown as {
+      caption: string;
+      rows: { type: string; text: string; value?: number }[][];
+    };
+    expect(table.caption.length).toBeGreaterThan(0);
+    expect(table.rows[0]!.map((c) => c.text)).toEqual(['Date', 'Type', 'Beds', 'Price']);
+    expect(table.rows.length).toBeGreaterThan(1);
+    // Prices go as numbers, so the table sorts them as numbers.
+    expect(table.rows.slice(1).every((r) => r[3]!.type === 'raw_number' && typeof r[3]!.value === 'number')).toBe(true);
   });
 
   const verbs: [string, string, RegExp][] = [

@@ -91,7 +91,14 @@ function textOf(node: unknown): string {
 /** The `nth` button (from 0) whose label matches. */
 function buttonOf(p: Payload, label: RegExp, nth = 0): Element {
   const found = (p.blocks ?? [])
-    .flatMap((b) => [...(b.type === 'actions' ? (b.elements ?? []) : []), ...(b.accessory ? [b.accessory] : [])])
+    .flatMap((b) => [
+      ...(b.type === 'actions' ? (b.elements ?? []) : []),
+      ...(b.accessory ? [b.accessory] : []),
+      // A carousel's cards carry their own buttons.
+      ...(b.type === 'carousel'
+        ? (b.elements ?? []).flatMap((card) => (card as { actions?: Element[] }).actions ?? [])
+        : []),
+    ])
     .filter((e) => e.type === 'button' && e.action_id && label.test(e.text?.text ?? ''))[nth];
   if (!found) throw new Error(`no button ${label} in ${textOf(p).slice(0, 300)}`);
   return found;

@@ -1,5 +1,5 @@
 // The Block Kit renderer: what each model block looks like in Slack, and that no text breaks Slack's limits.
-import type { KnownBlock } from '@slack/types';
+import type { SlackBlock as KnownBlock } from '../../adapters/slack/render.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderSlack } from '../../adapters/slack/render.js';
@@ -104,34 +104,70 @@ describe('renderSlack: each block kind', () => {
     expect(section?.text.text).toBe('*Many*\n*F11*: v11\n*F12*: v12');
   });
 
-  it('renders a table as padded monospaced columns', () => {
-    const [section] = only([
+  it('renders a table as a data_table: a raw_text header, numbers as raw_number shown as written, captioned', () => {
+    const [table] = only([
+      { kind: 'header', text: 'Sold in Dubai Marina' },
       {
         kind: 'table',
         columns: ['Date', 'Price'],
         rows: [
-          ['2024-01-05', '1,200,000'],
-          ['2024-02-11', '950,000'],
+          ['2024-01-05', 'AED 1,200,000'],
+          ['2024-02-11', ''],
         ],
       },
-    ]);
-    expect(section?.text.text).toBe(
-      '```\nDate        Price\n----------  ---------\n2024-01-05  1,200,000\n2024-02-11  950,000\n```',
-    );
+    ]).slice(1);
+    expect(table).toEqual({
+      type: 'data_table',
+      caption: 'Sold in Dubai Marina',
+      page_size: 2,
+      rows: [
+        [
+          { type: 'raw_text', text: 'Date' },
+          { type: 'raw_text', text: 'Price' },
+        ],
+        [
+          { type: 'raw_text', text: '2024-01-05' },
+          { type: 'raw_number', value: 1_200_000, text: 'AED 1,200,000' },
+        ],
+        [
+          { type: 'raw_text', text: '2024-02-11' },
+          { type: 'raw_text', text: '—' },
+        ],
+      ],
+    });
   });
 
-  it('cuts a long table to fit one section and says how many rows were left out', () => {
+  it('keeps a long table within 100 rows and 10,000 characters, and says how many rows were left out', () => {
     const rows = Array.from({ length: 500 }, (_, i) => [
       `2024-01-${String((i % 28) + 1).padStart(2, '0')}`,
       `AED ${1_000_000 + i}`,
       'Dubai Marina',
     ]);
-    const [section] = only([{ kind: 'table', columns: ['Date', 'Price', 'Area'], rows }]);
-    const text: string = section?.text.text;
-    expect(text.length).toBeLessThanOrEqual(3_000);
-    const shown = text.split('\n').filter((l) => l.includes('AED')).length;
-    expect(shown).toBeGreaterThan(10);
-    expect(text.endsWith(`\`\`\`\n…and ${500 - shown} more rows`)).toBe(true);
+    const message = render([{ kind: 'table', columns: ['Date', 'Price', 'Area'], rows }]);
+    expect(checkSlackMessage(message)).toEqual([]);
+    const [table, note] = JSON.parse(JSON.stringify(message.blocks)) as Record<string, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const shown = (table?.rows as unknown[]).length - 1;
+    expect(shown).toBe(100);
+    expect(note?.elements[0].text).toBe(`…and ${500 - shown} more rows`);
+    // Wide cells: the characters run out before the rows do.
+    const wide = rows.map((r) => [...r, 'x'.repeat(40), 'y'.repeat(40)]);
+    const cut = render([{ kind: 'table', columns: ['Date', 'Price', 'Area', 'X', 'Y'], rows: wide }]);
+    expect(checkSlackMessage(cut)).toEqual([]);
+    const cutRows = (cut.blocks[0] as { rows: unknown[] }).rows.length - 1;
+    expect(cutRows).toBeLessThan(100);
+    expect(JSON.stringify(cut.blocks[1])).toContain(`…and ${500 - cutRows} more rows`);
+  });
+
+  it('shares 10,000 table characters across the message: a table past them is drawn as text', () => {
+    const rows = Array.from({ length: 100 }, (_, i) => [`${'r'.repeat(40)}`, `${'s'.repeat(40)}`, String(i)]);
+    const message = render([
+      { kind: 'table', columns: ['A', 'B', 'N'], rows },
+      { kind: 'table', columns: ['A', 'B', 'N'], rows },
+      { kind: 'table', columns: ['A', 'B', 'N'], rows },
+    ]);
+    expect(checkSlackMessage(message)).toEqual([]);
+    expect(message.blocks.some((b) => b.type === 'data_table')).toBe(true);
+    expect(message.blocks.some((b) => b.type === 'section' && b.text?.text.startsWith('```'))).toBe(true);
   });
 
   it('renders actions as buttons whose values are the tokens', () => {
@@ -440,11 +476,13 @@ describe('renderSlack: untrusted listing links', () => {
   it.each([
     ['an unknown host', 'https://evil.example/phish?x=1'],
     ['plain http on a portal', 'http://www.propertyfinder.ae/en/plp/rent/apartment-1.html'],
-  ])('shows %s as verbatim inline code, never as a link or a button', (_what, url) => {
+  ])('shows %s as verbatim inline code on a whole card, and never as a link or a button', (_what, url) => {
     const host = new URL(url).host;
-    const listing = listingCard(searchResult({ property_url: url }));
+    // A listing's tile in a carousel leaves the address to its Details; a card shown whole shows it inert.
+    const listing = listingCard(searchResult({ property_url: url }), { tile: true });
+    const whole = listingCard(searchResult({ property_url: url }));
     const projectUrl = projectCard(project({ share_url: url }));
-    for (const card of [listing, projectUrl]) {
+    for (const card of [whole, projectUrl]) {
       const blocks = JSON.parse(JSON.stringify(render([{ kind: 'card', card }]).blocks)) as unknown;
       const shown = texts(blocks).filter((t) => t.text.includes(host));
       expect(shown).toHaveLength(1);
@@ -455,10 +493,14 @@ describe('renderSlack: untrusted listing links', () => {
       expect(autoLinkable(blocks, host)).toEqual([]);
       expect(elementsOf(render([{ kind: 'card', card }]).blocks).filter((e) => e.url)).toEqual([]);
     }
+    const carousel = JSON.stringify(render([{ kind: 'card', card: listing }]).blocks);
+    expect(carousel).toContain('"carousel"');
+    expect(carousel).not.toContain(host);
   });
 
-  it('keeps a trusted https link as a button and a linked title', () => {
+  it('keeps a trusted https link as a button: on a whole card with a linked title, on a tile as its button', () => {
     const url = 'https://www.bayut.com/property/details-1.html';
+    const listing = listingCard(searchResult({ property_url: url }), { tile: true });
     const blocks = render([{ kind: 'card', card: listingCard(searchResult({ property_url: url })) }]).blocks;
     expect(
       elementsOf(blocks)
@@ -466,6 +508,10 @@ describe('renderSlack: untrusted listing links', () => {
         .map((e) => e.url),
     ).toEqual([url]);
     expect(texts(blocks).some((t) => t.text.includes(`<${url}|`))).toBe(true);
+    const tile = render([{ kind: 'card', card: listing }]).blocks[0] as {
+      elements: { actions?: { url?: string }[] }[];
+    };
+    expect(tile.elements[0]!.actions?.map((a) => a.url).filter(Boolean)).toEqual([url]);
   });
 
   it('keeps an inert address beyond the tenth field verbatim too', () => {
