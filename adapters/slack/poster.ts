@@ -21,6 +21,11 @@ type WebClient = webApi.WebClient;
 
 /** The metadata event every alert carries; findDelivered looks for it. */
 export const ALERT_EVENT_TYPE = 'manzil_alert';
+/**
+ * The metadata of a delivery's follow-up (the charts its message had no room for): another event type, so a look for
+ * the delivery only ever finds the message itself.
+ */
+export const FOLLOW_UP_EVENT_TYPE = 'manzil_alert_follow_up';
 
 /** conversations.history pages read when looking for a delivery, at most (200 messages each). */
 const HISTORY_PAGES = 10;
@@ -210,6 +215,12 @@ export class SlackPoster implements ChatPoster {
             upload: (image) => uploadImage(client, image, { timeoutMs: this.options.uploadTimeoutMs }),
             mayBeUnreadyFile: refusesSlackFile,
             fileReadyWaitsMs: this.options.fileReadyWaitsMs ?? FILE_READY_WAITS_MS,
+            followUp: (payload) =>
+              client.chat.postMessage({
+                channel: channelId,
+                ...payload,
+                metadata: { event_type: FOLLOW_UP_EVENT_TYPE, event_payload: { delivery_id: deliveryId } },
+              }),
           })
         : await sendWithFallback(reply, send, { log: this.log, isContentRefusal });
       // ok: true without a ts: Slack took it, we cannot say as what.

@@ -1,7 +1,14 @@
 // The neutral Reply as a Block Kit message that Slack accepts: every text clamped, at most 50 blocks, a fallback
 // always.
 import type { KnownBlock } from '@slack/types';
-import { imageFallback, type Block, type Button, type Card, type Reply } from '../../src/views/model.js';
+import {
+  imageFallback,
+  type Block,
+  type Button,
+  type Card,
+  type ImageFile,
+  type Reply,
+} from '../../src/views/model.js';
 import { fallbackText } from '../shared/fallback.js';
 import { tableText } from '../shared/table.js';
 import { SLACK_LIMITS as L } from './limits.js';
@@ -68,10 +75,10 @@ class Renderer {
   /** The last header, a table's caption. */
   private heading = '';
 
-  constructor(private readonly save: Button | undefined) {}
+  /** Each picture's block, so its chart can be put before it once the message is fitted (drawCharts). */
+  readonly images = new Map<SlackBlock, ImageFile>();
 
-  /** Charts drawn by Slack in this message (it takes two at most). */
-  private charts = 0;
+  constructor(private readonly save: Button | undefined) {}
 
   render(block: Part): SlackBlock[] {
     switch (block.kind) {
@@ -95,10 +102,9 @@ class Renderer {
       case 'location-picker':
         return this.locationPicker(block.token, block.placeholder);
       case 'image': {
-        // Slack's own chart beside the picture (or its text), the same values: the PNG stays for clients without it.
-        const chart = this.charts < L.chartsPerMessage ? chartBlock(block.image) : undefined;
-        if (chart) this.charts++;
-        return [...(chart ? [chart] : []), section(escapeMrkdwn(imageFallback(block.image)))];
+        const shown = section(escapeMrkdwn(imageFallback(block.image)));
+        this.images.set(shown, block.image);
+        return [shown];
       }
     }
   }
@@ -172,12 +178,68 @@ function fit(units: Unit[], footer: SlackBlock[]): SlackBlock[] {
 const fallback = (reply: Reply): string =>
   clampMrkdwn(escapeMrkdwn(fallbackText(reply, { fromBlocks: true })), L.fallbackText);
 
-export function renderSlack(reply: Reply): SlackMessage {
+/**
+ * Slack's own chart before each picture (or its text), with the PNG's values, where the fitted message has room: at
+ * most two a message and never past 50 blocks, so a chart never pushes the message's text out. The charts left out
+ * are handed back (a poster sends them in a follow-up message); their pictures stay in the message.
+ */
+function drawCharts(
+  blocks: SlackBlock[],
+  images: ReadonlyMap<SlackBlock, ImageFile>,
+): Pick<RenderedSlack, 'blocks' | 'undrawn'> {
+  const out: SlackBlock[] = [];
+  const undrawn: DataVisualizationBlock[] = [];
+  let room = L.blocksPerMessage - blocks.length;
+  let drawn = 0;
+  const kept = new Set(blocks);
+  for (const b of blocks) {
+    const image = images.get(b);
+    const chart = image && chartBlock(image);
+    if (chart && room > 0 && drawn < L.chartsPerMessage) {
+      out.push(chart);
+      room--;
+      drawn++;
+    } else if (chart) undrawn.push(chart);
+    out.push(b);
+  }
+  // A picture the fitting dropped still has its chart drawn in the follow-up.
+  for (const [b, image] of images) {
+    const chart = kept.has(b) ? undefined : chartBlock(image);
+    if (chart) undrawn.push(chart);
+  }
+  return { blocks: out, undrawn };
+}
+
+/** A rendered message, the charts it had no room for, and the block that shows each picture (as its text). */
+interface RenderedSlack extends SlackMessage {
+  undrawn: DataVisualizationBlock[];
+  pictures: ReadonlyMap<SlackBlock, ImageFile>;
+}
+
+/** The reply as Block Kit, the charts that did not fit in it (see drawCharts), and where its pictures are. */
+export function renderSlackWithCharts(reply: Reply): RenderedSlack {
   const renderer = new Renderer(saveButton(reply));
   const units = parts(reply.blocks).map((b): Unit => ({
     kind: b.kind === 'carousel' ? 'card' : b.kind,
     blocks: renderer.render(b),
   }));
   const footer = reply.footer?.trim() ? [context(escapeMrkdwn(reply.footer))] : [];
-  return { text: fallback(reply), blocks: fit(units, footer) };
+  const { blocks, undrawn } = drawCharts(fit(units, footer), renderer.images);
+  return { text: fallback(reply), blocks, undrawn, pictures: renderer.images };
+}
+
+export function renderSlack(reply: Reply): SlackMessage {
+  const { text, blocks } = renderSlackWithCharts(reply);
+  return { text, blocks };
+}
+
+/** Charts as follow-up messages of two each (Slack's most in one message), each saying whose charts they are. */
+export function chartMessages(charts: readonly DataVisualizationBlock[], of: string): SlackMessage[] {
+  const out: SlackMessage[] = [];
+  for (let i = 0; i < charts.length; i += L.chartsPerMessage) {
+    const some = charts.slice(i, i + L.chartsPerMessage);
+    const text = clampMrkdwn(escapeMrkdwn(`Charts of ${of}: ${some.map((c) => c.title).join(', ')}`), L.fallbackText);
+    out.push({ text, blocks: [context(escapeMrkdwn(`Charts of ${of}`)), ...some] });
+  }
+  return out;
 }

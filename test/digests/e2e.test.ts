@@ -45,6 +45,23 @@ describe('on Slack', () => {
     return slack.responses(id).at(-1) as { text: string; response_type?: string };
   }
 
+  type Viz = { type: string; title: string; chart: { series: { name: string; data: { value: number }[] }[] } };
+  const vizBlocks = (m: FakeMessage) => ((m.blocks ?? []) as Viz[]).filter((b) => b.type === 'data_visualization');
+
+  /**
+   * Slack's own line charts of a digest, in its message and the follow-ups after it (two a message at most): each
+   * follow-up says so in its metadata, so a look for the delivery finds the message alone.
+   */
+  function nativeCharts(channel: string) {
+    const [message, ...followUps] = slack.messages(channel);
+    expect(message!.metadata?.event_type).toBe('manzil_alert');
+    for (const f of followUps) {
+      expect(String(f.text)).toMatch(/^Charts of Market digest/);
+      expect(f.metadata?.event_type).toBe('manzil_alert_follow_up');
+    }
+    return { inMessage: vizBlocks(message!).map((v) => v.title), all: [message!, ...followUps].flatMap(vizBlocks) };
+  }
+
   /** Each image block of a message with the upload it shows. */
   function shownCharts(m: FakeMessage) {
     const uploads = slack.uploads();
@@ -98,6 +115,12 @@ describe('on Slack', () => {
       '2-bedroom AED per sqft, compared',
     ]);
     for (const c of charts) expect(pngSize(c.upload!.bytes!)).toEqual(CHART);
+    // Every chart also as Slack's own: as many in the message as it has room for (two at most), the rest after it.
+    await slack.waitFor(() => nativeCharts(channel).all.length >= charts.length, 10_000);
+    const native = nativeCharts(channel);
+    expect(native.all.map((v) => v.title)).toEqual(charts.map((c) => c.block.title?.text));
+    expect(native.inMessage.length).toBeLessThanOrEqual(2);
+    for (const v of native.all) expect(v.chart.series.length).toBeGreaterThan(0);
   });
 
   it('a digest of three areas still shows its four charts (none uploaded in vain)', async () => {
@@ -112,6 +135,13 @@ describe('on Slack', () => {
       shownCharts(message!).map((c) => c.block.title?.text),
       `${uploaded.length} charts uploaded for this message`,
     ).toEqual([
+      'AED per sqft in Dubai Marina',
+      'AED per sqft in Business Bay',
+      'AED per sqft in Jumeirah Village Circle',
+      '2-bedroom AED per sqft, compared',
+    ]);
+    await slack.waitFor(() => nativeCharts(channel).all.length >= 4, 10_000);
+    expect(nativeCharts(channel).all.map((v) => v.title)).toEqual([
       'AED per sqft in Dubai Marina',
       'AED per sqft in Business Bay',
       'AED per sqft in Jumeirah Village Circle',

@@ -1,7 +1,7 @@
 // A chart on Slack: the PNG (uploaded, shown by an image block) and, beside it, Slack's own line chart with the values
 // the PNG draws, as src/charts/data.ts cleaned them, within the data_visualization block's limits.
 import { describe, expect, it } from 'vitest';
-import { renderSlack } from '../../adapters/slack/render.js';
+import { chartMessages, renderSlack, renderSlackWithCharts } from '../../adapters/slack/render.js';
 import { renderTrendChart } from '../../src/charts/index.js';
 import { clean, monthLabel, type TrendSeries } from '../../src/charts/data.js';
 import { imageOf } from '../../src/digests/compose.js';
@@ -72,5 +72,30 @@ describe('a chart as a data_visualization block on Slack', () => {
     const message = renderSlack({ text: 'x', blocks: [1, 2, 3].map(() => ({ kind: 'image' as const, image })) });
     expect(checkSlackMessage(message)).toEqual([]);
     expect(message.blocks.filter((b) => b.type === 'data_visualization')).toHaveLength(2);
+  });
+});
+
+describe('charts that have no room in the message', () => {
+  it('never push it past 50 blocks or its text out: they are handed back for a follow-up, two a message', async () => {
+    const chart = await renderTrendChart({ title: 'T', series: [series('Studio', 6, 1000)], yLabel: 'AED' });
+    const image = (title: string) => imageOf(chart, `${title}.png`, title, 'text')!;
+    const text = Array.from({ length: 45 }, (_, i) => ({ kind: 'text' as const, text: `Line ${i}` }));
+    const reply = {
+      text: 'Market digest: Dubai Marina',
+      blocks: [...['A', 'B', 'C', 'D'].map((t) => ({ kind: 'image' as const, image: image(t) })), ...text],
+    };
+    const out = renderSlackWithCharts(reply);
+    expect(checkSlackMessage(out)).toEqual([]);
+    expect(out.blocks).toHaveLength(50);
+    // Every line of text stays; one chart had room.
+    expect(out.blocks.filter((b) => b.type === 'section')).toHaveLength(4 + 45);
+    expect(out.blocks.filter((b) => b.type === 'data_visualization').map((b) => (b as Viz).title)).toEqual(['A']);
+    expect(out.undrawn.map((c) => c.title)).toEqual(['B', 'C', 'D']);
+    const followUps = chartMessages(out.undrawn, reply.text);
+    expect(followUps.map((m) => m.blocks.filter((b) => b.type === 'data_visualization').length)).toEqual([2, 1]);
+    for (const m of followUps) {
+      expect(checkSlackMessage(m)).toEqual([]);
+      expect(m.text).toMatch(/^Charts of Market digest: Dubai Marina: /);
+    }
   });
 });
