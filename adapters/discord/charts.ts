@@ -4,8 +4,16 @@
 import { DiscordAPIError } from 'discord.js';
 import type { Reply } from '../../src/bot/index.js';
 import type { Block } from '../../src/views/model.js';
-import { renderDiscordWithFiles, type DiscordFile, type DiscordMessage } from './render.js';
-import { describeError, isContentRefusal, sendWithFallback, type SendLog } from './send.js';
+import { renderDiscordWithFiles, type DiscordFile } from './render.js';
+import {
+  describeError,
+  goesAsV2,
+  isContentRefusal,
+  sendWithFallback,
+  type DiscordForm,
+  type DiscordPayload,
+  type SendLog,
+} from './send.js';
 
 /** What the message says where its chart could not be attached. */
 export const CHART_NOT_ATTACHED = '(the chart could not be attached)';
@@ -37,13 +45,16 @@ function withChartsNoted(reply: Reply): Reply {
 
 /**
  * Delivers the reply through `deliver`: with its charts as files when it has any; when Discord refuses them, with each
- * chart's text and a note; then plainer forms (sendWithFallback). Throws what is not a refusal of the content.
+ * chart's text and a note; then plainer forms (sendWithFallback). Throws what is not a refusal of the content. A reply
+ * that goes as Components V2 (`form`, see send.ts) shows a chart as its words: it has no embed to show the file in.
  */
 export async function sendWithCharts<T>(
   reply: Reply,
-  deliver: (message: DiscordMessage, files: readonly DiscordFile[]) => Promise<T>,
+  deliver: (message: DiscordPayload, files: readonly DiscordFile[]) => Promise<T>,
   log: SendLog,
+  form: DiscordForm = 'auto',
 ): Promise<T> {
+  if (goesAsV2(reply, form)) return sendWithFallback(reply, (m) => deliver(m, []), log, 'v2');
   if (reply.blocks.some((b) => b.kind === 'image')) {
     const { message, files } = renderDiscordWithFiles(reply);
     if (files.length > 0) {
@@ -56,5 +67,5 @@ export async function sendWithCharts<T>(
     }
     reply = withChartsNoted(reply);
   }
-  return sendWithFallback(reply, (m) => deliver(m, []), log);
+  return sendWithFallback(reply, (m) => deliver(m, []), log, 'embeds');
 }

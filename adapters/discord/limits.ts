@@ -34,12 +34,23 @@ export const DISCORD_LIMITS = {
 } as const;
 
 /**
- * What one Discord reply holds, told to the core with every request. Components sit under all the embeds, never beside
- * a
- * card, so a card's buttons are numbered ("Details 3") and packed into the rows left after the message's own controls:
- * 8 cards × 2 buttons = 16 fit in 4 rows of 5, the 5th row keeps Previous / Next / Save as alert. The core keeps a
- * card's link first, then its Details button; the renderer shows the link as the embed's title URL when they match, so
- * usually only the Details buttons take room. 8 embeds also leave two for text and tables and keep a page of listings
- * well inside the 6,000 characters Discord allows across a message's embeds.
+ * What one Discord reply holds, told to the core with every request. A search's page goes as Components V2
+ * (render-v2.ts): a container per listing (the container, its section, the section's text and thumbnail, a row with
+ * Details and the link: 7 components), so four listings take 28 of the 40 a message may hold, leaving room for the
+ * page's text, its Previous / Next / Save row and the footer. The core keeps a card's link first, then its Details
+ * button: two buttons a card.
  */
-export const DISCORD_SURFACE: Surface = { cardsPerPage: 8, buttonsPerCard: 2 };
+export const DISCORD_SURFACE: Surface = { cardsPerPage: 4, buttonsPerCard: 2 };
+
+/**
+ * Components V2 (the IS_COMPONENTS_V2 flag, https://discord.com/developers/docs/components/reference): at most 40
+ * components in a message, nested ones counted (a container, its section, the section's text and thumbnail, a row and
+ * its buttons each count one), at most 4,000 characters across its text displays, and no `content` or embeds beside
+ * them. A section holds 1 to 3 text displays and one accessory; a thumbnail's description is at most 1,024.
+ */
+export const DISCORD_V2_LIMITS = {
+  components: 40,
+  text: 4_000,
+  sectionTexts: 3,
+  thumbnailDescription: 1_024,
+} as const;

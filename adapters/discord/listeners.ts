@@ -107,12 +107,7 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
 
   /** The interaction's reply itself (callback type 4), with the visibility the reply asks for. */
   async function answerAtOnce(i: ChatInputCommandInteraction, reply: Reply): Promise<void> {
-    await sendWithCharts(
-      reply,
-      (m, files) =>
-        i.reply({ ...messageOptions(m, files), ...(reply.ephemeral ? { flags: MessageFlags.Ephemeral } : {}) }),
-      warn,
-    );
+    await sendWithCharts(reply, (m, files) => i.reply(messageOptions(m, files, { ephemeral: reply.ephemeral })), warn);
   }
 
   /**
@@ -123,18 +118,13 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
   async function answerCommand(i: ChatInputCommandInteraction, reply: Reply, deferredPrivate: boolean): Promise<void> {
     const wantPrivate = reply.ephemeral === true;
     if (wantPrivate === deferredPrivate) {
-      await sendWithCharts(reply, (m, files) => i.editReply(messageOptions(m, files)), warn);
+      await sendWithCharts(reply, (m, files) => i.editReply(messageOptions(m, files, { edit: true })), warn);
       return;
     }
     await i
       .deleteReply()
       .catch((e: unknown) => warn('discord: could not delete the deferred reply', { error: describeError(e) }));
-    await sendWithCharts(
-      reply,
-      (m, files) =>
-        i.followUp({ ...messageOptions(m, files), ...(wantPrivate ? { flags: MessageFlags.Ephemeral } : {}) }),
-      warn,
-    );
+    await sendWithCharts(reply, (m, files) => i.followUp(messageOptions(m, files, { ephemeral: wantPrivate })), warn);
   }
 
   async function button(i: ButtonInteraction): Promise<void> {
@@ -154,12 +144,14 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
         })
       : notice(NO_CHANNEL_TEXT);
     if (reply.replaceOriginal && !reply.ephemeral) {
-      await sendWithCharts(reply, (m, files) => i.editReply(messageOptions(m, files)), warn);
+      // The page a button is on keeps its form: a V2 message can never lose the flag, and an embeds one (sent before
+      // Components V2) would have to be cleared first.
+      const form = i.message.flags.has(MessageFlags.IsComponentsV2) ? 'v2' : 'embeds';
+      await sendWithCharts(reply, (m, files) => i.editReply(messageOptions(m, files, { edit: true })), warn, form);
     } else {
       await sendWithCharts(
         reply,
-        (m, files) =>
-          i.followUp({ ...messageOptions(m, files), ...(reply.ephemeral ? { flags: MessageFlags.Ephemeral } : {}) }),
+        (m, files) => i.followUp(messageOptions(m, files, { ephemeral: reply.ephemeral })),
         warn,
       );
     }

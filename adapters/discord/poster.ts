@@ -81,7 +81,8 @@ export class DiscordPoster implements ChatPoster {
     const nonce = deliveryNonce(deliveryId);
     try {
       const route = Routes.channelMessages(person ? await this.dmOf(channel, person) : target!.channelId);
-      // The charts as files in the message's own request: one nonce covers the files and the message.
+      // The charts as files in the message's own request: one nonce covers the files and the message. Always embeds:
+      // a Components V2 message has no content, so its notification would say nothing (docs/discord.md).
       const message = await sendWithCharts(
         reply,
         (m, files) =>
@@ -90,6 +91,7 @@ export class DiscordPoster implements ChatPoster {
             ...(files.length > 0 ? { files: [...files] } : {}),
           }) as Promise<RESTPostAPIChannelMessageResult>,
         this.log,
+        'embeds',
       );
       return { messageId: message.id };
     } catch (e) {

@@ -48,7 +48,7 @@ export interface DiscordFile {
 }
 
 /** Manzil's colour on the left edge of its embeds. */
-const COLOR = 0x0e7c66;
+export const COLOR = 0x0e7c66;
 /** A card's description (subtitle, text, badges): short, so a page of cards stays within 6,000 characters. */
 const CARD_DESCRIPTION_MAX = 600;
 const FIELD_VALUE_MAX = 300;
@@ -115,7 +115,7 @@ export function embedLength(e: APIEmbed): number {
  * A field's value as markdown. An inert one (an address the core does not trust) goes in inline code, where Discord
  * makes no link of it; a backtick inside it is percent-encoded, since inline code has no escape.
  */
-function fieldValue(f: Field, max: number): string {
+export function fieldValue(f: Field, max: number): string {
   return f.inert ? inertCode(f.value, { encode: /`/g, max }) : markdown(orElse(f.value, '—'), max);
 }
 
@@ -195,7 +195,7 @@ function style(b: Button): ButtonStyle.Primary | ButtonStyle.Secondary | ButtonS
 }
 
 /** Hands out components, never two with one custom_id in a message, never one Discord would refuse. */
-class Buttons {
+export class Buttons {
   private readonly ids = new Set<string>();
 
   action(b: Button, suffix = ''): APIButtonComponent | undefined {
@@ -219,7 +219,7 @@ class Buttons {
   }
 }
 
-function rows(components: readonly (APIButtonComponent | undefined)[]): DiscordRow[] {
+export function rows(components: readonly (APIButtonComponent | undefined)[]): DiscordRow[] {
   const kept = components.filter((c) => c !== undefined);
   const out: DiscordRow[] = [];
   for (let i = 0; i < kept.length; i += L.buttonsPerRow) {
@@ -228,7 +228,7 @@ function rows(components: readonly (APIButtonComponent | undefined)[]): DiscordR
   return out;
 }
 
-const subtext = (text: string) => `-# ${markdown(text.replace(/\s*\n\s*/g, ' '), 500)}`;
+export const subtext = (text: string) => `-# ${markdown(text.replace(/\s*\n\s*/g, ' '), 500)}`;
 
 /**
  * The reply as a message that carries its charts as files: each image block becomes an embed showing its attachment

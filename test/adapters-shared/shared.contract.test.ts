@@ -5,13 +5,13 @@ import { DiscordAPIError } from 'discord.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderText } from '../../adapters/console/render.js';
-import { renderDiscord, type DiscordMessage } from '../../adapters/discord/render.js';
+import { renderDiscord } from '../../adapters/discord/render.js';
 import {
   clampMarkdown,
   imageUrl as discordImageUrl,
   linkUrl as discordLinkUrl,
 } from '../../adapters/discord/render-text.js';
-import { sendWithFallback as discordSend } from '../../adapters/discord/send.js';
+import { sendWithFallback as discordSend, isV2, type DiscordPayload } from '../../adapters/discord/send.js';
 import { renderSlack } from '../../adapters/slack/render.js';
 import {
   clampMrkdwn,
@@ -75,13 +75,21 @@ const slack: Sender<SlackPayload> = {
   textOnly: (p) => p.blocks === undefined && p.text.length > 0,
 };
 
-const discord: Sender<DiscordMessage> = {
+const discord: Sender<DiscordPayload> = {
   name: 'discord',
-  send: (r, deliver, log) => discordSend(r, deliver, log),
+  send: (r, deliver, log) => discordSend(r, deliver, log, 'embeds'),
   refusal: () => discordError(400),
   otherFailure: () => discordError(429),
   hasPhoto: (p) => JSON.stringify(p).includes(PHOTO),
-  textOnly: (p) => p.embeds.length === 0 && p.components.length === 0 && p.content.length > 0,
+  textOnly: (p) => !isV2(p) && p.embeds.length === 0 && p.components.length === 0 && p.content.length > 0,
+};
+
+/** A search's page on Discord: Components V2, whose last form is one text display (still flagged V2). */
+const discordV2: Sender<DiscordPayload> = {
+  ...discord,
+  name: 'discord (Components V2)',
+  send: (r, deliver, log) => discordSend(r, deliver, log, 'v2'),
+  textOnly: (p) => isV2(p) && p.components.length === 1 && p.components[0]!.type === 10,
 };
 
 /** Runs the chain with a platform that fails the first `failures` attempts with the errors `fail` gives. */
@@ -100,7 +108,7 @@ async function run<P>(sender: Sender<P>, failures: number, fail: () => unknown) 
   return { result, seen, logged };
 }
 
-describe.each([slack, discord] as Sender<unknown>[])('the send-with-fallback chain on $name', (sender) => {
+describe.each([slack, discord, discordV2] as Sender<unknown>[])('the send-with-fallback chain on $name', (sender) => {
   it('sends the reply as it is when the platform takes it', async () => {
     const { result, seen, logged } = await run(sender, 0, sender.refusal);
     await expect(result).resolves.toBe('posted');

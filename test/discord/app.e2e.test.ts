@@ -99,8 +99,25 @@ async function pickedLocation(typed: string, name: string): Promise<string> {
 const text = (m: DiscordJson) => JSON.stringify(m);
 /** Interactions the bot answered after Discord's 3 s (the fake refused the answer). */
 const expired = () => fake.violations().filter((v) => v.includes('Discord allows'));
-const allButtons = (m: DiscordJson): { label: string; custom_id?: string; url?: string }[] =>
-  (m?.components ?? []).flatMap((row: DiscordJson) => row.components ?? []);
+/** Every button of a message, however nested (rows, Components V2 containers and sections). */
+const allButtons = (m: DiscordJson): { label: string; custom_id?: string; url?: string }[] => {
+  const walk = (list: DiscordJson[]): DiscordJson[] =>
+    list.flatMap((c) => [
+      ...(c.type === 2 ? [c] : []),
+      ...walk(c.components ?? []),
+      ...walk(c.accessory ? [c.accessory] : []),
+    ]);
+  return walk(m?.components ?? []);
+};
+/** What a message says: its content and, in Components V2, its text displays, in order. */
+const shown = (m: DiscordJson): string => {
+  const walk = (list: DiscordJson[]): string[] =>
+    list.flatMap((c) => [...(c.type === 10 ? [String(c.content)] : []), ...walk(c.components ?? [])]);
+  return [m.content ?? '', ...walk(m.components ?? [])].filter(Boolean).join('\n');
+};
+const IS_COMPONENTS_V2 = 1 << 15;
+/** A search's listings in Components V2: one container each. */
+const listings = (m: DiscordJson): DiscordJson[] => (m.components ?? []).filter((c: DiscordJson) => c.type === 17);
 const buttonId = (m: DiscordJson, label: RegExp): string => {
   const found = allButtons(m).find((b) => label.test(b.label));
   if (!found?.custom_id) throw new Error(`no button ${label} in ${text(m).slice(0, 400)}`);
@@ -114,29 +131,33 @@ const lastFollowUp = (token: string) =>
     .at(-1);
 
 describe('slash commands', () => {
-  it('defers at once, then edits the reply with one embed per listing: photo, link, price and beds as fields', async () => {
+  it('defers at once, then edits the reply into Components V2: a container per listing with its photo, price and beds, Details and the link', async () => {
     const token = await slash('rent', [query('marina 2br under 200k')]);
     const [first] = fake.responses(token);
     expect(first).toMatchObject({ kind: 'callback', type: 5, ephemeral: false });
     const reply = fake.original(token);
-    expect(reply.content).toMatch(/2-bedroom homes for rent in Dubai Marina/);
-    expect(reply.embeds.length).toBeGreaterThan(0);
-    expect(reply.embeds.length).toBeLessThanOrEqual(10);
-    const card = reply.embeds[0];
-    expect(card.url).toMatch(/^https?:\/\//);
-    expect(card.fields.map((f: { name: string }) => f.name)).toEqual(expect.arrayContaining(['Price', 'Beds']));
-    expect(text(card.fields)).toMatch(/AED [\d,]+\/yr/);
-    const images = reply.embeds.filter((e: DiscordJson) => e.image).map((e: DiscordJson) => String(e.image.url));
-    expect(images.length).toBeGreaterThan(0);
-    expect(images.every((url: string) => url.startsWith('https://'))).toBe(true);
-    const urls = reply.embeds.map((e: DiscordJson) => e.url).filter(Boolean);
-    expect(new Set(urls).size).toBe(urls.length);
-    expect(allButtons(reply).map((b) => b.label)).toEqual(expect.arrayContaining(['Save as alert', 'Details 1']));
+    expect(reply.flags & IS_COMPONENTS_V2).toBe(IS_COMPONENTS_V2);
+    expect(reply.content).toBe('');
+    expect(reply.embeds).toEqual([]);
+    expect(shown(reply)).toMatch(/2-bedroom homes for rent in Dubai Marina/);
+    const cards = listings(reply);
+    expect(cards).toHaveLength(4);
+    for (const card of cards) {
+      const [section, row] = card.components;
+      expect(section.type).toBe(9);
+      expect(section.components[0].content).toMatch(/^### AED [\d,]+\/yr · 2 beds\n/);
+      expect(section.accessory).toMatchObject({ type: 11, media: { url: expect.stringMatching(/^https:\/\//) } });
+      expect(row.components.map((b: DiscordJson) => b.label)).toEqual(['Details', 'View listing']);
+    }
+    const links = allButtons(reply).flatMap((b) => (b.url ? [b.url] : []));
+    expect(new Set(links).size).toBe(cards.length);
+    expect(allButtons(reply).map((b) => b.label)).toEqual(expect.arrayContaining(['Save as alert', 'Next ▶']));
+    expect(fake.violations()).toEqual([]);
   });
 
   it('takes an area typed in the location option (not picked from the list) as the area', async () => {
     const token = await slash('buy', [query('1br'), location('Downtown Dubai')]);
-    expect(fake.original(token).content).toMatch(/1-bedroom homes for sale in Downtown Dubai/);
+    expect(shown(fake.original(token))).toMatch(/1-bedroom homes for sale in Downtown Dubai/);
   });
 
   it('searches the area picked in `location` by its id, with no second lookup of its name', async () => {
@@ -145,8 +166,8 @@ describe('slash commands', () => {
     const id = picked.split(':')[0]!;
     sandbox.clearRequests();
     const token = await slash('rent', [query('1br'), location(picked)]);
-    expect(fake.original(token).content).toMatch(/1-bedroom homes for rent in Downtown Dubai/);
-    expect(fake.original(token).embeds.length).toBeGreaterThan(0);
+    expect(shown(fake.original(token))).toMatch(/1-bedroom homes for rent in Downtown Dubai/);
+    expect(listings(fake.original(token)).length).toBeGreaterThan(0);
     const calls = sandbox.requests();
     expect(calls.filter((r) => r.path.includes('autocomplete-location'))).toEqual([]);
     // The search (and the cards' market context, read for the same area) ask for that id only.
@@ -182,19 +203,19 @@ describe('slash commands', () => {
     const token = await slash('rent', [query('marina 2br'), location(picked)]);
     expect(fake.responses(token)[0]).toMatchObject({ kind: 'callback', type: 5, ephemeral: false });
     const reply = fake.original(token);
-    expect(reply.content).toMatch(/^\*\*2-bedroom homes for rent in Downtown Dubai\*\*/);
-    expect(reply.content).toContain(
+    expect(shown(reply)).toMatch(/^## 2-bedroom homes for rent in Downtown Dubai\n/);
+    expect(shown(reply)).toContain(
       'Searching Downtown Dubai, the location you picked; "marina" in the query was left out.',
     );
     expect(text(reply)).not.toMatch(/already in quotes|didn't understand/);
-    expect(reply.embeds.length).toBeGreaterThan(0);
+    expect(listings(reply).length).toBeGreaterThan(0);
   });
 
   it('says nothing more when the area typed and the area picked are the same', async () => {
     const picked = await pickedLocation('dubai mar', 'Dubai Marina');
     const token = await slash('rent', [query('marina 2br'), location(picked)]);
-    expect(fake.original(token).content).toMatch(/2-bedroom homes for rent in Dubai Marina/);
-    expect(fake.original(token).content).not.toMatch(/left out/);
+    expect(shown(fake.original(token))).toMatch(/2-bedroom homes for rent in Dubai Marina/);
+    expect(shown(fake.original(token))).not.toMatch(/left out/);
   });
 
   it('answers a mistake only to the person, at once: no public message at all, not even a "thinking…"', async () => {
@@ -229,12 +250,16 @@ describe('slash commands', () => {
 describe('buttons', () => {
   it('Next replaces the message with the next listings; Previous brings the first page back', async () => {
     const token = await slash('rent', [query('marina')]);
-    const titles = (m: DiscordJson): string[] => m.embeds.map((e: DiscordJson) => e.title.replace(/^\d+\\?\. /, ''));
+    // Each listing's link: which listings the page shows.
+    const titles = (m: DiscordJson): string[] => listings(m).flatMap((c) => allButtons(c).flatMap((b) => b.url ?? []));
     const first = titles(fake.original(token));
     const click = await fake.clickButton(buttonId(fake.original(token), /Next/), { id: token });
     await fake.waitFor(() => fake.responses(click.token).some((r) => r.kind === 'edit'), 15_000);
     expect(fake.responses(click.token)[0]).toMatchObject({ kind: 'callback', type: 6 });
     const second = fake.original(token);
+    // Edited as Components V2 again (the flag can never come off), within Discord's rules.
+    expect(second.flags & IS_COMPONENTS_V2).toBe(IS_COMPONENTS_V2);
+    expect(fake.violations()).toEqual([]);
     expect(titles(second).length).toBeGreaterThan(0);
     expect(titles(second).some((t) => first.includes(t))).toBe(false);
     const back = await fake.clickButton(buttonId(second, /Previous/), { id: token });
@@ -244,7 +269,7 @@ describe('buttons', () => {
 
   it('Details answers with the property, only to the person', async () => {
     const token = await slash('buy', [query('marina')]);
-    const click = await fake.clickButton(buttonId(fake.original(token), /^Details 1$/), { id: token });
+    const click = await fake.clickButton(buttonId(fake.original(token), /^Details$/), { id: token });
     await fake.waitFor(() => lastFollowUp(click.token) !== undefined, 15_000);
     const details = lastFollowUp(click.token)!;
     expect(details.ephemeral).toBe(true);
@@ -319,7 +344,7 @@ describe('Discord itself misbehaving', () => {
     const started = Date.now();
     const token = await slash('buy', [query('downtown 2br')]);
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(fake.original(token).embeds.length).toBeGreaterThan(0);
+    expect(listings(fake.original(token)).length).toBeGreaterThan(0);
     const edits = fake.requests().filter((r) => r.method === 'PATCH' && r.path.includes(token));
     expect(edits.map((r) => r.status)).toEqual([429, 200]);
     expect(edits[1]!.at - edits[0]!.at).toBeGreaterThanOrEqual(250);
@@ -343,7 +368,7 @@ describe('Discord itself misbehaving', () => {
     await fake.dropConnection(1006);
     expect(fake.sessions().resumed).toBeGreaterThan(before.resumed);
     const token = await slash('buy', [query('marina')]);
-    expect(fake.original(token).embeds.length).toBeGreaterThan(0);
+    expect(listings(fake.original(token)).length).toBeGreaterThan(0);
   });
 });
 

@@ -33,6 +33,8 @@ const MAX = {
   choices: 25,
   choiceText: 100,
   componentsV2: 40,
+  textV2: 4_000,
+  mediaDescription: 1_024,
   commands: 100,
   commandOptions: 25,
   commandDescription: 100,
@@ -253,38 +255,135 @@ function checkCustomId(c: Checker, where: string, component: Json, customIds: Se
   }
 }
 
-function walkComponentsV2(
+/** Component types (https://discord.com/developers/docs/components/reference#component-object-component-types). */
+const T = {
+  row: 1,
+  button: 2,
+  section: 9,
+  text: 10,
+  thumbnail: 11,
+  gallery: 12,
+  file: 13,
+  separator: 14,
+  container: 17,
+};
+const SELECTS = [3, 5, 6, 7, 8];
+/** Where each layout component may sit in a V2 message. */
+const TOP_LEVEL = [T.row, T.section, T.text, T.gallery, T.file, T.separator, T.container];
+const IN_CONTAINER = [T.row, T.section, T.text, T.gallery, T.file, T.separator];
+
+/** What a V2 message's tree holds, counted as Discord counts it. */
+interface V2Count {
+  components: number;
+  text: number;
+}
+
+/** A media item (thumbnail, gallery item, file): an http(s) or attachment:// URL. */
+function checkMedia(c: Checker, where: string, media: unknown): void {
+  if (!isObject(media)) return c.error(where, 'is required (an unfurled media item)');
+  c.image(`${where}.url`, media.url);
+  if (media.url === undefined) c.error(`${where}.url`, 'is required');
+}
+
+function checkV2Component(
   c: Checker,
-  where: string,
-  components: unknown[],
+  at: string,
+  component: unknown,
+  allowed: readonly number[],
   customIds: Set<string>,
-  count: { n: number },
+  count: V2Count,
 ): void {
-  components.forEach((component, i) => {
-    const at = `${where}[${i}]`;
-    if (!isObject(component)) return c.error(at, 'must be an object');
-    count.n++;
-    checkCustomId(c, at, component, customIds);
-    if (component.type === 2) checkButton(c, at, component);
-    for (const key of ['components', 'accessory'] as const) {
-      const inner = component[key];
-      if (Array.isArray(inner)) walkComponentsV2(c, `${at}.${key}`, inner, customIds, count);
-      else if (isObject(inner)) walkComponentsV2(c, `${at}.${key}`, [inner], customIds, count);
+  if (!isObject(component)) return c.error(at, 'must be an object');
+  count.components++;
+  const type = component.type as number;
+  if (!allowed.includes(type)) return c.error(`${at}.type`, `component type ${short(type)} is not allowed here`);
+  checkCustomId(c, at, component, customIds);
+  const inner = component.components;
+  const children = (where: string, list: unknown, types: readonly number[], min: number, max: number) => {
+    if (!Array.isArray(list) || list.length < min || list.length > max)
+      return c.error(where, `needs ${min} to ${max} components (got ${Array.isArray(list) ? list.length : 'none'})`);
+    list.forEach((x, k) => checkV2Component(c, `${where}[${k}]`, x, types, customIds, count));
+  };
+  switch (type) {
+    case T.container:
+      if (
+        component.accent_color !== undefined &&
+        component.accent_color !== null &&
+        !(
+          Number.isInteger(component.accent_color) &&
+          Number(component.accent_color) >= 0 &&
+          Number(component.accent_color) <= 0xffffff
+        )
+      )
+        c.error(`${at}.accent_color`, 'must be an integer from 0 to 0xFFFFFF');
+      return children(`${at}.components`, inner, IN_CONTAINER, 1, MAX.componentsV2);
+    case T.section:
+      children(`${at}.components`, inner, [T.text], 1, 3);
+      if (!isObject(component.accessory)) return c.error(`${at}.accessory`, 'a section needs a thumbnail or a button');
+      return checkV2Component(c, `${at}.accessory`, component.accessory, [T.thumbnail, T.button], customIds, count);
+    case T.text: {
+      const content = component.content;
+      if (typeof content !== 'string' || content.length === 0)
+        return c.error(`${at}.content`, 'a text display needs 1 to 4,000 characters');
+      count.text += content.length;
+      return;
     }
-  });
+    case T.thumbnail:
+      checkMedia(c, `${at}.media`, component.media);
+      return c.text(`${at}.description`, component.description, MAX.mediaDescription);
+    case T.gallery: {
+      const items = component.items;
+      if (!Array.isArray(items) || items.length < 1 || items.length > 10)
+        return c.error(`${at}.items`, 'a media gallery needs 1 to 10 items');
+      items.forEach((item: unknown, k) => {
+        if (!isObject(item)) return c.error(`${at}.items[${k}]`, 'must be an object');
+        checkMedia(c, `${at}.items[${k}].media`, item.media);
+        c.text(`${at}.items[${k}].description`, item.description, MAX.mediaDescription);
+      });
+      return;
+    }
+    case T.file:
+      return checkMedia(c, `${at}.file`, component.file);
+    case T.separator:
+      if (component.spacing !== undefined && component.spacing !== 1 && component.spacing !== 2)
+        c.error(`${at}.spacing`, 'must be 1 (small) or 2 (large)');
+      return;
+    case T.row: {
+      if (!Array.isArray(inner) || inner.length === 0)
+        return c.error(`${at}.components`, 'an action row needs 1 to 5 components');
+      const selects = inner.filter((x: unknown) => isObject(x) && SELECTS.includes(x.type as number)).length;
+      if (selects > 0 && inner.length > 1) c.error(`${at}.components`, 'a select menu must be alone in its action row');
+      if (inner.length > MAX.perRow)
+        c.error(`${at}.components`, `${inner.length} components in one row, over Discord's limit of ${MAX.perRow}`);
+      inner.forEach((x: unknown, k) =>
+        checkV2Component(c, `${at}.components[${k}]`, x, [T.button, ...SELECTS], customIds, count),
+      );
+      return;
+    }
+    case T.button:
+      return checkButton(c, at, component);
+  }
+}
+
+/**
+ * A Components V2 message as Discord checks it: layout components only, each where it may sit; at most 40 components
+ * counted nested; at most 4,000 characters across its text displays.
+ */
+function checkComponentsV2(c: Checker, where: string, components: unknown[], customIds: Set<string>): void {
+  const count: V2Count = { components: 0, text: 0 };
+  if (components.length === 0) c.error(where, 'a message flagged IS_COMPONENTS_V2 needs at least one component');
+  components.forEach((x, i) => checkV2Component(c, `${where}[${i}]`, x, TOP_LEVEL, customIds, count));
+  if (count.components > MAX.componentsV2)
+    c.error(where, `${count.components} components, over Discord's limit of ${MAX.componentsV2}`);
+  if (count.text > MAX.textV2)
+    c.error(where, `${count.text} characters across text displays, over Discord's limit of ${MAX.textV2}`);
 }
 
 function checkComponents(c: Checker, where: string, components: unknown, flags: number): void {
   if (components === undefined || components === null) return;
   if (!Array.isArray(components)) return c.error(`${where}.components`, 'must be an array');
   const customIds = new Set<string>();
-  if (flags & COMPONENTS_V2) {
-    const count = { n: 0 };
-    walkComponentsV2(c, `${where}.components`, components, customIds, count);
-    if (count.n > MAX.componentsV2)
-      c.error(`${where}.components`, `${count.n} components, over Discord's limit of ${MAX.componentsV2}`);
-    return;
-  }
+  if (flags & COMPONENTS_V2) return checkComponentsV2(c, `${where}.components`, components, customIds);
   if (components.length > MAX.rows)
     c.error(`${where}.components`, `${components.length} action rows, over Discord's limit of ${MAX.rows}`);
   components.forEach((row, r) => {
@@ -332,10 +431,15 @@ export function checkMessage(body: unknown, options: MessageCheckOptions): Findi
   c.text(`${where}.content`, body.content, MAX.content, { nonEmpty: false });
   if (
     flags & COMPONENTS_V2 &&
-    ((typeof body.content === 'string' && body.content) || (Array.isArray(body.embeds) && body.embeds.length))
+    ((typeof body.content === 'string' && body.content) ||
+      (Array.isArray(body.embeds) && body.embeds.length) ||
+      body.poll !== undefined ||
+      (Array.isArray(body.sticker_ids) && body.sticker_ids.length))
   ) {
-    c.error(where, 'a message flagged IS_COMPONENTS_V2 cannot have content or embeds');
+    c.error(where, 'a message flagged IS_COMPONENTS_V2 cannot have content, embeds, stickers or a poll');
   }
+  if (flags & COMPONENTS_V2 && (body.components === undefined || body.components === null))
+    c.error(`${where}.components`, 'a message flagged IS_COMPONENTS_V2 needs its components');
   checkEmbeds(c, where, body.embeds);
   checkComponents(c, where, body.components, flags);
   const hasSomething =

@@ -204,7 +204,9 @@ const LOADING = 1 << 7;
 /**
  * Flags a bot may set on a message it creates: SUPPRESS_EMBEDS, EPHEMERAL, SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2.
  */
-const SETTABLE_FLAGS = (1 << 2) | EPHEMERAL | (1 << 12) | (1 << 15);
+/** IS_COMPONENTS_V2: layout components only, no content or embeds (discord-limits.ts checks the rest). */
+const COMPONENTS_V2 = 1 << 15;
+const SETTABLE_FLAGS = (1 << 2) | EPHEMERAL | (1 << 12) | COMPONENTS_V2;
 
 interface StoredMessage {
   json: Record<string, DiscordJson>;
@@ -356,7 +358,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     where: string,
   ): Answer {
     const merged = { ...message.body, ...edit };
+    // IS_COMPONENTS_V2 can be set by an edit, never removed: the message stays V2 whatever flags the edit sends.
+    const v2 = (Number(message.json.flags) | (typeof edit.flags === 'number' ? edit.flags : 0)) & COMPONENTS_V2;
+    if (v2) merged.flags = (typeof merged.flags === 'number' ? merged.flags : 0) | COMPONENTS_V2;
     const findings = checkMessage(merged, { where, files: files.length + (message.json.attachments?.length ?? 0) });
+    if (typeof edit.flags === 'number' && message.json.flags & COMPONENTS_V2 && !(edit.flags & COMPONENTS_V2))
+      findings.errors.push(`${where}.flags: the IS_COMPONENTS_V2 flag cannot be removed from a message`);
     if (note(findings)) return invalidForm(findings);
     if (typeof edit.flags === 'number' && Boolean(edit.flags & EPHEMERAL) !== message.ephemeral) {
       found.push(
@@ -377,7 +384,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       : json.attachments;
     json.attachments = [...keep, ...saveAttachments(files)];
     json.flags =
-      (json.flags & ~LOADING) | (typeof edit.flags === 'number' ? edit.flags & (1 << 2) : json.flags & (1 << 2));
+      (json.flags & ~LOADING) | (typeof edit.flags === 'number' ? edit.flags & (1 << 2) : json.flags & (1 << 2)) | v2;
     json.edited_timestamp = new Date().toISOString();
     return ok(json);
   }
