@@ -316,7 +316,9 @@ describe.each(drivers)('the chat on $name', (factory: DriverFactory) => {
       let reply = await chat.command('rent al ain');
       const seen = new Set(listingIds(reply));
       for (let presses = 0; reply.buttons.some((b) => /Next/.test(b.label)); presses++) {
-        expect(presses).toBeLessThan(6);
+        // 25 listings (fewer once copies are grouped) take three pages at ten a page, seven or eight at four
+        // (Discord's, in Components V2): the loop ends, never more.
+        expect(presses).toBeLessThan(9);
         reply = await chat.press(/Next/, reply);
         expect(listingIds(reply).length).toBeGreaterThan(0); // never a page that only says there is nothing more
         for (const id of listingIds(reply)) seen.add(id);

@@ -275,10 +275,25 @@ const slack: DriverFactory = {
 // ---- Discord -------------------------------------------------------------------------------------------------
 
 /** What a Discord message shows: its content, and each embed's title, link, text, fields and footer. */
+/** Every component of a message, however nested (Components V2 containers, sections and their accessories). */
+const discordComponents = (list: DiscordJson[]): DiscordJson[] =>
+  list.flatMap((c) => [
+    c,
+    ...discordComponents(c.components ?? []),
+    ...discordComponents(c.accessory ? [c.accessory] : []),
+  ]);
+
+/**
+ * What a Discord message says: its content and embeds, or in Components V2 its text displays and the links its
+ * buttons open (a listing's link is its View listing button there, as on a Slack card).
+ */
 function discordText(m: DiscordJson): string {
   const embeds = (m?.embeds ?? []) as DiscordJson[];
   return [
     m?.content ?? '',
+    ...discordComponents(m?.components ?? []).flatMap((c) =>
+      c.type === 10 ? [c.content] : c.type === 2 && c.url ? [c.url] : [],
+    ),
     ...embeds.flatMap((e) => [
       e.author?.name,
       e.title,
@@ -292,9 +307,7 @@ function discordText(m: DiscordJson): string {
     .join('\n');
 }
 const discordButtons = (m: DiscordJson): { label: string; custom_id?: string }[] =>
-  ((m?.components ?? []) as DiscordJson[])
-    .flatMap((row) => row.components ?? [])
-    .filter((c: DiscordJson) => c.type === 2 && c.custom_id);
+  discordComponents(m?.components ?? []).filter((c: DiscordJson) => c.type === 2 && c.custom_id);
 
 const discord: DriverFactory = {
   name: 'Discord',

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startManzil, type Manzil } from '../../src/app/index.js';
-import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
+import { shownText, startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
 import { nodeArgs } from '../support/child.js';
 
 const CHILD = fileURLToPath(new URL('../delivery/serve-child.ts', import.meta.url));
@@ -72,10 +72,7 @@ describe('the Discord gateway across instances', () => {
     const after = await fake.slashCommand('rent', [{ name: 'query', type: 3, value: 'marina 2br' }], {
       channelId: fake.channelId,
     });
-    await fake.waitFor(
-      () => (fake.original(after.token)?.content as string | undefined)?.includes('Dubai Marina') === true,
-      15_000,
-    );
+    await fake.waitFor(() => shownText(fake.original(after.token)).includes('Dubai Marina'), 15_000);
     expect(fake.violations()).toEqual([]);
     expect(second.discord).toBeDefined();
   }, 120_000);

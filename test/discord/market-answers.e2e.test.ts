@@ -62,9 +62,14 @@ async function answer(token: string): Promise<{ message: DiscordJson; id: string
   return { message: fake.original(token)!, id: token, ephemeral: edit.ephemeral };
 }
 
+/** Every component of a message, however nested (Components V2 containers, sections and their accessories). */
+const componentsOf = (list: DiscordJson[]): DiscordJson[] =>
+  list.flatMap((c) => [c, ...componentsOf(c.components ?? []), ...componentsOf(c.accessory ? [c.accessory] : [])]);
+
 const textOf = (m: DiscordJson): string =>
   [
     m.content ?? '',
+    ...componentsOf(m.components ?? []).flatMap((c) => (c.type === 10 ? [c.content] : [])),
     ...((m.embeds ?? []) as DiscordJson[]).flatMap((e) => [
       e.title,
       e.description,
@@ -77,9 +82,9 @@ const textOf = (m: DiscordJson): string =>
 
 /** The custom_id of the `nth` button (from 0) whose label matches. */
 const buttonOf = (m: DiscordJson, label: RegExp, nth = 0): string => {
-  const found = ((m.components ?? []) as DiscordJson[])
-    .flatMap((row) => (row.components ?? []) as DiscordJson[])
-    .filter((c) => c.type === 2 && c.custom_id && label.test(String(c.label)))[nth];
+  const found = componentsOf(m.components ?? []).filter(
+    (c) => c.type === 2 && c.custom_id && label.test(String(c.label)),
+  )[nth];
   if (!found) throw new Error(`no button ${label} in ${textOf(m).slice(0, 300)}`);
   return String(found.custom_id);
 };

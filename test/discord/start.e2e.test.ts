@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startManzil } from '../../src/app/index.js';
-import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
+import { shownText, startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { signedPost, slashCommand } from '../fakes/slack-sign.js';
 import { manzilArgs } from '../support/child.js';
@@ -55,7 +55,7 @@ describe('manzil start with only Discord configured', () => {
         channelId: fake.channelId,
       });
       await answered(token);
-      expect(fake.original(token).content).toMatch(/for rent in Dubai Marina/);
+      expect(shownText(fake.original(token))).toMatch(/for rent in Dubai Marina/);
       expect(JSON.stringify(fake.original(token))).toMatch(/Sample data from the local sandbox/);
       child.kill('SIGTERM');
       const [code] = await once(child, 'exit');
@@ -106,7 +106,7 @@ describe('Slack and Discord configured together', () => {
       await slack.waitFor(() => slack.responses('both').length > 0, 15_000);
       const { token } = await fake.slashCommand('buy', [{ name: 'query', type: 3, value: 'marina' }]);
       await answered(token);
-      expect(fake.original(token).content).toMatch(/for sale in Dubai Marina/);
+      expect(shownText(fake.original(token))).toMatch(/for sale in Dubai Marina/);
       // The operator's log line names the platforms alerts are delivered to.
       const scheduled = logs
         .map((l) => JSON.parse(l) as { msg: string; platforms?: string[] })

@@ -33,6 +33,21 @@ export { PRIVILEGED_INTENTS } from './discord-gateway.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests walk Discord's JSON freely
 export type DiscordJson = any;
 
+/**
+ * What a message says, as a person reads it: its content, then (Components V2) its text displays in order, however
+ * nested in containers and sections.
+ */
+export function shownText(message: DiscordJson | undefined): string {
+  const walk = (list: unknown): string[] =>
+    Array.isArray(list)
+      ? list.flatMap((c: DiscordJson) => [...(c?.type === 10 ? [String(c.content)] : []), ...walk(c?.components)])
+      : [];
+  if (!message) return '';
+  return [typeof message.content === 'string' ? message.content : '', ...walk(message.components)]
+    .filter(Boolean)
+    .join('\n');
+}
+
 export interface FakeDiscordOptions {
   applicationId?: string;
   guildId?: string;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startManzil, type Manzil } from '../../src/app/index.js';
-import { startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
+import { shownText, startFakeDiscord, type FakeDiscord } from '../fakes/discord.js';
 
 let fake: FakeDiscord;
 let manzil: Manzil;
@@ -54,6 +54,6 @@ describe('a stop with a Discord command in flight', () => {
     edit.release();
     await stopped;
     expect(stoppedAt).toBeGreaterThanOrEqual(releasedAt);
-    expect(fake.original(token).content).toMatch(/for rent in Dubai Marina/);
+    expect(shownText(fake.original(token))).toMatch(/for rent in Dubai Marina/);
   });
 });
