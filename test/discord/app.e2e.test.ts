@@ -287,7 +287,11 @@ describe('buttons', () => {
     await fake.waitFor(() => lastFollowUp(click.token) !== undefined, 15_000);
     const chosen = lastFollowUp(click.token)!;
     expect(chosen.ephemeral).toBe(false);
-    expect(text(chosen.body)).toMatch(/for rent in Jumeirah/);
+    // The search comes as a follow-up in Components V2, after a private prompt in embeds.
+    expect(chosen.body.flags & IS_COMPONENTS_V2).toBe(IS_COMPONENTS_V2);
+    expect(listings(chosen.body).length).toBeGreaterThan(0);
+    expect(shown(chosen.body)).toMatch(/for rent in Jumeirah/);
+    expect(fake.violations()).toEqual([]);
   });
 });
 
@@ -420,6 +424,12 @@ describe('alerts on Discord', () => {
       posts.every((p) => /^m[0-9a-f]{10}-[0-9a-f]{12}$/.test(p.nonce ?? '') && p.body.enforce_nonce === true),
     ).toBe(true);
     expect(text(posts[0]!.body)).toMatch(/New listing · Alert #1|Price dropped/);
+    // Alerts keep embeds, with the words a push notification shows in `content`: a V2 message would have none.
+    for (const p of posts) {
+      expect((p.body.flags ?? 0) & IS_COMPONENTS_V2).toBe(0);
+      expect(String(p.body.content)).not.toBe('');
+      expect(p.body.embeds.length).toBeGreaterThan(0);
+    }
   });
 
   it('shows a post interrupted by a crash once: the re-send after the restart carries the same nonce', async () => {
