@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startManzil, type Manzil } from '../../src/app/index.js';
+import { formatValue } from '../../src/charts/data.js';
 import { startFakeDiscord, type DiscordJson, type FakeDiscord } from '../fakes/discord.js';
 import { startFakeSlack, type FakeMessage, type FakeSlack } from '../fakes/slack-api.js';
 import { signedPost, slashCommand } from '../fakes/slack-sign.js';
@@ -96,6 +97,12 @@ describe('on Slack', () => {
     expect(viz).toHaveLength(1);
     expect(viz[0]!.title).toBe('AED per sqft in Dubai Marina');
     expect(viz[0]!.chart!.series.length).toBeGreaterThan(0);
+    // Its values are the PNG's: each line's first and last value as the picture's alt text says them (both come from
+    // the values the PNG was drawn from).
+    for (const s of (viz[0] as unknown as Viz).chart.series) {
+      const values = s.data.map((d) => d.value);
+      expect(block.alt_text).toContain(`${s.name} from ${formatValue(values[0]!)} to ${formatValue(values.at(-1)!)}`);
+    }
     expect(slack.callsTo('files.upload')).toEqual([]);
     // Drained again: still one.
     await manzil.alerts.drainer.drain();
