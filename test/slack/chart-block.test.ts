@@ -5,6 +5,7 @@ import { chartMessages, renderSlack, renderSlackWithCharts } from '../../adapter
 import { renderTrendChart } from '../../src/charts/index.js';
 import { clean, monthLabel, type TrendSeries } from '../../src/charts/data.js';
 import { imageOf } from '../../src/digests/compose.js';
+import { sendWithCharts } from '../../adapters/slack/charts.js';
 import { checkSlackMessage } from '../fakes/slack-limits.js';
 
 const months = (n: number) =>
@@ -97,5 +98,40 @@ describe('charts that have no room in the message', () => {
       expect(checkSlackMessage(m)).toEqual([]);
       expect(m.text).toMatch(/^Charts of Market digest: Dubai Marina: /);
     }
+  });
+});
+
+describe('sending a reply whose native charts have no room', () => {
+  it('posts the message, then its follow-ups; a refused follow-up is logged and never fails the delivery', async () => {
+    const chart = await renderTrendChart({ title: 'T', series: [series('Studio', 6, 1000)], yLabel: 'AED' });
+    const image = (title: string) => imageOf(chart, `${title}.png`, title, 'text')!;
+    const text = Array.from({ length: 46 }, (_, i) => ({ kind: 'text' as const, text: `Line ${i}` }));
+    const reply = {
+      text: 'Market digest',
+      blocks: [...['A', 'B', 'C'].map((t) => ({ kind: 'image' as const, image: image(t) })), ...text],
+    };
+    const sent: string[] = [];
+    const logged: string[] = [];
+    const result = await sendWithCharts(
+      reply,
+      async (p) => {
+        sent.push(`message of ${p.blocks?.length} blocks`);
+        return 'ts-1';
+      },
+      {
+        log: (message) => logged.push(message),
+        upload: async (i) => ({ kind: 'uploaded', fileId: `F${i.title}` }),
+        mayBeUnreadyFile: () => false,
+        fileReadyWaitsMs: [],
+        followUp: async (p) => {
+          sent.push(`follow-up: ${p.text}`);
+          throw new Error('ratelimited');
+        },
+      },
+    );
+    expect(result).toBe('ts-1');
+    // 3 pictures and 46 lines: one native chart had room; the other two follow, and the refusal stops there.
+    expect(sent).toEqual(['message of 50 blocks', 'follow-up: Charts of Market digest: B, C']);
+    expect(logged).toEqual(['slack: a follow-up with charts was refused; their pictures are in the message']);
   });
 });
