@@ -106,7 +106,7 @@ export class AlertCommands {
       resumeAll: (ctx) => this.releaseHeld(ctx),
       inspect: { test: (row) => this.test(row) },
       extra: {
-        edit: (ctx, c) => (c.sub === 'edit' ? this.edit(ctx, c.number, c.every) : this.help()),
+        edit: (ctx, c) => (c.sub === 'edit' ? this.edit(ctx, c.number, c.every, c.to === 'me') : this.help()),
         quiet: (ctx, c) => (c.sub === 'quiet' ? this.quiet(ctx, c.hours) : this.help()),
         timezone: (ctx, c) => (c.sub === 'timezone' ? this.timezone(ctx, c.zone) : this.help()),
         more: (ctx, c) => (c.sub === 'more' ? this.more(ctx, c.which, c.page) : this.help()),
@@ -361,23 +361,32 @@ export class AlertCommands {
     return row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
   }
 
-  /** `/alerts edit 3 daily at 9:00`, `/alerts edit 3 instant`: how often it posts. */
-  private async edit(ctx: AlertContext, number: number, words: string): Promise<Reply> {
-    const row = await this.o.repo.byNumber(ctx.channel, number);
-    if (!row) return ephemeral(`There is no alert #${number} in this channel. See \`/alerts list\`.`);
+  /** `/alerts edit 3 daily at 9:00`, `/alerts edit 3 instant`: how often it posts; `mine`: the asker's own alert. */
+  private async edit(ctx: AlertContext, number: number, words: string, mine = false): Promise<Reply> {
+    // `me 2`: found in the asker's own target (their DMs), which only they reach.
+    const target = mine ? personalTarget(ctx.channel, ctx.user) : ctx.channel;
+    const row = await this.o.repo.byNumber(target, number);
+    if (!row)
+      return ephemeral(
+        mine
+          ? `You have no alert #${number} of your own. See \`/alerts list\`.`
+          : `There is no alert #${number} in this channel. See \`/alerts list\`.`,
+      );
     if (!(await this.mayChange(ctx, row)))
       return ephemeral(`Only the person who saved alert #${number}, or a workspace or server admin, can edit it.`);
     const parsed = parseFrequency(words);
     if (!parsed.ok) return ephemeral(parsed.error);
     const f = parsed.frequency;
-    const zone = await this.zoneOf(ctx.channel);
+    // Its summaries are due at its target's local time (a DM target's is MANZIL_TIMEZONE's).
+    const zone = await this.zoneOf(row.channel);
     // From instant to a summary: what is found from now on is counted in the first summary (its seen rows stay).
     await this.o.repo.setSchedule(row.id, JSON.stringify(f), nextDue(f, zone, this.now));
-    this.o.logger.info('alert frequency changed', { search: row.id, channel: ctx.channel, every: f.every });
+    this.o.logger.info('alert frequency changed', { search: row.id, channel: row.channel, every: f.every });
+    const name = `${mine ? 'Your alert' : 'Alert'} #${number} (${row.summary})`;
     return ephemeral(
       isSummary(f)
-        ? `Alert #${number} (${row.summary}) now posts one ${f.every === 'day' ? 'daily' : 'weekly'} summary ${await this.whenText(ctx.channel, f)}, when there is something new.`
-        : `Alert #${number} (${row.summary}) now posts each new listing as it is found.`,
+        ? `${name} now posts one ${f.every === 'day' ? 'daily' : 'weekly'} summary ${await this.whenText(row.channel, f)}, when there is something new.`
+        : `${name} now posts each new listing as it is found.`,
     );
   }
 

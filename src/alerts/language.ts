@@ -9,7 +9,7 @@ export const ALERTS_HELP = [
   '`/alerts add rent marina 2br under 120k`: save a search (or press "Save as alert" under any search)',
   '`/alerts add me rent marina 2br`: an alert of your own, sent to your direct messages with me (or "Save for me")',
   '`/alerts add rent marina 2br daily at 9:00` (or `weekly on sunday at 8:00`): one summary a day or a week instead',
-  '`/alerts edit 2 weekly on sunday at 8:00`, `/alerts edit 2 instant`: change how often it posts',
+  '`/alerts edit 2 weekly on sunday at 8:00`, `/alerts edit 2 instant`: change how often it posts (`/alerts edit me 1 daily at 8:00`: your own)',
   '`/alerts more 2`: the rest of its last summary',
   '`/alerts list`: the alerts of this channel, numbered, and your own ones ("to me")',
   '`/alerts pause 2`, `/alerts resume 2`, `/alerts remove 2`: only whoever saved it, or an admin (`/alerts pause me 1`: your own)',
@@ -20,19 +20,20 @@ export const ALERTS_HELP = [
 
 const which = (noun: string) => `Which alert? Give its number: \`/alerts ${noun} 2\` (see \`/alerts list\`).`;
 
-/** `edit 3 daily at 9:00`: the number, then how often as typed (read by ./frequency.ts when run). */
+/** `edit 3 daily at 9:00`, `edit me 2 instant` (the person's own): the number, then how often as typed (./frequency.ts). */
 const EDIT: OwnWords<AlertCommand> = {
   parse: (arg) => {
-    const m = /^#?(\d{1,6})(?:\s+(.*))?$/.exec(arg.trim());
+    const m = /^(me\s+)?#?(\d{1,6})(?:\s+(.*))?$/i.exec(arg.trim());
     if (!m) return { refused: which('edit') };
-    const every = (m[2] ?? '').trim();
+    const ref = `${m[1] ? 'me ' : ''}${m[2]}`;
+    const every = (m[3] ?? '').trim();
     if (every === '')
       return {
-        refused: `How often should alert #${m[1]} post? For example \`/alerts edit ${m[1]} daily at 9:00\` or \`/alerts edit ${m[1]} instant\`.`,
+        refused: `How often should alert #${m[2]} post? For example \`/alerts edit ${ref} daily at 9:00\` or \`/alerts edit ${ref} instant\`.`,
       };
-    return { kind: 'alert', sub: 'edit', number: Number(m[1]), every };
+    return { kind: 'alert', sub: 'edit', number: Number(m[2]), every, ...(m[1] ? { to: 'me' as const } : {}) };
   },
-  text: (c) => (c.sub === 'edit' ? `${c.number} ${c.every}` : ''),
+  text: (c) => (c.sub === 'edit' ? `${c.to === 'me' ? 'me ' : ''}${c.number} ${c.every}` : ''),
 };
 
 const QUIET: OwnWords<AlertCommand> = {

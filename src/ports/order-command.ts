@@ -24,7 +24,7 @@ export type AlertSpec = { search: string } | { query: Query; area?: { id: number
  * a summary (`more 3`, `more quiet`, a page after the first).
  */
 export type AlertSettingCommand =
-  | { kind: 'alert'; sub: 'edit'; number: number; every: string }
+  | { kind: 'alert'; sub: 'edit'; number: number; every: string; to?: 'me' }
   | { kind: 'alert'; sub: 'quiet'; hours: string }
   | { kind: 'alert'; sub: 'timezone'; zone: string }
   | { kind: 'alert'; sub: 'more'; which: number | 'quiet'; page: number };

@@ -2,7 +2,8 @@
 // quiet hours read and placed in a time zone.
 import { describe, expect, it } from 'vitest';
 import { parseFrequency, parseQuiet, quietUntil, readFrequency } from '../../src/alerts/frequency.js';
-import { parseAlertCommand } from '../../src/alerts/language.js';
+import { alertCommandText, parseAlertCommand } from '../../src/alerts/language.js';
+import { alertsRig, ctx } from './helpers.js';
 
 const DAILY_9 = { every: 'day', time: '09:00' };
 const SUNDAY_8 = { every: 'week', day: 0, time: '08:00' };
@@ -38,6 +39,19 @@ describe("an alert's frequency", () => {
       number: 3,
       every: 'weekly on sunday at 8:00',
     });
+    expect(parseAlertCommand('edit me 2 daily at 9')).toEqual({
+      kind: 'alert',
+      sub: 'edit',
+      number: 2,
+      every: 'daily at 9',
+      to: 'me',
+    });
+    expect(alertCommandText({ kind: 'alert', sub: 'edit', number: 2, every: 'instant', to: 'me' })).toBe(
+      '/alerts edit me 2 instant',
+    );
+    expect(parseAlertCommand('edit me 2')).toMatchObject({
+      refused: expect.stringContaining('`/alerts edit me 2 daily at 9:00`'),
+    });
     expect(parseAlertCommand('edit 3')).toMatchObject({
       refused: expect.stringContaining('How often should alert #3 post?'),
     });
@@ -58,5 +72,32 @@ describe('quiet hours', () => {
     expect(quietUntil(q, 'Asia/Dubai', Date.parse('2026-12-02T20:00:00Z'))).toBe(Date.parse('2026-12-03T03:00:00Z'));
     expect(quietUntil(q, 'Asia/Dubai', Date.parse('2026-12-02T18:30:00Z'))).toBe(Date.parse('2026-12-03T03:00:00Z'));
     expect(quietUntil(q, 'Asia/Dubai', Date.parse('2026-12-02T08:00:00Z'))).toBeUndefined();
+  });
+});
+
+describe('editing how often a personal alert posts', () => {
+  it('`edit me 1 …` changes the asker’s own alert; nobody else reaches it, and a channel’s #1 is another alert', async () => {
+    const rig = await alertsRig();
+    const reply = (r: { text?: string }) => r.text ?? '';
+    await rig.commands.handle(ctx('slack:T1:C1', 'U1'), 'add me rent marina 2br');
+    await rig.commands.handle(ctx('slack:T1:C1', 'U1'), 'add rent jvc');
+    const [mine] = await rig.repo.listByChannel('slack:T1:@U1');
+    const [channels] = await rig.repo.listByChannel('slack:T1:C1');
+
+    const edited = reply(await rig.commands.handle(ctx('slack:T1:C1', 'U1'), 'edit me 1 daily at 9:00'));
+    expect(edited).toMatch(/^Your alert #1 \(.*Dubai Marina.*\) now posts one daily summary at 09:00/);
+    expect((await rig.repo.byNumber('slack:T1:@U1', 1))?.schedule).toBe(JSON.stringify(DAILY_9));
+    // The channel's alert #1 is untouched.
+    expect((await rig.repo.byNumber('slack:T1:C1', 1))?.schedule).toBe(channels!.schedule);
+
+    // Another person, an admin too, has no alert of their own of that number: U1's stays as it is.
+    expect(reply(await rig.commands.handle(ctx('slack:T1:C1', 'U2', true), 'edit me 1 instant'))).toBe(
+      'You have no alert #1 of your own. See `/alerts list`.',
+    );
+    expect((await rig.repo.byNumber('slack:T1:@U1', 1))?.schedule).toBe(JSON.stringify(DAILY_9));
+    expect(reply(await rig.commands.handle(ctx('slack:T1:C1', 'U1'), 'edit me 1 instant'))).toMatch(
+      /^Your alert #1 .* now posts each new listing as it is found\.$/,
+    );
+    expect((await rig.repo.byNumber('slack:T1:@U1', 1))?.schedule).toBe(mine!.schedule);
   });
 });
