@@ -1,4 +1,3 @@
-/* eslint-disable max-lines -- issue 40 added edit, quiet and timezone here; to be split into a module of their own */
 // Alerts in chat, platform-neutral: `/alerts add|list|pause|resume|remove|test` and "Save as alert".
 // Every answer is a Reply; mistakes and refusals go only to the person who typed.
 import { formatDistanceStrict } from 'date-fns';
@@ -28,20 +27,11 @@ import type { AlertsApi } from './contracts.js';
 import { fetchListings } from './fetch.js';
 import { impossibleIn } from './impossible.js';
 import { deliveriesFor } from './plan.js';
-import {
-  frequencyFrom,
-  frequencyText,
-  INSTANT,
-  isSummary,
-  nextDue,
-  parseFrequency,
-  parseQuiet,
-  readFrequency,
-  type Frequency,
-} from './frequency.js';
-import { capital, describeSchedule, knownZone, matchingToday, moreReply, withoutPage } from './command-words.js';
-import { DAYS, shortDate } from '../standing-orders/schedule.js';
+import { frequencyFrom, frequencyText, INSTANT, isSummary, readFrequency, type Frequency } from './frequency.js';
+import { describeSchedule, matchingToday, withoutPage } from './command-words.js';
+import { shortDate } from '../standing-orders/schedule.js';
 import { POLL_JOB } from './poller.js';
+import { AlertSettings } from './settings.js';
 import {
   canonicalParams,
   decodeSavedQuery,
@@ -87,8 +77,10 @@ export { ALERTS_HELP, describeSchedule };
 
 export class AlertCommands {
   private readonly commands: StandingOrderCommands<AlertRow, AlertCommand>;
+  private readonly settings: AlertSettings;
 
   constructor(private readonly o: AlertCommandsOptions) {
+    this.settings = new AlertSettings(o);
     this.commands = new StandingOrderCommands<AlertRow, AlertCommand>({
       language: ALERT_LANGUAGE,
       madeVerb: 'saved',
@@ -106,10 +98,10 @@ export class AlertCommands {
       resumeAll: (ctx) => this.releaseHeld(ctx),
       inspect: { test: (row) => this.test(row) },
       extra: {
-        edit: (ctx, c) => (c.sub === 'edit' ? this.edit(ctx, c.number, c.every, c.to === 'me') : this.help()),
-        quiet: (ctx, c) => (c.sub === 'quiet' ? this.quiet(ctx, c.hours) : this.help()),
-        timezone: (ctx, c) => (c.sub === 'timezone' ? this.timezone(ctx, c.zone) : this.help()),
-        more: (ctx, c) => (c.sub === 'more' ? this.more(ctx, c.which, c.page) : this.help()),
+        edit: (ctx, c) => (c.sub === 'edit' ? this.settings.edit(ctx, c.number, c.every, c.to === 'me') : this.help()),
+        quiet: (ctx, c) => (c.sub === 'quiet' ? this.settings.quiet(ctx, c.hours) : this.help()),
+        timezone: (ctx, c) => (c.sub === 'timezone' ? this.settings.timezone(ctx, c.zone) : this.help()),
+        more: (ctx, c) => (c.sub === 'more' ? this.settings.more(ctx, c.which, c.page) : this.help()),
       },
     });
   }
@@ -275,7 +267,7 @@ export class AlertCommands {
       });
     }
     const how = isSummary(frequency)
-      ? `I'll post one ${frequency.every === 'day' ? 'daily' : 'weekly'} summary here ${await this.whenText(ctx.channel, frequency)} when there is something new`
+      ? `I'll post one ${frequency.every === 'day' ? 'daily' : 'weekly'} summary here ${await this.settings.whenText(ctx.channel, frequency)} when there is something new`
       : "I'll post new listings here as they appear";
     if (to === 'me') {
       // Said to the person alone: no one else in the channel learns what they watch.
@@ -342,102 +334,6 @@ export class AlertCommands {
 
   private help(): Promise<Reply> {
     return Promise.resolve(ephemeral(ALERTS_HELP));
-  }
-
-  private async zoneOf(channel: string): Promise<string> {
-    const [setting] = await this.o.repo.channelSettings([channel]);
-    return setting?.timezone ?? this.zoneFallback;
-  }
-
-  /** "at 09:00 (Asia/Dubai), the first on Thu 3 Dec". */
-  private async whenText(channel: string, f: Exclude<Frequency, { every: 'run' }>): Promise<string> {
-    const zone = await this.zoneOf(channel);
-    const first = nextDue(f, zone, this.now);
-    return `${f.every === 'week' ? `on ${capital(DAYS[f.day]!)}s ` : ''}at ${f.time} (${zone}), the first on ${shortDate(first, zone)}`;
-  }
-
-  /** Who may change an alert: whoever saved it, or an admin. */
-  private async mayChange(ctx: AlertContext, row: AlertRow): Promise<boolean> {
-    return row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
-  }
-
-  /** `/alerts edit 3 daily at 9:00`, `/alerts edit 3 instant`: how often it posts; `mine`: the asker's own alert. */
-  private async edit(ctx: AlertContext, number: number, words: string, mine = false): Promise<Reply> {
-    // `me 2`: found in the asker's own target (their DMs), which only they reach.
-    const target = mine ? personalTarget(ctx.channel, ctx.user) : ctx.channel;
-    const row = await this.o.repo.byNumber(target, number);
-    if (!row)
-      return ephemeral(
-        mine
-          ? `You have no alert #${number} of your own. See \`/alerts list\`.`
-          : `There is no alert #${number} in this channel. See \`/alerts list\`.`,
-      );
-    if (!(await this.mayChange(ctx, row)))
-      return ephemeral(`Only the person who saved alert #${number}, or a workspace or server admin, can edit it.`);
-    const parsed = parseFrequency(words);
-    if (!parsed.ok) return ephemeral(parsed.error);
-    const f = parsed.frequency;
-    // Its summaries are due at its target's local time (a DM target's is MANZIL_TIMEZONE's).
-    const zone = await this.zoneOf(row.channel);
-    // From instant to a summary: what is found from now on is counted in the first summary (its seen rows stay).
-    await this.o.repo.setSchedule(row.id, JSON.stringify(f), nextDue(f, zone, this.now));
-    this.o.logger.info('alert frequency changed', { search: row.id, channel: row.channel, every: f.every });
-    const name = `${mine ? 'Your alert' : 'Alert'} #${number} (${row.summary})`;
-    return ephemeral(
-      isSummary(f)
-        ? `${name} now posts one ${f.every === 'day' ? 'daily' : 'weekly'} summary ${await this.whenText(row.channel, f)}, when there is something new.`
-        : `${name} now posts each new listing as it is found.`,
-    );
-  }
-
-  /** `/alerts quiet 22:00-07:00`, `/alerts quiet off`, `/alerts quiet` (what they are). */
-  private async quiet(ctx: AlertContext, hours: string): Promise<Reply> {
-    const zone = await this.zoneOf(ctx.channel);
-    if (hours === '') {
-      const [s] = await this.o.repo.channelSettings([ctx.channel]);
-      return ephemeral(
-        s?.quietFrom && s.quietTo
-          ? `Quiet hours here: ${s.quietFrom}-${s.quietTo} (${zone}). \`/alerts quiet off\` turns them off.`
-          : `No quiet hours here. \`/alerts quiet 22:00-07:00\` holds instant posts from 22:00 to 07:00 (${zone}).`,
-      );
-    }
-    if (/^(off|none|no|stop)$/i.test(hours)) {
-      await this.o.repo.setQuiet(ctx.channel, null, this.now);
-      this.o.onReleased?.();
-      return ephemeral('Quiet hours are off: instant alerts post as they are found, and anything held is posted now.');
-    }
-    const q = parseQuiet(hours);
-    if (!q.ok) return ephemeral(q.error);
-    await this.o.repo.setQuiet(ctx.channel, { from: q.from, to: q.to }, this.now);
-    this.o.logger.info('quiet hours set', { channel: ctx.channel, user: ctx.user });
-    return ephemeral(
-      `Quiet hours here: ${q.from}-${q.to} (${zone}). Instant alerts found then wait, and are posted when they end, several as one summary. Daily and weekly summaries still post at their time.`,
-    );
-  }
-
-  /** `/alerts timezone Asia/Dubai`: the channel's time zone (`default`: MANZIL_TIMEZONE again). */
-  private async timezone(ctx: AlertContext, zone: string): Promise<Reply> {
-    if (zone === '') return ephemeral(`This channel's time zone is ${await this.zoneOf(ctx.channel)}.`);
-    const reset = /^(default|off|reset)$/i.test(zone);
-    const name = reset ? null : knownZone(zone);
-    if (!reset && !name)
-      return ephemeral(
-        `"${zone}" is not a time zone I know: use a name such as \`Asia/Dubai\`, \`Europe/London\` or \`UTC\`.`,
-      );
-    await this.o.repo.setTimezone(ctx.channel, name ?? null, this.now);
-    // Summaries are due at their local time: moved to the new zone's.
-    const now = this.now;
-    const current = name ?? this.zoneFallback;
-    for (const row of await this.o.repo.listByChannel(ctx.channel)) {
-      const f = frequencyFrom(row.schedule);
-      if (isSummary(f)) await this.o.repo.setSchedule(row.id, row.schedule, nextDue(f, current, now));
-    }
-    return ephemeral(`This channel's time zone is now ${current}: summaries and quiet hours here follow it.`);
-  }
-
-  /** `/alerts more 3`, `/alerts more quiet`: the rest of the last summary, a page at a time. */
-  private more(ctx: AlertContext, which: number | 'quiet', page: number): Promise<Reply> {
-    return moreReply(this.o, ctx.channel, which, page);
   }
 
   /** `/alerts resume` alone, in a channel held because it could not receive: try it again now. */
