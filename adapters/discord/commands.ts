@@ -9,6 +9,7 @@ import {
 import { SLASH_COMMANDS, type SlashCommand } from '../../src/bot/index.js';
 import {
   areaList,
+  type AlertCommand,
   personalWords,
   type DayName,
   type DigestWhen,
@@ -124,6 +125,42 @@ const SUBCOMMAND_OPTIONS: Readonly<Record<'alerts' | 'digest', Readonly<Record<s
     resume: numberedAlert,
     remove: numberedAlert,
     test: numberedAlert,
+    edit: (s) =>
+      numbered('alert')(s)
+        .addStringOption((o) =>
+          o
+            .setName('every')
+            .setDescription('instant, daily at 9:00, or weekly on sunday at 8:00')
+            .setRequired(true)
+            .setMaxLength(TIME_MAX * 8),
+        )
+        .addBooleanOption((o) =>
+          o.setName('mine').setDescription('Your own alert, sent to your direct messages ("to me" in the list)'),
+        ),
+    quiet: (s) =>
+      s.addStringOption((o) =>
+        o
+          .setName('hours')
+          .setDescription('e.g. 22:00-07:00, or off (none: show them)')
+          .setMaxLength(TIME_MAX * 4),
+      ),
+    timezone: (s) =>
+      s.addStringOption((o) =>
+        o
+          .setName('zone')
+          .setDescription('e.g. Asia/Dubai, or default (none: show it)')
+          .setMaxLength(TIME_MAX * 8),
+      ),
+    more: (s) =>
+      s
+        .addIntegerOption((o) =>
+          o
+            .setName('number')
+            .setDescription("The alert whose last summary to continue (none: the quiet hours' one)")
+            .setMinValue(1)
+            .setMaxValue(10_000),
+        )
+        .addIntegerOption((o) => o.setName('page').setDescription('Which page (1 unless you say)').setMinValue(1)),
   },
   digest: {
     add: (s) =>
@@ -194,6 +231,11 @@ export interface CommandInput {
   schedule?: string | null | undefined;
   day?: string | null | undefined;
   time?: string | null | undefined;
+  /** `/alerts edit`'s how often, `quiet`'s hours, `timezone`'s zone, `more`'s page. */
+  every?: string | null | undefined;
+  hours?: string | null | undefined;
+  zone?: string | null | undefined;
+  page?: number | null | undefined;
 }
 
 const SCHEDULES: Readonly<Record<string, DigestWhen['every']>> = { daily: 'day', weekly: 'week', monthly: 'month' };
@@ -223,6 +265,17 @@ function sharedOrder<K extends OrderKind>(
   return undefined;
 }
 
+/** `/alerts edit`, `quiet`, `timezone` and `more` from their options (issue 40's settings). */
+function alertSetting(input: CommandInput, number: number | undefined, me: { to?: 'me' }): AlertCommand | undefined {
+  const sub = input.subcommand ?? '';
+  if (sub === 'edit' && number !== undefined)
+    return { kind: 'alert', sub, number, every: input.every?.trim() ?? '', ...me };
+  if (sub === 'quiet') return { kind: 'alert', sub, hours: input.hours?.trim() ?? '' };
+  if (sub === 'timezone') return { kind: 'alert', sub, zone: input.zone?.trim() ?? '' };
+  if (sub === 'more') return { kind: 'alert', sub, which: number ?? 'quiet', page: Math.max(1, input.page ?? 1) };
+  return undefined;
+}
+
 /**
  * The command an `/alerts` or `/digest` interaction's options say, built from them with no text in between:
  * `{ kind: 'alert', sub: 'pause', number: 2 }`. Undefined on the other commands, and on a subcommand this release
@@ -239,6 +292,8 @@ export function orderOf(input: CommandInput): OrderCommand | undefined {
       return { kind: 'alert', sub, search, ...(to ? { to } : me) };
     }
     if (sub === 'test' && number !== undefined) return { kind: 'alert', sub, number, ...me };
+    const setting = alertSetting(input, number, me);
+    if (setting) return setting;
     const shared = sharedOrder('alert', sub, number);
     return shared && 'number' in shared && shared.number !== undefined ? { ...shared, ...me } : shared;
   }

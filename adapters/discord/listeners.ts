@@ -84,6 +84,10 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
       schedule: i.options.getString('schedule'),
       day: i.options.getString('day'),
       time: i.options.getString('time'),
+      every: i.options.getString('every'),
+      hours: i.options.getString('hours'),
+      zone: i.options.getString('zone'),
+      page: i.options.getInteger('page'),
     };
     const location = chosenLocation(input);
     // `/alerts` and `/digest` go as the command their options say, with no text in between.

@@ -42,6 +42,8 @@ export interface ChatSideDeps {
   market: MarketData;
   composer: MarketDigestComposer;
   alertsCron: string;
+  /** A test's clock: the commands read summaries' slots and quiet hours on the same time as the poller. */
+  clock?: () => number;
   /** The background, wherever it runs (here or in the delivery thread); read only once a command needs it. */
   background: { runSoon(job: string): void; poke(): void };
 }
@@ -74,6 +76,7 @@ export async function composeChat(d: ChatSideDeps): Promise<ChatSide> {
     needsFirstLook: () => d.background.runSoon(POLL_JOB),
     onReleased: () => d.background.poke(),
     channelAllows: (channel) => d.shares.allows(teamOf(channel)),
+    ...(d.clock ? { now: d.clock } : {}),
   });
   // Digests: composed with their charts by the digests job and posted through the outbox like alerts.
   const digests = new DigestCommands({
@@ -83,6 +86,7 @@ export async function composeChat(d: ChatSideDeps): Promise<ChatSide> {
     logger,
     timezone: config.alerts.timezone,
     callsPerArea: 10,
+    ...(d.clock ? { now: d.clock } : {}),
     limits: { perChannel: config.digests.maxPerChannel, areasPerDigest: config.digests.areasPerDigest },
     postNow: (channel, areas) =>
       postDigestNow(

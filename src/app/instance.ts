@@ -99,6 +99,7 @@ export async function composeInstance(config: Config, role: 'chat' | 'both', opt
     market,
     composer,
     alertsCron,
+    ...(options.clock ? { clock: options.clock } : {}),
     background: {
       runSoon: (job) => (thread ? thread.runSoon(job) : backgroundJobs?.runSoon(job)),
       poke: () => delivery.poke(),

@@ -16,6 +16,8 @@ export interface Subcommand {
   readonly usage: string;
   /** One line within 100 characters (Discord's limit on a description). */
   readonly description: string;
+  /** A setting (how often, quiet hours…): listed by `help alerts`, left out of the one line of the general help. */
+  readonly setting?: true;
 }
 
 export interface SlashCommand {
@@ -43,6 +45,30 @@ export const ALERT_SUBCOMMANDS: readonly Subcommand[] = [
   { name: 'resume', usage: 'resume <n>', description: 'Resume a paused alert' },
   { name: 'remove', usage: 'remove <n>', description: 'Remove an alert (whoever saved it, or an admin)' },
   { name: 'test', usage: 'test <n>', description: 'Check an alert now and show what would be posted' },
+  {
+    name: 'edit',
+    usage: 'edit <n> <how often>',
+    description: 'How often an alert posts: instant, daily at 9:00, weekly',
+    setting: true,
+  },
+  {
+    name: 'quiet',
+    usage: 'quiet <from-to|off>',
+    description: "This channel's quiet hours, e.g. 22:00-07:00, or off",
+    setting: true,
+  },
+  {
+    name: 'timezone',
+    usage: 'timezone <zone>',
+    description: "This channel's time zone for summaries, e.g. Asia/Dubai",
+    setting: true,
+  },
+  {
+    name: 'more',
+    usage: 'more <n>',
+    description: 'The rest of an alert’s last summary (none: the quiet-hours one)',
+    setting: true,
+  },
 ];
 
 export const DIGEST_SUBCOMMANDS: readonly Subcommand[] = [

@@ -146,6 +146,12 @@ const withoutCommand = () =>
   VERB_TABLE.filter((v) => !SLASH_COMMANDS.some((c) => c.verb === v.name)).map((v) => v.name);
 /** The commands that manage what is posted to a channel (alerts, digests), from commands.ts. */
 const managed = () => SLASH_COMMANDS.filter((c) => c.subcommands);
+/** `add|list|pause|…`: the settings are left to `help alerts`, which lists them (one Slack section holds the help). */
+const subcommandNames = (subs: readonly { name: string; setting?: true }[]) =>
+  subs
+    .filter((s) => !s.setting)
+    .map((s) => s.name)
+    .join('|') + (subs.some((s) => s.setting) ? '|…' : '');
 
 /**
  * `help` (every verb and command, one line each with an example), `help <verb>` (its filters and examples), `help
@@ -165,8 +171,7 @@ function helpInSlashes(verbText: string | undefined, style: CommandStyle): strin
       `• /compare ${COMPARE.usage}: ${COMPARE.description}; up to 5 areas. e.g. /compare ${COMPARE.example}, "marina vs jlt", or "is jvc or jlt better for a 2 bed?"; say "help compare"`,
       'Alerts and digests post to this channel; say "help alerts" or "help digest" for their commands:',
       ...managed().map(
-        (c) =>
-          `• /${c.name} ${c.subcommands!.map((s) => s.name).join('|')}: ${c.description}. e.g. /${c.name} ${c.example}`,
+        (c) => `• /${c.name} ${subcommandNames(c.subcommands!)}: ${c.description}. e.g. /${c.name} ${c.example}`,
       ),
       `• /value <area> <beds> [<size>]: what a home is worth and would rent for. e.g. /value jvc 2br 1200 sqft, or "is 1.8m fair for a 2 bed in jvc?"; say "help value"`,
       `Sentences work too, e.g. "${SENTENCE_EXAMPLE}"; numbers may be spelled out ("three beds", "one hundred and fifty thousand"), a misspelt filter word is corrected and chat words ("thanks") left out, as the summary says.`,

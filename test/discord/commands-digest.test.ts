@@ -50,7 +50,18 @@ describe('the Discord definitions come from the one command list', () => {
         listed.map((s) => [s.name, SUBCOMMAND, s.description]),
       );
     }
-    expect(ALERT_SUBCOMMANDS).toEqual(['add', 'list', 'pause', 'resume', 'remove', 'test']);
+    expect(ALERT_SUBCOMMANDS).toEqual([
+      'add',
+      'list',
+      'pause',
+      'resume',
+      'remove',
+      'test',
+      'edit',
+      'quiet',
+      'timezone',
+      'more',
+    ]);
     expect(subs.map((s) => s.name)).toEqual(['add', 'list', 'remove', 'pause', 'resume', 'now']);
   });
 

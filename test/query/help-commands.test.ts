@@ -76,7 +76,7 @@ describe('help', () => {
     const alerts = lines.find((l) => l.startsWith('• /alerts '));
     const digest = lines.find((l) => l.startsWith('• /digest '));
     expect(alerts).toBe(
-      '• /alerts add|list|pause|resume|remove|test: Saved searches that post new listings to this channel. e.g. /alerts add rent marina 2br under 120k',
+      '• /alerts add|list|pause|resume|remove|test|…: Saved searches that post new listings to this channel. e.g. /alerts add rent marina 2br under 120k',
     );
     expect(digest).toContain('• /digest add|list|remove|pause|resume|now: Market digests');
     expect(digest).toContain('e.g. /digest add dubai marina, business bay weekly on friday at 18:30');
