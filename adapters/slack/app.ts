@@ -9,7 +9,7 @@ import type { ChatCore, SlackInstallations, TrackRequest } from '../../src/ports
 import type { Logger } from '../../src/log.js';
 import { SlackAdmins } from './admins.js';
 import { installationStore, installedClients } from './installations.js';
-import { registerListeners, registerUninstall } from './listeners.js';
+import { registerListeners, untracked } from './listeners/index.js';
 import { refuseOrgWideInstall } from './org-install.js';
 import { SlackPoster, postingClient, singleClient, type SlackClients } from './poster.js';
 import { SLACK_SCOPES } from './scopes.js';
@@ -157,8 +157,14 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   });
   const clients = slackClients({ ...options, installations: options.oauth?.installations });
   const admins = new SlackAdmins(clients, warn, options.adminCacheMs);
-  registerListeners(app, options.bot, admins, clients, log, options.track);
-  if (options.oauth) registerUninstall(app, options.oauth.installations, log);
+  registerListeners(app, {
+    bot: options.bot,
+    admins,
+    clients,
+    logger: log,
+    track: options.track ?? untracked,
+    installations: options.oauth?.installations,
+  });
   app.error(async (error) => {
     options.logger.error('slack listener failed', { error });
   });

@@ -28,7 +28,7 @@ describe('Slack app manifest', () => {
   it('asks for the scopes Add to Slack asks for, and sends the events that say a workspace removed the app', () => {
     expect(manifest.oauth_config.scopes.bot).toEqual([...SLACK_SCOPES]);
     expect(manifest.oauth_config.redirect_urls).toEqual(['https://YOUR-MANZIL-HOST/slack/oauth_redirect']);
-    // The events adapters/slack/listeners.ts handles: a workspace removing the app, or revoking its token.
+    // The events adapters/slack/listeners/events.ts handles: a workspace removing the app, or revoking its token.
     expect(manifest.settings.event_subscriptions.bot_events).toEqual(['app_uninstalled', 'tokens_revoked']);
   });
 
