@@ -13,7 +13,9 @@ import { LocationResolver } from '../locations/index.js';
 import type { Logger } from '../log.js';
 import { contextText, periodTransactions, readValue, type MarketData } from '../market/index.js';
 import { countRequests, type Metrics } from '../ops/metrics.js';
-import { teamOf, type ChatCore } from '../ports/index.js';
+import { teamOf, type ChatCore, type HomePort } from '../ports/index.js';
+import { OrderChanges } from '../standing-orders/changes.js';
+import { OrderHome } from '../standing-orders/home.js';
 import type { Database } from '../store/index.js';
 import {
   limitingPeople,
@@ -51,6 +53,8 @@ export interface ChatSide {
   bot: Bot;
   /** What the adapters receive: the bot wrapped (see the file's head). */
   chatBot: ChatCore;
+  /** A person's own alerts and digests as one view (Slack's Home tab), told of every change in this process. */
+  home: HomePort;
 }
 
 /** Builds the chat side; the location resolver is ready when it resolves. */
@@ -58,6 +62,7 @@ export async function composeChat(d: ChatSideDeps): Promise<ChatSide> {
   const { config, db, api, service, logger, market } = d;
   const locations = new LocationResolver(api, db.locationCache(service), config.locationCacheTtlMs);
   await locations.ready;
+  const changes = new OrderChanges();
   const alerts = new AlertCommands({
     repo: db.alerts,
     leases: db.leases,
@@ -74,6 +79,7 @@ export async function composeChat(d: ChatSideDeps): Promise<ChatSide> {
     needsFirstLook: () => d.background.runSoon(POLL_JOB),
     onReleased: () => d.background.poke(),
     channelAllows: (channel) => d.shares.allows(teamOf(channel)),
+    changes,
   });
   // Digests: composed with their charts by the digests job and posted through the outbox like alerts.
   const digests = new DigestCommands({
@@ -84,6 +90,8 @@ export async function composeChat(d: ChatSideDeps): Promise<ChatSide> {
     timezone: config.alerts.timezone,
     callsPerArea: 10,
     limits: { perChannel: config.digests.maxPerChannel, areasPerDigest: config.digests.areasPerDigest },
+    channelAllows: (channel) => d.shares.allows(teamOf(channel)),
+    changes,
     postNow: (channel, areas) =>
       postDigestNow(
         { composer: d.composer, enqueue: (x) => db.outbox.enqueue(x), logger, onQueued: () => d.background.poke() },
@@ -115,7 +123,7 @@ export async function composeChat(d: ChatSideDeps): Promise<ChatSide> {
     searchFreshMs: config.searchFreshMs,
     lastPolled: lastPollOf(db.alerts, service),
   });
-  return { bot, chatBot: wrapForAdapters(bot, d) };
+  return { bot, chatBot: wrapForAdapters(bot, d), home: new OrderHome([alerts.home(), digests.home()], changes) };
 }
 
 /**

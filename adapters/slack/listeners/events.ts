@@ -1,10 +1,20 @@
-// Events API events: a workspace removing the app (Add to Slack).
+// Events API events: a person opening the Home tab, a workspace removing the app (Add to Slack).
 import type { App } from '@slack/bolt';
 import { workspaceKey } from '../installations.js';
 import type { ListenerDeps } from './deps.js';
 
 export function register(app: App, deps: ListenerDeps): void {
-  const { installations, logger } = deps;
+  const { installations, logger, home, track } = deps;
+  if (home)
+    app.event('app_home_opened', ({ event, body }) =>
+      track(async () => {
+        if (event.tab !== 'home') return;
+        const teamId = body.team_id;
+        if (!teamId) return;
+        // No view yet: nothing was ever published to this person, so this is their first visit.
+        await home.opened(teamId, event.user, event.view === undefined);
+      }),
+    );
   // A workspace that removes the app (or revokes its bot token) loses its installation at once, and its alerts and
   // digests wait (Bolt leaves this to the app). Added again, they go on.
   if (installations) {
