@@ -1,5 +1,7 @@
 // The Home tab: drawn with views.publish when a person opens it, and again after each change to their alerts or
-// digests in this process (the core tells: HomePort.onChange), whichever surface made it. Publishes for one person run
+// digests in this process (the core tells: HomePort.onChange), whichever surface made it. Only a tab opened since this
+// process started is drawn again: Slack sends app_home_opened at every visit, so any other is drawn fresh when next
+// opened, and a person's first visit (no view published yet) still shows "try this". Publishes for one person run
 // one after another, the last one always drawing the latest state (Slack keeps the last view published).
 import type { HomePort } from '../../src/ports/index.js';
 import type { Logger } from '../../src/log.js';
@@ -13,6 +15,8 @@ export class SlackHome {
   private readonly running = new Map<string, { again: HomeDrawing | undefined; done: Promise<void> }>();
   /** What the person's last press did, shown at the top until they open the tab again. */
   private readonly notices = new Map<string, string>();
+  /** The people (`T1:U1`) whose tab was opened since this process started. */
+  private readonly opens = new Set<string>();
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -23,13 +27,14 @@ export class SlackHome {
     // Only Slack's teams have a Home tab; a change on Discord or the terminal is not drawn.
     this.unsubscribe = core.onChange((team, owner) => {
       const m = SLACK_TEAM.exec(team);
-      if (m) void this.publish(m[1]!, owner);
+      if (m && this.opens.has(`${m[1]}:${owner}`)) void this.publish(m[1]!, owner);
     });
   }
 
   /** Opened: drawn now, with "try this" on a first visit; the last press's notice is gone. */
   opened(teamId: string, user: string, firstVisit: boolean): Promise<void> {
     this.notices.delete(`${teamId}:${user}`);
+    this.opens.add(`${teamId}:${user}`);
     return this.publish(teamId, user, { firstVisit });
   }
 

@@ -58,7 +58,10 @@ export async function alertHomeItems(d: AlertHomeDeps, team: string, owner: stri
       lastPost: await lastPost(d, r, now),
     });
     if (t.quiet !== undefined && !r.paused && frequency.every === 'run')
-      Object.assign(items.at(-1)!, state('quiet', `in quiet hours until ${shortDate(t.quiet, t.zone, true).slice(-5)}`));
+      Object.assign(
+        items.at(-1)!,
+        state('quiet', `in quiet hours until ${shortDate(t.quiet, t.zone, true).slice(-5)}`),
+      );
   }
   return items;
 }
@@ -88,5 +91,7 @@ async function lastPost(d: AlertHomeDeps, r: AlertRow, now: number): Promise<str
     if (when !== undefined && (at === undefined || when > at)) at = when;
   }
   if (at !== undefined) return `last posted ${formatDistanceStrict(at, now)} ago`;
-  return r.lastRunAt ? `nothing posted yet; checked ${formatDistanceStrict(r.lastRunAt, now)} ago` : 'nothing posted yet';
+  return r.lastRunAt
+    ? `nothing posted yet; checked ${formatDistanceStrict(r.lastRunAt, now)} ago`
+    : 'nothing posted yet';
 }

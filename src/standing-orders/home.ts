@@ -44,7 +44,11 @@ export class OrderHome implements HomePort {
     const person = personIn(found.channel);
     // Someone's "to me" order is theirs alone: reached as `me <n>`, only by them.
     if (person !== undefined && person !== req.user) return gone;
-    const ctx: OrderContext = { user: req.user, channel: found.channel, ...(req.isAdmin ? { isAdmin: req.isAdmin } : {}) };
+    const ctx: OrderContext = {
+      user: req.user,
+      channel: found.channel,
+      ...(req.isAdmin ? { isAdmin: req.isAdmin } : {}),
+    };
     const command = {
       kind,
       sub: change,
