@@ -230,7 +230,7 @@ export default tseslint.config(
           'adapters may import from src only bot/index.js (the bot), ports/index.js (the ports), views/model.js (the message model) and log.js',
         ],
         [
-          `(^|/)adapters/(?!(${name}|shared)/)|^\\.\\./(?!(${name}|shared)/|\\.\\./)`,
+          `(^|/)adapters/(?!(${name}|shared)/)|^\\.\\./(?!(${name}|shared)/|\\.\\./|[^/]+$)|^\\.\\./\\.\\./(?!(${name}|shared)/)(slack|discord|console)/`,
           'adapters never import each other: only adapters/shared',
         ],
       ],

@@ -5,11 +5,12 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from '@slack/bolt';
-import type { ChatCore, SlackInstallations, TrackRequest } from '../../src/ports/index.js';
+import type { ChatCore, HomePort, SlackInstallations, TrackRequest } from '../../src/ports/index.js';
 import type { Logger } from '../../src/log.js';
 import { SlackAdmins } from './admins.js';
+import { SlackHome } from './home.js';
 import { installationStore, installedClients } from './installations.js';
-import { registerListeners, registerUninstall } from './listeners.js';
+import { registerListeners, untracked } from './listeners/index.js';
 import { refuseOrgWideInstall } from './org-install.js';
 import { SlackPoster, postingClient, singleClient, type SlackClients } from './poster.js';
 import { SLACK_SCOPES } from './scopes.js';
@@ -24,6 +25,8 @@ export interface SlackOAuth {
 
 export interface SlackAppOptions {
   bot: ChatCore;
+  /** A person's own alerts and digests: drawn on their Home tab, again after each change. None: no Home tab. */
+  home?: HomePort | undefined;
   /** One workspace's bot token; or `oauth`, for any workspace that adds the app. */
   botToken?: string | undefined;
   oauth?: SlackOAuth | undefined;
@@ -157,8 +160,16 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   });
   const clients = slackClients({ ...options, installations: options.oauth?.installations });
   const admins = new SlackAdmins(clients, warn, options.adminCacheMs);
-  registerListeners(app, options.bot, admins, clients, log, options.track);
-  if (options.oauth) registerUninstall(app, options.oauth.installations, log);
+  const home = options.home && new SlackHome(options.home, clients, log);
+  registerListeners(app, {
+    bot: options.bot,
+    admins,
+    clients,
+    logger: log,
+    track: options.track ?? untracked,
+    installations: options.oauth?.installations,
+    home,
+  });
   app.error(async (error) => {
     options.logger.error('slack listener failed', { error });
   });
@@ -174,6 +185,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       const server = (await app.start({ port, host })) as unknown as Server;
       return (server.address() as AddressInfo).port;
     },
-    stop: () => app.stop() as Promise<void>,
+    stop: async () => {
+      home?.stop();
+      await app.stop();
+    },
   };
 }

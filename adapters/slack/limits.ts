@@ -56,6 +56,8 @@ export const SLACK_LIMITS = {
   chartLabel: 20,
   chartAxisLabel: 50,
   chartsPerMessage: 2,
+  /** Blocks in a Home tab's view (views.publish; https://docs.slack.dev/surfaces/app-home). */
+  blocksPerHomeView: 100,
 } as const;
 
 /** What one Slack reply holds, told to the core with every request: 10 cards fit in 50 blocks with their buttons. */

@@ -20,6 +20,9 @@ import { foldSameFlats } from '../views/same-flat.js';
 import type { AlertCommand } from '../ports/order-command.js';
 import { personalTarget, personIn } from '../ports/channel.js';
 import { ALERTS_HELP, ALERT_LANGUAGE } from './language.js';
+import type { OrderChanges } from '../standing-orders/changes.js';
+import type { HomeSource } from '../standing-orders/home.js';
+import { alertHomeItems } from './home.js';
 import { listingsByWords, postedQueryOf } from './channel.js';
 import { compare } from './compare.js';
 import { renderDelivery, decodePayload } from './messages.js';
@@ -71,6 +74,8 @@ export interface AlertCommandsOptions {
   onReleased?: () => void;
   /** Whether the team of a channel may still spend calls this month (its alerts wait when not); always when unset. */
   channelAllows?: (channel: string) => Promise<boolean>;
+  /** Told after a change to someone's alerts (the Home tab draws itself again). */
+  changes?: OrderChanges;
 }
 
 export { ALERTS_HELP, describeSchedule };
@@ -103,6 +108,8 @@ export class AlertCommands {
         timezone: (ctx, c) => (c.sub === 'timezone' ? this.settings.timezone(ctx, c.zone) : this.help()),
         more: (ctx, c) => (c.sub === 'more' ? this.settings.more(ctx, c.which, c.page) : this.help()),
       },
+      changing: ['edit', 'quiet', 'timezone'],
+      changes: o.changes,
     });
   }
 
@@ -118,6 +125,18 @@ export class AlertCommands {
   /** An alert command built without text (Discord's options): answered as typed, a saved one saying how it is typed. */
   run(ctx: AlertContext, command: AlertCommand): Promise<Reply> {
     return this.commands.runBuilt(ctx, command);
+  }
+
+  /** What the Home tab shows of a person's alerts, and how it changes one. */
+  home(): HomeSource {
+    const { o } = this;
+    const deps = { ...o, timezone: this.zoneFallback, now: () => this.now };
+    return {
+      kind: 'alert',
+      items: (team, owner) => alertHomeItems(deps, team, owner),
+      locate: (id) => o.repo.byId(id),
+      run: (ctx, command) => (command.kind === 'alert' ? this.run(ctx, command) : this.help()),
+    };
   }
 
   /** `/alerts add <search>`: the same language as the search commands. */
@@ -266,6 +285,7 @@ export class AlertCommands {
         error: e,
       });
     }
+    this.commands.changed(target, [ctx.user]);
     const how = isSummary(frequency)
       ? `I'll post one ${frequency.every === 'day' ? 'daily' : 'weekly'} summary here ${await this.settings.whenText(ctx.channel, frequency)} when there is something new`
       : "I'll post new listings here as they appear";

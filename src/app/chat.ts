@@ -13,7 +13,9 @@ import { LocationResolver } from '../locations/index.js';
 import type { Logger } from '../log.js';
 import { contextText, periodTransactions, readValue, type MarketData } from '../market/index.js';
 import { countRequests, type Metrics } from '../ops/metrics.js';
-import { teamOf, type ChatCore } from '../ports/index.js';
+import { teamOf, type ChatCore, type HomePort } from '../ports/index.js';
+import { OrderChanges } from '../standing-orders/changes.js';
+import { OrderHome } from '../standing-orders/home.js';
 import type { Database } from '../store/index.js';
 import {
   limitingPeople,
@@ -53,6 +55,8 @@ export interface ChatSide {
   bot: Bot;
   /** What the adapters receive: the bot wrapped (see the file's head). */
   chatBot: ChatCore;
+  /** A person's own alerts and digests as one view (Slack's Home tab), told of every change in this process. */
+  home: HomePort;
 }
 
 /** Builds the chat side; the location resolver is ready when it resolves. */
@@ -60,6 +64,7 @@ export async function composeChat(d: ChatSideDeps): Promise<ChatSide> {
   const { config, db, api, service, logger, market } = d;
   const locations = new LocationResolver(api, db.locationCache(service), config.locationCacheTtlMs);
   await locations.ready;
+  const changes = new OrderChanges();
   const alerts = new AlertCommands({
     repo: db.alerts,
     leases: db.leases,
@@ -77,6 +82,7 @@ export async function composeChat(d: ChatSideDeps): Promise<ChatSide> {
     onReleased: () => d.background.poke(),
     channelAllows: (channel) => d.shares.allows(teamOf(channel)),
     ...(d.clock ? { now: d.clock } : {}),
+    changes,
   });
   // Digests: composed with their charts by the digests job and posted through the outbox like alerts.
   const digests = new DigestCommands({
@@ -88,6 +94,8 @@ export async function composeChat(d: ChatSideDeps): Promise<ChatSide> {
     callsPerArea: 10,
     ...(d.clock ? { now: d.clock } : {}),
     limits: { perChannel: config.digests.maxPerChannel, areasPerDigest: config.digests.areasPerDigest },
+    channelAllows: (channel) => d.shares.allows(teamOf(channel)),
+    changes,
     postNow: (channel, areas) =>
       postDigestNow(
         { composer: d.composer, enqueue: (x) => db.outbox.enqueue(x), logger, onQueued: () => d.background.poke() },
@@ -119,7 +127,7 @@ export async function composeChat(d: ChatSideDeps): Promise<ChatSide> {
     searchFreshMs: config.searchFreshMs,
     lastPolled: lastPollOf(db.alerts, service),
   });
-  return { bot, chatBot: wrapForAdapters(bot, d) };
+  return { bot, chatBot: wrapForAdapters(bot, d), home: new OrderHome([alerts.home(), digests.home()], changes) };
 }
 
 /**

@@ -86,7 +86,7 @@ export async function composeInstance(config: Config, role: 'chat' | 'both', opt
     logger,
   });
   const lifecycle = new Lifecycle({ timeoutMs: config.shutdownTimeoutMs, logger });
-  const { bot, chatBot } = await composeChat({
+  const { bot, chatBot, home } = await composeChat({
     config,
     db,
     api,
@@ -133,6 +133,7 @@ export async function composeInstance(config: Config, role: 'chat' | 'both', opt
   const platforms = buildPlatforms({
     config,
     bot: chatBot,
+    home,
     db,
     logger,
     host: options.host,

@@ -11,13 +11,15 @@ import { createSlackApp, createSlackPoster, type SlackApp, type SlackAppOptions 
 import type { Config } from '../config.js';
 import { Leadership } from '../jobs/index.js';
 import type { Logger } from '../log.js';
-import type { ChatCore, ChatPoster, TrackRequest } from '../ports/index.js';
+import type { ChatCore, ChatPoster, HomePort, TrackRequest } from '../ports/index.js';
 import { resealInstallations, slackInstallations } from '../slack-installations.js';
 import { sealerFrom, type Database, type LeaseRepo } from '../store/index.js';
 
 export interface PlatformDeps {
   config: Config;
   bot: ChatCore;
+  /** A person's own orders as one view: Slack's Home tab (Discord and the terminal have none). */
+  home?: HomePort | undefined;
   db: Database;
   logger: Logger;
   /** Counts each request until its answer is sent, so a stop waits for it. */
@@ -73,6 +75,7 @@ export function buildPlatforms(d: PlatformDeps): Platforms {
   if (config.slack) {
     const app = createSlackApp({
       bot: d.bot,
+      home: d.home,
       botToken: config.slack.botToken,
       // Add to Slack: each workspace's installation, sealed in the database; a removal holds its channels.
       oauth: config.slack.oauth && { ...config.slack.oauth, installations: installationsOf(config, d.db)! },

@@ -9,6 +9,9 @@ import { ephemeral, limitReached, StandingOrderCommands, type OrderContext } fro
 import { decodeAreas, decodeSchedule, type FollowedArea } from './codec.js';
 import type { DigestCommand, DigestWhen } from '../ports/order-command.js';
 import { DIGEST_HELP, DIGEST_LANGUAGE } from './language.js';
+import type { OrderChanges } from '../standing-orders/changes.js';
+import type { HomeSource } from '../standing-orders/home.js';
+import { digestHomeItems } from './home.js';
 import { describeSchedule, nextSlot, scheduleOf, shortDate } from '../standing-orders/schedule.js';
 
 /** Who typed, where, and whether they administer it. */
@@ -26,6 +29,10 @@ export interface DigestCommandsOptions {
   /** `/digest now`: composes and queues a digest for this channel at once (the job does it; see DigestJob.now). */
   postNow(channel: string, areas: FollowedArea[], user: string): Promise<{ queued: boolean; reason?: string }>;
   now?: () => number;
+  /** Whether the team of a channel may still spend calls this month (shown on the Home tab); always when unset. */
+  channelAllows?: (channel: string) => Promise<boolean>;
+  /** Told after a change to someone's digests (the Home tab draws itself again). */
+  changes?: OrderChanges;
 }
 
 export { DIGEST_HELP };
@@ -51,6 +58,7 @@ export class DigestCommands {
           .map((p) => p.name)
           .join(', '),
       extra: { now: (ctx, c) => this.postNow(ctx, 'areas' in c ? c.areas : []) },
+      changes: o.changes,
     });
   }
 
@@ -66,6 +74,18 @@ export class DigestCommands {
   /** A digest command built without text (Discord's options): answered as typed, a saved one saying how it is typed. */
   run(ctx: DigestContext, command: DigestCommand): Promise<Reply> {
     return this.commands.runBuilt(ctx, command);
+  }
+
+  /** What the Home tab shows of a person's digests, and how it changes one. */
+  home(): HomeSource {
+    const { o } = this;
+    return {
+      kind: 'digest',
+      items: (team, owner) => digestHomeItems({ ...o, now: () => this.now }, team, owner),
+      locate: (id) => o.repo.byId(id),
+      run: (ctx, command) =>
+        command.kind === 'digest' ? this.run(ctx, command) : Promise.resolve(ephemeral(DIGEST_HELP)),
+    };
   }
 
   /** Places named (`dubai marina`, `business bay`), each resolved; or the friendly reason why not. */
@@ -123,6 +143,7 @@ export class DigestCommands {
     );
     if (!created.ok) return limitReached({ noun: 'digest', command: '/digest' }, 'channel', this.o.limits.perChannel);
     const row = created.row;
+    this.commands.changed(ctx.channel, [ctx.user]);
     this.o.logger.info('digest saved', {
       digest: row.id,
       channel: ctx.channel,

@@ -32,3 +32,4 @@ export {
   type OrderKind,
   type SharedCommand,
 } from './order-command.js';
+export type { HomeChange, HomeItem, HomeModel, HomePort, HomeRequest, HomeStateWord } from './home.js';

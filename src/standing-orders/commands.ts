@@ -3,7 +3,8 @@
 // admin), and the replies for a missing number, an unknown one, a refusal and a limit, written once. A kind supplies
 // only what differs: how to add one, how one reads in the list, what resuming it means, and its own subcommands.
 import type { Logger } from '../log.js';
-import { personalTarget } from '../ports/channel.js';
+import { personalTarget, teamOf } from '../ports/channel.js';
+import type { OrderChanges } from './changes.js';
 import type { Block, Reply } from '../views/model.js';
 import { isRefused, orderText, own, parseOrder, type OrderLanguage, type Refused } from './language.js';
 
@@ -14,9 +15,11 @@ export interface OrderContext {
   isAdmin?: () => Promise<boolean>;
 }
 
-/** What the core reads of a standing order: its id, its number in its channel, who made it, and whether it is paused. */
+/** What the core reads of a standing order: its id, its target, its number there, who made it, and whether it is paused. */
 export interface OrderRow {
   id: number;
+  /** Its target: the channel it posts to, or a person's DMs. */
+  channel: string;
   number: number;
   owner: string;
   paused: boolean;
@@ -62,6 +65,10 @@ export interface StandingOrderKind<Row extends OrderRow, C extends Command> {
   inspect?: Record<string, (row: Row) => Promise<Reply>>;
   /** The kind's other subcommands, by name, as its language's `extra` names them. */
   extra?: Record<string, Subcommand<C>>;
+  /** Those of `extra` that change orders (alerts' `edit`, `quiet`): every owner in the channel is told of them. */
+  changing?: readonly string[];
+  /** Told after a change to this kind's orders (a view of a person's orders draws itself again); none when unset. */
+  changes?: OrderChanges | undefined;
 }
 
 export const ephemeral = (text: string): Reply => ({ text, blocks: [{ kind: 'text', text }], ephemeral: true });
@@ -122,9 +129,25 @@ export class StandingOrderCommands<Row extends OrderRow, C extends Command> {
     if (sub === 'add') return kind.add(ctx, command as Extract<C, { sub: 'add' }>);
     if (sub === 'list') return this.list(ctx);
     const extra = own(kind.extra, sub);
-    if (extra) return extra(ctx, command);
+    if (extra) {
+      const reply = await extra(ctx, command);
+      if (kind.changing?.includes(sub)) await this.channelChanged(ctx);
+      return reply;
+    }
     const { number, to } = command as { number?: number; to?: string };
     return this.manage(ctx, sub, number, to === 'me' && kind.language.personal === true);
+  }
+
+  /** Tells the listeners that these owners' orders in the channel's team changed (a kind's save tells it too). */
+  changed(channel: string, owners: Iterable<string>): void {
+    this.kind.changes?.changed(teamOf(channel), owners);
+  }
+
+  /** A change to the whole channel (its quiet hours, a held channel released): every owner there, and the asker. */
+  private async channelChanged(ctx: OrderContext): Promise<void> {
+    if (!this.kind.changes) return;
+    const rows = await this.kind.repo.listByChannel(ctx.channel);
+    this.changed(ctx.channel, [ctx.user, ...rows.map((r) => r.owner)]);
   }
 
   private async list(ctx: OrderContext): Promise<Reply> {
@@ -159,6 +182,7 @@ export class StandingOrderCommands<Row extends OrderRow, C extends Command> {
       return ephemeral(`I don't know "${command} ${action}".\n${kind.language.help}`);
     if (number === undefined) {
       const all = action === 'resume' ? await kind.resumeAll?.(ctx) : undefined;
+      if (all) await this.channelChanged(ctx);
       return all ?? ephemeral(`Which ${noun}? Give its number: \`${command} ${action} 2\` (see \`${command} list\`).`);
     }
     // `me 2`: the asker's own order, found in their own target; only they reach it, an admin neither.
@@ -176,6 +200,14 @@ export class StandingOrderCommands<Row extends OrderRow, C extends Command> {
       return ephemeral(
         `Only the person who ${kind.madeVerb} ${noun} #${row.number}, or a workspace or server admin, can ${action} it.`,
       );
+    const reply = await this.change(ctx, action, row);
+    this.changed(row.channel, [row.owner, ctx.user]);
+    return reply;
+  }
+
+  private async change(ctx: OrderContext, action: string, row: Row): Promise<Reply> {
+    const { kind } = this;
+    const { noun } = kind.language;
     switch (action) {
       case 'pause':
         if (row.paused) return ephemeral(`${capital(noun)} #${row.number} is already paused.`);

@@ -1,7 +1,7 @@
 // What every kind of standing order stores alike on SQLite (the contract: ./contracts/standing-orders.ts), over the one
 // `standing_order` table: numbering per target, reading by target, number and id, pausing, the due scan and counting.
 // Each kind's repository (./alert-definitions.ts, ./digests.ts) spreads this in and adds its side table's methods.
-import { and, asc, eq, lte, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, like, lte, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Store } from './db.js';
 import type { DueScan, StandingOrderRow } from './contracts/standing-orders.js';
@@ -84,6 +84,12 @@ export function standingOrdersOn<Row extends StandingOrderRow, Part>(
     shared: {
       listByChannel(channel: string): Row[] {
         return kind.read(and(ofKind, eq(o.channel, channel)), [asc(o.number)]);
+      },
+      listByOwner(team: string, owner: string): Row[] {
+        // LIKE is a superset here (SQLite's ignores case, `_` matches any character): the prefix is checked exactly.
+        return kind
+          .read(and(ofKind, eq(o.owner, owner), like(o.channel, `${team}:%`)), [asc(o.channel), asc(o.number)])
+          .filter((r) => r.channel.startsWith(`${team}:`));
       },
       byNumber(channel: string, number: number): Row | undefined {
         return kind.read(and(ofKind, eq(o.channel, channel), eq(o.number, number)), [])[0];

@@ -8,7 +8,7 @@
 // still processing is refused (`invalid_blocks`), as Slack does. Uploads are kept (bytes included) for tests.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkSlackMessage } from './slack-limits.js';
+import { checkSlackHomeView, checkSlackMessage } from './slack-limits.js';
 
 export interface SlackCall {
   method: string;
@@ -127,6 +127,8 @@ export interface FakeSlack {
   missingScope(method: string, on?: boolean): void;
   /** What chat.postMessage posted to a channel, oldest first. */
   messages(channel: string): FakeMessage[];
+  /** Every Home tab view views.publish accepted for a person of a workspace, oldest first (the last is shown). */
+  homeViews(teamId: string, user: string): { type: string; blocks: unknown[] }[];
   /**
    * Every file of the upload v2 flow, in the order their upload URLs were given (`failNext('upload', …)` fails a POST
    * of bytes).
@@ -306,6 +308,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const users = new Map<string, FakeUser>();
   const scopesMissing = new Set<string>();
   const posted = new Map<string, FakeMessage[]>();
+  /** views.publish's accepted views, by `team:user`. */
+  const homes = new Map<string, { type: string; blocks: unknown[] }[]>();
   const uploads = new Map<string, FakeUpload & { usableAt: number }>();
   const heldUploads: ((flush: (store: boolean) => void) => void)[] = [];
   let processingMs = 0;
@@ -467,6 +471,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       }
       case 'conversations.history':
         return [200, history(channel, args), {}];
+      case 'views.publish': {
+        const user = typeof args.user_id === 'string' ? args.user_id : '';
+        if (!/^[UW]\w+$/.test(user)) return [200, { ok: false, error: 'invalid_arguments' }, {}];
+        const errors = checkSlackHomeView(args.view);
+        if (errors.length)
+          return [200, { ok: false, error: 'invalid_arguments', response_metadata: { messages: errors } }, {}];
+        const key = `${workspace.teamId}:${user}`;
+        const view = args.view as { type: string; blocks: unknown[] };
+        homes.set(key, [...(homes.get(key) ?? []), view]);
+        return [200, { ok: true, view: { id: `V${homes.get(key)!.length}`, ...view } }, {}];
+      }
       case 'users.info': {
         const id = String(args.user ?? '');
         const user = users.get(id) ?? {};
@@ -724,6 +739,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     apiUrl: `${baseUrl}/api/`,
     baseUrl,
     calls,
+    homeViews: (teamId, user) => homes.get(`${teamId}:${user}`) ?? [],
     callsTo: (method) => calls.filter((c) => c.method === method),
     responseUrl: (id) => `${baseUrl}/response/${encodeURIComponent(id ?? `r${++responseSeq}`)}`,
     responses: (id) => attempts.filter((a) => a.accepted && (id === undefined || a.id === id)).map((a) => a.payload),
@@ -833,6 +849,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       users.clear();
       scopesMissing.clear();
       posted.clear();
+      homes.clear();
       uploads.clear();
       heldUploads.length = 0;
       processingMs = 0;

@@ -34,6 +34,8 @@ const MAX = {
   chartPoints: 20,
   chartAxis: 50,
   charts: 2,
+  // app-home: a Home tab's view holds at most 100 blocks
+  homeBlocks: 100,
 } as const;
 
 type Json = Record<string, unknown>;
@@ -47,6 +49,11 @@ class Checker {
   charts = 0;
   private readonly actionIds = new Set<string>();
   private readonly blockIds = new Set<string>();
+
+  /** A view's action ids need only be unique within their block (a message's, here, across it). */
+  nextBlock(): void {
+    this.actionIds.clear();
+  }
 
   fail(where: string, message: string): void {
     this.errors.push(`${where}: ${message}`);
@@ -311,5 +318,20 @@ export function checkSlackMessage(payload: { text?: unknown; blocks?: unknown })
   if (c.tableCharacters > MAX.tableCharacters)
     c.fail('blocks', `at most ${MAX.tableCharacters} characters across all tables (got ${c.tableCharacters})`);
   if (c.charts > MAX.charts) c.fail('blocks', `at most ${MAX.charts} data_visualization blocks (got ${c.charts})`);
+  return c.errors;
+}
+
+/** Every rule a Home tab's view (views.publish's `view`) breaks: `type: 'home'`, at most 100 blocks, each as above. */
+export function checkSlackHomeView(view: unknown): string[] {
+  const c = new Checker();
+  if (!isObject(view)) return ['view: must be an object'];
+  if (view.type !== 'home') c.fail('view.type', 'must be home');
+  const { blocks } = view;
+  if (!Array.isArray(blocks)) return [...c.errors, 'view.blocks: must be an array'];
+  if (blocks.length > MAX.homeBlocks) c.fail('view.blocks', `at most ${MAX.homeBlocks} blocks (got ${blocks.length})`);
+  blocks.forEach((b: unknown, i) => {
+    c.nextBlock();
+    c.block(`view.blocks[${i}]`, b);
+  });
   return c.errors;
 }

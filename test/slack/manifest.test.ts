@@ -28,8 +28,21 @@ describe('Slack app manifest', () => {
   it('asks for the scopes Add to Slack asks for, and sends the events that say a workspace removed the app', () => {
     expect(manifest.oauth_config.scopes.bot).toEqual([...SLACK_SCOPES]);
     expect(manifest.oauth_config.redirect_urls).toEqual(['https://YOUR-MANZIL-HOST/slack/oauth_redirect']);
-    // The events adapters/slack/listeners.ts handles: a workspace removing the app, or revoking its token.
-    expect(manifest.settings.event_subscriptions.bot_events).toEqual(['app_uninstalled', 'tokens_revoked']);
+    // The events adapters/slack/listeners/events.ts handles: a person opening the Home tab, a workspace removing the
+    // app, or revoking its token.
+    expect(manifest.settings.event_subscriptions.bot_events).toEqual([
+      'app_home_opened',
+      'app_uninstalled',
+      'tokens_revoked',
+    ]);
+  });
+
+  it('has a Home tab, and keeps the Messages tab where personal alerts arrive', () => {
+    expect(manifest.features.app_home).toEqual({
+      home_tab_enabled: true,
+      messages_tab_enabled: true,
+      messages_tab_read_only_enabled: false,
+    });
   });
 
   it('and the app listens to each of them', () => {

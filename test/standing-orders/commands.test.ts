@@ -24,7 +24,9 @@ const LANGUAGE: OrderLanguage<NoteCommand> = {
 };
 
 function notes() {
-  const rows: (OrderRow & { words: string })[] = [{ id: 1, number: 1, owner: 'U1', paused: false, words: 'hello' }];
+  const rows: (OrderRow & { words: string })[] = [
+    { id: 1, channel: 'slack:T1:C1', number: 1, owner: 'U1', paused: false, words: 'hello' },
+  ];
   const commands = new StandingOrderCommands<OrderRow & { words: string }, NoteCommand>({
     language: LANGUAGE,
     madeVerb: 'wrote',
@@ -45,7 +47,7 @@ function notes() {
     },
     logger: createLogger({ level: 'error', write: () => {} }),
     add: async (_ctx, c) => {
-      rows.push({ id: 2, number: 2, owner: 'U1', paused: false, words: c.words });
+      rows.push({ id: 2, channel: 'slack:T1:C1', number: 2, owner: 'U1', paused: false, words: c.words });
       return { text: `Saved note #2: ${c.words}.`, blocks: [{ kind: 'text', text: `Saved note #2: ${c.words}.` }] };
     },
     describe: (r) => `#${r.number} · ${r.words}`,

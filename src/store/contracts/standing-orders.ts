@@ -46,6 +46,11 @@ export interface DueScan {
 export interface StandingOrderRepo<Row extends StandingOrderRow, Part> {
   /** A target's orders of this kind, by number. */
   listByChannel(channel: string): Promise<Row[]>;
+  /**
+   * One person's orders of this kind in one team (`slack:T1`): those they made in any of its channels and their own
+   * (personal targets `slack:T1:@U9`), by target and number; none of another team, whatever its id looks like.
+   */
+  listByOwner(team: string, owner: string): Promise<Row[]>;
   /** A target's order by the number people see; undefined when there is none (or it was removed). */
   byNumber(channel: string, number: number): Promise<Row | undefined>;
   /** An order of this kind by id; undefined when there is none (or the id is another kind's). */

@@ -2,7 +2,7 @@
 // ../contracts/standing-orders.ts), over the one `standing_order` table. Several instances save at once here: a save
 // takes its kind's advisory lock on the target (lockChannel) before it counts and numbers, so two saves in one target
 // wait for each other.
-import { and, asc, count, eq, lte, max, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, like, lte, max, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { DueScan, StandingOrderRow } from '../contracts/standing-orders.js';
 import { firstFreeNumber, partsWhere } from '../alert-digest-writes.js';
@@ -80,6 +80,14 @@ export function pgStandingOrdersOn<Row extends StandingOrderRow, Part>(
     shared: {
       async listByChannel(channel: string): Promise<Row[]> {
         return kind.read(db, and(ofKind, eq(o.channel, channel)), [asc(o.number)]);
+      },
+      async listByOwner(team: string, owner: string): Promise<Row[]> {
+        // `_` in LIKE matches any character: the prefix is checked exactly.
+        const rows = await kind.read(db, and(ofKind, eq(o.owner, owner), like(o.channel, `${team}:%`)), [
+          asc(o.channel),
+          asc(o.number),
+        ]);
+        return rows.filter((r) => r.channel.startsWith(`${team}:`));
       },
       async byNumber(channel: string, number: number): Promise<Row | undefined> {
         return first(and(ofKind, eq(o.channel, channel), eq(o.number, number)));

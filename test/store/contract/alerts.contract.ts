@@ -96,6 +96,23 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       expect((await saved('marina')).number).toBe(5);
     });
 
+    it("lists one person's alerts of one workspace, its channels' and their own, and none of another's or of another workspace", async () => {
+      await saved('marina');
+      await saved('jvc', { channel: 'slack:T1:C2' });
+      await saved('jlt', { channel: 'slack:T1:@U1' });
+      await saved('downtown', { owner: 'U2' });
+      // Another workspace whose id starts the same, and one that differs only in case (SQLite's LIKE ignores it).
+      await saved('palm', { channel: 'slack:T10:C1' });
+      await saved('creek', { channel: 'slack:t1:C1' });
+      expect((await db.alerts.listByOwner('slack:T1', 'U1')).map((r) => [r.channel, r.summary])).toEqual([
+        ['slack:T1:@U1', 'Rent in jlt'],
+        ['slack:T1:C1', 'Rent in marina'],
+        ['slack:T1:C2', 'Rent in jvc'],
+      ]);
+      expect((await db.alerts.listByOwner('slack:T1', 'U2')).map((r) => r.summary)).toEqual(['Rent in downtown']);
+      expect(await db.alerts.listByOwner('slack:T2', 'U1')).toEqual([]);
+    });
+
     it('keeps separate numbers and lists for the same channel id in two workspaces', async () => {
       const other = 'slack:T2:C1';
       await saved('marina');

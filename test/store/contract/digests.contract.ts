@@ -88,6 +88,15 @@ export function digestsContract(open: () => Promise<DigestsDatabase>): void {
       expect((await db.digests.listByChannel(CHANNEL)).map((r) => r.number)).toEqual([5]);
     });
 
+    it("lists one person's digests of one workspace, across its channels, and none of another person or workspace", async () => {
+      const a = await saved('Marina');
+      const b = await saved('JVC', { channel: 'slack:T1:C2' });
+      await saved('JLT', { owner: 'U2' });
+      await saved('Palm', { channel: 'slack:T10:C1' });
+      expect((await db.digests.listByOwner('slack:T1', 'U1')).map((r) => r.id)).toEqual([a.id, b.id]);
+      expect(await db.digests.listByOwner('slack:T1', 'U3')).toEqual([]);
+    });
+
     it('keeps to the per-channel limit; other channels are not affected; a removal frees a channel', async () => {
       const first = await saved('Marina', {}, 2);
       await saved('JVC', { owner: 'U2' }, 2);
