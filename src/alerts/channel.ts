@@ -95,6 +95,7 @@ export function planGroup(
           : { locationKey, bedrooms, size }),
         lastPrice: u.price,
         reportedPrice: known === null ? told : told === null ? known : Math.min(known, told),
+        messageRef: channel.get(propertyId)?.messageRef ?? null,
       });
     }
   }

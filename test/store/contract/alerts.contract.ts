@@ -668,6 +668,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       size: 1200,
       lastPrice: null,
       reportedPrice: null,
+      messageRef: null,
       ...o,
     });
 
