@@ -225,10 +225,7 @@ export const listingHistory = sqliteTable(
     /** Its title as last read: what a "gone" post names, the listing being no longer in any answer. */
     title: text('title'),
   },
-  (t) => [
-    primaryKey({ columns: [t.service, t.propertyId] }),
-    index('listing_history_last_seen_idx').on(t.lastSeenAt),
-  ],
+  (t) => [primaryKey({ columns: [t.service, t.propertyId] }), index('listing_history_last_seen_idx').on(t.lastSeenAt)],
 );
 
 /**

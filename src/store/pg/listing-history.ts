@@ -9,11 +9,7 @@ import type { PgRunner, PgTx } from './tx.js';
 const CHUNK = 500;
 
 /** These listings' stories, in SQLite's order (the ids' bytes). */
-export async function historyIn(
-  runner: PgRunner,
-  service: string,
-  ids: readonly string[],
-): Promise<ListingHistory[]> {
+export async function historyIn(runner: PgRunner, service: string, ids: readonly string[]): Promise<ListingHistory[]> {
   if (ids.length === 0) return [];
   return runner
     .select()
@@ -75,4 +71,3 @@ export async function pruneHistory(runner: PgRunner, before: number): Promise<nu
     .returning({ id: listingHistory.propertyId });
   return gone.length;
 }
-

@@ -166,10 +166,7 @@ export const listingHistory = pgTable(
     awayMs: ms('away_ms'),
     title: text('title'),
   },
-  (t) => [
-    primaryKey({ columns: [t.service, t.propertyId] }),
-    index('listing_history_last_seen_idx').on(t.lastSeenAt),
-  ],
+  (t) => [primaryKey({ columns: [t.service, t.propertyId] }), index('listing_history_last_seen_idx').on(t.lastSeenAt)],
 );
 
 export const channelPosted = pgTable(

@@ -459,6 +459,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
           bedrooms: '2',
           size: 1200,
           posted: true,
+          missed: 0,
         },
         {
           searchId: a.id,
@@ -471,6 +472,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
           bedrooms: null,
           size: null,
           posted: false,
+          missed: 0,
         },
       ]);
       const [entry] = await db.outbox.list();
