@@ -28,6 +28,7 @@ import type { AlertsApi } from './contracts.js';
 import { fetchListings } from './fetch.js';
 import { impossibleIn } from './impossible.js';
 import { lifecycleKey, lifecycleText, readLifecycle } from './lifecycle.js';
+import { historyLine } from './history.js';
 import { deliveriesFor } from './plan.js';
 import {
   frequencyFrom,
@@ -122,6 +123,12 @@ export class AlertCommands {
   /** The text after `alerts`, typed: a subcommand and its argument. */
   handle(ctx: AlertContext, text: string): Promise<Reply> {
     return this.commands.handle(ctx, text);
+  }
+
+  /** A listing's history line, said now (its Details show it), or undefined when there is nothing worth saying. */
+  async history(propertyId: string): Promise<string | undefined> {
+    const [row] = await this.o.repo.history(this.o.service, [propertyId]);
+    return historyLine(row, this.now);
   }
 
   /** An alert command built without text (Discord's options): answered as typed, a saved one saying how it is typed. */
