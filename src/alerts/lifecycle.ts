@@ -65,12 +65,6 @@ export const lifecycleFrom = (key: string): LifecycleEvent[] =>
 
 export const follows = (key: string, event: LifecycleEvent): boolean => lifecycleFrom(key).includes(event);
 
-/** As typed back: ` with back on market and gone`, '' for none (what `/alerts add` reads again). */
-export function lifecycleWords(key: string): string {
-  const names = lifecycleFrom(key).map((e) => (e === 'back' ? 'back on market' : 'gone'));
-  return names.length === 0 ? '' : ` with ${names.join(' and ')}`;
-}
-
 /** In an alert's summary (so in `/alerts list` and its cards): "with back on the market and gone", '' for none. */
 export function lifecycleText(key: string): string {
   const events = lifecycleFrom(key);
