@@ -135,6 +135,11 @@ export const SCHEMA_NOTES: Record<string, VariableNote> = {
     part: 'alerts',
     meaning: 'A drop of at least this percentage below the price last posted (or first seen) alerts again.',
   },
+  MANZIL_HISTORY_DAYS: {
+    part: 'alerts',
+    meaning:
+      "Days a listing's life story (first seen, its prices, gone, back: see [A listing's life story](alerts.md#a-listings-life-story)) is kept after any alert last saw it; older ones are deleted by the alerts' runs.",
+  },
   DELIVERY_THREAD: {
     part: 'start',
     meaning:

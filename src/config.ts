@@ -45,6 +45,7 @@ const schema = z.object({
   ALERTS_DEADLINE_S: seconds(120),
   ALERTS_MAX_PAGES: z.coerce.number().int().min(1).max(10).default(3),
   ALERTS_PRICE_DROP_PCT: z.coerce.number().min(0).max(90).default(1),
+  MANZIL_HISTORY_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
   DELIVERY_THREAD: z.enum(['on', 'off'], { error: 'DELIVERY_THREAD must be on or off' }).optional().default('on'),
   DELIVERY_GIVE_UP_H: z.coerce
     .number()
@@ -125,6 +126,7 @@ const MEANING: Record<string, string> = {
   DATABASE_POOL_SIZE: 'the most connections to Postgres at once',
   JOBS_EXPIRE_S: 'on Postgres: how long a job part taken by an instance may run before another instance takes it',
   ALERTS_CRON: 'how often saved searches are checked',
+  MANZIL_HISTORY_DAYS: "how many days a listing's life story is kept after any alert last saw it",
   MARKET_CACHE_H: 'how many hours market data (transactions, trends, projects) is reused',
   SEARCH_FRESH_S: 'how many seconds a search typed again may reuse an earlier answer',
   DIGEST_MAX_PAGES: 'the most pages of one period of transactions a digest or a transactions reply reads',
@@ -172,6 +174,8 @@ export interface Config {
     deadlineSeconds: number;
     maxPages: number;
     priceDropPct: number;
+    /** A listing's story is kept this many days after any alert last saw it (MANZIL_HISTORY_DAYS). */
+    historyDays: number;
     /** An alert or digest that cannot be posted is retried this long after its first attempt, then parked. */
     giveUpMs: number;
     /** How long a post in flight is reserved for its instance; after a crash it is checked and resent after this. */
@@ -374,6 +378,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       deadlineSeconds: e.ALERTS_DEADLINE_S,
       maxPages: e.ALERTS_MAX_PAGES,
       priceDropPct: e.ALERTS_PRICE_DROP_PCT,
+      historyDays: e.MANZIL_HISTORY_DAYS,
       giveUpMs: e.DELIVERY_GIVE_UP_H * 3_600_000,
       deliveryLeaseMs: e.ALERTS_DELIVERY_LEASE_S * 1000,
       thread: e.DELIVERY_THREAD === 'on',

@@ -7,6 +7,8 @@ import type {
   AlertsRepo,
   AlertRow,
   ChannelPosted,
+  HistoryWrites,
+  ListingHistory,
   NewDelivery,
   PostedAlert,
   RunOutcome,
@@ -15,7 +17,9 @@ import type {
 import { fingerprint, sameFlat, type Fingerprint } from '../views/same-flat.js';
 import { compare, type Comparison, type Listing } from './compare.js';
 import type { SearchRef } from './messages.js';
-import { deliveriesFor, notice } from './plan.js';
+import { historyLine, markGone, storyWrites } from './history.js';
+import { follows } from './lifecycle.js';
+import { deliveriesFor, goneDelivery, notice } from './plan.js';
 
 /**
  * How a search's comparison is delivered, when not as cards (issue 40): a summary alert's one message per period and
@@ -31,6 +35,19 @@ export interface GroupRun {
   outcomes: RunOutcome[];
   fresh: number;
   drops: number;
+  /** What the run writes of its listings' stories (issue 40); none when no story was read. */
+  history?: HistoryWrites;
+}
+
+/** What a run knows of its listings' life story (issue 40): the stories read in its transaction, and its fetch. */
+export interface StoryInput {
+  service: string;
+  stories: ReadonlyMap<string, ListingHistory>;
+  /**
+   * The fetch read the whole result (a short or empty last page) and it listed something: only then is a listing an
+   * alert had seen and the fetch did not list missing. A cut, stopped or failed run, or an empty answer, never counts.
+   */
+  complete: boolean;
 }
 
 /**
@@ -43,7 +60,7 @@ export function planGroup(
   seenRows: ReadonlyMap<number, SeenRow[]>,
   listings: readonly Listing[],
   posted: readonly ChannelPosted[],
-  options: { priceDropPct: number; cardsPerRun: number; shape?: Shape },
+  options: { priceDropPct: number; cardsPerRun: number; shape?: Shape; story?: StoryInput },
   at: number,
 ): GroupRun {
   // What each channel was posted, by listing id: the run's searches add to it as they are compared.
@@ -52,15 +69,28 @@ export function planGroup(
   for (const p of posted) channelOf(p.channel).set(p.propertyId, p);
   const run: GroupRun = { outcomes: [], fresh: 0, drops: 0 };
   const keptBy = listingsByWords(listings);
+  const input = options.story;
+  const story = input ? storyWrites(input.service, listings, input.stories, at) : undefined;
+  const line = (id: string) => historyLine(story?.after.get(id), at);
+  const listed = new Set(listings.map((l) => l.property_id));
   for (const search of group) {
     const isPrimed = search.primedAt !== null;
     const channel = channelOf(search.channel);
-    const cmp = compare(seenRows.get(search.id) ?? [], keptBy(search.words), {
+    const own = seenRows.get(search.id) ?? [];
+    const life = input ? lifeOf(search, own, listed, input) : { missed: [], gone: [], back: new Set<string>() };
+    if (story) markGone(story, life.gone);
+    const cmp = compare(own, keptBy(search.words), {
       primed: isPrimed,
       priceDropPct: options.priceDropPct,
       channel: [...channel.values()],
+      ...(follows(search.lifecycle, 'back') ? { back: life.back } : {}),
     });
-    const cards = deliveriesFor(search, cmp, options.cardsPerRun, at);
+    const cards = deliveriesFor(search, cmp, options.cardsPerRun, at, { line, story: (id) => story?.after.get(id) });
+    // Gone, for an alert that follows it: a listing its channel was posted, once per channel (its dedupe key).
+    if (isPrimed && follows(search.lifecycle, 'gone'))
+      for (const row of own)
+        if (row.posted && life.gone.includes(row.propertyId))
+          cards.push(goneDelivery(search, row, story?.after.get(row.propertyId)));
     const shaped = options.shape?.(search, cmp, cards) ?? { deliveries: cards };
     const deliveries = shaped.deliveries;
     run.fresh += cmp.fresh.length;
@@ -75,11 +105,12 @@ export function planGroup(
       primed: !isPrimed,
       clearError: search.lastError !== null,
       ...(shaped.nextRunAt === undefined ? {} : { nextRunAt: shaped.nextRunAt }),
+      ...(life.missed.length > 0 ? { missed: life.missed } : {}),
     });
     // As the store records it (store/channel-posted.ts): a posted row is the channel's, at the lowest price told.
-    const own = new Map((seenRows.get(search.id) ?? []).map((r) => [r.propertyId, r]));
+    const ownById = new Map(own.map((r) => [r.propertyId, r]));
     for (const u of cmp.seen) {
-      const before = own.get(u.propertyId);
+      const before = ownById.get(u.propertyId);
       if (!(u.posted || before?.posted)) continue;
       const told =
         u.reportedPrice !== undefined ? u.reportedPrice : (before?.reportedPrice ?? before?.lastPrice ?? u.price);
@@ -95,10 +126,42 @@ export function planGroup(
           : { locationKey, bedrooms, size }),
         lastPrice: u.price,
         reportedPrice: known === null ? told : told === null ? known : Math.min(known, told),
+        messageRef: channel.get(propertyId)?.messageRef ?? null,
       });
     }
   }
+  if (story) run.history = story.writes;
   return run;
+}
+
+/**
+ * One alert's view of its listings' lives in this run: those it had seen that a complete run did not list (`missed`,
+ * counted up to 2), those that makes gone (missed by its previous run too, and seen by nobody since), and those back
+ * on the market for it (it had seen them, and their story says gone, or back since it last saw them).
+ */
+function lifeOf(
+  search: AlertRow,
+  own: readonly SeenRow[],
+  listed: ReadonlySet<string>,
+  input: StoryInput,
+): { missed: string[]; gone: string[]; back: Set<string> } {
+  const missed: string[] = [];
+  const gone: string[] = [];
+  const back = new Set<string>();
+  const primed = search.primedAt !== null;
+  for (const row of own) {
+    const s = input.stories.get(row.propertyId);
+    if (listed.has(row.propertyId)) {
+      if (s && (s.goneSince !== null || (s.backAt !== null && s.backAt > row.lastSeenAt))) back.add(row.propertyId);
+      continue;
+    }
+    if (!input.complete || !primed) continue;
+    if (row.missed < 2) missed.push(row.propertyId);
+    // The second complete run in a row without it; its previous run already missed it, and nobody saw it since.
+    if (row.missed === 1 && s && (s.goneSince !== null || s.lastSeenAt < (search.lastRunAt ?? 0)))
+      gone.push(row.propertyId);
+  }
+  return { missed, gone, back };
 }
 
 /**

@@ -29,6 +29,8 @@ import { renderDelivery, decodePayload } from './messages.js';
 import type { AlertsApi } from './contracts.js';
 import { fetchListings } from './fetch.js';
 import { impossibleIn } from './impossible.js';
+import { lifecycleKey, lifecycleText, readLifecycle } from './lifecycle.js';
+import { historyLine } from './history.js';
 import { deliveriesFor } from './plan.js';
 import { frequencyFrom, frequencyText, INSTANT, isSummary, readFrequency, type Frequency } from './frequency.js';
 import { describeSchedule, matchingToday, withoutPage } from './command-words.js';
@@ -122,6 +124,12 @@ export class AlertCommands {
     return this.commands.handle(ctx, text);
   }
 
+  /** A listing's history line, said now (its Details show it), or undefined when there is nothing worth saying. */
+  async history(propertyId: string): Promise<string | undefined> {
+    const [row] = await this.o.repo.history(this.o.service, [propertyId]);
+    return historyLine(row, this.now);
+  }
+
   /** An alert command built without text (Discord's options): answered as typed, a saved one saying how it is typed. */
   run(ctx: AlertContext, command: AlertCommand): Promise<Reply> {
     return this.commands.runBuilt(ctx, command);
@@ -140,9 +148,12 @@ export class AlertCommands {
   }
 
   /** `/alerts add <search>`: the same language as the search commands. */
-  private async add(ctx: AlertContext, text: string, to?: 'me'): Promise<Reply> {
-    if (text.trim() === '')
+  private async add(ctx: AlertContext, typed: string, to?: 'me'): Promise<Reply> {
+    if (typed.trim() === '')
       return ephemeral('What should I watch? For example `/alerts add rent marina 2br under 120k`.');
+    // "with back on market", "tell me when they're gone": lifecycle events, said anywhere after the search.
+    const { events, rest: text } = readLifecycle(typed);
+    const lifecycle = lifecycleKey(events);
     // "daily at 9:00", "send me a weekly summary on sunday at 8": how often it posts, said at the end.
     const said = readFrequency(text);
     if (!said.ok) return ephemeral(said.error);
@@ -153,7 +164,7 @@ export class AlertCommands {
         return ephemeral('What should I watch? For example `/alerts add rent marina 2br daily at 9:00`.');
       const parsedRest = parseCommand(rest);
       if (!parsedRest.ok) return ephemeral(alertRefusal(rest) ?? parsedRest.error);
-      return this.save(ctx, parsedRest.query, undefined, text, to, frequency);
+      return this.save(ctx, parsedRest.query, undefined, typed, to, frequency, lifecycle);
     }
     // "daily", "every morning": how often, not a rent period. Taken out before the search is read, and said so.
     const delivery = takeDeliveryWords(text);
@@ -166,7 +177,7 @@ export class AlertCommands {
       const error = alertRefusal(delivery.text) ?? parsed.error;
       return ephemeral(note ? `${note}\n${error}` : error);
     }
-    const reply = await this.save(ctx, parsed.query, undefined, text, to);
+    const reply = await this.save(ctx, parsed.query, undefined, typed, to, INSTANT, lifecycle);
     if (!note) return reply;
     return { ...reply, text: `${reply.text}\n${note}`, blocks: [...reply.blocks, { kind: 'context', text: note }] };
   }
@@ -182,6 +193,7 @@ export class AlertCommands {
     typed?: string,
     to?: 'me',
     frequency: Frequency = INSTANT,
+    lifecycle = '',
   ): Promise<Reply> {
     const target = to === 'me' ? personalTarget(ctx.channel, ctx.user) : ctx.channel;
     const where = to === 'me' ? 'of yours' : 'in this channel';
@@ -212,7 +224,8 @@ export class AlertCommands {
       area = { id: r.location.id, name: r.location.name };
     }
     const saved: SavedQuery = { query: { ...query, params: withoutPage(query.params) }, location: area };
-    const summary = summarize(saved.query, area.name);
+    const events = lifecycleText(lifecycle);
+    const summary = `${summarize(saved.query, area.name)}${events ? `, ${events}` : ''}`;
     const created = await this.o.repo.create(
       {
         service: this.o.service,
@@ -224,6 +237,7 @@ export class AlertCommands {
         paramsKey: paramsKey(saved),
         summary,
         words: wordsKey(saved.query.words),
+        lifecycle,
         ...(isSummary(frequency) ? { schedule: JSON.stringify(frequency) } : {}),
       },
       this.o.limits,

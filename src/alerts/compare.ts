@@ -22,10 +22,19 @@ export interface PriceDrop {
   to: number;
 }
 
+/** A listing back on the market after being gone (issue 40), at its price now against the last one seen. */
+export interface BackAgain {
+  listing: Listing;
+  from: number | null;
+  to: number | null;
+}
+
 export interface Comparison {
   seen: SeenUpdate[];
   fresh: NewGroup[];
   drops: PriceDrop[];
+  /** Only for an alert that follows it (`with back on market`): posted instead of a drop, once. */
+  back: BackAgain[];
 }
 
 export interface CompareOptions {
@@ -35,6 +44,11 @@ export interface CompareOptions {
   priceDropPct: number;
   /** What the other alerts of the search's channel have posted (or counted as posted). */
   channel?: readonly ChannelRow[];
+  /**
+   * Listings this alert had seen that are back on the market after being gone (alerts/channel.ts decides, from their
+   * stories), for an alert that follows it: each is posted as back, with its price, not as a drop.
+   */
+  back?: ReadonlySet<string>;
 }
 
 /** A listing another alert of the channel posted: its id, the flat it is and the price the channel was told. */
@@ -63,7 +77,7 @@ export function compare(
   const told = new Map<string, number | null>();
   for (const c of channel) told.set(c.propertyId, lower(told.get(c.propertyId), c.reportedPrice ?? c.lastPrice));
   const postedFlats: Fingerprint[] = [...seenRows.filter((s) => s.posted), ...channel].map(flatOf);
-  const out: Comparison = { seen: [], fresh: [], drops: [] };
+  const out: Comparison = { seen: [], fresh: [], drops: [], back: [] };
   const done = new Set<string>();
   for (const listing of listings) {
     const id = listing.property_id;
@@ -86,6 +100,12 @@ export function compare(
       const own = before.reportedPrice ?? before.lastPrice;
       const reference = lower(told.get(id), own);
       const threshold = 1 - options.priceDropPct / 100;
+      if (options.primed && options.back?.has(id)) {
+        // One post: back, at its price against the last one seen; the channel knows this price from now on.
+        out.back.push({ listing, from: before.lastPrice, to: fp.price });
+        out.seen.push({ ...update, reportedPrice: fp.price, posted: true });
+        continue;
+      }
       if (
         options.primed &&
         reference !== null &&

@@ -27,4 +27,9 @@ export interface PollerOptions {
   failingAfterMs?: number;
   /** The time zone of channels that set none (MANZIL_TIMEZONE): summaries' slots and quiet hours are read in it. */
   timezone?: string;
+  /**
+   * Days a listing's story is kept after anyone last saw it (MANZIL_HISTORY_DAYS, default 400): older ones are deleted
+   * in the run's commit.
+   */
+  historyDays?: number;
 }

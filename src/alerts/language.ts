@@ -9,6 +9,7 @@ export const ALERTS_HELP = [
   '`/alerts add rent marina 2br under 120k`: save a search (or press "Save as alert" under any search)',
   '`/alerts add me rent marina 2br`: an alert of your own, sent to your direct messages with me (or "Save for me")',
   '`/alerts add rent marina 2br daily at 9:00` (or `weekly on sunday at 8:00`): one summary a day or a week instead',
+  '`/alerts add rent marina 2br with back on market` (or `with gone`, `with back on market and gone`): also tell me when a listing comes back after being gone, or goes (let, sold or withdrawn)',
   '`/alerts edit 2 weekly on sunday at 8:00`, `/alerts edit 2 instant`: change how often it posts (`/alerts edit me 1 daily at 8:00`: your own)',
   '`/alerts more 2`: the rest of its last summary',
   '`/alerts list`: the alerts of this channel, numbered, and your own ones ("to me")',

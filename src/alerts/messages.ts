@@ -2,6 +2,7 @@
 // Rendering happens at delivery time, so a message is built from what was recorded, not from a later fetch.
 import { z } from 'zod';
 import { formatAed } from '../views/format.js';
+import { spanText } from '../views/history.js';
 import { listingCard, listingGroupCard } from '../views/listing.js';
 import type { Block, Button, Reply } from '../views/model.js';
 import type { Listing } from './compare.js';
@@ -33,6 +34,8 @@ const payloadSchema = z.discriminatedUnion('kind', [
     copies: z.number().default(0),
     // The copies themselves (their agents and links); entries queued by releases before them have the count alone.
     others: z.array(z.looseObject({ property_id: z.string() })).optional(),
+    // Its history line (issue 40: "first seen 41 days ago · …"), when there is one worth saying.
+    history: z.string().optional(),
   }),
   z.object({
     v: z.literal(1),
@@ -41,6 +44,29 @@ const payloadSchema = z.discriminatedUnion('kind', [
     listing: z.looseObject({ property_id: z.string() }),
     from: z.number(),
     to: z.number(),
+    history: z.string().optional(),
+  }),
+  // Back on the market after being gone (issue 40), at its price now against the last one seen.
+  z.object({
+    v: z.literal(1),
+    kind: z.literal('back'),
+    search: searchRef,
+    listing: z.looseObject({ property_id: z.string() }),
+    from: z.number().nullable(),
+    to: z.number().nullable(),
+    awayMs: z.number().nullable(),
+    history: z.string().optional(),
+  }),
+  // Gone from the market (let, sold or withdrawn): named from its story, the listing being in no answer any more.
+  z.object({
+    v: z.literal(1),
+    kind: z.literal('gone'),
+    search: searchRef,
+    propertyId: z.string(),
+    title: z.string().nullable(),
+    price: z.number().nullable(),
+    firstSeenAt: z.number(),
+    lastSeenAt: z.number(),
   }),
   z.object({ v: z.literal(1), kind: z.literal('summary'), search: searchRef, more: z.number() }),
   // A daily or weekly alert's one message per period (./summary.ts): its counts and every item it counts.
@@ -134,6 +160,8 @@ export const ALERT_KINDS = [
   'impossible',
   'period',
   'quiet',
+  'back',
+  'gone',
 ] as const;
 
 export const alertKind = (buttons: AlertRendering = {}) => ({
@@ -149,6 +177,9 @@ export async function renderDelivery(payload: DeliveryPayload, buttons: AlertRen
     const details = await buttons.details?.(searchId, listing.property_id);
     return { kind: 'card', card: listingCard(listing, details ? { buttons: [details] } : {}) };
   };
+  // The listing's history line under its card (issue 40), when the run found one worth saying.
+  const story = (p: { history?: string | undefined }): Block[] =>
+    p.history ? [{ kind: 'context', text: `🕰️ ${capitalised(p.history)}` }] : [];
   const listingTitle = (l: Listing) => l.title ?? `Property ${l.property_id}`;
   // The alert that queued it, and every other alert of its channel that matched it since.
   const matched = async (listing: Listing): Promise<SearchRef[]> => {
@@ -185,6 +216,7 @@ export async function renderDelivery(payload: DeliveryPayload, buttons: AlertRen
           // Only a count is kept of these copies, not who listed them: no agent is named or implied.
           blocks.push(head(`Also listed ${payload.copies} more time${payload.copies === 1 ? '' : 's'}.`));
       }
+      blocks.push(...story(payload));
       return { text: `New listing for ${numbersOf(refs)}: ${listingTitle(listing)}`, blocks };
     }
     case 'price_drop': {
@@ -193,8 +225,24 @@ export async function renderDelivery(payload: DeliveryPayload, buttons: AlertRen
       const drop = `Price dropped from ${formatAed(payload.from)} to ${formatAed(payload.to)}`;
       return {
         text: `${drop} for ${numbersOf(refs)}: ${listingTitle(listing)}`,
-        blocks: [head(`📉 ${drop} · ${labelOf(refs)}`), await card(listing)],
+        blocks: [head(`📉 ${drop} · ${labelOf(refs)}`), await card(listing), ...story(payload)],
       };
+    }
+    case 'back': {
+      const listing = payload.listing as Listing;
+      const refs = await matched(listing);
+      const what = backText(payload);
+      return {
+        text: `${what} for ${numbersOf(refs)}: ${listingTitle(listing)}`,
+        blocks: [head(`↩️ ${what} · ${labelOf(refs)}`), await card(listing), ...story(payload)],
+      };
+    }
+    case 'gone': {
+      const title = payload.title ?? `Property ${payload.propertyId}`;
+      const price = payload.price === null ? '' : ` at ${formatAed(payload.price)}`;
+      const on = spanText(Math.max(payload.lastSeenAt - payload.firstSeenAt, 0));
+      const text = `🏁 Gone from the market (let, sold or withdrawn): ${title}${price}, on the market for ${on} as I saw it · ${label(payload.search)}`;
+      return { text, blocks: [{ kind: 'text', text }] };
     }
     case 'summary': {
       const text = `…and ${payload.more} more new listing${payload.more === 1 ? '' : 's'} for alert #${payload.search.number} (${payload.search.summary}).`;
@@ -218,6 +266,21 @@ export async function renderDelivery(payload: DeliveryPayload, buttons: AlertRen
       return { text, blocks: [{ kind: 'text', text }] };
     }
   }
+}
+
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** "Back on the market after 3 weeks, at AED 95,000 (was AED 100,000)". */
+function backText(p: { from: number | null; to: number | null; awayMs: number | null }): string {
+  const after = p.awayMs === null ? '' : ` after ${spanText(p.awayMs)}`;
+  const now = p.to === null ? '' : `, at ${formatAed(p.to)}`;
+  const was =
+    p.from === null || p.to === null || p.from === p.to
+      ? p.to === null
+        ? ''
+        : ' (the same price as before)'
+      : ` (was ${formatAed(p.from)}, ${p.to < p.from ? '−' : '+'}${Math.abs(Math.round(((p.to - p.from) / p.from) * 100))} %)`;
+  return `Back on the market${after}${now}${was}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 // What a run's comparison becomes in the outbox: cards for new listings and price drops (the rest as one summary),
 // and the notices that a search keeps failing, works again, or is paused for asking what no listing can be.
-import type { NewDelivery, AlertRow } from '../store/index.js';
+import type { NewDelivery, AlertRow, ListingHistory, SeenRow } from '../store/index.js';
 import type { compare } from './compare.js';
 import { encodePayload, type SearchRef } from './messages.js';
 
@@ -21,12 +21,30 @@ export function notice(
   };
 }
 
-/** New listings first, then price drops: the first `cards` as cards, the rest as one summary. */
+/** What a run's cards say of their listings' life story (issue 40): each one's history line, and its story. */
+export interface CardStory {
+  line(propertyId: string): string | undefined;
+  story(propertyId: string): ListingHistory | undefined;
+}
+
+const NO_STORY: CardStory = { line: () => undefined, story: () => undefined };
+
+/** A card's history line in its payload, when there is one worth saying. */
+const lineOf = (stories: CardStory, id: string) => {
+  const history = stories.line(id);
+  return history ? { history } : {};
+};
+
+/**
+ * New listings first, then listings back on the market, then price drops: the first `cards` as cards, the rest as one
+ * summary.
+ */
 export function deliveriesFor(
   search: AlertRow,
   cmp: ReturnType<typeof compare>,
   cards: number,
   at: number,
+  stories: CardStory = NO_STORY,
 ): NewDelivery[] {
   const all: NewDelivery[] = [
     ...cmp.fresh.map((g) => ({
@@ -42,8 +60,31 @@ export function deliveriesFor(
         listing: g.listing,
         copies: g.copies.length,
         others: g.copies,
+        ...lineOf(stories, g.listing.property_id),
       }),
     })),
+    ...cmp.back.map((b) => {
+      const id = b.listing.property_id;
+      const story = stories.story(id);
+      return {
+        searchId: search.id,
+        channel: search.channel,
+        kind: 'back',
+        propertyId: id,
+        // Once per channel and return, whichever of its alerts tells it.
+        dedupeKey: `back:${search.channel}:${id}:${story?.backAt ?? at}`,
+        payload: encodePayload({
+          v: 1,
+          kind: 'back',
+          search: ref(search),
+          listing: b.listing,
+          from: b.from,
+          to: b.to,
+          awayMs: story?.awayMs ?? null,
+          ...lineOf(stories, id),
+        }),
+      };
+    }),
     ...cmp.drops.map((d) => ({
       searchId: search.id,
       channel: search.channel,
@@ -57,6 +98,7 @@ export function deliveriesFor(
         listing: d.listing,
         from: d.from,
         to: d.to,
+        ...lineOf(stories, d.listing.property_id),
       }),
     })),
   ];
@@ -72,4 +114,29 @@ export function deliveriesFor(
       payload: encodePayload({ v: 1, kind: 'summary', search: ref(search), more }),
     },
   ];
+}
+
+/**
+ * A listing gone from the market (issue 40: missing from two complete runs in a row), for an alert that follows it:
+ * named from its story (its title as last read), once per channel and disappearance.
+ */
+export function goneDelivery(search: AlertRow, row: SeenRow, story: ListingHistory | undefined): NewDelivery {
+  const lastSeenAt = story?.lastSeenAt ?? row.lastSeenAt;
+  return {
+    searchId: search.id,
+    channel: search.channel,
+    kind: 'gone',
+    propertyId: row.propertyId,
+    dedupeKey: `gone:${search.channel}:${row.propertyId}:${lastSeenAt}`,
+    payload: encodePayload({
+      v: 1,
+      kind: 'gone',
+      search: ref(search),
+      propertyId: row.propertyId,
+      title: story?.title ?? null,
+      price: story?.lastPrice ?? row.lastPrice,
+      firstSeenAt: story?.firstSeenAt ?? row.firstSeenAt,
+      lastSeenAt,
+    }),
+  };
 }

@@ -99,6 +99,15 @@ export const ALERT_BATCH = 25;
 const slotsOf = new WeakMap<AlertsApi, Slots>();
 const slotsFor = (api: AlertsApi, size: number) => slotsOf.get(api) ?? slotsOf.set(api, new Slots(size)).get(api)!;
 
+/**
+ * The longest page of listings each API client has been answered (the service's page size, which it does not say): a
+ * first page shorter than it is a whole result, so a listing it leaves out may be gone (issue 40).
+ */
+const fullPages = new WeakMap<AlertsApi, number>();
+
+/** Stories kept after a listing was last seen, by default. */
+export const HISTORY_DAYS = 400;
+
 /** A query's share of its batch's one commit: its plan, the ids it read, and what it found once committed. */
 interface QueryShare {
   plan: RunPlan;
@@ -148,7 +157,9 @@ export function alertOrders(
       size: ALERT_BATCH,
       load: (rows) => deps.repo.seenBy(rows.map((s) => s.id)),
       commit: async (shares, fence) => {
-        const queued = await deps.repo.commitMany(shares, fence);
+        const days = deps.options.historyDays ?? HISTORY_DAYS;
+        const now = (deps.now ?? Date.now)();
+        const queued = await deps.repo.commitMany(shares, fence, { pruneHistoryBefore: now - days * DAY });
         if (queued === undefined) return undefined;
         for (const s of shares) s.committed();
         return queued.reduce((a, b) => a + b, 0);
@@ -256,6 +267,7 @@ async function runQuery(
   const primed = group.filter((s) => s.primedAt !== null);
   let listings: Listing[];
   let atLeast = false;
+  let complete = false;
   try {
     // Another page only while every listing on it is new to some primed search (or none is primed yet).
     const allNew = (records: Listing[]) =>
@@ -264,10 +276,13 @@ async function runQuery(
       deps.api,
       operation,
       params,
-      { ...deps.options, maxPages },
+      { ...deps.options, maxPages, fullPage: fullPages.get(deps.api) ?? 0 },
       allNew,
       deps.signal,
     );
+    fullPages.set(deps.api, Math.max(fullPages.get(deps.api) ?? 0, fetched.longest));
+    // Only a whole result that lists something tells what is missing: an empty answer may be the service's hiccup.
+    complete = fetched.complete && fetched.listings.length > 0;
     if (fetched.pagesCut && maxPages < deps.options.maxPages)
       log.info('query read fewer pages than allowed: call budget', { operation, maxPages });
     listings = fetched.listings;
@@ -308,21 +323,32 @@ async function runQuery(
   // commit one at a time, so none posts a listing twice.
   const shape = await shapeOf(deps, group, atLeast, now);
   let planned: ReturnType<typeof planGroup> | undefined;
+  const keys = postedQueryOf(listings);
   result.share = {
     plan: {
       service: deps.service,
       channels: [...new Set(group.map((s) => s.channel))],
-      ...postedQueryOf(listings),
-      outcomes: (posted) => {
+      ...keys,
+      outcomes: (posted, history = []) => {
         planned = planGroup(
           group,
           seenRows,
           listings,
           posted,
-          { priceDropPct: deps.options.priceDropPct, cardsPerRun: deps.options.cardsPerRun ?? 5, shape },
+          {
+            priceDropPct: deps.options.priceDropPct,
+            cardsPerRun: deps.options.cardsPerRun ?? 5,
+            shape,
+            story: { service: deps.service, stories: new Map(history.map((h) => [h.propertyId, h])), complete },
+          },
           now(),
         );
         return planned.outcomes;
+      },
+      // The stories of its listings, and of those its alerts may find gone now (missed by their previous run).
+      history: {
+        ids: [...keys.propertyIds, ...goneCandidates(seenRows, keys.propertyIds, complete)],
+        writes: () => planned?.history,
       },
     },
     read: listings.map((l) => l.property_id),
@@ -361,6 +387,20 @@ async function shapeOf(deps: AlertKindDeps, group: AlertRow[], atLeast: boolean,
     if (until === undefined) return { deliveries: cards };
     return { deliveries: cards.map((d) => (HELD_KINDS.includes(d.kind) ? { ...d, holdUntil: until } : d)) };
   };
+}
+
+/** The listings a complete run may find gone: seen by one of its alerts, missed by that alert's previous run, not listed now. */
+function goneCandidates(
+  seenRows: ReadonlyMap<number, SeenRow[]>,
+  listed: readonly string[],
+  complete: boolean,
+): string[] {
+  if (!complete) return [];
+  const here = new Set(listed);
+  const ids = new Set<string>();
+  for (const rows of seenRows.values())
+    for (const r of rows) if (r.missed === 1 && !here.has(r.propertyId)) ids.add(r.propertyId);
+  return [...ids];
 }
 
 function describeFailure(e: ApiError): string {

@@ -31,9 +31,19 @@ export function bestFirst(items: readonly SummaryItem[]): SummaryItem[] {
  */
 export function periodSummary(
   search: AlertRow,
-  cmp: Pick<Comparison, 'fresh' | 'drops'>,
+  comparison: Pick<Comparison, 'fresh' | 'drops'> & Partial<Pick<Comparison, 'back'>>,
   period: { every: 'day' | 'week'; slot: number; atLeast: boolean },
 ): NewDelivery | undefined {
+  // Back on the market (an alert that follows it): counted as a price drop when it came back cheaper, else as new.
+  const back = comparison.back ?? [];
+  const cheaper = (b: (typeof back)[number]) => b.from !== null && b.to !== null && b.to < b.from;
+  const cmp = {
+    fresh: [...comparison.fresh, ...back.filter((b) => !cheaper(b)).map((b) => ({ listing: b.listing, copies: [] }))],
+    drops: [
+      ...comparison.drops,
+      ...back.filter(cheaper).map((b) => ({ listing: b.listing, from: b.from!, to: b.to! })),
+    ],
+  };
   if (cmp.fresh.length === 0 && cmp.drops.length === 0) return undefined;
   const s = ref(search);
   const items = bestFirst([
@@ -65,7 +75,7 @@ export function periodSummary(
 }
 
 /** Card kinds held in quiet hours (notices are posted at once: a failing alert is worth knowing about at night). */
-export const HELD_KINDS: readonly string[] = ['new', 'price_drop', 'summary'];
+export const HELD_KINDS: readonly string[] = ['new', 'price_drop', 'summary', 'back'];
 
 /**
  * The one delivery a channel's held cards become when its quiet hours end. Its dedupe key is the channel's and its
@@ -81,6 +91,13 @@ export function foldHeld(channel: string, held: readonly OutboxRow[]): NewDelive
       items.push({ kind: 'new', search: p.search, listing: p.listing as Listing, copies: p.copies });
     else if (p.kind === 'price_drop')
       items.push({ kind: 'price_drop', search: p.search, listing: p.listing as Listing, from: p.from, to: p.to });
+    // Back on the market: a price drop when it came back cheaper, else as a new listing.
+    else if (p.kind === 'back')
+      items.push(
+        p.from !== null && p.to !== null && p.to < p.from
+          ? { kind: 'price_drop', search: p.search, listing: p.listing as Listing, from: p.from, to: p.to }
+          : { kind: 'new', search: p.search, listing: p.listing as Listing, copies: 0 },
+      );
     // A run's cards past its limit were counted only: they stay counted.
     else if (p.kind === 'summary') more += p.more;
   }

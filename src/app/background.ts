@@ -33,6 +33,7 @@ import type { TeamShares } from '../teams/index.js';
 export const pollerOptionsOf = (config: Config) => ({
   maxPages: config.alerts.maxPages,
   priceDropPct: config.alerts.priceDropPct,
+  historyDays: config.alerts.historyDays,
   deadlineMs: config.alerts.deadlineSeconds * 1000,
   timezone: config.alerts.timezone,
 });

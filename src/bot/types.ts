@@ -57,6 +57,11 @@ export interface AlertsPort {
     typed?: string,
     to?: 'me',
   ): Promise<Reply>;
+  /**
+   * A listing's history line as its alerts observed it (issue 40: "first seen 41 days ago · price cut twice since, −7
+   * %"), said now; undefined when there is nothing worth saying (or nothing known).
+   */
+  history?(propertyId: string): Promise<string | undefined>;
 }
 
 /** Market digests, as the bot reaches them (src/digests implements it; absent when digests are off). */

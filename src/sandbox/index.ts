@@ -43,6 +43,8 @@ export interface Sandbox {
   reprice(propertyId: string, price: number): boolean;
   /** Takes one listing off the market (searches leave it out, its details answer 404): a withdrawal on demand. */
   withdraw(propertyId: string): boolean;
+  /** Puts a withdrawn listing back on the market under its own id, at a new price when given: a relisting on demand. */
+  relist(propertyId: string, price?: number): boolean;
   addFault(rule: FaultRule): void;
   clearFaults(): void;
   requests(): RequestLogEntry[];
@@ -158,6 +160,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       const listing = ds.listingById.get(Number(propertyId));
       if (!listing || listing.withdrawn) return false;
       listing.withdrawn = true;
+      return true;
+    },
+    relist(propertyId, price) {
+      const listing = ds.listingById.get(Number(propertyId));
+      if (!listing || !listing.withdrawn) return false;
+      listing.withdrawn = false;
+      if (price !== undefined && price > 0) listing.price = Math.round(price);
       return true;
     },
     addFault: (rule) => faults.add(rule),

@@ -17,7 +17,7 @@ export interface PostedSeen {
 }
 
 const COLUMNS = `cp.service, cp.place AS channel, cp.property_id AS propertyId, cp.location_key AS locationKey, cp.bedrooms,
-  cp.size, cp.last_price AS lastPrice, cp.reported_price AS reportedPrice`;
+  cp.size, cp.last_price AS lastPrice, cp.reported_price AS reportedPrice, cp.message_ref AS messageRef`;
 // By key: the listings' ids (the primary key), and their locations (channel_posted_location_idx). Two selects, not
 // one with OR, which SQLite would answer by scanning the channel's rows.
 const IN_CHANNELS = `SELECT * FROM channel_posted WHERE service = @service AND place IN (SELECT value FROM json_each(@channels))`;
@@ -36,7 +36,10 @@ export function channelPostedStatements(sqlite: Database.Database) {
        reported_price = CASE WHEN EXISTS (SELECT 1 FROM channel_posted_alert m
            WHERE m.service = excluded.service AND m.place = excluded.place AND m.property_id = excluded.property_id)
          THEN coalesce(min(reported_price, excluded.reported_price), reported_price, excluded.reported_price)
-         ELSE excluded.reported_price END`,
+         ELSE excluded.reported_price END,
+       message_ref = CASE WHEN EXISTS (SELECT 1 FROM channel_posted_alert m
+           WHERE m.service = excluded.service AND m.place = excluded.place AND m.property_id = excluded.property_id)
+         THEN message_ref END`,
   );
   const alerted = sqlite.prepare(
     `INSERT INTO channel_posted_alert (service, place, property_id, search_id) VALUES (@service, @channel, @propertyId, @searchId)

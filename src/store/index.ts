@@ -8,8 +8,10 @@ export * as schema from './schema.js';
 export { createAlertDefinitionRepo } from './alert-definitions.js';
 export type { AlertDefinitionRepo, AlertRow, CreateResult, NewAlert } from './contracts/alerts.js';
 export { createSeenRepo, type SyncSeenRepo } from './seen.js';
+export type { HistoryRepo, HistoryWrites, ListingHistory } from './contracts/history.js';
 export type {
   ChannelPosted,
+  CommitOptions,
   PostedAlert,
   PostedQuery,
   RunOutcome,

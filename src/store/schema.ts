@@ -152,6 +152,11 @@ export const alertFields = sqliteTable(
      * only in their words still share one fetch. Two alerts of a channel are the same alert when key and words agree.
      */
     words: text('words').notNull().default(''),
+    /**
+     * The lifecycle events it also posts (issue 40: `… with back on market`, `… with gone`), as a canonical key
+     * (alerts/lifecycle.ts): '' for none (new listings and price drops only), `back`, `gone` or `back,gone`.
+     */
+    lifecycle: text('lifecycle').notNull().default(''),
     /** Set by the first run, which records what exists and posts nothing. */
     primedAt: integer('primed_at'),
     errorSince: integer('error_since'),
@@ -185,8 +190,42 @@ export const searchSeen = sqliteTable(
     size: real('size'),
     /** True when a card was (or will be) posted for it; a listing merely recorded on the first run is false. */
     posted: integer('posted', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * Complete runs in a row (the whole result read: alerts/fetch.ts `complete`) that did not list it, at most 2: two
+     * make it gone for this alert (issue 40). Any run that lists it sets it back to 0; a cut or failed run leaves it.
+     */
+    missed: integer('missed').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.searchId, t.propertyId] })],
+);
+
+/**
+ * A listing's life story (issue 40), once per listing of a service, however many alerts see it: written in the
+ * transaction that commits an alert run, read by key for the run's listings (and by Details). Pruned once nobody has
+ * seen it for MANZIL_HISTORY_DAYS. See docs/decisions/0010-a-listings-life-story.md.
+ */
+export const listingHistory = sqliteTable(
+  'listing_history',
+  {
+    service: text('service').notNull(),
+    propertyId: text('property_id').notNull(),
+    firstSeenAt: integer('first_seen_at').notNull(),
+    lastSeenAt: integer('last_seen_at').notNull(),
+    /** The price last read. */
+    lastPrice: real('last_price'),
+    /** Each distinct price seen in a row, with when: JSON `[[at, price], …]`, oldest first, at most 50. */
+    prices: text('prices').notNull().default('[]'),
+    /** When an alert found it gone (missing from two complete runs in a row); null while it is on the market. */
+    goneSince: integer('gone_since'),
+    /** How many times it came back after being gone. */
+    timesBack: integer('times_back').notNull().default(0),
+    /** When it last came back, and how long it had been away then (from the last time it was seen). */
+    backAt: integer('back_at'),
+    awayMs: integer('away_ms'),
+    /** Its title as last read: what a "gone" post names, the listing being no longer in any answer. */
+    title: text('title'),
+  },
+  (t) => [primaryKey({ columns: [t.service, t.propertyId] }), index('listing_history_last_seen_idx').on(t.lastSeenAt)],
 );
 
 /**
@@ -208,6 +247,11 @@ export const channelPosted = sqliteTable(
     lastPrice: real('last_price'),
     /** The lowest price the channel was told of it: drops are measured from it, once per channel. */
     reportedPrice: real('reported_price'),
+    /**
+     * The platform's reference of the first card the channel was posted of it (a Slack message ts, a Discord message
+     * id), set by the delivery once the platform said ok: a later price drop is posted in its thread (issue 40).
+     */
+    messageRef: text('message_ref'),
   },
   (t) => [
     primaryKey({ columns: [t.service, t.channel, t.propertyId] }),

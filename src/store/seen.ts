@@ -4,8 +4,9 @@ import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Store } from './db.js';
 import type { Fence } from './contracts/leases.js';
-import type { RunOutcome, RunPlan, SeenRepo, SeenRow } from './contracts/seen.js';
+import type { CommitOptions, RunOutcome, RunPlan, SeenRepo, SeenRow } from './contracts/seen.js';
 import { channelPostedStatements, type PostedSeen } from './channel-posted.js';
+import { historyStatements } from './listing-history.js';
 import type { Synced } from './contracts/synced.js';
 import { fenceCheck } from './leases.js';
 import { readRestore } from './meta.js';
@@ -22,16 +23,23 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
     `INSERT INTO search_seen (search_id, property_id, first_seen_at, last_seen_at, last_price, reported_price, location_key, bedrooms, size, posted)
      VALUES (@searchId, @propertyId, @at, @at, @price, @reported, @locationKey, @bedrooms, @size, @posted)
      ON CONFLICT (search_id, property_id) DO UPDATE SET last_seen_at = @at, last_price = @price,
-       reported_price = CASE WHEN @keepReported THEN coalesce(reported_price, last_price) ELSE @reported END, posted = max(posted, @posted)
+       reported_price = CASE WHEN @keepReported THEN coalesce(reported_price, last_price) ELSE @reported END, posted = max(posted, @posted),
+       missed = 0
      RETURNING posted, location_key AS locationKey, bedrooms, size, last_price AS lastPrice,
        coalesce(reported_price, last_price) AS told`,
   );
   // Every listing a run read is "seen" now, changed or not: one statement per coalesced query, not one per row.
   const touchSeen = sqlite.prepare(
-    `UPDATE search_seen SET last_seen_at = @at
+    `UPDATE search_seen SET last_seen_at = @at, missed = 0
      WHERE search_id IN (SELECT value FROM json_each(@searches)) AND property_id IN (SELECT value FROM json_each(@ids)) AND last_seen_at < @at`,
   );
+  // A complete run that did not list them (issue 40): counted up to 2, which is gone for this alert.
+  const missSeen = sqlite.prepare(
+    `UPDATE search_seen SET missed = missed + 1
+     WHERE search_id = @searchId AND property_id IN (SELECT value FROM json_each(@ids)) AND missed < 2`,
+  );
   const channelPosted = channelPostedStatements(sqlite);
+  const history = historyStatements(sqlite);
   // Per search of a run, prepared once (a query built and prepared per search cost more than the run's writes).
   const searchOf = db
     .select({
@@ -86,6 +94,7 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
           searchId,
         );
     }
+    if (outcome.missed?.length) missSeen.run({ searchId, ids: JSON.stringify(outcome.missed) });
     let queued = 0;
     for (const d of outcome.deliveries) queued += outbox.enqueue({ ...d, ...uncertain });
     const done = runDone(outcome);
@@ -131,16 +140,22 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
   function commitMany(
     items: readonly { plan: RunPlan; read?: readonly string[] }[],
     fence?: Fence,
+    options: CommitOptions = {},
   ): number[] | undefined {
     return tx(() => {
       if (fence && !holds(fence)) return undefined;
-      return items.map(({ plan, read = [] }) => commitQuery(plan, read));
+      const queued = items.map(({ plan, read = [] }) => commitQuery(plan, read));
+      if (options.pruneHistoryBefore !== undefined) history.prune(options.pruneHistoryBefore);
+      return queued;
     });
   }
 
   /** One query's run, decided and written in the caller's transaction: the one place a query's run is recorded. */
   function commitQuery(plan: RunPlan, read: readonly string[]): number {
-    const outcomes = plan.outcomes(channelPosted.postedIn(plan));
+    const stories = plan.history ? history.read(plan.service, plan.history.ids) : undefined;
+    const outcomes = plan.outcomes(channelPosted.postedIn(plan), stories);
+    const writes = plan.history?.writes();
+    if (writes) history.write(plan.service, writes);
     const queued = outcomes.reduce((n, o) => n + commit(o), 0);
     if (read.length > 0 && outcomes.length > 0) {
       touchSeen.run({
@@ -185,6 +200,10 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
     commitRun(outcome: RunOutcome, fence?: Fence): number | undefined {
       return commitRuns([outcome], [], fence);
     },
+
+    history: (service: string, propertyIds: readonly string[]) => history.read(service, [...new Set(propertyIds)]),
+
+    pruneHistory: (before: number) => tx(() => history.prune(before)),
   };
 }
 

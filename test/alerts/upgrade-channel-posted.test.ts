@@ -75,9 +75,10 @@ function sqlite(rig: Rig): Dialect {
     create: async () => ({ open: (holder) => dbInstance(rig, { dbPath: file }, holder) }),
     async downgrade(when, folder) {
       const db = new Database(file);
-      // This change's tables, and what the migrations after it added (an alert's words, a channel's settings).
+      // This change's tables, and what the migrations after it added (an alert's words, a channel's settings, the
+      // listings' stories with an alert's lifecycle and missed runs).
       db.exec(
-        'DROP TABLE channel_posted_alert; DROP TABLE channel_posted; DROP TABLE place_setting; ALTER TABLE saved_search DROP COLUMN words',
+        'DROP TABLE channel_posted_alert; DROP TABLE channel_posted; DROP TABLE place_setting; ALTER TABLE saved_search DROP COLUMN words; DROP TABLE listing_history; ALTER TABLE saved_search DROP COLUMN lifecycle; ALTER TABLE search_seen DROP COLUMN missed',
       );
       db.prepare('DELETE FROM __drizzle_migrations WHERE created_at >= ?').run(when);
       db.close();
@@ -119,8 +120,9 @@ function postgres(rig: Rig): Dialect {
       return { open: (holder) => dbInstance(rig, { dbPath: '', postgres: { url, poolSize: 4 } }, holder) };
     },
     async downgrade(when, folder) {
-      await query(url, 'DROP TABLE channel_posted_alert, channel_posted, place_setting');
-      await query(url, 'ALTER TABLE saved_search DROP COLUMN words');
+      await query(url, 'DROP TABLE channel_posted_alert, channel_posted, place_setting, listing_history');
+      await query(url, 'ALTER TABLE saved_search DROP COLUMN words, DROP COLUMN lifecycle');
+      await query(url, 'ALTER TABLE search_seen DROP COLUMN missed');
       await query(url, 'DELETE FROM drizzle.__drizzle_migrations WHERE created_at >= $1', [when]);
       const old = await freshPostgres({ empty: true });
       onCleanup(() => old.drop());

@@ -10,6 +10,7 @@ import type { ButtonStateRepo, LocationCacheRepo, MarketCacheRepo } from '../../
 import type { InstallationListing, SlackInstallationRepo } from '../../src/store/contracts/installations.js';
 import type { InstanceRow, LeaseRepo } from '../../src/store/contracts/leases.js';
 import type { OutboxRepo, OutboxRow } from '../../src/store/contracts/outbox.js';
+import type { ListingHistory } from '../../src/store/contracts/history.js';
 import type { ChannelPosted, SeenRepo, SeenRow } from '../../src/store/contracts/seen.js';
 import type { Synced } from '../../src/store/contracts/synced.js';
 import type { ApiUsageRepo, PersonUseRepo, TeamRepo } from '../../src/store/contracts/usage.js';
@@ -39,6 +40,7 @@ describe('the store contracts', () => {
     expectTypeOf<typeof schema.outbox.$inferSelect>().toEqualTypeOf<OutboxRow>();
     expectTypeOf<typeof schema.searchSeen.$inferSelect>().toEqualTypeOf<SeenRow>();
     expectTypeOf<typeof schema.channelPosted.$inferSelect>().toEqualTypeOf<ChannelPosted>();
+    expectTypeOf<typeof schema.listingHistory.$inferSelect>().toEqualTypeOf<ListingHistory>();
     expectTypeOf<typeof schema.instance.$inferSelect>().toEqualTypeOf<InstanceRow>();
     type Listed = Pick<typeof schema.slackInstallation.$inferSelect, keyof InstallationListing>;
     expectTypeOf<Listed>().toEqualTypeOf<InstallationListing>();

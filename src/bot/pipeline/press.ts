@@ -2,12 +2,12 @@
 // stages of a command from where the button leads: a page (fetch, present, remember), a search to run as typed
 // (resolve first), a listing's details, a value estimate, or "Save as alert".
 import type { Logger } from '../../log.js';
-import type { Reply } from '../../views/model.js';
+import type { Block, Reply } from '../../views/model.js';
 import { firstPosition, fitSurface, readButton, splitToken } from '../button-payloads.js';
 import { listingDetails } from '../details.js';
 import { detailsBlocks } from '../people.js';
 import { decodeLocationOption, requester } from '../requests.js';
-import type { ActionRequest, PickRequest } from '../types.js';
+import type { ActionRequest, AlertsPort, PickRequest } from '../types.js';
 import { VALUE_OFF, valueButton, valueOf } from '../value.js';
 import { runSearch, showPage } from './answer.js';
 import { ALERTS_OFF, conversationState, privately, type Stages } from './stages.js';
@@ -33,6 +33,7 @@ export async function press(stages: Stages, req: ActionRequest, log: Logger): Pr
     case 'details':
       return listingDetails(searches, intent.propertyId, log, async (records) => [
         ...(await detailsBlocks(intent.propertyId, records, fitSurface(req.surface), state)),
+        ...(await historyBlocks(options.alerts, intent.propertyId, log)),
         ...(options.value ? await valueButton(records[0], intent, state) : []),
       ]);
     case 'value':
@@ -52,6 +53,18 @@ export async function press(stages: Stages, req: ActionRequest, log: Logger): Pr
         reason: intent.kind === 'unusable' ? intent.reason : 'refine',
       });
       return privately(intent.kind === 'unusable' && intent.reason === 'older' ? OLDER : UNSUPPORTED);
+  }
+}
+
+/** The listing's history line (issue 40) under its Details, when its alerts have seen something worth saying. */
+async function historyBlocks(alerts: AlertsPort | undefined, propertyId: string, log: Logger): Promise<Block[]> {
+  try {
+    const line = await alerts?.history?.(propertyId);
+    return line ? [{ kind: 'context', text: `🕰️ ${line.charAt(0).toUpperCase()}${line.slice(1)}` }] : [];
+  } catch (error) {
+    // The history is not worth failing the Details for.
+    log.warn('could not read a listing history for its details', { propertyId, error });
+    return [];
   }
 }
 

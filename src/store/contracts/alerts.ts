@@ -21,6 +21,11 @@ export interface AlertFieldsRow {
   summary: string;
   /** Its words in and out as one key (query/words.ts wordsKey), '' for none: never part of the params key. */
   words: string;
+  /**
+   * The lifecycle events it also posts (issue 40), as a key (alerts/lifecycle.ts): '' for none (new listings and price
+   * drops), `back` (back on the market), `gone`, or `back,gone`.
+   */
+  lifecycle: string;
   /** Set by the first run, which records what exists and posts nothing. */
   primedAt: number | null;
   errorSince: number | null;
@@ -36,7 +41,7 @@ export type NewAlert = Pick<
   AlertRow,
   'service' | 'channel' | 'owner' | 'text' | 'query' | 'operation' | 'paramsKey' | 'summary'
 > &
-  Partial<Pick<AlertRow, 'words'>> & {
+  Partial<Pick<AlertRow, 'words' | 'lifecycle'>> & {
     /** How often it posts (JSON, src/alerts/frequency.ts); every run (instant) when not given. */
     schedule?: string;
     /** When it is first due (default: at once, for its first look). */

@@ -1,6 +1,7 @@
 // What a saved search has seen and what a poller run writes, shared by both databases (SQLite ./seen.ts, Postgres
 // ./pg/seen.ts) and by the values both write (./alert-digest-writes.ts): plain types in a module that imports none of
 // them.
+import type { HistoryRepo, HistoryWrites, ListingHistory } from './history.js';
 import type { Fence } from './leases.js';
 import type { NewDelivery } from './outbox.js';
 
@@ -20,6 +21,8 @@ export interface SeenRow {
   size: number | null;
   /** True when a card was (or will be) posted for it; a listing merely recorded on the first run is false. */
   posted: boolean;
+  /** Complete runs in a row that did not list it (at most 2: two make it gone for this alert). */
+  missed: number;
 }
 
 export interface SeenUpdate {
@@ -50,6 +53,11 @@ export interface ChannelPosted {
   lastPrice: number | null;
   /** The lowest price the channel was told of it: a drop is measured from it, once per channel. */
   reportedPrice: number | null;
+  /**
+   * The platform's reference of the first card the channel was posted of it (Slack ts, Discord message id), once the
+   * delivery knows it: a price drop is posted in its thread. Null until then, and on rows from before it.
+   */
+  messageRef: string | null;
 }
 
 /** A listing a channel was posted, with one of its alerts that matched it: what the one post names. */
@@ -77,7 +85,19 @@ export interface PostedQuery {
  * once in one commit (Postgres asks again once it holds the channels it posts in); the last answer is recorded.
  */
 export interface RunPlan extends PostedQuery {
-  outcomes(posted: readonly ChannelPosted[]): RunOutcome[];
+  outcomes(posted: readonly ChannelPosted[], history?: readonly ListingHistory[]): RunOutcome[];
+  /**
+   * The listings' life story (issue 40): `ids`, whose stories `outcomes` is given (read in the same transaction: the
+   * run's listings and those it may find gone), and `writes`, what the last `outcomes` decided to write of them.
+   * Without it, no story is read or written.
+   */
+  history?: { ids: readonly string[]; writes(): HistoryWrites | undefined };
+}
+
+/** What a batch's commit does besides its items. */
+export interface CommitOptions {
+  /** Deletes the listings' stories nobody has seen since then (MANZIL_HISTORY_DAYS before the run), in the commit. */
+  pruneHistoryBefore?: number;
 }
 
 /** What one poller run learned about one saved search, written in a single transaction. */
@@ -92,6 +112,8 @@ export interface RunOutcome {
   clearError: boolean;
   /** When it is due next: a summary alert's next slot; the next run (`at`) when not given. */
   nextRunAt?: number;
+  /** Listings it has seen that this complete run did not list: their `missed` count goes up (to at most 2). */
+  missed?: string[];
 }
 
 /**
@@ -101,7 +123,7 @@ export interface RunOutcome {
  * poller's lease; an instance that stalled past it and was taken over records nothing (undefined). A search removed
  * meanwhile is skipped, not an error.
  */
-export interface SeenRepo {
+export interface SeenRepo extends HistoryRepo {
   /** The listings one search has seen, in the order of their ids' bytes; empty when none (or no such search). */
   seen(searchId: number): Promise<SeenRow[]>;
   /** What each of these searches has seen, in one query (a run reads a whole group's at once); every id has a list. */
@@ -127,6 +149,7 @@ export interface SeenRepo {
   commitMany(
     items: readonly { plan: RunPlan; read?: readonly string[] }[],
     fence?: Fence,
+    options?: CommitOptions,
   ): Promise<number[] | undefined>;
   /** What these channels were posted, of these listings or locations (by channel, id); empty if none. */
   postedIn(query: PostedQuery): Promise<ChannelPosted[]>;

@@ -15,6 +15,7 @@ const columns = {
   size: channelPosted.size,
   lastPrice: channelPosted.lastPrice,
   reportedPrice: channelPosted.reportedPrice,
+  messageRef: channelPosted.messageRef,
 };
 
 const alerted = and(
@@ -101,7 +102,10 @@ export async function recordPosted(
       bedrooms = excluded.bedrooms, size = excluded.size, last_price = excluded.last_price,
       reported_price = case when exists (select 1 from channel_posted_alert m
           where m.service = excluded.service and m.place = excluded.place and m.property_id = excluded.property_id)
-        then least(channel_posted.reported_price, excluded.reported_price) else excluded.reported_price end`);
+        then least(channel_posted.reported_price, excluded.reported_price) else excluded.reported_price end,
+      message_ref = case when exists (select 1 from channel_posted_alert m
+          where m.service = excluded.service and m.place = excluded.place and m.property_id = excluded.property_id)
+        then channel_posted.message_ref end`);
   await tx.execute(sql`
     insert into channel_posted_alert (service, place, property_id, search_id)
     select s.service, s.target, ss.property_id, ss.search_id ${posted}

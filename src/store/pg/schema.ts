@@ -123,6 +123,7 @@ export const alertFields = pgTable(
     summary: text('summary').notNull(),
     // Words in and out, as in ../schema.ts.
     words: text('words').notNull().default(''),
+    lifecycle: text('lifecycle').notNull().default(''),
     primedAt: ms('primed_at'),
     errorSince: ms('error_since'),
     errorReported: boolean('error_reported').notNull().default(false),
@@ -145,8 +146,27 @@ export const searchSeen = pgTable(
     bedrooms: text('bedrooms'),
     size: doublePrecision('size'),
     posted: boolean('posted').notNull().default(false),
+    missed: integer('missed').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.searchId, t.propertyId] })],
+);
+
+export const listingHistory = pgTable(
+  'listing_history',
+  {
+    service: text('service').notNull(),
+    propertyId: text('property_id').notNull(),
+    firstSeenAt: ms('first_seen_at').notNull(),
+    lastSeenAt: ms('last_seen_at').notNull(),
+    lastPrice: doublePrecision('last_price'),
+    prices: text('prices').notNull().default('[]'),
+    goneSince: ms('gone_since'),
+    timesBack: integer('times_back').notNull().default(0),
+    backAt: ms('back_at'),
+    awayMs: ms('away_ms'),
+    title: text('title'),
+  },
+  (t) => [primaryKey({ columns: [t.service, t.propertyId] }), index('listing_history_last_seen_idx').on(t.lastSeenAt)],
 );
 
 export const channelPosted = pgTable(
@@ -160,6 +180,7 @@ export const channelPosted = pgTable(
     size: doublePrecision('size'),
     lastPrice: doublePrecision('last_price'),
     reportedPrice: doublePrecision('reported_price'),
+    messageRef: text('message_ref'),
   },
   (t) => [
     primaryKey({ columns: [t.service, t.channel, t.propertyId] }),

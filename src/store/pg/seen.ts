@@ -6,8 +6,9 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Fence } from '../contracts/leases.js';
 import type { NewDelivery } from '../contracts/outbox.js';
 import { runDone, seenWrites, uncertainAfterRestore, type SeenWrite } from '../alert-digest-writes.js';
-import type { PostedQuery, RunOutcome, RunPlan, SeenRepo, SeenRow } from '../contracts/seen.js';
+import type { CommitOptions, PostedQuery, RunOutcome, RunPlan, SeenRepo, SeenRow } from '../contracts/seen.js';
 import { postedAlerts, postedIn, recordPosted } from './channel-posted.js';
+import { historyIn, pruneHistory, writeHistory } from './listing-history.js';
 import { holdsLeaseIn } from './leases.js';
 import { readRestore } from './meta.js';
 import type { PgStore } from './open.js';
@@ -71,6 +72,7 @@ async function upsert(tx: PgTx, rows: readonly SeenWrite[], keep: boolean): Prom
           ? sql`coalesce(${searchSeen.reportedPrice}, ${searchSeen.lastPrice})`
           : sql`excluded.reported_price`,
         posted: sql`greatest(${searchSeen.posted}, excluded.posted)`,
+        missed: sql`0`,
       },
     });
 }
@@ -141,6 +143,20 @@ async function lockChannels(tx: PgTx, channels: readonly string[]): Promise<void
   );
 }
 
+/** A complete run that did not list them (issue 40): counted up to 2, which is gone for this alert. */
+async function missSeen(tx: PgTx, searchId: number, ids: readonly string[]): Promise<void> {
+  await tx
+    .update(searchSeen)
+    .set({ missed: sql`${searchSeen.missed} + 1` })
+    .where(
+      and(
+        eq(searchSeen.searchId, searchId),
+        sql`${searchSeen.propertyId} = ANY(${sql.param([...ids])}::text[])`,
+        sql`${searchSeen.missed} < 2`,
+      ),
+    );
+}
+
 export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): SeenRepo {
   const { db } = store;
 
@@ -154,6 +170,7 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
     const writes = live.flatMap(seenWrites);
     await upsertSeen(tx, writes);
     await recordPosted(tx, writes);
+    for (const o of live) if (o.missed?.length) await missSeen(tx, o.searchId, o.missed);
     // Read in the transaction, not once at the start as SQLite does: another instance may have been restored over.
     const restore = live.some((o) => o.deliveries.length > 0) ? await readRestore(tx) : undefined;
     const deliveries: NewDelivery[] = [];
@@ -173,7 +190,7 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
   async function touch(tx: PgTx, searches: readonly number[], read: readonly string[], at: number): Promise<void> {
     await tx
       .update(searchSeen)
-      .set({ lastSeenAt: at })
+      .set({ lastSeenAt: at, missed: 0 })
       .where(
         and(
           sql`${searchSeen.searchId} = ANY(${sql.param([...searches])}::int[])`,
@@ -213,13 +230,20 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
   async function commitMany(
     items: readonly { plan: RunPlan; read?: readonly string[] }[],
     fence?: Fence,
+    options: CommitOptions = {},
   ): Promise<number[] | undefined> {
     return db.transaction(async (tx) => {
       if (fence && !(await holdsLeaseIn(tx, fence))) return undefined;
+      // What the plan is given: its channels' posted rows and its listings' stories, as they stand now.
+      const decide = async (plan: RunPlan) =>
+        plan.outcomes(
+          await postedIn(tx, plan),
+          plan.history ? await historyIn(tx, plan.service, plan.history.ids) : undefined,
+        );
       const postingIn = (outcomes: readonly RunOutcome[]) =>
         new Set(outcomes.flatMap((o) => o.deliveries.map((d) => d.channel)));
       const first: RunOutcome[][] = [];
-      for (const { plan } of items) first.push(plan.outcomes(await postedIn(tx, plan)));
+      for (const { plan } of items) first.push(await decide(plan));
       const locked = new Set<string>();
       const lock = async (channels: Iterable<string>) => {
         const fresh = [...channels].filter((c) => !locked.has(c));
@@ -232,16 +256,26 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
       // Channels an earlier query of the batch wrote seen rows in (posted ones among them): a later query of theirs
       // reads what they were posted again.
       const touched = new Set<string>();
+      // Listings whose story an earlier query of the batch rewrote (new, repriced, back, gone): a later query reading
+      // one of them decides again.
+      const storied = new Set<string>();
       const queued: number[] = [];
       for (const [i, { plan, read = [] }] of items.entries()) {
         let outcomes = first[i]!;
         if (postingIn(outcomes).size > 0 || plan.channels.some((c) => touched.has(c))) {
-          outcomes = plan.outcomes(await postedIn(tx, plan));
-          while (await lock(postingIn(outcomes))) outcomes = plan.outcomes(await postedIn(tx, plan));
+          outcomes = await decide(plan);
+          while (await lock(postingIn(outcomes))) outcomes = await decide(plan);
+        } else if (plan.history?.ids.some((id) => storied.has(id))) outcomes = await decide(plan); // written since
+        const writes = plan.history?.writes();
+        if (writes) {
+          await writeHistory(tx, plan.service, writes);
+          for (const r of writes.rows) storied.add(r.propertyId);
+          for (const id of writes.gone) storied.add(id);
         }
         queued.push(await commitQuery(tx, outcomes, read));
         if (outcomes.some((o) => o.seen.length > 0)) for (const c of plan.channels) touched.add(c);
       }
+      if (options.pruneHistoryBefore !== undefined) await pruneHistory(tx, options.pruneHistoryBefore);
       return queued;
     });
   }
@@ -297,5 +331,9 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
     async commitRun(outcome: RunOutcome, fence?: Fence) {
       return commitRuns([outcome], [], fence);
     },
+
+    history: (service: string, propertyIds: readonly string[]) => historyIn(db, service, propertyIds),
+
+    pruneHistory: (before: number) => db.transaction((tx) => pruneHistory(tx, before)),
   };
 }

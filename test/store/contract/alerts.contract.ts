@@ -476,6 +476,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
           bedrooms: '2',
           size: 1200,
           posted: true,
+          missed: 0,
         },
         {
           searchId: a.id,
@@ -488,6 +489,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
           bedrooms: null,
           size: null,
           posted: false,
+          missed: 0,
         },
       ]);
       const [entry] = await db.outbox.list();
@@ -685,6 +687,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       size: 1200,
       lastPrice: null,
       reportedPrice: null,
+      messageRef: null,
       ...o,
     });
 
