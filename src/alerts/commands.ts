@@ -18,8 +18,8 @@ import type { AlertsRepo, LeaseRepo, OutboxRepo, AlertRow } from '../store/index
 import type { Block, Reply } from '../views/model.js';
 import { ephemeral, limitReached, StandingOrderCommands, type OrderContext } from '../standing-orders/commands.js';
 import { foldSameFlats } from '../views/same-flat.js';
-import type { AlertCommand } from '../ports/order-command.js';
-import { personalTarget, personIn } from '../ports/channel.js';
+import type { AlertCommand, AlertSpec, ExistingAlert } from '../ports/order-command.js';
+import { personalTarget, personIn, teamOf } from '../ports/channel.js';
 import { ALERTS_HELP, ALERT_LANGUAGE } from './language.js';
 import { listingsByWords, postedQueryOf } from './channel.js';
 import { compare } from './compare.js';
@@ -95,8 +95,7 @@ export class AlertCommands {
       logKey: 'search',
       repo: o.repo,
       logger: o.logger,
-      add: (ctx, c) =>
-        'search' in c ? this.add(ctx, c.search, c.to) : this.save(ctx, c.query, c.area, undefined, c.to),
+      add: (ctx, c) => ('search' in c ? this.add(ctx, c.search, c.to) : this.saveSpec(ctx, c, c.to)),
       describe: (row, ctx) => this.describe(row, ctx),
       listNotes: (ctx, rows) => this.listNotes(ctx, rows),
       listFooter: 'Manage: `/alerts pause <n>`, `/alerts resume <n>`, `/alerts remove <n>`, `/alerts test <n>`',
@@ -106,7 +105,12 @@ export class AlertCommands {
       resumeAll: (ctx) => this.releaseHeld(ctx),
       inspect: { test: (row) => this.test(row) },
       extra: {
-        edit: (ctx, c) => (c.sub === 'edit' ? this.edit(ctx, c.number, c.every) : this.help()),
+        edit: (ctx, c) =>
+          c.sub !== 'edit'
+            ? this.help()
+            : 'alert' in c
+              ? this.replace(ctx, c.number, c.alert, c.to)
+              : this.edit(ctx, c.number, c.every, c.to),
         quiet: (ctx, c) => (c.sub === 'quiet' ? this.quiet(ctx, c.hours) : this.help()),
         timezone: (ctx, c) => (c.sub === 'timezone' ? this.timezone(ctx, c.zone) : this.help()),
         more: (ctx, c) => (c.sub === 'more' ? this.more(ctx, c.which, c.page) : this.help()),
@@ -126,6 +130,41 @@ export class AlertCommands {
   /** An alert command built without text (Discord's options): answered as typed, a saved one saying how it is typed. */
   run(ctx: AlertContext, command: AlertCommand): Promise<Reply> {
     return this.commands.runBuilt(ctx, command);
+  }
+
+  /**
+   * The alert numbered `number` here (or the person's own), as an edit form is filled from it; or, when this person
+   * may not change it, why not. By `id` (the Home tab's buttons): any alert of the asker's team, in whichever channel.
+   */
+  async existing(
+    ctx: AlertContext,
+    ref: { number: number; to?: 'me' } | { id: number },
+  ): Promise<{ order: ExistingAlert; channel: string } | Reply> {
+    let channel = ctx.channel;
+    let number: number;
+    let to = 'to' in ref ? ref.to : undefined;
+    if ('id' in ref) {
+      const found = await this.o.repo.byId(ref.id);
+      if (!found || teamOf(found.channel) !== teamOf(ctx.channel))
+        return ephemeral('That alert is gone. See `/alerts list`.');
+      channel = found.channel;
+      number = found.number;
+      to = personIn(found.channel) !== undefined ? 'me' : undefined;
+    } else number = ref.number;
+    const row = await this.changeable({ ...ctx, channel }, number, to);
+    if (!('id' in row)) return row;
+    const saved = decodeSavedQuery(row.query);
+    if (!saved)
+      return ephemeral(`Alert #${number} was saved by an older version of Manzil I can't read: save it again instead.`);
+    const order: ExistingAlert = {
+      kind: 'alert',
+      number,
+      ...(to === 'me' ? { to } : {}),
+      query: saved.query,
+      area: saved.location,
+      every: frequencyText(frequencyFrom(row.schedule)),
+    };
+    return { order, channel };
   }
 
   /** `/alerts add <search>`: the same language as the search commands. */
@@ -171,6 +210,7 @@ export class AlertCommands {
     typed?: string,
     to?: 'me',
     frequency: Frequency = INSTANT,
+    replacing?: AlertRow,
   ): Promise<Reply> {
     const target = to === 'me' ? personalTarget(ctx.channel, ctx.user) : ctx.channel;
     const where = to === 'me' ? 'of yours' : 'in this channel';
@@ -217,6 +257,9 @@ export class AlertCommands {
       },
       this.o.limits,
     );
+    // An edit that kept the search changes only how often it posts.
+    if (!created.ok && created.reason === 'duplicate' && created.existing.id === replacing?.id)
+      return this.edit(ctx, replacing.number, frequencyText(frequency), to);
     if (!created.ok && created.reason === 'duplicate') {
       const n = created.existing.number;
       return ephemeral(
@@ -232,7 +275,12 @@ export class AlertCommands {
         created.reason === 'channel' ? this.o.limits.perChannel : this.o.limits.perOwner,
       );
     const row = created.row;
-    this.o.logger.info('alert saved', {
+    // An edit is the new search saved, then the old one removed: a new number, and a first look of its own, so what the
+    // new search finds today is not posted as new (what the channel was posted stays, so nothing comes twice).
+    if (replacing) await this.o.repo.remove(replacing.id);
+    const was = replacing ? `Alert #${replacing.number} changed: it is now ` : 'Saved as ';
+    this.o.logger.info(replacing ? 'alert replaced' : 'alert saved', {
+      ...(replacing ? { replaced: replacing.id } : {}),
       search: row.id,
       channel: ctx.channel,
       user: ctx.user,
@@ -279,10 +327,10 @@ export class AlertCommands {
       : "I'll post new listings here as they appear";
     if (to === 'me') {
       // Said to the person alone: no one else in the channel learns what they watch.
-      const mine = `Saved as your alert #${row.number} (to me): ${summary}. I'll send new listings to your direct messages with me as they appear; ${matching}. Checked ${this.o.schedule}; only you see it in \`/alerts list\`.`;
+      const mine = `${was}your alert #${row.number} (to me): ${summary}. I'll send new listings to your direct messages with me as they appear; ${matching}. Checked ${this.o.schedule}; only you see it in \`/alerts list\`.`;
       return ephemeral(mine);
     }
-    const text = `Saved as alert #${row.number}: ${summary}. ${how}; ${matching}. Checked ${this.o.schedule}; see \`/alerts list\`.`;
+    const text = `${was}alert #${row.number}: ${summary}. ${how}; ${matching}. Checked ${this.o.schedule}; see \`/alerts list\`.`;
     return { text, blocks: [{ kind: 'text', text }] };
   }
 
@@ -361,12 +409,54 @@ export class AlertCommands {
     return row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
   }
 
-  /** `/alerts edit 3 daily at 9:00`, `/alerts edit 3 instant`: how often it posts. */
-  private async edit(ctx: AlertContext, number: number, words: string): Promise<Reply> {
-    const row = await this.o.repo.byNumber(ctx.channel, number);
-    if (!row) return ephemeral(`There is no alert #${number} in this channel. See \`/alerts list\`.`);
-    if (!(await this.mayChange(ctx, row)))
+  /** An alert's search parsed already (a form's), with how often in words. */
+  private saveSpec(
+    ctx: AlertContext,
+    spec: { query: Query; area?: { id: number; name: string }; every?: string },
+    to?: 'me',
+    replacing?: AlertRow,
+  ): Promise<Reply> {
+    const every = spec.every === undefined ? undefined : parseFrequency(spec.every);
+    if (every && !every.ok) return Promise.resolve(ephemeral(every.error));
+    const current = replacing ? frequencyFrom(replacing.schedule) : INSTANT;
+    return this.save(ctx, spec.query, spec.area, undefined, to, every?.frequency ?? current, replacing);
+  }
+
+  /** The alert numbered `number` here (or the person's own), when they may change it; else why not. */
+  private async changeable(ctx: AlertContext, number: number, to?: 'me'): Promise<AlertRow | Reply> {
+    const row = await this.o.repo.byNumber(to === 'me' ? personalTarget(ctx.channel, ctx.user) : ctx.channel, number);
+    if (!row)
+      return ephemeral(
+        to === 'me'
+          ? `You have no alert of your own numbered ${number}. See \`/alerts list\`.`
+          : `There is no alert #${number} in this channel. See \`/alerts list\`.`,
+      );
+    if (to !== 'me' && !(await this.mayChange(ctx, row)))
       return ephemeral(`Only the person who saved alert #${number}, or a workspace or server admin, can edit it.`);
+    return row;
+  }
+
+  /** `/alerts edit 3 rent marina 2br daily at 9:00`, an edit form: the whole search (and how often) replaced. */
+  private async replace(ctx: AlertContext, number: number, spec: AlertSpec, to?: 'me'): Promise<Reply> {
+    const row = await this.changeable(ctx, number, to);
+    if (!('id' in row)) return row;
+    if (!('search' in spec)) return this.saveSpec(ctx, spec, to, row);
+    const said = readFrequency(spec.search);
+    if (!said.ok) return ephemeral(said.error);
+    const parsed = parseCommand(said.rest);
+    if (!parsed.ok) {
+      // Neither how often nor a search: both are what an edit takes.
+      const often = parseFrequency(spec.search);
+      return ephemeral(often.ok ? parsed.error : `${often.error} Or give its whole search: \`/alerts edit ${number} rent marina 2br under 150k\`.`);
+    }
+    const frequency = said.frequency ?? frequencyFrom(row.schedule);
+    return this.save(ctx, parsed.query, undefined, spec.search, to, frequency, row);
+  }
+
+  /** `/alerts edit 3 daily at 9:00`, `/alerts edit 3 instant`: how often it posts. */
+  private async edit(ctx: AlertContext, number: number, words: string, to?: 'me'): Promise<Reply> {
+    const row = await this.changeable(ctx, number, to);
+    if (!('id' in row)) return row;
     const parsed = parseFrequency(words);
     if (!parsed.ok) return ephemeral(parsed.error);
     const f = parsed.frequency;
