@@ -9,6 +9,7 @@ import type { ChatCore, SlackInstallations, TrackRequest } from '../../src/ports
 import type { Logger } from '../../src/log.js';
 import { SlackAdmins } from './admins.js';
 import { installationStore, installedClients } from './installations.js';
+import { registerForms } from './forms.js';
 import { registerListeners, registerUninstall } from './listeners.js';
 import { refuseOrgWideInstall } from './org-install.js';
 import { SlackPoster, postingClient, singleClient, type SlackClients } from './poster.js';
@@ -157,6 +158,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   });
   const clients = slackClients({ ...options, installations: options.oauth?.installations });
   const admins = new SlackAdmins(clients, warn, options.adminCacheMs);
+  registerForms(app, { bot: options.bot, admins, logger: log, track: options.track ?? ((work) => work()) });
   registerListeners(app, options.bot, admins, clients, log, options.track);
   if (options.oauth) registerUninstall(app, options.oauth.installations, log);
   app.error(async (error) => {
