@@ -158,5 +158,6 @@ export function guardBot(bot: ChatCore, lifecycle: Lifecycle): ChatCore {
     suggestLocations: (req) => guard(() => bot.suggestLocations(req), []),
     immediateReply: (req) => bot.immediateReply(req),
     describe: (text, location) => bot.describe(text, location),
+    orderForm: (req) => guard(() => bot.orderForm(req), { ok: false, reply: refusal }),
   };
 }

@@ -14,37 +14,37 @@ import {
 } from '../query/index.js';
 import { runLeased } from '../jobs/index.js';
 import type { AlertsRepo, LeaseRepo, OutboxRepo, AlertRow } from '../store/index.js';
-import type { Block, Reply } from '../views/model.js';
+import type { Reply } from '../views/model.js';
 import { ephemeral, limitReached, StandingOrderCommands, type OrderContext } from '../standing-orders/commands.js';
 import { foldSameFlats } from '../views/same-flat.js';
-import type { AlertCommand } from '../ports/order-command.js';
+import type { AlertCommand, AlertSpec } from '../ports/order-command.js';
 import { personalTarget, personIn } from '../ports/channel.js';
 import { ALERTS_HELP, ALERT_LANGUAGE } from './language.js';
 import type { OrderChanges } from '../standing-orders/changes.js';
 import type { HomeSource } from '../standing-orders/home.js';
 import { alertHomeItems } from './home.js';
-import { listingsByWords, postedQueryOf } from './channel.js';
+import { listingsByWords } from './channel.js';
 import { compare } from './compare.js';
-import { renderDelivery, decodePayload } from './messages.js';
 import type { AlertsApi } from './contracts.js';
 import { fetchListings } from './fetch.js';
 import { impossibleIn } from './impossible.js';
 import { lifecycleKey, lifecycleText, readLifecycle } from './lifecycle.js';
 import { historyLine } from './history.js';
-import { deliveriesFor } from './plan.js';
-import { frequencyFrom, frequencyText, INSTANT, isSummary, readFrequency, type Frequency } from './frequency.js';
+import {
+  frequencyFrom,
+  frequencyText,
+  INSTANT,
+  isSummary,
+  parseFrequency,
+  readFrequency,
+  type Frequency,
+} from './frequency.js';
 import { describeSchedule, matchingToday, withoutPage } from './command-words.js';
 import { shortDate } from '../standing-orders/schedule.js';
 import { POLL_JOB } from './poller.js';
 import { AlertSettings } from './settings.js';
-import {
-  canonicalParams,
-  decodeSavedQuery,
-  encodeSavedQuery,
-  notAlertable,
-  paramsKey,
-  type SavedQuery,
-} from './saved-query.js';
+import { previewAlert } from './preview.js';
+import { canonicalParams, encodeSavedQuery, notAlertable, paramsKey, type SavedQuery } from './saved-query.js';
 
 /** Who typed, where, and whether they administer it. */
 export type AlertContext = OrderContext;
@@ -94,8 +94,7 @@ export class AlertCommands {
       logKey: 'search',
       repo: o.repo,
       logger: o.logger,
-      add: (ctx, c) =>
-        'search' in c ? this.add(ctx, c.search, c.to) : this.save(ctx, c.query, c.area, undefined, c.to),
+      add: (ctx, c) => ('search' in c ? this.add(ctx, c.search, c.to) : this.saveSpec(ctx, c, c.to)),
       describe: (row, ctx) => this.describe(row, ctx),
       listNotes: (ctx, rows) => this.listNotes(ctx, rows),
       listFooter: 'Manage: `/alerts pause <n>`, `/alerts resume <n>`, `/alerts remove <n>`, `/alerts test <n>`',
@@ -103,9 +102,14 @@ export class AlertCommands {
       resume: (row) => this.resume(row),
       title: (row) => row.summary,
       resumeAll: (ctx) => this.releaseHeld(ctx),
-      inspect: { test: (row) => this.test(row) },
+      inspect: { test: (row) => previewAlert({ ...this.o, now: () => this.now }, row) },
       extra: {
-        edit: (ctx, c) => (c.sub === 'edit' ? this.settings.edit(ctx, c.number, c.every, c.to === 'me') : this.help()),
+        edit: (ctx, c) =>
+          c.sub !== 'edit'
+            ? this.help()
+            : 'alert' in c
+              ? this.replace(ctx, c.number, c.alert, c.to)
+              : this.settings.edit(ctx, c.number, c.every, c.to === 'me'),
         quiet: (ctx, c) => (c.sub === 'quiet' ? this.settings.quiet(ctx, c.hours) : this.help()),
         timezone: (ctx, c) => (c.sub === 'timezone' ? this.settings.timezone(ctx, c.zone) : this.help()),
         more: (ctx, c) => (c.sub === 'more' ? this.settings.more(ctx, c.which, c.page) : this.help()),
@@ -145,6 +149,11 @@ export class AlertCommands {
       locate: (id) => o.repo.byId(id),
       run: (ctx, command) => (command.kind === 'alert' ? this.run(ctx, command) : this.help()),
     };
+  }
+
+  /** The alert an edit form is filled from (./settings.ts). */
+  existing(ctx: AlertContext, ref: { number: number; to?: 'me' } | { id: number }) {
+    return this.settings.existing(ctx, ref);
   }
 
   /** `/alerts add <search>`: the same language as the search commands. */
@@ -194,6 +203,7 @@ export class AlertCommands {
     to?: 'me',
     frequency: Frequency = INSTANT,
     lifecycle = '',
+    replacing?: AlertRow,
   ): Promise<Reply> {
     const target = to === 'me' ? personalTarget(ctx.channel, ctx.user) : ctx.channel;
     const where = to === 'me' ? 'of yours' : 'in this channel';
@@ -242,6 +252,9 @@ export class AlertCommands {
       },
       this.o.limits,
     );
+    // An edit that kept the search changes only how often it posts.
+    if (!created.ok && created.reason === 'duplicate' && created.existing.id === replacing?.id)
+      return this.settings.edit(ctx, replacing.number, frequencyText(frequency), to === 'me');
     if (!created.ok && created.reason === 'duplicate') {
       const n = created.existing.number;
       return ephemeral(
@@ -257,7 +270,12 @@ export class AlertCommands {
         created.reason === 'channel' ? this.o.limits.perChannel : this.o.limits.perOwner,
       );
     const row = created.row;
-    this.o.logger.info('alert saved', {
+    // An edit is the new search saved, then the old one removed: a new number, and a first look of its own, so what the
+    // new search finds today is not posted as new (what the channel was posted stays, so nothing comes twice).
+    if (replacing) await this.o.repo.remove(replacing.id);
+    const was = replacing ? `Alert #${replacing.number} changed: it is now ` : 'Saved as ';
+    this.o.logger.info(replacing ? 'alert replaced' : 'alert saved', {
+      ...(replacing ? { replaced: replacing.id } : {}),
       search: row.id,
       channel: ctx.channel,
       user: ctx.user,
@@ -305,10 +323,10 @@ export class AlertCommands {
       : "I'll post new listings here as they appear";
     if (to === 'me') {
       // Said to the person alone: no one else in the channel learns what they watch.
-      const mine = `Saved as your alert #${row.number} (to me): ${summary}. I'll send new listings to your direct messages with me as they appear; ${matching}. Checked ${this.o.schedule}; only you see it in \`/alerts list\`.`;
+      const mine = `${was}your alert #${row.number} (to me): ${summary}. I'll send new listings to your direct messages with me as they appear; ${matching}. Checked ${this.o.schedule}; only you see it in \`/alerts list\`.`;
       return ephemeral(mine);
     }
-    const text = `Saved as alert #${row.number}: ${summary}. ${how}; ${matching}. Checked ${this.o.schedule}; see \`/alerts list\`.`;
+    const text = `${was}alert #${row.number}: ${summary}. ${how}; ${matching}. Checked ${this.o.schedule}; see \`/alerts list\`.`;
     return { text, blocks: [{ kind: 'text', text }] };
   }
 
@@ -370,6 +388,49 @@ export class AlertCommands {
     return Promise.resolve(ephemeral(ALERTS_HELP));
   }
 
+  /** An alert's search parsed already (a form's), with how often in words. */
+  private saveSpec(
+    ctx: AlertContext,
+    spec: { query: Query; area?: { id: number; name: string }; every?: string },
+    to?: 'me',
+    replacing?: AlertRow,
+  ): Promise<Reply> {
+    const every = spec.every === undefined ? undefined : parseFrequency(spec.every);
+    if (every && !every.ok) return Promise.resolve(ephemeral(every.error));
+    const current = replacing ? frequencyFrom(replacing.schedule) : INSTANT;
+    return this.save(
+      ctx,
+      spec.query,
+      spec.area,
+      undefined,
+      to,
+      every?.frequency ?? current,
+      replacing?.lifecycle ?? '',
+      replacing,
+    );
+  }
+
+  /** `/alerts edit 3 rent marina 2br daily at 9:00`, an edit form: the whole search (and how often) replaced. */
+  private async replace(ctx: AlertContext, number: number, spec: AlertSpec, to?: 'me'): Promise<Reply> {
+    const row = await this.settings.changeable(ctx, number, to);
+    if (!('id' in row)) return row;
+    if (!('search' in spec)) return this.saveSpec(ctx, spec, to, row);
+    const said = readFrequency(spec.search);
+    if (!said.ok) return ephemeral(said.error);
+    const parsed = parseCommand(said.rest);
+    if (!parsed.ok) {
+      // Neither how often nor a search: both are what an edit takes.
+      const often = parseFrequency(spec.search);
+      return ephemeral(
+        often.ok
+          ? parsed.error
+          : `${often.error} Or give its whole search: \`/alerts edit ${number} rent marina 2br under 150k\`.`,
+      );
+    }
+    const frequency = said.frequency ?? frequencyFrom(row.schedule);
+    return this.save(ctx, parsed.query, undefined, spec.search, to, frequency, row.lifecycle, row);
+  }
+
   /** `/alerts resume` alone, in a channel held because it could not receive: try it again now. */
   private async releaseHeld(ctx: AlertContext): Promise<Reply | undefined> {
     if (!this.o.outbox || !(await this.o.outbox.heldChannel(ctx.channel))) return undefined;
@@ -388,41 +449,6 @@ export class AlertCommands {
     }
     await this.o.repo.setPaused(row.id, false);
     return ephemeral(`Resumed alert #${row.number} (${row.summary}).`);
-  }
-
-  /** Checks a saved search now and shows what would be posted, posting and recording nothing. */
-  private async test(row: AlertRow): Promise<Reply> {
-    const saved = decodeSavedQuery(row.query);
-    if (!saved)
-      return ephemeral(
-        `Alert #${row.number} was saved by an older version of Manzil I can't read. Remove it and save the search again.`,
-      );
-    const seen = await this.o.repo.seen(row.id);
-    const seenIds = new Set(seen.map((s) => s.propertyId));
-    const fetched = await fetchListings(this.o.api, saved.query.operation, canonicalParams(saved), this.o, (records) =>
-      records.every((r) => !seenIds.has(r.property_id)),
-    );
-    const listings = listingsByWords(fetched.listings)(row.words);
-    const primed = row.primedAt !== null;
-    // What the channel was posted (by its other alerts) is not posted again by this one (channel.ts), so not previewed
-    // either.
-    const channel = await this.o.repo.postedIn({
-      service: row.service,
-      channels: [row.channel],
-      ...postedQueryOf(listings),
-    });
-    const cmp = compare(seen, listings, { primed, priceDropPct: this.o.priceDropPct, channel });
-    const messages = deliveriesFor(row, cmp, 5, this.now)
-      .map((d) => decodePayload(d.payload))
-      .filter((p) => p !== undefined);
-    const head = !primed
-      ? `Alert #${row.number} has not had its first look yet: that look records the ${listings.length} listings there are and posts nothing.`
-      : messages.length === 0
-        ? `Nothing new for alert #${row.number} since the last check (${listings.length} listings looked at). Nothing was posted.`
-        : `Alert #${row.number} would post ${messages.length} message${messages.length === 1 ? '' : 's'} now. This is a preview: nothing was posted.`;
-    const blocks: Block[] = [{ kind: 'text', text: head }];
-    for (const p of messages) blocks.push({ kind: 'divider' }, ...(await renderDelivery(p)).blocks);
-    return { text: head, blocks, ephemeral: true };
   }
 }
 

@@ -1,8 +1,9 @@
 // The words of `/alerts`, both ways (src/standing-orders/language.ts holds what every kind shares): what `add` takes
 // is a search in the command language, kept as typed; a search already parsed reads back as its canonical text.
-import { personalWords, type AlertCommand } from '../ports/order-command.js';
+import { personalWords, type AlertCommand, type AlertSpec } from '../ports/order-command.js';
 import { formatQuery } from '../query/index.js';
 import { orderText, parseOrder, type OrderLanguage, type OwnWords, type Refused } from '../standing-orders/language.js';
+import { parseFrequency } from './frequency.js';
 
 export const ALERTS_HELP = [
   'Alerts post new listings for a saved search to this channel, once each:',
@@ -11,6 +12,7 @@ export const ALERTS_HELP = [
   '`/alerts add rent marina 2br daily at 9:00` (or `weekly on sunday at 8:00`): one summary a day or a week instead',
   '`/alerts add rent marina 2br with back on market` (or `with gone`, `with back on market and gone`): also tell me when a listing comes back after being gone, or goes (let, sold or withdrawn)',
   '`/alerts edit 2 weekly on sunday at 8:00`, `/alerts edit 2 instant`: change how often it posts (`/alerts edit me 1 daily at 8:00`: your own)',
+  '`/alerts edit 2 rent marina 2br under 150k daily at 9:00`: change its whole search (Slack and Discord: `/alerts new` opens a form)',
   '`/alerts more 2`: the rest of its last summary',
   '`/alerts list`: the alerts of this channel, numbered, and your own ones ("to me")',
   '`/alerts pause 2`, `/alerts resume 2`, `/alerts remove 2`: only whoever saved it, or an admin (`/alerts pause me 1`: your own)',
@@ -21,20 +23,39 @@ export const ALERTS_HELP = [
 
 const which = (noun: string) => `Which alert? Give its number: \`/alerts ${noun} 2\` (see \`/alerts list\`).`;
 
-/** `edit 3 daily at 9:00`, `edit me 2 instant` (the person's own): the number, then how often as typed (./frequency.ts). */
+/** An alert's search as typed: the search, or one parsed with how often after it. */
+const specText = (spec: AlertSpec): string =>
+  'search' in spec
+    ? spec.search.trim()
+    : [formatQuery(spec.area ? { ...spec.query, location: spec.area.name } : spec.query), spec.every ?? '']
+        .filter(Boolean)
+        .join(' ');
+
+/**
+ * `edit 3 daily at 9:00`: the number, then how often as typed (read by ./frequency.ts when run); `edit 3 rent marina
+ * 2br daily at 9:00`: the whole search replaced. `edit me 3 …`: the person's own alert.
+ */
 const EDIT: OwnWords<AlertCommand> = {
   parse: (arg) => {
     const m = /^(me\s+)?#?(\d{1,6})(?:\s+(.*))?$/i.exec(arg.trim());
     if (!m) return { refused: which('edit') };
-    const ref = `${m[1] ? 'me ' : ''}${m[2]}`;
-    const every = (m[3] ?? '').trim();
-    if (every === '')
+    const n = m[2]!;
+    const ref = `${m[1] ? 'me ' : ''}${n}`;
+    const rest = (m[3] ?? '').trim();
+    if (rest === '')
       return {
-        refused: `How often should alert #${m[2]} post? For example \`/alerts edit ${ref} daily at 9:00\` or \`/alerts edit ${ref} instant\`.`,
+        refused: `How often should alert #${n} post? For example \`/alerts edit ${ref} daily at 9:00\` or \`/alerts edit ${ref} instant\`.`,
       };
-    return { kind: 'alert', sub: 'edit', number: Number(m[2]), every, ...(m[1] ? { to: 'me' as const } : {}) };
+    const mine = m[1] ? { to: 'me' as const } : {};
+    // Words that are only how often change only that; anything else is the alert's new search.
+    if (parseFrequency(rest).ok) return { kind: 'alert', sub: 'edit', number: Number(n), every: rest, ...mine };
+    return { kind: 'alert', sub: 'edit', number: Number(n), alert: { search: rest }, ...mine };
   },
-  text: (c) => (c.sub === 'edit' ? `${c.to === 'me' ? 'me ' : ''}${c.number} ${c.every}` : ''),
+  text: (c) => {
+    if (c.sub !== 'edit') return '';
+    const me = c.to === 'me' ? 'me ' : '';
+    return `${me}${c.number} ${'alert' in c ? specText(c.alert) : c.every}`;
+  },
 };
 
 const QUIET: OwnWords<AlertCommand> = {
@@ -75,9 +96,7 @@ export const ALERT_LANGUAGE: OrderLanguage<AlertCommand> = {
     },
     text: (c) => {
       if (c.sub !== 'add') return '';
-      const me = c.to === 'me' ? 'me ' : '';
-      if ('search' in c) return `${me}${c.search.trim()}`;
-      return `${me}${formatQuery(c.area ? { ...c.query, location: c.area.name } : c.query)}`;
+      return `${c.to === 'me' ? 'me ' : ''}${specText(c)}`;
     },
   },
   inspect: ['test'],

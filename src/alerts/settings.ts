@@ -2,13 +2,23 @@
 // (`/alerts edit 3 daily at 9:00`, `edit me 2 instant`), a channel's quiet hours and time zone, and the rest of a
 // summary (`/alerts more 3`).
 import type { Logger } from '../log.js';
-import { personalTarget } from '../ports/channel.js';
+import { personalTarget, personIn, teamOf } from '../ports/channel.js';
+import type { ExistingAlert } from '../ports/order-command.js';
+import { decodeSavedQuery } from './saved-query.js';
 import { ephemeral, type OrderContext } from '../standing-orders/commands.js';
 import { DAYS, shortDate } from '../standing-orders/schedule.js';
 import type { AlertRow, AlertsRepo, OutboxRepo } from '../store/index.js';
 import type { Reply } from '../views/model.js';
 import { capital, knownZone, moreReply } from './command-words.js';
-import { frequencyFrom, isSummary, nextDue, parseFrequency, parseQuiet, type Frequency } from './frequency.js';
+import {
+  frequencyFrom,
+  frequencyText,
+  isSummary,
+  nextDue,
+  parseFrequency,
+  parseQuiet,
+  type Frequency,
+} from './frequency.js';
 
 export interface AlertSettingsOptions {
   repo: AlertsRepo;
@@ -49,19 +59,61 @@ export class AlertSettings {
     return row.owner === ctx.user || (await ctx.isAdmin?.().catch(() => false)) === true;
   }
 
-  /** `/alerts edit 3 daily at 9:00`, `/alerts edit 3 instant`: how often it posts; `mine`: the asker's own alert. */
-  async edit(ctx: OrderContext, number: number, words: string, mine = false): Promise<Reply> {
+  /**
+   * The alert numbered `number` here (or the person's own), as an edit form is filled from it; or, when this person
+   * may not change it, why not. By `id` (the Home tab's buttons): any alert of the asker's team, in whichever channel.
+   */
+  async existing(
+    ctx: OrderContext,
+    ref: { number: number; to?: 'me' } | { id: number },
+  ): Promise<{ order: ExistingAlert; channel: string } | Reply> {
+    let channel = ctx.channel;
+    let number: number;
+    let to = 'to' in ref ? ref.to : undefined;
+    if ('id' in ref) {
+      const found = await this.o.repo.byId(ref.id);
+      if (!found || teamOf(found.channel) !== teamOf(ctx.channel))
+        return ephemeral('That alert is gone. See `/alerts list`.');
+      channel = found.channel;
+      number = found.number;
+      to = personIn(found.channel) !== undefined ? 'me' : undefined;
+    } else number = ref.number;
+    const row = await this.changeable({ ...ctx, channel }, number, to);
+    if (!('id' in row)) return row;
+    const saved = decodeSavedQuery(row.query);
+    if (!saved)
+      return ephemeral(`Alert #${number} was saved by an older version of Manzil I can't read: save it again instead.`);
+    const order: ExistingAlert = {
+      kind: 'alert',
+      number,
+      ...(to === 'me' ? { to } : {}),
+      query: saved.query,
+      area: saved.location,
+      every: frequencyText(frequencyFrom(row.schedule)),
+    };
+    return { order, channel };
+  }
+
+  /** The alert numbered `number` here (or the asker's own), when they may change it; else why not. */
+  async changeable(ctx: OrderContext, number: number, to?: 'me'): Promise<AlertRow | Reply> {
     // `me 2`: found in the asker's own target (their DMs), which only they reach.
-    const target = mine ? personalTarget(ctx.channel, ctx.user) : ctx.channel;
-    const row = await this.o.repo.byNumber(target, number);
+    const mine = to === 'me';
+    const row = await this.o.repo.byNumber(mine ? personalTarget(ctx.channel, ctx.user) : ctx.channel, number);
     if (!row)
       return ephemeral(
         mine
           ? `You have no alert #${number} of your own. See \`/alerts list\`.`
           : `There is no alert #${number} in this channel. See \`/alerts list\`.`,
       );
-    if (!(await this.mayChange(ctx, row)))
+    if (!mine && !(await this.mayChange(ctx, row)))
       return ephemeral(`Only the person who saved alert #${number}, or a workspace or server admin, can edit it.`);
+    return row;
+  }
+
+  /** `/alerts edit 3 daily at 9:00`, `/alerts edit 3 instant`: how often it posts; `mine`: the asker's own alert. */
+  async edit(ctx: OrderContext, number: number, words: string, mine = false): Promise<Reply> {
+    const row = await this.changeable(ctx, number, mine ? 'me' : undefined);
+    if (!('id' in row)) return row;
     const parsed = parseFrequency(words);
     if (!parsed.ok) return ephemeral(parsed.error);
     const f = parsed.frequency;

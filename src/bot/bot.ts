@@ -14,9 +14,18 @@ import { pickArea, press } from './pipeline/press.js';
 import { LastResults } from './last-result.js';
 import { privately, type Stages } from './pipeline/stages.js';
 import { describe, understand } from './pipeline/understand.js';
-import { encodeLocationOption } from './requests.js';
+import { encodeLocationOption, requester } from './requests.js';
 import { SearchRunner } from './search.js';
-import type { ActionRequest, BotOptions, CommandRequest, PickRequest, SuggestOption, SuggestRequest } from './types.js';
+import type {
+  ActionRequest,
+  BotOptions,
+  CommandRequest,
+  FormFill,
+  FormRequest,
+  PickRequest,
+  SuggestOption,
+  SuggestRequest,
+} from './types.js';
 
 export type { ServiceCaller } from './search.js';
 export type { BotOptions } from './types.js';
@@ -107,6 +116,25 @@ export class Bot {
   /** How a command would be understood, in one line, without running it (pipeline/understand.ts). */
   async describe(text: string, location?: string): Promise<string | undefined> {
     return describe(this.options.locations, this.options.logger, text, location);
+  }
+
+  /** The order an edit form is filled from (src/forms reads it into fields), or why there is none. Never throws. */
+  async orderForm(req: FormRequest): Promise<FormFill> {
+    const ref = newRequestId();
+    const log = this.options.logger.child({ req: ref, user: req.user, channel: req.channel, action: 'form' });
+    const who = requester(req);
+    try {
+      const { alerts, digests } = this.options;
+      const found =
+        req.kind === 'alert'
+          ? await alerts?.existing(who, req.order)
+          : await digests?.existing(who, 'id' in req.order ? req.order : { number: req.order.number });
+      if (!found) return { ok: false, reply: privately(`${req.kind === 'alert' ? 'Alerts' : 'Digests'} are off here.`) };
+      if ('order' in found) return { ok: true, existing: found.order, channel: found.channel };
+      return { ok: false, reply: this.finish(found) };
+    } catch (e) {
+      return { ok: false, reply: this.failure(e, log, ref) };
+    }
   }
 
   /** Fetches one service page of a search; writes no state. */

@@ -17,6 +17,19 @@ export {
   type TrackRequest,
 } from './types.js';
 export type { Reply } from '../views/model.js';
+// The forms of alerts and digests (pure): their fields into an OrderCommand, an order back into them, its typed text.
+export {
+  ALERT_TYPES,
+  commandText,
+  formConfirmation,
+  fromOrder,
+  toAlertOrder,
+  toDigestOrder,
+  type AlertField,
+  type AlertFormValues,
+  type DigestField,
+  type DigestFormValues,
+} from '../forms/index.js';
 // The delivery port lives in src/ports; re-exported while adapters move to it.
 export { PostFailure, type ChatPoster } from '../ports/index.js';
 // The slash commands (one list for help, Slack's manifest and Discord's definitions): pure data, for the adapters.

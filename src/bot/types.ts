@@ -3,7 +3,7 @@ import type { OperationName } from '../api/operations.js';
 import type { LocationResolver } from '../locations/index.js';
 import type { Logger } from '../log.js';
 import { scopeOf } from '../ports/channel.js';
-import type { AlertCommand, DigestCommand } from '../ports/order-command.js';
+import type { AlertCommand, DigestCommand, ExistingAlert, ExistingDigest } from '../ports/order-command.js';
 import type { KnownPage } from '../market/types.js';
 import type { ValueAsk, ValueEstimate } from '../market/value.js';
 import type { CompareAsk, Query } from '../query/index.js';
@@ -14,6 +14,8 @@ import type { ServiceCaller } from './search.js';
 export type {
   ActionRequest,
   CommandRequest,
+  FormFill,
+  FormRequest,
   PickRequest,
   SuggestOption,
   SuggestRequest,
@@ -49,6 +51,11 @@ export interface AlertsPort {
   handle(who: AlertRequester, text: string): Promise<Reply>;
   /** The same commands built without text (Discord's options). */
   run(who: AlertRequester, command: AlertCommand): Promise<Reply>;
+  /** An alert as its edit form is filled from it, and the channel it is run in; or why this person cannot edit it. */
+  existing(
+    who: AlertRequester,
+    ref: { number: number; to?: 'me' } | { id: number },
+  ): Promise<{ order: ExistingAlert; channel: string } | Reply>;
   /** "Save as alert" under a search reply; "Save for me" (`to: 'me'`): to the person's direct messages. */
   save(
     who: AlertRequester,
@@ -70,6 +77,8 @@ export interface DigestsPort {
   handle(who: AlertRequester, text: string): Promise<Reply>;
   /** The same commands built without text (Discord's options). */
   run(who: AlertRequester, command: DigestCommand): Promise<Reply>;
+  /** A digest as its edit form is filled from it, and the channel it is run in; or why this person cannot edit it. */
+  existing(who: AlertRequester, ref: { number: number } | { id: number }): Promise<{ order: ExistingDigest; channel: string } | Reply>;
 }
 
 /** `/compare`, as the bot reaches it (src/compare implements it; absent when market data is not wired). */

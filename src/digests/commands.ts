@@ -4,15 +4,16 @@ import { formatDistanceStrict } from 'date-fns';
 import type { LocationResolver } from '../locations/index.js';
 import type { Logger } from '../log.js';
 import type { DigestRepo, DigestRow } from '../store/index.js';
+import { teamOf } from '../ports/channel.js';
 import type { Reply } from '../views/model.js';
 import { ephemeral, limitReached, StandingOrderCommands, type OrderContext } from '../standing-orders/commands.js';
 import { decodeAreas, decodeSchedule, type FollowedArea } from './codec.js';
-import type { DigestCommand, DigestWhen } from '../ports/order-command.js';
+import type { DigestCommand, DigestWhen, ExistingDigest } from '../ports/order-command.js';
 import { DIGEST_HELP, DIGEST_LANGUAGE } from './language.js';
 import type { OrderChanges } from '../standing-orders/changes.js';
 import type { HomeSource } from '../standing-orders/home.js';
 import { digestHomeItems } from './home.js';
-import { describeSchedule, nextSlot, scheduleOf, shortDate } from '../standing-orders/schedule.js';
+import { DAYS, describeSchedule, nextSlot, scheduleOf, shortDate } from '../standing-orders/schedule.js';
 
 /** Who typed, where, and whether they administer it. */
 export type DigestContext = OrderContext;
@@ -57,7 +58,10 @@ export class DigestCommands {
         decodeAreas(row.areas)
           .map((p) => p.name)
           .join(', '),
-      extra: { now: (ctx, c) => this.postNow(ctx, 'areas' in c ? c.areas : []) },
+      extra: {
+        now: (ctx, c) => this.postNow(ctx, 'areas' in c ? c.areas : []),
+        edit: (ctx, c) => (c.sub === 'edit' ? this.edit(ctx, c.number, c.areas, c.when) : this.add(ctx, [], {})),
+      },
       changes: o.changes,
     });
   }
@@ -122,7 +126,45 @@ export class DigestCommands {
     return { areas };
   }
 
-  private async add(ctx: DigestContext, names: readonly string[], when: DigestWhen): Promise<Reply> {
+  /**
+   * The digest numbered `number` here as an edit form is filled from it, or why this person cannot change it. By `id`
+   * (the Home tab's buttons): any digest of the asker's team, in whichever channel.
+   */
+  async existing(
+    ctx: DigestContext,
+    ref: { number: number } | { id: number },
+  ): Promise<{ order: ExistingDigest; channel: string } | Reply> {
+    const byId = 'id' in ref ? await this.o.repo.byId(ref.id) : undefined;
+    if ('id' in ref && (!byId || teamOf(byId.channel) !== teamOf(ctx.channel)))
+      return ephemeral('That digest is gone. See `/digest list`.');
+    const channel = byId?.channel ?? ctx.channel;
+    const number = byId?.number ?? ('number' in ref ? ref.number : 0);
+    const row = byId ?? (await this.o.repo.byNumber(channel, number));
+    if (!row) return ephemeral(`There is no digest #${number} in this channel. See \`/digest list\`.`);
+    if (row.owner !== ctx.user && (await ctx.isAdmin?.().catch(() => false)) !== true)
+      return ephemeral(`Only the person who added digest #${number}, or a workspace or server admin, can edit it.`);
+    const s = decodeSchedule(row.schedule);
+    const time = s ? { time: s.time } : {};
+    const day = s?.every === 'week' ? { day: DAYS[s.day]! } : {};
+    const every = s?.every === 'day' || s?.every === 'month' ? s.every : 'week';
+    const when: DigestWhen = { every, ...day, ...time };
+    return { order: { kind: 'digest', number, areas: decodeAreas(row.areas).map((a) => a.name), when }, channel };
+  }
+
+  /** `/digest edit 2 …`, an edit form: the new digest added, then the old one removed (so its number changes). */
+  private async edit(ctx: DigestContext, number: number, names: readonly string[], when: DigestWhen): Promise<Reply> {
+    const old = await this.existing(ctx, { number });
+    if (!('order' in old)) return old;
+    const row = await this.o.repo.byNumber(ctx.channel, number);
+    return row ? this.add(ctx, names, when, row.id) : ephemeral(`There is no digest #${number} in this channel.`);
+  }
+
+  private async add(
+    ctx: DigestContext,
+    names: readonly string[],
+    when: DigestWhen,
+    replacing?: number,
+  ): Promise<Reply> {
     const parsed = scheduleOf(when);
     if (!parsed.ok) return ephemeral(`${parsed.error} Nothing was saved.`);
     const resolved = await this.resolveAreas(names);
@@ -144,14 +186,16 @@ export class DigestCommands {
     if (!created.ok) return limitReached({ noun: 'digest', command: '/digest' }, 'channel', this.o.limits.perChannel);
     const row = created.row;
     this.commands.changed(ctx.channel, [ctx.user]);
-    this.o.logger.info('digest saved', {
+    if (replacing !== undefined) await this.o.repo.remove(replacing);
+    this.o.logger.info(replacing === undefined ? 'digest saved' : 'digest replaced', {
       digest: row.id,
       channel: ctx.channel,
       user: ctx.user,
       areas: resolved.areas.length,
     });
     const saved = resolved.areas.map((p) => p.name).join(', ');
-    const text2 = `Saved digest #${row.number}: ${saved}, ${describeSchedule(parsed.schedule, timezone)}; the first on ${shortDate(nextRunAt, timezone)}.`;
+    const was = replacing === undefined ? 'Saved digest' : 'Digest changed: it is now digest';
+    const text2 = `${was} #${row.number}: ${saved}, ${describeSchedule(parsed.schedule, timezone)}; the first on ${shortDate(nextRunAt, timezone)}.`;
     return { text: text2, blocks: [{ kind: 'text', text: text2 }] };
   }
 

@@ -1,7 +1,7 @@
 // The interface adapters reach the core through: what a request is, and what they get back. The bot implements it;
 // the lifecycle (counting requests, refusing new ones at a stop) and the metrics wrap it, each as a plain object.
 import type { Reply } from '../views/model.js';
-import type { OrderCommand } from './order-command.js';
+import type { ExistingOrder, OrderCommand, OrderKind } from './order-command.js';
 
 /** What a platform can show in one message: the adapter says, the core lays replies out to fit. */
 export interface Surface {
@@ -87,6 +87,21 @@ export interface SuggestRequest {
   mayCall?: () => Promise<boolean>;
 }
 
+/**
+ * An edit form asked for (`/alerts edit 3` alone, the Home tab's Edit): the order by its number where it was asked, or
+ * by its id (the Home tab's buttons, where `channel` only names the person's team).
+ */
+export interface FormRequest {
+  user: string;
+  channel: string;
+  isAdmin?: () => Promise<boolean>;
+  kind: OrderKind;
+  order: { number: number; to?: 'me' } | { id: number };
+}
+
+/** The order an edit form is filled from, and the channel it is run in when submitted; or the reply why there is none. */
+export type FormFill = { ok: true; existing: ExistingOrder; channel: string } | { ok: false; reply: Reply };
+
 /** The core as every adapter sees it. */
 export interface ChatCore {
   handleCommand(req: CommandRequest): Promise<Reply>;
@@ -98,6 +113,8 @@ export interface ChatCore {
   immediateReply(req: CommandRequest): Reply | undefined;
   /** What a command would search for, in words (Discord's autocomplete of the query option). */
   describe(text: string, location?: string): Promise<string | undefined>;
+  /** The order an edit form is filled from, when this person may change it (src/forms reads it into the fields). */
+  orderForm(req: FormRequest): Promise<FormFill>;
 }
 
 /**
@@ -112,5 +129,6 @@ export function delegateTo(core: ChatCore): ChatCore {
     suggestLocations: (req) => core.suggestLocations(req),
     immediateReply: (req) => core.immediateReply(req),
     describe: (text, location) => core.describe(text, location),
+    orderForm: (req) => core.orderForm(req),
   };
 }

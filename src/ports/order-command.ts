@@ -15,8 +15,11 @@ export type SharedCommand<K extends OrderKind> =
   | { kind: K; sub: 'pause' | 'remove'; number: number; to?: 'me' }
   | { kind: K; sub: 'resume'; number?: number; to?: 'me' };
 
-/** An alert to save: a search in the command language, as typed, or one already parsed (and its area, if looked up). */
-export type AlertSpec = { search: string } | { query: Query; area?: { id: number; name: string } };
+/**
+ * An alert to save: a search in the command language, as typed (how often said at its end, if at all), or one already
+ * parsed (and its area, if looked up; a form's) with how often in the words `/alerts edit` takes (`daily at 09:00`).
+ */
+export type AlertSpec = { search: string } | { query: Query; area?: { id: number; name: string }; every?: string };
 
 /**
  * An alert's own subcommands past add and test (issue 40): how often one posts (`edit 3 daily at 9:00`, its words as
@@ -25,9 +28,22 @@ export type AlertSpec = { search: string } | { query: Query; area?: { id: number
  */
 export type AlertSettingCommand =
   | { kind: 'alert'; sub: 'edit'; number: number; every: string; to?: 'me' }
+  | AlertEditCommand
   | { kind: 'alert'; sub: 'quiet'; hours: string }
   | { kind: 'alert'; sub: 'timezone'; zone: string }
   | { kind: 'alert'; sub: 'more'; which: number | 'quiet'; page: number };
+
+/**
+ * `/alerts edit 3 rent marina 2br under 150k daily at 9:00` (and an edit form): the alert's whole search, and how often,
+ * replaced; how often is kept when not said. `to: 'me'`: the person's own alert of that number.
+ */
+export interface AlertEditCommand {
+  kind: 'alert';
+  sub: 'edit';
+  number: number;
+  alert: AlertSpec;
+  to?: 'me';
+}
 
 /**
  * `to: 'me'`: a personal alert, posted to the person's direct messages with the bot rather than to the channel
@@ -55,6 +71,8 @@ export interface DigestWhen {
 export type DigestCommand =
   | SharedCommand<'digest'>
   | { kind: 'digest'; sub: 'add'; areas: string[]; when: DigestWhen }
+  /** `/digest edit 2 jvc daily at 8:00` (and an edit form): its areas and schedule replaced. */
+  | { kind: 'digest'; sub: 'edit'; number: number; areas: string[]; when: DigestWhen }
   | { kind: 'digest'; sub: 'now'; areas: string[] };
 
 export type OrderCommand = AlertCommand | DigestCommand;
@@ -104,3 +122,24 @@ export function personalWords(text: string): { to?: 'me'; search: string } {
   search = rest.replace(/\s+/g, ' ').replace(/^[\s,:-]+|[\s,:-]+$/g, '');
   return mine ? { to: 'me', search } : { search: text.trim() };
 }
+
+/** A saved alert as an edit form is filled from it: its number, whose it is, its search and area, how often in words. */
+export interface ExistingAlert {
+  kind: 'alert';
+  number: number;
+  to?: 'me';
+  query: Query;
+  area: { id: number; name: string };
+  /** `instant`, `daily at 09:00`, `weekly on sunday at 08:00`. */
+  every: string;
+}
+
+/** A saved digest as an edit form is filled from it. */
+export interface ExistingDigest {
+  kind: 'digest';
+  number: number;
+  areas: string[];
+  when: DigestWhen;
+}
+
+export type ExistingOrder = ExistingAlert | ExistingDigest;

@@ -6,6 +6,7 @@
 // Files upload v2: files.getUploadURLExternal gives an upload URL on the fake itself, the POST there stores the bytes,
 // files.completeUploadExternal completes the file; a message's image block whose `slack_file` is unknown, incomplete or
 // still processing is refused (`invalid_blocks`), as Slack does. Uploads are kept (bytes included) for tests.
+import { fakeViews, type FakeView } from './slack-views.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkSlackHomeView, checkSlackMessage } from './slack-limits.js';
@@ -167,6 +168,10 @@ export interface FakeSlack {
   grantScopes(scopes: string[] | undefined): void;
   waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs?: number): Promise<void>;
   reset(): void;
+  /** A fresh trigger_id for an interaction a test sends: valid once, for 3 s (slack-views.ts). */
+  trigger(): string;
+  /** Every view opened, updated or pushed, oldest first. */
+  views(): FakeView[];
   close(): Promise<void>;
 }
 
@@ -310,6 +315,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const posted = new Map<string, FakeMessage[]>();
   /** views.publish's accepted views, by `team:user`. */
   const homes = new Map<string, { type: string; blocks: unknown[] }[]>();
+  const modals = fakeViews(options.clock);
   const uploads = new Map<string, FakeUpload & { usableAt: number }>();
   const heldUploads: ((flush: (store: boolean) => void) => void)[] = [];
   let processingMs = 0;
@@ -437,6 +443,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     if (method === 'chat.postMessage' && dmOf && users.get(dmOf)?.dmRefused)
       return [200, { ok: false, error: 'channel_not_found' }, {}];
     switch (method) {
+      case 'views.open':
+      case 'views.update':
+      case 'views.push':
+        return [200, modals.call(method, args), {}];
       case 'conversations.open': {
         const id = String(args.users ?? '');
         if (!id || id.includes(',')) return [200, { ok: false, error: 'not_enough_users' }, {}];
@@ -778,6 +788,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       else scopesMissing.delete(method);
     },
     messages: (channel) => [...(posted.get(channel) ?? [])],
+    trigger: () => modals.trigger(),
+    views: () => [...modals.views],
     uploads: () => [...uploads.values()].map(({ usableAt: _usableAt, ...u }) => ({ ...u })),
     holdUpload() {
       let flush: ((store: boolean) => void) | undefined;

@@ -140,3 +140,22 @@ export function blockSuggestion(
     }),
   };
 }
+
+/** A modal submitted (view_submission): `values` as Slack's state has them, block by block (`{ area: { v: … } }`). */
+export function viewSubmission(
+  view: { id: string; view: Record<string, unknown> },
+  values: Record<string, Record<string, unknown>>,
+  user = 'U0ALICE',
+) {
+  return {
+    payload: JSON.stringify({
+      type: 'view_submission',
+      team: { id: 'T0TEST', domain: 'manzil-test' },
+      user: { id: user, username: user.toLowerCase(), team_id: 'T0TEST' },
+      api_app_id: 'A0MANZIL',
+      token: 'legacy-verification-token',
+      trigger_id: 'submit.trigger',
+      view: { ...view.view, id: view.id, state: { values } },
+    }),
+  };
+}

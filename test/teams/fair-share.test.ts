@@ -174,6 +174,7 @@ describe('per-person limits on the costliest asks', () => {
       suggestLocations: async () => [],
       immediateReply: () => undefined,
       describe: async () => undefined,
+      orderForm: async () => ({ ok: false, reply: { text: 'no form', blocks: [] } }),
     };
     return { core, reached };
   };

@@ -1,0 +1,238 @@
+// The alert and digest forms on Slack: `/alerts new`, `/digest new` and `/alerts edit 3` (nothing after the number)
+// open a modal with `views.open` while the command's trigger is fresh (3 s), as do the Home tab's buttons; a submission
+// is read by the core's forms (src/forms) into an OrderCommand, refused on the wrong field (`response_action: errors`,
+// nothing saved) or run through the same `run` as a typed command, its confirmation posted where the order posts.
+import type {
+  AllMiddlewareArgs,
+  App,
+  BlockAction,
+  ButtonAction,
+  SlackActionMiddlewareArgs as BoltActionArgs,
+  SlackViewMiddlewareArgs,
+} from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import {
+  commandText,
+  formConfirmation,
+  fromOrder,
+  toAlertOrder,
+  toDigestOrder,
+  type AlertFormValues,
+  type DigestFormValues,
+  type Reply,
+} from '../../src/bot/index.js';
+import type { Logger } from '../../src/log.js';
+import { personIn, type ChatCore, type TrackRequest } from '../../src/ports/index.js';
+import type { SlackAdmins } from './admins.js';
+import { parseSlackChannel, slackChannel } from './channel.js';
+import {
+  ALERT_CALLBACK,
+  alertView,
+  DIGEST_CALLBACK,
+  digestView,
+  FORM_AREA_ACTION,
+  readState,
+  type FormMetadata,
+} from './form-views.js';
+import { SLACK_SURFACE } from './limits.js';
+import { renderSlack } from './render.js';
+
+export interface FormDeps {
+  bot: ChatCore;
+  admins: SlackAdmins;
+  logger: Logger;
+  track: TrackRequest;
+}
+
+/** `/alerts new`, `/digest new`, `/alerts edit 3`: the commands that open a form rather than run. */
+function formOf(command: string, text: string): { kind: 'alert' | 'digest'; number?: number } | undefined {
+  const kind = command === '/alerts' ? 'alert' : command === '/digest' ? 'digest' : undefined;
+  const t = text.trim().toLowerCase();
+  if (!kind) return undefined;
+  if (t === 'new') return { kind };
+  const edit = /^edit\s+#?(\d{1,6})$/.exec(t);
+  return edit ? { kind, number: Number(edit[1]) } : undefined;
+}
+
+type Open = (view: ReturnType<typeof alertView>) => Promise<unknown>;
+
+/** Opens the form: empty, or filled from the order it edits (found by the core); a refusal is said to the person. */
+async function openForm(
+  deps: FormDeps,
+  open: Open,
+  who: { user: string; channel: string; team: string },
+  kind: 'alert' | 'digest',
+  ref: { number: number } | { id: number } | undefined,
+  tell: (reply: Reply) => Promise<unknown>,
+): Promise<void> {
+  if (!ref) {
+    const meta: FormMetadata = { channel: who.channel };
+    await open(kind === 'alert' ? alertView({}, meta) : digestView({}, meta));
+    return;
+  }
+  const fill = await deps.bot.orderForm({
+    user: who.user,
+    channel: who.channel,
+    isAdmin: deps.admins.forUser(who.team, who.user),
+    kind,
+    order: ref,
+  });
+  if (!fill.ok) {
+    await tell(fill.reply);
+    return;
+  }
+  const { existing } = fill;
+  const editing = { number: existing.number, ...(existing.kind === 'alert' && existing.to ? { to: existing.to } : {}) };
+  const values = fromOrder(existing);
+  const meta: FormMetadata = {
+    channel: fill.channel,
+    editing,
+    ...('keep' in values && values.keep ? { keep: values.keep } : {}),
+  };
+  await open(
+    existing.kind === 'alert'
+      ? alertView(values as AlertFormValues, meta)
+      : digestView(values as DigestFormValues, meta),
+  );
+}
+
+/** Where a confirmation goes: the order's channel, or the person's DMs for "to me" (a refusal only to the person). */
+async function confirm(client: WebClient, channel: string, user: string, reply: Reply, mine: boolean): Promise<void> {
+  const at = parseSlackChannel(channel);
+  const message = renderSlack(reply);
+  const personal = mine || personIn(channel) !== undefined;
+  if (personal || !at) await client.chat.postMessage({ channel: user, ...message });
+  else if (reply.ephemeral) await client.chat.postEphemeral({ channel: at.channelId, user, ...message });
+  else await client.chat.postMessage({ channel: at.channelId, ...message });
+}
+
+export function registerForms(app: App, deps: FormDeps): void {
+  const { bot, logger, track } = deps;
+
+  // Before the command listeners: a command that opens a form is answered here and goes no further.
+  app.use(async (args) => {
+    const body = args.body as {
+      command?: string;
+      text?: string;
+      trigger_id?: string;
+      team_id?: string;
+      user_id?: string;
+      channel_id?: string;
+      enterprise_id?: string;
+    };
+    const form = body.command ? formOf(body.command, body.text ?? '') : undefined;
+    if (!form || !body.trigger_id) return args.next();
+    await (args as unknown as { ack: () => Promise<void> }).ack();
+    const channel = slackChannel({
+      teamId: body.team_id,
+      enterpriseId: body.enterprise_id,
+      channelId: body.channel_id,
+    });
+    if (!channel) return;
+    const client = (args as unknown as AllMiddlewareArgs).client;
+    await track(() =>
+      openForm(
+        deps,
+        (view) => client.views.open({ trigger_id: body.trigger_id!, view }),
+        { user: body.user_id!, channel, team: body.team_id ?? '' },
+        form.kind,
+        form.number === undefined ? undefined : { number: form.number },
+        (reply) => client.chat.postEphemeral({ channel: body.channel_id!, user: body.user_id!, ...renderSlack(reply) }),
+      ),
+    ).catch((error: unknown) => logger.warn('slack: a form could not be opened', { error, command: body.command }));
+  });
+
+  // The Home tab's buttons (and any message's): a new form, or an edit form by the order's id.
+  app.action(
+    /^manzil:form:(new|edit):(alert|digest)$/,
+    async ({ ack, body, action, client }: SlackActionMiddlewareArgs & AllMiddlewareArgs) => {
+      await ack();
+      const b = body as BlockAction<ButtonAction>;
+      const [, , mode, kind] = (action as ButtonAction).action_id.split(':') as [
+        string,
+        string,
+        string,
+        'alert' | 'digest',
+      ];
+      const team = b.team?.id ?? b.user.team_id ?? '';
+      // From the Home tab no conversation is named: the person's DMs stand for their team.
+      const channel =
+        slackChannel({ teamId: team, channelId: b.channel?.id ?? b.container?.channel_id }) ??
+        `slack:${team}:@${b.user.id}`;
+      const id = Number((action as ButtonAction).value);
+      await track(() =>
+        openForm(
+          deps,
+          (view) => client.views.open({ trigger_id: b.trigger_id, view }),
+          { user: b.user.id, channel, team },
+          kind,
+          mode === 'edit' ? { id } : undefined,
+          (reply) => client.chat.postMessage({ channel: b.user.id, ...renderSlack(reply) }),
+        ),
+      ).catch((error: unknown) => logger.warn('slack: a form could not be opened', { error, action: action.type }));
+    },
+  );
+
+  // The area field's typing: answered as the message pickers' are, from the channel the form was opened in.
+  app.options(FORM_AREA_ACTION, async ({ ack, body, options }) => {
+    const view = (body as { view?: { private_metadata?: string } }).view;
+    const meta = parseMeta(view?.private_metadata);
+    const found = meta
+      ? await bot.suggestLocations({ user: body.user.id, channel: meta.channel, typed: options.value }).catch(() => [])
+      : [];
+    await ack({
+      options: found.map((o) => ({ text: { type: 'plain_text' as const, text: o.label }, value: o.value })),
+    });
+  });
+
+  const submit =
+    (kind: 'alert' | 'digest') =>
+    async ({ ack, body, view, client }: SlackViewMiddlewareArgs & AllMiddlewareArgs) => {
+      const meta = parseMeta(view.private_metadata);
+      const values = readState(view.state as never) as Record<string, never>;
+      const read =
+        kind === 'alert'
+          ? toAlertOrder({ ...(values as AlertFormValues), ...(meta?.keep ? { keep: meta.keep } : {}) }, meta?.editing)
+          : toDigestOrder(values as DigestFormValues, meta?.editing);
+      if (!meta) {
+        await ack({
+          response_action: 'errors',
+          errors: { [kind === 'alert' ? 'area' : 'areas']: 'This form is from an older Manzil: open it again.' },
+        });
+        return;
+      }
+      if (!read.ok) {
+        // On the field that is wrong; the form stays open with what was typed, and nothing is saved.
+        await ack({ response_action: 'errors', errors: read.errors as Record<string, string> });
+        return;
+      }
+      await ack();
+      const user = body.user.id;
+      const team = parseSlackChannel(meta.channel)?.teamId ?? body.user.team_id ?? '';
+      await track(async () => {
+        const reply = await bot.handleCommand({
+          user,
+          channel: meta.channel,
+          surface: SLACK_SURFACE,
+          isAdmin: deps.admins.forUser(team, user),
+          text: commandText(read.order),
+          order: read.order,
+        });
+        const mine = 'to' in read.order && read.order.to === 'me';
+        await confirm(client, meta.channel, user, formConfirmation(reply, read.order), mine);
+      }).catch((error: unknown) => logger.warn('slack: a form was saved but its confirmation failed', { error, kind }));
+    };
+  app.view(ALERT_CALLBACK, submit('alert'));
+  app.view(DIGEST_CALLBACK, submit('digest'));
+}
+
+function parseMeta(json: string | undefined): FormMetadata | undefined {
+  try {
+    const m = JSON.parse(json ?? '') as FormMetadata;
+    return typeof m.channel === 'string' ? m : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+type SlackActionMiddlewareArgs = BoltActionArgs<BlockAction>;

@@ -1,0 +1,205 @@
+// Forms on Slack, end to end through the real Bolt app: `/alerts new` opens a modal with views.open inside the
+// trigger's 3 s, its area field is typed into (block_suggestion), a bad submission is answered on its field and saves
+// nothing, a good one saves the alert through the core and says the command that saves the same; the alert edited in
+// the form (opened by `/alerts edit 1` and by the Home tab's Edit button) then posts each new listing once.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startManzil, type Manzil } from '../../src/app/index.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
+import { blockAction, signedPost, slashCommand, viewSubmission } from '../fakes/slack-sign.js';
+import type { FakeView } from '../fakes/slack-views.js';
+
+const SECRET = 'forms-signing-secret-01';
+const KEY = 'sk-forms-e2e-key-4242';
+const CHANNEL = 'C0DEALS';
+let sandbox: Sandbox;
+let slack: FakeSlack;
+let manzil: Manzil;
+const events = () => `http://127.0.0.1:${manzil.slackPort}/slack/events`;
+
+beforeAll(async () => {
+  sandbox = createSandbox({ key: KEY });
+  await sandbox.listen();
+  slack = await startFakeSlack();
+  const dbPath = join(mkdtempSync(join(tmpdir(), 'manzil-forms-e2e-')), 'manzil.db');
+  manzil = await startManzil({
+    env: {
+      UAE_API_KEY: KEY,
+      UAE_API_BASE_URL: sandbox.url,
+      SLACK_BOT_TOKEN: 'xoxb-test',
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      MANZIL_DB_PATH: dbPath,
+      LOG_LEVEL: 'warn',
+    },
+    host: '127.0.0.1',
+    writeLog: () => {},
+  });
+});
+afterAll(async () => {
+  await manzil.stop();
+  await slack.close();
+  await sandbox.close();
+});
+
+/** A slash command with a fresh trigger; resolves with the view it opened. */
+async function openBy(text: string): Promise<FakeView> {
+  const before = slack.views().length;
+  const res = await signedPost(
+    events(),
+    SECRET,
+    slashCommand('/alerts', text, slack.responseUrl(), { trigger_id: slack.trigger() }),
+  );
+  expect(res.status).toBe(200);
+  await slack.waitFor(() => slack.views().length > before, 15_000);
+  return slack.views().at(-1)!;
+}
+
+async function list(): Promise<{ text: string }> {
+  const id = `l${slack.views().length}${Date.now()}`;
+  await signedPost(events(), SECRET, slashCommand('/alerts', 'list', slack.responseUrl(id)));
+  await slack.waitFor(() => slack.responses(id).length > 0, 15_000);
+  return slack.responses(id).at(-1) as { text: string };
+}
+
+async function submit(view: FakeView, values: Record<string, Record<string, unknown>>) {
+  const res = await signedPost(events(), SECRET, viewSubmission(view, values));
+  expect(res.status).toBe(200);
+  return res.text === '' ? {} : (JSON.parse(res.text) as { response_action?: string; errors?: Record<string, string> });
+}
+
+const sel = (value: string) => ({ v: { type: 'static_select', selected_option: { value } } });
+const txt = (value: string) => ({ v: { type: 'plain_text_input', value } });
+const alertPosts = () => slack.messages(CHANNEL).filter((m) => m.metadata?.event_type === 'manzil_alert');
+const confirmations = () => slack.messages(CHANNEL).filter((m) => /Typed(, this form is)?: `/.test(String(m.text)));
+
+describe('alert forms on Slack', () => {
+  let marina = '';
+
+  it('opens the new alert form from /alerts new, a valid modal, and suggests areas as the area field is typed', async () => {
+    const view = await openBy('new');
+    expect(view.method).toBe('views.open');
+    expect(view.view).toMatchObject({ type: 'modal', callback_id: 'manzil:form:alert', title: { text: 'New alert' } });
+    const blocks = view.view.blocks as { block_id: string; element: { type: string; action_id: string } }[];
+    expect(blocks.map((b) => b.block_id)).toEqual(
+      expect.arrayContaining(['area', 'deal', 'priceMin', 'priceMax', 'wordsIn', 'wordsOut', 'every', 'time', 'to']),
+    );
+    expect(blocks.find((b) => b.block_id === 'area')!.element).toMatchObject({ type: 'external_select' });
+    const typed = await signedPost(events(), SECRET, {
+      payload: JSON.stringify({
+        type: 'block_suggestion',
+        user: { id: 'U0ALICE', team_id: 'T0TEST' },
+        team: { id: 'T0TEST' },
+        action_id: 'manzil:form:area',
+        block_id: 'area',
+        value: 'marina',
+        view: { ...view.view, id: view.id },
+      }),
+    });
+    const options = (JSON.parse(typed.text) as { options: { value: string; text: { text: string } }[] }).options;
+    marina = options.find((o) => o.text.text === 'Dubai Marina')!.value;
+    expect(marina).toMatch(/^\d+:Dubai Marina$/);
+  });
+
+  it('a used or stale trigger opens nothing (Slack refuses it), and says nothing wrong to the person', async () => {
+    const trigger = slack.trigger();
+    const before = slack.views().length;
+    await signedPost(events(), SECRET, slashCommand('/alerts', 'new', slack.responseUrl(), { trigger_id: trigger }));
+    await slack.waitFor(() => slack.views().length > before, 15_000);
+    await signedPost(events(), SECRET, slashCommand('/alerts', 'new', slack.responseUrl(), { trigger_id: trigger }));
+    await slack.waitFor(() => slack.callsTo('views.open').length >= 3, 15_000);
+    expect(slack.views()).toHaveLength(before + 1);
+  });
+
+  it('answers a minimum price above the maximum on the price field and saves nothing', async () => {
+    const view = await openBy('new');
+    const answer = await submit(view, {
+      area: { v: { type: 'external_select', selected_option: { value: marina } } },
+      deal: sel('rent'),
+      priceMin: txt('150k'),
+      priceMax: txt('100k'),
+      every: sel('instant'),
+      to: sel('channel'),
+    });
+    expect(answer.response_action).toBe('errors');
+    expect(Object.keys(answer.errors!)).toEqual(['priceMax']);
+    expect(answer.errors!.priceMax).toContain('below the least (150,000)');
+    expect((await list()).text).toMatch(/No alerts in this channel yet/);
+  });
+
+  it(
+    'saves the form as an alert, edits it in the form, and then posts each new listing once',
+    { timeout: 120_000 },
+    async () => {
+      const view = await openBy('new');
+      const answer = await submit(view, {
+        area: { v: { type: 'external_select', selected_option: { value: marina } } },
+        deal: sel('rent'),
+        every: sel('instant'),
+        to: sel('channel'),
+      });
+      expect(answer.response_action).toBeUndefined();
+      await slack
+        .waitFor(() => confirmations().length === 1, 30_000)
+        .catch(() => {
+          throw new Error(
+            JSON.stringify(slack.callsTo('chat.postMessage').concat(slack.callsTo('chat.postEphemeral'))),
+          );
+        });
+      expect(String(confirmations()[0]!.text)).toMatch(/^Saved as alert #1: Homes for rent in Dubai Marina/);
+      expect(String(confirmations()[0]!.text)).toContain('`/alerts add rent "Dubai Marina" instant`');
+
+      // `/alerts edit 1` alone opens the edit form, filled from the alert.
+      const edit = await openBy('edit 1');
+      expect(edit.view).toMatchObject({ title: { text: 'Edit alert #1' } });
+      const area = (edit.view.blocks as { block_id: string; element: { initial_option?: { value: string } } }[]).find(
+        (b) => b.block_id === 'area',
+      )!;
+      expect(area.element.initial_option?.value).toBe(marina);
+      // The Home tab's Edit button (its value the order's id) opens the same form.
+      // A fresh database: the alert is standing order 1.
+      const before = slack.views().length;
+      await signedPost(
+        events(),
+        SECRET,
+        blockAction('manzil:form:edit:alert', '1', slack.responseUrl(), 'home', {
+          trigger_id: slack.trigger(),
+          channel: undefined,
+          container: { type: 'view', view_id: 'VHOME' },
+        }),
+      );
+      await slack.waitFor(() => slack.views().length > before, 15_000);
+      expect(slack.views().at(-1)!.view).toMatchObject({ title: { text: 'Edit alert #1' } });
+
+      const edited = await submit(edit, {
+        area: { v: { type: 'external_select', selected_option: { value: marina } } },
+        deal: sel('rent'),
+        type: sel('apartment'),
+        every: sel('instant'),
+      });
+      expect(edited.response_action).toBeUndefined();
+      await slack.waitFor(() => confirmations().length === 2, 30_000);
+      expect(String(confirmations()[1]!.text)).toMatch(/^Alert #1 changed: it is now alert #2: /);
+      expect(String(confirmations()[1]!.text)).toContain('`/alerts edit 1 rent "Dubai Marina" apartment instant`');
+      expect((await list()).text).toMatch(
+        /^Alerts in this channel \(1\):[\s\S]*\n#2 · Apartments for rent in Dubai Marina/,
+      );
+
+      for (let i = 0; i < 10 && alertPosts().length === 0; i++) {
+        sandbox.advance(120);
+        await manzil.alerts.poll();
+        await manzil.alerts.drainer.drain();
+      }
+      const posted = alertPosts().length;
+      expect(posted).toBeGreaterThan(0);
+      expect(alertPosts().every((m) => /New listing for alert #2/.test(String(m.text)))).toBe(true);
+      await manzil.alerts.poll();
+      await manzil.alerts.drainer.drain();
+      expect(alertPosts()).toHaveLength(posted);
+    },
+  );
+});
