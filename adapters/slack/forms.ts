@@ -2,7 +2,16 @@
 // open a modal with `views.open` while the command's trigger is fresh (3 s), as do the Home tab's buttons; a submission
 // is read by the core's forms (src/forms) into an OrderCommand, refused on the wrong field (`response_action: errors`,
 // nothing saved) or run through the same `run` as a typed command, its confirmation posted where the order posts.
-import type { AllMiddlewareArgs, App, BlockAction, ButtonAction, SlackViewMiddlewareArgs } from '@slack/bolt';
+import type {
+  AllMiddlewareArgs,
+  App,
+  BlockAction,
+  ButtonAction,
+  SlackActionMiddlewareArgs as ActionArgs,
+  SlackViewMiddlewareArgs,
+} from '@slack/bolt';
+
+type SlackActionMiddlewareArgs = ActionArgs<BlockAction>;
 import type { WebClient } from '@slack/web-api';
 import {
   commandText,
@@ -227,5 +236,3 @@ function parseMeta(json: string | undefined): FormMetadata | undefined {
     return undefined;
   }
 }
-
-type SlackActionMiddlewareArgs = import('@slack/bolt').SlackActionMiddlewareArgs<BlockAction>;

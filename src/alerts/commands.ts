@@ -447,7 +447,11 @@ export class AlertCommands {
     if (!parsed.ok) {
       // Neither how often nor a search: both are what an edit takes.
       const often = parseFrequency(spec.search);
-      return ephemeral(often.ok ? parsed.error : `${often.error} Or give its whole search: \`/alerts edit ${number} rent marina 2br under 150k\`.`);
+      return ephemeral(
+        often.ok
+          ? parsed.error
+          : `${often.error} Or give its whole search: \`/alerts edit ${number} rent marina 2br under 150k\`.`,
+      );
     }
     const frequency = said.frequency ?? frequencyFrom(row.schedule);
     return this.save(ctx, parsed.query, undefined, spec.search, to, frequency, row);

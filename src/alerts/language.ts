@@ -11,7 +11,7 @@ export const ALERTS_HELP = [
   '`/alerts add me rent marina 2br`: an alert of your own, sent to your direct messages with me (or "Save for me")',
   '`/alerts add rent marina 2br daily at 9:00` (or `weekly on sunday at 8:00`): one summary a day or a week instead',
   '`/alerts edit 2 weekly on sunday at 8:00`, `/alerts edit 2 instant`: change how often it posts',
-  '`/alerts edit 2 rent marina 2br under 150k daily at 9:00`: change its whole search (Slack and Discord: `/alerts new` opens a form)',
+  '`/alerts edit 2 rent marina 2br under 150k daily at 9:00`: change its whole search (on Slack, /alerts new opens a form)',
   '`/alerts more 2`: the rest of its last summary',
   '`/alerts list`: the alerts of this channel, numbered, and your own ones ("to me")',
   '`/alerts pause 2`, `/alerts resume 2`, `/alerts remove 2`: only whoever saved it, or an admin (`/alerts pause me 1`: your own)',

@@ -139,7 +139,12 @@ export class DigestCommands {
     return row ? this.add(ctx, names, when, row.id) : ephemeral(`There is no digest #${number} in this channel.`);
   }
 
-  private async add(ctx: DigestContext, names: readonly string[], when: DigestWhen, replacing?: number): Promise<Reply> {
+  private async add(
+    ctx: DigestContext,
+    names: readonly string[],
+    when: DigestWhen,
+    replacing?: number,
+  ): Promise<Reply> {
     const parsed = scheduleOf(when);
     if (!parsed.ok) return ephemeral(`${parsed.error} Nothing was saved.`);
     const resolved = await this.resolveAreas(names);

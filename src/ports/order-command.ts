@@ -19,8 +19,7 @@ export type SharedCommand<K extends OrderKind> =
  * An alert to save: a search in the command language, as typed (how often said at its end, if at all), or one already
  * parsed (and its area, if looked up; a form's) with how often in the words `/alerts edit` takes (`daily at 09:00`).
  */
-export type AlertSpec =
-  { search: string } | { query: Query; area?: { id: number; name: string }; every?: string };
+export type AlertSpec = { search: string } | { query: Query; area?: { id: number; name: string }; every?: string };
 
 /**
  * An alert's own subcommands past add and test (issue 40): how often one posts (`edit 3 daily at 9:00`, its words as
