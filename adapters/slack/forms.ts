@@ -7,9 +7,11 @@ import type {
   App,
   BlockAction,
   ButtonAction,
-  SlackActionMiddlewareArgs as BoltActionArgs,
+  SlackActionMiddlewareArgs as ActionArgs,
   SlackViewMiddlewareArgs,
 } from '@slack/bolt';
+
+type SlackActionMiddlewareArgs = ActionArgs<BlockAction>;
 import type { WebClient } from '@slack/web-api';
 import {
   commandText,
@@ -234,5 +236,3 @@ function parseMeta(json: string | undefined): FormMetadata | undefined {
     return undefined;
   }
 }
-
-type SlackActionMiddlewareArgs = BoltActionArgs<BlockAction>;

@@ -129,7 +129,8 @@ export class Bot {
         req.kind === 'alert'
           ? await alerts?.existing(who, req.order)
           : await digests?.existing(who, 'id' in req.order ? req.order : { number: req.order.number });
-      if (!found) return { ok: false, reply: privately(`${req.kind === 'alert' ? 'Alerts' : 'Digests'} are off here.`) };
+      if (!found)
+        return { ok: false, reply: privately(`${req.kind === 'alert' ? 'Alerts' : 'Digests'} are off here.`) };
       if ('order' in found) return { ok: true, existing: found.order, channel: found.channel };
       return { ok: false, reply: this.finish(found) };
     } catch (e) {

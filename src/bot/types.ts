@@ -78,7 +78,10 @@ export interface DigestsPort {
   /** The same commands built without text (Discord's options). */
   run(who: AlertRequester, command: DigestCommand): Promise<Reply>;
   /** A digest as its edit form is filled from it, and the channel it is run in; or why this person cannot edit it. */
-  existing(who: AlertRequester, ref: { number: number } | { id: number }): Promise<{ order: ExistingDigest; channel: string } | Reply>;
+  existing(
+    who: AlertRequester,
+    ref: { number: number } | { id: number },
+  ): Promise<{ order: ExistingDigest; channel: string } | Reply>;
 }
 
 /** `/compare`, as the bot reaches it (src/compare implements it; absent when market data is not wired). */
