@@ -12,6 +12,7 @@ export type {
   ChatCore,
   CommandRequest,
   PickRequest,
+  RequestReading,
   SuggestOption,
   SuggestRequest,
   Surface,
