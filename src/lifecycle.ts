@@ -156,6 +156,7 @@ export function guardBot(bot: ChatCore, lifecycle: Lifecycle): ChatCore {
     handleAction: (req) => guard(() => bot.handleAction(req), refusal),
     handlePick: (req) => guard(() => bot.handlePick(req), refusal),
     suggestLocations: (req) => guard(() => bot.suggestLocations(req), []),
+    read: (req) => bot.read(req),
     immediateReply: (req) => bot.immediateReply(req),
     describe: (text, location) => bot.describe(text, location),
     orderForm: (req) => guard(() => bot.orderForm(req), { ok: false, reply: refusal }),

@@ -92,7 +92,7 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
     const location = chosenLocation(input);
     // `/alerts` and `/digest` go as the command their options say, with no text in between.
     const order = orderOf(input);
-    const request: CommandRequest = {
+    const asked: CommandRequest = {
       user: i.user.id,
       channel,
       surface: DISCORD_SURFACE,
@@ -101,6 +101,8 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
       ...(location ? { location } : {}),
       ...(order ? { order } : {}),
     };
+    // Read once: the answer at once, the metrics, the per-person limits and the bot all go by this one reading.
+    const request: CommandRequest = { ...asked, reading: options.bot.read(asked) };
     // What the bot can answer without a call (help, a mistake) goes at once, with no public "thinking…" before it.
     const immediate = options.bot.immediateReply(request);
     if (immediate) return answerAtOnce(i, immediate);

@@ -13,7 +13,9 @@ import { answer } from './pipeline/answer.js';
 import { pickArea, press } from './pipeline/press.js';
 import { LastResults } from './last-result.js';
 import { privately, type Stages } from './pipeline/stages.js';
-import { describe, understand } from './pipeline/understand.js';
+import { describe, understand, type Understood } from './pipeline/understand.js';
+import { readingOf } from './pipeline/read.js';
+import type { RequestReading } from '../ports/chat-core.js';
 import { encodeLocationOption, requester } from './requests.js';
 import { SearchRunner } from './search.js';
 import type {
@@ -34,6 +36,8 @@ export class Bot {
   /** Fetching without UI state: an alerts poller may share it (and its answer cache). */
   readonly searches: SearchRunner;
   private readonly stages: Stages;
+  /** What each reading this bot made understood (read once, answered from it); a reading it did not make is unknown. */
+  private readonly readings = new WeakMap<RequestReading, Understood>();
 
   constructor(private readonly options: BotOptions) {
     this.searches = new SearchRunner(options.api, {
@@ -50,12 +54,26 @@ export class Bot {
     return alertButtons(this.options.state, find);
   }
 
+  /** Reads a command once (stage 1, pure): what the metrics, the per-person limits and the answer all go by. */
+  read(req: CommandRequest): RequestReading {
+    const log = this.options.logger.child({ req: newRequestId(), user: req.user, channel: req.channel });
+    const understood = understand(req, this.options, log);
+    const reading = readingOf(understood);
+    this.readings.set(reading, understood);
+    return reading;
+  }
+
+  /** What the command was understood as: its reading's, when this bot made it; else the text read now. */
+  private understood(req: CommandRequest, log: Logger): Understood {
+    return (req.reading && this.readings.get(req.reading)) ?? understand(req, this.options, log);
+  }
+
   /** A slash command. Never throws: every failure becomes a friendly reply and a precise log line. */
   async handleCommand(req: CommandRequest): Promise<Reply> {
     const ref = newRequestId();
     const log = this.options.logger.child({ req: ref, user: req.user, channel: req.channel });
     try {
-      return this.finish(await answer(this.stages, req, log));
+      return this.finish(await answer(this.stages, req, this.understood(req, log), log));
     } catch (e) {
       return this.failure(e, log, ref, { text: req.text.slice(0, 200) });
     }
@@ -69,7 +87,7 @@ export class Bot {
   immediateReply(req: CommandRequest): Reply | undefined {
     try {
       const log = this.options.logger.child({ req: newRequestId(), user: req.user, channel: req.channel });
-      const understood = understand(req, this.options, log);
+      const understood = this.understood(req, log);
       return 'say' in understood ? this.finish(privately(understood.say)) : undefined;
     } catch {
       return undefined;

@@ -2,9 +2,7 @@
 // never mix their counters. Counters move where things happen (an upstream attempt, a command, a delivery); the
 // gauges (outbox depth, quota left) are read from their sources when /metrics is scraped.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { alertsRequest, digestsRequest, helpRequest } from '../bot/requests.js';
-import { delegateTo, type ChatCore, type OrderKind } from '../ports/index.js';
-import { parseCommand } from '../query/index.js';
+import { delegateTo, type ChatCore } from '../ports/index.js';
 
 /** One upstream attempt, as the API client reports it (`onCall`). */
 export interface UpstreamCall {
@@ -61,7 +59,7 @@ export class Metrics {
   });
   private readonly commands = new Counter({
     name: 'manzil_commands_total',
-    help: 'Chat commands, by what they asked for (the operation, alerts, help, or not-understood)',
+    help: 'Chat commands, by what they asked for (the operation, alerts, digest, compare, value, next, help, or not-understood)',
     labelNames: ['verb'] as const,
     registers: [this.registry],
   });
@@ -203,9 +201,9 @@ export class Metrics {
     return team;
   }
 
-  /** `order`: the kind of a command that came as a value (CommandRequest.order), labelled as its typed form is. */
-  command(text: string, order?: OrderKind): void {
-    this.commands.inc({ verb: order ? ORDER_VERBS[order] : commandVerb(text) });
+  /** `verb`: the command's reading's (ChatCore.read), a small fixed set of labels. */
+  command(verb: string): void {
+    this.commands.inc({ verb });
   }
 
   button(action: string): void {
@@ -234,26 +232,17 @@ export class Metrics {
   }
 }
 
-const ORDER_VERBS: Record<OrderKind, string> = { alert: 'alerts', digest: 'digest' };
-
-/** What a command asked for, from a small fixed set of labels: the operation, 'alerts', 'help' or 'not-understood'. */
-export function commandVerb(text: string): string {
-  if (alertsRequest(text) !== undefined) return 'alerts';
-  if (digestsRequest(text) !== undefined) return 'digest';
-  if (helpRequest(text) !== undefined) return 'help';
-  const parsed = parseCommand(text);
-  return parsed.ok ? parsed.query.operation : 'not-understood';
-}
-
 const platformOf = (channel: string) => channel.slice(0, Math.max(0, channel.indexOf(':'))) || 'unknown';
 
 /** The bot with its commands and button presses counted; everything else passes through. */
 export function countRequests(bot: ChatCore, metrics: Metrics): ChatCore {
   return {
     ...delegateTo(bot),
+    // Read once here, the outermost reader, and handed on: the limits and the bot read the same.
     handleCommand: (req) => {
-      metrics.command(req.text, req.order?.kind);
-      return bot.handleCommand(req);
+      const reading = req.reading ?? bot.read(req);
+      metrics.command(reading.verb);
+      return bot.handleCommand({ ...req, reading });
     },
     handleAction: (req) => {
       metrics.button(req.action);

@@ -16,6 +16,20 @@ export interface Surface {
   personButtons?: boolean;
 }
 
+/**
+ * A command as the core read it, once (ChatCore.read): what the metrics count it as, what it costs one person, and
+ * whether it is answered at once. The wrappers and the bot read this rather than the text again; the bot answers
+ * from its own reading of the text behind it (one it made; any other reading is ignored and the text read anew).
+ */
+export interface RequestReading {
+  /** The metrics' label: the search's operation (`search-rent`), `alerts`, `digest`, `compare`, `value`, `next`, `help`, `not-understood`. */
+  readonly verb: string;
+  /** What it costs one person (src/teams): a search, a run (of an alert's test, a digest now, a compare), or nothing. */
+  readonly cost: 'search' | 'run' | undefined;
+  /** Answered at once, with no call (help, a mistake, a part that is off). */
+  readonly immediate: boolean;
+}
+
 /** A slash command, from any platform. `channel` is an opaque chat channel such as `slack:T0123:C0456`. */
 export interface CommandRequest {
   user: string;
@@ -39,6 +53,8 @@ export interface CommandRequest {
    * between: the core runs it as it is and never reads `text`, which then only names the command in logs.
    */
   order?: OrderCommand;
+  /** The command as the core read it (ChatCore.read), by whoever read it first; read from the text when unset. */
+  reading?: RequestReading;
 }
 
 /** A button press: the button's action and the token of the state stored behind it. */
@@ -104,6 +120,8 @@ export type FormFill = { ok: true; existing: ExistingOrder; channel: string } | 
 
 /** The core as every adapter sees it. */
 export interface ChatCore {
+  /** Reads a command once, without running it: pass the reading on in `req.reading` so nothing reads it again. */
+  read(req: CommandRequest): RequestReading;
   handleCommand(req: CommandRequest): Promise<Reply>;
   handleAction(req: ActionRequest): Promise<Reply>;
   handlePick(req: PickRequest): Promise<Reply>;
@@ -123,6 +141,7 @@ export interface ChatCore {
  */
 export function delegateTo(core: ChatCore): ChatCore {
   return {
+    read: (req) => core.read(req),
     handleCommand: (req) => core.handleCommand(req),
     handleAction: (req) => core.handleAction(req),
     handlePick: (req) => core.handlePick(req),

@@ -14,6 +14,7 @@ export type {
   FormFill,
   FormRequest,
   PickRequest,
+  RequestReading,
   SuggestOption,
   SuggestRequest,
   Surface,

@@ -1,10 +1,9 @@
 // Per-person limits on what costs the team's share: searches, pages of results, `/alerts test` and `/digest now`. One
 // person searching or clicking Next in a loop is told to wait, and the rest of the team keeps its share. Counted in
 // the database over the last hour (the store's person uses), so every instance on one database counts the same.
-import { alertsRequest, compareRequest, digestsRequest } from '../bot/index.js';
 import type { Reply } from '../bot/index.js';
 import type { Logger } from '../log.js';
-import { delegateTo, personOf, type ChatCore, type CommandRequest } from '../ports/index.js';
+import { delegateTo, personOf, type ChatCore } from '../ports/index.js';
 import type { PersonUseRepo } from '../store/index.js';
 
 export interface PersonLimits {
@@ -84,20 +83,6 @@ export const storedHourlyUses =
   async (person: string, max: number): Promise<boolean> =>
     (await uses.take(person, kind, max, HOUR)).ok;
 
-/** What a command costs: a run of a saved search or a digest on request, a search, or nothing worth limiting. */
-function costOfCommand(core: ChatCore, req: CommandRequest): CostKind | undefined {
-  if (req.order) return req.order.sub === 'test' || req.order.sub === 'now' ? 'run' : undefined;
-  const alerts = alertsRequest(req.text);
-  if (alerts !== undefined) return /^test\b/i.test(alerts) ? 'run' : undefined;
-  const digests = digestsRequest(req.text);
-  if (digests !== undefined) return /^now\b/i.test(digests) ? 'run' : undefined;
-  // A compare reads up to five areas' market: counted as a run, not a search.
-  const compare = compareRequest(req.text);
-  if (compare !== undefined) return 'error' in compare ? undefined : 'run';
-  // Help and mistakes are answered with no lookup; everything else looks something up.
-  return core.immediateReply(req) ? undefined : 'search';
-}
-
 /**
  * Actions that look something up: a page of results; an area chosen from "which one?", a value or a listing's details
  * (each a call of its own, counted as a search). Saving or removing an alert is not: the channel's alert limit bounds it.
@@ -117,7 +102,11 @@ export function limitingPeople(core: ChatCore, limiter: PersonLimiter): ChatCore
   };
   return {
     ...delegateTo(core),
-    handleCommand: (req) => guard(req.channel, req.user, costOfCommand(core, req), () => core.handleCommand(req)),
+    // What a command costs is its one reading's (ChatCore.read: a run, a search, or nothing), handed on to the bot.
+    handleCommand: (req) => {
+      const reading = req.reading ?? core.read(req);
+      return guard(req.channel, req.user, reading.cost, () => core.handleCommand({ ...req, reading }));
+    },
     handleAction: (req) => guard(req.channel, req.user, costOfAction(req.action), () => core.handleAction(req)),
     handlePick: (req) => guard(req.channel, req.user, 'search', () => core.handlePick(req)),
   };

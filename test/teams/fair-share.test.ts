@@ -1,6 +1,8 @@
 // A fair share of the operator's monthly quota for each team: the real composition root on a sandbox over loopback,
 // commands from two Slack workspaces, the poller, /metrics and `manzil teams`. One team spends its share: it is told so
 // plainly and its alerts wait; the other is untouched; the operator raises the share and it goes on.
+import { readingOf } from '../../src/bot/pipeline/read.js';
+import { understand } from '../../src/bot/pipeline/understand.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +55,8 @@ afterAll(async () => {
 
 const ask = (channel: string, text: string) => manzil.bot.handleCommand({ user: 'U0ALICE', channel, text });
 const SPENT = /This workspace has used its share of this month's property lookups/;
+
+const quiet = createLogger({ level: 'error', secrets: [] });
 
 describe('a fair share of the quota for each team', () => {
   it('counts each team’s calls; a team that spends its share is told so plainly, while the other is answered', async () => {
@@ -168,6 +172,8 @@ describe('per-person limits on the costliest asks', () => {
     const reached: string[] = [];
     const reply = async (what: string) => (reached.push(what), { text: `ran ${what}`, blocks: [] });
     const core: ChatCore = {
+      // The real reading of stage 1, every part on: what a command costs is what the bot reads it as.
+      read: (req) => readingOf(understand(req, { alerts: true, digests: true, compare: true, value: true }, quiet)),
       handleCommand: (req) => reply(req.text),
       handleAction: (req) => reply(req.action),
       handlePick: () => reply('pick'),

@@ -20,13 +20,12 @@ import { presentPage } from './present.js';
 import { remember } from './remember.js';
 import { resolveArea, type PageView } from './resolve.js';
 import { TOO_FAR, conversationState, privately, type Stages } from './stages.js';
-import { understand } from './understand.js';
+import type { Understood } from './understand.js';
 
 /** A command's reply (the footer is the Bot's to add). Throws what the stages throw: the Bot makes it friendly. */
-export async function answer(stages: Stages, req: CommandRequest, log: Logger): Promise<Reply> {
+export async function answer(stages: Stages, req: CommandRequest, understood: Understood, log: Logger): Promise<Reply> {
   const { options } = stages;
   const started = performance.now();
-  const understood = understand(req, options, log);
   if ('say' in understood) return privately(understood.say);
   if ('order' in understood) {
     const { order } = understood;

@@ -37,8 +37,11 @@ const DIGESTS_OFF = 'Digests are not enabled on this Manzil.';
 const COMPARE_OFF = 'Comparing areas is not enabled on this Manzil.';
 
 export type Understood =
-  /** Said privately, at once: the adapter can answer without a public "thinking…" first. */
-  | { say: string; refused?: true }
+  /**
+   * Said privately, at once: the adapter can answer without a public "thinking…" first. `help`: it is help; `off`: a
+   * command to a part that is off.
+   */
+  | { say: string; refused?: true; help?: true; off?: 'alerts' | 'digests' }
   | { alerts: string }
   | { digests: string }
   /** A command to an alert or a digest that came as a value (CommandRequest.order): run as it is, no text read. */
@@ -57,16 +60,16 @@ type Parts = { [K in 'alerts' | 'digests' | 'compare' | 'value']?: BotOptions[K]
 export function understand(req: CommandRequest, on: Parts, log: Logger): Understood {
   // A command that came as a value (Discord's options) goes to its kind as it is: its text is not read.
   const { order } = req;
-  if (order?.kind === 'alert') return on.alerts ? { order } : { say: ALERTS_OFF };
-  if (order?.kind === 'digest') return on.digests ? { order } : { say: DIGESTS_OFF };
+  if (order?.kind === 'alert') return on.alerts ? { order } : { say: ALERTS_OFF, off: 'alerts' };
+  if (order?.kind === 'digest') return on.digests ? { order } : { say: DIGESTS_OFF, off: 'digests' };
   // Arabic read as English for every part ("قارن دبي مارينا و جي ال تي" is a compare); a search reads the text itself,
   // so its summary can say how the Arabic was read.
   // A leading "@manzil" or "hey manzil" is taken off first, once, so it routes nothing astray.
   const text = withoutAddress(readArabic(req.text) ?? req.text);
   const alerts = alertsRequest(text) ?? personalAlertRequest(text);
-  if (alerts !== undefined) return on.alerts ? { alerts } : { say: ALERTS_OFF };
+  if (alerts !== undefined) return on.alerts ? { alerts } : { say: ALERTS_OFF, off: 'alerts' };
   const digests = digestsRequest(text);
-  if (digests !== undefined) return on.digests ? { digests } : { say: DIGESTS_OFF };
+  if (digests !== undefined) return on.digests ? { digests } : { say: DIGESTS_OFF, off: 'digests' };
   const compare = compareRequest(text);
   if (compare !== undefined) {
     if ('error' in compare) return { say: compare.error, refused: true };
@@ -78,7 +81,7 @@ export function understand(req: CommandRequest, on: Parts, log: Logger): Underst
   if (chat !== undefined && chat !== 'help') return { say: smallTalkReply(chat, typedWithSlash(req.text)) };
   const help = chat === 'help' ? '' : helpRequest(text);
   const helpWords = help === undefined ? undefined : helpText(help || undefined, req.commandStyle);
-  if (helpWords !== undefined) return { say: helpWords };
+  if (helpWords !== undefined) return { say: helpWords, help: true };
   const value = valueRequest(text);
   if (value && 'error' in value) return { say: value.error, refused: true };
   if (value) return on.value ? { value: value.ask } : { say: VALUE_OFF };
