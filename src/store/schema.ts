@@ -249,7 +249,8 @@ export const channelPosted = sqliteTable(
     reportedPrice: real('reported_price'),
     /**
      * The platform's reference of the first card the channel was posted of it (a Slack message ts, a Discord message
-     * id), set by the delivery once the platform said ok: a later price drop is posted in its thread (issue 40).
+     * id), for a later price drop to be posted in its thread (issue 40). Not filled yet: the delivery side that sets it
+     * from the post's outcome is still to come; until then it stays null, and is cleared when the channel starts over.
      */
     messageRef: text('message_ref'),
   },

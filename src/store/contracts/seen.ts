@@ -54,8 +54,8 @@ export interface ChannelPosted {
   /** The lowest price the channel was told of it: a drop is measured from it, once per channel. */
   reportedPrice: number | null;
   /**
-   * The platform's reference of the first card the channel was posted of it (Slack ts, Discord message id), once the
-   * delivery knows it: a price drop is posted in its thread. Null until then, and on rows from before it.
+   * The platform's reference of the first card the channel was posted of it (Slack ts, Discord message id), for a price
+   * drop to be posted in its thread. Not filled yet (the delivery side is still to come): null.
    */
   messageRef: string | null;
 }

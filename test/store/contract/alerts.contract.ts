@@ -2,6 +2,7 @@
 // (the .test.ts file of the same name): what a person or the poller would notice of saved searches and what each has
 // seen.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HistoryWrites, ListingHistory } from '../../../src/store/index.js';
 import type {
   ChannelPosted,
   NewDelivery,
@@ -844,6 +845,115 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       expect(await db.alerts.postedIn(query())).toEqual([]);
       // The fence that holds commits it.
       expect(await db.alerts.commitMany([planOf(a.id)], current)).toEqual([1]);
+    });
+  });
+
+  describe("alerts repository: a listing's life story", () => {
+    const story = (propertyId: string, at: number, o: Partial<ListingHistory> = {}): ListingHistory => ({
+      service: SERVICE,
+      propertyId,
+      firstSeenAt: at,
+      lastSeenAt: at,
+      lastPrice: 100,
+      prices: JSON.stringify([[at, 100]]),
+      goneSince: null,
+      timesBack: 0,
+      backAt: null,
+      awayMs: null,
+      title: `Flat ${propertyId}`,
+      ...o,
+    });
+    /** A query's plan that writes these stories, and is given the ones it asks for. */
+    const planWith = (id: number, ids: string[], writes: (given: readonly ListingHistory[]) => HistoryWrites) => {
+      let given: readonly ListingHistory[] = [];
+      return {
+        plan: {
+          service: SERVICE,
+          channels: [CHANNEL],
+          propertyIds: ids,
+          locationKeys: [],
+          outcomes: (_posted: unknown, history: readonly ListingHistory[] = []) => (
+            (given = history),
+            [run(id, 2_000)]
+          ),
+          history: { ids, writes: () => writes(given) },
+        },
+      };
+    };
+
+    it('keeps one story per listing, written in the run, read by key; seen moves the last sight, gone only once', async () => {
+      const a = await saved('marina');
+      const b = await saved('jvc');
+      await db.alerts.commitMany([
+        planWith(a.id, ['p1', 'p2'], () => ({
+          at: 1_000,
+          rows: [story('p1', 1_000), story('p2', 1_000)],
+          seen: [],
+          gone: [],
+        })),
+      ]);
+      // A second query of the batch is given what the first wrote, and moves p1's last sight, finds p2 gone.
+      let seenByB: readonly ListingHistory[] = [];
+      await db.alerts.commitMany([
+        planWith(
+          b.id,
+          ['p1', 'p2', 'p3'],
+          (given) => ((seenByB = given), { at: 5_000, rows: [], seen: ['p1'], gone: ['p2'] }),
+        ),
+      ]);
+      expect(seenByB.map((h) => h.propertyId)).toEqual(['p1', 'p2']);
+      const rows = await db.alerts.history(SERVICE, ['p2', 'p1', 'p9']);
+      expect(rows.map((h) => [h.propertyId, h.lastSeenAt, h.goneSince])).toEqual([
+        ['p1', 5_000, null],
+        ['p2', 1_000, 5_000],
+      ]);
+      expect(await db.alerts.history('https://other.example', ['p1'])).toEqual([]);
+      // Gone already: a later run does not move when it went.
+      await db.alerts.commitMany([planWith(a.id, ['p2'], () => ({ at: 9_000, rows: [], seen: [], gone: ['p2'] }))]);
+      expect((await db.alerts.history(SERVICE, ['p2']))[0]!.goneSince).toBe(5_000);
+      // Written whole: back, at another price; the first sight never moves later.
+      const back = story('p2', 12_000, {
+        firstSeenAt: 12_000,
+        timesBack: 1,
+        backAt: 12_000,
+        awayMs: 11_000,
+        lastPrice: 90,
+      });
+      await db.alerts.commitMany([planWith(a.id, ['p2'], () => ({ at: 12_000, rows: [back], seen: [], gone: [] }))]);
+      expect((await db.alerts.history(SERVICE, ['p2']))[0]).toMatchObject({
+        firstSeenAt: 1_000,
+        lastSeenAt: 12_000,
+        goneSince: null,
+        timesBack: 1,
+        lastPrice: 90,
+      });
+    });
+
+    it('prunes the stories nobody saw since a time, in the batch commit or alone; nothing under a stale fence', async () => {
+      const a = await saved('marina');
+      const { stale, current } = await fences();
+      const write = planWith(a.id, [], () => ({
+        at: 1_000,
+        rows: [story('old', 1_000), story('new', 8_000)],
+        seen: [],
+        gone: [],
+      }));
+      expect(await db.alerts.commitMany([write], stale)).toBeUndefined();
+      expect(await db.alerts.history(SERVICE, ['old', 'new'])).toEqual([]);
+      await db.alerts.commitMany([write], current);
+      await db.alerts.commitMany([], current, { pruneHistoryBefore: 5_000 });
+      expect((await db.alerts.history(SERVICE, ['old', 'new'])).map((h) => h.propertyId)).toEqual(['new']);
+      expect(await db.alerts.pruneHistory(10_000)).toBe(1);
+      expect(await db.alerts.history(SERVICE, ['new'])).toEqual([]);
+    });
+
+    it('counts the complete runs in a row that missed a listing, at most 2, and a run that lists it sets it back', async () => {
+      const a = await saved('marina');
+      await db.alerts.commitRuns([run(a.id, 1_000, { seen: [listing('p1', 100)] })]);
+      for (const at of [2_000, 3_000, 4_000]) await db.alerts.commitRuns([run(a.id, at, { missed: ['p1'] })]);
+      expect((await db.alerts.seen(a.id))[0]!.missed).toBe(2);
+      await db.alerts.commitRuns([run(a.id, 5_000)], ['p1']);
+      expect((await db.alerts.seen(a.id))[0]!.missed).toBe(0);
     });
   });
 }
