@@ -27,6 +27,25 @@ const fold = (channel: string, rows: OutboxRow[]): NewDelivery => ({
   payload: JSON.stringify({ labels: rows.map((r) => (JSON.parse(r.payload) as { label: string }).label) }),
 });
 
+/** One alert in CHANNEL, saved through the port. */
+async function saveAlert(db: Stores) {
+  const created = await db.alerts.create(
+    {
+      service: 'https://api.example',
+      channel: CHANNEL,
+      owner: 'U1',
+      text: 'rent marina',
+      query: '{}',
+      operation: 'search',
+      paramsKey: 'location=marina',
+      summary: 'Rent in Dubai Marina',
+    },
+    { perChannel: 25, perOwner: 50 },
+  );
+  if (!created.ok) throw new Error('not saved');
+  return created.row;
+}
+
 const labelsOf = (row: OutboxRow | undefined) => (JSON.parse(row!.payload) as { labels: string[] }).labels;
 
 export function quietHoursContract(open: () => Promise<Stores>): void {
@@ -140,20 +159,7 @@ export function quietHoursContract(open: () => Promise<Stores>): void {
   describe('the newest entry of a kind', () => {
     it('is the channel’s latest of that kind (of that alert when asked), whatever its state but folded', async () => {
       expect(await db.outbox.latestOf(CHANNEL, 'summary')).toBeUndefined();
-      const a = await db.alerts.create(
-        {
-          service: 'https://api.example',
-          channel: CHANNEL,
-          owner: 'U1',
-          text: 'rent marina',
-          query: '{}',
-          operation: 'search',
-          paramsKey: 'location=marina',
-          summary: 'Rent in Dubai Marina',
-        },
-        { perChannel: 25, perOwner: 50 },
-      );
-      if (!a.ok) throw new Error('not saved');
+      const a = { row: await saveAlert(db) };
       const summary = (label: string, searchId: number | null) => ({
         channel: CHANNEL,
         kind: 'summary',
@@ -179,22 +185,9 @@ export function quietHoursContract(open: () => Promise<Stores>): void {
 
   describe('how often an alert posts', () => {
     it('a new schedule is kept with its next run, and the alert is not due before it', async () => {
-      const created = await db.alerts.create(
-        {
-          service: 'https://api.example',
-          channel: CHANNEL,
-          owner: 'U1',
-          text: 'rent marina',
-          query: '{}',
-          operation: 'search',
-          paramsKey: 'location=marina',
-          summary: 'Rent in Dubai Marina',
-        },
-        { perChannel: 25, perOwner: 50 },
-      );
-      if (!created.ok) throw new Error('not saved');
-      const { id, number } = created.row;
-      expect(created.row.schedule).toBe(JSON.stringify({ every: 'run' }));
+      const row = await saveAlert(db);
+      const { id, number } = row;
+      expect(row.schedule).toBe(JSON.stringify({ every: 'run' }));
       const daily = JSON.stringify({ every: 'day', time: '09:00' });
       await db.alerts.setSchedule(id, daily, QUIET_END);
       expect(await db.alerts.byNumber(CHANNEL, number)).toMatchObject({ schedule: daily, nextRunAt: QUIET_END });
