@@ -1,5 +1,5 @@
 // A listing's life story (../contracts/history.ts) on Postgres, as ../listing-history.ts on SQLite: read by key for a
-// run's listings, written in the transaction that records the run (./seen.ts), pruned in the run's commit.
+// run's listings, written at the end of the transaction that records the run (./seen.ts), pruned after it.
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { HistoryWrites, ListingHistory } from '../contracts/history.js';
 import { listingHistory } from './schema.js';
@@ -63,11 +63,14 @@ export async function writeHistory(tx: PgTx, service: string, w: HistoryWrites):
       .where(and(mine, anyOf(w.gone), isNull(listingHistory.goneSince), lt(listingHistory.lastSeenAt, w.at)));
 }
 
-/** Deletes the stories nobody has seen since `before`. */
+/**
+ * Deletes the stories nobody has seen since `before`, but none a commit is writing now: those are skipped, not waited
+ * for (a delete waiting on rows it reached in another order than a commit's writes would deadlock with it), and go
+ * with a later prune if nobody sees them meanwhile.
+ */
 export async function pruneHistory(runner: PgRunner, before: number): Promise<number> {
-  const gone = await runner
-    .delete(listingHistory)
-    .where(lt(listingHistory.lastSeenAt, before))
-    .returning({ id: listingHistory.propertyId });
-  return gone.length;
+  const gone = await runner.execute<{ id: string }>(
+    sql`delete from ${listingHistory} where (service, property_id) in (select service, property_id from ${listingHistory} where last_seen_at < ${before}::bigint for update skip locked) returning property_id as id`,
+  );
+  return gone.rows.length;
 }

@@ -9,6 +9,8 @@ import { runDone, seenWrites, uncertainAfterRestore, type SeenWrite } from '../a
 import type { CommitOptions, PostedQuery, RunOutcome, RunPlan, SeenRepo, SeenRow } from '../contracts/seen.js';
 import { postedAlerts, postedIn, recordPosted } from './channel-posted.js';
 import { historyIn, pruneHistory, writeHistory } from './listing-history.js';
+import { HistoryOverlay } from '../history-overlay.js';
+import type { HistoryWrites, ListingHistory } from '../contracts/history.js';
 import { holdsLeaseIn } from './leases.js';
 import { readRestore } from './meta.js';
 import type { PgStore } from './open.js';
@@ -143,6 +145,27 @@ async function lockChannels(tx: PgTx, channels: readonly string[]): Promise<void
   );
 }
 
+/** The advisory lock namespace of listing stories (the first key of pg_advisory_xact_lock(int, int)): 'lsth'. */
+const STORY_LOCKS = 0x6c737468;
+/**
+ * Stories lock by bucket, not one by one: a batch reads thousands of listings, and every advisory lock held takes a
+ * slot of the server's shared lock table (64 a connection by default).
+ */
+const STORY_BUCKETS = 256;
+
+/** The buckets of every story these writes touch, locked until the commit in one statement, in key order. */
+async function lockStories(tx: PgTx, all: readonly { service: string; writes: HistoryWrites }[]): Promise<void> {
+  const keys = new Set<string>();
+  for (const { service, writes } of all) {
+    for (const r of writes.rows) keys.add(`${service}:${r.propertyId}`);
+    for (const id of [...writes.seen, ...writes.gone]) keys.add(`${service}:${id}`);
+  }
+  if (keys.size === 0) return;
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${STORY_LOCKS}::int, b) from (select distinct (hashtext(p) & ${STORY_BUCKETS - 1}) as b from unnest(${sql.param([...keys])}::text[]) as p order by b) as buckets`,
+  );
+}
+
 /** A complete run that did not list them (issue 40): counted up to 2, which is gone for this alert. */
 async function missSeen(tx: PgTx, searchId: number, ids: readonly string[]): Promise<void> {
   await tx
@@ -232,14 +255,22 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
     fence?: Fence,
     options: CommitOptions = {},
   ): Promise<number[] | undefined> {
-    return db.transaction(async (tx) => {
+    const queued = await db.transaction(async (tx) => {
       if (fence && !(await holdsLeaseIn(tx, fence))) return undefined;
+      // The batch's story writes wait for its end (see below); its queries read them from here meanwhile.
+      const stories = new HistoryOverlay();
+      const storyWrites: { service: string; writes: HistoryWrites }[] = [];
+      const given = new Map<RunPlan, ListingHistory[]>();
       // What the plan is given: its channels' posted rows and its listings' stories, as they stand now.
-      const decide = async (plan: RunPlan) =>
-        plan.outcomes(
-          await postedIn(tx, plan),
-          plan.history ? await historyIn(tx, plan.service, plan.history.ids) : undefined,
-        );
+      const decide = async (plan: RunPlan) => {
+        let history: ListingHistory[] | undefined;
+        if (plan.history) {
+          const read = await historyIn(tx, plan.service, plan.history.ids);
+          history = stories.stories(plan.service, plan.history.ids, read);
+          given.set(plan, history);
+        }
+        return plan.outcomes(await postedIn(tx, plan), history);
+      };
       const postingIn = (outcomes: readonly RunOutcome[]) =>
         new Set(outcomes.flatMap((o) => o.deliveries.map((d) => d.channel)));
       const first: RunOutcome[][] = [];
@@ -268,16 +299,24 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
         } else if (plan.history?.ids.some((id) => storied.has(id))) outcomes = await decide(plan); // written since
         const writes = plan.history?.writes();
         if (writes) {
-          await writeHistory(tx, plan.service, writes);
+          stories.apply(plan.service, given.get(plan) ?? [], writes);
+          storyWrites.push({ service: plan.service, writes });
           for (const r of writes.rows) storied.add(r.propertyId);
           for (const id of writes.gone) storied.add(id);
         }
         queued.push(await commitQuery(tx, outcomes, read));
         if (outcomes.some((o) => o.seen.length > 0)) for (const c of plan.channels) touched.add(c);
       }
-      if (options.pruneHistoryBefore !== undefined) await pruneHistory(tx, options.pruneHistoryBefore);
+      // Every story the batch wrote, written now under locks taken in one statement in one order: two batches that
+      // share listings (most do) wait for each other here, never on each other's rows in opposite orders (40P01).
+      await lockStories(tx, storyWrites);
+      for (const { service, writes } of storyWrites) await writeHistory(tx, service, writes);
       return queued;
     });
+    // Apart from the batch, and waiting on no row (see pruneHistory): a delete across the table inside it would.
+    if (queued && options.pruneHistoryBefore !== undefined)
+      await db.transaction((tx) => pruneHistory(tx, options.pruneHistoryBefore!));
+    return queued;
   }
 
   /** One query's writes in the batch's transaction: the one place a query's run is recorded. */

@@ -929,6 +929,49 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       });
     });
 
+    it("gives a batch's later query the stories its earlier queries wrote, new, seen and gone, as they will stand", async () => {
+      const a = await saved('marina');
+      const b = await saved('jvc');
+      await db.alerts.commitMany([
+        planWith(a.id, ['p1', 'p2'], () => ({
+          at: 1_000,
+          rows: [story('p1', 1_000), story('p2', 1_000)],
+          seen: [],
+          gone: [],
+        })),
+      ]);
+      let givenToB: readonly ListingHistory[] = [];
+      await db.alerts.commitMany([
+        // The first query sees p3 for the first time, p1 again, and finds p2 gone.
+        planWith(a.id, ['p1', 'p2', 'p3'], () => ({
+          at: 4_000,
+          rows: [story('p3', 4_000)],
+          seen: ['p1'],
+          gone: ['p2'],
+        })),
+        // The second is given all three as the first left them, and reprices p3.
+        planWith(
+          b.id,
+          ['p3', 'p2', 'p1', 'p9'],
+          (given) => (
+            (givenToB = given),
+            { at: 6_000, rows: [story('p3', 6_000, { firstSeenAt: 6_000, lastPrice: 80 })], seen: [], gone: [] }
+          ),
+        ),
+      ]);
+      expect(givenToB.map((h) => [h.propertyId, h.lastSeenAt, h.goneSince])).toEqual([
+        ['p1', 4_000, null],
+        ['p2', 1_000, 4_000],
+        ['p3', 4_000, null],
+      ]);
+      const stored = await db.alerts.history(SERVICE, ['p1', 'p2', 'p3']);
+      expect(stored.map((h) => [h.propertyId, h.firstSeenAt, h.lastSeenAt, h.goneSince, h.lastPrice])).toEqual([
+        ['p1', 1_000, 4_000, null, 100],
+        ['p2', 1_000, 1_000, 4_000, 100],
+        ['p3', 4_000, 6_000, null, 80],
+      ]);
+    });
+
     it('prunes the stories nobody saw since a time, in the batch commit or alone; nothing under a stale fence', async () => {
       const a = await saved('marina');
       const { stale, current } = await fences();
