@@ -1,5 +1,5 @@
 // A chat channel's own settings on SQLite (the contract: ./contracts/channel-settings.ts): quiet hours and time zone.
-import { and, eq, gt, inArray } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import type { ChannelSettings, ChannelSettingsRepo } from './contracts/channel-settings.js';
 import type { Synced } from './contracts/synced.js';
 import type { Store } from './db.js';
@@ -13,14 +13,16 @@ export function createChannelSettingsRepo(store: Store): Synced<ChannelSettingsR
       .values({ channel, ...set, updatedAt: at })
       .onConflictDoUpdate({ target: c.channel, set: { ...set, updatedAt: at } })
       .run();
+  // Read by every query of an alerts run (its channels' quiet hours and zones): prepared once, not built by drizzle
+  // and prepared by SQLite on each call, which cost a tenth of a run's CPU.
+  const read = sqlite.prepare(
+    `SELECT place AS channel, quiet_from AS quietFrom, quiet_to AS quietTo, timezone FROM place_setting
+     WHERE place IN (SELECT value FROM json_each(?))`,
+  );
   return {
     channelSettings(channels) {
       if (channels.length === 0) return [];
-      return db
-        .select({ channel: c.channel, quietFrom: c.quietFrom, quietTo: c.quietTo, timezone: c.timezone })
-        .from(c)
-        .where(inArray(c.channel, [...channels]))
-        .all();
+      return read.all(JSON.stringify(channels)) as ChannelSettings[];
     },
     setQuiet(channel, quiet, at) {
       sqlite

@@ -49,10 +49,13 @@ export function standingOrdersOn<Row extends StandingOrderRow, Part>(
       .from(o)
       .where(and(ofKind, where))
       .get()!.n;
-  const dueWhere = (service: string, at: number, scan: DueScan | undefined) => {
+  const dueWhere = (service: string, at: number, scan: DueScan | undefined, byPart = false) => {
     const held = db.select({ channel: channelHold.channel }).from(channelHold);
     return and(
-      ofKind,
+      // A batch's due read goes by its parts' index (an alert's params key, a digest's id): with `+` the kind keeps
+      // SQLite off the due index, which it otherwise walks for every due order of the service, batch after batch
+      // (a fresh database has no statistics to tell it better): 3.5 ms a batch at 10,000 alerts, and growing.
+      byPart ? sql`+${o.kind} = ${kind.kind}` : ofKind,
       eq(o.service, service),
       eq(o.paused, false),
       lte(o.nextRunAt, at),
@@ -121,7 +124,7 @@ export function standingOrdersOn<Row extends StandingOrderRow, Part>(
       },
       due(service: string, at: number, part?: Part | readonly Part[], scan?: DueScan): Row[] {
         const onePart = partsWhere(kind.part, part);
-        return kind.read(and(dueWhere(service, at, scan), onePart), [kind.wait, asc(o.id)]);
+        return kind.read(and(dueWhere(service, at, scan, onePart !== undefined), onePart), [kind.wait, asc(o.id)]);
       },
       count(service?: string): number {
         return countWhere(service ? eq(o.service, service) : undefined);
