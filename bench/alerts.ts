@@ -6,6 +6,7 @@
 // fresh child process of its own, so its peak RSS (the OS's maxRSS of that process) is this bench's alone, not what
 // the benches before it left in the heap; the sandbox runs in yet another process.
 import { spawn } from 'node:child_process';
+import inspector from 'node:inspector/promises';
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -164,13 +165,13 @@ async function measure(): Promise<BenchResult> {
     let peak = 0;
     const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
     await sandbox.control('DELETE', 'requests');
-    const quiet = await pollOnce({ ...deps, options: PRODUCTION });
+    const quiet = await profiled('quiet', () => pollOnce({ ...deps, options: PRODUCTION }));
     const quietCalls = ((await sandbox.control('GET', 'requests')) as unknown[]).length;
 
     // A busy market: a day of new listings and price changes, then a run that writes many outbox rows.
     await sandbox.control('POST', 'advance?minutes=1440');
     writeMs = 0;
-    const busy = await pollOnce({ ...deps, options: PRODUCTION });
+    const busy = await profiled('busy', () => pollOnce({ ...deps, options: PRODUCTION }));
     clearInterval(sample);
     peak = Math.max(peak, process.memoryUsage().rss);
     // The OS's peak for this process (the whole bench, setup included): the figure the 300 MB goal is about.
@@ -209,6 +210,27 @@ async function measure(): Promise<BenchResult> {
     await postgres?.stop();
     await sandbox.stop();
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * BENCH_ALERTS_PROFILE=<dir>: a CPU profile of each timed run alone (`quiet.cpuprofile`, `busy.cpuprofile`), for
+ * Chrome's DevTools or any reader of the format; the sampling costs some CPU, so its runs' figures are not quoted.
+ */
+async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_ALERTS_PROFILE;
+  if (!dir) return run();
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
   }
 }
 
