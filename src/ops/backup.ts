@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { makePrivateDirFor, PRIVATE_FILE } from '../store/private-files.js';
+import { countOf } from '../views/format.js';
 
 export interface BackupReport {
   source: string;
@@ -103,7 +104,7 @@ export async function runBackupCli(
   try {
     const r = await backupDatabase(dbPath, files[0]!, { overwrite: force });
     out(
-      `Backed up ${r.source} to ${r.target}: ${(r.bytes / 1024).toFixed(0)} KiB, ${r.alerts} saved searches, ${r.outbox} alert messages, checked, in ${r.ms} ms.`,
+      `Backed up ${r.source} to ${r.target}: ${(r.bytes / 1024).toFixed(0)} KiB, ${countOf(r.alerts, 'saved search', 'saved searches')}, ${countOf(r.outbox, 'alert message')}, checked, in ${r.ms} ms.`,
     );
     return 0;
   } catch (e) {

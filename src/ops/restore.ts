@@ -15,6 +15,7 @@ import Database from 'better-sqlite3';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { markRestored, openStore, renewDbId, schema, type Store } from '../store/index.js';
 import { makePrivate, prepareDatabaseFile, sqliteSiblings } from '../store/private-files.js';
+import { countOf } from '../views/format.js';
 import { runningInstances, runningOn, type RunningInstance } from './running-instance.js';
 
 export interface RestoreReport {
@@ -288,11 +289,10 @@ export async function runRestoreCli(
     if (json) {
       out(JSON.stringify(r));
     } else {
-      const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
       out(
         `Restored ${r.backup} into ${r.database}${r.keptAs ? ` (the database it replaced is kept as ${r.keptAs})` : ''}: ` +
-          `${plural(r.toLookFor, 'undelivered entry', 'undelivered entries')} to look for on the platform before sending, ${plural(r.parked, 'parked entry', 'parked entries')}, ` +
-          `${plural(r.alerts, 'saved search', 'saved searches')}${r.migrationsApplied > 0 ? `, upgraded by ${plural(r.migrationsApplied, 'migration')}` : ''}; new database id ${r.dbId}. Start Manzil again.`,
+          `${countOf(r.toLookFor, 'undelivered entry', 'undelivered entries')} to look for on the platform before sending, ${countOf(r.parked, 'parked entry', 'parked entries')}, ` +
+          `${countOf(r.alerts, 'saved search', 'saved searches')}${r.migrationsApplied > 0 ? `, upgraded by ${countOf(r.migrationsApplied, 'migration')}` : ''}; new database id ${r.dbId}. Start Manzil again.`,
       );
     }
     return 0;

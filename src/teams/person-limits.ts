@@ -5,6 +5,7 @@ import type { Reply } from '../bot/index.js';
 import type { Logger } from '../log.js';
 import { delegateTo, personOf, type ChatCore } from '../ports/index.js';
 import type { PersonUseRepo } from '../store/index.js';
+import { countOf } from '../views/format.js';
 
 export interface PersonLimits {
   /** Pages of results (Next, Previous) one person may ask for in an hour. */
@@ -27,12 +28,16 @@ export const PERSON_WINDOW_MS = HOUR;
  * here (and its setting in PersonLimits); `PersonLimiter.take` counts any of them.
  */
 const KINDS = {
-  page: { limit: (l: PersonLimits) => l.pagesPerHour, what: (n: number) => `${n} pages of results` },
+  page: {
+    limit: (l: PersonLimits) => l.pagesPerHour,
+    what: (n: number) => countOf(n, 'page of results', 'pages of results'),
+  },
   run: {
     limit: (l: PersonLimits) => l.runsPerHour,
-    what: (n: number) => `${n} alert tests, digests on request and comparisons`,
+    what: (n: number) =>
+      countOf(n, 'alert test, digest on request or comparison', 'alert tests, digests on request and comparisons'),
   },
-  search: { limit: (l: PersonLimits) => l.searchesPerHour, what: (n: number) => `${n} searches` },
+  search: { limit: (l: PersonLimits) => l.searchesPerHour, what: (n: number) => countOf(n, 'search', 'searches') },
 } satisfies Record<string, { limit: (l: PersonLimits) => number; what: (n: number) => string }>;
 
 export type CostKind = keyof typeof KINDS;

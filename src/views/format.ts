@@ -20,12 +20,17 @@ export const PRICE_ON_REQUEST = 'Price on request';
 const wholeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const decimalNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
-/** `1250000` -> `1,250,000`; up to `fractionDigits` decimals (none by default). */
 /** "Dubai Marina's", "Jumeirah Lake Towers'": the possessive of a name, with the apostrophe alone after a final s. */
 export function possessive(name: string): string {
   return /s$/i.test(name.trim()) ? `${name.trim()}'` : `${name.trim()}'s`;
 }
 
+/** "1 search", "4 searches", "1,200 saved searches": a count with its noun, one or many. */
+export function countOf(n: number, one: string, many = `${one}s`): string {
+  return `${formatNumber(n)} ${n === 1 ? one : many}`;
+}
+
+/** `1250000` -> `1,250,000`; up to `fractionDigits` decimals (none by default). */
 export function formatNumber(n: number, fractionDigits: 0 | 2 = 0): string {
   return (fractionDigits === 0 ? wholeNumber : decimalNumber).format(n);
 }
