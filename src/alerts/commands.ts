@@ -270,10 +270,17 @@ export class AlertCommands {
         created.reason === 'channel' ? this.o.limits.perChannel : this.o.limits.perOwner,
       );
     const row = created.row;
-    // An edit is the new search saved, then the old one removed: a new number, and a first look of its own, so what the
-    // new search finds today is not posted as new (what the channel was posted stays, so nothing comes twice).
+    // An edit is the new search saved, then the old one removed: a first look of its own, so what the new search finds
+    // today is not posted as new (what the channel was posted stays, so nothing comes twice), and a run of the old one
+    // under way commits nothing. It keeps the old one's number where it stays (a move to "me" cannot).
     if (replacing) await this.o.repo.remove(replacing.id);
-    const was = replacing ? `Alert #${replacing.number} changed: it is now ` : 'Saved as ';
+    const kept = replacing?.channel === row.channel && (await this.o.repo.renumber(row.id, replacing.number));
+    const yours = `${to === 'me' ? 'your ' : ''}alert #${kept ? replacing.number : row.number}${to === 'me' ? ' (to me)' : ''}`;
+    const head = !replacing
+      ? `Saved as ${yours}`
+      : kept
+        ? `${yours[0]!.toUpperCase()}${yours.slice(1)} changed`
+        : `Alert #${replacing.number} changed: it is now ${yours}`;
     this.o.logger.info(replacing ? 'alert replaced' : 'alert saved', {
       ...(replacing ? { replaced: replacing.id } : {}),
       search: row.id,
@@ -323,10 +330,10 @@ export class AlertCommands {
       : "I'll post new listings here as they appear";
     if (to === 'me') {
       // Said to the person alone: no one else in the channel learns what they watch.
-      const mine = `${was}your alert #${row.number} (to me): ${summary}. I'll send new listings to your direct messages with me as they appear; ${matching}. Checked ${this.o.schedule}; only you see it in \`/alerts list\`.`;
+      const mine = `${head}: ${summary}. I'll send new listings to your direct messages with me as they appear; ${matching}. Checked ${this.o.schedule}; only you see it in \`/alerts list\`.`;
       return ephemeral(mine);
     }
-    const text = `${was}alert #${row.number}: ${summary}. ${how}; ${matching}. Checked ${this.o.schedule}; see \`/alerts list\`.`;
+    const text = `${head}: ${summary}. ${how}; ${matching}. Checked ${this.o.schedule}; see \`/alerts list\`.`;
     return { text, blocks: [{ kind: 'text', text }] };
   }
 

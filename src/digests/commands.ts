@@ -151,19 +151,21 @@ export class DigestCommands {
     return { order: { kind: 'digest', number, areas: decodeAreas(row.areas).map((a) => a.name), when }, channel };
   }
 
-  /** `/digest edit 2 …`, an edit form: the new digest added, then the old one removed (so its number changes). */
+  /** `/digest edit 2 …`, an edit form: the new digest added, then the old one removed; the new one keeps its number. */
   private async edit(ctx: DigestContext, number: number, names: readonly string[], when: DigestWhen): Promise<Reply> {
     const old = await this.existing(ctx, { number });
     if (!('order' in old)) return old;
     const row = await this.o.repo.byNumber(ctx.channel, number);
-    return row ? this.add(ctx, names, when, row.id) : ephemeral(`There is no digest #${number} in this channel.`);
+    return row
+      ? this.add(ctx, names, when, { id: row.id, number })
+      : ephemeral(`There is no digest #${number} in this channel.`);
   }
 
   private async add(
     ctx: DigestContext,
     names: readonly string[],
     when: DigestWhen,
-    replacing?: number,
+    replacing?: { id: number; number: number },
   ): Promise<Reply> {
     const parsed = scheduleOf(when);
     if (!parsed.ok) return ephemeral(`${parsed.error} Nothing was saved.`);
@@ -185,8 +187,12 @@ export class DigestCommands {
     );
     if (!created.ok) return limitReached({ noun: 'digest', command: '/digest' }, 'channel', this.o.limits.perChannel);
     const row = created.row;
+    let number = row.number;
+    if (replacing !== undefined) {
+      await this.o.repo.remove(replacing.id);
+      if (await this.o.repo.renumber(row.id, replacing.number)) number = replacing.number;
+    }
     this.commands.changed(ctx.channel, [ctx.user]);
-    if (replacing !== undefined) await this.o.repo.remove(replacing);
     this.o.logger.info(replacing === undefined ? 'digest saved' : 'digest replaced', {
       digest: row.id,
       channel: ctx.channel,
@@ -194,8 +200,13 @@ export class DigestCommands {
       areas: resolved.areas.length,
     });
     const saved = resolved.areas.map((p) => p.name).join(', ');
-    const was = replacing === undefined ? 'Saved digest' : 'Digest changed: it is now digest';
-    const text2 = `${was} #${row.number}: ${saved}, ${describeSchedule(parsed.schedule, timezone)}; the first on ${shortDate(nextRunAt, timezone)}.`;
+    const was =
+      replacing === undefined
+        ? `Saved digest #${number}`
+        : number === replacing.number
+          ? `Digest #${number} changed`
+          : `Digest #${replacing.number} changed: it is now digest #${number}`;
+    const text2 = `${was}: ${saved}, ${describeSchedule(parsed.schedule, timezone)}; the first on ${shortDate(nextRunAt, timezone)}.`;
     return { text: text2, blocks: [{ kind: 'text', text: text2 }] };
   }
 

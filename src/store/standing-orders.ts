@@ -129,6 +129,29 @@ export function standingOrdersOn<Row extends StandingOrderRow, Part>(
       count(service?: string): number {
         return countWhere(service ? eq(o.service, service) : undefined);
       },
+      renumber(id: number, number: number): boolean {
+        return store.sqlite
+          .transaction(() => {
+            const row = db
+              .select({ channel: o.channel })
+              .from(o)
+              .where(and(ofKind, eq(o.id, id)))
+              .get();
+            if (!row) return false;
+            const held = db
+              .select({ id: o.id })
+              .from(o)
+              .where(and(ofKind, eq(o.channel, row.channel), eq(o.number, number)))
+              .get();
+            if (held) return held.id === id;
+            db.update(o)
+              .set({ number })
+              .where(and(ofKind, eq(o.id, id)))
+              .run();
+            return true;
+          })
+          .immediate();
+      },
     },
   };
 }

@@ -76,6 +76,12 @@ export interface StandingOrderRepo<Row extends StandingOrderRow, Part> {
   due(service: string, at: number, part?: Part | readonly Part[], scan?: DueScan): Promise<Row[]>;
   /** How many orders of this kind there are, of one service or of all. */
   count(service?: string): Promise<number>;
+  /**
+   * An edit saves the changed order anew and removes the old one: the new one then takes the old one's `number` in
+   * its target, so people keep calling it by the number they know. False when another order of the kind there holds
+   * that number (or `id` is gone); the numbering ahead is unchanged, so no number is ever given twice to a new order.
+   */
+  renumber(id: number, number: number): Promise<boolean>;
 }
 
 /**

@@ -123,6 +123,26 @@ export function pgStandingOrdersOn<Row extends StandingOrderRow, Part>(
       async count(service?: string): Promise<number> {
         return countWhere(db, service ? eq(o.service, service) : undefined);
       },
+      async renumber(id: number, number: number): Promise<boolean> {
+        return db.transaction(async (tx) => {
+          const [row] = await tx
+            .select({ channel: o.channel })
+            .from(o)
+            .where(and(ofKind, eq(o.id, id)));
+          if (!row) return false;
+          await tx.execute(sql`SELECT pg_advisory_xact_lock(${kind.lock}::int, hashtext(${row.channel}))`);
+          const [held] = await tx
+            .select({ id: o.id })
+            .from(o)
+            .where(and(ofKind, eq(o.channel, row.channel), eq(o.number, number)));
+          if (held) return held.id === id;
+          await tx
+            .update(o)
+            .set({ number })
+            .where(and(ofKind, eq(o.id, id)));
+          return true;
+        });
+      },
     },
   };
 }

@@ -97,6 +97,22 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       expect((await saved('marina')).number).toBe(5);
     });
 
+    it("gives an edit's new alert the old one's number once it is removed, never one another alert holds", async () => {
+      const [a, b] = [await saved('marina'), await saved('jvc')];
+      const edited = await saved('jlt');
+      expect(await db.alerts.renumber(edited.id, b.number)).toBe(false); // jvc holds 2
+      await db.alerts.remove(a.id);
+      expect(await db.alerts.renumber(edited.id, a.number)).toBe(true);
+      expect((await db.alerts.byNumber(CHANNEL, 1))?.id).toBe(edited.id);
+      expect((await db.alerts.listByChannel(CHANNEL)).map((r) => [r.number, r.id])).toEqual([
+        [1, edited.id],
+        [2, b.id],
+      ]);
+      // The numbering ahead is unchanged: the next alert is #4, 3 is never given to another.
+      expect((await saved('downtown')).number).toBe(4);
+      expect(await db.alerts.renumber(a.id, 3)).toBe(false); // removed
+    });
+
     it("lists one person's alerts of one workspace, its channels' and their own, and none of another's or of another workspace", async () => {
       await saved('marina');
       await saved('jvc', { channel: 'slack:T1:C2' });

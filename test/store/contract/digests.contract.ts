@@ -88,6 +88,16 @@ export function digestsContract(open: () => Promise<DigestsDatabase>): void {
       expect((await db.digests.listByChannel(CHANNEL)).map((r) => r.number)).toEqual([5]);
     });
 
+    it("gives an edit's new digest the old one's number once it is removed; the numbering ahead is unchanged", async () => {
+      const [a, b] = [await saved('Dubai Marina'), await saved('JVC')];
+      const edited = await saved('JLT');
+      expect(await db.digests.renumber(edited.id, b.number)).toBe(false);
+      await db.digests.remove(a.id);
+      expect(await db.digests.renumber(edited.id, 1)).toBe(true);
+      expect((await db.digests.listByChannel(CHANNEL)).map((r) => r.number)).toEqual([1, 2]);
+      expect((await saved('Downtown')).number).toBe(4);
+    });
+
     it("lists one person's digests of one workspace, across its channels, and none of another person or workspace", async () => {
       const a = await saved('Marina');
       const b = await saved('JVC', { channel: 'slack:T1:C2' });
