@@ -36,6 +36,7 @@ import {
   formValues,
   readFormCustomId,
   retypedModal,
+  shownValue,
   type FormKind,
   type FormTarget,
   type Typed,
@@ -103,14 +104,15 @@ const quoted = (v: string) =>
       .trim() || ' '
   }\``;
 
+/** Why a form was not saved: on a field (the core's forms), or the core's own words (an area it cannot find). */
+type Reason = { field?: string; why: string };
+
 /** The refusal: each wrong field named with why, then everything typed, quoted back. */
-function refusalText(errors: Record<string, string | undefined>, typed: Typed): string {
-  const wrong = Object.entries(errors)
-    .filter((e): e is [string, string] => e[1] !== undefined)
-    .map(([field, why]) => `**${FIELD_LABELS[fieldOf(field as never)] ?? field}**: ${why}`);
+function refusalText(kind: FormKind, reasons: Reason[], typed: Typed): string {
+  const wrong = reasons.map(({ field, why }) => (field ? `**${FIELD_LABELS[field] ?? field}**: ${why}` : why));
   const said = Object.entries(typed)
     .filter(([, v]) => v.trim() !== '')
-    .map(([field, v]) => `> ${FIELD_LABELS[field] ?? field}: ${quoted(v)}`);
+    .map(([field, v]) => `> ${FIELD_LABELS[field] ?? field}: ${quoted(shownValue(kind, field, v))}`);
   const text = [
     'Not saved, nothing changed:',
     ...[...new Set(wrong)].map((w) => `• ${w}`),
@@ -122,6 +124,12 @@ function refusalText(errors: Record<string, string | undefined>, typed: Typed): 
   ].join('\n');
   return text.length <= DISCORD_LIMITS.content ? text : `${text.slice(0, DISCORD_LIMITS.content - 1)}…`;
 }
+
+/** The core's forms' refusals, one a modal field (a price's two ends are its price field, a weekly day how often). */
+const fieldReasons = (errors: Record<string, string | undefined>): Reason[] =>
+  Object.entries(errors)
+    .filter((e): e is [string, string] => e[1] !== undefined)
+    .map(([field, why]) => ({ field: fieldOf(field as never), why }));
 
 export function formListeners(deps: FormDeps) {
   const refused = new RefusedForms();
@@ -184,25 +192,7 @@ export function formListeners(deps: FormDeps) {
         ? toAlertOrder(values as AlertFormValues, target.editing)
         : toDigestOrder(values as DigestFormValues, target.editing);
     if (!read.ok) {
-      const id = refused.put(target, typed);
-      await i.reply({
-        content: refusalText(read.errors, typed),
-        components: [
-          {
-            type: ComponentType.ActionRow,
-            components: [
-              {
-                type: ComponentType.Button,
-                style: ButtonStyle.Primary,
-                label: 'Try again',
-                custom_id: `${RETRY}${id}`,
-              },
-            ],
-          },
-        ],
-        flags: MessageFlags.Ephemeral,
-        allowedMentions: { parse: [] },
-      });
+      await refuse(i, target, typed, fieldReasons(read.errors));
       return;
     }
     const order = read.order;
@@ -218,7 +208,37 @@ export function formListeners(deps: FormDeps) {
       text: commandText(order),
       order,
     });
+    // The core refused what the form could not know (an area it cannot find, several it could mean, a duplicate):
+    // said as the form's own refusals are, with what was typed. (A personal order's confirmation is private too, so
+    // only a channel's reply tells a refusal by being private.)
+    if (reply.ephemeral && !deferredPrivate) {
+      await i
+        .deleteReply()
+        .catch((e: unknown) => deps.warn('discord: could not delete the deferred reply', { error: describeError(e) }));
+      const place = /\bplaces?\b/i.test(reply.text) ? { field: target.kind === 'alert' ? 'search' : 'areas' } : {};
+      await refuse(i, target, typed, [{ ...place, why: reply.text }]);
+      return;
+    }
     await answerDeferred(i, formConfirmation(reply, order), deferredPrivate, deps.warn);
+  }
+
+  /** Answers a refused form (at once, or after a deferral as a follow-up), with Try again to reopen it as typed. */
+  async function refuse(i: ModalSubmitInteraction, target: FormTarget, typed: Typed, reasons: Reason[]) {
+    const id = refused.put(target, typed);
+    const message = {
+      content: refusalText(target.kind, reasons, typed),
+      components: [
+        {
+          type: ComponentType.ActionRow,
+          components: [
+            { type: ComponentType.Button, style: ButtonStyle.Primary, label: 'Try again', custom_id: `${RETRY}${id}` },
+          ],
+        },
+      ],
+      flags: MessageFlags.Ephemeral,
+      allowedMentions: { parse: [] },
+    } as const;
+    await (i.deferred ? i.followUp(message) : i.reply(message));
   }
 
   return { open, retry, submit, handles: (customId: string) => customId.startsWith(FORM_PREFIX) };

@@ -156,19 +156,7 @@ export function alertModal(
     ),
     select('every', FIELD_LABELS.every!, everyOptions('alert'), everyValue(values.every, values.day)),
     TIME(values.time, 'for a daily or weekly one, in the channel’s time zone'),
-    ...(target.editing
-      ? []
-      : [
-          select(
-            'to',
-            FIELD_LABELS.to!,
-            [
-              { label: 'This channel', value: 'channel' },
-              { label: 'Me (direct messages)', value: 'me' },
-            ],
-            values.to ?? 'channel',
-          ),
-        ]),
+    ...(target.editing ? [] : [select('to', FIELD_LABELS.to!, TO_OPTIONS, values.to ?? 'channel')]),
   ];
   return modal(target, target.editing ? `Edit alert #${target.editing.number}` : 'New alert', labels);
 }
@@ -187,6 +175,17 @@ export function digestModal(values: DigestFormValues, target: FormTarget): APIMo
     TIME(values.time, 'in the channel’s time zone'),
   ];
   return modal(target, target.editing ? `Edit digest #${target.editing.number}` : 'New digest', labels);
+}
+
+const TO_OPTIONS = [
+  { label: 'This channel', value: 'channel' },
+  { label: 'Me (direct messages)', value: 'me' },
+];
+
+/** A field's value as the person saw it: a select's chosen option by its label (`Weekly, on Friday`), a text as is. */
+export function shownValue(kind: FormKind, field: string, value: string): string {
+  const options = field === 'every' ? everyOptions(kind) : field === 'to' ? TO_OPTIONS : [];
+  return options.find((o) => o.value === value)?.label ?? value;
 }
 
 /** What was typed and chosen, by field (custom_id): what the form reads, and what a refusal quotes back. */

@@ -154,6 +154,18 @@ describe('the alert form on Discord', () => {
     );
   });
 
+  it('refuses an area it cannot find on the search field, quoting back what was typed, and saves nothing', async () => {
+    const { token } = await openForm('alerts', sub('new'));
+    const answer = await submit(token, { search: 'rent qwertyville 2br', every: 'weekly:friday' });
+    expect(answer.private).toBe(true);
+    expect(answer.text).toMatch(/^Not saved/);
+    expect(answer.text).toContain('**Search**: I couldn\'t find a place called "qwertyville"');
+    expect(answer.text).toContain('Search: `rent qwertyville 2br`');
+    expect(answer.text).toContain('How often: `Weekly, on Friday`');
+    expect((answer.body.components as DiscordJson[])[0].components[0].label).toBe('Try again');
+    expect(await list('alerts')).toMatch(/No alerts in this channel yet/);
+  });
+
   it(
     'saves the form as an alert, edits it in its form, and then posts each new listing once',
     { timeout: 120_000 },
@@ -226,6 +238,15 @@ describe('the digest form on Discord', () => {
     const listed = await list('digest');
     expect(listed).toMatch(/07:15/);
     expect(listed).not.toMatch(/18:30/);
+  });
+
+  it('refuses an area it cannot find on the areas field, and saves nothing', async () => {
+    const { token } = await openForm('digest', sub('new'));
+    const answer = await submit(token, { areas: 'dubai marina, qwertyville' });
+    expect(answer.private).toBe(true);
+    expect(answer.text).toMatch(/^Not saved[\s\S]*\*\*Areas\*\*: [\s\S]*qwertyville/);
+    expect(answer.text).toContain('Areas: `dubai marina, qwertyville`');
+    expect((await list('digest')).match(/#\d+ /g) ?? []).toHaveLength(1);
   });
 
   it('refuses a time that is none on its field, quotes back the areas typed, and saves nothing', async () => {
