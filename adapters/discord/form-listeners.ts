@@ -26,6 +26,7 @@ import {
   type Reply,
 } from '../../src/bot/index.js';
 import type { ChatCore } from '../../src/ports/index.js';
+import { NO_CHANNEL_TEXT } from './channel.js';
 import { sendWithCharts } from './charts.js';
 import {
   FIELD_LABELS,
@@ -64,22 +65,23 @@ export function formOf(i: ChatInputCommandInteraction): { kind: FormKind; number
 
 /** Refused forms kept a while, by the id their Try again button carries: what was typed is never lost. */
 class RefusedForms {
-  private readonly kept = new Map<string, { target: FormTarget; typed: Typed; at: number }>();
+  private readonly kept = new Map<string, { user: string; target: FormTarget; typed: Typed; at: number }>();
   private static readonly TTL_MS = 30 * 60_000;
   private static readonly MAX = 1_000;
 
-  put(target: FormTarget, typed: Typed): string {
+  put(user: string, target: FormTarget, typed: Typed): string {
     const now = Date.now();
     for (const [id, f] of this.kept)
       if (now - f.at > RefusedForms.TTL_MS || this.kept.size >= RefusedForms.MAX) this.kept.delete(id);
     const id = randomBytes(9).toString('base64url');
-    this.kept.set(id, { target, typed, at: now });
+    this.kept.set(id, { user, target, typed, at: now });
     return id;
   }
 
-  get(id: string): { target: FormTarget; typed: Typed } | undefined {
+  /** The form `user` typed: another person's, or one kept too long, is none. */
+  get(id: string, user: string): { target: FormTarget; typed: Typed } | undefined {
     const f = this.kept.get(id);
-    return f && Date.now() - f.at <= RefusedForms.TTL_MS ? f : undefined;
+    return f && f.user === user && Date.now() - f.at <= RefusedForms.TTL_MS ? f : undefined;
   }
 }
 
@@ -167,7 +169,7 @@ export function formListeners(deps: FormDeps) {
 
   /** Try again: the refused form opened again, filled with what was typed. */
   async function retry(i: ButtonInteraction): Promise<void> {
-    const kept = i.customId.startsWith(RETRY) ? refused.get(i.customId.slice(RETRY.length)) : undefined;
+    const kept = i.customId.startsWith(RETRY) ? refused.get(i.customId.slice(RETRY.length), i.user.id) : undefined;
     if (!kept) {
       await i.reply({
         content: 'This form has expired: open it again with /alerts new or /digest new (what you typed is above).',
@@ -181,7 +183,7 @@ export function formListeners(deps: FormDeps) {
   async function submit(i: ModalSubmitInteraction, channel: string | undefined): Promise<void> {
     const target = readFormCustomId(i.customId);
     if (!target || !channel) {
-      const why = channel ? 'This form is from an older Manzil: open it again.' : 'Forms work in a server channel.';
+      const why = channel ? 'This form is from an older Manzil: open it again.' : NO_CHANNEL_TEXT;
       await i.reply({ content: why, flags: MessageFlags.Ephemeral });
       return;
     }
@@ -224,7 +226,7 @@ export function formListeners(deps: FormDeps) {
 
   /** Answers a refused form (at once, or after a deferral as a follow-up), with Try again to reopen it as typed. */
   async function refuse(i: ModalSubmitInteraction, target: FormTarget, typed: Typed, reasons: Reason[]) {
-    const id = refused.put(target, typed);
+    const id = refused.put(i.user.id, target, typed);
     const message = {
       content: refusalText(target.kind, reasons, typed),
       components: [

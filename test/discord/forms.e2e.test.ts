@@ -130,6 +130,15 @@ describe('the alert form on Discord', () => {
     // Try again opens the form with all that was typed in it.
     const again = (answer.body.components as DiscordJson[])[0].components[0];
     expect(again.label).toBe('Try again');
+    // Only by the person who typed it (a button crafted by another opens nothing of theirs).
+    const { token: other } = await fake.clickButton(
+      again.custom_id,
+      { id: answer.token },
+      { user: '1180000000000000072' },
+    );
+    await fake.waitFor(() => fake.responses(other).length > 0, 15_000);
+    expect(fake.responses(other)[0]).toMatchObject({ type: 4, ephemeral: true });
+    expect(fake.modal(other)).toBeUndefined();
     const { token: pressed } = await fake.clickButton(again.custom_id, { id: answer.token }, { user: OWNER });
     await fake.waitFor(() => fake.responses(pressed).length > 0, 15_000);
     expect(fake.responses(pressed)[0]!.type).toBe(9);
