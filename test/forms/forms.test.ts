@@ -156,6 +156,14 @@ describe('the alert form', () => {
     expect(readPriceRange('  ')).toEqual({});
     expect(priceRangeText({ priceMin: '90000', priceMax: '120000' })).toBe('90,000-120,000');
     expect(priceRangeText({ priceMax: '120000' })).toBe('up to 120,000');
+    // An edit form's price field, sent back untouched, reads back to the same two ends.
+    const back = toAlertOrder({
+      search: 'buy marina',
+      ...readPriceRange(priceRangeText({ priceMin: '1500000', priceMax: '2000000' })),
+    });
+    if (!back.ok) throw new Error(JSON.stringify(back.errors));
+    expect(searchOf(back.order).params).toMatchObject({ price_min: '1500000', price_max: '2000000' });
+    expect(readPriceRange('AED 90k - 120k')).toEqual({ priceMin: 'aed 90k', priceMax: '120k' });
 
     const r = toAlertOrder({ search: 'rent marina 2br under 300k', ...readPriceRange('90k-120k') });
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
