@@ -150,13 +150,19 @@ describe('the alert form on Discord', () => {
     expect(fixed.text).toMatch(/Saved as your alert #1 \(to me\): 2-bedroom homes for rent in Dubai Marina/);
     expect(fixed.text).toContain('between 100000 and 150000');
     expect(fixed.private).toBe(true);
-    const removed = await fake.slashCommand(
-      'alerts',
-      sub('remove', [numberOption(1), { name: 'mine', type: 5, value: true }]),
-      {
-        user: OWNER,
-      },
-    );
+    // Its edit form, by `mine`, edits the person's own alert and keeps it theirs.
+    const mine = { name: 'mine', type: 5, value: true };
+    const own = await openForm('alerts', sub('edit', [numberOption(1), mine]));
+    expect(own.modal.custom_id).toBe('manzil:form:alert:edit:1:me');
+    expect(field(own.modal, 'price').value).toBe('100,000-150,000');
+    const ownEdited = await submit(own.token, { every: 'daily', time: '08:30' });
+    expect(ownEdited.private).toBe(true);
+    // The same search at another pace: the alert keeps its number.
+    expect(ownEdited.text).toMatch(/^Your alert #1 .* now posts one daily summary at 08:30/);
+    expect(ownEdited.text).toMatch(/`\/alerts edit me 1 rent .*daily at 08:30`/);
+    const removed = await fake.slashCommand('alerts', sub('remove', [numberOption(1), mine]), {
+      user: OWNER,
+    });
     await fake.waitFor(
       () => fake.responses(removed.token).some((r) => r.kind === 'edit' || r.kind === 'followup'),
       15_000,
