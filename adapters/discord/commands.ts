@@ -130,8 +130,7 @@ const SUBCOMMAND_OPTIONS: Readonly<Record<'alerts' | 'digest', Readonly<Record<s
         .addStringOption((o) =>
           o
             .setName('every')
-            .setDescription('instant, daily at 9:00, or weekly on sunday at 8:00')
-            .setRequired(true)
+            .setDescription('instant, daily at 9:00, or weekly on sunday at 8:00 (none: open the form to edit it all)')
             .setMaxLength(TIME_MAX * 8),
         )
         .addBooleanOption((o) =>
@@ -181,16 +180,29 @@ const SUBCOMMAND_OPTIONS: Readonly<Record<'alerts' | 'digest', Readonly<Record<s
           o.setName('time').setDescription('The time of day, HH:MM (09:00 unless you say)').setMaxLength(TIME_MAX),
         ),
     now: areas,
+    edit: numbered('digest'),
     pause: numbered('digest'),
     resume: numbered('digest'),
     remove: numbered('digest'),
   },
 };
 
+/**
+ * Discord's own subcommands beside the shared ones: the forms' (form-listeners.ts). `new` opens an empty form, and
+ * `/digest edit number:2` a digest's edit form (the typed `/digest edit` takes its places and schedule as words).
+ */
+const FORM_SUBCOMMANDS: Readonly<Record<'alerts' | 'digest', readonly { name: string; description: string }[]>> = {
+  alerts: [{ name: 'new', description: 'Open a form to make an alert: the search, its price, how often, where' }],
+  digest: [
+    { name: 'new', description: 'Open a form to make a digest: its places, how often and the time' },
+    { name: 'edit', description: 'Open a form to change a digest: its places, how often and the time' },
+  ],
+};
+
 /** `/alerts` and `/digest`: one subcommand each, with the options above. */
 function subcommandsCommand(c: SlashCommand, kind: 'alerts' | 'digest'): SlashCommandBuilder {
   const b = new SlashCommandBuilder().setName(c.name).setDescription(c.description);
-  for (const sub of c.subcommands ?? []) {
+  for (const sub of [...(c.subcommands ?? []), ...FORM_SUBCOMMANDS[kind]]) {
     const options = SUBCOMMAND_OPTIONS[kind][sub.name];
     b.addSubcommand((s) => {
       s.setName(sub.name).setDescription(sub.description);

@@ -54,3 +54,26 @@ export const DISCORD_V2_LIMITS = {
   sectionTexts: 3,
   thumbnailDescription: 1_024,
 } as const;
+
+/**
+ * A modal (interaction callback type 9, https://discord.com/developers/docs/components/reference#label): a title of at
+ * most 45 characters, a custom_id of at most 100, 1 to 5 top-level components, each a Label (type 18: a label of at
+ * most 45, a description of at most 100) around one text input or string select; a text input's value and its
+ * max_length at most 4,000, its placeholder 100; a select's options at most 25, each label at most 100. Our own
+ * caps on what each field may hold: a search as the command language reads one (500), a price range, a time.
+ */
+export const DISCORD_MODAL_LIMITS = {
+  components: 5,
+  title: 45,
+  customId: 100,
+  label: 45,
+  description: 100,
+  placeholder: 100,
+  textValue: 4_000,
+  selectOptions: 25,
+  optionLabel: 100,
+  search: 500,
+  areas: 500,
+  price: 40,
+  time: 10,
+} as const;

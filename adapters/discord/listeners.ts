@@ -10,6 +10,7 @@ import {
   type ChatInputCommandInteraction,
   type Client,
   type Interaction,
+  type ModalSubmitInteraction,
 } from 'discord.js';
 import type { ChatCore, CommandRequest, TrackRequest } from '../../src/ports/index.js';
 import type { Reply } from '../../src/views/model.js';
@@ -18,6 +19,7 @@ import { locationChoices, areaListChoices, queryChoices, type Suggest } from './
 import { COMMAND_NAMES, chosenLocation, commandText, orderOf } from './commands.js';
 import { DISCORD_SURFACE } from './limits.js';
 import { NO_CHANNEL_TEXT, discordChannel } from './channel.js';
+import { answerDeferred, formListeners, formOf } from './form-listeners.js';
 import { readCustomId } from './render.js';
 import { sendWithCharts } from './charts.js';
 import { describeError, messageOptions, type SendLog } from './send.js';
@@ -58,6 +60,7 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
   const warn: SendLog = (message, fields) => log.warn(message, fields);
 
   const track: TrackRequest = options.track ?? ((work) => work());
+  const forms = formListeners({ bot: options.bot, warn, isAdmin: adminCheck });
   client.on(Events.InteractionCreate, (interaction) => {
     void track(() => route(interaction)).catch((e: unknown) =>
       log.error('discord interaction failed', { error: describeError(e), type: interaction.type }),
@@ -67,12 +70,18 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
   async function route(i: Interaction): Promise<void> {
     if (i.isAutocomplete()) return autocomplete(i);
     if (i.isChatInputCommand() && COMMAND_NAMES.has(i.commandName)) return command(i);
+    // A form's Try again opens a modal, which must be the button's first answer: before the buttons that defer.
+    if (i.isButton() && forms.handles(i.customId)) return forms.retry(i);
     if (i.isButton() && i.customId.startsWith('manzil:')) return button(i);
+    if (i.isModalSubmit() && forms.handles(i.customId)) return submitForm(i);
   }
 
   async function command(i: ChatInputCommandInteraction): Promise<void> {
     const channel = channelOf(i);
     if (!channel) return answerAtOnce(i, notice(NO_CHANNEL_TEXT));
+    // `/alerts new`, `/digest new`, an edit with a number alone: a form, shown as the interaction's first answer.
+    const form = formOf(i);
+    if (form) return forms.open(i, channel, form);
     const input = {
       name: i.commandName,
       subcommand: i.options.getSubcommand(false),
@@ -116,22 +125,10 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
     await sendWithCharts(reply, (m, files) => i.reply(messageOptions(m, files, { ephemeral: reply.ephemeral })), warn);
   }
 
-  /**
-   * A deferred reply keeps the visibility it was deferred with: an edit cannot make it private (or public). When the
-   * answer turns out to need the other visibility (a mistake, an error), the deferred "thinking…" is deleted first (the
-   * first follow-up after a defer would otherwise fill it, visibility and all), then the answer goes as a follow-up.
-   */
-  async function answerCommand(i: ChatInputCommandInteraction, reply: Reply, deferredPrivate: boolean): Promise<void> {
-    const wantPrivate = reply.ephemeral === true;
-    if (wantPrivate === deferredPrivate) {
-      await sendWithCharts(reply, (m, files) => i.editReply(messageOptions(m, files, { edit: true })), warn);
-      return;
-    }
-    await i
-      .deleteReply()
-      .catch((e: unknown) => warn('discord: could not delete the deferred reply', { error: describeError(e) }));
-    await sendWithCharts(reply, (m, files) => i.followUp(messageOptions(m, files, { ephemeral: wantPrivate })), warn);
-  }
+  const answerCommand = (i: ChatInputCommandInteraction, reply: Reply, deferredPrivate: boolean) =>
+    answerDeferred(i, reply, deferredPrivate, warn);
+
+  const submitForm = (i: ModalSubmitInteraction) => forms.submit(i, channelOf(i));
 
   async function button(i: ButtonInteraction): Promise<void> {
     const parsed = readCustomId(i.customId);

@@ -12,7 +12,7 @@ export const ALERTS_HELP = [
   '`/alerts add rent marina 2br daily at 9:00` (or `weekly on sunday at 8:00`): one summary a day or a week instead',
   '`/alerts add rent marina 2br with back on market` (or `with gone`, `with back on market and gone`): also tell me when a listing comes back after being gone, or goes (let, sold or withdrawn)',
   '`/alerts edit 2 weekly on sunday at 8:00`, `/alerts edit 2 instant`: change how often it posts (`/alerts edit me 1 daily at 8:00`: your own)',
-  '`/alerts edit 2 rent marina 2br under 150k daily at 9:00`: change its whole search (on Slack, /alerts new opens a form)',
+  '`/alerts edit 2 rent marina 2br under 150k daily at 9:00`: change its whole search (on Slack and Discord, /alerts new opens a form)',
   '`/alerts more 2`: the rest of its last summary',
   '`/alerts list`: the alerts of this channel, numbered, and your own ones ("to me")',
   '`/alerts pause 2`, `/alerts resume 2`, `/alerts remove 2`: only whoever saved it, or an admin (`/alerts pause me 1`: your own)',

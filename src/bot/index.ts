@@ -23,6 +23,8 @@ export {
   commandText,
   formConfirmation,
   fromOrder,
+  priceRangeText,
+  readPriceRange,
   toAlertOrder,
   toDigestOrder,
   type AlertField,

@@ -7,7 +7,7 @@ import { readSchedule, scheduleText } from '../standing-orders/schedule.js';
 export const DIGEST_HELP = [
   'A digest posts a summary of the places this channel follows, with a chart, on a schedule:',
   '`/digest add dubai marina, business bay`: every Monday at 09:00; or add `daily`, `weekly on friday`, `monthly`, `at 18:30`',
-  '`/digest edit 2 jvc, business bay daily at 8:00`: change its places and schedule (on Slack, /digest new opens a form)',
+  '`/digest edit 2 jvc, business bay daily at 8:00`: change its places and schedule (on Slack and Discord, /digest new opens a form)',
   '`/digest list`: the digests of this channel, with their next time and cost',
   '`/digest pause 2`, `/digest resume 2`, `/digest remove 2`: only whoever added it, or an admin',
   '`/digest now dubai marina`: a digest of a place, posted here at once for everyone',

@@ -28,8 +28,9 @@ export interface AlertFormValues {
   /** Words that leave a listing out, comma-separated (`shared, bed space`). */
   wordsOut?: string;
   /**
-   * The whole search as typed (`rent marina 2br under 120k -shared`), where a form has no field per filter (Discord):
-   * when set, it is read instead of the fields above.
+   * The whole search as typed (`rent marina 2br -shared`), where a form has no field per filter (Discord): when set,
+   * it is read instead of the fields above, but for the price (priceMin, priceMax), which such a form keeps as a field
+   * of its own (readPriceRange) and which wins over a price said in the search.
    */
   search?: string;
   every?: 'instant' | 'daily' | 'weekly';
@@ -121,6 +122,46 @@ function everyWords(values: AlertFormValues, errors: Errors): string {
   return `weekly on ${values.day ?? 'monday'} at ${time}`;
 }
 
+/** The price fields read into `params` (each refused on its own field: no number, upside down, below any price). */
+function prices(values: AlertFormValues, deal: 'rent' | 'buy', params: Record<string, string>, errors: Errors): void {
+  const [min, max] = range(values, ['priceMin', 'priceMax'], 'a price', errors);
+  const floor = deal === 'rent' ? RENT_FLOOR : SALE_FLOOR;
+  for (const [field, n] of [
+    ['priceMin', min],
+    ['priceMax', max],
+  ] as const)
+    if (n !== undefined && n < floor && !errors[field])
+      errors[field] =
+        `${grouped(n)} AED is below any ${deal === 'rent' ? 'yearly rent' : 'price'} here: write the whole amount (${deal === 'rent' ? '120000 or 120k' : '1500000 or 1.5m'}).`;
+  if (min !== undefined) params.price_min = String(min);
+  if (max !== undefined) params.price_max = String(max);
+}
+
+/**
+ * A price range as one text (Discord's price field) into the form's two ends, as typed: `90k-120k`, `90k to 120k`,
+ * `from 90k` (`over`, `above`, `min`), `up to 120k` (`under`, `below`, `max`), or one amount alone, the most.
+ * The ends are read (and refused) by toAlertOrder as the two fields of Slack's form are.
+ */
+export function readPriceRange(text: string | undefined): Pick<AlertFormValues, 'priceMin' | 'priceMax'> {
+  const t = (text ?? '').trim().toLowerCase();
+  if (t === '') return {};
+  const upTo = /^(?:up to|under|below|max(?:imum)?|at most|<=?)\s*(.+)$/.exec(t);
+  if (upTo) return { priceMax: upTo[1]!.trim() };
+  const between = /^(.+?)\s*(?:-|–|—|\bto\b|\band\b)\s*(.+)$/.exec(t.replace(/^(?:from|between)\s+/, ''));
+  if (between) return { priceMin: between[1]!.trim(), priceMax: between[2]!.trim() };
+  const from = /^(?:from|over|above|min(?:imum)?|at least|>=?)\s*(.+)$/.exec(t);
+  return from ? { priceMin: from[1]!.trim() } : { priceMax: t };
+}
+
+/** The form's two price ends as one text again (an edit form's price field): `90,000-120,000`, `up to 120,000`. */
+export function priceRangeText(values: Pick<AlertFormValues, 'priceMin' | 'priceMax'>): string | undefined {
+  const n = (v: string | undefined) => (v && /^\d+$/.test(v) ? grouped(Number(v)) : v);
+  const [min, max] = [n(values.priceMin), n(values.priceMax)];
+  if (min && max) return `${min}-${max}`;
+  if (min) return `from ${min}`;
+  return max ? `up to ${max}` : undefined;
+}
+
 /** The query of a form with a field per filter. */
 function fieldsQuery(values: AlertFormValues, errors: Errors): { query: Query; area?: { id: number; name: string } } {
   const area = decodeArea(values.area);
@@ -135,17 +176,7 @@ function fieldsQuery(values: AlertFormValues, errors: Errors): { query: Query; a
   const beds = [...new Set(values.bedrooms ?? [])].map(Number).sort((a, b) => a - b);
   if (beds.some((b) => !Number.isInteger(b) || b < 0 || b > 20)) errors.bedrooms = 'Bedrooms are 0 (studio) to 20.';
   else if (beds.length > 0) params.bedrooms = beds.join(',');
-  const [min, max] = range(values, ['priceMin', 'priceMax'], 'a price', errors);
-  const floor = deal === 'rent' ? RENT_FLOOR : SALE_FLOOR;
-  for (const [field, n] of [
-    ['priceMin', min],
-    ['priceMax', max],
-  ] as const)
-    if (n !== undefined && n < floor && !errors[field])
-      errors[field] =
-        `${grouped(n)} AED is below any ${deal === 'rent' ? 'yearly rent' : 'price'} here: write the whole amount (${deal === 'rent' ? '120000 or 120k' : '1500000 or 1.5m'}).`;
-  if (min !== undefined) params.price_min = String(min);
-  if (max !== undefined) params.price_max = String(max);
+  prices(values, deal, params, errors);
   const [smallest, largest] = range(values, ['sizeMin', 'sizeMax'], 'a size in sqft', errors);
   if (smallest !== undefined) params.area_min = String(smallest);
   if (largest !== undefined) params.area_max = String(largest);
@@ -166,7 +197,8 @@ function fieldsQuery(values: AlertFormValues, errors: Errors): { query: Query; a
 }
 
 /** The query of a form with the search as one text (Discord's): read as a typed search is. */
-function searchQuery(text: string, errors: Errors): { query: Query } | undefined {
+function searchQuery(values: AlertFormValues, errors: Errors): { query: Query } | undefined {
+  const text = values.search ?? '';
   if (text.trim() === '') {
     errors.search = 'Say what to watch, for example: rent marina 2br under 120k.';
     return undefined;
@@ -180,6 +212,14 @@ function searchQuery(text: string, errors: Errors): { query: Query } | undefined
   if (query.operation !== 'search-rent' && query.operation !== 'search-buy')
     errors.search = 'An alert watches homes to rent or to buy: start with rent or buy, for example: buy jvc villa.';
   else if (query.location === null) errors.search = 'Say which area, for example: rent marina 2br under 120k.';
+  else if (values.priceMin !== undefined || values.priceMax !== undefined) {
+    // The price field wins over a price said in the search.
+    const params = { ...query.params };
+    delete params.price_min;
+    delete params.price_max;
+    prices(values, query.operation === 'search-buy' ? 'buy' : 'rent', params, errors);
+    return { query: { ...query, params } };
+  }
   return { query };
 }
 
@@ -192,7 +232,7 @@ export function toAlertOrder(
   editing?: { number: number; to?: 'me' },
 ): FormResult<AlertCommand, AlertField> {
   const errors: Errors = {};
-  const spec = values.search !== undefined ? searchQuery(values.search, errors) : fieldsQuery(values, errors);
+  const spec = values.search !== undefined ? searchQuery(values, errors) : fieldsQuery(values, errors);
   const every = everyWords(values, errors);
   if (!spec || Object.keys(errors).length > 0) return { ok: false, errors };
   const alert = { ...spec, every };
@@ -204,6 +244,11 @@ export function toAlertOrder(
   return { ok: true, order: { kind: 'alert', sub: 'add', ...alert, ...to } };
 }
 
+function withoutPrice(params: Record<string, string>): Record<string, string> {
+  const { price_min: _min, price_max: _max, ...rest } = params;
+  return rest;
+}
+
 /** `daily at 09:00` back into the form's how often, day and time. */
 function everyFields(words: string): Pick<AlertFormValues, 'every' | 'day' | 'time'> {
   const m = /^(daily|weekly on (\w+)) at (\d{2}:\d{2})$/.exec(words.trim());
@@ -212,7 +257,10 @@ function everyFields(words: string): Pick<AlertFormValues, 'every' | 'day' | 'ti
   return m[1] === 'daily' ? { every: 'daily', time: m[3]! } : { every: 'weekly', time: m[3]!, ...(day ? { day } : {}) };
 }
 
-/** An existing alert as its edit form's fields: each filter in its field, and the whole search as text too. */
+/**
+ * An existing alert as its edit form's fields: each filter in its field, and the whole search as text too, its price
+ * left to the price fields (a form with the search as one text has a price field beside it).
+ */
 export function fromAlert(existing: ExistingAlert): AlertFormValues {
   const { query, area } = existing;
   const p = query.params;
@@ -231,7 +279,7 @@ export function fromAlert(existing: ExistingAlert): AlertFormValues {
     ...(furnishing ? { furnishing } : {}),
     ...(text(query.words?.require) ? { wordsIn: text(query.words?.require) } : {}),
     ...(text(query.words?.exclude) ? { wordsOut: text(query.words?.exclude) } : {}),
-    search: formatQuery({ ...query, location: area.name }),
+    search: formatQuery({ ...query, location: area.name, params: withoutPrice(p) }),
     ...everyFields(existing.every),
     to: existing.to === 'me' ? 'me' : 'channel',
     ...(Object.keys(keep).length > 0 ? { keep } : {}),

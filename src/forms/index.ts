@@ -9,7 +9,7 @@ import type { Reply } from '../views/model.js';
 import { fromAlert, toAlertOrder, type AlertFormValues } from './alert-form.js';
 import { fromDigest, toDigestOrder, type DigestFormValues } from './digest-form.js';
 
-export { ALERT_TYPES, type AlertField, type AlertFormValues } from './alert-form.js';
+export { ALERT_TYPES, priceRangeText, readPriceRange, type AlertField, type AlertFormValues } from './alert-form.js';
 export type { DigestField, DigestFormValues } from './digest-form.js';
 export { decodeArea, type FormResult } from './values.js';
 export { fromAlert, fromDigest, toAlertOrder, toDigestOrder };

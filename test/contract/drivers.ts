@@ -10,9 +10,9 @@ import { runTerminalChat } from '../../adapters/console/chat.js';
 import { ConsolePoster } from '../../adapters/console/poster.js';
 import { startManzil, type Manzil } from '../../src/app/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { startFakeDiscord, type DiscordJson } from '../fakes/discord.js';
-import { startFakeSlack } from '../fakes/slack-api.js';
-import { blockAction, signedPost, slashCommand } from '../fakes/slack-sign.js';
+import { startFakeDiscord, type DiscordJson, type FakeDiscord } from '../fakes/discord.js';
+import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
+import { blockAction, signedPost, slashCommand, viewSubmission } from '../fakes/slack-sign.js';
 
 /** What a person sees of one reply. */
 export interface Seen {
@@ -23,8 +23,44 @@ export interface Seen {
   private: boolean;
 }
 
+/** An alert form as a person fills it, whatever fields the platform draws (Slack: one a filter; Discord: fewer). */
+export interface AlertFill {
+  /** The area as typed (Slack: typed into its picker and the first match chosen). */
+  area: string;
+  deal: 'rent' | 'buy';
+  priceMin?: string;
+  priceMax?: string;
+  every?: 'instant' | 'daily';
+  time?: string;
+}
+
+/** A digest form as a person fills it. */
+export interface DigestFill {
+  areas: string[];
+  every: 'daily' | 'weekly' | 'monthly';
+  day?: string;
+  time?: string;
+}
+
+/**
+ * What a submitted form brings: the form as it was opened (the text of every value it was filled with: an edit form
+ * is filled from the order), and then its confirmation, or the fields it was refused on (`price`, `time`, `area`…,
+ * whatever the platform calls them) with the message that says why.
+ */
+export type FormAnswer = { filled: string } & ({ saved: Seen } | { refused: { fields: string[]; text: string } });
+
+/** The forms (modals) of a platform that has them: each opened as a person opens it, filled and submitted. */
+export interface FormsDriver {
+  /** `/alerts new`, or the edit form of alert `edit`. */
+  alert(fill: AlertFill, edit?: number): Promise<FormAnswer>;
+  /** `/digest new`, or the edit form of digest `edit`. */
+  digest(fill: DigestFill, edit?: number): Promise<FormAnswer>;
+}
+
 export interface ChatDriver {
   name: string;
+  /** The platform's forms; undefined where it has none (the terminal). */
+  forms?: FormsDriver;
   /** Whether the platform can show a reply to one person only (the terminal has one person). */
   privateReplies: boolean;
   manzil: Manzil;
@@ -49,7 +85,16 @@ export interface DriverContext {
   key: string;
 }
 
-export type DriverFactory = { name: string; start: (ctx: DriverContext) => Promise<ChatDriver> };
+export type DriverFactory = {
+  name: string;
+  /** Whether its drivers have forms (ChatDriver.forms). */
+  forms: boolean;
+  start: (ctx: DriverContext) => Promise<ChatDriver>;
+};
+
+/** A form's field names as the scenarios say them: a price's two ends are the price, a weekly day how often. */
+const NEUTRAL: Record<string, string> = { priceMin: 'price', priceMax: 'price', day: 'every' };
+const neutral = (fields: string[]) => [...new Set(fields.map((f) => NEUTRAL[f] ?? f))];
 
 // A bound against a hang only: `digest now` composes its figures and charts before it answers, past 10 s on a loaded
 // machine.
@@ -113,6 +158,7 @@ function split(text: string): [string, string] {
 
 const terminal: DriverFactory = {
   name: 'terminal',
+  forms: false,
   async start(ctx) {
     const logs: string[] = [];
     const chunks: string[] = [];
@@ -199,6 +245,7 @@ function slackText(node: unknown): string[] {
 
 const slack: DriverFactory = {
   name: 'Slack',
+  forms: true,
   async start(ctx) {
     const SECRET = 'contract-signing-secret-01';
     const CHANNEL = 'C0DEALS'; // where the signed requests of test/fakes/slack-sign.ts come from
@@ -240,8 +287,10 @@ const slack: DriverFactory = {
           ...(b.type === 'carousel' ? (b.elements ?? []).flatMap((card) => card.actions ?? []) : []),
         ])
         .filter((e) => e.type === 'button' && e.action_id);
+    const forms = slackForms(fake, events, SECRET, CHANNEL);
     return {
       name: 'Slack',
+      forms,
       privateReplies: true,
       manzil,
       logs,
@@ -271,6 +320,91 @@ const slack: DriverFactory = {
     };
   },
 };
+
+type SlackView = { id: string; view: Record<string, unknown> };
+type SlackInput = { block_id: string; element: Record<string, DiscordJson> };
+
+/** Slack's forms: opened by a slash command's fresh trigger, the area picked from what its picker suggests. */
+function slackForms(fake: FakeSlack, events: string, secret: string, channel: string): FormsDriver {
+  const open = async (command: string, text: string): Promise<SlackView> => {
+    const before = fake.views().length;
+    const res = await signedPost(
+      events,
+      secret,
+      slashCommand(command, text, fake.responseUrl(), { trigger_id: fake.trigger() }),
+    );
+    if (res.status !== 200) throw new Error(`Slack answered ${res.status}`);
+    await fake.waitFor(() => fake.views().length > before, WAIT_MS);
+    return fake.views().at(-1)!;
+  };
+  /** What the form was opened with: each field's initial value, option or time. */
+  const filled = (v: SlackView) =>
+    ((v.view.blocks ?? []) as SlackInput[])
+      .flatMap((b) => [
+        b.element?.initial_value,
+        b.element?.initial_option?.text?.text,
+        b.element?.initial_time,
+        ...((b.element?.initial_options ?? []) as DiscordJson[]).map((o) => o.text?.text),
+      ])
+      .filter((x): x is string => typeof x === 'string')
+      .join('\n');
+  const pickArea = async (v: SlackView, typed: string): Promise<string> => {
+    const res = await signedPost(events, secret, {
+      payload: JSON.stringify({
+        type: 'block_suggestion',
+        user: { id: 'U0ALICE', team_id: 'T0TEST' },
+        team: { id: 'T0TEST' },
+        action_id: 'manzil:form:area',
+        block_id: 'area',
+        value: typed,
+        view: { ...v.view, id: v.id },
+      }),
+    });
+    const options = (JSON.parse(res.text) as { options: { value: string }[] }).options;
+    if (!options[0]) throw new Error(`Slack's area picker suggests nothing for "${typed}"`);
+    return options[0].value;
+  };
+  const sel = (value: string) => ({ v: { type: 'static_select', selected_option: { value } } });
+  const txt = (value: string) => ({ v: { type: 'plain_text_input', value } });
+  const time = (t: string) => ({ v: { type: 'timepicker', selected_time: t } });
+  const submit = async (v: SlackView, values: Record<string, Record<string, unknown>>): Promise<FormAnswer> => {
+    const confirmations = () => fake.messages(channel).filter((m) => /Typed(, this form is)?: `/.test(String(m.text)));
+    const before = confirmations().length;
+    const res = await signedPost(events, secret, viewSubmission(v, values));
+    const answer = res.text === '' ? {} : (JSON.parse(res.text) as { errors?: Record<string, string> });
+    if (answer.errors)
+      return {
+        filled: filled(v),
+        refused: { fields: neutral(Object.keys(answer.errors)), text: Object.values(answer.errors).join('\n') },
+      };
+    await fake.waitFor(() => confirmations().length > before, WAIT_MS);
+    const m = confirmations().at(-1)!;
+    return { filled: filled(v), saved: { text: slackText(m).join('\n'), buttons: [], private: false } };
+  };
+  return {
+    async alert(fill, edit) {
+      const v = await open('/alerts', edit === undefined ? 'new' : `edit ${edit}`);
+      return submit(v, {
+        area: { v: { type: 'external_select', selected_option: { value: await pickArea(v, fill.area) } } },
+        deal: sel(fill.deal),
+        ...(fill.priceMin ? { priceMin: txt(fill.priceMin) } : {}),
+        ...(fill.priceMax ? { priceMax: txt(fill.priceMax) } : {}),
+        every: sel(fill.every ?? 'instant'),
+        ...(fill.time ? { time: time(fill.time) } : {}),
+        ...(edit === undefined ? { to: sel('channel') } : {}),
+      });
+    },
+    async digest(fill, edit) {
+      const v = await open('/digest', edit === undefined ? 'new' : `edit ${edit}`);
+      return submit(v, {
+        areas: txt(fill.areas.join(', ')),
+        every: sel(fill.every),
+        ...(fill.day ? { day: sel(fill.day) } : {}),
+        ...(fill.time ? { time: time(fill.time) } : {}),
+      });
+    },
+  };
+}
 
 // ---- Discord -------------------------------------------------------------------------------------------------
 
@@ -311,6 +445,7 @@ const discordButtons = (m: DiscordJson): { label: string; custom_id?: string }[]
 
 const discord: DriverFactory = {
   name: 'Discord',
+  forms: true,
   async start(ctx) {
     const logs: string[] = [];
     const fake = await startFakeDiscord();
@@ -363,8 +498,10 @@ const discord: DriverFactory = {
       const update = log.find((r) => r.kind === 'callback' && r.type === 7)!;
       return make(fake.message(sourceRef!) ?? update.body, sourceRef!, update.ephemeral);
     };
+    const forms = discordForms(fake, answerTo);
     return {
       name: 'Discord',
+      forms,
       privateReplies: true,
       manzil,
       logs,
@@ -404,5 +541,71 @@ const discord: DriverFactory = {
     };
   },
 };
+
+/** The labels of Discord's form fields (adapters/discord/form-modals.ts), as the scenarios name the fields. */
+const DISCORD_FIELDS: Record<string, string> = {
+  Search: 'search',
+  'Price (AED)': 'price',
+  'How often': 'every',
+  'Time of day': 'time',
+  Areas: 'areas',
+};
+
+/**
+ * Discord's forms: a slash command shows the modal, the person submits it (MODAL_SUBMIT); a refusal is an ephemeral
+ * reply naming each wrong field in bold.
+ */
+function discordForms(fake: FakeDiscord, answerTo: (token: string) => Promise<Seen>): FormsDriver {
+  const open = async (command: string, edit: number | undefined) => {
+    const options =
+      edit === undefined
+        ? [{ name: 'new', type: 1, options: [] }]
+        : [{ name: 'edit', type: 1, options: [{ name: 'number', type: 4, value: edit }] }];
+    const { token } = await fake.slashCommand(command, options);
+    await fake.waitFor(() => fake.responses(token).length > 0, WAIT_MS);
+    const modal = fake.modal(token);
+    if (!modal) throw new Error(`no form, but: ${JSON.stringify(fake.responses(token))}`);
+    const filled = (modal.components as DiscordJson[])
+      .flatMap((l) => [
+        l.component.value,
+        ...((l.component.options ?? []) as DiscordJson[]).filter((o) => o.default).map((o) => o.label),
+      ])
+      .filter((x): x is string => typeof x === 'string')
+      .join('\n');
+    return { token, filled };
+  };
+  const submit = async (form: { token: string; filled: string }, input: Record<string, string>) => {
+    const { token } = await fake.submitModal(form.token, input);
+    const seen = await answerTo(token);
+    const first = fake.responses(token)[0];
+    if (first?.kind === 'callback' && first.type === 4 && /^Not saved/.test(seen.text)) {
+      const labels = [...seen.text.matchAll(/^• \*\*(.+?)\*\*:/gm)].map((m) => DISCORD_FIELDS[m[1]!] ?? m[1]!);
+      return { filled: form.filled, refused: { fields: neutral(labels), text: seen.text } };
+    }
+    return { filled: form.filled, saved: seen };
+  };
+  const price = (min?: string, max?: string) =>
+    min && max ? `${min}-${max}` : min ? `from ${min}` : max ? `up to ${max}` : '';
+  return {
+    async alert(fill, edit) {
+      const form = await open('alerts', edit);
+      return submit(form, {
+        search: `${fill.deal} ${fill.area}`,
+        price: price(fill.priceMin, fill.priceMax),
+        every: fill.every ?? 'instant',
+        time: fill.time ?? '',
+        ...(edit === undefined ? { to: 'channel' } : {}),
+      });
+    },
+    async digest(fill, edit) {
+      const form = await open('digest', edit);
+      return submit(form, {
+        areas: fill.areas.join(', '),
+        every: fill.every === 'weekly' ? `weekly:${fill.day ?? 'monday'}` : fill.every,
+        time: fill.time ?? '',
+      });
+    },
+  };
+}
 
 export const drivers: DriverFactory[] = [terminal, slack, discord];

@@ -42,13 +42,16 @@ describe('the Discord definitions come from the one command list', () => {
     expect(defs.map((d) => d.description)).toEqual(SLASH_COMMANDS.map((c) => c.description));
   });
 
-  it('/alerts and /digest have the subcommands of the list, with its descriptions', () => {
+  it("/alerts and /digest have the subcommands of the list, with its descriptions, then the forms' own", () => {
+    const forms: Record<string, string[]> = { alerts: ['new'], digest: ['new', 'edit'] };
     for (const name of ['alerts', 'digest']) {
       const listed = SLASH_COMMANDS.find((c) => c.name === name)!.subcommands!;
       const defined = defs.find((d) => d.name === name)!.options as Option[];
-      expect(defined.map((s) => [s.name, s.type, s.description])).toEqual(
+      expect(defined.slice(0, listed.length).map((s) => [s.name, s.type, s.description])).toEqual(
         listed.map((s) => [s.name, SUBCOMMAND, s.description]),
       );
+      // Discord's own, which open a form (adapters/discord/form-listeners.ts).
+      expect(defined.slice(listed.length).map((s) => s.name)).toEqual(forms[name]);
     }
     expect(ALERT_SUBCOMMANDS).toEqual([
       'add',
@@ -62,7 +65,7 @@ describe('the Discord definitions come from the one command list', () => {
       'timezone',
       'more',
     ]);
-    expect(subs.map((s) => s.name)).toEqual(['add', 'list', 'remove', 'pause', 'resume', 'now']);
+    expect(subs.map((s) => s.name)).toEqual(['add', 'list', 'remove', 'pause', 'resume', 'now', 'new', 'edit']);
   });
 
   it("every command, subcommand, option and choice within Discord's limits", () => {

@@ -70,8 +70,16 @@ describe('command definitions', () => {
       type: number;
       options?: { name: string; type: number }[];
     }[];
-    expect(subs.map((s) => s.name)).toEqual([...ALERT_SUBCOMMANDS]);
+    // Beside the shared ones, Discord's own `new`, which opens the form.
+    expect(subs.map((s) => s.name)).toEqual([...ALERT_SUBCOMMANDS, 'new']);
     expect(subs.every((s) => s.type === 1)).toBe(true);
+    expect(subs.find((s) => s.name === 'new')!.options ?? []).toEqual([]);
+    // `edit` with a number alone opens the alert's edit form: how often is not required.
+    expect(subs.find((s) => s.name === 'edit')!.options).toEqual([
+      expect.objectContaining({ name: 'number', type: 4, required: true }),
+      expect.not.objectContaining({ required: true }),
+      expect.objectContaining({ name: 'mine', type: 5 }),
+    ]);
     expect(subs.find((s) => s.name === 'add')!.options).toEqual([
       expect.objectContaining({ name: 'query', type: 3, required: true }),
       expect.objectContaining({ name: 'for_me', type: 5 }),
@@ -83,6 +91,15 @@ describe('command definitions', () => {
         expect.objectContaining({ name: 'mine', type: 5 }),
       ]);
     }
+  });
+
+  it('give /digest its forms: new, and edit with a digest number', () => {
+    const subs = byName.get('digest')!.options as { name: string; options?: { name: string; required?: boolean }[] }[];
+    expect(subs.map((s) => s.name)).toEqual(expect.arrayContaining(['add', 'now', 'new', 'edit']));
+    expect(subs.find((s) => s.name === 'new')!.options ?? []).toEqual([]);
+    expect(subs.find((s) => s.name === 'edit')!.options).toEqual([
+      expect.objectContaining({ name: 'number', required: true }),
+    ]);
   });
 
   it('pass the checks Discord applies to commands', () => {

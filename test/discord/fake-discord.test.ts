@@ -449,6 +449,107 @@ describe('the real discord.js client against the fake', () => {
     );
   });
 
+  test('a modal (callback type 9) is checked as Discord does: too many components, a long title or label, no Label, refused', async () => {
+    const label = (id: string, text = 'A field') => ({
+      type: 18,
+      label: text,
+      component: { type: 4, custom_id: id, style: 1 },
+    });
+    const results: unknown[] = [];
+    handle(async (i) => {
+      if (!i.isChatInputCommand()) return;
+      const data =
+        i.options.getString('query') === 'six'
+          ? { custom_id: 'm', title: 'Six', components: ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => label(id)) }
+          : {
+              custom_id: 'm',
+              title: 'T'.repeat(46),
+              components: [label('a', 'L'.repeat(46)), { type: 4, custom_id: 'bare', style: 1 }, label('a')],
+            };
+      // Straight to the callback route: discord.js's own builder would refuse some of these before sending.
+      results.push(
+        await client.rest
+          .post(Routes.interactionCallback(i.id, i.token), { body: { type: 9, data }, auth: false })
+          .catch((e: unknown) => e),
+      );
+    });
+    const six = await fake.slashCommand('rent', query('six'));
+    await fake.waitFor(() => results.length === 1);
+    expect(results[0]).toBeInstanceOf(DiscordAPIError);
+    expect((results[0] as DiscordAPIError).status).toBe(400);
+    expect(fake.modal(six.token)).toBeUndefined();
+    await fake.slashCommand('rent', query('long'));
+    await fake.waitFor(() => results.length === 2);
+    expect((results[1] as DiscordAPIError).status).toBe(400);
+    const found = fake.violations().join('\n');
+    expect(found).toMatch(/a modal needs 1 to 5 components \(got 6\)/);
+    expect(found).toMatch(/title: 46 characters, Discord wants 1 to 45/);
+    expect(found).toMatch(/components\[0\]\.label: 46 characters, Discord wants 1 to 45/);
+    expect(found).toMatch(/components\[1\]\.type: component type 4 is not allowed in a modal/);
+    expect(found).toMatch(/duplicate custom_id a in one modal/);
+  });
+
+  test("a modal shown by discord.js is submitted back as Discord sends it: each Label's value or values", async () => {
+    const submitted: Record<string, unknown>[] = [];
+    handle(async (i) => {
+      if (i.isChatInputCommand())
+        await i.showModal({
+          custom_id: 'manzil:test',
+          title: 'A form',
+          components: [
+            {
+              type: 18,
+              label: 'Search',
+              component: { type: 4, custom_id: 'search', style: 2, required: true, max_length: 50 },
+            },
+            { type: 18, label: 'Time', component: { type: 4, custom_id: 'time', style: 1, value: '09:00' } },
+            {
+              type: 18,
+              label: 'How often',
+              component: {
+                type: 3,
+                custom_id: 'every',
+                options: [
+                  { label: 'Instant', value: 'instant', default: true },
+                  { label: 'Daily', value: 'daily' },
+                ],
+              },
+            },
+          ],
+        } as never);
+      if (i.isModalSubmit()) {
+        submitted.push({
+          id: i.customId,
+          search: i.fields.getTextInputValue('search'),
+          time: i.fields.getTextInputValue('time'),
+          every: i.fields.getStringSelectValues('every'),
+          channel: i.channelId,
+        });
+        await i.reply({ content: 'saved', flags: MessageFlags.Ephemeral });
+      }
+    });
+    const { token } = await fake.slashCommand('rent', query('form'));
+    await fake.waitFor(() => fake.modal(token) !== undefined);
+    expect(fake.responses(token)).toEqual([expect.objectContaining({ kind: 'callback', type: 9 })]);
+    await expect(fake.submitModal(token, { nope: 'x' })).rejects.toThrow(/has no field nope/);
+    await expect(fake.submitModal(token, { search: '' })).rejects.toThrow(/search is required/);
+    await expect(fake.submitModal(token, { search: 'x', every: 'weekly' })).rejects.toThrow(
+      /every has no option weekly/,
+    );
+    const sent = await fake.submitModal(token, { search: 'rent marina', every: 'daily' });
+    await fake.waitFor(() => submitted.length === 1);
+    // What was left alone (the time) comes back as the bot filled it in.
+    expect(submitted[0]).toEqual({
+      id: 'manzil:test',
+      search: 'rent marina',
+      time: '09:00',
+      every: ['daily'],
+      channel: fake.channelId,
+    });
+    await fake.waitFor(() => fake.original(sent.token) !== undefined);
+    expect(fake.responses(sent.token)[0]).toMatchObject({ kind: 'callback', type: 4, ephemeral: true });
+  });
+
   test("a wrong token gets 401 and an unknown route 404, both in Discord's error shape", async () => {
     await expect(
       new REST({ api: fake.apiUrl }).setToken('not-the-token').get(Routes.gatewayBot()),

@@ -25,6 +25,7 @@ import {
   type UploadedFile,
 } from './discord-http.js';
 import { checkChoices, checkCommands, checkMessage, type Findings } from './discord-limits.js';
+import { checkModal, modalSubmission, type ModalInput } from './discord-modals.js';
 import * as payload from './discord-payloads.js';
 
 export { PRIVILEGED_INTENTS } from './discord-gateway.js';
@@ -84,7 +85,7 @@ export interface RecordedRequest {
 
 export interface ResponseEntry {
   kind: 'callback' | 'edit' | 'followup' | 'delete';
-  /** The callback type (4 reply, 5 deferred reply, 6 deferred update, 7 update, 8 autocomplete answer). */
+  /** The callback type (4 reply, 5 deferred reply, 6 deferred update, 7 update, 8 autocomplete answer, 9 modal). */
   type?: number;
   /** What the bot sent: a callback's `data` ({} when none), an edit's or a follow-up's message payload. */
   body: DiscordJson;
@@ -133,6 +134,18 @@ export interface FakeDiscord {
     message: { id: string; channelId?: string },
     opts?: InteractionOpts,
   ): Promise<{ id: string; token: string }>;
+  /**
+   * The modal the bot showed in answer to an interaction (callback type 9, checked against Discord's limits and
+   * refused when over them), or undefined.
+   */
+  modal(interactionToken: string): DiscordJson | undefined;
+  /**
+   * The person submits the modal shown to interaction `token`: dispatches a MODAL_SUBMIT (type 5) carrying each
+   * field as Discord does (components → label → text input `value` / select `values`). `input` is what they typed
+   * (a text) or chose (a value, or several) by custom_id; a field left out keeps what the bot filled in. Throws
+   * where Discord's client would not let them send it (an unknown field, a required one empty, an unknown choice).
+   */
+  submitModal(token: string, input: ModalInput, opts?: InteractionOpts): Promise<{ id: string; token: string }>;
   /** Everything the bot did for one interaction, in order. */
   responses(interactionToken: string): ResponseEntry[];
   /** The current message of @original for an interaction (after edits), or undefined (none yet, or deleted). */
@@ -248,6 +261,8 @@ interface Interaction {
   /** After a deferred reply (type 5), the first follow-up fills the loading message instead of adding one. */
   awaitingFirstFollowup: boolean;
   messageIds: Set<string>;
+  /** The modal shown in answer (callback type 9). */
+  modal?: Record<string, DiscordJson>;
   log: ResponseEntry[];
   onAutocomplete?: (choices: unknown, refused: string[]) => void;
 }
@@ -561,10 +576,14 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         if (refused) return invalidForm(findings);
         break;
       }
-      case 9:
+      case 9: {
         if (interaction.type === 4 || interaction.type === 5)
           return wrongType('cannot answer this interaction with a modal');
+        const findings = checkModal(data, `${where} (type 9)`);
+        if (note(findings)) return invalidForm(findings);
+        interaction.modal = data;
         break;
+      }
       default:
         return wrongType('is not a callback type a bot may send');
     }
@@ -1079,6 +1098,22 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         data: { custom_id: customId, component_type: 2 },
         message,
       });
+      return { id: interaction.id, token: interaction.token };
+    },
+    modal: (token) => interactions.get(token)?.modal,
+    async submitModal(token, input, opts = {}) {
+      const shown = interactions.get(token);
+      if (!shown?.modal) throw new Error('fake Discord: no modal was shown in answer to that interaction');
+      const source = shown.sourceMessageId ? stored.get(shown.sourceMessageId) : undefined;
+      const interaction = newInteraction(
+        5,
+        undefined,
+        { user: shown.userId, channelId: shown.channelId, ...opts },
+        {
+          data: modalSubmission(shown.modal, input),
+          ...(source ? { message: source } : {}),
+        },
+      );
       return { id: interaction.id, token: interaction.token };
     },
     responses: (token) => [...(interactions.get(token)?.log ?? [])],

@@ -7,6 +7,8 @@ import { parseDigestCommand } from '../../src/digests/language.js';
 import {
   commandText,
   fromAlert,
+  priceRangeText,
+  readPriceRange,
   fromDigest,
   toAlertOrder,
   toDigestOrder,
@@ -144,6 +146,36 @@ describe('the alert form', () => {
     expect(toAlertOrder({ search: '' })).toMatchObject({ ok: false, errors: { search: expect.any(String) } });
   });
 
+  it('reads a price range typed as one text (Discord) into its two ends, which win over a price in the search', () => {
+    expect(readPriceRange('90k-120k')).toEqual({ priceMin: '90k', priceMax: '120k' });
+    expect(readPriceRange('from 90k to 120k')).toEqual({ priceMin: '90k', priceMax: '120k' });
+    expect(readPriceRange('between 1.5m and 2m')).toEqual({ priceMin: '1.5m', priceMax: '2m' });
+    expect(readPriceRange('up to 120k')).toEqual({ priceMax: '120k' });
+    expect(readPriceRange('over 90k')).toEqual({ priceMin: '90k' });
+    expect(readPriceRange('120,000')).toEqual({ priceMax: '120,000' });
+    expect(readPriceRange('  ')).toEqual({});
+    expect(priceRangeText({ priceMin: '90000', priceMax: '120000' })).toBe('90,000-120,000');
+    expect(priceRangeText({ priceMax: '120000' })).toBe('up to 120,000');
+    // An edit form's price field, sent back untouched, reads back to the same two ends.
+    const back = toAlertOrder({
+      search: 'buy marina',
+      ...readPriceRange(priceRangeText({ priceMin: '1500000', priceMax: '2000000' })),
+    });
+    if (!back.ok) throw new Error(JSON.stringify(back.errors));
+    expect(searchOf(back.order).params).toMatchObject({ price_min: '1500000', price_max: '2000000' });
+    expect(readPriceRange('AED 90k - 120k')).toEqual({ priceMin: 'aed 90k', priceMax: '120k' });
+
+    const r = toAlertOrder({ search: 'rent marina 2br under 300k', ...readPriceRange('90k-120k') });
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    expect(searchOf(r.order).params).toMatchObject({ price_min: '90000', price_max: '120000' });
+    const upsideDown = toAlertOrder({ search: 'rent marina', ...readPriceRange('150k-100k') });
+    expect(upsideDown).toMatchObject({ ok: false, errors: { priceMax: expect.stringContaining('below the least') } });
+    expect(toAlertOrder({ search: 'buy marina', ...readPriceRange('cheap') })).toMatchObject({
+      ok: false,
+      errors: { priceMax: expect.stringContaining('"cheap" is not a price') },
+    });
+  });
+
   it('fills an edit form from the alert, and saves it back as /alerts edit with what the form has no field for', () => {
     const parsed = parseCommand(
       'rent "Dubai Marina" apartment 2 br 2 baths under 120000 furnished -shared +"sea view"',
@@ -184,9 +216,14 @@ describe('the alert form', () => {
       number: 3,
       alert: { search: expect.stringContaining('weekly on friday at 18:00') },
     });
-    // The form's whole search as one text (Discord's edit form) reads back to the same.
+    // The form's whole search as one text (Discord's edit form), its price in a field of its own, reads back to the
+    // same.
+    expect(values.search).not.toMatch(/120000/);
     expect(
-      toAlertOrder({ search: values.search!, every: 'weekly', day: 'friday', time: '18:00' }, { number: 3 }),
+      toAlertOrder(
+        { search: values.search!, priceMax: values.priceMax, every: 'weekly', day: 'friday', time: '18:00' },
+        { number: 3 },
+      ),
     ).toMatchObject({
       ok: true,
       order: { alert: { query: { params: parsed.query.params } } },

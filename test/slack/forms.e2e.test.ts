@@ -12,6 +12,9 @@ import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 import { blockAction, signedPost, slashCommand, viewSubmission } from '../fakes/slack-sign.js';
 import type { FakeView } from '../fakes/slack-views.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests walk Slack's JSON freely
+type SlackJson = any;
+
 const SECRET = 'forms-signing-secret-01';
 const KEY = 'sk-forms-e2e-key-4242';
 const CHANNEL = 'C0DEALS';
@@ -47,21 +50,21 @@ afterAll(async () => {
 });
 
 /** A slash command with a fresh trigger; resolves with the view it opened. */
-async function openBy(text: string): Promise<FakeView> {
+async function openBy(text: string, command = '/alerts'): Promise<FakeView> {
   const before = slack.views().length;
   const res = await signedPost(
     events(),
     SECRET,
-    slashCommand('/alerts', text, slack.responseUrl(), { trigger_id: slack.trigger() }),
+    slashCommand(command, text, slack.responseUrl(), { trigger_id: slack.trigger() }),
   );
   expect(res.status).toBe(200);
   await slack.waitFor(() => slack.views().length > before, 15_000);
   return slack.views().at(-1)!;
 }
 
-async function list(): Promise<{ text: string }> {
+async function list(command = '/alerts'): Promise<{ text: string }> {
   const id = `l${slack.views().length}${Date.now()}`;
-  await signedPost(events(), SECRET, slashCommand('/alerts', 'list', slack.responseUrl(id)));
+  await signedPost(events(), SECRET, slashCommand(command, 'list', slack.responseUrl(id)));
   await slack.waitFor(() => slack.responses(id).length > 0, 15_000);
   return slack.responses(id).at(-1) as { text: string };
 }
@@ -202,4 +205,56 @@ describe('alert forms on Slack', () => {
       expect(alertPosts()).toHaveLength(posted);
     },
   );
+});
+
+describe('digest forms on Slack', () => {
+  const time = (t: string) => ({ v: { type: 'timepicker', selected_time: t } });
+  const digestConfirmations = () => confirmations().filter((m) => /`\/digest (add|edit)/.test(String(m.text)));
+
+  it('makes a digest in its form, refuses too many areas on their field, then edits its schedule in the form', async () => {
+    const view = await openBy('new', '/digest');
+    expect(view.view).toMatchObject({ callback_id: 'manzil:form:digest', title: { text: 'New digest' } });
+    const blocks = view.view.blocks as { block_id: string; element: Record<string, unknown> }[];
+    expect(blocks.map((b) => b.block_id)).toEqual(['areas', 'every', 'day', 'time']);
+
+    const six = await submit(view, {
+      areas: txt('jvc, jlt, dubai marina, business bay, downtown dubai, palm jumeirah'),
+      every: sel('weekly'),
+    });
+    expect(six.response_action).toBe('errors');
+    expect(Object.keys(six.errors!)).toEqual(['areas']);
+    expect(six.errors!.areas).toContain('at most 5 areas');
+    expect((await list('/digest')).text).not.toMatch(/#1/);
+
+    const made = await submit(view, {
+      areas: txt('dubai marina, business bay'),
+      every: sel('weekly'),
+      day: sel('friday'),
+      time: time('18:30'),
+    });
+    expect(made.response_action).toBeUndefined();
+    await slack.waitFor(() => digestConfirmations().length === 1, 30_000);
+    expect(String(digestConfirmations()[0]!.text)).toMatch(/`\/digest add .*weekly on friday at 18:30`/);
+    expect((await list('/digest')).text).toMatch(/#1 .*[\s\S]*friday[\s\S]*18:30/i);
+
+    // `/digest edit 1` alone opens its form, filled from the digest.
+    const edit = await openBy('edit 1', '/digest');
+    expect(edit.view).toMatchObject({ title: { text: 'Edit digest #1' } });
+    const filled = edit.view.blocks as { block_id: string; element: Record<string, SlackJson> }[];
+    const el = (id: string) => filled.find((b) => b.block_id === id)!.element;
+    expect(String(el('areas').initial_value)).toMatch(/Dubai Marina, Business Bay/i);
+    expect(el('day').initial_option).toMatchObject({ value: 'friday' });
+    expect(el('time').initial_time).toBe('18:30');
+    const edited = await submit(edit, {
+      areas: txt(String(el('areas').initial_value)),
+      every: sel('daily'),
+      time: time('07:15'),
+    });
+    expect(edited.response_action).toBeUndefined();
+    await slack.waitFor(() => digestConfirmations().length === 2, 30_000);
+    expect(String(digestConfirmations()[1]!.text)).toMatch(/`\/digest edit 1 .*daily at 07:15`/);
+    const listed = (await list('/digest')).text;
+    expect(listed).toMatch(/07:15/);
+    expect(listed).not.toMatch(/18:30/);
+  });
 });
