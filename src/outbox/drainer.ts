@@ -250,24 +250,23 @@ export class OutboxDrainer implements Delivery {
     const log = lazyChild(logger, { part: 'outbox', delivery: entry.id, channel: entry.channel, kind: entry.kind });
     const poster = this.poster(entry.channel)!;
     let possibleDuplicate = entry.possibleDuplicate;
+    // Rendered before any look: a reply in a thread is looked for in that thread.
+    const rendered = await this.deps.kinds.render(entry.kind, entry.payload).then(
+      (reply) => ({ reply }),
+      (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
+    );
     if (entry.recovered) {
-      const look = await this.lookFor(entry, poster, report, log);
+      const thread = 'reply' in rendered ? rendered.reply?.thread : undefined;
+      const look = await this.lookFor(entry, poster, report, log, thread);
       if (look === 'done') return {};
       if (look === 'cannot_tell') possibleDuplicate = true;
     }
-    let reply;
-    try {
-      reply = await this.deps.kinds.render(entry.kind, entry.payload);
-    } catch (e) {
+    if ('error' in rendered) {
       // A renderer that throws on this payload will throw every time: parked, so the channel's queue goes on.
-      await this.park(
-        entry,
-        `its message could not be rendered: ${e instanceof Error ? e.message : String(e)}`,
-        report,
-        log,
-      );
+      await this.park(entry, `its message could not be rendered: ${rendered.error}`, report, log);
       return {};
     }
+    const reply = rendered.reply;
     if (!reply) {
       await this.park(entry, 'unreadable payload or unknown kind', report, log);
       return {};
@@ -283,7 +282,8 @@ export class OutboxDrainer implements Delivery {
     this.lastPostAt.set(entry.channel, at);
     try {
       const { messageId } = await poster.post(entry.channel, reply, entry.deliveryId);
-      if (!(await outbox.markDelivered(entry.id, entry.token, messageId, this.now(), possibleDuplicate))) {
+      const root = this.deps.kinds.isThreadRoot(entry.kind);
+      if (!(await outbox.markDelivered(entry.id, entry.token, messageId, this.now(), possibleDuplicate, root))) {
         log.warn('posted, but another instance had taken the entry over meanwhile: recorded by it, not here');
         return {};
       }
@@ -317,6 +317,7 @@ export class OutboxDrainer implements Delivery {
     poster: ChatPoster,
     report: DrainReport,
     log: Logger,
+    thread: string | undefined,
   ): Promise<'done' | 'send' | 'cannot_tell'> {
     const { outbox, options: o } = this.deps;
     const now = this.now();
@@ -329,12 +330,16 @@ export class OutboxDrainer implements Delivery {
             firstAttemptAt: entry.firstAttemptAt ?? entry.createdAt,
             lastAttemptAt: entry.lastAttemptAt ?? entry.createdAt,
             uncertainSince: entry.uncertainSince ?? entry.firstAttemptAt ?? entry.createdAt,
+            ...(thread === undefined ? {} : { thread }),
           })
           .catch((e: unknown) => ({ kind: 'failed' as const, reason: e instanceof Error ? e.message : String(e) }))
       : { kind: 'cannot_tell', reason: 'this platform cannot look for a message' };
     switch (look.kind) {
       case 'found':
-        if (await outbox.markDelivered(entry.id, entry.token, look.messageId, this.now(), entry.possibleDuplicate)) {
+        const root = this.deps.kinds.isThreadRoot(entry.kind);
+        if (
+          await outbox.markDelivered(entry.id, entry.token, look.messageId, this.now(), entry.possibleDuplicate, root)
+        ) {
           report.recoveredFound++;
           this.deps.onDelivered?.(entry);
           log.info('delivery found already posted (an attempt that got no answer, or a restart); not sent again');

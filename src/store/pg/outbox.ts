@@ -262,7 +262,24 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
       return count(result) === 1;
     },
 
-    async markDelivered(id, token, messageId, at, possibleDuplicate = false) {
+    async markDelivered(id, token, messageId, at, possibleDuplicate = false, threadRoot = false) {
+      if (threadRoot) {
+        // One statement: the card's place (issue 40) is written with its delivery, only when this claim marked it.
+        const marked = await db.execute(sql`
+          with d as (
+            update outbox set state = 'delivered', message_id = ${messageId}, delivered_at = ${at}, claimed_by = null,
+              claimed_until = null, claim_token = null, maybe_delivered = false, uncertain_since = null,
+              possible_duplicate = possible_duplicate or ${possibleDuplicate}
+            where id = ${id} and claim_token = ${token} and state in ('claimed', 'sending')
+            returning search_id, place, property_id),
+          r as (
+            update channel_posted c set message_ref = ${messageId}
+            from d join standing_order s on s.id = d.search_id
+            where c.service = s.service and c.place = d.place and c.property_id = d.property_id
+              and c.message_ref is null)
+          select count(*)::int as n from d`);
+        return (marked.rows[0] as { n: number } | undefined)?.n === 1;
+      }
       const result = await db
         .update(outbox)
         .set({
