@@ -45,6 +45,19 @@ afterEach(() => {
   expect(fake.violations()).toEqual([]);
 });
 
+describe('DiscordPoster: a reply to an earlier post (issue 40)', () => {
+  it('replies to the message it names, and posts plainly when that message is gone', async () => {
+    const { messageId: card } = await poster.post(channel, alert(31), '31');
+    const { messageId } = await poster.post(channel, alert(32, { thread: card }), '32');
+    const [sent] = fake.messages(fake.channelId).filter((m) => m.id === messageId);
+    expect(sent!.body.message_reference).toEqual({ message_id: card, fail_if_not_exists: false });
+    expect(fake.message(messageId)).toMatchObject({ type: 19, message_reference: { message_id: card } });
+    const { messageId: orphan } = await poster.post(channel, alert(33, { thread: '123456789012345678' }), '33');
+    expect(fake.message(orphan)).toMatchObject({ type: 0 });
+    expect(fake.message(orphan)!.message_reference).toBeUndefined();
+  });
+});
+
 describe('DiscordPoster.post', () => {
   it('posts to the channel of the channel with a short nonce from the delivery id and enforce_nonce', async () => {
     const { messageId } = await poster.post(channel, alert(1), '41');
