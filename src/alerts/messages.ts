@@ -180,7 +180,7 @@ export async function renderDelivery(payload: DeliveryPayload, buttons: AlertRen
   const head = (text: string): Block => ({ kind: 'context', text });
   if (payload.kind === 'period' || payload.kind === 'quiet') return renderSummary(payload, buttons);
   if (payload.kind === 'drops') {
-    const text = `📉 ${payload.count} price drops, in the threads of their cards.`;
+    const text = `📉 ${payload.count} price drops, each a reply to its listing’s first card.`;
     return { text, blocks: [{ kind: 'text', text }] };
   }
   const searchId = payload.search.id;

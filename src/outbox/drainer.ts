@@ -251,24 +251,15 @@ export class OutboxDrainer implements Delivery {
     const poster = this.poster(entry.channel)!;
     let possibleDuplicate = entry.possibleDuplicate;
     // Rendered before any look: a reply in a thread is looked for in that thread.
-    const rendered = await this.deps.kinds.render(entry.kind, entry.payload).then(
-      (reply) => ({ reply }),
-      (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
-    );
+    const { reply, error } = await this.deps.kinds.tryRender(entry.kind, entry.payload);
     if (entry.recovered) {
-      const thread = 'reply' in rendered ? rendered.reply?.thread : undefined;
-      const look = await this.lookFor(entry, poster, report, log, thread);
+      const look = await this.lookFor(entry, poster, report, log, reply?.thread);
       if (look === 'done') return {};
       if (look === 'cannot_tell') possibleDuplicate = true;
     }
-    if ('error' in rendered) {
-      // A renderer that throws on this payload will throw every time: parked, so the channel's queue goes on.
-      await this.park(entry, `its message could not be rendered: ${rendered.error}`, report, log);
-      return {};
-    }
-    const reply = rendered.reply;
     if (!reply) {
-      await this.park(entry, 'unreadable payload or unknown kind', report, log);
+      // A renderer that throws on this payload will throw every time: parked, so the channel's queue goes on.
+      await this.park(entry, error ?? 'unreadable payload or unknown kind', report, log);
       return {};
     }
     // In flight from here: only this entry, so that a crash leaves exactly one entry to look for on the platform.
@@ -282,8 +273,7 @@ export class OutboxDrainer implements Delivery {
     this.lastPostAt.set(entry.channel, at);
     try {
       const { messageId } = await poster.post(entry.channel, reply, entry.deliveryId);
-      const root = this.deps.kinds.isThreadRoot(entry.kind);
-      if (!(await outbox.markDelivered(entry.id, entry.token, messageId, this.now(), possibleDuplicate, root))) {
+      if (!(await this.markDelivered(entry, messageId, possibleDuplicate))) {
         log.warn('posted, but another instance had taken the entry over meanwhile: recorded by it, not here');
         return {};
       }
@@ -336,10 +326,7 @@ export class OutboxDrainer implements Delivery {
       : { kind: 'cannot_tell', reason: 'this platform cannot look for a message' };
     switch (look.kind) {
       case 'found':
-        const root = this.deps.kinds.isThreadRoot(entry.kind);
-        if (
-          await outbox.markDelivered(entry.id, entry.token, look.messageId, this.now(), entry.possibleDuplicate, root)
-        ) {
+        if (await this.markDelivered(entry, look.messageId, entry.possibleDuplicate)) {
           report.recoveredFound++;
           this.deps.onDelivered?.(entry);
           log.info('delivery found already posted (an attempt that got no answer, or a restart); not sent again');
@@ -469,6 +456,12 @@ export class OutboxDrainer implements Delivery {
         return {};
       }
     }
+  }
+
+  /** Delivered, as `messageId`; a listing's first card keeps where it landed with it (its kind says). */
+  private markDelivered(entry: ClaimedEntry, messageId: string, possibleDuplicate: boolean): Promise<boolean> {
+    const root = this.deps.kinds.isThreadRoot(entry.kind);
+    return this.deps.outbox.markDelivered(entry.id, entry.token, messageId, this.now(), possibleDuplicate, root);
   }
 
   private park(entry: ClaimedEntry, error: string, report: DrainReport, log: Logger): Promise<void> {

@@ -39,6 +39,15 @@ export class KindRegistry {
     return decoded === undefined ? undefined : k!.render(decoded);
   }
 
+  /** The message for an entry, or why there is none: its renderer threw (the error), or as `render` says none. */
+  async tryRender(kind: string, payload: string): Promise<{ reply?: Reply | undefined; error?: string }> {
+    try {
+      return { reply: await this.render(kind, payload) };
+    } catch (e) {
+      return { error: `its message could not be rendered: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  }
+
   has(kind: string): boolean {
     return this.kinds.has(kind);
   }

@@ -8,6 +8,7 @@ import { claimedEntries, firstChannels, INTERRUPTED, newEntry, statsOf } from '.
 import type { ClaimedEntry, ClaimOptions, NewDelivery, OutboxRepo } from '../contracts/outbox.js';
 import { lineageSql, nextGeneration } from './meta.js';
 import type { PgStore } from './open.js';
+import { markDelivered } from './delivered.js';
 import { outbox, channelHold } from './schema.js';
 import type { PgRunner, PgTx } from './tx.js';
 
@@ -262,38 +263,8 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
       return count(result) === 1;
     },
 
-    async markDelivered(id, token, messageId, at, possibleDuplicate = false, threadRoot = false) {
-      if (threadRoot) {
-        // One statement: the card's place (issue 40) is written with its delivery, only when this claim marked it.
-        const marked = await db.execute(sql`
-          with d as (
-            update outbox set state = 'delivered', message_id = ${messageId}, delivered_at = ${at}, claimed_by = null,
-              claimed_until = null, claim_token = null, maybe_delivered = false, uncertain_since = null,
-              possible_duplicate = possible_duplicate or ${possibleDuplicate}
-            where id = ${id} and claim_token = ${token} and state in ('claimed', 'sending')
-            returning search_id, place, property_id),
-          r as (
-            update channel_posted c set message_ref = ${messageId}
-            from d join standing_order s on s.id = d.search_id
-            where c.service = s.service and c.place = d.place and c.property_id = d.property_id
-              and c.message_ref is null)
-          select count(*)::int as n from d`);
-        return (marked.rows[0] as { n: number } | undefined)?.n === 1;
-      }
-      const result = await db
-        .update(outbox)
-        .set({
-          state: 'delivered',
-          messageId,
-          deliveredAt: at,
-          ...released,
-          maybeDelivered: false,
-          uncertainSince: null,
-          possibleDuplicate: sql`${outbox.possibleDuplicate} or ${possibleDuplicate}`,
-        })
-        .where(owned(id, token));
-      return count(result) === 1;
-    },
+    markDelivered: (id, token, messageId, at, possibleDuplicate = false, threadRoot = false) =>
+      markDelivered(db, { id, token, messageId, at, possibleDuplicate, threadRoot }),
 
     async markFailed(id, token, f) {
       const [row] = await db
