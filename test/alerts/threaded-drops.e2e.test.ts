@@ -4,7 +4,7 @@
 // A drop replies under its listing's first card (Slack `thread_ts`, a Discord reply); several in one run also tell the
 // channel once, in one line; a listing gone and relisted lower is announced once, as back on the market with its
 // history, and not also as a drop in its card's thread.
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { startManzil, type Manzil } from '../../src/app/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { driveByHand, FakeClock, SECRET } from '../delivery/helpers.js';
 import { startFakeDiscord } from '../fakes/discord.js';
-import { startFakeSlack } from '../fakes/slack-api.js';
+import { startFakeSlack, type FakeSlack } from '../fakes/slack-api.js';
 
 const KEY = 'sk-threaded-drops-40';
 const DAY = 86_400_000;
@@ -42,10 +42,11 @@ interface Platform {
   close(): Promise<void>;
 }
 
-async function slackPlatform(): Promise<Platform> {
+async function slackPlatform(): Promise<Platform & { slack: FakeSlack }> {
   const slack = await startFakeSlack();
   const ids = ['C0DROPS', 'C0PROBE', 'C0BROAD'];
   return {
+    slack,
     env: { SLACK_BOT_TOKEN: 'xoxb-test', SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl },
     channel: (n) => `slack:T0TEST:${ids[n]!}`,
     posts: (n) =>
@@ -105,7 +106,7 @@ async function boot(platform: Platform) {
       ...platform.env,
       PORT: '0',
       MANZIL_DB_PATH: join(dir, 'manzil.db'),
-      LOG_LEVEL: process.env.T_DEBUG ? 'debug' : 'warn',
+      LOG_LEVEL: 'warn',
       // The test alone runs the poller, on its clock.
       ALERTS_CRON: '0 0 1 1 *',
     },
@@ -113,7 +114,7 @@ async function boot(platform: Platform) {
     // Discord's gateway client logs in only when Manzil serves chat; Slack's poster needs no server.
     serve: platform.serves,
     clock: clock.now,
-    writeLog: process.env.T_DEBUG ? (l) => appendFileSync(process.env.T_DEBUG!, `${l}\n`) : () => {},
+    writeLog: () => {},
   });
   cleanups.push(
     () => sandbox.close(),
@@ -138,7 +139,7 @@ async function boot(platform: Platform) {
     const reply = await manzil.bot.handleCommand({ user: 'U0ALICE', channel: platform.channel(n), text });
     expect(reply.text).toMatch(/Saved as alert #1/);
   };
-  return { sandbox, manzil, run, add };
+  return { sandbox, manzil, run, add, clock };
 }
 
 const PLATFORMS: [string, () => Promise<Platform>][] = [
@@ -227,4 +228,36 @@ describe.each(PLATFORMS)('price drops in their cards’ threads, on %s (issue 40
       expect(after[0]!.text).not.toContain('Price dropped');
     },
   );
+});
+
+describe('a price drop that may have landed in its thread (Slack, issue 40)', () => {
+  it('is looked for in the thread before it is sent again: one reply, not two', { timeout: 120_000 }, async () => {
+    const platform = await slackPlatform();
+    const { sandbox, manzil, run, add, clock } = await boot(platform);
+    await add(1, `alerts add ${NARROW}`);
+    await run();
+    const probe = await manzil.alerts.repo.byNumber(platform.channel(1), 1);
+    const [x] = await manzil.alerts.repo.seen(probe!.id);
+    expect(sandbox.withdraw(x!.propertyId)).toBe(true);
+    await add(0, `alerts add ${NARROW}`);
+    await run(); // the first look: silent
+    expect(sandbox.relist(x!.propertyId, x!.lastPrice!)).toBe(true);
+    await run();
+    const [card] = platform.posts(0);
+    expect(card?.text).toContain(`/property/${x!.propertyId}`);
+    // Slack stores the reply but answers internal_error: it may have posted, so it is looked for before any re-send.
+    platform.slack.failNext('chat.postMessage', { error: 'internal_error', carryOut: true });
+    expect(sandbox.reprice(x!.propertyId, Math.round(x!.lastPrice! * 0.9))).toBe(true);
+    await run();
+    clock.advance(5 * 60_000); // past the time Slack is given to store a slow post
+    for (let i = 0; i < 5; i++) await manzil.alerts.drainer.drain();
+    const replies = platform.posts(0).filter((p) => p.thread !== undefined);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.thread).toBe(card!.id);
+    expect(platform.slack.callsTo('conversations.replies').length).toBeGreaterThan(0);
+    const [drop] = await manzil.alerts.outbox
+      .list({ channel: platform.channel(0), state: 'delivered' })
+      .then((rows) => rows.filter((r) => r.kind === 'price_drop'));
+    expect(drop).toMatchObject({ messageId: replies[0]!.id, possibleDuplicate: false });
+  });
 });
