@@ -42,6 +42,13 @@ export function deliveryNonce(deliveryId: string): string {
     .slice(0, L.nonce - 1)}`;
 }
 
+/**
+ * A reply to the listing's first card (issue 40), as discord.js's `reply: { messageReference, failIfNotExists: false }`
+ * sends it: a card deleted since does not refuse the post, which then stands alone in the channel.
+ */
+const replyTo = (thread: string | undefined) =>
+  thread === undefined ? {} : { message_reference: { message_id: thread, fail_if_not_exists: false } };
+
 export class DiscordPoster implements ChatPoster {
   readonly platform = 'discord';
   /** A lookup needs no waiting: within the nonce window a re-send cannot duplicate, past it nothing can tell. */
@@ -87,7 +94,7 @@ export class DiscordPoster implements ChatPoster {
         reply,
         (m, files) =>
           this.rest.post(route, {
-            body: { ...m, nonce, enforce_nonce: true },
+            body: { ...m, nonce, enforce_nonce: true, ...replyTo(reply.thread) },
             ...(files.length > 0 ? { files: [...files] } : {}),
           }) as Promise<RESTPostAPIChannelMessageResult>,
         this.log,

@@ -63,6 +63,13 @@ const DM_REFUSALS: Readonly<Record<string, string>> = {
   missing_scope: 'the app cannot open direct messages: reinstall it to grant im:write',
 };
 
+/**
+ * Slack's answers for a `thread_ts` that names no message it holds (the card deleted): `thread_not_found` as
+ * conversations.replies documents it, and the codes chat.postMessage may give instead.
+ */
+const UNKNOWN_THREAD = new Set(['thread_not_found', 'invalid_thread_ts', 'message_not_found']);
+const isUnknownThread = (e: unknown) => UNKNOWN_THREAD.has(slackErrorCode(e) ?? '');
+
 function dmFailure(e: unknown): PostFailure {
   const code = slackErrorCode(e);
   if (code !== undefined && Object.hasOwn(DM_REFUSALS, code))
@@ -206,7 +213,28 @@ export class SlackPoster implements ChatPoster {
     const metadata = { event_type: ALERT_EVENT_TYPE, event_payload: { delivery_id: deliveryId } };
     const client = await this.clientFor(channel);
     const channelId = await this.conversationOf(channel, client);
-    const send = (payload: SlackPayload) => client.chat.postMessage({ channel: channelId, ...payload, metadata });
+    const post = (payload: SlackPayload, thread?: string) =>
+      client.chat.postMessage({
+        channel: channelId,
+        ...payload,
+        metadata,
+        // A reply in the card's thread, not shown again in the channel (the channel gets one line a run).
+        ...(thread === undefined ? {} : { thread_ts: thread, reply_broadcast: false }),
+      });
+    let thread = reply.thread;
+    const send = async (payload: SlackPayload) => {
+      if (thread !== undefined) {
+        try {
+          return await post(payload, thread);
+        } catch (e) {
+          if (!isUnknownThread(e)) throw e;
+          // The card it replies to is gone (deleted): the reply goes in the channel rather than nowhere.
+          this.log('slack: the thread of a reply is gone; posted in the channel', { error: slackErrorCode(e) });
+          thread = undefined;
+        }
+      }
+      return post(payload);
+    };
     try {
       const res = hasCharts(reply)
         ? await sendWithCharts(reply, send, {
@@ -252,6 +280,11 @@ export class SlackPoster implements ChatPoster {
       const client = await this.clientFor(request.channel);
       // A person's DM is looked for in the DM itself.
       const channelId = await this.conversationOf(request.channel, client);
+      // A reply is in its thread, which the channel's history does not list: looked for there first.
+      if (request.thread !== undefined) {
+        const inThread = await this.findInThread(client, channelId, request.thread, request.deliveryId, oldest);
+        if (inThread.kind !== 'absent') return inThread;
+      }
       for (let page = 0; page < HISTORY_PAGES; page++) {
         const res = await client.conversations.history({
           channel: channelId,
@@ -279,6 +312,44 @@ export class SlackPoster implements ChatPoster {
       });
       return result;
     }
+  }
+
+  /**
+   * The delivery among a thread's replies (conversations.replies, with metadata): found, or absent (the thread gone,
+   * or not there: the channel's history is looked through next, where a reply posted in the channel would be).
+   */
+  private async findInThread(
+    client: WebClient,
+    channelId: string,
+    thread: string,
+    deliveryId: string,
+    oldest: number,
+  ): Promise<LookupResult> {
+    let cursor: string | undefined;
+    for (let page = 0; page < HISTORY_PAGES; page++) {
+      let res;
+      try {
+        res = await client.conversations.replies({
+          channel: channelId,
+          ts: thread,
+          oldest: (oldest / 1000).toFixed(6),
+          include_all_metadata: true,
+          limit: 200,
+          ...(cursor ? { cursor } : {}),
+        });
+      } catch (e) {
+        if (isUnknownThread(e)) return { kind: 'absent' };
+        throw e;
+      }
+      const found = ((res.messages ?? []) as HistoryMessage[]).find(
+        (m) => m.metadata?.event_type === ALERT_EVENT_TYPE && m.metadata.event_payload?.delivery_id === deliveryId,
+      );
+      if (found?.ts) return { kind: 'found', messageId: found.ts };
+      cursor = res.response_metadata?.next_cursor || undefined;
+      if (!res.has_more || !cursor)
+        return res.has_more ? { kind: 'cannot_tell', reason: 'slack: no cursor' } : { kind: 'absent' };
+    }
+    return { kind: 'cannot_tell', reason: `slack: more replies since the first attempt than ${HISTORY_PAGES} pages` };
   }
 
   /** auth.test: ok, refused (the token, or a token without chat:write), or unreachable (the network, a 5xx, a 429). */

@@ -85,7 +85,11 @@ export function planGroup(
       channel: [...channel.values()],
       ...(follows(search.lifecycle, 'back') ? { back: life.back } : {}),
     });
-    const cards = deliveriesFor(search, cmp, options.cardsPerRun, at, { line, story: (id) => story?.after.get(id) });
+    const cards = deliveriesFor(search, cmp, options.cardsPerRun, at, {
+      line,
+      story: (id) => story?.after.get(id),
+      thread: (id) => channel.get(id)?.messageRef ?? undefined,
+    });
     // Gone, for an alert that follows it: a listing its channel was posted, once per channel (its dedupe key).
     if (isPrimed && follows(search.lifecycle, 'gone'))
       for (const row of own)

@@ -45,7 +45,11 @@ const payloadSchema = z.discriminatedUnion('kind', [
     from: z.number(),
     to: z.number(),
     history: z.string().optional(),
+    // Where its listing's first card landed in the channel (issue 40), opaque: posted as a reply in that card's thread.
+    thread: z.string().optional(),
   }),
+  // A run's threaded price drops in a channel (issue 40): one line in the channel for all of them (./threads.ts).
+  z.object({ v: z.literal(1), kind: z.literal('drops'), count: z.number() }),
   // Back on the market after being gone (issue 40), at its price now against the last one seen.
   z.object({
     v: z.literal(1),
@@ -162,16 +166,23 @@ export const ALERT_KINDS = [
   'quiet',
   'back',
   'gone',
+  'drops',
 ] as const;
 
 export const alertKind = (buttons: AlertRendering = {}) => ({
   decode: decodePayload,
   render: (p: DeliveryPayload) => renderDelivery(p, buttons),
+  // A listing's first card in a channel: its price drops reply in its thread.
+  threadRoots: ['new'],
 });
 
 export async function renderDelivery(payload: DeliveryPayload, buttons: AlertRendering = {}): Promise<Reply> {
   const head = (text: string): Block => ({ kind: 'context', text });
   if (payload.kind === 'period' || payload.kind === 'quiet') return renderSummary(payload, buttons);
+  if (payload.kind === 'drops') {
+    const text = `📉 ${payload.count} price drops, each a reply to its listing’s first card.`;
+    return { text, blocks: [{ kind: 'text', text }] };
+  }
   const searchId = payload.search.id;
   const card = async (listing: Listing): Promise<Block> => {
     const details = await buttons.details?.(searchId, listing.property_id);
@@ -226,6 +237,7 @@ export async function renderDelivery(payload: DeliveryPayload, buttons: AlertRen
       return {
         text: `${drop} for ${numbersOf(refs)}: ${listingTitle(listing)}`,
         blocks: [head(`📉 ${drop} · ${labelOf(refs)}`), await card(listing), ...story(payload)],
+        ...(payload.thread === undefined ? {} : { thread: payload.thread }),
       };
     }
     case 'back': {

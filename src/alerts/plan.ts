@@ -25,9 +25,17 @@ export function notice(
 export interface CardStory {
   line(propertyId: string): string | undefined;
   story(propertyId: string): ListingHistory | undefined;
+  /** Where the listing's first card landed in the channel (channel_posted.message_ref), when known. */
+  thread?(propertyId: string): string | undefined;
 }
 
 const NO_STORY: CardStory = { line: () => undefined, story: () => undefined };
+
+/** A drop's thread in its payload: under its listing's first card, when the channel knows where that landed. */
+const threadOf = (stories: CardStory, id: string) => {
+  const thread = stories.thread?.(id);
+  return thread === undefined ? {} : { thread };
+};
 
 /** A card's history line in its payload, when there is one worth saying. */
 const lineOf = (stories: CardStory, id: string) => {
@@ -99,6 +107,7 @@ export function deliveriesFor(
         from: d.from,
         to: d.to,
         ...lineOf(stories, d.listing.property_id),
+        ...threadOf(stories, d.listing.property_id),
       }),
     })),
   ];

@@ -30,6 +30,7 @@ import { fetchListings } from './fetch.js';
 import { PageBudget } from './page-budget.js';
 import { notice } from './plan.js';
 import { fromParamsKey } from './saved-query.js';
+import { dropsLines } from './threads.js';
 
 /** What the alert kind runs with: the service and its searches, the poller's settings. */
 export interface AlertKindDeps {
@@ -113,6 +114,8 @@ interface QueryShare {
   plan: RunPlan;
   read: string[];
   committed(): void;
+  /** When its run began: the run's one line of threaded drops per channel is keyed by it (./threads.ts). */
+  runAt: number;
 }
 
 /** What a batch reads once for its queries: what each of their searches has seen (one statement). */
@@ -125,6 +128,8 @@ interface PollState {
   exhausted: boolean;
   newListings: number;
   priceDrops: number;
+  /** When the run began. */
+  startedAt: number;
 }
 
 type DueScan = Pick<AlertKindDeps, 'repo' | 'service' | 'platforms'>;
@@ -159,7 +164,10 @@ export function alertOrders(
       commit: async (shares, fence) => {
         const days = deps.options.historyDays ?? HISTORY_DAYS;
         const now = (deps.now ?? Date.now)();
-        const queued = await deps.repo.commitMany(shares, fence, { pruneHistoryBefore: now - days * DAY });
+        const queued = await deps.repo.commitMany(shares, fence, {
+          pruneHistoryBefore: now - days * DAY,
+          after: (decided) => dropsLines(decided, shares[0]!.runAt),
+        });
         if (queued === undefined) return undefined;
         for (const s of shares) s.committed();
         return queued.reduce((a, b) => a + b, 0);
@@ -171,6 +179,7 @@ export function alertOrders(
       exhausted: false,
       newListings: 0,
       priceDrops: 0,
+      startedAt: (deps.now ?? Date.now)(),
     }),
     // The budget counts calls, and a query costs one call per page it reads (up to maxPages). Before each query
     // starts, the calls left, less the pages reserved by the queries under way, decide how many pages it may read (at
@@ -356,6 +365,7 @@ async function runQuery(
       state.newListings += planned?.fresh ?? 0;
       state.priceDrops += planned?.drops ?? 0;
     },
+    runAt: state.startedAt,
   };
   return result;
 }

@@ -250,26 +250,16 @@ export class OutboxDrainer implements Delivery {
     const log = lazyChild(logger, { part: 'outbox', delivery: entry.id, channel: entry.channel, kind: entry.kind });
     const poster = this.poster(entry.channel)!;
     let possibleDuplicate = entry.possibleDuplicate;
+    // Rendered before any look: a reply in a thread is looked for in that thread.
+    const { reply, error } = await this.deps.kinds.tryRender(entry.kind, entry.payload);
     if (entry.recovered) {
-      const look = await this.lookFor(entry, poster, report, log);
+      const look = await this.lookFor(entry, poster, report, log, reply?.thread);
       if (look === 'done') return {};
       if (look === 'cannot_tell') possibleDuplicate = true;
     }
-    let reply;
-    try {
-      reply = await this.deps.kinds.render(entry.kind, entry.payload);
-    } catch (e) {
-      // A renderer that throws on this payload will throw every time: parked, so the channel's queue goes on.
-      await this.park(
-        entry,
-        `its message could not be rendered: ${e instanceof Error ? e.message : String(e)}`,
-        report,
-        log,
-      );
-      return {};
-    }
     if (!reply) {
-      await this.park(entry, 'unreadable payload or unknown kind', report, log);
+      // A renderer that throws on this payload will throw every time: parked, so the channel's queue goes on.
+      await this.park(entry, error ?? 'unreadable payload or unknown kind', report, log);
       return {};
     }
     // In flight from here: only this entry, so that a crash leaves exactly one entry to look for on the platform.
@@ -283,7 +273,7 @@ export class OutboxDrainer implements Delivery {
     this.lastPostAt.set(entry.channel, at);
     try {
       const { messageId } = await poster.post(entry.channel, reply, entry.deliveryId);
-      if (!(await outbox.markDelivered(entry.id, entry.token, messageId, this.now(), possibleDuplicate))) {
+      if (!(await this.markDelivered(entry, messageId, possibleDuplicate))) {
         log.warn('posted, but another instance had taken the entry over meanwhile: recorded by it, not here');
         return {};
       }
@@ -317,6 +307,7 @@ export class OutboxDrainer implements Delivery {
     poster: ChatPoster,
     report: DrainReport,
     log: Logger,
+    thread: string | undefined,
   ): Promise<'done' | 'send' | 'cannot_tell'> {
     const { outbox, options: o } = this.deps;
     const now = this.now();
@@ -329,12 +320,13 @@ export class OutboxDrainer implements Delivery {
             firstAttemptAt: entry.firstAttemptAt ?? entry.createdAt,
             lastAttemptAt: entry.lastAttemptAt ?? entry.createdAt,
             uncertainSince: entry.uncertainSince ?? entry.firstAttemptAt ?? entry.createdAt,
+            ...(thread === undefined ? {} : { thread }),
           })
           .catch((e: unknown) => ({ kind: 'failed' as const, reason: e instanceof Error ? e.message : String(e) }))
       : { kind: 'cannot_tell', reason: 'this platform cannot look for a message' };
     switch (look.kind) {
       case 'found':
-        if (await outbox.markDelivered(entry.id, entry.token, look.messageId, this.now(), entry.possibleDuplicate)) {
+        if (await this.markDelivered(entry, look.messageId, entry.possibleDuplicate)) {
           report.recoveredFound++;
           this.deps.onDelivered?.(entry);
           log.info('delivery found already posted (an attempt that got no answer, or a restart); not sent again');
@@ -464,6 +456,12 @@ export class OutboxDrainer implements Delivery {
         return {};
       }
     }
+  }
+
+  /** Delivered, as `messageId`; a listing's first card keeps where it landed with it (its kind says). */
+  private markDelivered(entry: ClaimedEntry, messageId: string, possibleDuplicate: boolean): Promise<boolean> {
+    const root = this.deps.kinds.isThreadRoot(entry.kind);
+    return this.deps.outbox.markDelivered(entry.id, entry.token, messageId, this.now(), possibleDuplicate, root);
   }
 
   private park(entry: ClaimedEntry, error: string, report: DrainReport, log: Logger): Promise<void> {

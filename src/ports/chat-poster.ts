@@ -70,6 +70,8 @@ export interface LookupRequest {
   uncertainSince: number;
   /** Now, on the same clock. */
   now: number;
+  /** The message it replies in the thread of (Reply.thread), when it does: the reply is looked for there too. */
+  thread?: string;
 }
 
 /**

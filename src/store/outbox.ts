@@ -47,6 +47,12 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now): Sy
        claim_token = NULL, maybe_delivered = 0, uncertain_since = NULL, possible_duplicate = max(possible_duplicate, @dup)
      WHERE id = @id AND claim_token = @token AND state IN ('claimed', 'sending')`,
   );
+  // Where a listing's first card landed (issue 40): its channel's row, by the outbox row's keys (all primary keys).
+  const threadRootStmt = sqlite.prepare(
+    `UPDATE channel_posted SET message_ref = @messageId
+     WHERE message_ref IS NULL AND (service, place, property_id) =
+       (SELECT s.service, o.place, o.property_id FROM outbox o JOIN standing_order s ON s.id = o.search_id WHERE o.id = @id)`,
+  );
   const unholdStmt = sqlite.prepare(`DELETE FROM place_hold WHERE place = ?`);
 
   // A busy run's commit queues thousands: prepared once. The origin is the lineage, or the db id when none was
@@ -188,8 +194,22 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now): Sy
     },
 
     /** The platform has it. Only by the claim's holder: a stalled instance's late answer changes nothing. */
-    markDelivered(id: number, token: number, messageId: string, at: number, possibleDuplicate = false): boolean {
-      return deliveredStmt.run({ id, token, messageId, at, dup: possibleDuplicate ? 1 : 0 }).changes === 1;
+    markDelivered(
+      id: number,
+      token: number,
+      messageId: string,
+      at: number,
+      possibleDuplicate = false,
+      threadRoot = false,
+    ): boolean {
+      const mark = () => deliveredStmt.run({ id, token, messageId, at, dup: possibleDuplicate ? 1 : 0 }).changes === 1;
+      if (!threadRoot) return mark();
+      // The card's place is written with its delivery or not at all: one transaction, only when this claim marked it.
+      return tx(() => {
+        const marked = mark();
+        if (marked) threadRootStmt.run({ id, messageId });
+        return marked;
+      });
     },
 
     /** A failed attempt or a look that could not answer: back to pending for `retryAt`, or parked. Fenced. */

@@ -249,8 +249,8 @@ export const channelPosted = sqliteTable(
     reportedPrice: real('reported_price'),
     /**
      * The platform's reference of the first card the channel was posted of it (a Slack message ts, a Discord message
-     * id), for a later price drop to be posted in its thread (issue 40). Not filled yet: the delivery side that sets it
-     * from the post's outcome is still to come; until then it stays null, and is cleared when the channel starts over.
+     * id), for a later price drop to be posted in its thread (issue 40): written with that card's delivery (the
+     * outbox's markDelivered), null for a card from before or not yet delivered, cleared when the channel starts over.
      */
     messageRef: text('message_ref'),
   },

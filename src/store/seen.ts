@@ -144,16 +144,21 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
   ): number[] | undefined {
     return tx(() => {
       if (fence && !holds(fence)) return undefined;
-      const queued = items.map(({ plan, read = [] }) => commitQuery(plan, read));
+      const decided: RunOutcome[] = [];
+      const queued = items.map(({ plan, read = [] }) => commitQuery(plan, read, decided));
+      const extra = options.after?.(decided) ?? [];
+      if (extra.length > 0 && queued.length > 0)
+        queued[queued.length - 1]! += extra.reduce((n, d) => n + outbox.enqueue(d), 0);
       if (options.pruneHistoryBefore !== undefined) history.prune(options.pruneHistoryBefore);
       return queued;
     });
   }
 
   /** One query's run, decided and written in the caller's transaction: the one place a query's run is recorded. */
-  function commitQuery(plan: RunPlan, read: readonly string[]): number {
+  function commitQuery(plan: RunPlan, read: readonly string[], decided: RunOutcome[] = []): number {
     const stories = plan.history ? history.read(plan.service, plan.history.ids) : undefined;
     const outcomes = plan.outcomes(channelPosted.postedIn(plan), stories);
+    decided.push(...outcomes);
     const writes = plan.history?.writes();
     if (writes) history.write(plan.service, writes);
     const queued = outcomes.reduce((n, o) => n + commit(o), 0);

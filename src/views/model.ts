@@ -111,4 +111,10 @@ export interface Reply {
   readonly footer?: string;
   /** The ask found nothing to look up (no area of a compare was found): it spends nothing of the person's limits. */
   readonly foundNothing?: boolean;
+  /**
+   * Posted as a reply in the thread of this earlier message of the channel (issue 40: a price drop under its listing's
+   * first card): the platform's own reference as its poster answered it, opaque to the core. A poster that cannot
+   * reply there posts in the channel.
+   */
+  readonly thread?: string;
 }

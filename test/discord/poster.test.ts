@@ -1,6 +1,6 @@
 // DiscordPoster: alerts over the real discord.js REST manager to the fake Discord's POST /channels/{id}/messages. Every
 // outcome of the table, end to end, is in test/contract/outcomes.contract.test.ts.
-import { REST } from 'discord.js';
+import { REST, Routes } from 'discord.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordPoster, NONCE_WINDOW_MS, deliveryNonce } from '../../adapters/discord/poster.js';
 import type { Reply } from '../../src/bot/index.js';
@@ -43,6 +43,30 @@ afterAll(async () => {
 });
 afterEach(() => {
   expect(fake.violations()).toEqual([]);
+});
+
+describe('DiscordPoster: a reply to an earlier post (issue 40)', () => {
+  it('replies to the message it names, and posts plainly when that message is gone', async () => {
+    const { messageId: card } = await poster.post(channel, alert(31), '31');
+    const { messageId } = await poster.post(channel, alert(32, { thread: card }), '32');
+    const [sent] = fake.messages(fake.channelId).filter((m) => m.id === messageId);
+    expect(sent!.body.message_reference).toEqual({ message_id: card, fail_if_not_exists: false });
+    expect(fake.message(messageId)).toMatchObject({ type: 19, message_reference: { message_id: card } });
+    const { messageId: orphan } = await poster.post(channel, alert(33, { thread: '123456789012345678' }), '33');
+    expect(fake.message(orphan)).toMatchObject({ type: 0 });
+    expect(fake.message(orphan)!.message_reference).toBeUndefined();
+  });
+
+  it('is refused, as Discord refuses it, when it names a message not there and did not ask to post anyway', async () => {
+    const body = { content: 'x', message_reference: { message_id: '123456789012345678' } };
+    await expect(rest.post(Routes.channelMessages(fake.channelId), { body })).rejects.toMatchObject({
+      status: 400,
+      rawError: {
+        code: 50035,
+        errors: { message_reference: { _errors: [{ code: 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE' }] } },
+      },
+    });
+  });
 });
 
 describe('DiscordPoster.post', () => {

@@ -459,6 +459,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         body: discordError(50035, 'Invalid Form Body', fieldError('nonce', 'BASE_TYPE_BAD_LENGTH', problem)),
       };
     }
+    const reference = replyReference(channel, body.message_reference);
+    if ('refused' in reference) return reference.refused;
     const nonce = body.nonce as string | number | undefined;
     if (body.enforce_nonce === true && nonce !== undefined) {
       // Discord answers a repeated nonce with the message it already created, so a retried post shows once.
@@ -478,10 +480,52 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       ephemeral: false,
       ...(nonce !== undefined ? { nonce } : {}),
     });
+    if (reference.to) {
+      // A reply (type 19), pointing at the message it answers, as Discord shows it.
+      message.json.type = 19;
+      message.json.message_reference = { type: 0, message_id: reference.to, channel_id: channel, guild_id: guildId };
+    }
     const list = channelPosts.get(channel) ?? [];
     list.push({ id: message.json.id, body, ...(nonce !== undefined ? { nonce: String(nonce) } : {}) });
     channelPosts.set(channel, list);
     return ok({ ...message.json, ...(nonce !== undefined ? { nonce } : {}) });
+  }
+
+  /**
+   * A message's `message_reference` (a reply), as Discord takes it: the id of a message of the same channel. One it does
+   * not hold is refused (400, 50035 Unknown message) unless `fail_if_not_exists: false`, which posts it as a plain
+   * message instead.
+   */
+  function replyReference(channel: string, ref: unknown): { to?: string } | { refused: Answer } {
+    if (ref === undefined || ref === null) return {};
+    const where = `POST /channels/${channel}/messages.message_reference`;
+    const id = isObject(ref) ? ref.message_id : undefined;
+    if (typeof id !== 'string' || !/^\d+$/.test(id)) {
+      found.push(`${where}.message_id: ${JSON.stringify(id)} is not a snowflake`);
+      return {
+        refused: {
+          status: 400,
+          body: discordError(
+            50035,
+            'Invalid Form Body',
+            fieldError('message_reference', 'NUMBER_TYPE_COERCE', 'Value is not snowflake.'),
+          ),
+        },
+      };
+    }
+    const target = stored.get(id);
+    if (target && !target.deleted && target.channelId === channel) return { to: id };
+    if (isObject(ref) && ref.fail_if_not_exists === false) return {};
+    return {
+      refused: {
+        status: 400,
+        body: discordError(
+          50035,
+          'Invalid Form Body',
+          fieldError('message_reference', 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE', 'Unknown message'),
+        ),
+      },
+    };
   }
 
   /** Newest first, as Discord lists them; ephemeral messages are nobody's history. */

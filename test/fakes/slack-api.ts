@@ -1,6 +1,8 @@
 // A fake Slack Web API on 127.0.0.1: answers what @slack/web-api sends, records every call, refuses blocks
 // Slack would refuse, can answer 429 with Retry-After, and serves response_urls. It keeps what was posted with
-// chat.postMessage per channel (metadata included) for conversations.history, knows a table of users for users.info,
+// chat.postMessage per channel (metadata included) for conversations.history, and replies in threads (`thread_ts`:
+// refused with `thread_not_found` when it names no message the channel holds; listed by conversations.replies, not by
+// the channel's history unless broadcast), knows a table of users for users.info,
 // and can accept a call but hold its answer, as when the network drops it or Manzil crashes mid-post. Outages: every
 // call answering one HTTP status, connections refused, every token refused (`invalid_auth`), until switched off.
 // Files upload v2: files.getUploadURLExternal gives an upload URL on the fake itself, the POST there stores the bytes,
@@ -66,6 +68,10 @@ export interface FakeMessage {
   user: string;
   bot_id: string;
   metadata?: { event_type: string; event_payload: unknown };
+  /** A reply: the ts of the message whose thread it is in. */
+  thread_ts?: string;
+  /** A reply also shown in the channel. */
+  reply_broadcast?: boolean;
 }
 
 /** A file of the upload v2 flow, as the fake holds it. */
@@ -126,7 +132,7 @@ export interface FakeSlack {
   setUser(id: string, user: FakeUser): void;
   /** Calls to `method` answer `missing_scope` (the app was installed without the scope) until switched off. */
   missingScope(method: string, on?: boolean): void;
-  /** What chat.postMessage posted to a channel, oldest first. */
+  /** What chat.postMessage posted to a channel, oldest first, replies in threads included (`thread_ts` set). */
   messages(channel: string): FakeMessage[];
   /** Every Home tab view views.publish accepted for a person of a workspace, oldest first (the last is shown). */
   homeViews(teamId: string, user: string): { type: string; blocks: unknown[] }[];
@@ -220,6 +226,7 @@ const FILE_METHODS = new Set(['files.getUploadURLExternal', 'files.completeUploa
 /** The scope each history-like method needs, for missing_scope answers. */
 const SCOPE_OF: Record<string, string> = {
   'conversations.history': 'channels:history,groups:history,im:history,mpim:history',
+  'conversations.replies': 'channels:history,groups:history,im:history,mpim:history',
   'users.info': 'users:read',
   'conversations.open': 'im:write',
 };
@@ -470,7 +477,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           scopes ? { 'x-oauth-scopes': scopes.join(',') } : {},
         ];
       case 'chat.postMessage': {
+        const thread = args.thread_ts === undefined || args.thread_ts === '' ? undefined : String(args.thread_ts);
+        // A reply names a message of the channel that is not itself a reply (Slack threads are one level deep).
+        if (thread !== undefined && !(posted.get(channel) ?? []).some((m) => m.ts === thread && !m.thread_ts))
+          return [200, { ok: false, error: 'thread_not_found' }, {}];
         const message: FakeMessage = { type: 'message', ts: nextTs(), text: args.text, user: 'U0BOT', bot_id: 'B0BOT' };
+        if (thread !== undefined) {
+          message.thread_ts = thread;
+          if (args.reply_broadcast === true || args.reply_broadcast === 'true') message.reply_broadcast = true;
+        }
         if (args.blocks !== undefined) message.blocks = args.blocks;
         const metadata = args.metadata as FakeMessage['metadata'] | undefined;
         if (metadata?.event_type)
@@ -481,6 +496,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       }
       case 'conversations.history':
         return [200, history(channel, args), {}];
+      case 'conversations.replies':
+        return [200, replies(channel, args), {}];
       case 'views.publish': {
         const user = typeof args.user_id === 'string' ? args.user_id : '';
         if (!/^[UW]\w+$/.test(user)) return [200, { ok: false, error: 'invalid_arguments' }, {}];
@@ -576,16 +593,33 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     }
   }
 
-  /** Newest first, after `oldest` (exclusive, as Slack does), paged by `limit` and an opaque cursor. */
+  /** A thread: its parent then its replies, oldest first, as conversations.replies lists them. */
+  function replies(channel: string, args: Record<string, unknown>): unknown {
+    const ts = String(args.ts ?? '');
+    const all = posted.get(channel) ?? [];
+    const parent = all.find((m) => m.ts === ts && !m.thread_ts);
+    if (!parent) return { ok: false, error: 'thread_not_found' };
+    return page([parent, ...all.filter((m) => m.thread_ts === ts)], args);
+  }
+
+  /**
+   * Newest first, after `oldest` (exclusive, as Slack does), paged by `limit` and an opaque cursor; replies in threads
+   * are their thread's, not the channel's (unless broadcast).
+   */
   function history(channel: string, args: Record<string, unknown>): unknown {
+    const inChannel = (posted.get(channel) ?? []).filter((m) => !m.thread_ts || m.reply_broadcast);
+    return page(inChannel.reverse(), args);
+  }
+
+  function page(messages: FakeMessage[], args: Record<string, unknown>): unknown {
     const oldest = Number(args.oldest ?? 0);
     const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
-    const all = (posted.get(channel) ?? []).filter((m) => Number(m.ts) > oldest).reverse();
+    const all = messages.filter((m) => Number(m.ts) > oldest);
     const start = args.cursor
       ? Number(Buffer.from(String(args.cursor), 'base64').toString('utf8').replace('offset:', ''))
       : 0;
     const limit = Math.min(Math.max(Number(args.limit ?? 100), 1), 999);
-    const page = all.slice(start, start + limit).map((m) => {
+    const shown = all.slice(start, start + limit).map((m) => {
       if (withMetadata) return m;
       const { metadata: _hidden, ...plain } = m;
       return plain;
@@ -593,7 +627,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const more = start + limit < all.length;
     return {
       ok: true,
-      messages: page,
+      messages: shown,
       has_more: more,
       pin_count: 0,
       response_metadata: { next_cursor: more ? Buffer.from(`offset:${start + limit}`).toString('base64') : '' },

@@ -266,6 +266,47 @@ describe('SlackPoster.findDelivered', () => {
   });
 });
 
+describe('SlackPoster: a reply in a thread (issue 40)', () => {
+  it('posts into the thread, not again in the channel, and the channel’s history does not list it', async () => {
+    const { messageId: card } = await poster.post(CHANNEL, reply, 'dlv-card');
+    const { messageId } = await poster.post(CHANNEL, { ...reply, thread: card }, 'dlv-drop');
+    const [, call] = fake.callsTo('chat.postMessage');
+    expect(call!.args).toMatchObject({ thread_ts: card, reply_broadcast: 'false' });
+    expect(fake.messages('C0ALERTS').map((m) => [m.ts, m.thread_ts])).toEqual([
+      [card, undefined],
+      [messageId, card],
+    ]);
+    expect(await poster.findDelivered({ ...lookup('dlv-drop'), thread: card })).toEqual({ kind: 'found', messageId });
+    expect(await poster.findDelivered(lookup('dlv-card'))).toEqual({ kind: 'found', messageId: card });
+    const history = fake.callsTo('conversations.history').at(-1)!;
+    expect((history.response as { messages: { ts: string }[] }).messages.map((m) => m.ts)).toEqual([card]);
+  });
+
+  it('posts in the channel when the card it replies to is gone (thread_not_found)', async () => {
+    const { messageId } = await poster.post(CHANNEL, { ...reply, thread: '1700000000.000001' }, 'dlv-orphan');
+    const calls = fake.callsTo('chat.postMessage');
+    expect(calls.map((c) => c.args.thread_ts)).toEqual(['1700000000.000001', undefined]);
+    expect(fake.messages('C0ALERTS')).toEqual([expect.objectContaining({ ts: messageId })]);
+    expect(fake.messages('C0ALERTS')[0]!.thread_ts).toBeUndefined();
+  });
+
+  it('looks for a reply whose answer was lost in its thread, where it is, and sends nothing twice', async () => {
+    const { messageId: card } = await poster.post(CHANNEL, reply, 'dlv-card2');
+    fake.failNext('chat.postMessage', { error: 'internal_error', carryOut: true });
+    const e = await failure(poster.post(CHANNEL, { ...reply, thread: card }, 'dlv-drop2'));
+    expect(e.outcome).toBe('maybe_posted');
+    const landed = fake.messages('C0ALERTS')[1]!;
+    expect(landed.thread_ts).toBe(card);
+    expect(await poster.findDelivered({ ...lookup('dlv-drop2'), thread: card })).toEqual({
+      kind: 'found',
+      messageId: landed.ts,
+    });
+    expect(fake.callsTo('conversations.replies')[0]!.args).toMatchObject({ channel: 'C0ALERTS', ts: card });
+    // Not looked for in its thread, the channel's history would say it is not there.
+    expect(await poster.findDelivered(lookup('dlv-drop2'))).toEqual({ kind: 'absent' });
+  });
+});
+
 describe('SlackPoster.checkCredentials', () => {
   it('is ok with a working token, refused while Slack refuses it (or it lacks chat:write), unreachable in an outage', async () => {
     expect(await poster.checkCredentials()).toEqual({ kind: 'ok' });

@@ -161,13 +161,20 @@ export interface OutboxRepo {
    * for it before sending it again. Fenced: false when the claim is no longer this token's, and then it must not post.
    */
   markPosting(id: number, token: number, at: number, until: number): Promise<boolean>;
-  /** The platform has it, as `messageId`. Fenced: a stalled instance's late answer changes nothing (false). */
+  /**
+   * The platform has it, as `messageId`. Fenced: a stalled instance's late answer changes nothing (false). With
+   * `threadRoot` (the entry is its listing's first card in the channel), the channel's record of that listing
+   * (channel_posted of the entry's search's service, its channel and property id) keeps `messageId` as where the card
+   * landed, in the same transaction and only when the entry was marked, unless it holds one already; nothing when there
+   * is no such record (no property id, the search or the record gone).
+   */
   markDelivered(
     id: number,
     token: number,
     messageId: string,
     at: number,
     possibleDuplicate?: boolean,
+    threadRoot?: boolean,
   ): Promise<boolean>;
   /**
    * A failed attempt, or a look that could not answer: back to pending for `f.retryAt`, or parked (`failed`) without

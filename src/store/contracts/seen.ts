@@ -55,7 +55,8 @@ export interface ChannelPosted {
   reportedPrice: number | null;
   /**
    * The platform's reference of the first card the channel was posted of it (Slack ts, Discord message id), for a price
-   * drop to be posted in its thread. Not filled yet (the delivery side is still to come): null.
+   * drop to be posted in its thread (issue 40): written when that card is marked delivered (OutboxRepo.markDelivered's
+   * `threadRoot`); null until then, for a card from before, and once the channel starts over.
    */
   messageRef: string | null;
 }
@@ -98,6 +99,12 @@ export interface RunPlan extends PostedQuery {
 export interface CommitOptions {
   /** Deletes the listings' stories nobody has seen since then (MANZIL_HISTORY_DAYS before the run), in the commit. */
   pruneHistoryBefore?: number;
+  /**
+   * Deliveries the batch adds from what its items decided (every item's last outcomes, in order): queued in the same
+   * transaction, after the items' own, each once by its dedupe key (a channel's one line for its threaded price drops,
+   * issue 40). Counted with the last item's.
+   */
+  after?: (decided: readonly RunOutcome[]) => readonly NewDelivery[];
 }
 
 /** What one poller run learned about one saved search, written in a single transaction. */

@@ -8,6 +8,7 @@ import { claimedEntries, firstChannels, INTERRUPTED, newEntry, statsOf } from '.
 import type { ClaimedEntry, ClaimOptions, NewDelivery, OutboxRepo } from '../contracts/outbox.js';
 import { lineageSql, nextGeneration } from './meta.js';
 import type { PgStore } from './open.js';
+import { markDelivered } from './delivered.js';
 import { outbox, channelHold } from './schema.js';
 import type { PgRunner, PgTx } from './tx.js';
 
@@ -262,21 +263,8 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
       return count(result) === 1;
     },
 
-    async markDelivered(id, token, messageId, at, possibleDuplicate = false) {
-      const result = await db
-        .update(outbox)
-        .set({
-          state: 'delivered',
-          messageId,
-          deliveredAt: at,
-          ...released,
-          maybeDelivered: false,
-          uncertainSince: null,
-          possibleDuplicate: sql`${outbox.possibleDuplicate} or ${possibleDuplicate}`,
-        })
-        .where(owned(id, token));
-      return count(result) === 1;
-    },
+    markDelivered: (id, token, messageId, at, possibleDuplicate = false, threadRoot = false) =>
+      markDelivered(db, { id, token, messageId, at, possibleDuplicate, threadRoot }),
 
     async markFailed(id, token, f) {
       const [row] = await db

@@ -291,6 +291,7 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
       // one of them decides again.
       const storied = new Set<string>();
       const queued: number[] = [];
+      const decided: RunOutcome[] = [];
       for (const [i, { plan, read = [] }] of items.entries()) {
         let outcomes = first[i]!;
         if (postingIn(outcomes).size > 0 || plan.channels.some((c) => touched.has(c))) {
@@ -305,12 +306,16 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
           for (const id of writes.gone) storied.add(id);
         }
         queued.push(await commitQuery(tx, outcomes, read));
+        decided.push(...outcomes);
         if (outcomes.some((o) => o.seen.length > 0)) for (const c of plan.channels) touched.add(c);
       }
       // Every story the batch wrote, written now under locks taken in one statement in one order: two batches that
       // share listings (most do) wait for each other here, never on each other's rows in opposite orders (40P01).
       await lockStories(tx, storyWrites);
       for (const { service, writes } of storyWrites) await writeHistory(tx, service, writes);
+      // What the batch adds from its items' last decisions, after their own (their channels are locked already).
+      const extra = options.after?.(decided) ?? [];
+      if (extra.length > 0 && queued.length > 0) queued[queued.length - 1]! += await enqueueAllIn(tx, extra, now());
       return queued;
     });
     // Apart from the batch, and waiting on no row (see pruneHistory): a delete across the table inside it would.
