@@ -127,7 +127,7 @@ describe('Discord: /compare with its chart, /value by button, and the person lim
         over = seen.message;
       });
       expect(textOf(over!)).toMatch(LIMIT_TEXT);
-      expect(textOf(over!)).toMatch(/comparisons/);
+      expect(textOf(over!)).toMatch(/asked for 1 alert test, digest on request or comparison in the last hour/);
       expect(calls).toBe(0);
     },
   );

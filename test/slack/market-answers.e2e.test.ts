@@ -139,7 +139,7 @@ describe('Slack: /compare with its chart, /value by button, and the person limit
       });
       expect(over!.response_type).toBe('ephemeral');
       expect(textOf(over)).toMatch(LIMIT_TEXT);
-      expect(textOf(over)).toMatch(/comparisons/);
+      expect(textOf(over)).toMatch(/asked for 1 alert test, digest on request or comparison in the last hour/);
       expect(calls).toBe(0);
     },
   );
