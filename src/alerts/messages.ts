@@ -180,7 +180,9 @@ export async function renderDelivery(payload: DeliveryPayload, buttons: AlertRen
   const head = (text: string): Block => ({ kind: 'context', text });
   if (payload.kind === 'period' || payload.kind === 'quiet') return renderSummary(payload, buttons);
   if (payload.kind === 'drops') {
-    const text = `📉 ${payload.count} price drops, each a reply to its listing’s first card.`;
+    // No count: a run commits in batches, and the line is queued once a run by the first batch with several drops
+    // here, so its count would cover that batch only.
+    const text = '📉 Price drops in this check: each is a reply to its listing’s first card.';
     return { text, blocks: [{ kind: 'text', text }] };
   }
   const searchId = payload.search.id;

@@ -201,7 +201,7 @@ describe.each(PLATFORMS)('price drops in their cards’ threads, on %s (issue 40
       await run(); // a later run adds nothing
       const lines = top().slice(4);
       expect(lines).toHaveLength(1);
-      expect(lines[0]!.text).toContain('2 price drops, each a reply to its listing’s first card.');
+      expect(lines[0]!.text).toContain('Price drops in this check: each is a reply to its listing’s first card.');
       const later = replies().slice(1);
       expect(later).toHaveLength(2);
       for (const x of [b, c]) {
