@@ -93,6 +93,8 @@ const payloadSchema = z.discriminatedUnion('kind', [
     /** New listings counted only (a run's cards past its limit). */
     unlisted: z.number(),
     items: z.array(summaryItem),
+    /** Listings found gone meanwhile, for the alerts that follow "gone" (none on payloads from before). */
+    gone: z.array(z.object({ search: searchRef, title: z.string(), price: z.number().nullable() })).optional(),
   }),
   z.object({ v: z.literal(1), kind: z.literal('failing'), search: searchRef, error: z.string(), since: z.number() }),
   z.object({ v: z.literal(1), kind: z.literal('recovered'), search: searchRef }),
@@ -301,6 +303,9 @@ function backText(p: { from: number | null; to: number | null; awayMs: number | 
  * A summary: its counts, the best few as cards, and how many more with the command that pages through them. "Since
  * the last summary": a summary alert is run at its slots only, so what is new to it is new since the last one.
  */
+/** Gone listings a quiet-hours summary names; the rest it counts. */
+const GONE_NAMED = 5;
+
 async function renderSummary(
   p: Extract<DeliveryPayload, { kind: 'period' | 'quiet' }>,
   buttons: AlertRendering,
@@ -309,7 +314,7 @@ async function renderSummary(
   const head =
     p.kind === 'period'
       ? `📬 ${p.every === 'day' ? 'Daily' : 'Weekly'} summary for alert #${p.search.number} (${p.search.summary}): ${what} since the last summary.`
-      : `🌙 While this channel's quiet hours were on: ${what}.`;
+      : `🌙 While this channel's quiet hours were on: ${[what, p.gone?.length ? `${plural(p.gone.length, 'listing')} gone from the market` : ''].filter(Boolean).join('; ')}.`;
   const blocks: Block[] = [{ kind: 'text', text: head }];
   for (const item of p.items.slice(0, SUMMARY_CARDS)) {
     const listing = item.listing as Listing;
@@ -327,6 +332,16 @@ async function renderSummary(
   const unlisted = p.kind === 'quiet' ? p.unlisted : 0;
   const more = p.kind === 'period' ? `/alerts more ${p.search.number}` : '/alerts more quiet';
   if (rest > 0) blocks.push({ kind: 'context', text: `…and ${rest} more: \`${more}\` lists them.` });
+  if (p.kind === 'quiet' && p.gone?.length) {
+    const named = p.gone
+      .slice(0, GONE_NAMED)
+      .map((g) => `${g.title}${g.price === null ? '' : ` (${formatAed(g.price)})`}`);
+    const others = p.gone.length - named.length;
+    blocks.push({
+      kind: 'context',
+      text: `🏁 Gone from the market (let, sold or withdrawn): ${named.join('; ')}${others > 0 ? `; and ${others} more` : ''} · ${[...new Set(p.gone.map((g) => label(g.search)))].join(', ')}`,
+    });
+  }
   if (unlisted > 0)
     blocks.push({
       kind: 'context',

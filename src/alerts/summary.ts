@@ -75,7 +75,7 @@ export function periodSummary(
 }
 
 /** Card kinds held in quiet hours (notices are posted at once: a failing alert is worth knowing about at night). */
-export const HELD_KINDS: readonly string[] = ['new', 'price_drop', 'summary', 'back'];
+export const HELD_KINDS: readonly string[] = ['new', 'price_drop', 'summary', 'back', 'gone'];
 
 /**
  * The one delivery a channel's held cards become when its quiet hours end. Its dedupe key is the channel's and its
@@ -83,6 +83,7 @@ export const HELD_KINDS: readonly string[] = ['new', 'price_drop', 'summary', 'b
  */
 export function foldHeld(channel: string, held: readonly OutboxRow[]): NewDelivery {
   const items: SummaryItem[] = [];
+  const gone: { search: SearchRef; title: string; price: number | null }[] = [];
   let more = 0;
   for (const row of held) {
     const p = decodePayload(row.payload);
@@ -100,6 +101,8 @@ export function foldHeld(channel: string, held: readonly OutboxRow[]): NewDelive
       );
     // A run's cards past its limit were counted only: they stay counted.
     else if (p.kind === 'summary') more += p.more;
+    else if (p.kind === 'gone')
+      gone.push({ search: p.search, title: p.title ?? `Property ${p.propertyId}`, price: p.price });
   }
   const fresh = items.filter((i) => i.kind === 'new').length + more;
   return {
@@ -113,6 +116,7 @@ export function foldHeld(channel: string, held: readonly OutboxRow[]): NewDelive
       drops: items.filter((i) => i.kind === 'price_drop').length,
       unlisted: more,
       items: bestFirst(items),
+      ...(gone.length > 0 ? { gone } : {}),
     }),
   };
 }

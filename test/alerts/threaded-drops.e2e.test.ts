@@ -261,3 +261,50 @@ describe('a price drop that may have landed in its thread (Slack, issue 40)', ()
     expect(drop).toMatchObject({ messageId: replies[0]!.id, possibleDuplicate: false });
   });
 });
+
+describe('a listing gone during quiet hours (Slack, issue 40)', () => {
+  it(
+    'waits with the other held posts, and several are named in the one summary when the quiet hours end',
+    { timeout: 120_000 },
+    async () => {
+      const platform = await slackPlatform();
+      const { sandbox, manzil, run, add, clock } = await boot(platform);
+      // A broad search shows the service's full page (so the narrow one's short page is its whole result); a probe
+      // learns two listings, off the market when the alert is saved and then listed: cards of the alert's own.
+      await add(2, `alerts add ${BROAD}`);
+      await add(1, `alerts add ${NARROW}`);
+      await run();
+      const probe = await manzil.alerts.repo.byNumber(platform.channel(1), 1);
+      const [x, y] = await manzil.alerts.repo.seen(probe!.id);
+      for (const l of [x!, y!]) expect(sandbox.withdraw(l.propertyId)).toBe(true);
+      await add(0, `alerts add ${NARROW} with gone`);
+      await run(); // the first look: silent
+      for (const l of [x!, y!]) expect(sandbox.relist(l.propertyId, l.lastPrice!)).toBe(true);
+      await run();
+      expect(platform.posts(0)).toHaveLength(2); // their cards
+      const say = (text: string) => manzil.bot.handleCommand({ user: 'U0ALICE', channel: platform.channel(0), text });
+      const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
+      expect((await say('alerts timezone UTC')).text).toMatch(/UTC/);
+      const quietTo = clock.now() + 3 * 3_600_000;
+      expect((await say(`alerts quiet ${hhmm(clock.now() - 60_000)}-${hhmm(quietTo)}`)).text).toMatch(
+        /^Quiet hours here/,
+      );
+      // Missing from two complete runs in a row, in the quiet hours: gone, and held.
+      for (const l of [x!, y!]) expect(sandbox.withdraw(l.propertyId)).toBe(true);
+      await run();
+      await run();
+      expect(platform.posts(0)).toHaveLength(2);
+      expect(
+        (await manzil.alerts.outbox.list({ channel: platform.channel(0), state: 'held' })).map((r) => r.kind),
+      ).toEqual(['gone', 'gone']);
+      clock.advance(quietTo - clock.now() + 120_000);
+      await run();
+      const posts = platform.posts(0).slice(2);
+      expect(posts).toHaveLength(1);
+      expect(posts[0]!.text).toMatch(/^🌙 While this channel's quiet hours were on: 2 listings gone from the market\./);
+      expect(posts[0]!.text).toContain('Gone from the market (let, sold or withdrawn)');
+      await run();
+      expect(platform.posts(0)).toHaveLength(3);
+    },
+  );
+});
