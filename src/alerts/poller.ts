@@ -128,7 +128,7 @@ interface PollState {
   exhausted: boolean;
   newListings: number;
   priceDrops: number;
-  /** When the run began. */
+  /** When the run began (a shared run: when it was listed, the same for all its jobs). */
   startedAt: number;
 }
 
@@ -174,12 +174,12 @@ export function alertOrders(
       },
     },
     logIdle: true,
-    begin: () => ({
+    begin: (at) => ({
       budget: new PageBudget(deps.api, deps.options.maxPages),
       exhausted: false,
       newListings: 0,
       priceDrops: 0,
-      startedAt: (deps.now ?? Date.now)(),
+      startedAt: at ?? (deps.now ?? Date.now)(),
     }),
     // The budget counts calls, and a query costs one call per page it reads (up to maxPages). Before each query
     // starts, the calls left, less the pages reserved by the queries under way, decide how many pages it may read (at

@@ -14,9 +14,10 @@ export interface Job {
   /**
    * The run split into parts any instance can take (shared-scheduler.ts, on Postgres): `list` names the parts due now
    * (the poller's batches of canonical queries), `run` runs one. `perJob`: parts a pg-boss job carries (default the
-   * scheduler's; a part that is a batch already is one a job). Without it the job runs whole there too.
+   * scheduler's; a part that is a batch already is one a job). Without it the job runs whole there too. `run` is
+   * given when the run was listed: every part of one run has the same (a run's once-per-run posts are keyed by it).
    */
-  parts?: { list: () => Promise<string[]>; run: (key: string) => Promise<unknown>; perJob?: number };
+  parts?: { list: () => Promise<string[]>; run: (key: string, listedAt?: number) => Promise<unknown>; perJob?: number };
 }
 
 /** What the background's jobs are registered on: this process's schedule (JobScheduler) or one shared (pg-boss). */

@@ -32,7 +32,8 @@ export interface SharedSchedulerOptions {
   partsPerJob?: number;
 }
 
-type PartData = { keys: string[] };
+/** A pg-boss job of a shared run: its parts, and when the run was listed (none on jobs queued by the release before). */
+type PartData = { keys: string[]; listedAt?: number };
 
 /** A part's queue: `alerts-poll.part`. */
 const partQueue = (name: string) => `${name}.part`;
@@ -98,7 +99,7 @@ export class SharedScheduler implements Scheduler {
         this.loops.set(
           queue,
           this.loop(queue, this.o.concurrency ?? 4, async (data) => {
-            for (const key of (data as PartData).keys) await parts.run(key);
+            for (const key of (data as PartData).keys) await parts.run(key, (data as PartData).listedAt);
           }),
         );
       }
@@ -158,6 +159,7 @@ export class SharedScheduler implements Scheduler {
       });
       return;
     }
+    const listedAt = Date.now();
     const keys = await job.parts.list();
     if (keys.length === 0) return;
     // Longest-waiting first: pg-boss takes higher priorities first, and jobs inserted together in no set order.
@@ -166,7 +168,7 @@ export class SharedScheduler implements Scheduler {
     for (let i = 0; i < keys.length; i += size) {
       const chunk = keys.slice(i, i + size);
       const singletonKey = createHash('sha256').update(chunk.join('\n')).digest('base64url');
-      jobs.push({ name: queue, data: { keys: chunk }, singletonKey, priority: keys.length - i });
+      jobs.push({ name: queue, data: { keys: chunk, listedAt }, singletonKey, priority: keys.length - i });
     }
     await this.boss.insert(jobs);
     this.loops.get(queue)?.poke();

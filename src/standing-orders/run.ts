@@ -134,8 +134,8 @@ export interface OrderKind<Row extends { channel: string }, Part, State, Report,
   };
   /** Whether a whole run with nothing due is logged at info (the poller's is: /metrics' tests and operators read it). */
   logIdle?: boolean;
-  /** A fresh state for one run. */
-  begin(): State;
+  /** A fresh state for one run; `at`, when given, the run's time (a shared run's, listed once for all its jobs). */
+  begin(at?: number): State;
   /** Runs one part's orders (none of a team over its share) into what the run commits. */
   runPart(part: Part, rows: Row[], ctx: PartContext<Row, State, Loaded>): Promise<PartResult<Share>>;
   /** An order of a team over its share: by default it waits, still due; a kind may record it postponed instead. */
@@ -252,22 +252,24 @@ export async function runOrders<Row extends { channel: string }, Part, State, Re
   kind: OrderKind<Row, Part, State, Report, Loaded, Share>,
   o: RunOptions,
   batch?: readonly Part[],
+  /** When a shared run was listed: every job of it runs as that one run (see begin). */
+  listedAt?: number,
 ): Promise<Report> {
   const now = o.now ?? Date.now;
   const started = now();
   const log = o.logger.child({ part: kind.label, run: started });
-  if (o.signal?.aborted) return kind.report(emptyReport(), kind.begin());
+  if (o.signal?.aborted) return kind.report(emptyReport(), kind.begin(listedAt));
   const key = batch === undefined ? undefined : jobLeaseKey(kind, kind.batch !== undefined, batch);
   // A run whose lease was taken over stops starting parts, and what it would still commit is refused by the store.
   const leased = await runLeased(leaseOf(kind.job, o, log, key), async (fence, signal) => {
-    const state = kind.begin();
+    const state = kind.begin(listedAt);
     const report = await runUnder(kind, { ...o, signal }, fence, log, state, batch);
     return { report, state, ok: report.failed === 0 };
   });
   if (!leased.ran) {
     if (key === undefined) log.info(`another instance is running the ${kind.label}; skipping this tick`);
     else log.debug('another instance is running this batch; left to it', { job: kind.job });
-    return kind.report(emptyReport(), kind.begin());
+    return kind.report(emptyReport(), kind.begin(listedAt));
   }
   const { report, state } = leased.result;
   report.ms = now() - started;
@@ -461,7 +463,7 @@ export function orderJob<Row extends { channel: string }, Part, State, Report, L
     run: () => runOrders(kind, options()),
     parts: {
       list: async () => (await listParts(kind, options(), kind.batch !== undefined)).map((b) => batchKey(kind, b)),
-      run: (key) => runOrders(kind, options(), batchFrom(kind, key)),
+      run: (key, listedAt) => runOrders(kind, options(), batchFrom(kind, key), listedAt),
       ...(kind.batch ? { perJob: 1 } : {}),
     },
   };

@@ -34,7 +34,7 @@ describe('three instances sharing one Postgres', () => {
     const keys = Array.from({ length: 24 }, (_, i) => `query-${i}`);
     let lists = 0;
     const skips = () => logs.filter((l) => l.includes('parts still waiting at its next tick')).length;
-    const ran: { instance: number; key: string }[] = [];
+    const ran: { instance: number; key: string; listedAt: number | undefined }[] = [];
     const schedulers = [0, 1, 2].map((instance) => {
       const s = new SharedScheduler({
         url: db.url,
@@ -51,8 +51,8 @@ describe('three instances sharing one Postgres', () => {
         parts: {
           // The first run lists every part; later slots find nothing due (as the poller would).
           list: () => Promise.resolve(lists++ === 0 ? keys : []),
-          run: async (key) => {
-            ran.push({ instance, key });
+          run: async (key, listedAt) => {
+            ran.push({ instance, key, listedAt });
             await sleep(600);
             // The run outlasts its period whatever the machine's load: its first parts end only once a later tick has
             // come (with half its parts still queued, that tick must be skipped).
@@ -74,6 +74,9 @@ describe('three instances sharing one Postgres', () => {
 
     expect([...ran.map((r) => r.key)].sort()).toEqual([...keys].sort());
     expect(new Set(ran.map((r) => r.instance)).size).toBeGreaterThan(1);
+    // Every part, on whichever instance, is told the one time its run was listed (once-per-run posts are keyed by it).
+    expect(new Set(ran.map((r) => r.listedAt)).size).toBe(1);
+    expect(ran[0]!.listedAt).toBeGreaterThanOrEqual(begun);
     // Three instances tick every second: one run per slot, not three (at most one more for a slot cut at either end). A
     // tick that came while the first run's parts were still waiting was skipped, not listed again.
     const skipped = skips();

@@ -132,6 +132,14 @@ describe('one run, whatever the kind', () => {
     const job = orderJob(r.kind(), '* * * * *', () => o);
     expect(job.name).toBe('reminders');
     expect(await job.parts!.list()).toEqual(['rent', 'buy']);
+    // A part run by the scheduler starts its run's state at the time the run was listed (every job of it alike).
+    const begun: (number | undefined)[] = [];
+    const k = r.kind();
+    k.begin = (at) => (begun.push(at), { parts: 0 });
+    const parts = orderJob(k, '* * * * *', () => o).parts!;
+    await parts.run('rent', 1_234);
+    await parts.run('buy', 1_234);
+    expect(begun).toEqual([1_234, 1_234]);
   });
 
   it('runs nothing while another instance holds the job’s lease, and starts no part once aborted', async () => {
