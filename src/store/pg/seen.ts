@@ -318,9 +318,9 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
       if (extra.length > 0 && queued.length > 0) queued[queued.length - 1]! += await enqueueAllIn(tx, extra, now());
       return queued;
     });
-    // Apart from the batch, and waiting on no row (see pruneHistory): a delete across the table inside it would.
-    if (queued && options.pruneHistoryBefore !== undefined)
-      await db.transaction((tx) => pruneHistory(tx, options.pruneHistoryBefore!));
+    // Apart from the batch, and waiting on no row (see pruneHistory): a delete across the table inside it would. One
+    // statement, so no transaction of its own (one round trip, not three).
+    if (queued && options.pruneHistoryBefore !== undefined) await pruneHistory(db, options.pruneHistoryBefore);
     return queued;
   }
 
@@ -378,6 +378,6 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
 
     history: (service: string, propertyIds: readonly string[]) => historyIn(db, service, propertyIds),
 
-    pruneHistory: (before: number) => db.transaction((tx) => pruneHistory(tx, before)),
+    pruneHistory: (before: number) => pruneHistory(db, before),
   };
 }
