@@ -1,7 +1,6 @@
 // An outbox entry delivered on Postgres (../contracts/outbox.ts markDelivered), apart from ./outbox.ts: under its
 // claim's token, and for a listing's first card (issue 40) with where it landed kept on its channel's row.
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { outbox } from './schema.js';
+import { sql } from 'drizzle-orm';
 import type { PgRunner } from './tx.js';
 
 interface Delivered {
@@ -14,31 +13,12 @@ interface Delivered {
   threadRoot: boolean;
 }
 
-/** True when this claim marked the entry delivered. */
-export async function markDelivered(runner: PgRunner, d: Delivered): Promise<boolean> {
-  if (d.threadRoot) return markCardDelivered(runner, d);
-  const result = await runner
-    .update(outbox)
-    .set({
-      state: 'delivered',
-      messageId: d.messageId,
-      deliveredAt: d.at,
-      claimedBy: null,
-      claimedUntil: null,
-      claimToken: null,
-      maybeDelivered: false,
-      uncertainSince: null,
-      possibleDuplicate: sql`${outbox.possibleDuplicate} or ${d.possibleDuplicate}`,
-    })
-    .where(and(eq(outbox.id, d.id), eq(outbox.claimToken, d.token), inArray(outbox.state, ['claimed', 'sending'])));
-  return (result.rowCount ?? 0) === 1;
-}
-
 /**
- * A listing's first card delivered, in one statement: the entry marked under its claim's token and, only if it was,
- * where the card landed kept on its channel's row of the listing unless that holds one already.
+ * True when this claim marked the entry delivered, in one statement: the entry marked under its claim's token and, for
+ * a listing's first card only if it was, where the card landed kept on its channel's row of the listing unless that
+ * holds one already.
  */
-async function markCardDelivered(runner: PgRunner, d: Delivered): Promise<boolean> {
+export async function markDelivered(runner: PgRunner, d: Delivered): Promise<boolean> {
   const marked = await runner.execute(sql`
     with d as (
       update outbox set state = 'delivered', message_id = ${d.messageId}, delivered_at = ${d.at}, claimed_by = null,
@@ -49,7 +29,8 @@ async function markCardDelivered(runner: PgRunner, d: Delivered): Promise<boolea
     r as (
       update channel_posted c set message_ref = ${d.messageId}
       from d join standing_order s on s.id = d.search_id
-      where c.service = s.service and c.place = d.place and c.property_id = d.property_id and c.message_ref is null)
+      where ${d.threadRoot}::boolean and c.service = s.service and c.place = d.place and c.property_id = d.property_id
+        and c.message_ref is null)
     select count(*)::int as n from d`);
   return (marked.rows[0] as { n: number } | undefined)?.n === 1;
 }

@@ -55,13 +55,14 @@ export function pgStandingOrdersOn<Row extends StandingOrderRow, Part>(
     );
   };
   const first = async (where: SQL | undefined) => (await kind.read(db, where, []))[0];
+  /** Serialises saves in one target until the transaction ends; take it first, before any other lock. */
+  const lockChannel = async (tx: PgTx, channel: string): Promise<void> => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${kind.lock}::int, hashtext(${channel}))`);
+  };
 
   return {
     countWhere,
-    /** Serialises saves in one target until the transaction ends; take it first, before any other lock. */
-    async lockChannel(tx: PgTx, channel: string): Promise<void> {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(${kind.lock}::int, hashtext(${channel}))`);
-    },
+    lockChannel,
     /** The next number in `channel`, never one given there before to this kind. Call holding the target's lock. */
     async nextNumber(tx: PgTx, channel: string): Promise<number> {
       const [top] = await tx
@@ -130,7 +131,7 @@ export function pgStandingOrdersOn<Row extends StandingOrderRow, Part>(
             .from(o)
             .where(and(ofKind, eq(o.id, id)));
           if (!row) return false;
-          await tx.execute(sql`SELECT pg_advisory_xact_lock(${kind.lock}::int, hashtext(${row.channel}))`);
+          await lockChannel(tx, row.channel);
           const [held] = await tx
             .select({ id: o.id })
             .from(o)
