@@ -133,6 +133,16 @@ async function measure(): Promise<BenchResult> {
     postgres: postgres && { url: postgres.adminUrl, poolSize: 10 },
   });
   const base = db.alerts;
+  // On SQLite: the WAL copied into the database file now, from a connection of its own.
+  const checkpoint = () => {
+    if (DATABASE === 'postgres') return;
+    const own = new Database(path.join(dir, 'alerts.db'));
+    try {
+      own.pragma('wal_checkpoint(PASSIVE)');
+    } finally {
+      own.close();
+    }
+  };
   // Time spent writing runs (seen rows and outbox rows, in their transactions), for rows written per second.
   let writeMs = 0;
   const timed = async <T>(write: () => Promise<T>): Promise<T> => {
@@ -148,8 +158,8 @@ async function measure(): Promise<BenchResult> {
   // figure at zero again.
   const repo: typeof base = {
     ...base,
-    commitRuns: (outcomes, read, fence) => timed(() => base.commitRuns(outcomes, read, fence)),
-    commitPlanned: (plan, read, fence) => timed(() => base.commitPlanned(plan, read, fence)),
+    commitRuns: (outcomes, fence) => timed(() => base.commitRuns(outcomes, fence)),
+    commitPlanned: (plan, fence) => timed(() => base.commitPlanned(plan, fence)),
     commitMany: (items, fence, options) => timed(() => base.commitMany(items, fence, options)),
   };
   const api = new ApiClient({ baseUrl: url, key: KEY, connections: 16, logger: silentLogger });
@@ -170,8 +180,14 @@ async function measure(): Promise<BenchResult> {
 
     // A busy market: a day of new listings and price changes, then a run that writes many outbox rows.
     await sandbox.control('POST', 'advance?minutes=1440');
+    checkpoint(); // what the setup and the quiet run wrote: not the busy run's to copy
     writeMs = 0;
     const busy = await profiled('busy', () => pollOnce({ ...deps, options: PRODUCTION }));
+    // The busy run's writes copied into the database file: counted in its writing time (SQLite checkpoints them
+    // later, on a commit of its own, every 10,000 pages; src/store/db.ts).
+    const t = performance.now();
+    checkpoint();
+    writeMs += performance.now() - t;
     clearInterval(sample);
     peak = Math.max(peak, process.memoryUsage().rss);
     // The OS's peak for this process (the whole bench, setup included): the figure the 300 MB goal is about.
@@ -187,7 +203,7 @@ async function measure(): Promise<BenchResult> {
       name: onPostgres
         ? `The same run on Postgres (an embedded Postgres, fsync off, a pool of 10)`
         : `One poller run over ${SEARCHES.toLocaleString('en')} saved searches (${queries.length.toLocaleString('en')} distinct queries, ${CHANNELS} channels), sandbox in its own process with ${LATENCY_MS} ms added to every request`,
-      figure: `With the production settings: ${quietCalls.toLocaleString('en')} upstream calls, ${(quiet.ms / 1000).toFixed(1)} s, peak RSS of the bench's own process ${maxRssMb} MB; a busy run (a day of market: ${busy.newListings.toLocaleString('en')} new listings, ${busy.priceDrops.toLocaleString('en')} drops) takes ${(busy.ms / 1000).toFixed(1)} s and writes ${rowsPerSecond.toLocaleString('en')} outbox rows/s in its transactions (${busy.queued.toLocaleString('en')} rows in ${(writeMs / 1000).toFixed(1)} s of writing); history recording on: ${storyText}`,
+      figure: `With the production settings: ${quietCalls.toLocaleString('en')} upstream calls, ${(quiet.ms / 1000).toFixed(1)} s, peak RSS of the bench's own process ${maxRssMb} MB; a busy run (a day of market: ${busy.newListings.toLocaleString('en')} new listings, ${busy.priceDrops.toLocaleString('en')} drops) takes ${(busy.ms / 1000).toFixed(1)} s and writes ${rowsPerSecond.toLocaleString('en')} outbox rows/s in its transactions (${busy.queued.toLocaleString('en')} rows in ${(writeMs / 1000).toFixed(1)} s of writing${onPostgres ? '' : ', the checkpoint of what they wrote included'}); history recording on: ${storyText}`,
       goal: onPostgres ? 'calls = distinct queries; under 30 s' : 'calls = distinct queries; under 30 s; under 300 MB',
       pass: quietCalls === queries.length && quiet.ms < 30_000 && (onPostgres || maxRssMb < 300),
     };
@@ -198,7 +214,7 @@ async function measure(): Promise<BenchResult> {
       'quiet run: time': `${(quiet.ms / 1000).toFixed(1)} s (goal: under 30 s)`,
       'busy run: time, calls': `${(busy.ms / 1000).toFixed(1)} s, ${busy.calls} calls`,
       'busy run: new / drops / rows queued': `${busy.newListings} / ${busy.priceDrops} / ${busy.queued}`,
-      'busy run: outbox rows written/s': `${Math.round(busy.queued / (writeMs / 1000))} (${busy.queued} rows in ${Math.round(writeMs)} ms of writing transactions, seen rows included)`,
+      'busy run: outbox rows written/s': `${Math.round(busy.queued / (writeMs / 1000))} (${busy.queued} rows in ${Math.round(writeMs)} ms of writing transactions${onPostgres ? '' : ' and the checkpoint of what they wrote'}, seen rows included)`,
       'history recording (listing_history)': storyText,
       'peak RSS (this bench process)': `${Math.round(maxRss / 1024 / 1024)} MB (goal: under 300 MB)`,
       'RSS during the runs': `baseline ${Math.round(baseline / 1024 / 1024)} MB, peak ${Math.round(peak / 1024 / 1024)} MB`,

@@ -13,6 +13,7 @@ import type {
   PostedAlert,
   RunOutcome,
   SeenRow,
+  SeenUpdate,
 } from '../store/index.js';
 import { fingerprint, sameFlat, type Fingerprint } from '../views/same-flat.js';
 import { compare, type Comparison, type Listing } from './compare.js';
@@ -110,11 +111,13 @@ export function planGroup(
       clearError: search.lastError !== null,
       ...(shaped.nextRunAt === undefined ? {} : { nextRunAt: shaped.nextRunAt }),
       ...(life.missed.length > 0 ? { missed: life.missed } : {}),
+      ...refreshedOf(own, listed, life.back, cmp.seen),
     });
     // As the store records it (store/channel-posted.ts): a posted row is the channel's, at the lowest price told.
-    const ownById = new Map(own.map((r) => [r.propertyId, r]));
+    // Built only for a run that wrote something (a busy run's few), not for each of a run's 10,000 searches.
+    const ownById = cmp.seen.length > 0 ? new Map(own.map((r) => [r.propertyId, r])) : undefined;
     for (const u of cmp.seen) {
-      const before = ownById.get(u.propertyId);
+      const before = ownById!.get(u.propertyId);
       if (!(u.posted || before?.posted)) continue;
       const told =
         u.reportedPrice !== undefined ? u.reportedPrice : (before?.reportedPrice ?? before?.lastPrice ?? u.price);
@@ -136,6 +139,25 @@ export function planGroup(
   }
   if (story) run.history = story.writes;
   return run;
+}
+
+/**
+ * The rows a run must mark seen now although it writes nothing else of them (SeenRow.lastSeenAt): listed after a miss,
+ * or back on the market since the alert last saw them. The others it lists unchanged are left as they are.
+ */
+function refreshedOf(
+  own: readonly SeenRow[],
+  listed: ReadonlySet<string>,
+  back: ReadonlySet<string>,
+  written: readonly SeenUpdate[],
+): { refreshed?: string[] } {
+  const ids = own
+    .filter((r) => (r.missed > 0 || back.has(r.propertyId)) && listed.has(r.propertyId))
+    .map((r) => r.propertyId);
+  if (ids.length === 0) return {};
+  const rewritten = new Set(written.map((u) => u.propertyId));
+  const refreshed = ids.filter((id) => !rewritten.has(id));
+  return refreshed.length > 0 ? { refreshed } : {};
 }
 
 /**

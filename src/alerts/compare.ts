@@ -76,7 +76,9 @@ export function compare(
   // The lowest price the channel was told of each listing its other alerts posted.
   const told = new Map<string, number | null>();
   for (const c of channel) told.set(c.propertyId, lower(told.get(c.propertyId), c.reportedPrice ?? c.lastPrice));
-  const postedFlats: Fingerprint[] = [...seenRows.filter((s) => s.posted), ...channel].map(flatOf);
+  // Only a run that finds a new listing needs them (most runs of most searches find none).
+  let postedFlats: Fingerprint[] | undefined;
+  const flats = () => (postedFlats ??= [...seenRows.filter((s) => s.posted), ...channel].map(flatOf));
   const out: Comparison = { seen: [], fresh: [], drops: [], back: [] };
   const done = new Set<string>();
   for (const listing of listings) {
@@ -123,7 +125,7 @@ export function compare(
     out.seen.push(update);
     if (!options.primed) continue;
     // Posted before, by another alert of the channel or under another agent's id: record it as covered, post nothing.
-    if (told.has(id) || postedFlats.some((p) => sameFlat(p, fp))) {
+    if (told.has(id) || flats().some((p) => sameFlat(p, fp))) {
       update.posted = true;
       continue;
     }

@@ -109,10 +109,9 @@ const fullPages = new WeakMap<AlertsApi, number>();
 /** Stories kept after a listing was last seen, by default. */
 export const HISTORY_DAYS = 400;
 
-/** A query's share of its batch's one commit: its plan, the ids it read, and what it found once committed. */
+/** A query's share of its batch's one commit: its plan, and what it found once committed. */
 interface QueryShare {
   plan: RunPlan;
-  read: string[];
   committed(): void;
   /** When its run began: the run's one line of threaded drops per channel is keyed by it (./threads.ts). */
   runAt: number;
@@ -360,7 +359,6 @@ async function runQuery(
         writes: () => planned?.history,
       },
     },
-    read: listings.map((l) => l.property_id),
     committed: () => {
       state.newListings += planned?.fresh ?? 0;
       state.priceDrops += planned?.drops ?? 0;

@@ -1,16 +1,18 @@
 // Price drops in their cards' threads (issue 40): a drop whose listing's first card is known replies under it, so the
 // channel itself is told once per run, in one short line, rather than once per drop.
 import type { NewDelivery, RunOutcome } from '../store/index.js';
-import { decodePayload, encodePayload } from './messages.js';
+import { encodePayload } from './messages.js';
 
 /** Threaded drops in one channel from which the channel gets its one line; a drop alone is its reply only. */
 export const DROPS_LINE_FROM = 2;
 
-/** Whether a delivery is a price drop posted now in its card's thread (one held for quiet hours is folded instead). */
+/**
+ * Whether a delivery is a price drop posted now in its card's thread (one held for quiet hours is folded instead).
+ * Its payload was encoded by this run a moment ago (./plan.ts): read as JSON, not validated again, inside the commit.
+ */
 function threaded(d: NewDelivery): boolean {
   if (d.kind !== 'price_drop' || d.holdUntil !== undefined) return false;
-  const p = decodePayload(d.payload);
-  return p?.kind === 'price_drop' && p.thread !== undefined;
+  return (JSON.parse(d.payload) as { thread?: unknown }).thread !== undefined;
 }
 
 /**

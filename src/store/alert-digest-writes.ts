@@ -66,6 +66,18 @@ export function uncertainAfterRestore(
 /** An alert's schedule: every run of the alerts job (room for daily and weekly summaries later). */
 export const ALERT_SCHEDULE = JSON.stringify({ every: 'run' });
 
+/**
+ * A run that writes nothing but its search's times (most runs of most alerts): nothing seen, posted, missed or
+ * refreshed, not a first run, no error to clear. The times of a query's runs are written in one statement.
+ */
+export const onlyTimes = (o: RunOutcome): boolean =>
+  o.seen.length === 0 &&
+  o.deliveries.length === 0 &&
+  !o.missed?.length &&
+  !o.refreshed?.length &&
+  !o.primed &&
+  !o.clearError;
+
 /** What a recorded run changes on its search: on its standing order, and on its own fields. */
 export function runDone(outcome: Pick<RunOutcome, 'at' | 'primed' | 'clearError' | 'nextRunAt'>) {
   return {

@@ -1,7 +1,6 @@
 // What each saved search has seen, and a poller run's record: seen rows upserted, what the channel was posted
 // (./channel-posted.ts) and deliveries queued in one transaction, so a crash leaves either all of it or none.
-import { eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { eq, inArray } from 'drizzle-orm';
 import type { Store } from './db.js';
 import type { Fence } from './contracts/leases.js';
 import type { CommitOptions, RunOutcome, RunPlan, SeenRepo, SeenRow } from './contracts/seen.js';
@@ -11,8 +10,8 @@ import type { Synced } from './contracts/synced.js';
 import { fenceCheck } from './leases.js';
 import { readRestore } from './meta.js';
 import { createOutboxRepo } from './outbox.js';
-import { runDone, seenWrites, uncertainAfterRestore } from './alert-digest-writes.js';
-import { alertFields, searchSeen, standingOrder } from './schema.js';
+import { onlyTimes, runDone, seenWrites, uncertainAfterRestore } from './alert-digest-writes.js';
+import { searchSeen } from './schema.js';
 
 export function createSeenRepo(store: Store, now: () => number = Date.now): SyncSeenRepo {
   const { db, sqlite } = store;
@@ -28,10 +27,11 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
      RETURNING posted, location_key AS locationKey, bedrooms, size, last_price AS lastPrice,
        coalesce(reported_price, last_price) AS told`,
   );
-  // Every listing a run read is "seen" now, changed or not: one statement per coalesced query, not one per row.
-  const touchSeen = sqlite.prepare(
+  // Listed again after a miss, or back on the market since the alert last saw it (RunOutcome.refreshed): rare, so one
+  // statement for each run that has some; the rest of what a run lists unchanged is not written at all.
+  const refreshSeen = sqlite.prepare(
     `UPDATE search_seen SET last_seen_at = @at, missed = 0
-     WHERE search_id IN (SELECT value FROM json_each(@searches)) AND property_id IN (SELECT value FROM json_each(@ids)) AND last_seen_at < @at`,
+     WHERE search_id = @searchId AND property_id IN (SELECT value FROM json_each(@ids)) AND last_seen_at < @at`,
   );
   // A complete run that did not list them (issue 40): counted up to 2, which is gone for this alert.
   const missSeen = sqlite.prepare(
@@ -40,45 +40,31 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
   );
   const channelPosted = channelPostedStatements(sqlite);
   const history = historyStatements(sqlite);
-  // Per search of a run, prepared once (a query built and prepared per search cost more than the run's writes).
-  const searchOf = db
-    .select({
-      lastRunAt: standingOrder.lastRunAt,
-      service: standingOrder.service,
-      channel: standingOrder.channel,
-    })
-    .from(standingOrder)
-    .innerJoin(alertFields, eq(alertFields.id, standingOrder.id))
-    .where(eq(standingOrder.id, sql.placeholder('id')))
-    .prepare();
-  // runDone's values (alert-digest-writes.ts): the run's time, and the primed time and the error cleared when it says;
-  // on the standing order and on the alert's own fields.
-  const when = (flag: string, then: SQL, otherwise: SQL | AnySQLiteColumn) =>
-    sql`CASE WHEN ${sql.placeholder(flag)} THEN ${then} ELSE ${otherwise} END`;
-  const recordRun = db
-    .update(standingOrder)
-    .set({
-      lastRunAt: sql`${sql.placeholder('at')}`,
-      nextRunAt: sql`${sql.placeholder('next')}`,
-      lastError: when('cleared', sql`NULL`, standingOrder.lastError),
-    })
-    .where(eq(standingOrder.id, sql.placeholder('id')))
-    .prepare();
-  const recordAlertRun = db
-    .update(alertFields)
-    .set({
-      primedAt: when('primed', sql`${sql.placeholder('primedAt')}`, alertFields.primedAt),
-      errorSince: when('cleared', sql`NULL`, alertFields.errorSince),
-      errorReported: when('cleared', sql`0`, alertFields.errorReported),
-    })
-    .where(eq(alertFields.id, sql.placeholder('id')))
-    .prepare();
+  // Per search of a run, prepared once, and plain statements: drizzle's placeholders and mapping cost more than the
+  // statements themselves on this path (10,000 searches a run).
+  const searchOf = sqlite.prepare<[number], { lastRunAt: number | null; service: string; channel: string }>(
+    `SELECT o.last_run_at AS lastRunAt, o.service, o.target AS channel
+     FROM standing_order o JOIN saved_search s ON s.id = o.id WHERE o.id = ?`,
+  );
+  // runDone's values (alert-digest-writes.ts) but the times (recordTimes): the error cleared and the primed time, when
+  // it says, on the standing order and on the alert's own fields.
+  const clearOrderError = sqlite.prepare(`UPDATE standing_order SET last_error = NULL WHERE id = ?`);
+  const recordAlertRun = sqlite.prepare(
+    `UPDATE saved_search SET primed_at = CASE WHEN @primed THEN @primedAt ELSE primed_at END,
+       error_since = CASE WHEN @cleared THEN NULL ELSE error_since END,
+       error_reported = CASE WHEN @cleared THEN 0 ELSE error_reported END
+     WHERE id = @id`,
+  );
+  // The times of a query's runs (runDone: last run, next run), the same for most of its searches: one statement each.
+  const recordTimes = sqlite.prepare(
+    `UPDATE standing_order SET last_run_at = @at, next_run_at = @next WHERE id IN (SELECT value FROM json_each(@ids))`,
+  );
   const restore = readRestore(sqlite);
   const holds = fenceCheck(store);
 
   function commit(outcome: RunOutcome): number {
     const { searchId } = outcome;
-    const search = searchOf.get({ id: searchId });
+    const search = searchOf.get(searchId);
     if (!search) return 0; // removed meanwhile
     const uncertain = uncertainAfterRestore(restore, search.lastRunAt);
     // A posted row (posted now, or before) is the channel's too: its fingerprint, the price it was told, this alert.
@@ -95,42 +81,36 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
         );
     }
     if (outcome.missed?.length) missSeen.run({ searchId, ids: JSON.stringify(outcome.missed) });
+    if (outcome.refreshed?.length)
+      refreshSeen.run({ searchId, at: outcome.at, ids: JSON.stringify(outcome.refreshed) });
     let queued = 0;
     for (const d of outcome.deliveries) queued += outbox.enqueue({ ...d, ...uncertain });
     const done = runDone(outcome);
-    const ran = {
-      id: searchId,
-      at: done.order.lastRunAt,
-      next: done.order.nextRunAt,
-      primed: done.alert.primedAt === undefined ? 0 : 1,
-      primedAt: done.alert.primedAt ?? null,
-      cleared: 'lastError' in done.order ? 1 : 0,
-    };
-    recordRun.run(ran);
-    if (ran.primed || ran.cleared) recordAlertRun.run(ran);
+    if ('lastError' in done.order) clearOrderError.run(searchId);
+    if (done.alert.primedAt !== undefined || 'errorSince' in done.alert)
+      recordAlertRun.run({
+        id: searchId,
+        primed: done.alert.primedAt === undefined ? 0 : 1,
+        primedAt: done.alert.primedAt ?? null,
+        cleared: 'errorSince' in done.alert ? 1 : 0,
+      });
     return queued;
   }
 
   /**
-   * Several searches' runs (one coalesced query) in one transaction. `read` are the ids the query returned: their seen
-   * rows get `last_seen_at` = the run's time, changed or not (one statement). With a `fence`, only while it still holds
-   * the poller's lease: an instance that stalled past it and was taken over records nothing (undefined).
+   * Several searches' runs (one coalesced query) in one transaction. With a `fence`, only while it still holds the
+   * poller's lease: an instance that stalled past it and was taken over records nothing (undefined).
    */
-  function commitRuns(
-    outcomes: readonly RunOutcome[],
-    read: readonly string[] = [],
-    fence?: Fence,
-  ): number | undefined {
+  function commitRuns(outcomes: readonly RunOutcome[], fence?: Fence): number | undefined {
     return commitPlanned(
       { service: '', channels: [], propertyIds: [], locationKeys: [], outcomes: () => [...outcomes] },
-      read,
       fence,
     );
   }
 
   /** As commitRuns, with the outcomes decided in the transaction (an immediate one: runs commit one at a time). */
-  function commitPlanned(plan: RunPlan, read: readonly string[] = [], fence?: Fence): number | undefined {
-    return commitMany([{ plan, read }], fence)?.[0];
+  function commitPlanned(plan: RunPlan, fence?: Fence): number | undefined {
+    return commitMany([{ plan }], fence)?.[0];
   }
 
   /**
@@ -138,14 +118,14 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
    * posted by then (the batch's earlier queries' rows included: they are written before the next one reads).
    */
   function commitMany(
-    items: readonly { plan: RunPlan; read?: readonly string[] }[],
+    items: readonly { plan: RunPlan }[],
     fence?: Fence,
     options: CommitOptions = {},
   ): number[] | undefined {
     return tx(() => {
       if (fence && !holds(fence)) return undefined;
       const decided: RunOutcome[] = [];
-      const queued = items.map(({ plan, read = [] }) => commitQuery(plan, read, decided));
+      const queued = items.map(({ plan }) => commitQuery(plan, decided));
       const extra = options.after?.(decided) ?? [];
       if (extra.length > 0 && queued.length > 0)
         queued[queued.length - 1]! += extra.reduce((n, d) => n + outbox.enqueue(d), 0);
@@ -155,20 +135,37 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
   }
 
   /** One query's run, decided and written in the caller's transaction: the one place a query's run is recorded. */
-  function commitQuery(plan: RunPlan, read: readonly string[], decided: RunOutcome[] = []): number {
+  function commitQuery(plan: RunPlan, decided: RunOutcome[] = []): number {
     const stories = plan.history ? history.read(plan.service, plan.history.ids) : undefined;
     const outcomes = plan.outcomes(channelPosted.postedIn(plan), stories);
     decided.push(...outcomes);
     const writes = plan.history?.writes();
     if (writes) history.write(plan.service, writes);
-    const queued = outcomes.reduce((n, o) => n + commit(o), 0);
-    if (read.length > 0 && outcomes.length > 0) {
-      touchSeen.run({
-        at: outcomes[0]!.at,
-        searches: JSON.stringify(outcomes.map((o) => o.searchId)),
-        ids: JSON.stringify(read),
-      });
+    return commitOutcomes(outcomes);
+  }
+
+  /**
+   * Each outcome recorded in order: its writes (none for most: onlyTimes), and its times grouped with the others' of
+   * the same times, written when a search comes again (its runs in order) and at the end.
+   */
+  function commitOutcomes(outcomes: readonly RunOutcome[]): number {
+    const times = new Map<string, { at: number; next: number; ids: number[] }>();
+    const pending = new Set<number>();
+    const flush = () => {
+      for (const t of times.values()) recordTimes.run({ at: t.at, next: t.next, ids: JSON.stringify(t.ids) });
+      times.clear();
+      pending.clear();
+    };
+    let queued = 0;
+    for (const o of outcomes) {
+      if (pending.has(o.searchId)) flush();
+      if (!onlyTimes(o)) queued += commit(o);
+      const { lastRunAt: at, nextRunAt: next } = runDone(o).order;
+      const key = `${at}:${next}`;
+      (times.get(key) ?? times.set(key, { at, next, ids: [] }).get(key)!).ids.push(o.searchId);
+      pending.add(o.searchId);
     }
+    flush();
     return queued;
   }
 
@@ -203,7 +200,7 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
     postedAlerts: channelPosted.postedAlerts,
 
     commitRun(outcome: RunOutcome, fence?: Fence): number | undefined {
-      return commitRuns([outcome], [], fence);
+      return commitRuns([outcome], fence);
     },
 
     history: (service: string, propertyIds: readonly string[]) => history.read(service, [...new Set(propertyIds)]),

@@ -130,7 +130,7 @@ describe('price drops and last seen', () => {
     expect((await rig.poll()).priceDrops).toBe(0);
   });
 
-  it('updates last_seen_at of every listing a run reads, changed or not', async () => {
+  it('marks every listing a run reads as seen now in its story, changed or not, without rewriting each alert row', async () => {
     const rig = await alertsRig();
     await rig.commands.handle(ctx(), 'add rent marina 2br');
     const search = (await rig.repo.listByChannel('test:c1'))[0]!;
@@ -145,13 +145,17 @@ describe('price drops and last seen', () => {
       options: { ...POLLER, maxPages: 1 },
       now: () => later,
     });
-    const read = new Set(
-      rig.sandbox.requests().length > 0
-        ? (await rig.repo.seen(search.id)).filter((s) => s.lastSeenAt === later).map((s) => s.propertyId)
-        : [],
+    const rows = await rig.repo.seen(search.id);
+    const stories = await rig.repo.history(
+      rig.service,
+      rows.map((r) => r.propertyId),
     );
-    // Page 1 (25 listings, none changed) was read: each of them is seen now.
+    const read = new Set(
+      rig.sandbox.requests().length > 0 ? stories.filter((h) => h.lastSeenAt === later).map((h) => h.propertyId) : [],
+    );
+    // Page 1 (25 listings, none changed) was read: each of them is seen now; the alert's rows, unchanged, are not written.
     expect(read.size).toBe(25);
+    expect(rows.filter((r) => r.lastSeenAt === later)).toEqual([]);
   });
 });
 
@@ -177,7 +181,8 @@ describe('pruning', () => {
       options: { ...POLLER, maxPages: 1 },
       now: () => t0 + 60 * DAY,
     });
-    expect((await rig.repo.seen(search.id)).filter((s) => s.lastSeenAt === t0 + 60 * DAY)).toHaveLength(25);
+    const ids = (await rig.repo.seen(search.id)).map((r) => r.propertyId);
+    expect((await rig.repo.history(rig.service, ids)).filter((h) => h.lastSeenAt === t0 + 60 * DAY)).toHaveLength(25);
     expect(seenBefore).toBeGreaterThan(25);
     await rig.outbox.enqueue({
       searchId: search.id,

@@ -125,6 +125,34 @@ describe("a listing's life story", () => {
     expect(postsIn(rig, 'test:g')).toHaveLength(before + 1);
   });
 
+  it('a listing missed once and listed again starts its count over: gone only after two misses in a row', async () => {
+    const { rig, poll } = await rigWithClock();
+    await rig.commands.handle(ctx('test:broad'), `add ${BROAD}`);
+    const probe = await rig.commands.handle(ctx('test:probe'), `add ${NARROW}`);
+    expect(probe.text).toContain('6 listings match');
+    const p = await rig.repo.byNumber('test:probe', 1);
+    const y = (await rig.repo.seen(p!.id))[0]!.propertyId;
+    rig.sandbox.withdraw(y);
+    await rig.commands.handle(ctx('test:g'), `add ${NARROW}, tell me when they're gone`);
+    await poll();
+    rig.sandbox.relist(y);
+    await poll(1);
+    expect(rig.poster.postedIds()).toContain(y); // the new card
+    const before = postsIn(rig, 'test:g').length;
+    rig.sandbox.withdraw(y);
+    await poll(1); // missed once
+    rig.sandbox.relist(y);
+    await poll(1); // listed again, unchanged: its count starts over
+    const g = await rig.repo.byNumber('test:g', 1);
+    expect((await rig.repo.seen(g!.id)).find((r) => r.propertyId === y)).toMatchObject({ missed: 0 });
+    rig.sandbox.withdraw(y);
+    await poll(1); // missed once more: not gone yet
+    expect(postsIn(rig, 'test:g')).toHaveLength(before);
+    await poll(1); // twice in a row: gone, told once
+    const gone = postsIn(rig, 'test:g').slice(before);
+    expect(gone.map((x) => x.reply.text)).toEqual([expect.stringMatching(/^🏁 Gone from the market/)]);
+  });
+
   it('prunes the stories nobody has seen for MANZIL_HISTORY_DAYS, in the run', async () => {
     const { rig, poll } = await rigWithClock();
     await rig.commands.handle(ctx('test:b'), `add ${NARROW}`);

@@ -65,7 +65,6 @@ describe('a run on Postgres and the lock of its channel', () => {
       // A run that posts nothing (a repriced listing recorded) commits at once.
       const quiet = db.alerts.commitPlanned(
         plan(() => [run(1_000, { seen: [{ ...seen('p9'), posted: false }] })]),
-        [],
       );
       expect(await Promise.race([quiet, new Promise((r) => setTimeout(() => r('waiting'), 5_000))])).toBe(0);
 
@@ -92,7 +91,6 @@ describe('a run on Postgres and the lock of its channel', () => {
                 }),
               ];
         }),
-        [],
       );
       expect(await Promise.race([posting, new Promise((r) => setTimeout(() => r('waiting'), 1_000))])).toBe('waiting');
       expect(asked).toBe(1);

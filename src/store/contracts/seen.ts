@@ -10,6 +10,12 @@ export interface SeenRow {
   searchId: number;
   propertyId: string;
   firstSeenAt: number;
+  /**
+   * When this alert's row last changed: first seen, repriced, posted, or listed again after a miss or after the listing
+   * came back on the market. Not touched by every run that lists it unchanged (that write per alert and listing was
+   * most of a busy run's commit, issue 37): the listing's own last sighting is its story's (ListingHistory.lastSeenAt).
+   * It still tells "back since this alert last saw it": a row is refreshed whenever its story's return is newer.
+   */
   lastSeenAt: number;
   /** The price the last run read. */
   lastPrice: number | null;
@@ -121,6 +127,11 @@ export interface RunOutcome {
   nextRunAt?: number;
   /** Listings it has seen that this complete run did not list: their `missed` count goes up (to at most 2). */
   missed?: string[];
+  /**
+   * Listings it had seen, listed again and not otherwise written: after a miss (their `missed` count starts over) or back
+   * on the market since it last saw them. Their row's `lastSeenAt` becomes `at`.
+   */
+  refreshed?: string[];
 }
 
 /**
@@ -136,28 +147,23 @@ export interface SeenRepo extends HistoryRepo {
   /** What each of these searches has seen, in one query (a run reads a whole group's at once); every id has a list. */
   seenBy(searchIds: readonly number[]): Promise<Map<number, SeenRow[]>>;
   /**
-   * Several searches' runs (one coalesced query) in one transaction. `read` are the ids the query returned: their seen
-   * rows are seen at the run's time, changed or not. Answers how many deliveries were queued; undefined when `fence`
-   * lost the lease.
+   * Several searches' runs (one coalesced query) in one transaction. Answers how many deliveries were queued;
+   * undefined when `fence` lost the lease.
    */
-  commitRuns(outcomes: readonly RunOutcome[], read?: readonly string[], fence?: Fence): Promise<number | undefined>;
+  commitRuns(outcomes: readonly RunOutcome[], fence?: Fence): Promise<number | undefined>;
   /**
    * As `commitRuns`, with the outcomes decided inside the transaction from what the plan's channels were posted as it
    * stands then (after every earlier run posting in those channels committed), so two alerts of one channel never both
    * post a listing, whichever instance runs them.
    */
-  commitPlanned(plan: RunPlan, read?: readonly string[], fence?: Fence): Promise<number | undefined>;
+  commitPlanned(plan: RunPlan, fence?: Fence): Promise<number | undefined>;
   /**
    * A batch of queries' runs (a job of a run) in ONE transaction under one fence check: each item as `commitPlanned`
    * would commit it, in order, so a later item reads what the earlier ones posted in its channels (two queries of the
    * batch posting in one channel never post a listing twice). Answers each item's deliveries queued; undefined when
    * `fence` lost the lease, and then nothing of the batch is written.
    */
-  commitMany(
-    items: readonly { plan: RunPlan; read?: readonly string[] }[],
-    fence?: Fence,
-    options?: CommitOptions,
-  ): Promise<number[] | undefined>;
+  commitMany(items: readonly { plan: RunPlan }[], fence?: Fence, options?: CommitOptions): Promise<number[] | undefined>;
   /** What these channels were posted, of these listings or locations (by channel, id); empty if none. */
   postedIn(query: PostedQuery): Promise<ChannelPosted[]>;
   /**

@@ -180,6 +180,20 @@ async function missSeen(tx: PgTx, searchId: number, ids: readonly string[]): Pro
     );
 }
 
+/** Listed again after a miss, or back since the alert last saw it (RunOutcome.refreshed): seen now, misses start over. */
+async function refreshSeen(tx: PgTx, searchId: number, ids: readonly string[], at: number): Promise<void> {
+  await tx
+    .update(searchSeen)
+    .set({ lastSeenAt: at, missed: 0 })
+    .where(
+      and(
+        eq(searchSeen.searchId, searchId),
+        sql`${searchSeen.propertyId} = ANY(${sql.param([...ids])}::text[])`,
+        sql`${searchSeen.lastSeenAt} < ${at}::bigint`,
+      ),
+    );
+}
+
 export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): SeenRepo {
   const { db } = store;
 
@@ -193,7 +207,10 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
     const writes = live.flatMap(seenWrites);
     await upsertSeen(tx, writes);
     await recordPosted(tx, writes);
-    for (const o of live) if (o.missed?.length) await missSeen(tx, o.searchId, o.missed);
+    for (const o of live) {
+      if (o.missed?.length) await missSeen(tx, o.searchId, o.missed);
+      if (o.refreshed?.length) await refreshSeen(tx, o.searchId, o.refreshed, o.at);
+    }
     // Read in the transaction, not once at the start as SQLite does: another instance may have been restored over.
     const restore = live.some((o) => o.deliveries.length > 0) ? await readRestore(tx) : undefined;
     const deliveries: NewDelivery[] = [];
@@ -209,38 +226,15 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
     return enqueueAllIn(tx, deliveries, now());
   }
 
-  /** Every listing the query read is seen now, changed or not: one statement. */
-  async function touch(tx: PgTx, searches: readonly number[], read: readonly string[], at: number): Promise<void> {
-    await tx
-      .update(searchSeen)
-      .set({ lastSeenAt: at, missed: 0 })
-      .where(
-        and(
-          sql`${searchSeen.searchId} = ANY(${sql.param([...searches])}::int[])`,
-          sql`${searchSeen.propertyId} = ANY(${sql.param([...read])}::text[])`,
-          sql`${searchSeen.lastSeenAt} < ${at}::bigint`,
-        ),
-      );
-  }
-
-  async function commitRuns(
-    outcomes: readonly RunOutcome[],
-    read: readonly string[] = [],
-    fence?: Fence,
-  ): Promise<number | undefined> {
+  async function commitRuns(outcomes: readonly RunOutcome[], fence?: Fence): Promise<number | undefined> {
     return commitPlanned(
       { service: '', channels: [], propertyIds: [], locationKeys: [], outcomes: () => [...outcomes] },
-      read,
       fence,
     );
   }
 
-  async function commitPlanned(
-    plan: RunPlan,
-    read: readonly string[] = [],
-    fence?: Fence,
-  ): Promise<number | undefined> {
-    return (await commitMany([{ plan, read }], fence))?.[0];
+  async function commitPlanned(plan: RunPlan, fence?: Fence): Promise<number | undefined> {
+    return (await commitMany([{ plan }], fence))?.[0];
   }
 
   /**
@@ -251,7 +245,7 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
    * queries' rows included; a query that now posts in a channel not yet locked locks it and is decided once more.
    */
   async function commitMany(
-    items: readonly { plan: RunPlan; read?: readonly string[] }[],
+    items: readonly { plan: RunPlan }[],
     fence?: Fence,
     options: CommitOptions = {},
   ): Promise<number[] | undefined> {
@@ -292,7 +286,7 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
       const storied = new Set<string>();
       const queued: number[] = [];
       const decided: RunOutcome[] = [];
-      for (const [i, { plan, read = [] }] of items.entries()) {
+      for (const [i, { plan }] of items.entries()) {
         let outcomes = first[i]!;
         if (postingIn(outcomes).size > 0 || plan.channels.some((c) => touched.has(c))) {
           outcomes = await decide(plan);
@@ -305,7 +299,7 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
           for (const r of writes.rows) storied.add(r.propertyId);
           for (const id of writes.gone) storied.add(id);
         }
-        queued.push(await commitQuery(tx, outcomes, read));
+        queued.push(outcomes.length === 0 ? 0 : await commit(tx, outcomes));
         decided.push(...outcomes);
         if (outcomes.some((o) => o.seen.length > 0)) for (const c of plan.channels) touched.add(c);
       }
@@ -321,21 +315,6 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
     // Apart from the batch, and waiting on no row (see pruneHistory): a delete across the table inside it would. One
     // statement, so no transaction of its own (one round trip, not three).
     if (queued && options.pruneHistoryBefore !== undefined) await pruneHistory(db, options.pruneHistoryBefore);
-    return queued;
-  }
-
-  /** One query's writes in the batch's transaction: the one place a query's run is recorded. */
-  async function commitQuery(tx: PgTx, outcomes: readonly RunOutcome[], read: readonly string[]): Promise<number> {
-    if (outcomes.length === 0) return 0;
-    const queued = await commit(tx, outcomes);
-    if (read.length > 0) {
-      await touch(
-        tx,
-        outcomes.map((o) => o.searchId),
-        read,
-        outcomes[0]!.at,
-      );
-    }
     return queued;
   }
 
@@ -373,7 +352,7 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
     postedAlerts: (q: PostedQuery) => postedAlerts(db, q),
 
     async commitRun(outcome: RunOutcome, fence?: Fence) {
-      return commitRuns([outcome], [], fence);
+      return commitRuns([outcome], fence);
     },
 
     history: (service: string, propertyIds: readonly string[]) => historyIn(db, service, propertyIds),

@@ -584,7 +584,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
         ),
       ).toBeUndefined();
       expect(
-        await db.alerts.commitRuns([run(a.id, 1_000, { seen: [listing('p1', 100)] })], ['p1'], stale),
+        await db.alerts.commitRuns([run(a.id, 1_000, { seen: [listing('p1', 100)] })], stale),
       ).toBeUndefined();
       expect(await db.alerts.seen(a.id)).toEqual([]);
       expect(await db.outbox.list()).toEqual([]);
@@ -599,16 +599,14 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
         [
           run(a.id, 1_000, { seen: [listing('p1', 100, { reportedPrice: 100 })], deliveries: [card(a.id, 'p1')] }),
           run(b.id, 1_000, { seen: [listing('p1', 100, { reportedPrice: 100 })], deliveries: [card(b.id, 'p1')] }),
-        ],
-        ['p1'],
-      );
+      ]);
       expect(queued).toBe(1);
       expect(await db.alerts.seen(a.id)).toEqual([]);
       expect((await db.outbox.list()).map((e) => e.searchId)).toEqual([b.id]);
       expect(await db.alerts.commitRun(run(a.id, 2_000, { deliveries: [card(a.id, 'p2')] }))).toBe(0);
     });
 
-    it('marks every listing a query read as seen now, for the searches of the run only', async () => {
+    it('marks seen now what a run writes or refreshes, for the searches of the run only, never back in time', async () => {
       const a = await saved('marina');
       const b = await saved('jvc');
       const c = await saved('jlt');
@@ -617,15 +615,16 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
           run(s.id, 1_000, { seen: ['p1', 'p2', 'p3'].map((p) => listing(p, 100, { reportedPrice: 100 })) }),
         );
       await db.alerts.commitRun(run(b.id, 9_000, { seen: [listing('p3', 100, { reportedPrice: 100 })] }));
-      await db.alerts.commitRuns(
-        [run(a.id, 5_000, { seen: [listing('p2', 90)] }), run(b.id, 5_000)],
-        ['p1', 'p2', 'p3', 'p4'],
-      );
+      await db.alerts.commitRuns([
+        run(a.id, 5_000, { seen: [listing('p2', 90)], refreshed: ['p1', 'p4'] }),
+        run(b.id, 5_000, { refreshed: ['p1', 'p2', 'p3'] }),
+      ]);
       const lastSeen = async (id: number) => (await db.alerts.seen(id)).map((r) => [r.propertyId, r.lastSeenAt]);
+      // p3 was listed unchanged and needs no refresh: its row is not written (SeenRow.lastSeenAt).
       expect(await lastSeen(a.id)).toEqual([
         ['p1', 5_000],
         ['p2', 5_000],
-        ['p3', 5_000],
+        ['p3', 1_000],
       ]);
       // Never back in time.
       expect(await lastSeen(b.id)).toEqual([
@@ -638,7 +637,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
         ['p2', 1_000],
         ['p3', 1_000],
       ]);
-      expect(await db.alerts.commitRuns([], ['p1'])).toBe(0);
+      expect(await db.alerts.commitRuns([])).toBe(0);
     });
 
     it('records a run of a thousand listings whole', async () => {
@@ -652,7 +651,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       ).toBe(30);
       // Half repriced keeping the reported price, half with a new one.
       const second = ids.map((p, i) => listing(p, 500 + i, i % 2 === 0 ? {} : { reportedPrice: 500 + i }));
-      await db.alerts.commitRuns([run(a.id, 2_000, { seen: second })], ids);
+      await db.alerts.commitRuns([run(a.id, 2_000, { seen: second })]);
       const rows = await db.alerts.seen(a.id);
       expect(rows).toHaveLength(1_200);
       expect(
@@ -764,7 +763,6 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
             ];
           },
         },
-        ['p9'],
       );
       expect(given).toEqual(expected);
       expect(queued).toBe(1);
@@ -807,7 +805,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
         ...query(),
         outcomes: () => ((asked = true), [run(a.id, 1_000, { seen: [listing('p1', 1, { posted: true })] })]),
       };
-      expect(await db.alerts.commitPlanned(plan, [], stale)).toBeUndefined();
+      expect(await db.alerts.commitPlanned(plan, stale)).toBeUndefined();
       expect(asked).toBe(false);
       expect(await db.alerts.seen(a.id)).toEqual([]);
     });
@@ -1011,8 +1009,8 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       await db.alerts.commitRuns([run(a.id, 1_000, { seen: [listing('p1', 100)] })]);
       for (const at of [2_000, 3_000, 4_000]) await db.alerts.commitRuns([run(a.id, at, { missed: ['p1'] })]);
       expect((await db.alerts.seen(a.id))[0]!.missed).toBe(2);
-      await db.alerts.commitRuns([run(a.id, 5_000)], ['p1']);
-      expect((await db.alerts.seen(a.id))[0]!.missed).toBe(0);
+      await db.alerts.commitRuns([run(a.id, 5_000, { refreshed: ['p1'] })]);
+      expect((await db.alerts.seen(a.id))[0]).toMatchObject({ missed: 0, lastSeenAt: 5_000 });
     });
   });
 }
