@@ -25,7 +25,7 @@ import {
   type DigestFormValues,
   type Reply,
 } from '../../src/bot/index.js';
-import type { ChatCore } from '../../src/ports/index.js';
+import type { ChatCore, FormFill } from '../../src/ports/index.js';
 import { NO_CHANNEL_TEXT } from './channel.js';
 import { sendWithCharts } from './charts.js';
 import {
@@ -150,8 +150,31 @@ export function formListeners(deps: FormDeps) {
       kind: form.kind,
       order: { number: form.number, ...(form.mine ? { to: 'me' as const } : {}) },
     });
+    await show(i, fill);
+  }
+
+  /** A result's Save button (issue 41): the new alert's form, filled from that search, as the click's first answer. */
+  async function save(i: ButtonInteraction, channel: string, token: string): Promise<void> {
+    await show(
+      i,
+      await deps.bot.orderForm({
+        user: i.user.id,
+        channel,
+        isAdmin: deps.isAdmin(i),
+        kind: 'alert',
+        order: { button: token },
+      }),
+    );
+  }
+
+  /** The form a fill asks for (an edit's, or a new alert's from a draft), or its refusal, said to the person. */
+  async function show(i: ChatInputCommandInteraction | ButtonInteraction, fill: FormFill): Promise<void> {
     if (!fill.ok) {
       await sendWithCharts(fill.reply, (m, files) => i.reply(messageOptions(m, files, { ephemeral: true })), deps.warn);
+      return;
+    }
+    if ('draft' in fill) {
+      await i.showModal(alertModal(fromOrder(fill.draft) as AlertFormValues, { kind: 'alert' }));
       return;
     }
     const { existing } = fill;
@@ -243,7 +266,7 @@ export function formListeners(deps: FormDeps) {
     await (i.deferred ? i.followUp(message) : i.reply(message));
   }
 
-  return { open, retry, submit, handles: (customId: string) => customId.startsWith(FORM_PREFIX) };
+  return { open, save, retry, submit, handles: (customId: string) => customId.startsWith(FORM_PREFIX) };
 }
 
 /**

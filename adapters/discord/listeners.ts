@@ -132,6 +132,9 @@ export function registerListeners(client: Client, options: ListenerOptions): voi
 
   async function button(i: ButtonInteraction): Promise<void> {
     const parsed = readCustomId(i.customId);
+    // Save opens the new alert's form, which must be the click's first answer (no defer before it).
+    const saving = parsed?.action === 'save' ? channelOf(i) : undefined;
+    if (parsed && saving) return forms.save(i, saving, parsed.token);
     // Acknowledged without a new message: paging then edits the message the button is on.
     await i.deferUpdate();
     if (!parsed || !BUTTON_ACTIONS.has(parsed.action)) return;

@@ -38,6 +38,7 @@ import {
 } from './form-views.js';
 import { SLACK_SURFACE } from './limits.js';
 import { renderSlack } from './render.js';
+import { sendReply } from './respond.js';
 
 export interface FormDeps {
   bot: ChatCore;
@@ -64,7 +65,7 @@ async function openForm(
   open: Open,
   who: { user: string; channel: string; team: string },
   kind: 'alert' | 'digest',
-  ref: { number: number } | { id: number } | undefined,
+  ref: { number: number } | { id: number } | { button: string } | undefined,
   tell: (reply: Reply) => Promise<unknown>,
 ): Promise<void> {
   if (!ref) {
@@ -81,6 +82,12 @@ async function openForm(
   });
   if (!fill.ok) {
     await tell(fill.reply);
+    return;
+  }
+  if ('draft' in fill) {
+    // A result's Save: a new alert's form, filled from that search (to be saved where the result was).
+    const values = fromOrder(fill.draft) as AlertFormValues;
+    await open(alertView(values, { channel: fill.channel, ...(values.keep ? { keep: values.keep } : {}) }));
     return;
   }
   const { existing } = fill;
@@ -172,6 +179,52 @@ export function registerForms(app: App, deps: FormDeps): void {
           (reply) => client.chat.postMessage({ channel: b.user.id, ...renderSlack(reply) }),
         ),
       ).catch((error: unknown) => logger.warn('slack: a form could not be opened', { error, action: action.type }));
+    },
+  );
+
+  // A result's Save button: the new alert's form, filled from the search, opened within the click's trigger (3 s).
+  // Should the form not open (the trigger gone stale), the search is saved as the button always did.
+  app.action(
+    /^manzil:save:/,
+    async ({ ack, body, action, client, respond }: SlackActionMiddlewareArgs & AllMiddlewareArgs) => {
+      await ack();
+      const b = body as BlockAction<ButtonAction>;
+      const team = b.team?.id ?? b.user.team_id ?? '';
+      const channel = slackChannel({ teamId: team, channelId: b.channel?.id ?? b.container?.channel_id });
+      const token = (action as ButtonAction).value ?? '';
+      if (!channel) {
+        await respond({
+          response_type: 'ephemeral',
+          text: 'I could not tell which conversation this is: run the search again.',
+        });
+        return;
+      }
+      const saveAtOnce = async () => {
+        const reply = await bot.handleAction({
+          user: b.user.id,
+          channel,
+          surface: SLACK_SURFACE,
+          isAdmin: deps.admins.forUser(team, b.user.id),
+          action: 'save',
+          token,
+        });
+        await sendReply(respond, reply, { log: (m, f) => logger.warn(m, f) });
+      };
+      await track(async () => {
+        try {
+          await openForm(
+            deps,
+            (view) => client.views.open({ trigger_id: b.trigger_id, view }),
+            { user: b.user.id, channel, team },
+            'alert',
+            { button: token },
+            (reply) => sendReply(respond, reply, { log: (m, f) => logger.warn(m, f) }),
+          );
+        } catch (error) {
+          logger.warn('slack: the save form could not be opened; saving the search as it is', { error });
+          await saveAtOnce();
+        }
+      }).catch((error: unknown) => logger.warn('slack: a result could not be saved', { error }));
     },
   );
 

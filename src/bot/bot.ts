@@ -10,7 +10,7 @@ import { alertButtons, type AlertButtons, type AlertLookup } from './alert-butto
 import type { Area } from './button-payloads.js';
 import { friendlyError } from './friendly-error.js';
 import { answer } from './pipeline/answer.js';
-import { pickArea, press } from './pipeline/press.js';
+import { pickArea, press, saveDraft } from './pipeline/press.js';
 import { LastResults } from './last-result.js';
 import { privately, type Stages } from './pipeline/stages.js';
 import { describe, understand, type Understood } from './pipeline/understand.js';
@@ -143,10 +143,17 @@ export class Bot {
     const who = requester(req);
     try {
       const { alerts, digests } = this.options;
+      const { order } = req;
+      if ('button' in order) {
+        const saving = await saveDraft(this.stages, { channel: req.channel, token: order.button });
+        return 'draft' in saving
+          ? { ok: true, draft: saving.draft, channel: req.channel }
+          : { ok: false, reply: this.finish(saving.reply) };
+      }
       const found =
         req.kind === 'alert'
-          ? await alerts?.existing(who, req.order)
-          : await digests?.existing(who, 'id' in req.order ? req.order : { number: req.order.number });
+          ? await alerts?.existing(who, order)
+          : await digests?.existing(who, 'id' in order ? order : { number: order.number });
       if (!found)
         return { ok: false, reply: privately(`${req.kind === 'alert' ? 'Alerts' : 'Digests'} are off here.`) };
       if ('order' in found) return { ok: true, existing: found.order, channel: found.channel };

@@ -3,7 +3,7 @@
 // `/alerts edit` is, or refused field by field; and an existing alert read back into the fields, for an edit form.
 // Pure: no area is looked up here (Slack's picker gives its id; a typed one is looked up when the alert is saved).
 import { RESIDENTIAL_TYPES, type OperationName } from '../api/operations.js';
-import type { AlertCommand, ExistingAlert } from '../ports/order-command.js';
+import type { AlertCommand, AlertDraft, ExistingAlert } from '../ports/order-command.js';
 import { formatQuery, parseCommand, RENT_FLOOR, SALE_FLOOR, type Query, type Words } from '../query/index.js';
 import { readAmountWord } from '../query/numbers.js';
 import { DAYS, parseTime } from '../standing-orders/schedule.js';
@@ -258,17 +258,18 @@ function everyFields(words: string): Pick<AlertFormValues, 'every' | 'day' | 'ti
 }
 
 /**
- * An existing alert as its edit form's fields: each filter in its field, and the whole search as text too, its price
- * left to the price fields (a form with the search as one text has a price field beside it).
+ * An existing alert as its edit form's fields (or a search to save, as a new alert's): each filter in its field, and
+ * the whole search as text too, its price left to the price fields (a form with the search as one text has a price
+ * field beside it). A draft whose area is not known leaves the area to pick; its search still names it.
  */
-export function fromAlert(existing: ExistingAlert): AlertFormValues {
+export function fromAlert(existing: ExistingAlert | AlertDraft): AlertFormValues {
   const { query, area } = existing;
   const p = query.params;
   const keep = Object.fromEntries(Object.entries(p).filter(([k]) => !FIELD_PARAMS.has(k)));
   const furnishing = p.furnishing as AlertFormValues['furnishing'];
   const text = (list: string[] | undefined) => (list?.length ? list.join(', ') : undefined);
   const fields: AlertFormValues = {
-    area: `${area.id}:${area.name}`,
+    ...(area ? { area: `${area.id}:${area.name}` } : {}),
     deal: query.operation === 'search-buy' ? 'buy' : 'rent',
     ...(p.property_type ? { type: p.property_type } : {}),
     ...(p.bedrooms ? { bedrooms: p.bedrooms.split(',') } : {}),
@@ -279,8 +280,8 @@ export function fromAlert(existing: ExistingAlert): AlertFormValues {
     ...(furnishing ? { furnishing } : {}),
     ...(text(query.words?.require) ? { wordsIn: text(query.words?.require) } : {}),
     ...(text(query.words?.exclude) ? { wordsOut: text(query.words?.exclude) } : {}),
-    search: formatQuery({ ...query, location: area.name, params: withoutPrice(p) }),
-    ...everyFields(existing.every),
+    search: formatQuery({ ...query, location: area?.name ?? query.location, params: withoutPrice(p) }),
+    ...everyFields('every' in existing ? existing.every : 'instant'),
     to: existing.to === 'me' ? 'me' : 'channel',
     ...(Object.keys(keep).length > 0 ? { keep } : {}),
   };

@@ -4,7 +4,7 @@
 // Discord's); a submission is run by the kind's `run`, as Discord's options are, with no text in between.
 import { alertCommandText } from '../alerts/language.js';
 import { digestCommandText } from '../digests/language.js';
-import type { ExistingOrder, OrderCommand } from '../ports/order-command.js';
+import type { AlertDraft, ExistingOrder, OrderCommand } from '../ports/order-command.js';
 import type { Reply } from '../views/model.js';
 import { fromAlert, toAlertOrder, type AlertFormValues } from './alert-form.js';
 import { fromDigest, toDigestOrder, type DigestFormValues } from './digest-form.js';
@@ -19,7 +19,7 @@ export const commandText = (order: OrderCommand): string =>
   order.kind === 'alert' ? alertCommandText(order) : digestCommandText(order);
 
 /** An existing order as its edit form's values. */
-export function fromOrder(existing: ExistingOrder): AlertFormValues | DigestFormValues {
+export function fromOrder(existing: ExistingOrder | AlertDraft): AlertFormValues | DigestFormValues {
   return existing.kind === 'alert' ? fromAlert(existing) : fromDigest(existing);
 }
 

@@ -1,7 +1,7 @@
 // The interface adapters reach the core through: what a request is, and what they get back. The bot implements it;
 // the lifecycle (counting requests, refusing new ones at a stop) and the metrics wrap it, each as a plain object.
 import type { Reply } from '../views/model.js';
-import type { ExistingOrder, OrderCommand, OrderKind } from './order-command.js';
+import type { AlertDraft, ExistingOrder, OrderCommand, OrderKind } from './order-command.js';
 
 /** What a platform can show in one message: the adapter says, the core lays replies out to fit. */
 export interface Surface {
@@ -105,18 +105,25 @@ export interface SuggestRequest {
 
 /**
  * An edit form asked for (`/alerts edit 3` alone, the Home tab's Edit): the order by its number where it was asked, or
- * by its id (the Home tab's buttons, where `channel` only names the person's team).
+ * by its id (the Home tab's buttons, where `channel` only names the person's team). Or a new alert's form from a
+ * result's Save button (`button`: its token), filled from that search.
  */
 export interface FormRequest {
   user: string;
   channel: string;
   isAdmin?: () => Promise<boolean>;
   kind: OrderKind;
-  order: { number: number; to?: 'me' } | { id: number };
+  order: { number: number; to?: 'me' } | { id: number } | { button: string };
 }
 
-/** The order an edit form is filled from, and the channel it is run in when submitted; or the reply why there is none. */
-export type FormFill = { ok: true; existing: ExistingOrder; channel: string } | { ok: false; reply: Reply };
+/**
+ * The order an edit form is filled from (or the draft a new alert's form is, from a Save button), and the channel it
+ * is run in when submitted; or the reply why there is none.
+ */
+export type FormFill =
+  | { ok: true; existing: ExistingOrder; channel: string }
+  | { ok: true; draft: AlertDraft; channel: string }
+  | { ok: false; reply: Reply };
 
 /** The core as every adapter sees it. */
 export interface ChatCore {

@@ -134,6 +134,14 @@ export interface ExistingAlert {
   every: string;
 }
 
+/** A new alert's form filled from a search (a result's Save button): its search, its area when known, for whom. */
+export interface AlertDraft {
+  kind: 'alert';
+  to?: 'me';
+  query: Query;
+  area?: { id: number; name: string };
+}
+
 /** A saved digest as an edit form is filled from it. */
 export interface ExistingDigest {
   kind: 'digest';

@@ -55,6 +55,8 @@ export interface FormsDriver {
   alert(fill: AlertFill, edit?: number): Promise<FormAnswer>;
   /** `/digest new`, or the edit form of digest `edit`. */
   digest(fill: DigestFill, edit?: number): Promise<FormAnswer>;
+  /** Presses a result's Save button (the first whose label matches): its form, submitted as it was filled. */
+  save(label: RegExp, on: Seen): Promise<FormAnswer>;
 }
 
 export interface ChatDriver {
@@ -287,7 +289,13 @@ const slack: DriverFactory = {
           ...(b.type === 'carousel' ? (b.elements ?? []).flatMap((card) => card.actions ?? []) : []),
         ])
         .filter((e) => e.type === 'button' && e.action_id);
-    const forms = slackForms(fake, events, SECRET, CHANNEL);
+    const buttonOf = (label: RegExp, on: Seen) =>
+      find(
+        slackButtons(payloads.get(on)!).map((e) => ({ ...e, label: e.text?.text ?? '' })),
+        label,
+        on,
+      );
+    const forms = slackForms(fake, events, SECRET, CHANNEL, buttonOf);
     return {
       name: 'Slack',
       forms,
@@ -325,7 +333,13 @@ type SlackView = { id: string; view: Record<string, unknown> };
 type SlackInput = { block_id: string; element: Record<string, DiscordJson> };
 
 /** Slack's forms: opened by a slash command's fresh trigger, the area picked from what its picker suggests. */
-function slackForms(fake: FakeSlack, events: string, secret: string, channel: string): FormsDriver {
+function slackForms(
+  fake: FakeSlack,
+  events: string,
+  secret: string,
+  channel: string,
+  buttonOf: (label: RegExp, on: Seen) => SlackElement,
+): FormsDriver {
   const open = async (command: string, text: string): Promise<SlackView> => {
     const before = fake.views().length;
     const res = await signedPost(
@@ -393,6 +407,32 @@ function slackForms(fake: FakeSlack, events: string, secret: string, channel: st
         ...(fill.time ? { time: time(fill.time) } : {}),
         ...(edit === undefined ? { to: sel('channel') } : {}),
       });
+    },
+    async save(label, on) {
+      const b = buttonOf(label, on);
+      const before = fake.views().length;
+      const action = blockAction(b.action_id!, b.value ?? '', fake.responseUrl(), 'b1', { trigger_id: fake.trigger() });
+      const res = await signedPost(events, secret, action);
+      if (res.status !== 200) throw new Error(`Slack answered ${res.status}`);
+      await fake.waitFor(() => fake.views().length > before, WAIT_MS);
+      const v = fake.views().at(-1)!;
+      // Submitted as the form was filled: each input's initial value as its state.
+      const values: Record<string, Record<string, unknown>> = {};
+      for (const block of (v.view.blocks ?? []) as SlackInput[]) {
+        const e = block.element;
+        if (!e) continue;
+        const state = e.initial_option
+          ? { type: e.type, selected_option: e.initial_option }
+          : e.initial_options
+            ? { type: e.type, selected_options: e.initial_options }
+            : e.initial_value !== undefined
+              ? { type: e.type, value: e.initial_value }
+              : e.initial_time !== undefined
+                ? { type: e.type, selected_time: e.initial_time }
+                : undefined;
+        if (state) values[block.block_id] = { [String(e.action_id ?? 'v')]: state };
+      }
+      return submit(v, values);
     },
     async digest(fill, edit) {
       const v = await open('/digest', edit === undefined ? 'new' : `edit ${edit}`);
@@ -498,7 +538,10 @@ const discord: DriverFactory = {
       const update = log.find((r) => r.kind === 'callback' && r.type === 7)!;
       return make(fake.message(sourceRef!) ?? update.body, sourceRef!, update.ephemeral);
     };
-    const forms = discordForms(fake, answerTo);
+    const forms = discordForms(fake, answerTo, (label, on) => {
+      const { ref, message } = refs.get(on)!;
+      return { ref, button: find(discordButtons(message), label, on) };
+    });
     return {
       name: 'Discord',
       forms,
@@ -555,7 +598,11 @@ const DISCORD_FIELDS: Record<string, string> = {
  * Discord's forms: a slash command shows the modal, the person submits it (MODAL_SUBMIT); a refusal is an ephemeral
  * reply naming each wrong field in bold.
  */
-function discordForms(fake: FakeDiscord, answerTo: (token: string) => Promise<Seen>): FormsDriver {
+function discordForms(
+  fake: FakeDiscord,
+  answerTo: (token: string) => Promise<Seen>,
+  buttonOf: (label: RegExp, on: Seen) => { ref: string; button: DiscordJson },
+): FormsDriver {
   const open = async (command: string, edit: number | undefined) => {
     const options =
       edit === undefined
@@ -596,6 +643,25 @@ function discordForms(fake: FakeDiscord, answerTo: (token: string) => Promise<Se
         time: fill.time ?? '',
         ...(edit === undefined ? { to: 'channel' } : {}),
       });
+    },
+    async save(label, on) {
+      const { ref, button } = buttonOf(label, on);
+      const { token } = await fake.clickButton(String(button.custom_id), { id: ref });
+      await fake.waitFor(() => fake.responses(token).length > 0, WAIT_MS);
+      const modal = fake.modal(token);
+      if (!modal) throw new Error(`no form, but: ${JSON.stringify(fake.responses(token))}`);
+      // Submitted as the form was filled: each field's value, or its default option.
+      const input: Record<string, string> = {};
+      const shown: string[] = [];
+      for (const l of modal.components as DiscordJson[]) {
+        const c = l.component;
+        const chosen = ((c.options ?? []) as DiscordJson[]).find((o) => o.default);
+        const value = typeof c.value === 'string' ? c.value : chosen ? String(chosen.value) : '';
+        input[String(c.custom_id)] = value;
+        if (typeof c.value === 'string') shown.push(c.value);
+        if (chosen) shown.push(String(chosen.label));
+      }
+      return submit({ token, filled: shown.join('\n') }, input);
     },
     async digest(fill, edit) {
       const form = await open('digest', edit);

@@ -211,6 +211,43 @@ describe('digest forms on Slack', () => {
   const time = (t: string) => ({ v: { type: 'timepicker', selected_time: t } });
   const digestConfirmations = () => confirmations().filter((m) => /`\/digest (add|edit)/.test(String(m.text)));
 
+  it("opens a result's Save as a new alert form filled from the search; with a stale trigger it saves at once", async () => {
+    const id = `search${Date.now()}`;
+    await signedPost(events(), SECRET, slashCommand('/rent', 'marina 2br furnished', slack.responseUrl(id)));
+    await slack.waitFor(() => slack.responses(id).length > 0, 15_000);
+    const result = slack.responses(id).at(-1) as SlackJson;
+    const saves = JSON.stringify(result.blocks).match(/"action_id":"manzil:save:[^"]*","value":"[^"]*"/g) ?? [];
+    const [, actionId, value] = /"action_id":"([^"]+)","value":"([^"]+)"/.exec(saves[0] ?? '') ?? [];
+    expect(actionId).toBeDefined();
+
+    const listed = (await list()).text;
+    const before = slack.views().length;
+    const press = (trigger: string, url = slack.responseUrl()) =>
+      signedPost(events(), SECRET, blockAction(actionId!, value!, url, 'b1', { trigger_id: trigger }));
+    expect((await press(slack.trigger())).status).toBe(200);
+    await slack.waitFor(() => slack.views().length > before, 15_000);
+    const form = slack.views().at(-1)!;
+    expect(form.view).toMatchObject({ callback_id: 'manzil:form:alert', title: { text: 'New alert' } });
+    const field = (block: string) =>
+      (form.view.blocks as SlackJson[]).find((b: SlackJson) => b.block_id === block)?.element as SlackJson;
+    expect(field('area').initial_option.text.text).toBe('Dubai Marina');
+    expect(field('deal').initial_option.value).toBe('rent');
+    expect(field('bedrooms').initial_options.map((o: SlackJson) => o.value)).toEqual(['2']);
+    expect(field('furnishing').initial_option.value).toBe('furnished');
+    expect((await list()).text).toBe(listed); // nothing saved by opening the form
+
+    // The click's trigger gone stale (Slack refuses the form): the search is saved as the button always did.
+    const answered = `stale${Date.now()}`;
+    await press('1.2.3', slack.responseUrl(answered));
+    await slack.waitFor(() => slack.responses(answered).length > 0, 15_000);
+    expect((slack.responses(answered).at(-1) as { text: string }).text).toMatch(/Saved as alert #\d+: 2-bedroom homes for rent/i);
+    const saved = /alert #(\d+)/.exec((slack.responses(answered).at(-1) as { text: string }).text)![1];
+    const removed = `remove${Date.now()}`;
+    await signedPost(events(), SECRET, slashCommand('/alerts', `remove ${saved}`, slack.responseUrl(removed)));
+    await slack.waitFor(() => slack.responses(removed).length > 0, 15_000);
+    expect((await list()).text).toBe(listed);
+  });
+
   it('makes a digest in its form, refuses too many areas on their field, then edits its schedule in the form', async () => {
     const view = await openBy('new', '/digest');
     expect(view.view).toMatchObject({ callback_id: 'manzil:form:digest', title: { text: 'New digest' } });

@@ -1,4 +1,5 @@
-// Block actions: a result's buttons (page, save, details, choose, value), link buttons, an area picked.
+// Block actions: a result's buttons (page, details, choose, value; Save opens a form, ../forms.ts), link buttons, an
+// area picked.
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs, StaticSelectAction } from '@slack/bolt';
 import { SLACK_SURFACE } from '../limits.js';
 import { HOME_ACTION } from '../render-home.js';
@@ -10,7 +11,7 @@ export function register(app: App, deps: ListenerDeps): void {
   const log = warnOf(logger);
 
   app.action(
-    /^manzil:(page|save|details|choose|value):/,
+    /^manzil:(page|details|choose|value):/,
     ({ ack, body, action, respond }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>>) =>
       track(async () => {
         await ack();

@@ -2,6 +2,7 @@
 // stages of a command from where the button leads: a page (fetch, present, remember), a search to run as typed
 // (resolve first), a listing's details, a value estimate, or "Save as alert".
 import type { Logger } from '../../log.js';
+import type { AlertDraft } from '../../ports/order-command.js';
 import type { Block, Reply } from '../../views/model.js';
 import { firstPosition, fitSurface, readButton, splitToken } from '../button-payloads.js';
 import { listingDetails } from '../details.js';
@@ -54,6 +55,27 @@ export async function press(stages: Stages, req: ActionRequest, log: Logger): Pr
       });
       return privately(intent.kind === 'unusable' && intent.reason === 'older' ? OLDER : UNSUPPORTED);
   }
+}
+
+/**
+ * A result's Save button as a new alert's form (issue 41): the search it saves, its area when the result knew it, and
+ * for whom (Save for me); or why not (alerts off here, the button expired or not a Save).
+ */
+export async function saveDraft(
+  stages: Stages,
+  req: { channel: string; token: string },
+): Promise<{ draft: AlertDraft } | { reply: Reply }> {
+  if (!stages.options.alerts) return { reply: privately(ALERTS_OFF) };
+  const { row, suffix } = splitToken(req.token);
+  const stored = await conversationState(stages, req.channel).load(row);
+  if (!stored) return { reply: privately(EXPIRED) };
+  const intent = readButton(stored.kind, stored.payload, suffix);
+  if (intent.kind !== 'save')
+    return { reply: privately(intent.kind === 'unusable' && intent.reason === 'older' ? OLDER : UNSUPPORTED) };
+  const area = intent.location ? { id: intent.location.id, name: intent.location.name } : undefined;
+  return {
+    draft: { kind: 'alert', query: intent.query, ...(area ? { area } : {}), ...(intent.to ? { to: intent.to } : {}) },
+  };
 }
 
 /** The listing's history line (issue 40) under its Details, when its alerts have seen something worth saying. */
