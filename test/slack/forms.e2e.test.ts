@@ -240,7 +240,9 @@ describe('digest forms on Slack', () => {
     const answered = `stale${Date.now()}`;
     await press('1.2.3', slack.responseUrl(answered));
     await slack.waitFor(() => slack.responses(answered).length > 0, 15_000);
-    expect((slack.responses(answered).at(-1) as { text: string }).text).toMatch(/Saved as alert #\d+: 2-bedroom homes for rent/i);
+    expect((slack.responses(answered).at(-1) as { text: string }).text).toMatch(
+      /Saved as alert #\d+: 2-bedroom homes for rent/i,
+    );
     const saved = /alert #(\d+)/.exec((slack.responses(answered).at(-1) as { text: string }).text)![1];
     const removed = `remove${Date.now()}`;
     await signedPost(events(), SECRET, slashCommand('/alerts', `remove ${saved}`, slack.responseUrl(removed)));

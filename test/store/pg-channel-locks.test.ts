@@ -63,9 +63,7 @@ describe('a run on Postgres and the lock of its channel', () => {
       await other.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`manzil:alerts-place:${CHANNEL}`]);
 
       // A run that posts nothing (a repriced listing recorded) commits at once.
-      const quiet = db.alerts.commitPlanned(
-        plan(() => [run(1_000, { seen: [{ ...seen('p9'), posted: false }] })]),
-      );
+      const quiet = db.alerts.commitPlanned(plan(() => [run(1_000, { seen: [{ ...seen('p9'), posted: false }] })]));
       expect(await Promise.race([quiet, new Promise((r) => setTimeout(() => r('waiting'), 5_000))])).toBe(0);
 
       // A run that would post p1 waits; meanwhile the other run posts p1, so it decides again and posts nothing.

@@ -163,7 +163,11 @@ export interface SeenRepo extends HistoryRepo {
    * batch posting in one channel never post a listing twice). Answers each item's deliveries queued; undefined when
    * `fence` lost the lease, and then nothing of the batch is written.
    */
-  commitMany(items: readonly { plan: RunPlan }[], fence?: Fence, options?: CommitOptions): Promise<number[] | undefined>;
+  commitMany(
+    items: readonly { plan: RunPlan }[],
+    fence?: Fence,
+    options?: CommitOptions,
+  ): Promise<number[] | undefined>;
   /** What these channels were posted, of these listings or locations (by channel, id); empty if none. */
   postedIn(query: PostedQuery): Promise<ChannelPosted[]>;
   /**

@@ -583,9 +583,7 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
           stale,
         ),
       ).toBeUndefined();
-      expect(
-        await db.alerts.commitRuns([run(a.id, 1_000, { seen: [listing('p1', 100)] })], stale),
-      ).toBeUndefined();
+      expect(await db.alerts.commitRuns([run(a.id, 1_000, { seen: [listing('p1', 100)] })], stale)).toBeUndefined();
       expect(await db.alerts.seen(a.id)).toEqual([]);
       expect(await db.outbox.list()).toEqual([]);
       expect(await db.alerts.byId(a.id)).toMatchObject({ primedAt: null, lastRunAt: null });
@@ -595,10 +593,9 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       const a = await saved('marina');
       const b = await saved('jvc');
       await db.alerts.remove(a.id);
-      const queued = await db.alerts.commitRuns(
-        [
-          run(a.id, 1_000, { seen: [listing('p1', 100, { reportedPrice: 100 })], deliveries: [card(a.id, 'p1')] }),
-          run(b.id, 1_000, { seen: [listing('p1', 100, { reportedPrice: 100 })], deliveries: [card(b.id, 'p1')] }),
+      const queued = await db.alerts.commitRuns([
+        run(a.id, 1_000, { seen: [listing('p1', 100, { reportedPrice: 100 })], deliveries: [card(a.id, 'p1')] }),
+        run(b.id, 1_000, { seen: [listing('p1', 100, { reportedPrice: 100 })], deliveries: [card(b.id, 'p1')] }),
       ]);
       expect(queued).toBe(1);
       expect(await db.alerts.seen(a.id)).toEqual([]);
@@ -750,20 +747,18 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       ]);
       // A plan is given the same rows, read in its transaction, and what it returns is recorded.
       let given: unknown;
-      const queued = await db.alerts.commitPlanned(
-        {
-          ...query(),
-          outcomes: (posted) => {
-            given = posted;
-            return [
-              run(a.id, 2_000, {
-                seen: [listing('p9', 650, { locationKey: 'jvc', reportedPrice: 650, posted: true })],
-                deliveries: [card(a.id, 'p9')],
-              }),
-            ];
-          },
+      const queued = await db.alerts.commitPlanned({
+        ...query(),
+        outcomes: (posted) => {
+          given = posted;
+          return [
+            run(a.id, 2_000, {
+              seen: [listing('p9', 650, { locationKey: 'jvc', reportedPrice: 650, posted: true })],
+              deliveries: [card(a.id, 'p9')],
+            }),
+          ];
         },
-      );
+      });
       expect(given).toEqual(expected);
       expect(queued).toBe(1);
       expect((await db.alerts.postedIn(query({ propertyIds: ['p9'] })))[0]).toEqual(
