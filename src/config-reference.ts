@@ -221,6 +221,11 @@ export const SCHEMA_NOTES: Record<string, VariableNote> = {
     meaning: 'Old keys (comma-separated) that still open what they sealed, while a rotation is under way.',
   },
   SLACK_API_URL: { part: 'Slack', meaning: 'The Web API base URL, for proxies and tests.', unset: "Slack's" },
+  SLACK_HOME_REFRESH_S: {
+    part: 'Slack',
+    meaning:
+      'How often, in seconds, a Home tab opened in the last day is drawn again when what it shows changed in the background (a post, a pause, an error); 1 to 3600.',
+  },
   DISCORD_TOKEN: { part: 'Discord', meaning: 'The bot token: set it to serve Discord.' },
   DISCORD_APPLICATION_ID: { part: 'Discord', meaning: 'The application id, for `manzil register-discord-commands`.' },
   DISCORD_GUILD_ID: {

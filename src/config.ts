@@ -82,6 +82,7 @@ const schema = z.object({
   MANZIL_ENCRYPTION_KEY: optionalText,
   MANZIL_ENCRYPTION_KEY_PREVIOUS: optionalText,
   SLACK_API_URL: optionalText.pipe(z.url().optional()),
+  SLACK_HOME_REFRESH_S: z.coerce.number().int().min(1).max(3600).default(300),
   DISCORD_TOKEN: optionalText,
   DISCORD_APPLICATION_ID: optionalText.pipe(
     z
@@ -214,6 +215,8 @@ export interface Config {
         appToken: string | undefined;
         apiUrl: string | undefined;
         oauth: { clientId: string; clientSecret: string; stateSecret: string } | undefined;
+        /** SLACK_HOME_REFRESH_S: how often open Home tabs are drawn again when what they show changed. */
+        homeRefreshMs: number;
       }
     | undefined;
   /**
@@ -304,6 +307,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
     : schema.safeParse(Object.fromEntries(Object.entries(env).filter(([k]) => !refusedNames.has(k))));
   if (!rest.success) throw new ConfigError(refused.map(plainProblem));
   const e = rest.data;
+  const slackBoth = { apiUrl: e.SLACK_API_URL, homeRefreshMs: e.SLACK_HOME_REFRESH_S * 1_000 };
   const problems: string[] = [];
   if (e.UAE_API_KEY && !e.UAE_API_BASE_URL)
     problems.push("UAE_API_BASE_URL is missing: UAE_API_KEY is set, and Manzil needs the service's address to use it");
@@ -401,7 +405,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
             botToken: e.SLACK_BOT_TOKEN,
             signingSecret: e.SLACK_SIGNING_SECRET,
             appToken: e.SLACK_APP_TOKEN,
-            apiUrl: e.SLACK_API_URL,
+            ...slackBoth,
             oauth: undefined,
           }
         : e.SLACK_SIGNING_SECRET && e.SLACK_CLIENT_ID && e.SLACK_CLIENT_SECRET && e.SLACK_STATE_SECRET
@@ -409,7 +413,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
               botToken: undefined,
               signingSecret: e.SLACK_SIGNING_SECRET,
               appToken: undefined,
-              apiUrl: e.SLACK_API_URL,
+              ...slackBoth,
               oauth: {
                 clientId: e.SLACK_CLIENT_ID,
                 clientSecret: e.SLACK_CLIENT_SECRET,

@@ -41,6 +41,8 @@ export interface SlackAppOptions {
   postTimeoutMs?: number;
   /** How long a person's admin status is remembered (default 5 minutes). */
   adminCacheMs?: number;
+  /** How often open Home tabs are drawn again when what they show changed (SLACK_HOME_REFRESH_S). */
+  homeRefreshMs?: number;
   /**
    * Counts each listener's whole run, the reply to Slack included, so a graceful stop waits for it (the lifecycle's).
    */
@@ -162,7 +164,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const clients = slackClients({ ...options, installations: options.oauth?.installations });
   const admins = new SlackAdmins(clients, warn, options.adminCacheMs);
   registerForms(app, { bot: options.bot, admins, logger: log, track: options.track ?? untracked });
-  const home = options.home && new SlackHome(options.home, clients, log);
+  const home = options.home && new SlackHome(options.home, clients, log, options.homeRefreshMs);
   registerListeners(app, {
     bot: options.bot,
     admins,

@@ -82,6 +82,7 @@ export function buildPlatforms(d: PlatformDeps): Platforms {
       signingSecret: config.slack.signingSecret,
       appToken: config.slack.appToken,
       apiUrl: config.slack.apiUrl,
+      homeRefreshMs: config.slack.homeRefreshMs,
       logger,
       track: d.track,
       ...(d.routes ? { routes: d.routes } : {}),

@@ -111,6 +111,8 @@ beforeAll(async () => {
       PORT: '0',
       MANZIL_DB_PATH: join(mkdtempSync(join(tmpdir(), 'manzil-home-e2e-')), 'manzil.db'),
       LOG_LEVEL: 'warn',
+      // Open tabs drawn again every second when what they show changed in the background.
+      SLACK_HOME_REFRESH_S: '1',
     },
     host: '127.0.0.1',
     writeLog: (l) => process.env.DEBUG_E2E && console.log(l),
@@ -212,5 +214,18 @@ describe('the Home tab on Slack', () => {
       /#2 · Homes for rent in Jumeirah Lake Towers/,
     );
     expect(views(BOB)).toHaveLength(bob);
+  });
+
+  it('draws an open tab again when its alert posts in the background, with no press or command', async () => {
+    await openHome(BOB);
+    const before = views(BOB).length;
+    expect(read(last(BOB))).toMatch(/nothing posted yet/);
+    await manzil.alerts.poll(); // the first look: nothing posted
+    sandbox.advance(1_440); // a day of market
+    const report = await manzil.alerts.poll();
+    expect(report.queued).toBeGreaterThan(0);
+    await manzil.alerts.drainer.drain();
+    const view = await republished(BOB, before, (t) => /last posted/.test(t));
+    expect(read(view)).toMatch(/#1 · Homes for rent in Downtown Dubai\*\n<#C0OTHER> · instant · .*last posted/s);
   });
 });
