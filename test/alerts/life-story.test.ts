@@ -38,6 +38,26 @@ async function rigWithClock() {
 
 const postsIn = (rig: Rig, channel: string) => rig.poster.posts.filter((p) => p.channel === channel);
 
+/**
+ * An alert in `test:g` that follows gone, and a listing Y it posted: Y was off the market when the alert was saved,
+ * then listed (its new card). `before` counts the channel's posts by then.
+ */
+async function postedToGoneAlert() {
+  const { rig, poll } = await rigWithClock();
+  await rig.commands.handle(ctx('test:broad'), `add ${BROAD}`);
+  const probe = await rig.commands.handle(ctx('test:probe'), `add ${NARROW}`);
+  expect(probe.text).toContain('6 listings match');
+  const p = await rig.repo.byNumber('test:probe', 1);
+  const y = (await rig.repo.seen(p!.id))[0]!.propertyId;
+  rig.sandbox.withdraw(y);
+  await rig.commands.handle(ctx('test:g'), `add ${NARROW}, tell me when they're gone`);
+  await poll();
+  rig.sandbox.relist(y);
+  await poll(1);
+  expect(rig.poster.postedIds()).toContain(y); // the new card
+  return { rig, poll, y, before: postsIn(rig, 'test:g').length };
+}
+
 describe("a listing's life story", () => {
   it('a listing gone and relisted lower is announced once, as back on the market with its history', async () => {
     const { rig, poll } = await rigWithClock();
@@ -96,20 +116,7 @@ describe("a listing's life story", () => {
   });
 
   it('tells an alert that follows it when a listing it posted is gone, once; a cut run never counts as missing', async () => {
-    const { rig, poll } = await rigWithClock();
-    await rig.commands.handle(ctx('test:broad'), `add ${BROAD}`);
-    // Y is off the market when the alert is saved, then listed: a new card, then gone.
-    const probe = await rig.commands.handle(ctx('test:probe'), `add ${NARROW}`);
-    expect(probe.text).toContain('6 listings match');
-    const p = await rig.repo.byNumber('test:probe', 1);
-    const y = (await rig.repo.seen(p!.id))[0]!.propertyId;
-    rig.sandbox.withdraw(y);
-    await rig.commands.handle(ctx('test:g'), `add ${NARROW}, tell me when they're gone`);
-    await poll();
-    rig.sandbox.relist(y);
-    await poll(1);
-    expect(rig.poster.postedIds()).toContain(y); // the new card
-    const before = postsIn(rig, 'test:g').length;
+    const { rig, poll, y, before } = await postedToGoneAlert();
     rig.sandbox.withdraw(y);
     // A run that fails reads nothing: it is not a run without the listing.
     rig.sandbox.addFault({ status: 500 });
@@ -126,19 +133,7 @@ describe("a listing's life story", () => {
   });
 
   it('a listing missed once and listed again starts its count over: gone only after two misses in a row', async () => {
-    const { rig, poll } = await rigWithClock();
-    await rig.commands.handle(ctx('test:broad'), `add ${BROAD}`);
-    const probe = await rig.commands.handle(ctx('test:probe'), `add ${NARROW}`);
-    expect(probe.text).toContain('6 listings match');
-    const p = await rig.repo.byNumber('test:probe', 1);
-    const y = (await rig.repo.seen(p!.id))[0]!.propertyId;
-    rig.sandbox.withdraw(y);
-    await rig.commands.handle(ctx('test:g'), `add ${NARROW}, tell me when they're gone`);
-    await poll();
-    rig.sandbox.relist(y);
-    await poll(1);
-    expect(rig.poster.postedIds()).toContain(y); // the new card
-    const before = postsIn(rig, 'test:g').length;
+    const { rig, poll, y, before } = await postedToGoneAlert();
     rig.sandbox.withdraw(y);
     await poll(1); // missed once
     rig.sandbox.relist(y);
