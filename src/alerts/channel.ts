@@ -51,6 +51,10 @@ export interface StoryInput {
   complete: boolean;
 }
 
+/** What one search has seen, by listing id (read once for the batch). */
+export type OwnRows = ReadonlyMap<string, SeenRow>;
+const NONE: OwnRows = new Map();
+
 /**
  * One query's searches compared with what they have seen and with what their channels were posted (`posted`, read in
  * the run's transaction, of its listings and their locations), in order: a search's posts join its channel's memory
@@ -58,7 +62,7 @@ export interface StoryInput {
  */
 export function planGroup(
   group: readonly AlertRow[],
-  seenRows: ReadonlyMap<number, SeenRow[]>,
+  seenRows: ReadonlyMap<number, OwnRows>,
   listings: readonly Listing[],
   posted: readonly ChannelPosted[],
   options: { priceDropPct: number; cardsPerRun: number; shape?: Shape; story?: StoryInput },
@@ -77,7 +81,7 @@ export function planGroup(
   for (const search of group) {
     const isPrimed = search.primedAt !== null;
     const channel = channelOf(search.channel);
-    const own = seenRows.get(search.id) ?? [];
+    const own = seenRows.get(search.id) ?? NONE;
     const life = input ? lifeOf(search, own, listed, input) : { missed: [], gone: [], back: new Set<string>() };
     if (story) markGone(story, life.gone);
     const cmp = compare(own, keptBy(search.words), {
@@ -93,7 +97,7 @@ export function planGroup(
     });
     // Gone, for an alert that follows it: a listing its channel was posted, once per channel (its dedupe key).
     if (isPrimed && follows(search.lifecycle, 'gone'))
-      for (const row of own)
+      for (const row of own.values())
         if (row.posted && life.gone.includes(row.propertyId))
           cards.push(goneDelivery(search, row, story?.after.get(row.propertyId)));
     const shaped = options.shape?.(search, cmp, cards) ?? { deliveries: cards };
@@ -114,10 +118,8 @@ export function planGroup(
       ...refreshedOf(own, listed, life.back, cmp.seen),
     });
     // As the store records it (store/channel-posted.ts): a posted row is the channel's, at the lowest price told.
-    // Built only for a run that wrote something (a busy run's few), not for each of a run's 10,000 searches.
-    const ownById = cmp.seen.length > 0 ? new Map(own.map((r) => [r.propertyId, r])) : undefined;
     for (const u of cmp.seen) {
-      const before = ownById!.get(u.propertyId);
+      const before = own.get(u.propertyId);
       if (!(u.posted || before?.posted)) continue;
       const told =
         u.reportedPrice !== undefined ? u.reportedPrice : (before?.reportedPrice ?? before?.lastPrice ?? u.price);
@@ -146,14 +148,16 @@ export function planGroup(
  * or back on the market since the alert last saw them. The others it lists unchanged are left as they are.
  */
 function refreshedOf(
-  own: readonly SeenRow[],
+  own: OwnRows,
   listed: ReadonlySet<string>,
   back: ReadonlySet<string>,
   written: readonly SeenUpdate[],
 ): { refreshed?: string[] } {
-  const ids = own
-    .filter((r) => (r.missed > 0 || back.has(r.propertyId)) && listed.has(r.propertyId))
-    .map((r) => r.propertyId);
+  const ids: string[] = [];
+  for (const id of listed) {
+    const r = own.get(id);
+    if (r && (r.missed > 0 || back.has(id))) ids.push(id);
+  }
   if (ids.length === 0) return {};
   const rewritten = new Set(written.map((u) => u.propertyId));
   const refreshed = ids.filter((id) => !rewritten.has(id));
@@ -167,21 +171,23 @@ function refreshedOf(
  */
 function lifeOf(
   search: AlertRow,
-  own: readonly SeenRow[],
+  own: OwnRows,
   listed: ReadonlySet<string>,
   input: StoryInput,
 ): { missed: string[]; gone: string[]; back: Set<string> } {
   const missed: string[] = [];
   const gone: string[] = [];
   const back = new Set<string>();
-  const primed = search.primedAt !== null;
-  for (const row of own) {
+  for (const id of listed) {
+    const row = own.get(id);
+    const s = row && input.stories.get(id);
+    if (s && (s.goneSince !== null || (s.backAt !== null && s.backAt > row!.lastSeenAt))) back.add(id);
+  }
+  // Only a complete run of a primed alert tells what is missing: the rest need not look at what it did not list.
+  if (!input.complete || search.primedAt === null) return { missed, gone, back };
+  for (const row of own.values()) {
+    if (listed.has(row.propertyId)) continue;
     const s = input.stories.get(row.propertyId);
-    if (listed.has(row.propertyId)) {
-      if (s && (s.goneSince !== null || (s.backAt !== null && s.backAt > row.lastSeenAt))) back.add(row.propertyId);
-      continue;
-    }
-    if (!input.complete || !primed) continue;
     if (row.missed < 2) missed.push(row.propertyId);
     // The second complete run in a row without it; its previous run already missed it, and nobody saw it since.
     if (row.missed === 1 && s && (s.goneSince !== null || s.lastSeenAt < (search.lastRunAt ?? 0)))

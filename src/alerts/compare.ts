@@ -66,19 +66,21 @@ const flatOf = (s: ChannelRow): Fingerprint => ({
 const lower = (a: number | null | undefined, b: number | null): number | null =>
   a === undefined || a === null ? b : b === null || a < b ? a : b;
 
+/** `seenRows`: what the search has seen, as a list or already by listing id (a run's, read once for its batch). */
 export function compare(
-  seenRows: readonly SeenRow[],
+  seenRows: readonly SeenRow[] | ReadonlyMap<string, SeenRow>,
   listings: readonly Listing[],
   options: CompareOptions,
 ): Comparison {
-  const seen = new Map(seenRows.map((s) => [s.propertyId, s]));
+  const seen: ReadonlyMap<string, SeenRow> =
+    seenRows instanceof Map ? seenRows : new Map((seenRows as readonly SeenRow[]).map((s) => [s.propertyId, s]));
   const channel = options.channel ?? [];
   // The lowest price the channel was told of each listing its other alerts posted.
   const told = new Map<string, number | null>();
   for (const c of channel) told.set(c.propertyId, lower(told.get(c.propertyId), c.reportedPrice ?? c.lastPrice));
   // Only a run that finds a new listing needs them (most runs of most searches find none).
   let postedFlats: Fingerprint[] | undefined;
-  const flats = () => (postedFlats ??= [...seenRows.filter((s) => s.posted), ...channel].map(flatOf));
+  const flats = () => (postedFlats ??= [...[...seen.values()].filter((s) => s.posted), ...channel].map(flatOf));
   const out: Comparison = { seen: [], fresh: [], drops: [], back: [] };
   const done = new Set<string>();
   for (const listing of listings) {

@@ -87,8 +87,21 @@ function frequencyOf(said: string): { ok: true; frequency: Frequency } | { ok: f
   return { ok: true, frequency: made.schedule as Frequency };
 }
 
+/** The few distinct schedules a run meets, read once each (a run reads 10,000 alerts' schedules in its commits). */
+const readSchedules = new Map<string, Frequency>();
+
 /** An alert's schedule as stored (standing_order.schedule), read back; instant when unreadable. */
 export function frequencyFrom(json: string): Frequency {
+  let read = readSchedules.get(json);
+  if (read === undefined) {
+    read = storedFrequency(json);
+    if (readSchedules.size >= 1_000) readSchedules.clear();
+    readSchedules.set(json, read);
+  }
+  return read;
+}
+
+function storedFrequency(json: string): Frequency {
   try {
     const s = JSON.parse(json) as Schedule;
     if (s.every === 'day' && typeof s.time === 'string') return { every: 'day', time: s.time };

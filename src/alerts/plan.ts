@@ -31,6 +31,10 @@ export interface CardStory {
 
 const NO_STORY: CardStory = { line: () => undefined, story: () => undefined };
 
+/** The drops this process planned as replies in their cards' threads, as planned (a copy, held or queued, is not). */
+const inThreads = new WeakSet<NewDelivery>();
+export const plannedInThread = (d: NewDelivery): boolean => inThreads.has(d);
+
 /** A drop's thread in its payload: under its listing's first card, when the channel knows where that landed. */
 const threadOf = (stories: CardStory, id: string) => {
   const thread = stories.thread?.(id);
@@ -93,23 +97,28 @@ export function deliveriesFor(
         }),
       };
     }),
-    ...cmp.drops.map((d) => ({
-      searchId: search.id,
-      channel: search.channel,
-      kind: 'price_drop',
-      propertyId: d.listing.property_id,
-      dedupeKey: `${search.id}:drop:${d.listing.property_id}:${d.to}`,
-      payload: encodePayload({
-        v: 1,
+    ...cmp.drops.map((d) => {
+      const thread = threadOf(stories, d.listing.property_id);
+      const drop: NewDelivery = {
+        searchId: search.id,
+        channel: search.channel,
         kind: 'price_drop',
-        search: ref(search),
-        listing: d.listing,
-        from: d.from,
-        to: d.to,
-        ...lineOf(stories, d.listing.property_id),
-        ...threadOf(stories, d.listing.property_id),
-      }),
-    })),
+        propertyId: d.listing.property_id,
+        dedupeKey: `${search.id}:drop:${d.listing.property_id}:${d.to}`,
+        payload: encodePayload({
+          v: 1,
+          kind: 'price_drop',
+          search: ref(search),
+          listing: d.listing,
+          from: d.from,
+          to: d.to,
+          ...lineOf(stories, d.listing.property_id),
+          ...thread,
+        }),
+      };
+      if ('thread' in thread) inThreads.add(drop);
+      return drop;
+    }),
   ];
   if (all.length <= cards) return all;
   const more = all.length - cards;

@@ -21,7 +21,7 @@ import {
 } from '../standing-orders/run.js';
 import { EVERY_RUN, slotOf } from '../standing-orders/schedule.js';
 import type { AlertsRepo, LeaseRepo, AlertRow, RunPlan, SeenRow } from '../store/index.js';
-import { planGroup, postedQueryOf, type Shape } from './channel.js';
+import { planGroup, postedQueryOf, type OwnRows, type Shape } from './channel.js';
 import { frequencyFrom, isSummary, quietUntil } from './frequency.js';
 import { HELD_KINDS, periodSummary } from './summary.js';
 import type { Listing } from './compare.js';
@@ -270,8 +270,9 @@ async function runQuery(
   const { operation, params } = fromParamsKey(group[0]!.paramsKey);
   const result: QueryResult = { ran: true, calls: 0, failed: false };
   // Read once for the batch; this query's searches' rows only are kept past it.
-  const seenRows = new Map(group.map((s) => [s.id, batchSeen.get(s.id) ?? []]));
-  const seenBy = new Map(group.map((s) => [s.id, new Set(seenRows.get(s.id)!.map((r) => r.propertyId))]));
+  const seenRows = new Map<number, OwnRows>(
+    group.map((s) => [s.id, new Map((batchSeen.get(s.id) ?? []).map((r) => [r.propertyId, r]))]),
+  );
   const primed = group.filter((s) => s.primedAt !== null);
   let listings: Listing[];
   let atLeast = false;
@@ -279,7 +280,7 @@ async function runQuery(
   try {
     // Another page only while every listing on it is new to some primed search (or none is primed yet).
     const allNew = (records: Listing[]) =>
-      primed.length === 0 || primed.some((s) => records.every((r) => !seenBy.get(s.id)!.has(r.property_id)));
+      primed.length === 0 || primed.some((s) => records.every((r) => !seenRows.get(s.id)!.has(r.property_id)));
     const fetched = await fetchListings(
       deps.api,
       operation,
@@ -399,7 +400,7 @@ async function shapeOf(deps: AlertKindDeps, group: AlertRow[], atLeast: boolean,
 
 /** The listings a complete run may find gone: seen by one of its alerts, missed by that alert's previous run, not listed now. */
 function goneCandidates(
-  seenRows: ReadonlyMap<number, SeenRow[]>,
+  seenRows: ReadonlyMap<number, OwnRows>,
   listed: readonly string[],
   complete: boolean,
 ): string[] {
@@ -407,7 +408,7 @@ function goneCandidates(
   const here = new Set(listed);
   const ids = new Set<string>();
   for (const rows of seenRows.values())
-    for (const r of rows) if (r.missed === 1 && !here.has(r.propertyId)) ids.add(r.propertyId);
+    for (const r of rows.values()) if (r.missed === 1 && !here.has(r.propertyId)) ids.add(r.propertyId);
   return [...ids];
 }
 

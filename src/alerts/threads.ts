@@ -2,18 +2,17 @@
 // channel itself is told once per run, in one short line, rather than once per drop.
 import type { NewDelivery, RunOutcome } from '../store/index.js';
 import { encodePayload } from './messages.js';
+import { plannedInThread } from './plan.js';
 
 /** Threaded drops in one channel from which the channel gets its one line; a drop alone is its reply only. */
 export const DROPS_LINE_FROM = 2;
 
 /**
- * Whether a delivery is a price drop posted now in its card's thread (one held for quiet hours is folded instead).
- * Its payload was encoded by this run a moment ago (./plan.ts): read as JSON, not validated again, inside the commit.
+ * Whether a delivery is a price drop posted now in its card's thread (one held for quiet hours is folded instead):
+ * as this run planned it (./plan.ts), without reading its payload again inside the commit.
  */
-function threaded(d: NewDelivery): boolean {
-  if (d.kind !== 'price_drop' || d.holdUntil !== undefined) return false;
-  return (JSON.parse(d.payload) as { thread?: unknown }).thread !== undefined;
-}
+const threaded = (d: NewDelivery): boolean =>
+  d.kind === 'price_drop' && d.holdUntil === undefined && plannedInThread(d);
 
 /**
  * A batch's one line per channel with two or more threaded drops, from what its items decided, queued after them (so
