@@ -5,7 +5,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Fence } from '../contracts/leases.js';
 import type { NewDelivery } from '../contracts/outbox.js';
-import { runDone, seenWrites, uncertainAfterRestore, type SeenWrite } from '../alert-digest-writes.js';
+import { onlyTimes, runDone, seenWrites, uncertainAfterRestore, type SeenWrite } from '../alert-digest-writes.js';
 import type { CommitOptions, PostedQuery, RunOutcome, RunPlan, SeenRepo, SeenRow } from '../contracts/seen.js';
 import { postedAlerts, postedIn, recordPosted } from './channel-posted.js';
 import { historyIn, pruneHistory, writeHistory } from './listing-history.js';
@@ -120,7 +120,7 @@ async function recordRuns(tx: PgTx, done: ReadonlyMap<number, ReturnType<typeof 
     await tx
       .update(standingOrder)
       .set(set.order)
-      .where(sql`${standingOrder.id} = ANY(${sql.param(ids)}::int[])`);
+      .where(sql`${standingOrder.id} = ANY(${sql.param(ids)}::int[]) and ${standingOrder.kind} = 'alert'`);
     if (Object.keys(set.alert).length > 0)
       await tx
         .update(alertFields)
@@ -199,11 +199,12 @@ export function createPgSeenRepo(store: PgStore, now: () => number = Date.now): 
 
   /** The runs of searches still there: seen rows, deliveries and each search's record. Returns how many were queued. */
   async function commit(tx: PgTx, outcomes: readonly RunOutcome[]): Promise<number> {
-    const lastRun = await lockSearches(
-      tx,
-      outcomes.map((o) => o.searchId),
-    );
-    const live = outcomes.filter((o) => lastRun.has(o.searchId)); // the others were removed meanwhile
+    // Only the searches whose run writes more than its times are locked and read (most of a quiet run's write only
+    // them: an UPDATE, a no-op for a search removed meanwhile, needs no lock before it).
+    const writing = outcomes.filter((o) => !onlyTimes(o)).map((o) => o.searchId);
+    const lastRun = writing.length > 0 ? await lockSearches(tx, writing) : new Map<number, number | null>();
+    // The others were removed meanwhile.
+    const live = outcomes.filter((o) => onlyTimes(o) || lastRun.has(o.searchId));
     const writes = live.flatMap(seenWrites);
     await upsertSeen(tx, writes);
     await recordPosted(tx, writes);
