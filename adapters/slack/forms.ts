@@ -38,6 +38,7 @@ import {
 } from './form-views.js';
 import { SLACK_SURFACE } from './limits.js';
 import { renderSlack } from './render.js';
+import { actionChannel, refuse, warnOf } from './listeners/deps.js';
 import { sendReply } from './respond.js';
 
 export interface FormDeps {
@@ -190,26 +191,10 @@ export function registerForms(app: App, deps: FormDeps): void {
       await ack();
       const b = body as BlockAction<ButtonAction>;
       const team = b.team?.id ?? b.user.team_id ?? '';
-      const channel = slackChannel({ teamId: team, channelId: b.channel?.id ?? b.container?.channel_id });
+      const channel = actionChannel(b);
       const token = (action as ButtonAction).value ?? '';
-      if (!channel) {
-        await respond({
-          response_type: 'ephemeral',
-          text: 'I could not tell which conversation this is: run the search again.',
-        });
-        return;
-      }
-      const saveAtOnce = async () => {
-        const reply = await bot.handleAction({
-          user: b.user.id,
-          channel,
-          surface: SLACK_SURFACE,
-          isAdmin: deps.admins.forUser(team, b.user.id),
-          action: 'save',
-          token,
-        });
-        await sendReply(respond, reply, { log: (m, f) => logger.warn(m, f) });
-      };
+      if (!channel) return refuse(respond, logger, action.action_id);
+      const tell = (reply: Reply) => sendReply(respond, reply, { log: warnOf(logger) });
       await track(async () => {
         try {
           await openForm(
@@ -218,11 +203,21 @@ export function registerForms(app: App, deps: FormDeps): void {
             { user: b.user.id, channel, team },
             'alert',
             { button: token },
-            (reply) => sendReply(respond, reply, { log: (m, f) => logger.warn(m, f) }),
+            tell,
           );
         } catch (error) {
           logger.warn('slack: the save form could not be opened; saving the search as it is', { error });
-          await saveAtOnce();
+          const isAdmin = deps.admins.forUser(team, b.user.id);
+          await tell(
+            await bot.handleAction({
+              user: b.user.id,
+              channel,
+              surface: SLACK_SURFACE,
+              isAdmin,
+              action: 'save',
+              token,
+            }),
+          );
         }
       }).catch((error: unknown) => logger.warn('slack: a result could not be saved', { error }));
     },

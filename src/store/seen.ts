@@ -57,7 +57,8 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
   );
   // The times of a query's runs (runDone: last run, next run), the same for most of its searches: one statement each.
   const recordTimes = sqlite.prepare(
-    `UPDATE standing_order SET last_run_at = @at, next_run_at = @next WHERE id IN (SELECT value FROM json_each(@ids))`,
+    `UPDATE standing_order SET last_run_at = @at, next_run_at = @next
+     WHERE id IN (SELECT value FROM json_each(@ids)) AND kind = 'alert'`,
   );
   const restore = readRestore(sqlite);
   const holds = fenceCheck(store);
