@@ -56,9 +56,10 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
      WHERE id = @id`,
   );
   // The times of a query's runs (runDone: last run, next run), the same for most of its searches: one statement each.
+  // `+kind`: by the ids' primary key, never by the kind's index (which would read every alert each time).
   const recordTimes = sqlite.prepare(
     `UPDATE standing_order SET last_run_at = @at, next_run_at = @next
-     WHERE id IN (SELECT value FROM json_each(@ids)) AND kind = 'alert'`,
+     WHERE id IN (SELECT value FROM json_each(@ids)) AND +kind = 'alert'`,
   );
   const restore = readRestore(sqlite);
   const holds = fenceCheck(store);
