@@ -5,7 +5,6 @@
 // command that saves the same. A wrong field is answered in an ephemeral reply that names it and quotes back all that
 // was typed, nothing saved, with a Try again button that opens the form again as it was (Discord cannot keep a modal
 // open, nor answer a modal with one).
-import { randomBytes } from 'node:crypto';
 import {
   ButtonStyle,
   ComponentType,
@@ -19,6 +18,7 @@ import {
   commandText,
   formConfirmation,
   fromOrder,
+  KeptForms,
   toAlertOrder,
   toDigestOrder,
   type AlertFormValues,
@@ -61,28 +61,6 @@ export function formOf(i: ChatInputCommandInteraction): { kind: FormKind; number
   const number = i.options.getInteger('number');
   if (sub !== 'edit' || number === null || i.options.getString('every') !== null) return undefined;
   return { kind, number, mine: i.options.getBoolean('mine') === true };
-}
-
-/** Refused forms kept a while, by the id their Try again button carries: what was typed is never lost. */
-class RefusedForms {
-  private readonly kept = new Map<string, { user: string; target: FormTarget; typed: Typed; at: number }>();
-  private static readonly TTL_MS = 30 * 60_000;
-  private static readonly MAX = 1_000;
-
-  put(user: string, target: FormTarget, typed: Typed): string {
-    const now = Date.now();
-    for (const [id, f] of this.kept)
-      if (now - f.at > RefusedForms.TTL_MS || this.kept.size >= RefusedForms.MAX) this.kept.delete(id);
-    const id = randomBytes(9).toString('base64url');
-    this.kept.set(id, { user, target, typed, at: now });
-    return id;
-  }
-
-  /** The form `user` typed: another person's, or one kept too long, is none. */
-  get(id: string, user: string): { target: FormTarget; typed: Typed } | undefined {
-    const f = this.kept.get(id);
-    return f && f.user === user && Date.now() - f.at <= RefusedForms.TTL_MS ? f : undefined;
-  }
 }
 
 const RETRY = `${FORM_PREFIX}retry:`;
@@ -134,7 +112,8 @@ const fieldReasons = (errors: Record<string, string | undefined>): Reason[] =>
     .map(([field, why]) => ({ field: fieldOf(field as never), why }));
 
 export function formListeners(deps: FormDeps) {
-  const refused = new RefusedForms();
+  // Refused forms kept a while, by the id their Try again button carries: what was typed is never lost.
+  const refused = new KeptForms<{ target: FormTarget; typed: Typed }>();
 
   /** Opens the form: empty, or filled from the order it edits; a refusal (no such order, not yours) is said. */
   async function open(i: ChatInputCommandInteraction, channel: string, form: NonNullable<ReturnType<typeof formOf>>) {
@@ -233,10 +212,10 @@ export function formListeners(deps: FormDeps) {
       text: commandText(order),
       order,
     });
-    // The core refused what the form could not know (an area it cannot find, several it could mean, a duplicate):
-    // said as the form's own refusals are, with what was typed. (A personal order's confirmation is private too, so
-    // only a channel's reply tells a refusal by being private.)
-    if (reply.ephemeral && !deferredPrivate) {
+    // The core refused what the form could not know (an area it cannot find, several it could mean, a duplicate, a
+    // limit): said as the form's own refusals are, with what was typed. (A personal order's confirmation is private
+    // too: the reply says it refused; a channel's says so by being private.)
+    if (reply.refused || (reply.ephemeral && !deferredPrivate)) {
       await i
         .deleteReply()
         .catch((e: unknown) => deps.warn('discord: could not delete the deferred reply', { error: describeError(e) }));
@@ -249,7 +228,7 @@ export function formListeners(deps: FormDeps) {
 
   /** Answers a refused form (at once, or after a deferral as a follow-up), with Try again to reopen it as typed. */
   async function refuse(i: ModalSubmitInteraction, target: FormTarget, typed: Typed, reasons: Reason[]) {
-    const id = refused.put(i.user.id, target, typed);
+    const id = refused.put(i.user.id, { target, typed });
     const message = {
       content: refusalText(target.kind, reasons, typed),
       components: [

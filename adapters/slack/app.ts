@@ -11,7 +11,7 @@ import { SlackAdmins } from './admins.js';
 import { SlackHome } from './home.js';
 import { installationStore, installedClients } from './installations.js';
 import { registerListeners, untracked } from './listeners/index.js';
-import { registerForms } from './forms.js';
+import { slackForms } from './forms.js';
 import { refuseOrgWideInstall } from './org-install.js';
 import { SlackPoster, postingClient, singleClient, type SlackClients } from './poster.js';
 import { SLACK_SCOPES } from './scopes.js';
@@ -163,9 +163,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   });
   const clients = slackClients({ ...options, installations: options.oauth?.installations });
   const admins = new SlackAdmins(clients, warn, options.adminCacheMs);
-  registerForms(app, { bot: options.bot, admins, logger: log, track: options.track ?? untracked });
   const home = options.home && new SlackHome(options.home, clients, log, options.homeRefreshMs);
   registerListeners(app, {
+    forms: slackForms({ bot: options.bot, admins, logger: log, track: options.track ?? untracked }),
     bot: options.bot,
     admins,
     clients,

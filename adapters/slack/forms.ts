@@ -1,15 +1,18 @@
 // The alert and digest forms on Slack: `/alerts new`, `/digest new` and `/alerts edit 3` (nothing after the number)
 // open a modal with `views.open` while the command's trigger is fresh (3 s), as do the Home tab's buttons; a submission
 // is read by the core's forms (src/forms) into an OrderCommand, refused on the wrong field (`response_action: errors`,
-// nothing saved) or run through the same `run` as a typed command, its confirmation posted where the order posts.
+// nothing saved) or run through the same `run` as a typed command, its confirmation posted where the order posts (a
+// refusal by the core with Try again, the form as typed). Its listeners are registered by kind in ./listeners.
 import type {
   AllMiddlewareArgs,
-  App,
+  AnyMiddlewareArgs,
   BlockAction,
   ButtonAction,
   SlackActionMiddlewareArgs as ActionArgs,
+  SlackOptionsMiddlewareArgs,
   SlackViewMiddlewareArgs,
 } from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
 
 type SlackActionMiddlewareArgs = ActionArgs<BlockAction>;
 import type { WebClient } from '@slack/web-api';
@@ -17,6 +20,7 @@ import {
   commandText,
   formConfirmation,
   fromOrder,
+  KeptForms,
   toAlertOrder,
   toDigestOrder,
   type AlertFormValues,
@@ -28,11 +32,8 @@ import { personIn, type ChatCore, type TrackRequest } from '../../src/ports/inde
 import type { SlackAdmins } from './admins.js';
 import { parseSlackChannel, slackChannel } from './channel.js';
 import {
-  ALERT_CALLBACK,
   alertView,
-  DIGEST_CALLBACK,
   digestView,
-  FORM_AREA_ACTION,
   readState,
   type FormMetadata,
 } from './form-views.js';
@@ -106,21 +107,61 @@ async function openForm(
   );
 }
 
+const FORM_EXPIRED = 'That form has expired: open it again with `/alerts new` or `/digest new`.';
+
+/** The Try again button under a refused form's answer. */
+const tryAgain = (id: string): KnownBlock[] => [
+  {
+    type: 'actions',
+    elements: [
+      {
+        type: 'button',
+        action_id: FORM_RETRY_ACTION,
+        style: 'primary',
+        text: { type: 'plain_text', text: 'Try again' },
+        value: id,
+      },
+    ],
+  },
+];
+
 /** Where a confirmation goes: the order's channel, or the person's DMs for "to me" (a refusal only to the person). */
-async function confirm(client: WebClient, channel: string, user: string, reply: Reply, mine: boolean): Promise<void> {
+async function confirm(
+  client: WebClient,
+  channel: string,
+  user: string,
+  reply: Reply,
+  mine: boolean,
+  extra: KnownBlock[] = [],
+): Promise<void> {
   const at = parseSlackChannel(channel);
-  const message = renderSlack(reply);
+  const rendered = renderSlack(reply);
+  const message = { ...rendered, blocks: [...rendered.blocks, ...extra] };
   const personal = mine || personIn(channel) !== undefined;
   if (personal || !at) await client.chat.postMessage({ channel: user, ...message });
   else if (reply.ephemeral) await client.chat.postEphemeral({ channel: at.channelId, user, ...message });
   else await client.chat.postMessage({ channel: at.channelId, ...message });
 }
 
-export function registerForms(app: App, deps: FormDeps): void {
-  const { bot, logger, track } = deps;
+/** A result's Save button (its form), a Home tab's New or Edit, a refused form's Try again. */
+export const SAVE_ACTION = /^manzil:save:/;
+export const FORM_OPEN_ACTION = /^manzil:form:(new|edit):(alert|digest)$/;
+export const FORM_RETRY_ACTION = 'manzil:form:retry';
 
-  // Before the command listeners: a command that opens a form is answered here and goes no further.
-  app.use(async (args) => {
+/** A form refused by the core, kept for its Try again: which form, what was typed, where it saves. */
+interface Refused {
+  kind: 'alert' | 'digest';
+  values: AlertFormValues | DigestFormValues;
+  meta: FormMetadata;
+}
+
+/** The forms' listeners, registered by kind (./listeners): each is the body of one Bolt listener. */
+export function slackForms(deps: FormDeps) {
+  const { bot, logger, track } = deps;
+  const refused = new KeptForms<Refused>();
+
+  // Global middleware, so before the command listeners: a command that opens a form is answered here, no further.
+  const command = async (args: AnyMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
     const body = args.body as {
       command?: string;
       text?: string;
@@ -150,12 +191,10 @@ export function registerForms(app: App, deps: FormDeps): void {
         (reply) => client.chat.postEphemeral({ channel: body.channel_id!, user: body.user_id!, ...renderSlack(reply) }),
       ),
     ).catch((error: unknown) => logger.warn('slack: a form could not be opened', { error, command: body.command }));
-  });
+  };
 
   // The Home tab's buttons (and any message's): a new form, or an edit form by the order's id.
-  app.action(
-    /^manzil:form:(new|edit):(alert|digest)$/,
-    async ({ ack, body, action, client }: SlackActionMiddlewareArgs & AllMiddlewareArgs) => {
+  const open = async ({ ack, body, action, client }: SlackActionMiddlewareArgs & AllMiddlewareArgs) => {
       await ack();
       const b = body as BlockAction<ButtonAction>;
       const [, , mode, kind] = (action as ButtonAction).action_id.split(':') as [
@@ -180,14 +219,11 @@ export function registerForms(app: App, deps: FormDeps): void {
           (reply) => client.chat.postMessage({ channel: b.user.id, ...renderSlack(reply) }),
         ),
       ).catch((error: unknown) => logger.warn('slack: a form could not be opened', { error, action: action.type }));
-    },
-  );
+    };
 
   // A result's Save button: the new alert's form, filled from the search, opened within the click's trigger (3 s).
   // Should the form not open (the trigger gone stale), the search is saved as the button always did.
-  app.action(
-    /^manzil:save:/,
-    async ({ ack, body, action, client, respond }: SlackActionMiddlewareArgs & AllMiddlewareArgs) => {
+  const save = async ({ ack, body, action, client, respond }: SlackActionMiddlewareArgs & AllMiddlewareArgs) => {
       await ack();
       const b = body as BlockAction<ButtonAction>;
       const team = b.team?.id ?? b.user.team_id ?? '';
@@ -220,11 +256,10 @@ export function registerForms(app: App, deps: FormDeps): void {
           );
         }
       }).catch((error: unknown) => logger.warn('slack: a result could not be saved', { error }));
-    },
-  );
+    };
 
   // The area field's typing: answered as the message pickers' are, from the channel the form was opened in.
-  app.options(FORM_AREA_ACTION, async ({ ack, body, options }) => {
+  const area = async ({ ack, body, options }: SlackOptionsMiddlewareArgs<'block_suggestion'>) => {
     const view = (body as { view?: { private_metadata?: string } }).view;
     const meta = parseMeta(view?.private_metadata);
     const found = meta
@@ -233,7 +268,7 @@ export function registerForms(app: App, deps: FormDeps): void {
     await ack({
       options: found.map((o) => ({ text: { type: 'plain_text' as const, text: o.label }, value: o.value })),
     });
-  });
+  };
 
   const submit =
     (kind: 'alert' | 'digest') =>
@@ -269,12 +304,35 @@ export function registerForms(app: App, deps: FormDeps): void {
           order: read.order,
         });
         const mine = 'to' in read.order && read.order.to === 'me';
-        await confirm(client, meta.channel, user, formConfirmation(reply, read.order), mine);
+        // A refusal by the core (a duplicate, a limit, a place it cannot find) comes after the form closed: Try again
+        // opens it once more as it was typed.
+        const again = reply.refused ? tryAgain(refused.put(user, { kind, values, meta })) : [];
+        await confirm(client, meta.channel, user, formConfirmation(reply, read.order), mine, again);
       }).catch((error: unknown) => logger.warn('slack: a form was saved but its confirmation failed', { error, kind }));
     };
-  app.view(ALERT_CALLBACK, submit('alert'));
-  app.view(DIGEST_CALLBACK, submit('digest'));
+
+  // A refused form's Try again: the form as it was typed, opened within the click's trigger.
+  const retry = async ({ ack, body, action, client, respond }: SlackActionMiddlewareArgs & AllMiddlewareArgs) => {
+    await ack();
+    const b = body as BlockAction<ButtonAction>;
+    const kept = refused.get((action as ButtonAction).value ?? '', b.user.id);
+    if (!kept) {
+      await respond({ response_type: 'ephemeral', replace_original: false, text: FORM_EXPIRED });
+      return;
+    }
+    const view =
+      kept.kind === 'alert'
+        ? alertView(kept.values as AlertFormValues, kept.meta)
+        : digestView(kept.values as DigestFormValues, kept.meta);
+    await track(() => client.views.open({ trigger_id: b.trigger_id, view })).catch((error: unknown) =>
+      logger.warn('slack: a refused form could not be opened again', { error }),
+    );
+  };
+
+  return { command, open, save, retry, area, submit };
 }
+
+export type SlackForms = ReturnType<typeof slackForms>;
 
 function parseMeta(json: string | undefined): FormMetadata | undefined {
   try {

@@ -15,7 +15,7 @@ import {
 import { runLeased } from '../jobs/index.js';
 import type { AlertsRepo, LeaseRepo, OutboxRepo, AlertRow } from '../store/index.js';
 import type { Reply } from '../views/model.js';
-import { ephemeral, limitReached, StandingOrderCommands, type OrderContext } from '../standing-orders/commands.js';
+import { ephemeral, limitReached, refusal, StandingOrderCommands, type OrderContext } from '../standing-orders/commands.js';
 import { foldSameFlats } from '../views/same-flat.js';
 import type { AlertCommand, AlertSpec } from '../ports/order-command.js';
 import { personalTarget, personIn } from '../ports/channel.js';
@@ -159,32 +159,32 @@ export class AlertCommands {
   /** `/alerts add <search>`: the same language as the search commands. */
   private async add(ctx: AlertContext, typed: string, to?: 'me'): Promise<Reply> {
     if (typed.trim() === '')
-      return ephemeral('What should I watch? For example `/alerts add rent marina 2br under 120k`.');
+      return refusal('What should I watch? For example `/alerts add rent marina 2br under 120k`.');
     // "with back on market", "tell me when they're gone": lifecycle events, said anywhere after the search.
     const { events, rest: text } = readLifecycle(typed);
     const lifecycle = lifecycleKey(events);
     // "daily at 9:00", "send me a weekly summary on sunday at 8": how often it posts, said at the end.
     const said = readFrequency(text);
-    if (!said.ok) return ephemeral(said.error);
+    if (!said.ok) return refusal(said.error);
     if (said.frequency) {
       const frequency = said.frequency;
       const rest = said.rest;
       if (rest === '')
-        return ephemeral('What should I watch? For example `/alerts add rent marina 2br daily at 9:00`.');
+        return refusal('What should I watch? For example `/alerts add rent marina 2br daily at 9:00`.');
       const parsedRest = parseCommand(rest);
-      if (!parsedRest.ok) return ephemeral(alertRefusal(rest) ?? parsedRest.error);
+      if (!parsedRest.ok) return refusal(alertRefusal(rest) ?? parsedRest.error);
       return this.save(ctx, parsedRest.query, undefined, typed, to, frequency, lifecycle);
     }
     // "daily", "every morning": how often, not a rent period. Taken out before the search is read, and said so.
     const delivery = takeDeliveryWords(text);
     const note = delivery.words.length > 0 ? deliveryNote(delivery.words, this.o.schedule) : undefined;
     if (delivery.text.trim() === '')
-      return ephemeral(`${note} What should I watch? For example \`/alerts add rent marina 2br under 120k\`.`);
+      return refusal(`${note} What should I watch? For example \`/alerts add rent marina 2br under 120k\`.`);
     const parsed = parseCommand(delivery.text);
     if (!parsed.ok) {
       // Without a listing verb the parser's reason would offer every verb; an alert can be only some of them.
       const error = alertRefusal(delivery.text) ?? parsed.error;
-      return ephemeral(note ? `${note}\n${error}` : error);
+      return refusal(note ? `${note}\n${error}` : error);
     }
     const reply = await this.save(ctx, parsed.query, undefined, typed, to, INSTANT, lifecycle);
     if (!note) return reply;
@@ -208,12 +208,12 @@ export class AlertCommands {
     const target = to === 'me' ? personalTarget(ctx.channel, ctx.user) : ctx.channel;
     const where = to === 'me' ? 'of yours' : 'in this channel';
     const why = notAlertable(query, location);
-    if (why) return ephemeral(`I can't save that as an alert. ${why}`);
+    if (why) return refusal(`I can't save that as an alert. ${why}`);
     let area = location;
     if (!area) {
       const r = await this.o.locations.resolve(query.location!);
       if (r.kind === 'ambiguous') {
-        return ephemeral(
+        return refusal(
           `"${query.location}" matches several places: ${r.choices
             .slice(0, 5)
             .map((c) => c.name)
@@ -227,7 +227,7 @@ export class AlertCommands {
           .slice(0, 3)
           .map((c) => c.name)
           .join(', ');
-        return ephemeral(
+        return refusal(
           `I couldn't find a place called "${query.location}".${close ? ` Did you mean ${close}?` : ''}`,
         );
       }
@@ -257,7 +257,7 @@ export class AlertCommands {
       return this.settings.edit(ctx, replacing.number, frequencyText(frequency), to === 'me');
     if (!created.ok && created.reason === 'duplicate') {
       const n = created.existing.number;
-      return ephemeral(
+      return refusal(
         created.existing.paused
           ? `That search is already alert #${n} ${where}, paused. \`/alerts resume ${ref(created.existing)}\` starts it again.`
           : `That search is already alert #${n} ${where}: nothing new was saved. See \`/alerts list\`.`,
@@ -403,7 +403,7 @@ export class AlertCommands {
     replacing?: AlertRow,
   ): Promise<Reply> {
     const every = spec.every === undefined ? undefined : parseFrequency(spec.every);
-    if (every && !every.ok) return Promise.resolve(ephemeral(every.error));
+    if (every && !every.ok) return Promise.resolve(refusal(every.error));
     const current = replacing ? frequencyFrom(replacing.schedule) : INSTANT;
     return this.save(
       ctx,
@@ -423,12 +423,12 @@ export class AlertCommands {
     if (!('id' in row)) return row;
     if (!('search' in spec)) return this.saveSpec(ctx, spec, to, row);
     const said = readFrequency(spec.search);
-    if (!said.ok) return ephemeral(said.error);
+    if (!said.ok) return refusal(said.error);
     const parsed = parseCommand(said.rest);
     if (!parsed.ok) {
       // Neither how often nor a search: both are what an edit takes.
       const often = parseFrequency(spec.search);
-      return ephemeral(
+      return refusal(
         often.ok
           ? parsed.error
           : `${often.error} Or give its whole search: \`/alerts edit ${number} rent marina 2br under 150k\`.`,

@@ -5,7 +5,7 @@ import type { Logger } from '../log.js';
 import { personalTarget, personIn, teamOf } from '../ports/channel.js';
 import type { ExistingAlert } from '../ports/order-command.js';
 import { decodeSavedQuery } from './saved-query.js';
-import { ephemeral, type OrderContext } from '../standing-orders/commands.js';
+import { ephemeral, refusal, type OrderContext } from '../standing-orders/commands.js';
 import { DAYS, shortDate } from '../standing-orders/schedule.js';
 import type { AlertRow, AlertsRepo, OutboxRepo } from '../store/index.js';
 import type { Reply } from '../views/model.js';
@@ -100,13 +100,13 @@ export class AlertSettings {
     const mine = to === 'me';
     const row = await this.o.repo.byNumber(mine ? personalTarget(ctx.channel, ctx.user) : ctx.channel, number);
     if (!row)
-      return ephemeral(
+      return refusal(
         mine
           ? `You have no alert #${number} of your own. See \`/alerts list\`.`
           : `There is no alert #${number} in this channel. See \`/alerts list\`.`,
       );
     if (!mine && !(await this.mayChange(ctx, row)))
-      return ephemeral(`Only the person who saved alert #${number}, or a workspace or server admin, can edit it.`);
+      return refusal(`Only the person who saved alert #${number}, or a workspace or server admin, can edit it.`);
     return row;
   }
 
@@ -115,7 +115,7 @@ export class AlertSettings {
     const row = await this.changeable(ctx, number, mine ? 'me' : undefined);
     if (!('id' in row)) return row;
     const parsed = parseFrequency(words);
-    if (!parsed.ok) return ephemeral(parsed.error);
+    if (!parsed.ok) return refusal(parsed.error);
     const f = parsed.frequency;
     // Its summaries are due at its target's local time (a DM target's is MANZIL_TIMEZONE's).
     const zone = await this.zoneOf(row.channel);

@@ -23,6 +23,7 @@ export {
   commandText,
   formConfirmation,
   fromOrder,
+  KeptForms,
   priceRangeText,
   readPriceRange,
   toAlertOrder,

@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import type { DigestRepo, DigestRow } from '../store/index.js';
 import { teamOf } from '../ports/channel.js';
 import type { Reply } from '../views/model.js';
-import { ephemeral, limitReached, StandingOrderCommands, type OrderContext } from '../standing-orders/commands.js';
+import { ephemeral, limitReached, refusal, StandingOrderCommands, type OrderContext } from '../standing-orders/commands.js';
 import { decodeAreas, decodeSchedule, type FollowedArea } from './codec.js';
 import type { DigestCommand, DigestWhen, ExistingDigest } from '../ports/order-command.js';
 import { DIGEST_HELP, DIGEST_LANGUAGE } from './language.js';
@@ -136,13 +136,13 @@ export class DigestCommands {
   ): Promise<{ order: ExistingDigest; channel: string } | Reply> {
     const byId = 'id' in ref ? await this.o.repo.byId(ref.id) : undefined;
     if ('id' in ref && (!byId || teamOf(byId.channel) !== teamOf(ctx.channel)))
-      return ephemeral('That digest is gone. See `/digest list`.');
+      return refusal('That digest is gone. See `/digest list`.');
     const channel = byId?.channel ?? ctx.channel;
     const number = byId?.number ?? ('number' in ref ? ref.number : 0);
     const row = byId ?? (await this.o.repo.byNumber(channel, number));
-    if (!row) return ephemeral(`There is no digest #${number} in this channel. See \`/digest list\`.`);
+    if (!row) return refusal(`There is no digest #${number} in this channel. See \`/digest list\`.`);
     if (row.owner !== ctx.user && (await ctx.isAdmin?.().catch(() => false)) !== true)
-      return ephemeral(`Only the person who added digest #${number}, or a workspace or server admin, can edit it.`);
+      return refusal(`Only the person who added digest #${number}, or a workspace or server admin, can edit it.`);
     const s = decodeSchedule(row.schedule);
     const time = s ? { time: s.time } : {};
     const day = s?.every === 'week' ? { day: DAYS[s.day]! } : {};
@@ -168,9 +168,9 @@ export class DigestCommands {
     replacing?: { id: number; number: number },
   ): Promise<Reply> {
     const parsed = scheduleOf(when);
-    if (!parsed.ok) return ephemeral(`${parsed.error} Nothing was saved.`);
+    if (!parsed.ok) return refusal(`${parsed.error} Nothing was saved.`);
     const resolved = await this.resolveAreas(names);
-    if ('error' in resolved) return ephemeral(resolved.error);
+    if ('error' in resolved) return refusal(resolved.error);
     const { timezone } = this.o;
     const nextRunAt = nextSlot(parsed.schedule, timezone, this.now);
     const created = await this.o.repo.create(

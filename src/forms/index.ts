@@ -12,6 +12,7 @@ import { fromDigest, toDigestOrder, type DigestFormValues } from './digest-form.
 export { ALERT_TYPES, priceRangeText, readPriceRange, type AlertField, type AlertFormValues } from './alert-form.js';
 export type { DigestField, DigestFormValues } from './digest-form.js';
 export { decodeArea, type FormResult } from './values.js';
+export { KeptForms } from './kept.js';
 export { fromAlert, fromDigest, toAlertOrder, toDigestOrder };
 
 /** The typed command that saves what `order` saves: `/alerts add rent "Dubai Marina" 2 br under 120000 instant`. */

@@ -73,6 +73,9 @@ export interface StandingOrderKind<Row extends OrderRow, C extends Command> {
 
 export const ephemeral = (text: string): Reply => ({ text, blocks: [{ kind: 'text', text }], ephemeral: true });
 
+/** A private refusal: nothing was saved or changed (Reply.refused). */
+export const refusal = (text: string): Reply => ({ ...ephemeral(text), refused: true });
+
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** "This channel has 10 alerts already…": the refusal of a limit, the same words for every kind. */
@@ -82,7 +85,7 @@ export function limitReached(
   limit: number,
 ): Reply {
   const { noun, command } = kind;
-  return ephemeral(
+  return refusal(
     reason === 'channel'
       ? `This channel has ${limit} ${noun}s already, the most it can have. Remove one with \`${command} remove <number>\` first (see \`${command} list\`).`
       : `You have ${limit} ${noun}s already, the most one person can have. Remove one with \`${command} remove <number>\` first.`,

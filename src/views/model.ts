@@ -112,6 +112,11 @@ export interface Reply {
   /** The ask found nothing to look up (no area of a compare was found): it spends nothing of the person's limits. */
   readonly foundNothing?: boolean;
   /**
+   * Nothing was done: the request was refused (a duplicate, a limit, a place not found, an order not theirs). A form
+   * that sent it is offered again as typed; a private confirmation alone cannot say so.
+   */
+  readonly refused?: boolean;
+  /**
    * Posted as a reply in the thread of this earlier message of the channel (issue 40: a price drop under its listing's
    * first card): the platform's own reference as its poster answered it, opaque to the core. A poster that cannot
    * reply there posts in the channel.

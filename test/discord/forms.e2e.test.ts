@@ -150,6 +150,13 @@ describe('the alert form on Discord', () => {
     expect(fixed.text).toMatch(/Saved as your alert #1 \(to me\): 2-bedroom homes for rent in Dubai Marina/);
     expect(fixed.text).toContain('between 100000 and 150000');
     expect(fixed.private).toBe(true);
+    // The same again, to me: the core refuses it (a duplicate) privately, as it confirms, and offers Try again.
+    const { token: twice } = await openForm('alerts', sub('new'));
+    const dup = await submit(twice, { search: 'rent dubai marina 2br -shared', price: '100k-150k', to: 'me' });
+    expect(dup.private).toBe(true);
+    expect(dup.text).toMatch(/^Not saved/);
+    expect(dup.text).toContain('already alert #1 of yours: nothing new was saved');
+    expect((dup.body.components as DiscordJson[])[0].components[0].label).toBe('Try again');
     // Its edit form, by `mine`, edits the person's own alert and keeps it theirs.
     const mine = { name: 'mine', type: 5, value: true };
     const own = await openForm('alerts', sub('edit', [numberOption(1), mine]));

@@ -205,6 +205,57 @@ describe('alert forms on Slack', () => {
       expect(alertPosts()).toHaveLength(posted);
     },
   );
+
+  it('answers a form the core refuses (the same search again) with Try again, which opens the form as typed', async () => {
+    const view = await openBy('new');
+    const ephemerals = () => slack.callsTo('chat.postEphemeral');
+    const before = ephemerals().length;
+    const answer = await submit(view, {
+      area: { v: { type: 'external_select', selected_option: { value: marina } } },
+      deal: sel('rent'),
+      type: sel('apartment'),
+      every: sel('daily'),
+      to: sel('channel'),
+    });
+    // The form could not know: it closes, and the core's refusal says so to the person alone.
+    expect(answer.response_action).toBeUndefined();
+    await slack.waitFor(() => ephemerals().length > before, 30_000);
+    const refusal = ephemerals().at(-1)!.args as SlackJson;
+    expect(refusal.user).toBe('U0ALICE');
+    expect(String(refusal.text)).toMatch(/already alert #1 in this channel: nothing new was saved/);
+    const button = (refusal.blocks as SlackJson[]).flatMap((b) => b.elements ?? []).find((e: SlackJson) => e.value);
+    expect(button.text.text).toBe('Try again');
+    expect((await list()).text).toMatch(/^Alerts in this channel \(1\)/);
+
+    const opened = slack.views().length;
+    const press = (user: string) =>
+      signedPost(
+        events(),
+        SECRET,
+        blockAction(button.action_id, button.value, slack.responseUrl(`again-${user}`), 'b1', {
+          trigger_id: slack.trigger(),
+          user: { id: user, username: user.toLowerCase(), team_id: 'T0TEST' },
+        }),
+      );
+    // Another person's press opens nothing of Alice's.
+    await press('U0BOB');
+    await slack.waitFor(() => slack.responses('again-U0BOB').length > 0, 15_000);
+    expect(String(slack.responses('again-U0BOB')[0]!.text)).toMatch(/form has expired/);
+    await press('U0ALICE');
+    await slack.waitFor(() => slack.views().length > opened, 15_000);
+    const again = slack.views().at(-1)!.view as SlackJson;
+    expect(again.title.text).toBe('New alert');
+    const initial = (id: string) => {
+      const e = (again.blocks as SlackJson[]).find((b) => b.block_id === id)?.element;
+      return e?.initial_option?.value ?? e?.initial_value;
+    };
+    expect([initial('area'), initial('deal'), initial('type'), initial('every')]).toEqual([
+      marina,
+      'rent',
+      'apartment',
+      'daily',
+    ]);
+  });
 });
 
 describe('digest forms on Slack', () => {

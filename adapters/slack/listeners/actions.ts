@@ -1,14 +1,19 @@
-// Block actions: a result's buttons (page, details, choose, value; Save opens a form, ../forms.ts), link buttons, an
-// area picked.
+// Block actions: a result's buttons (page, details, choose, value), the forms' buttons (a result's Save, the Home
+// tab's New and Edit, Try again: ../forms.ts), the Home tab's changes, link buttons, an area picked.
 import type { App, BlockAction, ButtonAction, SlackActionMiddlewareArgs, StaticSelectAction } from '@slack/bolt';
 import { SLACK_SURFACE } from '../limits.js';
+import { FORM_OPEN_ACTION, FORM_RETRY_ACTION, SAVE_ACTION } from '../forms.js';
 import { HOME_ACTION } from '../render-home.js';
 import { sendReply } from '../respond.js';
 import { actionChannel, refuse, warnOf, type ListenerDeps } from './deps.js';
 
 export function register(app: App, deps: ListenerDeps): void {
-  const { bot, admins, clients, logger, track, home } = deps;
+  const { bot, admins, clients, logger, track, home, forms } = deps;
   const log = warnOf(logger);
+
+  app.action(SAVE_ACTION, forms.save);
+  app.action(FORM_OPEN_ACTION, forms.open);
+  app.action(FORM_RETRY_ACTION, forms.retry);
 
   app.action(
     /^manzil:(page|details|choose|value):/,

@@ -1,4 +1,5 @@
-// Slash commands (`/rent`, `/alerts`, …): ack at once, hand the text to the bot, send back what it says.
+// Slash commands (`/rent`, `/alerts`, …): ack at once, hand the text to the bot, send back what it says (or open a
+// form: ../forms.ts).
 import type { App, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { slackChannel } from '../channel.js';
 import { SLASH_COMMANDS, commandText } from '../commands.js';
@@ -9,6 +10,8 @@ import { refuse, warnOf, type ListenerDeps } from './deps.js';
 export function register(app: App, deps: ListenerDeps): void {
   const { bot, admins, clients, logger, track } = deps;
   const log = warnOf(logger);
+  // Global middleware, run before any command listener: `/alerts new`, `/digest new`, `/alerts edit 3` open a form.
+  app.use(deps.forms.command);
   const commands = new RegExp(`^(${SLASH_COMMANDS.map((c) => c.command.replace('/', '\\/')).join('|')})$`);
 
   app.command(commands, ({ command, ack, respond }: SlackCommandMiddlewareArgs) =>

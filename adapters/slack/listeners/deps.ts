@@ -5,6 +5,7 @@ import type { ChatCore, SlackInstallations, TrackRequest } from '../../../src/po
 import type { Logger } from '../../../src/log.js';
 import type { SlackAdmins } from '../admins.js';
 import { NO_CHANNEL_TEXT, slackChannel } from '../channel.js';
+import type { SlackForms } from '../forms.js';
 import type { SlackHome } from '../home.js';
 import type { SlackClients } from '../poster.js';
 
@@ -20,6 +21,8 @@ export interface ListenerDeps {
   track: TrackRequest;
   /** Add to Slack: where installations are kept (a removed workspace's is deleted); unset with one bot token. */
   installations?: SlackInstallations | undefined;
+  /** The alert and digest forms (modals): each kind's file registers its part of them. */
+  forms: SlackForms;
   /** The Home tab (the person's own alerts and digests); none when unset. */
   home?: SlackHome | undefined;
 }
