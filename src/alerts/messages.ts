@@ -49,7 +49,9 @@ const payloadSchema = z.discriminatedUnion('kind', [
     thread: z.string().optional(),
   }),
   // A run's threaded price drops in a channel (issue 40): one line in the channel for all of them (./threads.ts).
-  z.object({ v: z.literal(1), kind: z.literal('drops'), count: z.number() }),
+  // `after`: the drops' dedupe keys (at most DROPS_FOLLOWED): posted only if one of them was sent, not all found on
+  // the platform already (a restore re-deciding what had been posted, its line included).
+  z.object({ v: z.literal(1), kind: z.literal('drops'), count: z.number(), after: z.array(z.string()).optional() }),
   // Back on the market after being gone (issue 40), at its price now against the last one seen.
   z.object({
     v: z.literal(1),
@@ -176,6 +178,7 @@ export const alertKind = (buttons: AlertRendering = {}) => ({
   render: (p: DeliveryPayload) => renderDelivery(p, buttons),
   // A listing's first card in a channel: its price drops reply in its thread.
   threadRoots: ['new'],
+  follows: (p: DeliveryPayload) => (p.kind === 'drops' ? p.after : undefined),
 });
 
 export async function renderDelivery(payload: DeliveryPayload, buttons: AlertRendering = {}): Promise<Reply> {

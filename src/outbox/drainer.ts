@@ -9,6 +9,7 @@
 // - rejected (the message itself, in every plainer form): parked at once.
 // One worker per channel, at most one message a second in each; a slow or throttled channel never holds the others.
 import type { Logger } from '../log.js';
+import { followedSent } from './follow.js';
 import { parkEntry } from './park.js';
 import { parkEach, recipientGone } from './recipient.js';
 import { PostFailure, type ChatPoster, type FailureOutcome, type LookupResult } from '../ports/index.js';
@@ -262,6 +263,8 @@ export class OutboxDrainer implements Delivery {
       await this.park(entry, error ?? 'unreadable payload or unknown kind', report, log);
       return {};
     }
+    // An entry that only points to others (a drops line) is posted once one of them was sent, not for what was found.
+    if (!(await followedSent(entry, this.deps, report, log, this.now()))) return {};
     // In flight from here: only this entry, so that a crash leaves exactly one entry to look for on the platform.
     const at = this.now();
     if (!(await outbox.markPosting(entry.id, entry.token, at, at + (this.deps.options.leaseMs ?? 60_000)))) {

@@ -12,6 +12,12 @@ export interface DeliveryKind<P = unknown> {
    * channel_posted.message_ref), for later posts of that listing to reply in its thread (issue 40).
    */
   threadRoots?: readonly string[];
+  /**
+   * The dedupe keys of the entries this one only points to (a drops line's drops), or undefined. It is posted when one
+   * of them was sent by this database, and folded when every one was found on the platform already (a restore
+   * re-deciding a run whose line was posted too) or given up.
+   */
+  follows?(payload: P): readonly string[] | undefined;
 }
 
 export class KindRegistry {
@@ -30,6 +36,14 @@ export class KindRegistry {
   /** Whether an entry of this kind is its listing's first post in its channel, whose place is kept. */
   isThreadRoot(kind: string): boolean {
     return this.roots.has(kind);
+  }
+
+  /** What an entry only points to (DeliveryKind.follows), or undefined for an entry that stands alone. */
+  follows(kind: string, payload: string): readonly string[] | undefined {
+    const k = this.kinds.get(kind);
+    if (!k?.follows) return undefined;
+    const decoded = k.decode(payload);
+    return decoded === undefined ? undefined : k.follows(decoded);
   }
 
   /** The message for an entry, or undefined when its kind is unknown or its payload unreadable. */

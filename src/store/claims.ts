@@ -122,3 +122,21 @@ export function claimedEntries(
   const lastAt = new Map(lastAttempts.map((l) => [l.channel, l.at]));
   return rows.map((r) => claimedEntry(r, token, lastAt.get(r.channel) ?? null));
 }
+
+/** What an entry that only points to others (a drops line) reads of each of them. */
+export interface FollowedRow {
+  state: string;
+  firstAttemptAt: number | null;
+}
+
+/**
+ * Whether an entry that only points to others is posted: when one of them was sent by this database ('post': its
+ * first attempt is recorded, whatever answered it); later while one may still be ('wait'); never when every one was
+ * found on the platform without an attempt, or given up ('fold': a restore re-decided what had been posted, and what
+ * pointed to it was posted then too).
+ */
+export function followedVerdict(rows: readonly FollowedRow[]): 'post' | 'wait' | 'fold' {
+  if (rows.some((r) => r.state === 'delivered' && r.firstAttemptAt !== null)) return 'post';
+  if (rows.some((r) => !['delivered', 'failed', 'folded'].includes(r.state))) return 'wait';
+  return 'fold';
+}

@@ -3,7 +3,15 @@
 // change a drainer makes checks it, so an instance that lost its claim (it stalled, another took the entry over) can
 // change nothing.
 import { and, asc, eq, inArray, lt, ne, notInArray, or, sql } from 'drizzle-orm';
-import { claimedEntries, deliveryIdOf, firstChannels, INTERRUPTED, newEntry, statsOf } from './claims.js';
+import {
+  claimedEntries,
+  deliveryIdOf,
+  firstChannels,
+  followedVerdict,
+  INTERRUPTED,
+  newEntry,
+  statsOf,
+} from './claims.js';
 import type {
   ClaimedEntry,
   ClaimedRef,
@@ -231,6 +239,24 @@ export function createOutboxRepo(store: Store, now: () => number = Date.now): Sy
         .where(owned(id, token))
         .returning()
         .get();
+    },
+
+    settleFollower(id: number, token: number, followed: readonly string[]): 'post' | 'wait' | 'folded' {
+      return tx(() => {
+        const rows = db
+          .select({ state: outbox.state, firstAttemptAt: outbox.firstAttemptAt })
+          .from(outbox)
+          .where(inArray(outbox.dedupeKey, [...followed]))
+          .all();
+        const verdict = followedVerdict(rows);
+        if (verdict !== 'fold') return verdict;
+        const folded = db
+          .update(outbox)
+          .set({ state: 'folded', ...release })
+          .where(owned(id, token))
+          .run();
+        return folded.changes === 1 ? 'folded' : 'wait';
+      });
     },
 
     /**

@@ -198,6 +198,56 @@ describe('manzil restore', () => {
     expect(platform.lookups.length).toBe(lookupsBefore);
   });
 
+  it('a run re-decided after a restore tells the channel of its price drops once: its line is not posted again', async () => {
+    const platform = new Platform();
+    const rig = await alertsRig();
+    await rig.commands.handle(ctx(), 'add rent marina');
+    await rig.poll(); // the first look
+    // New listings, posted as cards: where each landed is kept, for its drops to reply under it.
+    let queued = 0;
+    for (let i = 0; i < 20 && queued < 4; i++) {
+      rig.sandbox.advance(180);
+      queued += (await rig.poll()).queued;
+    }
+    await rig.newDrainer({ posters: [platform] }).drain();
+    const search = (await rig.repo.byNumber('test:c1', 1))!;
+    // The listings whose own card was posted (a copy from another agent rides in its card, with no thread of its own).
+    const carded = new Set(
+      (await rig.outbox.list({ state: 'delivered' })).map((r) => r.kind === 'new' && r.propertyId),
+    );
+    const cards = (await rig.repo.seen(search.id)).filter((r) => carded.has(r.propertyId) && r.lastPrice);
+    expect(cards.length).toBeGreaterThanOrEqual(4);
+    const lines = () => platform.posts.filter((p) => p.text.startsWith('📉 Price drops in this check')).length;
+    const cheaper = (r: (typeof cards)[0]) =>
+      expect(rig.sandbox.reprice(r.propertyId, Math.round(r.lastPrice! * 0.9))).toBe(true);
+    const backup = join(tempDir('manzil-restore-'), 'before.db');
+    await backupDatabase(rig.dbFile, backup);
+
+    // After the backup, two cards' listings drop: each replies in its thread, and the channel gets its one line.
+    cards.slice(0, 2).forEach(cheaper);
+    await rig.poll();
+    await rig.newDrainer({ posters: [platform] }).drain();
+    expect(lines()).toBe(1);
+    const posted = platform.posts.length;
+
+    // Restored from the backup: the next run decides those drops again, finds them on the platform, and so its line.
+    rig.store.close();
+    expect((await cli([backup], rig.dbFile)).status).toBe(0);
+    const again = rig.reopen();
+    await again.poll();
+    const drained = await again.newDrainer({ posters: [platform] }).drain();
+    expect(drained.recoveredFound).toBeGreaterThanOrEqual(3); // the two drops and their line
+    expect(platform.posts.length).toBe(posted);
+    expect(lines()).toBe(1);
+    expect(await again.outbox.list({ state: 'folded' })).toEqual([expect.objectContaining({ kind: 'drops' })]);
+
+    // Drops that are new after it get their line as ever.
+    cards.slice(2, 4).forEach(cheaper);
+    await again.poll();
+    await again.newDrainer({ posters: [platform] }).drain();
+    expect(lines()).toBe(2);
+  });
+
   it('refuses while a Manzil instance runs on the database, and says so; --force overrides', async () => {
     const { dir, dbPath, backup } = await dbWithBackup();
     const store = openStore(dbPath);

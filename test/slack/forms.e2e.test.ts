@@ -240,7 +240,7 @@ describe('alert forms on Slack', () => {
     // Another person's press opens nothing of Alice's.
     await press('U0BOB');
     await slack.waitFor(() => slack.responses('again-U0BOB').length > 0, 15_000);
-    expect(String(slack.responses('again-U0BOB')[0]!.text)).toMatch(/form has expired/);
+    expect((slack.responses('again-U0BOB')[0] as { text: string }).text).toMatch(/form has expired/);
     await press('U0ALICE');
     await slack.waitFor(() => slack.views().length > opened, 15_000);
     const again = slack.views().at(-1)!.view as SlackJson;

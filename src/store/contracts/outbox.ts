@@ -182,6 +182,12 @@ export interface OutboxRepo {
    */
   markFailed(id: number, token: number, f: FailedAttempt): Promise<OutboxRow | undefined>;
   /**
+   * A claimed entry that only points to the entries of `followed` (their dedupe keys; a drops line to its drops), as
+   * claims.ts `followedVerdict` reads them: 'post' it, let it 'wait' (requeue it), or it was 'folded' (state `folded`,
+   * never posted). Fenced: a fold of a claim no longer this token's changes nothing and answers 'wait'.
+   */
+  settleFollower(id: number, token: number, followed: readonly string[]): Promise<'post' | 'wait' | 'folded'>;
+  /**
    * Gives claimed entries back unposted and without spending an attempt, due at `at` at the earliest (a channel held
    * by a Retry-After keeps its order). Their maybe-delivered flag stays. Fenced: entries no longer this claim's, or
    * already posting, are left alone.

@@ -8,7 +8,7 @@ import { claimedEntries, firstChannels, INTERRUPTED, newEntry, statsOf } from '.
 import type { ClaimedEntry, ClaimOptions, NewDelivery, OutboxRepo } from '../contracts/outbox.js';
 import { lineageSql, nextGeneration } from './meta.js';
 import type { PgStore } from './open.js';
-import { markDelivered } from './delivered.js';
+import { markDelivered, settleFollower } from './delivered.js';
 import { outbox, channelHold } from './schema.js';
 import type { PgRunner, PgTx } from './tx.js';
 
@@ -282,6 +282,8 @@ export function createPgOutboxRepo(store: PgStore, now: () => number = Date.now)
         .returning();
       return row;
     },
+
+    settleFollower: (id, token, followed) => settleFollower(db, { id, token, followed }),
 
     async requeue(entries, at) {
       if (entries.length === 0) return;

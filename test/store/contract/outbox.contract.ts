@@ -612,6 +612,50 @@ export function outboxContract(open: () => Promise<Stores>): void {
     });
 
     // Many claim rounds on two connections: on Postgres under load one took past the default 20 s.
+    describe('an entry that only points to others (a drops line)', () => {
+      /** Two drops and a line in one channel, claimed together: the claim of each by id. */
+      async function queued() {
+        const [d1, d2, line] = await enqueueAll(outbox, [
+          ['test:c1', 'd1'],
+          ['test:c1', 'd2'],
+          ['test:c1', 'line'],
+        ]);
+        const claimed = await outbox.claimDue(claim('a', T + 10));
+        const token = (id: number) => claimed.find((e) => e.id === id)!.token;
+        return { d1: d1!, d2: d2!, line: line!, token, keys: ['test:c1:d1', 'test:c1:d2'] };
+      }
+
+      it('is posted once one of them was sent (attempted), whatever answered it', async () => {
+        const q = await queued();
+        expect(await outbox.markPosting(q.d1, q.token(q.d1), T + 20, T + 1_000)).toBe(true);
+        expect(await outbox.markDelivered(q.d1, q.token(q.d1), 'm1', T + 21)).toBe(true);
+        await outbox.markFailed(q.d2, q.token(q.d2), { error: 'refused', spendAttempt: true });
+        expect(await outbox.settleFollower(q.line, q.token(q.line), q.keys)).toBe('post');
+        expect((await outbox.byId(q.line))!.state).toBe('claimed');
+      });
+
+      it('waits while one of them may still be sent', async () => {
+        const q = await queued();
+        // d1 found on the platform without an attempt (a restore's re-decided drop); d2 to be retried.
+        expect(await outbox.markDelivered(q.d1, q.token(q.d1), 'm1', T + 21)).toBe(true);
+        await outbox.markFailed(q.d2, q.token(q.d2), { error: 'timeout', retryAt: T + 5_000 });
+        expect(await outbox.settleFollower(q.line, q.token(q.line), q.keys)).toBe('wait');
+        expect((await outbox.byId(q.line))!.state).toBe('claimed');
+      });
+
+      it('is folded, never posted, when all were found on the platform without an attempt or given up', async () => {
+        const q = await queued();
+        expect(await outbox.markDelivered(q.d1, q.token(q.d1), 'm1', T + 21)).toBe(true);
+        await outbox.markFailed(q.d2, q.token(q.d2), { error: 'refused for good' });
+        // A stale claim folds nothing.
+        expect(await outbox.settleFollower(q.line, q.token(q.line) + 1, q.keys)).toBe('wait');
+        expect(await outbox.settleFollower(q.line, q.token(q.line), q.keys)).toBe('folded');
+        const row = (await outbox.byId(q.line))!;
+        expect([row.state, row.messageId, row.claimToken]).toEqual(['folded', null, null]);
+        expect(idsOf(await outbox.claimDue(claim('b', T + 60_000)))).not.toContain(q.line);
+      });
+    });
+
     describe('two instances claiming at once', { timeout: 90_000 }, () => {
       it('never claim one entry twice, nor one channel both at once; together they take every channel’s due entries, each its share', async () => {
         const other = await db.connect();
