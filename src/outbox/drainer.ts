@@ -252,7 +252,7 @@ export class OutboxDrainer implements Delivery {
     const poster = this.poster(entry.channel)!;
     let possibleDuplicate = entry.possibleDuplicate;
     // Rendered before any look: a reply in a thread is looked for in that thread.
-    const { reply, error } = await this.deps.kinds.tryRender(entry.kind, entry.payload);
+    const { reply, error, follows } = await this.deps.kinds.tryRender(entry.kind, entry.payload);
     if (entry.recovered) {
       const look = await this.lookFor(entry, poster, report, log, reply?.thread);
       if (look === 'done') return {};
@@ -264,7 +264,7 @@ export class OutboxDrainer implements Delivery {
       return {};
     }
     // An entry that only points to others (a drops line) is posted once one of them was sent, not for what was found.
-    if (!(await followedSent(entry, this.deps, report, log, this.now()))) return {};
+    if (follows && !(await followedSent(entry, follows, this.deps, report, log, this.now()))) return {};
     // In flight from here: only this entry, so that a crash leaves exactly one entry to look for on the platform.
     const at = this.now();
     if (!(await outbox.markPosting(entry.id, entry.token, at, at + (this.deps.options.leaseMs ?? 60_000)))) {

@@ -8,13 +8,12 @@ import type { DeliveryDeps, DrainReport } from './types.js';
 /** Whether the entry is to be posted now (true), or was settled here (false: folded, or given back for later). */
 export async function followedSent(
   entry: ClaimedEntry,
-  deps: Pick<DeliveryDeps, 'kinds' | 'outbox' | 'options'>,
+  followed: readonly string[],
+  deps: Pick<DeliveryDeps, 'outbox' | 'options'>,
   report: DrainReport,
   log: Logger,
   now: number,
 ): Promise<boolean> {
-  const followed = deps.kinds.follows(entry.kind, entry.payload);
-  if (!followed) return true;
   const verdict = await deps.outbox.settleFollower(entry.id, entry.token, followed);
   if (verdict === 'wait') await deps.outbox.requeue([entry], now + (deps.options.perChannelIntervalMs ?? 1_000));
   if (verdict === 'folded') {

@@ -38,14 +38,6 @@ export class KindRegistry {
     return this.roots.has(kind);
   }
 
-  /** What an entry only points to (DeliveryKind.follows), or undefined for an entry that stands alone. */
-  follows(kind: string, payload: string): readonly string[] | undefined {
-    const k = this.kinds.get(kind);
-    if (!k?.follows) return undefined;
-    const decoded = k.decode(payload);
-    return decoded === undefined ? undefined : k.follows(decoded);
-  }
-
   /** The message for an entry, or undefined when its kind is unknown or its payload unreadable. */
   async render(kind: string, payload: string): Promise<Reply | undefined> {
     const k = this.kinds.get(kind);
@@ -53,10 +45,19 @@ export class KindRegistry {
     return decoded === undefined ? undefined : k!.render(decoded);
   }
 
-  /** The message for an entry, or why there is none: its renderer threw (the error), or as `render` says none. */
-  async tryRender(kind: string, payload: string): Promise<{ reply?: Reply | undefined; error?: string }> {
+  /**
+   * The message for an entry, or why there is none: its renderer threw (the error), or as `render` says none; and what
+   * it only points to (DeliveryKind.follows), from the same decoded payload.
+   */
+  async tryRender(
+    kind: string,
+    payload: string,
+  ): Promise<{ reply?: Reply | undefined; error?: string; follows?: readonly string[] | undefined }> {
     try {
-      return { reply: await this.render(kind, payload) };
+      const k = this.kinds.get(kind);
+      const decoded = k?.decode(payload);
+      if (decoded === undefined) return { reply: undefined };
+      return { reply: await k!.render(decoded), follows: k!.follows?.(decoded) };
     } catch (e) {
       return { error: `its message could not be rendered: ${e instanceof Error ? e.message : String(e)}` };
     }
