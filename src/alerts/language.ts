@@ -1,6 +1,6 @@
 // The words of `/alerts`, both ways (src/standing-orders/language.ts holds what every kind shares): what `add` takes
 // is a search in the command language, kept as typed; a search already parsed reads back as its canonical text.
-import { personalWords, type AlertCommand, type AlertSpec } from '../ports/order-command.js';
+import { channelSearchText, personalWords, type AlertCommand, type AlertSpec } from '../ports/order-command.js';
 import { formatQuery } from '../query/index.js';
 import { orderText, parseOrder, type OrderLanguage, type OwnWords, type Refused } from '../standing-orders/language.js';
 import { parseFrequency } from './frequency.js';
@@ -96,7 +96,7 @@ export const ALERT_LANGUAGE: OrderLanguage<AlertCommand> = {
     },
     text: (c) => {
       if (c.sub !== 'add') return '';
-      return `${c.to === 'me' ? 'me ' : ''}${specText(c)}`;
+      return c.to === 'me' ? `me ${specText(c)}` : channelSearchText(specText(c));
     },
   },
   inspect: ['test'],

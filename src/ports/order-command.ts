@@ -106,8 +106,16 @@ const PERSONAL_ANYWHERE = new RegExp(
   'giu',
 );
 
+/**
+ * A leading `here` (or "to this channel"): the channel's alert, said so, and nothing after it read as personal words.
+ * How a channel alert whose search starts with one of them ("dm 2br": Dubai Marina) is written (channelSearchText).
+ */
+const CHANNEL_LEAD = /^(?:here|(?:to|in|for)\s+(?:this\s+)?channel)(?:\s*[:,-]\s*|\s+|$)/i;
+
 /** `add`'s text (typed, or Discord's `query` option) read for the personal words: whether it asks for the person's DMs, and the search without them. */
 export function personalWords(text: string): { to?: 'me'; search: string } {
+  const channel = CHANNEL_LEAD.exec(text.trim());
+  if (channel) return { search: text.trim().slice(channel[0].length).trim() };
   let search = text.trim();
   let mine = false;
   const lead = PERSONAL_LEAD.exec(search);
@@ -122,6 +130,10 @@ export function personalWords(text: string): { to?: 'me'; search: string } {
   search = rest.replace(/\s+/g, ' ').replace(/^[\s,:-]+|[\s,:-]+$/g, '');
   return mine ? { to: 'me', search } : { search: text.trim() };
 }
+
+/** A channel alert's search as `add` reads it back: behind `here` when its own words would read as personal. */
+export const channelSearchText = (search: string): string =>
+  personalWords(search).to === 'me' || CHANNEL_LEAD.test(search.trim()) ? `here ${search}` : search;
 
 /** A saved alert as an edit form is filled from it: its number, whose it is, its search and area, how often in words. */
 export interface ExistingAlert {

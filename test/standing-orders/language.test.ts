@@ -95,6 +95,19 @@ describe('a command reads back as the text that says it', () => {
     }
   });
 
+  it('a channel alert whose search starts with a personal word is written behind `here`, and reads back so', () => {
+    // "dm" leads a personal alert ("dm me"); a channel's search may start with it too (Dubai Marina, as people say).
+    for (const search of ['dm 2br', 'me', 'privately furnished', 'here marina', 'rent marina dm me']) {
+      const c: AlertCommand = { kind: 'alert', sub: 'add', search };
+      const text = alertCommandText(c);
+      expect(text).toBe(`/alerts add here ${search}`);
+      expect(parseAlertCommand(alertsRequest(text)!)).toEqual(c);
+    }
+    expect(alertCommandText({ kind: 'alert', sub: 'add', search: 'rent marina' })).toBe('/alerts add rent marina');
+    expect(parseAlertCommand('add dm 2br')).toEqual({ kind: 'alert', sub: 'add', search: '2br', to: 'me' });
+    expect(parseAlertCommand('add to this channel: rent jvc')).toEqual({ kind: 'alert', sub: 'add', search: 'rent jvc' });
+  });
+
   it('the other words for a subcommand read as it: rm and delete remove, save and new add, ls lists', () => {
     expect(parseAlertCommand('rm #3')).toEqual({ kind: 'alert', sub: 'remove', number: 3 });
     expect(parseDigestCommand('delete 2')).toEqual({ kind: 'digest', sub: 'remove', number: 2 });
