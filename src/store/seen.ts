@@ -61,6 +61,10 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
     `UPDATE standing_order SET last_run_at = @at, next_run_at = @next
      WHERE id IN (SELECT value FROM json_each(@ids)) AND +kind = 'alert'`,
   );
+  // An instant alert's: its last run only (runDone leaves its next_run_at, so the due index is not touched).
+  const recordLastRun = sqlite.prepare(
+    `UPDATE standing_order SET last_run_at = @at WHERE id IN (SELECT value FROM json_each(@ids)) AND +kind = 'alert'`,
+  );
   const restore = readRestore(sqlite);
   const holds = fenceCheck(store);
 
@@ -151,10 +155,12 @@ export function createSeenRepo(store: Store, now: () => number = Date.now): Sync
    * the same times, written when a search comes again (its runs in order) and at the end.
    */
   function commitOutcomes(outcomes: readonly RunOutcome[]): number {
-    const times = new Map<string, { at: number; next: number; ids: number[] }>();
+    const times = new Map<string, { at: number; next: number | undefined; ids: number[] }>();
     const pending = new Set<number>();
     const flush = () => {
-      for (const t of times.values()) recordTimes.run({ at: t.at, next: t.next, ids: JSON.stringify(t.ids) });
+      for (const { at, next, ids } of times.values())
+        if (next === undefined) recordLastRun.run({ at, ids: JSON.stringify(ids) });
+        else recordTimes.run({ at, next, ids: JSON.stringify(ids) });
       times.clear();
       pending.clear();
     };

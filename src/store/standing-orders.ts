@@ -59,6 +59,8 @@ export function standingOrdersOn<Row extends StandingOrderRow, Part>(
       eq(o.service, service),
       eq(o.paused, false),
       lte(o.nextRunAt, at),
+      // Not run since: an instant alert's next_run_at is left as it was by its runs (runDone), its last run says it.
+      sql`coalesce(${o.lastRunAt}, 0) <= ${at}`,
       notInArray(o.channel, held),
       onPlatforms(scan?.platforms),
     );

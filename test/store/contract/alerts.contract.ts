@@ -236,7 +236,12 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       expect(await db.alerts.listByChannel('slack:T9:C9')).toEqual([]);
       await db.alerts.commitRun(run(a.id, a.createdAt + 60_000));
       await db.alerts.setPaused(a.id, true);
-      expect(await db.alerts.byId(a.id)).toMatchObject({ paused: true, nextRunAt: a.createdAt + 60_000 });
+      // An instant alert's runs leave its next run as it was (it is due at every run): pausing keeps it too.
+      expect(await db.alerts.byId(a.id)).toMatchObject({
+        paused: true,
+        lastRunAt: a.createdAt + 60_000,
+        nextRunAt: a.nextRunAt,
+      });
       const before = Date.now();
       await db.alerts.setPaused(a.id, false);
       const resumed = (await db.alerts.byId(a.id))!;
@@ -299,14 +304,17 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       const c = await saved('jlt');
       const d = await saved('downtown');
       const late = Date.now() + 3_600_000;
+      const t = Date.now() + 60_000;
       // Never run first (by id), then by last run.
-      await db.alerts.commitRun(run(a.id, 2_000));
-      await db.alerts.commitRun(run(c.id, 1_000));
+      await db.alerts.commitRun(run(a.id, t + 2_000));
+      await db.alerts.commitRun(run(c.id, t + 1_000));
       expect((await db.alerts.due(SERVICE, late)).map((r) => r.id)).toEqual([b.id, d.id, c.id, a.id]);
-      // Not yet due.
+      // Not yet due: run since the time asked.
       await db.alerts.commitRun(run(d.id, late + 1));
       expect((await db.alerts.due(SERVICE, late)).map((r) => r.id)).toEqual([b.id, c.id, a.id]);
-      expect((await db.alerts.due(SERVICE, 1_500)).map((r) => r.id)).toEqual([c.id]);
+      expect((await db.alerts.due(SERVICE, t + 1_500)).map((r) => r.id)).toEqual([b.id, c.id]);
+      // Nor before it was made.
+      expect(await db.alerts.due(SERVICE, 1_500)).toEqual([]);
     });
 
     it('leaves out paused searches, those of a held channel and those of another service', async () => {
@@ -354,14 +362,15 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
       const c = await saved('marina', { channel: 'slack:T1:C2' });
       const d = await saved('jlt');
       const late = Date.now() + 3_600_000;
-      // jvc never ran; marina's oldest search ran at 1,000 (its other at 3,000); jlt at 2,000.
-      await db.alerts.commitRun(run(a.id, 3_000));
-      await db.alerts.commitRun(run(c.id, 1_000));
-      await db.alerts.commitRun(run(d.id, 2_000));
+      const t = Date.now() + 60_000;
+      // jvc never ran; marina's oldest search ran at t + 1,000 (its other at t + 3,000); jlt at t + 2,000.
+      await db.alerts.commitRun(run(a.id, t + 3_000));
+      await db.alerts.commitRun(run(c.id, t + 1_000));
+      await db.alerts.commitRun(run(d.id, t + 2_000));
       expect(await db.alerts.dueParts(SERVICE, late)).toEqual(['location=jvc', 'location=marina', 'location=jlt']);
-      // Only what is due at the time asked: marina's search of 1,000 alone.
-      expect(await db.alerts.dueParts(SERVICE, 1_500)).toEqual(['location=marina']);
-      expect((await db.alerts.due(SERVICE, 1_500, 'location=marina')).map((r) => r.id)).toEqual([c.id]);
+      // Only what is due at the time asked: jvc, and marina's search run at t + 1,000 alone.
+      expect(await db.alerts.dueParts(SERVICE, t + 1_500)).toEqual(['location=jvc', 'location=marina']);
+      expect((await db.alerts.due(SERVICE, t + 1_500, 'location=marina')).map((r) => r.id)).toEqual([c.id]);
       await db.alerts.setPaused(b.id, true);
       expect(await db.alerts.dueParts(SERVICE, late)).toEqual(['location=marina', 'location=jlt']);
       expect(await db.alerts.dueParts('https://other.example', late)).toEqual([]);
@@ -520,7 +529,8 @@ export function alertsContract(open: () => Promise<AlertsDatabase>): void {
         maybeDelivered: false,
         uncertainSince: null,
       });
-      expect(await db.alerts.byId(a.id)).toMatchObject({ primedAt: 50_000, lastRunAt: 50_000, nextRunAt: 50_000 });
+      // An instant alert's next run is left as it was: it is due at every run, its last run says when it ran.
+      expect(await db.alerts.byId(a.id)).toMatchObject({ primedAt: 50_000, lastRunAt: 50_000, nextRunAt: a.nextRunAt });
       // A later run does not prime again.
       await db.alerts.commitRun(run(a.id, 60_000));
       expect(await db.alerts.byId(a.id)).toMatchObject({ primedAt: 50_000, lastRunAt: 60_000 });
