@@ -7,7 +7,8 @@
 // and the outbox rows queued per second; one JSON line of them for a script (shared-measures.ts). Each instance runs
 // in a process of its own, as `manzil start` would (bench/shared-instance.ts, forked by shared-fork.ts); the searches
 // are made in SQL and primed by a real first look over one search per query (shared-seed.ts). The bench runs all
-// this in a child process of its own (child.ts).
+// this in a child process of its own (child.ts). BENCH_PG_STATEMENTS=1 also prints, for each run, the statements that
+// cost Postgres the most time (pg_stat_statements, preloaded then: the figures are a little slower).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -45,6 +46,40 @@ const CHILD_FLAG = '--shared-bench-child';
 /** At a million searches and more, the issue's goals: within 1.25 times the floor, each instance under 300 MB. */
 const MILLION = 1_000_000;
 const RSS_GOAL_MB = 300;
+
+/**
+ * BENCH_PG_STATEMENTS=1 (Postgres started with pg_stat_statements): the statements of one run that cost Postgres the
+ * most time, a line each, counted from the run's start; nothing otherwise.
+ */
+async function statementCosts(client: pg.Client): Promise<{ costliest(queries: number): Promise<string[]> }> {
+  if (process.env.BENCH_PG_STATEMENTS !== '1') return { costliest: async () => [] };
+  await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  await client.query('SELECT pg_stat_statements_reset()');
+  return {
+    async costliest(queries) {
+      const { rows } = await client.query<{ ms: number; calls: string; rows: string; query: string }>(
+        `SELECT total_exec_time AS ms, calls, rows, query FROM pg_stat_statements
+         WHERE query NOT ILIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT 12`,
+      );
+      // The costliest select's plan, as Postgres would run it for any values (EXPLAIN GENERIC_PLAN, Postgres 16 on).
+      const top = rows.find((r) => /^\s*select/i.test(r.query));
+      const plan = top
+        ? (
+            await client
+              .query<{ 'QUERY PLAN': string }>(`EXPLAIN (GENERIC_PLAN) ${top.query}`)
+              .catch(() => ({ rows: [] }))
+          ).rows.map((r) => `  plan: ${r['QUERY PLAN']}`)
+        : [];
+      return [
+        ...rows.map(
+          (r) =>
+            `${(r.ms / 1000).toFixed(2)} s in ${Number(r.calls).toLocaleString('en')} calls (${(Number(r.calls) / queries).toFixed(2)} a query, ${Number(r.rows).toLocaleString('en')} rows): ${r.query.replace(/\s+/g, ' ').slice(0, 220)}`,
+        ),
+        ...plan,
+      ];
+    },
+  };
+}
 
 const count = async (client: pg.Client, sql: string, params: unknown[] = []): Promise<number> =>
   Number((await client.query<{ n: string }>(sql, params)).rows[0]!.n);
@@ -240,9 +275,10 @@ async function measure(): Promise<BenchResult> {
     };
 
     /** One run started by runSoon on the first instance, until every search has run since it started. */
-    const timedRun = async (): Promise<TimedRun> => {
+    const timedRun = async (label: string): Promise<TimedRun> => {
       await sandbox.control('DELETE', 'requests');
       const outboxBefore = await count(sql, 'SELECT count(*) AS n FROM outbox');
+      const statements = await statementCosts(sql);
       await all('reset');
       const cpuBefore = { postgres: treeCpuMs(postmaster), sandbox: treeCpuMs(sandbox.pid) };
       const start = Date.now();
@@ -252,6 +288,7 @@ async function measure(): Promise<BenchResult> {
       await instances[0]!.request('runSoon');
       const lastPartEndAt = await Promise.race([waitForRun(start), died]);
       const cpuAfter = { postgres: treeCpuMs(postmaster), sandbox: treeCpuMs(sandbox.pid) };
+      for (const line of await statements.costliest(distinct)) say(`${label}: ${line}`);
       const { busy, idle } = hostCpu();
       const ms = lastPartEndAt - startAt;
       const counters = await Promise.all(instances.map((i) => i.read()));
@@ -288,11 +325,11 @@ async function measure(): Promise<BenchResult> {
     let busy: TimedRun | undefined;
     let failure: string | undefined;
     try {
-      quiet = await timedRun();
+      quiet = await timedRun('quiet run');
       say(`quiet run ${s1(quiet.ms)}, ${quiet.sent} calls; ${JSON.stringify(costs(quiet, distinct))}`);
       // A busy market: a day of new listings and price changes, then a run that queues many outbox rows.
       await sandbox.control('POST', 'advance?minutes=1440');
-      busy = await timedRun();
+      busy = await timedRun('busy run');
     } catch (e) {
       failure = `${quiet ? 'busy' : 'quiet'} run: ${why(e)}`;
     }

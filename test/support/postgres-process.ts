@@ -58,6 +58,10 @@ const postgres = new EmbeddedPostgres({
     ...['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
     // Up to 4 test workers, each with pools and several instances at once.
     ...['-c', 'max_connections=300'],
+    // BENCH_PG_STATEMENTS=1: what each statement costs Postgres (the shared bench prints the costliest).
+    ...(process.env.BENCH_PG_STATEMENTS === '1'
+      ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all']
+      : []),
   ],
   onLog: (message) => void (starting && log.push(message)),
   onError: (error) => void (starting && log.push(error instanceof Error ? error.message : String(error))),

@@ -2,7 +2,7 @@
 // ../contracts/standing-orders.ts), over the one `standing_order` table. Several instances save at once here: a save
 // takes its kind's advisory lock on the target (lockChannel) before it counts and numbers, so two saves in one target
 // wait for each other.
-import { and, asc, count, eq, like, lte, max, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, like, lte, max, min, notExists, or, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { DueScan, StandingOrderRow } from '../contracts/standing-orders.js';
 import { firstFreeNumber, partsWhere } from '../alert-digest-writes.js';
@@ -44,7 +44,13 @@ export function pgStandingOrdersOn<Row extends StandingOrderRow, Part>(
   const countWhere = async (r: PgRunner, where: SQL | undefined): Promise<number> =>
     (await r.select({ n: count() }).from(o).where(and(ofKind, where)))[0]!.n;
   const dueWhere = (service: string, at: number, scan: DueScan | undefined) => {
-    const held = db.select({ channel: channelHold.channel }).from(channelHold);
+    // An anti-join, not NOT IN (subquery): Postgres costs a hashed subplan again on every row of a nested loop, and so
+    // read a job's due searches by scanning every search (18 ms a job at 100,000, issue 42) rather than by their
+    // queries' index and the primary key.
+    const held = db
+      .select({ one: sql`1` })
+      .from(channelHold)
+      .where(eq(channelHold.channel, o.channel));
     return and(
       ofKind,
       eq(o.service, service),
@@ -52,7 +58,7 @@ export function pgStandingOrdersOn<Row extends StandingOrderRow, Part>(
       lte(o.nextRunAt, at),
       // Not run since: an instant alert's next_run_at is left as it was by its runs (runDone), its last run says it.
       sql`coalesce(${o.lastRunAt}, 0) <= ${at}`,
-      notInArray(o.channel, held),
+      notExists(held),
       onPlatforms(scan?.platforms),
     );
   };
