@@ -31,15 +31,10 @@ import type { Logger } from '../../src/log.js';
 import { personIn, type ChatCore, type TrackRequest } from '../../src/ports/index.js';
 import type { SlackAdmins } from './admins.js';
 import { parseSlackChannel, slackChannel } from './channel.js';
-import {
-  alertView,
-  digestView,
-  readState,
-  type FormMetadata,
-} from './form-views.js';
+import { alertView, digestView, readState, type FormMetadata } from './form-views.js';
 import { SLACK_SURFACE } from './limits.js';
 import { renderSlack } from './render.js';
-import { actionChannel, refuse, warnOf } from './listeners/deps.js';
+import { actionChannel, refuse, warnOf } from './listeners/origin.js';
 import { sendReply } from './respond.js';
 
 export interface FormDeps {
@@ -195,68 +190,68 @@ export function slackForms(deps: FormDeps) {
 
   // The Home tab's buttons (and any message's): a new form, or an edit form by the order's id.
   const open = async ({ ack, body, action, client }: SlackActionMiddlewareArgs & AllMiddlewareArgs) => {
-      await ack();
-      const b = body as BlockAction<ButtonAction>;
-      const [, , mode, kind] = (action as ButtonAction).action_id.split(':') as [
-        string,
-        string,
-        string,
-        'alert' | 'digest',
-      ];
-      const team = b.team?.id ?? b.user.team_id ?? '';
-      // From the Home tab no conversation is named: the person's DMs stand for their team.
-      const channel =
-        slackChannel({ teamId: team, channelId: b.channel?.id ?? b.container?.channel_id }) ??
-        `slack:${team}:@${b.user.id}`;
-      const id = Number((action as ButtonAction).value);
-      await track(() =>
-        openForm(
-          deps,
-          (view) => client.views.open({ trigger_id: b.trigger_id, view }),
-          { user: b.user.id, channel, team },
-          kind,
-          mode === 'edit' ? { id } : undefined,
-          (reply) => client.chat.postMessage({ channel: b.user.id, ...renderSlack(reply) }),
-        ),
-      ).catch((error: unknown) => logger.warn('slack: a form could not be opened', { error, action: action.type }));
-    };
+    await ack();
+    const b = body as BlockAction<ButtonAction>;
+    const [, , mode, kind] = (action as ButtonAction).action_id.split(':') as [
+      string,
+      string,
+      string,
+      'alert' | 'digest',
+    ];
+    const team = b.team?.id ?? b.user.team_id ?? '';
+    // From the Home tab no conversation is named: the person's DMs stand for their team.
+    const channel =
+      slackChannel({ teamId: team, channelId: b.channel?.id ?? b.container?.channel_id }) ??
+      `slack:${team}:@${b.user.id}`;
+    const id = Number((action as ButtonAction).value);
+    await track(() =>
+      openForm(
+        deps,
+        (view) => client.views.open({ trigger_id: b.trigger_id, view }),
+        { user: b.user.id, channel, team },
+        kind,
+        mode === 'edit' ? { id } : undefined,
+        (reply) => client.chat.postMessage({ channel: b.user.id, ...renderSlack(reply) }),
+      ),
+    ).catch((error: unknown) => logger.warn('slack: a form could not be opened', { error, action: action.type }));
+  };
 
   // A result's Save button: the new alert's form, filled from the search, opened within the click's trigger (3 s).
   // Should the form not open (the trigger gone stale), the search is saved as the button always did.
   const save = async ({ ack, body, action, client, respond }: SlackActionMiddlewareArgs & AllMiddlewareArgs) => {
-      await ack();
-      const b = body as BlockAction<ButtonAction>;
-      const team = b.team?.id ?? b.user.team_id ?? '';
-      const channel = actionChannel(b);
-      const token = (action as ButtonAction).value ?? '';
-      if (!channel) return refuse(respond, logger, action.action_id);
-      const tell = (reply: Reply) => sendReply(respond, reply, { log: warnOf(logger) });
-      await track(async () => {
-        try {
-          await openForm(
-            deps,
-            (view) => client.views.open({ trigger_id: b.trigger_id, view }),
-            { user: b.user.id, channel, team },
-            'alert',
-            { button: token },
-            tell,
-          );
-        } catch (error) {
-          logger.warn('slack: the save form could not be opened; saving the search as it is', { error });
-          const isAdmin = deps.admins.forUser(team, b.user.id);
-          await tell(
-            await bot.handleAction({
-              user: b.user.id,
-              channel,
-              surface: SLACK_SURFACE,
-              isAdmin,
-              action: 'save',
-              token,
-            }),
-          );
-        }
-      }).catch((error: unknown) => logger.warn('slack: a result could not be saved', { error }));
-    };
+    await ack();
+    const b = body as BlockAction<ButtonAction>;
+    const team = b.team?.id ?? b.user.team_id ?? '';
+    const channel = actionChannel(b);
+    const token = (action as ButtonAction).value ?? '';
+    if (!channel) return refuse(respond, logger, action.action_id);
+    const tell = (reply: Reply) => sendReply(respond, reply, { log: warnOf(logger) });
+    await track(async () => {
+      try {
+        await openForm(
+          deps,
+          (view) => client.views.open({ trigger_id: b.trigger_id, view }),
+          { user: b.user.id, channel, team },
+          'alert',
+          { button: token },
+          tell,
+        );
+      } catch (error) {
+        logger.warn('slack: the save form could not be opened; saving the search as it is', { error });
+        const isAdmin = deps.admins.forUser(team, b.user.id);
+        await tell(
+          await bot.handleAction({
+            user: b.user.id,
+            channel,
+            surface: SLACK_SURFACE,
+            isAdmin,
+            action: 'save',
+            token,
+          }),
+        );
+      }
+    }).catch((error: unknown) => logger.warn('slack: a result could not be saved', { error }));
+  };
 
   // The area field's typing: answered as the message pickers' are, from the channel the form was opened in.
   const area = async ({ ack, body, options }: SlackOptionsMiddlewareArgs<'block_suggestion'>) => {
