@@ -15,7 +15,8 @@ import {
 import { runLeased } from '../jobs/index.js';
 import type { AlertsRepo, LeaseRepo, OutboxRepo, AlertRow } from '../store/index.js';
 import type { Reply } from '../views/model.js';
-import { ephemeral, limitReached, refusal, StandingOrderCommands, type OrderContext } from '../standing-orders/commands.js';
+import { ephemeral, limitReached, refusal, StandingOrderCommands } from '../standing-orders/commands.js';
+import type { OrderContext } from '../standing-orders/commands.js';
 import { foldSameFlats } from '../views/same-flat.js';
 import type { AlertCommand, AlertSpec } from '../ports/order-command.js';
 import { personalTarget, personIn } from '../ports/channel.js';
@@ -169,8 +170,7 @@ export class AlertCommands {
     if (said.frequency) {
       const frequency = said.frequency;
       const rest = said.rest;
-      if (rest === '')
-        return refusal('What should I watch? For example `/alerts add rent marina 2br daily at 9:00`.');
+      if (rest === '') return refusal('What should I watch? For example `/alerts add rent marina 2br daily at 9:00`.');
       const parsedRest = parseCommand(rest);
       if (!parsedRest.ok) return refusal(alertRefusal(rest) ?? parsedRest.error);
       return this.save(ctx, parsedRest.query, undefined, typed, to, frequency, lifecycle);
@@ -227,9 +227,7 @@ export class AlertCommands {
           .slice(0, 3)
           .map((c) => c.name)
           .join(', ');
-        return refusal(
-          `I couldn't find a place called "${query.location}".${close ? ` Did you mean ${close}?` : ''}`,
-        );
+        return refusal(`I couldn't find a place called "${query.location}".${close ? ` Did you mean ${close}?` : ''}`);
       }
       area = { id: r.location.id, name: r.location.name };
     }

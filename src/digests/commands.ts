@@ -6,7 +6,13 @@ import type { Logger } from '../log.js';
 import type { DigestRepo, DigestRow } from '../store/index.js';
 import { teamOf } from '../ports/channel.js';
 import type { Reply } from '../views/model.js';
-import { ephemeral, limitReached, refusal, StandingOrderCommands, type OrderContext } from '../standing-orders/commands.js';
+import {
+  ephemeral,
+  limitReached,
+  refusal,
+  StandingOrderCommands,
+  type OrderContext,
+} from '../standing-orders/commands.js';
 import { decodeAreas, decodeSchedule, type FollowedArea } from './codec.js';
 import type { DigestCommand, DigestWhen, ExistingDigest } from '../ports/order-command.js';
 import { DIGEST_HELP, DIGEST_LANGUAGE } from './language.js';

@@ -105,7 +105,11 @@ describe('a command reads back as the text that says it', () => {
     }
     expect(alertCommandText({ kind: 'alert', sub: 'add', search: 'rent marina' })).toBe('/alerts add rent marina');
     expect(parseAlertCommand('add dm 2br')).toEqual({ kind: 'alert', sub: 'add', search: '2br', to: 'me' });
-    expect(parseAlertCommand('add to this channel: rent jvc')).toEqual({ kind: 'alert', sub: 'add', search: 'rent jvc' });
+    expect(parseAlertCommand('add to this channel: rent jvc')).toEqual({
+      kind: 'alert',
+      sub: 'add',
+      search: 'rent jvc',
+    });
   });
 
   it('the other words for a subcommand read as it: rm and delete remove, save and new add, ls lists', () => {
